@@ -1,0 +1,4 @@
+//! heat: a terminal debate studio. An advocate and a skeptic argue a
+//! proposition while a judge weighs each round and sets the heat.
+
+pub mod provider;

@@ -1,0 +1,5 @@
+//! The `heat` command line.
+
+fn main() {
+    println!("heat");
+}
