@@ -1,4 +1,5 @@
 //! heat: a terminal debate studio. An advocate and a skeptic argue a
 //! proposition while a judge weighs each round and sets the heat.
 
+pub mod debate;
 pub mod provider;

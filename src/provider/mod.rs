@@ -7,6 +7,7 @@ pub mod anthropic;
 pub mod local;
 pub mod openai;
 pub mod retry;
+pub mod scripted;
 pub mod sse;
 
 use std::pin::Pin;

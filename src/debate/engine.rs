@@ -1,0 +1,432 @@
+//! The round loop as a tokio task: commands in, events out. The engine folds
+//! every event it emits into its own `DebateState`, asks the planner what to
+//! do next, and runs each model turn on a task of its own. Dropping a turn's
+//! task drops its stream, which aborts the HTTP request.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+use futures::StreamExt;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use super::event::{Command, DebateEvent, Outcome, Participant, Role, TurnPurpose};
+use super::plan::{Step, next_steps};
+use super::prompt::{self, Prompts};
+use super::state::DebateState;
+use super::verdict;
+use crate::provider::retry::{RetryPolicy, TurnItem, with_retry};
+use crate::provider::{ChatModel, ChatRequest, Chunk, ProviderError, ResponseSchema, Usage};
+
+/// How one role is played: which model, with which limits.
+#[derive(Clone)]
+pub struct RoleSetup {
+    pub model: Arc<dyn ChatModel>,
+    pub model_name: String,
+    pub max_tokens: u32,
+    pub thinking_budget: Option<u32>,
+}
+
+impl RoleSetup {
+    fn participant(&self, role: Role) -> Participant {
+        Participant { role, provider: self.model.provider_name().to_string(), model: self.model_name.clone() }
+    }
+}
+
+/// Everything the engine needs besides the debate itself.
+#[derive(Clone)]
+pub struct EngineSetup {
+    pub advocate: RoleSetup,
+    pub skeptic: RoleSetup,
+    pub judge: RoleSetup,
+    pub prompts: Prompts,
+    pub retry: RetryPolicy,
+    /// The judge's own sampling temperature (the heat is for the debaters).
+    pub judge_temperature: f32,
+    pub seed: Option<u64>,
+}
+
+impl EngineSetup {
+    pub fn role(&self, role: Role) -> &RoleSetup {
+        match role {
+            Role::Advocate => &self.advocate,
+            Role::Skeptic => &self.skeptic,
+            Role::Judge => &self.judge,
+        }
+    }
+
+    pub fn participants(&self) -> Vec<Participant> {
+        Role::ALL.iter().map(|&r| self.role(r).participant(r)).collect()
+    }
+}
+
+/// What to debate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DebateSpec {
+    pub topic: String,
+    pub max_rounds: u32,
+    pub initial_heat: f32,
+}
+
+/// The running debate, seen from outside: send commands, read events.
+pub struct DebateHandle {
+    commands: mpsc::UnboundedSender<Command>,
+    events: mpsc::UnboundedReceiver<DebateEvent>,
+    task: JoinHandle<DebateState>,
+}
+
+impl DebateHandle {
+    /// Sends a command; false if the debate has already ended.
+    pub fn send(&self, command: Command) -> bool {
+        self.commands.send(command).is_ok()
+    }
+
+    /// A sender that can live elsewhere (a signal handler, the UI loop).
+    pub fn commander(&self) -> mpsc::UnboundedSender<Command> {
+        self.commands.clone()
+    }
+
+    /// The next event; `None` once the debate has ended and all were read.
+    pub async fn next_event(&mut self) -> Option<DebateEvent> {
+        self.events.recv().await
+    }
+
+    /// Waits for the engine to stop and returns its final state.
+    pub async fn join(self) -> DebateState {
+        drop(self.commands);
+        self.task.await.unwrap_or_default()
+    }
+}
+
+/// Starts a new debate.
+pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
+    let started = DebateEvent::Started {
+        topic: spec.topic,
+        max_rounds: spec.max_rounds.max(1),
+        initial_heat: verdict::clamp_heat(spec.initial_heat),
+        participants: setup.participants(),
+    };
+    spawn(setup, DebateState::default(), Some(started))
+}
+
+/// Continues a debate from its folded state, at the first incomplete turn.
+pub fn resume(setup: EngineSetup, state: DebateState) -> DebateHandle {
+    spawn(setup, state, None)
+}
+
+fn spawn(setup: EngineSetup, state: DebateState, first: Option<DebateEvent>) -> DebateHandle {
+    let (command_tx, command_rx) = mpsc::unbounded_channel();
+    let (event_tx, event_rx) = mpsc::unbounded_channel();
+    let (turn_tx, turn_rx) = mpsc::unbounded_channel();
+    let mut engine = Engine {
+        setup,
+        state,
+        events: event_tx,
+        commands: command_rx,
+        turn_tx,
+        turn_rx,
+        in_flight: HashMap::new(),
+        held: VecDeque::new(),
+        next_task: 0,
+        no_temperature: HashMap::new(),
+        no_schema: false,
+        in_flight_usage: HashMap::new(),
+    };
+    let task = tokio::spawn(async move {
+        if let Some(event) = first {
+            engine.emit(event);
+        }
+        engine.run().await;
+        engine.state
+    });
+    DebateHandle { commands: command_tx, events: event_rx, task }
+}
+
+/// A message from a turn's task.
+struct TurnMsg {
+    task: u64,
+    role: Role,
+    kind: TurnMsgKind,
+}
+
+enum TurnMsgKind {
+    Item(TurnItem),
+    Done,
+    Failed(ProviderError),
+}
+
+struct InFlight {
+    task: u64,
+    round: u32,
+    purpose: TurnPurpose,
+    handle: JoinHandle<()>,
+}
+
+struct Engine {
+    setup: EngineSetup,
+    state: DebateState,
+    events: mpsc::UnboundedSender<DebateEvent>,
+    commands: mpsc::UnboundedReceiver<Command>,
+    turn_tx: mpsc::UnboundedSender<TurnMsg>,
+    turn_rx: mpsc::UnboundedReceiver<TurnMsg>,
+    in_flight: HashMap<Role, InFlight>,
+    /// Turn messages received while paused, shown on resume.
+    held: VecDeque<TurnMsg>,
+    next_task: u64,
+    /// Roles whose model refused a temperature.
+    no_temperature: HashMap<Role, bool>,
+    /// The judge's provider refused structured output.
+    no_schema: bool,
+    /// The latest usage each in-flight turn reported.
+    in_flight_usage: HashMap<Role, Usage>,
+}
+
+impl Engine {
+    async fn run(&mut self) {
+        loop {
+            self.advance();
+            if self.state.finish.is_some() {
+                break;
+            }
+            // Commands first: steering must never wait behind a fast stream.
+            tokio::select! {
+                biased;
+                command = self.commands.recv() => match command {
+                    Some(command) => self.on_command(command),
+                    None => self.on_command(Command::Stop),
+                },
+                Some(msg) = self.turn_rx.recv() => {
+                    if self.state.paused {
+                        self.held.push_back(msg);
+                    } else {
+                        self.on_turn_msg(msg);
+                    }
+                }
+            }
+        }
+        self.abort_all();
+    }
+
+    fn emit(&mut self, event: DebateEvent) {
+        self.state.apply(&event);
+        // A consumer that went away does not stop the debate from ending cleanly.
+        let _ = self.events.send(event);
+    }
+
+    /// Performs every step the planner asks for until it asks for none.
+    fn advance(&mut self) {
+        loop {
+            let in_flight: Vec<Role> = self.in_flight.keys().copied().collect();
+            let steps = next_steps(&self.state, &in_flight);
+            if steps.is_empty() {
+                return;
+            }
+            for step in steps {
+                match step {
+                    Step::StartRound { round, topic, heat, injected } => {
+                        self.emit(DebateEvent::RoundStarted { round, topic, heat, injected });
+                    }
+                    Step::StartTurn { round, role, purpose } => self.start_turn(round, role, purpose),
+                    Step::Finish { outcome, synthesis } => {
+                        self.abort_all();
+                        self.emit(DebateEvent::Finished { outcome, synthesis });
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn on_command(&mut self, command: Command) {
+        if self.state.finish.is_some() {
+            return;
+        }
+        match command {
+            Command::Pause if !self.state.paused => self.emit(DebateEvent::Paused),
+            Command::Resume if self.state.paused => {
+                self.emit(DebateEvent::Resumed);
+                while let Some(msg) = self.held.pop_front() {
+                    self.on_turn_msg(msg);
+                }
+            }
+            Command::Pause | Command::Resume => {}
+            Command::InjectTopic(text) => {
+                let text = text.trim().to_string();
+                if !text.is_empty() {
+                    self.emit(DebateEvent::TopicInjected { text });
+                }
+            }
+            Command::PinTemperature(heat) => {
+                self.emit(DebateEvent::TemperaturePinned { heat: verdict::clamp_heat(heat) });
+            }
+            Command::ReleaseTemperature => {
+                if self.state.pinned_heat.is_some() {
+                    self.emit(DebateEvent::TemperatureReleased);
+                }
+            }
+            Command::ForceResolution => {
+                if !self.state.force_requested {
+                    self.emit(DebateEvent::ResolutionForced);
+                }
+            }
+            Command::CancelTurn => self.cancel_turns(),
+            Command::Stop => {
+                self.abort_all();
+                self.emit(DebateEvent::Finished { outcome: Outcome::Cancelled, synthesis: None });
+            }
+        }
+    }
+
+    fn cancel_turns(&mut self) {
+        let mut roles: Vec<Role> = self.in_flight.keys().copied().collect();
+        roles.sort();
+        for role in roles {
+            let Some(flight) = self.in_flight.remove(&role) else { continue };
+            flight.handle.abort();
+            // What the person saw stands; anything held back is dropped with the turn.
+            self.held.retain(|m| m.task != flight.task);
+            self.emit(DebateEvent::TurnCancelled { round: flight.round, role });
+        }
+    }
+
+    fn abort_all(&mut self) {
+        for (_, flight) in self.in_flight.drain() {
+            flight.handle.abort();
+        }
+        self.held.clear();
+    }
+
+    fn start_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose) {
+        let request = self.request_for(round, role, purpose);
+        self.emit(DebateEvent::TurnStarted { round, role, purpose, temperature: request.temperature });
+        self.next_task += 1;
+        let task = self.next_task;
+        let model = Arc::clone(&self.setup.role(role).model);
+        let policy = self.setup.retry;
+        let tx = self.turn_tx.clone();
+        let handle = tokio::spawn(async move {
+            let send = |kind| tx.send(TurnMsg { task, role, kind }).is_ok();
+            let mut stream = with_retry(model, request, policy);
+            while let Some(item) = stream.next().await {
+                let ok = match item {
+                    Ok(item) => send(TurnMsgKind::Item(item)),
+                    Err(error) => {
+                        send(TurnMsgKind::Failed(error));
+                        return;
+                    }
+                };
+                if !ok {
+                    return;
+                }
+            }
+            send(TurnMsgKind::Done);
+        });
+        self.in_flight.insert(role, InFlight { task, round, purpose, handle });
+    }
+
+    fn request_for(&self, round: u32, role: Role, purpose: TurnPurpose) -> ChatRequest {
+        let setup = self.setup.role(role);
+        let heat = self.state.rounds.iter().find(|r| r.number == round).map_or(self.state.heat, |r| r.heat);
+        let (messages, wanted_temperature, response_schema) = if role == Role::Judge {
+            let schema = (!self.no_schema).then(|| ResponseSchema { name: "verdict".into(), schema: verdict::schema() });
+            (prompt::judge_messages(&self.state, round, purpose), self.setup.judge_temperature, schema)
+        } else {
+            (prompt::debater_messages(&self.state, role, round), heat, None)
+        };
+        let refuses_temperature = self.no_temperature.get(&role).copied().unwrap_or(false);
+        let temperature = (setup.thinking_budget.is_none() && !refuses_temperature).then_some(wanted_temperature);
+        ChatRequest {
+            model: setup.model_name.clone(),
+            system: self.setup.prompts.system_for(role),
+            messages,
+            temperature,
+            max_tokens: setup.max_tokens,
+            thinking_budget: setup.thinking_budget,
+            response_schema,
+            seed: self.setup.seed,
+        }
+    }
+
+    fn on_turn_msg(&mut self, msg: TurnMsg) {
+        let Some(flight) = self.in_flight.get(&msg.role).filter(|f| f.task == msg.task) else {
+            return; // a message from a turn that was cancelled or replaced
+        };
+        let (round, purpose, role) = (flight.round, flight.purpose, msg.role);
+        match msg.kind {
+            TurnMsgKind::Item(TurnItem::Chunk(chunk)) => self.on_chunk(round, role, chunk),
+            TurnMsgKind::Item(TurnItem::Retrying { attempt, max_retries, delay, error }) => {
+                self.in_flight_usage.remove(&role);
+                self.emit(DebateEvent::TurnRetrying {
+                    round,
+                    role,
+                    attempt,
+                    max_retries,
+                    delay_ms: u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
+                    reason: error.to_string(),
+                });
+            }
+            TurnMsgKind::Item(TurnItem::ParameterDropped { param, message }) => {
+                self.on_parameter_dropped(role, &param, &message);
+            }
+            TurnMsgKind::Done => {
+                self.in_flight.remove(&role);
+                self.complete_turn(round, role, purpose);
+            }
+            TurnMsgKind::Failed(error) => {
+                self.in_flight.remove(&role);
+                self.emit(DebateEvent::TurnFailed { round, role, error: error.to_string() });
+            }
+        }
+    }
+
+    fn on_chunk(&mut self, round: u32, role: Role, chunk: Chunk) {
+        match chunk {
+            Chunk::Text(text) if !text.is_empty() => self.emit(DebateEvent::Delta { round, role, text }),
+            Chunk::Reasoning(text) if !text.is_empty() => self.emit(DebateEvent::Reasoning { round, role, text }),
+            Chunk::Usage(usage) => {
+                self.in_flight_usage.insert(role, usage);
+            }
+            _ => {}
+        }
+    }
+
+    fn on_parameter_dropped(&mut self, role: Role, param: &str, message: &str) {
+        let model = self.setup.role(role).model_name.clone();
+        let note = match param {
+            "temperature" => {
+                self.no_temperature.insert(role, true);
+                format!("{model}: temperature not accepted; heat reaches it by prompt only")
+            }
+            "response_format" | "output_config" | "response_schema" => {
+                self.no_schema = true;
+                format!("{model}: structured output not accepted; the verdict is parsed from plain text")
+            }
+            other => format!("{model}: `{other}` not accepted ({message}); sent without it"),
+        };
+        self.emit(DebateEvent::Notice { message: note });
+    }
+
+    fn complete_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose) {
+        let turn = self.state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role));
+        let text = turn.map(|t| t.text.clone()).unwrap_or_default();
+        let usage: Option<Usage> = self.in_flight_usage.remove(&role);
+        self.emit(DebateEvent::TurnCompleted { round, role, text: text.clone(), usage });
+        if role != Role::Judge {
+            return;
+        }
+        let (topic, heat) = self
+            .state
+            .rounds
+            .iter()
+            .find(|r| r.number == round)
+            .map_or((self.state.topic.clone(), self.state.heat), |r| (r.topic.clone(), self.state.heat));
+        match verdict::parse(&text, &topic, heat) {
+            Ok(verdict) => self.emit(DebateEvent::VerdictReached { round, verdict }),
+            Err(error) => self.emit(DebateEvent::VerdictInvalid {
+                round,
+                error: error.to_string(),
+                will_retry: !purpose.is_repair(),
+            }),
+        }
+    }
+}

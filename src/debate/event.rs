@@ -1,0 +1,217 @@
+//! The debate's vocabulary: `DebateEvent`s the engine emits (and the store,
+//! the studio and exporters fold), and the `Command`s a person sends in.
+
+use serde::{Deserialize, Serialize};
+
+use super::verdict::Verdict;
+use crate::provider::Usage;
+
+/// A participant's part in the debate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Advocate,
+    Skeptic,
+    Judge,
+}
+
+impl Role {
+    /// The two sides that argue, in the order the judge receives them.
+    pub const DEBATERS: [Role; 2] = [Role::Advocate, Role::Skeptic];
+    pub const ALL: [Role; 3] = [Role::Advocate, Role::Skeptic, Role::Judge];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Role::Advocate => "Advocate",
+            Role::Skeptic => "Skeptic",
+            Role::Judge => "Judge",
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Role::Advocate => "advocate",
+            Role::Skeptic => "skeptic",
+            Role::Judge => "judge",
+        }
+    }
+
+    /// The other debater; the judge has no opponent.
+    pub fn opponent(self) -> Option<Role> {
+        match self {
+            Role::Advocate => Some(Role::Skeptic),
+            Role::Skeptic => Some(Role::Advocate),
+            Role::Judge => None,
+        }
+    }
+}
+
+/// Who speaks for a role: which provider and model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Participant {
+    pub role: Role,
+    pub provider: String,
+    pub model: String,
+}
+
+/// What a turn is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnPurpose {
+    /// A debater's argument.
+    Argue,
+    /// The judge's verdict on a round.
+    Judge,
+    /// The judge asked again after an unparsable verdict.
+    RepairVerdict,
+    /// The judge asked for the final synthesis (last round or forced).
+    Synthesis,
+    /// The judge asked again after an unparsable final synthesis.
+    RepairSynthesis,
+}
+
+impl TurnPurpose {
+    /// Whether this judge turn ends the debate whatever it says.
+    pub fn is_final(self) -> bool {
+        matches!(self, TurnPurpose::Synthesis | TurnPurpose::RepairSynthesis)
+    }
+
+    pub fn is_repair(self) -> bool {
+        matches!(self, TurnPurpose::RepairVerdict | TurnPurpose::RepairSynthesis)
+    }
+}
+
+/// How a debate ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "detail")]
+pub enum Outcome {
+    /// The judge declared it resolved.
+    Resolved,
+    /// The person at the keyboard forced a resolution.
+    Forced,
+    /// `max_rounds` was reached; the judge wrote a final synthesis.
+    MaxRounds,
+    /// A provider failed for good (after its retry budget, or a final error).
+    Failed(String),
+    /// Stopped by the person before it ended.
+    Cancelled,
+}
+
+impl Outcome {
+    pub fn describe(&self) -> String {
+        match self {
+            Outcome::Resolved => "resolved by the judge".into(),
+            Outcome::Forced => "resolution forced".into(),
+            Outcome::MaxRounds => "ended at the round limit".into(),
+            Outcome::Failed(why) => format!("failed: {why}"),
+            Outcome::Cancelled => "cancelled".into(),
+        }
+    }
+}
+
+/// Everything that happens in a debate. The one reducer,
+/// [`DebateState::apply`](super::state::DebateState::apply), folds these.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum DebateEvent {
+    Started {
+        topic: String,
+        max_rounds: u32,
+        initial_heat: f32,
+        participants: Vec<Participant>,
+    },
+    RoundStarted {
+        round: u32,
+        topic: String,
+        heat: f32,
+        /// Topics a person injected that this round's prompts carry.
+        injected: Vec<String>,
+    },
+    TurnStarted {
+        round: u32,
+        role: Role,
+        purpose: TurnPurpose,
+        /// The temperature sent with the request, if any.
+        temperature: Option<f32>,
+    },
+    Delta {
+        round: u32,
+        role: Role,
+        text: String,
+    },
+    Reasoning {
+        round: u32,
+        role: Role,
+        text: String,
+    },
+    /// The attempt failed; its partial text is discarded and the turn re-runs.
+    TurnRetrying {
+        round: u32,
+        role: Role,
+        attempt: u32,
+        max_retries: u32,
+        delay_ms: u64,
+        reason: String,
+    },
+    TurnCompleted {
+        round: u32,
+        role: Role,
+        text: String,
+        usage: Option<Usage>,
+    },
+    /// The person cancelled a streaming turn; what streamed so far stands.
+    TurnCancelled {
+        round: u32,
+        role: Role,
+    },
+    TurnFailed {
+        round: u32,
+        role: Role,
+        error: String,
+    },
+    VerdictReached {
+        round: u32,
+        verdict: Verdict,
+    },
+    VerdictInvalid {
+        round: u32,
+        error: String,
+        /// Whether the judge will be asked once more.
+        will_retry: bool,
+    },
+    Paused,
+    Resumed,
+    TopicInjected {
+        text: String,
+    },
+    TemperaturePinned {
+        heat: f32,
+    },
+    TemperatureReleased,
+    ResolutionForced,
+    /// Something a person should know that is not an error, e.g. a model
+    /// refused a sampling parameter.
+    Notice {
+        message: String,
+    },
+    Finished {
+        outcome: Outcome,
+        /// The judge's final synthesis, when there is one.
+        synthesis: Option<String>,
+    },
+}
+
+/// What a person can ask of a running debate.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    Pause,
+    Resume,
+    InjectTopic(String),
+    PinTemperature(f32),
+    ReleaseTemperature,
+    ForceResolution,
+    /// Stop the turns streaming now; their text so far stands.
+    CancelTurn,
+    /// End the debate.
+    Stop,
+}

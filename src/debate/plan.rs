@@ -1,0 +1,106 @@
+//! The protocol as a pure function: given the folded state and the turns in
+//! flight, what the engine should do next. No I/O, no async; the engine
+//! performs the steps. Resume needs nothing else: fold the log, then plan.
+
+use super::event::{Outcome, Role, TurnPurpose};
+use super::state::{DebateState, Round, TurnStatus, VerdictStatus};
+
+/// One thing the engine should do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    StartRound { round: u32, topic: String, heat: f32, injected: Vec<String> },
+    StartTurn { round: u32, role: Role, purpose: TurnPurpose },
+    Finish { outcome: Outcome, synthesis: Option<String> },
+}
+
+/// What to do now. Empty means: wait for a turn, a command, or resume.
+pub fn next_steps(state: &DebateState, in_flight: &[Role]) -> Vec<Step> {
+    if state.finish.is_some() || state.paused {
+        return Vec::new();
+    }
+    let Some(round) = state.current_round() else {
+        return vec![start_round(state, 0, state.topic.clone())];
+    };
+    let mut steps = Vec::new();
+    let mut debaters_settled = true;
+    for role in Role::DEBATERS {
+        match round.turn(role) {
+            Some(t) if t.is_settled() => {}
+            Some(t) if t.is_open() && in_flight.contains(&role) => debaters_settled = false,
+            Some(t) if matches!(t.status, TurnStatus::Failed { .. }) => {
+                return vec![failed(role, &t.status)];
+            }
+            // Not started, or left open by an interrupted process.
+            _ => {
+                debaters_settled = false;
+                steps.push(Step::StartTurn { round: round.number, role, purpose: TurnPurpose::Argue });
+            }
+        }
+    }
+    if !debaters_settled {
+        return steps;
+    }
+    judge_steps(state, round, in_flight)
+}
+
+fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role]) -> Vec<Step> {
+    let is_last = round.number + 1 >= state.max_rounds;
+    let wants_final = state.force_requested || is_last;
+    let start = |purpose| vec![Step::StartTurn { round: round.number, role: Role::Judge, purpose }];
+    let Some(judge) = round.turn(Role::Judge) else {
+        return start(if wants_final { TurnPurpose::Synthesis } else { TurnPurpose::Judge });
+    };
+    if judge.is_open() {
+        return if in_flight.contains(&Role::Judge) { Vec::new() } else { start(judge.purpose) };
+    }
+    if matches!(judge.status, TurnStatus::Failed { .. }) {
+        return vec![failed(Role::Judge, &judge.status)];
+    }
+    let was_final = judge.purpose.is_final();
+    let finish = |synthesis: Option<String>| {
+        let outcome = if state.force_requested {
+            Outcome::Forced
+        } else if was_final && is_last {
+            Outcome::MaxRounds
+        } else {
+            Outcome::Resolved
+        };
+        vec![Step::Finish { outcome, synthesis }]
+    };
+    match &judge.verdict {
+        Some(VerdictStatus::Parsed { verdict }) => {
+            if verdict.resolved || was_final {
+                finish(Some(verdict.verdict.clone()))
+            } else if wants_final {
+                start(TurnPurpose::Synthesis)
+            } else {
+                vec![start_round(state, round.number + 1, verdict.topic.clone())]
+            }
+        }
+        Some(VerdictStatus::Invalid { will_retry: true, .. }) => {
+            start(if was_final { TurnPurpose::RepairSynthesis } else { TurnPurpose::RepairVerdict })
+        }
+        // Unparsable twice, or cancelled: keep the previous heat and topic.
+        Some(VerdictStatus::Invalid { will_retry: false, .. }) | None => {
+            if was_final {
+                finish(None)
+            } else if wants_final {
+                start(TurnPurpose::Synthesis)
+            } else {
+                vec![start_round(state, round.number + 1, round.topic.clone())]
+            }
+        }
+    }
+}
+
+fn start_round(state: &DebateState, round: u32, topic: String) -> Step {
+    Step::StartRound { round, topic, heat: state.effective_heat(), injected: state.pending_injections.clone() }
+}
+
+fn failed(role: Role, status: &TurnStatus) -> Step {
+    let why = match status {
+        TurnStatus::Failed { error } => error.clone(),
+        _ => "unknown error".into(),
+    };
+    Step::Finish { outcome: Outcome::Failed(format!("the {} could not answer: {why}", role.key())), synthesis: None }
+}

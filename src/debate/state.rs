@@ -1,0 +1,256 @@
+//! `DebateState` and its one reducer, `apply`: the studio, the session store
+//! and the exporters all fold the same `DebateEvent`s through it.
+
+use serde::{Deserialize, Serialize};
+
+use super::event::{DebateEvent, Outcome, Participant, Role, TurnPurpose};
+use super::verdict::{Verdict, clamp_heat};
+use crate::provider::Usage;
+
+/// Where a turn stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "state")]
+pub enum TurnStatus {
+    Streaming,
+    Retrying { attempt: u32, max_retries: u32, delay_ms: u64, reason: String },
+    Done,
+    Cancelled,
+    Failed { error: String },
+}
+
+/// What became of a judge turn's answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum VerdictStatus {
+    Parsed { verdict: Verdict },
+    Invalid { error: String, will_retry: bool },
+}
+
+/// One model call's worth of text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Turn {
+    pub role: Role,
+    pub purpose: TurnPurpose,
+    pub temperature: Option<f32>,
+    pub status: TurnStatus,
+    pub text: String,
+    pub reasoning: String,
+    pub usage: Option<Usage>,
+    /// Judge turns only: whether the answer parsed.
+    pub verdict: Option<VerdictStatus>,
+}
+
+impl Turn {
+    /// Done or cancelled: its text stands and the debate can move on.
+    pub fn is_settled(&self) -> bool {
+        matches!(self.status, TurnStatus::Done | TurnStatus::Cancelled)
+    }
+
+    /// Started but not settled or failed: a model call is (or was) under way.
+    pub fn is_open(&self) -> bool {
+        matches!(self.status, TurnStatus::Streaming | TurnStatus::Retrying { .. })
+    }
+}
+
+/// One round: the debaters' arguments and the judge's turns on them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Round {
+    pub number: u32,
+    pub topic: String,
+    pub heat: f32,
+    pub injected: Vec<String>,
+    /// Every turn in start order; a role may have several (judge repairs).
+    pub turns: Vec<Turn>,
+}
+
+impl Round {
+    /// The latest turn of a role in this round.
+    pub fn turn(&self, role: Role) -> Option<&Turn> {
+        self.turns.iter().rev().find(|t| t.role == role)
+    }
+
+    fn turn_mut(&mut self, role: Role) -> Option<&mut Turn> {
+        self.turns.iter_mut().rev().find(|t| t.role == role)
+    }
+
+    /// The latest verdict the judge gave that parsed.
+    pub fn verdict(&self) -> Option<&Verdict> {
+        self.turns.iter().rev().find_map(|t| match &t.verdict {
+            Some(VerdictStatus::Parsed { verdict }) => Some(verdict),
+            _ => None,
+        })
+    }
+
+    /// The settled text of a debater, or `None` while it is still open.
+    pub fn argument(&self, role: Role) -> Option<&str> {
+        self.turn(role).filter(|t| t.is_settled()).map(|t| t.text.as_str())
+    }
+}
+
+/// How a finished debate ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finish {
+    pub outcome: Outcome,
+    pub synthesis: Option<String>,
+}
+
+/// Everything known about a debate, folded from its events.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DebateState {
+    pub topic: String,
+    pub max_rounds: u32,
+    pub initial_heat: f32,
+    pub participants: Vec<Participant>,
+    pub rounds: Vec<Round>,
+    /// The judge's latest heat (or the initial heat before any verdict).
+    pub heat: f32,
+    /// A heat the person at the keyboard pinned; it wins over the judge's.
+    pub pinned_heat: Option<f32>,
+    pub paused: bool,
+    /// Injected topics waiting for the next round.
+    pub pending_injections: Vec<String>,
+    pub force_requested: bool,
+    pub notices: Vec<String>,
+    pub finish: Option<Finish>,
+}
+
+impl DebateState {
+    /// Folds a sequence of events from scratch.
+    pub fn from_events<'a>(events: impl IntoIterator<Item = &'a DebateEvent>) -> Self {
+        let mut state = Self::default();
+        for event in events {
+            state.apply(event);
+        }
+        state
+    }
+
+    /// The heat the next round will use.
+    pub fn effective_heat(&self) -> f32 {
+        self.pinned_heat.unwrap_or(self.heat)
+    }
+
+    pub fn current_round(&self) -> Option<&Round> {
+        self.rounds.last()
+    }
+
+    pub fn participant(&self, role: Role) -> Option<&Participant> {
+        self.participants.iter().find(|p| p.role == role)
+    }
+
+    /// The heat of each round so far, oldest first.
+    pub fn heat_history(&self) -> Vec<f32> {
+        self.rounds.iter().map(|r| r.heat).collect()
+    }
+
+    /// The one reducer. Events that do not fit the state (a delta for a turn
+    /// that is not streaming, say) are ignored rather than trusted.
+    pub fn apply(&mut self, event: &DebateEvent) {
+        match event {
+            DebateEvent::Started { topic, max_rounds, initial_heat, participants } => {
+                self.topic.clone_from(topic);
+                self.max_rounds = *max_rounds;
+                self.initial_heat = clamp_heat(*initial_heat);
+                self.heat = self.initial_heat;
+                self.participants.clone_from(participants);
+            }
+            DebateEvent::RoundStarted { round, topic, heat, injected } => {
+                self.pending_injections.retain(|p| !injected.contains(p));
+                self.rounds.push(Round {
+                    number: *round,
+                    topic: topic.clone(),
+                    heat: *heat,
+                    injected: injected.clone(),
+                    turns: Vec::new(),
+                });
+            }
+            DebateEvent::TurnStarted { round, role, purpose, temperature } => {
+                let Some(r) = self.round_mut(*round) else { return };
+                let turn = Turn {
+                    role: *role,
+                    purpose: *purpose,
+                    temperature: *temperature,
+                    status: TurnStatus::Streaming,
+                    text: String::new(),
+                    reasoning: String::new(),
+                    usage: None,
+                    verdict: None,
+                };
+                // An open turn started again (resume after a crash) is replaced.
+                match r.turn_mut(*role) {
+                    Some(open) if open.is_open() => *open = turn,
+                    _ => r.turns.push(turn),
+                }
+            }
+            DebateEvent::Delta { round, role, text } => {
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.status = TurnStatus::Streaming;
+                    t.text.push_str(text);
+                }
+            }
+            DebateEvent::Reasoning { round, role, text } => {
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.status = TurnStatus::Streaming;
+                    t.reasoning.push_str(text);
+                }
+            }
+            DebateEvent::TurnRetrying { round, role, attempt, max_retries, delay_ms, reason } => {
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.text.clear();
+                    t.reasoning.clear();
+                    t.status = TurnStatus::Retrying {
+                        attempt: *attempt,
+                        max_retries: *max_retries,
+                        delay_ms: *delay_ms,
+                        reason: reason.clone(),
+                    };
+                }
+            }
+            DebateEvent::TurnCompleted { round, role, text, usage } => {
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.text.clone_from(text);
+                    t.usage = *usage;
+                    t.status = TurnStatus::Done;
+                }
+            }
+            DebateEvent::TurnCancelled { round, role } => {
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.status = TurnStatus::Cancelled;
+                }
+            }
+            DebateEvent::TurnFailed { round, role, error } => {
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.status = TurnStatus::Failed { error: error.clone() };
+                }
+            }
+            DebateEvent::VerdictReached { round, verdict } => {
+                if let Some(t) = self.round_mut(*round).and_then(|r| r.turn_mut(Role::Judge)) {
+                    t.verdict = Some(VerdictStatus::Parsed { verdict: verdict.clone() });
+                    self.heat = clamp_heat(verdict.heat);
+                }
+            }
+            DebateEvent::VerdictInvalid { round, error, will_retry } => {
+                if let Some(t) = self.round_mut(*round).and_then(|r| r.turn_mut(Role::Judge)) {
+                    t.verdict = Some(VerdictStatus::Invalid { error: error.clone(), will_retry: *will_retry });
+                }
+            }
+            DebateEvent::Paused => self.paused = true,
+            DebateEvent::Resumed => self.paused = false,
+            DebateEvent::TopicInjected { text } => self.pending_injections.push(text.clone()),
+            DebateEvent::TemperaturePinned { heat } => self.pinned_heat = Some(clamp_heat(*heat)),
+            DebateEvent::TemperatureReleased => self.pinned_heat = None,
+            DebateEvent::ResolutionForced => self.force_requested = true,
+            DebateEvent::Notice { message } => self.notices.push(message.clone()),
+            DebateEvent::Finished { outcome, synthesis } => {
+                self.finish = Some(Finish { outcome: outcome.clone(), synthesis: synthesis.clone() });
+            }
+        }
+    }
+
+    fn round_mut(&mut self, number: u32) -> Option<&mut Round> {
+        self.rounds.iter_mut().rev().find(|r| r.number == number)
+    }
+
+    fn open_turn_mut(&mut self, round: u32, role: Role) -> Option<&mut Turn> {
+        self.round_mut(round).and_then(|r| r.turn_mut(role)).filter(|t| t.is_open())
+    }
+}

@@ -1,0 +1,244 @@
+//! The judge's `Verdict`: its schema, and parsing that survives real model
+//! output (code fences, prose around the object, trailing commas, `heat` as a
+//! string or out of range, missing optional fields).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Lowest and highest heat the judge may set.
+pub const HEAT_MIN: f32 = 0.3;
+pub const HEAT_MAX: f32 = 1.0;
+
+/// The judge's answer for one round.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    pub resolved: bool,
+    pub verdict: String,
+    pub topic: String,
+    pub heat: f32,
+}
+
+/// Clamps a heat into the allowed range; NaN becomes the minimum.
+pub fn clamp_heat(heat: f32) -> f32 {
+    if heat.is_nan() {
+        return HEAT_MIN;
+    }
+    heat.clamp(HEAT_MIN, HEAT_MAX)
+}
+
+/// The JSON schema handed to providers with structured output. `heat` is an
+/// enum of allowed values: grammar-based decoders ignore `minimum`/`maximum`.
+pub fn schema() -> Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "resolved": { "type": "boolean" },
+            "verdict": { "type": "string" },
+            "topic": { "type": "string" },
+            "heat": { "type": "number", "enum": [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0] }
+        },
+        "required": ["resolved", "verdict", "topic", "heat"],
+        "additionalProperties": false
+    })
+}
+
+/// Why a judge's answer could not be read as a Verdict. The message is sent
+/// back to the judge in the repair request, so it says what to fix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VerdictError {
+    #[error("the answer contains no JSON object")]
+    NoObject,
+    #[error("the JSON object is malformed: {0}")]
+    Malformed(String),
+    #[error("the field `verdict` is missing or empty")]
+    MissingVerdict,
+    #[error("the field `{field}` has the wrong type: {detail}")]
+    WrongType { field: &'static str, detail: String },
+}
+
+/// Parses a judge's answer. `fallback_topic` and `fallback_heat` fill in
+/// `topic` and `heat` when the judge left them out.
+pub fn parse(text: &str, fallback_topic: &str, fallback_heat: f32) -> Result<Verdict, VerdictError> {
+    let object = find_object(text).ok_or(VerdictError::NoObject)?;
+    let map = parse_object(object)?;
+    let verdict = match map.get("verdict") {
+        Some(Value::String(s)) if !s.trim().is_empty() => s.trim().to_string(),
+        Some(Value::String(_)) | None | Some(Value::Null) => return Err(VerdictError::MissingVerdict),
+        Some(other) => return Err(wrong_type("verdict", "a string", other)),
+    };
+    let resolved = match map.get("resolved") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(Value::String(s)) if s.eq_ignore_ascii_case("true") => true,
+        Some(Value::String(s)) if s.eq_ignore_ascii_case("false") => false,
+        Some(other) => return Err(wrong_type("resolved", "true or false", other)),
+    };
+    let topic = match map.get("topic") {
+        Some(Value::String(s)) if !s.trim().is_empty() => s.trim().to_string(),
+        Some(Value::String(_) | Value::Null) | None => fallback_topic.to_string(),
+        Some(other) => return Err(wrong_type("topic", "a string", other)),
+    };
+    let heat = match map.get("heat") {
+        None | Some(Value::Null) => fallback_heat,
+        Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::from(fallback_heat)) as f32,
+        Some(Value::String(s)) => s
+            .trim()
+            .parse::<f32>()
+            .map_err(|_| wrong_type("heat", "a number between 0.3 and 1.0", &Value::String(s.clone())))?,
+        Some(other) => return Err(wrong_type("heat", "a number between 0.3 and 1.0", other)),
+    };
+    Ok(Verdict { resolved, verdict, topic, heat: clamp_heat(heat) })
+}
+
+fn wrong_type(field: &'static str, expected: &str, got: &Value) -> VerdictError {
+    let mut shown = got.to_string();
+    if shown.len() > 40 {
+        shown = format!("{}…", shown.chars().take(40).collect::<String>());
+    }
+    VerdictError::WrongType { field, detail: format!("expected {expected}, got {shown}") }
+}
+
+fn parse_object(object: &str) -> Result<Map<String, Value>, VerdictError> {
+    let first_error = match serde_json::from_str::<Map<String, Value>>(object) {
+        Ok(map) => return Ok(map),
+        Err(e) => e.to_string(),
+    };
+    serde_json::from_str::<Map<String, Value>>(&strip_trailing_commas(object))
+        .map_err(|_| VerdictError::Malformed(first_error))
+}
+
+/// Finds the first balanced `{…}` in the text, ignoring braces inside JSON
+/// strings. Code fences and prose around it are skipped by construction.
+/// An object cut off at the end is returned up to the end of the text, so
+/// that the parse error names what is missing.
+fn find_object(text: &str) -> Option<&str> {
+    let start = text.find('{')?;
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (offset, ch) in text[start..].char_indices() {
+        if in_string {
+            match ch {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match ch {
+            '"' => in_string = true,
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&text[start..=start + offset]);
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(&text[start..])
+}
+
+/// Removes commas that directly precede `}` or `]` outside strings.
+fn strip_trailing_commas(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    let chars: Vec<char> = json.chars().collect();
+    for (i, &ch) in chars.iter().enumerate() {
+        if in_string {
+            match ch {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            out.push(ch);
+            continue;
+        }
+        if ch == '"' {
+            in_string = true;
+        }
+        if ch == ',' {
+            let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
+            if matches!(next, Some('}' | ']')) {
+                continue;
+            }
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn ok(text: &str) -> Verdict {
+        parse(text, "old topic", 0.8).unwrap()
+    }
+
+    #[test]
+    fn plain_object() {
+        let v = ok(r#"{"resolved": false, "verdict": "Close.", "topic": "Costs?", "heat": 0.7}"#);
+        assert_eq!(v, Verdict { resolved: false, verdict: "Close.".into(), topic: "Costs?".into(), heat: 0.7 });
+    }
+
+    #[test]
+    fn fenced_with_prose_around() {
+        let text = "Here is my verdict:\n```json\n{\"resolved\": true, \"verdict\": \"Advocate wins {narrowly}.\", \"topic\": \"t\", \"heat\": 0.3}\n```\nThanks!";
+        let v = ok(text);
+        assert!(v.resolved);
+        assert_eq!(v.verdict, "Advocate wins {narrowly}.");
+    }
+
+    #[test]
+    fn heat_as_string_and_out_of_range() {
+        assert!((ok(r#"{"verdict":"v","heat":"0.55"}"#).heat - 0.55).abs() < 1e-6);
+        assert!((ok(r#"{"verdict":"v","heat":3}"#).heat - HEAT_MAX).abs() < f32::EPSILON);
+        assert!((ok(r#"{"verdict":"v","heat":-1}"#).heat - HEAT_MIN).abs() < f32::EPSILON);
+        assert!((ok(r#"{"verdict":"v","heat":2017}"#).heat - HEAT_MAX).abs() < f32::EPSILON);
+    }
+
+    #[test]
+    fn missing_optional_fields_take_fallbacks() {
+        let v = ok(r#"{"verdict": "Still open."}"#);
+        assert!(!v.resolved);
+        assert_eq!(v.topic, "old topic");
+        assert!((v.heat - 0.8).abs() < f32::EPSILON);
+    }
+
+    #[test]
+    fn resolved_as_string() {
+        assert!(ok(r#"{"verdict":"v","resolved":"TRUE"}"#).resolved);
+    }
+
+    #[test]
+    fn trailing_commas_repaired() {
+        let v = ok("{\"verdict\": \"a, b,\", \"topic\": \"x\",\n}");
+        assert_eq!(v.verdict, "a, b,");
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        assert_eq!(parse("no json here", "t", 0.5), Err(VerdictError::NoObject));
+        assert_eq!(parse(r#"{"resolved": true}"#, "t", 0.5), Err(VerdictError::MissingVerdict));
+        assert!(matches!(parse(r#"{"verdict": "v", "heat": "hot"}"#, "t", 0.5), Err(VerdictError::WrongType { field: "heat", .. })));
+        assert!(matches!(parse(r#"{"verdict": "v", "resolved": 7}"#, "t", 0.5), Err(VerdictError::WrongType { field: "resolved", .. })));
+        assert!(matches!(parse(r#"{"verdict": "cut off"#, "t", 0.5), Err(VerdictError::Malformed(_))));
+    }
+
+    #[test]
+    fn braces_inside_strings_do_not_confuse() {
+        let v = ok(r#"{"verdict": "uses \"}\" and {", "topic": "}{"}"#);
+        assert_eq!(v.topic, "}{");
+    }
+
+    #[test]
+    fn nan_heat_clamps_to_minimum() {
+        assert!((clamp_heat(f32::NAN) - HEAT_MIN).abs() < f32::EPSILON);
+    }
+}

@@ -1,0 +1,165 @@
+//! A scripted `ChatModel` for tests, benchmarks and demos: replies come from
+//! a queue, every request is recorded, and concurrency is measured.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use futures::StreamExt;
+use tokio::sync::Semaphore;
+
+use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
+
+/// One step of a scripted reply.
+#[derive(Debug, Clone)]
+pub enum Step {
+    Chunk(Chunk),
+    /// Wait this long before the next step.
+    Delay(Duration),
+    /// Wait until the gate has a permit (tests release it to go on).
+    Gate(Arc<Semaphore>),
+    /// Fail the attempt with this error.
+    Fail(ProviderError),
+}
+
+/// A scripted answer to one request.
+#[derive(Debug, Clone)]
+pub struct Reply(pub Vec<Step>);
+
+impl Reply {
+    /// Streams `text` in word-sized chunks, with usage and a clean finish.
+    pub fn text(text: &str) -> Self {
+        let mut steps: Vec<Step> = split_words(text).into_iter().map(|w| Step::Chunk(Chunk::Text(w))).collect();
+        let words = steps.len() as u64;
+        steps.push(Step::Chunk(Chunk::Usage(Usage { input_tokens: 10, output_tokens: words })));
+        steps.push(Step::Chunk(Chunk::Finish(FinishReason::Stop)));
+        Self(steps)
+    }
+
+    /// Like [`Reply::text`], with a pause before every chunk.
+    pub fn slow(text: &str, per_chunk: Duration) -> Self {
+        let mut steps = Vec::new();
+        for step in Self::text(text).0 {
+            steps.push(Step::Delay(per_chunk));
+            steps.push(step);
+        }
+        Self(steps)
+    }
+
+    /// The whole text at once after `delay` (a model that thinks, then answers).
+    pub fn after(delay: Duration, text: &str) -> Self {
+        let mut steps = vec![Step::Delay(delay)];
+        steps.extend(Self::text(text).0);
+        Self(steps)
+    }
+
+    /// Fails at once with `error`.
+    pub fn fail(error: ProviderError) -> Self {
+        Self(vec![Step::Fail(error)])
+    }
+
+    /// Streams `before`, then waits at `gate`, then streams `after`.
+    pub fn gated(before: &str, gate: &Arc<Semaphore>, after: &str) -> Self {
+        let mut steps: Vec<Step> = split_words(before).into_iter().map(|w| Step::Chunk(Chunk::Text(w))).collect();
+        steps.push(Step::Gate(Arc::clone(gate)));
+        steps.extend(Self::text(after).0);
+        Self(steps)
+    }
+}
+
+fn split_words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for ch in text.chars() {
+        current.push(ch);
+        if ch == ' ' || ch == '\n' {
+            out.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+/// A model answering from a queue of replies; when the queue runs dry it
+/// repeats the fallback reply.
+pub struct ScriptedModel {
+    name: &'static str,
+    replies: Mutex<VecDeque<Reply>>,
+    fallback: Reply,
+    requests: Mutex<Vec<ChatRequest>>,
+    active: Arc<AtomicUsize>,
+    peak: Arc<AtomicUsize>,
+}
+
+impl ScriptedModel {
+    pub fn new(replies: impl IntoIterator<Item = Reply>, fallback: Reply) -> Self {
+        Self {
+            name: "scripted",
+            replies: Mutex::new(replies.into_iter().collect()),
+            fallback,
+            requests: Mutex::new(Vec::new()),
+            active: Arc::new(AtomicUsize::new(0)),
+            peak: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    /// Every request received so far, oldest first.
+    pub fn requests(&self) -> Vec<ChatRequest> {
+        self.requests.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// The most streams that were open at the same moment.
+    pub fn peak_concurrency(&self) -> usize {
+        self.peak.load(Ordering::SeqCst)
+    }
+}
+
+/// Counts an open stream for as long as it lives.
+struct ActiveGuard(Arc<AtomicUsize>);
+
+impl Drop for ActiveGuard {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl ChatModel for ScriptedModel {
+    fn provider_name(&self) -> &'static str {
+        self.name
+    }
+
+    fn stream(&self, request: ChatRequest) -> ChunkStream {
+        self.requests.lock().unwrap_or_else(PoisonError::into_inner).push(request);
+        let reply = self
+            .replies
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop_front()
+            .unwrap_or_else(|| self.fallback.clone());
+        let now = self.active.fetch_add(1, Ordering::SeqCst) + 1;
+        self.peak.fetch_max(now, Ordering::SeqCst);
+        let guard = ActiveGuard(Arc::clone(&self.active));
+        let steps: VecDeque<Step> = reply.0.into();
+        let stream = futures::stream::unfold((steps, guard, false), |(mut steps, guard, failed)| async move {
+            if failed {
+                return None;
+            }
+            loop {
+                match steps.pop_front()? {
+                    Step::Chunk(chunk) => return Some((Ok(chunk), (steps, guard, false))),
+                    Step::Delay(d) => tokio::time::sleep(d).await,
+                    Step::Gate(gate) => {
+                        if let Ok(permit) = gate.acquire().await {
+                            permit.forget();
+                        }
+                    }
+                    Step::Fail(error) => return Some((Err(error), (steps, guard, true))),
+                }
+            }
+        });
+        stream.boxed()
+    }
+}
