@@ -1,0 +1,283 @@
+//! Configuration: the embedded default file, the user's `heat.toml`, the
+//! environment and command-line flags, layered in that order. Every value
+//! remembers where it came from, for `heat config show` and for errors.
+
+pub mod keys;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+
+use crate::debate::Role;
+use keys::{Kind, KeySpec};
+
+/// The commented starter file; its values are the built-in defaults.
+pub const DEFAULT_FILE: &str = include_str!("../../assets/default-config.toml");
+
+/// Where a value came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Default,
+    File(PathBuf),
+    Env(&'static str),
+    Flag(String),
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Default => write!(f, "default"),
+            Source::File(path) => write!(f, "{}", path.display()),
+            Source::Env(var) => write!(f, "env {var}"),
+            Source::Flag(flag) => write!(f, "flag {flag}"),
+        }
+    }
+}
+
+/// A configuration value of one of the kinds keys take.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Int(i64),
+    Float(f64),
+    Text(String),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Float(x) => write!(f, "{x}"),
+            Value::Text(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub value: Value,
+    pub source: Source,
+}
+
+/// A flag given on the command line, aimed at a config key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlagValue {
+    pub key: String,
+    pub raw: String,
+    pub flag: String,
+}
+
+/// The resolved configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    entries: BTreeMap<String, Entry>,
+    /// The config file consulted and whether it existed.
+    pub file: Option<(PathBuf, bool)>,
+}
+
+impl Config {
+    /// The platform's config file path (`heat.toml` in the config dir).
+    pub fn default_path() -> Option<PathBuf> {
+        directories::ProjectDirs::from("", "", "heat").map(|d| d.config_dir().join("heat.toml"))
+    }
+
+    /// Layers defaults, the file, the environment and flags. `file` is the
+    /// file to read (a missing default file is fine; a missing file the
+    /// user named is an error); `env` looks up environment variables.
+    pub fn load(
+        file: Option<(&Path, bool)>,
+        env: &dyn Fn(&str) -> Option<String>,
+        flags: &[FlagValue],
+    ) -> anyhow::Result<Self> {
+        let specs = keys::all();
+        let mut entries = BTreeMap::new();
+        let defaults = parse_file(DEFAULT_FILE, &Source::Default, &specs)
+            .context("the built-in default configuration is invalid")?;
+        entries.extend(defaults);
+        let mut consulted = None;
+        if let Some((path, named_by_user)) = file {
+            match std::fs::read_to_string(path) {
+                Ok(text) => {
+                    entries.extend(parse_file(&text, &Source::File(path.to_path_buf()), &specs)?);
+                    consulted = Some((path.to_path_buf(), true));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && !named_by_user => {
+                    consulted = Some((path.to_path_buf(), false));
+                }
+                Err(e) => bail!("could not read the config file {}: {e}", path.display()),
+            }
+        }
+        for spec in &specs {
+            let Some(var) = spec.env else { continue };
+            let Some(raw) = env(var).filter(|v| !v.trim().is_empty()) else { continue };
+            let value = parse_text(spec, raw.trim())
+                .with_context(|| format!("the environment variable {var} is invalid"))?;
+            entries.insert(spec.key.clone(), Entry { value, source: Source::Env(var) });
+        }
+        for flag in flags {
+            let spec = specs
+                .iter()
+                .find(|s| s.key == flag.key)
+                .with_context(|| format!("{} sets an unknown key {}", flag.flag, flag.key))?;
+            let value = parse_text(spec, &flag.raw).with_context(|| format!("{} is invalid", flag.flag))?;
+            entries.insert(flag.key.clone(), Entry { value, source: Source::Flag(flag.flag.clone()) });
+        }
+        Ok(Self { entries, file: consulted })
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Entry> {
+        self.entries.get(key)
+    }
+
+    /// A whole-number key (all have defaults or are optional).
+    pub fn int(&self, key: &str) -> Option<i64> {
+        match self.get(key)?.value {
+            Value::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    pub fn float(&self, key: &str) -> Option<f64> {
+        match self.get(key)?.value {
+            Value::Float(x) => Some(x),
+            Value::Int(i) => Some(i as f64),
+            Value::Text(_) => None,
+        }
+    }
+
+    /// A text key; empty text counts as unset.
+    pub fn text(&self, key: &str) -> Option<&str> {
+        match &self.get(key)?.value {
+            Value::Text(s) if !s.trim().is_empty() => Some(s.trim()),
+            _ => None,
+        }
+    }
+
+    /// A role's value: `roles.<role>.<leaf>` if set, else `roles.<leaf>`.
+    pub fn role_entry(&self, role: Role, leaf: &str) -> Option<&Entry> {
+        let specific = self.get(&format!("roles.{}.{leaf}", role.key()));
+        let set = |e: &&Entry| !matches!(&e.value, Value::Text(s) if s.trim().is_empty());
+        specific.filter(set).or_else(|| self.get(&format!("roles.{leaf}")).filter(set))
+    }
+
+    pub fn role_text(&self, role: Role, leaf: &str) -> Option<&str> {
+        match &self.role_entry(role, leaf)?.value {
+            Value::Text(s) => Some(s.trim()),
+            _ => None,
+        }
+    }
+
+    pub fn role_int(&self, role: Role, leaf: &str) -> Option<i64> {
+        match self.role_entry(role, leaf)?.value {
+            Value::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// Every set key as `key = value  # source`, secrets redacted.
+    pub fn show(&self) -> Vec<(String, String, String)> {
+        keys::all()
+            .iter()
+            .filter_map(|spec| {
+                let entry = self.get(&spec.key)?;
+                let shown = if spec.secret { "<redacted>".to_string() } else { entry.value.to_string() };
+                Some((spec.key.clone(), shown, entry.source.to_string()))
+            })
+            .collect()
+    }
+}
+
+fn parse_file(text: &str, source: &Source, specs: &[KeySpec]) -> anyhow::Result<BTreeMap<String, Entry>> {
+    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+        let line = e.span().map(|s| text[..s.start].lines().count().max(1));
+        anyhow::anyhow!("{}{}: {}", source, line.map(|l| format!(" line {l}")).unwrap_or_default(), e.message())
+    })?;
+    let mut leaves = Vec::new();
+    flatten("", &toml::Value::Table(table), &mut leaves);
+    let mut entries = BTreeMap::new();
+    for (key, value) in leaves {
+        let at = match line_of(text, &key) {
+            Some(line) => format!("{source} line {line}"),
+            None => source.to_string(),
+        };
+        let Some(spec) = specs.iter().find(|s| s.key == key) else {
+            bail!("{at}: unknown key `{key}` (see `heat config init` for every key)");
+        };
+        let value = from_toml(spec, &value).with_context(|| format!("{at}"))?;
+        entries.insert(key, Entry { value, source: source.clone() });
+    }
+    Ok(entries)
+}
+
+fn flatten(prefix: &str, value: &toml::Value, out: &mut Vec<(String, toml::Value)>) {
+    match value {
+        toml::Value::Table(table) => {
+            for (k, v) in table {
+                let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                flatten(&key, v, out);
+            }
+        }
+        other => out.push((prefix.to_string(), other.clone())),
+    }
+}
+
+/// The line (1-based) where `key` is assigned, tracking `[section]` headers.
+fn line_of(text: &str, key: &str) -> Option<usize> {
+    let mut section = String::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if let Some(header) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            section = header.trim().to_string();
+            continue;
+        }
+        let Some((name, _)) = line.split_once('=') else { continue };
+        let name = name.trim().trim_matches('"');
+        let full = if section.is_empty() { name.to_string() } else { format!("{section}.{name}") };
+        if full == key {
+            return Some(i + 1);
+        }
+    }
+    None
+}
+
+fn from_toml(spec: &KeySpec, value: &toml::Value) -> anyhow::Result<Value> {
+    let parsed = match (spec.kind, value) {
+        (Kind::Int { .. }, toml::Value::Integer(i)) => Some(Value::Int(*i)),
+        (Kind::Float { .. }, toml::Value::Float(x)) => Some(Value::Float(*x)),
+        (Kind::Float { .. }, toml::Value::Integer(i)) => Some(Value::Float(*i as f64)),
+        (Kind::Text | Kind::Provider, toml::Value::String(s)) => Some(Value::Text(s.clone())),
+        _ => None,
+    };
+    let shown = value.to_string();
+    let value = parsed.ok_or_else(|| mismatch(spec, &shown))?;
+    check_range(spec, value, &shown)
+}
+
+fn parse_text(spec: &KeySpec, raw: &str) -> anyhow::Result<Value> {
+    let parsed = match spec.kind {
+        Kind::Int { .. } => raw.parse().ok().map(Value::Int),
+        Kind::Float { .. } => raw.parse().ok().map(Value::Float),
+        Kind::Text | Kind::Provider => Some(Value::Text(raw.to_string())),
+    };
+    let shown = if spec.secret { "<redacted>".to_string() } else { format!("{raw:?}") };
+    let value = parsed.ok_or_else(|| mismatch(spec, &shown))?;
+    check_range(spec, value, &shown)
+}
+
+fn check_range(spec: &KeySpec, value: Value, shown: &str) -> anyhow::Result<Value> {
+    let ok = match (&spec.kind, &value) {
+        (Kind::Int { min, max }, Value::Int(i)) => (min..=max).contains(&i),
+        (Kind::Float { min, max }, Value::Float(x)) => x.is_finite() && (min..=max).contains(&x),
+        (Kind::Provider, Value::Text(s)) => keys::PROVIDERS.contains(&s.trim()),
+        _ => true,
+    };
+    if ok { Ok(value) } else { Err(mismatch(spec, shown)) }
+}
+
+fn mismatch(spec: &KeySpec, shown: &str) -> anyhow::Error {
+    anyhow::anyhow!("`{}` must be {}, got {shown}", spec.key, keys::expectation(spec.kind))
+}
+
+#[cfg(test)]
+mod tests;
