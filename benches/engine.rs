@@ -1,1 +1,86 @@
-fn main(){}
+//! Engine overhead: a round against instant scripted models, and a round whose
+//! debaters each take 100 ms (must cost ~100 ms, not 200: they run in parallel).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use heat::debate::engine::{self, DebateSpec, EngineSetup, RoleSetup};
+use heat::debate::prompt::Prompts;
+use heat::provider::ChatModel;
+use heat::provider::retry::RetryPolicy;
+use heat::provider::scripted::{Reply, ScriptedModel};
+
+const VERDICT: &str = r#"{"resolved": true, "verdict": "Settled.", "topic": "t", "heat": 0.3}"#;
+
+fn role(reply: Reply) -> RoleSetup {
+    let model: Arc<dyn ChatModel> = Arc::new(ScriptedModel::new([], reply));
+    RoleSetup {
+        model,
+        model_name: "bench".into(),
+        max_tokens: 512,
+        thinking_budget: None,
+    }
+}
+
+fn setup(debater: &Reply) -> EngineSetup {
+    EngineSetup {
+        advocate: role(debater.clone()),
+        skeptic: role(debater.clone()),
+        judge: role(Reply::text(VERDICT)),
+        prompts: Prompts::default(),
+        retry: RetryPolicy::default(),
+        judge_temperature: 0.2,
+        seed: None,
+    }
+}
+
+/// One resolved round, start to finish, every event read.
+async fn one_round(setup: EngineSetup) {
+    let spec = DebateSpec {
+        topic: "Benchmarks beat guesses".into(),
+        max_rounds: 3,
+        initial_heat: 0.9,
+    };
+    let mut handle = engine::start(setup, spec);
+    while handle.next_event().await.is_some() {}
+    handle.join().await;
+}
+
+fn bench(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    // ~60 words per argument, streamed word by word: realistic event counts.
+    let argument = "This argument has a claim, a reason and an example. ".repeat(6);
+    c.bench_function("round/instant_models", |b| {
+        b.to_async(&rt)
+            .iter(|| one_round(setup(&Reply::text(&argument))));
+    });
+    let mut group = c.benchmark_group("round");
+    group.sample_size(20);
+    group.bench_function("debaters_100ms_each", |b| {
+        b.to_async(&rt)
+            .iter(|| one_round(setup(&Reply::after(Duration::from_millis(100), &argument))));
+    });
+    group.finish();
+
+    // Also print the ratio the goal is stated in.
+    let runs = 10;
+    let start = Instant::now();
+    for _ in 0..runs {
+        rt.block_on(one_round(setup(&Reply::after(
+            Duration::from_millis(100),
+            &argument,
+        ))));
+    }
+    let per_round = start.elapsed() / runs;
+    println!(
+        "round with two 100 ms debaters: {per_round:?} = {:.3} x the slower debater",
+        per_round.as_secs_f64() / 0.1
+    );
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,7 +1,9 @@
 //! heat: a terminal debate studio. An advocate and a skeptic argue a
 //! proposition while a judge weighs each round and sets the heat.
 
+pub mod cli;
 pub mod config;
 pub mod debate;
 pub mod provider;
 pub mod sanitize;
+pub mod select;

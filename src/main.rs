@@ -1,5 +1,5 @@
-//! The `heat` command line.
+//! The `heat` binary: everything lives in the library's `cli` module.
 
-fn main() {
-    println!("heat");
+fn main() -> std::process::ExitCode {
+    heat::cli::main()
 }

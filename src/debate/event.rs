@@ -77,7 +77,10 @@ impl TurnPurpose {
     }
 
     pub fn is_repair(self) -> bool {
-        matches!(self, TurnPurpose::RepairVerdict | TurnPurpose::RepairSynthesis)
+        matches!(
+            self,
+            TurnPurpose::RepairVerdict | TurnPurpose::RepairSynthesis
+        )
     }
 }
 

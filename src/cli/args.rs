@@ -1,0 +1,157 @@
+//! The command line's shape (clap derive), and the mapping of debate flags
+//! onto configuration keys.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::config::FlagValue;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "heat",
+    version,
+    about = "A terminal debate studio: an advocate and a skeptic argue, a judge sets the heat."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Commands>,
+    /// Use this config file instead of the platform's heat.toml.
+    #[arg(long, global = true, env = "HEAT_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Commands {
+    /// Run a whole debate headless and print it as it streams.
+    Run {
+        /// The proposition to debate, e.g. "Remote work beats the office".
+        topic: String,
+        /// Print one JSON event per line instead of text.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        debate: Box<DebateArgs>,
+    },
+    /// Show or create the configuration.
+    Config {
+        #[command(subcommand)]
+        action: ConfigAction,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigAction {
+    /// Print the configuration in force and where each value came from (keys redacted).
+    Show {
+        #[command(flatten)]
+        debate: Box<DebateArgs>,
+    },
+    /// Write a commented starter heat.toml.
+    Init {
+        /// Replace an existing file.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// Flags that shape a debate; each overrides a config key.
+#[derive(Debug, Default, Args)]
+pub struct DebateArgs {
+    /// Most rounds before the judge must resolve.
+    #[arg(long, value_name = "N")]
+    pub max_rounds: Option<String>,
+    /// Heat (temperature) of the first round, 0.3 to 1.0.
+    #[arg(long, value_name = "H")]
+    pub heat: Option<String>,
+    /// Provider for every role: auto, anthropic, openai, ollama or local.
+    #[arg(long)]
+    pub provider: Option<String>,
+    /// Model for every role.
+    #[arg(long)]
+    pub model: Option<String>,
+    #[arg(long, value_name = "PROVIDER")]
+    pub advocate_provider: Option<String>,
+    #[arg(long, value_name = "PROVIDER")]
+    pub skeptic_provider: Option<String>,
+    #[arg(long, value_name = "PROVIDER")]
+    pub judge_provider: Option<String>,
+    #[arg(long, value_name = "MODEL")]
+    pub advocate_model: Option<String>,
+    #[arg(long, value_name = "MODEL")]
+    pub skeptic_model: Option<String>,
+    #[arg(long, value_name = "MODEL")]
+    pub judge_model: Option<String>,
+    /// Directory of prompt files that replace the built-in ones.
+    #[arg(long, value_name = "DIR")]
+    pub prompts: Option<String>,
+    /// Sampling seed for providers that accept one.
+    #[arg(long)]
+    pub seed: Option<String>,
+    /// Base URL of the OpenAI-compatible server (sets `providers.openai.base_url`).
+    #[arg(long, value_name = "URL")]
+    pub openai_base_url: Option<String>,
+    /// Base URL of the Anthropic API (sets `providers.anthropic.base_url`).
+    #[arg(long, value_name = "URL")]
+    pub anthropic_base_url: Option<String>,
+}
+
+impl DebateArgs {
+    /// The flags that were given, as config overrides.
+    pub fn flag_values(&self) -> Vec<FlagValue> {
+        let pairs: [(&Option<String>, &str, &str); 14] = [
+            (&self.max_rounds, "debate.max_rounds", "--max-rounds"),
+            (&self.heat, "debate.initial_heat", "--heat"),
+            (&self.provider, "roles.provider", "--provider"),
+            (&self.model, "roles.model", "--model"),
+            (
+                &self.advocate_provider,
+                "roles.advocate.provider",
+                "--advocate-provider",
+            ),
+            (
+                &self.skeptic_provider,
+                "roles.skeptic.provider",
+                "--skeptic-provider",
+            ),
+            (
+                &self.judge_provider,
+                "roles.judge.provider",
+                "--judge-provider",
+            ),
+            (
+                &self.advocate_model,
+                "roles.advocate.model",
+                "--advocate-model",
+            ),
+            (
+                &self.skeptic_model,
+                "roles.skeptic.model",
+                "--skeptic-model",
+            ),
+            (&self.judge_model, "roles.judge.model", "--judge-model"),
+            (&self.prompts, "debate.prompts_dir", "--prompts"),
+            (&self.seed, "debate.seed", "--seed"),
+            (
+                &self.openai_base_url,
+                "providers.openai.base_url",
+                "--openai-base-url",
+            ),
+            (
+                &self.anthropic_base_url,
+                "providers.anthropic.base_url",
+                "--anthropic-base-url",
+            ),
+        ];
+        pairs
+            .into_iter()
+            .filter_map(|(value, key, flag)| {
+                value.as_ref().map(|raw| FlagValue {
+                    key: key.into(),
+                    raw: raw.clone(),
+                    flag: flag.into(),
+                })
+            })
+            .collect()
+    }
+}

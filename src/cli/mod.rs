@@ -1,0 +1,115 @@
+//! The `heat` command line: parses arguments, loads configuration, and runs
+//! the chosen command.
+
+pub mod args;
+pub mod print;
+mod run;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Parser;
+
+use crate::config::{Config, DEFAULT_FILE, FlagValue};
+use args::{Cli, Commands, ConfigAction};
+
+/// Runs the command line; errors come back as one sentence for stderr.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return fail(&anyhow::anyhow!("could not start the async runtime: {e}")),
+    };
+    match runtime.block_on(dispatch(cli)) {
+        Ok(code) => code,
+        Err(e) => fail(&e),
+    }
+}
+
+fn fail(error: &anyhow::Error) -> ExitCode {
+    let broken_pipe = error.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    if broken_pipe {
+        // The reader went away (`heat … | head`): nothing to say.
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("heat: {error:#}");
+    ExitCode::FAILURE
+}
+
+async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
+    let config_file = cli.config.clone();
+    match cli.command {
+        Some(Commands::Run {
+            topic,
+            json,
+            debate,
+        }) => {
+            let config = load_config(config_file.as_ref(), &debate.flag_values())?;
+            run::run(&config, &topic, json).await
+        }
+        Some(Commands::Config {
+            action: ConfigAction::Show { debate },
+        }) => {
+            let config = load_config(config_file.as_ref(), &debate.flag_values())?;
+            run::show_config(&config).await?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Commands::Config {
+            action: ConfigAction::Init { force },
+        }) => {
+            init_config(config_file, force)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        None => {
+            use clap::CommandFactory;
+            Cli::command().print_help()?;
+            println!(
+                "\nThe studio (`heat` with no subcommand) is not built yet; use `heat run \"topic\"`."
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Loads the config from the named file, or the platform's default file.
+pub fn load_config(file: Option<&PathBuf>, flags: &[FlagValue]) -> anyhow::Result<Config> {
+    let env = |var: &str| std::env::var(var).ok();
+    if let Some(path) = file {
+        return Config::load(Some((path, true)), &env, flags);
+    }
+    let default = Config::default_path();
+    Config::load(default.as_deref().map(|p| (p, false)), &env, flags)
+}
+
+fn init_config(file: Option<PathBuf>, force: bool) -> anyhow::Result<()> {
+    let path = file
+        .or_else(Config::default_path)
+        .context("could not find a config directory for this user")?;
+    if path.exists() && !force {
+        anyhow::bail!(
+            "{} already exists; pass --force to replace it",
+            path.display()
+        );
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("could not create {}", dir.display()))?;
+    }
+    std::fs::write(&path, DEFAULT_FILE)
+        .with_context(|| format!("could not write {}", path.display()))?;
+    println!("wrote {}", path.display());
+    Ok(())
+}
+
+/// Whether to colour output on stdout.
+pub fn use_color() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}

@@ -1,0 +1,311 @@
+//! Prints a debate's events for `heat run`: readable text as it streams, or
+//! one JSON event per line. Advocate and skeptic stream at the same time; one
+//! is shown live while the other is held back and shown when its turn comes,
+//! so their words never interleave.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use crate::debate::state::DebateState;
+use crate::debate::{DebateEvent, Role};
+use crate::sanitize::Sanitizer;
+
+/// Text styling, off when the output is not a terminal or `NO_COLOR` is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    pub color: bool,
+}
+
+impl Style {
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+/// A role's text that is not shown yet.
+#[derive(Default)]
+struct Held {
+    text: String,
+    done: bool,
+}
+
+/// Streams events to a writer as text.
+pub struct TextPrinter<W: Write> {
+    out: W,
+    style: Style,
+    state: DebateState,
+    live: Option<Role>,
+    held: BTreeMap<Role, Held>,
+    sanitizers: BTreeMap<Role, Sanitizer>,
+}
+
+impl<W: Write> TextPrinter<W> {
+    pub fn new(out: W, style: Style) -> Self {
+        Self {
+            out,
+            style,
+            state: DebateState::default(),
+            live: None,
+            held: BTreeMap::new(),
+            sanitizers: BTreeMap::new(),
+        }
+    }
+
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    pub fn event(&mut self, event: &DebateEvent) -> io::Result<()> {
+        self.state.apply(event);
+        match event {
+            DebateEvent::Started {
+                topic,
+                max_rounds,
+                participants,
+                ..
+            } => {
+                let title = self
+                    .style
+                    .paint("1", &format!("heat · {}", crate::sanitize::clean(topic)));
+                writeln!(self.out, "{title}")?;
+                writeln!(self.out, "  up to {max_rounds} rounds")?;
+                for p in participants {
+                    writeln!(self.out, "  {:<9} {}/{}", p.role.key(), p.provider, p.model)?;
+                }
+            }
+            DebateEvent::RoundStarted {
+                round,
+                topic,
+                heat,
+                injected,
+            } => {
+                self.live = None;
+                self.held.clear();
+                let header = format!(
+                    "── Round {} of {} · heat {heat:.2} ",
+                    round + 1,
+                    self.state.max_rounds
+                );
+                writeln!(
+                    self.out,
+                    "\n{}",
+                    self.style.paint("1", &format!("{header:─<60}"))
+                )?;
+                if topic.trim() != self.state.topic.trim() {
+                    writeln!(self.out, "Question: {}", crate::sanitize::clean(topic))?;
+                }
+                for note in injected {
+                    writeln!(
+                        self.out,
+                        "Moderator's note: {}",
+                        crate::sanitize::clean(note)
+                    )?;
+                }
+            }
+            DebateEvent::TurnStarted { role, .. } => {
+                self.sanitizers.insert(*role, Sanitizer::new());
+                if *role == Role::Judge {
+                    self.settle_debaters()?;
+                    writeln!(self.out, "\n{}", self.heading(Role::Judge))?;
+                }
+            }
+            DebateEvent::Delta { role, text, .. } if *role != Role::Judge => {
+                let clean = self.sanitizers.entry(*role).or_default().push(text);
+                self.debater_text(*role, &clean)?;
+            }
+            DebateEvent::TurnRetrying {
+                role,
+                attempt,
+                max_retries,
+                delay_ms,
+                reason,
+                ..
+            } => {
+                let line = format!(
+                    "↻ {}: {reason}; retrying in {:.1} s (attempt {attempt} of {max_retries})",
+                    role.key(),
+                    *delay_ms as f64 / 1000.0
+                );
+                if self.live == Some(*role) {
+                    writeln!(
+                        self.out,
+                        "\n{}",
+                        self.style.paint(
+                            "33",
+                            &format!("{line} — the partial answer above is discarded")
+                        )
+                    )?;
+                    writeln!(self.out, "{}", self.heading(*role))?;
+                } else {
+                    self.held.entry(*role).or_default().text.clear();
+                    writeln!(self.out, "{}", self.style.paint("33", &line))?;
+                }
+            }
+            DebateEvent::TurnCompleted { role, .. } if *role != Role::Judge => {
+                self.debater_done(*role)?
+            }
+            DebateEvent::TurnCancelled { role, .. } => {
+                if *role != Role::Judge {
+                    self.debater_done(*role)?;
+                }
+                writeln!(
+                    self.out,
+                    "{}",
+                    self.style
+                        .paint("33", &format!("[{} cancelled]", role.key()))
+                )?;
+            }
+            DebateEvent::TurnFailed { role, error, .. } => {
+                writeln!(
+                    self.out,
+                    "\n{}",
+                    self.style
+                        .paint("31", &format!("✗ {} failed: {error}", role.key()))
+                )?;
+            }
+            DebateEvent::VerdictReached { verdict, .. } => {
+                let resolved = if verdict.resolved {
+                    "resolved"
+                } else {
+                    "not resolved"
+                };
+                writeln!(
+                    self.out,
+                    "{resolved}: {}",
+                    crate::sanitize::clean(&verdict.verdict)
+                )?;
+                if !verdict.resolved {
+                    writeln!(
+                        self.out,
+                        "next: {} · heat {:.2}",
+                        crate::sanitize::clean(&verdict.topic),
+                        verdict.heat
+                    )?;
+                }
+            }
+            DebateEvent::VerdictInvalid {
+                error, will_retry, ..
+            } => {
+                let then = if *will_retry {
+                    "asking the judge again".to_string()
+                } else {
+                    format!("keeping heat {:.2} and the current topic", self.state.heat)
+                };
+                writeln!(
+                    self.out,
+                    "{}",
+                    self.style.paint(
+                        "33",
+                        &format!("! the judge's answer could not be read ({error}); {then}")
+                    )
+                )?;
+            }
+            DebateEvent::Paused => writeln!(self.out, "[paused]")?,
+            DebateEvent::Resumed => writeln!(self.out, "[resumed]")?,
+            DebateEvent::TopicInjected { text } => writeln!(
+                self.out,
+                "[topic injected: {}]",
+                crate::sanitize::clean(text)
+            )?,
+            DebateEvent::TemperaturePinned { heat } => {
+                writeln!(self.out, "[heat pinned at {heat:.2}]")?
+            }
+            DebateEvent::TemperatureReleased => writeln!(self.out, "[heat released to the judge]")?,
+            DebateEvent::ResolutionForced => writeln!(self.out, "[resolution forced]")?,
+            DebateEvent::Notice { message } => writeln!(
+                self.out,
+                "{}",
+                self.style.paint("33", &format!("note: {message}"))
+            )?,
+            DebateEvent::Finished { outcome, synthesis } => {
+                self.settle_debaters()?;
+                let rounds = self.state.rounds.len();
+                let rounds = format!("{rounds} round{}", if rounds == 1 { "" } else { "s" });
+                writeln!(
+                    self.out,
+                    "\n{}",
+                    self.style
+                        .paint("1", &format!("══ {} after {rounds} ══", outcome.describe()))
+                )?;
+                if let Some(text) = synthesis {
+                    writeln!(self.out, "{}", crate::sanitize::clean(text))?;
+                }
+            }
+            DebateEvent::Delta { .. }
+            | DebateEvent::TurnCompleted { .. }
+            | DebateEvent::Reasoning { .. } => {}
+        }
+        self.out.flush()
+    }
+
+    fn heading(&self, role: Role) -> String {
+        let code = match role {
+            Role::Advocate => "1;32",
+            Role::Skeptic => "1;31",
+            Role::Judge => "1;35",
+        };
+        self.style.paint(code, &format!("▌ {}", role.label()))
+    }
+
+    fn debater_text(&mut self, role: Role, text: &str) -> io::Result<()> {
+        if self.live.is_none() {
+            self.live = Some(role);
+            writeln!(self.out, "\n{}", self.heading(role))?;
+        }
+        if self.live == Some(role) {
+            write!(self.out, "{text}")
+        } else {
+            self.held.entry(role).or_default().text.push_str(text);
+            Ok(())
+        }
+    }
+
+    fn debater_done(&mut self, role: Role) -> io::Result<()> {
+        if self.live != Some(role) {
+            self.held.entry(role).or_default().done = true;
+            return Ok(());
+        }
+        writeln!(self.out)?;
+        self.live = None;
+        // Hand the stage to a debater that was held back.
+        let Some((&next, _)) = self.held.iter().find(|(_, h)| !h.text.is_empty() || h.done) else {
+            return Ok(());
+        };
+        let held = self.held.remove(&next).unwrap_or_default();
+        self.live = Some(next);
+        writeln!(self.out, "\n{}", self.heading(next))?;
+        write!(self.out, "{}", held.text)?;
+        if held.done {
+            self.debater_done(next)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Shows anything still held (before the judge speaks or at the end).
+    fn settle_debaters(&mut self) -> io::Result<()> {
+        if let Some(live) = self.live.take() {
+            writeln!(self.out)?;
+            self.held.remove(&live);
+        }
+        let held = std::mem::take(&mut self.held);
+        for (role, h) in held {
+            if !h.text.is_empty() {
+                writeln!(self.out, "\n{}", self.heading(role))?;
+                writeln!(self.out, "{}", h.text)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writes one JSON object per event and line.
+pub fn json_line<W: Write>(out: &mut W, event: &DebateEvent) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, event)?;
+    writeln!(out)?;
+    out.flush()
+}

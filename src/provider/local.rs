@@ -1,0 +1,1 @@
+//! The embedded offline model (built in its own change).

@@ -1,0 +1,357 @@
+//! Chooses the model behind each role and builds it. A role names its
+//! provider, or `auto` takes the first that works: an Anthropic key, an
+//! OpenAI key, a running Ollama server, then the embedded offline model.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+
+use crate::config::{Config, Source};
+use crate::debate::Role;
+use crate::debate::engine::{EngineSetup, RoleSetup};
+use crate::debate::prompt::Prompts;
+use crate::provider::ChatModel;
+use crate::provider::anthropic::AnthropicModel;
+use crate::provider::http::HttpConfig;
+use crate::provider::openai::OpenAiModel;
+use crate::provider::retry::RetryPolicy;
+
+/// A provider family heat can talk to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ProviderKind {
+    Anthropic,
+    OpenAi,
+    Ollama,
+    Local,
+}
+
+impl ProviderKind {
+    fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "anthropic" => Some(Self::Anthropic),
+            "openai" => Some(Self::OpenAi),
+            "ollama" => Some(Self::Ollama),
+            "local" => Some(Self::Local),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Anthropic => "anthropic",
+            Self::OpenAi => "openai",
+            Self::Ollama => "ollama",
+            Self::Local => "local",
+        }
+    }
+}
+
+impl fmt::Display for ProviderKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a role will use, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoleChoice {
+    pub role: Role,
+    pub kind: ProviderKind,
+    pub model: String,
+    pub why: String,
+}
+
+/// The choice for every role, plus anything the user should be told.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    pub roles: Vec<RoleChoice>,
+    pub notices: Vec<String>,
+}
+
+impl Selection {
+    pub fn uses(&self, kind: ProviderKind) -> bool {
+        self.roles.iter().any(|r| r.kind == kind)
+    }
+}
+
+/// What auto-selection found on this machine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Environment {
+    /// Models an Ollama server listed, or why it could not be used.
+    pub ollama: Result<Vec<String>, String>,
+    /// Whether the embedded model can run (feature built in and a model file present or installable).
+    pub local: Result<String, String>,
+}
+
+/// The Ollama server's base URL, from `OLLAMA_HOST`'s loose forms
+/// (`host`, `host:port`, `0.0.0.0`, with or without a scheme).
+pub fn ollama_base(config: &Config) -> String {
+    let raw = config
+        .text("providers.ollama.base_url")
+        .unwrap_or("http://localhost:11434");
+    let (scheme, rest) = match raw.split_once("://") {
+        Some((s, r)) => (s.to_string(), r.trim_end_matches('/').to_string()),
+        None => ("http".to_string(), raw.trim_end_matches('/').to_string()),
+    };
+    let rest = rest.replacen("0.0.0.0", "127.0.0.1", 1);
+    let has_port = rest
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()));
+    if has_port {
+        format!("{scheme}://{rest}")
+    } else {
+        format!("{scheme}://{rest}:11434")
+    }
+}
+
+/// Asks an Ollama server which models it has (short timeout: it is a probe).
+pub async fn probe_ollama(base: &str) -> Result<Vec<String>, String> {
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_millis(1500))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let response = client
+        .get(format!("{base}/api/tags"))
+        .send()
+        .await
+        .map_err(|_| format!("no Ollama server at {base}"))?;
+    let bytes = response
+        .bytes()
+        .await
+        .map_err(|_| format!("{base} did not answer like Ollama"))?;
+    let body: serde_json::Value =
+        serde_json::from_slice(&bytes).map_err(|_| format!("{base} did not answer like Ollama"))?;
+    let models = body["models"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .filter_map(|m| m["name"].as_str().map(String::from))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    if models.is_empty() {
+        return Err(format!(
+            "the Ollama server at {base} has no models (try `ollama pull llama3.2`)"
+        ));
+    }
+    Ok(models)
+}
+
+/// Decides each role's provider and model.
+pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
+    let mut roles = Vec::new();
+    let mut notices = Vec::new();
+    for role in Role::ALL {
+        let entry = config.role_entry(role, "provider");
+        let named = config.role_text(role, "provider").unwrap_or("auto");
+        let (kind, why) = match ProviderKind::from_name(named) {
+            Some(kind) => {
+                let source = entry.map_or(Source::Default, |e| e.source.clone());
+                check_available(config, env, kind)?;
+                (kind, format!("set by {source}"))
+            }
+            None => auto(config, env)?,
+        };
+        let model = match config.role_text(role, "model") {
+            Some(model) => model.to_string(),
+            None => default_model(config, env, kind)?,
+        };
+        roles.push(RoleChoice {
+            role,
+            kind,
+            model,
+            why,
+        });
+    }
+    if roles.iter().any(|r| r.kind == ProviderKind::Local) {
+        notices.push("offline: SmolLM2-135M — small model, expect weak arguments".to_string());
+    }
+    Ok(Selection { roles, notices })
+}
+
+fn auto(config: &Config, env: &Environment) -> anyhow::Result<(ProviderKind, String)> {
+    if config.text("providers.anthropic.api_key").is_some() {
+        return Ok((
+            ProviderKind::Anthropic,
+            "auto: an Anthropic API key is set".into(),
+        ));
+    }
+    if config.text("providers.openai.api_key").is_some() {
+        return Ok((
+            ProviderKind::OpenAi,
+            "auto: an OpenAI API key is set".into(),
+        ));
+    }
+    if env.ollama.is_ok() {
+        return Ok((
+            ProviderKind::Ollama,
+            format!("auto: an Ollama server answered at {}", ollama_base(config)),
+        ));
+    }
+    if env.local.is_ok() {
+        return Ok((
+            ProviderKind::Local,
+            "auto: no key or server found; using the embedded offline model".into(),
+        ));
+    }
+    let ollama = env.ollama.as_ref().err().cloned().unwrap_or_default();
+    let local = env.local.as_ref().err().cloned().unwrap_or_default();
+    bail!(
+        "no model provider is available. Set ANTHROPIC_API_KEY or OPENAI_API_KEY, start Ollama \
+         (or point OLLAMA_HOST at one; {ollama}), or use the offline model ({local})"
+    )
+}
+
+fn check_available(config: &Config, env: &Environment, kind: ProviderKind) -> anyhow::Result<()> {
+    match kind {
+        ProviderKind::Anthropic if config.text("providers.anthropic.api_key").is_none() => {
+            bail!(
+                "the provider is set to anthropic but no key is set: export ANTHROPIC_API_KEY (or set providers.anthropic.api_key)"
+            )
+        }
+        ProviderKind::OpenAi
+            if config.text("providers.openai.api_key").is_none()
+                && config
+                    .text("providers.openai.base_url")
+                    .is_some_and(|u| u.contains("api.openai.com")) =>
+        {
+            bail!(
+                "the provider is set to openai but no key is set: export OPENAI_API_KEY, or point OPENAI_BASE_URL at a server that needs none"
+            )
+        }
+        ProviderKind::Local => match &env.local {
+            Ok(_) => Ok(()),
+            Err(why) => bail!("the provider is set to local but {why}"),
+        },
+        _ => Ok(()),
+    }
+}
+
+fn default_model(config: &Config, env: &Environment, kind: ProviderKind) -> anyhow::Result<String> {
+    Ok(match kind {
+        ProviderKind::Anthropic => config
+            .text("providers.anthropic.model")
+            .unwrap_or("claude-haiku-4-5")
+            .to_string(),
+        ProviderKind::OpenAi => config
+            .text("providers.openai.model")
+            .unwrap_or("gpt-4.1-mini")
+            .to_string(),
+        ProviderKind::Ollama => match (config.text("providers.ollama.model"), &env.ollama) {
+            (Some(model), _) => model.to_string(),
+            (None, Ok(models)) => models.first().cloned().unwrap_or_default(),
+            (None, Err(why)) => bail!("no Ollama model to use: {why}; set providers.ollama.model"),
+        },
+        ProviderKind::Local => env.local.clone().map_err(anyhow::Error::msg)?,
+    })
+}
+
+fn http(config: &Config, base_url: String, api_key: Option<&str>) -> HttpConfig {
+    let secs = |key, default| {
+        Duration::from_secs(
+            config
+                .int(key)
+                .and_then(|v| u64::try_from(v).ok())
+                .unwrap_or(default),
+        )
+    };
+    HttpConfig {
+        base_url,
+        api_key: api_key.map(String::from),
+        connect_timeout: secs("network.connect_timeout_secs", 10),
+        idle_timeout: secs("network.idle_timeout_secs", 60),
+    }
+}
+
+/// Builds one model per provider kind in use (so the roles share a local
+/// model load), and the engine setup around them.
+pub fn build(
+    config: &Config,
+    selection: &Selection,
+    local: Option<&dyn Fn() -> anyhow::Result<Arc<dyn ChatModel>>>,
+) -> anyhow::Result<EngineSetup> {
+    let mut models: Vec<(ProviderKind, Arc<dyn ChatModel>)> = Vec::new();
+    let mut role_setup = |choice: &RoleChoice| -> anyhow::Result<RoleSetup> {
+        let model = if let Some((_, m)) = models.iter().find(|(k, _)| *k == choice.kind) {
+            Arc::clone(m)
+        } else {
+            let m: Arc<dyn ChatModel> = match choice.kind {
+                ProviderKind::Anthropic => {
+                    let base = config
+                        .text("providers.anthropic.base_url")
+                        .unwrap_or("https://api.anthropic.com");
+                    Arc::new(AnthropicModel::new(http(
+                        config,
+                        base.into(),
+                        config.text("providers.anthropic.api_key"),
+                    )))
+                }
+                ProviderKind::OpenAi => {
+                    let base = config
+                        .text("providers.openai.base_url")
+                        .unwrap_or("https://api.openai.com/v1");
+                    Arc::new(OpenAiModel::new(http(
+                        config,
+                        base.into(),
+                        config.text("providers.openai.api_key"),
+                    )))
+                }
+                ProviderKind::Ollama => Arc::new(OpenAiModel::new(http(
+                    config,
+                    format!("{}/v1", ollama_base(config)),
+                    None,
+                ))),
+                ProviderKind::Local => {
+                    let load = local
+                        .context("this build of heat has no embedded model (feature `local`)")?;
+                    load()?
+                }
+            };
+            models.push((choice.kind, Arc::clone(&m)));
+            m
+        };
+        let mut max_tokens = config.role_int(choice.role, "max_tokens").unwrap_or(1024);
+        if choice.kind == ProviderKind::Local {
+            max_tokens = max_tokens.min(config.int("providers.local.max_tokens").unwrap_or(256));
+        }
+        let thinking_budget = match choice.kind {
+            ProviderKind::Anthropic => config.role_int(choice.role, "thinking_budget"),
+            _ => None,
+        };
+        Ok(RoleSetup {
+            model,
+            model_name: choice.model.clone(),
+            max_tokens: u32::try_from(max_tokens).unwrap_or(1024),
+            thinking_budget: thinking_budget.and_then(|b| u32::try_from(b).ok()),
+        })
+    };
+    let mut setups = Vec::new();
+    for choice in &selection.roles {
+        setups.push(role_setup(choice)?);
+    }
+    let [advocate, skeptic, judge]: [RoleSetup; 3] = setups
+        .try_into()
+        .map_err(|_| anyhow::anyhow!("expected three roles"))?;
+    let prompts_dir = config
+        .text("debate.prompts_dir")
+        .map(std::path::PathBuf::from);
+    Ok(EngineSetup {
+        advocate,
+        skeptic,
+        judge,
+        prompts: Prompts::load(prompts_dir.as_deref())?,
+        retry: RetryPolicy {
+            max_retries: config
+                .int("network.max_retries")
+                .and_then(|v| u32::try_from(v).ok())
+                .unwrap_or(4),
+            ..RetryPolicy::default()
+        },
+        judge_temperature: config.float("debate.judge_temperature").unwrap_or(0.2) as f32,
+        seed: config
+            .int("debate.seed")
+            .and_then(|s| u64::try_from(s).ok()),
+    })
+}

@@ -1,0 +1,204 @@
+//! `heat run`'s text printer: concurrent debaters never interleave, retries
+//! and failures read as sentences, model text is sanitised.
+#![allow(clippy::unwrap_used)]
+
+use heat::cli::print::{Style, TextPrinter, json_line};
+use heat::debate::{DebateEvent, Outcome, Participant, Role, TurnPurpose, Verdict};
+
+fn delta(role: Role, text: &str) -> DebateEvent {
+    DebateEvent::Delta {
+        round: 0,
+        role,
+        text: text.into(),
+    }
+}
+
+fn started(role: Role) -> DebateEvent {
+    DebateEvent::TurnStarted {
+        round: 0,
+        role,
+        purpose: TurnPurpose::Argue,
+        temperature: Some(0.9),
+    }
+}
+
+fn completed(role: Role, text: &str) -> DebateEvent {
+    DebateEvent::TurnCompleted {
+        round: 0,
+        role,
+        text: text.into(),
+        usage: None,
+    }
+}
+
+fn opening() -> Vec<DebateEvent> {
+    let participants = Role::ALL
+        .iter()
+        .map(|&role| Participant {
+            role,
+            provider: "p".into(),
+            model: "m".into(),
+        })
+        .collect();
+    vec![
+        DebateEvent::Started {
+            topic: "Tabs beat spaces".into(),
+            max_rounds: 2,
+            initial_heat: 0.9,
+            participants,
+        },
+        DebateEvent::RoundStarted {
+            round: 0,
+            topic: "Tabs beat spaces".into(),
+            heat: 0.9,
+            injected: vec![],
+        },
+        started(Role::Advocate),
+        started(Role::Skeptic),
+    ]
+}
+
+fn print(events: &[DebateEvent]) -> String {
+    let mut printer = TextPrinter::new(Vec::new(), Style { color: false });
+    for e in events {
+        printer.event(e).unwrap();
+    }
+    String::from_utf8(printer.into_inner()).unwrap()
+}
+
+#[test]
+fn interleaved_streams_print_as_two_whole_arguments() {
+    let mut events = opening();
+    events.extend([
+        delta(Role::Advocate, "Tabs "),
+        delta(Role::Skeptic, "Spaces "),
+        delta(Role::Advocate, "are flexible."),
+        delta(Role::Skeptic, "are stable."),
+        completed(Role::Skeptic, "Spaces are stable."),
+        completed(Role::Advocate, "Tabs are flexible."),
+        DebateEvent::TurnStarted {
+            round: 0,
+            role: Role::Judge,
+            purpose: TurnPurpose::Judge,
+            temperature: None,
+        },
+        delta(Role::Judge, "{\"resolved\""),
+        DebateEvent::VerdictReached {
+            round: 0,
+            verdict: Verdict {
+                resolved: false,
+                verdict: "Close call.".into(),
+                topic: "Costs?".into(),
+                heat: 0.7,
+            },
+        },
+        DebateEvent::Finished {
+            outcome: Outcome::MaxRounds,
+            synthesis: Some("Tabs, narrowly.".into()),
+        },
+    ]);
+    let out = print(&events);
+    assert!(out.contains("▌ Advocate\nTabs are flexible.\n"), "{out}");
+    assert!(out.contains("▌ Skeptic\nSpaces are stable.\n"), "{out}");
+    assert!(out.find("▌ Advocate").unwrap() < out.find("▌ Skeptic").unwrap());
+    assert!(
+        out.contains("not resolved: Close call.\nnext: Costs? · heat 0.70"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("{\"resolved\""),
+        "raw judge JSON is not printed: {out}"
+    );
+    assert!(
+        out.contains("══ ended at the round limit after 1 round ══\nTabs, narrowly."),
+        "{out}"
+    );
+    assert!(out.contains("── Round 1 of 2 · heat 0.90"), "{out}");
+}
+
+#[test]
+fn a_retry_says_why_and_discards_the_partial_answer() {
+    let mut events = opening();
+    events.extend([
+        delta(Role::Advocate, "half an"),
+        DebateEvent::TurnRetrying {
+            round: 0,
+            role: Role::Advocate,
+            attempt: 1,
+            max_retries: 4,
+            delay_ms: 2000,
+            reason: "the provider is overloaded: busy".into(),
+        },
+        delta(Role::Advocate, "Whole answer."),
+    ]);
+    let out = print(&events);
+    assert!(
+        out.contains("↻ advocate: the provider is overloaded: busy; retrying in 2.0 s (attempt 1 of 4) — the partial answer above is discarded"),
+        "{out}"
+    );
+    assert!(out.ends_with("▌ Advocate\nWhole answer."), "{out}");
+}
+
+#[test]
+fn escape_sequences_from_models_never_reach_the_output() {
+    let mut events = opening();
+    events.extend([
+        delta(
+            Role::Advocate,
+            "ok \x1b]0;pwned\x07 \x1b[2Jfine\x1b]52;c;Zm9v",
+        ),
+        delta(Role::Advocate, "\x07 done\u{202E}"),
+    ]);
+    let out = print(&events);
+    assert!(
+        !out.contains('\x1b') && !out.contains('\x07') && !out.contains('\u{202E}'),
+        "{out:?}"
+    );
+    assert!(out.ends_with("ok  fine done"), "{out:?}");
+}
+
+#[test]
+fn failures_and_outcomes_read_as_sentences() {
+    let mut events = opening();
+    events.extend([
+        DebateEvent::TurnFailed {
+            round: 0,
+            role: Role::Skeptic,
+            error: "authentication failed (401): invalid x-api-key".into(),
+        },
+        DebateEvent::Finished {
+            outcome: Outcome::Failed("the skeptic could not answer".into()),
+            synthesis: None,
+        },
+    ]);
+    let out = print(&events);
+    assert!(
+        out.contains("✗ skeptic failed: authentication failed (401): invalid x-api-key"),
+        "{out}"
+    );
+    assert!(
+        out.contains("══ failed: the skeptic could not answer after 1 round ══"),
+        "{out}"
+    );
+}
+
+#[test]
+fn json_lines_round_trip() {
+    let events = opening();
+    let mut out = Vec::new();
+    for e in &events {
+        json_line(&mut out, e).unwrap();
+    }
+    let text = String::from_utf8(out).unwrap();
+    let parsed: Vec<DebateEvent> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(parsed, events);
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .starts_with(r#"{"type":"started""#)
+    );
+}
