@@ -15,12 +15,7 @@ const VERDICT: &str = r#"{"resolved": true, "verdict": "Settled.", "topic": "t",
 
 fn role(reply: Reply) -> RoleSetup {
     let model: Arc<dyn ChatModel> = Arc::new(ScriptedModel::new([], reply));
-    RoleSetup {
-        model,
-        model_name: "bench".into(),
-        max_tokens: 512,
-        thinking_budget: None,
-    }
+    RoleSetup { model, model_name: "bench".into(), max_tokens: 512, thinking_budget: None }
 }
 
 fn setup(debater: &Reply) -> EngineSetup {
@@ -37,32 +32,23 @@ fn setup(debater: &Reply) -> EngineSetup {
 
 /// One resolved round, start to finish, every event read.
 async fn one_round(setup: EngineSetup) {
-    let spec = DebateSpec {
-        topic: "Benchmarks beat guesses".into(),
-        max_rounds: 3,
-        initial_heat: 0.9,
-    };
+    let spec = DebateSpec { topic: "Benchmarks beat guesses".into(), max_rounds: 3, initial_heat: 0.9 };
     let mut handle = engine::start(setup, spec);
     while handle.next_event().await.is_some() {}
     handle.join().await;
 }
 
 fn bench(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
     // ~60 words per argument, streamed word by word: realistic event counts.
     let argument = "This argument has a claim, a reason and an example. ".repeat(6);
     c.bench_function("round/instant_models", |b| {
-        b.to_async(&rt)
-            .iter(|| one_round(setup(&Reply::text(&argument))));
+        b.to_async(&rt).iter(|| one_round(setup(&Reply::text(&argument))));
     });
     let mut group = c.benchmark_group("round");
     group.sample_size(20);
     group.bench_function("debaters_100ms_each", |b| {
-        b.to_async(&rt)
-            .iter(|| one_round(setup(&Reply::after(Duration::from_millis(100), &argument))));
+        b.to_async(&rt).iter(|| one_round(setup(&Reply::after(Duration::from_millis(100), &argument))));
     });
     group.finish();
 
@@ -70,10 +56,7 @@ fn bench(c: &mut Criterion) {
     let runs = 10;
     let start = Instant::now();
     for _ in 0..runs {
-        rt.block_on(one_round(setup(&Reply::after(
-            Duration::from_millis(100),
-            &argument,
-        ))));
+        rt.block_on(one_round(setup(&Reply::after(Duration::from_millis(100), &argument))));
     }
     let per_round = start.elapsed() / runs;
     println!(

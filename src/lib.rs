@@ -7,3 +7,4 @@ pub mod debate;
 pub mod provider;
 pub mod sanitize;
 pub mod select;
+pub mod store;

@@ -58,26 +58,19 @@ mod tests {
 
     #[test]
     fn keeps_text_newlines_and_tabs() {
-        assert_eq!(
-            clean("Hello,\n\tworld — ünïcödé 🎉"),
-            "Hello,\n\tworld — ünïcödé 🎉"
-        );
+        assert_eq!(clean("Hello,\n\tworld — ünïcödé 🎉"), "Hello,\n\tworld — ünïcödé 🎉");
     }
 
     #[test]
     fn drops_escape_sequences_and_controls() {
-        let hostile =
-            "a\x1b[2Jb\x1b]0;pwned\x07c\x1b]52;c;ZXZpbA==\x1b\\d\x1b[10;10He\0f\rg\x08h\u{9b}31mi";
+        let hostile = "a\x1b[2Jb\x1b]0;pwned\x07c\x1b]52;c;ZXZpbA==\x1b\\d\x1b[10;10He\0f\rg\x08h\u{9b}31mi";
         // The C1 CSI introducer (U+009B) is removed, so what followed it is inert text.
         assert_eq!(clean(hostile), "abcdefgh31mi");
     }
 
     #[test]
     fn drops_bidi_and_tag_characters() {
-        assert_eq!(
-            clean("safe\u{202E}txt.exe\u{2066}x\u{E0041}y"),
-            "safetxt.exexy"
-        );
+        assert_eq!(clean("safe\u{202E}txt.exe\u{2066}x\u{E0041}y"), "safetxt.exexy");
     }
 
     #[test]

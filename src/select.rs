@@ -88,53 +88,30 @@ pub struct Environment {
 /// The Ollama server's base URL, from `OLLAMA_HOST`'s loose forms
 /// (`host`, `host:port`, `0.0.0.0`, with or without a scheme).
 pub fn ollama_base(config: &Config) -> String {
-    let raw = config
-        .text("providers.ollama.base_url")
-        .unwrap_or("http://localhost:11434");
+    let raw = config.text("providers.ollama.base_url").unwrap_or("http://localhost:11434");
     let (scheme, rest) = match raw.split_once("://") {
         Some((s, r)) => (s.to_string(), r.trim_end_matches('/').to_string()),
         None => ("http".to_string(), raw.trim_end_matches('/').to_string()),
     };
     let rest = rest.replacen("0.0.0.0", "127.0.0.1", 1);
-    let has_port = rest
-        .rsplit_once(':')
-        .is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()));
-    if has_port {
-        format!("{scheme}://{rest}")
-    } else {
-        format!("{scheme}://{rest}:11434")
-    }
+    let has_port = rest.rsplit_once(':').is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()));
+    if has_port { format!("{scheme}://{rest}") } else { format!("{scheme}://{rest}:11434") }
 }
 
 /// Asks an Ollama server which models it has (short timeout: it is a probe).
 pub async fn probe_ollama(base: &str) -> Result<Vec<String>, String> {
-    let client = reqwest::Client::builder()
-        .timeout(Duration::from_millis(1500))
-        .build()
-        .map_err(|e| e.to_string())?;
-    let response = client
-        .get(format!("{base}/api/tags"))
-        .send()
-        .await
-        .map_err(|_| format!("no Ollama server at {base}"))?;
-    let bytes = response
-        .bytes()
-        .await
-        .map_err(|_| format!("{base} did not answer like Ollama"))?;
+    let client = reqwest::Client::builder().timeout(Duration::from_millis(1500)).build().map_err(|e| e.to_string())?;
+    let response =
+        client.get(format!("{base}/api/tags")).send().await.map_err(|_| format!("no Ollama server at {base}"))?;
+    let bytes = response.bytes().await.map_err(|_| format!("{base} did not answer like Ollama"))?;
     let body: serde_json::Value =
         serde_json::from_slice(&bytes).map_err(|_| format!("{base} did not answer like Ollama"))?;
     let models = body["models"]
         .as_array()
-        .map(|list| {
-            list.iter()
-                .filter_map(|m| m["name"].as_str().map(String::from))
-                .collect::<Vec<_>>()
-        })
+        .map(|list| list.iter().filter_map(|m| m["name"].as_str().map(String::from)).collect::<Vec<_>>())
         .unwrap_or_default();
     if models.is_empty() {
-        return Err(format!(
-            "the Ollama server at {base} has no models (try `ollama pull llama3.2`)"
-        ));
+        return Err(format!("the Ollama server at {base} has no models (try `ollama pull llama3.2`)"));
     }
     Ok(models)
 }
@@ -158,12 +135,7 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
             Some(model) => model.to_string(),
             None => default_model(config, env, kind)?,
         };
-        roles.push(RoleChoice {
-            role,
-            kind,
-            model,
-            why,
-        });
+        roles.push(RoleChoice { role, kind, model, why });
     }
     if roles.iter().any(|r| r.kind == ProviderKind::Local) {
         notices.push("offline: SmolLM2-135M — small model, expect weak arguments".to_string());
@@ -173,28 +145,16 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
 
 fn auto(config: &Config, env: &Environment) -> anyhow::Result<(ProviderKind, String)> {
     if config.text("providers.anthropic.api_key").is_some() {
-        return Ok((
-            ProviderKind::Anthropic,
-            "auto: an Anthropic API key is set".into(),
-        ));
+        return Ok((ProviderKind::Anthropic, "auto: an Anthropic API key is set".into()));
     }
     if config.text("providers.openai.api_key").is_some() {
-        return Ok((
-            ProviderKind::OpenAi,
-            "auto: an OpenAI API key is set".into(),
-        ));
+        return Ok((ProviderKind::OpenAi, "auto: an OpenAI API key is set".into()));
     }
     if env.ollama.is_ok() {
-        return Ok((
-            ProviderKind::Ollama,
-            format!("auto: an Ollama server answered at {}", ollama_base(config)),
-        ));
+        return Ok((ProviderKind::Ollama, format!("auto: an Ollama server answered at {}", ollama_base(config))));
     }
     if env.local.is_ok() {
-        return Ok((
-            ProviderKind::Local,
-            "auto: no key or server found; using the embedded offline model".into(),
-        ));
+        return Ok((ProviderKind::Local, "auto: no key or server found; using the embedded offline model".into()));
     }
     let ollama = env.ollama.as_ref().err().cloned().unwrap_or_default();
     let local = env.local.as_ref().err().cloned().unwrap_or_default();
@@ -213,9 +173,7 @@ fn check_available(config: &Config, env: &Environment, kind: ProviderKind) -> an
         }
         ProviderKind::OpenAi
             if config.text("providers.openai.api_key").is_none()
-                && config
-                    .text("providers.openai.base_url")
-                    .is_some_and(|u| u.contains("api.openai.com")) =>
+                && config.text("providers.openai.base_url").is_some_and(|u| u.contains("api.openai.com")) =>
         {
             bail!(
                 "the provider is set to openai but no key is set: export OPENAI_API_KEY, or point OPENAI_BASE_URL at a server that needs none"
@@ -231,14 +189,8 @@ fn check_available(config: &Config, env: &Environment, kind: ProviderKind) -> an
 
 fn default_model(config: &Config, env: &Environment, kind: ProviderKind) -> anyhow::Result<String> {
     Ok(match kind {
-        ProviderKind::Anthropic => config
-            .text("providers.anthropic.model")
-            .unwrap_or("claude-haiku-4-5")
-            .to_string(),
-        ProviderKind::OpenAi => config
-            .text("providers.openai.model")
-            .unwrap_or("gpt-4.1-mini")
-            .to_string(),
+        ProviderKind::Anthropic => config.text("providers.anthropic.model").unwrap_or("claude-haiku-4-5").to_string(),
+        ProviderKind::OpenAi => config.text("providers.openai.model").unwrap_or("gpt-4.1-mini").to_string(),
         ProviderKind::Ollama => match (config.text("providers.ollama.model"), &env.ollama) {
             (Some(model), _) => model.to_string(),
             (None, Ok(models)) => models.first().cloned().unwrap_or_default(),
@@ -249,14 +201,8 @@ fn default_model(config: &Config, env: &Environment, kind: ProviderKind) -> anyh
 }
 
 fn http(config: &Config, base_url: String, api_key: Option<&str>) -> HttpConfig {
-    let secs = |key, default| {
-        Duration::from_secs(
-            config
-                .int(key)
-                .and_then(|v| u64::try_from(v).ok())
-                .unwrap_or(default),
-        )
-    };
+    let secs =
+        |key, default| Duration::from_secs(config.int(key).and_then(|v| u64::try_from(v).ok()).unwrap_or(default));
     HttpConfig {
         base_url,
         api_key: api_key.map(String::from),
@@ -279,33 +225,18 @@ pub fn build(
         } else {
             let m: Arc<dyn ChatModel> = match choice.kind {
                 ProviderKind::Anthropic => {
-                    let base = config
-                        .text("providers.anthropic.base_url")
-                        .unwrap_or("https://api.anthropic.com");
-                    Arc::new(AnthropicModel::new(http(
-                        config,
-                        base.into(),
-                        config.text("providers.anthropic.api_key"),
-                    )))
+                    let base = config.text("providers.anthropic.base_url").unwrap_or("https://api.anthropic.com");
+                    Arc::new(AnthropicModel::new(http(config, base.into(), config.text("providers.anthropic.api_key"))))
                 }
                 ProviderKind::OpenAi => {
-                    let base = config
-                        .text("providers.openai.base_url")
-                        .unwrap_or("https://api.openai.com/v1");
-                    Arc::new(OpenAiModel::new(http(
-                        config,
-                        base.into(),
-                        config.text("providers.openai.api_key"),
-                    )))
+                    let base = config.text("providers.openai.base_url").unwrap_or("https://api.openai.com/v1");
+                    Arc::new(OpenAiModel::new(http(config, base.into(), config.text("providers.openai.api_key"))))
                 }
-                ProviderKind::Ollama => Arc::new(OpenAiModel::new(http(
-                    config,
-                    format!("{}/v1", ollama_base(config)),
-                    None,
-                ))),
+                ProviderKind::Ollama => {
+                    Arc::new(OpenAiModel::new(http(config, format!("{}/v1", ollama_base(config)), None)))
+                }
                 ProviderKind::Local => {
-                    let load = local
-                        .context("this build of heat has no embedded model (feature `local`)")?;
+                    let load = local.context("this build of heat has no embedded model (feature `local`)")?;
                     load()?
                 }
             };
@@ -331,27 +262,19 @@ pub fn build(
     for choice in &selection.roles {
         setups.push(role_setup(choice)?);
     }
-    let [advocate, skeptic, judge]: [RoleSetup; 3] = setups
-        .try_into()
-        .map_err(|_| anyhow::anyhow!("expected three roles"))?;
-    let prompts_dir = config
-        .text("debate.prompts_dir")
-        .map(std::path::PathBuf::from);
+    let [advocate, skeptic, judge]: [RoleSetup; 3] =
+        setups.try_into().map_err(|_| anyhow::anyhow!("expected three roles"))?;
+    let prompts_dir = config.text("debate.prompts_dir").map(std::path::PathBuf::from);
     Ok(EngineSetup {
         advocate,
         skeptic,
         judge,
         prompts: Prompts::load(prompts_dir.as_deref())?,
         retry: RetryPolicy {
-            max_retries: config
-                .int("network.max_retries")
-                .and_then(|v| u32::try_from(v).ok())
-                .unwrap_or(4),
+            max_retries: config.int("network.max_retries").and_then(|v| u32::try_from(v).ok()).unwrap_or(4),
             ..RetryPolicy::default()
         },
         judge_temperature: config.float("debate.judge_temperature").unwrap_or(0.2) as f32,
-        seed: config
-            .int("debate.seed")
-            .and_then(|s| u64::try_from(s).ok()),
+        seed: config.int("debate.seed").and_then(|s| u64::try_from(s).ok()),
     })
 }

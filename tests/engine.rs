@@ -30,20 +30,13 @@ fn role(model: &Arc<ScriptedModel>) -> RoleSetup {
     }
 }
 
-fn setup(
-    adv: &Arc<ScriptedModel>,
-    skp: &Arc<ScriptedModel>,
-    judge: &Arc<ScriptedModel>,
-) -> EngineSetup {
+fn setup(adv: &Arc<ScriptedModel>, skp: &Arc<ScriptedModel>, judge: &Arc<ScriptedModel>) -> EngineSetup {
     EngineSetup {
         advocate: role(adv),
         skeptic: role(skp),
         judge: role(judge),
         prompts: Prompts::default(),
-        retry: RetryPolicy {
-            max_retries: 2,
-            ..RetryPolicy::default()
-        },
+        retry: RetryPolicy { max_retries: 2, ..RetryPolicy::default() },
         judge_temperature: 0.2,
         seed: None,
     }
@@ -58,11 +51,7 @@ fn judge(replies: impl IntoIterator<Item = Reply>) -> Arc<ScriptedModel> {
 }
 
 fn spec(max_rounds: u32) -> DebateSpec {
-    DebateSpec {
-        topic: "Tabs beat spaces".into(),
-        max_rounds,
-        initial_heat: 0.9,
-    }
+    DebateSpec { topic: "Tabs beat spaces".into(), max_rounds, initial_heat: 0.9 }
 }
 
 /// Reads every event to the end and checks the fold of the events equals the
@@ -73,24 +62,13 @@ async fn drain(mut handle: DebateHandle) -> (Vec<DebateEvent>, DebateState) {
         events.push(e);
     }
     let state = handle.join().await;
-    assert_eq!(
-        DebateState::from_events(&events),
-        state,
-        "fold of emitted events equals the engine state"
-    );
+    assert_eq!(DebateState::from_events(&events), state, "fold of emitted events equals the engine state");
     (events, state)
 }
 
-async fn wait_for(
-    handle: &mut DebateHandle,
-    events: &mut Vec<DebateEvent>,
-    pred: impl Fn(&DebateEvent) -> bool,
-) {
+async fn wait_for(handle: &mut DebateHandle, events: &mut Vec<DebateEvent>, pred: impl Fn(&DebateEvent) -> bool) {
     loop {
-        let e = handle
-            .next_event()
-            .await
-            .expect("debate ended before the awaited event");
+        let e = handle.next_event().await.expect("debate ended before the awaited event");
         let hit = pred(&e);
         events.push(e);
         if hit {
@@ -99,10 +77,7 @@ async fn wait_for(
     }
 }
 
-async fn finish(
-    mut handle: DebateHandle,
-    mut events: Vec<DebateEvent>,
-) -> (Vec<DebateEvent>, DebateState) {
+async fn finish(mut handle: DebateHandle, mut events: Vec<DebateEvent>) -> (Vec<DebateEvent>, DebateState) {
     while let Some(e) = handle.next_event().await {
         events.push(e);
     }
@@ -129,20 +104,13 @@ async fn resolves_in_round_one() {
     assert!(synthesis.contains("Both sides argued"), "{synthesis}");
     // The judge received the pair in [advocate, skeptic] order.
     let judge_prompt = j.requests()[0].messages.last().unwrap().content.clone();
-    assert!(
-        judge_prompt.contains(r#"["For it.","Against it."]"#),
-        "{judge_prompt}"
-    );
+    assert!(judge_prompt.contains(r#"["For it.","Against it."]"#), "{judge_prompt}");
 }
 
 #[tokio::test(start_paused = true)]
 async fn runs_to_max_rounds_with_heat_from_the_judge() {
     let (a, s) = (debater("For."), debater("Against."));
-    let j = judge([
-        verdict(false, 0.7, "Costs?"),
-        verdict(false, 0.5, "Habits?"),
-        verdict(true, 0.3, "final"),
-    ]);
+    let j = judge([verdict(false, 0.7, "Costs?"), verdict(false, 0.5, "Habits?"), verdict(true, 0.3, "final")]);
     let (_, state) = drain(engine::start(setup(&a, &s, &j), spec(3))).await;
     assert_eq!(outcome(&state), Outcome::MaxRounds);
     assert_eq!(state.heat_history(), vec![0.9, 0.7, 0.5]);
@@ -150,140 +118,66 @@ async fn runs_to_max_rounds_with_heat_from_the_judge() {
     assert_eq!(temps, vec![Some(0.9), Some(0.7), Some(0.5)]);
     // The judge's refined topic reaches the next round, and the control line carries the heat.
     let round2 = a.requests()[1].messages.last().unwrap().content.clone();
-    assert!(
-        round2.contains("Costs?") && round2.contains(r#"{"set_temp": 0.70}"#),
-        "{round2}"
-    );
+    assert!(round2.contains("Costs?") && round2.contains(r#"{"set_temp": 0.70}"#), "{round2}");
     // Debaters see the opponent's previous argument and keep their own history.
-    assert!(
-        round2.contains("The skeptic argued last round") && round2.contains("Against."),
-        "{round2}"
-    );
+    assert!(round2.contains("The skeptic argued last round") && round2.contains("Against."), "{round2}");
     assert_eq!(a.requests()[1].messages.len(), 3);
     // The last judge call asks for the synthesis.
     let last = state.rounds[2].turn(Role::Judge).unwrap();
     assert_eq!(last.purpose, TurnPurpose::Synthesis);
-    assert!(
-        j.requests()[2]
-            .messages
-            .last()
-            .unwrap()
-            .content
-            .contains("final round")
-    );
+    assert!(j.requests()[2].messages.last().unwrap().content.contains("final round"));
 }
 
 #[tokio::test(start_paused = true)]
 async fn pause_freezes_the_stream_and_loses_nothing() {
     let gate = Arc::new(Semaphore::new(0));
-    let a = Arc::new(ScriptedModel::new(
-        [Reply::gated("first ", &gate, "second third")],
-        Reply::text("x"),
-    ));
+    let a = Arc::new(ScriptedModel::new([Reply::gated("first ", &gate, "second third")], Reply::text("x")));
     let s = debater("Against.");
     let j = judge([verdict(true, 0.3, "t")]);
     let mut handle = engine::start(setup(&a, &s, &j), spec(2));
     let mut events = Vec::new();
-    wait_for(&mut handle, &mut events, |e| {
-        matches!(
-            e,
-            DebateEvent::Delta {
-                role: Role::Advocate,
-                ..
-            }
-        )
-    })
-    .await;
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Delta { role: Role::Advocate, .. })).await;
     handle.send(Command::Pause);
-    wait_for(&mut handle, &mut events, |e| {
-        matches!(e, DebateEvent::Paused)
-    })
-    .await;
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Paused)).await;
     gate.add_permits(1);
     // While paused nothing more is shown, however long we wait.
     let quiet = tokio::time::timeout(Duration::from_secs(30), handle.next_event()).await;
     assert!(quiet.is_err(), "an event arrived while paused: {quiet:?}");
-    assert!(
-        j.requests().is_empty(),
-        "no new model call starts while paused"
-    );
+    assert!(j.requests().is_empty(), "no new model call starts while paused");
     handle.send(Command::Resume);
     let (events, state) = finish(handle, events).await;
-    assert_eq!(
-        state.rounds[0].argument(Role::Advocate),
-        Some("first second third")
-    );
-    let resumed = events
-        .iter()
-        .position(|e| matches!(e, DebateEvent::Resumed))
-        .unwrap();
-    let completed = events
-        .iter()
-        .position(|e| {
-            matches!(
-                e,
-                DebateEvent::TurnCompleted {
-                    role: Role::Advocate,
-                    ..
-                }
-            )
-        })
-        .unwrap();
-    assert!(
-        completed > resumed,
-        "the held turn completes only after resume"
-    );
+    assert_eq!(state.rounds[0].argument(Role::Advocate), Some("first second third"));
+    let resumed = events.iter().position(|e| matches!(e, DebateEvent::Resumed)).unwrap();
+    let completed =
+        events.iter().position(|e| matches!(e, DebateEvent::TurnCompleted { role: Role::Advocate, .. })).unwrap();
+    assert!(completed > resumed, "the held turn completes only after resume");
     assert_eq!(outcome(&state), Outcome::Resolved);
 }
 
 #[tokio::test(start_paused = true)]
 async fn injection_during_a_round_reaches_the_next_round_and_the_judge() {
     let gate = Arc::new(Semaphore::new(0));
-    let a = Arc::new(ScriptedModel::new(
-        [Reply::gated("For ", &gate, "it.")],
-        Reply::text("For, again."),
-    ));
+    let a = Arc::new(ScriptedModel::new([Reply::gated("For ", &gate, "it.")], Reply::text("For, again.")));
     let s = debater("Against.");
     let j = judge([verdict(false, 0.6, "Next"), verdict(true, 0.3, "t")]);
     let mut handle = engine::start(setup(&a, &s, &j), spec(3));
     let mut events = Vec::new();
-    wait_for(&mut handle, &mut events, |e| {
-        matches!(
-            e,
-            DebateEvent::Delta {
-                role: Role::Advocate,
-                ..
-            }
-        )
-    })
-    .await;
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Delta { role: Role::Advocate, .. })).await;
     handle.send(Command::InjectTopic("What about remote teams?".into()));
-    wait_for(&mut handle, &mut events, |e| {
-        matches!(e, DebateEvent::TopicInjected { .. })
-    })
-    .await;
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TopicInjected { .. })).await;
     gate.add_permits(1);
     let (_, state) = finish(handle, events).await;
     // The streaming round was not lost and did not carry the injection.
     assert_eq!(state.rounds[0].argument(Role::Advocate), Some("For it."));
     assert!(state.rounds[0].injected.is_empty());
-    assert_eq!(
-        state.rounds[1].injected,
-        vec!["What about remote teams?".to_string()]
-    );
+    assert_eq!(state.rounds[1].injected, vec!["What about remote teams?".to_string()]);
     assert!(state.pending_injections.is_empty());
     for model in [&a, &s] {
         let prompt = model.requests()[1].messages.last().unwrap().content.clone();
-        assert!(
-            prompt.contains("Moderator's note: What about remote teams?"),
-            "{prompt}"
-        );
+        assert!(prompt.contains("Moderator's note: What about remote teams?"), "{prompt}");
     }
     let judge_prompt = j.requests()[1].messages.last().unwrap().content.clone();
-    assert!(
-        judge_prompt.contains("injected this topic: What about remote teams?"),
-        "{judge_prompt}"
-    );
+    assert!(judge_prompt.contains("injected this topic: What about remote teams?"), "{judge_prompt}");
 }
 
 #[tokio::test(start_paused = true)]
@@ -291,41 +185,18 @@ async fn injection_between_rounds_while_the_judge_streams() {
     let gate = Arc::new(Semaphore::new(0));
     let (a, s) = (debater("For."), debater("Against."));
     let j = judge([
-        Reply::gated(
-            r#"{"resolved": false, "verdict": "Open", "#,
-            &gate,
-            r#""topic": "T2", "heat": 0.8}"#,
-        ),
+        Reply::gated(r#"{"resolved": false, "verdict": "Open", "#, &gate, r#""topic": "T2", "heat": 0.8}"#),
         verdict(true, 0.3, "t"),
     ]);
     let mut handle = engine::start(setup(&a, &s, &j), spec(3));
     let mut events = Vec::new();
-    wait_for(&mut handle, &mut events, |e| {
-        matches!(
-            e,
-            DebateEvent::Delta {
-                role: Role::Judge,
-                ..
-            }
-        )
-    })
-    .await;
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Delta { role: Role::Judge, .. })).await;
     handle.send(Command::InjectTopic("Consider cost".into()));
-    wait_for(&mut handle, &mut events, |e| {
-        matches!(e, DebateEvent::TopicInjected { .. })
-    })
-    .await;
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TopicInjected { .. })).await;
     gate.add_permits(1);
     let (_, state) = finish(handle, events).await;
     assert_eq!(state.rounds[1].injected, vec!["Consider cost".to_string()]);
-    assert!(
-        s.requests()[1]
-            .messages
-            .last()
-            .unwrap()
-            .content
-            .contains("Moderator's note: Consider cost")
-    );
+    assert!(s.requests()[1].messages.last().unwrap().content.contains("Moderator's note: Consider cost"));
 }
 
 #[tokio::test(start_paused = true)]
@@ -333,53 +204,22 @@ async fn pinned_temperature_reaches_the_next_requests_until_released() {
     let gate = Arc::new(Semaphore::new(0));
     let gate2 = Arc::new(Semaphore::new(0));
     let a = Arc::new(ScriptedModel::new(
-        [
-            Reply::gated("For ", &gate, "it."),
-            Reply::gated("Again ", &gate2, "more."),
-        ],
+        [Reply::gated("For ", &gate, "it."), Reply::gated("Again ", &gate2, "more.")],
         Reply::text("For."),
     ));
     let s = debater("Against.");
-    let j = judge([
-        verdict(false, 0.8, "A"),
-        verdict(false, 0.6, "B"),
-        verdict(true, 0.3, "C"),
-    ]);
+    let j = judge([verdict(false, 0.8, "A"), verdict(false, 0.6, "B"), verdict(true, 0.3, "C")]);
     let mut handle = engine::start(setup(&a, &s, &j), spec(4));
     let mut events = Vec::new();
-    wait_for(&mut handle, &mut events, |e| {
-        matches!(
-            e,
-            DebateEvent::Delta {
-                role: Role::Advocate,
-                ..
-            }
-        )
-    })
-    .await;
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Delta { role: Role::Advocate, .. })).await;
     handle.send(Command::PinTemperature(0.42));
-    wait_for(&mut handle, &mut events, |e| {
-        matches!(e, DebateEvent::TemperaturePinned { .. })
-    })
-    .await;
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TemperaturePinned { .. })).await;
     gate.add_permits(1);
     // Release during round 2 so that round 3 follows the judge again.
-    wait_for(&mut handle, &mut events, |e| {
-        matches!(
-            e,
-            DebateEvent::Delta {
-                round: 1,
-                role: Role::Advocate,
-                ..
-            }
-        )
-    })
-    .await;
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Delta { round: 1, role: Role::Advocate, .. }))
+        .await;
     handle.send(Command::ReleaseTemperature);
-    wait_for(&mut handle, &mut events, |e| {
-        matches!(e, DebateEvent::TemperatureReleased)
-    })
-    .await;
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TemperatureReleased)).await;
     gate2.add_permits(1);
     let (_, state) = finish(handle, events).await;
     let temps: Vec<_> = s.requests().iter().map(|r| r.temperature).collect();
@@ -405,91 +245,40 @@ async fn pin_is_clamped_into_range() {
 #[tokio::test(start_paused = true)]
 async fn forced_resolution_lets_the_round_finish_then_asks_for_synthesis() {
     let gate = Arc::new(Semaphore::new(0));
-    let a = Arc::new(ScriptedModel::new(
-        [Reply::gated("For ", &gate, "it.")],
-        Reply::text("For."),
-    ));
+    let a = Arc::new(ScriptedModel::new([Reply::gated("For ", &gate, "it.")], Reply::text("For.")));
     let s = debater("Against.");
     let j = judge([verdict(true, 0.3, "done")]);
     let mut handle = engine::start(setup(&a, &s, &j), spec(6));
     let mut events = Vec::new();
-    wait_for(&mut handle, &mut events, |e| {
-        matches!(
-            e,
-            DebateEvent::Delta {
-                role: Role::Advocate,
-                ..
-            }
-        )
-    })
-    .await;
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Delta { role: Role::Advocate, .. })).await;
     handle.send(Command::ForceResolution);
-    wait_for(&mut handle, &mut events, |e| {
-        matches!(e, DebateEvent::ResolutionForced)
-    })
-    .await;
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::ResolutionForced)).await;
     gate.add_permits(1);
     let (_, state) = finish(handle, events).await;
     assert_eq!(outcome(&state), Outcome::Forced);
     assert_eq!(state.rounds.len(), 1);
     assert_eq!(state.rounds[0].argument(Role::Advocate), Some("For it."));
-    assert_eq!(
-        state.rounds[0].turn(Role::Judge).unwrap().purpose,
-        TurnPurpose::Synthesis
-    );
-    assert!(
-        j.requests()[0]
-            .messages
-            .last()
-            .unwrap()
-            .content
-            .contains("asked for a resolution now")
-    );
+    assert_eq!(state.rounds[0].turn(Role::Judge).unwrap().purpose, TurnPurpose::Synthesis);
+    assert!(j.requests()[0].messages.last().unwrap().content.contains("asked for a resolution now"));
 }
 
 #[tokio::test(start_paused = true)]
 async fn judge_garbage_then_repair() {
     let (a, s) = (debater("For."), debater("Against."));
-    let j = judge([
-        Reply::text("I think the advocate wins."),
-        verdict(true, 0.3, "t"),
-    ]);
+    let j = judge([Reply::text("I think the advocate wins."), verdict(true, 0.3, "t")]);
     let (events, state) = drain(engine::start(setup(&a, &s, &j), spec(3))).await;
-    assert!(events.iter().any(|e| matches!(
-        e,
-        DebateEvent::VerdictInvalid {
-            will_retry: true,
-            ..
-        }
-    )));
+    assert!(events.iter().any(|e| matches!(e, DebateEvent::VerdictInvalid { will_retry: true, .. })));
     assert_eq!(outcome(&state), Outcome::Resolved);
     let repair = &j.requests()[1];
-    assert_eq!(
-        repair.messages[repair.messages.len() - 2].content,
-        "I think the advocate wins."
-    );
-    assert!(
-        repair
-            .messages
-            .last()
-            .unwrap()
-            .content
-            .contains("contains no JSON object")
-    );
-    assert_eq!(
-        state.rounds[0].turns.last().unwrap().purpose,
-        TurnPurpose::RepairVerdict
-    );
+    assert_eq!(repair.messages[repair.messages.len() - 2].content, "I think the advocate wins.");
+    assert!(repair.messages.last().unwrap().content.contains("contains no JSON object"));
+    assert_eq!(state.rounds[0].turns.last().unwrap().purpose, TurnPurpose::RepairVerdict);
 }
 
 #[tokio::test(start_paused = true)]
 async fn judge_garbage_twice_keeps_the_previous_heat_and_goes_on() {
     let (a, s) = (debater("For."), debater("Against."));
-    let j = judge([
-        Reply::text("nope"),
-        Reply::text("still nope"),
-        verdict(true, 0.3, "t"),
-    ]);
+    let j = judge([Reply::text("nope"), Reply::text("still nope"), verdict(true, 0.3, "t")]);
     let (events, state) = drain(engine::start(setup(&a, &s, &j), spec(3))).await;
     let invalid: Vec<bool> = events
         .iter()
@@ -501,14 +290,8 @@ async fn judge_garbage_twice_keeps_the_previous_heat_and_goes_on() {
     assert_eq!(invalid, vec![true, false]);
     assert_eq!(state.rounds.len(), 2);
     assert_eq!(state.rounds[1].heat, 0.9, "previous heat kept");
-    assert_eq!(
-        state.rounds[1].topic, "Tabs beat spaces",
-        "previous topic kept"
-    );
-    assert!(matches!(
-        state.rounds[0].turn(Role::Judge).unwrap().verdict,
-        Some(VerdictStatus::Invalid { .. })
-    ));
+    assert_eq!(state.rounds[1].topic, "Tabs beat spaces", "previous topic kept");
+    assert!(matches!(state.rounds[0].turn(Role::Judge).unwrap().verdict, Some(VerdictStatus::Invalid { .. })));
     assert_eq!(outcome(&state), Outcome::Resolved);
 }
 
@@ -516,40 +299,20 @@ async fn judge_garbage_twice_keeps_the_previous_heat_and_goes_on() {
 async fn provider_failure_mid_stream_is_retried_without_splicing() {
     let mut half = Reply::text("half an answ").0;
     half.truncate(2);
-    half.push(heat::provider::scripted::Step::Fail(
-        ProviderError::StreamCut,
-    ));
+    half.push(heat::provider::scripted::Step::Fail(ProviderError::StreamCut));
     let a = Arc::new(ScriptedModel::new(
         [
             heat::provider::scripted::Reply(half),
-            Reply::fail(ProviderError::Server {
-                status: 503,
-                retry_after: None,
-                message: "busy".into(),
-            }),
+            Reply::fail(ProviderError::Server { status: 503, retry_after: None, message: "busy".into() }),
         ],
         Reply::text("A whole answer."),
     ));
     let s = debater("Against.");
     let j = judge([verdict(true, 0.3, "t")]);
     let (events, state) = drain(engine::start(setup(&a, &s, &j), spec(2))).await;
-    let retries = events
-        .iter()
-        .filter(|e| {
-            matches!(
-                e,
-                DebateEvent::TurnRetrying {
-                    role: Role::Advocate,
-                    ..
-                }
-            )
-        })
-        .count();
+    let retries = events.iter().filter(|e| matches!(e, DebateEvent::TurnRetrying { role: Role::Advocate, .. })).count();
     assert_eq!(retries, 2);
-    assert_eq!(
-        state.rounds[0].argument(Role::Advocate),
-        Some("A whole answer.")
-    );
+    assert_eq!(state.rounds[0].argument(Role::Advocate), Some("A whole answer."));
     assert_eq!(a.requests().len(), 3);
     assert_eq!(outcome(&state), Outcome::Resolved);
 }
@@ -558,85 +321,39 @@ async fn provider_failure_mid_stream_is_retried_without_splicing() {
 async fn final_provider_error_ends_the_debate_with_a_clear_failure() {
     let a = Arc::new(ScriptedModel::new(
         [],
-        Reply::fail(ProviderError::Auth {
-            status: 401,
-            message: "invalid x-api-key".into(),
-        }),
+        Reply::fail(ProviderError::Auth { status: 401, message: "invalid x-api-key".into() }),
     ));
     let (s, j) = (debater("Against."), judge([]));
     let (events, state) = drain(engine::start(setup(&a, &s, &j), spec(2))).await;
     assert_eq!(a.requests().len(), 1, "401 is not retried");
-    assert!(events.iter().any(|e| matches!(
-        e,
-        DebateEvent::TurnFailed {
-            role: Role::Advocate,
-            ..
-        }
-    )));
-    let Outcome::Failed(why) = outcome(&state) else {
-        panic!("expected failure")
-    };
-    assert!(
-        why.contains("advocate") && why.contains("invalid x-api-key"),
-        "{why}"
-    );
+    assert!(events.iter().any(|e| matches!(e, DebateEvent::TurnFailed { role: Role::Advocate, .. })));
+    let Outcome::Failed(why) = outcome(&state) else { panic!("expected failure") };
+    assert!(why.contains("advocate") && why.contains("invalid x-api-key"), "{why}");
 }
 
 #[tokio::test(start_paused = true)]
 async fn debaters_run_concurrently() {
-    let shared = Arc::new(ScriptedModel::new(
-        [],
-        Reply::after(Duration::from_millis(100), "An argument."),
-    ));
+    let shared = Arc::new(ScriptedModel::new([], Reply::after(Duration::from_millis(100), "An argument.")));
     let j = judge([verdict(true, 0.3, "t")]);
     let (_, state) = drain(engine::start(setup(&shared, &shared, &j), spec(2))).await;
-    assert_eq!(
-        shared.peak_concurrency(),
-        2,
-        "advocate and skeptic were in flight at once"
-    );
+    assert_eq!(shared.peak_concurrency(), 2, "advocate and skeptic were in flight at once");
     assert_eq!(outcome(&state), Outcome::Resolved);
 }
 
 #[tokio::test(start_paused = true)]
 async fn cancel_keeps_what_streamed_and_moves_on() {
     let gate = Arc::new(Semaphore::new(0));
-    let a = Arc::new(ScriptedModel::new(
-        [Reply::gated("Partial ", &gate, "never seen")],
-        Reply::text("For."),
-    ));
+    let a = Arc::new(ScriptedModel::new([Reply::gated("Partial ", &gate, "never seen")], Reply::text("For.")));
     let s = debater("Against.");
     let j = judge([verdict(true, 0.3, "t")]);
     let mut handle = engine::start(setup(&a, &s, &j), spec(2));
     let mut events = Vec::new();
-    wait_for(&mut handle, &mut events, |e| {
-        matches!(
-            e,
-            DebateEvent::TurnCompleted {
-                role: Role::Skeptic,
-                ..
-            }
-        )
-    })
-    .await;
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TurnCompleted { role: Role::Skeptic, .. })).await;
     handle.send(Command::CancelTurn);
     let (events, state) = finish(handle, events).await;
-    assert!(events.iter().any(|e| matches!(
-        e,
-        DebateEvent::TurnCancelled {
-            role: Role::Advocate,
-            ..
-        }
-    )));
+    assert!(events.iter().any(|e| matches!(e, DebateEvent::TurnCancelled { role: Role::Advocate, .. })));
     assert_eq!(state.rounds[0].argument(Role::Advocate), Some("Partial "));
-    assert!(
-        j.requests()[0]
-            .messages
-            .last()
-            .unwrap()
-            .content
-            .contains("Partial")
-    );
+    assert!(j.requests()[0].messages.last().unwrap().content.contains("Partial"));
     assert_eq!(outcome(&state), Outcome::Resolved);
 }
 
@@ -647,10 +364,7 @@ async fn stop_cancels_the_debate() {
     let (s, j) = (debater("Against."), judge([]));
     let mut handle = engine::start(setup(&a, &s, &j), spec(2));
     let mut events = Vec::new();
-    wait_for(&mut handle, &mut events, |e| {
-        matches!(e, DebateEvent::Delta { .. })
-    })
-    .await;
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Delta { .. })).await;
     handle.send(Command::Stop);
     let (_, state) = finish(handle, events).await;
     assert_eq!(outcome(&state), Outcome::Cancelled);
@@ -665,11 +379,7 @@ async fn thinking_budget_means_no_temperature_but_the_control_line_stays() {
     drain(engine::start(setup, spec(2))).await;
     assert_eq!(a.requests()[0].temperature, None);
     assert_eq!(a.requests()[0].thinking_budget, Some(2048));
-    assert!(
-        a.requests()[0].messages[0]
-            .content
-            .contains(r#"{"set_temp": 0.90}"#)
-    );
+    assert!(a.requests()[0].messages[0].content.contains(r#"{"set_temp": 0.90}"#));
     assert_eq!(s.requests()[0].temperature, Some(0.9));
 }
 
@@ -677,36 +387,15 @@ async fn thinking_budget_means_no_temperature_but_the_control_line_stays() {
 async fn resume_reruns_only_the_interrupted_turn() {
     // A first run, interrupted while round 2's advocate was streaming.
     let gate = Arc::new(Semaphore::new(0));
-    let a = Arc::new(ScriptedModel::new(
-        [Reply::text("For."), Reply::gated("half ", &gate, "never")],
-        Reply::text("x"),
-    ));
-    let (s, j) = (
-        debater("Against."),
-        judge([verdict(false, 0.6, "Round two")]),
-    );
+    let a =
+        Arc::new(ScriptedModel::new([Reply::text("For."), Reply::gated("half ", &gate, "never")], Reply::text("x")));
+    let (s, j) = (debater("Against."), judge([verdict(false, 0.6, "Round two")]));
     let mut handle = engine::start(setup(&a, &s, &j), spec(3));
     let mut events = Vec::new();
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Delta { round: 1, role: Role::Advocate, .. }))
+        .await;
     wait_for(&mut handle, &mut events, |e| {
-        matches!(
-            e,
-            DebateEvent::Delta {
-                round: 1,
-                role: Role::Advocate,
-                ..
-            }
-        )
-    })
-    .await;
-    wait_for(&mut handle, &mut events, |e| {
-        matches!(
-            e,
-            DebateEvent::TurnCompleted {
-                round: 1,
-                role: Role::Skeptic,
-                ..
-            }
-        )
+        matches!(e, DebateEvent::TurnCompleted { round: 1, role: Role::Skeptic, .. })
     })
     .await;
     drop(handle); // the process dies: no Finished event is read
@@ -721,22 +410,11 @@ async fn resume_reruns_only_the_interrupted_turn() {
         resumed_events.push(e);
     }
     let state = handle.join().await;
-    assert!(
-        !resumed_events
-            .iter()
-            .any(|e| matches!(e, DebateEvent::Started { .. })),
-        "resume does not start over"
-    );
+    assert!(!resumed_events.iter().any(|e| matches!(e, DebateEvent::Started { .. })), "resume does not start over");
     assert_eq!(a2.requests().len(), 1);
-    assert!(
-        s2.requests().is_empty(),
-        "the settled skeptic turn is not re-run"
-    );
+    assert!(s2.requests().is_empty(), "the settled skeptic turn is not re-run");
     assert_eq!(state.rounds.len(), 2);
-    assert_eq!(
-        state.rounds[1].argument(Role::Advocate),
-        Some("For, resumed.")
-    );
+    assert_eq!(state.rounds[1].argument(Role::Advocate), Some("For, resumed."));
     assert_eq!(state.rounds[1].argument(Role::Skeptic), Some("Against."));
     assert_eq!(outcome(&state), Outcome::Resolved);
     // The whole log (first run + resumed run) folds to the same state.

@@ -6,53 +6,23 @@ use heat::cli::print::{Style, TextPrinter, json_line};
 use heat::debate::{DebateEvent, Outcome, Participant, Role, TurnPurpose, Verdict};
 
 fn delta(role: Role, text: &str) -> DebateEvent {
-    DebateEvent::Delta {
-        round: 0,
-        role,
-        text: text.into(),
-    }
+    DebateEvent::Delta { round: 0, role, text: text.into() }
 }
 
 fn started(role: Role) -> DebateEvent {
-    DebateEvent::TurnStarted {
-        round: 0,
-        role,
-        purpose: TurnPurpose::Argue,
-        temperature: Some(0.9),
-    }
+    DebateEvent::TurnStarted { round: 0, role, purpose: TurnPurpose::Argue, temperature: Some(0.9) }
 }
 
 fn completed(role: Role, text: &str) -> DebateEvent {
-    DebateEvent::TurnCompleted {
-        round: 0,
-        role,
-        text: text.into(),
-        usage: None,
-    }
+    DebateEvent::TurnCompleted { round: 0, role, text: text.into(), usage: None }
 }
 
 fn opening() -> Vec<DebateEvent> {
-    let participants = Role::ALL
-        .iter()
-        .map(|&role| Participant {
-            role,
-            provider: "p".into(),
-            model: "m".into(),
-        })
-        .collect();
+    let participants =
+        Role::ALL.iter().map(|&role| Participant { role, provider: "p".into(), model: "m".into() }).collect();
     vec![
-        DebateEvent::Started {
-            topic: "Tabs beat spaces".into(),
-            max_rounds: 2,
-            initial_heat: 0.9,
-            participants,
-        },
-        DebateEvent::RoundStarted {
-            round: 0,
-            topic: "Tabs beat spaces".into(),
-            heat: 0.9,
-            injected: vec![],
-        },
+        DebateEvent::Started { topic: "Tabs beat spaces".into(), max_rounds: 2, initial_heat: 0.9, participants },
+        DebateEvent::RoundStarted { round: 0, topic: "Tabs beat spaces".into(), heat: 0.9, injected: vec![] },
         started(Role::Advocate),
         started(Role::Skeptic),
     ]
@@ -76,43 +46,21 @@ fn interleaved_streams_print_as_two_whole_arguments() {
         delta(Role::Skeptic, "are stable."),
         completed(Role::Skeptic, "Spaces are stable."),
         completed(Role::Advocate, "Tabs are flexible."),
-        DebateEvent::TurnStarted {
-            round: 0,
-            role: Role::Judge,
-            purpose: TurnPurpose::Judge,
-            temperature: None,
-        },
+        DebateEvent::TurnStarted { round: 0, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: None },
         delta(Role::Judge, "{\"resolved\""),
         DebateEvent::VerdictReached {
             round: 0,
-            verdict: Verdict {
-                resolved: false,
-                verdict: "Close call.".into(),
-                topic: "Costs?".into(),
-                heat: 0.7,
-            },
+            verdict: Verdict { resolved: false, verdict: "Close call.".into(), topic: "Costs?".into(), heat: 0.7 },
         },
-        DebateEvent::Finished {
-            outcome: Outcome::MaxRounds,
-            synthesis: Some("Tabs, narrowly.".into()),
-        },
+        DebateEvent::Finished { outcome: Outcome::MaxRounds, synthesis: Some("Tabs, narrowly.".into()) },
     ]);
     let out = print(&events);
     assert!(out.contains("▌ Advocate\nTabs are flexible.\n"), "{out}");
     assert!(out.contains("▌ Skeptic\nSpaces are stable.\n"), "{out}");
     assert!(out.find("▌ Advocate").unwrap() < out.find("▌ Skeptic").unwrap());
-    assert!(
-        out.contains("not resolved: Close call.\nnext: Costs? · heat 0.70"),
-        "{out}"
-    );
-    assert!(
-        !out.contains("{\"resolved\""),
-        "raw judge JSON is not printed: {out}"
-    );
-    assert!(
-        out.contains("══ ended at the round limit after 1 round ══\nTabs, narrowly."),
-        "{out}"
-    );
+    assert!(out.contains("not resolved: Close call.\nnext: Costs? · heat 0.70"), "{out}");
+    assert!(!out.contains("{\"resolved\""), "raw judge JSON is not printed: {out}");
+    assert!(out.contains("══ ended at the round limit after 1 round ══\nTabs, narrowly."), "{out}");
     assert!(out.contains("── Round 1 of 2 · heat 0.90"), "{out}");
 }
 
@@ -143,17 +91,11 @@ fn a_retry_says_why_and_discards_the_partial_answer() {
 fn escape_sequences_from_models_never_reach_the_output() {
     let mut events = opening();
     events.extend([
-        delta(
-            Role::Advocate,
-            "ok \x1b]0;pwned\x07 \x1b[2Jfine\x1b]52;c;Zm9v",
-        ),
+        delta(Role::Advocate, "ok \x1b]0;pwned\x07 \x1b[2Jfine\x1b]52;c;Zm9v"),
         delta(Role::Advocate, "\x07 done\u{202E}"),
     ]);
     let out = print(&events);
-    assert!(
-        !out.contains('\x1b') && !out.contains('\x07') && !out.contains('\u{202E}'),
-        "{out:?}"
-    );
+    assert!(!out.contains('\x1b') && !out.contains('\x07') && !out.contains('\u{202E}'), "{out:?}");
     assert!(out.ends_with("ok  fine done"), "{out:?}");
 }
 
@@ -166,20 +108,11 @@ fn failures_and_outcomes_read_as_sentences() {
             role: Role::Skeptic,
             error: "authentication failed (401): invalid x-api-key".into(),
         },
-        DebateEvent::Finished {
-            outcome: Outcome::Failed("the skeptic could not answer".into()),
-            synthesis: None,
-        },
+        DebateEvent::Finished { outcome: Outcome::Failed("the skeptic could not answer".into()), synthesis: None },
     ]);
     let out = print(&events);
-    assert!(
-        out.contains("✗ skeptic failed: authentication failed (401): invalid x-api-key"),
-        "{out}"
-    );
-    assert!(
-        out.contains("══ failed: the skeptic could not answer after 1 round ══"),
-        "{out}"
-    );
+    assert!(out.contains("✗ skeptic failed: authentication failed (401): invalid x-api-key"), "{out}");
+    assert!(out.contains("══ failed: the skeptic could not answer after 1 round ══"), "{out}");
 }
 
 #[test]
@@ -190,15 +123,7 @@ fn json_lines_round_trip() {
         json_line(&mut out, e).unwrap();
     }
     let text = String::from_utf8(out).unwrap();
-    let parsed: Vec<DebateEvent> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let parsed: Vec<DebateEvent> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(parsed, events);
-    assert!(
-        text.lines()
-            .next()
-            .unwrap()
-            .starts_with(r#"{"type":"started""#)
-    );
+    assert!(text.lines().next().unwrap().starts_with(r#"{"type":"started""#));
 }

@@ -33,6 +33,18 @@ pub enum Commands {
         #[command(flatten)]
         debate: Box<DebateArgs>,
     },
+    /// Continue a stored debate where it stopped (the newest when no id is given).
+    Resume {
+        /// A session id, or the start of one.
+        id: Option<String>,
+        /// Print one JSON event per line instead of text.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        debate: Box<DebateArgs>,
+    },
+    /// List stored debates, newest first.
+    Sessions,
     /// Show or create the configuration.
     Config {
         #[command(subcommand)]
@@ -104,53 +116,21 @@ impl DebateArgs {
             (&self.heat, "debate.initial_heat", "--heat"),
             (&self.provider, "roles.provider", "--provider"),
             (&self.model, "roles.model", "--model"),
-            (
-                &self.advocate_provider,
-                "roles.advocate.provider",
-                "--advocate-provider",
-            ),
-            (
-                &self.skeptic_provider,
-                "roles.skeptic.provider",
-                "--skeptic-provider",
-            ),
-            (
-                &self.judge_provider,
-                "roles.judge.provider",
-                "--judge-provider",
-            ),
-            (
-                &self.advocate_model,
-                "roles.advocate.model",
-                "--advocate-model",
-            ),
-            (
-                &self.skeptic_model,
-                "roles.skeptic.model",
-                "--skeptic-model",
-            ),
+            (&self.advocate_provider, "roles.advocate.provider", "--advocate-provider"),
+            (&self.skeptic_provider, "roles.skeptic.provider", "--skeptic-provider"),
+            (&self.judge_provider, "roles.judge.provider", "--judge-provider"),
+            (&self.advocate_model, "roles.advocate.model", "--advocate-model"),
+            (&self.skeptic_model, "roles.skeptic.model", "--skeptic-model"),
             (&self.judge_model, "roles.judge.model", "--judge-model"),
             (&self.prompts, "debate.prompts_dir", "--prompts"),
             (&self.seed, "debate.seed", "--seed"),
-            (
-                &self.openai_base_url,
-                "providers.openai.base_url",
-                "--openai-base-url",
-            ),
-            (
-                &self.anthropic_base_url,
-                "providers.anthropic.base_url",
-                "--anthropic-base-url",
-            ),
+            (&self.openai_base_url, "providers.openai.base_url", "--openai-base-url"),
+            (&self.anthropic_base_url, "providers.anthropic.base_url", "--anthropic-base-url"),
         ];
         pairs
             .into_iter()
             .filter_map(|(value, key, flag)| {
-                value.as_ref().map(|raw| FlagValue {
-                    key: key.into(),
-                    raw: raw.clone(),
-                    flag: flag.into(),
-                })
+                value.as_ref().map(|raw| FlagValue { key: key.into(), raw: raw.clone(), flag: flag.into() })
             })
             .collect()
     }

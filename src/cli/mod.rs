@@ -4,6 +4,7 @@
 pub mod args;
 pub mod print;
 mod run;
+mod sessions;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -18,10 +19,7 @@ use args::{Cli, Commands, ConfigAction};
 /// Runs the command line; errors come back as one sentence for stderr.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => return fail(&anyhow::anyhow!("could not start the async runtime: {e}")),
     };
@@ -32,10 +30,9 @@ pub fn main() -> ExitCode {
 }
 
 fn fail(error: &anyhow::Error) -> ExitCode {
-    let broken_pipe = error.chain().any(|e| {
-        e.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    });
+    let broken_pipe = error
+        .chain()
+        .any(|e| e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe));
     if broken_pipe {
         // The reader went away (`heat … | head`): nothing to say.
         return ExitCode::SUCCESS;
@@ -47,33 +44,31 @@ fn fail(error: &anyhow::Error) -> ExitCode {
 async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     let config_file = cli.config.clone();
     match cli.command {
-        Some(Commands::Run {
-            topic,
-            json,
-            debate,
-        }) => {
+        Some(Commands::Run { topic, json, debate }) => {
             let config = load_config(config_file.as_ref(), &debate.flag_values())?;
             run::run(&config, &topic, json).await
         }
-        Some(Commands::Config {
-            action: ConfigAction::Show { debate },
-        }) => {
+        Some(Commands::Resume { id, json, debate }) => {
+            let config = load_config(config_file.as_ref(), &debate.flag_values())?;
+            run::resume(&config, id.as_deref(), json).await
+        }
+        Some(Commands::Sessions) => {
+            sessions::list()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Commands::Config { action: ConfigAction::Show { debate } }) => {
             let config = load_config(config_file.as_ref(), &debate.flag_values())?;
             run::show_config(&config).await?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Commands::Config {
-            action: ConfigAction::Init { force },
-        }) => {
+        Some(Commands::Config { action: ConfigAction::Init { force } }) => {
             init_config(config_file, force)?;
             Ok(ExitCode::SUCCESS)
         }
         None => {
             use clap::CommandFactory;
             Cli::command().print_help()?;
-            println!(
-                "\nThe studio (`heat` with no subcommand) is not built yet; use `heat run \"topic\"`."
-            );
+            println!("\nThe studio (`heat` with no subcommand) is not built yet; use `heat run \"topic\"`.");
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -90,21 +85,14 @@ pub fn load_config(file: Option<&PathBuf>, flags: &[FlagValue]) -> anyhow::Resul
 }
 
 fn init_config(file: Option<PathBuf>, force: bool) -> anyhow::Result<()> {
-    let path = file
-        .or_else(Config::default_path)
-        .context("could not find a config directory for this user")?;
+    let path = file.or_else(Config::default_path).context("could not find a config directory for this user")?;
     if path.exists() && !force {
-        anyhow::bail!(
-            "{} already exists; pass --force to replace it",
-            path.display()
-        );
+        anyhow::bail!("{} already exists; pass --force to replace it", path.display());
     }
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("could not create {}", dir.display()))?;
+        std::fs::create_dir_all(dir).with_context(|| format!("could not create {}", dir.display()))?;
     }
-    std::fs::write(&path, DEFAULT_FILE)
-        .with_context(|| format!("could not write {}", path.display()))?;
+    std::fs::write(&path, DEFAULT_FILE).with_context(|| format!("could not write {}", path.display()))?;
     println!("wrote {}", path.display());
     Ok(())
 }

@@ -18,11 +18,7 @@ pub struct Style {
 
 impl Style {
     fn paint(self, code: &str, text: &str) -> String {
-        if self.color {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_string()
-        }
+        if self.color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_string() }
     }
 }
 
@@ -55,55 +51,39 @@ impl<W: Write> TextPrinter<W> {
         }
     }
 
+    /// Folds events that happened before without printing them.
+    pub fn absorb(&mut self, events: &[DebateEvent]) {
+        for event in events {
+            self.state.apply(event);
+        }
+    }
+
     pub fn into_inner(self) -> W {
         self.out
     }
 
+    #[allow(clippy::too_many_lines)] // one arm per event kind reads best as one match
     pub fn event(&mut self, event: &DebateEvent) -> io::Result<()> {
         self.state.apply(event);
         match event {
-            DebateEvent::Started {
-                topic,
-                max_rounds,
-                participants,
-                ..
-            } => {
-                let title = self
-                    .style
-                    .paint("1", &format!("heat · {}", crate::sanitize::clean(topic)));
+            DebateEvent::Started { topic, max_rounds, participants, .. } => {
+                let title = self.style.paint("1", &format!("heat · {}", crate::sanitize::clean(topic)));
                 writeln!(self.out, "{title}")?;
                 writeln!(self.out, "  up to {max_rounds} rounds")?;
                 for p in participants {
                     writeln!(self.out, "  {:<9} {}/{}", p.role.key(), p.provider, p.model)?;
                 }
             }
-            DebateEvent::RoundStarted {
-                round,
-                topic,
-                heat,
-                injected,
-            } => {
+            DebateEvent::RoundStarted { round, topic, heat, injected } => {
                 self.live = None;
                 self.held.clear();
-                let header = format!(
-                    "── Round {} of {} · heat {heat:.2} ",
-                    round + 1,
-                    self.state.max_rounds
-                );
-                writeln!(
-                    self.out,
-                    "\n{}",
-                    self.style.paint("1", &format!("{header:─<60}"))
-                )?;
+                let header = format!("── Round {} of {} · heat {heat:.2} ", round + 1, self.state.max_rounds);
+                writeln!(self.out, "\n{}", self.style.paint("1", &format!("{header:─<60}")))?;
                 if topic.trim() != self.state.topic.trim() {
                     writeln!(self.out, "Question: {}", crate::sanitize::clean(topic))?;
                 }
                 for note in injected {
-                    writeln!(
-                        self.out,
-                        "Moderator's note: {}",
-                        crate::sanitize::clean(note)
-                    )?;
+                    writeln!(self.out, "Moderator's note: {}", crate::sanitize::clean(note))?;
                 }
             }
             DebateEvent::TurnStarted { role, .. } => {
@@ -117,14 +97,7 @@ impl<W: Write> TextPrinter<W> {
                 let clean = self.sanitizers.entry(*role).or_default().push(text);
                 self.debater_text(*role, &clean)?;
             }
-            DebateEvent::TurnRetrying {
-                role,
-                attempt,
-                max_retries,
-                delay_ms,
-                reason,
-                ..
-            } => {
+            DebateEvent::TurnRetrying { role, attempt, max_retries, delay_ms, reason, .. } => {
                 let line = format!(
                     "↻ {}: {reason}; retrying in {:.1} s (attempt {attempt} of {max_retries})",
                     role.key(),
@@ -134,10 +107,7 @@ impl<W: Write> TextPrinter<W> {
                     writeln!(
                         self.out,
                         "\n{}",
-                        self.style.paint(
-                            "33",
-                            &format!("{line} — the partial answer above is discarded")
-                        )
+                        self.style.paint("33", &format!("{line} — the partial answer above is discarded"))
                     )?;
                     writeln!(self.out, "{}", self.heading(*role))?;
                 } else {
@@ -145,51 +115,24 @@ impl<W: Write> TextPrinter<W> {
                     writeln!(self.out, "{}", self.style.paint("33", &line))?;
                 }
             }
-            DebateEvent::TurnCompleted { role, .. } if *role != Role::Judge => {
-                self.debater_done(*role)?
-            }
+            DebateEvent::TurnCompleted { role, .. } if *role != Role::Judge => self.debater_done(*role)?,
             DebateEvent::TurnCancelled { role, .. } => {
                 if *role != Role::Judge {
                     self.debater_done(*role)?;
                 }
-                writeln!(
-                    self.out,
-                    "{}",
-                    self.style
-                        .paint("33", &format!("[{} cancelled]", role.key()))
-                )?;
+                writeln!(self.out, "{}", self.style.paint("33", &format!("[{} cancelled]", role.key())))?;
             }
             DebateEvent::TurnFailed { role, error, .. } => {
-                writeln!(
-                    self.out,
-                    "\n{}",
-                    self.style
-                        .paint("31", &format!("✗ {} failed: {error}", role.key()))
-                )?;
+                writeln!(self.out, "\n{}", self.style.paint("31", &format!("✗ {} failed: {error}", role.key())))?;
             }
             DebateEvent::VerdictReached { verdict, .. } => {
-                let resolved = if verdict.resolved {
-                    "resolved"
-                } else {
-                    "not resolved"
-                };
-                writeln!(
-                    self.out,
-                    "{resolved}: {}",
-                    crate::sanitize::clean(&verdict.verdict)
-                )?;
+                let resolved = if verdict.resolved { "resolved" } else { "not resolved" };
+                writeln!(self.out, "{resolved}: {}", crate::sanitize::clean(&verdict.verdict))?;
                 if !verdict.resolved {
-                    writeln!(
-                        self.out,
-                        "next: {} · heat {:.2}",
-                        crate::sanitize::clean(&verdict.topic),
-                        verdict.heat
-                    )?;
+                    writeln!(self.out, "next: {} · heat {:.2}", crate::sanitize::clean(&verdict.topic), verdict.heat)?;
                 }
             }
-            DebateEvent::VerdictInvalid {
-                error, will_retry, ..
-            } => {
+            DebateEvent::VerdictInvalid { error, will_retry, .. } => {
                 let then = if *will_retry {
                     "asking the judge again".to_string()
                 } else {
@@ -198,29 +141,24 @@ impl<W: Write> TextPrinter<W> {
                 writeln!(
                     self.out,
                     "{}",
-                    self.style.paint(
-                        "33",
-                        &format!("! the judge's answer could not be read ({error}); {then}")
-                    )
+                    self.style.paint("33", &format!("! the judge's answer could not be read ({error}); {then}"))
                 )?;
             }
             DebateEvent::Paused => writeln!(self.out, "[paused]")?,
             DebateEvent::Resumed => writeln!(self.out, "[resumed]")?,
-            DebateEvent::TopicInjected { text } => writeln!(
-                self.out,
-                "[topic injected: {}]",
-                crate::sanitize::clean(text)
-            )?,
-            DebateEvent::TemperaturePinned { heat } => {
-                writeln!(self.out, "[heat pinned at {heat:.2}]")?
+            DebateEvent::TopicInjected { text } => {
+                writeln!(self.out, "[topic injected: {}]", crate::sanitize::clean(text))?;
             }
+            DebateEvent::TemperaturePinned { heat } => writeln!(self.out, "[heat pinned at {heat:.2}]")?,
             DebateEvent::TemperatureReleased => writeln!(self.out, "[heat released to the judge]")?,
             DebateEvent::ResolutionForced => writeln!(self.out, "[resolution forced]")?,
-            DebateEvent::Notice { message } => writeln!(
-                self.out,
-                "{}",
-                self.style.paint("33", &format!("note: {message}"))
-            )?,
+            DebateEvent::Notice { message } => {
+                writeln!(
+                    self.out,
+                    "{}",
+                    self.style.paint("33", &format!("note: {}", crate::sanitize::clean(message)))
+                )?;
+            }
             DebateEvent::Finished { outcome, synthesis } => {
                 self.settle_debaters()?;
                 let rounds = self.state.rounds.len();
@@ -228,16 +166,19 @@ impl<W: Write> TextPrinter<W> {
                 writeln!(
                     self.out,
                     "\n{}",
-                    self.style
-                        .paint("1", &format!("══ {} after {rounds} ══", outcome.describe()))
+                    self.style.paint("1", &format!("══ {} after {rounds} ══", outcome.describe()))
                 )?;
                 if let Some(text) = synthesis {
                     writeln!(self.out, "{}", crate::sanitize::clean(text))?;
                 }
             }
-            DebateEvent::Delta { .. }
-            | DebateEvent::TurnCompleted { .. }
-            | DebateEvent::Reasoning { .. } => {}
+            DebateEvent::Reopened => {
+                let round = self.state.rounds.len().max(1);
+                let topic = crate::sanitize::clean(&self.state.topic);
+                let line = format!("heat · resuming \"{topic}\" at round {round}");
+                writeln!(self.out, "{}", self.style.paint("1", &line))?;
+            }
+            DebateEvent::Delta { .. } | DebateEvent::TurnCompleted { .. } | DebateEvent::Reasoning { .. } => {}
         }
         self.out.flush()
     }
@@ -279,11 +220,7 @@ impl<W: Write> TextPrinter<W> {
         self.live = Some(next);
         writeln!(self.out, "\n{}", self.heading(next))?;
         write!(self.out, "{}", held.text)?;
-        if held.done {
-            self.debater_done(next)
-        } else {
-            Ok(())
-        }
+        if held.done { self.debater_done(next) } else { Ok(()) }
     }
 
     /// Shows anything still held (before the judge speaks or at the end).

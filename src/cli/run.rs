@@ -1,15 +1,17 @@
-//! `heat run`: a whole debate headless, printed as it streams; and
-//! `heat config show`, which shares the provider discovery.
+//! `heat run` and `heat resume`: a debate driven headless, recorded in the
+//! session store and printed as it streams; and `heat config show`, which
+//! shares the provider discovery.
 
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use crate::config::Config;
-use crate::debate::engine::{self, DebateSpec};
+use crate::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup};
 use crate::debate::{Command, DebateEvent, Outcome, Role};
 use crate::provider::ChatModel;
-use crate::select::{self, Environment, ProviderKind, Selection};
+use crate::select::{self, Environment, ProviderKind};
+use crate::store::{self, Recorder, Store};
 
 use super::print::{Style, TextPrinter, json_line};
 
@@ -18,23 +20,16 @@ type LocalLoader = Box<dyn Fn() -> anyhow::Result<Arc<dyn ChatModel>>>;
 /// Finds what auto-selection may use: probes Ollama only when a role is on
 /// `auto` and no key decides it first.
 pub async fn discover(config: &Config) -> Environment {
-    let auto = Role::ALL
-        .iter()
-        .any(|&r| config.role_text(r, "provider").unwrap_or("auto") == "auto");
-    let keys = config.text("providers.anthropic.api_key").is_some()
-        || config.text("providers.openai.api_key").is_some();
-    let named_ollama = Role::ALL
-        .iter()
-        .any(|&r| config.role_text(r, "provider") == Some("ollama"));
+    let auto = Role::ALL.iter().any(|&r| config.role_text(r, "provider").unwrap_or("auto") == "auto");
+    let keys =
+        config.text("providers.anthropic.api_key").is_some() || config.text("providers.openai.api_key").is_some();
+    let named_ollama = Role::ALL.iter().any(|&r| config.role_text(r, "provider") == Some("ollama"));
     let ollama = if (auto && !keys) || named_ollama {
         select::probe_ollama(&select::ollama_base(config)).await
     } else {
         Err("not probed".into())
     };
-    Environment {
-        ollama,
-        local: local_status(config),
-    }
+    Environment { ollama, local: local_status(config) }
 }
 
 fn local_status(_config: &Config) -> Result<String, String> {
@@ -49,19 +44,11 @@ pub async fn show_config(config: &Config) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     match &config.file {
         Some((path, true)) => writeln!(out, "# config file: {}", path.display())?,
-        Some((path, false)) => writeln!(
-            out,
-            "# config file: {} (not found; defaults in force)",
-            path.display()
-        )?,
+        Some((path, false)) => writeln!(out, "# config file: {} (not found; defaults in force)", path.display())?,
         None => writeln!(out, "# no config file")?,
     }
     let rows = config.show();
-    let width = rows
-        .iter()
-        .map(|(k, v, _)| k.len() + v.len() + 3)
-        .max()
-        .unwrap_or(0);
+    let width = rows.iter().map(|(k, v, _)| k.len() + v.len() + 3).max().unwrap_or(0);
     for (key, value, source) in rows {
         writeln!(out, "{:<width$}  # {source}", format!("{key} = {value}"))?;
     }
@@ -70,19 +57,23 @@ pub async fn show_config(config: &Config) -> anyhow::Result<()> {
     match select::select(config, &env) {
         Ok(selection) => {
             for choice in &selection.roles {
-                writeln!(
-                    out,
-                    "# {:<9} {}/{}  ({})",
-                    choice.role.key(),
-                    choice.kind,
-                    choice.model,
-                    choice.why
-                )?;
+                writeln!(out, "# {:<9} {}/{}  ({})", choice.role.key(), choice.kind, choice.model, choice.why)?;
             }
         }
         Err(e) => writeln!(out, "# {e:#}")?,
     }
     Ok(())
+}
+
+/// Chooses providers and builds the engine setup, printing notices.
+async fn engine_setup(config: &Config) -> anyhow::Result<EngineSetup> {
+    let env = discover(config).await;
+    let selection = select::select(config, &env)?;
+    for notice in &selection.notices {
+        eprintln!("heat: {notice}");
+    }
+    let loader = if selection.uses(ProviderKind::Local) { local_loader(config) } else { None };
+    select::build(config, &selection, loader.as_deref())
 }
 
 pub async fn run(config: &Config, topic: &str, json: bool) -> anyhow::Result<ExitCode> {
@@ -91,26 +82,46 @@ pub async fn run(config: &Config, topic: &str, json: bool) -> anyhow::Result<Exi
         !topic.is_empty(),
         "the topic is empty; give a proposition, e.g. heat run \"Remote work beats the office\""
     );
-    let env = discover(config).await;
-    let selection: Selection = select::select(config, &env)?;
-    for notice in &selection.notices {
-        eprintln!("heat: {notice}");
-    }
-    let loader = if selection.uses(ProviderKind::Local) {
-        local_loader(config)
-    } else {
-        None
-    };
-    let setup = select::build(config, &selection, loader.as_deref())?;
+    let store = Store::open(&store::data_dir()?)?;
+    let setup = engine_setup(config).await?;
+    let recorder = store.create()?;
     let spec = DebateSpec {
         topic: topic.to_string(),
-        max_rounds: config
-            .int("debate.max_rounds")
-            .and_then(|n| u32::try_from(n).ok())
-            .unwrap_or(4),
+        max_rounds: config.int("debate.max_rounds").and_then(|n| u32::try_from(n).ok()).unwrap_or(4),
         initial_heat: config.float("debate.initial_heat").unwrap_or(0.9) as f32,
     };
-    let mut handle = engine::start(setup, spec);
+    drive(engine::start(setup, spec), recorder, json, None).await
+}
+
+pub async fn resume(config: &Config, id: Option<&str>, json: bool) -> anyhow::Result<ExitCode> {
+    let store = Store::open(&store::data_dir()?)?;
+    let id = store.resolve(id)?;
+    let (recorder, loaded) = store.reopen(&id)?;
+    for notice in &loaded.notices {
+        eprintln!("heat: session {id}: {notice}");
+    }
+    let state = recorder.state().clone();
+    if let Some(finish) = &state.finish
+        && !matches!(finish.outcome, Outcome::Failed(_) | Outcome::Cancelled)
+    {
+        anyhow::bail!("session {id} already ended ({}); nothing to resume", finish.outcome.describe());
+    }
+    let setup = engine_setup(config).await?;
+    let was_paused = state.paused;
+    let handle = engine::resume(setup, state);
+    if was_paused {
+        handle.send(Command::Resume);
+    }
+    drive(handle, recorder, json, Some(&loaded.records.iter().map(|r| r.event.clone()).collect::<Vec<_>>())).await
+}
+
+/// Records and prints every event until the debate ends.
+async fn drive(
+    mut handle: DebateHandle,
+    mut recorder: Recorder,
+    json: bool,
+    history: Option<&[DebateEvent]>,
+) -> anyhow::Result<ExitCode> {
     let commands = handle.commander();
     // Ctrl-C stops the debate cleanly; a second one quits at once.
     tokio::spawn(async move {
@@ -121,36 +132,35 @@ pub async fn run(config: &Config, topic: &str, json: bool) -> anyhow::Result<Exi
             }
         }
     });
-    let mut printer = TextPrinter::new(
-        std::io::stdout(),
-        Style {
-            color: super::use_color(),
-        },
-    );
+    let mut printer = TextPrinter::new(std::io::stdout(), Style { color: super::use_color() });
     let mut out = std::io::stdout();
+    // A resumed debate's printer learns the story so far without printing it.
+    if let Some(events) = history {
+        printer.absorb(events);
+    }
     let mut outcome = None;
     while let Some(event) = handle.next_event().await {
+        if let Some(warning) = recorder.record(&event) {
+            eprintln!("heat: {warning}");
+        }
         if let DebateEvent::Finished { outcome: o, .. } = &event {
             outcome = Some(o.clone());
         }
-        let written = if json {
-            json_line(&mut out, &event)
-        } else {
-            printer.event(&event)
-        };
+        let written = if json { json_line(&mut out, &event) } else { printer.event(&event) };
         if let Err(e) = written {
             // A closed pipe (`heat run … | head`) ends the debate quietly.
             if e.kind() == std::io::ErrorKind::BrokenPipe {
                 handle.send(Command::Stop);
-                break;
+                continue;
             }
             return Err(e.into());
         }
     }
     handle.join().await;
+    eprintln!("heat: saved as session {} ({})", recorder.id(), recorder.path().display());
     Ok(match outcome {
         Some(Outcome::Failed(why)) => {
-            eprintln!("heat: the debate failed: {why}");
+            eprintln!("heat: the debate failed: {why}. `heat resume {}` tries again.", recorder.id());
             ExitCode::FAILURE
         }
         Some(Outcome::Cancelled) => ExitCode::from(130),

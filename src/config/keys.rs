@@ -25,66 +25,19 @@ pub const PROVIDERS: [&str; 5] = ["auto", "anthropic", "openai", "ollama", "loca
 const ROLE_KEYS: [(&str, Kind); 4] = [
     ("provider", Kind::Provider),
     ("model", Kind::Text),
-    (
-        "max_tokens",
-        Kind::Int {
-            min: 16,
-            max: 200_000,
-        },
-    ),
-    (
-        "thinking_budget",
-        Kind::Int {
-            min: 1024,
-            max: 200_000,
-        },
-    ),
+    ("max_tokens", Kind::Int { min: 16, max: 200_000 }),
+    ("thinking_budget", Kind::Int { min: 1024, max: 200_000 }),
 ];
 
 /// Every key, in the order `heat config show` prints them.
 pub fn all() -> Vec<KeySpec> {
     let mut keys = Vec::new();
-    let mut add = |key: &str, kind, env, secret| {
-        keys.push(KeySpec {
-            key: key.to_string(),
-            kind,
-            env,
-            secret,
-        })
-    };
-    add(
-        "debate.max_rounds",
-        Kind::Int { min: 1, max: 100 },
-        Some("HEAT_MAX_ROUNDS"),
-        false,
-    );
-    add(
-        "debate.initial_heat",
-        Kind::Float { min: 0.3, max: 1.0 },
-        Some("HEAT_INITIAL_HEAT"),
-        false,
-    );
-    add(
-        "debate.judge_temperature",
-        Kind::Float { min: 0.0, max: 1.0 },
-        None,
-        false,
-    );
-    add(
-        "debate.prompts_dir",
-        Kind::Text,
-        Some("HEAT_PROMPTS_DIR"),
-        false,
-    );
-    add(
-        "debate.seed",
-        Kind::Int {
-            min: 0,
-            max: i64::MAX,
-        },
-        None,
-        false,
-    );
+    let mut add = |key: &str, kind, env, secret| keys.push(KeySpec { key: key.to_string(), kind, env, secret });
+    add("debate.max_rounds", Kind::Int { min: 1, max: 100 }, Some("HEAT_MAX_ROUNDS"), false);
+    add("debate.initial_heat", Kind::Float { min: 0.3, max: 1.0 }, Some("HEAT_INITIAL_HEAT"), false);
+    add("debate.judge_temperature", Kind::Float { min: 0.0, max: 1.0 }, None, false);
+    add("debate.prompts_dir", Kind::Text, Some("HEAT_PROMPTS_DIR"), false);
+    add("debate.seed", Kind::Int { min: 0, max: i64::MAX }, None, false);
     for (leaf, kind) in ROLE_KEYS {
         let env = match leaf {
             "provider" => Some("HEAT_PROVIDER"),
@@ -98,96 +51,22 @@ pub fn all() -> Vec<KeySpec> {
             add(&format!("roles.{role}.{leaf}"), kind, None, false);
         }
     }
-    add(
-        "providers.anthropic.base_url",
-        Kind::Text,
-        Some("ANTHROPIC_BASE_URL"),
-        false,
-    );
+    add("providers.anthropic.base_url", Kind::Text, Some("ANTHROPIC_BASE_URL"), false);
     add("providers.anthropic.model", Kind::Text, None, false);
-    add(
-        "providers.anthropic.api_key",
-        Kind::Text,
-        Some("ANTHROPIC_API_KEY"),
-        true,
-    );
-    add(
-        "providers.openai.base_url",
-        Kind::Text,
-        Some("OPENAI_BASE_URL"),
-        false,
-    );
+    add("providers.anthropic.api_key", Kind::Text, Some("ANTHROPIC_API_KEY"), true);
+    add("providers.openai.base_url", Kind::Text, Some("OPENAI_BASE_URL"), false);
     add("providers.openai.model", Kind::Text, None, false);
-    add(
-        "providers.openai.api_key",
-        Kind::Text,
-        Some("OPENAI_API_KEY"),
-        true,
-    );
-    add(
-        "providers.ollama.base_url",
-        Kind::Text,
-        Some("OLLAMA_HOST"),
-        false,
-    );
+    add("providers.openai.api_key", Kind::Text, Some("OPENAI_API_KEY"), true);
+    add("providers.ollama.base_url", Kind::Text, Some("OLLAMA_HOST"), false);
     add("providers.ollama.model", Kind::Text, None, false);
-    add(
-        "providers.local.model_path",
-        Kind::Text,
-        Some("HEAT_MODEL_PATH"),
-        false,
-    );
-    add(
-        "providers.local.threads",
-        Kind::Int { min: 1, max: 256 },
-        None,
-        false,
-    );
-    add(
-        "providers.local.context",
-        Kind::Int {
-            min: 256,
-            max: 1_048_576,
-        },
-        None,
-        false,
-    );
-    add(
-        "providers.local.max_tokens",
-        Kind::Int {
-            min: 16,
-            max: 100_000,
-        },
-        None,
-        false,
-    );
-    add(
-        "providers.local.seed",
-        Kind::Int {
-            min: 0,
-            max: i64::from(u32::MAX),
-        },
-        None,
-        false,
-    );
-    add(
-        "network.connect_timeout_secs",
-        Kind::Int { min: 1, max: 600 },
-        None,
-        false,
-    );
-    add(
-        "network.idle_timeout_secs",
-        Kind::Int { min: 1, max: 3600 },
-        None,
-        false,
-    );
-    add(
-        "network.max_retries",
-        Kind::Int { min: 0, max: 20 },
-        None,
-        false,
-    );
+    add("providers.local.model_path", Kind::Text, Some("HEAT_MODEL_PATH"), false);
+    add("providers.local.threads", Kind::Int { min: 1, max: 256 }, None, false);
+    add("providers.local.context", Kind::Int { min: 256, max: 1_048_576 }, None, false);
+    add("providers.local.max_tokens", Kind::Int { min: 16, max: 100_000 }, None, false);
+    add("providers.local.seed", Kind::Int { min: 0, max: i64::from(u32::MAX) }, None, false);
+    add("network.connect_timeout_secs", Kind::Int { min: 1, max: 600 }, None, false);
+    add("network.idle_timeout_secs", Kind::Int { min: 1, max: 3600 }, None, false);
+    add("network.max_retries", Kind::Int { min: 0, max: 20 }, None, false);
     keys
 }
 
@@ -198,9 +77,6 @@ pub fn expectation(kind: Kind) -> String {
         Kind::Int { min, max } => format!("a whole number from {min} to {max}"),
         Kind::Float { min, max } => format!("a number from {min} to {max}"),
         Kind::Text => "a string".into(),
-        Kind::Provider => format!(
-            "one of {}",
-            PROVIDERS.map(|p| format!("\"{p}\"")).join(", ")
-        ),
+        Kind::Provider => format!("one of {}", PROVIDERS.map(|p| format!("\"{p}\"")).join(", ")),
     }
 }

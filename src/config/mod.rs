@@ -99,11 +99,7 @@ impl Config {
         if let Some((path, named_by_user)) = file {
             match std::fs::read_to_string(path) {
                 Ok(text) => {
-                    entries.extend(parse_file(
-                        &text,
-                        &Source::File(path.to_path_buf()),
-                        &specs,
-                    )?);
+                    entries.extend(parse_file(&text, &Source::File(path.to_path_buf()), &specs)?);
                     consulted = Some((path.to_path_buf(), true));
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound && !named_by_user => {
@@ -117,35 +113,19 @@ impl Config {
             let Some(raw) = env(var).filter(|v| !v.trim().is_empty()) else {
                 continue;
             };
-            let value = parse_text(spec, raw.trim())
-                .with_context(|| format!("the environment variable {var} is invalid"))?;
-            entries.insert(
-                spec.key.clone(),
-                Entry {
-                    value,
-                    source: Source::Env(var),
-                },
-            );
+            let value =
+                parse_text(spec, raw.trim()).with_context(|| format!("the environment variable {var} is invalid"))?;
+            entries.insert(spec.key.clone(), Entry { value, source: Source::Env(var) });
         }
         for flag in flags {
             let spec = specs
                 .iter()
                 .find(|s| s.key == flag.key)
                 .with_context(|| format!("{} sets an unknown key {}", flag.flag, flag.key))?;
-            let value =
-                parse_text(spec, &flag.raw).with_context(|| format!("{} is invalid", flag.flag))?;
-            entries.insert(
-                flag.key.clone(),
-                Entry {
-                    value,
-                    source: Source::Flag(flag.flag.clone()),
-                },
-            );
+            let value = parse_text(spec, &flag.raw).with_context(|| format!("{} is invalid", flag.flag))?;
+            entries.insert(flag.key.clone(), Entry { value, source: Source::Flag(flag.flag.clone()) });
         }
-        Ok(Self {
-            entries,
-            file: consulted,
-        })
+        Ok(Self { entries, file: consulted })
     }
 
     pub fn get(&self, key: &str) -> Option<&Entry> {
@@ -180,9 +160,7 @@ impl Config {
     pub fn role_entry(&self, role: Role, leaf: &str) -> Option<&Entry> {
         let specific = self.get(&format!("roles.{}.{leaf}", role.key()));
         let set = |e: &&Entry| !matches!(&e.value, Value::Text(s) if s.trim().is_empty());
-        specific
-            .filter(set)
-            .or_else(|| self.get(&format!("roles.{leaf}")).filter(set))
+        specific.filter(set).or_else(|| self.get(&format!("roles.{leaf}")).filter(set))
     }
 
     pub fn role_text(&self, role: Role, leaf: &str) -> Option<&str> {
@@ -205,30 +183,17 @@ impl Config {
             .iter()
             .filter_map(|spec| {
                 let entry = self.get(&spec.key)?;
-                let shown = if spec.secret {
-                    "<redacted>".to_string()
-                } else {
-                    entry.value.to_string()
-                };
+                let shown = if spec.secret { "<redacted>".to_string() } else { entry.value.to_string() };
                 Some((spec.key.clone(), shown, entry.source.to_string()))
             })
             .collect()
     }
 }
 
-fn parse_file(
-    text: &str,
-    source: &Source,
-    specs: &[KeySpec],
-) -> anyhow::Result<BTreeMap<String, Entry>> {
+fn parse_file(text: &str, source: &Source, specs: &[KeySpec]) -> anyhow::Result<BTreeMap<String, Entry>> {
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
         let line = e.span().map(|s| text[..s.start].lines().count().max(1));
-        anyhow::anyhow!(
-            "{}{}: {}",
-            source,
-            line.map(|l| format!(" line {l}")).unwrap_or_default(),
-            e.message()
-        )
+        anyhow::anyhow!("{}{}: {}", source, line.map(|l| format!(" line {l}")).unwrap_or_default(), e.message())
     })?;
     let mut leaves = Vec::new();
     flatten("", &toml::Value::Table(table), &mut leaves);
@@ -242,13 +207,7 @@ fn parse_file(
             bail!("{at}: unknown key `{key}` (see `heat config init` for every key)");
         };
         let value = from_toml(spec, &value).with_context(|| at.clone())?;
-        entries.insert(
-            key,
-            Entry {
-                value,
-                source: source.clone(),
-            },
-        );
+        entries.insert(key, Entry { value, source: source.clone() });
     }
     Ok(entries)
 }
@@ -257,11 +216,7 @@ fn flatten(prefix: &str, value: &toml::Value, out: &mut Vec<(String, toml::Value
     match value {
         toml::Value::Table(table) => {
             for (k, v) in table {
-                let key = if prefix.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{prefix}.{k}")
-                };
+                let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
                 flatten(&key, v, out);
             }
         }
@@ -282,11 +237,7 @@ fn line_of(text: &str, key: &str) -> Option<usize> {
             continue;
         };
         let name = name.trim().trim_matches('"');
-        let full = if section.is_empty() {
-            name.to_string()
-        } else {
-            format!("{section}.{name}")
-        };
+        let full = if section.is_empty() { name.to_string() } else { format!("{section}.{name}") };
         if full == key {
             return Some(i + 1);
         }
@@ -313,11 +264,7 @@ fn parse_text(spec: &KeySpec, raw: &str) -> anyhow::Result<Value> {
         Kind::Float { .. } => raw.parse().ok().map(Value::Float),
         Kind::Text | Kind::Provider => Some(Value::Text(raw.to_string())),
     };
-    let shown = if spec.secret {
-        "<redacted>".to_string()
-    } else {
-        format!("{raw:?}")
-    };
+    let shown = if spec.secret { "<redacted>".to_string() } else { format!("{raw:?}") };
     let value = parsed.ok_or_else(|| mismatch(spec, &shown))?;
     check_range(spec, value, &shown)
 }
@@ -329,19 +276,11 @@ fn check_range(spec: &KeySpec, value: Value, shown: &str) -> anyhow::Result<Valu
         (Kind::Provider, Value::Text(s)) => keys::PROVIDERS.contains(&s.trim()),
         _ => true,
     };
-    if ok {
-        Ok(value)
-    } else {
-        Err(mismatch(spec, shown))
-    }
+    if ok { Ok(value) } else { Err(mismatch(spec, shown)) }
 }
 
 fn mismatch(spec: &KeySpec, shown: &str) -> anyhow::Error {
-    anyhow::anyhow!(
-        "`{}` must be {}, got {shown}",
-        spec.key,
-        keys::expectation(spec.kind)
-    )
+    anyhow::anyhow!("`{}` must be {}, got {shown}", spec.key, keys::expectation(spec.kind))
 }
 
 #[cfg(test)]

@@ -24,50 +24,24 @@ fn the_default_file_parses_and_sets_every_default() {
     assert_eq!(config.int("debate.max_rounds"), Some(4));
     assert_eq!(config.float("debate.initial_heat"), Some(0.9));
     assert_eq!(config.role_text(Role::Judge, "provider"), Some("auto"));
-    assert_eq!(
-        config.text("providers.anthropic.model"),
-        Some("claude-haiku-4-5")
-    );
-    assert_eq!(
-        config.get("debate.max_rounds").unwrap().source,
-        Source::Default
-    );
+    assert_eq!(config.text("providers.anthropic.model"), Some("claude-haiku-4-5"));
+    assert_eq!(config.get("debate.max_rounds").unwrap().source, Source::Default);
 }
 
 #[test]
 fn file_env_and_flags_layer_in_order() {
     let mut file = tempfile::NamedTempFile::new().unwrap();
-    file.write_all(
-        b"[debate]\nmax_rounds = 6\ninitial_heat = 0.5\n[roles.judge]\nmodel = \"big\"\n",
-    )
-    .unwrap();
+    file.write_all(b"[debate]\nmax_rounds = 6\ninitial_heat = 0.5\n[roles.judge]\nmodel = \"big\"\n").unwrap();
     let env = |var: &str| (var == "HEAT_MAX_ROUNDS").then(|| "7".to_string());
-    let flags = [FlagValue {
-        key: "debate.initial_heat".into(),
-        raw: "0.6".into(),
-        flag: "--heat".into(),
-    }];
+    let flags = [FlagValue { key: "debate.initial_heat".into(), raw: "0.6".into(), flag: "--heat".into() }];
     let config = Config::load(Some((file.path(), true)), &env, &flags).unwrap();
     assert_eq!(config.int("debate.max_rounds"), Some(7));
-    assert_eq!(
-        config.get("debate.max_rounds").unwrap().source,
-        Source::Env("HEAT_MAX_ROUNDS")
-    );
+    assert_eq!(config.get("debate.max_rounds").unwrap().source, Source::Env("HEAT_MAX_ROUNDS"));
     assert_eq!(config.float("debate.initial_heat"), Some(0.6));
-    assert_eq!(
-        config.get("debate.initial_heat").unwrap().source,
-        Source::Flag("--heat".into())
-    );
+    assert_eq!(config.get("debate.initial_heat").unwrap().source, Source::Flag("--heat".into()));
     assert_eq!(config.role_text(Role::Judge, "model"), Some("big"));
-    assert_eq!(
-        config.role_text(Role::Advocate, "model"),
-        None,
-        "empty shared model means provider default"
-    );
-    assert!(matches!(
-        config.role_entry(Role::Judge, "model").unwrap().source,
-        Source::File(_)
-    ));
+    assert_eq!(config.role_text(Role::Advocate, "model"), None, "empty shared model means provider default");
+    assert!(matches!(config.role_entry(Role::Judge, "model").unwrap().source, Source::File(_)));
 }
 
 #[test]
@@ -75,30 +49,20 @@ fn a_missing_default_file_is_fine_but_a_named_one_is_not() {
     let path = Path::new("/nonexistent/heat.toml");
     assert!(Config::load(Some((path, false)), &no_env, &[]).is_ok());
     let err = error_text(Config::load(Some((path, true)), &no_env, &[]));
-    assert!(
-        err.contains("could not read the config file /nonexistent/heat.toml"),
-        "{err}"
-    );
+    assert!(err.contains("could not read the config file /nonexistent/heat.toml"), "{err}");
 }
 
 #[test]
 fn bad_lines_name_the_line_the_key_and_what_is_expected() {
     let err = error_text(with_file("[debate]\n\nmax_rounds = \"four\"\n"));
     assert!(
-        err.contains("line 3")
-            && err.contains("`debate.max_rounds` must be a whole number from 1 to 100"),
+        err.contains("line 3") && err.contains("`debate.max_rounds` must be a whole number from 1 to 100"),
         "{err}"
     );
     let err = error_text(with_file("[debate]\ninitial_heat = 1.7\n"));
-    assert!(
-        err.contains("line 2") && err.contains("a number from 0.3 to 1"),
-        "{err}"
-    );
+    assert!(err.contains("line 2") && err.contains("a number from 0.3 to 1"), "{err}");
     let err = error_text(with_file("[roles.advocat]\nmodel = \"x\"\n"));
-    assert!(
-        err.contains("line 2") && err.contains("unknown key `roles.advocat.model`"),
-        "{err}"
-    );
+    assert!(err.contains("line 2") && err.contains("unknown key `roles.advocat.model`"), "{err}");
     let err = error_text(with_file("[roles]\nprovider = \"gemini\"\n"));
     assert!(err.contains("one of \"auto\", \"anthropic\""), "{err}");
     let err = error_text(with_file("[debate\nmax_rounds = 3\n"));
@@ -109,15 +73,8 @@ fn bad_lines_name_the_line_the_key_and_what_is_expected() {
 fn bad_env_and_flags_are_named() {
     let env = |var: &str| (var == "HEAT_INITIAL_HEAT").then(|| "hot".to_string());
     let err = error_text(Config::load(None, &env, &[]));
-    assert!(
-        err.contains("HEAT_INITIAL_HEAT") && err.contains("got \"hot\""),
-        "{err}"
-    );
-    let flags = [FlagValue {
-        key: "debate.max_rounds".into(),
-        raw: "0".into(),
-        flag: "--max-rounds".into(),
-    }];
+    assert!(err.contains("HEAT_INITIAL_HEAT") && err.contains("got \"hot\""), "{err}");
+    let flags = [FlagValue { key: "debate.max_rounds".into(), raw: "0".into(), flag: "--max-rounds".into() }];
     let err = error_text(Config::load(None, &no_env, &flags));
     assert!(err.contains("--max-rounds is invalid"), "{err}");
 }
@@ -127,13 +84,7 @@ fn secrets_are_redacted_in_show_and_in_errors() {
     let env = |var: &str| (var == "ANTHROPIC_API_KEY").then(|| "sk-ant-secret-123".to_string());
     let config = Config::load(None, &env, &[]).unwrap();
     let shown = format!("{:?}", config.show());
-    assert!(
-        shown.contains("providers.anthropic.api_key") && shown.contains("<redacted>"),
-        "{shown}"
-    );
+    assert!(shown.contains("providers.anthropic.api_key") && shown.contains("<redacted>"), "{shown}");
     assert!(!shown.contains("sk-ant-secret-123"));
-    assert_eq!(
-        config.text("providers.anthropic.api_key"),
-        Some("sk-ant-secret-123")
-    );
+    assert_eq!(config.text("providers.anthropic.api_key"), Some("sk-ant-secret-123"));
 }

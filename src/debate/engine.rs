@@ -29,11 +29,7 @@ pub struct RoleSetup {
 
 impl RoleSetup {
     fn participant(&self, role: Role) -> Participant {
-        Participant {
-            role,
-            provider: self.model.provider_name().to_string(),
-            model: self.model_name.clone(),
-        }
+        Participant { role, provider: self.model.provider_name().to_string(), model: self.model_name.clone() }
     }
 }
 
@@ -60,10 +56,7 @@ impl EngineSetup {
     }
 
     pub fn participants(&self) -> Vec<Participant> {
-        Role::ALL
-            .iter()
-            .map(|&r| self.role(r).participant(r))
-            .collect()
+        Role::ALL.iter().map(|&r| self.role(r).participant(r)).collect()
     }
 }
 
@@ -118,7 +111,7 @@ pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
 
 /// Continues a debate from its folded state, at the first incomplete turn.
 pub fn resume(setup: EngineSetup, state: DebateState) -> DebateHandle {
-    spawn(setup, state, None)
+    spawn(setup, state, Some(DebateEvent::Reopened))
 }
 
 fn spawn(setup: EngineSetup, state: DebateState, first: Option<DebateEvent>) -> DebateHandle {
@@ -146,11 +139,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Option<DebateEvent>) -> 
         engine.run().await;
         engine.state
     });
-    DebateHandle {
-        commands: command_tx,
-        events: event_rx,
-        task,
-    }
+    DebateHandle { commands: command_tx, events: event_rx, task }
 }
 
 /// A message from a turn's task.
@@ -234,24 +223,10 @@ impl Engine {
             }
             for step in steps {
                 match step {
-                    Step::StartRound {
-                        round,
-                        topic,
-                        heat,
-                        injected,
-                    } => {
-                        self.emit(DebateEvent::RoundStarted {
-                            round,
-                            topic,
-                            heat,
-                            injected,
-                        });
+                    Step::StartRound { round, topic, heat, injected } => {
+                        self.emit(DebateEvent::RoundStarted { round, topic, heat, injected });
                     }
-                    Step::StartTurn {
-                        round,
-                        role,
-                        purpose,
-                    } => self.start_turn(round, role, purpose),
+                    Step::StartTurn { round, role, purpose } => self.start_turn(round, role, purpose),
                     Step::Finish { outcome, synthesis } => {
                         self.abort_all();
                         self.emit(DebateEvent::Finished { outcome, synthesis });
@@ -282,9 +257,7 @@ impl Engine {
                 }
             }
             Command::PinTemperature(heat) => {
-                self.emit(DebateEvent::TemperaturePinned {
-                    heat: verdict::clamp_heat(heat),
-                });
+                self.emit(DebateEvent::TemperaturePinned { heat: verdict::clamp_heat(heat) });
             }
             Command::ReleaseTemperature => {
                 if self.state.pinned_heat.is_some() {
@@ -299,10 +272,7 @@ impl Engine {
             Command::CancelTurn => self.cancel_turns(),
             Command::Stop => {
                 self.abort_all();
-                self.emit(DebateEvent::Finished {
-                    outcome: Outcome::Cancelled,
-                    synthesis: None,
-                });
+                self.emit(DebateEvent::Finished { outcome: Outcome::Cancelled, synthesis: None });
             }
         }
     }
@@ -317,10 +287,7 @@ impl Engine {
             flight.handle.abort();
             // What the person saw stands; anything held back is dropped with the turn.
             self.held.retain(|m| m.task != flight.task);
-            self.emit(DebateEvent::TurnCancelled {
-                round: flight.round,
-                role,
-            });
+            self.emit(DebateEvent::TurnCancelled { round: flight.round, role });
         }
     }
 
@@ -333,12 +300,7 @@ impl Engine {
 
     fn start_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose) {
         let request = self.request_for(round, role, purpose);
-        self.emit(DebateEvent::TurnStarted {
-            round,
-            role,
-            purpose,
-            temperature: request.temperature,
-        });
+        self.emit(DebateEvent::TurnStarted { round, role, purpose, temperature: request.temperature });
         self.next_task += 1;
         let task = self.next_task;
         let model = Arc::clone(&self.setup.role(role).model);
@@ -361,45 +323,21 @@ impl Engine {
             }
             send(TurnMsgKind::Done);
         });
-        self.in_flight.insert(
-            role,
-            InFlight {
-                task,
-                round,
-                purpose,
-                handle,
-            },
-        );
+        self.in_flight.insert(role, InFlight { task, round, purpose, handle });
     }
 
     fn request_for(&self, round: u32, role: Role, purpose: TurnPurpose) -> ChatRequest {
         let setup = self.setup.role(role);
-        let heat = self
-            .state
-            .rounds
-            .iter()
-            .find(|r| r.number == round)
-            .map_or(self.state.heat, |r| r.heat);
+        let heat = self.state.rounds.iter().find(|r| r.number == round).map_or(self.state.heat, |r| r.heat);
         let (messages, wanted_temperature, response_schema) = if role == Role::Judge {
-            let schema = (!self.no_schema).then(|| ResponseSchema {
-                name: "verdict".into(),
-                schema: verdict::schema(),
-            });
-            (
-                prompt::judge_messages(&self.state, round, purpose),
-                self.setup.judge_temperature,
-                schema,
-            )
+            let schema =
+                (!self.no_schema).then(|| ResponseSchema { name: "verdict".into(), schema: verdict::schema() });
+            (prompt::judge_messages(&self.state, round, purpose), self.setup.judge_temperature, schema)
         } else {
-            (
-                prompt::debater_messages(&self.state, role, round),
-                heat,
-                None,
-            )
+            (prompt::debater_messages(&self.state, role, round), heat, None)
         };
         let refuses_temperature = self.no_temperature.get(&role).copied().unwrap_or(false);
-        let temperature =
-            (setup.thinking_budget.is_none() && !refuses_temperature).then_some(wanted_temperature);
+        let temperature = (setup.thinking_budget.is_none() && !refuses_temperature).then_some(wanted_temperature);
         ChatRequest {
             model: setup.model_name.clone(),
             system: self.setup.prompts.system_for(role),
@@ -419,12 +357,7 @@ impl Engine {
         let (round, purpose, role) = (flight.round, flight.purpose, msg.role);
         match msg.kind {
             TurnMsgKind::Item(TurnItem::Chunk(chunk)) => self.on_chunk(round, role, chunk),
-            TurnMsgKind::Item(TurnItem::Retrying {
-                attempt,
-                max_retries,
-                delay,
-                error,
-            }) => {
+            TurnMsgKind::Item(TurnItem::Retrying { attempt, max_retries, delay, error }) => {
                 self.in_flight_usage.remove(&role);
                 self.emit(DebateEvent::TurnRetrying {
                     round,
@@ -444,23 +377,15 @@ impl Engine {
             }
             TurnMsgKind::Failed(error) => {
                 self.in_flight.remove(&role);
-                self.emit(DebateEvent::TurnFailed {
-                    round,
-                    role,
-                    error: error.to_string(),
-                });
+                self.emit(DebateEvent::TurnFailed { round, role, error: error.to_string() });
             }
         }
     }
 
     fn on_chunk(&mut self, round: u32, role: Role, chunk: Chunk) {
         match chunk {
-            Chunk::Text(text) if !text.is_empty() => {
-                self.emit(DebateEvent::Delta { round, role, text })
-            }
-            Chunk::Reasoning(text) if !text.is_empty() => {
-                self.emit(DebateEvent::Reasoning { round, role, text })
-            }
+            Chunk::Text(text) if !text.is_empty() => self.emit(DebateEvent::Delta { round, role, text }),
+            Chunk::Reasoning(text) if !text.is_empty() => self.emit(DebateEvent::Reasoning { round, role, text }),
             Chunk::Usage(usage) => {
                 self.in_flight_usage.insert(role, usage);
             }
@@ -477,9 +402,7 @@ impl Engine {
             }
             "response_format" | "output_config" | "response_schema" => {
                 self.no_schema = true;
-                format!(
-                    "{model}: structured output not accepted; the verdict is parsed from plain text"
-                )
+                format!("{model}: structured output not accepted; the verdict is parsed from plain text")
             }
             other => format!("{model}: `{other}` not accepted ({message}); sent without it"),
         };
@@ -487,20 +410,10 @@ impl Engine {
     }
 
     fn complete_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose) {
-        let turn = self
-            .state
-            .rounds
-            .iter()
-            .find(|r| r.number == round)
-            .and_then(|r| r.turn(role));
+        let turn = self.state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role));
         let text = turn.map(|t| t.text.clone()).unwrap_or_default();
         let usage: Option<Usage> = self.in_flight_usage.remove(&role);
-        self.emit(DebateEvent::TurnCompleted {
-            round,
-            role,
-            text: text.clone(),
-            usage,
-        });
+        self.emit(DebateEvent::TurnCompleted { round, role, text: text.clone(), usage });
         if role != Role::Judge {
             return;
         }
@@ -509,9 +422,7 @@ impl Engine {
             .rounds
             .iter()
             .find(|r| r.number == round)
-            .map_or((self.state.topic.clone(), self.state.heat), |r| {
-                (r.topic.clone(), self.state.heat)
-            });
+            .map_or((self.state.topic.clone(), self.state.heat), |r| (r.topic.clone(), self.state.heat));
         match verdict::parse(&text, &topic, heat) {
             Ok(verdict) => self.emit(DebateEvent::VerdictReached { round, verdict }),
             Err(error) => self.emit(DebateEvent::VerdictInvalid {

@@ -77,10 +77,7 @@ impl TurnPurpose {
     }
 
     pub fn is_repair(self) -> bool {
-        matches!(
-            self,
-            TurnPurpose::RepairVerdict | TurnPurpose::RepairSynthesis
-        )
+        matches!(self, TurnPurpose::RepairVerdict | TurnPurpose::RepairSynthesis)
     }
 }
 
@@ -197,6 +194,9 @@ pub enum DebateEvent {
     Notice {
         message: String,
     },
+    /// A stored debate was opened again to continue it: a failed or
+    /// cancelled ending is lifted and failed turns are run again.
+    Reopened,
     Finished {
         outcome: Outcome,
         /// The judge's final synthesis, when there is one.

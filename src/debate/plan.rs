@@ -8,21 +8,9 @@ use super::state::{DebateState, Round, TurnStatus, VerdictStatus};
 /// One thing the engine should do.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
-    StartRound {
-        round: u32,
-        topic: String,
-        heat: f32,
-        injected: Vec<String>,
-    },
-    StartTurn {
-        round: u32,
-        role: Role,
-        purpose: TurnPurpose,
-    },
-    Finish {
-        outcome: Outcome,
-        synthesis: Option<String>,
-    },
+    StartRound { round: u32, topic: String, heat: f32, injected: Vec<String> },
+    StartTurn { round: u32, role: Role, purpose: TurnPurpose },
+    Finish { outcome: Outcome, synthesis: Option<String> },
 }
 
 /// What to do now. Empty means: wait for a turn, a command, or resume.
@@ -45,11 +33,7 @@ pub fn next_steps(state: &DebateState, in_flight: &[Role]) -> Vec<Step> {
             // Not started, or left open by an interrupted process.
             _ => {
                 debaters_settled = false;
-                steps.push(Step::StartTurn {
-                    round: round.number,
-                    role,
-                    purpose: TurnPurpose::Argue,
-                });
+                steps.push(Step::StartTurn { round: round.number, role, purpose: TurnPurpose::Argue });
             }
         }
     }
@@ -62,26 +46,12 @@ pub fn next_steps(state: &DebateState, in_flight: &[Role]) -> Vec<Step> {
 fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role]) -> Vec<Step> {
     let is_last = round.number + 1 >= state.max_rounds;
     let wants_final = state.force_requested || is_last;
-    let start = |purpose| {
-        vec![Step::StartTurn {
-            round: round.number,
-            role: Role::Judge,
-            purpose,
-        }]
-    };
+    let start = |purpose| vec![Step::StartTurn { round: round.number, role: Role::Judge, purpose }];
     let Some(judge) = round.turn(Role::Judge) else {
-        return start(if wants_final {
-            TurnPurpose::Synthesis
-        } else {
-            TurnPurpose::Judge
-        });
+        return start(if wants_final { TurnPurpose::Synthesis } else { TurnPurpose::Judge });
     };
     if judge.is_open() {
-        return if in_flight.contains(&Role::Judge) {
-            Vec::new()
-        } else {
-            start(judge.purpose)
-        };
+        return if in_flight.contains(&Role::Judge) { Vec::new() } else { start(judge.purpose) };
     }
     if matches!(judge.status, TurnStatus::Failed { .. }) {
         return vec![failed(Role::Judge, &judge.status)];
@@ -107,18 +77,11 @@ fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role]) -> Vec<St
                 vec![start_round(state, round.number + 1, verdict.topic.clone())]
             }
         }
-        Some(VerdictStatus::Invalid {
-            will_retry: true, ..
-        }) => start(if was_final {
-            TurnPurpose::RepairSynthesis
-        } else {
-            TurnPurpose::RepairVerdict
-        }),
+        Some(VerdictStatus::Invalid { will_retry: true, .. }) => {
+            start(if was_final { TurnPurpose::RepairSynthesis } else { TurnPurpose::RepairVerdict })
+        }
         // Unparsable twice, or cancelled: keep the previous heat and topic.
-        Some(VerdictStatus::Invalid {
-            will_retry: false, ..
-        })
-        | None => {
+        Some(VerdictStatus::Invalid { will_retry: false, .. }) | None => {
             if was_final {
                 finish(None)
             } else if wants_final {
@@ -131,12 +94,7 @@ fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role]) -> Vec<St
 }
 
 fn start_round(state: &DebateState, round: u32, topic: String) -> Step {
-    Step::StartRound {
-        round,
-        topic,
-        heat: state.effective_heat(),
-        injected: state.pending_injections.clone(),
-    }
+    Step::StartRound { round, topic, heat: state.effective_heat(), injected: state.pending_injections.clone() }
 }
 
 fn failed(role: Role, status: &TurnStatus) -> Step {
@@ -144,8 +102,5 @@ fn failed(role: Role, status: &TurnStatus) -> Step {
         TurnStatus::Failed { error } => error.clone(),
         _ => "unknown error".into(),
     };
-    Step::Finish {
-        outcome: Outcome::Failed(format!("the {} could not answer: {why}", role.key())),
-        synthesis: None,
-    }
+    Step::Finish { outcome: Outcome::Failed(format!("the {} could not answer: {why}", role.key())), synthesis: None }
 }

@@ -48,9 +48,8 @@ impl Prompts {
         ] {
             let path = dir.join(name);
             if path.exists() {
-                *slot = std::fs::read_to_string(&path).with_context(|| {
-                    format!("could not read the prompt file {}", path.display())
-                })?;
+                *slot = std::fs::read_to_string(&path)
+                    .with_context(|| format!("could not read the prompt file {}", path.display()))?;
             }
         }
         Ok(prompts)
@@ -91,27 +90,14 @@ pub fn debater_messages(state: &DebateState, role: Role, round: u32) -> Vec<Chat
 fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
     let mut out = control_line(round.heat);
     out.push_str(&format!("\n\nProposition: {}\n", state.topic));
-    let previous = round
-        .number
-        .checked_sub(1)
-        .and_then(|n| state.rounds.iter().find(|r| r.number == n));
+    let previous = round.number.checked_sub(1).and_then(|n| state.rounds.iter().find(|r| r.number == n));
     if let Some(prev) = previous {
         if let Some(verdict) = prev.verdict() {
-            out.push_str(&format!(
-                "\nThe judge on round {}: {}\n",
-                prev.number + 1,
-                verdict.verdict
-            ));
+            out.push_str(&format!("\nThe judge on round {}: {}\n", prev.number + 1, verdict.verdict));
         }
         if let Some(opponent) = role.opponent() {
-            let said = prev
-                .argument(opponent)
-                .map_or("(no argument)", non_empty_str);
-            out.push_str(&format!(
-                "\nThe {} argued last round:\n\"\"\"\n{}\n\"\"\"\n",
-                opponent.key(),
-                said.trim()
-            ));
+            let said = prev.argument(opponent).map_or("(no argument)", non_empty_str);
+            out.push_str(&format!("\nThe {} argued last round:\n\"\"\"\n{}\n\"\"\"\n", opponent.key(), said.trim()));
         }
     }
     if round.topic.trim() != state.topic.trim() {
@@ -124,16 +110,8 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
         Role::Advocate => "Give reasons why this proposition is RIGHT.",
         _ => "Give reasons why this proposition is WRONG.",
     };
-    let reply = if previous.is_some() {
-        " Answer your opponent's points first."
-    } else {
-        ""
-    };
-    out.push_str(&format!(
-        "\nRound {} of {}. {side}{reply}",
-        round.number + 1,
-        state.max_rounds
-    ));
+    let reply = if previous.is_some() { " Answer your opponent's points first." } else { "" };
+    out.push_str(&format!("\nRound {} of {}. {side}{reply}", round.number + 1, state.max_rounds));
     out
 }
 
@@ -142,11 +120,7 @@ pub fn judge_messages(state: &DebateState, round: u32, purpose: TurnPurpose) -> 
     let mut messages = Vec::new();
     for r in history(state, round) {
         let Some(verdict) = r.verdict() else { continue };
-        messages.push(ChatMessage::user(judge_prompt(
-            state,
-            r,
-            TurnPurpose::Judge,
-        )));
+        messages.push(ChatMessage::user(judge_prompt(state, r, TurnPurpose::Judge)));
         let answer = serde_json::to_string(verdict).unwrap_or_default();
         messages.push(ChatMessage::assistant(answer));
     }
@@ -156,9 +130,11 @@ pub fn judge_messages(state: &DebateState, round: u32, purpose: TurnPurpose) -> 
     messages.push(ChatMessage::user(judge_prompt(state, current, purpose)));
     if purpose.is_repair() {
         // The failed attempt and why it failed, so the judge can fix it.
-        let failed = current.turns.iter().rev().find(|t| {
-            t.role == Role::Judge && matches!(t.verdict, Some(VerdictStatus::Invalid { .. }))
-        });
+        let failed = current
+            .turns
+            .iter()
+            .rev()
+            .find(|t| t.role == Role::Judge && matches!(t.verdict, Some(VerdictStatus::Invalid { .. })));
         if let Some(t) = failed {
             let error = match &t.verdict {
                 Some(VerdictStatus::Invalid { error, .. }) => error.as_str(),
@@ -175,28 +151,14 @@ pub fn judge_messages(state: &DebateState, round: u32, purpose: TurnPurpose) -> 
 }
 
 fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> String {
-    let argument = |role| {
-        round
-            .argument(role)
-            .map_or("(no argument)", non_empty_str)
-            .trim()
-            .to_string()
-    };
-    let pair = serde_json::to_string(&[argument(Role::Advocate), argument(Role::Skeptic)])
-        .unwrap_or_default();
-    let mut out = format!(
-        "Proposition: {}\nRound {} of {}.",
-        state.topic,
-        round.number + 1,
-        state.max_rounds
-    );
+    let argument = |role| round.argument(role).map_or("(no argument)", non_empty_str).trim().to_string();
+    let pair = serde_json::to_string(&[argument(Role::Advocate), argument(Role::Skeptic)]).unwrap_or_default();
+    let mut out = format!("Proposition: {}\nRound {} of {}.", state.topic, round.number + 1, state.max_rounds);
     if round.topic.trim() != state.topic.trim() {
         out.push_str(&format!(" This round's question: {}", round.topic));
     }
     for note in &round.injected {
-        out.push_str(&format!(
-            "\nThe person running the debate injected this topic: {note}"
-        ));
+        out.push_str(&format!("\nThe person running the debate injected this topic: {note}"));
     }
     out.push_str(&format!("\n\n[advocate, skeptic]:\n{pair}\n\n"));
     if purpose.is_final() {
@@ -226,9 +188,5 @@ fn non_empty(text: &str) -> String {
 }
 
 fn non_empty_str(text: &str) -> &str {
-    if text.trim().is_empty() {
-        "(no argument)"
-    } else {
-        text
-    }
+    if text.trim().is_empty() { "(no argument)" } else { text }
 }

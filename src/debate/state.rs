@@ -12,17 +12,10 @@ use crate::provider::Usage;
 #[serde(rename_all = "snake_case", tag = "state")]
 pub enum TurnStatus {
     Streaming,
-    Retrying {
-        attempt: u32,
-        max_retries: u32,
-        delay_ms: u64,
-        reason: String,
-    },
+    Retrying { attempt: u32, max_retries: u32, delay_ms: u64, reason: String },
     Done,
     Cancelled,
-    Failed {
-        error: String,
-    },
+    Failed { error: String },
 }
 
 /// What became of a judge turn's answer.
@@ -55,10 +48,7 @@ impl Turn {
 
     /// Started but not settled or failed: a model call is (or was) under way.
     pub fn is_open(&self) -> bool {
-        matches!(
-            self.status,
-            TurnStatus::Streaming | TurnStatus::Retrying { .. }
-        )
+        matches!(self.status, TurnStatus::Streaming | TurnStatus::Retrying { .. })
     }
 }
 
@@ -93,9 +83,7 @@ impl Round {
 
     /// The settled text of a debater, or `None` while it is still open.
     pub fn argument(&self, role: Role) -> Option<&str> {
-        self.turn(role)
-            .filter(|t| t.is_settled())
-            .map(|t| t.text.as_str())
+        self.turn(role).filter(|t| t.is_settled()).map(|t| t.text.as_str())
     }
 }
 
@@ -156,26 +144,17 @@ impl DebateState {
 
     /// The one reducer. Events that do not fit the state (a delta for a turn
     /// that is not streaming, say) are ignored rather than trusted.
+    #[allow(clippy::too_many_lines)] // one arm per event kind reads best as one match
     pub fn apply(&mut self, event: &DebateEvent) {
         match event {
-            DebateEvent::Started {
-                topic,
-                max_rounds,
-                initial_heat,
-                participants,
-            } => {
+            DebateEvent::Started { topic, max_rounds, initial_heat, participants } => {
                 self.topic.clone_from(topic);
                 self.max_rounds = *max_rounds;
                 self.initial_heat = clamp_heat(*initial_heat);
                 self.heat = self.initial_heat;
                 self.participants.clone_from(participants);
             }
-            DebateEvent::RoundStarted {
-                round,
-                topic,
-                heat,
-                injected,
-            } => {
+            DebateEvent::RoundStarted { round, topic, heat, injected } => {
                 self.pending_injections.retain(|p| !injected.contains(p));
                 self.rounds.push(Round {
                     number: *round,
@@ -185,12 +164,7 @@ impl DebateState {
                     turns: Vec::new(),
                 });
             }
-            DebateEvent::TurnStarted {
-                round,
-                role,
-                purpose,
-                temperature,
-            } => {
+            DebateEvent::TurnStarted { round, role, purpose, temperature } => {
                 let Some(r) = self.round_mut(*round) else {
                     return;
                 };
@@ -222,14 +196,7 @@ impl DebateState {
                     t.reasoning.push_str(text);
                 }
             }
-            DebateEvent::TurnRetrying {
-                round,
-                role,
-                attempt,
-                max_retries,
-                delay_ms,
-                reason,
-            } => {
+            DebateEvent::TurnRetrying { round, role, attempt, max_retries, delay_ms, reason } => {
                 if let Some(t) = self.open_turn_mut(*round, *role) {
                     t.text.clear();
                     t.reasoning.clear();
@@ -241,12 +208,7 @@ impl DebateState {
                     };
                 }
             }
-            DebateEvent::TurnCompleted {
-                round,
-                role,
-                text,
-                usage,
-            } => {
+            DebateEvent::TurnCompleted { round, role, text, usage } => {
                 if let Some(t) = self.open_turn_mut(*round, *role) {
                     t.text.clone_from(text);
                     t.usage = *usage;
@@ -260,29 +222,18 @@ impl DebateState {
             }
             DebateEvent::TurnFailed { round, role, error } => {
                 if let Some(t) = self.open_turn_mut(*round, *role) {
-                    t.status = TurnStatus::Failed {
-                        error: error.clone(),
-                    };
+                    t.status = TurnStatus::Failed { error: error.clone() };
                 }
             }
             DebateEvent::VerdictReached { round, verdict } => {
                 if let Some(t) = self.round_mut(*round).and_then(|r| r.turn_mut(Role::Judge)) {
-                    t.verdict = Some(VerdictStatus::Parsed {
-                        verdict: verdict.clone(),
-                    });
+                    t.verdict = Some(VerdictStatus::Parsed { verdict: verdict.clone() });
                     self.heat = clamp_heat(verdict.heat);
                 }
             }
-            DebateEvent::VerdictInvalid {
-                round,
-                error,
-                will_retry,
-            } => {
+            DebateEvent::VerdictInvalid { round, error, will_retry } => {
                 if let Some(t) = self.round_mut(*round).and_then(|r| r.turn_mut(Role::Judge)) {
-                    t.verdict = Some(VerdictStatus::Invalid {
-                        error: error.clone(),
-                        will_retry: *will_retry,
-                    });
+                    t.verdict = Some(VerdictStatus::Invalid { error: error.clone(), will_retry: *will_retry });
                 }
             }
             DebateEvent::Paused => self.paused = true,
@@ -292,11 +243,16 @@ impl DebateState {
             DebateEvent::TemperatureReleased => self.pinned_heat = None,
             DebateEvent::ResolutionForced => self.force_requested = true,
             DebateEvent::Notice { message } => self.notices.push(message.clone()),
+            DebateEvent::Reopened => {
+                if matches!(self.finish, Some(Finish { outcome: Outcome::Failed(_) | Outcome::Cancelled, .. })) {
+                    self.finish = None;
+                }
+                if let Some(round) = self.rounds.last_mut() {
+                    round.turns.retain(|t| !matches!(t.status, TurnStatus::Failed { .. }));
+                }
+            }
             DebateEvent::Finished { outcome, synthesis } => {
-                self.finish = Some(Finish {
-                    outcome: outcome.clone(),
-                    synthesis: synthesis.clone(),
-                });
+                self.finish = Some(Finish { outcome: outcome.clone(), synthesis: synthesis.clone() });
             }
         }
     }
@@ -306,8 +262,6 @@ impl DebateState {
     }
 
     fn open_turn_mut(&mut self, round: u32, role: Role) -> Option<&mut Turn> {
-        self.round_mut(round)
-            .and_then(|r| r.turn_mut(role))
-            .filter(|t| t.is_open())
+        self.round_mut(round).and_then(|r| r.turn_mut(role)).filter(|t| t.is_open())
     }
 }

@@ -58,11 +58,7 @@ pub enum VerdictError {
 
 /// Parses a judge's answer. `fallback_topic` and `fallback_heat` fill in
 /// `topic` and `heat` when the judge left them out.
-pub fn parse(
-    text: &str,
-    fallback_topic: &str,
-    fallback_heat: f32,
-) -> Result<Verdict, VerdictError> {
+pub fn parse(text: &str, fallback_topic: &str, fallback_heat: f32) -> Result<Verdict, VerdictError> {
     let object = find_object(text).ok_or(VerdictError::NoObject)?;
     let map = parse_object(object)?;
     let verdict = match map.get("verdict") {
@@ -85,21 +81,13 @@ pub fn parse(
     let heat = match map.get("heat") {
         None | Some(Value::Null) => fallback_heat,
         Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::from(fallback_heat)) as f32,
-        Some(Value::String(s)) => s.trim().parse::<f32>().map_err(|_| {
-            wrong_type(
-                "heat",
-                "a number between 0.3 and 1.0",
-                &Value::String(s.clone()),
-            )
-        })?,
+        Some(Value::String(s)) => s
+            .trim()
+            .parse::<f32>()
+            .map_err(|_| wrong_type("heat", "a number between 0.3 and 1.0", &Value::String(s.clone())))?,
         Some(other) => return Err(wrong_type("heat", "a number between 0.3 and 1.0", other)),
     };
-    Ok(Verdict {
-        resolved,
-        verdict,
-        topic,
-        heat: clamp_heat(heat),
-    })
+    Ok(Verdict { resolved, verdict, topic, heat: clamp_heat(heat) })
 }
 
 fn wrong_type(field: &'static str, expected: &str, got: &Value) -> VerdictError {
@@ -107,10 +95,7 @@ fn wrong_type(field: &'static str, expected: &str, got: &Value) -> VerdictError 
     if shown.len() > 40 {
         shown = format!("{}…", shown.chars().take(40).collect::<String>());
     }
-    VerdictError::WrongType {
-        field,
-        detail: format!("expected {expected}, got {shown}"),
-    }
+    VerdictError::WrongType { field, detail: format!("expected {expected}, got {shown}") }
 }
 
 fn parse_object(object: &str) -> Result<Map<String, Value>, VerdictError> {
@@ -199,15 +184,7 @@ mod tests {
     #[test]
     fn plain_object() {
         let v = ok(r#"{"resolved": false, "verdict": "Close.", "topic": "Costs?", "heat": 0.7}"#);
-        assert_eq!(
-            v,
-            Verdict {
-                resolved: false,
-                verdict: "Close.".into(),
-                topic: "Costs?".into(),
-                heat: 0.7
-            }
-        );
+        assert_eq!(v, Verdict { resolved: false, verdict: "Close.".into(), topic: "Costs?".into(), heat: 0.7 });
     }
 
     #[test]
@@ -248,25 +225,16 @@ mod tests {
     #[test]
     fn errors_name_the_problem() {
         assert_eq!(parse("no json here", "t", 0.5), Err(VerdictError::NoObject));
-        assert_eq!(
-            parse(r#"{"resolved": true}"#, "t", 0.5),
-            Err(VerdictError::MissingVerdict)
-        );
+        assert_eq!(parse(r#"{"resolved": true}"#, "t", 0.5), Err(VerdictError::MissingVerdict));
         assert!(matches!(
             parse(r#"{"verdict": "v", "heat": "hot"}"#, "t", 0.5),
             Err(VerdictError::WrongType { field: "heat", .. })
         ));
         assert!(matches!(
             parse(r#"{"verdict": "v", "resolved": 7}"#, "t", 0.5),
-            Err(VerdictError::WrongType {
-                field: "resolved",
-                ..
-            })
+            Err(VerdictError::WrongType { field: "resolved", .. })
         ));
-        assert!(matches!(
-            parse(r#"{"verdict": "cut off"#, "t", 0.5),
-            Err(VerdictError::Malformed(_))
-        ));
+        assert!(matches!(parse(r#"{"verdict": "cut off"#, "t", 0.5), Err(VerdictError::Malformed(_))));
     }
 
     #[test]

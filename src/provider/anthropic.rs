@@ -13,8 +13,6 @@ impl ChatModel for AnthropicModel {
     }
     fn stream(&self, _request: ChatRequest) -> ChunkStream {
         let _ = &self.0;
-        Box::pin(futures::stream::once(async {
-            Err(ProviderError::Connect("provisional".into()))
-        }))
+        Box::pin(futures::stream::once(async { Err(ProviderError::Connect("provisional".into())) }))
     }
 }

@@ -34,17 +34,11 @@ pub struct ChatMessage {
 
 impl ChatMessage {
     pub fn user(content: impl Into<String>) -> Self {
-        Self {
-            role: ChatRole::User,
-            content: content.into(),
-        }
+        Self { role: ChatRole::User, content: content.into() }
     }
 
     pub fn assistant(content: impl Into<String>) -> Self {
-        Self {
-            role: ChatRole::Assistant,
-            content: content.into(),
-        }
+        Self { role: ChatRole::Assistant, content: content.into() }
     }
 }
 
@@ -111,21 +105,11 @@ pub enum Chunk {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ProviderError {
     #[error("rate limited by the provider: {message}")]
-    RateLimited {
-        retry_after: Option<Duration>,
-        message: String,
-    },
+    RateLimited { retry_after: Option<Duration>, message: String },
     #[error("the provider is overloaded: {message}")]
-    Overloaded {
-        retry_after: Option<Duration>,
-        message: String,
-    },
+    Overloaded { retry_after: Option<Duration>, message: String },
     #[error("server error {status}: {message}")]
-    Server {
-        status: u16,
-        retry_after: Option<Duration>,
-        message: String,
-    },
+    Server { status: u16, retry_after: Option<Duration>, message: String },
     #[error("timed out: {0}")]
     Timeout(String),
     #[error("could not connect: {0}")]

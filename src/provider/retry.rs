@@ -32,36 +32,20 @@ impl RetryPolicy {
         if !err.is_retryable() || attempt > self.max_retries {
             return None;
         }
-        Some(
-            err.retry_after()
-                .unwrap_or(self.base_delay)
-                .min(self.max_delay),
-        )
+        Some(err.retry_after().unwrap_or(self.base_delay).min(self.max_delay))
     }
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum TurnItem {
     Chunk(Chunk),
-    Retrying {
-        attempt: u32,
-        max_retries: u32,
-        delay: Duration,
-        error: ProviderError,
-    },
-    ParameterDropped {
-        param: String,
-        message: String,
-    },
+    Retrying { attempt: u32, max_retries: u32, delay: Duration, error: ProviderError },
+    ParameterDropped { param: String, message: String },
 }
 
 pub type TurnStream = Pin<Box<dyn Stream<Item = Result<TurnItem, ProviderError>> + Send>>;
 
-pub fn with_retry(
-    model: Arc<dyn ChatModel>,
-    request: ChatRequest,
-    policy: RetryPolicy,
-) -> TurnStream {
+pub fn with_retry(model: Arc<dyn ChatModel>, request: ChatRequest, policy: RetryPolicy) -> TurnStream {
     let (tx, rx) = tokio::sync::mpsc::channel(64);
     tokio::spawn(async move {
         let mut attempt = 0;
@@ -87,12 +71,7 @@ pub fn with_retry(
                 let _ = tx.send(Err(error)).await;
                 return;
             };
-            let item = TurnItem::Retrying {
-                attempt,
-                max_retries: policy.max_retries,
-                delay,
-                error,
-            };
+            let item = TurnItem::Retrying { attempt, max_retries: policy.max_retries, delay, error };
             if tx.send(Ok(item)).await.is_err() {
                 return;
             }
@@ -102,8 +81,6 @@ pub fn with_retry(
     Box::pin(tokio_stream_from(rx))
 }
 
-fn tokio_stream_from<T: Send + 'static>(
-    mut rx: tokio::sync::mpsc::Receiver<T>,
-) -> impl Stream<Item = T> {
+fn tokio_stream_from<T: Send + 'static>(mut rx: tokio::sync::mpsc::Receiver<T>) -> impl Stream<Item = T> {
     futures::stream::poll_fn(move |cx| rx.poll_recv(cx))
 }

@@ -30,15 +30,9 @@ pub struct Reply(pub Vec<Step>);
 impl Reply {
     /// Streams `text` in word-sized chunks, with usage and a clean finish.
     pub fn text(text: &str) -> Self {
-        let mut steps: Vec<Step> = split_words(text)
-            .into_iter()
-            .map(|w| Step::Chunk(Chunk::Text(w)))
-            .collect();
+        let mut steps: Vec<Step> = split_words(text).into_iter().map(|w| Step::Chunk(Chunk::Text(w))).collect();
         let words = steps.len() as u64;
-        steps.push(Step::Chunk(Chunk::Usage(Usage {
-            input_tokens: 10,
-            output_tokens: words,
-        })));
+        steps.push(Step::Chunk(Chunk::Usage(Usage { input_tokens: 10, output_tokens: words })));
         steps.push(Step::Chunk(Chunk::Finish(FinishReason::Stop)));
         Self(steps)
     }
@@ -67,10 +61,7 @@ impl Reply {
 
     /// Streams `before`, then waits at `gate`, then streams `after`.
     pub fn gated(before: &str, gate: &Arc<Semaphore>, after: &str) -> Self {
-        let mut steps: Vec<Step> = split_words(before)
-            .into_iter()
-            .map(|w| Step::Chunk(Chunk::Text(w)))
-            .collect();
+        let mut steps: Vec<Step> = split_words(before).into_iter().map(|w| Step::Chunk(Chunk::Text(w))).collect();
         steps.push(Step::Gate(Arc::clone(gate)));
         steps.extend(Self::text(after).0);
         Self(steps)
@@ -117,10 +108,7 @@ impl ScriptedModel {
 
     /// Every request received so far, oldest first.
     pub fn requests(&self) -> Vec<ChatRequest> {
-        self.requests
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.requests.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
     /// The most streams that were open at the same moment.
@@ -144,10 +132,7 @@ impl ChatModel for ScriptedModel {
     }
 
     fn stream(&self, request: ChatRequest) -> ChunkStream {
-        self.requests
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(request);
+        self.requests.lock().unwrap_or_else(PoisonError::into_inner).push(request);
         let reply = self
             .replies
             .lock()
@@ -158,26 +143,23 @@ impl ChatModel for ScriptedModel {
         self.peak.fetch_max(now, Ordering::SeqCst);
         let guard = ActiveGuard(Arc::clone(&self.active));
         let steps: VecDeque<Step> = reply.0.into();
-        let stream = futures::stream::unfold(
-            (steps, guard, false),
-            |(mut steps, guard, failed)| async move {
-                if failed {
-                    return None;
-                }
-                loop {
-                    match steps.pop_front()? {
-                        Step::Chunk(chunk) => return Some((Ok(chunk), (steps, guard, false))),
-                        Step::Delay(d) => tokio::time::sleep(d).await,
-                        Step::Gate(gate) => {
-                            if let Ok(permit) = gate.acquire().await {
-                                permit.forget();
-                            }
+        let stream = futures::stream::unfold((steps, guard, false), |(mut steps, guard, failed)| async move {
+            if failed {
+                return None;
+            }
+            loop {
+                match steps.pop_front()? {
+                    Step::Chunk(chunk) => return Some((Ok(chunk), (steps, guard, false))),
+                    Step::Delay(d) => tokio::time::sleep(d).await,
+                    Step::Gate(gate) => {
+                        if let Ok(permit) = gate.acquire().await {
+                            permit.forget();
                         }
-                        Step::Fail(error) => return Some((Err(error), (steps, guard, true))),
                     }
+                    Step::Fail(error) => return Some((Err(error), (steps, guard, true))),
                 }
-            },
-        );
+            }
+        });
         stream.boxed()
     }
 }

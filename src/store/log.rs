@@ -1,0 +1,202 @@
+//! One session's append-only JSONL event log: a versioned header line, then
+//! one `{"ms": …, "event": …}` line per event. Crash-safe: a torn last line is
+//! cut off on open (the bytes kept aside in a `.torn` file) and reported;
+//! garbage and events from a newer heat are skipped with a notice naming the
+//! line. One writer per session, enforced with an OS file lock.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+
+use crate::debate::DebateEvent;
+
+/// The log format this heat writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The first line of every log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    pub heat_session: u32,
+    pub id: String,
+    pub created_ms: u64,
+}
+
+/// One stored event and when it happened (ms since the session was created).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub ms: u64,
+    pub event: DebateEvent,
+}
+
+/// A log read back: its header, events, and anything odd found on the way.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    pub header: Header,
+    pub records: Vec<Record>,
+    pub notices: Vec<String>,
+    /// Byte length of the valid prefix (where appending resumes).
+    valid_len: u64,
+}
+
+/// Reads a log without changing it.
+pub fn load(path: &Path) -> anyhow::Result<Loaded> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .with_context(|| format!("could not read the session log {}", path.display()))?;
+    parse(&bytes).with_context(|| format!("the session log {} cannot be opened", path.display()))
+}
+
+fn parse(bytes: &[u8]) -> anyhow::Result<Loaded> {
+    if bytes.is_empty() {
+        bail!("the file is empty");
+    }
+    let mut lines = bytes.split_inclusive(|&b| b == b'\n');
+    let first = lines.next().unwrap_or_default();
+    let header: Header = serde_json::from_slice(first.trim_ascii_end())
+        .map_err(|_| anyhow::anyhow!("line 1 is not a heat session header"))?;
+    if header.heat_session != FORMAT_VERSION {
+        bail!(
+            "it was written in session format {} and this heat reads format {FORMAT_VERSION}; use a newer heat",
+            header.heat_session
+        );
+    }
+    let mut loaded = Loaded { header, records: Vec::new(), notices: Vec::new(), valid_len: first.len() as u64 };
+    if !first.ends_with(b"\n") {
+        loaded.notices.push("line 1 was not terminated; it was repaired".into());
+    }
+    for (index, line) in lines.enumerate() {
+        let number = index + 2;
+        if !line.ends_with(b"\n") {
+            // A write cut short by a crash: only ever the last line.
+            loaded
+                .notices
+                .push(format!("line {number} was cut short by a crash ({} bytes); it was dropped", line.len()));
+            break;
+        }
+        loaded.valid_len += line.len() as u64;
+        let text = line.trim_ascii();
+        if text.is_empty() {
+            continue;
+        }
+        match serde_json::from_slice::<Record>(text) {
+            Ok(record) => loaded.records.push(record),
+            Err(e) => loaded.notices.push(skip_notice(number, text, &e)),
+        }
+    }
+    Ok(loaded)
+}
+
+fn skip_notice(number: usize, text: &[u8], error: &serde_json::Error) -> String {
+    let kind = serde_json::from_slice::<serde_json::Value>(text)
+        .ok()
+        .and_then(|v| v["event"]["type"].as_str().map(String::from));
+    match kind {
+        Some(kind) if error.to_string().contains("unknown variant") => {
+            format!("line {number}: event kind `{kind}` comes from a newer heat; skipped")
+        }
+        _ => format!("line {number}: not a heat event ({error}); skipped"),
+    }
+}
+
+/// The writing end of a session log. Holds the session's lock while alive.
+pub struct SessionLog {
+    path: PathBuf,
+    out: BufWriter<File>,
+    opened: Instant,
+    /// `ms` of the session's clock when this writer opened it.
+    base_ms: u64,
+}
+
+impl SessionLog {
+    /// Creates a new log (user-readable only) and writes its header.
+    pub fn create(path: &Path, header: &Header) -> anyhow::Result<Self> {
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file =
+            options.open(path).with_context(|| format!("could not create the session log {}", path.display()))?;
+        lock(&file, path)?;
+        let mut log = Self { path: path.to_path_buf(), out: BufWriter::new(file), opened: Instant::now(), base_ms: 0 };
+        serde_json::to_writer(&mut log.out, header)?;
+        log.out.write_all(b"\n")?;
+        log.sync()?;
+        Ok(log)
+    }
+
+    /// Opens an existing log to continue it: loads it, cuts a torn last line
+    /// off (saving the bytes beside it) and positions for appending.
+    pub fn reopen(path: &Path) -> anyhow::Result<(Self, Loaded)> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .with_context(|| format!("could not open the session log {}", path.display()))?;
+        lock(&file, path)?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        let loaded = parse(&bytes).with_context(|| format!("the session log {} cannot be opened", path.display()))?;
+        let valid = usize::try_from(loaded.valid_len).unwrap_or(bytes.len());
+        if valid < bytes.len() {
+            let torn = path.with_extension("jsonl.torn");
+            std::fs::write(&torn, &bytes[valid..]).with_context(|| format!("could not save {}", torn.display()))?;
+            file.set_len(loaded.valid_len)?;
+        }
+        if !bytes[..valid].ends_with(b"\n") {
+            file.seek(SeekFrom::End(0))?;
+            file.write_all(b"\n")?;
+        }
+        file.seek(SeekFrom::End(0))?;
+        let base_ms = loaded.records.last().map_or(0, |r| r.ms);
+        let log = Self { path: path.to_path_buf(), out: BufWriter::new(file), opened: Instant::now(), base_ms };
+        Ok((log, loaded))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends an event. Token deltas stay buffered; every other event is
+    /// flushed, and turn boundaries and steering actions are fsynced.
+    pub fn append(&mut self, event: &DebateEvent) -> anyhow::Result<()> {
+        let ms = self.base_ms + u64::try_from(self.opened.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let record = RecordRef { ms, event };
+        serde_json::to_writer(&mut self.out, &record)?;
+        self.out.write_all(b"\n")?;
+        match event {
+            DebateEvent::Delta { .. } | DebateEvent::Reasoning { .. } => Ok(()),
+            DebateEvent::TurnStarted { .. } | DebateEvent::TurnRetrying { .. } | DebateEvent::Notice { .. } => {
+                self.out.flush().context("could not write the session log")
+            }
+            _ => self.sync(),
+        }
+    }
+
+    /// Flushes and fsyncs: everything appended so far survives a crash.
+    pub fn sync(&mut self) -> anyhow::Result<()> {
+        self.out.flush().context("could not write the session log")?;
+        self.out.get_ref().sync_data().context("could not sync the session log")
+    }
+}
+
+#[derive(Serialize)]
+struct RecordRef<'a> {
+    ms: u64,
+    event: &'a DebateEvent,
+}
+
+fn lock(file: &File, path: &Path) -> anyhow::Result<()> {
+    match file.try_lock() {
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => bail!(
+            "the session {} is open in another heat; close that one first",
+            path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+        ),
+        Err(std::fs::TryLockError::Error(e)) => Err(e).with_context(|| format!("could not lock {}", path.display())),
+    }
+}

@@ -1,0 +1,194 @@
+//! The session store: every debate is a session, recorded as it happens in
+//! the platform data dir as an append-only event log plus a small index.
+
+pub mod index;
+pub mod log;
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, bail};
+
+use crate::debate::{DebateEvent, DebateState};
+use index::IndexEntry;
+use log::{FORMAT_VERSION, Header, Loaded, SessionLog};
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// heat's data dir: `HEAT_DATA_DIR`, else the platform's.
+pub fn data_dir() -> anyhow::Result<PathBuf> {
+    if let Some(dir) = std::env::var_os("HEAT_DATA_DIR").filter(|d| !d.is_empty()) {
+        return Ok(PathBuf::from(dir));
+    }
+    directories::ProjectDirs::from("", "", "heat")
+        .map(|d| d.data_dir().to_path_buf())
+        .context("could not find a data directory for this user; set HEAT_DATA_DIR")
+}
+
+/// The sessions directory.
+#[derive(Debug, Clone)]
+pub struct Store {
+    dir: PathBuf,
+}
+
+impl Store {
+    /// Opens (creating if needed) `<data_dir>/sessions`.
+    pub fn open(data_dir: &Path) -> anyhow::Result<Self> {
+        let dir = data_dir.join("sessions");
+        std::fs::create_dir_all(&dir).with_context(|| {
+            format!(
+                "could not create the sessions directory {}; check its permissions or set HEAT_DATA_DIR",
+                dir.display()
+            )
+        })?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+        }
+        Ok(Self { dir })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn log_path(&self, id: &str) -> PathBuf {
+        self.dir.join(format!("{id}.jsonl"))
+    }
+
+    /// Starts recording a new session.
+    pub fn create(&self) -> anyhow::Result<Recorder> {
+        let created_ms = now_ms();
+        let stamp = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
+        let digits: String = stamp.chars().filter(char::is_ascii_digit).take(14).collect();
+        let id =
+            format!("{}-{}-{:04x}", &digits[..8.min(digits.len())], &digits[8.min(digits.len())..], fastrand::u16(..));
+        let header = Header { heat_session: FORMAT_VERSION, id: id.clone(), created_ms };
+        let log = SessionLog::create(&self.log_path(&id), &header)?;
+        Ok(Recorder { store: self.clone(), log, id, created_ms, state: DebateState::default(), warned: false })
+    }
+
+    /// Reopens a session to continue it.
+    pub fn reopen(&self, id: &str) -> anyhow::Result<(Recorder, Loaded)> {
+        let (log, loaded) = SessionLog::reopen(&self.log_path(id))?;
+        let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+        let recorder = Recorder {
+            store: self.clone(),
+            log,
+            id: id.to_string(),
+            created_ms: loaded.header.created_ms,
+            state,
+            warned: false,
+        };
+        Ok((recorder, loaded))
+    }
+
+    pub fn load(&self, id: &str) -> anyhow::Result<Loaded> {
+        log::load(&self.log_path(id))
+    }
+
+    /// Every session, newest first, from the index (rebuilt if needed).
+    pub fn list(&self) -> Vec<IndexEntry> {
+        let mut entries = index::read(&self.dir).unwrap_or_else(|| self.rebuild_index());
+        entries.sort_by(|a, b| b.updated_ms.cmp(&a.updated_ms).then_with(|| b.id.cmp(&a.id)));
+        entries
+    }
+
+    /// Reads every log to rebuild the index (used when it is missing or corrupt).
+    fn rebuild_index(&self) -> Vec<IndexEntry> {
+        let Ok(dir) = std::fs::read_dir(&self.dir) else { return Vec::new() };
+        let mut entries = Vec::new();
+        for path in dir.flatten().map(|e| e.path()) {
+            if path.extension().and_then(|e| e.to_str()) != Some("jsonl") {
+                continue;
+            }
+            let Ok(loaded) = log::load(&path) else { continue };
+            let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+            let updated = loaded.header.created_ms + loaded.records.last().map_or(0, |r| r.ms);
+            entries.push(IndexEntry::describe(&loaded.header.id, loaded.header.created_ms, updated, &state));
+        }
+        let _ = index::write(&self.dir, &entries);
+        entries
+    }
+
+    /// The session an id names: the newest when `None`, else the one whose
+    /// id starts with the given text.
+    pub fn resolve(&self, id: Option<&str>) -> anyhow::Result<String> {
+        let entries = self.list();
+        let Some(wanted) = id else {
+            return entries
+                .first()
+                .map(|e| e.id.clone())
+                .context("there are no sessions yet; start one with heat run \"topic\"");
+        };
+        let matches: Vec<&IndexEntry> = entries.iter().filter(|e| e.id.starts_with(wanted)).collect();
+        match matches.as_slice() {
+            [one] => Ok(one.id.clone()),
+            [] if self.log_path(wanted).exists() => Ok(wanted.to_string()),
+            [] => bail!("no session has an id starting with {wanted:?}; `heat sessions` lists them"),
+            many => bail!("{} sessions have ids starting with {wanted:?}; give more of the id", many.len()),
+        }
+    }
+
+    pub fn delete(&self, id: &str) -> anyhow::Result<()> {
+        std::fs::remove_file(self.log_path(id)).with_context(|| format!("could not delete session {id}"))?;
+        index::remove(&self.dir, id)
+    }
+}
+
+/// Records one running debate: appends each event and keeps the index fresh.
+pub struct Recorder {
+    store: Store,
+    log: SessionLog,
+    id: String,
+    created_ms: u64,
+    state: DebateState,
+    warned: bool,
+}
+
+impl Recorder {
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub fn path(&self) -> &Path {
+        self.log.path()
+    }
+
+    pub fn state(&self) -> &DebateState {
+        &self.state
+    }
+
+    /// Appends an event. A write failure is returned once as a warning
+    /// sentence (the debate goes on); later failures are silent.
+    pub fn record(&mut self, event: &DebateEvent) -> Option<String> {
+        self.state.apply(event);
+        let result = self.log.append(event).and_then(|()| {
+            if matches!(
+                event,
+                DebateEvent::Started { .. } | DebateEvent::RoundStarted { .. } | DebateEvent::Finished { .. }
+            ) {
+                self.update_index()
+            } else {
+                Ok(())
+            }
+        });
+        match result {
+            Err(e) if !self.warned => {
+                self.warned = true;
+                Some(format!("the session {} is no longer being saved: {e:#}", self.id))
+            }
+            _ => None,
+        }
+    }
+
+    fn update_index(&self) -> anyhow::Result<()> {
+        let entry = IndexEntry::describe(&self.id, self.created_ms, now_ms(), &self.state);
+        let store = self.store.clone();
+        index::upsert(&self.store.dir, entry, || store.rebuild_index())
+    }
+}
