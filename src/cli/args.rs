@@ -45,6 +45,16 @@ pub enum Commands {
     },
     /// List stored debates, newest first.
     Sessions,
+    /// Write a stored debate as Markdown or JSON (the newest when no id is given).
+    Export {
+        /// A session id, or the start of one.
+        id: Option<String>,
+        #[arg(long, value_enum, default_value = "md")]
+        format: crate::store::export::Format,
+        /// Write to this file instead of standard output.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
+    },
     /// Show or create the configuration.
     Config {
         #[command(subcommand)]

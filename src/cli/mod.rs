@@ -56,6 +56,10 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             sessions::list()?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(Commands::Export { id, format, output }) => {
+            sessions::export(id.as_deref(), format, output.as_deref())?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Commands::Config { action: ConfigAction::Show { debate } }) => {
             let config = load_config(config_file.as_ref(), &debate.flag_values())?;
             run::show_config(&config).await?;

@@ -1,7 +1,12 @@
-//! `heat sessions`: the stored debates, newest first, read from the index.
+//! `heat sessions` and `heat export`: the stored debates, newest first (read
+//! from the index), and one of them written out.
 
 use std::io::Write;
+use std::path::Path;
 
+use anyhow::Context;
+
+use crate::store::export::{self, Format};
 use crate::store::{self, Store};
 
 pub fn list() -> anyhow::Result<()> {
@@ -25,6 +30,25 @@ pub fn list() -> anyhow::Result<()> {
             outcome,
             age(now.saturating_sub(e.updated_ms))
         )?;
+    }
+    Ok(())
+}
+
+/// `heat export`: one session as Markdown or JSON, to stdout or a file.
+pub fn export(id: Option<&str>, format: Format, output: Option<&Path>) -> anyhow::Result<()> {
+    let store = Store::open(&store::data_dir()?)?;
+    let id = store.resolve(id)?;
+    let loaded = store.load(&id)?;
+    for notice in &loaded.notices {
+        eprintln!("heat: session {id}: {notice}");
+    }
+    let text = export::render(format, &loaded.header, &loaded.records);
+    match output {
+        Some(path) => {
+            std::fs::write(path, text).with_context(|| format!("could not write {}", path.display()))?;
+            eprintln!("heat: wrote {}", path.display());
+        }
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
     Ok(())
 }

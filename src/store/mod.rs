@@ -1,6 +1,7 @@
 //! The session store: every debate is a session, recorded as it happens in
 //! the platform data dir as an append-only event log plus a small index.
 
+pub mod export;
 pub mod index;
 pub mod log;
 

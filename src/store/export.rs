@@ -1,0 +1,129 @@
+//! Exports a stored debate: Markdown, a readable record (participants, each
+//! round's arguments, verdicts and heat, steering actions with timestamps,
+//! the synthesis); JSON, the full structured record (state and every event).
+
+use std::fmt::Write as _;
+
+use serde_json::json;
+
+use super::log::{Header, Record};
+use crate::debate::state::{TurnStatus, VerdictStatus};
+use crate::debate::{DebateEvent, DebateState, Role};
+use crate::sanitize::clean;
+
+/// The export formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Md,
+    Json,
+}
+
+/// Renders a session in the given format.
+pub fn render(format: Format, header: &Header, records: &[Record]) -> String {
+    let state = DebateState::from_events(records.iter().map(|r| &r.event));
+    match format {
+        Format::Md => markdown(header, &state, records),
+        Format::Json => {
+            let value = json!({
+                "format": "heat-session-export",
+                "version": 1,
+                "session": { "id": header.id, "created": rfc3339(header.created_ms) },
+                "state": state,
+                "events": records,
+            });
+            let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+    }
+}
+
+fn rfc3339(ms: u64) -> String {
+    let time = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms);
+    humantime::format_rfc3339_seconds(time).to_string()
+}
+
+fn clock(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("+{:02}:{:02}", s / 60, s % 60)
+}
+
+fn markdown(header: &Header, state: &DebateState, records: &[Record]) -> String {
+    let mut md = String::new();
+    let _ = writeln!(md, "# {}\n", clean(&state.topic));
+    let _ = writeln!(md, "- Session: `{}`, started {}", header.id, rfc3339(header.created_ms));
+    let outcome = state.finish.as_ref().map_or_else(|| "unfinished".to_string(), |f| f.outcome.describe());
+    let rounds = state.rounds.len();
+    let _ = writeln!(md, "- Outcome: {outcome} after {rounds} round{}", if rounds == 1 { "" } else { "s" });
+    for p in &state.participants {
+        let _ = writeln!(md, "- {}: {}/{}", p.role.label(), p.provider, p.model);
+    }
+    let heats: Vec<String> = state.heat_history().iter().map(|h| format!("{h:.2}")).collect();
+    let _ = writeln!(md, "- Heat by round: {}\n", heats.join(" → "));
+    for round in &state.rounds {
+        let _ = writeln!(md, "## Round {} · heat {:.2}\n", round.number + 1, round.heat);
+        if round.topic.trim() != state.topic.trim() {
+            let _ = writeln!(md, "**Question:** {}\n", clean(&round.topic));
+        }
+        for note in &round.injected {
+            let _ = writeln!(md, "**Moderator's note:** {}\n", clean(note));
+        }
+        for role in Role::DEBATERS {
+            let Some(turn) = round.turn(role) else { continue };
+            let _ = writeln!(md, "### {}\n", role.label());
+            let text = clean(turn.text.trim());
+            let _ = writeln!(md, "{}\n", if text.is_empty() { "*(no argument)*".to_string() } else { text });
+            match &turn.status {
+                TurnStatus::Cancelled => md.push_str("*(cancelled by the moderator)*\n\n"),
+                TurnStatus::Failed { error } => {
+                    let _ = writeln!(md, "*(failed: {})*\n", clean(error));
+                }
+                _ => {}
+            }
+        }
+        let Some(judge) = round.turn(Role::Judge) else { continue };
+        md.push_str("### Judge\n\n");
+        match &judge.verdict {
+            Some(VerdictStatus::Parsed { verdict }) => {
+                let head = if verdict.resolved { "Resolved." } else { "Not resolved." };
+                let _ = writeln!(md, "**{head}** {}\n", clean(&verdict.verdict));
+                if !verdict.resolved {
+                    let _ = writeln!(md, "Next: {} · heat {:.2}\n", clean(&verdict.topic), verdict.heat);
+                }
+            }
+            Some(VerdictStatus::Invalid { error, .. }) => {
+                let _ = writeln!(md, "*(the verdict could not be read: {}; heat and topic kept)*\n", clean(error));
+            }
+            None => md.push_str("*(no verdict)*\n\n"),
+        }
+    }
+    let steering: Vec<String> = records.iter().filter_map(|r| steering_line(r.ms, &r.event)).collect();
+    if !steering.is_empty() {
+        md.push_str("## Steering\n\n");
+        for line in steering {
+            let _ = writeln!(md, "- {line}");
+        }
+        md.push('\n');
+    }
+    if let Some(synthesis) = state.finish.as_ref().and_then(|f| f.synthesis.as_deref()) {
+        let _ = writeln!(md, "## Final synthesis\n\n{}", clean(synthesis.trim()));
+    }
+    md
+}
+
+fn steering_line(ms: u64, event: &DebateEvent) -> Option<String> {
+    let what = match event {
+        DebateEvent::Paused => "paused".to_string(),
+        DebateEvent::Resumed => "resumed".to_string(),
+        DebateEvent::TopicInjected { text } => format!("injected a topic: {}", clean(text)),
+        DebateEvent::TemperaturePinned { heat } => format!("pinned the heat at {heat:.2}"),
+        DebateEvent::TemperatureReleased => "released the heat to the judge".to_string(),
+        DebateEvent::ResolutionForced => "forced a resolution".to_string(),
+        DebateEvent::TurnCancelled { round, role } => {
+            format!("cancelled the {}'s turn in round {}", role.key(), round + 1)
+        }
+        DebateEvent::Reopened => "reopened the session".to_string(),
+        _ => return None,
+    };
+    Some(format!("{} {what}", clock(ms)))
+}
