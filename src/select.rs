@@ -137,8 +137,9 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
         };
         roles.push(RoleChoice { role, kind, model, why });
     }
-    if roles.iter().any(|r| r.kind == ProviderKind::Local) {
-        notices.push("offline: SmolLM2-135M — small model, expect weak arguments".to_string());
+    if let Some(local) = roles.iter().find(|r| r.kind == ProviderKind::Local) {
+        let warning = if local.model == "SmolLM2-135M" { " — small model, expect weak arguments" } else { "" };
+        notices.push(format!("offline: {}{warning}", local.model));
     }
     Ok(Selection { roles, notices })
 }

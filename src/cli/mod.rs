@@ -2,6 +2,7 @@
 //! the chosen command.
 
 pub mod args;
+mod model;
 pub mod print;
 mod run;
 mod sessions;
@@ -14,7 +15,7 @@ use anyhow::Context;
 use clap::Parser;
 
 use crate::config::{Config, DEFAULT_FILE, FlagValue};
-use args::{Cli, Commands, ConfigAction};
+use args::{Cli, Commands, ConfigAction, ModelAction};
 
 /// Runs the command line; errors come back as one sentence for stderr.
 pub fn main() -> ExitCode {
@@ -58,6 +59,17 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Commands::Export { id, format, output }) => {
             sessions::export(id.as_deref(), format, output.as_deref())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Commands::Model { action }) => {
+            match action {
+                ModelAction::Install { file, url } => model::install(file, url).await?,
+                ModelAction::List => model::list()?,
+                ModelAction::Path => {
+                    let config = load_config(config_file.as_ref(), &[])?;
+                    println!("{}", model::model_path(&config)?.display());
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Config { action: ConfigAction::Show { debate } }) => {

@@ -4,18 +4,14 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use crate::config::Config;
 use crate::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup};
 use crate::debate::{Command, DebateEvent, Outcome, Role};
-use crate::provider::ChatModel;
 use crate::select::{self, Environment, ProviderKind};
 use crate::store::{self, Recorder, Store};
 
 use super::print::{Style, TextPrinter, json_line};
-
-type LocalLoader = Box<dyn Fn() -> anyhow::Result<Arc<dyn ChatModel>>>;
 
 /// Finds what auto-selection may use: probes Ollama only when a role is on
 /// `auto` and no key decides it first.
@@ -32,12 +28,8 @@ pub async fn discover(config: &Config) -> Environment {
     Environment { ollama, local: local_status(config) }
 }
 
-fn local_status(_config: &Config) -> Result<String, String> {
-    Err("this build has no embedded model".into())
-}
-
-fn local_loader(_config: &Config) -> Option<LocalLoader> {
-    None
+fn local_status(config: &Config) -> Result<String, String> {
+    super::model::status(config)
 }
 
 pub async fn show_config(config: &Config) -> anyhow::Result<()> {
@@ -72,7 +64,12 @@ async fn engine_setup(config: &Config) -> anyhow::Result<EngineSetup> {
     for notice in &selection.notices {
         eprintln!("heat: {notice}");
     }
-    let loader = if selection.uses(ProviderKind::Local) { local_loader(config) } else { None };
+    let loader = if selection.uses(ProviderKind::Local) {
+        super::model::ensure_installed(config).await?;
+        super::model::loader(config)
+    } else {
+        None
+    };
     select::build(config, &selection, loader.as_deref())
 }
 

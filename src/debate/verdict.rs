@@ -31,6 +31,7 @@ pub fn clamp_heat(heat: f32) -> f32 {
 pub fn schema() -> Value {
     serde_json::json!({
         "type": "object",
+        // Order matters to grammar-based decoders: the assessment comes before the next topic.
         "properties": {
             "resolved": { "type": "boolean" },
             "verdict": { "type": "string" },

