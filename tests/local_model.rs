@@ -5,7 +5,6 @@
 #![cfg(feature = "local")]
 #![allow(clippy::unwrap_used)]
 
-use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
@@ -13,27 +12,14 @@ use futures::StreamExt;
 use heat::provider::local::{LocalModel, LocalOptions};
 use heat::provider::{ChatMessage, ChatModel, ChatRequest, Chunk, FinishReason, ResponseSchema};
 
-fn model_path() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("HEAT_TEST_MODEL") {
-        return Some(PathBuf::from(path));
-    }
-    let installed = heat::model_store::default_model_path(&heat::store::data_dir().ok()?);
-    installed.exists().then_some(installed)
-}
+mod model_support;
 
 /// One load shared by the tests in this file.
 fn model() -> Option<Arc<LocalModel>> {
     static MODEL: OnceLock<Option<Arc<LocalModel>>> = OnceLock::new();
     MODEL
         .get_or_init(|| {
-            let Some(path) = model_path() else {
-                assert!(
-                    std::env::var_os("HEAT_REQUIRE_MODEL").is_none(),
-                    "HEAT_REQUIRE_MODEL is set but no model is installed"
-                );
-                eprintln!("SKIPPED: no offline model (set HEAT_TEST_MODEL or run `heat model install`)");
-                return None;
-            };
+            let path = model_support::model_path()?;
             let start = Instant::now();
             let model = LocalModel::load(&path, LocalOptions::default()).unwrap();
             eprintln!("model loaded in {:?}", start.elapsed());

@@ -1,0 +1,73 @@
+//! A whole debate on the real embedded model, through the binary: 2 rounds,
+//! fixed seed. Asserts structure, not wording: every turn non-empty, every
+//! verdict parsed, heat in range, a proper ending, and a session log that
+//! loads and folds to the same state.
+#![cfg(feature = "local")]
+#![allow(clippy::unwrap_used)]
+
+mod model_support;
+
+use assert_cmd::Command;
+use heat::debate::state::{TurnStatus, VerdictStatus};
+use heat::debate::{DebateEvent, DebateState, Outcome, Role};
+use heat::store::Store;
+
+#[test]
+fn a_two_round_offline_debate_runs_end_to_end() {
+    let Some(model) = model_support::model_path() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let config = data.path().join("heat.toml");
+    std::fs::write(&config, "[providers.local]\nthreads = 1\nseed = 7\nmax_tokens = 160\n").unwrap();
+    let output = Command::cargo_bin("heat")
+        .unwrap()
+        .args([
+            "run",
+            "Cities should ban cars from their centres",
+            "--json",
+            "--max-rounds",
+            "2",
+            "--provider",
+            "local",
+        ])
+        .arg("--config")
+        .arg(&config)
+        .env("HEAT_DATA_DIR", data.path())
+        .env("HEAT_MODEL_PATH", &model)
+        .env_remove("ANTHROPIC_API_KEY")
+        .env_remove("OPENAI_API_KEY")
+        .timeout(std::time::Duration::from_secs(900))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "heat run failed: {stderr}");
+    let events: Vec<DebateEvent> =
+        String::from_utf8(output.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let state = DebateState::from_events(&events);
+
+    assert!(matches!(state.participant(Role::Judge), Some(p) if p.provider == "local"));
+    assert!((1..=2).contains(&state.rounds.len()), "{} rounds", state.rounds.len());
+    for round in &state.rounds {
+        assert!((0.3..=1.0).contains(&round.heat), "heat {} out of range", round.heat);
+        for role in Role::DEBATERS {
+            let turn = round.turn(role).unwrap();
+            assert_eq!(turn.status, TurnStatus::Done);
+            assert!(!turn.text.trim().is_empty(), "round {} {} said nothing", round.number + 1, role.key());
+        }
+        let judge = round.turn(Role::Judge).unwrap();
+        match &judge.verdict {
+            Some(VerdictStatus::Parsed { verdict }) => assert!((0.3..=1.0).contains(&verdict.heat)),
+            other => panic!("round {}: the verdict did not parse: {other:?}\n{}", round.number + 1, judge.text),
+        }
+    }
+    let finish = state.finish.clone().unwrap();
+    assert!(matches!(finish.outcome, Outcome::Resolved | Outcome::MaxRounds), "{:?}", finish.outcome);
+    assert!(finish.synthesis.is_some_and(|s| !s.trim().is_empty()));
+
+    // The session log loads and folds to what was streamed.
+    let store = Store::open(data.path()).unwrap();
+    let id = store.resolve(None).unwrap();
+    let loaded = store.load(&id).unwrap();
+    assert!(loaded.notices.is_empty(), "{:?}", loaded.notices);
+    assert_eq!(DebateState::from_events(loaded.records.iter().map(|r| &r.event)), state);
+    assert!(stderr.contains(&format!("saved as session {id}")), "{stderr}");
+}
