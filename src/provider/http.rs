@@ -1,9 +1,229 @@
-//! Provisional (replaced on merge).
-use std::time::Duration;
+//! What the HTTP providers share: their configuration, the client, sending a
+//! streaming request, and turning an error status into a `ProviderError`
+//! (retry-after, x-should-retry, quota, unsupported parameters).
+
+use std::fmt;
+use std::time::{Duration, SystemTime};
+
+use reqwest::header::HeaderMap;
+
+use super::ProviderError;
+
+/// How to reach an HTTP provider.
 #[derive(Clone)]
 pub struct HttpConfig {
     pub base_url: String,
     pub api_key: Option<String>,
     pub connect_timeout: Duration,
+    /// A stream silent for this long is cut.
     pub idle_timeout: Duration,
+}
+
+impl fmt::Debug for HttpConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpConfig")
+            .field("base_url", &self.base_url)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("connect_timeout", &self.connect_timeout)
+            .field("idle_timeout", &self.idle_timeout)
+            .finish()
+    }
+}
+
+impl HttpConfig {
+    /// The base URL joined with a path, without doubled slashes.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}/{}", self.base_url.trim_end_matches('/'), path.trim_start_matches('/'))
+    }
+
+    pub fn client(&self) -> reqwest::Client {
+        reqwest::Client::builder()
+            .connect_timeout(self.connect_timeout)
+            .user_agent(concat!("heat/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .unwrap_or_default()
+    }
+}
+
+/// Sends a request and returns the response if its status is a success.
+pub async fn send(request: reqwest::RequestBuilder) -> Result<reqwest::Response, ProviderError> {
+    let response = request.send().await.map_err(|e| transport_error(&e))?;
+    let status = response.status().as_u16();
+    if response.status().is_success() {
+        return Ok(response);
+    }
+    let headers = response.headers().clone();
+    let body = response.text().await.unwrap_or_default();
+    Err(classify(status, &headers, &body))
+}
+
+fn transport_error(error: &reqwest::Error) -> ProviderError {
+    let detail = without_url(error);
+    if error.is_timeout() {
+        ProviderError::Timeout(detail)
+    } else if error.is_connect() {
+        ProviderError::Connect(detail)
+    } else {
+        ProviderError::StreamCut
+    }
+}
+
+/// reqwest's message, with the URL (which may carry a query) left out.
+fn without_url(error: &reqwest::Error) -> String {
+    let mut message = error.to_string();
+    if let Some(url) = error.url() {
+        message = message.replace(&format!(" ({url})"), "").replace(url.as_str(), "the server");
+    }
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        message = format!("{message}: {cause}");
+        source = cause.source();
+    }
+    message
+}
+
+/// The sampling or format parameters a server may refuse, as the request names them.
+const PARAMETERS: [&str; 7] = ["temperature", "top_p", "top_k", "response_format", "output_config", "seed", "thinking"];
+
+/// Turns an error status and body into the error that decides what happens next.
+pub fn classify(status: u16, headers: &HeaderMap, body: &str) -> ProviderError {
+    let (message, kind, param) = error_details(body);
+    let message = if message.is_empty() { format!("HTTP {status}") } else { message };
+    let retry_after = retry_after(headers);
+    let lower = format!("{message} {kind}").to_lowercase();
+    let forced = headers.get("x-should-retry").and_then(|v| v.to_str().ok()).map(|v| v.eq_ignore_ascii_case("true"));
+    let error = match status {
+        429 if lower.contains("quota")
+            || lower.contains("spend")
+            || lower.contains("billing")
+            || lower.contains("credit") =>
+        {
+            ProviderError::QuotaExhausted { message }
+        }
+        429 => ProviderError::RateLimited { retry_after, message },
+        529 => ProviderError::Overloaded { retry_after, message },
+        500..=599 if lower.contains("overloaded") => ProviderError::Overloaded { retry_after, message },
+        408 | 409 | 500..=599 => ProviderError::Server { status, retry_after, message },
+        401 | 403 => ProviderError::Auth { status, message },
+        400 | 422 => match param.or_else(|| PARAMETERS.iter().find(|p| lower.contains(*p)).map(|p| (*p).to_string())) {
+            Some(param) => ProviderError::ParameterRejected { param, message },
+            None => ProviderError::BadRequest { status, message },
+        },
+        _ => ProviderError::BadRequest { status, message },
+    };
+    match forced {
+        Some(true) if !error.is_retryable() => {
+            ProviderError::Server { status, retry_after, message: error.to_string() }
+        }
+        Some(false) if error.is_retryable() => ProviderError::BadRequest { status, message: error.to_string() },
+        _ => error,
+    }
+}
+
+/// The server's own message, error type and (OpenAI) offending parameter.
+fn error_details(body: &str) -> (String, String, Option<String>) {
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(body) else {
+        let text: String = body.trim().chars().take(300).collect();
+        return (text, String::new(), None);
+    };
+    let error = if json["error"].is_object() { &json["error"] } else { &json };
+    let message = error["message"].as_str().or_else(|| json["error"].as_str()).unwrap_or_default().to_string();
+    let kind = error["type"].as_str().or_else(|| error["code"].as_str()).unwrap_or_default().to_string();
+    let param = error["param"].as_str().filter(|p| PARAMETERS.contains(p)).map(String::from);
+    (message, kind, param)
+}
+
+/// `retry-after-ms`, or `retry-after` in seconds or as an HTTP date.
+pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let header = |name| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
+    if let Some(ms) = header("retry-after-ms").and_then(|v| v.parse::<f64>().ok()) {
+        return (ms.is_finite() && ms >= 0.0).then(|| Duration::from_secs_f64(ms / 1000.0));
+    }
+    let value = header("retry-after")?;
+    if let Ok(secs) = value.parse::<f64>() {
+        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs));
+    }
+    let date = httpdate::parse_http_date(value).ok()?;
+    Some(date.duration_since(SystemTime::now()).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (k, v) in pairs {
+            map.insert(*k, v.parse().unwrap_or_else(|_| panic!("bad header value")));
+        }
+        map
+    }
+
+    #[test]
+    fn statuses_map_to_the_right_errors() {
+        let none = HeaderMap::new();
+        let anthropic = r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#;
+        assert!(matches!(classify(529, &none, anthropic), ProviderError::Overloaded { .. }));
+        assert!(matches!(classify(503, &none, "upstream down"), ProviderError::Server { status: 503, .. }));
+        let auth = classify(401, &none, r#"{"error":{"message":"invalid x-api-key","type":"authentication_error"}}"#);
+        assert_eq!(auth, ProviderError::Auth { status: 401, message: "invalid x-api-key".into() });
+        let quota = r#"{"error":{"message":"You exceeded your current quota","type":"insufficient_quota"}}"#;
+        assert!(matches!(classify(429, &none, quota), ProviderError::QuotaExhausted { .. }));
+        assert!(!classify(429, &none, quota).is_retryable());
+        assert!(matches!(classify(404, &none, "{}"), ProviderError::BadRequest { status: 404, .. }));
+    }
+
+    #[test]
+    fn refused_parameters_are_named() {
+        let none = HeaderMap::new();
+        let openai =
+            r#"{"error":{"message":"Unsupported value: 'temperature' does not support 0.9","param":"temperature"}}"#;
+        assert_eq!(
+            classify(400, &none, openai),
+            ProviderError::ParameterRejected {
+                param: "temperature".into(),
+                message: "Unsupported value: 'temperature' does not support 0.9".into()
+            }
+        );
+        let anthropic = r#"{"type":"error","error":{"type":"invalid_request_error","message":"`temperature` may only be set to 1 when thinking is enabled"}}"#;
+        assert!(
+            matches!(classify(400, &none, anthropic), ProviderError::ParameterRejected { param, .. } if param == "temperature")
+        );
+        assert!(matches!(
+            classify(400, &none, r#"{"error":{"message":"prompt is too long"}}"#),
+            ProviderError::BadRequest { .. }
+        ));
+    }
+
+    #[test]
+    fn retry_after_in_every_form() {
+        assert_eq!(retry_after(&headers(&[("retry-after", "3")])), Some(Duration::from_secs(3)));
+        assert_eq!(
+            retry_after(&headers(&[("retry-after-ms", "250"), ("retry-after", "9")])),
+            Some(Duration::from_millis(250))
+        );
+        let soon = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(30));
+        let parsed = retry_after(&headers(&[("retry-after", &soon)])).unwrap_or_default();
+        assert!(parsed > Duration::from_secs(25) && parsed <= Duration::from_secs(30), "{parsed:?}");
+        assert_eq!(retry_after(&headers(&[("retry-after", "soon")])), None);
+    }
+
+    #[test]
+    fn x_should_retry_overrides_the_status() {
+        assert!(classify(400, &headers(&[("x-should-retry", "true")]), "{}").is_retryable());
+        assert!(!classify(503, &headers(&[("x-should-retry", "false")]), "{}").is_retryable());
+    }
+
+    #[test]
+    fn debug_never_shows_the_key() {
+        let config = HttpConfig {
+            base_url: "https://api.example.com/".into(),
+            api_key: Some("sk-very-secret".into()),
+            connect_timeout: Duration::from_secs(1),
+            idle_timeout: Duration::from_secs(1),
+        };
+        let shown = format!("{config:?}");
+        assert!(!shown.contains("sk-very-secret") && shown.contains("<redacted>"));
+        assert_eq!(config.url("/v1/messages"), "https://api.example.com/v1/messages");
+    }
 }

@@ -69,6 +69,12 @@ pub struct ChatRequest {
     pub seed: Option<u64>,
 }
 
+/// A temperature as sent on the wire: two decimals, so `0.7_f32` goes out
+/// as `0.7` and not `0.699999988079071`.
+pub fn wire_temperature(t: f32) -> f64 {
+    (f64::from(t) * 100.0).round() / 100.0
+}
+
 /// Token usage a provider reported for one call.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {

@@ -1,18 +1,183 @@
-//! Provisional (replaced on merge).
-use super::http::HttpConfig;
-use super::{ChatModel, ChatRequest, ChunkStream, ProviderError};
-pub struct OpenAiModel(HttpConfig);
+//! OpenAI-compatible Chat Completions, streamed (`data: {chunk}` … `[DONE]`):
+//! OpenAI itself and the servers that speak its dialect — Ollama's `/v1`,
+//! llama.cpp's server, vLLM, LM Studio, OpenRouter. Reasoning arrives as
+//! `delta.reasoning_content` or `delta.reasoning` and is kept apart.
+
+use futures::StreamExt;
+use serde_json::{Value, json};
+
+use super::http::{self, HttpConfig};
+use super::sse::{self, SseEvent};
+use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
+
+pub struct OpenAiModel {
+    config: HttpConfig,
+    client: reqwest::Client,
+}
+
 impl OpenAiModel {
     pub fn new(config: HttpConfig) -> Self {
-        Self(config)
+        let client = config.client();
+        Self { config, client }
     }
 }
+
+/// The request body for a streamed call.
+pub fn body(request: &ChatRequest) -> Value {
+    let mut messages = Vec::with_capacity(request.messages.len() + 1);
+    if !request.system.is_empty() {
+        messages.push(json!({ "role": "system", "content": request.system }));
+    }
+    messages.extend(request.messages.iter().map(|m| json!({ "role": m.role, "content": m.content })));
+    let mut body = json!({
+        "model": request.model,
+        "messages": messages,
+        "stream": true,
+        "stream_options": { "include_usage": true },
+        "max_tokens": request.max_tokens,
+    });
+    if let Some(t) = request.temperature {
+        body["temperature"] = json!(super::wire_temperature(t));
+    }
+    if let Some(seed) = request.seed {
+        body["seed"] = json!(seed);
+    }
+    if let Some(schema) = &request.response_schema {
+        body["response_format"] = json!({
+            "type": "json_schema",
+            "json_schema": { "name": schema.name, "schema": schema.schema, "strict": true }
+        });
+    }
+    body
+}
+
 impl ChatModel for OpenAiModel {
     fn provider_name(&self) -> &'static str {
         "openai"
     }
-    fn stream(&self, _request: ChatRequest) -> ChunkStream {
-        let _ = &self.0;
-        Box::pin(futures::stream::once(async { Err(ProviderError::Connect("provisional".into())) }))
+
+    fn stream(&self, request: ChatRequest) -> ChunkStream {
+        let mut builder = self
+            .client
+            .post(self.config.url("chat/completions"))
+            .header("accept", "text/event-stream")
+            .json(&body(&request));
+        if let Some(key) = &self.config.api_key {
+            builder = builder.bearer_auth(key);
+        }
+        let idle = self.config.idle_timeout;
+        let stream = futures::stream::once(async move { http::send(builder).await })
+            .map(move |response| match response {
+                Ok(response) => sse::events(response, idle).boxed(),
+                Err(e) => futures::stream::once(async move { Err(e) }).boxed(),
+            })
+            .flatten();
+        parse(stream).boxed()
+    }
+}
+
+/// Turns SSE events into chunks. The finish is emitted at `[DONE]` (after
+/// the usage chunk), or at the end of a body that had a `finish_reason`;
+/// a body that ends with neither is a cut stream.
+pub fn parse(
+    events: impl futures::Stream<Item = Result<SseEvent, ProviderError>> + Send + 'static,
+) -> impl futures::Stream<Item = Result<Chunk, ProviderError>> + Send {
+    futures::stream::unfold((Box::pin(events), Parser::default()), |(mut events, mut state)| async move {
+        loop {
+            if let Some(chunk) = state.pending.pop() {
+                return Some((Ok(chunk), (events, state)));
+            }
+            if state.done {
+                return None;
+            }
+            match events.next().await {
+                None => {
+                    state.done = true;
+                    match state.finish.take() {
+                        Some(reason) => state.pending.push(Chunk::Finish(reason)),
+                        None => return Some((Err(ProviderError::StreamCut), (events, state))),
+                    }
+                }
+                Some(Err(e)) => {
+                    state.done = true;
+                    return Some((Err(e), (events, state)));
+                }
+                Some(Ok(event)) => {
+                    if let Err(e) = state.event(&event) {
+                        state.done = true;
+                        return Some((Err(e), (events, state)));
+                    }
+                }
+            }
+        }
+    })
+}
+
+#[derive(Default)]
+struct Parser {
+    /// Chunks ready to hand out, in reverse order.
+    pending: Vec<Chunk>,
+    finish: Option<FinishReason>,
+    done: bool,
+}
+
+impl Parser {
+    fn event(&mut self, event: &SseEvent) -> Result<(), ProviderError> {
+        let data = event.data.trim();
+        if data == "[DONE]" {
+            self.done = true;
+            self.pending.push(Chunk::Finish(self.finish.take().unwrap_or(FinishReason::Stop)));
+            return Ok(());
+        }
+        if data.is_empty() {
+            return Ok(());
+        }
+        let json: Value = serde_json::from_str(data)
+            .map_err(|e| ProviderError::Malformed(format!("a chunk that is not JSON ({e})")))?;
+        if !json["error"].is_null() {
+            return Err(stream_error(&json["error"]));
+        }
+        let mut ready = Vec::new();
+        if let Some(choice) = json["choices"].get(0) {
+            let delta = &choice["delta"];
+            let reasoning = delta["reasoning_content"].as_str().or_else(|| delta["reasoning"].as_str());
+            if let Some(text) = reasoning.filter(|t| !t.is_empty()) {
+                ready.push(Chunk::Reasoning(text.to_string()));
+            }
+            if let Some(text) = delta["content"].as_str().filter(|t| !t.is_empty()) {
+                ready.push(Chunk::Text(text.to_string()));
+            }
+            match choice["finish_reason"].as_str() {
+                None => {}
+                Some("error") => return Err(stream_error(&choice["error"])),
+                Some("stop") => self.finish = Some(FinishReason::Stop),
+                Some("length") => self.finish = Some(FinishReason::Length),
+                Some(other) => self.finish = Some(FinishReason::Other(other.to_string())),
+            }
+        }
+        if let Some(usage) = json["usage"].as_object() {
+            let count = |key: &str| usage.get(key).and_then(Value::as_u64).unwrap_or(0);
+            ready.push(Chunk::Usage(Usage {
+                input_tokens: count("prompt_tokens"),
+                output_tokens: count("completion_tokens"),
+            }));
+        }
+        ready.reverse();
+        ready.append(&mut self.pending);
+        self.pending = ready;
+        Ok(())
+    }
+}
+
+fn stream_error(error: &Value) -> ProviderError {
+    let message =
+        error["message"].as_str().or_else(|| error.as_str()).unwrap_or("the stream reported an error").to_string();
+    let kind = error["type"].as_str().or_else(|| error["code"].as_str()).unwrap_or_default();
+    if kind.contains("rate_limit") {
+        ProviderError::RateLimited { retry_after: None, message }
+    } else if kind.contains("overloaded") || message.to_lowercase().contains("overloaded") {
+        ProviderError::Overloaded { retry_after: None, message }
+    } else {
+        ProviderError::Server { status: 500, retry_after: None, message }
     }
 }

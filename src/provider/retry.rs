@@ -1,18 +1,25 @@
-//! Provisional retry driver (replaced by the full policy on merge).
+//! Retrying a turn: capped, jittered exponential backoff (or the server's
+//! `retry-after`) on errors that may heal, re-requesting the whole turn so two
+//! partial answers are never spliced; a refused sampling parameter is dropped
+//! and the request sent again at once. Dropping the stream stops everything.
 
+use std::collections::HashSet;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use futures::{Stream, StreamExt};
+use tokio::sync::mpsc;
 
 use super::{ChatModel, ChatRequest, Chunk, ProviderError};
 
-#[derive(Debug, Clone, Copy)]
+/// When and how long to wait before trying again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetryPolicy {
     pub max_retries: u32,
     pub base_delay: Duration,
     pub max_delay: Duration,
+    /// A server asking for a longer wait than this is not waited for.
     pub max_retry_after: Duration,
 }
 
@@ -28,59 +35,151 @@ impl Default for RetryPolicy {
 }
 
 impl RetryPolicy {
-    pub fn delay_for(&self, attempt: u32, err: &ProviderError) -> Option<Duration> {
-        if !err.is_retryable() || attempt > self.max_retries {
+    /// The wait before attempt `attempt + 1` (1-based), or `None` to give up.
+    pub fn delay_for(&self, attempt: u32, error: &ProviderError) -> Option<Duration> {
+        if !error.is_retryable() || attempt > self.max_retries {
             return None;
         }
-        Some(err.retry_after().unwrap_or(self.base_delay).min(self.max_delay))
+        if let Some(asked) = error.retry_after() {
+            return (asked <= self.max_retry_after).then_some(asked);
+        }
+        let exponential = self.base_delay.saturating_mul(1 << attempt.saturating_sub(1).min(16));
+        let capped = exponential.min(self.max_delay);
+        // Up to 25 % less, so many clients do not retry in step.
+        Some(capped.mul_f64(1.0 - fastrand::f64() * 0.25))
     }
 }
 
+/// What a retried turn yields besides its chunks.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TurnItem {
     Chunk(Chunk),
-    Retrying { attempt: u32, max_retries: u32, delay: Duration, error: ProviderError },
-    ParameterDropped { param: String, message: String },
+    /// The attempt failed; text streamed so far in it must be discarded.
+    Retrying {
+        attempt: u32,
+        max_retries: u32,
+        delay: Duration,
+        error: ProviderError,
+    },
+    /// The model refused a parameter; the request goes again without it.
+    ParameterDropped {
+        param: String,
+        message: String,
+    },
 }
 
 pub type TurnStream = Pin<Box<dyn Stream<Item = Result<TurnItem, ProviderError>> + Send>>;
 
+/// Runs a turn with retries. The final error, if any, is yielded as `Err`.
 pub fn with_retry(model: Arc<dyn ChatModel>, request: ChatRequest, policy: RetryPolicy) -> TurnStream {
-    let (tx, rx) = tokio::sync::mpsc::channel(64);
+    let (tx, mut rx) = mpsc::channel(64);
     tokio::spawn(async move {
-        let mut attempt = 0;
-        loop {
-            let mut stream = model.stream(request.clone());
-            let mut error = None;
-            while let Some(item) = stream.next().await {
-                match item {
-                    Ok(chunk) => {
-                        if tx.send(Ok(TurnItem::Chunk(chunk))).await.is_err() {
-                            return;
-                        }
-                    }
-                    Err(e) => {
-                        error = Some(e);
-                        break;
+        tokio::select! {
+            () = drive(model.as_ref(), request, policy, &tx) => {}
+            // The consumer went away: stop at once, dropping the request.
+            () = tx.closed() => {}
+        }
+    });
+    Box::pin(futures::stream::poll_fn(move |cx| rx.poll_recv(cx)))
+}
+
+type Sender = mpsc::Sender<Result<TurnItem, ProviderError>>;
+
+async fn drive(model: &dyn ChatModel, mut request: ChatRequest, policy: RetryPolicy, tx: &Sender) {
+    let mut attempt = 0;
+    let mut dropped = HashSet::new();
+    loop {
+        let mut stream = model.stream(request.clone());
+        let mut failure = None;
+        while let Some(item) = stream.next().await {
+            match item {
+                Ok(chunk) => {
+                    if tx.send(Ok(TurnItem::Chunk(chunk))).await.is_err() {
+                        return;
                     }
                 }
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
             }
-            let Some(error) = error else { return };
-            attempt += 1;
-            let Some(delay) = policy.delay_for(attempt, &error) else {
-                let _ = tx.send(Err(error)).await;
-                return;
-            };
-            let item = TurnItem::Retrying { attempt, max_retries: policy.max_retries, delay, error };
+        }
+        drop(stream);
+        let Some(error) = failure else { return };
+        if let ProviderError::ParameterRejected { param, message } = &error
+            && dropped.insert(param.clone())
+            && drop_parameter(&mut request, param)
+        {
+            let item = TurnItem::ParameterDropped { param: canonical(param).into(), message: message.clone() };
             if tx.send(Ok(item)).await.is_err() {
                 return;
             }
-            tokio::time::sleep(delay).await;
+            continue;
         }
-    });
-    Box::pin(tokio_stream_from(rx))
+        attempt += 1;
+        let Some(delay) = policy.delay_for(attempt, &error) else {
+            let _ = tx.send(Err(error)).await;
+            return;
+        };
+        let item = TurnItem::Retrying { attempt, max_retries: policy.max_retries, delay, error };
+        if tx.send(Ok(item)).await.is_err() {
+            return;
+        }
+        tokio::time::sleep(delay).await;
+    }
 }
 
-fn tokio_stream_from<T: Send + 'static>(mut rx: tokio::sync::mpsc::Receiver<T>) -> impl Stream<Item = T> {
-    futures::stream::poll_fn(move |cx| rx.poll_recv(cx))
+/// The request field a refused parameter maps to.
+fn canonical(param: &str) -> &'static str {
+    match param {
+        "temperature" | "top_p" | "top_k" => "temperature",
+        "response_format" | "output_config" => "response_schema",
+        "seed" => "seed",
+        "thinking" => "thinking",
+        _ => "unknown",
+    }
+}
+
+/// Removes a refused parameter; false if the request did not carry it.
+fn drop_parameter(request: &mut ChatRequest, param: &str) -> bool {
+    match canonical(param) {
+        "temperature" => request.temperature.take().is_some(),
+        "response_schema" => request.response_schema.take().is_some(),
+        "seed" => request.seed.take().is_some(),
+        "thinking" => request.thinking_budget.take().is_some(),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_caps_and_jitters_down() {
+        let policy = RetryPolicy::default();
+        let server = ProviderError::Server { status: 503, retry_after: None, message: String::new() };
+        for attempt in 1..=4 {
+            let delay = policy.delay_for(attempt, &server).unwrap_or_default();
+            let full = Duration::from_millis(500 * (1 << (attempt - 1))).min(policy.max_delay);
+            assert!(delay <= full && delay >= full.mul_f64(0.75), "attempt {attempt}: {delay:?}");
+        }
+        assert_eq!(policy.delay_for(5, &server), None, "the budget is spent");
+    }
+
+    #[test]
+    fn retry_after_is_honoured_within_its_cap() {
+        let policy = RetryPolicy::default();
+        let limited =
+            |secs| ProviderError::RateLimited { retry_after: Some(Duration::from_secs(secs)), message: String::new() };
+        assert_eq!(policy.delay_for(1, &limited(20)), Some(Duration::from_secs(20)));
+        assert_eq!(policy.delay_for(1, &limited(600)), None, "too long to wait");
+    }
+
+    #[test]
+    fn final_errors_are_not_retried() {
+        let policy = RetryPolicy::default();
+        assert_eq!(policy.delay_for(1, &ProviderError::Auth { status: 401, message: String::new() }), None);
+        assert_eq!(policy.delay_for(1, &ProviderError::QuotaExhausted { message: String::new() }), None);
+    }
 }

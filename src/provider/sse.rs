@@ -1,1 +1,212 @@
-//! placeholder
+//! Server-sent events, shared by every HTTP provider: a decoder that takes
+//! bytes as they arrive (any split, LF / CRLF / CR line ends, comments,
+//! multi-line data, UTF-8 cut across reads) and yields whole events; and a
+//! stream over a response body with an idle timeout.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use futures::{Stream, StreamExt};
+
+use super::ProviderError;
+
+/// One dispatched event.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SseEvent {
+    /// The `event:` field, if any.
+    pub event: Option<String>,
+    /// The `data:` lines joined with `\n`.
+    pub data: String,
+}
+
+/// Incremental SSE decoder.
+#[derive(Debug, Default)]
+pub struct SseDecoder {
+    /// Bytes of an unfinished line.
+    partial: Vec<u8>,
+    /// The previous read ended on CR: a leading LF belongs to it.
+    skip_lf: bool,
+    event: Option<String>,
+    data: String,
+    has_data: bool,
+}
+
+impl SseDecoder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Feeds bytes; complete events are appended to `out`.
+    pub fn push(&mut self, mut bytes: &[u8], out: &mut VecDeque<SseEvent>) {
+        if self.skip_lf {
+            self.skip_lf = false;
+            if let [b'\n', rest @ ..] = bytes {
+                bytes = rest;
+            }
+        }
+        while let Some(end) = memchr::memchr2(b'\n', b'\r', bytes) {
+            let line = &bytes[..end];
+            let mut next = end + 1;
+            if bytes[end] == b'\r' {
+                match bytes.get(next) {
+                    Some(b'\n') => next += 1,
+                    None => self.skip_lf = true,
+                    Some(_) => {}
+                }
+            }
+            if self.partial.is_empty() {
+                self.line(line, out);
+            } else {
+                let mut whole = std::mem::take(&mut self.partial);
+                whole.extend_from_slice(line);
+                self.line(&whole, out);
+            }
+            bytes = &bytes[next..];
+        }
+        self.partial.extend_from_slice(bytes);
+    }
+
+    /// The body ended: flushes a last line and event that lacked their terminators.
+    pub fn finish(&mut self, out: &mut VecDeque<SseEvent>) {
+        if !self.partial.is_empty() {
+            let line = std::mem::take(&mut self.partial);
+            self.line(&line, out);
+        }
+        self.dispatch(out);
+    }
+
+    fn line(&mut self, line: &[u8], out: &mut VecDeque<SseEvent>) {
+        if line.is_empty() {
+            self.dispatch(out);
+            return;
+        }
+        if line[0] == b':' {
+            return; // comment
+        }
+        let (field, value) = match memchr::memchr(b':', line) {
+            Some(colon) => {
+                let value = &line[colon + 1..];
+                (&line[..colon], value.strip_prefix(b" ").unwrap_or(value))
+            }
+            None => (line, &b""[..]),
+        };
+        let value = String::from_utf8_lossy(value);
+        match field {
+            b"data" => {
+                if self.has_data {
+                    self.data.push('\n');
+                }
+                self.data.push_str(&value);
+                self.has_data = true;
+            }
+            b"event" => self.event = Some(value.into_owned()),
+            _ => {} // id, retry and unknown fields
+        }
+    }
+
+    fn dispatch(&mut self, out: &mut VecDeque<SseEvent>) {
+        let event = self.event.take();
+        if !self.has_data {
+            return;
+        }
+        self.has_data = false;
+        out.push_back(SseEvent { event, data: std::mem::take(&mut self.data) });
+    }
+}
+
+/// The events of a streaming response. A read that brings nothing for
+/// `idle` fails with `Timeout`; a body cut by the network fails with `StreamCut`.
+pub fn events(
+    response: reqwest::Response,
+    idle: Duration,
+) -> impl Stream<Item = Result<SseEvent, ProviderError>> + Send {
+    struct State<B> {
+        body: B,
+        decoder: SseDecoder,
+        queue: VecDeque<SseEvent>,
+        done: bool,
+    }
+    let state =
+        State { body: response.bytes_stream(), decoder: SseDecoder::new(), queue: VecDeque::new(), done: false };
+    futures::stream::unfold(state, move |mut s| async move {
+        loop {
+            if let Some(event) = s.queue.pop_front() {
+                return Some((Ok(event), s));
+            }
+            if s.done {
+                return None;
+            }
+            match tokio::time::timeout(idle, s.body.next()).await {
+                Err(_) => {
+                    s.done = true;
+                    let why = format!("the stream was silent for {} s", idle.as_secs());
+                    return Some((Err(ProviderError::Timeout(why)), s));
+                }
+                Ok(None) => {
+                    s.done = true;
+                    s.decoder.finish(&mut s.queue);
+                }
+                Ok(Some(Err(_))) => {
+                    s.done = true;
+                    return Some((Err(ProviderError::StreamCut), s));
+                }
+                Ok(Some(Ok(bytes))) => s.decoder.push(&bytes, &mut s.queue),
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode(chunks: &[&[u8]]) -> Vec<SseEvent> {
+        let mut decoder = SseDecoder::new();
+        let mut out = VecDeque::new();
+        for chunk in chunks {
+            decoder.push(chunk, &mut out);
+        }
+        decoder.finish(&mut out);
+        out.into()
+    }
+
+    fn ev(event: Option<&str>, data: &str) -> SseEvent {
+        SseEvent { event: event.map(String::from), data: data.into() }
+    }
+
+    const BODY: &[u8] = "event: message_start\ndata: {\"a\":1}\n\n: keep-alive comment\n\nevent: delta\r\ndata: line one\r\ndata:line two\r\nid: 7\r\nretry: 100\r\n\r\ndata: ünïcødé 🔥\rdata: cr only\r\rdata: [DONE]\n\n".as_bytes();
+
+    fn expected() -> Vec<SseEvent> {
+        vec![
+            ev(Some("message_start"), "{\"a\":1}"),
+            ev(Some("delta"), "line one\nline two"),
+            ev(None, "ünïcødé 🔥\ncr only"),
+            ev(None, "[DONE]"),
+        ]
+    }
+
+    #[test]
+    fn decodes_every_line_ending_comments_and_multiline_data() {
+        assert_eq!(decode(&[BODY]), expected());
+    }
+
+    #[test]
+    fn any_split_gives_the_same_events() {
+        for split in 0..=BODY.len() {
+            let (a, b) = BODY.split_at(split);
+            assert_eq!(decode(&[a, b]), expected(), "split at {split}");
+        }
+        let bytes: Vec<&[u8]> = BODY.chunks(1).collect();
+        assert_eq!(decode(&bytes), expected(), "one byte at a time");
+    }
+
+    #[test]
+    fn a_last_event_without_its_blank_line_is_flushed() {
+        assert_eq!(decode(&[b"data: {\"x\":1}\n\ndata: tail"]), vec![ev(None, "{\"x\":1}"), ev(None, "tail")]);
+    }
+
+    #[test]
+    fn events_without_data_are_not_dispatched() {
+        assert_eq!(decode(&[b"event: ping\n\n:comment\n\nevent: x\ndata\n\n"]), vec![ev(Some("x"), "")]);
+    }
+}
