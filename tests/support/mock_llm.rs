@@ -291,7 +291,7 @@ pub fn anthropic_sse(deltas: &[&str], thinking: Option<&str>) -> Vec<u8> {
 }
 
 /// A correct OpenAI chat.completion.chunk stream for `deltas`, with optional
-/// reasoning (`reasoning_content`), a finish_reason, usage and `[DONE]`.
+/// reasoning (`reasoning_content`), a `finish_reason`, usage and `[DONE]`.
 pub fn openai_sse(deltas: &[&str], reasoning: Option<&str>) -> Vec<u8> {
     let mut out = String::new();
     let mut chunk = |delta: serde_json::Value, finish: Option<&str>| {
