@@ -2,7 +2,10 @@
 //! (text, thinking, signature deltas), `message_delta`, `message_stop`,
 //! `ping` and in-stream `error` events.
 
+use std::borrow::Cow;
+
 use futures::StreamExt;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::http::{self, HttpConfig};
@@ -108,6 +111,55 @@ pub fn parse(
     })
 }
 
+/// The fields of a stream event heat reads; the rest is skipped unparsed.
+#[derive(Deserialize)]
+struct Event<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    delta: Option<Delta<'a>>,
+    #[serde(default)]
+    message: Option<Message>,
+    #[serde(borrow, default)]
+    content_block: Option<Block<'a>>,
+    #[serde(default)]
+    usage: Option<UsageJson>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct Delta<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    text: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    thinking: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    stop_reason: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct Message {
+    #[serde(default)]
+    usage: Option<UsageJson>,
+}
+
+#[derive(Deserialize)]
+struct Block<'a> {
+    #[serde(borrow, default)]
+    text: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct UsageJson {
+    #[serde(default)]
+    input_tokens: Option<u64>,
+    #[serde(default)]
+    output_tokens: Option<u64>,
+}
+
 #[derive(Default)]
 struct Parser {
     usage: Usage,
@@ -117,34 +169,34 @@ struct Parser {
 
 impl Parser {
     fn event(&mut self, event: &SseEvent) -> Result<Option<Chunk>, ProviderError> {
-        let data: Value = serde_json::from_str(&event.data)
+        let data: Event<'_> = serde_json::from_str(&event.data)
             .map_err(|e| ProviderError::Malformed(format!("an event that is not JSON ({e})")))?;
-        let kind = event.event.as_deref().or_else(|| data["type"].as_str()).unwrap_or_default();
+        let kind = event.event.as_deref().or(data.kind.as_deref()).unwrap_or_default();
         Ok(match kind {
             "message_start" => {
-                let usage = &data["message"]["usage"];
-                self.usage.input_tokens = usage["input_tokens"].as_u64().unwrap_or(0);
-                self.usage.output_tokens = usage["output_tokens"].as_u64().unwrap_or(0);
+                if let Some(usage) = data.message.and_then(|m| m.usage) {
+                    self.usage.input_tokens = usage.input_tokens.unwrap_or(0);
+                    self.usage.output_tokens = usage.output_tokens.unwrap_or(0);
+                }
                 None
             }
             "content_block_start" => {
-                let block = &data["content_block"];
-                let text = block["text"].as_str().filter(|t| !t.is_empty());
-                text.map(|t| Chunk::Text(t.to_string()))
+                let text = data.content_block.and_then(|b| b.text).filter(|t| !t.is_empty());
+                text.map(|t| Chunk::Text(t.into_owned()))
             }
             "content_block_delta" => {
-                let delta = &data["delta"];
-                match delta["type"].as_str() {
-                    Some("text_delta") => delta["text"].as_str().map(|t| Chunk::Text(t.to_string())),
-                    Some("thinking_delta") => delta["thinking"].as_str().map(|t| Chunk::Reasoning(t.to_string())),
+                let Some(delta) = data.delta else { return Ok(None) };
+                match delta.kind.as_deref() {
+                    Some("text_delta") => delta.text.map(|t| Chunk::Text(t.into_owned())),
+                    Some("thinking_delta") => delta.thinking.map(|t| Chunk::Reasoning(t.into_owned())),
                     _ => None, // signature_delta, input_json_delta
                 }
             }
             "message_delta" => {
-                if let Some(reason) = data["delta"]["stop_reason"].as_str() {
-                    self.stop_reason = Some(reason.to_string());
+                if let Some(reason) = data.delta.and_then(|d| d.stop_reason) {
+                    self.stop_reason = Some(reason.into_owned());
                 }
-                let output = data["usage"]["output_tokens"].as_u64();
+                let output = data.usage.and_then(|u| u.output_tokens);
                 output.map(|o| {
                     self.usage.output_tokens = o;
                     Chunk::Usage(self.usage)
@@ -159,7 +211,7 @@ impl Parser {
                 };
                 Some(Chunk::Finish(reason))
             }
-            "error" => return Err(stream_error(&data["error"])),
+            "error" => return Err(stream_error(&data.error.unwrap_or_default())),
             _ => None, // ping, content_block_stop, events added later
         })
     }

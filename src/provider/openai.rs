@@ -3,7 +3,10 @@
 //! llama.cpp's server, vLLM, LM Studio, OpenRouter. Reasoning arrives as
 //! `delta.reasoning_content` or `delta.reasoning` and is kept apart.
 
+use std::borrow::Cow;
+
 use futures::StreamExt;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::http::{self, HttpConfig};
@@ -113,6 +116,45 @@ pub fn parse(
     })
 }
 
+/// The fields of a chunk heat reads; the rest is skipped unparsed.
+#[derive(Deserialize)]
+struct ChunkJson<'a> {
+    #[serde(borrow, default)]
+    choices: Vec<Choice<'a>>,
+    #[serde(default)]
+    usage: Option<UsageJson>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct Choice<'a> {
+    #[serde(borrow, default)]
+    delta: Option<Delta<'a>>,
+    #[serde(borrow, default)]
+    finish_reason: Option<Cow<'a, str>>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct Delta<'a> {
+    #[serde(borrow, default)]
+    content: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    reasoning_content: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    reasoning: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct UsageJson {
+    #[serde(default)]
+    prompt_tokens: u64,
+    #[serde(default)]
+    completion_tokens: u64,
+}
+
 #[derive(Default)]
 struct Parser {
     /// Chunks ready to hand out, in reverse order.
@@ -132,34 +174,33 @@ impl Parser {
         if data.is_empty() {
             return Ok(());
         }
-        let json: Value = serde_json::from_str(data)
+        let json: ChunkJson<'_> = serde_json::from_str(data)
             .map_err(|e| ProviderError::Malformed(format!("a chunk that is not JSON ({e})")))?;
-        if !json["error"].is_null() {
-            return Err(stream_error(&json["error"]));
+        if let Some(error) = json.error.filter(|e| !e.is_null()) {
+            return Err(stream_error(&error));
         }
         let mut ready = Vec::new();
-        if let Some(choice) = json["choices"].get(0) {
-            let delta = &choice["delta"];
-            let reasoning = delta["reasoning_content"].as_str().or_else(|| delta["reasoning"].as_str());
-            if let Some(text) = reasoning.filter(|t| !t.is_empty()) {
-                ready.push(Chunk::Reasoning(text.to_string()));
+        if let Some(choice) = json.choices.into_iter().next() {
+            if let Some(delta) = choice.delta {
+                if let Some(text) = delta.reasoning_content.or(delta.reasoning).filter(|t| !t.is_empty()) {
+                    ready.push(Chunk::Reasoning(text.into_owned()));
+                }
+                if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
+                    ready.push(Chunk::Text(text.into_owned()));
+                }
             }
-            if let Some(text) = delta["content"].as_str().filter(|t| !t.is_empty()) {
-                ready.push(Chunk::Text(text.to_string()));
-            }
-            match choice["finish_reason"].as_str() {
+            match choice.finish_reason.as_deref() {
                 None => {}
-                Some("error") => return Err(stream_error(&choice["error"])),
+                Some("error") => return Err(stream_error(&choice.error.unwrap_or_default())),
                 Some("stop") => self.finish = Some(FinishReason::Stop),
                 Some("length") => self.finish = Some(FinishReason::Length),
                 Some(other) => self.finish = Some(FinishReason::Other(other.to_string())),
             }
         }
-        if let Some(usage) = json["usage"].as_object() {
-            let count = |key: &str| usage.get(key).and_then(Value::as_u64).unwrap_or(0);
+        if let Some(usage) = json.usage {
             ready.push(Chunk::Usage(Usage {
-                input_tokens: count("prompt_tokens"),
-                output_tokens: count("completion_tokens"),
+                input_tokens: usage.prompt_tokens,
+                output_tokens: usage.completion_tokens,
             }));
         }
         ready.reverse();

@@ -1,0 +1,217 @@
+//! `heat run` and `heat resume` end to end: the real binary as a subprocess
+//! against the local mock server speaking Anthropic's wire format.
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use heat::debate::{DebateEvent, DebateState, Outcome, Role};
+use heat::store::Store;
+use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
+
+const KEY: &str = "sk-ant-test-5f3a9c1e";
+
+/// Plays a debate: the judge leaves round 1 open (heat 0.6), resolves round 2.
+fn debate_reply(request: &Recorded) -> Reply {
+    let system = request.system();
+    let text = if system.contains("You are the JUDGE") {
+        if request.last_message().contains("Round 1 of") {
+            r#"{"resolved": false, "verdict": "Both sides opened well.", "topic": "What about onboarding?", "heat": 0.6}"#
+        } else {
+            r#"{"resolved": true, "verdict": "Tabs win on accessibility.", "topic": "Tabs beat spaces", "heat": 0.3}"#
+        }
+    } else if system.contains("You are the ADVOCATE") {
+        "Tabs let every reader choose a width."
+    } else {
+        "Spaces render the same everywhere."
+    };
+    let words: Vec<&str> = text.split_inclusive(' ').collect();
+    Reply::sse(&anthropic_sse(&words, None), 97)
+}
+
+fn heat(data: &Path, server: &MockLlm) -> assert_cmd::Command {
+    let config = data.join("heat.toml");
+    if !config.exists() {
+        std::fs::write(&config, "[network]\nmax_retries = 1\n").unwrap();
+    }
+    let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
+    cmd.arg("--config")
+        .arg(&config)
+        .env("HEAT_DATA_DIR", data)
+        .env("ANTHROPIC_API_KEY", KEY)
+        .env("ANTHROPIC_BASE_URL", &server.base_url)
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("HEAT_PROVIDER")
+        .env("NO_COLOR", "1")
+        .timeout(std::time::Duration::from_secs(60));
+    cmd
+}
+
+async fn output(mut cmd: assert_cmd::Command) -> std::process::Output {
+    tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap()
+}
+
+/// Every file heat wrote under `dir`, read as text.
+fn written_files(dir: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(written_files(&path));
+        } else {
+            out.push((
+                path.display().to_string(),
+                String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned(),
+            ));
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_debate_runs_to_resolution_and_prints_as_it_streams() {
+    let server = MockLlm::with_handler(debate_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "Tabs beat spaces", "--max-rounds", "3"]);
+    let out = output(cmd).await;
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("advocate  anthropic/claude-haiku-4-5"), "{stdout}");
+    assert!(stdout.contains("── Round 1 of 3 · heat 0.90"), "{stdout}");
+    assert!(stdout.contains("▌ Advocate\nTabs let every reader choose a width.\n"), "{stdout}");
+    assert!(stdout.contains("▌ Skeptic\nSpaces render the same everywhere.\n"), "{stdout}");
+    assert!(
+        stdout.contains("not resolved: Both sides opened well.\nnext: What about onboarding? · heat 0.60"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("── Round 2 of 3 · heat 0.60"), "{stdout}");
+    assert!(stdout.contains("══ resolved by the judge after 2 rounds ══\nTabs win on accessibility."), "{stdout}");
+    assert!(stderr.contains("saved as session"), "{stderr}");
+
+    // What reached the server: three calls a round, the heat as temperature, the key as x-api-key.
+    let requests = server.requests();
+    assert_eq!(requests.len(), 6);
+    assert!(
+        requests
+            .iter()
+            .all(|r| r.header("x-api-key") == Some(KEY) && r.header("anthropic-version") == Some("2023-06-01"))
+    );
+    let debaters: Vec<&Recorded> = requests.iter().filter(|r| !r.system().contains("You are the JUDGE")).collect();
+    let temps: Vec<f64> = debaters.iter().map(|r| r.body["temperature"].as_f64().unwrap()).collect();
+    assert_eq!(temps, vec![0.9, 0.9, 0.6, 0.6]);
+    assert!(debaters[2].last_message().contains("What about onboarding?"));
+    let judges: Vec<&Recorded> = requests.iter().filter(|r| r.system().contains("You are the JUDGE")).collect();
+    assert!(
+        judges
+            .iter()
+            .all(|r| r.body["temperature"] == 0.2 && r.body["output_config"]["format"]["type"] == "json_schema")
+    );
+
+    // The key never reaches a file heat wrote.
+    let files = written_files(data.path());
+    assert!(files.iter().any(|(p, _)| p.ends_with(".jsonl")));
+    for (path, text) in files {
+        assert!(!text.contains(KEY), "the API key leaked into {path}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn json_mode_prints_one_event_per_line() {
+    let server = MockLlm::with_handler(debate_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "Tabs beat spaces", "--json", "--max-rounds", "2"]);
+    let out = output(cmd).await;
+    assert!(out.status.success());
+    let events: Vec<DebateEvent> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(matches!(events.first(), Some(DebateEvent::Started { .. })));
+    // Round 2 of 2 is the last: the judge writes the final synthesis.
+    assert!(matches!(events.last(), Some(DebateEvent::Finished { outcome: Outcome::MaxRounds, .. })));
+    assert!(events.iter().any(|e| matches!(e, DebateEvent::Delta { role: Role::Skeptic, .. })));
+    // The stored log holds the same events.
+    let store = Store::open(data.path()).unwrap();
+    let loaded = store.load(&store.resolve(None).unwrap()).unwrap();
+    let stored: Vec<DebateEvent> = loaded.records.into_iter().map(|r| r.event).collect();
+    assert_eq!(stored, events);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bad_key_fails_with_the_servers_message() {
+    let server = MockLlm::with_handler(|_| {
+        Reply::error(401, r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#)
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "Tabs beat spaces"]);
+    let out = output(cmd).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("the debate failed") && stderr.contains("invalid x-api-key"), "{stderr}");
+    assert!(stderr.contains("heat resume"), "{stderr}");
+    assert!(!stderr.contains(KEY));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failed_debate_resumes_where_it_stopped() {
+    // The judge's server is down for the first run: every judge call fails.
+    let judge_down = Arc::new(AtomicUsize::new(1));
+    let flag = Arc::clone(&judge_down);
+    let server = MockLlm::with_handler(move |request| {
+        if request.system().contains("You are the JUDGE") && flag.load(Ordering::SeqCst) == 1 {
+            return Reply::error(503, r#"{"error":{"message":"judge unavailable"}}"#);
+        }
+        debate_reply(request)
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "Tabs beat spaces", "--max-rounds", "2"]);
+    let first = output(cmd).await;
+    assert_eq!(first.status.code(), Some(1), "{}", String::from_utf8_lossy(&first.stderr));
+    let debater_calls = server.requests().iter().filter(|r| !r.system().contains("JUDGE")).count();
+    assert_eq!(debater_calls, 2);
+
+    judge_down.store(0, Ordering::SeqCst);
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["resume"]);
+    let second = output(cmd).await;
+    let stdout = String::from_utf8_lossy(&second.stdout);
+    assert!(second.status.success(), "{}", String::from_utf8_lossy(&second.stderr));
+    assert!(stdout.contains("resuming \"Tabs beat spaces\" at round 1"), "{stdout}");
+    assert!(stdout.contains("══ ended at the round limit after 2 rounds ══"), "{stdout}");
+    // Only the interrupted turn was re-run: the round-1 debaters were not asked again.
+    let requests = server.requests();
+    let round_one_debaters =
+        requests.iter().filter(|r| !r.system().contains("JUDGE") && r.last_message().contains("Round 1 of")).count();
+    assert_eq!(round_one_debaters, 2);
+    let store = Store::open(data.path()).unwrap();
+    let loaded = store.load(&store.resolve(None).unwrap()).unwrap();
+    let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+    assert_eq!(state.finish.unwrap().outcome, Outcome::MaxRounds);
+    assert_eq!(state.rounds.len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn no_provider_at_all_names_every_option() {
+    let data = tempfile::tempdir().unwrap();
+    let config = data.path().join("heat.toml");
+    // Point Ollama at a closed port and the offline model at a missing file.
+    std::fs::write(&config, "[providers.ollama]\nbase_url = \"http://127.0.0.1:9\"\n[providers.local]\nmodel_path = \"/nonexistent/model.gguf\"\n").unwrap();
+    let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
+    cmd.arg("--config").arg(&config).args(["run", "Tabs beat spaces"]).env("HEAT_DATA_DIR", data.path());
+    for var in ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OLLAMA_HOST", "HEAT_PROVIDER", "HEAT_MODEL_PATH"] {
+        cmd.env_remove(var);
+    }
+    let out = output(cmd).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    for option in ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "Ollama", "offline model"] {
+        assert!(stderr.contains(option), "missing {option}: {stderr}");
+    }
+}
