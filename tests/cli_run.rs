@@ -113,7 +113,7 @@ async fn a_debate_runs_to_resolution_and_prints_as_it_streams() {
 
     // The key never reaches a file heat wrote.
     let files = written_files(data.path());
-    assert!(files.iter().any(|(p, _)| p.ends_with(".jsonl")));
+    assert!(files.iter().any(|(p, _)| Path::new(p).extension().is_some_and(|e| e == "jsonl")));
     for (path, text) in files {
         assert!(!text.contains(KEY), "the API key leaked into {path}");
     }
