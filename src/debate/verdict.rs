@@ -108,6 +108,34 @@ fn parse_object(object: &str) -> Result<Map<String, Value>, VerdictError> {
         .map_err(|_| VerdictError::Malformed(first_error))
 }
 
+/// Tracks whether a scan over JSON text is inside a string literal.
+#[derive(Default)]
+struct JsonStrings {
+    in_string: bool,
+    escaped: bool,
+}
+
+impl JsonStrings {
+    /// Feeds one character; true when it is structure, i.e. outside every
+    /// string literal (the quotes themselves count as inside).
+    fn is_structural(&mut self, ch: char) -> bool {
+        if self.in_string {
+            match ch {
+                _ if self.escaped => self.escaped = false,
+                '\\' => self.escaped = true,
+                '"' => self.in_string = false,
+                _ => {}
+            }
+            return false;
+        }
+        if ch == '"' {
+            self.in_string = true;
+            return false;
+        }
+        true
+    }
+}
+
 /// Finds the first balanced `{…}` in the text, ignoring braces inside JSON
 /// strings. Code fences and prose around it are skipped by construction.
 /// An object cut off at the end is returned up to the end of the text, so
@@ -115,20 +143,12 @@ fn parse_object(object: &str) -> Result<Map<String, Value>, VerdictError> {
 fn find_object(text: &str) -> Option<&str> {
     let start = text.find('{')?;
     let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
+    let mut strings = JsonStrings::default();
     for (offset, ch) in text[start..].char_indices() {
-        if in_string {
-            match ch {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
+        if !strings.is_structural(ch) {
             continue;
         }
         match ch {
-            '"' => in_string = true,
             '{' => depth += 1,
             '}' => {
                 depth -= 1;
@@ -145,24 +165,10 @@ fn find_object(text: &str) -> Option<&str> {
 /// Removes commas that directly precede `}` or `]` outside strings.
 fn strip_trailing_commas(json: &str) -> String {
     let mut out = String::with_capacity(json.len());
-    let mut in_string = false;
-    let mut escaped = false;
+    let mut strings = JsonStrings::default();
     let chars: Vec<char> = json.chars().collect();
     for (i, &ch) in chars.iter().enumerate() {
-        if in_string {
-            match ch {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
-            out.push(ch);
-            continue;
-        }
-        if ch == '"' {
-            in_string = true;
-        }
-        if ch == ',' {
+        if strings.is_structural(ch) && ch == ',' {
             let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
             if matches!(next, Some('}' | ']')) {
                 continue;

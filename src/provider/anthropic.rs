@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::http::{self, HttpConfig};
-use super::sse::{self, SseEvent};
+use super::sse::SseEvent;
 use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
 
 /// The API version heat speaks.
@@ -73,14 +73,7 @@ impl ChatModel for AnthropicModel {
         if let Some(key) = &self.config.api_key {
             builder = builder.header("x-api-key", key);
         }
-        let idle = self.config.idle_timeout;
-        let stream = futures::stream::once(async move { http::send(builder).await })
-            .map(move |response| match response {
-                Ok(response) => sse::events(response, idle).boxed(),
-                Err(e) => futures::stream::once(async move { Err(e) }).boxed(),
-            })
-            .flatten();
-        parse(stream).boxed()
+        parse(http::event_stream(builder, self.config.idle_timeout)).boxed()
     }
 }
 

@@ -57,6 +57,21 @@ pub async fn send(request: reqwest::RequestBuilder) -> Result<reqwest::Response,
     Err(classify(status, &headers, &body))
 }
 
+/// Sends a streaming request and yields its server-sent events; a failed
+/// request yields its error as the only item.
+pub fn event_stream(
+    request: reqwest::RequestBuilder,
+    idle: Duration,
+) -> impl futures::Stream<Item = Result<super::sse::SseEvent, ProviderError>> + Send {
+    use futures::StreamExt;
+    futures::stream::once(async move { send(request).await })
+        .map(move |response| match response {
+            Ok(response) => super::sse::events(response, idle).boxed(),
+            Err(e) => futures::stream::once(async move { Err(e) }).boxed(),
+        })
+        .flatten()
+}
+
 fn transport_error(error: &reqwest::Error) -> ProviderError {
     let detail = without_url(error);
     if error.is_timeout() {

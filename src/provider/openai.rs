@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::http::{self, HttpConfig};
-use super::sse::{self, SseEvent};
+use super::sse::SseEvent;
 use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
 
 pub struct OpenAiModel {
@@ -68,14 +68,7 @@ impl ChatModel for OpenAiModel {
         if let Some(key) = &self.config.api_key {
             builder = builder.bearer_auth(key);
         }
-        let idle = self.config.idle_timeout;
-        let stream = futures::stream::once(async move { http::send(builder).await })
-            .map(move |response| match response {
-                Ok(response) => sse::events(response, idle).boxed(),
-                Err(e) => futures::stream::once(async move { Err(e) }).boxed(),
-            })
-            .flatten();
-        parse(stream).boxed()
+        parse(http::event_stream(builder, self.config.idle_timeout)).boxed()
     }
 }
 
