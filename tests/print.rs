@@ -29,7 +29,7 @@ fn opening() -> Vec<DebateEvent> {
 }
 
 fn print(events: &[DebateEvent]) -> String {
-    let mut printer = TextPrinter::new(Vec::new(), Style { color: false });
+    let mut printer = TextPrinter::new(Vec::new(), Style { color: false, width: None });
     for e in events {
         printer.event(e).unwrap();
     }
@@ -126,4 +126,24 @@ fn json_lines_round_trip() {
     let parsed: Vec<DebateEvent> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(parsed, events);
     assert!(text.lines().next().unwrap().starts_with(r#"{"type":"started""#));
+}
+
+#[test]
+fn with_a_width_arguments_wrap_at_word_boundaries() {
+    let mut events = opening();
+    let words = "Remote work removes the commute, widens the hiring pool and gives people long blocks of focus.";
+    for piece in words.split_inclusive(' ') {
+        events.push(delta(Role::Advocate, piece));
+    }
+    events.push(completed(Role::Advocate, words));
+    let mut printer = TextPrinter::new(Vec::new(), Style { color: false, width: Some(24) });
+    for e in &events {
+        printer.event(e).unwrap();
+    }
+    let out = String::from_utf8(printer.into_inner()).unwrap();
+    let body: Vec<&str> =
+        out.lines().skip_while(|l| !l.starts_with("▌ Advocate")).skip(1).take_while(|l| !l.is_empty()).collect();
+    assert!(body.len() > 3, "{out}");
+    assert!(body.iter().all(|l| l.chars().count() <= 24 && !l.ends_with(' ')), "{body:?}");
+    assert_eq!(body.join(" "), words, "no word is split or lost");
 }

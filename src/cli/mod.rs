@@ -6,6 +6,7 @@ mod model;
 pub mod print;
 mod run;
 mod sessions;
+mod wrap;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;

@@ -10,10 +10,14 @@ use crate::debate::state::DebateState;
 use crate::debate::{DebateEvent, Role};
 use crate::sanitize::Sanitizer;
 
-/// Text styling, off when the output is not a terminal or `NO_COLOR` is set.
+use super::wrap::Wrapper;
+
+/// Text styling, off when the output is not a terminal or `NO_COLOR` is set;
+/// `width` wraps arguments at word boundaries (`None`: no wrapping, for pipes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Style {
     pub color: bool,
+    pub width: Option<usize>,
 }
 
 impl Style {
@@ -37,6 +41,7 @@ pub struct TextPrinter<W: Write> {
     live: Option<Role>,
     held: BTreeMap<Role, Held>,
     sanitizers: BTreeMap<Role, Sanitizer>,
+    wrapper: Option<Wrapper>,
 }
 
 impl<W: Write> TextPrinter<W> {
@@ -48,6 +53,7 @@ impl<W: Write> TextPrinter<W> {
             live: None,
             held: BTreeMap::new(),
             sanitizers: BTreeMap::new(),
+            wrapper: style.width.map(Wrapper::new),
         }
     }
 
@@ -104,12 +110,10 @@ impl<W: Write> TextPrinter<W> {
                     *delay_ms as f64 / 1000.0
                 );
                 if self.live == Some(*role) {
-                    writeln!(
-                        self.out,
-                        "\n{}",
-                        self.style.paint("33", &format!("{line} — the partial answer above is discarded"))
-                    )?;
-                    writeln!(self.out, "{}", self.heading(*role))?;
+                    self.end_text()?;
+                    let notice = self.style.paint("33", &format!("{line} — the partial answer above is discarded"));
+                    writeln!(self.out, "{notice}")?;
+                    self.start_text(*role, "")?;
                 } else {
                     self.held.entry(*role).or_default().text.clear();
                     writeln!(self.out, "{}", self.style.paint("33", &line))?;
@@ -192,13 +196,38 @@ impl<W: Write> TextPrinter<W> {
         self.style.paint(code, &format!("▌ {}", role.label()))
     }
 
+    /// Writes a role's heading and starts wrapping on a fresh line.
+    fn start_text(&mut self, role: Role, gap: &str) -> io::Result<()> {
+        if let Some(w) = &mut self.wrapper {
+            w.reset();
+        }
+        writeln!(self.out, "{gap}{}", self.heading(role))
+    }
+
+    /// Writes argument text, wrapped when a width is set.
+    fn write_text(&mut self, text: &str) -> io::Result<()> {
+        match &mut self.wrapper {
+            Some(w) => {
+                let wrapped = w.push(text);
+                write!(self.out, "{wrapped}")
+            }
+            None => write!(self.out, "{text}"),
+        }
+    }
+
+    /// Ends the text being written with a newline.
+    fn end_text(&mut self) -> io::Result<()> {
+        let rest = self.wrapper.as_mut().map(Wrapper::finish).unwrap_or_default();
+        writeln!(self.out, "{rest}")
+    }
+
     fn debater_text(&mut self, role: Role, text: &str) -> io::Result<()> {
         if self.live.is_none() {
             self.live = Some(role);
-            writeln!(self.out, "\n{}", self.heading(role))?;
+            self.start_text(role, "\n")?;
         }
         if self.live == Some(role) {
-            write!(self.out, "{text}")
+            self.write_text(text)
         } else {
             self.held.entry(role).or_default().text.push_str(text);
             Ok(())
@@ -210,7 +239,7 @@ impl<W: Write> TextPrinter<W> {
             self.held.entry(role).or_default().done = true;
             return Ok(());
         }
-        writeln!(self.out)?;
+        self.end_text()?;
         self.live = None;
         // Hand the stage to a debater that was held back.
         let Some((&next, _)) = self.held.iter().find(|(_, h)| !h.text.is_empty() || h.done) else {
@@ -218,22 +247,23 @@ impl<W: Write> TextPrinter<W> {
         };
         let held = self.held.remove(&next).unwrap_or_default();
         self.live = Some(next);
-        writeln!(self.out, "\n{}", self.heading(next))?;
-        write!(self.out, "{}", held.text)?;
+        self.start_text(next, "\n")?;
+        self.write_text(&held.text)?;
         if held.done { self.debater_done(next) } else { Ok(()) }
     }
 
     /// Shows anything still held (before the judge speaks or at the end).
     fn settle_debaters(&mut self) -> io::Result<()> {
         if let Some(live) = self.live.take() {
-            writeln!(self.out)?;
+            self.end_text()?;
             self.held.remove(&live);
         }
         let held = std::mem::take(&mut self.held);
         for (role, h) in held {
             if !h.text.is_empty() {
-                writeln!(self.out, "\n{}", self.heading(role))?;
-                writeln!(self.out, "{}", h.text)?;
+                self.start_text(role, "\n")?;
+                self.write_text(&h.text)?;
+                self.end_text()?;
             }
         }
         Ok(())

@@ -2,7 +2,7 @@
 //! session store and printed as it streams; and `heat config show`, which
 //! shares the provider discovery.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use crate::config::Config;
@@ -129,7 +129,12 @@ async fn drive(
             }
         }
     });
-    let mut printer = TextPrinter::new(std::io::stdout(), Style { color: super::use_color() });
+    let width = std::io::stdout()
+        .is_terminal()
+        // Prose past ~100 columns is hard to read, however wide the terminal.
+        .then(|| crossterm::terminal::size().ok().map(|(cols, _)| usize::from(cols).min(100)))
+        .flatten();
+    let mut printer = TextPrinter::new(std::io::stdout(), Style { color: super::use_color(), width });
     let mut out = std::io::stdout();
     // A resumed debate's printer learns the story so far without printing it.
     if let Some(events) = history {
