@@ -1,0 +1,83 @@
+//! The embedded model's speed: prompt processing and generation in tokens/s
+//! with the default model (1 generation thread, 2 prompt threads), and the
+//! time to the first streamed token. Needs the model: `heat model install`
+//! or `HEAT_TEST_MODEL`. Prints tokens/s next to criterion's timings.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use futures::StreamExt;
+use heat::provider::local::{LocalModel, LocalOptions};
+use heat::provider::{ChatMessage, ChatModel, ChatRequest, Chunk};
+
+fn model_path() -> Option<PathBuf> {
+    std::env::var_os("HEAT_TEST_MODEL").map(PathBuf::from).or_else(|| {
+        let path = heat::model_store::default_model_path(&heat::store::data_dir().ok()?);
+        path.exists().then_some(path)
+    })
+}
+
+fn request(prompt: &str, max_tokens: u32) -> ChatRequest {
+    ChatRequest {
+        model: "local".into(),
+        system: "You are a debater.".into(),
+        messages: vec![ChatMessage::user(prompt)],
+        temperature: Some(0.7),
+        max_tokens,
+        thinking_budget: None,
+        response_schema: None,
+        seed: Some(1),
+    }
+}
+
+/// Runs one request; returns (prompt tokens, generated tokens, time to first token, total).
+fn run(model: &LocalModel, req: ChatRequest) -> (u64, u64, Duration, Duration) {
+    futures::executor::block_on(async {
+        let start = Instant::now();
+        let mut first = None;
+        let mut usage = (0, 0);
+        let mut stream = model.stream(req);
+        while let Some(Ok(chunk)) = stream.next().await {
+            match chunk {
+                Chunk::Text(_) if first.is_none() => first = Some(start.elapsed()),
+                Chunk::Usage(u) => usage = (u.input_tokens, u.output_tokens),
+                _ => {}
+            }
+        }
+        (usage.0, usage.1, first.unwrap_or_default(), start.elapsed())
+    })
+}
+
+fn bench(c: &mut Criterion) {
+    let Some(path) = model_path() else {
+        eprintln!("SKIPPED: no offline model (heat model install, or HEAT_TEST_MODEL)");
+        return;
+    };
+    let start = Instant::now();
+    let model = LocalModel::load(&path, LocalOptions::default()).expect("load the model");
+    println!("model load: {:?}", start.elapsed());
+    let long_prompt = "Cities should ban cars from their centres because ".repeat(40);
+
+    // One measured pass each, reported as tokens/s.
+    let (prompt_tokens, _, _, prompt_time) = run(&model, request(&long_prompt, 1));
+    println!(
+        "prompt processing: {prompt_tokens} tokens in {prompt_time:?} = {:.0} tok/s",
+        prompt_tokens as f64 / prompt_time.as_secs_f64()
+    );
+    let (_, generated, first, total) = run(&model, request("Argue that cities should ban cars.", 128));
+    let gen_time = total.saturating_sub(first);
+    println!(
+        "generation: {generated} tokens in {total:?}, first token after {first:?}; {:.0} tok/s after the first",
+        generated.saturating_sub(1) as f64 / gen_time.as_secs_f64()
+    );
+
+    let mut group = c.benchmark_group("local");
+    group.sample_size(10);
+    group.bench_function("prompt_~500_tokens", |b| b.iter(|| run(&model, request(&long_prompt, 1))));
+    group.bench_function("generate_64_tokens", |b| b.iter(|| run(&model, request("Argue for trees.", 64))));
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
