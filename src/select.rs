@@ -279,3 +279,93 @@ pub fn build(
         seed: config.int("debate.seed").and_then(|s| u64::try_from(s).ok()),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::config::FlagValue;
+
+    fn config(env: &[(&str, &str)], flags: &[(&str, &str)]) -> Config {
+        let env: Vec<(String, String)> = env.iter().map(|(k, v)| ((*k).to_string(), (*v).to_string())).collect();
+        let lookup = move |var: &str| env.iter().find(|(k, _)| k == var).map(|(_, v)| v.clone());
+        let flags: Vec<FlagValue> = flags
+            .iter()
+            .map(|(k, v)| FlagValue { key: (*k).into(), raw: (*v).into(), flag: format!("--{k}") })
+            .collect();
+        Config::load(None, &lookup, &flags).unwrap()
+    }
+
+    fn machine(ollama: Result<Vec<&str>, &str>, local: Result<&str, &str>) -> Environment {
+        Environment {
+            ollama: ollama.map(|m| m.into_iter().map(String::from).collect()).map_err(String::from),
+            local: local.map(String::from).map_err(String::from),
+        }
+    }
+
+    fn kinds(selection: &Selection) -> Vec<ProviderKind> {
+        selection.roles.iter().map(|r| r.kind).collect()
+    }
+
+    const NO_OLLAMA: Result<Vec<&str>, &str> = Err("no Ollama server at http://localhost:11434");
+
+    #[test]
+    fn the_auto_chain_prefers_anthropic_then_openai_then_ollama_then_local() {
+        let everything = machine(Ok(vec!["llama3.2"]), Ok("SmolLM2-135M"));
+        let both = config(&[("ANTHROPIC_API_KEY", "a"), ("OPENAI_API_KEY", "o")], &[]);
+        let s = select(&both, &everything).unwrap();
+        assert_eq!(kinds(&s), vec![ProviderKind::Anthropic; 3]);
+        assert_eq!(s.roles[0].model, "claude-haiku-4-5");
+        let s = select(&config(&[("OPENAI_API_KEY", "o")], &[]), &everything).unwrap();
+        assert_eq!(kinds(&s), vec![ProviderKind::OpenAi; 3]);
+        let s = select(&config(&[], &[]), &everything).unwrap();
+        assert_eq!(kinds(&s), vec![ProviderKind::Ollama; 3]);
+        assert_eq!(s.roles[2].model, "llama3.2", "the server's first model");
+        let s = select(&config(&[], &[]), &machine(NO_OLLAMA, Ok("SmolLM2-135M"))).unwrap();
+        assert_eq!(kinds(&s), vec![ProviderKind::Local; 3]);
+        assert_eq!(s.notices, vec!["offline: SmolLM2-135M — small model, expect weak arguments".to_string()]);
+    }
+
+    #[test]
+    fn nothing_available_names_every_option() {
+        let err = select(&config(&[], &[]), &machine(NO_OLLAMA, Err("no model installed"))).unwrap_err().to_string();
+        for part in ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OLLAMA_HOST", "no Ollama server", "no model installed"] {
+            assert!(err.contains(part), "{part} missing from: {err}");
+        }
+    }
+
+    #[test]
+    fn a_named_provider_without_its_key_says_how_to_fix_it() {
+        let env = machine(NO_OLLAMA, Ok("SmolLM2-135M"));
+        let err = select(&config(&[], &[("roles.provider", "anthropic")]), &env).unwrap_err().to_string();
+        assert!(err.contains("export ANTHROPIC_API_KEY"), "{err}");
+        // An OpenAI-compatible local server needs no key.
+        let local_server = config(&[("OPENAI_BASE_URL", "http://127.0.0.1:8080/v1")], &[("roles.provider", "openai")]);
+        assert_eq!(kinds(&select(&local_server, &env).unwrap()), vec![ProviderKind::OpenAi; 3]);
+    }
+
+    #[test]
+    fn roles_can_mix_providers_and_models() {
+        let c = config(
+            &[("ANTHROPIC_API_KEY", "a"), ("OPENAI_API_KEY", "o")],
+            &[("roles.skeptic.provider", "openai"), ("roles.judge.model", "claude-sonnet-4-5")],
+        );
+        let s = select(&c, &machine(NO_OLLAMA, Err("none"))).unwrap();
+        assert_eq!(kinds(&s), vec![ProviderKind::Anthropic, ProviderKind::OpenAi, ProviderKind::Anthropic]);
+        assert_eq!(s.roles[1].model, "gpt-4.1-mini");
+        assert_eq!(s.roles[2].model, "claude-sonnet-4-5");
+        assert!(s.roles[1].why.contains("--roles.skeptic.provider"), "{}", s.roles[1].why);
+    }
+
+    #[test]
+    fn ollama_host_accepts_its_loose_forms() {
+        for (host, base) in [
+            ("localhost", "http://localhost:11434"),
+            ("0.0.0.0:11434", "http://127.0.0.1:11434"),
+            ("https://ollama.example:8443/", "https://ollama.example:8443"),
+            ("127.0.0.1:9999", "http://127.0.0.1:9999"),
+        ] {
+            assert_eq!(ollama_base(&config(&[("OLLAMA_HOST", host)], &[])), base, "{host}");
+        }
+    }
+}
