@@ -158,11 +158,14 @@ fn worker(
         },
     };
     let _ = ready.send(Ok(()));
+    // The tokens the context's KV cache holds, to reuse a shared prompt prefix.
+    let mut cached = Vec::new();
     while let Ok(job) = jobs.recv() {
         if job.reply.is_closed() {
             continue; // cancelled while it waited its turn
         }
-        let mut turn = Turn { model: &model, ctx: &mut ctx, template: &template, options, reply: &job.reply };
+        let mut turn =
+            Turn { model: &model, ctx: &mut ctx, template: &template, options, reply: &job.reply, cached: &mut cached };
         if let Err(e) = turn.run(&job.request) {
             let _ = job.reply.blocking_send(Err(e));
         }
@@ -176,6 +179,8 @@ struct Turn<'a, 'm> {
     template: &'a LlamaChatTemplate,
     options: &'a LocalOptions,
     reply: &'a Reply,
+    /// What the KV cache holds; empty when unknown (then it is cleared).
+    cached: &'a mut Vec<llama_cpp_2::token::LlamaToken>,
 }
 
 /// Why generation stopped early.
@@ -188,18 +193,19 @@ impl Turn<'_, '_> {
     fn run(&mut self, request: &ChatRequest) -> Result<(), ProviderError> {
         let max_tokens = request.max_tokens.max(1) as usize;
         let prompt = self.prompt_tokens(request, max_tokens)?;
-        self.ctx.clear_kv_cache();
+        let start = self.reuse_prefix(&prompt);
         let mut sampler = self.sampler(request)?;
         let mut batch = LlamaBatch::new(BATCH, 1);
         let last = prompt.len() - 1;
-        for (chunk_index, chunk) in prompt.chunks(BATCH).enumerate() {
+        for (chunk_index, chunk) in prompt[start..].chunks(BATCH).enumerate() {
             batch.clear();
             for (i, token) in chunk.iter().enumerate() {
-                let pos = chunk_index * BATCH + i;
+                let pos = start + chunk_index * BATCH + i;
                 add(&mut batch, *token, pos, pos == last)?;
             }
             self.decode(&mut batch)?;
         }
+        let mut decoded = prompt.clone();
         let vocab = self.model.vocab();
         let mut pending = Vec::new();
         let mut generated = 0usize;
@@ -222,7 +228,9 @@ impl Turn<'_, '_> {
             add(&mut batch, token, position, true)?;
             position += 1;
             self.decode(&mut batch)?;
+            decoded.push(token);
         };
+        *self.cached = decoded;
         let tail = String::from_utf8_lossy(&pending).into_owned();
         if !tail.is_empty() && self.send(Chunk::Text(tail)).is_err() {
             return Ok(());
@@ -231,6 +239,26 @@ impl Turn<'_, '_> {
         let _ = self.send(Chunk::Usage(usage));
         let _ = self.send(Chunk::Finish(finish));
         Ok(())
+    }
+
+    /// Keeps the KV cache for the longest prefix this prompt shares with what
+    /// the context already holds (the shared system prompt, at least) and
+    /// returns where decoding must start. The last prompt token is always
+    /// decoded again, for fresh logits. Until this job completes, the cache
+    /// counts as unknown.
+    fn reuse_prefix(&mut self, prompt: &[llama_cpp_2::token::LlamaToken]) -> usize {
+        let common = self.cached.iter().zip(prompt).take_while(|(a, b)| a == b).count();
+        let keep = common.min(prompt.len() - 1);
+        self.cached.clear();
+        let kept = keep > 0
+            && u32::try_from(keep)
+                .is_ok_and(|p0| self.ctx.clear_kv_cache_seq(Some(0), Some(p0), None).unwrap_or(false));
+        if kept {
+            keep
+        } else {
+            self.ctx.clear_kv_cache();
+            0
+        }
     }
 
     fn send(&self, chunk: Chunk) -> Result<(), Stop> {
