@@ -111,7 +111,7 @@ pub struct DebateArgs {
     /// Provider for every role: auto, anthropic, openai, ollama or local.
     #[arg(long)]
     pub provider: Option<String>,
-    /// Model for every role.
+    /// Model for every role; a path ending in `.gguf` runs that file on the embedded model.
     #[arg(long)]
     pub model: Option<String>,
     #[arg(long, value_name = "PROVIDER")]
@@ -159,11 +159,58 @@ impl DebateArgs {
             (&self.openai_base_url, "providers.openai.base_url", "--openai-base-url"),
             (&self.anthropic_base_url, "providers.anthropic.base_url", "--anthropic-base-url"),
         ];
-        pairs
+        let mut flags: Vec<FlagValue> = pairs
             .into_iter()
             .filter_map(|(value, key, flag)| {
                 value.as_ref().map(|raw| FlagValue { key: key.into(), raw: raw.clone(), flag: flag.into() })
             })
-            .collect()
+            .collect();
+        // `--model PATH.gguf`: every role on the embedded model, loading that file.
+        if let Some(path) = self.model.as_deref().filter(|m| is_gguf(m)) {
+            flags.retain(|f| f.key != "roles.model");
+            let flag = |key: &str, raw: &str| FlagValue { key: key.into(), raw: raw.into(), flag: "--model".into() };
+            flags.push(flag("providers.local.model_path", path));
+            if self.provider.is_none() {
+                flags.push(flag("roles.provider", "local"));
+            }
+        }
+        flags
+    }
+}
+
+fn is_gguf(model: &str) -> bool {
+    std::path::Path::new(model).extension().is_some_and(|e| e.eq_ignore_ascii_case("gguf"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(args: &DebateArgs) -> Vec<(String, String)> {
+        args.flag_values().into_iter().map(|f| (f.key, f.raw)).collect()
+    }
+
+    #[test]
+    fn a_gguf_model_means_the_embedded_model_with_that_file() {
+        let args = DebateArgs { model: Some("/models/qwen.gguf".into()), ..DebateArgs::default() };
+        assert_eq!(
+            keys(&args),
+            vec![
+                ("providers.local.model_path".to_string(), "/models/qwen.gguf".to_string()),
+                ("roles.provider".to_string(), "local".to_string())
+            ]
+        );
+        let named = DebateArgs {
+            model: Some("claude-sonnet-4-5".into()),
+            max_rounds: Some("3".into()),
+            ..DebateArgs::default()
+        };
+        assert_eq!(
+            keys(&named),
+            vec![
+                ("debate.max_rounds".to_string(), "3".to_string()),
+                ("roles.model".to_string(), "claude-sonnet-4-5".to_string())
+            ]
+        );
     }
 }

@@ -75,7 +75,7 @@ impl<W: Write> TextPrinter<W> {
             DebateEvent::Started { topic, max_rounds, participants, .. } => {
                 let title = self.style.paint("1", &format!("heat · {}", crate::sanitize::clean(topic)));
                 writeln!(self.out, "{title}")?;
-                writeln!(self.out, "  up to {max_rounds} rounds")?;
+                writeln!(self.out, "  up to {max_rounds} round{}", if *max_rounds == 1 { "" } else { "s" })?;
                 for p in participants {
                     writeln!(self.out, "  {:<9} {}/{}", p.role.key(), p.provider, p.model)?;
                 }
