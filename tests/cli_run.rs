@@ -215,3 +215,39 @@ async fn no_provider_at_all_names_every_option() {
         assert!(stderr.contains(option), "missing {option}: {stderr}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_replay_prints_what_the_run_printed() {
+    let server = MockLlm::with_handler(debate_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "Tabs beat spaces", "--max-rounds", "3"]);
+    let run = output(cmd).await;
+    assert!(run.status.success());
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["replay", "--speed", "1000"]);
+    let replayed = output(cmd).await;
+    assert!(replayed.status.success(), "{}", String::from_utf8_lossy(&replayed.stderr));
+    assert_eq!(String::from_utf8_lossy(&replayed.stdout), String::from_utf8_lossy(&run.stdout));
+    assert_eq!(server.requests().len(), 6, "a replay calls no model");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_demo_replays_with_no_provider_at_all() {
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
+    cmd.args(["replay", "--demo", "--speed", "1000"]).env("HEAT_DATA_DIR", data.path()).env_remove("ANTHROPIC_API_KEY");
+    let out = output(cmd).await;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("heat · Remote work beats the office"), "{stdout}");
+    assert!(stdout.contains("── Round 3 of 3 · heat 1.00"), "{stdout}");
+    assert!(
+        stdout.contains("▌ Advocate") && stdout.contains("▌ Skeptic") && stdout.contains("══ ended at the round limit"),
+        "{stdout}"
+    );
+    let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
+    cmd.args(["replay", "--demo", "--speed", "0"]).env("HEAT_DATA_DIR", data.path());
+    let bad = output(cmd).await;
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--speed must be a positive number"));
+}

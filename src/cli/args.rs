@@ -45,6 +45,20 @@ pub enum Commands {
     },
     /// List stored debates, newest first.
     Sessions,
+    /// Play a stored debate back at its recorded pace (the newest when no id is given).
+    Replay {
+        /// A session id, or the start of one.
+        id: Option<String>,
+        /// Play the bundled demo debate (no provider or stored session needed).
+        #[arg(long, conflicts_with = "id")]
+        demo: bool,
+        /// Playback speed: 2 plays twice as fast.
+        #[arg(long, default_value_t = 1.0)]
+        speed: f64,
+        /// Print one JSON event per line instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Write a stored debate as Markdown or JSON (the newest when no id is given).
     Export {
         /// A session id, or the start of one.

@@ -4,6 +4,7 @@
 pub mod args;
 mod model;
 pub mod print;
+mod replay;
 mod run;
 mod sessions;
 mod wrap;
@@ -56,6 +57,10 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Commands::Sessions) => {
             sessions::list()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Commands::Replay { id, demo, speed, json }) => {
+            replay::replay(id.as_deref(), demo, speed, json).await?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Export { id, format, output }) => {

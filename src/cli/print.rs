@@ -86,10 +86,10 @@ impl<W: Write> TextPrinter<W> {
                 let header = format!("── Round {} of {} · heat {heat:.2} ", round + 1, self.state.max_rounds);
                 writeln!(self.out, "\n{}", self.style.paint("1", &format!("{header:─<60}")))?;
                 if topic.trim() != self.state.topic.trim() {
-                    writeln!(self.out, "Question: {}", crate::sanitize::clean(topic))?;
+                    self.line(&format!("Question: {}", crate::sanitize::clean(topic)))?;
                 }
                 for note in injected {
-                    writeln!(self.out, "Moderator's note: {}", crate::sanitize::clean(note))?;
+                    self.line(&format!("Moderator's note: {}", crate::sanitize::clean(note)))?;
                 }
             }
             DebateEvent::TurnStarted { role, .. } => {
@@ -131,9 +131,9 @@ impl<W: Write> TextPrinter<W> {
             }
             DebateEvent::VerdictReached { verdict, .. } => {
                 let resolved = if verdict.resolved { "resolved" } else { "not resolved" };
-                writeln!(self.out, "{resolved}: {}", crate::sanitize::clean(&verdict.verdict))?;
+                self.line(&format!("{resolved}: {}", crate::sanitize::clean(&verdict.verdict)))?;
                 if !verdict.resolved {
-                    writeln!(self.out, "next: {} · heat {:.2}", crate::sanitize::clean(&verdict.topic), verdict.heat)?;
+                    self.line(&format!("next: {} · heat {:.2}", crate::sanitize::clean(&verdict.topic), verdict.heat))?;
                 }
             }
             DebateEvent::VerdictInvalid { error, will_retry, .. } => {
@@ -173,7 +173,7 @@ impl<W: Write> TextPrinter<W> {
                     self.style.paint("1", &format!("══ {} after {rounds} ══", outcome.describe()))
                 )?;
                 if let Some(text) = synthesis {
-                    writeln!(self.out, "{}", crate::sanitize::clean(text))?;
+                    self.line(&crate::sanitize::clean(text))?;
                 }
             }
             DebateEvent::Reopened => {
@@ -194,6 +194,15 @@ impl<W: Write> TextPrinter<W> {
             Role::Judge => "1;35",
         };
         self.style.paint(code, &format!("▌ {}", role.label()))
+    }
+
+    /// Writes a whole line of prose, wrapped like the arguments.
+    fn line(&mut self, text: &str) -> io::Result<()> {
+        if let Some(w) = &mut self.wrapper {
+            w.reset();
+        }
+        self.write_text(text)?;
+        self.end_text()
     }
 
     /// Writes a role's heading and starts wrapping on a fresh line.

@@ -51,7 +51,8 @@ pub fn load(path: &Path) -> anyhow::Result<Loaded> {
     parse(&bytes).with_context(|| format!("the session log {} cannot be opened", path.display()))
 }
 
-fn parse(bytes: &[u8]) -> anyhow::Result<Loaded> {
+/// Reads a log from bytes (a file's contents, or the bundled demo).
+pub fn parse(bytes: &[u8]) -> anyhow::Result<Loaded> {
     if bytes.is_empty() {
         bail!("the file is empty");
     }

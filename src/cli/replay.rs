@@ -1,0 +1,48 @@
+//! `heat replay`: a stored debate played back at its recorded pace (or
+//! faster), through the same printer as `heat run`; `--demo` plays the
+//! debate bundled in `assets/`, with no provider at all.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use crate::store::log::{self, Loaded};
+use crate::store::{self, Store};
+
+use super::print::{Style, TextPrinter, json_line};
+
+/// A recorded offline debate, for demos without a network.
+const DEMO: &[u8] = include_bytes!("../../assets/demo-session.jsonl");
+
+/// The longest pause replayed as is; longer waits (a paused debate, a
+/// retry's backoff) are cut to this.
+const LONGEST_GAP: Duration = Duration::from_secs(2);
+
+pub async fn replay(id: Option<&str>, demo: bool, speed: f64, json: bool) -> anyhow::Result<()> {
+    anyhow::ensure!(speed.is_finite() && speed > 0.0, "--speed must be a positive number, e.g. 2 for twice as fast");
+    let loaded: Loaded = if demo {
+        log::parse(DEMO)?
+    } else {
+        let store = Store::open(&store::data_dir()?)?;
+        let id = store.resolve(id)?;
+        store.load(&id)?
+    };
+    for notice in &loaded.notices {
+        eprintln!("heat: {notice}");
+    }
+    let width = std::io::stdout()
+        .is_terminal()
+        .then(|| crossterm::terminal::size().ok().map(|(cols, _)| usize::from(cols).min(100)))
+        .flatten();
+    let mut printer = TextPrinter::new(std::io::stdout(), Style { color: super::use_color(), width });
+    let mut out = std::io::stdout();
+    let mut previous = loaded.records.first().map_or(0, |r| r.ms);
+    for record in &loaded.records {
+        let gap = Duration::from_millis(record.ms.saturating_sub(previous)).min(LONGEST_GAP);
+        previous = record.ms;
+        if !gap.is_zero() {
+            tokio::time::sleep(gap.div_f64(speed)).await;
+        }
+        if json { json_line(&mut out, &record.event)? } else { printer.event(&record.event)? }
+    }
+    Ok(())
+}
