@@ -39,7 +39,7 @@ pub fn status(config: &Config) -> Result<String, String> {
 }
 
 fn label(path: &std::path::Path, is_default: bool) -> String {
-    if is_default {
+    if is_default || path.file_name().and_then(|n| n.to_str()) == Some(model_store::DEFAULT_FILE) {
         return model_store::DEFAULT_LABEL.into();
     }
     path.file_stem().map_or_else(|| "local".into(), |s| s.to_string_lossy().into_owned())
