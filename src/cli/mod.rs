@@ -119,7 +119,13 @@ fn init_config(file: Option<PathBuf>, force: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Whether to colour output on stdout.
-pub fn use_color() -> bool {
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+/// How to print on stdout: colour unless `NO_COLOR` or not a terminal;
+/// arguments wrapped to the terminal's width (at most 100 columns: prose
+/// past that is hard to read), and not wrapped at all when piped.
+pub fn stdout_style() -> print::Style {
+    let terminal = std::io::stdout().is_terminal();
+    let color = terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let width =
+        terminal.then(|| crossterm::terminal::size().ok().map(|(cols, _)| usize::from(cols).min(100))).flatten();
+    print::Style { color, width }
 }

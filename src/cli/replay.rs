@@ -2,13 +2,12 @@
 //! faster), through the same printer as `heat run`; `--demo` plays the
 //! debate bundled in `assets/`, with no provider at all.
 
-use std::io::IsTerminal;
 use std::time::Duration;
 
 use crate::store::log::{self, Loaded};
 use crate::store::{self, Store};
 
-use super::print::{Style, TextPrinter, json_line};
+use super::print::{TextPrinter, json_line};
 
 /// A recorded offline debate, for demos without a network.
 const DEMO: &[u8] = include_bytes!("../../assets/demo-session.jsonl");
@@ -29,11 +28,7 @@ pub async fn replay(id: Option<&str>, demo: bool, speed: f64, json: bool) -> any
     for notice in &loaded.notices {
         eprintln!("heat: {notice}");
     }
-    let width = std::io::stdout()
-        .is_terminal()
-        .then(|| crossterm::terminal::size().ok().map(|(cols, _)| usize::from(cols).min(100)))
-        .flatten();
-    let mut printer = TextPrinter::new(std::io::stdout(), Style { color: super::use_color(), width });
+    let mut printer = TextPrinter::new(std::io::stdout(), super::stdout_style());
     let mut out = std::io::stdout();
     let mut previous = loaded.records.first().map_or(0, |r| r.ms);
     for record in &loaded.records {

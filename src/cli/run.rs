@@ -2,7 +2,7 @@
 //! session store and printed as it streams; and `heat config show`, which
 //! shares the provider discovery.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use crate::config::Config;
@@ -11,7 +11,7 @@ use crate::debate::{Command, DebateEvent, Outcome, Role};
 use crate::select::{self, Environment, ProviderKind};
 use crate::store::{self, Recorder, Store};
 
-use super::print::{Style, TextPrinter, json_line};
+use super::print::{TextPrinter, json_line};
 
 /// Finds what auto-selection may use: probes Ollama only when a role is on
 /// `auto` and no key decides it first.
@@ -129,12 +129,7 @@ async fn drive(
             }
         }
     });
-    let width = std::io::stdout()
-        .is_terminal()
-        // Prose past ~100 columns is hard to read, however wide the terminal.
-        .then(|| crossterm::terminal::size().ok().map(|(cols, _)| usize::from(cols).min(100)))
-        .flatten();
-    let mut printer = TextPrinter::new(std::io::stdout(), Style { color: super::use_color(), width });
+    let mut printer = TextPrinter::new(std::io::stdout(), super::stdout_style());
     let mut out = std::io::stdout();
     // A resumed debate's printer learns the story so far without printing it.
     if let Some(events) = history {
