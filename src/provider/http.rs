@@ -46,15 +46,25 @@ impl HttpConfig {
 }
 
 /// Sends a request and returns the response if its status is a success.
-pub async fn send(request: reqwest::RequestBuilder) -> Result<reqwest::Response, ProviderError> {
-    let response = request.send().await.map_err(|e| transport_error(&e))?;
+/// Waiting for the response head, and reading an error body, are each
+/// bounded by `idle`: a server that accepts and then says nothing is a stall.
+pub async fn send(request: reqwest::RequestBuilder, idle: Duration) -> Result<reqwest::Response, ProviderError> {
+    let response = tokio::time::timeout(idle, request.send())
+        .await
+        .map_err(|_| ProviderError::Timeout(format!("no response within {}", seconds(idle))))?
+        .map_err(|e| transport_error(&e))?;
     let status = response.status().as_u16();
     if response.status().is_success() {
         return Ok(response);
     }
     let headers = response.headers().clone();
-    let body = response.text().await.unwrap_or_default();
+    let body = tokio::time::timeout(idle, response.text()).await.ok().and_then(Result::ok).unwrap_or_default();
     Err(classify(status, &headers, &body))
+}
+
+/// A duration as people read it in a message: `30 s`, `0.25 s`.
+pub fn seconds(duration: Duration) -> String {
+    format!("{} s", (duration.as_secs_f64() * 100.0).round() / 100.0)
 }
 
 /// Sends a streaming request and yields its server-sent events; a failed
@@ -64,7 +74,7 @@ pub fn event_stream(
     idle: Duration,
 ) -> impl futures::Stream<Item = Result<super::sse::SseEvent, ProviderError>> + Send {
     use futures::StreamExt;
-    futures::stream::once(async move { send(request).await })
+    futures::stream::once(async move { send(request, idle).await })
         .map(move |response| match response {
             Ok(response) => super::sse::events(response, idle).boxed(),
             Err(e) => futures::stream::once(async move { Err(e) }).boxed(),

@@ -139,7 +139,7 @@ pub fn events(
             match tokio::time::timeout(idle, s.body.next()).await {
                 Err(_) => {
                     s.done = true;
-                    let why = format!("the stream was silent for {} s", idle.as_secs());
+                    let why = format!("the stream was silent for {}", super::http::seconds(idle));
                     return Some((Err(ProviderError::Timeout(why)), s));
                 }
                 Ok(None) => {
