@@ -203,11 +203,22 @@ impl Parser {
     }
 }
 
+/// An error reported inside the stream: `{"error": {...}}` or a choice with
+/// `finish_reason: "error"`. A numeric `code` (OpenRouter, llama.cpp) is read
+/// as an HTTP status; otherwise the type decides, and a failure of unknown
+/// kind is a server error worth another try.
 fn stream_error(error: &Value) -> ProviderError {
     let message =
         error["message"].as_str().or_else(|| error.as_str()).unwrap_or("the stream reported an error").to_string();
     let kind = error["type"].as_str().or_else(|| error["code"].as_str()).unwrap_or_default();
-    if kind.contains("rate_limit") {
+    if let Some(status) = error["code"].as_u64().and_then(|c| u16::try_from(c).ok()).filter(|c| (400..600).contains(c))
+    {
+        let body = json!({ "error": { "message": message, "type": kind } }).to_string();
+        return http::classify(status, &reqwest::header::HeaderMap::new(), &body);
+    }
+    if kind.contains("quota") {
+        ProviderError::QuotaExhausted { message }
+    } else if kind.contains("rate_limit") {
         ProviderError::RateLimited { retry_after: None, message }
     } else if kind.contains("overloaded") || message.to_lowercase().contains("overloaded") {
         ProviderError::Overloaded { retry_after: None, message }
