@@ -15,7 +15,7 @@ use heat::provider::http::HttpConfig;
 use heat::provider::openai::OpenAiModel;
 use heat::provider::retry::{RetryPolicy, TurnItem, with_retry};
 use heat::provider::{ChatMessage, ChatModel, ChatRequest, Chunk, FinishReason, ProviderError, ResponseSchema, Usage};
-use support::mock_llm::{MockLlm, Reply, anthropic_sse, openai_sse};
+use support::mock_llm::{MockLlm, Reply, anthropic_sse, anthropic_sse_text, openai_sse, openai_sse_text, split_text};
 
 const FAST: RetryPolicy = RetryPolicy {
     max_retries: 3,
@@ -226,6 +226,48 @@ async fn a_stall_past_the_idle_timeout_is_retried() {
 }
 
 #[tokio::test]
+async fn a_server_that_never_answers_is_a_timeout() {
+    let server = MockLlm::scripted(vec![Reply::hang(), Reply::sse(&anthropic_sse_text("At last.", 3), 16)]).await;
+    let (items, error) = run(anthropic(&server), request()).await;
+    assert_eq!(error, None);
+    assert!(matches!(retries(&items)[..], [ProviderError::Timeout(why)] if why.contains("no response")), "{items:?}");
+    assert_eq!(final_text(&items), "At last.");
+}
+
+#[tokio::test]
+async fn a_cut_inside_a_utf8_character_is_a_cut_and_the_rerun_is_whole() {
+    let body = anthropic_sse_text("Ça coûte 🔥 cher, très cher.", 6);
+    let fire = body.windows(4).position(|w| w == "🔥".as_bytes()).unwrap();
+    let server = MockLlm::scripted(vec![
+        Reply::sse(&body, 37).cut_after_bytes(fire + 2),
+        Reply::sse(&body, 5).with_delay(Duration::from_millis(1)),
+    ])
+    .await;
+    let (items, error) = run(anthropic(&server), request()).await;
+    assert_eq!(error, None);
+    assert!(matches!(retries(&items)[..], [ProviderError::StreamCut]), "{items:?}");
+    assert_eq!(final_text(&items), "Ça coûte 🔥 cher, très cher.");
+}
+
+#[tokio::test]
+async fn in_stream_error_kinds_decide_the_retry() {
+    let event = |kind: &str| {
+        format!("event: error\ndata: {{\"type\":\"error\",\"error\":{{\"type\":\"{kind}\",\"message\":\"m\"}}}}\n\n")
+    };
+    let server = MockLlm::scripted(vec![
+        Reply::sse(event("rate_limit_error").as_bytes(), 64),
+        Reply::sse(event("api_error").as_bytes(), 64),
+        Reply::sse(event("invalid_request_error").as_bytes(), 64),
+    ])
+    .await;
+    let (items, error) = run(anthropic(&server), request()).await;
+    let kinds = retries(&items);
+    assert!(matches!(kinds[0], ProviderError::RateLimited { .. }), "{kinds:?}");
+    assert!(matches!(kinds[1], ProviderError::Server { status: 500, .. }), "{kinds:?}");
+    assert_eq!(error, Some(ProviderError::BadRequest { status: 400, message: "m".into() }));
+}
+
+#[tokio::test]
 async fn unauthorized_stops_at_once_with_the_servers_message() {
     let server = MockLlm::scripted(vec![Reply::error(
         401,
@@ -254,6 +296,29 @@ async fn a_refused_temperature_is_dropped_and_the_request_sent_again() {
     assert_eq!(sent[0].body["temperature"], 0.7);
     assert!(sent[1].body.get("temperature").is_none());
     assert_eq!(final_text(&items), "without it");
+}
+
+#[tokio::test]
+async fn a_parameter_refused_twice_is_final() {
+    let refusal =
+        r#"{"type":"error","error":{"type":"invalid_request_error","message":"temperature is not supported"}}"#;
+    let server = MockLlm::scripted(vec![Reply::error(400, refusal), Reply::error(400, refusal)]).await;
+    let (items, error) = run(anthropic(&server), request()).await;
+    assert!(matches!(items[..], [TurnItem::ParameterDropped { .. }]), "{items:?}");
+    assert!(matches!(error, Some(ProviderError::ParameterRejected { param, .. }) if param == "temperature"));
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[tokio::test]
+async fn x_should_retry_false_makes_a_503_final() {
+    let server = MockLlm::scripted(vec![
+        Reply::error(503, r#"{"error":{"message":"down for good"}}"#).with_header("x-should-retry", "false"),
+    ])
+    .await;
+    let (items, error) = run(anthropic(&server), request()).await;
+    assert!(items.is_empty());
+    assert!(matches!(error, Some(ref e) if !e.is_retryable()), "{error:?}");
+    assert_eq!(server.requests().len(), 1);
 }
 
 // ── OpenAI-compatible ──────────────────────────────────────────────────────
@@ -332,6 +397,66 @@ async fn openai_in_band_errors_and_garbage_are_retried() {
     assert!(matches!(kinds[0], ProviderError::Server { message, .. } if message == "model crashed"));
     assert!(matches!(kinds[1], ProviderError::Malformed(_)));
     assert_eq!(final_text(&items), "Recovered.");
+}
+
+#[tokio::test]
+async fn openai_refused_temperature_by_param_field_is_dropped() {
+    let refusal = r#"{"error":{"message":"Unsupported value: 'temperature' does not support 0.7 with this model. Only the default (1) value is supported.","type":"invalid_request_error","param":"temperature","code":"unsupported_value"}}"#;
+    let server =
+        MockLlm::scripted(vec![Reply::error(400, refusal), Reply::sse(&openai_sse_text("Reasoned.", 2), 32)]).await;
+    let (items, error) = run(openai(&server, Some("k")), request()).await;
+    assert_eq!(error, None);
+    assert!(matches!(&items[0], TurnItem::ParameterDropped { param, .. } if param == "temperature"));
+    let sent = server.requests();
+    assert_eq!(sent[0].body["temperature"], 0.7);
+    assert!(sent[1].body.get("temperature").is_none());
+    assert_eq!(final_text(&items), "Reasoned.");
+}
+
+#[tokio::test]
+async fn openai_429_with_retry_after_ms_then_success() {
+    let server = MockLlm::scripted(vec![
+        Reply::error(429, r#"{"error":{"message":"Rate limit reached","type":"requests"}}"#)
+            .with_header("retry-after-ms", "30")
+            .with_header("retry-after", "20"),
+        Reply::sse(&openai_sse_text("ok", 1), 32),
+    ])
+    .await;
+    let (items, error) = run(openai(&server, Some("k")), request()).await;
+    assert_eq!(error, None);
+    assert!(
+        items
+            .iter()
+            .any(|i| matches!(i, TurnItem::Retrying { delay, attempt: 1, .. } if *delay == Duration::from_millis(30)))
+    );
+    assert_eq!(final_text(&items), "ok");
+}
+
+#[tokio::test]
+async fn openai_finish_reason_error_and_in_band_rate_limit() {
+    let finish_error = "data: {\"choices\":[{\"delta\":{\"content\":\"Par\"},\"finish_reason\":null}]}\n\ndata: {\"choices\":[{\"delta\":{},\"finish_reason\":\"error\"}]}\n\n";
+    let limited = "data: {\"error\":{\"message\":\"slow down\",\"code\":429}}\n\n";
+    let server = MockLlm::scripted(vec![
+        Reply::sse(finish_error.as_bytes(), 64),
+        Reply::sse(limited.as_bytes(), 64),
+        Reply::sse(&openai_sse_text("Done.", 2), 64),
+    ])
+    .await;
+    let (items, error) = run(openai(&server, None), request()).await;
+    assert_eq!(error, None);
+    let kinds = retries(&items);
+    assert!(matches!(kinds[0], ProviderError::Server { .. }), "{kinds:?}");
+    assert!(matches!(kinds[1], ProviderError::RateLimited { .. }), "{kinds:?}");
+    assert_eq!(final_text(&items), "Done.");
+}
+
+#[test]
+fn split_text_rejoins_to_the_text() {
+    for n in [1, 2, 3, 7, 100] {
+        let parts = split_text("héllo wörld 🔥", n);
+        assert!(parts.len() <= n);
+        assert_eq!(parts.concat(), "héllo wörld 🔥");
+    }
 }
 
 #[tokio::test]
