@@ -2,13 +2,11 @@
 //! (text, thinking, signature deltas), `message_delta`, `message_stop`,
 //! `ping` and in-stream `error` events.
 
-use std::borrow::Cow;
-
 use futures::StreamExt;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::http::{self, HttpConfig};
+use super::http::{self, HttpConfig, JsonStr};
 use super::sse::SseEvent;
 use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
 
@@ -112,7 +110,7 @@ pub fn parse(
 #[derive(Deserialize)]
 struct Event<'a> {
     #[serde(rename = "type", borrow, default)]
-    kind: Option<Cow<'a, str>>,
+    kind: Option<JsonStr<'a>>,
     #[serde(borrow, default)]
     delta: Option<Delta<'a>>,
     #[serde(default)]
@@ -128,13 +126,13 @@ struct Event<'a> {
 #[derive(Deserialize)]
 struct Delta<'a> {
     #[serde(rename = "type", borrow, default)]
-    kind: Option<Cow<'a, str>>,
+    kind: Option<JsonStr<'a>>,
     #[serde(borrow, default)]
-    text: Option<Cow<'a, str>>,
+    text: Option<JsonStr<'a>>,
     #[serde(borrow, default)]
-    thinking: Option<Cow<'a, str>>,
+    thinking: Option<JsonStr<'a>>,
     #[serde(borrow, default)]
-    stop_reason: Option<Cow<'a, str>>,
+    stop_reason: Option<JsonStr<'a>>,
 }
 
 #[derive(Deserialize)]
@@ -146,7 +144,7 @@ struct Message {
 #[derive(Deserialize)]
 struct Block<'a> {
     #[serde(borrow, default)]
-    text: Option<Cow<'a, str>>,
+    text: Option<JsonStr<'a>>,
 }
 
 #[derive(Deserialize)]

@@ -172,6 +172,26 @@ pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     Some(date.duration_since(SystemTime::now()).unwrap_or_default())
 }
 
+/// A JSON string field read without a copy when it has no escapes. serde
+/// borrows only for a bare `Cow<str>` field, not inside an `Option`; this
+/// newtype keeps `Option<JsonStr>` zero-copy.
+#[derive(Debug, serde::Deserialize)]
+pub struct JsonStr<'a>(#[serde(borrow)] pub std::borrow::Cow<'a, str>);
+
+impl std::ops::Deref for JsonStr<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl JsonStr<'_> {
+    pub fn into_owned(self) -> String {
+        self.0.into_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,6 +257,19 @@ mod tests {
     fn x_should_retry_overrides_the_status() {
         assert!(classify(400, &headers(&[("x-should-retry", "true")]), "{}").is_retryable());
         assert!(!classify(503, &headers(&[("x-should-retry", "false")]), "{}").is_retryable());
+    }
+
+    #[test]
+    fn json_strings_are_borrowed_unless_escaped() {
+        #[derive(serde::Deserialize)]
+        struct Probe<'a> {
+            #[serde(borrow)]
+            text: Option<JsonStr<'a>>,
+        }
+        let plain: Probe<'_> = serde_json::from_str(r#"{"text":"abc"}"#).unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(plain.text, Some(JsonStr(std::borrow::Cow::Borrowed("abc")))));
+        let escaped: Probe<'_> = serde_json::from_str(r#"{"text":"a\nb"}"#).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(escaped.text.map(JsonStr::into_owned).as_deref(), Some("a\nb"));
     }
 
     #[test]

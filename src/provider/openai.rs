@@ -3,13 +3,11 @@
 //! llama.cpp's server, vLLM, LM Studio, OpenRouter. Reasoning arrives as
 //! `delta.reasoning_content` or `delta.reasoning` and is kept apart.
 
-use std::borrow::Cow;
-
 use futures::StreamExt;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::http::{self, HttpConfig};
+use super::http::{self, HttpConfig, JsonStr};
 use super::sse::SseEvent;
 use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
 
@@ -125,7 +123,7 @@ struct Choice<'a> {
     #[serde(borrow, default)]
     delta: Option<Delta<'a>>,
     #[serde(borrow, default)]
-    finish_reason: Option<Cow<'a, str>>,
+    finish_reason: Option<JsonStr<'a>>,
     #[serde(default)]
     error: Option<Value>,
 }
@@ -133,11 +131,11 @@ struct Choice<'a> {
 #[derive(Deserialize)]
 struct Delta<'a> {
     #[serde(borrow, default)]
-    content: Option<Cow<'a, str>>,
+    content: Option<JsonStr<'a>>,
     #[serde(borrow, default)]
-    reasoning_content: Option<Cow<'a, str>>,
+    reasoning_content: Option<JsonStr<'a>>,
     #[serde(borrow, default)]
-    reasoning: Option<Cow<'a, str>>,
+    reasoning: Option<JsonStr<'a>>,
 }
 
 #[derive(Deserialize)]
