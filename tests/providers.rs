@@ -450,6 +450,39 @@ async fn openai_finish_reason_error_and_in_band_rate_limit() {
     assert_eq!(final_text(&items), "Done.");
 }
 
+#[tokio::test]
+async fn openai_error_events_and_old_llama_cpp_error_lines_are_classified() {
+    let event = "event: error\ndata: {\"error\":{\"message\":\"Overloaded\",\"type\":\"overloaded_error\"}}\n\n";
+    let old_llama = "data: {\"choices\":[{\"delta\":{\"content\":\"Hal\"},\"finish_reason\":null}]}\n\nerror: {\"code\":503,\"message\":\"Loading model\",\"type\":\"unavailable_error\"}\n\n";
+    let server = MockLlm::scripted(vec![
+        Reply::sse(event.as_bytes(), 64),
+        Reply::sse(old_llama.as_bytes(), 64),
+        Reply::sse(&openai_sse_text("Fine.", 2), 64),
+    ])
+    .await;
+    let (items, error) = run(openai(&server, None), request()).await;
+    assert_eq!(error, None);
+    let kinds = retries(&items);
+    assert!(matches!(kinds[0], ProviderError::Overloaded { .. }), "{kinds:?}");
+    assert!(
+        matches!(kinds[1], ProviderError::Server { status: 503, message, .. } if message == "Loading model"),
+        "{kinds:?}"
+    );
+    assert_eq!(final_text(&items), "Fine.");
+}
+
+#[tokio::test]
+async fn an_api_key_no_header_can_carry_fails_once_and_is_never_shown() {
+    let server = MockLlm::scripted(vec![]).await;
+    let mut config = config(&server, None);
+    config.api_key = Some("sk-secret\u{0}x".into());
+    let (items, error) = run(Arc::new(OpenAiModel::new(config)), request()).await;
+    assert!(items.is_empty());
+    let error = error.unwrap();
+    assert!(matches!(error, ProviderError::BadRequest { status: 0, .. }) && !error.to_string().contains("sk-secret"));
+    assert!(server.requests().is_empty());
+}
+
 #[test]
 fn split_text_rejoins_to_the_text() {
     for n in [1, 2, 3, 7, 100] {

@@ -66,13 +66,17 @@ impl ChatModel for AnthropicModel {
     }
 
     fn stream(&self, request: ChatRequest) -> ChunkStream {
+        let key = match self.config.key_header("") {
+            Ok(key) => key,
+            Err(e) => return http::failed(e),
+        };
         let mut builder = self
             .client
             .post(self.config.url("v1/messages"))
             .header("anthropic-version", API_VERSION)
             .header("accept", "text/event-stream")
             .json(&body(&request));
-        if let Some(key) = &self.config.api_key {
+        if let Some(key) = key {
             builder = builder.header("x-api-key", key);
         }
         parse(http::event_stream(builder, self.config.idle_timeout)).boxed()

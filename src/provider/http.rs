@@ -5,7 +5,7 @@
 use std::fmt;
 use std::time::{Duration, SystemTime};
 
-use reqwest::header::HeaderMap;
+use reqwest::header::{HeaderMap, HeaderValue};
 
 use super::ProviderError;
 
@@ -36,6 +36,19 @@ impl HttpConfig {
         format!("{}/{}", self.base_url.trim_end_matches('/'), path.trim_start_matches('/'))
     }
 
+    /// The API key as a header value after `scheme` (e.g. `Bearer `),
+    /// trimmed and marked sensitive so it never shows in `Debug`.
+    pub fn key_header(&self, scheme: &str) -> Result<Option<HeaderValue>, ProviderError> {
+        let Some(key) = self.api_key.as_deref() else { return Ok(None) };
+        let mut value =
+            HeaderValue::from_str(&format!("{scheme}{}", key.trim())).map_err(|_| ProviderError::BadRequest {
+                status: 0,
+                message: "the API key holds characters no HTTP header can carry".into(),
+            })?;
+        value.set_sensitive(true);
+        Ok(Some(value))
+    }
+
     pub fn client(&self) -> reqwest::Client {
         reqwest::Client::builder()
             .connect_timeout(self.connect_timeout)
@@ -43,6 +56,11 @@ impl HttpConfig {
             .build()
             .unwrap_or_default()
     }
+}
+
+/// A stream that fails at once with `error`.
+pub fn failed(error: ProviderError) -> super::ChunkStream {
+    Box::pin(futures::stream::once(async move { Err(error) }))
 }
 
 /// Sends a request and returns the response if its status is a success.
@@ -88,6 +106,9 @@ fn transport_error(error: &reqwest::Error) -> ProviderError {
         ProviderError::Timeout(detail)
     } else if error.is_connect() {
         ProviderError::Connect(detail)
+    } else if error.is_builder() {
+        // e.g. an API key with a character a header cannot carry: no retry heals that.
+        ProviderError::BadRequest { status: 0, message: format!("the request could not be built: {detail}") }
     } else {
         ProviderError::StreamCut
     }
@@ -193,6 +214,7 @@ impl JsonStr<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -270,6 +292,24 @@ mod tests {
         assert!(matches!(plain.text, Some(JsonStr(std::borrow::Cow::Borrowed("abc")))));
         let escaped: Probe<'_> = serde_json::from_str(r#"{"text":"a\nb"}"#).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(escaped.text.map(JsonStr::into_owned).as_deref(), Some("a\nb"));
+    }
+
+    #[test]
+    fn key_headers_are_trimmed_sensitive_and_checked() {
+        let mut config = HttpConfig {
+            base_url: String::new(),
+            api_key: Some(" sk-1\n".into()),
+            connect_timeout: Duration::from_secs(1),
+            idle_timeout: Duration::from_secs(1),
+        };
+        let value = config.key_header("Bearer ").unwrap().unwrap();
+        assert_eq!(value.to_str().unwrap(), "Bearer sk-1");
+        assert!(value.is_sensitive() && !format!("{value:?}").contains("sk-1"));
+        config.api_key = Some("sk-\u{7}bell".into());
+        let error = config.key_header("").unwrap_err();
+        assert!(!error.is_retryable() && !error.to_string().contains("bell"), "{error}");
+        config.api_key = None;
+        assert_eq!(config.key_header(""), Ok(None));
     }
 
     #[test]

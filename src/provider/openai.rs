@@ -58,13 +58,17 @@ impl ChatModel for OpenAiModel {
     }
 
     fn stream(&self, request: ChatRequest) -> ChunkStream {
+        let key = match self.config.key_header("Bearer ") {
+            Ok(key) => key,
+            Err(e) => return http::failed(e),
+        };
         let mut builder = self
             .client
             .post(self.config.url("chat/completions"))
             .header("accept", "text/event-stream")
             .json(&body(&request));
-        if let Some(key) = &self.config.api_key {
-            builder = builder.bearer_auth(key);
+        if let Some(key) = key {
+            builder = builder.header(reqwest::header::AUTHORIZATION, key);
         }
         parse(http::event_stream(builder, self.config.idle_timeout)).boxed()
     }
@@ -164,6 +168,11 @@ impl Parser {
         }
         if data.is_empty() {
             return Ok(());
+        }
+        if event.event.as_deref() == Some("error") {
+            let error = serde_json::from_str::<Value>(data).unwrap_or_else(|_| json!({ "message": data }));
+            let inner = if error["error"].is_null() { &error } else { &error["error"] };
+            return Err(stream_error(inner));
         }
         let json: ChunkJson<'_> = serde_json::from_str(data)
             .map_err(|e| ProviderError::Malformed(format!("a chunk that is not JSON ({e})")))?;

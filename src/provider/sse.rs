@@ -104,16 +104,24 @@ impl SseDecoder {
             Err(_) => String::from_utf8_lossy(value),
         };
         match field {
-            b"data" => {
-                if self.has_data {
-                    self.data.push('\n');
-                }
-                self.data.push_str(&value);
-                self.has_data = true;
-            }
+            b"data" => self.push_data(&value),
             b"event" => self.event = Some(value.into_owned()),
+            // Not standard SSE: old llama.cpp servers report a failure as an
+            // `error:` line. It becomes an `error` event instead of vanishing.
+            b"error" => {
+                self.event = Some("error".into());
+                self.push_data(&value);
+            }
             _ => {} // id, retry and unknown fields
         }
+    }
+
+    fn push_data(&mut self, value: &str) {
+        if self.has_data {
+            self.data.push('\n');
+        }
+        self.data.push_str(value);
+        self.has_data = true;
     }
 
     fn dispatch(&mut self, out: &mut VecDeque<SseEvent>) {
@@ -237,6 +245,15 @@ mod tests {
     #[test]
     fn invalid_utf8_is_replaced_not_fatal() {
         assert_eq!(decode(&[b"data: a\xFFb\n\n"]), vec![ev(None, "a\u{FFFD}b")]);
+    }
+
+    #[test]
+    fn a_non_standard_error_line_becomes_an_error_event() {
+        let body = b"data: {\"a\":1}\n\nerror: {\"code\":500,\"message\":\"boom\"}\n\n";
+        assert_eq!(
+            decode(&[body]),
+            vec![ev(None, "{\"a\":1}"), ev(Some("error"), "{\"code\":500,\"message\":\"boom\"}")]
+        );
     }
 
     #[test]
