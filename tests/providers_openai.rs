@@ -13,7 +13,7 @@ use futures::StreamExt;
 use heat::provider::http::HttpConfig;
 use heat::provider::openai::OpenAiModel;
 use heat::provider::retry::{TurnItem, with_retry};
-use heat::provider::{ChatModel, Chunk, ProviderError, ResponseSchema, Usage};
+use heat::provider::{ChatModel, Chunk, FinishReason, ProviderError, ResponseSchema, Usage};
 use support::mock_llm::{MockLlm, Reply, openai_sse, openai_sse_text, split_text};
 use support::turns::{FAST, config, final_text, finished, openai, request, retries, run};
 
@@ -73,6 +73,38 @@ async fn openai_body_ending_without_finish_or_done_is_a_cut() {
     assert_eq!(error, None);
     assert!(matches!(retries(&items)[..], [ProviderError::StreamCut]));
     assert_eq!(final_text(&items), "Whole.");
+}
+
+#[tokio::test]
+async fn a_stall_or_cut_after_the_finish_reason_loses_nothing() {
+    let finished_body =
+        "data: {\"choices\":[{\"delta\":{\"content\":\"All said.\"},\"finish_reason\":\"length\"}]}\n\n";
+    for reply in [
+        Reply::sse(finished_body.as_bytes(), 64).stalled(),
+        Reply::sse(format!("{finished_body}data: {{\"choi").as_bytes(), 64).cut_after_bytes(finished_body.len() + 5),
+    ] {
+        let server = MockLlm::scripted(vec![reply]).await;
+        let (items, error) = run(openai(&server, None), request()).await;
+        assert_eq!(error, None, "{items:?}");
+        assert!(retries(&items).is_empty(), "{items:?}");
+        assert_eq!(final_text(&items), "All said.");
+        assert_eq!(items.last(), Some(&TurnItem::Chunk(Chunk::Finish(FinishReason::Length))));
+    }
+}
+
+#[tokio::test]
+async fn dropping_the_stream_during_a_stall_closes_the_connection() {
+    let server = MockLlm::scripted(vec![Reply::sse(&openai_sse_text("Half an answer", 4)[..400], 400).stalled()]).await;
+    let mut stream = with_retry(openai(&server, None), request(), FAST);
+    while let Some(item) = stream.next().await {
+        if matches!(item.unwrap(), TurnItem::Chunk(Chunk::Text(_))) {
+            break;
+        }
+    }
+    drop(stream);
+    tokio::time::timeout(Duration::from_secs(2), server.client_went_away())
+        .await
+        .expect("the server saw the client close the connection");
 }
 
 #[tokio::test]

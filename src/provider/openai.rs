@@ -75,8 +75,8 @@ impl ChatModel for OpenAiModel {
 }
 
 /// Turns SSE events into chunks. The finish is emitted at `[DONE]` (after
-/// the usage chunk), or at the end of a body that had a `finish_reason`;
-/// a body that ends with neither is a cut stream.
+/// the usage chunk), or when a body that had a `finish_reason` ends, is cut
+/// or stalls; a body that ends with neither is a cut stream.
 pub fn parse(
     events: impl futures::Stream<Item = Result<SseEvent, ProviderError>> + Send + 'static,
 ) -> impl futures::Stream<Item = Result<Chunk, ProviderError>> + Send {
@@ -98,7 +98,13 @@ pub fn parse(
                 }
                 Some(Err(e)) => {
                     state.done = true;
-                    return Some((Err(e), (events, state)));
+                    // The answer was complete: a server that then stalls or
+                    // drops the connection instead of sending `[DONE]` loses nothing.
+                    let after_finish = matches!(e, ProviderError::Timeout(_) | ProviderError::StreamCut);
+                    match state.finish.take() {
+                        Some(reason) if after_finish => state.pending.push(Chunk::Finish(reason)),
+                        _ => return Some((Err(e), (events, state))),
+                    }
                 }
                 Some(Ok(event)) => {
                     if let Err(e) = state.event(&event) {
