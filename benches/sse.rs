@@ -6,7 +6,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use futures::StreamExt;
-use heat::provider::sse::SseDecoder;
+use heat::provider::sse::{SseDecoder, SseEvent};
 use heat::provider::{ProviderError, anthropic, openai};
 
 fn anthropic_body(bytes: usize) -> Vec<u8> {
@@ -37,8 +37,8 @@ fn openai_body(bytes: usize) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// Decodes the body in uneven 1–4 KB reads, then parses every event into chunks.
-fn decode_and_parse(body: &[u8], dialect: &str) -> usize {
+/// Decodes the body in uneven 1–4 KB reads.
+fn decode(body: &[u8]) -> VecDeque<SseEvent> {
     let mut decoder = SseDecoder::new();
     let mut events = VecDeque::new();
     let mut offset = 0;
@@ -50,6 +50,12 @@ fn decode_and_parse(body: &[u8], dialect: &str) -> usize {
         step = 1024 + (step * 7) % 3072;
     }
     decoder.finish(&mut events);
+    events
+}
+
+/// Decodes the body, then parses every event into chunks.
+fn decode_and_parse(body: &[u8], dialect: &str) -> usize {
+    let events = decode(body);
     let events = futures::stream::iter(events.into_iter().map(Ok::<_, ProviderError>));
     futures::executor::block_on(async {
         match dialect {
@@ -65,6 +71,7 @@ fn bench(c: &mut Criterion) {
         let dialect = name.split('_').next().unwrap_or_default().to_string();
         group.throughput(Throughput::Bytes(body.len() as u64));
         group.bench_function(name, |b| b.iter(|| decode_and_parse(black_box(&body), &dialect)));
+        group.bench_function(format!("{dialect}_decode_only"), |b| b.iter(|| decode(black_box(&body)).len()));
     }
     group.finish();
 }

@@ -2,18 +2,19 @@
 //! (text, thinking, signature deltas), `message_delta`, `message_stop`,
 //! `ping` and in-stream `error` events.
 
-use std::borrow::Cow;
-
 use futures::StreamExt;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::http::{self, HttpConfig};
+use super::http::{self, HttpConfig, JsonStr};
 use super::sse::SseEvent;
 use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
 
 /// The API version heat speaks.
 pub const API_VERSION: &str = "2023-06-01";
+
+/// The smallest thinking budget the API accepts.
+pub const MIN_THINKING_BUDGET: u32 = 1024;
 
 pub struct AnthropicModel {
     config: HttpConfig,
@@ -43,8 +44,9 @@ pub fn body(request: &ChatRequest) -> Value {
     match request.thinking_budget {
         // With thinking on, the API refuses a temperature, and the budget must stay below max_tokens.
         Some(budget) => {
+            let budget = budget.max(MIN_THINKING_BUDGET);
             body["thinking"] = json!({ "type": "enabled", "budget_tokens": budget });
-            body["max_tokens"] = json!(request.max_tokens.max(budget + 1024));
+            body["max_tokens"] = json!(request.max_tokens.max(budget.saturating_add(1024)));
         }
         None => {
             if let Some(t) = request.temperature {
@@ -64,13 +66,17 @@ impl ChatModel for AnthropicModel {
     }
 
     fn stream(&self, request: ChatRequest) -> ChunkStream {
+        let key = match self.config.key_header("") {
+            Ok(key) => key,
+            Err(e) => return http::failed(e),
+        };
         let mut builder = self
             .client
             .post(self.config.url("v1/messages"))
             .header("anthropic-version", API_VERSION)
             .header("accept", "text/event-stream")
             .json(&body(&request));
-        if let Some(key) = &self.config.api_key {
+        if let Some(key) = key {
             builder = builder.header("x-api-key", key);
         }
         parse(http::event_stream(builder, self.config.idle_timeout)).boxed()
@@ -108,7 +114,7 @@ pub fn parse(
 #[derive(Deserialize)]
 struct Event<'a> {
     #[serde(rename = "type", borrow, default)]
-    kind: Option<Cow<'a, str>>,
+    kind: Option<JsonStr<'a>>,
     #[serde(borrow, default)]
     delta: Option<Delta<'a>>,
     #[serde(default)]
@@ -124,13 +130,13 @@ struct Event<'a> {
 #[derive(Deserialize)]
 struct Delta<'a> {
     #[serde(rename = "type", borrow, default)]
-    kind: Option<Cow<'a, str>>,
+    kind: Option<JsonStr<'a>>,
     #[serde(borrow, default)]
-    text: Option<Cow<'a, str>>,
+    text: Option<JsonStr<'a>>,
     #[serde(borrow, default)]
-    thinking: Option<Cow<'a, str>>,
+    thinking: Option<JsonStr<'a>>,
     #[serde(borrow, default)]
-    stop_reason: Option<Cow<'a, str>>,
+    stop_reason: Option<JsonStr<'a>>,
 }
 
 #[derive(Deserialize)]
@@ -142,7 +148,7 @@ struct Message {
 #[derive(Deserialize)]
 struct Block<'a> {
     #[serde(borrow, default)]
-    text: Option<Cow<'a, str>>,
+    text: Option<JsonStr<'a>>,
 }
 
 #[derive(Deserialize)]
@@ -189,8 +195,11 @@ impl Parser {
                 if let Some(reason) = data.delta.and_then(|d| d.stop_reason) {
                     self.stop_reason = Some(reason.into_owned());
                 }
-                let output = data.usage.and_then(|u| u.output_tokens);
-                output.map(|o| {
+                let Some(usage) = data.usage else { return Ok(None) };
+                if let Some(input) = usage.input_tokens {
+                    self.usage.input_tokens = input;
+                }
+                usage.output_tokens.map(|o| {
                     self.usage.output_tokens = o;
                     Chunk::Usage(self.usage)
                 })
@@ -210,13 +219,66 @@ impl Parser {
     }
 }
 
+/// An `event: error` inside the stream, by its `error.type`.
 fn stream_error(error: &Value) -> ProviderError {
     let message = error["message"].as_str().unwrap_or("the stream reported an error").to_string();
     match error["type"].as_str() {
         Some("overloaded_error") => ProviderError::Overloaded { retry_after: None, message },
         Some("rate_limit_error") => ProviderError::RateLimited { retry_after: None, message },
-        Some("authentication_error" | "permission_error") => ProviderError::Auth { status: 401, message },
+        Some("authentication_error") => ProviderError::Auth { status: 401, message },
+        Some("permission_error") => ProviderError::Auth { status: 403, message },
+        Some("billing_error") => ProviderError::QuotaExhausted { message },
         Some("invalid_request_error") => ProviderError::BadRequest { status: 400, message },
-        _ => ProviderError::Server { status: 500, retry_after: None, message },
+        Some("not_found_error") => ProviderError::BadRequest { status: 404, message },
+        Some("request_too_large") => ProviderError::BadRequest { status: 413, message },
+        Some("api_error" | "timeout_error") => ProviderError::Server { status: 500, retry_after: None, message },
+        Some(other) => ProviderError::Malformed(format!("an error event of unknown type `{other}`: {message}")),
+        None => ProviderError::Malformed(format!("an error event without a type: {message}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provider::ChatMessage;
+
+    fn request() -> ChatRequest {
+        ChatRequest {
+            model: "claude".into(),
+            system: String::new(),
+            messages: vec![ChatMessage::user("hi")],
+            temperature: Some(0.3),
+            max_tokens: 300,
+            thinking_budget: None,
+            response_schema: None,
+            seed: Some(1),
+        }
+    }
+
+    #[test]
+    fn thinking_drops_temperature_and_keeps_max_tokens_above_the_budget() {
+        let plain = body(&request());
+        assert_eq!(plain["temperature"], 0.3);
+        assert!(plain.get("system").is_none() && plain.get("seed").is_none() && plain.get("thinking").is_none());
+        let small = body(&ChatRequest { thinking_budget: Some(100), ..request() });
+        assert!(small.get("temperature").is_none());
+        assert_eq!(small["thinking"]["budget_tokens"], MIN_THINKING_BUDGET);
+        assert!(small["max_tokens"].as_u64() > Some(u64::from(MIN_THINKING_BUDGET)));
+        let huge = body(&ChatRequest { thinking_budget: Some(u32::MAX), ..request() });
+        assert_eq!(huge["max_tokens"], u32::MAX, "no overflow");
+        let roomy = body(&ChatRequest { thinking_budget: Some(2000), max_tokens: 16_000, ..request() });
+        assert_eq!(roomy["max_tokens"], 16_000, "a max_tokens already above the budget is kept");
+    }
+
+    #[test]
+    fn error_events_are_classified_by_type() {
+        let kind = |t: &str| stream_error(&json!({ "type": t, "message": "m" }));
+        assert!(matches!(kind("overloaded_error"), ProviderError::Overloaded { .. }));
+        assert!(matches!(kind("rate_limit_error"), ProviderError::RateLimited { .. }));
+        assert!(matches!(kind("api_error"), ProviderError::Server { status: 500, .. }));
+        assert!(matches!(kind("authentication_error"), ProviderError::Auth { status: 401, .. }));
+        assert!(matches!(kind("billing_error"), ProviderError::QuotaExhausted { .. }));
+        assert!(matches!(kind("invalid_request_error"), ProviderError::BadRequest { status: 400, .. }));
+        assert!(matches!(kind("brand_new_error"), ProviderError::Malformed(m) if m.contains("brand_new_error")));
     }
 }

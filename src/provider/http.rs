@@ -5,7 +5,7 @@
 use std::fmt;
 use std::time::{Duration, SystemTime};
 
-use reqwest::header::HeaderMap;
+use reqwest::header::{HeaderMap, HeaderValue};
 
 use super::ProviderError;
 
@@ -36,6 +36,19 @@ impl HttpConfig {
         format!("{}/{}", self.base_url.trim_end_matches('/'), path.trim_start_matches('/'))
     }
 
+    /// The API key as a header value after `scheme` (e.g. `Bearer `),
+    /// trimmed and marked sensitive so it never shows in `Debug`.
+    pub fn key_header(&self, scheme: &str) -> Result<Option<HeaderValue>, ProviderError> {
+        let Some(key) = self.api_key.as_deref() else { return Ok(None) };
+        let mut value =
+            HeaderValue::from_str(&format!("{scheme}{}", key.trim())).map_err(|_| ProviderError::BadRequest {
+                status: 0,
+                message: "the API key holds characters no HTTP header can carry".into(),
+            })?;
+        value.set_sensitive(true);
+        Ok(Some(value))
+    }
+
     pub fn client(&self) -> reqwest::Client {
         reqwest::Client::builder()
             .connect_timeout(self.connect_timeout)
@@ -45,16 +58,31 @@ impl HttpConfig {
     }
 }
 
+/// A stream that fails at once with `error`.
+pub fn failed(error: ProviderError) -> super::ChunkStream {
+    Box::pin(futures::stream::once(async move { Err(error) }))
+}
+
 /// Sends a request and returns the response if its status is a success.
-pub async fn send(request: reqwest::RequestBuilder) -> Result<reqwest::Response, ProviderError> {
-    let response = request.send().await.map_err(|e| transport_error(&e))?;
+/// Waiting for the response head, and reading an error body, are each
+/// bounded by `idle`: a server that accepts and then says nothing is a stall.
+pub async fn send(request: reqwest::RequestBuilder, idle: Duration) -> Result<reqwest::Response, ProviderError> {
+    let response = tokio::time::timeout(idle, request.send())
+        .await
+        .map_err(|_| ProviderError::Timeout(format!("no response within {}", seconds(idle))))?
+        .map_err(|e| transport_error(&e))?;
     let status = response.status().as_u16();
     if response.status().is_success() {
         return Ok(response);
     }
     let headers = response.headers().clone();
-    let body = response.text().await.unwrap_or_default();
+    let body = tokio::time::timeout(idle, response.text()).await.ok().and_then(Result::ok).unwrap_or_default();
     Err(classify(status, &headers, &body))
+}
+
+/// A duration as people read it in a message: `30 s`, `0.25 s`.
+pub fn seconds(duration: Duration) -> String {
+    format!("{} s", (duration.as_secs_f64() * 100.0).round() / 100.0)
 }
 
 /// Sends a streaming request and yields its server-sent events; a failed
@@ -64,7 +92,7 @@ pub fn event_stream(
     idle: Duration,
 ) -> impl futures::Stream<Item = Result<super::sse::SseEvent, ProviderError>> + Send {
     use futures::StreamExt;
-    futures::stream::once(async move { send(request).await })
+    futures::stream::once(async move { send(request, idle).await })
         .map(move |response| match response {
             Ok(response) => super::sse::events(response, idle).boxed(),
             Err(e) => futures::stream::once(async move { Err(e) }).boxed(),
@@ -78,6 +106,9 @@ fn transport_error(error: &reqwest::Error) -> ProviderError {
         ProviderError::Timeout(detail)
     } else if error.is_connect() {
         ProviderError::Connect(detail)
+    } else if error.is_builder() {
+        // e.g. an API key with a character a header cannot carry: no retry heals that.
+        ProviderError::BadRequest { status: 0, message: format!("the request could not be built: {detail}") }
     } else {
         ProviderError::StreamCut
     }
@@ -162,7 +193,28 @@ pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     Some(date.duration_since(SystemTime::now()).unwrap_or_default())
 }
 
+/// A JSON string field read without a copy when it has no escapes. serde
+/// borrows only for a bare `Cow<str>` field, not inside an `Option`; this
+/// newtype keeps `Option<JsonStr>` zero-copy.
+#[derive(Debug, serde::Deserialize)]
+pub struct JsonStr<'a>(#[serde(borrow)] pub std::borrow::Cow<'a, str>);
+
+impl std::ops::Deref for JsonStr<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl JsonStr<'_> {
+    pub fn into_owned(self) -> String {
+        self.0.into_owned()
+    }
+}
+
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -227,6 +279,37 @@ mod tests {
     fn x_should_retry_overrides_the_status() {
         assert!(classify(400, &headers(&[("x-should-retry", "true")]), "{}").is_retryable());
         assert!(!classify(503, &headers(&[("x-should-retry", "false")]), "{}").is_retryable());
+    }
+
+    #[test]
+    fn json_strings_are_borrowed_unless_escaped() {
+        #[derive(serde::Deserialize)]
+        struct Probe<'a> {
+            #[serde(borrow)]
+            text: Option<JsonStr<'a>>,
+        }
+        let plain: Probe<'_> = serde_json::from_str(r#"{"text":"abc"}"#).unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(plain.text, Some(JsonStr(std::borrow::Cow::Borrowed("abc")))));
+        let escaped: Probe<'_> = serde_json::from_str(r#"{"text":"a\nb"}"#).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(escaped.text.map(JsonStr::into_owned).as_deref(), Some("a\nb"));
+    }
+
+    #[test]
+    fn key_headers_are_trimmed_sensitive_and_checked() {
+        let mut config = HttpConfig {
+            base_url: String::new(),
+            api_key: Some(" sk-1\n".into()),
+            connect_timeout: Duration::from_secs(1),
+            idle_timeout: Duration::from_secs(1),
+        };
+        let value = config.key_header("Bearer ").unwrap().unwrap();
+        assert_eq!(value.to_str().unwrap(), "Bearer sk-1");
+        assert!(value.is_sensitive() && !format!("{value:?}").contains("sk-1"));
+        config.api_key = Some("sk-\u{7}bell".into());
+        let error = config.key_header("").unwrap_err();
+        assert!(!error.is_retryable() && !error.to_string().contains("bell"), "{error}");
+        config.api_key = None;
+        assert_eq!(config.key_header(""), Ok(None));
     }
 
     #[test]

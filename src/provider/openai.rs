@@ -3,13 +3,11 @@
 //! llama.cpp's server, vLLM, LM Studio, OpenRouter. Reasoning arrives as
 //! `delta.reasoning_content` or `delta.reasoning` and is kept apart.
 
-use std::borrow::Cow;
-
 use futures::StreamExt;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::http::{self, HttpConfig};
+use super::http::{self, HttpConfig, JsonStr};
 use super::sse::SseEvent;
 use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
 
@@ -60,21 +58,25 @@ impl ChatModel for OpenAiModel {
     }
 
     fn stream(&self, request: ChatRequest) -> ChunkStream {
+        let key = match self.config.key_header("Bearer ") {
+            Ok(key) => key,
+            Err(e) => return http::failed(e),
+        };
         let mut builder = self
             .client
             .post(self.config.url("chat/completions"))
             .header("accept", "text/event-stream")
             .json(&body(&request));
-        if let Some(key) = &self.config.api_key {
-            builder = builder.bearer_auth(key);
+        if let Some(key) = key {
+            builder = builder.header(reqwest::header::AUTHORIZATION, key);
         }
         parse(http::event_stream(builder, self.config.idle_timeout)).boxed()
     }
 }
 
 /// Turns SSE events into chunks. The finish is emitted at `[DONE]` (after
-/// the usage chunk), or at the end of a body that had a `finish_reason`;
-/// a body that ends with neither is a cut stream.
+/// the usage chunk), or when a body that had a `finish_reason` ends, is cut
+/// or stalls; a body that ends with neither is a cut stream.
 pub fn parse(
     events: impl futures::Stream<Item = Result<SseEvent, ProviderError>> + Send + 'static,
 ) -> impl futures::Stream<Item = Result<Chunk, ProviderError>> + Send {
@@ -96,7 +98,13 @@ pub fn parse(
                 }
                 Some(Err(e)) => {
                     state.done = true;
-                    return Some((Err(e), (events, state)));
+                    // The answer was complete: a server that then stalls or
+                    // drops the connection instead of sending `[DONE]` loses nothing.
+                    let after_finish = matches!(e, ProviderError::Timeout(_) | ProviderError::StreamCut);
+                    match state.finish.take() {
+                        Some(reason) if after_finish => state.pending.push(Chunk::Finish(reason)),
+                        _ => return Some((Err(e), (events, state))),
+                    }
                 }
                 Some(Ok(event)) => {
                     if let Err(e) = state.event(&event) {
@@ -125,7 +133,7 @@ struct Choice<'a> {
     #[serde(borrow, default)]
     delta: Option<Delta<'a>>,
     #[serde(borrow, default)]
-    finish_reason: Option<Cow<'a, str>>,
+    finish_reason: Option<JsonStr<'a>>,
     #[serde(default)]
     error: Option<Value>,
 }
@@ -133,11 +141,11 @@ struct Choice<'a> {
 #[derive(Deserialize)]
 struct Delta<'a> {
     #[serde(borrow, default)]
-    content: Option<Cow<'a, str>>,
+    content: Option<JsonStr<'a>>,
     #[serde(borrow, default)]
-    reasoning_content: Option<Cow<'a, str>>,
+    reasoning_content: Option<JsonStr<'a>>,
     #[serde(borrow, default)]
-    reasoning: Option<Cow<'a, str>>,
+    reasoning: Option<JsonStr<'a>>,
 }
 
 #[derive(Deserialize)]
@@ -166,6 +174,11 @@ impl Parser {
         }
         if data.is_empty() {
             return Ok(());
+        }
+        if event.event.as_deref() == Some("error") {
+            let error = serde_json::from_str::<Value>(data).unwrap_or_else(|_| json!({ "message": data }));
+            let inner = if error["error"].is_null() { &error } else { &error["error"] };
+            return Err(stream_error(inner));
         }
         let json: ChunkJson<'_> = serde_json::from_str(data)
             .map_err(|e| ProviderError::Malformed(format!("a chunk that is not JSON ({e})")))?;
@@ -203,11 +216,22 @@ impl Parser {
     }
 }
 
+/// An error reported inside the stream: `{"error": {...}}` or a choice with
+/// `finish_reason: "error"`. A numeric `code` (OpenRouter, llama.cpp) is read
+/// as an HTTP status; otherwise the type decides, and a failure of unknown
+/// kind is a server error worth another try.
 fn stream_error(error: &Value) -> ProviderError {
     let message =
         error["message"].as_str().or_else(|| error.as_str()).unwrap_or("the stream reported an error").to_string();
     let kind = error["type"].as_str().or_else(|| error["code"].as_str()).unwrap_or_default();
-    if kind.contains("rate_limit") {
+    if let Some(status) = error["code"].as_u64().and_then(|c| u16::try_from(c).ok()).filter(|c| (400..600).contains(c))
+    {
+        let body = json!({ "error": { "message": message, "type": kind } }).to_string();
+        return http::classify(status, &reqwest::header::HeaderMap::new(), &body);
+    }
+    if kind.contains("quota") {
+        ProviderError::QuotaExhausted { message }
+    } else if kind.contains("rate_limit") {
         ProviderError::RateLimited { retry_after: None, message }
     } else if kind.contains("overloaded") || message.to_lowercase().contains("overloaded") {
         ProviderError::Overloaded { retry_after: None, message }

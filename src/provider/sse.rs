@@ -29,6 +29,8 @@ pub struct SseDecoder {
     event: Option<String>,
     data: String,
     has_data: bool,
+    /// A line has been seen: a byte-order mark can no longer start the stream.
+    started: bool,
 }
 
 impl SseDecoder {
@@ -38,7 +40,7 @@ impl SseDecoder {
 
     /// Feeds bytes; complete events are appended to `out`.
     pub fn push(&mut self, mut bytes: &[u8], out: &mut VecDeque<SseEvent>) {
-        if self.skip_lf {
+        if self.skip_lf && !bytes.is_empty() {
             self.skip_lf = false;
             if let [b'\n', rest @ ..] = bytes {
                 bytes = rest;
@@ -60,6 +62,8 @@ impl SseDecoder {
                 let mut whole = std::mem::take(&mut self.partial);
                 whole.extend_from_slice(line);
                 self.line(&whole, out);
+                whole.clear();
+                self.partial = whole; // keep the allocation for the next split line
             }
             bytes = &bytes[next..];
         }
@@ -75,7 +79,11 @@ impl SseDecoder {
         self.dispatch(out);
     }
 
-    fn line(&mut self, line: &[u8], out: &mut VecDeque<SseEvent>) {
+    fn line(&mut self, mut line: &[u8], out: &mut VecDeque<SseEvent>) {
+        if !self.started {
+            self.started = true;
+            line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+        }
         if line.is_empty() {
             self.dispatch(out);
             return;
@@ -90,18 +98,30 @@ impl SseDecoder {
             }
             None => (line, &b""[..]),
         };
-        let value = String::from_utf8_lossy(value);
+        // Valid UTF-8 is the rule; the strict check is much faster than the lossy one.
+        let value = match std::str::from_utf8(value) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(value),
+        };
         match field {
-            b"data" => {
-                if self.has_data {
-                    self.data.push('\n');
-                }
-                self.data.push_str(&value);
-                self.has_data = true;
-            }
+            b"data" => self.push_data(&value),
             b"event" => self.event = Some(value.into_owned()),
+            // Not standard SSE: old llama.cpp servers report a failure as an
+            // `error:` line. It becomes an `error` event instead of vanishing.
+            b"error" => {
+                self.event = Some("error".into());
+                self.push_data(&value);
+            }
             _ => {} // id, retry and unknown fields
         }
+    }
+
+    fn push_data(&mut self, value: &str) {
+        if self.has_data {
+            self.data.push('\n');
+        }
+        self.data.push_str(value);
+        self.has_data = true;
     }
 
     fn dispatch(&mut self, out: &mut VecDeque<SseEvent>) {
@@ -139,7 +159,7 @@ pub fn events(
             match tokio::time::timeout(idle, s.body.next()).await {
                 Err(_) => {
                     s.done = true;
-                    let why = format!("the stream was silent for {} s", idle.as_secs());
+                    let why = format!("the stream was silent for {}", super::http::seconds(idle));
                     return Some((Err(ProviderError::Timeout(why)), s));
                 }
                 Ok(None) => {
@@ -203,6 +223,37 @@ mod tests {
     #[test]
     fn a_last_event_without_its_blank_line_is_flushed() {
         assert_eq!(decode(&[b"data: {\"x\":1}\n\ndata: tail"]), vec![ev(None, "{\"x\":1}"), ev(None, "tail")]);
+    }
+
+    #[test]
+    fn unknown_events_pass_through_and_a_leading_bom_is_dropped() {
+        let body = "\u{feff}event: brand_new\ndata: {}\n\nevent: content_block_delta\ndata:  two spaces\n\n".as_bytes();
+        let expected = vec![ev(Some("brand_new"), "{}"), ev(Some("content_block_delta"), " two spaces")];
+        for split in 0..=body.len() {
+            let (a, b) = body.split_at(split);
+            assert_eq!(decode(&[a, b]), expected, "split at {split}");
+        }
+    }
+
+    #[test]
+    fn a_cr_ending_one_read_and_an_lf_starting_the_next_are_one_line_end() {
+        assert_eq!(decode(&[b"data: a\r", b"\ndata: b\r", b"\n\r", b"\n"]), vec![ev(None, "a\nb")]);
+        assert_eq!(decode(&[b"data: a\r", b"\r", b"data: b\n\n"]), vec![ev(None, "a"), ev(None, "b")]);
+        assert_eq!(decode(&[b"data: a\r", b"", b"\n", b"\n"]), vec![ev(None, "a")], "an empty read changes nothing");
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced_not_fatal() {
+        assert_eq!(decode(&[b"data: a\xFFb\n\n"]), vec![ev(None, "a\u{FFFD}b")]);
+    }
+
+    #[test]
+    fn a_non_standard_error_line_becomes_an_error_event() {
+        let body = b"data: {\"a\":1}\n\nerror: {\"code\":500,\"message\":\"boom\"}\n\n";
+        assert_eq!(
+            decode(&[body]),
+            vec![ev(None, "{\"a\":1}"), ev(Some("error"), "{\"code\":500,\"message\":\"boom\"}")]
+        );
     }
 
     #[test]

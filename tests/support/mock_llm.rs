@@ -1,17 +1,36 @@
 //! A mock LLM server on 127.0.0.1 speaking just enough HTTP/1.1 by hand that
-//! faults are byte-exact: each response has a status, headers and a chunked
-//! body sent piece by piece with optional delays, and may be cut mid-body or
-//! stall forever. Every request is recorded (method, path, headers, JSON
-//! body). Replies come from a queue, or from a handler that sees the request
-//! (so the server can play a whole debate). Helpers build correct Anthropic
-//! and OpenAI SSE bodies from text.
+//! faults are byte-exact. Each [`Reply`] has a status, headers and a chunked
+//! body sent piece by piece with an optional pause before each piece; it may
+//! be cut mid-body (after N pieces or N bytes, even inside a UTF-8 character),
+//! stall after its pieces, or hang before sending any response at all. Every
+//! request is recorded ([`Recorded`]: method, path, lower-cased headers, JSON
+//! body). Replies come from a queue ([`MockLlm::scripted`]) or from a handler
+//! that sees each request ([`MockLlm::with_handler`]), which can route on the
+//! path and read the prompt, so the server can play a whole debate:
+//!
+//! ```ignore
+//! let server = MockLlm::with_handler(|req| match req.path.as_str() {
+//!     "/v1/messages" => Reply::sse(&anthropic_sse_text("For, plainly.", 4), 64),
+//!     "/v1/chat/completions" => Reply::sse(&openai_sse_text("Against.", 3), 64),
+//!     _ => Reply::error(404, r#"{"error":{"message":"no route"}}"#),
+//! })
+//! .await;
+//! ```
+//!
+//! [`anthropic_sse`] / [`openai_sse`] (and their `_text` forms, which split a
+//! string into N deltas) build correct streams in each dialect. The server
+//! stops when dropped.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+
+#[allow(unused_imports)] // each test crate uses a different subset
+pub use super::bodies::{anthropic_sse, anthropic_sse_text, openai_sse, openai_sse_text, split_text};
 
 /// A request as the server saw it.
 #[derive(Debug, Clone)]
@@ -53,8 +72,13 @@ pub struct Reply {
     pub delay: Duration,
     /// Close the connection after this many body pieces (no terminating chunk).
     pub cut_after: Option<usize>,
+    /// Close the connection after this many body bytes, inside a chunk if it
+    /// falls there (the chunk header announces the whole piece).
+    pub cut_after_bytes: Option<usize>,
     /// After the pieces, hold the connection open and send nothing.
     pub stall: bool,
+    /// Send nothing at all, not even the status line, until the client leaves.
+    pub hang: bool,
 }
 
 impl Reply {
@@ -66,7 +90,9 @@ impl Reply {
             pieces: body.chunks(piece.max(1)).map(<[u8]>::to_vec).collect(),
             delay: Duration::ZERO,
             cut_after: None,
+            cut_after_bytes: None,
             stall: false,
+            hang: false,
         }
     }
 
@@ -78,7 +104,9 @@ impl Reply {
             pieces: vec![body.as_bytes().to_vec()],
             delay: Duration::ZERO,
             cut_after: None,
+            cut_after_bytes: None,
             stall: false,
+            hang: false,
         }
     }
 
@@ -97,19 +125,44 @@ impl Reply {
         self
     }
 
+    pub fn cut_after_bytes(mut self, bytes: usize) -> Self {
+        self.cut_after_bytes = Some(bytes);
+        self
+    }
+
     pub fn stalled(mut self) -> Self {
         self.stall = true;
         self
+    }
+
+    /// A server that accepts the request and never answers.
+    pub fn hang() -> Self {
+        Self { hang: true, ..Self::sse(b"", 1) }
     }
 }
 
 type Handler = dyn Fn(&Recorded) -> Reply + Send + Sync;
 
+/// Counts clients that left while the server was still answering them.
+#[derive(Default)]
+struct Departures {
+    count: AtomicUsize,
+    notify: tokio::sync::Notify,
+}
+
+impl Departures {
+    fn record(&self) {
+        self.count.fetch_add(1, Ordering::SeqCst);
+        self.notify.notify_waiters();
+    }
+}
+
 /// The running server. It stops when dropped.
 pub struct MockLlm {
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
     pub base_url: String,
     requests: Arc<Mutex<Vec<Recorded>>>,
-    closed: Arc<tokio::sync::Notify>,
+    departures: Arc<Departures>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -133,84 +186,130 @@ impl MockLlm {
         .await
     }
 
-    /// Answers every request with what the handler returns.
+    /// Answers every request with what the handler returns (route on
+    /// `request.path`, read the prompt from `request.body`).
     pub async fn with_handler(handler: impl Fn(&Recorded) -> Reply + Send + Sync + 'static) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base_url = format!("http://{}", listener.local_addr().unwrap());
         let requests = Arc::new(Mutex::new(Vec::new()));
-        let closed = Arc::new(tokio::sync::Notify::new());
+        let departures = Arc::new(Departures::default());
         let handler: Arc<Handler> = Arc::new(handler);
-        let (reqs, notify) = (Arc::clone(&requests), Arc::clone(&closed));
+        let (reqs, gone) = (Arc::clone(&requests), Arc::clone(&departures));
         let task = tokio::spawn(async move {
             while let Ok((socket, _)) = listener.accept().await {
-                let (handler, reqs, notify) = (Arc::clone(&handler), Arc::clone(&reqs), Arc::clone(&notify));
-                tokio::spawn(async move { serve(socket, &*handler, &reqs, &notify).await });
+                let (handler, reqs, gone) = (Arc::clone(&handler), Arc::clone(&reqs), Arc::clone(&gone));
+                tokio::spawn(async move {
+                    if serve(socket, &*handler, &reqs).await == Served::ClientLeft {
+                        gone.record();
+                    }
+                });
             }
         });
-        Self { base_url, requests, closed, task }
+        Self { base_url, requests, departures, task }
     }
 
+    /// Every request received so far, in order.
     pub fn requests(&self) -> Vec<Recorded> {
         self.requests.lock().unwrap().clone()
     }
 
-    /// Resolves when a client closes a connection the server was still writing to.
+    /// How many clients closed their connection while still being answered.
+    pub fn departures(&self) -> usize {
+        self.departures.count.load(Ordering::SeqCst)
+    }
+
+    /// Resolves once a client has closed a connection the server was still
+    /// answering (at once if one already has).
     pub async fn client_went_away(&self) {
-        self.closed.notified().await;
+        loop {
+            let notified = self.departures.notify.notified();
+            if self.departures() > 0 {
+                return;
+            }
+            notified.await;
+        }
     }
 }
 
-async fn serve(
-    mut socket: TcpStream,
-    handler: &Handler,
-    requests: &Mutex<Vec<Recorded>>,
-    closed: &tokio::sync::Notify,
-) {
-    let Some(request) = read_request(&mut socket).await else { return };
-    let reply = handler(&request);
-    requests.lock().unwrap().push(request);
-    let reason = match reply.status {
+#[derive(Debug, PartialEq, Eq)]
+enum Served {
+    Done,
+    ClientLeft,
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
         200 => "OK",
         400 => "Bad Request",
         401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
         429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        503 => "Service Unavailable",
         529 => "Overloaded",
         _ => "Status",
-    };
-    let mut head = format!("HTTP/1.1 {} {reason}\r\ntransfer-encoding: chunked\r\nconnection: close\r\n", reply.status);
+    }
+}
+
+/// Waits `delay`, or until the client closes the connection (false).
+async fn pause(socket: &mut TcpStream, delay: Duration) -> bool {
+    let mut byte = [0u8; 1];
+    tokio::select! {
+        () = tokio::time::sleep(delay) => true,
+        _ = socket.read(&mut byte) => false,
+    }
+}
+
+async fn serve(mut socket: TcpStream, handler: &Handler, requests: &Mutex<Vec<Recorded>>) -> Served {
+    let Some(request) = read_request(&mut socket).await else { return Served::Done };
+    let reply = handler(&request);
+    requests.lock().unwrap().push(request);
+    if reply.hang {
+        let _ = socket.read(&mut [0u8; 1]).await;
+        return Served::ClientLeft;
+    }
+    let mut head = format!(
+        "HTTP/1.1 {} {}\r\ntransfer-encoding: chunked\r\nconnection: close\r\n",
+        reply.status,
+        reason(reply.status)
+    );
     for (k, v) in &reply.headers {
         head.push_str(&format!("{k}: {v}\r\n"));
     }
     head.push_str("\r\n");
     if socket.write_all(head.as_bytes()).await.is_err() {
-        return;
+        return Served::ClientLeft;
     }
+    let mut budget = reply.cut_after_bytes.unwrap_or(usize::MAX);
     for (i, piece) in reply.pieces.iter().enumerate() {
-        if reply.cut_after == Some(i) {
-            return; // dropped mid-body: the client sees a truncated chunked body
+        if reply.cut_after == Some(i) || budget == 0 {
+            return Served::Done; // dropped mid-body: the client sees a truncated chunked body
         }
-        if !reply.delay.is_zero() {
-            tokio::time::sleep(reply.delay).await;
+        if !reply.delay.is_zero() && !pause(&mut socket, reply.delay).await {
+            return Served::ClientLeft;
         }
+        let sent = piece.len().min(budget);
+        budget -= sent;
         let mut chunk = format!("{:x}\r\n", piece.len()).into_bytes();
-        chunk.extend_from_slice(piece);
-        chunk.extend_from_slice(b"\r\n");
+        chunk.extend_from_slice(&piece[..sent]);
+        if sent == piece.len() {
+            chunk.extend_from_slice(b"\r\n");
+        }
         if socket.write_all(&chunk).await.is_err() || socket.flush().await.is_err() {
-            closed.notify_waiters();
-            return;
+            return Served::ClientLeft;
         }
     }
-    if reply.cut_after.is_some() {
-        return;
+    if reply.cut_after.is_some() || reply.cut_after_bytes.is_some() {
+        return Served::Done;
     }
     if reply.stall {
         // Wait until the client gives up on us.
-        let mut byte = [0u8; 1];
-        let _ = socket.read(&mut byte).await;
-        closed.notify_waiters();
-        return;
+        let _ = socket.read(&mut [0u8; 1]).await;
+        return Served::ClientLeft;
     }
     let _ = socket.write_all(b"0\r\n\r\n").await;
+    Served::Done
 }
 
 async fn read_request(socket: &mut TcpStream) -> Option<Recorded> {
@@ -243,70 +342,4 @@ async fn read_request(socket: &mut TcpStream) -> Option<Recorded> {
     }
     let body = serde_json::from_slice(&buffer[header_end..]).unwrap_or(serde_json::Value::Null);
     Some(Recorded { method, path, headers, body })
-}
-
-/// A correct Anthropic Messages stream for `deltas`, optionally with thinking first.
-pub fn anthropic_sse(deltas: &[&str], thinking: Option<&str>) -> Vec<u8> {
-    let mut out = String::new();
-    let mut event = |name: &str, data: serde_json::Value| out.push_str(&format!("event: {name}\ndata: {data}\n\n"));
-    event(
-        "message_start",
-        serde_json::json!({"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude-haiku-4-5","stop_reason":null,"usage":{"input_tokens":25,"output_tokens":1}}}),
-    );
-    let mut index = 0;
-    if let Some(t) = thinking {
-        event(
-            "content_block_start",
-            serde_json::json!({"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}),
-        );
-        event(
-            "content_block_delta",
-            serde_json::json!({"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":t}}),
-        );
-        event(
-            "content_block_delta",
-            serde_json::json!({"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQBCgIYAhIM"}}),
-        );
-        event("content_block_stop", serde_json::json!({"type":"content_block_stop","index":0}));
-        index = 1;
-    }
-    event(
-        "content_block_start",
-        serde_json::json!({"type":"content_block_start","index":index,"content_block":{"type":"text","text":""}}),
-    );
-    event("ping", serde_json::json!({"type":"ping"}));
-    for d in deltas {
-        event(
-            "content_block_delta",
-            serde_json::json!({"type":"content_block_delta","index":index,"delta":{"type":"text_delta","text":d}}),
-        );
-    }
-    event("content_block_stop", serde_json::json!({"type":"content_block_stop","index":index}));
-    event(
-        "message_delta",
-        serde_json::json!({"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":deltas.len()}}),
-    );
-    event("message_stop", serde_json::json!({"type":"message_stop"}));
-    out.into_bytes()
-}
-
-/// A correct OpenAI chat.completion.chunk stream for `deltas`, with optional
-/// reasoning (`reasoning_content`), a `finish_reason`, usage and `[DONE]`.
-pub fn openai_sse(deltas: &[&str], reasoning: Option<&str>) -> Vec<u8> {
-    let mut out = String::new();
-    let mut chunk = |delta: serde_json::Value, finish: Option<&str>| {
-        let data = serde_json::json!({"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":delta,"finish_reason":finish}]});
-        out.push_str(&format!("data: {data}\n\n"));
-    };
-    chunk(serde_json::json!({"role":"assistant","content":""}), None);
-    if let Some(r) = reasoning {
-        chunk(serde_json::json!({"reasoning_content": r}), None);
-    }
-    for d in deltas {
-        chunk(serde_json::json!({"content": d}), None);
-    }
-    chunk(serde_json::json!({}), Some("stop"));
-    let usage = serde_json::json!({"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":30,"completion_tokens":deltas.len(),"total_tokens":30 + deltas.len()}});
-    out.push_str(&format!("data: {usage}\n\ndata: [DONE]\n\n"));
-    out.into_bytes()
 }

@@ -1,0 +1,88 @@
+//! Correct streams in each dialect, built from text: what a well-behaved
+//! Anthropic or OpenAI-compatible server would send for an answer.
+
+/// A correct Anthropic Messages stream for `deltas`, optionally with thinking first.
+pub fn anthropic_sse(deltas: &[&str], thinking: Option<&str>) -> Vec<u8> {
+    let mut out = String::new();
+    let mut event = |name: &str, data: serde_json::Value| out.push_str(&format!("event: {name}\ndata: {data}\n\n"));
+    event(
+        "message_start",
+        serde_json::json!({"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude-haiku-4-5","stop_reason":null,"usage":{"input_tokens":25,"output_tokens":1}}}),
+    );
+    let mut index = 0;
+    if let Some(t) = thinking {
+        event(
+            "content_block_start",
+            serde_json::json!({"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}),
+        );
+        event(
+            "content_block_delta",
+            serde_json::json!({"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":t}}),
+        );
+        event(
+            "content_block_delta",
+            serde_json::json!({"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQBCgIYAhIM"}}),
+        );
+        event("content_block_stop", serde_json::json!({"type":"content_block_stop","index":0}));
+        index = 1;
+    }
+    event(
+        "content_block_start",
+        serde_json::json!({"type":"content_block_start","index":index,"content_block":{"type":"text","text":""}}),
+    );
+    event("ping", serde_json::json!({"type":"ping"}));
+    for d in deltas {
+        event(
+            "content_block_delta",
+            serde_json::json!({"type":"content_block_delta","index":index,"delta":{"type":"text_delta","text":d}}),
+        );
+    }
+    event("content_block_stop", serde_json::json!({"type":"content_block_stop","index":index}));
+    event(
+        "message_delta",
+        serde_json::json!({"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":deltas.len()}}),
+    );
+    event("message_stop", serde_json::json!({"type":"message_stop"}));
+    out.into_bytes()
+}
+
+/// A correct OpenAI chat.completion.chunk stream for `deltas`, with optional
+/// reasoning (`reasoning_content`), a `finish_reason`, usage and `[DONE]`.
+pub fn openai_sse(deltas: &[&str], reasoning: Option<&str>) -> Vec<u8> {
+    let mut out = String::new();
+    let mut chunk = |delta: serde_json::Value, finish: Option<&str>| {
+        let data = serde_json::json!({"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":delta,"finish_reason":finish}]});
+        out.push_str(&format!("data: {data}\n\n"));
+    };
+    chunk(serde_json::json!({"role":"assistant","content":""}), None);
+    if let Some(r) = reasoning {
+        chunk(serde_json::json!({"reasoning_content": r}), None);
+    }
+    for d in deltas {
+        chunk(serde_json::json!({"content": d}), None);
+    }
+    chunk(serde_json::json!({}), Some("stop"));
+    let usage = serde_json::json!({"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":30,"completion_tokens":deltas.len(),"total_tokens":30 + deltas.len()}});
+    out.push_str(&format!("data: {usage}\n\ndata: [DONE]\n\n"));
+    out.into_bytes()
+}
+
+/// `text` split into `n` deltas of about equal length, at character
+/// boundaries (fewer if the text has fewer characters); joined, they give `text`.
+pub fn split_text(text: &str, n: usize) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let per = chars.len().div_ceil(n.max(1)).max(1);
+    chars.chunks(per).map(|c| c.iter().collect()).collect()
+}
+
+/// [`anthropic_sse`] for `text` split into `n` deltas.
+pub fn anthropic_sse_text(text: &str, n: usize) -> Vec<u8> {
+    let parts = split_text(text, n);
+    anthropic_sse(&parts.iter().map(String::as_str).collect::<Vec<_>>(), None)
+}
+
+/// [`openai_sse`] for `text` split into `n` deltas.
+pub fn openai_sse_text(text: &str, n: usize) -> Vec<u8> {
+    let parts = split_text(text, n);
+    openai_sse(&parts.iter().map(String::as_str).collect::<Vec<_>>(), None)
+}
