@@ -9,3 +9,4 @@ pub mod provider;
 pub mod sanitize;
 pub mod select;
 pub mod store;
+pub mod tui;

@@ -11,11 +11,21 @@ use crate::config::FlagValue;
 #[command(
     name = "heat",
     version,
-    about = "A terminal debate studio: an advocate and a skeptic argue, a judge sets the heat."
+    about = "A terminal debate studio: an advocate and a skeptic argue, a judge sets the heat.",
+    long_about = "A terminal debate studio: an advocate and a skeptic argue, a judge sets the heat.\n\n\
+        `heat` opens the studio; `heat \"a proposition\"` opens it on that topic at once.",
+    args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Commands>,
+    /// Open the studio debating this proposition at once.
+    pub topic: Option<String>,
+    /// The studio's theme: default, light, high-contrast, or a theme file.
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+    #[command(flatten)]
+    pub debate: Box<DebateArgs>,
     /// Use this config file instead of the platform's heat.toml.
     #[arg(long, global = true, env = "HEAT_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,

@@ -7,6 +7,7 @@ pub mod print;
 mod replay;
 mod run;
 mod sessions;
+mod studio;
 mod wrap;
 
 use std::io::IsTerminal;
@@ -88,10 +89,12 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         None => {
-            use clap::CommandFactory;
-            Cli::command().print_help()?;
-            println!("\nThe studio (`heat` with no subcommand) is not built yet; use `heat run \"topic\"`.");
-            Ok(ExitCode::SUCCESS)
+            let mut flags = cli.debate.flag_values();
+            if let Some(theme) = &cli.theme {
+                flags.push(FlagValue { key: "ui.theme".into(), raw: theme.clone(), flag: "--theme".into() });
+            }
+            let config = load_config(config_file.as_ref(), &flags)?;
+            studio::open(&config, cli.topic).await
         }
     }
 }

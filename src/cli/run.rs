@@ -58,7 +58,7 @@ pub async fn show_config(config: &Config) -> anyhow::Result<()> {
 }
 
 /// Chooses providers and builds the engine setup, printing notices.
-async fn engine_setup(config: &Config) -> anyhow::Result<EngineSetup> {
+pub(super) async fn engine_setup(config: &Config) -> anyhow::Result<EngineSetup> {
     let env = discover(config).await;
     let selection = select::select(config, &env)?;
     for notice in &selection.notices {
@@ -82,12 +82,17 @@ pub async fn run(config: &Config, topic: &str, json: bool) -> anyhow::Result<Exi
     let store = Store::open(&store::data_dir()?)?;
     let setup = engine_setup(config).await?;
     let recorder = store.create()?;
-    let spec = DebateSpec {
-        topic: topic.to_string(),
+    let spec = DebateSpec { topic: topic.to_string(), ..spec(config) };
+    drive(engine::start(setup, spec), recorder, json, None).await
+}
+
+/// Rounds and starting heat from the config; the topic is left empty.
+pub(super) fn spec(config: &Config) -> DebateSpec {
+    DebateSpec {
+        topic: String::new(),
         max_rounds: config.int("debate.max_rounds").and_then(|n| u32::try_from(n).ok()).unwrap_or(4),
         initial_heat: config.float("debate.initial_heat").unwrap_or(0.9) as f32,
-    };
-    drive(engine::start(setup, spec), recorder, json, None).await
+    }
 }
 
 pub async fn resume(config: &Config, id: Option<&str>, json: bool) -> anyhow::Result<ExitCode> {

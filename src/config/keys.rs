@@ -67,6 +67,10 @@ pub fn all() -> Vec<KeySpec> {
     add("network.connect_timeout_secs", Kind::Int { min: 1, max: 600 }, None, false);
     add("network.idle_timeout_secs", Kind::Int { min: 1, max: 3600 }, None, false);
     add("network.max_retries", Kind::Int { min: 0, max: 20 }, None, false);
+    add("ui.theme", Kind::Text, Some("HEAT_THEME"), false);
+    for (_, name, _, _) in crate::tui::keymap::Action::TABLE {
+        add(&format!("keys.{name}"), Kind::Text, None, false);
+    }
     keys
 }
 

@@ -1,0 +1,269 @@
+//! The studio's state: the folded debate plus what the view adds (focus,
+//! scroll, the open dialog, the status line), and how engine events change
+//! it. Keys are handled in `input`.
+
+use std::time::{Duration, Instant};
+
+use ratatui::layout::Rect;
+use ratatui_textarea::TextArea;
+
+use super::keymap::KeyMap;
+use super::pane::Pane;
+use super::theme::Theme;
+use crate::debate::state::TurnStatus;
+use crate::debate::{Command, DebateEvent, DebateState, Outcome, Role};
+use crate::sanitize::clean;
+
+/// What the studio asks its event loop to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Pass a command to the running debate.
+    Send(Command),
+    /// Stop any running debate and start one on this topic.
+    Start(String),
+    /// Write the debate as Markdown.
+    Export,
+    /// Stop the debate, save it and leave.
+    Quit,
+    /// Leave now (a second Ctrl-C).
+    HardQuit,
+}
+
+/// A dialog over the panes.
+pub enum Modal {
+    Help,
+    Confirm(Confirm),
+    Editor(Box<Editor>),
+    Temperature(TempEditor),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confirm {
+    Force,
+    Quit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditorPurpose {
+    Inject,
+    NewTopic,
+}
+
+pub struct Editor {
+    pub purpose: EditorPurpose,
+    pub area: TextArea<'static>,
+}
+
+/// The heat being chosen: arrows step it, digits type it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TempEditor {
+    pub value: f32,
+    pub typed: Option<String>,
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Info,
+    Good,
+    Warn,
+    Error,
+}
+
+/// A sentence in the status line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Flash {
+    pub text: String,
+    pub tone: Tone,
+}
+
+/// Who speaks for each role, for titles and the start screen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RosterEntry {
+    pub role: Role,
+    pub provider: String,
+    pub model: String,
+}
+
+pub struct App {
+    pub debate: DebateState,
+    pub session: Option<String>,
+    pub panes: [Pane; 3],
+    pub focus: usize,
+    pub modal: Option<Modal>,
+    /// The start screen's topic editor, while no debate has begun.
+    pub start: Option<TextArea<'static>>,
+    pub flash: Option<Flash>,
+    /// When each role's pending retry fires.
+    pub retry_at: [Option<Instant>; 3],
+    pub show_reasoning: bool,
+    pub keymap: KeyMap,
+    pub theme: Theme,
+    pub roster: Vec<RosterEntry>,
+    /// Recent sessions for the start screen: (id, one-line description).
+    pub recent: Vec<(String, String)>,
+    /// A pause or resume sent but not yet confirmed by the engine.
+    pub pause_requested: Option<bool>,
+    pub interrupts: u8,
+    pub now: Instant,
+    /// Where each pane was drawn, for the mouse wheel.
+    pub pane_areas: [Rect; 3],
+    /// Whether the last draw showed one pane at a time (narrow terminal).
+    pub tabs: bool,
+}
+
+pub fn role_index(role: Role) -> usize {
+    match role {
+        Role::Advocate => 0,
+        Role::Skeptic => 1,
+        Role::Judge => 2,
+    }
+}
+
+impl App {
+    pub fn new(theme: Theme, keymap: KeyMap, roster: Vec<RosterEntry>) -> Self {
+        App {
+            debate: DebateState::default(),
+            session: None,
+            panes: Role::ALL.map(Pane::new),
+            focus: 0,
+            modal: None,
+            start: None,
+            flash: None,
+            retry_at: [None; 3],
+            show_reasoning: false,
+            keymap,
+            theme,
+            roster,
+            recent: Vec::new(),
+            pause_requested: None,
+            interrupts: 0,
+            now: Instant::now(),
+            pane_areas: [Rect::default(); 3],
+            tabs: false,
+        }
+    }
+
+    /// Opens the start screen's topic editor.
+    pub fn show_start(&mut self) {
+        self.start = Some(super::input::topic_area("Type the proposition to debate, then press Enter"));
+    }
+
+    /// A fresh debate begins: clear the old one from view.
+    pub fn begin(&mut self, session: String) {
+        self.debate = DebateState::default();
+        self.session = Some(session);
+        self.panes = Role::ALL.map(Pane::new);
+        self.start = None;
+        self.retry_at = [None; 3];
+        self.pause_requested = None;
+        self.flash = None;
+    }
+
+    pub fn focused_role(&self) -> Role {
+        Role::ALL[self.focus]
+    }
+
+    pub fn say(&mut self, tone: Tone, text: impl Into<String>) {
+        self.flash = Some(Flash { text: text.into(), tone });
+    }
+
+    /// Whether any model call is under way.
+    pub fn streaming(&self) -> bool {
+        self.debate.finish.is_none()
+            && self.debate.current_round().is_some_and(|r| r.turns.iter().any(crate::debate::state::Turn::is_open))
+    }
+
+    pub fn live(&self) -> bool {
+        self.session.is_some() && self.debate.finish.is_none()
+    }
+
+    pub fn paused(&self) -> bool {
+        self.pause_requested.unwrap_or(self.debate.paused)
+    }
+
+    /// Folds one engine event into the view.
+    pub fn on_event(&mut self, event: &DebateEvent) {
+        self.debate.apply(event);
+        match event {
+            DebateEvent::Paused | DebateEvent::Resumed => self.pause_requested = None,
+            DebateEvent::TurnRetrying { role, attempt, max_retries, delay_ms, reason, .. } => {
+                self.retry_at[role_index(*role)] = Some(self.now + Duration::from_millis(*delay_ms));
+                let secs = delay_ms.div_ceil(1000);
+                let reason = clean(reason);
+                self.say(
+                    Tone::Warn,
+                    format!("{}: {reason}; retry {attempt} of {max_retries} in {secs} s", role.label()),
+                );
+            }
+            DebateEvent::Delta { role, .. } | DebateEvent::TurnCompleted { role, .. } => {
+                self.retry_at[role_index(*role)] = None;
+            }
+            DebateEvent::TurnFailed { role, error, .. } => {
+                self.retry_at[role_index(*role)] = None;
+                self.say(Tone::Error, format!("{} failed: {}", role.label(), clean(error)));
+            }
+            DebateEvent::VerdictInvalid { error, will_retry, .. } => {
+                let then = if *will_retry { "asking the judge again" } else { "keeping the current heat" };
+                self.say(Tone::Warn, format!("The verdict did not parse ({}); {then}", clean(error)));
+            }
+            DebateEvent::Notice { message } => self.say(Tone::Info, clean(message)),
+            DebateEvent::Finished { outcome, .. } => {
+                let tone = match outcome {
+                    Outcome::Failed(_) => Tone::Error,
+                    Outcome::Cancelled => Tone::Warn,
+                    _ => Tone::Good,
+                };
+                let hint = format!(
+                    "{} new debate · {} export · {} quit",
+                    self.keymap.hint(super::keymap::Action::NewDebate),
+                    self.keymap.hint(super::keymap::Action::Export),
+                    self.keymap.hint(super::keymap::Action::Quit)
+                );
+                self.say(tone, format!("Debate over: {}. {hint}", clean(&outcome.describe())));
+            }
+            _ => {}
+        }
+    }
+
+    /// Seconds until a role's retry, while it waits.
+    pub fn retry_in(&self, role: Role) -> Option<u64> {
+        let turn = self.debate.current_round()?.turn(role)?;
+        if !matches!(turn.status, TurnStatus::Retrying { .. }) {
+            return None;
+        }
+        let at = self.retry_at[role_index(role)]?;
+        Some(at.saturating_duration_since(self.now).as_secs_f32().ceil() as u64)
+    }
+
+    /// Whether the screen changes with time alone (a retry countdown).
+    pub fn animating(&self) -> bool {
+        Role::ALL.iter().any(|&r| self.retry_in(r).is_some())
+    }
+
+    /// Lays out every pane for the areas they will be drawn in.
+    pub fn prepare(&mut self, widths: [u16; 3], heights: [u16; 3]) {
+        self.now = Instant::now();
+        for (i, pane) in self.panes.iter_mut().enumerate() {
+            if widths[i] == 0 {
+                continue;
+            }
+            pane.height = usize::from(heights[i]);
+            pane.update(&self.debate, widths[i], &self.theme, self.show_reasoning);
+        }
+    }
+
+    /// Total tokens the providers reported: (input, output).
+    pub fn usage(&self) -> Option<(u64, u64)> {
+        let mut seen = false;
+        let (mut input, mut output) = (0, 0);
+        for turn in self.debate.rounds.iter().flat_map(|r| &r.turns) {
+            if let Some(u) = turn.usage {
+                seen = true;
+                input += u.input_tokens;
+                output += u.output_tokens;
+            }
+        }
+        seen.then_some((input, output))
+    }
+}

@@ -1,0 +1,127 @@
+//! Reads the judge's verdict JSON while it is still streaming, so the judge
+//! pane shows prose ("verdict" and "topic" so far), never raw braces.
+
+/// What a partial verdict says so far.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct PartialVerdict {
+    pub verdict: String,
+    pub topic: Option<String>,
+    pub resolved: Option<bool>,
+}
+
+/// Extracts the readable fields from a partial verdict. Text that does not
+/// open as a JSON object (a judge writing prose) comes back as the verdict.
+pub fn partial(text: &str) -> PartialVerdict {
+    let body = text.trim_start();
+    let body = body.strip_prefix("```json").or_else(|| body.strip_prefix("```")).unwrap_or(body).trim_start();
+    if !body.starts_with('{') {
+        return PartialVerdict { verdict: text.to_string(), ..PartialVerdict::default() };
+    }
+    PartialVerdict {
+        verdict: string_field(body, "verdict").unwrap_or_default(),
+        topic: string_field(body, "topic"),
+        resolved: bool_field(body, "resolved"),
+    }
+}
+
+/// The (possibly unterminated) string value of `"key": "…`.
+fn string_field(body: &str, key: &str) -> Option<String> {
+    let start = value_start(body, key)?;
+    let rest = body[start..].strip_prefix('"')?;
+    let mut out = String::new();
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => break,
+            '\\' => match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('u') => {
+                    let hex: String = chars.by_ref().take(4).collect();
+                    if let Some(c) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                        out.push(c);
+                    }
+                }
+                Some(other) => out.push(other),
+                None => break,
+            },
+            c => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+fn bool_field(body: &str, key: &str) -> Option<bool> {
+    let rest = &body[value_start(body, key)?..];
+    if rest.starts_with("true") {
+        Some(true)
+    } else if rest.starts_with("false") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Byte offset of the value after `"key":`, at a key position (not inside
+/// another string).
+fn value_start(body: &str, key: &str) -> Option<usize> {
+    let needle = format!("\"{key}\"");
+    let mut in_string = false;
+    let mut escaped = false;
+    let bytes = body.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        if body[i..].starts_with(&needle) {
+            let after = body[i + needle.len()..].trim_start();
+            let after = after.strip_prefix(':')?.trim_start();
+            return Some(body.len() - after.len());
+        }
+        if b == b'"' {
+            in_string = true;
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_fields_as_they_stream() {
+        let full = r#"{"resolved": false, "verdict": "The advocate \"wins\" on cost.\nBut", "topic": "Is it fair?", "heat": 0.6}"#;
+        let mid = &full[..56];
+        let p = partial(mid);
+        assert_eq!(p.resolved, Some(false));
+        assert!(p.verdict.starts_with("The advocate \"wins\""), "{p:?}");
+        assert_eq!(p.topic, None);
+        let p = partial(full);
+        assert_eq!(p.verdict, "The advocate \"wins\" on cost.\nBut");
+        assert_eq!(p.topic.as_deref(), Some("Is it fair?"));
+    }
+
+    #[test]
+    fn keys_inside_strings_are_not_keys() {
+        let p = partial(r#"{"verdict": "say \"topic\": \"x\" here", "topic": "real"}"#);
+        assert_eq!(p.topic.as_deref(), Some("real"));
+    }
+
+    #[test]
+    fn prose_and_fenced_json() {
+        assert_eq!(partial("Plain words.").verdict, "Plain words.");
+        assert_eq!(partial("```json\n{\"verdict\": \"v\"").verdict, "v");
+        assert_eq!(partial("{").verdict, "");
+    }
+}

@@ -1,0 +1,280 @@
+//! Which key does what in the studio: the `Action`s a person can take, their
+//! default keys, and `[keys]` overrides from `heat.toml`.
+
+use std::collections::HashMap;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// Something the person at the keyboard asks of the studio.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    TogglePause,
+    Inject,
+    Temperature,
+    ReleaseTemperature,
+    ForceResolution,
+    CancelTurn,
+    NewDebate,
+    Export,
+    Quit,
+    Help,
+    ToggleReasoning,
+    FocusNext,
+    FocusPrev,
+    ScrollUp,
+    ScrollDown,
+    PageUp,
+    PageDown,
+    Top,
+    Follow,
+}
+
+impl Action {
+    /// Every action with its config name, default keys and help text, in
+    /// the order the help overlay lists them.
+    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 19] = [
+        (Action::TogglePause, "pause", "space", "pause or resume the debate"),
+        (Action::Inject, "inject", "i", "inject a topic into the next round"),
+        (Action::Temperature, "temperature", "t", "pin the heat (temperature)"),
+        (Action::ReleaseTemperature, "release_temperature", "T", "release the heat back to the judge"),
+        (Action::ForceResolution, "force", "r", "force a resolution now"),
+        (Action::CancelTurn, "cancel", "c", "cancel the streaming turns"),
+        (Action::NewDebate, "new", "n", "start a new debate"),
+        (Action::Export, "export", "e", "export the debate as Markdown"),
+        (Action::Quit, "quit", "q", "quit"),
+        (Action::Help, "help", "?, f1", "show or hide this help"),
+        (Action::ToggleReasoning, "reasoning", "z", "show or hide reasoning"),
+        (Action::FocusNext, "focus_next", "tab, right, l", "focus the next pane"),
+        (Action::FocusPrev, "focus_prev", "backtab, left, h", "focus the previous pane"),
+        (Action::ScrollUp, "scroll_up", "up, k", "scroll up"),
+        (Action::ScrollDown, "scroll_down", "down, j", "scroll down"),
+        (Action::PageUp, "page_up", "pageup, ctrl-u", "scroll up a page"),
+        (Action::PageDown, "page_down", "pagedown, ctrl-d", "scroll down a page"),
+        (Action::Top, "top", "home, g", "jump to the top"),
+        (Action::Follow, "follow", "end, G, f", "jump to the end and follow the stream"),
+    ];
+
+    pub fn config_name(self) -> &'static str {
+        Self::TABLE.iter().find(|row| row.0 == self).map_or("", |row| row.1)
+    }
+}
+
+/// A key as the keymap matches it: a code and the Ctrl/Alt modifiers.
+/// Shift is folded into the character (`T`, `?`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Chord {
+    pub code: KeyCode,
+    pub ctrl: bool,
+    pub alt: bool,
+}
+
+impl Chord {
+    pub fn from_event(key: &KeyEvent) -> Self {
+        let code = match key.code {
+            KeyCode::BackTab => KeyCode::BackTab,
+            KeyCode::Tab if key.modifiers.contains(KeyModifiers::SHIFT) => KeyCode::BackTab,
+            other => other,
+        };
+        Chord {
+            code,
+            ctrl: key.modifiers.contains(KeyModifiers::CONTROL),
+            alt: key.modifiers.contains(KeyModifiers::ALT),
+        }
+    }
+
+    /// Parses `q`, `T`, `space`, `ctrl-d`, `alt-x`, `f1`, `pageup`.
+    pub fn parse(spec: &str) -> Result<Self, String> {
+        let mut rest = spec.trim();
+        let (mut ctrl, mut alt) = (false, false);
+        loop {
+            let lower = rest.to_ascii_lowercase();
+            if let Some(tail) = lower.strip_prefix("ctrl-").or_else(|| lower.strip_prefix("ctrl+")) {
+                ctrl = true;
+                rest = &rest[rest.len() - tail.len()..];
+            } else if let Some(tail) = lower.strip_prefix("alt-").or_else(|| lower.strip_prefix("alt+")) {
+                alt = true;
+                rest = &rest[rest.len() - tail.len()..];
+            } else {
+                break;
+            }
+        }
+        let mut chars = rest.chars();
+        let code = match (chars.next(), chars.next()) {
+            (Some(c), None) => KeyCode::Char(if ctrl { c.to_ascii_lowercase() } else { c }),
+            _ => named(&rest.to_ascii_lowercase()).ok_or_else(|| format!("unknown key {spec:?}"))?,
+        };
+        Ok(Chord { code, ctrl, alt })
+    }
+
+    /// How the help overlay and status bar write the key.
+    pub fn label(&self) -> String {
+        let key = match self.code {
+            KeyCode::Char(' ') => "space".to_string(),
+            KeyCode::Char(c) => c.to_string(),
+            KeyCode::F(n) => format!("F{n}"),
+            KeyCode::BackTab => "shift-tab".into(),
+            KeyCode::PageUp => "PgUp".into(),
+            KeyCode::PageDown => "PgDn".into(),
+            KeyCode::Up => "↑".into(),
+            KeyCode::Down => "↓".into(),
+            KeyCode::Left => "←".into(),
+            KeyCode::Right => "→".into(),
+            other => format!("{other}").to_lowercase(),
+        };
+        let ctrl = if self.ctrl { "ctrl-" } else { "" };
+        let alt = if self.alt { "alt-" } else { "" };
+        format!("{ctrl}{alt}{key}")
+    }
+}
+
+fn named(name: &str) -> Option<KeyCode> {
+    Some(match name {
+        "space" => KeyCode::Char(' '),
+        "tab" => KeyCode::Tab,
+        "backtab" | "shift-tab" => KeyCode::BackTab,
+        "enter" | "return" => KeyCode::Enter,
+        "esc" | "escape" => KeyCode::Esc,
+        "backspace" => KeyCode::Backspace,
+        "up" => KeyCode::Up,
+        "down" => KeyCode::Down,
+        "left" => KeyCode::Left,
+        "right" => KeyCode::Right,
+        "pageup" | "pgup" => KeyCode::PageUp,
+        "pagedown" | "pgdn" => KeyCode::PageDown,
+        "home" => KeyCode::Home,
+        "end" => KeyCode::End,
+        "delete" | "del" => KeyCode::Delete,
+        "insert" => KeyCode::Insert,
+        f if f.starts_with('f') => KeyCode::F(f[1..].parse().ok().filter(|n| (1..=12).contains(n))?),
+        _ => return None,
+    })
+}
+
+/// Keys to actions.
+#[derive(Debug, Clone)]
+pub struct KeyMap {
+    bindings: HashMap<Chord, Action>,
+    keys: HashMap<Action, Vec<Chord>>,
+}
+
+impl Default for KeyMap {
+    fn default() -> Self {
+        Self::with_overrides(|_| None).unwrap_or_else(|_| KeyMap { bindings: HashMap::new(), keys: HashMap::new() })
+    }
+}
+
+impl KeyMap {
+    /// The default keys, with any action's keys replaced by `lookup(name)`
+    /// (a comma-separated list such as `"p, f5"`).
+    pub fn with_overrides(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
+        let mut map = KeyMap { bindings: HashMap::new(), keys: HashMap::new() };
+        for (action, name, defaults, _) in Action::TABLE {
+            let specs = lookup(name).unwrap_or_else(|| defaults.to_string());
+            let chords = split_specs(&specs)
+                .map(|spec| Chord::parse(spec).map_err(|e| format!("keys.{name}: {e}")))
+                .collect::<Result<Vec<_>, _>>()?;
+            if chords.is_empty() {
+                return Err(format!("keys.{name}: no key given"));
+            }
+            map.keys.insert(action, chords);
+        }
+        // Overrides win over defaults when both claim a key.
+        for pass_overridden in [false, true] {
+            for (action, name, _, _) in Action::TABLE {
+                if lookup(name).is_some() != pass_overridden {
+                    continue;
+                }
+                for chord in &map.keys[&action] {
+                    if let Some(other) = map.bindings.insert(*chord, action)
+                        && pass_overridden
+                        && lookup(other.config_name()).is_some()
+                        && other != action
+                    {
+                        return Err(format!(
+                            "keys.{name}: {} is already bound to keys.{}",
+                            chord.label(),
+                            other.config_name()
+                        ));
+                    }
+                }
+            }
+        }
+        // A default key taken by an override no longer lists under its old action.
+        for (action, chords) in &mut map.keys {
+            chords.retain(|c| map.bindings.get(c) == Some(action));
+        }
+        Ok(map)
+    }
+
+    pub fn action(&self, key: &KeyEvent) -> Option<Action> {
+        self.bindings.get(&Chord::from_event(key)).copied()
+    }
+
+    /// The first key bound to an action, for hints ("space pause").
+    pub fn hint(&self, action: Action) -> String {
+        self.keys.get(&action).and_then(|k| k.first()).map(Chord::label).unwrap_or_default()
+    }
+
+    /// Every key bound to an action, for the help overlay.
+    pub fn all_keys(&self, action: Action) -> String {
+        self.keys.get(&action).map(|k| k.iter().map(Chord::label).collect::<Vec<_>>().join(", ")).unwrap_or_default()
+    }
+}
+
+fn split_specs(specs: &str) -> impl Iterator<Item = &str> {
+    // "," alone is a key; "a, b" is a list.
+    let parts: Vec<&str> = if specs.trim() == "," { vec![","] } else { specs.split(", ").collect() };
+    parts.into_iter().map(str::trim).filter(|s| !s.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, modifiers)
+    }
+
+    #[test]
+    fn defaults_cover_every_action() {
+        let map = KeyMap::default();
+        assert_eq!(map.action(&key(KeyCode::Char(' '), KeyModifiers::NONE)), Some(Action::TogglePause));
+        assert_eq!(map.action(&key(KeyCode::Char('T'), KeyModifiers::SHIFT)), Some(Action::ReleaseTemperature));
+        assert_eq!(map.action(&key(KeyCode::Char('t'), KeyModifiers::NONE)), Some(Action::Temperature));
+        assert_eq!(map.action(&key(KeyCode::Char('d'), KeyModifiers::CONTROL)), Some(Action::PageDown));
+        assert_eq!(map.action(&key(KeyCode::Tab, KeyModifiers::SHIFT)), Some(Action::FocusPrev));
+        for (action, ..) in Action::TABLE {
+            assert!(!map.hint(action).is_empty(), "{action:?} has no key");
+        }
+    }
+
+    #[test]
+    fn overrides_replace_defaults_and_take_keys() {
+        let map = KeyMap::with_overrides(|name| (name == "pause").then(|| "p, f5".to_string())).expect("valid");
+        assert_eq!(map.action(&key(KeyCode::Char('p'), KeyModifiers::NONE)), Some(Action::TogglePause));
+        assert_eq!(map.action(&key(KeyCode::F(5), KeyModifiers::NONE)), Some(Action::TogglePause));
+        assert_eq!(map.action(&key(KeyCode::Char(' '), KeyModifiers::NONE)), None);
+        // Taking a default key from another action moves it.
+        let map = KeyMap::with_overrides(|name| (name == "quit").then(|| "x, c".to_string())).expect("valid");
+        assert_eq!(map.action(&key(KeyCode::Char('c'), KeyModifiers::NONE)), Some(Action::Quit));
+        assert_eq!(map.all_keys(Action::CancelTurn), "");
+    }
+
+    #[test]
+    fn bad_specs_name_the_key() {
+        let err = KeyMap::with_overrides(|name| (name == "help").then(|| "hyper-x".to_string())).expect_err("bad");
+        assert!(err.contains("keys.help") && err.contains("hyper-x"), "{err}");
+        let err =
+            KeyMap::with_overrides(|name| matches!(name, "help" | "quit").then(|| "x".to_string())).expect_err("clash");
+        assert!(err.contains("already bound"), "{err}");
+    }
+
+    #[test]
+    fn chords_parse_and_label() {
+        assert_eq!(Chord::parse("ctrl-S").expect("ok"), Chord { code: KeyCode::Char('s'), ctrl: true, alt: false });
+        assert_eq!(Chord::parse("F12").expect("ok").code, KeyCode::F(12));
+        assert!(Chord::parse("f13").is_err());
+        assert_eq!(Chord::parse("space").expect("ok").label(), "space");
+        assert_eq!(Chord::parse("alt-enter").expect("ok").label(), "alt-enter");
+    }
+}

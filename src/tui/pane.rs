@@ -1,0 +1,362 @@
+//! One role's pane: its turns laid out as styled lines (cached per turn, so
+//! a token re-lays only the paragraph it lands in) and its scroll position.
+
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use super::judge_text;
+use super::markdown::{Palette, StreamingText};
+use super::theme::Theme;
+use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
+use crate::debate::{DebateState, Role, TurnPurpose};
+use crate::sanitize::clean;
+
+/// Where a pane is scrolled: following the stream's end, or parked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scroll {
+    pub offset: usize,
+    pub follow: bool,
+}
+
+impl Default for Scroll {
+    fn default() -> Self {
+        Scroll { offset: 0, follow: true }
+    }
+}
+
+/// What a cached turn was laid out from; any change re-lays it.
+#[derive(Debug, Clone, PartialEq)]
+struct Key {
+    status: TurnStatus,
+    text_len: usize,
+    reasoning_len: usize,
+    show_reasoning: bool,
+    verdict: Option<VerdictStatus>,
+    width: u16,
+}
+
+struct Segment {
+    key: Key,
+    head: Vec<Line<'static>>,
+    reasoning: StreamingText,
+    body: StreamingText,
+    foot: Vec<Line<'static>>,
+}
+
+impl Segment {
+    fn chunks(&self) -> impl Iterator<Item = &[Line<'static>]> {
+        [&self.head[..]].into_iter().chain(self.reasoning.parts()).chain(self.body.parts()).chain([&self.foot[..]])
+    }
+}
+
+/// A pane's laid-out content and scroll state.
+pub struct Pane {
+    pub role: Role,
+    pub scroll: Scroll,
+    /// Rows the pane showed at its last draw.
+    pub height: usize,
+    segments: Vec<Segment>,
+    ending: Vec<Line<'static>>,
+    width: u16,
+    total: usize,
+}
+
+impl Pane {
+    pub fn new(role: Role) -> Self {
+        Pane {
+            role,
+            scroll: Scroll::default(),
+            height: 0,
+            segments: Vec::new(),
+            ending: Vec::new(),
+            width: 0,
+            total: 0,
+        }
+    }
+
+    /// Brings the layout up to date with the debate at `width` columns.
+    pub fn update(&mut self, state: &DebateState, width: u16, theme: &Theme, show_reasoning: bool) {
+        let old_total = self.total;
+        let resized = width != self.width && self.width != 0;
+        self.width = width;
+        let palette = Palette::from_theme(theme, theme.role(self.role));
+        let turns: Vec<(&Round, &Turn)> = state
+            .rounds
+            .iter()
+            .flat_map(|r| r.turns.iter().filter(|t| t.role == self.role).map(move |t| (r, t)))
+            .collect();
+        self.segments.truncate(turns.len());
+        for (i, (round, turn)) in turns.into_iter().enumerate() {
+            let key = Key {
+                status: turn.status.clone(),
+                text_len: turn.text.len(),
+                reasoning_len: turn.reasoning.len(),
+                show_reasoning,
+                verdict: turn.verdict.clone(),
+                width,
+            };
+            if self.segments.get(i).is_some_and(|s| s.key == key) {
+                continue;
+            }
+            if i == self.segments.len() {
+                self.segments.push(Segment {
+                    key: key.clone(),
+                    head: Vec::new(),
+                    reasoning: StreamingText::default(),
+                    body: StreamingText::default(),
+                    foot: Vec::new(),
+                });
+            }
+            let segment = &mut self.segments[i];
+            segment.key = key;
+            lay_out(segment, state, round, turn, width, theme, &palette, show_reasoning);
+        }
+        self.ending = if self.role == Role::Judge { ending(state, theme, width) } else { Vec::new() };
+        self.total = self.segments.iter().flat_map(Segment::chunks).map(<[_]>::len).sum::<usize>() + self.ending.len();
+        if resized && !self.scroll.follow && old_total > 0 {
+            // Keep the same part of the transcript in view after a rewrap.
+            self.scroll.offset = self.scroll.offset * self.total / old_total;
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.total
+    }
+
+    /// The first line shown in a viewport of `height` rows.
+    pub fn top(&self, height: usize) -> usize {
+        let max = self.total.saturating_sub(height);
+        if self.scroll.follow { max } else { self.scroll.offset.min(max) }
+    }
+
+    /// The lines in view, borrowed from the cache.
+    pub fn visible(&self, height: usize) -> Vec<&Line<'static>> {
+        let top = self.top(height);
+        let chunks = self.segments.iter().flat_map(Segment::chunks).chain([&self.ending[..]]);
+        let mut skip = top;
+        let mut out = Vec::with_capacity(height);
+        for chunk in chunks {
+            if skip >= chunk.len() {
+                skip -= chunk.len();
+                continue;
+            }
+            for line in &chunk[skip..] {
+                if out.len() == height {
+                    return out;
+                }
+                out.push(line);
+            }
+            skip = 0;
+        }
+        out
+    }
+
+    pub fn scroll_up(&mut self, rows: usize) {
+        let top = self.top(self.height);
+        self.scroll = Scroll { offset: top.saturating_sub(rows), follow: false };
+    }
+
+    /// Scrolls down; reaching the end follows the stream again.
+    pub fn scroll_down(&mut self, rows: usize) {
+        let top = self.top(self.height) + rows;
+        let max = self.total.saturating_sub(self.height);
+        self.scroll = if top >= max { Scroll::default() } else { Scroll { offset: top, follow: false } };
+    }
+
+    pub fn to_top(&mut self) {
+        self.scroll = Scroll { offset: 0, follow: self.total <= self.height };
+    }
+
+    pub fn follow(&mut self) {
+        self.scroll = Scroll::default();
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn lay_out(
+    segment: &mut Segment,
+    state: &DebateState,
+    round: &Round,
+    turn: &Turn,
+    width: u16,
+    theme: &Theme,
+    palette: &Palette,
+    show_reasoning: bool,
+) {
+    let accent = Style::new().fg(theme.role(turn.role)).add_modifier(Modifier::BOLD);
+    let muted = theme.secondary();
+    let mut head = Vec::new();
+    if !segment_is_first(state, round, turn) {
+        head.push(Line::default());
+    }
+    let title = match turn.purpose {
+        TurnPurpose::Argue => {
+            format!("Round {} · heat {:.2}", round.number + 1, turn.temperature.unwrap_or(round.heat))
+        }
+        TurnPurpose::Judge => format!("Round {} · verdict", round.number + 1),
+        TurnPurpose::RepairVerdict => format!("Round {} · verdict, asked again", round.number + 1),
+        TurnPurpose::Synthesis => "Final synthesis".to_string(),
+        TurnPurpose::RepairSynthesis => "Final synthesis, asked again".to_string(),
+    };
+    head.push(Line::from(Span::styled(title, accent)));
+    if turn.purpose == TurnPurpose::Argue {
+        if round.topic != state.topic {
+            head.extend(wrap_plain(&format!("Topic: {}", clean(&round.topic)), width, muted));
+        }
+        for injected in &round.injected {
+            head.extend(wrap_plain(&format!("Injected: {}", clean(injected)), width, Style::new().fg(theme.warn)));
+        }
+    }
+    segment.head = head;
+
+    segment.reasoning = StreamingText::default();
+    if !turn.reasoning.is_empty() {
+        if show_reasoning {
+            segment.reasoning.update(
+                &format!("*thinking:* {}", clean(&turn.reasoning)),
+                width,
+                &palette.secondary(theme),
+            );
+        } else {
+            let words = turn.reasoning.split_whitespace().count();
+            let note = format!("▸ reasoning hidden ({words} words)");
+            segment.reasoning.update(&note, width, &palette.secondary(theme));
+        }
+    }
+
+    let text = if turn.role == Role::Judge { judge_text::partial(&turn.text).verdict } else { clean(&turn.text) };
+    let text = if turn.role == Role::Judge { clean(&text) } else { text };
+    segment.body.update(&text, width, palette);
+
+    let mut foot = Vec::new();
+    match &turn.status {
+        TurnStatus::Streaming if turn.text.is_empty() && turn.reasoning.is_empty() => {
+            foot.push(Line::from(Span::styled("thinking…", muted)));
+        }
+        TurnStatus::Retrying { attempt, max_retries, reason, .. } => {
+            let msg = format!("↻ retry {attempt} of {max_retries}: {}", clean(reason));
+            foot.extend(wrap_plain(&msg, width, Style::new().fg(theme.warn)));
+        }
+        TurnStatus::Cancelled => foot.push(Line::from(Span::styled("■ cancelled", muted))),
+        TurnStatus::Failed { error } => {
+            foot.extend(wrap_plain(&format!("✗ {}", clean(error)), width, Style::new().fg(theme.error)));
+        }
+        _ => {}
+    }
+    match &turn.verdict {
+        Some(VerdictStatus::Parsed { verdict }) => {
+            let (label, color) = if verdict.resolved { ("resolved", theme.good) } else { ("not resolved", theme.warn) };
+            foot.push(Line::default());
+            foot.push(Line::from(vec![
+                Span::styled(label, Style::new().fg(color).add_modifier(Modifier::BOLD)),
+                Span::styled(format!(" · heat → {:.2}", verdict.heat), Style::new().fg(theme.heat(verdict.heat))),
+            ]));
+            if !verdict.resolved && !turn.purpose.is_final() {
+                foot.extend(wrap_plain(&format!("Next: {}", clean(&verdict.topic)), width, accent));
+            }
+        }
+        Some(VerdictStatus::Invalid { error, will_retry }) => {
+            let then = if *will_retry { "asking again" } else { "keeping the heat" };
+            let msg = format!("⚠ the verdict did not parse ({}); {then}", clean(error));
+            foot.extend(wrap_plain(&msg, width, Style::new().fg(theme.warn)));
+        }
+        None => {}
+    }
+    segment.foot = foot;
+}
+
+fn segment_is_first(state: &DebateState, round: &Round, turn: &Turn) -> bool {
+    state.rounds.first().is_some_and(|r| r.number == round.number)
+        && round.turns.iter().find(|t| t.role == turn.role).is_some_and(|t| std::ptr::eq(t, turn))
+}
+
+/// The judge pane's closing lines once the debate is over.
+fn ending(state: &DebateState, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    let Some(finish) = &state.finish else { return Vec::new() };
+    let color = match finish.outcome {
+        crate::debate::Outcome::Failed(_) => theme.error,
+        crate::debate::Outcome::Cancelled => theme.muted,
+        _ => theme.good,
+    };
+    let mut lines = vec![Line::default()];
+    let rule = "━".repeat(usize::from(width).min(3));
+    let text = format!("{rule} Debate over: {} {rule}", clean(&finish.outcome.describe()));
+    lines.extend(wrap_plain(&text, width, Style::new().fg(color).add_modifier(Modifier::BOLD)));
+    lines
+}
+
+/// Plain text wrapped to `width`, one style.
+pub fn wrap_plain(text: &str, width: u16, style: Style) -> Vec<Line<'static>> {
+    textwrap::wrap(text, usize::from(width.max(1)))
+        .into_iter()
+        .map(|l| Line::from(Span::styled(l.into_owned(), style)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::debate::DebateEvent;
+
+    fn state_with(text: &str) -> DebateState {
+        let mut s = DebateState::default();
+        s.apply(&DebateEvent::Started { topic: "T".into(), max_rounds: 3, initial_heat: 0.9, participants: vec![] });
+        s.apply(&DebateEvent::RoundStarted { round: 1, topic: "T".into(), heat: 0.9, injected: vec![] });
+        s.apply(&DebateEvent::TurnStarted {
+            round: 1,
+            role: Role::Advocate,
+            purpose: TurnPurpose::Argue,
+            temperature: Some(0.9),
+        });
+        s.apply(&DebateEvent::Delta { round: 1, role: Role::Advocate, text: text.into() });
+        s
+    }
+
+    fn theme() -> Theme {
+        Theme::load("default", None, false).expect("theme")
+    }
+
+    fn text_of(lines: &[&Line<'_>]) -> Vec<String> {
+        lines.iter().map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect()).collect()
+    }
+
+    #[test]
+    fn lays_out_a_turn_with_its_round_heading() {
+        let mut pane = Pane::new(Role::Advocate);
+        pane.update(&state_with("Hello **world**\u{1b}[2J"), 30, &theme(), false);
+        assert_eq!(text_of(&pane.visible(10)), ["Round 1 · heat 0.90", "Hello world"]);
+    }
+
+    #[test]
+    fn follows_until_scrolled_up_and_resumes_at_the_end() {
+        let words = (0..200).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ");
+        let mut pane = Pane::new(Role::Advocate);
+        pane.height = 5;
+        pane.update(&state_with(&words), 20, &theme(), false);
+        let total = pane.total();
+        assert!(total > 20);
+        assert_eq!(pane.top(5), total - 5);
+        pane.scroll_up(3);
+        assert_eq!(pane.top(5), total - 8);
+        assert!(!pane.scroll.follow);
+        // More text arrives: the parked view stays put.
+        pane.update(&state_with(&format!("{words} more words here to add")), 20, &theme(), false);
+        assert_eq!(pane.top(5), total - 8);
+        pane.scroll_down(100);
+        assert!(pane.scroll.follow);
+        pane.to_top();
+        assert_eq!(text_of(&pane.visible(1)), ["Round 1 · heat 0.90"]);
+    }
+
+    #[test]
+    fn a_resize_keeps_the_parked_position_in_proportion() {
+        let words = (0..400).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ");
+        let mut pane = Pane::new(Role::Advocate);
+        pane.height = 5;
+        pane.update(&state_with(&words), 40, &theme(), false);
+        pane.scroll = Scroll { offset: pane.total() / 2, follow: false };
+        pane.update(&state_with(&words), 20, &theme(), false);
+        let ratio = pane.scroll.offset as f64 / pane.total() as f64;
+        assert!((ratio - 0.5).abs() < 0.05, "{ratio}");
+    }
+}

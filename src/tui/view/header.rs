@@ -1,0 +1,127 @@
+//! The two header rows: topic and debate state; the round strip and the
+//! heat gauge with its per-round history.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::truncate;
+use crate::debate::state::TurnStatus;
+use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
+use crate::debate::{Outcome, Role};
+use crate::sanitize::clean;
+use crate::tui::app::App;
+
+const SPARKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+const GAUGE_CELLS: usize = 10;
+
+pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let width = usize::from(area.width);
+    let state_badge = badge(app);
+    let brand = Span::styled(" heat ", Style::new().fg(theme.bar_bg).bg(theme.title).add_modifier(Modifier::BOLD));
+    let brand = if theme.color { brand } else { brand.patch_style(Modifier::REVERSED) };
+    let room = width.saturating_sub(6 + 2 + state_badge.width() + 1);
+    let topic = Span::styled(truncate(&clean(&app.debate.topic), room), Style::new().add_modifier(Modifier::BOLD));
+    let pad = width.saturating_sub(6 + 1 + topic.width() + state_badge.width());
+    let top = Line::from(vec![brand, Span::raw(" "), topic, Span::raw(" ".repeat(pad)), state_badge]);
+    frame.render_widget(Paragraph::new(top), Rect { height: 1, ..area });
+
+    let gauge = gauge(app);
+    let gauge_width: usize = gauge.iter().map(Span::width).sum();
+    let mut left = rounds(app, width < 100);
+    let left_width: usize = left.iter().map(Span::width).sum();
+    if left_width + gauge_width + 1 > width {
+        left = rounds(app, true);
+    }
+    let left_width: usize = left.iter().map(Span::width).sum();
+    let mut spans = left;
+    spans.push(Span::raw(" ".repeat(width.saturating_sub(left_width + gauge_width))));
+    spans.extend(gauge);
+    frame.render_widget(Paragraph::new(Line::from(spans)), Rect { y: area.y + 1, height: 1, ..area });
+}
+
+/// LIVE / PAUSED / RESOLVED …, coloured by tone.
+fn badge(app: &App) -> Span<'static> {
+    let theme = &app.theme;
+    let (text, color) = match &app.debate.finish {
+        Some(f) => match f.outcome {
+            Outcome::Resolved | Outcome::Forced | Outcome::MaxRounds => ("✓ ENDED", theme.good),
+            Outcome::Failed(_) => ("✗ FAILED", theme.error),
+            Outcome::Cancelled => ("■ STOPPED", theme.muted),
+        },
+        None if app.session.is_none() => ("", theme.muted),
+        None if app.paused() => ("❚❚ PAUSED", theme.warn),
+        None if app.streaming() => ("● LIVE", theme.good),
+        None => ("● WAITING", theme.muted),
+    };
+    Span::styled(format!("{text} "), Style::new().fg(color).add_modifier(Modifier::BOLD))
+}
+
+/// "Round 2 of 4  Advocate ✓  Skeptic ●  Judge ·" plus pending steering.
+fn rounds(app: &App, compact: bool) -> Vec<Span<'static>> {
+    let theme = &app.theme;
+    let debate = &app.debate;
+    let mut spans = Vec::new();
+    let number = debate.current_round().map_or(0, |r| r.number + 1);
+    spans.push(Span::styled(
+        format!(" Round {number} of {}", debate.max_rounds),
+        Style::new().add_modifier(Modifier::BOLD),
+    ));
+    for role in Role::ALL {
+        let status = debate.current_round().and_then(|r| r.turn(role)).map(|t| &t.status);
+        let (mark, color) = match status {
+            None => ("·", theme.muted),
+            Some(TurnStatus::Streaming) => ("●", theme.role(role)),
+            Some(TurnStatus::Retrying { .. }) => ("↻", theme.warn),
+            Some(TurnStatus::Done) => ("✓", theme.good),
+            Some(TurnStatus::Cancelled) => ("■", theme.muted),
+            Some(TurnStatus::Failed { .. }) => ("✗", theme.error),
+        };
+        let name = if compact { role.label()[..1].to_string() } else { role.label().to_string() };
+        spans.push(Span::raw("  "));
+        spans.push(Span::styled(name, Style::new().fg(theme.role(role))));
+        spans.push(Span::styled(format!(" {mark}"), Style::new().fg(color)));
+    }
+    let pending = debate.pending_injections.len();
+    if pending > 0 && debate.finish.is_none() {
+        let text =
+            if compact { format!("  +{pending} topic") } else { format!("  + {pending} injected topic waiting") };
+        spans.push(Span::styled(text, Style::new().fg(theme.warn)));
+    }
+    if debate.force_requested && debate.finish.is_none() {
+        spans.push(Span::styled("  resolving", Style::new().fg(theme.warn).add_modifier(Modifier::BOLD)));
+    }
+    spans
+}
+
+/// "heat 0.72 ▰▰▰▰▰▱▱▱▱▱ ▂▅▇ pinned"
+fn gauge(app: &App) -> Vec<Span<'static>> {
+    let theme = &app.theme;
+    let heat = app.debate.effective_heat();
+    let color = theme.heat(heat);
+    let filled = (((heat - HEAT_MIN) / (HEAT_MAX - HEAT_MIN)) * GAUGE_CELLS as f32).round().clamp(1.0, 10.0) as usize;
+    let mut spans = vec![
+        Span::raw("heat "),
+        Span::styled(format!("{heat:.2} "), Style::new().fg(color).add_modifier(Modifier::BOLD)),
+        Span::styled("▰".repeat(filled), Style::new().fg(color)),
+        Span::styled("▱".repeat(GAUGE_CELLS - filled), theme.secondary()),
+    ];
+    let history = app.debate.heat_history();
+    if history.len() > 1 {
+        let sparks: String = history.iter().rev().take(12).rev().map(|&h| spark(h)).collect();
+        spans.push(Span::styled(format!(" {sparks}"), Style::new().fg(color)));
+    }
+    if app.debate.pinned_heat.is_some() {
+        spans.push(Span::styled(" PINNED", Style::new().fg(theme.warn).add_modifier(Modifier::BOLD)));
+    }
+    spans.push(Span::raw(" "));
+    spans
+}
+
+fn spark(heat: f32) -> char {
+    let t = ((heat - HEAT_MIN) / (HEAT_MAX - HEAT_MIN)).clamp(0.0, 1.0);
+    SPARKS[(t * 7.0).round() as usize]
+}

@@ -1,0 +1,135 @@
+//! Drawing: the screen's layout and the root `draw`, a pure function of the
+//! `App` (panes are laid out beforehand by `App::prepare`).
+
+mod header;
+mod overlay;
+mod panes;
+mod start;
+mod status;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::app::App;
+
+/// The smallest terminal the studio draws in.
+pub const MIN_WIDTH: u16 = 50;
+pub const MIN_HEIGHT: u16 = 12;
+/// At or above this width the three panes sit side by side; below, one
+/// pane shows at a time under a tab bar.
+pub const SIDE_BY_SIDE: u16 = 120;
+
+/// Where everything goes on a screen of a given size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Plan {
+    pub header: Rect,
+    pub tabs: Option<Rect>,
+    /// Each pane's outer area; a hidden pane's is empty.
+    pub panes: [Rect; 3],
+    pub status: Rect,
+    pub too_small: bool,
+}
+
+impl Plan {
+    pub fn new(area: Rect, focus: usize) -> Plan {
+        if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+            return Plan { too_small: true, ..Plan::default() };
+        }
+        let [header, body, status] =
+            Layout::vertical([Constraint::Length(2), Constraint::Min(3), Constraint::Length(2)]).areas(area);
+        if area.width >= SIDE_BY_SIDE {
+            let panes = Layout::horizontal([Constraint::Ratio(1, 3); 3]).areas(body);
+            return Plan { header, tabs: None, panes, status, too_small: false };
+        }
+        let [tabs, pane] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(body);
+        let mut panes = [Rect::default(); 3];
+        panes[focus] = pane;
+        Plan { header, tabs: Some(tabs), panes, status, too_small: false }
+    }
+
+    /// The text area inside each pane's border.
+    pub fn inner(&self) -> ([u16; 3], [u16; 3]) {
+        let widths = self.panes.map(|r| r.width.saturating_sub(2));
+        let heights = self.panes.map(|r| r.height.saturating_sub(2));
+        (widths, heights)
+    }
+}
+
+/// Lays out the panes and draws one frame.
+pub fn render(frame: &mut Frame<'_>, app: &mut App) {
+    let plan = Plan::new(frame.area(), app.focus);
+    let (widths, heights) = plan.inner();
+    app.prepare(widths, heights);
+    app.pane_areas = plan.panes;
+    app.tabs = plan.tabs.is_some();
+    draw(frame, app, &plan);
+}
+
+fn draw(frame: &mut Frame<'_>, app: &App, plan: &Plan) {
+    let area = frame.area();
+    let base = Style::new().fg(app.theme.text);
+    frame.buffer_mut().set_style(area, base);
+    if plan.too_small {
+        too_small(frame, app, area);
+        return;
+    }
+    if app.start.is_some() {
+        start::draw(frame, app, area);
+    } else {
+        header::draw(frame, app, plan.header);
+        if let Some(tabs) = plan.tabs {
+            panes::tabs(frame, app, tabs);
+        }
+        for (i, pane_area) in plan.panes.iter().enumerate() {
+            if !pane_area.is_empty() {
+                panes::draw(frame, app, i, *pane_area);
+            }
+        }
+        status::draw(frame, app, plan.status);
+    }
+    overlay::draw(frame, app, area);
+}
+
+fn too_small(frame: &mut Frame<'_>, app: &App, area: Rect) {
+    let bold = Style::new().fg(app.theme.warn).add_modifier(Modifier::BOLD);
+    let text = vec![
+        Line::from(Span::styled("terminal too small", bold)),
+        Line::from(format!("need {MIN_WIDTH}×{MIN_HEIGHT}, have {}×{}", area.width, area.height)),
+    ];
+    let top = area.height.saturating_sub(2) / 2;
+    let rect = Rect { y: area.y + top, height: area.height.saturating_sub(top).min(4), ..area };
+    frame.render_widget(Paragraph::new(text).centered().wrap(Wrap { trim: true }), rect);
+}
+
+/// A rectangle of at most `width`×`height`, centred in `area`.
+pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let w = width.min(area.width);
+    let h = height.min(area.height);
+    Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
+}
+
+/// Cuts text to `width` columns, ending in `…` when cut.
+pub fn truncate(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let mut used = 0;
+    let mut out = String::new();
+    let total: usize = text.chars().map(|c| c.width().unwrap_or(0)).sum();
+    if total <= width {
+        return text.to_string();
+    }
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    out
+}

@@ -1,0 +1,125 @@
+//! Dialogs over the panes: help, confirmations, the topic editor and the
+//! heat picker.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
+
+use super::centered;
+use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
+use crate::tui::app::{App, Confirm, EditorPurpose, Modal};
+use crate::tui::keymap::Action;
+
+pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
+    match &app.modal {
+        None => {}
+        Some(Modal::Help) => help(frame, app, area),
+        Some(Modal::Confirm(what)) => confirm(frame, app, area, *what),
+        Some(Modal::Editor(editor)) => {
+            let title = match editor.purpose {
+                EditorPurpose::Inject => " Inject a topic into the next round ",
+                EditorPurpose::NewTopic => " New debate: the proposition ",
+            };
+            let rect = centered(area, 72, 10);
+            let inner = frame_box(frame, app, rect, title);
+            let [text, hint] = split_last(inner);
+            frame.render_widget(&editor.area, text);
+            frame.render_widget(Paragraph::new(hint_line(app, "Enter sends · Alt-Enter new line · Esc cancels")), hint);
+        }
+        Some(Modal::Temperature(temp)) => {
+            let rect = centered(area, 56, 9);
+            let inner = frame_box(frame, app, rect, " Pin the heat ");
+            let theme = &app.theme;
+            let value = temp.chosen().unwrap_or(temp.value);
+            let shown = temp.typed.clone().unwrap_or_else(|| format!("{:.2}", temp.value));
+            let cells = (((value - HEAT_MIN) / (HEAT_MAX - HEAT_MIN)) * 30.0).round().clamp(0.0, 30.0) as usize;
+            let color = theme.heat(value);
+            let mut lines = vec![
+                Line::from(vec![
+                    Span::raw("heat "),
+                    Span::styled(shown, Style::new().fg(color).add_modifier(Modifier::BOLD)),
+                    Span::raw(format!("   ({HEAT_MIN:.2} cool … {HEAT_MAX:.2} hot)")),
+                ]),
+                Line::from(vec![
+                    Span::styled("█".repeat(cells), Style::new().fg(color)),
+                    Span::styled("░".repeat(30 - cells), theme.secondary()),
+                ]),
+                Line::default(),
+                Line::from("The debaters use it from their next turn until released."),
+            ];
+            if let Some(error) = &temp.error {
+                lines.push(Line::from(Span::styled(error.clone(), Style::new().fg(theme.error))));
+            }
+            let [body, hint] = split_last(inner);
+            frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), body);
+            frame.render_widget(
+                Paragraph::new(hint_line(app, "↑/↓ ±0.05 · type a value · Enter pins · Esc cancels")),
+                hint,
+            );
+        }
+    }
+}
+
+fn confirm(frame: &mut Frame<'_>, app: &App, area: Rect, what: Confirm) {
+    let (title, text) = match what {
+        Confirm::Force => (" Force a resolution? ", "The judge stops the debate and writes its final synthesis now."),
+        Confirm::Quit => {
+            (" Quit while the debate streams? ", "The debate stops here and is saved; `heat resume` continues it.")
+        }
+    };
+    let rect = centered(area, 60, 7);
+    let inner = frame_box(frame, app, rect, title);
+    let [body, hint] = split_last(inner);
+    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), body);
+    frame.render_widget(Paragraph::new(hint_line(app, "y / Enter: yes · n / Esc: no")), hint);
+}
+
+fn help(frame: &mut Frame<'_>, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let key = Style::new().fg(theme.key).add_modifier(Modifier::BOLD);
+    let mut lines = Vec::new();
+    let width = Action::TABLE.iter().map(|(a, ..)| app.keymap.all_keys(*a).chars().count()).max().unwrap_or(8);
+    for (action, _, _, help) in Action::TABLE {
+        let keys = app.keymap.all_keys(action);
+        if keys.is_empty() {
+            continue;
+        }
+        let pad = width.saturating_sub(keys.chars().count());
+        lines.push(Line::from(vec![Span::styled(keys, key), Span::raw(" ".repeat(pad + 2)), Span::raw(help)]));
+    }
+    lines.push(Line::default());
+    lines.push(Line::from(Span::styled("ctrl-c quits; a second ctrl-c quits at once.", theme.secondary())));
+    lines.push(Line::from(Span::styled("Keys can be changed in heat.toml under [keys].", theme.secondary())));
+    let height = lines.len() as u16 + 3;
+    let rect = centered(area, (width as u16 + 48).min(80), height);
+    let inner = frame_box(frame, app, rect, " Keys ");
+    let [body, hint] = split_last(inner);
+    frame.render_widget(Paragraph::new(lines), body);
+    frame.render_widget(Paragraph::new(hint_line(app, "any key closes")), hint);
+}
+
+/// Clears `rect`, draws a titled box and returns its inside.
+fn frame_box(frame: &mut Frame<'_>, app: &App, rect: Rect, title: &str) -> Rect {
+    let theme = &app.theme;
+    let block = Block::bordered()
+        .border_type(BorderType::Rounded)
+        .border_style(Style::new().fg(theme.border_focus))
+        .title(Span::styled(title.to_string(), Style::new().fg(theme.title).add_modifier(Modifier::BOLD)))
+        .style(Style::new().bg(theme.overlay_bg).fg(theme.text));
+    let inner = block.inner(rect);
+    frame.render_widget(Clear, rect);
+    frame.render_widget(block, rect);
+    Rect { x: inner.x + 1, width: inner.width.saturating_sub(2), ..inner }
+}
+
+fn split_last(area: Rect) -> [Rect; 2] {
+    let body = Rect { height: area.height.saturating_sub(1), ..area };
+    let hint = Rect { y: area.y + area.height.saturating_sub(1), height: area.height.min(1), ..area };
+    [body, hint]
+}
+
+fn hint_line(app: &App, text: &str) -> Line<'static> {
+    Line::from(Span::styled(text.to_string(), app.theme.secondary()))
+}

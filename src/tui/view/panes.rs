@@ -1,0 +1,138 @@
+//! A role's pane (border, title with model and state, the visible lines, a
+//! scroll note) and the tab bar used on narrow terminals.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
+
+use super::truncate;
+use crate::debate::Role;
+use crate::debate::state::TurnStatus;
+use crate::sanitize::clean;
+use crate::tui::app::App;
+use crate::tui::keymap::Action;
+
+pub fn draw(frame: &mut Frame<'_>, app: &App, index: usize, area: Rect) {
+    let theme = &app.theme;
+    let pane = &app.panes[index];
+    let role = pane.role;
+    let focused = index == app.focus;
+    let border = if focused { theme.border_focus } else { theme.border };
+    let accent = Style::new().fg(theme.role(role)).add_modifier(Modifier::BOLD);
+    let room = usize::from(area.width.saturating_sub(4));
+    let state = state_label(app, role);
+    let model = model_label(app, role);
+    let mut title = vec![Span::styled(format!(" {} ", role.label()), accent)];
+    let used = role.label().len() + 2 + state.len() + 3;
+    if !model.is_empty() && used + 3 < room {
+        title.push(Span::styled(truncate(&model, room - used - 3), theme.secondary()));
+        title.push(Span::raw(" "));
+    }
+    title.push(Span::styled(format!("· {state} "), Style::new().fg(state_color(app, role))));
+    let mut block = Block::new()
+        .borders(Borders::ALL)
+        .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
+        .border_style(Style::new().fg(border))
+        .title(Line::from(title));
+    let height = usize::from(area.height.saturating_sub(2));
+    if !pane.scroll.follow && pane.total() > height {
+        let below = pane.total() - height - pane.top(height).min(pane.total() - height);
+        if below > 0 {
+            let hint = format!(" ▼ {below} more · {} follows ", app.keymap.hint(Action::Follow));
+            block = block.title_bottom(Line::from(Span::styled(hint, Style::new().fg(theme.warn))).right_aligned());
+        }
+    }
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let lines: Vec<Line<'static>> = pane.visible(height).into_iter().cloned().collect();
+    if lines.is_empty() {
+        let waiting = Line::from(Span::styled(waiting_text(app, role), theme.secondary()));
+        frame.render_widget(Paragraph::new(waiting), inner);
+        return;
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+fn waiting_text(app: &App, role: Role) -> &'static str {
+    if app.session.is_none() {
+        return "";
+    }
+    match role {
+        Role::Judge => "The judge speaks when both sides have argued.",
+        _ => "Waiting for the round to start.",
+    }
+}
+
+fn model_label(app: &App, role: Role) -> String {
+    if let Some(p) = app.debate.participant(role) {
+        return clean(&format!("{}/{}", p.provider, short_model(&p.model)));
+    }
+    app.roster
+        .iter()
+        .find(|r| r.role == role)
+        .map(|r| clean(&format!("{}/{}", r.provider, short_model(&r.model))))
+        .unwrap_or_default()
+}
+
+/// A model path's file name without `.gguf`.
+fn short_model(model: &str) -> &str {
+    let name = model.rsplit(['/', '\\']).next().unwrap_or(model);
+    name.strip_suffix(".gguf").unwrap_or(name)
+}
+
+/// thinking / streaming / done / retrying in 3 s / error / paused.
+pub fn state_label(app: &App, role: Role) -> String {
+    let Some(turn) = app.debate.current_round().and_then(|r| r.turn(role)) else {
+        return if app.debate.finish.is_some() { "done".into() } else { "waiting".into() };
+    };
+    let paused = app.paused() && turn.is_open();
+    match &turn.status {
+        _ if paused => "paused".into(),
+        TurnStatus::Streaming if turn.text.is_empty() => "thinking".into(),
+        TurnStatus::Streaming => "streaming".into(),
+        TurnStatus::Retrying { attempt, max_retries, .. } => match app.retry_in(role) {
+            Some(s) if s > 0 => format!("retrying in {s} s ({attempt}/{max_retries})"),
+            _ => format!("retrying ({attempt}/{max_retries})"),
+        },
+        TurnStatus::Done => "done".into(),
+        TurnStatus::Cancelled => "cancelled".into(),
+        TurnStatus::Failed { .. } => "error".into(),
+    }
+}
+
+fn state_color(app: &App, role: Role) -> ratatui::style::Color {
+    let theme = &app.theme;
+    match app.debate.current_round().and_then(|r| r.turn(role)).map(|t| &t.status) {
+        Some(TurnStatus::Retrying { .. }) => theme.warn,
+        Some(TurnStatus::Failed { .. }) => theme.error,
+        Some(TurnStatus::Done) => theme.good,
+        Some(TurnStatus::Streaming) if !app.paused() => theme.role(role),
+        _ => theme.muted,
+    }
+}
+
+/// "1 Advocate ●  2 Skeptic ✓  3 Judge ·" with the shown pane highlighted.
+pub fn tabs(frame: &mut Frame<'_>, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let mut spans = Vec::new();
+    for (i, role) in Role::ALL.into_iter().enumerate() {
+        let label = format!(" {} · {} ", role.label(), state_label(app, role));
+        let style = if i == app.focus {
+            Style::new().fg(theme.bar_bg).bg(theme.role(role)).add_modifier(Modifier::BOLD)
+        } else {
+            Style::new().fg(theme.role(role))
+        };
+        let style = if i == app.focus && !theme.color { style.add_modifier(Modifier::REVERSED) } else { style };
+        spans.push(Span::styled(label, style));
+        spans.push(Span::raw(" "));
+    }
+    let hint = format!("{} switches", app.keymap.hint(Action::FocusNext));
+    let used: usize = spans.iter().map(Span::width).sum();
+    if used + hint.len() < usize::from(area.width) {
+        spans.push(Span::raw(" ".repeat(usize::from(area.width) - used - hint.len())));
+        spans.push(Span::styled(hint, theme.secondary()));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}

@@ -1,0 +1,95 @@
+//! The status bar: the latest sentence (a notice, an error, a retry) over
+//! the keys that matter now and the token counters.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::truncate;
+use crate::tui::app::{App, Tone};
+use crate::tui::keymap::Action;
+
+pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let width = usize::from(area.width);
+    if let Some(flash) = &app.flash {
+        let color = match flash.tone {
+            Tone::Info => theme.text,
+            Tone::Good => theme.good,
+            Tone::Warn => theme.warn,
+            Tone::Error => theme.error,
+        };
+        let style = Style::new().fg(color);
+        let style = if flash.tone == Tone::Error { style.add_modifier(Modifier::BOLD) } else { style };
+        let line = Line::from(Span::styled(format!(" {}", truncate(&flash.text, width.saturating_sub(2))), style));
+        frame.render_widget(Paragraph::new(line), Rect { height: 1, ..area });
+    }
+
+    let bar = Style::new().fg(theme.bar_fg).bg(theme.bar_bg);
+    let key = Style::new().fg(theme.key).bg(theme.bar_bg).add_modifier(Modifier::BOLD);
+    let counters = counters(app);
+    let mut spans = vec![Span::styled(" ", bar)];
+    let mut used = 1 + counters.len();
+    for (action, label) in hints(app) {
+        let keys = app.keymap.hint(action);
+        if keys.is_empty() {
+            continue;
+        }
+        let cost = keys.chars().count() + 1 + label.len() + 2;
+        if used + cost > width {
+            break;
+        }
+        used += cost;
+        spans.push(Span::styled(keys, key));
+        spans.push(Span::styled(format!(" {label}  "), bar));
+    }
+    spans.push(Span::styled(" ".repeat(width.saturating_sub(used)), bar));
+    spans.push(Span::styled(counters, bar));
+    let line = Line::from(spans);
+    let line = if theme.color { line } else { line.style(Style::new().add_modifier(Modifier::REVERSED)) };
+    frame.render_widget(Paragraph::new(line), Rect { y: area.y + 1, height: 1, ..area });
+}
+
+/// The keys worth showing now, most useful first (cut from the end to fit).
+fn hints(app: &App) -> Vec<(Action, &'static str)> {
+    if app.debate.finish.is_some() || app.session.is_none() {
+        return vec![
+            (Action::NewDebate, "new debate"),
+            (Action::Export, "export"),
+            (Action::FocusNext, "pane"),
+            (Action::Help, "help"),
+            (Action::Quit, "quit"),
+        ];
+    }
+    let mut hints = vec![(Action::TogglePause, if app.paused() { "resume" } else { "pause" })];
+    hints.push((Action::Inject, "inject"));
+    if app.debate.pinned_heat.is_some() {
+        hints.push((Action::ReleaseTemperature, "release heat"));
+    } else {
+        hints.push((Action::Temperature, "heat"));
+    }
+    hints.extend([
+        (Action::ForceResolution, "resolve"),
+        (Action::Help, "help"),
+        (Action::Quit, "quit"),
+        (Action::CancelTurn, "cancel"),
+        (Action::FocusNext, "pane"),
+        (Action::Export, "export"),
+    ]);
+    hints
+}
+
+fn counters(app: &App) -> String {
+    let Some((input, output)) = app.usage() else { return String::new() };
+    format!("tokens {} in · {} out ", compact(input), compact(output))
+}
+
+fn compact(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
