@@ -90,6 +90,9 @@ pub struct App {
     pub session: Option<String>,
     pub panes: [Pane; 3],
     pub focus: usize,
+    /// Set once the person picks a pane; until then focus follows the
+    /// speaker (what a one-pane narrow layout shows).
+    pub focus_chosen: bool,
     pub modal: Option<Modal>,
     /// The start screen's topic editor, while no debate has begun.
     pub start: Option<TextArea<'static>>,
@@ -127,6 +130,7 @@ impl App {
             session: None,
             panes: Role::ALL.map(Pane::new),
             focus: 0,
+            focus_chosen: false,
             modal: None,
             start: None,
             flash: None,
@@ -187,6 +191,8 @@ impl App {
         self.debate.apply(event);
         match event {
             DebateEvent::Paused | DebateEvent::Resumed => self.pause_requested = None,
+            DebateEvent::RoundStarted { .. } if !self.focus_chosen => self.focus = 0,
+            DebateEvent::TurnStarted { role: Role::Judge, .. } if !self.focus_chosen => self.focus = 2,
             DebateEvent::TurnRetrying { role, attempt, max_retries, delay_ms, reason, .. } => {
                 self.retry_at[role_index(*role)] = Some(self.now + Duration::from_millis(*delay_ms));
                 let secs = delay_ms.div_ceil(1000);

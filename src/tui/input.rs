@@ -59,7 +59,10 @@ impl App {
         match mouse.kind {
             MouseEventKind::ScrollUp => self.panes[index].scroll_up(rows),
             MouseEventKind::ScrollDown => self.panes[index].scroll_down(rows),
-            MouseEventKind::Down(_) => self.focus = index,
+            MouseEventKind::Down(_) => {
+                self.focus = index;
+                self.focus_chosen = true;
+            }
             _ => {}
         }
     }
@@ -154,8 +157,14 @@ impl App {
             }
             Action::Help => self.modal = Some(Modal::Help),
             Action::ToggleReasoning => self.show_reasoning = !self.show_reasoning,
-            Action::FocusNext => self.focus = (self.focus + 1) % 3,
-            Action::FocusPrev => self.focus = (self.focus + 2) % 3,
+            Action::FocusNext => {
+                self.focus = (self.focus + 1) % 3;
+                self.focus_chosen = true;
+            }
+            Action::FocusPrev => {
+                self.focus = (self.focus + 2) % 3;
+                self.focus_chosen = true;
+            }
             Action::ScrollUp => self.panes[self.focus].scroll_up(1),
             Action::ScrollDown => self.panes[self.focus].scroll_down(1),
             Action::PageUp => self.panes[self.focus].scroll_up(page),

@@ -224,8 +224,11 @@ fn lay_out(
         }
     }
 
-    let text = if turn.role == Role::Judge { judge_text::partial(&turn.text).verdict } else { clean(&turn.text) };
-    let text = if turn.role == Role::Judge { clean(&text) } else { text };
+    let text = match (&turn.verdict, turn.role) {
+        (Some(VerdictStatus::Parsed { verdict }), _) => clean(&verdict.verdict),
+        (_, Role::Judge) => clean(&judge_text::partial(&turn.text).verdict),
+        _ => clean(&turn.text),
+    };
     segment.body.update(&text, width, palette);
 
     let mut foot = Vec::new();

@@ -1,0 +1,183 @@
+//! Each key in the studio produces the right command for the engine (or
+//! none, with a sentence saying why).
+
+mod studio_support;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use heat::debate::{Command, DebateEvent};
+use heat::tui::App;
+use heat::tui::app::Effect;
+use studio_support::*;
+
+fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
+    app.on_key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn typed(app: &mut App, text: &str) {
+    for c in text.chars() {
+        assert!(press(app, KeyCode::Char(c)).is_empty(), "typing {c:?} sent something");
+    }
+}
+
+fn send(command: Command) -> Vec<Effect> {
+    vec![Effect::Send(command)]
+}
+
+#[test]
+fn space_pauses_and_resumes_at_once() {
+    let mut app = mid_stream();
+    assert_eq!(press(&mut app, KeyCode::Char(' ')), send(Command::Pause));
+    assert!(app.paused(), "the view pauses before the engine confirms");
+    assert!(screen(&mut app, 120, 40).contains("PAUSED"));
+    app.on_event(&DebateEvent::Paused);
+    assert_eq!(press(&mut app, KeyCode::Char(' ')), send(Command::Resume));
+    assert!(!app.paused());
+}
+
+#[test]
+fn i_injects_the_typed_topic() {
+    let mut app = mid_stream();
+    assert!(press(&mut app, KeyCode::Char('i')).is_empty());
+    typed(&mut app, "What about juniors?");
+    // Alt-Enter breaks the line; Enter sends both lines.
+    assert!(app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::ALT)).is_empty());
+    typed(&mut app, "And trust?");
+    assert_eq!(press(&mut app, KeyCode::Enter), send(Command::InjectTopic("What about juniors?\nAnd trust?".into())));
+    assert!(app.modal.is_none());
+}
+
+#[test]
+fn esc_cancels_an_injection_and_ctrl_s_sends() {
+    let mut app = mid_stream();
+    press(&mut app, KeyCode::Char('i'));
+    typed(&mut app, "never mind");
+    assert!(press(&mut app, KeyCode::Esc).is_empty());
+    assert!(app.modal.is_none());
+    press(&mut app, KeyCode::Char('i'));
+    typed(&mut app, "x");
+    assert_eq!(
+        app.on_key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
+        send(Command::InjectTopic("x".into()))
+    );
+}
+
+#[test]
+fn t_pins_by_arrows_or_typed_value_and_capital_t_releases() {
+    let mut app = mid_stream();
+    press(&mut app, KeyCode::Char('t'));
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Down);
+    assert_eq!(press(&mut app, KeyCode::Enter), send(Command::PinTemperature(0.8)));
+
+    press(&mut app, KeyCode::Char('t'));
+    typed(&mut app, "0.45");
+    assert_eq!(press(&mut app, KeyCode::Enter), send(Command::PinTemperature(0.45)));
+
+    // Out of range: the dialog stays open and says why.
+    press(&mut app, KeyCode::Char('t'));
+    typed(&mut app, "2");
+    assert!(press(&mut app, KeyCode::Enter).is_empty());
+    assert!(screen(&mut app, 120, 40).contains("the heat must be between 0.30 and 1.00"));
+    press(&mut app, KeyCode::Esc);
+
+    // Arrows stop at the range's ends.
+    press(&mut app, KeyCode::Char('t'));
+    for _ in 0..30 {
+        press(&mut app, KeyCode::Up);
+    }
+    assert_eq!(press(&mut app, KeyCode::Enter), send(Command::PinTemperature(1.0)));
+
+    assert!(press(&mut app, KeyCode::Char('T')).is_empty(), "nothing pinned yet in the state");
+    app.on_event(&DebateEvent::TemperaturePinned { heat: 1.0 });
+    assert_eq!(press(&mut app, KeyCode::Char('T')), send(Command::ReleaseTemperature));
+}
+
+#[test]
+fn r_forces_only_after_confirming() {
+    let mut app = mid_stream();
+    assert!(press(&mut app, KeyCode::Char('r')).is_empty());
+    assert!(screen(&mut app, 120, 40).contains("Force a resolution?"));
+    assert!(press(&mut app, KeyCode::Char('n')).is_empty());
+    assert!(app.modal.is_none());
+    press(&mut app, KeyCode::Char('r'));
+    assert_eq!(press(&mut app, KeyCode::Char('y')), send(Command::ForceResolution));
+}
+
+#[test]
+fn c_cancels_streaming_turns() {
+    let mut app = mid_stream();
+    assert_eq!(press(&mut app, KeyCode::Char('c')), send(Command::CancelTurn));
+    let mut ended = resolved();
+    assert!(press(&mut ended, KeyCode::Char('c')).is_empty());
+}
+
+#[test]
+fn q_confirms_while_streaming_and_not_after() {
+    let mut app = mid_stream();
+    assert!(press(&mut app, KeyCode::Char('q')).is_empty());
+    assert!(screen(&mut app, 120, 40).contains("Quit while the debate streams?"));
+    assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Quit]);
+    let mut ended = resolved();
+    assert_eq!(press(&mut ended, KeyCode::Char('q')), vec![Effect::Quit]);
+}
+
+#[test]
+fn ctrl_c_quits_and_a_second_quits_hard() {
+    let mut app = mid_stream();
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert_eq!(app.on_key(ctrl_c), vec![Effect::Quit]);
+    assert_eq!(app.on_key(ctrl_c), vec![Effect::HardQuit]);
+}
+
+#[test]
+fn n_starts_a_new_debate_and_e_exports() {
+    let mut app = resolved();
+    press(&mut app, KeyCode::Char('n'));
+    typed(&mut app, "Tabs beat spaces");
+    assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Start("Tabs beat spaces".into())]);
+    assert_eq!(press(&mut app, KeyCode::Char('e')), vec![Effect::Export]);
+}
+
+#[test]
+fn steering_an_ended_debate_says_so() {
+    let mut app = resolved();
+    for key in [' ', 'i', 't', 'T', 'r', 'c'] {
+        assert!(press(&mut app, KeyCode::Char(key)).is_empty(), "{key:?}");
+        assert!(app.modal.is_none(), "{key:?} opened a dialog on an ended debate");
+    }
+    assert!(screen(&mut app, 120, 40).contains("The debate has ended"));
+}
+
+#[test]
+fn start_screen_needs_a_topic() {
+    let mut app = start_screen();
+    assert!(press(&mut app, KeyCode::Enter).is_empty());
+    assert!(screen(&mut app, 80, 24).contains("Type a proposition first"));
+    typed(&mut app, "Cats beat dogs");
+    assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Start("Cats beat dogs".into())]);
+    assert_eq!(press(&mut app, KeyCode::Esc), vec![Effect::Quit]);
+}
+
+#[test]
+fn focus_and_scroll_keys_move_the_view() {
+    let mut app = mid_stream();
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.focus, 1);
+    press(&mut app, KeyCode::BackTab);
+    press(&mut app, KeyCode::BackTab);
+    assert_eq!(app.focus, 2);
+    app.focus = 0;
+    screen(&mut app, 80, 12);
+    press(&mut app, KeyCode::Up);
+    assert!(!app.panes[0].scroll.follow, "scrolling up stops following");
+    press(&mut app, KeyCode::Char('G'));
+    assert!(app.panes[0].scroll.follow, "G follows again");
+}
+
+#[test]
+fn configured_keys_replace_defaults() {
+    let mut app = mid_stream();
+    app.keymap = heat::tui::keymap::KeyMap::with_overrides(|name| (name == "pause").then(|| "p".into())).expect("keys");
+    assert!(press(&mut app, KeyCode::Char(' ')).is_empty());
+    assert_eq!(press(&mut app, KeyCode::Char('p')), send(Command::Pause));
+}

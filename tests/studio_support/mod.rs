@@ -1,0 +1,155 @@
+//! Builds studio `App`s in known states from debate events, and reads a
+//! drawn frame back as text.
+#![allow(dead_code)]
+
+use heat::debate::verdict::Verdict;
+use heat::debate::{DebateEvent, Outcome, Participant, Role, TurnPurpose};
+use heat::tui::keymap::KeyMap;
+use heat::tui::theme::Theme;
+use heat::tui::{App, RosterEntry, view};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+pub const TOPIC: &str = "Remote work beats the office";
+
+pub fn roster() -> Vec<RosterEntry> {
+    Role::ALL
+        .into_iter()
+        .map(|role| RosterEntry { role, provider: "openai".into(), model: "gpt-4.1-mini".into() })
+        .collect()
+}
+
+pub fn new_app() -> App {
+    let theme = Theme::load("default", None, false).expect("theme");
+    App::new(theme, KeyMap::default(), roster())
+}
+
+pub fn feed(app: &mut App, events: &[DebateEvent]) {
+    for event in events {
+        app.on_event(event);
+    }
+}
+
+pub fn start_screen() -> App {
+    let mut app = new_app();
+    app.recent = vec![
+        ("20261120-101500-ab12".into(), "Tabs beat spaces (resolved by the judge)".into()),
+        ("20261119-090000-cd34".into(), "Cities should ban cars (unfinished)".into()),
+    ];
+    app.show_start();
+    app
+}
+
+fn started() -> Vec<DebateEvent> {
+    let participants = Role::ALL
+        .into_iter()
+        .map(|role| Participant { role, provider: "openai".into(), model: "gpt-4.1-mini".into() })
+        .collect();
+    vec![
+        DebateEvent::Started { topic: TOPIC.into(), max_rounds: 4, initial_heat: 0.9, participants },
+        DebateEvent::RoundStarted { round: 0, topic: TOPIC.into(), heat: 0.9, injected: vec![] },
+        DebateEvent::TurnStarted {
+            round: 0,
+            role: Role::Advocate,
+            purpose: TurnPurpose::Argue,
+            temperature: Some(0.9),
+        },
+        DebateEvent::TurnStarted { round: 0, role: Role::Skeptic, purpose: TurnPurpose::Argue, temperature: Some(0.9) },
+    ]
+}
+
+pub const ADVOCATE: &str = "## Focus wins\n\nRemote work gives people **long stretches of quiet** and removes the commute.\n\n- Fewer interruptions\n- *Two hours* a day back\n\n> Output per hour rose in every study we cite.";
+pub const SKEPTIC: &str = "Offices exist for a reason: the hallway conversation that";
+
+/// Both debaters streaming in round 1.
+pub fn mid_stream() -> App {
+    let mut app = new_app();
+    app.session = Some("20261123-120000-ab12".into());
+    feed(&mut app, &started());
+    feed(
+        &mut app,
+        &[
+            DebateEvent::Delta { round: 0, role: Role::Advocate, text: ADVOCATE.into() },
+            DebateEvent::Delta { round: 0, role: Role::Skeptic, text: SKEPTIC.into() },
+        ],
+    );
+    app
+}
+
+const JUDGE_JSON: &str = r#"{"resolved": true, "verdict": "The advocate carried it: focus and time outweigh hallway chance.", "topic": "Does remote work hurt juniors?", "heat": 0.4}"#;
+
+/// Round 1 argued and judged; the debate resolved.
+pub fn resolved() -> App {
+    let mut app = mid_stream();
+    let verdict = Verdict {
+        resolved: true,
+        verdict: "The advocate carried it: focus and time outweigh hallway chance.".into(),
+        topic: "Does remote work hurt juniors?".into(),
+        heat: 0.4,
+    };
+    let usage = Some(heat::provider::Usage { input_tokens: 1200, output_tokens: 340 });
+    feed(
+        &mut app,
+        &[
+            DebateEvent::TurnCompleted { round: 0, role: Role::Advocate, text: ADVOCATE.into(), usage },
+            DebateEvent::TurnCompleted {
+                round: 0,
+                role: Role::Skeptic,
+                text: format!("{SKEPTIC} builds trust."),
+                usage,
+            },
+            DebateEvent::TurnStarted {
+                round: 0,
+                role: Role::Judge,
+                purpose: TurnPurpose::Judge,
+                temperature: Some(0.2),
+            },
+            DebateEvent::Delta { round: 0, role: Role::Judge, text: JUDGE_JSON.into() },
+            DebateEvent::TurnCompleted { round: 0, role: Role::Judge, text: JUDGE_JSON.into(), usage },
+            DebateEvent::VerdictReached { round: 0, verdict: verdict.clone() },
+            DebateEvent::Finished { outcome: Outcome::Resolved, synthesis: Some(verdict.verdict) },
+        ],
+    );
+    app
+}
+
+/// The judge streaming its verdict JSON, half written.
+pub fn judging() -> App {
+    let mut app = mid_stream();
+    feed(
+        &mut app,
+        &[
+            DebateEvent::TurnCompleted { round: 0, role: Role::Advocate, text: ADVOCATE.into(), usage: None },
+            DebateEvent::TurnCompleted { round: 0, role: Role::Skeptic, text: SKEPTIC.into(), usage: None },
+            DebateEvent::TurnStarted {
+                round: 0,
+                role: Role::Judge,
+                purpose: TurnPurpose::Judge,
+                temperature: Some(0.2),
+            },
+            DebateEvent::Delta {
+                round: 0,
+                role: Role::Judge,
+                text: r#"{"resolved": false, "verdict": "Both sides argue past each other on"#.into(),
+            },
+        ],
+    );
+    app
+}
+
+/// Draws one frame and returns it as lines of text.
+pub fn screen(app: &mut App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+    terminal.draw(|frame| view::render(frame, app)).expect("draw");
+    let buffer = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..height {
+        let mut row = String::new();
+        for x in 0..width {
+            row.push_str(buffer[(x, y)].symbol());
+        }
+        out.push_str(row.trim_end());
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,199 @@
+//! The studio's screens drawn into a TestBackend at 80×24, 120×40 and
+//! 200×50, in each state a person meets; text snapshots (insta) plus the
+//! facts each screen must show.
+
+mod studio_support;
+
+use heat::debate::{DebateEvent, Role};
+use heat::tui::App;
+use heat::tui::keymap::Action;
+use studio_support::*;
+
+const SIZES: [(u16, u16); 3] = [(80, 24), (120, 40), (200, 50)];
+
+/// Snapshots a state at every size and checks `must` holds at each.
+fn check(name: &str, build: fn() -> App, must: &[&str]) {
+    for (w, h) in SIZES {
+        let mut app = build();
+        let text = screen(&mut app, w, h);
+        for needle in must {
+            assert!(text.contains(needle), "{name} at {w}x{h} lacks {needle:?}:\n{text}");
+        }
+        insta::assert_snapshot!(format!("{name}_{w}x{h}"), text);
+    }
+}
+
+#[test]
+fn start_screen() {
+    check(
+        "start",
+        studio_support::start_screen,
+        &["Proposition", "Who debates", "openai · gpt-4.1-mini", "Tabs beat spaces"],
+    );
+}
+
+#[test]
+fn mid_stream() {
+    check(
+        "mid_stream",
+        studio_support::mid_stream,
+        &["● LIVE", "Round 1 of 4", "Focus wins", "• Fewer interruptions", "streaming"],
+    );
+    // Markdown markers never reach the screen.
+    let text = screen(&mut studio_support::mid_stream(), 200, 50);
+    assert!(!text.contains("**") && !text.contains("## "), "{text}");
+}
+
+#[test]
+fn paused() {
+    check(
+        "paused",
+        || {
+            let mut app = studio_support::mid_stream();
+            feed(&mut app, &[DebateEvent::Paused]);
+            app
+        },
+        &["PAUSED", "space resume"],
+    );
+}
+
+#[test]
+fn injected_topic_pending() {
+    check(
+        "injected",
+        || {
+            let mut app = studio_support::mid_stream();
+            feed(&mut app, &[DebateEvent::TopicInjected { text: "What about juniors?".into() }]);
+            app
+        },
+        &["+"],
+    );
+    let mut app = studio_support::mid_stream();
+    feed(&mut app, &[DebateEvent::TopicInjected { text: "What about juniors?".into() }]);
+    assert!(screen(&mut app, 200, 50).contains("1 injected topic waiting"));
+}
+
+#[test]
+fn pinned_heat() {
+    check(
+        "pinned",
+        || {
+            let mut app = studio_support::mid_stream();
+            feed(&mut app, &[DebateEvent::TemperaturePinned { heat: 0.55 }]);
+            app
+        },
+        &["heat 0.55", "PINNED", "T release heat"],
+    );
+}
+
+#[test]
+fn judge_streams_prose_not_json() {
+    check("judging", judging, &["Both sides argue past each other on"]);
+    let text = screen(&mut judging(), 200, 50);
+    assert!(!text.contains("\"verdict\"") && !text.contains('{'), "{text}");
+}
+
+#[test]
+fn resolved() {
+    check(
+        "resolved",
+        studio_support::resolved,
+        &["✓ ENDED", "Debate over: resolved by the judge", "tokens 3.6k in · 1.0k out"],
+    );
+    let mut app = studio_support::resolved();
+    app.focus = 2;
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("resolved · heat → 0.40") && text.contains("The advocate carried it"), "{text}");
+}
+
+#[test]
+fn provider_retry() {
+    check(
+        "retry",
+        || {
+            let mut app = studio_support::mid_stream();
+            app.focus = 1;
+            feed(
+                &mut app,
+                &[DebateEvent::TurnRetrying {
+                    round: 0,
+                    role: Role::Skeptic,
+                    attempt: 2,
+                    max_retries: 4,
+                    delay_ms: 30_000,
+                    reason: "rate limited (429)".into(),
+                }],
+            );
+            app
+        },
+        &["retrying in 30 s (2/4)", "Skeptic: rate limited (429); retry 2 of 4 in 30 s"],
+    );
+}
+
+#[test]
+fn provider_error() {
+    check(
+        "failed",
+        || {
+            let mut app = studio_support::mid_stream();
+            app.focus = 1;
+            feed(
+                &mut app,
+                &[
+                    DebateEvent::TurnFailed {
+                        round: 0,
+                        role: Role::Skeptic,
+                        error: "the API key was refused (401)".into(),
+                    },
+                    DebateEvent::Finished {
+                        outcome: heat::debate::Outcome::Failed("skeptic: the API key was refused (401)".into()),
+                        synthesis: None,
+                    },
+                ],
+            );
+            app
+        },
+        &["✗ FAILED", "the API key was refused (401)"],
+    );
+}
+
+#[test]
+fn too_small() {
+    let mut app = studio_support::mid_stream();
+    let text = screen(&mut app, 40, 10);
+    assert!(text.contains("terminal too small") && text.contains("need 50×12, have 40×10"), "{text}");
+    insta::assert_snapshot!("too_small_40x10", text);
+    // Even a 1×1 terminal draws without panicking.
+    screen(&mut app, 1, 1);
+}
+
+#[test]
+fn help_overlay() {
+    check(
+        "help",
+        || {
+            let mut app = studio_support::mid_stream();
+            app.act(Action::Help);
+            app
+        },
+        &["Keys", "pause or resume the debate", "inject a topic"],
+    );
+}
+
+#[test]
+fn hostile_model_text_is_inert() {
+    let mut app = studio_support::mid_stream();
+    feed(
+        &mut app,
+        &[DebateEvent::Delta {
+            round: 0,
+            role: Role::Advocate,
+            text: "\u{1b}]52;c;cGF5bG9hZA==\u{7}\u{1b}[2J\u{1b}[31mred\u{202e}evil\r\u{0}".into(),
+        }],
+    );
+    let text = screen(&mut app, 200, 50);
+    assert!(text.contains("redevil"), "{text}");
+    for c in text.chars() {
+        assert!(c == '\n' || !c.is_control(), "control character {c:?} reached the screen");
+    }
+}
