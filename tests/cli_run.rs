@@ -251,3 +251,16 @@ async fn the_demo_replays_with_no_provider_at_all() {
     let bad = output(cmd).await;
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--speed must be a positive number"));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_studio_without_a_terminal_points_to_heat_run() {
+    let server = MockLlm::scripted(vec![]).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.arg("Tabs beat spaces");
+    let out = output(cmd).await;
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("the studio needs a terminal") && stderr.contains("heat run"), "{stderr}");
+    assert!(server.requests().is_empty(), "no debate may start without a screen");
+}

@@ -1,4 +1,4 @@
-//! The studio's screens drawn into a TestBackend at 80×24, 120×40 and
+//! The studio's screens drawn into a `TestBackend` at 80×24, 120×40 and
 //! 200×50, in each state a person meets; text snapshots (insta) plus the
 //! facts each screen must show.
 

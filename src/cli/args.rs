@@ -14,7 +14,7 @@ use crate::config::FlagValue;
     about = "A terminal debate studio: an advocate and a skeptic argue, a judge sets the heat.",
     long_about = "A terminal debate studio: an advocate and a skeptic argue, a judge sets the heat.\n\n\
         `heat` opens the studio; `heat \"a proposition\"` opens it on that topic at once.",
-    args_conflicts_with_subcommands = true
+    subcommand_precedence_over_arg = true
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -304,14 +304,14 @@ mod tests {
     fn state_with(text: &str) -> DebateState {
         let mut s = DebateState::default();
         s.apply(&DebateEvent::Started { topic: "T".into(), max_rounds: 3, initial_heat: 0.9, participants: vec![] });
-        s.apply(&DebateEvent::RoundStarted { round: 1, topic: "T".into(), heat: 0.9, injected: vec![] });
+        s.apply(&DebateEvent::RoundStarted { round: 0, topic: "T".into(), heat: 0.9, injected: vec![] });
         s.apply(&DebateEvent::TurnStarted {
-            round: 1,
+            round: 0,
             role: Role::Advocate,
             purpose: TurnPurpose::Argue,
             temperature: Some(0.9),
         });
-        s.apply(&DebateEvent::Delta { round: 1, role: Role::Advocate, text: text.into() });
+        s.apply(&DebateEvent::Delta { round: 0, role: Role::Advocate, text: text.into() });
         s
     }
 

@@ -1,0 +1,187 @@
+//! The studio end to end: the real binary in a pseudo-terminal (read back
+//! through a vt100 parser) against the mock Anthropic server. Keys pause,
+//! inject, pin and force; the screen and the requests the server received
+//! show each took effect.
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use heat::debate::DebateEvent;
+use heat::store::Store;
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
+
+const INJECTED: &str = "What about junior staff?";
+
+fn reply(request: &Recorded) -> Reply {
+    let system = request.system();
+    if system.contains("You are the JUDGE") {
+        let text = r#"{"resolved": false, "verdict": "Both sides hold ground.", "topic": "Go deeper", "heat": 0.6}"#;
+        return Reply::sse(&anthropic_sse(&[text], None), 64);
+    }
+    let text = if system.contains("You are the ADVOCATE") {
+        "Remote work gives **focus** and saves the commute for everyone."
+    } else {
+        "Offices build trust through chance meetings in the hallway."
+    };
+    let words: Vec<&str> = text.split_inclusive(' ').collect();
+    // Slow enough that a person can pause mid-stream.
+    Reply::sse(&anthropic_sse(&words, None), 40).with_delay(Duration::from_millis(120))
+}
+
+struct Studio {
+    screen: Arc<Mutex<vt100::Parser>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Studio {
+    fn text(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
+    }
+
+    fn keys(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    async fn wait_for(&self, what: &str, done: impl Fn(&str) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let text = self.text();
+            if done(&text) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for {what}; the screen shows:\n{text}");
+            tokio::time::sleep(Duration::from_millis(40)).await;
+        }
+    }
+}
+
+fn open_studio(data: &std::path::Path, server: &MockLlm) -> Studio {
+    let pty = native_pty_system().openpty(PtySize { rows: 40, cols: 120, pixel_width: 0, pixel_height: 0 }).unwrap();
+    let config = data.join("heat.toml");
+    std::fs::write(&config, "[network]\nmax_retries = 1\n").unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_heat"));
+    cmd.args(["--config", config.to_str().unwrap(), "--max-rounds", "4", "Remote work beats the office"]);
+    cmd.cwd(data);
+    cmd.env("HEAT_DATA_DIR", data);
+    cmd.env("ANTHROPIC_API_KEY", "sk-ant-test-pty");
+    cmd.env("ANTHROPIC_BASE_URL", &server.base_url);
+    cmd.env("TERM", "xterm-256color");
+    for var in ["OPENAI_API_KEY", "HEAT_PROVIDER", "HEAT_MODEL", "NO_COLOR", "HEAT_THEME"] {
+        cmd.env_remove(var);
+    }
+    let child = pty.slave.spawn_command(cmd).unwrap();
+    drop(pty.slave);
+    let screen = Arc::new(Mutex::new(vt100::Parser::new(
+        std::num::NonZero::new(40).unwrap(),
+        std::num::NonZero::new(120).unwrap(),
+        0,
+    )));
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let parser = Arc::clone(&screen);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            parser.lock().unwrap().process(&buf[..n]);
+        }
+    });
+    let writer = pty.master.take_writer().unwrap();
+    // Keep the master open for the child's lifetime.
+    std::mem::forget(pty.master);
+    Studio { screen, writer, child }
+}
+
+fn debater_requests(server: &MockLlm) -> Vec<Recorded> {
+    server.requests().into_iter().filter(|r| !r.system().contains("You are the JUDGE")).collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn keys_steer_a_live_debate_in_a_terminal() {
+    let server = MockLlm::with_handler(reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut studio = open_studio(data.path(), &server);
+
+    studio.wait_for("the debate to go live", |s| s.contains("● LIVE") && s.contains("Remote work beats")).await;
+    studio.wait_for("both debaters to stream", |s| s.contains("Remote work") && s.contains("Offices")).await;
+    studio.keys(" ");
+    studio.wait_for("the pause", |s| s.contains("PAUSED")).await;
+
+    studio.keys("i");
+    studio.wait_for("the inject dialog", |s| s.contains("Inject a topic")).await;
+    studio.keys(INJECTED);
+    studio.keys("\r");
+    studio.wait_for("the injection to show", |s| s.contains("1 injected topic waiting")).await;
+
+    studio.keys("t");
+    studio.wait_for("the heat dialog", |s| s.contains("Pin the heat")).await;
+    studio.keys("0.45\r");
+    studio.wait_for("the pin to show", |s| s.contains("PINNED") && s.contains("heat 0.45")).await;
+
+    studio.keys(" ");
+    studio.wait_for("round 2", |s| s.contains("Round 2 of 4")).await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while debater_requests(&server).len() < 4 {
+        assert!(Instant::now() < deadline, "round 2's debaters never called the server");
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+
+    // Round 2's requests carry the pinned heat and the injected topic.
+    let round_two = &debater_requests(&server)[2..4];
+    for request in round_two {
+        let temperature = request.body["temperature"].as_f64().unwrap();
+        assert!((temperature - 0.45).abs() < 1e-6, "sent temperature {temperature}");
+        assert!(request.body.to_string().contains(INJECTED), "the injected topic is missing from {}", request.body);
+    }
+    for request in &debater_requests(&server)[..2] {
+        assert!(!request.body.to_string().contains(INJECTED), "round 1 already carried the injection");
+    }
+
+    studio.keys("r");
+    studio.wait_for("the force dialog", |s| s.contains("Force a resolution?")).await;
+    studio.keys("y");
+    studio.wait_for("the forced ending", |s| s.contains("Debate over: resolution forced")).await;
+
+    studio.keys("q");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = studio.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the studio did not quit:\n{}", studio.text());
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    };
+    assert!(status.success(), "exit status {status:?}");
+
+    // The session log holds every steering action.
+    let store = Store::open(data.path()).unwrap();
+    let id = store.resolve(None).unwrap();
+    let events: Vec<DebateEvent> = store.load(&id).unwrap().records.into_iter().map(|r| r.event).collect();
+    for wanted in ["paused", "resumed", "topic_injected", "temperature_pinned", "resolution_forced", "finished"] {
+        assert!(
+            events.iter().any(|e| serde_json::to_value(e).unwrap()["type"] == wanted),
+            "no {wanted} event in the log"
+        );
+    }
+    // The terminal was handed back: the alternate screen left, the cursor shown.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let restored = {
+            let parser = studio.screen.lock().unwrap();
+            !parser.screen().alternate_screen() && !parser.screen().hide_cursor()
+        };
+        if restored {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the terminal was not restored");
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
