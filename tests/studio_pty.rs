@@ -49,6 +49,34 @@ impl Studio {
         self.writer.flush().unwrap();
     }
 
+    /// Waits until the terminal is handed back: the alternate screen left
+    /// and the cursor shown.
+    async fn wait_restored(&self) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let restored = {
+                let parser = self.screen.lock().unwrap();
+                !parser.screen().alternate_screen() && !parser.screen().hide_cursor()
+            };
+            if restored {
+                return;
+            }
+            assert!(Instant::now() < deadline, "the terminal was not restored:\n{}", self.text());
+            tokio::time::sleep(Duration::from_millis(40)).await;
+        }
+    }
+
+    async fn wait_exit(&mut self) -> portable_pty::ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the studio did not quit:\n{}", self.text());
+            tokio::time::sleep(Duration::from_millis(40)).await;
+        }
+    }
+
     async fn wait_for(&self, what: &str, done: impl Fn(&str) -> bool) {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
@@ -151,37 +179,41 @@ async fn keys_steer_a_live_debate_in_a_terminal() {
     studio.wait_for("the forced ending", |s| s.contains("Debate over: resolution forced")).await;
 
     studio.keys("q");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        if let Some(status) = studio.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "the studio did not quit:\n{}", studio.text());
-        tokio::time::sleep(Duration::from_millis(40)).await;
-    };
+    let status = studio.wait_exit().await;
     assert!(status.success(), "exit status {status:?}");
 
     // The session log holds every steering action.
-    let store = Store::open(data.path()).unwrap();
-    let id = store.resolve(None).unwrap();
-    let events: Vec<DebateEvent> = store.load(&id).unwrap().records.into_iter().map(|r| r.event).collect();
+    let events = session_events(data.path());
     for wanted in ["paused", "resumed", "topic_injected", "temperature_pinned", "resolution_forced", "finished"] {
         assert!(
             events.iter().any(|e| serde_json::to_value(e).unwrap()["type"] == wanted),
             "no {wanted} event in the log"
         );
     }
-    // The terminal was handed back: the alternate screen left, the cursor shown.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let restored = {
-            let parser = studio.screen.lock().unwrap();
-            !parser.screen().alternate_screen() && !parser.screen().hide_cursor()
-        };
-        if restored {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the terminal was not restored");
-        tokio::time::sleep(Duration::from_millis(40)).await;
-    }
+    studio.wait_restored().await;
+}
+
+fn session_events(data: &std::path::Path) -> Vec<DebateEvent> {
+    let store = Store::open(data).unwrap();
+    let id = store.resolve(None).unwrap();
+    store.load(&id).unwrap().records.into_iter().map(|r| r.event).collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sigterm_mid_stream_restores_the_terminal_and_saves_the_debate() {
+    let server = MockLlm::with_handler(reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut studio = open_studio(data.path(), &server);
+    studio.wait_for("both debaters to stream", |s| s.contains("Remote work gives") && s.contains("Offices")).await;
+    let pid = studio.child.process_id().unwrap();
+    let killed = std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status().unwrap();
+    assert!(killed.success());
+    studio.wait_exit().await;
+    studio.wait_restored().await;
+    let events = session_events(data.path());
+    assert!(
+        matches!(events.last(), Some(DebateEvent::Finished { outcome: heat::debate::Outcome::Cancelled, .. })),
+        "the log should end with a cancelled finish, ends with {:?}",
+        events.last()
+    );
 }

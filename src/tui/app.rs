@@ -135,7 +135,7 @@ impl App {
             start: None,
             flash: None,
             retry_at: [None; 3],
-            show_reasoning: false,
+            show_reasoning: true,
             keymap,
             theme,
             roster,
@@ -195,6 +195,7 @@ impl App {
             DebateEvent::TurnStarted { role: Role::Judge, .. } if !self.focus_chosen => self.focus = 2,
             DebateEvent::TurnRetrying { role, attempt, max_retries, delay_ms, reason, .. } => {
                 self.retry_at[role_index(*role)] = Some(self.now + Duration::from_millis(*delay_ms));
+                self.panes[role_index(*role)].reset_last();
                 let secs = delay_ms.div_ceil(1000);
                 let reason = clean(reason);
                 self.say(

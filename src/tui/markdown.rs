@@ -68,14 +68,26 @@ pub struct StreamingText {
 }
 
 impl StreamingText {
-    /// Brings the rendering up to date with `text` at `width`.
+    /// Brings the rendering up to date with `text` at `width`. `text` must
+    /// extend the text of the previous call (or be shorter, which starts
+    /// over); a caller that replaces the text uses a fresh `StreamingText`.
     pub fn update(&mut self, text: &str, width: u16, palette: &Palette) {
         if self.key == Some((text.len(), width)) {
             return;
         }
-        let split = stable_split(text);
-        if self.key.is_none_or(|(_, w)| w != width) || split != self.stable_len || text.len() < self.stable_len {
-            self.stable = render(&text[..split], width, palette);
+        let fresh = self.key.is_none_or(|(len, w)| w != width || text.len() < len);
+        if fresh {
+            self.stable.clear();
+            self.stable_len = 0;
+        }
+        let split = stable_split(text, self.stable_len);
+        if split > self.stable_len {
+            // Only the paragraphs completed since the last call are laid out.
+            let more = render(&text[self.stable_len..split], width, palette);
+            if !self.stable.is_empty() && !more.is_empty() {
+                self.stable.push(Line::default());
+            }
+            self.stable.extend(more);
             self.stable_len = split;
         }
         self.tail = render(&text[split..], width, palette);
@@ -100,12 +112,13 @@ impl StreamingText {
 
 /// Where a text may be cut so both halves render as they would together:
 /// the last blank line outside a code fence, before an unindented line.
-fn stable_split(text: &str) -> usize {
-    let mut split = 0;
+/// `from` is an earlier cut point; the scan starts there.
+fn stable_split(text: &str, from: usize) -> usize {
+    let mut split = from;
     let mut in_fence = false;
-    let mut offset = 0;
-    let mut prev_blank = false;
-    for line in text.split_inclusive('\n') {
+    let mut offset = from;
+    let mut prev_blank = from > 0;
+    for line in text[from..].split_inclusive('\n') {
         let trimmed = line.trim_start();
         let fence = trimmed.starts_with("```") || trimmed.starts_with("~~~");
         let blank = trimmed.trim().is_empty() && line.ends_with('\n');
@@ -568,8 +581,9 @@ mod tests {
 
     #[test]
     fn split_points_skip_fences() {
-        assert_eq!(stable_split("a\n\nb"), 3);
-        assert_eq!(stable_split("a\n\n```\nx\n\ny"), 3);
-        assert_eq!(stable_split("no break"), 0);
+        assert_eq!(stable_split("a\n\nb", 0), 3);
+        assert_eq!(stable_split("a\n\n```\nx\n\ny", 0), 3);
+        assert_eq!(stable_split("no break", 0), 0);
+        assert_eq!(stable_split("a\n\nb\n\nc", 3), 6);
     }
 }

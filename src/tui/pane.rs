@@ -9,7 +9,7 @@ use super::markdown::{Palette, StreamingText};
 use super::theme::Theme;
 use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
 use crate::debate::{DebateState, Role, TurnPurpose};
-use crate::sanitize::clean;
+use crate::sanitize::{Sanitizer, clean};
 
 /// Where a pane is scrolled: following the stream's end, or parked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,8 +35,33 @@ struct Key {
     width: u16,
 }
 
+/// A turn's text made safe, chunk by chunk as it grows.
+#[derive(Default)]
+struct CleanText {
+    sanitizer: Sanitizer,
+    raw_len: usize,
+    text: String,
+}
+
+impl CleanText {
+    fn update(&mut self, raw: &str) -> &str {
+        if raw.len() < self.raw_len || !raw.is_char_boundary(self.raw_len) {
+            *self = CleanText::default();
+        }
+        let more = self.sanitizer.push(&raw[self.raw_len..]);
+        self.text.push_str(&more.replace('\t', "    "));
+        self.raw_len = raw.len();
+        &self.text
+    }
+}
+
+#[derive(Default)]
 struct Segment {
-    key: Key,
+    key: Option<Key>,
+    body_src: CleanText,
+    reasoning_src: CleanText,
+    /// Whether `reasoning` holds the reasoning itself (not the hidden note).
+    reasoning_shown: bool,
     head: Vec<Line<'static>>,
     reasoning: StreamingText,
     body: StreamingText,
@@ -95,20 +120,14 @@ impl Pane {
                 verdict: turn.verdict.clone(),
                 width,
             };
-            if self.segments.get(i).is_some_and(|s| s.key == key) {
+            if self.segments.get(i).is_some_and(|s| s.key.as_ref() == Some(&key)) {
                 continue;
             }
             if i == self.segments.len() {
-                self.segments.push(Segment {
-                    key: key.clone(),
-                    head: Vec::new(),
-                    reasoning: StreamingText::default(),
-                    body: StreamingText::default(),
-                    foot: Vec::new(),
-                });
+                self.segments.push(Segment::default());
             }
             let segment = &mut self.segments[i];
-            segment.key = key;
+            segment.key = Some(key);
             lay_out(segment, state, round, turn, width, theme, &palette, show_reasoning);
         }
         self.ending = if self.role == Role::Judge { ending(state, theme, width) } else { Vec::new() };
@@ -117,6 +136,12 @@ impl Pane {
             // Keep the same part of the transcript in view after a rewrap.
             self.scroll.offset = self.scroll.offset * self.total / old_total;
         }
+    }
+
+    /// Forgets the last turn's layout: its text was replaced (a retry
+    /// discards a partial answer), not extended.
+    pub fn reset_last(&mut self) {
+        self.segments.pop();
     }
 
     pub fn total(&self) -> usize {
@@ -209,27 +234,37 @@ fn lay_out(
     }
     segment.head = head;
 
-    segment.reasoning = StreamingText::default();
-    if !turn.reasoning.is_empty() {
-        if show_reasoning {
-            segment.reasoning.update(
-                &format!("*thinking:* {}", clean(&turn.reasoning)),
-                width,
-                &palette.secondary(theme),
-            );
-        } else {
-            let words = turn.reasoning.split_whitespace().count();
-            let note = format!("▸ reasoning hidden ({words} words)");
-            segment.reasoning.update(&note, width, &palette.secondary(theme));
+    if turn.reasoning.is_empty() {
+        segment.reasoning = StreamingText::default();
+    } else if show_reasoning {
+        if !segment.reasoning_shown {
+            segment.reasoning = StreamingText::default();
+            segment.reasoning_shown = true;
         }
+        segment.head.push(Line::from(Span::styled("thinking:", muted.add_modifier(Modifier::ITALIC))));
+        let reasoning = segment.reasoning_src.update(&turn.reasoning);
+        segment.reasoning.update(reasoning, width, &palette.secondary(theme));
+    } else {
+        let words = turn.reasoning.split_whitespace().count();
+        segment.reasoning = StreamingText::default();
+        segment.reasoning_shown = false;
+        segment.reasoning.update(&format!("▸ reasoning hidden ({words} words)"), width, &palette.secondary(theme));
     }
 
-    let text = match (&turn.verdict, turn.role) {
-        (Some(VerdictStatus::Parsed { verdict }), _) => clean(&verdict.verdict),
-        (_, Role::Judge) => clean(&judge_text::partial(&turn.text).verdict),
-        _ => clean(&turn.text),
-    };
-    segment.body.update(&text, width, palette);
+    match (&turn.verdict, turn.role) {
+        (Some(VerdictStatus::Parsed { verdict }), _) => {
+            segment.body = StreamingText::default();
+            segment.body.update(&clean(&verdict.verdict), width, palette);
+        }
+        (_, Role::Judge) => {
+            segment.body = StreamingText::default();
+            segment.body.update(&clean(&judge_text::partial(&turn.text).verdict), width, palette);
+        }
+        _ => {
+            let text = segment.body_src.update(&turn.text);
+            segment.body.update(text, width, palette);
+        }
+    }
 
     let mut foot = Vec::new();
     match &turn.status {
@@ -349,6 +384,44 @@ mod tests {
         assert!(pane.scroll.follow);
         pane.to_top();
         assert_eq!(text_of(&pane.visible(1)), ["Round 1 · heat 0.90"]);
+    }
+
+    #[test]
+    fn reasoning_shows_dimmed_and_collapses() {
+        let mut state = state_with("The answer.");
+        state.apply(&DebateEvent::Reasoning { round: 0, role: Role::Advocate, text: "let me think".into() });
+        let mut pane = Pane::new(Role::Advocate);
+        pane.update(&state, 40, &theme(), true);
+        assert_eq!(text_of(&pane.visible(10)), ["Round 1 · heat 0.90", "thinking:", "let me think", "The answer."]);
+        let thought = pane.visible(10)[2].spans[0].style;
+        assert_eq!(thought, theme().secondary().add_modifier(Modifier::ITALIC));
+        pane.update(&state, 40, &theme(), false);
+        assert_eq!(text_of(&pane.visible(10)), ["Round 1 · heat 0.90", "▸ reasoning hidden (3 words)", "The answer."]);
+        pane.update(&state, 40, &theme(), true);
+        assert_eq!(text_of(&pane.visible(10))[2], "let me think");
+    }
+
+    #[test]
+    fn a_retry_lays_the_new_answer_out_afresh() {
+        let mut state = state_with("First try that will be dropped");
+        let mut pane = Pane::new(Role::Advocate);
+        pane.update(&state, 40, &theme(), false);
+        state.apply(&DebateEvent::TurnRetrying {
+            round: 0,
+            role: Role::Advocate,
+            attempt: 1,
+            max_retries: 3,
+            delay_ms: 10,
+            reason: "overloaded".into(),
+        });
+        state.apply(&DebateEvent::Delta {
+            round: 0,
+            role: Role::Advocate,
+            text: "A whole new and longer answer here".into(),
+        });
+        pane.reset_last();
+        pane.update(&state, 40, &theme(), false);
+        assert_eq!(text_of(&pane.visible(10))[1], "A whole new and longer answer here");
     }
 
     #[test]

@@ -1,0 +1,175 @@
+//! The studio's CPU cost, measured on the real binary in a pseudo-terminal
+//! against the mock Anthropic server: two debaters streaming at 1,500
+//! tokens/s each and then the judge at 3,000 tokens/s (3,000 tokens/s
+//! combined), then ten seconds with nothing streaming. Reports the process's
+//! own CPU time (utime + stime from /proc) as a share of one core, and how
+//! far behind the stream the screen was when the last token arrived.
+//!
+//! Run: `cargo bench --bench studio_cpu` (not criterion: the quantity is a
+//! CPU share over a fixed run, not a per-iteration time).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
+
+const DEBATER_TOKENS: usize = 15_000;
+const JUDGE_TOKENS: usize = 3_000;
+/// Bytes per body piece and the pause before each: about 3 delta events
+/// (tokens) every 2 ms, 1,500 tokens/s per stream.
+const PIECE: usize = 3 * 118;
+const PIECE_DELAY: Duration = Duration::from_millis(2);
+
+fn words(role: &str, n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| match i {
+            _ if i + 1 == n => format!("END{role}"),
+            _ if i % 60 == 59 => format!("{role}{i}.\n\n"),
+            _ => format!("{role}{i} "),
+        })
+        .collect()
+}
+
+fn reply(request: &Recorded, started: &Mutex<Vec<(String, Instant, Duration)>>) -> Reply {
+    let system = request.system();
+    let (role, n, piece) = if system.contains("You are the JUDGE") {
+        ("J", JUDGE_TOKENS, PIECE * 2)
+    } else if system.contains("You are the ADVOCATE") {
+        ("A", DEBATER_TOKENS, PIECE)
+    } else {
+        ("S", DEBATER_TOKENS, PIECE)
+    };
+    let body = if role == "J" {
+        let verdict = words(role, n).concat().replace('\n', " ");
+        let json = format!(r#"{{"resolved": true, "verdict": "{verdict}", "topic": "t", "heat": 0.5}}"#);
+        let parts: Vec<String> = json.split_inclusive(' ').map(str::to_string).collect();
+        anthropic_sse(&parts.iter().map(String::as_str).collect::<Vec<_>>(), None)
+    } else {
+        let parts = words(role, n);
+        anthropic_sse(&parts.iter().map(String::as_str).collect::<Vec<_>>(), None)
+    };
+    let pieces = body.len().div_ceil(piece) as u32;
+    started.lock().unwrap().push((role.to_string(), Instant::now(), PIECE_DELAY * pieces));
+    Reply::sse(&body, piece).with_delay(PIECE_DELAY)
+}
+
+/// CPU seconds (user + system) a process has used.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("read /proc stat");
+    let after_name = &stat[stat.rfind(')').expect("stat format") + 2..];
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    ticks as f64 / 100.0
+}
+
+fn main() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(run());
+}
+
+async fn run() {
+    let started = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&started);
+    let server = MockLlm::with_handler(move |r| reply(r, &log)).await;
+    let data = tempfile::tempdir().unwrap();
+    let config = data.path().join("heat.toml");
+    std::fs::write(&config, "[roles]\nmax_tokens = 100000\n[network]\nmax_retries = 0\n").unwrap();
+
+    let pty = native_pty_system().openpty(PtySize { rows: 50, cols: 200, pixel_width: 0, pixel_height: 0 }).unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_heat"));
+    cmd.args(["--config", config.to_str().unwrap(), "--max-rounds", "1", "Remote work beats the office"]);
+    cmd.env("HEAT_DATA_DIR", data.path());
+    cmd.env("ANTHROPIC_API_KEY", "sk-ant-bench");
+    cmd.env("ANTHROPIC_BASE_URL", &server.base_url);
+    cmd.env("TERM", "xterm-256color");
+    for var in ["OPENAI_API_KEY", "HEAT_PROVIDER", "HEAT_MODEL", "NO_COLOR"] {
+        cmd.env_remove(var);
+    }
+    let mut child = pty.slave.spawn_command(cmd).unwrap();
+    let pid = child.process_id().expect("pid");
+    drop(pty.slave);
+    let screen = Arc::new(Mutex::new(vt100::Parser::new(
+        std::num::NonZero::new(50).unwrap(),
+        std::num::NonZero::new(200).unwrap(),
+        0,
+    )));
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let parser = Arc::clone(&screen);
+    let bytes_out = Arc::new(Mutex::new(0usize));
+    let counted = Arc::clone(&bytes_out);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 16384];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            *counted.lock().unwrap() += n;
+            parser.lock().unwrap().process(&buf[..n]);
+        }
+    });
+    let mut writer = pty.master.take_writer().unwrap();
+    let text = || screen.lock().unwrap().screen().contents();
+
+    let wait_for = |what: &'static str, needle: &'static str, limit: Duration| {
+        let screen = Arc::clone(&screen);
+        async move {
+            let deadline = Instant::now() + limit;
+            loop {
+                if screen.lock().unwrap().screen().contents().contains(needle) {
+                    return Instant::now();
+                }
+                assert!(Instant::now() < deadline, "timed out waiting for {what}");
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+        }
+    };
+
+    wait_for("the debate to start", "LIVE", Duration::from_secs(20)).await;
+    let cpu_start = cpu_seconds(pid);
+    let wall_start = Instant::now();
+    let a_end = wait_for("the advocate's last token", "ENDA", Duration::from_secs(120)).await;
+    let s_end = wait_for("the skeptic's last token", "ENDS", Duration::from_secs(120)).await;
+    let j_end = wait_for("the judge's last token", "ENDJ", Duration::from_secs(120)).await;
+    wait_for("the ending", "Debate over", Duration::from_secs(20)).await;
+    let streaming_wall = wall_start.elapsed().as_secs_f64();
+    let streaming_cpu = cpu_seconds(pid) - cpu_start;
+    let frames_bytes = *bytes_out.lock().unwrap();
+
+    let lag = |role: &str, shown: Instant| {
+        let log = started.lock().unwrap();
+        let (_, at, nominal) = log.iter().find(|(r, ..)| r == role).expect("request seen");
+        shown.saturating_duration_since(*at + *nominal).as_secs_f64() * 1000.0
+    };
+    println!(
+        "streaming: {:.1} s wall, {:.2} s CPU = {:.1}% of one core",
+        streaming_wall,
+        streaming_cpu,
+        100.0 * streaming_cpu / streaming_wall
+    );
+    println!(
+        "last token on screen after the stream's nominal end: advocate {:.0} ms, skeptic {:.0} ms, judge {:.0} ms (includes the server's sleep overshoot)",
+        lag("A", a_end),
+        lag("S", s_end),
+        lag("J", j_end)
+    );
+    println!("terminal output during the run: {:.1} MB", frames_bytes as f64 / 1e6);
+
+    let idle_cpu_start = cpu_seconds(pid);
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let idle_cpu = cpu_seconds(pid) - idle_cpu_start;
+    println!("idle (debate over, nothing streaming) 10 s: {:.2} s CPU = {:.2}% of one core", idle_cpu, 10.0 * idle_cpu);
+
+    writer.write_all(b"q").unwrap();
+    writer.flush().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "the studio did not quit:\n{}", text());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
