@@ -91,11 +91,16 @@ impl Studio {
 }
 
 fn open_studio(data: &std::path::Path, server: &MockLlm) -> Studio {
+    open_heat(data, server, &["--max-rounds", "4", "Remote work beats the office"])
+}
+
+fn open_heat(data: &std::path::Path, server: &MockLlm, args: &[&str]) -> Studio {
     let pty = native_pty_system().openpty(PtySize { rows: 40, cols: 120, pixel_width: 0, pixel_height: 0 }).unwrap();
     let config = data.join("heat.toml");
     std::fs::write(&config, "[network]\nmax_retries = 1\n").unwrap();
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_heat"));
-    cmd.args(["--config", config.to_str().unwrap(), "--max-rounds", "4", "Remote work beats the office"]);
+    cmd.args(["--config", config.to_str().unwrap()]);
+    cmd.args(args);
     cmd.cwd(data);
     cmd.env("HEAT_DATA_DIR", data);
     cmd.env("ANTHROPIC_API_KEY", "sk-ant-test-pty");
@@ -215,5 +220,39 @@ async fn sigterm_mid_stream_restores_the_terminal_and_saves_the_debate() {
         matches!(events.last(), Some(DebateEvent::Finished { outcome: heat::debate::Outcome::Cancelled, .. })),
         "the log should end with a cancelled finish, ends with {:?}",
         events.last()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_quit_debate_resumes_in_the_studio_where_it_stopped() {
+    let server = MockLlm::with_handler(reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut studio = open_studio(data.path(), &server);
+    studio.wait_for("both debaters to stream", |s| s.contains("Remote work gives") && s.contains("Offices")).await;
+    studio.keys("q");
+    studio.wait_for("the quit question", |s| s.contains("Quit while the debate streams?")).await;
+    studio.keys("y");
+    studio.wait_exit().await;
+    let first = session_events(data.path());
+    assert!(matches!(first.last(), Some(DebateEvent::Finished { outcome: heat::debate::Outcome::Cancelled, .. })));
+
+    let mut studio = open_heat(data.path(), &server, &["resume"]);
+    studio.wait_for("the resumed session", |s| s.contains("Resumed session") && s.contains("Round 1 of 4")).await;
+    studio.wait_for("round 2", |s| s.contains("Round 2 of 4")).await;
+    // Round 1's transcript is on screen, not only what streamed since.
+    studio.wait_for("the round 1 heading", |s| s.contains("Round 1 · heat 0.90")).await;
+    studio.keys(" ");
+    studio.wait_for("the pause", |s| s.contains("PAUSED")).await;
+    studio.keys("q");
+    studio.wait_for("the quit question", |s| s.contains("Quit while the debate streams?")).await;
+    studio.keys("y");
+    studio.wait_exit().await;
+    let events = session_events(data.path());
+    assert!(events.len() > first.len(), "the resumed debate appended to the same log");
+    assert!(events.iter().any(|e| matches!(e, DebateEvent::Reopened)), "no reopened event");
+    assert_eq!(
+        events.iter().filter(|e| matches!(e, DebateEvent::Started { .. })).count(),
+        1,
+        "resuming must not start a second debate"
     );
 }

@@ -54,6 +54,9 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Commands::Resume { id, json, debate }) => {
             let config = load_config(config_file.as_ref(), &debate.flag_values())?;
+            if !json && studio::on_terminal() {
+                return studio::resume(&config, id.as_deref()).await;
+            }
             run::resume(&config, id.as_deref(), json).await
         }
         Some(Commands::Sessions) => {
@@ -61,6 +64,11 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Replay { id, demo, speed, json }) => {
+            if !json && studio::on_terminal() {
+                let config = load_config(config_file.as_ref(), &[])?;
+                let (loaded, id) = replay::load(id.as_deref(), demo, speed)?;
+                return studio::replay(&config, loaded, speed, id).await;
+            }
             replay::replay(id.as_deref(), demo, speed, json).await?;
             Ok(ExitCode::SUCCESS)
         }

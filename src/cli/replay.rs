@@ -16,18 +16,24 @@ const DEMO: &[u8] = include_bytes!("../../assets/demo-session.jsonl");
 /// retry's backoff) are cut to this.
 const LONGEST_GAP: Duration = Duration::from_secs(2);
 
-pub async fn replay(id: Option<&str>, demo: bool, speed: f64, json: bool) -> anyhow::Result<()> {
+/// The debate to replay (the bundled demo, or a stored session and its id).
+pub fn load(id: Option<&str>, demo: bool, speed: f64) -> anyhow::Result<(Loaded, Option<String>)> {
     anyhow::ensure!(speed.is_finite() && speed > 0.0, "--speed must be a positive number, e.g. 2 for twice as fast");
-    let loaded: Loaded = if demo {
-        log::parse(DEMO)?
+    let (loaded, id) = if demo {
+        (log::parse(DEMO)?, None)
     } else {
         let store = Store::open(&store::data_dir()?)?;
         let id = store.resolve(id)?;
-        store.load(&id)?
+        (store.load(&id)?, Some(id))
     };
     for notice in &loaded.notices {
         eprintln!("heat: {notice}");
     }
+    Ok((loaded, id))
+}
+
+pub async fn replay(id: Option<&str>, demo: bool, speed: f64, json: bool) -> anyhow::Result<()> {
+    let (loaded, _) = load(id, demo, speed)?;
     let mut printer = TextPrinter::new(std::io::stdout(), super::stdout_style());
     let mut out = std::io::stdout();
     let mut previous = loaded.records.first().map_or(0, |r| r.ms);

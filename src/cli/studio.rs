@@ -1,5 +1,5 @@
-//! `heat` and `heat "topic"`: resolves providers, theme and keys, then opens
-//! the studio.
+//! `heat`, `heat "topic"`, and `heat resume` / `heat replay` on a terminal:
+//! resolves providers, theme and keys, then opens the studio.
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -7,28 +7,61 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::config::Config;
+use crate::debate::Outcome;
+use crate::store::log::Loaded;
 use crate::store::{self, Store};
 use crate::tui::keymap::KeyMap;
 use crate::tui::theme::Theme;
-use crate::tui::{self, App, RosterEntry, Studio};
+use crate::tui::{self, App, Opening, RosterEntry, Studio};
+
+/// Whether the studio can run here (both ends on a terminal).
+pub fn on_terminal() -> bool {
+    std::io::stdout().is_terminal() && std::io::stdin().is_terminal()
+}
 
 pub async fn open(config: &Config, topic: Option<String>) -> anyhow::Result<ExitCode> {
-    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+    if !on_terminal() {
         anyhow::bail!("the studio needs a terminal; for a headless debate use heat run \"topic\"");
     }
     let topic = topic.map(|t| t.trim().to_string());
     if topic.as_deref() == Some("") {
         anyhow::bail!("the topic is empty; give a proposition, e.g. heat \"Remote work beats the office\"");
     }
+    let opening = topic.map_or(Opening::StartScreen, Opening::Topic);
+    launch(config, opening, true).await
+}
+
+/// `heat resume` on a terminal: the stored debate as it stood, continued.
+pub async fn resume(config: &Config, id: Option<&str>) -> anyhow::Result<ExitCode> {
+    let store = Store::open(&store::data_dir()?)?;
+    let id = store.resolve(id)?;
+    let (recorder, loaded) = store.reopen(&id)?;
+    for notice in &loaded.notices {
+        eprintln!("heat: session {id}: {notice}");
+    }
+    if let Some(finish) = &recorder.state().finish
+        && !matches!(finish.outcome, Outcome::Failed(_) | Outcome::Cancelled)
+    {
+        anyhow::bail!("session {id} already ended ({}); `heat replay {id}` plays it back", finish.outcome.describe());
+    }
+    launch(config, Opening::Resume { recorder: Box::new(recorder), loaded }, true).await
+}
+
+/// `heat replay` on a terminal: a stored debate played back in the studio.
+pub async fn replay(config: &Config, loaded: Loaded, speed: f64, id: Option<String>) -> anyhow::Result<ExitCode> {
+    launch(config, Opening::Replay { loaded, speed, id }, false).await
+}
+
+async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result<ExitCode> {
     let theme = theme(config)?;
     let keymap = KeyMap::with_overrides(|name| config.text(&format!("keys.{name}")).map(str::to_string))
         .map_err(|e| anyhow::anyhow!("{e}"))
         .context("the [keys] table in the config is not valid")?;
     let store = Store::open(&store::data_dir()?)?;
-    let setup = super::run::engine_setup(config).await?;
+    let setup = if live { Some(super::run::engine_setup(config).await?) } else { None };
     let roster = setup
-        .participants()
-        .into_iter()
+        .iter()
+        .flat_map(crate::debate::engine::EngineSetup::participants)
         .map(|p| RosterEntry { role: p.role, provider: p.provider, model: p.model })
         .collect();
     let mut app = App::new(theme, keymap, roster);
@@ -42,7 +75,7 @@ pub async fn open(config: &Config, topic: Option<String>) -> anyhow::Result<Exit
         })
         .collect();
     let export_dir = std::env::current_dir().context("could not read the current directory")?;
-    let studio = Studio { setup, store, spec: super::run::spec(config), topic, export_dir };
+    let studio = Studio { setup, store, spec: super::run::spec(config), opening, export_dir };
     tui::run(studio, app).await
 }
 

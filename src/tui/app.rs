@@ -105,6 +105,8 @@ pub struct App {
     pub roster: Vec<RosterEntry>,
     /// Recent sessions for the start screen: (id, one-line description).
     pub recent: Vec<(String, String)>,
+    /// `Some(paused)` while a stored debate plays back.
+    pub replay: Option<bool>,
     /// A pause or resume sent but not yet confirmed by the engine.
     pub pause_requested: Option<bool>,
     pub interrupts: u8,
@@ -140,6 +142,7 @@ impl App {
             theme,
             roster,
             recent: Vec::new(),
+            replay: None,
             pause_requested: None,
             interrupts: 0,
             now: Instant::now(),
@@ -161,6 +164,7 @@ impl App {
         self.start = None;
         self.retry_at = [None; 3];
         self.pause_requested = None;
+        self.replay = None;
         self.flash = None;
     }
 
@@ -183,7 +187,7 @@ impl App {
     }
 
     pub fn paused(&self) -> bool {
-        self.pause_requested.unwrap_or(self.debate.paused)
+        self.replay.unwrap_or(false) || self.pause_requested.unwrap_or(self.debate.paused)
     }
 
     /// Folds one engine event into the view.

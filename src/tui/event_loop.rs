@@ -13,8 +13,9 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio::time::Instant;
 
 use super::app::{App, Effect, Tone};
+use super::replay::Playback;
 use super::terminal::Guard;
-use super::{Studio, view};
+use super::{Opening, Studio, view};
 use crate::debate::engine::{self, DebateHandle, DebateSpec};
 use crate::debate::{Command, DebateEvent};
 use crate::store::Recorder;
@@ -28,20 +29,37 @@ const DRAIN: usize = 4096;
 /// How long a stopping debate may take to wind down on quit.
 const STOP_GRACE: Duration = Duration::from_secs(5);
 
-struct Running {
-    handle: Option<DebateHandle>,
-    recorder: Recorder,
+/// Where a shown debate's events come from.
+enum Source {
+    Engine(DebateHandle),
+    Replay(Playback),
 }
 
-pub async fn run(studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
+struct Running {
+    /// `None` once the source has sent its last event.
+    source: Option<Source>,
+    /// Records a live debate; a replay records nothing.
+    recorder: Option<Recorder>,
+    /// The stored session `e` exports.
+    session: Option<String>,
+}
+
+pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
     let mut sigterm = signal(SignalKind::terminate()).context("could not watch for SIGTERM")?;
     let mut sigint = signal(SignalKind::interrupt()).context("could not watch for SIGINT")?;
     let mut guard = Guard::enter().context("could not take over the terminal")?;
     let mut input = EventStream::new();
     let mut debate: Option<Running> = None;
-    match &studio.topic {
-        Some(topic) => start(&studio, &mut app, &mut debate, topic.clone())?,
-        None => app.show_start(),
+    match std::mem::replace(&mut studio.opening, Opening::StartScreen) {
+        Opening::StartScreen => app.show_start(),
+        Opening::Topic(topic) => start(&studio, &mut app, &mut debate, topic)?,
+        Opening::Resume { recorder, loaded } => debate = Some(resume(&studio, &mut app, *recorder, &loaded)?),
+        Opening::Replay { loaded, speed, id } => {
+            app.begin(id.clone().unwrap_or_else(|| "demo".into()));
+            app.replay = Some(false);
+            let source = Some(Source::Replay(Playback::start(loaded.records, speed)));
+            debate = Some(Running { source, recorder: None, session: id });
+        }
     }
     let mut dirty = true;
     let mut last_frame = Instant::now() - FRAME;
@@ -75,11 +93,13 @@ pub async fn run(studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
         }
         for effect in effects {
             match effect {
-                Effect::Send(command) => {
-                    if let Some(handle) = debate.as_ref().and_then(|d| d.handle.as_ref()) {
+                Effect::Send(command) => match debate.as_ref().and_then(|d| d.source.as_ref()) {
+                    Some(Source::Engine(handle)) => {
                         handle.send(command);
                     }
-                }
+                    Some(Source::Replay(playback)) => playback.set_paused(command == Command::Pause),
+                    None => {}
+                },
                 Effect::Start(topic) => {
                     stop(&mut app, &mut debate).await;
                     start(&studio, &mut app, &mut debate, topic)?;
@@ -115,11 +135,36 @@ fn on_terminal(app: &mut App, event: Event) -> Vec<Effect> {
     }
 }
 
-/// The next engine event, or never when no debate is running.
+/// The next event of the shown debate, or never when none is coming.
 async fn next_event(debate: &mut Option<Running>) -> Option<DebateEvent> {
-    match debate.as_mut().and_then(|d| d.handle.as_mut()) {
-        Some(handle) => handle.next_event().await,
+    match debate.as_mut().and_then(|d| d.source.as_mut()) {
+        Some(Source::Engine(handle)) => handle.next_event().await,
+        Some(Source::Replay(playback)) => playback.events.recv().await,
         None => std::future::pending().await,
+    }
+}
+
+/// What a source has without waiting.
+enum Ready {
+    Event(DebateEvent),
+    /// The source sent its last event.
+    Closed,
+    Nothing,
+}
+
+fn ready_event(source: &mut Source) -> Ready {
+    let next = match source {
+        Source::Engine(handle) => handle.next_event().now_or_never(),
+        Source::Replay(playback) => match playback.events.try_recv() {
+            Ok(event) => Some(Some(event)),
+            Err(tokio::sync::mpsc::error::TryRecvError::Empty) => None,
+            Err(tokio::sync::mpsc::error::TryRecvError::Disconnected) => Some(None),
+        },
+    };
+    match next {
+        Some(Some(event)) => Ready::Event(event),
+        Some(None) => Ready::Closed,
+        None => Ready::Nothing,
     }
 }
 
@@ -129,39 +174,70 @@ fn fold(app: &mut App, debate: &mut Option<Running>, first: Option<DebateEvent>)
     let mut next = first;
     for _ in 0..DRAIN {
         let Some(event) = next else {
-            // The engine has finished and closed its channel.
-            running.handle = None;
+            // The source has sent everything and closed its channel.
+            running.source = None;
             return;
         };
-        if let Some(warning) = running.recorder.record(&event) {
+        if let Some(warning) = running.recorder.as_mut().and_then(|r| r.record(&event)) {
             app.say(Tone::Error, warning);
         }
         app.on_event(&event);
-        let Some(handle) = running.handle.as_mut() else { return };
-        match handle.next_event().now_or_never() {
-            Some(event) => next = event,
-            None => return,
-        }
+        let Some(source) = running.source.as_mut() else { return };
+        next = match ready_event(source) {
+            Ready::Event(event) => Some(event),
+            Ready::Closed => None,
+            Ready::Nothing => return,
+        };
     }
 }
 
 fn start(studio: &Studio, app: &mut App, debate: &mut Option<Running>, topic: String) -> anyhow::Result<()> {
+    let Some(setup) = &studio.setup else {
+        app.say(Tone::Info, "This studio only replays; run `heat` to start a debate");
+        return Ok(());
+    };
     let recorder = studio.store.create()?;
     app.begin(recorder.id().to_string());
     let spec = DebateSpec { topic, ..studio.spec.clone() };
-    let handle = engine::start(studio.setup.clone(), spec);
-    *debate = Some(Running { handle: Some(handle), recorder });
+    let handle = engine::start(setup.clone(), spec);
+    let session = Some(recorder.id().to_string());
+    *debate = Some(Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session });
     Ok(())
+}
+
+/// Shows a stored debate as it stood and continues it.
+fn resume(
+    studio: &Studio,
+    app: &mut App,
+    recorder: Recorder,
+    loaded: &crate::store::log::Loaded,
+) -> anyhow::Result<Running> {
+    let setup = studio.setup.clone().context("resuming needs providers")?;
+    app.begin(recorder.id().to_string());
+    for record in &loaded.records {
+        app.on_event(&record.event);
+    }
+    let state = recorder.state().clone();
+    let was_paused = state.paused;
+    let handle = engine::resume(setup, state);
+    if was_paused {
+        handle.send(Command::Resume);
+    }
+    app.say(Tone::Info, format!("Resumed session {}", recorder.id()));
+    let session = Some(recorder.id().to_string());
+    Ok(Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session })
 }
 
 /// Stops a running debate and records how it ended.
 async fn stop(app: &mut App, debate: &mut Option<Running>) {
     let Some(running) = debate.as_mut() else { return };
-    let Some(mut handle) = running.handle.take() else { return };
+    let Some(Source::Engine(mut handle)) = running.source.take() else { return };
     handle.send(Command::Stop);
     let drain = async {
         while let Some(event) = handle.next_event().await {
-            running.recorder.record(&event);
+            if let Some(recorder) = running.recorder.as_mut() {
+                recorder.record(&event);
+            }
             app.on_event(&event);
         }
     };
@@ -172,11 +248,10 @@ async fn stop(app: &mut App, debate: &mut Option<Running>) {
 
 /// Writes the debate as Markdown into the current directory.
 fn export_markdown(studio: &Studio, app: &mut App, debate: Option<&Running>) {
-    let Some(running) = debate else {
-        app.say(Tone::Info, "Nothing to export yet");
+    let Some(id) = debate.and_then(|d| d.session.clone()) else {
+        app.say(Tone::Info, "Nothing to export: no stored session is shown");
         return;
     };
-    let id = running.recorder.id().to_string();
     let written = studio.store.load(&id).and_then(|loaded| {
         let text = export::render(Format::Md, &loaded.header, &loaded.records);
         let path = studio.export_dir.join(format!("heat-{id}.md"));
@@ -195,13 +270,10 @@ fn display(path: &std::path::Path) -> String {
 
 /// What to print after the screen is restored.
 fn farewell(app: &App, debate: Option<&Running>) -> ExitCode {
-    if let Some(running) = debate {
+    if let Some(running) = debate.filter(|d| d.recorder.is_some()) {
+        let Some(recorder) = &running.recorder else { return ExitCode::SUCCESS };
         let outcome = app.debate.finish.as_ref().map_or("unfinished".to_string(), |f| f.outcome.describe());
-        eprintln!(
-            "heat: session {} saved ({outcome}); `heat export {}` writes it out",
-            running.recorder.id(),
-            running.recorder.id()
-        );
+        eprintln!("heat: session {} saved ({outcome}); `heat export {}` writes it out", recorder.id(), recorder.id());
     }
     ExitCode::SUCCESS
 }

@@ -102,6 +102,21 @@ impl App {
                 | Action::ForceResolution
                 | Action::CancelTurn
         );
+        if let Some(paused) = self.replay {
+            match action {
+                Action::TogglePause => {
+                    self.replay = Some(!paused);
+                    self.say(Tone::Info, if paused { "Replay resumed" } else { "Replay paused" });
+                    return vec![Effect::Send(if paused { Command::Resume } else { Command::Pause })];
+                }
+                Action::Quit => return vec![Effect::Quit],
+                _ if needs_live => {
+                    self.say(Tone::Info, "This is a replay: steering works in a live debate");
+                    return Vec::new();
+                }
+                _ => {}
+            }
+        }
         if needs_live && ended {
             self.say(Tone::Info, "The debate has ended; n starts a new one");
             return Vec::new();

@@ -9,6 +9,7 @@ pub mod judge_text;
 pub mod keymap;
 pub mod markdown;
 pub mod pane;
+mod replay;
 mod terminal;
 pub mod theme;
 pub mod view;
@@ -17,20 +18,33 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::debate::engine::{DebateSpec, EngineSetup};
-use crate::store::Store;
+use crate::store::log::Loaded;
+use crate::store::{Recorder, Store};
 
 pub use app::{App, RosterEntry};
 
 /// Everything the studio needs to run debates.
 pub struct Studio {
-    pub setup: EngineSetup,
+    /// How debates are run; `None` for a replay-only studio.
+    pub setup: Option<EngineSetup>,
     pub store: Store,
     /// Rounds and starting heat; the topic comes from the person.
     pub spec: DebateSpec,
-    /// Start on this topic at once instead of showing the start screen.
-    pub topic: Option<String>,
+    pub opening: Opening,
     /// Where `e` writes exports.
     pub export_dir: PathBuf,
+}
+
+/// What the studio shows first.
+pub enum Opening {
+    /// The start screen's topic editor.
+    StartScreen,
+    /// A new debate on this topic.
+    Topic(String),
+    /// A stored debate, shown as it stood and continued.
+    Resume { recorder: Box<Recorder>, loaded: Loaded },
+    /// A stored debate played back at its recorded pace times `speed`.
+    Replay { loaded: Loaded, speed: f64, id: Option<String> },
 }
 
 /// Runs the studio until the person quits.

@@ -46,6 +46,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
 /// LIVE / PAUSED / RESOLVED …, coloured by tone.
 fn badge(app: &App) -> Span<'static> {
     let theme = &app.theme;
+    if let Some(paused) = app.replay {
+        let text = if paused { "❚❚ REPLAY PAUSED " } else { "▶ REPLAY " };
+        return Span::styled(text, Style::new().fg(theme.title).add_modifier(Modifier::BOLD));
+    }
     let (text, color) = match &app.debate.finish {
         Some(f) => match f.outcome {
             Outcome::Resolved | Outcome::Forced | Outcome::MaxRounds => ("✓ ENDED", theme.good),

@@ -54,6 +54,16 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
 
 /// The keys worth showing now, most useful first (cut from the end to fit).
 fn hints(app: &App) -> Vec<(Action, &'static str)> {
+    if let Some(paused) = app.replay {
+        return vec![
+            (Action::TogglePause, if paused { "resume replay" } else { "pause replay" }),
+            (Action::FocusNext, "pane"),
+            (Action::ScrollUp, "scroll"),
+            (Action::Help, "help"),
+            (Action::Quit, "quit"),
+            (Action::Export, "export"),
+        ];
+    }
     if app.debate.finish.is_some() || app.session.is_none() {
         return vec![
             (Action::NewDebate, "new debate"),
