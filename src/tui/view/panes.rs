@@ -46,13 +46,17 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, index: usize, area: Rect) {
     }
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let lines: Vec<Line<'static>> = pane.visible(height).into_iter().cloned().collect();
+    let lines = pane.visible(height);
     if lines.is_empty() {
         let waiting = Line::from(Span::styled(waiting_text(app, role), theme.secondary()));
         frame.render_widget(Paragraph::new(waiting), inner);
         return;
     }
-    frame.render_widget(Paragraph::new(lines), inner);
+    // Straight from the layout cache into the buffer: no per-frame copies.
+    let buffer = frame.buffer_mut();
+    for (row, line) in (inner.y..inner.bottom()).zip(lines) {
+        buffer.set_line(inner.x, row, line, inner.width);
+    }
 }
 
 fn waiting_text(app: &App, role: Role) -> &'static str {
