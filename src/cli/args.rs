@@ -22,7 +22,7 @@ pub struct Cli {
     /// Open the studio debating this proposition at once.
     pub topic: Option<String>,
     /// The studio's theme: default, light, high-contrast, or a theme file.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, global = true, value_name = "NAME")]
     pub theme: Option<String>,
     #[command(flatten)]
     pub debate: Box<DebateArgs>,

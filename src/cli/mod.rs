@@ -47,13 +47,18 @@ fn fail(error: &anyhow::Error) -> ExitCode {
 
 async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     let config_file = cli.config.clone();
+    let theme: Vec<FlagValue> = cli
+        .theme
+        .iter()
+        .map(|t| FlagValue { key: "ui.theme".into(), raw: t.clone(), flag: "--theme".into() })
+        .collect();
     match cli.command {
         Some(Commands::Run { topic, json, debate }) => {
             let config = load_config(config_file.as_ref(), &debate.flag_values())?;
             run::run(&config, &topic, json).await
         }
         Some(Commands::Resume { id, json, debate }) => {
-            let config = load_config(config_file.as_ref(), &debate.flag_values())?;
+            let config = load_config(config_file.as_ref(), &[debate.flag_values(), theme].concat())?;
             if !json && studio::on_terminal() {
                 return studio::resume(&config, id.as_deref()).await;
             }
@@ -65,7 +70,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Commands::Replay { id, demo, speed, json }) => {
             if !json && studio::on_terminal() {
-                let config = load_config(config_file.as_ref(), &[])?;
+                let config = load_config(config_file.as_ref(), &theme)?;
                 let (loaded, id) = replay::load(id.as_deref(), demo, speed)?;
                 return studio::replay(&config, loaded, speed, id).await;
             }
@@ -97,11 +102,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         None => {
-            let mut flags = cli.debate.flag_values();
-            if let Some(theme) = &cli.theme {
-                flags.push(FlagValue { key: "ui.theme".into(), raw: theme.clone(), flag: "--theme".into() });
-            }
-            let config = load_config(config_file.as_ref(), &flags)?;
+            let config = load_config(config_file.as_ref(), &[cli.debate.flag_values(), theme].concat())?;
             studio::open(&config, cli.topic).await
         }
     }
