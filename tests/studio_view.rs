@@ -197,3 +197,35 @@ fn hostile_model_text_is_inert() {
         assert!(c == '\n' || !c.is_control(), "control character {c:?} reached the screen");
     }
 }
+
+fn browsing_sessions() -> App {
+    let mut app = studio_support::resolved();
+    let entry = |id: &str, topic: &str, outcome: Option<&str>| heat::store::index::IndexEntry {
+        id: id.into(),
+        topic: topic.into(),
+        created_ms: 0,
+        updated_ms: 0,
+        rounds: 2,
+        outcome: outcome.map(str::to_string),
+        models: vec![],
+    };
+    let mut browser = heat::tui::browser::Browser::new(vec![
+        entry("20261123-120000-ab12", "Remote work beats the office", Some("resolved by the judge")),
+        entry("20261122-090000-cd34", "Tabs beat spaces", None),
+        entry("20261121-080000-ef56", "Remote juniors learn slower", Some("resolution forced")),
+    ]);
+    browser.query = "remote".into();
+    app.modal = Some(heat::tui::app::Modal::Sessions(browser));
+    app
+}
+
+#[test]
+fn session_browser() {
+    check("sessions", browsing_sessions, &["Sessions", "search: remote", "Remote juniors learn slower"]);
+    let text = screen(&mut browsing_sessions(), 120, 40);
+    assert!(!text.contains("Tabs beat spaces"), "the search should hide it:\n{text}");
+    assert!(text.contains("ctrl-d delete"), "{text}");
+    let mut app = studio_support::resolved();
+    let s = crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('s'));
+    assert_eq!(app.on_key(s), vec![heat::tui::app::Effect::Sessions]);
+}

@@ -27,11 +27,20 @@ pub enum Effect {
     Quit,
     /// Leave now (a second Ctrl-C).
     HardQuit,
+    /// Open the session browser (the loop fills it from the store).
+    Sessions,
+    /// Show a stored session, continuing it when it can go on.
+    Open(String),
+    /// Export a stored session as Markdown.
+    ExportSession(String),
+    /// Delete a stored session.
+    Delete(String),
 }
 
 /// A dialog over the panes.
 pub enum Modal {
     Help,
+    Sessions(super::browser::Browser),
     Confirm(Confirm),
     Editor(Box<Editor>),
     Temperature(TempEditor),

@@ -12,7 +12,8 @@ use futures::{FutureExt, StreamExt};
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::time::Instant;
 
-use super::app::{App, Effect, Tone};
+use super::app::{App, Effect, Modal, Tone};
+use super::browser::Browser;
 use super::replay::Playback;
 use super::terminal::Guard;
 use super::{Opening, Studio, view};
@@ -104,7 +105,24 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                     stop(&mut app, &mut debate).await;
                     start(&studio, &mut app, &mut debate, topic)?;
                 }
-                Effect::Export => export_markdown(&studio, &mut app, debate.as_ref()),
+                Effect::Export => match debate.as_ref().and_then(|d| d.session.clone()) {
+                    Some(id) => export_markdown(&studio, &mut app, &id),
+                    None => app.say(Tone::Info, "Nothing to export: no stored session is shown"),
+                },
+                Effect::ExportSession(id) => export_markdown(&studio, &mut app, &id),
+                Effect::Sessions => {
+                    app.modal = Some(Modal::Sessions(Browser::new(studio.store.list())));
+                }
+                Effect::Open(id) => {
+                    stop(&mut app, &mut debate).await;
+                    // Dropping the shown debate releases its log for reopening.
+                    debate = None;
+                    match open_session(&studio, &mut app, &id) {
+                        Ok(running) => debate = Some(running),
+                        Err(e) => app.say(Tone::Error, format!("Could not open session {id}: {e:#}")),
+                    }
+                }
+                Effect::Delete(id) => delete_session(&studio, &mut app, debate.as_ref(), &id),
                 Effect::Quit => {
                     stop(&mut app, &mut debate).await;
                     drop(guard);
@@ -228,6 +246,43 @@ fn resume(
     Ok(Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session })
 }
 
+/// Shows a stored session: continued when it stopped early and providers
+/// are set up, else as it stands.
+fn open_session(studio: &Studio, app: &mut App, id: &str) -> anyhow::Result<Running> {
+    let loaded = studio.store.load(id)?;
+    let state = crate::debate::DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+    let can_continue = state
+        .finish
+        .as_ref()
+        .is_none_or(|f| matches!(f.outcome, crate::debate::Outcome::Failed(_) | crate::debate::Outcome::Cancelled));
+    if can_continue && studio.setup.is_some() {
+        let (recorder, loaded) = studio.store.reopen(id)?;
+        return resume(studio, app, recorder, &loaded);
+    }
+    app.begin(id.to_string());
+    for record in &loaded.records {
+        app.on_event(&record.event);
+    }
+    app.say(Tone::Info, format!("Session {id}, as stored"));
+    Ok(Running { source: None, recorder: None, session: Some(id.to_string()) })
+}
+
+fn delete_session(studio: &Studio, app: &mut App, debate: Option<&Running>, id: &str) {
+    if debate.and_then(|d| d.session.as_deref()) == Some(id) {
+        app.say(Tone::Warn, "That debate is on screen; open another before deleting it");
+        return;
+    }
+    match studio.store.delete(id) {
+        Ok(()) => {
+            if let Some(Modal::Sessions(browser)) = &mut app.modal {
+                browser.remove(id);
+            }
+            app.say(Tone::Info, format!("Deleted session {id}"));
+        }
+        Err(e) => app.say(Tone::Error, format!("{e:#}")),
+    }
+}
+
 /// Stops a running debate and records how it ended.
 async fn stop(app: &mut App, debate: &mut Option<Running>) {
     let Some(running) = debate.as_mut() else { return };
@@ -247,12 +302,8 @@ async fn stop(app: &mut App, debate: &mut Option<Running>) {
 }
 
 /// Writes the debate as Markdown into the current directory.
-fn export_markdown(studio: &Studio, app: &mut App, debate: Option<&Running>) {
-    let Some(id) = debate.and_then(|d| d.session.clone()) else {
-        app.say(Tone::Info, "Nothing to export: no stored session is shown");
-        return;
-    };
-    let written = studio.store.load(&id).and_then(|loaded| {
+fn export_markdown(studio: &Studio, app: &mut App, id: &str) {
+    let written = studio.store.load(id).and_then(|loaded| {
         let text = export::render(Format::Md, &loaded.header, &loaded.records);
         let path = studio.export_dir.join(format!("heat-{id}.md"));
         std::fs::write(&path, text).with_context(|| format!("could not write {}", path.display()))?;

@@ -163,6 +163,7 @@ impl App {
                 return vec![Effect::Send(Command::CancelTurn)];
             }
             Action::Export => return vec![Effect::Export],
+            Action::Sessions => return vec![Effect::Sessions],
             Action::Quit => {
                 if self.streaming() {
                     self.modal = Some(Modal::Confirm(Confirm::Quit));
@@ -194,6 +195,16 @@ impl App {
         let Some(modal) = self.modal.take() else { return Vec::new() };
         match modal {
             Modal::Help => Vec::new(),
+            Modal::Sessions(mut browser) => match browser.key(key) {
+                None => Vec::new(),
+                Some(effects) => {
+                    if effects.iter().any(|e| matches!(e, Effect::Open(_))) {
+                        return effects;
+                    }
+                    self.modal = Some(Modal::Sessions(browser));
+                    effects
+                }
+            },
             Modal::Confirm(what) => match key.code {
                 KeyCode::Char('y' | 'Y') | KeyCode::Enter => match what {
                     Confirm::Force => {

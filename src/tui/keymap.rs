@@ -16,6 +16,7 @@ pub enum Action {
     CancelTurn,
     NewDebate,
     Export,
+    Sessions,
     Quit,
     Help,
     ToggleReasoning,
@@ -32,7 +33,7 @@ pub enum Action {
 impl Action {
     /// Every action with its config name, default keys and help text, in
     /// the order the help overlay lists them.
-    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 19] = [
+    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 20] = [
         (Action::TogglePause, "pause", "space", "pause or resume the debate"),
         (Action::Inject, "inject", "i", "inject a topic into the next round"),
         (Action::Temperature, "temperature", "t", "pin the heat (temperature)"),
@@ -41,6 +42,7 @@ impl Action {
         (Action::CancelTurn, "cancel", "c", "cancel the streaming turns"),
         (Action::NewDebate, "new", "n", "start a new debate"),
         (Action::Export, "export", "e", "export the debate as Markdown"),
+        (Action::Sessions, "sessions", "s", "browse stored debates"),
         (Action::Quit, "quit", "q", "quit"),
         (Action::Help, "help", "?, f1", "show or hide this help"),
         (Action::ToggleReasoning, "reasoning", "z", "show or hide reasoning"),

@@ -3,6 +3,7 @@
 //! the engine only through `DebateHandle`.
 
 pub mod app;
+pub mod browser;
 mod event_loop;
 pub mod input;
 pub mod judge_text;

@@ -16,6 +16,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     match &app.modal {
         None => {}
         Some(Modal::Help) => help(frame, app, area),
+        Some(Modal::Sessions(browser)) => sessions(frame, app, area, browser),
         Some(Modal::Confirm(what)) => confirm(frame, app, area, *what),
         Some(Modal::Editor(editor)) => {
             let title = match editor.purpose {
@@ -60,6 +61,43 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             );
         }
     }
+}
+
+fn sessions(frame: &mut Frame<'_>, app: &App, area: Rect, browser: &crate::tui::browser::Browser) {
+    let theme = &app.theme;
+    let rect = centered(area, 100, 22);
+    let inner = frame_box(frame, app, rect, " Sessions ");
+    let [body, hint] = split_last(inner);
+    let width = usize::from(body.width);
+    let mut lines = vec![Line::from(vec![
+        Span::styled("search: ", theme.secondary()),
+        Span::styled(browser.query.clone(), Style::new().add_modifier(Modifier::BOLD)),
+        Span::styled("▏", Style::new().fg(theme.key)),
+    ])];
+    let matches = browser.matches();
+    if matches.is_empty() {
+        lines.push(Line::from(Span::styled("No stored debate matches.", theme.secondary())));
+    }
+    let rows = usize::from(body.height.saturating_sub(2));
+    let first = browser.selected.saturating_sub(rows.saturating_sub(1));
+    for (i, entry) in matches.iter().enumerate().skip(first).take(rows) {
+        let outcome = entry.outcome.as_deref().unwrap_or("unfinished");
+        let text =
+            format!("{}  {:<24} {}", entry.id, super::truncate(outcome, 24), crate::sanitize::clean(&entry.topic));
+        let style = if i == browser.selected {
+            Style::new().fg(theme.bar_bg).bg(theme.key).add_modifier(Modifier::BOLD)
+        } else {
+            Style::new()
+        };
+        let style = if i == browser.selected && !theme.color { style.add_modifier(Modifier::REVERSED) } else { style };
+        lines.push(Line::from(Span::styled(super::truncate(&text, width), style)));
+    }
+    frame.render_widget(Paragraph::new(lines), body);
+    let hint_text = match &browser.deleting {
+        Some(id) => format!("Delete {id}? y / Enter: yes · any other key: no"),
+        None => "type to search · ↑/↓ select · Enter open · ctrl-e export · ctrl-d delete · Esc close".into(),
+    };
+    frame.render_widget(Paragraph::new(hint_line(app, &hint_text)), hint);
 }
 
 fn confirm(frame: &mut Frame<'_>, app: &App, area: Rect, what: Confirm) {

@@ -67,6 +67,7 @@ fn hints(app: &App) -> Vec<(Action, &'static str)> {
     if app.debate.finish.is_some() || app.session.is_none() {
         return vec![
             (Action::NewDebate, "new debate"),
+            (Action::Sessions, "sessions"),
             (Action::Export, "export"),
             (Action::FocusNext, "pane"),
             (Action::Help, "help"),
