@@ -102,7 +102,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                     None => {}
                 },
                 Effect::Start(topic) => {
-                    stop(&mut app, &mut debate).await;
+                    stop(&mut app, &mut debate, &mut input).await;
                     start(&studio, &mut app, &mut debate, topic)?;
                 }
                 Effect::Export => match debate.as_ref().and_then(|d| d.session.clone()) {
@@ -114,7 +114,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                     app.modal = Some(Modal::Sessions(Browser::new(studio.store.list())));
                 }
                 Effect::Open(id) => {
-                    stop(&mut app, &mut debate).await;
+                    stop(&mut app, &mut debate, &mut input).await;
                     // Dropping the shown debate releases its log for reopening.
                     debate = None;
                     match open_session(&studio, &mut app, &id) {
@@ -124,7 +124,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 }
                 Effect::Delete(id) => delete_session(&studio, &mut app, debate.as_ref(), &id),
                 Effect::Quit => {
-                    stop(&mut app, &mut debate).await;
+                    stop(&mut app, &mut debate, &mut input).await;
                     drop(guard);
                     return Ok(farewell(&app, debate.as_ref()));
                 }
@@ -283,8 +283,9 @@ fn delete_session(studio: &Studio, app: &mut App, debate: Option<&Running>, id: 
     }
 }
 
-/// Stops a running debate and records how it ended.
-async fn stop(app: &mut App, debate: &mut Option<Running>) {
+/// Stops a running debate and records how it ended. A Ctrl-C while it
+/// winds down quits at once.
+async fn stop(app: &mut App, debate: &mut Option<Running>, input: &mut EventStream) {
     let Some(running) = debate.as_mut() else { return };
     let Some(Source::Engine(mut handle)) = running.source.take() else { return };
     handle.send(Command::Stop);
@@ -296,8 +297,25 @@ async fn stop(app: &mut App, debate: &mut Option<Running>) {
             app.on_event(&event);
         }
     };
-    if tokio::time::timeout(STOP_GRACE, drain).await.is_err() {
-        app.say(Tone::Warn, "The debate did not stop in time; its log ends at the last event");
+    let interrupted = async {
+        while let Some(Ok(event)) = input.next().await {
+            if let Event::Key(key) = event
+                && key.code == crossterm::event::KeyCode::Char('c')
+                && key.modifiers.contains(crossterm::event::KeyModifiers::CONTROL)
+            {
+                return;
+            }
+        }
+        std::future::pending::<()>().await;
+    };
+    tokio::select! {
+        stopped = tokio::time::timeout(STOP_GRACE, drain) => if stopped.is_err() {
+            app.say(Tone::Warn, "The debate did not stop in time; its log ends at the last event");
+        },
+        () = interrupted => {
+            super::terminal::leave();
+            std::process::exit(130);
+        }
     }
 }
 
