@@ -70,8 +70,9 @@ pub fn render(frame: &mut Frame<'_>, app: &mut App) {
 
 fn draw(frame: &mut Frame<'_>, app: &App, plan: &Plan) {
     let area = frame.area();
-    let base = Style::new().fg(app.theme.text);
-    frame.buffer_mut().set_style(area, base);
+    if app.theme.text != ratatui::style::Color::Reset {
+        frame.buffer_mut().set_style(area, Style::new().fg(app.theme.text));
+    }
     if plan.too_small {
         too_small(frame, app, area);
         return;
