@@ -33,8 +33,31 @@ fn reply(request: &Recorded) -> Reply {
     Reply::sse(&anthropic_sse(&words, None), 40).with_delay(Duration::from_millis(120))
 }
 
+/// What the terminal was asked to do besides drawing text.
+#[derive(Default)]
+struct Watch {
+    titles: Vec<String>,
+    clipboard: Vec<String>,
+    bells: usize,
+}
+
+impl vt100::Callbacks for Watch {
+    fn set_window_title(&mut self, _: &mut vt100::Screen, title: &[u8]) {
+        self.titles.push(String::from_utf8_lossy(title).into_owned());
+    }
+    fn set_window_icon_name(&mut self, _: &mut vt100::Screen, name: &[u8]) {
+        self.titles.push(String::from_utf8_lossy(name).into_owned());
+    }
+    fn copy_to_clipboard(&mut self, _: &mut vt100::Screen, _: &[u8], data: &[u8]) {
+        self.clipboard.push(String::from_utf8_lossy(data).into_owned());
+    }
+    fn audible_bell(&mut self, _: &mut vt100::Screen) {
+        self.bells += 1;
+    }
+}
+
 struct Studio {
-    screen: Arc<Mutex<vt100::Parser>>,
+    screen: Arc<Mutex<vt100::Parser<Watch>>>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
 }
@@ -111,10 +134,11 @@ fn open_heat(data: &std::path::Path, server: &MockLlm, args: &[&str]) -> Studio 
     }
     let child = pty.slave.spawn_command(cmd).unwrap();
     drop(pty.slave);
-    let screen = Arc::new(Mutex::new(vt100::Parser::new(
+    let screen = Arc::new(Mutex::new(vt100::Parser::new_with_callbacks(
         std::num::NonZero::new(40).unwrap(),
         std::num::NonZero::new(120).unwrap(),
         0,
+        Watch::default(),
     )));
     let mut reader = pty.master.try_clone_reader().unwrap();
     let parser = Arc::clone(&screen);
@@ -255,4 +279,38 @@ async fn a_quit_debate_resumes_in_the_studio_where_it_stopped() {
         1,
         "resuming must not start a second debate"
     );
+}
+
+const HOSTILE: &str = "SAFE-START \u{1b}]0;pwned title\u{7}\u{1b}]52;c;cHduZWQ=\u{7}\u{1b}[2J\u{1b}[H\u{7}\u{0}\u{202e}\u{1b}P1$qm\u{1b}\\ SAFE-END";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn escape_sequences_from_a_model_never_reach_the_terminal() {
+    let server = MockLlm::with_handler(|request: &Recorded| {
+        let text = if request.system().contains("You are the JUDGE") {
+            r#"{"resolved": true, "verdict": "SAFE-VERDICT \u001b]0;judge title\u0007 done", "topic": "t", "heat": 0.5}"#
+        } else {
+            HOSTILE
+        };
+        Reply::sse(&anthropic_sse(&[text], Some("\u{1b}]52;c;dGhpbmtpbmc=\u{7}thinking")), 16)
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut studio = open_studio(data.path(), &server);
+    studio
+        .wait_for("the hostile text, drawn inert", |s| s.matches("SAFE-START").count() >= 2 && s.contains("SAFE-END"))
+        .await;
+    studio.wait_for("the verdict", |s| s.contains("SAFE-VERDICT")).await;
+    {
+        let parser = studio.screen.lock().unwrap();
+        let watch = parser.callbacks();
+        assert!(watch.titles.is_empty(), "a model set the window title: {:?}", watch.titles);
+        assert!(watch.clipboard.is_empty(), "a model wrote the clipboard: {:?}", watch.clipboard);
+        assert_eq!(watch.bells, 0, "a model rang the bell");
+        let text = parser.screen().contents();
+        assert!(text.contains("heat") && text.contains("Round 1 of 4"), "the screen was cleared:\n{text}");
+        assert!(!text.contains('\u{202e}'), "a bidi override reached the screen");
+    }
+    studio.keys("q");
+    studio.wait_exit().await;
+    studio.wait_restored().await;
 }
