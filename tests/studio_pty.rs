@@ -16,6 +16,7 @@ use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
 
 const INJECTED: &str = "What about junior staff?";
+const API_KEY: &str = "sk-ant-test-pty-7d2e";
 
 fn reply(request: &Recorded) -> Reply {
     let system = request.system();
@@ -126,7 +127,7 @@ fn open_heat(data: &std::path::Path, server: &MockLlm, args: &[&str]) -> Studio 
     cmd.args(args);
     cmd.cwd(data);
     cmd.env("HEAT_DATA_DIR", data);
-    cmd.env("ANTHROPIC_API_KEY", "sk-ant-test-pty");
+    cmd.env("ANTHROPIC_API_KEY", API_KEY);
     cmd.env("ANTHROPIC_BASE_URL", &server.base_url);
     cmd.env("TERM", "xterm-256color");
     for var in ["OPENAI_API_KEY", "HEAT_PROVIDER", "HEAT_MODEL", "NO_COLOR", "HEAT_THEME"] {
@@ -206,10 +207,26 @@ async fn keys_steer_a_live_debate_in_a_terminal() {
     studio.wait_for("the force dialog", |s| s.contains("Force a resolution?")).await;
     studio.keys("y");
     studio.wait_for("the forced ending", |s| s.contains("Debate over: resolution forced")).await;
+    studio.keys("e");
+    studio.wait_for("the export", |s| s.contains("Exported to")).await;
 
     studio.keys("q");
     let status = studio.wait_exit().await;
     assert!(status.success(), "exit status {status:?}");
+
+    // Nothing heat wrote holds the API key; the export is there.
+    let mut files = vec![data.path().to_path_buf()];
+    let mut exported = false;
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains(API_KEY), "{} holds the API key", path.display());
+        exported |= path.file_name().unwrap().to_string_lossy().ends_with(".md");
+    }
+    assert!(exported, "e wrote no Markdown export");
 
     // The session log holds every steering action.
     let events = session_events(data.path());
