@@ -53,28 +53,31 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, index: usize, area: Rect) {
         return;
     }
     // Straight from the layout cache into the buffer: no per-frame copies.
+    let base = if theme.text == ratatui::style::Color::Reset { Style::new() } else { Style::new().fg(theme.text) };
     let buffer = frame.buffer_mut();
     for (row, line) in (inner.y..inner.bottom()).zip(lines) {
-        put_line(buffer, inner.x, row, line, inner.width);
+        put_line(buffer, inner.x, row, line, inner.width, base);
     }
 }
 
 /// Writes a line into the buffer. ASCII spans (most model text) go in cell
 /// by cell, skipping grapheme segmentation, which is most of a frame's cost
 /// otherwise; other text takes ratatui's path.
-fn put_line(buffer: &mut ratatui::buffer::Buffer, x: u16, y: u16, line: &Line<'_>, width: u16) {
+fn put_line(buffer: &mut ratatui::buffer::Buffer, x: u16, y: u16, line: &Line<'_>, width: u16, base: Style) {
     let right = x.saturating_add(width);
     let mut at = x;
     for span in &line.spans {
         if at >= right {
             return;
         }
-        let style = line.style.patch(span.style);
+        let style = base.patch(line.style).patch(span.style);
         if span.content.is_ascii() {
-            for byte in span.content.bytes().take(usize::from(right - at)) {
-                buffer[(at, y)].set_char(char::from(byte)).set_style(style);
-                at += 1;
+            let n = span.content.len().min(usize::from(right - at));
+            let start = buffer.index_of(at, y);
+            for (cell, byte) in buffer.content[start..start + n].iter_mut().zip(span.content.bytes()) {
+                cell.set_char(char::from(byte)).set_style(style);
             }
+            at += n as u16;
         } else {
             at = buffer.set_stringn(at, y, &span.content, usize::from(right - at), style).0;
         }
@@ -182,7 +185,7 @@ mod tests {
             let area = Rect::new(0, 0, 40, 1);
             let mut fast = Buffer::empty(area);
             let mut reference = Buffer::empty(area);
-            super::put_line(&mut fast, 0, 0, &line, width);
+            super::put_line(&mut fast, 0, 0, &line, width, Style::new());
             reference.set_line(0, 0, &line, width);
             assert_eq!(fast, reference, "width {width}");
         }
