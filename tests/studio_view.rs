@@ -229,3 +229,17 @@ fn session_browser() {
     let s = crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('s'));
     assert_eq!(app.on_key(s), vec![heat::tui::app::Effect::Sessions]);
 }
+
+#[test]
+fn the_offline_notice_stands_in_the_status_bar_until_news_arrives() {
+    let notice = "offline: SmolLM2-135M — small model, expect weak arguments";
+    let mut app = studio_support::mid_stream();
+    app.notice = Some(notice.into());
+    assert!(screen(&mut app, 120, 40).contains(notice));
+    let mut start = studio_support::start_screen();
+    start.notice = Some(notice.into());
+    assert!(screen(&mut start, 80, 24).contains(notice));
+    feed(&mut app, &[DebateEvent::Notice { message: "the model refused temperature".into() }]);
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("the model refused temperature") && !text.contains(notice), "{text}");
+}

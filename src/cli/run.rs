@@ -58,19 +58,26 @@ pub async fn show_config(config: &Config) -> anyhow::Result<()> {
 }
 
 /// Chooses providers and builds the engine setup, printing notices.
-pub(super) async fn engine_setup(config: &Config) -> anyhow::Result<EngineSetup> {
-    let env = discover(config).await;
-    let selection = select::select(config, &env)?;
-    for notice in &selection.notices {
+async fn engine_setup(config: &Config) -> anyhow::Result<EngineSetup> {
+    let (setup, notices) = engine_setup_quiet(config).await?;
+    for notice in &notices {
         eprintln!("heat: {notice}");
     }
+    Ok(setup)
+}
+
+/// Chooses providers and builds the engine setup; returns the notices
+/// (such as the offline model's) for the caller to show.
+pub(super) async fn engine_setup_quiet(config: &Config) -> anyhow::Result<(EngineSetup, Vec<String>)> {
+    let env = discover(config).await;
+    let selection = select::select(config, &env)?;
     let loader = if selection.uses(ProviderKind::Local) {
         super::model::ensure_installed(config).await?;
         super::model::loader(config)
     } else {
         None
     };
-    select::build(config, &selection, loader.as_deref())
+    Ok((select::build(config, &selection, loader.as_deref())?, selection.notices.clone()))
 }
 
 pub async fn run(config: &Config, topic: &str, json: bool) -> anyhow::Result<ExitCode> {

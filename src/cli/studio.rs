@@ -58,7 +58,12 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         .map_err(|e| anyhow::anyhow!("{e}"))
         .context("the [keys] table in the config is not valid")?;
     let store = Store::open(&store::data_dir()?)?;
-    let setup = if live { Some(super::run::engine_setup(config).await?) } else { None };
+    let (setup, notices) = if live {
+        let (setup, notices) = super::run::engine_setup_quiet(config).await?;
+        (Some(setup), notices)
+    } else {
+        (None, Vec::new())
+    };
     let roster = setup
         .iter()
         .flat_map(crate::debate::engine::EngineSetup::participants)
@@ -74,6 +79,9 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
             (e.id, format!("{} ({outcome})", crate::sanitize::clean(&e.topic)))
         })
         .collect();
+    // Provider notices ("offline: SmolLM2-135M — small model, …") open the
+    // status bar; a debate's own messages replace them.
+    app.notice = (!notices.is_empty()).then(|| notices.join(" · "));
     let export_dir = std::env::current_dir().context("could not read the current directory")?;
     let studio = Studio { setup, store, spec: super::run::spec(config), opening, export_dir };
     tui::run(studio, app).await

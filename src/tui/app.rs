@@ -106,6 +106,8 @@ pub struct App {
     /// The start screen's topic editor, while no debate has begun.
     pub start: Option<TextArea<'static>>,
     pub flash: Option<Flash>,
+    /// A standing note about the providers, shown when nothing newer is.
+    pub notice: Option<String>,
     /// When each role's pending retry fires.
     pub retry_at: [Option<Instant>; 3],
     pub show_reasoning: bool,
@@ -145,6 +147,7 @@ impl App {
             modal: None,
             start: None,
             flash: None,
+            notice: None,
             retry_at: [None; 3],
             show_reasoning: true,
             keymap,

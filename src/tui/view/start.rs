@@ -66,5 +66,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     }
     if let Some(f) = &app.flash {
         frame.render_widget(Paragraph::new(Span::styled(f.text.clone(), Style::new().fg(theme.warn))), flash);
+    } else if let Some(notice) = &app.notice {
+        frame.render_widget(Paragraph::new(Span::styled(notice.clone(), theme.secondary())), flash);
     }
 }

@@ -25,6 +25,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         let style = if flash.tone == Tone::Error { style.add_modifier(Modifier::BOLD) } else { style };
         let line = Line::from(Span::styled(format!(" {}", truncate(&flash.text, width.saturating_sub(2))), style));
         frame.render_widget(Paragraph::new(line), Rect { height: 1, ..area });
+    } else if let Some(notice) = &app.notice {
+        let line =
+            Line::from(Span::styled(format!(" {}", truncate(notice, width.saturating_sub(2))), theme.secondary()));
+        frame.render_widget(Paragraph::new(line), Rect { height: 1, ..area });
     }
 
     let bar = Style::new().fg(theme.bar_fg).bg(theme.bar_bg);
