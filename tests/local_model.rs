@@ -103,3 +103,21 @@ async fn dropping_the_stream_stops_generation_and_the_model_serves_again() {
     assert!(!text.is_empty());
     assert!(matches!(chunks.last(), Some(Chunk::Finish(_))));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn dropping_the_model_mid_answer_waits_for_its_thread() {
+    let Some(path) = model_support::model_path() else { return };
+    let model = LocalModel::load(&path, LocalOptions::default()).unwrap();
+    let mut stream = model.stream(request("Write a long essay about rivers.", 400));
+    // A second job waits in the queue behind the first.
+    let queued = model.stream(request("And another about lakes.", 400));
+    assert!(matches!(stream.next().await, Some(Ok(_))), "the first answer started");
+    // Dropping everything mid-answer must return (the worker joined), not
+    // leave llama.cpp decoding while the process exits.
+    let dropped = tokio::task::spawn_blocking(move || {
+        drop(stream);
+        drop(queued);
+        drop(model);
+    });
+    tokio::time::timeout(std::time::Duration::from_secs(60), dropped).await.expect("dropping the model hung").unwrap();
+}

@@ -56,6 +56,20 @@ struct Job {
 pub struct LocalModel {
     jobs: Mutex<std_mpsc::Sender<Job>>,
     name: String,
+    worker: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for LocalModel {
+    /// Closes the job queue and waits for the worker: a process that exits
+    /// while llama.cpp is mid-decode crashes in its teardown. A cancelled
+    /// turn stops within one token, so this is short.
+    fn drop(&mut self) {
+        let (closed, _) = std_mpsc::channel();
+        drop(std::mem::replace(self.jobs.get_mut().unwrap_or_else(PoisonError::into_inner), closed));
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
 }
 
 /// llama.cpp's backend may be initialised once per process.
@@ -84,13 +98,13 @@ impl LocalModel {
         let (jobs_tx, jobs_rx) = std_mpsc::channel::<Job>();
         let (ready_tx, ready_rx) = std_mpsc::channel::<Result<(), ProviderError>>();
         let owned = path.to_path_buf();
-        std::thread::Builder::new()
+        let worker = std::thread::Builder::new()
             .name("heat-local-model".into())
             .spawn(move || worker(&owned, &options, &ready_tx, &jobs_rx))
             .map_err(|e| ProviderError::Local(format!("could not start the model thread: {e}")))?;
         ready_rx.recv().map_err(|_| ProviderError::Local("the model thread stopped while loading".into()))??;
         let name = path.file_stem().map_or_else(|| "local".into(), |s| s.to_string_lossy().into_owned());
-        Ok(Self { jobs: Mutex::new(jobs_tx), name })
+        Ok(Self { jobs: Mutex::new(jobs_tx), name, worker: Some(worker) })
     }
 
     /// The model's name, from its file name.
