@@ -176,7 +176,13 @@ fn help_overlay() {
             app.act(Action::Help);
             app
         },
-        &["Keys", "pause or resume the debate", "inject a topic"],
+        &[
+            "Keys",
+            "pause or resume the debate",
+            "inject a topic",
+            "jump to the end and follow the stream",
+            "any key closes",
+        ],
     );
 }
 

@@ -127,9 +127,12 @@ fn help(frame: &mut Frame<'_>, app: &App, area: Rect) {
         let pad = width.saturating_sub(keys.chars().count());
         lines.push(Line::from(vec![Span::styled(keys, key), Span::raw(" ".repeat(pad + 2)), Span::raw(help)]));
     }
-    lines.push(Line::default());
-    lines.push(Line::from(Span::styled("ctrl-c quits; a second ctrl-c quits at once.", theme.secondary())));
-    lines.push(Line::from(Span::styled("Keys can be changed in heat.toml under [keys].", theme.secondary())));
+    // The footnotes go first when the screen is short: every key must show.
+    if usize::from(area.height) >= lines.len() + 6 {
+        lines.push(Line::default());
+        lines.push(Line::from(Span::styled("ctrl-c quits; a second ctrl-c quits at once.", theme.secondary())));
+        lines.push(Line::from(Span::styled("Keys can be changed in heat.toml under [keys].", theme.secondary())));
+    }
     let height = lines.len() as u16 + 3;
     let rect = centered(area, (width as u16 + 48).min(80), height);
     let inner = frame_box(frame, app, rect, " Keys ");
