@@ -211,7 +211,7 @@ proptest! {
         }
         let loaded = result.unwrap();
         let kept: Vec<DebateEvent> = loaded.records.iter().map(|r| r.event.clone()).collect();
-        let whole_lines = bytes[header_len..at].iter().filter(|&&b| b == b'\n').count();
+        let whole_lines = memchr::memchr_iter(b'\n', &bytes[header_len..at]).count();
         prop_assert!(kept.len() >= whole_lines && kept.len() <= whole_lines + 1, "kept {} of {} whole lines", kept.len(), whole_lines);
         prop_assert_eq!(&kept[..], &events[..kept.len()]);
         // A torn tail is reported, never silently folded.
