@@ -194,11 +194,7 @@ fn write_verified(
     }
     ensure!(magic.as_slice() == b"GGUF", "this is not a GGUF model file (it does not start with the GGUF magic)");
     if is_default {
-        let digest = hasher.finalize().iter().fold(String::with_capacity(64), |mut hex, b| {
-            use std::fmt::Write as _;
-            let _ = write!(hex, "{b:02x}");
-            hex
-        });
+        let digest = hex(&hasher.finalize());
         ensure!(
             digest == DEFAULT_SHA256,
             "the downloaded model is corrupt: sha256 {digest} does not match {DEFAULT_SHA256}; nothing was installed"
@@ -207,6 +203,22 @@ fn write_verified(
     tmp.as_file().sync_all().context("could not sync the model file")?;
     tmp.persist(target).with_context(|| format!("could not move the model into {}", target.display()))?;
     Ok(())
+}
+
+/// The sha256 of a file, in hex (for `heat doctor`'s check of the model).
+pub fn file_sha256(path: &Path) -> std::io::Result<String> {
+    let mut file = File::open(path)?;
+    let mut hasher = Sha256::new();
+    std::io::copy(&mut file, &mut hasher)?;
+    Ok(hex(&hasher.finalize()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().fold(String::with_capacity(64), |mut hex, b| {
+        use std::fmt::Write as _;
+        let _ = write!(hex, "{b:02x}");
+        hex
+    })
 }
 
 #[cfg(test)]

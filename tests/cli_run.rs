@@ -76,11 +76,13 @@ async fn a_debate_runs_to_resolution_and_prints_as_it_streams() {
     let server = MockLlm::with_handler(debate_reply).await;
     let data = tempfile::tempdir().unwrap();
     let mut cmd = heat(data.path(), &server);
-    cmd.args(["run", "Tabs beat spaces", "--max-rounds", "3"]);
+    // The most verbose log, so the secrets check below covers everything logged.
+    cmd.args(["--log-level", "trace", "run", "Tabs beat spaces", "--max-rounds", "3"]);
     let out = output(cmd).await;
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{stderr}");
     assert!(stdout.contains("advocate  anthropic/claude-haiku-4-5"), "{stdout}");
+    assert!(!stdout.contains("TRACE") && !stderr.contains("INFO"), "log records reached the terminal");
     assert!(stdout.contains("── Round 1 of 3 · heat 0.90"), "{stdout}");
     assert!(stdout.contains("▌ Advocate\nTabs let every reader choose a width.\n"), "{stdout}");
     assert!(stdout.contains("▌ Skeptic\nSpaces render the same everywhere.\n"), "{stdout}");
@@ -111,8 +113,14 @@ async fn a_debate_runs_to_resolution_and_prints_as_it_streams() {
             .all(|r| r.body["temperature"] == 0.2 && r.body["output_config"]["format"]["type"] == "json_schema")
     );
 
-    // The key never reaches a file heat wrote.
+    // The log file tells the debate's story.
     let files = written_files(data.path());
+    let (_, log) = files.iter().find(|(p, _)| p.contains("/logs/heat.")).expect("a log file in the data dir");
+    for line in ["heat started", "debate started", "round started", "turn completed", "verdict", "debate finished"] {
+        assert!(log.contains(line), "the log lacks `{line}`:\n{log}");
+    }
+
+    // The key never reaches a file heat wrote.
     assert!(files.iter().any(|(p, _)| Path::new(p).extension().is_some_and(|e| e == "jsonl")));
     for (path, text) in files {
         assert!(!text.contains(KEY), "the API key leaked into {path}");

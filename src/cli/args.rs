@@ -29,6 +29,9 @@ pub struct Cli {
     /// Use this config file instead of the platform's heat.toml.
     #[arg(long, global = true, env = "HEAT_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// How much to write to the log file in the data dir: off, error, warn, info, debug or trace.
+    #[arg(long, global = true, env = "HEAT_LOG", value_name = "LEVEL", default_value = "info")]
+    pub log_level: crate::logging::LogLevel,
 }
 
 #[derive(Debug, Subcommand)]
@@ -55,6 +58,8 @@ pub enum Commands {
     },
     /// List stored debates, newest first.
     Sessions,
+    /// Check the config, data dir, providers (with a live request), offline model and terminal.
+    Doctor,
     /// Play a stored debate back at its recorded pace (the newest when no id is given).
     Replay {
         /// A session id, or the start of one.

@@ -2,6 +2,7 @@
 //! the chosen command.
 
 pub mod args;
+mod doctor;
 mod model;
 pub mod print;
 mod replay;
@@ -23,6 +24,9 @@ use args::{Cli, Commands, ConfigAction, ModelAction};
 /// Runs the command line; errors come back as one sentence for stderr.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Best effort: a data dir that cannot be written is reported by the
+    // commands that need it, and by `heat doctor`.
+    let _ = crate::store::data_dir().and_then(|dir| crate::logging::init(&dir, cli.log_level));
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => return fail(&anyhow::anyhow!("could not start the async runtime: {e}")),
@@ -47,6 +51,7 @@ fn fail(error: &anyhow::Error) -> ExitCode {
 
 async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     let config_file = cli.config.clone();
+    let log_level = cli.log_level;
     let theme: Vec<FlagValue> = cli
         .theme
         .iter()
@@ -64,6 +69,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             run::resume(&config, id.as_deref(), json).await
         }
+        Some(Commands::Doctor) => doctor::doctor(load_config(config_file.as_ref(), &[]), log_level).await,
         Some(Commands::Sessions) => {
             sessions::list()?;
             Ok(ExitCode::SUCCESS)

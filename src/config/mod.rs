@@ -91,10 +91,7 @@ impl Config {
         flags: &[FlagValue],
     ) -> anyhow::Result<Self> {
         let specs = keys::all();
-        let mut entries = BTreeMap::new();
-        let defaults = parse_file(DEFAULT_FILE, &Source::Default, &specs)
-            .context("the built-in default configuration is invalid")?;
-        entries.extend(defaults);
+        let mut entries = defaults(&specs)?;
         let mut consulted = None;
         if let Some((path, named_by_user)) = file {
             match std::fs::read_to_string(path) {
@@ -126,6 +123,15 @@ impl Config {
             entries.insert(flag.key.clone(), Entry { value, source: Source::Flag(flag.flag.clone()) });
         }
         Ok(Self { entries, file: consulted })
+    }
+
+    /// The defaults overlaid with `text` read as the file at `path`, without
+    /// touching the disk or the environment (what `load` makes of a file).
+    pub fn from_file_text(text: &str, path: &Path) -> anyhow::Result<Self> {
+        let specs = keys::all();
+        let mut entries = defaults(&specs)?;
+        entries.extend(parse_file(text, &Source::File(path.to_path_buf()), &specs)?);
+        Ok(Self { entries, file: Some((path.to_path_buf(), true)) })
     }
 
     pub fn get(&self, key: &str) -> Option<&Entry> {
@@ -188,6 +194,10 @@ impl Config {
             })
             .collect()
     }
+}
+
+fn defaults(specs: &[KeySpec]) -> anyhow::Result<BTreeMap<String, Entry>> {
+    parse_file(DEFAULT_FILE, &Source::Default, specs).context("the built-in default configuration is invalid")
 }
 
 fn parse_file(text: &str, source: &Source, specs: &[KeySpec]) -> anyhow::Result<BTreeMap<String, Entry>> {

@@ -208,6 +208,7 @@ impl Engine {
     }
 
     fn emit(&mut self, event: DebateEvent) {
+        crate::logging::event(&event);
         self.state.apply(&event);
         // A consumer that went away does not stop the debate from ending cleanly.
         let _ = self.events.send(event);

@@ -82,7 +82,7 @@ fn value_start(body: &str, key: &str) -> Option<usize> {
             i += 1;
             continue;
         }
-        if body[i..].starts_with(&needle) {
+        if bytes[i..].starts_with(needle.as_bytes()) {
             let after = body[i + needle.len()..].trim_start();
             let after = after.strip_prefix(':')?.trim_start();
             return Some(body.len() - after.len());
@@ -123,5 +123,13 @@ mod tests {
         assert_eq!(partial("Plain words.").verdict, "Plain words.");
         assert_eq!(partial("```json\n{\"verdict\": \"v\"").verdict, "v");
         assert_eq!(partial("{").verdict, "");
+    }
+
+    #[test]
+    fn multibyte_text_outside_strings_does_not_panic() {
+        // Found by the verdict fuzz target: a key search sliced inside `Ђ`.
+        let p = partial("{Ђ\"verdict\": \"still read\", Ђ\"topic\": \"t\"}");
+        assert_eq!(p.verdict, "still read");
+        assert_eq!(p.topic.as_deref(), Some("t"));
     }
 }

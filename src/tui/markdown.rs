@@ -181,6 +181,10 @@ struct Renderer {
     code: Option<Style>,
     /// A block ended: the next one starts after a blank line.
     pending_gap: bool,
+    /// The blank line owed before the next line drawn (with the prefix of
+    /// where the gap was asked for). Held, not drawn, so a block that draws
+    /// nothing (an empty quote) leaves no gap of its own.
+    gap_line: Option<Line<'static>>,
 }
 
 impl Renderer {
@@ -196,6 +200,7 @@ impl Renderer {
             lists: Vec::new(),
             code: None,
             pending_gap: false,
+            gap_line: None,
         }
     }
 
@@ -225,7 +230,7 @@ impl Renderer {
             Event::Rule => {
                 self.gap();
                 let bar = "─".repeat(self.width.saturating_sub(self.indent_width()).min(40));
-                self.lines.push(Line::from(Span::styled(bar, self.palette.quote)));
+                self.push_line(Line::from(Span::styled(bar, self.palette.quote)));
                 self.pending_gap = true;
             }
             Event::Html(text) | Event::InlineHtml(text) => self.pieces.push((text.into_string(), self.style())),
@@ -257,7 +262,7 @@ impl Renderer {
                     let label = Span::styled(format!("  {lang}"), self.palette.quote);
                     let mut spans = self.prefix(false);
                     spans.push(label);
-                    self.lines.push(Line::from(spans));
+                    self.push_line(Line::from(spans));
                 }
                 self.code = Some(self.palette.code);
             }
@@ -320,7 +325,7 @@ impl Renderer {
                 if self.marker.take().is_some() {
                     // An empty item still shows its marker.
                     let line: Vec<Span<'static>> = self.prefix(true);
-                    self.lines.push(Line::from(line));
+                    self.push_line(Line::from(line));
                 }
             }
             TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link => {
@@ -333,11 +338,18 @@ impl Renderer {
     /// A blank line before a block that follows another.
     fn gap(&mut self) {
         self.flush();
-        if self.pending_gap && !self.lines.is_empty() {
-            let prefix = self.prefix(false);
-            self.lines.push(Line::from(prefix));
+        if self.pending_gap && !self.lines.is_empty() && self.gap_line.is_none() {
+            self.gap_line = Some(Line::from(self.prefix(false)));
         }
         self.pending_gap = false;
+    }
+
+    /// Draws a line, after the gap owed before it.
+    fn push_line(&mut self, line: Line<'static>) {
+        if let Some(gap) = self.gap_line.take() {
+            self.lines.push(gap);
+        }
+        self.lines.push(line);
     }
 
     fn indent_width(&self) -> usize {
@@ -374,7 +386,7 @@ impl Renderer {
                 let (head, tail) = take_width(rest, room);
                 let mut spans = prefix.clone();
                 spans.push(Span::styled(head.to_string(), style));
-                self.lines.push(Line::from(spans));
+                self.push_line(Line::from(spans));
                 if tail.is_empty() {
                     break;
                 }
@@ -406,7 +418,7 @@ impl Renderer {
                     spans.push(Span::styled(" ", frag.spans.last().map_or(self.palette.text, |s| s.style)));
                 }
             }
-            self.lines.push(Line::from(spans));
+            self.push_line(Line::from(spans));
         }
     }
 }
@@ -566,16 +578,22 @@ mod tests {
 
     #[test]
     fn streaming_matches_a_full_render() {
-        let text = "Para one is here.\n\n- a\n- b\n\nPara three has **bold** words and more.\n\n```\ncode\n\nmore code\n```\n\nEnd.";
+        let texts = [
+            "Para one is here.\n\n- a\n- b\n\nPara three has **bold** words and more.\n\n```\ncode\n\nmore code\n```\n\nEnd.",
+            // Found by the model_text fuzz target: an empty quote drew its own gap.
+            "- a\n- b\n\n> \nq\n```rust\nfn x() {}\n```\n",
+        ];
         let p = palette();
-        let mut streaming = StreamingText::default();
-        for end in 1..=text.len() {
-            if !text.is_char_boundary(end) {
-                continue;
+        for text in texts {
+            let mut streaming = StreamingText::default();
+            for end in 1..=text.len() {
+                if !text.is_char_boundary(end) {
+                    continue;
+                }
+                streaming.update(&text[..end], 24, &p);
+                let joined: Vec<Line<'static>> = streaming.parts().concat();
+                assert_eq!(plain(&joined), plain(&render(&text[..end], 24, &p)), "{text:?} at byte {end}");
             }
-            streaming.update(&text[..end], 24, &p);
-            let joined: Vec<Line<'static>> = streaming.parts().concat();
-            assert_eq!(plain(&joined), plain(&render(&text[..end], 24, &p)), "at byte {end}");
         }
     }
 

@@ -1,0 +1,290 @@
+//! `heat doctor`: checks what a debate needs (the config, the data and log
+//! directories, each provider with a live request, the offline model and its
+//! hash, the terminal) and prints one line per check: what works, and for
+//! what does not, the cause and the fix. Exits non-zero when a debate could
+//! not run as configured. Keys are named by where they come from, never shown.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use crate::config::{Config, Source};
+use crate::logging::{self, LogLevel};
+use crate::model_store;
+use crate::select::{self, ProviderKind};
+use crate::store::{self, Store};
+use crate::tui::view::{MIN_HEIGHT, MIN_WIDTH, SIDE_BY_SIDE};
+
+/// How a check came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Ok,
+    /// Works, but worth knowing (e.g. not installed yet; installs on first use).
+    Note,
+    /// Something a debate as configured needs is broken.
+    Fail,
+}
+
+struct Report {
+    lines: Vec<(Mark, &'static str, String)>,
+}
+
+impl Report {
+    fn add(&mut self, mark: Mark, what: &'static str, detail: impl Into<String>) {
+        self.lines.push((mark, what, detail.into()));
+    }
+
+    fn failed(&self) -> bool {
+        self.lines.iter().any(|(m, _, _)| *m == Mark::Fail)
+    }
+
+    fn print(&self, out: &mut impl Write) -> std::io::Result<()> {
+        for (mark, what, detail) in &self.lines {
+            let sign = match mark {
+                Mark::Ok => "ok  ",
+                Mark::Note => "note",
+                Mark::Fail => "FAIL",
+            };
+            writeln!(out, "{sign}  {what:<12} {detail}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs every check. `config` is the config as loaded, or why it failed.
+pub async fn doctor(config: anyhow::Result<Config>, level: LogLevel) -> anyhow::Result<ExitCode> {
+    let mut report = Report { lines: Vec::new() };
+    let config = match config {
+        Ok(config) => {
+            let detail = match &config.file {
+                Some((path, true)) => format!("{} (read)", path.display()),
+                Some((path, false)) => format!("{} (not present; built-in defaults)", path.display()),
+                None => "built-in defaults".into(),
+            };
+            report.add(Mark::Ok, "config", detail);
+            Some(config)
+        }
+        Err(e) => {
+            report.add(Mark::Fail, "config", format!("{e:#}"));
+            None
+        }
+    };
+    let data_dir = data_dir_check(&mut report);
+    if let Some(dir) = &data_dir {
+        let logs = logging::log_dir(dir);
+        report.add(Mark::Ok, "log", format!("{} (level {level}; set with --log-level or HEAT_LOG)", logs.display()));
+    }
+    if let Some(config) = &config {
+        providers_check(&mut report, config).await;
+        model_check(&mut report, config, data_dir.as_deref());
+    }
+    terminal_check(&mut report);
+
+    let mut out = std::io::stdout().lock();
+    report.print(&mut out)?;
+    if report.failed() {
+        writeln!(out, "\nheat cannot run a debate as configured: fix the FAIL lines above.")?;
+        return Ok(ExitCode::FAILURE);
+    }
+    writeln!(out, "\nheat can run a debate.")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn data_dir_check(report: &mut Report) -> Option<PathBuf> {
+    let dir = match store::data_dir() {
+        Ok(dir) => dir,
+        Err(e) => {
+            report.add(Mark::Fail, "data dir", format!("{e:#}"));
+            return None;
+        }
+    };
+    match Store::open(&dir).and_then(|store| writable(store.dir()).map(|()| store)) {
+        Ok(store) => {
+            let sessions = store.list().len();
+            report.add(Mark::Ok, "data dir", format!("{} (writable; {sessions} stored debates)", dir.display()));
+            Some(dir)
+        }
+        Err(e) => {
+            report.add(
+                Mark::Fail,
+                "data dir",
+                format!("{e:#}; make it writable or set HEAT_DATA_DIR to a directory you own"),
+            );
+            None
+        }
+    }
+}
+
+fn writable(dir: &Path) -> anyhow::Result<()> {
+    tempfile::NamedTempFile::new_in(dir)
+        .map(drop)
+        .map_err(|e| anyhow::anyhow!("{} is not writable: {e}", dir.display()))
+}
+
+async fn providers_check(report: &mut Report, config: &Config) {
+    let env = super::run::discover(config).await;
+    let selection = match select::select(config, &env) {
+        Ok(selection) => selection,
+        Err(e) => {
+            report.add(Mark::Fail, "providers", format!("{e:#}"));
+            return;
+        }
+    };
+    for choice in &selection.roles {
+        report.add(Mark::Ok, choice.role.key(), format!("{}/{} ({})", choice.kind, choice.model, choice.why));
+    }
+    let mut checked = Vec::new();
+    for choice in &selection.roles {
+        if checked.contains(&choice.kind) {
+            continue;
+        }
+        checked.push(choice.kind);
+        match choice.kind {
+            ProviderKind::Anthropic | ProviderKind::OpenAi => {
+                let (mark, detail) = http_check(config, choice.kind).await;
+                report.add(mark, choice.kind.name(), detail);
+            }
+            ProviderKind::Ollama => match &env.ollama {
+                Ok(models) => report.add(
+                    Mark::Ok,
+                    "ollama",
+                    format!("{} answers with {} models", select::ollama_base(config), models.len()),
+                ),
+                Err(why) => report.add(Mark::Fail, "ollama", why.clone()),
+            },
+            ProviderKind::Local => {} // the model check below covers it
+        }
+    }
+}
+
+/// Asks the provider for its model list with the configured key: proves the
+/// server is reachable and the key is accepted, without spending tokens.
+async fn http_check(config: &Config, kind: ProviderKind) -> (Mark, String) {
+    let (base_key, key_key, default_base, var) = match kind {
+        ProviderKind::Anthropic => (
+            "providers.anthropic.base_url",
+            "providers.anthropic.api_key",
+            "https://api.anthropic.com",
+            "ANTHROPIC_API_KEY",
+        ),
+        _ => ("providers.openai.base_url", "providers.openai.api_key", "https://api.openai.com/v1", "OPENAI_API_KEY"),
+    };
+    let base = config.text(base_key).unwrap_or(default_base).trim_end_matches('/').to_string();
+    let key = config.text(key_key).map(str::trim);
+    let key_from =
+        config.get(key_key).map_or_else(|| "no key".to_string(), |e| format!("key from {}", source(&e.source)));
+    let client = match reqwest::Client::builder().timeout(Duration::from_secs(5)).build() {
+        Ok(client) => client,
+        Err(e) => return (Mark::Fail, format!("could not build an HTTP client: {e}")),
+    };
+    let request = if kind == ProviderKind::Anthropic {
+        client
+            .get(format!("{base}/v1/models"))
+            .header("anthropic-version", "2023-06-01")
+            .header("x-api-key", key.unwrap_or_default())
+    } else {
+        let request = client.get(format!("{base}/models"));
+        match key {
+            Some(key) => request.bearer_auth(key),
+            None => request,
+        }
+    };
+    match request.send().await {
+        Ok(response) if response.status().is_success() => {
+            (Mark::Ok, format!("{base} answered and accepted the {key_from}"))
+        }
+        Ok(response) if matches!(response.status().as_u16(), 401 | 403) => (
+            Mark::Fail,
+            format!("{base} refused the {key_from} ({}): check {var} (or the config's {key_key})", response.status()),
+        ),
+        Ok(response) => (Mark::Fail, format!("{base} answered {} to a model list request", response.status())),
+        Err(e) if e.is_timeout() => (Mark::Fail, format!("{base} did not answer within 5 s")),
+        Err(_) => (Mark::Fail, format!("cannot reach {base}: is the address right and the network up?")),
+    }
+}
+
+fn source(source: &Source) -> String {
+    match source {
+        Source::Env(var) => (*var).to_string(),
+        other => other.to_string(),
+    }
+}
+
+fn model_check(report: &mut Report, config: &Config, data_dir: Option<&Path>) {
+    if !cfg!(feature = "local") {
+        report.add(Mark::Note, "offline", "this build has no embedded model (cargo feature `local`)");
+        return;
+    }
+    let configured = config.text("providers.local.model_path").map(PathBuf::from);
+    let path = match (&configured, data_dir) {
+        (Some(path), _) => path.clone(),
+        (None, Some(dir)) => model_store::default_model_path(dir),
+        (None, None) => return,
+    };
+    if !path.is_file() {
+        match configured {
+            Some(_) => report.add(
+                Mark::Fail,
+                "offline",
+                format!(
+                    "the model file {} does not exist: fix HEAT_MODEL_PATH or providers.local.model_path",
+                    path.display()
+                ),
+            ),
+            None => report.add(
+                Mark::Note,
+                "offline",
+                format!(
+                    "{} is not installed yet; the first offline debate installs it (or run `heat model install`)",
+                    model_store::DEFAULT_LABEL
+                ),
+            ),
+        }
+        return;
+    }
+    let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or_default();
+    if configured.is_some() {
+        report.add(Mark::Ok, "offline", format!("{} ({} MB)", path.display(), size / 1_000_000));
+        return;
+    }
+    match model_store::file_sha256(&path) {
+        Ok(hash) if hash == model_store::DEFAULT_SHA256 => {
+            report.add(Mark::Ok, "offline", format!("{} ({} MB, sha256 verified)", path.display(), size / 1_000_000));
+        }
+        Ok(hash) => report.add(
+            Mark::Fail,
+            "offline",
+            format!(
+                "{} is damaged (sha256 {}… is not the release's): run `heat model install` again",
+                path.display(),
+                &hash[..12]
+            ),
+        ),
+        Err(e) => report.add(Mark::Fail, "offline", format!("could not read {}: {e}", path.display())),
+    }
+}
+
+fn terminal_check(report: &mut Report) {
+    if !std::io::stdout().is_terminal() {
+        report.add(
+            Mark::Note,
+            "terminal",
+            "stdout is not a terminal: `heat run` prints plain text; the studio needs one",
+        );
+        return;
+    }
+    let color = if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) { "NO_COLOR set" } else { "colour" };
+    match crossterm::terminal::size() {
+        Ok((w, h)) if w < MIN_WIDTH || h < MIN_HEIGHT => report.add(
+            Mark::Note,
+            "terminal",
+            format!("{w}×{h} is too small for the studio (needs {MIN_WIDTH}×{MIN_HEIGHT}); enlarge the window"),
+        ),
+        Ok((w, h)) => {
+            let layout = if w >= SIDE_BY_SIDE { "panes side by side" } else { "one pane at a time, as tabs" };
+            report.add(Mark::Ok, "terminal", format!("{w}×{h}, {layout}, {color}"));
+        }
+        Err(e) => report.add(Mark::Note, "terminal", format!("could not read the terminal size: {e}")),
+    }
+}
