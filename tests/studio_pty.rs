@@ -331,3 +331,34 @@ async fn escape_sequences_from_a_model_never_reach_the_terminal() {
     studio.wait_exit().await;
     studio.wait_restored().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refused_key_reads_as_a_sentence_with_its_fix_in_the_studio() {
+    let server = MockLlm::with_handler(|_: &Recorded| {
+        Reply::error(401, r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#)
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut studio = open_studio(data.path(), &server);
+    studio
+        .wait_for("the failure and its fix", |s| {
+            s.contains("authentication failed (401)") && s.contains("check ANTHROPIC_API_KEY")
+        })
+        .await;
+    assert!(!studio.text().contains(API_KEY), "the key reached the screen");
+    studio.keys("q");
+    studio.wait_exit().await;
+    studio.wait_restored().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bad_theme_is_one_sentence_and_the_terminal_is_left_as_it_was() {
+    let server = MockLlm::with_handler(reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut studio = open_heat(data.path(), &server, &["--theme", "no-such-theme", "Remote work beats the office"]);
+    let status = studio.wait_exit().await;
+    assert!(!status.success());
+    studio.wait_restored().await;
+    studio.wait_for("the error sentence", |s| s.contains("heat: ") && s.contains("no-such-theme")).await;
+    assert!(server.requests().is_empty(), "no debate starts with a broken theme");
+}

@@ -35,7 +35,11 @@ pub fn status(config: &Config) -> Result<String, String> {
         // Not installed yet: it is installed on first use.
         return Ok(model_store::DEFAULT_LABEL.into());
     }
-    Err(format!("the model file {} does not exist", path.display()))
+    Err(format!(
+        "the model file {} does not exist (set HEAT_MODEL_PATH or providers.local.model_path to a GGUF file, or unset \
+         it to use the default model)",
+        path.display()
+    ))
 }
 
 fn label(path: &std::path::Path, is_default: bool) -> String {
@@ -81,6 +85,7 @@ fn progress_printer() -> impl FnMut(Progress) {
 pub fn loader(config: &Config) -> Option<Loader> {
     use crate::provider::local::{LocalModel, LocalOptions};
     let path = model_path(config).ok()?;
+    let is_default = config.text("providers.local.model_path").is_none();
     let int = |key: &str| config.int(key);
     let options = LocalOptions {
         n_ctx: int("providers.local.context").and_then(|v| u32::try_from(v).ok()).unwrap_or(2048),
@@ -90,8 +95,22 @@ pub fn loader(config: &Config) -> Option<Loader> {
         repeat_penalty: 1.1,
     };
     Some(Box::new(move || {
-        let model: Arc<dyn ChatModel> = Arc::new(LocalModel::load(&path, options.clone())?);
-        Ok(model)
+        let again = "run `heat model install` to fetch it again";
+        if is_default {
+            // A cheap check before llama.cpp reads a damaged file.
+            let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or_default();
+            anyhow::ensure!(
+                size == model_store::DEFAULT_SIZE,
+                "the offline model {} is damaged ({size} bytes, not {}): {again}",
+                path.display(),
+                model_store::DEFAULT_SIZE
+            );
+        }
+        let model = LocalModel::load(&path, options.clone()).map_err(|e| {
+            let fix = if is_default { again } else { "check HEAT_MODEL_PATH or providers.local.model_path" };
+            anyhow::anyhow!("{e} ({fix})")
+        })?;
+        Ok(Arc::new(model) as Arc<dyn ChatModel>)
     }))
 }
 

@@ -110,11 +110,7 @@ pub async fn resume(config: &Config, id: Option<&str>, json: bool) -> anyhow::Re
         eprintln!("heat: session {id}: {notice}");
     }
     let state = recorder.state().clone();
-    if let Some(finish) = &state.finish
-        && !matches!(finish.outcome, Outcome::Failed(_) | Outcome::Cancelled)
-    {
-        anyhow::bail!("session {id} already ended ({}); nothing to resume", finish.outcome.describe());
-    }
+    store::check_continuable(&id, &state)?;
     let setup = engine_setup(config).await?;
     let was_paused = state.paused;
     let handle = engine::resume(setup, state);

@@ -20,7 +20,7 @@ pub fn list() -> anyhow::Result<()> {
     let now = store::now_ms();
     writeln!(out, "{:<22} {:>6}  {:<26} {:>9}  TOPIC", "ID", "ROUNDS", "OUTCOME", "AGE")?;
     for e in entries {
-        let outcome = e.outcome.as_deref().unwrap_or("unfinished (heat resume)");
+        let outcome = fit(e.outcome.as_deref().unwrap_or("unfinished (heat resume)"), 26);
         let topic = crate::sanitize::clean(&e.topic);
         writeln!(
             out,
@@ -51,6 +51,16 @@ pub fn export(id: Option<&str>, format: Format, output: Option<&Path>) -> anyhow
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
     Ok(())
+}
+
+/// `text` cut to `width` characters, ending in `…` when cut.
+fn fit(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(width - 1).collect();
+    cut.push('…');
+    cut
 }
 
 /// A short, human age: `12 s`, `4 min`, `3 h`, `2 d`.

@@ -7,7 +7,6 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::config::Config;
-use crate::debate::Outcome;
 use crate::store::log::Loaded;
 use crate::store::{self, Store};
 use crate::tui::keymap::KeyMap;
@@ -39,11 +38,7 @@ pub async fn resume(config: &Config, id: Option<&str>) -> anyhow::Result<ExitCod
     for notice in &loaded.notices {
         eprintln!("heat: session {id}: {notice}");
     }
-    if let Some(finish) = &recorder.state().finish
-        && !matches!(finish.outcome, Outcome::Failed(_) | Outcome::Cancelled)
-    {
-        anyhow::bail!("session {id} already ended ({}); `heat replay {id}` plays it back", finish.outcome.describe());
-    }
+    store::check_continuable(&id, recorder.state())?;
     launch(config, Opening::Resume { recorder: Box::new(recorder), loaded }, true).await
 }
 

@@ -378,7 +378,12 @@ impl Engine {
             }
             TurnMsgKind::Failed(error) => {
                 self.in_flight.remove(&role);
-                self.emit(DebateEvent::TurnFailed { round, role, error: error.to_string() });
+                let advice = error.advice(self.setup.role(role).model.provider_name());
+                let error = match advice {
+                    Some(advice) => format!("{error} ({advice})"),
+                    None => error.to_string(),
+                };
+                self.emit(DebateEvent::TurnFailed { round, role, error });
             }
         }
     }

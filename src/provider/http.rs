@@ -105,7 +105,16 @@ fn transport_error(error: &reqwest::Error) -> ProviderError {
     if error.is_timeout() {
         ProviderError::Timeout(detail)
     } else if error.is_connect() {
-        ProviderError::Connect(detail)
+        // The innermost cause says why ("Connection refused", a name that
+        // does not resolve); the layers above it only repeat "connect error".
+        let mut root: &dyn std::error::Error = error;
+        while let Some(cause) = root.source() {
+            root = cause;
+        }
+        let host = error.url().and_then(|u| {
+            u.host_str().map(|h| format!("{h}{}", u.port().map(|p| format!(":{p}")).unwrap_or_default()))
+        });
+        ProviderError::Connect(format!("{}{root}", host.map(|h| format!("{h}: ")).unwrap_or_default()))
     } else if error.is_builder() {
         // e.g. an API key with a character a header cannot carry: no retry heals that.
         ProviderError::BadRequest { status: 0, message: format!("the request could not be built: {detail}") }

@@ -151,6 +151,32 @@ impl ProviderError {
         )
     }
 
+    /// What a person can do about this error once retrying has given up,
+    /// for the provider named `provider` (`anthropic`, `openai`, `local`).
+    pub fn advice(&self, provider: &str) -> Option<String> {
+        let (key_var, url_var) = match provider {
+            "anthropic" => ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),
+            "openai" => ("OPENAI_API_KEY", "OPENAI_BASE_URL or OLLAMA_HOST"),
+            _ => ("the API key", "the base URL"),
+        };
+        Some(match self {
+            Self::Auth { .. } => format!("check {key_var}"),
+            Self::QuotaExhausted { .. } => "add credit or raise the spend limit in the provider's console".into(),
+            Self::Connect(_) => format!("is the server running, and is {url_var} right?"),
+            Self::Timeout(_) => "the server stopped answering; try again, or raise network.idle_timeout_secs".into(),
+            Self::RateLimited { .. } | Self::Overloaded { .. } | Self::Server { .. } => {
+                "the provider is busy; try again later, or raise network.max_retries".into()
+            }
+            Self::StreamCut | Self::Malformed(_) => "the connection kept failing; try again".into(),
+            Self::BadRequest { status: 404, .. } => "check the model name (roles.model, or --model)".into(),
+            Self::BadRequest { message, .. } if message.to_lowercase().contains("model") => {
+                "check the model name (roles.model, or --model)".into()
+            }
+            Self::Local(_) => "check the model file with `heat doctor`".into(),
+            Self::ParameterRejected { .. } | Self::BadRequest { .. } => return None,
+        })
+    }
+
     /// The delay the server asked for, if any.
     pub fn retry_after(&self) -> Option<Duration> {
         match self {

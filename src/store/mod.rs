@@ -10,7 +10,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, bail};
 
-use crate::debate::{DebateEvent, DebateState};
+use crate::debate::{DebateEvent, DebateState, Outcome};
 use index::IndexEntry;
 use log::{FORMAT_VERSION, Header, Loaded, SessionLog};
 
@@ -139,6 +139,23 @@ impl Store {
         std::fs::remove_file(self.log_path(id)).with_context(|| format!("could not delete session {id}"))?;
         index::remove(&self.dir, id)
     }
+}
+
+/// Whether a stored debate can be continued: it must have started, and not
+/// ended (a failed or cancelled ending may be lifted and tried again).
+pub fn check_continuable(id: &str, state: &DebateState) -> anyhow::Result<()> {
+    if state.max_rounds == 0 {
+        bail!(
+            "session {id} cannot be continued: its log holds no `started` event (it was cut short or is not heat's); \
+             `heat export {id}` shows what it holds"
+        );
+    }
+    if let Some(finish) = &state.finish
+        && !matches!(finish.outcome, Outcome::Failed(_) | Outcome::Cancelled)
+    {
+        bail!("session {id} already ended ({}); `heat replay {id}` plays it back", finish.outcome.describe());
+    }
+    Ok(())
 }
 
 /// Records one running debate: appends each event and keeps the index fresh.

@@ -251,10 +251,7 @@ fn resume(
 fn open_session(studio: &Studio, app: &mut App, id: &str) -> anyhow::Result<Running> {
     let loaded = studio.store.load(id)?;
     let state = crate::debate::DebateState::from_events(loaded.records.iter().map(|r| &r.event));
-    let can_continue = state
-        .finish
-        .as_ref()
-        .is_none_or(|f| matches!(f.outcome, crate::debate::Outcome::Failed(_) | crate::debate::Outcome::Cancelled));
+    let can_continue = crate::store::check_continuable(id, &state).is_ok();
     if can_continue && studio.setup.is_some() {
         let (recorder, loaded) = studio.store.reopen(id)?;
         return resume(studio, app, recorder, &loaded);

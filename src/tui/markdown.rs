@@ -322,8 +322,8 @@ impl Renderer {
             }
             TagEnd::Item => {
                 self.flush();
-                if self.marker.take().is_some() {
-                    // An empty item still shows its marker.
+                if self.marker.is_some() {
+                    // An empty item still shows its marker (`prefix` takes it).
                     let line: Vec<Span<'static>> = self.prefix(true);
                     self.push_line(Line::from(line));
                 }
@@ -582,6 +582,8 @@ mod tests {
             "Para one is here.\n\n- a\n- b\n\nPara three has **bold** words and more.\n\n```\ncode\n\nmore code\n```\n\nEnd.",
             // Found by the model_text fuzz target: an empty quote drew its own gap.
             "- a\n- b\n\n> \nq\n```rust\nfn x() {}\n```\n",
+            // Found by the model_text fuzz target: an empty item lost its marker.
+            "ovmrl\n\n\n+ \n\n\ntp: x",
         ];
         let p = palette();
         for text in texts {

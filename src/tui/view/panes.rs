@@ -111,13 +111,16 @@ fn short_model(model: &str) -> &str {
     name.strip_suffix(".gguf").unwrap_or(name)
 }
 
-/// thinking / streaming / done / retrying in 3 s / error / paused.
+/// thinking / streaming / done / retrying in 3 s / error / paused /
+/// stopped (left open when the debate ended) / not run.
 pub fn state_label(app: &App, role: Role) -> String {
+    let over = app.debate.finish.is_some();
     let Some(turn) = app.debate.current_round().and_then(|r| r.turn(role)) else {
-        return if app.debate.finish.is_some() { "done".into() } else { "waiting".into() };
+        return if over { "not run".into() } else { "waiting".into() };
     };
     let paused = app.paused() && turn.is_open();
     match &turn.status {
+        _ if over && turn.is_open() => "stopped".into(),
         _ if paused => "paused".into(),
         TurnStatus::Streaming if turn.text.is_empty() => "thinking".into(),
         TurnStatus::Streaming => "streaming".into(),
