@@ -1,7 +1,9 @@
 //! The embedded model's speed: prompt processing and generation in tokens/s
 //! with the default model (1 generation thread, 2 prompt threads), and the
-//! time to the first streamed token. Needs the model: `heat model install`
-//! or `HEAT_TEST_MODEL`. Prints tokens/s next to criterion's timings.
+//! time to the first streamed token, in the model and from `heat run`'s
+//! start through the real binary (with the compact and the full prompts).
+//! Needs the model: `heat model install` or `HEAT_TEST_MODEL`. Prints
+//! tokens/s next to criterion's timings.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -49,6 +51,41 @@ fn run(model: &LocalModel, req: ChatRequest) -> (u64, u64, Duration, Duration) {
     })
 }
 
+/// `heat run` from process start to its first streamed token, `runs` times,
+/// sorted; `prompts` is the `providers.local.prompts` setting.
+fn binary_first_token(model: &std::path::Path, prompts: &str, runs: usize) -> Vec<Duration> {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let config = dir.path().join("heat.toml");
+    std::fs::write(&config, format!("[providers.local]\nprompts = \"{prompts}\"\n")).expect("write the config");
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_heat"))
+            .args(["--config", config.to_str().unwrap_or_default(), "run", "Remote work beats the office", "--json"])
+            .env("HEAT_DATA_DIR", dir.path())
+            .env("HEAT_PROVIDER", "local")
+            .env("HEAT_MODEL_PATH", model)
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("OPENAI_API_KEY")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start heat");
+        let stdout = child.stdout.take().expect("stdout");
+        for line in std::io::BufReader::new(stdout).lines() {
+            if line.is_ok_and(|l| l.contains("\"type\":\"delta\"")) {
+                times.push(start.elapsed());
+                break;
+            }
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    times.sort();
+    times
+}
+
 fn bench(c: &mut Criterion) {
     let Some(path) = model_path() else {
         eprintln!("SKIPPED: no offline model (heat model install, or HEAT_TEST_MODEL)");
@@ -71,6 +108,16 @@ fn bench(c: &mut Criterion) {
         "generation: {generated} tokens in {total:?}, first token after {first:?}; {:.0} tok/s after the first",
         generated.saturating_sub(1) as f64 / gen_time.as_secs_f64()
     );
+
+    for prompts in ["compact", "full"] {
+        let times = binary_first_token(&path, prompts, 5);
+        println!(
+            "heat run → first token ({prompts} prompts): median {:?}, fastest {:?} of {} runs",
+            times.get(times.len() / 2).copied().unwrap_or_default(),
+            times.first().copied().unwrap_or_default(),
+            times.len()
+        );
+    }
 
     let mut group = c.benchmark_group("local");
     group.sample_size(10);

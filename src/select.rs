@@ -266,11 +266,17 @@ pub fn build(
     let [advocate, skeptic, judge]: [RoleSetup; 3] =
         setups.try_into().map_err(|_| anyhow::anyhow!("expected three roles"))?;
     let prompts_dir = config.text("debate.prompts_dir").map(std::path::PathBuf::from);
+    let all_local = selection.roles.iter().all(|r| r.kind == ProviderKind::Local);
+    let base = match config.text("providers.local.prompts").unwrap_or("compact") {
+        "compact" if all_local => Prompts::compact(),
+        "compact" | "full" => Prompts::default(),
+        other => bail!("`providers.local.prompts` must be \"compact\" or \"full\", got {other:?}"),
+    };
     Ok(EngineSetup {
         advocate,
         skeptic,
         judge,
-        prompts: Prompts::load(prompts_dir.as_deref())?,
+        prompts: Prompts::load(base, prompts_dir.as_deref())?,
         retry: RetryPolicy {
             max_retries: config.int("network.max_retries").and_then(|v| u32::try_from(v).ok()).unwrap_or(4),
             ..RetryPolicy::default()
@@ -367,5 +373,25 @@ mod tests {
         ] {
             assert_eq!(ollama_base(&config(&[("OLLAMA_HOST", host)], &[])), base, "{host}");
         }
+    }
+
+    #[test]
+    fn an_all_local_debate_gets_the_compact_prompts_unless_told_otherwise() {
+        use crate::provider::scripted::{Reply, ScriptedModel};
+        let load = || -> anyhow::Result<Arc<dyn ChatModel>> {
+            Ok(Arc::new(ScriptedModel::new([], Reply::text("x"))) as Arc<dyn ChatModel>)
+        };
+        let env = machine(NO_OLLAMA, Ok("SmolLM2-135M"));
+        let setup = |c: &Config| build(c, &select(c, &env).unwrap(), Some(&load));
+        let local = config(&[], &[]);
+        assert_eq!(setup(&local).unwrap().prompts, Prompts::compact());
+        let full = config(&[], &[("providers.local.prompts", "full")]);
+        assert_eq!(setup(&full).unwrap().prompts, Prompts::default());
+        let mixed = config(&[("OPENAI_API_KEY", "o")], &[("roles.judge.provider", "local")]);
+        assert_eq!(setup(&mixed).unwrap().prompts, Prompts::default(), "a mixed debate keeps the full prompts");
+        let bad = config(&[], &[("providers.local.prompts", "tiny")]);
+        let err = setup(&bad).err().expect("an unknown prompt set").to_string();
+        assert!(err.contains("\"compact\" or \"full\"") && err.contains("tiny"), "{err}");
+        assert!(Prompts::compact().system.len() * 2 < Prompts::default().system.len());
     }
 }

@@ -63,6 +63,7 @@ pub fn all() -> Vec<KeySpec> {
     add("providers.local.threads", Kind::Int { min: 1, max: 256 }, None, false);
     add("providers.local.context", Kind::Int { min: 256, max: 1_048_576 }, None, false);
     add("providers.local.max_tokens", Kind::Int { min: 16, max: 100_000 }, None, false);
+    add("providers.local.prompts", Kind::Text, None, false);
     add("providers.local.seed", Kind::Int { min: 0, max: i64::from(u32::MAX) }, None, false);
     add("network.connect_timeout_secs", Kind::Int { min: 1, max: 600 }, None, false);
     add("network.idle_timeout_secs", Kind::Int { min: 1, max: 3600 }, None, false);

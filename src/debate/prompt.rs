@@ -35,10 +35,22 @@ impl Default for Prompts {
 }
 
 impl Prompts {
-    /// The built-in prompts with any `system.md`, `advocate.md`, `skeptic.md`
-    /// or `judge.md` found in `dir` taking their place.
-    pub fn load(dir: Option<&Path>) -> anyhow::Result<Self> {
-        let mut prompts = Self::default();
+    /// Short prompts for small offline models (`prompts/compact/`): a third
+    /// of the words, so the first token comes sooner and more of a 2k
+    /// context is left for the debate.
+    pub fn compact() -> Self {
+        Self {
+            system: include_str!("../../prompts/compact/system.md").to_string(),
+            advocate: include_str!("../../prompts/compact/advocate.md").to_string(),
+            skeptic: include_str!("../../prompts/compact/skeptic.md").to_string(),
+            judge: include_str!("../../prompts/compact/judge.md").to_string(),
+        }
+    }
+
+    /// `base` with any `system.md`, `advocate.md`, `skeptic.md` or
+    /// `judge.md` found in `dir` taking their place.
+    pub fn load(base: Self, dir: Option<&Path>) -> anyhow::Result<Self> {
+        let mut prompts = base;
         let Some(dir) = dir else { return Ok(prompts) };
         for (name, slot) in [
             ("system.md", &mut prompts.system),
