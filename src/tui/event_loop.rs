@@ -14,11 +14,13 @@ use tokio::time::Instant;
 
 use super::app::{App, Effect, Modal, Tone};
 use super::browser::Browser;
+use super::install::{self, InstallMsg, InstallState};
 use super::replay::Playback;
 use super::terminal::Guard;
 use super::{Opening, Studio, view};
 use crate::debate::engine::{self, DebateHandle, DebateSpec};
 use crate::debate::{Command, DebateEvent};
+use crate::model_store::Progress;
 use crate::store::Recorder;
 use crate::store::export::{self, Format};
 
@@ -51,17 +53,9 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
     let mut guard = Guard::enter().context("could not take over the terminal")?;
     let mut input = EventStream::new();
     let mut debate: Option<Running> = None;
-    match std::mem::replace(&mut studio.opening, Opening::StartScreen) {
-        Opening::StartScreen => app.show_start(),
-        Opening::Topic(topic) => start(&studio, &mut app, &mut debate, topic)?,
-        Opening::Resume { recorder, loaded } => debate = Some(resume(&studio, &mut app, *recorder, &loaded)?),
-        Opening::Replay { loaded, speed, id } => {
-            app.begin(id.clone().unwrap_or_else(|| "demo".into()));
-            app.replay = Some(false);
-            let source = Some(Source::Replay(Playback::start(loaded.records, speed)));
-            debate = Some(Running { source, recorder: None, session: id });
-        }
-    }
+    let mut installing = None;
+    let opening = std::mem::replace(&mut studio.opening, Opening::StartScreen);
+    open(&studio, &mut app, &mut debate, opening)?;
     let mut dirty = true;
     let mut last_frame = Instant::now() - FRAME;
     loop {
@@ -87,6 +81,13 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 fold(&mut app, &mut debate, event);
                 dirty = true;
             }
+            msg = install::next(&mut installing) => {
+                effects = on_install(&mut studio, &mut app, msg);
+                if !matches!(app.install, Some(InstallState::Running(_))) {
+                    installing = None;
+                }
+                dirty = true;
+            }
             () = tokio::time::sleep_until(frame_due), if dirty => {}
             () = tokio::time::sleep_until(tick_due), if !dirty && app.animating() => dirty = true,
             _ = sigterm.recv() => effects.push(Effect::Quit),
@@ -104,12 +105,16 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 Effect::Start(topic) => {
                     stop(&mut app, &mut debate, &mut input).await;
                     start(&studio, &mut app, &mut debate, topic)?;
+                    if app.queued_topic.is_some() {
+                        begin_install(&studio, &mut app, &mut installing);
+                    }
                 }
                 Effect::Export => match debate.as_ref().and_then(|d| d.session.clone()) {
                     Some(id) => export_markdown(&studio, &mut app, &id),
                     None => app.say(Tone::Info, "Nothing to export: no stored session is shown"),
                 },
                 Effect::ExportSession(id) => export_markdown(&studio, &mut app, &id),
+                Effect::InstallModel => begin_install(&studio, &mut app, &mut installing),
                 Effect::Sessions => {
                     app.modal = Some(Modal::Sessions(Browser::new(studio.store.list())));
                 }
@@ -134,6 +139,65 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 }
             }
             dirty = true;
+        }
+    }
+}
+
+/// Shows what the studio opens on.
+fn open(studio: &Studio, app: &mut App, debate: &mut Option<Running>, opening: Opening) -> anyhow::Result<()> {
+    match opening {
+        Opening::StartScreen => app.show_start(),
+        Opening::Topic(topic) => start(studio, app, debate, topic)?,
+        Opening::Resume { recorder, loaded } => *debate = Some(resume(studio, app, *recorder, &loaded)?),
+        Opening::Replay { loaded, speed, id } => {
+            app.begin(id.clone().unwrap_or_else(|| "demo".into()));
+            app.replay = Some(false);
+            let source = Some(Source::Replay(Playback::start(loaded.records, speed)));
+            *debate = Some(Running { source, recorder: None, session: id });
+        }
+    }
+    Ok(())
+}
+
+/// Starts the offline model's install unless one runs.
+fn begin_install(
+    studio: &Studio,
+    app: &mut App,
+    installing: &mut Option<tokio::sync::mpsc::UnboundedReceiver<InstallMsg>>,
+) {
+    if let (Some(installer), None) = (&studio.installer, &installing) {
+        *installing = Some(install::spawn(installer));
+        app.install = Some(InstallState::Running(Progress { stage: "fetching", done: 0, total: None }));
+    }
+}
+
+/// An install report: progress to show, or the set-up the studio was
+/// waiting for (then a proposition typed meanwhile starts).
+fn on_install(studio: &mut Studio, app: &mut App, msg: Option<InstallMsg>) -> Vec<Effect> {
+    match msg {
+        Some(InstallMsg::Progress(progress)) => {
+            app.install = Some(InstallState::Running(progress));
+            Vec::new()
+        }
+        Some(InstallMsg::Done(done)) => match *done {
+            Ok((setup, notices)) => {
+                studio.setup = Some(setup);
+                studio.installer = None;
+                app.install = None;
+                app.notice = (!notices.is_empty()).then(|| notices.join(" · "));
+                app.say(Tone::Info, "The offline model is installed");
+                app.queued_topic.take().map(Effect::Start).into_iter().collect()
+            }
+            Err(e) => {
+                app.install = Some(InstallState::Failed(format!("{e:#}")));
+                app.queued_topic = None;
+                Vec::new()
+            }
+        },
+        None => {
+            app.install = Some(InstallState::Failed("the install stopped without a word".into()));
+            app.queued_topic = None;
+            Vec::new()
         }
     }
 }
@@ -211,7 +275,13 @@ fn fold(app: &mut App, debate: &mut Option<Running>, first: Option<DebateEvent>)
 
 fn start(studio: &Studio, app: &mut App, debate: &mut Option<Running>, topic: String) -> anyhow::Result<()> {
     let Some(setup) = &studio.setup else {
-        app.say(Tone::Info, "This studio only replays; run `heat` to start a debate");
+        if studio.installer.is_some() {
+            // The debate starts once the model is in.
+            app.queued_topic = Some(topic);
+            app.say(Tone::Info, "The debate starts once the offline model is installed");
+        } else {
+            app.say(Tone::Info, "This studio only replays; run `heat` to start a debate");
+        }
         return Ok(());
     };
     let recorder = studio.store.create()?;

@@ -7,6 +7,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui_textarea::TextArea;
 
 use super::app::{App, Confirm, Editor, EditorPurpose, Effect, Modal, TempEditor, Tone};
+use super::install::InstallState;
 use super::keymap::Action;
 use crate::debate::Command;
 use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
@@ -69,6 +70,10 @@ impl App {
 
     fn start_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let Some(area) = &mut self.start else { return Vec::new() };
+        let ctrl_o = key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('o');
+        if ctrl_o && self.install.as_ref().is_some_and(InstallState::can_start) {
+            return vec![Effect::InstallModel];
+        }
         match editor_key(&key) {
             EditorKey::Submit => {
                 let topic = area.lines().join("\n").trim().to_string();

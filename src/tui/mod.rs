@@ -6,6 +6,7 @@ pub mod app;
 pub mod browser;
 mod event_loop;
 pub mod input;
+pub mod install;
 pub mod judge_text;
 pub mod keymap;
 pub mod markdown;
@@ -34,6 +35,9 @@ pub struct Studio {
     pub opening: Opening,
     /// Where `e` writes exports.
     pub export_dir: PathBuf,
+    /// Installs the offline model and makes `setup`, when the start screen
+    /// offers that (the model is the provider and is not on disk yet).
+    pub installer: Option<install::Installer>,
 }
 
 /// What the studio shows first.

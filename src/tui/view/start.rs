@@ -5,19 +5,22 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Paragraph};
+use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
 
 use super::{centered, truncate};
 use crate::tui::app::App;
+use crate::tui::install::InstallState;
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let theme = &app.theme;
     let Some(editor) = &app.start else { return };
     let rect = centered(area, 90, 26);
+    // The install offer needs room for a wrapped sentence under the roster.
+    let roster_rows = if app.install.is_some() { 7 } else { 5 };
     let [title, topic, roster, recent, flash] = Layout::vertical([
         Constraint::Length(3),
         Constraint::Length(5),
-        Constraint::Length(5),
+        Constraint::Length(roster_rows),
         Constraint::Min(0),
         Constraint::Length(1),
     ])
@@ -51,7 +54,14 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             Span::raw(truncate(&crate::sanitize::clean(&model), width.saturating_sub(12))),
         ]));
     }
-    frame.render_widget(Paragraph::new(lines), roster);
+    if let Some(install) = &app.install {
+        let color = match install {
+            InstallState::Running(_) => theme.title,
+            InstallState::Offered | InstallState::Failed(_) => theme.warn,
+        };
+        lines.push(Line::from(Span::styled(install.describe(), Style::new().fg(color))));
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), roster);
 
     if !app.recent.is_empty() {
         let mut lines = vec![Line::from(Span::styled("Recent debates", Style::new().add_modifier(Modifier::BOLD)))];
