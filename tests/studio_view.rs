@@ -271,3 +271,26 @@ fn the_start_screen_offers_the_offline_model_and_shows_its_install() {
     let text = screen(&mut app, 120, 40);
     assert!(text.contains("The install failed: could not download") && text.contains("Ctrl-O tries again"), "{text}");
 }
+
+#[test]
+fn the_status_bar_counts_tokens_and_prices_them_only_when_prices_are_set() {
+    use heat::provider::Usage;
+    let completed = |role, text: &str, input_tokens, output_tokens| DebateEvent::TurnCompleted {
+        round: 0,
+        role,
+        text: text.into(),
+        usage: Some(Usage { input_tokens, output_tokens }),
+    };
+    let events = [completed(Role::Advocate, ADVOCATE, 1000, 500), completed(Role::Skeptic, SKEPTIC, 2000, 1000)];
+    let mut app = studio_support::mid_stream();
+    feed(&mut app, &events);
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("tokens 3.0k in · 1.5k out") && !text.contains('$'), "no price, no cost:\n{text}");
+    for entry in &mut app.roster {
+        entry.price = Some((3.0, 15.0));
+    }
+    // (1000 × 3 + 500 × 15 + 2000 × 3 + 1000 × 15) / 1e6 dollars.
+    assert!(screen(&mut app, 120, 40).contains("· $0.0315"));
+    app.roster[1].price = None;
+    assert!(!screen(&mut app, 120, 40).contains('$'), "one unpriced role: no partial cost");
+}

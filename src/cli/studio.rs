@@ -62,7 +62,12 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         roster = selection
             .roles
             .iter()
-            .map(|c| RosterEntry { role: c.role, provider: c.kind.name().into(), model: c.model.clone() })
+            .map(|c| RosterEntry {
+                role: c.role,
+                provider: c.kind.name().into(),
+                model: c.model.clone(),
+                price: config.role_float(c.role, "price_input").zip(config.role_float(c.role, "price_output")),
+            })
             .collect();
         notices.clone_from(&selection.notices);
         let offer = matches!(opening, Opening::StartScreen)

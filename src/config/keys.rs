@@ -22,11 +22,14 @@ pub struct KeySpec {
 /// The providers a role can name.
 pub const PROVIDERS: [&str; 5] = ["auto", "anthropic", "openai", "ollama", "local"];
 
-const ROLE_KEYS: [(&str, Kind); 4] = [
+const ROLE_KEYS: [(&str, Kind); 6] = [
     ("provider", Kind::Provider),
     ("model", Kind::Text),
     ("max_tokens", Kind::Int { min: 16, max: 200_000 }),
     ("thinking_budget", Kind::Int { min: 1024, max: 200_000 }),
+    // What the model costs, in US dollars per million tokens (for the studio's cost counter).
+    ("price_input", Kind::Float { min: 0.0, max: 10_000.0 }),
+    ("price_output", Kind::Float { min: 0.0, max: 10_000.0 }),
 ];
 
 /// Every key, in the order `heat config show` prints them.

@@ -183,6 +183,13 @@ impl Config {
         }
     }
 
+    pub fn role_float(&self, role: Role, leaf: &str) -> Option<f64> {
+        match self.role_entry(role, leaf)?.value {
+            Value::Float(x) => Some(x),
+            _ => None,
+        }
+    }
+
     /// Every set key as `key = value  # source`, secrets redacted.
     pub fn show(&self) -> Vec<(String, String, String)> {
         keys::all()

@@ -94,6 +94,8 @@ pub struct RosterEntry {
     pub role: Role,
     pub provider: String,
     pub model: String,
+    /// US dollars per million input and output tokens, when configured.
+    pub price: Option<(f64, f64)>,
 }
 
 pub struct App {
@@ -296,5 +298,19 @@ impl App {
             }
         }
         seen.then_some((input, output))
+    }
+
+    /// What the debate has cost so far, in US dollars: only when every role
+    /// that reported usage has a configured price (no guessing).
+    pub fn cost(&self) -> Option<f64> {
+        let mut total = 0.0;
+        let mut seen = false;
+        for turn in self.debate.rounds.iter().flat_map(|r| &r.turns) {
+            let Some(usage) = turn.usage else { continue };
+            let (input, output) = self.roster.iter().find(|e| e.role == turn.role)?.price?;
+            total += (usage.input_tokens as f64 * input + usage.output_tokens as f64 * output) / 1e6;
+            seen = true;
+        }
+        seen.then_some(total)
     }
 }

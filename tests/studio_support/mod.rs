@@ -15,7 +15,7 @@ pub const TOPIC: &str = "Remote work beats the office";
 pub fn roster() -> Vec<RosterEntry> {
     Role::ALL
         .into_iter()
-        .map(|role| RosterEntry { role, provider: "openai".into(), model: "gpt-4.1-mini".into() })
+        .map(|role| RosterEntry { role, provider: "openai".into(), model: "gpt-4.1-mini".into(), price: None })
         .collect()
 }
 

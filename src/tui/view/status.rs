@@ -98,7 +98,10 @@ fn hints(app: &App) -> Vec<(Action, &'static str)> {
 
 fn counters(app: &App) -> String {
     let Some((input, output)) = app.usage() else { return String::new() };
-    format!("tokens {} in · {} out ", compact(input), compact(output))
+    match app.cost() {
+        Some(cost) => format!("tokens {} in · {} out · ${cost:.4} ", compact(input), compact(output)),
+        None => format!("tokens {} in · {} out ", compact(input), compact(output)),
+    }
 }
 
 fn compact(n: u64) -> String {
