@@ -1,10 +1,12 @@
 //! The embedded model's speed: prompt processing and generation in tokens/s
 //! with the default model (1 generation thread, 2 prompt threads), and the
 //! time to the first streamed token, in the model and from `heat run`'s
-//! start through the real binary (with the compact and the full prompts).
+//! start through the real binary (with the compact and the full prompts),
+//! and a round's two arguments under each way of scheduling them.
 //! Needs the model: `heat model install` or `HEAT_TEST_MODEL`. Prints
 //! tokens/s next to criterion's timings.
 
+use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -86,6 +88,64 @@ fn binary_first_token(model: &std::path::Path, prompts: &str, runs: usize) -> Ve
     times
 }
 
+/// A round's two arguments (128 tokens each), the way the local provider
+/// could schedule them: one after the other on one context with one
+/// generation thread or two, or side by side on two contexts of one thread
+/// each (what heat does); on a quiet machine and with another thread
+/// wanting a core (the studio, the runtime, anything). Wall time of the pair.
+fn round_schedules(path: &std::path::Path, lanes: &LocalModel) {
+    let one = |gen_threads| LocalOptions { gen_threads, lanes: 1, ..LocalOptions::default() };
+    let one_thread = LocalModel::load(path, one(1)).expect("load the model");
+    let two_threads = LocalModel::load(path, one(2)).expect("load the model");
+    let advocate =
+        || ChatRequest { system: "You argue for.".into(), ..request("Give reasons why cities should ban cars.", 128) };
+    let skeptic = || ChatRequest {
+        system: "You argue against.".into(),
+        ..request("Give reasons why cities should not ban cars.", 128)
+    };
+    let serial = |model: &LocalModel| {
+        let start = Instant::now();
+        let tokens = run(model, advocate()).1 + run(model, skeptic()).1;
+        (tokens, start.elapsed())
+    };
+    let side_by_side = || {
+        let start = Instant::now();
+        let tokens = std::thread::scope(|s| {
+            let a = s.spawn(|| run(lanes, advocate()).1);
+            let b = s.spawn(|| run(lanes, skeptic()).1);
+            a.join().unwrap_or_default() + b.join().unwrap_or_default()
+        });
+        (tokens, start.elapsed())
+    };
+    for busy in [false, true] {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|s| {
+            if busy {
+                s.spawn(|| {
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        black_box((0..1000u64).sum::<u64>());
+                    }
+                });
+            }
+            let load = if busy { "one core busy" } else { "quiet" };
+            for (name, measure) in [
+                ("one context, 1 generation thread", &(|| serial(&one_thread)) as &dyn Fn() -> (u64, Duration)),
+                ("one context, 2 generation threads", &|| serial(&two_threads)),
+                ("side by side, 2 contexts × 1 thread", &side_by_side),
+            ] {
+                let mut times: Vec<(u64, Duration)> = (0..3).map(|_| measure()).collect();
+                times.sort_by_key(|t| t.1);
+                let (tokens, time) = times[1];
+                println!(
+                    "round of two arguments ({load}), {name}: {time:.2?} for {tokens} tokens = {:.0} tok/s",
+                    tokens as f64 / time.as_secs_f64()
+                );
+            }
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let Some(path) = model_path() else {
         eprintln!("SKIPPED: no offline model (heat model install, or HEAT_TEST_MODEL)");
@@ -118,6 +178,8 @@ fn bench(c: &mut Criterion) {
             times.len()
         );
     }
+
+    round_schedules(&path, &model);
 
     let mut group = c.benchmark_group("local");
     group.sample_size(10);

@@ -1,5 +1,6 @@
 //! The embedded model, for real: SmolLM2-135M answers, yields a parseable
-//! Verdict under the JSON-schema grammar, and stops when its stream is dropped.
+//! Verdict under the JSON-schema grammar, stops when its stream is dropped,
+//! and serves the two debaters side by side on two contexts.
 //! The model comes from `HEAT_TEST_MODEL` or the data dir (`heat model install`);
 //! CI sets `HEAT_REQUIRE_MODEL=1` so a missing model fails instead of skipping.
 #![cfg(feature = "local")]
@@ -87,7 +88,9 @@ async fn the_judge_answers_valid_json_under_the_grammar() {
 
 #[tokio::test]
 async fn dropping_the_stream_stops_generation_and_the_model_serves_again() {
-    let Some(model) = model() else { return };
+    let Some(path) = model_support::model_path() else { return };
+    // One context, so the next answer comes from the one that was cut.
+    let model = LocalModel::load(&path, LocalOptions { lanes: 1, ..LocalOptions::default() }).unwrap();
     let mut stream = model.stream(request("Write a long essay about rivers.", 400));
     let mut seen = 0;
     while let Some(item) = stream.next().await {
@@ -120,4 +123,30 @@ async fn dropping_the_model_mid_answer_waits_for_its_thread() {
         drop(model);
     });
     tokio::time::timeout(std::time::Duration::from_secs(60), dropped).await.expect("dropping the model hung").unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_two_debaters_generate_side_by_side() {
+    let Some(model) = model() else { return };
+    let order = std::sync::Mutex::new(Vec::new());
+    let speak = |side: &'static str, system: &str| {
+        let req = ChatRequest { system: system.into(), ..request("Give one reason about city trees.", 48) };
+        let (model, order) = (&model, &order);
+        async move {
+            let mut stream = model.stream(req);
+            while let Some(item) = stream.next().await {
+                match item.unwrap() {
+                    Chunk::Text(_) => order.lock().unwrap().push((side, "text")),
+                    Chunk::Finish(_) => order.lock().unwrap().push((side, "finish")),
+                    _ => {}
+                }
+            }
+        }
+    };
+    futures::join!(speak("advocate", "You argue for."), speak("skeptic", "You argue against."));
+    let order = order.into_inner().unwrap();
+    let at = |side, what| order.iter().position(|e| *e == (side, what)).unwrap();
+    // Each side's text starts before the other side finishes: they ran at once.
+    assert!(at("skeptic", "text") < at("advocate", "finish"), "{order:?}");
+    assert!(at("advocate", "text") < at("skeptic", "finish"), "{order:?}");
 }

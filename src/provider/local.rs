@@ -1,12 +1,16 @@
 //! The embedded offline model: llama.cpp in-process (`llama-cpp-2`). One
-//! worker thread owns the loaded model and its context and serves requests
-//! in order, streaming token text back over a channel. A request whose
-//! stream is dropped stops within one token. A response schema becomes a
-//! grammar, so even a tiny model answers valid JSON.
+//! loaded model serves a few contexts ("lanes"), each on a worker thread of
+//! its own that streams token text back over a channel; a request goes to
+//! the lane that last served its system prompt (its prefix is still in that
+//! KV cache) or to a free one, so the two debaters generate side by side.
+//! Prompt processing takes one lane at a time. A request whose stream is
+//! dropped stops within one token. A response schema becomes a grammar, so
+//! even a tiny model answers valid JSON.
 
 use std::num::NonZeroU32;
-use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock, PoisonError, mpsc as std_mpsc};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, mpsc as std_mpsc};
 
 use llama_cpp_2::context::LlamaContext;
 use llama_cpp_2::context::params::LlamaContextParams;
@@ -17,17 +21,23 @@ use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
 use llama_cpp_2::sampling::LlamaSampler;
 use tokio::sync::mpsc;
 
+use super::lanes::{self, Router};
 use super::{ChatModel, ChatRequest, ChatRole, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
 
 /// How the embedded model runs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LocalOptions {
-    /// Context window in tokens.
+    /// Context window in tokens (per lane).
     pub n_ctx: u32,
-    /// Threads for generation. One holds its speed best on a busy 2-core machine.
+    /// Threads for generation, per lane. One holds its speed best on a busy
+    /// 2-core machine.
     pub gen_threads: i32,
     /// Threads for prompt processing.
     pub batch_threads: i32,
+    /// Contexts, each with its own KV cache and thread: one per role by
+    /// default, so every role reuses its own prompt prefix and the two
+    /// debaters generate at once.
+    pub lanes: usize,
     /// Seed when the request carries none.
     pub seed: u32,
     pub repeat_penalty: f32,
@@ -35,7 +45,7 @@ pub struct LocalOptions {
 
 impl Default for LocalOptions {
     fn default() -> Self {
-        Self { n_ctx: 2048, gen_threads: 1, batch_threads: 2, seed: 1234, repeat_penalty: 1.1 }
+        Self { n_ctx: 2048, gen_threads: 1, batch_threads: 2, lanes: 3, seed: 1234, repeat_penalty: 1.1 }
     }
 }
 
@@ -52,22 +62,33 @@ struct Job {
     reply: Reply,
 }
 
-/// The embedded model. Cheap to share: every role uses the same instance.
-pub struct LocalModel {
-    jobs: Mutex<std_mpsc::Sender<Job>>,
-    name: String,
+/// One context's queue, its worker and how many requests it holds.
+struct Lane {
+    jobs: std_mpsc::Sender<Job>,
+    pending: Arc<AtomicUsize>,
     worker: Option<std::thread::JoinHandle<()>>,
 }
 
+/// The embedded model. Cheap to share: every role uses the same instance.
+pub struct LocalModel {
+    lanes: Vec<Lane>,
+    router: Mutex<Router>,
+    name: String,
+}
+
 impl Drop for LocalModel {
-    /// Closes the job queue and waits for the worker: a process that exits
+    /// Closes the job queues and waits for the workers: a process that exits
     /// while llama.cpp is mid-decode crashes in its teardown. A cancelled
     /// turn stops within one token, so this is short.
     fn drop(&mut self) {
-        let (closed, _) = std_mpsc::channel();
-        drop(std::mem::replace(self.jobs.get_mut().unwrap_or_else(PoisonError::into_inner), closed));
-        if let Some(worker) = self.worker.take() {
-            let _ = worker.join();
+        for lane in &mut self.lanes {
+            let (closed, _) = std_mpsc::channel();
+            drop(std::mem::replace(&mut lane.jobs, closed));
+        }
+        for lane in &mut self.lanes {
+            if let Some(worker) = lane.worker.take() {
+                let _ = worker.join();
+            }
         }
     }
 }
@@ -86,8 +107,19 @@ fn backend() -> Result<&'static LlamaBackend, ProviderError> {
         .map_err(|e| ProviderError::Local(format!("could not start llama.cpp: {e}")))
 }
 
+/// What every lane shares.
+struct Shared {
+    model: Arc<LlamaModel>,
+    options: LocalOptions,
+    /// Held while a lane processes a prompt: two prompts at once on two
+    /// cores would only delay the first token of both.
+    prefill: Arc<Mutex<()>>,
+}
+
 impl LocalModel {
-    /// Loads a GGUF file on a worker thread of its own and waits until it is ready.
+    /// Loads a GGUF file and starts its lanes, each creating its context on
+    /// its own thread, one after another; returns once the first is ready
+    /// (a request for a lane still starting waits in its queue).
     pub fn load(path: &Path, options: LocalOptions) -> Result<Self, ProviderError> {
         if !path.is_file() {
             return Err(ProviderError::Local(format!(
@@ -95,22 +127,59 @@ impl LocalModel {
                 path.display()
             )));
         }
-        let (jobs_tx, jobs_rx) = std_mpsc::channel::<Job>();
-        let (ready_tx, ready_rx) = std_mpsc::channel::<Result<(), ProviderError>>();
-        let owned = path.to_path_buf();
-        let worker = std::thread::Builder::new()
-            .name("heat-local-model".into())
-            .spawn(move || worker(&owned, &options, &ready_tx, &jobs_rx))
-            .map_err(|e| ProviderError::Local(format!("could not start the model thread: {e}")))?;
-        ready_rx.recv().map_err(|_| ProviderError::Local("the model thread stopped while loading".into()))??;
+        let backend = backend()?;
+        let model = LlamaModel::load_from_file(backend, path, &LlamaModelParams::default()).map_err(|e| {
+            ProviderError::Local(format!("could not load {}: {e}; is it a GGUF model file?", path.display()))
+        })?;
+        let count = options.lanes.max(1);
+        let shared = Shared { model: Arc::new(model), options, prefill: Arc::default() };
+        let mut lanes = Vec::new();
+        let mut previous = None;
+        for index in 0..count {
+            let (lane, ready) = start_lane(index, &shared, backend, previous.take())?;
+            lanes.push(lane);
+            if index == 0 {
+                ready.recv().map_err(|_| ProviderError::Local("the model thread stopped while loading".into()))??;
+            } else {
+                previous = Some(ready);
+            }
+        }
         let name = path.file_stem().map_or_else(|| "local".into(), |s| s.to_string_lossy().into_owned());
-        Ok(Self { jobs: Mutex::new(jobs_tx), name, worker: Some(worker) })
+        Ok(Self { router: Mutex::new(Router::new(lanes.len())), lanes, name })
     }
 
     /// The model's name, from its file name.
     pub fn name(&self) -> &str {
         &self.name
     }
+}
+
+type Ready = std_mpsc::Receiver<Result<(), ProviderError>>;
+
+/// Starts one lane's worker, which creates its context once `after` (the
+/// previous lane) is ready; returns the lane and its own readiness.
+fn start_lane(
+    index: usize,
+    shared: &Shared,
+    backend: &'static LlamaBackend,
+    after: Option<Ready>,
+) -> Result<(Lane, Ready), ProviderError> {
+    let (jobs_tx, jobs_rx) = std_mpsc::channel::<Job>();
+    let (ready_tx, ready_rx) = std_mpsc::channel();
+    let pending = Arc::new(AtomicUsize::new(0));
+    let (model, options, prefill, count) =
+        (shared.model.clone(), shared.options.clone(), shared.prefill.clone(), pending.clone());
+    let worker = std::thread::Builder::new()
+        .name(format!("heat-local-model-{index}"))
+        .spawn(move || {
+            if let Some(previous) = after {
+                let _ = previous.recv();
+            }
+            let lane = Worker { model: &model, options: &options, prefill: &prefill, pending: &count };
+            lane.run(backend, &ready_tx, &jobs_rx);
+        })
+        .map_err(|e| ProviderError::Local(format!("could not start the model thread: {e}")))?;
+    Ok((Lane { jobs: jobs_tx, pending, worker: Some(worker) }, ready_rx))
 }
 
 impl ChatModel for LocalModel {
@@ -120,8 +189,12 @@ impl ChatModel for LocalModel {
 
     fn stream(&self, request: ChatRequest) -> ChunkStream {
         let (tx, mut rx) = mpsc::channel(256);
-        let sent = self.jobs.lock().unwrap_or_else(PoisonError::into_inner).send(Job { request, reply: tx.clone() });
-        if sent.is_err() {
+        let busy: Vec<usize> = self.lanes.iter().map(|l| l.pending.load(Ordering::SeqCst)).collect();
+        let index = self.router.lock().unwrap_or_else(PoisonError::into_inner).pick(lanes::key(&request.system), &busy);
+        let lane = &self.lanes[index];
+        lane.pending.fetch_add(1, Ordering::SeqCst);
+        if lane.jobs.send(Job { request, reply: tx.clone() }).is_err() {
+            lane.pending.fetch_sub(1, Ordering::SeqCst);
             let _ = tx.try_send(Err(ProviderError::Local("the model thread has stopped".into())));
         }
         drop(tx);
@@ -129,59 +202,67 @@ impl ChatModel for LocalModel {
     }
 }
 
-fn worker(
-    path: &PathBuf,
-    options: &LocalOptions,
-    ready: &std_mpsc::Sender<Result<(), ProviderError>>,
-    jobs: &std_mpsc::Receiver<Job>,
-) {
-    let loaded = backend().and_then(|backend| {
-        let model = LlamaModel::load_from_file(backend, path, &LlamaModelParams::default()).map_err(|e| {
-            ProviderError::Local(format!("could not load {}: {e}; is it a GGUF model file?", path.display()))
-        })?;
-        Ok((backend, model))
-    });
-    let (backend, model) = match loaded {
-        Ok(pair) => pair,
-        Err(e) => {
-            let _ = ready.send(Err(e));
-            return;
-        }
-    };
-    let params = LlamaContextParams::default()
-        .with_n_ctx(NonZeroU32::new(options.n_ctx))
-        .with_n_batch(u32::try_from(BATCH).unwrap_or(512))
-        .with_n_threads(options.gen_threads)
-        .with_n_threads_batch(options.batch_threads);
-    let mut ctx = match model.new_context(backend, params) {
-        Ok(ctx) => ctx,
-        Err(e) => {
-            let _ = ready.send(Err(ProviderError::Local(format!("could not create a context: {e}"))));
-            return;
-        }
-    };
-    let template = match model.chat_template(None) {
-        Ok(t) => t,
-        // A GGUF without its own template: fall back to ChatML, named so the user knows.
-        Err(_) => match LlamaChatTemplate::new("chatml") {
-            Ok(t) => t,
-            Err(e) => {
-                let _ = ready.send(Err(ProviderError::Local(format!("no usable chat template: {e}"))));
+/// A lane's worker thread: its context, and the jobs it serves in order.
+struct Worker<'a> {
+    model: &'a LlamaModel,
+    options: &'a LocalOptions,
+    prefill: &'a Mutex<()>,
+    pending: &'a AtomicUsize,
+}
+
+impl Worker<'_> {
+    fn run(
+        &self,
+        backend: &LlamaBackend,
+        ready: &std_mpsc::Sender<Result<(), ProviderError>>,
+        jobs: &std_mpsc::Receiver<Job>,
+    ) {
+        let options = self.options;
+        let params = LlamaContextParams::default()
+            .with_n_ctx(NonZeroU32::new(options.n_ctx))
+            .with_n_batch(u32::try_from(BATCH).unwrap_or(512))
+            .with_n_threads(options.gen_threads)
+            .with_n_threads_batch(options.batch_threads);
+        let started =
+            self.model.new_context(backend, params).map_err(|e| format!("could not create a context: {e}")).and_then(
+                |ctx| {
+                    // A GGUF without its own template: fall back to ChatML, named so the user knows.
+                    let template = self.model.chat_template(None).or_else(|_| LlamaChatTemplate::new("chatml"));
+                    Ok((ctx, template.map_err(|e| format!("no usable chat template: {e}"))?))
+                },
+            );
+        let (mut ctx, template) = match started {
+            Ok(pair) => pair,
+            Err(why) => {
+                let _ = ready.send(Err(ProviderError::Local(why.clone())));
+                // Whatever was sent here meanwhile gets the reason.
+                while let Ok(job) = jobs.recv() {
+                    let _ = job.reply.blocking_send(Err(ProviderError::Local(why.clone())));
+                    self.pending.fetch_sub(1, Ordering::SeqCst);
+                }
                 return;
             }
-        },
-    };
-    let _ = ready.send(Ok(()));
-    // The tokens the context's KV cache holds, to reuse a shared prompt prefix.
-    let mut cached = Vec::new();
-    while let Ok(job) = jobs.recv() {
-        if job.reply.is_closed() {
-            continue; // cancelled while it waited its turn
-        }
-        let mut turn =
-            Turn { model: &model, ctx: &mut ctx, template: &template, options, reply: &job.reply, cached: &mut cached };
-        if let Err(e) = turn.run(&job.request) {
-            let _ = job.reply.blocking_send(Err(e));
+        };
+        let _ = ready.send(Ok(()));
+        // The tokens the context's KV cache holds, to reuse a shared prompt prefix.
+        let mut cached = Vec::new();
+        while let Ok(job) = jobs.recv() {
+            // A job whose stream was dropped while it waited its turn is skipped.
+            if !job.reply.is_closed() {
+                let mut turn = Turn {
+                    model: self.model,
+                    ctx: &mut ctx,
+                    template: &template,
+                    options,
+                    prefill: self.prefill,
+                    reply: &job.reply,
+                    cached: &mut cached,
+                };
+                if let Err(e) = turn.run(&job.request) {
+                    let _ = job.reply.blocking_send(Err(e));
+                }
+            }
+            self.pending.fetch_sub(1, Ordering::SeqCst);
         }
     }
 }
@@ -192,6 +273,7 @@ struct Turn<'a, 'm> {
     ctx: &'a mut LlamaContext<'m>,
     template: &'a LlamaChatTemplate,
     options: &'a LocalOptions,
+    prefill: &'a Mutex<()>,
     reply: &'a Reply,
     /// What the KV cache holds; empty when unknown (then it is cleared).
     cached: &'a mut Vec<llama_cpp_2::token::LlamaToken>,
@@ -211,6 +293,10 @@ impl Turn<'_, '_> {
         let mut sampler = self.sampler(request)?;
         let mut batch = LlamaBatch::new(BATCH, 1);
         let last = prompt.len() - 1;
+        let prefilling = self.prefill.lock().unwrap_or_else(PoisonError::into_inner);
+        if self.reply.is_closed() {
+            return Ok(()); // cancelled while another lane held the prompt step
+        }
         for (chunk_index, chunk) in prompt[start..].chunks(BATCH).enumerate() {
             batch.clear();
             for (i, token) in chunk.iter().enumerate() {
@@ -219,6 +305,7 @@ impl Turn<'_, '_> {
             }
             self.decode(&mut batch)?;
         }
+        drop(prefilling);
         let mut decoded = prompt.clone();
         let vocab = self.model.vocab();
         let mut pending = Vec::new();

@@ -5,6 +5,8 @@
 pub mod anthropic;
 pub mod http;
 #[cfg(feature = "local")]
+mod lanes;
+#[cfg(feature = "local")]
 pub mod local;
 pub mod openai;
 pub mod retry;

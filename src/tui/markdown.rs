@@ -115,23 +115,34 @@ impl StreamingText {
 /// `from` is an earlier cut point; the scan starts there.
 fn stable_split(text: &str, from: usize) -> usize {
     let mut split = from;
-    let mut in_fence = false;
+    // The open fence's character and length: only a line of at least as
+    // many of the same character, and nothing else, closes it.
+    let mut fence: Option<(char, usize)> = None;
     let mut offset = from;
     let mut prev_blank = from > 0;
     for line in text[from..].split_inclusive('\n') {
         let trimmed = line.trim_start();
-        let fence = trimmed.starts_with("```") || trimmed.starts_with("~~~");
         let blank = trimmed.trim().is_empty() && line.ends_with('\n');
-        if prev_blank && !in_fence && !blank && !line.starts_with([' ', '\t']) && !starts_list_item(trimmed) {
+        if prev_blank && fence.is_none() && !blank && !line.starts_with([' ', '\t']) && !starts_list_item(trimmed) {
             split = offset;
         }
-        if fence {
-            in_fence = !in_fence;
-        }
-        prev_blank = blank && !in_fence;
+        fence = match (fence, fence_run(trimmed)) {
+            (None, Some((c, n, info))) if c == '~' || !info.contains('`') => Some((c, n)),
+            (Some((open, len)), Some((c, n, info))) if c == open && n >= len && info.trim().is_empty() => None,
+            (state, _) => state,
+        };
+        prev_blank = blank && fence.is_none();
         offset += line.len();
     }
     split
+}
+
+/// A run of three or more backticks or tildes starting `line`: its
+/// character, its length and the rest of the line.
+fn fence_run(line: &str) -> Option<(char, usize, &str)> {
+    let c = line.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let n = line.bytes().take_while(|b| char::from(*b) == c).count();
+    (n >= 3).then(|| (c, n, &line[n..]))
 }
 
 /// `- x`, `* x`, `+ x`, `3. x`, `3) x`: a list may continue across a blank line.
@@ -584,6 +595,9 @@ mod tests {
             "- a\n- b\n\n> \nq\n```rust\nfn x() {}\n```\n",
             // Found by the model_text fuzz target: an empty item lost its marker.
             "ovmrl\n\n\n+ \n\n\ntp: x",
+            // Found by the model_text fuzz target: a fence line with an info
+            // string was taken for the end of an open fence.
+            "```# e ev ok\n\n- a\n\n```rus)tn(k\n\n> 1\n\n```rs\n x {}\n```\n",
         ];
         let p = palette();
         for text in texts {
@@ -605,5 +619,12 @@ mod tests {
         assert_eq!(stable_split("a\n\n```\nx\n\ny", 0), 3);
         assert_eq!(stable_split("no break", 0), 0);
         assert_eq!(stable_split("a\n\nb\n\nc", 3), 6);
+        // Only a bare run of the same character, at least as long, closes a fence.
+        assert_eq!(stable_split("```a\n\n```b\n\nc", 0), 0);
+        assert_eq!(stable_split("~~~\nx\n```\n\ny", 0), 0);
+        assert_eq!(stable_split("````\nx\n```\n\ny", 0), 0);
+        assert_eq!(stable_split("```\nx\n````\n\ny", 0), 12);
+        // A backtick run with a backtick after it opens no fence.
+        assert_eq!(stable_split("```a`\n\nb", 0), 7);
     }
 }
