@@ -49,11 +49,8 @@ pub fn render(text: &str, width: u16, palette: &Palette) -> Vec<Line<'static>> {
         r.event(event);
     }
     r.flush();
-    // A block opened at the very end (a fence still streaming) leaves a gap
-    // with nothing under it yet.
-    while r.lines.last().is_some_and(|l| l.spans.iter().all(|s| s.content.trim().is_empty())) {
-        r.lines.pop();
-    }
+    // No trailing blank to trim: a gap is only drawn before a line, and a
+    // code block's blank last line is its content.
     r.lines
 }
 
@@ -598,6 +595,9 @@ mod tests {
             // Found by the model_text fuzz target: a fence line with an info
             // string was taken for the end of an open fence.
             "```# e ev ok\n\n- a\n\n```rus)tn(k\n\n> 1\n\n```rs\n x {}\n```\n",
+            // Found by the model_text fuzz target: a code block's blank last
+            // line was trimmed when the block ended the kept part.
+            "# Head\n```\nes **x**.\n\nSec`\n\n```\n\n> * nu\nrfst\n",
         ];
         let p = palette();
         for text in texts {
