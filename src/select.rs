@@ -132,6 +132,12 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
             None => auto(config, env)?,
         };
         let model = match config.role_text(role, "model") {
+            Some(model) if kind == ProviderKind::Local && !is_gguf(model) => bail!(
+                "the {} runs on the embedded offline model, which takes a .gguf file, but its model is {model:?}: \
+                 set roles.{}.model to a .gguf path, or leave it unset to use providers.local.model_path",
+                role.label().to_lowercase(),
+                role.label().to_lowercase()
+            ),
             Some(model) => model.to_string(),
             None => default_model(config, env, kind)?,
         };
@@ -212,16 +218,29 @@ fn http(config: &Config, base_url: String, api_key: Option<&str>) -> HttpConfig 
     }
 }
 
+/// Whether a model name is a GGUF file for the embedded model.
+pub fn is_gguf(model: &str) -> bool {
+    std::path::Path::new(model).extension().is_some_and(|e| e.eq_ignore_ascii_case("gguf"))
+}
+
+/// The GGUF file a local role names for itself (`roles.<role>.model`);
+/// `None` for the configured one.
+fn own_gguf(choice: &RoleChoice) -> Option<&str> {
+    (choice.kind == ProviderKind::Local && is_gguf(&choice.model)).then_some(choice.model.as_str())
+}
+
+/// Loads the embedded model from a file (`None`: the configured one) for a
+/// number of roles that will share it.
+pub type LocalLoader<'a> = &'a dyn Fn(Option<&std::path::Path>, usize) -> anyhow::Result<Arc<dyn ChatModel>>;
+
 /// Builds one model per provider kind in use (so the roles share a local
-/// model load), and the engine setup around them.
-pub fn build(
-    config: &Config,
-    selection: &Selection,
-    local: Option<&dyn Fn() -> anyhow::Result<Arc<dyn ChatModel>>>,
-) -> anyhow::Result<EngineSetup> {
-    let mut models: Vec<(ProviderKind, Arc<dyn ChatModel>)> = Vec::new();
+/// model load; a role with a GGUF of its own gets its own load), and the
+/// engine setup around them.
+pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'_>>) -> anyhow::Result<EngineSetup> {
+    let mut models: Vec<(ProviderKind, Option<String>, Arc<dyn ChatModel>)> = Vec::new();
     let mut role_setup = |choice: &RoleChoice| -> anyhow::Result<RoleSetup> {
-        let model = if let Some((_, m)) = models.iter().find(|(k, _)| *k == choice.kind) {
+        let file = own_gguf(choice);
+        let model = if let Some((_, _, m)) = models.iter().find(|(k, f, _)| *k == choice.kind && f.as_deref() == file) {
             Arc::clone(m)
         } else {
             let m: Arc<dyn ChatModel> = match choice.kind {
@@ -238,10 +257,12 @@ pub fn build(
                 }
                 ProviderKind::Local => {
                     let load = local.context("this build of heat has no embedded model (feature `local`)")?;
-                    load()?
+                    let sharing =
+                        selection.roles.iter().filter(|r| r.kind == choice.kind && own_gguf(r) == file).count();
+                    load(file.map(std::path::Path::new), sharing)?
                 }
             };
-            models.push((choice.kind, Arc::clone(&m)));
+            models.push((choice.kind, file.map(String::from), Arc::clone(&m)));
             m
         };
         let mut max_tokens = config.role_int(choice.role, "max_tokens").unwrap_or(1024);
@@ -378,7 +399,7 @@ mod tests {
     #[test]
     fn an_all_local_debate_gets_the_compact_prompts_unless_told_otherwise() {
         use crate::provider::scripted::{Reply, ScriptedModel};
-        let load = || -> anyhow::Result<Arc<dyn ChatModel>> {
+        let load = |_: Option<&std::path::Path>, _: usize| -> anyhow::Result<Arc<dyn ChatModel>> {
             Ok(Arc::new(ScriptedModel::new([], Reply::text("x"))) as Arc<dyn ChatModel>)
         };
         let env = machine(NO_OLLAMA, Ok("SmolLM2-135M"));
@@ -393,5 +414,33 @@ mod tests {
         let err = setup(&bad).err().expect("an unknown prompt set").to_string();
         assert!(err.contains("\"compact\" or \"full\"") && err.contains("tiny"), "{err}");
         assert!(Prompts::compact().system.len() * 2 < Prompts::default().system.len());
+    }
+
+    #[test]
+    fn a_local_role_may_run_a_gguf_of_its_own_and_shares_nothing_else() {
+        use crate::provider::scripted::{Reply, ScriptedModel};
+        let loads = std::sync::Mutex::new(Vec::new());
+        let load = |file: Option<&std::path::Path>, roles: usize| -> anyhow::Result<Arc<dyn ChatModel>> {
+            loads.lock().unwrap().push((file.map(|f| f.display().to_string()), roles));
+            Ok(Arc::new(ScriptedModel::new([], Reply::text("x"))) as Arc<dyn ChatModel>)
+        };
+        let env = machine(NO_OLLAMA, Ok("SmolLM2-135M"));
+        let c = config(&[], &[("roles.judge.model", "/models/judge.gguf")]);
+        let selection = select(&c, &env).unwrap();
+        assert_eq!(selection.roles[2].model, "/models/judge.gguf");
+        let setup = build(&c, &selection, Some(&load)).unwrap();
+        assert_eq!(
+            *loads.lock().unwrap(),
+            vec![(None, 2), (Some("/models/judge.gguf".to_string()), 1)],
+            "the debaters share the configured model (two contexts); the judge loads its own file"
+        );
+        assert!(Arc::ptr_eq(&setup.advocate.model, &setup.skeptic.model));
+        assert!(!Arc::ptr_eq(&setup.advocate.model, &setup.judge.model));
+
+        // A model name the embedded model cannot run is refused, not ignored.
+        let named = config(&[("HEAT_MODEL", "gpt-4.1")], &[]);
+        let Err(err) = select(&named, &env) else { panic!("a non-GGUF model for a local role was accepted") };
+        let err = err.to_string();
+        assert!(err.contains("takes a .gguf file") && err.contains("\"gpt-4.1\""), "{err}");
     }
 }

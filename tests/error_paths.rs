@@ -79,6 +79,15 @@ async fn an_unknown_model_says_to_check_the_model_name() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_model_name_the_offline_model_cannot_run_says_it_takes_a_gguf() {
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path());
+    cmd.env("HEAT_PROVIDER", "local").args(["run", "Tabs beat spaces", "--advocate-model", "gpt-4.1"]);
+    error_line(cmd, &["the advocate runs on the embedded offline model", "takes a .gguf file", "roles.advocate.model"])
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_server_that_is_down_is_named_with_the_variable_to_fix() {
     let dead = {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

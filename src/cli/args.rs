@@ -195,7 +195,7 @@ impl DebateArgs {
             })
             .collect();
         // `--model PATH.gguf`: every role on the embedded model, loading that file.
-        if let Some(path) = self.model.as_deref().filter(|m| is_gguf(m)) {
+        if let Some(path) = self.model.as_deref().filter(|m| crate::select::is_gguf(m)) {
             flags.retain(|f| f.key != "roles.model");
             let flag = |key: &str, raw: &str| FlagValue { key: key.into(), raw: raw.into(), flag: "--model".into() };
             flags.push(flag("providers.local.model_path", path));
@@ -205,10 +205,6 @@ impl DebateArgs {
         }
         flags
     }
-}
-
-fn is_gguf(model: &str) -> bool {
-    std::path::Path::new(model).extension().is_some_and(|e| e.eq_ignore_ascii_case("gguf"))
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! whether it can be used, installing it on first use, and loading it.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::Config;
@@ -10,8 +10,9 @@ use crate::model_store::{self, InstallSource, Progress};
 use crate::provider::ChatModel;
 use crate::store;
 
-/// Loads the model once; the roles share what it returns.
-pub type Loader = Box<dyn Fn() -> anyhow::Result<Arc<dyn ChatModel>>>;
+/// Loads a model file (`None`: the configured one) for the number of roles
+/// that share it.
+pub type Loader = Box<dyn Fn(Option<&Path>, usize) -> anyhow::Result<Arc<dyn ChatModel>>>;
 
 /// The model file the config points at (or the default install location).
 pub fn model_path(config: &Config) -> anyhow::Result<PathBuf> {
@@ -91,11 +92,13 @@ fn progress_printer() -> impl FnMut(Progress) {
     }
 }
 
-/// A loader for the configured model (called once; the roles share it).
+/// A loader for the configured model, or a role's own GGUF file; called
+/// once per file, with how many roles share it (each gets a context, up to
+/// `providers.local.contexts`).
 #[cfg(feature = "local")]
 pub fn loader(config: &Config) -> Option<Loader> {
     use crate::provider::local::{LocalModel, LocalOptions};
-    let path = model_path(config).ok()?;
+    let configured = model_path(config).ok()?;
     let is_default = config.text("providers.local.model_path").is_none();
     let int = |key: &str| config.int(key);
     let options = LocalOptions {
@@ -106,11 +109,13 @@ pub fn loader(config: &Config) -> Option<Loader> {
         seed: int("providers.local.seed").and_then(|v| u32::try_from(v).ok()).unwrap_or(1234),
         repeat_penalty: 1.1,
     };
-    Some(Box::new(move || {
+    Some(Box::new(move |own: Option<&Path>, roles: usize| {
         let again = "run `heat model install` to fetch it again";
+        let path = own.unwrap_or(&configured);
+        let is_default = is_default && own.is_none();
         if is_default {
             // A cheap check before llama.cpp reads a damaged file.
-            let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or_default();
+            let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or_default();
             anyhow::ensure!(
                 size == model_store::DEFAULT_SIZE,
                 "the offline model {} is damaged ({size} bytes, not {}): {again}",
@@ -118,8 +123,13 @@ pub fn loader(config: &Config) -> Option<Loader> {
                 model_store::DEFAULT_SIZE
             );
         }
-        let model = LocalModel::load(&path, options.clone()).map_err(|e| {
-            let fix = if is_default { again } else { "check HEAT_MODEL_PATH or providers.local.model_path" };
+        let options = LocalOptions { lanes: options.lanes.min(roles).max(1), ..options.clone() };
+        let model = LocalModel::load(path, options).map_err(|e| {
+            let fix = match own {
+                _ if is_default => again,
+                Some(_) => "check the role's model path in heat.toml",
+                None => "check HEAT_MODEL_PATH or providers.local.model_path",
+            };
             anyhow::anyhow!("{e} ({fix})")
         })?;
         Ok(Arc::new(model) as Arc<dyn ChatModel>)

@@ -88,7 +88,10 @@ pub(super) async fn setup_for(
     progress: Option<&mut dyn FnMut(Progress)>,
 ) -> anyhow::Result<(EngineSetup, Vec<String>)> {
     let loader = if selection.uses(ProviderKind::Local) {
-        super::model::ensure_installed(config, progress).await?;
+        // The configured model is only needed by a local role without a file of its own.
+        if selection.roles.iter().any(|r| r.kind == ProviderKind::Local && !select::is_gguf(&r.model)) {
+            super::model::ensure_installed(config, progress).await?;
+        }
         super::model::loader(config)
     } else {
         None
