@@ -142,17 +142,13 @@ fn fence_run(line: &str) -> Option<(char, usize, &str)> {
     (n >= 3).then(|| (c, n, &line[n..]))
 }
 
-/// `- x`, `* x`, `+ x`, `3. x`, `3) x`: a list may continue across a blank line.
+/// `- x`, `* x`, `+ x`, `3. x`, `3) x` (a tab may stand for the space): a
+/// list may continue across a blank line.
 fn starts_list_item(line: &str) -> bool {
     let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-    let rest = &line[digits..];
-    if digits > 0 {
-        return rest.starts_with(". ") || rest.starts_with(") ") || rest.trim_end() == "." || rest.trim_end() == ")";
-    }
-    line.starts_with("- ")
-        || line.starts_with("* ")
-        || line.starts_with("+ ")
-        || matches!(line.trim_end(), "-" | "*" | "+")
+    let rest = if digits > 0 { line[digits..].strip_prefix(['.', ')']) } else { line.strip_prefix(['-', '*', '+']) };
+    // The marker ends the line or a space or a tab follows it.
+    rest.is_some_and(|r| r.trim_end().is_empty() || r.starts_with([' ', '\t']))
 }
 
 #[derive(Debug)]
@@ -598,6 +594,9 @@ mod tests {
             // Found by the model_text fuzz target: a code block's blank last
             // line was trimmed when the block ended the kept part.
             "# Head\n```\nes **x**.\n\nSec`\n\n```\n\n> * nu\nrfst\n",
+            // Found by the model_text fuzz target: an item whose marker is
+            // followed by a tab was taken for the end of the list.
+            "# Head\n\n*\n*\t- b\nARem\n\n*\t*\n666 `x`rust",
         ];
         let p = palette();
         for text in texts {
@@ -624,6 +623,8 @@ mod tests {
         assert_eq!(stable_split("~~~\nx\n```\n\ny", 0), 0);
         assert_eq!(stable_split("````\nx\n```\n\ny", 0), 0);
         assert_eq!(stable_split("```\nx\n````\n\ny", 0), 12);
+        // A tab after a list marker keeps the list together.
+        assert_eq!(stable_split("- a\n\n-\tb\n\n1)\tc\n\nd", 0), 16);
         // A backtick run with a backtick after it opens no fence.
         assert_eq!(stable_split("```a`\n\nb", 0), 7);
     }

@@ -5,7 +5,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use super::truncate;
 use crate::debate::state::TurnStatus;
@@ -27,7 +26,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let topic = Span::styled(truncate(&clean(&app.debate.topic), room), Style::new().add_modifier(Modifier::BOLD));
     let pad = width.saturating_sub(6 + 1 + topic.width() + state_badge.width());
     let top = Line::from(vec![brand, Span::raw(" "), topic, Span::raw(" ".repeat(pad)), state_badge]);
-    frame.render_widget(Paragraph::new(top), Rect { height: 1, ..area });
+    super::one_line(frame, area, &top);
 
     let gauge = gauge(app);
     let gauge_width: usize = gauge.iter().map(Span::width).sum();
@@ -40,7 +39,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let mut spans = left;
     spans.push(Span::raw(" ".repeat(width.saturating_sub(left_width + gauge_width))));
     spans.extend(gauge);
-    frame.render_widget(Paragraph::new(Line::from(spans)), Rect { y: area.y + 1, height: 1, ..area });
+    super::one_line(frame, Rect { y: area.y + 1, height: 1, ..area }, &Line::from(spans));
 }
 
 /// LIVE / PAUSED / RESOLVED …, coloured by tone.

@@ -62,7 +62,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, index: usize, area: Rect) {
 
 /// Writes a line into the buffer. ASCII spans (most model text) go in cell
 /// by cell, skipping grapheme segmentation, which is most of a frame's cost
-/// otherwise; other text takes ratatui's path.
+/// otherwise (and spaces over blank cells only take the style); other text
+/// takes ratatui's path.
 fn put_line(buffer: &mut ratatui::buffer::Buffer, x: u16, y: u16, line: &Line<'_>, width: u16, base: Style) {
     let right = x.saturating_add(width);
     let mut at = x;
@@ -75,7 +76,11 @@ fn put_line(buffer: &mut ratatui::buffer::Buffer, x: u16, y: u16, line: &Line<'_
             let n = span.content.len().min(usize::from(right - at));
             let start = buffer.index_of(at, y);
             for (cell, byte) in buffer.content[start..start + n].iter_mut().zip(span.content.bytes()) {
-                cell.set_char(char::from(byte)).set_style(style);
+                // A blank cell already draws a space: a fifth of the text is spaces.
+                if byte != b' ' || cell.symbol() != " " {
+                    cell.set_char(char::from(byte));
+                }
+                cell.set_style(style);
             }
             at += n as u16;
         } else {
@@ -166,7 +171,7 @@ pub fn tabs(frame: &mut Frame<'_>, app: &App, area: Rect) {
         spans.push(Span::raw(" ".repeat(usize::from(area.width) - used - hint.len())));
         spans.push(Span::styled(hint, theme.secondary()));
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    super::one_line(frame, area, &Line::from(spans));
 }
 
 #[cfg(test)]
@@ -186,8 +191,14 @@ mod tests {
         .style(Style::new().bg(Color::Black));
         for width in [5, 14, 20, 40] {
             let area = Rect::new(0, 0, 40, 1);
+            // Over blank cells, and over cells already drawn (the spaces too).
             let mut fast = Buffer::empty(area);
             let mut reference = Buffer::empty(area);
+            let mut drawn = Buffer::filled(area, ratatui::buffer::Cell::new("x"));
+            super::put_line(&mut drawn, 0, 0, &line, width, Style::new());
+            let mut drawn_reference = Buffer::filled(area, ratatui::buffer::Cell::new("x"));
+            drawn_reference.set_line(0, 0, &line, width);
+            assert_eq!(drawn, drawn_reference, "over drawn cells, width {width}");
             super::put_line(&mut fast, 0, 0, &line, width, Style::new());
             reference.set_line(0, 0, &line, width);
             assert_eq!(fast, reference, "width {width}");

@@ -5,7 +5,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use super::truncate;
 use crate::tui::app::{App, Tone};
@@ -24,11 +23,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         let style = Style::new().fg(color);
         let style = if flash.tone == Tone::Error { style.add_modifier(Modifier::BOLD) } else { style };
         let line = Line::from(Span::styled(format!(" {}", truncate(&flash.text, width.saturating_sub(2))), style));
-        frame.render_widget(Paragraph::new(line), Rect { height: 1, ..area });
+        super::one_line(frame, area, &line);
     } else if let Some(notice) = &app.notice {
         let line =
             Line::from(Span::styled(format!(" {}", truncate(notice, width.saturating_sub(2))), theme.secondary()));
-        frame.render_widget(Paragraph::new(line), Rect { height: 1, ..area });
+        super::one_line(frame, area, &line);
     }
 
     let bar = Style::new().fg(theme.bar_fg).bg(theme.bar_bg);
@@ -53,7 +52,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     spans.push(Span::styled(counters, bar));
     let line = Line::from(spans);
     let line = if theme.color { line } else { line.style(Style::new().add_modifier(Modifier::REVERSED)) };
-    frame.render_widget(Paragraph::new(line), Rect { y: area.y + 1, height: 1, ..area });
+    super::one_line(frame, Rect { y: area.y + 1, height: 1, ..area }, &line);
 }
 
 /// The keys worth showing now, most useful first (cut from the end to fit).
