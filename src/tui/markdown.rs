@@ -112,26 +112,65 @@ impl StreamingText {
 /// `from` is an earlier cut point; the scan starts there.
 fn stable_split(text: &str, from: usize) -> usize {
     let mut split = from;
-    // The open fence's character and length: only a line of at least as
-    // many of the same character, and nothing else, closes it.
-    let mut fence: Option<(char, usize)> = None;
+    let mut open: Option<Open> = None;
     let mut offset = from;
     let mut prev_blank = from > 0;
     for line in text[from..].split_inclusive('\n') {
         let trimmed = line.trim_start();
         let blank = trimmed.trim().is_empty() && line.ends_with('\n');
-        if prev_blank && fence.is_none() && !blank && !line.starts_with([' ', '\t']) && !starts_list_item(trimmed) {
+        if prev_blank && open.is_none() && !blank && !line.starts_with([' ', '\t']) && !starts_list_item(trimmed) {
             split = offset;
         }
-        fence = match (fence, fence_run(trimmed)) {
-            (None, Some((c, n, info))) if c == '~' || !info.contains('`') => Some((c, n)),
-            (Some((open, len)), Some((c, n, info))) if c == open && n >= len && info.trim().is_empty() => None,
-            (state, _) => state,
+        open = match open {
+            None => Open::starting(trimmed),
+            Some(Open::Fence(c, len)) => match fence_run(trimmed) {
+                Some((close, n, rest)) if close == c && n >= len && rest.trim().is_empty() => None,
+                _ => open,
+            },
+            Some(Open::Html(end)) => (!line.contains(end)).then_some(Open::Html(end)),
         };
-        prev_blank = blank && fence.is_none();
+        prev_blank = blank && open.is_none();
         offset += line.len();
     }
     split
+}
+
+/// A block that blank lines do not end.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Open {
+    /// A code fence: its character and length (only a bare run of at least
+    /// as many of the same character closes it).
+    Fence(char, usize),
+    /// An HTML block that ends only at a marker (`-->`, `?>`, `>`, `]]>`, a
+    /// closing `script`, `pre`, `style` or `textarea` tag).
+    Html(&'static str),
+}
+
+impl Open {
+    /// The block `line` opens and leaves open, if any.
+    fn starting(line: &str) -> Option<Open> {
+        if let Some((c, n, info)) = fence_run(line) {
+            return (c == '~' || !info.contains('`')).then_some(Open::Fence(c, n));
+        }
+        let lower = line.get(..10).unwrap_or(line).to_ascii_lowercase();
+        let (start, end) = [
+            ("<!--", "-->"),
+            ("<?", "?>"),
+            ("<![cdata[", "]]>"),
+            ("<script", "</script>"),
+            ("<pre", "</pre>"),
+            ("<style", "</style>"),
+            ("<textarea", "</textarea>"),
+        ]
+        .into_iter()
+        .find(|(start, _)| lower.starts_with(start))
+        .or_else(|| {
+            line.strip_prefix("<!").filter(|r| r.starts_with(|c: char| c.is_ascii_alphabetic())).map(|_| ("<!", ">"))
+        })?;
+        let rest = &line[start.len()..];
+        let closed = if end.starts_with("</") { rest.to_ascii_lowercase().contains(end) } else { rest.contains(end) };
+        (!closed).then_some(Open::Html(end))
+    }
 }
 
 /// A run of three or more backticks or tildes starting `line`: its
@@ -237,7 +276,9 @@ impl Renderer {
                 self.push_line(Line::from(Span::styled(bar, self.palette.quote)));
                 self.pending_gap = true;
             }
-            Event::Html(text) | Event::InlineHtml(text) => self.pieces.push((text.into_string(), self.style())),
+            // Shown as text; an HTML block's line breaks fold like a paragraph's.
+            Event::Html(text) => self.pieces.push((text.replace('\n', " "), self.style())),
+            Event::InlineHtml(text) => self.pieces.push((text.into_string(), self.style())),
             Event::TaskListMarker(done) => self.pieces.push((if done { "[x] " } else { "[ ] " }.into(), self.style())),
             Event::FootnoteReference(_) | Event::InlineMath(_) | Event::DisplayMath(_) => {}
         }
@@ -245,7 +286,7 @@ impl Renderer {
 
     fn start(&mut self, tag: Tag<'_>) {
         match tag {
-            Tag::Paragraph => self.gap(),
+            Tag::Paragraph | Tag::HtmlBlock => self.gap(),
             Tag::Heading { level, .. } => {
                 self.gap();
                 let heading = self.palette.heading;
@@ -300,7 +341,7 @@ impl Renderer {
 
     fn end(&mut self, tag: TagEnd) {
         match tag {
-            TagEnd::Paragraph => {
+            TagEnd::Paragraph | TagEnd::HtmlBlock => {
                 self.flush();
                 self.pending_gap = true;
             }
@@ -597,6 +638,9 @@ mod tests {
             // Found by the model_text fuzz target: an item whose marker is
             // followed by a tab was taken for the end of the list.
             "# Head\n\n*\n*\t- b\nARem\n\n*\t*\n666 `x`rust",
+            // Found by the model_text fuzz target: an HTML block ran into the
+            // paragraph before it, with no gap.
+            "Second **foci para* wi,\n\n\n<!vite wado](knrht\nmore\n\nafter",
         ];
         let p = palette();
         for text in texts {
@@ -623,6 +667,11 @@ mod tests {
         assert_eq!(stable_split("~~~\nx\n```\n\ny", 0), 0);
         assert_eq!(stable_split("````\nx\n```\n\ny", 0), 0);
         assert_eq!(stable_split("```\nx\n````\n\ny", 0), 12);
+        // An HTML block of the kinds that blank lines do not end.
+        assert_eq!(stable_split("<!-- a\n\nb -->\n\nc", 0), 15);
+        assert_eq!(stable_split("<!-- one line -->\n\nz", 0), 19);
+        assert_eq!(stable_split("<!x\n\ny", 0), 0);
+        assert_eq!(stable_split("<SCRIPT>\n\nx\n</script>\n\ny", 0), 23);
         // A tab after a list marker keeps the list together.
         assert_eq!(stable_split("- a\n\n-\tb\n\n1)\tc\n\nd", 0), 16);
         // A backtick run with a backtick after it opens no fence.
