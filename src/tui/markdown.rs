@@ -41,11 +41,14 @@ impl Palette {
     }
 }
 
+/// The Markdown extensions heat draws.
+const OPTIONS: Options = Options::ENABLE_STRIKETHROUGH;
+
 /// Renders Markdown into lines no wider than `width`.
 pub fn render(text: &str, width: u16, palette: &Palette) -> Vec<Line<'static>> {
     let mut r = Renderer::new(width.max(8) as usize, *palette);
     let text = text.replace('\t', "    ");
-    for event in Parser::new_ext(&text, Options::ENABLE_STRIKETHROUGH) {
+    for event in Parser::new_ext(&text, OPTIONS) {
         r.event(event);
     }
     r.flush();
@@ -77,7 +80,9 @@ impl StreamingText {
             self.stable.clear();
             self.stable_len = 0;
         }
-        let split = stable_split(text, self.stable_len);
+        // A cut needs a complete line after it: only a newline can make one.
+        let seen = self.key.filter(|_| !fresh).map_or(0, |(len, _)| len);
+        let split = if text[seen..].contains('\n') { stable_split(text, self.stable_len) } else { self.stable_len };
         if split > self.stable_len {
             // Only the paragraphs completed since the last call are laid out.
             let more = render(&text[self.stable_len..split], width, palette);
@@ -108,86 +113,40 @@ impl StreamingText {
 }
 
 /// Where a text may be cut so both halves render as they would together:
-/// the last blank line outside a code fence, before an unindented line.
-/// `from` is an earlier cut point; the scan starts there.
+/// the start of the last top-level block that follows a blank line and
+/// whose first line is complete (a line still streaming may yet turn out to
+/// continue the block before it: `1` becoming `1. `). The blocks are the
+/// renderer's own parse, so fences, lists, HTML blocks and indentation are
+/// judged as they will be drawn. `from` is an earlier cut; the scan starts there.
 fn stable_split(text: &str, from: usize) -> usize {
-    let mut split = from;
-    let mut open: Option<Open> = None;
-    let mut offset = from;
-    let mut prev_blank = from > 0;
-    for line in text[from..].split_inclusive('\n') {
-        let trimmed = line.trim_start();
-        let blank = trimmed.trim().is_empty() && line.ends_with('\n');
-        if prev_blank && open.is_none() && !blank && !line.starts_with([' ', '\t']) && !starts_list_item(trimmed) {
-            split = offset;
+    let tail = &text[from..];
+    let expanded = tail.replace('\t', "    ");
+    let mut depth = 0usize;
+    let mut cut = None;
+    for (event, range) in Parser::new_ext(&expanded, OPTIONS).into_offset_iter() {
+        let top = depth == 0;
+        match event {
+            Event::Start(_) => depth += 1,
+            Event::End(_) => depth = depth.saturating_sub(1),
+            _ => {}
         }
-        open = match open {
-            None => Open::starting(trimmed),
-            Some(Open::Fence(c, len)) => match fence_run(trimmed) {
-                Some((close, n, rest)) if close == c && n >= len && rest.trim().is_empty() => None,
-                _ => open,
-            },
-            Some(Open::Html(end)) => (!line.contains(end)).then_some(Open::Html(end)),
-        };
-        prev_blank = blank && open.is_none();
-        offset += line.len();
-    }
-    split
-}
-
-/// A block that blank lines do not end.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Open {
-    /// A code fence: its character and length (only a bare run of at least
-    /// as many of the same character closes it).
-    Fence(char, usize),
-    /// An HTML block that ends only at a marker (`-->`, `?>`, `>`, `]]>`, a
-    /// closing `script`, `pre`, `style` or `textarea` tag).
-    Html(&'static str),
-}
-
-impl Open {
-    /// The block `line` opens and leaves open, if any.
-    fn starting(line: &str) -> Option<Open> {
-        if let Some((c, n, info)) = fence_run(line) {
-            return (c == '~' || !info.contains('`')).then_some(Open::Fence(c, n));
+        if top && cuttable(&expanded, range.start) {
+            cut = Some(range.start);
         }
-        let lower = line.get(..10).unwrap_or(line).to_ascii_lowercase();
-        let (start, end) = [
-            ("<!--", "-->"),
-            ("<?", "?>"),
-            ("<![cdata[", "]]>"),
-            ("<script", "</script>"),
-            ("<pre", "</pre>"),
-            ("<style", "</style>"),
-            ("<textarea", "</textarea>"),
-        ]
-        .into_iter()
-        .find(|(start, _)| lower.starts_with(start))
-        .or_else(|| {
-            line.strip_prefix("<!").filter(|r| r.starts_with(|c: char| c.is_ascii_alphabetic())).map(|_| ("<!", ">"))
-        })?;
-        let rest = &line[start.len()..];
-        let closed = if end.starts_with("</") { rest.to_ascii_lowercase().contains(end) } else { rest.contains(end) };
-        (!closed).then_some(Open::Html(end))
     }
+    // The same line in the text as given (tabs were expanded for the parse).
+    cut.map_or(from, |at| {
+        let line = expanded[..at].matches('\n').count();
+        from + tail.match_indices('\n').nth(line - 1).map_or(0, |(i, _)| i + 1)
+    })
 }
 
-/// A run of three or more backticks or tildes starting `line`: its
-/// character, its length and the rest of the line.
-fn fence_run(line: &str) -> Option<(char, usize, &str)> {
-    let c = line.chars().next().filter(|c| *c == '`' || *c == '~')?;
-    let n = line.bytes().take_while(|b| char::from(*b) == c).count();
-    (n >= 3).then(|| (c, n, &line[n..]))
-}
-
-/// `- x`, `* x`, `+ x`, `3. x`, `3) x` (a tab may stand for the space): a
-/// list may continue across a blank line.
-fn starts_list_item(line: &str) -> bool {
-    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-    let rest = if digits > 0 { line[digits..].strip_prefix(['.', ')']) } else { line.strip_prefix(['-', '*', '+']) };
-    // The marker ends the line or a space or a tab follows it.
-    rest.is_some_and(|r| r.trim_end().is_empty() || r.starts_with([' ', '\t']))
+/// Whether a block starting at `at` may begin the re-laid tail: at a line
+/// start, after a blank line, with its first line complete.
+fn cuttable(text: &str, at: usize) -> bool {
+    let Some(before) = text[..at].strip_suffix('\n') else { return false };
+    let previous = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    !before.is_empty() && previous.trim().is_empty() && text[at..].contains('\n')
 }
 
 #[derive(Debug)]
@@ -228,6 +187,8 @@ struct Renderer {
     /// where the gap was asked for). Held, not drawn, so a block that draws
     /// nothing (an empty quote) leaves no gap of its own.
     gap_line: Option<Line<'static>>,
+    /// How many quotes deep `gap_line` was asked for.
+    gap_depth: usize,
 }
 
 impl Renderer {
@@ -244,6 +205,7 @@ impl Renderer {
             code: None,
             pending_gap: false,
             gap_line: None,
+            gap_depth: 0,
         }
     }
 
@@ -354,6 +316,11 @@ impl Renderer {
                 self.flush();
                 self.indent.pop();
                 self.styles.pop();
+                // A gap owed inside the quote (an empty nested one) is not
+                // drawn with its bar after it: the next block owes its own.
+                if self.gap_depth > self.indent.len() {
+                    self.gap_line = None;
+                }
                 self.pending_gap = true;
             }
             TagEnd::CodeBlock => {
@@ -385,6 +352,7 @@ impl Renderer {
         self.flush();
         if self.pending_gap && !self.lines.is_empty() && self.gap_line.is_none() {
             self.gap_line = Some(Line::from(self.prefix(false)));
+            self.gap_depth = self.indent.len();
         }
         self.pending_gap = false;
     }
@@ -658,23 +626,52 @@ mod tests {
 
     #[test]
     fn split_points_skip_fences() {
-        assert_eq!(stable_split("a\n\nb", 0), 3);
-        assert_eq!(stable_split("a\n\n```\nx\n\ny", 0), 3);
+        assert_eq!(stable_split("a\n\nb\n", 0), 3);
+        assert_eq!(stable_split("a\n\n```\nx\n\ny\n", 0), 3);
         assert_eq!(stable_split("no break", 0), 0);
-        assert_eq!(stable_split("a\n\nb\n\nc", 3), 6);
+        assert_eq!(stable_split("a\n\nb\n\nc\n", 3), 6);
+        // A line still streaming is not judged yet: `1` may become `1. `.
+        assert_eq!(stable_split("1. a\n\n1", 0), 0);
+        assert_eq!(stable_split("a\n\nb", 0), 0);
         // Only a bare run of the same character, at least as long, closes a fence.
-        assert_eq!(stable_split("```a\n\n```b\n\nc", 0), 0);
-        assert_eq!(stable_split("~~~\nx\n```\n\ny", 0), 0);
-        assert_eq!(stable_split("````\nx\n```\n\ny", 0), 0);
-        assert_eq!(stable_split("```\nx\n````\n\ny", 0), 12);
+        assert_eq!(stable_split("```a\n\n```b\n\nc\n", 0), 0);
+        assert_eq!(stable_split("~~~\nx\n```\n\ny\n", 0), 0);
+        assert_eq!(stable_split("````\nx\n```\n\ny\n", 0), 0);
+        assert_eq!(stable_split("```\nx\n````\n\ny\n", 0), 12);
+        // An indented ``` is code, not a fence.
+        assert_eq!(stable_split("\t```\n```\n\n<!--\n", 0), 0);
         // An HTML block of the kinds that blank lines do not end.
-        assert_eq!(stable_split("<!-- a\n\nb -->\n\nc", 0), 15);
-        assert_eq!(stable_split("<!-- one line -->\n\nz", 0), 19);
-        assert_eq!(stable_split("<!x\n\ny", 0), 0);
-        assert_eq!(stable_split("<SCRIPT>\n\nx\n</script>\n\ny", 0), 23);
+        assert_eq!(stable_split("<!-- a\n\nb -->\n\nc\n", 0), 15);
+        assert_eq!(stable_split("<!-- one line -->\n\nz\n", 0), 19);
+        assert_eq!(stable_split("<!x\n\ny\n", 0), 0);
+        assert_eq!(stable_split("<SCRIPT>\n\nx\n</script>\n\ny\n", 0), 23);
         // A tab after a list marker keeps the list together.
-        assert_eq!(stable_split("- a\n\n-\tb\n\n1)\tc\n\nd", 0), 16);
+        assert_eq!(stable_split("- a\n\n-\tb\n\nc\n", 0), 10);
         // A backtick run with a backtick after it opens no fence.
-        assert_eq!(stable_split("```a`\n\nb", 0), 7);
+        assert_eq!(stable_split("```a`\n\nb\n", 0), 7);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        /// Markdown made of the pieces that change how later text parses
+        /// (fences, lists, quotes, HTML blocks, tabs, blank lines), streamed
+        /// a character at a time, lays out exactly as the whole text does.
+        #[test]
+        fn any_streamed_markdown_matches_its_full_render(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "# ", "- ", "* ", "+ ", "1. ", "2) ", "> ", "```", "~~~", "```rs", "\n", "\n\n", "\t", "  ", "    ",
+                "<!--", "-->", "<!x", ">", "<pre>", "</pre>", "word", " ", "**", "*", "`", "_", "[a](b)", "---", "===",
+            ]), 1..40),
+            width in 8u16..40,
+        ) {
+            let text: String = pieces.concat();
+            let p = palette();
+            let mut streaming = StreamingText::default();
+            for end in (1..=text.len()).filter(|e| text.is_char_boundary(*e)) {
+                streaming.update(&text[..end], width, &p);
+            }
+            let streamed: Vec<Line<'static>> = streaming.parts().concat();
+            proptest::prop_assert_eq!(streamed, render(&text, width, &p), "{:?}", text);
+        }
     }
 }
