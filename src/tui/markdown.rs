@@ -62,6 +62,10 @@ pub fn render(text: &str, width: u16, palette: &Palette) -> Vec<Line<'static>> {
 #[derive(Debug, Default, Clone)]
 pub struct StreamingText {
     stable_len: usize,
+    /// Where the next cut falls (at or after `stable_len`).
+    cut_at: usize,
+    /// The text defines a link reference: it is never cut.
+    uncut: bool,
     stable: Vec<Line<'static>>,
     tail: Vec<Line<'static>>,
     key: Option<(usize, u16)>,
@@ -79,10 +83,25 @@ impl StreamingText {
         if fresh {
             self.stable.clear();
             self.stable_len = 0;
+            self.cut_at = 0;
+            self.uncut = false;
         }
-        // A cut needs a complete line after it: only a newline can make one.
+        // A cut needs a complete line after it: only a newline can make one;
+        // a link reference definition (`[a]: url`, perhaps still streaming)
+        // forbids cuts as soon as it parses as one.
         let seen = self.key.filter(|_| !fresh).map_or(0, |(len, _)| len);
-        let split = if text[seen..].contains('\n') { stable_split(text, self.stable_len) } else { self.stable_len };
+        if !self.uncut && (text[seen..].contains('\n') || text[self.stable_len..].contains("]:")) {
+            if let Some(split) = stable_split(text, self.stable_len) {
+                self.cut_at = split;
+            } else {
+                // A link reference: the whole text is laid out as one from now on.
+                self.uncut = true;
+                self.stable.clear();
+                self.stable_len = 0;
+                self.cut_at = 0;
+            }
+        }
+        let split = self.cut_at.max(self.stable_len);
         if split > self.stable_len {
             // Only the paragraphs completed since the last call are laid out.
             let more = render(&text[self.stable_len..split], width, palette);
@@ -118,12 +137,20 @@ impl StreamingText {
 /// continue the block before it: `1` becoming `1. `). The blocks are the
 /// renderer's own parse, so fences, lists, HTML blocks and indentation are
 /// judged as they will be drawn. `from` is an earlier cut; the scan starts there.
-fn stable_split(text: &str, from: usize) -> usize {
+///
+/// `None` when the text defines a link reference (`[a]: url`): a definition
+/// applies to the whole text, before it and after it, so such a text is
+/// never cut.
+fn stable_split(text: &str, from: usize) -> Option<usize> {
     let tail = &text[from..];
     let expanded = tail.replace('\t', "    ");
     let mut depth = 0usize;
     let mut cut = None;
-    for (event, range) in Parser::new_ext(&expanded, OPTIONS).into_offset_iter() {
+    let events = Parser::new_ext(&expanded, OPTIONS).into_offset_iter();
+    if events.reference_definitions().iter().next().is_some() {
+        return None;
+    }
+    for (event, range) in events {
         let top = depth == 0;
         match event {
             Event::Start(_) => depth += 1,
@@ -135,10 +162,10 @@ fn stable_split(text: &str, from: usize) -> usize {
         }
     }
     // The same line in the text as given (tabs were expanded for the parse).
-    cut.map_or(from, |at| {
+    Some(cut.map_or(from, |at| {
         let line = expanded[..at].matches('\n').count();
         from + tail.match_indices('\n').nth(line - 1).map_or(0, |(i, _)| i + 1)
-    })
+    }))
 }
 
 /// Whether a block starting at `at` may begin the re-laid tail: at a line
@@ -609,6 +636,9 @@ mod tests {
             // Found by the model_text fuzz target: an HTML block ran into the
             // paragraph before it, with no gap.
             "Second **foci para* wi,\n\n\n<!vite wado](knrht\nmore\n\nafter",
+            // Found by the model_text fuzz target: a link reference defined
+            // in one paragraph and used in a later one.
+            "Vus.\n\n[ink]: /u\nVecus.\n\n[ink] 8888\n\n[x]\n\nmore\n\n[x]: /v\n",
         ];
         let p = palette();
         for text in texts {
@@ -626,29 +656,31 @@ mod tests {
 
     #[test]
     fn split_points_skip_fences() {
-        assert_eq!(stable_split("a\n\nb\n", 0), 3);
-        assert_eq!(stable_split("a\n\n```\nx\n\ny\n", 0), 3);
-        assert_eq!(stable_split("no break", 0), 0);
-        assert_eq!(stable_split("a\n\nb\n\nc\n", 3), 6);
+        assert_eq!(stable_split("a\n\nb\n", 0), Some(3));
+        assert_eq!(stable_split("a\n\n```\nx\n\ny\n", 0), Some(3));
+        assert_eq!(stable_split("no break", 0), Some(0));
+        assert_eq!(stable_split("a\n\nb\n\nc\n", 3), Some(6));
         // A line still streaming is not judged yet: `1` may become `1. `.
-        assert_eq!(stable_split("1. a\n\n1", 0), 0);
-        assert_eq!(stable_split("a\n\nb", 0), 0);
+        assert_eq!(stable_split("1. a\n\n1", 0), Some(0));
+        assert_eq!(stable_split("a\n\nb", 0), Some(0));
         // Only a bare run of the same character, at least as long, closes a fence.
-        assert_eq!(stable_split("```a\n\n```b\n\nc\n", 0), 0);
-        assert_eq!(stable_split("~~~\nx\n```\n\ny\n", 0), 0);
-        assert_eq!(stable_split("````\nx\n```\n\ny\n", 0), 0);
-        assert_eq!(stable_split("```\nx\n````\n\ny\n", 0), 12);
+        assert_eq!(stable_split("```a\n\n```b\n\nc\n", 0), Some(0));
+        assert_eq!(stable_split("~~~\nx\n```\n\ny\n", 0), Some(0));
+        assert_eq!(stable_split("````\nx\n```\n\ny\n", 0), Some(0));
+        assert_eq!(stable_split("```\nx\n````\n\ny\n", 0), Some(12));
         // An indented ``` is code, not a fence.
-        assert_eq!(stable_split("\t```\n```\n\n<!--\n", 0), 0);
+        assert_eq!(stable_split("\t```\n```\n\n<!--\n", 0), Some(0));
         // An HTML block of the kinds that blank lines do not end.
-        assert_eq!(stable_split("<!-- a\n\nb -->\n\nc\n", 0), 15);
-        assert_eq!(stable_split("<!-- one line -->\n\nz\n", 0), 19);
-        assert_eq!(stable_split("<!x\n\ny\n", 0), 0);
-        assert_eq!(stable_split("<SCRIPT>\n\nx\n</script>\n\ny\n", 0), 23);
+        assert_eq!(stable_split("<!-- a\n\nb -->\n\nc\n", 0), Some(15));
+        assert_eq!(stable_split("<!-- one line -->\n\nz\n", 0), Some(19));
+        assert_eq!(stable_split("<!x\n\ny\n", 0), Some(0));
+        assert_eq!(stable_split("<SCRIPT>\n\nx\n</script>\n\ny\n", 0), Some(23));
         // A tab after a list marker keeps the list together.
-        assert_eq!(stable_split("- a\n\n-\tb\n\nc\n", 0), 10);
+        assert_eq!(stable_split("- a\n\n-\tb\n\nc\n", 0), Some(10));
+        // A link reference definition applies to the whole text: no cut.
+        assert_eq!(stable_split("[a]\n\nb\n\n[a]: /u\n\nc\n", 0), None);
         // A backtick run with a backtick after it opens no fence.
-        assert_eq!(stable_split("```a`\n\nb\n", 0), 7);
+        assert_eq!(stable_split("```a`\n\nb\n", 0), Some(7));
     }
 
     proptest::proptest! {
@@ -661,6 +693,7 @@ mod tests {
             pieces in proptest::collection::vec(proptest::sample::select(vec![
                 "# ", "- ", "* ", "+ ", "1. ", "2) ", "> ", "```", "~~~", "```rs", "\n", "\n\n", "\t", "  ", "    ",
                 "<!--", "-->", "<!x", ">", "<pre>", "</pre>", "word", " ", "**", "*", "`", "_", "[a](b)", "---", "===",
+                "[a]", "[a]: /u",
             ]), 1..40),
             width in 8u16..40,
         ) {
