@@ -6,7 +6,8 @@
 mod common;
 
 use heat::sanitize::{Sanitizer, clean};
-use heat::tui::markdown::{Palette, StreamingText, render};
+use heat::tui::markdown::{Palette, render};
+use heat::tui::streaming_text::StreamingText;
 use heat::tui::theme::Theme;
 use libfuzzer_sys::fuzz_target;
 use ratatui::style::Color;

@@ -12,6 +12,7 @@ pub mod keymap;
 pub mod markdown;
 pub mod pane;
 mod replay;
+pub mod streaming_text;
 mod terminal;
 pub mod theme;
 pub mod view;

@@ -5,7 +5,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::judge_text;
-use super::markdown::{Palette, StreamingText};
+use super::markdown::Palette;
+use super::streaming_text::StreamingText;
 use super::theme::Theme;
 use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
 use crate::debate::{DebateState, Role, TurnPurpose};
