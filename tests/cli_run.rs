@@ -150,10 +150,7 @@ async fn json_mode_prints_one_event_per_line() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_bad_key_fails_with_the_servers_message() {
-    let server = MockLlm::with_handler(|_| {
-        Reply::error(401, r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#)
-    })
-    .await;
+    let server = MockLlm::with_handler(|_| Reply::refused_key()).await;
     let data = tempfile::tempdir().unwrap();
     let mut cmd = heat(data.path(), &server);
     cmd.args(["run", "Tabs beat spaces"]);

@@ -64,10 +64,7 @@ async fn a_working_setup_passes_and_the_key_is_checked_live() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_refused_key_fails_and_names_the_variable() {
-    let server = MockLlm::with_handler(|_| {
-        Reply::error(401, r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#)
-    })
-    .await;
+    let server = MockLlm::with_handler(|_| Reply::refused_key()).await;
     let data = tempfile::tempdir().unwrap();
     let (ok, text) = run(doctor(data.path(), &server)).await;
     assert!(!ok, "{text}");

@@ -334,10 +334,7 @@ async fn escape_sequences_from_a_model_never_reach_the_terminal() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_refused_key_reads_as_a_sentence_with_its_fix_in_the_studio() {
-    let server = MockLlm::with_handler(|_: &Recorded| {
-        Reply::error(401, r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#)
-    })
-    .await;
+    let server = MockLlm::with_handler(|_: &Recorded| Reply::refused_key()).await;
     let data = tempfile::tempdir().unwrap();
     let mut studio = open_studio(data.path(), &server);
     studio

@@ -97,6 +97,11 @@ impl Reply {
     }
 
     /// An error status with a JSON body.
+    /// Anthropic's answer to a key it refuses (401, "invalid x-api-key").
+    pub fn refused_key() -> Self {
+        Self::error(401, r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#)
+    }
+
     pub fn error(status: u16, body: &str) -> Self {
         Self {
             status,
