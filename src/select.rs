@@ -223,10 +223,12 @@ pub fn is_gguf(model: &str) -> bool {
     std::path::Path::new(model).extension().is_some_and(|e| e.eq_ignore_ascii_case("gguf"))
 }
 
-/// The GGUF file a local role names for itself (`roles.<role>.model`);
-/// `None` for the configured one.
-fn own_gguf(choice: &RoleChoice) -> Option<&str> {
-    (choice.kind == ProviderKind::Local && is_gguf(&choice.model)).then_some(choice.model.as_str())
+impl RoleChoice {
+    /// The GGUF file a local role names for itself (`roles.<role>.model`);
+    /// `None` for the configured one, or a role that is not local.
+    pub fn own_gguf(&self) -> Option<&str> {
+        (self.kind == ProviderKind::Local && is_gguf(&self.model)).then_some(self.model.as_str())
+    }
 }
 
 /// Loads the embedded model from a file (`None`: the configured one) for a
@@ -239,7 +241,7 @@ pub type LocalLoader<'a> = &'a dyn Fn(Option<&std::path::Path>, usize) -> anyhow
 pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'_>>) -> anyhow::Result<EngineSetup> {
     let mut models: Vec<(ProviderKind, Option<String>, Arc<dyn ChatModel>)> = Vec::new();
     let mut role_setup = |choice: &RoleChoice| -> anyhow::Result<RoleSetup> {
-        let file = own_gguf(choice);
+        let file = choice.own_gguf();
         let model = if let Some((_, _, m)) = models.iter().find(|(k, f, _)| *k == choice.kind && f.as_deref() == file) {
             Arc::clone(m)
         } else {
@@ -258,7 +260,7 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
                 ProviderKind::Local => {
                     let load = local.context("this build of heat has no embedded model (feature `local`)")?;
                     let sharing =
-                        selection.roles.iter().filter(|r| r.kind == choice.kind && own_gguf(r) == file).count();
+                        selection.roles.iter().filter(|r| r.kind == choice.kind && r.own_gguf() == file).count();
                     load(file.map(std::path::Path::new), sharing)?
                 }
             };

@@ -89,7 +89,7 @@ pub(super) async fn setup_for(
 ) -> anyhow::Result<(EngineSetup, Vec<String>)> {
     let loader = if selection.uses(ProviderKind::Local) {
         // The configured model is only needed by a local role without a file of its own.
-        if selection.roles.iter().any(|r| r.kind == ProviderKind::Local && !select::is_gguf(&r.model)) {
+        if selection.roles.iter().any(|r| r.kind == ProviderKind::Local && r.own_gguf().is_none()) {
             super::model::ensure_installed(config, progress).await?;
         }
         super::model::loader(config)
