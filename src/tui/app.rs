@@ -134,6 +134,8 @@ pub struct App {
     pub install: Option<super::install::InstallState>,
     /// A proposition waiting for the install to finish.
     pub queued_topic: Option<String>,
+    /// What each pane's text area showed at the last frame.
+    pub retained: super::view::Retained,
 }
 
 pub fn role_index(role: Role) -> usize {
@@ -170,6 +172,7 @@ impl App {
             tabs: false,
             install: None,
             queued_topic: None,
+            retained: super::view::Retained::default(),
         }
     }
 

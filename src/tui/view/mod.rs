@@ -1,9 +1,11 @@
 //! Drawing: the screen's layout and the root `draw`, a pure function of the
 //! `App` (panes are laid out beforehand by `App::prepare`).
 
+mod border;
 mod header;
 mod overlay;
 mod panes;
+mod retained;
 mod start;
 mod status;
 
@@ -12,6 +14,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
+
+pub use retained::Retained;
 
 use super::app::App;
 
@@ -65,17 +69,21 @@ pub fn render(frame: &mut Frame<'_>, app: &mut App) {
     app.prepare(widths, heights);
     app.pane_areas = plan.panes;
     app.tabs = plan.tabs.is_some();
-    draw(frame, app, &plan);
+    let shown = draw(frame, app, &plan);
+    app.retained.record(frame.count(), shown);
 }
 
-fn draw(frame: &mut Frame<'_>, app: &App, plan: &Plan) {
+/// Draws the screen; returns what each pane's text area shows (see
+/// `retained`): nothing for a pane drawn over by a dialog.
+fn draw(frame: &mut Frame<'_>, app: &App, plan: &Plan) -> [Option<u64>; 3] {
     let area = frame.area();
     if app.theme.text != ratatui::style::Color::Reset {
         frame.buffer_mut().set_style(area, Style::new().fg(app.theme.text));
     }
+    let mut shown = [None; 3];
     if plan.too_small {
         too_small(frame, app, area);
-        return;
+        return shown;
     }
     if app.start.is_some() {
         start::draw(frame, app, area);
@@ -86,12 +94,16 @@ fn draw(frame: &mut Frame<'_>, app: &App, plan: &Plan) {
         }
         for (i, pane_area) in plan.panes.iter().enumerate() {
             if !pane_area.is_empty() {
-                panes::draw(frame, app, i, *pane_area);
+                shown[i] = panes::draw(frame, app, i, *pane_area);
             }
         }
         status::draw(frame, app, plan.status);
     }
-    overlay::draw(frame, app, area);
+    if app.modal.is_some() {
+        overlay::draw(frame, app, area);
+        shown = [None; 3];
+    }
+    shown
 }
 
 fn too_small(frame: &mut Frame<'_>, app: &App, area: Rect) {
@@ -107,10 +119,40 @@ fn too_small(frame: &mut Frame<'_>, app: &App, area: Rect) {
 
 /// Draws one line on the top row of `area`, cut at its width: what a
 /// one-line `Paragraph` draws, without its reflow machinery (which costs a
-/// fifth of a studio frame for the header and status rows).
+/// fifth of a studio frame for the header and status rows) and, for ASCII
+/// text, without grapheme segmentation.
 pub fn one_line(frame: &mut Frame<'_>, area: Rect, line: &Line<'_>) {
     if area.height > 0 && area.width > 0 {
-        frame.buffer_mut().set_line(area.x, area.y, line, area.width);
+        put_line(frame.buffer_mut(), area.x, area.y, line, area.width, Style::new());
+    }
+}
+
+/// Writes a line into the buffer. ASCII spans (most model text) go in cell
+/// by cell, skipping grapheme segmentation, which is most of a frame's cost
+/// otherwise (and spaces over blank cells only take the style); other text
+/// takes ratatui's path.
+pub fn put_line(buffer: &mut ratatui::buffer::Buffer, x: u16, y: u16, line: &Line<'_>, width: u16, base: Style) {
+    let right = x.saturating_add(width);
+    let mut at = x;
+    for span in &line.spans {
+        if at >= right {
+            return;
+        }
+        let style = base.patch(line.style).patch(span.style);
+        if span.content.is_ascii() {
+            let n = span.content.len().min(usize::from(right - at));
+            let start = buffer.index_of(at, y);
+            for (cell, byte) in buffer.content[start..start + n].iter_mut().zip(span.content.bytes()) {
+                // A blank cell already draws a space: a fifth of the text is spaces.
+                if byte != b' ' || cell.symbol() != " " {
+                    cell.set_char(char::from(byte));
+                }
+                cell.set_style(style);
+            }
+            at += n as u16;
+        } else {
+            at = buffer.set_stringn(at, y, &span.content, usize::from(right - at), style).0;
+        }
     }
 }
 
@@ -148,6 +190,7 @@ pub fn truncate(text: &str, width: usize) -> String {
 mod tests {
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
+    use ratatui::buffer::Buffer;
     use ratatui::layout::Rect;
     use ratatui::style::{Color, Modifier, Style};
     use ratatui::text::{Line, Span};
@@ -180,6 +223,30 @@ mod tests {
                 };
                 assert_eq!(draw(false), draw(true), "{line:?} at width {width}");
             }
+        }
+    }
+
+    #[test]
+    fn the_ascii_fast_path_draws_what_ratatui_draws() {
+        let line = Line::from(vec![
+            Span::styled("plain ascii ", Style::new().fg(Color::Blue)),
+            Span::styled("héllo 世界 ", Style::new().add_modifier(Modifier::BOLD)),
+            Span::raw("tail that is cut off at the edge"),
+        ])
+        .style(Style::new().bg(Color::Black));
+        for width in [5, 14, 20, 40] {
+            let area = Rect::new(0, 0, 40, 1);
+            // Over blank cells, and over cells already drawn (the spaces too).
+            let mut fast = Buffer::empty(area);
+            let mut reference = Buffer::empty(area);
+            let mut drawn = Buffer::filled(area, ratatui::buffer::Cell::new("x"));
+            super::put_line(&mut drawn, 0, 0, &line, width, Style::new());
+            let mut drawn_reference = Buffer::filled(area, ratatui::buffer::Cell::new("x"));
+            drawn_reference.set_line(0, 0, &line, width);
+            assert_eq!(drawn, drawn_reference, "over drawn cells, width {width}");
+            super::put_line(&mut fast, 0, 0, &line, width, Style::new());
+            reference.set_line(0, 0, &line, width);
+            assert_eq!(fast, reference, "width {width}");
         }
     }
 }

@@ -4,9 +4,12 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
+use ratatui::symbols::border;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 
+use super::border::Border;
+use super::retained;
 use super::truncate;
 use crate::debate::Role;
 use crate::debate::state::TurnStatus;
@@ -14,12 +17,14 @@ use crate::sanitize::clean;
 use crate::tui::app::App;
 use crate::tui::keymap::Action;
 
-pub fn draw(frame: &mut Frame<'_>, app: &App, index: usize, area: Rect) {
+/// Draws pane `index`; returns the key of what its text area shows (see
+/// `retained`), `None` when it shows the waiting note.
+pub fn draw(frame: &mut Frame<'_>, app: &App, index: usize, area: Rect) -> Option<u64> {
     let theme = &app.theme;
     let pane = &app.panes[index];
     let role = pane.role;
     let focused = index == app.focus;
-    let border = if focused { theme.border_focus } else { theme.border };
+    let border_color = if focused { theme.border_focus } else { theme.border };
     let accent = Style::new().fg(theme.role(role)).add_modifier(Modifier::BOLD);
     let room = usize::from(area.width.saturating_sub(4));
     let state = state_label(app, role);
@@ -31,62 +36,37 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, index: usize, area: Rect) {
         title.push(Span::raw(" "));
     }
     title.push(Span::styled(format!("· {state} "), Style::new().fg(state_color(app, role))));
-    let mut block = Block::new()
-        .borders(Borders::ALL)
-        .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
-        .border_style(Style::new().fg(border))
-        .title(Line::from(title));
     let height = usize::from(area.height.saturating_sub(2));
+    let mut note = None;
     if !pane.scroll.follow && pane.total() > height {
         let below = pane.total() - height - pane.top(height).min(pane.total() - height);
         if below > 0 {
             let hint = format!(" ▼ {below} more · {} follows ", app.keymap.hint(Action::Follow));
-            block = block.title_bottom(Line::from(Span::styled(hint, Style::new().fg(theme.warn))).right_aligned());
+            note = Some(Line::from(Span::styled(hint, Style::new().fg(theme.warn))).right_aligned());
         }
     }
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let set = if focused { border::THICK } else { border::ROUNDED };
+    Border { set, style: Style::new().fg(border_color), title: Line::from(title), note }.draw(area, frame.buffer_mut());
+    let inner = Border::inner(area);
     let lines = pane.visible(height);
     if lines.is_empty() {
         let waiting = Line::from(Span::styled(waiting_text(app, role), theme.secondary()));
         frame.render_widget(Paragraph::new(waiting), inner);
-        return;
+        return None;
     }
-    // Straight from the layout cache into the buffer: no per-frame copies.
     let base = if theme.text == ratatui::style::Color::Reset { Style::new() } else { Style::new().fg(theme.text) };
+    let key = app.retained.key(frame.area(), inner, base, &lines);
+    let unchanged = app.retained.unchanged(index, frame.count(), key);
     let buffer = frame.buffer_mut();
-    for (row, line) in (inner.y..inner.bottom()).zip(lines) {
-        put_line(buffer, inner.x, row, line, inner.width, base);
-    }
-}
-
-/// Writes a line into the buffer. ASCII spans (most model text) go in cell
-/// by cell, skipping grapheme segmentation, which is most of a frame's cost
-/// otherwise (and spaces over blank cells only take the style); other text
-/// takes ratatui's path.
-fn put_line(buffer: &mut ratatui::buffer::Buffer, x: u16, y: u16, line: &Line<'_>, width: u16, base: Style) {
-    let right = x.saturating_add(width);
-    let mut at = x;
-    for span in &line.spans {
-        if at >= right {
-            return;
-        }
-        let style = base.patch(line.style).patch(span.style);
-        if span.content.is_ascii() {
-            let n = span.content.len().min(usize::from(right - at));
-            let start = buffer.index_of(at, y);
-            for (cell, byte) in buffer.content[start..start + n].iter_mut().zip(span.content.bytes()) {
-                // A blank cell already draws a space: a fifth of the text is spaces.
-                if byte != b' ' || cell.symbol() != " " {
-                    cell.set_char(char::from(byte));
-                }
-                cell.set_style(style);
-            }
-            at += n as u16;
-        } else {
-            at = buffer.set_stringn(at, y, &span.content, usize::from(right - at), style).0;
+    if unchanged {
+        retained::keep(buffer, inner);
+    } else {
+        // Straight from the layout cache into the buffer: no per-frame copies.
+        for (row, line) in (inner.y..inner.bottom()).zip(lines) {
+            super::put_line(buffer, inner.x, row, line, inner.width, base);
         }
     }
+    Some(key)
 }
 
 fn waiting_text(app: &App, role: Role) -> &'static str {
@@ -172,36 +152,4 @@ pub fn tabs(frame: &mut Frame<'_>, app: &App, area: Rect) {
         spans.push(Span::styled(hint, theme.secondary()));
     }
     super::one_line(frame, area, &Line::from(spans));
-}
-
-#[cfg(test)]
-mod tests {
-    use ratatui::buffer::Buffer;
-    use ratatui::layout::Rect;
-    use ratatui::style::{Color, Modifier, Style};
-    use ratatui::text::{Line, Span};
-
-    #[test]
-    fn the_ascii_fast_path_draws_what_ratatui_draws() {
-        let line = Line::from(vec![
-            Span::styled("plain ascii ", Style::new().fg(Color::Blue)),
-            Span::styled("héllo 世界 ", Style::new().add_modifier(Modifier::BOLD)),
-            Span::raw("tail that is cut off at the edge"),
-        ])
-        .style(Style::new().bg(Color::Black));
-        for width in [5, 14, 20, 40] {
-            let area = Rect::new(0, 0, 40, 1);
-            // Over blank cells, and over cells already drawn (the spaces too).
-            let mut fast = Buffer::empty(area);
-            let mut reference = Buffer::empty(area);
-            let mut drawn = Buffer::filled(area, ratatui::buffer::Cell::new("x"));
-            super::put_line(&mut drawn, 0, 0, &line, width, Style::new());
-            let mut drawn_reference = Buffer::filled(area, ratatui::buffer::Cell::new("x"));
-            drawn_reference.set_line(0, 0, &line, width);
-            assert_eq!(drawn, drawn_reference, "over drawn cells, width {width}");
-            super::put_line(&mut fast, 0, 0, &line, width, Style::new());
-            reference.set_line(0, 0, &line, width);
-            assert_eq!(fast, reference, "width {width}");
-        }
-    }
 }
