@@ -1,5 +1,6 @@
-//! Drawing: the screen's layout and the root `draw`, a pure function of the
-//! `App` (panes are laid out beforehand by `App::prepare`).
+//! Drawing: the screen's layout, the root `draw` (a function of the `App`;
+//! panes are laid out beforehand by `App::prepare`), and the line-drawing
+//! helpers the parts share.
 
 mod border;
 mod header;
@@ -131,7 +132,7 @@ pub fn one_line(frame: &mut Frame<'_>, area: Rect, line: &Line<'_>) {
 /// by cell, skipping grapheme segmentation, which is most of a frame's cost
 /// otherwise (and spaces over blank cells only take the style); other text
 /// takes ratatui's path.
-pub fn put_line(buffer: &mut ratatui::buffer::Buffer, x: u16, y: u16, line: &Line<'_>, width: u16, base: Style) {
+fn put_line(buffer: &mut ratatui::buffer::Buffer, x: u16, y: u16, line: &Line<'_>, width: u16, base: Style) {
     let right = x.saturating_add(width);
     let mut at = x;
     for span in &line.spans {
