@@ -71,3 +71,52 @@ fn a_two_round_offline_debate_runs_end_to_end() {
     assert_eq!(DebateState::from_events(loaded.records.iter().map(|r| &r.event)), state);
     assert!(stderr.contains(&format!("saved as session {id}")), "{stderr}");
 }
+
+/// Sends SIGINT to `pid`, as Ctrl-C in its terminal would.
+fn interrupt(pid: u32) {
+    let sent = std::process::Command::new("kill").args(["-INT", &pid.to_string()]).status().unwrap();
+    assert!(sent.success());
+}
+
+/// Two Ctrl-Cs quit at once even while the model is inside llama.cpp
+/// (loading, reading the prompt, generating): the process waits for the
+/// model thread to come out before it exits, so llama.cpp's teardown never
+/// runs under it. A crash there shows as death by SIGSEGV or SIGABRT.
+#[test]
+fn a_hard_quit_while_the_model_works_exits_with_130() {
+    use std::io::BufRead;
+    use std::os::unix::process::ExitStatusExt;
+    let Some(model) = model_support::model_path() else { return };
+    // (what to wait for on stdout before the two Ctrl-Cs, extra delay)
+    let moments = [(None, 150), (Some("\"turn_started\""), 0), (Some("\"delta\""), 0), (Some("\"delta\""), 700)];
+    for (wait_for, delay_ms) in moments {
+        let data = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("heat"))
+            .args(["run", "Cities should ban cars from their centres", "--json", "--provider", "local"])
+            .env("HEAT_DATA_DIR", data.path())
+            .env("HEAT_MODEL_PATH", &model)
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("OPENAI_API_KEY")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        if let Some(needle) = wait_for {
+            let seen = lines.by_ref().map_while(Result::ok).any(|line| line.contains(needle));
+            assert!(seen, "the debate ended before {needle}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        interrupt(child.id());
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        interrupt(child.id());
+        // Keep reading so the child never blocks on a full pipe.
+        let drain = std::thread::spawn(move || lines.map_while(Result::ok).count());
+        let status = child.wait().unwrap();
+        drain.join().unwrap();
+        // Before heat watches for Ctrl-C (while it starts), SIGINT's default
+        // ends it; that is a clean death too. A crash is any other signal.
+        let clean = status.code() == Some(130) || status.signal() == Some(2);
+        assert!(clean, "after {wait_for:?} + {delay_ms} ms: {status}");
+    }
+}

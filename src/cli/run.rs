@@ -152,7 +152,7 @@ async fn drive(
         if tokio::signal::ctrl_c().await.is_ok() {
             let _ = commands.send(Command::Stop);
             if tokio::signal::ctrl_c().await.is_ok() {
-                std::process::exit(130);
+                crate::provider::llama_gate::exit_now(130);
             }
         }
     });

@@ -22,6 +22,7 @@ use llama_cpp_2::sampling::LlamaSampler;
 use tokio::sync::mpsc;
 
 use super::lanes::{self, Router};
+use super::llama_gate::{Inside, LLAMA};
 use super::{ChatModel, ChatRequest, ChatRole, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
 
 /// How the embedded model runs.
@@ -93,6 +94,17 @@ impl Drop for LocalModel {
     }
 }
 
+const QUITTING: &str = "stopped: heat is quitting";
+
+fn quitting() -> ProviderError {
+    ProviderError::Local(QUITTING.into())
+}
+
+/// A pass into llama.cpp, refused once a hard quit closed the gate.
+fn enter() -> Result<Inside<'static>, ProviderError> {
+    LLAMA.enter().map_err(|_| quitting())
+}
+
 /// llama.cpp's backend may be initialised once per process.
 fn backend() -> Result<&'static LlamaBackend, ProviderError> {
     static BACKEND: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
@@ -128,9 +140,11 @@ impl LocalModel {
             )));
         }
         let backend = backend()?;
+        let inside = enter()?;
         let model = LlamaModel::load_from_file(backend, path, &LlamaModelParams::default()).map_err(|e| {
             ProviderError::Local(format!("could not load {}: {e}; is it a GGUF model file?", path.display()))
         })?;
+        drop(inside);
         let count = options.lanes.max(1);
         let shared = Shared { model: Arc::new(model), options, prefill: Arc::default() };
         let mut lanes = Vec::new();
@@ -223,14 +237,18 @@ impl Worker<'_> {
             .with_n_batch(u32::try_from(BATCH).unwrap_or(512))
             .with_n_threads(options.gen_threads)
             .with_n_threads_batch(options.batch_threads);
-        let started =
-            self.model.new_context(backend, params).map_err(|e| format!("could not create a context: {e}")).and_then(
-                |ctx| {
+        let started = match LLAMA.enter() {
+            Err(_) => Err(QUITTING.to_string()),
+            Ok(_inside) => self
+                .model
+                .new_context(backend, params)
+                .map_err(|e| format!("could not create a context: {e}"))
+                .and_then(|ctx| {
                     // A GGUF without its own template: fall back to ChatML, named so the user knows.
                     let template = self.model.chat_template(None).or_else(|_| LlamaChatTemplate::new("chatml"));
                     Ok((ctx, template.map_err(|e| format!("no usable chat template: {e}"))?))
-                },
-            );
+                }),
+        };
         let (mut ctx, template) = match started {
             Ok(pair) => pair,
             Err(why) => {
@@ -286,18 +304,27 @@ enum Stop {
 }
 
 impl Turn<'_, '_> {
+    /// Answers one request. Every llama.cpp call happens while holding a
+    /// pass through the gate (`llama_gate`); waits (for the prompt step, for
+    /// the consumer to take a piece) happen without one.
     fn run(&mut self, request: &ChatRequest) -> Result<(), ProviderError> {
         let max_tokens = request.max_tokens.max(1) as usize;
+        let mut inside = enter()?;
         let prompt = self.prompt_tokens(request, max_tokens)?;
         let start = self.reuse_prefix(&prompt);
         let mut sampler = self.sampler(request)?;
         let mut batch = LlamaBatch::new(BATCH, 1);
         let last = prompt.len() - 1;
+        drop(inside);
         let prefilling = self.prefill.lock().unwrap_or_else(PoisonError::into_inner);
         if self.reply.is_closed() {
             return Ok(()); // cancelled while another lane held the prompt step
         }
+        inside = enter()?;
         for (chunk_index, chunk) in prompt[start..].chunks(BATCH).enumerate() {
+            if LLAMA.is_closed() {
+                return Err(quitting());
+            }
             batch.clear();
             for (i, token) in chunk.iter().enumerate() {
                 let pos = start + chunk_index * BATCH + i;
@@ -315,6 +342,9 @@ impl Turn<'_, '_> {
             if generated >= max_tokens {
                 break FinishReason::Length;
             }
+            if LLAMA.is_closed() {
+                return Err(quitting());
+            }
             let token = sampler.sample(self.ctx, batch.n_tokens() - 1);
             if vocab.is_eog(token) {
                 break FinishReason::Stop;
@@ -322,8 +352,12 @@ impl Turn<'_, '_> {
             generated += 1;
             pending.extend(vocab.token_to_piece(token, false, None));
             let text = take_valid_utf8(&mut pending);
-            if !text.is_empty() && self.send(Chunk::Text(text)).is_err() {
-                return Ok(());
+            if !text.is_empty() {
+                drop(inside);
+                if self.send(Chunk::Text(text)).is_err() {
+                    return Ok(());
+                }
+                inside = enter()?;
             }
             batch.clear();
             add(&mut batch, token, position, true)?;
@@ -332,6 +366,7 @@ impl Turn<'_, '_> {
             decoded.push(token);
         };
         *self.cached = decoded;
+        drop(inside);
         let tail = String::from_utf8_lossy(&pending).into_owned();
         if !tail.is_empty() && self.send(Chunk::Text(tail)).is_err() {
             return Ok(());

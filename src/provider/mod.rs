@@ -6,6 +6,7 @@ pub mod anthropic;
 pub mod http;
 #[cfg(feature = "local")]
 mod lanes;
+pub mod llama_gate;
 #[cfg(feature = "local")]
 pub mod local;
 pub mod openai;
