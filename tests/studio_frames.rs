@@ -7,6 +7,7 @@ mod studio_support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use heat::debate::{DebateEvent, Role};
+use heat::tui::theme::Theme;
 use heat::tui::{App, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -44,7 +45,19 @@ type Step = (&'static str, fn(&mut App));
 
 #[test]
 fn every_frame_on_one_terminal_matches_a_fresh_draw() {
+    frames_match_fresh_draws("default");
+}
+
+/// high-contrast sets a text colour, which is first laid over the whole
+/// screen, under the panes it leaves alone.
+#[test]
+fn every_frame_matches_a_fresh_draw_with_a_text_colour() {
+    frames_match_fresh_draws("high-contrast");
+}
+
+fn frames_match_fresh_draws(theme: &str) {
     let mut app = mid_stream();
+    app.theme = Theme::load(theme, None, false).expect("theme");
     let (width, height) = (200, 50);
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
     let mut kept_frames = 0;
