@@ -119,6 +119,10 @@ fn open_studio(data: &std::path::Path, server: &MockLlm) -> Studio {
 }
 
 fn open_heat(data: &std::path::Path, server: &MockLlm, args: &[&str]) -> Studio {
+    open_heat_with(data, server, args, &[])
+}
+
+fn open_heat_with(data: &std::path::Path, server: &MockLlm, args: &[&str], env: &[(&str, &str)]) -> Studio {
     let pty = native_pty_system().openpty(PtySize { rows: 40, cols: 120, pixel_width: 0, pixel_height: 0 }).unwrap();
     let config = data.join("heat.toml");
     std::fs::write(&config, "[network]\nmax_retries = 1\n").unwrap();
@@ -130,8 +134,11 @@ fn open_heat(data: &std::path::Path, server: &MockLlm, args: &[&str]) -> Studio 
     cmd.env("ANTHROPIC_API_KEY", API_KEY);
     cmd.env("ANTHROPIC_BASE_URL", &server.base_url);
     cmd.env("TERM", "xterm-256color");
-    for var in ["OPENAI_API_KEY", "HEAT_PROVIDER", "HEAT_MODEL", "NO_COLOR", "HEAT_THEME"] {
+    for var in ["OPENAI_API_KEY", "HEAT_PROVIDER", "HEAT_MODEL", "NO_COLOR", "HEAT_THEME", "HEAT_MOUSE"] {
         cmd.env_remove(var);
+    }
+    for (var, value) in env {
+        cmd.env(var, value);
     }
     let child = pty.slave.spawn_command(cmd).unwrap();
     drop(pty.slave);
@@ -358,4 +365,22 @@ async fn a_bad_theme_is_one_sentence_and_the_terminal_is_left_as_it_was() {
     studio.wait_restored().await;
     studio.wait_for("the error sentence", |s| s.contains("heat: ") && s.contains("no-such-theme")).await;
     assert!(server.requests().is_empty(), "no debate starts with a broken theme");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_studio_takes_the_mouse_unless_told_not_to() {
+    let server = MockLlm::with_handler(reply).await;
+    for (setting, taken) in [(None, true), (Some("false"), false)] {
+        let data = tempfile::tempdir().unwrap();
+        let env: Vec<(&str, &str)> = setting.map(|v| ("HEAT_MOUSE", v)).into_iter().collect();
+        let mut studio = open_heat_with(data.path(), &server, &[], &env);
+        studio.wait_for("the start screen", |s| s.contains("Who debates")).await;
+        let mode = studio.screen.lock().unwrap().screen().mouse_protocol_mode();
+        assert_eq!(mode != vt100::MouseProtocolMode::None, taken, "HEAT_MOUSE={setting:?}: {mode:?}");
+        studio.keys("\x1b");
+        studio.wait_exit().await;
+        studio.wait_restored().await;
+        let mode = studio.screen.lock().unwrap().screen().mouse_protocol_mode();
+        assert_eq!(mode, vt100::MouseProtocolMode::None, "the mouse is handed back");
+    }
 }

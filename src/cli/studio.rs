@@ -96,7 +96,8 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
     // status bar; a debate's own messages replace them.
     app.notice = (!notices.is_empty()).then(|| notices.join(" · "));
     let export_dir = std::env::current_dir().context("could not read the current directory")?;
-    let studio = Studio { setup, store, spec: super::run::spec(config), opening, export_dir, installer };
+    let mouse = config.flag("ui.mouse").unwrap_or(true);
+    let studio = Studio { setup, store, spec: super::run::spec(config), opening, export_dir, installer, mouse };
     tui::run(studio, app).await
 }
 

@@ -4,10 +4,18 @@
 /// What values a key takes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Kind {
-    Int { min: i64, max: i64 },
-    Float { min: f64, max: f64 },
+    Int {
+        min: i64,
+        max: i64,
+    },
+    Float {
+        min: f64,
+        max: f64,
+    },
     Text,
     Provider,
+    /// true or false.
+    Flag,
 }
 
 /// One configuration key.
@@ -73,6 +81,8 @@ pub fn all() -> Vec<KeySpec> {
     add("network.idle_timeout_secs", Kind::Int { min: 1, max: 3600 }, None, false);
     add("network.max_retries", Kind::Int { min: 0, max: 20 }, None, false);
     add("ui.theme", Kind::Text, Some("HEAT_THEME"), false);
+    // Whether the studio takes the mouse (wheel scrolling) from the terminal's own selection.
+    add("ui.mouse", Kind::Flag, Some("HEAT_MOUSE"), false);
     for (_, name, _, _) in crate::tui::keymap::Action::TABLE {
         add(&format!("keys.{name}"), Kind::Text, None, false);
     }
@@ -87,5 +97,6 @@ pub fn expectation(kind: Kind) -> String {
         Kind::Float { min, max } => format!("a number from {min} to {max}"),
         Kind::Text => "a string".into(),
         Kind::Provider => format!("one of {}", PROVIDERS.map(|p| format!("\"{p}\"")).join(", ")),
+        Kind::Flag => "true or false".into(),
     }
 }

@@ -42,6 +42,7 @@ pub enum Value {
     Int(i64),
     Float(f64),
     Text(String),
+    Flag(bool),
 }
 
 impl fmt::Display for Value {
@@ -50,6 +51,7 @@ impl fmt::Display for Value {
             Value::Int(i) => write!(f, "{i}"),
             Value::Float(x) => write!(f, "{x}"),
             Value::Text(s) => write!(f, "{s:?}"),
+            Value::Flag(b) => write!(f, "{b}"),
         }
     }
 }
@@ -150,7 +152,14 @@ impl Config {
         match self.get(key)?.value {
             Value::Float(x) => Some(x),
             Value::Int(i) => Some(i as f64),
-            Value::Text(_) => None,
+            Value::Text(_) | Value::Flag(_) => None,
+        }
+    }
+
+    pub fn flag(&self, key: &str) -> Option<bool> {
+        match self.get(key)?.value {
+            Value::Flag(b) => Some(b),
+            _ => None,
         }
     }
 
@@ -268,6 +277,7 @@ fn from_toml(spec: &KeySpec, value: &toml::Value) -> anyhow::Result<Value> {
         (Kind::Float { .. }, toml::Value::Float(x)) => Some(Value::Float(*x)),
         (Kind::Float { .. }, toml::Value::Integer(i)) => Some(Value::Float(*i as f64)),
         (Kind::Text | Kind::Provider, toml::Value::String(s)) => Some(Value::Text(s.clone())),
+        (Kind::Flag, toml::Value::Boolean(b)) => Some(Value::Flag(*b)),
         _ => None,
     };
     let shown = value.to_string();
@@ -280,6 +290,11 @@ fn parse_text(spec: &KeySpec, raw: &str) -> anyhow::Result<Value> {
         Kind::Int { .. } => raw.parse().ok().map(Value::Int),
         Kind::Float { .. } => raw.parse().ok().map(Value::Float),
         Kind::Text | Kind::Provider => Some(Value::Text(raw.to_string())),
+        Kind::Flag => match raw.trim().to_ascii_lowercase().as_str() {
+            "true" | "1" | "yes" | "on" => Some(Value::Flag(true)),
+            "false" | "0" | "no" | "off" => Some(Value::Flag(false)),
+            _ => None,
+        },
     };
     let shown = if spec.secret { "<redacted>".to_string() } else { format!("{raw:?}") };
     let value = parsed.ok_or_else(|| mismatch(spec, &shown))?;

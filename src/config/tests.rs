@@ -26,6 +26,19 @@ fn the_default_file_parses_and_sets_every_default() {
     assert_eq!(config.role_text(Role::Judge, "provider"), Some("auto"));
     assert_eq!(config.text("providers.anthropic.model"), Some("claude-haiku-4-5"));
     assert_eq!(config.get("debate.max_rounds").unwrap().source, Source::Default);
+    assert_eq!(config.flag("ui.mouse"), Some(true));
+}
+
+#[test]
+fn a_flag_is_true_or_false_in_the_file_and_the_environment() {
+    assert_eq!(with_file("[ui]\nmouse = false\n").unwrap().flag("ui.mouse"), Some(false));
+    let err = error_text(with_file("[ui]\nmouse = \"no\"\n"));
+    assert!(err.contains("line 2") && err.contains("`ui.mouse` must be true or false"), "{err}");
+    let env = |var: &str| (var == "HEAT_MOUSE").then(|| "off".to_string());
+    assert_eq!(Config::load(None, &env, &[]).unwrap().flag("ui.mouse"), Some(false));
+    let env = |var: &str| (var == "HEAT_MOUSE").then(|| "sometimes".to_string());
+    let err = error_text(Config::load(None, &env, &[]));
+    assert!(err.contains("HEAT_MOUSE") && err.contains("true or false"), "{err}");
 }
 
 #[test]

@@ -50,7 +50,7 @@ struct Running {
 pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
     let mut sigterm = signal(SignalKind::terminate()).context("could not watch for SIGTERM")?;
     let mut sigint = signal(SignalKind::interrupt()).context("could not watch for SIGINT")?;
-    let mut guard = Guard::enter().context("could not take over the terminal")?;
+    let mut guard = Guard::enter(studio.mouse).context("could not take over the terminal")?;
     let mut input = EventStream::new();
     let mut debate: Option<Running> = None;
     let mut installing = None;

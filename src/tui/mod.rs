@@ -39,6 +39,9 @@ pub struct Studio {
     /// Installs the offline model and makes `setup`, when the start screen
     /// offers that (the model is the provider and is not on disk yet).
     pub installer: Option<install::Installer>,
+    /// Whether the studio takes the mouse (wheel scrolling); without it the
+    /// terminal's own text selection works without Shift.
+    pub mouse: bool,
 }
 
 /// What the studio shows first.

@@ -15,7 +15,8 @@ pub struct Guard {
 }
 
 impl Guard {
-    pub fn enter() -> io::Result<Guard> {
+    /// Takes over the terminal; with `mouse`, also its mouse events.
+    pub fn enter(mouse: bool) -> io::Result<Guard> {
         // ratatui's hook restores raw mode and the screen; ours also turns
         // the mouse and paste modes off first.
         let terminal = ratatui::try_init()?;
@@ -24,7 +25,10 @@ impl Guard {
             let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
             previous(info);
         }));
-        execute!(stdout(), EnableMouseCapture, EnableBracketedPaste)?;
+        if mouse {
+            execute!(stdout(), EnableMouseCapture)?;
+        }
+        execute!(stdout(), EnableBracketedPaste)?;
         Ok(Guard { terminal })
     }
 
