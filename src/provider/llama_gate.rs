@@ -4,7 +4,9 @@
 //! passes a gate before calling into llama.cpp; a hard quit closes the gate
 //! and waits, a bounded time, for the threads inside to come out, then
 //! exits. A thread waiting for work, or for the consumer of its tokens, is
-//! not inside, so it holds nothing up.
+//! not inside, so it holds nothing up. A thread that finds the gate closed
+//! waits there for the exit: it reports nothing, so the quit is not
+//! recorded as a failed turn in the instant before the process ends.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -63,7 +65,13 @@ impl Gate {
         Ok(Inside(self))
     }
 
-    /// Whether the gate is closed (checked between steps of a long call).
+    /// Lets a thread in; once the gate is closed (the process is exiting),
+    /// the thread waits here for the exit instead.
+    pub fn pass(&self) -> Inside<'_> {
+        self.enter().unwrap_or_else(|Closed| wait_for_exit())
+    }
+
+    /// Whether the gate is closed.
     pub fn is_closed(&self) -> bool {
         self.closed.load(Ordering::SeqCst)
     }
@@ -85,6 +93,25 @@ impl Gate {
 impl Default for Gate {
     fn default() -> Self {
         Gate::new()
+    }
+}
+
+impl Inside<'_> {
+    /// Between two steps of a long call: once the gate is closed, the
+    /// thread leaves it and waits for the exit.
+    pub fn checkpoint(&self) {
+        if self.0.is_closed() {
+            // This pass is never dropped: the thread does not return.
+            self.0.inside.fetch_sub(1, Ordering::SeqCst);
+            wait_for_exit();
+        }
+    }
+}
+
+/// Where a model thread stays once the gate has closed.
+fn wait_for_exit() -> ! {
+    loop {
+        std::thread::park();
     }
 }
 
@@ -124,6 +151,38 @@ mod tests {
         assert_eq!(gate.enter().map(|_| ()), Err(Closed));
         assert!(gate.is_closed());
         inside.join().expect("thread ends");
+    }
+
+    #[test]
+    fn a_thread_meeting_a_closed_gate_waits_there_and_is_not_waited_for() {
+        let gate: &'static Gate = Box::leak(Box::new(Gate::new()));
+        let (entered_tx, entered) = std::sync::mpsc::channel();
+        let got_through = Arc::new(AtomicBool::new(false));
+        let inside = {
+            let got_through = got_through.clone();
+            std::thread::spawn(move || {
+                let pass = gate.pass();
+                entered_tx.send(()).expect("test waits");
+                while !gate.is_closed() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                pass.checkpoint();
+                got_through.store(true, Ordering::SeqCst);
+            })
+        };
+        entered.recv().expect("thread entered");
+        // The thread leaves at its checkpoint, so closing does not wait 10 s.
+        assert!(gate.close(Duration::from_secs(10)));
+        let late = {
+            let got_through = got_through.clone();
+            std::thread::spawn(move || {
+                let _pass = gate.pass();
+                got_through.store(true, Ordering::SeqCst);
+            })
+        };
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(!got_through.load(Ordering::SeqCst), "a thread went got_through a closed gate");
+        assert!(!inside.is_finished() && !late.is_finished());
     }
 
     #[test]

@@ -22,7 +22,7 @@ use llama_cpp_2::sampling::LlamaSampler;
 use tokio::sync::mpsc;
 
 use super::lanes::{self, Router};
-use super::llama_gate::{Inside, LLAMA};
+use super::llama_gate::LLAMA;
 use super::{ChatModel, ChatRequest, ChatRole, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
 
 /// How the embedded model runs.
@@ -94,17 +94,6 @@ impl Drop for LocalModel {
     }
 }
 
-const QUITTING: &str = "stopped: heat is quitting";
-
-fn quitting() -> ProviderError {
-    ProviderError::Local(QUITTING.into())
-}
-
-/// A pass into llama.cpp, refused once a hard quit closed the gate.
-fn enter() -> Result<Inside<'static>, ProviderError> {
-    LLAMA.enter().map_err(|_| quitting())
-}
-
 /// llama.cpp's backend may be initialised once per process.
 fn backend() -> Result<&'static LlamaBackend, ProviderError> {
     static BACKEND: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
@@ -140,7 +129,7 @@ impl LocalModel {
             )));
         }
         let backend = backend()?;
-        let inside = enter()?;
+        let inside = LLAMA.pass();
         let model = LlamaModel::load_from_file(backend, path, &LlamaModelParams::default()).map_err(|e| {
             ProviderError::Local(format!("could not load {}: {e}; is it a GGUF model file?", path.display()))
         })?;
@@ -237,18 +226,16 @@ impl Worker<'_> {
             .with_n_batch(u32::try_from(BATCH).unwrap_or(512))
             .with_n_threads(options.gen_threads)
             .with_n_threads_batch(options.batch_threads);
-        let started = match LLAMA.enter() {
-            Err(_) => Err(QUITTING.to_string()),
-            Ok(_inside) => self
-                .model
-                .new_context(backend, params)
-                .map_err(|e| format!("could not create a context: {e}"))
-                .and_then(|ctx| {
+        let inside = LLAMA.pass();
+        let started =
+            self.model.new_context(backend, params).map_err(|e| format!("could not create a context: {e}")).and_then(
+                |ctx| {
                     // A GGUF without its own template: fall back to ChatML, named so the user knows.
                     let template = self.model.chat_template(None).or_else(|_| LlamaChatTemplate::new("chatml"));
                     Ok((ctx, template.map_err(|e| format!("no usable chat template: {e}"))?))
-                }),
-        };
+                },
+            );
+        drop(inside);
         let (mut ctx, template) = match started {
             Ok(pair) => pair,
             Err(why) => {
@@ -309,7 +296,7 @@ impl Turn<'_, '_> {
     /// the consumer to take a piece) happen without one.
     fn run(&mut self, request: &ChatRequest) -> Result<(), ProviderError> {
         let max_tokens = request.max_tokens.max(1) as usize;
-        let mut inside = enter()?;
+        let mut inside = LLAMA.pass();
         let prompt = self.prompt_tokens(request, max_tokens)?;
         let start = self.reuse_prefix(&prompt);
         let mut sampler = self.sampler(request)?;
@@ -320,11 +307,9 @@ impl Turn<'_, '_> {
         if self.reply.is_closed() {
             return Ok(()); // cancelled while another lane held the prompt step
         }
-        inside = enter()?;
+        inside = LLAMA.pass();
         for (chunk_index, chunk) in prompt[start..].chunks(BATCH).enumerate() {
-            if LLAMA.is_closed() {
-                return Err(quitting());
-            }
+            inside.checkpoint();
             batch.clear();
             for (i, token) in chunk.iter().enumerate() {
                 let pos = start + chunk_index * BATCH + i;
@@ -342,9 +327,7 @@ impl Turn<'_, '_> {
             if generated >= max_tokens {
                 break FinishReason::Length;
             }
-            if LLAMA.is_closed() {
-                return Err(quitting());
-            }
+            inside.checkpoint();
             let token = sampler.sample(self.ctx, batch.n_tokens() - 1);
             if vocab.is_eog(token) {
                 break FinishReason::Stop;
@@ -357,7 +340,7 @@ impl Turn<'_, '_> {
                 if self.send(Chunk::Text(text)).is_err() {
                     return Ok(());
                 }
-                inside = enter()?;
+                inside = LLAMA.pass();
             }
             batch.clear();
             add(&mut batch, token, position, true)?;
