@@ -15,7 +15,7 @@ const VERDICT: &str = r#"{"resolved": true, "verdict": "Settled.", "topic": "t",
 
 fn role(reply: Reply) -> RoleSetup {
     let model: Arc<dyn ChatModel> = Arc::new(ScriptedModel::new([], reply));
-    RoleSetup { model, model_name: "bench".into(), max_tokens: 512, thinking_budget: None }
+    RoleSetup::new(model, "bench", 512)
 }
 
 fn setup(debater: &Reply) -> EngineSetup {

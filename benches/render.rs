@@ -51,7 +51,7 @@ fn events() -> Vec<DebateEvent> {
             out.push(DebateEvent::Delta { round, role, text: text.clone() });
             // The last round's advocate is still streaming.
             if !(round == ROUNDS - 1 && role == Role::Advocate) {
-                out.push(DebateEvent::TurnCompleted { round, role, text, usage: None });
+                out.push(DebateEvent::TurnCompleted { round, role, text, usage: None, truncated_at: None });
             }
         }
     }

@@ -10,8 +10,10 @@ use heat::store::index::{self, IndexEntry};
 
 /// A realistic mix: per round, two debaters' token deltas, completions and a verdict.
 fn events(count: usize) -> Vec<DebateEvent> {
-    let participants =
-        Role::ALL.iter().map(|&role| Participant { role, provider: "p".into(), model: "m".into() }).collect();
+    let participants = Role::ALL
+        .iter()
+        .map(|&role| Participant { role, provider: "p".into(), model: "m".into(), served: None })
+        .collect();
     let mut out =
         vec![DebateEvent::Started { topic: "Bench".into(), max_rounds: 1000, initial_heat: 0.9, participants }];
     let mut round = 0;
@@ -22,7 +24,13 @@ fn events(count: usize) -> Vec<DebateEvent> {
             for _ in 0..200 {
                 out.push(DebateEvent::Delta { round, role, text: "token ".into() });
             }
-            out.push(DebateEvent::TurnCompleted { round, role, text: "token ".repeat(200), usage: None });
+            out.push(DebateEvent::TurnCompleted {
+                round,
+                role,
+                text: "token ".repeat(200),
+                usage: None,
+                truncated_at: None,
+            });
         }
         round += 1;
     }

@@ -102,13 +102,14 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::TurnRetrying { round, role, attempt, max_retries, delay_ms, reason } => {
             tracing::warn!(round = round + 1, role = role.key(), attempt, max_retries, delay_ms, %reason, "turn retrying");
         }
-        DebateEvent::TurnCompleted { round, role, text, usage } => {
+        DebateEvent::TurnCompleted { round, role, text, usage, truncated_at } => {
             tracing::info!(
                 round = round + 1,
                 role = role.key(),
                 chars = text.chars().count(),
                 input_tokens = usage.as_ref().map(|u| u.input_tokens),
                 output_tokens = usage.as_ref().map(|u| u.output_tokens),
+                truncated_at,
                 "turn completed"
             );
         }
@@ -131,6 +132,10 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::TemperatureReleased => tracing::info!("heat released"),
         DebateEvent::ResolutionForced => tracing::info!("resolution forced"),
         DebateEvent::Notice { message } => tracing::warn!(%message, "notice"),
+        DebateEvent::EndpointAdapted { endpoint, adaptation, message } => {
+            tracing::warn!(%endpoint, ?adaptation, %message, "endpoint adapted");
+        }
+        DebateEvent::ModelReported { role, model } => tracing::info!(role = role.key(), %model, "served model"),
         DebateEvent::Reopened => tracing::info!("debate reopened"),
         DebateEvent::Finished { outcome, .. } => tracing::info!(outcome = %outcome.describe(), "debate finished"),
     }

@@ -10,7 +10,7 @@ use anyhow::{Context, bail};
 
 use crate::config::{Config, Source};
 use crate::debate::Role;
-use crate::debate::engine::{EngineSetup, RoleSetup};
+use crate::debate::engine::{EngineSetup, RoleSetup, StructuredSetting};
 use crate::debate::prompt::Prompts;
 use crate::provider::ChatModel;
 use crate::provider::anthropic::AnthropicModel;
@@ -83,6 +83,9 @@ pub struct Environment {
     pub ollama: Result<Vec<String>, String>,
     /// Whether the embedded model can run (feature built in and a model file present or installable).
     pub local: Result<String, String>,
+    /// Models an OpenAI-compatible server at a custom base URL listed (asked
+    /// only when no model is configured for it), or why not.
+    pub openai_models: Result<Vec<String>, String>,
 }
 
 /// The Ollama server's base URL, from `OLLAMA_HOST`'s loose forms
@@ -114,6 +117,37 @@ pub async fn probe_ollama(base: &str) -> Result<Vec<String>, String> {
         return Err(format!("the Ollama server at {base} has no models (try `ollama pull llama3.2`)"));
     }
     Ok(models)
+}
+
+/// The OpenAI-compatible base URL when it is not OpenAI's own and no model
+/// is configured for it: its own model list then names the default model
+/// (a local server serves one model, whatever name a request carries).
+pub fn custom_openai_base(config: &Config) -> Option<&str> {
+    let base = config.text("providers.openai.base_url")?;
+    let custom = !base.contains("api.openai.com") && !openai_model_chosen(config);
+    custom.then_some(base)
+}
+
+/// Whether a person chose the OpenAI model (not the built-in default).
+fn openai_model_chosen(config: &Config) -> bool {
+    config.get("providers.openai.model").is_some_and(|e| !matches!(e.source, Source::Default))
+}
+
+/// Asks an OpenAI-compatible server which models it serves (`GET /models`;
+/// short timeout: it is a probe).
+pub async fn probe_openai_models(base: &str, key: Option<&str>) -> Result<Vec<String>, String> {
+    let client = reqwest::Client::builder().timeout(Duration::from_millis(1500)).build().map_err(|e| e.to_string())?;
+    let mut request = client.get(format!("{}/models", base.trim_end_matches('/')));
+    if let Some(key) = key {
+        request = request.bearer_auth(key.trim());
+    }
+    let response = request.send().await.map_err(|_| format!("no answer from {base}"))?;
+    let body: serde_json::Value = response.json().await.map_err(|_| format!("{base} listed no models"))?;
+    let models: Vec<String> = body["data"]
+        .as_array()
+        .map(|list| list.iter().filter_map(|m| m["id"].as_str().map(String::from)).collect())
+        .unwrap_or_default();
+    if models.is_empty() { Err(format!("{base} listed no models")) } else { Ok(models) }
 }
 
 /// Decides each role's provider and model.
@@ -197,7 +231,10 @@ fn check_available(config: &Config, env: &Environment, kind: ProviderKind) -> an
 fn default_model(config: &Config, env: &Environment, kind: ProviderKind) -> anyhow::Result<String> {
     Ok(match kind {
         ProviderKind::Anthropic => config.text("providers.anthropic.model").unwrap_or("claude-haiku-4-5").to_string(),
-        ProviderKind::OpenAi => config.text("providers.openai.model").unwrap_or("gpt-4.1-mini").to_string(),
+        ProviderKind::OpenAi => match &env.openai_models {
+            Ok(models) if !openai_model_chosen(config) && !models.is_empty() => models[0].clone(),
+            _ => config.text("providers.openai.model").unwrap_or("gpt-4.1-mini").to_string(),
+        },
         ProviderKind::Ollama => match (config.text("providers.ollama.model"), &env.ollama) {
             (Some(model), _) => model.to_string(),
             (None, Ok(models)) => models.first().cloned().unwrap_or_default(),
@@ -207,15 +244,56 @@ fn default_model(config: &Config, env: &Environment, kind: ProviderKind) -> anyh
     })
 }
 
-fn http(config: &Config, base_url: String, api_key: Option<&str>) -> HttpConfig {
+/// The config section an HTTP provider kind reads (`ollama` speaks OpenAI's
+/// dialect but has its own section).
+fn section(kind: ProviderKind) -> &'static str {
+    kind.name()
+}
+
+/// `providers.<name>.structured_output`, checked.
+pub fn structured_setting(config: &Config, kind: ProviderKind) -> anyhow::Result<StructuredSetting> {
+    let key = format!("providers.{}.structured_output", section(kind));
+    let value = config.text(&key).unwrap_or("auto");
+    StructuredSetting::parse(value)
+        .with_context(|| format!("`{key}` must be \"auto\", \"schema\", \"json\" or \"off\", got {value:?}"))
+}
+
+fn http(config: &Config, kind: ProviderKind, base_url: String, api_key: Option<&str>) -> HttpConfig {
     let secs =
         |key, default| Duration::from_secs(config.int(key).and_then(|v| u64::try_from(v).ok()).unwrap_or(default));
+    let max_concurrent = config
+        .int(&format!("providers.{}.max_concurrent", section(kind)))
+        .and_then(|v| u32::try_from(v).ok())
+        .filter(|v| *v > 0);
     HttpConfig {
         base_url,
         api_key: api_key.map(String::from),
         connect_timeout: secs("network.connect_timeout_secs", 10),
         idle_timeout: secs("network.idle_timeout_secs", 60),
+        max_concurrent,
     }
+}
+
+/// The model for an HTTP provider kind, as configured; `None` for the
+/// embedded one.
+pub fn http_model(config: &Config, kind: ProviderKind) -> Option<Arc<dyn ChatModel>> {
+    Some(match kind {
+        ProviderKind::Anthropic => {
+            let base = config.text("providers.anthropic.base_url").unwrap_or("https://api.anthropic.com");
+            let key = config.text("providers.anthropic.api_key");
+            Arc::new(AnthropicModel::new(http(config, kind, base.into(), key)))
+        }
+        ProviderKind::OpenAi => {
+            let base = config.text("providers.openai.base_url").unwrap_or("https://api.openai.com/v1");
+            let key = config.text("providers.openai.api_key");
+            Arc::new(OpenAiModel::new(http(config, kind, base.into(), key)))
+        }
+        ProviderKind::Ollama => {
+            let base = format!("{}/v1", ollama_base(config));
+            Arc::new(OpenAiModel::new(http(config, kind, base, None)))
+        }
+        ProviderKind::Local => return None,
+    })
 }
 
 /// Whether a model name is a GGUF file for the embedded model.
@@ -245,24 +323,12 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         let model = if let Some((_, _, m)) = models.iter().find(|(k, f, _)| *k == choice.kind && f.as_deref() == file) {
             Arc::clone(m)
         } else {
-            let m: Arc<dyn ChatModel> = match choice.kind {
-                ProviderKind::Anthropic => {
-                    let base = config.text("providers.anthropic.base_url").unwrap_or("https://api.anthropic.com");
-                    Arc::new(AnthropicModel::new(http(config, base.into(), config.text("providers.anthropic.api_key"))))
-                }
-                ProviderKind::OpenAi => {
-                    let base = config.text("providers.openai.base_url").unwrap_or("https://api.openai.com/v1");
-                    Arc::new(OpenAiModel::new(http(config, base.into(), config.text("providers.openai.api_key"))))
-                }
-                ProviderKind::Ollama => {
-                    Arc::new(OpenAiModel::new(http(config, format!("{}/v1", ollama_base(config)), None)))
-                }
-                ProviderKind::Local => {
-                    let load = local.context("this build of heat has no embedded model (feature `local`)")?;
-                    let sharing =
-                        selection.roles.iter().filter(|r| r.kind == choice.kind && r.own_gguf() == file).count();
-                    load(file.map(std::path::Path::new), sharing)?
-                }
+            let m: Arc<dyn ChatModel> = if let Some(model) = http_model(config, choice.kind) {
+                model
+            } else {
+                let load = local.context("this build of heat has no embedded model (feature `local`)")?;
+                let sharing = selection.roles.iter().filter(|r| r.kind == choice.kind && r.own_gguf() == file).count();
+                load(file.map(std::path::Path::new), sharing)?
             };
             models.push((choice.kind, file.map(String::from), Arc::clone(&m)));
             m
@@ -275,11 +341,16 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
             ProviderKind::Anthropic => config.role_int(choice.role, "thinking_budget"),
             _ => None,
         };
+        let structured = match choice.kind {
+            ProviderKind::Local => StructuredSetting::Auto,
+            kind => structured_setting(config, kind)?,
+        };
         Ok(RoleSetup {
             model,
             model_name: choice.model.clone(),
             max_tokens: u32::try_from(max_tokens).unwrap_or(1024),
             thinking_budget: thinking_budget.and_then(|b| u32::try_from(b).ok()),
+            structured,
         })
     };
     let mut setups = Vec::new();
@@ -329,6 +400,7 @@ mod tests {
         Environment {
             ollama: ollama.map(|m| m.into_iter().map(String::from).collect()).map_err(String::from),
             local: local.map(String::from).map_err(String::from),
+            openai_models: Err("not probed".into()),
         }
     }
 
@@ -384,6 +456,24 @@ mod tests {
         assert_eq!(s.roles[1].model, "gpt-4.1-mini");
         assert_eq!(s.roles[2].model, "claude-sonnet-4-5");
         assert!(s.roles[1].why.contains("--roles.skeptic.provider"), "{}", s.roles[1].why);
+    }
+
+    #[test]
+    fn a_custom_openai_server_names_the_default_model_itself() {
+        let mut env = machine(NO_OLLAMA, Err("none"));
+        env.openai_models = Ok(vec!["/models/SmolLM2-135M-Instruct.Q4_1.gguf".into()]);
+        let local_server = config(&[("OPENAI_BASE_URL", "http://127.0.0.1:8765/v1")], &[("roles.provider", "openai")]);
+        assert_eq!(custom_openai_base(&local_server), Some("http://127.0.0.1:8765/v1"));
+        let s = select(&local_server, &env).unwrap();
+        assert_eq!(s.roles[0].model, "/models/SmolLM2-135M-Instruct.Q4_1.gguf");
+        let named = config(
+            &[("OPENAI_BASE_URL", "http://127.0.0.1:8765/v1")],
+            &[("roles.provider", "openai"), ("providers.openai.model", "smol")],
+        );
+        assert_eq!(custom_openai_base(&named), None, "a configured model is not second-guessed");
+        assert_eq!(select(&named, &env).unwrap().roles[0].model, "smol");
+        let openai = config(&[("OPENAI_API_KEY", "o")], &[]);
+        assert_eq!(custom_openai_base(&openai), None, "OpenAI itself keeps its default");
     }
 
     #[test]

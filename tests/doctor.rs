@@ -7,7 +7,7 @@ mod support;
 
 use std::path::Path;
 
-use support::mock_llm::{MockLlm, Reply};
+use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse, openai_stream};
 
 const KEY: &str = "sk-ant-doctor-7c41";
 
@@ -40,13 +40,24 @@ fn line<'a>(text: &'a str, what: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no {what} line:\n{text}"))
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_working_setup_passes_and_the_key_is_checked_live() {
-    let server = MockLlm::with_handler(|request| match request.path.as_str() {
+const VERDICT: &str = r#"{"resolved": true, "verdict": "ready", "topic": "ready", "heat": 0.5}"#;
+
+/// An Anthropic server that lists its models and answers on the chat path
+/// (the verdict when a schema is asked for, else a word).
+fn anthropic_server(request: &Recorded) -> Reply {
+    match request.path.as_str() {
         "/v1/models" => Reply::error(200, r#"{"data":[{"id":"claude-haiku-4-5"}]}"#),
+        "/v1/messages" if request.body.get("output_config").is_some() => {
+            Reply::sse(&anthropic_sse(&[VERDICT], None), 64)
+        }
+        "/v1/messages" => Reply::sse(&anthropic_sse(&["ready"], None), 64),
         _ => Reply::error(404, r#"{"error":{"message":"no route"}}"#),
-    })
-    .await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_working_setup_passes_and_the_key_chat_and_verdict_are_checked_live() {
+    let server = MockLlm::with_handler(anthropic_server).await;
     let data = tempfile::tempdir().unwrap();
     let (ok, text) = run(doctor(data.path(), &server)).await;
     assert!(ok, "{text}");
@@ -56,10 +67,82 @@ async fn a_working_setup_passes_and_the_key_is_checked_live() {
     assert!(
         line(&text, "anthropic").starts_with("ok") && line(&text, "anthropic").contains("key from ANTHROPIC_API_KEY")
     );
+    assert!(line(&text, "chat").starts_with("ok") && line(&text, "chat").contains("streams"), "{text}");
+    assert!(line(&text, "verdict").starts_with("ok") && line(&text, "verdict").contains("output_config"), "{text}");
     assert!(text.ends_with("heat can run a debate.\n"), "{text}");
     let requests = server.requests();
-    assert_eq!(requests.len(), 1, "one model-list request, no tokens spent");
-    assert_eq!(requests[0].header("x-api-key"), Some(KEY));
+    assert_eq!(requests.len(), 3, "the model list, one chat probe, one verdict probe");
+    assert!(requests.iter().all(|r| r.header("x-api-key") == Some(KEY)));
+    let tokens: u64 = requests.iter().filter_map(|r| r.body["max_tokens"].as_u64()).sum();
+    assert!(tokens <= 128, "a few tokens at most: {tokens}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_that_refuses_json_schema_passes_with_the_form_the_debate_will_use() {
+    let server = MockLlm::with_handler(|request| match request.path.as_str() {
+        "/v1/models" => Reply::error(200, r#"{"object":"list","data":[{"id":"smol","object":"model"}]}"#),
+        "/v1/chat/completions" => match request.body["response_format"]["type"].as_str() {
+            Some("json_schema") => Reply::error(
+                500,
+                r#"{"error":{"message":"response_format.type: Input should be 'text' or 'json_object'","type":"internal_server_error"}}"#,
+            ),
+            Some(_) => Reply::sse(&openai_stream("smol", &[VERDICT], Some("stop")), 64),
+            None => Reply::sse(&openai_stream("smol", &["ready"], Some("stop")), 64),
+        },
+        _ => Reply::error(404, r#"{"detail":"Not Found"}"#),
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = doctor(data.path(), &server);
+    cmd.env_remove("ANTHROPIC_API_KEY")
+        .env("HEAT_PROVIDER", "openai")
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.base_url));
+    let (ok, text) = run(cmd).await;
+    assert!(ok, "{text}");
+    let verdict = line(&text, "verdict");
+    assert!(verdict.starts_with("note") && verdict.contains("json_object") && verdict.contains("refused"), "{text}");
+    assert!(line(&text, "advocate").contains("openai/smol"), "the model the server lists: {text}");
+    assert!(text.ends_with("heat can run a debate.\n"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_chat_path_that_is_not_there_fails_with_the_url_and_the_fix() {
+    // The models list answers (the base URL is nearly right), the chat path does not.
+    let server = MockLlm::with_handler(|request| match request.path.as_str() {
+        "/models" => Reply::error(200, r#"{"data":[]}"#),
+        _ => Reply::error(404, r#"{"detail":"Not Found"}"#),
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = doctor(data.path(), &server);
+    cmd.env_remove("ANTHROPIC_API_KEY").env("HEAT_PROVIDER", "openai").env("OPENAI_BASE_URL", &server.base_url);
+    let (ok, text) = run(cmd).await;
+    assert!(!ok, "{text}");
+    let chat = line(&text, "chat");
+    assert!(chat.starts_with("FAIL") && chat.contains("/chat/completions") && chat.contains("has no /v1"), "{text}");
+    assert!(text.contains("heat cannot run a debate"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_verdict_the_server_refuses_in_every_form_fails_the_doctor() {
+    let server = MockLlm::with_handler(|request| match request.path.as_str() {
+        "/v1/models" => Reply::error(200, r#"{"data":[]}"#),
+        "/v1/messages" if request.body.get("output_config").is_some() => Reply::error(
+            400,
+            r#"{"type":"error","error":{"type":"invalid_request_error","message":"output_config: not supported"}}"#,
+        ),
+        "/v1/messages" => Reply::sse(&anthropic_sse(&["ready"], None), 64),
+        _ => Reply::error(404, "{}"),
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(data.path().join("heat")).unwrap();
+    std::fs::write(data.path().join("heat/heat.toml"), "[providers.anthropic]\nstructured_output = \"schema\"\n")
+        .unwrap();
+    let (ok, text) = run(doctor(data.path(), &server)).await;
+    assert!(!ok, "{text}");
+    let verdict = line(&text, "verdict");
+    assert!(verdict.starts_with("FAIL") && verdict.contains("structured_output"), "{text}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -22,12 +22,7 @@ fn verdict(resolved: bool, heat: f32, topic: &str) -> Reply {
 }
 
 fn role(model: &Arc<ScriptedModel>) -> RoleSetup {
-    RoleSetup {
-        model: Arc::clone(model) as Arc<dyn ChatModel>,
-        model_name: "m".into(),
-        max_tokens: 512,
-        thinking_budget: None,
-    }
+    RoleSetup::new(Arc::clone(model) as Arc<dyn ChatModel>, "m", 512)
 }
 
 fn setup(adv: &Arc<ScriptedModel>, skp: &Arc<ScriptedModel>, judge: &Arc<ScriptedModel>) -> EngineSetup {
@@ -420,4 +415,32 @@ async fn resume_reruns_only_the_interrupted_turn() {
     // The whole log (first run + resumed run) folds to the same state.
     events.extend(resumed_events);
     assert_eq!(DebateState::from_events(&events), state);
+}
+
+#[tokio::test]
+async fn a_judge_whose_context_cannot_hold_a_round_is_named_before_the_round_starts() {
+    let (adv, skp) = (debater("Tabs."), debater("Spaces."));
+    let small = Arc::new(ScriptedModel::new([], verdict(true, 0.3, "done")).with_context(2048));
+    let mut roomy = setup(&adv, &skp, &small);
+    roomy.advocate.max_tokens = 256;
+    roomy.skeptic.max_tokens = 256;
+    roomy.judge.max_tokens = 256;
+    let (events, _) = drain(engine::start(roomy.clone(), spec(2))).await;
+    assert!(!events.iter().any(|e| matches!(e, DebateEvent::Notice { .. })), "256-token arguments fit 2,048");
+
+    let mut remote_debaters = roomy;
+    remote_debaters.advocate.max_tokens = 1024;
+    remote_debaters.skeptic.max_tokens = 1024;
+    let (events, _) = drain(engine::start(remote_debaters, spec(3))).await;
+    let notices: Vec<usize> = events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, DebateEvent::Notice { message } if message.contains("context window")))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(notices.len(), 1, "said once");
+    let first_round = events.iter().position(|e| matches!(e, DebateEvent::RoundStarted { .. })).unwrap();
+    assert!(notices[0] < first_round, "said before the round starts");
+    let DebateEvent::Notice { message } = &events[notices[0]] else { unreachable!() };
+    assert!(message.contains("2048 tokens") && message.contains("2048 for the two arguments"), "{message}");
 }

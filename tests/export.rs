@@ -8,22 +8,27 @@ use heat::store::log::{Header, Record};
 
 fn records() -> Vec<Record> {
     let participants = vec![
-        Participant { role: Role::Advocate, provider: "anthropic".into(), model: "claude-haiku-4-5".into() },
-        Participant { role: Role::Skeptic, provider: "openai".into(), model: "gpt-4.1-mini".into() },
-        Participant { role: Role::Judge, provider: "local".into(), model: "SmolLM2-135M".into() },
+        Participant {
+            role: Role::Advocate,
+            provider: "anthropic".into(),
+            model: "claude-haiku-4-5".into(),
+            served: None,
+        },
+        Participant { role: Role::Skeptic, provider: "openai".into(), model: "gpt-4.1-mini".into(), served: None },
+        Participant { role: Role::Judge, provider: "local".into(), model: "SmolLM2-135M".into(), served: None },
     ];
     let turn = |round, role, text: &str| {
         vec![
             DebateEvent::TurnStarted { round, role, purpose: TurnPurpose::Argue, temperature: Some(0.9) },
             DebateEvent::Delta { round, role, text: text.into() },
-            DebateEvent::TurnCompleted { round, role, text: text.into(), usage: None },
+            DebateEvent::TurnCompleted { round, role, text: text.into(), usage: None, truncated_at: None },
         ]
     };
     let judge = |round, verdict: Verdict| {
         let text = serde_json::to_string(&verdict).unwrap();
         vec![
             DebateEvent::TurnStarted { round, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: Some(0.2) },
-            DebateEvent::TurnCompleted { round, role: Role::Judge, text, usage: None },
+            DebateEvent::TurnCompleted { round, role: Role::Judge, text, usage: None, truncated_at: None },
             DebateEvent::VerdictReached { round, verdict },
         ]
     };

@@ -78,7 +78,7 @@ async fn the_judge_answers_valid_json_under_the_grammar() {
     );
     req.system = "You are the judge of a debate. Answer with a JSON object {resolved, verdict, topic, heat}.".into();
     req.temperature = Some(0.2);
-    req.response_schema = Some(ResponseSchema { name: "verdict".into(), schema: heat::debate::verdict::schema() });
+    req.response_schema = Some(ResponseSchema::new("verdict", heat::debate::verdict::schema()));
     let (text, _) = collect(&model, req).await;
     let verdict =
         heat::debate::verdict::parse(&text, "Tabs beat spaces.", 0.9).unwrap_or_else(|e| panic!("{e}: {text}"));
@@ -149,4 +149,64 @@ async fn the_two_debaters_generate_side_by_side() {
     // Each side's text starts before the other side finishes: they ran at once.
     assert!(at("skeptic", "text") < at("advocate", "finish"), "{order:?}");
     assert!(at("advocate", "text") < at("skeptic", "finish"), "{order:?}");
+}
+
+/// A local judge beside debaters that write long arguments (as remote
+/// models do): the third round's judge prompt, with two earlier rounds of
+/// about 600 tokens an argument, is far more than a 2,048-token context
+/// holds. Older rounds are left out, so the judge still answers.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_local_judge_beside_long_winded_debaters_still_answers_in_round_three() {
+    use heat::debate::prompt::{self, Prompts};
+    use heat::debate::{DebateEvent, DebateState, Role, TurnPurpose, Verdict};
+
+    let Some(model) = model() else { return };
+    let long = |side: &str| format!("{side} because the costs and the benefits fall on different people. ").repeat(30);
+    let mut events = vec![DebateEvent::Started {
+        topic: "Remote work beats the office".into(),
+        max_rounds: 3,
+        initial_heat: 0.9,
+        participants: Vec::new(),
+    }];
+    for round in 0..3u32 {
+        events.push(DebateEvent::RoundStarted {
+            round,
+            topic: "Remote work beats the office".into(),
+            heat: 0.9,
+            injected: vec![],
+        });
+        for (role, side) in [(Role::Advocate, "Remote work wins"), (Role::Skeptic, "The office wins")] {
+            events.push(DebateEvent::TurnStarted { round, role, purpose: TurnPurpose::Argue, temperature: None });
+            events.push(DebateEvent::TurnCompleted { round, role, text: long(side), usage: None, truncated_at: None });
+        }
+        if round < 2 {
+            let verdict =
+                Verdict { resolved: false, verdict: "Both argued.".into(), topic: "Costs?".into(), heat: 0.6 };
+            events.push(DebateEvent::TurnStarted {
+                round,
+                role: Role::Judge,
+                purpose: TurnPurpose::Judge,
+                temperature: None,
+            });
+            events.push(DebateEvent::TurnCompleted {
+                round,
+                role: Role::Judge,
+                text: "{}".into(),
+                usage: None,
+                truncated_at: None,
+            });
+            events.push(DebateEvent::VerdictReached { round, verdict });
+        }
+    }
+    let state = DebateState::from_events(&events);
+    let messages = prompt::judge_messages(&state, 2, TurnPurpose::Judge);
+    let chars: usize = messages.iter().map(|m| m.content.len()).sum();
+    assert!(chars > 2048 * 5, "the whole history ({chars} characters) could not fit 2,048 tokens");
+    let mut req = request("", 160);
+    req.system = Prompts::default().system_for(Role::Judge);
+    req.messages = messages;
+    req.response_schema = Some(ResponseSchema::new("verdict", heat::debate::verdict::schema()));
+    let (text, chunks) = collect(&model, req).await;
+    assert!(matches!(chunks.last(), Some(Chunk::Finish(_))), "{chunks:?}");
+    assert!(heat::debate::verdict::parse(&text, "t", 0.5).is_ok(), "{text}");
 }

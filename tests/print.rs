@@ -14,12 +14,14 @@ fn started(role: Role) -> DebateEvent {
 }
 
 fn completed(role: Role, text: &str) -> DebateEvent {
-    DebateEvent::TurnCompleted { round: 0, role, text: text.into(), usage: None }
+    DebateEvent::TurnCompleted { round: 0, role, text: text.into(), usage: None, truncated_at: None }
 }
 
 fn opening() -> Vec<DebateEvent> {
-    let participants =
-        Role::ALL.iter().map(|&role| Participant { role, provider: "p".into(), model: "m".into() }).collect();
+    let participants = Role::ALL
+        .iter()
+        .map(|&role| Participant { role, provider: "p".into(), model: "m".into(), served: None })
+        .collect();
     vec![
         DebateEvent::Started { topic: "Tabs beat spaces".into(), max_rounds: 2, initial_heat: 0.9, participants },
         DebateEvent::RoundStarted { round: 0, topic: "Tabs beat spaces".into(), heat: 0.9, injected: vec![] },

@@ -43,8 +43,7 @@ async fn anthropic_with_thinking_sends_no_temperature_and_room_for_the_budget() 
     let server = MockLlm::scripted(vec![Reply::sse(&anthropic_sse(&["ok"], None), 64)]).await;
     let mut req = request();
     req.thinking_budget = Some(2048);
-    req.response_schema =
-        Some(ResponseSchema { name: "verdict".into(), schema: serde_json::json!({"type": "object"}) });
+    req.response_schema = Some(ResponseSchema::new("verdict", serde_json::json!({"type": "object"})));
     let (_, error) = run(anthropic(&server), req).await;
     assert_eq!(error, None);
     let body = &server.requests()[0].body;

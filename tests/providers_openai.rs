@@ -22,8 +22,7 @@ async fn openai_streams_reasoning_text_usage_and_done() {
     let server = MockLlm::scripted(vec![Reply::sse(&openai_sse(&["Spaces ", "win."], Some("Hmm.")), 13)]).await;
     let mut req = request();
     req.seed = Some(7);
-    req.response_schema =
-        Some(ResponseSchema { name: "verdict".into(), schema: serde_json::json!({"type": "object"}) });
+    req.response_schema = Some(ResponseSchema::new("verdict", serde_json::json!({"type": "object"})));
     let (items, error) = run(openai(&server, Some("sk-test-openai")), req).await;
     assert_eq!(error, None);
     assert_eq!(final_text(&items), "Spaces win.");
@@ -240,6 +239,7 @@ async fn a_refused_connection_is_retried_then_reported() {
         base_url: format!("http://127.0.0.1:{port}/v1"),
         api_key: None,
         connect_timeout: Duration::from_secs(1),
+        max_concurrent: None,
         idle_timeout: Duration::from_secs(1),
     }));
     let (items, error) = run(model, request()).await;

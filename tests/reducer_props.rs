@@ -71,7 +71,7 @@ fn event() -> impl Strategy<Value = DebateEvent> {
             initial_heat,
             participants: Role::ALL
                 .into_iter()
-                .map(|role| Participant { role, provider: "openai".into(), model: "m".into() })
+                .map(|role| Participant { role, provider: "openai".into(), model: "m".into(), served: None })
                 .collect(),
         }),
         (round.clone(), text(), heat(), proptest::collection::vec(text(), 0..2))
@@ -90,6 +90,7 @@ fn event() -> impl Strategy<Value = DebateEvent> {
                 role,
                 text,
                 usage: usage.map(|(input_tokens, output_tokens)| Usage { input_tokens, output_tokens }),
+                truncated_at: None,
             }
         ),
         (round.clone(), role()).prop_map(|(round, role)| DebateEvent::TurnCancelled { round, role }),

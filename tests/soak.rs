@@ -26,7 +26,9 @@ use heat::provider::openai::OpenAiModel;
 use heat::provider::retry::RetryPolicy;
 use heat::provider::{ChatModel, ChatRequest, ChunkStream};
 use heat::store::Store;
-use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse_text, openai_sse_text};
+use support::mock_llm::{
+    MockLlm, Recorded, Reply, anthropic_sse_text, anthropic_stream, openai_sse_text, openai_stream, split_text,
+};
 
 const MAX_ROUNDS: u32 = 6;
 const RETRY: RetryPolicy = RetryPolicy {
@@ -51,6 +53,13 @@ enum Fault {
     Stalled,
     MalformedSse,
     JudgeGarbage,
+    /// `[DONE]` with no `finish_reason` (OpenAI), or `end_turn` with no text
+    /// (Anthropic): what servers send when they drop a stream for another.
+    EndedIncomplete,
+    /// The answer stopped at `max_tokens`: it stands, marked as cut.
+    LengthCut,
+    /// The judge's structured output refused with a 500 naming the parameter.
+    SchemaRefused,
 }
 
 /// What one debate's server offered and inflicted.
@@ -141,6 +150,9 @@ fn answer(seed: u64, ledger: &Mutex<Ledger>, request: &Recorded) -> Reply {
         31..=32 => Some(Fault::CutAfterFinish),
         17..=20 => Some(Fault::MalformedSse),
         21..=30 if role == Role::Judge => Some(Fault::JudgeGarbage),
+        33..=35 => Some(Fault::EndedIncomplete),
+        36..=38 if role != Role::Judge => Some(Fault::LengthCut),
+        36..=45 if role == Role::Judge && asks_for_schema(request) => Some(Fault::SchemaRefused),
         _ => None,
     };
     if let Some(fault) = fault {
@@ -181,8 +193,34 @@ fn answer(seed: u64, ledger: &Mutex<Ledger>, request: &Recorded) -> Reply {
             let text = garbage[rng.usize(0..garbage.len())];
             Reply::sse(&body(anthropic, text, 2), piece)
         }
+        Some(Fault::EndedIncomplete) if anthropic => Reply::sse(&anthropic_stream(&[], "end_turn", 0), piece),
+        Some(Fault::EndedIncomplete) => {
+            let parts = split_text(&text, 4);
+            let some: Vec<&str> = parts.iter().take(rng.usize(0..parts.len())).map(String::as_str).collect();
+            Reply::sse(&openai_stream("m", &some, None), piece)
+        }
+        Some(Fault::LengthCut) => {
+            ledger.offered.entry(role).or_default().insert(text.clone());
+            let parts = split_text(&text, 3);
+            let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+            let body = if anthropic {
+                anthropic_stream(&parts, "max_tokens", 256)
+            } else {
+                openai_stream("m", &parts, Some("length"))
+            };
+            Reply::sse(&body, piece)
+        }
+        Some(Fault::SchemaRefused) => error(
+            500,
+            "1 validation error: response_format.type Input should be 'text' or 'json_object' (output_config)",
+        ),
         Some(Fault::Refused) => unreachable!("refusals happen before the server"),
     }
+}
+
+/// Whether the judge's request asks for the strongest structured output.
+fn asks_for_schema(request: &Recorded) -> bool {
+    request.body["response_format"]["type"] == "json_schema" || request.body.get("output_config").is_some()
 }
 
 /// A model that sends some of its requests to a port nobody listens on: a
@@ -197,6 +235,14 @@ struct Refusing {
 impl ChatModel for Refusing {
     fn provider_name(&self) -> &'static str {
         self.inner.provider_name()
+    }
+
+    fn endpoint(&self) -> Option<String> {
+        self.inner.endpoint()
+    }
+
+    fn adapt(&self, adaptation: &heat::provider::Adaptation) {
+        self.inner.adapt(adaptation);
     }
 
     fn stream(&self, request: ChatRequest) -> ChunkStream {
@@ -214,6 +260,7 @@ fn http(base_url: &str) -> HttpConfig {
         api_key: Some("soak-test-key".into()),
         connect_timeout: Duration::from_secs(2),
         idle_timeout: IDLE,
+        max_concurrent: None,
     }
 }
 
@@ -250,6 +297,10 @@ fn check_turns(debate: usize, events: &[DebateEvent], ledger: &Ledger) {
                 *retries_since_start.entry((*round, *role)).or_default() += 1;
             }
             DebateEvent::TurnCompleted { round, role, text, .. } => {
+                assert!(
+                    !text.trim().is_empty() || *role == Role::Judge,
+                    "debate {debate}: an empty {role:?} turn stood"
+                );
                 let offered = ledger.offered.get(role).is_some_and(|texts| texts.contains(text));
                 let garbage = *role == Role::Judge && !text.contains("Verdict #");
                 assert!(
@@ -281,16 +332,14 @@ async fn one_debate(debate: usize, seed: u64, data: &std::path::Path) -> Run {
     let refused = Arc::new(Mutex::new(0));
     // The advocate speaks Anthropic, the skeptic OpenAI; the judge alternates.
     let judge_anthropic = debate.is_multiple_of(2);
-    let role = |anthropic: bool, salt: u64| RoleSetup {
-        model: Arc::new(Refusing {
+    let role = |anthropic: bool, salt: u64| {
+        let model = Arc::new(Refusing {
             inner: model(anthropic, &server.base_url),
             dead: model(anthropic, &dead),
             rng: Mutex::new(fastrand::Rng::with_seed(seed.wrapping_add(salt))),
             refused: Arc::clone(&refused),
-        }) as Arc<dyn ChatModel>,
-        model_name: "soak-model".into(),
-        max_tokens: 256,
-        thinking_budget: None,
+        }) as Arc<dyn ChatModel>;
+        RoleSetup::new(model, "soak-model", 256)
     };
     let setup = EngineSetup {
         advocate: role(true, 1),
@@ -331,6 +380,13 @@ async fn one_debate(debate: usize, seed: u64, data: &std::path::Path) -> Run {
             "debate {debate}: the failure does not read as a sentence: {why}"
         ),
         other => panic!("debate {debate} ended {other:?}"),
+    }
+    // No empty argument is ever judged.
+    for round in live.rounds.iter().filter(|r| r.turn(Role::Judge).is_some()) {
+        for role in Role::DEBATERS {
+            let text = round.argument(role).unwrap_or_default();
+            assert!(!text.trim().is_empty(), "debate {debate}: round {} judged an empty {role:?}", round.number);
+        }
     }
     if finish.outcome == Outcome::MaxRounds {
         assert_eq!(live.rounds.len(), MAX_ROUNDS as usize, "debate {debate} ended at the limit early");
@@ -400,6 +456,9 @@ async fn fifty_debates_under_random_faults_end_cleanly_and_their_logs_fold_to_th
             Fault::Stalled,
             Fault::MalformedSse,
             Fault::JudgeGarbage,
+            Fault::EndedIncomplete,
+            Fault::LengthCut,
+            Fault::SchemaRefused,
         ] {
             assert!(faults.get(&fault).copied().unwrap_or_default() > 0, "no {fault:?} was injected\n{report}");
         }

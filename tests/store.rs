@@ -15,7 +15,7 @@ use heat::store::Store;
 use tokio::sync::Semaphore;
 
 fn role(model: Arc<ScriptedModel>) -> RoleSetup {
-    RoleSetup { model: model as Arc<dyn ChatModel>, model_name: "m".into(), max_tokens: 256, thinking_budget: None }
+    RoleSetup::new(model as Arc<dyn ChatModel>, "m", 256)
 }
 
 /// A debate that exercises most event kinds: steering, a retry, a bad verdict, a cancel.

@@ -280,6 +280,7 @@ fn the_status_bar_counts_tokens_and_prices_them_only_when_prices_are_set() {
         role,
         text: text.into(),
         usage: Some(Usage { input_tokens, output_tokens }),
+        truncated_at: None,
     };
     let events = [completed(Role::Advocate, ADVOCATE, 1000, 500), completed(Role::Skeptic, SKEPTIC, 2000, 1000)];
     let mut app = studio_support::mid_stream();
@@ -293,4 +294,31 @@ fn the_status_bar_counts_tokens_and_prices_them_only_when_prices_are_set() {
     assert!(screen(&mut app, 120, 40).contains("· $0.0315"));
     app.roster[1].price = None;
     assert!(!screen(&mut app, 120, 40).contains('$'), "one unpriced role: no partial cost");
+}
+
+#[test]
+fn a_cut_argument_is_marked_in_its_pane_and_the_served_model_is_named() {
+    for (w, h) in [(80, 24), (200, 50)] {
+        let mut app = studio_support::mid_stream();
+        feed(
+            &mut app,
+            &[
+                DebateEvent::ModelReported { role: Role::Advocate, model: "qwen2.5-0.5b".into() },
+                DebateEvent::TurnCompleted {
+                    round: 0,
+                    role: Role::Advocate,
+                    text: "Focus wins because nobody interrupts a".into(),
+                    usage: None,
+                    truncated_at: Some(1024),
+                },
+            ],
+        );
+        app.focus = 0;
+        let text = screen(&mut app, w, h);
+        assert!(text.contains("… ✂ cut at 1,024 tokens"), "{w}x{h}:\n{text}");
+        assert!(text.contains("done · ✂ cut"), "{w}x{h}:\n{text}");
+        if w == 200 {
+            assert!(text.contains("openai/qwen2.5-0.5b"), "{w}x{h}:\n{text}");
+        }
+    }
 }

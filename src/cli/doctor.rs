@@ -1,14 +1,17 @@
 //! `heat doctor`: checks what a debate needs (the config, the data and log
-//! directories, each provider with a live request, the offline model and its
-//! hash, the terminal) and prints one line per check: what works, and for
-//! what does not, the cause and the fix. Exits non-zero when a debate could
+//! directories, each provider with a live request and a few tokens on the
+//! chat path and for the verdict, the offline model and its hash, the
+//! terminal) and prints one line per check: what works, and for what does
+//! not, the cause and the fix. Exits non-zero when a debate could
 //! not run as configured. Keys are named by where they come from, never shown.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
+use super::probe::Probe;
 use crate::config::{Config, Source};
 use crate::logging::{self, LogLevel};
 use crate::model_store;
@@ -140,21 +143,72 @@ async fn providers_check(report: &mut Report, config: &Config) {
             continue;
         }
         checked.push(choice.kind);
-        match choice.kind {
+        let reachable = match choice.kind {
             ProviderKind::Anthropic | ProviderKind::OpenAi => {
                 let (mark, detail) = http_check(config, choice.kind).await;
+                let reachable = mark == Mark::Ok || detail.contains("to a model list request");
                 report.add(mark, choice.kind.name(), detail);
+                reachable
             }
             ProviderKind::Ollama => match &env.ollama {
-                Ok(models) => report.add(
-                    Mark::Ok,
-                    "ollama",
-                    format!("{} answers with {} models", select::ollama_base(config), models.len()),
-                ),
-                Err(why) => report.add(Mark::Fail, "ollama", why.clone()),
+                Ok(models) => {
+                    let base = select::ollama_base(config);
+                    report.add(Mark::Ok, "ollama", format!("{base} answers with {} models", models.len()));
+                    true
+                }
+                Err(why) => {
+                    report.add(Mark::Fail, "ollama", why.clone());
+                    false
+                }
             },
-            ProviderKind::Local => {} // the model check below covers it
+            ProviderKind::Local => false, // the model check below covers it
+        };
+        if reachable {
+            live_checks(report, config, &selection, choice.kind).await;
         }
+    }
+}
+
+/// Spends a few tokens to check what a debate needs from `kind`: each model
+/// the roles use streams on the chat path, and the judge's verdict comes
+/// back in a form of structured output the server takes.
+async fn live_checks(report: &mut Report, config: &Config, selection: &select::Selection, kind: ProviderKind) {
+    let Some(model) = select::http_model(config, kind) else { return };
+    let mut models: Vec<&str> = Vec::new();
+    for choice in selection.roles.iter().filter(|c| c.kind == kind) {
+        if !models.contains(&choice.model.as_str()) {
+            models.push(&choice.model);
+        }
+    }
+    let mut streams = true;
+    for name in models {
+        let probe = super::probe::chat(Arc::clone(&model), name).await;
+        streams &= !matches!(probe, Probe::Fail(_));
+        add_probe(report, "chat", probe);
+    }
+    // A model list the server does not serve matters only if chatting fails too.
+    if streams {
+        for line in &mut report.lines {
+            if line.0 == Mark::Fail && line.1 == kind.name() && line.2.contains("to a model list request") {
+                line.0 = Mark::Note;
+            }
+        }
+    }
+    let judge = selection.roles.iter().find(|c| c.role == crate::debate::Role::Judge && c.kind == kind);
+    if let Some(judge) = judge.filter(|_| streams) {
+        let setting = match select::structured_setting(config, kind) {
+            Ok(setting) => setting,
+            Err(e) => return report.add(Mark::Fail, "verdict", format!("{e:#}")),
+        };
+        add_probe(report, "verdict", super::probe::verdict(Arc::clone(&model), &judge.model, setting).await);
+    }
+}
+
+fn add_probe(report: &mut Report, what: &'static str, probe: Probe) {
+    match probe {
+        Probe::Ok(detail) => report.add(Mark::Ok, what, detail),
+        Probe::Note(detail) => report.add(Mark::Note, what, detail),
+        Probe::Fail(detail) => report.add(Mark::Fail, what, detail),
     }
 }
 
@@ -192,7 +246,8 @@ async fn http_check(config: &Config, kind: ProviderKind) -> (Mark, String) {
     };
     match request.send().await {
         Ok(response) if response.status().is_success() => {
-            (Mark::Ok, format!("{base} answered and accepted the {key_from}"))
+            let accepted = if key.is_some() { format!("accepted the {key_from}") } else { "needs no key".into() };
+            (Mark::Ok, format!("{base} answered and {accepted}"))
         }
         Ok(response) if matches!(response.status().as_u16(), 401 | 403) => (
             Mark::Fail,

@@ -5,6 +5,7 @@ pub mod args;
 mod doctor;
 mod model;
 pub mod print;
+mod probe;
 mod replay;
 mod run;
 mod sessions;

@@ -77,7 +77,7 @@ impl<W: Write> TextPrinter<W> {
                 writeln!(self.out, "{title}")?;
                 writeln!(self.out, "  up to {max_rounds} round{}", if *max_rounds == 1 { "" } else { "s" })?;
                 for p in participants {
-                    writeln!(self.out, "  {:<9} {}/{}", p.role.key(), p.provider, p.model)?;
+                    writeln!(self.out, "  {:<9} {}/{}", p.role.key(), p.provider, p.shown_model())?;
                 }
             }
             DebateEvent::RoundStarted { round, topic, heat, injected } => {
@@ -119,7 +119,12 @@ impl<W: Write> TextPrinter<W> {
                     writeln!(self.out, "{}", self.style.paint("33", &line))?;
                 }
             }
-            DebateEvent::TurnCompleted { role, .. } if *role != Role::Judge => self.debater_done(*role)?,
+            DebateEvent::TurnCompleted { role, truncated_at, .. } if *role != Role::Judge => {
+                if let Some(tokens) = truncated_at {
+                    self.debater_text(*role, &format!(" … {}", crate::debate::cut_note(*tokens)))?;
+                }
+                self.debater_done(*role)?;
+            }
             DebateEvent::TurnCancelled { role, .. } => {
                 if *role != Role::Judge {
                     self.debater_done(*role)?;
@@ -156,7 +161,12 @@ impl<W: Write> TextPrinter<W> {
             DebateEvent::TemperaturePinned { heat } => writeln!(self.out, "[heat pinned at {heat:.2}]")?,
             DebateEvent::TemperatureReleased => writeln!(self.out, "[heat released to the judge]")?,
             DebateEvent::ResolutionForced => writeln!(self.out, "[resolution forced]")?,
-            DebateEvent::Notice { message } => {
+            DebateEvent::ModelReported { role, model } => {
+                let line =
+                    format!("note: the server says {} answered for the {}", crate::sanitize::clean(model), role.key());
+                writeln!(self.out, "{}", self.style.paint("33", &line))?;
+            }
+            DebateEvent::Notice { message } | DebateEvent::EndpointAdapted { message, .. } => {
                 writeln!(
                     self.out,
                     "{}",

@@ -26,7 +26,11 @@ pub async fn discover(config: &Config) -> Environment {
     } else {
         Err("not probed".into())
     };
-    Environment { ollama, local: local_status(config) }
+    let openai_models = match select::custom_openai_base(config) {
+        Some(base) => select::probe_openai_models(base, config.text("providers.openai.api_key")).await,
+        None => Err("not probed".into()),
+    };
+    Environment { ollama, local: local_status(config), openai_models }
 }
 
 fn local_status(config: &Config) -> Result<String, String> {

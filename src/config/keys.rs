@@ -14,6 +14,8 @@ pub enum Kind {
     },
     Text,
     Provider,
+    /// One of these words.
+    OneOf(&'static [&'static str]),
     /// true or false.
     Flag,
 }
@@ -26,6 +28,9 @@ pub struct KeySpec {
     pub env: Option<&'static str>,
     pub secret: bool,
 }
+
+/// The forms `providers.<name>.structured_output` takes.
+pub const STRUCTURED_OUTPUT: [&str; 4] = ["auto", "schema", "json", "off"];
 
 /// The providers a role can name.
 pub const PROVIDERS: [&str; 5] = ["auto", "anthropic", "openai", "ollama", "local"];
@@ -70,6 +75,12 @@ pub fn all() -> Vec<KeySpec> {
     add("providers.openai.api_key", Kind::Text, Some("OPENAI_API_KEY"), true);
     add("providers.ollama.base_url", Kind::Text, Some("OLLAMA_HOST"), false);
     add("providers.ollama.model", Kind::Text, None, false);
+    for provider in ["anthropic", "openai", "ollama"] {
+        // How the judge's verdict is held to its schema; `auto` steps down when refused.
+        add(&format!("providers.{provider}.structured_output"), Kind::OneOf(&STRUCTURED_OUTPUT), None, false);
+        // At most this many requests at once (1 for servers that serve one at a time).
+        add(&format!("providers.{provider}.max_concurrent"), Kind::Int { min: 1, max: 64 }, None, false);
+    }
     add("providers.local.model_path", Kind::Text, Some("HEAT_MODEL_PATH"), false);
     add("providers.local.threads", Kind::Int { min: 1, max: 256 }, None, false);
     add("providers.local.contexts", Kind::Int { min: 1, max: 8 }, None, false);
@@ -98,5 +109,8 @@ pub fn expectation(kind: Kind) -> String {
         Kind::Text => "a string".into(),
         Kind::Provider => format!("one of {}", PROVIDERS.map(|p| format!("\"{p}\"")).join(", ")),
         Kind::Flag => "true or false".into(),
+        Kind::OneOf(names) => {
+            format!("one of {}", names.iter().map(|p| format!("\"{p}\"")).collect::<Vec<_>>().join(", "))
+        }
     }
 }

@@ -276,7 +276,7 @@ fn from_toml(spec: &KeySpec, value: &toml::Value) -> anyhow::Result<Value> {
         (Kind::Int { .. }, toml::Value::Integer(i)) => Some(Value::Int(*i)),
         (Kind::Float { .. }, toml::Value::Float(x)) => Some(Value::Float(*x)),
         (Kind::Float { .. }, toml::Value::Integer(i)) => Some(Value::Float(*i as f64)),
-        (Kind::Text | Kind::Provider, toml::Value::String(s)) => Some(Value::Text(s.clone())),
+        (Kind::Text | Kind::Provider | Kind::OneOf(_), toml::Value::String(s)) => Some(Value::Text(s.clone())),
         (Kind::Flag, toml::Value::Boolean(b)) => Some(Value::Flag(*b)),
         _ => None,
     };
@@ -289,7 +289,7 @@ fn parse_text(spec: &KeySpec, raw: &str) -> anyhow::Result<Value> {
     let parsed = match spec.kind {
         Kind::Int { .. } => raw.parse().ok().map(Value::Int),
         Kind::Float { .. } => raw.parse().ok().map(Value::Float),
-        Kind::Text | Kind::Provider => Some(Value::Text(raw.to_string())),
+        Kind::Text | Kind::Provider | Kind::OneOf(_) => Some(Value::Text(raw.to_string())),
         Kind::Flag => match raw.trim().to_ascii_lowercase().as_str() {
             "true" | "1" | "yes" | "on" => Some(Value::Flag(true)),
             "false" | "0" | "no" | "off" => Some(Value::Flag(false)),
@@ -306,6 +306,7 @@ fn check_range(spec: &KeySpec, value: Value, shown: &str) -> anyhow::Result<Valu
         (Kind::Int { min, max }, Value::Int(i)) => (min..=max).contains(&i),
         (Kind::Float { min, max }, Value::Float(x)) => x.is_finite() && (min..=max).contains(&x),
         (Kind::Provider, Value::Text(s)) => keys::PROVIDERS.contains(&s.trim()),
+        (Kind::OneOf(names), Value::Text(s)) => names.contains(&s.trim()),
         _ => true,
     };
     if ok { Ok(value) } else { Err(mismatch(spec, shown)) }

@@ -16,7 +16,24 @@ use super::prompt::{self, Prompts};
 use super::state::DebateState;
 use super::verdict;
 use crate::provider::retry::{RetryPolicy, TurnItem, with_retry};
-use crate::provider::{ChatModel, ChatRequest, Chunk, ProviderError, ResponseSchema, Usage};
+use crate::provider::{
+    Adaptation, ChatModel, ChatRequest, Chunk, FinishReason, ProviderError, ResponseSchema, StructuredOutput, Usage,
+};
+
+/// A served model's name as a label: a server that names its model by the
+/// file it loaded (`/models/SmolLM2-135M-Instruct.Q4_1.gguf`) gets the
+/// file's name; anything else is kept as it is.
+fn served_name(reported: &str) -> String {
+    let path = std::path::Path::new(reported.trim());
+    let is_file = reported.starts_with('/') || path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gguf"));
+    match path.file_stem().filter(|_| is_file) {
+        Some(stem) => stem.to_string_lossy().into_owned(),
+        None => reported.trim().to_string(),
+    }
+}
+
+/// How the notice about a judge's small context window begins.
+const JUDGE_CONTEXT_NOTICE: &str = "the judge's context window";
 
 /// How one role is played: which model, with which limits.
 #[derive(Clone)]
@@ -25,11 +42,52 @@ pub struct RoleSetup {
     pub model_name: String,
     pub max_tokens: u32,
     pub thinking_budget: Option<u32>,
+    /// The structured output the judge asks for first
+    /// (`providers.<name>.structured_output`).
+    pub structured: StructuredSetting,
+}
+
+/// `providers.<name>.structured_output`: `auto` starts with the strongest
+/// form and steps down when the server refuses it; a named form is used as
+/// it is, and its refusal is final.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StructuredSetting {
+    #[default]
+    Auto,
+    Fixed(StructuredOutput),
+}
+
+impl StructuredSetting {
+    pub fn parse(value: &str) -> Option<Self> {
+        Some(match value {
+            "auto" => Self::Auto,
+            "schema" => Self::Fixed(StructuredOutput::Schema),
+            "json" => Self::Fixed(StructuredOutput::Json),
+            "off" => Self::Fixed(StructuredOutput::Off),
+            _ => return None,
+        })
+    }
 }
 
 impl RoleSetup {
+    /// A role with the defaults for everything but its model.
+    pub fn new(model: Arc<dyn ChatModel>, model_name: impl Into<String>, max_tokens: u32) -> Self {
+        Self {
+            model,
+            model_name: model_name.into(),
+            max_tokens,
+            thinking_budget: None,
+            structured: StructuredSetting::Auto,
+        }
+    }
+
     fn participant(&self, role: Role) -> Participant {
-        Participant { role, provider: self.model.provider_name().to_string(), model: self.model_name.clone() }
+        Participant {
+            role,
+            provider: self.model.provider_name().to_string(),
+            model: self.model_name.clone(),
+            served: None,
+        }
     }
 }
 
@@ -129,9 +187,18 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Option<DebateEvent>) -> 
         held: VecDeque::new(),
         next_task: 0,
         no_temperature: HashMap::new(),
-        no_schema: false,
         in_flight_usage: HashMap::new(),
+        in_flight_finish: HashMap::new(),
     };
+    // What endpoints taught an earlier run of this debate still holds.
+    for (endpoint, adaptation) in &engine.state.adaptations {
+        for role in Role::ALL {
+            let model = &engine.setup.role(role).model;
+            if model.endpoint().as_deref() == Some(endpoint.as_str()) {
+                model.adapt(adaptation);
+            }
+        }
+    }
     let task = tokio::spawn(async move {
         if let Some(event) = first {
             engine.emit(event);
@@ -175,10 +242,10 @@ struct Engine {
     next_task: u64,
     /// Roles whose model refused a temperature.
     no_temperature: HashMap<Role, bool>,
-    /// The judge's provider refused structured output.
-    no_schema: bool,
     /// The latest usage each in-flight turn reported.
     in_flight_usage: HashMap<Role, Usage>,
+    /// How each in-flight turn's answer ended, once it said.
+    in_flight_finish: HashMap<Role, FinishReason>,
 }
 
 impl Engine {
@@ -225,6 +292,9 @@ impl Engine {
             for step in steps {
                 match step {
                     Step::StartRound { round, topic, heat, injected } => {
+                        if let Some(warning) = self.judge_context_warning() {
+                            self.emit(DebateEvent::Notice { message: warning });
+                        }
                         self.emit(DebateEvent::RoundStarted { round, topic, heat, injected });
                     }
                     Step::StartTurn { round, role, purpose } => self.start_turn(round, role, purpose),
@@ -330,10 +400,10 @@ impl Engine {
     fn request_for(&self, round: u32, role: Role, purpose: TurnPurpose) -> ChatRequest {
         let setup = self.setup.role(role);
         let heat = self.state.rounds.iter().find(|r| r.number == round).map_or(self.state.heat, |r| r.heat);
+        let system = self.setup.prompts.system_for(role);
         let (messages, wanted_temperature, response_schema) = if role == Role::Judge {
-            let schema =
-                (!self.no_schema).then(|| ResponseSchema { name: "verdict".into(), schema: verdict::schema() });
-            (prompt::judge_messages(&self.state, round, purpose), self.setup.judge_temperature, schema)
+            let schema = self.verdict_schema(setup);
+            (prompt::judge_messages(&self.state, round, purpose), self.setup.judge_temperature, Some(schema))
         } else {
             (prompt::debater_messages(&self.state, role, round), heat, None)
         };
@@ -341,7 +411,7 @@ impl Engine {
         let temperature = (setup.thinking_budget.is_none() && !refuses_temperature).then_some(wanted_temperature);
         ChatRequest {
             model: setup.model_name.clone(),
-            system: self.setup.prompts.system_for(role),
+            system,
             messages,
             temperature,
             max_tokens: setup.max_tokens,
@@ -349,6 +419,42 @@ impl Engine {
             response_schema,
             seed: self.setup.seed,
         }
+    }
+
+    /// Before a round: whether the judge's context window (the embedded
+    /// model's, a few thousand tokens) can hold its prompt, this round's two
+    /// arguments at their longest, and its answer. Older rounds are dropped
+    /// from the judge's prompt to make room; this round never is, so a
+    /// window too small for one round is said before the round starts
+    /// (once a debate).
+    fn judge_context_warning(&self) -> Option<String> {
+        let judge = &self.setup.judge;
+        let window = judge.model.context_tokens()?;
+        // About three characters a token for English prose: a cautious estimate.
+        let prompt = self.setup.prompts.system_for(Role::Judge).chars().count() / 3 + 200;
+        let arguments = self.setup.advocate.max_tokens + self.setup.skeptic.max_tokens;
+        let needed = prompt as u32 + arguments + judge.max_tokens;
+        let warned = self.state.notices.iter().any(|n| n.starts_with(JUDGE_CONTEXT_NOTICE));
+        (needed > window && !warned).then(|| {
+            format!(
+                "{JUDGE_CONTEXT_NOTICE} ({window} tokens) may not hold a round: about {prompt} for its prompt, \
+                 up to {arguments} for the two arguments and {} for the verdict. Lower the debaters' \
+                 max_tokens or raise providers.local.context; older rounds are left out of its prompt",
+                judge.max_tokens
+            )
+        })
+    }
+
+    /// The verdict's schema in the form the judge's endpoint takes: the
+    /// configured form, or the weaker one the server was found to accept.
+    fn verdict_schema(&self, setup: &RoleSetup) -> ResponseSchema {
+        let (start, may_step_down) = match setup.structured {
+            StructuredSetting::Auto => (StructuredOutput::Schema, true),
+            StructuredSetting::Fixed(form) => (form, false),
+        };
+        let learnt = setup.model.endpoint().and_then(|e| self.state.structured_output_for(&e));
+        let form = if may_step_down { learnt.map_or(start, |l| l.max(start)) } else { start };
+        ResponseSchema { form, may_step_down, ..ResponseSchema::new("verdict", verdict::schema()) }
     }
 
     fn on_turn_msg(&mut self, msg: TurnMsg) {
@@ -360,6 +466,7 @@ impl Engine {
             TurnMsgKind::Item(TurnItem::Chunk(chunk)) => self.on_chunk(round, role, chunk),
             TurnMsgKind::Item(TurnItem::Retrying { attempt, max_retries, delay, error }) => {
                 self.in_flight_usage.remove(&role);
+                self.in_flight_finish.remove(&role);
                 self.emit(DebateEvent::TurnRetrying {
                     round,
                     role,
@@ -372,17 +479,17 @@ impl Engine {
             TurnMsgKind::Item(TurnItem::ParameterDropped { param, message }) => {
                 self.on_parameter_dropped(role, &param, &message);
             }
+            TurnMsgKind::Item(TurnItem::StructuredSteppedDown { from, to, message }) => {
+                self.on_structured_stepped_down(role, from, to, &message);
+            }
             TurnMsgKind::Done => {
                 self.in_flight.remove(&role);
                 self.complete_turn(round, role, purpose);
             }
             TurnMsgKind::Failed(error) => {
                 self.in_flight.remove(&role);
-                let advice = error.advice(self.setup.role(role).model.provider_name());
-                let error = match advice {
-                    Some(advice) => format!("{error} ({advice})"),
-                    None => error.to_string(),
-                };
+                self.in_flight_finish.remove(&role);
+                let error = error.sentence(self.setup.role(role).model.provider_name());
                 self.emit(DebateEvent::TurnFailed { round, role, error });
             }
         }
@@ -395,8 +502,50 @@ impl Engine {
             Chunk::Usage(usage) => {
                 self.in_flight_usage.insert(role, usage);
             }
-            _ => {}
+            Chunk::Finish(reason) => {
+                self.in_flight_finish.insert(role, reason);
+            }
+            Chunk::Model(model) => {
+                let model = served_name(&model);
+                let known =
+                    self.state.participant(role).is_some_and(|p| p.model == model || p.served.as_ref() == Some(&model));
+                if !known {
+                    self.emit(DebateEvent::ModelReported { role, model });
+                }
+            }
+            Chunk::Adapted(adaptation) => {
+                let Some(endpoint) = self.setup.role(role).model.endpoint() else { return };
+                let message = match &adaptation {
+                    Adaptation::OneAtATime => format!(
+                        "{endpoint}: the server cut a stream when another request started; \
+                         requests to it now go one at a time"
+                    ),
+                    Adaptation::StructuredOutput { form } => {
+                        format!("{endpoint}: structured output now as {}", form.setting())
+                    }
+                };
+                self.emit(DebateEvent::EndpointAdapted { endpoint, adaptation, message });
+            }
+            Chunk::Text(_) | Chunk::Reasoning(_) => {}
         }
+    }
+
+    fn on_structured_stepped_down(&mut self, role: Role, from: StructuredOutput, to: StructuredOutput, message: &str) {
+        let setup = self.setup.role(role);
+        let Some(endpoint) = setup.model.endpoint() else { return };
+        if self.state.structured_output_for(&endpoint).is_some_and(|known| known >= to) {
+            return; // another turn learnt it first
+        }
+        let provider = setup.model.provider_name();
+        tracing::warn!(%endpoint, %message, "structured output refused");
+        let message = format!(
+            "{}: the server refused {}; the verdict now asks for {} (set providers.{provider}.structured_output to choose)",
+            setup.model_name,
+            from.describe(provider),
+            to.describe(provider),
+        );
+        let adaptation = Adaptation::StructuredOutput { form: to };
+        self.emit(DebateEvent::EndpointAdapted { endpoint, adaptation, message });
     }
 
     fn on_parameter_dropped(&mut self, role: Role, param: &str, message: &str) {
@@ -405,10 +554,6 @@ impl Engine {
             "temperature" => {
                 self.no_temperature.insert(role, true);
                 format!("{model}: temperature not accepted; heat reaches it by prompt only")
-            }
-            "response_format" | "output_config" | "response_schema" => {
-                self.no_schema = true;
-                format!("{model}: structured output not accepted; the verdict is parsed from plain text")
             }
             other => format!("{model}: `{other}` not accepted ({message}); sent without it"),
         };
@@ -419,7 +564,11 @@ impl Engine {
         let turn = self.state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role));
         let text = turn.map(|t| t.text.clone()).unwrap_or_default();
         let usage: Option<Usage> = self.in_flight_usage.remove(&role);
-        self.emit(DebateEvent::TurnCompleted { round, role, text: text.clone(), usage });
+        let truncated_at = (self.in_flight_finish.remove(&role) == Some(FinishReason::Length)).then(|| {
+            let limit = self.setup.role(role).max_tokens;
+            usage.map_or(limit, |u| u32::try_from(u.output_tokens).unwrap_or(limit).max(1))
+        });
+        self.emit(DebateEvent::TurnCompleted { round, role, text: text.clone(), usage, truncated_at });
         if role != Role::Judge {
             return;
         }
@@ -437,5 +586,16 @@ impl Engine {
                 will_retry: !purpose.is_repair(),
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_served_model_named_by_its_file_is_labelled_by_the_file_name() {
+        let name = super::served_name("/work/models/SmolLM2-135M-Instruct.Q4_1.gguf");
+        assert_eq!(name, "SmolLM2-135M-Instruct.Q4_1");
+        assert_eq!(super::served_name("meta-llama/Llama-3.1-8B-Instruct"), "meta-llama/Llama-3.1-8B-Instruct");
+        assert_eq!(super::served_name("qwen2.5:0.5b"), "qwen2.5:0.5b");
     }
 }

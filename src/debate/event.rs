@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::verdict::Verdict;
-use crate::provider::Usage;
+use crate::provider::{Adaptation, Usage};
 
 /// A participant's part in the debate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -51,7 +51,18 @@ impl Role {
 pub struct Participant {
     pub role: Role,
     pub provider: String,
+    /// The model heat asked for.
     pub model: String,
+    /// The model the server said answered, when it named another.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub served: Option<String>,
+}
+
+impl Participant {
+    /// The model to show: the one that answered, where the server said.
+    pub fn shown_model(&self) -> &str {
+        self.served.as_deref().unwrap_or(&self.model)
+    }
 }
 
 /// What a turn is for.
@@ -158,6 +169,9 @@ pub enum DebateEvent {
         role: Role,
         text: String,
         usage: Option<Usage>,
+        /// The answer stopped at the token limit, after this many tokens.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        truncated_at: Option<u32>,
     },
     /// The person cancelled a streaming turn; what streamed so far stands.
     TurnCancelled {
@@ -193,6 +207,20 @@ pub enum DebateEvent {
     /// refused a sampling parameter.
     Notice {
         message: String,
+    },
+    /// heat changed how it talks to an endpoint for the rest of the debate
+    /// (kept in the log, so a resumed debate starts where this one got to).
+    EndpointAdapted {
+        endpoint: String,
+        adaptation: Adaptation,
+        /// The notice a person reads.
+        message: String,
+    },
+    /// The server named the model that answered for a role, and it is not
+    /// the one heat asked for.
+    ModelReported {
+        role: Role,
+        model: String,
     },
     /// A stored debate was opened again to continue it: a failed or
     /// cancelled ending is lifted and failed turns are run again.

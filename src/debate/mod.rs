@@ -12,3 +12,26 @@ pub mod verdict;
 pub use event::{Command, DebateEvent, Outcome, Participant, Role, TurnPurpose};
 pub use state::DebateState;
 pub use verdict::Verdict;
+
+/// The mark shown where a turn stopped at its token limit: `✂ cut at 1,024 tokens`.
+pub fn cut_note(tokens: u32) -> String {
+    let digits = tokens.to_string();
+    let mut grouped = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(ch);
+    }
+    format!("✂ cut at {grouped} tokens")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn cut_notes_group_thousands() {
+        assert_eq!(super::cut_note(7), "✂ cut at 7 tokens");
+        assert_eq!(super::cut_note(1024), "✂ cut at 1,024 tokens");
+        assert_eq!(super::cut_note(1_000_000), "✂ cut at 1,000,000 tokens");
+    }
+}

@@ -108,8 +108,8 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
             out.push_str(&format!("\nThe judge on round {}: {}\n", prev.number + 1, verdict.verdict));
         }
         if let Some(opponent) = role.opponent() {
-            let said = prev.argument(opponent).map_or("(no argument)", non_empty_str);
-            out.push_str(&format!("\nThe {} argued last round:\n\"\"\"\n{}\n\"\"\"\n", opponent.key(), said.trim()));
+            let said = read_argument(prev, opponent);
+            out.push_str(&format!("\nThe {} argued last round:\n\"\"\"\n{said}\n\"\"\"\n", opponent.key()));
         }
     }
     if round.topic.trim() != state.topic.trim() {
@@ -163,8 +163,8 @@ pub fn judge_messages(state: &DebateState, round: u32, purpose: TurnPurpose) -> 
 }
 
 fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> String {
-    let argument = |role| round.argument(role).map_or("(no argument)", non_empty_str).trim().to_string();
-    let pair = serde_json::to_string(&[argument(Role::Advocate), argument(Role::Skeptic)]).unwrap_or_default();
+    let pair = serde_json::to_string(&[read_argument(round, Role::Advocate), read_argument(round, Role::Skeptic)])
+        .unwrap_or_default();
     let mut out = format!("Proposition: {}\nRound {} of {}.", state.topic, round.number + 1, state.max_rounds);
     if round.topic.trim() != state.topic.trim() {
         out.push_str(&format!(" This round's question: {}", round.topic));
@@ -186,6 +186,17 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
         out.push_str("Answer with the Verdict JSON object only.");
     }
     out
+}
+
+/// A settled argument as another role reads it, marked where it stopped at
+/// the token limit (so the judge does not take a cut for a conclusion).
+fn read_argument(round: &Round, role: Role) -> String {
+    let Some(turn) = round.turn(role).filter(|t| t.is_settled()) else { return "(no argument)".into() };
+    let text = non_empty_str(&turn.text).trim();
+    match turn.truncated_at {
+        Some(tokens) => format!("{text} [cut off here: the argument reached its limit of {tokens} tokens]"),
+        None => text.to_string(),
+    }
 }
 
 /// The rounds before `round` that a role still sees.

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::event::{DebateEvent, Outcome, Participant, Role, TurnPurpose};
 use super::verdict::{Verdict, clamp_heat};
-use crate::provider::Usage;
+use crate::provider::{Adaptation, StructuredOutput, Usage};
 
 /// Where a turn stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -36,6 +36,9 @@ pub struct Turn {
     pub text: String,
     pub reasoning: String,
     pub usage: Option<Usage>,
+    /// The answer stopped at the token limit, after this many tokens.
+    #[serde(default)]
+    pub truncated_at: Option<u32>,
     /// Judge turns only: whether the answer parsed.
     pub verdict: Option<VerdictStatus>,
 }
@@ -111,6 +114,9 @@ pub struct DebateState {
     pub pending_injections: Vec<String>,
     pub force_requested: bool,
     pub notices: Vec<String>,
+    /// What endpoints taught heat, in order: (endpoint, adaptation).
+    #[serde(default)]
+    pub adaptations: Vec<(String, Adaptation)>,
     pub finish: Option<Finish>,
 }
 
@@ -135,6 +141,18 @@ impl DebateState {
 
     pub fn participant(&self, role: Role) -> Option<&Participant> {
         self.participants.iter().find(|p| p.role == role)
+    }
+
+    /// The weakest form of structured output `endpoint` accepted so far.
+    pub fn structured_output_for(&self, endpoint: &str) -> Option<StructuredOutput> {
+        self.adaptations
+            .iter()
+            .filter(|(e, _)| e == endpoint)
+            .filter_map(|(_, a)| match a {
+                Adaptation::StructuredOutput { form } => Some(*form),
+                Adaptation::OneAtATime => None,
+            })
+            .max()
     }
 
     /// The heat of each round so far, oldest first.
@@ -176,6 +194,7 @@ impl DebateState {
                     text: String::new(),
                     reasoning: String::new(),
                     usage: None,
+                    truncated_at: None,
                     verdict: None,
                 };
                 // An open turn started again (resume after a crash) is replaced.
@@ -208,10 +227,11 @@ impl DebateState {
                     };
                 }
             }
-            DebateEvent::TurnCompleted { round, role, text, usage } => {
+            DebateEvent::TurnCompleted { round, role, text, usage, truncated_at } => {
                 if let Some(t) = self.open_turn_mut(*round, *role) {
                     t.text.clone_from(text);
                     t.usage = *usage;
+                    t.truncated_at = *truncated_at;
                     t.status = TurnStatus::Done;
                 }
             }
@@ -243,6 +263,15 @@ impl DebateState {
             DebateEvent::TemperatureReleased => self.pinned_heat = None,
             DebateEvent::ResolutionForced => self.force_requested = true,
             DebateEvent::Notice { message } => self.notices.push(message.clone()),
+            DebateEvent::EndpointAdapted { endpoint, adaptation, message } => {
+                self.adaptations.push((endpoint.clone(), adaptation.clone()));
+                self.notices.push(message.clone());
+            }
+            DebateEvent::ModelReported { role, model } => {
+                if let Some(p) = self.participants.iter_mut().find(|p| p.role == *role) {
+                    p.served = Some(model.clone());
+                }
+            }
             DebateEvent::Reopened => {
                 if matches!(self.finish, Some(Finish { outcome: Outcome::Failed(_) | Outcome::Cancelled, .. })) {
                     self.finish = None;

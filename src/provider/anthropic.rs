@@ -1,14 +1,20 @@
 //! Anthropic's Messages API, streamed: `message_start`, `content_block_*`
 //! (text, thinking, signature deltas), `message_delta`, `message_stop`,
-//! `ping` and in-stream `error` events.
+//! `ping` and in-stream `error` events. A forced tool call (the step below
+//! `output_config` for structured output) streams its JSON as answer text.
 
 use futures::StreamExt;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use std::sync::Arc;
+
+use super::endpoint::Endpoint;
 use super::http::{self, HttpConfig, JsonStr};
 use super::sse::SseEvent;
-use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
+use super::{
+    Adaptation, ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, StructuredOutput, Usage,
+};
 
 /// The API version heat speaks.
 pub const API_VERSION: &str = "2023-06-01";
@@ -19,12 +25,15 @@ pub const MIN_THINKING_BUDGET: u32 = 1024;
 pub struct AnthropicModel {
     config: HttpConfig,
     client: reqwest::Client,
+    endpoint: Arc<Endpoint>,
 }
 
 impl AnthropicModel {
     pub fn new(config: HttpConfig) -> Self {
         let client = config.client();
-        Self { config, client }
+        let key = format!("anthropic {}", config.base_url.trim_end_matches('/'));
+        let endpoint = Endpoint::shared(&key, config.max_concurrent);
+        Self { config, client, endpoint }
     }
 }
 
@@ -38,8 +47,9 @@ pub fn body(request: &ChatRequest) -> Value {
         "messages": messages,
         "stream": true,
     });
-    if !request.system.is_empty() {
-        body["system"] = json!(request.system);
+    let system = request.system_prompt();
+    if !system.is_empty() {
+        body["system"] = json!(system);
     }
     match request.thinking_budget {
         // With thinking on, the API refuses a temperature, and the budget must stay below max_tokens.
@@ -54,8 +64,20 @@ pub fn body(request: &ChatRequest) -> Value {
             }
         }
     }
-    if let Some(schema) = &request.response_schema {
-        body["output_config"] = json!({ "format": { "type": "json_schema", "schema": schema.schema } });
+    match &request.response_schema {
+        Some(schema) if schema.form == StructuredOutput::Schema => {
+            body["output_config"] = json!({ "format": { "type": "json_schema", "schema": schema.schema } });
+        }
+        // With thinking on, the API refuses a forced tool: the prompt carries the schema.
+        Some(schema) if schema.form == StructuredOutput::Json && request.thinking_budget.is_none() => {
+            body["tools"] = json!([{
+                "name": schema.name,
+                "description": "Give your answer as this tool's input.",
+                "input_schema": schema.schema,
+            }]);
+            body["tool_choice"] = json!({ "type": "tool", "name": schema.name });
+        }
+        _ => {}
     }
     body
 }
@@ -79,7 +101,16 @@ impl ChatModel for AnthropicModel {
         if let Some(key) = key {
             builder = builder.header("x-api-key", key);
         }
-        parse(http::event_stream(builder, self.config.idle_timeout)).boxed()
+        let idle = self.config.idle_timeout;
+        self.endpoint.guard(move || parse(http::event_stream(builder, idle)).boxed())
+    }
+
+    fn endpoint(&self) -> Option<String> {
+        Some(self.endpoint.key().to_string())
+    }
+
+    fn adapt(&self, adaptation: &Adaptation) {
+        self.endpoint.adapt(adaptation);
     }
 }
 
@@ -137,12 +168,16 @@ struct Delta<'a> {
     thinking: Option<JsonStr<'a>>,
     #[serde(borrow, default)]
     stop_reason: Option<JsonStr<'a>>,
+    #[serde(borrow, default)]
+    partial_json: Option<JsonStr<'a>>,
 }
 
 #[derive(Deserialize)]
 struct Message {
     #[serde(default)]
     usage: Option<UsageJson>,
+    #[serde(default)]
+    model: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -173,11 +208,12 @@ impl Parser {
         let kind = event.event.as_deref().or(data.kind.as_deref()).unwrap_or_default();
         Ok(match kind {
             "message_start" => {
-                if let Some(usage) = data.message.and_then(|m| m.usage) {
+                let Some(message) = data.message else { return Ok(None) };
+                if let Some(usage) = message.usage {
                     self.usage.input_tokens = usage.input_tokens.unwrap_or(0);
                     self.usage.output_tokens = usage.output_tokens.unwrap_or(0);
                 }
-                None
+                message.model.filter(|m| !m.trim().is_empty()).map(Chunk::Model)
             }
             "content_block_start" => {
                 let text = data.content_block.and_then(|b| b.text).filter(|t| !t.is_empty());
@@ -188,7 +224,11 @@ impl Parser {
                 match delta.kind.as_deref() {
                     Some("text_delta") => delta.text.map(|t| Chunk::Text(t.into_owned())),
                     Some("thinking_delta") => delta.thinking.map(|t| Chunk::Reasoning(t.into_owned())),
-                    _ => None, // signature_delta, input_json_delta
+                    // A forced tool call: its input is the answer.
+                    Some("input_json_delta") => {
+                        delta.partial_json.filter(|t| !t.is_empty()).map(|t| Chunk::Text(t.into_owned()))
+                    }
+                    _ => None, // signature_delta
                 }
             }
             "message_delta" => {
@@ -207,7 +247,7 @@ impl Parser {
             "message_stop" => {
                 self.done = true;
                 let reason = match self.stop_reason.as_deref() {
-                    None | Some("end_turn" | "stop_sequence") => FinishReason::Stop,
+                    None | Some("end_turn" | "stop_sequence" | "tool_use") => FinishReason::Stop,
                     Some("max_tokens") => FinishReason::Length,
                     Some(other) => FinishReason::Other(other.to_string()),
                 };
@@ -253,6 +293,32 @@ mod tests {
             response_schema: None,
             seed: Some(1),
         }
+    }
+
+    #[test]
+    fn structured_output_steps_from_output_config_to_a_forced_tool_to_nothing() {
+        let schema = |form| crate::provider::ResponseSchema {
+            name: "verdict".into(),
+            schema: json!({"type": "object"}),
+            form,
+            may_step_down: true,
+        };
+        let strong = body(&ChatRequest { response_schema: Some(schema(StructuredOutput::Schema)), ..request() });
+        assert_eq!(strong["output_config"]["format"]["type"], "json_schema");
+        assert!(strong.get("tools").is_none());
+        let tool = body(&ChatRequest { response_schema: Some(schema(StructuredOutput::Json)), ..request() });
+        assert!(tool.get("output_config").is_none());
+        assert_eq!(tool["tools"][0]["name"], "verdict");
+        assert_eq!(tool["tools"][0]["input_schema"]["type"], "object");
+        assert_eq!(tool["tool_choice"], json!({"type": "tool", "name": "verdict"}));
+        let thinking = ChatRequest {
+            response_schema: Some(schema(StructuredOutput::Json)),
+            thinking_budget: Some(2000),
+            ..request()
+        };
+        assert!(body(&thinking).get("tool_choice").is_none(), "thinking may not force a tool");
+        let off = body(&ChatRequest { response_schema: Some(schema(StructuredOutput::Off)), ..request() });
+        assert!(off.get("tools").is_none() && off.get("output_config").is_none());
     }
 
     #[test]

@@ -17,6 +17,8 @@ pub struct HttpConfig {
     pub connect_timeout: Duration,
     /// A stream silent for this long is cut.
     pub idle_timeout: Duration,
+    /// At most this many requests at once (`providers.<name>.max_concurrent`).
+    pub max_concurrent: Option<u32>,
 }
 
 impl fmt::Debug for HttpConfig {
@@ -26,6 +28,7 @@ impl fmt::Debug for HttpConfig {
             .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
             .field("connect_timeout", &self.connect_timeout)
             .field("idle_timeout", &self.idle_timeout)
+            .field("max_concurrent", &self.max_concurrent)
             .finish()
     }
 }
@@ -76,8 +79,15 @@ pub async fn send(request: reqwest::RequestBuilder, idle: Duration) -> Result<re
         return Ok(response);
     }
     let headers = response.headers().clone();
+    let mut url = response.url().clone();
+    url.set_query(None);
     let body = tokio::time::timeout(idle, response.text()).await.ok().and_then(Result::ok).unwrap_or_default();
-    Err(classify(status, &headers, &body))
+    // The whole body goes to the log file; a person reads one line of it.
+    tracing::warn!(status, url = %url, body = %body, "the provider answered with an error");
+    Err(match classify(status, &headers, &body) {
+        ProviderError::BadRequest { status: 404, message } => ProviderError::NotFound { url: url.to_string(), message },
+        other => other,
+    })
 }
 
 /// A duration as people read it in a message: `30 s`, `0.25 s`.
@@ -138,7 +148,23 @@ fn without_url(error: &reqwest::Error) -> String {
 }
 
 /// The sampling or format parameters a server may refuse, as the request names them.
-const PARAMETERS: [&str; 7] = ["temperature", "top_p", "top_k", "response_format", "output_config", "seed", "thinking"];
+const PARAMETERS: [&str; 10] = [
+    "temperature",
+    "top_p",
+    "top_k",
+    "response_format",
+    "output_config",
+    "json_schema",
+    "tool_choice",
+    "seed",
+    "thinking",
+    "tools",
+];
+
+/// The structured-output parameters: a server error whose body names one
+/// is a refusal of that form (some servers answer a validation failure with
+/// a 500), not a busy server.
+const STRUCTURED: [&str; 5] = ["response_format", "output_config", "json_schema", "tool_choice", "tools"];
 
 /// Turns an error status and body into the error that decides what happens next.
 pub fn classify(status: u16, headers: &HeaderMap, body: &str) -> ProviderError {
@@ -158,6 +184,9 @@ pub fn classify(status: u16, headers: &HeaderMap, body: &str) -> ProviderError {
         429 => ProviderError::RateLimited { retry_after, message },
         529 => ProviderError::Overloaded { retry_after, message },
         500..=599 if lower.contains("overloaded") => ProviderError::Overloaded { retry_after, message },
+        500..=599 if forced != Some(true) && names_structured(body).is_some() => {
+            ProviderError::ParameterRejected { param: names_structured(body).unwrap_or_default().to_string(), message }
+        }
         408 | 409 | 500..=599 => ProviderError::Server { status, retry_after, message },
         401 | 403 => ProviderError::Auth { status, message },
         400 | 422 => match param.or_else(|| PARAMETERS.iter().find(|p| lower.contains(*p)).map(|p| (*p).to_string())) {
@@ -178,14 +207,101 @@ pub fn classify(status: u16, headers: &HeaderMap, body: &str) -> ProviderError {
 /// The server's own message, error type and (OpenAI) offending parameter.
 fn error_details(body: &str) -> (String, String, Option<String>) {
     let Ok(json) = serde_json::from_str::<serde_json::Value>(body) else {
-        let text: String = body.trim().chars().take(300).collect();
-        return (text, String::new(), None);
+        return (one_line(&plain_error(body)), String::new(), None);
     };
     let error = if json["error"].is_object() { &json["error"] } else { &json };
-    let message = error["message"].as_str().or_else(|| json["error"].as_str()).unwrap_or_default().to_string();
+    let message = [&error["message"], &json["error"], &json["detail"], &json["message"], &json["msg"]]
+        .into_iter()
+        .find_map(detail_text)
+        .unwrap_or_default();
     let kind = error["type"].as_str().or_else(|| error["code"].as_str()).unwrap_or_default().to_string();
     let param = error["param"].as_str().filter(|p| PARAMETERS.contains(p)).map(String::from);
-    (message, kind, param)
+    (one_line(&message), kind, param)
+}
+
+/// A message from one of the shapes servers use: a string, or `FastAPI`'s
+/// `detail` list of `{loc, msg}` objects.
+fn detail_text(value: &serde_json::Value) -> Option<String> {
+    if let Some(text) = value.as_str() {
+        return Some(text.to_string()).filter(|t| !t.trim().is_empty());
+    }
+    let items = value.as_array()?;
+    let parts: Vec<String> = items
+        .iter()
+        .filter_map(|item| {
+            let msg = item["msg"].as_str().or_else(|| item["message"].as_str())?;
+            let place: Vec<String> = item["loc"]
+                .as_array()
+                .map(|loc| {
+                    loc.iter().filter(|p| p != &"body").map(|p| p.to_string().trim_matches('"').to_string()).collect()
+                })
+                .unwrap_or_default();
+            Some(if place.is_empty() { msg.to_string() } else { format!("{}: {msg}", place.join(".")) })
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+/// The useful line of a body that is not JSON: a Python traceback's last
+/// line (the exception), an HTML page's title, or the text itself.
+fn plain_error(body: &str) -> String {
+    let body = body.trim();
+    if body.contains("Traceback (most recent call last)") {
+        return body.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default().trim().to_string();
+    }
+    if body.starts_with('<') {
+        let lower = body.to_lowercase();
+        let title = lower.find("<title>").zip(lower.find("</title>")).filter(|(a, b)| a < b);
+        return title.map_or_else(|| "an HTML error page".to_string(), |(a, b)| body[a + 7..b].trim().to_string());
+    }
+    body.to_string()
+}
+
+/// A message cut to one line a status bar can carry: its lines up to any
+/// traceback joined with single spaces, a Python validation error's dict
+/// read as `field.path: what is wrong`, at most 200 characters.
+fn one_line(message: &str) -> String {
+    const MAX: usize = 200;
+    let kept: Vec<&str> = message
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("File \"") && !l.starts_with("Traceback"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut line = kept.join(" ");
+    if let Some(summary) = validation_summary(&line) {
+        line = summary;
+    }
+    let cut = line.chars().count() > MAX || kept.len() < message.lines().filter(|l| !l.trim().is_empty()).count();
+    let mut out: String = line.chars().take(MAX).collect();
+    if cut {
+        out = format!("{}…", out.trim_end());
+    }
+    out
+}
+
+/// `1 validation error: {'type': …, 'loc': ('body', 'response_format',
+/// 'type'), 'msg': "Input should be …", …}` (pydantic, as Python servers
+/// print it) read as `1 validation error: response_format.type: Input should be …`.
+fn validation_summary(line: &str) -> Option<String> {
+    let head = line.split('{').next()?.trim();
+    let loc_start = line.find("'loc': (")? + "'loc': (".len();
+    let loc_end = loc_start + line[loc_start..].find(')')?;
+    let place: Vec<&str> = line[loc_start..loc_end]
+        .split(',')
+        .map(|p| p.trim().trim_matches('\''))
+        .filter(|p| !p.is_empty() && *p != "body")
+        .collect();
+    let msg_start = line.find("'msg': ")? + "'msg': ".len();
+    let quote = line[msg_start..].chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let body = &line[msg_start + 1..];
+    let msg = &body[..body.find(quote)?];
+    Some(format!("{head} {}: {msg}", place.join(".")).trim().to_string())
+}
+
+/// The structured-output parameter an error body names, if any.
+fn names_structured(body: &str) -> Option<&'static str> {
+    STRUCTURED.into_iter().find(|p| body.contains(p))
 }
 
 /// `retry-after-ms`, or `retry-after` in seconds or as an HTTP date.
@@ -272,6 +388,17 @@ mod tests {
     }
 
     #[test]
+    fn a_python_validation_error_reads_as_one_line_naming_the_field() {
+        // llama.cpp's Python server, refusing a json_schema response_format (as captured).
+        let body = r#"{"error":{"message":"1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', 'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"/venv/lib/python3.11/site-packages/llama_cpp/server/app.py\", line 376, in create_chat_completion\n    POST /v1/chat/completions","type":"internal_server_error","param":null,"code":null}}"#;
+        let error = classify(500, &HeaderMap::new(), body);
+        let ProviderError::ParameterRejected { param, message } = &error else { panic!("{error:?}") };
+        assert_eq!(param, "response_format", "a 500 naming the parameter is a refusal, not a busy server");
+        assert_eq!(message, "1 validation error: response_format.type: Input should be 'text' or 'json_object'…");
+        assert!(!error.is_retryable());
+    }
+
+    #[test]
     fn retry_after_in_every_form() {
         assert_eq!(retry_after(&headers(&[("retry-after", "3")])), Some(Duration::from_secs(3)));
         assert_eq!(
@@ -310,6 +437,7 @@ mod tests {
             api_key: Some(" sk-1\n".into()),
             connect_timeout: Duration::from_secs(1),
             idle_timeout: Duration::from_secs(1),
+            max_concurrent: None,
         };
         let value = config.key_header("Bearer ").unwrap().unwrap();
         assert_eq!(value.to_str().unwrap(), "Bearer sk-1");
@@ -328,6 +456,7 @@ mod tests {
             api_key: Some("sk-very-secret".into()),
             connect_timeout: Duration::from_secs(1),
             idle_timeout: Duration::from_secs(1),
+            max_concurrent: None,
         };
         let shown = format!("{config:?}");
         assert!(!shown.contains("sk-very-secret") && shown.contains("<redacted>"));

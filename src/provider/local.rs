@@ -75,6 +75,7 @@ pub struct LocalModel {
     lanes: Vec<Lane>,
     router: Mutex<Router>,
     name: String,
+    n_ctx: u32,
 }
 
 impl Drop for LocalModel {
@@ -135,6 +136,7 @@ impl LocalModel {
         })?;
         drop(inside);
         let count = options.lanes.max(1);
+        let n_ctx = options.n_ctx;
         let shared = Shared { model: Arc::new(model), options, prefill: Arc::default() };
         let mut lanes = Vec::new();
         let mut previous = None;
@@ -148,7 +150,7 @@ impl LocalModel {
             }
         }
         let name = path.file_stem().map_or_else(|| "local".into(), |s| s.to_string_lossy().into_owned());
-        Ok(Self { router: Mutex::new(Router::new(lanes.len())), lanes, name })
+        Ok(Self { router: Mutex::new(Router::new(lanes.len())), lanes, name, n_ctx })
     }
 
     /// The model's name, from its file name.
@@ -202,6 +204,10 @@ impl ChatModel for LocalModel {
         }
         drop(tx);
         Box::pin(futures::stream::poll_fn(move |cx| rx.poll_recv(cx)))
+    }
+
+    fn context_tokens(&self) -> Option<u32> {
+        Some(self.n_ctx)
     }
 }
 

@@ -3,6 +3,7 @@
 //! Nothing here knows about debates.
 
 pub mod anthropic;
+pub mod endpoint;
 pub mod http;
 #[cfg(feature = "local")]
 mod lanes;
@@ -51,6 +52,61 @@ pub struct ResponseSchema {
     /// Short identifier, e.g. `verdict` (OpenAI requires a name).
     pub name: String,
     pub schema: serde_json::Value,
+    /// How strongly the provider is asked to hold the answer to the schema.
+    pub form: StructuredOutput,
+    /// Whether a refusal may step the form down (`auto`), or is final.
+    pub may_step_down: bool,
+}
+
+impl ResponseSchema {
+    /// A schema asked for in the strongest form, stepping down when refused.
+    pub fn new(name: impl Into<String>, schema: serde_json::Value) -> Self {
+        Self { name: name.into(), schema, form: StructuredOutput::Schema, may_step_down: true }
+    }
+}
+
+/// The forms of structured output, strongest first. Each provider maps them
+/// onto its API: OpenAI `json_schema` / `json_object` (with the schema in the
+/// field some servers read); Anthropic `output_config` / a forced tool call.
+/// With [`StructuredOutput::Off`] nothing is sent: the schema travels in the
+/// prompt and the tolerant parser reads the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StructuredOutput {
+    Schema,
+    Json,
+    Off,
+}
+
+impl StructuredOutput {
+    /// The next weaker form, if any.
+    pub fn step_down(self) -> Option<Self> {
+        match self {
+            Self::Schema => Some(Self::Json),
+            Self::Json => Some(Self::Off),
+            Self::Off => None,
+        }
+    }
+
+    /// The name the setting `providers.<name>.structured_output` uses.
+    pub fn setting(self) -> &'static str {
+        match self {
+            Self::Schema => "schema",
+            Self::Json => "json",
+            Self::Off => "off",
+        }
+    }
+
+    /// What the form is on the wire of `provider` (`openai`, `anthropic`).
+    pub fn describe(self, provider: &str) -> &'static str {
+        match (self, provider) {
+            (Self::Schema, "anthropic") => "output_config (JSON schema)",
+            (Self::Schema, _) => "response_format json_schema",
+            (Self::Json, "anthropic") => "a forced tool call",
+            (Self::Json, _) => "response_format json_object",
+            (Self::Off, _) => "plain text with the schema in the prompt",
+        }
+    }
 }
 
 /// Everything one model call needs. The provider decides how each field maps
@@ -70,6 +126,25 @@ pub struct ChatRequest {
     pub response_schema: Option<ResponseSchema>,
     /// Sampling seed where the provider supports one (local model, some servers).
     pub seed: Option<u64>,
+}
+
+impl ChatRequest {
+    /// The system prompt as sent: where the form of structured output does
+    /// not hold the answer to the schema, the schema rides in the prompt.
+    pub fn system_prompt(&self) -> std::borrow::Cow<'_, str> {
+        match &self.response_schema {
+            Some(schema) if schema.form != StructuredOutput::Schema => {
+                let schema = serde_json::to_string(&schema.schema).unwrap_or_default();
+                let rule = format!("Answer with one JSON object that must follow this JSON schema:\n{schema}");
+                if self.system.trim().is_empty() {
+                    rule.into()
+                } else {
+                    format!("{}\n\n{rule}", self.system.trim_end()).into()
+                }
+            }
+            _ => self.system.as_str().into(),
+        }
+    }
 }
 
 /// A temperature as sent on the wire: two decimals, so `0.7_f32` goes out
@@ -108,6 +183,22 @@ pub enum Chunk {
     Usage(Usage),
     /// The closing event. A stream that ends without it is a `StreamCut`.
     Finish(FinishReason),
+    /// The model the server says answered (it may differ from the one asked for).
+    Model(String),
+    /// The provider changed how it talks to this endpoint for the rest of the
+    /// debate (e.g. it now sends one request at a time).
+    Adapted(Adaptation),
+}
+
+/// A lasting change in how heat talks to one endpoint, learnt from the server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Adaptation {
+    /// The server accepts only this form of structured output (or weaker).
+    StructuredOutput { form: StructuredOutput },
+    /// The server cuts a running stream when another request arrives:
+    /// requests to it are sent one at a time.
+    OneAtATime,
 }
 
 /// Why a model call failed. The variant decides whether it is retried.
@@ -125,6 +216,10 @@ pub enum ProviderError {
     Connect(String),
     #[error("the stream ended before the answer was complete")]
     StreamCut,
+    #[error("the server ended the answer without any text")]
+    EmptyAnswer,
+    #[error("nothing at {url} ({message})")]
+    NotFound { url: String, message: String },
     #[error("malformed stream from the provider: {0}")]
     Malformed(String),
     #[error("authentication failed ({status}): {message}")]
@@ -150,6 +245,7 @@ impl ProviderError {
                 | Self::Timeout(_)
                 | Self::Connect(_)
                 | Self::StreamCut
+                | Self::EmptyAnswer
                 | Self::Malformed(_)
         )
     }
@@ -171,6 +267,14 @@ impl ProviderError {
                 "the provider is busy; try again later, or raise network.max_retries".into()
             }
             Self::StreamCut | Self::Malformed(_) => "the connection kept failing; try again".into(),
+            Self::EmptyAnswer => "the server kept ending its answers empty; if it serves one request at a time, \
+                 set providers.openai.max_concurrent = 1"
+                .into(),
+            Self::NotFound { url, message } => return Some(not_found_advice(provider, url, message)),
+            Self::ParameterRejected { param, .. } if is_structured_param(param) => format!(
+                "the server refuses this form of structured output: set providers.{provider}.structured_output \
+                 = \"auto\" (steps down by itself), \"json\" or \"off\""
+            ),
             Self::BadRequest { status: 404, .. } => "check the model name (roles.model, or --model)".into(),
             Self::BadRequest { message, .. } if message.to_lowercase().contains("model") => {
                 "check the model name (roles.model, or --model)".into()
@@ -178,6 +282,16 @@ impl ProviderError {
             Self::Local(_) => "check the model file with `heat doctor`".into(),
             Self::ParameterRejected { .. } | Self::BadRequest { .. } => return None,
         })
+    }
+
+    /// The sentence a person reads: the error and, where there is one, what
+    /// to do, joined without doubled punctuation.
+    pub fn sentence(&self, provider: &str) -> String {
+        let error = self.to_string();
+        match self.advice(provider) {
+            Some(advice) => format!("{} ({advice})", error.trim_end_matches(['.', ' '])),
+            None => error,
+        }
     }
 
     /// The delay the server asked for, if any.
@@ -189,6 +303,32 @@ impl ProviderError {
             _ => None,
         }
     }
+}
+
+/// Whether a refused parameter is one of the structured-output forms.
+pub fn is_structured_param(param: &str) -> bool {
+    matches!(param, "response_format" | "output_config" | "json_schema" | "tools" | "tool_choice" | "response_schema")
+}
+
+/// What a 404 means for `provider`: a model the server does not have, or a
+/// base URL with `/v1` missing or doubled.
+fn not_found_advice(provider: &str, url: &str, message: &str) -> String {
+    let lower = message.to_lowercase();
+    if lower.contains("model") && !lower.contains("not found: /") {
+        return "check the model name (roles.model, or --model)".into();
+    }
+    let (var, example) = match provider {
+        "anthropic" => ("ANTHROPIC_BASE_URL", "https://api.anthropic.com, without /v1: heat adds /v1/messages"),
+        _ => ("OPENAI_BASE_URL", "http://host:port/v1, with /v1: heat adds /chat/completions"),
+    };
+    let shape = if url.contains("/v1/v1/") {
+        "the base URL ends in /v1 and heat added another"
+    } else if provider != "anthropic" && !url.contains("/v1/") {
+        "the base URL has no /v1"
+    } else {
+        "the server has no such path"
+    };
+    format!("{shape}; check {var} (or providers.{provider}.base_url): it should look like {example}")
 }
 
 /// A streamed answer. Dropping it aborts the underlying request.
@@ -203,4 +343,19 @@ pub trait ChatModel: Send + Sync {
     /// Starts one attempt at an answer. Retrying is the caller's business
     /// (see [`retry`]); the stream yields `Err` at most once, then ends.
     fn stream(&self, request: ChatRequest) -> ChunkStream;
+
+    /// The endpoint requests go to (`openai http://host/v1`), the key under
+    /// which what the server taught heat is remembered; `None` in-process.
+    fn endpoint(&self) -> Option<String> {
+        None
+    }
+
+    /// Applies a lasting change learnt earlier (a resumed debate's log).
+    fn adapt(&self, _adaptation: &Adaptation) {}
+
+    /// The context window in tokens, where it is small and known (the
+    /// embedded model); `None` for servers, which say so themselves.
+    fn context_tokens(&self) -> Option<u32> {
+        None
+    }
 }

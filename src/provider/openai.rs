@@ -7,27 +7,36 @@ use futures::StreamExt;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use std::sync::Arc;
+
+use super::endpoint::Endpoint;
 use super::http::{self, HttpConfig, JsonStr};
 use super::sse::SseEvent;
-use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
+use super::{
+    Adaptation, ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, StructuredOutput, Usage,
+};
 
 pub struct OpenAiModel {
     config: HttpConfig,
     client: reqwest::Client,
+    endpoint: Arc<Endpoint>,
 }
 
 impl OpenAiModel {
     pub fn new(config: HttpConfig) -> Self {
         let client = config.client();
-        Self { config, client }
+        let key = format!("openai {}", config.base_url.trim_end_matches('/'));
+        let endpoint = Endpoint::shared(&key, config.max_concurrent);
+        Self { config, client, endpoint }
     }
 }
 
 /// The request body for a streamed call.
 pub fn body(request: &ChatRequest) -> Value {
     let mut messages = Vec::with_capacity(request.messages.len() + 1);
-    if !request.system.is_empty() {
-        messages.push(json!({ "role": "system", "content": request.system }));
+    let system = request.system_prompt();
+    if !system.is_empty() {
+        messages.push(json!({ "role": "system", "content": system }));
     }
     messages.extend(request.messages.iter().map(|m| json!({ "role": m.role, "content": m.content })));
     let mut body = json!({
@@ -43,11 +52,18 @@ pub fn body(request: &ChatRequest) -> Value {
     if let Some(seed) = request.seed {
         body["seed"] = json!(seed);
     }
-    if let Some(schema) = &request.response_schema {
-        body["response_format"] = json!({
-            "type": "json_schema",
-            "json_schema": { "name": schema.name, "schema": schema.schema, "strict": true }
-        });
+    match &request.response_schema {
+        Some(schema) if schema.form == StructuredOutput::Schema => {
+            body["response_format"] = json!({
+                "type": "json_schema",
+                "json_schema": { "name": schema.name, "schema": schema.schema, "strict": true }
+            });
+        }
+        // `schema` beside `json_object` is what llama.cpp's servers read; others ignore it.
+        Some(schema) if schema.form == StructuredOutput::Json => {
+            body["response_format"] = json!({ "type": "json_object", "schema": schema.schema });
+        }
+        _ => {}
     }
     body
 }
@@ -70,13 +86,24 @@ impl ChatModel for OpenAiModel {
         if let Some(key) = key {
             builder = builder.header(reqwest::header::AUTHORIZATION, key);
         }
-        parse(http::event_stream(builder, self.config.idle_timeout)).boxed()
+        let idle = self.config.idle_timeout;
+        self.endpoint.guard(move || parse(http::event_stream(builder, idle)).boxed())
+    }
+
+    fn endpoint(&self) -> Option<String> {
+        Some(self.endpoint.key().to_string())
+    }
+
+    fn adapt(&self, adaptation: &Adaptation) {
+        self.endpoint.adapt(adaptation);
     }
 }
 
 /// Turns SSE events into chunks. The finish is emitted at `[DONE]` (after
 /// the usage chunk), or when a body that had a `finish_reason` ends, is cut
-/// or stalls; a body that ends with neither is a cut stream.
+/// or stalls; a body that ends without a `finish_reason`, even with
+/// `[DONE]`, is a cut stream (servers that serve one request at a time end
+/// the running stream that way when another arrives).
 pub fn parse(
     events: impl futures::Stream<Item = Result<SseEvent, ProviderError>> + Send + 'static,
 ) -> impl futures::Stream<Item = Result<Chunk, ProviderError>> + Send {
@@ -126,6 +153,8 @@ struct ChunkJson<'a> {
     usage: Option<UsageJson>,
     #[serde(default)]
     error: Option<Value>,
+    #[serde(borrow, default)]
+    model: Option<JsonStr<'a>>,
 }
 
 #[derive(Deserialize)]
@@ -162,6 +191,8 @@ struct Parser {
     pending: Vec<Chunk>,
     finish: Option<FinishReason>,
     done: bool,
+    /// Whether the served model's name was passed on.
+    model_told: bool,
 }
 
 impl Parser {
@@ -169,7 +200,8 @@ impl Parser {
         let data = event.data.trim();
         if data == "[DONE]" {
             self.done = true;
-            self.pending.push(Chunk::Finish(self.finish.take().unwrap_or(FinishReason::Stop)));
+            let reason = self.finish.take().ok_or(ProviderError::StreamCut)?;
+            self.pending.push(Chunk::Finish(reason));
             return Ok(());
         }
         if data.is_empty() {
@@ -186,6 +218,10 @@ impl Parser {
             return Err(stream_error(&error));
         }
         let mut ready = Vec::new();
+        if let Some(model) = json.model.filter(|m| !self.model_told && !m.trim().is_empty()) {
+            self.model_told = true;
+            ready.push(Chunk::Model(model.into_owned()));
+        }
         if let Some(choice) = json.choices.into_iter().next() {
             if let Some(delta) = choice.delta {
                 if let Some(text) = delta.reasoning_content.or(delta.reasoning).filter(|t| !t.is_empty()) {

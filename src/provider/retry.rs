@@ -11,7 +11,7 @@ use std::time::Duration;
 use futures::{Stream, StreamExt};
 use tokio::sync::mpsc;
 
-use super::{ChatModel, ChatRequest, Chunk, ProviderError};
+use super::{ChatModel, ChatRequest, Chunk, ProviderError, StructuredOutput, is_structured_param};
 
 /// When and how long to wait before trying again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,6 +66,13 @@ pub enum TurnItem {
         param: String,
         message: String,
     },
+    /// The server refused this form of structured output; the request goes
+    /// again at once in the next weaker form.
+    StructuredSteppedDown {
+        from: StructuredOutput,
+        to: StructuredOutput,
+        message: String,
+    },
 }
 
 pub type TurnStream = Pin<Box<dyn Stream<Item = Result<TurnItem, ProviderError>> + Send>>;
@@ -107,6 +114,19 @@ async fn drive(model: &dyn ChatModel, mut request: ChatRequest, policy: RetryPol
         drop(stream);
         let Some(error) = failure else { return };
         if let ProviderError::ParameterRejected { param, message } = &error
+            && is_structured_param(param)
+        {
+            let Some(step) = step_down(&mut request) else {
+                let _ = tx.send(Err(error)).await;
+                return;
+            };
+            let item = TurnItem::StructuredSteppedDown { from: step.0, to: step.1, message: message.clone() };
+            if tx.send(Ok(item)).await.is_err() {
+                return;
+            }
+            continue;
+        }
+        if let ProviderError::ParameterRejected { param, message } = &error
             && dropped.insert(param.clone())
             && drop_parameter(&mut request, param)
         {
@@ -129,11 +149,19 @@ async fn drive(model: &dyn ChatModel, mut request: ChatRequest, policy: RetryPol
     }
 }
 
+/// Asks for the next weaker form of structured output, where the request
+/// allows it; `(from, to)`.
+fn step_down(request: &mut ChatRequest) -> Option<(StructuredOutput, StructuredOutput)> {
+    let schema = request.response_schema.as_mut().filter(|s| s.may_step_down)?;
+    let from = schema.form;
+    schema.form = from.step_down()?;
+    Some((from, schema.form))
+}
+
 /// The request field a refused parameter maps to.
 fn canonical(param: &str) -> &'static str {
     match param {
         "temperature" | "top_p" | "top_k" => "temperature",
-        "response_format" | "output_config" => "response_schema",
         "seed" => "seed",
         "thinking" => "thinking",
         _ => "unknown",
@@ -144,7 +172,6 @@ fn canonical(param: &str) -> &'static str {
 fn drop_parameter(request: &mut ChatRequest, param: &str) -> bool {
     match canonical(param) {
         "temperature" => request.temperature.take().is_some(),
-        "response_schema" => request.response_schema.take().is_some(),
         "seed" => request.seed.take().is_some(),
         "thinking" => request.thinking_budget.take().is_some(),
         _ => false,

@@ -92,6 +92,7 @@ pub struct ScriptedModel {
     requests: Mutex<Vec<ChatRequest>>,
     active: Arc<AtomicUsize>,
     peak: Arc<AtomicUsize>,
+    context: Option<u32>,
 }
 
 impl ScriptedModel {
@@ -103,7 +104,15 @@ impl ScriptedModel {
             requests: Mutex::new(Vec::new()),
             active: Arc::new(AtomicUsize::new(0)),
             peak: Arc::new(AtomicUsize::new(0)),
+            context: None,
         }
+    }
+
+    /// Plays a model with a small context window of `tokens` (the embedded one).
+    #[must_use]
+    pub fn with_context(mut self, tokens: u32) -> Self {
+        self.context = Some(tokens);
+        self
     }
 
     /// Every request received so far, oldest first.
@@ -129,6 +138,10 @@ impl Drop for ActiveGuard {
 impl ChatModel for ScriptedModel {
     fn provider_name(&self) -> &'static str {
         self.name
+    }
+
+    fn context_tokens(&self) -> Option<u32> {
+        self.context
     }
 
     fn stream(&self, request: ChatRequest) -> ChunkStream {

@@ -56,7 +56,11 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record]) -> String 
     let rounds = state.rounds.len();
     let _ = writeln!(md, "- Outcome: {outcome} after {rounds} round{}", if rounds == 1 { "" } else { "s" });
     for p in &state.participants {
-        let _ = writeln!(md, "- {}: {}/{}", p.role.label(), p.provider, p.model);
+        let asked = match &p.served {
+            Some(_) => format!(" (asked for {})", clean(&p.model)),
+            None => String::new(),
+        };
+        let _ = writeln!(md, "- {}: {}/{}{asked}", p.role.label(), p.provider, clean(p.shown_model()));
     }
     let heats: Vec<String> = state.heat_history().iter().map(|h| format!("{h:.2}")).collect();
     let _ = writeln!(md, "- Heat by round: {}\n", heats.join(" → "));
@@ -73,6 +77,13 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record]) -> String 
             let _ = writeln!(md, "### {}\n", role.label());
             let text = clean(turn.text.trim());
             let _ = writeln!(md, "{}\n", if text.is_empty() { "*(no argument)*".to_string() } else { text });
+            if let Some(tokens) = turn.truncated_at {
+                let _ = writeln!(
+                    md,
+                    "*(… {}: the argument stopped at its token limit)*\n",
+                    crate::debate::cut_note(tokens)
+                );
+            }
             match &turn.status {
                 TurnStatus::Cancelled => md.push_str("*(cancelled by the moderator)*\n\n"),
                 TurnStatus::Failed { error } => {
@@ -102,6 +113,13 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record]) -> String 
         md.push_str("## Steering\n\n");
         for line in steering {
             let _ = writeln!(md, "- {line}");
+        }
+        md.push('\n');
+    }
+    if !state.notices.is_empty() {
+        md.push_str("## Notices\n\n");
+        for notice in &state.notices {
+            let _ = writeln!(md, "- {}", clean(notice));
         }
         md.push('\n');
     }

@@ -276,11 +276,17 @@ fn lay_out(
             let msg = format!("↻ retry {attempt} of {max_retries}: {}", clean(reason));
             foot.extend(wrap_plain(&msg, width, Style::new().fg(theme.warn)));
         }
+        TurnStatus::Done => {
+            if let Some(tokens) = turn.truncated_at {
+                let note = format!("… {}", crate::debate::cut_note(tokens));
+                foot.push(Line::from(Span::styled(note, Style::new().fg(theme.warn))));
+            }
+        }
         TurnStatus::Cancelled => foot.push(Line::from(Span::styled("■ cancelled", muted))),
         TurnStatus::Failed { error } => {
             foot.extend(wrap_plain(&format!("✗ {}", clean(error)), width, Style::new().fg(theme.error)));
         }
-        _ => {}
+        TurnStatus::Streaming => {}
     }
     match &turn.verdict {
         Some(VerdictStatus::Parsed { verdict }) => {

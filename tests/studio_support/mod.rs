@@ -43,7 +43,7 @@ pub fn start_screen() -> App {
 fn started() -> Vec<DebateEvent> {
     let participants = Role::ALL
         .into_iter()
-        .map(|role| Participant { role, provider: "openai".into(), model: "gpt-4.1-mini".into() })
+        .map(|role| Participant { role, provider: "openai".into(), model: "gpt-4.1-mini".into(), served: None })
         .collect();
     vec![
         DebateEvent::Started { topic: TOPIC.into(), max_rounds: 4, initial_heat: 0.9, participants },
@@ -91,12 +91,19 @@ pub fn resolved() -> App {
     feed(
         &mut app,
         &[
-            DebateEvent::TurnCompleted { round: 0, role: Role::Advocate, text: ADVOCATE.into(), usage },
+            DebateEvent::TurnCompleted {
+                round: 0,
+                role: Role::Advocate,
+                text: ADVOCATE.into(),
+                usage,
+                truncated_at: None,
+            },
             DebateEvent::TurnCompleted {
                 round: 0,
                 role: Role::Skeptic,
                 text: format!("{SKEPTIC} builds trust."),
                 usage,
+                truncated_at: None,
             },
             DebateEvent::TurnStarted {
                 round: 0,
@@ -105,7 +112,13 @@ pub fn resolved() -> App {
                 temperature: Some(0.2),
             },
             DebateEvent::Delta { round: 0, role: Role::Judge, text: JUDGE_JSON.into() },
-            DebateEvent::TurnCompleted { round: 0, role: Role::Judge, text: JUDGE_JSON.into(), usage },
+            DebateEvent::TurnCompleted {
+                round: 0,
+                role: Role::Judge,
+                text: JUDGE_JSON.into(),
+                usage,
+                truncated_at: None,
+            },
             DebateEvent::VerdictReached { round: 0, verdict: verdict.clone() },
             DebateEvent::Finished { outcome: Outcome::Resolved, synthesis: Some(verdict.verdict) },
         ],
@@ -119,8 +132,20 @@ pub fn judging() -> App {
     feed(
         &mut app,
         &[
-            DebateEvent::TurnCompleted { round: 0, role: Role::Advocate, text: ADVOCATE.into(), usage: None },
-            DebateEvent::TurnCompleted { round: 0, role: Role::Skeptic, text: SKEPTIC.into(), usage: None },
+            DebateEvent::TurnCompleted {
+                round: 0,
+                role: Role::Advocate,
+                text: ADVOCATE.into(),
+                usage: None,
+                truncated_at: None,
+            },
+            DebateEvent::TurnCompleted {
+                round: 0,
+                role: Role::Skeptic,
+                text: SKEPTIC.into(),
+                usage: None,
+                truncated_at: None,
+            },
             DebateEvent::TurnStarted {
                 round: 0,
                 role: Role::Judge,

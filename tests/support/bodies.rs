@@ -86,3 +86,78 @@ pub fn openai_sse_text(text: &str, n: usize) -> Vec<u8> {
     let parts = split_text(text, n);
     openai_sse(&parts.iter().map(String::as_str).collect::<Vec<_>>(), None)
 }
+
+/// An OpenAI-compatible stream as a server names itself: `model` in every
+/// chunk, the role chunk first, then `deltas`, then `finish` (none: the
+/// chunk is left out), usage and `[DONE]`.
+pub fn openai_stream(model: &str, deltas: &[&str], finish: Option<&str>) -> Vec<u8> {
+    let mut out = String::new();
+    let mut chunk = |delta: serde_json::Value, finish: Option<&str>| {
+        let data = serde_json::json!({"id":"chatcmpl-7","object":"chat.completion.chunk","created":1,"model":model,"choices":[{"index":0,"delta":delta,"finish_reason":finish}]});
+        out.push_str(&format!("data: {data}\n\n"));
+    };
+    chunk(serde_json::json!({"role":"assistant"}), None);
+    for d in deltas {
+        chunk(serde_json::json!({"content": d}), None);
+    }
+    if let Some(reason) = finish {
+        chunk(serde_json::json!({}), Some(reason));
+    }
+    out.push_str("data: [DONE]\n\n");
+    out.into_bytes()
+}
+
+/// An Anthropic stream ending with `stop_reason` after `deltas`, reporting
+/// `output_tokens` (a proxy's cut arrives as `end_turn` with 0 tokens).
+pub fn anthropic_stream(deltas: &[&str], stop_reason: &str, output_tokens: usize) -> Vec<u8> {
+    let mut out = String::new();
+    let mut event = |name: &str, data: serde_json::Value| out.push_str(&format!("event: {name}\ndata: {data}\n\n"));
+    event(
+        "message_start",
+        serde_json::json!({"type":"message_start","message":{"id":"msg_9","type":"message","role":"assistant","content":[],"model":"claude-haiku-4-5","stop_reason":null,"usage":{"input_tokens":40,"output_tokens":0}}}),
+    );
+    event(
+        "content_block_start",
+        serde_json::json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}),
+    );
+    for d in deltas {
+        event(
+            "content_block_delta",
+            serde_json::json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":d}}),
+        );
+    }
+    event("content_block_stop", serde_json::json!({"type":"content_block_stop","index":0}));
+    event(
+        "message_delta",
+        serde_json::json!({"type":"message_delta","delta":{"stop_reason":stop_reason,"stop_sequence":null},"usage":{"output_tokens":output_tokens}}),
+    );
+    event("message_stop", serde_json::json!({"type":"message_stop"}));
+    out.into_bytes()
+}
+
+/// An Anthropic stream answering a forced tool call: its input as JSON deltas.
+pub fn anthropic_tool_sse(name: &str, json_parts: &[&str]) -> Vec<u8> {
+    let mut out = String::new();
+    let mut event = |kind: &str, data: serde_json::Value| out.push_str(&format!("event: {kind}\ndata: {data}\n\n"));
+    event(
+        "message_start",
+        serde_json::json!({"type":"message_start","message":{"id":"msg_t","type":"message","role":"assistant","content":[],"model":"claude-haiku-4-5","stop_reason":null,"usage":{"input_tokens":50,"output_tokens":1}}}),
+    );
+    event(
+        "content_block_start",
+        serde_json::json!({"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":name,"input":{}}}),
+    );
+    for part in json_parts {
+        event(
+            "content_block_delta",
+            serde_json::json!({"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":part}}),
+        );
+    }
+    event("content_block_stop", serde_json::json!({"type":"content_block_stop","index":0}));
+    event(
+        "message_delta",
+        serde_json::json!({"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":json_parts.len()}}),
+    );
+    event("message_stop", serde_json::json!({"type":"message_stop"}));
+    out.into_bytes()
+}

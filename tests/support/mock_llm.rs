@@ -30,7 +30,10 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 #[allow(unused_imports)] // each test crate uses a different subset
-pub use super::bodies::{anthropic_sse, anthropic_sse_text, openai_sse, openai_sse_text, split_text};
+pub use super::bodies::{
+    anthropic_sse, anthropic_sse_text, anthropic_stream, anthropic_tool_sse, openai_sse, openai_sse_text,
+    openai_stream, split_text,
+};
 
 /// A request as the server saw it.
 #[derive(Debug, Clone)]
@@ -79,6 +82,10 @@ pub struct Reply {
     pub stall: bool,
     /// Send nothing at all, not even the status line, until the client leaves.
     pub hang: bool,
+    /// When another request arrives while this body is being sent, send
+    /// this instead of the rest and end the response cleanly: a server that
+    /// serves one request at a time and interrupts the running one.
+    pub interrupt: Option<Vec<u8>>,
 }
 
 impl Reply {
@@ -93,6 +100,7 @@ impl Reply {
             cut_after_bytes: None,
             stall: false,
             hang: false,
+            interrupt: None,
         }
     }
 
@@ -112,6 +120,7 @@ impl Reply {
             cut_after_bytes: None,
             stall: false,
             hang: false,
+            interrupt: None,
         }
     }
 
@@ -132,6 +141,12 @@ impl Reply {
 
     pub fn cut_after_bytes(mut self, bytes: usize) -> Self {
         self.cut_after_bytes = Some(bytes);
+        self
+    }
+
+    /// Ends with `ending` as soon as another request arrives (see [`Reply::interrupt`]).
+    pub fn interrupted_with(mut self, ending: &[u8]) -> Self {
+        self.interrupt = Some(ending.to_vec());
         self
     }
 
@@ -168,7 +183,17 @@ pub struct MockLlm {
     pub base_url: String,
     requests: Arc<Mutex<Vec<Recorded>>>,
     departures: Arc<Departures>,
+    arrivals: Arc<Arrivals>,
     task: tokio::task::JoinHandle<()>,
+}
+
+/// Requests received so far, for replies that end when another arrives;
+/// and how many are being answered at once.
+#[derive(Default)]
+struct Arrivals {
+    count: AtomicUsize,
+    in_flight: AtomicUsize,
+    max_in_flight: AtomicUsize,
 }
 
 impl Drop for MockLlm {
@@ -200,17 +225,25 @@ impl MockLlm {
         let departures = Arc::new(Departures::default());
         let handler: Arc<Handler> = Arc::new(handler);
         let (reqs, gone) = (Arc::clone(&requests), Arc::clone(&departures));
+        let arrivals = Arc::new(Arrivals::default());
+        let counted = Arc::clone(&arrivals);
         let task = tokio::spawn(async move {
             while let Ok((socket, _)) = listener.accept().await {
                 let (handler, reqs, gone) = (Arc::clone(&handler), Arc::clone(&reqs), Arc::clone(&gone));
+                let arrivals = Arc::clone(&arrivals);
                 tokio::spawn(async move {
-                    if serve(socket, &*handler, &reqs).await == Served::ClientLeft {
+                    if serve(socket, &*handler, &reqs, &arrivals).await == Served::ClientLeft {
                         gone.record();
                     }
                 });
             }
         });
-        Self { base_url, requests, departures, task }
+        Self { base_url, requests, departures, arrivals: counted, task }
+    }
+
+    /// The most requests the server was answering at one time.
+    pub fn max_in_flight(&self) -> usize {
+        self.arrivals.max_in_flight.load(Ordering::SeqCst)
     }
 
     /// Every request received so far, in order.
@@ -266,8 +299,29 @@ async fn pause(socket: &mut TcpStream, delay: Duration) -> bool {
     }
 }
 
-async fn serve(mut socket: TcpStream, handler: &Handler, requests: &Mutex<Vec<Recorded>>) -> Served {
+async fn serve(
+    mut socket: TcpStream,
+    handler: &Handler,
+    requests: &Mutex<Vec<Recorded>>,
+    arrivals: &Arrivals,
+) -> Served {
     let Some(request) = read_request(&mut socket).await else { return Served::Done };
+    let arrival = arrivals.count.fetch_add(1, Ordering::SeqCst) + 1;
+    let now = arrivals.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+    arrivals.max_in_flight.fetch_max(now, Ordering::SeqCst);
+    let served = answer(&mut socket, handler, requests, arrivals, arrival, request).await;
+    arrivals.in_flight.fetch_sub(1, Ordering::SeqCst);
+    served
+}
+
+async fn answer(
+    socket: &mut TcpStream,
+    handler: &Handler,
+    requests: &Mutex<Vec<Recorded>>,
+    arrivals: &Arrivals,
+    arrival: usize,
+    request: Recorded,
+) -> Served {
     let reply = handler(&request);
     requests.lock().unwrap().push(request);
     if reply.hang {
@@ -291,8 +345,15 @@ async fn serve(mut socket: TcpStream, handler: &Handler, requests: &Mutex<Vec<Re
         if reply.cut_after == Some(i) || budget == 0 {
             return Served::Done; // dropped mid-body: the client sees a truncated chunked body
         }
-        if !reply.delay.is_zero() && !pause(&mut socket, reply.delay).await {
+        if !reply.delay.is_zero() && !pause(socket, reply.delay).await {
             return Served::ClientLeft;
+        }
+        if let Some(ending) = reply.interrupt.as_ref().filter(|_| arrivals.count.load(Ordering::SeqCst) != arrival) {
+            let mut chunk = format!("{:x}\r\n", ending.len()).into_bytes();
+            chunk.extend_from_slice(ending);
+            chunk.extend_from_slice(b"\r\n0\r\n\r\n");
+            let _ = socket.write_all(&chunk).await;
+            return Served::Done;
         }
         let sent = piece.len().min(budget);
         budget -= sent;

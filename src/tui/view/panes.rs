@@ -81,7 +81,7 @@ fn waiting_text(app: &App, role: Role) -> &'static str {
 
 fn model_label(app: &App, role: Role) -> String {
     if let Some(p) = app.debate.participant(role) {
-        return clean(&format!("{}/{}", p.provider, short_model(&p.model)));
+        return clean(&format!("{}/{}", p.provider, short_model(p.shown_model())));
     }
     app.roster
         .iter()
@@ -113,6 +113,7 @@ pub fn state_label(app: &App, role: Role) -> String {
             Some(s) if s > 0 => format!("retrying in {s} s ({attempt}/{max_retries})"),
             _ => format!("retrying ({attempt}/{max_retries})"),
         },
+        TurnStatus::Done if turn.truncated_at.is_some() => "done · ✂ cut".into(),
         TurnStatus::Done => "done".into(),
         TurnStatus::Cancelled => "cancelled".into(),
         TurnStatus::Failed { .. } => "error".into(),

@@ -1,0 +1,139 @@
+//! `heat doctor`'s live check of an HTTP provider, for a few tokens: the chat
+//! path the debate will use streams an answer, and the judge's verdict comes
+//! back in a form of structured output the server accepts (stepping down as
+//! a debate would). Each result is a line for the doctor's report.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::StreamExt;
+
+use crate::debate::engine::StructuredSetting;
+use crate::debate::verdict;
+use crate::provider::retry::{RetryPolicy, TurnItem, with_retry};
+use crate::provider::{ChatMessage, ChatModel, ChatRequest, Chunk, ProviderError, ResponseSchema, StructuredOutput};
+
+/// How long one probe may take, retries included.
+const PROBE_TIME: Duration = Duration::from_secs(30);
+
+/// What one probe found: worked (with a detail), worked with something to
+/// know, or failed (with the cause and fix).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Probe {
+    Ok(String),
+    Note(String),
+    Fail(String),
+}
+
+/// What a probe's turn produced.
+#[derive(Default)]
+struct Outcome {
+    text: String,
+    reasoning: bool,
+    served: Option<String>,
+    refused: Vec<StructuredOutput>,
+    form: Option<StructuredOutput>,
+}
+
+fn request(model: &str, system: &str, user: &str, max_tokens: u32) -> ChatRequest {
+    ChatRequest {
+        model: model.to_string(),
+        system: system.to_string(),
+        messages: vec![ChatMessage::user(user)],
+        temperature: None,
+        max_tokens,
+        thinking_budget: None,
+        response_schema: None,
+        seed: None,
+    }
+}
+
+async fn turn(model: Arc<dyn ChatModel>, request: ChatRequest) -> Result<Outcome, ProviderError> {
+    let policy = RetryPolicy { max_retries: 1, base_delay: Duration::from_millis(300), ..RetryPolicy::default() };
+    let mut outcome = Outcome { form: request.response_schema.as_ref().map(|s| s.form), ..Outcome::default() };
+    let mut stream = with_retry(model, request, policy);
+    let run = async {
+        while let Some(item) = stream.next().await {
+            match item? {
+                TurnItem::Chunk(Chunk::Text(text)) => outcome.text.push_str(&text),
+                TurnItem::Chunk(Chunk::Reasoning(_)) => outcome.reasoning = true,
+                TurnItem::Chunk(Chunk::Model(name)) => outcome.served = Some(name),
+                TurnItem::Retrying { .. } => outcome.text.clear(),
+                TurnItem::StructuredSteppedDown { from, to, .. } => {
+                    outcome.refused.push(from);
+                    outcome.form = Some(to);
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    };
+    match tokio::time::timeout(PROBE_TIME, run).await {
+        Ok(result) => result.map(|()| outcome),
+        Err(_) => {
+            Err(ProviderError::Timeout(format!("no answer within {}", crate::provider::http::seconds(PROBE_TIME))))
+        }
+    }
+}
+
+/// Streams a one-word answer from `model_name` on the chat path.
+pub async fn chat(model: Arc<dyn ChatModel>, model_name: &str) -> Probe {
+    let provider = model.provider_name();
+    let label = format!("{provider}/{model_name}");
+    let asked = request(model_name, "This is a connection check. Reply with one word: ready.", "Ready?", 32);
+    match turn(model, asked).await {
+        Ok(outcome) => {
+            let served = match outcome.served.filter(|s| s != model_name) {
+                Some(served) => format!("; the server says {} answered", crate::sanitize::clean(&served)),
+                None => String::new(),
+            };
+            Probe::Ok(format!("{label} streams an answer on the chat path{served}"))
+        }
+        Err(ProviderError::EmptyAnswer) => {
+            Probe::Fail(format!("{label} answered with no text: {}", ProviderError::EmptyAnswer.sentence(provider)))
+        }
+        Err(e) => Probe::Fail(format!("{label}: {}", e.sentence(provider))),
+    }
+}
+
+/// Asks for a small verdict the way the judge will, and says which form of
+/// structured output the debate will use.
+pub async fn verdict(model: Arc<dyn ChatModel>, model_name: &str, setting: StructuredSetting) -> Probe {
+    let provider = model.provider_name();
+    let (form, may_step_down) = match setting {
+        StructuredSetting::Auto => (StructuredOutput::Schema, true),
+        StructuredSetting::Fixed(form) => (form, false),
+    };
+    let mut asked = request(
+        model_name,
+        "This is a connection check. Answer with one JSON object and nothing else.",
+        r#"Reply with {"resolved": true, "verdict": "ready", "topic": "ready", "heat": 0.5}"#,
+        96,
+    );
+    asked.response_schema =
+        Some(ResponseSchema { form, may_step_down, ..ResponseSchema::new("verdict", verdict::schema()) });
+    match turn(model, asked).await {
+        Ok(outcome) => {
+            let used = outcome.form.unwrap_or(form).describe(provider);
+            let refused: Vec<&str> = outcome.refused.iter().map(|f| f.describe(provider)).collect();
+            let parsed = verdict::parse(&outcome.text, "ready", 0.5).is_ok();
+            let mut detail = format!("the judge's verdict comes as {used}");
+            if !refused.is_empty() {
+                detail.push_str(&format!(" (the server refused {})", refused.join(" and ")));
+            }
+            if parsed && refused.is_empty() {
+                Probe::Ok(detail)
+            } else if parsed {
+                Probe::Note(detail)
+            } else {
+                let why = if outcome.text.trim().is_empty() && outcome.reasoning {
+                    "the model spent the probe's tokens reasoning"
+                } else {
+                    "the probe's answer was not a verdict; a debate asks the judge again when that happens"
+                };
+                Probe::Note(format!("{detail}; {why}"))
+            }
+        }
+        Err(e) => Probe::Fail(format!("{provider}/{model_name}: the verdict failed: {}", e.sentence(provider))),
+    }
+}

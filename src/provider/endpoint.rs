@@ -1,0 +1,294 @@
+//! One HTTP endpoint as the providers share it: how many requests may run
+//! there at once, and the guard every streamed answer passes through.
+//!
+//! - An answer that ends with no text (no tool call either: a forced tool
+//!   call streams as text) is incomplete, an [`ProviderError::EmptyAnswer`],
+//!   never a finished empty argument.
+//! - Some servers serve one request at a time and cut the running stream
+//!   when another arrives. A server that keeps doing so (a second cut, or
+//!   empty end, that follows the start of another request to the same
+//!   endpoint; one alone may be the network) is sent one request at a time
+//!   for the rest of the debate, and the stream says so with
+//!   [`Chunk::Adapted`]. `providers.<name>.max_concurrent` sets a limit by hand.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
+
+use futures::StreamExt;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use super::{Adaptation, Chunk, ChunkStream, ProviderError};
+
+/// Requests allowed at once when nothing limits them.
+const UNLIMITED: u32 = 1024;
+
+/// Cuts that followed another request's start before heat concludes the
+/// server serves one at a time.
+const CUTS_TO_CONCLUDE: u32 = 2;
+
+/// What heat knows about one endpoint during a debate.
+#[derive(Debug)]
+pub struct Endpoint {
+    key: String,
+    limit: u32,
+    permits: Arc<Semaphore>,
+    one_at_a_time: AtomicBool,
+    /// Requests started so far; a request's number tells whether another
+    /// started after it.
+    started: AtomicU64,
+    /// Requests streaming now.
+    running: AtomicU32,
+    /// Cuts so far while another request ran alongside.
+    suspect_cuts: AtomicU32,
+}
+
+impl Endpoint {
+    /// The endpoint known as `key` (`openai http://host/v1`): every model
+    /// talking to it while one is alive shares it, so what one role's
+    /// requests teach holds for all. The first caller's limit holds.
+    pub fn shared(key: &str, max_concurrent: Option<u32>) -> Arc<Self> {
+        static LIVE: OnceLock<Mutex<HashMap<String, Weak<Endpoint>>>> = OnceLock::new();
+        let mut live = LIVE.get_or_init(Mutex::default).lock().unwrap_or_else(PoisonError::into_inner);
+        live.retain(|_, e| e.strong_count() > 0);
+        if let Some(endpoint) = live.get(key).and_then(Weak::upgrade) {
+            return endpoint;
+        }
+        let endpoint = Self::new(key, max_concurrent);
+        live.insert(key.to_string(), Arc::downgrade(&endpoint));
+        endpoint
+    }
+
+    /// An endpoint of its own known as `key`, with at most `max_concurrent`
+    /// requests at once (`None`: no limit).
+    pub fn new(key: impl Into<String>, max_concurrent: Option<u32>) -> Arc<Self> {
+        let limit = max_concurrent.unwrap_or(UNLIMITED).clamp(1, UNLIMITED);
+        Arc::new(Self {
+            key: key.into(),
+            limit,
+            permits: Arc::new(Semaphore::new(limit as usize)),
+            one_at_a_time: AtomicBool::new(limit == 1),
+            started: AtomicU64::new(0),
+            running: AtomicU32::new(0),
+            suspect_cuts: AtomicU32::new(0),
+        })
+    }
+
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// Whether requests go one at a time.
+    pub fn is_one_at_a_time(&self) -> bool {
+        self.one_at_a_time.load(Ordering::SeqCst)
+    }
+
+    /// Sends requests one at a time from now on; false if it already did.
+    /// Requests already running finish first: the permits beyond one are
+    /// taken (fairly, so later requests queue behind) as they come free.
+    pub fn one_at_a_time(&self) -> bool {
+        if self.one_at_a_time.swap(true, Ordering::SeqCst) {
+            return false;
+        }
+        let extra = self.limit - 1;
+        let permits = Arc::clone(&self.permits);
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                if let Ok(taken) = permits.acquire_many_owned(extra).await {
+                    taken.forget();
+                }
+            });
+        }
+        true
+    }
+
+    /// Applies what an earlier part of the debate learnt.
+    pub fn adapt(&self, adaptation: &Adaptation) {
+        if *adaptation == Adaptation::OneAtATime {
+            self.one_at_a_time();
+        }
+    }
+
+    /// Runs the request `start` opens under this endpoint's limit, guarded
+    /// as the module note says.
+    pub fn guard(self: &Arc<Self>, start: impl FnOnce() -> ChunkStream + Send + 'static) -> ChunkStream {
+        let endpoint = Arc::clone(self);
+        let opened = async move {
+            let permit = Arc::clone(&endpoint.permits).acquire_owned().await.ok();
+            let number = endpoint.started.fetch_add(1, Ordering::SeqCst);
+            endpoint.running.fetch_add(1, Ordering::SeqCst);
+            let running = true;
+            Guarded { endpoint, inner: start(), permit, number, running, saw_text: false, after: None, done: false }
+        };
+        futures::stream::once(opened).flat_map(Guarded::into_stream).boxed()
+    }
+}
+
+impl Drop for Guarded {
+    fn drop(&mut self) {
+        self.stop_running();
+    }
+}
+
+struct Guarded {
+    endpoint: Arc<Endpoint>,
+    inner: ChunkStream,
+    /// Held for the life of the stream.
+    permit: Option<OwnedSemaphorePermit>,
+    number: u64,
+    /// Counted in the endpoint's `running` until it ends.
+    running: bool,
+    saw_text: bool,
+    /// An item to yield after the current one.
+    after: Option<Result<Chunk, ProviderError>>,
+    done: bool,
+}
+
+impl Guarded {
+    fn into_stream(self) -> ChunkStream {
+        futures::stream::unfold(self, |mut g| async move {
+            if let Some(item) = g.after.take() {
+                return Some((item, g));
+            }
+            if g.done {
+                return None;
+            }
+            let item = match g.inner.next().await {
+                None => return None,
+                Some(Ok(Chunk::Text(text))) => {
+                    g.saw_text |= !text.trim().is_empty();
+                    Ok(Chunk::Text(text))
+                }
+                Some(Ok(Chunk::Finish(_))) if !g.saw_text => return Some(g.cut(ProviderError::EmptyAnswer)),
+                Some(Err(error @ (ProviderError::StreamCut | ProviderError::EmptyAnswer))) => {
+                    return Some(g.cut(error));
+                }
+                Some(Err(error)) => {
+                    g.done = true;
+                    Err(error)
+                }
+                Some(Ok(chunk)) => Ok(chunk),
+            };
+            Some((item, g))
+        })
+        .boxed()
+    }
+
+    /// Leaves the endpoint's count of running requests (once).
+    fn stop_running(&mut self) {
+        if std::mem::take(&mut self.running) {
+            self.endpoint.running.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+
+    /// The answer is incomplete. If another request to the endpoint ran
+    /// alongside (still running, or started after this one), that counts
+    /// towards taking the server to serve one at a time.
+    fn cut(mut self, error: ProviderError) -> (Result<Chunk, ProviderError>, Self) {
+        self.done = true;
+        self.permit = None;
+        self.stop_running();
+        let endpoint = &self.endpoint;
+        let another_started =
+            endpoint.running.load(Ordering::SeqCst) > 0 || endpoint.started.load(Ordering::SeqCst) > self.number + 1;
+        let suspect = another_started && endpoint.suspect_cuts.fetch_add(1, Ordering::SeqCst) + 1 >= CUTS_TO_CONCLUDE;
+        if suspect && endpoint.one_at_a_time() {
+            tracing::warn!(endpoint = %self.endpoint.key, "a stream was cut after another request started; one at a time from now on");
+            self.after = Some(Err(error));
+            return (Ok(Chunk::Adapted(Adaptation::OneAtATime)), self);
+        }
+        (Err(error), self)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::provider::FinishReason;
+
+    fn stream_of(items: Vec<Result<Chunk, ProviderError>>) -> ChunkStream {
+        futures::stream::iter(items).boxed()
+    }
+
+    async fn collect(stream: ChunkStream) -> Vec<Result<Chunk, ProviderError>> {
+        stream.collect().await
+    }
+
+    #[tokio::test]
+    async fn an_answer_without_text_is_incomplete() {
+        let endpoint = Endpoint::new("test", None);
+        let items = collect(
+            endpoint.guard(|| stream_of(vec![Ok(Chunk::Text(" \n".into())), Ok(Chunk::Finish(FinishReason::Stop))])),
+        )
+        .await;
+        assert_eq!(items.last(), Some(&Err(ProviderError::EmptyAnswer)));
+        let items = collect(
+            endpoint.guard(|| stream_of(vec![Ok(Chunk::Text("Yes.".into())), Ok(Chunk::Finish(FinishReason::Stop))])),
+        )
+        .await;
+        assert_eq!(items.last(), Some(&Ok(Chunk::Finish(FinishReason::Stop))));
+        assert!(!endpoint.is_one_at_a_time(), "nothing ran alongside these");
+    }
+
+    /// One request cut after a second one started (and finished).
+    async fn cut_while_another_ran(endpoint: &Arc<Endpoint>) -> Vec<Result<Chunk, ProviderError>> {
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let first = endpoint.guard(move || {
+            let wait = futures::stream::once(async move {
+                let _ = rx.await;
+                Err(ProviderError::StreamCut)
+            });
+            stream_of(vec![Ok(Chunk::Text("I be".into()))]).chain(wait).boxed()
+        });
+        let first = tokio::spawn(collect(first));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let second = collect(endpoint.guard(|| stream_of(vec![Ok(Chunk::Text("Mine.".into()))]))).await;
+        assert_eq!(second.len(), 1);
+        tx.send(()).unwrap();
+        first.await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_server_that_keeps_cutting_the_earlier_stream_gets_one_request_at_a_time() {
+        let endpoint = Endpoint::new("test", None);
+        let once = cut_while_another_ran(&endpoint).await;
+        assert_eq!(once[1..], [Err(ProviderError::StreamCut)], "one cut may be the network");
+        assert!(!endpoint.is_one_at_a_time());
+        let twice = cut_while_another_ran(&endpoint).await;
+        assert_eq!(
+            twice[1..],
+            [Ok(Chunk::Adapted(Adaptation::OneAtATime)), Err(ProviderError::StreamCut)],
+            "the cut is reported once, after the adaptation"
+        );
+        assert!(endpoint.is_one_at_a_time());
+        // Now a second request waits for the first to end.
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let slow = endpoint.guard(move || {
+            futures::stream::once(async move {
+                let _ = rx.await;
+                Ok(Chunk::Text("done".into()))
+            })
+            .boxed()
+        });
+        let slow = tokio::spawn(collect(slow));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let mut queued = tokio::spawn(collect(endpoint.guard(|| stream_of(vec![Ok(Chunk::Text("next".into()))]))));
+        assert!(tokio::time::timeout(Duration::from_millis(50), &mut queued).await.is_err(), "it waited");
+        tx.send(()).unwrap();
+        slow.await.unwrap();
+        assert_eq!(queued.await.unwrap(), vec![Ok(Chunk::Text("next".into()))]);
+    }
+
+    #[tokio::test]
+    async fn a_cut_with_nothing_alongside_is_only_a_cut() {
+        let endpoint = Endpoint::new("test", None);
+        let items = collect(endpoint.guard(|| stream_of(vec![Err(ProviderError::StreamCut)]))).await;
+        assert_eq!(items, vec![Err(ProviderError::StreamCut)]);
+        assert!(!endpoint.is_one_at_a_time());
+        assert!(Endpoint::new("set", Some(1)).is_one_at_a_time(), "max_concurrent = 1");
+    }
+}
