@@ -284,6 +284,17 @@ async fn done_without_a_finish_reason_is_a_cut_and_is_asked_again() {
 }
 
 #[tokio::test]
+async fn an_empty_stream_says_the_prompt_may_be_longer_than_the_servers_context() {
+    // llama.cpp's Python server answers a prompt longer than its context with a
+    // 200 and an event stream that ends before its first event.
+    let server = MockLlm::scripted(vec![Reply::sse(b"", 1); 4]).await;
+    let (items, error) = run(turns::openai(&server, None), request()).await;
+    assert_eq!(retries(&items), [&ProviderError::EmptyStream; 3]);
+    let shown = error.unwrap().sentence("openai");
+    assert!(shown.contains("without sending anything") && shown.contains("larger context"), "{shown}");
+}
+
+#[tokio::test]
 async fn an_empty_end_turn_through_a_proxy_is_an_empty_answer_asked_again() {
     let empty = anthropic_stream(&[], "end_turn", 0);
     let whole = anthropic_stream(&["Tabs ", "win."], "end_turn", 2);

@@ -507,8 +507,10 @@ impl Engine {
             }
             Chunk::Model(model) => {
                 let model = served_name(&model);
-                let known =
-                    self.state.participant(role).is_some_and(|p| p.model == model || p.served.as_ref() == Some(&model));
+                let known = self
+                    .state
+                    .participant(role)
+                    .is_some_and(|p| served_name(&p.model) == model || p.served.as_ref() == Some(&model));
                 if !known {
                     self.emit(DebateEvent::ModelReported { role, model });
                 }
@@ -540,7 +542,7 @@ impl Engine {
         tracing::warn!(%endpoint, %message, "structured output refused");
         let message = format!(
             "{}: the server refused {}; the verdict now asks for {} (set providers.{provider}.structured_output to choose)",
-            setup.model_name,
+            served_name(&setup.model_name),
             from.describe(provider),
             to.describe(provider),
         );

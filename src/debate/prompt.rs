@@ -152,7 +152,7 @@ pub fn judge_messages(state: &DebateState, round: u32, purpose: TurnPurpose) -> 
                 Some(VerdictStatus::Invalid { error, .. }) => error.as_str(),
                 _ => "",
             };
-            messages.push(ChatMessage::assistant(non_empty(&t.text)));
+            messages.push(ChatMessage::assistant(head(non_empty_str(&t.text), REPAIR_ECHO_CHARS)));
             messages.push(ChatMessage::user(format!(
                 "That answer could not be used: {error}. Reply again with only the JSON object \
                  {{\"resolved\": …, \"verdict\": \"…\", \"topic\": \"…\", \"heat\": …}} and nothing else."
@@ -195,6 +195,19 @@ fn read_argument(round: &Round, role: Role) -> String {
     let text = non_empty_str(&turn.text).trim();
     match turn.truncated_at {
         Some(tokens) => format!("{text} [cut off here: the argument reached its limit of {tokens} tokens]"),
+        None => text.to_string(),
+    }
+}
+
+/// How much of an unusable verdict the repair prompt quotes back: enough to
+/// show what went wrong, not a rambling answer that crowds out the round
+/// (a small server's context is soon full).
+const REPAIR_ECHO_CHARS: usize = 600;
+
+/// The first `max` characters of `text`, marked `…` when cut.
+fn head(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
         None => text.to_string(),
     }
 }

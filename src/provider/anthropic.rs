@@ -126,8 +126,10 @@ pub fn parse(
         loop {
             let Some(item) = events.next().await else {
                 state.done = true;
-                return Some((Err(ProviderError::StreamCut), (events, state)));
+                let cut = if state.events == 0 { ProviderError::EmptyStream } else { ProviderError::StreamCut };
+                return Some((Err(cut), (events, state)));
             };
+            state.events += 1;
             let result = item.and_then(|event| state.event(&event));
             match result {
                 Ok(None) => {}
@@ -199,6 +201,8 @@ struct Parser {
     usage: Usage,
     stop_reason: Option<String>,
     done: bool,
+    /// Events received; none at all is an empty stream.
+    events: usize,
 }
 
 impl Parser {

@@ -161,7 +161,9 @@ impl Guarded {
                     Ok(Chunk::Text(text))
                 }
                 Some(Ok(Chunk::Finish(_))) if !g.saw_text => return Some(g.cut(ProviderError::EmptyAnswer)),
-                Some(Err(error @ (ProviderError::StreamCut | ProviderError::EmptyAnswer))) => {
+                Some(Err(
+                    error @ (ProviderError::StreamCut | ProviderError::EmptyAnswer | ProviderError::EmptyStream),
+                )) => {
                     return Some(g.cut(error));
                 }
                 Some(Err(error)) => {

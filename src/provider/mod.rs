@@ -100,7 +100,7 @@ impl StructuredOutput {
     /// What the form is on the wire of `provider` (`openai`, `anthropic`).
     pub fn describe(self, provider: &str) -> &'static str {
         match (self, provider) {
-            (Self::Schema, "anthropic") => "output_config (JSON schema)",
+            (Self::Schema, "anthropic") => "output_config json_schema",
             (Self::Schema, _) => "response_format json_schema",
             (Self::Json, "anthropic") => "a forced tool call",
             (Self::Json, _) => "response_format json_object",
@@ -218,7 +218,9 @@ pub enum ProviderError {
     StreamCut,
     #[error("the server ended the answer without any text")]
     EmptyAnswer,
-    #[error("nothing at {url} ({message})")]
+    #[error("the server closed the stream without sending anything")]
+    EmptyStream,
+    #[error("nothing at {url}: {message}")]
     NotFound { url: String, message: String },
     #[error("malformed stream from the provider: {0}")]
     Malformed(String),
@@ -246,6 +248,7 @@ impl ProviderError {
                 | Self::Connect(_)
                 | Self::StreamCut
                 | Self::EmptyAnswer
+                | Self::EmptyStream
                 | Self::Malformed(_)
         )
     }
@@ -269,6 +272,9 @@ impl ProviderError {
             Self::StreamCut | Self::Malformed(_) => "the connection kept failing; try again".into(),
             Self::EmptyAnswer => "the server kept ending its answers empty; if it serves one request at a time, \
                  set providers.openai.max_concurrent = 1"
+                .into(),
+            Self::EmptyStream => "a local server does this when the prompt is longer than its context: \
+                 give it a larger context, or lower the roles' max_tokens"
                 .into(),
             Self::NotFound { url, message } => return Some(not_found_advice(provider, url, message)),
             Self::ParameterRejected { param, .. } if is_structured_param(param) => format!(
@@ -318,8 +324,8 @@ fn not_found_advice(provider: &str, url: &str, message: &str) -> String {
         return "check the model name (roles.model, or --model)".into();
     }
     let (var, example) = match provider {
-        "anthropic" => ("ANTHROPIC_BASE_URL", "https://api.anthropic.com, without /v1: heat adds /v1/messages"),
-        _ => ("OPENAI_BASE_URL", "http://host:port/v1, with /v1: heat adds /chat/completions"),
+        "anthropic" => ("ANTHROPIC_BASE_URL", "https://api.anthropic.com, without /v1 (heat adds /v1/messages)"),
+        _ => ("OPENAI_BASE_URL", "http://host:port/v1, with /v1 (heat adds /chat/completions)"),
     };
     let shape = if url.contains("/v1/v1/") {
         "the base URL ends in /v1 and heat added another"
@@ -328,7 +334,7 @@ fn not_found_advice(provider: &str, url: &str, message: &str) -> String {
     } else {
         "the server has no such path"
     };
-    format!("{shape}; check {var} (or providers.{provider}.base_url): it should look like {example}")
+    format!("{shape}; {var} or providers.{provider}.base_url should look like {example}")
 }
 
 /// A streamed answer. Dropping it aborts the underlying request.

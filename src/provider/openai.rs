@@ -118,9 +118,10 @@ pub fn parse(
             match events.next().await {
                 None => {
                     state.done = true;
+                    let cut = if state.events == 0 { ProviderError::EmptyStream } else { ProviderError::StreamCut };
                     match state.finish.take() {
                         Some(reason) => state.pending.push(Chunk::Finish(reason)),
-                        None => return Some((Err(ProviderError::StreamCut), (events, state))),
+                        None => return Some((Err(cut), (events, state))),
                     }
                 }
                 Some(Err(e)) => {
@@ -134,6 +135,7 @@ pub fn parse(
                     }
                 }
                 Some(Ok(event)) => {
+                    state.events += 1;
                     if let Err(e) = state.event(&event) {
                         state.done = true;
                         return Some((Err(e), (events, state)));
@@ -193,6 +195,8 @@ struct Parser {
     done: bool,
     /// Whether the served model's name was passed on.
     model_told: bool,
+    /// Events received; none at all is an empty stream.
+    events: usize,
 }
 
 impl Parser {

@@ -86,6 +86,9 @@ pub enum Tone {
 pub struct Flash {
     pub text: String,
     pub tone: Tone,
+    /// The role whose retry this announces: it goes once that role's
+    /// answer flows again.
+    pub retry_of: Option<Role>,
 }
 
 /// Who speaks for each role, for titles and the start screen.
@@ -198,7 +201,7 @@ impl App {
     }
 
     pub fn say(&mut self, tone: Tone, text: impl Into<String>) {
-        self.flash = Some(Flash { text: text.into(), tone });
+        self.flash = Some(Flash { text: text.into(), tone, retry_of: None });
     }
 
     /// Whether any model call is under way.
@@ -227,13 +230,20 @@ impl App {
                 self.panes[role_index(*role)].reset_last();
                 let secs = delay_ms.div_ceil(1000);
                 let reason = clean(reason);
-                self.say(
-                    Tone::Warn,
-                    format!("{}: {reason}; retry {attempt} of {max_retries} in {secs} s", role.label()),
-                );
+                let text = format!("{}: {reason}; retry {attempt} of {max_retries} in {secs} s", role.label());
+                self.flash = Some(Flash { text, tone: Tone::Warn, retry_of: Some(*role) });
             }
             DebateEvent::Delta { role, .. } | DebateEvent::TurnCompleted { role, .. } => {
                 self.retry_at[role_index(*role)] = None;
+                // The retry worked: its announcement has had its say.
+                if self.flash.as_ref().is_some_and(|f| f.retry_of == Some(*role)) {
+                    self.flash = None;
+                }
+            }
+            DebateEvent::EndpointAdapted { message, .. } => {
+                // It holds for the rest of the debate: it stands when nothing newer is shown.
+                self.notice = Some(clean(message));
+                self.say(Tone::Info, clean(message));
             }
             DebateEvent::TurnFailed { role, error, .. } => {
                 self.retry_at[role_index(*role)] = None;
