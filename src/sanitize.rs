@@ -1,7 +1,8 @@
 //! Makes untrusted model text safe for a terminal. A stateful `vte` parser
 //! per stream drops escape sequences (CSI, OSC — titles, clipboard writes,
 //! hyperlinks —, DCS), C0/C1 controls except newline and tab, and bidi and tag
-//! characters, even when a sequence is split across two deltas.
+//! characters, even when a sequence is split across two deltas. `clause`
+//! fits a server's message into a sentence heat writes around it.
 
 /// Cleans one stream of text, chunk by chunk.
 #[derive(Default)]
@@ -50,6 +51,12 @@ impl Sanitizer {
 /// Cleans a complete text in one go.
 pub fn clean(text: &str) -> String {
     Sanitizer::new().push(text)
+}
+
+/// A message used as a clause inside a sentence heat writes: without its
+/// closing full stop, so `{message}. Next…` never reads `..`.
+pub fn clause(message: &str) -> &str {
+    message.trim_end().trim_end_matches('.').trim_end()
 }
 
 #[cfg(test)]

@@ -619,6 +619,17 @@ async fn heat_run_reads_a_fastapi_error_and_a_missing_v1() {
     let all = format!("{stdout}{stderr}");
     assert!(all.contains("/chat/completions") && all.contains("has no /v1"), "{all}");
     assert!(!all.contains("check the model name"), "{all}");
+
+    // A message that ends with a full stop is not given a second one.
+    let server =
+        MockLlm::with_handler(|_| Reply::error(400, r#"{"error":{"message":"Your request was malformed."}}"#)).await;
+    let mut cmd = heat(data.path(), &format!("{}/v1", server.base_url));
+    cmd.args(["run", "Tabs beat spaces", "--max-rounds", "1"]);
+    let (out, stdout, stderr) = output(cmd).await;
+    assert!(!out.status.success());
+    let all = format!("{stdout}{stderr}");
+    assert!(all.contains("Your request was malformed. `heat resume"), "{all}");
+    assert!(!all.contains("malformed.."), "{all}");
 }
 
 #[tokio::test]

@@ -188,6 +188,7 @@ async fn drive(
     eprintln!("heat: saved as session {} ({})", recorder.id(), recorder.path().display());
     Ok(match outcome {
         Some(Outcome::Failed(why)) => {
+            let why = crate::sanitize::clause(&why);
             eprintln!("heat: the debate failed: {why}. `heat resume {}` tries again.", recorder.id());
             ExitCode::FAILURE
         }

@@ -295,7 +295,7 @@ impl ProviderError {
     pub fn sentence(&self, provider: &str) -> String {
         let error = self.to_string();
         match self.advice(provider) {
-            Some(advice) => format!("{} ({advice})", error.trim_end_matches(['.', ' '])),
+            Some(advice) => format!("{} ({advice})", crate::sanitize::clause(&error)),
             None => error,
         }
     }

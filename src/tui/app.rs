@@ -266,7 +266,8 @@ impl App {
                     self.keymap.hint(super::keymap::Action::Export),
                     self.keymap.hint(super::keymap::Action::Quit)
                 );
-                self.say(tone, format!("Debate over: {}. {hint}", clean(&outcome.describe())));
+                let outcome = clean(&outcome.describe());
+                self.say(tone, format!("Debate over: {}. {hint}", crate::sanitize::clause(&outcome)));
             }
             _ => {}
         }

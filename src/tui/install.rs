@@ -52,7 +52,7 @@ impl InstallState {
                 }
                 None => format!("Installing {model}: fetching it from PyPI…"),
             },
-            Self::Failed(why) => format!("The install failed: {why}. Ctrl-O tries again."),
+            Self::Failed(why) => format!("The install failed: {}. Ctrl-O tries again.", crate::sanitize::clause(why)),
         }
     }
 
