@@ -25,7 +25,7 @@ use heat::debate::{DebateEvent, DebateState, Outcome, Role};
 use heat::provider::retry::{RetryPolicy, TurnItem};
 use heat::provider::{Adaptation, ChatModel, Chunk, FinishReason, ProviderError, StructuredOutput};
 use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_stream, anthropic_tool_sse, openai_stream};
-use support::turns::{self, FAST, final_text, request, retries, run};
+use support::turns::{self, FAST, final_text, request, retries, role_of, run};
 
 const VERDICT_OPEN: &str =
     r#"{"resolved": false, "verdict": "Both sides argued well.", "topic": "What about onboarding?", "heat": 0.6}"#;
@@ -35,17 +35,6 @@ const VERDICT_DONE: &str =
 /// The body the OpenAI-compatible server sends for a `json_schema` it does
 /// not take: a 500 whose message names `response_format`.
 const REFUSED_SCHEMA_500: &str = r#"{"error":{"message":"1 validation error for CreateChatCompletionRequest\nresponse_format.type\n  Input should be 'text' or 'json_object' [type=literal_error, input_value='json_schema', input_type=str]","type":"internal_server_error"}}"#;
-
-fn role_of(request: &Recorded) -> Role {
-    let system = request.system();
-    if system.contains("You are the JUDGE") {
-        Role::Judge
-    } else if system.contains("You are the ADVOCATE") {
-        Role::Advocate
-    } else {
-        Role::Skeptic
-    }
-}
 
 fn verdict_for(request: &Recorded) -> &'static str {
     if request.last_message().contains("Round 1 of") { VERDICT_OPEN } else { VERDICT_DONE }

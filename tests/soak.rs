@@ -29,6 +29,7 @@ use heat::store::Store;
 use support::mock_llm::{
     MockLlm, Recorded, Reply, anthropic_sse_text, anthropic_stream, openai_sse_text, openai_stream, split_text,
 };
+use support::turns::role_of;
 
 const MAX_ROUNDS: u32 = 6;
 const RETRY: RetryPolicy = RetryPolicy {
@@ -73,17 +74,6 @@ struct Ledger {
     requests: usize,
     /// Requests per role, which seeds the role's fault sequence.
     per_role: BTreeMap<Role, u64>,
-}
-
-fn role_of(request: &Recorded) -> Role {
-    let system = request.system();
-    if system.contains("You are the JUDGE") {
-        Role::Judge
-    } else if system.contains("You are the ADVOCATE") {
-        Role::Advocate
-    } else {
-        Role::Skeptic
-    }
 }
 
 /// A stream body in the dialect the request path asks for.
@@ -237,12 +227,8 @@ impl ChatModel for Refusing {
         self.inner.provider_name()
     }
 
-    fn endpoint(&self) -> Option<String> {
-        self.inner.endpoint()
-    }
-
-    fn adapt(&self, adaptation: &heat::provider::Adaptation) {
-        self.inner.adapt(adaptation);
+    fn http_endpoint(&self) -> Option<&heat::provider::endpoint::Endpoint> {
+        self.inner.http_endpoint()
     }
 
     fn stream(&self, request: ChatRequest) -> ChunkStream {

@@ -12,9 +12,7 @@ use std::sync::Arc;
 use super::endpoint::Endpoint;
 use super::http::{self, HttpConfig, JsonStr};
 use super::sse::SseEvent;
-use super::{
-    Adaptation, ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, StructuredOutput, Usage,
-};
+use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, StructuredOutput, Usage};
 
 /// The API version heat speaks.
 pub const API_VERSION: &str = "2023-06-01";
@@ -105,12 +103,8 @@ impl ChatModel for AnthropicModel {
         self.endpoint.guard(move || parse(http::event_stream(builder, idle)).boxed())
     }
 
-    fn endpoint(&self) -> Option<String> {
-        Some(self.endpoint.key().to_string())
-    }
-
-    fn adapt(&self, adaptation: &Adaptation) {
-        self.endpoint.adapt(adaptation);
+    fn http_endpoint(&self) -> Option<&Endpoint> {
+        Some(&self.endpoint)
     }
 }
 

@@ -350,14 +350,23 @@ pub trait ChatModel: Send + Sync {
     /// (see [`retry`]); the stream yields `Err` at most once, then ends.
     fn stream(&self, request: ChatRequest) -> ChunkStream;
 
-    /// The endpoint requests go to (`openai http://host/v1`), the key under
-    /// which what the server taught heat is remembered; `None` in-process.
-    fn endpoint(&self) -> Option<String> {
+    /// The HTTP endpoint this model's requests go to; `None` in-process.
+    fn http_endpoint(&self) -> Option<&endpoint::Endpoint> {
         None
     }
 
+    /// The endpoint's key (`openai http://host/v1`), under which what the
+    /// server taught heat is remembered.
+    fn endpoint(&self) -> Option<String> {
+        self.http_endpoint().map(|e| e.key().to_string())
+    }
+
     /// Applies a lasting change learnt earlier (a resumed debate's log).
-    fn adapt(&self, _adaptation: &Adaptation) {}
+    fn adapt(&self, adaptation: &Adaptation) {
+        if let Some(endpoint) = self.http_endpoint() {
+            endpoint.adapt(adaptation);
+        }
+    }
 
     /// The context window in tokens, where it is small and known (the
     /// embedded model); `None` for servers, which say so themselves.

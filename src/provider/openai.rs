@@ -12,9 +12,7 @@ use std::sync::Arc;
 use super::endpoint::Endpoint;
 use super::http::{self, HttpConfig, JsonStr};
 use super::sse::SseEvent;
-use super::{
-    Adaptation, ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, StructuredOutput, Usage,
-};
+use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, StructuredOutput, Usage};
 
 pub struct OpenAiModel {
     config: HttpConfig,
@@ -90,12 +88,8 @@ impl ChatModel for OpenAiModel {
         self.endpoint.guard(move || parse(http::event_stream(builder, idle)).boxed())
     }
 
-    fn endpoint(&self) -> Option<String> {
-        Some(self.endpoint.key().to_string())
-    }
-
-    fn adapt(&self, adaptation: &Adaptation) {
-        self.endpoint.adapt(adaptation);
+    fn http_endpoint(&self) -> Option<&Endpoint> {
+        Some(&self.endpoint)
     }
 }
 

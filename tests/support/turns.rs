@@ -81,3 +81,16 @@ pub fn retries(items: &[TurnItem]) -> Vec<&ProviderError> {
 pub fn finished(items: &[TurnItem]) -> bool {
     matches!(items.last(), Some(TurnItem::Chunk(Chunk::Finish(FinishReason::Stop))))
 }
+
+/// Which role a request is for, from its system prompt (the built-in prompts).
+pub fn role_of(request: &super::mock_llm::Recorded) -> heat::debate::Role {
+    use heat::debate::Role;
+    let system = request.system();
+    if system.contains("You are the JUDGE") {
+        Role::Judge
+    } else if system.contains("You are the ADVOCATE") {
+        Role::Advocate
+    } else {
+        Role::Skeptic
+    }
+}
