@@ -187,8 +187,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Option<DebateEvent>) -> 
         held: VecDeque::new(),
         next_task: 0,
         no_temperature: HashMap::new(),
-        in_flight_usage: HashMap::new(),
-        in_flight_finish: HashMap::new(),
+        in_flight_ends: HashMap::new(),
     };
     // What endpoints taught an earlier run of this debate still holds.
     for (endpoint, adaptation) in &engine.state.adaptations {
@@ -242,10 +241,15 @@ struct Engine {
     next_task: u64,
     /// Roles whose model refused a temperature.
     no_temperature: HashMap<Role, bool>,
-    /// The latest usage each in-flight turn reported.
-    in_flight_usage: HashMap<Role, Usage>,
-    /// How each in-flight turn's answer ended, once it said.
-    in_flight_finish: HashMap<Role, FinishReason>,
+    /// What each in-flight turn's current attempt reported about itself.
+    in_flight_ends: HashMap<Role, AttemptEnd>,
+}
+
+/// The latest usage and the finish an attempt reported.
+#[derive(Default)]
+struct AttemptEnd {
+    usage: Option<Usage>,
+    finish: Option<FinishReason>,
 }
 
 impl Engine {
@@ -400,7 +404,6 @@ impl Engine {
     fn request_for(&self, round: u32, role: Role, purpose: TurnPurpose) -> ChatRequest {
         let setup = self.setup.role(role);
         let heat = self.state.rounds.iter().find(|r| r.number == round).map_or(self.state.heat, |r| r.heat);
-        let system = self.setup.prompts.system_for(role);
         let (messages, wanted_temperature, response_schema) = if role == Role::Judge {
             let schema = self.verdict_schema(setup);
             (prompt::judge_messages(&self.state, round, purpose), self.setup.judge_temperature, Some(schema))
@@ -411,7 +414,7 @@ impl Engine {
         let temperature = (setup.thinking_budget.is_none() && !refuses_temperature).then_some(wanted_temperature);
         ChatRequest {
             model: setup.model_name.clone(),
-            system,
+            system: self.setup.prompts.system_for(role),
             messages,
             temperature,
             max_tokens: setup.max_tokens,
@@ -465,8 +468,7 @@ impl Engine {
         match msg.kind {
             TurnMsgKind::Item(TurnItem::Chunk(chunk)) => self.on_chunk(round, role, chunk),
             TurnMsgKind::Item(TurnItem::Retrying { attempt, max_retries, delay, error }) => {
-                self.in_flight_usage.remove(&role);
-                self.in_flight_finish.remove(&role);
+                self.in_flight_ends.remove(&role);
                 self.emit(DebateEvent::TurnRetrying {
                     round,
                     role,
@@ -488,7 +490,7 @@ impl Engine {
             }
             TurnMsgKind::Failed(error) => {
                 self.in_flight.remove(&role);
-                self.in_flight_finish.remove(&role);
+                self.in_flight_ends.remove(&role);
                 let error = error.sentence(self.setup.role(role).model.provider_name());
                 self.emit(DebateEvent::TurnFailed { round, role, error });
             }
@@ -500,10 +502,10 @@ impl Engine {
             Chunk::Text(text) if !text.is_empty() => self.emit(DebateEvent::Delta { round, role, text }),
             Chunk::Reasoning(text) if !text.is_empty() => self.emit(DebateEvent::Reasoning { round, role, text }),
             Chunk::Usage(usage) => {
-                self.in_flight_usage.insert(role, usage);
+                self.in_flight_ends.entry(role).or_default().usage = Some(usage);
             }
             Chunk::Finish(reason) => {
-                self.in_flight_finish.insert(role, reason);
+                self.in_flight_ends.entry(role).or_default().finish = Some(reason);
             }
             Chunk::Model(model) => {
                 let model = served_name(&model);
@@ -565,8 +567,9 @@ impl Engine {
     fn complete_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose) {
         let turn = self.state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role));
         let text = turn.map(|t| t.text.clone()).unwrap_or_default();
-        let usage: Option<Usage> = self.in_flight_usage.remove(&role);
-        let truncated_at = (self.in_flight_finish.remove(&role) == Some(FinishReason::Length)).then(|| {
+        let end = self.in_flight_ends.remove(&role).unwrap_or_default();
+        let usage = end.usage;
+        let truncated_at = (end.finish == Some(FinishReason::Length)).then(|| {
             let limit = self.setup.role(role).max_tokens;
             usage.map_or(limit, |u| u32::try_from(u.output_tokens).unwrap_or(limit).max(1))
         });
