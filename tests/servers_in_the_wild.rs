@@ -524,7 +524,7 @@ async fn heat_run_debates_on_a_server_that_refuses_json_schema_and_cuts_concurre
     assert!(stdout.contains("resolved by the judge"), "{stdout}");
     assert_eq!(refusals.load(Ordering::SeqCst), 1, "json_schema was tried once in the whole debate");
     assert!(stdout.contains("refused response_format json_schema"), "{stdout}");
-    assert_eq!(stdout.matches("one at a time").count(), 1, "{stdout}");
+    assert_eq!(stdout.matches("One request at a time").count(), 1, "{stdout}");
     assert!(!stdout.contains("busy"), "{stdout}");
 }
 

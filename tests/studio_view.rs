@@ -327,8 +327,8 @@ fn a_cut_argument_is_marked_in_its_pane_and_the_served_model_is_named() {
 fn a_server_adaptation_stays_in_the_status_line_once_the_retry_it_caused_succeeds() {
     use heat::provider::Adaptation;
     let mut app = studio_support::mid_stream();
-    let message = "openai http://127.0.0.1:8765/v1: the server cut a stream when another request started; \
-                   requests to it now go one at a time";
+    let message = "One request at a time to 127.0.0.1:8765/v1 from now on: it cut a stream when another \
+                   request started";
     feed(
         &mut app,
         &[
@@ -352,5 +352,5 @@ fn a_server_adaptation_stays_in_the_status_line_once_the_retry_it_caused_succeed
     feed(&mut app, &[DebateEvent::Delta { round: 0, role: Role::Skeptic, text: "Offices matter.".into() }]);
     let text = screen(&mut app, 200, 50);
     assert!(!text.contains("retry 1 of 4"), "the retry worked; its line goes:\n{text}");
-    assert!(text.contains("requests to it now go one at a time"), "{text}");
+    assert!(text.contains("One request at a time to 127.0.0.1:8765/v1 from now on"), "{text}");
 }

@@ -32,6 +32,13 @@ fn served_name(reported: &str) -> String {
     }
 }
 
+/// An endpoint as a person names it: `127.0.0.1:8765/v1` for the key
+/// `openai http://127.0.0.1:8765/v1`.
+fn endpoint_label(endpoint: &str) -> &str {
+    let url = endpoint.split_once(' ').map_or(endpoint, |(_, url)| url);
+    url.split_once("://").map_or(url, |(_, rest)| rest)
+}
+
 /// How the notice about a judge's small context window begins.
 const JUDGE_CONTEXT_NOTICE: &str = "the judge's context window";
 
@@ -519,13 +526,13 @@ impl Engine {
             }
             Chunk::Adapted(adaptation) => {
                 let Some(endpoint) = self.setup.role(role).model.endpoint() else { return };
+                let server = endpoint_label(&endpoint);
                 let message = match &adaptation {
                     Adaptation::OneAtATime => format!(
-                        "{endpoint}: the server cut a stream when another request started; \
-                         requests to it now go one at a time"
+                        "One request at a time to {server} from now on: it cut a stream when another request started"
                     ),
                     Adaptation::StructuredOutput { form } => {
-                        format!("{endpoint}: structured output now as {}", form.setting())
+                        format!("Structured output from {server} now as {}", form.setting())
                     }
                 };
                 self.emit(DebateEvent::EndpointAdapted { endpoint, adaptation, message });
@@ -543,10 +550,10 @@ impl Engine {
         let provider = setup.model.provider_name();
         tracing::warn!(%endpoint, %message, "structured output refused");
         let message = format!(
-            "{}: the server refused {}; the verdict now asks for {} (set providers.{provider}.structured_output to choose)",
-            served_name(&setup.model_name),
-            from.describe(provider),
+            "The verdict now comes as {}: {} refused {} (providers.{provider}.structured_output sets the form)",
             to.describe(provider),
+            endpoint_label(&endpoint),
+            from.describe(provider),
         );
         let adaptation = Adaptation::StructuredOutput { form: to };
         self.emit(DebateEvent::EndpointAdapted { endpoint, adaptation, message });
@@ -602,5 +609,11 @@ mod tests {
         assert_eq!(name, "SmolLM2-135M-Instruct.Q4_1");
         assert_eq!(super::served_name("meta-llama/Llama-3.1-8B-Instruct"), "meta-llama/Llama-3.1-8B-Instruct");
         assert_eq!(super::served_name("qwen2.5:0.5b"), "qwen2.5:0.5b");
+    }
+
+    #[test]
+    fn an_endpoint_is_named_by_its_host_and_path() {
+        assert_eq!(super::endpoint_label("openai http://127.0.0.1:8765/v1"), "127.0.0.1:8765/v1");
+        assert_eq!(super::endpoint_label("anthropic https://api.anthropic.com"), "api.anthropic.com");
     }
 }
