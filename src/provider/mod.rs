@@ -274,7 +274,7 @@ impl ProviderError {
                  set providers.openai.max_concurrent = 1"
                 .into(),
             Self::EmptyStream => "a local server does this when the prompt is longer than its context: \
-                 give it a larger context, or lower the roles' max_tokens"
+                 give it a larger context, or lower roles.max_tokens"
                 .into(),
             Self::NotFound { url, message } => return Some(not_found_advice(provider, url, message)),
             Self::ParameterRejected { param, .. } if is_structured_param(param) => format!(
