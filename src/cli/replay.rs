@@ -27,7 +27,7 @@ pub fn load(id: Option<&str>, demo: bool, speed: f64) -> anyhow::Result<(Loaded,
         (store.load(&id)?, Some(id))
     };
     for notice in &loaded.notices {
-        eprintln!("heat: {notice}");
+        say!("heat: {notice}");
     }
     Ok((loaded, id))
 }

@@ -66,7 +66,7 @@ pub async fn show_config(config: &Config) -> anyhow::Result<()> {
 async fn engine_setup(config: &Config) -> anyhow::Result<EngineSetup> {
     let (setup, notices) = engine_setup_quiet(config).await?;
     for notice in &notices {
-        eprintln!("heat: {notice}");
+        say!("heat: {notice}");
     }
     Ok(setup)
 }
@@ -130,7 +130,7 @@ pub async fn resume(config: &Config, id: Option<&str>, json: bool) -> anyhow::Re
     let id = store.resolve(id)?;
     let (recorder, loaded) = store.reopen(&id)?;
     for notice in &loaded.notices {
-        eprintln!("heat: session {id}: {notice}");
+        say!("heat: session {id}: {notice}");
     }
     let state = recorder.state().clone();
     store::check_continuable(&id, &state)?;
@@ -167,9 +167,10 @@ async fn drive(
         printer.absorb(events);
     }
     let mut outcome = None;
+    let mut reader_gone = false;
     while let Some(event) = handle.next_event().await {
         if let Some(warning) = recorder.record(&event) {
-            eprintln!("heat: {warning}");
+            say!("heat: {warning}");
         }
         if let DebateEvent::Finished { outcome: o, .. } = &event {
             outcome = Some(o.clone());
@@ -178,6 +179,7 @@ async fn drive(
         if let Err(e) = written {
             // A closed pipe (`heat run … | head`) ends the debate quietly.
             if e.kind() == std::io::ErrorKind::BrokenPipe {
+                reader_gone = true;
                 handle.send(Command::Stop);
                 continue;
             }
@@ -185,11 +187,18 @@ async fn drive(
         }
     }
     handle.join().await;
-    eprintln!("heat: saved as session {} ({})", recorder.id(), recorder.path().display());
+    if reader_gone {
+        // Nobody reads on: no message. A new debate that said nothing yet is not kept.
+        if history.is_none() && !recorder.holds_a_turn() {
+            recorder.discard()?;
+        }
+        return Ok(ExitCode::from(141));
+    }
+    say!("heat: saved as session {} ({})", recorder.id(), recorder.path().display());
     Ok(match outcome {
         Some(Outcome::Failed(why)) => {
             let why = crate::sanitize::clause(&why);
-            eprintln!("heat: the debate failed: {why}. `heat resume {}` tries again.", recorder.id());
+            say!("heat: the debate failed: {why}. `heat resume {}` tries again.", recorder.id());
             ExitCode::FAILURE
         }
         Some(Outcome::Cancelled) => ExitCode::from(130),

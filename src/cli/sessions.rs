@@ -40,13 +40,13 @@ pub fn export(id: Option<&str>, format: Format, output: Option<&Path>) -> anyhow
     let id = store.resolve(id)?;
     let loaded = store.load(&id)?;
     for notice in &loaded.notices {
-        eprintln!("heat: session {id}: {notice}");
+        say!("heat: session {id}: {notice}");
     }
     let text = export::render(format, &loaded.header, &loaded.records);
     match output {
         Some(path) => {
             std::fs::write(path, text).with_context(|| format!("could not write {}", path.display()))?;
-            eprintln!("heat: wrote {}", path.display());
+            say!("heat: wrote {}", path.display());
         }
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }

@@ -39,7 +39,7 @@ pub async fn resume(config: &Config, id: Option<&str>) -> anyhow::Result<ExitCod
     let id = store.resolve(id)?;
     let (recorder, loaded) = store.reopen(&id)?;
     for notice in &loaded.notices {
-        eprintln!("heat: session {id}: {notice}");
+        say!("heat: session {id}: {notice}");
     }
     store::check_continuable(&id, recorder.state())?;
     launch(config, Opening::Resume { recorder: Box::new(recorder), loaded }, true).await

@@ -204,6 +204,18 @@ impl Recorder {
         }
     }
 
+    /// Whether any turn of the debate has completed: until one has, the
+    /// session holds nothing worth keeping.
+    pub fn holds_a_turn(&self) -> bool {
+        self.state.rounds.iter().any(|r| r.turns.iter().any(|t| t.status == crate::debate::state::TurnStatus::Done))
+    }
+
+    /// Removes the session's log and index entry: a debate cut short before
+    /// it said anything (its reader went away at once).
+    pub fn discard(self) -> anyhow::Result<()> {
+        self.store.delete(&self.id)
+    }
+
     fn update_index(&self) -> anyhow::Result<()> {
         let entry = IndexEntry::describe(&self.id, self.created_ms, now_ms(), &self.state);
         let store = self.store.clone();

@@ -409,7 +409,12 @@ fn farewell(app: &App, debate: Option<&Running>) -> ExitCode {
     if let Some(running) = debate.filter(|d| d.recorder.is_some()) {
         let Some(recorder) = &running.recorder else { return ExitCode::SUCCESS };
         let outcome = app.debate.finish.as_ref().map_or("unfinished".to_string(), |f| f.outcome.describe());
-        eprintln!("heat: session {} saved ({outcome}); `heat export {}` writes it out", recorder.id(), recorder.id());
+        // Never a panic: with stderr closed there is nobody left to tell.
+        let (id, mut stderr) = (recorder.id(), std::io::stderr());
+        let _ = std::io::Write::write_all(
+            &mut stderr,
+            format!("heat: session {id} saved ({outcome}); `heat export {id}` writes it out\n").as_bytes(),
+        );
     }
     ExitCode::SUCCESS
 }
