@@ -318,3 +318,43 @@ async fn a_closed_pipe_ends_quietly_and_keeps_no_session_that_said_nothing() {
     assert!(!text.contains("panicked"), "{text}");
     assert_eq!(Store::open(data.path()).unwrap().list().len(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn resume_with_no_id_takes_the_newest_debate_that_can_go_on_and_says_which() {
+    // First a debate that fails (its judge is down), then a newer one that ends.
+    let judge_down = Arc::new(AtomicUsize::new(1));
+    let flag = Arc::clone(&judge_down);
+    let server = MockLlm::with_handler(move |request| {
+        if request.system().contains("You are the JUDGE") && flag.load(Ordering::SeqCst) == 1 {
+            return Reply::error(401, r#"{"error":{"message":"judge key revoked"}}"#);
+        }
+        debate_reply(request)
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "Tabs beat spaces", "--max-rounds", "2"]);
+    assert_eq!(output(cmd).await.status.code(), Some(1));
+    let failed = Store::open(data.path()).unwrap().resolve(None).unwrap();
+    judge_down.store(0, Ordering::SeqCst);
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "Spaces beat tabs", "--max-rounds", "2"]);
+    assert!(output(cmd).await.status.success());
+
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["resume"]);
+    let resumed = output(cmd).await;
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{stderr}");
+    assert!(stderr.contains(&format!("resuming {failed}, the newest debate that can go on")), "{stderr}");
+    assert!(String::from_utf8_lossy(&resumed.stdout).contains("resuming \"Tabs beat spaces\""));
+
+    // Now every debate has ended: say so, not "already ended" about the newest.
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["resume"]);
+    let none = output(cmd).await;
+    let stderr = String::from_utf8_lossy(&none.stderr);
+    assert!(!none.status.success());
+    assert!(stderr.contains("no stored debate can be continued: all 2 have ended"), "{stderr}");
+}

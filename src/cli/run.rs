@@ -127,7 +127,11 @@ pub(super) fn spec(config: &Config) -> DebateSpec {
 
 pub async fn resume(config: &Config, id: Option<&str>, json: bool) -> anyhow::Result<ExitCode> {
     let store = Store::open(&store::data_dir()?)?;
-    let id = store.resolve(id)?;
+    let named = id.is_some();
+    let id = store.resolve_continuable(id)?;
+    if !named {
+        say!("heat: resuming {id}, the newest debate that can go on");
+    }
     let (recorder, loaded) = store.reopen(&id)?;
     for notice in &loaded.notices {
         say!("heat: session {id}: {notice}");

@@ -36,7 +36,7 @@ pub async fn open(config: &Config, topic: Option<String>) -> anyhow::Result<Exit
 /// `heat resume` on a terminal: the stored debate as it stood, continued.
 pub async fn resume(config: &Config, id: Option<&str>) -> anyhow::Result<ExitCode> {
     let store = Store::open(&store::data_dir()?)?;
-    let id = store.resolve(id)?;
+    let id = store.resolve_continuable(id)?;
     let (recorder, loaded) = store.reopen(&id)?;
     for notice in &loaded.notices {
         say!("heat: session {id}: {notice}");

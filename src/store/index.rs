@@ -44,6 +44,14 @@ impl IndexEntry {
     }
 }
 
+impl IndexEntry {
+    /// Whether `heat resume` can go on with it: unfinished, failed or
+    /// cancelled (the words `Outcome::describe` gives those endings).
+    pub fn continuable(&self) -> bool {
+        self.outcome.as_deref().is_none_or(|o| o == "cancelled" || o.starts_with("failed"))
+    }
+}
+
 const FILE: &str = "index.json";
 
 /// Reads the index; `None` if it is missing or unreadable (then rebuild).

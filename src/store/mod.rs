@@ -135,6 +135,25 @@ impl Store {
         }
     }
 
+    /// The session `heat resume` goes on with: the one `id` names, or the
+    /// newest that can be continued (not the newest, which may have ended).
+    pub fn resolve_continuable(&self, id: Option<&str>) -> anyhow::Result<String> {
+        if id.is_some() {
+            return self.resolve(id);
+        }
+        let entries = self.list();
+        if entries.is_empty() {
+            bail!("there are no sessions yet; start one with heat run \"topic\"");
+        }
+        entries.iter().find(|e| e.continuable()).map(|e| e.id.clone()).with_context(|| {
+            format!(
+                "no stored debate can be continued: all {} have ended; `heat sessions` lists them, \
+                 `heat replay ID` plays one back",
+                entries.len()
+            )
+        })
+    }
+
     pub fn delete(&self, id: &str) -> anyhow::Result<()> {
         std::fs::remove_file(self.log_path(id)).with_context(|| format!("could not delete session {id}"))?;
         index::remove(&self.dir, id)
