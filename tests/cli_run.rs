@@ -358,3 +358,21 @@ async fn resume_with_no_id_takes_the_newest_debate_that_can_go_on_and_says_which
     assert!(!none.status.success());
     assert!(stderr.contains("no stored debate can be continued: all 2 have ended"), "{stderr}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_mistyped_subcommand_asks_did_you_mean_instead_of_debating_it() {
+    let server = MockLlm::with_handler(debate_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.arg("sesions");
+    let out = output(cmd).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("did you mean `heat sessions`?") && stderr.contains("heat -- sesions"), "{stderr}");
+    assert!(server.requests().is_empty(), "no debate started");
+    // After `--` the word is a topic (the studio, which needs a terminal, says so).
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["--", "sesions"]);
+    let out = output(cmd).await;
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("did you mean"));
+}

@@ -46,7 +46,7 @@ pub enum Commands {
         #[command(flatten)]
         debate: Box<DebateArgs>,
     },
-    /// Continue a stored debate where it stopped (the newest when no id is given).
+    /// Continue a stored debate where it stopped (the newest that can go on when no id is given).
     Resume {
         /// A session id, or the start of one.
         id: Option<String>,
@@ -207,9 +207,51 @@ impl DebateArgs {
     }
 }
 
+/// The subcommand a one-word topic was probably meant to be (`sesions` →
+/// `sessions`): one edit away, or two for names of five letters or more.
+pub fn near_subcommand(topic: &str) -> Option<String> {
+    use clap::CommandFactory;
+    let word = topic.trim().to_lowercase();
+    if word.is_empty() || word.contains(char::is_whitespace) {
+        return None;
+    }
+    Cli::command().get_subcommands().map(|c| c.get_name().to_string()).find(|name| {
+        let allowed = if name.len() >= 5 { 2 } else { 1 };
+        *name != word && edit_distance(name, &word) <= allowed
+    })
+}
+
+/// Levenshtein distance between two short words.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        }
+    }
+    row[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_one_word_topic_near_a_subcommand_is_caught() {
+        assert_eq!(near_subcommand("sesions").as_deref(), Some("sessions"));
+        assert_eq!(near_subcommand("doctr").as_deref(), Some("doctor"));
+        assert_eq!(near_subcommand("Resme").as_deref(), Some("resume"));
+        assert_eq!(near_subcommand("rum").as_deref(), Some("run"));
+        assert_eq!(near_subcommand("sessions"), None, "a subcommand itself is parsed as one");
+        assert_eq!(near_subcommand("Tea"), None);
+        assert_eq!(near_subcommand("Remote work wins"), None, "a sentence is a topic");
+        assert_eq!(near_subcommand("democracy"), None);
+    }
 
     fn keys(args: &DebateArgs) -> Vec<(String, String)> {
         args.flag_values().into_iter().map(|f| (f.key, f.raw)).collect()

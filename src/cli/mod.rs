@@ -42,6 +42,17 @@ use args::{Cli, Commands, ConfigAction, ModelAction};
 /// Runs the command line; errors come back as one sentence for stderr.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // `heat sesions` is a typo, not a debate about "sesions"; after `--` it is a topic.
+    if let (None, Some(topic)) = (&cli.command, &cli.topic)
+        && !std::env::args().any(|a| a == "--")
+        && let Some(name) = args::near_subcommand(topic)
+    {
+        say!(
+            "heat: `{topic}` is not a command: did you mean `heat {name}`? To debate it, write `heat -- {topic}` \
+             or a whole sentence"
+        );
+        return ExitCode::from(2);
+    }
     // Best effort: a data dir that cannot be written is reported by the
     // commands that need it, and by `heat doctor`.
     let _ = crate::store::data_dir().and_then(|dir| crate::logging::init(&dir, cli.log_level));
