@@ -376,3 +376,20 @@ async fn a_mistyped_subcommand_asks_did_you_mean_instead_of_debating_it() {
     let out = output(cmd).await;
     assert!(!String::from_utf8_lossy(&out.stderr).contains("did you mean"));
 }
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread")]
+async fn config_init_writes_a_file_only_its_owner_can_read() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let data = tempfile::tempdir().unwrap();
+    let path = data.path().join("fresh.toml");
+    for args in [vec!["config", "init"], vec!["config", "init", "--force"]] {
+        let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
+        cmd.arg("--config").arg(&path).args(&args).env("HEAT_DATA_DIR", data.path());
+        let out = output(cmd).await;
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{args:?}: it may hold an API key");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+}

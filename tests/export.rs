@@ -115,6 +115,8 @@ fn json_export_is_the_full_structured_record() {
     assert_eq!(state["rounds"].as_array().unwrap().len(), 2);
     assert_eq!(state["finish"]["outcome"]["kind"], "forced");
     assert_eq!(state["pinned_heat"], 0.5);
+    // Heats read as written, not widened from f32 (0.8999999761581421).
+    assert!(text.contains("\"initial_heat\": 0.9,") && !text.contains("0.89999"), "{text}");
     let events: Vec<Record> = serde_json::from_value(value["events"].clone()).unwrap();
     assert_eq!(events, records(), "the events round-trip exactly");
 }

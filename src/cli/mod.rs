@@ -161,9 +161,26 @@ fn init_config(file: Option<PathBuf>, force: bool) -> anyhow::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("could not create {}", dir.display()))?;
     }
-    std::fs::write(&path, DEFAULT_FILE).with_context(|| format!("could not write {}", path.display()))?;
+    write_private(&path, DEFAULT_FILE).with_context(|| format!("could not write {}", path.display()))?;
     show!("wrote {}", path.display());
     Ok(())
+}
+
+/// Writes a file only its owner can read: the config may come to hold an API key.
+fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
+        options.mode(0o600);
+        // An existing file (`--force`) keeps its mode on open: set it.
+        if path.exists() {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    options.open(path)?.write_all(text.as_bytes())
 }
 
 /// How to print on stdout: colour unless `NO_COLOR` or not a terminal;

@@ -24,18 +24,30 @@ pub fn render(format: Format, header: &Header, records: &[Record]) -> String {
     match format {
         Format::Md => markdown(header, &state, records),
         Format::Json => {
-            let value = json!({
-                "format": "heat-session-export",
-                "version": 1,
-                "session": { "id": header.id, "created": rfc3339(header.created_ms) },
-                "state": state,
-                "events": records,
-            });
-            let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+            // Serialised straight from the types, not through `serde_json::Value`,
+            // which would widen every f32 (an initial heat of 0.9 read 0.8999999761581421).
+            let export = JsonExport {
+                format: "heat-session-export",
+                version: 1,
+                session: json!({ "id": header.id, "created": rfc3339(header.created_ms) }),
+                state: &state,
+                events: records,
+            };
+            let mut text = serde_json::to_string_pretty(&export).unwrap_or_default();
             text.push('\n');
             text
         }
     }
+}
+
+/// The JSON export's shape.
+#[derive(serde::Serialize)]
+struct JsonExport<'a> {
+    format: &'static str,
+    version: u32,
+    session: serde_json::Value,
+    state: &'a DebateState,
+    events: &'a [Record],
 }
 
 fn rfc3339(ms: u64) -> String {
