@@ -93,6 +93,9 @@ async fn a_debate_runs_to_resolution_and_prints_as_it_streams() {
     );
     assert!(stdout.contains("── Round 2 of 3 · heat 0.60"), "{stdout}");
     assert!(stdout.contains("══ resolved by the judge after 2 rounds ══\nTabs win on accessibility."), "{stdout}");
+    // One outcome, said once: the closing verdict is not also printed as "resolved: …".
+    assert_eq!(stdout.matches("Tabs win on accessibility.").count(), 1, "{stdout}");
+    assert!(!stdout.contains("resolved: Tabs win"), "{stdout}");
     assert!(stderr.contains("saved as session"), "{stderr}");
 
     // What reached the server: three calls a round, the heat as temperature, the key as x-api-key.

@@ -134,10 +134,11 @@ impl<W: Write> TextPrinter<W> {
             DebateEvent::TurnFailed { role, error, .. } => {
                 writeln!(self.out, "\n{}", self.style.paint("31", &format!("✗ {} failed: {error}", role.key())))?;
             }
-            DebateEvent::VerdictReached { verdict, .. } => {
-                let resolved = if verdict.resolved { "resolved" } else { "not resolved" };
-                self.line(&format!("{resolved}: {}", crate::sanitize::clean(&verdict.verdict)))?;
-                if !verdict.resolved {
+            DebateEvent::VerdictReached { round, verdict } => {
+                let judge = self.state.rounds.iter().find(|r| r.number == *round).and_then(|r| r.turn(Role::Judge));
+                // A verdict that closes the debate is said once, with the outcome, when it finishes.
+                if !judge.is_some_and(crate::debate::state::Turn::closes_debate) {
+                    self.line(&format!("not resolved: {}", crate::sanitize::clean(&verdict.verdict)))?;
                     self.line(&format!("next: {} · heat {:.2}", crate::sanitize::clean(&verdict.topic), verdict.heat))?;
                 }
             }

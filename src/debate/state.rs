@@ -49,6 +49,14 @@ impl Turn {
         matches!(self.status, TurnStatus::Done | TurnStatus::Cancelled)
     }
 
+    /// A judge turn whose verdict closes the debate: the final synthesis,
+    /// or a verdict that declared it resolved. Its "next heat" means nothing.
+    pub fn closes_debate(&self) -> bool {
+        self.role == Role::Judge
+            && (self.purpose.is_final()
+                || matches!(&self.verdict, Some(VerdictStatus::Parsed { verdict }) if verdict.resolved))
+    }
+
     /// Started but not settled or failed: a model call is (or was) under way.
     pub fn is_open(&self) -> bool {
         matches!(self.status, TurnStatus::Streaming | TurnStatus::Retrying { .. })
@@ -248,7 +256,10 @@ impl DebateState {
             DebateEvent::VerdictReached { round, verdict } => {
                 if let Some(t) = self.round_mut(*round).and_then(|r| r.turn_mut(Role::Judge)) {
                     t.verdict = Some(VerdictStatus::Parsed { verdict: verdict.clone() });
-                    self.heat = clamp_heat(verdict.heat);
+                    // A verdict that closes the debate sets no heat: there is no next round.
+                    if !t.closes_debate() {
+                        self.heat = clamp_heat(verdict.heat);
+                    }
                 }
             }
             DebateEvent::VerdictInvalid { round, error, will_retry } => {

@@ -107,12 +107,13 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record]) -> String 
         let Some(judge) = round.turn(Role::Judge) else { continue };
         md.push_str("### Judge\n\n");
         match &judge.verdict {
+            // One outcome, said once: the verdict that closed the debate is the final synthesis below.
+            Some(VerdictStatus::Parsed { .. }) if judge.closes_debate() && state.finish.is_some() => {
+                md.push_str("*(the judge closed the debate: the final synthesis is below)*\n\n");
+            }
             Some(VerdictStatus::Parsed { verdict }) => {
-                let head = if verdict.resolved { "Resolved." } else { "Not resolved." };
-                let _ = writeln!(md, "**{head}** {}\n", clean(&verdict.verdict));
-                if !verdict.resolved {
-                    let _ = writeln!(md, "Next: {} · heat {:.2}\n", clean(&verdict.topic), verdict.heat);
-                }
+                let _ = writeln!(md, "**Not resolved.** {}\n", clean(&verdict.verdict));
+                let _ = writeln!(md, "Next: {} · heat {:.2}\n", clean(&verdict.topic), verdict.heat);
             }
             Some(VerdictStatus::Invalid { error, .. }) => {
                 let _ = writeln!(md, "*(the verdict could not be read: {}; heat and topic kept)*\n", clean(error));

@@ -290,13 +290,16 @@ fn lay_out(
     }
     match &turn.verdict {
         Some(VerdictStatus::Parsed { verdict }) => {
-            let (label, color) = if verdict.resolved { ("resolved", theme.good) } else { ("not resolved", theme.warn) };
             foot.push(Line::default());
-            foot.push(Line::from(vec![
-                Span::styled(label, Style::new().fg(color).add_modifier(Modifier::BOLD)),
-                Span::styled(format!(" · heat → {:.2}", verdict.heat), Style::new().fg(theme.heat(verdict.heat))),
-            ]));
-            if !verdict.resolved && !turn.purpose.is_final() {
+            // One outcome, said once: a verdict that closes the debate has no next heat or topic.
+            if turn.closes_debate() {
+                let label = if turn.purpose.is_final() { "final synthesis" } else { "resolved" };
+                foot.push(Line::from(Span::styled(label, Style::new().fg(theme.good).add_modifier(Modifier::BOLD))));
+            } else {
+                foot.push(Line::from(vec![
+                    Span::styled("not resolved", Style::new().fg(theme.warn).add_modifier(Modifier::BOLD)),
+                    Span::styled(format!(" · heat → {:.2}", verdict.heat), Style::new().fg(theme.heat(verdict.heat))),
+                ]));
                 foot.extend(wrap_plain(&format!("Next: {}", clean(&verdict.topic)), width, accent));
             }
         }
