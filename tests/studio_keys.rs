@@ -77,7 +77,33 @@ fn t_pins_by_arrows_or_typed_value_and_capital_t_releases() {
     press(&mut app, KeyCode::Char('t'));
     typed(&mut app, "2");
     assert!(press(&mut app, KeyCode::Enter).is_empty());
-    assert!(screen(&mut app, 120, 40).contains("the heat must be between 0.30 and 1.00"));
+    assert!(screen(&mut app, 120, 40).contains("2 is out of range: type 0.30 to 1.00"));
+    press(&mut app, KeyCode::Esc);
+
+    // `-1` is minus one, not a step down and then 1 (which pinned 1.00).
+    press(&mut app, KeyCode::Char('t'));
+    typed(&mut app, "-1");
+    assert!(press(&mut app, KeyCode::Enter).is_empty(), "nothing is pinned");
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("-1 is out of range: type 0.30 to 1.00"), "{text}");
+    press(&mut app, KeyCode::Esc);
+
+    // Text is refused as it is typed, and the gauge shows that nothing would be pinned.
+    press(&mut app, KeyCode::Char('t'));
+    typed(&mut app, "abc");
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("\"abc\" is not a number: type 0.30 to 1.00"), "said before Enter:\n{text}");
+    assert!(!text.contains('█'), "an empty gauge:\n{text}");
+    assert!(press(&mut app, KeyCode::Enter).is_empty());
+    press(&mut app, KeyCode::Esc);
+
+    // A typed value moves the gauge with it.
+    press(&mut app, KeyCode::Char('t'));
+    typed(&mut app, "1");
+    let full = screen(&mut app, 120, 40).matches('█').count();
+    press(&mut app, KeyCode::Backspace);
+    typed(&mut app, "0.3");
+    assert!(screen(&mut app, 120, 40).matches('█').count() < full, "the gauge follows the typed value");
     press(&mut app, KeyCode::Esc);
 
     // Arrows stop at the range's ends.

@@ -263,9 +263,11 @@ impl App {
         temp.error = None;
         match key.code {
             KeyCode::Esc => return Vec::new(),
-            KeyCode::Up | KeyCode::Right | KeyCode::Char('+' | 'k') => temp.step(HEAT_STEP),
-            KeyCode::Down | KeyCode::Left | KeyCode::Char('-' | 'j') => temp.step(-HEAT_STEP),
-            KeyCode::Char(c) if c.is_ascii_digit() || c == '.' => temp.typed.get_or_insert_with(String::new).push(c),
+            KeyCode::Up | KeyCode::Right | KeyCode::Char('k') => temp.step(HEAT_STEP),
+            KeyCode::Down | KeyCode::Left | KeyCode::Char('j') => temp.step(-HEAT_STEP),
+            // Every other character is part of what is typed, so `-1` reads as minus one and
+            // `abc` as text: either is refused with the range, never taken for something else.
+            KeyCode::Char(c) if !c.is_control() => temp.typed.get_or_insert_with(String::new).push(c),
             KeyCode::Backspace => {
                 if let Some(typed) = &mut temp.typed {
                     typed.pop();
@@ -299,14 +301,21 @@ impl TempEditor {
         self.typed = None;
     }
 
-    /// The heat to pin: what was typed, else the stepped value.
+    /// The heat to pin: what was typed, else the stepped value; or why
+    /// what was typed cannot be pinned.
     pub fn chosen(&self) -> Result<f32, String> {
+        let range = format!("type {HEAT_MIN:.2} to {HEAT_MAX:.2}");
         let value = match self.typed.as_deref().filter(|t| !t.is_empty()) {
-            Some(typed) => typed.parse::<f32>().map_err(|_| format!("{typed:?} is not a number"))?,
+            Some(typed) => typed
+                .trim()
+                .parse::<f32>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| format!("{typed:?} is not a number: {range}"))?,
             None => self.value,
         };
         if !(HEAT_MIN..=HEAT_MAX).contains(&value) {
-            return Err(format!("the heat must be between {HEAT_MIN:.2} and {HEAT_MAX:.2}"));
+            return Err(format!("{value} is out of range: {range}"));
         }
         Ok(value)
     }

@@ -33,10 +33,15 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             let rect = centered(area, 56, 9);
             let inner = frame_box(frame, app, rect, " Pin the heat ");
             let theme = &app.theme;
-            let value = temp.chosen().unwrap_or(temp.value);
+            // The gauge shows what Enter would pin: nothing while the typed text cannot be.
+            let chosen = temp.chosen();
+            let value = chosen.as_ref().copied().unwrap_or(HEAT_MIN);
             let shown = temp.typed.clone().unwrap_or_else(|| format!("{:.2}", temp.value));
-            let cells = (((value - HEAT_MIN) / (HEAT_MAX - HEAT_MIN)) * 30.0).round().clamp(0.0, 30.0) as usize;
-            let color = theme.heat(value);
+            let cells = match chosen {
+                Ok(v) => (((v - HEAT_MIN) / (HEAT_MAX - HEAT_MIN)) * 30.0).round().clamp(0.0, 30.0) as usize,
+                Err(_) => 0,
+            };
+            let color = if chosen.is_ok() { theme.heat(value) } else { theme.error };
             let mut lines = vec![
                 Line::from(vec![
                     Span::raw("heat "),
@@ -50,8 +55,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
                 Line::default(),
                 Line::from("The debaters use it from their next turn until released."),
             ];
-            if let Some(error) = &temp.error {
-                lines.push(Line::from(Span::styled(error.clone(), Style::new().fg(theme.error))));
+            // Said as it is typed, not only on Enter.
+            let error = temp.error.clone().or_else(|| temp.typed.as_ref().and_then(|_| temp.chosen().err()));
+            if let Some(error) = error {
+                lines.push(Line::from(Span::styled(error, Style::new().fg(theme.error))));
             }
             let [body, hint] = split_last(inner);
             frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), body);
