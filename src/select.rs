@@ -238,7 +238,10 @@ fn default_model(config: &Config, env: &Environment, kind: ProviderKind) -> anyh
         ProviderKind::Ollama => match (config.text("providers.ollama.model"), &env.ollama) {
             (Some(model), _) => model.to_string(),
             (None, Ok(models)) => models.first().cloned().unwrap_or_default(),
-            (None, Err(why)) => bail!("no Ollama model to use: {why}; set providers.ollama.model"),
+            (None, Err(why)) if why.starts_with("no Ollama server") => bail!(
+                "{why}: start it (`ollama serve`), or point OLLAMA_HOST (providers.ollama.base_url) at the one you run"
+            ),
+            (None, Err(why)) => bail!("no Ollama model to use: {why}; or name one with providers.ollama.model"),
         },
         ProviderKind::Local => env.local.clone().map_err(anyhow::Error::msg)?,
     })
@@ -290,7 +293,7 @@ pub fn http_model(config: &Config, kind: ProviderKind) -> Option<Arc<dyn ChatMod
         }
         ProviderKind::Ollama => {
             let base = format!("{}/v1", ollama_base(config));
-            Arc::new(OpenAiModel::new(http(config, kind, base, None)))
+            Arc::new(OpenAiModel::new(http(config, kind, base, None)).named("ollama"))
         }
         ProviderKind::Local => return None,
     })

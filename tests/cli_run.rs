@@ -396,3 +396,37 @@ async fn config_init_writes_a_file_only_its_owner_can_read() {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ollama_without_a_server_names_the_server_and_a_running_one_is_labelled_ollama() {
+    let data = tempfile::tempdir().unwrap();
+    let server = MockLlm::with_handler(debate_reply).await;
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "Tabs beat spaces", "--provider", "ollama"]).env("OLLAMA_HOST", "127.0.0.1:9");
+    let out = output(cmd).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("no Ollama server at http://127.0.0.1:9") && stderr.contains("OLLAMA_HOST"), "{stderr}");
+    assert!(!stderr.contains("set providers.ollama.model"), "the cause is the server: {stderr}");
+
+    // A server that answers like Ollama: its model list, then the OpenAI dialect.
+    let ollama = MockLlm::with_handler(|request| match request.path.as_str() {
+        "/api/tags" => Reply::error(200, r#"{"models":[{"name":"llama3.2:1b"}]}"#),
+        _ => {
+            let text = if request.system().contains("You are the JUDGE") {
+                r#"{"resolved": true, "verdict": "Tabs.", "topic": "t", "heat": 0.3}"#
+            } else {
+                "An argument."
+            };
+            Reply::sse(&support::mock_llm::openai_sse_text(text, 3), 64)
+        }
+    })
+    .await;
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "Tabs beat spaces", "--provider", "ollama", "--max-rounds", "1"])
+        .env("OLLAMA_HOST", ollama.base_url.trim_start_matches("http://"));
+    let out = output(cmd).await;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("advocate  ollama/llama3.2:1b"), "{stdout}");
+}

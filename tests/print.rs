@@ -114,7 +114,9 @@ fn failures_and_outcomes_read_as_sentences() {
     ]);
     let out = print(&events);
     assert!(out.contains("✗ skeptic failed: authentication failed (401): invalid x-api-key"), "{out}");
-    assert!(out.contains("══ failed: the skeptic could not answer after 1 round ══"), "{out}");
+    // The reason is said once, by the turn that failed; the headline says where.
+    assert!(out.contains("══ failed in round 1 ══"), "{out}");
+    assert_eq!(out.matches("invalid x-api-key").count(), 1, "{out}");
 }
 
 #[test]

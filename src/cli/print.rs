@@ -176,13 +176,8 @@ impl<W: Write> TextPrinter<W> {
             }
             DebateEvent::Finished { outcome, synthesis } => {
                 self.settle_debaters()?;
-                let rounds = self.state.rounds.len();
-                let rounds = format!("{rounds} round{}", if rounds == 1 { "" } else { "s" });
-                writeln!(
-                    self.out,
-                    "\n{}",
-                    self.style.paint("1", &format!("══ {} after {rounds} ══", outcome.describe()))
-                )?;
+                let headline = outcome.headline(self.state.rounds.len());
+                writeln!(self.out, "\n{}", self.style.paint("1", &format!("══ {headline} ══")))?;
                 if let Some(text) = synthesis {
                     self.line(&crate::sanitize::clean(text))?;
                 }

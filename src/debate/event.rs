@@ -109,6 +109,18 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The ending in a few words with where it came, for a headline: a
+    /// failure says in which round, not why (the turn that failed says that).
+    pub fn headline(&self, rounds: usize) -> String {
+        let after = format!("after {rounds} round{}", if rounds == 1 { "" } else { "s" });
+        let round = rounds.max(1);
+        match self {
+            Outcome::Failed(_) => format!("failed in round {round}"),
+            Outcome::Cancelled => format!("cancelled in round {round}"),
+            other => format!("{} {after}", other.describe()),
+        }
+    }
+
     pub fn describe(&self) -> String {
         match self {
             Outcome::Resolved => "resolved by the judge".into(),

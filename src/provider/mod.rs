@@ -258,7 +258,8 @@ impl ProviderError {
     pub fn advice(&self, provider: &str) -> Option<String> {
         let (key_var, url_var) = match provider {
             "anthropic" => ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),
-            "openai" => ("OPENAI_API_KEY", "OPENAI_BASE_URL or OLLAMA_HOST"),
+            "openai" => ("OPENAI_API_KEY", "OPENAI_BASE_URL"),
+            "ollama" => ("the API key", "OLLAMA_HOST"),
             _ => ("the API key", "the base URL"),
         };
         Some(match self {
@@ -325,6 +326,7 @@ fn not_found_advice(provider: &str, url: &str, message: &str) -> String {
     }
     let (var, example) = match provider {
         "anthropic" => ("ANTHROPIC_BASE_URL", "https://api.anthropic.com, without /v1 (heat adds /v1/messages)"),
+        "ollama" => ("OLLAMA_HOST", "localhost:11434 (heat adds /v1/chat/completions)"),
         _ => ("OPENAI_BASE_URL", "http://host:port/v1, with /v1 (heat adds /chat/completions)"),
     };
     let shape = if url.contains("/v1/v1/") {

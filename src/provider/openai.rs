@@ -18,6 +18,9 @@ pub struct OpenAiModel {
     config: HttpConfig,
     client: reqwest::Client,
     endpoint: Arc<Endpoint>,
+    /// The provider's name in labels and advice: `openai`, or `ollama`
+    /// for Ollama's OpenAI-compatible endpoint.
+    name: &'static str,
 }
 
 impl OpenAiModel {
@@ -25,7 +28,14 @@ impl OpenAiModel {
         let client = config.client();
         let key = format!("openai {}", config.base_url.trim_end_matches('/'));
         let endpoint = Endpoint::shared(&key, config.max_concurrent);
-        Self { config, client, endpoint }
+        Self { config, client, endpoint, name: "openai" }
+    }
+
+    /// The same model, labelled as another OpenAI-compatible provider.
+    #[must_use]
+    pub fn named(mut self, name: &'static str) -> Self {
+        self.name = name;
+        self
     }
 }
 
@@ -68,7 +78,7 @@ pub fn body(request: &ChatRequest) -> Value {
 
 impl ChatModel for OpenAiModel {
     fn provider_name(&self) -> &'static str {
-        "openai"
+        self.name
     }
 
     fn stream(&self, request: ChatRequest) -> ChunkStream {

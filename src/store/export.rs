@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::log::{Header, Record};
 use crate::debate::state::{TurnStatus, VerdictStatus};
-use crate::debate::{DebateEvent, DebateState, Role};
+use crate::debate::{DebateEvent, DebateState, Outcome, Role};
 use crate::sanitize::clean;
 
 /// The export formats.
@@ -64,9 +64,12 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record]) -> String 
     let mut md = String::new();
     let _ = writeln!(md, "# {}\n", clean(&state.topic));
     let _ = writeln!(md, "- Session: `{}`, started {}", header.id, rfc3339(header.created_ms));
-    let outcome = state.finish.as_ref().map_or_else(|| "unfinished".to_string(), |f| f.outcome.describe());
-    let rounds = state.rounds.len();
-    let _ = writeln!(md, "- Outcome: {outcome} after {rounds} round{}", if rounds == 1 { "" } else { "s" });
+    let outcome = match state.finish.as_ref().map(|f| &f.outcome) {
+        None => format!("unfinished after {} round(s)", state.rounds.len()),
+        Some(failed @ Outcome::Failed(why)) => format!("{}: {}", failed.headline(state.rounds.len()), clean(why)),
+        Some(outcome) => outcome.headline(state.rounds.len()),
+    };
+    let _ = writeln!(md, "- Outcome: {outcome}");
     for p in &state.participants {
         let asked = match &p.served {
             Some(_) => format!(" (asked for {})", clean(&p.model)),
