@@ -410,16 +410,16 @@ async fn ollama_without_a_server_names_the_server_and_a_running_one_is_labelled_
     assert!(!stderr.contains("set providers.ollama.model"), "the cause is the server: {stderr}");
 
     // A server that answers like Ollama: its model list, then the OpenAI dialect.
-    let ollama = MockLlm::with_handler(|request| match request.path.as_str() {
-        "/api/tags" => Reply::error(200, r#"{"models":[{"name":"llama3.2:1b"}]}"#),
-        _ => {
-            let text = if request.system().contains("You are the JUDGE") {
-                r#"{"resolved": true, "verdict": "Tabs.", "topic": "t", "heat": 0.3}"#
-            } else {
-                "An argument."
-            };
-            Reply::sse(&support::mock_llm::openai_sse_text(text, 3), 64)
+    let ollama = MockLlm::with_handler(|request| {
+        if request.path == "/api/tags" {
+            return Reply::error(200, r#"{"models":[{"name":"llama3.2:1b"}]}"#);
         }
+        let text = if request.system().contains("You are the JUDGE") {
+            r#"{"resolved": true, "verdict": "Tabs.", "topic": "t", "heat": 0.3}"#
+        } else {
+            "An argument."
+        };
+        Reply::sse(&support::mock_llm::openai_sse_text(text, 3), 64)
     })
     .await;
     let mut cmd = heat(data.path(), &server);
