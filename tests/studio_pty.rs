@@ -253,22 +253,25 @@ fn session_events(data: &std::path::Path) -> Vec<DebateEvent> {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn sigterm_mid_stream_restores_the_terminal_and_saves_the_debate() {
-    let server = MockLlm::with_handler(reply).await;
-    let data = tempfile::tempdir().unwrap();
-    let mut studio = open_studio(data.path(), &server);
-    studio.wait_for("both debaters to stream", |s| s.contains("Remote work gives") && s.contains("Offices")).await;
-    let pid = studio.child.process_id().unwrap();
-    let killed = std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status().unwrap();
-    assert!(killed.success());
-    studio.wait_exit().await;
-    studio.wait_restored().await;
-    let events = session_events(data.path());
-    assert!(
-        matches!(events.last(), Some(DebateEvent::Finished { outcome: heat::debate::Outcome::Cancelled, .. })),
-        "the log should end with a cancelled finish, ends with {:?}",
-        events.last()
-    );
+async fn sigterm_or_a_closed_terminal_mid_stream_restores_the_terminal_and_saves_the_debate() {
+    // SIGHUP is what a closed terminal window sends: it ends the same way.
+    for signal in ["-TERM", "-HUP"] {
+        let server = MockLlm::with_handler(reply).await;
+        let data = tempfile::tempdir().unwrap();
+        let mut studio = open_studio(data.path(), &server);
+        studio.wait_for("both debaters to stream", |s| s.contains("Remote work gives") && s.contains("Offices")).await;
+        let pid = studio.child.process_id().unwrap();
+        let killed = std::process::Command::new("kill").args([signal, &pid.to_string()]).status().unwrap();
+        assert!(killed.success());
+        studio.wait_exit().await;
+        studio.wait_restored().await;
+        let events = session_events(data.path());
+        assert!(
+            matches!(events.last(), Some(DebateEvent::Finished { outcome: heat::debate::Outcome::Cancelled, .. })),
+            "{signal}: the log should end with a cancelled finish, ends with {:?}",
+            events.last()
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -50,6 +50,8 @@ struct Running {
 pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
     let mut sigterm = signal(SignalKind::terminate()).context("could not watch for SIGTERM")?;
     let mut sigint = signal(SignalKind::interrupt()).context("could not watch for SIGINT")?;
+    // A closed terminal window: stop, save and restore as for SIGTERM.
+    let mut sighup = signal(SignalKind::hangup()).context("could not watch for SIGHUP")?;
     let mut guard = Guard::enter(studio.mouse).context("could not take over the terminal")?;
     let mut input = EventStream::new();
     let mut debate: Option<Running> = None;
@@ -92,6 +94,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
             () = tokio::time::sleep_until(tick_due), if !dirty && app.animating() => dirty = true,
             _ = sigterm.recv() => effects.push(Effect::Quit),
             _ = sigint.recv() => effects.push(Effect::Quit),
+            _ = sighup.recv() => effects.push(Effect::Quit),
         }
         for effect in effects {
             match effect {
