@@ -47,6 +47,17 @@ fn i_injects_the_typed_topic() {
 }
 
 #[test]
+fn an_empty_injection_says_what_is_missing_and_stays_open() {
+    let mut app = mid_stream();
+    press(&mut app, KeyCode::Char('i'));
+    typed(&mut app, "   ");
+    assert!(press(&mut app, KeyCode::Enter).is_empty(), "nothing is sent");
+    assert!(app.modal.is_some(), "the dialog stays open");
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("Type the topic to inject first, or Esc to cancel"), "{text}");
+}
+
+#[test]
 fn esc_cancels_an_injection_and_ctrl_s_sends() {
     let mut app = mid_stream();
     press(&mut app, KeyCode::Char('i'));

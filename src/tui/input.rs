@@ -245,6 +245,11 @@ impl App {
             EditorKey::Submit => {
                 let text = editor.area.lines().join("\n").trim().to_string();
                 if text.is_empty() {
+                    let what = match editor.purpose {
+                        EditorPurpose::Inject => "Type the topic to inject first, or Esc to cancel",
+                        EditorPurpose::NewTopic => "Type the proposition to debate first, or Esc to cancel",
+                    };
+                    self.say(Tone::Warn, what);
                     self.modal = Some(Modal::Editor(editor));
                     return Vec::new();
                 }
