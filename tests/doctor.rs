@@ -215,3 +215,33 @@ async fn a_damaged_model_file_is_caught_by_its_hash() {
     let offline = line(&text, "offline");
     assert!(offline.contains("is damaged") && offline.contains("heat model install"), "{text}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bad_theme_or_key_map_fails_the_config_check_with_its_file_and_line() {
+    let server = MockLlm::with_handler(anthropic_server).await;
+    let cases = [
+        ("[ui]\ntheme = \"dark\"\n", "heat.toml line 2: `ui.theme`: no theme named \"dark\""),
+        ("[keys]\npause = \"banana\"\n", "heat.toml line 2: keys.pause:"),
+        (
+            "[debate]\nmax_rounds = 3\n\n[keys]\npause = \"q\"\n",
+            "heat.toml line 5: keys.pause: it takes every key of keys.quit",
+        ),
+    ];
+    for (file, expected) in cases {
+        let data = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(data.path().join("heat")).unwrap();
+        std::fs::write(data.path().join("heat/heat.toml"), file).unwrap();
+        let (ok, text) = run(doctor(data.path(), &server)).await;
+        assert!(!ok, "{text}");
+        let config = line(&text, "config");
+        assert!(config.starts_with("FAIL") && config.contains(expected), "{expected}:\n{text}");
+        assert!(!text.contains("heat can run a debate."), "{text}");
+
+        // `heat config show` refuses it the same way.
+        let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
+        cmd.args(["config", "show"]).env("XDG_CONFIG_HOME", data.path()).env_remove("HEAT_CONFIG");
+        let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && stderr.contains(expected), "{expected}:\n{stderr}");
+    }
+}

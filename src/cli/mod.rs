@@ -146,11 +146,11 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
 /// Loads the config from the named file, or the platform's default file.
 pub fn load_config(file: Option<&PathBuf>, flags: &[FlagValue]) -> anyhow::Result<Config> {
     let env = |var: &str| std::env::var(var).ok();
-    if let Some(path) = file {
-        return Config::load(Some((path, true)), &env, flags);
-    }
     let default = Config::default_path();
-    Config::load(default.as_deref().map(|p| (p, false)), &env, flags)
+    let file = file.map(|p| (p.as_path(), true)).or_else(|| default.as_deref().map(|p| (p, false)));
+    let config = Config::load(file, &env, flags)?;
+    studio::check_config(&config)?;
+    Ok(config)
 }
 
 fn init_config(file: Option<PathBuf>, force: bool) -> anyhow::Result<()> {

@@ -52,9 +52,7 @@ pub async fn replay(config: &Config, loaded: Loaded, speed: f64, id: Option<Stri
 
 async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result<ExitCode> {
     let theme = theme(config)?;
-    let keymap = KeyMap::with_overrides(|name| config.text(&format!("keys.{name}")).map(str::to_string))
-        .map_err(|e| anyhow::anyhow!("{e}"))
-        .context("the [keys] table in the config is not valid")?;
+    let keymap = keymap(config)?;
     let store = Store::open(&store::data_dir()?)?;
     let (mut setup, mut notices, mut installer, mut roster) = (None, Vec::new(), None, Vec::new());
     if live {
@@ -116,9 +114,28 @@ fn offline_installer(config: &Config, selection: &Selection) -> Installer {
     })
 }
 
+/// The studio's theme, as configured; an error names where it was set.
 fn theme(config: &Config) -> anyhow::Result<Theme> {
     let name = config.text("ui.theme").filter(|t| !t.is_empty()).unwrap_or("default");
     let user_dir = Config::default_path().and_then(|p| p.parent().map(|d| d.join("themes")));
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     Theme::load(name, user_dir.as_deref(), no_color)
+        .map_err(|e| anyhow::anyhow!("{}: `ui.theme`: {e:#}", config.place("ui.theme")))
+}
+
+/// The studio's keys, as configured; an error names the file and line of the key at fault.
+fn keymap(config: &Config) -> anyhow::Result<KeyMap> {
+    KeyMap::with_overrides(|name| config.text(&format!("keys.{name}")).map(str::to_string)).map_err(|e| {
+        let key = e.split(':').next().unwrap_or_default();
+        anyhow::anyhow!("{}: {e}", config.place(key))
+    })
+}
+
+/// Checks what only the studio reads (its theme and keys) with the rest of
+/// the config, so `heat doctor`, `heat config show` and every command
+/// refuse them at once, with file and line, not when the studio opens.
+pub fn check_config(config: &Config) -> anyhow::Result<()> {
+    theme(config)?;
+    keymap(config)?;
+    Ok(())
 }

@@ -140,6 +140,20 @@ impl Config {
         self.entries.get(key)
     }
 
+    /// Where `key`'s value was set, as an error names it: the file and line
+    /// (`heat.toml line 4`), the environment variable or the flag.
+    pub fn place(&self, key: &str) -> String {
+        match self.get(key).map(|e| &e.source) {
+            Some(Source::File(path)) => {
+                let line = std::fs::read_to_string(path).ok().and_then(|text| line_of(&text, key));
+                format!("{}{}", path.display(), line.map(|l| format!(" line {l}")).unwrap_or_default())
+            }
+            Some(Source::Env(var)) => format!("the environment variable {var}"),
+            Some(Source::Flag(flag)) => flag.clone(),
+            Some(Source::Default) | None => "the built-in defaults".into(),
+        }
+    }
+
     /// A whole-number key (all have defaults or are optional).
     pub fn int(&self, key: &str) -> Option<i64> {
         match self.get(key)?.value {

@@ -205,6 +205,22 @@ impl KeyMap {
         for (action, chords) in &mut map.keys {
             chords.retain(|c| map.bindings.get(c) == Some(action));
         }
+        // Whatever is rebound, a person can always quit and find the keys.
+        for needed in [Action::Quit, Action::Help] {
+            if map.keys[&needed].is_empty() {
+                let taker = Action::TABLE
+                    .iter()
+                    .find(|(a, name, _, _)| *a != needed && lookup(name).is_some())
+                    .map_or("another key", |(_, name, _, _)| *name);
+                return Err(format!(
+                    "keys.{taker}: it takes every key of keys.{} and leaves no way to {}; \
+                     choose another key, or give keys.{} one too",
+                    needed.config_name(),
+                    if needed == Action::Quit { "quit" } else { "show the help" },
+                    needed.config_name()
+                ));
+            }
+        }
         Ok(map)
     }
 
@@ -268,6 +284,10 @@ mod tests {
         assert!(err.contains("keys.help") && err.contains("hyper-x"), "{err}");
         let err =
             KeyMap::with_overrides(|name| matches!(name, "help" | "quit").then(|| "x".to_string())).expect_err("clash");
+        let no_quit = KeyMap::with_overrides(|name| (name == "pause").then(|| "q".to_string())).expect_err("no quit");
+        assert!(no_quit.starts_with("keys.pause:") && no_quit.contains("no way to quit"), "{no_quit}");
+        let no_help = KeyMap::with_overrides(|name| (name == "pause").then(|| "?, f1".to_string())).expect_err("help");
+        assert!(no_help.contains("no way to show the help"), "{no_help}");
         assert!(err.contains("already bound"), "{err}");
     }
 
