@@ -176,6 +176,27 @@ async fn injection_during_a_round_reaches_the_next_round_and_the_judge() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn an_injection_in_the_last_round_reaches_the_final_synthesis() {
+    let gate = Arc::new(Semaphore::new(0));
+    let a = Arc::new(ScriptedModel::new([Reply::gated("For ", &gate, "it.")], Reply::text("For.")));
+    let s = debater("Against.");
+    let j = judge([verdict(true, 0.3, "t")]);
+    let mut handle = engine::start(setup(&a, &s, &j), spec(1));
+    let mut events = Vec::new();
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Delta { role: Role::Advocate, .. })).await;
+    handle.send(Command::InjectTopic("What about remote teams?".into()));
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TopicInjected { .. })).await;
+    gate.add_permits(1);
+    let (_, state) = finish(handle, events).await;
+    assert_eq!(state.rounds.len(), 1, "no round is left to carry it");
+    let synthesis = j.requests()[0].messages.last().unwrap().content.clone();
+    assert!(
+        synthesis.contains("asks the final synthesis to consider: What about remote teams?"),
+        "the note is not dropped: {synthesis}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
 async fn injection_between_rounds_while_the_judge_streams() {
     let gate = Arc::new(Semaphore::new(0));
     let (a, s) = (debater("For."), debater("Against."));

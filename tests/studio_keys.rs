@@ -47,6 +47,17 @@ fn i_injects_the_typed_topic() {
 }
 
 #[test]
+fn an_injection_in_the_last_round_says_the_synthesis_considers_it() {
+    let mut app = mid_stream();
+    app.debate.max_rounds = 1;
+    press(&mut app, KeyCode::Char('i'));
+    typed(&mut app, "Juniors?");
+    assert_eq!(press(&mut app, KeyCode::Enter), send(Command::InjectTopic("Juniors?".into())));
+    let text = screen(&mut app, 200, 50);
+    assert!(text.contains("this is the last round, so the judge's final synthesis considers it"), "{text}");
+}
+
+#[test]
 fn an_empty_injection_says_what_is_missing_and_stays_open() {
     let mut app = mid_stream();
     press(&mut app, KeyCode::Char('i'));

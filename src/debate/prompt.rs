@@ -174,6 +174,10 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
     }
     out.push_str(&format!("\n\n[advocate, skeptic]:\n{pair}\n\n"));
     if purpose.is_final() {
+        // Injected during the last round: no round is left to carry it, so the synthesis does.
+        for note in &state.pending_injections {
+            out.push_str(&format!("The person running the debate asks the final synthesis to consider: {note}\n"));
+        }
         let why = if state.force_requested {
             "The person running the debate has asked for a resolution now."
         } else {

@@ -9,8 +9,8 @@ use ratatui_textarea::TextArea;
 use super::app::{App, Confirm, Editor, EditorPurpose, Effect, Modal, TempEditor, Tone};
 use super::install::InstallState;
 use super::keymap::Action;
-use crate::debate::Command;
 use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
+use crate::debate::{Command, Role};
 
 const HEAT_STEP: f32 = 0.05;
 
@@ -254,10 +254,7 @@ impl App {
                     return Vec::new();
                 }
                 match editor.purpose {
-                    EditorPurpose::Inject => {
-                        self.say(Tone::Good, "Topic injected: the next round's prompts carry it");
-                        vec![Effect::Send(Command::InjectTopic(text))]
-                    }
+                    EditorPurpose::Inject => self.inject(text),
                     EditorPurpose::NewTopic => vec![Effect::Start(text)],
                 }
             }
@@ -295,6 +292,28 @@ impl App {
         }
         self.modal = Some(Modal::Temperature(temp));
         Vec::new()
+    }
+}
+
+impl App {
+    /// Sends an injected topic, saying where it will be heard: the next
+    /// round's prompts, or in the last round the judge's final synthesis;
+    /// once that synthesis is being written it is too late, and said so.
+    fn inject(&mut self, text: String) -> Vec<Effect> {
+        let round = self.debate.current_round();
+        let last = self.debate.force_requested || round.is_some_and(|r| r.number + 1 >= self.debate.max_rounds);
+        let final_started = round.and_then(|r| r.turn(Role::Judge)).is_some_and(|t| t.purpose.is_final());
+        if final_started {
+            self.say(Tone::Warn, "Too late to inject: the judge is writing the final synthesis");
+            return Vec::new();
+        }
+        let heard = if last {
+            "Topic injected: this is the last round, so the judge's final synthesis considers it"
+        } else {
+            "Topic injected: the next round's prompts carry it"
+        };
+        self.say(Tone::Good, heard);
+        vec![Effect::Send(Command::InjectTopic(text))]
     }
 }
 
