@@ -430,3 +430,27 @@ async fn ollama_without_a_server_names_the_server_and_a_running_one_is_labelled_
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("advocate  ollama/llama3.2:1b"), "{stdout}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn help_has_examples_and_every_flag_says_what_it_does() {
+    let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
+    cmd.arg("--help");
+    let help = String::from_utf8_lossy(&output(cmd).await.stdout).into_owned();
+    assert!(help.contains("Examples:") && help.contains("heat replay --demo"), "{help}");
+    let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
+    cmd.args(["run", "--help"]);
+    let run = String::from_utf8_lossy(&output(cmd).await.stdout).into_owned();
+    for flag in ["--advocate-provider", "--skeptic-provider", "--judge-provider", "--judge-model"] {
+        let line = run.lines().find(|l| l.contains(flag)).unwrap_or_else(|| panic!("{flag} missing:\n{run}"));
+        let described = line.split(flag).nth(1).is_some_and(|rest| rest.contains("alone"));
+        assert!(described, "{flag} has no description:\n{run}");
+    }
+    // `--temperature` is what people type for the heat.
+    let data = tempfile::tempdir().unwrap();
+    let server = MockLlm::with_handler(debate_reply).await;
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "Tabs beat spaces", "--max-rounds", "1", "--temperature", "0.5"]);
+    let out = output(cmd).await;
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("heat 0.50"));
+}

@@ -14,6 +14,13 @@ use crate::config::FlagValue;
     about = "A terminal debate studio: an advocate and a skeptic argue, a judge sets the heat.",
     long_about = "A terminal debate studio: an advocate and a skeptic argue, a judge sets the heat.\n\n\
         `heat` opens the studio; `heat \"a proposition\"` opens it on that topic at once.",
+    after_help = "Examples:\n  \
+        heat \"Remote work beats the office\"          open the studio on a debate\n  \
+        heat run \"Tabs beat spaces\" --max-rounds 2   print a whole debate, no studio\n  \
+        heat run \"…\" --judge-provider anthropic      mix providers by role\n  \
+        heat resume                                  go on with the newest unfinished debate\n  \
+        heat replay --demo                           play the bundled demo\n  \
+        heat doctor                                  check keys, servers, model and terminal",
     subcommand_precedence_over_arg = true
 )]
 pub struct Cli {
@@ -135,7 +142,7 @@ pub struct DebateArgs {
     #[arg(long, value_name = "N")]
     pub max_rounds: Option<String>,
     /// Heat (temperature) of the first round, 0.3 to 1.0.
-    #[arg(long, value_name = "H")]
+    #[arg(long, value_name = "H", alias = "temperature")]
     pub heat: Option<String>,
     /// Provider for every role: auto, anthropic, openai, ollama or local.
     #[arg(long)]
@@ -143,16 +150,22 @@ pub struct DebateArgs {
     /// Model for every role; a path ending in `.gguf` runs that file on the embedded model.
     #[arg(long)]
     pub model: Option<String>,
+    /// Provider for the advocate alone (overrides --provider).
     #[arg(long, value_name = "PROVIDER")]
     pub advocate_provider: Option<String>,
+    /// Provider for the skeptic alone (overrides --provider).
     #[arg(long, value_name = "PROVIDER")]
     pub skeptic_provider: Option<String>,
+    /// Provider for the judge alone (overrides --provider).
     #[arg(long, value_name = "PROVIDER")]
     pub judge_provider: Option<String>,
+    /// Model for the advocate alone; a `.gguf` path runs that file on the embedded model.
     #[arg(long, value_name = "MODEL")]
     pub advocate_model: Option<String>,
+    /// Model for the skeptic alone; a `.gguf` path runs that file on the embedded model.
     #[arg(long, value_name = "MODEL")]
     pub skeptic_model: Option<String>,
+    /// Model for the judge alone; a `.gguf` path runs that file on the embedded model.
     #[arg(long, value_name = "MODEL")]
     pub judge_model: Option<String>,
     /// Directory of prompt files that replace the built-in ones.

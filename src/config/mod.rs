@@ -233,7 +233,15 @@ fn defaults(specs: &[KeySpec]) -> anyhow::Result<BTreeMap<String, Entry>> {
 fn parse_file(text: &str, source: &Source, specs: &[KeySpec]) -> anyhow::Result<BTreeMap<String, Entry>> {
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
         let line = e.span().map(|s| text[..s.start].lines().count().max(1));
-        anyhow::anyhow!("{}{}: {}", source, line.map(|l| format!(" line {l}")).unwrap_or_default(), e.message())
+        let at = format!("{source}{}", line.map(|l| format!(" line {l}")).unwrap_or_default());
+        // `max_rounds =` with nothing after it: TOML's own words are about quoting.
+        let empty = line.and_then(|l| text.lines().nth(l - 1)).map(str::trim).filter(|l| l.ends_with('='));
+        match empty {
+            Some(assignment) => anyhow::anyhow!(
+                "{at}: `{assignment}` has no value; write one after the =, or delete the line for the default"
+            ),
+            None => anyhow::anyhow!("{at}: {}", e.message()),
+        }
     })?;
     let mut leaves = Vec::new();
     flatten("", &toml::Value::Table(table), &mut leaves);

@@ -101,3 +101,12 @@ fn secrets_are_redacted_in_show_and_in_errors() {
     assert!(!shown.contains("sk-ant-secret-123"));
     assert_eq!(config.text("providers.anthropic.api_key"), Some("sk-ant-secret-123"));
 }
+
+#[test]
+fn an_assignment_with_no_value_says_so_not_how_to_quote() {
+    let err = Config::from_file_text("[debate]\nmax_rounds =\n", std::path::Path::new("/cfg/heat.toml"))
+        .expect_err("no value")
+        .to_string();
+    assert!(err.contains("/cfg/heat.toml line 2: `max_rounds =` has no value"), "{err}");
+    assert!(!err.contains("quoted"), "{err}");
+}
