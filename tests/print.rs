@@ -151,3 +151,12 @@ fn with_a_width_arguments_wrap_at_word_boundaries() {
     assert!(body.iter().all(|l| l.chars().count() <= 24 && !l.ends_with(' ')), "{body:?}");
     assert_eq!(body.join(" "), words, "no word is split or lost");
 }
+
+#[test]
+fn a_debate_the_person_stopped_is_called_stopped_as_the_quit_dialog_says() {
+    let mut events = opening();
+    events.push(DebateEvent::Finished { outcome: Outcome::Cancelled, synthesis: None });
+    let out = print(&events);
+    assert!(out.contains("══ stopped in round 1 ══"), "{out}");
+    assert!(!out.contains("cancelled"), "{out}");
+}

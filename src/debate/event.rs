@@ -116,7 +116,7 @@ impl Outcome {
         let round = rounds.max(1);
         match self {
             Outcome::Failed(_) => format!("failed in round {round}"),
-            Outcome::Cancelled => format!("cancelled in round {round}"),
+            Outcome::Cancelled => format!("stopped in round {round}"),
             other => format!("{} {after}", other.describe()),
         }
     }
@@ -127,7 +127,8 @@ impl Outcome {
             Outcome::Forced => "resolution forced".into(),
             Outcome::MaxRounds => "ended at the round limit".into(),
             Outcome::Failed(why) => format!("failed: {why}"),
-            Outcome::Cancelled => "cancelled".into(),
+            // The person stopped it; `heat resume` goes on with it. One word for that, everywhere.
+            Outcome::Cancelled => "stopped".into(),
         }
     }
 }

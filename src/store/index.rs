@@ -48,7 +48,8 @@ impl IndexEntry {
     /// Whether `heat resume` can go on with it: unfinished, failed or
     /// cancelled (the words `Outcome::describe` gives those endings).
     pub fn continuable(&self) -> bool {
-        self.outcome.as_deref().is_none_or(|o| o == "cancelled" || o.starts_with("failed"))
+        // "cancelled" is what older indexes say for "stopped".
+        self.outcome.as_deref().is_none_or(|o| matches!(o, "stopped" | "cancelled") || o.starts_with("failed"))
     }
 }
 
