@@ -120,3 +120,18 @@ fn json_export_is_the_full_structured_record() {
     let events: Vec<Record> = serde_json::from_value(value["events"].clone()).unwrap();
     assert_eq!(events, records(), "the events round-trip exactly");
 }
+
+#[test]
+fn a_round_run_at_a_pinned_heat_is_marked_in_the_export() {
+    let events = [
+        DebateEvent::Started { topic: "T".into(), max_rounds: 3, initial_heat: 0.9, participants: Vec::new() },
+        DebateEvent::RoundStarted { round: 0, topic: "T".into(), heat: 0.9, injected: vec![] },
+        DebateEvent::TemperaturePinned { heat: 0.4 },
+        DebateEvent::RoundStarted { round: 1, topic: "T".into(), heat: 0.4, injected: vec![] },
+    ];
+    let records: Vec<Record> =
+        events.into_iter().enumerate().map(|(i, event)| Record { ms: i as u64, event }).collect();
+    let md = render(Format::Md, &header(), &records);
+    assert!(md.contains("- Heat by round: 0.90 → 0.40 (pinned)"), "{md}");
+    assert!(md.contains("## Round 2 · heat 0.40 (pinned)") && md.contains("## Round 1 · heat 0.90\n"), "{md}");
+}

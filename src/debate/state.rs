@@ -69,6 +69,9 @@ pub struct Round {
     pub number: u32,
     pub topic: String,
     pub heat: f32,
+    /// The heat was the one a person pinned, not the judge's.
+    #[serde(default)]
+    pub pinned: bool,
     pub injected: Vec<String>,
     /// Every turn in start order; a role may have several (judge repairs).
     pub turns: Vec<Turn>,
@@ -186,6 +189,7 @@ impl DebateState {
                     number: *round,
                     topic: topic.clone(),
                     heat: *heat,
+                    pinned: self.pinned_heat.is_some(),
                     injected: injected.clone(),
                     turns: Vec::new(),
                 });

@@ -77,10 +77,11 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record]) -> String 
         };
         let _ = writeln!(md, "- {}: {}/{}{asked}", p.role.label(), p.provider, clean(p.shown_model()));
     }
-    let heats: Vec<String> = state.heat_history().iter().map(|h| format!("{h:.2}")).collect();
+    let pinned = |round: &crate::debate::state::Round| if round.pinned { " (pinned)" } else { "" };
+    let heats: Vec<String> = state.rounds.iter().map(|r| format!("{:.2}{}", r.heat, pinned(r))).collect();
     let _ = writeln!(md, "- Heat by round: {}\n", heats.join(" → "));
     for round in &state.rounds {
-        let _ = writeln!(md, "## Round {} · heat {:.2}\n", round.number + 1, round.heat);
+        let _ = writeln!(md, "## Round {} · heat {:.2}{}\n", round.number + 1, round.heat, pinned(round));
         if round.topic.trim() != state.topic.trim() {
             let _ = writeln!(md, "**Question:** {}\n", clean(&round.topic));
         }
