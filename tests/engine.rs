@@ -465,3 +465,27 @@ async fn a_judge_whose_context_cannot_hold_a_round_is_named_before_the_round_sta
     let DebateEvent::Notice { message } = &events[notices[0]] else { unreachable!() };
     assert!(message.contains("2048 tokens") && message.contains("2048 for the two arguments"), "{message}");
 }
+
+#[tokio::test]
+async fn a_proposition_long_for_a_small_context_is_named_with_both_numbers_before_the_debate() {
+    let small = |text: &str| Arc::new(ScriptedModel::new([], Reply::text(text)).with_context(2048));
+    let (a, s) = (small("For."), small("Against."));
+    let j = Arc::new(ScriptedModel::new([], verdict(true, 0.3, "t")).with_context(2048));
+    let mut setup = setup(&a, &s, &j);
+    for role in [&mut setup.advocate, &mut setup.skeptic, &mut setup.judge] {
+        role.max_tokens = 256;
+    }
+    let long = DebateSpec { topic: "Remote work beats the office. ".repeat(70), ..spec(1) };
+    let (events, _) = drain(engine::start(setup.clone(), long)).await;
+    let first_round = events.iter().position(|e| matches!(e, DebateEvent::RoundStarted { .. })).unwrap();
+    let notice = events[..first_round]
+        .iter()
+        .find_map(|e| match e {
+            DebateEvent::Notice { message } if message.contains("proposition") => Some(message.clone()),
+            _ => None,
+        })
+        .expect("said before the first round");
+    assert!(notice.contains("about 700 tokens") && notice.contains("2048-token context"), "{notice}");
+    let (events, _) = drain(engine::start(setup, spec(1))).await;
+    assert!(!events.iter().any(|e| matches!(e, DebateEvent::Notice { .. })), "a short one is not");
+}

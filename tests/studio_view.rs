@@ -355,3 +355,25 @@ fn a_server_adaptation_stays_in_the_status_line_once_the_retry_it_caused_succeed
     assert!(!text.contains("retry 1 of 4"), "the retry worked; its line goes:\n{text}");
     assert!(text.contains("One request at a time to 127.0.0.1:8765/v1 from now on"), "{text}");
 }
+
+#[test]
+fn a_turn_waiting_for_its_first_word_shows_how_long_and_keeps_the_clock_going() {
+    let mut app = studio_support::mid_stream();
+    feed(
+        &mut app,
+        &[DebateEvent::TurnStarted {
+            round: 0,
+            role: Role::Judge,
+            purpose: heat::debate::TurnPurpose::Judge,
+            temperature: Some(0.2),
+        }],
+    );
+    assert!(app.animating(), "a wait is being timed");
+    app.thinking_since[2] = Some(std::time::Instant::now() - std::time::Duration::from_secs(7));
+    let text = screen(&mut app, 200, 50);
+    assert!(text.contains("thinking 7 s"), "{text}");
+    // Paused, nothing is waited for: no clock, and the studio can idle.
+    feed(&mut app, &[DebateEvent::Paused]);
+    let text = screen(&mut app, 200, 50);
+    assert!(!text.contains("thinking 7 s") && !app.animating(), "{text}");
+}

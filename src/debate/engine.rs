@@ -303,7 +303,8 @@ impl Engine {
             for step in steps {
                 match step {
                     Step::StartRound { round, topic, heat, injected } => {
-                        if let Some(warning) = self.judge_context_warning() {
+                        let warnings = [self.judge_context_warning(), self.long_topic_warning(round)];
+                        for warning in warnings.into_iter().flatten() {
                             self.emit(DebateEvent::Notice { message: warning });
                         }
                         self.emit(DebateEvent::RoundStarted { round, topic, heat, injected });
@@ -451,6 +452,24 @@ impl Engine {
                  up to {arguments} for the two arguments and {} for the verdict. Lower the debaters' \
                  max_tokens or raise providers.local.context; older rounds are left out of its prompt",
                 judge.max_tokens
+            )
+        })
+    }
+
+    /// Before the first round: whether the proposition is long for a small
+    /// context window (the embedded model's): its first word then comes
+    /// late, and less of the debate fits. Both numbers are said.
+    fn long_topic_warning(&self, round: u32) -> Option<String> {
+        if round > 0 {
+            return None;
+        }
+        let window = Role::ALL.iter().filter_map(|&r| self.setup.role(r).model.context_tokens()).min()?;
+        // About three characters a token: a cautious estimate.
+        let tokens = self.state.topic.chars().count() / 3;
+        (tokens * 4 > window as usize).then(|| {
+            format!(
+                "the proposition is about {tokens} tokens, long for the offline model's {window}-token context: \
+                 expect a slow first word and less room for the debate; a shorter proposition debates better"
             )
         })
     }

@@ -117,6 +117,8 @@ pub struct App {
     pub notice: Option<String>,
     /// When each role's pending retry fires.
     pub retry_at: [Option<Instant>; 3],
+    /// Since when each role's turn has waited for its first word.
+    pub thinking_since: [Option<Instant>; 3],
     pub show_reasoning: bool,
     pub keymap: KeyMap,
     pub theme: Theme,
@@ -162,6 +164,7 @@ impl App {
             flash: None,
             notice: None,
             retry_at: [None; 3],
+            thinking_since: [None; 3],
             show_reasoning: true,
             keymap,
             theme,
@@ -191,6 +194,7 @@ impl App {
         self.panes = Role::ALL.map(Pane::new);
         self.start = None;
         self.retry_at = [None; 3];
+        self.thinking_since = [None; 3];
         self.pause_requested = None;
         self.replay = None;
         self.flash = None;
@@ -224,7 +228,12 @@ impl App {
         match event {
             DebateEvent::Paused | DebateEvent::Resumed => self.pause_requested = None,
             DebateEvent::RoundStarted { .. } if !self.focus_chosen => self.focus = 0,
-            DebateEvent::TurnStarted { role: Role::Judge, .. } if !self.focus_chosen => self.focus = 2,
+            DebateEvent::TurnStarted { role, .. } => {
+                self.thinking_since[role_index(*role)] = Some(Instant::now());
+                if *role == Role::Judge && !self.focus_chosen {
+                    self.focus = 2;
+                }
+            }
             DebateEvent::TurnRetrying { role, attempt, max_retries, delay_ms, reason, .. } => {
                 self.retry_at[role_index(*role)] = Some(self.now + Duration::from_millis(*delay_ms));
                 self.panes[role_index(*role)].reset_last();
@@ -235,6 +244,7 @@ impl App {
             }
             DebateEvent::Delta { role, .. } | DebateEvent::TurnCompleted { role, .. } => {
                 self.retry_at[role_index(*role)] = None;
+                self.thinking_since[role_index(*role)] = None;
                 // The retry worked: its announcement has had its say.
                 if self.flash.as_ref().is_some_and(|f| f.retry_of == Some(*role)) {
                     self.flash = None;
@@ -283,9 +293,23 @@ impl App {
         Some(at.saturating_duration_since(self.now).as_secs_f32().ceil() as u64)
     }
 
-    /// Whether the screen changes with time alone (a retry countdown).
+    /// Whole seconds a role's turn has waited for its first word, while it
+    /// still waits (not paused, not retrying).
+    pub fn thinking_for(&self, role: Role) -> Option<u64> {
+        let turn = self.debate.current_round()?.turn(role)?;
+        let waiting = turn.status == TurnStatus::Streaming && turn.text.is_empty() && turn.reasoning.is_empty();
+        if !waiting || self.paused() || self.debate.finish.is_some() {
+            return None;
+        }
+        let since = self.thinking_since[role_index(role)]?;
+        Some(self.now.saturating_duration_since(since).as_secs())
+    }
+
+    /// Whether the screen changes with time alone: a retry countdown, or
+    /// the seconds a turn has waited for its first word (a tick a second,
+    /// only while something is waited for).
     pub fn animating(&self) -> bool {
-        Role::ALL.iter().any(|&r| self.retry_in(r).is_some())
+        Role::ALL.iter().any(|&r| self.retry_in(r).is_some() || self.thinking_for(r).is_some())
     }
 
     /// Lays out every pane for the areas they will be drawn in.

@@ -19,7 +19,7 @@ use super::replay::Playback;
 use super::terminal::Guard;
 use super::{Opening, Studio, view};
 use crate::debate::engine::{self, DebateHandle, DebateSpec};
-use crate::debate::{Command, DebateEvent};
+use crate::debate::{Command, DebateEvent, Role};
 use crate::model_store::Progress;
 use crate::store::Recorder;
 use crate::store::export::{self, Format};
@@ -27,6 +27,8 @@ use crate::store::export::{self, Format};
 const FRAME: Duration = Duration::from_millis(16);
 /// How often a retry countdown redraws.
 const TICK: Duration = Duration::from_millis(250);
+/// How often "thinking 3 s" moves on while a turn waits for its first word.
+const WAIT_TICK: Duration = Duration::from_secs(1);
 /// Most engine events folded before input is looked at again.
 const DRAIN: usize = 4096;
 /// How long a stopping debate may take to wind down on quit.
@@ -67,7 +69,9 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
             dirty = false;
         }
         let frame_due = last_frame + FRAME;
-        let tick_due = Instant::now() + TICK;
+        // A retry's countdown redraws four times a second; a wait for the first word, once.
+        let counting_down = Role::ALL.iter().any(|&r| app.retry_in(r).is_some());
+        let tick_due = Instant::now() + if counting_down { TICK } else { WAIT_TICK };
         let mut effects = Vec::new();
         tokio::select! {
             biased;

@@ -107,7 +107,10 @@ pub fn state_label(app: &App, role: Role) -> String {
     match &turn.status {
         _ if over && turn.is_open() => "stopped".into(),
         _ if paused => "paused".into(),
-        TurnStatus::Streaming if turn.text.is_empty() => "thinking".into(),
+        TurnStatus::Streaming if turn.text.is_empty() => match app.thinking_for(role) {
+            Some(secs) if secs > 0 => format!("thinking {secs} s"),
+            _ => "thinking".into(),
+        },
         TurnStatus::Streaming => "streaming".into(),
         TurnStatus::Retrying { attempt, max_retries, .. } => match app.retry_in(role) {
             Some(s) if s > 0 => format!("retrying in {s} s ({attempt}/{max_retries})"),
