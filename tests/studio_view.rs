@@ -369,7 +369,7 @@ fn a_turn_waiting_for_its_first_word_shows_how_long_and_keeps_the_clock_going() 
         }],
     );
     assert!(app.animating(), "a wait is being timed");
-    app.thinking_since[2] = Some(std::time::Instant::now() - std::time::Duration::from_secs(7));
+    app.thinking_since[2] = std::time::Instant::now().checked_sub(std::time::Duration::from_secs(7));
     let text = screen(&mut app, 200, 50);
     assert!(text.contains("thinking 7 s"), "{text}");
     // Paused, nothing is waited for: no clock, and the studio can idle.
