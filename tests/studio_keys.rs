@@ -187,6 +187,39 @@ fn n_starts_a_new_debate_and_e_exports() {
 }
 
 #[test]
+fn n_during_a_live_debate_asks_before_stopping_it() {
+    let mut app = mid_stream();
+    press(&mut app, KeyCode::Char('n'));
+    typed(&mut app, "Tabs beat spaces");
+    assert!(press(&mut app, KeyCode::Enter).is_empty(), "nothing stops before the answer");
+    assert!(screen(&mut app, 120, 40).contains("Stop the running debate?"));
+    assert!(press(&mut app, KeyCode::Esc).is_empty(), "no keeps it running");
+    assert!(app.modal.is_none());
+    press(&mut app, KeyCode::Char('n'));
+    typed(&mut app, "Tabs beat spaces");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(press(&mut app, KeyCode::Char('y')), vec![Effect::Start("Tabs beat spaces".into())]);
+}
+
+#[test]
+fn opening_another_debate_from_the_browser_asks_first_too() {
+    let mut app = mid_stream();
+    app.modal =
+        Some(heat::tui::app::Modal::Sessions(heat::tui::browser::Browser::new(vec![heat::store::index::IndexEntry {
+            id: "20261120-090000-aaaa".into(),
+            topic: "Older".into(),
+            created_ms: 0,
+            updated_ms: 0,
+            rounds: 1,
+            outcome: None,
+            models: vec![],
+        }])));
+    assert!(press(&mut app, KeyCode::Enter).is_empty());
+    assert!(screen(&mut app, 120, 40).contains("Stop the running debate?"));
+    assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Open("20261120-090000-aaaa".into())]);
+}
+
+#[test]
 fn steering_an_ended_debate_says_so() {
     let mut app = resolved();
     for key in [' ', 'i', 't', 'T', 'r', 'c'] {

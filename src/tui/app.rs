@@ -48,10 +48,12 @@ pub enum Modal {
     Temperature(TempEditor),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Confirm {
     Force,
     Quit,
+    /// Stop the running debate to start or open another: what comes next.
+    Replace(Box<Effect>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -110,8 +110,10 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                     None => {}
                 },
                 Effect::Start(topic) => {
+                    let stopped = running_session(&app, debate.as_ref());
                     stop(&mut app, &mut debate, &mut input).await;
                     start(&studio, &mut app, &mut debate, topic)?;
+                    say_stopped(&mut app, stopped);
                     if app.queued_topic.is_some() {
                         begin_install(&studio, &mut app, &mut installing);
                     }
@@ -126,11 +128,15 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                     app.modal = Some(Modal::Sessions(Browser::new(studio.store.list())));
                 }
                 Effect::Open(id) => {
+                    let stopped = running_session(&app, debate.as_ref()).filter(|s| *s != id);
                     stop(&mut app, &mut debate, &mut input).await;
                     // Dropping the shown debate releases its log for reopening.
                     debate = None;
                     match open_session(&studio, &mut app, &id) {
-                        Ok(running) => debate = Some(running),
+                        Ok(running) => {
+                            debate = Some(running);
+                            say_stopped(&mut app, stopped);
+                        }
                         Err(e) => app.say(Tone::Error, format!("Could not open session {id}: {e:#}")),
                     }
                 }
@@ -147,6 +153,19 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
             }
             dirty = true;
         }
+    }
+}
+
+/// The session of the debate running now, if one is (not a replay, not ended).
+fn running_session(app: &App, debate: Option<&Running>) -> Option<String> {
+    let live = app.live() && app.replay.is_none();
+    debate.filter(|_| live).and_then(|d| d.session.clone())
+}
+
+/// Says which debate was stopped to make way, and how to go on with it.
+fn say_stopped(app: &mut App, stopped: Option<String>) {
+    if let Some(id) = stopped {
+        app.say(Tone::Info, format!("Stopped debate {id} and saved it; `heat resume {id}` continues it"));
     }
 }
 

@@ -204,7 +204,7 @@ impl App {
                 None => Vec::new(),
                 Some(effects) => {
                     if effects.iter().any(|e| matches!(e, Effect::Open(_))) {
-                        return effects;
+                        return self.ask_before_replacing(effects);
                     }
                     self.modal = Some(Modal::Sessions(browser));
                     effects
@@ -217,6 +217,7 @@ impl App {
                         vec![Effect::Send(Command::ForceResolution)]
                     }
                     Confirm::Quit => vec![Effect::Quit],
+                    Confirm::Replace(next) => vec![*next],
                 },
                 KeyCode::Char('n' | 'N') | KeyCode::Esc => Vec::new(),
                 _ => {
@@ -255,7 +256,7 @@ impl App {
                 }
                 match editor.purpose {
                     EditorPurpose::Inject => self.inject(text),
-                    EditorPurpose::NewTopic => vec![Effect::Start(text)],
+                    EditorPurpose::NewTopic => self.ask_before_replacing(vec![Effect::Start(text)]),
                 }
             }
         }
@@ -296,6 +297,23 @@ impl App {
 }
 
 impl App {
+    /// Starting or opening another debate stops the running one: ask first,
+    /// as quitting does. `effects` is the one start or open to perform.
+    fn ask_before_replacing(&mut self, mut effects: Vec<Effect>) -> Vec<Effect> {
+        let running = self.live() && self.replay.is_none();
+        match effects.pop() {
+            Some(next) if running && effects.is_empty() => {
+                self.modal = Some(Modal::Confirm(Confirm::Replace(Box::new(next))));
+                Vec::new()
+            }
+            Some(next) => {
+                effects.push(next);
+                effects
+            }
+            None => effects,
+        }
+    }
+
     /// Sends an injected topic, saying where it will be heard: the next
     /// round's prompts, or in the last round the judge's final synthesis;
     /// once that synthesis is being written it is too late, and said so.

@@ -17,7 +17,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         None => {}
         Some(Modal::Help) => help(frame, app, area),
         Some(Modal::Sessions(browser)) => sessions(frame, app, area, browser),
-        Some(Modal::Confirm(what)) => confirm(frame, app, area, *what),
+        Some(Modal::Confirm(what)) => confirm(frame, app, area, what),
         Some(Modal::Editor(editor)) => {
             let title = match editor.purpose {
                 EditorPurpose::Inject => " Inject a topic into the next round ",
@@ -107,12 +107,16 @@ fn sessions(frame: &mut Frame<'_>, app: &App, area: Rect, browser: &crate::tui::
     frame.render_widget(Paragraph::new(hint_line(app, &hint_text)), hint);
 }
 
-fn confirm(frame: &mut Frame<'_>, app: &App, area: Rect, what: Confirm) {
+fn confirm(frame: &mut Frame<'_>, app: &App, area: Rect, what: &Confirm) {
     let (title, text) = match what {
         Confirm::Force => (" Force a resolution? ", "The judge stops the debate and writes its final synthesis now."),
         Confirm::Quit => {
             (" Quit while the debate streams? ", "The debate stops here and is saved; `heat resume` continues it.")
         }
+        Confirm::Replace(_) => (
+            " Stop the running debate? ",
+            "It stops here and is saved; `heat resume` continues it. Then the other debate opens.",
+        ),
     };
     let rect = centered(area, 60, 7);
     let inner = frame_box(frame, app, rect, title);
