@@ -110,8 +110,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                     None => {}
                 },
                 Effect::Start(topic) => {
-                    let stopped = running_session(&app, debate.as_ref());
-                    stop(&mut app, &mut debate, &mut input).await;
+                    let stopped = stop(&mut app, &mut debate, &mut input).await;
                     start(&studio, &mut app, &mut debate, topic)?;
                     say_stopped(&mut app, stopped);
                     if app.queued_topic.is_some() {
@@ -127,19 +126,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 Effect::Sessions => {
                     app.modal = Some(Modal::Sessions(Browser::new(studio.store.list())));
                 }
-                Effect::Open(id) => {
-                    let stopped = running_session(&app, debate.as_ref()).filter(|s| *s != id);
-                    stop(&mut app, &mut debate, &mut input).await;
-                    // Dropping the shown debate releases its log for reopening.
-                    debate = None;
-                    match open_session(&studio, &mut app, &id) {
-                        Ok(running) => {
-                            debate = Some(running);
-                            say_stopped(&mut app, stopped);
-                        }
-                        Err(e) => app.say(Tone::Error, format!("Could not open session {id}: {e:#}")),
-                    }
-                }
+                Effect::Open(id) => open_other(&studio, &mut app, &mut debate, &mut input, &id).await,
                 Effect::Delete(id) => delete_session(&studio, &mut app, debate.as_ref(), &id),
                 Effect::Quit => {
                     stop(&mut app, &mut debate, &mut input).await;
@@ -156,10 +143,18 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The session of the debate running now, if one is (not a replay, not ended).
-fn running_session(app: &App, debate: Option<&Running>) -> Option<String> {
-    let live = app.live() && app.replay.is_none();
-    debate.filter(|_| live).and_then(|d| d.session.clone())
+/// Stops what is shown and opens a stored debate in its place.
+async fn open_other(studio: &Studio, app: &mut App, debate: &mut Option<Running>, input: &mut EventStream, id: &str) {
+    let stopped = stop(app, debate, input).await.filter(|s| s != id);
+    // Dropping the shown debate releases its log for reopening.
+    *debate = None;
+    match open_session(studio, app, id) {
+        Ok(running) => {
+            *debate = Some(running);
+            say_stopped(app, stopped);
+        }
+        Err(e) => app.say(Tone::Error, format!("Could not open session {id}: {e:#}")),
+    }
 }
 
 /// Says which debate was stopped to make way, and how to go on with it.
@@ -376,11 +371,14 @@ fn delete_session(studio: &Studio, app: &mut App, debate: Option<&Running>, id: 
     }
 }
 
-/// Stops a running debate and records how it ended. A Ctrl-C while it
-/// winds down quits at once.
-async fn stop(app: &mut App, debate: &mut Option<Running>, input: &mut EventStream) {
-    let Some(running) = debate.as_mut() else { return };
-    let Some(Source::Engine(mut handle)) = running.source.take() else { return };
+/// Stops a running debate and records how it ended; returns its session
+/// when it was live (so the person can be told how to go on with it). A
+/// Ctrl-C while it winds down quits at once.
+async fn stop(app: &mut App, debate: &mut Option<Running>, input: &mut EventStream) -> Option<String> {
+    let live = app.live() && app.replay.is_none();
+    let running = debate.as_mut()?;
+    let Some(Source::Engine(mut handle)) = running.source.take() else { return None };
+    let stopped = running.session.clone().filter(|_| live);
     handle.send(Command::Stop);
     let drain = async {
         while let Some(event) = handle.next_event().await {
@@ -410,6 +408,7 @@ async fn stop(app: &mut App, debate: &mut Option<Running>, input: &mut EventStre
             crate::provider::llama_gate::exit_now(130);
         }
     }
+    stopped
 }
 
 /// Writes the debate as Markdown into the current directory.
