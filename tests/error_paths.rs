@@ -125,8 +125,14 @@ async fn an_unwritable_data_dir_says_to_set_heat_data_dir() {
     let mut cmd = heat(data.path());
     anthropic(&mut cmd, data.path(), &server.base_url);
     cmd.env("HEAT_DATA_DIR", &blocked).args(["run", "Tabs beat spaces"]);
-    error_line(cmd, &["could not create the sessions directory", "set HEAT_DATA_DIR"]).await;
+    // First that the directory cannot be used and why, then what to do.
+    let line = error_line(cmd, &["cannot be used: it is a file, not a directory", "point HEAT_DATA_DIR at"]).await;
+    assert!(line.starts_with("heat: the data directory"), "{line}");
     assert!(server.requests().is_empty(), "nothing is asked of a provider when nothing can be saved");
+    // `heat model path` does not print a path that cannot be used.
+    let mut cmd = heat(data.path());
+    cmd.env("HEAT_DATA_DIR", &blocked).args(["model", "path"]);
+    error_line(cmd, &["cannot be used: it is a file"]).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

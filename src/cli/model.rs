@@ -16,10 +16,12 @@ pub type Loader = Box<dyn Fn(Option<&Path>, usize) -> anyhow::Result<Arc<dyn Cha
 
 /// The model file the config points at (or the default install location).
 pub fn model_path(config: &Config) -> anyhow::Result<PathBuf> {
-    match config.text("providers.local.model_path") {
-        Some(path) => Ok(PathBuf::from(path)),
-        None => Ok(model_store::default_model_path(&store::data_dir()?)),
+    if let Some(path) = config.text("providers.local.model_path") {
+        return Ok(PathBuf::from(path));
     }
+    let dir = store::data_dir()?;
+    store::check_data_dir(&dir)?;
+    Ok(model_store::default_model_path(&dir))
 }
 
 /// Whether the offline model can serve, and its display name.

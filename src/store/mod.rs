@@ -29,6 +29,25 @@ pub fn data_dir() -> anyhow::Result<PathBuf> {
         .context("could not find a data directory for this user; set HEAT_DATA_DIR")
 }
 
+/// Checks that the data dir can hold heat's files: an error says first
+/// that the directory cannot be used and why, then what to do.
+pub fn check_data_dir(dir: &Path) -> anyhow::Result<()> {
+    let unusable = |why: String| {
+        anyhow::anyhow!(
+            "the data directory {} cannot be used: {why}; point HEAT_DATA_DIR at a directory you can write",
+            dir.display()
+        )
+    };
+    match std::fs::metadata(dir) {
+        Ok(meta) if !meta.is_dir() => Err(unusable("it is a file, not a directory".into())),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).map_err(|e| unusable(format!("it cannot be created ({e})")))
+        }
+        Err(e) => Err(unusable(e.to_string())),
+    }
+}
+
 /// The sessions directory.
 #[derive(Debug, Clone)]
 pub struct Store {
@@ -38,6 +57,7 @@ pub struct Store {
 impl Store {
     /// Opens (creating if needed) `<data_dir>/sessions`.
     pub fn open(data_dir: &Path) -> anyhow::Result<Self> {
+        check_data_dir(data_dir)?;
         let dir = data_dir.join("sessions");
         std::fs::create_dir_all(&dir).with_context(|| {
             format!(
