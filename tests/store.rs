@@ -123,7 +123,10 @@ fn a_torn_last_line_is_dropped_with_a_notice_and_cut_on_reopen() {
     write_log(&store, "s", format!("{HEADER}{PAUSED}{{\"ms\":6,\"event\":{{\"type\":\"resu").as_bytes());
     let loaded = store.load("s").unwrap();
     assert_eq!(loaded.records.len(), 1);
-    assert_eq!(loaded.notices, vec!["line 3 was cut short by a crash (29 bytes); it was dropped".to_string()]);
+    assert_eq!(
+        loaded.notices,
+        vec!["line 3 was cut short by a crash (29 bytes); it was moved aside to s.jsonl.torn".to_string()]
+    );
     let (mut recorder, _) = store.reopen("s").unwrap();
     recorder.record(&DebateEvent::Resumed);
     drop(recorder);
@@ -132,6 +135,29 @@ fn a_torn_last_line_is_dropped_with_a_notice_and_cut_on_reopen() {
     assert_eq!(again.records.len(), 2);
     let torn = std::fs::read_to_string(store.dir().join("s.jsonl.torn")).unwrap();
     assert_eq!(torn, "{\"ms\":6,\"event\":{\"type\":\"resu");
+}
+
+#[test]
+fn a_torn_last_line_is_reported_once_then_moved_aside_not_on_every_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    write_log(&store, "t", format!("{HEADER}{PAUSED}{{\"ms\":6,\"event\":{{\"type\":\"resu").as_bytes());
+    let first = store.load("t").unwrap();
+    assert_eq!(first.notices, vec!["line 3 was cut short by a crash (29 bytes); it was moved aside to t.jsonl.torn"]);
+    let second = store.load("t").unwrap();
+    assert!(second.notices.is_empty(), "said once: {:?}", second.notices);
+    assert_eq!(second.records, first.records);
+    let torn = std::fs::read_to_string(store.dir().join("t.jsonl.torn")).unwrap();
+    assert_eq!(torn, "{\"ms\":6,\"event\":{\"type\":\"resu");
+
+    // A log a running debate holds is only read: the notice stays, the file is not touched.
+    write_log(&store, "u", format!("{HEADER}{PAUSED}{{\"ms\":6,\"ev").as_bytes());
+    let holder = std::fs::File::open(store.log_path("u")).unwrap();
+    holder.try_lock().unwrap();
+    let held = store.load("u").unwrap();
+    assert!(held.notices[0].ends_with("it was dropped"), "{:?}", held.notices);
+    assert!(!store.dir().join("u.jsonl.torn").exists());
+    drop(holder);
 }
 
 #[test]

@@ -40,6 +40,15 @@ pub struct Loaded {
     pub notices: Vec<String>,
     /// Byte length of the valid prefix (where appending resumes).
     valid_len: u64,
+    /// The last line was cut short by a crash.
+    torn: bool,
+}
+
+impl Loaded {
+    /// Whether the log ends in a line a crash cut short.
+    pub fn has_torn_tail(&self) -> bool {
+        self.torn
+    }
 }
 
 /// Reads a log without changing it.
@@ -66,7 +75,8 @@ pub fn parse(bytes: &[u8]) -> anyhow::Result<Loaded> {
             header.heat_session
         );
     }
-    let mut loaded = Loaded { header, records: Vec::new(), notices: Vec::new(), valid_len: first.len() as u64 };
+    let mut loaded =
+        Loaded { header, records: Vec::new(), notices: Vec::new(), valid_len: first.len() as u64, torn: false };
     if !first.ends_with(b"\n") {
         loaded.notices.push("line 1 was not terminated; it was repaired".into());
     }
@@ -74,6 +84,7 @@ pub fn parse(bytes: &[u8]) -> anyhow::Result<Loaded> {
         let number = index + 2;
         if !line.ends_with(b"\n") {
             // A write cut short by a crash: only ever the last line.
+            loaded.torn = true;
             loaded
                 .notices
                 .push(format!("line {number} was cut short by a crash ({} bytes); it was dropped", line.len()));

@@ -108,8 +108,21 @@ impl Store {
         Ok((recorder, loaded))
     }
 
+    /// Reads a stored debate. A last line a crash cut short is moved aside
+    /// (to `<id>.jsonl.torn`) by the first load that can take the log's
+    /// lock, so it is reported once, not on every export; a log that a
+    /// running debate holds is only read.
     pub fn load(&self, id: &str) -> anyhow::Result<Loaded> {
-        log::load(&self.log_path(id))
+        let path = self.log_path(id);
+        let mut loaded = log::load(&path)?;
+        if loaded.has_torn_tail() && SessionLog::reopen(&path).is_ok() {
+            for notice in &mut loaded.notices {
+                if let Some(dropped) = notice.strip_suffix("it was dropped") {
+                    *notice = format!("{dropped}it was moved aside to {id}.jsonl.torn");
+                }
+            }
+        }
+        Ok(loaded)
     }
 
     /// Every session, newest first, from the index (rebuilt if needed).
