@@ -454,3 +454,48 @@ async fn help_has_examples_and_every_flag_says_what_it_does() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("heat 0.50"));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sessions_list_as_json_filter_and_delete_by_id_or_age_asking_first() {
+    let server = MockLlm::with_handler(debate_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    for topic in ["Tabs beat spaces", "Cats beat dogs"] {
+        let mut cmd = heat(data.path(), &server);
+        cmd.args(["run", topic, "--max-rounds", "1"]);
+        assert!(output(cmd).await.status.success());
+    }
+    let sessions = |args: &[&str]| {
+        let mut cmd = heat(data.path(), &server);
+        cmd.arg("sessions").args(args);
+        cmd
+    };
+    let listed = output(sessions(&["--json"])).await;
+    let all: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(all.as_array().unwrap().len(), 2);
+    let found = output(sessions(&["--json", "--search", "CATS"])).await;
+    let cats: serde_json::Value = serde_json::from_slice(&found.stdout).unwrap();
+    assert_eq!(cats.as_array().unwrap().len(), 1);
+    assert_eq!(cats[0]["topic"], "Cats beat dogs");
+    let none = output(sessions(&["--continuable"])).await;
+    assert!(String::from_utf8_lossy(&none.stdout).contains("No session matches; 2 stored"));
+
+    // Deleting asks; with no terminal to ask on it says to pass --yes, and deletes nothing.
+    let cat_id = cats[0]["id"].as_str().unwrap().to_string();
+    let refused = output(sessions(&["rm", &cat_id])).await;
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("pass --yes"));
+    assert_eq!(Store::open(data.path()).unwrap().list().len(), 2);
+    let removed = output(sessions(&["rm", &cat_id, "--yes"])).await;
+    assert!(removed.status.success(), "{}", String::from_utf8_lossy(&removed.stderr));
+    let left = Store::open(data.path()).unwrap().list();
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].topic, "Tabs beat spaces");
+
+    // Prune by age: nothing is a day old; everything is older than no time at all.
+    let young = output(sessions(&["prune", "--older-than", "1d", "--yes"])).await;
+    assert!(String::from_utf8_lossy(&young.stderr).contains("no stored debate is older than 1day"));
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let pruned = output(sessions(&["prune", "--older-than", "10ms", "--yes"])).await;
+    assert!(pruned.status.success(), "{}", String::from_utf8_lossy(&pruned.stderr));
+    assert!(Store::open(data.path()).unwrap().list().is_empty());
+}

@@ -63,8 +63,20 @@ pub enum Commands {
         #[command(flatten)]
         debate: Box<DebateArgs>,
     },
-    /// List stored debates, newest first.
-    Sessions,
+    /// List stored debates, newest first; `rm` and `prune` delete them.
+    Sessions {
+        #[command(subcommand)]
+        action: Option<SessionsAction>,
+        /// Print the list as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Only debates whose topic or id contains this text (any case).
+        #[arg(long, value_name = "TEXT")]
+        search: Option<String>,
+        /// Only debates `heat resume` can go on with.
+        #[arg(long)]
+        continuable: bool,
+    },
     /// Check the config, data dir, providers (with a live request), offline model and terminal.
     Doctor,
     /// Play a stored debate back at its recorded pace (the newest when no id is given).
@@ -100,6 +112,26 @@ pub enum Commands {
     Config {
         #[command(subcommand)]
         action: ConfigAction,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SessionsAction {
+    /// Delete stored debates by id (or the start of one); asks first unless --yes.
+    Rm {
+        #[arg(required = true, value_name = "ID")]
+        ids: Vec<String>,
+        /// Delete without asking.
+        #[arg(long)]
+        yes: bool,
+    },
+    /// Delete every stored debate last changed longer ago than a span (30d, 12h); asks first unless --yes.
+    Prune {
+        #[arg(long, value_name = "SPAN")]
+        older_than: humantime::Duration,
+        /// Delete without asking.
+        #[arg(long)]
+        yes: bool,
     },
 }
 

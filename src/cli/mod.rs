@@ -37,7 +37,7 @@ use anyhow::Context;
 use clap::Parser;
 
 use crate::config::{Config, DEFAULT_FILE, FlagValue};
-use args::{Cli, Commands, ConfigAction, ModelAction};
+use args::{Cli, Commands, ConfigAction, ModelAction, SessionsAction};
 
 /// Runs the command line; errors come back as one sentence for stderr.
 pub fn main() -> ExitCode {
@@ -99,10 +99,14 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             run::resume(&config, id.as_deref(), json).await
         }
         Some(Commands::Doctor) => doctor::doctor(load_config(config_file.as_ref(), &[]), log_level).await,
-        Some(Commands::Sessions) => {
-            sessions::list()?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Some(Commands::Sessions { action, json, search, continuable }) => match action {
+            None => {
+                sessions::list(&sessions::Filter { search, continuable }, json)?;
+                Ok(ExitCode::SUCCESS)
+            }
+            Some(SessionsAction::Rm { ids, yes }) => sessions::remove(&ids, yes),
+            Some(SessionsAction::Prune { older_than, yes }) => sessions::prune(older_than.into(), yes),
+        },
         Some(Commands::Replay { id, demo, speed, json }) => {
             if !json && studio::on_terminal() {
                 let config = load_config(config_file.as_ref(), &theme)?;

@@ -1,20 +1,53 @@
 //! `heat sessions` and `heat export`: the stored debates, newest first (read
-//! from the index), and one of them written out.
+//! from the index), filtered or as JSON; deleting them by id or by age
+//! (asking first unless told not to); and one of them written out.
 
-use std::io::Write;
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 
 use crate::store::export::{self, Format};
+use crate::store::index::IndexEntry;
 use crate::store::{self, Store};
 
-pub fn list() -> anyhow::Result<()> {
+/// Which stored debates `heat sessions` lists.
+#[derive(Debug, Default)]
+pub struct Filter {
+    /// Topic or id contains this, in any case.
+    pub search: Option<String>,
+    /// Only those `heat resume` can go on with.
+    pub continuable: bool,
+}
+
+impl Filter {
+    fn keeps(&self, entry: &IndexEntry) -> bool {
+        let found = self.search.as_deref().is_none_or(|text| {
+            let text = text.to_lowercase();
+            entry.topic.to_lowercase().contains(&text) || entry.id.to_lowercase().contains(&text)
+        });
+        found && (!self.continuable || entry.continuable())
+    }
+}
+
+pub fn list(filter: &Filter, json: bool) -> anyhow::Result<()> {
     let store = Store::open(&store::data_dir()?)?;
-    let entries = store.list();
+    let all = store.list();
+    let entries: Vec<IndexEntry> = all.iter().filter(|e| filter.keeps(e)).cloned().collect();
     let mut out = std::io::stdout().lock();
-    if entries.is_empty() {
+    if json {
+        serde_json::to_writer_pretty(&mut out, &entries)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    if all.is_empty() {
         writeln!(out, "No sessions yet. Start one with: heat run \"Remote work beats the office\"")?;
+        return Ok(());
+    }
+    if entries.is_empty() {
+        writeln!(out, "No session matches; {} stored (`heat sessions` lists them all).", all.len())?;
         return Ok(());
     }
     let now = store::now_ms();
@@ -32,6 +65,69 @@ pub fn list() -> anyhow::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// `heat sessions rm ID…`: deletes the named debates, after asking.
+pub fn remove(ids: &[String], yes: bool) -> anyhow::Result<ExitCode> {
+    let store = Store::open(&store::data_dir()?)?;
+    let mut chosen = Vec::new();
+    for id in ids {
+        let id = store.resolve(Some(id))?;
+        if !chosen.contains(&id) {
+            chosen.push(id);
+        }
+    }
+    delete(&store, &chosen, yes)
+}
+
+/// `heat sessions prune --older-than SPAN`: deletes the debates last changed
+/// longer ago than `span`, after asking.
+pub fn prune(span: Duration, yes: bool) -> anyhow::Result<ExitCode> {
+    let store = Store::open(&store::data_dir()?)?;
+    let cutoff = store::now_ms().saturating_sub(u64::try_from(span.as_millis()).unwrap_or(u64::MAX));
+    let old: Vec<String> = store.list().into_iter().filter(|e| e.updated_ms < cutoff).map(|e| e.id).collect();
+    if old.is_empty() {
+        say!("heat: no stored debate is older than {}", humantime::format_duration(span));
+        return Ok(ExitCode::SUCCESS);
+    }
+    delete(&store, &old, yes)
+}
+
+/// Deletes `ids` once the person agreed (or `yes`); a debate another heat
+/// has open is left alone and said so.
+fn delete(store: &Store, ids: &[String], yes: bool) -> anyhow::Result<ExitCode> {
+    let what = if ids.len() == 1 { format!("session {}", ids[0]) } else { format!("{} sessions", ids.len()) };
+    if !yes && !agreed(&format!("Delete {what}? This cannot be undone. [y/N] "))? {
+        say!("heat: nothing deleted");
+        return Ok(ExitCode::FAILURE);
+    }
+    let mut refused = 0;
+    for id in ids {
+        // A log another heat is writing holds its lock: leave it alone.
+        match store.reopen(id) {
+            Ok((recorder, _)) => recorder.discard()?,
+            Err(e) => {
+                say!("heat: {id} not deleted: {e:#}");
+                refused += 1;
+            }
+        }
+    }
+    let deleted = ids.len() - refused;
+    say!("heat: deleted {deleted} session{}", if deleted == 1 { "" } else { "s" });
+    Ok(if refused == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// Asks on the terminal; without one, says how to delete without asking.
+fn agreed(question: &str) -> anyhow::Result<bool> {
+    if !std::io::stdin().is_terminal() {
+        bail!("deleting asks first, and there is no terminal to ask on: pass --yes to delete without asking");
+    }
+    let mut stderr = std::io::stderr();
+    write!(stderr, "{question}")?;
+    stderr.flush()?;
+    let mut answer = String::new();
+    std::io::stdin().lock().read_line(&mut answer)?;
+    Ok(matches!(answer.trim(), "y" | "Y" | "yes"))
 }
 
 /// `heat export`: one session as Markdown or JSON, to stdout or a file.
