@@ -256,9 +256,9 @@ async fn the_demo_replays_with_no_provider_at_all() {
         "{stdout}"
     );
     let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
-    cmd.args(["replay", "--demo", "--speed", "0"]).env("HEAT_DATA_DIR", data.path());
+    cmd.args(["replay", "--demo", "--speed", "NaN"]).env("HEAT_DATA_DIR", data.path());
     let bad = output(cmd).await;
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("--speed must be a positive number"));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--speed must be a number of at least 0"));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -498,4 +498,24 @@ async fn sessions_list_as_json_filter_and_delete_by_id_or_age_asking_first() {
     let pruned = output(sessions(&["prune", "--older-than", "10ms", "--yes"])).await;
     assert!(pruned.status.success(), "{}", String::from_utf8_lossy(&pruned.stderr));
     assert!(Store::open(data.path()).unwrap().list().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_replay_at_speed_zero_or_instant_prints_everything_at_once() {
+    let data = tempfile::tempdir().unwrap();
+    let server = MockLlm::with_handler(debate_reply).await;
+    let replay = |args: &[&str]| {
+        let mut cmd = heat(data.path(), &server);
+        cmd.args(["replay", "--demo"]).args(args);
+        cmd
+    };
+    let paced = output(replay(&["--speed", "1000"])).await;
+    let instant = output(replay(&["--instant"])).await;
+    let zero = output(replay(&["--speed", "0"])).await;
+    assert!(instant.status.success() && zero.status.success());
+    assert!(!paced.stdout.is_empty());
+    assert_eq!(instant.stdout, paced.stdout, "the same debate, all at once");
+    assert_eq!(zero.stdout, paced.stdout);
+    let negative = output(replay(&["--speed=-1"])).await;
+    assert!(String::from_utf8_lossy(&negative.stderr).contains("--speed must be a number of at least 0"));
 }

@@ -86,9 +86,12 @@ pub enum Commands {
         /// Play the bundled demo debate (no provider or stored session needed).
         #[arg(long, conflicts_with = "id")]
         demo: bool,
-        /// Playback speed: 2 plays twice as fast.
+        /// Playback speed: 2 plays twice as fast; 0 shows it all at once.
         #[arg(long, default_value_t = 1.0)]
         speed: f64,
+        /// Show it all at once (the same as --speed 0).
+        #[arg(long, conflicts_with = "speed")]
+        instant: bool,
         /// Print one JSON event per line instead of text.
         #[arg(long)]
         json: bool,

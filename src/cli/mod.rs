@@ -107,7 +107,8 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             Some(SessionsAction::Rm { ids, yes }) => sessions::remove(&ids, yes),
             Some(SessionsAction::Prune { older_than, yes }) => sessions::prune(older_than.into(), yes),
         },
-        Some(Commands::Replay { id, demo, speed, json }) => {
+        Some(Commands::Replay { id, demo, speed, instant, json }) => {
+            let speed = if instant { 0.0 } else { speed };
             if !json && studio::on_terminal() {
                 let config = load_config(config_file.as_ref(), &theme)?;
                 let (loaded, id) = replay::load(id.as_deref(), demo, speed)?;

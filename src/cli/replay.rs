@@ -18,7 +18,10 @@ const LONGEST_GAP: Duration = Duration::from_secs(2);
 
 /// The debate to replay (the bundled demo, or a stored session and its id).
 pub fn load(id: Option<&str>, demo: bool, speed: f64) -> anyhow::Result<(Loaded, Option<String>)> {
-    anyhow::ensure!(speed.is_finite() && speed > 0.0, "--speed must be a positive number, e.g. 2 for twice as fast");
+    anyhow::ensure!(
+        speed.is_finite() && speed >= 0.0,
+        "--speed must be a number of at least 0, e.g. 2 for twice as fast, or 0 for all at once"
+    );
     let (loaded, id) = if demo {
         (log::parse(DEMO)?, None)
     } else {
@@ -32,6 +35,12 @@ pub fn load(id: Option<&str>, demo: bool, speed: f64) -> anyhow::Result<(Loaded,
     Ok((loaded, id))
 }
 
+/// The wait before an event `gap` after the last at `speed`; none at
+/// speed 0 (all at once) or for events that came together.
+pub fn paced(gap: Duration, speed: f64) -> Option<Duration> {
+    (!gap.is_zero() && speed > 0.0).then(|| gap.div_f64(speed))
+}
+
 pub async fn replay(id: Option<&str>, demo: bool, speed: f64, json: bool) -> anyhow::Result<()> {
     let (loaded, _) = load(id, demo, speed)?;
     let mut printer = TextPrinter::new(std::io::stdout(), super::stdout_style());
@@ -40,8 +49,8 @@ pub async fn replay(id: Option<&str>, demo: bool, speed: f64, json: bool) -> any
     for record in &loaded.records {
         let gap = Duration::from_millis(record.ms.saturating_sub(previous)).min(LONGEST_GAP);
         previous = record.ms;
-        if !gap.is_zero() {
-            tokio::time::sleep(gap.div_f64(speed)).await;
+        if let Some(wait) = paced(gap, speed) {
+            tokio::time::sleep(wait).await;
         }
         if json { json_line(&mut out, &record.event)? } else { printer.event(&record.event)? }
     }

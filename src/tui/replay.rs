@@ -29,7 +29,8 @@ impl Playback {
             for record in records {
                 let gap = Duration::from_millis(record.ms.saturating_sub(previous)).min(LONGEST_GAP);
                 previous = record.ms;
-                if !gap.is_zero() {
+                // Speed 0 shows it all at once.
+                if !gap.is_zero() && speed > 0.0 {
                     tokio::time::sleep(gap.div_f64(speed)).await;
                 }
                 while *watch.borrow() {
