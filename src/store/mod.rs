@@ -262,8 +262,9 @@ impl Recorder {
         self.state.rounds.iter().any(|r| r.turns.iter().any(|t| t.status == crate::debate::state::TurnStatus::Done))
     }
 
-    /// Removes the session's log and index entry: a debate cut short before
-    /// it said anything (its reader went away at once).
+    /// Removes the session's log and index entry, holding its lock until
+    /// then: a debate cut short before it said anything, or one a person
+    /// deleted with `heat sessions rm` or `prune`.
     pub fn discard(self) -> anyhow::Result<()> {
         self.store.delete(&self.id)
     }
