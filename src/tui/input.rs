@@ -202,9 +202,9 @@ impl App {
             Modal::Help => Vec::new(),
             Modal::Sessions(mut browser) => match browser.key(key) {
                 None => Vec::new(),
-                Some(effects) => {
-                    if effects.iter().any(|e| matches!(e, Effect::Open(_))) {
-                        return self.ask_before_replacing(effects);
+                Some(mut effects) => {
+                    if let Some(open) = effects.iter().position(|e| matches!(e, Effect::Open(_))) {
+                        return self.ask_before_replacing(effects.swap_remove(open));
                     }
                     self.modal = Some(Modal::Sessions(browser));
                     effects
@@ -256,7 +256,7 @@ impl App {
                 }
                 match editor.purpose {
                     EditorPurpose::Inject => self.inject(text),
-                    EditorPurpose::NewTopic => self.ask_before_replacing(vec![Effect::Start(text)]),
+                    EditorPurpose::NewTopic => self.ask_before_replacing(Effect::Start(text)),
                 }
             }
         }
@@ -297,21 +297,14 @@ impl App {
 }
 
 impl App {
-    /// Starting or opening another debate stops the running one: ask first,
-    /// as quitting does. `effects` is the one start or open to perform.
-    fn ask_before_replacing(&mut self, mut effects: Vec<Effect>) -> Vec<Effect> {
-        let running = self.live() && self.replay.is_none();
-        match effects.pop() {
-            Some(next) if running && effects.is_empty() => {
-                self.modal = Some(Modal::Confirm(Confirm::Replace(Box::new(next))));
-                Vec::new()
-            }
-            Some(next) => {
-                effects.push(next);
-                effects
-            }
-            None => effects,
+    /// Starting or opening another debate (`next`) stops the running one:
+    /// ask first, as quitting does.
+    fn ask_before_replacing(&mut self, next: Effect) -> Vec<Effect> {
+        if self.live() && self.replay.is_none() {
+            self.modal = Some(Modal::Confirm(Confirm::Replace(Box::new(next))));
+            return Vec::new();
         }
+        vec![next]
     }
 
     /// Sends an injected topic, saying where it will be heard: the next
