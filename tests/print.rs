@@ -160,3 +160,23 @@ fn a_debate_the_person_stopped_is_called_stopped_as_the_quit_dialog_says() {
     assert!(out.contains("══ stopped in round 1 ══"), "{out}");
     assert!(!out.contains("cancelled"), "{out}");
 }
+
+#[test]
+fn a_note_that_comes_mid_argument_waits_for_the_argument_to_end() {
+    let mut events = opening();
+    events.extend([
+        DebateEvent::TurnStarted { round: 0, role: Role::Skeptic, purpose: TurnPurpose::Argue, temperature: None },
+        DebateEvent::Delta { round: 0, role: Role::Skeptic, text: "Spaces render the same".into() },
+        DebateEvent::ModelReported { role: Role::Advocate, model: "m".into() },
+        DebateEvent::Delta { round: 0, role: Role::Skeptic, text: " everywhere.".into() },
+        DebateEvent::TurnCompleted {
+            round: 0,
+            role: Role::Skeptic,
+            text: "Spaces render the same everywhere.".into(),
+            usage: None,
+            truncated_at: None,
+        },
+    ]);
+    let out = print(&events);
+    assert!(out.contains("Spaces render the same everywhere.\nnote: the server says m answered"), "{out}");
+}

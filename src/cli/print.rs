@@ -42,6 +42,8 @@ pub struct TextPrinter<W: Write> {
     held: BTreeMap<Role, Held>,
     sanitizers: BTreeMap<Role, Sanitizer>,
     wrapper: Option<Wrapper>,
+    /// Notes that came while a debater's text was mid-line, shown when it ends.
+    pending_notes: Vec<String>,
 }
 
 impl<W: Write> TextPrinter<W> {
@@ -53,6 +55,7 @@ impl<W: Write> TextPrinter<W> {
             live: None,
             held: BTreeMap::new(),
             sanitizers: BTreeMap::new(),
+            pending_notes: Vec::new(),
             wrapper: style.width.map(Wrapper::new),
         }
     }
@@ -163,16 +166,11 @@ impl<W: Write> TextPrinter<W> {
             DebateEvent::TemperatureReleased => writeln!(self.out, "[heat released to the judge]")?,
             DebateEvent::ResolutionForced => writeln!(self.out, "[resolution forced]")?,
             DebateEvent::ModelReported { role, model } => {
-                let line =
-                    format!("note: the server says {} answered for the {}", crate::sanitize::clean(model), role.key());
-                writeln!(self.out, "{}", self.style.paint("33", &line))?;
+                let model = crate::sanitize::clean(model);
+                self.note(&format!("note: the server says {model} answered for the {}", role.key()))?;
             }
             DebateEvent::Notice { message } | DebateEvent::EndpointAdapted { message, .. } => {
-                writeln!(
-                    self.out,
-                    "{}",
-                    self.style.paint("33", &format!("note: {}", crate::sanitize::clean(message)))
-                )?;
+                self.note(&format!("note: {}", crate::sanitize::clean(message)))?;
             }
             DebateEvent::Finished { outcome, synthesis } => {
                 self.settle_debaters()?;
@@ -236,6 +234,23 @@ impl<W: Write> TextPrinter<W> {
         writeln!(self.out, "{rest}")
     }
 
+    /// A note line; while a debater's text is mid-line it waits for the text to end.
+    fn note(&mut self, line: &str) -> io::Result<()> {
+        if self.live.is_some() {
+            self.pending_notes.push(line.to_string());
+            return Ok(());
+        }
+        writeln!(self.out, "{}", self.style.paint("33", line))
+    }
+
+    /// Shows the notes that waited for a debater's text to end.
+    fn flush_notes(&mut self) -> io::Result<()> {
+        for line in std::mem::take(&mut self.pending_notes) {
+            writeln!(self.out, "{}", self.style.paint("33", &line))?;
+        }
+        Ok(())
+    }
+
     fn debater_text(&mut self, role: Role, text: &str) -> io::Result<()> {
         if self.live.is_none() {
             self.live = Some(role);
@@ -256,6 +271,7 @@ impl<W: Write> TextPrinter<W> {
         }
         self.end_text()?;
         self.live = None;
+        self.flush_notes()?;
         // Hand the stage to a debater that was held back.
         let Some((&next, _)) = self.held.iter().find(|(_, h)| !h.text.is_empty() || h.done) else {
             return Ok(());
@@ -273,6 +289,7 @@ impl<W: Write> TextPrinter<W> {
             self.end_text()?;
             self.held.remove(&live);
         }
+        self.flush_notes()?;
         let held = std::mem::take(&mut self.held);
         for (role, h) in held {
             if !h.text.is_empty() {
