@@ -1,5 +1,5 @@
 //! The embedded model's speed: prompt processing and generation in tokens/s
-//! with the default model (1 generation thread, 2 prompt threads), and the
+//! with the default model (threads per computation from `CANDLE_NUM_THREADS`), and the
 //! time to the first streamed token, in the model and from `heat run`'s
 //! start through the real binary (with the compact and the full prompts),
 //! and a round's two arguments under each way of scheduling them.
@@ -89,23 +89,23 @@ fn binary_first_token(model: &std::path::Path, prompts: &str, runs: usize) -> Ve
 }
 
 /// A round's two arguments (128 tokens each), the way the local provider
-/// could schedule them: one after the other on one context with one
-/// generation thread or two, or side by side on two contexts of one thread
-/// each (what heat does); on a quiet machine and with another thread
-/// wanting a core (the studio, the runtime, anything). Wall time of the pair.
+/// could schedule them: one after the other on one lane, or side by side on
+/// two lanes (what heat does); on a quiet machine and with another thread
+/// wanting a core (the studio, the runtime, anything). Wall time of the
+/// pair. Threads per computation come from `CANDLE_NUM_THREADS` (1 under
+/// cargo, as in the binary): run again with 2 to compare.
 fn round_schedules(path: &std::path::Path, lanes: &LocalModel) {
-    let one = |gen_threads| LocalOptions { gen_threads, lanes: 1, ..LocalOptions::default() };
-    let one_thread = LocalModel::load(path, one(1)).expect("load the model");
-    let two_threads = LocalModel::load(path, one(2)).expect("load the model");
+    let one_lane =
+        LocalModel::load(path, LocalOptions { lanes: 1, ..LocalOptions::default() }).expect("load the model");
     let advocate =
         || ChatRequest { system: "You argue for.".into(), ..request("Give reasons why cities should ban cars.", 128) };
     let skeptic = || ChatRequest {
         system: "You argue against.".into(),
         ..request("Give reasons why cities should not ban cars.", 128)
     };
-    let serial = |model: &LocalModel| {
+    let serial = || {
         let start = Instant::now();
-        let tokens = run(model, advocate()).1 + run(model, skeptic()).1;
+        let tokens = run(&one_lane, advocate()).1 + run(&one_lane, skeptic()).1;
         (tokens, start.elapsed())
     };
     let side_by_side = || {
@@ -117,6 +117,7 @@ fn round_schedules(path: &std::path::Path, lanes: &LocalModel) {
         });
         (tokens, start.elapsed())
     };
+    let threads = std::env::var("CANDLE_NUM_THREADS").unwrap_or_else(|_| "all cores".into());
     for busy in [false, true] {
         let stop = std::sync::atomic::AtomicBool::new(false);
         std::thread::scope(|s| {
@@ -129,15 +130,14 @@ fn round_schedules(path: &std::path::Path, lanes: &LocalModel) {
             }
             let load = if busy { "one core busy" } else { "quiet" };
             for (name, measure) in [
-                ("one context, 1 generation thread", &(|| serial(&one_thread)) as &dyn Fn() -> (u64, Duration)),
-                ("one context, 2 generation threads", &|| serial(&two_threads)),
-                ("side by side, 2 contexts × 1 thread", &side_by_side),
+                ("one lane, one turn after the other", &serial as &dyn Fn() -> (u64, Duration)),
+                ("two lanes side by side", &side_by_side),
             ] {
                 let mut times: Vec<(u64, Duration)> = (0..3).map(|_| measure()).collect();
                 times.sort_by_key(|t| t.1);
                 let (tokens, time) = times[1];
                 println!(
-                    "round of two arguments ({load}), {name}: {time:.2?} for {tokens} tokens = {:.0} tok/s",
+                    "round of two arguments ({load}, threads {threads}), {name}: {time:.2?} for {tokens} tokens = {:.0} tok/s",
                     tokens as f64 / time.as_secs_f64()
                 );
             }

@@ -105,8 +105,6 @@ pub fn loader(config: &Config) -> Option<Loader> {
     let int = |key: &str| config.int(key);
     let options = LocalOptions {
         n_ctx: int("providers.local.context").and_then(|v| u32::try_from(v).ok()).unwrap_or(2048),
-        gen_threads: int("providers.local.threads").and_then(|v| i32::try_from(v).ok()).unwrap_or(1),
-        batch_threads: 2,
         lanes: int("providers.local.contexts").and_then(|v| usize::try_from(v).ok()).unwrap_or(3),
         seed: int("providers.local.seed").and_then(|v| u32::try_from(v).ok()).unwrap_or(1234),
         repeat_penalty: 1.1,

@@ -160,7 +160,7 @@ async fn drive(
         if tokio::signal::ctrl_c().await.is_ok() {
             let _ = commands.send(Command::Stop);
             if tokio::signal::ctrl_c().await.is_ok() {
-                crate::provider::llama_gate::exit_now(130);
+                std::process::exit(130);
             }
         }
     });

@@ -7,7 +7,6 @@ pub mod endpoint;
 pub mod http;
 #[cfg(feature = "local")]
 mod lanes;
-pub mod llama_gate;
 #[cfg(feature = "local")]
 pub mod local;
 pub mod openai;

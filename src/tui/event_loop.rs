@@ -135,7 +135,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 }
                 Effect::HardQuit => {
                     drop(guard);
-                    crate::provider::llama_gate::exit_now(130);
+                    std::process::exit(130);
                 }
             }
             dirty = true;
@@ -405,7 +405,7 @@ async fn stop(app: &mut App, debate: &mut Option<Running>, input: &mut EventStre
         },
         () = interrupted => {
             super::terminal::leave();
-            crate::provider::llama_gate::exit_now(130);
+            std::process::exit(130);
         }
     }
     stopped

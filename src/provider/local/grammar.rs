@@ -1,0 +1,100 @@
+//! Holding the embedded model to a JSON schema: `llguidance` turns the
+//! schema into a token mask at each step, so even a tiny model answers
+//! parseable JSON. Strings get a length cap and whitespace is fixed to the
+//! compact form: a tiny model otherwise pads or rambles until the token cap
+//! and never closes its object.
+
+use std::sync::Arc;
+
+use anyhow::anyhow;
+use llguidance::api::TopLevelGrammar;
+use llguidance::{Matcher, ParserFactory};
+use toktrie::{SimpleVob, TokEnv};
+
+/// Longest string the grammar lets the model write when the schema sets none.
+pub const MAX_STRING: u64 = 300;
+
+/// Builds matchers for one vocabulary; shared by every lane.
+pub struct Grammars {
+    factory: Arc<ParserFactory>,
+}
+
+impl Grammars {
+    pub fn new(env: &TokEnv) -> anyhow::Result<Self> {
+        let mut factory = ParserFactory::new_simple(env).map_err(|e| anyhow!("could not index the vocabulary: {e}"))?;
+        factory.quiet();
+        Ok(Self { factory: Arc::new(factory) })
+    }
+
+    /// A matcher for answers that follow `schema`.
+    pub fn for_schema(&self, schema: &serde_json::Value) -> anyhow::Result<Grammar> {
+        let mut schema = schema.clone();
+        cap_strings(&mut schema);
+        if let Some(object) = schema.as_object_mut() {
+            object.insert("x-guidance".into(), serde_json::json!({ "whitespace_flexible": false }));
+        }
+        let parser = self
+            .factory
+            .create_parser(TopLevelGrammar::from_json_schema(schema))
+            .map_err(|e| anyhow!("could not turn the schema into a grammar: {e}"))?;
+        Ok(Grammar { matcher: Matcher::new(Ok(parser)) })
+    }
+}
+
+/// One answer's grammar state.
+pub struct Grammar {
+    matcher: Matcher,
+}
+
+impl Grammar {
+    /// The tokens allowed next (the end-of-turn token once the object is complete).
+    pub fn mask(&mut self) -> anyhow::Result<SimpleVob> {
+        self.matcher.compute_mask_or_eos().map_err(|e| anyhow!("the grammar failed: {e}"))
+    }
+
+    pub fn accept(&mut self, token: u32) -> anyhow::Result<()> {
+        self.matcher.consume_token(token).map_err(|e| anyhow!("the grammar refused a token: {e}"))
+    }
+
+    /// Whether the answer is complete: nothing but the end may follow.
+    pub fn is_done(&self) -> bool {
+        self.matcher.is_stopped()
+    }
+}
+
+/// Gives every string in the schema a `maxLength`.
+fn cap_strings(value: &mut serde_json::Value) {
+    let Some(object) = value.as_object_mut() else { return };
+    let is_string = object.get("type").and_then(|t| t.as_str()) == Some("string");
+    if is_string && !object.contains_key("maxLength") && !object.contains_key("enum") {
+        object.insert("maxLength".into(), MAX_STRING.into());
+    }
+    for child in object.values_mut() {
+        match child {
+            serde_json::Value::Object(_) => cap_strings(child),
+            serde_json::Value::Array(items) => items.iter_mut().for_each(cap_strings),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_string_gets_a_length_cap_and_an_existing_cap_is_kept() {
+        let mut schema = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "verdict": { "type": "string" },
+                "topic": { "type": "string", "maxLength": 80 },
+                "heat": { "type": "number", "enum": [0.3, 1.0] }
+            }
+        });
+        cap_strings(&mut schema);
+        assert_eq!(schema["properties"]["verdict"]["maxLength"], MAX_STRING);
+        assert_eq!(schema["properties"]["topic"]["maxLength"], 80);
+        assert!(schema["properties"]["heat"].get("maxLength").is_none());
+    }
+}

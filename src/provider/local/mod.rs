@@ -1,0 +1,185 @@
+//! The embedded offline model, in pure Rust: a GGUF file run by candle's
+//! quantized Llama, its tokenizer and chat template read from the file, and
+//! `llguidance` holding JSON answers to their schema. One loaded model
+//! serves a few lanes, each a thread with its own model state (KV cache)
+//! that streams token text back over a channel; a request goes to the lane
+//! that last served its system prompt (that prefix is still cached) or to
+//! a free one, so the two debaters generate side by side. Prompt processing
+//! takes one lane at a time. A request whose stream is dropped stops within
+//! one token; one that is not read stops between two tokens until it is.
+
+mod grammar;
+mod sampler;
+mod template;
+mod turn;
+mod vocab;
+mod weights;
+
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, mpsc as std_mpsc};
+
+use tokio::sync::mpsc;
+
+use super::lanes::{self, Router};
+use super::{ChatModel, ChatRequest, Chunk, ChunkStream, ProviderError};
+use grammar::Grammars;
+use template::ChatTemplate;
+use turn::LaneState;
+use vocab::Vocab;
+
+/// How the embedded model runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocalOptions {
+    /// Context window in tokens (per lane).
+    pub n_ctx: u32,
+    /// Lanes, each with its own model state and thread: one per role by
+    /// default, so every role reuses its own prompt prefix and the two
+    /// debaters generate at once.
+    pub lanes: usize,
+    /// Seed when the request carries none.
+    pub seed: u32,
+    pub repeat_penalty: f32,
+}
+
+impl Default for LocalOptions {
+    fn default() -> Self {
+        Self { n_ctx: 2048, lanes: 3, seed: 1234, repeat_penalty: 1.1 }
+    }
+}
+
+/// A piece of an answer, or why there is none.
+type Reply = mpsc::Sender<Result<Chunk, ProviderError>>;
+
+struct Job {
+    request: ChatRequest,
+    reply: Reply,
+}
+
+/// What every lane shares.
+struct Shared {
+    vocab: Vocab,
+    template: ChatTemplate,
+    grammars: Grammars,
+    options: LocalOptions,
+    /// Held while a lane reads a prompt: two prompts at once on two cores
+    /// would only delay the first token of both.
+    prefill: Mutex<()>,
+}
+
+/// One lane's queue, its worker and how many requests it holds.
+struct Lane {
+    jobs: Option<std_mpsc::Sender<Job>>,
+    pending: Arc<AtomicUsize>,
+    worker: Option<std::thread::JoinHandle<()>>,
+}
+
+/// The embedded model. Cheap to share: every role uses the same instance.
+pub struct LocalModel {
+    lanes: Vec<Lane>,
+    router: Mutex<Router>,
+    name: String,
+    n_ctx: u32,
+    /// Set when the file has no chat template: the template used instead.
+    template_fallback: Option<&'static str>,
+}
+
+impl Drop for LocalModel {
+    /// Closes the job queues and waits for the workers; a turn under way
+    /// stops within one token once its consumer is gone.
+    fn drop(&mut self) {
+        for lane in &mut self.lanes {
+            lane.jobs = None;
+        }
+        for lane in &mut self.lanes {
+            if let Some(worker) = lane.worker.take() {
+                let _ = worker.join();
+            }
+        }
+    }
+}
+
+impl LocalModel {
+    /// Loads a GGUF file and starts its lanes.
+    pub fn load(path: &Path, options: LocalOptions) -> Result<Self, ProviderError> {
+        if !path.is_file() {
+            return Err(ProviderError::Local(format!(
+                "the model file {} does not exist; run `heat model install`",
+                path.display()
+            )));
+        }
+        let unusable = |e: anyhow::Error| ProviderError::Local(format!("could not load {}: {e}", path.display()));
+        let loaded = weights::load(path).map_err(unusable)?;
+        let vocab = Vocab::from_gguf(&loaded.content).map_err(unusable)?;
+        let template =
+            ChatTemplate::from_gguf(&loaded.content, vocab.bos.as_deref(), vocab.eos.as_deref()).map_err(unusable)?;
+        let grammars = Grammars::new(vocab.tok_env()).map_err(unusable)?;
+        let template_fallback = template.fallback;
+        let n_ctx = options.n_ctx;
+        let count = options.lanes.max(1);
+        let shared = Arc::new(Shared { vocab, template, grammars, options, prefill: Mutex::default() });
+        let mut lanes = Vec::with_capacity(count);
+        for index in 0..count {
+            lanes.push(start_lane(index, &shared, LaneState::new(loaded.weights.clone()))?);
+        }
+        let name = path.file_stem().map_or_else(|| "local".into(), |s| s.to_string_lossy().into_owned());
+        Ok(Self { router: Mutex::new(Router::new(lanes.len())), lanes, name, n_ctx, template_fallback })
+    }
+
+    /// The model's name, from its file name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// When the file carries no chat template: the one used instead.
+    pub fn template_fallback(&self) -> Option<&'static str> {
+        self.template_fallback
+    }
+}
+
+fn start_lane(index: usize, shared: &Arc<Shared>, mut state: LaneState) -> Result<Lane, ProviderError> {
+    let (jobs_tx, jobs_rx) = std_mpsc::channel::<Job>();
+    let pending = Arc::new(AtomicUsize::new(0));
+    let (shared, count) = (Arc::clone(shared), Arc::clone(&pending));
+    let worker = std::thread::Builder::new()
+        .name(format!("heat-local-model-{index}"))
+        .spawn(move || {
+            while let Ok(job) = jobs_rx.recv() {
+                // A job whose stream was dropped while it waited its turn is skipped.
+                if !job.reply.is_closed()
+                    && let Err(e) = turn::answer(&shared, &mut state, &job.request, &job.reply)
+                {
+                    let _ = job.reply.blocking_send(Err(e));
+                }
+                count.fetch_sub(1, Ordering::SeqCst);
+            }
+        })
+        .map_err(|e| ProviderError::Local(format!("could not start the model thread: {e}")))?;
+    Ok(Lane { jobs: Some(jobs_tx), pending, worker: Some(worker) })
+}
+
+impl ChatModel for LocalModel {
+    fn provider_name(&self) -> &'static str {
+        "local"
+    }
+
+    fn stream(&self, request: ChatRequest) -> ChunkStream {
+        // One piece in flight: a consumer that stops reading stops the model.
+        let (tx, mut rx) = mpsc::channel(1);
+        let busy: Vec<usize> = self.lanes.iter().map(|l| l.pending.load(Ordering::SeqCst)).collect();
+        let index = self.router.lock().unwrap_or_else(PoisonError::into_inner).pick(lanes::key(&request.system), &busy);
+        let lane = &self.lanes[index];
+        lane.pending.fetch_add(1, Ordering::SeqCst);
+        let sent = lane.jobs.as_ref().is_some_and(|jobs| jobs.send(Job { request, reply: tx.clone() }).is_ok());
+        if !sent {
+            lane.pending.fetch_sub(1, Ordering::SeqCst);
+            let _ = tx.try_send(Err(ProviderError::Local("the model thread has stopped".into())));
+        }
+        drop(tx);
+        Box::pin(futures::stream::poll_fn(move |cx| rx.poll_recv(cx)))
+    }
+
+    fn context_tokens(&self) -> Option<u32> {
+        Some(self.n_ctx)
+    }
+}

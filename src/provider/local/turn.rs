@@ -1,0 +1,223 @@
+//! Answering one request on one lane: the prompt templated and fitted to
+//! the context, the longest cached prefix reused, the rest decoded, then
+//! tokens sampled and streamed until the end of the turn, the token cap,
+//! or the consumer going away. The consumer's channel holds one piece, so
+//! a consumer that stops reading (a paused debate) stops generation between
+//! two tokens, and reading again continues exactly where it stopped.
+
+use anyhow::anyhow;
+use candle_core::{Device, Tensor};
+use candle_transformers::models::quantized_llama::ModelWeights;
+
+use super::grammar::Grammar;
+use super::sampler::{Sampler, Sampling};
+use super::{Reply, Shared};
+use crate::provider::{ChatRequest, Chunk, FinishReason, ProviderError, Usage};
+
+/// Prompt tokens decoded in one forward pass.
+const BATCH: usize = 256;
+/// Cached prefixes a lane keeps (its role's system prompt, its last prompts).
+const SNAPSHOTS: usize = 3;
+
+/// A model state that has read `tokens`: reusable for any prompt that
+/// starts with them.
+struct Snapshot {
+    tokens: Vec<u32>,
+    weights: ModelWeights,
+}
+
+/// One lane's model state and the prefixes it keeps.
+pub struct LaneState {
+    weights: ModelWeights,
+    snapshots: Vec<Snapshot>,
+}
+
+impl LaneState {
+    pub fn new(weights: ModelWeights) -> Self {
+        Self { weights, snapshots: Vec::new() }
+    }
+}
+
+fn local(e: impl std::fmt::Display) -> ProviderError {
+    ProviderError::Local(e.to_string())
+}
+
+/// Answers `request`, sending its pieces to `reply`.
+pub fn answer(
+    shared: &Shared,
+    lane: &mut LaneState,
+    request: &ChatRequest,
+    reply: &Reply,
+) -> Result<(), ProviderError> {
+    let max_tokens = request.max_tokens.max(1) as usize;
+    let prompt = prompt_tokens(shared, request, max_tokens)?;
+    let mut grammar = match &request.response_schema {
+        Some(schema) => Some(shared.grammars.for_schema(&schema.schema).map_err(local)?),
+        None => None,
+    };
+    let prefilling = shared.prefill.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if reply.is_closed() {
+        return Ok(()); // cancelled while another lane held the prompt step
+    }
+    let mut logits = read_prompt(shared, lane, &prompt)?;
+    drop(prefilling);
+    let seed = request.seed.unwrap_or(u64::from(shared.options.seed));
+    let mut sampler = Sampler::new(Sampling {
+        temperature: request.temperature.unwrap_or(0.7).max(0.0),
+        top_k: 40,
+        top_p: 0.95,
+        repeat_penalty: shared.options.repeat_penalty,
+        penalty_window: 64,
+        seed,
+    });
+    let mut generated: Vec<u32> = Vec::new();
+    let mut pending = Vec::new();
+    let finish = loop {
+        if generated.len() >= max_tokens {
+            break FinishReason::Length;
+        }
+        if reply.is_closed() {
+            return Ok(());
+        }
+        let mask = grammar.as_mut().map(Grammar::mask).transpose().map_err(local)?;
+        let Some(token) = sampler.sample(&mut logits, mask.as_ref(), &generated) else {
+            return Err(local("the grammar allowed no token"));
+        };
+        if shared.vocab.ends_turn(token) {
+            break FinishReason::Stop;
+        }
+        if let Some(grammar) = grammar.as_mut() {
+            grammar.accept(token).map_err(local)?;
+        }
+        generated.push(token);
+        pending.extend_from_slice(shared.vocab.piece(token));
+        let text = take_valid_utf8(&mut pending);
+        if !text.is_empty() && reply.blocking_send(Ok(Chunk::Text(text))).is_err() {
+            return Ok(());
+        }
+        if grammar.as_ref().is_some_and(Grammar::is_done) {
+            break FinishReason::Stop;
+        }
+        let position = prompt.len() + generated.len() - 1;
+        logits = forward(&mut lane.weights, &[token], position)?;
+    };
+    let tail = String::from_utf8_lossy(&pending).into_owned();
+    if !tail.is_empty() && reply.blocking_send(Ok(Chunk::Text(tail))).is_err() {
+        return Ok(());
+    }
+    let usage = Usage { input_tokens: prompt.len() as u64, output_tokens: generated.len() as u64 };
+    let _ = reply.blocking_send(Ok(Chunk::Usage(usage)));
+    let _ = reply.blocking_send(Ok(Chunk::Finish(finish)));
+    Ok(())
+}
+
+/// Decodes the prompt, starting from the longest cached prefix, and
+/// returns the logits for the first answer token. Caches the state after
+/// the first message (the role's system prompt) and after the prompt.
+fn read_prompt(shared: &Shared, lane: &mut LaneState, prompt: &[u32]) -> Result<Vec<f32>, ProviderError> {
+    let cached = lane
+        .snapshots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.tokens.len() < prompt.len() && prompt.starts_with(&s.tokens))
+        .max_by_key(|(_, s)| s.tokens.len())
+        .map(|(i, _)| i);
+    let mut start = 0;
+    if let Some(index) = cached {
+        let snapshot = lane.snapshots.remove(index);
+        lane.weights = snapshot.weights.clone();
+        start = snapshot.tokens.len();
+        lane.snapshots.push(snapshot); // most recently used last
+    }
+    // The end of the first message: every prompt of this role shares it.
+    let first_message = prompt.iter().position(|t| shared.vocab.ends_turn(*t)).map(|i| i + 2);
+    let mut logits = Vec::new();
+    let mut position = start;
+    for end in first_message.into_iter().filter(|&e| e > start && e < prompt.len()).chain([prompt.len()]) {
+        while position < end {
+            let stop = (position + BATCH).min(end);
+            logits = forward(&mut lane.weights, &prompt[position..stop], position)?;
+            position = stop;
+        }
+        remember(lane, &prompt[..end]);
+    }
+    Ok(logits)
+}
+
+fn remember(lane: &mut LaneState, tokens: &[u32]) {
+    if lane.snapshots.iter().any(|s| s.tokens == tokens) {
+        return;
+    }
+    if lane.snapshots.len() >= SNAPSHOTS {
+        lane.snapshots.remove(0);
+    }
+    lane.snapshots.push(Snapshot { tokens: tokens.to_vec(), weights: lane.weights.clone() });
+}
+
+/// Runs `tokens` at `position` and returns the logits after the last one.
+fn forward(weights: &mut ModelWeights, tokens: &[u32], position: usize) -> Result<Vec<f32>, ProviderError> {
+    let mut run = || -> candle_core::Result<Vec<f32>> {
+        let input = Tensor::new(tokens, &Device::Cpu)?.unsqueeze(0)?;
+        weights.forward(&input, position)?.squeeze(0)?.to_vec1::<f32>()
+    };
+    run().map_err(|e| local(anyhow!("the model could not run: {e}")))
+}
+
+/// Templates and tokenizes the request, dropping the oldest history until
+/// the prompt and the answer fit the context window.
+fn prompt_tokens(shared: &Shared, request: &ChatRequest, max_tokens: usize) -> Result<Vec<u32>, ProviderError> {
+    let n_ctx = shared.options.n_ctx as usize;
+    let budget = n_ctx.saturating_sub(max_tokens);
+    let system = request.system_prompt();
+    let mut skip = 0;
+    loop {
+        let history = &request.messages[skip..];
+        let text = shared.template.render(&system, history).map_err(local)?;
+        let tokens = shared.vocab.encode(&text).map_err(local)?;
+        if tokens.is_empty() {
+            return Err(local("the prompt is empty"));
+        }
+        if tokens.len() <= budget {
+            return Ok(tokens);
+        }
+        if history.len() <= 1 {
+            return Err(local(format!(
+                "the prompt needs {} tokens but the context holds {n_ctx} with {max_tokens} for the answer; raise providers.local.context",
+                tokens.len()
+            )));
+        }
+        // Drop the oldest exchange (a user message and its answer).
+        skip += 2.min(history.len() - 1);
+    }
+}
+
+/// Takes the longest valid UTF-8 prefix out of `bytes` (a character may be
+/// split across two tokens; its first bytes wait for the rest).
+fn take_valid_utf8(bytes: &mut Vec<u8>) -> String {
+    let valid = match std::str::from_utf8(bytes) {
+        Ok(s) => s.len(),
+        Err(e) if e.error_len().is_none() => e.valid_up_to(),
+        // Bytes that can never become valid: replace them rather than stall.
+        Err(_) => {
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            bytes.clear();
+            return text;
+        }
+    };
+    let rest = bytes.split_off(valid);
+    String::from_utf8(std::mem::replace(bytes, rest)).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_split_across_tokens_waits_for_the_rest() {
+        let mut bytes = "a€".as_bytes()[..2].to_vec();
+        assert_eq!(take_valid_utf8(&mut bytes), "a");
+        bytes.extend(&"€".as_bytes()[1..]);
+        assert_eq!(take_valid_utf8(&mut bytes), "€");
+        assert!(bytes.is_empty());
+    }
+}
