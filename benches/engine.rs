@@ -11,7 +11,7 @@ use heat::provider::ChatModel;
 use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel};
 
-const VERDICT: &str = r#"{"resolved": true, "verdict": "Settled.", "topic": "t", "heat": 0.3}"#;
+const VERDICT: &str = r#"{"resolved": true, "verdict": "Settled: the claims held up.", "topic": "t", "heat": 0.3}"#;
 
 fn role(reply: Reply) -> RoleSetup {
     let model: Arc<dyn ChatModel> = Arc::new(ScriptedModel::new([], reply));

@@ -415,7 +415,7 @@ async fn ollama_without_a_server_names_the_server_and_a_running_one_is_labelled_
             return Reply::error(200, r#"{"models":[{"name":"llama3.2:1b"}]}"#);
         }
         let text = if request.system().contains("You are the JUDGE") {
-            r#"{"resolved": true, "verdict": "Tabs.", "topic": "t", "heat": 0.3}"#
+            r#"{"resolved": true, "verdict": "Tabs win narrowly.", "topic": "t", "heat": 0.3}"#
         } else {
             "An argument."
         };

@@ -201,7 +201,11 @@ async fn injection_between_rounds_while_the_judge_streams() {
     let gate = Arc::new(Semaphore::new(0));
     let (a, s) = (debater("For."), debater("Against."));
     let j = judge([
-        Reply::gated(r#"{"resolved": false, "verdict": "Open", "#, &gate, r#""topic": "T2", "heat": 0.8}"#),
+        Reply::gated(
+            r#"{"resolved": false, "verdict": "Still open on cost.", "#,
+            &gate,
+            r#""topic": "T2", "heat": 0.8}"#,
+        ),
         verdict(true, 0.3, "t"),
     ]);
     let mut handle = engine::start(setup(&a, &s, &j), spec(3));

@@ -11,18 +11,25 @@ use heat::debate::{DebateState, Outcome};
 use heat::store::Store;
 use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
 
+/// The word stem one side streams.
+fn side(advocate: bool) -> &'static str {
+    if advocate { "pro" } else { "con" }
+}
+
 /// Debaters stream slowly (~1.4 s a turn, so a kill lands mid-turn); the
 /// judge leaves round 1 open and resolves round 2.
 fn reply(request: &Recorded, slow: bool) -> Reply {
     if request.system().contains("You are the JUDGE") {
         let verdict = if request.last_message().contains("Round 1 of") {
-            r#"{"resolved": false, "verdict": "Go on.", "topic": "More", "heat": 0.6}"#
+            r#"{"resolved": false, "verdict": "Both sides should go on.", "topic": "More", "heat": 0.6}"#
         } else {
-            r#"{"resolved": true, "verdict": "Settled.", "topic": "t", "heat": 0.3}"#
+            r#"{"resolved": true, "verdict": "Settled: the advocate wins.", "topic": "t", "heat": 0.3}"#
         };
         return Reply::sse(&anthropic_sse(&[verdict], None), 64);
     }
-    let words: Vec<String> = (0..40).map(|i| format!("word{i} ")).collect();
+    // Each side its own words: a debater repeating the argument its prompt quotes is a failed turn.
+    let side = side(request.system().contains("You are the ADVOCATE"));
+    let words: Vec<String> = (0..40).map(|i| format!("{side}{i} ")).collect();
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let body = Reply::sse(&anthropic_sse(&words, None), 90);
     if slow { body.with_delay(Duration::from_millis(20)) } else { body }
@@ -85,8 +92,9 @@ async fn a_killed_run_leaves_a_log_that_loads_and_resumes() {
         for round in &state.rounds {
             for role in heat::debate::Role::DEBATERS {
                 let text = round.argument(role).unwrap();
+                let side = side(role == heat::debate::Role::Advocate);
                 assert!(
-                    text.starts_with("word0 ") && text.trim_end().ends_with("word39"),
+                    text.starts_with(&format!("{side}0 ")) && text.trim_end().ends_with(&format!("{side}39")),
                     "a turn was spliced: {text}"
                 );
             }

@@ -125,7 +125,12 @@ fn answer(seed: u64, ledger: &Mutex<Ledger>, request: &Recorded) -> Reply {
             r#"{{"resolved": {resolved}, "verdict": "Verdict #{serial}: both sides \"held\" ground.", "topic": "Topic #{serial}", "heat": {heat}}}"#
         )
     } else {
-        format!("{} answer #{serial}: ünïcode — and a \"quote\", then **markdown**.\n\nSecond paragraph.", role.label())
+        // The serial between the words keeps the two sides' answers from sharing long runs: a debater
+        // repeating the argument its prompt quotes is a failed turn.
+        format!(
+            "{} answer #{serial}: ünïcode — and a \"quote\" #{serial}, then **markdown**.\n\nSecond paragraph #{serial}.",
+            role.label()
+        )
     };
     let clean = body(anthropic, &text, rng.usize(1..12));
     let piece = rng.usize(7..90);

@@ -30,9 +30,11 @@ async fn eventful_debate(store: &Store) -> (DebateState, String) {
     let judge = Arc::new(ScriptedModel::new(
         [
             Reply::text("not json"),
-            Reply::text(r#"{"resolved": false, "verdict": "Open.", "topic": "Costs?", "heat": 0.6}"#),
+            Reply::text(
+                r#"{"resolved": false, "verdict": "Open: latency is unclear.", "topic": "Costs?", "heat": 0.6}"#,
+            ),
         ],
-        Reply::text(r#"{"resolved": true, "verdict": "Settled.", "topic": "t", "heat": 0.3}"#),
+        Reply::text(r#"{"resolved": true, "verdict": "Settled: logs win on cost.", "topic": "t", "heat": 0.3}"#),
     ));
     let setup = EngineSetup {
         advocate: role(advocate),

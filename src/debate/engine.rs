@@ -11,6 +11,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use super::event::{Command, DebateEvent, Outcome, Participant, Role, TurnPurpose};
+use super::guard::turn::{self as guard, ArgumentOutcome, SentPrompt, VerdictOutcome};
 use super::plan::{Step, next_steps};
 use super::prompt::{self, Prompts};
 use super::state::DebateState;
@@ -233,6 +234,10 @@ struct InFlight {
     round: u32,
     purpose: TurnPurpose,
     handle: JoinHandle<()>,
+    /// What the model was sent, for the guards.
+    sent: SentPrompt,
+    /// This is the one more try a guard asked for.
+    guard_retry: bool,
 }
 
 struct Engine {
@@ -384,6 +389,12 @@ impl Engine {
     fn start_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose) {
         let request = self.request_for(round, role, purpose);
         self.emit(DebateEvent::TurnStarted { round, role, purpose, temperature: request.temperature });
+        self.run_turn(round, role, purpose, request, false);
+    }
+
+    /// Runs a turn's model call on a task of its own.
+    fn run_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose, request: ChatRequest, guard_retry: bool) {
+        let prompt = SentPrompt::of(&request);
         self.next_task += 1;
         let task = self.next_task;
         let model = Arc::clone(&self.setup.role(role).model);
@@ -406,7 +417,7 @@ impl Engine {
             }
             send(TurnMsgKind::Done);
         });
-        self.in_flight.insert(role, InFlight { task, round, purpose, handle });
+        self.in_flight.insert(role, InFlight { task, round, purpose, handle, sent: prompt, guard_retry });
     }
 
     fn request_for(&self, round: u32, role: Role, purpose: TurnPurpose) -> ChatRequest {
@@ -490,7 +501,7 @@ impl Engine {
         let Some(flight) = self.in_flight.get(&msg.role).filter(|f| f.task == msg.task) else {
             return; // a message from a turn that was cancelled or replaced
         };
-        let (round, purpose, role) = (flight.round, flight.purpose, msg.role);
+        let (round, role) = (flight.round, msg.role);
         match msg.kind {
             TurnMsgKind::Item(TurnItem::Chunk(chunk)) => self.on_chunk(round, role, chunk),
             TurnMsgKind::Item(TurnItem::Retrying { attempt, max_retries, delay, error }) => {
@@ -511,8 +522,9 @@ impl Engine {
                 self.on_structured_stepped_down(role, from, to, &message);
             }
             TurnMsgKind::Done => {
-                self.in_flight.remove(&role);
-                self.complete_turn(round, role, purpose);
+                if let Some(flight) = self.in_flight.remove(&role) {
+                    self.complete_turn(role, &flight);
+                }
             }
             TurnMsgKind::Failed(error) => {
                 self.in_flight.remove(&role);
@@ -590,9 +602,35 @@ impl Engine {
         self.emit(DebateEvent::Notice { message: note });
     }
 
-    fn complete_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose) {
+    fn complete_turn(&mut self, role: Role, flight: &InFlight) {
+        let (round, purpose) = (flight.round, flight.purpose);
         let turn = self.state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role));
-        let text = turn.map(|t| t.text.clone()).unwrap_or_default();
+        let mut text = turn.map(|t| t.text.clone()).unwrap_or_default();
+        if role != Role::Judge {
+            match guard::argument(&self.state, &flight.sent, &text, flight.guard_retry) {
+                ArgumentOutcome::Stands(cleaned) => text = cleaned,
+                ArgumentOutcome::Retry(fault) => {
+                    self.in_flight_ends.remove(&role);
+                    let reason = fault.to_string();
+                    self.emit(DebateEvent::TurnRetrying {
+                        round,
+                        role,
+                        attempt: 1,
+                        max_retries: 1,
+                        delay_ms: 0,
+                        reason,
+                    });
+                    let request = self.request_for(round, role, purpose);
+                    self.run_turn(round, role, purpose, request, true);
+                    return;
+                }
+                ArgumentOutcome::Fails(error) => {
+                    self.in_flight_ends.remove(&role);
+                    self.emit(DebateEvent::TurnFailed { round, role, error });
+                    return;
+                }
+            }
+        }
         let end = self.in_flight_ends.remove(&role).unwrap_or_default();
         let usage = end.usage;
         let truncated_at = (end.finish == Some(FinishReason::Length)).then(|| {
@@ -609,14 +647,20 @@ impl Engine {
             .iter()
             .find(|r| r.number == round)
             .map_or((self.state.topic.clone(), self.state.heat), |r| (r.topic.clone(), self.state.heat));
-        match verdict::parse(&text, &topic, heat) {
-            Ok(verdict) => self.emit(DebateEvent::VerdictReached { round, verdict }),
-            Err(error) => self.emit(DebateEvent::VerdictInvalid {
-                round,
-                error: error.to_string(),
-                will_retry: !purpose.is_repair(),
-            }),
-        }
+        let error = match verdict::parse(&text, &topic, heat) {
+            Ok(verdict) => match guard::verdict(&self.state, round, purpose, &flight.sent, verdict) {
+                VerdictOutcome::Stands { verdict, notice } => {
+                    self.emit(DebateEvent::VerdictReached { round, verdict });
+                    if let Some(message) = notice {
+                        self.emit(DebateEvent::Notice { message });
+                    }
+                    return;
+                }
+                VerdictOutcome::Invalid(fault) => fault.to_string(),
+            },
+            Err(error) => error.to_string(),
+        };
+        self.emit(DebateEvent::VerdictInvalid { round, error, will_retry: !purpose.is_repair() });
     }
 }
 

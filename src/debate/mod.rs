@@ -4,6 +4,7 @@
 
 pub mod engine;
 pub mod event;
+pub mod guard;
 pub mod plan;
 pub mod prompt;
 pub mod state;

@@ -263,7 +263,7 @@ impl App {
             }
             DebateEvent::VerdictInvalid { error, will_retry, .. } => {
                 let then = if *will_retry { "asking the judge again" } else { "keeping the current heat" };
-                self.say(Tone::Warn, format!("The verdict did not parse ({}); {then}", clean(error)));
+                self.say(Tone::Warn, format!("The verdict could not be used ({}); {then}", clean(error)));
             }
             DebateEvent::Notice { message } => self.say(Tone::Info, clean(message)),
             DebateEvent::Finished { outcome, .. } => {

@@ -305,7 +305,7 @@ fn lay_out(
         }
         Some(VerdictStatus::Invalid { error, will_retry }) => {
             let then = if *will_retry { "asking again" } else { "keeping the heat" };
-            let msg = format!("⚠ the verdict did not parse ({}); {then}", clean(error));
+            let msg = format!("⚠ the verdict could not be used ({}); {then}", clean(error));
             foot.extend(wrap_plain(&msg, width, Style::new().fg(theme.warn)));
         }
         None => {}

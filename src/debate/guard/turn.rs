@@ -1,0 +1,229 @@
+//! The guards applied to a finished turn: each check's context comes from
+//! the folded state and what the model was sent, and the answer is what the
+//! engine should do next. Still pure: the engine emits the events.
+
+use super::{ArgumentFault, Context, TopicFault, VerdictFault, argument, reason, text, topic};
+use crate::debate::state::{DebateState, Round};
+use crate::debate::{Role, TurnPurpose, Verdict};
+use crate::provider::{ChatRequest, ChatRole};
+
+/// The prompt texts a turn's model was sent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SentPrompt {
+    pub system: String,
+    pub user: Vec<String>,
+}
+
+impl SentPrompt {
+    pub fn of(request: &ChatRequest) -> Self {
+        let user = request.messages.iter().filter(|m| m.role == ChatRole::User).map(|m| m.content.clone());
+        Self { system: request.system.clone(), user: user.collect() }
+    }
+}
+
+/// What becomes of a debater's finished answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgumentOutcome {
+    /// It stands, as this (cleaned) text.
+    Stands(String),
+    /// Ask the model once more.
+    Retry(ArgumentFault),
+    /// It failed again: the turn fails with this sentence.
+    Fails(String),
+}
+
+/// What becomes of a judge's verdict that parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VerdictOutcome {
+    /// Invalid: it goes through the repair path with this clause.
+    Invalid(VerdictFault),
+    /// It stands, with its topic set aside (and the notice saying so) when
+    /// the topic failed its guard.
+    Stands { verdict: Verdict, notice: Option<String> },
+}
+
+/// Judges a debater's answer; `retried` when this was its second try.
+pub fn argument(state: &DebateState, sent: &SentPrompt, answer: &str, retried: bool) -> ArgumentOutcome {
+    let allowed = allowed(state);
+    let ctx = context(state, sent, &[], &allowed);
+    match argument::check(answer, &ctx) {
+        Ok(text) => ArgumentOutcome::Stands(text.into_owned()),
+        Err(fault) if !retried => ArgumentOutcome::Retry(fault),
+        Err(fault) => ArgumentOutcome::Fails(format!("{fault} on both tries")),
+    }
+}
+
+/// Judges a verdict that parsed, given on `round` by a judge turn with
+/// `purpose`.
+pub fn verdict(
+    state: &DebateState,
+    round: u32,
+    purpose: TurnPurpose,
+    sent: &SentPrompt,
+    verdict: Verdict,
+) -> VerdictOutcome {
+    let Some(current) = state.rounds.iter().find(|r| r.number == round) else {
+        return VerdictOutcome::Stands { verdict, notice: None };
+    };
+    let arguments: Vec<(Role, &str)> =
+        Role::DEBATERS.iter().filter_map(|&role| current.argument(role).map(|text| (role, text))).collect();
+    let allowed = allowed(state);
+    let ctx = context(state, sent, &arguments, &allowed);
+    let last = round.checked_sub(1).and_then(|n| state.rounds.iter().find(|r| r.number == n)).and_then(Round::verdict);
+    if let Err(fault) = reason::check(&verdict.verdict, last.map(|v| v.verdict.as_str()), &ctx) {
+        return VerdictOutcome::Invalid(fault);
+    }
+    let leads_to_a_round =
+        !verdict.resolved && !purpose.is_final() && !state.force_requested && round + 1 < state.max_rounds;
+    // The proposition, a round's topic or a person's note again: known text, nothing to judge.
+    let wanted = text::words(&verdict.topic);
+    let known = ctx.allowed_texts().iter().any(|t| text::words(t) == wanted);
+    if !leads_to_a_round || known {
+        return VerdictOutcome::Stands { verdict, notice: None };
+    }
+    match topic::check(&verdict.topic, &ctx) {
+        Ok(()) => VerdictOutcome::Stands { verdict, notice: None },
+        Err(fault) => {
+            let notice = set_aside(&verdict.topic, fault, round + 1, &current.topic);
+            VerdictOutcome::Stands {
+                verdict: Verdict { topic: current.topic.clone(), ..verdict },
+                notice: Some(notice),
+            }
+        }
+    }
+}
+
+/// The notice for a topic set aside; `next` is the next round's number
+/// (0-based, as rounds are kept).
+fn set_aside(refused: &str, fault: TopicFault, next: u32, kept: &str) -> String {
+    const SHOWN: usize = 60;
+    let line = refused.split_whitespace().collect::<Vec<_>>().join(" ");
+    let shown = match line.char_indices().nth(SHOWN) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line,
+    };
+    format!("the judge's next topic \"{shown}\" was set aside ({fault}); round {} keeps: {kept}", next + 1)
+}
+
+/// Every round's topic and injected note, and those waiting for a round.
+fn allowed(state: &DebateState) -> Vec<String> {
+    let rounds = state.rounds.iter().flat_map(|r| std::iter::once(&r.topic).chain(&r.injected));
+    rounds.chain(&state.pending_injections).cloned().collect()
+}
+
+fn context<'a>(
+    state: &'a DebateState,
+    sent: &'a SentPrompt,
+    arguments: &'a [(Role, &'a str)],
+    allowed: &'a [String],
+) -> Context<'a> {
+    Context { proposition: &state.topic, system: &sent.system, user: &sent.user, arguments, allowed }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::debate::DebateEvent;
+
+    const JUDGED: &str = "The width point stands; the diff point was not answered.";
+
+    /// A debate of 3 rounds whose first round was argued, with a note a
+    /// person injected into it.
+    fn state() -> DebateState {
+        let mut events = vec![
+            DebateEvent::Started {
+                topic: "Tabs beat spaces".into(),
+                max_rounds: 3,
+                initial_heat: 0.9,
+                participants: Vec::new(),
+            },
+            DebateEvent::RoundStarted {
+                round: 0,
+                topic: "Tabs beat spaces".into(),
+                heat: 0.9,
+                injected: vec!["Consider cost".into()],
+            },
+        ];
+        for (role, text) in [(Role::Advocate, "Tabs let each reader pick a width."), (Role::Skeptic, "Diffs differ.")] {
+            let purpose = TurnPurpose::Argue;
+            events.push(DebateEvent::TurnStarted { round: 0, role, purpose, temperature: None });
+            events.push(DebateEvent::TurnCompleted {
+                round: 0,
+                role,
+                text: text.into(),
+                usage: None,
+                truncated_at: None,
+            });
+        }
+        DebateState::from_events(&events)
+    }
+
+    fn judged(topic: &str, resolved: bool) -> VerdictOutcome {
+        let sent = SentPrompt {
+            system: "You are the JUDGE. Answer with one JSON object and nothing else.".into(),
+            user: Vec::new(),
+        };
+        let verdict = Verdict { resolved, verdict: JUDGED.into(), topic: topic.into(), heat: 0.6 };
+        verdict_outcome(verdict, &sent)
+    }
+
+    fn verdict_outcome(verdict: Verdict, sent: &SentPrompt) -> VerdictOutcome {
+        super::verdict(&state(), 0, TurnPurpose::Judge, sent, verdict)
+    }
+
+    #[test]
+    fn a_topic_set_aside_keeps_the_rounds_topic_and_says_why_in_one_sentence() {
+        let VerdictOutcome::Stands { verdict, notice } = judged("Answer with one JSON object", false) else {
+            panic!("the verdict itself is fine")
+        };
+        assert_eq!(verdict.topic, "Tabs beat spaces");
+        assert_eq!(
+            notice.as_deref(),
+            Some(
+                "the judge's next topic \"Answer with one JSON object\" was set aside (it is a piece of the prompt); \
+                 round 2 keeps: Tabs beat spaces"
+            )
+        );
+    }
+
+    #[test]
+    fn known_topics_and_closing_verdicts_are_not_judged() {
+        for (topic, resolved) in [("Consider cost", false), ("tabs beat spaces.", false), ("[topic]", true)] {
+            let VerdictOutcome::Stands { verdict, notice } = judged(topic, resolved) else { panic!("{topic}") };
+            assert_eq!((verdict.topic.as_str(), notice), (topic, None));
+        }
+    }
+
+    #[test]
+    fn a_long_refused_topic_is_shown_cut_on_one_line() {
+        let long = format!("[{}]", "word\n".repeat(40));
+        let VerdictOutcome::Stands { notice: Some(notice), .. } = judged(&long, false) else { panic!("set aside") };
+        assert!(notice.contains("\"[word word") && notice.contains("…\" was set aside (it runs over"), "{notice}");
+    }
+
+    #[test]
+    fn an_unusable_verdict_text_is_invalid_whatever_its_topic() {
+        let sent = SentPrompt::default();
+        let verdict = Verdict { resolved: false, verdict: "N/A".into(), topic: "Costs?".into(), heat: 0.6 };
+        assert_eq!(verdict_outcome(verdict, &sent), VerdictOutcome::Invalid(VerdictFault::Placeholder));
+    }
+
+    #[test]
+    fn arguments_are_cleaned_retried_once_then_failed() {
+        let sent = SentPrompt {
+            system: String::new(),
+            user: vec!["{\"set_temp\": 0.90}\n\nProposition: Tabs beat spaces".into()],
+        };
+        let state = state();
+        let clean = super::argument(&state, &sent, "{\"set_temp\": 0.90}\nTabs are one byte.", false);
+        assert_eq!(clean, ArgumentOutcome::Stands("Tabs are one byte.".into()));
+        assert_eq!(
+            super::argument(&state, &sent, "HEAT: 0.9", false),
+            ArgumentOutcome::Retry(ArgumentFault::OnlyControl)
+        );
+        assert_eq!(
+            super::argument(&state, &sent, "", true),
+            ArgumentOutcome::Fails("the answer was empty on both tries".into())
+        );
+    }
+}
