@@ -15,10 +15,11 @@ use super::guard::turn::{self as guard, ArgumentOutcome, SentPrompt, VerdictOutc
 use super::plan::{Step, next_steps};
 use super::prompt::{self, Prompts};
 use super::state::DebateState;
-use super::verdict;
+use super::{extractive, verdict};
 use crate::provider::retry::{RetryPolicy, TurnItem, with_retry};
 use crate::provider::{
-    Adaptation, ChatModel, ChatRequest, Chunk, FinishReason, ProviderError, ResponseSchema, StructuredOutput, Usage,
+    Adaptation, ChatMessage, ChatModel, ChatRequest, Chunk, FinishReason, ProviderError, ResponseSchema,
+    StructuredOutput, Usage,
 };
 
 /// A served model's name as a label: a server that names its model by the
@@ -424,10 +425,16 @@ impl Engine {
         let setup = self.setup.role(role);
         let heat = self.state.rounds.iter().find(|r| r.number == round).map_or(self.state.heat, |r| r.heat);
         let (messages, wanted_temperature, response_schema) = if role == Role::Judge {
-            let schema = self.verdict_schema(setup);
-            (prompt::judge_messages(&self.state, round, purpose), self.setup.judge_temperature, Some(schema))
+            let chosen = self.chosen_schema(round, purpose);
+            let messages = prompt::judge_messages(&self.state, round, purpose, chosen.is_some());
+            let schema = chosen.unwrap_or_else(|| self.verdict_schema(setup));
+            (messages, self.setup.judge_temperature, Some(schema))
         } else {
-            (prompt::debater_messages(&self.state, role, round), heat, None)
+            let mut messages = prompt::debater_messages(&self.state, role, round);
+            if setup.model.continues_answer() {
+                messages.extend(prompt::opening(&self.state, role, round).map(ChatMessage::assistant));
+            }
+            (messages, heat, None)
         };
         let refuses_temperature = self.no_temperature.get(&role).copied().unwrap_or(false);
         let temperature = (setup.thinking_budget.is_none() && !refuses_temperature).then_some(wanted_temperature);
@@ -483,6 +490,19 @@ impl Engine {
                  expect a slow first word and less room for the debate; a shorter proposition debates better"
             )
         })
+    }
+
+    /// The embedded judge's schema for this round: it chooses from the
+    /// arguments instead of writing (`extractive`). `None` for every other
+    /// judge, and when an argument offers no sentence to choose.
+    fn chosen_schema(&self, round: u32, purpose: TurnPurpose) -> Option<ResponseSchema> {
+        if !self.setup.judge.model.is_embedded() {
+            return None;
+        }
+        let current = self.state.rounds.iter().find(|r| r.number == round)?;
+        let argument = |role| current.argument(role).unwrap_or_default();
+        let schema = extractive::schema(argument(Role::Advocate), argument(Role::Skeptic), purpose.is_final())?;
+        Some(ResponseSchema::new("verdict", schema))
     }
 
     /// The verdict's schema in the form the judge's endpoint takes: the
@@ -620,7 +640,11 @@ impl Engine {
                         delay_ms: 0,
                         reason,
                     });
-                    let request = self.request_for(round, role, purpose);
+                    let mut request = self.request_for(round, role, purpose);
+                    if self.setup.role(role).model.is_embedded() {
+                        // Same prompt, same seed: the embedded model would answer the same again.
+                        request.seed = Some(request.seed.unwrap_or_default().wrapping_add(1));
+                    }
                     self.run_turn(round, role, purpose, request, true);
                     return;
                 }
@@ -647,8 +671,14 @@ impl Engine {
             .iter()
             .find(|r| r.number == round)
             .map_or((self.state.topic.clone(), self.state.heat), |r| (r.topic.clone(), self.state.heat));
-        let error = match verdict::parse(&text, &topic, heat) {
-            Ok(verdict) => match guard::verdict(&self.state, round, purpose, &flight.sent, verdict) {
+        let chosen = extractive::is_chosen(&text);
+        let parsed = if chosen {
+            extractive::parse(&text, &topic, purpose.is_final())
+        } else {
+            verdict::parse(&text, &topic, heat)
+        };
+        let error = match parsed {
+            Ok(verdict) => match guard::verdict(&self.state, round, purpose, &flight.sent, verdict, !chosen) {
                 VerdictOutcome::Stands { verdict, notice } => {
                     self.emit(DebateEvent::VerdictReached { round, verdict });
                     if let Some(message) = notice {

@@ -4,6 +4,7 @@
 
 pub mod engine;
 pub mod event;
+pub mod extractive;
 pub mod guard;
 pub mod plan;
 pub mod prompt;

@@ -127,10 +127,66 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
     out
 }
 
+/// The start of a debater's answer, for a model that continues a given
+/// start (the embedded model): its side's claim about the proposition in
+/// its own first words, then the first reason (round 1) or the reply to the
+/// other side. A tiny model that is told its side in the prompt still
+/// argues the other one; one that has already said "I disagree that…"
+/// goes on disagreeing.
+pub fn opening(state: &DebateState, role: Role, round: u32) -> Option<String> {
+    let proposition = state.topic.trim().trim_end_matches(['.', '!']).trim();
+    let is_question = proposition.ends_with('?');
+    let (claim, first, reply) = match role {
+        Role::Advocate if is_question => {
+            ("Yes.".to_string(), "My first reason is that", "The skeptic is wrong because")
+        }
+        Role::Skeptic if is_question => {
+            ("No.".to_string(), "My first objection is that", "The advocate is wrong because")
+        }
+        Role::Advocate => (
+            format!("I agree that {}.", as_clause(proposition)),
+            "My first reason is that",
+            "The skeptic is wrong because",
+        ),
+        Role::Skeptic => (
+            format!("I disagree that {}.", as_clause(proposition)),
+            "My first objection is that",
+            "The advocate is wrong because",
+        ),
+        Role::Judge => return None,
+    };
+    if proposition.is_empty() {
+        return None;
+    }
+    Some(format!("{claim} {}", if round == 0 { first } else { reply }))
+}
+
+/// A proposition as a clause after "that": its first letter lowercased
+/// unless the first word is a name or an acronym (`NASA`, `Paris`… keep
+/// theirs; only a capital followed by lowercase letters of a common word
+/// is lowered, which is right for "Cities should…" and wrong only for a
+/// proposition that starts with a proper name).
+fn as_clause(proposition: &str) -> String {
+    let first_word = proposition.split_whitespace().next().unwrap_or_default();
+    let mut chars = first_word.chars();
+    let lower_rest = chars.next().is_some_and(char::is_uppercase) && chars.all(char::is_lowercase);
+    if lower_rest && first_word != "I" {
+        let mut clause = String::with_capacity(proposition.len());
+        let mut it = proposition.chars();
+        clause.extend(it.next().map(|c| c.to_ascii_lowercase()));
+        clause.extend(it);
+        clause
+    } else {
+        proposition.to_string()
+    }
+}
+
 /// The messages for a judge turn in `round` with the given purpose.
-pub fn judge_messages(state: &DebateState, round: u32, purpose: TurnPurpose) -> Vec<ChatMessage> {
+/// `chosen`: the judge answers in the chosen form (`extractive`), each
+/// round on its own: a tiny model copies whatever history it is shown.
+pub fn judge_messages(state: &DebateState, round: u32, purpose: TurnPurpose, chosen: bool) -> Vec<ChatMessage> {
     let mut messages = Vec::new();
-    for r in history(state, round) {
+    for r in history(state, round).filter(|_| !chosen) {
         let Some(verdict) = r.verdict() else { continue };
         messages.push(ChatMessage::user(judge_prompt(state, r, TurnPurpose::Judge)));
         let answer = serde_json::to_string(verdict).unwrap_or_default();
@@ -139,7 +195,9 @@ pub fn judge_messages(state: &DebateState, round: u32, purpose: TurnPurpose) -> 
     let Some(current) = state.rounds.iter().find(|r| r.number == round) else {
         return messages;
     };
-    messages.push(ChatMessage::user(judge_prompt(state, current, purpose)));
+    let asked =
+        if chosen { chosen_judge_prompt(state, current, purpose) } else { judge_prompt(state, current, purpose) };
+    messages.push(ChatMessage::user(asked));
     if purpose.is_repair() {
         // The failed attempt and why it failed, so the judge can fix it.
         let failed = current
@@ -153,9 +211,13 @@ pub fn judge_messages(state: &DebateState, round: u32, purpose: TurnPurpose) -> 
                 _ => "",
             };
             messages.push(ChatMessage::assistant(head(non_empty_str(&t.text), REPAIR_ECHO_CHARS)));
+            let form = if chosen {
+                CHOSEN_FIELDS
+            } else {
+                "{\"resolved\": …, \"verdict\": \"…\", \"topic\": \"…\", \"heat\": …}"
+            };
             messages.push(ChatMessage::user(format!(
-                "That answer could not be used: {error}. Reply again with only the JSON object \
-                 {{\"resolved\": …, \"verdict\": \"…\", \"topic\": \"…\", \"heat\": …}} and nothing else."
+                "That answer could not be used: {error}. Reply again with only the JSON object {form} and nothing else."
             )));
         }
     }
@@ -188,6 +250,38 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
         ));
     } else {
         out.push_str("Answer with the Verdict JSON object only.");
+    }
+    out
+}
+
+/// The fields of the chosen form, as the judge is told them.
+const CHOSEN_FIELDS: &str = "with advocate_best (the advocate's strongest sentence), skeptic_best (the \
+    skeptic's strongest sentence), stronger (advocate, skeptic or even), distance (how far apart the sides \
+    are: 1 they almost agree, 5 completely opposed) and next_question (one short question about the proposition for the next round)";
+
+/// The judge's round prompt in the chosen form: the two arguments laid out
+/// plainly, then what to choose.
+fn chosen_judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> String {
+    let mut out = format!("Proposition: {}\nRound {} of {}.", state.topic, round.number + 1, state.max_rounds);
+    if round.topic.trim() != state.topic.trim() {
+        out.push_str(&format!(" This round's question: {}", round.topic));
+    }
+    for note in
+        round.injected.iter().chain(purpose.is_final().then_some(&state.pending_injections).into_iter().flatten())
+    {
+        out.push_str(&format!("\nThe person running the debate asks you to consider: {note}"));
+    }
+    for role in Role::DEBATERS {
+        out.push_str(&format!("\n\nThe {} argued:\n\"\"\"\n{}\n\"\"\"", role.key(), read_argument(round, role)));
+    }
+    if purpose.is_final() {
+        out.push_str(
+            "\n\nThis is the final synthesis. Answer with the JSON object with advocate_best (the advocate's \
+             strongest sentence), skeptic_best (the skeptic's strongest sentence) and stronger (advocate, \
+             skeptic or even: who made the stronger case over the debate).",
+        );
+    } else {
+        out.push_str(&format!("\n\nAnswer with the JSON object {CHOSEN_FIELDS}."));
     }
     out
 }

@@ -60,8 +60,7 @@ pub enum VerdictError {
 /// Parses a judge's answer. `fallback_topic` and `fallback_heat` fill in
 /// `topic` and `heat` when the judge left them out.
 pub fn parse(text: &str, fallback_topic: &str, fallback_heat: f32) -> Result<Verdict, VerdictError> {
-    let object = find_object(text).ok_or(VerdictError::NoObject)?;
-    let map = parse_object(object)?;
+    let map = parse_map(text)?;
     let verdict = match map.get("verdict") {
         Some(Value::String(s)) if !s.trim().is_empty() => s.trim().to_string(),
         None | Some(Value::String(_) | Value::Null) => return Err(VerdictError::MissingVerdict),
@@ -89,6 +88,11 @@ pub fn parse(text: &str, fallback_topic: &str, fallback_heat: f32) -> Result<Ver
         Some(other) => return Err(wrong_type("heat", "a number between 0.3 and 1.0", other)),
     };
     Ok(Verdict { resolved, verdict, topic, heat: clamp_heat(heat) })
+}
+
+/// The JSON object in a judge's answer, read as tolerantly as `parse` reads it.
+pub fn parse_map(text: &str) -> Result<Map<String, Value>, VerdictError> {
+    parse_object(find_object(text).ok_or(VerdictError::NoObject)?)
 }
 
 fn wrong_type(field: &'static str, expected: &str, got: &Value) -> VerdictError {

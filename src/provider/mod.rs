@@ -374,4 +374,16 @@ pub trait ChatModel: Send + Sync {
     fn context_tokens(&self) -> Option<u32> {
         None
     }
+
+    /// Whether a trailing assistant message is taken as the start of the
+    /// answer: the model continues it, and the stream begins with it.
+    fn continues_answer(&self) -> bool {
+        false
+    }
+
+    /// Whether this is the embedded offline model: a tiny model that heat
+    /// steers (given openings, a judge that chooses instead of writing).
+    fn is_embedded(&self) -> bool {
+        false
+    }
 }

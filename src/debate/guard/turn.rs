@@ -61,6 +61,7 @@ pub fn verdict(
     purpose: TurnPurpose,
     sent: &SentPrompt,
     verdict: Verdict,
+    written: bool,
 ) -> VerdictOutcome {
     let Some(current) = state.rounds.iter().find(|r| r.number == round) else {
         return VerdictOutcome::Stands { verdict, notice: None };
@@ -70,7 +71,9 @@ pub fn verdict(
     let allowed = allowed(state);
     let ctx = context(state, sent, &arguments, &allowed);
     let last = round.checked_sub(1).and_then(|n| state.rounds.iter().find(|r| r.number == n)).and_then(Round::verdict);
-    if let Err(fault) = reason::check(&verdict.verdict, last.map(|v| v.verdict.as_str()), &ctx) {
+    // A verdict heat built from the judge's choices (`extractive`) quotes the
+    // arguments by design; only a written one is checked as text.
+    if written && let Err(fault) = reason::check(&verdict.verdict, last.map(|v| v.verdict.as_str()), &ctx) {
         return VerdictOutcome::Invalid(fault);
     }
     let leads_to_a_round =

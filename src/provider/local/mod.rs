@@ -182,4 +182,12 @@ impl ChatModel for LocalModel {
     fn context_tokens(&self) -> Option<u32> {
         Some(self.n_ctx)
     }
+
+    fn continues_answer(&self) -> bool {
+        true
+    }
+
+    fn is_embedded(&self) -> bool {
+        true
+    }
 }

@@ -12,7 +12,7 @@ use candle_transformers::models::quantized_llama::ModelWeights;
 use super::grammar::Grammar;
 use super::sampler::{Sampler, Sampling};
 use super::{Reply, Shared};
-use crate::provider::{ChatRequest, Chunk, FinishReason, ProviderError, Usage};
+use crate::provider::{ChatRequest, ChatRole, Chunk, FinishReason, ProviderError, Usage};
 
 /// Prompt tokens decoded in one forward pass.
 const BATCH: usize = 256;
@@ -61,6 +61,12 @@ pub fn answer(
     }
     let mut logits = read_prompt(shared, lane, &prompt)?;
     drop(prefilling);
+    // The answer's given start is the answer's first piece.
+    if let Some(start) = answer_start(request)
+        && reply.blocking_send(Ok(Chunk::Text(start.to_string()))).is_err()
+    {
+        return Ok(());
+    }
     let seed = request.seed.unwrap_or(u64::from(shared.options.seed));
     let mut sampler = Sampler::new(Sampling {
         temperature: request.temperature.unwrap_or(0.7).max(0.0),
@@ -72,6 +78,7 @@ pub fn answer(
     });
     let mut generated: Vec<u32> = Vec::new();
     let mut pending = Vec::new();
+    let mut answer = String::new();
     let finish = loop {
         if generated.len() >= max_tokens {
             break FinishReason::Length;
@@ -92,10 +99,18 @@ pub fn answer(
         generated.push(token);
         pending.extend_from_slice(shared.vocab.piece(token));
         let text = take_valid_utf8(&mut pending);
-        if !text.is_empty() && reply.blocking_send(Ok(Chunk::Text(text))).is_err() {
-            return Ok(());
+        if !text.is_empty() {
+            answer.push_str(&text);
+            if reply.blocking_send(Ok(Chunk::Text(text))).is_err() {
+                return Ok(());
+            }
         }
         if grammar.as_ref().is_some_and(Grammar::is_done) {
+            break FinishReason::Stop;
+        }
+        // Prose ends at a sentence once most of its tokens are spent, not
+        // mid-word at the cap: a tiny model seldom ends a turn by itself.
+        if grammar.is_none() && generated.len() * 4 >= max_tokens * 3 && ends_sentence(&answer) {
             break FinishReason::Stop;
         }
         let position = prompt.len() + generated.len() - 1;
@@ -169,10 +184,13 @@ fn prompt_tokens(shared: &Shared, request: &ChatRequest, max_tokens: usize) -> R
     let n_ctx = shared.options.n_ctx as usize;
     let budget = n_ctx.saturating_sub(max_tokens);
     let system = request.system_prompt();
+    let start = answer_start(request);
+    let messages = &request.messages[..request.messages.len() - usize::from(start.is_some())];
     let mut skip = 0;
     loop {
-        let history = &request.messages[skip..];
-        let text = shared.template.render(&system, history).map_err(local)?;
+        let history = &messages[skip..];
+        let mut text = shared.template.render(&system, history).map_err(local)?;
+        text.push_str(start.unwrap_or_default());
         let tokens = shared.vocab.encode(&text).map_err(local)?;
         if tokens.is_empty() {
             return Err(local("the prompt is empty"));
@@ -189,6 +207,20 @@ fn prompt_tokens(shared: &Shared, request: &ChatRequest, max_tokens: usize) -> R
         // Drop the oldest exchange (a user message and its answer).
         skip += 2.min(history.len() - 1);
     }
+}
+
+/// Whether prose ends a sentence here: `.`, `!` or `?` after a letter (or
+/// a closing quote or bracket), not an ellipsis or a number like `3.`.
+fn ends_sentence(text: &str) -> bool {
+    let mut tail = text.trim_end_matches([' ', '\n']).chars().rev();
+    let (Some(mark), Some(before)) = (tail.next(), tail.next()) else { return false };
+    matches!(mark, '.' | '!' | '?') && (before.is_alphabetic() || matches!(before, '"' | ')' | '\u{201d}' | '\''))
+}
+
+/// A trailing assistant message: the start of the answer, which the model
+/// continues (see `ChatModel::continues_answer`).
+fn answer_start(request: &ChatRequest) -> Option<&str> {
+    request.messages.last().filter(|m| m.role == ChatRole::Assistant).map(|m| m.content.as_str())
 }
 
 /// Takes the longest valid UTF-8 prefix out of `bytes` (a character may be
@@ -211,6 +243,16 @@ fn take_valid_utf8(bytes: &mut Vec<u8>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sentence_ends_at_a_mark_after_a_word_not_in_an_ellipsis_or_a_number() {
+        assert!(ends_sentence("Cars pollute."));
+        assert!(ends_sentence("Is that fair? "));
+        assert!(ends_sentence("He said \"no\"."));
+        assert!(!ends_sentence("and so..."));
+        assert!(!ends_sentence("In 2019 there were 3."));
+        assert!(!ends_sentence("Cars pollute"));
+    }
 
     #[test]
     fn utf8_split_across_tokens_waits_for_the_rest() {
