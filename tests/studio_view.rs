@@ -423,3 +423,42 @@ fn a_turn_waiting_for_its_first_word_shows_how_long_and_keeps_the_clock_going() 
     let text = screen(&mut app, 200, 50);
     assert!(!text.contains("thinking 7 s") && !app.animating(), "{text}");
 }
+
+#[test]
+fn the_high_contrast_theme_paints_its_background_under_every_cell() {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::style::Color;
+    type State = (&'static str, fn() -> App);
+    let states: [State; 6] = [
+        ("mid-stream", studio_support::mid_stream),
+        ("resolved", studio_support::resolved),
+        ("start screen", studio_support::start_screen),
+        ("sessions", browsing_sessions),
+        ("help", || {
+            let mut app = studio_support::mid_stream();
+            app.act(Action::Help);
+            app
+        }),
+        ("pin the heat", || {
+            let mut app = studio_support::mid_stream();
+            app.act(Action::Temperature);
+            app
+        }),
+    ];
+    for (name, build) in states {
+        for (w, h) in [(80, 24), (160, 45), (40, 10)] {
+            let mut app = build();
+            app.theme = heat::tui::theme::Theme::load("high-contrast", None, false).expect("theme");
+            let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+            // Twice: the second frame leaves unchanged panes as drawn.
+            for frame in 0..2 {
+                terminal.draw(|f| heat::tui::view::render(f, &mut app)).expect("draw");
+                let buffer = terminal.backend().buffer();
+                let bare = buffer.content.iter().position(|cell| cell.bg == Color::Reset);
+                let at = bare.map(|i| buffer.pos_of(i));
+                assert_eq!(at, None, "{name} at {w}×{h}, frame {frame}: a cell on the terminal's own background");
+            }
+        }
+    }
+}

@@ -86,8 +86,10 @@ pub fn render(frame: &mut Frame<'_>, app: &mut App) {
 /// `retained`): nothing for a pane drawn over by a dialog.
 fn draw(frame: &mut Frame<'_>, app: &App, plan: &Plan) -> [Option<u64>; 3] {
     let area = frame.area();
-    if app.theme.text != ratatui::style::Color::Reset {
-        frame.buffer_mut().set_style(area, Style::new().fg(app.theme.text));
+    // A theme's text colour and background go under every cell first.
+    let base = app.theme.base();
+    if base != Style::new() {
+        frame.buffer_mut().set_style(area, base);
     }
     let mut shown = [None; 3];
     if plan.too_small {
