@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use heat::cli::print::read_json_line;
 use heat::debate::{DebateEvent, DebateState, Outcome, Role};
 use heat::store::Store;
 use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
@@ -139,8 +140,16 @@ async fn json_mode_prints_one_event_per_line() {
     cmd.args(["run", "Tabs beat spaces", "--json", "--max-rounds", "2"]);
     let out = output(cmd).await;
     assert!(out.status.success());
-    let events: Vec<DebateEvent> =
-        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    // Rounds count from 1, as everywhere else heat shows them.
+    let rounds: Vec<u64> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["type"] == "round_started")
+        .map(|v| v["round"].as_u64().unwrap())
+        .collect();
+    assert_eq!(rounds, [1, 2]);
+    let events: Vec<DebateEvent> = stdout.lines().map(|l| read_json_line(l).unwrap()).collect();
     assert!(matches!(events.first(), Some(DebateEvent::Started { .. })));
     // Round 2 of 2 is the last: the judge writes the final synthesis.
     assert!(matches!(events.last(), Some(DebateEvent::Finished { outcome: Outcome::MaxRounds, .. })));
