@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use heat::cli::print::read_json_line;
 use heat::debate::{DebateEvent, DebateState, Outcome, Role};
 use heat::store::Store;
 use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
@@ -139,8 +140,16 @@ async fn json_mode_prints_one_event_per_line() {
     cmd.args(["run", "Tabs beat spaces", "--json", "--max-rounds", "2"]);
     let out = output(cmd).await;
     assert!(out.status.success());
-    let events: Vec<DebateEvent> =
-        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    // Rounds count from 1, as everywhere else heat shows them.
+    let rounds: Vec<u64> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["type"] == "round_started")
+        .map(|v| v["round"].as_u64().unwrap())
+        .collect();
+    assert_eq!(rounds, [1, 2]);
+    let events: Vec<DebateEvent> = stdout.lines().map(|l| read_json_line(l).unwrap()).collect();
     assert!(matches!(events.first(), Some(DebateEvent::Started { .. })));
     // Round 2 of 2 is the last: the judge writes the final synthesis.
     assert!(matches!(events.last(), Some(DebateEvent::Finished { outcome: Outcome::MaxRounds, .. })));
@@ -518,4 +527,49 @@ async fn a_replay_at_speed_zero_or_instant_prints_everything_at_once() {
     assert_eq!(zero.stdout, paced.stdout);
     let negative = output(replay(&["--speed=-1"])).await;
     assert!(String::from_utf8_lossy(&negative.stderr).contains("--speed must be a number of at least 0"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn export_to_a_file_never_replaces_one_unless_forced() {
+    let server = MockLlm::with_handler(debate_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "Tabs beat spaces", "--max-rounds", "1"]);
+    assert!(output(cmd).await.status.success());
+    let file = data.path().join("notes.md");
+    std::fs::write(&file, "my own notes").unwrap();
+    let export = |extra: &[&str]| {
+        let mut cmd = heat(data.path(), &server);
+        cmd.args(["export", "-o", file.to_str().unwrap()]).args(extra);
+        cmd
+    };
+    let refused = output(export(&[])).await;
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{stderr}");
+    assert!(stderr.contains("notes.md already exists; pass --force to replace it"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "my own notes", "the file is untouched");
+    let forced = output(export(&["--force"])).await;
+    assert!(forced.status.success(), "{}", String::from_utf8_lossy(&forced.stderr));
+    assert!(std::fs::read_to_string(&file).unwrap().starts_with("# Tabs beat spaces"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn theme_is_offered_only_by_the_commands_that_open_the_studio() {
+    let help = |args: &[&str]| {
+        let out = assert_cmd::Command::cargo_bin("heat").unwrap().args(args).arg("--help").output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    for studio in [&[][..], &["resume"], &["replay"]] {
+        assert!(help(studio).contains("--theme"), "heat {studio:?} --help lacks --theme");
+    }
+    for other in [&["sessions"][..], &["run"], &["export"], &["doctor"], &["model", "list"], &["config", "show"]] {
+        assert!(!help(other).contains("--theme"), "heat {other:?} --help offers --theme");
+    }
+    let data = tempfile::tempdir().unwrap();
+    let server = MockLlm::with_handler(debate_reply).await;
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["--theme", "light", "sessions"]);
+    let out = output(cmd).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("give it to `heat`, `heat resume` or `heat replay`"), "{stderr}");
 }

@@ -8,6 +8,7 @@
 mod model_support;
 
 use assert_cmd::Command;
+use heat::cli::print::read_json_line;
 use heat::debate::state::{TurnStatus, VerdictStatus};
 use heat::debate::{DebateEvent, DebateState, Outcome, Role};
 use heat::store::Store;
@@ -41,7 +42,7 @@ fn a_two_round_offline_debate_runs_end_to_end() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "heat run failed: {stderr}");
     let events: Vec<DebateEvent> =
-        String::from_utf8(output.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        String::from_utf8(output.stdout).unwrap().lines().map(|l| read_json_line(l).unwrap()).collect();
     let state = DebateState::from_events(&events);
 
     assert!(matches!(state.participant(Role::Judge), Some(p) if p.provider == "local"));

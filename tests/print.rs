@@ -2,7 +2,7 @@
 //! and failures read as sentences, model text is sanitised.
 #![allow(clippy::unwrap_used)]
 
-use heat::cli::print::{Style, TextPrinter, json_line};
+use heat::cli::print::{Style, TextPrinter, json_line, read_json_line};
 use heat::debate::{DebateEvent, Outcome, Participant, Role, TurnPurpose, Verdict};
 
 fn delta(role: Role, text: &str) -> DebateEvent {
@@ -127,9 +127,15 @@ fn json_lines_round_trip() {
         json_line(&mut out, e).unwrap();
     }
     let text = String::from_utf8(out).unwrap();
-    let parsed: Vec<DebateEvent> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let parsed: Vec<DebateEvent> = text.lines().map(|l| read_json_line(l).unwrap()).collect();
     assert_eq!(parsed, events);
     assert!(text.lines().next().unwrap().starts_with(r#"{"type":"started""#));
+    // Rounds are numbered for people: the first is round 1, as on screen.
+    assert!(events.iter().any(|e| matches!(e, DebateEvent::RoundStarted { round: 0, .. })));
+    let first_round = text.lines().find(|l| l.contains(r#""type":"round_started""#)).unwrap();
+    let value: serde_json::Value = serde_json::from_str(first_round).unwrap();
+    assert_eq!(value["round"], 1, "{first_round}");
+    assert!(text.lines().all(|l| !l.contains(r#""round":0"#)), "{text}");
 }
 
 #[test]

@@ -280,3 +280,157 @@ fn ctrl_o_installs_the_offline_model_only_while_it_is_offered() {
     typed(&mut app, "Trains beat planes");
     assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Start("Trains beat planes".into())]);
 }
+
+#[test]
+fn what_a_key_did_leaves_the_status_line_once_it_is_done() {
+    use heat::debate::Role;
+    let shows = |app: &mut App, text: &str| screen(app, 120, 40).contains(text);
+    let mut app = mid_stream();
+    press(&mut app, KeyCode::Char('c'));
+    assert!(shows(&mut app, "Cancelling the streaming turns"));
+    app.on_event(&DebateEvent::TurnCancelled { round: 0, role: Role::Advocate });
+    assert!(shows(&mut app, "Cancelling the streaming turns"), "the skeptic still streams");
+    app.on_event(&DebateEvent::TurnCancelled { round: 0, role: Role::Skeptic });
+    assert!(!shows(&mut app, "Cancelling"), "both turns are cancelled: the cancel is done");
+
+    // An injection is acknowledged until the round that carries it starts.
+    press(&mut app, KeyCode::Char('i'));
+    typed(&mut app, "Juniors?");
+    press(&mut app, KeyCode::Enter);
+    app.on_event(&DebateEvent::TopicInjected { text: "Juniors?".into() });
+    assert!(shows(&mut app, "Topic injected"));
+    let round = DebateEvent::RoundStarted { round: 1, topic: "T".into(), heat: 0.8, injected: vec!["Juniors?".into()] };
+    app.on_event(&round);
+    assert!(!shows(&mut app, "Topic injected"), "the next round carries it");
+
+    // The pause note stands while the debate is paused, and goes when it resumes.
+    press(&mut app, KeyCode::Char(' '));
+    app.on_event(&DebateEvent::Paused);
+    app.on_event(&DebateEvent::Delta { round: 1, role: Role::Advocate, text: "late".into() });
+    assert!(shows(&mut app, "Paused: space resumes"));
+    app.on_event(&DebateEvent::Resumed);
+    assert!(!shows(&mut app, "Paused: space resumes"));
+
+    // An error is not an acknowledgement: it stands until something newer is said.
+    app.on_event(&DebateEvent::TurnFailed { round: 1, role: Role::Skeptic, error: "refused (401)".into() });
+    app.on_event(&DebateEvent::RoundStarted { round: 2, topic: "T".into(), heat: 0.8, injected: vec![] });
+    assert!(shows(&mut app, "Skeptic failed: refused (401)"));
+}
+
+#[test]
+fn a_replay_refuses_steering_and_new_debates_but_exports_and_opens_others() {
+    let mut app = replaying();
+    for key in ['i', 't', 'T', 'r', 'c'] {
+        assert!(press(&mut app, KeyCode::Char(key)).is_empty(), "{key:?}");
+        assert!(app.modal.is_none(), "{key:?} opened a dialog in a replay");
+    }
+    assert!(screen(&mut app, 120, 40).contains("This is a replay: steering works in a live debate"));
+    assert!(press(&mut app, KeyCode::Char('n')).is_empty());
+    assert!(app.modal.is_none(), "n opened an editor for a debate this studio cannot start");
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("This studio plays stored debates back; `heat` starts a new one"), "{text}");
+    assert!(!text.contains("steering"), "n is not steering:\n{text}");
+    assert_eq!(press(&mut app, KeyCode::Char('e')), vec![Effect::Export]);
+    assert_eq!(press(&mut app, KeyCode::Char('s')), vec![Effect::Sessions]);
+    assert_eq!(press(&mut app, KeyCode::Char(' ')), send(Command::Pause));
+    assert!(screen(&mut app, 120, 40).contains("REPLAY PAUSED"));
+    // The replayed debate's ending offers what a replay studio can do.
+    app.on_event(&DebateEvent::Finished { outcome: heat::debate::Outcome::Forced, synthesis: None });
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("Debate over: resolution forced. s sessions · e export · q quit"), "{text}");
+}
+
+#[test]
+fn a_replay_that_has_shown_everything_says_it_ended() {
+    let mut app = replaying();
+    app.replay = Some(heat::tui::app::Replay::Ended);
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("REPLAY · ended"), "{text}");
+    assert!(!text.contains("pause replay") && text.contains("e export"), "{text}");
+    assert!(press(&mut app, KeyCode::Char(' ')).is_empty(), "nothing left to pause");
+    assert!(screen(&mut app, 80, 24).contains("The replay has ended; s opens another debate, q quits"));
+}
+
+#[test]
+fn help_in_a_replay_leaves_out_what_only_a_live_debate_does() {
+    let mut app = replaying();
+    press(&mut app, KeyCode::Char('?'));
+    let text = screen(&mut app, 200, 50);
+    assert!(text.contains("pause or resume the replay") && text.contains("export the debate as Markdown"), "{text}");
+    for live_only in ["inject a topic", "pin the heat", "force a resolution", "cancel the streaming", "start a new"] {
+        assert!(!text.contains(live_only), "{live_only:?} listed in a replay:\n{text}");
+    }
+    assert!(text.contains("Steering (i, t, T, r, c) works in a live debate, not in a replay."), "{text}");
+}
+
+#[test]
+fn the_start_screen_tab_moves_to_the_recent_debates_and_enter_opens_one() {
+    let mut app = start_screen();
+    assert!(press(&mut app, KeyCode::Tab).is_empty());
+    assert_eq!(app.recent_chosen, Some(0), "Tab moves to the recent debates");
+    assert!(screen(&mut app, 80, 24).contains("Enter open"), "the footer says how to open one");
+    press(&mut app, KeyCode::Down);
+    assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Open("20261119-090000-cd34".into())]);
+    press(&mut app, KeyCode::Up);
+    press(&mut app, KeyCode::Up);
+    assert_eq!(app.recent_chosen, None, "↑ past the first goes back to the proposition");
+    typed(&mut app, "Cats");
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::BackTab);
+    typed(&mut app, " win");
+    assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Start("Cats win".into())], "Tab typed nothing");
+    // ↓ on the proposition's last line goes on to the list; typing there goes back.
+    press(&mut app, KeyCode::Down);
+    assert_eq!(app.recent_chosen, Some(0));
+    typed(&mut app, "!");
+    assert_eq!(app.recent_chosen, None);
+    assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Start("Cats win!".into())]);
+    assert!(screen(&mut app, 80, 24).contains("Tab recent debates"), "the footer offers the list");
+}
+
+#[test]
+fn help_opens_on_the_start_screen() {
+    let mut app = start_screen();
+    press(&mut app, KeyCode::F(1));
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("On the start screen") && text.contains("open a recent debate"), "{text}");
+    press(&mut app, KeyCode::Esc);
+    assert!(app.modal.is_none());
+    press(&mut app, KeyCode::Char('?'));
+    assert!(app.modal.is_some(), "? opens help while nothing is typed");
+    press(&mut app, KeyCode::Esc);
+    // Once a proposition is begun, ? is part of it; F1 still opens help.
+    typed(&mut app, "Is remote work better?");
+    assert!(app.modal.is_none());
+    press(&mut app, KeyCode::F(1));
+    assert!(app.modal.is_some());
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Start("Is remote work better?".into())]);
+}
+
+#[test]
+fn the_browser_refuses_to_delete_the_debate_on_screen_before_asking() {
+    use crossterm::event::KeyModifiers;
+    let mut app = mid_stream();
+    let entry = |id: &str| heat::store::index::IndexEntry {
+        id: id.into(),
+        topic: TOPIC.into(),
+        created_ms: 0,
+        updated_ms: 0,
+        rounds: 1,
+        outcome: None,
+        models: vec![],
+    };
+    let shown = app.session.clone();
+    let entries = vec![entry(shown.as_deref().unwrap_or_default()), entry("20261120-090000-aaaa")];
+    app.modal = Some(heat::tui::app::Modal::Sessions(heat::tui::browser::Browser::new(entries).showing(shown)));
+    assert!(app.on_key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)).is_empty());
+    let text = screen(&mut app, 120, 40);
+    assert!(!text.contains("Delete "), "no question for a debate that cannot be deleted:\n{text}");
+    assert!(text.contains("That debate is on screen; open another before deleting it"), "{text}");
+    assert!(press(&mut app, KeyCode::Char('y')).is_empty(), "a yes deletes nothing");
+    press(&mut app, KeyCode::Backspace);
+    press(&mut app, KeyCode::Down);
+    app.on_key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL));
+    assert!(screen(&mut app, 120, 40).contains("Delete 20261120-090000-aaaa?"), "another debate is asked about");
+}

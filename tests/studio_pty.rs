@@ -123,18 +123,35 @@ fn open_heat(data: &std::path::Path, server: &MockLlm, args: &[&str]) -> Studio 
 }
 
 fn open_heat_with(data: &std::path::Path, server: &MockLlm, args: &[&str], env: &[(&str, &str)]) -> Studio {
+    spawn_heat(data, data, Some(server), args, env)
+}
+
+/// heat in a terminal, started in `cwd`, with its data in `data`; with no
+/// server, no provider is set up (enough for a replay).
+fn spawn_heat(
+    data: &std::path::Path,
+    cwd: &std::path::Path,
+    server: Option<&MockLlm>,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> Studio {
     let pty = native_pty_system().openpty(PtySize { rows: 40, cols: 120, pixel_width: 0, pixel_height: 0 }).unwrap();
     let config = data.join("heat.toml");
     std::fs::write(&config, "[network]\nmax_retries = 1\n").unwrap();
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_heat"));
     cmd.args(["--config", config.to_str().unwrap()]);
     cmd.args(args);
-    cmd.cwd(data);
+    cmd.cwd(cwd);
     cmd.env("HEAT_DATA_DIR", data);
-    cmd.env("ANTHROPIC_API_KEY", API_KEY);
-    cmd.env("ANTHROPIC_BASE_URL", &server.base_url);
+    if let Some(server) = server {
+        cmd.env("ANTHROPIC_API_KEY", API_KEY);
+        cmd.env("ANTHROPIC_BASE_URL", &server.base_url);
+    }
     cmd.env("TERM", "xterm-256color");
-    for var in ["OPENAI_API_KEY", "HEAT_PROVIDER", "HEAT_MODEL", "NO_COLOR", "HEAT_THEME", "HEAT_MOUSE"] {
+    for var in ["OPENAI_API_KEY", "HEAT_PROVIDER", "HEAT_MODEL", "NO_COLOR", "HEAT_THEME", "HEAT_MOUSE"]
+        .into_iter()
+        .chain(server.is_none().then_some("ANTHROPIC_API_KEY"))
+    {
         cmd.env_remove(var);
     }
     for (var, value) in env {
@@ -216,6 +233,9 @@ async fn keys_steer_a_live_debate_in_a_terminal() {
     studio.wait_for("the forced ending", |s| s.contains("Debate over: resolution forced")).await;
     studio.keys("e");
     studio.wait_for("the export", |s| s.contains("Exported to")).await;
+    // A second export never replaces the first: it takes a fresh name.
+    studio.keys("e");
+    studio.wait_for("the second export", |s| s.contains("-2.md")).await;
 
     studio.keys("q");
     let status = studio.wait_exit().await;
@@ -223,7 +243,7 @@ async fn keys_steer_a_live_debate_in_a_terminal() {
 
     // Nothing heat wrote holds the API key; the export is there.
     let mut files = vec![data.path().to_path_buf()];
-    let mut exported = false;
+    let mut exported = 0;
     while let Some(path) = files.pop() {
         if path.is_dir() {
             files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
@@ -231,9 +251,9 @@ async fn keys_steer_a_live_debate_in_a_terminal() {
         }
         let bytes = std::fs::read(&path).unwrap();
         assert!(!String::from_utf8_lossy(&bytes).contains(API_KEY), "{} holds the API key", path.display());
-        exported |= path.file_name().unwrap().to_string_lossy().ends_with(".md");
+        exported += usize::from(path.file_name().unwrap().to_string_lossy().ends_with(".md"));
     }
-    assert!(exported, "e wrote no Markdown export");
+    assert_eq!(exported, 2, "e wrote two Markdown exports");
 
     // The session log holds every steering action.
     let events = session_events(data.path());
@@ -386,4 +406,74 @@ async fn the_studio_takes_the_mouse_unless_told_not_to() {
         let mode = studio.screen.lock().unwrap().screen().mouse_protocol_mode();
         assert_eq!(mode, vt100::MouseProtocolMode::None, "the mouse is handed back");
     }
+}
+
+/// A stored copy of the bundled demo debate; returns its id.
+fn store_demo(data: &std::path::Path) -> String {
+    let demo = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo-session.jsonl")).unwrap();
+    let loaded = heat::store::log::parse(&demo).unwrap();
+    let store = Store::open(data).unwrap();
+    let mut recorder = store.create().unwrap();
+    for record in &loaded.records {
+        assert_eq!(recorder.record(&record.event), None);
+    }
+    recorder.id().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_replay_says_it_ended_offers_what_works_and_exports_what_it_plays() {
+    let data = tempfile::tempdir().unwrap();
+    let cwd = tempfile::tempdir().unwrap();
+    let id = store_demo(data.path());
+    let mut studio = spawn_heat(data.path(), cwd.path(), None, &["replay", &id, "--instant"], &[]);
+    studio.wait_for("the end of the replay", |s| s.contains("REPLAY · ended")).await;
+    assert!(!studio.text().contains("pause replay"), "nothing is left to pause:\n{}", studio.text());
+
+    // Help leaves out what only a live debate does.
+    studio.keys("?");
+    studio.wait_for("help", |s| s.contains("pause or resume the replay")).await;
+    let help = studio.text();
+    assert!(!help.contains("inject a topic") && help.contains("works in a live debate, not in a replay"), "{help}");
+    studio.keys("\x1b");
+    // (A key sent with the Esc would read as Alt and that key.)
+    studio.wait_for("help to close", |s| !s.contains("pause or resume the replay")).await;
+
+    // e exports the replayed debate, under a fresh name each time.
+    studio.keys("e");
+    studio.wait_for("the export", |s| s.contains("Exported to") && s.contains(&format!("heat-{id}.md"))).await;
+    studio.keys("e");
+    studio.wait_for("the second export", |s| s.contains(&format!("heat-{id}-2.md"))).await;
+    assert!(cwd.path().join(format!("heat-{id}.md")).is_file());
+
+    // Where nothing can be written, the sentence says how else to get it.
+    let gone = cwd.path().to_path_buf();
+    drop(cwd);
+    assert!(!gone.exists());
+    studio.keys("e");
+    studio
+        .wait_for("the failed export", |s| {
+            s.contains("Export failed") && s.contains(&format!("`heat export {id} -o FILE` writes it elsewhere"))
+        })
+        .await;
+    studio.keys("q");
+    let status = studio.wait_exit().await;
+    assert!(status.success(), "exit status {status:?}");
+    studio.wait_restored().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_demo_replay_exports_too() {
+    let data = tempfile::tempdir().unwrap();
+    let mut studio = spawn_heat(data.path(), data.path(), None, &["replay", "--demo", "--instant"], &[]);
+    studio.wait_for("the end of the replay", |s| s.contains("REPLAY · ended")).await;
+    studio.keys("e");
+    studio.wait_for("the export", |s| s.contains("Exported to")).await;
+    let exported = std::fs::read_dir(data.path())
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "md"))
+        .count();
+    assert_eq!(exported, 1);
+    studio.keys("q");
+    studio.wait_exit().await;
+    studio.wait_restored().await;
 }

@@ -177,14 +177,60 @@ fn help_overlay() {
             app.act(Action::Help);
             app
         },
-        &[
-            "Keys",
-            "pause or resume the debate",
-            "inject a topic",
-            "jump to the end and follow the stream",
-            "any key closes",
-        ],
+        &["Keys", "Steering the debate", "pause or resume the debate", "inject a topic", "key closes"],
     );
+    let mut app = studio_support::mid_stream();
+    app.act(Action::Help);
+    assert!(screen(&mut app, 200, 50).contains("Keys can be changed in heat.toml"), "all of it fits at 200×50");
+}
+
+/// Every line of help, and its scroll hints, as a person scrolls through
+/// it on a screen of `width`×`height`: the lines seen in order, without
+/// repeats.
+fn scroll_through_help(app: &mut App, width: u16, height: u16, key: crossterm::event::KeyCode) -> String {
+    use crossterm::event::{KeyEvent, KeyModifiers};
+    let mut seen: Vec<String> = Vec::new();
+    for _ in 0..40 {
+        let text = screen(app, width, height);
+        for line in text.lines().filter_map(|l| l.split('│').nth(1)) {
+            let line = line.trim().to_string();
+            if !seen.contains(&line) {
+                seen.push(line);
+            }
+        }
+        app.on_key(KeyEvent::new(key, KeyModifiers::NONE));
+        assert!(app.modal.is_some(), "scrolling closed help");
+    }
+    seen.join("\n")
+}
+
+#[test]
+fn help_scrolls_at_80x24_to_every_line() {
+    use crossterm::event::KeyCode;
+    let mut app = studio_support::mid_stream();
+    app.act(Action::Help);
+    let first = screen(&mut app, 80, 24);
+    assert!(first.contains("more ↓") && first.contains("any other key closes"), "{first}");
+    assert!(!first.contains("Keys can be changed"), "80×24 cannot show it all at once:\n{first}");
+    let seen = scroll_through_help(&mut app, 80, 24, KeyCode::Down);
+    for needle in [
+        "jump to the end and follow the stream",
+        "In the session browser",
+        "ctrl-c quits; a second ctrl-c quits at once.",
+        "Keys can be changed in heat.toml under [keys].",
+    ] {
+        assert!(seen.contains(needle), "{needle:?} never showed:\n{seen}");
+    }
+    let last = screen(&mut app, 80, 24);
+    assert!(last.contains("more ↑") && !last.contains("more ↓"), "at the end:\n{last}");
+    // PgUp, Home and k go back up; any other key closes.
+    for key in [KeyCode::PageUp, KeyCode::Home, KeyCode::Char('j'), KeyCode::Char('k')] {
+        app.on_key(crossterm::event::KeyEvent::from(key));
+        assert!(app.modal.is_some(), "{key:?} closed help");
+    }
+    assert!(screen(&mut app, 80, 24).contains("Steering the debate"), "back at the top");
+    app.on_key(crossterm::event::KeyEvent::from(KeyCode::Esc));
+    assert!(app.modal.is_none());
 }
 
 #[test]
@@ -380,4 +426,43 @@ fn a_turn_waiting_for_its_first_word_shows_how_long_and_keeps_the_clock_going() 
     feed(&mut app, &[DebateEvent::Paused]);
     let text = screen(&mut app, 200, 50);
     assert!(!text.contains("thinking 7 s") && !app.animating(), "{text}");
+}
+
+#[test]
+fn the_high_contrast_theme_paints_its_background_under_every_cell() {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::style::Color;
+    type State = (&'static str, fn() -> App);
+    let states: [State; 6] = [
+        ("mid-stream", studio_support::mid_stream),
+        ("resolved", studio_support::resolved),
+        ("start screen", studio_support::start_screen),
+        ("sessions", browsing_sessions),
+        ("help", || {
+            let mut app = studio_support::mid_stream();
+            app.act(Action::Help);
+            app
+        }),
+        ("pin the heat", || {
+            let mut app = studio_support::mid_stream();
+            app.act(Action::Temperature);
+            app
+        }),
+    ];
+    for (name, build) in states {
+        for (w, h) in [(80, 24), (160, 45), (40, 10)] {
+            let mut app = build();
+            app.theme = heat::tui::theme::Theme::load("high-contrast", None, false).expect("theme");
+            let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+            // Twice: the second frame leaves unchanged panes as drawn.
+            for frame in 0..2 {
+                terminal.draw(|f| heat::tui::view::render(f, &mut app)).expect("draw");
+                let buffer = terminal.backend().buffer();
+                let bare = buffer.content.iter().position(|cell| cell.bg == Color::Reset);
+                let at = bare.map(|i| buffer.pos_of(i));
+                assert_eq!(at, None, "{name} at {w}×{h}, frame {frame}: a cell on the terminal's own background");
+            }
+        }
+    }
 }

@@ -29,7 +29,7 @@ pub struct Cli {
     /// Open the studio debating this proposition at once.
     pub topic: Option<String>,
     /// The studio's theme: default, light, high-contrast, or a theme file.
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
     #[command(flatten)]
     pub debate: Box<DebateArgs>,
@@ -60,6 +60,9 @@ pub enum Commands {
         /// Print one JSON event per line instead of text.
         #[arg(long)]
         json: bool,
+        /// The studio's theme: default, light, high-contrast, or a theme file.
+        #[arg(long, value_name = "NAME")]
+        theme: Option<String>,
         #[command(flatten)]
         debate: Box<DebateArgs>,
     },
@@ -95,6 +98,9 @@ pub enum Commands {
         /// Print one JSON event per line instead of text.
         #[arg(long)]
         json: bool,
+        /// The studio's theme: default, light, high-contrast, or a theme file.
+        #[arg(long, value_name = "NAME")]
+        theme: Option<String>,
     },
     /// Write a stored debate as Markdown or JSON (the newest when no id is given).
     Export {
@@ -102,9 +108,12 @@ pub enum Commands {
         id: Option<String>,
         #[arg(long, value_enum, default_value = "md")]
         format: crate::store::export::Format,
-        /// Write to this file instead of standard output.
+        /// Write to this file instead of standard output (never over an existing file unless --force).
         #[arg(short, long, value_name = "FILE")]
         output: Option<std::path::PathBuf>,
+        /// Replace the file -o names if it exists.
+        #[arg(long, requires = "output")]
+        force: bool,
     },
     /// Install, list or locate the offline model.
     Model {

@@ -95,17 +95,23 @@ fn fail(error: &anyhow::Error) -> ExitCode {
 async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     let config_file = cli.config.clone();
     let log_level = cli.log_level;
-    let theme: Vec<FlagValue> = cli
-        .theme
-        .iter()
-        .map(|t| FlagValue { key: "ui.theme".into(), raw: t.clone(), flag: "--theme".into() })
-        .collect();
+    // The theme is the studio's: `heat`, `heat resume` and `heat replay` take it.
+    let studio_theme = match &cli.command {
+        None => cli.theme.clone(),
+        Some(Commands::Resume { theme, .. } | Commands::Replay { theme, .. }) => theme.clone().or(cli.theme),
+        Some(_) if cli.theme.is_some() => {
+            anyhow::bail!("--theme sets the studio's colours: give it to `heat`, `heat resume` or `heat replay`")
+        }
+        Some(_) => None,
+    };
+    let theme: Vec<FlagValue> =
+        studio_theme.into_iter().map(|raw| FlagValue { key: "ui.theme".into(), raw, flag: "--theme".into() }).collect();
     match cli.command {
         Some(Commands::Run { topic, json, debate }) => {
             let config = load_config(config_file.as_ref(), &debate.flag_values())?;
             run::run(&config, &topic, json).await
         }
-        Some(Commands::Resume { id, json, debate }) => {
+        Some(Commands::Resume { id, json, debate, .. }) => {
             let config = load_config(config_file.as_ref(), &[debate.flag_values(), theme].concat())?;
             if !json && studio::on_terminal() {
                 return studio::resume(&config, id.as_deref()).await;
@@ -121,7 +127,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             Some(SessionsAction::Rm { ids, yes }) => sessions::remove(&ids, yes),
             Some(SessionsAction::Prune { older_than, yes }) => sessions::prune(older_than.into(), yes),
         },
-        Some(Commands::Replay { id, demo, speed, instant, json }) => {
+        Some(Commands::Replay { id, demo, speed, instant, json, .. }) => {
             let speed = if instant { 0.0 } else { speed };
             if !json && studio::on_terminal() {
                 let config = load_config(config_file.as_ref(), &theme)?;
@@ -131,8 +137,8 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             replay::replay(id.as_deref(), demo, speed, json).await?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Commands::Export { id, format, output }) => {
-            sessions::export(id.as_deref(), format, output.as_deref())?;
+        Some(Commands::Export { id, format, output, force }) => {
+            sessions::export(id.as_deref(), format, output.as_deref(), force)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Model { action }) => {

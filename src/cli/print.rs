@@ -302,9 +302,26 @@ impl<W: Write> TextPrinter<W> {
     }
 }
 
-/// Writes one JSON object per event and line.
+/// Writes one JSON object per event and line, for scripts (`--json`).
+/// Rounds are numbered from 1, as heat numbers them on screen, in the text
+/// and in exports; the session log keeps its own count (from 0), and
+/// [`read_json_line`] reads a line back into the event as logged.
 pub fn json_line<W: Write>(out: &mut W, event: &DebateEvent) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, event)?;
+    let mut event = event.clone();
+    if let Some(round) = event.round_mut() {
+        *round += 1;
+    }
+    serde_json::to_writer(&mut *out, &event)?;
     writeln!(out)?;
     out.flush()
+}
+
+/// Reads a line [`json_line`] wrote back into the event as the engine and
+/// the session log count rounds (from 0).
+pub fn read_json_line(line: &str) -> serde_json::Result<DebateEvent> {
+    let mut event: DebateEvent = serde_json::from_str(line)?;
+    if let Some(round) = event.round_mut() {
+        *round = round.saturating_sub(1);
+    }
+    Ok(event)
 }

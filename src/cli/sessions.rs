@@ -130,8 +130,9 @@ fn agreed(question: &str) -> anyhow::Result<bool> {
     Ok(matches!(answer.trim(), "y" | "Y" | "yes"))
 }
 
-/// `heat export`: one session as Markdown or JSON, to stdout or a file.
-pub fn export(id: Option<&str>, format: Format, output: Option<&Path>) -> anyhow::Result<()> {
+/// `heat export`: one session as Markdown or JSON, to stdout or a file; an
+/// existing file is replaced only with `force`.
+pub fn export(id: Option<&str>, format: Format, output: Option<&Path>, force: bool) -> anyhow::Result<()> {
     let store = Store::open(&store::data_dir()?)?;
     let id = store.resolve(id)?;
     let loaded = store.load(&id)?;
@@ -141,12 +142,31 @@ pub fn export(id: Option<&str>, format: Format, output: Option<&Path>) -> anyhow
     let text = export::render(format, &loaded.header, &loaded.records);
     match output {
         Some(path) => {
-            std::fs::write(path, text).with_context(|| format!("could not write {}", path.display()))?;
+            write_file(path, &text, force)?;
             say!("heat: wrote {}", path.display());
         }
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
     Ok(())
+}
+
+/// Writes an export to `path`; over an existing file only with `force`
+/// (the check and the create are one step, so no file is lost to a race).
+fn write_file(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true);
+    if force {
+        options.create(true).truncate(true);
+    } else {
+        options.create_new(true);
+    }
+    let mut file = match options.open(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            bail!("{} already exists; pass --force to replace it, or name another file", path.display())
+        }
+        other => other.with_context(|| format!("could not write {}", path.display()))?,
+    };
+    file.write_all(text.as_bytes()).with_context(|| format!("could not write {}", path.display()))
 }
 
 /// `text` cut to `width` characters, ending in `…` when cut.

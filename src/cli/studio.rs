@@ -78,6 +78,9 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         }
     }
     let mut app = App::new(theme, keymap, roster);
+    if !live {
+        app.mode = tui::app::Mode::Replays;
+    }
     if installer.is_some() {
         app.install = Some(InstallState::Offered);
     }

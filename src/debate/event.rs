@@ -245,6 +245,37 @@ pub enum DebateEvent {
     },
 }
 
+impl DebateEvent {
+    /// The round the event belongs to, as the engine and the log count
+    /// rounds (from 0); `None` for an event of the whole debate.
+    pub fn round_mut(&mut self) -> Option<&mut u32> {
+        match self {
+            DebateEvent::RoundStarted { round, .. }
+            | DebateEvent::TurnStarted { round, .. }
+            | DebateEvent::Delta { round, .. }
+            | DebateEvent::Reasoning { round, .. }
+            | DebateEvent::TurnRetrying { round, .. }
+            | DebateEvent::TurnCompleted { round, .. }
+            | DebateEvent::TurnCancelled { round, .. }
+            | DebateEvent::TurnFailed { round, .. }
+            | DebateEvent::VerdictReached { round, .. }
+            | DebateEvent::VerdictInvalid { round, .. } => Some(round),
+            DebateEvent::Started { .. }
+            | DebateEvent::Paused
+            | DebateEvent::Resumed
+            | DebateEvent::TopicInjected { .. }
+            | DebateEvent::TemperaturePinned { .. }
+            | DebateEvent::TemperatureReleased
+            | DebateEvent::ResolutionForced
+            | DebateEvent::Notice { .. }
+            | DebateEvent::EndpointAdapted { .. }
+            | DebateEvent::ModelReported { .. }
+            | DebateEvent::Reopened
+            | DebateEvent::Finished { .. } => None,
+        }
+    }
+}
+
 /// What a person can ask of a running debate.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use ratatui::layout::Rect;
 use ratatui_textarea::TextArea;
 
+pub use super::flash::{Flash, Tone, Until};
 use super::keymap::KeyMap;
 use super::pane::Pane;
 use super::theme::Theme;
@@ -41,11 +42,29 @@ pub enum Effect {
 
 /// A dialog over the panes.
 pub enum Modal {
-    Help,
+    Help(super::help::HelpView),
     Sessions(super::browser::Browser),
     Confirm(Confirm),
     Editor(Box<Editor>),
     Temperature(TempEditor),
+}
+
+/// What a studio is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Debates are started, continued and shown (`heat`, `heat resume`).
+    Debates,
+    /// Stored debates are played back or opened; none is started (`heat replay`).
+    Replays,
+}
+
+/// Where a replay stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replay {
+    Playing,
+    Paused,
+    /// Every recorded event has been shown.
+    Ended,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -73,24 +92,6 @@ pub struct TempEditor {
     pub value: f32,
     pub typed: Option<String>,
     pub error: Option<String>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tone {
-    Info,
-    Good,
-    Warn,
-    Error,
-}
-
-/// A sentence in the status line.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Flash {
-    pub text: String,
-    pub tone: Tone,
-    /// The role whose retry this announces: it goes once that role's
-    /// answer flows again.
-    pub retry_of: Option<Role>,
 }
 
 /// Who speaks for each role, for titles and the start screen.
@@ -127,8 +128,13 @@ pub struct App {
     pub roster: Vec<RosterEntry>,
     /// Recent sessions for the start screen: (id, one-line description).
     pub recent: Vec<(String, String)>,
-    /// `Some(paused)` while a stored debate plays back.
-    pub replay: Option<bool>,
+    /// The start screen's chosen recent debate, while the list has the
+    /// keys (`None`: the proposition has them).
+    pub recent_chosen: Option<usize>,
+    /// What this studio is for: `heat replay` opens one that starts no debate.
+    pub mode: Mode,
+    /// Where a stored debate being played back stands.
+    pub replay: Option<Replay>,
     /// A pause or resume sent but not yet confirmed by the engine.
     pub pause_requested: Option<bool>,
     pub interrupts: u8,
@@ -172,6 +178,8 @@ impl App {
             theme,
             roster,
             recent: Vec::new(),
+            recent_chosen: None,
+            mode: Mode::Debates,
             replay: None,
             pause_requested: None,
             interrupts: 0,
@@ -187,6 +195,7 @@ impl App {
     /// Opens the start screen's topic editor.
     pub fn show_start(&mut self) {
         self.start = Some(super::input::topic_area("Type the proposition to debate, then press Enter"));
+        self.recent_chosen = None;
     }
 
     /// A fresh debate begins: clear the old one from view.
@@ -195,6 +204,7 @@ impl App {
         self.session = Some(session);
         self.panes = Role::ALL.map(Pane::new);
         self.start = None;
+        self.recent_chosen = None;
         self.retry_at = [None; 3];
         self.thinking_since = [None; 3];
         self.pause_requested = None;
@@ -206,8 +216,19 @@ impl App {
         Role::ALL[self.focus]
     }
 
+    /// Says something in the status line until something newer is said.
     pub fn say(&mut self, tone: Tone, text: impl Into<String>) {
-        self.flash = Some(Flash { text: text.into(), tone, retry_of: None });
+        self.say_until(tone, text, Until::Replaced);
+    }
+
+    /// Says something in the status line for as long as `until` allows.
+    pub fn say_until(&mut self, tone: Tone, text: impl Into<String>, until: Until) {
+        self.flash = Some(Flash { text: text.into(), tone, until });
+    }
+
+    /// Whether this studio can start a debate.
+    pub fn starts_debates(&self) -> bool {
+        self.mode == Mode::Debates
     }
 
     /// Whether any model call is under way.
@@ -221,12 +242,16 @@ impl App {
     }
 
     pub fn paused(&self) -> bool {
-        self.replay.unwrap_or(false) || self.pause_requested.unwrap_or(self.debate.paused)
+        self.replay == Some(Replay::Paused) || self.pause_requested.unwrap_or(self.debate.paused)
     }
 
     /// Folds one engine event into the view.
     pub fn on_event(&mut self, event: &DebateEvent) {
         self.debate.apply(event);
+        // What the status line said is over: it goes before anything newer is said.
+        if self.flash.as_ref().is_some_and(|f| f.until.over(event, &self.debate)) {
+            self.flash = None;
+        }
         match event {
             DebateEvent::Paused | DebateEvent::Resumed => self.pause_requested = None,
             DebateEvent::RoundStarted { .. } if !self.focus_chosen => self.focus = 0,
@@ -242,15 +267,11 @@ impl App {
                 let secs = delay_ms.div_ceil(1000);
                 let reason = clean(reason);
                 let text = format!("{}: {reason}; retry {attempt} of {max_retries} in {secs} s", role.label());
-                self.flash = Some(Flash { text, tone: Tone::Warn, retry_of: Some(*role) });
+                self.say_until(Tone::Warn, text, Until::Answer(*role));
             }
             DebateEvent::Delta { role, .. } | DebateEvent::TurnCompleted { role, .. } => {
                 self.retry_at[role_index(*role)] = None;
                 self.thinking_since[role_index(*role)] = None;
-                // The retry worked: its announcement has had its say.
-                if self.flash.as_ref().is_some_and(|f| f.retry_of == Some(*role)) {
-                    self.flash = None;
-                }
             }
             DebateEvent::EndpointAdapted { message, .. } => {
                 // It holds for the rest of the debate: it stands when nothing newer is shown.
@@ -272,9 +293,15 @@ impl App {
                     Outcome::Cancelled => Tone::Warn,
                     _ => Tone::Good,
                 };
+                // What can follow: a replay studio starts no debate, but opens others.
+                let (next, what) = if self.starts_debates() {
+                    (super::keymap::Action::NewDebate, "new debate")
+                } else {
+                    (super::keymap::Action::Sessions, "sessions")
+                };
                 let hint = format!(
-                    "{} new debate · {} export · {} quit",
-                    self.keymap.hint(super::keymap::Action::NewDebate),
+                    "{} {what} · {} export · {} quit",
+                    self.keymap.hint(next),
                     self.keymap.hint(super::keymap::Action::Export),
                     self.keymap.hint(super::keymap::Action::Quit)
                 );

@@ -1,11 +1,15 @@
 //! The session browser (`s`): stored debates, newest first, filtered by what
 //! is typed; Enter opens one (continuing it if it can go on), Ctrl-E exports
-//! it, Ctrl-D deletes it after a yes.
+//! it, Ctrl-D deletes it after a yes (the debate on screen is refused at
+//! once, with the reason, without asking).
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::app::Effect;
 use crate::store::index::IndexEntry;
+
+/// Why the debate on screen cannot be deleted.
+pub const ON_SCREEN: &str = "That debate is on screen; open another before deleting it";
 
 /// The browser's state.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,11 +20,22 @@ pub struct Browser {
     pub selected: usize,
     /// The id waiting for a yes before it is deleted.
     pub deleting: Option<String>,
+    /// The debate on screen, which cannot be deleted.
+    pub shown: Option<String>,
+    /// Why the last key did nothing, until the next key.
+    pub note: Option<&'static str>,
 }
 
 impl Browser {
     pub fn new(entries: Vec<IndexEntry>) -> Self {
-        Browser { entries, query: String::new(), selected: 0, deleting: None }
+        Browser { entries, query: String::new(), selected: 0, deleting: None, shown: None, note: None }
+    }
+
+    /// The browser over the debate `shown` on screen.
+    #[must_use]
+    pub fn showing(mut self, shown: Option<String>) -> Self {
+        self.shown = shown;
+        self
     }
 
     /// The entries whose topic or id contains every word typed (any case).
@@ -42,6 +57,7 @@ impl Browser {
     /// Handles a key; `None` closes the browser.
     pub fn key(&mut self, key: KeyEvent) -> Option<Vec<Effect>> {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        self.note = None;
         if let Some(id) = self.deleting.take() {
             return Some(match key.code {
                 KeyCode::Char('y' | 'Y') | KeyCode::Enter => vec![Effect::Delete(id)],
@@ -55,8 +71,8 @@ impl Browser {
             KeyCode::Char('e') if ctrl => {
                 return Some(self.selected_id().map(|id| vec![Effect::ExportSession(id)]).unwrap_or_default());
             }
-            KeyCode::Char('d') if ctrl => self.deleting = self.selected_id(),
-            KeyCode::Delete => self.deleting = self.selected_id(),
+            KeyCode::Char('d') if ctrl => self.ask_to_delete(),
+            KeyCode::Delete => self.ask_to_delete(),
             KeyCode::Up => self.selected = self.selected.saturating_sub(1),
             KeyCode::Down => self.selected = (self.selected + 1).min(count.saturating_sub(1)),
             KeyCode::Backspace => {
@@ -70,6 +86,17 @@ impl Browser {
             _ => {}
         }
         Some(Vec::new())
+    }
+
+    /// Asks before deleting the selection; the debate on screen is refused
+    /// at once instead.
+    fn ask_to_delete(&mut self) {
+        let Some(id) = self.selected_id() else { return };
+        if self.shown.as_deref() == Some(id.as_str()) {
+            self.note = Some(ON_SCREEN);
+        } else {
+            self.deleting = Some(id);
+        }
     }
 
     /// After a delete: drop the entry and keep the selection in range.
@@ -133,5 +160,17 @@ mod tests {
         b.remove("b2");
         assert_eq!(b.selected, 0);
         assert_eq!(b.matches().len(), 1);
+    }
+
+    #[test]
+    fn the_debate_on_screen_is_refused_before_any_question() {
+        let mut b = Browser::new(vec![entry("a1", "Tabs"), entry("b2", "Cats")]).showing(Some("a1".into()));
+        assert_eq!(press(&mut b, KeyCode::Char('d'), KeyModifiers::CONTROL), Some(vec![]));
+        assert_eq!(b.deleting, None, "no question is asked");
+        assert_eq!(b.note, Some(ON_SCREEN));
+        press(&mut b, KeyCode::Down, KeyModifiers::NONE);
+        assert_eq!(b.note, None, "the reason goes with the next key");
+        press(&mut b, KeyCode::Delete, KeyModifiers::NONE);
+        assert_eq!(b.deleting.as_deref(), Some("b2"), "another debate is asked about");
     }
 }

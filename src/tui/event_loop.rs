@@ -12,8 +12,9 @@ use futures::{FutureExt, StreamExt};
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::time::Instant;
 
-use super::app::{App, Effect, Modal, Tone};
+use super::app::{App, Effect, Modal, Replay, Tone, Until};
 use super::browser::Browser;
+use super::export;
 use super::install::{self, InstallMsg, InstallState};
 use super::replay::Playback;
 use super::terminal::Guard;
@@ -22,7 +23,7 @@ use crate::debate::engine::{self, DebateHandle, DebateSpec};
 use crate::debate::{Command, DebateEvent, Role};
 use crate::model_store::Progress;
 use crate::store::Recorder;
-use crate::store::export::{self, Format};
+use crate::store::log::Loaded;
 
 const FRAME: Duration = Duration::from_millis(16);
 /// How often a retry countdown redraws.
@@ -47,6 +48,8 @@ struct Running {
     recorder: Option<Recorder>,
     /// The stored session `e` exports.
     session: Option<String>,
+    /// A replay's debate as loaded: `e` exports it (the demo is not stored).
+    replayed: Option<Box<Loaded>>,
 }
 
 pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
@@ -117,14 +120,12 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                         begin_install(&studio, &mut app, &mut installing);
                     }
                 }
-                Effect::Export => match debate.as_ref().and_then(|d| d.session.clone()) {
-                    Some(id) => export_markdown(&studio, &mut app, &id),
-                    None => app.say(Tone::Info, "Nothing to export: no stored session is shown"),
-                },
-                Effect::ExportSession(id) => export_markdown(&studio, &mut app, &id),
+                Effect::Export => export_shown(&studio, &mut app, debate.as_ref()),
+                Effect::ExportSession(id) => export_stored(&studio, &mut app, &id),
                 Effect::InstallModel => begin_install(&studio, &mut app, &mut installing),
                 Effect::Sessions => {
-                    app.modal = Some(Modal::Sessions(Browser::new(studio.store.list())));
+                    let shown = debate.as_ref().and_then(|d| d.session.clone());
+                    app.modal = Some(Modal::Sessions(Browser::new(studio.store.list()).showing(shown)));
                 }
                 Effect::Open(id) => open_other(&studio, &mut app, &mut debate, &mut input, &id).await,
                 Effect::Delete(id) => delete_session(&studio, &mut app, debate.as_ref(), &id),
@@ -172,9 +173,9 @@ fn open(studio: &Studio, app: &mut App, debate: &mut Option<Running>, opening: O
         Opening::Resume { recorder, loaded } => *debate = Some(resume(studio, app, *recorder, &loaded)?),
         Opening::Replay { loaded, speed, id } => {
             app.begin(id.clone().unwrap_or_else(|| "demo".into()));
-            app.replay = Some(false);
-            let source = Some(Source::Replay(Playback::start(loaded.records, speed)));
-            *debate = Some(Running { source, recorder: None, session: id });
+            app.replay = Some(Replay::Playing);
+            let source = Some(Source::Replay(Playback::start(loaded.records.clone(), speed)));
+            *debate = Some(Running { source, recorder: None, session: id, replayed: Some(Box::new(loaded)) });
         }
     }
     Ok(())
@@ -206,7 +207,7 @@ fn on_install(studio: &mut Studio, app: &mut App, msg: Option<InstallMsg>) -> Ve
                 studio.installer = None;
                 app.install = None;
                 app.notice = (!notices.is_empty()).then(|| notices.join(" · "));
-                app.say(Tone::Info, "The offline model is installed");
+                app.say_until(Tone::Info, "The offline model is installed", Until::NextRound);
                 app.queued_topic.take().map(Effect::Start).into_iter().collect()
             }
             Err(e) => {
@@ -279,6 +280,9 @@ fn fold(app: &mut App, debate: &mut Option<Running>, first: Option<DebateEvent>)
         let Some(event) = next else {
             // The source has sent everything and closed its channel.
             running.source = None;
+            if app.replay.is_some() {
+                app.replay = Some(Replay::Ended);
+            }
             return;
         };
         if let Some(warning) = running.recorder.as_mut().and_then(|r| r.record(&event)) {
@@ -310,7 +314,7 @@ fn start(studio: &Studio, app: &mut App, debate: &mut Option<Running>, topic: St
     let spec = DebateSpec { topic, ..studio.spec.clone() };
     let handle = engine::start(setup.clone(), spec);
     let session = Some(recorder.id().to_string());
-    *debate = Some(Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session });
+    *debate = Some(Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session, replayed: None });
     Ok(())
 }
 
@@ -332,9 +336,9 @@ fn resume(
     if was_paused {
         handle.send(Command::Resume);
     }
-    app.say(Tone::Info, format!("Resumed session {}", recorder.id()));
+    app.say_until(Tone::Info, format!("Resumed session {}", recorder.id()), Until::NextRound);
     let session = Some(recorder.id().to_string());
-    Ok(Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session })
+    Ok(Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session, replayed: None })
 }
 
 /// Shows a stored session: continued when it stopped early and providers
@@ -352,12 +356,13 @@ fn open_session(studio: &Studio, app: &mut App, id: &str) -> anyhow::Result<Runn
         app.on_event(&record.event);
     }
     app.say(Tone::Info, format!("Session {id}, as stored"));
-    Ok(Running { source: None, recorder: None, session: Some(id.to_string()) })
+    Ok(Running { source: None, recorder: None, session: Some(id.to_string()), replayed: None })
 }
 
 fn delete_session(studio: &Studio, app: &mut App, debate: Option<&Running>, id: &str) {
+    // The browser refuses it before asking; this holds if a key map ever lets one through.
     if debate.and_then(|d| d.session.as_deref()) == Some(id) {
-        app.say(Tone::Warn, "That debate is on screen; open another before deleting it");
+        app.say(Tone::Warn, crate::tui::browser::ON_SCREEN);
         return;
     }
     match studio.store.delete(id) {
@@ -365,7 +370,7 @@ fn delete_session(studio: &Studio, app: &mut App, debate: Option<&Running>, id: 
             if let Some(Modal::Sessions(browser)) = &mut app.modal {
                 browser.remove(id);
             }
-            app.say(Tone::Info, format!("Deleted session {id}"));
+            app.say_until(Tone::Info, format!("Deleted session {id}"), Until::NextRound);
         }
         Err(e) => app.say(Tone::Error, format!("{e:#}")),
     }
@@ -411,17 +416,32 @@ async fn stop(app: &mut App, debate: &mut Option<Running>, input: &mut EventStre
     stopped
 }
 
-/// Writes the debate as Markdown into the current directory.
-fn export_markdown(studio: &Studio, app: &mut App, id: &str) {
-    let written = studio.store.load(id).and_then(|loaded| {
-        let text = export::render(Format::Md, &loaded.header, &loaded.records);
-        let path = studio.export_dir.join(format!("heat-{id}.md"));
-        std::fs::write(&path, text).with_context(|| format!("could not write {}", path.display()))?;
-        Ok(path)
-    });
+/// `e`: writes the shown debate as Markdown into the export directory (a
+/// replay's from what it plays, the demo included).
+fn export_shown(studio: &Studio, app: &mut App, debate: Option<&Running>) {
+    match debate {
+        Some(Running { replayed: Some(loaded), session, .. }) => {
+            let written = export::markdown(&studio.export_dir, &loaded.header, &loaded.records, session.as_deref());
+            say_exported(app, written);
+        }
+        Some(Running { session: Some(id), .. }) => export_stored(studio, app, id),
+        _ => app.say(Tone::Info, "Nothing to export: no stored session is shown"),
+    }
+}
+
+/// Writes a stored debate as Markdown into the export directory.
+fn export_stored(studio: &Studio, app: &mut App, id: &str) {
+    let written = match studio.store.load(id) {
+        Ok(loaded) => export::markdown(&studio.export_dir, &loaded.header, &loaded.records, Some(id)),
+        Err(e) => Err(format!("Export failed: {e:#}")),
+    };
+    say_exported(app, written);
+}
+
+fn say_exported(app: &mut App, written: Result<PathBuf, String>) {
     match written {
-        Ok(path) => app.say(Tone::Good, format!("Exported to {}", display(&path))),
-        Err(e) => app.say(Tone::Error, format!("Export failed: {e:#}")),
+        Ok(path) => app.say_until(Tone::Good, format!("Exported to {}", display(&path)), Until::NextRound),
+        Err(sentence) => app.say(Tone::Error, sentence),
     }
 }
 

@@ -5,6 +5,9 @@
 pub mod app;
 pub mod browser;
 mod event_loop;
+mod export;
+pub mod flash;
+pub mod help;
 pub mod input;
 pub mod install;
 pub mod judge_text;
@@ -12,6 +15,8 @@ pub mod keymap;
 pub mod markdown;
 pub mod pane;
 mod replay;
+mod start;
+mod steer;
 pub mod streaming_text;
 mod terminal;
 pub mod theme;

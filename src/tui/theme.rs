@@ -59,6 +59,9 @@ pub struct Theme {
     pub bar_bg: Color,
     pub bar_fg: Color,
     pub overlay_bg: Color,
+    /// Painted under every cell of the studio; `reset` leaves the
+    /// terminal's own background.
+    pub background: Color,
 }
 
 impl Theme {
@@ -118,6 +121,7 @@ impl Theme {
             "bar_bg",
             "bar_fg",
             "overlay_bg",
+            "background",
         ];
         if let Some(unknown) = file.colors.keys().find(|k| !known.contains(&k.as_str())) {
             anyhow::bail!("colors.{unknown} is not a theme colour (known: {})", known.join(", "));
@@ -147,6 +151,7 @@ impl Theme {
             bar_bg: color("bar_bg")?,
             bar_fg: color("bar_fg")?,
             overlay_bg: color("overlay_bg")?,
+            background: color("background")?,
         })
     }
 
@@ -176,6 +181,7 @@ impl Theme {
             &mut self.bar_bg,
             &mut self.bar_fg,
             &mut self.overlay_bg,
+            &mut self.background,
         ] {
             *c = Color::Reset;
         }
@@ -196,6 +202,19 @@ impl Theme {
             Role::Skeptic => self.skeptic,
             Role::Judge => self.judge,
         }
+    }
+
+    /// What every cell starts as: the text colour on the background, each
+    /// only where the theme sets one (the terminal's own otherwise).
+    pub fn base(&self) -> Style {
+        let mut style = Style::new();
+        if self.text != Color::Reset {
+            style = style.fg(self.text);
+        }
+        if self.background != Color::Reset {
+            style = style.bg(self.background);
+        }
+        style
     }
 
     /// Secondary text: muted colour, dimmed only where the theme allows it.
@@ -237,6 +256,9 @@ mod tests {
         }
         let contrast = Theme::load("high-contrast", None, false).expect("parses");
         assert!(!contrast.dim, "the projector theme never dims");
+        // White text needs its own background: a light terminal's would hide it.
+        assert_eq!(contrast.base(), Style::new().fg(Color::White).bg(Color::Black));
+        assert_eq!(Theme::load("default", None, false).expect("parses").base(), Style::new());
         assert!(!contrast.secondary().add_modifier.contains(Modifier::DIM));
     }
 

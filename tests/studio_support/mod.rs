@@ -178,3 +178,12 @@ pub fn screen(app: &mut App, width: u16, height: u16) -> String {
     }
     out
 }
+
+/// A stored debate playing back in a studio that only replays (`heat
+/// replay`), both debaters mid-stream.
+pub fn replaying() -> App {
+    let mut app = mid_stream();
+    app.mode = heat::tui::app::Mode::Replays;
+    app.replay = Some(heat::tui::app::Replay::Playing);
+    app
+}

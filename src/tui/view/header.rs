@@ -11,7 +11,7 @@ use crate::debate::state::TurnStatus;
 use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
 use crate::debate::{Outcome, Role};
 use crate::sanitize::clean;
-use crate::tui::app::App;
+use crate::tui::app::{App, Replay};
 
 const SPARKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 const GAUGE_CELLS: usize = 10;
@@ -42,11 +42,16 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     super::one_line(frame, Rect { y: area.y + 1, height: 1, ..area }, &Line::from(spans));
 }
 
-/// LIVE / PAUSED / RESOLVED …, coloured by tone.
+/// LIVE / PAUSED / ENDED … or REPLAY (playing, paused, ended), coloured by tone.
 fn badge(app: &App) -> Span<'static> {
     let theme = &app.theme;
-    if let Some(paused) = app.replay {
-        let text = if paused { "❚❚ REPLAY PAUSED " } else { "▶ REPLAY " };
+    if let Some(replay) = app.replay {
+        let text = match replay {
+            Replay::Playing => "▶ REPLAY ",
+            Replay::Paused => "❚❚ REPLAY PAUSED ",
+            // Every recorded event is on screen: nothing more is coming.
+            Replay::Ended => "■ REPLAY · ended ",
+        };
         return Span::styled(text, Style::new().fg(theme.title).add_modifier(Modifier::BOLD));
     }
     let (text, color) = match &app.debate.finish {

@@ -4,6 +4,7 @@
 
 mod border;
 mod header;
+mod help;
 mod overlay;
 mod panes;
 mod retained;
@@ -18,7 +19,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 pub use retained::Retained;
 
-use super::app::App;
+use super::app::{App, Modal};
 
 /// The smallest terminal the studio draws in.
 pub const MIN_WIDTH: u16 = 50;
@@ -66,6 +67,13 @@ impl Plan {
 /// Lays out the panes and draws one frame.
 pub fn render(frame: &mut Frame<'_>, app: &mut App) {
     let plan = Plan::new(frame.area(), app.focus);
+    // Help scrolls within what this screen shows of it.
+    if matches!(app.modal, Some(Modal::Help(_))) {
+        let (total, rows) = help::fit(app, frame.area());
+        if let Some(Modal::Help(view)) = &mut app.modal {
+            view.fit(total, rows);
+        }
+    }
     let (widths, heights) = plan.inner();
     app.prepare(widths, heights);
     app.pane_areas = plan.panes;
@@ -78,8 +86,10 @@ pub fn render(frame: &mut Frame<'_>, app: &mut App) {
 /// `retained`): nothing for a pane drawn over by a dialog.
 fn draw(frame: &mut Frame<'_>, app: &App, plan: &Plan) -> [Option<u64>; 3] {
     let area = frame.area();
-    if app.theme.text != ratatui::style::Color::Reset {
-        frame.buffer_mut().set_style(area, Style::new().fg(app.theme.text));
+    // A theme's text colour and background go under every cell first.
+    let base = app.theme.base();
+    if base != Style::new() {
+        frame.buffer_mut().set_style(area, base);
     }
     let mut shown = [None; 3];
     if plan.too_small {

@@ -1,5 +1,6 @@
-//! Dialogs over the panes: help, confirmations, the topic editor and the
-//! heat picker.
+//! Dialogs over the panes: the session browser, confirmations, the topic
+//! editor and the heat picker (help has a module of its own), and the box
+//! they are drawn in.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -10,12 +11,11 @@ use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 use super::centered;
 use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
 use crate::tui::app::{App, Confirm, EditorPurpose, Modal};
-use crate::tui::keymap::Action;
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     match &app.modal {
         None => {}
-        Some(Modal::Help) => help(frame, app, area),
+        Some(Modal::Help(view)) => super::help::draw(frame, app, area, view),
         Some(Modal::Sessions(browser)) => sessions(frame, app, area, browser),
         Some(Modal::Confirm(what)) => confirm(frame, app, area, what),
         Some(Modal::Editor(editor)) => {
@@ -100,11 +100,14 @@ fn sessions(frame: &mut Frame<'_>, app: &App, area: Rect, browser: &crate::tui::
         lines.push(Line::from(Span::styled(super::truncate(&text, width), style)));
     }
     frame.render_widget(Paragraph::new(lines), body);
-    let hint_text = match &browser.deleting {
-        Some(id) => format!("Delete {id}? y / Enter: yes · any other key: no"),
-        None => "type to search · ↑/↓ select · Enter open · ctrl-e export · ctrl-d delete · Esc close".into(),
+    let line = match (&browser.deleting, browser.note) {
+        (Some(id), _) => hint_line(app, &format!("Delete {id}? y / Enter: yes · any other key: no")),
+        (None, Some(note)) => Line::from(Span::styled(note, Style::new().fg(theme.warn))),
+        (None, None) => {
+            hint_line(app, "type to search · ↑/↓ select · Enter open · ctrl-e export · ctrl-d delete · Esc close")
+        }
     };
-    frame.render_widget(Paragraph::new(hint_line(app, &hint_text)), hint);
+    frame.render_widget(Paragraph::new(line), hint);
 }
 
 fn confirm(frame: &mut Frame<'_>, app: &App, area: Rect, what: &Confirm) {
@@ -125,35 +128,8 @@ fn confirm(frame: &mut Frame<'_>, app: &App, area: Rect, what: &Confirm) {
     frame.render_widget(Paragraph::new(hint_line(app, "y / Enter: yes · n / Esc: no")), hint);
 }
 
-fn help(frame: &mut Frame<'_>, app: &App, area: Rect) {
-    let theme = &app.theme;
-    let key = Style::new().fg(theme.key).add_modifier(Modifier::BOLD);
-    let mut lines = Vec::new();
-    let width = Action::TABLE.iter().map(|(a, ..)| app.keymap.all_keys(*a).chars().count()).max().unwrap_or(8);
-    for (action, _, _, help) in Action::TABLE {
-        let keys = app.keymap.all_keys(action);
-        if keys.is_empty() {
-            continue;
-        }
-        let pad = width.saturating_sub(keys.chars().count());
-        lines.push(Line::from(vec![Span::styled(keys, key), Span::raw(" ".repeat(pad + 2)), Span::raw(help)]));
-    }
-    // The footnotes go first when the screen is short: every key must show.
-    if usize::from(area.height) >= lines.len() + 6 {
-        lines.push(Line::default());
-        lines.push(Line::from(Span::styled("ctrl-c quits; a second ctrl-c quits at once.", theme.secondary())));
-        lines.push(Line::from(Span::styled("Keys can be changed in heat.toml under [keys].", theme.secondary())));
-    }
-    let height = lines.len() as u16 + 3;
-    let rect = centered(area, (width as u16 + 48).min(80), height);
-    let inner = frame_box(frame, app, rect, " Keys ");
-    let [body, hint] = split_last(inner);
-    frame.render_widget(Paragraph::new(lines), body);
-    frame.render_widget(Paragraph::new(hint_line(app, "any key closes")), hint);
-}
-
 /// Clears `rect`, draws a titled box and returns its inside.
-fn frame_box(frame: &mut Frame<'_>, app: &App, rect: Rect, title: &str) -> Rect {
+pub(super) fn frame_box(frame: &mut Frame<'_>, app: &App, rect: Rect, title: &str) -> Rect {
     let theme = &app.theme;
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
@@ -166,12 +142,12 @@ fn frame_box(frame: &mut Frame<'_>, app: &App, rect: Rect, title: &str) -> Rect 
     Rect { x: inner.x + 1, width: inner.width.saturating_sub(2), ..inner }
 }
 
-fn split_last(area: Rect) -> [Rect; 2] {
+pub(super) fn split_last(area: Rect) -> [Rect; 2] {
     let body = Rect { height: area.height.saturating_sub(1), ..area };
     let hint = Rect { y: area.y + area.height.saturating_sub(1), height: area.height.min(1), ..area };
     [body, hint]
 }
 
-fn hint_line(app: &App, text: &str) -> Line<'static> {
+pub(super) fn hint_line(app: &App, text: &str) -> Line<'static> {
     Line::from(Span::styled(text.to_string(), app.theme.secondary()))
 }

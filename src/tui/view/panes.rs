@@ -54,7 +54,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, index: usize, area: Rect) -> Optio
         frame.render_widget(Paragraph::new(waiting), inner);
         return None;
     }
-    let base = if theme.text == ratatui::style::Color::Reset { Style::new() } else { Style::new().fg(theme.text) };
+    let base = theme.base();
     let key = app.retained.key(frame.area(), inner, base, &lines);
     let unchanged = app.retained.unchanged(index, frame.count(), key);
     let buffer = frame.buffer_mut();

@@ -1,5 +1,5 @@
-//! The start screen: a topic editor, who speaks for each role, and the
-//! most recent sessions.
+//! The start screen: a topic editor, who speaks for each role, the most
+//! recent sessions (a list to open one from), and a footer with the keys.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -10,11 +10,13 @@ use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
 use super::{centered, truncate};
 use crate::tui::app::App;
 use crate::tui::install::InstallState;
+use crate::tui::keymap::Action;
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let theme = &app.theme;
     let Some(editor) = &app.start else { return };
-    let rect = centered(area, 90, 26);
+    let [screen, footer] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
+    let rect = centered(screen, 90, 26);
     // The install offer needs room for a wrapped sentence under the roster.
     let roster_rows = if app.install.is_some() { 7 } else { 5 };
     let [title, topic, roster, recent, flash] = Layout::vertical([
@@ -25,6 +27,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         Constraint::Length(1),
     ])
     .areas(rect);
+    let on_list = app.recent_chosen.is_some();
     let brand = Style::new().fg(theme.title).add_modifier(Modifier::BOLD);
     frame.render_widget(
         Paragraph::new(vec![
@@ -36,11 +39,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         ]),
         title,
     );
+    let (kind, color) =
+        if on_list { (BorderType::Rounded, theme.border) } else { (BorderType::Thick, theme.border_focus) };
     let block = Block::bordered()
-        .border_type(BorderType::Thick)
-        .border_style(Style::new().fg(theme.border_focus))
+        .border_type(kind)
+        .border_style(Style::new().fg(color))
         .title(Span::styled(" Proposition ", brand))
-        .title_bottom(Line::from(Span::styled(" Enter starts · Alt-Enter new line · Esc quits ", theme.secondary())));
+        .title_bottom(Line::from(Span::styled(" Enter starts · Alt-Enter new line ", theme.secondary())));
     let inner = block.inner(topic);
     frame.render_widget(block, topic);
     frame.render_widget(editor, inner);
@@ -63,20 +68,74 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), roster);
 
-    if !app.recent.is_empty() {
-        let mut lines = vec![Line::from(Span::styled("Recent debates", Style::new().add_modifier(Modifier::BOLD)))];
-        for (id, line) in app.recent.iter().take(usize::from(recent.height.saturating_sub(2))) {
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {id}  "), theme.secondary()),
-                Span::raw(truncate(line, width.saturating_sub(id.len() + 4))),
-            ]));
-        }
-        lines.push(Line::from(Span::styled("  `heat resume <id>` continues one.", theme.secondary())));
-        frame.render_widget(Paragraph::new(lines), recent);
-    }
+    recent_list(frame, app, recent);
     if let Some(f) = &app.flash {
         frame.render_widget(Paragraph::new(Span::styled(f.text.clone(), Style::new().fg(theme.warn))), flash);
     } else if let Some(notice) = &app.notice {
         frame.render_widget(Paragraph::new(Span::styled(notice.clone(), theme.secondary())), flash);
     }
+    keys(frame, app, footer);
+}
+
+/// The recent debates, the chosen one marked while the list has the keys.
+fn recent_list(frame: &mut Frame<'_>, app: &App, area: Rect) {
+    if app.recent.is_empty() {
+        return;
+    }
+    let theme = &app.theme;
+    let width = usize::from(area.width);
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let mut heading = vec![Span::styled("Recent debates", bold)];
+    if app.recent_chosen.is_some() {
+        heading.push(Span::styled(" · Enter opens one; an unfinished one continues", theme.secondary()));
+    }
+    let mut lines = vec![Line::from(heading)];
+    let rows = usize::from(area.height.saturating_sub(1));
+    let first = app.recent_chosen.map_or(0, |c| c.saturating_sub(rows.saturating_sub(1)));
+    for (i, (id, line)) in app.recent.iter().enumerate().skip(first).take(rows) {
+        let text = format!("  {id}  {}", truncate(line, width.saturating_sub(id.len() + 4)));
+        let span = if app.recent_chosen == Some(i) {
+            let chosen = Style::new().fg(theme.bar_bg).bg(theme.key).add_modifier(Modifier::BOLD);
+            let chosen = if theme.color { chosen } else { chosen.add_modifier(Modifier::REVERSED) };
+            Span::styled(format!("{text:<width$}"), chosen)
+        } else {
+            Span::styled(text, theme.secondary())
+        };
+        lines.push(Line::from(span));
+    }
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The footer: what the keys do here, on the list or on the proposition.
+fn keys(frame: &mut Frame<'_>, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let bar = Style::new().fg(theme.bar_fg).bg(theme.bar_bg);
+    let key = Style::new().fg(theme.key).bg(theme.bar_bg).add_modifier(Modifier::BOLD);
+    // `?` is typed into a proposition; F1 opens help anywhere on this screen.
+    let all = app.keymap.all_keys(Action::Help);
+    let help = if all.split(", ").any(|k| k == "F1") { "F1".to_string() } else { app.keymap.hint(Action::Help) };
+    let mut hints = match app.recent_chosen {
+        Some(_) => vec![("↑/↓", "choose"), ("Enter", "open"), ("Tab", "proposition")],
+        None => vec![("Enter", "start")],
+    };
+    if app.recent_chosen.is_none() && !app.recent.is_empty() {
+        hints.push(("Tab", "recent debates"));
+    }
+    hints.extend([(help.as_str(), "help"), ("Esc", "quit")]);
+    let width = usize::from(area.width);
+    let mut spans = vec![Span::styled(" ", bar)];
+    let mut used = 1;
+    for (keys, label) in hints {
+        let cost = keys.chars().count() + 1 + label.chars().count() + 2;
+        if used + cost > width {
+            break;
+        }
+        used += cost;
+        spans.push(Span::styled(keys, key));
+        spans.push(Span::styled(format!(" {label}  "), bar));
+    }
+    spans.push(Span::styled(" ".repeat(width.saturating_sub(used)), bar));
+    let line = Line::from(spans);
+    let line = if theme.color { line } else { line.style(Style::new().add_modifier(Modifier::REVERSED)) };
+    super::one_line(frame, area, &line);
 }

@@ -7,7 +7,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::truncate;
-use crate::tui::app::{App, Tone};
+use crate::tui::app::{App, Replay, Tone};
 use crate::tui::keymap::Action;
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
@@ -57,18 +57,24 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
 
 /// The keys worth showing now, most useful first (cut from the end to fit).
 fn hints(app: &App) -> Vec<(Action, &'static str)> {
-    if let Some(paused) = app.replay {
-        return vec![
-            (Action::TogglePause, if paused { "resume replay" } else { "pause replay" }),
-            (Action::FocusNext, "pane"),
-            (Action::ScrollUp, "scroll"),
+    if let Some(replay) = app.replay {
+        let mut hints = match replay {
+            Replay::Playing => vec![(Action::TogglePause, "pause replay")],
+            Replay::Paused => vec![(Action::TogglePause, "resume replay")],
+            Replay::Ended => Vec::new(),
+        };
+        hints.extend([
+            (Action::Export, "export"),
             (Action::Help, "help"),
             (Action::Quit, "quit"),
-            (Action::Export, "export"),
-        ];
+            (Action::FocusNext, "pane"),
+            (Action::ScrollUp, "scroll"),
+            (Action::Sessions, "sessions"),
+        ]);
+        return hints;
     }
     if app.debate.finish.is_some() || app.session.is_none() {
-        return vec![
+        let mut hints = vec![
             (Action::NewDebate, "new debate"),
             (Action::Sessions, "sessions"),
             (Action::Export, "export"),
@@ -76,6 +82,9 @@ fn hints(app: &App) -> Vec<(Action, &'static str)> {
             (Action::Help, "help"),
             (Action::Quit, "quit"),
         ];
+        // A replay studio opens stored debates but starts none.
+        hints.retain(|(action, _)| app.starts_debates() || *action != Action::NewDebate);
+        return hints;
     }
     let mut hints = vec![(Action::TogglePause, if app.paused() { "resume" } else { "pause" })];
     hints.push((Action::Inject, "inject"));

@@ -1,0 +1,46 @@
+//! The help overlay's state and keys: it scrolls when the screen is too
+//! short for every line (↑/↓, PgUp/PgDn, Home/End and the keys bound to
+//! scrolling); any other key closes it.
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::keymap::{Action, KeyMap};
+
+/// Where the help overlay is scrolled. `max` and `page` come from the last
+/// frame (how many lines did not fit, how many show at once).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HelpView {
+    pub top: usize,
+    pub max: usize,
+    pub page: usize,
+}
+
+impl HelpView {
+    /// Handles a key: `true` when it scrolled, `false` when it closes the
+    /// overlay (every key closes help that fits on the screen).
+    pub fn key(&mut self, key: &KeyEvent, keymap: &KeyMap) -> bool {
+        if self.max == 0 {
+            return false;
+        }
+        let page = self.page.max(1);
+        let action = keymap.action(key);
+        match (key.code, action) {
+            (KeyCode::Up, _) | (_, Some(Action::ScrollUp)) => self.top = self.top.saturating_sub(1),
+            (KeyCode::Down, _) | (_, Some(Action::ScrollDown)) => self.top += 1,
+            (KeyCode::PageUp, _) | (_, Some(Action::PageUp)) => self.top = self.top.saturating_sub(page),
+            (KeyCode::PageDown, _) | (_, Some(Action::PageDown)) => self.top += page,
+            (KeyCode::Home, _) | (_, Some(Action::Top)) => self.top = 0,
+            (KeyCode::End, _) | (_, Some(Action::Follow)) => self.top = self.max,
+            _ => return false,
+        }
+        self.top = self.top.min(self.max);
+        true
+    }
+
+    /// Keeps the scroll within what the last frame could show.
+    pub fn fit(&mut self, total: usize, rows: usize) {
+        self.max = total.saturating_sub(rows);
+        self.page = rows;
+        self.top = self.top.min(self.max);
+    }
+}
