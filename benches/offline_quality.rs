@@ -63,7 +63,7 @@ const FOR: [&str; 6] = ["i agree", "is right", "is true", "i support", "is corre
 /// The argument after heat's given opening (the side's claim and the
 /// words that lead into the first reason).
 fn continuation(text: &str) -> &str {
-    for lead in ["My first reason is that", "My first objection is that", "is wrong because"] {
+    for lead in ["My first reason is that", "My first objection is that", "point fails because"] {
         if let Some(at) = text.find(lead) {
             return &text[at + lead.len()..];
         }
@@ -134,8 +134,11 @@ fn debate(model: &std::path::Path, proposition: &str, seed: u32) -> (Vec<DebateE
         })
     };
     let stdout = child.stdout.take().expect("stdout");
-    let events: Vec<DebateEvent> =
-        BufReader::new(stdout).lines().map_while(Result::ok).filter_map(|l| serde_json::from_str(&l).ok()).collect();
+    let events: Vec<DebateEvent> = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .filter_map(|l| heat::cli::print::read_json_line(&l).ok())
+        .collect();
     let _ = child.wait();
     let _ = watcher.join();
     (events, start.elapsed(), peak.load(std::sync::atomic::Ordering::Relaxed) / 1024)
@@ -164,7 +167,9 @@ fn main() {
     let mut totals = Totals::default();
     let mut times = Vec::new();
     let mut peaks = Vec::new();
-    for (i, proposition) in PROPOSITIONS.iter().enumerate() {
+    // `HEAT_QUALITY_DEBATES=3` runs the first three only (while tuning).
+    let count = std::env::var("HEAT_QUALITY_DEBATES").ok().and_then(|n| n.parse().ok()).unwrap_or(PROPOSITIONS.len());
+    for (i, proposition) in PROPOSITIONS.iter().take(count).enumerate() {
         let seed = 1000 + i as u32;
         let (events, time, peak) = debate(&model, proposition, seed);
         times.push(time);
@@ -186,6 +191,8 @@ fn main() {
                 println!("  r{} {:<8} {} {head}", round.number + 1, role.key(), if ok { "on " } else { "OFF" });
             }
             if let Some(verdict) = round.verdict() {
+                let apart = heat::debate::extractive::distance(proposition, advocate, skeptic);
+                println!("  r{} distance {apart:.2} → heat {:.2}", round.number + 1, verdict.heat);
                 totals.verdicts += 1;
                 let sane = sane_verdict(&verdict.verdict, advocate, skeptic);
                 totals.sane += usize::from(sane);
@@ -224,7 +231,7 @@ fn main() {
     times.sort();
     peaks.sort_unstable();
     let pct = |a: usize, b: usize| if b == 0 { 0.0 } else { 100.0 * a as f64 / b as f64 };
-    println!("\n# Totals over {} debates", PROPOSITIONS.len());
+    println!("\n# Totals over {count} debates");
     println!(
         "arguments on their side: {}/{} ({:.0} %)",
         totals.on_side,

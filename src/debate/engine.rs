@@ -430,7 +430,8 @@ impl Engine {
             let schema = chosen.unwrap_or_else(|| self.verdict_schema(setup));
             (messages, self.setup.judge_temperature, Some(schema))
         } else {
-            let mut messages = prompt::debater_messages(&self.state, role, round);
+            let brief = setup.model.is_embedded();
+            let mut messages = prompt::debater_messages(&self.state, role, round, brief);
             if setup.model.continues_answer() {
                 messages.extend(prompt::opening(&self.state, role, round).map(ChatMessage::assistant));
             }
@@ -501,7 +502,8 @@ impl Engine {
         }
         let current = self.state.rounds.iter().find(|r| r.number == round)?;
         let argument = |role| current.argument(role).unwrap_or_default();
-        let schema = extractive::schema(argument(Role::Advocate), argument(Role::Skeptic), purpose.is_final())?;
+        let (advocate, skeptic) = (argument(Role::Advocate), argument(Role::Skeptic));
+        let schema = extractive::schema(&self.state.topic, advocate, skeptic, purpose.is_final())?;
         Some(ResponseSchema::new("verdict", schema))
     }
 
@@ -673,7 +675,10 @@ impl Engine {
             .map_or((self.state.topic.clone(), self.state.heat), |r| (r.topic.clone(), self.state.heat));
         let chosen = extractive::is_chosen(&text);
         let parsed = if chosen {
-            extractive::parse(&text, &topic, purpose.is_final())
+            let current = self.state.rounds.iter().find(|r| r.number == round);
+            let argument = |role| current.and_then(|r| r.argument(role)).unwrap_or_default();
+            let apart = extractive::distance(&self.state.topic, argument(Role::Advocate), argument(Role::Skeptic));
+            extractive::parse(&text, &topic, extractive::heat_for(apart), purpose.is_final())
         } else {
             verdict::parse(&text, &topic, heat)
         };

@@ -1,17 +1,23 @@
 //! The embedded model's verdict: choosing, not writing. A 135M model cannot
 //! write an assessment of two arguments (it copies its prompt, or writes
-//! `…`), nor set a heat on a 0.3–1.0 scale (it answers 0.3 or 1.0), but
-//! under a grammar it can choose. So its judge picks each side's strongest
-//! sentence from that side's own argument (the schema lists them as an
-//! enum), which side made the stronger case, how far apart the sides are
-//! on a 1–5 scale, and writes only a short next question. heat builds the
-//! verdict text from those choices and maps the distance to the heat:
-//! far apart (5) explores at 1.0, close (1) focuses at 0.3. It is not asked
-//! whether the debate is resolved (a tiny model says so at random): the
-//! debate runs to its round limit, or until the person resolves it.
+//! `…`), cannot say who argued better (it names whichever side is listed
+//! first) and cannot set a heat (it answers 0.3 or 1.0, or the first value
+//! offered). Under a grammar it can choose, and write a short question. So
+//! its judge picks each side's strongest sentence from that side's own
+//! argument (the schema lists them as an enum) and writes the next round's
+//! question, which the grammar holds to one line that ends in `?` and names
+//! something from the proposition. heat builds the verdict text from those
+//! choices and names no winner; it measures how far apart the two arguments
+//! are (the words they share, [`distance`]) and sets the heat from that:
+//! sides far apart explore at up to 1.0, sides that converge focus down to
+//! 0.3. It is not asked whether the debate is resolved: the debate runs to
+//! its round limit, or until the person resolves it.
+
+use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
+use super::guard::text::content_words;
 use super::verdict::{self, Verdict, VerdictError};
 
 /// Most candidate sentences offered per side: the grammar stays small.
@@ -21,14 +27,26 @@ const MIN_WORDS: usize = 4;
 const MAX_WORDS: usize = 30;
 /// The next question's longest form, in characters.
 const MAX_TOPIC_CHARS: u64 = 100;
+/// The distances that map to the lowest and the highest heat: two arguments
+/// on one proposition share some words even when they disagree (0.75–0.95
+/// measured between the embedded model's debaters), and share most of them
+/// when one repeats the other.
+const DISTANCE_FOCUSED: f32 = 0.6;
+const DISTANCE_APART: f32 = 0.95;
 
-/// The heat for each distance, 1 (the sides agree) to 5 (far apart).
-pub const HEAT_BY_DISTANCE: [f32; 5] = [0.3, 0.45, 0.6, 0.8, 1.0];
+/// The openings heat gives the debaters (see `prompt::opening`): not part
+/// of what a side argued.
+const GIVEN_LEADS: [&str; 4] = [
+    "My first reason is that",
+    "My first objection is that",
+    "The skeptic's point fails because",
+    "The advocate's point fails because",
+];
 
 /// The schema the embedded judge answers to for this round's arguments,
 /// or `None` when a side offers no sentence to choose (then the judge
 /// writes its verdict as every other judge does).
-pub fn schema(advocate: &str, skeptic: &str, is_final: bool) -> Option<Value> {
+pub fn schema(proposition: &str, advocate: &str, skeptic: &str, is_final: bool) -> Option<Value> {
     let for_side = candidates(advocate);
     let against = candidates(skeptic);
     if for_side.is_empty() || against.is_empty() {
@@ -37,12 +55,10 @@ pub fn schema(advocate: &str, skeptic: &str, is_final: bool) -> Option<Value> {
     let mut properties = Map::new();
     properties.insert("advocate_best".into(), json!({ "type": "string", "enum": for_side }));
     properties.insert("skeptic_best".into(), json!({ "type": "string", "enum": against }));
-    properties.insert("stronger".into(), json!({ "type": "string", "enum": ["advocate", "skeptic", "even"] }));
     if !is_final {
-        properties.insert("distance".into(), json!({ "type": "integer", "enum": [1, 2, 3, 4, 5] }));
         properties.insert(
             "next_question".into(),
-            json!({ "type": "string", "pattern": "^[A-Z][A-Za-z0-9 ,'-]{8,98}[?]$", "maxLength": MAX_TOPIC_CHARS }),
+            json!({ "type": "string", "pattern": question_pattern(proposition), "maxLength": MAX_TOPIC_CHARS }),
         );
     }
     let required: Vec<&String> = properties.keys().collect();
@@ -54,27 +70,39 @@ pub fn schema(advocate: &str, skeptic: &str, is_final: bool) -> Option<Value> {
     }))
 }
 
+/// A question of one line that names at least one content word of the
+/// proposition (any case), so the next round stays on it.
+fn question_pattern(proposition: &str) -> String {
+    let mut words: Vec<String> = content_words(proposition)
+        .into_iter()
+        .filter(|w| w.chars().all(|c| c.is_ascii_alphanumeric()) && w.len() > 2)
+        .collect();
+    words.sort();
+    let text = "[A-Za-z0-9 ,'-]";
+    if words.is_empty() {
+        return format!("^[A-Z]{text}{{8,98}}[?]$");
+    }
+    let named = words.iter().map(|w| format!("(?i:{w})")).collect::<Vec<_>>().join("|");
+    format!("^[A-Z]{text}{{0,60}}({named}){text}{{0,60}}[?]$")
+}
+
 /// Whether a judge's answer is in this form (and not a written verdict).
 pub fn is_chosen(text: &str) -> bool {
     text.contains("\"advocate_best\"")
 }
 
 /// Reads a chosen verdict. `fallback_topic` stays the topic when the judge
-/// gave no question; `is_final` marks the final synthesis.
-pub fn parse(text: &str, fallback_topic: &str, is_final: bool) -> Result<Verdict, VerdictError> {
+/// gave no question; `heat` is the measured one; `is_final` marks the final
+/// synthesis.
+pub fn parse(text: &str, fallback_topic: &str, heat: f32, is_final: bool) -> Result<Verdict, VerdictError> {
     let map = verdict::parse_map(text)?;
-    let string = |field: &'static str| match map.get(field) {
+    let sentence = |field: &'static str| match map.get(field) {
         Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.trim().to_string()),
         Some(other) => Err(VerdictError::WrongType { field, detail: format!("expected a sentence, got {other}") }),
         None => Err(VerdictError::WrongType { field, detail: "missing".into() }),
     };
-    let advocate = string("advocate_best")?;
-    let skeptic = string("skeptic_best")?;
-    let stronger = string("stronger")?;
-    let distance = map.get("distance").and_then(Value::as_u64).unwrap_or(3).clamp(1, 5);
-    // A tiny judge says "resolved" at random: the debate runs to its round
-    // limit (or the person's resolution) instead.
-    let resolved = is_final;
+    let advocate = sentence("advocate_best")?;
+    let skeptic = sentence("skeptic_best")?;
     let topic = map
         .get("next_question")
         .and_then(Value::as_str)
@@ -82,17 +110,60 @@ pub fn parse(text: &str, fallback_topic: &str, is_final: bool) -> Result<Verdict
         .filter(|q| !q.is_empty())
         .unwrap_or(fallback_topic)
         .to_string();
-    let outcome = match stronger.as_str() {
-        "advocate" => "the advocate made the stronger case",
-        "skeptic" => "the skeptic made the stronger case",
-        _ => "the two sides were even",
-    };
-    let opening = if is_final { "Over the debate" } else { "This round" };
+    let scope = if is_final { "The debate's strongest points" } else { "This round's strongest points" };
     let verdict = format!(
-        "{opening} {outcome}. The advocate's strongest point: \u{201c}{advocate}\u{201d} The skeptic's strongest point: \u{201c}{skeptic}\u{201d}"
+        "{scope}: the advocate's \u{201c}{advocate}\u{201d} and the skeptic's \u{201c}{skeptic}\u{201d}"
     );
-    let heat = HEAT_BY_DISTANCE[(distance - 1) as usize];
-    Ok(Verdict { resolved, verdict, topic, heat })
+    Ok(Verdict { resolved: is_final, verdict, topic, heat })
+}
+
+/// How far apart two arguments are, from 0 (they say the same) to 1
+/// (they share no word): one minus the share of their content words they
+/// have in common, leaving out the proposition's own words and the
+/// openings heat gave them.
+pub fn distance(proposition: &str, advocate: &str, skeptic: &str) -> f32 {
+    let given = content_words(proposition);
+    let words = |argument: &str| -> HashSet<String> {
+        content_words(argued(argument)).into_iter().filter(|w| !given.contains(w)).collect()
+    };
+    let (a, b) = (words(advocate), words(skeptic));
+    let union = a.union(&b).count();
+    if union == 0 {
+        return 0.0;
+    }
+    1.0 - a.intersection(&b).count() as f32 / union as f32
+}
+
+/// The heat for a distance between the sides: a straight line from 0.3 at
+/// [`DISTANCE_FOCUSED`] or less to 1.0 at [`DISTANCE_APART`] or more, in
+/// steps of 0.05.
+pub fn heat_for(distance: f32) -> f32 {
+    let span = verdict::HEAT_MAX - verdict::HEAT_MIN;
+    let share = ((distance - DISTANCE_FOCUSED) / (DISTANCE_APART - DISTANCE_FOCUSED)).clamp(0.0, 1.0);
+    let heat = verdict::HEAT_MIN + span * share;
+    verdict::clamp_heat((heat * 20.0).round() / 20.0)
+}
+
+/// What a side argued: its text after the opening heat gave it (its
+/// claim about the proposition and the words that lead into its reason).
+fn argued(argument: &str) -> &str {
+    let mut rest = argument.trim_start();
+    if ["I agree that", "I disagree that", "Yes.", "No."].iter().any(|claim| rest.starts_with(claim)) {
+        rest = rest.split_once(['.', '?']).map_or("", |(_, after)| after).trim_start();
+    }
+    GIVEN_LEADS.iter().find_map(|lead| rest.strip_prefix(lead)).unwrap_or(rest)
+}
+
+/// An argument's main point in one sentence, for the other side's brief
+/// prompt: its first whole sentence after the given opening claim.
+pub fn main_point(argument: &str) -> Option<String> {
+    let sentence = candidates(argument).into_iter().next()?;
+    let leads = ["My first reason is that ", "My first objection is that "];
+    let point = leads.iter().find_map(|lead| sentence.strip_prefix(lead)).map_or(sentence.clone(), |rest| {
+        let mut chars = rest.chars();
+        chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+    });
+    Some(point)
 }
 
 /// The sentences of an argument a judge may pick: whole sentences of a
@@ -144,6 +215,7 @@ fn sentences(text: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
+    const PROPOSITION: &str = "Cities should ban cars";
     const ADVOCATE: &str = "I agree that cities should ban cars. My first reason is that streets become safer \
         for children. Air quality improves when traffic falls.\n\nShops see more people on foot and";
     const SKEPTIC: &str = "I disagree that cities should ban cars. Deliveries would cost more for small shops. \
@@ -153,65 +225,77 @@ mod tests {
     fn candidates_are_whole_sentences_without_the_given_claim() {
         assert_eq!(
             candidates(ADVOCATE),
-            vec![
-                "My first reason is that streets become safer for children.",
-                "Air quality improves when traffic falls."
-            ]
+            vec!["My first reason is that streets become safer for children.", "Air quality improves when traffic falls."]
         );
         assert_eq!(
             candidates(SKEPTIC),
             vec!["Deliveries would cost more for small shops.", "People with disabilities rely on cars!"],
             "a short sentence and the cut-off tail are left out"
         );
+        assert_eq!(main_point(ADVOCATE).unwrap(), "Streets become safer for children.");
     }
 
     #[test]
-    fn the_schema_offers_each_side_its_own_sentences() {
-        let schema = schema(ADVOCATE, SKEPTIC, false).unwrap();
-        assert_eq!(schema["properties"]["advocate_best"]["enum"].as_array().unwrap().len(), 2);
-        assert_eq!(schema["properties"]["skeptic_best"]["enum"][0], "Deliveries would cost more for small shops.");
-        assert_eq!(schema["required"].as_array().unwrap().len(), 5);
-        let last = schema(ADVOCATE, SKEPTIC, true).unwrap();
-        assert!(last["properties"].get("distance").is_none(), "the synthesis sets no heat");
-        assert!(schema("", SKEPTIC, false).is_none(), "nothing to choose from the advocate");
+    fn the_schema_offers_each_side_its_own_sentences_and_a_question_on_the_proposition() {
+        let chosen = schema(PROPOSITION, ADVOCATE, SKEPTIC, false).unwrap();
+        assert_eq!(chosen["properties"]["advocate_best"]["enum"].as_array().unwrap().len(), 2);
+        assert_eq!(chosen["properties"]["skeptic_best"]["enum"][0], "Deliveries would cost more for small shops.");
+        assert_eq!(chosen["required"].as_array().unwrap().len(), 3);
+        let pattern = chosen["properties"]["next_question"]["pattern"].as_str().unwrap();
+        assert!(pattern.contains("(?i:car)|(?i:citie)"), "{pattern}");
+        let last = schema(PROPOSITION, ADVOCATE, SKEPTIC, true).unwrap();
+        assert!(last["properties"].get("next_question").is_none(), "the synthesis asks no question");
+        assert!(schema(PROPOSITION, "", SKEPTIC, false).is_none(), "nothing to choose from the advocate");
     }
 
     #[test]
-    fn a_chosen_verdict_is_told_in_words_and_its_distance_sets_the_heat() {
-        let answer = r#"{"advocate_best":"Air quality improves when traffic falls.","skeptic_best":"Deliveries would cost more for small shops.","stronger":"skeptic","distance":4,"resolved":true,"next_question":"Would deliveries really cost more?"}"#;
+    fn a_chosen_verdict_is_told_in_words_with_the_measured_heat() {
+        let answer = r#"{"advocate_best":"Air quality improves when traffic falls.","skeptic_best":"Deliveries would cost more for small shops.","next_question":"Would deliveries really cost more without cars?"}"#;
         assert!(is_chosen(answer));
-        let verdict = parse(answer, "Cities should ban cars", false).unwrap();
+        let verdict = parse(answer, PROPOSITION, 0.65, false).unwrap();
         assert_eq!(
             verdict.verdict,
-            "This round the skeptic made the stronger case. The advocate's strongest point: \u{201c}Air quality \
-             improves when traffic falls.\u{201d} The skeptic's strongest point: \u{201c}Deliveries would cost \
-             more for small shops.\u{201d}"
+            "This round's strongest points: the advocate's \u{201c}Air quality improves when traffic falls.\u{201d} \
+             and the skeptic's \u{201c}Deliveries would cost more for small shops.\u{201d}"
         );
-        assert!((verdict.heat - 0.8).abs() < f32::EPSILON);
-        assert_eq!(verdict.topic, "Would deliveries really cost more?");
-        assert!(!verdict.resolved, "a tiny judge's resolved is not taken");
-    }
-
-    #[test]
-    fn every_distance_has_its_own_heat_rising_with_the_distance() {
-        assert!(HEAT_BY_DISTANCE.windows(2).all(|w| w[0] < w[1]));
-        for heat in HEAT_BY_DISTANCE {
-            assert!((verdict::HEAT_MIN..=verdict::HEAT_MAX).contains(&heat));
-        }
+        assert!((verdict.heat - 0.65).abs() < f32::EPSILON);
+        assert_eq!(verdict.topic, "Would deliveries really cost more without cars?");
+        assert!(!verdict.resolved);
     }
 
     #[test]
     fn the_final_synthesis_resolves_and_keeps_the_topic() {
-        let answer = r#"{"advocate_best":"A.","skeptic_best":"B.","stronger":"even"}"#;
-        let verdict = parse(answer, "Cities should ban cars", true).unwrap();
+        let answer = r#"{"advocate_best":"A.","skeptic_best":"B."}"#;
+        let verdict = parse(answer, PROPOSITION, 0.5, true).unwrap();
         assert!(verdict.resolved);
-        assert!(verdict.verdict.starts_with("Over the debate the two sides were even."));
-        assert_eq!(verdict.topic, "Cities should ban cars");
+        assert!(verdict.verdict.starts_with("The debate's strongest points"));
+        assert_eq!(verdict.topic, PROPOSITION);
     }
 
     #[test]
     fn a_missing_choice_is_an_error_the_repair_can_name() {
-        let err = parse(r#"{"skeptic_best":"B.","stronger":"even"}"#, "t", false).unwrap_err();
+        let err = parse(r#"{"skeptic_best":"B."}"#, "t", 0.5, false).unwrap_err();
         assert!(err.to_string().contains("advocate_best"), "{err}");
+    }
+
+    #[test]
+    fn arguments_that_repeat_each_other_are_close_and_different_ones_far_apart() {
+        let apart = distance(PROPOSITION, ADVOCATE, SKEPTIC);
+        let echo = "I disagree that cities should ban cars. My first objection is that streets become safer \
+            for children, and air quality improves when traffic falls.";
+        let close = distance(PROPOSITION, ADVOCATE, echo);
+        assert!(close < apart, "{close} < {apart}");
+        assert!(close < 0.4 && apart > 0.85, "{close} {apart}");
+        assert_eq!(distance(PROPOSITION, "", ""), 0.0);
+    }
+
+    #[test]
+    fn the_heat_rises_with_the_distance_within_its_range_in_steps() {
+        assert!((heat_for(0.0) - verdict::HEAT_MIN).abs() < f32::EPSILON);
+        assert!((heat_for(1.0) - verdict::HEAT_MAX).abs() < f32::EPSILON);
+        let heats: Vec<f32> = (0..=20).map(|i| heat_for(i as f32 / 20.0)).collect();
+        assert!(heats.windows(2).all(|w| w[0] <= w[1]));
+        assert!(heats.iter().all(|h| ((h * 20.0).round() - h * 20.0).abs() < 1e-4), "{heats:?}");
+        assert!(heats.iter().collect::<Vec<_>>().windows(2).filter(|w| w[0] < w[1]).count() >= 5, "it moves");
     }
 }

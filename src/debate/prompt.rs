@@ -7,6 +7,7 @@ use std::path::Path;
 use anyhow::Context;
 
 use super::event::{Role, TurnPurpose};
+use super::extractive;
 use super::state::{DebateState, Round, VerdictStatus};
 use crate::provider::ChatMessage;
 
@@ -83,8 +84,15 @@ pub fn control_line(heat: f32) -> String {
     format!("{{\"set_temp\": {heat:.2}}}")
 }
 
-/// The messages for a debater's turn in `round`.
-pub fn debater_messages(state: &DebateState, role: Role, round: u32) -> Vec<ChatMessage> {
+/// The messages for a debater's turn in `round`. `brief`: for a tiny model
+/// (the embedded one), which copies whatever it is shown: this round's
+/// prompt alone, with the other side's main point in one sentence instead
+/// of the earlier rounds and the whole argument.
+pub fn debater_messages(state: &DebateState, role: Role, round: u32, brief: bool) -> Vec<ChatMessage> {
+    if brief {
+        let current = state.rounds.iter().find(|r| r.number == round);
+        return current.map(|r| vec![ChatMessage::user(brief_debater_prompt(state, role, r))]).unwrap_or_default();
+    }
     let mut messages = Vec::new();
     for r in history(state, round) {
         let Some(argument) = r.argument(role) else {
@@ -97,6 +105,32 @@ pub fn debater_messages(state: &DebateState, role: Role, round: u32) -> Vec<Chat
         messages.push(ChatMessage::user(debater_prompt(state, role, r)));
     }
     messages
+}
+
+fn brief_debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
+    let mut out = control_line(round.heat);
+    out.push_str(&format!("\n\nProposition: {}\n", state.topic));
+    if round.topic.trim() != state.topic.trim() {
+        out.push_str(&format!("This round's question: {}\n", round.topic));
+    }
+    for note in &round.injected {
+        out.push_str(&format!("Moderator's note: {note}\n"));
+    }
+    let previous = round.number.checked_sub(1).and_then(|n| state.rounds.iter().find(|r| r.number == n));
+    let point = previous.zip(role.opponent()).and_then(|(prev, opponent)| {
+        let said = prev.turn(opponent).filter(|t| t.is_settled())?;
+        extractive::main_point(&said.text).map(|point| (opponent, point))
+    });
+    if let Some((opponent, point)) = &point {
+        out.push_str(&format!("The {}'s main point: \u{201c}{point}\u{201d}\n", opponent.key()));
+    }
+    let side = match role {
+        Role::Advocate => "Give reasons why this proposition is RIGHT.",
+        _ => "Give reasons why this proposition is WRONG.",
+    };
+    let reply = if point.is_some() { " Answer that point first." } else { "" };
+    out.push_str(&format!("Round {} of {}. {side}{reply}", round.number + 1, state.max_rounds));
+    out
 }
 
 fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
@@ -138,20 +172,20 @@ pub fn opening(state: &DebateState, role: Role, round: u32) -> Option<String> {
     let is_question = proposition.ends_with('?');
     let (claim, first, reply) = match role {
         Role::Advocate if is_question => {
-            ("Yes.".to_string(), "My first reason is that", "The skeptic is wrong because")
+            ("Yes.".to_string(), "My first reason is that", "The skeptic's point fails because")
         }
         Role::Skeptic if is_question => {
-            ("No.".to_string(), "My first objection is that", "The advocate is wrong because")
+            ("No.".to_string(), "My first objection is that", "The advocate's point fails because")
         }
         Role::Advocate => (
             format!("I agree that {}.", as_clause(proposition)),
             "My first reason is that",
-            "The skeptic is wrong because",
+            "The skeptic's point fails because",
         ),
         Role::Skeptic => (
             format!("I disagree that {}.", as_clause(proposition)),
             "My first objection is that",
-            "The advocate is wrong because",
+            "The advocate's point fails because",
         ),
         Role::Judge => return None,
     };
@@ -256,8 +290,8 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
 
 /// The fields of the chosen form, as the judge is told them.
 const CHOSEN_FIELDS: &str = "with advocate_best (the advocate's strongest sentence), skeptic_best (the \
-    skeptic's strongest sentence), stronger (advocate, skeptic or even), distance (how far apart the sides \
-    are: 1 they almost agree, 5 completely opposed) and next_question (one short question about the proposition for the next round)";
+    skeptic's strongest sentence) and next_question (one short question about the proposition that the next \
+    round should answer)";
 
 /// The judge's round prompt in the chosen form: the two arguments laid out
 /// plainly, then what to choose.
@@ -277,8 +311,7 @@ fn chosen_judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose)
     if purpose.is_final() {
         out.push_str(
             "\n\nThis is the final synthesis. Answer with the JSON object with advocate_best (the advocate's \
-             strongest sentence), skeptic_best (the skeptic's strongest sentence) and stronger (advocate, \
-             skeptic or even: who made the stronger case over the debate).",
+             strongest sentence) and skeptic_best (the skeptic's strongest sentence).",
         );
     } else {
         out.push_str(&format!("\n\nAnswer with the JSON object {CHOSEN_FIELDS}."));

@@ -50,7 +50,7 @@
 
 pub mod argument;
 pub mod reason;
-mod text;
+pub mod text;
 pub mod topic;
 pub mod turn;
 

@@ -11,7 +11,7 @@ pub const MAX_WORDS: usize = 30;
 
 /// Words that say a topic is about the debate rather than its subject
 /// (stemmed as [`text::stem`] does).
-const DEBATE_WORDS: [&str; 17] = [
+const DEBATE_WORDS: [&str; 18] = [
     "debate",
     "debater",
     "judge",
@@ -29,6 +29,7 @@ const DEBATE_WORDS: [&str; 17] = [
     "opponent",
     "prompt",
     "rebuttal",
+    "question",
 ];
 
 /// Why a judge's next topic was set aside. `Display` is a clause for the

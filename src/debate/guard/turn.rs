@@ -171,7 +171,7 @@ mod tests {
     }
 
     fn verdict_outcome(verdict: Verdict, sent: &SentPrompt) -> VerdictOutcome {
-        super::verdict(&state(), 0, TurnPurpose::Judge, sent, verdict)
+        super::verdict(&state(), 0, TurnPurpose::Judge, sent, verdict, true)
     }
 
     #[test]

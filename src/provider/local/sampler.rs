@@ -14,6 +14,10 @@ pub struct Sampling {
     pub repeat_penalty: f32,
     /// How many recent tokens the penalty looks back over.
     pub penalty_window: usize,
+    /// No run of this many tokens appears twice in an answer (0: any may);
+    /// a tiny model otherwise loops on a phrase ("The fifth point is wrong
+    /// because it doesn't take into account all possible scenarios…").
+    pub no_repeat_ngram: usize,
     pub seed: u64,
 }
 
@@ -40,6 +44,7 @@ impl Sampler {
             });
         }
         let s = self.settings;
+        ban_repeated_ngrams(logits, recent, s.no_repeat_ngram);
         if (s.repeat_penalty - 1.0).abs() > f32::EPSILON {
             let start = recent.len().saturating_sub(s.penalty_window);
             let mut seen = recent[start..].to_vec();
@@ -97,12 +102,29 @@ impl Sampler {
     }
 }
 
+/// Forbids each token that would complete a run of `n` tokens already in
+/// `recent`: wherever the last `n - 1` tokens occurred before, the token
+/// that followed them then may not follow them now.
+fn ban_repeated_ngrams(logits: &mut [f32], recent: &[u32], n: usize) {
+    if n < 2 || recent.len() < n {
+        return;
+    }
+    let key = &recent[recent.len() - (n - 1)..];
+    for window in recent.windows(n) {
+        if &window[..n - 1] == key
+            && let Some(logit) = logits.get_mut(window[n - 1] as usize)
+        {
+            *logit = f32::NEG_INFINITY;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn settings(temperature: f32, seed: u64) -> Sampling {
-        Sampling { temperature, top_k: 40, top_p: 0.95, repeat_penalty: 1.0, penalty_window: 64, seed }
+        Sampling { temperature, top_k: 40, top_p: 0.95, repeat_penalty: 1.0, penalty_window: 64, no_repeat_ngram: 0, seed }
     }
 
     #[test]
@@ -140,6 +162,16 @@ mod tests {
         let mut sampler = Sampler::new(Sampling { repeat_penalty: 2.0, ..settings(0.0, 1) });
         let mut logits = vec![1.0, 1.5, 0.2];
         assert_eq!(sampler.sample(&mut logits, None, &[1, 1]), Some(0), "1.5 / 2 falls under 1.0");
+    }
+
+    #[test]
+    fn a_run_of_n_tokens_is_never_repeated() {
+        let mut sampler = Sampler::new(Sampling { no_repeat_ngram: 3, ..settings(0.0, 1) });
+        // After 1 2 3 … 1 2, token 3 would repeat the run 1 2 3: the next best comes instead.
+        let mut logits = vec![0.0, 0.0, 0.0, 5.0, 4.0];
+        assert_eq!(sampler.sample(&mut logits, None, &[1, 2, 3, 4, 1, 2]), Some(4));
+        let mut logits = vec![0.0, 0.0, 0.0, 5.0, 4.0];
+        assert_eq!(sampler.sample(&mut logits, None, &[1, 2, 3, 4, 2, 1]), Some(3), "no run repeats here");
     }
 
     #[test]

@@ -16,8 +16,10 @@ use crate::provider::{ChatRequest, ChatRole, Chunk, FinishReason, ProviderError,
 
 /// Prompt tokens decoded in one forward pass.
 const BATCH: usize = 256;
+/// No run of this many tokens appears twice in a prose answer.
+const NO_REPEAT_NGRAM: usize = 4;
 /// Cached prefixes a lane keeps (its role's system prompt, its last prompts).
-const SNAPSHOTS: usize = 3;
+const SNAPSHOTS: usize = 2;
 
 /// A model state that has read `tokens`: reusable for any prompt that
 /// starts with them.
@@ -74,6 +76,8 @@ pub fn answer(
         top_p: 0.95,
         repeat_penalty: shared.options.repeat_penalty,
         penalty_window: 64,
+        // Prose only: an answer under a grammar may have to repeat (a quoted sentence, a closing brace).
+        no_repeat_ngram: if grammar.is_some() { 0 } else { NO_REPEAT_NGRAM },
         seed,
     });
     let mut generated: Vec<u32> = Vec::new();
