@@ -159,6 +159,56 @@ struct Totals {
     failed: usize,
 }
 
+/// Counts one debate's arguments, verdicts, topics and heats, printing each.
+fn tally(totals: &mut Totals, proposition: &str, state: &DebateState) {
+    let mut last_heat = None;
+    for round in &state.rounds {
+        let advocate = round.argument(Role::Advocate).unwrap_or_default();
+        let skeptic = round.argument(Role::Skeptic).unwrap_or_default();
+        for (role, text) in [(Role::Advocate, advocate), (Role::Skeptic, skeptic)] {
+            if text.trim().is_empty() {
+                continue;
+            }
+            totals.arguments += 1;
+            let ok = on_side(role, proposition, text);
+            totals.on_side += usize::from(ok);
+            let head: String = continuation(text).split_whitespace().take(24).collect::<Vec<_>>().join(" ");
+            println!("  r{} {:<8} {} {head}", round.number + 1, role.key(), if ok { "on " } else { "OFF" });
+        }
+        if let Some(verdict) = round.verdict() {
+            let apart = heat::debate::extractive::distance(proposition, advocate, skeptic);
+            println!("  r{} distance {apart:.2} → heat {:.2}", round.number + 1, verdict.heat);
+            totals.verdicts += 1;
+            let sane = sane_verdict(&verdict.verdict, advocate, skeptic);
+            totals.sane += usize::from(sane);
+            println!("  r{} verdict  {} {}", round.number + 1, if sane { "ok " } else { "BAD" }, verdict.verdict);
+            let is_last = state.rounds.last().is_some_and(|r| r.number == round.number);
+            if !is_last || !verdict.resolved {
+                totals.heats.insert(format!("{:.2}", verdict.heat));
+                if let Some(previous) = last_heat {
+                    totals.ups += usize::from(verdict.heat > previous);
+                    totals.downs += usize::from(verdict.heat < previous);
+                }
+                last_heat = Some(verdict.heat);
+            }
+            if verdict.topic.trim() != round.topic.trim() && !verdict.resolved {
+                totals.topics_accepted += 1;
+                let usable = usable_topic(&verdict.topic, proposition);
+                totals.topics_usable += usize::from(usable);
+                println!("  r{} topic    {} {}", round.number + 1, if usable { "ok " } else { "BAD" }, verdict.topic);
+            }
+        }
+    }
+    for notice in state.notices.iter().filter(|n| n.contains("was set aside")) {
+        totals.topics_set_aside += 1;
+        println!("  notice   {notice}");
+    }
+    if let Some(finish) = &state.finish {
+        println!("  outcome  {}", finish.outcome.describe());
+        totals.failed += usize::from(matches!(finish.outcome, heat::debate::Outcome::Failed(_)));
+    }
+}
+
 fn main() {
     let Some(model) = model_path() else {
         eprintln!("SKIPPED: no offline model (heat model install, or HEAT_TEST_MODEL)");
@@ -176,57 +226,7 @@ fn main() {
         peaks.push(peak);
         let state = DebateState::from_events(&events);
         println!("\n## {proposition} (seed {seed}, {time:.1?}, peak {peak} MB)");
-        let mut last_heat = None;
-        for round in &state.rounds {
-            let advocate = round.argument(Role::Advocate).unwrap_or_default();
-            let skeptic = round.argument(Role::Skeptic).unwrap_or_default();
-            for (role, text) in [(Role::Advocate, advocate), (Role::Skeptic, skeptic)] {
-                if text.trim().is_empty() {
-                    continue;
-                }
-                totals.arguments += 1;
-                let ok = on_side(role, proposition, text);
-                totals.on_side += usize::from(ok);
-                let head: String = continuation(text).split_whitespace().take(24).collect::<Vec<_>>().join(" ");
-                println!("  r{} {:<8} {} {head}", round.number + 1, role.key(), if ok { "on " } else { "OFF" });
-            }
-            if let Some(verdict) = round.verdict() {
-                let apart = heat::debate::extractive::distance(proposition, advocate, skeptic);
-                println!("  r{} distance {apart:.2} → heat {:.2}", round.number + 1, verdict.heat);
-                totals.verdicts += 1;
-                let sane = sane_verdict(&verdict.verdict, advocate, skeptic);
-                totals.sane += usize::from(sane);
-                println!("  r{} verdict  {} {}", round.number + 1, if sane { "ok " } else { "BAD" }, verdict.verdict);
-                let is_last = state.rounds.last().is_some_and(|r| r.number == round.number);
-                if !is_last || !verdict.resolved {
-                    totals.heats.insert(format!("{:.2}", verdict.heat));
-                    if let Some(previous) = last_heat {
-                        totals.ups += usize::from(verdict.heat > previous);
-                        totals.downs += usize::from(verdict.heat < previous);
-                    }
-                    last_heat = Some(verdict.heat);
-                }
-                if verdict.topic.trim() != round.topic.trim() && !verdict.resolved {
-                    totals.topics_accepted += 1;
-                    let usable = usable_topic(&verdict.topic, proposition);
-                    totals.topics_usable += usize::from(usable);
-                    println!(
-                        "  r{} topic    {} {}",
-                        round.number + 1,
-                        if usable { "ok " } else { "BAD" },
-                        verdict.topic
-                    );
-                }
-            }
-        }
-        for notice in state.notices.iter().filter(|n| n.contains("was set aside")) {
-            totals.topics_set_aside += 1;
-            println!("  notice   {notice}");
-        }
-        if let Some(finish) = &state.finish {
-            println!("  outcome  {}", finish.outcome.describe());
-            totals.failed += usize::from(matches!(finish.outcome, heat::debate::Outcome::Failed(_)));
-        }
+        tally(&mut totals, proposition, &state);
     }
     times.sort();
     peaks.sort_unstable();

@@ -383,6 +383,20 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
     })
 }
 
+/// What the loaded models say about themselves (a GGUF without a chat
+/// template of its own), once per model.
+pub fn model_notices(setup: &EngineSetup) -> Vec<String> {
+    let mut notices: Vec<String> = Vec::new();
+    for role in [&setup.advocate, &setup.skeptic, &setup.judge] {
+        if let Some(notice) = role.model.notice()
+            && !notices.contains(&notice)
+        {
+            notices.push(notice);
+        }
+    }
+    notices
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

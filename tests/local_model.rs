@@ -199,7 +199,7 @@ async fn a_local_judge_beside_long_winded_debaters_still_answers_in_round_three(
         }
     }
     let state = DebateState::from_events(&events);
-    let messages = prompt::judge_messages(&state, 2, TurnPurpose::Judge);
+    let messages = prompt::judge_messages(&state, 2, TurnPurpose::Judge, false);
     let chars: usize = messages.iter().map(|m| m.content.len()).sum();
     assert!(chars > 2048 * 5, "the whole history ({chars} characters) could not fit 2,048 tokens");
     let mut req = request("", 160);
@@ -209,4 +209,85 @@ async fn a_local_judge_beside_long_winded_debaters_still_answers_in_round_three(
     let (text, chunks) = collect(&model, req).await;
     assert!(matches!(chunks.last(), Some(Chunk::Finish(_))), "{chunks:?}");
     assert!(heat::debate::verdict::parse(&text, "t", 0.5).is_ok(), "{text}");
+}
+
+/// A request whose answer depends only on the prompt, the seed and the temperature.
+fn seeded(user: &str, temperature: f32, seed: u64) -> ChatRequest {
+    ChatRequest { temperature: Some(temperature), seed: Some(seed), ..request(user, 40) }
+}
+
+#[tokio::test]
+async fn the_same_prompt_and_seed_give_the_same_answer() {
+    let Some(model) = model() else { return };
+    let ask = "Give one reason why trees help cities.";
+    let (first, _) = collect(&model, seeded(ask, 0.8, 11)).await;
+    let (again, _) = collect(&model, seeded(ask, 0.8, 11)).await;
+    assert_eq!(first, again, "same seed, same answer");
+    let (greedy, _) = collect(&model, seeded(ask, 0.0, 1)).await;
+    let (greedy_other_seed, _) = collect(&model, seeded(ask, 0.0, 99)).await;
+    assert_eq!(greedy, greedy_other_seed, "temperature 0 does not depend on the seed");
+    let answers: std::collections::HashSet<String> =
+        futures::future::join_all((0..4).map(|seed| collect(&model, seeded(ask, 1.0, seed))))
+            .await
+            .into_iter()
+            .map(|(text, _)| text)
+            .collect();
+    assert!(answers.len() > 1, "other seeds at temperature 1 give other answers");
+}
+
+#[tokio::test]
+async fn an_answer_ends_at_the_end_of_turn_token_which_is_never_shown() {
+    let Some(model) = model() else { return };
+    let (text, chunks) = collect(&model, request("Say hello in three words.", 200)).await;
+    assert!(matches!(chunks.last(), Some(Chunk::Finish(FinishReason::Stop))), "{chunks:?}");
+    for token in ["<|im_end|>", "<|im_start|>", "<|endoftext|>"] {
+        assert!(!text.contains(token), "{token} shown in {text:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_given_answer_start_is_continued_and_streamed_first() {
+    let Some(model) = model() else { return };
+    let opening = "I disagree that cities should ban cars. My first objection is that";
+    let mut req = request("Proposition: Cities should ban cars. Give reasons why it is WRONG.", 40);
+    req.messages.push(ChatMessage::assistant(opening));
+    let (text, chunks) = collect(&model, req).await;
+    assert!(matches!(chunks.first(), Some(Chunk::Text(t)) if t == opening), "{chunks:?}");
+    assert!(text.starts_with(opening) && text.len() > opening.len() + 5, "{text}");
+}
+
+#[tokio::test]
+async fn the_chosen_verdict_grammar_always_yields_a_verdict_from_the_arguments() {
+    let Some(model) = model() else { return };
+    let proposition = "Cities should ban cars from their centres";
+    let advocate = "I agree that cities should ban cars from their centres. My first reason is that streets \
+        become safer for children. Air quality improves when traffic falls. Shops see more people on foot.";
+    let skeptic = "I disagree that cities should ban cars from their centres. Deliveries would cost more for \
+        small shops. People with disabilities rely on cars to reach the centre. Buses cannot reach every street.";
+    let schema = heat::debate::extractive::schema(proposition, advocate, skeptic, false).unwrap();
+    for seed in 0..5 {
+        let mut req = seeded(
+            &format!(
+                "Proposition: {proposition}\n\nThe advocate argued:\n{advocate}\n\nThe skeptic argued:\n{skeptic}"
+            ),
+            0.7,
+            seed,
+        );
+        req.max_tokens = 200;
+        req.system = "You are the judge of a debate. Answer with a JSON object.".into();
+        req.response_schema = Some(ResponseSchema::new("verdict", schema.clone()));
+        let (text, _) = collect(&model, req).await;
+        let verdict = heat::debate::extractive::parse(&text, proposition, 0.6, false)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}: {text}"));
+        let quoted = |side: &str, argument: &str| {
+            let start = verdict.verdict.find(side).unwrap() + side.len();
+            let quote = verdict.verdict[start..].split('\u{201d}').next().unwrap().to_string();
+            assert!(argument.contains(&quote), "seed {seed}: {quote:?} is not from the argument");
+        };
+        quoted("the advocate's \u{201c}", advocate);
+        quoted("the skeptic's \u{201c}", skeptic);
+        let question = verdict.topic.to_lowercase();
+        assert!(question.ends_with('?'), "seed {seed}: {question}");
+        assert!(["car", "cities", "citie", "centre", "ban"].iter().any(|w| question.contains(w)), "{question}");
+    }
 }

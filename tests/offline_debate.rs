@@ -79,10 +79,9 @@ fn interrupt(pid: u32) {
     assert!(sent.success());
 }
 
-/// Two Ctrl-Cs quit at once even while the model is inside llama.cpp
-/// (loading, reading the prompt, generating): the process waits for the
-/// model thread to come out before it exits, so llama.cpp's teardown never
-/// runs under it. A crash there shows as death by SIGSEGV or SIGABRT.
+/// Two Ctrl-Cs quit at once whatever the model is doing (loading, reading
+/// the prompt, generating), and cleanly: a crash shows as death by SIGSEGV
+/// or SIGABRT.
 #[test]
 fn a_hard_quit_while_the_model_works_exits_with_130() {
     use std::io::BufRead;
@@ -120,4 +119,41 @@ fn a_hard_quit_while_the_model_works_exits_with_130() {
         let clean = status.code() == Some(130) || status.signal() == Some(2);
         assert!(clean, "after {wait_for:?} + {delay_ms} ms: {status}");
     }
+}
+
+/// A GGUF without a chat template of its own still debates, and heat says
+/// which template it used instead.
+#[test]
+fn a_model_file_without_a_chat_template_debates_in_chatml_and_says_so() {
+    use candle_core::quantized::gguf_file;
+    let Some(model) = model_support::model_path() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let mut reader = std::fs::File::open(&model).unwrap();
+    let mut content = gguf_file::Content::read(&mut reader).unwrap();
+    assert!(content.metadata.remove("tokenizer.chat_template").is_some(), "the default model has a template");
+    let tensors: Vec<(String, candle_core::quantized::QTensor)> = content
+        .tensor_infos
+        .keys()
+        .map(|name| (name.clone(), content.tensor(&mut reader, name, &candle_core::Device::Cpu).unwrap()))
+        .collect();
+    let config = data.path().join("heat.toml");
+    std::fs::write(&config, "[providers.local]\nmax_tokens = 48\n").unwrap();
+    let bare = data.path().join("bare.gguf");
+    let metadata: Vec<(&str, &gguf_file::Value)> = content.metadata.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let tensors: Vec<(&str, &candle_core::quantized::QTensor)> = tensors.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    gguf_file::write(&mut std::fs::File::create(&bare).unwrap(), &metadata, &tensors).unwrap();
+    let output = Command::cargo_bin("heat")
+        .unwrap()
+        .args(["run", "Tabs beat spaces", "--json", "--max-rounds", "1", "--provider", "local"])
+        .env("HEAT_DATA_DIR", data.path())
+        .env("HEAT_CONFIG", &config)
+        .env("HEAT_MODEL_PATH", &bare)
+        .env_remove("ANTHROPIC_API_KEY")
+        .env_remove("OPENAI_API_KEY")
+        .timeout(std::time::Duration::from_secs(600))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("bare has no chat template of its own: heat formats its prompts as ChatML"), "{stderr}");
 }

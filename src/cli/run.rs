@@ -100,7 +100,10 @@ pub(super) async fn setup_for(
     } else {
         None
     };
-    Ok((select::build(config, selection, loader.as_deref())?, selection.notices.clone()))
+    let setup = select::build(config, selection, loader.as_deref())?;
+    let mut notices = selection.notices.clone();
+    notices.extend(select::model_notices(&setup));
+    Ok((setup, notices))
 }
 
 pub async fn run(config: &Config, topic: &str, json: bool) -> anyhow::Result<ExitCode> {

@@ -74,7 +74,9 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         if offer {
             installer = Some(offline_installer(config, &selection));
         } else {
-            setup = Some(super::run::setup_for(config, &selection, None).await?.0);
+            let (built, all_notices) = super::run::setup_for(config, &selection, None).await?;
+            setup = Some(built);
+            notices = all_notices;
         }
     }
     let mut app = App::new(theme, keymap, roster);

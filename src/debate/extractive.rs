@@ -78,12 +78,15 @@ fn question_pattern(proposition: &str) -> String {
         .filter(|w| w.chars().all(|c| c.is_ascii_alphanumeric()) && w.len() > 2)
         .collect();
     words.sort();
-    let text = "[A-Za-z0-9 ,'-]";
+    // A question word first, then plain lowercase words: no run-on clauses,
+    // no "The next round should answer…".
+    let opener = "(Why|How|Does|Do|Should|Can|Could|Will|Would|Is|Are|What)";
+    let text = "[a-z0-9 '-]";
     if words.is_empty() {
-        return format!("^[A-Z]{text}{{8,98}}[?]$");
+        return format!("^{opener} {text}{{8,80}}[?]$");
     }
     let named = words.iter().map(|w| format!("(?i:{w})")).collect::<Vec<_>>().join("|");
-    format!("^[A-Z]{text}{{0,60}}({named}){text}{{0,60}}[?]$")
+    format!("^{opener} {text}{{0,40}}({named}){text}{{0,40}}[?]$")
 }
 
 /// Whether a judge's answer is in this form (and not a written verdict).
@@ -111,9 +114,8 @@ pub fn parse(text: &str, fallback_topic: &str, heat: f32, is_final: bool) -> Res
         .unwrap_or(fallback_topic)
         .to_string();
     let scope = if is_final { "The debate's strongest points" } else { "This round's strongest points" };
-    let verdict = format!(
-        "{scope}: the advocate's \u{201c}{advocate}\u{201d} and the skeptic's \u{201c}{skeptic}\u{201d}"
-    );
+    let verdict =
+        format!("{scope}: the advocate's \u{201c}{advocate}\u{201d} and the skeptic's \u{201c}{skeptic}\u{201d}");
     Ok(Verdict { resolved: is_final, verdict, topic, heat })
 }
 
@@ -174,7 +176,14 @@ fn candidates(argument: &str) -> Vec<String> {
     for sentence in sentences(argument) {
         let words = sentence.split_whitespace().count();
         let is_claim = sentence.starts_with("I agree that") || sentence.starts_with("I disagree that");
-        if (MIN_WORDS..=MAX_WORDS).contains(&words) && !is_claim && !out.contains(&sentence) {
+        // A run-on sentence is quoted up to its word limit, marked as cut.
+        let sentence = if words > MAX_WORDS {
+            let head: Vec<&str> = sentence.split_whitespace().take(MAX_WORDS).collect();
+            format!("{}\u{2026}", head.join(" ").trim_end_matches([',', ';', ':']))
+        } else {
+            sentence
+        };
+        if words >= MIN_WORDS && !is_claim && !out.contains(&sentence) {
             out.push(sentence);
         }
         if out.len() == MAX_CANDIDATES {
@@ -213,6 +222,7 @@ fn sentences(text: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     const PROPOSITION: &str = "Cities should ban cars";
@@ -225,7 +235,10 @@ mod tests {
     fn candidates_are_whole_sentences_without_the_given_claim() {
         assert_eq!(
             candidates(ADVOCATE),
-            vec!["My first reason is that streets become safer for children.", "Air quality improves when traffic falls."]
+            vec![
+                "My first reason is that streets become safer for children.",
+                "Air quality improves when traffic falls."
+            ]
         );
         assert_eq!(
             candidates(SKEPTIC),
@@ -233,6 +246,15 @@ mod tests {
             "a short sentence and the cut-off tail are left out"
         );
         assert_eq!(main_point(ADVOCATE).unwrap(), "Streets become safer for children.");
+    }
+
+    #[test]
+    fn a_run_on_sentence_is_quoted_up_to_the_word_limit() {
+        let long = format!("I agree that cities should ban cars. {}, and so on.", ["word"; 40].join(" "));
+        let quoted = candidates(&long);
+        assert_eq!(quoted.len(), 1);
+        assert_eq!(quoted[0].split_whitespace().count(), MAX_WORDS);
+        assert!(quoted[0].ends_with("word\u{2026}"), "{}", quoted[0]);
     }
 
     #[test]
@@ -286,7 +308,7 @@ mod tests {
         let close = distance(PROPOSITION, ADVOCATE, echo);
         assert!(close < apart, "{close} < {apart}");
         assert!(close < 0.4 && apart > 0.85, "{close} {apart}");
-        assert_eq!(distance(PROPOSITION, "", ""), 0.0);
+        assert!(distance(PROPOSITION, "", "").abs() < f32::EPSILON, "nothing argued, nothing apart");
     }
 
     #[test]

@@ -381,6 +381,12 @@ pub trait ChatModel: Send + Sync {
         false
     }
 
+    /// Something the person should know about this model before it
+    /// debates (a model file without a chat template of its own).
+    fn notice(&self) -> Option<String> {
+        None
+    }
+
     /// Whether this is the embedded offline model: a tiny model that heat
     /// steers (given openings, a judge that chooses instead of writing).
     fn is_embedded(&self) -> bool {

@@ -130,11 +130,6 @@ impl LocalModel {
     pub fn name(&self) -> &str {
         &self.name
     }
-
-    /// When the file carries no chat template: the one used instead.
-    pub fn template_fallback(&self) -> Option<&'static str> {
-        self.template_fallback
-    }
 }
 
 fn start_lane(index: usize, shared: &Arc<Shared>, mut state: LaneState) -> Result<Lane, ProviderError> {
@@ -189,5 +184,10 @@ impl ChatModel for LocalModel {
 
     fn is_embedded(&self) -> bool {
         true
+    }
+
+    fn notice(&self) -> Option<String> {
+        self.template_fallback
+            .map(|used| format!("{} has no chat template of its own: heat formats its prompts as {used}", self.name))
     }
 }

@@ -124,7 +124,15 @@ mod tests {
     use super::*;
 
     fn settings(temperature: f32, seed: u64) -> Sampling {
-        Sampling { temperature, top_k: 40, top_p: 0.95, repeat_penalty: 1.0, penalty_window: 64, no_repeat_ngram: 0, seed }
+        Sampling {
+            temperature,
+            top_k: 40,
+            top_p: 0.95,
+            repeat_penalty: 1.0,
+            penalty_window: 64,
+            no_repeat_ngram: 0,
+            seed,
+        }
     }
 
     #[test]

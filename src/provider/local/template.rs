@@ -62,3 +62,64 @@ impl ChatTemplate {
         Ok(text)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use std::collections::HashMap;
+
+    use candle_core::quantized::gguf_file::{Content, Value, VersionedMagic};
+
+    use super::*;
+
+    fn content(template: Option<&str>) -> Content {
+        let mut metadata = HashMap::new();
+        if let Some(template) = template {
+            metadata.insert("tokenizer.chat_template".to_string(), Value::String(template.into()));
+        }
+        Content { magic: VersionedMagic::GgufV3, metadata, tensor_infos: HashMap::new(), tensor_data_offset: 0 }
+    }
+
+    /// SmolLM2-135M-Instruct's own template, as its GGUF carries it.
+    const SMOLLM2: &str = "{% for message in messages %}{% if loop.first and messages[0]['role'] != 'system' %}{{ '<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by Hugging Face<|im_end|>\n' }}{% endif %}{{'<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>' + '\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}";
+
+    #[test]
+    fn the_files_own_template_renders_the_chat_and_opens_the_answer() {
+        let template = ChatTemplate::from_gguf(&content(Some(SMOLLM2)), None, Some("<|im_end|>")).unwrap();
+        assert_eq!(template.fallback, None);
+        let text = template
+            .render("Be brief.", &[ChatMessage::user("Hi"), ChatMessage::assistant("Hello"), ChatMessage::user("Why?")])
+            .unwrap();
+        assert_eq!(
+            text,
+            "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n\
+             Hello<|im_end|>\n<|im_start|>user\nWhy?<|im_end|>\n<|im_start|>assistant\n"
+        );
+    }
+
+    #[test]
+    fn a_file_without_a_template_gets_chatml_and_says_so() {
+        let template = ChatTemplate::from_gguf(&content(None), None, None).unwrap();
+        assert_eq!(template.fallback, Some("ChatML"));
+        let text = template.render("", &[ChatMessage::user("Hi")]).unwrap();
+        assert_eq!(text, "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n");
+    }
+
+    #[test]
+    fn python_string_methods_and_raise_exception_work_as_in_hugging_face_templates() {
+        let source = "{% if messages[0]['role'] != 'system' %}{{ raise_exception('system first') }}{% endif %}\
+                      {% for m in messages %}[{{ m['content'].strip() }}]{% endfor %}";
+        let template = ChatTemplate::from_gguf(&content(Some(source)), None, None).unwrap();
+        assert_eq!(template.render("  sys  ", &[ChatMessage::user(" hi ")]).unwrap(), "[sys][hi]");
+        let err = template.render("", &[ChatMessage::user("hi")]).unwrap_err();
+        assert!(err.to_string().contains("system first"), "{err}");
+    }
+
+    #[test]
+    fn a_template_that_does_not_compile_is_refused_with_a_sentence() {
+        let Err(err) = ChatTemplate::from_gguf(&content(Some("{% for %}")), None, None) else {
+            panic!("a broken template was accepted")
+        };
+        assert!(err.to_string().contains("chat template does not compile"), "{err}");
+    }
+}
