@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
-# Builds llama.cpp from the source heat vendors (llama-cpp-sys-2 in the cargo
-# registry, the version in Cargo.lock) with its own defaults (native CPU
-# features), then bench.cpp against it, and runs it on the default model.
+# Builds llama.cpp with its own defaults (native CPU features), then
+# bench.cpp against it, and runs it on the default model: llama.cpp's own
+# figures for the file heat's engine runs. Needs cmake and a C++ compiler
+# (heat itself needs neither). The source is $LLAMA_CPP_SRC (a llama.cpp
+# checkout), else the copy vendored in the llama-cpp-python sdist on PyPI.
 # Usage: benches/llama_reference/run.sh [MODEL.gguf]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-version=$(grep -A1 'name = "llama-cpp-sys-2"' "$here/../../Cargo.lock" | sed -n 's/version = "\(.*\)"/\1/p')
-src=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/llama-cpp-sys-2-"$version"/llama.cpp | head -1)
+src="${LLAMA_CPP_SRC:-}"
+if [ -z "$src" ]; then
+  fetch=/tmp/heat-llama-src
+  mkdir -p "$fetch"
+  pip download --no-binary :all: --no-deps --no-build-isolation -d "$fetch" "llama-cpp-python==${LLAMA_CPP_PYTHON:-0.3.16}" >/dev/null
+  tar -xzf "$fetch"/llama_cpp_python-*.tar.gz -C "$fetch"
+  src=$(ls -d "$fetch"/llama_cpp_python-*/vendor/llama.cpp | head -1)
+fi
 build="${LLAMA_REFERENCE_BUILD:-/tmp/heat-llama-reference}"
 model="${1:-${HEAT_DATA_DIR:-$HOME/.local/share/heat}/models/SmolLM2-135M-Instruct.Q4_1.gguf}"
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DLLAMA_CURL=OFF \

@@ -28,11 +28,11 @@ const MAX_WORDS: usize = 30;
 /// The next question's longest form, in characters.
 const MAX_TOPIC_CHARS: u64 = 100;
 /// The distances that map to the lowest and the highest heat: two arguments
-/// on one proposition share some words even when they disagree (0.75–0.95
+/// on one proposition share some words even when they disagree (0.85–0.95
 /// measured between the embedded model's debaters), and share most of them
 /// when one repeats the other.
-const DISTANCE_FOCUSED: f32 = 0.6;
-const DISTANCE_APART: f32 = 0.95;
+const DISTANCE_FOCUSED: f32 = 0.75;
+const DISTANCE_APART: f32 = 0.97;
 
 /// The openings heat gives the debaters (see `prompt::opening`): not part
 /// of what a side argued.
@@ -78,15 +78,16 @@ fn question_pattern(proposition: &str) -> String {
         .filter(|w| w.chars().all(|c| c.is_ascii_alphanumeric()) && w.len() > 2)
         .collect();
     words.sort();
-    // A question word first, then plain lowercase words: no run-on clauses,
-    // no "The next round should answer…".
+    // A question word first, then plain lowercase words one space apart: no
+    // run-on clauses, no "The next round should answer…"; one of the words
+    // is a word of the proposition (or its plural, -ed, -ing…), whole.
     let opener = "(Why|How|Does|Do|Should|Can|Could|Will|Would|Is|Are|What)";
-    let text = "[a-z0-9 '-]";
+    let word = "[a-z0-9'-]+";
     if words.is_empty() {
-        return format!("^{opener} {text}{{8,80}}[?]$");
+        return format!("^{opener}( {word}){{2,15}}[?]$");
     }
     let named = words.iter().map(|w| format!("(?i:{w})")).collect::<Vec<_>>().join("|");
-    format!("^{opener} {text}{{0,40}}({named}){text}{{0,40}}[?]$")
+    format!("^{opener}( {word}){{0,8}} ({named})[a-z]{{0,3}}( {word}){{0,8}}[?]$")
 }
 
 /// Whether a judge's answer is in this form (and not a written verdict).
@@ -264,7 +265,7 @@ mod tests {
         assert_eq!(chosen["properties"]["skeptic_best"]["enum"][0], "Deliveries would cost more for small shops.");
         assert_eq!(chosen["required"].as_array().unwrap().len(), 3);
         let pattern = chosen["properties"]["next_question"]["pattern"].as_str().unwrap();
-        assert!(pattern.contains("(?i:car)|(?i:citie)"), "{pattern}");
+        assert!(pattern.contains(" ((?i:ban)|(?i:car)|(?i:citie))[a-z]{0,3}"), "{pattern}");
         let last = schema(PROPOSITION, ADVOCATE, SKEPTIC, true).unwrap();
         assert!(last["properties"].get("next_question").is_none(), "the synthesis asks no question");
         assert!(schema(PROPOSITION, "", SKEPTIC, false).is_none(), "nothing to choose from the advocate");

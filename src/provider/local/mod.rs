@@ -15,6 +15,8 @@ mod turn;
 mod vocab;
 mod weights;
 
+pub use weights::cache_path;
+
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, mpsc as std_mpsc};

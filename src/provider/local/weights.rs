@@ -1,21 +1,26 @@
 //! Loading a GGUF file into candle's quantized Llama. Tensors stored as
-//! `Q4_1` (the default model's format) are requantized to `Q8_0` on load:
-//! candle has only a scalar kernel for `Q4_1` and a SIMD one for `Q8_0`, so
-//! this trades about 50 MB of memory and half a second of loading for
-//! roughly twice the speed.
+//! `Q4_1` (the default model's format) are requantized to `Q8_0`: candle has
+//! only a scalar kernel for `Q4_1` and a SIMD one for `Q8_0` (about twice the
+//! speed, for 50 MB more). The requantized model is kept beside the file it
+//! came from (`NAME.gguf.q8_0`, marked with the source's size and time), so
+//! later loads read it straight in: faster, and without holding the whole
+//! converted model in memory while the engine builds from it. Where that
+//! file cannot be written, the conversion happens in memory each time.
 
 use std::fs::File;
-use std::io::{BufReader, Cursor};
-use std::path::Path;
+use std::io::{BufReader, Cursor, Read, Seek};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, anyhow, bail};
 use candle_core::Device;
-use candle_core::quantized::gguf_file::{Content, TensorInfo};
+use candle_core::quantized::gguf_file::{self, Content, TensorInfo, Value};
 use candle_core::quantized::{GgmlDType, QTensor};
 use candle_transformers::models::quantized_llama::ModelWeights;
 
 /// Architectures candle's `quantized_llama` runs.
 const ARCHITECTURES: [&str; 2] = ["llama", "mistral"];
+/// The metadata key that ties a requantized copy to its source.
+const SOURCE_KEY: &str = "heat.requantized_from";
 
 /// A loaded model and the file's metadata (vocabulary, template).
 pub struct Loaded {
@@ -26,10 +31,41 @@ pub struct Loaded {
 /// Reads `path`; the error says what the file is when it is not a model
 /// this engine runs.
 pub fn load(path: &Path) -> anyhow::Result<Loaded> {
-    let file = File::open(path).with_context(|| format!("could not open {}", path.display()))?;
-    let mut reader = BufReader::new(file);
+    let mut reader = open(path)?;
     let content =
         Content::read(&mut reader).map_err(|e| anyhow!("it is not a GGUF model file ({})", first_line(&e)))?;
+    check_architecture(&content)?;
+    if !content.tensor_infos.values().any(|t| t.ggml_dtype == GgmlDType::Q4_1) {
+        return build(content, &mut reader);
+    }
+    let fingerprint = fingerprint(path)?;
+    let cached = cache_path(path);
+    if let Some(loaded) = load_cached(&cached, &fingerprint) {
+        return Ok(loaded);
+    }
+    let (requantized, data) = requantize(&content, &mut reader)?;
+    if write_cache(&cached, &requantized, &data, &fingerprint).is_ok()
+        && let Some(loaded) = load_cached(&cached, &fingerprint)
+    {
+        return Ok(loaded);
+    }
+    tracing::warn!(path = %cached.display(), "could not keep the requantized model; converting in memory");
+    build(requantized, &mut Cursor::new(data))
+}
+
+/// Where the requantized copy of `path` is kept.
+pub fn cache_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".q8_0");
+    path.with_file_name(name)
+}
+
+fn open(path: &Path) -> anyhow::Result<BufReader<File>> {
+    let file = File::open(path).with_context(|| format!("could not open {}", path.display()))?;
+    Ok(BufReader::new(file))
+}
+
+fn check_architecture(content: &Content) -> anyhow::Result<()> {
     let arch = content.metadata.get("general.architecture").and_then(|v| v.to_string().ok()).cloned();
     let arch = arch.unwrap_or_default();
     if !ARCHITECTURES.contains(&arch.as_str()) {
@@ -38,10 +74,61 @@ pub fn load(path: &Path) -> anyhow::Result<Loaded> {
             if arch.is_empty() { "missing" } else { &arch }
         );
     }
-    let (requantized, data) = requantize(&content, &mut reader)?;
-    let weights = ModelWeights::from_gguf(requantized, &mut Cursor::new(data), &Device::Cpu)
+    Ok(())
+}
+
+fn build<R: Read + Seek>(mut content: Content, reader: &mut R) -> anyhow::Result<Loaded> {
+    // The engine takes the tensor table; the metadata (vocabulary, template) stays ours.
+    let table = Content {
+        magic: content.magic,
+        metadata: content.metadata.clone(),
+        tensor_infos: std::mem::take(&mut content.tensor_infos),
+        tensor_data_offset: content.tensor_data_offset,
+    };
+    let weights = ModelWeights::from_gguf(table, reader, &Device::Cpu)
         .map_err(|e| anyhow!("its tensors do not fit a Llama model ({})", first_line(&e)))?;
     Ok(Loaded { weights, content })
+}
+
+/// The source file's size and modification time: a copy made from another
+/// version of the file is not used.
+fn fingerprint(path: &Path) -> anyhow::Result<String> {
+    let meta = std::fs::metadata(path).with_context(|| format!("could not read {}", path.display()))?;
+    let modified = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+    Ok(format!("{} bytes, modified {}", meta.len(), modified.map_or(0, |d| d.as_secs())))
+}
+
+/// The requantized copy, when there is one made from this very source.
+fn load_cached(cached: &Path, fingerprint: &str) -> Option<Loaded> {
+    let mut reader = open(cached).ok()?;
+    let content = Content::read(&mut reader).ok()?;
+    let source = content.metadata.get(SOURCE_KEY).and_then(|v| v.to_string().ok())?;
+    if source != fingerprint {
+        return None;
+    }
+    build(content, &mut reader).ok()
+}
+
+/// Writes the copy beside its source, atomically (a temporary file renamed
+/// into place), so a half-written copy is never read.
+fn write_cache(cached: &Path, content: &Content, data: &[u8], fingerprint: &str) -> anyhow::Result<()> {
+    let dir = cached.parent().context("no directory")?;
+    let mut metadata: Vec<(&str, Value)> = content.metadata.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+    metadata.push((SOURCE_KEY, Value::String(fingerprint.to_string())));
+    let metadata: Vec<(&str, &Value)> = metadata.iter().map(|(k, v)| (*k, v)).collect();
+    let mut reader = Cursor::new(data);
+    let mut names: Vec<&String> = content.tensor_infos.keys().collect();
+    names.sort();
+    let tensors = names
+        .iter()
+        .map(|name| content.tensor(&mut reader, name, &Device::Cpu).map(|t| (name.as_str(), t)))
+        .collect::<candle_core::Result<Vec<_>>>()?;
+    let tensors: Vec<(&str, &QTensor)> = tensors.iter().map(|(k, v)| (*k, v)).collect();
+    let mut file = tempfile::NamedTempFile::new_in(dir)?;
+    gguf_file::write(&mut std::io::BufWriter::new(file.as_file_mut()), &metadata, &tensors)?;
+    file.as_file().sync_all()?;
+    file.persist(cached)?;
+    Ok(())
 }
 
 /// Every tensor, `Q4_1` ones as `Q8_0`, in a buffer of their own, with the
