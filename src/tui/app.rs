@@ -47,6 +47,8 @@ pub enum Modal {
     Confirm(Confirm),
     Editor(Box<Editor>),
     Temperature(TempEditor),
+    /// The search prompt, with what is typed so far.
+    Search(String),
 }
 
 /// What a studio is for.
@@ -149,6 +151,8 @@ pub struct App {
     pub queued_topic: Option<String>,
     /// What each pane's text area showed at the last frame.
     pub retained: super::view::Retained,
+    /// The search that is on, if any.
+    pub search: Option<super::search::Search>,
 }
 
 pub fn role_index(role: Role) -> usize {
@@ -189,6 +193,7 @@ impl App {
             install: None,
             queued_topic: None,
             retained: super::view::Retained::default(),
+            search: None,
         }
     }
 
@@ -210,6 +215,7 @@ impl App {
         self.pause_requested = None;
         self.replay = None;
         self.flash = None;
+        self.search = None;
     }
 
     pub fn focused_role(&self) -> Role {
@@ -341,15 +347,19 @@ impl App {
         Role::ALL.iter().any(|&r| self.retry_in(r).is_some() || self.thinking_for(r).is_some())
     }
 
-    /// Lays out every pane for the areas they will be drawn in.
+    /// Lays out every pane for the areas they will be drawn in. Where one
+    /// pane shows at a time, the hidden ones are laid out for the same
+    /// area, so a search finds what they hold and switching shows them at once.
     pub fn prepare(&mut self, widths: [u16; 3], heights: [u16; 3]) {
         self.now = Instant::now();
+        let shared = (0..3).max_by_key(|&i| widths[i]).map_or((0, 0), |i| (widths[i], heights[i]));
         for (i, pane) in self.panes.iter_mut().enumerate() {
-            if widths[i] == 0 {
+            let (width, height) = if widths[i] == 0 { shared } else { (widths[i], heights[i]) };
+            if width == 0 {
                 continue;
             }
-            pane.height = usize::from(heights[i]);
-            pane.update(&self.debate, widths[i], &self.theme, self.show_reasoning);
+            pane.height = usize::from(height);
+            pane.update(&self.debate, width, &self.theme, self.show_reasoning);
         }
     }
 

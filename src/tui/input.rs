@@ -37,6 +37,9 @@ impl App {
         if self.start.is_some() {
             return self.start_key(key);
         }
+        if self.search_key(&key) {
+            return Vec::new();
+        }
         match self.keymap.action(&key) {
             Some(action) => self.act(action),
             None => Vec::new(),
@@ -47,6 +50,8 @@ impl App {
         let text = crate::sanitize::clean(text);
         if let Some(Modal::Editor(editor)) = &mut self.modal {
             editor.area.insert_str(&text);
+        } else if let Some(Modal::Search(query)) = &mut self.modal {
+            App::paste_into_search(query, &text);
         } else if let Some(area) = &mut self.start {
             // Pasted text is a proposition, wherever the keys were.
             self.recent_chosen = None;
@@ -120,6 +125,7 @@ impl App {
             Action::PageDown => self.panes[self.focus].scroll_down(page),
             Action::Top => self.panes[self.focus].to_top(),
             Action::Follow => self.panes[self.focus].follow(),
+            Action::Search => self.open_search(),
             // Handled above.
             _ => {}
         }
@@ -192,6 +198,7 @@ impl App {
             },
             Modal::Editor(editor) => self.editor_key(editor, key),
             Modal::Temperature(temp) => self.temperature_key(temp, key),
+            Modal::Search(query) => self.search_prompt_key(query, key),
         }
     }
 

@@ -28,12 +28,13 @@ pub enum Action {
     PageDown,
     Top,
     Follow,
+    Search,
 }
 
 impl Action {
     /// Every action with its config name, default keys and help text, in
     /// the order the help overlay lists them.
-    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 20] = [
+    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 21] = [
         (Action::TogglePause, "pause", "space", "pause or resume the debate"),
         (Action::Inject, "inject", "i", "inject a topic into the next round"),
         (Action::Temperature, "temperature", "t", "pin the heat (temperature)"),
@@ -54,6 +55,7 @@ impl Action {
         (Action::PageDown, "page_down", "pagedown, ctrl-d", "scroll down a page"),
         (Action::Top, "top", "home, g", "jump to the top"),
         (Action::Follow, "follow", "end, G, f", "jump to the end and follow the stream"),
+        (Action::Search, "search", "/", "search every pane (Enter finds)"),
     ];
 
     pub fn config_name(self) -> &'static str {

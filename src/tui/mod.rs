@@ -15,6 +15,7 @@ pub mod keymap;
 pub mod markdown;
 pub mod pane;
 mod replay;
+pub mod search;
 mod start;
 mod steer;
 pub mod streaming_text;

@@ -177,6 +177,23 @@ impl Pane {
         out
     }
 
+    /// Every line of the layout, in order.
+    pub fn lines(&self) -> impl Iterator<Item = &Line<'static>> {
+        self.segments.iter().flat_map(Segment::chunks).chain([&self.ending[..]]).flatten()
+    }
+
+    /// Scrolls so that `line` is in view, a third of the way down; a line
+    /// already in view stays where it is.
+    pub fn reveal(&mut self, line: usize) {
+        let height = self.height.max(1);
+        let top = self.top(height);
+        if (top..top + height).contains(&line) {
+            return;
+        }
+        let max = self.total.saturating_sub(height);
+        self.scroll = Scroll { offset: line.saturating_sub(height / 3).min(max), follow: false };
+    }
+
     pub fn scroll_up(&mut self, rows: usize) {
         let top = self.top(self.height);
         self.scroll = Scroll { offset: top.saturating_sub(rows), follow: false };

@@ -147,6 +147,11 @@ fn rows(app: &App) -> Vec<Row> {
             Action::Help,
         ],
     );
+    section(&mut rows, "Searching", &[Action::Search]);
+    if !key(Action::Search).is_empty() {
+        rows.push(Row::Key("n, N".into(), "next / previous match, while a search is on".into()));
+        rows.push(Row::Key("esc".into(), "clear the search".into()));
+    }
     rows.push(Row::Heading("In the session browser"));
     rows.push(Row::Key("type".into(), "search by topic or id".into()));
     rows.push(Row::Key("↑/↓, enter".into(), "choose a debate and open it".into()));
