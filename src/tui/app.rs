@@ -38,6 +38,8 @@ pub enum Effect {
     Delete(String),
     /// Install the offline model (offered by the start screen).
     InstallModel,
+    /// Put this text on the terminal's clipboard (OSC 52).
+    Copy(super::copy::Clip),
 }
 
 /// A dialog over the panes.

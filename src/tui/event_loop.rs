@@ -123,6 +123,12 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 Effect::Export => export_shown(&studio, &mut app, debate.as_ref()),
                 Effect::ExportSession(id) => export_stored(&studio, &mut app, &id),
                 Effect::InstallModel => begin_install(&studio, &mut app, &mut installing),
+                Effect::Copy(clip) => {
+                    let session = debate.as_ref().and_then(|d| d.session.as_deref());
+                    let host = super::clipboard::Host::from_env();
+                    let (tone, sentence) = super::clipboard::copy(&mut std::io::stdout(), &clip, host, session);
+                    app.say_until(tone, sentence, Until::NextRound);
+                }
                 Effect::Sessions => {
                     let shown = debate.as_ref().and_then(|d| d.session.clone());
                     app.modal = Some(Modal::Sessions(Browser::new(studio.store.list()).showing(shown)));

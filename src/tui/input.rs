@@ -126,6 +126,7 @@ impl App {
             Action::Top => self.panes[self.focus].to_top(),
             Action::Follow => self.panes[self.focus].follow(),
             Action::Search => self.open_search(),
+            Action::Copy => return self.copy(),
             // Handled above.
             _ => {}
         }

@@ -29,12 +29,13 @@ pub enum Action {
     Top,
     Follow,
     Search,
+    Copy,
 }
 
 impl Action {
     /// Every action with its config name, default keys and help text, in
     /// the order the help overlay lists them.
-    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 21] = [
+    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 22] = [
         (Action::TogglePause, "pause", "space", "pause or resume the debate"),
         (Action::Inject, "inject", "i", "inject a topic into the next round"),
         (Action::Temperature, "temperature", "t", "pin the heat (temperature)"),
@@ -56,6 +57,7 @@ impl Action {
         (Action::Top, "top", "home, g", "jump to the top"),
         (Action::Follow, "follow", "end, G, f", "jump to the end and follow the stream"),
         (Action::Search, "search", "/", "search every pane (Enter finds)"),
+        (Action::Copy, "copy", "y", "copy the focused turn or verdict to the clipboard"),
     ];
 
     pub fn config_name(self) -> &'static str {

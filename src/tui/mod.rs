@@ -4,6 +4,8 @@
 
 pub mod app;
 pub mod browser;
+pub mod clipboard;
+pub mod copy;
 mod event_loop;
 mod export;
 pub mod flash;

@@ -182,6 +182,32 @@ impl Pane {
         self.segments.iter().flat_map(Segment::chunks).chain([&self.ending[..]]).flatten()
     }
 
+    /// Which of the pane's turns (in order) layout line `line` belongs to.
+    pub fn segment_at(&self, line: usize) -> Option<usize> {
+        let mut end = 0;
+        for (i, segment) in self.segments.iter().enumerate() {
+            end += segment.chunks().map(<[_]>::len).sum::<usize>();
+            if line < end {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// The turn a person is looking at: the first whose heading is in view,
+    /// else the one the view is inside.
+    pub fn segment_in_view(&self) -> Option<usize> {
+        let top = self.top(self.height);
+        let mut start = 0;
+        for (i, segment) in self.segments.iter().enumerate() {
+            if (top..top + self.height).contains(&start) {
+                return Some(i);
+            }
+            start += segment.chunks().map(<[_]>::len).sum::<usize>();
+        }
+        self.segment_at(top)
+    }
+
     /// Scrolls so that `line` is in view, a third of the way down; a line
     /// already in view stays where it is.
     pub fn reveal(&mut self, line: usize) {

@@ -147,10 +147,14 @@ fn rows(app: &App) -> Vec<Row> {
             Action::Help,
         ],
     );
-    section(&mut rows, "Searching", &[Action::Search]);
+    section(&mut rows, "Searching and copying", &[Action::Search]);
     if !key(Action::Search).is_empty() {
         rows.push(Row::Key("n, N".into(), "next / previous match, while a search is on".into()));
         rows.push(Row::Key("esc".into(), "clear the search".into()));
+    }
+    let copy = key(Action::Copy);
+    if !copy.is_empty() {
+        rows.push(Row::Key(copy, "copy the focused turn or verdict (the one in view)".into()));
     }
     rows.push(Row::Heading("In the session browser"));
     rows.push(Row::Key("type".into(), "search by topic or id".into()));

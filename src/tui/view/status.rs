@@ -105,6 +105,7 @@ fn actions(app: &App) -> Vec<(Action, &'static str)> {
             (Action::FocusNext, "pane"),
             (Action::ScrollUp, "scroll"),
             (Action::Search, "search"),
+            (Action::Copy, "copy"),
             (Action::Sessions, "sessions"),
         ]);
         return hints;
@@ -118,6 +119,7 @@ fn actions(app: &App) -> Vec<(Action, &'static str)> {
             (Action::Help, "help"),
             (Action::Quit, "quit"),
             (Action::Search, "search"),
+            (Action::Copy, "copy"),
         ];
         // A replay studio opens stored debates but starts none.
         hints.retain(|(action, _)| app.starts_debates() || *action != Action::NewDebate);
@@ -138,6 +140,7 @@ fn actions(app: &App) -> Vec<(Action, &'static str)> {
         (Action::FocusNext, "pane"),
         (Action::Export, "export"),
         (Action::Search, "search"),
+        (Action::Copy, "copy"),
     ]);
     hints
 }
