@@ -40,6 +40,8 @@ pub enum Effect {
     InstallModel,
     /// Put this text on the terminal's clipboard (OSC 52).
     Copy(super::copy::Clip),
+    /// Apply and remember the start screen's settings (config key, text).
+    Configure(Vec<(String, String)>),
 }
 
 /// A dialog over the panes.
@@ -51,6 +53,8 @@ pub enum Modal {
     Temperature(TempEditor),
     /// The search prompt, with what is typed so far.
     Search(String),
+    /// The start screen's settings for the next debate.
+    Settings(super::settings::SettingsForm),
 }
 
 /// What a studio is for.
@@ -155,6 +159,11 @@ pub struct App {
     pub retained: super::view::Retained,
     /// The search that is on, if any.
     pub search: Option<super::search::Search>,
+    /// The start screen's settings in force (the form's fields), when this
+    /// studio offers them.
+    pub settings: Option<[String; 8]>,
+    /// Settings sent to be applied, until the loop says how it went.
+    pub configuring: Option<super::settings::SettingsForm>,
 }
 
 pub fn role_index(role: Role) -> usize {
@@ -196,6 +205,8 @@ impl App {
             queued_topic: None,
             retained: super::view::Retained::default(),
             search: None,
+            settings: None,
+            configuring: None,
         }
     }
 

@@ -200,6 +200,7 @@ impl App {
             Modal::Editor(editor) => self.editor_key(editor, key),
             Modal::Temperature(temp) => self.temperature_key(temp, key),
             Modal::Search(query) => self.search_prompt_key(query, key),
+            Modal::Settings(form) => self.settings_key(form, key),
         }
     }
 

@@ -18,6 +18,7 @@ pub mod markdown;
 pub mod pane;
 mod replay;
 pub mod search;
+pub mod settings;
 mod start;
 mod steer;
 pub mod streaming_text;
@@ -50,6 +51,8 @@ pub struct Studio {
     /// Whether the studio takes the mouse (wheel scrolling); without it the
     /// terminal's own text selection works without Shift.
     pub mouse: bool,
+    /// Applies the start screen's settings, when it offers them.
+    pub configure: Option<settings::Configurer>,
 }
 
 /// What the studio shows first.

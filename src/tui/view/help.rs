@@ -184,6 +184,9 @@ fn start_screen(app: &App, rows: &mut Vec<Row>) {
         rows.push(Row::Key("tab".into(), "move between the proposition and recent debates".into()));
         rows.push(Row::Key("↑/↓, enter".into(), "open a recent debate (an unfinished one continues)".into()));
     }
+    if app.settings.is_some() {
+        rows.push(Row::Key("f2".into(), "settings for the next debate: rounds, heat, providers".into()));
+    }
     if app.install.is_some() {
         rows.push(Row::Key("ctrl-o".into(), "install the offline model".into()));
     }

@@ -8,6 +8,7 @@ mod help;
 mod overlay;
 mod panes;
 mod retained;
+mod settings;
 mod start;
 mod status;
 

@@ -17,6 +17,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         // Drawn in the status line.
         None | Some(Modal::Search(_)) => {}
         Some(Modal::Help(view)) => super::help::draw(frame, app, area, view),
+        Some(Modal::Settings(form)) => super::settings::draw(frame, app, area, form),
         Some(Modal::Sessions(browser)) => sessions(frame, app, area, browser),
         Some(Modal::Confirm(what)) => confirm(frame, app, area, what),
         Some(Modal::Editor(editor)) => {
