@@ -42,6 +42,10 @@ pub enum Effect {
     Copy(super::copy::Clip),
     /// Apply and remember the start screen's settings (config key, text).
     Configure(Vec<(String, String)>),
+    /// Play the replay at this speed.
+    ReplaySpeed(f64),
+    /// Skip the replay to the next round.
+    ReplaySkip,
 }
 
 /// A dialog over the panes.
@@ -73,6 +77,37 @@ pub enum Replay {
     Paused,
     /// Every recorded event has been shown.
     Ended,
+}
+
+/// A replay's place in its recording: the events shown so far, the speed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplayClock {
+    pub timeline: super::replay::Timeline,
+    pub played: usize,
+    pub speed: f64,
+}
+
+impl ReplayClock {
+    /// "round 2 of 3 · 0:41 / 1:05"
+    pub fn describe(&self) -> String {
+        let (round, rounds) = self.timeline.round(self.played);
+        let (at, total) = self.timeline.position(self.played);
+        format!("round {} of {rounds} · {} / {}", round.max(1).min(rounds), clock(at), clock(total))
+    }
+}
+
+/// Milliseconds as m:ss (h:mm:ss from an hour).
+fn clock(ms: u64) -> String {
+    let secs = ms / 1000;
+    match secs / 3600 {
+        0 => format!("{}:{:02}", secs / 60, secs % 60),
+        hours => format!("{hours}:{:02}:{:02}", secs / 60 % 60, secs % 60),
+    }
+}
+
+/// "2×", "0.5×"
+pub fn speed_label(speed: f64) -> String {
+    format!("{speed}×")
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -143,6 +178,8 @@ pub struct App {
     pub mode: Mode,
     /// Where a stored debate being played back stands.
     pub replay: Option<Replay>,
+    /// How far a replay has got, and at what speed.
+    pub replay_clock: Option<ReplayClock>,
     /// A pause or resume sent but not yet confirmed by the engine.
     pub pause_requested: Option<bool>,
     pub interrupts: u8,
@@ -196,6 +233,7 @@ impl App {
             recent_chosen: None,
             mode: Mode::Debates,
             replay: None,
+            replay_clock: None,
             pause_requested: None,
             interrupts: 0,
             now: Instant::now(),
@@ -227,6 +265,7 @@ impl App {
         self.thinking_since = [None; 3];
         self.pause_requested = None;
         self.replay = None;
+        self.replay_clock = None;
         self.flash = None;
         self.search = None;
     }

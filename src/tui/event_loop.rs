@@ -12,11 +12,11 @@ use futures::{FutureExt, StreamExt};
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::time::Instant;
 
-use super::app::{App, Effect, Modal, Replay, Tone, Until};
+use super::app::{App, Effect, Modal, Replay, ReplayClock, Tone, Until};
 use super::browser::Browser;
 use super::export;
 use super::install::{self, InstallMsg, InstallState};
-use super::replay::Playback;
+use super::replay::{Playback, Timeline};
 use super::settings::{self, ConfigureResult};
 use super::terminal::Guard;
 use super::{Opening, Studio, view};
@@ -119,6 +119,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                     Some(Source::Replay(playback)) => playback.set_paused(command == Command::Pause),
                     None => {}
                 },
+                Effect::ReplaySpeed(_) | Effect::ReplaySkip => steer_playback(debate.as_ref(), &effect),
                 // The settings being applied are the next debate's: it waits for them.
                 Effect::Start(topic) if configuring.is_some() => wait_for_settings(&mut app, topic),
                 Effect::Start(topic) => {
@@ -185,6 +186,8 @@ fn open(studio: &Studio, app: &mut App, debate: &mut Option<Running>, opening: O
         Opening::Replay { loaded, speed, id } => {
             app.begin(id.clone().unwrap_or_else(|| "demo".into()));
             app.replay = Some(Replay::Playing);
+            let timeline = Timeline::new(&loaded.records);
+            app.replay_clock = Some(ReplayClock { timeline, played: 0, speed });
             let source = Some(Source::Replay(Playback::start(loaded.records.clone(), speed)));
             *debate = Some(Running { source, recorder: None, session: id, replayed: Some(Box::new(loaded)) });
         }
@@ -232,6 +235,16 @@ fn on_install(studio: &mut Studio, app: &mut App, msg: Option<InstallMsg>) -> Ve
             app.queued_topic = None;
             Vec::new()
         }
+    }
+}
+
+/// `+`, `-`, `]` in a replay: the playback's speed, or a skip.
+fn steer_playback(debate: Option<&Running>, effect: &Effect) {
+    let Some(Source::Replay(playback)) = debate.and_then(|d| d.source.as_ref()) else { return };
+    match effect {
+        Effect::ReplaySpeed(speed) => playback.set_speed(*speed),
+        Effect::ReplaySkip => playback.skip(),
+        _ => {}
     }
 }
 
@@ -339,6 +352,9 @@ fn fold(app: &mut App, debate: &mut Option<Running>, first: Option<DebateEvent>)
         };
         if let Some(warning) = running.recorder.as_mut().and_then(|r| r.record(&event)) {
             app.say(Tone::Error, warning);
+        }
+        if let Some(clock) = &mut app.replay_clock {
+            clock.played += 1;
         }
         app.on_event(&event);
         let Some(source) = running.source.as_mut() else { return };

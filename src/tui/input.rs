@@ -7,7 +7,7 @@ use ratatui::layout::Position;
 use ratatui::style::{Modifier, Style};
 use ratatui_textarea::TextArea;
 
-use super::app::{App, Confirm, Editor, EditorPurpose, Effect, Modal, Replay, Tone, Until};
+use super::app::{App, Confirm, Editor, EditorPurpose, Effect, Modal, Replay, Tone, Until, speed_label};
 use super::help::HelpView;
 use super::keymap::Action;
 use super::steer::is_steering;
@@ -80,6 +80,11 @@ impl App {
             && let Some(effects) = self.replay_act(replay, action)
         {
             return effects;
+        }
+        if matches!(action, Action::Faster | Action::Slower | Action::NextRound) {
+            let text = "Faster, slower and the next round are for replays (`heat replay`)";
+            self.say_until(Tone::Info, text, Until::NextRound);
+            return Vec::new();
         }
         if action == Action::NewDebate && !self.starts_debates() {
             let text = "This studio plays stored debates back; `heat` starts a new one";
@@ -154,12 +159,35 @@ impl App {
                 Some(vec![Effect::Send(if pause { Command::Pause } else { Command::Resume })])
             }
             Action::Quit => Some(vec![Effect::Quit]),
+            Action::Faster | Action::Slower => Some(self.change_speed(action == Action::Faster)),
+            Action::NextRound if replay == Replay::Ended => {
+                self.say_until(Tone::Info, "The replay has ended: every round is shown", Until::NextRound);
+                Some(Vec::new())
+            }
+            Action::NextRound => Some(vec![Effect::ReplaySkip]),
             _ if is_steering(action) => {
                 self.say_until(Tone::Info, "This is a replay: steering works in a live debate", Until::NextRound);
                 Some(Vec::new())
             }
             _ => None,
         }
+    }
+
+    /// `+` / `-` in a replay: the next speed up or down, said in the status line.
+    fn change_speed(&mut self, faster: bool) -> Vec<Effect> {
+        let Some(clock) = &mut self.replay_clock else { return Vec::new() };
+        let Some(speed) = super::replay::step_speed(clock.speed, faster) else {
+            let text = match (faster, clock.speed <= 0.0) {
+                (_, true) => "The replay shows everything at once (--speed 0)".to_string(),
+                (true, false) => format!("{} is the fastest", speed_label(clock.speed)),
+                (false, false) => format!("{} is the slowest", speed_label(clock.speed)),
+            };
+            self.say_until(Tone::Info, text, Until::NextRound);
+            return Vec::new();
+        };
+        clock.speed = speed;
+        self.say_until(Tone::Info, format!("Replaying at {}", speed_label(speed)), Until::NextRound);
+        vec![Effect::ReplaySpeed(speed)]
     }
 
     fn modal_key(&mut self, key: KeyEvent) -> Vec<Effect> {

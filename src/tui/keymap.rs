@@ -30,12 +30,15 @@ pub enum Action {
     Follow,
     Search,
     Copy,
+    Faster,
+    Slower,
+    NextRound,
 }
 
 impl Action {
     /// Every action with its config name, default keys and help text, in
     /// the order the help overlay lists them.
-    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 22] = [
+    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 25] = [
         (Action::TogglePause, "pause", "space", "pause or resume the debate"),
         (Action::Inject, "inject", "i", "inject a topic into the next round"),
         (Action::Temperature, "temperature", "t", "pin the heat (temperature)"),
@@ -58,6 +61,9 @@ impl Action {
         (Action::Follow, "follow", "end, G, f", "jump to the end and follow the stream"),
         (Action::Search, "search", "/", "search every pane (Enter finds)"),
         (Action::Copy, "copy", "y", "copy the focused turn or verdict to the clipboard"),
+        (Action::Faster, "faster", "+, =", "play the replay faster (up to 8×)"),
+        (Action::Slower, "slower", "-", "play the replay slower (down to 0.5×)"),
+        (Action::NextRound, "next_round", "]", "skip the replay to the next round"),
     ];
 
     pub fn config_name(self) -> &'static str {

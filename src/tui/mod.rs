@@ -16,7 +16,7 @@ pub mod judge_text;
 pub mod keymap;
 pub mod markdown;
 pub mod pane;
-mod replay;
+pub mod replay;
 pub mod search;
 pub mod settings;
 mod start;

@@ -113,7 +113,7 @@ fn rows(app: &App) -> Vec<Row> {
         }
     };
     if app.replay.is_some() {
-        section(&mut rows, "Replay", &[Action::TogglePause]);
+        section(&mut rows, "Replay", &[Action::TogglePause, Action::Faster, Action::Slower, Action::NextRound]);
         let keys: Vec<String> = Action::TABLE
             .iter()
             .map(|row| row.0)

@@ -98,10 +98,15 @@ fn actions(app: &App) -> Vec<(Action, &'static str)> {
             Replay::Paused => vec![(Action::TogglePause, "resume replay")],
             Replay::Ended => Vec::new(),
         };
+        if replay != Replay::Ended {
+            hints.push((Action::NextRound, "next round"));
+        }
+        hints.extend([(Action::Help, "help"), (Action::Quit, "quit")]);
+        if replay != Replay::Ended {
+            hints.extend([(Action::Faster, "faster"), (Action::Slower, "slower")]);
+        }
         hints.extend([
             (Action::Export, "export"),
-            (Action::Help, "help"),
-            (Action::Quit, "quit"),
             (Action::FocusNext, "pane"),
             (Action::ScrollUp, "scroll"),
             (Action::Search, "search"),
