@@ -27,3 +27,26 @@ async fn bracket_skips_rounds_and_plus_speeds_the_replay_up() {
     studio.wait_exit().await;
     studio.wait_restored().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ui_turn_stats_times_the_replayed_turns_from_their_recorded_times() {
+    let data = tempfile::tempdir().unwrap();
+    let env = [("HEAT_TURN_STATS", "true")];
+    let mut studio = spawn_heat(data.path(), data.path(), None, &["replay", "--demo", "--instant"], &env);
+    studio.wait_for("the end of the replay", |s| s.contains("REPLAY · ended")).await;
+    // What the demo's log says of each role's last turn.
+    let demo = heat::store::log::parse(include_bytes!("../assets/demo-session.jsonl")).unwrap();
+    let mut times = heat::tui::turn_stats::TurnTimes::default();
+    for record in &demo.records {
+        times.record(&record.event, record.ms);
+    }
+    let text = studio.text();
+    for time in times.0 {
+        let shown = time.unwrap().describe(0);
+        assert!(shown.contains("tok/s"), "{shown}");
+        assert!(text.contains(&shown), "{shown:?} is not in a title:\n{text}");
+    }
+    studio.keys("q");
+    studio.wait_exit().await;
+    studio.wait_restored().await;
+}

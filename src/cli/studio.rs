@@ -89,6 +89,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         app.mode = tui::app::Mode::Replays;
     }
     app.roster = found.roster;
+    app.show_stats = config.flag("ui.turn_stats").unwrap_or(false);
     if found.installer.is_some() {
         app.install = Some(InstallState::Offered);
     }

@@ -147,6 +147,9 @@ pub struct RosterEntry {
     pub price: Option<(f64, f64)>,
 }
 
+// Independent switches of the view (reasoning, turn times, focus chosen,
+// tabs), not a state machine in disguise.
+#[allow(clippy::struct_excessive_bools)]
 pub struct App {
     pub debate: DebateState,
     pub session: Option<String>,
@@ -196,6 +199,15 @@ pub struct App {
     pub retained: super::view::Retained,
     /// The search that is on, if any.
     pub search: Option<super::search::Search>,
+    /// Whether pane titles show their latest turn's time and tokens/s.
+    pub show_stats: bool,
+    /// Each role's latest turn, timed.
+    pub turn_times: super::turn_stats::TurnTimes,
+    /// The debate's clock: milliseconds at `clock.0`; it runs on from there
+    /// (a resumed debate's clock goes on from its log's last event).
+    clock: (Instant, u64),
+    /// When the latest event happened on that clock (a replay's recorded time).
+    pub event_ms: u64,
     /// The start screen's settings in force (the form's fields), when this
     /// studio offers them.
     pub settings: Option<[String; 8]>,
@@ -245,6 +257,10 @@ impl App {
             search: None,
             settings: None,
             configuring: None,
+            show_stats: false,
+            turn_times: super::turn_stats::TurnTimes::default(),
+            clock: (Instant::now(), 0),
+            event_ms: 0,
         }
     }
 
@@ -268,6 +284,39 @@ impl App {
         self.replay_clock = None;
         self.flash = None;
         self.search = None;
+        self.turn_times = super::turn_stats::TurnTimes::default();
+        self.clock = (Instant::now(), 0);
+        self.event_ms = 0;
+    }
+
+    /// Sets the debate's clock to `ms` now (a resumed debate's goes on
+    /// from its log's last event).
+    pub fn continue_clock(&mut self, ms: u64) {
+        self.clock = (Instant::now(), ms);
+    }
+
+    /// The debate's clock at `at`.
+    fn clock_at(&self, at: Instant) -> u64 {
+        self.clock.1 + u64::try_from(at.saturating_duration_since(self.clock.0).as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// "14.2 s · 18 tok/s" for a role's turn in the current round (the one
+    /// its title's state is about), while asked for: so far while it runs (a
+    /// replay's clock stands at its latest event), nothing for a turn left
+    /// open when the debate ended.
+    pub fn turn_stats(&self, role: Role) -> Option<String> {
+        if !self.show_stats {
+            return None;
+        }
+        let time = self.turn_times.0[role_index(role)]?;
+        if self.debate.current_round().map(|r| r.number) != Some(time.round) {
+            return None;
+        }
+        if time.ended.is_none() && self.debate.finish.is_some() {
+            return None;
+        }
+        let now = if self.replay.is_some() { self.event_ms } else { self.clock_at(self.now) };
+        Some(time.describe(now.max(self.event_ms)))
     }
 
     pub fn focused_role(&self) -> Role {
@@ -303,8 +352,16 @@ impl App {
         self.replay == Some(Replay::Paused) || self.pause_requested.unwrap_or(self.debate.paused)
     }
 
-    /// Folds one engine event into the view.
+    /// Folds one engine event into the view, as happening now.
     pub fn on_event(&mut self, event: &DebateEvent) {
+        self.on_event_at(event, self.clock_at(Instant::now()));
+    }
+
+    /// Folds one event that happened at `ms` on the debate's clock (a
+    /// stored event's recorded time).
+    pub fn on_event_at(&mut self, event: &DebateEvent, ms: u64) {
+        self.event_ms = ms;
+        self.turn_times.record(event, ms);
         self.debate.apply(event);
         // What the status line said is over: it goes before anything newer is said.
         if self.flash.as_ref().is_some_and(|f| f.until.over(event, &self.debate)) {

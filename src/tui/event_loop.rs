@@ -353,10 +353,15 @@ fn fold(app: &mut App, debate: &mut Option<Running>, first: Option<DebateEvent>)
         if let Some(warning) = running.recorder.as_mut().and_then(|r| r.record(&event)) {
             app.say(Tone::Error, warning);
         }
-        if let Some(clock) = &mut app.replay_clock {
+        // A replayed event happened at its recorded time.
+        let recorded = app.replay_clock.as_mut().and_then(|clock| {
             clock.played += 1;
+            clock.timeline.recorded(clock.played - 1)
+        });
+        match recorded {
+            Some(ms) => app.on_event_at(&event, ms),
+            None => app.on_event(&event),
         }
-        app.on_event(&event);
         let Some(source) = running.source.as_mut() else { return };
         next = match ready_event(source) {
             Ready::Event(event) => Some(event),
@@ -396,8 +401,9 @@ fn resume(
     let setup = studio.setup.clone().context("resuming needs providers")?;
     app.begin(recorder.id().to_string());
     for record in &loaded.records {
-        app.on_event(&record.event);
+        app.on_event_at(&record.event, record.ms);
     }
+    app.continue_clock(loaded.records.last().map_or(0, |r| r.ms));
     let state = recorder.state().clone();
     let was_paused = state.paused;
     let handle = engine::resume(setup, state);
@@ -421,7 +427,7 @@ fn open_session(studio: &Studio, app: &mut App, id: &str) -> anyhow::Result<Runn
     }
     app.begin(id.to_string());
     for record in &loaded.records {
-        app.on_event(&record.event);
+        app.on_event_at(&record.event, record.ms);
     }
     app.say(Tone::Info, format!("Session {id}, as stored"));
     Ok(Running { source: None, recorder: None, session: Some(id.to_string()), replayed: None })

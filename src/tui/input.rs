@@ -116,6 +116,15 @@ impl App {
             }
             Action::Help => self.modal = Some(Modal::Help(HelpView::default())),
             Action::ToggleReasoning => self.show_reasoning = !self.show_reasoning,
+            Action::TurnStats => {
+                self.show_stats = !self.show_stats;
+                let text = if self.show_stats {
+                    "Pane titles show each latest turn's time and tokens/s"
+                } else {
+                    "Turn times hidden"
+                };
+                self.say_until(Tone::Info, text, Until::NextRound);
+            }
             Action::FocusNext => {
                 self.focus = (self.focus + 1) % 3;
                 self.focus_chosen = true;

@@ -33,12 +33,13 @@ pub enum Action {
     Faster,
     Slower,
     NextRound,
+    TurnStats,
 }
 
 impl Action {
     /// Every action with its config name, default keys and help text, in
     /// the order the help overlay lists them.
-    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 25] = [
+    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 26] = [
         (Action::TogglePause, "pause", "space", "pause or resume the debate"),
         (Action::Inject, "inject", "i", "inject a topic into the next round"),
         (Action::Temperature, "temperature", "t", "pin the heat (temperature)"),
@@ -64,6 +65,7 @@ impl Action {
         (Action::Faster, "faster", "+, =", "play the replay faster (up to 8×)"),
         (Action::Slower, "slower", "-", "play the replay slower (down to 0.5×)"),
         (Action::NextRound, "next_round", "]", "skip the replay to the next round"),
+        (Action::TurnStats, "stats", "m", "show or hide each pane's turn time and tokens/s"),
     ];
 
     pub fn config_name(self) -> &'static str {

@@ -24,6 +24,7 @@ mod steer;
 pub mod streaming_text;
 mod terminal;
 pub mod theme;
+pub mod turn_stats;
 pub mod view;
 
 use std::path::PathBuf;

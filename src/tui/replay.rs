@@ -38,6 +38,8 @@ pub fn step_speed(speed: f64, faster: bool) -> Option<f64> {
 pub struct Timeline {
     /// Milliseconds from the first event, per event.
     at: Vec<u64>,
+    /// Each event's recorded time.
+    recorded: Vec<u64>,
     /// The index of each round's first event (its `RoundStarted`).
     rounds: Vec<usize>,
 }
@@ -45,6 +47,7 @@ pub struct Timeline {
 impl Timeline {
     pub fn new(records: &[Record]) -> Timeline {
         let mut at = Vec::with_capacity(records.len());
+        let recorded = records.iter().map(|r| r.ms).collect();
         let mut rounds = Vec::new();
         let (mut previous, mut now) = (records.first().map_or(0, |r| r.ms), 0);
         for (i, record) in records.iter().enumerate() {
@@ -55,7 +58,12 @@ impl Timeline {
                 rounds.push(i);
             }
         }
-        Timeline { at, rounds }
+        Timeline { at, recorded, rounds }
+    }
+
+    /// When event `index` happened in the recording.
+    pub fn recorded(&self, index: usize) -> Option<u64> {
+        self.recorded.get(index).copied()
     }
 
     /// How far in the playback is once `played` events are shown, and how

@@ -144,6 +144,7 @@ fn rows(app: &App) -> Vec<Row> {
             Action::Top,
             Action::Follow,
             Action::ToggleReasoning,
+            Action::TurnStats,
             Action::Help,
         ],
     );

@@ -30,13 +30,21 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, index: usize, area: Rect) -> Optio
     let room = usize::from(area.width.saturating_sub(4));
     let state = state_label(app, role);
     let model = model_label(app, role);
+    let numbers = app.turn_stats(role).map(|s| format!("· {s} ")).unwrap_or_default();
     let mut title = vec![Span::styled(format!(" {} ", role.label()), accent)];
-    let used = role.label().len() + 2 + state.len() + 3;
+    // The model gives way first, then the turn's numbers (which may run to the corner).
+    let edge = usize::from(area.width.saturating_sub(2));
+    let fits = role.label().len() + 2 + state.chars().count() + 3 + numbers.chars().count() <= edge;
+    let numbers = if fits { numbers } else { String::new() };
+    let used = role.label().len() + 2 + state.len() + 3 + numbers.chars().count();
     if !model.is_empty() && used + 3 < room {
         title.push(Span::styled(truncate(&model, room - used - 3), theme.secondary()));
         title.push(Span::raw(" "));
     }
     title.push(Span::styled(format!("· {state} "), Style::new().fg(state_color(app, role))));
+    if !numbers.is_empty() {
+        title.push(Span::styled(numbers, theme.secondary()));
+    }
     let height = usize::from(area.height.saturating_sub(2));
     let mut note = None;
     if !pane.scroll.follow && pane.total() > height {
