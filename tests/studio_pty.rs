@@ -4,15 +4,14 @@
 //! show each took effect.
 #![allow(clippy::unwrap_used)]
 
+mod studio_support;
 mod support;
 
-use std::io::{Read, Write};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use heat::debate::DebateEvent;
 use heat::store::Store;
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use studio_support::pty::{Studio, spawn_heat};
 use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
 
 const INJECTED: &str = "What about junior staff?";
@@ -34,86 +33,6 @@ fn reply(request: &Recorded) -> Reply {
     Reply::sse(&anthropic_sse(&words, None), 40).with_delay(Duration::from_millis(120))
 }
 
-/// What the terminal was asked to do besides drawing text.
-#[derive(Default)]
-struct Watch {
-    titles: Vec<String>,
-    clipboard: Vec<String>,
-    bells: usize,
-}
-
-impl vt100::Callbacks for Watch {
-    fn set_window_title(&mut self, _: &mut vt100::Screen, title: &[u8]) {
-        self.titles.push(String::from_utf8_lossy(title).into_owned());
-    }
-    fn set_window_icon_name(&mut self, _: &mut vt100::Screen, name: &[u8]) {
-        self.titles.push(String::from_utf8_lossy(name).into_owned());
-    }
-    fn copy_to_clipboard(&mut self, _: &mut vt100::Screen, _: &[u8], data: &[u8]) {
-        self.clipboard.push(String::from_utf8_lossy(data).into_owned());
-    }
-    fn audible_bell(&mut self, _: &mut vt100::Screen) {
-        self.bells += 1;
-    }
-}
-
-struct Studio {
-    screen: Arc<Mutex<vt100::Parser<Watch>>>,
-    writer: Box<dyn Write + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-}
-
-impl Studio {
-    fn text(&self) -> String {
-        self.screen.lock().unwrap().screen().contents()
-    }
-
-    fn keys(&mut self, keys: &str) {
-        self.writer.write_all(keys.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
-    }
-
-    /// Waits until the terminal is handed back: the alternate screen left
-    /// and the cursor shown.
-    async fn wait_restored(&self) {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let restored = {
-                let parser = self.screen.lock().unwrap();
-                !parser.screen().alternate_screen() && !parser.screen().hide_cursor()
-            };
-            if restored {
-                return;
-            }
-            assert!(Instant::now() < deadline, "the terminal was not restored:\n{}", self.text());
-            tokio::time::sleep(Duration::from_millis(40)).await;
-        }
-    }
-
-    async fn wait_exit(&mut self) -> portable_pty::ExitStatus {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "the studio did not quit:\n{}", self.text());
-            tokio::time::sleep(Duration::from_millis(40)).await;
-        }
-    }
-
-    async fn wait_for(&self, what: &str, done: impl Fn(&str) -> bool) {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let text = self.text();
-            if done(&text) {
-                return;
-            }
-            assert!(Instant::now() < deadline, "timed out waiting for {what}; the screen shows:\n{text}");
-            tokio::time::sleep(Duration::from_millis(40)).await;
-        }
-    }
-}
-
 fn open_studio(data: &std::path::Path, server: &MockLlm) -> Studio {
     open_heat(data, server, &["--max-rounds", "4", "Remote work beats the office"])
 }
@@ -123,63 +42,7 @@ fn open_heat(data: &std::path::Path, server: &MockLlm, args: &[&str]) -> Studio 
 }
 
 fn open_heat_with(data: &std::path::Path, server: &MockLlm, args: &[&str], env: &[(&str, &str)]) -> Studio {
-    spawn_heat(data, data, Some(server), args, env)
-}
-
-/// heat in a terminal, started in `cwd`, with its data in `data`; with no
-/// server, no provider is set up (enough for a replay).
-fn spawn_heat(
-    data: &std::path::Path,
-    cwd: &std::path::Path,
-    server: Option<&MockLlm>,
-    args: &[&str],
-    env: &[(&str, &str)],
-) -> Studio {
-    let pty = native_pty_system().openpty(PtySize { rows: 40, cols: 120, pixel_width: 0, pixel_height: 0 }).unwrap();
-    let config = data.join("heat.toml");
-    std::fs::write(&config, "[network]\nmax_retries = 1\n").unwrap();
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_heat"));
-    cmd.args(["--config", config.to_str().unwrap()]);
-    cmd.args(args);
-    cmd.cwd(cwd);
-    cmd.env("HEAT_DATA_DIR", data);
-    if let Some(server) = server {
-        cmd.env("ANTHROPIC_API_KEY", API_KEY);
-        cmd.env("ANTHROPIC_BASE_URL", &server.base_url);
-    }
-    cmd.env("TERM", "xterm-256color");
-    for var in ["OPENAI_API_KEY", "HEAT_PROVIDER", "HEAT_MODEL", "NO_COLOR", "HEAT_THEME", "HEAT_MOUSE"]
-        .into_iter()
-        .chain(server.is_none().then_some("ANTHROPIC_API_KEY"))
-    {
-        cmd.env_remove(var);
-    }
-    for (var, value) in env {
-        cmd.env(var, value);
-    }
-    let child = pty.slave.spawn_command(cmd).unwrap();
-    drop(pty.slave);
-    let screen = Arc::new(Mutex::new(vt100::Parser::new_with_callbacks(
-        std::num::NonZero::new(40).unwrap(),
-        std::num::NonZero::new(120).unwrap(),
-        0,
-        Watch::default(),
-    )));
-    let mut reader = pty.master.try_clone_reader().unwrap();
-    let parser = Arc::clone(&screen);
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            parser.lock().unwrap().process(&buf[..n]);
-        }
-    });
-    let writer = pty.master.take_writer().unwrap();
-    // Keep the master open for the child's lifetime.
-    std::mem::forget(pty.master);
-    Studio { screen, writer, child }
+    spawn_heat(data, data, Some((&server.base_url, API_KEY)), args, env)
 }
 
 fn debater_requests(server: &MockLlm) -> Vec<Recorded> {
@@ -426,8 +289,9 @@ async fn a_replay_says_it_ended_offers_what_works_and_exports_what_it_plays() {
     let cwd = tempfile::tempdir().unwrap();
     let id = store_demo(data.path());
     let mut studio = spawn_heat(data.path(), cwd.path(), None, &["replay", &id, "--instant"], &[]);
-    studio.wait_for("the end of the replay", |s| s.contains("REPLAY · ended")).await;
-    assert!(!studio.text().contains("pause replay"), "nothing is left to pause:\n{}", studio.text());
+    // (Both in one wait: the parser may be read between the rows of a frame.)
+    let ended = |s: &str| s.contains("REPLAY · ended") && s.contains("e export") && !s.contains("pause replay");
+    studio.wait_for("the end of the replay, with nothing left to pause", ended).await;
 
     // Help leaves out what only a live debate does.
     studio.keys("?");

@@ -2,17 +2,21 @@
 //! resolves providers, theme and keys, then opens the studio.
 
 use std::io::IsTerminal;
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context;
 
-use crate::config::Config;
+use crate::config::studio as studio_settings;
+use crate::config::{Config, Source, Value};
+use crate::debate::engine::EngineSetup;
 use crate::select::{ProviderKind, Selection};
 use crate::store::log::Loaded;
 use crate::store::{self, Store};
 use crate::tui::install::{InstallMsg, InstallState, Installer};
 use crate::tui::keymap::KeyMap;
+use crate::tui::settings::{Configured, Configurer};
 use crate::tui::theme::Theme;
 use crate::tui::{self, App, Opening, RosterEntry, Studio};
 
@@ -53,37 +57,40 @@ pub async fn replay(config: &Config, loaded: Loaded, speed: f64, id: Option<Stri
 async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result<ExitCode> {
     let theme = theme(config)?;
     let keymap = keymap(config)?;
-    let store = Store::open(&store::data_dir()?)?;
-    let (mut setup, mut notices, mut installer, mut roster) = (None, Vec::new(), None, Vec::new());
+    let data_dir = store::data_dir()?;
+    let store = Store::open(&data_dir)?;
+    let start_screen = matches!(opening, Opening::StartScreen);
+    let mut app = App::new(theme, keymap, Vec::new());
+    let (mut spec, mut configure) = (super::run::spec(config), None);
+    let mut found = Found { setup: None, installer: None, roster: Vec::new(), notices: Vec::new() };
     if live {
-        let selection = super::run::selection(config).await?;
-        roster = selection
-            .roles
-            .iter()
-            .map(|c| RosterEntry {
-                role: c.role,
-                provider: c.kind.name().into(),
-                model: c.model.clone(),
-                price: config.role_float(c.role, "price_input").zip(config.role_float(c.role, "price_output")),
-            })
-            .collect();
-        notices.clone_from(&selection.notices);
-        let offer = matches!(opening, Opening::StartScreen)
-            && selection.uses(ProviderKind::Local)
-            && super::model::needs_install(config);
-        if offer {
-            installer = Some(offline_installer(config, &selection));
-        } else {
-            let (built, all_notices) = super::run::setup_for(config, &selection, None).await?;
-            setup = Some(built);
-            notices = all_notices;
+        // The start screen opens on what it was last set to (studio.toml).
+        let (layered, mut note) = if start_screen { remembered(config, &data_dir) } else { (config.clone(), None) };
+        let in_force = match providers(&layered, start_screen).await {
+            Ok(ready) => {
+                found = ready;
+                layered
+            }
+            // Remembered providers that no longer work (a key since removed) give way.
+            Err(e) if layered != *config => {
+                note = Some(format!("the remembered studio settings are not used ({e:#}); heat.toml's are in force"));
+                found = providers(config, start_screen).await?;
+                config.clone()
+            }
+            Err(e) => return Err(e),
+        };
+        found.notices.extend(note);
+        spec = super::run::spec(&in_force);
+        if start_screen {
+            app.settings = Some(form_fields(&in_force));
+            configure = Some(configurer(config, &data_dir));
         }
-    }
-    let mut app = App::new(theme, keymap, roster);
-    if !live {
+    } else {
         app.mode = tui::app::Mode::Replays;
     }
-    if installer.is_some() {
+    app.roster = found.roster;
+    app.show_stats = config.flag("ui.turn_stats").unwrap_or(false);
+    if found.installer.is_some() {
         app.install = Some(InstallState::Offered);
     }
     app.recent = store
@@ -97,11 +104,102 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         .collect();
     // Provider notices ("offline: SmolLM2-135M — small model, …") open the
     // status bar; a debate's own messages replace them.
-    app.notice = (!notices.is_empty()).then(|| notices.join(" · "));
+    app.notice = (!found.notices.is_empty()).then(|| found.notices.join(" · "));
     let export_dir = std::env::current_dir().context("could not read the current directory")?;
     let mouse = config.flag("ui.mouse").unwrap_or(true);
-    let studio = Studio { setup, store, spec: super::run::spec(config), opening, export_dir, installer, mouse };
+    let (setup, installer) = (found.setup, found.installer);
+    let studio = Studio { setup, store, spec, opening, export_dir, installer, mouse, configure };
     tui::run(studio, app).await
+}
+
+/// Who debates and how the studio reaches them.
+struct Found {
+    /// `None` while the offline model waits to be installed (`installer`).
+    setup: Option<EngineSetup>,
+    installer: Option<Installer>,
+    roster: Vec<RosterEntry>,
+    notices: Vec<String>,
+}
+
+/// Chooses each role's provider and builds the set-up; with `offer_install`,
+/// an offline model not on disk yet is offered for install instead.
+async fn providers(config: &Config, offer_install: bool) -> anyhow::Result<Found> {
+    let selection = super::run::selection(config).await?;
+    let roster = selection
+        .roles
+        .iter()
+        .map(|c| RosterEntry {
+            role: c.role,
+            provider: c.kind.name().into(),
+            model: c.model.clone(),
+            price: config.role_float(c.role, "price_input").zip(config.role_float(c.role, "price_output")),
+        })
+        .collect();
+    if offer_install && selection.uses(ProviderKind::Local) && super::model::needs_install(config) {
+        let installer = Some(offline_installer(config, &selection));
+        return Ok(Found { setup: None, installer, roster, notices: selection.notices.clone() });
+    }
+    let (setup, notices) = super::run::setup_for(config, &selection, None).await?;
+    Ok(Found { setup: Some(setup), installer: None, roster, notices })
+}
+
+/// The config with the start screen's remembered settings over it (flags
+/// given now still win), and a note when the file cannot be read: heat.toml's
+/// settings are in force then, and the studio opens all the same.
+fn remembered(config: &Config, data_dir: &Path) -> (Config, Option<String>) {
+    let path = studio_settings::path(data_dir);
+    match studio_settings::read(&path) {
+        Ok(settings) => (config.with_settings(&settings, &Source::Studio(path.clone()), true), None),
+        Err(e) => (config.clone(), Some(format!("{e:#}; heat.toml's settings are in force"))),
+    }
+}
+
+/// The settings form's fields as `config` has them.
+fn form_fields(config: &Config) -> [String; 8] {
+    studio_settings::KEYS.map(|key| config.setting_text(key))
+}
+
+/// Applies the start screen's settings: those that differ from `base` (the
+/// config without studio.toml) are layered over it, providers are chosen and
+/// built again, and the choice is remembered once it works.
+fn configurer(base: &Config, data_dir: &Path) -> Configurer {
+    let (base, path) = (base.clone(), studio_settings::path(data_dir));
+    Arc::new(move |fields, tx| {
+        let (base, path) = (base.clone(), path.clone());
+        Box::pin(async move {
+            let _ = tx.send(configure(&base, &path, &fields).await);
+        })
+    })
+}
+
+async fn configure(base: &Config, path: &Path, fields: &[(String, String)]) -> anyhow::Result<Configured> {
+    let mut settings = Vec::new();
+    for (key, text) in fields {
+        let value = studio_settings::check(key, text)?;
+        if base.setting_text(key) != value_text(&value) {
+            settings.push((key.clone(), value));
+        }
+    }
+    let config = base.with_settings(&settings, &Source::Studio(path.to_path_buf()), false);
+    let found = providers(&config, true).await?;
+    studio_settings::write(path, &settings)?;
+    Ok(Configured {
+        setup: found.setup,
+        installer: found.installer,
+        roster: found.roster,
+        notices: found.notices,
+        spec: super::run::spec(&config),
+        fields: form_fields(&config),
+    })
+}
+
+/// A checked value as the form writes it.
+fn value_text(value: &Value) -> String {
+    match value {
+        Value::Text(s) => s.trim().to_string(),
+        Value::Float(x) => format!("{x:.2}"),
+        other => other.to_string(),
+    }
 }
 
 /// Installs the offline model from the start screen, then builds the set-up.

@@ -94,6 +94,8 @@ pub fn all() -> Vec<KeySpec> {
     add("ui.theme", Kind::Text, Some("HEAT_THEME"), false);
     // Whether the studio takes the mouse (wheel scrolling) from the terminal's own selection.
     add("ui.mouse", Kind::Flag, Some("HEAT_MOUSE"), false);
+    // Whether pane titles show each latest turn's time and tokens/s (`m` toggles it).
+    add("ui.turn_stats", Kind::Flag, Some("HEAT_TURN_STATS"), false);
     for (_, name, _, _) in crate::tui::keymap::Action::TABLE {
         add(&format!("keys.{name}"), Kind::Text, None, false);
     }

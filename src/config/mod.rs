@@ -3,6 +3,7 @@
 //! remembers where it came from, for `heat config show` and for errors.
 
 pub mod keys;
+pub mod studio;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -23,6 +24,8 @@ pub enum Source {
     File(PathBuf),
     Env(&'static str),
     Flag(String),
+    /// The studio's remembered settings (`studio.toml`).
+    Studio(PathBuf),
 }
 
 impl fmt::Display for Source {
@@ -32,6 +35,7 @@ impl fmt::Display for Source {
             Source::File(path) => write!(f, "{}", path.display()),
             Source::Env(var) => write!(f, "env {var}"),
             Source::Flag(flag) => write!(f, "flag {flag}"),
+            Source::Studio(path) => write!(f, "studio settings {}", path.display()),
         }
     }
 }
@@ -144,7 +148,7 @@ impl Config {
     /// (`heat.toml line 4`), the environment variable or the flag.
     pub fn place(&self, key: &str) -> String {
         match self.get(key).map(|e| &e.source) {
-            Some(Source::File(path)) => {
+            Some(Source::File(path) | Source::Studio(path)) => {
                 let line = std::fs::read_to_string(path).ok().and_then(|text| line_of(&text, key));
                 format!("{}{}", path.display(), line.map(|l| format!(" line {l}")).unwrap_or_default())
             }

@@ -38,6 +38,14 @@ pub enum Effect {
     Delete(String),
     /// Install the offline model (offered by the start screen).
     InstallModel,
+    /// Put this text on the terminal's clipboard (OSC 52).
+    Copy(super::copy::Clip),
+    /// Apply and remember the start screen's settings (config key, text).
+    Configure(Vec<(String, String)>),
+    /// Play the replay at this speed.
+    ReplaySpeed(f64),
+    /// Skip the replay to the next round.
+    ReplaySkip,
 }
 
 /// A dialog over the panes.
@@ -47,6 +55,10 @@ pub enum Modal {
     Confirm(Confirm),
     Editor(Box<Editor>),
     Temperature(TempEditor),
+    /// The search prompt, with what is typed so far.
+    Search(String),
+    /// The start screen's settings for the next debate.
+    Settings(super::settings::SettingsForm),
 }
 
 /// What a studio is for.
@@ -65,6 +77,37 @@ pub enum Replay {
     Paused,
     /// Every recorded event has been shown.
     Ended,
+}
+
+/// A replay's place in its recording: the events shown so far, the speed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplayClock {
+    pub timeline: super::replay::Timeline,
+    pub played: usize,
+    pub speed: f64,
+}
+
+impl ReplayClock {
+    /// "round 2 of 3 · 0:41 / 1:05"
+    pub fn describe(&self) -> String {
+        let (round, rounds) = self.timeline.round(self.played);
+        let (at, total) = self.timeline.position(self.played);
+        format!("round {} of {rounds} · {} / {}", round.max(1).min(rounds), clock(at), clock(total))
+    }
+}
+
+/// Milliseconds as m:ss (h:mm:ss from an hour).
+fn clock(ms: u64) -> String {
+    let secs = ms / 1000;
+    match secs / 3600 {
+        0 => format!("{}:{:02}", secs / 60, secs % 60),
+        hours => format!("{hours}:{:02}:{:02}", secs / 60 % 60, secs % 60),
+    }
+}
+
+/// "2×", "0.5×"
+pub fn speed_label(speed: f64) -> String {
+    format!("{speed}×")
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -104,6 +147,9 @@ pub struct RosterEntry {
     pub price: Option<(f64, f64)>,
 }
 
+// Independent switches of the view (reasoning, turn times, focus chosen,
+// tabs), not a state machine in disguise.
+#[allow(clippy::struct_excessive_bools)]
 pub struct App {
     pub debate: DebateState,
     pub session: Option<String>,
@@ -135,6 +181,8 @@ pub struct App {
     pub mode: Mode,
     /// Where a stored debate being played back stands.
     pub replay: Option<Replay>,
+    /// How far a replay has got, and at what speed.
+    pub replay_clock: Option<ReplayClock>,
     /// A pause or resume sent but not yet confirmed by the engine.
     pub pause_requested: Option<bool>,
     pub interrupts: u8,
@@ -149,6 +197,22 @@ pub struct App {
     pub queued_topic: Option<String>,
     /// What each pane's text area showed at the last frame.
     pub retained: super::view::Retained,
+    /// The search that is on, if any.
+    pub search: Option<super::search::Search>,
+    /// Whether pane titles show their latest turn's time and tokens/s.
+    pub show_stats: bool,
+    /// Each role's latest turn, timed.
+    pub turn_times: super::turn_stats::TurnTimes,
+    /// The debate's clock: milliseconds at `clock.0`; it runs on from there
+    /// (a resumed debate's clock goes on from its log's last event).
+    clock: (Instant, u64),
+    /// When the latest event happened on that clock (a replay's recorded time).
+    pub event_ms: u64,
+    /// The start screen's settings in force (the form's fields), when this
+    /// studio offers them.
+    pub settings: Option<[String; 8]>,
+    /// Settings sent to be applied, until the loop says how it went.
+    pub configuring: Option<super::settings::SettingsForm>,
 }
 
 pub fn role_index(role: Role) -> usize {
@@ -181,6 +245,7 @@ impl App {
             recent_chosen: None,
             mode: Mode::Debates,
             replay: None,
+            replay_clock: None,
             pause_requested: None,
             interrupts: 0,
             now: Instant::now(),
@@ -189,6 +254,13 @@ impl App {
             install: None,
             queued_topic: None,
             retained: super::view::Retained::default(),
+            search: None,
+            settings: None,
+            configuring: None,
+            show_stats: false,
+            turn_times: super::turn_stats::TurnTimes::default(),
+            clock: (Instant::now(), 0),
+            event_ms: 0,
         }
     }
 
@@ -209,7 +281,42 @@ impl App {
         self.thinking_since = [None; 3];
         self.pause_requested = None;
         self.replay = None;
+        self.replay_clock = None;
         self.flash = None;
+        self.search = None;
+        self.turn_times = super::turn_stats::TurnTimes::default();
+        self.clock = (Instant::now(), 0);
+        self.event_ms = 0;
+    }
+
+    /// Sets the debate's clock to `ms` now (a resumed debate's goes on
+    /// from its log's last event).
+    pub fn continue_clock(&mut self, ms: u64) {
+        self.clock = (Instant::now(), ms);
+    }
+
+    /// The debate's clock at `at`.
+    fn clock_at(&self, at: Instant) -> u64 {
+        self.clock.1 + u64::try_from(at.saturating_duration_since(self.clock.0).as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// "14.2 s · 18 tok/s" for a role's turn in the current round (the one
+    /// its title's state is about), while asked for: so far while it runs (a
+    /// replay's clock stands at its latest event), nothing for a turn left
+    /// open when the debate ended.
+    pub fn turn_stats(&self, role: Role) -> Option<String> {
+        if !self.show_stats {
+            return None;
+        }
+        let time = self.turn_times.0[role_index(role)]?;
+        if self.debate.current_round().map(|r| r.number) != Some(time.round) {
+            return None;
+        }
+        if time.ended.is_none() && self.debate.finish.is_some() {
+            return None;
+        }
+        let now = if self.replay.is_some() { self.event_ms } else { self.clock_at(self.now) };
+        Some(time.describe(now.max(self.event_ms)))
     }
 
     pub fn focused_role(&self) -> Role {
@@ -245,8 +352,16 @@ impl App {
         self.replay == Some(Replay::Paused) || self.pause_requested.unwrap_or(self.debate.paused)
     }
 
-    /// Folds one engine event into the view.
+    /// Folds one engine event into the view, as happening now.
     pub fn on_event(&mut self, event: &DebateEvent) {
+        self.on_event_at(event, self.clock_at(Instant::now()));
+    }
+
+    /// Folds one event that happened at `ms` on the debate's clock (a
+    /// stored event's recorded time).
+    pub fn on_event_at(&mut self, event: &DebateEvent, ms: u64) {
+        self.event_ms = ms;
+        self.turn_times.record(event, ms);
         self.debate.apply(event);
         // What the status line said is over: it goes before anything newer is said.
         if self.flash.as_ref().is_some_and(|f| f.until.over(event, &self.debate)) {
@@ -341,15 +456,19 @@ impl App {
         Role::ALL.iter().any(|&r| self.retry_in(r).is_some() || self.thinking_for(r).is_some())
     }
 
-    /// Lays out every pane for the areas they will be drawn in.
+    /// Lays out every pane for the areas they will be drawn in. Where one
+    /// pane shows at a time, the hidden ones are laid out for the same
+    /// area, so a search finds what they hold and switching shows them at once.
     pub fn prepare(&mut self, widths: [u16; 3], heights: [u16; 3]) {
         self.now = Instant::now();
+        let shared = (0..3).max_by_key(|&i| widths[i]).map_or((0, 0), |i| (widths[i], heights[i]));
         for (i, pane) in self.panes.iter_mut().enumerate() {
-            if widths[i] == 0 {
+            let (width, height) = if widths[i] == 0 { shared } else { (widths[i], heights[i]) };
+            if width == 0 {
                 continue;
             }
-            pane.height = usize::from(heights[i]);
-            pane.update(&self.debate, widths[i], &self.theme, self.show_reasoning);
+            pane.height = usize::from(height);
+            pane.update(&self.debate, width, &self.theme, self.show_reasoning);
         }
     }
 

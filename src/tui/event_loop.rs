@@ -12,11 +12,12 @@ use futures::{FutureExt, StreamExt};
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::time::Instant;
 
-use super::app::{App, Effect, Modal, Replay, Tone, Until};
+use super::app::{App, Effect, Modal, Replay, ReplayClock, Tone, Until};
 use super::browser::Browser;
 use super::export;
 use super::install::{self, InstallMsg, InstallState};
-use super::replay::Playback;
+use super::replay::{Playback, Timeline};
+use super::settings::{self, ConfigureResult};
 use super::terminal::Guard;
 use super::{Opening, Studio, view};
 use crate::debate::engine::{self, DebateHandle, DebateSpec};
@@ -61,6 +62,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
     let mut input = EventStream::new();
     let mut debate: Option<Running> = None;
     let mut installing = None;
+    let mut configuring = None;
     let opening = std::mem::replace(&mut studio.opening, Opening::StartScreen);
     open(&studio, &mut app, &mut debate, opening)?;
     let mut dirty = true;
@@ -90,6 +92,11 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 fold(&mut app, &mut debate, event);
                 dirty = true;
             }
+            result = settings::next(&mut configuring) => {
+                configuring = None;
+                effects = on_configured(&mut studio, &mut app, result);
+                dirty = true;
+            }
             msg = install::next(&mut installing) => {
                 effects = on_install(&mut studio, &mut app, msg);
                 if !matches!(app.install, Some(InstallState::Running(_))) {
@@ -112,6 +119,9 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                     Some(Source::Replay(playback)) => playback.set_paused(command == Command::Pause),
                     None => {}
                 },
+                Effect::ReplaySpeed(_) | Effect::ReplaySkip => steer_playback(debate.as_ref(), &effect),
+                // The settings being applied are the next debate's: it waits for them.
+                Effect::Start(topic) if configuring.is_some() => wait_for_settings(&mut app, topic),
                 Effect::Start(topic) => {
                     let stopped = stop(&mut app, &mut debate, &mut input).await;
                     start(&studio, &mut app, &mut debate, topic)?;
@@ -123,6 +133,8 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 Effect::Export => export_shown(&studio, &mut app, debate.as_ref()),
                 Effect::ExportSession(id) => export_stored(&studio, &mut app, &id),
                 Effect::InstallModel => begin_install(&studio, &mut app, &mut installing),
+                Effect::Configure(fields) => configuring = settings::start(studio.configure.as_ref(), fields),
+                Effect::Copy(clip) => copy(&mut app, debate.as_ref(), &clip),
                 Effect::Sessions => {
                     let shown = debate.as_ref().and_then(|d| d.session.clone());
                     app.modal = Some(Modal::Sessions(Browser::new(studio.store.list()).showing(shown)));
@@ -174,6 +186,8 @@ fn open(studio: &Studio, app: &mut App, debate: &mut Option<Running>, opening: O
         Opening::Replay { loaded, speed, id } => {
             app.begin(id.clone().unwrap_or_else(|| "demo".into()));
             app.replay = Some(Replay::Playing);
+            let timeline = Timeline::new(&loaded.records);
+            app.replay_clock = Some(ReplayClock { timeline, played: 0, speed });
             let source = Some(Source::Replay(Playback::start(loaded.records.clone(), speed)));
             *debate = Some(Running { source, recorder: None, session: id, replayed: Some(Box::new(loaded)) });
         }
@@ -222,6 +236,57 @@ fn on_install(studio: &mut Studio, app: &mut App, msg: Option<InstallMsg>) -> Ve
             Vec::new()
         }
     }
+}
+
+/// `+`, `-`, `]` in a replay: the playback's speed, or a skip.
+fn steer_playback(debate: Option<&Running>, effect: &Effect) {
+    let Some(Source::Replay(playback)) = debate.and_then(|d| d.source.as_ref()) else { return };
+    match effect {
+        Effect::ReplaySpeed(speed) => playback.set_speed(*speed),
+        Effect::ReplaySkip => playback.skip(),
+        _ => {}
+    }
+}
+
+/// `y`: writes the clip to the terminal's clipboard and says so.
+fn copy(app: &mut App, debate: Option<&Running>, clip: &super::copy::Clip) {
+    let session = debate.and_then(|d| d.session.as_deref());
+    let host = super::clipboard::Host::from_env();
+    let (tone, sentence) = super::clipboard::copy(&mut std::io::stdout(), clip, host, session);
+    app.say_until(tone, sentence, Until::NextRound);
+}
+
+fn wait_for_settings(app: &mut App, topic: String) {
+    app.queued_topic = Some(topic);
+    app.say(Tone::Info, "The debate starts once the settings are applied");
+}
+
+/// Settings applied: the next debate's set-up, roster and rounds change (a
+/// proposition typed meanwhile starts, or waits for the offline model's
+/// install); settings that could not be applied reopen the form saying why.
+fn on_configured(studio: &mut Studio, app: &mut App, result: Option<ConfigureResult>) -> Vec<Effect> {
+    let configured = match result {
+        Some(Ok(configured)) => configured,
+        Some(Err(e)) => {
+            app.queued_topic = None;
+            app.configured(&Err(format!("{e:#}")));
+            return Vec::new();
+        }
+        None => {
+            app.queued_topic = None;
+            app.configured(&Err("the settings were not applied: it stopped without a word".into()));
+            return Vec::new();
+        }
+    };
+    studio.setup = configured.setup;
+    studio.installer = configured.installer;
+    studio.spec = configured.spec;
+    app.roster = configured.roster;
+    app.install = studio.installer.is_some().then_some(InstallState::Offered);
+    app.notice = (!configured.notices.is_empty()).then(|| configured.notices.join(" · "));
+    app.configured(&Ok(configured.fields));
+    // A proposition typed meanwhile starts now (or once the model is in).
+    app.queued_topic.take().map(Effect::Start).into_iter().collect()
 }
 
 fn on_terminal(app: &mut App, event: Event) -> Vec<Effect> {
@@ -288,7 +353,15 @@ fn fold(app: &mut App, debate: &mut Option<Running>, first: Option<DebateEvent>)
         if let Some(warning) = running.recorder.as_mut().and_then(|r| r.record(&event)) {
             app.say(Tone::Error, warning);
         }
-        app.on_event(&event);
+        // A replayed event happened at its recorded time.
+        let recorded = app.replay_clock.as_mut().and_then(|clock| {
+            clock.played += 1;
+            clock.timeline.recorded(clock.played - 1)
+        });
+        match recorded {
+            Some(ms) => app.on_event_at(&event, ms),
+            None => app.on_event(&event),
+        }
         let Some(source) = running.source.as_mut() else { return };
         next = match ready_event(source) {
             Ready::Event(event) => Some(event),
@@ -328,8 +401,9 @@ fn resume(
     let setup = studio.setup.clone().context("resuming needs providers")?;
     app.begin(recorder.id().to_string());
     for record in &loaded.records {
-        app.on_event(&record.event);
+        app.on_event_at(&record.event, record.ms);
     }
+    app.continue_clock(loaded.records.last().map_or(0, |r| r.ms));
     let state = recorder.state().clone();
     let was_paused = state.paused;
     let handle = engine::resume(setup, state);
@@ -353,7 +427,7 @@ fn open_session(studio: &Studio, app: &mut App, id: &str) -> anyhow::Result<Runn
     }
     app.begin(id.to_string());
     for record in &loaded.records {
-        app.on_event(&record.event);
+        app.on_event_at(&record.event, record.ms);
     }
     app.say(Tone::Info, format!("Session {id}, as stored"));
     Ok(Running { source: None, recorder: None, session: Some(id.to_string()), replayed: None })

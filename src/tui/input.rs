@@ -7,7 +7,7 @@ use ratatui::layout::Position;
 use ratatui::style::{Modifier, Style};
 use ratatui_textarea::TextArea;
 
-use super::app::{App, Confirm, Editor, EditorPurpose, Effect, Modal, Replay, Tone, Until};
+use super::app::{App, Confirm, Editor, EditorPurpose, Effect, Modal, Replay, Tone, Until, speed_label};
 use super::help::HelpView;
 use super::keymap::Action;
 use super::steer::is_steering;
@@ -37,6 +37,9 @@ impl App {
         if self.start.is_some() {
             return self.start_key(key);
         }
+        if self.search_key(&key) {
+            return Vec::new();
+        }
         match self.keymap.action(&key) {
             Some(action) => self.act(action),
             None => Vec::new(),
@@ -47,6 +50,8 @@ impl App {
         let text = crate::sanitize::clean(text);
         if let Some(Modal::Editor(editor)) = &mut self.modal {
             editor.area.insert_str(&text);
+        } else if let Some(Modal::Search(query)) = &mut self.modal {
+            App::paste_into_search(query, &text);
         } else if let Some(area) = &mut self.start {
             // Pasted text is a proposition, wherever the keys were.
             self.recent_chosen = None;
@@ -75,6 +80,11 @@ impl App {
             && let Some(effects) = self.replay_act(replay, action)
         {
             return effects;
+        }
+        if matches!(action, Action::Faster | Action::Slower | Action::NextRound) {
+            let text = "Faster, slower and the next round are for replays (`heat replay`)";
+            self.say_until(Tone::Info, text, Until::NextRound);
+            return Vec::new();
         }
         if action == Action::NewDebate && !self.starts_debates() {
             let text = "This studio plays stored debates back; `heat` starts a new one";
@@ -106,6 +116,15 @@ impl App {
             }
             Action::Help => self.modal = Some(Modal::Help(HelpView::default())),
             Action::ToggleReasoning => self.show_reasoning = !self.show_reasoning,
+            Action::TurnStats => {
+                self.show_stats = !self.show_stats;
+                let text = if self.show_stats {
+                    "Pane titles show each latest turn's time and tokens/s"
+                } else {
+                    "Turn times hidden"
+                };
+                self.say_until(Tone::Info, text, Until::NextRound);
+            }
             Action::FocusNext => {
                 self.focus = (self.focus + 1) % 3;
                 self.focus_chosen = true;
@@ -120,6 +139,8 @@ impl App {
             Action::PageDown => self.panes[self.focus].scroll_down(page),
             Action::Top => self.panes[self.focus].to_top(),
             Action::Follow => self.panes[self.focus].follow(),
+            Action::Search => self.open_search(),
+            Action::Copy => return self.copy(),
             // Handled above.
             _ => {}
         }
@@ -147,12 +168,35 @@ impl App {
                 Some(vec![Effect::Send(if pause { Command::Pause } else { Command::Resume })])
             }
             Action::Quit => Some(vec![Effect::Quit]),
+            Action::Faster | Action::Slower => Some(self.change_speed(action == Action::Faster)),
+            Action::NextRound if replay == Replay::Ended => {
+                self.say_until(Tone::Info, "The replay has ended: every round is shown", Until::NextRound);
+                Some(Vec::new())
+            }
+            Action::NextRound => Some(vec![Effect::ReplaySkip]),
             _ if is_steering(action) => {
                 self.say_until(Tone::Info, "This is a replay: steering works in a live debate", Until::NextRound);
                 Some(Vec::new())
             }
             _ => None,
         }
+    }
+
+    /// `+` / `-` in a replay: the next speed up or down, said in the status line.
+    fn change_speed(&mut self, faster: bool) -> Vec<Effect> {
+        let Some(clock) = &mut self.replay_clock else { return Vec::new() };
+        let Some(speed) = super::replay::step_speed(clock.speed, faster) else {
+            let text = match (faster, clock.speed <= 0.0) {
+                (_, true) => "The replay shows everything at once (--speed 0)".to_string(),
+                (true, false) => format!("{} is the fastest", speed_label(clock.speed)),
+                (false, false) => format!("{} is the slowest", speed_label(clock.speed)),
+            };
+            self.say_until(Tone::Info, text, Until::NextRound);
+            return Vec::new();
+        };
+        clock.speed = speed;
+        self.say_until(Tone::Info, format!("Replaying at {}", speed_label(speed)), Until::NextRound);
+        vec![Effect::ReplaySpeed(speed)]
     }
 
     fn modal_key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -192,6 +236,8 @@ impl App {
             },
             Modal::Editor(editor) => self.editor_key(editor, key),
             Modal::Temperature(temp) => self.temperature_key(temp, key),
+            Modal::Search(query) => self.search_prompt_key(query, key),
+            Modal::Settings(form) => self.settings_key(form, key),
         }
     }
 

@@ -28,12 +28,18 @@ pub enum Action {
     PageDown,
     Top,
     Follow,
+    Search,
+    Copy,
+    Faster,
+    Slower,
+    NextRound,
+    TurnStats,
 }
 
 impl Action {
     /// Every action with its config name, default keys and help text, in
     /// the order the help overlay lists them.
-    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 20] = [
+    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 26] = [
         (Action::TogglePause, "pause", "space", "pause or resume the debate"),
         (Action::Inject, "inject", "i", "inject a topic into the next round"),
         (Action::Temperature, "temperature", "t", "pin the heat (temperature)"),
@@ -54,6 +60,12 @@ impl Action {
         (Action::PageDown, "page_down", "pagedown, ctrl-d", "scroll down a page"),
         (Action::Top, "top", "home, g", "jump to the top"),
         (Action::Follow, "follow", "end, G, f", "jump to the end and follow the stream"),
+        (Action::Search, "search", "/", "search every pane (Enter finds)"),
+        (Action::Copy, "copy", "y", "copy the focused turn or verdict to the clipboard"),
+        (Action::Faster, "faster", "+, =", "play the replay faster (up to 8×)"),
+        (Action::Slower, "slower", "-", "play the replay slower (down to 0.5×)"),
+        (Action::NextRound, "next_round", "]", "skip the replay to the next round"),
+        (Action::TurnStats, "stats", "m", "show or hide each pane's turn time and tokens/s"),
     ];
 
     pub fn config_name(self) -> &'static str {

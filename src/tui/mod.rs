@@ -4,6 +4,8 @@
 
 pub mod app;
 pub mod browser;
+pub mod clipboard;
+pub mod copy;
 mod event_loop;
 mod export;
 pub mod flash;
@@ -14,12 +16,15 @@ pub mod judge_text;
 pub mod keymap;
 pub mod markdown;
 pub mod pane;
-mod replay;
+pub mod replay;
+pub mod search;
+pub mod settings;
 mod start;
 mod steer;
 pub mod streaming_text;
 mod terminal;
 pub mod theme;
+pub mod turn_stats;
 pub mod view;
 
 use std::path::PathBuf;
@@ -47,6 +52,8 @@ pub struct Studio {
     /// Whether the studio takes the mouse (wheel scrolling); without it the
     /// terminal's own text selection works without Shift.
     pub mouse: bool,
+    /// Applies the start screen's settings, when it offers them.
+    pub configure: Option<settings::Configurer>,
 }
 
 /// What the studio shows first.

@@ -177,6 +177,49 @@ impl Pane {
         out
     }
 
+    /// Every line of the layout, in order.
+    pub fn lines(&self) -> impl Iterator<Item = &Line<'static>> {
+        self.segments.iter().flat_map(Segment::chunks).chain([&self.ending[..]]).flatten()
+    }
+
+    /// Which of the pane's turns (in order) layout line `line` belongs to.
+    pub fn segment_at(&self, line: usize) -> Option<usize> {
+        let mut end = 0;
+        for (i, segment) in self.segments.iter().enumerate() {
+            end += segment.chunks().map(<[_]>::len).sum::<usize>();
+            if line < end {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// The turn a person is looking at: the first whose heading is in view,
+    /// else the one the view is inside.
+    pub fn segment_in_view(&self) -> Option<usize> {
+        let top = self.top(self.height);
+        let mut start = 0;
+        for (i, segment) in self.segments.iter().enumerate() {
+            if (top..top + self.height).contains(&start) {
+                return Some(i);
+            }
+            start += segment.chunks().map(<[_]>::len).sum::<usize>();
+        }
+        self.segment_at(top)
+    }
+
+    /// Scrolls so that `line` is in view, a third of the way down; a line
+    /// already in view stays where it is.
+    pub fn reveal(&mut self, line: usize) {
+        let height = self.height.max(1);
+        let top = self.top(height);
+        if (top..top + height).contains(&line) {
+            return;
+        }
+        let max = self.total.saturating_sub(height);
+        self.scroll = Scroll { offset: line.saturating_sub(height / 3).min(max), follow: false };
+    }
+
     pub fn scroll_up(&mut self, rows: usize) {
         let top = self.top(self.height);
         self.scroll = Scroll { offset: top.saturating_sub(rows), follow: false };

@@ -1,8 +1,9 @@
 //! The start screen's keys: the proposition editor (Enter starts the
 //! debate), the recent debates (Tab, or ↓ past the proposition's last line,
 //! reaches them; ↑/↓ choose, Enter opens one and continues it when it can go
-//! on), help (F1, or `?` while there is no proposition to type it into), and
-//! the offline model's install (Ctrl-O) when the screen offers it.
+//! on), help (F1, or `?` while there is no proposition to type it into), the
+//! settings for the next debate (F2), and the offline model's install
+//! (Ctrl-O) when the screen offers it.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -17,6 +18,10 @@ impl App {
         let ctrl_o = key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('o');
         if ctrl_o && self.install.as_ref().is_some_and(InstallState::can_start) {
             return vec![Effect::InstallModel];
+        }
+        if key.code == KeyCode::F(2) {
+            self.open_settings();
+            return Vec::new();
         }
         if self.asks_for_help(&key) {
             self.modal = Some(Modal::Help(HelpView::default()));

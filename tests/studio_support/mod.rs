@@ -2,6 +2,8 @@
 //! drawn frame back as text.
 #![allow(dead_code)]
 
+pub mod pty;
+
 use heat::debate::verdict::Verdict;
 use heat::debate::{DebateEvent, Outcome, Participant, Role, TurnPurpose};
 use heat::tui::keymap::KeyMap;

@@ -11,7 +11,7 @@ use crate::debate::state::TurnStatus;
 use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
 use crate::debate::{Outcome, Role};
 use crate::sanitize::clean;
-use crate::tui::app::{App, Replay};
+use crate::tui::app::{App, Replay, speed_label};
 
 const SPARKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 const GAUGE_CELLS: usize = 10;
@@ -42,17 +42,21 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     super::one_line(frame, Rect { y: area.y + 1, height: 1, ..area }, &Line::from(spans));
 }
 
-/// LIVE / PAUSED / ENDED … or REPLAY (playing, paused, ended), coloured by tone.
+/// LIVE / PAUSED / ENDED … or REPLAY (playing, paused, ended) with its
+/// speed and place ("round 2 of 3 · 0:41 / 1:05"), coloured by tone.
 fn badge(app: &App) -> Span<'static> {
     let theme = &app.theme;
     if let Some(replay) = app.replay {
-        let text = match replay {
-            Replay::Playing => "▶ REPLAY ",
-            Replay::Paused => "❚❚ REPLAY PAUSED ",
+        let speed = app.replay_clock.as_ref().map(|c| c.speed).filter(|s| (*s - 1.0).abs() > f64::EPSILON);
+        let speed = speed.map(|s| format!(" {}", speed_label(s))).unwrap_or_default();
+        let state = match replay {
+            Replay::Playing => format!("▶ REPLAY{speed}"),
+            Replay::Paused => format!("❚❚ REPLAY PAUSED{speed}"),
             // Every recorded event is on screen: nothing more is coming.
-            Replay::Ended => "■ REPLAY · ended ",
+            Replay::Ended => "■ REPLAY · ended".to_string(),
         };
-        return Span::styled(text, Style::new().fg(theme.title).add_modifier(Modifier::BOLD));
+        let position = app.replay_clock.as_ref().map(|c| format!(" · {}", c.describe())).unwrap_or_default();
+        return Span::styled(format!("{state}{position} "), Style::new().fg(theme.title).add_modifier(Modifier::BOLD));
     }
     let (text, color) = match &app.debate.finish {
         Some(f) => match f.outcome {

@@ -113,7 +113,7 @@ fn rows(app: &App) -> Vec<Row> {
         }
     };
     if app.replay.is_some() {
-        section(&mut rows, "Replay", &[Action::TogglePause]);
+        section(&mut rows, "Replay", &[Action::TogglePause, Action::Faster, Action::Slower, Action::NextRound]);
         let keys: Vec<String> = Action::TABLE
             .iter()
             .map(|row| row.0)
@@ -144,9 +144,19 @@ fn rows(app: &App) -> Vec<Row> {
             Action::Top,
             Action::Follow,
             Action::ToggleReasoning,
+            Action::TurnStats,
             Action::Help,
         ],
     );
+    section(&mut rows, "Searching and copying", &[Action::Search]);
+    if !key(Action::Search).is_empty() {
+        rows.push(Row::Key("n, N".into(), "next / previous match, while a search is on".into()));
+        rows.push(Row::Key("esc".into(), "clear the search".into()));
+    }
+    let copy = key(Action::Copy);
+    if !copy.is_empty() {
+        rows.push(Row::Key(copy, "copy the focused turn or verdict (the one in view)".into()));
+    }
     rows.push(Row::Heading("In the session browser"));
     rows.push(Row::Key("type".into(), "search by topic or id".into()));
     rows.push(Row::Key("↑/↓, enter".into(), "choose a debate and open it".into()));
@@ -174,6 +184,9 @@ fn start_screen(app: &App, rows: &mut Vec<Row>) {
     if !app.recent.is_empty() {
         rows.push(Row::Key("tab".into(), "move between the proposition and recent debates".into()));
         rows.push(Row::Key("↑/↓, enter".into(), "open a recent debate (an unfinished one continues)".into()));
+    }
+    if app.settings.is_some() {
+        rows.push(Row::Key("f2".into(), "settings for the next debate: rounds, heat, providers".into()));
     }
     if app.install.is_some() {
         rows.push(Row::Key("ctrl-o".into(), "install the offline model".into()));

@@ -8,6 +8,7 @@ mod help;
 mod overlay;
 mod panes;
 mod retained;
+mod settings;
 mod start;
 mod status;
 
@@ -110,7 +111,8 @@ fn draw(frame: &mut Frame<'_>, app: &App, plan: &Plan) -> [Option<u64>; 3] {
         }
         status::draw(frame, app, plan.status);
     }
-    if app.modal.is_some() {
+    // The search prompt sits in the status line, over no pane.
+    if app.modal.is_some() && !matches!(app.modal, Some(Modal::Search(_))) {
         overlay::draw(frame, app, area);
         shown = [None; 3];
     }

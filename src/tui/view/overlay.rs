@@ -14,8 +14,10 @@ use crate::tui::app::{App, Confirm, EditorPurpose, Modal};
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     match &app.modal {
-        None => {}
+        // Drawn in the status line.
+        None | Some(Modal::Search(_)) => {}
         Some(Modal::Help(view)) => super::help::draw(frame, app, area, view),
+        Some(Modal::Settings(form)) => super::settings::draw(frame, app, area, form),
         Some(Modal::Sessions(browser)) => sessions(frame, app, area, browser),
         Some(Modal::Confirm(what)) => confirm(frame, app, area, what),
         Some(Modal::Editor(editor)) => {

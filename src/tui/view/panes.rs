@@ -16,6 +16,7 @@ use crate::debate::state::TurnStatus;
 use crate::sanitize::clean;
 use crate::tui::app::App;
 use crate::tui::keymap::Action;
+use crate::tui::search::{Hit, Search, occurrences};
 
 /// Draws pane `index`; returns the key of what its text area shows (see
 /// `retained`), `None` when it shows the waiting note.
@@ -29,13 +30,21 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, index: usize, area: Rect) -> Optio
     let room = usize::from(area.width.saturating_sub(4));
     let state = state_label(app, role);
     let model = model_label(app, role);
+    let numbers = app.turn_stats(role).map(|s| format!("· {s} ")).unwrap_or_default();
     let mut title = vec![Span::styled(format!(" {} ", role.label()), accent)];
-    let used = role.label().len() + 2 + state.len() + 3;
+    // The model gives way first, then the turn's numbers (which may run to the corner).
+    let edge = usize::from(area.width.saturating_sub(2));
+    let fits = role.label().len() + 2 + state.chars().count() + 3 + numbers.chars().count() <= edge;
+    let numbers = if fits { numbers } else { String::new() };
+    let used = role.label().len() + 2 + state.len() + 3 + numbers.chars().count();
     if !model.is_empty() && used + 3 < room {
         title.push(Span::styled(truncate(&model, room - used - 3), theme.secondary()));
         title.push(Span::raw(" "));
     }
     title.push(Span::styled(format!("· {state} "), Style::new().fg(state_color(app, role))));
+    if !numbers.is_empty() {
+        title.push(Span::styled(numbers, theme.secondary()));
+    }
     let height = usize::from(area.height.saturating_sub(2));
     let mut note = None;
     if !pane.scroll.follow && pane.total() > height {
@@ -55,18 +64,58 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, index: usize, area: Rect) -> Optio
         return None;
     }
     let base = theme.base();
-    let key = app.retained.key(frame.area(), inner, base, &lines);
+    let mut key = app.retained.key(frame.area(), inner, base, &lines);
+    if let Some(search) = &app.search {
+        // The highlights are part of what the text area shows.
+        key = app.retained.mix(key, (&search.query, search.current));
+    }
     let unchanged = app.retained.unchanged(index, frame.count(), key);
+    let top = pane.top(height);
     let buffer = frame.buffer_mut();
     if unchanged {
         retained::keep(buffer, inner);
     } else {
         // Straight from the layout cache into the buffer: no per-frame copies.
-        for (row, line) in (inner.y..inner.bottom()).zip(lines) {
+        for (row, line) in (inner.y..inner.bottom()).zip(&lines) {
             super::put_line(buffer, inner.x, row, line, inner.width, base);
+        }
+        if let Some(search) = &app.search {
+            mark_matches(buffer, app, search, index, inner, top, &lines);
         }
     }
     Some(key)
+}
+
+/// Highlights the search's matches in the lines shown (from layout line
+/// `top` on), the current one more strongly.
+fn mark_matches(
+    buffer: &mut ratatui::buffer::Buffer,
+    app: &App,
+    search: &Search,
+    index: usize,
+    inner: Rect,
+    top: usize,
+    lines: &[&Line<'_>],
+) {
+    use unicode_width::UnicodeWidthChar;
+    let theme = &app.theme;
+    let other = Style::new().add_modifier(Modifier::REVERSED);
+    let current = Style::new().fg(theme.bar_bg).bg(theme.key).add_modifier(Modifier::BOLD);
+    let current = if theme.color { current } else { current.add_modifier(Modifier::REVERSED | Modifier::UNDERLINED) };
+    for (row, line) in lines.iter().enumerate() {
+        let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        let widths: Vec<u16> = text.chars().map(|c| c.width().unwrap_or(0) as u16).collect();
+        for (start, end) in occurrences(&text, &search.query) {
+            let here = Hit { pane: index, line: top + row, start };
+            let style = if search.current == Some(here) { current } else { other };
+            let from: u16 = widths[..start].iter().sum();
+            let width: u16 = widths[start..end].iter().sum();
+            let y = inner.y + row as u16;
+            for x in inner.x + from..(inner.x + from + width).min(inner.right()) {
+                buffer[(x, y)].set_style(style);
+            }
+        }
+    }
 }
 
 fn waiting_text(app: &App, role: Role) -> &'static str {

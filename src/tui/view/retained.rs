@@ -59,6 +59,15 @@ impl Retained {
         hasher.finish()
     }
 
+    /// A key with something more that changes what is drawn (the search's
+    /// highlights) folded in.
+    pub fn mix(&self, key: u64, more: impl Hash) -> u64 {
+        let mut hasher = self.hasher.build_hasher();
+        hasher.write_u64(key);
+        more.hash(&mut hasher);
+        hasher.finish()
+    }
+
     /// Whether pane `index` showed `key` in the frame just before `frame`.
     pub fn unchanged(&self, index: usize, frame: usize, key: u64) -> bool {
         self.shown[index] == Some(Shown { frame: frame.wrapping_sub(1), key })

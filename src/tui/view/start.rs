@@ -17,8 +17,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let Some(editor) = &app.start else { return };
     let [screen, footer] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
     let rect = centered(screen, 90, 26);
-    // The install offer needs room for a wrapped sentence under the roster.
-    let roster_rows = if app.install.is_some() { 7 } else { 5 };
+    // The install offer needs room for a wrapped sentence under the roster,
+    // the settings a line of their own.
+    let roster_rows = 5 + if app.install.is_some() { 2 } else { 0 } + u16::from(app.settings.is_some());
     let [title, topic, roster, recent, flash] = Layout::vertical([
         Constraint::Length(3),
         Constraint::Length(5),
@@ -57,6 +58,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         lines.push(Line::from(vec![
             Span::styled(format!("  {:<9}", entry.role.label()), Style::new().fg(theme.role(entry.role))),
             Span::raw(truncate(&crate::sanitize::clean(&model), width.saturating_sub(12))),
+        ]));
+    }
+    if let Some(fields) = &app.settings {
+        let rounds = if fields[0] == "1" { "1 round".to_string() } else { format!("{} rounds", fields[0]) };
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {rounds} from heat {}", fields[1]), Style::new().add_modifier(Modifier::BOLD)),
+            Span::styled(" · F2 changes the settings", theme.secondary()),
         ]));
     }
     if let Some(install) = &app.install {
@@ -120,6 +128,9 @@ fn keys(frame: &mut Frame<'_>, app: &App, area: Rect) {
     };
     if app.recent_chosen.is_none() && !app.recent.is_empty() {
         hints.push(("Tab", "recent debates"));
+    }
+    if app.settings.is_some() {
+        hints.push(("F2", "settings"));
     }
     hints.extend([(help.as_str(), "help"), ("Esc", "quit")]);
     let width = usize::from(area.width);

@@ -7,13 +7,23 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::truncate;
-use crate::tui::app::{App, Replay, Tone};
+use crate::tui::app::{App, Modal, Replay, Tone};
 use crate::tui::keymap::Action;
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let theme = &app.theme;
     let width = usize::from(area.width);
-    if let Some(flash) = &app.flash {
+    if let Some(Modal::Search(query)) = &app.modal {
+        let hint = "  Enter finds · Esc cancels";
+        let room = width.saturating_sub(3 + hint.chars().count());
+        let line = Line::from(vec![
+            Span::styled(" /", Style::new().fg(theme.key).add_modifier(Modifier::BOLD)),
+            Span::raw(tail(query, room)),
+            Span::styled("▏", Style::new().fg(theme.key)),
+            Span::styled(hint, theme.secondary()),
+        ]);
+        super::one_line(frame, area, &line);
+    } else if let Some(flash) = &app.flash {
         let color = match flash.tone {
             Tone::Info => theme.text,
             Tone::Good => theme.good,
@@ -35,8 +45,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let counters = counters(app);
     let mut spans = vec![Span::styled(" ", bar)];
     let mut used = 1 + counters.len();
-    for (action, label) in hints(app) {
-        let keys = app.keymap.hint(action);
+    for (keys, label) in hints(app) {
         if keys.is_empty() {
             continue;
         }
@@ -55,20 +64,53 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     super::one_line(frame, Rect { y: area.y + 1, height: 1, ..area }, &line);
 }
 
-/// The keys worth showing now, most useful first (cut from the end to fit).
-fn hints(app: &App) -> Vec<(Action, &'static str)> {
+/// The end of `text` that fits in `width` columns (what is being typed).
+fn tail(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let mut used = 0;
+    let mut kept: Vec<char> = text
+        .chars()
+        .rev()
+        .take_while(|c| {
+            used += c.width().unwrap_or(0);
+            used <= width
+        })
+        .collect();
+    kept.reverse();
+    kept.into_iter().collect()
+}
+
+/// The keys worth showing now, most useful first (cut from the end to fit):
+/// while a search is on, its keys lead.
+fn hints(app: &App) -> Vec<(String, &'static str)> {
+    let mut hints: Vec<(String, &'static str)> = Vec::new();
+    if app.search.is_some() {
+        hints.extend([("n".into(), "next match"), ("N".into(), "previous"), ("Esc".into(), "clear search")]);
+    }
+    hints.extend(actions(app).into_iter().map(|(action, label)| (app.keymap.hint(action), label)));
+    hints
+}
+
+fn actions(app: &App) -> Vec<(Action, &'static str)> {
     if let Some(replay) = app.replay {
         let mut hints = match replay {
             Replay::Playing => vec![(Action::TogglePause, "pause replay")],
             Replay::Paused => vec![(Action::TogglePause, "resume replay")],
             Replay::Ended => Vec::new(),
         };
+        if replay != Replay::Ended {
+            hints.push((Action::NextRound, "next round"));
+        }
+        hints.extend([(Action::Help, "help"), (Action::Quit, "quit")]);
+        if replay != Replay::Ended {
+            hints.extend([(Action::Faster, "faster"), (Action::Slower, "slower")]);
+        }
         hints.extend([
             (Action::Export, "export"),
-            (Action::Help, "help"),
-            (Action::Quit, "quit"),
             (Action::FocusNext, "pane"),
             (Action::ScrollUp, "scroll"),
+            (Action::Search, "search"),
+            (Action::Copy, "copy"),
             (Action::Sessions, "sessions"),
         ]);
         return hints;
@@ -81,6 +123,8 @@ fn hints(app: &App) -> Vec<(Action, &'static str)> {
             (Action::FocusNext, "pane"),
             (Action::Help, "help"),
             (Action::Quit, "quit"),
+            (Action::Search, "search"),
+            (Action::Copy, "copy"),
         ];
         // A replay studio opens stored debates but starts none.
         hints.retain(|(action, _)| app.starts_debates() || *action != Action::NewDebate);
@@ -100,6 +144,8 @@ fn hints(app: &App) -> Vec<(Action, &'static str)> {
         (Action::CancelTurn, "cancel"),
         (Action::FocusNext, "pane"),
         (Action::Export, "export"),
+        (Action::Search, "search"),
+        (Action::Copy, "copy"),
     ]);
     hints
 }

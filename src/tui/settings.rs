@@ -1,0 +1,214 @@
+//! The start screen's settings (F2): rounds, first heat, each role's
+//! provider and model for the next debate. The form checks each value as
+//! the config does; Enter hands them to the event loop, which has them
+//! applied (providers chosen and built again, the choice remembered in
+//! `studio.toml`) off the studio's threads and reports back.
+
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use futures::future::LocalBoxFuture;
+use tokio::sync::mpsc;
+
+use super::app::{App, Effect, Modal, RosterEntry, Tone, Until};
+use super::install::Installer;
+use crate::config::keys::PROVIDERS;
+use crate::config::studio::{KEYS, check};
+use crate::debate::engine::{DebateSpec, EngineSetup};
+
+/// The fields' labels, in the order of `config::studio::KEYS`.
+pub const LABELS: [&str; 8] = ["Rounds", "First heat", "Advocate", "  model", "Skeptic", "  model", "Judge", "  model"];
+
+/// The settings form: each field's text, the field with the keys, and
+/// what is wrong (with the field at fault, when one is).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingsForm {
+    pub fields: [String; 8],
+    pub chosen: usize,
+    pub error: Option<(Option<usize>, String)>,
+}
+
+/// Settings applied: the set-up for the next debate and what the start
+/// screen shows of it.
+pub struct Configured {
+    /// `None` when the offline model must be installed first (`installer`).
+    pub setup: Option<EngineSetup>,
+    pub installer: Option<Installer>,
+    pub roster: Vec<RosterEntry>,
+    pub notices: Vec<String>,
+    pub spec: DebateSpec,
+    /// The settings in force, as the form shows them.
+    pub fields: [String; 8],
+}
+
+pub type ConfigureResult = anyhow::Result<Configured>;
+
+/// Applies settings (config key, text) and reports on the channel. The
+/// future is made and run on a blocking thread (it may load a model), so
+/// it need not be `Send`.
+pub type Configurer = Arc<
+    dyn Fn(Vec<(String, String)>, mpsc::UnboundedSender<ConfigureResult>) -> LocalBoxFuture<'static, ()> + Send + Sync,
+>;
+
+/// Starts applying settings, when this studio can; the result arrives on
+/// the returned receiver.
+pub fn start(
+    configurer: Option<&Configurer>,
+    fields: Vec<(String, String)>,
+) -> Option<mpsc::UnboundedReceiver<ConfigureResult>> {
+    configurer.map(|c| spawn(c, fields))
+}
+
+fn spawn(configurer: &Configurer, fields: Vec<(String, String)>) -> mpsc::UnboundedReceiver<ConfigureResult> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let configurer = Arc::clone(configurer);
+    let runtime = tokio::runtime::Handle::current();
+    tokio::task::spawn_blocking(move || runtime.block_on(configurer(fields, tx)));
+    rx
+}
+
+/// The result, or never while nothing is being applied.
+pub async fn next(rx: &mut Option<mpsc::UnboundedReceiver<ConfigureResult>>) -> Option<ConfigureResult> {
+    match rx.as_mut() {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+fn is_provider(field: usize) -> bool {
+    KEYS[field].ends_with(".provider")
+}
+
+impl SettingsForm {
+    pub fn new(fields: [String; 8]) -> Self {
+        SettingsForm { fields, chosen: 0, error: None }
+    }
+
+    /// Checks every field as the config would; the first fault, with its field.
+    fn checked(&self) -> Result<Vec<(String, String)>, (usize, String)> {
+        KEYS.iter()
+            .zip(&self.fields)
+            .enumerate()
+            .map(|(i, (key, text))| match check(key, text) {
+                Ok(_) => Ok(((*key).to_string(), text.trim().to_string())),
+                Err(e) => Err((i, format!("{}: {e}", LABELS[i].trim()))),
+            })
+            .collect()
+    }
+
+    /// Steps a provider field through the providers; the role's model is
+    /// cleared, since it named a model of the provider left.
+    fn cycle(&mut self, forward: bool) {
+        let field = self.chosen;
+        let at = PROVIDERS.iter().position(|p| *p == self.fields[field]).unwrap_or(0);
+        let next = if forward { (at + 1) % PROVIDERS.len() } else { (at + PROVIDERS.len() - 1) % PROVIDERS.len() };
+        self.fields[field] = PROVIDERS[next].to_string();
+        self.fields[field + 1].clear();
+    }
+}
+
+impl App {
+    /// F2 on the start screen: the settings form, when this studio has one.
+    pub(super) fn open_settings(&mut self) {
+        if self.install.as_ref().is_some_and(|i| !i.can_start()) {
+            self.say(Tone::Info, "The settings can change once the install has finished");
+            return;
+        }
+        match &self.settings {
+            Some(fields) => self.modal = Some(Modal::Settings(SettingsForm::new(fields.clone()))),
+            None => self.say(Tone::Info, "This studio has no settings to change"),
+        }
+    }
+
+    /// A key while the settings form is open.
+    pub(super) fn settings_key(&mut self, mut form: SettingsForm, key: KeyEvent) -> Vec<Effect> {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let field = form.chosen;
+        let before = form.fields.clone();
+        match key.code {
+            KeyCode::Esc => return Vec::new(),
+            KeyCode::Enter => match form.checked() {
+                Ok(fields) => {
+                    self.configuring = Some(form);
+                    self.say_until(Tone::Info, "Applying the settings…", Until::NextRound);
+                    return vec![Effect::Configure(fields)];
+                }
+                Err((at, why)) => {
+                    form.chosen = at;
+                    form.error = Some((Some(at), why));
+                }
+            },
+            KeyCode::Up | KeyCode::BackTab => form.chosen = field.checked_sub(1).unwrap_or(KEYS.len() - 1),
+            KeyCode::Down | KeyCode::Tab => form.chosen = (field + 1) % KEYS.len(),
+            KeyCode::Left | KeyCode::Right if is_provider(field) => form.cycle(key.code == KeyCode::Right),
+            KeyCode::Char(' ') if is_provider(field) => form.cycle(true),
+            KeyCode::Backspace if !is_provider(field) => {
+                form.fields[field].pop();
+            }
+            KeyCode::Char('u') if ctrl && !is_provider(field) => form.fields[field].clear(),
+            KeyCode::Char(c) if !ctrl && !is_provider(field) => form.fields[field].push(c),
+            _ => {}
+        }
+        // What was wrong goes once something is changed.
+        if form.fields != before {
+            form.error = None;
+        }
+        self.modal = Some(Modal::Settings(form));
+        Vec::new()
+    }
+
+    /// The loop applied the settings (or could not): the start screen
+    /// shows the new ones, or the form comes back saying why.
+    pub fn configured(&mut self, result: &Result<[String; 8], String>) {
+        let form = self.configuring.take();
+        match result {
+            Ok(fields) => {
+                self.settings = Some(fields.clone());
+                let text = format!(
+                    "Settings saved and remembered: the next debate has {} rounds from heat {}",
+                    fields[0], fields[1]
+                );
+                self.say_until(Tone::Good, text, Until::NextRound);
+            }
+            Err(why) => {
+                let mut form = form.unwrap_or_else(|| SettingsForm::new(self.settings.clone().unwrap_or_default()));
+                form.error = Some((None, why.clone()));
+                self.modal = Some(Modal::Settings(form));
+                self.flash = None;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form() -> SettingsForm {
+        SettingsForm::new(["4", "0.90", "auto", "", "openai", "gpt-4.1", "auto", ""].map(String::from))
+    }
+
+    #[test]
+    fn a_provider_steps_through_the_list_and_clears_its_model() {
+        let mut form = form();
+        form.chosen = 4;
+        form.cycle(true);
+        assert_eq!(form.fields[4], "ollama");
+        assert_eq!(form.fields[5], "", "gpt-4.1 was the provider left's model");
+        form.chosen = 2;
+        form.cycle(false);
+        assert_eq!(form.fields[2], "local", "back past the first goes round");
+    }
+
+    #[test]
+    fn every_field_is_checked_as_the_config_checks_it() {
+        let mut bad = form();
+        bad.fields[1] = "1.5".into();
+        let (at, why) = bad.checked().expect_err("1.5 is out of range");
+        assert_eq!(at, 1);
+        assert!(why.starts_with("First heat: `debate.initial_heat` must be a number from 0.3 to 1"), "{why}");
+        let good = form().checked().unwrap_or_default();
+        assert_eq!(good[0], ("debate.max_rounds".to_string(), "4".to_string()));
+        assert_eq!(good[5], ("roles.skeptic.model".to_string(), "gpt-4.1".to_string()));
+    }
+}

@@ -1,0 +1,71 @@
+//! The start screen's settings form: one row per field (the chosen one
+//! marked), a provider shown as a choice to step through, a model's empty
+//! field as the provider's default, then what is wrong and the keys.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::centered;
+use super::overlay::{frame_box, hint_line, split_last};
+use crate::debate::Role;
+use crate::tui::app::App;
+use crate::tui::settings::{LABELS, SettingsForm};
+
+pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &SettingsForm) {
+    let theme = &app.theme;
+    let height = u16::try_from(LABELS.len()).unwrap_or(8) + 7;
+    let rect = centered(area, 84, height);
+    let inner = frame_box(frame, app, rect, " Settings for the next debate ");
+    let [body, hint] = split_last(inner);
+    let chosen_style = Style::new().fg(theme.bar_bg).bg(theme.key).add_modifier(Modifier::BOLD);
+    let chosen_style = if theme.color { chosen_style } else { chosen_style.add_modifier(Modifier::REVERSED) };
+    let mut lines = Vec::new();
+    for (i, label) in LABELS.iter().enumerate() {
+        let chosen = i == form.chosen;
+        let faulty = form.error.as_ref().is_some_and(|(at, _)| *at == Some(i));
+        let label_style = match (i, faulty) {
+            (_, true) => Style::new().fg(theme.error).add_modifier(Modifier::BOLD),
+            (2..=7, _) => Style::new().fg(theme.role(Role::ALL[(i - 2) / 2])),
+            _ => Style::new(),
+        };
+        let text = &form.fields[i];
+        let value = match i {
+            2 | 4 | 6 => Span::styled(format!("‹ {text} ›"), if chosen { chosen_style } else { Style::new() }),
+            _ if text.is_empty() && !chosen => Span::styled(default_model(app, form, i), theme.secondary()),
+            _ if chosen => Span::styled(format!("{text}▏"), chosen_style),
+            _ => Span::raw(text.clone()),
+        };
+        let mut spans = vec![Span::styled(format!(" {label:<12}"), label_style), value];
+        if i == 1 {
+            spans.push(Span::styled("  0.30 cool … 1.00 hot", theme.secondary()));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::default());
+    match &form.error {
+        Some((_, why)) => lines.push(Line::from(Span::styled(why.clone(), Style::new().fg(theme.error)))),
+        None => lines.push(Line::from(Span::styled(
+            "Remembered for the next start (studio.toml in the data dir); heat.toml is not changed.",
+            theme.secondary(),
+        ))),
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), body);
+    let keys = "↑/↓ field · ←/→ provider · type a value · Enter saves · Esc cancels";
+    frame.render_widget(Paragraph::new(hint_line(app, keys)), hint);
+}
+
+/// What an empty model field stands for: the model the role uses now
+/// when its provider is unchanged, else the provider's default.
+fn default_model(app: &App, form: &SettingsForm, field: usize) -> String {
+    let role = Role::ALL[(field - 2) / 2];
+    let unchanged = app.settings.as_ref().is_some_and(|f| f[field - 1] == form.fields[field - 1]);
+    match app.roster.iter().find(|r| r.role == role) {
+        Some(entry) if unchanged && !entry.model.is_empty() => {
+            format!("default: {}", crate::sanitize::clean(&entry.model))
+        }
+        _ => "the provider's default".to_string(),
+    }
+}
