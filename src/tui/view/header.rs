@@ -42,15 +42,18 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     super::one_line(frame, Rect { y: area.y + 1, height: 1, ..area }, &Line::from(spans));
 }
 
-/// LIVE / PAUSED / ENDED … or REPLAY (playing, paused, ended), coloured by tone.
+/// LIVE / PAUSED / ENDED … or REPLAY (playing, paused, ended), coloured by
+/// tone; a scripted debate (the bundled demo) plays as SCRIPTED DEMO, so
+/// nobody takes it for a model's answers.
 fn badge(app: &App) -> Span<'static> {
     let theme = &app.theme;
     if let Some(replay) = app.replay {
+        let what = if app.debate.is_scripted() { "SCRIPTED DEMO" } else { "REPLAY" };
         let text = match replay {
-            Replay::Playing => "▶ REPLAY ",
-            Replay::Paused => "❚❚ REPLAY PAUSED ",
+            Replay::Playing => format!("▶ {what} "),
+            Replay::Paused => format!("❚❚ {what} PAUSED "),
             // Every recorded event is on screen: nothing more is coming.
-            Replay::Ended => "■ REPLAY · ended ",
+            Replay::Ended => format!("■ {what} · ended "),
         };
         return Span::styled(text, Style::new().fg(theme.title).add_modifier(Modifier::BOLD));
     }
