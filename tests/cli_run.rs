@@ -258,10 +258,16 @@ async fn the_demo_replays_with_no_provider_at_all() {
     let out = output(cmd).await;
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("heat · Remote work beats the office"), "{stdout}");
-    assert!(stdout.contains("── Round 3 of 3 · heat 1.00"), "{stdout}");
+    assert!(stdout.contains("heat · Remote work beats the office for software teams"), "{stdout}");
     assert!(
-        stdout.contains("▌ Advocate") && stdout.contains("▌ Skeptic") && stdout.contains("══ ended at the round limit"),
+        stdout.contains("advocate  scripted/demo") && stdout.contains("a scripted demo: written in advance"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("── Round 4 of 5 · heat 0.50"), "{stdout}");
+    assert!(
+        stdout.contains("▌ Advocate")
+            && stdout.contains("▌ Skeptic")
+            && stdout.contains("══ resolution forced after 4 rounds"),
         "{stdout}"
     );
     let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();

@@ -186,3 +186,37 @@ fn a_note_that_comes_mid_argument_waits_for_the_argument_to_end() {
     let out = print(&events);
     assert!(out.contains("Spaces render the same everywhere.\nnote: the server says m answered"), "{out}");
 }
+
+#[test]
+fn steering_while_a_debater_streams_waits_for_the_end_of_its_text() {
+    let mut events = opening();
+    events.extend([
+        delta(Role::Advocate, "Tabs are "),
+        DebateEvent::TopicInjected { text: "What about diffs?".into() },
+        DebateEvent::TemperaturePinned { heat: 0.5 },
+        delta(Role::Advocate, "flexible."),
+        completed(Role::Advocate, "Tabs are flexible."),
+    ]);
+    let out = print(&events);
+    assert!(
+        out.contains("▌ Advocate\nTabs are flexible.\n[topic injected: What about diffs?]\n[heat pinned at 0.50]\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_scripted_debate_says_so_under_its_participants() {
+    let scripted: Vec<Participant> = Role::ALL
+        .iter()
+        .map(|&role| Participant { role, provider: "scripted".into(), model: "demo".into(), served: None })
+        .collect();
+    let started = DebateEvent::Started {
+        topic: "Tabs beat spaces".into(),
+        max_rounds: 2,
+        initial_heat: 0.9,
+        participants: scripted,
+    };
+    let out = print(&[started]);
+    assert!(out.contains("judge     scripted/demo\n  a scripted demo: written in advance"), "{out}");
+    assert!(!print(&opening()).contains("scripted"), "a debate of models is not labelled");
+}

@@ -289,9 +289,10 @@ async fn a_replay_says_it_ended_offers_what_works_and_exports_what_it_plays() {
     let cwd = tempfile::tempdir().unwrap();
     let id = store_demo(data.path());
     let mut studio = spawn_heat(data.path(), cwd.path(), None, &["replay", &id, "--instant"], &[]);
-    // (Both in one wait: the parser may be read between the rows of a frame.)
-    let ended = |s: &str| s.contains("REPLAY · ended") && s.contains("e export") && !s.contains("pause replay");
-    studio.wait_for("the end of the replay, with nothing left to pause", ended).await;
+    // A stored copy of the demo is still scripted, and says so.
+    studio.wait_for("the end of the replay", |s| s.contains("SCRIPTED DEMO · ended")).await;
+    // (The frame may still be arriving when the header shows the end: wait for its last line.)
+    studio.wait_for("nothing left to pause", |s| s.contains("e export") && !s.contains("pause replay")).await;
 
     // Help leaves out what only a live debate does.
     studio.keys("?");
@@ -329,7 +330,7 @@ async fn a_replay_says_it_ended_offers_what_works_and_exports_what_it_plays() {
 async fn the_demo_replay_exports_too() {
     let data = tempfile::tempdir().unwrap();
     let mut studio = spawn_heat(data.path(), data.path(), None, &["replay", "--demo", "--instant"], &[]);
-    studio.wait_for("the end of the replay", |s| s.contains("REPLAY · ended")).await;
+    studio.wait_for("the end of the replay", |s| s.contains("SCRIPTED DEMO · ended")).await;
     studio.keys("e");
     studio.wait_for("the export", |s| s.contains("Exported to")).await;
     let exported = std::fs::read_dir(data.path())

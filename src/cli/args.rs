@@ -19,7 +19,7 @@ use crate::config::FlagValue;
         heat run \"Tabs beat spaces\" --max-rounds 2   print a whole debate, no studio\n  \
         heat run \"…\" --judge-provider anthropic      mix providers by role\n  \
         heat resume                                  go on with the newest unfinished debate\n  \
-        heat replay --demo                           play the bundled demo\n  \
+        heat replay --demo                           play the bundled scripted demo\n  \
         heat doctor                                  check keys, servers, model and terminal",
     subcommand_precedence_over_arg = true
 )]
@@ -86,7 +86,7 @@ pub enum Commands {
     Replay {
         /// A session id, or the start of one.
         id: Option<String>,
-        /// Play the bundled demo debate (no provider or stored session needed).
+        /// Play the bundled demo: a scripted debate showing every feature (no provider or stored session needed).
         #[arg(long, conflicts_with = "id")]
         demo: bool,
         /// Playback speed: 2 plays twice as fast; 0 shows it all at once.

@@ -82,6 +82,12 @@ impl<W: Write> TextPrinter<W> {
                 for p in participants {
                     writeln!(self.out, "  {:<9} {}/{}", p.role.key(), p.provider, p.shown_model())?;
                 }
+                if self.state.is_scripted() {
+                    writeln!(
+                        self.out,
+                        "  a scripted demo: written in advance to show heat at work; no model answered"
+                    )?;
+                }
             }
             DebateEvent::RoundStarted { round, topic, heat, injected } => {
                 self.live = None;
@@ -159,12 +165,13 @@ impl<W: Write> TextPrinter<W> {
             }
             DebateEvent::Paused => writeln!(self.out, "[paused]")?,
             DebateEvent::Resumed => writeln!(self.out, "[resumed]")?,
+            // Steering holds from the next round on: said once the live text reaches a line's end.
             DebateEvent::TopicInjected { text } => {
-                writeln!(self.out, "[topic injected: {}]", crate::sanitize::clean(text))?;
+                self.note(&format!("[topic injected: {}]", crate::sanitize::clean(text)))?;
             }
-            DebateEvent::TemperaturePinned { heat } => writeln!(self.out, "[heat pinned at {heat:.2}]")?,
-            DebateEvent::TemperatureReleased => writeln!(self.out, "[heat released to the judge]")?,
-            DebateEvent::ResolutionForced => writeln!(self.out, "[resolution forced]")?,
+            DebateEvent::TemperaturePinned { heat } => self.note(&format!("[heat pinned at {heat:.2}]"))?,
+            DebateEvent::TemperatureReleased => self.note("[heat released to the judge]")?,
+            DebateEvent::ResolutionForced => self.note("[resolution forced]")?,
             DebateEvent::ModelReported { role, model } => {
                 let model = crate::sanitize::clean(model);
                 self.note(&format!("note: the server says {model} answered for the {}", role.key()))?;

@@ -1,6 +1,6 @@
 //! `heat replay`: a stored debate played back at its recorded pace (or
 //! faster), through the same printer as `heat run`; `--demo` plays the
-//! debate bundled in `assets/`, with no provider at all.
+//! scripted debate bundled in `assets/`, with no provider at all.
 
 use std::time::Duration;
 
@@ -9,7 +9,9 @@ use crate::store::{self, Store};
 
 use super::print::{TextPrinter, json_line};
 
-/// A recorded offline debate, for demos without a network.
+/// A scripted debate that shows every feature, for demos without a network:
+/// written in advance and played through the engine by `tests/demo/`, which
+/// keeps this file equal to what it generates.
 const DEMO: &[u8] = include_bytes!("../../assets/demo-session.jsonl");
 
 /// The longest pause replayed as is; longer waits (a paused debate, a

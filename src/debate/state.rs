@@ -154,6 +154,13 @@ impl DebateState {
         self.participants.iter().find(|p| p.role == role)
     }
 
+    /// Whether every role was played from a script (the bundled demo):
+    /// written in advance, not answered by a model.
+    pub fn is_scripted(&self) -> bool {
+        !self.participants.is_empty()
+            && self.participants.iter().all(|p| p.provider == crate::provider::scripted::PROVIDER)
+    }
+
     /// The weakest form of structured output `endpoint` accepted so far.
     pub fn structured_output_for(&self, endpoint: &str) -> Option<StructuredOutput> {
         self.adaptations

@@ -11,6 +11,10 @@ use tokio::sync::Semaphore;
 
 use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
 
+/// The provider name a scripted model gives: a debate whose every role has
+/// it was written in advance (the bundled demo), not answered by a model.
+pub const PROVIDER: &str = "scripted";
+
 /// One step of a scripted reply.
 #[derive(Debug, Clone)]
 pub enum Step {
@@ -98,7 +102,7 @@ pub struct ScriptedModel {
 impl ScriptedModel {
     pub fn new(replies: impl IntoIterator<Item = Reply>, fallback: Reply) -> Self {
         Self {
-            name: "scripted",
+            name: PROVIDER,
             replies: Mutex::new(replies.into_iter().collect()),
             fallback,
             requests: Mutex::new(Vec::new()),

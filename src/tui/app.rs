@@ -215,6 +215,9 @@ pub struct App {
     pub configuring: Option<super::settings::SettingsForm>,
 }
 
+/// The standing note over a scripted debate (the bundled demo).
+pub const SCRIPTED_NOTE: &str = "Scripted demo: written in advance to show heat at work; no model is answering";
+
 pub fn role_index(role: Role) -> usize {
     match role {
         Role::Advocate => 0,
@@ -287,6 +290,9 @@ impl App {
         self.turn_times = super::turn_stats::TurnTimes::default();
         self.clock = (Instant::now(), 0);
         self.event_ms = 0;
+        if self.notice.as_deref() == Some(SCRIPTED_NOTE) {
+            self.notice = None;
+        }
     }
 
     /// Sets the debate's clock to `ms` now (a resumed debate's goes on
@@ -367,7 +373,11 @@ impl App {
         if self.flash.as_ref().is_some_and(|f| f.until.over(event, &self.debate)) {
             self.flash = None;
         }
+        if self.replay.is_some() {
+            self.narrate_steering(event);
+        }
         match event {
+            DebateEvent::Started { .. } if self.debate.is_scripted() => self.notice = Some(SCRIPTED_NOTE.into()),
             DebateEvent::Paused | DebateEvent::Resumed => self.pause_requested = None,
             DebateEvent::RoundStarted { .. } if !self.focus_chosen => self.focus = 0,
             DebateEvent::TurnStarted { role, .. } => {
@@ -425,6 +435,21 @@ impl App {
             }
             _ => {}
         }
+    }
+
+    /// In a replay, says what the person at the keyboard did when they did
+    /// it (live, the key that did it says so).
+    fn narrate_steering(&mut self, event: &DebateEvent) {
+        let text = match event {
+            DebateEvent::TopicInjected { text } => format!("Topic injected: {}", clean(text)),
+            DebateEvent::TemperaturePinned { heat } => {
+                format!("Heat pinned at {heat:.2}: it holds, whatever the judge sets")
+            }
+            DebateEvent::TemperatureReleased => "Heat released: the judge sets it again".into(),
+            DebateEvent::ResolutionForced => "Resolution forced: the judge sums up once this round is argued".into(),
+            _ => return,
+        };
+        self.say_until(Tone::Info, text, Until::NextRound);
     }
 
     /// Seconds until a role's retry, while it waits.

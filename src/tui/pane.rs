@@ -260,7 +260,8 @@ fn lay_out(
     }
     let title = match turn.purpose {
         TurnPurpose::Argue => {
-            format!("Round {} · heat {:.2}", round.number + 1, turn.temperature.unwrap_or(round.heat))
+            let pinned = if round.pinned { " · pinned" } else { "" };
+            format!("Round {} · heat {:.2}{pinned}", round.number + 1, turn.temperature.unwrap_or(round.heat))
         }
         TurnPurpose::Judge => format!("Round {} · verdict", round.number + 1),
         TurnPurpose::RepairVerdict => format!("Round {} · verdict, asked again", round.number + 1),

@@ -43,17 +43,20 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
 }
 
 /// LIVE / PAUSED / ENDED … or REPLAY (playing, paused, ended) with its
-/// speed and place ("round 2 of 3 · 0:41 / 1:05"), coloured by tone.
+/// speed and place ("round 2 of 3 · 0:41 / 1:05"), coloured by tone; a
+/// scripted debate (the bundled demo) plays as SCRIPTED DEMO, so nobody takes
+/// it for a model's answers.
 fn badge(app: &App) -> Span<'static> {
     let theme = &app.theme;
     if let Some(replay) = app.replay {
+        let what = if app.debate.is_scripted() { "SCRIPTED DEMO" } else { "REPLAY" };
         let speed = app.replay_clock.as_ref().map(|c| c.speed).filter(|s| (*s - 1.0).abs() > f64::EPSILON);
         let speed = speed.map(|s| format!(" {}", speed_label(s))).unwrap_or_default();
         let state = match replay {
-            Replay::Playing => format!("▶ REPLAY{speed}"),
-            Replay::Paused => format!("❚❚ REPLAY PAUSED{speed}"),
+            Replay::Playing => format!("▶ {what}{speed}"),
+            Replay::Paused => format!("❚❚ {what} PAUSED{speed}"),
             // Every recorded event is on screen: nothing more is coming.
-            Replay::Ended => "■ REPLAY · ended".to_string(),
+            Replay::Ended => format!("■ {what} · ended"),
         };
         let position = app.replay_clock.as_ref().map(|c| format!(" · {}", c.describe())).unwrap_or_default();
         return Span::styled(format!("{state}{position} "), Style::new().fg(theme.title).add_modifier(Modifier::BOLD));
