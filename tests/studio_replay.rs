@@ -1,5 +1,5 @@
 //! Replay controls: `+`/`-` step the speed (0.5× to 8×), `]` skips to the
-//! next round, and the header says where the replay stands ("round 2 of 3
+//! next round, and the header says where the replay stands ("round 2 of 4
 //! · 0:41 / 1:05"); in a live debate the keys say they are for replays.
 
 mod studio_support;
@@ -48,8 +48,8 @@ fn the_header_says_which_round_and_how_far_in() {
     assert!(at > 0 && at < total, "{at} of {total}");
     let text = screen(&mut app, 120, 40);
     let position = clock.describe();
-    assert!(position.starts_with("round 2 of 3 · ") && position.contains(" / "), "{position}");
-    assert!(text.contains(&format!("▶ REPLAY · {position}")), "{text}");
+    assert!(position.starts_with("round 2 of 4 · ") && position.contains(" / "), "{position}");
+    assert!(text.contains(&format!("▶ SCRIPTED DEMO · {position}")), "{text}");
     // The keys are offered, and listed in help.
     assert!(text.contains("] next round") && text.contains("+ faster") && text.contains("- slower"), "{text}");
     press(&mut app, KeyCode::Char('?'));
@@ -64,7 +64,7 @@ fn plus_and_minus_step_the_speed_and_say_where_it_stops() {
     let mut app = demo_in_round_two();
     assert_eq!(press(&mut app, KeyCode::Char('+')), vec![Effect::ReplaySpeed(2.0)]);
     assert_eq!(press(&mut app, KeyCode::Char('=')), vec![Effect::ReplaySpeed(4.0)], "= is + without Shift");
-    assert!(screen(&mut app, 120, 40).contains("▶ REPLAY 4× · round 2 of 3"));
+    assert!(screen(&mut app, 120, 40).contains("▶ SCRIPTED DEMO 4× · round 2 of 4"));
     press(&mut app, KeyCode::Char('+'));
     assert!(press(&mut app, KeyCode::Char('+')).is_empty(), "nothing is faster than 8×");
     assert!(screen(&mut app, 120, 40).contains("8× is the fastest"));
@@ -73,10 +73,10 @@ fn plus_and_minus_step_the_speed_and_say_where_it_stops() {
     }
     assert!(press(&mut app, KeyCode::Char('-')).is_empty());
     let text = screen(&mut app, 120, 40);
-    assert!(text.contains("0.5× is the slowest") && text.contains("REPLAY 0.5×"), "{text}");
+    assert!(text.contains("0.5× is the slowest") && text.contains("SCRIPTED DEMO 0.5×"), "{text}");
     // Paused, the header keeps the speed.
     press(&mut app, KeyCode::Char(' '));
-    assert!(screen(&mut app, 120, 40).contains("❚❚ REPLAY PAUSED 0.5× · round 2 of 3"));
+    assert!(screen(&mut app, 120, 40).contains("❚❚ SCRIPTED DEMO PAUSED 0.5× · round 2 of 4"));
 }
 
 #[test]
@@ -86,7 +86,10 @@ fn bracket_skips_to_the_next_round_until_the_replay_has_ended() {
     app.replay = Some(Replay::Ended);
     assert!(press(&mut app, KeyCode::Char(']')).is_empty());
     let text = screen(&mut app, 120, 40);
-    assert!(text.contains("The replay has ended: every round is shown") && text.contains("■ REPLAY · ended"), "{text}");
+    assert!(
+        text.contains("The replay has ended: every round is shown") && text.contains("■ SCRIPTED DEMO · ended"),
+        "{text}"
+    );
 }
 
 #[test]
