@@ -103,7 +103,10 @@ pub fn ollama_base(config: &Config) -> String {
 
 /// Asks an Ollama server which models it has (short timeout: it is a probe).
 pub async fn probe_ollama(base: &str) -> Result<Vec<String>, String> {
-    let client = reqwest::Client::builder().timeout(Duration::from_millis(1500)).build().map_err(|e| e.to_string())?;
+    let client = crate::provider::http::client_builder()
+        .timeout(Duration::from_millis(1500))
+        .build()
+        .map_err(|e| e.to_string())?;
     let response =
         client.get(format!("{base}/api/tags")).send().await.map_err(|_| format!("no Ollama server at {base}"))?;
     let bytes = response.bytes().await.map_err(|_| format!("{base} did not answer like Ollama"))?;
@@ -136,7 +139,10 @@ fn openai_model_chosen(config: &Config) -> bool {
 /// Asks an OpenAI-compatible server which models it serves (`GET /models`;
 /// short timeout: it is a probe).
 pub async fn probe_openai_models(base: &str, key: Option<&str>) -> Result<Vec<String>, String> {
-    let client = reqwest::Client::builder().timeout(Duration::from_millis(1500)).build().map_err(|e| e.to_string())?;
+    let client = crate::provider::http::client_builder()
+        .timeout(Duration::from_millis(1500))
+        .build()
+        .map_err(|e| e.to_string())?;
     let mut request = client.get(format!("{}/models", base.trim_end_matches('/')));
     if let Some(key) = key {
         request = request.bearer_auth(key.trim());

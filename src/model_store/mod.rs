@@ -162,7 +162,7 @@ pub async fn install_packaged(
 /// A client for the index and its files. It sets no proxy of its own, so
 /// reqwest honours `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY`.
 fn http_client() -> anyhow::Result<reqwest::Client> {
-    reqwest::Client::builder()
+    crate::provider::http::client_builder()
         .user_agent(concat!("heat/", env!("CARGO_PKG_VERSION")))
         .connect_timeout(Duration::from_secs(30))
         // A stall between reads ends the attempt; the download then resumes.

@@ -53,12 +53,23 @@ impl HttpConfig {
     }
 
     pub fn client(&self) -> reqwest::Client {
-        reqwest::Client::builder()
+        client_builder()
             .connect_timeout(self.connect_timeout)
             .user_agent(concat!("heat/", env!("CARGO_PKG_VERSION")))
             .build()
             .unwrap_or_default()
     }
+}
+
+/// The start of every HTTP client heat makes. TLS is rustls on ring, which
+/// is installed as the process's crypto provider the first time.
+pub fn client_builder() -> reqwest::ClientBuilder {
+    static PROVIDER: std::sync::Once = std::sync::Once::new();
+    PROVIDER.call_once(|| {
+        // Err only when a provider is already installed: that one serves.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+    reqwest::Client::builder()
 }
 
 /// A stream that fails at once with `error`.
