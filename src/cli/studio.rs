@@ -65,6 +65,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
                 provider: c.kind.name().into(),
                 model: c.model.clone(),
                 price: config.role_float(c.role, "price_input").zip(config.role_float(c.role, "price_output")),
+                pauses_in_place: c.kind == ProviderKind::Local,
             })
             .collect();
         notices.clone_from(&selection.notices);

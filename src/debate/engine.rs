@@ -2,14 +2,19 @@
 //! every event it emits into its own `DebateState`, asks the planner what to
 //! do next, and runs each model turn on a task of its own. Dropping a turn's
 //! task drops its stream, which aborts the HTTP request.
+//!
+//! While paused, a model that pauses in place (the embedded one) is not
+//! polled, so it stops between two tokens; what any other model sends is
+//! held, and shown on resume stamped with the moment it arrived.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
+use std::time::Instant;
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
-use super::call::{self, TurnMsg, TurnMsgKind};
+use super::call::{self, Call, TurnMsg, TurnMsgKind};
 use super::event::{Command, DebateEvent, Outcome, Role, TurnPurpose};
 use super::guard::turn::{self as guard, ArgumentOutcome, SentPrompt, VerdictOutcome};
 use super::notices::{self, served_name};
@@ -26,8 +31,16 @@ use crate::provider::{
 /// The running debate, seen from outside: send commands, read events.
 pub struct DebateHandle {
     commands: mpsc::UnboundedSender<Command>,
-    events: mpsc::UnboundedReceiver<DebateEvent>,
+    events: mpsc::UnboundedReceiver<Stamped>,
     task: JoinHandle<DebateState>,
+}
+
+/// An event and when it happened. A turn's text held back while the debate
+/// was paused happened when it arrived, not when it is shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stamped {
+    pub event: DebateEvent,
+    pub at: Instant,
 }
 
 impl DebateHandle {
@@ -43,6 +56,11 @@ impl DebateHandle {
 
     /// The next event; `None` once the debate has ended and all were read.
     pub async fn next_event(&mut self) -> Option<DebateEvent> {
+        self.next_stamped().await.map(|s| s.event)
+    }
+
+    /// The next event with when it happened (what a log records).
+    pub async fn next_stamped(&mut self) -> Option<Stamped> {
         self.events.recv().await
     }
 
@@ -73,9 +91,12 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Option<DebateEvent>) -> 
     let (command_tx, command_rx) = mpsc::unbounded_channel();
     let (event_tx, event_rx) = mpsc::unbounded_channel();
     let (turn_tx, turn_rx) = mpsc::unbounded_channel();
+    let (paused, _) = watch::channel(state.paused);
     let mut engine = Engine {
         setup,
         state,
+        paused,
+        arrived: None,
         events: event_tx,
         commands: command_rx,
         turn_tx,
@@ -119,18 +140,27 @@ struct InFlight {
 struct Engine {
     setup: EngineSetup,
     state: DebateState,
-    events: mpsc::UnboundedSender<DebateEvent>,
+    /// `state.paused`, for the calls of models that pause in place.
+    paused: watch::Sender<bool>,
+    /// When the held turn message being shown arrived: the stamp of what it causes.
+    arrived: Option<Instant>,
+    events: mpsc::UnboundedSender<Stamped>,
     commands: mpsc::UnboundedReceiver<Command>,
     turn_tx: mpsc::UnboundedSender<TurnMsg>,
     turn_rx: mpsc::UnboundedReceiver<TurnMsg>,
     in_flight: HashMap<Role, InFlight>,
-    /// Turn messages received while paused, shown on resume.
-    held: VecDeque<TurnMsg>,
+    /// Turn messages received while paused, with when each arrived; shown on resume.
+    held: VecDeque<(Instant, TurnMsg)>,
     next_task: u64,
     /// Roles whose model refused a temperature.
     no_temperature: HashMap<Role, bool>,
     /// What each in-flight turn's current attempt reported about itself.
     in_flight_ends: HashMap<Role, AttemptEnd>,
+}
+
+/// The runtime's clock (a test that pauses time sees its own).
+fn now() -> Instant {
+    tokio::time::Instant::now().into_std()
 }
 
 /// The latest usage and the finish an attempt reported.
@@ -156,7 +186,7 @@ impl Engine {
                 },
                 Some(msg) = self.turn_rx.recv() => {
                     if self.state.paused {
-                        self.held.push_back(msg);
+                        self.held.push_back((now(), msg));
                     } else {
                         self.on_turn_msg(msg);
                     }
@@ -169,8 +199,11 @@ impl Engine {
     fn emit(&mut self, event: DebateEvent) {
         crate::logging::event(&event);
         self.state.apply(&event);
+        let paused = self.state.paused;
+        self.paused.send_if_modified(|p| std::mem::replace(p, paused) != paused);
+        let at = self.arrived.unwrap_or_else(now);
         // A consumer that went away does not stop the debate from ending cleanly.
-        let _ = self.events.send(event);
+        let _ = self.events.send(Stamped { event, at });
     }
 
     /// Performs every step the planner asks for until it asks for none.
@@ -211,10 +244,13 @@ impl Engine {
         match command {
             Command::Pause if !self.state.paused => self.emit(DebateEvent::Paused),
             Command::Resume if self.state.paused => {
-                self.emit(DebateEvent::Resumed);
-                while let Some(msg) = self.held.pop_front() {
+                // What arrived while paused happened then: it is told first, stamped when it arrived.
+                while let Some((at, msg)) = self.held.pop_front() {
+                    self.arrived = Some(at);
                     self.on_turn_msg(msg);
                 }
+                self.arrived = None;
+                self.emit(DebateEvent::Resumed);
             }
             Command::Pause | Command::Resume => {}
             Command::InjectTopic(text) => {
@@ -253,7 +289,7 @@ impl Engine {
             };
             flight.handle.abort();
             // What the person saw stands; anything held back is dropped with the turn.
-            self.held.retain(|m| m.task != flight.task);
+            self.held.retain(|(_, m)| m.task != flight.task);
             self.emit(DebateEvent::TurnCancelled { round: flight.round, role });
         }
     }
@@ -277,8 +313,8 @@ impl Engine {
         self.next_task += 1;
         let task = self.next_task;
         let model = Arc::clone(&self.setup.role(role).model);
-        let policy = self.setup.retry;
-        let handle = call::spawn(task, role, model, request, policy, self.turn_tx.clone());
+        let call = Call { task, role, model, policy: self.setup.retry, paused: self.paused.subscribe() };
+        let handle = call::spawn(call, request, self.turn_tx.clone());
         self.in_flight.insert(role, InFlight { task, round, purpose, handle, sent: prompt, guard_retry });
     }
 

@@ -190,4 +190,8 @@ impl ChatModel for LocalModel {
     fn is_embedded(&self) -> bool {
         true
     }
+
+    fn pauses_in_place(&self) -> bool {
+        true
+    }
 }

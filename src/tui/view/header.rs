@@ -42,7 +42,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     super::one_line(frame, Rect { y: area.y + 1, height: 1, ..area }, &Line::from(spans));
 }
 
-/// LIVE / PAUSED / ENDED … or REPLAY (playing, paused, ended), coloured by tone.
+/// LIVE / PAUSED (with the turns a server finishes in the background) /
+/// ENDED … or REPLAY (playing, paused, ended), coloured by tone.
 fn badge(app: &App) -> Span<'static> {
     let theme = &app.theme;
     if let Some(replay) = app.replay {
@@ -64,6 +65,12 @@ fn badge(app: &App) -> Span<'static> {
         None if app.paused() => ("❚❚ PAUSED", theme.warn),
         None if app.streaming() => ("● LIVE", theme.good),
         None => ("● WAITING", theme.muted),
+    };
+    let finishing = Role::ALL.iter().filter(|&&r| app.finishing(r)).count();
+    let text = match finishing {
+        0 => text.to_string(),
+        1 => format!("{text} · 1 turn finishing"),
+        n => format!("{text} · {n} turns finishing"),
     };
     Span::styled(format!("{text} "), Style::new().fg(color).add_modifier(Modifier::BOLD))
 }
