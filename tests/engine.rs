@@ -142,10 +142,13 @@ async fn pause_freezes_the_stream_and_loses_nothing() {
     handle.send(Command::Resume);
     let (events, state) = finish(handle, events).await;
     assert_eq!(state.rounds[0].argument(Role::Advocate), Some("first second third"));
+    // Nothing was shown while paused (above); on resume the held turn is told
+    // first, as it happened, then the resume.
+    let paused = events.iter().position(|e| matches!(e, DebateEvent::Paused)).unwrap();
     let resumed = events.iter().position(|e| matches!(e, DebateEvent::Resumed)).unwrap();
     let completed =
         events.iter().position(|e| matches!(e, DebateEvent::TurnCompleted { role: Role::Advocate, .. })).unwrap();
-    assert!(completed > resumed, "the held turn completes only after resume");
+    assert!(paused < completed && completed < resumed, "the held turn is told on resume, before the resume");
     assert_eq!(outcome(&state), Outcome::Resolved);
 }
 

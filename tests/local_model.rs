@@ -1,6 +1,7 @@
 //! The embedded model, for real: SmolLM2-135M answers, yields a parseable
 //! Verdict under the JSON-schema grammar, stops when its stream is dropped,
-//! and serves the two debaters side by side on two contexts.
+//! waits where it is while a paused turn does not read it, and serves the
+//! two debaters side by side on two contexts.
 //! The model comes from `HEAT_TEST_MODEL` or the data dir (`heat model install`);
 //! CI sets `HEAT_REQUIRE_MODEL=1` so a missing model fails instead of skipping.
 #![cfg(feature = "local")]
@@ -9,7 +10,7 @@
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use futures::StreamExt;
+use futures::{FutureExt, StreamExt};
 use heat::provider::local::{LocalModel, LocalOptions};
 use heat::provider::{ChatMessage, ChatModel, ChatRequest, Chunk, FinishReason, ResponseSchema};
 
@@ -316,4 +317,56 @@ async fn the_requantized_model_is_kept_beside_its_source_and_made_again_when_the
     let third = answer(LocalModel::load(&source, options()).unwrap()).await;
     assert_eq!(first, third);
     assert_ne!(std::fs::metadata(&cached).unwrap().modified().unwrap(), made, "a changed source is converted again");
+}
+
+/// A paused turn (as the engine runs it: retried, paused by a watch) stops
+/// the model: while it is paused for a second, at most the one piece that
+/// was under way reaches the turn; and the answer goes on exactly where it
+/// stopped, the same text as an answer that never paused.
+#[tokio::test]
+async fn a_paused_turn_stops_the_model_and_goes_on_where_it_stopped() {
+    use heat::provider::retry::{self, RetryPolicy, TurnItem};
+
+    let Some(path) = model_support::model_path() else { return };
+    // One context for both answers: the same seed then gives the same text.
+    let model: Arc<dyn ChatModel> =
+        Arc::new(LocalModel::load(&path, LocalOptions { lanes: 1, ..LocalOptions::default() }).unwrap());
+    let req = || request("Write a long essay about rivers.", 120);
+    let text_of = |item: Option<Result<TurnItem, _>>| match item {
+        Some(Ok(TurnItem::Chunk(Chunk::Text(text)))) => Some(Some(text)),
+        Some(Ok(_)) => Some(None),
+        None => None,
+        Some(Err(e)) => panic!("{e}"),
+    };
+    let mut unpaused = String::new();
+    let mut stream = retry::pausable(Arc::clone(&model), req(), RetryPolicy::default(), None);
+    while let Some(piece) = text_of(stream.next().await) {
+        unpaused.extend(piece);
+    }
+
+    let (pause, paused) = tokio::sync::watch::channel(false);
+    let mut stream = retry::pausable(Arc::clone(&model), req(), RetryPolicy::default(), Some(paused));
+    let mut text = String::new();
+    let mut pieces = 0;
+    while pieces < 5 {
+        if let Some(piece) = text_of(stream.next().await).expect("the answer ended early") {
+            text.push_str(&piece);
+            pieces += 1;
+        }
+    }
+    pause.send_replace(true);
+    // Long enough for the model to write a dozen pieces if it went on.
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    let mut while_paused = 0;
+    while let Some(item) = stream.next().now_or_never() {
+        text.extend(text_of(item).expect("the answer ended while paused"));
+        while_paused += 1;
+    }
+    assert!(while_paused <= 1, "{while_paused} pieces were written while the turn was paused");
+    pause.send_replace(false);
+    while let Some(piece) = text_of(stream.next().await) {
+        text.extend(piece);
+    }
+    assert!(unpaused.len() > 40, "{unpaused:?}");
+    assert_eq!(text, unpaused, "the paused answer differs from the one that never paused");
 }

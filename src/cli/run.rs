@@ -175,8 +175,8 @@ async fn drive(
     }
     let mut outcome = None;
     let mut reader_gone = false;
-    while let Some(event) = handle.next_event().await {
-        if let Some(warning) = recorder.record(&event) {
+    while let Some(engine::Stamped { event, at }) = handle.next_stamped().await {
+        if let Some(warning) = recorder.record_at(&event, at) {
             say!("heat: {warning}");
         }
         if let DebateEvent::Finished { outcome: o, .. } = &event {

@@ -133,6 +133,7 @@ async fn providers(config: &Config, offer_install: bool) -> anyhow::Result<Found
             provider: c.kind.name().into(),
             model: c.model.clone(),
             price: config.role_float(c.role, "price_input").zip(config.role_float(c.role, "price_output")),
+            pauses_in_place: c.kind == ProviderKind::Local,
         })
         .collect();
     if offer_install && selection.uses(ProviderKind::Local) && super::model::needs_install(config) {

@@ -2,144 +2,45 @@
 //! every event it emits into its own `DebateState`, asks the planner what to
 //! do next, and runs each model turn on a task of its own. Dropping a turn's
 //! task drops its stream, which aborts the HTTP request.
+//!
+//! While paused, a model that pauses in place (the embedded one) is not
+//! polled, so it stops between two tokens; what any other model sends is
+//! held, and shown on resume stamped with the moment it arrived.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
+use std::time::Instant;
 
-use futures::StreamExt;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
-use super::event::{Command, DebateEvent, Outcome, Participant, Role, TurnPurpose};
+use super::call::{self, Call, TurnMsg, TurnMsgKind};
+use super::event::{Command, DebateEvent, Outcome, Role, TurnPurpose};
 use super::guard::turn::{self as guard, ArgumentOutcome, SentPrompt, VerdictOutcome};
+use super::notices::{self, served_name};
 use super::plan::{Step, next_steps};
-use super::prompt::{self, Prompts};
+use super::prompt;
+pub use super::setup::{DebateSpec, EngineSetup, RoleSetup, StructuredSetting};
 use super::state::DebateState;
 use super::{extractive, verdict};
-use crate::provider::retry::{RetryPolicy, TurnItem, with_retry};
+use crate::provider::retry::TurnItem;
 use crate::provider::{
-    Adaptation, ChatMessage, ChatModel, ChatRequest, Chunk, FinishReason, ProviderError, ResponseSchema,
-    StructuredOutput, Usage,
+    Adaptation, ChatMessage, ChatRequest, Chunk, FinishReason, ResponseSchema, StructuredOutput, Usage,
 };
-
-/// A served model's name as a label: a server that names its model by the
-/// file it loaded (`/models/SmolLM2-135M-Instruct.Q4_1.gguf`) gets the
-/// file's name; anything else is kept as it is.
-fn served_name(reported: &str) -> String {
-    let path = std::path::Path::new(reported.trim());
-    let is_file = reported.starts_with('/') || path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gguf"));
-    match path.file_stem().filter(|_| is_file) {
-        Some(stem) => stem.to_string_lossy().into_owned(),
-        None => reported.trim().to_string(),
-    }
-}
-
-/// An endpoint as a person names it: `127.0.0.1:8765/v1` for the key
-/// `openai http://127.0.0.1:8765/v1`.
-fn endpoint_label(endpoint: &str) -> &str {
-    let url = endpoint.split_once(' ').map_or(endpoint, |(_, url)| url);
-    url.split_once("://").map_or(url, |(_, rest)| rest)
-}
-
-/// How the notice about a judge's small context window begins.
-const JUDGE_CONTEXT_NOTICE: &str = "the judge's context window";
-
-/// How one role is played: which model, with which limits.
-#[derive(Clone)]
-pub struct RoleSetup {
-    pub model: Arc<dyn ChatModel>,
-    pub model_name: String,
-    pub max_tokens: u32,
-    pub thinking_budget: Option<u32>,
-    /// The structured output the judge asks for first
-    /// (`providers.<name>.structured_output`).
-    pub structured: StructuredSetting,
-}
-
-/// `providers.<name>.structured_output`: `auto` starts with the strongest
-/// form and steps down when the server refuses it; a named form is used as
-/// it is, and its refusal is final.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum StructuredSetting {
-    #[default]
-    Auto,
-    Fixed(StructuredOutput),
-}
-
-impl StructuredSetting {
-    pub fn parse(value: &str) -> Option<Self> {
-        Some(match value {
-            "auto" => Self::Auto,
-            "schema" => Self::Fixed(StructuredOutput::Schema),
-            "json" => Self::Fixed(StructuredOutput::Json),
-            "off" => Self::Fixed(StructuredOutput::Off),
-            _ => return None,
-        })
-    }
-}
-
-impl RoleSetup {
-    /// A role with the defaults for everything but its model.
-    pub fn new(model: Arc<dyn ChatModel>, model_name: impl Into<String>, max_tokens: u32) -> Self {
-        Self {
-            model,
-            model_name: model_name.into(),
-            max_tokens,
-            thinking_budget: None,
-            structured: StructuredSetting::Auto,
-        }
-    }
-
-    fn participant(&self, role: Role) -> Participant {
-        Participant {
-            role,
-            provider: self.model.provider_name().to_string(),
-            model: self.model_name.clone(),
-            served: None,
-        }
-    }
-}
-
-/// Everything the engine needs besides the debate itself.
-#[derive(Clone)]
-pub struct EngineSetup {
-    pub advocate: RoleSetup,
-    pub skeptic: RoleSetup,
-    pub judge: RoleSetup,
-    pub prompts: Prompts,
-    pub retry: RetryPolicy,
-    /// The judge's own sampling temperature (the heat is for the debaters).
-    pub judge_temperature: f32,
-    pub seed: Option<u64>,
-}
-
-impl EngineSetup {
-    pub fn role(&self, role: Role) -> &RoleSetup {
-        match role {
-            Role::Advocate => &self.advocate,
-            Role::Skeptic => &self.skeptic,
-            Role::Judge => &self.judge,
-        }
-    }
-
-    pub fn participants(&self) -> Vec<Participant> {
-        Role::ALL.iter().map(|&r| self.role(r).participant(r)).collect()
-    }
-}
-
-/// What to debate.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DebateSpec {
-    pub topic: String,
-    pub max_rounds: u32,
-    pub initial_heat: f32,
-}
 
 /// The running debate, seen from outside: send commands, read events.
 pub struct DebateHandle {
     commands: mpsc::UnboundedSender<Command>,
-    events: mpsc::UnboundedReceiver<DebateEvent>,
+    events: mpsc::UnboundedReceiver<Stamped>,
     task: JoinHandle<DebateState>,
+}
+
+/// An event and when it happened. A turn's text held back while the debate
+/// was paused happened when it arrived, not when it is shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stamped {
+    pub event: DebateEvent,
+    pub at: Instant,
 }
 
 impl DebateHandle {
@@ -155,6 +56,11 @@ impl DebateHandle {
 
     /// The next event; `None` once the debate has ended and all were read.
     pub async fn next_event(&mut self) -> Option<DebateEvent> {
+        self.next_stamped().await.map(|s| s.event)
+    }
+
+    /// The next event with when it happened (what a log records).
+    pub async fn next_stamped(&mut self) -> Option<Stamped> {
         self.events.recv().await
     }
 
@@ -185,9 +91,12 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Option<DebateEvent>) -> 
     let (command_tx, command_rx) = mpsc::unbounded_channel();
     let (event_tx, event_rx) = mpsc::unbounded_channel();
     let (turn_tx, turn_rx) = mpsc::unbounded_channel();
+    let (paused, _) = watch::channel(state.paused);
     let mut engine = Engine {
         setup,
         state,
+        paused,
+        arrived: None,
         events: event_tx,
         commands: command_rx,
         turn_tx,
@@ -217,19 +126,6 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Option<DebateEvent>) -> 
     DebateHandle { commands: command_tx, events: event_rx, task }
 }
 
-/// A message from a turn's task.
-struct TurnMsg {
-    task: u64,
-    role: Role,
-    kind: TurnMsgKind,
-}
-
-enum TurnMsgKind {
-    Item(TurnItem),
-    Done,
-    Failed(ProviderError),
-}
-
 struct InFlight {
     task: u64,
     round: u32,
@@ -244,18 +140,27 @@ struct InFlight {
 struct Engine {
     setup: EngineSetup,
     state: DebateState,
-    events: mpsc::UnboundedSender<DebateEvent>,
+    /// `state.paused`, for the calls of models that pause in place.
+    paused: watch::Sender<bool>,
+    /// When the held turn message being shown arrived: the stamp of what it causes.
+    arrived: Option<Instant>,
+    events: mpsc::UnboundedSender<Stamped>,
     commands: mpsc::UnboundedReceiver<Command>,
     turn_tx: mpsc::UnboundedSender<TurnMsg>,
     turn_rx: mpsc::UnboundedReceiver<TurnMsg>,
     in_flight: HashMap<Role, InFlight>,
-    /// Turn messages received while paused, shown on resume.
-    held: VecDeque<TurnMsg>,
+    /// Turn messages received while paused, with when each arrived; shown on resume.
+    held: VecDeque<(Instant, TurnMsg)>,
     next_task: u64,
     /// Roles whose model refused a temperature.
     no_temperature: HashMap<Role, bool>,
     /// What each in-flight turn's current attempt reported about itself.
     in_flight_ends: HashMap<Role, AttemptEnd>,
+}
+
+/// The runtime's clock (a test that pauses time sees its own).
+fn now() -> Instant {
+    tokio::time::Instant::now().into_std()
 }
 
 /// The latest usage and the finish an attempt reported.
@@ -281,7 +186,7 @@ impl Engine {
                 },
                 Some(msg) = self.turn_rx.recv() => {
                     if self.state.paused {
-                        self.held.push_back(msg);
+                        self.held.push_back((now(), msg));
                     } else {
                         self.on_turn_msg(msg);
                     }
@@ -294,8 +199,11 @@ impl Engine {
     fn emit(&mut self, event: DebateEvent) {
         crate::logging::event(&event);
         self.state.apply(&event);
+        let paused = self.state.paused;
+        self.paused.send_if_modified(|p| std::mem::replace(p, paused) != paused);
+        let at = self.arrived.unwrap_or_else(now);
         // A consumer that went away does not stop the debate from ending cleanly.
-        let _ = self.events.send(event);
+        let _ = self.events.send(Stamped { event, at });
     }
 
     /// Performs every step the planner asks for until it asks for none.
@@ -309,7 +217,10 @@ impl Engine {
             for step in steps {
                 match step {
                     Step::StartRound { round, topic, heat, injected } => {
-                        let warnings = [self.judge_context_warning(), self.long_topic_warning(round)];
+                        let warnings = [
+                            notices::judge_context_warning(&self.setup, &self.state),
+                            notices::long_topic_warning(&self.setup, &self.state, round),
+                        ];
                         for warning in warnings.into_iter().flatten() {
                             self.emit(DebateEvent::Notice { message: warning });
                         }
@@ -333,10 +244,13 @@ impl Engine {
         match command {
             Command::Pause if !self.state.paused => self.emit(DebateEvent::Paused),
             Command::Resume if self.state.paused => {
-                self.emit(DebateEvent::Resumed);
-                while let Some(msg) = self.held.pop_front() {
+                // What arrived while paused happened then: it is told first, stamped when it arrived.
+                while let Some((at, msg)) = self.held.pop_front() {
+                    self.arrived = Some(at);
                     self.on_turn_msg(msg);
                 }
+                self.arrived = None;
+                self.emit(DebateEvent::Resumed);
             }
             Command::Pause | Command::Resume => {}
             Command::InjectTopic(text) => {
@@ -375,7 +289,7 @@ impl Engine {
             };
             flight.handle.abort();
             // What the person saw stands; anything held back is dropped with the turn.
-            self.held.retain(|m| m.task != flight.task);
+            self.held.retain(|(_, m)| m.task != flight.task);
             self.emit(DebateEvent::TurnCancelled { round: flight.round, role });
         }
     }
@@ -399,25 +313,8 @@ impl Engine {
         self.next_task += 1;
         let task = self.next_task;
         let model = Arc::clone(&self.setup.role(role).model);
-        let policy = self.setup.retry;
-        let tx = self.turn_tx.clone();
-        let handle = tokio::spawn(async move {
-            let send = |kind| tx.send(TurnMsg { task, role, kind }).is_ok();
-            let mut stream = with_retry(model, request, policy);
-            while let Some(item) = stream.next().await {
-                let ok = match item {
-                    Ok(item) => send(TurnMsgKind::Item(item)),
-                    Err(error) => {
-                        send(TurnMsgKind::Failed(error));
-                        return;
-                    }
-                };
-                if !ok {
-                    return;
-                }
-            }
-            send(TurnMsgKind::Done);
-        });
+        let call = Call { task, role, model, policy: self.setup.retry, paused: self.paused.subscribe() };
+        let handle = call::spawn(call, request, self.turn_tx.clone());
         self.in_flight.insert(role, InFlight { task, round, purpose, handle, sent: prompt, guard_retry });
     }
 
@@ -449,48 +346,6 @@ impl Engine {
             response_schema,
             seed: self.setup.seed,
         }
-    }
-
-    /// Before a round: whether the judge's context window (the embedded
-    /// model's, a few thousand tokens) can hold its prompt, this round's two
-    /// arguments at their longest, and its answer. Older rounds are dropped
-    /// from the judge's prompt to make room; this round never is, so a
-    /// window too small for one round is said before the round starts
-    /// (once a debate).
-    fn judge_context_warning(&self) -> Option<String> {
-        let judge = &self.setup.judge;
-        let window = judge.model.context_tokens()?;
-        // About three characters a token for English prose: a cautious estimate.
-        let prompt = self.setup.prompts.system_for(Role::Judge).chars().count() / 3 + 200;
-        let arguments = self.setup.advocate.max_tokens + self.setup.skeptic.max_tokens;
-        let needed = prompt as u32 + arguments + judge.max_tokens;
-        let warned = self.state.notices.iter().any(|n| n.starts_with(JUDGE_CONTEXT_NOTICE));
-        (needed > window && !warned).then(|| {
-            format!(
-                "{JUDGE_CONTEXT_NOTICE} ({window} tokens) may not hold a round: about {prompt} for its prompt, \
-                 up to {arguments} for the two arguments and {} for the verdict. Lower the debaters' \
-                 max_tokens or raise providers.local.context; older rounds are left out of its prompt",
-                judge.max_tokens
-            )
-        })
-    }
-
-    /// Before the first round: whether the proposition is long for a small
-    /// context window (the embedded model's): its first word then comes
-    /// late, and less of the debate fits. Both numbers are said.
-    fn long_topic_warning(&self, round: u32) -> Option<String> {
-        if round > 0 {
-            return None;
-        }
-        let window = Role::ALL.iter().filter_map(|&r| self.setup.role(r).model.context_tokens()).min()?;
-        // About three characters a token: a cautious estimate.
-        let tokens = self.state.topic.chars().count() / 3;
-        (tokens * 4 > window as usize).then(|| {
-            format!(
-                "the proposition is about {tokens} tokens, long for the offline model's {window}-token context: \
-                 expect a slow first word and less room for the debate; a shorter proposition debates better"
-            )
-        })
     }
 
     /// The embedded judge's schema for this round: it chooses from the
@@ -579,15 +434,7 @@ impl Engine {
             }
             Chunk::Adapted(adaptation) => {
                 let Some(endpoint) = self.setup.role(role).model.endpoint() else { return };
-                let server = endpoint_label(&endpoint);
-                let message = match &adaptation {
-                    Adaptation::OneAtATime => format!(
-                        "One request at a time to {server} from now on: it cut a stream when another request started"
-                    ),
-                    Adaptation::StructuredOutput { form } => {
-                        format!("Structured output from {server} now as {}", form.setting())
-                    }
-                };
+                let message = notices::adapted(&endpoint, &adaptation);
                 self.emit(DebateEvent::EndpointAdapted { endpoint, adaptation, message });
             }
             Chunk::Text(_) | Chunk::Reasoning(_) => {}
@@ -602,25 +449,16 @@ impl Engine {
         }
         let provider = setup.model.provider_name();
         tracing::warn!(%endpoint, %message, "structured output refused");
-        let message = format!(
-            "The verdict now comes as {}: {} refused {} (providers.{provider}.structured_output sets the form)",
-            to.describe(provider),
-            endpoint_label(&endpoint),
-            from.describe(provider),
-        );
+        let message = notices::stepped_down(provider, &endpoint, from, to);
         let adaptation = Adaptation::StructuredOutput { form: to };
         self.emit(DebateEvent::EndpointAdapted { endpoint, adaptation, message });
     }
 
     fn on_parameter_dropped(&mut self, role: Role, param: &str, message: &str) {
-        let model = self.setup.role(role).model_name.clone();
-        let note = match param {
-            "temperature" => {
-                self.no_temperature.insert(role, true);
-                format!("{model}: temperature not accepted; heat reaches it by prompt only")
-            }
-            other => format!("{model}: `{other}` not accepted ({message}); sent without it"),
-        };
+        if param == "temperature" {
+            self.no_temperature.insert(role, true);
+        }
+        let note = notices::parameter_dropped(&self.setup.role(role).model_name, param, message);
         self.emit(DebateEvent::Notice { message: note });
     }
 
@@ -696,22 +534,5 @@ impl Engine {
             Err(error) => error.to_string(),
         };
         self.emit(DebateEvent::VerdictInvalid { round, error, will_retry: !purpose.is_repair() });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_served_model_named_by_its_file_is_labelled_by_the_file_name() {
-        let name = super::served_name("/work/models/SmolLM2-135M-Instruct.Q4_1.gguf");
-        assert_eq!(name, "SmolLM2-135M-Instruct.Q4_1");
-        assert_eq!(super::served_name("meta-llama/Llama-3.1-8B-Instruct"), "meta-llama/Llama-3.1-8B-Instruct");
-        assert_eq!(super::served_name("qwen2.5:0.5b"), "qwen2.5:0.5b");
-    }
-
-    #[test]
-    fn an_endpoint_is_named_by_its_host_and_path() {
-        assert_eq!(super::endpoint_label("openai http://127.0.0.1:8765/v1"), "127.0.0.1:8765/v1");
-        assert_eq!(super::endpoint_label("anthropic https://api.anthropic.com"), "api.anthropic.com");
     }
 }

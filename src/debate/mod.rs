@@ -2,12 +2,15 @@
 //! commands, the reducer, the planner, prompts, verdict parsing and the
 //! engine that drives them.
 
+mod call;
 pub mod engine;
 pub mod event;
 pub mod extractive;
 pub mod guard;
+mod notices;
 pub mod plan;
 pub mod prompt;
+mod setup;
 pub mod state;
 pub mod verdict;
 

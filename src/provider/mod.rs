@@ -392,4 +392,14 @@ pub trait ChatModel: Send + Sync {
     fn is_embedded(&self) -> bool {
         false
     }
+
+    /// Whether the model waits where it is while its stream is not polled
+    /// (the embedded model: it stops between two tokens and goes on from
+    /// there), so a paused debate stops polling it. Such a model counts no
+    /// time it is not polled against a timeout. A server's answer runs on
+    /// whether or not it is read: it is not held, it finishes in the
+    /// background.
+    fn pauses_in_place(&self) -> bool {
+        false
+    }
 }

@@ -2,6 +2,7 @@
 //! `retry-after`) on errors that may heal, re-requesting the whole turn so two
 //! partial answers are never spliced; a refused sampling parameter is dropped
 //! and the request sent again at once. Dropping the stream stops everything.
+//! A model that pauses in place is not polled while its turn is paused.
 
 use std::collections::HashSet;
 use std::pin::Pin;
@@ -9,9 +10,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::{Stream, StreamExt};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
-use super::{ChatModel, ChatRequest, Chunk, ProviderError, StructuredOutput, is_structured_param};
+use super::{ChatModel, ChatRequest, Chunk, ChunkStream, ProviderError, StructuredOutput, is_structured_param};
 
 /// When and how long to wait before trying again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,10 +80,25 @@ pub type TurnStream = Pin<Box<dyn Stream<Item = Result<TurnItem, ProviderError>>
 
 /// Runs a turn with retries. The final error, if any, is yielded as `Err`.
 pub fn with_retry(model: Arc<dyn ChatModel>, request: ChatRequest, policy: RetryPolicy) -> TurnStream {
+    pausable(model, request, policy, None)
+}
+
+/// Like [`with_retry`], and while `paused` reads true the model's stream is
+/// not polled at all (not even to finish a chunk under way) and no attempt
+/// starts; it is polled again where it stopped once `paused` reads false.
+/// For a model that pauses in place (`ChatModel::pauses_in_place`): one
+/// that is not polled stops generating. A dropped sender pauses nothing.
+pub fn pausable(
+    model: Arc<dyn ChatModel>,
+    request: ChatRequest,
+    policy: RetryPolicy,
+    paused: Option<watch::Receiver<bool>>,
+) -> TurnStream {
     let (tx, mut rx) = mpsc::channel(64);
     tokio::spawn(async move {
+        let mut pause = Pause(paused);
         tokio::select! {
-            () = drive(model.as_ref(), request, policy, &tx) => {}
+            () = drive(model.as_ref(), request, policy, &tx, &mut pause) => {}
             // The consumer went away: stop at once, dropping the request.
             () = tx.closed() => {}
         }
@@ -92,13 +108,53 @@ pub fn with_retry(model: Arc<dyn ChatModel>, request: ChatRequest, policy: Retry
 
 type Sender = mpsc::Sender<Result<TurnItem, ProviderError>>;
 
-async fn drive(model: &dyn ChatModel, mut request: ChatRequest, policy: RetryPolicy, tx: &Sender) {
+/// Whether the consumer has paused the turn; never for a model whose
+/// stream runs on whether or not it is read.
+struct Pause(Option<watch::Receiver<bool>>);
+
+impl Pause {
+    /// Returns once the turn is not paused.
+    async fn running(&mut self) {
+        if let Some(paused) = &mut self.0 {
+            // A closed channel pauses nothing any more.
+            let _ = paused.wait_for(|p| !*p).await;
+        }
+    }
+
+    /// Returns once the turn is paused; never if it cannot be.
+    async fn paused(&mut self) {
+        if let Some(paused) = &mut self.0
+            && paused.wait_for(|p| *p).await.is_ok()
+        {
+            return;
+        }
+        std::future::pending::<()>().await;
+    }
+
+    /// The stream's next item, polling the stream only while the turn runs.
+    /// A pause that comes while a chunk is under way stops polling at once;
+    /// the stream keeps its place, so nothing is lost or repeated.
+    async fn next(&mut self, stream: &mut ChunkStream) -> Option<Result<Chunk, ProviderError>> {
+        loop {
+            self.running().await;
+            tokio::select! {
+                biased;
+                () = self.paused() => {}
+                item = stream.next() => return item,
+            }
+        }
+    }
+}
+
+async fn drive(model: &dyn ChatModel, mut request: ChatRequest, policy: RetryPolicy, tx: &Sender, pause: &mut Pause) {
     let mut attempt = 0;
     let mut dropped = HashSet::new();
     loop {
+        // No attempt starts while paused: the embedded model would read its prompt.
+        pause.running().await;
         let mut stream = model.stream(request.clone());
         let mut failure = None;
-        while let Some(item) = stream.next().await {
+        while let Some(item) = pause.next(&mut stream).await {
             match item {
                 Ok(chunk) => {
                     if tx.send(Ok(TurnItem::Chunk(chunk))).await.is_err() {

@@ -1,5 +1,6 @@
 //! A scripted `ChatModel` for tests, benchmarks and demos: replies come from
-//! a queue, every request is recorded, and concurrency is measured.
+//! a queue, every request is recorded, and concurrency and the chunks read
+//! from its streams are counted.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -96,7 +97,10 @@ pub struct ScriptedModel {
     requests: Mutex<Vec<ChatRequest>>,
     active: Arc<AtomicUsize>,
     peak: Arc<AtomicUsize>,
+    /// Chunks its streams have yielded so far.
+    pulled: Arc<AtomicUsize>,
     context: Option<u32>,
+    pauses_in_place: bool,
 }
 
 impl ScriptedModel {
@@ -108,8 +112,18 @@ impl ScriptedModel {
             requests: Mutex::new(Vec::new()),
             active: Arc::new(AtomicUsize::new(0)),
             peak: Arc::new(AtomicUsize::new(0)),
+            pulled: Arc::new(AtomicUsize::new(0)),
             context: None,
+            pauses_in_place: false,
         }
+    }
+
+    /// Plays a model that waits where it is while its stream is not polled
+    /// (the embedded one; see `ChatModel::pauses_in_place`).
+    #[must_use]
+    pub fn pausing_in_place(mut self) -> Self {
+        self.pauses_in_place = true;
+        self
     }
 
     /// Plays a model with a small context window of `tokens` (the embedded one).
@@ -122,6 +136,11 @@ impl ScriptedModel {
     /// Every request received so far, oldest first.
     pub fn requests(&self) -> Vec<ChatRequest> {
         self.requests.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// How many chunks its streams have yielded: what was read from it.
+    pub fn pulled(&self) -> usize {
+        self.pulled.load(Ordering::SeqCst)
     }
 
     /// The most streams that were open at the same moment.
@@ -148,6 +167,10 @@ impl ChatModel for ScriptedModel {
         self.context
     }
 
+    fn pauses_in_place(&self) -> bool {
+        self.pauses_in_place
+    }
+
     fn stream(&self, request: ChatRequest) -> ChunkStream {
         self.requests.lock().unwrap_or_else(PoisonError::into_inner).push(request);
         let reply = self
@@ -160,20 +183,27 @@ impl ChatModel for ScriptedModel {
         self.peak.fetch_max(now, Ordering::SeqCst);
         let guard = ActiveGuard(Arc::clone(&self.active));
         let steps: VecDeque<Step> = reply.0.into();
-        let stream = futures::stream::unfold((steps, guard, false), |(mut steps, guard, failed)| async move {
-            if failed {
-                return None;
-            }
-            loop {
-                match steps.pop_front()? {
-                    Step::Chunk(chunk) => return Some((Ok(chunk), (steps, guard, false))),
-                    Step::Delay(d) => tokio::time::sleep(d).await,
-                    Step::Gate(gate) => {
-                        if let Ok(permit) = gate.acquire().await {
-                            permit.forget();
+        let pulled = Arc::clone(&self.pulled);
+        let stream = futures::stream::unfold((steps, guard, false), move |(mut steps, guard, failed)| {
+            let pulled = Arc::clone(&pulled);
+            async move {
+                if failed {
+                    return None;
+                }
+                loop {
+                    match steps.pop_front()? {
+                        Step::Chunk(chunk) => {
+                            pulled.fetch_add(1, Ordering::SeqCst);
+                            return Some((Ok(chunk), (steps, guard, false)));
                         }
+                        Step::Delay(d) => tokio::time::sleep(d).await,
+                        Step::Gate(gate) => {
+                            if let Ok(permit) = gate.acquire().await {
+                                permit.forget();
+                            }
+                        }
+                        Step::Fail(error) => return Some((Err(error), (steps, guard, true))),
                     }
-                    Step::Fail(error) => return Some((Err(error), (steps, guard, true))),
                 }
             }
         });

@@ -1,5 +1,7 @@
 //! One session's append-only JSONL event log: a versioned header line, then
-//! one `{"ms": …, "event": …}` line per event. Crash-safe: a torn last line is
+//! one `{"ms": …, "event": …}` line per event, stamped when it happened (a
+//! turn's text held while the debate was paused, when it arrived), never
+//! earlier than the line before. Crash-safe: a torn last line is
 //! cut off on open (the bytes kept aside in a `.torn` file) and reported;
 //! garbage and events from a newer heat are skipped with a notice naming the
 //! line. One writer per session, enforced with an OS file lock.
@@ -25,7 +27,8 @@ pub struct Header {
     pub created_ms: u64,
 }
 
-/// One stored event and when it happened (ms since the session was created).
+/// One stored event and when it happened (ms since the session was created;
+/// a resumed session goes on from its last stamp).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     pub ms: u64,
@@ -122,6 +125,8 @@ pub struct SessionLog {
     opened: Instant,
     /// `ms` of the session's clock when this writer opened it.
     base_ms: u64,
+    /// The last `ms` written: stamps never go back.
+    last_ms: u64,
 }
 
 impl SessionLog {
@@ -134,7 +139,13 @@ impl SessionLog {
         let file =
             options.open(path).with_context(|| format!("could not create the session log {}", path.display()))?;
         lock(&file, path)?;
-        let mut log = Self { path: path.to_path_buf(), out: BufWriter::new(file), opened: Instant::now(), base_ms: 0 };
+        let mut log = Self {
+            path: path.to_path_buf(),
+            out: BufWriter::new(file),
+            opened: Instant::now(),
+            base_ms: 0,
+            last_ms: 0,
+        };
         serde_json::to_writer(&mut log.out, header)?;
         log.out.write_all(b"\n")?;
         log.sync()?;
@@ -165,7 +176,8 @@ impl SessionLog {
         }
         file.seek(SeekFrom::End(0))?;
         let base_ms = loaded.records.last().map_or(0, |r| r.ms);
-        let log = Self { path: path.to_path_buf(), out: BufWriter::new(file), opened: Instant::now(), base_ms };
+        let opened = Instant::now();
+        let log = Self { path: path.to_path_buf(), out: BufWriter::new(file), opened, base_ms, last_ms: base_ms };
         Ok((log, loaded))
     }
 
@@ -173,10 +185,18 @@ impl SessionLog {
         &self.path
     }
 
-    /// Appends an event. Token deltas stay buffered; every other event is
-    /// flushed, and turn boundaries and steering actions are fsynced.
+    /// Appends an event that happens now.
     pub fn append(&mut self, event: &DebateEvent) -> anyhow::Result<()> {
-        let ms = self.base_ms + u64::try_from(self.opened.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.append_at(event, Instant::now())
+    }
+
+    /// Appends an event that happened `at`. Token deltas stay buffered;
+    /// every other event is flushed, and turn boundaries and steering
+    /// actions are fsynced.
+    pub fn append_at(&mut self, event: &DebateEvent, at: Instant) -> anyhow::Result<()> {
+        let since = at.saturating_duration_since(self.opened).as_millis();
+        let ms = self.base_ms.saturating_add(u64::try_from(since).unwrap_or(u64::MAX)).max(self.last_ms);
+        self.last_ms = ms;
         let record = RecordRef { ms, event };
         serde_json::to_writer(&mut self.out, &record)?;
         self.out.write_all(b"\n")?;

@@ -6,7 +6,7 @@ pub mod index;
 pub mod log;
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, bail};
 
@@ -233,11 +233,16 @@ impl Recorder {
         &self.state
     }
 
-    /// Appends an event. A write failure is returned once as a warning
-    /// sentence (the debate goes on); later failures are silent.
+    /// Appends an event that happens now. A write failure is returned once
+    /// as a warning sentence (the debate goes on); later failures are silent.
     pub fn record(&mut self, event: &DebateEvent) -> Option<String> {
+        self.record_at(event, Instant::now())
+    }
+
+    /// Appends an event that happened `at` (see [`Recorder::record`]).
+    pub fn record_at(&mut self, event: &DebateEvent, at: Instant) -> Option<String> {
         self.state.apply(event);
-        let result = self.log.append(event).and_then(|()| {
+        let result = self.log.append_at(event, at).and_then(|()| {
             if matches!(
                 event,
                 DebateEvent::Started { .. } | DebateEvent::RoundStarted { .. } | DebateEvent::Finished { .. }

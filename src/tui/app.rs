@@ -145,6 +145,9 @@ pub struct RosterEntry {
     pub model: String,
     /// US dollars per million input and output tokens, when configured.
     pub price: Option<(f64, f64)>,
+    /// The model stops where it is while the debate is paused (the offline
+    /// one); a server's answer finishes in the background instead.
+    pub pauses_in_place: bool,
 }
 
 // Independent switches of the view (reasoning, turn times, focus chosen,
@@ -356,6 +359,19 @@ impl App {
 
     pub fn paused(&self) -> bool {
         self.replay == Some(Replay::Paused) || self.pause_requested.unwrap_or(self.debate.paused)
+    }
+
+    /// Whether a role's turn in the current round is under way.
+    pub fn turn_open(&self, role: Role) -> bool {
+        self.debate.current_round().and_then(|r| r.turn(role)).is_some_and(crate::debate::state::Turn::is_open)
+    }
+
+    /// Whether a role's turn runs on while the debate is paused: a server
+    /// does not wait, so its answer finishes in the background and shows on
+    /// resume (the offline model stops where it is).
+    pub fn finishing(&self, role: Role) -> bool {
+        let in_place = self.roster.iter().any(|e| e.role == role && e.pauses_in_place);
+        self.turn_open(role) && !in_place && self.paused() && self.replay.is_none() && self.debate.finish.is_none()
     }
 
     /// Folds one engine event into the view, as happening now.

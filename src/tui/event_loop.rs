@@ -20,7 +20,7 @@ use super::replay::{Playback, Timeline};
 use super::settings::{self, ConfigureResult};
 use super::terminal::Guard;
 use super::{Opening, Studio, view};
-use crate::debate::engine::{self, DebateHandle, DebateSpec};
+use crate::debate::engine::{self, DebateHandle, DebateSpec, Stamped};
 use crate::debate::{Command, DebateEvent, Role};
 use crate::model_store::Progress;
 use crate::store::Recorder;
@@ -305,17 +305,22 @@ fn on_terminal(app: &mut App, event: Event) -> Vec<Effect> {
 }
 
 /// The next event of the shown debate, or never when none is coming.
-async fn next_event(debate: &mut Option<Running>) -> Option<DebateEvent> {
+async fn next_event(debate: &mut Option<Running>) -> Option<Stamped> {
     match debate.as_mut().and_then(|d| d.source.as_mut()) {
-        Some(Source::Engine(handle)) => handle.next_event().await,
-        Some(Source::Replay(playback)) => playback.events.recv().await,
+        Some(Source::Engine(handle)) => handle.next_stamped().await,
+        Some(Source::Replay(playback)) => playback.events.recv().await.map(now),
         None => std::future::pending().await,
     }
 }
 
+/// A replayed event, stamped when it is shown (a replay records nothing).
+fn now(event: DebateEvent) -> Stamped {
+    Stamped { event, at: std::time::Instant::now() }
+}
+
 /// What a source has without waiting.
 enum Ready {
-    Event(DebateEvent),
+    Event(Stamped),
     /// The source sent its last event.
     Closed,
     Nothing,
@@ -323,9 +328,9 @@ enum Ready {
 
 fn ready_event(source: &mut Source) -> Ready {
     let next = match source {
-        Source::Engine(handle) => handle.next_event().now_or_never(),
+        Source::Engine(handle) => handle.next_stamped().now_or_never(),
         Source::Replay(playback) => match playback.events.try_recv() {
-            Ok(event) => Some(Some(event)),
+            Ok(event) => Some(Some(now(event))),
             Err(tokio::sync::mpsc::error::TryRecvError::Empty) => None,
             Err(tokio::sync::mpsc::error::TryRecvError::Disconnected) => Some(None),
         },
@@ -338,11 +343,11 @@ fn ready_event(source: &mut Source) -> Ready {
 }
 
 /// Records and folds an event and every one already waiting behind it.
-fn fold(app: &mut App, debate: &mut Option<Running>, first: Option<DebateEvent>) {
+fn fold(app: &mut App, debate: &mut Option<Running>, first: Option<Stamped>) {
     let Some(running) = debate.as_mut() else { return };
     let mut next = first;
     for _ in 0..DRAIN {
-        let Some(event) = next else {
+        let Some(Stamped { event, at }) = next else {
             // The source has sent everything and closed its channel.
             running.source = None;
             if app.replay.is_some() {
@@ -350,7 +355,7 @@ fn fold(app: &mut App, debate: &mut Option<Running>, first: Option<DebateEvent>)
             }
             return;
         };
-        if let Some(warning) = running.recorder.as_mut().and_then(|r| r.record(&event)) {
+        if let Some(warning) = running.recorder.as_mut().and_then(|r| r.record_at(&event, at)) {
             app.say(Tone::Error, warning);
         }
         // A replayed event happened at its recorded time.
@@ -460,9 +465,9 @@ async fn stop(app: &mut App, debate: &mut Option<Running>, input: &mut EventStre
     let stopped = running.session.clone().filter(|_| live);
     handle.send(Command::Stop);
     let drain = async {
-        while let Some(event) = handle.next_event().await {
+        while let Some(Stamped { event, at }) = handle.next_stamped().await {
             if let Some(recorder) = running.recorder.as_mut() {
-                recorder.record(&event);
+                recorder.record_at(&event, at);
             }
             app.on_event(&event);
         }

@@ -34,7 +34,8 @@ impl App {
                 let pause = !self.paused();
                 self.pause_requested = Some(pause);
                 if pause {
-                    let text = format!("Paused: {} resumes", self.keymap.hint(Action::TogglePause));
+                    let text =
+                        format!("Paused: {}{} resumes", self.pause_note(), self.keymap.hint(Action::TogglePause));
                     self.say_until(Tone::Info, text, Until::Resumed);
                     return vec![Effect::Send(Command::Pause)];
                 }
@@ -70,6 +71,19 @@ impl App {
             _ => {}
         }
         Vec::new()
+    }
+
+    /// What a pause does to the turns under way (asked once it is
+    /// requested): a server's answer finishes in the background, the
+    /// offline model stops where it is. Empty when none is under way.
+    fn pause_note(&self) -> &'static str {
+        if Role::ALL.into_iter().any(|r| self.finishing(r)) {
+            "the running turns finish in the background and show when you resume · "
+        } else if Role::ALL.into_iter().any(|r| self.turn_open(r)) && self.debate.finish.is_none() {
+            "the offline model stops where it is and goes on from there · "
+        } else {
+            ""
+        }
     }
 
     /// A key in the pin-heat dialog.

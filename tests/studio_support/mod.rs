@@ -17,7 +17,13 @@ pub const TOPIC: &str = "Remote work beats the office";
 pub fn roster() -> Vec<RosterEntry> {
     Role::ALL
         .into_iter()
-        .map(|role| RosterEntry { role, provider: "openai".into(), model: "gpt-4.1-mini".into(), price: None })
+        .map(|role| RosterEntry {
+            role,
+            provider: "openai".into(),
+            model: "gpt-4.1-mini".into(),
+            price: None,
+            pauses_in_place: false,
+        })
         .collect()
 }
 

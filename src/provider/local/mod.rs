@@ -192,4 +192,8 @@ impl ChatModel for LocalModel {
         self.template_fallback
             .map(|used| format!("{} has no chat template of its own: heat formats its prompts as {used}", self.name))
     }
+
+    fn pauses_in_place(&self) -> bool {
+        true
+    }
 }

@@ -42,10 +42,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     super::one_line(frame, Rect { y: area.y + 1, height: 1, ..area }, &Line::from(spans));
 }
 
-/// LIVE / PAUSED / ENDED … or REPLAY (playing, paused, ended) with its
-/// speed and place ("round 2 of 3 · 0:41 / 1:05"), coloured by tone; a
-/// scripted debate (the bundled demo) plays as SCRIPTED DEMO, so nobody takes
-/// it for a model's answers.
+/// LIVE / PAUSED (with the turns a server finishes in the background) /
+/// ENDED … or REPLAY (playing, paused, ended) with its speed and place
+/// ("round 2 of 3 · 0:41 / 1:05"), coloured by tone; a scripted debate (the
+/// bundled demo) plays as SCRIPTED DEMO, so nobody takes it for a model's
+/// answers.
 fn badge(app: &App) -> Span<'static> {
     let theme = &app.theme;
     if let Some(replay) = app.replay {
@@ -71,6 +72,12 @@ fn badge(app: &App) -> Span<'static> {
         None if app.paused() => ("❚❚ PAUSED", theme.warn),
         None if app.streaming() => ("● LIVE", theme.good),
         None => ("● WAITING", theme.muted),
+    };
+    let finishing = Role::ALL.iter().filter(|&&r| app.finishing(r)).count();
+    let text = match finishing {
+        0 => text.to_string(),
+        1 => format!("{text} · 1 turn finishing"),
+        n => format!("{text} · {n} turns finishing"),
     };
     Span::styled(format!("{text} "), Style::new().fg(color).add_modifier(Modifier::BOLD))
 }

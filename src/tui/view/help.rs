@@ -24,6 +24,10 @@ enum Row {
     Blank,
 }
 
+/// What a pause does to the turns under way.
+const PAUSE_NOTE: [&str; 2] =
+    ["A pause stops the offline model where it is; a server's", "turn finishes in the background and shows on resume."];
+
 /// The widest the overlay gets: wider is harder to read.
 const MOST_WIDTH: u16 = 80;
 
@@ -125,6 +129,7 @@ fn rows(app: &App) -> Vec<Row> {
     } else {
         let steering: Vec<Action> = Action::TABLE.iter().map(|row| row.0).filter(|a| is_steering(*a)).collect();
         section(&mut rows, "Steering the debate", &steering);
+        rows.extend(PAUSE_NOTE.iter().map(|line| Row::Note((*line).into())));
     }
     let mut debates = vec![Action::NewDebate, Action::Export, Action::Sessions, Action::Quit];
     if !app.starts_debates() {

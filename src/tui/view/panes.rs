@@ -146,7 +146,8 @@ fn short_model(model: &str) -> &str {
 }
 
 /// thinking / streaming / done / retrying in 3 s / error / paused /
-/// stopped (left open when the debate ended) / not run.
+/// finishing (paused, but a server's answer runs on) / stopped (left open
+/// when the debate ended) / not run.
 pub fn state_label(app: &App, role: Role) -> String {
     let over = app.debate.finish.is_some();
     let Some(turn) = app.debate.current_round().and_then(|r| r.turn(role)) else {
@@ -155,6 +156,7 @@ pub fn state_label(app: &App, role: Role) -> String {
     let paused = app.paused() && turn.is_open();
     match &turn.status {
         _ if over && turn.is_open() => "stopped".into(),
+        _ if paused && app.finishing(role) => "finishing".into(),
         _ if paused => "paused".into(),
         TurnStatus::Streaming if turn.text.is_empty() => match app.thinking_for(role) {
             Some(secs) if secs > 0 => format!("thinking {secs} s"),

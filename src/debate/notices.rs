@@ -1,0 +1,118 @@
+//! The sentences the engine says besides the debate itself: warnings
+//! before a round (a judge's context window too small for it, a long
+//! proposition for a small model), and what an endpoint taught heat, with
+//! the labels they use for a served model and an endpoint.
+
+use super::event::Role;
+use super::setup::EngineSetup;
+use super::state::DebateState;
+use crate::provider::{Adaptation, StructuredOutput};
+
+/// How the notice about a judge's small context window begins.
+const JUDGE_CONTEXT_NOTICE: &str = "the judge's context window";
+
+/// A served model's name as a label: a server that names its model by the
+/// file it loaded (`/models/SmolLM2-135M-Instruct.Q4_1.gguf`) gets the
+/// file's name; anything else is kept as it is.
+pub fn served_name(reported: &str) -> String {
+    let path = std::path::Path::new(reported.trim());
+    let is_file = reported.starts_with('/') || path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gguf"));
+    match path.file_stem().filter(|_| is_file) {
+        Some(stem) => stem.to_string_lossy().into_owned(),
+        None => reported.trim().to_string(),
+    }
+}
+
+/// An endpoint as a person names it: `127.0.0.1:8765/v1` for the key
+/// `openai http://127.0.0.1:8765/v1`.
+pub fn endpoint_label(endpoint: &str) -> &str {
+    let url = endpoint.split_once(' ').map_or(endpoint, |(_, url)| url);
+    url.split_once("://").map_or(url, |(_, rest)| rest)
+}
+
+/// Before a round: whether the judge's context window (the embedded
+/// model's, a few thousand tokens) can hold its prompt, this round's two
+/// arguments at their longest, and its answer. Older rounds are dropped
+/// from the judge's prompt to make room; this round never is, so a window
+/// too small for one round is said before the round starts (once a debate).
+pub fn judge_context_warning(setup: &EngineSetup, state: &DebateState) -> Option<String> {
+    let judge = &setup.judge;
+    let window = judge.model.context_tokens()?;
+    // About three characters a token for English prose: a cautious estimate.
+    let prompt = setup.prompts.system_for(Role::Judge).chars().count() / 3 + 200;
+    let arguments = setup.advocate.max_tokens + setup.skeptic.max_tokens;
+    let needed = prompt as u32 + arguments + judge.max_tokens;
+    let warned = state.notices.iter().any(|n| n.starts_with(JUDGE_CONTEXT_NOTICE));
+    (needed > window && !warned).then(|| {
+        format!(
+            "{JUDGE_CONTEXT_NOTICE} ({window} tokens) may not hold a round: about {prompt} for its prompt, \
+             up to {arguments} for the two arguments and {} for the verdict. Lower the debaters' \
+             max_tokens or raise providers.local.context; older rounds are left out of its prompt",
+            judge.max_tokens
+        )
+    })
+}
+
+/// Before the first round: whether the proposition is long for a small
+/// context window (the embedded model's): its first word then comes late,
+/// and less of the debate fits. Both numbers are said.
+pub fn long_topic_warning(setup: &EngineSetup, state: &DebateState, round: u32) -> Option<String> {
+    if round > 0 {
+        return None;
+    }
+    let window = Role::ALL.iter().filter_map(|&r| setup.role(r).model.context_tokens()).min()?;
+    // About three characters a token: a cautious estimate.
+    let tokens = state.topic.chars().count() / 3;
+    (tokens * 4 > window as usize).then(|| {
+        format!(
+            "the proposition is about {tokens} tokens, long for the offline model's {window}-token context: \
+             expect a slow first word and less room for the debate; a shorter proposition debates better"
+        )
+    })
+}
+
+/// What a provider's lasting change for `endpoint` means to a person.
+pub fn adapted(endpoint: &str, adaptation: &Adaptation) -> String {
+    let server = endpoint_label(endpoint);
+    match adaptation {
+        Adaptation::OneAtATime => {
+            format!("One request at a time to {server} from now on: it cut a stream when another request started")
+        }
+        Adaptation::StructuredOutput { form } => format!("Structured output from {server} now as {}", form.setting()),
+    }
+}
+
+/// The verdict's form stepped down because `endpoint` refused the stronger one.
+pub fn stepped_down(provider: &str, endpoint: &str, from: StructuredOutput, to: StructuredOutput) -> String {
+    format!(
+        "The verdict now comes as {}: {} refused {} (providers.{provider}.structured_output sets the form)",
+        to.describe(provider),
+        endpoint_label(endpoint),
+        from.describe(provider),
+    )
+}
+
+/// A sampling parameter `model` refused, and what heat does without it.
+pub fn parameter_dropped(model: &str, param: &str, message: &str) -> String {
+    match param {
+        "temperature" => format!("{model}: temperature not accepted; heat reaches it by prompt only"),
+        other => format!("{model}: `{other}` not accepted ({message}); sent without it"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_served_model_named_by_its_file_is_labelled_by_the_file_name() {
+        let name = super::served_name("/work/models/SmolLM2-135M-Instruct.Q4_1.gguf");
+        assert_eq!(name, "SmolLM2-135M-Instruct.Q4_1");
+        assert_eq!(super::served_name("meta-llama/Llama-3.1-8B-Instruct"), "meta-llama/Llama-3.1-8B-Instruct");
+        assert_eq!(super::served_name("qwen2.5:0.5b"), "qwen2.5:0.5b");
+    }
+
+    #[test]
+    fn an_endpoint_is_named_by_its_host_and_path() {
+        assert_eq!(super::endpoint_label("openai http://127.0.0.1:8765/v1"), "127.0.0.1:8765/v1");
+        assert_eq!(super::endpoint_label("anthropic https://api.anthropic.com"), "api.anthropic.com");
+    }
+}

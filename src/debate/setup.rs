@@ -1,0 +1,101 @@
+//! What a debate is run with: each role's model and limits, the prompts,
+//! the retry policy and seed (`EngineSetup`), and what is debated
+//! (`DebateSpec`).
+
+use std::sync::Arc;
+
+use super::event::{Participant, Role};
+use super::prompt::Prompts;
+use crate::provider::retry::RetryPolicy;
+use crate::provider::{ChatModel, StructuredOutput};
+
+/// How one role is played: which model, with which limits.
+#[derive(Clone)]
+pub struct RoleSetup {
+    pub model: Arc<dyn ChatModel>,
+    pub model_name: String,
+    pub max_tokens: u32,
+    pub thinking_budget: Option<u32>,
+    /// The structured output the judge asks for first
+    /// (`providers.<name>.structured_output`).
+    pub structured: StructuredSetting,
+}
+
+/// `providers.<name>.structured_output`: `auto` starts with the strongest
+/// form and steps down when the server refuses it; a named form is used as
+/// it is, and its refusal is final.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StructuredSetting {
+    #[default]
+    Auto,
+    Fixed(StructuredOutput),
+}
+
+impl StructuredSetting {
+    pub fn parse(value: &str) -> Option<Self> {
+        Some(match value {
+            "auto" => Self::Auto,
+            "schema" => Self::Fixed(StructuredOutput::Schema),
+            "json" => Self::Fixed(StructuredOutput::Json),
+            "off" => Self::Fixed(StructuredOutput::Off),
+            _ => return None,
+        })
+    }
+}
+
+impl RoleSetup {
+    /// A role with the defaults for everything but its model.
+    pub fn new(model: Arc<dyn ChatModel>, model_name: impl Into<String>, max_tokens: u32) -> Self {
+        Self {
+            model,
+            model_name: model_name.into(),
+            max_tokens,
+            thinking_budget: None,
+            structured: StructuredSetting::Auto,
+        }
+    }
+
+    pub(super) fn participant(&self, role: Role) -> Participant {
+        Participant {
+            role,
+            provider: self.model.provider_name().to_string(),
+            model: self.model_name.clone(),
+            served: None,
+        }
+    }
+}
+
+/// Everything the engine needs besides the debate itself.
+#[derive(Clone)]
+pub struct EngineSetup {
+    pub advocate: RoleSetup,
+    pub skeptic: RoleSetup,
+    pub judge: RoleSetup,
+    pub prompts: Prompts,
+    pub retry: RetryPolicy,
+    /// The judge's own sampling temperature (the heat is for the debaters).
+    pub judge_temperature: f32,
+    pub seed: Option<u64>,
+}
+
+impl EngineSetup {
+    pub fn role(&self, role: Role) -> &RoleSetup {
+        match role {
+            Role::Advocate => &self.advocate,
+            Role::Skeptic => &self.skeptic,
+            Role::Judge => &self.judge,
+        }
+    }
+
+    pub fn participants(&self) -> Vec<Participant> {
+        Role::ALL.iter().map(|&r| self.role(r).participant(r)).collect()
+    }
+}
+
+/// What to debate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DebateSpec {
+    pub topic: String,
+    pub max_rounds: u32,
+    pub initial_heat: f32,
+}
