@@ -17,6 +17,14 @@ pub fn partial(text: &str) -> PartialVerdict {
     if !body.starts_with('{') {
         return PartialVerdict { verdict: text.to_string(), ..PartialVerdict::default() };
     }
+    // The embedded judge's chosen form (`debate::extractive`): its picks so far.
+    if let Some(advocate) = string_field(body, "advocate_best") {
+        let mut verdict = format!("The advocate's strongest point: \u{201c}{advocate}");
+        if let Some(skeptic) = string_field(body, "skeptic_best") {
+            verdict.push_str(&format!("\u{201d} The skeptic's: \u{201c}{skeptic}"));
+        }
+        return PartialVerdict { verdict, topic: string_field(body, "next_question"), resolved: None };
+    }
     PartialVerdict {
         verdict: string_field(body, "verdict").unwrap_or_default(),
         topic: string_field(body, "topic"),
@@ -97,6 +105,18 @@ fn value_start(body: &str, key: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_embedded_judges_choices_read_as_they_stream() {
+        let so_far = super::partial(r#"{"advocate_best":"Streets get safer.","skeptic_best":"Deliveries cost mo"#);
+        assert_eq!(
+            so_far.verdict,
+            "The advocate's strongest point: \u{201c}Streets get safer.\u{201d} The skeptic's: \u{201c}Deliveries cost mo"
+        );
+        assert_eq!(so_far.topic, None);
+        let done = super::partial(r#"{"advocate_best":"A.","skeptic_best":"B.","next_question":"Why cars?"}"#);
+        assert_eq!(done.topic.as_deref(), Some("Why cars?"));
+    }
+
     use super::*;
 
     #[test]
