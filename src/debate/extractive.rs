@@ -81,7 +81,8 @@ fn question_pattern(proposition: &str) -> String {
     // A question word first, then plain lowercase words one space apart: no
     // run-on clauses, no "The next round should answer…"; one of the words
     // is a word of the proposition (or its plural, -ed, -ing…), whole.
-    let opener = "(Why|How|Does|Do|Should|Can|Could|Will|Would|Is|Are|What)";
+    // No "What": from a tiny model it opens "What are your thoughts on…".
+    let opener = "(Why|How|Does|Do|Should|Can|Could|Will|Would|Is|Are)";
     let word = "[a-z0-9'-]+";
     if words.is_empty() {
         return format!("^{opener}( {word}){{2,15}}[?]$");
