@@ -32,6 +32,21 @@ const DEBATE_WORDS: [&str; 18] = [
     "question",
 ];
 
+/// Phrases that point at the debate itself, refused even when the topic also
+/// shares a word with the proposition ("How does this debate differ from the
+/// previous one days ago?" shares "day" with a four-day week).
+/// ("this round" or "last round" are left out: a round of funding or hiring is
+/// a subject.)
+const META_PHRASES: [&str; 7] = [
+    "this debate",
+    "the debate",
+    "this discussion",
+    "this conversation",
+    "previous debate",
+    "last debate",
+    "previous one",
+];
+
 /// Why a judge's next topic was set aside. `Display` is a clause for the
 /// notice: "the judge's next topic was set aside (it is a piece of the prompt)".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -92,10 +107,16 @@ pub fn check(topic: &str, ctx: &Context<'_>) -> Result<(), TopicFault> {
     copied(topic, ctx)?;
     let about_the_proposition = !text::content_words(topic).is_disjoint(&text::content_words(ctx.proposition));
     let about_the_debate = text::words(topic).iter().any(|w| DEBATE_WORDS.contains(&text::stem(w)));
-    if about_the_debate && !about_the_proposition {
+    if about_the_debate && !about_the_proposition || points_at_the_debate(topic) {
         return Err(TopicFault::AboutTheDebate);
     }
     Ok(())
+}
+
+/// Names the debate itself ("this debate", "the previous one", "last round").
+fn points_at_the_debate(topic: &str) -> bool {
+    let padded = format!(" {} ", text::words(topic).join(" "));
+    META_PHRASES.iter().any(|phrase| padded.contains(&format!(" {phrase} ")))
 }
 
 /// Starts or ends where no sentence does, or leaves a parenthesis open.
@@ -229,6 +250,15 @@ mod tests {
     fn debate_words_pass_when_the_topic_is_about_the_proposition() {
         assert_eq!(topic_check("Which argument about remote onboarding holds up?"), Ok(()));
         assert_eq!(topic_check("Which argument holds up best?"), Err(TopicFault::AboutTheDebate));
+    }
+
+    #[test]
+    fn a_topic_that_points_at_the_debate_is_set_aside_even_when_it_shares_a_word() {
+        let seen = "How does this debate differ from the previous one on remote onboarding?";
+        assert_eq!(topic_check(seen), Err(TopicFault::AboutTheDebate));
+        assert_eq!(topic_check("Has the debate on remote work moved on?"), Err(TopicFault::AboutTheDebate));
+        assert_eq!(topic_check("Should remote teams hire in the next round of funding?"), Ok(()));
+        assert_eq!(topic_check("Does remote onboarding cost this firm more?"), Ok(()));
     }
 
     #[test]
