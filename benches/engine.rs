@@ -20,9 +20,7 @@ fn role(reply: Reply) -> RoleSetup {
 
 fn setup(debater: &Reply) -> EngineSetup {
     EngineSetup {
-        advocate: role(debater.clone()),
-        skeptic: role(debater.clone()),
-        judge: role(Reply::text(VERDICT)),
+        roles: [role(debater.clone()), role(debater.clone()), role(Reply::text(VERDICT))],
         prompts: Prompts::default(),
         retry: RetryPolicy::default(),
         judge_temperature: 0.2,

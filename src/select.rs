@@ -366,8 +366,8 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
     for choice in &selection.roles {
         setups.push(role_setup(choice)?);
     }
-    let [advocate, skeptic, judge]: [RoleSetup; 3] =
-        setups.try_into().map_err(|_| anyhow::anyhow!("expected three roles"))?;
+    let roles: [RoleSetup; Role::COUNT] =
+        setups.try_into().map_err(|_| anyhow::anyhow!("expected one setup per seat"))?;
     let prompts_dir = config.text("debate.prompts_dir").map(std::path::PathBuf::from);
     let all_local = selection.roles.iter().all(|r| r.kind == ProviderKind::Local);
     let base = match config.text("providers.local.prompts").unwrap_or("compact") {
@@ -376,9 +376,7 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         other => bail!("`providers.local.prompts` must be \"compact\" or \"full\", got {other:?}"),
     };
     Ok(EngineSetup {
-        advocate,
-        skeptic,
-        judge,
+        roles,
         prompts: Prompts::load(base, prompts_dir.as_deref())?,
         retry: RetryPolicy {
             max_retries: config.int("network.max_retries").and_then(|v| u32::try_from(v).ok()).unwrap_or(4),
@@ -393,7 +391,7 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
 /// template of its own), once per model.
 pub fn model_notices(setup: &EngineSetup) -> Vec<String> {
     let mut notices: Vec<String> = Vec::new();
-    for role in [&setup.advocate, &setup.skeptic, &setup.judge] {
+    for role in &setup.roles {
         if let Some(notice) = role.model.notice()
             && !notices.contains(&notice)
         {
@@ -549,8 +547,8 @@ mod tests {
             vec![(None, 2), (Some("/models/judge.gguf".to_string()), 1)],
             "the debaters share the configured model (two contexts); the judge loads its own file"
         );
-        assert!(Arc::ptr_eq(&setup.advocate.model, &setup.skeptic.model));
-        assert!(!Arc::ptr_eq(&setup.advocate.model, &setup.judge.model));
+        assert!(Arc::ptr_eq(&setup.role(Role::Advocate).model, &setup.role(Role::Skeptic).model));
+        assert!(!Arc::ptr_eq(&setup.role(Role::Advocate).model, &setup.role(Role::Judge).model));
 
         // A model name the embedded model cannot run is refused, not ignored.
         let named = config(&[("HEAT_MODEL", "gpt-4.1")], &[]);

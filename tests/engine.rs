@@ -27,9 +27,7 @@ fn role(model: &Arc<ScriptedModel>) -> RoleSetup {
 
 fn setup(adv: &Arc<ScriptedModel>, skp: &Arc<ScriptedModel>, judge: &Arc<ScriptedModel>) -> EngineSetup {
     EngineSetup {
-        advocate: role(adv),
-        skeptic: role(skp),
-        judge: role(judge),
+        roles: [role(adv), role(skp), role(judge)],
         prompts: Prompts::default(),
         retry: RetryPolicy { max_retries: 2, ..RetryPolicy::default() },
         judge_temperature: 0.2,
@@ -398,7 +396,7 @@ async fn thinking_budget_means_no_temperature_but_the_control_line_stays() {
     let (a, s) = (debater("For."), debater("Against."));
     let j = judge([verdict(true, 0.3, "t")]);
     let mut setup = setup(&a, &s, &j);
-    setup.advocate.thinking_budget = Some(2048);
+    setup.role_mut(Role::Advocate).thinking_budget = Some(2048);
     drain(engine::start(setup, spec(2))).await;
     assert_eq!(a.requests()[0].temperature, None);
     assert_eq!(a.requests()[0].thinking_budget, Some(2048));
@@ -450,15 +448,15 @@ async fn a_judge_whose_context_cannot_hold_a_round_is_named_before_the_round_sta
     let (adv, skp) = (debater("Tabs."), debater("Spaces."));
     let small = Arc::new(ScriptedModel::new([], verdict(true, 0.3, "done")).with_context(2048));
     let mut roomy = setup(&adv, &skp, &small);
-    roomy.advocate.max_tokens = 256;
-    roomy.skeptic.max_tokens = 256;
-    roomy.judge.max_tokens = 256;
+    roomy.role_mut(Role::Advocate).max_tokens = 256;
+    roomy.role_mut(Role::Skeptic).max_tokens = 256;
+    roomy.role_mut(Role::Judge).max_tokens = 256;
     let (events, _) = drain(engine::start(roomy.clone(), spec(2))).await;
     assert!(!events.iter().any(|e| matches!(e, DebateEvent::Notice { .. })), "256-token arguments fit 2,048");
 
     let mut remote_debaters = roomy;
-    remote_debaters.advocate.max_tokens = 1024;
-    remote_debaters.skeptic.max_tokens = 1024;
+    remote_debaters.role_mut(Role::Advocate).max_tokens = 1024;
+    remote_debaters.role_mut(Role::Skeptic).max_tokens = 1024;
     let (events, _) = drain(engine::start(remote_debaters, spec(3))).await;
     let notices: Vec<usize> = events
         .iter()
@@ -479,7 +477,7 @@ async fn a_proposition_long_for_a_small_context_is_named_with_both_numbers_befor
     let (a, s) = (small("For."), small("Against."));
     let j = Arc::new(ScriptedModel::new([], verdict(true, 0.3, "t")).with_context(2048));
     let mut setup = setup(&a, &s, &j);
-    for role in [&mut setup.advocate, &mut setup.skeptic, &mut setup.judge] {
+    for role in &mut setup.roles {
         role.max_tokens = 256;
     }
     let long = DebateSpec { topic: "Remote work beats the office. ".repeat(70), ..spec(1) };

@@ -29,9 +29,7 @@ fn role(model: &Arc<ScriptedModel>) -> RoleSetup {
 
 fn setup(adv: &Arc<ScriptedModel>, skp: &Arc<ScriptedModel>, judge: &Arc<ScriptedModel>) -> EngineSetup {
     EngineSetup {
-        advocate: role(adv),
-        skeptic: role(skp),
-        judge: role(judge),
+        roles: [role(adv), role(skp), role(judge)],
         prompts: Prompts::default(),
         retry: RetryPolicy { max_retries: 2, ..RetryPolicy::default() },
         judge_temperature: 0.2,
@@ -150,7 +148,7 @@ async fn a_debater_answering_only_the_control_line_is_asked_once_more_and_its_go
 
 #[tokio::test(start_paused = true)]
 async fn a_debater_copying_its_prompt_twice_fails_its_turn() {
-    let copy = Prompts::default().advocate;
+    let copy = Prompts::default().brief(Role::Advocate).to_string();
     let a = debater(&copy);
     let s = debater("Spaces look the same everywhere.");
     let j = model([], settled());

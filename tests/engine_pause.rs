@@ -35,9 +35,7 @@ fn debate(advocate: ScriptedModel) -> (Arc<ScriptedModel>, DebateHandle) {
     let verdict = r#"{"resolved": true, "verdict": "Settled.", "topic": "Tabs beat spaces", "heat": 0.4}"#;
     let judge = Arc::new(ScriptedModel::new([], Reply::text(verdict)));
     let setup = EngineSetup {
-        advocate: role(&advocate),
-        skeptic: role(&skeptic),
-        judge: role(&judge),
+        roles: [role(&advocate), role(&skeptic), role(&judge)],
         prompts: Prompts::default(),
         retry: RetryPolicy::default(),
         judge_temperature: 0.2,

@@ -79,9 +79,7 @@ fn anthropic_role(server: &MockLlm) -> RoleSetup {
 
 fn setup(role: impl Fn() -> RoleSetup) -> EngineSetup {
     EngineSetup {
-        advocate: role(),
-        skeptic: role(),
-        judge: role(),
+        roles: [role(), role(), role()],
         prompts: Prompts::default(),
         retry: RetryPolicy { max_retries: 3, ..FAST },
         judge_temperature: 0.2,

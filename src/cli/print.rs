@@ -103,12 +103,12 @@ impl<W: Write> TextPrinter<W> {
             }
             DebateEvent::TurnStarted { role, .. } => {
                 self.sanitizers.insert(*role, Sanitizer::new());
-                if *role == Role::Judge {
+                if role.is_judge() {
                     self.settle_debaters()?;
                     writeln!(self.out, "\n{}", self.heading(Role::Judge))?;
                 }
             }
-            DebateEvent::Delta { role, text, .. } if *role != Role::Judge => {
+            DebateEvent::Delta { role, text, .. } if role.is_debater() => {
                 let clean = self.sanitizers.entry(*role).or_default().push(text);
                 self.debater_text(*role, &clean)?;
             }
@@ -128,14 +128,14 @@ impl<W: Write> TextPrinter<W> {
                     writeln!(self.out, "{}", self.style.paint("33", &line))?;
                 }
             }
-            DebateEvent::TurnCompleted { role, truncated_at, .. } if *role != Role::Judge => {
+            DebateEvent::TurnCompleted { role, truncated_at, .. } if role.is_debater() => {
                 if let Some(tokens) = truncated_at {
                     self.debater_text(*role, &format!(" … {}", crate::debate::cut_note(*tokens)))?;
                 }
                 self.debater_done(*role)?;
             }
             DebateEvent::TurnCancelled { role, .. } => {
-                if *role != Role::Judge {
+                if role.is_debater() {
                     self.debater_done(*role)?;
                 }
                 writeln!(self.out, "{}", self.style.paint("33", &format!("[{} cancelled]", role.key())))?;
@@ -199,12 +199,7 @@ impl<W: Write> TextPrinter<W> {
     }
 
     fn heading(&self, role: Role) -> String {
-        let code = match role {
-            Role::Advocate => "1;32",
-            Role::Skeptic => "1;31",
-            Role::Judge => "1;35",
-        };
-        self.style.paint(code, &format!("▌ {}", role.label()))
+        self.style.paint(role.seat().ansi, &format!("▌ {}", role.label()))
     }
 
     /// Writes a whole line of prose, wrapped like the arguments.

@@ -321,7 +321,7 @@ impl Engine {
     fn request_for(&self, round: u32, role: Role, purpose: TurnPurpose) -> ChatRequest {
         let setup = self.setup.role(role);
         let heat = self.state.rounds.iter().find(|r| r.number == round).map_or(self.state.heat, |r| r.heat);
-        let (messages, wanted_temperature, response_schema) = if role == Role::Judge {
+        let (messages, wanted_temperature, response_schema) = if role.is_judge() {
             let chosen = self.chosen_schema(round, purpose);
             let messages = prompt::judge_messages(&self.state, round, purpose, chosen.is_some());
             let schema = chosen.unwrap_or_else(|| self.verdict_schema(setup));
@@ -352,7 +352,7 @@ impl Engine {
     /// arguments instead of writing (`extractive`). `None` for every other
     /// judge, and when an argument offers no sentence to choose.
     fn chosen_schema(&self, round: u32, purpose: TurnPurpose) -> Option<ResponseSchema> {
-        if !self.setup.judge.model.is_embedded() {
+        if !self.setup.role(Role::Judge).model.is_embedded() {
             return None;
         }
         let current = self.state.rounds.iter().find(|r| r.number == round)?;
@@ -466,7 +466,7 @@ impl Engine {
         let (round, purpose) = (flight.round, flight.purpose);
         let turn = self.state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role));
         let mut text = turn.map(|t| t.text.clone()).unwrap_or_default();
-        if role != Role::Judge {
+        if role.is_debater() {
             match guard::argument(&self.state, &flight.sent, &text, flight.guard_retry) {
                 ArgumentOutcome::Stands(cleaned) => text = cleaned,
                 ArgumentOutcome::Retry(fault) => {
@@ -502,7 +502,7 @@ impl Engine {
             usage.map_or(limit, |u| u32::try_from(u.output_tokens).unwrap_or(limit).max(1))
         });
         self.emit(DebateEvent::TurnCompleted { round, role, text: text.clone(), usage, truncated_at });
-        if role != Role::Judge {
+        if role.is_debater() {
             return;
         }
         let (topic, heat) = self

@@ -16,33 +16,30 @@ pub enum Role {
 }
 
 impl Role {
+    /// How many roles there are (the rows of [`super::seat::SEATS`]).
+    pub const COUNT: usize = 3;
     /// The two sides that argue, in the order the judge receives them.
     pub const DEBATERS: [Role; 2] = [Role::Advocate, Role::Skeptic];
-    pub const ALL: [Role; 3] = [Role::Advocate, Role::Skeptic, Role::Judge];
+    pub const ALL: [Role; Role::COUNT] = [Role::Advocate, Role::Skeptic, Role::Judge];
 
     pub fn label(self) -> &'static str {
-        match self {
-            Role::Advocate => "Advocate",
-            Role::Skeptic => "Skeptic",
-            Role::Judge => "Judge",
-        }
+        self.seat().label
     }
 
+    /// The role's id: in logs, config keys and prompt file names.
     pub fn key(self) -> &'static str {
-        match self {
-            Role::Advocate => "advocate",
-            Role::Skeptic => "skeptic",
-            Role::Judge => "judge",
-        }
+        self.seat().id
     }
 
-    /// The other debater; the judge has no opponent.
+    /// The debater on the other side; the judge has no opponent.
     pub fn opponent(self) -> Option<Role> {
-        match self {
-            Role::Advocate => Some(Role::Skeptic),
-            Role::Skeptic => Some(Role::Advocate),
-            Role::Judge => None,
-        }
+        use super::seat::Side;
+        let other = match self.side() {
+            Side::For => Side::Against,
+            Side::Against => Side::For,
+            Side::Judge => return None,
+        };
+        Role::DEBATERS.into_iter().find(|r| r.side() == other)
     }
 }
 

@@ -10,11 +10,13 @@ pub mod guard;
 mod notices;
 pub mod plan;
 pub mod prompt;
+pub mod seat;
 mod setup;
 pub mod state;
 pub mod verdict;
 
 pub use event::{Command, DebateEvent, Outcome, Participant, Role, TurnPurpose};
+pub use seat::{SEATS, Seat, Side};
 pub use state::DebateState;
 pub use verdict::Verdict;
 

@@ -36,11 +36,11 @@ pub fn endpoint_label(endpoint: &str) -> &str {
 /// from the judge's prompt to make room; this round never is, so a window
 /// too small for one round is said before the round starts (once a debate).
 pub fn judge_context_warning(setup: &EngineSetup, state: &DebateState) -> Option<String> {
-    let judge = &setup.judge;
+    let judge = setup.role(Role::Judge);
     let window = judge.model.context_tokens()?;
     // About three characters a token for English prose: a cautious estimate.
     let prompt = setup.prompts.system_for(Role::Judge).chars().count() / 3 + 200;
-    let arguments = setup.advocate.max_tokens + setup.skeptic.max_tokens;
+    let arguments = Role::DEBATERS.iter().map(|&r| setup.role(r).max_tokens).sum::<u32>();
     let needed = prompt as u32 + arguments + judge.max_tokens;
     let warned = state.notices.iter().any(|n| n.starts_with(JUDGE_CONTEXT_NOTICE));
     (needed > window && !warned).then(|| {

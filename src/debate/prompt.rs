@@ -8,6 +8,7 @@ use anyhow::Context;
 
 use super::event::{Role, TurnPurpose};
 use super::extractive;
+use super::seat::SEATS;
 use super::state::{DebateState, Round, VerdictStatus};
 use crate::provider::ChatMessage;
 
@@ -19,18 +20,20 @@ pub const HISTORY_ROUNDS: usize = 3;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Prompts {
     pub system: String,
-    pub advocate: String,
-    pub skeptic: String,
-    pub judge: String,
+    /// Each seat's brief, by its position in [`super::seat::SEATS`].
+    pub briefs: [String; Role::COUNT],
 }
 
 impl Default for Prompts {
     fn default() -> Self {
         Self {
             system: include_str!("../../prompts/system.md").to_string(),
-            advocate: include_str!("../../prompts/advocate.md").to_string(),
-            skeptic: include_str!("../../prompts/skeptic.md").to_string(),
-            judge: include_str!("../../prompts/judge.md").to_string(),
+            briefs: [
+                include_str!("../../prompts/advocate.md"),
+                include_str!("../../prompts/skeptic.md"),
+                include_str!("../../prompts/judge.md"),
+            ]
+            .map(str::to_string),
         }
     }
 }
@@ -42,40 +45,43 @@ impl Prompts {
     pub fn compact() -> Self {
         Self {
             system: include_str!("../../prompts/compact/system.md").to_string(),
-            advocate: include_str!("../../prompts/compact/advocate.md").to_string(),
-            skeptic: include_str!("../../prompts/compact/skeptic.md").to_string(),
-            judge: include_str!("../../prompts/compact/judge.md").to_string(),
+            briefs: [
+                include_str!("../../prompts/compact/advocate.md"),
+                include_str!("../../prompts/compact/skeptic.md"),
+                include_str!("../../prompts/compact/judge.md"),
+            ]
+            .map(str::to_string),
         }
     }
 
-    /// `base` with any `system.md`, `advocate.md`, `skeptic.md` or
-    /// `judge.md` found in `dir` taking their place.
+    /// `base` with any `system.md` or seat brief (`advocate.md`,
+    /// `skeptic.md`, `judge.md`) found in `dir` taking their place.
     pub fn load(base: Self, dir: Option<&Path>) -> anyhow::Result<Self> {
         let mut prompts = base;
         let Some(dir) = dir else { return Ok(prompts) };
-        for (name, slot) in [
-            ("system.md", &mut prompts.system),
-            ("advocate.md", &mut prompts.advocate),
-            ("skeptic.md", &mut prompts.skeptic),
-            ("judge.md", &mut prompts.judge),
-        ] {
+        let read = |name: &str, slot: &mut String| -> anyhow::Result<()> {
             let path = dir.join(name);
             if path.exists() {
                 *slot = std::fs::read_to_string(&path)
                     .with_context(|| format!("could not read the prompt file {}", path.display()))?;
             }
+            Ok(())
+        };
+        read("system.md", &mut prompts.system)?;
+        for seat in &SEATS {
+            read(seat.brief_file, &mut prompts.briefs[seat.position])?;
         }
         Ok(prompts)
     }
 
+    /// A seat's brief.
+    pub fn brief(&self, role: Role) -> &str {
+        &self.briefs[role.position()]
+    }
+
     /// The system prompt for a role: the shared rules, then the role's brief.
     pub fn system_for(&self, role: Role) -> String {
-        let brief = match role {
-            Role::Advocate => &self.advocate,
-            Role::Skeptic => &self.skeptic,
-            Role::Judge => &self.judge,
-        };
-        format!("{}\n\n{}", self.system.trim_end(), brief.trim_end())
+        format!("{}\n\n{}", self.system.trim_end(), self.brief(role).trim_end())
     }
 }
 
@@ -124,10 +130,7 @@ fn brief_debater_prompt(state: &DebateState, role: Role, round: &Round) -> Strin
     if let Some((opponent, point)) = &point {
         out.push_str(&format!("The {}'s main point: \u{201c}{point}\u{201d}\n", opponent.key()));
     }
-    let side = match role {
-        Role::Advocate => "Give reasons why this proposition is RIGHT.",
-        _ => "Give reasons why this proposition is WRONG.",
-    };
+    let side = role.side().instruction().unwrap_or_default();
     let reply = if point.is_some() { " Answer that point first." } else { "" };
     out.push_str(&format!("Round {} of {}. {side}{reply}", round.number + 1, state.max_rounds));
     out
@@ -152,10 +155,7 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
     for note in &round.injected {
         out.push_str(&format!("\nModerator's note: {note}\n"));
     }
-    let side = match role {
-        Role::Advocate => "Give reasons why this proposition is RIGHT.",
-        _ => "Give reasons why this proposition is WRONG.",
-    };
+    let side = role.side().instruction().unwrap_or_default();
     let reply = if previous.is_some() { " Answer your opponent's points first." } else { "" };
     out.push_str(&format!("\nRound {} of {}. {side}{reply}", round.number + 1, state.max_rounds));
     out
@@ -170,29 +170,18 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
 pub fn opening(state: &DebateState, role: Role, round: u32) -> Option<String> {
     let proposition = state.topic.trim().trim_end_matches(['.', '!']).trim();
     let is_question = proposition.ends_with('?');
-    let (claim, first, reply) = match role {
-        Role::Advocate if is_question => {
-            ("Yes.".to_string(), "My first reason is that", "The skeptic's point fails because")
-        }
-        Role::Skeptic if is_question => {
-            ("No.".to_string(), "My first objection is that", "The advocate's point fails because")
-        }
-        Role::Advocate => (
-            format!("I agree that {}.", as_clause(proposition)),
-            "My first reason is that",
-            "The skeptic's point fails because",
-        ),
-        Role::Skeptic => (
-            format!("I disagree that {}.", as_clause(proposition)),
-            "My first objection is that",
-            "The advocate's point fails because",
-        ),
-        Role::Judge => return None,
+    let words = role.side().opening_words()?;
+    let opponent = role.opponent()?;
+    let claim = if is_question {
+        words.answer.to_string()
+    } else {
+        format!("I {} that {}.", words.verb, as_clause(proposition))
     };
+    let reply = format!("The {}'s point fails because", opponent.key());
     if proposition.is_empty() {
         return None;
     }
-    Some(format!("{claim} {}", if round == 0 { first } else { reply }))
+    Some(format!("{claim} {}", if round == 0 { words.first } else { &reply }))
 }
 
 /// A proposition as a clause after "that": its first letter lowercased

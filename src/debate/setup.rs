@@ -68,9 +68,8 @@ impl RoleSetup {
 /// Everything the engine needs besides the debate itself.
 #[derive(Clone)]
 pub struct EngineSetup {
-    pub advocate: RoleSetup,
-    pub skeptic: RoleSetup,
-    pub judge: RoleSetup,
+    /// Each seat's model and limits, by its position in [`super::seat::SEATS`].
+    pub roles: [RoleSetup; Role::COUNT],
     pub prompts: Prompts,
     pub retry: RetryPolicy,
     /// The judge's own sampling temperature (the heat is for the debaters).
@@ -80,11 +79,11 @@ pub struct EngineSetup {
 
 impl EngineSetup {
     pub fn role(&self, role: Role) -> &RoleSetup {
-        match role {
-            Role::Advocate => &self.advocate,
-            Role::Skeptic => &self.skeptic,
-            Role::Judge => &self.judge,
-        }
+        &self.roles[role.position()]
+    }
+
+    pub fn role_mut(&mut self, role: Role) -> &mut RoleSetup {
+        &mut self.roles[role.position()]
     }
 
     pub fn participants(&self) -> Vec<Participant> {

@@ -52,7 +52,7 @@ impl Turn {
     /// A judge turn whose verdict closes the debate: the final synthesis,
     /// or a verdict that declared it resolved. Its "next heat" means nothing.
     pub fn closes_debate(&self) -> bool {
-        self.role == Role::Judge
+        self.role.is_judge()
             && (self.purpose.is_final()
                 || matches!(&self.verdict, Some(VerdictStatus::Parsed { verdict }) if verdict.resolved))
     }

@@ -156,7 +156,7 @@ pub struct RosterEntry {
 pub struct App {
     pub debate: DebateState,
     pub session: Option<String>,
-    pub panes: [Pane; 3],
+    pub panes: [Pane; Role::COUNT],
     pub focus: usize,
     /// Set once the person picks a pane; until then focus follows the
     /// speaker (what a one-pane narrow layout shows).
@@ -168,9 +168,9 @@ pub struct App {
     /// A standing note about the providers, shown when nothing newer is.
     pub notice: Option<String>,
     /// When each role's pending retry fires.
-    pub retry_at: [Option<Instant>; 3],
+    pub retry_at: [Option<Instant>; Role::COUNT],
     /// Since when each role's turn has waited for its first word.
-    pub thinking_since: [Option<Instant>; 3],
+    pub thinking_since: [Option<Instant>; Role::COUNT],
     pub show_reasoning: bool,
     pub keymap: KeyMap,
     pub theme: Theme,
@@ -191,7 +191,7 @@ pub struct App {
     pub interrupts: u8,
     pub now: Instant,
     /// Where each pane was drawn, for the mouse wheel.
-    pub pane_areas: [Rect; 3],
+    pub pane_areas: [Rect; Role::COUNT],
     /// Whether the last draw showed one pane at a time (narrow terminal).
     pub tabs: bool,
     /// The offline model's install, when the start screen offers it.
@@ -221,14 +221,6 @@ pub struct App {
 /// The standing note over a scripted debate (the bundled demo).
 pub const SCRIPTED_NOTE: &str = "Scripted demo: written in advance to show heat at work; no model is answering";
 
-pub fn role_index(role: Role) -> usize {
-    match role {
-        Role::Advocate => 0,
-        Role::Skeptic => 1,
-        Role::Judge => 2,
-    }
-}
-
 impl App {
     pub fn new(theme: Theme, keymap: KeyMap, roster: Vec<RosterEntry>) -> Self {
         App {
@@ -241,8 +233,8 @@ impl App {
             start: None,
             flash: None,
             notice: None,
-            retry_at: [None; 3],
-            thinking_since: [None; 3],
+            retry_at: [None; Role::COUNT],
+            thinking_since: [None; Role::COUNT],
             show_reasoning: true,
             keymap,
             theme,
@@ -255,7 +247,7 @@ impl App {
             pause_requested: None,
             interrupts: 0,
             now: Instant::now(),
-            pane_areas: [Rect::default(); 3],
+            pane_areas: [Rect::default(); Role::COUNT],
             tabs: false,
             install: None,
             queued_topic: None,
@@ -283,8 +275,8 @@ impl App {
         self.panes = Role::ALL.map(Pane::new);
         self.start = None;
         self.recent_chosen = None;
-        self.retry_at = [None; 3];
-        self.thinking_since = [None; 3];
+        self.retry_at = [None; Role::COUNT];
+        self.thinking_since = [None; Role::COUNT];
         self.pause_requested = None;
         self.replay = None;
         self.replay_clock = None;
@@ -317,7 +309,7 @@ impl App {
         if !self.show_stats {
             return None;
         }
-        let time = self.turn_times.0[role_index(role)]?;
+        let time = self.turn_times.0[role.position()]?;
         if self.debate.current_round().map(|r| r.number) != Some(time.round) {
             return None;
         }
@@ -329,7 +321,7 @@ impl App {
     }
 
     pub fn focused_role(&self) -> Role {
-        Role::ALL[self.focus]
+        Role::at(self.focus).unwrap_or(Role::Judge)
     }
 
     /// Says something in the status line until something newer is said.
@@ -397,22 +389,22 @@ impl App {
             DebateEvent::Paused | DebateEvent::Resumed => self.pause_requested = None,
             DebateEvent::RoundStarted { .. } if !self.focus_chosen => self.focus = 0,
             DebateEvent::TurnStarted { role, .. } => {
-                self.thinking_since[role_index(*role)] = Some(Instant::now());
-                if *role == Role::Judge && !self.focus_chosen {
+                self.thinking_since[role.position()] = Some(Instant::now());
+                if role.is_judge() && !self.focus_chosen {
                     self.focus = 2;
                 }
             }
             DebateEvent::TurnRetrying { role, attempt, max_retries, delay_ms, reason, .. } => {
-                self.retry_at[role_index(*role)] = Some(self.now + Duration::from_millis(*delay_ms));
-                self.panes[role_index(*role)].reset_last();
+                self.retry_at[role.position()] = Some(self.now + Duration::from_millis(*delay_ms));
+                self.panes[role.position()].reset_last();
                 let secs = delay_ms.div_ceil(1000);
                 let reason = clean(reason);
                 let text = format!("{}: {reason}; retry {attempt} of {max_retries} in {secs} s", role.label());
                 self.say_until(Tone::Warn, text, Until::Answer(*role));
             }
             DebateEvent::Delta { role, .. } | DebateEvent::TurnCompleted { role, .. } => {
-                self.retry_at[role_index(*role)] = None;
-                self.thinking_since[role_index(*role)] = None;
+                self.retry_at[role.position()] = None;
+                self.thinking_since[role.position()] = None;
             }
             DebateEvent::EndpointAdapted { message, .. } => {
                 // It holds for the rest of the debate: it stands when nothing newer is shown.
@@ -420,7 +412,7 @@ impl App {
                 self.say(Tone::Info, clean(message));
             }
             DebateEvent::TurnFailed { role, error, .. } => {
-                self.retry_at[role_index(*role)] = None;
+                self.retry_at[role.position()] = None;
                 self.say(Tone::Error, format!("{} failed: {}", role.label(), clean(error)));
             }
             DebateEvent::VerdictInvalid { error, will_retry, .. } => {
@@ -474,7 +466,7 @@ impl App {
         if !matches!(turn.status, TurnStatus::Retrying { .. }) {
             return None;
         }
-        let at = self.retry_at[role_index(role)]?;
+        let at = self.retry_at[role.position()]?;
         Some(at.saturating_duration_since(self.now).as_secs_f32().ceil() as u64)
     }
 
@@ -486,7 +478,7 @@ impl App {
         if !waiting || self.paused() || self.debate.finish.is_some() {
             return None;
         }
-        let since = self.thinking_since[role_index(role)]?;
+        let since = self.thinking_since[role.position()]?;
         Some(self.now.saturating_duration_since(since).as_secs())
     }
 
@@ -500,7 +492,7 @@ impl App {
     /// Lays out every pane for the areas they will be drawn in. Where one
     /// pane shows at a time, the hidden ones are laid out for the same
     /// area, so a search finds what they hold and switching shows them at once.
-    pub fn prepare(&mut self, widths: [u16; 3], heights: [u16; 3]) {
+    pub fn prepare(&mut self, widths: [u16; Role::COUNT], heights: [u16; Role::COUNT]) {
         self.now = Instant::now();
         let shared = (0..3).max_by_key(|&i| widths[i]).map_or((0, 0), |i| (widths[i], heights[i]));
         for (i, pane) in self.panes.iter_mut().enumerate() {

@@ -12,6 +12,7 @@ use super::help::HelpView;
 use super::keymap::Action;
 use super::steer::is_steering;
 use crate::debate::Command;
+use crate::debate::Role;
 
 /// A multi-line editor for a topic.
 pub fn topic_area(placeholder: &str) -> TextArea<'static> {
@@ -126,11 +127,11 @@ impl App {
                 self.say_until(Tone::Info, text, Until::NextRound);
             }
             Action::FocusNext => {
-                self.focus = (self.focus + 1) % 3;
+                self.focus = (self.focus + 1) % Role::COUNT;
                 self.focus_chosen = true;
             }
             Action::FocusPrev => {
-                self.focus = (self.focus + 2) % 3;
+                self.focus = (self.focus + Role::COUNT - 1) % Role::COUNT;
                 self.focus_chosen = true;
             }
             Action::ScrollUp => self.panes[self.focus].scroll_up(1),

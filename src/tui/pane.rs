@@ -131,7 +131,7 @@ impl Pane {
             segment.key = Some(key);
             lay_out(segment, state, round, turn, width, theme, &palette, show_reasoning);
         }
-        self.ending = if self.role == Role::Judge { ending(state, theme, width) } else { Vec::new() };
+        self.ending = if self.role.is_judge() { ending(state, theme, width) } else { Vec::new() };
         self.total = self.segments.iter().flat_map(Segment::chunks).map(<[_]>::len).sum::<usize>() + self.ending.len();
         if resized && !self.scroll.follow && old_total > 0 {
             // Keep the same part of the transcript in view after a rewrap.

@@ -47,7 +47,7 @@ pub fn occurrences(text: &str, query: &str) -> Vec<(usize, usize)> {
 }
 
 /// Every match of `query` in the panes, in reading order.
-pub fn hits(panes: &[Pane; 3], query: &str) -> Vec<Hit> {
+pub fn hits(panes: &[Pane; Role::COUNT], query: &str) -> Vec<Hit> {
     let mut hits = Vec::new();
     for (pane, p) in panes.iter().enumerate() {
         for (line, text) in p.lines().enumerate() {

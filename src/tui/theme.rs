@@ -9,7 +9,7 @@ use anyhow::Context;
 use ratatui::style::{Color, Modifier, Style};
 use serde::Deserialize;
 
-use crate::debate::Role;
+use crate::debate::{Role, SEATS};
 
 const BUILT_IN: [(&str, &str); 3] = [
     ("default", include_str!("../../themes/default.toml")),
@@ -43,9 +43,8 @@ pub struct Theme {
     pub border: Color,
     pub border_focus: Color,
     pub title: Color,
-    pub advocate: Color,
-    pub skeptic: Color,
-    pub judge: Color,
+    /// Each seat's colour, by its position (`colors.advocate`, …).
+    pub seats: [Color; Role::COUNT],
     pub heading: Color,
     pub code: Color,
     pub quote: Color,
@@ -99,15 +98,13 @@ impl Theme {
             let raw = file.colors.get(key).or_else(|| fallback.colors.get(key)).map_or("reset", String::as_str);
             Color::from_str(raw).map_err(|_| anyhow::anyhow!("colors.{key} = {raw:?} is not a colour"))
         };
+        let seat_ids = SEATS.map(|s| s.id);
         let known = [
             "text",
             "muted",
             "border",
             "border_focus",
             "title",
-            "advocate",
-            "skeptic",
-            "judge",
             "heading",
             "code",
             "quote",
@@ -123,8 +120,14 @@ impl Theme {
             "overlay_bg",
             "background",
         ];
-        if let Some(unknown) = file.colors.keys().find(|k| !known.contains(&k.as_str())) {
-            anyhow::bail!("colors.{unknown} is not a theme colour (known: {})", known.join(", "));
+        let is_known = |k: &str| known.contains(&k) || seat_ids.contains(&k);
+        if let Some(unknown) = file.colors.keys().find(|k| !is_known(k)) {
+            let all: Vec<_> = known[..5].iter().chain(&seat_ids).chain(&known[5..]).copied().collect();
+            anyhow::bail!("colors.{unknown} is not a theme colour (known: {})", all.join(", "));
+        }
+        let mut seats = [Color::Reset; Role::COUNT];
+        for seat in &SEATS {
+            seats[seat.position] = color(seat.id)?;
         }
         Ok(Theme {
             name: name.to_string(),
@@ -135,9 +138,7 @@ impl Theme {
             border: color("border")?,
             border_focus: color("border_focus")?,
             title: color("title")?,
-            advocate: color("advocate")?,
-            skeptic: color("skeptic")?,
-            judge: color("judge")?,
+            seats,
             heading: color("heading")?,
             code: color("code")?,
             quote: color("quote")?,
@@ -165,9 +166,6 @@ impl Theme {
             &mut self.border,
             &mut self.border_focus,
             &mut self.title,
-            &mut self.advocate,
-            &mut self.skeptic,
-            &mut self.judge,
             &mut self.heading,
             &mut self.code,
             &mut self.quote,
@@ -185,6 +183,7 @@ impl Theme {
         ] {
             *c = Color::Reset;
         }
+        self.seats = [Color::Reset; Role::COUNT];
         self
     }
 
@@ -197,11 +196,7 @@ impl Theme {
     }
 
     pub fn role(&self, role: Role) -> Color {
-        match role {
-            Role::Advocate => self.advocate,
-            Role::Skeptic => self.skeptic,
-            Role::Judge => self.judge,
-        }
+        self.seats[role.position()]
     }
 
     /// What every cell starts as: the text colour on the background, each
@@ -267,8 +262,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(dir.path().join("default.toml"), "[colors]\nadvocate = \"#010203\"\n").expect("write");
         let theme = Theme::load("default", Some(dir.path()), false).expect("loads");
-        assert_eq!(theme.advocate, Color::Rgb(1, 2, 3));
-        assert_eq!(theme.skeptic, Color::Rgb(0xff, 0x87, 0x5f), "missing colours fall back to the default");
+        assert_eq!(theme.role(Role::Advocate), Color::Rgb(1, 2, 3));
+        assert_eq!(theme.role(Role::Skeptic), Color::Rgb(0xff, 0x87, 0x5f), "missing colours fall back to the default");
 
         std::fs::write(dir.path().join("bad.toml"), "[colors]\nadvocate = \"blurple\"\n").expect("write");
         let err = format!("{:#}", Theme::load("bad", Some(dir.path()), false).expect_err("bad colour"));
@@ -286,7 +281,7 @@ mod tests {
     fn no_color_strips_every_colour() {
         let theme = Theme::load("default", None, true).expect("loads");
         assert!(!theme.color);
-        assert_eq!(theme.advocate, Color::Reset);
+        assert_eq!(theme.role(Role::Advocate), Color::Reset);
         assert_eq!(theme.heat(1.0), Color::Reset);
     }
 

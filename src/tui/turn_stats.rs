@@ -5,6 +5,7 @@
 //! replay, the studio's own while a debate runs.
 
 use crate::debate::DebateEvent;
+use crate::debate::Role;
 
 /// One turn's times.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -21,7 +22,7 @@ pub struct TurnTime {
 
 /// The latest turn of each role (advocate, skeptic, judge).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TurnTimes(pub [Option<TurnTime>; 3]);
+pub struct TurnTimes(pub [Option<TurnTime>; Role::COUNT]);
 
 impl TurnTimes {
     /// Notes what `event`, at `ms`, says about a turn's timing.
@@ -36,7 +37,7 @@ impl TurnTimes {
             | DebateEvent::TurnFailed { role, .. } => *role,
             _ => return,
         };
-        let slot = &mut self.0[super::app::role_index(role)];
+        let slot = &mut self.0[role.position()];
         if let DebateEvent::TurnStarted { round, .. } = event {
             *slot = Some(TurnTime { round: *round, started: ms, ..TurnTime::default() });
             return;

@@ -133,9 +133,7 @@ fn setup() -> EngineSetup {
         .map(|(round, v)| streamed(&judged(v), script::pace(Role::Judge, round), 100 + round as u64))
         .collect();
     EngineSetup {
-        advocate: debater(Role::Advocate, &script::ADVOCATE),
-        skeptic: debater(Role::Skeptic, &script::SKEPTIC),
-        judge: model(judge),
+        roles: [debater(Role::Advocate, &script::ADVOCATE), debater(Role::Skeptic, &script::SKEPTIC), model(judge)],
         prompts: Prompts::default(),
         retry: RetryPolicy::default(),
         judge_temperature: 0.2,

@@ -21,6 +21,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 pub use retained::Retained;
 
 use super::app::{App, Modal};
+use crate::debate::Role;
 
 /// The smallest terminal the studio draws in.
 pub const MIN_WIDTH: u16 = 50;
@@ -35,7 +36,7 @@ pub struct Plan {
     pub header: Rect,
     pub tabs: Option<Rect>,
     /// Each pane's outer area; a hidden pane's is empty.
-    pub panes: [Rect; 3],
+    pub panes: [Rect; Role::COUNT],
     pub status: Rect,
     pub too_small: bool,
 }
@@ -48,17 +49,17 @@ impl Plan {
         let [header, body, status] =
             Layout::vertical([Constraint::Length(2), Constraint::Min(3), Constraint::Length(2)]).areas(area);
         if area.width >= SIDE_BY_SIDE {
-            let panes = Layout::horizontal([Constraint::Ratio(1, 3); 3]).areas(body);
+            let panes = Layout::horizontal([Constraint::Ratio(1, Role::COUNT as u32); Role::COUNT]).areas(body);
             return Plan { header, tabs: None, panes, status, too_small: false };
         }
         let [tabs, pane] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(body);
-        let mut panes = [Rect::default(); 3];
+        let mut panes = [Rect::default(); Role::COUNT];
         panes[focus] = pane;
         Plan { header, tabs: Some(tabs), panes, status, too_small: false }
     }
 
     /// The text area inside each pane's border.
-    pub fn inner(&self) -> ([u16; 3], [u16; 3]) {
+    pub fn inner(&self) -> ([u16; Role::COUNT], [u16; Role::COUNT]) {
         let widths = self.panes.map(|r| r.width.saturating_sub(2));
         let heights = self.panes.map(|r| r.height.saturating_sub(2));
         (widths, heights)
@@ -85,14 +86,14 @@ pub fn render(frame: &mut Frame<'_>, app: &mut App) {
 
 /// Draws the screen; returns what each pane's text area shows (see
 /// `retained`): nothing for a pane drawn over by a dialog.
-fn draw(frame: &mut Frame<'_>, app: &App, plan: &Plan) -> [Option<u64>; 3] {
+fn draw(frame: &mut Frame<'_>, app: &App, plan: &Plan) -> [Option<u64>; Role::COUNT] {
     let area = frame.area();
     // A theme's text colour and background go under every cell first.
     let base = app.theme.base();
     if base != Style::new() {
         frame.buffer_mut().set_style(area, base);
     }
-    let mut shown = [None; 3];
+    let mut shown = [None; Role::COUNT];
     if plan.too_small {
         too_small(frame, app, area);
         return shown;
@@ -114,7 +115,7 @@ fn draw(frame: &mut Frame<'_>, app: &App, plan: &Plan) -> [Option<u64>; 3] {
     // The search prompt sits in the status line, over no pane.
     if app.modal.is_some() && !matches!(app.modal, Some(Modal::Search(_))) {
         overlay::draw(frame, app, area);
-        shown = [None; 3];
+        shown = [None; Role::COUNT];
     }
     shown
 }

@@ -122,10 +122,7 @@ fn waiting_text(app: &App, role: Role) -> &'static str {
     if app.session.is_none() {
         return "";
     }
-    match role {
-        Role::Judge => "The judge speaks when both sides have argued.",
-        _ => "Waiting for the round to start.",
-    }
+    role.seat().waiting
 }
 
 fn model_label(app: &App, role: Role) -> String {

@@ -20,6 +20,7 @@ use std::hash::{BuildHasher, Hash, Hasher};
 
 use foldhash::fast::RandomState;
 
+use crate::debate::Role;
 use ratatui::buffer::{Buffer, CellDiffOption};
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
@@ -31,7 +32,7 @@ pub struct Retained {
     /// Seeded per process, so model text cannot be chosen to collide (and
     /// fast: the key is taken for every pane in every frame).
     hasher: RandomState,
-    shown: [Option<Shown>; 3],
+    shown: [Option<Shown>; Role::COUNT],
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,13 +76,13 @@ impl Retained {
 
     /// Records what each pane's text area shows in `frame` (`None`: a pane
     /// not shown, or drawn over).
-    pub fn record(&mut self, frame: usize, keys: [Option<u64>; 3]) {
+    pub fn record(&mut self, frame: usize, keys: [Option<u64>; Role::COUNT]) {
         self.shown = keys.map(|key| key.map(|key| Shown { frame, key }));
     }
 
     /// Draws every pane in full at the next frame.
     pub fn forget(&mut self) {
-        self.shown = [None; 3];
+        self.shown = [None; Role::COUNT];
     }
 }
 

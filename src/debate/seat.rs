@@ -1,0 +1,169 @@
+//! What each seat of a debate is, in one table: its id, its label, the side
+//! it takes, its brief's file, and its place on screen (which is also its
+//! colour slot). Every per-role decision in heat reads this table instead of
+//! matching on [`Role`], so the shape of a debate is written once.
+
+use super::event::Role;
+
+/// The side a seat takes on the proposition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// Argues that the proposition is right.
+    For,
+    /// Argues that the proposition is wrong.
+    Against,
+    /// Weighs the arguments and sets the heat; argues nothing.
+    Judge,
+}
+
+impl Side {
+    /// The instruction that ends a debater's prompt; `None` for the judge.
+    pub fn instruction(self) -> Option<&'static str> {
+        match self {
+            Side::For => Some("Give reasons why this proposition is RIGHT."),
+            Side::Against => Some("Give reasons why this proposition is WRONG."),
+            Side::Judge => None,
+        }
+    }
+
+    /// The words a debater given its opening starts with: its answer to a
+    /// question, the verb of its claim about a statement, and the lead into
+    /// its first reason.
+    pub fn opening_words(self) -> Option<OpeningWords> {
+        match self {
+            Side::For => Some(OpeningWords { answer: "Yes.", verb: "agree", first: "My first reason is that" }),
+            Side::Against => {
+                Some(OpeningWords { answer: "No.", verb: "disagree", first: "My first objection is that" })
+            }
+            Side::Judge => None,
+        }
+    }
+}
+
+/// See [`Side::opening_words`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpeningWords {
+    pub answer: &'static str,
+    pub verb: &'static str,
+    pub first: &'static str,
+}
+
+/// One seat at the debate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seat {
+    pub role: Role,
+    /// The id in logs, config keys (`roles.advocate`) and prompt file names.
+    pub id: &'static str,
+    pub label: &'static str,
+    pub side: Side,
+    /// The brief's file name under `prompts/` (and a user's prompt dir).
+    pub brief_file: &'static str,
+    /// Where its pane stands, left to right; also its colour slot.
+    pub position: usize,
+    /// The ANSI style of its heading in plain-text output.
+    pub ansi: &'static str,
+    /// What its pane says before its first turn of a round.
+    pub waiting: &'static str,
+}
+
+/// Every seat, in screen order (advocate, skeptic, judge).
+pub const SEATS: [Seat; Role::COUNT] = [
+    Seat {
+        role: Role::Advocate,
+        id: "advocate",
+        label: "Advocate",
+        side: Side::For,
+        brief_file: "advocate.md",
+        position: 0,
+        ansi: "1;32",
+        waiting: "Waiting for the round to start.",
+    },
+    Seat {
+        role: Role::Skeptic,
+        id: "skeptic",
+        label: "Skeptic",
+        side: Side::Against,
+        brief_file: "skeptic.md",
+        position: 1,
+        ansi: "1;31",
+        waiting: "Waiting for the round to start.",
+    },
+    Seat {
+        role: Role::Judge,
+        id: "judge",
+        label: "Judge",
+        side: Side::Judge,
+        brief_file: "judge.md",
+        position: 2,
+        ansi: "1;35",
+        waiting: "The judge speaks when both sides have argued.",
+    },
+];
+
+impl Role {
+    /// Its row of [`SEATS`].
+    pub fn seat(self) -> &'static Seat {
+        // `SEATS` is in declaration order; the test below holds it there.
+        &SEATS[self as usize]
+    }
+
+    /// Its place on screen, left to right, and its colour slot.
+    pub fn position(self) -> usize {
+        self.seat().position
+    }
+
+    /// The role at a place on screen.
+    pub fn at(position: usize) -> Option<Role> {
+        SEATS.iter().find(|s| s.position == position).map(|s| s.role)
+    }
+
+    pub fn side(self) -> Side {
+        self.seat().side
+    }
+
+    /// Argues (as opposed to judging).
+    pub fn is_debater(self) -> bool {
+        self.side() != Side::Judge
+    }
+
+    /// Weighs the arguments and sets the heat.
+    pub fn is_judge(self) -> bool {
+        self.side() == Side::Judge
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_role_finds_its_own_row() {
+        for role in Role::ALL {
+            assert_eq!(role.seat().role, role);
+            assert_eq!(Role::at(role.position()), Some(role));
+        }
+        assert_eq!(Role::at(Role::COUNT), None);
+    }
+
+    #[test]
+    fn positions_and_ids_are_unique() {
+        let mut positions: Vec<_> = SEATS.iter().map(|s| s.position).collect();
+        positions.sort_unstable();
+        assert_eq!(positions, (0..Role::COUNT).collect::<Vec<_>>());
+        let ids: std::collections::BTreeSet<_> = SEATS.iter().map(|s| s.id).collect();
+        assert_eq!(ids.len(), Role::COUNT);
+    }
+
+    #[test]
+    fn the_ids_are_the_serialised_names() {
+        for role in Role::ALL {
+            assert_eq!(serde_json::to_string(&role).expect("a role serialises"), format!("\"{}\"", role.seat().id));
+        }
+    }
+
+    #[test]
+    fn debaters_are_the_seats_that_argue() {
+        assert_eq!(Role::DEBATERS.to_vec(), Role::ALL.into_iter().filter(|r| r.is_debater()).collect::<Vec<_>>());
+        assert!(!Role::Judge.is_debater());
+    }
+}
