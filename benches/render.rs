@@ -75,12 +75,13 @@ fn terminal() -> Terminal<TestBackend> {
 fn bench(c: &mut Criterion) {
     let mut app = loaded_app();
     let mut term = terminal();
-    term.draw(|f| view::render(f, &mut app)).expect("draw");
+    let mut retained = view::Retained::default();
+    term.draw(|f| view::render(f, &mut app, &mut retained)).expect("draw");
     // Every pane drawn and diffed: nothing left as the terminal shows it.
     c.bench_function("render/full_frame_200x50_20k_words", |b| {
         b.iter(|| {
-            app.retained.forget();
-            term.draw(|f| view::render(f, black_box(&mut app))).expect("draw");
+            retained.forget();
+            term.draw(|f| view::render(f, black_box(&mut app), &mut retained)).expect("draw");
         });
     });
 
@@ -93,7 +94,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             sent += 1;
             app.on_event(black_box(if sent.is_multiple_of(80) { &paragraph } else { &word }));
-            term.draw(|f| view::render(f, &mut app)).expect("draw");
+            term.draw(|f| view::render(f, &mut app, &mut retained)).expect("draw");
         });
     });
 
@@ -112,7 +113,9 @@ fn bench(c: &mut Criterion) {
     c.bench_function("render/first_layout_20k_words", |b| {
         b.iter_batched(
             || (loaded_app(), terminal()),
-            |(mut app, mut term)| term.draw(|f| view::render(f, &mut app)).map(|_| ()).expect("draw"),
+            |(mut app, mut term)| {
+                term.draw(|f| view::render(f, &mut app, &mut view::Retained::default())).map(|_| ()).expect("draw");
+            },
             BatchSize::LargeInput,
         );
     });

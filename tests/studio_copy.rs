@@ -9,9 +9,10 @@ use base64::engine::general_purpose::STANDARD;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use heat::debate::{DebateEvent, Role, TurnPurpose};
 use heat::tui::App;
-use heat::tui::app::{Effect, Tone};
+use heat::tui::app::Tone;
 use heat::tui::clipboard::{self, Host};
 use heat::tui::copy::Clip;
+use heat::tui::effect::Effect;
 use studio_support::*;
 
 fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {

@@ -7,8 +7,9 @@ mod studio_support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use heat::debate::{DebateEvent, Role};
+use heat::tui::App;
 use heat::tui::theme::Theme;
-use heat::tui::{App, view};
+use heat::tui::view::{self, Retained};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::{Buffer, CellDiffOption};
@@ -16,19 +17,17 @@ use studio_support::*;
 
 /// What the screen shows after one more frame on `terminal`, and whether
 /// that frame left any cell to what the terminal already showed.
-fn frame(terminal: &mut Terminal<TestBackend>, app: &mut App) -> (Buffer, bool) {
-    let done = terminal.draw(|f| view::render(f, app)).expect("draw");
+fn frame(terminal: &mut Terminal<TestBackend>, retained: &mut Retained, app: &mut App) -> (Buffer, bool) {
+    let done = terminal.draw(|f| view::render(f, app, retained)).expect("draw");
     let kept = done.buffer.content.iter().any(|c| c.diff_option == CellDiffOption::Skip);
     (terminal.backend().buffer().clone(), kept)
 }
 
 /// What a terminal that has drawn nothing before shows for `app`.
 fn fresh(app: &mut App, width: u16, height: u16) -> Buffer {
-    // The reference draw must not count as the persistent terminal's frame.
-    let retained = std::mem::take(&mut app.retained);
+    // The reference draw has its own record of what it showed.
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-    terminal.draw(|f| view::render(f, app)).expect("draw");
-    app.retained = retained;
+    terminal.draw(|f| view::render(f, app, &mut Retained::default())).expect("draw");
     terminal.backend().buffer().clone()
 }
 
@@ -60,6 +59,7 @@ fn frames_match_fresh_draws(theme: &str) {
     app.theme = Theme::load(theme, None, false).expect("theme");
     let (width, height) = (200, 50);
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+    let mut retained = Retained::default();
     let mut kept_frames = 0;
     let steps: [Step; 12] = [
         ("first frame", |_| {}),
@@ -77,7 +77,7 @@ fn frames_match_fresh_draws(theme: &str) {
     ];
     for (name, step) in &steps {
         step(&mut app);
-        let (shown, kept) = frame(&mut terminal, &mut app);
+        let (shown, kept) = frame(&mut terminal, &mut retained, &mut app);
         kept_frames += usize::from(kept);
         assert_eq!(shown, fresh(&mut app, width, height), "after: {name}");
     }
@@ -94,7 +94,7 @@ fn frames_match_fresh_draws(theme: &str) {
         if i == 100 {
             press(&mut app, KeyCode::Char('G'));
         }
-        let (shown, kept) = frame(&mut terminal, &mut app);
+        let (shown, kept) = frame(&mut terminal, &mut retained, &mut app);
         kept_frames += usize::from(kept);
         assert_eq!(shown, fresh(&mut app, width, height), "after token {i}");
     }
@@ -102,7 +102,7 @@ fn frames_match_fresh_draws(theme: &str) {
     for (w, h) in [(201, 50), (199, 50), (200, 49), (100, 30), (120, 40), (200, 50)] {
         terminal.backend_mut().resize(w, h);
         for name in ["resized", "streaming after the resize"] {
-            let (shown, kept) = frame(&mut terminal, &mut app);
+            let (shown, kept) = frame(&mut terminal, &mut retained, &mut app);
             kept_frames += usize::from(kept);
             assert_eq!(shown, fresh(&mut app, w, h), "{name} to {w}×{h}");
             token(&mut app, Role::Skeptic, " still");
@@ -116,11 +116,13 @@ fn frames_match_fresh_draws(theme: &str) {
 fn a_new_terminal_gets_every_pane_drawn() {
     let mut app = mid_stream();
     let mut first = Terminal::new(TestBackend::new(160, 40)).expect("terminal");
-    frame(&mut first, &mut app);
-    frame(&mut first, &mut app);
+    // One record for both terminals: its frame count must tell them apart.
+    let mut retained = Retained::default();
+    frame(&mut first, &mut retained, &mut app);
+    frame(&mut first, &mut retained, &mut app);
     // Same size, same state, but a terminal that has shown nothing yet.
     let mut second = Terminal::new(TestBackend::new(160, 40)).expect("terminal");
-    let (shown, kept) = frame(&mut second, &mut app);
+    let (shown, kept) = frame(&mut second, &mut retained, &mut app);
     assert!(!kept, "a new terminal's first frame left cells undrawn");
     assert!(screen_text(&shown).contains("Focus wins"), "{}", screen_text(&shown));
 }

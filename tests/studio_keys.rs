@@ -6,7 +6,7 @@ mod studio_support;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use heat::debate::{Command, DebateEvent};
 use heat::tui::App;
-use heat::tui::app::Effect;
+use heat::tui::effect::Effect;
 use studio_support::*;
 
 fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
@@ -204,8 +204,8 @@ fn n_during_a_live_debate_asks_before_stopping_it() {
 #[test]
 fn opening_another_debate_from_the_browser_asks_first_too() {
     let mut app = mid_stream();
-    app.modal =
-        Some(heat::tui::app::Modal::Sessions(heat::tui::browser::Browser::new(vec![heat::store::index::IndexEntry {
+    app.modal = Some(heat::tui::modal::Modal::Sessions(heat::tui::browser::Browser::new(vec![
+        heat::store::index::IndexEntry {
             id: "20261120-090000-aaaa".into(),
             topic: "Older".into(),
             created_ms: 0,
@@ -213,7 +213,8 @@ fn opening_another_debate_from_the_browser_asks_first_too() {
             rounds: 1,
             outcome: None,
             models: vec![],
-        }])));
+        },
+    ])));
     assert!(press(&mut app, KeyCode::Enter).is_empty());
     assert!(screen(&mut app, 120, 40).contains("Stop the running debate?"));
     assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Open("20261120-090000-aaaa".into())]);
@@ -423,7 +424,7 @@ fn the_browser_refuses_to_delete_the_debate_on_screen_before_asking() {
     };
     let shown = app.session.clone();
     let entries = vec![entry(shown.as_deref().unwrap_or_default()), entry("20261120-090000-aaaa")];
-    app.modal = Some(heat::tui::app::Modal::Sessions(heat::tui::browser::Browser::new(entries).showing(shown)));
+    app.modal = Some(heat::tui::modal::Modal::Sessions(heat::tui::browser::Browser::new(entries).showing(shown)));
     assert!(app.on_key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)).is_empty());
     let text = screen(&mut app, 120, 40);
     assert!(!text.contains("Delete "), "no question for a debate that cannot be deleted:\n{text}");

@@ -7,7 +7,7 @@ mod studio_support;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use heat::debate::{Command, DebateEvent};
 use heat::tui::App;
-use heat::tui::app::Effect;
+use heat::tui::effect::Effect;
 use studio_support::*;
 
 const IN_THE_BACKGROUND: &str = "Paused: the running turns finish in the background and show when you resume";

@@ -6,7 +6,8 @@ mod studio_support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use heat::tui::App;
-use heat::tui::app::{Effect, Mode, Replay, ReplayClock};
+use heat::tui::app::{Mode, Replay, ReplayClock};
+use heat::tui::effect::Effect;
 use heat::tui::replay::Timeline;
 use studio_support::*;
 

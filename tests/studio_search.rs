@@ -8,7 +8,8 @@ mod studio_support;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use heat::debate::{DebateEvent, Role};
 use heat::tui::App;
-use heat::tui::app::{Effect, Modal};
+use heat::tui::effect::Effect;
+use heat::tui::modal::Modal;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -28,7 +29,9 @@ fn search(app: &mut App, query: &str) {
 
 fn draw(app: &mut App, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-    terminal.draw(|frame| heat::tui::view::render(frame, app)).expect("draw");
+    terminal
+        .draw(|frame| heat::tui::view::render(frame, app, &mut heat::tui::view::Retained::default()))
+        .expect("draw");
     terminal.backend().buffer().clone()
 }
 

@@ -6,7 +6,8 @@ mod studio_support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use heat::tui::App;
-use heat::tui::app::{Effect, Modal};
+use heat::tui::effect::Effect;
+use heat::tui::modal::Modal;
 use studio_support::*;
 
 fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {

@@ -268,7 +268,7 @@ fn browsing_sessions() -> App {
         entry("20261121-080000-ef56", "Remote juniors learn slower", Some("resolution forced")),
     ]);
     browser.query = "remote".into();
-    app.modal = Some(heat::tui::app::Modal::Sessions(browser));
+    app.modal = Some(heat::tui::modal::Modal::Sessions(browser));
     app
 }
 
@@ -280,7 +280,7 @@ fn session_browser() {
     assert!(text.contains("ctrl-d delete"), "{text}");
     let mut app = studio_support::resolved();
     let s = crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('s'));
-    assert_eq!(app.on_key(s), vec![heat::tui::app::Effect::Sessions]);
+    assert_eq!(app.on_key(s), vec![heat::tui::effect::Effect::Sessions]);
 }
 
 #[test]
@@ -455,9 +455,10 @@ fn the_high_contrast_theme_paints_its_background_under_every_cell() {
             let mut app = build();
             app.theme = heat::tui::theme::Theme::load("high-contrast", None, false).expect("theme");
             let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+            let mut retained = heat::tui::view::Retained::default();
             // Twice: the second frame leaves unchanged panes as drawn.
             for frame in 0..2 {
-                terminal.draw(|f| heat::tui::view::render(f, &mut app)).expect("draw");
+                terminal.draw(|f| heat::tui::view::render(f, &mut app, &mut retained)).expect("draw");
                 let buffer = terminal.backend().buffer();
                 let bare = buffer.content.iter().position(|cell| cell.bg == Color::Reset);
                 let at = bare.map(|i| buffer.pos_of(i));

@@ -7,59 +7,15 @@ use std::time::{Duration, Instant};
 use ratatui::layout::Rect;
 use ratatui_textarea::TextArea;
 
+use super::modal::Modal;
+
 pub use super::flash::{Flash, Tone, Until};
 use super::keymap::KeyMap;
 use super::pane::Pane;
 use super::theme::Theme;
 use crate::debate::state::TurnStatus;
-use crate::debate::{Command, DebateEvent, DebateState, Outcome, Role};
+use crate::debate::{DebateEvent, DebateState, Outcome, Role};
 use crate::sanitize::clean;
-
-/// What the studio asks its event loop to do.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
-    /// Pass a command to the running debate.
-    Send(Command),
-    /// Stop any running debate and start one on this topic.
-    Start(String),
-    /// Write the debate as Markdown.
-    Export,
-    /// Stop the debate, save it and leave.
-    Quit,
-    /// Leave now (a second Ctrl-C).
-    HardQuit,
-    /// Open the session browser (the loop fills it from the store).
-    Sessions,
-    /// Show a stored session, continuing it when it can go on.
-    Open(String),
-    /// Export a stored session as Markdown.
-    ExportSession(String),
-    /// Delete a stored session.
-    Delete(String),
-    /// Install the offline model (offered by the start screen).
-    InstallModel,
-    /// Put this text on the terminal's clipboard (OSC 52).
-    Copy(super::copy::Clip),
-    /// Apply and remember the start screen's settings (config key, text).
-    Configure(Vec<(String, String)>),
-    /// Play the replay at this speed.
-    ReplaySpeed(f64),
-    /// Skip the replay to the next round.
-    ReplaySkip,
-}
-
-/// A dialog over the panes.
-pub enum Modal {
-    Help(super::help::HelpView),
-    Sessions(super::browser::Browser),
-    Confirm(Confirm),
-    Editor(Box<Editor>),
-    Temperature(TempEditor),
-    /// The search prompt, with what is typed so far.
-    Search(String),
-    /// The start screen's settings for the next debate.
-    Settings(super::settings::SettingsForm),
-}
 
 /// What a studio is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,33 +64,6 @@ fn clock(ms: u64) -> String {
 /// "2×", "0.5×"
 pub fn speed_label(speed: f64) -> String {
     format!("{speed}×")
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum Confirm {
-    Force,
-    Quit,
-    /// Stop the running debate to start or open another: what comes next.
-    Replace(Box<Effect>),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EditorPurpose {
-    Inject,
-    NewTopic,
-}
-
-pub struct Editor {
-    pub purpose: EditorPurpose,
-    pub area: TextArea<'static>,
-}
-
-/// The heat being chosen: arrows step it, digits type it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TempEditor {
-    pub value: f32,
-    pub typed: Option<String>,
-    pub error: Option<String>,
 }
 
 /// Who speaks for each role, for titles and the start screen.
@@ -192,14 +121,10 @@ pub struct App {
     pub now: Instant,
     /// Where each pane was drawn, for the mouse wheel.
     pub pane_areas: [Rect; Role::COUNT],
-    /// Whether the last draw showed one pane at a time (narrow terminal).
-    pub tabs: bool,
     /// The offline model's install, when the start screen offers it.
     pub install: Option<super::install::InstallState>,
     /// A proposition waiting for the install to finish.
     pub queued_topic: Option<String>,
-    /// What each pane's text area showed at the last frame.
-    pub retained: super::view::Retained,
     /// The search that is on, if any.
     pub search: Option<super::search::Search>,
     /// Whether pane titles show their latest turn's time and tokens/s.
@@ -248,10 +173,8 @@ impl App {
             interrupts: 0,
             now: Instant::now(),
             pane_areas: [Rect::default(); Role::COUNT],
-            tabs: false,
             install: None,
             queued_topic: None,
-            retained: super::view::Retained::default(),
             search: None,
             settings: None,
             configuring: None,
@@ -264,7 +187,7 @@ impl App {
 
     /// Opens the start screen's topic editor.
     pub fn show_start(&mut self) {
-        self.start = Some(super::input::topic_area("Type the proposition to debate, then press Enter"));
+        self.start = Some(super::modal::topic_area("Type the proposition to debate, then press Enter"));
         self.recent_chosen = None;
     }
 
@@ -494,7 +417,7 @@ impl App {
     /// area, so a search finds what they hold and switching shows them at once.
     pub fn prepare(&mut self, widths: [u16; Role::COUNT], heights: [u16; Role::COUNT]) {
         self.now = Instant::now();
-        let shared = (0..3).max_by_key(|&i| widths[i]).map_or((0, 0), |i| (widths[i], heights[i]));
+        let shared = (0..Role::COUNT).max_by_key(|&i| widths[i]).map_or((0, 0), |i| (widths[i], heights[i]));
         for (i, pane) in self.panes.iter_mut().enumerate() {
             let (width, height) = if widths[i] == 0 { shared } else { (widths[i], heights[i]) };
             if width == 0 {

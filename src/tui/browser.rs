@@ -5,7 +5,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::Effect;
+use super::effect::Effect;
 use crate::store::index::IndexEntry;
 
 /// Why the debate on screen cannot be deleted.

@@ -2,7 +2,8 @@
 //! ("the skeptic's round 2 argument"). The write itself (OSC 52) is the
 //! event loop's, in `clipboard`.
 
-use super::app::{App, Effect, Tone, Until};
+use super::app::{App, Tone, Until};
+use super::effect::Effect;
 use super::judge_text;
 use crate::debate::TurnPurpose;
 use crate::debate::state::{Round, Turn, VerdictStatus};

@@ -12,10 +12,12 @@ use futures::{FutureExt, StreamExt};
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::time::Instant;
 
-use super::app::{App, Effect, Modal, Replay, ReplayClock, Tone, Until};
+use super::app::{App, Replay, ReplayClock, Tone, Until};
 use super::browser::Browser;
+use super::effect::Effect;
 use super::export;
 use super::install::{self, InstallMsg, InstallState};
+use super::modal::Modal;
 use super::replay::{Playback, Timeline};
 use super::settings::{self, ConfigureResult};
 use super::terminal::Guard;
@@ -65,11 +67,12 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
     let mut configuring = None;
     let opening = std::mem::replace(&mut studio.opening, Opening::StartScreen);
     open(&studio, &mut app, &mut debate, opening)?;
+    let mut retained = view::Retained::default();
     let mut dirty = true;
     let mut last_frame = Instant::now() - FRAME;
     loop {
         if dirty && last_frame.elapsed() >= FRAME {
-            guard.draw(|frame| view::render(frame, &mut app))?;
+            guard.draw(|frame| view::render(frame, &mut app, &mut retained))?;
             last_frame = Instant::now();
             dirty = false;
         }

@@ -4,24 +4,15 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
 use ratatui::layout::Position;
-use ratatui::style::{Modifier, Style};
-use ratatui_textarea::TextArea;
 
-use super::app::{App, Confirm, Editor, EditorPurpose, Effect, Modal, Replay, Tone, Until, speed_label};
+use super::app::{App, Replay, Tone, Until, speed_label};
+use super::effect::Effect;
 use super::help::HelpView;
 use super::keymap::Action;
+use super::modal::{Confirm, Editor, EditorPurpose, Modal, topic_area};
 use super::steer::is_steering;
 use crate::debate::Command;
 use crate::debate::Role;
-
-/// A multi-line editor for a topic.
-pub fn topic_area(placeholder: &str) -> TextArea<'static> {
-    let mut area = TextArea::default();
-    area.set_placeholder_text(placeholder);
-    area.set_cursor_line_style(Style::new());
-    area.set_placeholder_style(Style::new().add_modifier(Modifier::DIM));
-    area
-}
 
 impl App {
     pub fn on_key(&mut self, key: KeyEvent) -> Vec<Effect> {

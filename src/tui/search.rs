@@ -6,7 +6,9 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::{App, Effect, Modal, Tone, Until};
+use super::app::{App, Tone, Until};
+use super::effect::Effect;
+use super::modal::Modal;
 use super::pane::Pane;
 use crate::debate::Role;
 

@@ -10,8 +10,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use futures::future::LocalBoxFuture;
 use tokio::sync::mpsc;
 
-use super::app::{App, Effect, Modal, RosterEntry, Tone, Until};
+use super::app::{App, RosterEntry, Tone, Until};
+use super::effect::Effect;
 use super::install::Installer;
+use super::modal::Modal;
 use crate::config::keys::PROVIDERS;
 use crate::config::studio::{KEYS, check};
 use crate::debate::engine::{DebateSpec, EngineSetup};

@@ -7,11 +7,13 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::{App, Effect, Modal, Tone};
+use super::app::{App, Tone};
+use super::effect::Effect;
 use super::help::HelpView;
 use super::input::{EditorKey, editor_key};
 use super::install::InstallState;
 use super::keymap::Action;
+use super::modal::Modal;
 
 impl App {
     pub(super) fn start_key(&mut self, key: KeyEvent) -> Vec<Effect> {

@@ -4,9 +4,11 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 
-use super::app::{App, Confirm, Editor, EditorPurpose, Effect, Modal, TempEditor, Tone, Until};
-use super::input::topic_area;
+use super::app::{App, Tone, Until};
+use super::effect::Effect;
 use super::keymap::Action;
+use super::modal::topic_area;
+use super::modal::{Confirm, Editor, EditorPurpose, Modal, TempEditor};
 use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
 use crate::debate::{Command, Role};
 

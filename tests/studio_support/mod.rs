@@ -173,7 +173,7 @@ pub fn judging() -> App {
 /// Draws one frame and returns it as lines of text.
 pub fn screen(app: &mut App, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-    terminal.draw(|frame| view::render(frame, app)).expect("draw");
+    terminal.draw(|frame| view::render(frame, app, &mut view::Retained::default())).expect("draw");
     let buffer = terminal.backend().buffer();
     let mut out = String::new();
     for y in 0..height {

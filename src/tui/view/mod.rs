@@ -20,7 +20,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 pub use retained::Retained;
 
-use super::app::{App, Modal};
+use super::app::App;
+use super::modal::Modal;
 use crate::debate::Role;
 
 /// The smallest terminal the studio draws in.
@@ -66,8 +67,9 @@ impl Plan {
     }
 }
 
-/// Lays out the panes and draws one frame.
-pub fn render(frame: &mut Frame<'_>, app: &mut App) {
+/// Lays out the panes and draws one frame. `retained` is what the
+/// terminal drawn on showed at its last frame: one per terminal.
+pub fn render(frame: &mut Frame<'_>, app: &mut App, retained: &mut Retained) {
     let plan = Plan::new(frame.area(), app.focus);
     // Help scrolls within what this screen shows of it.
     if matches!(app.modal, Some(Modal::Help(_))) {
@@ -79,14 +81,13 @@ pub fn render(frame: &mut Frame<'_>, app: &mut App) {
     let (widths, heights) = plan.inner();
     app.prepare(widths, heights);
     app.pane_areas = plan.panes;
-    app.tabs = plan.tabs.is_some();
-    let shown = draw(frame, app, &plan);
-    app.retained.record(frame.count(), shown);
+    let shown = draw(frame, app, retained, &plan);
+    retained.record(frame.count(), shown);
 }
 
 /// Draws the screen; returns what each pane's text area shows (see
 /// `retained`): nothing for a pane drawn over by a dialog.
-fn draw(frame: &mut Frame<'_>, app: &App, plan: &Plan) -> [Option<u64>; Role::COUNT] {
+fn draw(frame: &mut Frame<'_>, app: &App, retained: &Retained, plan: &Plan) -> [Option<u64>; Role::COUNT] {
     let area = frame.area();
     // A theme's text colour and background go under every cell first.
     let base = app.theme.base();
@@ -107,7 +108,7 @@ fn draw(frame: &mut Frame<'_>, app: &App, plan: &Plan) -> [Option<u64>; Role::CO
         }
         for (i, pane_area) in plan.panes.iter().enumerate() {
             if !pane_area.is_empty() {
-                shown[i] = panes::draw(frame, app, i, *pane_area);
+                shown[i] = panes::draw(frame, app, retained, i, *pane_area);
             }
         }
         status::draw(frame, app, plan.status);

@@ -10,7 +10,8 @@ use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 
 use super::centered;
 use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
-use crate::tui::app::{App, Confirm, EditorPurpose, Modal};
+use crate::tui::app::App;
+use crate::tui::modal::{Confirm, EditorPurpose, Modal};
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     match &app.modal {

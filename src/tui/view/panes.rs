@@ -20,7 +20,7 @@ use crate::tui::search::{Hit, Search, occurrences};
 
 /// Draws pane `index`; returns the key of what its text area shows (see
 /// `retained`), `None` when it shows the waiting note.
-pub fn draw(frame: &mut Frame<'_>, app: &App, index: usize, area: Rect) -> Option<u64> {
+pub fn draw(frame: &mut Frame<'_>, app: &App, retained: &retained::Retained, index: usize, area: Rect) -> Option<u64> {
     let theme = &app.theme;
     let pane = &app.panes[index];
     let role = pane.role;
@@ -64,12 +64,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, index: usize, area: Rect) -> Optio
         return None;
     }
     let base = theme.base();
-    let mut key = app.retained.key(frame.area(), inner, base, &lines);
+    let mut key = retained.key(frame.area(), inner, base, &lines);
     if let Some(search) = &app.search {
         // The highlights are part of what the text area shows.
-        key = app.retained.mix(key, (&search.query, search.current));
+        key = retained.mix(key, (&search.query, search.current));
     }
-    let unchanged = app.retained.unchanged(index, frame.count(), key);
+    let unchanged = retained.unchanged(index, frame.count(), key);
     let top = pane.top(height);
     let buffer = frame.buffer_mut();
     if unchanged {

@@ -7,8 +7,9 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::truncate;
-use crate::tui::app::{App, Modal, Replay, Tone};
+use crate::tui::app::{App, Replay, Tone};
 use crate::tui::keymap::Action;
+use crate::tui::modal::Modal;
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let theme = &app.theme;

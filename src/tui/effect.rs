@@ -1,0 +1,37 @@
+//! What the studio asks its event loop to do: the one way key handling,
+//! dialogs and the browser reach outside the studio's state.
+
+use crate::debate::Command;
+
+/// What the studio asks its event loop to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Pass a command to the running debate.
+    Send(Command),
+    /// Stop any running debate and start one on this topic.
+    Start(String),
+    /// Write the debate as Markdown.
+    Export,
+    /// Stop the debate, save it and leave.
+    Quit,
+    /// Leave now (a second Ctrl-C).
+    HardQuit,
+    /// Open the session browser (the loop fills it from the store).
+    Sessions,
+    /// Show a stored session, continuing it when it can go on.
+    Open(String),
+    /// Export a stored session as Markdown.
+    ExportSession(String),
+    /// Delete a stored session.
+    Delete(String),
+    /// Install the offline model (offered by the start screen).
+    InstallModel,
+    /// Put this text on the terminal's clipboard (OSC 52).
+    Copy(super::copy::Clip),
+    /// Apply and remember the start screen's settings (config key, text).
+    Configure(Vec<(String, String)>),
+    /// Play the replay at this speed.
+    ReplaySpeed(f64),
+    /// Skip the replay to the next round.
+    ReplaySkip,
+}
