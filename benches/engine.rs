@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use heat::debate::engine::{self, DebateSpec, EngineSetup, RoleSetup};
+use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::prompt::Prompts;
 use heat::provider::ChatModel;
 use heat::provider::retry::RetryPolicy;
@@ -30,7 +30,12 @@ fn setup(debater: &Reply) -> EngineSetup {
 
 /// One resolved round, start to finish, every event read.
 async fn one_round(setup: EngineSetup) {
-    let spec = DebateSpec { topic: "Benchmarks beat guesses".into(), max_rounds: 3, initial_heat: 0.9 };
+    let spec = DebateSpec {
+        topic: "Benchmarks beat guesses".into(),
+        max_rounds: 3,
+        initial_heat: 0.9,
+        grounding: Grounding::default(),
+    };
     let mut handle = engine::start(setup, spec);
     while handle.next_event().await.is_some() {}
     handle.join().await;

@@ -26,6 +26,7 @@ fn request(prompt: &str, max_tokens: u32) -> ChatRequest {
     ChatRequest {
         model: "local".into(),
         system: "You are a debater.".into(),
+        grounding: None,
         messages: vec![ChatMessage::user(prompt)],
         temperature: Some(0.7),
         max_tokens,
@@ -97,10 +98,14 @@ fn binary_first_token(model: &std::path::Path, prompts: &str, runs: usize) -> Ve
 fn round_schedules(path: &std::path::Path, lanes: &LocalModel) {
     let one_lane =
         LocalModel::load(path, LocalOptions { lanes: 1, ..LocalOptions::default() }).expect("load the model");
-    let advocate =
-        || ChatRequest { system: "You argue for.".into(), ..request("Give reasons why cities should ban cars.", 128) };
+    let advocate = || ChatRequest {
+        system: "You argue for.".into(),
+        grounding: None,
+        ..request("Give reasons why cities should ban cars.", 128)
+    };
     let skeptic = || ChatRequest {
         system: "You argue against.".into(),
+        grounding: None,
         ..request("Give reasons why cities should not ban cars.", 128)
     };
     let serial = || {

@@ -92,6 +92,15 @@ pub fn event(event: &DebateEvent) {
                 participants.iter().map(|p| format!("{}={}/{}", p.role.key(), p.provider, p.model)).collect();
             tracing::info!(max_rounds, initial_heat, participants = %who.join(" "), "debate started");
         }
+        DebateEvent::Grounded { date, source } => {
+            let source = source.as_ref().map(|s| format!("{} ({} lines, sha256 {})", s.name, s.line_count(), s.sha256));
+            tracing::info!(?date, ?source, "debate grounded");
+        }
+        DebateEvent::QuotesChecked { round, role, checks } => {
+            let mut tally = crate::debate::grounding::Tally::default();
+            tally.add(checks);
+            tracing::info!(round = round + 1, role = role.key(), checks = %tally.describe(), "quotes checked");
+        }
         DebateEvent::RoundStarted { round, heat, injected, .. } => {
             tracing::info!(round = round + 1, heat, injected = injected.len(), "round started");
         }

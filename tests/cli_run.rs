@@ -579,3 +579,90 @@ async fn theme_is_offered_only_by_the_commands_that_open_the_studio() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && stderr.contains("give it to `heat`, `heat resume` or `heat replay`"), "{stderr}");
 }
+
+/// A debate about a design document: the advocate quotes it, the skeptic invents.
+fn source_reply(request: &Recorded) -> Reply {
+    let system = request.system();
+    let text = if system.contains("You are the JUDGE") {
+        r#"{"resolved": true, "verdict": "The advocate's quotes hold; the skeptic's do not.", "topic": "t", "heat": 0.3}"#
+    } else if system.contains("You are the ADVOCATE") {
+        "The doc says \"a job is enqueued in the same commit\" [L4–L5]."
+    } else {
+        "It also says \"Postgres is slower than Redis for everything\" [L99]."
+    };
+    let words: Vec<&str> = text.split_inclusive(' ').collect();
+    Reply::sse(&anthropic_sse(&words, None), 97)
+}
+
+const QUEUE_DOC: &str = "# Move the job queue to Postgres\n\
+    The current queue runs on Redis and loses jobs\n\
+    when a node restarts during a deploy.\n\
+    Postgres gives us transactions, so a job is enqueued\n\
+    in the same commit as the row that caused it.\n";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_debate_about_a_document_checks_its_quotes_end_to_end() {
+    let server = MockLlm::with_handler(source_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let doc = data.path().join("queue.md");
+    std::fs::write(&doc, QUEUE_DOC).unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "--max-rounds", "1", "--source"]).arg(&doc);
+    let out = output(cmd).await;
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.starts_with("heat · Move the job queue to Postgres\n"), "the topic is the first heading: {stdout}");
+    assert!(stdout.contains("source    "), "{stdout}");
+    assert!(stdout.contains("queue.md (5 lines)"), "{stdout}");
+    assert!(
+        stdout.contains("advocate's citations: ✓ “a job is enqueued in the same commit” (L4–L5) · ✓ [L4–L5]"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("skeptic's citations: ✗ “Postgres is slower than Redis for everything” (not in the source) · ✗ [L99] (no such lines)"), "{stdout}");
+
+    // Every request carried today's date and the numbered document, first.
+    for request in server.requests() {
+        let system = request.system();
+        assert!(system.starts_with("Today is "), "{system}");
+        assert!(system.contains("L2: The current queue runs on Redis and loses jobs"), "{system}");
+    }
+    let judge = server.requests().into_iter().find(|r| r.system().contains("You are the JUDGE")).unwrap();
+    assert!(judge.last_message().contains("- the skeptic: ✗"), "{}", judge.last_message());
+
+    // The session keeps the document's text: export works after the file is gone.
+    std::fs::remove_file(&doc).unwrap();
+    let store = Store::open(data.path()).unwrap();
+    let id = store.list()[0].id.clone();
+    let mut export = heat(data.path(), &server);
+    export.args(["export", &id]);
+    let exported = output(export).await;
+    let md = String::from_utf8_lossy(&exported.stdout);
+    assert!(md.contains("- Source: `"), "{md}");
+    assert!(md.contains("- Advocate's citations: 2 verified, 0 near, 0 not found"), "{md}");
+    assert!(md.contains("*Checked against the source:* ✗ “Postgres is slower than Redis for everything”"), "{md}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_source_that_cannot_be_debated_is_refused_and_nothing_is_stored() {
+    let server = MockLlm::with_handler(source_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let binary = data.path().join("image.md");
+    std::fs::write(&binary, b"PNG\0\0\x01").unwrap();
+    let cases: [(Vec<String>, String); 4] = [
+        (vec!["--source".into(), data.path().join("missing.md").display().to_string()], "does not exist".into()),
+        (vec!["--source".into(), data.path().display().to_string()], "is a directory".into()),
+        (vec!["--source".into(), binary.display().to_string()], "looks binary".into()),
+        (vec![], "give a proposition to debate".into()),
+    ];
+    for (args, said) in cases {
+        let mut cmd = heat(data.path(), &server);
+        cmd.arg("run").args(&args);
+        let out = output(cmd).await;
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr.contains(&said), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "one sentence: {stderr}");
+    }
+    assert!(Store::open(data.path()).unwrap().list().is_empty(), "nothing stored");
+    assert!(server.requests().is_empty(), "nothing asked");
+}

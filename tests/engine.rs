@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, RoleSetup};
+use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::prompt::Prompts;
 use heat::debate::state::VerdictStatus;
 use heat::debate::{Command, DebateEvent, DebateState, Outcome, Role, TurnPurpose};
@@ -44,7 +44,7 @@ fn judge(replies: impl IntoIterator<Item = Reply>) -> Arc<ScriptedModel> {
 }
 
 fn spec(max_rounds: u32) -> DebateSpec {
-    DebateSpec { topic: "Tabs beat spaces".into(), max_rounds, initial_heat: 0.9 }
+    DebateSpec { topic: "Tabs beat spaces".into(), max_rounds, initial_heat: 0.9, grounding: Grounding::default() }
 }
 
 /// Reads every event to the end and checks the fold of the events equals the

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, RoleSetup};
+use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::prompt::Prompts;
 use heat::debate::{DebateEvent, DebateState, Outcome, Role, TurnPurpose};
 use heat::provider::ChatModel;
@@ -46,7 +46,7 @@ fn debater(text: &str) -> Arc<ScriptedModel> {
 }
 
 fn spec(max_rounds: u32) -> DebateSpec {
-    DebateSpec { topic: PROPOSITION.into(), max_rounds, initial_heat: 0.9 }
+    DebateSpec { topic: PROPOSITION.into(), max_rounds, initial_heat: 0.9, grounding: Grounding::default() }
 }
 
 async fn drain(mut handle: DebateHandle) -> (Vec<DebateEvent>, DebateState) {

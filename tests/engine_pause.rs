@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, RoleSetup, Stamped};
+use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup, Stamped};
 use heat::debate::prompt::Prompts;
 use heat::debate::{Command, DebateEvent, DebateState, Role};
 use heat::provider::ChatModel;
@@ -41,7 +41,12 @@ fn debate(advocate: ScriptedModel) -> (Arc<ScriptedModel>, DebateHandle) {
         judge_temperature: 0.2,
         seed: None,
     };
-    let spec = DebateSpec { topic: "Tabs beat spaces".into(), max_rounds: 1, initial_heat: 0.9 };
+    let spec = DebateSpec {
+        topic: "Tabs beat spaces".into(),
+        max_rounds: 1,
+        initial_heat: 0.9,
+        grounding: Grounding::default(),
+    };
     (advocate, engine::start(setup, spec))
 }
 

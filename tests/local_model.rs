@@ -34,6 +34,7 @@ fn request(user: &str, max_tokens: u32) -> ChatRequest {
     ChatRequest {
         model: "local".into(),
         system: "You are a debater. Answer in plain prose.".into(),
+        grounding: None,
         messages: vec![ChatMessage::user(user)],
         temperature: Some(0.7),
         max_tokens,
@@ -131,7 +132,8 @@ async fn the_two_debaters_generate_side_by_side() {
     let Some(model) = model() else { return };
     let order = std::sync::Mutex::new(Vec::new());
     let speak = |side: &'static str, system: &str| {
-        let req = ChatRequest { system: system.into(), ..request("Give one reason about city trees.", 48) };
+        let req =
+            ChatRequest { system: system.into(), grounding: None, ..request("Give one reason about city trees.", 48) };
         let (model, order) = (&model, &order);
         async move {
             let mut stream = model.stream(req);

@@ -22,7 +22,11 @@ async fn anthropic_streams_thinking_text_usage_and_finish() {
     assert_eq!(error, None);
     assert_eq!(final_text(&items), "Tabs are flexible.");
     assert!(items.contains(&TurnItem::Chunk(Chunk::Reasoning("Let me think.".into()))));
-    assert!(items.contains(&TurnItem::Chunk(Chunk::Usage(Usage { input_tokens: 25, output_tokens: 3 }))));
+    assert!(items.contains(&TurnItem::Chunk(Chunk::Usage(Usage {
+        input_tokens: 25,
+        output_tokens: 3,
+        cached_input_tokens: 0
+    }))));
     assert!(finished(&items));
     let sent = &server.requests()[0];
     assert_eq!((sent.method.as_str(), sent.path.as_str()), ("POST", "/v1/messages"));
@@ -245,4 +249,34 @@ async fn x_should_retry_false_makes_a_503_final() {
     assert!(items.is_empty());
     assert!(matches!(error, Some(ref e) if !e.is_retryable()), "{error:?}");
     assert_eq!(server.requests().len(), 1);
+}
+
+#[tokio::test]
+async fn a_long_grounding_block_is_sent_first_and_marked_for_the_cache() {
+    // Usage as Anthropic reports a cache read: input_tokens counts only the uncached part.
+    let sse = b"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"model\":\"m\",\"usage\":{\"input_tokens\":40,\"cache_read_input_tokens\":2000,\"cache_creation_input_tokens\":0,\"output_tokens\":1}}}\n\n\
+event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"ok\"}}\n\n\
+event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":2}}\n\n\
+event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+    let server = MockLlm::scripted(vec![Reply::sse(sse, 16), Reply::sse(&anthropic_sse(&["short"], None), 16)]).await;
+    let block =
+        format!("Today is 2026-11-23.\n\n<source>\n{}</source>\n", "L1: a line of the design document\n".repeat(150));
+    let grounded = heat::provider::ChatRequest { grounding: Some(block.clone()), ..request() };
+    let (items, error) = run(anthropic(&server), grounded).await;
+    assert_eq!(error, None);
+    let usage = Usage { input_tokens: 2040, output_tokens: 2, cached_input_tokens: 2000 };
+    assert!(items.contains(&TurnItem::Chunk(Chunk::Usage(usage))), "{items:?}");
+    let sent = &server.requests()[0];
+    assert_eq!(
+        sent.body["system"],
+        serde_json::json!([
+            { "type": "text", "text": block, "cache_control": { "type": "ephemeral" } },
+            { "type": "text", "text": "You are the ADVOCATE." },
+        ])
+    );
+    // The date alone is too short to cache: one text, the date first.
+    let dated = heat::provider::ChatRequest { grounding: Some("Today is 2026-11-23.".into()), ..request() };
+    let (_, error) = run(anthropic(&server), dated).await;
+    assert_eq!(error, None);
+    assert_eq!(server.requests()[1].body["system"], "Today is 2026-11-23.\n\nYou are the ADVOCATE.");
 }

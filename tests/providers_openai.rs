@@ -27,7 +27,11 @@ async fn openai_streams_reasoning_text_usage_and_done() {
     assert_eq!(error, None);
     assert_eq!(final_text(&items), "Spaces win.");
     assert!(items.contains(&TurnItem::Chunk(Chunk::Reasoning("Hmm.".into()))));
-    assert!(items.contains(&TurnItem::Chunk(Chunk::Usage(Usage { input_tokens: 30, output_tokens: 2 }))));
+    assert!(items.contains(&TurnItem::Chunk(Chunk::Usage(Usage {
+        input_tokens: 30,
+        output_tokens: 2,
+        cached_input_tokens: 0
+    }))));
     assert!(finished(&items));
     let sent = &server.requests()[0];
     assert_eq!(sent.path, "/chat/completions");

@@ -89,7 +89,11 @@ fn event() -> impl Strategy<Value = DebateEvent> {
                 round,
                 role,
                 text,
-                usage: usage.map(|(input_tokens, output_tokens)| Usage { input_tokens, output_tokens }),
+                usage: usage.map(|(input_tokens, output_tokens)| Usage {
+                    input_tokens,
+                    output_tokens,
+                    cached_input_tokens: 0
+                }),
                 truncated_at: None,
             }
         ),

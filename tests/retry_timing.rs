@@ -17,6 +17,7 @@ fn request() -> ChatRequest {
     ChatRequest {
         model: "m".into(),
         system: String::new(),
+        grounding: None,
         messages: vec![ChatMessage::user("go")],
         temperature: Some(0.5),
         max_tokens: 100,

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::StreamExt;
-use heat::debate::engine::{self, DebateSpec, EngineSetup, RoleSetup};
+use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::prompt::Prompts;
 use heat::debate::{DebateEvent, DebateState, Outcome, Role};
 use heat::provider::anthropic::AnthropicModel;
@@ -341,7 +341,12 @@ async fn one_debate(debate: usize, seed: u64, data: &std::path::Path) -> Run {
     };
     let store = Store::open(data).unwrap();
     let mut recorder = store.create().unwrap();
-    let spec = DebateSpec { topic: format!("Soak debate {debate}"), max_rounds: MAX_ROUNDS, initial_heat: 0.9 };
+    let spec = DebateSpec {
+        topic: format!("Soak debate {debate}"),
+        max_rounds: MAX_ROUNDS,
+        initial_heat: 0.9,
+        grounding: Grounding::default(),
+    };
     let mut handle = engine::start(setup, spec);
     let mut events = Vec::new();
     while let Some(event) = tokio::time::timeout(Duration::from_secs(120), handle.next_event())

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use heat::debate::engine::{self, DebateSpec, EngineSetup, RoleSetup};
+use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::prompt::Prompts;
 use heat::debate::{Command, DebateEvent, DebateState, Role};
 use heat::provider::retry::RetryPolicy;
@@ -45,8 +45,15 @@ async fn eventful_debate(store: &Store) -> (DebateState, String) {
     };
     let mut recorder = store.create().unwrap();
     let id = recorder.id().to_string();
-    let mut handle =
-        engine::start(setup, DebateSpec { topic: "Logs beat databases".into(), max_rounds: 4, initial_heat: 0.9 });
+    let mut handle = engine::start(
+        setup,
+        DebateSpec {
+            topic: "Logs beat databases".into(),
+            max_rounds: 4,
+            initial_heat: 0.9,
+            grounding: Grounding::default(),
+        },
+    );
     let mut steered = false;
     while let Some(event) = handle.next_event().await {
         assert!(recorder.record(&event).is_none());

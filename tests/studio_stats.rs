@@ -24,7 +24,7 @@ fn timed() -> App {
         .collect();
     let argue = |role| DebateEvent::TurnStarted { round: 0, role, purpose: TurnPurpose::Argue, temperature: None };
     let delta = |role, text: &str| DebateEvent::Delta { round: 0, role, text: text.into() };
-    let usage = Some(Usage { input_tokens: 900, output_tokens: 220 });
+    let usage = Some(Usage { input_tokens: 900, output_tokens: 220, cached_input_tokens: 0 });
     let events = [
         (0, DebateEvent::Started { topic: TOPIC.into(), max_rounds: 2, initial_heat: 0.9, participants }),
         (0, DebateEvent::RoundStarted { round: 0, topic: TOPIC.into(), heat: 0.9, injected: vec![] }),

@@ -330,7 +330,7 @@ fn the_status_bar_counts_tokens_and_prices_them_only_when_prices_are_set() {
         round: 0,
         role,
         text: text.into(),
-        usage: Some(Usage { input_tokens, output_tokens }),
+        usage: Some(Usage { input_tokens, output_tokens, cached_input_tokens: 0 }),
         truncated_at: None,
     };
     let events = [completed(Role::Advocate, ADVOCATE, 1000, 500), completed(Role::Skeptic, SKEPTIC, 2000, 1000)];

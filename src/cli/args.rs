@@ -45,8 +45,8 @@ pub struct Cli {
 pub enum Commands {
     /// Run a whole debate headless and print it as it streams.
     Run {
-        /// The proposition to debate, e.g. "Remote work beats the office".
-        topic: String,
+        /// The proposition to debate, e.g. "Remote work beats the office" (optional with --source).
+        topic: Option<String>,
         /// Print one JSON event per line instead of text.
         #[arg(long)]
         json: bool,
@@ -218,6 +218,9 @@ pub struct DebateArgs {
     /// Sampling seed for providers that accept one.
     #[arg(long)]
     pub seed: Option<String>,
+    /// A Markdown or text file to debate (`-` reads standard input, with `heat run`); the topic defaults to its first heading.
+    #[arg(long, value_name = "FILE")]
+    pub source: Option<String>,
     /// Base URL of the OpenAI-compatible server (sets `providers.openai.base_url`).
     #[arg(long, value_name = "URL")]
     pub openai_base_url: Option<String>,
@@ -229,7 +232,7 @@ pub struct DebateArgs {
 impl DebateArgs {
     /// The flags that were given, as config overrides.
     pub fn flag_values(&self) -> Vec<FlagValue> {
-        let pairs: [(&Option<String>, &str, &str); 14] = [
+        let pairs: [(&Option<String>, &str, &str); 15] = [
             (&self.max_rounds, "debate.max_rounds", "--max-rounds"),
             (&self.heat, "debate.initial_heat", "--heat"),
             (&self.provider, "roles.provider", "--provider"),
@@ -242,6 +245,7 @@ impl DebateArgs {
             (&self.judge_model, "roles.judge.model", "--judge-model"),
             (&self.prompts, "debate.prompts_dir", "--prompts"),
             (&self.seed, "debate.seed", "--seed"),
+            (&self.source, "debate.source", "--source"),
             (&self.openai_base_url, "providers.openai.base_url", "--openai-base-url"),
             (&self.anthropic_base_url, "providers.anthropic.base_url", "--anthropic-base-url"),
         ];

@@ -89,6 +89,21 @@ impl<W: Write> TextPrinter<W> {
                     )?;
                 }
             }
+            DebateEvent::Grounded { date, source } => {
+                if let Some(date) = date {
+                    writeln!(self.out, "  {}", crate::debate::grounding::date::line(date))?;
+                }
+                if let Some(source) = source {
+                    let name = crate::sanitize::clean(&source.name);
+                    writeln!(self.out, "  source    {name} ({} lines)", source.line_count())?;
+                }
+            }
+            DebateEvent::QuotesChecked { role, checks, .. } => {
+                let said: Vec<String> = checks.iter().map(|c| crate::sanitize::clean(&c.describe())).collect();
+                if !said.is_empty() {
+                    self.note(&format!("{}'s citations: {}", role.key(), said.join(" · ")))?;
+                }
+            }
             DebateEvent::RoundStarted { round, topic, heat, injected } => {
                 self.live = None;
                 self.held.clear();

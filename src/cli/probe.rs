@@ -39,6 +39,7 @@ fn request(model: &str, system: &str, user: &str, max_tokens: u32) -> ChatReques
     ChatRequest {
         model: model.to_string(),
         system: system.to_string(),
+        grounding: None,
         messages: vec![ChatMessage::user(user)],
         temperature: None,
         max_tokens,

@@ -6,7 +6,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use crate::config::Config;
-use crate::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup};
+use crate::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding};
+use crate::debate::grounding::{self, Source};
 use crate::debate::{Command, DebateEvent, Outcome, Role};
 use crate::model_store::Progress;
 use crate::select::{self, Environment, ProviderKind, Selection};
@@ -106,26 +107,42 @@ pub(super) async fn setup_for(
     Ok((setup, notices))
 }
 
-pub async fn run(config: &Config, topic: &str, json: bool) -> anyhow::Result<ExitCode> {
-    let topic = topic.trim();
-    anyhow::ensure!(
-        !topic.is_empty(),
-        "the topic is empty; give a proposition, e.g. heat run \"Remote work beats the office\""
-    );
+pub async fn run(config: &Config, topic: Option<&str>, json: bool) -> anyhow::Result<ExitCode> {
+    // The source is read (and refused) before anything is started or stored.
+    let mut spec = spec(config)?;
+    spec.topic = match (topic.map(str::trim), &spec.grounding.source) {
+        (Some(topic), _) if !topic.is_empty() => topic.to_string(),
+        (_, Some(source)) => source.topic(),
+        (Some(_), None) => {
+            anyhow::bail!("the topic is empty; give a proposition, e.g. heat run \"Remote work beats the office\"")
+        }
+        (None, None) => anyhow::bail!(
+            "give a proposition to debate, e.g. heat run \"Remote work beats the office\", or a document with --source FILE"
+        ),
+    };
     let store = Store::open(&store::data_dir()?)?;
     let setup = engine_setup(config).await?;
+    if let Some(source) = &spec.grounding.source {
+        grounding::check_fits(&setup, source)?;
+    }
     let recorder = store.create()?;
-    let spec = DebateSpec { topic: topic.to_string(), ..spec(config) };
     drive(engine::start(setup, spec), recorder, json, None).await
 }
 
-/// Rounds and starting heat from the config; the topic is left empty.
-pub(super) fn spec(config: &Config) -> DebateSpec {
-    DebateSpec {
+/// Rounds, starting heat, the date and the source from the config; the
+/// topic is left empty. A source that cannot be debated is refused here.
+pub(super) fn spec(config: &Config) -> anyhow::Result<DebateSpec> {
+    let source = match config.text("debate.source").map(str::trim).filter(|s| !s.is_empty()) {
+        Some(path) => Some(Source::read(path)?),
+        None => None,
+    };
+    let date = config.flag("debate.date").unwrap_or(true).then(grounding::date::today);
+    Ok(DebateSpec {
         topic: String::new(),
         max_rounds: config.int("debate.max_rounds").and_then(|n| u32::try_from(n).ok()).unwrap_or(4),
         initial_heat: config.float("debate.initial_heat").unwrap_or(0.9) as f32,
-    }
+        grounding: Grounding { date, source },
+    })
 }
 
 pub async fn resume(config: &Config, id: Option<&str>, json: bool) -> anyhow::Result<ExitCode> {
@@ -141,6 +158,9 @@ pub async fn resume(config: &Config, id: Option<&str>, json: bool) -> anyhow::Re
     }
     let state = recorder.state().clone();
     store::check_continuable(&id, &state)?;
+    if let Some(notice) = state.source.as_ref().and_then(grounding::resume_notice) {
+        say!("heat: {notice}");
+    }
     let setup = engine_setup(config).await?;
     let was_paused = state.paused;
     let handle = engine::resume(setup, state);

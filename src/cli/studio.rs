@@ -33,6 +33,17 @@ pub async fn open(config: &Config, topic: Option<String>) -> anyhow::Result<Exit
     if topic.as_deref() == Some("") {
         anyhow::bail!("the topic is empty; give a proposition, e.g. heat \"Remote work beats the office\"");
     }
+    let source = config.text("debate.source").map(str::trim).filter(|s| !s.is_empty());
+    if source == Some("-") {
+        anyhow::bail!(
+            "the studio reads its keys from the terminal, so its source cannot come from standard input: give --source a file (heat run --source - reads standard input)"
+        );
+    }
+    // With a source and no topic, the debate opens on the source's own.
+    let topic = match (topic, source) {
+        (None, Some(path)) => Some(crate::debate::grounding::Source::read(path)?.topic()),
+        (topic, _) => topic,
+    };
     let opening = topic.map_or(Opening::StartScreen, Opening::Topic);
     launch(config, opening, true).await
 }
@@ -61,7 +72,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
     let store = Store::open(&data_dir)?;
     let start_screen = matches!(opening, Opening::StartScreen);
     let mut app = App::new(theme, keymap, Vec::new());
-    let (mut spec, mut configure) = (super::run::spec(config), None);
+    let (mut spec, mut configure) = (super::run::spec(config)?, None);
     let mut found = Found { setup: None, installer: None, roster: Vec::new(), notices: Vec::new() };
     if live {
         // The start screen opens on what it was last set to (studio.toml).
@@ -80,7 +91,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
             Err(e) => return Err(e),
         };
         found.notices.extend(note);
-        spec = super::run::spec(&in_force);
+        spec = super::run::spec(&in_force)?;
         if start_screen {
             app.settings = Some(form_fields(&in_force));
             configure = Some(configurer(config, &data_dir));
@@ -189,7 +200,7 @@ async fn configure(base: &Config, path: &Path, fields: &[(String, String)]) -> a
         installer: found.installer,
         roster: found.roster,
         notices: found.notices,
-        spec: super::run::spec(&config),
+        spec: super::run::spec(&config)?,
         fields: form_fields(&config),
     })
 }

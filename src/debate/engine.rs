@@ -20,9 +20,9 @@ use super::guard::turn::{self as guard, ArgumentOutcome, SentPrompt, VerdictOutc
 use super::notices::{self, served_name};
 use super::plan::{Step, next_steps};
 use super::prompt;
-pub use super::setup::{DebateSpec, EngineSetup, RoleSetup, StructuredSetting};
+pub use super::setup::{DebateSpec, EngineSetup, Grounding, RoleSetup, StructuredSetting};
 use super::state::DebateState;
-use super::{extractive, verdict};
+use super::{extractive, grounding, verdict};
 use crate::provider::retry::TurnItem;
 use crate::provider::{
     Adaptation, ChatMessage, ChatRequest, Chunk, FinishReason, ResponseSchema, StructuredOutput, Usage,
@@ -79,15 +79,17 @@ pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
         initial_heat: verdict::clamp_heat(spec.initial_heat),
         participants: setup.participants(),
     };
-    spawn(setup, DebateState::default(), Some(started))
+    let Grounding { date, source } = spec.grounding;
+    let grounded = (date.is_some() || source.is_some()).then_some(DebateEvent::Grounded { date, source });
+    spawn(setup, DebateState::default(), [Some(started), grounded])
 }
 
 /// Continues a debate from its folded state, at the first incomplete turn.
 pub fn resume(setup: EngineSetup, state: DebateState) -> DebateHandle {
-    spawn(setup, state, Some(DebateEvent::Reopened))
+    spawn(setup, state, [Some(DebateEvent::Reopened), None])
 }
 
-fn spawn(setup: EngineSetup, state: DebateState, first: Option<DebateEvent>) -> DebateHandle {
+fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 2]) -> DebateHandle {
     let (command_tx, command_rx) = mpsc::unbounded_channel();
     let (event_tx, event_rx) = mpsc::unbounded_channel();
     let (turn_tx, turn_rx) = mpsc::unbounded_channel();
@@ -106,6 +108,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Option<DebateEvent>) -> 
         next_task: 0,
         no_temperature: HashMap::new(),
         in_flight_ends: HashMap::new(),
+        source_index: None,
     };
     // What endpoints taught an earlier run of this debate still holds.
     for (endpoint, adaptation) in &engine.state.adaptations {
@@ -117,7 +120,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Option<DebateEvent>) -> 
         }
     }
     let task = tokio::spawn(async move {
-        if let Some(event) = first {
+        for event in first.into_iter().flatten() {
             engine.emit(event);
         }
         engine.run().await;
@@ -156,6 +159,8 @@ struct Engine {
     no_temperature: HashMap<Role, bool>,
     /// What each in-flight turn's current attempt reported about itself.
     in_flight_ends: HashMap<Role, AttemptEnd>,
+    /// The source, indexed for quote checks on the first argument that needs it.
+    source_index: Option<grounding::SourceIndex>,
 }
 
 /// The runtime's clock (a test that pauses time sees its own).
@@ -339,6 +344,7 @@ impl Engine {
         ChatRequest {
             model: setup.model_name.clone(),
             system: self.setup.prompts.system_for(role),
+            grounding: grounding::preamble(self.state.date.as_deref(), self.state.source.as_ref()),
             messages,
             temperature,
             max_tokens: setup.max_tokens,
@@ -462,6 +468,14 @@ impl Engine {
         self.emit(DebateEvent::Notice { message: note });
     }
 
+    /// Checks what an argument cited from the source, when there is one.
+    fn check_quotes(&mut self, round: u32, role: Role, text: &str) {
+        let Some(source) = &self.state.source else { return };
+        let index = self.source_index.get_or_insert_with(|| grounding::SourceIndex::new(&source.text));
+        let checks = index.check(text);
+        self.emit(DebateEvent::QuotesChecked { round, role, checks });
+    }
+
     fn complete_turn(&mut self, role: Role, flight: &InFlight) {
         let (round, purpose) = (flight.round, flight.purpose);
         let turn = self.state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role));
@@ -503,6 +517,7 @@ impl Engine {
         });
         self.emit(DebateEvent::TurnCompleted { round, role, text: text.clone(), usage, truncated_at });
         if role.is_debater() {
+            self.check_quotes(round, role, &text);
             return;
         }
         let (topic, heat) = self

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::grounding::{QuoteCheck, Source};
 use super::verdict::Verdict;
 use crate::provider::{Adaptation, Usage};
 
@@ -141,6 +142,15 @@ pub enum DebateEvent {
         initial_heat: f32,
         participants: Vec<Participant>,
     },
+    /// What grounds the debate, right after `Started`: the date every
+    /// prompt starts with and the source document (its whole text, so the
+    /// file is never needed again). Not written when there is neither.
+    Grounded {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        date: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        source: Option<Source>,
+    },
     RoundStarted {
         round: u32,
         topic: String,
@@ -187,6 +197,12 @@ pub enum DebateEvent {
     TurnCancelled {
         round: u32,
         role: Role,
+    },
+    /// What a completed argument cited from the source, checked.
+    QuotesChecked {
+        round: u32,
+        role: Role,
+        checks: Vec<QuoteCheck>,
     },
     TurnFailed {
         round: u32,
@@ -254,10 +270,12 @@ impl DebateEvent {
             | DebateEvent::TurnRetrying { round, .. }
             | DebateEvent::TurnCompleted { round, .. }
             | DebateEvent::TurnCancelled { round, .. }
+            | DebateEvent::QuotesChecked { round, .. }
             | DebateEvent::TurnFailed { round, .. }
             | DebateEvent::VerdictReached { round, .. }
             | DebateEvent::VerdictInvalid { round, .. } => Some(round),
             DebateEvent::Started { .. }
+            | DebateEvent::Grounded { .. }
             | DebateEvent::Paused
             | DebateEvent::Resumed
             | DebateEvent::TopicInjected { .. }

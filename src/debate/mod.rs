@@ -6,6 +6,7 @@ mod call;
 pub mod engine;
 pub mod event;
 pub mod extractive;
+pub mod grounding;
 pub mod guard;
 mod notices;
 pub mod plan;

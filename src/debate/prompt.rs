@@ -258,6 +258,9 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
         out.push_str(&format!("\nThe person running the debate injected this topic: {note}"));
     }
     out.push_str(&format!("\n\n[advocate, skeptic]:\n{pair}\n\n"));
+    if state.source.is_some() {
+        out.push_str(&source_checks(round));
+    }
     if purpose.is_final() {
         // Injected during the last round: no round is left to carry it, so the synthesis does.
         for note in &state.pending_injections {
@@ -274,6 +277,26 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
     } else {
         out.push_str("Answer with the Verdict JSON object only.");
     }
+    out
+}
+
+/// What each side cited from the source, as checked, and how the judge is
+/// to weigh it.
+fn source_checks(round: &Round) -> String {
+    let mut out = String::from("Citations and quotes, checked against the source:\n");
+    for role in Role::DEBATERS {
+        let checks = round.turn(role).map(|t| t.checks.as_slice()).unwrap_or_default();
+        let said = if checks.is_empty() {
+            "nothing cited".to_string()
+        } else {
+            checks.iter().map(super::grounding::QuoteCheck::describe).collect::<Vec<_>>().join("; ")
+        };
+        out.push_str(&format!("- the {}: {said}\n", role.key()));
+    }
+    out.push_str(
+        "✓ was found in the source. ≈ is close to the source but not its words. ✗ was not found: an unverified \
+         quote or citation counts for nothing.\n\n",
+    );
     out
 }
 

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::event::{Participant, Role};
+use super::grounding::Source;
 use super::prompt::Prompts;
 use crate::provider::retry::RetryPolicy;
 use crate::provider::{ChatModel, StructuredOutput};
@@ -97,4 +98,15 @@ pub struct DebateSpec {
     pub topic: String,
     pub max_rounds: u32,
     pub initial_heat: f32,
+    /// The date and the source document every prompt starts with.
+    pub grounding: Grounding,
+}
+
+/// What grounds a debate in the world; recorded in the session when the
+/// debate starts (the `Grounded` event).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Grounding {
+    /// Today's date (`debate.date`, on by default), as `2026-11-23`.
+    pub date: Option<String>,
+    pub source: Option<Source>,
 }

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::event::{DebateEvent, Outcome, Participant, Role, TurnPurpose};
+use super::grounding::{QuoteCheck, Source, Tally};
 use super::verdict::{Verdict, clamp_heat};
 use crate::provider::{Adaptation, StructuredOutput, Usage};
 
@@ -41,6 +42,9 @@ pub struct Turn {
     pub truncated_at: Option<u32>,
     /// Judge turns only: whether the answer parsed.
     pub verdict: Option<VerdictStatus>,
+    /// What the argument cited from the source, checked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<QuoteCheck>,
 }
 
 impl Turn {
@@ -129,6 +133,12 @@ pub struct DebateState {
     #[serde(default)]
     pub adaptations: Vec<(String, Adaptation)>,
     pub finish: Option<Finish>,
+    /// The date every prompt starts with, as recorded when the debate began.
+    #[serde(default)]
+    pub date: Option<String>,
+    /// The document under debate, as recorded when the debate began.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 impl DebateState {
@@ -173,6 +183,15 @@ impl DebateState {
             .max()
     }
 
+    /// How a seat's citations and quotes have held up, over every round.
+    pub fn tally(&self, role: Role) -> Tally {
+        let mut tally = Tally::default();
+        for turn in self.rounds.iter().flat_map(|r| &r.turns).filter(|t| t.role == role) {
+            tally.add(&turn.checks);
+        }
+        tally
+    }
+
     /// The heat of each round so far, oldest first.
     pub fn heat_history(&self) -> Vec<f32> {
         self.rounds.iter().map(|r| r.heat).collect()
@@ -215,6 +234,7 @@ impl DebateState {
                     usage: None,
                     truncated_at: None,
                     verdict: None,
+                    checks: Vec::new(),
                 };
                 // An open turn started again (resume after a crash) is replaced.
                 match r.turn_mut(*role) {
@@ -252,6 +272,15 @@ impl DebateState {
                     t.usage = *usage;
                     t.truncated_at = *truncated_at;
                     t.status = TurnStatus::Done;
+                }
+            }
+            DebateEvent::Grounded { date, source } => {
+                self.date.clone_from(date);
+                self.source.clone_from(source);
+            }
+            DebateEvent::QuotesChecked { round, role, checks } => {
+                if let Some(t) = self.round_mut(*round).and_then(|r| r.turn_mut(*role)) {
+                    t.checks.clone_from(checks);
                 }
             }
             DebateEvent::TurnCancelled { round, role } => {

@@ -114,6 +114,10 @@ impl StructuredOutput {
 pub struct ChatRequest {
     pub model: String,
     pub system: String,
+    /// A block the system prompt starts with that stays the same for the
+    /// whole debate (the date, the source document): a provider that can
+    /// cache a prompt's start marks it for caching.
+    pub grounding: Option<String>,
     pub messages: Vec<ChatMessage>,
     /// `None` means: do not send a temperature at all.
     pub temperature: Option<f32>,
@@ -128,8 +132,17 @@ pub struct ChatRequest {
 }
 
 impl ChatRequest {
-    /// The system prompt as sent: where the form of structured output does
-    /// not hold the answer to the schema, the schema rides in the prompt.
+    /// The whole system prompt as one text: the grounding block first.
+    pub fn full_system_prompt(&self) -> String {
+        match &self.grounding {
+            Some(block) => format!("{}\n\n{}", block.trim_end(), self.system_prompt()),
+            None => self.system_prompt().into_owned(),
+        }
+    }
+
+    /// The system prompt after the grounding block: where the form of
+    /// structured output does not hold the answer to the schema, the schema
+    /// rides in the prompt.
     pub fn system_prompt(&self) -> std::borrow::Cow<'_, str> {
         match &self.response_schema {
             Some(schema) if schema.form != StructuredOutput::Schema => {
@@ -155,8 +168,17 @@ pub fn wire_temperature(t: f32) -> f64 {
 /// Token usage a provider reported for one call.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
+    /// Every input token, cached or not.
     pub input_tokens: u64,
     pub output_tokens: u64,
+    /// Of the input, how much was read from the provider's prompt cache.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cached_input_tokens: u64,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Why a model stopped.

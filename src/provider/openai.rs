@@ -42,7 +42,7 @@ impl OpenAiModel {
 /// The request body for a streamed call.
 pub fn body(request: &ChatRequest) -> Value {
     let mut messages = Vec::with_capacity(request.messages.len() + 1);
-    let system = request.system_prompt();
+    let system = request.full_system_prompt();
     if !system.is_empty() {
         messages.push(json!({ "role": "system", "content": system }));
     }
@@ -189,6 +189,15 @@ struct UsageJson {
     prompt_tokens: u64,
     #[serde(default)]
     completion_tokens: u64,
+    #[serde(default)]
+    prompt_tokens_details: Option<PromptTokensJson>,
+}
+
+/// Of the prompt, what OpenAI read from its automatic prompt cache.
+#[derive(Deserialize)]
+struct PromptTokensJson {
+    #[serde(default)]
+    cached_tokens: u64,
 }
 
 #[derive(Default)]
@@ -251,6 +260,7 @@ impl Parser {
             ready.push(Chunk::Usage(Usage {
                 input_tokens: usage.prompt_tokens,
                 output_tokens: usage.completion_tokens,
+                cached_input_tokens: usage.prompt_tokens_details.map_or(0, |d| d.cached_tokens),
             }));
         }
         ready.reverse();

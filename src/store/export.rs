@@ -55,6 +55,34 @@ fn rfc3339(ms: u64) -> String {
     humantime::format_rfc3339_seconds(time).to_string()
 }
 
+/// The date the models were told, the source and each side's citations.
+fn grounding_lines(md: &mut String, state: &DebateState) {
+    if let Some(date) = &state.date {
+        let _ = writeln!(md, "- Date told to the models: {}", clean(date));
+    }
+    if let Some(source) = &state.source {
+        let _ = writeln!(
+            md,
+            "- Source: `{}` ({} lines, sha256 `{}`)",
+            clean(&source.name),
+            source.line_count(),
+            &source.sha256[..12.min(source.sha256.len())]
+        );
+        for role in Role::DEBATERS {
+            let tally = state.tally(role);
+            let _ = writeln!(md, "- {}'s citations: {}", role.label(), citations_total(&tally));
+        }
+    }
+}
+
+/// "3 verified, 1 near, 2 not found" (or "none").
+fn citations_total(tally: &crate::debate::grounding::Tally) -> String {
+    if tally.is_empty() {
+        return "none".into();
+    }
+    format!("{} verified, {} near, {} not found", tally.verified, tally.near, tally.unverified)
+}
+
 fn clock(ms: u64) -> String {
     let s = ms / 1000;
     format!("+{:02}:{:02}", s / 60, s % 60)
@@ -77,6 +105,7 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record]) -> String 
         };
         let _ = writeln!(md, "- {}: {}/{}{asked}", p.role.label(), p.provider, clean(p.shown_model()));
     }
+    grounding_lines(&mut md, state);
     let pinned = |round: &crate::debate::state::Round| if round.pinned { " (pinned)" } else { "" };
     let heats: Vec<String> = state.rounds.iter().map(|r| format!("{:.2}{}", r.heat, pinned(r))).collect();
     let _ = writeln!(md, "- Heat by round: {}\n", heats.join(" → "));
@@ -93,6 +122,10 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record]) -> String 
             let _ = writeln!(md, "### {}\n", role.label());
             let text = clean(turn.text.trim());
             let _ = writeln!(md, "{}\n", if text.is_empty() { "*(no argument)*".to_string() } else { text });
+            if !turn.checks.is_empty() {
+                let said: Vec<String> = turn.checks.iter().map(|c| clean(&c.describe())).collect();
+                let _ = writeln!(md, "*Checked against the source:* {}\n", said.join(" · "));
+            }
             if let Some(tokens) = turn.truncated_at {
                 let _ = writeln!(
                     md,

@@ -390,6 +390,13 @@ fn start(studio: &Studio, app: &mut App, debate: &mut Option<Running>, topic: St
         }
         return Ok(());
     };
+    if let Some(source) = &studio.spec.grounding.source {
+        // Too big for a model: said before anything is stored.
+        if let Err(e) = crate::debate::grounding::check_fits(setup, source) {
+            app.say(Tone::Error, format!("{e:#}"));
+            return Ok(());
+        }
+    }
     let recorder = studio.store.create()?;
     app.begin(recorder.id().to_string());
     let spec = DebateSpec { topic, ..studio.spec.clone() };
@@ -418,7 +425,11 @@ fn resume(
     if was_paused {
         handle.send(Command::Resume);
     }
-    app.say_until(Tone::Info, format!("Resumed session {}", recorder.id()), Until::NextRound);
+    let resumed = format!("Resumed session {}", recorder.id());
+    match recorder.state().source.as_ref().and_then(crate::debate::grounding::resume_notice) {
+        Some(notice) => app.say_until(Tone::Warn, format!("{resumed}: {notice}"), Until::NextRound),
+        None => app.say_until(Tone::Info, resumed, Until::NextRound),
+    }
     let session = Some(recorder.id().to_string());
     Ok(Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session, replayed: None })
 }

@@ -8,6 +8,7 @@ use super::judge_text;
 use super::markdown::Palette;
 use super::streaming_text::StreamingText;
 use super::theme::Theme;
+use crate::debate::grounding::Mark;
 use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
 use crate::debate::{DebateState, Role, TurnPurpose};
 use crate::sanitize::{Sanitizer, clean};
@@ -33,6 +34,8 @@ struct Key {
     reasoning_len: usize,
     show_reasoning: bool,
     verdict: Option<VerdictStatus>,
+    /// Quote checks arrive after the turn is done.
+    checks: usize,
     width: u16,
 }
 
@@ -119,6 +122,7 @@ impl Pane {
                 reasoning_len: turn.reasoning.len(),
                 show_reasoning,
                 verdict: turn.verdict.clone(),
+                checks: turn.checks.len(),
                 width,
             };
             if self.segments.get(i).is_some_and(|s| s.key.as_ref() == Some(&key)) {
@@ -325,6 +329,7 @@ fn lay_out(
                 let note = format!("… {}", crate::debate::cut_note(tokens));
                 foot.push(Line::from(Span::styled(note, Style::new().fg(theme.warn))));
             }
+            foot.extend(check_lines(turn, width, theme));
         }
         TurnStatus::Cancelled => foot.push(Line::from(Span::styled("■ cancelled", muted))),
         TurnStatus::Failed { error } => {
@@ -355,6 +360,21 @@ fn lay_out(
         None => {}
     }
     segment.foot = foot;
+}
+
+/// What an argument cited from the source, as checked: a line each, ✓ in
+/// the good colour, ≈ in the warning one, ✗ in the error one.
+fn check_lines(turn: &Turn, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for check in &turn.checks {
+        let color = match check.mark {
+            Mark::Verified => theme.good,
+            Mark::Near => theme.warn,
+            Mark::Unverified => theme.error,
+        };
+        lines.extend(wrap_plain(&clean(&check.describe()), width, Style::new().fg(color)));
+    }
+    lines
 }
 
 fn segment_is_first(state: &DebateState, round: &Round, turn: &Turn) -> bool {

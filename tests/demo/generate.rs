@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
-use heat::debate::engine::{self, DebateSpec, EngineSetup, RoleSetup};
+use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::prompt::Prompts;
 use heat::debate::{DebateEvent, Role};
 use heat::provider::retry::RetryPolicy;
@@ -64,7 +64,7 @@ fn streamed(text: &str, (first_ms, rate): (u64, f64), seed: u64) -> Reply {
         steps.push(Step::Chunk(Chunk::Text(word)));
     }
     // The input side is counted from the request (see `Demo`).
-    steps.push(Step::Chunk(Chunk::Usage(Usage { input_tokens: 0, output_tokens: output })));
+    steps.push(Step::Chunk(Chunk::Usage(Usage { input_tokens: 0, output_tokens: output, cached_input_tokens: 0 })));
     steps.push(Step::Chunk(Chunk::Finish(FinishReason::Stop)));
     Reply(steps)
 }
@@ -150,6 +150,7 @@ pub async fn generate() -> String {
         topic: script::PROPOSITION.into(),
         max_rounds: script::MAX_ROUNDS,
         initial_heat: script::INITIAL_HEAT,
+        grounding: Grounding::default(),
     };
     let mut handle = engine::start(setup(), spec);
     let mut cues = script::cues();

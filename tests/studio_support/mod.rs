@@ -95,7 +95,7 @@ pub fn resolved() -> App {
         topic: "Does remote work hurt juniors?".into(),
         heat: 0.4,
     };
-    let usage = Some(heat::provider::Usage { input_tokens: 1200, output_tokens: 340 });
+    let usage = Some(heat::provider::Usage { input_tokens: 1200, output_tokens: 340, cached_input_tokens: 0 });
     feed(
         &mut app,
         &[

@@ -54,6 +54,10 @@ impl Recorded {
         if let Some(s) = self.body["system"].as_str() {
             return s.to_string();
         }
+        // Anthropic's system as blocks (a cached grounding block first).
+        if let Some(blocks) = self.body["system"].as_array() {
+            return blocks.iter().filter_map(|b| b["text"].as_str()).collect::<Vec<_>>().join("\n\n");
+        }
         self.body["messages"][0]["content"].as_str().unwrap_or_default().to_string()
     }
 

@@ -43,6 +43,7 @@ pub fn request() -> ChatRequest {
     ChatRequest {
         model: "test-model".into(),
         system: "You are the ADVOCATE.".into(),
+        grounding: None,
         messages: vec![ChatMessage::user("Argue for tabs.")],
         temperature: Some(0.7),
         max_tokens: 300,

@@ -124,7 +124,8 @@ pub fn answer(
     if !tail.is_empty() && reply.blocking_send(Ok(Chunk::Text(tail))).is_err() {
         return Ok(());
     }
-    let usage = Usage { input_tokens: prompt.len() as u64, output_tokens: generated.len() as u64 };
+    let usage =
+        Usage { input_tokens: prompt.len() as u64, output_tokens: generated.len() as u64, cached_input_tokens: 0 };
     let _ = reply.blocking_send(Ok(Chunk::Usage(usage)));
     let _ = reply.blocking_send(Ok(Chunk::Finish(finish)));
     Ok(())
@@ -187,7 +188,7 @@ fn forward(weights: &mut ModelWeights, tokens: &[u32], position: usize) -> Resul
 fn prompt_tokens(shared: &Shared, request: &ChatRequest, max_tokens: usize) -> Result<Vec<u32>, ProviderError> {
     let n_ctx = shared.options.n_ctx as usize;
     let budget = n_ctx.saturating_sub(max_tokens);
-    let system = request.system_prompt();
+    let system = request.full_system_prompt();
     let start = answer_start(request);
     let messages = &request.messages[..request.messages.len() - usize::from(start.is_some())];
     let mut skip = 0;

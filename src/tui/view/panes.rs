@@ -30,7 +30,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, retained: &retained::Retained, ind
     let room = usize::from(area.width.saturating_sub(4));
     let state = state_label(app, role);
     let model = model_label(app, role);
-    let numbers = app.turn_stats(role).map(|s| format!("· {s} ")).unwrap_or_default();
+    // With a source: how this side's citations held up, then the turn's numbers.
+    let tally = (role.is_debater() && app.debate.source.is_some()).then(|| app.debate.tally(role).describe());
+    let turn_numbers = app.turn_stats(role);
+    let numbers = tally.into_iter().chain(turn_numbers).fold(String::new(), |mut all, part| {
+        all.push_str(&format!("· {part} "));
+        all
+    });
     let mut title = vec![Span::styled(format!(" {} ", role.label()), accent)];
     // The model gives way first, then the turn's numbers (which may run to the corner).
     let edge = usize::from(area.width.saturating_sub(2));

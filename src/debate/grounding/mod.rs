@@ -1,0 +1,98 @@
+//! Grounding a debate in the world: a source document every role reads
+//! with line numbers, the checks of what debaters cite from it, and today's
+//! date. What reaches the prompts is built in [`preamble`].
+
+pub mod date;
+pub mod quotes;
+pub mod source;
+
+pub use quotes::{Cited, Mark, QuoteCheck, SourceIndex, Tally};
+pub use source::{Source, SourceError};
+
+use super::event::Role;
+use super::setup::EngineSetup;
+
+/// On resume: what a person should know about the recorded source when
+/// the file it came from has changed or gone (the debate goes on with the
+/// recorded text either way).
+pub fn resume_notice(source: &Source) -> Option<String> {
+    let path = std::path::Path::new(&source.name);
+    match source.matches_file(path) {
+        Some(true) => None,
+        Some(false) => Some(format!(
+            "the source {} has changed since this debate began; it goes on with the text recorded then",
+            source.name
+        )),
+        None if source.name == "stdin" => None,
+        None => Some(format!(
+            "the source {} can no longer be read; the debate goes on with the text recorded when it began",
+            source.name
+        )),
+    }
+}
+
+/// Before the first request: whether every role whose context window is
+/// known (the embedded model's) can read the source besides its prompt and
+/// its answer. Never cut silently: too big is one sentence with both numbers.
+pub fn check_fits(setup: &EngineSetup, source: &Source) -> anyhow::Result<()> {
+    let tokens = source.estimated_tokens();
+    for role in Role::ALL {
+        let seat = setup.role(role);
+        let Some(window) = seat.model.context_tokens() else { continue };
+        // About three characters a token for the prompt; room for a round's text besides.
+        let prompt = setup.prompts.system_for(role).chars().count() / 3 + 200;
+        let needed = prompt + seat.max_tokens as usize;
+        let room = (window as usize).saturating_sub(needed);
+        if tokens > room {
+            anyhow::bail!(
+                "the source {} is about {tokens} tokens, more than the {}'s model can read: its context is {window} \
+                 tokens and its prompt and answer need about {needed}, leaving {room}. Debate a shorter document, or \
+                 give the {} a model with a larger context (a server, or providers.local.context)",
+                source.name,
+                role.key(),
+                role.key()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The block every system prompt starts with, the same for every request
+/// of a debate (so a provider can cache it): the date line, then the source
+/// with line numbers and how to cite it. `None` when there is neither.
+pub fn preamble(date: Option<&str>, source: Option<&Source>) -> Option<String> {
+    let mut out = String::new();
+    if let Some(date) = date {
+        out.push_str(&date::line(date));
+        out.push('\n');
+    }
+    if let Some(source) = source {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "The debate is about this source document, {} ({} lines). Cite it by line, as [L12] or [L12–L18], \
+             or quote its exact words in double quotes. Every citation and quote is checked against the source; \
+             one that is not found counts for nothing.\n\n<source>\n{}</source>\n",
+            source.name,
+            source.line_count(),
+            source.numbered()
+        ));
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_preamble_starts_with_the_date_then_the_numbered_source() {
+        let source = Source::from_bytes("plan.md".into(), b"# Plan\nShip it.\n").expect("source");
+        let text = preamble(Some("2026-11-23"), Some(&source)).expect("a preamble");
+        assert!(text.starts_with("Today is 2026-11-23 (November 23, 2026).\n\nThe debate is about this source document, plan.md (2 lines)."), "{text}");
+        assert!(text.contains("<source>\nL1: # Plan\nL2: Ship it.\n</source>"), "{text}");
+        assert_eq!(preamble(None, None), None);
+        assert_eq!(preamble(Some("2026-11-23"), None).as_deref(), Some("Today is 2026-11-23 (November 23, 2026).\n"));
+    }
+}

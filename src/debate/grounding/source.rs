@@ -1,0 +1,204 @@
+//! A source document to debate: read once (a file or standard input),
+//! refused with one sentence when it cannot be debated, hashed, and shown to
+//! every role with line numbers.
+
+use std::io::Read;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// The largest source heat reads, in bytes.
+pub const MAX_BYTES: usize = 2 * 1024 * 1024;
+
+/// A document under debate, as recorded in the session: its text is kept
+/// there, so replay, export and resume never need the file again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Source {
+    /// The path as given (`-` read from standard input is named `stdin`).
+    pub name: String,
+    /// The sha256 of the text, in hex.
+    pub sha256: String,
+    pub text: String,
+}
+
+/// Why a source cannot be debated. `Display` is the whole sentence.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SourceError {
+    #[error("the source {0} does not exist")]
+    Missing(String),
+    #[error("the source {0} is a directory; give a Markdown or text file")]
+    Directory(String),
+    #[error("the source {0} could not be read: {1}")]
+    Unreadable(String, String),
+    #[error("the source {0} is {1} bytes; heat reads sources of at most 2 MB (debate one section with --section)")]
+    TooLarge(String, usize),
+    #[error("the source {0} is empty")]
+    Empty(String),
+    #[error("the source {0} looks binary (it holds NUL bytes); give a Markdown or text file")]
+    Binary(String),
+    #[error("the source {0} is not UTF-8 text (invalid byte at offset {1})")]
+    NotUtf8(String, usize),
+}
+
+impl Source {
+    /// Reads `path` (`-` for standard input) and checks that it can be debated.
+    pub fn read(path: &str) -> Result<Source, SourceError> {
+        let (name, bytes) = if path == "-" {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .lock()
+                .take(MAX_BYTES as u64 + 1)
+                .read_to_end(&mut bytes)
+                .map_err(|e| SourceError::Unreadable("stdin".into(), e.to_string()))?;
+            ("stdin".to_string(), bytes)
+        } else {
+            (path.to_string(), read_file(Path::new(path))?)
+        };
+        Self::from_bytes(name, &bytes)
+    }
+
+    /// Checks bytes read from somewhere named `name`.
+    pub fn from_bytes(name: String, bytes: &[u8]) -> Result<Source, SourceError> {
+        if bytes.len() > MAX_BYTES {
+            return Err(SourceError::TooLarge(name, bytes.len()));
+        }
+        if memchr::memchr(0, bytes).is_some() {
+            return Err(SourceError::Binary(name));
+        }
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => text.strip_prefix('\u{feff}').unwrap_or(text),
+            Err(e) => return Err(SourceError::NotUtf8(name, e.valid_up_to())),
+        };
+        if text.trim().is_empty() {
+            return Err(SourceError::Empty(name));
+        }
+        let text = text.replace("\r\n", "\n");
+        Ok(Source { sha256: sha256(&text), name, text })
+    }
+
+    /// Lines, numbered from 1.
+    pub fn lines(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.text.lines().enumerate().map(|(i, line)| (i + 1, line))
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.text.lines().count()
+    }
+
+    /// The topic a source gives when none is: its first Markdown heading,
+    /// else the file's stem.
+    pub fn topic(&self) -> String {
+        let heading = self.lines().find_map(|(_, line)| {
+            let rest = line.trim_start().strip_prefix('#')?;
+            let title = rest.trim_start_matches('#');
+            (title.starts_with(' ') && !title.trim().is_empty()).then(|| title.trim().trim_end_matches('#').trim())
+        });
+        match heading {
+            Some(title) => title.to_string(),
+            None => Path::new(&self.name).file_stem().map_or_else(|| self.name.clone(), |s| s.to_string_lossy().into()),
+        }
+    }
+
+    /// The text with line numbers, as every role receives it: `L12: …`.
+    pub fn numbered(&self) -> String {
+        let mut out = String::with_capacity(self.text.len() + self.line_count() * 6);
+        for (n, line) in self.lines() {
+            out.push_str(&format!("L{n}: {line}\n"));
+        }
+        out
+    }
+
+    /// A rough token count (four characters a token), for a size check
+    /// before the first request.
+    pub fn estimated_tokens(&self) -> usize {
+        self.numbered().chars().count().div_ceil(4)
+    }
+
+    /// Whether `path` on disk still holds this text (for `heat resume`):
+    /// `None` when it cannot be read (or the source was standard input).
+    pub fn matches_file(&self, path: &Path) -> Option<bool> {
+        if self.name == "stdin" {
+            return None;
+        }
+        let bytes = std::fs::read(path).ok()?;
+        let text = String::from_utf8(bytes).ok()?;
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text).replace("\r\n", "\n");
+        Some(sha256(&text) == self.sha256)
+    }
+}
+
+fn read_file(path: &Path) -> Result<Vec<u8>, SourceError> {
+    let name = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => SourceError::Missing(name.clone()),
+        _ => SourceError::Unreadable(name.clone(), e.to_string()),
+    })?;
+    if meta.is_dir() {
+        return Err(SourceError::Directory(name));
+    }
+    if meta.len() > MAX_BYTES as u64 {
+        return Err(SourceError::TooLarge(name, usize::try_from(meta.len()).unwrap_or(usize::MAX)));
+    }
+    std::fs::read(path).map_err(|e| SourceError::Unreadable(name, e.to_string()))
+}
+
+fn sha256(text: &str) -> String {
+    use std::fmt::Write as _;
+    Sha256::digest(text.as_bytes()).iter().fold(String::with_capacity(64), |mut hex, b| {
+        let _ = write!(hex, "{b:02x}");
+        hex
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(text: &str) -> Source {
+        Source::from_bytes("notes/design.md".into(), text.as_bytes()).expect("a good source")
+    }
+
+    #[test]
+    fn the_topic_is_the_first_heading_else_the_stem() {
+        assert_eq!(source("intro\n\n## Move the queue to Postgres ##\n# Later").topic(), "Move the queue to Postgres");
+        assert_eq!(source("#hashtag is not a heading\nplain text").topic(), "design");
+    }
+
+    #[test]
+    fn lines_are_numbered_from_one() {
+        let s = source("first\r\nsecond\n");
+        assert_eq!(s.numbered(), "L1: first\nL2: second\n");
+        assert_eq!(s.line_count(), 2);
+    }
+
+    #[test]
+    fn bad_sources_are_refused_with_the_path_and_the_cause() {
+        let named = |bytes: &[u8]| Source::from_bytes("x.md".into(), bytes).expect_err("refused").to_string();
+        assert_eq!(named(b"  \n"), "the source x.md is empty");
+        assert!(named(b"a\0b").contains("looks binary"));
+        assert!(named(&[b'a', 0xff, b'b']).contains("not UTF-8 text (invalid byte at offset 1)"));
+        assert!(named(&vec![b'a'; MAX_BYTES + 1]).contains("at most 2 MB"));
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().display().to_string();
+        assert_eq!(Source::read(&path).expect_err("refused"), SourceError::Directory(path.clone()));
+        let missing = format!("{path}/nope.md");
+        assert_eq!(
+            Source::read(&missing).expect_err("refused").to_string(),
+            format!("the source {missing} does not exist")
+        );
+    }
+
+    #[test]
+    fn a_changed_file_no_longer_matches() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("doc.md");
+        std::fs::write(&path, "# Plan\nship it\n").expect("write");
+        let s = Source::read(&path.display().to_string()).expect("read");
+        assert_eq!(s.matches_file(&path), Some(true));
+        std::fs::write(&path, "# Plan\nship it later\n").expect("write");
+        assert_eq!(s.matches_file(&path), Some(false));
+        std::fs::remove_file(&path).expect("rm");
+        assert_eq!(s.matches_file(&path), None);
+    }
+}

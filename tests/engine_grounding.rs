@@ -1,0 +1,159 @@
+//! A debate grounded in a source document and today's date, against
+//! scripted models: what every role receives, the quote checks, and resume.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
+use heat::debate::grounding::{Cited, Mark, Source};
+use heat::debate::prompt::Prompts;
+use heat::debate::{DebateEvent, DebateState, Role};
+use heat::provider::ChatModel;
+use heat::provider::retry::RetryPolicy;
+use heat::provider::scripted::{Reply, ScriptedModel};
+
+const DOC: &str = "# Move the job queue to Postgres\n\
+    The current queue runs on Redis and loses jobs\n\
+    when a node restarts during a deploy.\n\
+    Postgres gives us transactions, so a job is enqueued\n\
+    in the same commit as the row that caused it.\n";
+
+const ADVOCATE: &str = "The plan holds: \"a job is enqueued in the same commit as the row\" [L4–L5], \
+    and today \"the current queue runs on Redis\" [L2].";
+const SKEPTIC: &str = "The document admits nothing about load, and it claims \"Postgres never loses a single job\" \
+    [L40].";
+
+fn models() -> [Arc<ScriptedModel>; 3] {
+    let verdict =
+        r#"{"resolved": false, "verdict": "Quotes matter here.", "topic": "Is Postgres fast enough?", "heat": 0.6}"#;
+    [
+        Arc::new(ScriptedModel::new([], Reply::text(ADVOCATE))),
+        Arc::new(ScriptedModel::new([], Reply::text(SKEPTIC))),
+        Arc::new(ScriptedModel::new([], Reply::text(verdict))),
+    ]
+}
+
+fn setup(models: &[Arc<ScriptedModel>; 3]) -> EngineSetup {
+    let role = |m: &Arc<ScriptedModel>| RoleSetup::new(Arc::clone(m) as Arc<dyn ChatModel>, "m", 256);
+    EngineSetup {
+        roles: [role(&models[0]), role(&models[1]), role(&models[2])],
+        prompts: Prompts::default(),
+        retry: RetryPolicy { max_retries: 1, ..RetryPolicy::default() },
+        judge_temperature: 0.2,
+        seed: None,
+    }
+}
+
+fn source() -> Source {
+    Source::from_bytes("queue.md".into(), DOC.as_bytes()).unwrap()
+}
+
+fn spec(max_rounds: u32) -> DebateSpec {
+    DebateSpec {
+        topic: source().topic(),
+        max_rounds,
+        initial_heat: 0.9,
+        grounding: Grounding { date: Some("2026-11-23".into()), source: Some(source()) },
+    }
+}
+
+async fn drain(mut handle: DebateHandle) -> Vec<DebateEvent> {
+    let mut events = Vec::new();
+    while let Some(e) = handle.next_event().await {
+        events.push(e);
+    }
+    handle.join().await;
+    events
+}
+
+#[tokio::test]
+async fn every_request_starts_with_the_date_and_the_numbered_source() {
+    let models = models();
+    let events = drain(engine::start(setup(&models), spec(1))).await;
+    assert!(
+        matches!(events.first(), Some(DebateEvent::Started { topic, .. }) if topic == "Move the job queue to Postgres")
+    );
+    assert!(
+        matches!(&events[1], DebateEvent::Grounded { date: Some(d), source: Some(s) } if d == "2026-11-23" && s.text == DOC),
+        "the grounding is recorded right after the start: {:?}",
+        events[1]
+    );
+    for model in &models {
+        let requests = model.requests();
+        assert!(!requests.is_empty());
+        for request in requests {
+            let block = request.grounding.as_deref().expect("every request carries the grounding block");
+            assert!(block.starts_with("Today is 2026-11-23 (November 23, 2026)."), "{block}");
+            assert!(block.contains("L4: Postgres gives us transactions"), "{block}");
+            assert_eq!(block.matches("<source>").count(), 1, "the source once");
+            let whole = request.full_system_prompt();
+            assert!(whole.starts_with(block.trim_end()), "the block comes first in the system prompt");
+            assert!(!request.system.contains("<source>"), "and is not repeated after it");
+        }
+    }
+}
+
+#[tokio::test]
+async fn arguments_are_checked_and_the_judge_reads_the_marks() {
+    let models = models();
+    let events = drain(engine::start(setup(&models), spec(2))).await;
+    let checks = |role: Role| {
+        events
+            .iter()
+            .find_map(|e| match e {
+                DebateEvent::QuotesChecked { round: 0, role: r, checks } if *r == role => Some(checks.clone()),
+                _ => None,
+            })
+            .expect("checked")
+    };
+    let advocate: Vec<Mark> = checks(Role::Advocate).iter().map(|c| c.mark).collect();
+    assert_eq!(advocate, [Mark::Verified, Mark::Verified, Mark::Verified, Mark::Verified]);
+    let skeptic = checks(Role::Skeptic);
+    assert_eq!(skeptic.iter().map(|c| c.mark).collect::<Vec<_>>(), [Mark::Unverified, Mark::Unverified]);
+    assert_eq!(skeptic[1].cited, Cited::Lines { start: 40, end: 40 });
+
+    let state = DebateState::from_events(&events);
+    assert_eq!(state.tally(Role::Advocate).verified, 8, "two rounds of four verified citations");
+    assert_eq!(state.tally(Role::Skeptic).unverified, 4);
+
+    let judge_request = &models[2].requests()[0];
+    let prompt = &judge_request.messages.last().unwrap().content;
+    assert!(prompt.contains("Citations and quotes, checked against the source"), "{prompt}");
+    assert!(
+        prompt.contains(
+            "- the skeptic: ✗ “Postgres never loses a single job” (not in the source); ✗ [L40] (no such lines)"
+        ),
+        "{prompt}"
+    );
+    assert!(prompt.contains("an unverified quote or citation counts for nothing"), "{prompt}");
+}
+
+#[tokio::test]
+async fn a_resumed_debate_uses_the_recorded_source_and_date() {
+    let first = models();
+    let events = drain(engine::start(setup(&first), spec(3))).await;
+    // The process was killed once the first round was judged: its log ends there.
+    let judged = events.iter().position(|e| matches!(e, DebateEvent::VerdictReached { .. })).unwrap();
+    let state = DebateState::from_events(&events[..=judged]);
+    let fresh = models();
+    let resumed = drain(engine::resume(setup(&fresh), state)).await;
+    assert!(!resumed.iter().any(|e| matches!(e, DebateEvent::Grounded { .. })), "grounded once, at the start");
+    let request = fresh[0].requests().into_iter().next().expect("the advocate argues again");
+    let block = request.grounding.expect("grounding on resume");
+    assert!(block.starts_with("Today is 2026-11-23"), "the recorded date, not today's: {block}");
+    assert!(block.contains("L2: The current queue runs on Redis"), "{block}");
+}
+
+#[tokio::test]
+async fn without_grounding_nothing_is_recorded_or_sent() {
+    let scripted = models();
+    let spec = DebateSpec {
+        topic: "Tabs beat spaces".into(),
+        max_rounds: 1,
+        initial_heat: 0.9,
+        grounding: Grounding::default(),
+    };
+    let events = drain(engine::start(setup(&scripted), spec)).await;
+    assert!(!events.iter().any(|e| matches!(e, DebateEvent::Grounded { .. } | DebateEvent::QuotesChecked { .. })));
+    assert!(scripted.iter().flat_map(|m| m.requests()).all(|r| r.grounding.is_none()));
+}
