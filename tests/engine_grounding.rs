@@ -19,16 +19,19 @@ const DOC: &str = "# Move the job queue to Postgres\n\
     in the same commit as the row that caused it.\n";
 
 const ADVOCATE: &str = "The plan holds: \"a job is enqueued in the same commit as the row\" [L4–L5], \
-    and today \"the current queue runs on Redis\" [L2].";
+    and today \"the current queue runs on Redis\" [L2]. Our deploys will finally stop losing work.";
 const SKEPTIC: &str = "The document admits nothing about load, and it claims \"Postgres never loses a single job\" \
     [L40].";
+/// Round 2 on: the skeptic quotes the advocate, and repeats its own invention.
+const SKEPTIC_AGAIN: &str = "They promise \"our deploys will finally stop losing work\", and \"Postgres never loses \
+    a single job\" is still nowhere.";
 
 fn models() -> [Arc<ScriptedModel>; 3] {
     let verdict =
         r#"{"resolved": false, "verdict": "Quotes matter here.", "topic": "Is Postgres fast enough?", "heat": 0.6}"#;
     [
         Arc::new(ScriptedModel::new([], Reply::text(ADVOCATE))),
-        Arc::new(ScriptedModel::new([], Reply::text(SKEPTIC))),
+        Arc::new(ScriptedModel::new([Reply::text(SKEPTIC)], Reply::text(SKEPTIC_AGAIN))),
         Arc::new(ScriptedModel::new([], Reply::text(verdict))),
     ]
 }
@@ -114,7 +117,14 @@ async fn arguments_are_checked_and_the_judge_reads_the_marks() {
 
     let state = DebateState::from_events(&events);
     assert_eq!(state.tally(Role::Advocate).verified, 8, "two rounds of four verified citations");
-    assert_eq!(state.tally(Role::Skeptic).unverified, 4);
+    let again: Vec<(Mark, Option<String>)> =
+        state.rounds[1].turn(Role::Skeptic).unwrap().checks.iter().map(|c| (c.mark, c.from.clone())).collect();
+    assert_eq!(
+        again,
+        [(Mark::PriorTurn, Some("the advocate, round 1".into())), (Mark::Unverified, None)],
+        "quoting the other side is told apart; repeating its own invention is not"
+    );
+    assert_eq!(state.tally(Role::Skeptic).unverified, 3);
 
     let judge_request = &models[2].requests()[0];
     let prompt = &judge_request.messages.last().unwrap().content;

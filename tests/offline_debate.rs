@@ -157,3 +157,58 @@ fn a_model_file_without_a_chat_template_debates_in_chatml_and_says_so() {
     assert!(output.status.success(), "{stderr}");
     assert!(stderr.contains("bare has no chat template of its own: heat formats its prompts as ChatML"), "{stderr}");
 }
+
+/// A small document debated on the embedded model: it fits the context,
+/// every role reads it, the arguments are checked against it, and a source
+/// too big for the 2,048-token context is refused before anything starts.
+#[test]
+fn a_small_document_is_debated_offline_and_a_big_one_is_refused() {
+    let Some(model) = model_support::model_path() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let config = data.path().join("heat.toml");
+    std::fs::write(&config, "[providers.local]\nthreads = 1\nseed = 7\nmax_tokens = 96\n").unwrap();
+    let doc = data.path().join("bikes.md");
+    std::fs::write(
+        &doc,
+        "# The city should build protected bike lanes\n\
+         Protected lanes cut cyclist injuries by half in the pilot streets.\n\
+         They cost 2 million a kilometre and remove parking spaces.\n",
+    )
+    .unwrap();
+    let heat = |source: &std::path::Path| {
+        Command::cargo_bin("heat")
+            .unwrap()
+            .args(["run", "--json", "--max-rounds", "1", "--provider", "local", "--source"])
+            .arg(source)
+            .arg("--config")
+            .arg(&config)
+            .env("HEAT_DATA_DIR", data.path())
+            .env("HEAT_MODEL_PATH", &model)
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("OPENAI_API_KEY")
+            .timeout(std::time::Duration::from_secs(900))
+            .output()
+            .unwrap()
+    };
+    let output = heat(&doc);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "heat run failed: {stderr}");
+    let events: Vec<DebateEvent> =
+        String::from_utf8(output.stdout).unwrap().lines().map(|l| read_json_line(l).unwrap()).collect();
+    let state = DebateState::from_events(&events);
+    assert_eq!(state.topic, "The city should build protected bike lanes");
+    assert!(state.source.as_ref().is_some_and(|s| s.line_count() == 3));
+    assert!(state.date.is_some());
+    let checked = events.iter().filter(|e| matches!(e, DebateEvent::QuotesChecked { .. })).count();
+    assert_eq!(checked, 2, "both arguments were checked");
+    assert!(state.finish.is_some());
+
+    let big = data.path().join("big.md");
+    std::fs::write(&big, "A line of a long design document that goes on.\n".repeat(1_000)).unwrap();
+    let sessions = Store::open(data.path()).unwrap().list().len();
+    let output = heat(&big);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains("more than the advocate's model can read: its context is 2048 tokens"), "{stderr}");
+    assert_eq!(Store::open(data.path()).unwrap().list().len(), sessions, "nothing stored for the refused source");
+}

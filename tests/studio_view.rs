@@ -467,3 +467,40 @@ fn the_high_contrast_theme_paints_its_background_under_every_cell() {
         }
     }
 }
+
+/// A debate about a document, round 1 argued and its quotes checked.
+fn grounded() -> App {
+    use heat::debate::grounding::{Source, SourceIndex};
+    let mut app = studio_support::new_app();
+    app.session = Some("20261123-120000-ab12".into());
+    let text = "# Remote work\nOutput per hour rose in every study we cite.\nOffices cost more per desk.\n";
+    let source = Source::from_bytes("notes/remote.md".into(), text.as_bytes()).expect("a source");
+    let index = SourceIndex::new(text);
+    let advocate = "Focus wins: \"output per hour rose in every study\" [L2].";
+    let skeptic = "The notes say \"offices pay for themselves within a year\" [L9].";
+    let mut events = vec![
+        DebateEvent::Started { topic: "Remote work".into(), max_rounds: 2, initial_heat: 0.9, participants: vec![] },
+        DebateEvent::Grounded { date: Some("2026-11-23".into()), source: Some(source) },
+        DebateEvent::RoundStarted { round: 0, topic: "Remote work".into(), heat: 0.9, injected: vec![] },
+    ];
+    for (role, said) in [(Role::Advocate, advocate), (Role::Skeptic, skeptic)] {
+        let purpose = heat::debate::TurnPurpose::Argue;
+        events.push(DebateEvent::TurnStarted { round: 0, role, purpose, temperature: Some(0.9) });
+        events.push(DebateEvent::Delta { round: 0, role, text: said.into() });
+        events.push(DebateEvent::TurnCompleted { round: 0, role, text: said.into(), usage: None, truncated_at: None });
+        events.push(DebateEvent::QuotesChecked { round: 0, role, checks: index.check(said, &[]) });
+    }
+    studio_support::feed(&mut app, &events);
+    app
+}
+
+#[test]
+fn quote_marks_and_the_source_show() {
+    check("grounded", grounded, &["Remote work · remote.md", "✓ [L2]", "✓2 ≈0 ✗0"]);
+    // The skeptic's marks, in its own pane (a tab of its own at 80 columns).
+    let mut app = grounded();
+    app.focus = 1;
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("✗ “offices pay for themselves within a year” (not in"), "{text}");
+    assert!(text.contains("✗ [L9] (no such lines)") && text.contains("✓0 ≈0 ✗2"), "{text}");
+}

@@ -472,7 +472,17 @@ impl Engine {
     fn check_quotes(&mut self, round: u32, role: Role, text: &str) {
         let Some(source) = &self.state.source else { return };
         let index = self.source_index.get_or_insert_with(|| grounding::SourceIndex::new(&source.text));
-        let checks = index.check(text);
+        // The other debaters' settled arguments, with who said it (a seat
+        // repeating its own invented quote is not let off by the repeat).
+        let earlier: Vec<(String, &str)> = self
+            .state
+            .rounds
+            .iter()
+            .flat_map(|r| r.turns.iter().map(move |t| (r.number, t)))
+            .filter(|(_, t)| t.role.is_debater() && t.role != role && t.is_settled())
+            .map(|(n, t)| (format!("the {}, round {}", t.role.key(), n + 1), t.text.as_str()))
+            .collect();
+        let checks = index.check(text, &earlier);
         self.emit(DebateEvent::QuotesChecked { round, role, checks });
     }
 

@@ -83,7 +83,8 @@ fn question_pattern(proposition: &str) -> String {
     // is a word of the proposition (or its plural, -ed, -ing…), whole.
     // No "What": from a tiny model it opens "What are your thoughts on…".
     let opener = "(Why|How|Does|Do|Should|Can|Could|Will|Would|Is|Are)";
-    let word = "[a-z0-9'-]+";
+    // A word, or two joined by one hyphen: no "ready-for-the-table-and-…" chains.
+    let word = "[a-z0-9']{1,14}(-[a-z0-9']{1,14})?";
     if words.is_empty() {
         return format!("^{opener}( {word}){{2,15}}[?]$");
     }

@@ -294,8 +294,8 @@ fn source_checks(round: &Round) -> String {
         out.push_str(&format!("- the {}: {said}\n", role.key()));
     }
     out.push_str(
-        "✓ was found in the source. ≈ is close to the source but not its words. ✗ was not found: an unverified \
-         quote or citation counts for nothing.\n\n",
+        "✓ was found in the source. ≈ is close to the source but not its words. ↩ quotes an earlier turn, not \
+         the source. ✗ was not found: an unverified quote or citation counts for nothing.\n\n",
     );
     out
 }

@@ -371,6 +371,7 @@ fn check_lines(turn: &Turn, width: u16, theme: &Theme) -> Vec<Line<'static>> {
             Mark::Verified => theme.good,
             Mark::Near => theme.warn,
             Mark::Unverified => theme.error,
+            Mark::PriorTurn => theme.muted,
         };
         lines.extend(wrap_plain(&clean(&check.describe()), width, Style::new().fg(color)));
     }

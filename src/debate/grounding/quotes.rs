@@ -11,8 +11,11 @@
 //!   Both sides are normalised (case, punctuation and whitespace dropped, so
 //!   smart quotes and a passage split across lines match); a quote is
 //!   verified only when the normalised passage occurs in the normalised
-//!   source word for word. Otherwise it is near when at least half of its
-//!   runs of three words occur in the source, and unverified when not.
+//!   source word for word. A quote not in the source that is found word for
+//!   word in an earlier turn of the debate quotes that turn (marked as such,
+//!   neither verified nor not: it is not a claim about the source).
+//!   Otherwise it is near when at least half of its runs of three words
+//!   occur in the source, and unverified when not.
 //!
 //! The source is indexed once ([`SourceIndex::new`]); a check costs a search
 //! of the normalised text per quote.
@@ -42,6 +45,8 @@ pub enum Mark {
     /// A quote not found word for word, though much of it is there.
     Near,
     Unverified,
+    /// Not the source's words but an earlier turn's, quoted.
+    PriorTurn,
 }
 
 impl Mark {
@@ -50,6 +55,7 @@ impl Mark {
             Mark::Verified => "✓",
             Mark::Near => "≈",
             Mark::Unverified => "✗",
+            Mark::PriorTurn => "↩",
         }
     }
 }
@@ -62,6 +68,9 @@ pub struct QuoteCheck {
     /// The source lines it was found on (a quote's match, or the lines cited).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<(usize, usize)>,
+    /// Whose earlier turn a quote came from ("the skeptic, round 1").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
 }
 
 impl QuoteCheck {
@@ -76,6 +85,9 @@ impl QuoteCheck {
             (Cited::Quote { .. }, Mark::Verified, Some(at)) => format!(" ({at})"),
             (Cited::Quote { .. }, Mark::Near, Some(at)) => format!(" (near {at}, not word for word)"),
             (Cited::Quote { .. }, Mark::Unverified, _) => " (not in the source)".into(),
+            (Cited::Quote { .. }, Mark::PriorTurn, _) => {
+                format!(" (quotes {}, not the source)", self.from.as_deref().unwrap_or("an earlier turn"))
+            }
             (Cited::Lines { .. }, Mark::Unverified, _) => " (no such lines)".into(),
             _ => String::new(),
         };
@@ -98,6 +110,7 @@ impl Tally {
                 Mark::Verified => self.verified += 1,
                 Mark::Near => self.near += 1,
                 Mark::Unverified => self.unverified += 1,
+                Mark::PriorTurn => {}
             }
         }
     }
@@ -152,18 +165,31 @@ impl SourceIndex {
         SourceIndex { normal, line_starts, trigrams, line_count: text.lines().count() }
     }
 
-    /// Every citation and quote in `argument`, checked, in order of appearance.
-    pub fn check(&self, argument: &str) -> Vec<QuoteCheck> {
+    /// Every citation and quote in `argument`, checked, in order of
+    /// appearance. `earlier` holds the debate's earlier turns, each with who
+    /// said it ("the skeptic, round 1"), so a quote of a turn is told apart
+    /// from a quote the source does not hold.
+    pub fn check(&self, argument: &str, earlier: &[(String, &str)]) -> Vec<QuoteCheck> {
         let mut found: Vec<(usize, QuoteCheck)> = citations(argument)
             .into_iter()
             .map(|(at, start, end)| {
                 let exists = start >= 1 && start <= end && end <= self.line_count;
                 let mark = if exists { Mark::Verified } else { Mark::Unverified };
-                (at, QuoteCheck { cited: Cited::Lines { start, end }, mark, lines: exists.then_some((start, end)) })
+                let lines = exists.then_some((start, end));
+                (at, QuoteCheck { cited: Cited::Lines { start, end }, mark, lines, from: None })
             })
             .collect();
         for (at, text) in quotes(argument) {
-            found.push((at, self.check_quote(text)));
+            let mut check = self.check_quote(text);
+            if check.mark != Mark::Verified {
+                let needle = format!(" {} ", normal_words(text).join(" "));
+                if let Some((who, _)) =
+                    earlier.iter().find(|(_, turn)| format!(" {} ", normal_words(turn).join(" ")).contains(&needle))
+                {
+                    check = QuoteCheck { mark: Mark::PriorTurn, lines: None, from: Some(who.clone()), ..check };
+                }
+            }
+            found.push((at, check));
         }
         found.sort_by_key(|(at, _)| *at);
         found.into_iter().map(|(_, check)| check).collect()
@@ -175,16 +201,16 @@ impl SourceIndex {
         let needle = format!(" {} ", words.join(" "));
         if let Some(at) = memchr::memmem::find(self.normal.as_bytes(), needle.as_bytes()) {
             let lines = (self.line_at(at + 1), self.line_at(at + needle.len() - 1));
-            return QuoteCheck { cited, mark: Mark::Verified, lines: Some(lines) };
+            return QuoteCheck { cited, mark: Mark::Verified, lines: Some(lines), from: None };
         }
         let runs: Vec<u64> = words.windows(3).map(|w| trigram(&w[0], &w[1], &w[2])).collect();
         let present = runs.iter().filter(|t| self.trigrams.contains(t)).count();
         let near = !runs.is_empty() && present as f64 / runs.len() as f64 >= NEAR_SHARE;
         if near {
             let lines = self.first_run_line(&words).map(|l| (l, l));
-            return QuoteCheck { cited, mark: Mark::Near, lines };
+            return QuoteCheck { cited, mark: Mark::Near, lines, from: None };
         }
-        QuoteCheck { cited, mark: Mark::Unverified, lines: None }
+        QuoteCheck { cited, mark: Mark::Unverified, lines: None, from: None }
     }
 
     /// The line of the first three-word run of `words` found in the source.
@@ -288,7 +314,7 @@ mod tests {
         Throughput stays above 2,000 jobs per second in our tests.\n";
 
     fn checks(argument: &str) -> Vec<QuoteCheck> {
-        SourceIndex::new(SOURCE).check(argument)
+        SourceIndex::new(SOURCE).check(argument, &[])
     }
 
     fn marks(argument: &str) -> Vec<Mark> {
@@ -317,6 +343,24 @@ mod tests {
         assert_eq!(near[0].mark, Mark::Near);
         assert_eq!(near[0].lines, Some((4, 4)));
         assert_eq!(marks("\"Redis is faster and never loses anything\""), [Mark::Unverified]);
+    }
+
+    #[test]
+    fn a_quote_of_an_earlier_turn_is_marked_as_such_not_as_missing() {
+        let earlier = [("the skeptic, round 1".to_string(), "The proposal has too many assumptions, all of them.")];
+        let found =
+            SourceIndex::new(SOURCE).check("They said \"the proposal has too many assumptions\" [L2].", &earlier);
+        assert_eq!(found[0].mark, Mark::PriorTurn);
+        assert_eq!(
+            found[0].describe(),
+            "↩ “the proposal has too many assumptions” (quotes the skeptic, round 1, not the source)"
+        );
+        let mut tally = Tally::default();
+        tally.add(&found);
+        assert_eq!(tally.describe(), "✓1 ≈0 ✗0", "a quoted turn is not counted for or against");
+        let source_first = SourceIndex::new(SOURCE)
+            .check("\"current queue runs on Redis\"", &[("x".into(), "the current queue runs on Redis")]);
+        assert_eq!(source_first[0].mark, Mark::Verified, "the source wins when both hold it");
     }
 
     #[test]

@@ -8,6 +8,8 @@ use crate::debate::Role;
 /// Fewest and most words of letters a topic that is not a question may have.
 pub const MIN_WORDS: usize = 3;
 pub const MAX_WORDS: usize = 30;
+/// The longest word a topic may hold: "internationalisation," is 21.
+const MAX_WORD_CHARS: usize = 28;
 
 /// Words that say a topic is about the debate rather than its subject
 /// (stemmed as [`text::stem`] does).
@@ -73,6 +75,8 @@ pub enum TopicFault {
     CopiesArgument(Role),
     #[error("it is about the debate, not the proposition")]
     AboutTheDebate,
+    #[error("it holds a run-together word")]
+    RunTogether,
 }
 
 /// Checks a refined topic against the rules in the parent module's note.
@@ -103,6 +107,9 @@ pub fn check(topic: &str, ctx: &Context<'_>) -> Result<(), TopicFault> {
     }
     if count > MAX_WORDS {
         return Err(TopicFault::TooLong);
+    }
+    if topic.split_whitespace().any(|w| w.chars().count() > MAX_WORD_CHARS) {
+        return Err(TopicFault::RunTogether);
     }
     copied(topic, ctx)?;
     let about_the_proposition = !text::content_words(topic).is_disjoint(&text::content_words(ctx.proposition));
@@ -250,6 +257,14 @@ mod tests {
     fn debate_words_pass_when_the_topic_is_about_the_proposition() {
         assert_eq!(topic_check("Which argument about remote onboarding holds up?"), Ok(()));
         assert_eq!(topic_check("Which argument holds up best?"), Err(TopicFault::AboutTheDebate));
+    }
+
+    #[test]
+    fn a_run_together_word_is_set_aside() {
+        let seen =
+            "How can you answer the next round without beingprepared-ready-for-the-table-and-preparing-your lane?";
+        assert_eq!(topic_check(seen), Err(TopicFault::RunTogether));
+        assert_eq!(topic_check("Does remote work need internationalisation, really?"), Ok(()));
     }
 
     #[test]

@@ -22,10 +22,18 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let state_badge = badge(app);
     let brand = Span::styled(" heat ", Style::new().fg(theme.bar_bg).bg(theme.title).add_modifier(Modifier::BOLD));
     let brand = if theme.color { brand } else { brand.patch_style(Modifier::REVERSED) };
+    // A debated document is named after the topic, while there is room for both.
+    let source = app.debate.source.as_ref().map(|s| {
+        let name = std::path::Path::new(&s.name).file_name().map_or(s.name.clone(), |n| n.to_string_lossy().into());
+        format!(" · {}", clean(&name))
+    });
     let room = width.saturating_sub(6 + 2 + state_badge.width() + 1);
+    let source = source.filter(|s| s.chars().count() * 2 < room).unwrap_or_default();
+    let room = room.saturating_sub(source.chars().count());
     let topic = Span::styled(truncate(&clean(&app.debate.topic), room), Style::new().add_modifier(Modifier::BOLD));
-    let pad = width.saturating_sub(6 + 1 + topic.width() + state_badge.width());
-    let top = Line::from(vec![brand, Span::raw(" "), topic, Span::raw(" ".repeat(pad)), state_badge]);
+    let source = Span::styled(source, theme.secondary());
+    let pad = width.saturating_sub(6 + 1 + topic.width() + source.width() + state_badge.width());
+    let top = Line::from(vec![brand, Span::raw(" "), topic, source, Span::raw(" ".repeat(pad)), state_badge]);
     super::one_line(frame, area, &top);
 
     let gauge = gauge(app);

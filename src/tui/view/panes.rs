@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::symbols::border;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 use super::border::Border;
 use super::retained;
@@ -66,7 +66,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, retained: &retained::Retained, ind
     let lines = pane.visible(height);
     if lines.is_empty() {
         let waiting = Line::from(Span::styled(waiting_text(app, role), theme.secondary()));
-        frame.render_widget(Paragraph::new(waiting), inner);
+        frame.render_widget(Paragraph::new(waiting).wrap(Wrap { trim: true }), inner);
         return None;
     }
     let base = theme.base();
