@@ -494,3 +494,33 @@ async fn a_proposition_long_for_a_small_context_is_named_with_both_numbers_befor
     let (events, _) = drain(engine::start(setup, spec(1))).await;
     assert!(!events.iter().any(|e| matches!(e, DebateEvent::Notice { .. })), "a short one is not");
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_judge_answer_logged_but_never_read_is_read_on_resume() {
+    let (a, s, j) =
+        (debater("For."), debater("Against."), judge([verdict(false, 0.6, "Does onboarding suffer remotely?")]));
+    let (events, _) = drain(engine::start(setup(&a, &s, &j), spec(3))).await;
+    // The process died between logging the judge's answer and reading it.
+    let answered = events
+        .iter()
+        .position(|e| matches!(e, DebateEvent::TurnCompleted { round: 0, role: Role::Judge, .. }))
+        .unwrap();
+    let folded = DebateState::from_events(&events[..=answered]);
+    assert!(folded.rounds[0].verdict().is_none());
+
+    let (a2, s2, j2) = (debater("For again."), debater("Against again."), judge([verdict(true, 0.3, "t")]));
+    let mut handle = engine::resume(setup(&a2, &s2, &j2), folded);
+    let mut resumed = Vec::new();
+    while let Some(e) = handle.next_event().await {
+        resumed.push(e);
+    }
+    let state = handle.join().await;
+    assert!(
+        matches!(resumed.get(1), Some(DebateEvent::VerdictReached { round: 0, verdict }) if verdict.topic == "Does onboarding suffer remotely?"),
+        "the answer is read before anything else: {:?}",
+        resumed.get(1)
+    );
+    assert_eq!(j2.requests().len(), 1, "the judge is not asked round 1 again");
+    assert_eq!(state.rounds[1].topic, "Does onboarding suffer remotely?", "the next round takes the judge's topic");
+    assert_eq!(state.rounds[1].heat, 0.6, "and its heat");
+}

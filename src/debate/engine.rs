@@ -21,7 +21,7 @@ use super::notices::{self, served_name};
 use super::plan::{Step, next_steps};
 use super::prompt;
 pub use super::setup::{DebateSpec, EngineSetup, Grounding, RoleSetup, StructuredSetting};
-use super::state::DebateState;
+use super::state::{DebateState, TurnStatus};
 use super::{extractive, grounding, verdict};
 use crate::provider::retry::TurnItem;
 use crate::provider::{
@@ -123,6 +123,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 2]
         for event in first.into_iter().flatten() {
             engine.emit(event);
         }
+        engine.read_unread_verdict();
         engine.run().await;
         engine.state
     });
@@ -530,23 +531,42 @@ impl Engine {
             self.check_quotes(round, role, &text);
             return;
         }
+        self.read_verdict(round, purpose, &flight.sent, &text);
+    }
+
+    /// A judge's answer logged but never read (the process stopped between
+    /// writing it and reading it): read now, as it would have been.
+    fn read_unread_verdict(&mut self) {
+        let Some(round) = self.state.current_round() else { return };
+        let Some(judge) = round.turn(Role::Judge) else { return };
+        if judge.status != TurnStatus::Done || judge.verdict.is_some() || self.state.finish.is_some() {
+            return;
+        }
+        let (number, purpose, text) = (round.number, judge.purpose, judge.text.clone());
+        let sent = SentPrompt::of(&self.request_for(number, Role::Judge, purpose));
+        self.read_verdict(number, purpose, &sent, &text);
+    }
+
+    /// Reads the judge's answer for `round` into a verdict, or says why it
+    /// could not be used.
+    fn read_verdict(&mut self, round: u32, purpose: TurnPurpose, sent: &SentPrompt, text: &str) {
         let (topic, heat) = self
             .state
             .rounds
             .iter()
             .find(|r| r.number == round)
             .map_or((self.state.topic.clone(), self.state.heat), |r| (r.topic.clone(), self.state.heat));
-        let chosen = extractive::is_chosen(&text);
+        let chosen = extractive::is_chosen(text);
         let parsed = if chosen {
             let current = self.state.rounds.iter().find(|r| r.number == round);
             let argument = |role| current.and_then(|r| r.argument(role)).unwrap_or_default();
             let apart = extractive::distance(&self.state.topic, argument(Role::Advocate), argument(Role::Skeptic));
-            extractive::parse(&text, &topic, extractive::heat_for(apart), purpose.is_final())
+            extractive::parse(text, &topic, extractive::heat_for(apart), purpose.is_final())
         } else {
-            verdict::parse(&text, &topic, heat)
+            verdict::parse(text, &topic, heat)
         };
         let error = match parsed {
-            Ok(verdict) => match guard::verdict(&self.state, round, purpose, &flight.sent, verdict, !chosen) {
+            Ok(verdict) => match guard::verdict(&self.state, round, purpose, sent, verdict, !chosen) {
                 VerdictOutcome::Stands { verdict, notice } => {
                     self.emit(DebateEvent::VerdictReached { round, verdict });
                     if let Some(message) = notice {

@@ -234,7 +234,9 @@ pub fn judge_messages(state: &DebateState, round: u32, purpose: TurnPurpose, cho
                 _ => "",
             };
             messages.push(ChatMessage::assistant(head(non_empty_str(&t.text), REPAIR_ECHO_CHARS)));
-            let form = if chosen {
+            let form = if chosen && purpose.is_final() {
+                FINAL_CHOSEN_FIELDS
+            } else if chosen {
                 CHOSEN_FIELDS
             } else {
                 "{\"resolved\": …, \"verdict\": \"…\", \"topic\": \"…\", \"heat\": …}"
@@ -300,6 +302,10 @@ fn source_checks(round: &Round) -> String {
     out
 }
 
+/// The fields of the chosen form's final synthesis (no next question).
+const FINAL_CHOSEN_FIELDS: &str =
+    "with advocate_best (the advocate's strongest sentence) and skeptic_best (the skeptic's strongest sentence)";
+
 /// The fields of the chosen form, as the judge is told them.
 const CHOSEN_FIELDS: &str = "with advocate_best (the advocate's strongest sentence), skeptic_best (the \
     skeptic's strongest sentence) and next_question (one short question about the proposition that the next \
@@ -321,10 +327,11 @@ fn chosen_judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose)
         out.push_str(&format!("\n\nThe {} argued:\n\"\"\"\n{}\n\"\"\"", role.key(), read_argument(round, role)));
     }
     if purpose.is_final() {
-        out.push_str(
-            "\n\nThis is the final synthesis. Answer with the JSON object with advocate_best (the advocate's \
-             strongest sentence) and skeptic_best (the skeptic's strongest sentence).",
-        );
+        let why =
+            if state.force_requested { " The person running the debate has asked for a resolution now." } else { "" };
+        out.push_str(&format!(
+            "\n\nThis is the final synthesis.{why} Answer with the JSON object {FINAL_CHOSEN_FIELDS}."
+        ));
     } else {
         out.push_str(&format!("\n\nAnswer with the JSON object {CHOSEN_FIELDS}."));
     }
