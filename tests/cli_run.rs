@@ -666,3 +666,28 @@ async fn a_source_that_cannot_be_debated_is_refused_and_nothing_is_stored() {
     assert!(Store::open(data.path()).unwrap().list().is_empty(), "nothing stored");
     assert!(server.requests().is_empty(), "nothing asked");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn one_section_of_a_document_is_debated_with_its_heading_path() {
+    let server = MockLlm::with_handler(source_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let doc = data.path().join("design.md");
+    std::fs::write(&doc, "# Design\nintro\n## Storage\nPostgres holds the jobs.\n## Network\nHTTP only.\n").unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "--max-rounds", "1", "--section", "storage", "--source"]).arg(&doc);
+    let out = output(cmd).await;
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.starts_with("heat · Storage\n"), "{stdout}");
+    let system = server.requests()[0].system();
+    assert!(system.contains("this section of the source document"), "{system}");
+    assert!(system.contains("Design › Storage (lines 3–4)"), "{system}");
+    assert!(system.contains("<source>\nL3: ## Storage\nL4: Postgres holds the jobs.\n</source>"), "{system}");
+
+    let mut missing = heat(data.path(), &server);
+    missing.args(["run", "--section", "Billing", "--source"]).arg(&doc);
+    let out = output(missing).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("has no heading \"Billing\"; its headings: Design, Storage, Network"), "{stderr}");
+}

@@ -221,6 +221,9 @@ pub struct DebateArgs {
     /// A Markdown or text file to debate (`-` reads standard input, with `heat run`); the topic defaults to its first heading.
     #[arg(long, value_name = "FILE")]
     pub source: Option<String>,
+    /// With --source: debate only the section under this Markdown heading.
+    #[arg(long, value_name = "HEADING", requires = "source")]
+    pub section: Option<String>,
     /// Base URL of the OpenAI-compatible server (sets `providers.openai.base_url`).
     #[arg(long, value_name = "URL")]
     pub openai_base_url: Option<String>,
@@ -232,7 +235,7 @@ pub struct DebateArgs {
 impl DebateArgs {
     /// The flags that were given, as config overrides.
     pub fn flag_values(&self) -> Vec<FlagValue> {
-        let pairs: [(&Option<String>, &str, &str); 15] = [
+        let pairs: [(&Option<String>, &str, &str); 16] = [
             (&self.max_rounds, "debate.max_rounds", "--max-rounds"),
             (&self.heat, "debate.initial_heat", "--heat"),
             (&self.provider, "roles.provider", "--provider"),
@@ -246,6 +249,7 @@ impl DebateArgs {
             (&self.prompts, "debate.prompts_dir", "--prompts"),
             (&self.seed, "debate.seed", "--seed"),
             (&self.source, "debate.source", "--source"),
+            (&self.section, "debate.section", "--section"),
             (&self.openai_base_url, "providers.openai.base_url", "--openai-base-url"),
             (&self.anthropic_base_url, "providers.anthropic.base_url", "--anthropic-base-url"),
         ];

@@ -114,7 +114,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Commands::Resume { id, json, debate, .. }) => {
             let config = load_config(config_file.as_ref(), &[debate.flag_values(), theme].concat())?;
             if !json && studio::on_terminal() {
-                return Box::pin(studio::resume(&config, id.as_deref())).await;
+                return studio::resume(&config, id.as_deref()).await;
             }
             run::resume(&config, id.as_deref(), json).await
         }
@@ -132,7 +132,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             if !json && studio::on_terminal() {
                 let config = load_config(config_file.as_ref(), &theme)?;
                 let (loaded, id) = replay::load(id.as_deref(), demo, speed)?;
-                return Box::pin(studio::replay(&config, loaded, speed, id)).await;
+                return studio::replay(&config, loaded, speed, id).await;
             }
             replay::replay(id.as_deref(), demo, speed, json).await?;
             Ok(ExitCode::SUCCESS)
@@ -163,7 +163,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         None => {
             let config = load_config(config_file.as_ref(), &[cli.debate.flag_values(), theme].concat())?;
-            Box::pin(studio::open(&config, cli.topic)).await
+            studio::open(&config, cli.topic).await
         }
     }
 }

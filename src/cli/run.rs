@@ -129,13 +129,23 @@ pub async fn run(config: &Config, topic: Option<&str>, json: bool) -> anyhow::Re
     drive(engine::start(setup, spec), recorder, json, None).await
 }
 
+/// The source (`debate.source`), or its section (`debate.section`), read
+/// and checked; `None` when there is none.
+pub(super) fn read_source(config: &Config) -> anyhow::Result<Option<Source>> {
+    let Some(path) = config.text("debate.source").map(str::trim).filter(|s| !s.is_empty()) else {
+        return Ok(None);
+    };
+    let whole = Source::read(path)?;
+    Ok(Some(match config.text("debate.section").map(str::trim).filter(|s| !s.is_empty()) {
+        Some(heading) => whole.section(heading)?,
+        None => whole,
+    }))
+}
+
 /// Rounds, starting heat, the date and the source from the config; the
 /// topic is left empty. A source that cannot be debated is refused here.
 pub(super) fn spec(config: &Config) -> anyhow::Result<DebateSpec> {
-    let source = match config.text("debate.source").map(str::trim).filter(|s| !s.is_empty()) {
-        Some(path) => Some(Source::read(path)?),
-        None => None,
-    };
+    let source = read_source(config)?;
     let date = config.flag("debate.date").unwrap_or(true).then(grounding::date::today);
     Ok(DebateSpec {
         topic: String::new(),

@@ -41,11 +41,11 @@ pub async fn open(config: &Config, topic: Option<String>) -> anyhow::Result<Exit
     }
     // With a source and no topic, the debate opens on the source's own.
     let topic = match (topic, source) {
-        (None, Some(path)) => Some(crate::debate::grounding::Source::read(path)?.topic()),
+        (None, Some(_)) => super::run::read_source(config)?.map(|s| s.topic()),
         (topic, _) => topic,
     };
     let opening = topic.map_or(Opening::StartScreen, Opening::Topic);
-    launch(config, opening, true).await
+    Box::pin(launch(config, opening, true)).await
 }
 
 /// `heat resume` on a terminal: the stored debate as it stood, continued.
@@ -57,12 +57,12 @@ pub async fn resume(config: &Config, id: Option<&str>) -> anyhow::Result<ExitCod
         say!("heat: session {id}: {notice}");
     }
     store::check_continuable(&id, recorder.state())?;
-    launch(config, Opening::Resume { recorder: Box::new(recorder), loaded }, true).await
+    Box::pin(launch(config, Opening::Resume { recorder: Box::new(recorder), loaded }, true)).await
 }
 
 /// `heat replay` on a terminal: a stored debate played back in the studio.
 pub async fn replay(config: &Config, loaded: Loaded, speed: f64, id: Option<String>) -> anyhow::Result<ExitCode> {
-    launch(config, Opening::Replay { loaded, speed, id }, false).await
+    Box::pin(launch(config, Opening::Replay { loaded, speed, id }, false)).await
 }
 
 async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result<ExitCode> {

@@ -55,6 +55,7 @@ pub fn all() -> Vec<KeySpec> {
     add("debate.prompts_dir", Kind::Text, Some("HEAT_PROMPTS_DIR"), false);
     add("debate.seed", Kind::Int { min: 0, max: i64::MAX }, None, false);
     add("debate.source", Kind::Text, Some("HEAT_SOURCE"), false);
+    add("debate.section", Kind::Text, None, false);
     add("debate.date", Kind::Flag, None, false);
     for (leaf, kind) in ROLE_KEYS {
         let env = match leaf {

@@ -472,7 +472,7 @@ impl Engine {
     /// Checks what an argument cited from the source, when there is one.
     fn check_quotes(&mut self, round: u32, role: Role, text: &str) {
         let Some(source) = &self.state.source else { return };
-        let index = self.source_index.get_or_insert_with(|| grounding::SourceIndex::new(&source.text));
+        let index = self.source_index.get_or_insert_with(|| grounding::SourceIndex::for_source(source));
         // The other debaters' settled arguments, with who said it (a seat
         // repeating its own invented quote is not let off by the repeat).
         let earlier: Vec<(String, &str)> = self

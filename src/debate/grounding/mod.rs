@@ -46,8 +46,9 @@ pub fn check_fits(setup: &EngineSetup, source: &Source) -> anyhow::Result<()> {
         if tokens > room {
             anyhow::bail!(
                 "the source {} is about {tokens} tokens, more than the {}'s model can read: its context is {window} \
-                 tokens and its prompt and answer need about {needed}, leaving {room}. Debate a shorter document, or \
-                 give the {} a model with a larger context (a server, or providers.local.context)",
+                 tokens and its prompt and answer need about {needed}, leaving {room}. Debate one section of it \
+                 (--section HEADING), a shorter document, or give the {} a model with a larger context (a server, \
+                 or providers.local.context)",
                 source.name,
                 role.key(),
                 role.key()
@@ -70,12 +71,21 @@ pub fn preamble(date: Option<&str>, source: Option<&Source>) -> Option<String> {
         if !out.is_empty() {
             out.push('\n');
         }
+        let what = if source.section.is_empty() {
+            format!("this source document, {} ({} lines)", source.name, source.line_count())
+        } else {
+            let last = source.first_line + source.line_count() - 1;
+            format!(
+                "this section of the source document {}: {} (lines {}–{last})",
+                source.name,
+                source.section.join(" › "),
+                source.first_line
+            )
+        };
         out.push_str(&format!(
-            "The debate is about this source document, {} ({} lines). Cite it by line, as [L12] or [L12–L18], \
-             or quote its exact words in double quotes. Every citation and quote is checked against the source; \
-             one that is not found counts for nothing.\n\n<source>\n{}</source>\n",
-            source.name,
-            source.line_count(),
+            "The debate is about {what}. Cite it by line, as [L12] or [L12–L18], or quote its exact words in \
+             double quotes. Every citation and quote is checked against the source; one that is not found counts \
+             for nothing.\n\n<source>\n{}</source>\n",
             source.numbered()
         ));
     }
@@ -93,6 +103,19 @@ mod tests {
         assert!(text.starts_with("Today is 2026-11-23 (November 23, 2026).\n\nThe debate is about this source document, plan.md (2 lines)."), "{text}");
         assert!(text.contains("<source>\nL1: # Plan\nL2: Ship it.\n</source>"), "{text}");
         assert_eq!(preamble(None, None), None);
+        let doc = Source::from_bytes("d.md".into(), b"# Design\n## Queue\njobs\n## Net\nhttp\n").expect("source");
+        let queue = doc.section("Queue").expect("section");
+        let text = preamble(None, Some(&queue)).expect("a preamble");
+        assert!(
+            text.starts_with(
+                "The debate is about this section of the source document d.md: Design › Queue (lines 2–3)."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("<source>\nL2: ## Queue\nL3: jobs\n</source>"), "{text}");
+        let checks = SourceIndex::for_source(&queue).check("See [L3] and [L1], \"jobs\" is too short to check.", &[]);
+        let marks: Vec<Mark> = checks.iter().map(|c| c.mark).collect();
+        assert_eq!(marks, [Mark::Verified, Mark::Unverified], "lines outside the section are not the source's");
         assert_eq!(preamble(Some("2026-11-23"), None).as_deref(), Some("Today is 2026-11-23 (November 23, 2026).\n"));
     }
 }

@@ -145,6 +145,8 @@ pub struct SourceIndex {
     line_starts: Vec<usize>,
     trigrams: HashSet<u64>,
     line_count: usize,
+    /// The number of the text's first line (a section's starts further down).
+    first_line: usize,
 }
 
 impl SourceIndex {
@@ -162,7 +164,13 @@ impl SourceIndex {
             }
         }
         let trigrams = words.windows(3).map(|w| trigram(&w[0], &w[1], &w[2])).collect();
-        SourceIndex { normal, line_starts, trigrams, line_count: text.lines().count() }
+        SourceIndex { normal, line_starts, trigrams, line_count: text.lines().count(), first_line: 1 }
+    }
+
+    /// The index of a source, numbered as its file is (a section keeps its
+    /// lines' numbers).
+    pub fn for_source(source: &super::Source) -> Self {
+        SourceIndex { first_line: source.first_line, ..Self::new(&source.text) }
     }
 
     /// Every citation and quote in `argument`, checked, in order of
@@ -173,7 +181,7 @@ impl SourceIndex {
         let mut found: Vec<(usize, QuoteCheck)> = citations(argument)
             .into_iter()
             .map(|(at, start, end)| {
-                let exists = start >= 1 && start <= end && end <= self.line_count;
+                let exists = start >= self.first_line && start <= end && end < self.first_line + self.line_count;
                 let mark = if exists { Mark::Verified } else { Mark::Unverified };
                 let lines = exists.then_some((start, end));
                 (at, QuoteCheck { cited: Cited::Lines { start, end }, mark, lines, from: None })
@@ -223,7 +231,7 @@ impl SourceIndex {
 
     /// The 1-based source line holding byte `at` of `normal`.
     fn line_at(&self, at: usize) -> usize {
-        self.line_starts.partition_point(|&start| start <= at).max(1)
+        self.line_starts.partition_point(|&start| start <= at).max(1) + self.first_line - 1
     }
 }
 

@@ -20,6 +20,22 @@ pub struct Source {
     /// The sha256 of the text, in hex.
     pub sha256: String,
     pub text: String,
+    /// The number of the text's first line in the file (a section starts
+    /// further down; citations use the file's numbers).
+    #[serde(default = "first", skip_serializing_if = "is_first")]
+    pub first_line: usize,
+    /// The headings a section sits under, outermost first, ending with its own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub section: Vec<String>,
+}
+
+fn first() -> usize {
+    1
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_first(n: &usize) -> bool {
+    *n == 1
 }
 
 /// Why a source cannot be debated. `Display` is the whole sentence.
@@ -31,8 +47,10 @@ pub enum SourceError {
     Directory(String),
     #[error("the source {0} could not be read: {1}")]
     Unreadable(String, String),
-    #[error("the source {0} is {1} bytes; heat reads sources of at most 2 MB (debate one section with --section)")]
+    #[error("the source {0} is {1} bytes; heat reads sources of at most 2 MB")]
     TooLarge(String, usize),
+    #[error("the source {0} has no heading \"{1}\"; its headings: {2}")]
+    NoSuchSection(String, String, String),
     #[error("the source {0} is empty")]
     Empty(String),
     #[error("the source {0} looks binary (it holds NUL bytes); give a Markdown or text file")]
@@ -74,12 +92,52 @@ impl Source {
             return Err(SourceError::Empty(name));
         }
         let text = text.replace("\r\n", "\n");
-        Ok(Source { sha256: sha256(&text), name, text })
+        Ok(Source { sha256: sha256(&text), name, text, first_line: 1, section: Vec::new() })
     }
 
-    /// Lines, numbered from 1.
+    /// Lines, numbered as in the file.
     pub fn lines(&self) -> impl Iterator<Item = (usize, &str)> {
-        self.text.lines().enumerate().map(|(i, line)| (i + 1, line))
+        self.text.lines().enumerate().map(|(i, line)| (i + self.first_line, line))
+    }
+
+    /// The section under the Markdown heading `wanted` (any case, `#`s and
+    /// spaces aside): from its heading to the next heading of the same or a
+    /// higher level, with the headings above it kept as its path. Its lines
+    /// keep the file's numbers.
+    pub fn section(&self, wanted: &str) -> Result<Source, SourceError> {
+        let key = |title: &str| title.trim().trim_matches('#').trim().to_lowercase();
+        let headings: Vec<(usize, usize, &str)> = self
+            .text
+            .lines()
+            .enumerate()
+            .filter_map(|(i, line)| heading(line).map(|(level, title)| (i, level, title)))
+            .collect();
+        let Some(at) = headings.iter().position(|(_, _, title)| key(title) == key(wanted)) else {
+            let all: Vec<&str> = headings.iter().map(|(_, _, t)| *t).collect();
+            let listed = if all.is_empty() { "none".to_string() } else { all.join(", ") };
+            return Err(SourceError::NoSuchSection(self.name.clone(), wanted.trim().to_string(), listed));
+        };
+        let (start, level, _) = headings[at];
+        let end = headings[at + 1..].iter().find(|(_, l, _)| *l <= level).map(|(i, _, _)| *i);
+        let lines: Vec<&str> = self.text.lines().collect();
+        let body = &lines[start..end.unwrap_or(lines.len())];
+        let mut path: Vec<String> = Vec::new();
+        let mut above = level;
+        for (_, l, title) in headings[..at].iter().rev() {
+            if *l < above {
+                path.insert(0, (*title).to_string());
+                above = *l;
+            }
+        }
+        path.push(headings[at].2.to_string());
+        let text = body.join("\n") + "\n";
+        Ok(Source {
+            name: self.name.clone(),
+            sha256: self.sha256.clone(),
+            text,
+            first_line: self.first_line + start,
+            section: path,
+        })
     }
 
     pub fn line_count(&self) -> usize {
@@ -89,11 +147,7 @@ impl Source {
     /// The topic a source gives when none is: its first Markdown heading,
     /// else the file's stem.
     pub fn topic(&self) -> String {
-        let heading = self.lines().find_map(|(_, line)| {
-            let rest = line.trim_start().strip_prefix('#')?;
-            let title = rest.trim_start_matches('#');
-            (title.starts_with(' ') && !title.trim().is_empty()).then(|| title.trim().trim_end_matches('#').trim())
-        });
+        let heading = self.lines().find_map(|(_, line)| heading(line).map(|(_, title)| title));
         match heading {
             Some(title) => title.to_string(),
             None => Path::new(&self.name).file_stem().map_or_else(|| self.name.clone(), |s| s.to_string_lossy().into()),
@@ -126,6 +180,15 @@ impl Source {
         let text = text.strip_prefix('\u{feff}').unwrap_or(&text).replace("\r\n", "\n");
         Some(sha256(&text) == self.sha256)
     }
+}
+
+/// A Markdown heading line's level and title (`## Plan ##` → 2, "Plan").
+fn heading(line: &str) -> Option<(usize, &str)> {
+    let trimmed = line.trim_start();
+    let level = trimmed.chars().take_while(|&c| c == '#').count();
+    let rest = &trimmed[level..];
+    let title = rest.trim().trim_end_matches('#').trim();
+    ((1..=6).contains(&level) && rest.starts_with(' ') && !title.is_empty()).then_some((level, title))
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>, SourceError> {
@@ -163,6 +226,22 @@ mod tests {
     fn the_topic_is_the_first_heading_else_the_stem() {
         assert_eq!(source("intro\n\n## Move the queue to Postgres ##\n# Later").topic(), "Move the queue to Postgres");
         assert_eq!(source("#hashtag is not a heading\nplain text").topic(), "design");
+    }
+
+    #[test]
+    fn a_section_keeps_its_heading_path_and_the_files_line_numbers() {
+        let doc = source("# Design\nintro\n## Storage\nwhy postgres\n### Queue\njobs table\nlocks\n## Network\nhttp\n");
+        let queue = doc.section("queue").expect("found");
+        assert_eq!(queue.section, ["Design", "Storage", "Queue"]);
+        assert_eq!(queue.numbered(), "L5: ### Queue\nL6: jobs table\nL7: locks\n");
+        let storage = doc.section("## Storage").expect("found");
+        assert_eq!(storage.numbered(), "L3: ## Storage\nL4: why postgres\nL5: ### Queue\nL6: jobs table\nL7: locks\n");
+        assert_eq!(storage.topic(), "Storage");
+        let missing = doc.section("Billing").expect_err("no such heading").to_string();
+        assert_eq!(
+            missing,
+            "the source notes/design.md has no heading \"Billing\"; its headings: Design, Storage, Queue, Network"
+        );
     }
 
     #[test]
