@@ -19,12 +19,12 @@ const DOC: &str = "# Move the job queue to Postgres\n\
     in the same commit as the row that caused it.\n";
 
 const ADVOCATE: &str = "The plan holds: \"a job is enqueued in the same commit as the row\" [L4–L5], \
-    and today \"the current queue runs on Redis\" [L2]. Our deploys will finally stop losing work.";
+    and today \"the current queue runs on Redis\" [L2]. Our deploys will finally stop losing work.\n\nStance: CONVERGING — the transaction argument on L4 holds";
 const SKEPTIC: &str = "The document admits nothing about load, and it claims \"Postgres never loses a single job\" \
-    [L40].";
+    [L40].\n\nStance: OPEN_TO_DEBATE";
 /// Round 2 on: the skeptic quotes the advocate, and repeats its own invention.
 const SKEPTIC_AGAIN: &str = "They promise \"our deploys will finally stop losing work\", and \"Postgres never loses \
-    a single job\" is still nowhere.";
+    a single job\" is still nowhere.\nStance: DISSENTING";
 
 fn models() -> [Arc<ScriptedModel>; 3] {
     let verdict =
@@ -166,4 +166,24 @@ async fn without_grounding_nothing_is_recorded_or_sent() {
     let events = drain(engine::start(setup(&scripted), spec)).await;
     assert!(!events.iter().any(|e| matches!(e, DebateEvent::Grounded { .. } | DebateEvent::QuotesChecked { .. })));
     assert!(scripted.iter().flat_map(|m| m.requests()).all(|r| r.grounding.is_none()));
+}
+
+#[tokio::test]
+async fn stances_are_asked_for_read_and_an_unexplained_change_is_flagged() {
+    use heat::debate::stance::Stance;
+    let models = models();
+    let events = drain(engine::start(setup(&models), spec(2))).await;
+    let asked = &models[0].requests()[0];
+    assert!(asked.messages.last().unwrap().content.contains("End your answer with one line: \"Stance: NAME — why\""));
+    let state = DebateState::from_events(&events);
+    let skeptic: Vec<Option<Stance>> =
+        state.rounds.iter().map(|r| r.turn(Role::Skeptic).unwrap().stance.as_ref().map(|l| l.stance)).collect();
+    assert_eq!(skeptic, [Some(Stance::OpenToDebate), Some(Stance::Dissenting)]);
+    assert!(state.stance_unexplained(1, Role::Skeptic), "changed with no reason");
+    assert!(!state.stance_unexplained(0, Role::Skeptic), "a first stance needs no reason");
+    assert!(!state.stance_unexplained(1, Role::Advocate), "the same stance again");
+    let (latest, flagged) = state.stance(Role::Skeptic).unwrap();
+    assert_eq!((latest.stance, flagged), (Stance::Dissenting, true));
+    let advocate = state.rounds[0].turn(Role::Advocate).unwrap().stance.clone().unwrap();
+    assert_eq!(advocate.reason.as_deref(), Some("the transaction argument on L4 holds"));
 }

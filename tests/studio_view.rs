@@ -476,7 +476,8 @@ fn grounded() -> App {
     let text = "# Remote work\nOutput per hour rose in every study we cite.\nOffices cost more per desk.\n";
     let source = Source::from_bytes("notes/remote.md".into(), text.as_bytes()).expect("a source");
     let index = SourceIndex::new(text);
-    let advocate = "Focus wins: \"output per hour rose in every study\" [L2].";
+    let advocate =
+        "Focus wins: \"output per hour rose in every study\" [L2].\nStance: CONVERGING — the study data settles it";
     let skeptic = "The notes say \"offices pay for themselves within a year\" [L9].";
     let mut events = vec![
         DebateEvent::Started { topic: "Remote work".into(), max_rounds: 2, initial_heat: 0.9, participants: vec![] },
@@ -496,7 +497,10 @@ fn grounded() -> App {
 
 #[test]
 fn quote_marks_and_the_source_show() {
-    check("grounded", grounded, &["Remote work · remote.md", "✓ [L2]", "✓2 ≈0 ✗0"]);
+    check("grounded", grounded, &["Remote work · remote.md", "✓ [L2]", "· CONVERGING "]);
+    // One pane wide enough: the stance, then the citations' totals.
+    let text = screen(&mut grounded(), 80, 24);
+    assert!(text.contains("· done · CONVERGING · ✓2 ≈0 ✗0 "), "{text}");
     // The skeptic's marks, in its own pane (a tab of its own at 80 columns).
     let mut app = grounded();
     app.focus = 1;

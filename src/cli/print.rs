@@ -143,11 +143,19 @@ impl<W: Write> TextPrinter<W> {
                     writeln!(self.out, "{}", self.style.paint("33", &line))?;
                 }
             }
-            DebateEvent::TurnCompleted { role, truncated_at, .. } if role.is_debater() => {
+            DebateEvent::TurnCompleted { round, role, truncated_at, .. } if role.is_debater() => {
                 if let Some(tokens) = truncated_at {
                     self.debater_text(*role, &format!(" … {}", crate::debate::cut_note(*tokens)))?;
                 }
                 self.debater_done(*role)?;
+                let changed = self.state.rounds.iter().find(|r| r.number == *round).and_then(|r| r.turn(*role));
+                if let Some(line) =
+                    changed.and_then(|t| t.stance.as_ref()).filter(|_| self.state.stance_unexplained(*round, *role))
+                {
+                    let flag =
+                        format!("⚑ the {}'s stance changed to {} with no reason given", role.key(), line.stance.name());
+                    self.note(&flag)?;
+                }
             }
             DebateEvent::TurnCancelled { role, .. } => {
                 if role.is_debater() {

@@ -13,6 +13,7 @@ pub mod plan;
 pub mod prompt;
 pub mod seat;
 mod setup;
+pub mod stance;
 pub mod state;
 pub mod verdict;
 

@@ -158,6 +158,10 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
     let side = role.side().instruction().unwrap_or_default();
     let reply = if previous.is_some() { " Answer your opponent's points first." } else { "" };
     out.push_str(&format!("\nRound {} of {}. {side}{reply}", round.number + 1, state.max_rounds));
+    if state.source.is_some() {
+        // A document debate: where each side stands, turn by turn.
+        out.push_str(&format!("\n{}", super::stance::instruction()));
+    }
     out
 }
 

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::event::{DebateEvent, Outcome, Participant, Role, TurnPurpose};
 use super::grounding::{QuoteCheck, Source, Tally};
+use super::stance::{self, StanceLine};
 use super::verdict::{Verdict, clamp_heat};
 use crate::provider::{Adaptation, StructuredOutput, Usage};
 
@@ -45,6 +46,9 @@ pub struct Turn {
     /// What the argument cited from the source, checked.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<QuoteCheck>,
+    /// The stance line the argument ended with, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stance: Option<StanceLine>,
 }
 
 impl Turn {
@@ -183,6 +187,23 @@ impl DebateState {
             .max()
     }
 
+    /// A seat's latest stance, and whether it changed from the one before
+    /// without a reason on its line.
+    pub fn stance(&self, role: Role) -> Option<(&StanceLine, bool)> {
+        let (round, line) = self.rounds.iter().rev().find_map(|r| Some((r.number, r.turn(role)?.stance.as_ref()?)))?;
+        Some((line, self.stance_unexplained(round, role)))
+    }
+
+    /// Whether a seat's stance in `round` differs from its stance before
+    /// and its stance line gives no reason.
+    pub fn stance_unexplained(&self, round: u32, role: Role) -> bool {
+        let stances: Vec<(u32, &StanceLine)> =
+            self.rounds.iter().filter_map(|r| Some((r.number, r.turn(role)?.stance.as_ref()?))).collect();
+        let Some(at) = stances.iter().position(|(n, _)| *n == round) else { return false };
+        let (_, now) = stances[at];
+        at > 0 && stances[at - 1].1.stance != now.stance && now.reason.is_none()
+    }
+
     /// How a seat's citations and quotes have held up, over every round.
     pub fn tally(&self, role: Role) -> Tally {
         let mut tally = Tally::default();
@@ -235,6 +256,7 @@ impl DebateState {
                     truncated_at: None,
                     verdict: None,
                     checks: Vec::new(),
+                    stance: None,
                 };
                 // An open turn started again (resume after a crash) is replaced.
                 match r.turn_mut(*role) {
@@ -272,6 +294,9 @@ impl DebateState {
                     t.usage = *usage;
                     t.truncated_at = *truncated_at;
                     t.status = TurnStatus::Done;
+                    if t.role.is_debater() {
+                        t.stance = stance::parse(text);
+                    }
                 }
             }
             DebateEvent::Grounded { date, source } => {

@@ -122,6 +122,11 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record]) -> String 
             let _ = writeln!(md, "### {}\n", role.label());
             let text = clean(turn.text.trim());
             let _ = writeln!(md, "{}\n", if text.is_empty() { "*(no argument)*".to_string() } else { text });
+            if let Some(line) = &turn.stance {
+                let flag =
+                    if state.stance_unexplained(round.number, role) { " ⚑ changed with no reason given" } else { "" };
+                let _ = writeln!(md, "*Stance:* {}{flag}\n", line.stance.name());
+            }
             if !turn.checks.is_empty() {
                 let said: Vec<String> = turn.checks.iter().map(|c| clean(&c.describe())).collect();
                 let _ = writeln!(md, "*Checked against the source:* {}\n", said.join(" · "));

@@ -329,7 +329,7 @@ fn lay_out(
                 let note = format!("… {}", crate::debate::cut_note(tokens));
                 foot.push(Line::from(Span::styled(note, Style::new().fg(theme.warn))));
             }
-            foot.extend(check_lines(turn, width, theme));
+            foot.extend(check_lines(state, round, turn, width, theme));
         }
         TurnStatus::Cancelled => foot.push(Line::from(Span::styled("■ cancelled", muted))),
         TurnStatus::Failed { error } => {
@@ -363,8 +363,9 @@ fn lay_out(
 }
 
 /// What an argument cited from the source, as checked: a line each, ✓ in
-/// the good colour, ≈ in the warning one, ✗ in the error one.
-fn check_lines(turn: &Turn, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+/// the good colour, ≈ in the warning one, ✗ in the error one; then a flag
+/// when its stance changed with no reason given.
+fn check_lines(state: &DebateState, round: &Round, turn: &Turn, width: u16, theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     for check in &turn.checks {
         let color = match check.mark {
@@ -374,6 +375,10 @@ fn check_lines(turn: &Turn, width: u16, theme: &Theme) -> Vec<Line<'static>> {
             Mark::PriorTurn => theme.muted,
         };
         lines.extend(wrap_plain(&clean(&check.describe()), width, Style::new().fg(color)));
+    }
+    if let Some(line) = turn.stance.as_ref().filter(|_| state.stance_unexplained(round.number, turn.role)) {
+        let flag = format!("⚑ the stance changed to {} with no reason given", line.stance.name());
+        lines.extend(wrap_plain(&flag, width, Style::new().fg(theme.warn)));
     }
     lines
 }

@@ -32,16 +32,25 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, retained: &retained::Retained, ind
     let model = model_label(app, role);
     // With a source: how this side's citations held up, then the turn's numbers.
     let tally = (role.is_debater() && app.debate.source.is_some()).then(|| app.debate.tally(role).describe());
+    // Where the seat stands (flagged ⚑ when it changed without a reason).
+    let stance = app
+        .debate
+        .stance(role)
+        .map(|(line, unexplained)| format!("{}{}", line.stance.name(), if unexplained { " ⚑" } else { "" }));
     let turn_numbers = app.turn_stats(role);
-    let numbers = tally.into_iter().chain(turn_numbers).fold(String::new(), |mut all, part| {
-        all.push_str(&format!("· {part} "));
-        all
-    });
     let mut title = vec![Span::styled(format!(" {} ", role.label()), accent)];
-    // The model gives way first, then the turn's numbers (which may run to the corner).
+    // The model gives way first, then the title's extras from the last
+    // (the turn's numbers, the citations, the stance), which may run to the corner.
     let edge = usize::from(area.width.saturating_sub(2));
-    let fits = role.label().len() + 2 + state.chars().count() + 3 + numbers.chars().count() <= edge;
-    let numbers = if fits { numbers } else { String::new() };
+    let fixed = role.label().len() + 2 + state.chars().count() + 3;
+    let mut numbers = String::new();
+    for part in stance.into_iter().chain(tally).chain(turn_numbers) {
+        let next = format!("· {part} ");
+        if fixed + numbers.chars().count() + next.chars().count() > edge {
+            break;
+        }
+        numbers.push_str(&next);
+    }
     let used = role.label().len() + 2 + state.len() + 3 + numbers.chars().count();
     if !model.is_empty() && used + 3 < room {
         title.push(Span::styled(truncate(&model, room - used - 3), theme.secondary()));
