@@ -187,3 +187,99 @@ async fn stances_are_asked_for_read_and_an_unexplained_change_is_flagged() {
     let advocate = state.rounds[0].turn(Role::Advocate).unwrap().stance.clone().unwrap();
     assert_eq!(advocate.reason.as_deref(), Some("the transaction argument on L4 holds"));
 }
+
+fn stance_models(advocate: &str, skeptic: &str, resolved: bool) -> [Arc<ScriptedModel>; 3] {
+    let verdict = format!(
+        r#"{{"resolved": {resolved}, "verdict": "Both sides rest on the transactions at L4 and agree the queue is safer there.", "topic": "Is Postgres fast enough for the queue?", "heat": 0.6}}"#
+    );
+    [
+        Arc::new(ScriptedModel::new([], Reply::text(advocate))),
+        Arc::new(ScriptedModel::new([], Reply::text(skeptic))),
+        Arc::new(ScriptedModel::new([], Reply::text(&verdict))),
+    ]
+}
+
+#[tokio::test]
+async fn both_sides_accepting_consensus_ends_the_debate_in_consensus() {
+    use heat::debate::{Outcome, TurnPurpose};
+    let models = stance_models(
+        "The transactions settle it.\nStance: ACCEPTING_CONSENSUS — we agree on L4",
+        "Fair: the jobs are safe.\nStance: accepting consensus — L4 answers my doubt",
+        false,
+    );
+    let events = drain(engine::start(setup(&models), spec(3))).await;
+    let state = DebateState::from_events(&events);
+    let invalid: Vec<_> = events.iter().filter(|e| matches!(e, DebateEvent::VerdictInvalid { .. })).collect();
+    assert!(invalid.is_empty(), "{invalid:?}");
+    assert_eq!(state.rounds.len(), 1, "no second round after a consensus");
+    assert_eq!(state.rounds[0].turn(Role::Judge).unwrap().purpose, TurnPurpose::Synthesis);
+    assert_eq!(state.finish.unwrap().outcome, Outcome::Consensus);
+}
+
+#[tokio::test]
+async fn a_resolution_over_a_dissenting_side_ends_with_a_dissent() {
+    use heat::debate::Outcome;
+    let models = stance_models(
+        "The plan holds.\nStance: CONVERGING — the transactions on L4",
+        "It does not.\nStance: DISSENTING — nothing in the document measures load",
+        true,
+    );
+    let events = drain(engine::start(setup(&models), spec(3))).await;
+    let state = DebateState::from_events(&events);
+    assert_eq!(state.finish.unwrap().outcome, Outcome::Dissent);
+    assert_eq!(Outcome::Dissent.headline(1), "ended with a dissent after 1 round");
+}
+
+#[tokio::test]
+async fn an_invented_quote_is_not_let_off_by_being_quoted_back_and_repeated() {
+    let invented = "\"jobs never wait longer than a second\"";
+    let advocate = Arc::new(ScriptedModel::new(
+        [Reply::text(&format!("The doc promises {invented}.")), Reply::text("The plan holds.")],
+        Reply::text(&format!(
+            "I stand by the promise {invented}, because the transactions described in the plan make every job visible the moment its row commits, so nothing is left queued behind a failed deploy."
+        )),
+    ));
+    let skeptic = Arc::new(ScriptedModel::new(
+        [Reply::text("Nothing here measures load.")],
+        Reply::text(&format!("They claim {invented}, which the document never says.")),
+    ));
+    let judge = Arc::new(ScriptedModel::new(
+        [],
+        Reply::text(
+            r#"{"resolved": false, "verdict": "Open.", "topic": "Is Postgres fast enough for the queue?", "heat": 0.6}"#,
+        ),
+    ));
+    let models = [advocate, skeptic, judge];
+    let events = drain(engine::start(setup(&models), spec(3))).await;
+    let state = DebateState::from_events(&events);
+    let mark = |round: usize, role| state.rounds[round].turn(role).unwrap().checks.first().map(|c| c.mark);
+    assert_eq!(mark(0, Role::Advocate), Some(Mark::Unverified));
+    assert_eq!(mark(1, Role::Skeptic), Some(Mark::PriorTurn), "the skeptic quotes the advocate");
+    let texts: Vec<_> = state.rounds.iter().map(|r| r.turn(Role::Advocate).unwrap().text.clone()).collect();
+    assert_eq!(mark(2, Role::Advocate), Some(Mark::Unverified), "still the advocate's own invention: {texts:?}");
+}
+
+#[tokio::test]
+async fn an_argument_logged_but_never_checked_is_checked_on_resume() {
+    let first = models();
+    let events = drain(engine::start(setup(&first), spec(2))).await;
+    // The process died between logging the advocate's argument and its checks.
+    let logged = events
+        .iter()
+        .position(|e| matches!(e, DebateEvent::TurnCompleted { round: 0, role: Role::Advocate, .. }))
+        .unwrap();
+    let mut state = DebateState::from_events(&events[..=logged]);
+    assert!(state.rounds[0].turn(Role::Advocate).unwrap().checks.is_empty());
+    state.finish = None;
+    let mut handle = engine::resume(setup(&models()), state);
+    let mut resumed = Vec::new();
+    while let Some(e) = handle.next_event().await {
+        resumed.push(e);
+    }
+    handle.join().await;
+    assert!(
+        matches!(&resumed[1], DebateEvent::QuotesChecked { round: 0, role: Role::Advocate, checks } if checks.len() == 4),
+        "checked first thing: {:?}",
+        resumed[1]
+    );
+}

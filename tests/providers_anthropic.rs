@@ -256,7 +256,7 @@ async fn a_long_grounding_block_is_sent_first_and_marked_for_the_cache() {
     // Usage as Anthropic reports a cache read: input_tokens counts only the uncached part.
     let sse = b"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"model\":\"m\",\"usage\":{\"input_tokens\":40,\"cache_read_input_tokens\":2000,\"cache_creation_input_tokens\":0,\"output_tokens\":1}}}\n\n\
 event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"ok\"}}\n\n\
-event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":2}}\n\n\
+event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"input_tokens\":40,\"cache_read_input_tokens\":2000,\"output_tokens\":2}}\n\n\
 event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
     let server = MockLlm::scripted(vec![Reply::sse(sse, 16), Reply::sse(&anthropic_sse(&["short"], None), 16)]).await;
     let block =

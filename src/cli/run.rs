@@ -145,7 +145,13 @@ pub(super) fn read_source(config: &Config) -> anyhow::Result<Option<Source>> {
 /// Rounds, starting heat, the date and the source from the config; the
 /// topic is left empty. A source that cannot be debated is refused here.
 pub(super) fn spec(config: &Config) -> anyhow::Result<DebateSpec> {
-    let source = read_source(config)?;
+    spec_for(config, true)
+}
+
+/// As [`spec`]; `with_source` false leaves the source out (a studio that
+/// resumes or replays a stored debate starts none, and must not need the file).
+pub(super) fn spec_for(config: &Config, with_source: bool) -> anyhow::Result<DebateSpec> {
+    let source = if with_source { read_source(config)? } else { None };
     let date = config.flag("debate.date").unwrap_or(true).then(grounding::date::today);
     Ok(DebateSpec {
         topic: String::new(),

@@ -71,8 +71,10 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
     let data_dir = store::data_dir()?;
     let store = Store::open(&data_dir)?;
     let start_screen = matches!(opening, Opening::StartScreen);
+    // Only a studio that starts debates reads the source.
+    let starts = matches!(opening, Opening::StartScreen | Opening::Topic(_));
     let mut app = App::new(theme, keymap, Vec::new());
-    let (mut spec, mut configure) = (super::run::spec(config)?, None);
+    let (mut spec, mut configure) = (super::run::spec_for(config, starts)?, None);
     let mut found = Found { setup: None, installer: None, roster: Vec::new(), notices: Vec::new() };
     if live {
         // The start screen opens on what it was last set to (studio.toml).
@@ -91,7 +93,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
             Err(e) => return Err(e),
         };
         found.notices.extend(note);
-        spec = super::run::spec(&in_force)?;
+        spec = super::run::spec_for(&in_force, starts)?;
         if start_screen {
             app.settings = Some(form_fields(&in_force));
             configure = Some(configurer(config, &data_dir));

@@ -124,6 +124,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 2]
             engine.emit(event);
         }
         engine.read_unread_verdict();
+        engine.check_unchecked_quotes();
         engine.run().await;
         engine.state
     });
@@ -470,20 +471,27 @@ impl Engine {
     }
 
     /// Checks what an argument cited from the source, when there is one.
-    fn check_quotes(&mut self, round: u32, role: Role, text: &str) {
+    fn check_quotes(&mut self, round: u32, role: Role, text: &str, record_empty: bool) {
         let Some(source) = &self.state.source else { return };
         let index = self.source_index.get_or_insert_with(|| grounding::SourceIndex::for_source(source));
-        // The other debaters' settled arguments, with who said it (a seat
-        // repeating its own invented quote is not let off by the repeat).
+        // The settled arguments before this one, in order, with who said it
+        // (empty for this seat's own): a seat's invented quote is not let off
+        // by the other side quoting it back, nor by repeating it.
         let earlier: Vec<(String, &str)> = self
             .state
             .rounds
             .iter()
             .flat_map(|r| r.turns.iter().map(move |t| (r.number, t)))
-            .filter(|(_, t)| t.role.is_debater() && t.role != role && t.is_settled())
-            .map(|(n, t)| (format!("the {}, round {}", t.role.key(), n + 1), t.text.as_str()))
+            .filter(|(n, t)| t.role.is_debater() && t.is_settled() && !(*n == round && t.role == role))
+            .map(|(n, t)| {
+                let who = if t.role == role { String::new() } else { format!("the {}, round {}", t.role.key(), n + 1) };
+                (who, t.text.as_str())
+            })
             .collect();
         let checks = index.check(text, &earlier);
+        if checks.is_empty() && !record_empty {
+            return;
+        }
         self.emit(DebateEvent::QuotesChecked { round, role, checks });
     }
 
@@ -528,10 +536,28 @@ impl Engine {
         });
         self.emit(DebateEvent::TurnCompleted { round, role, text: text.clone(), usage, truncated_at });
         if role.is_debater() {
-            self.check_quotes(round, role, &text);
+            self.check_quotes(round, role, &text, true);
             return;
         }
         self.read_verdict(round, purpose, &flight.sent, &text);
+    }
+
+    /// Arguments of the current round completed but never checked (the
+    /// process stopped between the two): checked now. One that cites
+    /// nothing looks the same as one never checked, so only checks found
+    /// are recorded.
+    fn check_unchecked_quotes(&mut self) {
+        let Some(round) = self.state.current_round() else { return };
+        let unchecked: Vec<(Role, String)> = round
+            .turns
+            .iter()
+            .filter(|t| t.role.is_debater() && t.status == TurnStatus::Done && t.checks.is_empty())
+            .map(|t| (t.role, t.text.clone()))
+            .collect();
+        let number = round.number;
+        for (role, text) in unchecked {
+            self.check_quotes(number, role, &text, false);
+        }
     }
 
     /// A judge's answer logged but never read (the process stopped between

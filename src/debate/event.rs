@@ -100,6 +100,12 @@ pub enum Outcome {
     Forced,
     /// `max_rounds` was reached; the judge wrote a final synthesis.
     MaxRounds,
+    /// Both debaters stated `ACCEPTING_CONSENSUS` in one round; the judge wrote
+    /// the final synthesis.
+    Consensus,
+    /// The judge resolved it, or the rounds ran out, while a debater's
+    /// latest stance was `DISSENTING`.
+    Dissent,
     /// A provider failed for good (after its retry budget, or a final error).
     Failed(String),
     /// Stopped by the person before it ended.
@@ -124,6 +130,8 @@ impl Outcome {
             Outcome::Resolved => "resolved by the judge".into(),
             Outcome::Forced => "resolution forced".into(),
             Outcome::MaxRounds => "ended at the round limit".into(),
+            Outcome::Consensus => "ended in consensus".into(),
+            Outcome::Dissent => "ended with a dissent".into(),
             Outcome::Failed(why) => format!("failed: {why}"),
             // The person stopped it; `heat resume` goes on with it. One word for that, everywhere.
             Outcome::Cancelled => "stopped".into(),

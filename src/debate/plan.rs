@@ -45,7 +45,7 @@ pub fn next_steps(state: &DebateState, in_flight: &[Role]) -> Vec<Step> {
 
 fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role]) -> Vec<Step> {
     let is_last = round.number + 1 >= state.max_rounds;
-    let wants_final = state.force_requested || is_last;
+    let wants_final = state.force_requested || is_last || state.consensus_in(round.number);
     let start = |purpose| vec![Step::StartTurn { round: round.number, role: Role::Judge, purpose }];
     let Some(judge) = round.turn(Role::Judge) else {
         return start(if wants_final { TurnPurpose::Synthesis } else { TurnPurpose::Judge });
@@ -60,6 +60,10 @@ fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role]) -> Vec<St
     let finish = |synthesis: Option<String>| {
         let outcome = if state.force_requested {
             Outcome::Forced
+        } else if state.consensus_in(round.number) {
+            Outcome::Consensus
+        } else if state.dissenting() {
+            Outcome::Dissent
         } else if was_final && is_last {
             Outcome::MaxRounds
         } else {

@@ -80,7 +80,8 @@ pub fn parse(text: &str) -> Option<StanceLine> {
 
 fn parse_line(line: &str) -> Option<StanceLine> {
     let plain: String = line.chars().filter(|c| !matches!(c, '*' | '_' | '`')).collect();
-    let lower = plain.to_lowercase();
+    // ASCII only: byte offsets in `lower` stay those of `plain`.
+    let lower = plain.to_ascii_lowercase();
     let at = lower.find("stance")?;
     let rest = plain[at + "stance".len()..].trim_start_matches([':', ' ', '-', '—', '–']);
     let (stance, len) = Stance::from_words(rest)?;
@@ -120,6 +121,16 @@ mod tests {
             Some((Stance::AcceptingConsensus, Some("both sides agree on L3")))
         );
         assert_eq!(read("Stance: REVISING"), Some((Stance::Revising, None)));
+    }
+
+    #[test]
+    fn letters_that_change_length_when_lowercased_do_not_break_the_reading() {
+        assert_eq!(
+            read("İStance—CONVERGING — the costs on L4 decide"),
+            Some((Stance::Converging, Some("the costs on L4 decide")))
+        );
+        assert_eq!(read("İİİİİİİİ stance"), None);
+        assert_eq!(read("KKKK ẞ stance: dissenting"), Some((Stance::Dissenting, None)));
     }
 
     #[test]

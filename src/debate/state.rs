@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::event::{DebateEvent, Outcome, Participant, Role, TurnPurpose};
 use super::grounding::{QuoteCheck, Source, Tally};
-use super::stance::{self, StanceLine};
+use super::stance::{self, Stance, StanceLine};
 use super::verdict::{Verdict, clamp_heat};
 use crate::provider::{Adaptation, StructuredOutput, Usage};
 
@@ -194,6 +194,19 @@ impl DebateState {
         Some((line, self.stance_unexplained(round, role)))
     }
 
+    /// Whether every debater stated `ACCEPTING_CONSENSUS` in `round`.
+    pub fn consensus_in(&self, round: u32) -> bool {
+        let Some(r) = self.rounds.iter().find(|r| r.number == round) else { return false };
+        Role::DEBATERS.iter().all(|&role| {
+            r.turn(role).and_then(|t| t.stance.as_ref()).is_some_and(|l| l.stance == Stance::AcceptingConsensus)
+        })
+    }
+
+    /// Whether a debater's latest stance is `DISSENTING`.
+    pub fn dissenting(&self) -> bool {
+        Role::DEBATERS.iter().any(|&role| self.stance(role).is_some_and(|(l, _)| l.stance == Stance::Dissenting))
+    }
+
     /// Whether a seat's stance in `round` differs from its stance before
     /// and its stance line gives no reason.
     pub fn stance_unexplained(&self, round: u32, role: Role) -> bool {
@@ -289,12 +302,14 @@ impl DebateState {
                 }
             }
             DebateEvent::TurnCompleted { round, role, text, usage, truncated_at } => {
+                // Stances are asked for, and read, in a document debate only.
+                let grounded = self.source.is_some();
                 if let Some(t) = self.open_turn_mut(*round, *role) {
                     t.text.clone_from(text);
                     t.usage = *usage;
                     t.truncated_at = *truncated_at;
                     t.status = TurnStatus::Done;
-                    if t.role.is_debater() {
+                    if t.role.is_debater() && grounded {
                         t.stance = stance::parse(text);
                     }
                 }

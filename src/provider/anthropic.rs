@@ -218,6 +218,8 @@ struct UsageJson {
 #[derive(Default)]
 struct Parser {
     usage: Usage,
+    /// Input written to the prompt cache (part of the input, not a read).
+    cache_written: u64,
     stop_reason: Option<String>,
     done: bool,
     /// Events received; none at all is an empty stream.
@@ -237,6 +239,7 @@ impl Parser {
                     let written = usage.cache_creation_input_tokens.unwrap_or(0);
                     self.usage.input_tokens = usage.input_tokens.unwrap_or(0) + cached + written;
                     self.usage.cached_input_tokens = cached;
+                    self.cache_written = written;
                     self.usage.output_tokens = usage.output_tokens.unwrap_or(0);
                 }
                 message.model.filter(|m| !m.trim().is_empty()).map(Chunk::Model)
@@ -263,7 +266,11 @@ impl Parser {
                 }
                 let Some(usage) = data.usage else { return Ok(None) };
                 if let Some(input) = usage.input_tokens {
-                    self.usage.input_tokens = input;
+                    // As in message_start: the uncached part, the cache's own counts beside it.
+                    let cached = usage.cache_read_input_tokens.unwrap_or(self.usage.cached_input_tokens);
+                    let written = usage.cache_creation_input_tokens.unwrap_or(self.cache_written);
+                    self.usage.input_tokens = input + cached + written;
+                    self.usage.cached_input_tokens = cached;
                 }
                 usage.output_tokens.map(|o| {
                     self.usage.output_tokens = o;

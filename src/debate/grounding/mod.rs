@@ -16,8 +16,7 @@ use super::setup::EngineSetup;
 /// the file it came from has changed or gone (the debate goes on with the
 /// recorded text either way).
 pub fn resume_notice(source: &Source) -> Option<String> {
-    let path = std::path::Path::new(&source.name);
-    match source.matches_file(path) {
+    match source.matches_file(source.file()) {
         Some(true) => None,
         Some(false) => Some(format!(
             "the source {} has changed since this debate began; it goes on with the text recorded then",

@@ -174,9 +174,12 @@ impl SourceIndex {
     }
 
     /// Every citation and quote in `argument`, checked, in order of
-    /// appearance. `earlier` holds the debate's earlier turns, each with who
-    /// said it ("the skeptic, round 1"), so a quote of a turn is told apart
-    /// from a quote the source does not hold.
+    /// appearance. `earlier` holds the debate's earlier turns in the order
+    /// they were said, each with who said it ("the skeptic, round 1"; empty
+    /// for the seat's own), so a quote of another seat's turn is told apart
+    /// from a quote the source does not hold. A quote is credited to the
+    /// first turn that has it: when that is the seat's own, its mark stands
+    /// (quoting its own invention back does not make it the other side's).
     pub fn check(&self, argument: &str, earlier: &[(String, &str)]) -> Vec<QuoteCheck> {
         let mut found: Vec<(usize, QuoteCheck)> = citations(argument)
             .into_iter()
@@ -191,9 +194,9 @@ impl SourceIndex {
             let mut check = self.check_quote(text);
             if check.mark != Mark::Verified {
                 let needle = format!(" {} ", normal_words(text).join(" "));
-                if let Some((who, _)) =
-                    earlier.iter().find(|(_, turn)| format!(" {} ", normal_words(turn).join(" ")).contains(&needle))
-                {
+                let first =
+                    earlier.iter().find(|(_, turn)| format!(" {} ", normal_words(turn).join(" ")).contains(&needle));
+                if let Some((who, _)) = first.filter(|(who, _)| !who.is_empty()) {
                     check = QuoteCheck { mark: Mark::PriorTurn, lines: None, from: Some(who.clone()), ..check };
                 }
             }
@@ -204,7 +207,8 @@ impl SourceIndex {
     }
 
     fn check_quote(&self, text: &str) -> QuoteCheck {
-        let words = normal_words(text);
+        // A passage copied from the numbered view keeps its `L12:` marks: not the source's words.
+        let words: Vec<String> = normal_words(text).into_iter().filter(|w| !is_line_mark(w)).collect();
         let cited = Cited::Quote { text: text.split_whitespace().collect::<Vec<_>>().join(" ") };
         let needle = format!(" {} ", words.join(" "));
         if let Some(at) = memchr::memmem::find(self.normal.as_bytes(), needle.as_bytes()) {
@@ -233,6 +237,11 @@ impl SourceIndex {
     fn line_at(&self, at: usize) -> usize {
         self.line_starts.partition_point(|&start| start <= at).max(1) + self.first_line - 1
     }
+}
+
+/// `l12`: a line number as the numbered view shows it, normalised.
+fn is_line_mark(word: &str) -> bool {
+    word.len() > 1 && word.starts_with('l') && word[1..].bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Lowercased runs of letters and digits (apostrophes inside a word are
@@ -369,6 +378,12 @@ mod tests {
         let source_first = SourceIndex::new(SOURCE)
             .check("\"current queue runs on Redis\"", &[("x".into(), "the current queue runs on Redis")]);
         assert_eq!(source_first[0].mark, Mark::Verified, "the source wins when both hold it");
+    }
+
+    #[test]
+    fn a_passage_copied_with_its_line_marks_is_still_verified() {
+        assert_eq!(marks("\"L2: The current queue runs on Redis\""), [Mark::Verified]);
+        assert_eq!(marks("\"loses jobs L3: when a node restarts\""), [Mark::Verified]);
     }
 
     #[test]

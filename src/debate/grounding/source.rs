@@ -17,6 +17,9 @@ pub const MAX_BYTES: usize = 2 * 1024 * 1024;
 pub struct Source {
     /// The path as given (`-` read from standard input is named `stdin`).
     pub name: String,
+    /// The file's absolute path, to find it again on resume from anywhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
     /// The sha256 of the text, in hex.
     pub sha256: String,
     pub text: String,
@@ -73,7 +76,11 @@ impl Source {
         } else {
             (path.to_string(), read_file(Path::new(path))?)
         };
-        Self::from_bytes(name, &bytes)
+        let mut source = Self::from_bytes(name, &bytes)?;
+        if path != "-" {
+            source.path = std::fs::canonicalize(path).ok().map(|p| p.display().to_string());
+        }
+        Ok(source)
     }
 
     /// Checks bytes read from somewhere named `name`.
@@ -92,7 +99,7 @@ impl Source {
             return Err(SourceError::Empty(name));
         }
         let text = text.replace("\r\n", "\n");
-        Ok(Source { sha256: sha256(&text), name, text, first_line: 1, section: Vec::new() })
+        Ok(Source { sha256: sha256(&text), name, path: None, text, first_line: 1, section: Vec::new() })
     }
 
     /// Lines, numbered as in the file.
@@ -106,12 +113,7 @@ impl Source {
     /// keep the file's numbers.
     pub fn section(&self, wanted: &str) -> Result<Source, SourceError> {
         let key = |title: &str| title.trim().trim_matches('#').trim().to_lowercase();
-        let headings: Vec<(usize, usize, &str)> = self
-            .text
-            .lines()
-            .enumerate()
-            .filter_map(|(i, line)| heading(line).map(|(level, title)| (i, level, title)))
-            .collect();
+        let headings = self.headings();
         let Some(at) = headings.iter().position(|(_, _, title)| key(title) == key(wanted)) else {
             let all: Vec<&str> = headings.iter().map(|(_, _, t)| *t).collect();
             let listed = if all.is_empty() { "none".to_string() } else { all.join(", ") };
@@ -133,6 +135,7 @@ impl Source {
         let text = body.join("\n") + "\n";
         Ok(Source {
             name: self.name.clone(),
+            path: self.path.clone(),
             sha256: self.sha256.clone(),
             text,
             first_line: self.first_line + start,
@@ -147,11 +150,28 @@ impl Source {
     /// The topic a source gives when none is: its first Markdown heading,
     /// else the file's stem.
     pub fn topic(&self) -> String {
-        let heading = self.lines().find_map(|(_, line)| heading(line).map(|(_, title)| title));
-        match heading {
+        match self.headings().first().map(|(_, _, title)| *title) {
             Some(title) => title.to_string(),
             None => Path::new(&self.name).file_stem().map_or_else(|| self.name.clone(), |s| s.to_string_lossy().into()),
         }
+    }
+
+    /// Every Markdown heading outside code fences: (index of its line in
+    /// the text, level, title).
+    fn headings(&self) -> Vec<(usize, usize, &str)> {
+        let mut fence: Option<&str> = None;
+        let mut found = Vec::new();
+        for (i, line) in self.text.lines().enumerate() {
+            let trimmed = line.trim_start();
+            let marker = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m));
+            match (fence, marker) {
+                (None, Some(m)) => fence = Some(m),
+                (Some(open), Some(m)) if open == m => fence = None,
+                (None, None) => found.extend(heading(line).map(|(level, title)| (i, level, title))),
+                _ => {}
+            }
+        }
+        found
     }
 
     /// The text with line numbers, as every role receives it: `L12: …`.
@@ -167,6 +187,11 @@ impl Source {
     /// before the first request.
     pub fn estimated_tokens(&self) -> usize {
         self.numbered().chars().count().div_ceil(4)
+    }
+
+    /// Where the file was read from: its absolute path when known.
+    pub fn file(&self) -> &Path {
+        Path::new(self.path.as_deref().unwrap_or(&self.name))
     }
 
     /// Whether `path` on disk still holds this text (for `heat resume`):
@@ -245,6 +270,15 @@ mod tests {
     }
 
     #[test]
+    fn comments_in_code_fences_are_not_headings() {
+        let doc = source("intro\n## Install\n```sh\n# fetch deps\nmake\n```\ntext\n## Next\nmore\n");
+        assert_eq!(doc.topic(), "Install");
+        let install = doc.section("Install").expect("found");
+        assert_eq!(install.line_count(), 6, "up to ## Next, the fenced comment inside: {}", install.text);
+        assert!(doc.section("fetch deps").is_err());
+    }
+
+    #[test]
     fn lines_are_numbered_from_one() {
         let s = source("first\r\nsecond\n");
         assert_eq!(s.numbered(), "L1: first\nL2: second\n");
@@ -275,6 +309,7 @@ mod tests {
         std::fs::write(&path, "# Plan\nship it\n").expect("write");
         let s = Source::read(&path.display().to_string()).expect("read");
         assert_eq!(s.matches_file(&path), Some(true));
+        assert_eq!(s.file(), std::fs::canonicalize(&path).expect("canonical"), "found again from anywhere");
         std::fs::write(&path, "# Plan\nship it later\n").expect("write");
         assert_eq!(s.matches_file(&path), Some(false));
         std::fs::remove_file(&path).expect("rm");
