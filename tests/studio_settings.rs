@@ -22,7 +22,7 @@ fn typed(app: &mut App, text: &str) {
 
 fn settings_screen() -> App {
     let mut app = start_screen();
-    app.settings = Some(["4", "0.90", "auto", "", "auto", "", "auto", ""].map(String::from));
+    app.settings = Some(["4", "0.90", "auto", "", "auto", "", "auto", "", ""].map(String::from));
     app
 }
 
@@ -60,6 +60,7 @@ fn f2_opens_the_settings_and_enter_asks_for_the_ones_chosen() {
         ("roles.skeptic.model", ""),
         ("roles.judge.provider", "auto"),
         ("roles.judge.model", ""),
+        ("debate.source", ""),
     ]
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .into();
@@ -67,10 +68,11 @@ fn f2_opens_the_settings_and_enter_asks_for_the_ones_chosen() {
     assert!(app.modal.is_none());
 
     // The loop applied them: the start screen shows what is in force.
-    let applied = ["2", "0.55", "anthropic", "claude-test", "auto", "", "auto", ""].map(String::from);
+    let applied = ["2", "0.55", "anthropic", "claude-test", "auto", "", "auto", "", "notes/plan.md"].map(String::from);
     app.configured(&Ok(applied));
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("2 rounds from heat 0.55"), "{text}");
+    assert!(text.contains("about the document notes/plan.md"), "{text}");
     assert!(text.contains("Settings saved"), "{text}");
 }
 
@@ -122,4 +124,16 @@ fn help_on_the_start_screen_names_f2() {
     press(&mut app, KeyCode::F(1));
     let text = screen(&mut app, 120, 40);
     assert!(text.contains("settings for the next debate: rounds, heat, providers"), "{text}");
+}
+
+#[test]
+fn with_a_document_set_enter_alone_debates_its_topic() {
+    let mut app = settings_screen();
+    assert!(press(&mut app, KeyCode::Enter).is_empty(), "no document: a proposition is needed");
+    let mut fields = app.settings.clone().unwrap();
+    fields[8] = "notes/plan.md".into();
+    app.configured(&Ok(fields));
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("about the document notes/plan.md · Enter alone debates its topic"), "{text}");
+    assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Start(String::new())]);
 }

@@ -169,7 +169,7 @@ fn remembered(config: &Config, data_dir: &Path) -> (Config, Option<String>) {
 }
 
 /// The settings form's fields as `config` has them.
-fn form_fields(config: &Config) -> [String; 8] {
+fn form_fields(config: &Config) -> [String; crate::config::studio::FIELDS] {
     studio_settings::KEYS.map(|key| config.setting_text(key))
 }
 

@@ -15,7 +15,7 @@ use super::{Config, Entry, Source, Value, keys, parse_file, parse_text};
 pub const FILE: &str = "studio.toml";
 
 /// The keys the start screen sets, in the order its form shows them.
-pub const KEYS: [&str; 8] = [
+pub const KEYS: [&str; FIELDS] = [
     "debate.max_rounds",
     "debate.initial_heat",
     "roles.advocate.provider",
@@ -24,7 +24,11 @@ pub const KEYS: [&str; 8] = [
     "roles.skeptic.model",
     "roles.judge.provider",
     "roles.judge.model",
+    "debate.source",
 ];
+
+/// How many settings the start screen's form holds.
+pub const FIELDS: usize = 9;
 
 /// Settings as checked values, keyed by config key.
 pub type Settings = Vec<(String, Value)>;

@@ -138,7 +138,7 @@ pub struct App {
     pub event_ms: u64,
     /// The start screen's settings in force (the form's fields), when this
     /// studio offers them.
-    pub settings: Option<[String; 8]>,
+    pub settings: Option<[String; crate::config::studio::FIELDS]>,
     /// Settings sent to be applied, until the loop says how it went.
     pub configuring: Option<super::settings::SettingsForm>,
 }

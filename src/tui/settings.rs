@@ -15,17 +15,21 @@ use super::effect::Effect;
 use super::install::Installer;
 use super::modal::Modal;
 use crate::config::keys::PROVIDERS;
-use crate::config::studio::{KEYS, check};
+use crate::config::studio::{FIELDS, KEYS, check};
 use crate::debate::engine::{DebateSpec, EngineSetup};
 
 /// The fields' labels, in the order of `config::studio::KEYS`.
-pub const LABELS: [&str; 8] = ["Rounds", "First heat", "Advocate", "  model", "Skeptic", "  model", "Judge", "  model"];
+pub const LABELS: [&str; FIELDS] =
+    ["Rounds", "First heat", "Advocate", "  model", "Skeptic", "  model", "Judge", "  model", "Source file"];
+
+/// The field of the source document's path.
+pub const SOURCE_FIELD: usize = 8;
 
 /// The settings form: each field's text, the field with the keys, and
 /// what is wrong (with the field at fault, when one is).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SettingsForm {
-    pub fields: [String; 8],
+    pub fields: [String; FIELDS],
     pub chosen: usize,
     pub error: Option<(Option<usize>, String)>,
 }
@@ -40,7 +44,7 @@ pub struct Configured {
     pub notices: Vec<String>,
     pub spec: DebateSpec,
     /// The settings in force, as the form shows them.
-    pub fields: [String; 8],
+    pub fields: [String; FIELDS],
 }
 
 pub type ConfigureResult = anyhow::Result<Configured>;
@@ -82,7 +86,7 @@ fn is_provider(field: usize) -> bool {
 }
 
 impl SettingsForm {
-    pub fn new(fields: [String; 8]) -> Self {
+    pub fn new(fields: [String; FIELDS]) -> Self {
         SettingsForm { fields, chosen: 0, error: None }
     }
 
@@ -161,15 +165,14 @@ impl App {
 
     /// The loop applied the settings (or could not): the start screen
     /// shows the new ones, or the form comes back saying why.
-    pub fn configured(&mut self, result: &Result<[String; 8], String>) {
+    pub fn configured(&mut self, result: &Result<[String; FIELDS], String>) {
         let form = self.configuring.take();
         match result {
             Ok(fields) => {
                 self.settings = Some(fields.clone());
-                let text = format!(
-                    "Settings saved and remembered: the next debate has {} rounds from heat {}",
-                    fields[0], fields[1]
-                );
+                let rounds = if fields[0] == "1" { "1 round".to_string() } else { format!("{} rounds", fields[0]) };
+                let text =
+                    format!("Settings saved and remembered: the next debate has {rounds} from heat {}", fields[1]);
                 self.say_until(Tone::Good, text, Until::NextRound);
             }
             Err(why) => {
@@ -187,7 +190,7 @@ mod tests {
     use super::*;
 
     fn form() -> SettingsForm {
-        SettingsForm::new(["4", "0.90", "auto", "", "openai", "gpt-4.1", "auto", ""].map(String::from))
+        SettingsForm::new(["4", "0.90", "auto", "", "openai", "gpt-4.1", "auto", "", ""].map(String::from))
     }
 
     #[test]

@@ -79,11 +79,13 @@ impl App {
     /// A key while the proposition has the keys.
     fn topic_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let has_recent = !self.recent.is_empty();
+        // With a document set, an empty proposition debates its own topic.
+        let has_source = self.settings.as_ref().is_some_and(|f| !f[super::settings::SOURCE_FIELD].trim().is_empty());
         let Some(area) = &mut self.start else { return Vec::new() };
         match editor_key(&key) {
             EditorKey::Submit => {
                 let topic = area.lines().join("\n").trim().to_string();
-                if topic.is_empty() {
+                if topic.is_empty() && !has_source {
                     let or = if has_recent { ", or Tab to open a recent debate" } else { "" };
                     self.say(
                         Tone::Warn,

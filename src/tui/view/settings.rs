@@ -12,7 +12,7 @@ use super::centered;
 use super::overlay::{frame_box, hint_line, split_last};
 use crate::debate::Role;
 use crate::tui::app::App;
-use crate::tui::settings::{LABELS, SettingsForm};
+use crate::tui::settings::{LABELS, SOURCE_FIELD, SettingsForm};
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &SettingsForm) {
     let theme = &app.theme;
@@ -34,6 +34,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &SettingsForm) {
         let text = &form.fields[i];
         let value = match i {
             2 | 4 | 6 => Span::styled(format!("‹ {text} ›"), if chosen { chosen_style } else { Style::new() }),
+            SOURCE_FIELD if text.is_empty() && !chosen => {
+                Span::styled("none: debate the proposition alone", theme.secondary())
+            }
             _ if text.is_empty() && !chosen => Span::styled(default_model(app, form, i), theme.secondary()),
             _ if chosen => Span::styled(format!("{text}▏"), chosen_style),
             _ => Span::raw(text.clone()),

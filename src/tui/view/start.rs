@@ -66,6 +66,15 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             Span::styled(format!("  {rounds} from heat {}", fields[1]), Style::new().add_modifier(Modifier::BOLD)),
             Span::styled(" · F2 changes the settings", theme.secondary()),
         ]));
+        // The document the next debate is about, when one is set.
+        let source = fields[crate::tui::settings::SOURCE_FIELD].trim();
+        if !source.is_empty() {
+            let about = format!("  about the document {}", crate::sanitize::clean(source));
+            lines.push(Line::from(vec![
+                Span::styled(truncate(&about, width.saturating_sub(34)), Style::new().fg(theme.title)),
+                Span::styled(" · Enter alone debates its topic", theme.secondary()),
+            ]));
+        }
     }
     if let Some(install) = &app.install {
         let color = match install {
