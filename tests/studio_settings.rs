@@ -130,7 +130,7 @@ fn help_on_the_start_screen_names_f2() {
 fn with_a_document_set_enter_alone_debates_its_topic() {
     let mut app = settings_screen();
     assert!(press(&mut app, KeyCode::Enter).is_empty(), "no document: a proposition is needed");
-    let mut fields = app.settings.clone().unwrap();
+    let mut fields = app.settings.clone().expect("the start screen has settings");
     fields[8] = "notes/plan.md".into();
     app.configured(&Ok(fields));
     let text = screen(&mut app, 80, 24);
