@@ -360,6 +360,12 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
             max_tokens: u32::try_from(max_tokens).unwrap_or(1024),
             thinking_budget: thinking_budget.and_then(|b| u32::try_from(b).ok()),
             structured,
+            max_context: match choice.kind {
+                ProviderKind::Local => None,
+                kind => {
+                    config.int(&format!("providers.{}.max_context", section(kind))).and_then(|n| u32::try_from(n).ok())
+                }
+            },
         })
     };
     let mut setups = Vec::new();

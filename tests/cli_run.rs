@@ -691,3 +691,25 @@ async fn one_section_of_a_document_is_debated_with_its_heading_path() {
     assert!(!out.status.success());
     assert!(stderr.contains("has no heading \"Billing\"; its headings: Design, Storage, Network"), "{stderr}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_source_too_big_for_the_configured_context_is_refused_before_any_request() {
+    let server = MockLlm::with_handler(source_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    std::fs::write(
+        data.path().join("heat.toml"),
+        "[network]\nmax_retries = 1\n[providers.anthropic]\nmax_context = 2000\n",
+    )
+    .unwrap();
+    let doc = data.path().join("long.md");
+    std::fs::write(&doc, "A line of a long design document that goes on and on.\n".repeat(400)).unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "--source"]).arg(&doc);
+    let out = output(cmd).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("more than the advocate's model can read: its context is 2000 tokens"), "{stderr}");
+    assert!(stderr.contains("--section HEADING"), "{stderr}");
+    assert!(server.requests().is_empty());
+    assert!(Store::open(data.path()).unwrap().list().is_empty());
+}

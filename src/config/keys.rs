@@ -83,6 +83,8 @@ pub fn all() -> Vec<KeySpec> {
         add(&format!("providers.{provider}.structured_output"), Kind::OneOf(&STRUCTURED_OUTPUT), None, false);
         // At most this many requests at once (1 for servers that serve one at a time).
         add(&format!("providers.{provider}.max_concurrent"), Kind::Int { min: 1, max: 64 }, None, false);
+        // The model's context window in tokens, for the size check of a debated document.
+        add(&format!("providers.{provider}.max_context"), Kind::Int { min: 512, max: 10_000_000 }, None, false);
     }
     add("providers.local.model_path", Kind::Text, Some("HEAT_MODEL_PATH"), false);
     add("providers.local.threads", Kind::Int { min: 1, max: 256 }, None, false);

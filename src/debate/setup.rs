@@ -20,6 +20,9 @@ pub struct RoleSetup {
     /// The structured output the judge asks for first
     /// (`providers.<name>.structured_output`).
     pub structured: StructuredSetting,
+    /// The model's context window in tokens, where the config states it
+    /// (`providers.<name>.max_context`) and the model itself cannot say.
+    pub max_context: Option<u32>,
 }
 
 /// `providers.<name>.structured_output`: `auto` starts with the strongest
@@ -53,7 +56,14 @@ impl RoleSetup {
             max_tokens,
             thinking_budget: None,
             structured: StructuredSetting::Auto,
+            max_context: None,
         }
+    }
+
+    /// The context window to plan against: the model's own, else the
+    /// configured one.
+    pub fn context_tokens(&self) -> Option<u32> {
+        self.model.context_tokens().or(self.max_context)
     }
 
     pub(super) fn participant(&self, role: Role) -> Participant {

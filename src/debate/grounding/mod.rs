@@ -37,7 +37,7 @@ pub fn check_fits(setup: &EngineSetup, source: &Source) -> anyhow::Result<()> {
     let tokens = source.estimated_tokens();
     for role in Role::ALL {
         let seat = setup.role(role);
-        let Some(window) = seat.model.context_tokens() else { continue };
+        let Some(window) = seat.context_tokens() else { continue };
         // About three characters a token for the prompt; room for a round's text besides.
         let prompt = setup.prompts.system_for(role).chars().count() / 3 + 200;
         let needed = prompt + seat.max_tokens as usize;
