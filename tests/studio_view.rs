@@ -508,3 +508,16 @@ fn quote_marks_and_the_source_show() {
     assert!(text.contains("✗ “offices pay for themselves within a year” (not in"), "{text}");
     assert!(text.contains("✗ [L9] (no such lines)") && text.contains("✓0 ≈0 ✗2"), "{text}");
 }
+
+#[test]
+fn l_shows_the_cited_source_lines_under_the_marks() {
+    let mut app = grounded();
+    let before = screen(&mut app, 80, 24);
+    assert!(!before.contains("L2: Output per hour"), "{before}");
+    app.act(Action::CitedLines);
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("✓ [L2]\n") || text.contains("✓ [L2] "), "{text}");
+    assert!(text.contains("  L2: Output per hour rose in every study we cite."), "{text}");
+    app.act(Action::CitedLines);
+    assert!(!screen(&mut app, 80, 24).contains("L2: Output per hour"));
+}

@@ -129,6 +129,8 @@ pub struct App {
     pub search: Option<super::search::Search>,
     /// Whether pane titles show their latest turn's time and tokens/s.
     pub show_stats: bool,
+    /// Whether the source lines a turn cited show under its marks.
+    pub show_cited: bool,
     /// Each role's latest turn, timed.
     pub turn_times: super::turn_stats::TurnTimes,
     /// The debate's clock: milliseconds at `clock.0`; it runs on from there
@@ -179,6 +181,7 @@ impl App {
             settings: None,
             configuring: None,
             show_stats: false,
+            show_cited: false,
             turn_times: super::turn_stats::TurnTimes::default(),
             clock: (Instant::now(), 0),
             event_ms: 0,
@@ -424,6 +427,7 @@ impl App {
                 continue;
             }
             pane.height = usize::from(height);
+            pane.show_cited = self.show_cited;
             pane.update(&self.debate, width, &self.theme, self.show_reasoning);
         }
     }

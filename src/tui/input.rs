@@ -117,6 +117,15 @@ impl App {
                 };
                 self.say_until(Tone::Info, text, Until::NextRound);
             }
+            Action::CitedLines => {
+                self.show_cited = !self.show_cited;
+                let text = match (self.debate.source.is_some(), self.show_cited) {
+                    (false, _) => "This debate has no source document: nothing is cited",
+                    (true, true) => "The source lines each citation points at show under its mark",
+                    (true, false) => "Cited lines hidden",
+                };
+                self.say_until(Tone::Info, text, Until::NextRound);
+            }
             Action::FocusNext => {
                 self.focus = (self.focus + 1) % Role::COUNT;
                 self.focus_chosen = true;

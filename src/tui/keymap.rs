@@ -34,12 +34,13 @@ pub enum Action {
     Slower,
     NextRound,
     TurnStats,
+    CitedLines,
 }
 
 impl Action {
     /// Every action with its config name, default keys and help text, in
     /// the order the help overlay lists them.
-    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 26] = [
+    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 27] = [
         (Action::TogglePause, "pause", "space", "pause or resume the debate"),
         (Action::Inject, "inject", "i", "inject a topic into the next round"),
         (Action::Temperature, "temperature", "t", "pin the heat (temperature)"),
@@ -66,6 +67,7 @@ impl Action {
         (Action::Slower, "slower", "-", "play the replay slower (down to 0.5×)"),
         (Action::NextRound, "next_round", "]", "skip the replay to the next round"),
         (Action::TurnStats, "stats", "m", "show or hide each pane's turn time and tokens/s"),
+        (Action::CitedLines, "cited_lines", "L", "show or hide the source lines a turn cites"),
     ];
 
     pub fn config_name(self) -> &'static str {

@@ -36,6 +36,7 @@ struct Key {
     verdict: Option<VerdictStatus>,
     /// Quote checks arrive after the turn is done.
     checks: usize,
+    show_cited: bool,
     width: u16,
 }
 
@@ -84,6 +85,8 @@ pub struct Pane {
     pub scroll: Scroll,
     /// Rows the pane showed at its last draw.
     pub height: usize,
+    /// Whether the source lines a turn cited show under its marks.
+    pub show_cited: bool,
     segments: Vec<Segment>,
     ending: Vec<Line<'static>>,
     width: u16,
@@ -96,6 +99,7 @@ impl Pane {
             role,
             scroll: Scroll::default(),
             height: 0,
+            show_cited: false,
             segments: Vec::new(),
             ending: Vec::new(),
             width: 0,
@@ -123,6 +127,7 @@ impl Pane {
                 show_reasoning,
                 verdict: turn.verdict.clone(),
                 checks: turn.checks.len(),
+                show_cited: self.show_cited,
                 width,
             };
             if self.segments.get(i).is_some_and(|s| s.key.as_ref() == Some(&key)) {
@@ -133,7 +138,8 @@ impl Pane {
             }
             let segment = &mut self.segments[i];
             segment.key = Some(key);
-            lay_out(segment, state, round, turn, width, theme, &palette, show_reasoning);
+            let shown = Shown { reasoning: show_reasoning, cited: self.show_cited };
+            lay_out(segment, state, round, turn, width, theme, &palette, shown);
         }
         self.ending = if self.role.is_judge() { ending(state, theme, width) } else { Vec::new() };
         self.total = self.segments.iter().flat_map(Segment::chunks).map(<[_]>::len).sum::<usize>() + self.ending.len();
@@ -245,6 +251,14 @@ impl Pane {
     }
 }
 
+/// What a person asked to see besides the turns' text.
+#[derive(Clone, Copy)]
+struct Shown {
+    reasoning: bool,
+    /// The source lines under each citation's mark.
+    cited: bool,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn lay_out(
     segment: &mut Segment,
@@ -254,7 +268,7 @@ fn lay_out(
     width: u16,
     theme: &Theme,
     palette: &Palette,
-    show_reasoning: bool,
+    shown: Shown,
 ) {
     let accent = Style::new().fg(theme.role(turn.role)).add_modifier(Modifier::BOLD);
     let muted = theme.secondary();
@@ -285,7 +299,7 @@ fn lay_out(
 
     if turn.reasoning.is_empty() {
         segment.reasoning = StreamingText::default();
-    } else if show_reasoning {
+    } else if shown.reasoning {
         if !segment.reasoning_shown {
             segment.reasoning = StreamingText::default();
             segment.reasoning_shown = true;
@@ -329,7 +343,7 @@ fn lay_out(
                 let note = format!("… {}", crate::debate::cut_note(tokens));
                 foot.push(Line::from(Span::styled(note, Style::new().fg(theme.warn))));
             }
-            foot.extend(check_lines(state, round, turn, width, theme));
+            foot.extend(check_lines(state, round, turn, width, theme, shown.cited));
         }
         TurnStatus::Cancelled => foot.push(Line::from(Span::styled("■ cancelled", muted))),
         TurnStatus::Failed { error } => {
@@ -365,7 +379,14 @@ fn lay_out(
 /// What an argument cited from the source, as checked: a line each, ✓ in
 /// the good colour, ≈ in the warning one, ✗ in the error one; then a flag
 /// when its stance changed with no reason given.
-fn check_lines(state: &DebateState, round: &Round, turn: &Turn, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+fn check_lines(
+    state: &DebateState,
+    round: &Round,
+    turn: &Turn,
+    width: u16,
+    theme: &Theme,
+    cited: bool,
+) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     for check in &turn.checks {
         let color = match check.mark {
@@ -375,6 +396,9 @@ fn check_lines(state: &DebateState, round: &Round, turn: &Turn, width: u16, them
             Mark::PriorTurn => theme.muted,
         };
         lines.extend(wrap_plain(&clean(&check.describe()), width, Style::new().fg(color)));
+        if let (true, Some(source), Some((first, last))) = (cited, &state.source, check.lines) {
+            lines.extend(cited_lines(source, first, last, width, theme));
+        }
     }
     if let Some(line) = turn.stance.as_ref().filter(|_| state.stance_unexplained(round.number, turn.role)) {
         let flag = format!("⚑ the stance changed to {} with no reason given", line.stance.name());
@@ -382,6 +406,30 @@ fn check_lines(state: &DebateState, round: &Round, turn: &Turn, width: u16, them
     }
     lines
 }
+
+/// The source lines a check points at, indented under its mark: at most
+/// [`CITED_LINES`], the rest counted.
+fn cited_lines(
+    source: &crate::debate::grounding::Source,
+    first: usize,
+    last: usize,
+    width: u16,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let style = theme.secondary();
+    let mut lines = Vec::new();
+    for (n, text) in source.lines().filter(|(n, _)| (first..=last).contains(n)).take(CITED_LINES) {
+        lines.extend(wrap_plain(&format!("  L{n}: {}", clean(text)), width, style));
+    }
+    let more = (last + 1).saturating_sub(first).saturating_sub(CITED_LINES);
+    if more > 0 {
+        lines.push(Line::from(Span::styled(format!("  … {more} more lines"), style)));
+    }
+    lines
+}
+
+/// The most source lines shown under one citation.
+const CITED_LINES: usize = 6;
 
 fn segment_is_first(state: &DebateState, round: &Round, turn: &Turn) -> bool {
     state.rounds.first().is_some_and(|r| r.number == round.number)

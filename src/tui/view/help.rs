@@ -150,6 +150,7 @@ fn rows(app: &App) -> Vec<Row> {
             Action::Follow,
             Action::ToggleReasoning,
             Action::TurnStats,
+            Action::CitedLines,
             Action::Help,
         ],
     );
