@@ -283,3 +283,28 @@ async fn an_argument_logged_but_never_checked_is_checked_on_resume() {
         resumed[1]
     );
 }
+
+#[tokio::test]
+async fn a_source_changed_in_the_log_invalidates_the_debate_on_resume() {
+    use heat::debate::Outcome;
+    let first = models();
+    let events = drain(engine::start(setup(&first), spec(3))).await;
+    let judged = events.iter().position(|e| matches!(e, DebateEvent::VerdictReached { .. })).unwrap();
+    let mut state = DebateState::from_events(&events[..=judged]);
+    // Someone edited the recorded document in the session log.
+    state.source.as_mut().unwrap().text = DOC.replace("loses jobs", "never loses jobs");
+    let fresh = models();
+    let mut handle = engine::resume(setup(&fresh), state);
+    let mut resumed = Vec::new();
+    while let Some(e) = handle.next_event().await {
+        resumed.push(e);
+    }
+    let state = handle.join().await;
+    assert!(
+        matches!(&state.finish, Some(f) if matches!(&f.outcome, Outcome::Invalidated(why) if why.contains("does not match the sha256"))),
+        "{:?}",
+        state.finish
+    );
+    assert!(fresh.iter().all(|m| m.requests().is_empty()), "nothing asked on a text nobody can vouch for");
+    assert_eq!(Outcome::Invalidated("x".into()).headline(2), "invalidated in round 2");
+}

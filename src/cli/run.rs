@@ -245,6 +245,10 @@ async fn drive(
             ExitCode::FAILURE
         }
         Some(Outcome::Cancelled) => ExitCode::from(130),
+        Some(Outcome::Invalidated(why)) => {
+            say!("heat: the debate is invalidated: {}.", crate::sanitize::clause(&why));
+            ExitCode::FAILURE
+        }
         _ => ExitCode::SUCCESS,
     })
 }

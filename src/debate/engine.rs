@@ -123,6 +123,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 2]
         for event in first.into_iter().flatten() {
             engine.emit(event);
         }
+        engine.check_source_intact();
         engine.read_unread_verdict();
         engine.check_unchecked_quotes();
         engine.run().await;
@@ -540,6 +541,17 @@ impl Engine {
             return;
         }
         self.read_verdict(round, purpose, &flight.sent, &text);
+    }
+
+    /// A recorded source whose text no longer matches its recorded hash
+    /// (the session log was changed since): the debate is invalidated, not
+    /// continued on a text nobody can vouch for.
+    fn check_source_intact(&mut self) {
+        let broken = self.state.source.as_ref().is_some_and(|s| !s.intact());
+        if broken && self.state.finish.is_none() {
+            let why = "the recorded source does not match the sha256 recorded with it (the session log was changed)";
+            self.emit(DebateEvent::Finished { outcome: Outcome::Invalidated(why.into()), synthesis: None });
+        }
     }
 
     /// Arguments of the current round completed but never checked (the

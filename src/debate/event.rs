@@ -110,6 +110,9 @@ pub enum Outcome {
     Failed(String),
     /// Stopped by the person before it ended.
     Cancelled,
+    /// The debate can no longer be trusted: its recorded source does not
+    /// match the hash recorded with it (the session log was changed).
+    Invalidated(String),
 }
 
 impl Outcome {
@@ -121,6 +124,7 @@ impl Outcome {
         match self {
             Outcome::Failed(_) => format!("failed in round {round}"),
             Outcome::Cancelled => format!("stopped in round {round}"),
+            Outcome::Invalidated(_) => format!("invalidated in round {round}"),
             other => format!("{} {after}", other.describe()),
         }
     }
@@ -133,6 +137,7 @@ impl Outcome {
             Outcome::Consensus => "ended in consensus".into(),
             Outcome::Dissent => "ended with a dissent".into(),
             Outcome::Failed(why) => format!("failed: {why}"),
+            Outcome::Invalidated(why) => format!("invalidated: {why}"),
             // The person stopped it; `heat resume` goes on with it. One word for that, everywhere.
             Outcome::Cancelled => "stopped".into(),
         }

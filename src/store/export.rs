@@ -94,7 +94,9 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record]) -> String 
     let _ = writeln!(md, "- Session: `{}`, started {}", header.id, rfc3339(header.created_ms));
     let outcome = match state.finish.as_ref().map(|f| &f.outcome) {
         None => format!("unfinished after {} round(s)", state.rounds.len()),
-        Some(failed @ Outcome::Failed(why)) => format!("{}: {}", failed.headline(state.rounds.len()), clean(why)),
+        Some(failed @ (Outcome::Failed(why) | Outcome::Invalidated(why))) => {
+            format!("{}: {}", failed.headline(state.rounds.len()), clean(why))
+        }
         Some(outcome) => outcome.headline(state.rounds.len()),
     };
     let _ = writeln!(md, "- Outcome: {outcome}");

@@ -348,7 +348,7 @@ impl App {
             DebateEvent::Notice { message } => self.say(Tone::Info, clean(message)),
             DebateEvent::Finished { outcome, .. } => {
                 let tone = match outcome {
-                    Outcome::Failed(_) => Tone::Error,
+                    Outcome::Failed(_) | Outcome::Invalidated(_) => Tone::Error,
                     Outcome::Cancelled => Tone::Warn,
                     _ => Tone::Good,
                 };

@@ -440,7 +440,7 @@ fn segment_is_first(state: &DebateState, round: &Round, turn: &Turn) -> bool {
 fn ending(state: &DebateState, theme: &Theme, width: u16) -> Vec<Line<'static>> {
     let Some(finish) = &state.finish else { return Vec::new() };
     let color = match finish.outcome {
-        crate::debate::Outcome::Failed(_) => theme.error,
+        crate::debate::Outcome::Failed(_) | crate::debate::Outcome::Invalidated(_) => theme.error,
         crate::debate::Outcome::Cancelled => theme.muted,
         _ => theme.good,
     };

@@ -20,8 +20,11 @@ pub struct Source {
     /// The file's absolute path, to find it again on resume from anywhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
-    /// The sha256 of the text, in hex.
+    /// The sha256 of `text`, in hex.
     pub sha256: String,
+    /// The sha256 of the whole file, when `text` is one section of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_sha256: Option<String>,
     pub text: String,
     /// The number of the text's first line in the file (a section starts
     /// further down; citations use the file's numbers).
@@ -99,7 +102,15 @@ impl Source {
             return Err(SourceError::Empty(name));
         }
         let text = text.replace("\r\n", "\n");
-        Ok(Source { sha256: sha256(&text), name, path: None, text, first_line: 1, section: Vec::new() })
+        Ok(Source {
+            sha256: sha256(&text),
+            file_sha256: None,
+            name,
+            path: None,
+            text,
+            first_line: 1,
+            section: Vec::new(),
+        })
     }
 
     /// Lines, numbered as in the file.
@@ -136,7 +147,8 @@ impl Source {
         Ok(Source {
             name: self.name.clone(),
             path: self.path.clone(),
-            sha256: self.sha256.clone(),
+            sha256: sha256(&text),
+            file_sha256: Some(self.file_sha256.clone().unwrap_or_else(|| self.sha256.clone())),
             text,
             first_line: self.first_line + start,
             section: path,
@@ -203,7 +215,13 @@ impl Source {
         let bytes = std::fs::read(path).ok()?;
         let text = String::from_utf8(bytes).ok()?;
         let text = text.strip_prefix('\u{feff}').unwrap_or(&text).replace("\r\n", "\n");
-        Some(sha256(&text) == self.sha256)
+        Some(sha256(&text) == *self.file_sha256.as_ref().unwrap_or(&self.sha256))
+    }
+
+    /// Whether the recorded text is still the text that was hashed: a log
+    /// edited or damaged since no longer is.
+    pub fn intact(&self) -> bool {
+        sha256(&self.text) == self.sha256
     }
 }
 
@@ -300,6 +318,14 @@ mod tests {
             Source::read(&missing).expect_err("refused").to_string(),
             format!("the source {missing} does not exist")
         );
+    }
+
+    #[test]
+    fn a_recorded_text_that_was_altered_is_not_intact() {
+        let mut s = source("# Plan\nship it\n## Later\nmaybe\n");
+        assert!(s.intact() && s.section("Later").expect("found").intact());
+        s.text.push_str("an extra line slipped in\n");
+        assert!(!s.intact());
     }
 
     #[test]

@@ -75,6 +75,7 @@ fn badge(app: &App) -> Span<'static> {
             Outcome::Resolved | Outcome::Forced | Outcome::MaxRounds | Outcome::Consensus => ("✓ ENDED", theme.good),
             Outcome::Dissent => ("✓ ENDED · DISSENT", theme.warn),
             Outcome::Failed(_) => ("✗ FAILED", theme.error),
+            Outcome::Invalidated(_) => ("✗ INVALIDATED", theme.error),
             Outcome::Cancelled => ("■ STOPPED", theme.muted),
         },
         None if app.session.is_none() => ("", theme.muted),
