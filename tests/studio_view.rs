@@ -521,3 +521,30 @@ fn l_shows_the_cited_source_lines_under_the_marks() {
     app.act(Action::CitedLines);
     assert!(!screen(&mut app, 80, 24).contains("L2: Output per hour"));
 }
+
+#[test]
+fn cached_input_is_counted_and_priced_at_its_own_price_when_set() {
+    use heat::provider::Usage;
+    let usage = Some(Usage { input_tokens: 3000, output_tokens: 100, cached_input_tokens: 2000 });
+    let events = [DebateEvent::TurnCompleted {
+        round: 0,
+        role: Role::Advocate,
+        text: ADVOCATE.into(),
+        usage,
+        truncated_at: None,
+    }];
+    let mut app = studio_support::mid_stream();
+    feed(&mut app, &events);
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("tokens 3.0k in (2.0k cached) · 100 out"), "{text}");
+    for entry in &mut app.roster {
+        entry.price = Some((3.0, 15.0));
+    }
+    // Unset, cached input is priced as input: (3000 × 3 + 100 × 15) / 1e6.
+    assert!(screen(&mut app, 120, 40).contains("· $0.0105"), "{}", screen(&mut app, 120, 40));
+    for entry in &mut app.roster {
+        entry.cached_price = Some(0.3);
+    }
+    // (1000 × 3 + 2000 × 0.3 + 100 × 15) / 1e6.
+    assert!(screen(&mut app, 120, 40).contains("· $0.0051"), "{}", screen(&mut app, 120, 40));
+}

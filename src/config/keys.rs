@@ -35,7 +35,7 @@ pub const STRUCTURED_OUTPUT: [&str; 4] = ["auto", "schema", "json", "off"];
 /// The providers a role can name.
 pub const PROVIDERS: [&str; 5] = ["auto", "anthropic", "openai", "ollama", "local"];
 
-const ROLE_KEYS: [(&str, Kind); 6] = [
+const ROLE_KEYS: [(&str, Kind); 7] = [
     ("provider", Kind::Provider),
     ("model", Kind::Text),
     ("max_tokens", Kind::Int { min: 16, max: 200_000 }),
@@ -43,6 +43,8 @@ const ROLE_KEYS: [(&str, Kind); 6] = [
     // What the model costs, in US dollars per million tokens (for the studio's cost counter).
     ("price_input", Kind::Float { min: 0.0, max: 10_000.0 }),
     ("price_output", Kind::Float { min: 0.0, max: 10_000.0 }),
+    // Input read from the provider's prompt cache, when it costs less (unset: the input price).
+    ("price_cached_input", Kind::Float { min: 0.0, max: 10_000.0 }),
 ];
 
 /// Every key, in the order `heat config show` prints them.

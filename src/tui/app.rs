@@ -74,6 +74,9 @@ pub struct RosterEntry {
     pub model: String,
     /// US dollars per million input and output tokens, when configured.
     pub price: Option<(f64, f64)>,
+    /// US dollars per million input tokens read from the prompt cache, when
+    /// configured (else the input price).
+    pub cached_price: Option<f64>,
     /// The model stops where it is while the debate is paused (the offline
     /// one); a server's answer finishes in the background instead.
     pub pauses_in_place: bool,
@@ -446,6 +449,11 @@ impl App {
         seen.then_some((input, output))
     }
 
+    /// Of the input tokens, how many the providers read from their prompt cache.
+    pub fn cached_input(&self) -> u64 {
+        self.debate.rounds.iter().flat_map(|r| &r.turns).filter_map(|t| t.usage).map(|u| u.cached_input_tokens).sum()
+    }
+
     /// What the debate has cost so far, in US dollars: only when every role
     /// that reported usage has a configured price (no guessing).
     pub fn cost(&self) -> Option<f64> {
@@ -453,8 +461,12 @@ impl App {
         let mut seen = false;
         for turn in self.debate.rounds.iter().flat_map(|r| &r.turns) {
             let Some(usage) = turn.usage else { continue };
-            let (input, output) = self.roster.iter().find(|e| e.role == turn.role)?.price?;
-            total += (usage.input_tokens as f64 * input + usage.output_tokens as f64 * output) / 1e6;
+            let entry = self.roster.iter().find(|e| e.role == turn.role)?;
+            let (input, output) = entry.price?;
+            let cached = usage.cached_input_tokens.min(usage.input_tokens);
+            let fresh = usage.input_tokens - cached;
+            let cached_cost = cached as f64 * entry.cached_price.unwrap_or(input);
+            total += (fresh as f64 * input + cached_cost + usage.output_tokens as f64 * output) / 1e6;
             seen = true;
         }
         seen.then_some(total)

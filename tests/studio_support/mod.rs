@@ -22,6 +22,7 @@ pub fn roster() -> Vec<RosterEntry> {
             provider: "openai".into(),
             model: "gpt-4.1-mini".into(),
             price: None,
+            cached_price: None,
             pauses_in_place: false,
         })
         .collect()

@@ -153,9 +153,11 @@ fn actions(app: &App) -> Vec<(Action, &'static str)> {
 
 fn counters(app: &App) -> String {
     let Some((input, output)) = app.usage() else { return String::new() };
+    let cached = app.cached_input();
+    let cached = if cached > 0 { format!(" ({} cached)", compact(cached)) } else { String::new() };
     match app.cost() {
-        Some(cost) => format!("tokens {} in · {} out · ${cost:.4} ", compact(input), compact(output)),
-        None => format!("tokens {} in · {} out ", compact(input), compact(output)),
+        Some(cost) => format!("tokens {} in{cached} · {} out · ${cost:.4} ", compact(input), compact(output)),
+        None => format!("tokens {} in{cached} · {} out ", compact(input), compact(output)),
     }
 }
 
