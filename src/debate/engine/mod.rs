@@ -14,6 +14,8 @@ use std::time::Instant;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
+mod checks;
+
 use super::call::{self, Call, TurnMsg, TurnMsgKind};
 use super::event::{Command, DebateEvent, Outcome, Role, TurnPurpose};
 use super::guard::turn::{self as guard, ArgumentOutcome, SentPrompt, VerdictOutcome};
@@ -21,7 +23,7 @@ use super::notices::{self, served_name};
 use super::plan::{Step, next_steps};
 use super::prompt;
 pub use super::setup::{DebateSpec, EngineSetup, Grounding, RoleSetup, StructuredSetting};
-use super::state::{DebateState, TurnStatus};
+use super::state::DebateState;
 use super::{extractive, grounding, verdict};
 use crate::provider::retry::TurnItem;
 use crate::provider::{
@@ -471,31 +473,6 @@ impl Engine {
         self.emit(DebateEvent::Notice { message: note });
     }
 
-    /// Checks what an argument cited from the source, when there is one.
-    fn check_quotes(&mut self, round: u32, role: Role, text: &str, record_empty: bool) {
-        let Some(source) = &self.state.source else { return };
-        let index = self.source_index.get_or_insert_with(|| grounding::SourceIndex::for_source(source));
-        // The settled arguments before this one, in order, with who said it
-        // (empty for this seat's own): a seat's invented quote is not let off
-        // by the other side quoting it back, nor by repeating it.
-        let earlier: Vec<(String, &str)> = self
-            .state
-            .rounds
-            .iter()
-            .flat_map(|r| r.turns.iter().map(move |t| (r.number, t)))
-            .filter(|(n, t)| t.role.is_debater() && t.is_settled() && !(*n == round && t.role == role))
-            .map(|(n, t)| {
-                let who = if t.role == role { String::new() } else { format!("the {}, round {}", t.role.key(), n + 1) };
-                (who, t.text.as_str())
-            })
-            .collect();
-        let checks = index.check(text, &earlier);
-        if checks.is_empty() && !record_empty {
-            return;
-        }
-        self.emit(DebateEvent::QuotesChecked { round, role, checks });
-    }
-
     fn complete_turn(&mut self, role: Role, flight: &InFlight) {
         let (round, purpose) = (flight.round, flight.purpose);
         let turn = self.state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role));
@@ -541,48 +518,6 @@ impl Engine {
             return;
         }
         self.read_verdict(round, purpose, &flight.sent, &text);
-    }
-
-    /// A recorded source whose text no longer matches its recorded hash
-    /// (the session log was changed since): the debate is invalidated, not
-    /// continued on a text nobody can vouch for.
-    fn check_source_intact(&mut self) {
-        let broken = self.state.source.as_ref().is_some_and(|s| !s.intact());
-        if broken && self.state.finish.is_none() {
-            let why = "the recorded source does not match the sha256 recorded with it (the session log was changed)";
-            self.emit(DebateEvent::Finished { outcome: Outcome::Invalidated(why.into()), synthesis: None });
-        }
-    }
-
-    /// Arguments of the current round completed but never checked (the
-    /// process stopped between the two): checked now. One that cites
-    /// nothing looks the same as one never checked, so only checks found
-    /// are recorded.
-    fn check_unchecked_quotes(&mut self) {
-        let Some(round) = self.state.current_round() else { return };
-        let unchecked: Vec<(Role, String)> = round
-            .turns
-            .iter()
-            .filter(|t| t.role.is_debater() && t.status == TurnStatus::Done && t.checks.is_empty())
-            .map(|t| (t.role, t.text.clone()))
-            .collect();
-        let number = round.number;
-        for (role, text) in unchecked {
-            self.check_quotes(number, role, &text, false);
-        }
-    }
-
-    /// A judge's answer logged but never read (the process stopped between
-    /// writing it and reading it): read now, as it would have been.
-    fn read_unread_verdict(&mut self) {
-        let Some(round) = self.state.current_round() else { return };
-        let Some(judge) = round.turn(Role::Judge) else { return };
-        if judge.status != TurnStatus::Done || judge.verdict.is_some() || self.state.finish.is_some() {
-            return;
-        }
-        let (number, purpose, text) = (round.number, judge.purpose, judge.text.clone());
-        let sent = SentPrompt::of(&self.request_for(number, Role::Judge, purpose));
-        self.read_verdict(number, purpose, &sent, &text);
     }
 
     /// Reads the judge's answer for `round` into a verdict, or says why it
