@@ -13,30 +13,28 @@ use heat::debate::state::{TurnStatus, VerdictStatus};
 use heat::debate::{DebateEvent, DebateState, Outcome, Role};
 use heat::store::Store;
 
+/// `heat run` on the embedded model with `model`, the data dir and config
+/// given, and no API key in reach; the caller adds the debate's arguments.
+fn offline_heat(data: &std::path::Path, config: &std::path::Path, model: &std::path::Path) -> Command {
+    let mut cmd = Command::cargo_bin("heat").unwrap();
+    cmd.args(["run", "--provider", "local", "--config"])
+        .arg(config)
+        .env("HEAT_DATA_DIR", data)
+        .env("HEAT_MODEL_PATH", model)
+        .env_remove("ANTHROPIC_API_KEY")
+        .env_remove("OPENAI_API_KEY")
+        .timeout(std::time::Duration::from_secs(900));
+    cmd
+}
+
 #[test]
 fn a_two_round_offline_debate_runs_end_to_end() {
     let Some(model) = model_support::model_path() else { return };
     let data = tempfile::tempdir().unwrap();
     let config = data.path().join("heat.toml");
     std::fs::write(&config, "[providers.local]\nthreads = 1\nseed = 7\nmax_tokens = 160\n").unwrap();
-    let output = Command::cargo_bin("heat")
-        .unwrap()
-        .args([
-            "run",
-            "Cities should ban cars from their centres",
-            "--json",
-            "--max-rounds",
-            "2",
-            "--provider",
-            "local",
-        ])
-        .arg("--config")
-        .arg(&config)
-        .env("HEAT_DATA_DIR", data.path())
-        .env("HEAT_MODEL_PATH", &model)
-        .env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_API_KEY")
-        .timeout(std::time::Duration::from_secs(900))
+    let output = offline_heat(data.path(), &config, &model)
+        .args(["Cities should ban cars from their centres", "--json", "--max-rounds", "2"])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -142,14 +140,8 @@ fn a_model_file_without_a_chat_template_debates_in_chatml_and_says_so() {
     let metadata: Vec<(&str, &gguf_file::Value)> = content.metadata.iter().map(|(k, v)| (k.as_str(), v)).collect();
     let tensors: Vec<(&str, &candle_core::quantized::QTensor)> = tensors.iter().map(|(k, v)| (k.as_str(), v)).collect();
     gguf_file::write(&mut std::fs::File::create(&bare).unwrap(), &metadata, &tensors).unwrap();
-    let output = Command::cargo_bin("heat")
-        .unwrap()
-        .args(["run", "Tabs beat spaces", "--json", "--max-rounds", "1", "--provider", "local"])
-        .env("HEAT_DATA_DIR", data.path())
-        .env("HEAT_CONFIG", &config)
-        .env("HEAT_MODEL_PATH", &bare)
-        .env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_API_KEY")
+    let output = offline_heat(data.path(), &config, &bare)
+        .args(["Tabs beat spaces", "--json", "--max-rounds", "1"])
         .timeout(std::time::Duration::from_secs(600))
         .output()
         .unwrap();
@@ -176,17 +168,9 @@ fn a_small_document_is_debated_offline_and_a_big_one_is_refused() {
     )
     .unwrap();
     let heat = |source: &std::path::Path| {
-        Command::cargo_bin("heat")
-            .unwrap()
-            .args(["run", "--json", "--max-rounds", "1", "--provider", "local", "--source"])
+        offline_heat(data.path(), &config, &model)
+            .args(["--json", "--max-rounds", "1", "--source"])
             .arg(source)
-            .arg("--config")
-            .arg(&config)
-            .env("HEAT_DATA_DIR", data.path())
-            .env("HEAT_MODEL_PATH", &model)
-            .env_remove("ANTHROPIC_API_KEY")
-            .env_remove("OPENAI_API_KEY")
-            .timeout(std::time::Duration::from_secs(900))
             .output()
             .unwrap()
     };

@@ -99,9 +99,9 @@ impl<W: Write> TextPrinter<W> {
                 }
             }
             DebateEvent::QuotesChecked { role, checks, .. } => {
-                let said: Vec<String> = checks.iter().map(|c| crate::sanitize::clean(&c.describe())).collect();
-                if !said.is_empty() {
-                    self.note(&format!("{}'s citations: {}", role.key(), said.join(" · ")))?;
+                if !checks.is_empty() {
+                    let said = crate::sanitize::clean(&crate::debate::grounding::describe_all(checks));
+                    self.note(&format!("{}'s citations: {said}", role.key()))?;
                 }
             }
             DebateEvent::RoundStarted { round, topic, heat, injected } => {

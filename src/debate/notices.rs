@@ -38,8 +38,7 @@ pub fn endpoint_label(endpoint: &str) -> &str {
 pub fn judge_context_warning(setup: &EngineSetup, state: &DebateState) -> Option<String> {
     let judge = setup.role(Role::Judge);
     let window = judge.model.context_tokens()?;
-    // About three characters a token for English prose: a cautious estimate.
-    let prompt = setup.prompts.system_for(Role::Judge).chars().count() / 3 + 200;
+    let prompt = setup.prompt_tokens(Role::Judge);
     let arguments = Role::DEBATERS.iter().map(|&r| setup.role(r).max_tokens).sum::<u32>();
     let needed = prompt as u32 + arguments + judge.max_tokens;
     let warned = state.notices.iter().any(|n| n.starts_with(JUDGE_CONTEXT_NOTICE));

@@ -93,6 +93,13 @@ impl EngineSetup {
         &self.roles[role.position()]
     }
 
+    /// About how many tokens a role's system prompt and a round's framing
+    /// take: three characters a token for English prose (a cautious
+    /// estimate), and 200 for the round's own lines.
+    pub fn prompt_tokens(&self, role: Role) -> usize {
+        self.prompts.system_for(role).chars().count() / 3 + 200
+    }
+
     pub fn role_mut(&mut self, role: Role) -> &mut RoleSetup {
         &mut self.roles[role.position()]
     }

@@ -130,8 +130,8 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record]) -> String 
                 let _ = writeln!(md, "*Stance:* {}{flag}\n", line.stance.name());
             }
             if !turn.checks.is_empty() {
-                let said: Vec<String> = turn.checks.iter().map(|c| clean(&c.describe())).collect();
-                let _ = writeln!(md, "*Checked against the source:* {}\n", said.join(" · "));
+                let said = clean(&crate::debate::grounding::describe_all(&turn.checks));
+                let _ = writeln!(md, "*Checked against the source:* {said}\n");
             }
             if let Some(tokens) = turn.truncated_at {
                 let _ = writeln!(

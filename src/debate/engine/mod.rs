@@ -111,6 +111,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 2]
         no_temperature: HashMap::new(),
         in_flight_ends: HashMap::new(),
         source_index: None,
+        preamble: None,
     };
     // What endpoints taught an earlier run of this debate still holds.
     for (endpoint, adaptation) in &engine.state.adaptations {
@@ -125,6 +126,8 @@ fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 2]
         for event in first.into_iter().flatten() {
             engine.emit(event);
         }
+        // The same block starts every request: built once (a source is numbered in full).
+        engine.preamble = grounding::preamble(engine.state.date.as_deref(), engine.state.source.as_ref());
         engine.check_source_intact();
         engine.read_unread_verdict();
         engine.check_unchecked_quotes();
@@ -166,6 +169,8 @@ struct Engine {
     in_flight_ends: HashMap<Role, AttemptEnd>,
     /// The source, indexed for quote checks on the first argument that needs it.
     source_index: Option<grounding::SourceIndex>,
+    /// The date and the source every request starts with (`grounding::preamble`).
+    preamble: Option<String>,
 }
 
 /// The runtime's clock (a test that pauses time sees its own).
@@ -349,7 +354,7 @@ impl Engine {
         ChatRequest {
             model: setup.model_name.clone(),
             system: self.setup.prompts.system_for(role),
-            grounding: grounding::preamble(self.state.date.as_deref(), self.state.source.as_ref()),
+            grounding: self.preamble.clone(),
             messages,
             temperature,
             max_tokens: setup.max_tokens,

@@ -6,7 +6,7 @@ pub mod date;
 pub mod quotes;
 pub mod source;
 
-pub use quotes::{Cited, Mark, QuoteCheck, SourceIndex, Tally};
+pub use quotes::{Cited, Mark, QuoteCheck, SourceIndex, Tally, describe_all};
 pub use source::{Source, SourceError};
 
 use super::event::Role;
@@ -38,9 +38,7 @@ pub fn check_fits(setup: &EngineSetup, source: &Source) -> anyhow::Result<()> {
     for role in Role::ALL {
         let seat = setup.role(role);
         let Some(window) = seat.context_tokens() else { continue };
-        // About three characters a token for the prompt; room for a round's text besides.
-        let prompt = setup.prompts.system_for(role).chars().count() / 3 + 200;
-        let needed = prompt + seat.max_tokens as usize;
+        let needed = setup.prompt_tokens(role) + seat.max_tokens as usize;
         let room = (window as usize).saturating_sub(needed);
         if tokens > room {
             anyhow::bail!(

@@ -95,6 +95,11 @@ impl QuoteCheck {
     }
 }
 
+/// A turn's checks on one line: `✓ [L2] · ✗ “…” (not in the source)`.
+pub fn describe_all(checks: &[QuoteCheck]) -> String {
+    checks.iter().map(QuoteCheck::describe).collect::<Vec<_>>().join(" · ")
+}
+
 /// Per-seat totals of checks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -190,14 +195,18 @@ impl SourceIndex {
                 (at, QuoteCheck { cited: Cited::Lines { start, end }, mark, lines, from: None })
             })
             .collect();
+        // The earlier turns normalised once, and only when a quote needs them.
+        let mut earlier_normal: Option<Vec<(&String, String)>> = None;
         for (at, text) in quotes(argument) {
             let mut check = self.check_quote(text);
             if check.mark != Mark::Verified {
-                let needle = format!(" {} ", normal_words(text).join(" "));
-                let first =
-                    earlier.iter().find(|(_, turn)| format!(" {} ", normal_words(turn).join(" ")).contains(&needle));
+                let needle = padded(&normal_words(text));
+                let turns = earlier_normal.get_or_insert_with(|| {
+                    earlier.iter().map(|(who, turn)| (who, padded(&normal_words(turn)))).collect()
+                });
+                let first = turns.iter().find(|(_, turn)| turn.contains(&needle));
                 if let Some((who, _)) = first.filter(|(who, _)| !who.is_empty()) {
-                    check = QuoteCheck { mark: Mark::PriorTurn, lines: None, from: Some(who.clone()), ..check };
+                    check = QuoteCheck { mark: Mark::PriorTurn, lines: None, from: Some((*who).clone()), ..check };
                 }
             }
             found.push((at, check));
@@ -210,7 +219,7 @@ impl SourceIndex {
         // A passage copied from the numbered view keeps its `L12:` marks: not the source's words.
         let words: Vec<String> = normal_words(text).into_iter().filter(|w| !is_line_mark(w)).collect();
         let cited = Cited::Quote { text: text.split_whitespace().collect::<Vec<_>>().join(" ") };
-        let needle = format!(" {} ", words.join(" "));
+        let needle = padded(&words);
         if let Some(at) = memchr::memmem::find(self.normal.as_bytes(), needle.as_bytes()) {
             let lines = (self.line_at(at + 1), self.line_at(at + needle.len() - 1));
             return QuoteCheck { cited, mark: Mark::Verified, lines: Some(lines), from: None };
@@ -228,7 +237,7 @@ impl SourceIndex {
     /// The line of the first three-word run of `words` found in the source.
     fn first_run_line(&self, words: &[String]) -> Option<usize> {
         words.windows(3).find_map(|w| {
-            let needle = format!(" {} ", w.join(" "));
+            let needle = padded(w);
             memchr::memmem::find(self.normal.as_bytes(), needle.as_bytes()).map(|at| self.line_at(at + 1))
         })
     }
@@ -237,6 +246,12 @@ impl SourceIndex {
     fn line_at(&self, at: usize) -> usize {
         self.line_starts.partition_point(|&start| start <= at).max(1) + self.first_line - 1
     }
+}
+
+/// Normalised words as `normal` holds them: one space between and one at
+/// each end, so a search matches whole words only.
+fn padded(words: &[String]) -> String {
+    format!(" {} ", words.join(" "))
 }
 
 /// `l12`: a line number as the numbered view shows it, normalised.
