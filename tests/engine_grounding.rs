@@ -308,3 +308,14 @@ async fn a_source_changed_in_the_log_invalidates_the_debate_on_resume() {
     assert!(fresh.iter().all(|m| m.requests().is_empty()), "nothing asked on a text nobody can vouch for");
     assert_eq!(Outcome::Invalidated("x".into()).headline(2), "invalidated in round 2");
 }
+
+#[tokio::test]
+async fn with_no_topic_the_debate_takes_the_sources_own() {
+    let models = models();
+    let events = drain(engine::start(setup(&models), DebateSpec { topic: "  ".into(), ..spec(1) })).await;
+    assert!(
+        matches!(events.first(), Some(DebateEvent::Started { topic, .. }) if topic == "Move the job queue to Postgres"),
+        "{:?}",
+        events.first()
+    );
+}

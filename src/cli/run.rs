@@ -112,7 +112,8 @@ pub async fn run(config: &Config, topic: Option<&str>, json: bool) -> anyhow::Re
     let mut spec = spec(config)?;
     spec.topic = match (topic.map(str::trim), &spec.grounding.source) {
         (Some(topic), _) if !topic.is_empty() => topic.to_string(),
-        (_, Some(source)) => source.topic(),
+        // The engine takes the source's own topic.
+        (_, Some(_)) => String::new(),
         (Some(_), None) => {
             anyhow::bail!("the topic is empty; give a proposition, e.g. heat run \"Remote work beats the office\"")
         }

@@ -39,9 +39,10 @@ pub async fn open(config: &Config, topic: Option<String>) -> anyhow::Result<Exit
             "the studio reads its keys from the terminal, so its source cannot come from standard input: give --source a file (heat run --source - reads standard input)"
         );
     }
-    // With a source and no topic, the debate opens on the source's own.
+    // With a source and no topic, the debate opens at once on the source's
+    // own topic (the engine takes it from the source).
     let topic = match (topic, source) {
-        (None, Some(_)) => super::run::read_source(config)?.map(|s| s.topic()),
+        (None, Some(_)) => Some(String::new()),
         (topic, _) => topic,
     };
     let opening = topic.map_or(Opening::StartScreen, Opening::Topic);

@@ -399,11 +399,6 @@ fn start(studio: &Studio, app: &mut App, debate: &mut Option<Running>, topic: St
     }
     let recorder = studio.store.create()?;
     app.begin(recorder.id().to_string());
-    // An empty proposition with a document: the document's own topic.
-    let topic = match (&studio.spec.grounding.source, topic.trim()) {
-        (Some(source), "") => source.topic(),
-        _ => topic,
-    };
     let spec = DebateSpec { topic, ..studio.spec.clone() };
     let handle = engine::start(setup.clone(), spec);
     let session = Some(recorder.id().to_string());

@@ -73,10 +73,15 @@ impl DebateHandle {
     }
 }
 
-/// Starts a new debate.
+/// Starts a new debate. With no topic, a source document gives its own
+/// (its first heading, else its name).
 pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
+    let topic = match &spec.grounding.source {
+        Some(source) if spec.topic.trim().is_empty() => source.topic(),
+        _ => spec.topic,
+    };
     let started = DebateEvent::Started {
-        topic: spec.topic,
+        topic,
         max_rounds: spec.max_rounds.max(1),
         initial_heat: verdict::clamp_heat(spec.initial_heat),
         participants: setup.participants(),
