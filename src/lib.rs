@@ -7,6 +7,7 @@ pub mod debate;
 pub mod logging;
 pub mod model_store;
 pub mod provider;
+pub mod report;
 pub mod sanitize;
 pub mod select;
 pub mod store;

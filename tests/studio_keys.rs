@@ -338,7 +338,7 @@ fn a_replay_refuses_steering_and_new_debates_but_exports_and_opens_others() {
     // The replayed debate's ending offers what a replay studio can do.
     app.on_event(&DebateEvent::Finished { outcome: heat::debate::Outcome::Forced, synthesis: None });
     let text = screen(&mut app, 120, 40);
-    assert!(text.contains("Debate over: resolution forced. s sessions · e export · q quit"), "{text}");
+    assert!(text.contains("Debate over: resolution forced. o results · s sessions · e export · q quit"), "{text}");
 }
 
 #[test]

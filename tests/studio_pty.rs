@@ -206,6 +206,9 @@ async fn escape_sequences_from_a_model_never_reach_the_terminal() {
     .await;
     let data = tempfile::tempdir().unwrap();
     let mut studio = open_studio(data.path(), &server);
+    // The debate resolves at once: its results open over the panes, and Esc shows them.
+    studio.wait_for("the results", |s| s.contains("Resolved by the judge after 1 round")).await;
+    studio.keys("\u{1b}");
     studio
         .wait_for("the hostile text, drawn inert", |s| s.matches("SAFE-START").count() >= 2 && s.contains("SAFE-END"))
         .await;

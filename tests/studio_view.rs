@@ -339,7 +339,7 @@ fn the_status_bar_counts_tokens_and_prices_them_only_when_prices_are_set() {
     let text = screen(&mut app, 120, 40);
     assert!(text.contains("tokens 3.0k in · 1.5k out") && !text.contains('$'), "no price, no cost:\n{text}");
     for entry in &mut app.roster {
-        entry.price = Some((3.0, 15.0));
+        entry.price = Some(heat::debate::cost::Price { input: 3.0, output: 15.0, cached_input: None });
     }
     // (1000 × 3 + 500 × 15 + 2000 × 3 + 1000 × 15) / 1e6 dollars.
     assert!(screen(&mut app, 120, 40).contains("· $0.0315"));
@@ -538,13 +538,39 @@ fn cached_input_is_counted_and_priced_at_its_own_price_when_set() {
     let text = screen(&mut app, 120, 40);
     assert!(text.contains("tokens 3.0k in (2.0k cached) · 100 out"), "{text}");
     for entry in &mut app.roster {
-        entry.price = Some((3.0, 15.0));
+        entry.price = Some(heat::debate::cost::Price { input: 3.0, output: 15.0, cached_input: None });
     }
     // Unset, cached input is priced as input: (3000 × 3 + 100 × 15) / 1e6.
     assert!(screen(&mut app, 120, 40).contains("· $0.0105"), "{}", screen(&mut app, 120, 40));
     for entry in &mut app.roster {
-        entry.cached_price = Some(0.3);
+        if let Some(price) = &mut entry.price {
+            price.cached_input = Some(0.3);
+        }
     }
     // (1000 × 3 + 2000 × 0.3 + 100 × 15) / 1e6.
     assert!(screen(&mut app, 120, 40).contains("· $0.0051"), "{}", screen(&mut app, 120, 40));
+}
+
+#[test]
+fn results_view() {
+    let open = || {
+        let mut app = studio_support::resolved();
+        app.act(Action::Results);
+        app
+    };
+    check(
+        "results",
+        open,
+        &["Results", "Resolved by the judge after 1 round", "Heat per round", "Words per round", "Synthesis:"],
+    );
+    // `w` asks for the report and keeps the view; its path shows once written.
+    let mut app = open();
+    let key = |c| crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char(c));
+    assert_eq!(app.on_key(key('w')), vec![heat::tui::effect::Effect::Report]);
+    let Some(heat::tui::modal::Modal::Results(results)) = &mut app.modal else { panic!("the view stays open") };
+    results.report = Some("/data/reports/x.html".into());
+    assert!(screen(&mut app, 80, 24).contains("Report: /data/reports/x.html"));
+    // Any other key closes it and does what it does.
+    assert_eq!(app.on_key(key('e')), vec![heat::tui::effect::Effect::Export]);
+    assert!(app.modal.is_none());
 }

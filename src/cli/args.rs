@@ -20,6 +20,7 @@ use crate::config::FlagValue;
         heat run \"…\" --judge-provider anthropic      mix providers by role\n  \
         heat resume                                  go on with the newest unfinished debate\n  \
         heat replay --demo                           play the bundled scripted demo\n  \
+        heat report --open                           the newest debate as a page, in the browser\n  \
         heat doctor                                  check keys, servers, model and terminal",
     subcommand_precedence_over_arg = true
 )]
@@ -114,6 +115,23 @@ pub enum Commands {
         /// Replace the file -o names if it exists.
         #[arg(long, requires = "output")]
         force: bool,
+    },
+    /// Write a debate as one HTML page that works offline: heat and words charts, verdicts, evidence, transcript (the newest when no id is given).
+    Report {
+        /// A session id, or the start of one.
+        id: Option<String>,
+        /// Report the bundled demo debate.
+        #[arg(long, conflicts_with = "id")]
+        demo: bool,
+        /// Write to this file (never over an existing file unless --force); without it, to the data dir's reports/.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
+        /// Replace the file -o names if it exists.
+        #[arg(long, requires = "output")]
+        force: bool,
+        /// Open the page in the browser once written.
+        #[arg(long)]
+        open: bool,
     },
     /// Install, list or locate the offline model.
     Model {
@@ -282,24 +300,8 @@ pub fn near_subcommand(topic: &str) -> Option<String> {
     }
     Cli::command().get_subcommands().map(|c| c.get_name().to_string()).find(|name| {
         let allowed = if name.len() >= 5 { 2 } else { 1 };
-        *name != word && edit_distance(name, &word) <= allowed
+        *name != word && strsim::levenshtein(name, &word) <= allowed
     })
-}
-
-/// Levenshtein distance between two short words.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != *cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ mod model;
 pub mod print;
 mod probe;
 mod replay;
+mod report;
 mod run;
 mod sessions;
 mod studio;
@@ -139,6 +140,19 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Commands::Export { id, format, output, force }) => {
             sessions::export(id.as_deref(), format, output.as_deref(), force)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Commands::Report { id, demo, output, force, open }) => {
+            // Prices come from the config; a config that does not load costs the report its price line only.
+            let config = match load_config(config_file.as_ref(), &[]) {
+                Ok(config) => Some(config),
+                Err(e) => {
+                    say!("heat: the report shows no cost: {e:#}");
+                    None
+                }
+            };
+            let request = report::Request { id: id.as_deref(), demo, output: output.as_deref(), force, open };
+            report::report(config.as_ref(), &request)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Model { action }) => {

@@ -12,7 +12,7 @@ use super::print::{TextPrinter, json_line};
 /// A scripted debate that shows every feature, for demos without a network:
 /// written in advance and played through the engine by `tests/demo/`, which
 /// keeps this file equal to what it generates.
-const DEMO: &[u8] = include_bytes!("../../assets/demo-session.jsonl");
+pub const DEMO: &[u8] = include_bytes!("../../assets/demo-session.jsonl");
 
 /// The longest pause replayed as is; longer waits (a paused debate, a
 /// retry's backoff) are cut to this.

@@ -152,7 +152,7 @@ pub fn export(id: Option<&str>, format: Format, output: Option<&Path>, force: bo
 
 /// Writes an export to `path`; over an existing file only with `force`
 /// (the check and the create are one step, so no file is lost to a race).
-fn write_file(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
+pub(super) fn write_file(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true);
     if force {

@@ -146,8 +146,7 @@ async fn providers(config: &Config, offer_install: bool) -> anyhow::Result<Found
             role: c.role,
             provider: c.kind.name().into(),
             model: c.model.clone(),
-            price: config.role_float(c.role, "price_input").zip(config.role_float(c.role, "price_output")),
-            cached_price: config.role_float(c.role, "price_cached_input"),
+            price: config.price(c.role),
             pauses_in_place: c.kind == ProviderKind::Local,
         })
         .collect();

@@ -217,6 +217,13 @@ impl Config {
         }
     }
 
+    /// A role's prices (`roles.price_input`, `price_output`, `price_cached_input`),
+    /// when both the input and output prices are set.
+    pub fn price(&self, role: Role) -> Option<crate::debate::cost::Price> {
+        let (input, output) = self.role_float(role, "price_input").zip(self.role_float(role, "price_output"))?;
+        Some(crate::debate::cost::Price { input, output, cached_input: self.role_float(role, "price_cached_input") })
+    }
+
     /// Every set key as `key = value  # source`, secrets redacted.
     pub fn show(&self) -> Vec<(String, String, String)> {
         keys::all()

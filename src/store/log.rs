@@ -222,6 +222,13 @@ struct RecordRef<'a> {
     event: &'a DebateEvent,
 }
 
+/// Whether a writer (a running debate) holds the log's lock. Only looks:
+/// opens the file to read and asks for a shared lock it drops at once.
+pub fn is_held(path: &Path) -> bool {
+    let Ok(file) = File::open(path) else { return false };
+    matches!(file.try_lock_shared(), Err(std::fs::TryLockError::WouldBlock))
+}
+
 fn lock(file: &File, path: &Path) -> anyhow::Result<()> {
     match file.try_lock() {
         Ok(()) => Ok(()),

@@ -77,6 +77,11 @@ impl Store {
         &self.dir
     }
 
+    /// Where HTML reports are written: `reports/` beside `sessions/`.
+    pub fn reports_dir(&self) -> PathBuf {
+        self.dir.with_file_name("reports")
+    }
+
     pub fn log_path(&self, id: &str) -> PathBuf {
         self.dir.join(format!("{id}.jsonl"))
     }
@@ -163,7 +168,7 @@ impl Store {
         match matches.as_slice() {
             [one] => Ok(one.id.clone()),
             [] if self.log_path(wanted).exists() => Ok(wanted.to_string()),
-            [] => bail!("no session has an id starting with {wanted:?}; `heat sessions` lists them"),
+            [] => bail!("no session has an id starting with {wanted:?}{}", nearest(&entries, wanted)),
             many => bail!("{} sessions have ids starting with {wanted:?}; give more of the id", many.len()),
         }
     }
@@ -185,6 +190,11 @@ impl Store {
                 entries.len()
             )
         })
+    }
+
+    /// Whether a running debate holds the session's log.
+    pub fn is_live(&self, id: &str) -> bool {
+        log::is_held(&self.log_path(id))
     }
 
     pub fn delete(&self, id: &str) -> anyhow::Result<()> {
@@ -279,4 +289,27 @@ impl Recorder {
         let store = self.store.clone();
         index::upsert(&self.store.dir, entry, || store.rebuild_index())
     }
+}
+
+/// The stored ids nearest to a mistyped one, as the end of a sentence:
+/// `; the nearest: a, b (`heat sessions` lists them all)`.
+fn nearest(entries: &[IndexEntry], wanted: &str) -> String {
+    if entries.is_empty() {
+        return "; there are no sessions yet".into();
+    }
+    // Against each id's start of the same length: a typo in a prefix counts, not the id's length.
+    let distance = |id: &str| {
+        let start: String = id.chars().take(wanted.chars().count()).collect();
+        strsim::levenshtein(&start, wanted)
+    };
+    let allowed = (wanted.chars().count() / 3).max(2);
+    let mut near: Vec<(usize, &str)> =
+        entries.iter().map(|e| (distance(&e.id), e.id.as_str())).filter(|(d, _)| *d <= allowed).collect();
+    near.sort_by_key(|(d, _)| *d);
+    let shown: Vec<&str> = near.iter().take(3).map(|(_, id)| *id).collect();
+    if shown.is_empty() {
+        let newest: Vec<&str> = entries.iter().take(3).map(|e| e.id.as_str()).collect();
+        return format!("; the newest: {} (`heat sessions` lists them all)", newest.join(", "));
+    }
+    format!("; the nearest: {} (`heat sessions` lists them all)", shown.join(", "))
 }

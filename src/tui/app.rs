@@ -13,6 +13,7 @@ pub use super::flash::{Flash, Tone, Until};
 use super::keymap::KeyMap;
 use super::pane::Pane;
 use super::theme::Theme;
+use crate::debate::cost::{self, Price};
 use crate::debate::state::TurnStatus;
 use crate::debate::{DebateEvent, DebateState, Outcome, Role};
 use crate::sanitize::clean;
@@ -72,11 +73,8 @@ pub struct RosterEntry {
     pub role: Role,
     pub provider: String,
     pub model: String,
-    /// US dollars per million input and output tokens, when configured.
-    pub price: Option<(f64, f64)>,
-    /// US dollars per million input tokens read from the prompt cache, when
-    /// configured (else the input price).
-    pub cached_price: Option<f64>,
+    /// What the role's tokens cost, when its prices are configured.
+    pub price: Option<Price>,
     /// The model stops where it is while the debate is paused (the offline
     /// one); a server's answer finishes in the background instead.
     pub pauses_in_place: bool,
@@ -362,11 +360,18 @@ impl App {
                     (super::keymap::Action::Sessions, "sessions")
                 };
                 let hint = format!(
-                    "{} {what} · {} export · {} quit",
+                    "{} results · {} {what} · {} export · {} quit",
+                    self.keymap.hint(super::keymap::Action::Results),
                     self.keymap.hint(next),
                     self.keymap.hint(super::keymap::Action::Export),
                     self.keymap.hint(super::keymap::Action::Quit)
                 );
+                // The results open over the panes when the debate came to an end: not over a
+                // failure, whose sentence and fix must stay in view, nor when the person stopped it.
+                let concluded = !matches!(outcome, Outcome::Cancelled | Outcome::Failed(_) | Outcome::Invalidated(_));
+                if self.modal.is_none() && concluded {
+                    self.modal = Some(super::modal::Modal::Results(super::modal::Results::default()));
+                }
                 let outcome = clean(&outcome.describe());
                 self.say(tone, format!("Debate over: {}. {hint}", crate::sanitize::clause(&outcome)));
             }
@@ -437,38 +442,17 @@ impl App {
 
     /// Total tokens the providers reported: (input, output).
     pub fn usage(&self) -> Option<(u64, u64)> {
-        let mut seen = false;
-        let (mut input, mut output) = (0, 0);
-        for turn in self.debate.rounds.iter().flat_map(|r| &r.turns) {
-            if let Some(u) = turn.usage {
-                seen = true;
-                input += u.input_tokens;
-                output += u.output_tokens;
-            }
-        }
-        seen.then_some((input, output))
+        cost::tokens(&self.debate)
     }
 
     /// Of the input tokens, how many the providers read from their prompt cache.
     pub fn cached_input(&self) -> u64 {
-        self.debate.rounds.iter().flat_map(|r| &r.turns).filter_map(|t| t.usage).map(|u| u.cached_input_tokens).sum()
+        cost::cached_input(&self.debate)
     }
 
     /// What the debate has cost so far, in US dollars: only when every role
     /// that reported usage has a configured price (no guessing).
     pub fn cost(&self) -> Option<f64> {
-        let mut total = 0.0;
-        let mut seen = false;
-        for turn in self.debate.rounds.iter().flat_map(|r| &r.turns) {
-            let Some(usage) = turn.usage else { continue };
-            let entry = self.roster.iter().find(|e| e.role == turn.role)?;
-            let (input, output) = entry.price?;
-            let cached = usage.cached_input_tokens.min(usage.input_tokens);
-            let fresh = usage.input_tokens - cached;
-            let cached_cost = cached as f64 * entry.cached_price.unwrap_or(input);
-            total += (fresh as f64 * input + cached_cost + usage.output_tokens as f64 * output) / 1e6;
-            seen = true;
-        }
-        seen.then_some(total)
+        cost::cost(&self.debate, |role| self.roster.iter().find(|e| e.role == role)?.price)
     }
 }

@@ -12,6 +12,8 @@ pub enum Effect {
     Start(String),
     /// Write the debate as Markdown.
     Export,
+    /// Write the debate as an HTML report (the results view shows where).
+    Report,
     /// Stop the debate, save it and leave.
     Quit,
     /// Leave now (a second Ctrl-C).

@@ -134,14 +134,12 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                     }
                 }
                 Effect::Export => export_shown(&studio, &mut app, debate.as_ref()),
+                Effect::Report => report_shown(&studio, &mut app, debate.as_ref()),
                 Effect::ExportSession(id) => export_stored(&studio, &mut app, &id),
                 Effect::InstallModel => begin_install(&studio, &mut app, &mut installing),
                 Effect::Configure(fields) => configuring = settings::start(studio.configure.as_ref(), fields),
                 Effect::Copy(clip) => copy(&mut app, debate.as_ref(), &clip),
-                Effect::Sessions => {
-                    let shown = debate.as_ref().and_then(|d| d.session.clone());
-                    app.modal = Some(Modal::Sessions(Browser::new(studio.store.list()).showing(shown)));
-                }
+                Effect::Sessions => show_sessions(&studio, &mut app, debate.as_ref()),
                 Effect::Open(id) => open_other(&studio, &mut app, &mut debate, &mut input, &id).await,
                 Effect::Delete(id) => delete_session(&studio, &mut app, debate.as_ref(), &id),
                 Effect::Quit => {
@@ -157,6 +155,12 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
             dirty = true;
         }
     }
+}
+
+/// The session browser, over the stored debates, the shown one marked.
+fn show_sessions(studio: &Studio, app: &mut App, debate: Option<&Running>) {
+    let shown = debate.and_then(|d| d.session.clone());
+    app.modal = Some(Modal::Sessions(Browser::new(studio.store.list()).showing(shown)));
 }
 
 /// Stops what is shown and opens a stored debate in its place.
@@ -519,6 +523,36 @@ fn export_shown(studio: &Studio, app: &mut App, debate: Option<&Running>) {
         }
         Some(Running { session: Some(id), .. }) => export_stored(studio, app, id),
         _ => app.say(Tone::Info, "Nothing to export: no stored session is shown"),
+    }
+}
+
+/// Writes the shown debate as an HTML report into the data dir's
+/// `reports/`, and says where in the results view.
+fn report_shown(studio: &Studio, app: &mut App, debate: Option<&Running>) {
+    let loaded = match debate {
+        Some(Running { replayed: Some(loaded), .. }) => Ok(loaded.as_ref().clone()),
+        Some(Running { session: Some(id), .. }) => studio.store.load(id),
+        _ => {
+            app.say(Tone::Info, "Nothing to report: no stored session is shown");
+            return;
+        }
+    };
+    let live = debate.is_some_and(|d| d.recorder.is_some()) && app.debate.finish.is_none();
+    let prices = app.roster.iter().filter_map(|e| Some((e.role, e.price?))).collect();
+    let written = loaded.and_then(|loaded| {
+        let context = crate::report::Context { live, skipped: loaded.notices.clone(), prices };
+        let html = crate::report::html(&loaded.header, &loaded.records, &context)?;
+        crate::report::save(&studio.store.reports_dir(), &loaded.header.id, &html)
+    });
+    match written {
+        Ok(path) => {
+            let shown = display(&path);
+            if let Some(Modal::Results(results)) = &mut app.modal {
+                results.report = Some(shown.clone());
+            }
+            app.say_until(Tone::Good, format!("Report written to {shown}"), Until::NextRound);
+        }
+        Err(e) => app.say(Tone::Error, format!("Report failed: `heat report` writes it elsewhere ({e:#})")),
     }
 }
 

@@ -9,7 +9,7 @@ use super::app::{App, Replay, Tone, Until, speed_label};
 use super::effect::Effect;
 use super::help::HelpView;
 use super::keymap::Action;
-use super::modal::{Confirm, Editor, EditorPurpose, Modal, topic_area};
+use super::modal::{Confirm, Editor, EditorPurpose, Modal, Results, topic_area};
 use super::steer::is_steering;
 use crate::debate::Command;
 use crate::debate::Role;
@@ -117,6 +117,7 @@ impl App {
                 };
                 self.say_until(Tone::Info, text, Until::NextRound);
             }
+            Action::Results => self.modal = Some(Modal::Results(Results::default())),
             Action::CitedLines => {
                 self.show_cited = !self.show_cited;
                 let text = match (self.debate.source.is_some(), self.show_cited) {
@@ -239,6 +240,23 @@ impl App {
             Modal::Temperature(temp) => self.temperature_key(temp, key),
             Modal::Search(query) => self.search_prompt_key(query, key),
             Modal::Settings(form) => self.settings_key(form, key),
+            Modal::Results(results) => self.results_key(results, key),
+        }
+    }
+
+    /// The results view: `w` writes the report, Esc, Enter and its own key
+    /// close it; any other key closes it and does what it does.
+    fn results_key(&mut self, results: Results, key: KeyEvent) -> Vec<Effect> {
+        match key.code {
+            KeyCode::Char('w') => {
+                self.modal = Some(Modal::Results(results));
+                vec![Effect::Report]
+            }
+            KeyCode::Esc | KeyCode::Enter => Vec::new(),
+            _ => match self.keymap.action(&key) {
+                Some(Action::Results) | None => Vec::new(),
+                Some(action) => self.act(action),
+            },
         }
     }
 

@@ -35,12 +35,13 @@ pub enum Action {
     NextRound,
     TurnStats,
     CitedLines,
+    Results,
 }
 
 impl Action {
     /// Every action with its config name, default keys and help text, in
     /// the order the help overlay lists them.
-    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 27] = [
+    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 28] = [
         (Action::TogglePause, "pause", "space", "pause or resume the debate"),
         (Action::Inject, "inject", "i", "inject a topic into the next round"),
         (Action::Temperature, "temperature", "t", "pin the heat (temperature)"),
@@ -68,6 +69,7 @@ impl Action {
         (Action::NextRound, "next_round", "]", "skip the replay to the next round"),
         (Action::TurnStats, "stats", "m", "show or hide each pane's turn time and tokens/s"),
         (Action::CitedLines, "cited_lines", "L", "show or hide the source lines a turn cites"),
+        (Action::Results, "results", "o", "show the results: outcome, heat and words per round, the report"),
     ];
 
     pub fn config_name(self) -> &'static str {

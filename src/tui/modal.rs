@@ -1,5 +1,5 @@
 //! The dialogs that open over the studio (help, the session browser, a
-//! question, an editor, the heat dialog, search, settings) and the
+//! question, an editor, the heat dialog, search, settings, the results) and the
 //! editors they hold.
 
 use ratatui::style::{Modifier, Style};
@@ -18,6 +18,15 @@ pub enum Modal {
     Search(String),
     /// The start screen's settings for the next debate.
     Settings(super::settings::SettingsForm),
+    /// How the debate went: its outcome, heat and words per round.
+    Results(Results),
+}
+
+/// The results view, and the report written from it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Results {
+    /// Where the HTML report was written, once it was.
+    pub report: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

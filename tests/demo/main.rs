@@ -172,6 +172,10 @@ fn the_studio_says_it_plays_a_scripted_demo() {
         assert!(text.contains(&format!("Topic injected: {}", script::INJECTED)), "{text}");
         studio_support::feed(&mut app, &events[injected + 1..]);
         app.replay = Some(Replay::Ended);
+        // The results open at the end: the outcome, then Esc shows the panes.
+        let text = studio_support::screen(&mut app, width, height);
+        assert!(text.contains("Resolution forced after 4 rounds") && text.contains("Heat per round"), "{text}");
+        app.on_key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Esc));
         let text = studio_support::screen(&mut app, width, height);
         assert!(text.contains("■ SCRIPTED DEMO · ended") && text.contains("resolution forced"), "{text}");
         if width == 160 {

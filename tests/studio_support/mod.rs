@@ -22,7 +22,6 @@ pub fn roster() -> Vec<RosterEntry> {
             provider: "openai".into(),
             model: "gpt-4.1-mini".into(),
             price: None,
-            cached_price: None,
             pauses_in_place: false,
         })
         .collect()
@@ -132,6 +131,9 @@ pub fn resolved() -> App {
             DebateEvent::Finished { outcome: Outcome::Resolved, synthesis: Some(verdict.verdict) },
         ],
     );
+    // The results open over the panes when a debate ends; Esc shows the panes as they stand.
+    assert!(matches!(app.modal, Some(heat::tui::modal::Modal::Results(_))), "the results opened");
+    app.on_key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Esc));
     app
 }
 

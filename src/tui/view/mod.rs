@@ -7,6 +7,7 @@ mod header;
 mod help;
 mod overlay;
 mod panes;
+mod results;
 mod retained;
 mod settings;
 mod start;

@@ -20,6 +20,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         Some(Modal::Help(view)) => super::help::draw(frame, app, area, view),
         Some(Modal::Settings(form)) => super::settings::draw(frame, app, area, form),
         Some(Modal::Sessions(browser)) => sessions(frame, app, area, browser),
+        Some(Modal::Results(results)) => super::results::draw(frame, app, area, results),
         Some(Modal::Confirm(what)) => confirm(frame, app, area, what),
         Some(Modal::Editor(editor)) => {
             let title = match editor.purpose {

@@ -151,7 +151,7 @@ fn actions(app: &App) -> Vec<(Action, &'static str)> {
     hints
 }
 
-fn counters(app: &App) -> String {
+pub(super) fn counters(app: &App) -> String {
     let Some((input, output)) = app.usage() else { return String::new() };
     let cached = app.cached_input();
     let cached = if cached > 0 { format!(" ({} cached)", compact(cached)) } else { String::new() };

@@ -1,0 +1,48 @@
+//! What a debate used and cost: tokens summed over its turns, and a price in
+//! US dollars from per-role prices (per million tokens), never guessed.
+
+use super::{DebateState, Role};
+
+/// One role's prices, in US dollars per million tokens.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Price {
+    pub input: f64,
+    pub output: f64,
+    /// Input read from the provider's prompt cache; unset: the input price.
+    pub cached_input: Option<f64>,
+}
+
+/// Input and output tokens over every turn that reported usage, or `None`
+/// when none did.
+pub fn tokens(state: &DebateState) -> Option<(u64, u64)> {
+    let mut seen = false;
+    let (mut input, mut output) = (0, 0);
+    for usage in state.rounds.iter().flat_map(|r| &r.turns).filter_map(|t| t.usage) {
+        seen = true;
+        input += usage.input_tokens;
+        output += usage.output_tokens;
+    }
+    seen.then_some((input, output))
+}
+
+/// Of the input tokens, how many the providers read from their prompt cache.
+pub fn cached_input(state: &DebateState) -> u64 {
+    state.rounds.iter().flat_map(|r| &r.turns).filter_map(|t| t.usage).map(|u| u.cached_input_tokens).sum()
+}
+
+/// What the debate cost: only when every role that reported usage has a
+/// price (no guessing), else `None`.
+pub fn cost(state: &DebateState, price: impl Fn(Role) -> Option<Price>) -> Option<f64> {
+    let mut total = 0.0;
+    let mut seen = false;
+    for turn in state.rounds.iter().flat_map(|r| &r.turns) {
+        let Some(usage) = turn.usage else { continue };
+        let price = price(turn.role)?;
+        let cached = usage.cached_input_tokens.min(usage.input_tokens);
+        let fresh = usage.input_tokens - cached;
+        let cached_cost = cached as f64 * price.cached_input.unwrap_or(price.input);
+        total += (fresh as f64 * price.input + cached_cost + usage.output_tokens as f64 * price.output) / 1e6;
+        seen = true;
+    }
+    seen.then_some(total)
+}

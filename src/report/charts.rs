@@ -1,0 +1,127 @@
+//! The report's charts as inline SVG, drawn with plotters' SVG backend (pure
+//! Rust: text is left to the browser, no font is read). Colours are ones that
+//! read on a light and a dark page; the page's CSS colours the text.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::model::{HeatSetBy, Report};
+use crate::debate::Role;
+use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
+
+/// The palette: each seat's colour, the person's, and the axes'.
+pub const ADVOCATE: RGBColor = RGBColor(0x2f, 0x7b, 0xd8);
+pub const SKEPTIC: RGBColor = RGBColor(0xe0, 0x67, 0x2a);
+pub const JUDGE: RGBColor = RGBColor(0x8a, 0x63, 0xd2);
+pub const PERSON: RGBColor = RGBColor(0xd6, 0x33, 0x6c);
+const AXIS: RGBColor = RGBColor(0x8a, 0x8f, 0x98);
+
+const WIDTH: u32 = 760;
+const HEIGHT: u32 = 280;
+
+/// The colour of a seat's marks.
+pub fn seat_colour(role: Role) -> RGBColor {
+    match role {
+        Role::Advocate => ADVOCATE,
+        Role::Skeptic => SKEPTIC,
+        Role::Judge => JUDGE,
+    }
+}
+
+/// Heat per round: one circle per round (filled purple where the judge set
+/// it, pink where the person pinned it, hollow for the initial heat), with
+/// the person's steering marked in the round it happened.
+pub fn heat(report: &Report) -> anyhow::Result<String> {
+    let rounds = report.heat.len().max(1) as f32;
+    draw(|root| {
+        let mut chart = ChartBuilder::on(root)
+            .margin(12)
+            .x_label_area_size(34)
+            .y_label_area_size(44)
+            .build_cartesian_2d(0.5f32..rounds + 0.5, (HEAT_MIN - 0.05)..(HEAT_MAX + 0.12))?;
+        chart
+            .configure_mesh()
+            .x_labels(report.heat.len().clamp(1, 30))
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_labels(8)
+            .y_label_formatter(&|y| format!("{y:.1}"))
+            .x_desc("round")
+            .y_desc("heat")
+            .axis_style(AXIS)
+            .bold_line_style(AXIS.mix(0.25))
+            .light_line_style(TRANSPARENT)
+            .label_style(("sans-serif", 16).into_font().color(&AXIS))
+            .draw()?;
+        let points: Vec<(f32, f32)> = report.heat.iter().map(|p| (p.round as f32, p.heat)).collect();
+        chart.draw_series(LineSeries::new(points.iter().copied(), JUDGE.mix(0.6).stroke_width(2)))?;
+        chart.draw_series(report.heat.iter().map(|p| {
+            let style = match p.set_by {
+                HeatSetBy::Start => JUDGE.stroke_width(2),
+                HeatSetBy::Judge => JUDGE.filled(),
+                HeatSetBy::Person => PERSON.filled(),
+            };
+            Circle::new((p.round as f32, p.heat), 5, style)
+        }))?;
+        // Steering, where it happened: a tick at the top of its round, labelled.
+        let mut per_round: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+        for steer in &report.steering {
+            let stacked = per_round.entry(steer.round).or_default();
+            let x = steer.round.max(1) as f32 + 0.12;
+            let y = HEAT_MAX + 0.09 - *stacked as f32 * 0.045;
+            *stacked += 1;
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(x - 0.04, y), (x - 0.04, HEAT_MIN - 0.05)],
+                PERSON.mix(0.35).stroke_width(1),
+            )))?;
+            chart.draw_series(std::iter::once(Text::new(
+                steer.kind.short(),
+                (x, y + 0.012),
+                ("sans-serif", 15).into_font().color(&PERSON),
+            )))?;
+        }
+        Ok(())
+    })
+}
+
+/// Words per debater per round, side by side (judges favour the longer side).
+pub fn words(report: &Report) -> anyhow::Result<String> {
+    let rounds = report.effort.len().max(1) as f32;
+    let most = report.effort.iter().flat_map(|e| Role::DEBATERS.map(|r| e.words(r))).max().unwrap_or(0).max(10) as f32;
+    draw(|root| {
+        let mut chart = ChartBuilder::on(root)
+            .margin(12)
+            .x_label_area_size(34)
+            .y_label_area_size(52)
+            .build_cartesian_2d(0.5f32..rounds + 0.5, 0f32..most * 1.1)?;
+        chart
+            .configure_mesh()
+            .x_labels(report.effort.len().clamp(1, 30))
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .x_desc("round")
+            .y_desc("words")
+            .axis_style(AXIS)
+            .bold_line_style(AXIS.mix(0.25))
+            .light_line_style(TRANSPARENT)
+            .label_style(("sans-serif", 16).into_font().color(&AXIS))
+            .draw()?;
+        for (offset, role) in [(-0.36f32, Role::Advocate), (0.02, Role::Skeptic)] {
+            chart.draw_series(report.effort.iter().map(|e| {
+                let x = e.round as f32 + offset;
+                Rectangle::new([(x, 0.0), (x + 0.34, e.words(role) as f32)], seat_colour(role).filled())
+            }))?;
+        }
+        Ok(())
+    })
+}
+
+/// Draws on an SVG canvas and returns the document.
+fn draw(paint: impl FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> anyhow::Result<()>) -> anyhow::Result<String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+        paint(&root)?;
+        root.present().map_err(|e| anyhow::anyhow!("could not draw a chart: {e}"))?;
+    }
+    Ok(svg)
+}

@@ -1,0 +1,712 @@
+//! What a report shows, read from a session's records: the heat of each
+//! round and who set it, the steering and where it happened, words and time
+//! per turn, the verdicts with how each question changed, the evidence, and
+//! the transcript in the order things happened. Plain data, every text
+//! cleaned of control sequences; the page and the charts only lay it out.
+
+use crate::debate::cost::{self, Price};
+use crate::debate::grounding::{Cited, Mark};
+use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
+use crate::debate::{DebateEvent, DebateState, Outcome, Role, TurnPurpose};
+use crate::sanitize::clean;
+use crate::store::log::{Header, Record};
+
+/// Who set a round's heat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeatSetBy {
+    /// The debate's initial heat (the person's setting or the config).
+    Start,
+    /// The judge's verdict on the round before.
+    Judge,
+    /// A heat the person pinned.
+    Person,
+}
+
+impl HeatSetBy {
+    pub fn label(self) -> &'static str {
+        match self {
+            HeatSetBy::Start => "initial",
+            HeatSetBy::Judge => "set by the judge",
+            HeatSetBy::Person => "pinned by the person",
+        }
+    }
+}
+
+/// One round's heat.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatPoint {
+    /// 1-based, as people count rounds.
+    pub round: u32,
+    pub heat: f32,
+    pub set_by: HeatSetBy,
+}
+
+/// What a person did to the debate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SteerKind {
+    Pause,
+    Resume,
+    Inject,
+    Pin,
+    Release,
+    Force,
+    Cancel,
+    Reopen,
+}
+
+impl SteerKind {
+    /// One word for the chart's marks.
+    pub fn short(self) -> &'static str {
+        match self {
+            SteerKind::Pause => "pause",
+            SteerKind::Resume => "resume",
+            SteerKind::Inject => "inject",
+            SteerKind::Pin => "pin",
+            SteerKind::Release => "release",
+            SteerKind::Force => "force",
+            SteerKind::Cancel => "cancel",
+            SteerKind::Reopen => "reopen",
+        }
+    }
+}
+
+/// A steering action, when and in which round it happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Steer {
+    pub kind: SteerKind,
+    /// `+01:05` from the session's start.
+    pub clock: String,
+    /// 1-based round it happened in (0: before the first round).
+    pub round: u32,
+    pub text: String,
+}
+
+/// Words and seconds of one seat's turn in a round.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Effort {
+    pub words: usize,
+    /// Wall time of the turn, start to end, when it ended.
+    pub seconds: Option<f64>,
+}
+
+/// Each seat's effort in one round.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoundEffort {
+    pub round: u32,
+    /// In seat order: the debaters, then the judge (all its turns of the round).
+    pub seats: Vec<(Role, Effort)>,
+}
+
+impl RoundEffort {
+    pub fn words(&self, role: Role) -> usize {
+        self.seats.iter().find(|(r, _)| *r == role).map_or(0, |(_, e)| e.words)
+    }
+}
+
+/// A run of a changed question: `same`, `added` or `removed` words (the
+/// page's classes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub class: &'static str,
+    pub text: String,
+}
+
+/// What the judge said of a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Said {
+    /// Not resolved: a reason, the next question and heat.
+    Goes,
+    /// The verdict closed the debate.
+    Closes,
+    /// The answer could not be read.
+    Unreadable,
+    /// No verdict (the debate ended or stopped first).
+    Nothing,
+}
+
+/// The judge's word on a round.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VerdictEntry {
+    pub round: u32,
+    pub heat: f32,
+    pub question: String,
+    pub said: Said,
+    /// The judge's reason, or why its answer could not be read.
+    pub reason: String,
+    /// The next question, as a change from this round's.
+    pub next: Vec<Change>,
+    pub next_heat: Option<f32>,
+}
+
+impl VerdictEntry {
+    /// The verdict's kind in words.
+    pub fn said_words(&self) -> &'static str {
+        match self.said {
+            Said::Goes => "Not resolved",
+            Said::Closes => "Closed the debate",
+            Said::Unreadable => "The verdict could not be read; heat and question kept",
+            Said::Nothing => "No verdict",
+        }
+    }
+}
+
+/// One checked citation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evidence {
+    pub round: u32,
+    pub seat: &'static str,
+    pub mark: &'static str,
+    pub mark_class: &'static str,
+    pub cited: String,
+    pub found: String,
+}
+
+/// A turn in the transcript.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TranscriptTurn {
+    /// The page anchor: `r2-skeptic`, `r2-judge-2` for a second judge turn.
+    pub anchor: String,
+    pub seat: &'static str,
+    pub seat_class: &'static str,
+    pub purpose: &'static str,
+    pub temperature: Option<f32>,
+    pub tokens: Option<(u64, u64)>,
+    pub retries: u32,
+    pub seconds: Option<f64>,
+    pub words: usize,
+    pub text: String,
+    /// What a reader should know about how it ended (cancelled, failed, cut).
+    pub note: Option<String>,
+}
+
+impl TranscriptTurn {
+    /// `argument · temperature 0.90 · 212 words · 512 in / 180 out · 4.2 s · 1 retry`
+    pub fn meta(&self) -> String {
+        let mut parts = vec![self.purpose.to_string()];
+        if let Some(t) = self.temperature {
+            parts.push(format!("temperature {t:.2}"));
+        }
+        parts.push(format!("{} words", self.words));
+        if let Some((input, output)) = self.tokens {
+            parts.push(format!("{input} in / {output} out"));
+        }
+        if let Some(s) = self.seconds {
+            parts.push(format!("{s:.1} s"));
+        }
+        match self.retries {
+            0 => {}
+            1 => parts.push("1 retry".into()),
+            n => parts.push(format!("{n} retries")),
+        }
+        parts.join(" · ")
+    }
+}
+
+/// The transcript in the order things happened.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Entry {
+    Turn(TranscriptTurn),
+    Steer(Steer),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TranscriptRound {
+    pub round: u32,
+    pub heat: f32,
+    pub pinned: bool,
+    pub question: String,
+    pub injected: Vec<String>,
+    pub entries: Vec<Entry>,
+}
+
+/// A seat and who spoke for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeatLine {
+    pub seat: &'static str,
+    pub seat_class: &'static str,
+    pub provider: String,
+    pub model: String,
+}
+
+/// Everything a report shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub session: String,
+    pub started: String,
+    pub topic: String,
+    pub format: &'static str,
+    pub seats: Vec<SeatLine>,
+    pub source: Option<String>,
+    /// The outcome in words, or what it is so far.
+    pub outcome: String,
+    /// Whether the debate has ended.
+    pub finished: bool,
+    /// The log is held by a debate still running: this is what exists so far.
+    pub live: bool,
+    pub rounds: usize,
+    /// `12 min 04 s`
+    pub duration: String,
+    pub tokens: Option<(u64, u64)>,
+    pub cached: u64,
+    pub cost: Option<f64>,
+    pub heat: Vec<HeatPoint>,
+    pub steering: Vec<Steer>,
+    pub effort: Vec<RoundEffort>,
+    pub verdicts: Vec<VerdictEntry>,
+    pub evidence: Vec<Evidence>,
+    pub transcript: Vec<TranscriptRound>,
+    pub synthesis: Option<String>,
+    pub notices: Vec<String>,
+    /// What loading the log skipped or repaired.
+    pub skipped: Vec<String>,
+}
+
+/// How the report was asked for.
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    /// The log is held by a running debate.
+    pub live: bool,
+    /// What loading the log skipped or repaired.
+    pub skipped: Vec<String>,
+    /// Each role's prices, when configured.
+    pub prices: Vec<(Role, Price)>,
+}
+
+impl Report {
+    /// Reads a session's records into a report.
+    pub fn build(header: &Header, records: &[Record], context: &Context) -> Report {
+        let state = DebateState::from_events(records.iter().map(|r| &r.event));
+        let walk = Walk::over(records);
+        let finished = state.finish.is_some();
+        let outcome = match state.finish.as_ref().map(|f| &f.outcome) {
+            None if context.live => format!("still running, in round {}", state.rounds.len().max(1)),
+            None => format!("unfinished after {} round(s); `heat resume` goes on with it", state.rounds.len()),
+            Some(failed @ (Outcome::Failed(why) | Outcome::Invalidated(why))) => {
+                format!("{}: {}", failed.headline(state.rounds.len()), clean(why))
+            }
+            Some(outcome) => outcome.headline(state.rounds.len()),
+        };
+        let ms = records.last().map_or(0, |r| r.ms);
+        Report {
+            session: header.id.clone(),
+            started: rfc3339(header.created_ms),
+            topic: clean(&state.topic),
+            format: "duel",
+            seats: seat_lines(&state),
+            source: state.source.as_ref().map(|s| {
+                format!("{} ({} lines, sha256 {})", clean(&s.name), s.line_count(), &s.sha256[..12.min(s.sha256.len())])
+            }),
+            outcome,
+            finished,
+            live: context.live && !finished,
+            rounds: state.rounds.len(),
+            duration: duration(ms),
+            tokens: cost::tokens(&state),
+            cached: cost::cached_input(&state),
+            cost: cost::cost(&state, |role| context.prices.iter().find(|(r, _)| *r == role).map(|(_, p)| *p)),
+            heat: heat_points(&state),
+            steering: walk.steering.clone(),
+            effort: effort(&state, &walk),
+            verdicts: verdicts(&state),
+            evidence: evidence(&state),
+            transcript: transcript(&state, &walk),
+            synthesis: state.finish.as_ref().and_then(|f| f.synthesis.as_deref()).map(|s| clean(s.trim())),
+            notices: state.notices.iter().map(|n| clean(n)).collect(),
+            skipped: context.skipped.iter().map(|n| clean(n)).collect(),
+        }
+    }
+
+    /// Words of the debaters over the whole debate, in seat order.
+    pub fn total_words(&self, role: Role) -> usize {
+        self.effort.iter().map(|e| e.words(role)).sum()
+    }
+}
+
+/// A seat's CSS class: its id.
+fn seat_class(role: Role) -> &'static str {
+    role.key()
+}
+
+fn seat_lines(state: &DebateState) -> Vec<SeatLine> {
+    state
+        .participants
+        .iter()
+        .map(|p| SeatLine {
+            seat: p.role.label(),
+            seat_class: seat_class(p.role),
+            provider: clean(&p.provider),
+            model: match &p.served {
+                Some(_) => format!("{} (asked for {})", clean(p.shown_model()), clean(&p.model)),
+                None => clean(&p.model),
+            },
+        })
+        .collect()
+}
+
+/// Each round's heat and who set it.
+pub fn heat_points(state: &DebateState) -> Vec<HeatPoint> {
+    state
+        .rounds
+        .iter()
+        .enumerate()
+        .map(|(i, round)| HeatPoint {
+            round: round.number + 1,
+            heat: round.heat,
+            set_by: match (round.pinned, i) {
+                (true, _) => HeatSetBy::Person,
+                (false, 0) => HeatSetBy::Start,
+                (false, _) => HeatSetBy::Judge,
+            },
+        })
+        .collect()
+}
+
+/// Where each turn of the state started and ended, and the steering, read
+/// in one pass over the records.
+struct Walk {
+    /// Per round (by index in `state.rounds`), per turn (by index in the
+    /// round's turns): the turn's timing, and the steering between turns.
+    rounds: Vec<Vec<Slot>>,
+    /// Steering before the first round.
+    before: Vec<Steer>,
+    steering: Vec<Steer>,
+}
+
+#[derive(Debug, Clone)]
+enum Slot {
+    Turn { role: Role, started_ms: u64, ended_ms: Option<u64>, retries: u32, failed: bool },
+    Steer(Steer),
+}
+
+impl Walk {
+    fn over(records: &[Record]) -> Walk {
+        let mut walk = Walk { rounds: Vec::new(), before: Vec::new(), steering: Vec::new() };
+        let mut numbers: Vec<u32> = Vec::new();
+        for record in records {
+            let index = |round: u32| numbers.iter().rposition(|n| *n == round);
+            match &record.event {
+                DebateEvent::RoundStarted { round, .. } => {
+                    numbers.push(*round);
+                    walk.rounds.push(Vec::new());
+                }
+                DebateEvent::TurnStarted { round, role, .. } => {
+                    let Some(slots) = index(*round).map(|i| &mut walk.rounds[i]) else { continue };
+                    let turn =
+                        Slot::Turn { role: *role, started_ms: record.ms, ended_ms: None, retries: 0, failed: false };
+                    // As the reducer does: an open turn started again is replaced.
+                    match latest_turn(slots, *role) {
+                        Some(open @ Slot::Turn { ended_ms: None, .. }) => *open = turn,
+                        _ => slots.push(turn),
+                    }
+                }
+                DebateEvent::TurnRetrying { round, role, .. } => {
+                    if let Some(Slot::Turn { retries, ended_ms: None, .. }) =
+                        index(*round).and_then(|i| latest_turn(&mut walk.rounds[i], *role))
+                    {
+                        *retries += 1;
+                    }
+                }
+                DebateEvent::TurnCompleted { round, role, .. }
+                | DebateEvent::TurnCancelled { round, role }
+                | DebateEvent::TurnFailed { round, role, .. } => {
+                    if let Some(Slot::Turn { ended_ms: ended @ None, failed, .. }) =
+                        index(*round).and_then(|i| latest_turn(&mut walk.rounds[i], *role))
+                    {
+                        *ended = Some(record.ms);
+                        *failed = matches!(record.event, DebateEvent::TurnFailed { .. });
+                    }
+                }
+                DebateEvent::Reopened => {
+                    // As the reducer does: the last round's failed turns are run again.
+                    if let Some(slots) = walk.rounds.last_mut() {
+                        slots.retain(|s| !matches!(s, Slot::Turn { failed: true, .. }));
+                    }
+                }
+                _ => {}
+            }
+            if let Some((kind, text)) = steer_of(&record.event) {
+                let steer = Steer { kind, clock: clock(record.ms), round: numbers.len() as u32, text };
+                walk.steering.push(steer.clone());
+                match walk.rounds.last_mut() {
+                    Some(slots) => slots.push(Slot::Steer(steer)),
+                    None => walk.before.push(steer),
+                }
+            }
+        }
+        walk
+    }
+
+    /// The timing of the `n`th turn of a round (both counted as the state does).
+    fn turn(&self, round: usize, n: usize) -> Option<(Option<f64>, u32)> {
+        let slots = self.rounds.get(round)?;
+        let Slot::Turn { started_ms, ended_ms, retries, .. } =
+            slots.iter().filter(|s| matches!(s, Slot::Turn { .. })).nth(n)?
+        else {
+            return None;
+        };
+        let seconds = ended_ms.map(|end| end.saturating_sub(*started_ms) as f64 / 1000.0);
+        Some((seconds, *retries))
+    }
+}
+
+fn latest_turn(slots: &mut [Slot], role: Role) -> Option<&mut Slot> {
+    slots.iter_mut().rev().find(|s| matches!(s, Slot::Turn { role: r, .. } if *r == role))
+}
+
+fn steer_of(event: &DebateEvent) -> Option<(SteerKind, String)> {
+    Some(match event {
+        DebateEvent::Paused => (SteerKind::Pause, "paused".into()),
+        DebateEvent::Resumed => (SteerKind::Resume, "resumed".into()),
+        DebateEvent::TopicInjected { text } => (SteerKind::Inject, format!("injected a topic: {}", clean(text))),
+        DebateEvent::TemperaturePinned { heat } => (SteerKind::Pin, format!("pinned the heat at {heat:.2}")),
+        DebateEvent::TemperatureReleased => (SteerKind::Release, "released the heat to the judge".into()),
+        DebateEvent::ResolutionForced => (SteerKind::Force, "forced a resolution".into()),
+        DebateEvent::TurnCancelled { round, role } => {
+            (SteerKind::Cancel, format!("cancelled the {}'s turn in round {}", role.key(), round + 1))
+        }
+        DebateEvent::Reopened => (SteerKind::Reopen, "reopened the session".into()),
+        _ => return None,
+    })
+}
+
+/// Each round's (1-based) words of the advocate and of the skeptic.
+pub fn debater_words(state: &DebateState) -> Vec<(u32, usize, usize)> {
+    let of = |round: &Round, role: Role| round.turn(role).map_or(0, |t| words(&t.text));
+    state.rounds.iter().map(|r| (r.number + 1, of(r, Role::Advocate), of(r, Role::Skeptic))).collect()
+}
+
+fn words(text: &str) -> usize {
+    text.split_whitespace().count()
+}
+
+fn effort(state: &DebateState, walk: &Walk) -> Vec<RoundEffort> {
+    state
+        .rounds
+        .iter()
+        .enumerate()
+        .map(|(i, round)| {
+            let mut seats: Vec<(Role, Effort)> = Role::ALL.iter().map(|r| (*r, Effort::default())).collect();
+            for (n, turn) in round.turns.iter().enumerate() {
+                let Some((_, effort)) = seats.iter_mut().find(|(r, _)| *r == turn.role) else { continue };
+                let seconds = walk.turn(i, n).and_then(|(s, _)| s);
+                if turn.role.is_debater() {
+                    // A debater's latest turn is its argument.
+                    *effort = Effort { words: words(&turn.text), seconds };
+                } else {
+                    effort.words += words(&turn.text);
+                    effort.seconds = match (effort.seconds, seconds) {
+                        (Some(a), Some(b)) => Some(a + b),
+                        (a, b) => a.or(b),
+                    };
+                }
+            }
+            RoundEffort { round: round.number + 1, seats }
+        })
+        .collect()
+}
+
+fn verdicts(state: &DebateState) -> Vec<VerdictEntry> {
+    state
+        .rounds
+        .iter()
+        .map(|round| {
+            let mut entry = VerdictEntry {
+                round: round.number + 1,
+                heat: round.heat,
+                question: clean(&round.topic),
+                said: Said::Nothing,
+                reason: String::new(),
+                next: Vec::new(),
+                next_heat: None,
+            };
+            let judge = round.turn(Role::Judge);
+            match judge.and_then(|t| t.verdict.as_ref().map(|v| (t, v))) {
+                Some((turn, VerdictStatus::Parsed { verdict })) => {
+                    entry.reason = clean(&verdict.verdict);
+                    if turn.closes_debate() {
+                        entry.said = Said::Closes;
+                    } else {
+                        entry.said = Said::Goes;
+                        entry.next = diff(&entry.question, &clean(&verdict.topic));
+                        entry.next_heat = Some(verdict.heat);
+                    }
+                }
+                Some((_, VerdictStatus::Invalid { error, .. })) => {
+                    entry.said = Said::Unreadable;
+                    entry.reason = clean(error);
+                }
+                None => {}
+            }
+            entry
+        })
+        .collect()
+}
+
+/// Word by word, what changed from one question to the next.
+pub fn diff(before: &str, after: &str) -> Vec<Change> {
+    let mut parts: Vec<Change> = Vec::new();
+    for change in similar::TextDiff::from_words(before, after).iter_all_changes() {
+        let class = match change.tag() {
+            similar::ChangeTag::Equal => "same",
+            similar::ChangeTag::Insert => "added",
+            similar::ChangeTag::Delete => "removed",
+        };
+        // Runs of one kind are merged, so the page marks phrases, not words.
+        match parts.last_mut() {
+            Some(last) if last.class == class => last.text.push_str(change.value()),
+            _ => parts.push(Change { class, text: change.value().to_string() }),
+        }
+    }
+    parts
+}
+
+fn evidence(state: &DebateState) -> Vec<Evidence> {
+    let mut rows = Vec::new();
+    for round in &state.rounds {
+        for turn in round.turns.iter().filter(|t| !t.checks.is_empty()) {
+            for check in &turn.checks {
+                let cited = match &check.cited {
+                    Cited::Lines { start, end } if start == end => format!("[L{start}]"),
+                    Cited::Lines { start, end } => format!("[L{start}–L{end}]"),
+                    Cited::Quote { text } => format!("\u{201c}{}\u{201d}", clean(text)),
+                };
+                let at = check.lines.map(|(a, b)| if a == b { format!("L{a}") } else { format!("L{a}–L{b}") });
+                let (mark_class, found) = match check.mark {
+                    Mark::Verified => {
+                        ("verified", at.map_or("in the source".into(), |at| format!("in the source, {at}")))
+                    }
+                    Mark::Near => (
+                        "near",
+                        at.map_or("near, not word for word".into(), |at| format!("near {at}, not word for word")),
+                    ),
+                    Mark::Unverified => ("unverified", "not in the source".into()),
+                    Mark::PriorTurn => (
+                        "prior",
+                        format!("quotes {}, not the source", clean(check.from.as_deref().unwrap_or("an earlier turn"))),
+                    ),
+                };
+                rows.push(Evidence {
+                    round: round.number + 1,
+                    seat: turn.role.label(),
+                    mark: check.mark.symbol(),
+                    mark_class,
+                    cited,
+                    found,
+                });
+            }
+        }
+    }
+    rows
+}
+
+fn transcript(state: &DebateState, walk: &Walk) -> Vec<TranscriptRound> {
+    let mut out: Vec<TranscriptRound> = state
+        .rounds
+        .iter()
+        .enumerate()
+        .map(|(i, round)| TranscriptRound {
+            round: round.number + 1,
+            heat: round.heat,
+            pinned: round.pinned,
+            question: clean(&round.topic),
+            injected: round.injected.iter().map(|t| clean(t)).collect(),
+            entries: round_entries(round, i, walk),
+        })
+        .collect();
+    // Steering before the first round opens it.
+    if let Some(first) = out.first_mut() {
+        let before = walk.before.iter().cloned().map(Entry::Steer);
+        first.entries.splice(0..0, before);
+    }
+    out
+}
+
+fn round_entries(round: &Round, index: usize, walk: &Walk) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    let mut n = 0;
+    let mut judge_turns = 0;
+    let slots = walk.rounds.get(index).map_or(&[][..], Vec::as_slice);
+    for slot in slots {
+        match slot {
+            Slot::Steer(steer) => entries.push(Entry::Steer(steer.clone())),
+            Slot::Turn { .. } => {
+                let Some(turn) = round.turns.get(n) else { continue };
+                let (seconds, retries) = walk.turn(index, n).unwrap_or((None, 0));
+                n += 1;
+                let anchor = if turn.role.is_judge() {
+                    judge_turns += 1;
+                    match judge_turns {
+                        1 => format!("r{}-judge", round.number + 1),
+                        k => format!("r{}-judge-{k}", round.number + 1),
+                    }
+                } else {
+                    format!("r{}-{}", round.number + 1, turn.role.key())
+                };
+                entries.push(Entry::Turn(transcript_turn(turn, anchor, seconds, retries)));
+            }
+        }
+    }
+    entries
+}
+
+fn transcript_turn(turn: &Turn, anchor: String, seconds: Option<f64>, retries: u32) -> TranscriptTurn {
+    let note = match &turn.status {
+        TurnStatus::Cancelled => Some("cancelled by the person; the text so far stands".to_string()),
+        TurnStatus::Failed { error } => Some(format!("failed: {}", clean(error))),
+        TurnStatus::Streaming | TurnStatus::Retrying { .. } => Some("still being written".to_string()),
+        TurnStatus::Done => {
+            turn.truncated_at.map(|tokens| format!("{}: stopped at its token limit", crate::debate::cut_note(tokens)))
+        }
+    };
+    TranscriptTurn {
+        anchor,
+        seat: turn.role.label(),
+        seat_class: seat_class(turn.role),
+        purpose: match turn.purpose {
+            TurnPurpose::Argue => "argument",
+            TurnPurpose::Judge => "verdict",
+            TurnPurpose::RepairVerdict => "verdict, asked again",
+            TurnPurpose::Synthesis => "final synthesis",
+            TurnPurpose::RepairSynthesis => "final synthesis, asked again",
+        },
+        temperature: turn.temperature,
+        tokens: turn.usage.map(|u| (u.input_tokens, u.output_tokens)),
+        retries,
+        seconds,
+        words: words(&turn.text),
+        text: clean(readable(turn).trim()),
+        note,
+    }
+}
+
+/// A judge's answer as a person reads it: its verdict and next question,
+/// not the JSON it came in; an answer that could not be read, as it came.
+fn readable(turn: &Turn) -> String {
+    match &turn.verdict {
+        Some(VerdictStatus::Parsed { verdict }) if turn.closes_debate() => verdict.verdict.clone(),
+        Some(VerdictStatus::Parsed { verdict }) => {
+            format!("{}\n\nNext question: {} · heat {:.2}", verdict.verdict, verdict.topic, verdict.heat)
+        }
+        _ => turn.text.clone(),
+    }
+}
+
+fn rfc3339(ms: u64) -> String {
+    let time = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms);
+    humantime::format_rfc3339_seconds(time).to_string()
+}
+
+fn clock(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("+{:02}:{:02}", s / 60, s % 60)
+}
+
+/// `4 min 05 s`, `38 s`, `1 h 02 min`.
+fn duration(ms: u64) -> String {
+    let s = ms / 1000;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {:02} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, s / 60 % 60),
+    }
+}

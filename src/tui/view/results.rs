@@ -1,0 +1,230 @@
+//! The results view, over the panes when a debate ends (and on its key): the
+//! outcome, heat per round as a line chart with the person's pins marked,
+//! each side's words per round as bars, the synthesis, and where the HTML
+//! report was written. Charts give way to text on a short screen.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Chart, Dataset, GraphType, Paragraph};
+
+use super::centered;
+use super::overlay::{frame_box, hint_line, split_last};
+use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
+use crate::debate::{Outcome, Role};
+use crate::report::model::{HeatSetBy, debater_words, heat_points};
+use crate::sanitize::clean;
+use crate::tui::app::App;
+use crate::tui::keymap::Action;
+use crate::tui::modal::Results;
+
+/// Below this many rows inside the box the charts are left out.
+const CHARTS_NEED: u16 = 14;
+/// The most lines of synthesis shown; the panes hold the rest.
+const SYNTHESIS_LINES: usize = 4;
+
+pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
+    let theme = &app.theme;
+    let rect = centered(area, 110, 30);
+    let inner = frame_box(frame, app, rect, " Results ");
+    let [body, hint] = split_last(inner);
+    let debate = &app.debate;
+
+    let (headline, tone) = match &debate.finish {
+        Some(finish) => {
+            let tone = match finish.outcome {
+                Outcome::Failed(_) | Outcome::Invalidated(_) => theme.error,
+                Outcome::Cancelled => theme.warn,
+                _ => theme.good,
+            };
+            (capitalised(&clean(&finish.outcome.headline(debate.rounds.len()))), tone)
+        }
+        None => (format!("Under way: round {}", debate.rounds.len().max(1)), theme.warn),
+    };
+    let words = debater_words(debate);
+    let (for_words, against_words) = words.iter().fold((0, 0), |(a, s), (_, wa, ws)| (a + wa, s + ws));
+    let heats = heat_points(debate);
+    let path: Vec<String> = heats.iter().map(|p| format!("{:.2}", p.heat)).collect();
+    let mut facts = vec![
+        Line::from(Span::styled(headline, Style::new().fg(tone).add_modifier(Modifier::BOLD))),
+        Line::from(format!(
+            "heat {} · {for_words} words for, {against_words} against",
+            if path.is_empty() { "–".into() } else { path.join(" → ") }
+        )),
+    ];
+    let counters = super::status::counters(app);
+    if !counters.is_empty() {
+        facts.push(Line::from(Span::styled(counters.trim_end().to_string(), theme.secondary())));
+    }
+
+    let synthesis = debate.finish.as_ref().and_then(|f| f.synthesis.as_deref()).map(|s| clean(s.trim()));
+    let report = match &results.report {
+        Some(path) => Line::from(vec![Span::raw("Report: "), Span::styled(path.clone(), Style::new().fg(theme.link))]),
+        None => hint_line(app, "w writes the HTML report (heat report does too)"),
+    };
+    let synthesis_rows = synthesis.as_ref().map_or(0, |text| {
+        let wrapped = textwrap::wrap(&format!("Synthesis: {text}"), usize::from(body.width).max(10)).len();
+        wrapped.min(SYNTHESIS_LINES) as u16 + 1
+    });
+    let fixed = facts.len() as u16 + 1 + synthesis_rows + 1;
+    let chart_rows = body.height.saturating_sub(fixed);
+    let show_charts = body.height >= CHARTS_NEED && chart_rows >= 7 && !heats.is_empty();
+    let [facts_area, charts_area, synthesis_area, report_area] = Layout::vertical([
+        Constraint::Length(facts.len() as u16 + 1),
+        Constraint::Length(if show_charts { chart_rows } else { 0 }),
+        Constraint::Length(synthesis_rows),
+        Constraint::Min(1),
+    ])
+    .areas(body);
+    frame.render_widget(Paragraph::new(facts), facts_area);
+    if show_charts {
+        let [heat_area, words_area] =
+            Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).spacing(2).areas(charts_area);
+        heat_chart(frame, app, heat_area);
+        words_chart(frame, app, words_area, &words);
+    }
+    if let Some(text) = synthesis {
+        let shown = Rect { y: synthesis_area.y + 1, height: synthesis_area.height.saturating_sub(1), ..synthesis_area };
+        let rows = synthesis_lines(&text, usize::from(shown.width), usize::from(shown.height));
+        frame.render_widget(Paragraph::new(rows), shown);
+    }
+    frame.render_widget(Paragraph::new(report), report_area);
+    let keys = [(Action::NewDebate, "new debate"), (Action::Export, "export"), (Action::Quit, "quit")];
+    let mut hints = vec!["w report".to_string(), "Esc close".to_string()];
+    hints.extend(
+        keys.iter()
+            .filter(|(action, _)| *action != Action::NewDebate || app.starts_debates())
+            .map(|(action, what)| format!("{} {what}", app.keymap.hint(*action)))
+            .filter(|h| !h.starts_with(' ')),
+    );
+    frame.render_widget(Paragraph::new(hint_line(app, &hints.join(" · "))), hint);
+}
+
+/// "Resolution forced after 4 rounds".
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// The synthesis after a bold "Synthesis:", wrapped to `width` and cut to
+/// `rows` lines, the last ending in `…` when there is more (the judge's pane
+/// holds it all).
+fn synthesis_lines(text: &str, width: usize, rows: usize) -> Vec<Line<'static>> {
+    const LABEL: &str = "Synthesis: ";
+    let whole = format!("{LABEL}{text}");
+    let wrapped = textwrap::wrap(&whole, width.max(10));
+    let cut = wrapped.len() > rows;
+    let mut lines: Vec<String> = wrapped.into_iter().take(rows).map(std::borrow::Cow::into_owned).collect();
+    if cut && let Some(last) = lines.last_mut() {
+        let keep = width.saturating_sub(2);
+        *last = format!("{}…", super::truncate(last, keep).trim_end_matches('…').trim_end());
+    }
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| match line.strip_prefix(LABEL) {
+            Some(rest) if i == 0 => Line::from(vec![
+                Span::styled(LABEL, Style::new().add_modifier(Modifier::BOLD)),
+                Span::raw(rest.to_string()),
+            ]),
+            _ => Line::from(line),
+        })
+        .collect()
+}
+
+/// Heat per round: the line, with the rounds a person pinned as their own points.
+fn heat_chart(frame: &mut Frame<'_>, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let points = heat_points(&app.debate);
+    let line: Vec<(f64, f64)> = points.iter().map(|p| (f64::from(p.round), f64::from(p.heat))).collect();
+    let pinned: Vec<(f64, f64)> = points
+        .iter()
+        .filter(|p| p.set_by == HeatSetBy::Person)
+        .map(|p| (f64::from(p.round), f64::from(p.heat)))
+        .collect();
+    let rounds = points.len().max(1) as f64;
+    let mut datasets = vec![
+        Dataset::default()
+            .name("judge")
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(Style::new().fg(theme.role(Role::Judge)))
+            .data(&line),
+    ];
+    // Each round's point, over the line.
+    datasets.push(
+        Dataset::default()
+            .marker(Marker::Dot)
+            .graph_type(GraphType::Scatter)
+            .style(Style::new().fg(theme.role(Role::Judge)).add_modifier(Modifier::BOLD))
+            .data(&line),
+    );
+    if !pinned.is_empty() {
+        datasets.push(
+            Dataset::default()
+                .name("pinned")
+                .marker(Marker::Dot)
+                .graph_type(GraphType::Scatter)
+                .style(Style::new().fg(theme.warn).add_modifier(Modifier::BOLD))
+                .data(&pinned),
+        );
+    }
+    let axis_style = theme.secondary();
+    let mut title = vec![Span::styled("Heat per round", Style::new().fg(theme.title))];
+    if !pinned.is_empty() {
+        title.push(Span::styled(" • pinned", Style::new().fg(theme.warn)));
+    }
+    let title = Line::from(title);
+    let chart = Chart::new(datasets)
+        .legend_position(None)
+        // The plot is a canvas painted on its own background: the dialog's.
+        .style(Style::new().bg(theme.overlay_bg))
+        .block(ratatui::widgets::Block::new().title(title))
+        .x_axis(
+            Axis::default()
+                .style(axis_style)
+                .bounds([0.5, rounds + 0.5])
+                .labels(["1".to_string(), if points.len() > 1 { points.len().to_string() } else { String::new() }]),
+        )
+        .y_axis(
+            Axis::default()
+                .style(axis_style)
+                .bounds([f64::from(HEAT_MIN), f64::from(HEAT_MAX)])
+                .labels([format!("{HEAT_MIN:.1}"), format!("{HEAT_MAX:.1}")]),
+        );
+    frame.render_widget(chart, area);
+}
+
+/// Each side's words per round, side by side, bars sized to fit.
+fn words_chart(frame: &mut Frame<'_>, app: &App, area: Rect, words: &[(u32, usize, usize)]) {
+    let theme = &app.theme;
+    let groups = words.len().max(1) as u16;
+    // Two bars and a one-column gap per round.
+    let bar_width = (area.width.saturating_sub(groups) / (groups * 2)).clamp(1, 6);
+    let title = Line::from(vec![
+        Span::styled("Words per round ", Style::new().fg(theme.title)),
+        Span::styled("■ advocate ", Style::new().fg(theme.role(Role::Advocate))),
+        Span::styled("■ skeptic", Style::new().fg(theme.role(Role::Skeptic))),
+    ]);
+    let mut chart = BarChart::default()
+        .block(ratatui::widgets::Block::new().title(title))
+        .style(Style::new().bg(theme.overlay_bg))
+        .bar_width(bar_width)
+        .bar_gap(0)
+        .group_gap(1)
+        .value_style(Style::new().fg(theme.text).add_modifier(Modifier::DIM))
+        .label_style(theme.secondary());
+    for (round, advocate, skeptic) in words {
+        // The count shows in the bar when it fits there.
+        let value =
+            |n: usize| if n.to_string().len() <= usize::from(bar_width) { n.to_string() } else { String::new() };
+        let bars = [
+            Bar::new(*advocate as u64).style(Style::new().fg(theme.role(Role::Advocate))).text_value(value(*advocate)),
+            Bar::new(*skeptic as u64).style(Style::new().fg(theme.role(Role::Skeptic))).text_value(value(*skeptic)),
+        ];
+        chart = chart.data(BarGroup::new(bars).label(Line::from(round.to_string())));
+    }
+    frame.render_widget(chart, area);
+}
