@@ -147,6 +147,9 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::ModelReported { role, model } => tracing::info!(role = role.key(), %model, "served model"),
         DebateEvent::Reopened => tracing::info!("debate reopened"),
         DebateEvent::Finished { outcome, .. } => tracing::info!(outcome = %outcome.describe(), "debate finished"),
+        DebateEvent::Summarized { model, text, .. } => {
+            tracing::info!(%model, chars = text.chars().count(), "summary written");
+        }
     }
 }
 

@@ -2,10 +2,16 @@
 //! for each bad input (an unknown id, an unwritable path, a running debate,
 //! a damaged log) that still writes what can be written.
 
+// The shared mock server's helpers unwrap.
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
 use std::path::Path;
 
 use heat::store::Store;
 use heat::store::log;
+use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
 
 fn heat(data: &Path) -> assert_cmd::Command {
     let config = data.join("heat.toml");
@@ -131,4 +137,78 @@ fn a_damaged_log_reports_what_loaded_and_what_was_skipped() {
     assert!(html.contains("id=\"skipped\""), "the page says what was skipped");
     assert!(html.contains("line 6"), "and where: {}", &html[html.find("id=\"skipped\"").unwrap_or(0)..][..400]);
     assert!(html.contains("resolution forced"), "the rest loaded");
+}
+
+const SUMMARY: &str = "## Verdict\nThe skeptic has the better of it.\n\n## What was settled\n- Juniors learn slower remotely.\n\n## Trade-offs to weigh\n- Focus against mentoring.\n\n## Recommended actions\n- Budget senior time.\n\n## The minority's best point\nFocus time is real.";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_summary_is_asked_of_the_judge_recorded_and_reported() {
+    let server = MockLlm::with_handler(|_: &Recorded| {
+        let words: Vec<&str> = SUMMARY.split_inclusive(' ').collect();
+        Reply::sse(&anthropic_sse(&words, None), 64)
+    })
+    .await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (id, _) = store_demo(dir.path(), false);
+    let file = dir.path().join("with-summary.html");
+    let mut cmd = heat(dir.path());
+    cmd.env("ANTHROPIC_API_KEY", "sk-ant-test-5f3a9c1e")
+        .env("ANTHROPIC_BASE_URL", &server.base_url)
+        .args(["report", &id, "--summary", "-o"])
+        .arg(&file);
+    let out = tokio::task::spawn_blocking(move || cmd.output().expect("runs")).await.expect("joined");
+    assert!(out.status.success(), "{}", stderr(&out));
+    // It streams as it is written, and goes to the judge's model with the debate in brief.
+    assert!(stderr(&out).contains("The skeptic has the better of it."), "{}", stderr(&out));
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1, "one call, to the judge");
+    assert!(requests[0].system().contains("You are the ARBITER"));
+    let asked = requests[0].last_message();
+    assert!(
+        asked.contains("Proposition: Remote work beats the office") && asked.contains("Round 4 question:"),
+        "{asked}"
+    );
+    // Recorded in the session: the page, the export and a later report have it without asking again.
+    let html = std::fs::read_to_string(&file).expect("written");
+    assert!(html.contains("id=\"summary\"") && html.contains("<h2>Verdict</h2>"), "the summary tops the page");
+    let state = {
+        let loaded = Store::open(dir.path()).expect("store").load(&id).expect("loads");
+        heat::debate::DebateState::from_events(loaded.records.iter().map(|r| &r.event))
+    };
+    assert!(state.summary.as_ref().is_some_and(|s| s.text.contains("Budget senior time")), "{:?}", state.summary);
+    let export = heat(dir.path()).args(["export", &id]).output().expect("runs");
+    let md = stdout(&export);
+    assert!(md.contains("## Summary for a decision") && md.contains("### Verdict"), "{md}");
+}
+
+#[test]
+fn a_summary_waits_for_the_debate_to_end() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (id, recorder) = store_demo(dir.path(), true);
+    drop(recorder);
+    let out = heat(dir.path()).args(["report", &id, "--summary"]).output().expect("runs");
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains(&format!("session {id} has not ended")), "{}", stderr(&out));
+}
+
+#[test]
+fn a_markdown_export_to_a_file_draws_its_charts_beside_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (id, _) = store_demo(dir.path(), false);
+    let file = dir.path().join("debate.md");
+    let out = heat(dir.path()).args(["export", &id, "-o"]).arg(&file).output().expect("runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let md = std::fs::read_to_string(&file).expect("written");
+    assert!(md.contains("![Heat per round](debate-heat.svg)") && md.contains("(debate-words.svg)"), "{md}");
+    for chart in ["debate-heat.svg", "debate-words.svg"] {
+        let svg = std::fs::read_to_string(dir.path().join(chart)).expect("the chart is beside it");
+        assert!(svg.starts_with("<svg") && svg.contains("</svg>"), "{chart}");
+    }
+    // Without images (and to standard output) the charts are text.
+    let other = dir.path().join("plain.md");
+    let out = heat(dir.path()).args(["export", &id, "--no-images", "-o"]).arg(&other).output().expect("runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let md = std::fs::read_to_string(&other).expect("written");
+    assert!(md.contains("## Heat per round\n\n`") && md.contains("| Round | Advocate | Skeptic |"), "{md}");
+    assert!(!dir.path().join("plain-heat.svg").exists());
 }

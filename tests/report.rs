@@ -175,7 +175,7 @@ async fn a_debate_at_its_round_limit_shows_each_question_change() {
     let j = model(
         [
             verdict(false, 0.7, "Tabs beat spaces for reading"),
-            verdict(false, 0.5, "Habits?"),
+            verdict(false, 0.5, "Tabs beat spaces for writing"),
             verdict(true, 0.3, "end"),
         ],
         verdict(true, 0.3, "x"),
@@ -189,6 +189,18 @@ async fn a_debate_at_its_round_limit_shows_each_question_change() {
     assert!(timeline.contains("<ins class=\"added\">"), "{timeline}");
     assert!(timeline.contains("<del class=\"removed\">"), "round 2's question replaces words: {timeline}");
     assert!(timeline.contains("next heat 0.70") && timeline.contains("next heat 0.50"));
+}
+
+#[test]
+fn a_rewritten_question_comes_whole_not_as_a_diff() {
+    let parts = heat::report::model::diff("Remote work beats the office for teams", "Do juniors learn slower at home?");
+    assert_eq!(parts.len(), 1);
+    assert_eq!(parts[0].class, "new");
+    assert_eq!(parts[0].text, "Do juniors learn slower at home?");
+    // A replaced word reads as the old, a space, the new.
+    let parts = heat::report::model::diff("Tabs beat spaces for reading", "Tabs beat spaces for writing");
+    let shown: Vec<(&str, &str)> = parts.iter().map(|p| (p.class, p.text.as_str())).collect();
+    assert_eq!(shown, vec![("same", "Tabs beat spaces for "), ("removed", "reading "), ("added", "writing")]);
 }
 
 #[tokio::test(start_paused = true)]
@@ -318,7 +330,10 @@ proptest! {
         prop_assert!(!lower.contains("<img"));
         prop_assert!(!lower.contains("<a href=\"https"));
         prop_assert!(!lower.contains("<svg onload"));
-        prop_assert!(!lower.contains("\" onmouseover"));
+        // No tag of the page carries a handler: model text never lands inside one.
+        for tag in lower.split('<').skip(1).map(|rest| &rest[..rest.find('>').unwrap_or(rest.len())]) {
+            prop_assert!(!tag.contains("onmouseover") && !tag.contains("onerror") && !tag.contains("onload"), "<{}>", tag);
+        }
         prop_assert_eq!(lower.matches("<style").count(), 1, "only the page's own style");
         prop_assert!(!page.chars().any(|c| c == '\u{1b}' || c == '\u{9b}' || c == '\u{7}'), "no escape or control character");
         prop_assert!(!page.contains("evil.example/\">"));

@@ -345,3 +345,40 @@ async fn the_demo_replay_exports_too() {
     studio.wait_exit().await;
     studio.wait_restored().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_results_ask_for_a_summary_and_write_the_report() {
+    let server = MockLlm::with_handler(|request: &Recorded| {
+        let text = if request.system().contains("You are the ARBITER") {
+            "## Verdict\nThe advocate has it.\n\n## Recommended actions\n- Try it for a quarter."
+        } else if request.system().contains("You are the JUDGE") {
+            r#"{"resolved": true, "verdict": "The advocate's argument for remote work held, and the skeptic's argument for the office did not answer it.", "topic": "t", "heat": 0.5}"#
+        } else {
+            "An argument for its side."
+        };
+        Reply::sse(&anthropic_sse(&[text], None), 16)
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut studio = open_studio(data.path(), &server);
+    studio
+        .wait_for("the results", |s| s.contains("Resolved by the judge after 1 round") && s.contains("a summary"))
+        .await;
+    studio.keys("a");
+    studio.wait_for("the summary", |s| s.contains("Summary: Verdict: The advocate has it.")).await;
+    studio.keys("w");
+    studio.wait_for("the report's path", |s| s.contains("Report: ")).await;
+    studio.keys("q");
+    studio.wait_exit().await;
+    // The summary is kept with the session, and the report carries it.
+    let sessions: Vec<_> = std::fs::read_dir(data.path().join("sessions"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    let log = std::fs::read_to_string(sessions[0].path()).unwrap();
+    assert!(log.contains("\"type\":\"summarized\"") && log.contains("Try it for a quarter"), "{log}");
+    let report = std::fs::read_dir(data.path().join("reports")).unwrap().flatten().next().unwrap().path();
+    let html = std::fs::read_to_string(report).unwrap();
+    assert!(html.contains("Summary for a decision") && html.contains("The advocate has it."));
+}

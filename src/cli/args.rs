@@ -115,6 +115,9 @@ pub enum Commands {
         /// Replace the file -o names if it exists.
         #[arg(long, requires = "output")]
         force: bool,
+        /// Markdown to a file: draw the charts as text instead of SVG files beside it.
+        #[arg(long)]
+        no_images: bool,
     },
     /// Write a debate as one HTML page that works offline: heat and words charts, verdicts, evidence, transcript (the newest when no id is given).
     Report {
@@ -132,6 +135,11 @@ pub enum Commands {
         /// Open the page in the browser once written.
         #[arg(long)]
         open: bool,
+        /// First ask the judge's model (as configured now) for a summary for a person who must decide, and record it in the session.
+        #[arg(long, conflicts_with = "demo")]
+        summary: bool,
+        #[command(flatten)]
+        debate: Box<DebateArgs>,
     },
     /// Install, list or locate the offline model.
     Model {

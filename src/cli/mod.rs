@@ -138,19 +138,28 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             replay::replay(id.as_deref(), demo, speed, json).await?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Commands::Export { id, format, output, force }) => {
-            sessions::export(id.as_deref(), format, output.as_deref(), force)?;
+        Some(Commands::Export { id, format, output, force, no_images }) => {
+            sessions::export(id.as_deref(), format, output.as_deref(), force, no_images)?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Commands::Report { id, demo, output, force, open }) => {
-            // Prices come from the config; a config that does not load costs the report its price line only.
-            let config = match load_config(config_file.as_ref(), &[]) {
-                Ok(config) => Some(config),
-                Err(e) => {
-                    say!("heat: the report shows no cost: {e:#}");
-                    None
+        Some(Commands::Report { id, demo, output, force, open, summary, debate }) => {
+            let config = if summary {
+                // The summary's model comes from the config: it must load.
+                Some(load_config(config_file.as_ref(), &debate.flag_values())?)
+            } else {
+                // Prices come from the config; a config that does not load costs the report its price line only.
+                match load_config(config_file.as_ref(), &debate.flag_values()) {
+                    Ok(config) => Some(config),
+                    Err(e) => {
+                        say!("heat: the report shows no cost: {e:#}");
+                        None
+                    }
                 }
             };
+            let mut id = id;
+            if let (true, Some(config)) = (summary, &config) {
+                id = Some(report::summarize(config, id.as_deref()).await?);
+            }
             let request = report::Request { id: id.as_deref(), demo, output: output.as_deref(), force, open };
             report::report(config.as_ref(), &request)?;
             Ok(ExitCode::SUCCESS)

@@ -210,6 +210,11 @@ impl<W: Write> TextPrinter<W> {
                     self.line(&crate::sanitize::clean(text))?;
                 }
             }
+            DebateEvent::Summarized { model, text, .. } => {
+                let title = format!("══ the arbiter's summary ({}) ══", crate::sanitize::clean(model));
+                writeln!(self.out, "\n{}", self.style.paint("1", &title))?;
+                self.line(&crate::sanitize::clean(text))?;
+            }
             DebateEvent::Reopened => {
                 let round = self.state.rounds.len().max(1);
                 let topic = crate::sanitize::clean(&self.state.topic);

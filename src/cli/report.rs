@@ -4,10 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
+use std::io::Write as _;
+
+use anyhow::{Context as _, bail};
 
 use crate::config::Config;
-use crate::debate::Role;
+use crate::debate::{Role, summary};
 use crate::report::{self, Context};
 use crate::store::log;
 use crate::store::{self, Store};
@@ -19,6 +21,42 @@ pub struct Request<'a> {
     pub output: Option<&'a Path>,
     pub force: bool,
     pub open: bool,
+}
+
+/// `--summary`: asks the judge's model for the arbiter's summary of an
+/// ended debate, streaming it to stderr, and records it in the session.
+/// Returns the session's id.
+pub async fn summarize(config: &Config, id: Option<&str>) -> anyhow::Result<String> {
+    let store = Store::open(&store::data_dir()?)?;
+    let id = store.resolve(id)?;
+    if store.is_live(&id) {
+        bail!("session {id} is still running: the summary is of an ended debate; ask again once it ends");
+    }
+    let (mut recorder, _) = store.reopen(&id)?;
+    if recorder.state().finish.is_none() {
+        bail!("session {id} has not ended: the summary is of an ended debate (`heat resume {id}` goes on with it)");
+    }
+    let selection = super::run::selection(config).await?;
+    let (setup, notices) = super::run::setup_for(config, &selection, None).await?;
+    for notice in notices {
+        say!("heat: {notice}");
+    }
+    let judge = setup.role(Role::Judge);
+    let request = summary::request(recorder.state(), &setup.prompts, judge);
+    say!("heat: the arbiter's summary, by {} ({}):", judge.model_name, judge.model.provider_name());
+    let mut stderr = std::io::stderr();
+    let event = summary::write(judge, request, setup.retry, |piece| {
+        let _ = match piece {
+            Some(text) => write!(stderr, "{}", crate::sanitize::clean(text)),
+            None => writeln!(stderr, "\n(retrying)"),
+        };
+    })
+    .await?;
+    let _ = writeln!(stderr);
+    if let Some(warning) = recorder.record(&event) {
+        bail!("{warning}");
+    }
+    Ok(id)
 }
 
 /// Writes the report and says where; opens it when asked.

@@ -131,15 +131,27 @@ fn agreed(question: &str) -> anyhow::Result<bool> {
 }
 
 /// `heat export`: one session as Markdown or JSON, to stdout or a file; an
-/// existing file is replaced only with `force`.
-pub fn export(id: Option<&str>, format: Format, output: Option<&Path>, force: bool) -> anyhow::Result<()> {
+/// existing file is replaced only with `force`. Markdown to a file has its
+/// charts written beside it as SVG (`<stem>-heat.svg`, `<stem>-words.svg`)
+/// unless `no_images`.
+pub fn export(
+    id: Option<&str>,
+    format: Format,
+    output: Option<&Path>,
+    force: bool,
+    no_images: bool,
+) -> anyhow::Result<()> {
     let store = Store::open(&store::data_dir()?)?;
     let id = store.resolve(id)?;
     let loaded = store.load(&id)?;
     for notice in &loaded.notices {
         say!("heat: session {id}: {notice}");
     }
-    let text = export::render(format, &loaded.header, &loaded.records);
+    let images = match (format, output) {
+        (Format::Md, Some(path)) if !no_images => Some(write_charts(path, &loaded, force)?),
+        _ => None,
+    };
+    let text = export::render_with(format, &loaded.header, &loaded.records, images.as_ref());
     match output {
         Some(path) => {
             write_file(path, &text, force)?;
@@ -148,6 +160,17 @@ pub fn export(id: Option<&str>, format: Format, output: Option<&Path>, force: bo
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
     Ok(())
+}
+
+/// Writes the report's heat and words charts beside `path` as SVG files.
+fn write_charts(path: &Path, loaded: &store::log::Loaded, force: bool) -> anyhow::Result<export::Images> {
+    let report = crate::report::Report::build(&loaded.header, &loaded.records, &crate::report::Context::default());
+    let stem = path.file_stem().map_or_else(|| "heat".into(), |s| s.to_string_lossy().into_owned());
+    let images = export::Images { heat: format!("{stem}-heat.svg"), words: format!("{stem}-words.svg") };
+    let dir = path.parent().unwrap_or_else(|| Path::new(""));
+    write_file(&dir.join(&images.heat), &crate::report::charts::heat(&report)?, force)?;
+    write_file(&dir.join(&images.words), &crate::report::charts::words(&report)?, force)?;
+    Ok(images)
 }
 
 /// Writes an export to `path`; over an existing file only with `force`

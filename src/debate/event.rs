@@ -269,6 +269,14 @@ pub enum DebateEvent {
         /// The judge's final synthesis, when there is one.
         synthesis: Option<String>,
     },
+    /// The arbiter's summary, asked for after the debate ended
+    /// (`heat report --summary`): by `model`, in Markdown.
+    Summarized {
+        model: String,
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
+    },
 }
 
 impl DebateEvent {
@@ -299,7 +307,8 @@ impl DebateEvent {
             | DebateEvent::EndpointAdapted { .. }
             | DebateEvent::ModelReported { .. }
             | DebateEvent::Reopened
-            | DebateEvent::Finished { .. } => None,
+            | DebateEvent::Finished { .. }
+            | DebateEvent::Summarized { .. } => None,
         }
     }
 }

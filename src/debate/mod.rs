@@ -16,6 +16,7 @@ pub mod seat;
 mod setup;
 pub mod stance;
 pub mod state;
+pub mod summary;
 pub mod verdict;
 
 pub use event::{Command, DebateEvent, Outcome, Participant, Role, TurnPurpose};

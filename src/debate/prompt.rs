@@ -22,6 +22,8 @@ pub struct Prompts {
     pub system: String,
     /// Each seat's brief, by its position in [`super::seat::SEATS`].
     pub briefs: [String; Role::COUNT],
+    /// The arbiter's summary of an ended debate (`heat report --summary`).
+    pub summary: String,
 }
 
 impl Default for Prompts {
@@ -34,6 +36,7 @@ impl Default for Prompts {
                 include_str!("../../prompts/judge.md"),
             ]
             .map(str::to_string),
+            summary: include_str!("../../prompts/summary.md").to_string(),
         }
     }
 }
@@ -51,6 +54,7 @@ impl Prompts {
                 include_str!("../../prompts/compact/judge.md"),
             ]
             .map(str::to_string),
+            summary: include_str!("../../prompts/summary.md").to_string(),
         }
     }
 
@@ -68,6 +72,7 @@ impl Prompts {
             Ok(())
         };
         read("system.md", &mut prompts.system)?;
+        read("summary.md", &mut prompts.summary)?;
         for seat in &SEATS {
             read(seat.brief_file, &mut prompts.briefs[seat.position])?;
         }

@@ -143,6 +143,17 @@ pub struct DebateState {
     /// The document under debate, as recorded when the debate began.
     #[serde(default)]
     pub source: Option<Source>,
+    /// The arbiter's summary, when one was asked for after the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Summary>,
+}
+
+/// The arbiter's summary of an ended debate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// The model that wrote it.
+    pub model: String,
+    pub text: String,
 }
 
 impl DebateState {
@@ -373,6 +384,10 @@ impl DebateState {
             }
             DebateEvent::Finished { outcome, synthesis } => {
                 self.finish = Some(Finish { outcome: outcome.clone(), synthesis: synthesis.clone() });
+            }
+            // A newer summary replaces an older one.
+            DebateEvent::Summarized { model, text, .. } => {
+                self.summary = Some(Summary { model: model.clone(), text: text.clone() });
             }
         }
     }

@@ -4,6 +4,7 @@
 //! lays it out.
 
 pub mod charts;
+mod markdown;
 pub mod model;
 mod page;
 

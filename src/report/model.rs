@@ -256,6 +256,8 @@ pub struct Report {
     pub evidence: Vec<Evidence>,
     pub transcript: Vec<TranscriptRound>,
     pub synthesis: Option<String>,
+    /// The arbiter's summary (Markdown) and the model that wrote it.
+    pub summary: Option<(String, String)>,
     pub notices: Vec<String>,
     /// What loading the log skipped or repaired.
     pub skipped: Vec<String>,
@@ -286,7 +288,9 @@ impl Report {
             }
             Some(outcome) => outcome.headline(state.rounds.len()),
         };
-        let ms = records.last().map_or(0, |r| r.ms);
+        // The debate's own length: to its end, not to a summary asked for later.
+        let end = records.iter().rev().find(|r| matches!(r.event, DebateEvent::Finished { .. })).or(records.last());
+        let ms = end.map_or(0, |r| r.ms);
         Report {
             session: header.id.clone(),
             started: rfc3339(header.created_ms),
@@ -311,6 +315,7 @@ impl Report {
             evidence: evidence(&state),
             transcript: transcript(&state, &walk),
             synthesis: state.finish.as_ref().and_then(|f| f.synthesis.as_deref()).map(|s| clean(s.trim())),
+            summary: state.summary.as_ref().map(|s| (clean(&s.model), clean(s.text.trim()))),
             notices: state.notices.iter().map(|n| clean(n)).collect(),
             skipped: context.skipped.iter().map(|n| clean(n)).collect(),
         }
@@ -542,10 +547,21 @@ fn verdicts(state: &DebateState) -> Vec<VerdictEntry> {
         .collect()
 }
 
-/// Word by word, what changed from one question to the next.
+/// Word by word, what changed from one question to the next; a question
+/// rewritten more than it was kept comes back whole (class `new`), as a
+/// diff of it would be hard to read.
 pub fn diff(before: &str, after: &str) -> Vec<Change> {
+    let diff = similar::TextDiff::from_words(before, after);
+    let kept = diff
+        .iter_all_changes()
+        .filter(|c| c.tag() == similar::ChangeTag::Equal && !c.value().trim().is_empty())
+        .count();
+    let longer = before.split_whitespace().count().max(after.split_whitespace().count());
+    if kept * 2 < longer {
+        return vec![Change { class: "new", text: after.to_string() }];
+    }
     let mut parts: Vec<Change> = Vec::new();
-    for change in similar::TextDiff::from_words(before, after).iter_all_changes() {
+    for change in diff.iter_all_changes() {
         let class = match change.tag() {
             similar::ChangeTag::Equal => "same",
             similar::ChangeTag::Insert => "added",
@@ -554,6 +570,11 @@ pub fn diff(before: &str, after: &str) -> Vec<Change> {
         // Runs of one kind are merged, so the page marks phrases, not words.
         match parts.last_mut() {
             Some(last) if last.class == class => last.text.push_str(change.value()),
+            Some(last) if last.class == "removed" && class == "added" && !last.text.ends_with(' ') => {
+                // A replaced word reads as two: the old, a space, the new.
+                last.text.push(' ');
+                parts.push(Change { class, text: change.value().to_string() });
+            }
             _ => parts.push(Change { class, text: change.value().to_string() }),
         }
     }

@@ -45,6 +45,12 @@ impl Page<'_> {
         }
     }
 
+    /// A turn's or the synthesis's text: its Markdown as inert HTML.
+    #[allow(clippy::unused_self)] // the template reaches its helpers through `self`
+    fn markdown(&self, text: &str) -> String {
+        super::markdown::to_html(text)
+    }
+
     fn cost(&self) -> Option<String> {
         self.r.cost.map(|dollars| format!("${dollars:.4} (at the prices in heat.toml)"))
     }

@@ -18,11 +18,24 @@ pub enum Format {
     Json,
 }
 
-/// Renders a session in the given format.
+/// Charts written beside a Markdown export: the files' names, as the
+/// Markdown links them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Images {
+    pub heat: String,
+    pub words: String,
+}
+
+/// Renders a session in the given format; Markdown draws its charts as text.
 pub fn render(format: Format, header: &Header, records: &[Record]) -> String {
+    render_with(format, header, records, None)
+}
+
+/// Renders a session; Markdown links `images` for its charts when given.
+pub fn render_with(format: Format, header: &Header, records: &[Record], images: Option<&Images>) -> String {
     let state = DebateState::from_events(records.iter().map(|r| &r.event));
     match format {
-        Format::Md => markdown(header, &state, records),
+        Format::Md => markdown(header, &state, records, images),
         Format::Json => {
             // Serialised straight from the types, not through `serde_json::Value`,
             // which would widen every f32 (an initial heat of 0.9 read 0.8999999761581421).
@@ -88,7 +101,7 @@ fn clock(ms: u64) -> String {
     format!("+{:02}:{:02}", s / 60, s % 60)
 }
 
-fn markdown(header: &Header, state: &DebateState, records: &[Record]) -> String {
+fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Option<&Images>) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "# {}\n", clean(&state.topic));
     let _ = writeln!(md, "- Session: `{}`, started {}", header.id, rfc3339(header.created_ms));
@@ -111,6 +124,8 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record]) -> String 
     let pinned = |round: &crate::debate::state::Round| if round.pinned { " (pinned)" } else { "" };
     let heats: Vec<String> = state.rounds.iter().map(|r| format!("{:.2}{}", r.heat, pinned(r))).collect();
     let _ = writeln!(md, "- Heat by round: {}\n", heats.join(" → "));
+    summary(&mut md, state);
+    charts(&mut md, state, images);
     for round in &state.rounds {
         let _ = writeln!(md, "## Round {} · heat {:.2}{}\n", round.number + 1, round.heat, pinned(round));
         if round.topic.trim() != state.topic.trim() {
@@ -184,6 +199,45 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record]) -> String 
         let _ = writeln!(md, "## Final synthesis\n\n{}", clean(synthesis.trim()));
     }
     md
+}
+
+/// The arbiter's summary, when one was asked for, its sections under one heading.
+fn summary(md: &mut String, state: &DebateState) {
+    let Some(summary) = &state.summary else { return };
+    let _ = writeln!(md, "## Summary for a decision\n\n*The arbiter's summary, by {}.*\n", clean(&summary.model));
+    // The summary's own sections sit under this heading.
+    let text = clean(summary.text.trim()).replace("\n## ", "\n### ");
+    let text = text.strip_prefix("## ").map_or(text.clone(), |rest| format!("### {rest}"));
+    let _ = writeln!(md, "{text}\n");
+}
+
+/// Heat and words per round: the SVG charts when written beside the
+/// export, else a sparkline and a table.
+fn charts(md: &mut String, state: &DebateState, images: Option<&Images>) {
+    if state.rounds.is_empty() {
+        return;
+    }
+    let words = crate::report::model::debater_words(state);
+    if let Some(images) = images {
+        let _ = writeln!(md, "## Heat per round\n\n![Heat per round]({})\n", images.heat);
+        let _ = writeln!(md, "## Words per round\n\n![Words per round: advocate and skeptic]({})\n", images.words);
+        return;
+    }
+    let line: String = state.rounds.iter().map(|r| spark(r.heat)).collect();
+    let _ = writeln!(md, "## Heat per round\n\n`{line}` (0.30 ▁ … █ 1.00)\n");
+    md.push_str("## Words per round\n\n| Round | Advocate | Skeptic |\n|---:|---:|---:|\n");
+    for (round, advocate, skeptic) in words {
+        let _ = writeln!(md, "| {round} | {advocate} | {skeptic} |");
+    }
+    md.push('\n');
+}
+
+/// One heat as a block of eight heights, 0.30 the lowest and 1.00 the highest.
+fn spark(heat: f32) -> char {
+    const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let share = (heat - crate::debate::verdict::HEAT_MIN)
+        / (crate::debate::verdict::HEAT_MAX - crate::debate::verdict::HEAT_MIN);
+    BLOCKS[((share * 7.0).round().clamp(0.0, 7.0)) as usize]
 }
 
 fn steering_line(ms: u64, event: &DebateEvent) -> Option<String> {

@@ -14,6 +14,8 @@ pub enum Effect {
     Export,
     /// Write the debate as an HTML report (the results view shows where).
     Report,
+    /// Ask the judge's model for the arbiter's summary of the ended debate.
+    Summarize,
     /// Stop the debate, save it and leave.
     Quit,
     /// Leave now (a second Ctrl-C).

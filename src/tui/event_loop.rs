@@ -10,6 +10,7 @@ use anyhow::Context;
 use crossterm::event::{Event, EventStream};
 use futures::{FutureExt, StreamExt};
 use tokio::signal::unix::{SignalKind, signal};
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::app::{App, Replay, ReplayClock, Tone, Until};
@@ -20,6 +21,7 @@ use super::install::{self, InstallMsg, InstallState};
 use super::modal::Modal;
 use super::replay::{Playback, Timeline};
 use super::settings::{self, ConfigureResult};
+use super::summarize::{self, SummaryMsg};
 use super::terminal::Guard;
 use super::{Opening, Studio, view};
 use crate::debate::engine::{self, DebateHandle, DebateSpec, Stamped};
@@ -56,15 +58,13 @@ struct Running {
 }
 
 pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
-    let mut sigterm = signal(SignalKind::terminate()).context("could not watch for SIGTERM")?;
-    let mut sigint = signal(SignalKind::interrupt()).context("could not watch for SIGINT")?;
-    // A closed terminal window: stop, save and restore as for SIGTERM.
-    let mut sighup = signal(SignalKind::hangup()).context("could not watch for SIGHUP")?;
+    let mut signals = Signals::watch()?;
     let mut guard = Guard::enter(studio.mouse).context("could not take over the terminal")?;
     let mut input = EventStream::new();
     let mut debate: Option<Running> = None;
     let mut installing = None;
     let mut configuring = None;
+    let mut summarizing = None;
     let opening = std::mem::replace(&mut studio.opening, Opening::StartScreen);
     open(&studio, &mut app, &mut debate, opening)?;
     let mut retained = view::Retained::default();
@@ -100,6 +100,10 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 effects = on_configured(&mut studio, &mut app, result);
                 dirty = true;
             }
+            msg = summarize::next(&mut summarizing) => {
+                on_summary(&studio, &mut app, &mut debate, &mut summarizing, msg);
+                dirty = true;
+            }
             msg = install::next(&mut installing) => {
                 effects = on_install(&mut studio, &mut app, msg);
                 if !matches!(app.install, Some(InstallState::Running(_))) {
@@ -109,9 +113,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
             }
             () = tokio::time::sleep_until(frame_due), if dirty => {}
             () = tokio::time::sleep_until(tick_due), if !dirty && app.animating() => dirty = true,
-            _ = sigterm.recv() => effects.push(Effect::Quit),
-            _ = sigint.recv() => effects.push(Effect::Quit),
-            _ = sighup.recv() => effects.push(Effect::Quit),
+            () = signals.next() => effects.push(Effect::Quit),
         }
         for effect in effects {
             match effect {
@@ -135,6 +137,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 }
                 Effect::Export => export_shown(&studio, &mut app, debate.as_ref()),
                 Effect::Report => report_shown(&studio, &mut app, debate.as_ref()),
+                Effect::Summarize => summarizing = begin_summary(&studio, &mut app),
                 Effect::ExportSession(id) => export_stored(&studio, &mut app, &id),
                 Effect::InstallModel => begin_install(&studio, &mut app, &mut installing),
                 Effect::Configure(fields) => configuring = settings::start(studio.configure.as_ref(), fields),
@@ -161,6 +164,31 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
 fn show_sessions(studio: &Studio, app: &mut App, debate: Option<&Running>) {
     let shown = debate.and_then(|d| d.session.clone());
     app.modal = Some(Modal::Sessions(Browser::new(studio.store.list()).showing(shown)));
+}
+
+/// The signals that stop the studio (saving and restoring the terminal):
+/// SIGTERM, SIGINT, and SIGHUP for a closed terminal window.
+struct Signals([tokio::signal::unix::Signal; 3]);
+
+impl Signals {
+    fn watch() -> anyhow::Result<Self> {
+        let watch = |kind: SignalKind, name: &str| signal(kind).with_context(|| format!("could not watch for {name}"));
+        Ok(Self([
+            watch(SignalKind::terminate(), "SIGTERM")?,
+            watch(SignalKind::interrupt(), "SIGINT")?,
+            watch(SignalKind::hangup(), "SIGHUP")?,
+        ]))
+    }
+
+    /// Returns when any of them arrives.
+    async fn next(&mut self) {
+        let [term, int, hup] = &mut self.0;
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+            _ = hup.recv() => {}
+        }
+    }
 }
 
 /// Stops what is shown and opens a stored debate in its place.
@@ -553,6 +581,72 @@ fn report_shown(studio: &Studio, app: &mut App, debate: Option<&Running>) {
             app.say_until(Tone::Good, format!("Report written to {shown}"), Until::NextRound);
         }
         Err(e) => app.say(Tone::Error, format!("Report failed: `heat report` writes it elsewhere ({e:#})")),
+    }
+}
+
+/// Starts the arbiter's summary, its draft shown in the results view.
+fn begin_summary(studio: &Studio, app: &mut App) -> Option<mpsc::UnboundedReceiver<SummaryMsg>> {
+    match summarize::start(studio, &app.debate) {
+        Ok(rx) => {
+            if let Some(Modal::Results(results)) = &mut app.modal {
+                results.summary_draft = Some(String::new());
+            }
+            app.say_until(Tone::Info, "Asking the judge's model for a summary…", Until::NextRound);
+            Some(rx)
+        }
+        Err(why) => {
+            app.say_until(Tone::Info, why, Until::NextRound);
+            None
+        }
+    }
+}
+
+/// A summary's text goes into the results view; once whole it is recorded
+/// in the session (reopened for it when the studio holds it only to show)
+/// and folded into the studio.
+fn on_summary(
+    studio: &Studio,
+    app: &mut App,
+    debate: &mut Option<Running>,
+    summarizing: &mut Option<mpsc::UnboundedReceiver<SummaryMsg>>,
+    msg: Option<SummaryMsg>,
+) {
+    let draft = match &mut app.modal {
+        Some(Modal::Results(results)) => results.summary_draft.as_mut(),
+        _ => None,
+    };
+    match msg {
+        Some(SummaryMsg::Text(Some(piece))) => draft.into_iter().for_each(|d| d.push_str(&piece)),
+        Some(SummaryMsg::Text(None)) => draft.into_iter().for_each(String::clear),
+        Some(SummaryMsg::Done(Ok(event))) => {
+            *summarizing = None;
+            let recorded = match debate {
+                Some(Running { recorder: Some(recorder), .. }) => {
+                    recorder.record(&event).map_or(Ok(()), |w| Err(anyhow::anyhow!(w)))
+                }
+                Some(Running { session: Some(id), .. }) => studio
+                    .store
+                    .reopen(id)
+                    .and_then(|(mut recorder, _)| recorder.record(&event).map_or(Ok(()), |w| Err(anyhow::anyhow!(w)))),
+                _ => Err(anyhow::anyhow!("the shown debate is not stored")),
+            };
+            app.on_event(&event);
+            if let Some(Modal::Results(results)) = &mut app.modal {
+                results.summary_draft = None;
+            }
+            match recorded {
+                Ok(()) => app.say_until(Tone::Good, "Summary written and kept with the session", Until::NextRound),
+                Err(e) => app.say(Tone::Warn, format!("Summary written but not kept: {e:#}")),
+            }
+        }
+        Some(SummaryMsg::Done(Err(e))) => {
+            *summarizing = None;
+            if let Some(Modal::Results(results)) = &mut app.modal {
+                results.summary_draft = None;
+            }
+            app.say(Tone::Error, format!("{e:#}"));
+        }
+        None => *summarizing = None,
     }
 }
 

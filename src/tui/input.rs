@@ -244,13 +244,19 @@ impl App {
         }
     }
 
-    /// The results view: `w` writes the report, Esc, Enter and its own key
-    /// close it; any other key closes it and does what it does.
+    /// The results view: `w` writes the report, `a` asks for the summary,
+    /// Esc, Enter and its own key close it; any other key closes it and does
+    /// what it does.
     fn results_key(&mut self, results: Results, key: KeyEvent) -> Vec<Effect> {
         match key.code {
             KeyCode::Char('w') => {
                 self.modal = Some(Modal::Results(results));
                 vec![Effect::Report]
+            }
+            KeyCode::Char('a') => {
+                let asked = results.summary_draft.is_none();
+                self.modal = Some(Modal::Results(results));
+                if asked { vec![Effect::Summarize] } else { Vec::new() }
             }
             KeyCode::Esc | KeyCode::Enter => Vec::new(),
             _ => match self.keymap.action(&key) {

@@ -24,6 +24,7 @@ pub mod settings;
 mod start;
 mod steer;
 pub mod streaming_text;
+mod summarize;
 mod terminal;
 pub mod theme;
 pub mod turn_stats;

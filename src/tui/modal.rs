@@ -22,11 +22,13 @@ pub enum Modal {
     Results(Results),
 }
 
-/// The results view, and the report written from it.
+/// The results view, the report written from it and the summary asked.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Results {
     /// Where the HTML report was written, once it was.
     pub report: Option<String>,
+    /// The arbiter's summary as it streams in, while it is written.
+    pub summary_draft: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -59,13 +59,20 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
         facts.push(Line::from(Span::styled(counters.trim_end().to_string(), theme.secondary())));
     }
 
-    let synthesis = debate.finish.as_ref().and_then(|f| f.synthesis.as_deref()).map(|s| clean(s.trim()));
+    // The arbiter's summary as it is written, or once it is, else the judge's synthesis.
+    let synthesis = match (&results.summary_draft, &debate.summary) {
+        (Some(draft), _) => Some(("Summary (being written): ", flattened(&clean(draft)))),
+        (None, Some(summary)) => Some(("Summary: ", flattened(&clean(summary.text.trim())))),
+        (None, None) => {
+            debate.finish.as_ref().and_then(|f| f.synthesis.as_deref()).map(|s| ("Synthesis: ", clean(s.trim())))
+        }
+    };
     let report = match &results.report {
         Some(path) => Line::from(vec![Span::raw("Report: "), Span::styled(path.clone(), Style::new().fg(theme.link))]),
         None => hint_line(app, "w writes the HTML report (heat report does too)"),
     };
-    let synthesis_rows = synthesis.as_ref().map_or(0, |text| {
-        let wrapped = textwrap::wrap(&format!("Synthesis: {text}"), usize::from(body.width).max(10)).len();
+    let synthesis_rows = synthesis.as_ref().map_or(0, |(label, text)| {
+        let wrapped = textwrap::wrap(&format!("{label}{text}"), usize::from(body.width).max(10)).len();
         wrapped.min(SYNTHESIS_LINES) as u16 + 1
     });
     let fixed = facts.len() as u16 + 1 + synthesis_rows + 1;
@@ -85,14 +92,18 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
         heat_chart(frame, app, heat_area);
         words_chart(frame, app, words_area, &words);
     }
-    if let Some(text) = synthesis {
+    if let Some((label, text)) = synthesis {
         let shown = Rect { y: synthesis_area.y + 1, height: synthesis_area.height.saturating_sub(1), ..synthesis_area };
-        let rows = synthesis_lines(&text, usize::from(shown.width), usize::from(shown.height));
+        let rows = synthesis_lines(label, &text, usize::from(shown.width), usize::from(shown.height));
         frame.render_widget(Paragraph::new(rows), shown);
     }
     frame.render_widget(Paragraph::new(report), report_area);
     let keys = [(Action::NewDebate, "new debate"), (Action::Export, "export"), (Action::Quit, "quit")];
-    let mut hints = vec!["w report".to_string(), "Esc close".to_string()];
+    let mut hints = vec!["w report".to_string()];
+    if debate.summary.is_none() && results.summary_draft.is_none() && app.starts_debates() {
+        hints.push("a summary".to_string());
+    }
+    hints.push("Esc close".to_string());
     hints.extend(
         keys.iter()
             .filter(|(action, _)| *action != Action::NewDebate || app.starts_debates())
@@ -108,12 +119,28 @@ fn capitalised(text: &str) -> String {
     chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
-/// The synthesis after a bold "Synthesis:", wrapped to `width` and cut to
-/// `rows` lines, the last ending in `…` when there is more (the judge's pane
-/// holds it all).
-fn synthesis_lines(text: &str, width: usize, rows: usize) -> Vec<Line<'static>> {
-    const LABEL: &str = "Synthesis: ";
-    let whole = format!("{LABEL}{text}");
+/// A Markdown summary as one run of text: each `## Heading` becomes
+/// `Heading:` and list items run on.
+fn flattened(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let line = match line.strip_prefix("## ").or_else(|| line.strip_prefix("# ")) {
+            Some(heading) => format!("{}:", heading.trim_end_matches(':')),
+            None => line.trim_start_matches(['-', '*']).trim().to_string(),
+        };
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&line);
+    }
+    out
+}
+
+/// The text after its bold label ("Synthesis: "), wrapped to `width` and
+/// cut to `rows` lines, the last ending in `…` when there is more (the
+/// judge's pane and the report hold it all).
+fn synthesis_lines(label: &'static str, text: &str, width: usize, rows: usize) -> Vec<Line<'static>> {
+    let whole = format!("{label}{text}");
     let wrapped = textwrap::wrap(&whole, width.max(10));
     let cut = wrapped.len() > rows;
     let mut lines: Vec<String> = wrapped.into_iter().take(rows).map(std::borrow::Cow::into_owned).collect();
@@ -124,9 +151,9 @@ fn synthesis_lines(text: &str, width: usize, rows: usize) -> Vec<Line<'static>> 
     lines
         .into_iter()
         .enumerate()
-        .map(|(i, line)| match line.strip_prefix(LABEL) {
+        .map(|(i, line)| match line.strip_prefix(label) {
             Some(rest) if i == 0 => Line::from(vec![
-                Span::styled(LABEL, Style::new().add_modifier(Modifier::BOLD)),
+                Span::styled(label, Style::new().add_modifier(Modifier::BOLD)),
                 Span::raw(rest.to_string()),
             ]),
             _ => Line::from(line),
