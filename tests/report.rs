@@ -339,3 +339,28 @@ proptest! {
         prop_assert!(!page.contains("evil.example/\">"));
     }
 }
+
+#[test]
+fn a_document_debate_lists_its_evidence() {
+    use heat::debate::grounding::{Cited, Mark, QuoteCheck, Source};
+    let source = Source::from_bytes("design.md".into(), b"# Queue\nJobs are lost when a node restarts.\n").expect("a source");
+    let (header, mut records) = hostile_session("An argument.");
+    records.insert(1, Record { ms: 0, event: DebateEvent::Grounded { date: None, source: Some(source) } });
+    let checks = vec![
+        QuoteCheck { cited: Cited::Lines { start: 2, end: 2 }, mark: Mark::Verified, lines: Some((2, 2)), from: None },
+        QuoteCheck {
+            cited: Cited::Quote { text: "the queue never loses a job".into() },
+            mark: Mark::Unverified,
+            lines: None,
+            from: None,
+        },
+    ];
+    let at = records.iter().position(|r| matches!(r.event, DebateEvent::TopicInjected { .. })).expect("a steer");
+    records.insert(at, Record { ms: 10, event: DebateEvent::QuotesChecked { round: 0, role: Role::Advocate, checks } });
+    let page = html(&header, &records);
+    assert!(page.contains("design.md (2 lines, sha256 "), "the header names the source");
+    let evidence = between(&page, "id=\"evidence\"", "</section>");
+    assert!(evidence.contains("[L2]") && evidence.contains("in the source, L2"), "{evidence}");
+    assert!(evidence.contains("the queue never loses a job") && evidence.contains("not in the source"), "{evidence}");
+    assert_eq!(evidence.matches("<tr>").count(), 3, "a header and one row a check: {evidence}");
+}

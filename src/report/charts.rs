@@ -3,6 +3,7 @@
 //! read on a light and a dark page; the page's CSS colours the text.
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf32;
 use plotters::prelude::*;
 
 use super::model::{HeatSetBy, Report};
@@ -39,19 +40,7 @@ pub fn heat(report: &Report) -> anyhow::Result<String> {
             .x_label_area_size(34)
             .y_label_area_size(44)
             .build_cartesian_2d(0.5f32..rounds + 0.5, (HEAT_MIN - 0.05)..(HEAT_MAX + 0.12))?;
-        chart
-            .configure_mesh()
-            .x_labels(report.heat.len().clamp(1, 30))
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_labels(8)
-            .y_label_formatter(&|y| format!("{y:.1}"))
-            .x_desc("round")
-            .y_desc("heat")
-            .axis_style(AXIS)
-            .bold_line_style(AXIS.mix(0.25))
-            .light_line_style(TRANSPARENT)
-            .label_style(("sans-serif", 16).into_font().color(&AXIS))
-            .draw()?;
+        axes(&mut chart, report.heat.len(), "heat", &|y| format!("{y:.1}"))?;
         let points: Vec<(f32, f32)> = report.heat.iter().map(|p| (p.round as f32, p.heat)).collect();
         chart.draw_series(LineSeries::new(points.iter().copied(), JUDGE.mix(0.6).stroke_width(2)))?;
         chart.draw_series(report.heat.iter().map(|p| {
@@ -93,18 +82,7 @@ pub fn words(report: &Report) -> anyhow::Result<String> {
             .x_label_area_size(34)
             .y_label_area_size(52)
             .build_cartesian_2d(0.5f32..rounds + 0.5, 0f32..most * 1.1)?;
-        chart
-            .configure_mesh()
-            .x_labels(report.effort.len().clamp(1, 30))
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .x_desc("round")
-            .y_desc("words")
-            .axis_style(AXIS)
-            .bold_line_style(AXIS.mix(0.25))
-            .light_line_style(TRANSPARENT)
-            .label_style(("sans-serif", 16).into_font().color(&AXIS))
-            .draw()?;
+        axes(&mut chart, report.effort.len(), "words", &|y| format!("{y:.0}"))?;
         for (offset, role) in [(-0.36f32, Role::Advocate), (0.02, Role::Skeptic)] {
             chart.draw_series(report.effort.iter().map(|e| {
                 let x = e.round as f32 + offset;
@@ -113,6 +91,27 @@ pub fn words(report: &Report) -> anyhow::Result<String> {
         }
         Ok(())
     })
+}
+
+type Plot<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf32, RangedCoordf32>>;
+
+/// Both charts' axes: a round per label along the bottom, `y` up the side,
+/// a faint grid.
+fn axes(chart: &mut Plot<'_, '_>, rounds: usize, y: &str, y_label: &dyn Fn(&f32) -> String) -> anyhow::Result<()> {
+    chart
+        .configure_mesh()
+        .x_labels(rounds.clamp(1, 30))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_labels(8)
+        .y_label_formatter(y_label)
+        .x_desc("round")
+        .y_desc(y)
+        .axis_style(AXIS)
+        .bold_line_style(AXIS.mix(0.25))
+        .light_line_style(TRANSPARENT)
+        .label_style(("sans-serif", 16).into_font().color(&AXIS))
+        .draw()?;
+    Ok(())
 }
 
 /// Draws on an SVG canvas and returns the document.
