@@ -69,7 +69,7 @@ impl Action {
         (Action::NextRound, "next_round", "]", "skip the replay to the next round"),
         (Action::TurnStats, "stats", "m", "show or hide each pane's turn time and tokens/s"),
         (Action::CitedLines, "cited_lines", "L", "show or hide the source lines a turn cites"),
-        (Action::Results, "results", "o", "show the results: outcome, heat and words per round, the report"),
+        (Action::Results, "results", "o", "show the results: outcome, heat and words, the report"),
     ];
 
     pub fn config_name(self) -> &'static str {
