@@ -212,3 +212,41 @@ fn a_markdown_export_to_a_file_draws_its_charts_beside_it() {
     assert!(md.contains("## Heat per round\n\n`") && md.contains("| Round | Advocate | Skeptic |"), "{md}");
     assert!(!dir.path().join("plain-heat.svg").exists());
 }
+
+#[test]
+fn compare_sets_two_debates_side_by_side_and_says_where_they_part() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (first, _) = store_demo(dir.path(), false);
+    let (same, _) = store_demo(dir.path(), false);
+    // A third whose round 3 ran at another heat.
+    let demo = log::parse(include_bytes!("../assets/demo-session.jsonl")).expect("the demo loads");
+    let mut recorder = Store::open(dir.path()).expect("store").create().expect("created");
+    for record in &demo.records {
+        let mut event = record.event.clone();
+        if let heat::debate::DebateEvent::RoundStarted { round: 2, heat, .. } = &mut event {
+            *heat = 0.6;
+        }
+        recorder.record(&event);
+    }
+    let other = recorder.id().to_string();
+    drop(recorder);
+
+    let out = heat(dir.path()).args(["compare", &first, &same]).output().expect("runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("They are the same through all 4 rounds."), "{text}");
+    assert!(
+        text.contains("outcome    resolution forced after 4 rounds       resolution forced after 4 rounds"),
+        "{text}"
+    );
+
+    let out = heat(dir.path()).args(["compare", &first, &other]).output().expect("runs");
+    let text = stdout(&out);
+    assert!(text.contains("They part in round 3: the heat differs (0.90 and 0.60)."), "{text}");
+    assert!(text.contains("0.90 → 0.70 → 0.60 → 0.50"), "{text}");
+    assert!(text.lines().all(|l| l == l.trim_end()), "no trailing spaces");
+
+    let out = heat(dir.path()).args(["compare", &first, "zzz"]).output().expect("runs");
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("no session has an id starting with \"zzz\""), "{}", stderr(&out));
+}

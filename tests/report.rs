@@ -343,7 +343,8 @@ proptest! {
 #[test]
 fn a_document_debate_lists_its_evidence() {
     use heat::debate::grounding::{Cited, Mark, QuoteCheck, Source};
-    let source = Source::from_bytes("design.md".into(), b"# Queue\nJobs are lost when a node restarts.\n").expect("a source");
+    let source =
+        Source::from_bytes("design.md".into(), b"# Queue\nJobs are lost when a node restarts.\n").expect("a source");
     let (header, mut records) = hostile_session("An argument.");
     records.insert(1, Record { ms: 0, event: DebateEvent::Grounded { date: None, source: Some(source) } });
     let checks = vec![

@@ -141,6 +141,13 @@ pub enum Commands {
         #[command(flatten)]
         debate: Box<DebateArgs>,
     },
+    /// Two stored debates side by side: seats, outcomes, then heat, words and verdicts round by round, and where they part.
+    Compare {
+        /// A session id, or the start of one.
+        a: String,
+        /// Another session id, or the start of one.
+        b: String,
+    },
     /// Install, list or locate the offline model.
     Model {
         #[command(subcommand)]

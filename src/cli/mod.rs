@@ -19,6 +19,7 @@ macro_rules! show {
 }
 
 pub mod args;
+mod compare;
 mod doctor;
 mod model;
 pub mod print;
@@ -162,6 +163,10 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             let request = report::Request { id: id.as_deref(), demo, output: output.as_deref(), force, open };
             report::report(config.as_ref(), &request)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Commands::Compare { a, b }) => {
+            compare::compare(&a, &b)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Model { action }) => {

@@ -193,7 +193,7 @@ pub(super) fn write_file(path: &Path, text: &str, force: bool) -> anyhow::Result
 }
 
 /// `text` cut to `width` characters, ending in `…` when cut.
-fn fit(text: &str, width: usize) -> String {
+pub(super) fn fit(text: &str, width: usize) -> String {
     if text.chars().count() <= width {
         return text.to_string();
     }
