@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use std::io::Write as _;
 
-use anyhow::{Context as _, bail};
+use anyhow::bail;
 
 use crate::config::Config;
 use crate::debate::{Role, summary};
@@ -90,7 +90,11 @@ pub fn report(config: Option<&Config>, request: &Request<'_>) -> anyhow::Result<
     };
     show!("{}", path.display());
     if request.open {
-        open::that_detached(&path).with_context(|| format!("wrote {} but could not open a browser", path.display()))?;
+        if let Err(e) = open::that_detached(&path) {
+            // The launcher's own words (an exit status) help nobody at the terminal: they go to the log.
+            tracing::warn!(error = %e, "could not open a browser");
+            bail!("wrote {}, but no browser could be opened here; open the file yourself", path.display());
+        }
     }
     Ok(path)
 }
