@@ -89,12 +89,12 @@ pub fn report(config: Option<&Config>, request: &Request<'_>) -> anyhow::Result<
         None => report::save(&Store::open(&data_dir)?.reports_dir(), &id, &html)?,
     };
     show!("{}", path.display());
-    if request.open {
-        if let Err(e) = open::that_detached(&path) {
-            // The launcher's own words (an exit status) help nobody at the terminal: they go to the log.
-            tracing::warn!(error = %e, "could not open a browser");
-            bail!("wrote {}, but no browser could be opened here; open the file yourself", path.display());
-        }
+    if request.open
+        && let Err(e) = open::that_detached(&path)
+    {
+        // The launcher's own words (an exit status) help nobody at the terminal: they go to the log.
+        tracing::warn!(error = %e, "could not open a browser");
+        bail!("wrote {}, but no browser could be opened here; open the file yourself", path.display());
     }
     Ok(path)
 }
