@@ -147,6 +147,7 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::ModelReported { role, model } => tracing::info!(role = role.key(), %model, "served model"),
         DebateEvent::Reopened => tracing::info!("debate reopened"),
         DebateEvent::Finished { outcome, .. } => tracing::info!(outcome = %outcome.describe(), "debate finished"),
+        DebateEvent::Derived { from, how } => tracing::info!(%from, %how, "derived from another debate"),
         DebateEvent::Summarized { model, text, .. } => {
             tracing::info!(%model, chars = text.chars().count(), "summary written");
         }

@@ -250,3 +250,108 @@ fn compare_sets_two_debates_side_by_side_and_says_where_they_part() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("no session has an id starting with \"zzz\""), "{}", stderr(&out));
 }
+
+/// A stored one-round debate argued by three named Anthropic models.
+fn store_named(data: &Path) -> String {
+    use heat::debate::{DebateEvent, Participant, Role, TurnPurpose};
+    let store = Store::open(data).expect("store opens");
+    let mut recorder = store.create().expect("session created");
+    let seat =
+        |role, model: &str| Participant { role, provider: "anthropic".into(), model: model.into(), served: None };
+    let topic = "Tabs beat spaces".to_string();
+    let events = vec![
+        DebateEvent::Started {
+            topic: topic.clone(),
+            max_rounds: 3,
+            initial_heat: 0.8,
+            participants: vec![
+                seat(Role::Advocate, "m-adv"),
+                seat(Role::Skeptic, "m-skp"),
+                seat(Role::Judge, "m-judge"),
+            ],
+        },
+        DebateEvent::RoundStarted { round: 0, topic, heat: 0.8, injected: vec![] },
+        DebateEvent::TurnStarted {
+            round: 0,
+            role: Role::Advocate,
+            purpose: TurnPurpose::Argue,
+            temperature: Some(0.8),
+        },
+        DebateEvent::TurnCompleted {
+            round: 0,
+            role: Role::Advocate,
+            text: "For.".into(),
+            usage: None,
+            truncated_at: None,
+        },
+        DebateEvent::Finished { outcome: heat::debate::Outcome::Cancelled, synthesis: None },
+    ];
+    for event in &events {
+        recorder.record(event);
+    }
+    recorder.id().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_rematch_with_sides_swapped_seats_each_model_on_the_other_side() {
+    let server = MockLlm::with_handler(|request: &Recorded| {
+        let text = if request.system().contains("You are the JUDGE") {
+            r#"{"resolved": true, "verdict": "The advocate's case for tabs held against the skeptic's case for spaces.", "topic": "Tabs beat spaces", "heat": 0.3}"#
+        } else if request.system().contains("You are the ADVOCATE") {
+            "Tabs let every reader choose a width."
+        } else {
+            "Spaces render the same everywhere."
+        };
+        Reply::sse(&anthropic_sse(&[text], None), 64)
+    })
+    .await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let first = store_named(dir.path());
+    let mut cmd = heat(dir.path());
+    cmd.env("ANTHROPIC_API_KEY", "sk-ant-test-5f3a9c1e").env("ANTHROPIC_BASE_URL", &server.base_url).args([
+        "rematch",
+        &first,
+        "--swap-sides",
+        "--seat",
+        "judge=m-arbiter",
+    ]);
+    let out = tokio::task::spawn_blocking(move || cmd.output().expect("runs")).await.expect("joined");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!("a rematch of {first}: sides swapped, seat judge=m-arbiter")),
+        "{}",
+        stdout(&out)
+    );
+    // Each seat's request went to the model that argued the other side; the judge to the one named.
+    let model_for = |who: &str| -> Vec<String> {
+        server
+            .requests()
+            .iter()
+            .filter(|r| r.system().contains(who))
+            .map(|r| r.body["model"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    assert_eq!(model_for("You are the ADVOCATE"), vec!["m-skp"]);
+    assert_eq!(model_for("You are the SKEPTIC"), vec!["m-adv"]);
+    assert!(model_for("You are the JUDGE").iter().all(|m| m == "m-arbiter"));
+    // A new session, the first untouched; it records where it came from, and its shape.
+    let store = Store::open(dir.path()).expect("store");
+    let sessions = store.list();
+    assert_eq!(sessions.len(), 2);
+    let rematch = sessions.iter().find(|e| e.id != first).expect("the rematch is stored").id.clone();
+    let loaded = store.load(&rematch).expect("loads");
+    let state = heat::debate::DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+    assert_eq!(state.origin, Some((first.clone(), "sides swapped, seat judge=m-arbiter".to_string())));
+    assert_eq!((state.topic.as_str(), state.max_rounds), ("Tabs beat spaces", 3));
+    assert!((state.initial_heat - 0.8).abs() < 1e-6, "{}", state.initial_heat);
+    let page = dir.path().join("rematch.html");
+    let out = heat(dir.path()).args(["report", &rematch, "-o"]).arg(&page).output().expect("runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).expect("written");
+    assert!(html.contains(&format!("<dt>Rematch of</dt><dd><code>{first}</code>: sides swapped")), "the page says so");
+
+    let demo = tempfile::tempdir().expect("temp dir");
+    let (id, _) = store_demo(demo.path(), false);
+    let out = heat(demo.path()).args(["rematch", &id]).output().expect("runs");
+    assert!(stderr(&out).contains("argued by scripted models (the demo): they cannot argue again"), "{}", stderr(&out));
+}

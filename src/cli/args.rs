@@ -141,6 +141,22 @@ pub enum Commands {
         #[command(flatten)]
         debate: Box<DebateArgs>,
     },
+    /// Run a stored debate again from round 1 as a new session: the same proposition, rounds, first heat and source, each seat on the model that argued it.
+    Rematch {
+        /// A session id, or the start of one (the newest when none is given).
+        id: Option<String>,
+        /// Each debater's seat goes to the model that argued the other side.
+        #[arg(long)]
+        swap_sides: bool,
+        /// Another model for a seat: advocate=MODEL, skeptic=MODEL or judge=MODEL (repeatable).
+        #[arg(long, value_name = "NAME=MODEL")]
+        seat: Vec<String>,
+        /// Print one JSON event per line instead of text.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        debate: Box<DebateArgs>,
+    },
     /// Two stored debates side by side: seats, outcomes, then heat, words and verdicts round by round, and where they part.
     Compare {
         /// A session id, or the start of one.

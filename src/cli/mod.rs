@@ -24,6 +24,7 @@ mod doctor;
 mod model;
 pub mod print;
 mod probe;
+mod rematch;
 mod replay;
 mod report;
 mod run;
@@ -144,26 +145,13 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Report { id, demo, output, force, open, summary, debate }) => {
-            let config = if summary {
-                // The summary's model comes from the config: it must load.
-                Some(load_config(config_file.as_ref(), &debate.flag_values())?)
-            } else {
-                // Prices come from the config; a config that does not load costs the report its price line only.
-                match load_config(config_file.as_ref(), &debate.flag_values()) {
-                    Ok(config) => Some(config),
-                    Err(e) => {
-                        say!("heat: the report shows no cost: {e:#}");
-                        None
-                    }
-                }
-            };
-            let mut id = id;
-            if let (true, Some(config)) = (summary, &config) {
-                id = Some(report::summarize(config, id.as_deref()).await?);
-            }
             let request = report::Request { id: id.as_deref(), demo, output: output.as_deref(), force, open };
-            report::report(config.as_ref(), &request)?;
+            report::run(config_file.as_ref(), &debate.flag_values(), request, summary).await?;
             Ok(ExitCode::SUCCESS)
+        }
+        Some(Commands::Rematch { id, swap_sides, seat, json, debate }) => {
+            let request = rematch::Request { id: id.as_deref(), swap_sides, seats: &seat, json };
+            rematch::rematch(config_file.as_ref(), &debate.flag_values(), &request).await
         }
         Some(Commands::Compare { a, b }) => {
             compare::compare(&a, &b)?;

@@ -210,6 +210,11 @@ impl<W: Write> TextPrinter<W> {
                     self.line(&crate::sanitize::clean(text))?;
                 }
             }
+            DebateEvent::Derived { from, how } => {
+                let line =
+                    format!("heat · a rematch of {}: {}", crate::sanitize::clean(from), crate::sanitize::clean(how));
+                writeln!(self.out, "{}", self.style.paint("2", &line))?;
+            }
             DebateEvent::Summarized { model, text, .. } => {
                 let title = format!("══ the arbiter's summary ({}) ══", crate::sanitize::clean(model));
                 writeln!(self.out, "\n{}", self.style.paint("1", &title))?;

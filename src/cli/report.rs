@@ -23,6 +23,33 @@ pub struct Request<'a> {
     pub open: bool,
 }
 
+/// `heat report`: with `summary`, the summary is asked for and recorded
+/// first; then the page is written.
+pub async fn run(
+    config_file: Option<&std::path::PathBuf>,
+    flags: &[crate::config::FlagValue],
+    mut request: Request<'_>,
+    summary: bool,
+) -> anyhow::Result<PathBuf> {
+    let loaded = super::load_config(config_file, flags);
+    let config = match loaded {
+        Ok(config) => Some(config),
+        // The summary's model comes from the config: it must load.
+        Err(e) if summary => return Err(e),
+        // Prices come from the config; one that does not load costs the page its cost line only.
+        Err(e) => {
+            say!("heat: the report shows no cost: {e:#}");
+            None
+        }
+    };
+    let summarized;
+    if let (true, Some(config)) = (summary, &config) {
+        summarized = summarize(config, request.id).await?;
+        request.id = Some(&summarized);
+    }
+    report(config.as_ref(), &request)
+}
+
 /// `--summary`: asks the judge's model for the arbiter's summary of an
 /// ended debate, streaming it to stderr, and records it in the session.
 /// Returns the session's id.

@@ -127,7 +127,7 @@ pub async fn run(config: &Config, topic: Option<&str>, json: bool) -> anyhow::Re
         grounding::check_fits(&setup, source)?;
     }
     let recorder = store.create()?;
-    drive(engine::start(setup, spec), recorder, json, None).await
+    drive(engine::start(setup, spec), recorder, json, None, None).await
 }
 
 /// The source (`debate.source`), or its section (`debate.section`), read
@@ -184,15 +184,18 @@ pub async fn resume(config: &Config, id: Option<&str>, json: bool) -> anyhow::Re
     if was_paused {
         handle.send(Command::Resume);
     }
-    drive(handle, recorder, json, Some(&loaded.records.iter().map(|r| r.event.clone()).collect::<Vec<_>>())).await
+    let history: Vec<DebateEvent> = loaded.records.iter().map(|r| r.event.clone()).collect();
+    drive(handle, recorder, json, Some(&history), None).await
 }
 
-/// Records and prints every event until the debate ends.
-async fn drive(
+/// Records and prints every event until the debate ends; `origin` is
+/// recorded (and printed) right after the debate's `Started`.
+pub(super) async fn drive(
     mut handle: DebateHandle,
     mut recorder: Recorder,
     json: bool,
     history: Option<&[DebateEvent]>,
+    mut origin: Option<DebateEvent>,
 ) -> anyhow::Result<ExitCode> {
     let commands = handle.commander();
     // Ctrl-C stops the debate cleanly; a second one quits at once.
@@ -213,21 +216,25 @@ async fn drive(
     let mut outcome = None;
     let mut reader_gone = false;
     while let Some(engine::Stamped { event, at }) = handle.next_stamped().await {
-        if let Some(warning) = recorder.record_at(&event, at) {
-            say!("heat: {warning}");
-        }
-        if let DebateEvent::Finished { outcome: o, .. } = &event {
-            outcome = Some(o.clone());
-        }
-        let written = if json { json_line(&mut out, &event) } else { printer.event(&event) };
-        if let Err(e) = written {
-            // A closed pipe (`heat run … | head`) ends the debate quietly.
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                reader_gone = true;
-                handle.send(Command::Stop);
-                continue;
+        let started = matches!(event, DebateEvent::Started { .. });
+        let events = std::iter::once(event).chain(origin.take_if(|_| started));
+        for event in events {
+            if let Some(warning) = recorder.record_at(&event, at) {
+                say!("heat: {warning}");
             }
-            return Err(e.into());
+            if let DebateEvent::Finished { outcome: o, .. } = &event {
+                outcome = Some(o.clone());
+            }
+            let written = if json { json_line(&mut out, &event) } else { printer.event(&event) };
+            if let Err(e) = written {
+                // A closed pipe (`heat run … | head`) ends the debate quietly.
+                if e.kind() == std::io::ErrorKind::BrokenPipe {
+                    reader_gone = true;
+                    handle.send(Command::Stop);
+                    continue;
+                }
+                return Err(e.into());
+            }
         }
     }
     handle.join().await;

@@ -269,6 +269,12 @@ pub enum DebateEvent {
         /// The judge's final synthesis, when there is one.
         synthesis: Option<String>,
     },
+    /// Where this debate came from, right after `Started`: another stored
+    /// debate (`from`) run again, and how it was changed (`how`, in words).
+    Derived {
+        from: String,
+        how: String,
+    },
     /// The arbiter's summary, asked for after the debate ended
     /// (`heat report --summary`): by `model`, in Markdown.
     Summarized {
@@ -308,7 +314,8 @@ impl DebateEvent {
             | DebateEvent::ModelReported { .. }
             | DebateEvent::Reopened
             | DebateEvent::Finished { .. }
-            | DebateEvent::Summarized { .. } => None,
+            | DebateEvent::Summarized { .. }
+            | DebateEvent::Derived { .. } => None,
         }
     }
 }

@@ -143,6 +143,9 @@ pub struct DebateState {
     /// The document under debate, as recorded when the debate began.
     #[serde(default)]
     pub source: Option<Source>,
+    /// The stored debate this one runs again, and how it was changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<(String, String)>,
     /// The arbiter's summary, when one was asked for after the end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<Summary>,
@@ -385,6 +388,7 @@ impl DebateState {
             DebateEvent::Finished { outcome, synthesis } => {
                 self.finish = Some(Finish { outcome: outcome.clone(), synthesis: synthesis.clone() });
             }
+            DebateEvent::Derived { from, how } => self.origin = Some((from.clone(), how.clone())),
             // A newer summary replaces an older one.
             DebateEvent::Summarized { model, text, .. } => {
                 self.summary = Some(Summary { model: model.clone(), text: text.clone() });

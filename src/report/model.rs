@@ -237,6 +237,8 @@ pub struct Report {
     pub format: &'static str,
     pub seats: Vec<SeatLine>,
     pub source: Option<String>,
+    /// The stored debate this one runs again, and how it was changed.
+    pub origin: Option<(String, String)>,
     /// The outcome in words, or what it is so far.
     pub outcome: String,
     /// Whether the debate has ended.
@@ -300,6 +302,7 @@ impl Report {
             source: state.source.as_ref().map(|s| {
                 format!("{} ({} lines, sha256 {})", clean(&s.name), s.line_count(), &s.sha256[..12.min(s.sha256.len())])
             }),
+            origin: state.origin.as_ref().map(|(from, how)| (clean(from), clean(how))),
             outcome,
             finished,
             live: context.live && !finished,

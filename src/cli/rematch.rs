@@ -1,0 +1,103 @@
+//! `heat rematch ID`: a stored debate run again from round 1, as a new
+//! session: the same proposition, rounds, first heat and recorded source,
+//! each seat on the provider and model that argued it (the sides swapped
+//! with `--swap-sides`, a seat's model changed with `--seat NAME=MODEL`).
+//! The new session records which debate it reruns and how.
+
+use std::process::ExitCode;
+
+use anyhow::bail;
+
+use crate::config::FlagValue;
+use crate::debate::{DebateEvent, DebateState, Role, engine, grounding};
+use crate::store::{self, Store};
+
+/// What `heat rematch` was asked for.
+pub struct Request<'a> {
+    pub id: Option<&'a str>,
+    pub swap_sides: bool,
+    /// `advocate=MODEL`, …
+    pub seats: &'a [String],
+    pub json: bool,
+}
+
+/// The stored debate and the flags that seat it again: each role's provider
+/// and model as recorded (swapped, changed), then the debate's own shape.
+pub fn flags(state: &DebateState, request: &Request<'_>) -> anyhow::Result<Vec<FlagValue>> {
+    let flag = |key: String, raw: String| FlagValue { key, raw, flag: "heat rematch".into() };
+    let mut flags = vec![
+        flag("debate.max_rounds".into(), state.max_rounds.to_string()),
+        flag("debate.initial_heat".into(), format!("{:.2}", state.initial_heat)),
+    ];
+    for role in Role::ALL {
+        // With the sides swapped, each debater's seat goes to the model that argued the other side.
+        let from = match role.opponent() {
+            Some(other) if request.swap_sides => other,
+            _ => role,
+        };
+        let Some(who) = state.participant(from) else {
+            bail!("the stored debate does not say who argued as the {}", role.key())
+        };
+        if who.provider == "scripted" {
+            bail!("the stored debate was argued by scripted models (the demo): they cannot argue again");
+        }
+        flags.push(flag(format!("roles.{}.provider", role.key()), who.provider.clone()));
+        flags.push(flag(format!("roles.{}.model", role.key()), who.model.clone()));
+    }
+    for seat in request.seats {
+        let Some((name, model)) = seat.split_once('=') else {
+            bail!("--seat takes NAME=MODEL, e.g. --seat judge=claude-sonnet-4-5; got {seat:?}")
+        };
+        let Some(role) = Role::ALL.into_iter().find(|r| r.key() == name.trim()) else {
+            bail!("--seat names a seat: advocate, skeptic or judge; got {:?}", name.trim())
+        };
+        flags.push(FlagValue {
+            key: format!("roles.{}.model", role.key()),
+            raw: model.trim().into(),
+            flag: "--seat".into(),
+        });
+    }
+    Ok(flags)
+}
+
+/// How the rematch differs, in words, for its record.
+fn how(request: &Request<'_>) -> String {
+    let mut changes = Vec::new();
+    if request.swap_sides {
+        changes.push("sides swapped".to_string());
+    }
+    changes.extend(request.seats.iter().map(|s| format!("seat {}", s.trim())));
+    if changes.is_empty() { "run again as it was".into() } else { changes.join(", ") }
+}
+
+/// Runs the rematch headless, printing it as `heat run` does.
+pub async fn rematch(
+    config_file: Option<&std::path::PathBuf>,
+    user_flags: &[FlagValue],
+    request: &Request<'_>,
+) -> anyhow::Result<ExitCode> {
+    let store = Store::open(&store::data_dir()?)?;
+    let id = store.resolve(request.id)?;
+    let loaded = store.load(&id)?;
+    let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+    if state.max_rounds == 0 {
+        bail!("session {id} never started a debate: there is nothing to run again");
+    }
+    // The person's own flags come last: they win over what the session recorded.
+    let flags = [flags(&state, request)?, user_flags.to_vec()].concat();
+    let config = super::load_config(config_file, &flags)?;
+    let mut spec = super::run::spec_for(&config, false)?;
+    spec.topic = state.topic.clone();
+    // The recorded text, not the file: the rematch debates what the first debate did.
+    spec.grounding.source = state.source.clone();
+    let (setup, notices) = super::run::engine_setup_quiet(&config).await?;
+    for notice in &notices {
+        say!("heat: {notice}");
+    }
+    if let Some(source) = &spec.grounding.source {
+        grounding::check_fits(&setup, source)?;
+    }
+    let origin = DebateEvent::Derived { from: id, how: how(request) };
+    let recorder = store.create()?;
+    super::run::drive(engine::start(setup, spec), recorder, request.json, None, Some(origin)).await
+}
