@@ -26,6 +26,14 @@ pub fn clamp_heat(heat: f32) -> f32 {
     heat.clamp(HEAT_MIN, HEAT_MAX)
 }
 
+/// A heat as one of eight block heights, `▁` for the lowest and `█` for
+/// the highest: a round's mark in a text chart.
+pub fn spark(heat: f32) -> char {
+    const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let share = ((heat - HEAT_MIN) / (HEAT_MAX - HEAT_MIN)).clamp(0.0, 1.0);
+    BLOCKS[(share * 7.0).round() as usize]
+}
+
 /// The JSON schema handed to providers with structured output. `heat` is an
 /// enum of allowed values: grammar-based decoders ignore `minimum`/`maximum`.
 pub fn schema() -> Value {

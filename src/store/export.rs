@@ -223,21 +223,13 @@ fn charts(md: &mut String, state: &DebateState, images: Option<&Images>) {
         let _ = writeln!(md, "## Words per round\n\n![Words per round: advocate and skeptic]({})\n", images.words);
         return;
     }
-    let line: String = state.rounds.iter().map(|r| spark(r.heat)).collect();
+    let line: String = state.rounds.iter().map(|r| crate::debate::verdict::spark(r.heat)).collect();
     let _ = writeln!(md, "## Heat per round\n\n`{line}` (0.30 ▁ … █ 1.00)\n");
     md.push_str("## Words per round\n\n| Round | Advocate | Skeptic |\n|---:|---:|---:|\n");
     for (round, advocate, skeptic) in words {
         let _ = writeln!(md, "| {round} | {advocate} | {skeptic} |");
     }
     md.push('\n');
-}
-
-/// One heat as a block of eight heights, 0.30 the lowest and 1.00 the highest.
-fn spark(heat: f32) -> char {
-    const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    let share = (heat - crate::debate::verdict::HEAT_MIN)
-        / (crate::debate::verdict::HEAT_MAX - crate::debate::verdict::HEAT_MIN);
-    BLOCKS[((share * 7.0).round().clamp(0.0, 7.0)) as usize]
 }
 
 fn steering_line(ms: u64, event: &DebateEvent) -> Option<String> {

@@ -8,12 +8,11 @@ use ratatui::text::{Line, Span};
 
 use super::truncate;
 use crate::debate::state::TurnStatus;
-use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
+use crate::debate::verdict::{HEAT_MAX, HEAT_MIN, spark};
 use crate::debate::{Outcome, Role};
 use crate::sanitize::clean;
 use crate::tui::app::{App, Replay, speed_label};
 
-const SPARKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 const GAUGE_CELLS: usize = 10;
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
@@ -151,9 +150,4 @@ fn gauge(app: &App) -> Vec<Span<'static>> {
     }
     spans.push(Span::raw(" "));
     spans
-}
-
-fn spark(heat: f32) -> char {
-    let t = ((heat - HEAT_MIN) / (HEAT_MAX - HEAT_MIN)).clamp(0.0, 1.0);
-    SPARKS[(t * 7.0).round() as usize]
 }
