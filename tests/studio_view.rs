@@ -574,3 +574,19 @@ fn results_view() {
     assert_eq!(app.on_key(key('e')), vec![heat::tui::effect::Effect::Export]);
     assert!(app.modal.is_none());
 }
+
+#[test]
+fn length_parity_is_flagged_once_both_sides_have_spoken() {
+    // Mid-stream: the counts as they grow, no flag while a side still writes.
+    let text = screen(&mut studio_support::mid_stream(), 120, 40);
+    assert!(text.contains("words 34:9") && !text.contains('⚖'), "{text}");
+    // Both done and one side over 1.5× the other: flagged, in words where there is room, short where not.
+    let text = screen(&mut judging(), 120, 40);
+    assert!(text.contains("words 34:9  ⚖ advocate 3.8× longer"), "{text}");
+    assert!(screen(&mut judging(), 80, 24).contains("words 34:9  ⚖ 3.8×"));
+    // `ui.length_parity = false` leaves it out.
+    let mut app = judging();
+    app.show_parity = false;
+    let text = screen(&mut app, 120, 40);
+    assert!(!text.contains("words 34:9") && !text.contains('⚖'), "{text}");
+}

@@ -104,6 +104,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
     }
     app.roster = found.roster;
     app.show_stats = config.flag("ui.turn_stats").unwrap_or(false);
+    app.show_parity = config.flag("ui.length_parity").unwrap_or(true);
     if found.installer.is_some() {
         app.install = Some(InstallState::Offered);
     }

@@ -103,6 +103,8 @@ pub fn all() -> Vec<KeySpec> {
     add("ui.mouse", Kind::Flag, Some("HEAT_MOUSE"), false);
     // Whether pane titles show each latest turn's time and tokens/s (`m` toggles it).
     add("ui.turn_stats", Kind::Flag, Some("HEAT_TURN_STATS"), false);
+    // Whether the header shows each side's words this round, flagged over 1.5×.
+    add("ui.length_parity", Kind::Flag, Some("HEAT_LENGTH_PARITY"), false);
     for (_, name, _, _) in crate::tui::keymap::Action::TABLE {
         add(&format!("keys.{name}"), Kind::Text, None, false);
     }

@@ -130,6 +130,8 @@ pub struct App {
     pub search: Option<super::search::Search>,
     /// Whether pane titles show their latest turn's time and tokens/s.
     pub show_stats: bool,
+    /// Whether the header shows each side's words this round (`ui.length_parity`).
+    pub show_parity: bool,
     /// Whether the source lines a turn cited show under its marks.
     pub show_cited: bool,
     /// Each role's latest turn, timed.
@@ -182,6 +184,7 @@ impl App {
             settings: None,
             configuring: None,
             show_stats: false,
+            show_parity: true,
             show_cited: false,
             turn_times: super::turn_stats::TurnTimes::default(),
             clock: (Instant::now(), 0),

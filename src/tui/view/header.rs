@@ -42,7 +42,17 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     if left_width + gauge_width + 1 > width {
         left = rounds(app, true);
     }
-    let left_width: usize = left.iter().map(Span::width).sum();
+    let mut left_width: usize = left.iter().map(Span::width).sum();
+    // Length parity, in the longest form that fits: counts and flag in words, counts and a short flag, the flag.
+    for form in [Parity::Full, Parity::Counts, Parity::Flag] {
+        let spans = parity(app, form);
+        let parity_width: usize = spans.iter().map(Span::width).sum();
+        if left_width + parity_width + gauge_width < width {
+            left.extend(spans);
+            left_width += parity_width;
+            break;
+        }
+    }
     let mut spans = left;
     spans.push(Span::raw(" ".repeat(width.saturating_sub(left_width + gauge_width))));
     spans.extend(gauge);
@@ -124,6 +134,47 @@ fn rounds(app: &App, compact: bool) -> Vec<Span<'static>> {
     }
     if debate.force_requested && debate.finish.is_none() {
         spans.push(Span::styled("  resolving", Style::new().fg(theme.warn).add_modifier(Modifier::BOLD)));
+    }
+    spans
+}
+
+/// Over this, one side's words are flagged: judges favour the longer side.
+const PARITY_FLAG: f64 = 1.5;
+
+/// How much of the length parity the header has room for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Parity {
+    /// `words 158:312  ⚖ skeptic 2.0× longer`
+    Full,
+    /// `words 158:312  ⚖ 2.0×`
+    Counts,
+    /// `⚖ 2.0×`
+    Flag,
+}
+
+/// Each side's words this round, and the flag once both have finished and
+/// one wrote over 1.5× the other, in the given form.
+fn parity(app: &App, form: Parity) -> Vec<Span<'static>> {
+    let Some(round) = app.debate.current_round().filter(|_| app.show_parity) else { return Vec::new() };
+    let words = |role: Role| round.turn(role).map_or(0, |t| t.text.split_whitespace().count());
+    let (advocate, skeptic) = (words(Role::Advocate), words(Role::Skeptic));
+    let mut spans = Vec::new();
+    if advocate + skeptic == 0 {
+        return spans;
+    }
+    if form != Parity::Flag {
+        spans.push(Span::styled(format!("  words {advocate}:{skeptic}"), app.theme.secondary()));
+    }
+    let done = |role: Role| round.turn(role).is_some_and(crate::debate::state::Turn::is_settled);
+    let (long, shorter, who) =
+        if advocate >= skeptic { (advocate, skeptic, Role::Advocate) } else { (skeptic, advocate, Role::Skeptic) };
+    let ratio = long as f64 / shorter.max(1) as f64;
+    if done(Role::Advocate) && done(Role::Skeptic) && ratio > PARITY_FLAG {
+        let text = match form {
+            Parity::Full => format!("  ⚖ {} {ratio:.1}× longer", who.key()),
+            Parity::Counts | Parity::Flag => format!("  ⚖ {ratio:.1}×"),
+        };
+        spans.push(Span::styled(text, Style::new().fg(app.theme.warn)));
     }
     spans
 }
