@@ -152,6 +152,8 @@ fn the_demo_report_has_every_section_and_its_steering() {
     let person_points =
         chart.split("<circle").skip(1).filter(|c| c[..c.find("/>").unwrap_or(0)].contains("fill=\"#D6336C\""));
     assert_eq!(person_points.count(), pinned);
+    // How alike the sides are, per round, with what the number means.
+    assert!(page.contains("<th class=\"num\">Alike</th>") && page.contains("share of content words"));
     // The demo's retry shows on its turn.
     assert!(page.contains("1 retry"), "the retried turn says so");
 }

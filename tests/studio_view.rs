@@ -590,3 +590,31 @@ fn length_parity_is_flagged_once_both_sides_have_spoken() {
     let text = screen(&mut app, 120, 40);
     assert!(!text.contains("words 34:9") && !text.contains('⚖'), "{text}");
 }
+
+#[test]
+fn sides_saying_much_the_same_are_flagged() {
+    let mut app = studio_support::mid_stream();
+    let same = "Remote teams ship faster because focus time is protected.";
+    feed(
+        &mut app,
+        &[
+            DebateEvent::TurnCompleted {
+                round: 0,
+                role: Role::Advocate,
+                text: same.into(),
+                usage: None,
+                truncated_at: None,
+            },
+            DebateEvent::TurnCompleted {
+                round: 0,
+                role: Role::Skeptic,
+                text: format!("{same} Mostly."),
+                usage: None,
+                truncated_at: None,
+            },
+        ],
+    );
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("⇄ 89% alike"), "{text}");
+    assert!(!screen(&mut judging(), 120, 40).contains('⇄'), "different arguments are not flagged");
+}

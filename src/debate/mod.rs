@@ -3,6 +3,7 @@
 //! engine that drives them.
 
 mod call;
+pub mod convergence;
 pub mod cost;
 pub mod engine;
 pub mod event;

@@ -93,6 +93,8 @@ pub struct Effort {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RoundEffort {
     pub round: u32,
+    /// How alike the two arguments are, 0 to 1 (`debate::convergence`).
+    pub alike: Option<f64>,
     /// In seat order: the debaters, then the judge (all its turns of the round).
     pub seats: Vec<(Role, Effort)>,
 }
@@ -508,7 +510,7 @@ fn effort(state: &DebateState, walk: &Walk) -> Vec<RoundEffort> {
                     };
                 }
             }
-            RoundEffort { round: round.number + 1, seats }
+            RoundEffort { round: round.number + 1, alike: crate::debate::convergence::of_round(round), seats }
         })
         .collect()
 }

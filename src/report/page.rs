@@ -67,7 +67,8 @@ impl Page<'_> {
         format!("{a} words against {s}; the {who} wrote {ratio:.2}× as much{flag}")
     }
 
-    /// Round, advocate words and time, skeptic words and time, judge time.
+    /// Round, advocate words and time, skeptic words and time, judge time,
+    /// how alike the two arguments are.
     fn effort_rows(&self) -> Vec<Vec<String>> {
         let seconds = |s: Option<f64>| s.map_or("–".to_string(), |s| format!("{s:.1} s"));
         self.r
@@ -85,6 +86,7 @@ impl Page<'_> {
                     s.words.to_string(),
                     seconds(s.seconds),
                     seconds(j.seconds),
+                    e.alike.map_or("–".to_string(), |x| format!("{:.0}%", x * 100.0)),
                 ]
             })
             .collect()

@@ -225,9 +225,10 @@ fn charts(md: &mut String, state: &DebateState, images: Option<&Images>) {
     }
     let line: String = state.rounds.iter().map(|r| crate::debate::verdict::spark(r.heat)).collect();
     let _ = writeln!(md, "## Heat per round\n\n`{line}` (0.30 ▁ … █ 1.00)\n");
-    md.push_str("## Words per round\n\n| Round | Advocate | Skeptic |\n|---:|---:|---:|\n");
-    for (round, advocate, skeptic) in words {
-        let _ = writeln!(md, "| {round} | {advocate} | {skeptic} |");
+    md.push_str("## Words per round\n\n| Round | Advocate | Skeptic | Alike |\n|---:|---:|---:|---:|\n");
+    for ((round, advocate, skeptic), r) in words.into_iter().zip(&state.rounds) {
+        let alike = crate::debate::convergence::of_round(r).map_or("–".to_string(), |x| format!("{:.0}%", x * 100.0));
+        let _ = writeln!(md, "| {round} | {advocate} | {skeptic} | {alike} |");
     }
     md.push('\n');
 }

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use super::truncate;
 use crate::debate::state::TurnStatus;
 use crate::debate::verdict::{HEAT_MAX, HEAT_MIN, spark};
-use crate::debate::{Outcome, Role};
+use crate::debate::{Outcome, Role, convergence};
 use crate::sanitize::clean;
 use crate::tui::app::{App, Replay, speed_label};
 
@@ -152,8 +152,9 @@ enum Parity {
     Flag,
 }
 
-/// Each side's words this round, and the flag once both have finished and
-/// one wrote over 1.5× the other, in the given form.
+/// Each side's words this round, flagged once both have finished and one
+/// wrote over 1.5× the other, or when their words are half or more alike,
+/// in the given form.
 fn parity(app: &App, form: Parity) -> Vec<Span<'static>> {
     let Some(round) = app.debate.current_round().filter(|_| app.show_parity) else { return Vec::new() };
     let words = |role: Role| round.turn(role).map_or(0, |t| t.text.split_whitespace().count());
@@ -169,6 +170,14 @@ fn parity(app: &App, form: Parity) -> Vec<Span<'static>> {
     let (long, shorter, who) =
         if advocate >= skeptic { (advocate, skeptic, Role::Advocate) } else { (skeptic, advocate, Role::Skeptic) };
     let ratio = long as f64 / shorter.max(1) as f64;
+    // The sides saying much the same: the latest round both have spoken in.
+    if let Some(alike) = convergence::of_round(round).filter(|x| *x >= convergence::ALIKE) {
+        let text = match form {
+            Parity::Full => format!("  ⇄ {:.0}% alike", alike * 100.0),
+            Parity::Counts | Parity::Flag => format!("  ⇄ {:.0}%", alike * 100.0),
+        };
+        spans.push(Span::styled(text, Style::new().fg(app.theme.warn)));
+    }
     if done(Role::Advocate) && done(Role::Skeptic) && ratio > PARITY_FLAG {
         let text = match form {
             Parity::Full => format!("  ⚖ {} {ratio:.1}× longer", who.key()),

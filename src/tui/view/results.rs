@@ -50,8 +50,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
     let mut facts = vec![
         Line::from(Span::styled(headline, Style::new().fg(tone).add_modifier(Modifier::BOLD))),
         Line::from(format!(
-            "heat {} · {for_words} words for, {against_words} against",
-            if path.is_empty() { "–".into() } else { path.join(" → ") }
+            "heat {} · {for_words} words for, {against_words} against{}",
+            if path.is_empty() { "–".into() } else { path.join(" → ") },
+            crate::debate::convergence::path(debate).map_or(String::new(), |alike| format!(" · alike {alike}"))
         )),
     ];
     let counters = super::status::counters(app);
