@@ -147,6 +147,9 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::ModelReported { role, model } => tracing::info!(role = role.key(), %model, "served model"),
         DebateEvent::Reopened => tracing::info!("debate reopened"),
         DebateEvent::Finished { outcome, .. } => tracing::info!(outcome = %outcome.describe(), "debate finished"),
+        DebateEvent::HumanVerdict { round, ahead, confidence, ends, .. } => {
+            tracing::info!(round = round + 1, ahead = ?ahead, confidence, ends, "human verdict");
+        }
         DebateEvent::Derived { from, how } => tracing::info!(%from, %how, "derived from another debate"),
         DebateEvent::Summarized { model, text, .. } => {
             tracing::info!(%model, chars = text.chars().count(), "summary written");

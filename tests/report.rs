@@ -69,7 +69,10 @@ async fn session_gated(
         }
         let steering = matches!(
             event,
-            DebateEvent::TemperaturePinned { .. } | DebateEvent::TopicInjected { .. } | DebateEvent::ResolutionForced
+            DebateEvent::TemperaturePinned { .. }
+                | DebateEvent::TopicInjected { .. }
+                | DebateEvent::ResolutionForced
+                | DebateEvent::HumanVerdict { .. }
         );
         if steering && awaited > 0 {
             awaited -= 1;
@@ -366,4 +369,29 @@ fn a_document_debate_lists_its_evidence() {
     assert!(evidence.contains("[L2]") && evidence.contains("in the source, L2"), "{evidence}");
     assert!(evidence.contains("the queue never loses a job") && evidence.contains("not in the source"), "{evidence}");
     assert_eq!(evidence.matches("<tr>").count(), 3, "a header and one row a check: {evidence}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_persons_verdict_ends_the_debate_and_stands_beside_the_judges() {
+    let gate = Arc::new(Semaphore::new(0));
+    let a = model([Reply::gated("For ", &gate, "it.")], Reply::text("For."));
+    let s = model([], Reply::text("Against."));
+    let j = model([verdict(true, 0.3, "end")], verdict(true, 0.3, "end"));
+    let verdict =
+        Command::HumanVerdict { ahead: Some(Role::Advocate), confidence: 80, note: "<b>clear</b>".into(), ends: true };
+    let (header, records, state) = session_gated(setup([&a, &s, &j]), spec(5), vec![verdict], Some(&gate)).await;
+    // The person's resolution: the round finished, the judge summed up, the outcome says forced.
+    assert_eq!(state.finish.as_ref().map(|f| f.outcome.clone()), Some(heat::debate::Outcome::Forced));
+    assert_eq!(state.human.len(), 1);
+    assert!(state.human[0].ends && state.human[0].round == 1);
+    let page = html(&header, &records);
+    assert_sound(&page, &state);
+    let human = between(&page, "id=\"human\"", "</section>");
+    assert!(human.contains("advocate ahead, 80% sure (ended the debate)"), "{human}");
+    assert!(human.contains("&#60;b&#62;clear&#60;/b&#62;"), "the note is text: {human}");
+    let md = heat::store::export::render(heat::store::export::Format::Md, &header, &records);
+    assert!(
+        md.contains("## Your verdicts\n\n- Round 1: advocate ahead, 80% sure (ended the debate): <b>clear</b>"),
+        "{md}"
+    );
 }

@@ -435,3 +435,49 @@ fn the_browser_refuses_to_delete_the_debate_on_screen_before_asking() {
     app.on_key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL));
     assert!(screen(&mut app, 120, 40).contains("Delete 20261120-090000-aaaa?"), "another debate is asked about");
 }
+
+#[test]
+fn v_gives_the_persons_verdict_and_can_end_the_debate() {
+    let mut app = mid_stream();
+    assert!(press(&mut app, KeyCode::Char('v')).is_empty());
+    assert!(matches!(app.modal, Some(heat::tui::modal::Modal::Verdict(_))), "the form opens");
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("Your verdict") && text.contains("‹ even ›") && text.contains("50%"), "{text}");
+    assert!(text.contains("end the debate here"), "a live debate offers to end it:\n{text}");
+    press(&mut app, KeyCode::Left);
+    press(&mut app, KeyCode::Up);
+    press(&mut app, KeyCode::Up);
+    typed(&mut app, "focus wins");
+    assert!(app.on_key(KeyEvent::new(KeyCode::Char('e'), KeyModifiers::CONTROL)).is_empty());
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("‹ advocate ›") && text.contains("60%") && text.contains("[x] end the debate"), "{text}");
+    assert_eq!(
+        press(&mut app, KeyCode::Enter),
+        send(Command::HumanVerdict {
+            ahead: Some(heat::debate::Role::Advocate),
+            confidence: 60,
+            note: "focus wins".into(),
+            ends: true
+        })
+    );
+    assert!(app.modal.is_none());
+
+    // After the end the studio records it itself, and the judge's pane shows it.
+    let mut app = resolved();
+    press(&mut app, KeyCode::Char('v'));
+    let text = screen(&mut app, 80, 24);
+    assert!(!text.contains("end the debate here"), "an ended debate is not ended again:\n{text}");
+    press(&mut app, KeyCode::Right);
+    let effects = press(&mut app, KeyCode::Enter);
+    let event = DebateEvent::HumanVerdict {
+        round: 0,
+        ahead: Some(heat::debate::Role::Skeptic),
+        confidence: 50,
+        note: String::new(),
+        ends: false,
+    };
+    assert_eq!(effects, vec![Effect::Record(event.clone())]);
+    app.on_event(&event);
+    app.focus = 2;
+    assert!(screen(&mut app, 120, 40).contains("You, round 1: skeptic ahead, 50% sure"));
+}

@@ -382,3 +382,30 @@ async fn the_results_ask_for_a_summary_and_write_the_report() {
     let html = std::fs::read_to_string(report).unwrap();
     assert!(html.contains("Summary for a decision") && html.contains("The advocate has it."));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_persons_verdict_ends_a_live_debate() {
+    let server = MockLlm::with_handler(reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut studio = open_studio(data.path(), &server);
+    studio.wait_for("the debaters to stream", |s| s.contains("● LIVE") && s.contains("Remote work")).await;
+    studio.keys("v");
+    studio.wait_for("the verdict form", |s| s.contains("Your verdict") && s.contains("‹ even ›")).await;
+    // ← the advocate, ↑ 55 %, a note, Ctrl-E ends the debate, Enter records.
+    studio.keys("\u{1b}[D");
+    studio.keys("\u{1b}[A");
+    studio.keys("clear win");
+    studio.keys("\u{5}");
+    studio.wait_for("the choice", |s| s.contains("‹ advocate ›") && s.contains("[x] end the debate")).await;
+    studio.keys("\r");
+    studio.wait_for("the person's resolution", |s| s.contains("Resolution forced after 1 round")).await;
+    studio.keys("\u{1b}");
+    studio.wait_for("the verdict beside the judge's", |s| s.contains("You, round 1: advocate ahead, 55% sure")).await;
+    studio.keys("q");
+    studio.wait_exit().await;
+    let sessions: Vec<_> = std::fs::read_dir(data.path().join("sessions")).unwrap().flatten().collect();
+    let log = sessions.iter().find(|e| e.path().extension().is_some_and(|x| x == "jsonl")).unwrap().path();
+    let log = std::fs::read_to_string(log).unwrap();
+    assert!(log.contains("\"type\":\"human_verdict\"") && log.contains("\"ends\":true"), "{log}");
+    assert!(log.contains("\"kind\":\"forced\""), "the debate ended as the person's resolution");
+}

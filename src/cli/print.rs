@@ -210,6 +210,17 @@ impl<W: Write> TextPrinter<W> {
                     self.line(&crate::sanitize::clean(text))?;
                 }
             }
+            DebateEvent::HumanVerdict { .. } => {
+                if let Some(verdict) = self.state.human.last() {
+                    let note = if verdict.note.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", crate::sanitize::clean(&verdict.note))
+                    };
+                    let line = format!("▌ Your verdict, round {}: {}{note}", verdict.round, verdict.describe());
+                    writeln!(self.out, "\n{}", self.style.paint("1", &line))?;
+                }
+            }
             DebateEvent::Derived { from, how } => {
                 let line =
                     format!("heat · a rematch of {}: {}", crate::sanitize::clean(from), crate::sanitize::clean(how));

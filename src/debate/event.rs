@@ -269,6 +269,17 @@ pub enum DebateEvent {
         /// The judge's final synthesis, when there is one.
         synthesis: Option<String>,
     },
+    /// A person's verdict beside the judge's: the side ahead (`None`: even),
+    /// how sure from 0 to 100, a note; given in `round` (from 0), and
+    /// `ends` when the person ended the debate with it.
+    HumanVerdict {
+        round: u32,
+        ahead: Option<Role>,
+        confidence: u8,
+        note: String,
+        #[serde(default)]
+        ends: bool,
+    },
     /// Where this debate came from, right after `Started`: another stored
     /// debate (`from`) run again, and how it was changed (`how`, in words).
     Derived {
@@ -300,7 +311,8 @@ impl DebateEvent {
             | DebateEvent::QuotesChecked { round, .. }
             | DebateEvent::TurnFailed { round, .. }
             | DebateEvent::VerdictReached { round, .. }
-            | DebateEvent::VerdictInvalid { round, .. } => Some(round),
+            | DebateEvent::VerdictInvalid { round, .. }
+            | DebateEvent::HumanVerdict { round, .. } => Some(round),
             DebateEvent::Started { .. }
             | DebateEvent::Grounded { .. }
             | DebateEvent::Paused
@@ -333,4 +345,11 @@ pub enum Command {
     CancelTurn,
     /// End the debate.
     Stop,
+    /// Record the person's verdict; `ends` also forces a resolution.
+    HumanVerdict {
+        ahead: Option<Role>,
+        confidence: u8,
+        note: String,
+        ends: bool,
+    },
 }

@@ -146,9 +146,33 @@ pub struct DebateState {
     /// The stored debate this one runs again, and how it was changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<(String, String)>,
+    /// The person's verdicts, in the order given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub human: Vec<HumanVerdict>,
     /// The arbiter's summary, when one was asked for after the end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<Summary>,
+}
+
+/// A person's verdict, as recorded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HumanVerdict {
+    /// 1-based, as people count rounds.
+    pub round: u32,
+    /// The side ahead; `None`: even.
+    pub ahead: Option<Role>,
+    pub confidence: u8,
+    pub note: String,
+    /// The person ended the debate with it.
+    pub ends: bool,
+}
+
+impl HumanVerdict {
+    /// "advocate ahead, 70% sure" or "even, 50% sure".
+    pub fn describe(&self) -> String {
+        let who = self.ahead.map_or("even".to_string(), |role| format!("{} ahead", role.key()));
+        format!("{who}, {}% sure", self.confidence)
+    }
 }
 
 /// The arbiter's summary of an ended debate.
@@ -389,6 +413,13 @@ impl DebateState {
                 self.finish = Some(Finish { outcome: outcome.clone(), synthesis: synthesis.clone() });
             }
             DebateEvent::Derived { from, how } => self.origin = Some((from.clone(), how.clone())),
+            DebateEvent::HumanVerdict { round, ahead, confidence, note, ends } => self.human.push(HumanVerdict {
+                round: round + 1,
+                ahead: *ahead,
+                confidence: (*confidence).min(100),
+                note: note.clone(),
+                ends: *ends,
+            }),
             // A newer summary replaces an older one.
             DebateEvent::Summarized { model, text, .. } => {
                 self.summary = Some(Summary { model: model.clone(), text: text.clone() });

@@ -260,6 +260,8 @@ pub struct Report {
     pub evidence: Vec<Evidence>,
     pub transcript: Vec<TranscriptRound>,
     pub synthesis: Option<String>,
+    /// The person's verdicts: round, what, note, whether it ended the debate.
+    pub human: Vec<(u32, String, String, bool)>,
     /// The arbiter's summary (Markdown) and the model that wrote it.
     pub summary: Option<(String, String)>,
     pub notices: Vec<String>,
@@ -321,6 +323,7 @@ impl Report {
             transcript: transcript(&state, &walk),
             synthesis: state.finish.as_ref().and_then(|f| f.synthesis.as_deref()).map(|s| clean(s.trim())),
             summary: state.summary.as_ref().map(|s| (clean(&s.model), clean(s.text.trim()))),
+            human: state.human.iter().map(|h| (h.round, h.describe(), clean(&h.note), h.ends)).collect(),
             notices: state.notices.iter().map(|n| clean(n)).collect(),
             skipped: context.skipped.iter().map(|n| clean(n)).collect(),
         }

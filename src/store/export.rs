@@ -188,6 +188,7 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
         }
         md.push('\n');
     }
+    human_verdicts(&mut md, state);
     if !state.notices.is_empty() {
         md.push_str("## Notices\n\n");
         for notice in &state.notices {
@@ -199,6 +200,20 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
         let _ = writeln!(md, "## Final synthesis\n\n{}", clean(synthesis.trim()));
     }
     md
+}
+
+/// The person's verdicts, in the order given.
+fn human_verdicts(md: &mut String, state: &DebateState) {
+    if state.human.is_empty() {
+        return;
+    }
+    md.push_str("## Your verdicts\n\n");
+    for verdict in &state.human {
+        let note = if verdict.note.is_empty() { String::new() } else { format!(": {}", clean(&verdict.note)) };
+        let ended = if verdict.ends { " (ended the debate)" } else { "" };
+        let _ = writeln!(md, "- Round {}: {}{ended}{note}", verdict.round, verdict.describe());
+    }
+    md.push('\n');
 }
 
 /// The arbiter's summary, when one was asked for, its sections under one heading.

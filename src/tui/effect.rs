@@ -16,6 +16,9 @@ pub enum Effect {
     Report,
     /// Ask the judge's model for the arbiter's summary of the ended debate.
     Summarize,
+    /// Record this event in the shown session, which has ended (the engine
+    /// records a live debate's).
+    Record(crate::debate::DebateEvent),
     /// Stop the debate, save it and leave.
     Quit,
     /// Leave now (a second Ctrl-C).

@@ -128,16 +128,12 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 // The settings being applied are the next debate's: it waits for them.
                 Effect::Start(topic) if configuring.is_some() => wait_for_settings(&mut app, topic),
                 Effect::Start(topic) => {
-                    let stopped = stop(&mut app, &mut debate, &mut input).await;
-                    start(&studio, &mut app, &mut debate, topic)?;
-                    say_stopped(&mut app, stopped);
-                    if app.queued_topic.is_some() {
-                        begin_install(&studio, &mut app, &mut installing);
-                    }
+                    start_instead(&studio, &mut app, &mut debate, &mut input, &mut installing, topic).await?;
                 }
                 Effect::Export => export_shown(&studio, &mut app, debate.as_ref()),
                 Effect::Report => report_shown(&studio, &mut app, debate.as_ref()),
                 Effect::Summarize => summarizing = begin_summary(&studio, &mut app),
+                Effect::Record(event) => record_shown(&studio, &mut app, &mut debate, &event),
                 Effect::ExportSession(id) => export_stored(&studio, &mut app, &id),
                 Effect::InstallModel => begin_install(&studio, &mut app, &mut installing),
                 Effect::Configure(fields) => configuring = settings::start(studio.configure.as_ref(), fields),
@@ -158,6 +154,25 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
             dirty = true;
         }
     }
+}
+
+/// Stops what is shown and starts a debate on `topic` (installing the
+/// offline model first when the start screen queued it).
+async fn start_instead(
+    studio: &Studio,
+    app: &mut App,
+    debate: &mut Option<Running>,
+    input: &mut EventStream,
+    installing: &mut Option<mpsc::UnboundedReceiver<InstallMsg>>,
+    topic: String,
+) -> anyhow::Result<()> {
+    let stopped = stop(app, debate, input).await;
+    start(studio, app, debate, topic)?;
+    say_stopped(app, stopped);
+    if app.queued_topic.is_some() {
+        begin_install(studio, app, installing);
+    }
+    Ok(())
 }
 
 /// The session browser, over the stored debates, the shown one marked.
@@ -584,6 +599,29 @@ fn report_shown(studio: &Studio, app: &mut App, debate: Option<&Running>) {
     }
 }
 
+/// Records an event the person made after the debate ended (their verdict)
+/// and shows it.
+fn record_shown(studio: &Studio, app: &mut App, debate: &mut Option<Running>, event: &DebateEvent) {
+    if let Err(e) = keep(studio, debate, event) {
+        app.say(Tone::Warn, format!("Not kept with the session: {e:#}"));
+    }
+    app.on_event(event);
+}
+
+/// Records an event in the shown session after its debate ended: by its
+/// recorder, or by reopening the log when the studio only shows it.
+fn keep(studio: &Studio, debate: &mut Option<Running>, event: &DebateEvent) -> anyhow::Result<()> {
+    let warned = |warning: Option<String>| warning.map_or(Ok(()), |w| Err(anyhow::anyhow!(w)));
+    match debate {
+        Some(Running { recorder: Some(recorder), .. }) => warned(recorder.record(event)),
+        Some(Running { session: Some(id), .. }) => {
+            let (mut recorder, _) = studio.store.reopen(id)?;
+            warned(recorder.record(event))
+        }
+        _ => Err(anyhow::anyhow!("the shown debate is not stored")),
+    }
+}
+
 /// Starts the arbiter's summary, its draft shown in the results view.
 fn begin_summary(studio: &Studio, app: &mut App) -> Option<mpsc::UnboundedReceiver<SummaryMsg>> {
     match summarize::start(studio, &app.debate) {
@@ -620,16 +658,7 @@ fn on_summary(
         Some(SummaryMsg::Text(None)) => draft.into_iter().for_each(String::clear),
         Some(SummaryMsg::Done(Ok(event))) => {
             *summarizing = None;
-            let recorded = match debate {
-                Some(Running { recorder: Some(recorder), .. }) => {
-                    recorder.record(&event).map_or(Ok(()), |w| Err(anyhow::anyhow!(w)))
-                }
-                Some(Running { session: Some(id), .. }) => studio
-                    .store
-                    .reopen(id)
-                    .and_then(|(mut recorder, _)| recorder.record(&event).map_or(Ok(()), |w| Err(anyhow::anyhow!(w)))),
-                _ => Err(anyhow::anyhow!("the shown debate is not stored")),
-            };
+            let recorded = keep(studio, debate, &event);
             app.on_event(&event);
             if let Some(Modal::Results(results)) = &mut app.modal {
                 results.summary_draft = None;

@@ -118,6 +118,7 @@ impl App {
                 self.say_until(Tone::Info, text, Until::NextRound);
             }
             Action::Results => self.modal = Some(Modal::Results(Results::default())),
+            Action::HumanVerdict => return self.open_verdict_form(),
             Action::CitedLines => {
                 self.show_cited = !self.show_cited;
                 let text = match (self.debate.source.is_some(), self.show_cited) {
@@ -241,6 +242,7 @@ impl App {
             Modal::Search(query) => self.search_prompt_key(query, key),
             Modal::Settings(form) => self.settings_key(form, key),
             Modal::Results(results) => self.results_key(results, key),
+            Modal::Verdict(form) => self.verdict_key(form, key),
         }
     }
 

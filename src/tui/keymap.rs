@@ -36,12 +36,13 @@ pub enum Action {
     TurnStats,
     CitedLines,
     Results,
+    HumanVerdict,
 }
 
 impl Action {
     /// Every action with its config name, default keys and help text, in
     /// the order the help overlay lists them.
-    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 28] = [
+    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 29] = [
         (Action::TogglePause, "pause", "space", "pause or resume the debate"),
         (Action::Inject, "inject", "i", "inject a topic into the next round"),
         (Action::Temperature, "temperature", "t", "pin the heat (temperature)"),
@@ -70,6 +71,7 @@ impl Action {
         (Action::TurnStats, "stats", "m", "show or hide each pane's turn time and tokens/s"),
         (Action::CitedLines, "cited_lines", "L", "show or hide the source lines a turn cites"),
         (Action::Results, "results", "o", "show the results: outcome, heat and words, the report"),
+        (Action::HumanVerdict, "verdict", "v", "give your verdict: who is ahead, how sure, a note"),
     ];
 
     pub fn config_name(self) -> &'static str {

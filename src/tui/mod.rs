@@ -28,6 +28,7 @@ mod summarize;
 mod terminal;
 pub mod theme;
 pub mod turn_stats;
+pub mod verdict_form;
 pub mod view;
 
 use std::path::PathBuf;

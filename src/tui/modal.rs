@@ -20,6 +20,8 @@ pub enum Modal {
     Settings(super::settings::SettingsForm),
     /// How the debate went: its outcome, heat and words per round.
     Results(Results),
+    /// The person's own verdict, being given.
+    Verdict(Box<super::verdict_form::VerdictForm>),
 }
 
 /// The results view, the report written from it and the summary asked.

@@ -141,7 +141,11 @@ impl Pane {
             let shown = Shown { reasoning: show_reasoning, cited: self.show_cited };
             lay_out(segment, state, round, turn, width, theme, &palette, shown);
         }
-        self.ending = if self.role.is_judge() { ending(state, theme, width) } else { Vec::new() };
+        self.ending = if self.role.is_judge() {
+            [human_lines(state, theme, width), ending(state, theme, width)].concat()
+        } else {
+            Vec::new()
+        };
         self.total = self.segments.iter().flat_map(Segment::chunks).map(<[_]>::len).sum::<usize>() + self.ending.len();
         if resized && !self.scroll.follow && old_total > 0 {
             // Keep the same part of the transcript in view after a rewrap.
@@ -437,6 +441,20 @@ fn segment_is_first(state: &DebateState, round: &Round, turn: &Turn) -> bool {
 }
 
 /// The judge pane's closing lines once the debate is over.
+/// The person's verdicts, beside the judge's: "You, round 2: advocate
+/// ahead, 70% sure — the note".
+fn human_lines(state: &DebateState, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for verdict in &state.human {
+        lines.push(Line::default());
+        let note = if verdict.note.is_empty() { String::new() } else { format!(" — {}", clean(&verdict.note)) };
+        let ended = if verdict.ends { " (you ended the debate)" } else { "" };
+        let text = format!("You, round {}: {}{ended}{note}", verdict.round, verdict.describe());
+        lines.extend(wrap_plain(&text, width, Style::new().fg(theme.title).add_modifier(Modifier::BOLD)));
+    }
+    lines
+}
+
 fn ending(state: &DebateState, theme: &Theme, width: u16) -> Vec<Line<'static>> {
     let Some(finish) = &state.finish else { return Vec::new() };
     let color = match finish.outcome {

@@ -292,6 +292,15 @@ impl Engine {
                     self.emit(DebateEvent::ResolutionForced);
                 }
             }
+            Command::HumanVerdict { ahead, confidence, note, ends } => {
+                let round = self.state.current_round().map_or(0, |r| r.number);
+                let note = note.trim().to_string();
+                self.emit(DebateEvent::HumanVerdict { round, ahead, confidence: confidence.min(100), note, ends });
+                // The person's resolution: the round finishes and the judge writes its synthesis.
+                if ends && !self.state.force_requested {
+                    self.emit(DebateEvent::ResolutionForced);
+                }
+            }
             Command::CancelTurn => self.cancel_turns(),
             Command::Stop => {
                 self.abort_all();

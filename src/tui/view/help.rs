@@ -131,7 +131,8 @@ fn rows(app: &App) -> Vec<Row> {
         section(&mut rows, "Steering the debate", &steering);
         rows.extend(PAUSE_NOTE.iter().map(|line| Row::Note((*line).into())));
     }
-    let mut debates = vec![Action::NewDebate, Action::Results, Action::Export, Action::Sessions, Action::Quit];
+    let mut debates =
+        vec![Action::NewDebate, Action::HumanVerdict, Action::Results, Action::Export, Action::Sessions, Action::Quit];
     if !app.starts_debates() {
         debates.retain(|a| *a != Action::NewDebate);
     }

@@ -21,6 +21,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         Some(Modal::Settings(form)) => super::settings::draw(frame, app, area, form),
         Some(Modal::Sessions(browser)) => sessions(frame, app, area, browser),
         Some(Modal::Results(results)) => super::results::draw(frame, app, area, results),
+        Some(Modal::Verdict(form)) => verdict(frame, app, area, form),
         Some(Modal::Confirm(what)) => confirm(frame, app, area, what),
         Some(Modal::Editor(editor)) => {
             let title = match editor.purpose {
@@ -72,6 +73,55 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             );
         }
     }
+}
+
+/// The person's verdict: who is ahead, how sure, a note, and (live) whether it ends the debate.
+fn verdict(frame: &mut Frame<'_>, app: &App, area: Rect, form: &crate::tui::verdict_form::VerdictForm) {
+    use crate::tui::verdict_form::AHEAD;
+    let theme = &app.theme;
+    let rect = centered(area, 72, if form.live { 11 } else { 10 });
+    let inner = frame_box(frame, app, rect, " Your verdict ");
+    let [body, hint] = split_last(inner);
+    let mut choice = vec![Span::styled("Who is ahead  ", theme.secondary())];
+    for (i, ahead) in AHEAD.iter().enumerate() {
+        let label = ahead.map_or("even", crate::debate::Role::key);
+        let style = match ahead {
+            Some(role) => Style::new().fg(theme.role(*role)),
+            None => Style::new(),
+        };
+        if i == form.ahead {
+            choice.push(Span::styled(format!("‹ {label} ›"), style.add_modifier(Modifier::BOLD | Modifier::REVERSED)));
+        } else {
+            choice.push(Span::styled(format!("  {label}  "), style));
+        }
+        choice.push(Span::raw(" "));
+    }
+    let cells = usize::from(form.confidence / 10);
+    let sure = Line::from(vec![
+        Span::styled("How sure      ", theme.secondary()),
+        Span::styled(format!("{:>3}% ", form.confidence), Style::new().add_modifier(Modifier::BOLD)),
+        Span::styled("▰".repeat(cells), Style::new().fg(theme.good)),
+        Span::styled("▱".repeat(10 - cells), theme.secondary()),
+    ]);
+    let [lines, note_label, note, end] = ratatui::layout::Layout::vertical([
+        ratatui::layout::Constraint::Length(3),
+        ratatui::layout::Constraint::Length(1),
+        ratatui::layout::Constraint::Length(2),
+        ratatui::layout::Constraint::Min(0),
+    ])
+    .areas(body);
+    frame.render_widget(Paragraph::new(vec![Line::from(choice), Line::default(), sure]), lines);
+    frame.render_widget(Paragraph::new(Span::styled("Note", theme.secondary())), note_label);
+    frame.render_widget(&form.note, note);
+    if form.live {
+        let mark = if form.ends { "[x]" } else { "[ ]" };
+        let text = format!("{mark} end the debate here (Ctrl-E): the judge sums it up");
+        frame.render_widget(Paragraph::new(Span::styled(text, Style::new().fg(theme.warn))), end);
+    }
+    frame.render_widget(
+        Paragraph::new(hint_line(app, "←/→ who · ↑/↓ how sure · type a note · Enter records · Esc cancels")),
+        hint,
+    );
 }
 
 fn sessions(frame: &mut Frame<'_>, app: &App, area: Rect, browser: &crate::tui::browser::Browser) {

@@ -55,6 +55,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
             crate::debate::convergence::path(debate).map_or(String::new(), |alike| format!(" · alike {alike}"))
         )),
     ];
+    if let Some(human) = debate.human.last() {
+        facts.push(Line::from(Span::styled(
+            format!("your verdict: {}", human.describe()),
+            Style::new().fg(theme.title).add_modifier(Modifier::BOLD),
+        )));
+    }
     let counters = super::status::counters(app);
     if !counters.is_empty() {
         facts.push(Line::from(Span::styled(counters.trim_end().to_string(), theme.secondary())));

@@ -1,0 +1,98 @@
+//! `v`: the person's own verdict, beside the judge's: who is ahead (←/→:
+//! the advocate, even, the skeptic), how sure (↑/↓ in fives, 0 to 100), a
+//! note (typed), and, while the debate runs, whether it ends the debate
+//! here (Ctrl-E). Enter records it; after the end it is recorded all the
+//! same, beside the judge's last word.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui_textarea::TextArea;
+
+use super::app::{App, Tone, Until};
+use super::effect::Effect;
+use super::modal::{Modal, topic_area};
+use crate::debate::{Command, DebateEvent, Role};
+
+/// The choices for who is ahead, left to right.
+pub const AHEAD: [Option<Role>; 3] = [Some(Role::Advocate), None, Some(Role::Skeptic)];
+
+/// The form as it is filled in.
+pub struct VerdictForm {
+    /// Index into [`AHEAD`].
+    pub ahead: usize,
+    pub confidence: u8,
+    pub note: TextArea<'static>,
+    /// End the debate with it (only while it runs).
+    pub ends: bool,
+    /// Whether the debate still runs (ending it is offered).
+    pub live: bool,
+}
+
+impl VerdictForm {
+    pub fn new(live: bool) -> Self {
+        Self { ahead: 1, confidence: 50, note: topic_area("A note (optional)"), ends: false, live }
+    }
+
+    /// "advocate", "even", "skeptic".
+    pub fn ahead_label(&self) -> &'static str {
+        AHEAD[self.ahead].map_or("even", Role::key)
+    }
+}
+
+impl App {
+    /// Opens the form, where a verdict can be recorded.
+    pub(super) fn open_verdict_form(&mut self) -> Vec<Effect> {
+        let why = if self.replay.is_some() {
+            Some("This is a replay: a verdict is given in a live or stored debate")
+        } else if self.session.is_none() {
+            Some("No debate is shown: start one, or open one with s")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            self.say_until(Tone::Info, why, Until::NextRound);
+            return Vec::new();
+        }
+        let live = self.debate.finish.is_none();
+        self.modal = Some(Modal::Verdict(Box::new(VerdictForm::new(live))));
+        Vec::new()
+    }
+
+    pub(super) fn verdict_key(&mut self, mut form: Box<VerdictForm>, key: KeyEvent) -> Vec<Effect> {
+        match key.code {
+            KeyCode::Esc => return Vec::new(),
+            KeyCode::Left => form.ahead = form.ahead.saturating_sub(1),
+            KeyCode::Right => form.ahead = (form.ahead + 1).min(AHEAD.len() - 1),
+            KeyCode::Up => form.confidence = (form.confidence + 5).min(100),
+            KeyCode::Down => form.confidence = form.confidence.saturating_sub(5),
+            KeyCode::Char('e') if key.modifiers.contains(KeyModifiers::CONTROL) => form.ends = form.live && !form.ends,
+            KeyCode::Enter => return self.record_verdict(&form),
+            _ => {
+                form.note.input(key);
+            }
+        }
+        self.modal = Some(Modal::Verdict(form));
+        Vec::new()
+    }
+
+    /// A live debate's engine records it (and ends the debate when asked);
+    /// an ended one's is recorded by the studio.
+    fn record_verdict(&mut self, form: &VerdictForm) -> Vec<Effect> {
+        let ahead = AHEAD[form.ahead];
+        let note = form.note.lines().join(" ").trim().to_string();
+        let said = format!("Your verdict: {} ahead, {}% sure", form.ahead_label(), form.confidence);
+        let said = if ahead.is_none() { said.replace("even ahead", "even") } else { said };
+        if form.live && self.debate.finish.is_none() {
+            let then = if form.ends { "; the judge now writes the final synthesis" } else { "" };
+            self.say_until(Tone::Good, format!("{said}{then}"), Until::NextRound);
+            return vec![Effect::Send(Command::HumanVerdict {
+                ahead,
+                confidence: form.confidence,
+                note,
+                ends: form.ends,
+            })];
+        }
+        let round = self.debate.rounds.last().map_or(0, |r| r.number);
+        self.say_until(Tone::Good, said, Until::NextRound);
+        vec![Effect::Record(DebateEvent::HumanVerdict { round, ahead, confidence: form.confidence, note, ends: false })]
+    }
+}
