@@ -43,17 +43,9 @@ mod tests {
 
     fn round(advocate: &str, skeptic: &str) -> Round {
         let turn = |role, text: &str| Turn {
-            role,
-            purpose: TurnPurpose::Argue,
-            temperature: None,
             status: TurnStatus::Done,
             text: text.into(),
-            reasoning: String::new(),
-            usage: None,
-            truncated_at: None,
-            verdict: None,
-            checks: Vec::new(),
-            stance: None,
+            ..Turn::started(role, TurnPurpose::Argue, None)
         };
         Round {
             number: 0,

@@ -52,6 +52,23 @@ pub struct Turn {
 }
 
 impl Turn {
+    /// A turn just started: streaming, with nothing said yet.
+    pub fn started(role: Role, purpose: TurnPurpose, temperature: Option<f32>) -> Self {
+        Turn {
+            role,
+            purpose,
+            temperature,
+            status: TurnStatus::Streaming,
+            text: String::new(),
+            reasoning: String::new(),
+            usage: None,
+            truncated_at: None,
+            verdict: None,
+            checks: Vec::new(),
+            stance: None,
+        }
+    }
+
     /// Done or cancelled: its text stands and the debate can move on.
     pub fn is_settled(&self) -> bool {
         matches!(self.status, TurnStatus::Done | TurnStatus::Cancelled)
@@ -296,19 +313,7 @@ impl DebateState {
                 let Some(r) = self.round_mut(*round) else {
                     return;
                 };
-                let turn = Turn {
-                    role: *role,
-                    purpose: *purpose,
-                    temperature: *temperature,
-                    status: TurnStatus::Streaming,
-                    text: String::new(),
-                    reasoning: String::new(),
-                    usage: None,
-                    truncated_at: None,
-                    verdict: None,
-                    checks: Vec::new(),
-                    stance: None,
-                };
+                let turn = Turn::started(*role, *purpose, *temperature);
                 // An open turn started again (resume after a crash) is replaced.
                 match r.turn_mut(*role) {
                     Some(open) if open.is_open() => *open = turn,
