@@ -105,10 +105,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
         frame.render_widget(Paragraph::new(rows), shown);
     }
     frame.render_widget(Paragraph::new(report), report_area);
-    let keys = [(Action::NewDebate, "new debate"), (Action::Export, "export"), (Action::Quit, "quit")];
+    let keys = [(Action::NewDebate, "new"), (Action::Export, "export"), (Action::Quit, "quit")];
     let mut hints = vec!["w report".to_string()];
     if debate.summary.is_none() && results.summary_draft.is_none() && app.starts_debates() {
         hints.push("a summary".to_string());
+    }
+    if debate.human.is_empty() && app.replay.is_none() {
+        hints.push(format!("{} verdict", app.keymap.hint(Action::HumanVerdict)));
     }
     hints.push("Esc close".to_string());
     hints.extend(
