@@ -70,6 +70,7 @@ fn bench(c: &mut Criterion) {
             rounds: 3,
             outcome: Some("resolved by the judge".into()),
             models: vec!["advocate: p/m".into(), "skeptic: p/m".into(), "judge: p/m".into()],
+            rematch_of: None,
         })
         .collect();
     let list_dir = tempfile::tempdir().expect("tempdir");

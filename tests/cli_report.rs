@@ -349,6 +349,8 @@ async fn a_rematch_with_sides_swapped_seats_each_model_on_the_other_side() {
     assert!(out.status.success(), "{}", stderr(&out));
     let html = std::fs::read_to_string(&page).expect("written");
     assert!(html.contains(&format!("<dt>Rematch of</dt><dd><code>{first}</code>: sides swapped")), "the page says so");
+    let listed = stdout(&heat(dir.path()).arg("sessions").output().expect("runs"));
+    assert!(listed.contains(&format!("Tabs beat spaces ↳ rematch of {first}")), "{listed}");
 
     let demo = tempfile::tempdir().expect("temp dir");
     let (id, _) = store_demo(demo.path(), false);

@@ -213,6 +213,7 @@ fn opening_another_debate_from_the_browser_asks_first_too() {
             rounds: 1,
             outcome: None,
             models: vec![],
+            rematch_of: None,
         },
     ])));
     assert!(press(&mut app, KeyCode::Enter).is_empty());
@@ -421,6 +422,7 @@ fn the_browser_refuses_to_delete_the_debate_on_screen_before_asking() {
         rounds: 1,
         outcome: None,
         models: vec![],
+        rematch_of: None,
     };
     let shown = app.session.clone();
     let entries = vec![entry(shown.as_deref().unwrap_or_default()), entry("20261120-090000-aaaa")];

@@ -261,6 +261,7 @@ fn browsing_sessions() -> App {
         rounds: 2,
         outcome: outcome.map(str::to_string),
         models: vec![],
+        rematch_of: None,
     };
     let mut browser = heat::tui::browser::Browser::new(vec![
         entry("20261123-120000-ab12", "Remote work beats the office", Some("resolved by the judge")),

@@ -54,7 +54,7 @@ pub fn list(filter: &Filter, json: bool) -> anyhow::Result<()> {
     writeln!(out, "{:<22} {:>6}  {:<26} {:>9}  TOPIC", "ID", "ROUNDS", "OUTCOME", "AGE")?;
     for e in entries {
         let outcome = fit(e.outcome.as_deref().unwrap_or("unfinished (heat resume)"), 26);
-        let topic = crate::sanitize::clean(&e.topic);
+        let topic = e.listed_topic();
         writeln!(
             out,
             "{:<22} {:>6}  {:<26} {:>9}  {topic}",

@@ -23,6 +23,9 @@ pub struct IndexEntry {
     pub outcome: Option<String>,
     /// `role: provider/model` for each participant.
     pub models: Vec<String>,
+    /// The stored debate this one runs again (`heat rematch`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch_of: Option<String>,
 }
 
 impl IndexEntry {
@@ -40,11 +43,21 @@ impl IndexEntry {
                 .iter()
                 .map(|p| format!("{}: {}/{}", p.role.key(), p.provider, p.model))
                 .collect(),
+            rematch_of: state.origin.as_ref().map(|(from, _)| from.clone()),
         }
     }
 }
 
 impl IndexEntry {
+    /// The topic as listed, with ` ↳ rematch of ID` when it reruns another.
+    pub fn listed_topic(&self) -> String {
+        let topic = crate::sanitize::clean(&self.topic);
+        match &self.rematch_of {
+            Some(from) => format!("{topic} ↳ rematch of {}", crate::sanitize::clean(from)),
+            None => topic,
+        }
+    }
+
     /// Whether `heat resume` can go on with it: unfinished, failed or
     /// cancelled (the words `Outcome::describe` gives those endings).
     pub fn continuable(&self) -> bool {

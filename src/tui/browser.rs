@@ -119,6 +119,7 @@ mod tests {
             rounds: 1,
             outcome: None,
             models: vec![],
+            rematch_of: None,
         }
     }
 

@@ -143,8 +143,7 @@ fn sessions(frame: &mut Frame<'_>, app: &App, area: Rect, browser: &crate::tui::
     let first = browser.selected.saturating_sub(rows.saturating_sub(1));
     for (i, entry) in matches.iter().enumerate().skip(first).take(rows) {
         let outcome = entry.outcome.as_deref().unwrap_or("unfinished");
-        let text =
-            format!("{}  {:<24} {}", entry.id, super::truncate(outcome, 24), crate::sanitize::clean(&entry.topic));
+        let text = format!("{}  {:<24} {}", entry.id, super::truncate(outcome, 24), entry.listed_topic());
         let style = if i == browser.selected {
             Style::new().fg(theme.bar_bg).bg(theme.key).add_modifier(Modifier::BOLD)
         } else {
