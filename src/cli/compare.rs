@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 use super::sessions::fit;
 use crate::debate::Role;
 use crate::report::Context;
-use crate::report::model::{Entry, Report, Said};
+use crate::report::model::{Report, Said};
+use crate::report::transcript::Entry;
 use crate::store::{self, Store};
 
 /// Loads both debates and prints the comparison.

@@ -7,6 +7,8 @@ pub mod charts;
 mod markdown;
 pub mod model;
 mod page;
+pub mod transcript;
+pub mod walk;
 
 pub use model::{Context, Report};
 pub use page::CSP;

@@ -4,11 +4,14 @@
 //! the transcript in the order things happened. Plain data, every text
 //! cleaned of control sequences; the page and the charts only lay it out.
 
+use super::transcript::{TranscriptRound, transcript};
+use super::walk::Walk;
 use crate::debate::cost::{self, Price};
 use crate::debate::grounding::{Cited, Mark};
-use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
-use crate::debate::{DebateEvent, DebateState, Outcome, Role, TurnPurpose};
+use crate::debate::state::{Round, VerdictStatus};
+use crate::debate::{DebateEvent, DebateState, Outcome, Role};
 use crate::sanitize::clean;
+use crate::store::export::rfc3339;
 use crate::store::log::{Header, Record};
 
 /// Who set a round's heat.
@@ -161,64 +164,6 @@ pub struct Evidence {
     pub mark_class: &'static str,
     pub cited: String,
     pub found: String,
-}
-
-/// A turn in the transcript.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TranscriptTurn {
-    /// The page anchor: `r2-skeptic`, `r2-judge-2` for a second judge turn.
-    pub anchor: String,
-    pub seat: &'static str,
-    pub seat_class: &'static str,
-    pub purpose: &'static str,
-    pub temperature: Option<f32>,
-    pub tokens: Option<(u64, u64)>,
-    pub retries: u32,
-    pub seconds: Option<f64>,
-    pub words: usize,
-    pub text: String,
-    /// What a reader should know about how it ended (cancelled, failed, cut).
-    pub note: Option<String>,
-}
-
-impl TranscriptTurn {
-    /// `argument · temperature 0.90 · 212 words · 512 in / 180 out · 4.2 s · 1 retry`
-    pub fn meta(&self) -> String {
-        let mut parts = vec![self.purpose.to_string()];
-        if let Some(t) = self.temperature {
-            parts.push(format!("temperature {t:.2}"));
-        }
-        parts.push(format!("{} words", self.words));
-        if let Some((input, output)) = self.tokens {
-            parts.push(format!("{input} in / {output} out"));
-        }
-        if let Some(s) = self.seconds {
-            parts.push(format!("{s:.1} s"));
-        }
-        match self.retries {
-            0 => {}
-            1 => parts.push("1 retry".into()),
-            n => parts.push(format!("{n} retries")),
-        }
-        parts.join(" · ")
-    }
-}
-
-/// The transcript in the order things happened.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Entry {
-    Turn(TranscriptTurn),
-    Steer(Steer),
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct TranscriptRound {
-    pub round: u32,
-    pub heat: f32,
-    pub pinned: bool,
-    pub question: String,
-    pub injected: Vec<String>,
-    pub entries: Vec<Entry>,
 }
 
 /// A seat and who spoke for it.
@@ -374,121 +319,13 @@ pub fn heat_points(state: &DebateState) -> Vec<HeatPoint> {
         .collect()
 }
 
-/// Where each turn of the state started and ended, and the steering, read
-/// in one pass over the records.
-struct Walk {
-    /// Per round (by index in `state.rounds`), per turn (by index in the
-    /// round's turns): the turn's timing, and the steering between turns.
-    rounds: Vec<Vec<Slot>>,
-    /// Steering before the first round.
-    before: Vec<Steer>,
-    steering: Vec<Steer>,
-}
-
-#[derive(Debug, Clone)]
-enum Slot {
-    Turn { role: Role, started_ms: u64, ended_ms: Option<u64>, retries: u32, failed: bool },
-    Steer(Steer),
-}
-
-impl Walk {
-    fn over(records: &[Record]) -> Walk {
-        let mut walk = Walk { rounds: Vec::new(), before: Vec::new(), steering: Vec::new() };
-        let mut numbers: Vec<u32> = Vec::new();
-        for record in records {
-            let index = |round: u32| numbers.iter().rposition(|n| *n == round);
-            match &record.event {
-                DebateEvent::RoundStarted { round, .. } => {
-                    numbers.push(*round);
-                    walk.rounds.push(Vec::new());
-                }
-                DebateEvent::TurnStarted { round, role, .. } => {
-                    let Some(slots) = index(*round).map(|i| &mut walk.rounds[i]) else { continue };
-                    let turn =
-                        Slot::Turn { role: *role, started_ms: record.ms, ended_ms: None, retries: 0, failed: false };
-                    // As the reducer does: an open turn started again is replaced.
-                    match latest_turn(slots, *role) {
-                        Some(open @ Slot::Turn { ended_ms: None, .. }) => *open = turn,
-                        _ => slots.push(turn),
-                    }
-                }
-                DebateEvent::TurnRetrying { round, role, .. } => {
-                    if let Some(Slot::Turn { retries, ended_ms: None, .. }) =
-                        index(*round).and_then(|i| latest_turn(&mut walk.rounds[i], *role))
-                    {
-                        *retries += 1;
-                    }
-                }
-                DebateEvent::TurnCompleted { round, role, .. }
-                | DebateEvent::TurnCancelled { round, role }
-                | DebateEvent::TurnFailed { round, role, .. } => {
-                    if let Some(Slot::Turn { ended_ms: ended @ None, failed, .. }) =
-                        index(*round).and_then(|i| latest_turn(&mut walk.rounds[i], *role))
-                    {
-                        *ended = Some(record.ms);
-                        *failed = matches!(record.event, DebateEvent::TurnFailed { .. });
-                    }
-                }
-                DebateEvent::Reopened => {
-                    // As the reducer does: the last round's failed turns are run again.
-                    if let Some(slots) = walk.rounds.last_mut() {
-                        slots.retain(|s| !matches!(s, Slot::Turn { failed: true, .. }));
-                    }
-                }
-                _ => {}
-            }
-            if let Some((kind, text)) = steer_of(&record.event) {
-                let steer = Steer { kind, clock: clock(record.ms), round: numbers.len() as u32, text };
-                walk.steering.push(steer.clone());
-                match walk.rounds.last_mut() {
-                    Some(slots) => slots.push(Slot::Steer(steer)),
-                    None => walk.before.push(steer),
-                }
-            }
-        }
-        walk
-    }
-
-    /// The timing of the `n`th turn of a round (both counted as the state does).
-    fn turn(&self, round: usize, n: usize) -> Option<(Option<f64>, u32)> {
-        let slots = self.rounds.get(round)?;
-        let Slot::Turn { started_ms, ended_ms, retries, .. } =
-            slots.iter().filter(|s| matches!(s, Slot::Turn { .. })).nth(n)?
-        else {
-            return None;
-        };
-        let seconds = ended_ms.map(|end| end.saturating_sub(*started_ms) as f64 / 1000.0);
-        Some((seconds, *retries))
-    }
-}
-
-fn latest_turn(slots: &mut [Slot], role: Role) -> Option<&mut Slot> {
-    slots.iter_mut().rev().find(|s| matches!(s, Slot::Turn { role: r, .. } if *r == role))
-}
-
-fn steer_of(event: &DebateEvent) -> Option<(SteerKind, String)> {
-    Some(match event {
-        DebateEvent::Paused => (SteerKind::Pause, "paused".into()),
-        DebateEvent::Resumed => (SteerKind::Resume, "resumed".into()),
-        DebateEvent::TopicInjected { text } => (SteerKind::Inject, format!("injected a topic: {}", clean(text))),
-        DebateEvent::TemperaturePinned { heat } => (SteerKind::Pin, format!("pinned the heat at {heat:.2}")),
-        DebateEvent::TemperatureReleased => (SteerKind::Release, "released the heat to the judge".into()),
-        DebateEvent::ResolutionForced => (SteerKind::Force, "forced a resolution".into()),
-        DebateEvent::TurnCancelled { round, role } => {
-            (SteerKind::Cancel, format!("cancelled the {}'s turn in round {}", role.key(), round + 1))
-        }
-        DebateEvent::Reopened => (SteerKind::Reopen, "reopened the session".into()),
-        _ => return None,
-    })
-}
-
 /// Each round's (1-based) words of the advocate and of the skeptic.
 pub fn debater_words(state: &DebateState) -> Vec<(u32, usize, usize)> {
     let of = |round: &Round, role: Role| round.turn(role).map_or(0, |t| words(&t.text));
     state.rounds.iter().map(|r| (r.number + 1, of(r, Role::Advocate), of(r, Role::Skeptic))).collect()
 }
 
-fn words(text: &str) -> usize {
+pub(super) fn words(text: &str) -> usize {
     text.split_whitespace().count()
 }
 
@@ -626,108 +463,6 @@ fn evidence(state: &DebateState) -> Vec<Evidence> {
         }
     }
     rows
-}
-
-fn transcript(state: &DebateState, walk: &Walk) -> Vec<TranscriptRound> {
-    let mut out: Vec<TranscriptRound> = state
-        .rounds
-        .iter()
-        .enumerate()
-        .map(|(i, round)| TranscriptRound {
-            round: round.number + 1,
-            heat: round.heat,
-            pinned: round.pinned,
-            question: clean(&round.topic),
-            injected: round.injected.iter().map(|t| clean(t)).collect(),
-            entries: round_entries(round, i, walk),
-        })
-        .collect();
-    // Steering before the first round opens it.
-    if let Some(first) = out.first_mut() {
-        let before = walk.before.iter().cloned().map(Entry::Steer);
-        first.entries.splice(0..0, before);
-    }
-    out
-}
-
-fn round_entries(round: &Round, index: usize, walk: &Walk) -> Vec<Entry> {
-    let mut entries = Vec::new();
-    let mut n = 0;
-    let mut judge_turns = 0;
-    let slots = walk.rounds.get(index).map_or(&[][..], Vec::as_slice);
-    for slot in slots {
-        match slot {
-            Slot::Steer(steer) => entries.push(Entry::Steer(steer.clone())),
-            Slot::Turn { .. } => {
-                let Some(turn) = round.turns.get(n) else { continue };
-                let (seconds, retries) = walk.turn(index, n).unwrap_or((None, 0));
-                n += 1;
-                let anchor = if turn.role.is_judge() {
-                    judge_turns += 1;
-                    match judge_turns {
-                        1 => format!("r{}-judge", round.number + 1),
-                        k => format!("r{}-judge-{k}", round.number + 1),
-                    }
-                } else {
-                    format!("r{}-{}", round.number + 1, turn.role.key())
-                };
-                entries.push(Entry::Turn(transcript_turn(turn, anchor, seconds, retries)));
-            }
-        }
-    }
-    entries
-}
-
-fn transcript_turn(turn: &Turn, anchor: String, seconds: Option<f64>, retries: u32) -> TranscriptTurn {
-    let note = match &turn.status {
-        TurnStatus::Cancelled => Some("cancelled by the person; the text so far stands".to_string()),
-        TurnStatus::Failed { error } => Some(format!("failed: {}", clean(error))),
-        TurnStatus::Streaming | TurnStatus::Retrying { .. } => Some("still being written".to_string()),
-        TurnStatus::Done => {
-            turn.truncated_at.map(|tokens| format!("{}: stopped at its token limit", crate::debate::cut_note(tokens)))
-        }
-    };
-    TranscriptTurn {
-        anchor,
-        seat: turn.role.label(),
-        seat_class: seat_class(turn.role),
-        purpose: match turn.purpose {
-            TurnPurpose::Argue => "argument",
-            TurnPurpose::Judge => "verdict",
-            TurnPurpose::RepairVerdict => "verdict, asked again",
-            TurnPurpose::Synthesis => "final synthesis",
-            TurnPurpose::RepairSynthesis => "final synthesis, asked again",
-        },
-        temperature: turn.temperature,
-        tokens: turn.usage.map(|u| (u.input_tokens, u.output_tokens)),
-        retries,
-        seconds,
-        words: words(&turn.text),
-        text: clean(readable(turn).trim()),
-        note,
-    }
-}
-
-/// A judge's answer as a person reads it: its verdict and next question,
-/// not the JSON it came in; an answer that could not be read, as it came.
-fn readable(turn: &Turn) -> String {
-    match &turn.verdict {
-        Some(VerdictStatus::Parsed { verdict }) if turn.closes_debate() => verdict.verdict.clone(),
-        Some(VerdictStatus::Parsed { verdict }) => {
-            format!("{}\n\nNext question: {} · heat {:.2}", verdict.verdict, verdict.topic, verdict.heat)
-        }
-        _ => turn.text.clone(),
-    }
-}
-
-fn rfc3339(ms: u64) -> String {
-    let time = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms);
-    humantime::format_rfc3339_seconds(time).to_string()
-}
-
-fn clock(ms: u64) -> String {
-    let s = ms / 1000;
-    format!("+{:02}:{:02}", s / 60, s % 60)
 }
 
 /// `4 min 05 s`, `38 s`, `1 h 02 min`.

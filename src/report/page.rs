@@ -5,7 +5,8 @@
 
 use askama::Template;
 
-use super::model::{Entry, Report};
+use super::model::Report;
+use super::transcript::Entry;
 use crate::debate::Role;
 
 /// No script, no fetch, no frame, no form: styles inline and images inline only.

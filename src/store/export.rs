@@ -63,7 +63,8 @@ struct JsonExport<'a> {
     events: &'a [Record],
 }
 
-fn rfc3339(ms: u64) -> String {
+/// `2026-11-24T12:00:00Z` from ms since the epoch.
+pub(crate) fn rfc3339(ms: u64) -> String {
     let time = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms);
     humantime::format_rfc3339_seconds(time).to_string()
 }
@@ -96,7 +97,8 @@ fn citations_total(tally: &crate::debate::grounding::Tally) -> String {
     format!("{} verified, {} near, {} not found", tally.verified, tally.near, tally.unverified)
 }
 
-fn clock(ms: u64) -> String {
+/// `+01:05` from ms since the session was created.
+pub(crate) fn clock(ms: u64) -> String {
     let s = ms / 1000;
     format!("+{:02}:{:02}", s / 60, s % 60)
 }
@@ -249,18 +251,5 @@ fn charts(md: &mut String, state: &DebateState, images: Option<&Images>) {
 }
 
 fn steering_line(ms: u64, event: &DebateEvent) -> Option<String> {
-    let what = match event {
-        DebateEvent::Paused => "paused".to_string(),
-        DebateEvent::Resumed => "resumed".to_string(),
-        DebateEvent::TopicInjected { text } => format!("injected a topic: {}", clean(text)),
-        DebateEvent::TemperaturePinned { heat } => format!("pinned the heat at {heat:.2}"),
-        DebateEvent::TemperatureReleased => "released the heat to the judge".to_string(),
-        DebateEvent::ResolutionForced => "forced a resolution".to_string(),
-        DebateEvent::TurnCancelled { round, role } => {
-            format!("cancelled the {}'s turn in round {}", role.key(), round + 1)
-        }
-        DebateEvent::Reopened => "reopened the session".to_string(),
-        _ => return None,
-    };
-    Some(format!("{} {what}", clock(ms)))
+    crate::report::walk::steer_of(event).map(|(_, what)| format!("{} {what}", clock(ms)))
 }
