@@ -364,7 +364,7 @@ fn read_argument(round: &Round, role: Role) -> String {
 const REPAIR_ECHO_CHARS: usize = 600;
 
 /// The first `max` characters of `text`, marked `…` when cut.
-fn head(text: &str, max: usize) -> String {
+pub(super) fn head(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text.to_string(),

@@ -77,7 +77,7 @@ fn debate_brief(state: &DebateState, arguments: bool) -> String {
         brief.push_str("\nThe last round's arguments:\n");
         for role in Role::DEBATERS {
             let text = last.argument(role).unwrap_or("(no argument)");
-            brief.push_str(&format!("\n{}:\n{}\n", role.label(), cut(text.trim(), ARGUMENT_CHARS)));
+            brief.push_str(&format!("\n{}:\n{}\n", role.label(), super::prompt::head(text.trim(), ARGUMENT_CHARS)));
         }
     }
     if let Some(finish) = &state.finish {
@@ -115,11 +115,4 @@ pub async fn write(
     }
     anyhow::ensure!(!text.trim().is_empty(), "the arbiter's summary came back empty");
     Ok(DebateEvent::Summarized { model, text: text.trim().to_string(), usage })
-}
-
-fn cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
-    }
 }

@@ -14,7 +14,7 @@ use super::centered;
 use super::overlay::{frame_box, hint_line, split_last};
 use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
 use crate::debate::{Outcome, Role};
-use crate::report::model::{HeatSetBy, debater_words, heat_points};
+use crate::report::model::{HeatPoint, HeatSetBy, debater_words, heat_points};
 use crate::sanitize::clean;
 use crate::tui::app::App;
 use crate::tui::keymap::Action;
@@ -96,7 +96,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
     if show_charts {
         let [heat_area, words_area] =
             Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).spacing(2).areas(charts_area);
-        heat_chart(frame, app, heat_area);
+        heat_chart(frame, app, heat_area, &heats);
         words_chart(frame, app, words_area, &words);
     }
     if let Some((label, text)) = synthesis {
@@ -172,9 +172,8 @@ fn synthesis_lines(label: &'static str, text: &str, width: usize, rows: usize) -
 }
 
 /// Heat per round: the line, with the rounds a person pinned as their own points.
-fn heat_chart(frame: &mut Frame<'_>, app: &App, area: Rect) {
+fn heat_chart(frame: &mut Frame<'_>, app: &App, area: Rect, points: &[HeatPoint]) {
     let theme = &app.theme;
-    let points = heat_points(&app.debate);
     let line: Vec<(f64, f64)> = points.iter().map(|p| (f64::from(p.round), f64::from(p.heat))).collect();
     let pinned: Vec<(f64, f64)> = points
         .iter()
