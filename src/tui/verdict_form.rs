@@ -10,6 +10,7 @@ use ratatui_textarea::TextArea;
 use super::app::{App, Tone, Until};
 use super::effect::Effect;
 use super::modal::{Modal, topic_area};
+use crate::debate::state::HumanVerdict;
 use crate::debate::{Command, DebateEvent, Role};
 
 /// The choices for who is ahead, left to right.
@@ -30,11 +31,6 @@ pub struct VerdictForm {
 impl VerdictForm {
     pub fn new(live: bool) -> Self {
         Self { ahead: 1, confidence: 50, note: topic_area("A note (optional)"), ends: false, live }
-    }
-
-    /// "advocate", "even", "skeptic".
-    pub fn ahead_label(&self) -> &'static str {
-        AHEAD[self.ahead].map_or("even", Role::key)
     }
 }
 
@@ -79,8 +75,10 @@ impl App {
     fn record_verdict(&mut self, form: &VerdictForm) -> Vec<Effect> {
         let ahead = AHEAD[form.ahead];
         let note = form.note.lines().join(" ").trim().to_string();
-        let said = format!("Your verdict: {} ahead, {}% sure", form.ahead_label(), form.confidence);
-        let said = if ahead.is_none() { said.replace("even ahead", "even") } else { said };
+        let round = self.debate.rounds.last().map_or(0, |r| r.number);
+        let given =
+            HumanVerdict { round: round + 1, ahead, confidence: form.confidence, note: note.clone(), ends: form.ends };
+        let said = format!("Your verdict: {}", given.describe());
         if form.live && self.debate.finish.is_none() {
             let then = if form.ends { "; the judge now writes the final synthesis" } else { "" };
             self.say_until(Tone::Good, format!("{said}{then}"), Until::NextRound);
@@ -91,7 +89,6 @@ impl App {
                 ends: form.ends,
             })];
         }
-        let round = self.debate.rounds.last().map_or(0, |r| r.number);
         self.say_until(Tone::Good, said, Until::NextRound);
         vec![Effect::Record(DebateEvent::HumanVerdict { round, ahead, confidence: form.confidence, note, ends: false })]
     }
