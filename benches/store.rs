@@ -1,12 +1,13 @@
 //! Session store costs: appending an event (no fsync), loading and folding a
-//! 100,000-event log, and listing 1,000 sessions from the index.
+//! 100,000-event log, branching it after a middle round (read, find the
+//! round's end, start the branch), and listing 1,000 sessions from the index.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use heat::debate::{DebateEvent, DebateState, Participant, Role, TurnPurpose};
-use heat::store::Store;
+use heat::debate::{BranchChanges, DebateEvent, DebateState, Participant, Role, TurnPurpose, Verdict};
 use heat::store::index::{self, IndexEntry};
+use heat::store::{Store, branch};
 
 /// A realistic mix: per round, two debaters' token deltas, completions and a verdict.
 fn events(count: usize) -> Vec<DebateEvent> {
@@ -32,6 +33,16 @@ fn events(count: usize) -> Vec<DebateEvent> {
                 truncated_at: None,
             });
         }
+        out.push(DebateEvent::TurnStarted { round, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: None });
+        let verdict = Verdict { resolved: false, verdict: "Open.".into(), topic: "Bench".into(), heat: 0.7 };
+        out.push(DebateEvent::TurnCompleted {
+            round,
+            role: Role::Judge,
+            text: serde_json::to_string(&verdict).expect("json"),
+            usage: None,
+            truncated_at: None,
+        });
+        out.push(DebateEvent::VerdictReached { round, verdict });
         round += 1;
     }
     out.truncate(count);
@@ -61,6 +72,28 @@ fn bench(c: &mut Criterion) {
         });
     });
 
+    // A branch after round 100 of the 100,000-event log (about 245 rounds).
+    let mut branch_bytes = 0;
+    group.bench_function("branch_100k_at_round_100", |b| {
+        b.iter(|| {
+            let loaded = store.read(&id).expect("reads");
+            let end = branch::round_end(&id, &loaded.records, 100).expect("round 100 finished");
+            let shared = &loaded.records[..end];
+            let branched = DebateEvent::Branched {
+                from: id.clone(),
+                round: 100,
+                records: end as u64,
+                how: "heat 0.50".into(),
+                participants: DebateState::from_events(shared.iter().map(|r| &r.event)).participants,
+                changes: BranchChanges { heat: Some(0.5), ..BranchChanges::default() },
+            };
+            let recorder = store.create_branch(shared, &branched).expect("branch");
+            branch_bytes = std::fs::metadata(recorder.path()).map_or(0, |m| m.len());
+            recorder.discard().expect("removed");
+        });
+    });
+    eprintln!("store/branch_100k_at_round_100: the branch's log starts at {branch_bytes} bytes");
+
     let entries: Vec<IndexEntry> = (0..1000)
         .map(|i| IndexEntry {
             id: format!("20261122-{i:06}-beef"),
@@ -71,6 +104,8 @@ fn bench(c: &mut Criterion) {
             outcome: Some("resolved by the judge".into()),
             models: vec!["advocate: p/m".into(), "skeptic: p/m".into(), "judge: p/m".into()],
             rematch_of: None,
+            branch_of: None,
+            branch_round: None,
         })
         .collect();
     let list_dir = tempfile::tempdir().expect("tempdir");

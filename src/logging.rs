@@ -151,6 +151,9 @@ pub fn event(event: &DebateEvent) {
             tracing::info!(round = round + 1, ahead = ?ahead, confidence, ends, "human verdict");
         }
         DebateEvent::Derived { from, how } => tracing::info!(%from, %how, "derived from another debate"),
+        DebateEvent::Branched { from, round, records, how, .. } => {
+            tracing::info!(%from, round, records, %how, "branched from another debate");
+        }
         DebateEvent::Summarized { model, text, .. } => {
             tracing::info!(%model, chars = text.chars().count(), "summary written");
         }

@@ -214,6 +214,8 @@ fn opening_another_debate_from_the_browser_asks_first_too() {
             outcome: None,
             models: vec![],
             rematch_of: None,
+            branch_of: None,
+            branch_round: None,
         },
     ])));
     assert!(press(&mut app, KeyCode::Enter).is_empty());
@@ -423,6 +425,8 @@ fn the_browser_refuses_to_delete_the_debate_on_screen_before_asking() {
         outcome: None,
         models: vec![],
         rematch_of: None,
+        branch_of: None,
+        branch_round: None,
     };
     let shown = app.session.clone();
     let entries = vec![entry(shown.as_deref().unwrap_or_default()), entry("20261120-090000-aaaa")];

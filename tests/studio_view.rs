@@ -262,6 +262,8 @@ fn browsing_sessions() -> App {
         outcome: outcome.map(str::to_string),
         models: vec![],
         rematch_of: None,
+        branch_of: None,
+        branch_round: None,
     };
     let mut browser = heat::tui::browser::Browser::new(vec![
         entry("20261123-120000-ab12", "Remote work beats the office", Some("resolved by the judge")),

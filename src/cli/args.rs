@@ -157,6 +157,34 @@ pub enum Commands {
         #[command(flatten)]
         debate: Box<DebateArgs>,
     },
+    /// Take a stored debate up again after one of its finished rounds, as a new session that shares the rounds before (read from it, never copied) and goes on with the changes given.
+    Branch {
+        /// A session id, or the start of one (the newest when none is given).
+        id: Option<String>,
+        /// The last round the branch shares (from 1); the branch goes on with the next.
+        #[arg(long, value_name = "ROUND")]
+        at: u32,
+        /// Each debater's seat goes to the model that argued the other side.
+        #[arg(long)]
+        swap_sides: bool,
+        /// Another model for a seat: advocate=MODEL, skeptic=MODEL or judge=MODEL (repeatable).
+        #[arg(long, value_name = "NAME=MODEL")]
+        seat: Vec<String>,
+        /// The question the next round asks, instead of the judge's.
+        #[arg(long, value_name = "TEXT")]
+        topic: Option<String>,
+        /// Pin the heat from here on, 0.3 to 1.0 (--heat sets only the next round's, releasing a pin; the judge sets later ones).
+        #[arg(long, value_name = "H")]
+        pin: Option<f32>,
+        /// A note the next round's prompts carry, as an injection (repeatable).
+        #[arg(long, value_name = "TEXT")]
+        inject: Vec<String>,
+        /// Print one JSON event per line instead of text.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        debate: Box<DebateArgs>,
+    },
     /// Two stored debates side by side: seats, outcomes, then heat, words and verdicts round by round, and where they part.
     Compare {
         /// A session id, or the start of one.

@@ -19,6 +19,7 @@ macro_rules! show {
 }
 
 pub mod args;
+mod branch;
 mod compare;
 mod doctor;
 mod model;
@@ -40,6 +41,7 @@ use anyhow::Context;
 use clap::Parser;
 
 use crate::config::{Config, DEFAULT_FILE, FlagValue};
+use crate::debate::BranchChanges;
 use args::{Cli, Commands, ConfigAction, ModelAction, SessionsAction};
 
 /// Runs the command line; errors come back as one sentence for stderr.
@@ -153,6 +155,18 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             let request = rematch::Request { id: id.as_deref(), swap_sides, seats: &seat, json };
             rematch::rematch(config_file.as_ref(), &debate.flag_values(), &request).await
         }
+        Some(Commands::Branch { id, at, swap_sides, seat, topic, pin, inject, json, mut debate }) => {
+            // --heat and --max-rounds are the branch's own changes, not the config's.
+            let changes = BranchChanges {
+                question: topic,
+                heat: number(debate.heat.take(), "--heat", "a heat from 0.3 to 1.0, e.g. 0.5")?,
+                pinned: pin,
+                injected: inject,
+                max_rounds: number(debate.max_rounds.take(), "--max-rounds", "a whole number of rounds, e.g. 6")?,
+            };
+            let request = branch::Request { id: id.as_deref(), at, swap_sides, seats: &seat, changes, json };
+            branch::run(config_file.as_ref(), &debate.flag_values(), &request).await
+        }
         Some(Commands::Compare { a, b }) => {
             compare::compare(&a, &b)?;
             Ok(ExitCode::SUCCESS)
@@ -185,6 +199,11 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 /// Loads the config from the named file, or the platform's default file.
+/// A flag's number, or one sentence naming the flag and what it takes.
+fn number<T: std::str::FromStr>(raw: Option<String>, flag: &str, takes: &str) -> anyhow::Result<Option<T>> {
+    raw.map(|raw| raw.trim().parse().map_err(|_| anyhow::anyhow!("{flag} takes {takes}; got {raw:?}"))).transpose()
+}
+
 pub fn load_config(file: Option<&PathBuf>, flags: &[FlagValue]) -> anyhow::Result<Config> {
     let env = |var: &str| std::env::var(var).ok();
     let default = Config::default_path();

@@ -226,6 +226,20 @@ impl<W: Write> TextPrinter<W> {
                     format!("heat · a rematch of {}: {}", crate::sanitize::clean(from), crate::sanitize::clean(how));
                 writeln!(self.out, "{}", self.style.paint("2", &line))?;
             }
+            DebateEvent::Branched { from, round, how, participants, .. } => {
+                let title = self.style.paint("1", &format!("heat · {}", crate::sanitize::clean(&self.state.topic)));
+                writeln!(self.out, "{title}")?;
+                let line = format!(
+                    "  a branch of {} after round {round}: {}",
+                    crate::sanitize::clean(from),
+                    crate::sanitize::clean(how)
+                );
+                writeln!(self.out, "{}", self.style.paint("2", &line))?;
+                writeln!(self.out, "  up to {} rounds", self.state.max_rounds)?;
+                for p in participants {
+                    writeln!(self.out, "  {:<9} {}/{}", p.role.key(), p.provider, p.shown_model())?;
+                }
+            }
             DebateEvent::Summarized { model, text, .. } => {
                 let title = format!("══ the arbiter's summary ({}) ══", crate::sanitize::clean(model));
                 writeln!(self.out, "\n{}", self.style.paint("1", &title))?;

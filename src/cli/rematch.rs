@@ -23,8 +23,9 @@ pub struct Request<'a> {
 
 /// The stored debate and the flags that seat it again: each role's provider
 /// and model as recorded (swapped, changed), then the debate's own shape.
-pub fn flags(state: &DebateState, request: &Request<'_>) -> anyhow::Result<Vec<FlagValue>> {
-    let flag = |key: String, raw: String| FlagValue { key, raw, flag: "heat rematch".into() };
+/// `command` names what asks (`heat rematch`, `heat branch`).
+pub fn flags(state: &DebateState, command: &str, swap_sides: bool, seats: &[String]) -> anyhow::Result<Vec<FlagValue>> {
+    let flag = |key: String, raw: String| FlagValue { key, raw, flag: command.into() };
     let mut flags = vec![
         flag("debate.max_rounds".into(), state.max_rounds.to_string()),
         flag("debate.initial_heat".into(), format!("{:.2}", state.initial_heat)),
@@ -32,7 +33,7 @@ pub fn flags(state: &DebateState, request: &Request<'_>) -> anyhow::Result<Vec<F
     for role in Role::ALL {
         // With the sides swapped, each debater's seat goes to the model that argued the other side.
         let from = match role.opponent() {
-            Some(other) if request.swap_sides => other,
+            Some(other) if swap_sides => other,
             _ => role,
         };
         let Some(who) = state.participant(from) else {
@@ -44,7 +45,7 @@ pub fn flags(state: &DebateState, request: &Request<'_>) -> anyhow::Result<Vec<F
         flags.push(flag(format!("roles.{}.provider", role.key()), who.provider.clone()));
         flags.push(flag(format!("roles.{}.model", role.key()), who.model.clone()));
     }
-    for seat in request.seats {
+    for seat in seats {
         let Some((name, model)) = seat.split_once('=') else {
             bail!("--seat takes NAME=MODEL, e.g. --seat judge=claude-sonnet-4-5; got {seat:?}")
         };
@@ -60,13 +61,20 @@ pub fn flags(state: &DebateState, request: &Request<'_>) -> anyhow::Result<Vec<F
     Ok(flags)
 }
 
-/// How the rematch differs, in words, for its record.
-fn how(request: &Request<'_>) -> String {
+/// How the seats changed, in words, for the record: `sides swapped`,
+/// `seat judge=MODEL`.
+pub fn seat_changes(swap_sides: bool, seats: &[String]) -> Vec<String> {
     let mut changes = Vec::new();
-    if request.swap_sides {
+    if swap_sides {
         changes.push("sides swapped".to_string());
     }
-    changes.extend(request.seats.iter().map(|s| format!("seat {}", s.trim())));
+    changes.extend(seats.iter().map(|s| format!("seat {}", s.trim())));
+    changes
+}
+
+/// How the rematch differs, in words, for its record.
+fn how(request: &Request<'_>) -> String {
+    let changes = seat_changes(request.swap_sides, request.seats);
     if changes.is_empty() { "run again as it was".into() } else { changes.join(", ") }
 }
 
@@ -84,7 +92,7 @@ pub async fn rematch(
         bail!("session {id} never started a debate: there is nothing to run again");
     }
     // The person's own flags come last: they win over what the session recorded.
-    let flags = [flags(&state, request)?, user_flags.to_vec()].concat();
+    let flags = [flags(&state, "heat rematch", request.swap_sides, request.seats)?, user_flags.to_vec()].concat();
     let config = super::load_config(config_file, &flags)?;
     let mut spec = super::run::spec_for(&config, false)?;
     spec.topic = state.topic.clone();

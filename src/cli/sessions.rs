@@ -52,9 +52,10 @@ pub fn list(filter: &Filter, json: bool) -> anyhow::Result<()> {
     }
     let now = store::now_ms();
     writeln!(out, "{:<22} {:>6}  {:<26} {:>9}  TOPIC", "ID", "ROUNDS", "OUTCOME", "AGE")?;
-    for e in entries {
+    for (depth, e) in crate::store::index::tree(&entries).into_iter().map(|(d, i)| (d, &entries[i])) {
         let outcome = fit(e.outcome.as_deref().unwrap_or("unfinished (heat resume)"), 26);
-        let topic = e.listed_topic();
+        // A branch sits under the debate it branches.
+        let topic = format!("{}{}", crate::store::index::indent(depth), e.listed_topic());
         writeln!(
             out,
             "{:<22} {:>6}  {:<26} {:>9}  {topic}",
@@ -102,14 +103,19 @@ fn delete(store: &Store, ids: &[String], yes: bool) -> anyhow::Result<ExitCode> 
         return Ok(ExitCode::FAILURE);
     }
     let mut refused = 0;
-    for id in ids {
-        // A log another heat is writing holds its lock: leave it alone.
-        match store.reopen(id) {
-            Ok((recorder, _)) => recorder.discard()?,
-            Err(e) => {
-                say!("heat: {id} not deleted: {e:#}");
-                refused += 1;
-            }
+    // Branches before the debates they branch, so both can go in one call.
+    let listed = store.list();
+    let mut ordered: Vec<&String> = crate::store::index::tree(&listed)
+        .into_iter()
+        .rev()
+        .filter_map(|(_, i)| ids.iter().find(|id| **id == listed[i].id))
+        .collect();
+    ordered.extend(ids.iter().filter(|id| !listed.iter().any(|e| e.id == **id)));
+    for id in ordered {
+        // A log another heat is writing holds its lock, and a branch needs its parent: both stay.
+        if let Err(e) = store.remove(id) {
+            say!("heat: {id} not deleted: {e:#}");
+            refused += 1;
         }
     }
     let deleted = ids.len() - refused;

@@ -286,6 +286,19 @@ pub enum DebateEvent {
         from: String,
         how: String,
     },
+    /// This debate branches another (`from`) after its round `round` (from
+    /// 1): the first `records` events of that debate's log are this one's
+    /// too, read from it and never copied. `participants` seat the rounds
+    /// from here on; `how` says what changed, in words.
+    Branched {
+        from: String,
+        round: u32,
+        records: u64,
+        how: String,
+        participants: Vec<Participant>,
+        #[serde(default, skip_serializing_if = "BranchChanges::is_empty")]
+        changes: BranchChanges,
+    },
     /// The arbiter's summary, asked for after the debate ended
     /// (`heat report --summary`): by `model`, in Markdown.
     Summarized {
@@ -297,6 +310,25 @@ pub enum DebateEvent {
 }
 
 impl DebateEvent {
+    /// The round the event belongs to (from 0), as [`DebateEvent::round_mut`] finds it.
+    pub fn round(&self) -> Option<u32> {
+        match self {
+            DebateEvent::RoundStarted { round, .. }
+            | DebateEvent::TurnStarted { round, .. }
+            | DebateEvent::Delta { round, .. }
+            | DebateEvent::Reasoning { round, .. }
+            | DebateEvent::TurnRetrying { round, .. }
+            | DebateEvent::TurnCompleted { round, .. }
+            | DebateEvent::TurnCancelled { round, .. }
+            | DebateEvent::QuotesChecked { round, .. }
+            | DebateEvent::TurnFailed { round, .. }
+            | DebateEvent::VerdictReached { round, .. }
+            | DebateEvent::VerdictInvalid { round, .. }
+            | DebateEvent::HumanVerdict { round, .. } => Some(*round),
+            _ => None,
+        }
+    }
+
     /// The round the event belongs to, as the engine and the log count
     /// rounds (from 0); `None` for an event of the whole debate.
     pub fn round_mut(&mut self) -> Option<&mut u32> {
@@ -327,8 +359,35 @@ impl DebateEvent {
             | DebateEvent::Reopened
             | DebateEvent::Finished { .. }
             | DebateEvent::Summarized { .. }
-            | DebateEvent::Derived { .. } => None,
+            | DebateEvent::Derived { .. }
+            | DebateEvent::Branched { .. } => None,
         }
+    }
+}
+
+/// What a branch changes for the rounds it goes on with, beyond its seats.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BranchChanges {
+    /// The next round's question, instead of the last verdict's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+    /// The next round's heat, instead of the last verdict's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heat: Option<f32>,
+    /// A heat pinned from here on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pinned: Option<f32>,
+    /// Notes for the next round's prompts, as an injection.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub injected: Vec<String>,
+    /// Another round limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rounds: Option<u32>,
+}
+
+impl BranchChanges {
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
     }
 }
 

@@ -20,7 +20,7 @@ pub mod state;
 pub mod summary;
 pub mod verdict;
 
-pub use event::{Command, DebateEvent, Outcome, Participant, Role, TurnPurpose};
+pub use event::{BranchChanges, Command, DebateEvent, Outcome, Participant, Role, TurnPurpose};
 pub use seat::{SEATS, Seat, Side};
 pub use state::DebateState;
 pub use verdict::Verdict;

@@ -97,7 +97,10 @@ fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role]) -> Vec<St
     }
 }
 
+/// The next round: its question is the one given (a branch's edited
+/// question wins over it), its heat the one in force.
 fn start_round(state: &DebateState, round: u32, topic: String) -> Step {
+    let topic = state.next_question.clone().unwrap_or(topic);
     Step::StartRound { round, topic, heat: state.effective_heat(), injected: state.pending_injections.clone() }
 }
 

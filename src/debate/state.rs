@@ -163,12 +163,30 @@ pub struct DebateState {
     /// The stored debate this one runs again, and how it was changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<(String, String)>,
+    /// The stored debate this one branches, and after which round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<BranchPoint>,
+    /// The question the next round asks instead of the last verdict's (a
+    /// branch's edited topic); used once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_question: Option<String>,
     /// The person's verdicts, in the order given.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub human: Vec<HumanVerdict>,
     /// The arbiter's summary, when one was asked for after the end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<Summary>,
+}
+
+/// Where a branch leaves the debate it continues.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BranchPoint {
+    /// The parent session's id.
+    pub from: String,
+    /// The last round shared with the parent (from 1).
+    pub round: u32,
+    /// What the branch changed, in words.
+    pub how: String,
 }
 
 /// A person's verdict, as recorded.
@@ -300,6 +318,7 @@ impl DebateState {
             }
             DebateEvent::RoundStarted { round, topic, heat, injected } => {
                 self.pending_injections.retain(|p| !injected.contains(p));
+                self.next_question = None;
                 self.rounds.push(Round {
                     number: *round,
                     topic: topic.clone(),
@@ -418,6 +437,25 @@ impl DebateState {
                 self.finish = Some(Finish { outcome: outcome.clone(), synthesis: synthesis.clone() });
             }
             DebateEvent::Derived { from, how } => self.origin = Some((from.clone(), how.clone())),
+            DebateEvent::Branched { from, round, how, participants, changes, .. } => {
+                self.branch = Some(BranchPoint { from: from.clone(), round: *round, how: how.clone() });
+                // A pause in force when the round ended was the parent's.
+                self.paused = false;
+                self.participants.clone_from(participants);
+                self.next_question.clone_from(&changes.question);
+                if let Some(heat) = changes.heat {
+                    // A heat given for the branch is the one it starts with: a pin it shared is released.
+                    self.heat = clamp_heat(heat);
+                    self.pinned_heat = None;
+                }
+                if let Some(heat) = changes.pinned {
+                    self.pinned_heat = Some(clamp_heat(heat));
+                }
+                self.pending_injections.extend(changes.injected.iter().cloned());
+                if let Some(max) = changes.max_rounds {
+                    self.max_rounds = max.max(1);
+                }
+            }
             DebateEvent::HumanVerdict { round, ahead, confidence, note, ends } => self.human.push(HumanVerdict {
                 round: round + 1,
                 ahead: *ahead,

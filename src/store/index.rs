@@ -26,6 +26,12 @@ pub struct IndexEntry {
     /// The stored debate this one runs again (`heat rematch`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch_of: Option<String>,
+    /// The stored debate this one branches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch_of: Option<String>,
+    /// The last round it shares with the debate it branches (from 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch_round: Option<u32>,
 }
 
 impl IndexEntry {
@@ -44,17 +50,24 @@ impl IndexEntry {
                 .map(|p| format!("{}: {}/{}", p.role.key(), p.provider, p.model))
                 .collect(),
             rematch_of: state.origin.as_ref().map(|(from, _)| from.clone()),
+            branch_of: state.branch.as_ref().map(|b| b.from.clone()),
+            branch_round: state.branch.as_ref().map(|b| b.round),
         }
     }
 }
 
 impl IndexEntry {
-    /// The topic as listed, with ` ↳ rematch of ID` when it reruns another.
+    /// The topic as listed, with ` ↳ rematch of ID` when it reruns another
+    /// or ` ⑂ after round N of ID` when it branches one.
     pub fn listed_topic(&self) -> String {
         let topic = crate::sanitize::clean(&self.topic);
-        match &self.rematch_of {
-            Some(from) => format!("{topic} ↳ rematch of {}", crate::sanitize::clean(from)),
-            None => topic,
+        // A branch of a rematch shares the rematch's record: the branch is what it is.
+        match (&self.branch_of, &self.rematch_of) {
+            (Some(from), _) => {
+                format!("{topic} ⑂ after round {} of {}", self.branch_round.unwrap_or(0), crate::sanitize::clean(from))
+            }
+            (None, Some(from)) => format!("{topic} ↳ rematch of {}", crate::sanitize::clean(from)),
+            (None, None) => topic,
         }
     }
 
@@ -63,6 +76,48 @@ impl IndexEntry {
     pub fn continuable(&self) -> bool {
         // "cancelled" is what older indexes say for "stopped".
         self.outcome.as_deref().is_none_or(|o| matches!(o, "stopped" | "cancelled") || o.starts_with("failed"))
+    }
+}
+
+/// The entries as a tree: each debate followed by its branches (and theirs),
+/// as (depth, index into `entries`); a branch whose parent is not among the
+/// entries stands at the top. Otherwise the entries keep their order.
+pub fn tree(entries: &[IndexEntry]) -> Vec<(usize, usize)> {
+    let ids: std::collections::HashSet<&str> = entries.iter().map(|e| e.id.as_str()).collect();
+    let mut out = Vec::with_capacity(entries.len());
+    let mut placed = vec![false; entries.len()];
+    let is_root = |e: &IndexEntry| e.branch_of.as_deref().is_none_or(|p| !ids.contains(p) || p == e.id);
+    for (i, entry) in entries.iter().enumerate() {
+        if is_root(entry) {
+            place(entries, i, 0, &mut placed, &mut out);
+        }
+    }
+    // Whatever a damaged index left unplaced (a loop of branches) is listed at the top.
+    for (i, placed) in placed.iter_mut().enumerate() {
+        if !*placed {
+            *placed = true;
+            out.push((0, i));
+        }
+    }
+    out
+}
+
+/// How a debate at `depth` in the [`tree`] is set in: nothing at the top,
+/// then `└ ` under its parent, two spaces more for each level below.
+pub fn indent(depth: usize) -> String {
+    if depth == 0 { String::new() } else { format!("{}└ ", "  ".repeat(depth - 1)) }
+}
+
+fn place(entries: &[IndexEntry], at: usize, depth: usize, placed: &mut [bool], out: &mut Vec<(usize, usize)>) {
+    if placed[at] {
+        return;
+    }
+    placed[at] = true;
+    out.push((depth, at));
+    for (i, child) in entries.iter().enumerate() {
+        if child.branch_of.as_deref() == Some(entries[at].id.as_str()) {
+            place(entries, i, depth + 1, placed, out);
+        }
     }
 }
 

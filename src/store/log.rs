@@ -132,6 +132,12 @@ pub struct SessionLog {
 impl SessionLog {
     /// Creates a new log (user-readable only) and writes its header.
     pub fn create(path: &Path, header: &Header) -> anyhow::Result<Self> {
+        Self::create_from(path, header, 0)
+    }
+
+    /// As [`SessionLog::create`], its clock starting at `base_ms` (a branch
+    /// goes on from the moment its parent's shared events end).
+    pub fn create_from(path: &Path, header: &Header, base_ms: u64) -> anyhow::Result<Self> {
         let mut options = OpenOptions::new();
         options.write(true).create_new(true);
         #[cfg(unix)]
@@ -143,8 +149,8 @@ impl SessionLog {
             path: path.to_path_buf(),
             out: BufWriter::new(file),
             opened: Instant::now(),
-            base_ms: 0,
-            last_ms: 0,
+            base_ms,
+            last_ms: base_ms,
         };
         serde_json::to_writer(&mut log.out, header)?;
         log.out.write_all(b"\n")?;

@@ -1,6 +1,7 @@
 //! The session store: every debate is a session, recorded as it happens in
 //! the platform data dir as an append-only event log plus a small index.
 
+pub mod branch;
 pub mod export;
 pub mod index;
 pub mod log;
@@ -88,19 +89,36 @@ impl Store {
 
     /// Starts recording a new session.
     pub fn create(&self) -> anyhow::Result<Recorder> {
+        self.create_from(DebateState::default(), 0)
+    }
+
+    /// Starts recording a branch: a new session whose first events are
+    /// `shared` (read from its parent, not written again), then `branched`.
+    pub fn create_branch(&self, shared: &[log::Record], branched: &DebateEvent) -> anyhow::Result<Recorder> {
+        let state = DebateState::from_events(shared.iter().map(|r| &r.event));
+        let mut recorder = self.create_from(state, shared.last().map_or(0, |r| r.ms))?;
+        if let Some(warning) = recorder.record(branched) {
+            let _ = recorder.discard();
+            bail!("{warning}");
+        }
+        Ok(recorder)
+    }
+
+    fn create_from(&self, state: DebateState, base_ms: u64) -> anyhow::Result<Recorder> {
         let created_ms = now_ms();
         let stamp = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
         let digits: String = stamp.chars().filter(char::is_ascii_digit).take(14).collect();
         let id =
             format!("{}-{}-{:04x}", &digits[..8.min(digits.len())], &digits[8.min(digits.len())..], fastrand::u16(..));
         let header = Header { heat_session: FORMAT_VERSION, id: id.clone(), created_ms };
-        let log = SessionLog::create(&self.log_path(&id), &header)?;
-        Ok(Recorder { store: self.clone(), log, id, created_ms, state: DebateState::default(), warned: false })
+        let log = SessionLog::create_from(&self.log_path(&id), &header, base_ms)?;
+        Ok(Recorder { store: self.clone(), log, id, created_ms, state, warned: false })
     }
 
     /// Reopens a session to continue it.
     pub fn reopen(&self, id: &str) -> anyhow::Result<(Recorder, Loaded)> {
         let (log, loaded) = SessionLog::reopen(&self.log_path(id))?;
+        let loaded = branch::splice(&self.dir, loaded)?;
         let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
         let recorder = Recorder {
             store: self.clone(),
@@ -127,7 +145,13 @@ impl Store {
                 }
             }
         }
-        Ok(loaded)
+        branch::splice(&self.dir, loaded)
+    }
+
+    /// Reads a stored debate and changes nothing, not even a torn last line
+    /// (what a branch reads of its parent, which it must never write).
+    pub fn read(&self, id: &str) -> anyhow::Result<Loaded> {
+        branch::splice(&self.dir, log::load(&self.log_path(id))?)
     }
 
     /// Every session, newest first, from the index (rebuilt if needed).
@@ -145,7 +169,7 @@ impl Store {
             if path.extension().and_then(|e| e.to_str()) != Some("jsonl") {
                 continue;
             }
-            let Ok(loaded) = log::load(&path) else { continue };
+            let Ok(loaded) = log::load(&path).and_then(|own| branch::splice(&self.dir, own)) else { continue };
             let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
             let updated = loaded.header.created_ms + loaded.records.last().map_or(0, |r| r.ms);
             entries.push(IndexEntry::describe(&loaded.header.id, loaded.header.created_ms, updated, &state));
@@ -195,6 +219,27 @@ impl Store {
     /// Whether a running debate holds the session's log.
     pub fn is_live(&self, id: &str) -> bool {
         log::is_held(&self.log_path(id))
+    }
+
+    /// The stored debates that branch `id` directly.
+    pub fn branches_of(&self, id: &str) -> Vec<String> {
+        self.list().into_iter().filter(|e| e.branch_of.as_deref() == Some(id)).map(|e| e.id).collect()
+    }
+
+    /// Deletes a stored debate no other heat has open (its lock is taken
+    /// first and held until the file is gone) and no branch reads its first
+    /// rounds from. A branch whose parent is gone can still be deleted:
+    /// only its own log is read.
+    pub fn remove(&self, id: &str) -> anyhow::Result<()> {
+        let branches = self.branches_of(id);
+        if !branches.is_empty() {
+            let (what, them) = if branches.len() == 1 { ("a branch reads", "it") } else { ("branches read", "them") };
+            bail!("{what} its first rounds from it ({}); delete {them} first", branches.join(", "));
+        }
+        let (log, _) = SessionLog::reopen(&self.log_path(id))?;
+        let deleted = self.delete(id);
+        drop(log);
+        deleted
     }
 
     pub fn delete(&self, id: &str) -> anyhow::Result<()> {

@@ -14,7 +14,10 @@ pub const ON_SCREEN: &str = "That debate is on screen; open another before delet
 /// The browser's state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Browser {
+    /// As a tree: each debate followed by its branches.
     pub entries: Vec<IndexEntry>,
+    /// How deep each entry sits in the tree.
+    depths: Vec<usize>,
     pub query: String,
     /// Index into `matches()`.
     pub selected: usize,
@@ -28,7 +31,18 @@ pub struct Browser {
 
 impl Browser {
     pub fn new(entries: Vec<IndexEntry>) -> Self {
-        Browser { entries, query: String::new(), selected: 0, deleting: None, shown: None, note: None }
+        let order = crate::store::index::tree(&entries);
+        let depths = order.iter().map(|(d, _)| *d).collect();
+        let mut slots: Vec<Option<IndexEntry>> = entries.into_iter().map(Some).collect();
+        let entries = order.iter().filter_map(|(_, i)| slots[*i].take()).collect();
+        Browser { entries, depths, query: String::new(), selected: 0, deleting: None, shown: None, note: None }
+    }
+
+    /// How an entry is set in under the debate it branches: only while
+    /// nothing is typed (a search shows what matches, parents or not).
+    pub fn indent(&self, id: &str) -> String {
+        let depth = self.entries.iter().position(|e| e.id == id).map_or(0, |i| self.depths[i]);
+        if self.query.is_empty() { crate::store::index::indent(depth) } else { String::new() }
     }
 
     /// The browser over the debate `shown` on screen.
@@ -101,7 +115,10 @@ impl Browser {
 
     /// After a delete: drop the entry and keep the selection in range.
     pub fn remove(&mut self, id: &str) {
-        self.entries.retain(|e| e.id != id);
+        if let Some(at) = self.entries.iter().position(|e| e.id == id) {
+            self.entries.remove(at);
+            self.depths.remove(at);
+        }
         self.selected = self.selected.min(self.matches().len().saturating_sub(1));
     }
 }
@@ -120,6 +137,8 @@ mod tests {
             outcome: None,
             models: vec![],
             rematch_of: None,
+            branch_of: None,
+            branch_round: None,
         }
     }
 

@@ -96,6 +96,12 @@ pub fn resume(setup: EngineSetup, state: DebateState) -> DebateHandle {
     spawn(setup, state, [Some(DebateEvent::Reopened), None])
 }
 
+/// Continues a branch: its folded state is another debate's up to a
+/// finished round, with the branch's changes; nothing is reopened.
+pub fn branch(setup: EngineSetup, state: DebateState) -> DebateHandle {
+    spawn(setup, state, [None, None])
+}
+
 fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 2]) -> DebateHandle {
     let (command_tx, command_rx) = mpsc::unbounded_channel();
     let (event_tx, event_rx) = mpsc::unbounded_channel();

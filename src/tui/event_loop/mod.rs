@@ -506,7 +506,7 @@ fn delete_session(studio: &Studio, app: &mut App, debate: Option<&Running>, id: 
         app.say(Tone::Warn, crate::tui::browser::ON_SCREEN);
         return;
     }
-    match studio.store.delete(id) {
+    match studio.store.remove(id) {
         Ok(()) => {
             if let Some(Modal::Sessions(browser)) = &mut app.modal {
                 browser.remove(id);

@@ -143,7 +143,8 @@ fn sessions(frame: &mut Frame<'_>, app: &App, area: Rect, browser: &crate::tui::
     let first = browser.selected.saturating_sub(rows.saturating_sub(1));
     for (i, entry) in matches.iter().enumerate().skip(first).take(rows) {
         let outcome = entry.outcome.as_deref().unwrap_or("unfinished");
-        let text = format!("{}  {:<24} {}", entry.id, super::truncate(outcome, 24), entry.listed_topic());
+        let (indent, topic) = (browser.indent(&entry.id), entry.listed_topic());
+        let text = format!("{}  {:<24} {indent}{topic}", entry.id, super::truncate(outcome, 24));
         let style = if i == browser.selected {
             Style::new().fg(theme.bar_bg).bg(theme.key).add_modifier(Modifier::BOLD)
         } else {

@@ -1,0 +1,129 @@
+//! `heat branch ID --at ROUND`: a stored debate taken up again after one of
+//! its finished rounds, as a new session that shares the rounds before
+//! (read from the parent's log, never copied) and goes on with changes: the
+//! sides swapped, another model for a seat, another heat (set or pinned),
+//! another question, a note injected, another round limit. The parent is
+//! only read: a live debate's finished round can be branched while it runs.
+
+use std::process::ExitCode;
+
+use anyhow::bail;
+
+use crate::config::FlagValue;
+use crate::debate::{BranchChanges, DebateEvent, DebateState, engine, grounding};
+use crate::store::{self, Store, branch};
+
+use super::print::{TextPrinter, json_line};
+
+/// What `heat branch` was asked for.
+pub struct Request<'a> {
+    pub id: Option<&'a str>,
+    /// The last round the branch shares (from 1).
+    pub at: u32,
+    pub swap_sides: bool,
+    /// `advocate=MODEL`, …
+    pub seats: &'a [String],
+    pub changes: BranchChanges,
+    pub json: bool,
+}
+
+/// How the branch differs, in words, for its record.
+pub fn how(request: &Request<'_>) -> String {
+    let mut changes = super::rematch::seat_changes(request.swap_sides, request.seats);
+    let BranchChanges { question, heat, pinned, injected, max_rounds } = &request.changes;
+    if let Some(question) = question {
+        changes.push(format!("question \"{}\"", question.trim()));
+    }
+    if let Some(heat) = heat {
+        changes.push(format!("heat {heat:.2}"));
+    }
+    if let Some(heat) = pinned {
+        changes.push(format!("heat pinned at {heat:.2}"));
+    }
+    changes.extend(injected.iter().map(|note| format!("note \"{}\"", note.trim())));
+    if let Some(max) = max_rounds {
+        changes.push(format!("up to {max} rounds"));
+    }
+    if changes.is_empty() { "goes on as it was".into() } else { changes.join(", ") }
+}
+
+/// Checks what the person gave before anything is read or started.
+fn check(request: &Request<'_>) -> anyhow::Result<()> {
+    let BranchChanges { question, heat, pinned, injected, max_rounds } = &request.changes;
+    if question.as_deref().is_some_and(|q| q.trim().is_empty()) {
+        bail!("--topic is empty; give the question the next round should ask");
+    }
+    if injected.iter().any(|note| note.trim().is_empty()) {
+        bail!("--inject is empty; give the note the next round's prompts should carry");
+    }
+    for (flag, value) in [("--heat", heat), ("--pin", pinned)] {
+        if let Some(h) = value
+            && !(0.3..=1.0).contains(h)
+        {
+            bail!("{flag} takes a heat from 0.3 to 1.0; got {h}");
+        }
+    }
+    if *max_rounds == Some(0) {
+        bail!("--max-rounds must be at least 1");
+    }
+    Ok(())
+}
+
+/// Runs the branch headless, printing it as `heat run` does.
+pub async fn run(
+    config_file: Option<&std::path::PathBuf>,
+    user_flags: &[FlagValue],
+    request: &Request<'_>,
+) -> anyhow::Result<ExitCode> {
+    check(request)?;
+    let store = Store::open(&store::data_dir()?)?;
+    let id = store.resolve(request.id)?;
+    let loaded = store.read(&id)?;
+    for notice in &loaded.notices {
+        say!("heat: session {id}: {notice}");
+    }
+    let end = branch::round_end(&id, &loaded.records, request.at)?;
+    let shared = &loaded.records[..end];
+    let state = DebateState::from_events(shared.iter().map(|r| &r.event));
+    if let Some(max) = request.changes.max_rounds
+        && max <= request.at
+    {
+        bail!("--max-rounds {max} leaves the branch no round after round {}: give more", request.at);
+    }
+    // The person's own flags come last: they win over what the session recorded.
+    let flags = [super::rematch::flags(&state, "heat branch", request.swap_sides, request.seats)?, user_flags.to_vec()]
+        .concat();
+    let config = super::load_config(config_file, &flags)?;
+    let (setup, notices) = super::run::engine_setup_quiet(&config).await?;
+    for notice in &notices {
+        say!("heat: {notice}");
+    }
+    if let Some(source) = &state.source {
+        grounding::check_fits(&setup, source)?;
+    }
+    let branched = DebateEvent::Branched {
+        from: id,
+        round: request.at,
+        records: u64::try_from(end).unwrap_or(u64::MAX),
+        how: how(request),
+        participants: setup.participants(),
+        changes: request.changes.clone(),
+    };
+    let recorder = store.create_branch(shared, &branched)?;
+    let mut history: Vec<DebateEvent> = shared.iter().map(|r| r.event.clone()).collect();
+    announce(&history, &branched, request.json)?;
+    history.push(branched);
+    let state = recorder.state().clone();
+    super::run::drive(engine::branch(setup, state), recorder, request.json, Some(&history), None).await
+}
+
+/// Prints where the branch leaves its parent and who argues from here.
+fn announce(shared: &[DebateEvent], branched: &DebateEvent, json: bool) -> anyhow::Result<()> {
+    let mut out = std::io::stdout();
+    if json {
+        return Ok(json_line(&mut out, branched)?);
+    }
+    let mut printer = TextPrinter::new(out, super::stdout_style());
+    printer.absorb(shared);
+    Ok(printer.event(branched)?)
+}
