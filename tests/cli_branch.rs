@@ -204,6 +204,19 @@ async fn a_branch_shares_the_rounds_before_and_goes_on_with_its_changes() {
         "{listed}"
     );
 
+    // The export and the report say where it came from, and hold the shared round.
+    let md = stdout(&heat(dir.path()).args(["export", &child]).output().expect("runs"));
+    assert!(md.contains(&format!("- Branch of `{parent}` after round 1: sides swapped")), "{md}");
+    assert!(md.contains("For, in round 1, as the parent argued."), "{md}");
+    let page = dir.path().join("branch.html");
+    let out = heat(dir.path()).args(["report", &child, "-o"]).arg(&page).output().expect("runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).expect("written");
+    assert!(
+        html.contains(&format!("<dt>Branch of</dt><dd><code>{parent}</code> after round 1: sides swapped")),
+        "the page says so"
+    );
+
     // A branch of the branch reads through both: its parent's round 1, the branch's round 2.
     let mut cmd = heat(dir.path());
     cmd.args(["branch", &child, "--at", "2", "--heat", "0.7"]);

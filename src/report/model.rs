@@ -186,6 +186,8 @@ pub struct Report {
     pub source: Option<String>,
     /// The stored debate this one runs again, and how it was changed.
     pub origin: Option<(String, String)>,
+    /// The stored debate this one branches: its id, the last round shared, what changed.
+    pub branch: Option<(String, u32, String)>,
     /// The outcome in words, or what it is so far.
     pub outcome: String,
     /// Whether the debate has ended.
@@ -252,6 +254,7 @@ impl Report {
                 format!("{} ({} lines, sha256 {})", clean(&s.name), s.line_count(), &s.sha256[..12.min(s.sha256.len())])
             }),
             origin: state.origin.as_ref().map(|(from, how)| (clean(from), clean(how))),
+            branch: state.branch.as_ref().map(|b| (clean(&b.from), b.round, clean(&b.how))),
             outcome,
             finished,
             live: context.live && !finished,

@@ -107,6 +107,12 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
     let mut md = String::new();
     let _ = writeln!(md, "# {}\n", clean(&state.topic));
     let _ = writeln!(md, "- Session: `{}`, started {}", header.id, rfc3339(header.created_ms));
+    if let Some(b) = &state.branch {
+        let _ = writeln!(md, "- Branch of `{}` after round {}: {}", clean(&b.from), b.round, clean(&b.how));
+    }
+    if let Some((from, how)) = &state.origin {
+        let _ = writeln!(md, "- Rematch of `{}`: {}", clean(from), clean(how));
+    }
     let outcome = match state.finish.as_ref().map(|f| &f.outcome) {
         None => format!("unfinished after {} round(s)", state.rounds.len()),
         Some(failed @ (Outcome::Failed(why) | Outcome::Invalidated(why))) => {
