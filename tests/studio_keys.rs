@@ -487,3 +487,62 @@ fn v_gives_the_persons_verdict_and_can_end_the_debate() {
     app.focus = 2;
     assert!(screen(&mut app, 120, 40).contains("You, round 1: skeptic ahead, 50% sure"));
 }
+
+#[test]
+fn b_branches_after_a_finished_round_with_the_changes_chosen() {
+    use heat::debate::{Role, TurnPurpose, Verdict};
+    use heat::tui::branch_form::BranchRequest;
+    let mut app = mid_stream();
+    assert!(press(&mut app, KeyCode::Char('b')).is_empty());
+    assert!(app.modal.is_none(), "no round has finished");
+    assert!(screen(&mut app, 120, 40).contains("No round has finished and left the debate open"));
+
+    let verdict = Verdict { resolved: false, verdict: "Open.".into(), topic: "Juniors?".into(), heat: 0.6 };
+    let done = |role, text: &str| DebateEvent::TurnCompleted {
+        round: 0,
+        role,
+        text: text.into(),
+        usage: None,
+        truncated_at: None,
+    };
+    feed(
+        &mut app,
+        &[
+            done(Role::Advocate, ADVOCATE),
+            done(Role::Skeptic, SKEPTIC),
+            DebateEvent::TurnStarted { round: 0, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: None },
+            done(Role::Judge, "{}"),
+            DebateEvent::VerdictReached { round: 0, verdict },
+            DebateEvent::RoundStarted { round: 1, topic: "Juniors?".into(), heat: 0.6, injected: vec![] },
+        ],
+    );
+    assert!(press(&mut app, KeyCode::Char('b')).is_empty());
+    assert!(matches!(app.modal, Some(heat::tui::modal::Modal::Branch(_))), "the form opens");
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("Branch 20261123-120000-ab12") && text.contains("round 1"), "{text}");
+    assert!(text.contains("0.60, as the judge set it") && text.contains("as they were"), "{text}");
+    assert!(text.contains("The running debate stops and is saved"), "{text}");
+    assert!(app.on_key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)).is_empty());
+    press(&mut app, KeyCode::Up);
+    typed(&mut app, "What of juniors?");
+    assert!(app.on_key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::CONTROL)).is_empty());
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("swapped: each model argues the other side") && text.contains("0.65, set here"), "{text}");
+    assert!(text.contains("The next round's question"), "{text}");
+    let request = BranchRequest {
+        from: "20261123-120000-ab12".into(),
+        round: 1,
+        swap_sides: true,
+        heat: Some(0.65),
+        question: Some("What of juniors?".into()),
+        note: None,
+    };
+    assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Branch(request)]);
+    assert!(app.modal.is_none());
+
+    // The demo is not stored: nothing to branch from.
+    let mut demo = replaying();
+    demo.session = Some("demo".into());
+    assert!(press(&mut demo, KeyCode::Char('b')).is_empty());
+    assert!(screen(&mut demo, 120, 40).contains("The demo is not stored"));
+}

@@ -409,3 +409,51 @@ async fn the_persons_verdict_ends_a_live_debate() {
     assert!(log.contains("\"type\":\"human_verdict\"") && log.contains("\"ends\":true"), "{log}");
     assert!(log.contains("\"kind\":\"forced\""), "the debate ended as the person's resolution");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn b_branches_a_live_debate_after_its_first_round() {
+    let server = MockLlm::with_handler(reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut studio = open_studio(data.path(), &server);
+    studio.wait_for("round 1's verdict", |s| s.contains("● LIVE") && s.contains("Both sides hold ground.")).await;
+    studio.keys("b");
+    studio.wait_for("the branch form", |s| s.contains("round 1") && s.contains("as the judge set it")).await;
+    // Ctrl-S swaps the sides; the typed text is a note for the next round.
+    studio.keys("\u{13}");
+    studio.keys("Mind the juniors");
+    studio
+        .wait_for("the choices", |s| s.contains("swapped: each model argues") && s.contains("Mind the juniors"))
+        .await;
+    studio.keys("\r");
+    studio
+        .wait_for("the branch and the stopped parent named", |s| {
+            s.contains("Branched ") && s.contains("was stopped and saved")
+        })
+        .await;
+    studio.wait_for("the branch to argue", |s| s.contains("● LIVE")).await;
+    let asked =
+        |server: &MockLlm| debater_requests(server).iter().any(|r| r.last_message().contains("Mind the juniors"));
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !asked(&server) {
+        assert!(std::time::Instant::now() < deadline, "the note never reached a debater");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    studio.keys("q");
+    studio.wait_for("the quit question", |s| s.contains("Quit?") || s.contains("quit")).await;
+    studio.keys("y");
+    studio.wait_exit().await;
+
+    let logs: Vec<String> = std::fs::read_dir(data.path().join("sessions"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    assert_eq!(logs.len(), 2, "the parent and its branch");
+    let child = logs.iter().find(|l| l.contains("\"type\":\"branched\"")).expect("a branch was stored");
+    let parent = logs.iter().find(|l| !l.contains("\"type\":\"branched\"")).expect("the parent stays");
+    assert!(child.contains("\"round\":1") && child.contains("sides swapped, note \\\"Mind the juniors\\\""), "{child}");
+    assert!(!child.contains("Both sides hold ground."), "the shared round is read from the parent, not copied");
+    assert!(parent.contains("\"kind\":\"cancelled\""), "the parent was stopped and saved");
+}

@@ -29,22 +29,7 @@ pub struct Request<'a> {
 
 /// How the branch differs, in words, for its record.
 pub fn how(request: &Request<'_>) -> String {
-    let mut changes = super::rematch::seat_changes(request.swap_sides, request.seats);
-    let BranchChanges { question, heat, pinned, injected, max_rounds } = &request.changes;
-    if let Some(question) = question {
-        changes.push(format!("question \"{}\"", question.trim()));
-    }
-    if let Some(heat) = heat {
-        changes.push(format!("heat {heat:.2}"));
-    }
-    if let Some(heat) = pinned {
-        changes.push(format!("heat pinned at {heat:.2}"));
-    }
-    changes.extend(injected.iter().map(|note| format!("note \"{}\"", note.trim())));
-    if let Some(max) = max_rounds {
-        changes.push(format!("up to {max} rounds"));
-    }
-    if changes.is_empty() { "goes on as it was".into() } else { changes.join(", ") }
+    request.changes.describe(super::rematch::seat_changes(request.swap_sides, request.seats))
 }
 
 /// Checks what the person gave before anything is read or started.

@@ -389,6 +389,25 @@ impl BranchChanges {
     pub fn is_empty(&self) -> bool {
         *self == Self::default()
     }
+
+    /// What a branch changed, in words, for its record: the seats' changes
+    /// (`sides swapped`, `seat judge=MODEL`), then these.
+    pub fn describe(&self, mut changes: Vec<String>) -> String {
+        if let Some(question) = &self.question {
+            changes.push(format!("question \"{}\"", question.trim()));
+        }
+        if let Some(heat) = self.heat {
+            changes.push(format!("heat {heat:.2}"));
+        }
+        if let Some(heat) = self.pinned {
+            changes.push(format!("heat pinned at {heat:.2}"));
+        }
+        changes.extend(self.injected.iter().map(|note| format!("note \"{}\"", note.trim())));
+        if let Some(max) = self.max_rounds {
+            changes.push(format!("up to {max} rounds"));
+        }
+        if changes.is_empty() { "goes on as it was".into() } else { changes.join(", ") }
+    }
 }
 
 /// What a person can ask of a running debate.

@@ -104,6 +104,14 @@ impl EngineSetup {
         &mut self.roles[role.position()]
     }
 
+    /// The same set-up with the debaters' seats exchanged: each model
+    /// argues the side the other did.
+    #[must_use]
+    pub fn with_sides_swapped(mut self) -> Self {
+        self.roles.swap(Role::Advocate.position(), Role::Skeptic.position());
+        self
+    }
+
     pub fn participants(&self) -> Vec<Participant> {
         Role::ALL.iter().map(|&r| self.role(r).participant(r)).collect()
     }

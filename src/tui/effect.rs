@@ -41,4 +41,6 @@ pub enum Effect {
     ReplaySpeed(f64),
     /// Skip the replay to the next round.
     ReplaySkip,
+    /// Stop what runs and start a branch of a stored debate.
+    Branch(super::branch_form::BranchRequest),
 }

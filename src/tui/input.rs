@@ -119,6 +119,7 @@ impl App {
             }
             Action::Results => self.modal = Some(Modal::Results(Results::default())),
             Action::HumanVerdict => return self.open_verdict_form(),
+            Action::Branch => return self.open_branch_form(),
             Action::CitedLines => {
                 self.show_cited = !self.show_cited;
                 let text = match (self.debate.source.is_some(), self.show_cited) {
@@ -243,6 +244,7 @@ impl App {
             Modal::Settings(form) => self.settings_key(form, key),
             Modal::Results(results) => self.results_key(results, key),
             Modal::Verdict(form) => self.verdict_key(form, key),
+            Modal::Branch(form) => self.branch_key(form, key),
         }
     }
 

@@ -37,12 +37,13 @@ pub enum Action {
     CitedLines,
     Results,
     HumanVerdict,
+    Branch,
 }
 
 impl Action {
     /// Every action with its config name, default keys and help text, in
     /// the order the help overlay lists them.
-    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 29] = [
+    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 30] = [
         (Action::TogglePause, "pause", "space", "pause or resume the debate"),
         (Action::Inject, "inject", "i", "inject a topic into the next round"),
         (Action::Temperature, "temperature", "t", "pin the heat (temperature)"),
@@ -72,6 +73,12 @@ impl Action {
         (Action::CitedLines, "cited_lines", "L", "show or hide the source lines a turn cites"),
         (Action::Results, "results", "o", "show the results: outcome, heat and words, the report"),
         (Action::HumanVerdict, "verdict", "v", "give your verdict: who is ahead, how sure, a note"),
+        (
+            Action::Branch,
+            "branch",
+            "b",
+            "branch after a finished round: sides swapped, another heat, a note or question",
+        ),
     ];
 
     pub fn config_name(self) -> &'static str {

@@ -3,6 +3,7 @@
 //! the engine only through `DebateHandle`.
 
 pub mod app;
+pub mod branch_form;
 pub mod browser;
 pub mod clipboard;
 pub mod copy;

@@ -22,6 +22,8 @@ pub enum Modal {
     Results(Results),
     /// The person's own verdict, being given.
     Verdict(Box<super::verdict_form::VerdictForm>),
+    /// A branch of the shown debate, being set up.
+    Branch(Box<super::branch_form::BranchForm>),
 }
 
 /// The results view, the report written from it and the summary asked.

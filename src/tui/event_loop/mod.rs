@@ -2,6 +2,7 @@
 //! every pending event folded before a frame; at most one frame per 16 ms
 //! and none at all while nothing changes.
 
+mod branch;
 mod shown;
 
 use std::process::ExitCode;
@@ -142,6 +143,9 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 Effect::Sessions => show_sessions(&studio, &mut app, debate.as_ref()),
                 Effect::Open(id) => open_other(&studio, &mut app, &mut debate, &mut input, &id).await,
                 Effect::Delete(id) => delete_session(&studio, &mut app, debate.as_ref(), &id),
+                Effect::Branch(request) => {
+                    branch::branch_instead(&studio, &mut app, &mut debate, &mut input, &request).await;
+                }
                 Effect::Quit => {
                     stop(&mut app, &mut debate, &mut input).await;
                     drop(guard);

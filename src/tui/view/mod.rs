@@ -3,6 +3,7 @@
 //! helpers the parts share.
 
 mod border;
+mod branch;
 mod header;
 mod help;
 mod overlay;

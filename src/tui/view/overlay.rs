@@ -22,6 +22,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         Some(Modal::Sessions(browser)) => sessions(frame, app, area, browser),
         Some(Modal::Results(results)) => super::results::draw(frame, app, area, results),
         Some(Modal::Verdict(form)) => verdict(frame, app, area, form),
+        Some(Modal::Branch(form)) => super::branch::draw(frame, app, area, form),
         Some(Modal::Confirm(what)) => confirm(frame, app, area, what),
         Some(Modal::Editor(editor)) => {
             let title = match editor.purpose {

@@ -1,0 +1,93 @@
+//! A branch started from the studio (`b`): the stored debate is read (never
+//! written) and the round checked before anything stops; then what runs
+//! stops and is saved, the shared rounds are shown at once, and the branch
+//! goes on live as a new session on the studio's providers.
+
+use crossterm::event::EventStream;
+
+use super::{Running, Source, stop};
+use crate::debate::{BranchChanges, DebateEvent, DebateState, engine, grounding};
+use crate::store::branch;
+use crate::store::log::Record;
+use crate::tui::Studio;
+use crate::tui::app::{App, Tone};
+use crate::tui::branch_form::BranchRequest;
+
+/// Starts the branch `request` asks for in place of what is shown, or says
+/// in one sentence why it cannot be (then nothing is stopped).
+pub(super) async fn branch_instead(
+    studio: &Studio,
+    app: &mut App,
+    debate: &mut Option<Running>,
+    input: &mut EventStream,
+    request: &BranchRequest,
+) {
+    let shared = match shared_rounds(studio, request) {
+        Ok(shared) => shared,
+        Err(e) => {
+            app.say(Tone::Error, format!("Could not branch session {}: {e:#}", request.from));
+            return;
+        }
+    };
+    let stopped = stop(app, debate, input).await;
+    match begin(studio, app, request, &shared) {
+        Ok(running) => {
+            let new = running.session.clone().unwrap_or_default();
+            let mut said = format!("Branched {} after round {} as {new}", request.from, request.round);
+            if let Some(id) = stopped {
+                said.push_str(&format!("; {id} was stopped and saved (`heat resume {id}` goes on with it)"));
+            }
+            app.say(Tone::Info, said);
+            *debate = Some(running);
+        }
+        Err(e) => app.say(Tone::Error, format!("Could not branch session {}: {e:#}", request.from)),
+    }
+}
+
+/// The records the branch shares with its parent, checked: the round has
+/// finished and left the debate open, and the studio can start debates.
+fn shared_rounds(studio: &Studio, request: &BranchRequest) -> anyhow::Result<Vec<Record>> {
+    anyhow::ensure!(studio.setup.is_some(), "this studio only replays; run `heat` to branch a debate");
+    let mut loaded = studio.store.read(&request.from)?;
+    let end = branch::round_end(&request.from, &loaded.records, request.round)?;
+    loaded.records.truncate(end);
+    Ok(loaded.records)
+}
+
+/// Records the branch, shows what it shares and starts its engine.
+fn begin(studio: &Studio, app: &mut App, request: &BranchRequest, shared: &[Record]) -> anyhow::Result<Running> {
+    let mut setup = studio.setup.clone().ok_or_else(|| anyhow::anyhow!("no providers are set up"))?;
+    if request.swap_sides {
+        setup = setup.with_sides_swapped();
+    }
+    let parent = DebateState::from_events(shared.iter().map(|r| &r.event));
+    if let Some(source) = &parent.source {
+        grounding::check_fits(&setup, source)?;
+    }
+    let changes = BranchChanges {
+        question: request.question.clone(),
+        heat: request.heat,
+        injected: request.note.iter().cloned().collect(),
+        ..BranchChanges::default()
+    };
+    let seats = if request.swap_sides { vec!["sides swapped".to_string()] } else { Vec::new() };
+    let branched = DebateEvent::Branched {
+        from: request.from.clone(),
+        round: request.round,
+        records: u64::try_from(shared.len()).unwrap_or(u64::MAX),
+        how: changes.describe(seats),
+        participants: setup.participants(),
+        changes,
+    };
+    let recorder = studio.store.create_branch(shared, &branched)?;
+    app.begin(recorder.id().to_string());
+    let last_ms = shared.last().map_or(0, |r| r.ms);
+    for record in shared {
+        app.on_event_at(&record.event, record.ms);
+    }
+    app.on_event_at(&branched, last_ms);
+    app.continue_clock(last_ms);
+    let handle = engine::branch(setup, recorder.state().clone());
+    let session = Some(recorder.id().to_string());
+    Ok(Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session, replayed: None })
+}

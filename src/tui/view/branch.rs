@@ -1,0 +1,60 @@
+//! The branch form (`b`) drawn over the panes: the round chosen, the sides,
+//! the next round's heat, the note or question, and what Enter does.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::centered;
+use super::overlay::{frame_box, hint_line, split_last};
+use crate::tui::app::App;
+use crate::tui::branch_form::BranchForm;
+
+pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &BranchForm) {
+    let theme = &app.theme;
+    let rect = centered(area, 76, if form.stops_running { 12 } else { 11 });
+    let inner = frame_box(frame, app, rect, &format!(" Branch {} ", form.from));
+    let [body, hint] = split_last(inner);
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let (round, judged) = form.chosen();
+    let first = form.rounds.first().map_or(round, |r| r.0);
+    let last = form.rounds.last().map_or(round, |r| r.0);
+    let arrows =
+        format!("{}round {round}{}", if round > first { "‹ " } else { "  " }, if round < last { " ›" } else { "  " });
+    let after = Line::from(vec![
+        Span::styled("After     ", theme.secondary()),
+        Span::styled(arrows, bold),
+        Span::styled(format!("  (rounds 1–{round} shared, read from {})", form.from), theme.secondary()),
+    ]);
+    let sides = if form.swap_sides {
+        Span::styled(
+            "swapped: each model argues the other side",
+            Style::new().fg(theme.warn).add_modifier(Modifier::BOLD),
+        )
+    } else {
+        Span::raw("as they were")
+    };
+    let sides = Line::from(vec![Span::styled("Sides     ", theme.secondary()), sides]);
+    let heat = match form.heat {
+        Some(h) => {
+            Span::styled(format!("{h:.2}, set here"), Style::new().fg(theme.heat(h)).add_modifier(Modifier::BOLD))
+        }
+        None => Span::styled(format!("{judged:.2}, as the judge set it"), Style::new().fg(theme.heat(judged))),
+    };
+    let heat = Line::from(vec![Span::styled("Heat      ", theme.secondary()), heat]);
+    let label = if form.as_question { "The next round's question" } else { "A note the next round carries" };
+    let [lines, text_label, text, stops] =
+        Layout::vertical([Constraint::Length(3), Constraint::Length(1), Constraint::Length(2), Constraint::Min(0)])
+            .areas(body);
+    frame.render_widget(Paragraph::new(vec![after, sides, heat]), lines);
+    frame.render_widget(Paragraph::new(Span::styled(label, theme.secondary())), text_label);
+    frame.render_widget(&form.text, text);
+    if form.stops_running {
+        let text = "The running debate stops and is saved; `heat resume` goes on with it";
+        frame.render_widget(Paragraph::new(Span::styled(text, Style::new().fg(theme.warn))), stops);
+    }
+    let keys = "←/→ round · ctrl-s swap sides · ↑/↓ heat · type a note · ctrl-t note/question · Enter branches · Esc";
+    frame.render_widget(Paragraph::new(hint_line(app, keys)), hint);
+}
