@@ -30,6 +30,7 @@ mod report;
 mod run;
 mod sessions;
 mod studio;
+mod watch;
 mod wrap;
 
 use std::io::IsTerminal;
@@ -101,10 +102,12 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     // The theme is the studio's: `heat`, `heat resume` and `heat replay` take it.
     let studio_theme = match &cli.command {
         None => cli.theme.clone(),
-        Some(Commands::Resume { theme, .. } | Commands::Replay { theme, .. }) => theme.clone().or(cli.theme),
-        Some(_) if cli.theme.is_some() => {
-            anyhow::bail!("--theme sets the studio's colours: give it to `heat`, `heat resume` or `heat replay`")
+        Some(Commands::Resume { theme, .. } | Commands::Replay { theme, .. } | Commands::Watch { theme, .. }) => {
+            theme.clone().or(cli.theme)
         }
+        Some(_) if cli.theme.is_some() => anyhow::bail!(
+            "--theme sets the studio's colours: give it to `heat`, `heat resume`, `heat replay` or `heat watch`"
+        ),
         Some(_) => None,
     };
     let theme: Vec<FlagValue> =
@@ -138,6 +141,15 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 return studio::replay(&config, loaded, speed, id).await;
             }
             replay::replay(id.as_deref(), demo, speed, json).await?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Commands::Watch { id, json, .. }) => {
+            let target = watch::target(id.as_deref())?;
+            if !json && studio::on_terminal() {
+                let config = load_config(config_file.as_ref(), &theme)?;
+                return studio::watch(&config, target).await;
+            }
+            watch::print(target, json).await?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Export { id, format, output, force, no_images }) => {

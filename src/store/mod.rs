@@ -2,8 +2,10 @@
 //! the platform data dir as an append-only event log plus a small index.
 
 pub mod export;
+pub mod follow;
 pub mod index;
 pub mod log;
+pub mod watch;
 
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
