@@ -394,6 +394,16 @@ impl App {
         )
     }
 
+    /// Makes this studio a watch of the shown session: read-only, said in
+    /// the header and, while nothing newer is said, the status line.
+    /// `live`: whether another heat runs the debate.
+    pub fn watch(&mut self, live: bool) {
+        self.mode = Mode::Watch;
+        self.watched_live = live;
+        // The header names the session; this fits 80 columns.
+        self.notice = Some(format!("A watch, read-only: {}", super::input::STEERED_ELSEWHERE));
+    }
+
     /// Whether this studio follows another heat's debate (`heat watch`).
     pub fn watching(&self) -> bool {
         self.mode == Mode::Watch

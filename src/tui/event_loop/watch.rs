@@ -8,20 +8,18 @@ use crate::store::log::Loaded;
 use crate::store::watch::{Followed, Watch};
 use crate::tui::Studio;
 use crate::tui::app::{App, Tone};
-use crate::tui::input::STEERED_ELSEWHERE;
 
 /// Shows the watched debate as its log stands and, while another heat runs
 /// it, follows the log from where its complete lines end.
 pub(super) fn open(studio: &Studio, app: &mut App, loaded: &Loaded, id: String, live: bool) -> anyhow::Result<Running> {
     app.begin(id.clone());
-    app.watched_live = live;
     for record in &loaded.records {
         app.on_event_at(&record.event, record.ms);
     }
     app.continue_clock(loaded.records.last().map_or(0, |r| r.ms));
     // What the history said in passing is over; the watch says what it is.
     app.flash = None;
-    app.notice = Some(format!("Watching session {id} read-only: {STEERED_ELSEWHERE}"));
+    app.watch(live);
     match (&app.debate.finish, live) {
         (Some(finish), _) => {
             let outcome = crate::sanitize::clean(&finish.outcome.describe());
