@@ -23,7 +23,8 @@ pub(super) fn open(studio: &Studio, app: &mut App, loaded: &Loaded, id: String, 
     match (&app.debate.finish, live) {
         (Some(finish), _) => {
             let outcome = crate::sanitize::clean(&finish.outcome.describe());
-            let text = format!("Session {id} has ended ({outcome}); this watch shows its end. {}", app.finished_hint());
+            // The header names the session: this fits 80 columns.
+            let text = format!("This debate has ended: {outcome}. {}", app.finished_hint());
             app.say(Tone::Info, text);
         }
         (None, false) => app.say(
