@@ -565,7 +565,7 @@ async fn theme_is_offered_only_by_the_commands_that_open_the_studio() {
         let out = assert_cmd::Command::cargo_bin("heat").unwrap().args(args).arg("--help").output().unwrap();
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    for studio in [&[][..], &["resume"], &["replay"]] {
+    for studio in [&[][..], &["resume"], &["replay"], &["watch"]] {
         assert!(help(studio).contains("--theme"), "heat {studio:?} --help lacks --theme");
     }
     for other in [&["sessions"][..], &["run"], &["export"], &["doctor"], &["model", "list"], &["config", "show"]] {
@@ -577,7 +577,10 @@ async fn theme_is_offered_only_by_the_commands_that_open_the_studio() {
     cmd.args(["--theme", "light", "sessions"]);
     let out = output(cmd).await;
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && stderr.contains("give it to `heat`, `heat resume` or `heat replay`"), "{stderr}");
+    assert!(
+        !out.status.success() && stderr.contains("give it to `heat`, `heat resume`, `heat replay` or `heat watch`"),
+        "{stderr}"
+    );
 }
 
 /// A debate about a design document: the advocate quotes it, the skeptic invents.

@@ -621,3 +621,35 @@ fn sides_saying_much_the_same_are_flagged() {
     assert!(text.contains("⇄ 89% alike"), "{text}");
     assert!(!screen(&mut judging(), 120, 40).contains('⇄'), "different arguments are not flagged");
 }
+
+/// `heat watch`: the header names the watched session and says live or
+/// ended; the status line says steering happens elsewhere, and a steering
+/// key is refused in one line.
+#[test]
+fn a_watch_says_so_in_its_header_and_status_line() {
+    let mut live = studio_support::mid_stream();
+    live.watch(true);
+    let text = screen(&mut live, 80, 24);
+    for needed in [
+        "● LIVE · watching 20261123-120000-ab12",
+        "A watch, read-only: steering happens on the operator's screen",
+        "q quit",
+    ] {
+        assert!(text.contains(needed), "the live watch lacks {needed:?}:\n{text}");
+    }
+    assert!(!text.contains("pause") && !text.contains("inject"), "no steering keys are offered:\n{text}");
+    insta::assert_snapshot!("watch_live_80x24", text);
+
+    assert!(live.act(Action::Inject).is_empty(), "a watch sends nothing");
+    assert!(live.modal.is_none(), "no inject dialog opens");
+    let text = screen(&mut live, 80, 24);
+    assert!(text.contains("This is a watch (read-only): steering happens on the operator's screen"), "{text}");
+
+    let mut ended = studio_support::resolved();
+    ended.watch(true);
+    // Built as an operator's studio: its sentence on the end offered a new debate.
+    ended.flash = None;
+    let text = screen(&mut ended, 80, 24);
+    assert!(text.contains("✓ ENDED · watching 20261123-120000-ab12"), "{text}");
+    insta::assert_snapshot!("watch_ended_80x24", text);
+}

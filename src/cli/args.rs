@@ -20,6 +20,7 @@ use crate::config::FlagValue;
         heat run \"…\" --judge-provider anthropic      mix providers by role\n  \
         heat resume                                  go on with the newest unfinished debate\n  \
         heat replay --demo                           play the bundled scripted demo\n  \
+        heat watch                                   follow the running debate read-only (a projector)\n  \
         heat report --open                           the newest debate as a page, in the browser\n  \
         heat doctor                                  check keys, servers, model and terminal",
     subcommand_precedence_over_arg = true
@@ -96,6 +97,24 @@ pub enum Commands {
         /// Show it all at once (the same as --speed 0).
         #[arg(long, conflicts_with = "speed")]
         instant: bool,
+        /// Print one JSON event per line instead of text.
+        #[arg(long)]
+        json: bool,
+        /// The studio's theme: default, light, high-contrast, or a theme file.
+        #[arg(long, value_name = "NAME")]
+        theme: Option<String>,
+    },
+    /// Follow a running debate read-only from another terminal (the newest live one when no id is given).
+    #[command(long_about = "Follow a running debate read-only from another terminal: a projector's \
+        screen while the operator steers from a laptop.\n\n\
+        The watch opens the session's log, shows the debate as it stands and follows what is appended, \
+        in the same studio without its steering keys (scrolling, focus, help, results, export and quit \
+        work). It never locks or writes the session, so any number can watch at once. With no id it \
+        follows the newest live debate; a debate that has ended is shown as it ended. Without a \
+        terminal it prints the debate as `heat run` does, until the debate ends.")]
+    Watch {
+        /// A session id, or the start of one.
+        id: Option<String>,
         /// Print one JSON event per line instead of text.
         #[arg(long)]
         json: bool,

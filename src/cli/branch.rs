@@ -27,6 +27,49 @@ pub struct Request<'a> {
     pub json: bool,
 }
 
+/// `heat branch` as typed: the seat and text flags beside the shared
+/// debate flags, whose `--heat` and `--max-rounds` are the branch's own.
+pub struct Asked<'a> {
+    pub id: Option<&'a str>,
+    pub at: u32,
+    pub swap_sides: bool,
+    pub seats: &'a [String],
+    pub topic: Option<String>,
+    pub pin: Option<f32>,
+    pub inject: Vec<String>,
+    pub json: bool,
+}
+
+/// Runs what was typed: `--heat` and `--max-rounds` become the branch's
+/// changes (not the config's), the other debate flags choose providers.
+pub async fn from_args(
+    config_file: Option<&std::path::PathBuf>,
+    asked: Asked<'_>,
+    mut debate: super::args::DebateArgs,
+) -> anyhow::Result<ExitCode> {
+    let changes = BranchChanges {
+        question: asked.topic,
+        heat: number(debate.heat.take(), "--heat", "a heat from 0.3 to 1.0, e.g. 0.5")?,
+        pinned: asked.pin,
+        injected: asked.inject,
+        max_rounds: number(debate.max_rounds.take(), "--max-rounds", "a whole number of rounds, e.g. 6")?,
+    };
+    let request = Request {
+        id: asked.id,
+        at: asked.at,
+        swap_sides: asked.swap_sides,
+        seats: asked.seats,
+        changes,
+        json: asked.json,
+    };
+    run(config_file, &debate.flag_values(), &request).await
+}
+
+/// A flag's number, or one sentence naming the flag and what it takes.
+fn number<T: std::str::FromStr>(raw: Option<String>, flag: &str, takes: &str) -> anyhow::Result<Option<T>> {
+    raw.map(|raw| raw.trim().parse().map_err(|_| anyhow::anyhow!("{flag} takes {takes}; got {raw:?}"))).transpose()
+}
+
 /// How the branch differs, in words, for its record.
 pub fn how(request: &Request<'_>) -> String {
     request.changes.describe(super::rematch::seat_changes(request.swap_sides, request.seats))

@@ -31,6 +31,7 @@ mod report;
 mod run;
 mod sessions;
 mod studio;
+mod watch;
 mod wrap;
 
 use std::io::IsTerminal;
@@ -41,7 +42,6 @@ use anyhow::Context;
 use clap::Parser;
 
 use crate::config::{Config, DEFAULT_FILE, FlagValue};
-use crate::debate::BranchChanges;
 use args::{Cli, Commands, ConfigAction, ModelAction, SessionsAction};
 
 /// Runs the command line; errors come back as one sentence for stderr.
@@ -100,17 +100,7 @@ fn fail(error: &anyhow::Error) -> ExitCode {
 async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     let config_file = cli.config.clone();
     let log_level = cli.log_level;
-    // The theme is the studio's: `heat`, `heat resume` and `heat replay` take it.
-    let studio_theme = match &cli.command {
-        None => cli.theme.clone(),
-        Some(Commands::Resume { theme, .. } | Commands::Replay { theme, .. }) => theme.clone().or(cli.theme),
-        Some(_) if cli.theme.is_some() => {
-            anyhow::bail!("--theme sets the studio's colours: give it to `heat`, `heat resume` or `heat replay`")
-        }
-        Some(_) => None,
-    };
-    let theme: Vec<FlagValue> =
-        studio_theme.into_iter().map(|raw| FlagValue { key: "ui.theme".into(), raw, flag: "--theme".into() }).collect();
+    let theme = studio_theme(&cli)?;
     match cli.command {
         Some(Commands::Run { topic, json, debate }) => {
             let config = load_config(config_file.as_ref(), &debate.flag_values())?;
@@ -142,6 +132,15 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             replay::replay(id.as_deref(), demo, speed, json).await?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(Commands::Watch { id, json, .. }) => {
+            let target = watch::target(id.as_deref())?;
+            if !json && studio::on_terminal() {
+                let config = load_config(config_file.as_ref(), &theme)?;
+                return studio::watch(&config, target).await;
+            }
+            watch::print(target, json).await?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Commands::Export { id, format, output, force, no_images }) => {
             sessions::export(id.as_deref(), format, output.as_deref(), force, no_images)?;
             Ok(ExitCode::SUCCESS)
@@ -155,17 +154,9 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             let request = rematch::Request { id: id.as_deref(), swap_sides, seats: &seat, json };
             rematch::rematch(config_file.as_ref(), &debate.flag_values(), &request).await
         }
-        Some(Commands::Branch { id, at, swap_sides, seat, topic, pin, inject, json, mut debate }) => {
-            // --heat and --max-rounds are the branch's own changes, not the config's.
-            let changes = BranchChanges {
-                question: topic,
-                heat: number(debate.heat.take(), "--heat", "a heat from 0.3 to 1.0, e.g. 0.5")?,
-                pinned: pin,
-                injected: inject,
-                max_rounds: number(debate.max_rounds.take(), "--max-rounds", "a whole number of rounds, e.g. 6")?,
-            };
-            let request = branch::Request { id: id.as_deref(), at, swap_sides, seats: &seat, changes, json };
-            branch::run(config_file.as_ref(), &debate.flag_values(), &request).await
+        Some(Commands::Branch { id, at, swap_sides, seat, topic, pin, inject, json, debate }) => {
+            let asked = branch::Asked { id: id.as_deref(), at, swap_sides, seats: &seat, topic, pin, inject, json };
+            branch::from_args(config_file.as_ref(), asked, *debate).await
         }
         Some(Commands::Compare { a, b }) => {
             compare::compare(&a, &b)?;
@@ -198,12 +189,23 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Loads the config from the named file, or the platform's default file.
-/// A flag's number, or one sentence naming the flag and what it takes.
-fn number<T: std::str::FromStr>(raw: Option<String>, flag: &str, takes: &str) -> anyhow::Result<Option<T>> {
-    raw.map(|raw| raw.trim().parse().map_err(|_| anyhow::anyhow!("{flag} takes {takes}; got {raw:?}"))).transpose()
+/// `--theme` as a config flag: the theme is the studio's, so only `heat`,
+/// `heat resume`, `heat replay` and `heat watch` take it.
+fn studio_theme(cli: &Cli) -> anyhow::Result<Vec<FlagValue>> {
+    let studio_theme = match &cli.command {
+        None => cli.theme.clone(),
+        Some(Commands::Resume { theme, .. } | Commands::Replay { theme, .. } | Commands::Watch { theme, .. }) => {
+            theme.clone().or_else(|| cli.theme.clone())
+        }
+        Some(_) if cli.theme.is_some() => anyhow::bail!(
+            "--theme sets the studio's colours: give it to `heat`, `heat resume`, `heat replay` or `heat watch`"
+        ),
+        Some(_) => None,
+    };
+    Ok(studio_theme.into_iter().map(|raw| FlagValue { key: "ui.theme".into(), raw, flag: "--theme".into() }).collect())
 }
 
+/// Loads the config from the named file, or the platform's default file.
 pub fn load_config(file: Option<&PathBuf>, flags: &[FlagValue]) -> anyhow::Result<Config> {
     let env = |var: &str| std::env::var(var).ok();
     let default = Config::default_path();

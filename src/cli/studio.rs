@@ -1,4 +1,4 @@
-//! `heat`, `heat "topic"`, and `heat resume` / `heat replay` on a terminal:
+//! `heat`, `heat "topic"`, and `heat resume` / `heat replay` / `heat watch` on a terminal:
 //! resolves providers, theme and keys, then opens the studio.
 
 use std::io::IsTerminal;
@@ -66,6 +66,12 @@ pub async fn replay(config: &Config, loaded: Loaded, speed: f64, id: Option<Stri
     Box::pin(launch(config, Opening::Replay { loaded, speed, id }, false)).await
 }
 
+/// `heat watch` on a terminal: another heat's debate followed read-only.
+pub async fn watch(config: &Config, target: super::watch::Target) -> anyhow::Result<ExitCode> {
+    let super::watch::Target { id, loaded, live, .. } = target;
+    Box::pin(launch(config, Opening::Watch { loaded, id, live }, false)).await
+}
+
 async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result<ExitCode> {
     let theme = theme(config)?;
     let keymap = keymap(config)?;
@@ -99,6 +105,8 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
             app.settings = Some(form_fields(&in_force));
             configure = Some(configurer(config, &data_dir));
         }
+    } else if matches!(opening, Opening::Watch { .. }) {
+        app.mode = tui::app::Mode::Watch;
     } else {
         app.mode = tui::app::Mode::Replays;
     }

@@ -4,17 +4,28 @@
 //! earlier than the line before. Crash-safe: a torn last line is
 //! cut off on open (the bytes kept aside in a `.torn` file) and reported;
 //! garbage and events from a newer heat are skipped with a notice naming the
-//! line. One writer per session, enforced with an OS file lock.
+//! line. One writer per session, enforced with an OS file lock; readers
+//! (`heat watch`, exports) never take it.
+//!
+//! When a line reaches the file: token deltas (`delta`, `reasoning`) are
+//! buffered and flushed once 50 ms have passed since the last flush (so a
+//! watcher following the file sees streaming text within that, without a
+//! write per token); every other event is flushed at once, and turn
+//! boundaries and steering actions are also fsynced.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
 use crate::debate::DebateEvent;
+
+/// The longest buffered token deltas wait before they are flushed (once
+/// another delta arrives).
+pub const DELTA_FLUSH: Duration = Duration::from_millis(50);
 
 /// The log format this heat writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -51,6 +62,12 @@ impl Loaded {
     /// Whether the log ends in a line a crash cut short.
     pub fn has_torn_tail(&self) -> bool {
         self.torn
+    }
+
+    /// Byte length of the valid prefix of the session's own file: where
+    /// its complete lines end (a follower reads on from here).
+    pub fn valid_len(&self) -> u64 {
+        self.valid_len
     }
 }
 
@@ -106,7 +123,7 @@ pub fn parse(bytes: &[u8]) -> anyhow::Result<Loaded> {
     Ok(loaded)
 }
 
-fn skip_notice(number: usize, text: &[u8], error: &serde_json::Error) -> String {
+pub(crate) fn skip_notice(number: usize, text: &[u8], error: &serde_json::Error) -> String {
     let kind = serde_json::from_slice::<serde_json::Value>(text)
         .ok()
         .and_then(|v| v["event"]["type"].as_str().map(String::from));
@@ -127,6 +144,8 @@ pub struct SessionLog {
     base_ms: u64,
     /// The last `ms` written: stamps never go back.
     last_ms: u64,
+    /// When the buffer was last flushed to the file.
+    flushed: Instant,
 }
 
 impl SessionLog {
@@ -151,6 +170,7 @@ impl SessionLog {
             opened: Instant::now(),
             base_ms,
             last_ms: base_ms,
+            flushed: Instant::now(),
         };
         serde_json::to_writer(&mut log.out, header)?;
         log.out.write_all(b"\n")?;
@@ -183,7 +203,14 @@ impl SessionLog {
         file.seek(SeekFrom::End(0))?;
         let base_ms = loaded.records.last().map_or(0, |r| r.ms);
         let opened = Instant::now();
-        let log = Self { path: path.to_path_buf(), out: BufWriter::new(file), opened, base_ms, last_ms: base_ms };
+        let log = Self {
+            path: path.to_path_buf(),
+            out: BufWriter::new(file),
+            opened,
+            base_ms,
+            last_ms: base_ms,
+            flushed: opened,
+        };
         Ok((log, loaded))
     }
 
@@ -196,9 +223,9 @@ impl SessionLog {
         self.append_at(event, Instant::now())
     }
 
-    /// Appends an event that happened `at`. Token deltas stay buffered;
-    /// every other event is flushed, and turn boundaries and steering
-    /// actions are fsynced.
+    /// Appends an event that happened `at`. Token deltas stay buffered
+    /// until [`DELTA_FLUSH`] has passed since the last flush; every other
+    /// event is flushed, and turn boundaries and steering actions are fsynced.
     pub fn append_at(&mut self, event: &DebateEvent, at: Instant) -> anyhow::Result<()> {
         let since = at.saturating_duration_since(self.opened).as_millis();
         let ms = self.base_ms.saturating_add(u64::try_from(since).unwrap_or(u64::MAX)).max(self.last_ms);
@@ -207,17 +234,29 @@ impl SessionLog {
         serde_json::to_writer(&mut self.out, &record)?;
         self.out.write_all(b"\n")?;
         match event {
-            DebateEvent::Delta { .. } | DebateEvent::Reasoning { .. } => Ok(()),
+            DebateEvent::Delta { .. } | DebateEvent::Reasoning { .. } => {
+                if self.flushed.elapsed() >= DELTA_FLUSH {
+                    self.flush()
+                } else {
+                    Ok(())
+                }
+            }
             DebateEvent::TurnStarted { .. } | DebateEvent::TurnRetrying { .. } | DebateEvent::Notice { .. } => {
-                self.out.flush().context("could not write the session log")
+                self.flush()
             }
             _ => self.sync(),
         }
     }
 
+    /// Hands what is buffered to the file (readers see it; no fsync).
+    fn flush(&mut self) -> anyhow::Result<()> {
+        self.flushed = Instant::now();
+        self.out.flush().context("could not write the session log")
+    }
+
     /// Flushes and fsyncs: everything appended so far survives a crash.
     pub fn sync(&mut self) -> anyhow::Result<()> {
-        self.out.flush().context("could not write the session log")?;
+        self.flush()?;
         self.out.get_ref().sync_data().context("could not sync the session log")
     }
 }

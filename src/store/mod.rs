@@ -3,8 +3,10 @@
 
 pub mod branch;
 pub mod export;
+pub mod follow;
 pub mod index;
 pub mod log;
+pub mod watch;
 
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};

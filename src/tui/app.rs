@@ -25,6 +25,9 @@ pub enum Mode {
     Debates,
     /// Stored debates are played back or opened; none is started (`heat replay`).
     Replays,
+    /// Another heat's debate followed read-only as its log grows (`heat
+    /// watch`): nothing is started, steered or written.
+    Watch,
 }
 
 /// Where a replay stands.
@@ -146,6 +149,9 @@ pub struct App {
     pub settings: Option<[String; crate::config::studio::FIELDS]>,
     /// Settings sent to be applied, until the loop says how it went.
     pub configuring: Option<super::settings::SettingsForm>,
+    /// In a watch: whether another heat was running the debate when it
+    /// opened (a debate stopped unfinished is shown as not running).
+    pub watched_live: bool,
 }
 
 /// The standing note over a scripted debate (the bundled demo).
@@ -189,6 +195,7 @@ impl App {
             turn_times: super::turn_stats::TurnTimes::default(),
             clock: (Instant::now(), 0),
             event_ms: 0,
+            watched_live: false,
         }
     }
 
@@ -311,7 +318,7 @@ impl App {
         if self.flash.as_ref().is_some_and(|f| f.until.over(event, &self.debate)) {
             self.flash = None;
         }
-        if self.replay.is_some() {
+        if self.replay.is_some() || self.watching() {
             self.narrate_steering(event);
         }
         match event {
@@ -356,19 +363,7 @@ impl App {
                     Outcome::Cancelled => Tone::Warn,
                     _ => Tone::Good,
                 };
-                // What can follow: a replay studio starts no debate, but opens others.
-                let (next, what) = if self.starts_debates() {
-                    (super::keymap::Action::NewDebate, "new debate")
-                } else {
-                    (super::keymap::Action::Sessions, "sessions")
-                };
-                let hint = format!(
-                    "{} results · {} {what} · {} export · {} quit",
-                    self.keymap.hint(super::keymap::Action::Results),
-                    self.keymap.hint(next),
-                    self.keymap.hint(super::keymap::Action::Export),
-                    self.keymap.hint(super::keymap::Action::Quit)
-                );
+                let hint = self.finished_hint();
                 // The results open over the panes when the debate came to an end: not over a
                 // failure, whose sentence and fix must stay in view, nor when the person stopped it.
                 let concluded = !matches!(outcome, Outcome::Cancelled | Outcome::Failed(_) | Outcome::Invalidated(_));
@@ -382,8 +377,40 @@ impl App {
         }
     }
 
-    /// In a replay, says what the person at the keyboard did when they did
-    /// it (live, the key that did it says so).
+    /// What can follow an ended debate: a replay studio starts no debate,
+    /// but opens others; a watch only shows this one.
+    pub fn finished_hint(&self) -> String {
+        use super::keymap::Action;
+        let next = match self.mode {
+            Mode::Debates => format!("{} new debate · ", self.keymap.hint(Action::NewDebate)),
+            Mode::Replays => format!("{} sessions · ", self.keymap.hint(Action::Sessions)),
+            Mode::Watch => String::new(),
+        };
+        format!(
+            "{} results · {next}{} export · {} quit",
+            self.keymap.hint(Action::Results),
+            self.keymap.hint(Action::Export),
+            self.keymap.hint(Action::Quit)
+        )
+    }
+
+    /// Makes this studio a watch of the shown session: read-only, said in
+    /// the header and, while nothing newer is said, the status line.
+    /// `live`: whether another heat runs the debate.
+    pub fn watch(&mut self, live: bool) {
+        self.mode = Mode::Watch;
+        self.watched_live = live;
+        // The header names the session; this fits 80 columns.
+        self.notice = Some(format!("A watch, read-only: {}", super::input::STEERED_ELSEWHERE));
+    }
+
+    /// Whether this studio follows another heat's debate (`heat watch`).
+    pub fn watching(&self) -> bool {
+        self.mode == Mode::Watch
+    }
+
+    /// In a replay or a watch, says what the person at the keyboard did
+    /// when they did it (live, the key that did it says so).
     fn narrate_steering(&mut self, event: &DebateEvent) {
         let text = match event {
             DebateEvent::TopicInjected { text } => format!("Topic injected: {}", clean(text)),

@@ -68,6 +68,11 @@ impl App {
 
     /// Runs an action from the keymap.
     pub fn act(&mut self, action: Action) -> Vec<Effect> {
+        if self.watching()
+            && let Some(effects) = self.watch_act(action)
+        {
+            return effects;
+        }
         if let Some(replay) = self.replay
             && let Some(effects) = self.replay_act(replay, action)
         {
@@ -186,6 +191,21 @@ impl App {
         }
     }
 
+    /// What an action means in a watch: quitting leaves at once (the
+    /// debate goes on on the operator's screen); whatever would steer, start
+    /// or add to a debate is refused in one line; `None` for the actions
+    /// that work as they do anywhere (scrolling, focus, help, results, export).
+    fn watch_act(&mut self, action: Action) -> Option<Vec<Effect>> {
+        match action {
+            Action::Quit => Some(vec![Effect::Quit]),
+            _ if is_steering(action) || watch_refuses(action) => {
+                self.say_until(Tone::Info, WATCH_REFUSAL, Until::NextRound);
+                Some(Vec::new())
+            }
+            _ => None,
+        }
+    }
+
     /// `+` / `-` in a replay: the next speed up or down, said in the status line.
     fn change_speed(&mut self, faster: bool) -> Vec<Effect> {
         let Some(clock) = &mut self.replay_clock else { return Vec::new() };
@@ -257,6 +277,11 @@ impl App {
                 self.modal = Some(Modal::Results(results));
                 vec![Effect::Report]
             }
+            KeyCode::Char('a') if self.watching() => {
+                self.modal = Some(Modal::Results(results));
+                self.say_until(Tone::Info, WATCH_REFUSAL, Until::NextRound);
+                Vec::new()
+            }
             KeyCode::Char('a') => {
                 let asked = results.summary_draft.is_none();
                 self.modal = Some(Modal::Results(results));
@@ -311,6 +336,27 @@ impl App {
         }
         vec![next]
     }
+}
+
+/// Where a watched debate is steered.
+pub const STEERED_ELSEWHERE: &str = "steering happens on the operator's screen";
+
+/// What a watch says when asked to steer: one line, for a projector.
+const WATCH_REFUSAL: &str = "This is a watch (read-only): steering happens on the operator's screen";
+
+/// Besides steering, what a watch does not do: start, open or add to a
+/// debate, or change a playback's pace.
+fn watch_refuses(action: Action) -> bool {
+    matches!(
+        action,
+        Action::NewDebate
+            | Action::Sessions
+            | Action::HumanVerdict
+            | Action::Branch
+            | Action::Faster
+            | Action::Slower
+            | Action::NextRound
+    )
 }
 
 pub(super) enum EditorKey {

@@ -71,6 +71,9 @@ pub enum Opening {
     Resume { recorder: Box<Recorder>, loaded: Loaded },
     /// A stored debate played back at its recorded pace times `speed`.
     Replay { loaded: Loaded, speed: f64, id: Option<String> },
+    /// Another heat's debate, shown as it stands and followed read-only
+    /// while `live` (a running debate holds its log).
+    Watch { loaded: Loaded, id: String, live: bool },
 }
 
 /// Runs the studio until the person quits.

@@ -4,6 +4,7 @@
 
 mod branch;
 mod shown;
+mod watch;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -31,6 +32,7 @@ use crate::model_store::Progress;
 use crate::store::Recorder;
 use crate::store::log::Loaded;
 use shown::{begin_summary, export_shown, export_stored, on_summary, record_shown, report_shown};
+use watch::on_followed;
 
 const FRAME: Duration = Duration::from_millis(16);
 /// How often a retry countdown redraws.
@@ -46,6 +48,8 @@ const STOP_GRACE: Duration = Duration::from_secs(5);
 enum Source {
     Engine(DebateHandle),
     Replay(Playback),
+    /// Another heat's log, followed read-only (`heat watch`).
+    Watch(Box<crate::store::watch::Watch>),
 }
 
 struct Running {
@@ -93,8 +97,11 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 Some(Err(e)) => return Err(e).context("could not read the terminal"),
                 None => effects.push(Effect::Quit),
             },
-            event = next_event(&mut debate) => {
-                fold(&mut app, &mut debate, event);
+            next = next_event(&mut debate) => {
+                match next {
+                    Next::Event(event) => fold(&mut app, &mut debate, event),
+                    Next::Followed(followed) => on_followed(&mut app, &mut debate, followed),
+                }
                 dirty = true;
             }
             result = settings::next(&mut configuring) => {
@@ -124,7 +131,8 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                         handle.send(command);
                     }
                     Some(Source::Replay(playback)) => playback.set_paused(command == Command::Pause),
-                    None => {}
+                    // A watch steers nothing (its keys say so before this).
+                    Some(Source::Watch(_)) | None => {}
                 },
                 Effect::ReplaySpeed(_) | Effect::ReplaySkip => steer_playback(debate.as_ref(), &effect),
                 // The settings being applied are the next debate's: it waits for them.
@@ -143,9 +151,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 Effect::Sessions => show_sessions(&studio, &mut app, debate.as_ref()),
                 Effect::Open(id) => open_other(&studio, &mut app, &mut debate, &mut input, &id).await,
                 Effect::Delete(id) => delete_session(&studio, &mut app, debate.as_ref(), &id),
-                Effect::Branch(request) => {
-                    branch::branch_instead(&studio, &mut app, &mut debate, &mut input, &request).await;
-                }
+                Effect::Branch(ask) => branch::branch_instead(&studio, &mut app, &mut debate, &mut input, &ask).await,
                 Effect::Quit => {
                     stop(&mut app, &mut debate, &mut input).await;
                     drop(guard);
@@ -246,6 +252,7 @@ fn open(studio: &Studio, app: &mut App, debate: &mut Option<Running>, opening: O
             let source = Some(Source::Replay(Playback::start(loaded.records.clone(), speed)));
             *debate = Some(Running { source, recorder: None, session: id, replayed: Some(Box::new(loaded)) });
         }
+        Opening::Watch { loaded, id, live } => *debate = Some(watch::open(studio, app, &loaded, id, live)?),
     }
     Ok(())
 }
@@ -359,11 +366,20 @@ fn on_terminal(app: &mut App, event: Event) -> Vec<Effect> {
     }
 }
 
+/// What the shown debate's source sends next.
+enum Next {
+    /// An engine's or a replay's event; `None` once it sent its last.
+    Event(Option<Stamped>),
+    /// What a watched log brings (in batches); `None` once it stopped.
+    Followed(Option<crate::store::watch::Followed>),
+}
+
 /// The next event of the shown debate, or never when none is coming.
-async fn next_event(debate: &mut Option<Running>) -> Option<Stamped> {
+async fn next_event(debate: &mut Option<Running>) -> Next {
     match debate.as_mut().and_then(|d| d.source.as_mut()) {
-        Some(Source::Engine(handle)) => handle.next_stamped().await,
-        Some(Source::Replay(playback)) => playback.events.recv().await.map(now),
+        Some(Source::Engine(handle)) => Next::Event(handle.next_stamped().await),
+        Some(Source::Replay(playback)) => Next::Event(playback.events.recv().await.map(now)),
+        Some(Source::Watch(watch)) => Next::Followed(watch.rx.recv().await),
         None => std::future::pending().await,
     }
 }
@@ -389,6 +405,7 @@ fn ready_event(source: &mut Source) -> Ready {
             Err(tokio::sync::mpsc::error::TryRecvError::Empty) => None,
             Err(tokio::sync::mpsc::error::TryRecvError::Disconnected) => Some(None),
         },
+        Source::Watch(_) => None,
     };
     match next {
         Some(Some(event)) => Ready::Event(event),

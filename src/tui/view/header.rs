@@ -60,7 +60,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
 }
 
 /// LIVE / PAUSED (with the turns a server finishes in the background) /
-/// ENDED … or REPLAY (playing, paused, ended) with its speed and place
+/// ENDED … (followed by "· watching ID" in a watch) or REPLAY (playing, paused, ended) with its speed and place
 /// ("round 2 of 3 · 0:41 / 1:05"), coloured by tone; a scripted debate (the
 /// bundled demo) plays as SCRIPTED DEMO, so nobody takes it for a model's
 /// answers.
@@ -88,6 +88,7 @@ fn badge(app: &App) -> Span<'static> {
             Outcome::Cancelled => ("■ STOPPED", theme.muted),
         },
         None if app.session.is_none() => ("", theme.muted),
+        None if app.watching() && !app.watched_live => ("■ NOT RUNNING", theme.muted),
         None if app.paused() => ("❚❚ PAUSED", theme.warn),
         None if app.streaming() => ("● LIVE", theme.good),
         None => ("● WAITING", theme.muted),
@@ -97,6 +98,11 @@ fn badge(app: &App) -> Span<'static> {
         0 => text.to_string(),
         1 => format!("{text} · 1 turn finishing"),
         n => format!("{text} · {n} turns finishing"),
+    };
+    // A watch says so, and whose debate it follows.
+    let text = match app.session.as_deref().filter(|_| app.watching()) {
+        Some(id) => format!("{text} · watching {id}"),
+        None => text,
     };
     Span::styled(format!("{text} "), Style::new().fg(color).add_modifier(Modifier::BOLD))
 }

@@ -110,7 +110,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
     if debate.summary.is_none() && results.summary_draft.is_none() && app.starts_debates() {
         hints.push("a summary".to_string());
     }
-    if debate.human.is_empty() && app.replay.is_none() {
+    if debate.human.is_empty() && app.replay.is_none() && !app.watching() {
         hints.push(format!("{} verdict", app.keymap.hint(Action::HumanVerdict)));
     }
     hints.push("Esc close".to_string());

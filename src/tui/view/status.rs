@@ -116,6 +116,18 @@ fn actions(app: &App) -> Vec<(Action, &'static str)> {
         ]);
         return hints;
     }
+    if app.watching() {
+        return vec![
+            (Action::Help, "help"),
+            (Action::Quit, "quit"),
+            (Action::FocusNext, "pane"),
+            (Action::ScrollUp, "scroll"),
+            (Action::Results, "results"),
+            (Action::Export, "export"),
+            (Action::Search, "search"),
+            (Action::Copy, "copy"),
+        ];
+    }
     if app.debate.finish.is_some() || app.session.is_none() {
         let mut hints = vec![
             (Action::NewDebate, "new debate"),
