@@ -56,6 +56,7 @@ fn records() -> Vec<Record> {
             verdict: "Strong openings.".into(),
             topic: "Weigh mentoring costs".into(),
             heat: 0.7,
+            ..Verdict::default()
         },
     ));
     events.push(DebateEvent::RoundStarted {
@@ -75,6 +76,7 @@ fn records() -> Vec<Record> {
             verdict: "Hybrid wins: remote for focus, office for juniors.".into(),
             topic: "t".into(),
             heat: 0.3,
+            ..Verdict::default()
         },
     ));
     events.push(DebateEvent::Finished {

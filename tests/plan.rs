@@ -117,11 +117,17 @@ impl Log {
 }
 
 fn open_verdict(topic: &str, heat: f32) -> Verdict {
-    Verdict { resolved: false, verdict: "Both sides landed blows; it is open.".into(), topic: topic.into(), heat }
+    Verdict {
+        resolved: false,
+        verdict: "Both sides landed blows; it is open.".into(),
+        topic: topic.into(),
+        heat,
+        ..Verdict::default()
+    }
 }
 
 fn closing_verdict(text: &str) -> Verdict {
-    Verdict { resolved: true, verdict: text.into(), topic: PROPOSITION.into(), heat: 0.5 }
+    Verdict { resolved: true, verdict: text.into(), topic: PROPOSITION.into(), heat: 0.5, ..Verdict::default() }
 }
 
 fn start_round(round: u32, topic: &str, heat: f32, injected: &[&str]) -> Step {

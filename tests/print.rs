@@ -52,7 +52,13 @@ fn interleaved_streams_print_as_two_whole_arguments() {
         delta(Role::Judge, "{\"resolved\""),
         DebateEvent::VerdictReached {
             round: 0,
-            verdict: Verdict { resolved: false, verdict: "Close call.".into(), topic: "Costs?".into(), heat: 0.7 },
+            verdict: Verdict {
+                resolved: false,
+                verdict: "Close call.".into(),
+                topic: "Costs?".into(),
+                heat: 0.7,
+                ..Verdict::default()
+            },
         },
         DebateEvent::Finished { outcome: Outcome::MaxRounds, synthesis: Some("Tabs, narrowly.".into()) },
     ]);

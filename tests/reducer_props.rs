@@ -100,7 +100,10 @@ fn event() -> impl Strategy<Value = DebateEvent> {
         (round.clone(), role()).prop_map(|(round, role)| DebateEvent::TurnCancelled { round, role }),
         (round.clone(), role(), text()).prop_map(|(round, role, error)| DebateEvent::TurnFailed { round, role, error }),
         (round.clone(), any::<bool>(), text(), text(), heat()).prop_map(|(round, resolved, verdict, topic, heat)| {
-            DebateEvent::VerdictReached { round, verdict: Verdict { resolved, verdict, topic, heat } }
+            DebateEvent::VerdictReached {
+                round,
+                verdict: Verdict { resolved, verdict, topic, heat, ..Verdict::default() },
+            }
         }),
         (round, text(), any::<bool>()).prop_map(|(round, error, will_retry)| DebateEvent::VerdictInvalid {
             round,

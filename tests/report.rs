@@ -295,7 +295,13 @@ fn hostile_session(text: &str) -> (Header, Vec<Record>) {
         usage: None,
         truncated_at: None,
     });
-    let verdict = Verdict { resolved: false, verdict: text.into(), topic: format!("{text} next"), heat: 0.5 };
+    let verdict = Verdict {
+        resolved: false,
+        verdict: text.into(),
+        topic: format!("{text} next"),
+        heat: 0.5,
+        ..Verdict::default()
+    };
     events.push(DebateEvent::VerdictReached { round: 0, verdict });
     events.push(DebateEvent::Notice { message: text.into() });
     events.push(DebateEvent::Finished {

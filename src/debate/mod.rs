@@ -16,6 +16,7 @@ pub mod prompt;
 pub mod seat;
 mod setup;
 pub mod stance;
+pub mod standing;
 pub mod state;
 pub mod summary;
 pub mod verdict;

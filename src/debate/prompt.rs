@@ -248,7 +248,7 @@ pub fn judge_messages(state: &DebateState, round: u32, purpose: TurnPurpose, cho
             } else if chosen {
                 CHOSEN_FIELDS
             } else {
-                "{\"resolved\": …, \"verdict\": \"…\", \"topic\": \"…\", \"heat\": …}"
+                "{\"resolved\": …, \"verdict\": \"…\", \"ahead\": \"…\", \"conceded\": \"…\", \"topic\": \"…\", \"heat\": …}"
             };
             messages.push(ChatMessage::user(format!(
                 "That answer could not be used: {error}. Reply again with only the JSON object {form} and nothing else."

@@ -94,6 +94,7 @@ pub fn resolved() -> App {
         verdict: "The advocate carried it: focus and time outweigh hallway chance.".into(),
         topic: "Does remote work hurt juniors?".into(),
         heat: 0.4,
+        ..Verdict::default()
     };
     let usage = Some(heat::provider::Usage { input_tokens: 1200, output_tokens: 340, cached_input_tokens: 0 });
     feed(
