@@ -34,6 +34,7 @@ fn setup(models: [&Arc<ScriptedModel>; 3]) -> EngineSetup {
         retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
         judge_temperature: 0.2,
         seed: None,
+        swap_check: false,
     }
 }
 

@@ -173,6 +173,18 @@ impl<W: Write> TextPrinter<W> {
                     self.line(&format!("not resolved: {}", crate::sanitize::clean(&verdict.verdict)))?;
                     self.line(&format!("next: {} · heat {:.2}", crate::sanitize::clean(&verdict.topic), verdict.heat))?;
                 }
+                if let Some(standing) = verdict.standing() {
+                    self.line(&standing)?;
+                }
+            }
+            DebateEvent::SwapChecked { flips: true, .. } => {
+                let line =
+                    format!("⇄ {}: with the skeptic first, the judge answered otherwise", crate::debate::swap::FLIPS);
+                writeln!(self.out, "{}", self.style.paint("33", &line))?;
+            }
+            DebateEvent::SwapCheckFailed { error, .. } => {
+                let line = format!("⇄ {}: {}", crate::debate::swap::FAILED, crate::sanitize::clean(error));
+                writeln!(self.out, "{}", self.style.paint("33", &line))?;
             }
             DebateEvent::VerdictInvalid { error, will_retry, .. } => {
                 let then = if *will_retry {
@@ -251,7 +263,11 @@ impl<W: Write> TextPrinter<W> {
                 let line = format!("heat · resuming \"{topic}\" at round {round}");
                 writeln!(self.out, "{}", self.style.paint("1", &line))?;
             }
-            DebateEvent::Delta { .. } | DebateEvent::TurnCompleted { .. } | DebateEvent::Reasoning { .. } => {}
+            DebateEvent::Delta { .. }
+            | DebateEvent::TurnCompleted { .. }
+            | DebateEvent::Reasoning { .. }
+            | DebateEvent::SwapCheckStarted { .. }
+            | DebateEvent::SwapChecked { .. } => {}
         }
         self.out.flush()
     }

@@ -19,6 +19,7 @@ pub mod stance;
 pub mod standing;
 pub mod state;
 pub mod summary;
+pub mod swap;
 pub mod verdict;
 
 pub use event::{BranchChanges, Command, DebateEvent, Outcome, Participant, Role, TurnPurpose};

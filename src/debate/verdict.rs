@@ -27,6 +27,17 @@ pub struct Verdict {
     pub heat: f32,
 }
 
+impl Verdict {
+    /// Who is ahead and who conceded, in words, when the judge said:
+    /// "skeptic ahead · ⚑ advocate conceded a point".
+    pub fn standing(&self) -> Option<String> {
+        let ahead = self.ahead.map(|a| a.describe().to_string());
+        let flags = self.conceded.map(Conceded::sides).unwrap_or_default().into_iter().map(Conceded::flag);
+        let parts: Vec<String> = ahead.into_iter().chain(flags).collect();
+        (!parts.is_empty()).then(|| parts.join(" · "))
+    }
+}
+
 /// Clamps a heat into the allowed range; NaN becomes the minimum.
 pub fn clamp_heat(heat: f32) -> f32 {
     if heat.is_nan() {
