@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::event::Role;
+use super::state::Round;
 
 /// The side ahead after a round, as the judge sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,6 +143,16 @@ impl SideNames {
         }
         self.side(text).map(|side| if side == Role::Advocate { Conceded::Advocate } else { Conceded::Skeptic })
     }
+}
+
+/// What a round's judging says beyond its verdict, in words: who is
+/// ahead, who conceded, and the swap check's mark.
+/// "skeptic ahead · ⚑ advocate conceded a point · ⇄ verdict flips on swap".
+pub fn round_marks(round: &Round) -> Option<String> {
+    let standing = round.verdict().and_then(super::verdict::Verdict::standing);
+    let swap = round.swap.as_ref().and_then(super::swap::SwapCheck::mark).map(|m| format!("⇄ {m}"));
+    let parts: Vec<String> = standing.into_iter().chain(swap).collect();
+    (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
 #[cfg(test)]
