@@ -86,6 +86,7 @@ async fn the_judge_answers_valid_json_under_the_grammar() {
         heat::debate::verdict::parse(&text, "Tabs beat spaces.", 0.9).unwrap_or_else(|e| panic!("{e}: {text}"));
     assert!(!verdict.verdict.is_empty());
     assert!((0.3..=1.0).contains(&verdict.heat));
+    eprintln!("the embedded judge under the verdict's grammar: {text}");
     assert!(verdict.ahead.is_some() && verdict.conceded.is_some(), "the grammar holds the sides: {text}");
 }
 
@@ -102,6 +103,7 @@ async fn the_swap_checks_schema_names_debater_a_and_b_under_the_grammar() {
     req.response_schema = Some(ResponseSchema::new("verdict", verdict::schema_naming(SideNames::SWAPPED)));
     let (text, _) = collect(&model, req).await;
     let read = verdict::parse_naming(&text, "t", 0.9, SideNames::SWAPPED).unwrap_or_else(|e| panic!("{e}: {text}"));
+    eprintln!("the embedded judge under the swap check's grammar: {text}");
     assert!(read.ahead.is_some(), "A, B or even: {text}");
 }
 
