@@ -177,9 +177,13 @@ impl<W: Write> TextPrinter<W> {
                     self.line(&standing)?;
                 }
             }
-            DebateEvent::SwapChecked { flips: true, .. } => {
-                let line =
-                    format!("⇄ {}: with the skeptic first, the judge answered otherwise", crate::debate::swap::FLIPS);
+            DebateEvent::SwapChecked { flips: true, verdict, .. } => {
+                let ahead = verdict.ahead.map_or("named no side", crate::debate::verdict::Ahead::describe);
+                let resolved = if verdict.resolved { "resolved" } else { "not resolved" };
+                let line = format!(
+                    "⇄ {}: read with the skeptic first, the judge said {ahead}, {resolved}",
+                    crate::debate::swap::FLIPS
+                );
                 writeln!(self.out, "{}", self.style.paint("33", &line))?;
             }
             DebateEvent::SwapCheckFailed { error, .. } => {
