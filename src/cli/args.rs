@@ -412,4 +412,11 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn the_swap_check_flag_turns_the_setting_on_and_is_off_without_it() {
+        let args = DebateArgs { swap_check: true, ..DebateArgs::default() };
+        assert_eq!(keys(&args), vec![("debate.swap_check".to_string(), "true".to_string())]);
+        assert!(keys(&DebateArgs::default()).is_empty());
+    }
 }

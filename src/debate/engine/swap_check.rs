@@ -28,8 +28,13 @@ pub(super) struct SwapFlight {
 impl Engine {
     /// Asks the judge's model about `round` with the debaters swapped.
     pub(super) fn start_swap_check(&mut self, round: u32) {
-        let Some(request) = self.swap_request(round) else { return };
         self.emit(DebateEvent::SwapCheckStarted { round });
+        let Some(request) = self.swap_request(round) else {
+            // Settled either way: the planner must not ask for it again.
+            let error = format!("round {} is not in the debate", round + 1);
+            self.emit(DebateEvent::SwapCheckFailed { round, error, usage: None });
+            return;
+        };
         self.next_task += 1;
         let task = self.next_task;
         let model = Arc::clone(&self.setup.role(Role::Judge).model);
