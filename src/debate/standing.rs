@@ -111,11 +111,12 @@ impl SideNames {
         vec!["none", first, second, "both"]
     }
 
-    /// The side a name stands for: the name itself, or "Debater A" for
-    /// `A`, in any case.
+    /// The side a name stands for: the name itself, "the advocate", or
+    /// "Debater A" for `A`, in any case.
     fn side(self, name: &str) -> Option<Role> {
         let name = name.trim().to_ascii_lowercase();
-        let name = name.strip_prefix("debater ").unwrap_or(&name).trim();
+        let name = name.strip_prefix("the ").unwrap_or(&name);
+        let name = name.strip_prefix("debater ").unwrap_or(name).trim();
         [(self.advocate, Role::Advocate), (self.skeptic, Role::Skeptic)]
             .into_iter()
             .find(|(given, _)| given.eq_ignore_ascii_case(name))
@@ -165,6 +166,7 @@ mod tests {
     fn plain_names_read_back_as_sides_and_unknown_ones_as_nothing() {
         let names = SideNames::PLAIN;
         assert_eq!(names.ahead(Some(&json!("Skeptic"))), Some(Ahead::Skeptic));
+        assert_eq!(names.ahead(Some(&json!("the advocate"))), Some(Ahead::Advocate));
         assert_eq!(names.ahead(Some(&json!("even"))), Some(Ahead::Even));
         assert_eq!(names.ahead(Some(&json!("the judge"))), None);
         assert_eq!(names.ahead(Some(&json!(3))), None);
