@@ -113,6 +113,7 @@ fn a_verdict_that_flips_on_swap_wears_the_badge_with_who_is_ahead_and_who_conced
     let mut app = studio_support::swap_flipped();
     let text = screen(&mut app, 160, 45);
     assert!(text.contains("⚑ advocate conceded a point"), "{text}");
+    assert!(text.contains("⚑ conceded a point, the judge says"), "the advocate's own turn is flagged: {text}");
 }
 
 #[test]

@@ -37,6 +37,8 @@ struct Key {
     verdict: Option<VerdictStatus>,
     /// The round's swap check, for a judge turn: it settles after the verdict.
     swap: Option<SwapCheck>,
+    /// The judge said this debater conceded a point (known after its turn).
+    conceded: bool,
     /// Quote checks arrive after the turn is done.
     checks: usize,
     show_cited: bool,
@@ -130,6 +132,7 @@ impl Pane {
                 show_reasoning,
                 verdict: turn.verdict.clone(),
                 swap: if turn.role.is_judge() { round.swap.clone() } else { None },
+                conceded: conceded_by(round, turn),
                 checks: turn.checks.len(),
                 show_cited: self.show_cited,
                 width,
@@ -396,7 +399,8 @@ fn verdict_foot(round: &Round, turn: &Turn, width: u16, theme: &Theme, accent: S
 
 /// What an argument cited from the source, as checked: a line each, ✓ in
 /// the good colour, ≈ in the warning one, ✗ in the error one; then a flag
-/// when its stance changed with no reason given.
+/// when the judge says it conceded a point, and one when its stance changed
+/// with no reason given.
 fn check_lines(
     state: &DebateState,
     round: &Round,
@@ -418,11 +422,19 @@ fn check_lines(
             lines.extend(cited_lines(source, first, last, width, theme));
         }
     }
+    if conceded_by(round, turn) {
+        lines.extend(wrap_plain("⚑ conceded a point, the judge says", width, Style::new().fg(theme.warn)));
+    }
     if let Some(line) = turn.stance.as_ref().filter(|_| state.stance_unexplained(round.number, turn.role)) {
         let flag = format!("⚑ the stance changed to {} with no reason given", line.stance.name());
         lines.extend(wrap_plain(&flag, width, Style::new().fg(theme.warn)));
     }
     lines
+}
+
+/// Whether the round's verdict says this debater's turn conceded a point.
+fn conceded_by(round: &Round, turn: &Turn) -> bool {
+    turn.role.is_debater() && round.verdict().and_then(|v| v.conceded).is_some_and(|c| c.by(turn.role))
 }
 
 /// The source lines a check points at, indented under its mark: at most
