@@ -25,6 +25,7 @@ fn setup(debater: &Reply) -> EngineSetup {
         retry: RetryPolicy::default(),
         judge_temperature: 0.2,
         seed: None,
+        swap_check: false,
     }
 }
 

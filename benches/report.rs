@@ -40,7 +40,13 @@ fn big_session(rounds: u32, words: usize) -> (Header, Vec<Record>, usize) {
             purpose: TurnPurpose::Judge,
             temperature: None,
         });
-        let verdict = Verdict { resolved: false, verdict: "Both held.".into(), topic: topic.clone(), heat: 0.6 };
+        let verdict = Verdict {
+            resolved: false,
+            verdict: "Both held.".into(),
+            topic: topic.clone(),
+            heat: 0.6,
+            ..Verdict::default()
+        };
         let text = serde_json::to_string(&verdict).unwrap_or_default();
         transcript += text.len();
         events.push(DebateEvent::TurnCompleted { round, role: Role::Judge, text, usage: None, truncated_at: None });

@@ -34,7 +34,13 @@ fn events(count: usize) -> Vec<DebateEvent> {
             });
         }
         out.push(DebateEvent::TurnStarted { round, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: None });
-        let verdict = Verdict { resolved: false, verdict: "Open.".into(), topic: "Bench".into(), heat: 0.7 };
+        let verdict = Verdict {
+            resolved: false,
+            verdict: "Open.".into(),
+            topic: "Bench".into(),
+            heat: 0.7,
+            ..Verdict::default()
+        };
         out.push(DebateEvent::TurnCompleted {
             round,
             role: Role::Judge,

@@ -134,6 +134,14 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::VerdictInvalid { round, error, will_retry } => {
             tracing::warn!(round = round + 1, %error, will_retry, "verdict unreadable");
         }
+        DebateEvent::SwapCheckStarted { round } => tracing::debug!(round = round + 1, "swap check started"),
+        DebateEvent::SwapChecked { round, flips, usage, .. } => {
+            let (input, output) = (usage.map(|u| u.input_tokens), usage.map(|u| u.output_tokens));
+            tracing::info!(round = round + 1, flips, input_tokens = input, output_tokens = output, "swap checked");
+        }
+        DebateEvent::SwapCheckFailed { round, error, .. } => {
+            tracing::warn!(round = round + 1, %error, "swap check failed");
+        }
         DebateEvent::Paused => tracing::info!("paused"),
         DebateEvent::Resumed => tracing::info!("resumed"),
         DebateEvent::TopicInjected { text } => tracing::info!(chars = text.chars().count(), "topic injected"),

@@ -390,6 +390,7 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         },
         judge_temperature: config.float("debate.judge_temperature").unwrap_or(0.2) as f32,
         seed: config.int("debate.seed").and_then(|s| u64::try_from(s).ok()),
+        swap_check: config.flag("debate.swap_check").unwrap_or(false),
     })
 }
 

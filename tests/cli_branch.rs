@@ -63,6 +63,7 @@ fn round(number: u32, topic: &str, heat: f32, next: &str) -> Vec<DebateEvent> {
         verdict: format!("Open after round {}.", number + 1),
         topic: next.into(),
         heat: 0.6,
+        ..Verdict::default()
     };
     events.push(DebateEvent::TurnCompleted {
         round: number,

@@ -44,6 +44,7 @@ fn setup(models: &[Arc<ScriptedModel>; 3]) -> EngineSetup {
         retry: RetryPolicy { max_retries: 1, ..RetryPolicy::default() },
         judge_temperature: 0.2,
         seed: None,
+        swap_check: false,
     }
 }
 

@@ -40,6 +40,7 @@ fn debate(advocate: ScriptedModel) -> (Arc<ScriptedModel>, DebateHandle) {
         retry: RetryPolicy::default(),
         judge_temperature: 0.2,
         seed: None,
+        swap_check: false,
     };
     let spec = DebateSpec {
         topic: "Tabs beat spaces".into(),

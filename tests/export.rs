@@ -2,6 +2,7 @@
 //! carries the folded state and every event.
 #![allow(clippy::unwrap_used)]
 
+use heat::debate::verdict::{Ahead, Conceded};
 use heat::debate::{DebateEvent, Outcome, Participant, Role, TurnPurpose, Verdict};
 use heat::store::export::{Format, render};
 use heat::store::log::{Header, Record};
@@ -54,10 +55,19 @@ fn records() -> Vec<Record> {
         Verdict {
             resolved: false,
             verdict: "Strong openings.".into(),
+            ahead: Some(Ahead::Advocate),
+            conceded: Some(Conceded::Skeptic),
             topic: "Weigh mentoring costs".into(),
             heat: 0.7,
         },
     ));
+    events.push(DebateEvent::SwapCheckStarted { round: 0 });
+    events.push(DebateEvent::SwapChecked {
+        round: 0,
+        verdict: Verdict { ahead: Some(Ahead::Skeptic), ..Verdict::default() },
+        flips: true,
+        usage: None,
+    });
     events.push(DebateEvent::RoundStarted {
         round: 1,
         topic: "Weigh mentoring costs".into(),
@@ -75,6 +85,7 @@ fn records() -> Vec<Record> {
             verdict: "Hybrid wins: remote for focus, office for juniors.".into(),
             topic: "t".into(),
             heat: 0.3,
+            ..Verdict::default()
         },
     ));
     events.push(DebateEvent::Finished {

@@ -86,6 +86,25 @@ async fn the_judge_answers_valid_json_under_the_grammar() {
         heat::debate::verdict::parse(&text, "Tabs beat spaces.", 0.9).unwrap_or_else(|e| panic!("{e}: {text}"));
     assert!(!verdict.verdict.is_empty());
     assert!((0.3..=1.0).contains(&verdict.heat));
+    eprintln!("the embedded judge under the verdict's grammar: {text}");
+    assert!(verdict.ahead.is_some() && verdict.conceded.is_some(), "the grammar holds the sides: {text}");
+}
+
+#[tokio::test]
+async fn the_swap_checks_schema_names_debater_a_and_b_under_the_grammar() {
+    use heat::debate::verdict::{self, SideNames};
+    let Some(model) = model() else { return };
+    let mut req = request(
+        "Proposition: Tabs beat spaces.\n[Debater A, Debater B]:\n[\"Spaces look the same everywhere.\", \"Tabs let each reader pick a width.\"]\nAnswer with the Verdict JSON object only.",
+        200,
+    );
+    req.system = "You are the judge of a debate. Answer with a JSON object.".into();
+    req.temperature = Some(0.2);
+    req.response_schema = Some(ResponseSchema::new("verdict", verdict::schema_naming(SideNames::SWAPPED)));
+    let (text, _) = collect(&model, req).await;
+    let read = verdict::parse_naming(&text, "t", 0.9, SideNames::SWAPPED).unwrap_or_else(|e| panic!("{e}: {text}"));
+    eprintln!("the embedded judge under the swap check's grammar: {text}");
+    assert!(read.ahead.is_some(), "A, B or even: {text}");
 }
 
 #[tokio::test]
@@ -183,8 +202,13 @@ async fn a_local_judge_beside_long_winded_debaters_still_answers_in_round_three(
             events.push(DebateEvent::TurnCompleted { round, role, text: long(side), usage: None, truncated_at: None });
         }
         if round < 2 {
-            let verdict =
-                Verdict { resolved: false, verdict: "Both argued.".into(), topic: "Costs?".into(), heat: 0.6 };
+            let verdict = Verdict {
+                resolved: false,
+                verdict: "Both argued.".into(),
+                topic: "Costs?".into(),
+                heat: 0.6,
+                ..Verdict::default()
+            };
             events.push(DebateEvent::TurnStarted {
                 round,
                 role: Role::Judge,

@@ -4,7 +4,7 @@
 // Heats are copied through the reducer, never computed, so exact comparison is right.
 #![allow(clippy::float_cmp)]
 
-use heat::debate::plan::{Step, next_steps};
+use heat::debate::plan::{Options, Step, next_steps, next_steps_with};
 use heat::debate::verdict::Verdict;
 use heat::debate::{DebateEvent, DebateState, Outcome, Participant, Role, TurnPurpose};
 
@@ -117,11 +117,17 @@ impl Log {
 }
 
 fn open_verdict(topic: &str, heat: f32) -> Verdict {
-    Verdict { resolved: false, verdict: "Both sides landed blows; it is open.".into(), topic: topic.into(), heat }
+    Verdict {
+        resolved: false,
+        verdict: "Both sides landed blows; it is open.".into(),
+        topic: topic.into(),
+        heat,
+        ..Verdict::default()
+    }
 }
 
 fn closing_verdict(text: &str) -> Verdict {
-    Verdict { resolved: true, verdict: text.into(), topic: PROPOSITION.into(), heat: 0.5 }
+    Verdict { resolved: true, verdict: text.into(), topic: PROPOSITION.into(), heat: 0.5, ..Verdict::default() }
 }
 
 fn start_round(round: u32, topic: &str, heat: f32, injected: &[&str]) -> Step {
@@ -566,4 +572,65 @@ fn a_final_synthesis_logged_but_never_parsed_finishes_without_it() {
         r#"{"resolved": true, "verdict": "Ban them.", "topic": "", "heat": 0.5}"#,
     );
     assert_eq!(log.plan(&[]), vec![finish(Outcome::MaxRounds, None)]);
+}
+
+/// The swap check on, with its call under way or not.
+fn swap_on(in_flight: bool) -> Options {
+    Options { swap_check: true, swap_in_flight: in_flight }
+}
+
+#[test]
+fn with_the_swap_check_on_a_verdict_waits_for_its_check_before_the_next_round() {
+    let log = debate(3).round(0).both_argue(0).judge_rules(0, TurnPurpose::Judge, open_verdict(NEXT_TOPIC, 0.6));
+    assert_eq!(next_steps_with(&log.state(), &[], swap_on(false)), vec![Step::SwapCheck { round: 0 }]);
+    assert_eq!(log.plan(&[]), vec![start_round(1, NEXT_TOPIC, 0.6, &[])], "off: no check");
+    let asking = log.then(DebateEvent::SwapCheckStarted { round: 0 });
+    assert_eq!(next_steps_with(&asking.state(), &[], swap_on(true)), vec![], "in flight: wait");
+    assert_eq!(
+        next_steps_with(&asking.state(), &[], swap_on(false)),
+        vec![Step::SwapCheck { round: 0 }],
+        "asked by a process that stopped: asked again"
+    );
+    let answered = asking.then(DebateEvent::SwapChecked {
+        round: 0,
+        verdict: open_verdict(NEXT_TOPIC, 0.6),
+        flips: true,
+        usage: None,
+    });
+    assert_eq!(next_steps_with(&answered.state(), &[], swap_on(false)), vec![start_round(1, NEXT_TOPIC, 0.6, &[])]);
+}
+
+#[test]
+fn a_failed_swap_check_lets_the_debate_go_on() {
+    let log = debate(3)
+        .round(0)
+        .both_argue(0)
+        .judge_rules(0, TurnPurpose::Judge, open_verdict(NEXT_TOPIC, 0.6))
+        .then(DebateEvent::SwapCheckStarted { round: 0 })
+        .then(DebateEvent::SwapCheckFailed { round: 0, error: "HTTP 500".into(), usage: None });
+    assert_eq!(next_steps_with(&log.state(), &[], swap_on(false)), vec![start_round(1, NEXT_TOPIC, 0.6, &[])]);
+}
+
+#[test]
+fn a_resolving_verdict_is_checked_before_the_debate_finishes() {
+    let log = debate(3).round(0).both_argue(0).judge_rules(0, TurnPurpose::Judge, closing_verdict("Done."));
+    assert_eq!(next_steps_with(&log.state(), &[], swap_on(false)), vec![Step::SwapCheck { round: 0 }]);
+}
+
+#[test]
+fn no_swap_check_follows_the_final_synthesis() {
+    let log = debate(1).round(0).both_argue(0).judge_rules(0, TurnPurpose::Synthesis, closing_verdict("Synthesis."));
+    assert_eq!(
+        next_steps_with(&log.state(), &[], swap_on(false)),
+        vec![finish(Outcome::MaxRounds, Some("Synthesis."))]
+    );
+}
+
+#[test]
+fn no_swap_check_follows_an_unreadable_verdict() {
+    let log = debate(3).round(0).both_argue(0).judge_garbles(0, TurnPurpose::RepairVerdict, false);
+    assert_eq!(
+        next_steps_with(&log.state(), &[], swap_on(false)),
+        vec![start_round(1, PROPOSITION, INITIAL_HEAT, &[])]
+    );
 }

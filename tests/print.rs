@@ -52,7 +52,13 @@ fn interleaved_streams_print_as_two_whole_arguments() {
         delta(Role::Judge, "{\"resolved\""),
         DebateEvent::VerdictReached {
             round: 0,
-            verdict: Verdict { resolved: false, verdict: "Close call.".into(), topic: "Costs?".into(), heat: 0.7 },
+            verdict: Verdict {
+                resolved: false,
+                verdict: "Close call.".into(),
+                topic: "Costs?".into(),
+                heat: 0.7,
+                ..Verdict::default()
+            },
         },
         DebateEvent::Finished { outcome: Outcome::MaxRounds, synthesis: Some("Tabs, narrowly.".into()) },
     ]);
@@ -219,4 +225,38 @@ fn a_scripted_debate_says_so_under_its_participants() {
     let out = print(&[started]);
     assert!(out.contains("judge     scripted/demo\n  a scripted demo: written in advance"), "{out}");
     assert!(!print(&opening()).contains("scripted"), "a debate of models is not labelled");
+}
+
+#[test]
+fn who_is_ahead_a_concession_and_the_swap_checks_mark_are_said() {
+    use heat::debate::verdict::{Ahead, Conceded};
+    let mut events = opening();
+    let verdict = Verdict {
+        verdict: "Close call.".into(),
+        ahead: Some(Ahead::Skeptic),
+        conceded: Some(Conceded::Both),
+        topic: "Costs?".into(),
+        heat: 0.7,
+        ..Verdict::default()
+    };
+    let swapped = Verdict { ahead: Some(Ahead::Advocate), ..verdict.clone() };
+    events.extend([
+        completed(Role::Advocate, "Tabs."),
+        completed(Role::Skeptic, "Spaces."),
+        DebateEvent::TurnStarted { round: 0, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: None },
+        DebateEvent::VerdictReached { round: 0, verdict },
+        DebateEvent::SwapCheckStarted { round: 0 },
+        DebateEvent::SwapChecked { round: 0, verdict: swapped, flips: true, usage: None },
+    ]);
+    let out = print(&events);
+    assert!(out.contains("skeptic ahead · ⚑ advocate conceded a point · ⚑ skeptic conceded a point"), "{out}");
+    assert!(
+        out.contains(
+            "⇄ verdict flips on swap: read with the skeptic first, the judge said advocate ahead, not resolved"
+        ),
+        "{out}"
+    );
+    let failed = [DebateEvent::SwapCheckFailed { round: 0, error: "HTTP 500\x1b[31m".into(), usage: None }];
+    let out = print(&failed);
+    assert!(out.contains("⇄ swap check failed: HTTP 500") && !out.contains('\x1b'), "{out}");
 }

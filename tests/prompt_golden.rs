@@ -53,7 +53,13 @@ fn two_rounds_argued(max_rounds: u32) -> Vec<DebateEvent> {
     events.push(DebateEvent::RoundStarted { round: 0, topic: PROPOSITION.into(), heat: 0.7, injected: vec![] });
     argue(&mut events, 0, Role::Advocate, ADVOCATE_0, None);
     argue(&mut events, 0, Role::Skeptic, SKEPTIC_0, None);
-    let verdict = Verdict { resolved: false, verdict: VERDICT_0.into(), topic: NEXT_TOPIC.into(), heat: 0.8 };
+    let verdict = Verdict {
+        resolved: false,
+        verdict: VERDICT_0.into(),
+        topic: NEXT_TOPIC.into(),
+        heat: 0.8,
+        ..Verdict::default()
+    };
     events.push(DebateEvent::TurnStarted {
         round: 0,
         role: Role::Judge,

@@ -100,13 +100,28 @@ fn event() -> impl Strategy<Value = DebateEvent> {
         (round.clone(), role()).prop_map(|(round, role)| DebateEvent::TurnCancelled { round, role }),
         (round.clone(), role(), text()).prop_map(|(round, role, error)| DebateEvent::TurnFailed { round, role, error }),
         (round.clone(), any::<bool>(), text(), text(), heat()).prop_map(|(round, resolved, verdict, topic, heat)| {
-            DebateEvent::VerdictReached { round, verdict: Verdict { resolved, verdict, topic, heat } }
+            DebateEvent::VerdictReached {
+                round,
+                verdict: Verdict { resolved, verdict, topic, heat, ..Verdict::default() },
+            }
         }),
-        (round, text(), any::<bool>()).prop_map(|(round, error, will_retry)| DebateEvent::VerdictInvalid {
+        (round.clone(), text(), any::<bool>()).prop_map(|(round, error, will_retry)| DebateEvent::VerdictInvalid {
             round,
             error,
             will_retry
         }),
+        round.clone().prop_map(|round| DebateEvent::SwapCheckStarted { round }),
+        (round.clone(), any::<bool>(), any::<bool>(), 0u64..9999).prop_map(
+            |(round, resolved, flips, output_tokens)| {
+                DebateEvent::SwapChecked {
+                    round,
+                    verdict: Verdict { resolved, ..Verdict::default() },
+                    flips,
+                    usage: Some(Usage { input_tokens: 1, output_tokens, cached_input_tokens: 0 }),
+                }
+            }
+        ),
+        (round, text()).prop_map(|(round, error)| DebateEvent::SwapCheckFailed { round, error, usage: None }),
         Just(DebateEvent::Paused),
         Just(DebateEvent::Resumed),
         text().prop_map(|text| DebateEvent::TopicInjected { text }),

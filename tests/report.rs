@@ -34,6 +34,7 @@ fn setup(models: [&Arc<ScriptedModel>; 3]) -> EngineSetup {
         retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
         judge_temperature: 0.2,
         seed: None,
+        swap_check: false,
     }
 }
 
@@ -295,7 +296,13 @@ fn hostile_session(text: &str) -> (Header, Vec<Record>) {
         usage: None,
         truncated_at: None,
     });
-    let verdict = Verdict { resolved: false, verdict: text.into(), topic: format!("{text} next"), heat: 0.5 };
+    let verdict = Verdict {
+        resolved: false,
+        verdict: text.into(),
+        topic: format!("{text} next"),
+        heat: 0.5,
+        ..Verdict::default()
+    };
     events.push(DebateEvent::VerdictReached { round: 0, verdict });
     events.push(DebateEvent::Notice { message: text.into() });
     events.push(DebateEvent::Finished {
@@ -394,4 +401,54 @@ async fn the_persons_verdict_ends_the_debate_and_stands_beside_the_judges() {
         md.contains("## Your verdicts\n\n- Round 1: advocate ahead, 80% sure (ended the debate): <b>clear</b>"),
         "{md}"
     );
+}
+
+#[test]
+fn the_verdicts_show_who_is_ahead_the_swap_badge_and_the_persons_agreement() {
+    use heat::debate::verdict::{Ahead, Conceded};
+    let participants = Role::ALL
+        .iter()
+        .map(|role| Participant { role: *role, provider: "openai".into(), model: "m".into(), served: None })
+        .collect();
+    let mut events = vec![DebateEvent::Started { topic: "T".into(), max_rounds: 3, initial_heat: 0.9, participants }];
+    let judged = [(Some(Ahead::Skeptic), true, Some(Role::Skeptic)), (Some(Ahead::Advocate), false, None)];
+    for (round, (ahead, flips, person)) in (0u32..).zip(judged) {
+        events.push(DebateEvent::RoundStarted { round, topic: "T".into(), heat: 0.7, injected: vec![] });
+        events.push(DebateEvent::TurnStarted {
+            round,
+            role: Role::Judge,
+            purpose: TurnPurpose::Judge,
+            temperature: None,
+        });
+        events.push(DebateEvent::TurnCompleted {
+            round,
+            role: Role::Judge,
+            text: "{}".into(),
+            usage: None,
+            truncated_at: None,
+        });
+        let verdict =
+            Verdict { verdict: "Open.".into(), ahead, conceded: Some(Conceded::Advocate), ..Verdict::default() };
+        events.push(DebateEvent::VerdictReached { round, verdict });
+        let swapped = Verdict { ahead: Some(Ahead::Even), ..Verdict::default() };
+        events.push(DebateEvent::SwapChecked { round, verdict: swapped, flips, usage: None });
+        events.push(DebateEvent::HumanVerdict {
+            round,
+            ahead: person,
+            confidence: 60,
+            note: String::new(),
+            ends: false,
+        });
+    }
+    let records: Vec<Record> =
+        events.into_iter().enumerate().map(|(i, event)| Record { ms: i as u64, event }).collect();
+    let header = Header { heat_session: 1, id: "20261124-180000-abcd".into(), created_ms: 0 };
+    let page = html(&header, &records);
+    let verdicts = between(&page, "id=\"verdicts\"", "</section>");
+    assert!(verdicts.contains("skeptic ahead · ⚑ advocate conceded a point"), "{verdicts}");
+    assert_eq!(verdicts.matches("⇄ verdict flips on swap").count(), 1, "round 1 alone flipped: {verdicts}");
+    let human = between(&page, "id=\"human\"", "</section>");
+    assert!(human.contains("The person and the judge agree in 1 of 2 rounds."), "{human}");
+    assert!(human.contains("<td>agree</td>") && human.contains("<td>disagree</td>"), "{human}");
+    assert!(!human.contains("not scored"), "agreement is computed now: {human}");
 }

@@ -84,6 +84,7 @@ fn setup(role: impl Fn() -> RoleSetup) -> EngineSetup {
         retry: RetryPolicy { max_retries: 3, ..FAST },
         judge_temperature: 0.2,
         seed: None,
+        swap_check: false,
     }
 }
 

@@ -338,6 +338,7 @@ async fn one_debate(debate: usize, seed: u64, data: &std::path::Path) -> Run {
         retry: RETRY,
         judge_temperature: 0.2,
         seed: None,
+        swap_check: false,
     };
     let store = Store::open(data).unwrap();
     let mut recorder = store.create().unwrap();

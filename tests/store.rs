@@ -42,6 +42,7 @@ async fn eventful_debate(store: &Store) -> (DebateState, String) {
         retry: RetryPolicy { max_retries: 3, ..RetryPolicy::default() },
         judge_temperature: 0.2,
         seed: None,
+        swap_check: false,
     };
     let mut recorder = store.create().unwrap();
     let id = recorder.id().to_string();

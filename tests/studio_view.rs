@@ -108,6 +108,15 @@ fn resolved() {
 }
 
 #[test]
+fn a_verdict_that_flips_on_swap_wears_the_badge_with_who_is_ahead_and_who_conceded() {
+    check("swap_flipped", studio_support::swap_flipped, &["⇄ verdict flips on swap", "skeptic ahead"]);
+    let mut app = studio_support::swap_flipped();
+    let text = screen(&mut app, 160, 45);
+    assert!(text.contains("⚑ advocate conceded a point"), "{text}");
+    assert!(text.contains("⚑ conceded a point, the judge says"), "the advocate's own turn is flagged: {text}");
+}
+
+#[test]
 fn provider_retry() {
     check(
         "retry",

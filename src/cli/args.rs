@@ -326,6 +326,9 @@ pub struct DebateArgs {
     /// Base URL of the Anthropic API (sets `providers.anthropic.base_url`).
     #[arg(long, value_name = "URL")]
     pub anthropic_base_url: Option<String>,
+    /// Ask the judge again each round with the debaters swapped and unnamed; marks a verdict that flips. Costs one more judge call per round.
+    #[arg(long)]
+    pub swap_check: bool,
 }
 
 impl DebateArgs {
@@ -355,6 +358,9 @@ impl DebateArgs {
                 value.as_ref().map(|raw| FlagValue { key: key.into(), raw: raw.clone(), flag: flag.into() })
             })
             .collect();
+        if self.swap_check {
+            flags.push(FlagValue { key: "debate.swap_check".into(), raw: "true".into(), flag: "--swap-check".into() });
+        }
         // `--model PATH.gguf`: every role on the embedded model, loading that file.
         if let Some(path) = self.model.as_deref().filter(|m| crate::select::is_gguf(m)) {
             flags.retain(|f| f.key != "roles.model");
@@ -424,5 +430,12 @@ mod tests {
                 ("roles.model".to_string(), "claude-sonnet-4-5".to_string())
             ]
         );
+    }
+
+    #[test]
+    fn the_swap_check_flag_turns_the_setting_on_and_is_off_without_it() {
+        let args = DebateArgs { swap_check: true, ..DebateArgs::default() };
+        assert_eq!(keys(&args), vec![("debate.swap_check".to_string(), "true".to_string())]);
+        assert!(keys(&DebateArgs::default()).is_empty());
     }
 }

@@ -173,6 +173,22 @@ impl<W: Write> TextPrinter<W> {
                     self.line(&format!("not resolved: {}", crate::sanitize::clean(&verdict.verdict)))?;
                     self.line(&format!("next: {} · heat {:.2}", crate::sanitize::clean(&verdict.topic), verdict.heat))?;
                 }
+                if let Some(standing) = verdict.standing() {
+                    self.line(&standing)?;
+                }
+            }
+            DebateEvent::SwapChecked { flips: true, verdict, .. } => {
+                let ahead = verdict.ahead.map_or("named no side", crate::debate::verdict::Ahead::describe);
+                let resolved = if verdict.resolved { "resolved" } else { "not resolved" };
+                let line = format!(
+                    "⇄ {}: read with the skeptic first, the judge said {ahead}, {resolved}",
+                    crate::debate::swap::FLIPS
+                );
+                writeln!(self.out, "{}", self.style.paint("33", &line))?;
+            }
+            DebateEvent::SwapCheckFailed { error, .. } => {
+                let line = format!("⇄ {}: {}", crate::debate::swap::FAILED, crate::sanitize::clean(error));
+                writeln!(self.out, "{}", self.style.paint("33", &line))?;
             }
             DebateEvent::VerdictInvalid { error, will_retry, .. } => {
                 let then = if *will_retry {
@@ -251,7 +267,11 @@ impl<W: Write> TextPrinter<W> {
                 let line = format!("heat · resuming \"{topic}\" at round {round}");
                 writeln!(self.out, "{}", self.style.paint("1", &line))?;
             }
-            DebateEvent::Delta { .. } | DebateEvent::TurnCompleted { .. } | DebateEvent::Reasoning { .. } => {}
+            DebateEvent::Delta { .. }
+            | DebateEvent::TurnCompleted { .. }
+            | DebateEvent::Reasoning { .. }
+            | DebateEvent::SwapCheckStarted { .. }
+            | DebateEvent::SwapChecked { .. } => {}
         }
         self.out.flush()
     }

@@ -54,6 +54,7 @@ mod tests {
             pinned: false,
             injected: Vec::new(),
             turns: vec![turn(Role::Advocate, advocate), turn(Role::Skeptic, skeptic)],
+            swap: None,
         }
     }
 

@@ -1,7 +1,9 @@
 //! What a debate used and cost: tokens summed over its turns, and a price in
 //! US dollars from per-role prices (per million tokens), never guessed.
 
+use super::swap::SwapCheck;
 use super::{DebateState, Role};
+use crate::provider::Usage;
 
 /// One role's prices, in US dollars per million tokens.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -12,12 +14,21 @@ pub struct Price {
     pub cached_input: Option<f64>,
 }
 
-/// Input and output tokens over every turn that reported usage, or `None`
+/// Every model call's usage with the role it was asked of: each turn's,
+/// and each swap check's (the judge's model answers it).
+pub fn usages(state: &DebateState) -> impl Iterator<Item = (Role, Usage)> + '_ {
+    state.rounds.iter().flat_map(|r| {
+        let turns = r.turns.iter().filter_map(|t| Some((t.role, t.usage?)));
+        turns.chain(r.swap.as_ref().and_then(SwapCheck::usage).map(|u| (Role::Judge, u)))
+    })
+}
+
+/// Input and output tokens over every call that reported usage, or `None`
 /// when none did.
 pub fn tokens(state: &DebateState) -> Option<(u64, u64)> {
     let mut seen = false;
     let (mut input, mut output) = (0, 0);
-    for usage in state.rounds.iter().flat_map(|r| &r.turns).filter_map(|t| t.usage) {
+    for (_, usage) in usages(state) {
         seen = true;
         input += usage.input_tokens;
         output += usage.output_tokens;
@@ -27,7 +38,7 @@ pub fn tokens(state: &DebateState) -> Option<(u64, u64)> {
 
 /// Of the input tokens, how many the providers read from their prompt cache.
 pub fn cached_input(state: &DebateState) -> u64 {
-    state.rounds.iter().flat_map(|r| &r.turns).filter_map(|t| t.usage).map(|u| u.cached_input_tokens).sum()
+    usages(state).map(|(_, u)| u.cached_input_tokens).sum()
 }
 
 /// What the debate cost: only when every role that reported usage has a
@@ -35,9 +46,8 @@ pub fn cached_input(state: &DebateState) -> u64 {
 pub fn cost(state: &DebateState, price: impl Fn(Role) -> Option<Price>) -> Option<f64> {
     let mut total = 0.0;
     let mut seen = false;
-    for turn in state.rounds.iter().flat_map(|r| &r.turns) {
-        let Some(usage) = turn.usage else { continue };
-        let price = price(turn.role)?;
+    for (role, usage) in usages(state) {
+        let price = price(role)?;
         let cached = usage.cached_input_tokens.min(usage.input_tokens);
         let fresh = usage.input_tokens - cached;
         let cached_cost = cached as f64 * price.cached_input.unwrap_or(price.input);

@@ -232,6 +232,28 @@ pub enum DebateEvent {
         /// Whether the judge will be asked once more.
         will_retry: bool,
     },
+    /// The swap check (`debate.swap_check`) asked the judge again about
+    /// `round`, the debaters in reverse order as Debater A and B.
+    SwapCheckStarted {
+        round: u32,
+    },
+    /// The swap check's answer, its sides named again, and whether it
+    /// disagrees with the round's verdict on who is ahead or on `resolved`.
+    SwapChecked {
+        round: u32,
+        verdict: Verdict,
+        flips: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
+    },
+    /// The swap check failed, or its answer could not be read: the round
+    /// stands as judged.
+    SwapCheckFailed {
+        round: u32,
+        error: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
+    },
     Paused,
     Resumed,
     TopicInjected {
@@ -324,6 +346,9 @@ impl DebateEvent {
             | DebateEvent::TurnFailed { round, .. }
             | DebateEvent::VerdictReached { round, .. }
             | DebateEvent::VerdictInvalid { round, .. }
+            | DebateEvent::SwapCheckStarted { round }
+            | DebateEvent::SwapChecked { round, .. }
+            | DebateEvent::SwapCheckFailed { round, .. }
             | DebateEvent::HumanVerdict { round, .. } => Some(*round),
             _ => None,
         }
@@ -344,6 +369,9 @@ impl DebateEvent {
             | DebateEvent::TurnFailed { round, .. }
             | DebateEvent::VerdictReached { round, .. }
             | DebateEvent::VerdictInvalid { round, .. }
+            | DebateEvent::SwapCheckStarted { round }
+            | DebateEvent::SwapChecked { round, .. }
+            | DebateEvent::SwapCheckFailed { round, .. }
             | DebateEvent::HumanVerdict { round, .. } => Some(round),
             DebateEvent::Started { .. }
             | DebateEvent::Grounded { .. }

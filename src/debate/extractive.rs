@@ -119,7 +119,7 @@ pub fn parse(text: &str, fallback_topic: &str, heat: f32, is_final: bool) -> Res
     let scope = if is_final { "The debate's strongest points" } else { "This round's strongest points" };
     let verdict =
         format!("{scope}: the advocate's \u{201c}{advocate}\u{201d} and the skeptic's \u{201c}{skeptic}\u{201d}");
-    Ok(Verdict { resolved: is_final, verdict, topic, heat })
+    Ok(Verdict { resolved: is_final, verdict, topic, heat, ..Verdict::default() })
 }
 
 /// How far apart two arguments are, from 0 (they say the same) to 1

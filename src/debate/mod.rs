@@ -16,8 +16,10 @@ pub mod prompt;
 pub mod seat;
 mod setup;
 pub mod stance;
+pub mod standing;
 pub mod state;
 pub mod summary;
+pub mod swap;
 pub mod verdict;
 
 pub use event::{BranchChanges, Command, DebateEvent, Outcome, Participant, Role, TurnPurpose};

@@ -52,6 +52,23 @@ pub fn judge_context_warning(setup: &EngineSetup, state: &DebateState) -> Option
     })
 }
 
+/// The start of a notice that the swap check is not asked of the embedded judge.
+const SWAP_UNASKED_NOTICE: &str = "The swap check is not asked of the embedded judge";
+
+/// With `debate.swap_check` on and the embedded judge, said once a
+/// debate: its verdicts choose each side's strongest sentence and name no
+/// side ahead, so there is nothing for the check to compare.
+pub fn swap_check_unasked(setup: &EngineSetup, state: &DebateState) -> Option<String> {
+    let embedded = setup.role(Role::Judge).model.is_embedded();
+    let said = state.notices.iter().any(|n| n.starts_with(SWAP_UNASKED_NOTICE));
+    (setup.swap_check && embedded && !said).then(|| {
+        format!(
+            "{SWAP_UNASKED_NOTICE}: its verdicts choose each side's strongest sentence and name no side ahead, \
+             so there is nothing to compare"
+        )
+    })
+}
+
 /// Before the first round: whether the proposition is long for a small
 /// context window (the embedded model's): its first word then comes late,
 /// and less of the debate fits. Both numbers are said.

@@ -3,18 +3,53 @@
 //! performs the steps. Resume needs nothing else: fold the log, then plan.
 
 use super::event::{Outcome, Role, TurnPurpose};
-use super::state::{DebateState, Round, TurnStatus, VerdictStatus};
+use super::extractive;
+use super::state::{DebateState, Round, Turn, TurnStatus, VerdictStatus};
+use super::swap::SwapCheck;
 
 /// One thing the engine should do.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
-    StartRound { round: u32, topic: String, heat: f32, injected: Vec<String> },
-    StartTurn { round: u32, role: Role, purpose: TurnPurpose },
-    Finish { outcome: Outcome, synthesis: Option<String> },
+    StartRound {
+        round: u32,
+        topic: String,
+        heat: f32,
+        injected: Vec<String>,
+    },
+    StartTurn {
+        round: u32,
+        role: Role,
+        purpose: TurnPurpose,
+    },
+    /// Ask the judge again about `round`'s verdict, the debaters swapped.
+    SwapCheck {
+        round: u32,
+    },
+    Finish {
+        outcome: Outcome,
+        synthesis: Option<String>,
+    },
 }
 
-/// What to do now. Empty means: wait for a turn, a command, or resume.
+/// What the planner is told besides the state and the turns in flight.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// `debate.swap_check`: each round's verdict is checked with the
+    /// debaters swapped before the debate goes on.
+    pub swap_check: bool,
+    /// A swap check's call is under way.
+    pub swap_in_flight: bool,
+}
+
+/// What to do now, with no swap check. Empty means: wait for a turn, a
+/// command, or resume.
 pub fn next_steps(state: &DebateState, in_flight: &[Role]) -> Vec<Step> {
+    next_steps_with(state, in_flight, Options::default())
+}
+
+/// What to do now. Empty means: wait for a turn, a swap check, a command,
+/// or resume.
+pub fn next_steps_with(state: &DebateState, in_flight: &[Role], options: Options) -> Vec<Step> {
     if state.finish.is_some() || state.paused {
         return Vec::new();
     }
@@ -40,10 +75,10 @@ pub fn next_steps(state: &DebateState, in_flight: &[Role]) -> Vec<Step> {
     if !debaters_settled {
         return steps;
     }
-    judge_steps(state, round, in_flight)
+    judge_steps(state, round, in_flight, options)
 }
 
-fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role]) -> Vec<Step> {
+fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role], options: Options) -> Vec<Step> {
     let is_last = round.number + 1 >= state.max_rounds;
     let wants_final = state.force_requested || is_last || state.consensus_in(round.number);
     let start = |purpose| vec![Step::StartTurn { round: round.number, role: Role::Judge, purpose }];
@@ -73,6 +108,9 @@ fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role]) -> Vec<St
     };
     match &judge.verdict {
         Some(VerdictStatus::Parsed { verdict }) => {
+            if let Some(steps) = swap_steps(round, judge, options) {
+                return steps;
+            }
             if verdict.resolved || was_final {
                 finish(Some(verdict.verdict.clone()))
             } else if wants_final {
@@ -94,6 +132,21 @@ fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role]) -> Vec<St
                 vec![start_round(state, round.number + 1, round.topic.clone())]
             }
         }
+    }
+}
+
+/// The swap check a round's verdict waits for: `None` when none is due
+/// (the setting is off, the verdict is the final synthesis, the embedded
+/// judge's chosen form names no side, or the check has settled).
+fn swap_steps(round: &Round, judge: &Turn, options: Options) -> Option<Vec<Step>> {
+    if !options.swap_check || judge.purpose.is_final() || extractive::is_chosen(&judge.text) {
+        return None;
+    }
+    match round.swap {
+        Some(SwapCheck::Asking) if options.swap_in_flight => Some(Vec::new()),
+        // Not asked yet, or asked by a process that stopped before the answer.
+        None | Some(SwapCheck::Asking) => Some(vec![Step::SwapCheck { round: round.number }]),
+        Some(SwapCheck::Answered { .. } | SwapCheck::Failed { .. }) => None,
     }
 }
 

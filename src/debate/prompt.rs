@@ -248,7 +248,7 @@ pub fn judge_messages(state: &DebateState, round: u32, purpose: TurnPurpose, cho
             } else if chosen {
                 CHOSEN_FIELDS
             } else {
-                "{\"resolved\": …, \"verdict\": \"…\", \"topic\": \"…\", \"heat\": …}"
+                "{\"resolved\": …, \"verdict\": \"…\", \"ahead\": \"…\", \"conceded\": \"…\", \"topic\": \"…\", \"heat\": …}"
             };
             messages.push(ChatMessage::user(format!(
                 "That answer could not be used: {error}. Reply again with only the JSON object {form} and nothing else."
@@ -349,7 +349,7 @@ fn chosen_judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose)
 
 /// A settled argument as another role reads it, marked where it stopped at
 /// the token limit (so the judge does not take a cut for a conclusion).
-fn read_argument(round: &Round, role: Role) -> String {
+pub(super) fn read_argument(round: &Round, role: Role) -> String {
     let Some(turn) = round.turn(role).filter(|t| t.is_settled()) else { return "(no argument)".into() };
     let text = non_empty_str(&turn.text).trim();
     match turn.truncated_at {

@@ -86,6 +86,9 @@ pub struct EngineSetup {
     /// The judge's own sampling temperature (the heat is for the debaters).
     pub judge_temperature: f32,
     pub seed: Option<u64>,
+    /// `debate.swap_check`: after each round's verdict the judge is asked
+    /// again with the debaters swapped (one more judge call a round).
+    pub swap_check: bool,
 }
 
 impl EngineSetup {

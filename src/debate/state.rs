@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::event::{DebateEvent, Outcome, Participant, Role, TurnPurpose};
 use super::grounding::{QuoteCheck, Source, Tally};
 use super::stance::{self, Stance, StanceLine};
+use super::swap::SwapCheck;
 use super::verdict::{Verdict, clamp_heat};
 use crate::provider::{Adaptation, StructuredOutput, Usage};
 
@@ -100,6 +101,9 @@ pub struct Round {
     pub injected: Vec<String>,
     /// Every turn in start order; a role may have several (judge repairs).
     pub turns: Vec<Turn>,
+    /// The swap check of the round's verdict, when one was asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swap: Option<SwapCheck>,
 }
 
 impl Round {
@@ -326,6 +330,7 @@ impl DebateState {
                     pinned: self.pinned_heat.is_some(),
                     injected: injected.clone(),
                     turns: Vec::new(),
+                    swap: None,
                 });
             }
             DebateEvent::TurnStarted { round, role, purpose, temperature } => {
@@ -408,6 +413,22 @@ impl DebateState {
                 if let Some(t) = self.round_mut(*round).and_then(|r| r.turn_mut(Role::Judge)) {
                     t.verdict = Some(VerdictStatus::Invalid { error: error.clone(), will_retry: *will_retry });
                 }
+            }
+            DebateEvent::SwapCheckStarted { round } => {
+                if let Some(r) = self.round_mut(*round) {
+                    r.swap = Some(SwapCheck::Asking);
+                }
+            }
+            DebateEvent::SwapChecked { round, verdict, flips, usage } => {
+                if let Some(r) = self.round_mut(*round) {
+                    r.swap = Some(SwapCheck::Answered { verdict: verdict.clone(), flips: *flips, usage: *usage });
+                }
+            }
+            DebateEvent::SwapCheckFailed { round, error, usage } => {
+                if let Some(r) = self.round_mut(*round) {
+                    r.swap = Some(SwapCheck::Failed { error: error.clone(), usage: *usage });
+                }
+                self.notices.push(format!("the swap check of round {} failed: {error}", round + 1));
             }
             DebateEvent::Paused => self.paused = true,
             DebateEvent::Resumed => self.paused = false,

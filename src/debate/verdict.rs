@@ -5,17 +5,37 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+pub use super::standing::{Ahead, Conceded, SideNames};
+
 /// Lowest and highest heat the judge may set.
 pub const HEAT_MIN: f32 = 0.3;
 pub const HEAT_MAX: f32 = 1.0;
 
 /// The judge's answer for one round.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
     pub resolved: bool,
     pub verdict: String,
+    /// Who the judge says is ahead; `None` when it did not say (an older
+    /// log, a model that left it out, the embedded judge's chosen form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ahead: Option<Ahead>,
+    /// Which side conceded a point this round; `None` when not said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conceded: Option<Conceded>,
     pub topic: String,
     pub heat: f32,
+}
+
+impl Verdict {
+    /// Who is ahead and who conceded, in words, when the judge said:
+    /// "skeptic ahead · ⚑ advocate conceded a point".
+    pub fn standing(&self) -> Option<String> {
+        let ahead = self.ahead.map(|a| a.describe().to_string());
+        let flags = self.conceded.map(Conceded::sides).unwrap_or_default().into_iter().map(Conceded::flag);
+        let parts: Vec<String> = ahead.into_iter().chain(flags).collect();
+        (!parts.is_empty()).then(|| parts.join(" · "))
+    }
 }
 
 /// Clamps a heat into the allowed range; NaN becomes the minimum.
@@ -37,16 +57,26 @@ pub fn spark(heat: f32) -> char {
 /// The JSON schema handed to providers with structured output. `heat` is an
 /// enum of allowed values: grammar-based decoders ignore `minimum`/`maximum`.
 pub fn schema() -> Value {
+    schema_naming(SideNames::PLAIN)
+}
+
+/// The schema with the sides called by `names` in `ahead` and `conceded`.
+/// Every property is required: OpenAI's strict structured output accepts
+/// no optional one (the tolerant parser still reads an answer without them).
+pub fn schema_naming(names: SideNames) -> Value {
     serde_json::json!({
         "type": "object",
-        // Order matters to grammar-based decoders: the assessment comes before the next topic.
+        // Order matters to grammar-based decoders: the assessment comes before who is
+        // ahead, and both before the next topic.
         "properties": {
             "resolved": { "type": "boolean" },
             "verdict": { "type": "string" },
+            "ahead": { "type": "string", "enum": names.ahead_values() },
+            "conceded": { "type": "string", "enum": names.conceded_values() },
             "topic": { "type": "string" },
             "heat": { "type": "number", "enum": [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0] }
         },
-        "required": ["resolved", "verdict", "topic", "heat"],
+        "required": ["resolved", "verdict", "ahead", "conceded", "topic", "heat"],
         "additionalProperties": false
     })
 }
@@ -68,6 +98,17 @@ pub enum VerdictError {
 /// Parses a judge's answer. `fallback_topic` and `fallback_heat` fill in
 /// `topic` and `heat` when the judge left them out.
 pub fn parse(text: &str, fallback_topic: &str, fallback_heat: f32) -> Result<Verdict, VerdictError> {
+    parse_naming(text, fallback_topic, fallback_heat, SideNames::PLAIN)
+}
+
+/// [`parse`] for an answer that calls the sides by `names`. A missing or
+/// unknown `ahead` or `conceded` is `None`, never an error.
+pub fn parse_naming(
+    text: &str,
+    fallback_topic: &str,
+    fallback_heat: f32,
+    names: SideNames,
+) -> Result<Verdict, VerdictError> {
     let map = parse_map(text)?;
     let verdict = match map.get("verdict") {
         Some(Value::String(s)) if !s.trim().is_empty() => s.trim().to_string(),
@@ -95,7 +136,8 @@ pub fn parse(text: &str, fallback_topic: &str, fallback_heat: f32) -> Result<Ver
             .map_err(|_| wrong_type("heat", "a number between 0.3 and 1.0", &Value::String(s.clone())))?,
         Some(other) => return Err(wrong_type("heat", "a number between 0.3 and 1.0", other)),
     };
-    Ok(Verdict { resolved, verdict, topic, heat: clamp_heat(heat) })
+    let (ahead, conceded) = (names.ahead(map.get("ahead")), names.conceded(map.get("conceded")));
+    Ok(Verdict { resolved, verdict, ahead, conceded, topic, heat: clamp_heat(heat) })
 }
 
 /// The JSON object in a judge's answer, read as tolerantly as `parse` reads it.
@@ -203,7 +245,51 @@ mod tests {
     #[test]
     fn plain_object() {
         let v = ok(r#"{"resolved": false, "verdict": "Close.", "topic": "Costs?", "heat": 0.7}"#);
-        assert_eq!(v, Verdict { resolved: false, verdict: "Close.".into(), topic: "Costs?".into(), heat: 0.7 });
+        assert_eq!(
+            v,
+            Verdict {
+                resolved: false,
+                verdict: "Close.".into(),
+                topic: "Costs?".into(),
+                heat: 0.7,
+                ..Verdict::default()
+            }
+        );
+    }
+
+    #[test]
+    fn ahead_and_conceded_are_read_when_given_and_none_when_left_out() {
+        let v = ok(r#"{"verdict": "v", "ahead": "skeptic", "conceded": "advocate"}"#);
+        assert_eq!((v.ahead, v.conceded), (Some(Ahead::Skeptic), Some(Conceded::Advocate)));
+        let v = ok(r#"{"verdict": "v", "ahead": "Even", "conceded": "none"}"#);
+        assert_eq!((v.ahead, v.conceded), (Some(Ahead::Even), Some(Conceded::Neither)));
+        let v = ok(r#"{"verdict": "v"}"#);
+        assert_eq!((v.ahead, v.conceded), (None, None));
+        let v = ok(r#"{"verdict": "v", "ahead": 1, "conceded": "the judge"}"#);
+        assert_eq!((v.ahead, v.conceded), (None, None), "an unreadable side is not a failed verdict");
+    }
+
+    #[test]
+    fn an_old_logged_verdict_without_the_sides_still_loads() {
+        let old = r#"{"resolved": false, "verdict": "v", "topic": "t", "heat": 0.5}"#;
+        let v: Verdict = serde_json::from_str(old).unwrap();
+        assert_eq!((v.ahead, v.conceded), (None, None));
+        assert_eq!(serde_json::to_string(&v).unwrap(), old.replace(": ", ":").replace(", ", ","), "none written back");
+    }
+
+    #[test]
+    fn the_schema_requires_every_property_and_names_the_sides() {
+        let schema = schema();
+        let properties: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+        let required: Vec<&str> = schema["required"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        assert_eq!(properties, required, "OpenAI strict mode wants every property required");
+        assert_eq!(schema["properties"]["ahead"]["enum"], serde_json::json!(["advocate", "skeptic", "even"]));
+        assert_eq!(
+            schema["properties"]["conceded"]["enum"],
+            serde_json::json!(["none", "advocate", "skeptic", "both"])
+        );
+        let swapped = schema_naming(SideNames::SWAPPED).to_string();
+        assert!(!swapped.contains("advocate") && !swapped.contains("skeptic"), "{swapped}");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! evidence and transcript. `model` reads the session, `charts` draws, `page`
 //! lays it out.
 
+pub mod agreement;
 pub mod charts;
 mod markdown;
 pub mod model;

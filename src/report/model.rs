@@ -4,11 +4,13 @@
 //! the transcript in the order things happened. Plain data, every text
 //! cleaned of control sequences; the page and the charts only lay it out.
 
+use super::agreement::{self, HumanEntry};
 use super::transcript::{TranscriptRound, transcript};
 use super::walk::Walk;
 use crate::debate::cost::{self, Price};
 use crate::debate::grounding::{Cited, Mark};
 use crate::debate::state::{Round, VerdictStatus};
+use crate::debate::swap::SwapCheck;
 use crate::debate::{DebateEvent, DebateState, Outcome, Role};
 use crate::sanitize::clean;
 use crate::store::export::rfc3339;
@@ -141,6 +143,10 @@ pub struct VerdictEntry {
     /// The next question, as a change from this round's.
     pub next: Vec<Change>,
     pub next_heat: Option<f32>,
+    /// Who the judge said is ahead and who conceded, in words; empty when not said.
+    pub standing: String,
+    /// The swap check's mark and its CSS class: `("verdict flips on swap", "flips")`.
+    pub swap: Option<(&'static str, &'static str)>,
 }
 
 impl VerdictEntry {
@@ -207,8 +213,10 @@ pub struct Report {
     pub evidence: Vec<Evidence>,
     pub transcript: Vec<TranscriptRound>,
     pub synthesis: Option<String>,
-    /// The person's verdicts: round, what, note, whether it ended the debate.
-    pub human: Vec<(u32, String, String, bool)>,
+    /// The person's verdicts, each beside the judge's for its round.
+    pub human: Vec<HumanEntry>,
+    /// "The person and the judge agree in 2 of 3 rounds.", where the judge named sides.
+    pub agreement: Option<String>,
     /// The arbiter's summary (Markdown) and the model that wrote it.
     pub summary: Option<(String, String)>,
     pub notices: Vec<String>,
@@ -271,7 +279,8 @@ impl Report {
             transcript: transcript(&state, &walk),
             synthesis: state.finish.as_ref().and_then(|f| f.synthesis.as_deref()).map(|s| clean(s.trim())),
             summary: state.summary.as_ref().map(|s| (clean(&s.model), clean(s.text.trim()))),
-            human: state.human.iter().map(|h| (h.round, h.describe(), clean(&h.note), h.ends)).collect(),
+            human: agreement::entries(&state),
+            agreement: agreement::summary(&agreement::entries(&state)),
             notices: state.notices.iter().map(|n| clean(n)).collect(),
             skipped: context.skipped.iter().map(|n| clean(n)).collect(),
         }
@@ -371,6 +380,14 @@ fn verdicts(state: &DebateState) -> Vec<VerdictEntry> {
                 reason: String::new(),
                 next: Vec::new(),
                 next_heat: None,
+                standing: round
+                    .verdict()
+                    .and_then(crate::debate::Verdict::standing)
+                    .map(|s| clean(&s))
+                    .unwrap_or_default(),
+                swap: round.swap.as_ref().and_then(SwapCheck::mark).map(|mark| {
+                    (mark, if matches!(round.swap, Some(SwapCheck::Failed { .. })) { "failed" } else { "flips" })
+                }),
             };
             let judge = round.turn(Role::Judge);
             match judge.and_then(|t| t.verdict.as_ref().map(|v| (t, v))) {

@@ -192,6 +192,9 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
             }
             None => md.push_str("*(no verdict)*\n\n"),
         }
+        if let Some(marks) = crate::debate::standing::round_marks(round) {
+            let _ = writeln!(md, "*{marks}*\n");
+        }
     }
     let steering: Vec<String> = records.iter().filter_map(|r| steering_line(r.ms, &r.event)).collect();
     if !steering.is_empty() {

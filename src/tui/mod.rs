@@ -30,6 +30,7 @@ mod terminal;
 pub mod theme;
 pub mod turn_stats;
 pub mod verdict_form;
+mod verdict_marks;
 pub mod view;
 
 use std::path::PathBuf;

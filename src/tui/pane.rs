@@ -10,6 +10,7 @@ use super::streaming_text::StreamingText;
 use super::theme::Theme;
 use crate::debate::grounding::Mark;
 use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
+use crate::debate::swap::SwapCheck;
 use crate::debate::{DebateState, Role, TurnPurpose};
 use crate::sanitize::{Sanitizer, clean};
 
@@ -34,6 +35,10 @@ struct Key {
     reasoning_len: usize,
     show_reasoning: bool,
     verdict: Option<VerdictStatus>,
+    /// The round's swap check, for a judge turn: it settles after the verdict.
+    swap: Option<SwapCheck>,
+    /// The judge said this debater conceded a point (known after its turn).
+    conceded: bool,
     /// Quote checks arrive after the turn is done.
     checks: usize,
     show_cited: bool,
@@ -126,6 +131,8 @@ impl Pane {
                 reasoning_len: turn.reasoning.len(),
                 show_reasoning,
                 verdict: turn.verdict.clone(),
+                swap: if turn.role.is_judge() { round.swap.clone() } else { None },
+                conceded: conceded_by(round, turn),
                 checks: turn.checks.len(),
                 show_cited: self.show_cited,
                 width,
@@ -355,34 +362,45 @@ fn lay_out(
         }
         TurnStatus::Streaming => {}
     }
+    foot.extend(verdict_foot(round, turn, width, theme, accent));
+    segment.foot = foot;
+}
+
+/// The lines under a judge turn's verdict: its outcome, the next question
+/// and heat, who is ahead, who conceded and the swap check's mark; or why
+/// it could not be used.
+fn verdict_foot(round: &Round, turn: &Turn, width: u16, theme: &Theme, accent: Style) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
     match &turn.verdict {
         Some(VerdictStatus::Parsed { verdict }) => {
-            foot.push(Line::default());
+            lines.push(Line::default());
             // One outcome, said once: a verdict that closes the debate has no next heat or topic.
             if turn.closes_debate() {
                 let label = if turn.purpose.is_final() { "final synthesis" } else { "resolved" };
-                foot.push(Line::from(Span::styled(label, Style::new().fg(theme.good).add_modifier(Modifier::BOLD))));
+                lines.push(Line::from(Span::styled(label, Style::new().fg(theme.good).add_modifier(Modifier::BOLD))));
             } else {
-                foot.push(Line::from(vec![
+                lines.push(Line::from(vec![
                     Span::styled("not resolved", Style::new().fg(theme.warn).add_modifier(Modifier::BOLD)),
                     Span::styled(format!(" · heat → {:.2}", verdict.heat), Style::new().fg(theme.heat(verdict.heat))),
                 ]));
-                foot.extend(wrap_plain(&format!("Next: {}", clean(&verdict.topic)), width, accent));
+                lines.extend(wrap_plain(&format!("Next: {}", clean(&verdict.topic)), width, accent));
             }
+            lines.extend(super::verdict_marks::lines(round, verdict, width, theme));
         }
         Some(VerdictStatus::Invalid { error, will_retry }) => {
             let then = if *will_retry { "asking again" } else { "keeping the heat" };
             let msg = format!("⚠ the verdict could not be used ({}); {then}", clean(error));
-            foot.extend(wrap_plain(&msg, width, Style::new().fg(theme.warn)));
+            lines.extend(wrap_plain(&msg, width, Style::new().fg(theme.warn)));
         }
         None => {}
     }
-    segment.foot = foot;
+    lines
 }
 
 /// What an argument cited from the source, as checked: a line each, ✓ in
 /// the good colour, ≈ in the warning one, ✗ in the error one; then a flag
-/// when its stance changed with no reason given.
+/// when the judge says it conceded a point, and one when its stance changed
+/// with no reason given.
 fn check_lines(
     state: &DebateState,
     round: &Round,
@@ -404,11 +422,19 @@ fn check_lines(
             lines.extend(cited_lines(source, first, last, width, theme));
         }
     }
+    if conceded_by(round, turn) {
+        lines.extend(wrap_plain("⚑ conceded a point, the judge says", width, Style::new().fg(theme.warn)));
+    }
     if let Some(line) = turn.stance.as_ref().filter(|_| state.stance_unexplained(round.number, turn.role)) {
         let flag = format!("⚑ the stance changed to {} with no reason given", line.stance.name());
         lines.extend(wrap_plain(&flag, width, Style::new().fg(theme.warn)));
     }
     lines
+}
+
+/// Whether the round's verdict says this debater's turn conceded a point.
+fn conceded_by(round: &Round, turn: &Turn) -> bool {
+    turn.role.is_debater() && round.verdict().and_then(|v| v.conceded).is_some_and(|c| c.by(turn.role))
 }
 
 /// The source lines a check points at, indented under its mark: at most

@@ -138,6 +138,7 @@ fn setup() -> EngineSetup {
         retry: RetryPolicy::default(),
         judge_temperature: 0.2,
         seed: None,
+        swap_check: false,
     }
 }
 

@@ -94,6 +94,7 @@ pub fn resolved() -> App {
         verdict: "The advocate carried it: focus and time outweigh hallway chance.".into(),
         topic: "Does remote work hurt juniors?".into(),
         heat: 0.4,
+        ..Verdict::default()
     };
     let usage = Some(heat::provider::Usage { input_tokens: 1200, output_tokens: 340, cached_input_tokens: 0 });
     feed(
@@ -196,5 +197,57 @@ pub fn replaying() -> App {
     let mut app = mid_stream();
     app.mode = heat::tui::app::Mode::Replays;
     app.replay = Some(heat::tui::app::Replay::Playing);
+    app
+}
+
+/// Round 1 judged (the skeptic ahead, the advocate conceded a point) and
+/// its verdict flipped when the swap check read the debaters the other
+/// way round; round 2 under way.
+pub fn swap_flipped() -> App {
+    use heat::debate::verdict::{Ahead, Conceded};
+    let mut app = mid_stream();
+    let verdict = Verdict {
+        resolved: false,
+        verdict: "The skeptic's mentoring point stood; the advocate granted it.".into(),
+        ahead: Some(Ahead::Skeptic),
+        conceded: Some(Conceded::Advocate),
+        topic: "Can mentoring be done remotely?".into(),
+        heat: 0.6,
+    };
+    let swapped = Verdict { ahead: Some(Ahead::Advocate), ..verdict.clone() };
+    let text = serde_json::to_string(&verdict).unwrap_or_default();
+    let done = |role, text: &str| DebateEvent::TurnCompleted {
+        round: 0,
+        role,
+        text: text.into(),
+        usage: None,
+        truncated_at: None,
+    };
+    feed(
+        &mut app,
+        &[
+            done(Role::Advocate, ADVOCATE),
+            done(Role::Skeptic, &format!("{SKEPTIC} builds trust.")),
+            DebateEvent::TurnStarted {
+                round: 0,
+                role: Role::Judge,
+                purpose: TurnPurpose::Judge,
+                temperature: Some(0.2),
+            },
+            DebateEvent::Delta { round: 0, role: Role::Judge, text: text.clone() },
+            done(Role::Judge, &text),
+            DebateEvent::VerdictReached { round: 0, verdict },
+            DebateEvent::SwapCheckStarted { round: 0 },
+            DebateEvent::SwapChecked { round: 0, verdict: swapped, flips: true, usage: None },
+            DebateEvent::RoundStarted {
+                round: 1,
+                topic: "Can mentoring be done remotely?".into(),
+                heat: 0.6,
+                injected: vec![],
+            },
+        ],
+    );
+    // The judge's pane in front: at 80×24 one pane shows at a time.
+    app.focus = 2;
     app
 }

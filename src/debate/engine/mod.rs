@@ -15,12 +15,13 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 mod checks;
+mod swap_check;
 
 use super::call::{self, Call, TurnMsg, TurnMsgKind};
 use super::event::{Command, DebateEvent, Outcome, Role, TurnPurpose};
 use super::guard::turn::{self as guard, ArgumentOutcome, SentPrompt, VerdictOutcome};
 use super::notices::{self, served_name};
-use super::plan::{Step, next_steps};
+use super::plan::{self, Step, next_steps_with};
 use super::prompt;
 pub use super::setup::{DebateSpec, EngineSetup, Grounding, RoleSetup, StructuredSetting};
 use super::state::DebateState;
@@ -123,6 +124,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 2]
         in_flight_ends: HashMap::new(),
         source_index: None,
         preamble: None,
+        swap: None,
     };
     // What endpoints taught an earlier run of this debate still holds.
     for (endpoint, adaptation) in &engine.state.adaptations {
@@ -182,6 +184,8 @@ struct Engine {
     source_index: Option<grounding::SourceIndex>,
     /// The date and the source every request starts with (`grounding::preamble`).
     preamble: Option<String>,
+    /// The swap check under way, if any.
+    swap: Option<swap_check::SwapFlight>,
 }
 
 /// The runtime's clock (a test that pauses time sees its own).
@@ -236,7 +240,8 @@ impl Engine {
     fn advance(&mut self) {
         loop {
             let in_flight: Vec<Role> = self.in_flight.keys().copied().collect();
-            let steps = next_steps(&self.state, &in_flight);
+            let options = plan::Options { swap_check: self.setup.swap_check, swap_in_flight: self.swap.is_some() };
+            let steps = next_steps_with(&self.state, &in_flight, options);
             if steps.is_empty() {
                 return;
             }
@@ -246,6 +251,7 @@ impl Engine {
                         let warnings = [
                             notices::judge_context_warning(&self.setup, &self.state),
                             notices::long_topic_warning(&self.setup, &self.state, round),
+                            notices::swap_check_unasked(&self.setup, &self.state),
                         ];
                         for warning in warnings.into_iter().flatten() {
                             self.emit(DebateEvent::Notice { message: warning });
@@ -253,6 +259,7 @@ impl Engine {
                         self.emit(DebateEvent::RoundStarted { round, topic, heat, injected });
                     }
                     Step::StartTurn { round, role, purpose } => self.start_turn(round, role, purpose),
+                    Step::SwapCheck { round } => self.start_swap_check(round),
                     Step::Finish { outcome, synthesis } => {
                         self.abort_all();
                         self.emit(DebateEvent::Finished { outcome, synthesis });
@@ -316,6 +323,7 @@ impl Engine {
     }
 
     fn cancel_turns(&mut self) {
+        self.cancel_swap_check();
         let mut roles: Vec<Role> = self.in_flight.keys().copied().collect();
         roles.sort();
         for role in roles {
@@ -332,6 +340,9 @@ impl Engine {
     fn abort_all(&mut self) {
         for (_, flight) in self.in_flight.drain() {
             flight.handle.abort();
+        }
+        if let Some(swap) = self.swap.take() {
+            swap.handle.abort();
         }
         self.held.clear();
     }
@@ -359,7 +370,7 @@ impl Engine {
         let (messages, wanted_temperature, response_schema) = if role.is_judge() {
             let chosen = self.chosen_schema(round, purpose);
             let messages = prompt::judge_messages(&self.state, round, purpose, chosen.is_some());
-            let schema = chosen.unwrap_or_else(|| self.verdict_schema(setup));
+            let schema = chosen.unwrap_or_else(|| self.verdict_schema(setup, verdict::schema()));
             (messages, self.setup.judge_temperature, Some(schema))
         } else {
             let brief = setup.model.is_embedded();
@@ -400,17 +411,21 @@ impl Engine {
 
     /// The verdict's schema in the form the judge's endpoint takes: the
     /// configured form, or the weaker one the server was found to accept.
-    fn verdict_schema(&self, setup: &RoleSetup) -> ResponseSchema {
+    fn verdict_schema(&self, setup: &RoleSetup, schema: serde_json::Value) -> ResponseSchema {
         let (start, may_step_down) = match setup.structured {
             StructuredSetting::Auto => (StructuredOutput::Schema, true),
             StructuredSetting::Fixed(form) => (form, false),
         };
         let learnt = setup.model.endpoint().and_then(|e| self.state.structured_output_for(&e));
         let form = if may_step_down { learnt.map_or(start, |l| l.max(start)) } else { start };
-        ResponseSchema { form, may_step_down, ..ResponseSchema::new("verdict", verdict::schema()) }
+        ResponseSchema { form, may_step_down, ..ResponseSchema::new("verdict", schema) }
     }
 
     fn on_turn_msg(&mut self, msg: TurnMsg) {
+        if self.swap.as_ref().is_some_and(|s| s.task == msg.task) {
+            self.on_swap_msg(msg);
+            return;
+        }
         let Some(flight) = self.in_flight.get(&msg.role).filter(|f| f.task == msg.task) else {
             return; // a message from a turn that was cancelled or replaced
         };

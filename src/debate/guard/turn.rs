@@ -166,7 +166,8 @@ mod tests {
             system: "You are the JUDGE. Answer with one JSON object and nothing else.".into(),
             user: Vec::new(),
         };
-        let verdict = Verdict { resolved, verdict: JUDGED.into(), topic: topic.into(), heat: 0.6 };
+        let verdict =
+            Verdict { resolved, verdict: JUDGED.into(), topic: topic.into(), heat: 0.6, ..Verdict::default() };
         verdict_outcome(verdict, &sent)
     }
 
@@ -207,7 +208,8 @@ mod tests {
     #[test]
     fn an_unusable_verdict_text_is_invalid_whatever_its_topic() {
         let sent = SentPrompt::default();
-        let verdict = Verdict { resolved: false, verdict: "N/A".into(), topic: "Costs?".into(), heat: 0.6 };
+        let verdict =
+            Verdict { resolved: false, verdict: "N/A".into(), topic: "Costs?".into(), heat: 0.6, ..Verdict::default() };
         assert_eq!(verdict_outcome(verdict, &sent), VerdictOutcome::Invalid(VerdictFault::Placeholder));
     }
 

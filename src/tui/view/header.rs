@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 
 use super::truncate;
 use crate::debate::state::TurnStatus;
+use crate::debate::swap::SwapCheck;
 use crate::debate::verdict::{HEAT_MAX, HEAT_MIN, spark};
 use crate::debate::{Outcome, Role, convergence};
 use crate::sanitize::clean;
@@ -91,6 +92,10 @@ fn badge(app: &App) -> Span<'static> {
         None if app.watching() && !app.watched_live => ("■ NOT RUNNING", theme.muted),
         None if app.paused() => ("❚❚ PAUSED", theme.warn),
         None if app.streaming() => ("● LIVE", theme.good),
+        // The judge is asked again with the debaters swapped; the next round waits for it.
+        None if app.debate.current_round().is_some_and(|r| r.swap == Some(SwapCheck::Asking)) => {
+            ("⇄ SWAP CHECK", theme.muted)
+        }
         None => ("● WAITING", theme.muted),
     };
     let finishing = Role::ALL.iter().filter(|&&r| app.finishing(r)).count();

@@ -61,6 +61,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
             Style::new().fg(theme.title).add_modifier(Modifier::BOLD),
         )));
     }
+    facts.extend(swap_line(debate, theme));
     let counters = super::status::counters(app);
     if !counters.is_empty() {
         facts.push(Line::from(Span::styled(counters.trim_end().to_string(), theme.secondary())));
@@ -263,4 +264,26 @@ fn words_chart(frame: &mut Frame<'_>, app: &App, area: Rect, words: &[(u32, usiz
         chart = chart.data(BarGroup::new(bars).label(Line::from(round.to_string())));
     }
     frame.render_widget(chart, area);
+}
+
+/// How often the swap check found the verdict flipped, when it was asked:
+/// "⇄ the verdict flipped on swap in 2 of 3 rounds checked".
+fn swap_line(debate: &crate::debate::DebateState, theme: &crate::tui::theme::Theme) -> Option<Line<'static>> {
+    use crate::debate::swap::SwapCheck;
+    let answered: Vec<bool> = debate
+        .rounds
+        .iter()
+        .filter_map(|r| match &r.swap {
+            Some(SwapCheck::Answered { flips, .. }) => Some(*flips),
+            _ => None,
+        })
+        .collect();
+    if answered.is_empty() {
+        return None;
+    }
+    let flipped = answered.iter().filter(|&&f| f).count();
+    let rounds = if answered.len() == 1 { "round" } else { "rounds" };
+    let text = format!("⇄ the verdict flipped on swap in {flipped} of {} {rounds} checked", answered.len());
+    let style = if flipped > 0 { Style::new().fg(theme.warn).add_modifier(Modifier::BOLD) } else { theme.secondary() };
+    Some(Line::from(Span::styled(text, style)))
 }

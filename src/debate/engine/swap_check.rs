@@ -1,0 +1,133 @@
+//! The engine's side of the swap check (`debate.swap_check`): asking the
+//! judge's model again about a round, the debaters swapped and unnamed
+//! (`debate::swap` writes the request), through the same retried call as
+//! every turn; reading what it streams, and recording the answer, or that
+//! the check failed, which never stops the debate.
+
+use std::sync::Arc;
+
+use tokio::task::JoinHandle;
+
+use super::Engine;
+use crate::debate::call::{self, Call, TurnMsg, TurnMsgKind};
+use crate::debate::event::{DebateEvent, Role};
+use crate::debate::swap;
+use crate::provider::retry::TurnItem;
+use crate::provider::{ChatRequest, Chunk, Usage};
+
+/// A swap check's call under way.
+pub(super) struct SwapFlight {
+    pub(super) task: u64,
+    round: u32,
+    pub(super) handle: JoinHandle<()>,
+    /// The answer so far (a retried attempt starts it again).
+    text: String,
+    usage: Option<Usage>,
+}
+
+impl Engine {
+    /// Asks the judge's model about `round` with the debaters swapped.
+    pub(super) fn start_swap_check(&mut self, round: u32) {
+        self.emit(DebateEvent::SwapCheckStarted { round });
+        let Some(request) = self.swap_request(round) else {
+            // Settled either way: the planner must not ask for it again.
+            let error = format!("round {} is not in the debate", round + 1);
+            self.emit(DebateEvent::SwapCheckFailed { round, error, usage: None });
+            return;
+        };
+        self.next_task += 1;
+        let task = self.next_task;
+        let model = Arc::clone(&self.setup.role(Role::Judge).model);
+        let call = Call { task, role: Role::Judge, model, policy: self.setup.retry, paused: self.paused.subscribe() };
+        let handle = call::spawn(call, request, self.turn_tx.clone());
+        self.swap = Some(SwapFlight { task, round, handle, text: String::new(), usage: None });
+    }
+
+    /// The judge's request for the check: its model, limits and the form
+    /// of structured output its endpoint takes, with the check's own
+    /// brief, message and schema.
+    fn swap_request(&self, round: u32) -> Option<ChatRequest> {
+        let current = self.state.rounds.iter().find(|r| r.number == round)?;
+        let setup = self.setup.role(Role::Judge);
+        let refuses_temperature = self.no_temperature.get(&Role::Judge).copied().unwrap_or(false);
+        let temperature =
+            (setup.thinking_budget.is_none() && !refuses_temperature).then_some(self.setup.judge_temperature);
+        Some(ChatRequest {
+            model: setup.model_name.clone(),
+            system: swap::system(),
+            grounding: self.preamble.clone(),
+            messages: swap::messages(&self.state, current),
+            temperature,
+            max_tokens: setup.max_tokens,
+            thinking_budget: setup.thinking_budget,
+            response_schema: Some(self.verdict_schema(setup, swap::schema())),
+            seed: self.setup.seed,
+        })
+    }
+
+    /// One message from the check's call.
+    pub(super) fn on_swap_msg(&mut self, msg: TurnMsg) {
+        let Some(flight) = self.swap.as_mut() else { return };
+        match msg.kind {
+            TurnMsgKind::Item(TurnItem::Chunk(Chunk::Text(text))) => flight.text.push_str(&text),
+            TurnMsgKind::Item(TurnItem::Chunk(Chunk::Usage(usage))) => flight.usage = Some(usage),
+            TurnMsgKind::Item(TurnItem::Chunk(chunk @ Chunk::Adapted(_))) => {
+                let round = flight.round;
+                self.on_chunk(round, Role::Judge, chunk);
+            }
+            TurnMsgKind::Item(TurnItem::Chunk(_)) => {}
+            // The failed attempt's text is discarded with it.
+            TurnMsgKind::Item(TurnItem::Retrying { .. }) => {
+                flight.text.clear();
+                flight.usage = None;
+            }
+            TurnMsgKind::Item(TurnItem::ParameterDropped { param, message }) => {
+                self.on_parameter_dropped(Role::Judge, &param, &message);
+            }
+            TurnMsgKind::Item(TurnItem::StructuredSteppedDown { from, to, message }) => {
+                self.on_structured_stepped_down(Role::Judge, from, to, &message);
+            }
+            TurnMsgKind::Done => {
+                if let Some(flight) = self.swap.take() {
+                    self.read_swap_answer(flight);
+                }
+            }
+            TurnMsgKind::Failed(error) => {
+                let Some(SwapFlight { round, usage, .. }) = self.swap.take() else { return };
+                let error = error.sentence(self.setup.role(Role::Judge).model.provider_name());
+                self.emit(DebateEvent::SwapCheckFailed { round, error, usage });
+            }
+        }
+    }
+
+    /// Reads the check's answer and compares it with the round's verdict.
+    fn read_swap_answer(&mut self, flight: SwapFlight) {
+        let SwapFlight { round, text, usage, .. } = flight;
+        let current = self.state.rounds.iter().find(|r| r.number == round);
+        let Some(original) = current.and_then(|r| r.verdict()).cloned() else {
+            let error = "the round has no verdict to compare with".to_string();
+            self.emit(DebateEvent::SwapCheckFailed { round, error, usage });
+            return;
+        };
+        match swap::parse(&text, &original.topic, original.heat) {
+            Ok(verdict) => {
+                let flips = swap::flips(&original, &verdict);
+                self.emit(DebateEvent::SwapChecked { round, verdict, flips, usage });
+            }
+            Err(error) => {
+                let error = format!("its answer could not be read: {error}");
+                self.emit(DebateEvent::SwapCheckFailed { round, error, usage });
+            }
+        }
+    }
+
+    /// The person cancelled what is under way: a check in flight is
+    /// dropped and recorded as failed, and the debate goes on.
+    pub(super) fn cancel_swap_check(&mut self) {
+        let Some(flight) = self.swap.take() else { return };
+        flight.handle.abort();
+        self.held.retain(|(_, m)| m.task != flight.task);
+        let error = "it was cancelled".to_string();
+        self.emit(DebateEvent::SwapCheckFailed { round: flight.round, error, usage: flight.usage });
+    }
+}

@@ -1,0 +1,181 @@
+//! The swap check (`debate.swap_check`): after a round's verdict the judge
+//! is asked again with the debaters in reverse order under neutral labels,
+//! the skeptic's argument first as Debater A and the advocate's as Debater
+//! B, and nothing in the request saying which is which. When the two
+//! answers disagree on who is ahead or on `resolved`, the verdict flips on
+//! swap: order, not argument, decided it (Wang et al., ACL 2024). This
+//! module owns the request's text and schema, reading its answer back into
+//! sides, and the comparison; the engine asks, the reducer records.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::event::Role;
+use super::prompt::read_argument;
+use super::state::{DebateState, Round};
+use super::verdict::{self, SideNames, Verdict, VerdictError};
+use crate::provider::{ChatMessage, Usage};
+
+/// What the swap check calls the sides.
+pub const NAMES: SideNames = SideNames::SWAPPED;
+
+/// The badge a round whose verdict flips on swap carries.
+pub const FLIPS: &str = "verdict flips on swap";
+/// What a round shows when its swap check could not be used.
+pub const FAILED: &str = "swap check failed";
+
+/// Where a round's swap check stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "state")]
+pub enum SwapCheck {
+    /// Asked; no answer yet.
+    Asking,
+    /// Answered: the second verdict with its sides named again, and
+    /// whether it disagrees with the round's verdict.
+    Answered {
+        verdict: Verdict,
+        flips: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
+    },
+    /// The call failed or its answer could not be read.
+    Failed {
+        error: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
+    },
+}
+
+impl SwapCheck {
+    /// What the check's call used, when it said.
+    pub fn usage(&self) -> Option<Usage> {
+        match self {
+            SwapCheck::Asking => None,
+            SwapCheck::Answered { usage, .. } | SwapCheck::Failed { usage, .. } => *usage,
+        }
+    }
+
+    /// The mark a round shows for its check: the badge when the verdict
+    /// flips, that the check failed, or nothing.
+    pub fn mark(&self) -> Option<&'static str> {
+        match self {
+            SwapCheck::Answered { flips: true, .. } => Some(FLIPS),
+            SwapCheck::Failed { .. } => Some(FAILED),
+            SwapCheck::Asking | SwapCheck::Answered { flips: false, .. } => None,
+        }
+    }
+}
+
+/// The swap check's system prompt: the judge's brief with the sides named
+/// A and B (the shared rules name the advocate and the skeptic, so they
+/// are not sent).
+pub fn system() -> String {
+    include_str!("../../prompts/judge_swap.md").trim_end().to_string()
+}
+
+/// The schema the answer is held to: `ahead` and `conceded` as A, B.
+pub fn schema() -> Value {
+    verdict::schema_naming(NAMES)
+}
+
+/// The request's one message: this round alone (earlier verdicts name the
+/// sides), the skeptic's argument first.
+pub fn messages(state: &DebateState, round: &Round) -> Vec<ChatMessage> {
+    let [first, second] = [Role::Skeptic, Role::Advocate].map(|role| read_argument(round, role));
+    let pair = serde_json::to_string(&[first, second]).unwrap_or_default();
+    let mut out = format!("Proposition: {}\nRound {} of {}.", state.topic, round.number + 1, state.max_rounds);
+    if round.topic.trim() != state.topic.trim() {
+        out.push_str(&format!(" This round's question: {}", round.topic));
+    }
+    for note in &round.injected {
+        out.push_str(&format!("\nThe person running the debate injected this topic: {note}"));
+    }
+    out.push_str(&format!("\n\n[Debater A, Debater B]:\n{pair}\n\n"));
+    if state.source.is_some() {
+        out.push_str("Citations and quotes, checked against the source:\n");
+        for (label, role) in [("Debater A", Role::Skeptic), ("Debater B", Role::Advocate)] {
+            let checks = round.turn(role).map(|t| t.checks.as_slice()).unwrap_or_default();
+            let said =
+                if checks.is_empty() { "nothing cited".to_string() } else { super::grounding::describe_all(checks) };
+            out.push_str(&format!("- {label}: {said}\n"));
+        }
+        out.push_str("✓ was found in the source; ✗ was not found: an unverified quote counts for nothing.\n\n");
+    }
+    out.push_str("Answer with the Verdict JSON object only.");
+    vec![ChatMessage::user(anonymise(&out))]
+}
+
+/// Reads the answer, its sides named again: A is the skeptic, B the advocate.
+pub fn parse(text: &str, fallback_topic: &str, fallback_heat: f32) -> Result<Verdict, VerdictError> {
+    verdict::parse_naming(text, fallback_topic, fallback_heat, NAMES)
+}
+
+/// Whether the second answer disagrees with the round's verdict: on
+/// `resolved`, or on who is ahead where both said.
+pub fn flips(original: &Verdict, swapped: &Verdict) -> bool {
+    let ahead_differs = matches!((original.ahead, swapped.ahead), (Some(a), Some(b)) if a != b);
+    original.resolved != swapped.resolved || ahead_differs
+}
+
+/// The arguments' own words for the sides ("the skeptic's point fails…"),
+/// as the labels the check uses.
+fn anonymise(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while at < text.len() {
+        let rest = &lower[at..];
+        let hit = [("the advocate", "Debater B"), ("the skeptic", "Debater A")].into_iter().find(|(name, _)| {
+            rest.starts_with(name) && !rest[name.len()..].starts_with(|c: char| c.is_ascii_alphabetic())
+        });
+        if let Some((name, label)) = hit {
+            out.push_str(label);
+            at += name.len();
+        } else {
+            let ch = text[at..].chars().next().unwrap_or_default();
+            out.push(ch);
+            at += ch.len_utf8().max(1);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::debate::verdict::Ahead;
+
+    fn said(resolved: bool, ahead: Option<Ahead>) -> Verdict {
+        Verdict { resolved, ahead, ..Verdict::default() }
+    }
+
+    #[test]
+    fn a_verdict_flips_when_ahead_or_resolved_differs() {
+        assert!(flips(&said(false, Some(Ahead::Advocate)), &said(false, Some(Ahead::Skeptic))));
+        assert!(flips(&said(true, Some(Ahead::Even)), &said(false, Some(Ahead::Even))));
+        assert!(!flips(&said(false, Some(Ahead::Skeptic)), &said(false, Some(Ahead::Skeptic))));
+        assert!(!flips(&said(false, None), &said(false, Some(Ahead::Skeptic))), "nothing to compare");
+    }
+
+    #[test]
+    fn the_sides_own_words_for_each_other_become_the_labels() {
+        assert_eq!(
+            anonymise("The skeptic's point fails because the advocates of cars and the advocate… ok"),
+            "Debater A's point fails because the advocates of cars and Debater B… ok"
+        );
+    }
+
+    #[test]
+    fn the_brief_names_no_role() {
+        let text = system().to_lowercase();
+        assert!(!text.contains("advocate") && !text.contains("skeptic"), "{text}");
+    }
+
+    #[test]
+    fn marks_say_flips_or_failed() {
+        let flipped = SwapCheck::Answered { verdict: Verdict::default(), flips: true, usage: None };
+        assert_eq!(flipped.mark(), Some(FLIPS));
+        assert_eq!(SwapCheck::Failed { error: "x".into(), usage: None }.mark(), Some(FAILED));
+        assert_eq!(SwapCheck::Asking.mark(), None);
+    }
+}

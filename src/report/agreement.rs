@@ -1,0 +1,107 @@
+//! The person's verdicts beside the judge's: for each, who the judge said
+//! was ahead in the same round and whether the two agree (even counts as a
+//! side), and over the rounds where both said, how often they agree.
+
+use crate::debate::DebateState;
+use crate::sanitize::clean;
+
+/// One of the person's verdicts, as the report shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HumanEntry {
+    /// 1-based.
+    pub round: u32,
+    /// "advocate ahead, 70% sure".
+    pub said: String,
+    pub note: String,
+    pub ends: bool,
+    /// Who the judge said was ahead that round, in words; empty when it did not say.
+    pub judge: String,
+    /// Whether the person and the judge agree; `None` when the judge named no side.
+    pub agrees: Option<bool>,
+}
+
+impl HumanEntry {
+    /// "agree", "disagree" or "—" (the judge named no side).
+    pub fn agreement_words(&self) -> &'static str {
+        match self.agrees {
+            Some(true) => "agree",
+            Some(false) => "disagree",
+            None => "—",
+        }
+    }
+}
+
+/// The person's verdicts in the order given, each beside the judge's.
+pub fn entries(state: &DebateState) -> Vec<HumanEntry> {
+    state
+        .human
+        .iter()
+        .map(|h| {
+            let judged = state.rounds.iter().find(|r| r.number + 1 == h.round).and_then(|r| r.verdict()?.ahead);
+            HumanEntry {
+                round: h.round,
+                said: h.describe(),
+                note: clean(&h.note),
+                ends: h.ends,
+                judge: judged.map(|a| a.describe().to_string()).unwrap_or_default(),
+                agrees: judged.map(|a| a.side() == h.ahead),
+            }
+        })
+        .collect()
+}
+
+/// "agree in 2 of 3 rounds", over the verdicts the judge named a side
+/// for; `None` when there is none.
+pub fn summary(entries: &[HumanEntry]) -> Option<String> {
+    let compared: Vec<bool> = entries.iter().filter_map(|e| e.agrees).collect();
+    if compared.is_empty() {
+        return None;
+    }
+    let agree = compared.iter().filter(|&&a| a).count();
+    let rounds = if compared.len() == 1 { "round" } else { "rounds" };
+    Some(format!("The person and the judge agree in {agree} of {} {rounds}.", compared.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::debate::verdict::{Ahead, Verdict};
+    use crate::debate::{DebateEvent, Role};
+
+    fn judged(round: u32, ahead: Option<Ahead>) -> [DebateEvent; 3] {
+        [
+            DebateEvent::RoundStarted { round, topic: "t".into(), heat: 0.5, injected: vec![] },
+            DebateEvent::TurnStarted {
+                round,
+                role: Role::Judge,
+                purpose: crate::debate::TurnPurpose::Judge,
+                temperature: None,
+            },
+            DebateEvent::VerdictReached { round, verdict: Verdict { ahead, ..Verdict::default() } },
+        ]
+    }
+
+    fn person(round: u32, ahead: Option<Role>) -> DebateEvent {
+        DebateEvent::HumanVerdict { round, ahead, confidence: 70, note: String::new(), ends: false }
+    }
+
+    #[test]
+    fn agreement_is_per_round_and_counted_where_the_judge_named_a_side() {
+        let mut events: Vec<DebateEvent> = Vec::new();
+        events.extend(judged(0, Some(Ahead::Advocate)));
+        events.push(person(0, Some(Role::Advocate)));
+        events.extend(judged(1, Some(Ahead::Even)));
+        events.push(person(1, None));
+        events.extend(judged(2, Some(Ahead::Skeptic)));
+        events.push(person(2, Some(Role::Advocate)));
+        events.extend(judged(3, None));
+        events.push(person(3, Some(Role::Skeptic)));
+        let state = DebateState::from_events(&events);
+        let rows = entries(&state);
+        let agrees: Vec<Option<bool>> = rows.iter().map(|e| e.agrees).collect();
+        assert_eq!(agrees, vec![Some(true), Some(true), Some(false), None]);
+        assert_eq!(rows[2].judge, "skeptic ahead");
+        assert_eq!(summary(&rows).as_deref(), Some("The person and the judge agree in 2 of 3 rounds."));
+        assert_eq!(summary(&rows[3..]), None, "nothing to compare");
+    }
+}
