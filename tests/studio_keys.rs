@@ -497,7 +497,14 @@ fn b_branches_after_a_finished_round_with_the_changes_chosen() {
     assert!(app.modal.is_none(), "no round has finished");
     assert!(screen(&mut app, 120, 40).contains("No round has finished and left the debate open"));
 
-    let verdict = Verdict { resolved: false, verdict: "Open.".into(), topic: "Juniors?".into(), heat: 0.6 };
+    let verdict = Verdict {
+        resolved: false,
+        verdict: "Open.".into(),
+        topic: "Juniors?".into(),
+        heat: 0.6,
+        ahead: None,
+        conceded: None,
+    };
     let done = |role, text: &str| DebateEvent::TurnCompleted {
         round: 0,
         role,

@@ -103,8 +103,9 @@ pub(crate) fn clock(ms: u64) -> String {
     format!("+{:02}:{:02}", s / 60, s % 60)
 }
 
-/// Where the debate came from: the one it branches, the one it runs again.
-fn origin_lines(md: &mut String, state: &DebateState) {
+/// The session, and where it came from: the one it branches, the one it runs again.
+fn origin_lines(md: &mut String, header: &Header, state: &DebateState) {
+    let _ = writeln!(md, "- Session: `{}`, started {}", header.id, rfc3339(header.created_ms));
     if let Some(b) = &state.branch {
         let _ = writeln!(md, "- Branch of `{}` after round {}: {}", clean(&b.from), b.round, clean(&b.how));
     }
@@ -116,8 +117,7 @@ fn origin_lines(md: &mut String, state: &DebateState) {
 fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Option<&Images>) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "# {}\n", clean(&state.topic));
-    let _ = writeln!(md, "- Session: `{}`, started {}", header.id, rfc3339(header.created_ms));
-    origin_lines(&mut md, state);
+    origin_lines(&mut md, header, state);
     let outcome = match state.finish.as_ref().map(|f| &f.outcome) {
         None => format!("unfinished after {} round(s)", state.rounds.len()),
         Some(failed @ (Outcome::Failed(why) | Outcome::Invalidated(why))) => {
