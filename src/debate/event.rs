@@ -331,33 +331,12 @@ pub enum DebateEvent {
     },
 }
 
-impl DebateEvent {
-    /// The round the event belongs to (from 0), as [`DebateEvent::round_mut`] finds it.
-    pub fn round(&self) -> Option<u32> {
-        match self {
-            DebateEvent::RoundStarted { round, .. }
-            | DebateEvent::TurnStarted { round, .. }
-            | DebateEvent::Delta { round, .. }
-            | DebateEvent::Reasoning { round, .. }
-            | DebateEvent::TurnRetrying { round, .. }
-            | DebateEvent::TurnCompleted { round, .. }
-            | DebateEvent::TurnCancelled { round, .. }
-            | DebateEvent::QuotesChecked { round, .. }
-            | DebateEvent::TurnFailed { round, .. }
-            | DebateEvent::VerdictReached { round, .. }
-            | DebateEvent::VerdictInvalid { round, .. }
-            | DebateEvent::SwapCheckStarted { round }
-            | DebateEvent::SwapChecked { round, .. }
-            | DebateEvent::SwapCheckFailed { round, .. }
-            | DebateEvent::HumanVerdict { round, .. } => Some(*round),
-            _ => None,
-        }
-    }
-
-    /// The round the event belongs to, as the engine and the log count
-    /// rounds (from 0); `None` for an event of the whole debate.
-    pub fn round_mut(&mut self) -> Option<&mut u32> {
-        match self {
+/// The round an event belongs to, found through a reference to it (shared
+/// or mutable): the one list of which events belong to a round, kept
+/// exhaustive so a new kind of event must be placed.
+macro_rules! round_of {
+    ($event:expr) => {
+        match $event {
             DebateEvent::RoundStarted { round, .. }
             | DebateEvent::TurnStarted { round, .. }
             | DebateEvent::Delta { round, .. }
@@ -390,6 +369,19 @@ impl DebateEvent {
             | DebateEvent::Derived { .. }
             | DebateEvent::Branched { .. } => None,
         }
+    };
+}
+
+impl DebateEvent {
+    /// The round the event belongs to, as the engine and the log count
+    /// rounds (from 0); `None` for an event of the whole debate.
+    pub fn round(&self) -> Option<u32> {
+        round_of!(self).copied()
+    }
+
+    /// The round the event belongs to, to renumber it (see [`DebateEvent::round`]).
+    pub fn round_mut(&mut self) -> Option<&mut u32> {
+        round_of!(self)
     }
 }
 

@@ -71,8 +71,8 @@ fn is_session_id(text: &str) -> bool {
 /// round out of range, one that has not finished, and one that ended the
 /// debate (a branch of it would have nothing to go on with).
 pub fn round_end(id: &str, records: &[Record], round: u32) -> anyhow::Result<usize> {
-    let whole = DebateState::from_events(records.iter().map(|r| &r.event));
-    let rounds = whole.rounds.len();
+    // Each `round_started` is a round of the folded state; only the shared part is folded.
+    let rounds = records.iter().filter(|r| matches!(r.event, DebateEvent::RoundStarted { .. })).count();
     if rounds == 0 {
         bail!("session {id} has not started a round: there is nothing to branch yet");
     }
