@@ -536,6 +536,7 @@ fn b_branches_after_a_finished_round_with_the_changes_chosen() {
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("swapped: each model argues the other side") && text.contains("0.65, set here"), "{text}");
     assert!(text.contains("The next round's question"), "{text}");
+    assert!(text.contains("shares round 1") && text.contains("Enter branch · Esc"), "nothing is cut at 80×24:\n{text}");
     let request = BranchRequest {
         from: "20261123-120000-ab12".into(),
         round: 1,

@@ -26,7 +26,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &BranchForm) {
     let after = Line::from(vec![
         Span::styled("After     ", theme.secondary()),
         Span::styled(arrows, bold),
-        Span::styled(format!("  (rounds 1–{round} shared, read from {})", form.from), theme.secondary()),
+        Span::styled(
+            if round == 1 { "  shares round 1".to_string() } else { format!("  shares rounds 1–{round}") },
+            theme.secondary(),
+        ),
     ]);
     let sides = if form.swap_sides {
         Span::styled(
@@ -55,6 +58,6 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &BranchForm) {
         let text = "The running debate stops and is saved; `heat resume` goes on with it";
         frame.render_widget(Paragraph::new(Span::styled(text, Style::new().fg(theme.warn))), stops);
     }
-    let keys = "←/→ round · ctrl-s swap sides · ↑/↓ heat · type a note · ctrl-t note/question · Enter branches · Esc";
+    let keys = "←/→ round · ^S swap · ↑/↓ heat · ^T note/question · Enter branch · Esc";
     frame.render_widget(Paragraph::new(hint_line(app, keys)), hint);
 }
