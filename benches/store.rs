@@ -82,7 +82,7 @@ fn bench(c: &mut Criterion) {
     let mut branch_bytes = 0;
     group.bench_function("branch_100k_at_round_100", |b| {
         b.iter(|| {
-            let loaded = store.read(&id).expect("reads");
+            let loaded = store.read_before_round(&id, 100).expect("reads");
             let end = branch::round_end(&id, &loaded.records, 100).expect("round 100 finished");
             let shared = &loaded.records[..end];
             let branched = DebateEvent::Branched {

@@ -106,7 +106,7 @@ pub async fn run(
     check(request)?;
     let store = Store::open(&store::data_dir()?)?;
     let id = store.resolve(request.id)?;
-    let loaded = store.read(&id)?;
+    let loaded = store.read_before_round(&id, request.at)?;
     for notice in &loaded.notices {
         say!("heat: session {id}: {notice}");
     }

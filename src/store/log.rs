@@ -82,6 +82,21 @@ pub fn load(path: &Path) -> anyhow::Result<Loaded> {
 
 /// Reads a log from bytes (a file's contents, or the bundled demo).
 pub fn parse(bytes: &[u8]) -> anyhow::Result<Loaded> {
+    parse_until(bytes, &|_| false)
+}
+
+/// Reads a log up to the first record `stop` picks (which is left out):
+/// for a reader that needs only the log's start, such as a branch taken
+/// early in a long debate. Such a log is not for appending to.
+pub fn load_until(path: &Path, stop: &dyn Fn(&Record) -> bool) -> anyhow::Result<Loaded> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .with_context(|| format!("could not read the session log {}", path.display()))?;
+    parse_until(&bytes, stop).with_context(|| format!("the session log {} cannot be opened", path.display()))
+}
+
+fn parse_until(bytes: &[u8], stop: &dyn Fn(&Record) -> bool) -> anyhow::Result<Loaded> {
     if bytes.is_empty() {
         bail!("the file is empty");
     }
@@ -116,6 +131,7 @@ pub fn parse(bytes: &[u8]) -> anyhow::Result<Loaded> {
             continue;
         }
         match serde_json::from_slice::<Record>(text) {
+            Ok(record) if stop(&record) => break,
             Ok(record) => loaded.records.push(record),
             Err(e) => loaded.notices.push(skip_notice(number, text, &e)),
         }

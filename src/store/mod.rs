@@ -150,10 +150,14 @@ impl Store {
         branch::splice(&self.dir, loaded)
     }
 
-    /// Reads a stored debate and changes nothing, not even a torn last line
-    /// (what a branch reads of its parent, which it must never write).
-    pub fn read(&self, id: &str) -> anyhow::Result<Loaded> {
-        branch::splice(&self.dir, log::load(&self.log_path(id))?)
+    /// Reads a stored debate up to the start of its round `round` (from 0),
+    /// what a branch after the round before needs, and changes nothing, not
+    /// even a torn last line (a branch must never write its parent).
+    pub fn read_before_round(&self, id: &str, round: u32) -> anyhow::Result<Loaded> {
+        // Round 0 cannot be branched after: read it all, so the refusal can say how many there are.
+        let stop =
+            |r: &log::Record| round > 0 && matches!(r.event, DebateEvent::RoundStarted { round: n, .. } if n >= round);
+        branch::splice(&self.dir, log::load_until(&self.log_path(id), &stop)?)
     }
 
     /// Every session, newest first, from the index (rebuilt if needed).

@@ -48,7 +48,7 @@ pub(super) async fn branch_instead(
 /// finished and left the debate open, and the studio can start debates.
 fn shared_rounds(studio: &Studio, request: &BranchRequest) -> anyhow::Result<Vec<Record>> {
     anyhow::ensure!(studio.setup.is_some(), "this studio only replays; run `heat` to branch a debate");
-    let mut loaded = studio.store.read(&request.from)?;
+    let mut loaded = studio.store.read_before_round(&request.from, request.round)?;
     let end = branch::round_end(&request.from, &loaded.records, request.round)?;
     loaded.records.truncate(end);
     Ok(loaded.records)
