@@ -83,17 +83,17 @@ fn bench(c: &mut Criterion) {
     group.bench_function("branch_100k_at_round_100", |b| {
         b.iter(|| {
             let loaded = store.read_before_round(&id, 100).expect("reads");
-            let end = branch::round_end(&id, &loaded.records, 100).expect("round 100 finished");
+            let (end, state) = branch::round_end(&id, &loaded.records, 100).expect("round 100 finished");
             let shared = &loaded.records[..end];
             let branched = DebateEvent::Branched {
                 from: id.clone(),
                 round: 100,
                 records: end as u64,
                 how: "heat 0.50".into(),
-                participants: DebateState::from_events(shared.iter().map(|r| &r.event)).participants,
+                participants: state.participants.clone(),
                 changes: BranchChanges { heat: Some(0.5), ..BranchChanges::default() },
             };
-            let recorder = store.create_branch(shared, &branched).expect("branch");
+            let recorder = store.create_branch(shared, state, &branched).expect("branch");
             branch_bytes = std::fs::metadata(recorder.path()).map_or(0, |m| m.len());
             recorder.discard().expect("removed");
         });

@@ -262,17 +262,17 @@ async fn a_branch_cut_short_is_resumed_through_its_parent() {
     let parent = store_parent(dir.path());
     let store = Store::open(dir.path()).expect("store");
     let loaded = store.load(&parent).expect("loads");
-    let end = heat::store::branch::round_end(&parent, &loaded.records, 2).expect("round 2 finished");
+    let (end, folded) = heat::store::branch::round_end(&parent, &loaded.records, 2).expect("round 2 finished");
     let shared = &loaded.records[..end];
     let branched = DebateEvent::Branched {
         from: parent.clone(),
         round: 2,
         records: end as u64,
         how: "goes on as it was".into(),
-        participants: DebateState::from_events(shared.iter().map(|r| &r.event)).participants,
+        participants: folded.participants.clone(),
         changes: heat::debate::BranchChanges::default(),
     };
-    let mut recorder = store.create_branch(shared, &branched).expect("branch created");
+    let mut recorder = store.create_branch(shared, folded, &branched).expect("branch created");
     // Killed as its round 3 began.
     recorder.record(&DebateEvent::RoundStarted {
         round: 2,

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 
 use crate::config::FlagValue;
-use crate::debate::{BranchChanges, DebateEvent, DebateState, engine, grounding};
+use crate::debate::{BranchChanges, DebateEvent, engine, grounding};
 use crate::store::{self, Store, branch};
 
 use super::print::{TextPrinter, json_line};
@@ -110,9 +110,8 @@ pub async fn run(
     for notice in &loaded.notices {
         say!("heat: session {id}: {notice}");
     }
-    let end = branch::round_end(&id, &loaded.records, request.at)?;
+    let (end, state) = branch::round_end(&id, &loaded.records, request.at)?;
     let shared = &loaded.records[..end];
-    let state = DebateState::from_events(shared.iter().map(|r| &r.event));
     if let Some(max) = request.changes.max_rounds
         && max <= request.at
     {
@@ -137,7 +136,7 @@ pub async fn run(
         participants: setup.participants(),
         changes: request.changes.clone(),
     };
-    let recorder = store.create_branch(shared, &branched)?;
+    let recorder = store.create_branch(shared, state, &branched)?;
     let mut history: Vec<DebateEvent> = shared.iter().map(|r| r.event.clone()).collect();
     announce(&history, &branched, request.json)?;
     history.push(branched);

@@ -66,11 +66,11 @@ fn is_session_id(text: &str) -> bool {
     !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
 }
 
-/// How many of a debate's records its rounds 1 to `round` take: where a
-/// branch after that round leaves it. Refused, in one sentence each, for a
+/// How many of a debate's records its rounds 1 to `round` take, and what
+/// they fold to (not paused): where a branch after that round leaves it. Refused, in one sentence each, for a
 /// round out of range, one that has not finished, and one that ended the
 /// debate (a branch of it would have nothing to go on with).
-pub fn round_end(id: &str, records: &[Record], round: u32) -> anyhow::Result<usize> {
+pub fn round_end(id: &str, records: &[Record], round: u32) -> anyhow::Result<(usize, DebateState)> {
     // Each `round_started` is a round of the folded state; only the shared part is folded.
     let rounds = records.iter().filter(|r| matches!(r.event, DebateEvent::RoundStarted { .. })).count();
     if rounds == 0 {
@@ -86,7 +86,7 @@ pub fn round_end(id: &str, records: &[Record], round: u32) -> anyhow::Result<usi
     // A pause at that moment is not what the round was.
     shared.paused = false;
     match next_steps(&shared, &[]).as_slice() {
-        [Step::StartRound { .. }] => Ok(end),
+        [Step::StartRound { .. }] => Ok((end, shared)),
         [Step::Finish { outcome, .. }] => bail!(
             "round {round} ended session {id} ({}): branch after an earlier round, or run it again with `heat rematch {id}`",
             outcome.describe()

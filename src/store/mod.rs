@@ -95,9 +95,14 @@ impl Store {
     }
 
     /// Starts recording a branch: a new session whose first events are
-    /// `shared` (read from its parent, not written again), then `branched`.
-    pub fn create_branch(&self, shared: &[log::Record], branched: &DebateEvent) -> anyhow::Result<Recorder> {
-        let state = DebateState::from_events(shared.iter().map(|r| &r.event));
+    /// `shared` (read from its parent, not written again), folded to
+    /// `state`, then `branched`.
+    pub fn create_branch(
+        &self,
+        shared: &[log::Record],
+        state: DebateState,
+        branched: &DebateEvent,
+    ) -> anyhow::Result<Recorder> {
         let mut recorder = self.create_from(state, shared.last().map_or(0, |r| r.ms))?;
         if let Some(warning) = recorder.record(branched) {
             let _ = recorder.discard();

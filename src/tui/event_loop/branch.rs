@@ -22,15 +22,15 @@ pub(super) async fn branch_instead(
     input: &mut EventStream,
     request: &BranchRequest,
 ) {
-    let shared = match shared_rounds(studio, request) {
-        Ok(shared) => shared,
+    let (shared, state) = match shared_rounds(studio, request) {
+        Ok(found) => found,
         Err(e) => {
             app.say(Tone::Error, format!("Could not branch session {}: {e:#}", request.from));
             return;
         }
     };
     let stopped = stop(app, debate, input).await;
-    match begin(studio, app, request, &shared) {
+    match begin(studio, app, request, (&shared, state)) {
         Ok(running) => {
             let new = running.session.clone().unwrap_or_default();
             let mut said = format!("Branched {} after round {} as {new}", request.from, request.round);
@@ -46,21 +46,25 @@ pub(super) async fn branch_instead(
 
 /// The records the branch shares with its parent, checked: the round has
 /// finished and left the debate open, and the studio can start debates.
-fn shared_rounds(studio: &Studio, request: &BranchRequest) -> anyhow::Result<Vec<Record>> {
+fn shared_rounds(studio: &Studio, request: &BranchRequest) -> anyhow::Result<(Vec<Record>, DebateState)> {
     anyhow::ensure!(studio.setup.is_some(), "this studio only replays; run `heat` to branch a debate");
     let mut loaded = studio.store.read_before_round(&request.from, request.round)?;
-    let end = branch::round_end(&request.from, &loaded.records, request.round)?;
+    let (end, state) = branch::round_end(&request.from, &loaded.records, request.round)?;
     loaded.records.truncate(end);
-    Ok(loaded.records)
+    Ok((loaded.records, state))
 }
 
 /// Records the branch, shows what it shares and starts its engine.
-fn begin(studio: &Studio, app: &mut App, request: &BranchRequest, shared: &[Record]) -> anyhow::Result<Running> {
+fn begin(
+    studio: &Studio,
+    app: &mut App,
+    request: &BranchRequest,
+    (shared, parent): (&[Record], DebateState),
+) -> anyhow::Result<Running> {
     let mut setup = studio.setup.clone().ok_or_else(|| anyhow::anyhow!("no providers are set up"))?;
     if request.swap_sides {
         setup = setup.with_sides_swapped();
     }
-    let parent = DebateState::from_events(shared.iter().map(|r| &r.event));
     if let Some(source) = &parent.source {
         grounding::check_fits(&setup, source)?;
     }
@@ -79,7 +83,7 @@ fn begin(studio: &Studio, app: &mut App, request: &BranchRequest, shared: &[Reco
         participants: setup.participants(),
         changes,
     };
-    let recorder = studio.store.create_branch(shared, &branched)?;
+    let recorder = studio.store.create_branch(shared, parent, &branched)?;
     app.begin(recorder.id().to_string());
     let last_ms = shared.last().map_or(0, |r| r.ms);
     for record in shared {
