@@ -19,6 +19,7 @@ pub mod keymap;
 pub mod markdown;
 pub mod modal;
 pub mod pane;
+mod pane_notes;
 pub mod replay;
 pub mod search;
 pub mod settings;

@@ -6,9 +6,9 @@ use ratatui::text::{Line, Span};
 
 use super::judge_text;
 use super::markdown::Palette;
+use super::pane_notes::{check_lines, conceded_by, ending, human_lines, segment_is_first, verdict_foot};
 use super::streaming_text::StreamingText;
 use super::theme::Theme;
-use crate::debate::grounding::Mark;
 use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
 use crate::debate::swap::SwapCheck;
 use crate::debate::{DebateState, Role, TurnPurpose};
@@ -364,135 +364,6 @@ fn lay_out(
     }
     foot.extend(verdict_foot(round, turn, width, theme, accent));
     segment.foot = foot;
-}
-
-/// The lines under a judge turn's verdict: its outcome, the next question
-/// and heat, who is ahead, who conceded and the swap check's mark; or why
-/// it could not be used.
-fn verdict_foot(round: &Round, turn: &Turn, width: u16, theme: &Theme, accent: Style) -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
-    match &turn.verdict {
-        Some(VerdictStatus::Parsed { verdict }) => {
-            lines.push(Line::default());
-            // One outcome, said once: a verdict that closes the debate has no next heat or topic.
-            if turn.closes_debate() {
-                let label = if turn.purpose.is_final() { "final synthesis" } else { "resolved" };
-                lines.push(Line::from(Span::styled(label, Style::new().fg(theme.good).add_modifier(Modifier::BOLD))));
-            } else {
-                lines.push(Line::from(vec![
-                    Span::styled("not resolved", Style::new().fg(theme.warn).add_modifier(Modifier::BOLD)),
-                    Span::styled(format!(" · heat → {:.2}", verdict.heat), Style::new().fg(theme.heat(verdict.heat))),
-                ]));
-                lines.extend(wrap_plain(&format!("Next: {}", clean(&verdict.topic)), width, accent));
-            }
-            lines.extend(super::verdict_marks::lines(round, verdict, width, theme));
-        }
-        Some(VerdictStatus::Invalid { error, will_retry }) => {
-            let then = if *will_retry { "asking again" } else { "keeping the heat" };
-            let msg = format!("⚠ the verdict could not be used ({}); {then}", clean(error));
-            lines.extend(wrap_plain(&msg, width, Style::new().fg(theme.warn)));
-        }
-        None => {}
-    }
-    lines
-}
-
-/// What an argument cited from the source, as checked: a line each, ✓ in
-/// the good colour, ≈ in the warning one, ✗ in the error one; then a flag
-/// when the judge says it conceded a point, and one when its stance changed
-/// with no reason given.
-fn check_lines(
-    state: &DebateState,
-    round: &Round,
-    turn: &Turn,
-    width: u16,
-    theme: &Theme,
-    cited: bool,
-) -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
-    for check in &turn.checks {
-        let color = match check.mark {
-            Mark::Verified => theme.good,
-            Mark::Near => theme.warn,
-            Mark::Unverified => theme.error,
-            Mark::PriorTurn => theme.muted,
-        };
-        lines.extend(wrap_plain(&clean(&check.describe()), width, Style::new().fg(color)));
-        if let (true, Some(source), Some((first, last))) = (cited, &state.source, check.lines) {
-            lines.extend(cited_lines(source, first, last, width, theme));
-        }
-    }
-    if conceded_by(round, turn) {
-        lines.extend(wrap_plain("⚑ conceded a point, the judge says", width, Style::new().fg(theme.warn)));
-    }
-    if let Some(line) = turn.stance.as_ref().filter(|_| state.stance_unexplained(round.number, turn.role)) {
-        let flag = format!("⚑ the stance changed to {} with no reason given", line.stance.name());
-        lines.extend(wrap_plain(&flag, width, Style::new().fg(theme.warn)));
-    }
-    lines
-}
-
-/// Whether the round's verdict says this debater's turn conceded a point.
-fn conceded_by(round: &Round, turn: &Turn) -> bool {
-    turn.role.is_debater() && round.verdict().and_then(|v| v.conceded).is_some_and(|c| c.by(turn.role))
-}
-
-/// The source lines a check points at, indented under its mark: at most
-/// [`CITED_LINES`], the rest counted.
-fn cited_lines(
-    source: &crate::debate::grounding::Source,
-    first: usize,
-    last: usize,
-    width: u16,
-    theme: &Theme,
-) -> Vec<Line<'static>> {
-    let style = theme.secondary();
-    let mut lines = Vec::new();
-    for (n, text) in source.lines().filter(|(n, _)| (first..=last).contains(n)).take(CITED_LINES) {
-        lines.extend(wrap_plain(&format!("  L{n}: {}", clean(text)), width, style));
-    }
-    let more = (last + 1).saturating_sub(first).saturating_sub(CITED_LINES);
-    if more > 0 {
-        lines.push(Line::from(Span::styled(format!("  … {more} more lines"), style)));
-    }
-    lines
-}
-
-/// The most source lines shown under one citation.
-const CITED_LINES: usize = 6;
-
-fn segment_is_first(state: &DebateState, round: &Round, turn: &Turn) -> bool {
-    state.rounds.first().is_some_and(|r| r.number == round.number)
-        && round.turns.iter().find(|t| t.role == turn.role).is_some_and(|t| std::ptr::eq(t, turn))
-}
-
-/// The judge pane's closing lines once the debate is over.
-/// The person's verdicts, beside the judge's: "You, round 2: advocate
-/// ahead, 70% sure — the note".
-fn human_lines(state: &DebateState, theme: &Theme, width: u16) -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
-    for verdict in &state.human {
-        lines.push(Line::default());
-        let note = if verdict.note.is_empty() { String::new() } else { format!(" — {}", clean(&verdict.note)) };
-        let ended = if verdict.ends { " (you ended the debate)" } else { "" };
-        let text = format!("You, round {}: {}{ended}{note}", verdict.round, verdict.describe());
-        lines.extend(wrap_plain(&text, width, Style::new().fg(theme.title).add_modifier(Modifier::BOLD)));
-    }
-    lines
-}
-
-fn ending(state: &DebateState, theme: &Theme, width: u16) -> Vec<Line<'static>> {
-    let Some(finish) = &state.finish else { return Vec::new() };
-    let color = match finish.outcome {
-        crate::debate::Outcome::Failed(_) | crate::debate::Outcome::Invalidated(_) => theme.error,
-        crate::debate::Outcome::Cancelled => theme.muted,
-        _ => theme.good,
-    };
-    let mut lines = vec![Line::default()];
-    let rule = "━".repeat(usize::from(width).min(3));
-    let text = format!("{rule} Debate over: {} {rule}", clean(&finish.outcome.describe()));
-    lines.extend(wrap_plain(&text, width, Style::new().fg(color).add_modifier(Modifier::BOLD)));
-    lines
 }
 
 /// Plain text wrapped to `width`, one style.
