@@ -36,6 +36,7 @@ async fn one_round(setup: EngineSetup) {
         max_rounds: 3,
         initial_heat: 0.9,
         grounding: Grounding::default(),
+        format: None,
     };
     let mut handle = engine::start(setup, spec);
     while handle.next_event().await.is_some() {}

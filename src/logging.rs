@@ -96,6 +96,9 @@ pub fn event(event: &DebateEvent) {
             let source = source.as_ref().map(|s| format!("{} ({} lines, sha256 {})", s.name, s.line_count(), s.sha256));
             tracing::info!(?date, ?source, "debate grounded");
         }
+        DebateEvent::Formatted { format } => {
+            tracing::info!(format = %format.name, phases = format.phases.len(), "debate formatted");
+        }
         DebateEvent::QuotesChecked { round, role, checks } => {
             let mut tally = crate::debate::grounding::Tally::default();
             tally.add(checks);

@@ -45,7 +45,13 @@ fn judge(replies: impl IntoIterator<Item = Reply>) -> Arc<ScriptedModel> {
 }
 
 fn spec(max_rounds: u32) -> DebateSpec {
-    DebateSpec { topic: "Tabs beat spaces".into(), max_rounds, initial_heat: 0.9, grounding: Grounding::default() }
+    DebateSpec {
+        topic: "Tabs beat spaces".into(),
+        max_rounds,
+        initial_heat: 0.9,
+        grounding: Grounding::default(),
+        format: None,
+    }
 }
 
 /// Reads every event to the end and checks the fold of the events equals the

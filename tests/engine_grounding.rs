@@ -58,6 +58,7 @@ fn spec(max_rounds: u32) -> DebateSpec {
         max_rounds,
         initial_heat: 0.9,
         grounding: Grounding { date: Some("2026-11-23".into()), source: Some(source()) },
+        format: None,
     }
 }
 
@@ -163,6 +164,7 @@ async fn without_grounding_nothing_is_recorded_or_sent() {
         max_rounds: 1,
         initial_heat: 0.9,
         grounding: Grounding::default(),
+        format: None,
     };
     let events = drain(engine::start(setup(&scripted), spec)).await;
     assert!(!events.iter().any(|e| matches!(e, DebateEvent::Grounded { .. } | DebateEvent::QuotesChecked { .. })));

@@ -47,7 +47,13 @@ fn debater(text: &str) -> Arc<ScriptedModel> {
 }
 
 fn spec(max_rounds: u32) -> DebateSpec {
-    DebateSpec { topic: PROPOSITION.into(), max_rounds, initial_heat: 0.9, grounding: Grounding::default() }
+    DebateSpec {
+        topic: PROPOSITION.into(),
+        max_rounds,
+        initial_heat: 0.9,
+        grounding: Grounding::default(),
+        format: None,
+    }
 }
 
 async fn drain(mut handle: DebateHandle) -> (Vec<DebateEvent>, DebateState) {

@@ -47,6 +47,7 @@ fn debate(advocate: ScriptedModel) -> (Arc<ScriptedModel>, DebateHandle) {
         max_rounds: 1,
         initial_heat: 0.9,
         grounding: Grounding::default(),
+        format: None,
     };
     (advocate, engine::start(setup, spec))
 }

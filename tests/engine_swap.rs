@@ -98,6 +98,7 @@ async fn run(judge: &Arc<Judge>, swap_check: bool) -> (Vec<DebateEvent>, DebateS
         max_rounds: 2,
         initial_heat: 0.9,
         grounding: Grounding::default(),
+        format: None,
     };
     drain(engine::start(setup(judge, swap_check), spec)).await
 }

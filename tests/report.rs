@@ -39,7 +39,13 @@ fn setup(models: [&Arc<ScriptedModel>; 3]) -> EngineSetup {
 }
 
 fn spec(max_rounds: u32) -> DebateSpec {
-    DebateSpec { topic: "Tabs beat spaces".into(), max_rounds, initial_heat: 0.9, grounding: Grounding::default() }
+    DebateSpec {
+        topic: "Tabs beat spaces".into(),
+        max_rounds,
+        initial_heat: 0.9,
+        grounding: Grounding::default(),
+        format: None,
+    }
 }
 
 /// Runs a debate to its end; the events become a session's records, 250 ms

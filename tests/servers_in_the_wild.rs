@@ -89,7 +89,13 @@ fn setup(role: impl Fn() -> RoleSetup) -> EngineSetup {
 }
 
 fn spec(max_rounds: u32) -> DebateSpec {
-    DebateSpec { topic: "Tabs beat spaces".into(), max_rounds, initial_heat: 0.9, grounding: Grounding::default() }
+    DebateSpec {
+        topic: "Tabs beat spaces".into(),
+        max_rounds,
+        initial_heat: 0.9,
+        grounding: Grounding::default(),
+        format: None,
+    }
 }
 
 async fn debate(setup: EngineSetup, rounds: u32) -> (Vec<DebateEvent>, DebateState) {

@@ -347,6 +347,7 @@ async fn one_debate(debate: usize, seed: u64, data: &std::path::Path) -> Run {
         max_rounds: MAX_ROUNDS,
         initial_heat: 0.9,
         grounding: Grounding::default(),
+        format: None,
     };
     let mut handle = engine::start(setup, spec);
     let mut events = Vec::new();

@@ -53,6 +53,7 @@ async fn eventful_debate(store: &Store) -> (DebateState, String) {
             max_rounds: 4,
             initial_heat: 0.9,
             grounding: Grounding::default(),
+            format: None,
         },
     );
     let mut steered = false;

@@ -82,6 +82,12 @@ pub enum Commands {
         #[arg(long)]
         continuable: bool,
     },
+    /// List the debate formats (built in, and yours in formats/ beside heat.toml), one line each.
+    Formats {
+        /// Print the list as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Check the config, data dir, providers (with a live request), offline model and terminal.
     Doctor,
     /// Play a stored debate back at its recorded pace (the newest when no id is given).
@@ -326,6 +332,9 @@ pub struct DebateArgs {
     /// Base URL of the Anthropic API (sets `providers.anthropic.base_url`).
     #[arg(long, value_name = "URL")]
     pub anthropic_base_url: Option<String>,
+    /// The debate's format: duel (the default), oxford, or a format file of your own (`heat formats` lists them).
+    #[arg(long, value_name = "NAME")]
+    pub format: Option<String>,
     /// Ask the judge again each round with the debaters swapped and unnamed; marks a verdict that flips. Costs one more judge call per round.
     #[arg(long)]
     pub swap_check: bool,
@@ -334,7 +343,7 @@ pub struct DebateArgs {
 impl DebateArgs {
     /// The flags that were given, as config overrides.
     pub fn flag_values(&self) -> Vec<FlagValue> {
-        let pairs: [(&Option<String>, &str, &str); 16] = [
+        let pairs: [(&Option<String>, &str, &str); 17] = [
             (&self.max_rounds, "debate.max_rounds", "--max-rounds"),
             (&self.heat, "debate.initial_heat", "--heat"),
             (&self.provider, "roles.provider", "--provider"),
@@ -351,6 +360,7 @@ impl DebateArgs {
             (&self.section, "debate.section", "--section"),
             (&self.openai_base_url, "providers.openai.base_url", "--openai-base-url"),
             (&self.anthropic_base_url, "providers.anthropic.base_url", "--anthropic-base-url"),
+            (&self.format, "debate.format", "--format"),
         ];
         let mut flags: Vec<FlagValue> = pairs
             .into_iter()

@@ -86,7 +86,7 @@ pub fn text(a: &Report, b: &Report) -> String {
         let seat = |r: &Report| {
             r.seats
                 .iter()
-                .find(|s| s.seat == role.label())
+                .find(|s| s.seat_class == role.key())
                 .map_or("–".into(), |s| format!("{}/{}", s.provider, s.model))
         };
         row(&mut out, role.key(), &seat(a), &seat(b));

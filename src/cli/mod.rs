@@ -22,6 +22,7 @@ pub mod args;
 mod branch;
 mod compare;
 mod doctor;
+mod formats;
 mod model;
 pub mod print;
 mod probe;
@@ -158,6 +159,11 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             let asked = branch::Asked { id: id.as_deref(), at, swap_sides, seats: &seat, topic, pin, inject, json };
             branch::from_args(config_file.as_ref(), asked, *debate).await
         }
+        Some(Commands::Formats { json }) => {
+            let config = load_config(config_file.as_ref(), &[])?;
+            formats::list(&config, json)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Commands::Compare { a, b }) => {
             compare::compare(&a, &b)?;
             Ok(ExitCode::SUCCESS)
@@ -212,7 +218,7 @@ pub fn load_config(file: Option<&PathBuf>, flags: &[FlagValue]) -> anyhow::Resul
     let file = file.map(|p| (p.as_path(), true)).or_else(|| default.as_deref().map(|p| (p, false)));
     let config = Config::load(file, &env, flags)?;
     studio::check_config(&config)?;
-    Ok(config)
+    crate::format::layer::layer(&config)
 }
 
 fn init_config(file: Option<PathBuf>, force: bool) -> anyhow::Result<()> {

@@ -98,10 +98,14 @@ impl<W: Write> TextPrinter<W> {
                     writeln!(self.out, "  source    {name} ({} lines)", source.line_count())?;
                 }
             }
+            DebateEvent::Formatted { format } => {
+                let [pro, con, judge] = format.labels.each_ref().map(|l| crate::sanitize::clean(l));
+                writeln!(self.out, "  format    {}: {pro} against {con}, {judge} judging", format.name)?;
+            }
             DebateEvent::QuotesChecked { role, checks, .. } => {
                 if !checks.is_empty() {
                     let said = crate::sanitize::clean(&crate::debate::grounding::describe_all(checks));
-                    self.note(&format!("{}'s citations: {said}", role.key()))?;
+                    self.note(&format!("{}'s citations: {said}", self.state.seat_name(*role)))?;
                 }
             }
             DebateEvent::RoundStarted { round, topic, heat, injected } => {
@@ -130,7 +134,7 @@ impl<W: Write> TextPrinter<W> {
             DebateEvent::TurnRetrying { role, attempt, max_retries, delay_ms, reason, .. } => {
                 let line = format!(
                     "↻ {}: {reason}; retrying in {:.1} s (attempt {attempt} of {max_retries})",
-                    role.key(),
+                    self.state.seat_name(*role),
                     *delay_ms as f64 / 1000.0
                 );
                 if self.live == Some(*role) {
@@ -152,8 +156,11 @@ impl<W: Write> TextPrinter<W> {
                 if let Some(line) =
                     changed.and_then(|t| t.stance.as_ref()).filter(|_| self.state.stance_unexplained(*round, *role))
                 {
-                    let flag =
-                        format!("⚑ the {}'s stance changed to {} with no reason given", role.key(), line.stance.name());
+                    let flag = format!(
+                        "⚑ the {}'s stance changed to {} with no reason given",
+                        self.state.seat_name(*role),
+                        line.stance.name()
+                    );
                     self.note(&flag)?;
                 }
             }
@@ -161,10 +168,18 @@ impl<W: Write> TextPrinter<W> {
                 if role.is_debater() {
                     self.debater_done(*role)?;
                 }
-                writeln!(self.out, "{}", self.style.paint("33", &format!("[{} cancelled]", role.key())))?;
+                writeln!(
+                    self.out,
+                    "{}",
+                    self.style.paint("33", &format!("[{} cancelled]", self.state.seat_name(*role)))
+                )?;
             }
             DebateEvent::TurnFailed { role, error, .. } => {
-                writeln!(self.out, "\n{}", self.style.paint("31", &format!("✗ {} failed: {error}", role.key())))?;
+                writeln!(
+                    self.out,
+                    "\n{}",
+                    self.style.paint("31", &format!("✗ {} failed: {error}", self.state.seat_name(*role)))
+                )?;
             }
             DebateEvent::VerdictReached { round, verdict } => {
                 let judge = self.state.rounds.iter().find(|r| r.number == *round).and_then(|r| r.turn(Role::Judge));
@@ -213,7 +228,7 @@ impl<W: Write> TextPrinter<W> {
             DebateEvent::ResolutionForced => self.note("[resolution forced]")?,
             DebateEvent::ModelReported { role, model } => {
                 let model = crate::sanitize::clean(model);
-                self.note(&format!("note: the server says {model} answered for the {}", role.key()))?;
+                self.note(&format!("note: the server says {model} answered for the {}", self.state.seat_name(*role)))?;
             }
             DebateEvent::Notice { message } | DebateEvent::EndpointAdapted { message, .. } => {
                 self.note(&format!("note: {}", crate::sanitize::clean(message)))?;
@@ -277,7 +292,7 @@ impl<W: Write> TextPrinter<W> {
     }
 
     fn heading(&self, role: Role) -> String {
-        self.style.paint(role.seat().ansi, &format!("▌ {}", role.label()))
+        self.style.paint(role.seat().ansi, &format!("▌ {}", self.state.label(role)))
     }
 
     /// Writes a whole line of prose, wrapped like the arguments.

@@ -132,7 +132,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
     let mouse = config.flag("ui.mouse").unwrap_or(true);
     let (setup, installer) = (found.setup, found.installer);
     let studio = Studio { setup, store, spec, opening, export_dir, installer, mouse, configure };
-    tui::run(studio, app).await
+    Box::pin(tui::run(studio, app)).await
 }
 
 /// Who debates and how the studio reaches them.

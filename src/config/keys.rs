@@ -60,6 +60,7 @@ pub fn all() -> Vec<KeySpec> {
     add("debate.section", Kind::Text, None, false);
     add("debate.date", Kind::Flag, None, false);
     add("debate.swap_check", Kind::Flag, None, false);
+    add("debate.format", Kind::Text, Some("HEAT_FORMAT"), false);
     for (leaf, kind) in ROLE_KEYS {
         let env = match leaf {
             "provider" => Some("HEAT_PROVIDER"),

@@ -26,6 +26,8 @@ pub enum Source {
     Flag(String),
     /// The studio's remembered settings (`studio.toml`).
     Studio(PathBuf),
+    /// The debate format's own settings (a seat's model, its rounds).
+    Format(String),
 }
 
 impl fmt::Display for Source {
@@ -36,6 +38,7 @@ impl fmt::Display for Source {
             Source::Env(var) => write!(f, "env {var}"),
             Source::Flag(flag) => write!(f, "flag {flag}"),
             Source::Studio(path) => write!(f, "studio settings {}", path.display()),
+            Source::Format(name) => write!(f, "format {name}"),
         }
     }
 }
@@ -154,6 +157,7 @@ impl Config {
             }
             Some(Source::Env(var)) => format!("the environment variable {var}"),
             Some(Source::Flag(flag)) => flag.clone(),
+            Some(Source::Format(name)) => format!("the format {name}"),
             Some(Source::Default) | None => "the built-in defaults".into(),
         }
     }

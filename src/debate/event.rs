@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::format::FormatRecord;
 use super::grounding::{QuoteCheck, Source};
 use super::verdict::Verdict;
 use crate::provider::{Adaptation, Usage};
@@ -163,6 +164,11 @@ pub enum DebateEvent {
         date: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         source: Option<Source>,
+    },
+    /// The format the debate runs, right after `Started` (and `Grounded`).
+    /// Not written for the duel, so a log without one is a duel.
+    Formatted {
+        format: Box<FormatRecord>,
     },
     RoundStarted {
         round: u32,
@@ -354,6 +360,7 @@ macro_rules! round_of {
             | DebateEvent::HumanVerdict { round, .. } => Some(round),
             DebateEvent::Started { .. }
             | DebateEvent::Grounded { .. }
+            | DebateEvent::Formatted { .. }
             | DebateEvent::Paused
             | DebateEvent::Resumed
             | DebateEvent::TopicInjected { .. }

@@ -8,6 +8,7 @@ pub mod cost;
 pub mod engine;
 pub mod event;
 pub mod extractive;
+pub mod format;
 pub mod grounding;
 pub mod guard;
 mod notices;

@@ -86,7 +86,14 @@ impl Prompts {
 
     /// The system prompt for a role: the shared rules, then the role's brief.
     pub fn system_for(&self, role: Role) -> String {
-        format!("{}\n\n{}", self.system.trim_end(), self.brief(role).trim_end())
+        self.system_with(role, None)
+    }
+
+    /// [`Self::system_for`], with the brief a debate's format brings
+    /// (recorded in its log) in place of the role's own.
+    pub fn system_with(&self, role: Role, format_brief: Option<&str>) -> String {
+        let brief = format_brief.unwrap_or_else(|| self.brief(role));
+        format!("{}\n\n{}", self.system.trim_end(), brief.trim_end())
     }
 }
 
@@ -133,11 +140,28 @@ fn brief_debater_prompt(state: &DebateState, role: Role, round: &Round) -> Strin
         extractive::main_point(&said.text).map(|point| (opponent, point))
     });
     if let Some((opponent, point)) = &point {
-        out.push_str(&format!("The {}'s main point: \u{201c}{point}\u{201d}\n", opponent.key()));
+        out.push_str(&format!("The {}'s main point: \u{201c}{point}\u{201d}\n", state.seat_name(*opponent)));
     }
     let side = role.side().instruction().unwrap_or_default();
     let reply = if point.is_some() { " Answer that point first." } else { "" };
     out.push_str(&format!("Round {} of {}. {side}{reply}", round.number + 1, state.max_rounds));
+    out.push_str(&format_instructions(state, round.number));
+    out
+}
+
+/// What a format adds to a debater's round: its phase's name and
+/// instruction, and in the first round how many separate arguments to make.
+/// Empty for the duel.
+fn format_instructions(state: &DebateState, round: u32) -> String {
+    let Some(format) = &state.format else { return String::new() };
+    let mut out = String::new();
+    if let Some(phase) = state.phase(round) {
+        out.push_str(&format!("\nPhase: {}. {}", phase.name, phase.instruction));
+    }
+    if round == 0 && format.opening_arguments > 1 {
+        let n = format.opening_arguments;
+        out.push_str(&format!("\nMake {n} separate, independent arguments, numbered 1 to {n}."));
+    }
     out
 }
 
@@ -151,7 +175,8 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
         }
         if let Some(opponent) = role.opponent() {
             let said = read_argument(prev, opponent);
-            out.push_str(&format!("\nThe {} argued last round:\n\"\"\"\n{said}\n\"\"\"\n", opponent.key()));
+            let name = state.seat_name(opponent);
+            out.push_str(&format!("\nThe {name} argued last round:\n\"\"\"\n{said}\n\"\"\"\n"));
         }
     }
     if round.topic.trim() != state.topic.trim() {
@@ -163,6 +188,7 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
     let side = role.side().instruction().unwrap_or_default();
     let reply = if previous.is_some() { " Answer your opponent's points first." } else { "" };
     out.push_str(&format!("\nRound {} of {}. {side}{reply}", round.number + 1, state.max_rounds));
+    out.push_str(&format_instructions(state, round.number));
     if state.source.is_some() {
         // A document debate: where each side stands, turn by turn.
         out.push_str(&format!("\n{}", super::stance::instruction()));
@@ -186,7 +212,7 @@ pub fn opening(state: &DebateState, role: Role, round: u32) -> Option<String> {
     } else {
         format!("I {} that {}.", words.verb, as_clause(proposition))
     };
-    let reply = format!("The {}'s point fails because", opponent.key());
+    let reply = format!("The {}'s point fails because", state.seat_name(opponent));
     if proposition.is_empty() {
         return None;
     }
@@ -268,7 +294,11 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
     for note in &round.injected {
         out.push_str(&format!("\nThe person running the debate injected this topic: {note}"));
     }
-    out.push_str(&format!("\n\n[advocate, skeptic]:\n{pair}\n\n"));
+    let names = [Role::Advocate, Role::Skeptic].map(|r| state.seat_name(r));
+    out.push_str(&format!("\n\n[{}, {}]:\n{pair}\n\n", names[0], names[1]));
+    if let Some(phase) = state.phase(round.number) {
+        out.push_str(&format!("This round's phase: {}.\n", phase.name));
+    }
     if state.source.is_some() {
         out.push_str(&source_checks(round));
     }

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::event::{Participant, Role};
+use super::format::FormatRecord;
 use super::grounding::Source;
 use super::prompt::Prompts;
 use crate::provider::retry::RetryPolicy;
@@ -128,6 +129,8 @@ pub struct DebateSpec {
     pub initial_heat: f32,
     /// The date and the source document every prompt starts with.
     pub grounding: Grounding,
+    /// The format, recorded when the debate starts; `None` is the duel.
+    pub format: Option<FormatRecord>,
 }
 
 /// What grounds a debate in the world; recorded in the session when the

@@ -4,11 +4,15 @@
 use serde::{Deserialize, Serialize};
 
 use super::event::{DebateEvent, Outcome, Participant, Role, TurnPurpose};
+use super::format::FormatRecord;
 use super::grounding::{QuoteCheck, Source, Tally};
 use super::stance::{self, Stance, StanceLine};
 use super::swap::SwapCheck;
 use super::verdict::{Verdict, clamp_heat};
 use crate::provider::{Adaptation, StructuredOutput, Usage};
+
+/// The longest seat name a format may give, in characters.
+const LABEL_CHARS: usize = 24;
 
 /// Where a turn stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -164,6 +168,9 @@ pub struct DebateState {
     /// The document under debate, as recorded when the debate began.
     #[serde(default)]
     pub source: Option<Source>,
+    /// The format it runs; `None` is the duel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<FormatRecord>,
     /// The stored debate this one runs again, and how it was changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<(String, String)>,
@@ -303,6 +310,28 @@ impl DebateState {
         tally
     }
 
+    /// The name a seat goes by in this debate's format ("Advocate" in the
+    /// duel, "Proposition" in an Oxford debate).
+    pub fn label(&self, role: Role) -> &str {
+        self.format.as_ref().map_or(role.label(), |f| f.label(role))
+    }
+
+    /// [`Self::label`] in lower case, as prompts name a seat ("the skeptic").
+    pub fn seat_name(&self, role: Role) -> String {
+        self.label(role).to_lowercase()
+    }
+
+    /// The format's phase of round `round` (from 0), if it has phases.
+    pub fn phase(&self, round: u32) -> Option<&super::format::Phase> {
+        self.format.as_ref()?.phase(round, self.max_rounds)
+    }
+
+    /// The judge may end the debate before its last round (the duel's
+    /// rule; a format that argues every round says no).
+    pub fn may_resolve_early(&self) -> bool {
+        self.format.as_ref().is_none_or(|f| f.resolve_early)
+    }
+
     /// The heat of each round so far, oldest first.
     pub fn heat_history(&self) -> Vec<f32> {
         self.rounds.iter().map(|r| r.heat).collect()
@@ -384,6 +413,14 @@ impl DebateState {
             DebateEvent::Grounded { date, source } => {
                 self.date.clone_from(date);
                 self.source.clone_from(source);
+            }
+            DebateEvent::Formatted { format } => {
+                let mut format = FormatRecord::clone(format);
+                // Names from a user's file are drawn on screen: no control characters, no essays.
+                for label in &mut format.labels {
+                    *label = crate::sanitize::clean(label).chars().take(LABEL_CHARS).collect();
+                }
+                self.format = Some(format);
             }
             DebateEvent::QuotesChecked { round, role, checks } => {
                 if let Some(t) = self.round_mut(*round).and_then(|r| r.turn_mut(*role)) {

@@ -165,7 +165,7 @@ impl VerdictEntry {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Evidence {
     pub round: u32,
-    pub seat: &'static str,
+    pub seat: String,
     pub mark: &'static str,
     pub mark_class: &'static str,
     pub cited: String,
@@ -175,7 +175,7 @@ pub struct Evidence {
 /// A seat and who spoke for it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SeatLine {
-    pub seat: &'static str,
+    pub seat: String,
     pub seat_class: &'static str,
     pub provider: String,
     pub model: String,
@@ -302,7 +302,7 @@ fn seat_lines(state: &DebateState) -> Vec<SeatLine> {
         .participants
         .iter()
         .map(|p| SeatLine {
-            seat: p.role.label(),
+            seat: state.label(p.role).to_string(),
             seat_class: seat_class(p.role),
             provider: clean(&p.provider),
             model: match &p.served {
@@ -473,7 +473,7 @@ fn evidence(state: &DebateState) -> Vec<Evidence> {
                 };
                 rows.push(Evidence {
                     round: round.number + 1,
-                    seat: turn.role.label(),
+                    seat: state.label(turn.role).to_string(),
                     mark: check.mark.symbol(),
                     mark_class,
                     cited,

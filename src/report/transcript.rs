@@ -14,7 +14,7 @@ use crate::sanitize::clean;
 pub struct TranscriptTurn {
     /// The page anchor: `r2-skeptic`, `r2-judge-2` for a second judge turn.
     pub anchor: String,
-    pub seat: &'static str,
+    pub seat: String,
     pub seat_class: &'static str,
     pub purpose: &'static str,
     pub temperature: Option<f32>,
@@ -79,7 +79,7 @@ pub(super) fn transcript(state: &DebateState, walk: &Walk) -> Vec<TranscriptRoun
             pinned: round.pinned,
             question: clean(&round.topic),
             injected: round.injected.iter().map(|t| clean(t)).collect(),
-            entries: round_entries(round, i, walk),
+            entries: round_entries(state, round, i, walk),
         })
         .collect();
     // Steering before the first round opens it.
@@ -90,7 +90,7 @@ pub(super) fn transcript(state: &DebateState, walk: &Walk) -> Vec<TranscriptRoun
     out
 }
 
-fn round_entries(round: &Round, index: usize, walk: &Walk) -> Vec<Entry> {
+fn round_entries(state: &DebateState, round: &Round, index: usize, walk: &Walk) -> Vec<Entry> {
     let mut entries = Vec::new();
     let mut n = 0;
     let mut judge_turns = 0;
@@ -111,14 +111,14 @@ fn round_entries(round: &Round, index: usize, walk: &Walk) -> Vec<Entry> {
                 } else {
                     format!("r{}-{}", round.number + 1, turn.role.key())
                 };
-                entries.push(Entry::Turn(transcript_turn(turn, anchor, seconds, retries)));
+                entries.push(Entry::Turn(transcript_turn(turn, state.label(turn.role), anchor, seconds, retries)));
             }
         }
     }
     entries
 }
 
-fn transcript_turn(turn: &Turn, anchor: String, seconds: Option<f64>, retries: u32) -> TranscriptTurn {
+fn transcript_turn(turn: &Turn, seat: &str, anchor: String, seconds: Option<f64>, retries: u32) -> TranscriptTurn {
     let note = match &turn.status {
         TurnStatus::Cancelled => Some("cancelled by the person; the text so far stands".to_string()),
         TurnStatus::Failed { error } => Some(format!("failed: {}", clean(error))),
@@ -129,7 +129,7 @@ fn transcript_turn(turn: &Turn, anchor: String, seconds: Option<f64>, retries: u
     };
     TranscriptTurn {
         anchor,
-        seat: turn.role.label(),
+        seat: seat.to_string(),
         seat_class: turn.role.key(),
         purpose: match turn.purpose {
             TurnPurpose::Argue => "argument",

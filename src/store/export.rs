@@ -84,7 +84,7 @@ fn grounding_lines(md: &mut String, state: &DebateState) {
         );
         for role in Role::DEBATERS {
             let tally = state.tally(role);
-            let _ = writeln!(md, "- {}'s citations: {}", role.label(), citations_total(&tally));
+            let _ = writeln!(md, "- {}'s citations: {}", clean(state.label(role)), citations_total(&tally));
         }
     }
 }
@@ -112,6 +112,11 @@ fn origin_lines(md: &mut String, header: &Header, state: &DebateState) {
     if let Some((from, how)) = &state.origin {
         let _ = writeln!(md, "- Rematch of `{}`: {}", clean(from), clean(how));
     }
+    if let Some(format) = &state.format {
+        let phases: Vec<String> = format.phases.iter().map(|p| clean(&p.name)).collect();
+        let phases = if phases.is_empty() { String::new() } else { format!("; phases {}", phases.join(", ")) };
+        let _ = writeln!(md, "- Format: {}{phases}", clean(&format.name));
+    }
 }
 
 fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Option<&Images>) -> String {
@@ -131,7 +136,7 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
             Some(_) => format!(" (asked for {})", clean(&p.model)),
             None => String::new(),
         };
-        let _ = writeln!(md, "- {}: {}/{}{asked}", p.role.label(), p.provider, clean(p.shown_model()));
+        let _ = writeln!(md, "- {}: {}/{}{asked}", clean(state.label(p.role)), p.provider, clean(p.shown_model()));
     }
     grounding_lines(&mut md, state);
     let pinned = |round: &crate::debate::state::Round| if round.pinned { " (pinned)" } else { "" };
@@ -149,7 +154,7 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
         }
         for role in Role::DEBATERS {
             let Some(turn) = round.turn(role) else { continue };
-            let _ = writeln!(md, "### {}\n", role.label());
+            let _ = writeln!(md, "### {}\n", clean(state.label(role)));
             let text = clean(turn.text.trim());
             let _ = writeln!(md, "{}\n", if text.is_empty() { "*(no argument)*".to_string() } else { text });
             if let Some(line) = &turn.stance {
@@ -177,7 +182,7 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
             }
         }
         let Some(judge) = round.turn(Role::Judge) else { continue };
-        md.push_str("### Judge\n\n");
+        let _ = writeln!(md, "### {}\n", clean(state.label(Role::Judge)));
         match &judge.verdict {
             // One outcome, said once: the verdict that closed the debate is the final synthesis below.
             Some(VerdictStatus::Parsed { .. }) if judge.closes_debate() && state.finish.is_some() => {

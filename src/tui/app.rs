@@ -336,7 +336,8 @@ impl App {
                 self.panes[role.position()].reset_last();
                 let secs = delay_ms.div_ceil(1000);
                 let reason = clean(reason);
-                let text = format!("{}: {reason}; retry {attempt} of {max_retries} in {secs} s", role.label());
+                let text =
+                    format!("{}: {reason}; retry {attempt} of {max_retries} in {secs} s", self.debate.label(*role));
                 self.say_until(Tone::Warn, text, Until::Answer(*role));
             }
             DebateEvent::Delta { role, .. } | DebateEvent::TurnCompleted { role, .. } => {
@@ -350,7 +351,7 @@ impl App {
             }
             DebateEvent::TurnFailed { role, error, .. } => {
                 self.retry_at[role.position()] = None;
-                self.say(Tone::Error, format!("{} failed: {}", role.label(), clean(error)));
+                self.say(Tone::Error, format!("{} failed: {}", self.debate.label(*role), clean(error)));
             }
             DebateEvent::VerdictInvalid { error, will_retry, .. } => {
                 let then = if *will_retry { "asking the judge again" } else { "keeping the current heat" };

@@ -159,7 +159,7 @@ impl App {
         let Some(search) = &mut self.search else { return };
         search.current = Some(hit);
         let n = found.iter().position(|h| *h == hit).map_or(0, |i| i + 1);
-        let who = Role::ALL[hit.pane].label();
+        let who = self.debate.label(Role::ALL[hit.pane]).to_string();
         let text =
             format!("\"{}\": match {n} of {} ({who}) · n next · N previous · Esc clears", search.query, found.len());
         self.say(Tone::Info, text);

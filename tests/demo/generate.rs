@@ -152,6 +152,7 @@ pub async fn generate() -> String {
         max_rounds: script::MAX_ROUNDS,
         initial_heat: script::INITIAL_HEAT,
         grounding: Grounding::default(),
+        format: None,
     };
     let mut handle = engine::start(setup(), spec);
     let mut cues = script::cues();

@@ -89,21 +89,22 @@ pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
     };
     let Grounding { date, source } = spec.grounding;
     let grounded = (date.is_some() || source.is_some()).then_some(DebateEvent::Grounded { date, source });
-    spawn(setup, DebateState::default(), [Some(started), grounded])
+    let formatted = spec.format.map(|format| DebateEvent::Formatted { format: Box::new(format) });
+    spawn(setup, DebateState::default(), [Some(started), grounded, formatted])
 }
 
 /// Continues a debate from its folded state, at the first incomplete turn.
 pub fn resume(setup: EngineSetup, state: DebateState) -> DebateHandle {
-    spawn(setup, state, [Some(DebateEvent::Reopened), None])
+    spawn(setup, state, [Some(DebateEvent::Reopened), None, None])
 }
 
 /// Continues a branch: its folded state is another debate's up to a
 /// finished round, with the branch's changes; nothing is reopened.
 pub fn branch(setup: EngineSetup, state: DebateState) -> DebateHandle {
-    spawn(setup, state, [None, None])
+    spawn(setup, state, [None, None, None])
 }
 
-fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 2]) -> DebateHandle {
+fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 3]) -> DebateHandle {
     let (command_tx, command_rx) = mpsc::unbounded_channel();
     let (event_tx, event_rx) = mpsc::unbounded_channel();
     let (turn_tx, turn_rx) = mpsc::unbounded_channel();
@@ -384,7 +385,7 @@ impl Engine {
         let temperature = (setup.thinking_budget.is_none() && !refuses_temperature).then_some(wanted_temperature);
         ChatRequest {
             model: setup.model_name.clone(),
-            system: self.setup.prompts.system_for(role),
+            system: self.setup.prompts.system_with(role, self.state.format.as_ref().and_then(|f| f.brief(role))),
             grounding: self.preamble.clone(),
             messages,
             temperature,
@@ -580,7 +581,9 @@ impl Engine {
         };
         let error = match parsed {
             Ok(verdict) => match guard::verdict(&self.state, round, purpose, sent, verdict, !chosen) {
-                VerdictOutcome::Stands { verdict, notice } => {
+                VerdictOutcome::Stands { mut verdict, notice } => {
+                    // A format that argues every round reads an early "resolved" as "not yet".
+                    verdict.resolved &= purpose.is_final() || self.state.may_resolve_early();
                     self.emit(DebateEvent::VerdictReached { round, verdict });
                     if let Some(message) = notice {
                         self.emit(DebateEvent::Notice { message });

@@ -132,7 +132,8 @@ fn rounds(app: &App, compact: bool) -> Vec<Span<'static>> {
             Some(TurnStatus::Cancelled) => ("■", theme.muted),
             Some(TurnStatus::Failed { .. }) => ("✗", theme.error),
         };
-        let name = if compact { role.label()[..1].to_string() } else { role.label().to_string() };
+        let label = debate.label(role);
+        let name = if compact { label.chars().take(1).collect() } else { label.to_string() };
         spans.push(Span::raw("  "));
         spans.push(Span::styled(name, Style::new().fg(theme.role(role))));
         spans.push(Span::styled(format!(" {mark}"), Style::new().fg(color)));

@@ -38,11 +38,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, retained: &retained::Retained, ind
         .stance(role)
         .map(|(line, unexplained)| format!("{}{}", line.stance.name(), if unexplained { " ⚑" } else { "" }));
     let turn_numbers = app.turn_stats(role);
-    let mut title = vec![Span::styled(format!(" {} ", role.label()), accent)];
+    let label = app.debate.label(role);
+    let mut title = vec![Span::styled(format!(" {label} "), accent)];
     // The model gives way first, then the title's extras from the last
     // (the turn's numbers, the citations, the stance), which may run to the corner.
     let edge = usize::from(area.width.saturating_sub(2));
-    let fixed = role.label().len() + 2 + state.chars().count() + 3;
+    let fixed = label.chars().count() + 2 + state.chars().count() + 3;
     let mut numbers = String::new();
     for part in stance.into_iter().chain(tally).chain(turn_numbers) {
         let next = format!("· {part} ");
@@ -51,7 +52,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, retained: &retained::Retained, ind
         }
         numbers.push_str(&next);
     }
-    let used = role.label().len() + 2 + state.len() + 3 + numbers.chars().count();
+    let used = label.chars().count() + 2 + state.chars().count() + 3 + numbers.chars().count();
     if !model.is_empty() && used + 3 < room {
         title.push(Span::styled(truncate(&model, room - used - 3), theme.secondary()));
         title.push(Span::raw(" "));
@@ -202,7 +203,7 @@ pub fn tabs(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let theme = &app.theme;
     let mut spans = Vec::new();
     for (i, role) in Role::ALL.into_iter().enumerate() {
-        let label = format!(" {} · {} ", role.label(), state_label(app, role));
+        let label = format!(" {} · {} ", app.debate.label(role), state_label(app, role));
         let style = if i == app.focus {
             Style::new().fg(theme.bar_bg).bg(theme.role(role)).add_modifier(Modifier::BOLD)
         } else {

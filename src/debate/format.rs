@@ -1,0 +1,119 @@
+//! What a debate's log keeps of the format it runs (`DebateEvent::Formatted`):
+//! the format's name, the names its seats go by, how many arguments the
+//! opening asks for, whether the judge may end it early, and its phases.
+//! The duel (heat's default) writes no such event, so a duel's log is what
+//! it always was; a log without one is a duel.
+
+use serde::{Deserialize, Serialize};
+
+use super::event::Role;
+
+/// The name of the format a log without a `Formatted` event ran.
+pub const DUEL: &str = "duel";
+
+/// A format as the debate runs it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FormatRecord {
+    pub name: String,
+    /// The seats' names, by position in [`super::seat::SEATS`]
+    /// (the side for, the side against, the judge).
+    pub labels: [String; Role::COUNT],
+    /// How many separate arguments each debater makes in the first round.
+    #[serde(default = "one")]
+    pub opening_arguments: u32,
+    /// The judge may end the debate before its last round; when false every
+    /// round is argued and the last verdict decides.
+    #[serde(default = "yes")]
+    pub resolve_early: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<Phase>,
+    /// Each seat's brief, by position, in full: the log needs no file to
+    /// resume. `None` keeps the prompts heat is run with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub briefs: Option<[String; Role::COUNT]>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A stretch of rounds with its own instruction to the debaters
+/// (Oxford's opening, rebuttal and closing).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Phase {
+    pub name: String,
+    /// How many rounds it lasts; `None` takes the rounds the others leave.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
+    pub instruction: String,
+}
+
+impl FormatRecord {
+    /// A seat's brief in this format, if it brings its own.
+    pub fn brief(&self, role: Role) -> Option<&str> {
+        self.briefs.as_ref().map(|b| b[role.position()].as_str())
+    }
+
+    /// The name a seat goes by in this format ("Proposition").
+    pub fn label(&self, role: Role) -> &str {
+        &self.labels[role.position()]
+    }
+
+    /// The phase round `round` (from 0) falls in, of a debate of
+    /// `max_rounds`: phases with a length take theirs in order, and the one
+    /// without takes the rounds left between them. `None` past the phases.
+    pub fn phase(&self, round: u32, max_rounds: u32) -> Option<&Phase> {
+        let fixed: u32 = self.phases.iter().filter_map(|p| p.rounds).sum();
+        let rest = max_rounds.saturating_sub(fixed);
+        let mut start = 0;
+        for phase in &self.phases {
+            let length = phase.rounds.unwrap_or(rest);
+            if round < start + length {
+                return Some(phase);
+            }
+            start += length;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn oxford() -> FormatRecord {
+        let phase = |name: &str, rounds| Phase { name: name.into(), rounds, instruction: format!("{name}.") };
+        FormatRecord {
+            name: "oxford".into(),
+            labels: ["Proposition", "Opposition", "Chair"].map(String::from),
+            opening_arguments: 3,
+            resolve_early: false,
+            phases: vec![phase("Opening", Some(1)), phase("Rebuttal", None), phase("Closing", Some(1))],
+            briefs: None,
+        }
+    }
+
+    #[test]
+    fn the_open_phase_takes_the_rounds_between_the_fixed_ones() {
+        let format = oxford();
+        let names = |max| (0..max).map(|r| format.phase(r, max).map(|p| p.name.as_str())).collect::<Vec<_>>();
+        assert_eq!(names(3), [Some("Opening"), Some("Rebuttal"), Some("Closing")]);
+        assert_eq!(names(5), [Some("Opening"), Some("Rebuttal"), Some("Rebuttal"), Some("Rebuttal"), Some("Closing")]);
+        assert_eq!(names(2), [Some("Opening"), Some("Closing")], "no round is left for the rebuttal");
+        assert_eq!(format.phase(7, 3), None);
+    }
+
+    #[test]
+    fn a_record_reads_back_as_written_and_old_fields_default() {
+        let format = oxford();
+        let json = serde_json::to_string(&format).unwrap_or_default();
+        assert_eq!(serde_json::from_str::<FormatRecord>(&json).ok(), Some(format));
+        let bare: FormatRecord =
+            serde_json::from_str(r#"{"name":"x","labels":["A","B","J"]}"#).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((bare.opening_arguments, bare.resolve_early, bare.phases.len(), bare.briefs), (1, true, 0, None));
+    }
+}

@@ -1,0 +1,103 @@
+//! Which formats exist: the built-in ones (`assets/formats/`, compiled in)
+//! and the user's (`formats/*.toml` in the config dir), where a user file
+//! adds a format or replaces a built-in one of the same name. A user file
+//! that does not parse is kept as a problem to show, and never hides the
+//! others.
+
+use std::path::{Path, PathBuf};
+
+use super::{Format, Origin};
+use crate::debate::format::DUEL;
+
+/// The built-in formats, by name, in the order `heat formats` lists them.
+pub const BUILT_IN: [(&str, &str); 2] = [
+    (DUEL, include_str!("../../assets/formats/duel.toml")),
+    ("oxford", include_str!("../../assets/formats/oxford.toml")),
+];
+
+/// The brief files a format may name without shipping its own.
+pub const BUILT_IN_BRIEFS: [(&str, &str); 6] = [
+    ("advocate.md", include_str!("../../prompts/advocate.md")),
+    ("skeptic.md", include_str!("../../prompts/skeptic.md")),
+    ("judge.md", include_str!("../../prompts/judge.md")),
+    ("oxford_proposition.md", include_str!("../../prompts/oxford_proposition.md")),
+    ("oxford_opposition.md", include_str!("../../prompts/oxford_opposition.md")),
+    ("oxford_judge.md", include_str!("../../prompts/oxford_judge.md")),
+];
+
+/// A brief's text: beside a user's format file first, then built in.
+pub fn brief_text(name: &str, origin: &Origin) -> Option<String> {
+    if let Origin::File(path) = origin {
+        let beside = path.parent().map(|dir| dir.join(name)).filter(|p| p.is_file());
+        if let Some(text) = beside.and_then(|p| std::fs::read_to_string(p).ok()) {
+            return Some(text);
+        }
+    }
+    BUILT_IN_BRIEFS.iter().find(|(n, _)| *n == name).map(|(_, text)| (*text).to_string())
+}
+
+/// The formats that exist, and the user files that could not be read.
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    pub formats: Vec<Format>,
+    /// One sentence each: a user's format file that is not used, and why.
+    pub problems: Vec<String>,
+}
+
+impl Catalog {
+    /// The built-in formats and those in `user_dir` (which win by name).
+    pub fn load(user_dir: Option<&Path>) -> Catalog {
+        let mut catalog = Catalog::default();
+        for (name, text) in BUILT_IN {
+            match Format::parse(name, text, &Origin::BuiltIn) {
+                Ok(format) => catalog.formats.push(format),
+                Err(e) => catalog.problems.push(format!("{e:#}")),
+            }
+        }
+        for path in user_files(user_dir) {
+            let Some(name) = path.file_stem().and_then(|s| s.to_str()).map(str::to_string) else { continue };
+            let parsed = std::fs::read_to_string(&path)
+                .map_err(|e| anyhow::anyhow!("{}: could not read it: {e}", path.display()))
+                .and_then(|text| Format::parse(&name, &text, &Origin::File(path.clone())));
+            match parsed {
+                Ok(format) => match catalog.formats.iter_mut().find(|f| f.name == name) {
+                    Some(slot) => *slot = format,
+                    None => catalog.formats.push(format),
+                },
+                Err(e) => catalog.problems.push(format!("{e:#}")),
+            }
+        }
+        catalog
+    }
+
+    /// The user's format dir: `formats/` beside heat.toml.
+    pub fn user_dir(config_file: Option<&Path>) -> Option<PathBuf> {
+        config_file.and_then(Path::parent).map(|dir| dir.join("formats"))
+    }
+
+    /// A format by name (any case). An unknown name is an error listing
+    /// the formats that exist, and why a user file of that name is not used.
+    pub fn find(&self, name: &str) -> anyhow::Result<&Format> {
+        let name = name.trim();
+        if let Some(format) = self.formats.iter().find(|f| f.name.eq_ignore_ascii_case(name)) {
+            return Ok(format);
+        }
+        let broken = self.problems.iter().find(|p| p.contains(&format!("{name}.toml")));
+        if let Some(problem) = broken {
+            anyhow::bail!("the format {name:?} is not used: {problem}");
+        }
+        let names: Vec<&str> = self.formats.iter().map(|f| f.name.as_str()).collect();
+        anyhow::bail!("no format named {name:?}; the formats are {} (`heat formats` describes them)", names.join(", "))
+    }
+}
+
+/// The `.toml` files in `dir`, by name; none when it does not exist.
+fn user_files(dir: Option<&Path>) -> Vec<PathBuf> {
+    let Some(entries) = dir.and_then(|d| std::fs::read_dir(d).ok()) else { return Vec::new() };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("toml")) && p.is_file())
+        .collect();
+    files.sort();
+    files
+}

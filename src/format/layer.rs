@@ -1,0 +1,52 @@
+//! The chosen format (`debate.format`, `--format`) laid over the
+//! configuration: its rounds and its seats' own models win over the
+//! defaults and heat.toml, and lose to the environment, a command-line flag
+//! and the studio's remembered settings.
+
+use super::{Catalog, Format};
+use crate::config::{Config, Source, Value};
+use crate::debate::event::Role;
+
+/// The format `debate.format` names, from the built-in ones and the user's
+/// `formats/` beside heat.toml.
+pub fn chosen(config: &Config) -> anyhow::Result<Format> {
+    let catalog = Catalog::load(user_dir(config).as_deref());
+    let name = config.text("debate.format").map(str::trim).filter(|n| !n.is_empty());
+    let format = catalog.find(name.unwrap_or(crate::debate::format::DUEL)).map_err(|e| {
+        let place = config.place("debate.format");
+        anyhow::anyhow!("{e:#} (debate.format, set by {place})")
+    })?;
+    Ok(format.clone())
+}
+
+/// Where the user's format files are: `formats/` beside heat.toml.
+pub fn user_dir(config: &Config) -> Option<std::path::PathBuf> {
+    Catalog::user_dir(config.file.as_ref().map(|(path, _)| path.as_path()))
+}
+
+/// `config` with the chosen format's settings laid over it.
+pub fn layer(config: &Config) -> anyhow::Result<Config> {
+    let format = chosen(config)?;
+    let mut settings: Vec<(String, Value)> = Vec::new();
+    if let Some(rounds) = format.max_rounds {
+        settings.push(("debate.max_rounds".into(), Value::Int(i64::from(rounds))));
+    }
+    for role in Role::ALL {
+        let model = &format.models[role.position()];
+        let key = |leaf: &str| format!("roles.{}.{leaf}", role.key());
+        settings.extend(model.provider.clone().map(|p| (key("provider"), Value::Text(p))));
+        settings.extend(model.model.clone().map(|m| (key("model"), Value::Text(m))));
+        settings.extend(model.max_tokens.map(|n| (key("max_tokens"), Value::Int(i64::from(n)))));
+    }
+    let kept: Vec<(String, Value)> = settings.into_iter().filter(|(key, _)| !chosen_by_person(config, key)).collect();
+    Ok(config.with_settings(&kept, &Source::Format(format.name.clone()), false))
+}
+
+/// A person chose this key's value (a flag or the environment), or, for a
+/// role's key, the value every role takes (`--model`, `--provider`).
+fn chosen_by_person(config: &Config, key: &str) -> bool {
+    let by_person = |key: &str| matches!(config.get(key).map(|e| &e.source), Some(Source::Flag(_) | Source::Env(_)));
+    let every_role =
+        key.strip_prefix("roles.").and_then(|rest| rest.split_once('.')).map(|(_, leaf)| format!("roles.{leaf}"));
+    by_person(key) || every_role.is_some_and(|k| by_person(&k))
+}

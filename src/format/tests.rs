@@ -1,0 +1,151 @@
+//! Format files: the built-in ones parse, and every kind of bad file gets
+//! one sentence naming the file, the line and what is accepted.
+
+use std::path::PathBuf;
+
+use super::{Catalog, Format, Origin};
+use crate::debate::event::Role;
+
+const GOOD: &str = r#"summary = "two sides"
+max_rounds = 2
+
+[[seats]]
+id = "pro-side"
+side = "pro"
+brief = "advocate.md"
+model = "claude-sonnet-4-5"
+
+[[seats]]
+id = "con_side"
+label = "Against"
+side = "con"
+brief = "skeptic.md"
+
+[judges]
+brief = "judge.md"
+"#;
+
+fn parse(text: &str) -> Result<Format, String> {
+    Format::parse("mine", text, &Origin::File(PathBuf::from("/cfg/formats/mine.toml"))).map_err(|e| format!("{e:#}"))
+}
+
+fn error(text: &str) -> String {
+    match parse(text) {
+        Ok(format) => panic!("{format:?} was accepted"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn the_built_in_formats_parse_and_the_duel_keeps_its_log_unchanged() {
+    let catalog = Catalog::load(None);
+    assert!(catalog.problems.is_empty(), "{:?}", catalog.problems);
+    let names: Vec<&str> = catalog.formats.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["duel", "oxford"]);
+    let duel = catalog.find("DUEL").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(duel.log_record(), None, "a duel writes no Formatted event");
+    assert_eq!(duel.record.labels, ["Advocate", "Skeptic", "Judge"]);
+    let oxford = catalog.find("oxford").unwrap_or_else(|e| panic!("{e}"));
+    let record = oxford.log_record().unwrap_or_else(|| panic!("oxford is recorded"));
+    assert_eq!(record.labels, ["Proposition", "Opposition", "Chair"]);
+    assert_eq!((record.opening_arguments, record.resolve_early, oxford.max_rounds), (3, false, Some(3)));
+    let briefs = record.briefs.unwrap_or_else(|| panic!("oxford brings its briefs"));
+    assert!(briefs[0].contains("PROPOSITION") && briefs[1].contains("OPPOSITION") && briefs[2].contains("CHAIR"));
+    assert_eq!(oxford.seat_named("Opposition"), Some(Role::Skeptic));
+    assert_eq!(oxford.seat_named("judge"), Some(Role::Judge));
+    assert_eq!(oxford.seat_named("advocate"), Some(Role::Advocate));
+    assert_eq!(oxford.seat_named("moderator"), None);
+}
+
+#[test]
+fn a_good_file_names_its_seats_and_their_models() {
+    let format = parse(GOOD).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(format.record.labels, ["Pro-side", "Against", "Judge"], "a label defaults to the id, capitalised");
+    assert_eq!(format.seat_ids[0], "pro-side");
+    assert_eq!(format.models[0].model.as_deref(), Some("claude-sonnet-4-5"));
+    assert_eq!(format.models[1].model, None);
+    assert_eq!(format.max_rounds, Some(2));
+    assert!(format.record.resolve_early, "the judge may resolve early unless the file says not");
+}
+
+#[test]
+fn an_unknown_key_names_the_file_the_line_and_the_keys_accepted() {
+    let e = error(&GOOD.replace("max_rounds = 2", "max_rounds = 2\nrounds = 3"));
+    assert!(e.starts_with("/cfg/formats/mine.toml line 3: unknown field `rounds`"), "{e}");
+    assert!(e.contains("max_rounds") && e.contains("seats"), "the accepted keys are listed: {e}");
+    let e = error(&GOOD.replace("model = \"claude-sonnet-4-5\"", "colour = \"red\""));
+    assert!(e.starts_with("/cfg/formats/mine.toml line 8: unknown field `colour`"), "{e}");
+}
+
+#[test]
+fn seats_are_checked_with_their_line() {
+    let no_seats = "summary = \"x\"\n[judges]\nbrief = \"judge.md\"\n";
+    assert!(error(no_seats).contains("a format needs debaters"), "{}", error(no_seats));
+    let e = error(&GOOD.replace("side = \"con\"", "side = \"against\""));
+    assert!(e.starts_with("/cfg/formats/mine.toml line 13: side = \"against\" is not a side"), "{e}");
+    assert!(e.contains("\"pro\", \"con\" or \"free\""), "{e}");
+    let seat = "\n[[seats]]\nid = \"x\"\nside = \"free\"\nbrief = \"advocate.md\"\n";
+    let seven = GOOD.replace("[judges]", &format!("{}\n[judges]", seat.repeat(5)));
+    let e = error(&seven);
+    assert!(e.contains("7 debaters is too many; a format seats 1 to 6"), "{e}");
+    let three = GOOD.replace("[judges]", &format!("{seat}\n[judges]"));
+    let e = error(&three);
+    assert!(e.contains("seats 3 debaters (1 pro, 1 con, 1 free)") && e.contains("not supported yet"), "{e}");
+    let e = error(&GOOD.replace("id = \"pro-side\"", "id = \"pro side\""));
+    assert!(e.contains("line 5: id = \"pro side\" is not a seat id"), "{e}");
+}
+
+#[test]
+fn judges_briefs_and_providers_are_checked() {
+    let e = error(&GOOD.replace("[judges]", "[judges]\ncount = 6"));
+    assert!(e.contains("line 17: judges.count = 6 is too many; a format has 0 to 5 judges"), "{e}");
+    let e = error(&GOOD.replace("[judges]", "[judges]\ncount = 3"));
+    assert!(e.contains("judges.count = 3: heat runs one judge a debate for now"), "{e}");
+    let e = error(&GOOD.replace("brief = \"skeptic.md\"", "brief = \"critic.md\""));
+    assert!(e.contains("line 14: the brief \"critic.md\" is not found next to the format file (/cfg/formats)"), "{e}");
+    assert!(e.contains("advocate.md, skeptic.md, judge.md"), "the built-in briefs are named: {e}");
+    let e = error(&GOOD.replace("model = \"claude-sonnet-4-5\"", "provider = \"gemini\""));
+    assert!(e.contains("line 8: provider = \"gemini\" is not a provider; one of auto, anthropic"), "{e}");
+    let e = error(&GOOD.replace("max_rounds = 2", "max_rounds = 0"));
+    assert!(e.contains("line 2: max_rounds = 0 is out of range; 1 to 100"), "{e}");
+    let e = error(&GOOD.replace("[judges]", "[judges]\nbrief = \"judge.md\"\nbrief = \"x\""));
+    assert!(e.contains("line"), "a duplicate key names its line: {e}");
+}
+
+#[test]
+fn phases_leave_out_rounds_at_most_once() {
+    let phases = "\n[[phases]]\nname = \"A\"\ninstruction = \"a\"\n\n[[phases]]\nname = \"B\"\ninstruction = \"b\"\n";
+    let e = error(&format!("{GOOD}{phases}"));
+    assert!(e.contains("line 23: only one phase may leave out `rounds`"), "{e}");
+}
+
+#[test]
+fn user_formats_add_replace_and_a_broken_one_is_named_without_hiding_the_rest() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"));
+    write("mine.toml", GOOD);
+    write("oxford.toml", &GOOD.replace("two sides", "my own oxford"));
+    write("broken.toml", "summary = 3\n");
+    write("notes.txt", "not a format");
+    let catalog = Catalog::load(Some(dir.path()));
+    let names: Vec<&str> = catalog.formats.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["duel", "oxford", "mine"]);
+    let oxford = catalog.find("oxford").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(oxford.summary, "my own oxford", "a user file replaces the built-in of its name");
+    assert_eq!(catalog.problems.len(), 1, "{:?}", catalog.problems);
+    assert!(catalog.problems[0].contains("broken.toml line 1"), "{:?}", catalog.problems);
+    let e = catalog.find("broken").map(|f| f.name.clone()).expect_err("a broken file is not used").to_string();
+    assert!(e.contains("the format \"broken\" is not used") && e.contains("broken.toml line 1"), "{e}");
+    let e = catalog.find("panel").map(|f| f.name.clone()).expect_err("no such format").to_string();
+    assert_eq!(e, "no format named \"panel\"; the formats are duel, oxford, mine (`heat formats` describes them)");
+}
+
+#[test]
+fn a_brief_beside_a_user_format_is_read_before_the_built_in_ones() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.path().join("critic.md"), "You are the CRITIC.").unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("mine.toml");
+    let text = GOOD.replace("brief = \"skeptic.md\"", "brief = \"critic.md\"");
+    let format = Format::parse("mine", &text, &Origin::File(path)).unwrap_or_else(|e| panic!("{e:#}"));
+    assert_eq!(format.record.briefs.map(|b| b[1].clone()).as_deref(), Some("You are the CRITIC."));
+}

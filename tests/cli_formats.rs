@@ -1,0 +1,183 @@
+//! Debate formats from the binary: `heat formats` lists the built-in and
+//! the user's formats (a broken file named, never hiding the rest); an
+//! Oxford debate runs every phase against the mock Anthropic server with
+//! its seats' names, briefs and phase instructions reaching the models, and
+//! its format recorded so a resume needs no file; a seat's model from a user
+//! format reaches its requests and a flag still wins; an unknown format is
+//! refused with the names that exist, and nothing is stored.
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use std::path::Path;
+
+use heat::debate::{DebateEvent, DebateState, Outcome, Role};
+use heat::store::Store;
+use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
+
+const KEY: &str = "sk-ant-test-5f3a9c1e";
+
+fn heat(data: &Path, server: Option<&MockLlm>) -> assert_cmd::Command {
+    let config = data.join("heat.toml");
+    if !config.exists() {
+        std::fs::write(&config, "[network]\nmax_retries = 1\n").unwrap();
+    }
+    let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
+    cmd.arg("--config")
+        .arg(&config)
+        .env("HEAT_DATA_DIR", data)
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("HEAT_PROVIDER")
+        .env_remove("HEAT_FORMAT")
+        .env_remove("HEAT_MAX_ROUNDS")
+        .env("NO_COLOR", "1")
+        .timeout(std::time::Duration::from_secs(60));
+    match server {
+        Some(server) => cmd.env("ANTHROPIC_API_KEY", KEY).env("ANTHROPIC_BASE_URL", &server.base_url),
+        None => cmd.env_remove("ANTHROPIC_API_KEY"),
+    };
+    cmd
+}
+
+async fn output(mut cmd: assert_cmd::Command) -> std::process::Output {
+    tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// An Oxford chair that says "resolved" from round 1 on (which the format
+/// must not take as the end), and two speakers.
+fn oxford_reply(request: &Recorded) -> Reply {
+    let system = request.system();
+    let text = if system.contains("You are the CHAIR") {
+        r#"{"resolved": true, "verdict": "The proposition's point 2 stands.", "ahead": "advocate", "conceded": "none", "topic": "Answer point 2.", "heat": 0.6}"#
+    } else if system.contains("PROPOSITION") {
+        "1. Tabs let readers choose. 2. Tabs are smaller. 3. Tabs are one key."
+    } else {
+        "1. Spaces look the same. 2. Spaces survive copying. 3. Style guides say spaces."
+    };
+    let words: Vec<&str> = text.split_inclusive(' ').collect();
+    Reply::sse(&anthropic_sse(&words, None), 97)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn heat_formats_lists_built_in_and_user_formats_and_names_a_broken_file() {
+    let data = tempfile::tempdir().unwrap();
+    let formats = data.path().join("formats");
+    std::fs::create_dir_all(&formats).unwrap();
+    std::fs::write(formats.join("broken.toml"), "summary = \"x\"\nrounds = 3\n").unwrap();
+    let mut cmd = heat(data.path(), None);
+    cmd.arg("formats");
+    let out = output(cmd).await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("* duel ") && stdout.contains("  oxford  Proposition vs Opposition, Chair judging, 3 rounds")
+    );
+    assert!(stdout.contains("not used:") && stdout.contains("broken.toml line 2: unknown field `rounds`"), "{stdout}");
+    let mut cmd = heat(data.path(), None);
+    cmd.args(["formats", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&output(cmd).await.stdout).unwrap();
+    let names: Vec<&str> = json["formats"].as_array().unwrap().iter().filter_map(|f| f["name"].as_str()).collect();
+    assert_eq!(names, ["duel", "oxford"]);
+    assert_eq!(json["formats"][1]["phases"], serde_json::json!(["Opening", "Rebuttal", "Closing"]));
+    // The format in force is marked, from heat.toml.
+    std::fs::write(data.path().join("heat.toml"), "[debate]\nformat = \"oxford\"\n").unwrap();
+    let mut cmd = heat(data.path(), None);
+    cmd.arg("formats");
+    assert!(text(&output(cmd).await.stdout).contains("* oxford"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unknown_format_is_refused_with_the_ones_that_exist_and_nothing_is_stored() {
+    let server = MockLlm::with_handler(oxford_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.args(["run", "Tabs beat spaces", "--format", "oxfrod"]);
+    let out = output(cmd).await;
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("no format named \"oxfrod\"; the formats are duel, oxford"), "{stderr}");
+    assert!(stderr.contains("set by --format"), "{stderr}");
+    assert!(server.requests().is_empty());
+    assert!(Store::open(data.path()).unwrap().list().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_oxford_debate_argues_every_phase_under_its_own_names() {
+    let server = MockLlm::with_handler(oxford_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.args(["run", "This house prefers tabs", "--format", "oxford"]);
+    let out = output(cmd).await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("format    oxford: Proposition against Opposition, Chair judging"), "{stdout}");
+    assert!(stdout.contains("▌ Proposition") && stdout.contains("▌ Opposition"), "{stdout}");
+    // The chair said "resolved" every round; the format argues all three.
+    let store = Store::open(data.path()).unwrap();
+    let loaded = store.load(&store.resolve(None).unwrap()).unwrap();
+    let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+    assert_eq!(state.rounds.len(), 3, "every phase is argued");
+    assert!(matches!(state.finish.as_ref().map(|f| &f.outcome), Some(Outcome::MaxRounds)));
+    assert_eq!(state.label(Role::Skeptic), "Opposition");
+    let formatted = loaded.records.iter().filter(|r| matches!(r.event, DebateEvent::Formatted { .. })).count();
+    assert_eq!(formatted, 1);
+
+    let requests = server.requests();
+    let debater = |phase: &str, seat: &str| {
+        requests
+            .iter()
+            .find(|r| r.system().contains(seat) && r.last_message().contains(phase))
+            .unwrap_or_else(|| panic!("no {seat} request in the {phase} phase"))
+            .last_message()
+    };
+    let opening = debater("Phase: Opening.", "PROPOSITION");
+    assert!(opening.contains("Make 3 separate, independent arguments, numbered 1 to 3."), "{opening}");
+    let rebuttal = debater("Phase: Rebuttal.", "PROPOSITION");
+    assert!(rebuttal.contains("The opposition argued last round:"), "{rebuttal}");
+    assert!(!rebuttal.contains("Make 3 separate"), "only the opening asks for separate arguments");
+    let closing = debater("Phase: Closing.", "OPPOSITION");
+    assert!(closing.contains("The proposition argued last round:"), "{closing}");
+    let chair = requests.iter().find(|r| r.system().contains("You are the CHAIR")).unwrap().last_message();
+    assert!(chair.contains("[proposition, opposition]:") && chair.contains("This round's phase: Opening."), "{chair}");
+    assert!(requests.iter().all(|r| !r.system().contains("You are the ADVOCATE")), "the duel's briefs are not sent");
+
+    // The log carries the briefs: a resumed or exported debate needs no format file.
+    let mut cmd = heat(data.path(), None);
+    cmd.args(["export", "--format", "md", "--no-images", "-o"]).arg(data.path().join("out.md"));
+    let out = output(cmd).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let markdown = std::fs::read_to_string(data.path().join("out.md")).unwrap();
+    assert!(markdown.contains("Proposition") && markdown.contains("oxford"), "{markdown}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_user_formats_seat_model_reaches_its_requests_and_a_flag_still_wins() {
+    let server = MockLlm::with_handler(oxford_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let formats = data.path().join("formats");
+    std::fs::create_dir_all(&formats).unwrap();
+    let oxford = include_str!("../assets/formats/oxford.toml")
+        .replace("max_rounds = 3", "max_rounds = 2")
+        .replace("brief = \"oxford_opposition.md\"", "brief = \"oxford_opposition.md\"\nmodel = \"claude-opus-4-1\"")
+        .replace("brief = \"oxford_judge.md\"", "brief = \"oxford_judge.md\"\nmodel = \"claude-sonnet-4-5\"");
+    std::fs::write(formats.join("house.toml"), oxford).unwrap();
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.args(["run", "This house prefers tabs", "--format", "house", "--judge-model", "claude-haiku-4-5"]);
+    let out = output(cmd).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let requests = server.requests();
+    let model_of = |seat: &str| {
+        let found = requests.iter().find(|r| r.system().contains(seat)).unwrap();
+        found.body["model"].as_str().unwrap_or_default().to_string()
+    };
+    assert_eq!(model_of("OPPOSITION"), "claude-opus-4-1", "the format's seat model");
+    assert_eq!(model_of("CHAIR"), "claude-haiku-4-5", "--judge-model wins over the format");
+    let store = Store::open(data.path()).unwrap();
+    let loaded = store.load(&store.resolve(None).unwrap()).unwrap();
+    let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+    assert_eq!(state.rounds.len(), 2, "the format's own max_rounds");
+}
