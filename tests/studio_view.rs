@@ -662,3 +662,35 @@ fn a_watch_says_so_in_its_header_and_status_line() {
     assert!(text.contains("✓ ENDED · watching 20261123-120000-ab12"), "{text}");
     insta::assert_snapshot!("watch_ended_80x24", text);
 }
+
+/// An Oxford debate's opening speeches streaming: the seats go by the
+/// format's names, and the header names the phase where there is room.
+fn oxford_opening() -> App {
+    let mut app = studio_support::new_app();
+    app.session = Some("20261124-120000-0f0d".into());
+    let catalog = heat::format::Catalog::load(None);
+    let record = catalog.find("oxford").ok().and_then(heat::format::Format::log_record);
+    let mut events = studio_support::started_events(3);
+    events
+        .insert(1, DebateEvent::Formatted { format: Box::new(record.unwrap_or_else(|| panic!("oxford is built in"))) });
+    feed(&mut app, &events);
+    feed(
+        &mut app,
+        &[
+            DebateEvent::Delta { round: 0, role: Role::Advocate, text: "1. Tabs let each reader choose.".into() },
+            DebateEvent::Delta { round: 0, role: Role::Skeptic, text: "1. Spaces look the same everywhere.".into() },
+        ],
+    );
+    app
+}
+
+#[test]
+fn oxford_opening_speeches() {
+    check("oxford_opening", oxford_opening, &["Proposition", "Opposition", "Chair", "Round 1 of 3"]);
+    for (w, h) in [(120, 40), (200, 50)] {
+        let text = screen(&mut oxford_opening(), w, h);
+        assert!(text.contains("Round 1 of 3 · Opening"), "{w}x{h}:\n{text}");
+        assert!(text.contains("The chair speaks when both sides"), "{w}x{h}:\n{text}");
+        assert!(!text.contains("Advocate") && !text.contains("Skeptic"), "{w}x{h}:\n{text}");
+    }
+}

@@ -363,7 +363,11 @@ fn chosen_judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose)
         out.push_str(&format!("\nThe person running the debate asks you to consider: {note}"));
     }
     for role in Role::DEBATERS {
-        out.push_str(&format!("\n\nThe {} argued:\n\"\"\"\n{}\n\"\"\"", role.key(), read_argument(round, role)));
+        out.push_str(&format!(
+            "\n\nThe {} argued:\n\"\"\"\n{}\n\"\"\"",
+            state.seat_name(role),
+            read_argument(round, role)
+        ));
     }
     if purpose.is_final() {
         let why =

@@ -49,12 +49,17 @@ pub fn start_screen() -> App {
 }
 
 fn started() -> Vec<DebateEvent> {
+    started_events(4)
+}
+
+/// A debate of `max_rounds` started, both debaters' first turns begun.
+pub fn started_events(max_rounds: u32) -> Vec<DebateEvent> {
     let participants = Role::ALL
         .into_iter()
         .map(|role| Participant { role, provider: "openai".into(), model: "gpt-4.1-mini".into(), served: None })
         .collect();
     vec![
-        DebateEvent::Started { topic: TOPIC.into(), max_rounds: 4, initial_heat: 0.9, participants },
+        DebateEvent::Started { topic: TOPIC.into(), max_rounds, initial_heat: 0.9, participants },
         DebateEvent::RoundStarted { round: 0, topic: TOPIC.into(), heat: 0.9, injected: vec![] },
         DebateEvent::TurnStarted {
             round: 0,

@@ -122,6 +122,10 @@ fn rounds(app: &App, compact: bool) -> Vec<Span<'static>> {
         format!(" Round {number} of {}", debate.max_rounds),
         Style::new().add_modifier(Modifier::BOLD),
     ));
+    // A format's phase (Oxford's opening, rebuttal, closing) follows the round.
+    if let Some(phase) = debate.current_round().and_then(|r| debate.phase(r.number)).filter(|_| !compact) {
+        spans.push(Span::styled(format!(" · {}", phase.name), Style::new().add_modifier(Modifier::BOLD)));
+    }
     for role in Role::ALL {
         let status = debate.current_round().and_then(|r| r.turn(role)).map(|t| &t.status);
         let (mark, color) = match status {

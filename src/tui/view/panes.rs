@@ -134,11 +134,16 @@ fn mark_matches(
     }
 }
 
-fn waiting_text(app: &App, role: Role) -> &'static str {
+fn waiting_text(app: &App, role: Role) -> String {
     if app.session.is_none() {
-        return "";
+        return String::new();
     }
-    role.seat().waiting
+    let waiting = role.seat().waiting;
+    // A format's judge goes by its own name ("The chair speaks when…").
+    match &app.debate.format {
+        Some(format) if role.is_judge() => waiting.replacen("judge", &format.label(role).to_lowercase(), 1),
+        _ => waiting.to_string(),
+    }
 }
 
 fn model_label(app: &App, role: Role) -> String {
