@@ -99,8 +99,15 @@ pub fn is_chosen(text: &str) -> bool {
 
 /// Reads a chosen verdict. `fallback_topic` stays the topic when the judge
 /// gave no question; `heat` is the measured one; `is_final` marks the final
-/// synthesis.
-pub fn parse(text: &str, fallback_topic: &str, heat: f32, is_final: bool) -> Result<Verdict, VerdictError> {
+/// synthesis; `sides` are the two debaters' names as the format calls them
+/// ("advocate", "skeptic" in the duel).
+pub fn parse(
+    text: &str,
+    fallback_topic: &str,
+    heat: f32,
+    is_final: bool,
+    sides: [&str; 2],
+) -> Result<Verdict, VerdictError> {
     let map = verdict::parse_map(text)?;
     let sentence = |field: &'static str| match map.get(field) {
         Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.trim().to_string()),
@@ -117,8 +124,8 @@ pub fn parse(text: &str, fallback_topic: &str, heat: f32, is_final: bool) -> Res
         .unwrap_or(fallback_topic)
         .to_string();
     let scope = if is_final { "The debate's strongest points" } else { "This round's strongest points" };
-    let verdict =
-        format!("{scope}: the advocate's \u{201c}{advocate}\u{201d} and the skeptic's \u{201c}{skeptic}\u{201d}");
+    let [pro, con] = sides;
+    let verdict = format!("{scope}: the {pro}'s \u{201c}{advocate}\u{201d} and the {con}'s \u{201c}{skeptic}\u{201d}");
     Ok(Verdict { resolved: is_final, verdict, topic, heat, ..Verdict::default() })
 }
 
@@ -228,6 +235,8 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
+    const DUEL: [&str; 2] = ["advocate", "skeptic"];
+
     const PROPOSITION: &str = "Cities should ban cars";
     const ADVOCATE: &str = "I agree that cities should ban cars. My first reason is that streets become safer \
         for children. Air quality improves when traffic falls.\n\nShops see more people on foot and";
@@ -277,7 +286,7 @@ mod tests {
     fn a_chosen_verdict_is_told_in_words_with_the_measured_heat() {
         let answer = r#"{"advocate_best":"Air quality improves when traffic falls.","skeptic_best":"Deliveries would cost more for small shops.","next_question":"Would deliveries really cost more without cars?"}"#;
         assert!(is_chosen(answer));
-        let verdict = parse(answer, PROPOSITION, 0.65, false).unwrap();
+        let verdict = parse(answer, PROPOSITION, 0.65, false, DUEL).unwrap();
         assert_eq!(
             verdict.verdict,
             "This round's strongest points: the advocate's \u{201c}Air quality improves when traffic falls.\u{201d} \
@@ -291,7 +300,7 @@ mod tests {
     #[test]
     fn the_final_synthesis_resolves_and_keeps_the_topic() {
         let answer = r#"{"advocate_best":"A.","skeptic_best":"B."}"#;
-        let verdict = parse(answer, PROPOSITION, 0.5, true).unwrap();
+        let verdict = parse(answer, PROPOSITION, 0.5, true, DUEL).unwrap();
         assert!(verdict.resolved);
         assert!(verdict.verdict.starts_with("The debate's strongest points"));
         assert_eq!(verdict.topic, PROPOSITION);
@@ -299,7 +308,7 @@ mod tests {
 
     #[test]
     fn a_missing_choice_is_an_error_the_repair_can_name() {
-        let err = parse(r#"{"skeptic_best":"B."}"#, "t", 0.5, false).unwrap_err();
+        let err = parse(r#"{"skeptic_best":"B."}"#, "t", 0.5, false, DUEL).unwrap_err();
         assert!(err.to_string().contains("advocate_best"), "{err}");
     }
 

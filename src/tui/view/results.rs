@@ -242,8 +242,11 @@ fn words_chart(frame: &mut Frame<'_>, app: &App, area: Rect, words: &[(u32, usiz
     let bar_width = (area.width.saturating_sub(groups) / (groups * 2)).clamp(1, 6);
     let title = Line::from(vec![
         Span::styled("Words per round ", Style::new().fg(theme.title)),
-        Span::styled("■ advocate ", Style::new().fg(theme.role(Role::Advocate))),
-        Span::styled("■ skeptic", Style::new().fg(theme.role(Role::Skeptic))),
+        Span::styled(
+            format!("■ {} ", app.debate.seat_name(Role::Advocate)),
+            Style::new().fg(theme.role(Role::Advocate)),
+        ),
+        Span::styled(format!("■ {}", app.debate.seat_name(Role::Skeptic)), Style::new().fg(theme.role(Role::Skeptic))),
     ]);
     let mut chart = BarChart::default()
         .block(ratatui::widgets::Block::new().title(title))
