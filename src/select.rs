@@ -88,10 +88,15 @@ pub struct Environment {
     pub openai_models: Result<Vec<String>, String>,
 }
 
+/// OpenAI's model when none is named. Not in the default file: `heat config
+/// init` copies that file, and a model written there would count as chosen,
+/// so a custom server would no longer name its own (`custom_openai_base`).
+const OPENAI_MODEL: &str = "gpt-4.1-mini";
+
 /// The Ollama server's base URL, from `OLLAMA_HOST`'s loose forms
 /// (`host`, `host:port`, `0.0.0.0`, with or without a scheme).
 pub fn ollama_base(config: &Config) -> String {
-    let raw = config.text("providers.ollama.base_url").unwrap_or("http://localhost:11434");
+    let raw: &str = config.defaulted("providers.ollama.base_url");
     let (scheme, rest) = match raw.split_once("://") {
         Some((s, r)) => (s.to_string(), r.trim_end_matches('/').to_string()),
         None => ("http".to_string(), raw.trim_end_matches('/').to_string()),
@@ -162,7 +167,7 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
     let mut notices = Vec::new();
     for role in Role::ALL {
         let entry = config.role_entry(role, "provider");
-        let named = config.role_text(role, "provider").unwrap_or("auto");
+        let named: &str = config.role_defaulted(role, "provider");
         let (kind, why) = match ProviderKind::from_name(named) {
             Some(kind) => {
                 let source = entry.map_or(Source::Default, |e| e.source.clone());
@@ -236,10 +241,10 @@ fn check_available(config: &Config, env: &Environment, kind: ProviderKind) -> an
 
 fn default_model(config: &Config, env: &Environment, kind: ProviderKind) -> anyhow::Result<String> {
     Ok(match kind {
-        ProviderKind::Anthropic => config.text("providers.anthropic.model").unwrap_or("claude-haiku-4-5").to_string(),
+        ProviderKind::Anthropic => config.defaulted::<&str>("providers.anthropic.model").to_string(),
         ProviderKind::OpenAi => match &env.openai_models {
             Ok(models) if !openai_model_chosen(config) && !models.is_empty() => models[0].clone(),
-            _ => config.text("providers.openai.model").unwrap_or("gpt-4.1-mini").to_string(),
+            _ => config.text("providers.openai.model").unwrap_or(OPENAI_MODEL).to_string(),
         },
         ProviderKind::Ollama => match (config.text("providers.ollama.model"), &env.ollama) {
             (Some(model), _) => model.to_string(),
@@ -262,14 +267,12 @@ fn section(kind: ProviderKind) -> &'static str {
 /// `providers.<name>.structured_output`, checked.
 pub fn structured_setting(config: &Config, kind: ProviderKind) -> anyhow::Result<StructuredSetting> {
     let key = format!("providers.{}.structured_output", section(kind));
-    let value = config.text(&key).unwrap_or("auto");
+    let value: &str = config.defaulted(&key);
     StructuredSetting::parse(value)
         .with_context(|| format!("`{key}` must be \"auto\", \"schema\", \"json\" or \"off\", got {value:?}"))
 }
 
 fn http(config: &Config, kind: ProviderKind, base_url: String, api_key: Option<&str>) -> HttpConfig {
-    let secs =
-        |key, default| Duration::from_secs(config.int(key).and_then(|v| u64::try_from(v).ok()).unwrap_or(default));
     let max_concurrent = config
         .int(&format!("providers.{}.max_concurrent", section(kind)))
         .and_then(|v| u32::try_from(v).ok())
@@ -277,8 +280,8 @@ fn http(config: &Config, kind: ProviderKind, base_url: String, api_key: Option<&
     HttpConfig {
         base_url,
         api_key: api_key.map(String::from),
-        connect_timeout: secs("network.connect_timeout_secs", 10),
-        idle_timeout: secs("network.idle_timeout_secs", 60),
+        connect_timeout: Duration::from_secs(config.defaulted("network.connect_timeout_secs")),
+        idle_timeout: Duration::from_secs(config.defaulted("network.idle_timeout_secs")),
         max_concurrent,
     }
 }
@@ -288,12 +291,12 @@ fn http(config: &Config, kind: ProviderKind, base_url: String, api_key: Option<&
 pub fn http_model(config: &Config, kind: ProviderKind) -> Option<Arc<dyn ChatModel>> {
     Some(match kind {
         ProviderKind::Anthropic => {
-            let base = config.text("providers.anthropic.base_url").unwrap_or("https://api.anthropic.com");
+            let base: &str = config.defaulted("providers.anthropic.base_url");
             let key = config.text("providers.anthropic.api_key");
             Arc::new(AnthropicModel::new(http(config, kind, base.into(), key)))
         }
         ProviderKind::OpenAi => {
-            let base = config.text("providers.openai.base_url").unwrap_or("https://api.openai.com/v1");
+            let base: &str = config.defaulted("providers.openai.base_url");
             let key = config.text("providers.openai.api_key");
             Arc::new(OpenAiModel::new(http(config, kind, base.into(), key)))
         }
@@ -342,9 +345,9 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
             models.push((choice.kind, file.map(String::from), Arc::clone(&m)));
             m
         };
-        let mut max_tokens = config.role_int(choice.role, "max_tokens").unwrap_or(1024);
+        let mut max_tokens: u32 = config.role_defaulted(choice.role, "max_tokens");
         if choice.kind == ProviderKind::Local {
-            max_tokens = max_tokens.min(config.int("providers.local.max_tokens").unwrap_or(256));
+            max_tokens = max_tokens.min(config.defaulted("providers.local.max_tokens"));
         }
         let thinking_budget = match choice.kind {
             ProviderKind::Anthropic => config.role_int(choice.role, "thinking_budget"),
@@ -357,7 +360,7 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         Ok(RoleSetup {
             model,
             model_name: choice.model.clone(),
-            max_tokens: u32::try_from(max_tokens).unwrap_or(1024),
+            max_tokens,
             thinking_budget: thinking_budget.and_then(|b| u32::try_from(b).ok()),
             structured,
             max_context: match choice.kind {
@@ -376,7 +379,7 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         setups.try_into().map_err(|_| anyhow::anyhow!("expected one setup per seat"))?;
     let prompts_dir = config.text("debate.prompts_dir").map(std::path::PathBuf::from);
     let all_local = selection.roles.iter().all(|r| r.kind == ProviderKind::Local);
-    let base = match config.text("providers.local.prompts").unwrap_or("compact") {
+    let base = match config.defaulted("providers.local.prompts") {
         "compact" if all_local => Prompts::compact(),
         "compact" | "full" => Prompts::default(),
         other => bail!("`providers.local.prompts` must be \"compact\" or \"full\", got {other:?}"),
@@ -384,13 +387,10 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
     Ok(EngineSetup {
         roles,
         prompts: Prompts::load(base, prompts_dir.as_deref())?,
-        retry: RetryPolicy {
-            max_retries: config.int("network.max_retries").and_then(|v| u32::try_from(v).ok()).unwrap_or(4),
-            ..RetryPolicy::default()
-        },
-        judge_temperature: config.float("debate.judge_temperature").unwrap_or(0.2) as f32,
+        retry: RetryPolicy { max_retries: config.defaulted("network.max_retries"), ..RetryPolicy::default() },
+        judge_temperature: config.defaulted::<f64>("debate.judge_temperature") as f32,
         seed: config.int("debate.seed").and_then(|s| u64::try_from(s).ok()),
-        swap_check: config.flag("debate.swap_check").unwrap_or(false),
+        swap_check: config.defaulted("debate.swap_check"),
     })
 }
 

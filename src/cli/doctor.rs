@@ -215,16 +215,11 @@ fn add_probe(report: &mut Report, what: &'static str, probe: Probe) {
 /// Asks the provider for its model list with the configured key: proves the
 /// server is reachable and the key is accepted, without spending tokens.
 async fn http_check(config: &Config, kind: ProviderKind) -> (Mark, String) {
-    let (base_key, key_key, default_base, var) = match kind {
-        ProviderKind::Anthropic => (
-            "providers.anthropic.base_url",
-            "providers.anthropic.api_key",
-            "https://api.anthropic.com",
-            "ANTHROPIC_API_KEY",
-        ),
-        _ => ("providers.openai.base_url", "providers.openai.api_key", "https://api.openai.com/v1", "OPENAI_API_KEY"),
+    let (base_key, key_key, var) = match kind {
+        ProviderKind::Anthropic => ("providers.anthropic.base_url", "providers.anthropic.api_key", "ANTHROPIC_API_KEY"),
+        _ => ("providers.openai.base_url", "providers.openai.api_key", "OPENAI_API_KEY"),
     };
-    let base = config.text(base_key).unwrap_or(default_base).trim_end_matches('/').to_string();
+    let base = config.defaulted::<&str>(base_key).trim_end_matches('/').to_string();
     let key = config.text(key_key).map(str::trim);
     let key_from =
         config.get(key_key).map_or_else(|| "no key".to_string(), |e| format!("key from {}", source(&e.source)));

@@ -157,11 +157,10 @@ pub fn loader(config: &Config) -> Option<Loader> {
         }
         _ => "check HEAT_MODEL_PATH or providers.local.model_path".to_string(),
     };
-    let int = |key: &str| config.int(key);
     let options = LocalOptions {
-        n_ctx: int("providers.local.context").and_then(|v| u32::try_from(v).ok()).unwrap_or(2048),
-        lanes: int("providers.local.contexts").and_then(|v| usize::try_from(v).ok()).unwrap_or(3),
-        seed: int("providers.local.seed").and_then(|v| u32::try_from(v).ok()).unwrap_or(1234),
+        n_ctx: config.defaulted("providers.local.context"),
+        lanes: config.defaulted("providers.local.contexts"),
+        seed: config.defaulted("providers.local.seed"),
         repeat_penalty: 1.1,
     };
     Some(Box::new(move |own: Option<&Path>, roles: usize| {

@@ -111,8 +111,8 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         app.mode = tui::app::Mode::Replays;
     }
     app.roster = found.roster;
-    app.show_stats = config.flag("ui.turn_stats").unwrap_or(false);
-    app.show_parity = config.flag("ui.length_parity").unwrap_or(true);
+    app.show_stats = config.defaulted("ui.turn_stats");
+    app.show_parity = config.defaulted("ui.length_parity");
     if found.installer.is_some() {
         app.install = Some(InstallState::Offered);
     }
@@ -129,7 +129,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
     // status bar; a debate's own messages replace them.
     app.notice = (!found.notices.is_empty()).then(|| found.notices.join(" · "));
     let export_dir = std::env::current_dir().context("could not read the current directory")?;
-    let mouse = config.flag("ui.mouse").unwrap_or(true);
+    let mouse = config.defaulted("ui.mouse");
     let (setup, installer) = (found.setup, found.installer);
     let studio = Studio { setup, store, spec, opening, export_dir, installer, mouse, configure };
     tui::run(studio, app).await
@@ -243,7 +243,7 @@ fn offline_installer(config: &Config, selection: &Selection) -> Installer {
 
 /// The studio's theme, as configured; an error names where it was set.
 fn theme(config: &Config) -> anyhow::Result<Theme> {
-    let name = config.text("ui.theme").filter(|t| !t.is_empty()).unwrap_or("default");
+    let name: &str = config.defaulted("ui.theme");
     let user_dir = Config::default_path().and_then(|p| p.parent().map(|d| d.join("themes")));
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     Theme::load(name, user_dir.as_deref(), no_color)
