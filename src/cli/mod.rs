@@ -164,7 +164,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 ModelAction::List => model::list()?,
                 ModelAction::Path => {
                     let config = load_config(config_file.as_ref(), &[])?;
-                    show!("{}", model::model_path(&config)?.display());
+                    show!("{}", crate::setup::local::model_path(&config)?.display());
                 }
             }
             Ok(ExitCode::SUCCESS)

@@ -11,7 +11,7 @@ use anyhow::Context;
 use crate::config::studio as studio_settings;
 use crate::config::{Config, Source, Value};
 use crate::debate::engine::EngineSetup;
-use crate::select::{ProviderKind, Selection};
+use crate::setup::{self, ProviderKind, Selection};
 use crate::store::log::Loaded;
 use crate::store::{self, Store};
 use crate::tui::install::{InstallMsg, InstallState, Installer};
@@ -147,7 +147,7 @@ struct Found {
 /// Chooses each role's provider and builds the set-up; with `offer_install`,
 /// an offline model not on disk yet is offered for install instead.
 async fn providers(config: &Config, offer_install: bool) -> anyhow::Result<Found> {
-    let selection = super::run::selection(config).await?;
+    let selection = setup::selection(config).await?;
     let roster = selection
         .roles
         .iter()
@@ -159,7 +159,7 @@ async fn providers(config: &Config, offer_install: bool) -> anyhow::Result<Found
             pauses_in_place: c.kind == ProviderKind::Local,
         })
         .collect();
-    if offer_install && selection.uses(ProviderKind::Local) && super::model::needs_install(config) {
+    if offer_install && selection.uses(ProviderKind::Local) && setup::local::needs_install(config) {
         let installer = Some(offline_installer(config, &selection));
         return Ok(Found { setup: None, installer, roster, notices: selection.notices.clone() });
     }
