@@ -115,11 +115,11 @@ pub(super) fn spec(config: &Config) -> anyhow::Result<DebateSpec> {
 /// resumes or replays a stored debate starts none, and must not need the file).
 pub(super) fn spec_for(config: &Config, with_source: bool) -> anyhow::Result<DebateSpec> {
     let source = if with_source { read_source(config)? } else { None };
-    let date = config.flag("debate.date").unwrap_or(true).then(grounding::date::today);
+    let date = config.defaulted::<bool>("debate.date").then(grounding::date::today);
     Ok(DebateSpec {
         topic: String::new(),
-        max_rounds: config.int("debate.max_rounds").and_then(|n| u32::try_from(n).ok()).unwrap_or(4),
-        initial_heat: config.float("debate.initial_heat").unwrap_or(0.9) as f32,
+        max_rounds: config.defaulted("debate.max_rounds"),
+        initial_heat: config.defaulted::<f64>("debate.initial_heat") as f32,
         grounding: Grounding { date, source },
     })
 }
