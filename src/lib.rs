@@ -10,6 +10,6 @@ pub mod model_store;
 pub mod provider;
 pub mod report;
 pub mod sanitize;
-pub mod select;
+pub mod setup;
 pub mod store;
 pub mod tui;

@@ -372,7 +372,7 @@ impl DebateArgs {
             flags.push(FlagValue { key: "debate.swap_check".into(), raw: "true".into(), flag: "--swap-check".into() });
         }
         // `--model PATH.gguf`: every role on the embedded model, loading that file.
-        if let Some(path) = self.model.as_deref().filter(|m| crate::select::is_gguf(m)) {
+        if let Some(path) = self.model.as_deref().filter(|m| crate::setup::is_gguf(m)) {
             flags.retain(|f| f.key != "roles.model");
             let flag = |key: &str, raw: &str| FlagValue { key: key.into(), raw: raw.into(), flag: "--model".into() };
             flags.push(flag("providers.local.model_path", path));

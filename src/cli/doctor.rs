@@ -15,7 +15,7 @@ use super::probe::Probe;
 use crate::config::{Config, Source};
 use crate::logging::{self, LogLevel};
 use crate::model_store;
-use crate::select::{self, ProviderKind};
+use crate::setup::{self, ProviderKind};
 use crate::store::{self, Store};
 use crate::tui::view::{MIN_HEIGHT, MIN_WIDTH, SIDE_BY_SIDE};
 
@@ -126,8 +126,8 @@ fn writable(dir: &Path) -> anyhow::Result<()> {
 }
 
 async fn providers_check(report: &mut Report, config: &Config) {
-    let env = super::run::discover(config).await;
-    let selection = match select::select(config, &env) {
+    let env = setup::discover(config).await;
+    let selection = match setup::select(config, &env) {
         Ok(selection) => selection,
         Err(e) => {
             report.add(Mark::Fail, "providers", format!("{e:#}"));
@@ -152,7 +152,7 @@ async fn providers_check(report: &mut Report, config: &Config) {
             }
             ProviderKind::Ollama => match &env.ollama {
                 Ok(models) => {
-                    let base = select::ollama_base(config);
+                    let base = setup::ollama_base(config);
                     report.add(Mark::Ok, "ollama", format!("{base} answers with {} models", models.len()));
                     true
                 }
@@ -172,8 +172,8 @@ async fn providers_check(report: &mut Report, config: &Config) {
 /// Spends a few tokens to check what a debate needs from `kind`: each model
 /// the roles use streams on the chat path, and the judge's verdict comes
 /// back in a form of structured output the server takes.
-async fn live_checks(report: &mut Report, config: &Config, selection: &select::Selection, kind: ProviderKind) {
-    let Some(model) = select::http_model(config, kind) else { return };
+async fn live_checks(report: &mut Report, config: &Config, selection: &setup::Selection, kind: ProviderKind) {
+    let Some(model) = setup::http_model(config, kind) else { return };
     let mut models: Vec<&str> = Vec::new();
     for choice in selection.roles.iter().filter(|c| c.kind == kind) {
         if !models.contains(&choice.model.as_str()) {
@@ -196,7 +196,7 @@ async fn live_checks(report: &mut Report, config: &Config, selection: &select::S
     }
     let judge = selection.roles.iter().find(|c| c.role == crate::debate::Role::Judge && c.kind == kind);
     if let Some(judge) = judge.filter(|_| streams) {
-        let setting = match select::structured_setting(config, kind) {
+        let setting = match setup::structured_setting(config, kind) {
             Ok(setting) => setting,
             Err(e) => return report.add(Mark::Fail, "verdict", format!("{e:#}")),
         };
@@ -215,16 +215,11 @@ fn add_probe(report: &mut Report, what: &'static str, probe: Probe) {
 /// Asks the provider for its model list with the configured key: proves the
 /// server is reachable and the key is accepted, without spending tokens.
 async fn http_check(config: &Config, kind: ProviderKind) -> (Mark, String) {
-    let (base_key, key_key, default_base, var) = match kind {
-        ProviderKind::Anthropic => (
-            "providers.anthropic.base_url",
-            "providers.anthropic.api_key",
-            "https://api.anthropic.com",
-            "ANTHROPIC_API_KEY",
-        ),
-        _ => ("providers.openai.base_url", "providers.openai.api_key", "https://api.openai.com/v1", "OPENAI_API_KEY"),
+    let (key_key, var) = match kind {
+        ProviderKind::Anthropic => ("providers.anthropic.api_key", "ANTHROPIC_API_KEY"),
+        _ => ("providers.openai.api_key", "OPENAI_API_KEY"),
     };
-    let base = config.text(base_key).unwrap_or(default_base).trim_end_matches('/').to_string();
+    let base = setup::base_url(config, kind).unwrap_or_default().trim_end_matches('/').to_string();
     let key = config.text(key_key).map(str::trim);
     let key_from =
         config.get(key_key).map_or_else(|| "no key".to_string(), |e| format!("key from {}", source(&e.source)));

@@ -73,17 +73,13 @@ pub fn main() -> ExitCode {
 }
 
 /// The embedded model's threads per computation: `providers.local.threads`
-/// from the config the command line names (or the default one), else 1,
-/// which holds its speed best on a busy machine while the two debaters still
-/// generate at once. A config that does not load counts as unset here: the
+/// from the config the command line names (or the default one), else the
+/// built-in default. A config that does not load counts as unset here: the
 /// command itself reports it.
 pub fn model_threads() -> usize {
     let file = Cli::try_parse().ok().and_then(|cli| cli.config);
-    load_config(file.as_ref(), &[])
-        .ok()
-        .and_then(|config| config.int("providers.local.threads"))
-        .and_then(|n| usize::try_from(n).ok())
-        .unwrap_or(1)
+    let key = "providers.local.threads";
+    load_config(file.as_ref(), &[]).map_or_else(|_| crate::config::built_in(key), |config| config.defaulted(key))
 }
 
 fn fail(error: &anyhow::Error) -> ExitCode {
@@ -174,7 +170,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 ModelAction::List => model::list()?,
                 ModelAction::Path => {
                     let config = load_config(config_file.as_ref(), &[])?;
-                    show!("{}", model::model_path(&config)?.display());
+                    show!("{}", crate::setup::local::model_path(&config)?.display());
                 }
             }
             Ok(ExitCode::SUCCESS)

@@ -63,7 +63,7 @@ pub async fn summarize(config: &Config, id: Option<&str>) -> anyhow::Result<Stri
     if recorder.state().finish.is_none() {
         bail!("session {id} has not ended: the summary is of an ended debate (`heat resume {id}` goes on with it)");
     }
-    let selection = super::run::selection(config).await?;
+    let selection = crate::setup::selection(config).await?;
     let (setup, notices) = super::run::setup_for(config, &selection, None).await?;
     for notice in notices {
         say!("heat: {notice}");

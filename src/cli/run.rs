@@ -1,6 +1,6 @@
 //! `heat run` and `heat resume`: a debate driven headless, recorded in the
 //! session store and printed as it streams; and `heat config show`, which
-//! shares the provider discovery.
+//! shows the providers set-up would choose.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -8,35 +8,12 @@ use std::process::ExitCode;
 use crate::config::Config;
 use crate::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding};
 use crate::debate::grounding::{self, Source};
-use crate::debate::{Command, DebateEvent, Outcome, Role};
+use crate::debate::{Command, DebateEvent, Outcome};
 use crate::model_store::Progress;
-use crate::select::{self, Environment, ProviderKind, Selection};
+use crate::setup::{self, Selection};
 use crate::store::{self, Recorder, Store};
 
 use super::print::{TextPrinter, json_line};
-
-/// Finds what auto-selection may use: probes Ollama only when a role is on
-/// `auto` and no key decides it first.
-pub async fn discover(config: &Config) -> Environment {
-    let auto = Role::ALL.iter().any(|&r| config.role_text(r, "provider").unwrap_or("auto") == "auto");
-    let keys =
-        config.text("providers.anthropic.api_key").is_some() || config.text("providers.openai.api_key").is_some();
-    let named_ollama = Role::ALL.iter().any(|&r| config.role_text(r, "provider") == Some("ollama"));
-    let ollama = if (auto && !keys) || named_ollama {
-        select::probe_ollama(&select::ollama_base(config)).await
-    } else {
-        Err("not probed".into())
-    };
-    let openai_models = match select::custom_openai_base(config) {
-        Some(base) => select::probe_openai_models(base, config.text("providers.openai.api_key")).await,
-        None => Err("not probed".into()),
-    };
-    Environment { ollama, local: local_status(config), openai_models }
-}
-
-fn local_status(config: &Config) -> Result<String, String> {
-    super::model::status(config)
-}
 
 pub async fn show_config(config: &Config) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
@@ -50,9 +27,9 @@ pub async fn show_config(config: &Config) -> anyhow::Result<()> {
     for (key, value, source) in rows {
         writeln!(out, "{:<width$}  # {source}", format!("{key} = {value}"))?;
     }
-    let env = discover(config).await;
+    let env = setup::discover(config).await;
     writeln!(out, "\n# providers in force")?;
-    match select::select(config, &env) {
+    match setup::select(config, &env) {
         Ok(selection) => {
             for choice in &selection.roles {
                 writeln!(out, "# {:<9} {}/{}  ({})", choice.role.key(), choice.kind, choice.model, choice.why)?;
@@ -75,14 +52,8 @@ async fn engine_setup(config: &Config) -> anyhow::Result<EngineSetup> {
 /// Chooses providers and builds the engine setup; returns the notices
 /// (such as the offline model's) for the caller to show.
 pub(super) async fn engine_setup_quiet(config: &Config) -> anyhow::Result<(EngineSetup, Vec<String>)> {
-    let selection = selection(config).await?;
+    let selection = setup::selection(config).await?;
     setup_for(config, &selection, None).await
-}
-
-/// Which provider and model each role uses.
-pub(super) async fn selection(config: &Config) -> anyhow::Result<Selection> {
-    let env = discover(config).await;
-    select::select(config, &env)
 }
 
 /// Builds the engine set-up for a selection, installing the offline model
@@ -92,19 +63,10 @@ pub(super) async fn setup_for(
     selection: &Selection,
     progress: Option<&mut dyn FnMut(Progress)>,
 ) -> anyhow::Result<(EngineSetup, Vec<String>)> {
-    let loader = if selection.uses(ProviderKind::Local) {
-        // The configured model is only needed by a local role without a file of its own.
-        if selection.roles.iter().any(|r| r.kind == ProviderKind::Local && r.own_gguf().is_none()) {
-            super::model::ensure_installed(config, progress).await?;
-        }
-        super::model::loader(config)
-    } else {
-        None
-    };
-    let setup = select::build(config, selection, loader.as_deref())?;
-    let mut notices = selection.notices.clone();
-    notices.extend(select::model_notices(&setup));
-    Ok((setup, notices))
+    if selection.needs_configured_model() {
+        super::model::ensure_installed(config, progress).await?;
+    }
+    setup::engine(config, selection)
 }
 
 pub async fn run(config: &Config, topic: Option<&str>, json: bool) -> anyhow::Result<ExitCode> {
@@ -153,11 +115,11 @@ pub(super) fn spec(config: &Config) -> anyhow::Result<DebateSpec> {
 /// resumes or replays a stored debate starts none, and must not need the file).
 pub(super) fn spec_for(config: &Config, with_source: bool) -> anyhow::Result<DebateSpec> {
     let source = if with_source { read_source(config)? } else { None };
-    let date = config.flag("debate.date").unwrap_or(true).then(grounding::date::today);
+    let date = config.defaulted::<bool>("debate.date").then(grounding::date::today);
     Ok(DebateSpec {
         topic: String::new(),
-        max_rounds: config.int("debate.max_rounds").and_then(|n| u32::try_from(n).ok()).unwrap_or(4),
-        initial_heat: config.float("debate.initial_heat").unwrap_or(0.9) as f32,
+        max_rounds: config.defaulted("debate.max_rounds"),
+        initial_heat: config.defaulted::<f64>("debate.initial_heat") as f32,
         grounding: Grounding { date, source },
         format: crate::format::layer::chosen(config)?.log_record(),
     })

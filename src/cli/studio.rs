@@ -11,7 +11,7 @@ use anyhow::Context;
 use crate::config::studio as studio_settings;
 use crate::config::{Config, Source, Value};
 use crate::debate::engine::EngineSetup;
-use crate::select::{ProviderKind, Selection};
+use crate::setup::{self, ProviderKind, Selection};
 use crate::store::log::Loaded;
 use crate::store::{self, Store};
 use crate::tui::install::{InstallMsg, InstallState, Installer};
@@ -111,8 +111,8 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         app.mode = tui::app::Mode::Replays;
     }
     app.roster = found.roster;
-    app.show_stats = config.flag("ui.turn_stats").unwrap_or(false);
-    app.show_parity = config.flag("ui.length_parity").unwrap_or(true);
+    app.show_stats = config.defaulted("ui.turn_stats");
+    app.show_parity = config.defaulted("ui.length_parity");
     if found.installer.is_some() {
         app.install = Some(InstallState::Offered);
     }
@@ -129,7 +129,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
     // status bar; a debate's own messages replace them.
     app.notice = (!found.notices.is_empty()).then(|| found.notices.join(" · "));
     let export_dir = std::env::current_dir().context("could not read the current directory")?;
-    let mouse = config.flag("ui.mouse").unwrap_or(true);
+    let mouse = config.defaulted("ui.mouse");
     let (setup, installer) = (found.setup, found.installer);
     let studio = Studio { setup, store, spec, opening, export_dir, installer, mouse, configure };
     Box::pin(tui::run(studio, app)).await
@@ -147,7 +147,7 @@ struct Found {
 /// Chooses each role's provider and builds the set-up; with `offer_install`,
 /// an offline model not on disk yet is offered for install instead.
 async fn providers(config: &Config, offer_install: bool) -> anyhow::Result<Found> {
-    let selection = super::run::selection(config).await?;
+    let selection = setup::selection(config).await?;
     let roster = selection
         .roles
         .iter()
@@ -159,7 +159,7 @@ async fn providers(config: &Config, offer_install: bool) -> anyhow::Result<Found
             pauses_in_place: c.kind == ProviderKind::Local,
         })
         .collect();
-    if offer_install && selection.uses(ProviderKind::Local) && super::model::needs_install(config) {
+    if offer_install && selection.uses(ProviderKind::Local) && setup::local::needs_install(config) {
         let installer = Some(offline_installer(config, &selection));
         return Ok(Found { setup: None, installer, roster, notices: selection.notices.clone() });
     }
@@ -243,7 +243,7 @@ fn offline_installer(config: &Config, selection: &Selection) -> Installer {
 
 /// The studio's theme, as configured; an error names where it was set.
 fn theme(config: &Config) -> anyhow::Result<Theme> {
-    let name = config.text("ui.theme").filter(|t| !t.is_empty()).unwrap_or("default");
+    let name: &str = config.defaulted("ui.theme");
     let user_dir = Config::default_path().and_then(|p| p.parent().map(|d| d.join("themes")));
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     Theme::load(name, user_dir.as_deref(), no_color)

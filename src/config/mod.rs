@@ -8,14 +8,22 @@ pub mod studio;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use anyhow::{Context, bail};
 
 use crate::debate::Role;
 use keys::{KeySpec, Kind};
 
-/// The commented starter file; its values are the built-in defaults.
+/// The commented starter file; its values are the built-in defaults, and
+/// the only place a default is written.
 pub const DEFAULT_FILE: &str = include_str!("../../assets/default-config.toml");
+
+/// The default file's values, parsed once. Empty only if the file does not
+/// parse, and then no `Config` loads.
+static BUILT_IN: LazyLock<BTreeMap<String, Value>> = LazyLock::new(|| {
+    defaults(&keys::all()).map(|entries| entries.into_iter().map(|(k, e)| (k, e.value)).collect()).unwrap_or_default()
+});
 
 /// Where a value came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -221,6 +229,21 @@ impl Config {
         }
     }
 
+    /// `key`'s value in force, or its built-in default when it is unset
+    /// (empty text) or does not fit `T`: an answer for every key the
+    /// default file sets, so callers repeat no default.
+    pub fn defaulted<'a, T: FromValue<'a>>(&'a self, key: &str) -> T {
+        self.get(key).and_then(|e| T::from_value(&e.value)).unwrap_or_else(|| fallback(key))
+    }
+
+    /// A role's value (`roles.<role>.<leaf>`, else `roles.<leaf>`), or the
+    /// built-in default of `roles.<leaf>`.
+    pub fn role_defaulted<'a, T: FromValue<'a>>(&'a self, role: Role, leaf: &str) -> T {
+        self.role_entry(role, leaf)
+            .and_then(|e| T::from_value(&e.value))
+            .unwrap_or_else(|| fallback(&format!("roles.{leaf}")))
+    }
+
     /// A role's prices (`roles.price_input`, `price_output`, `price_cached_input`),
     /// when both the input and output prices are set.
     pub fn price(&self, role: Role) -> Option<crate::debate::cost::Price> {
@@ -239,6 +262,73 @@ impl Config {
             })
             .collect()
     }
+}
+
+/// A type a key's value reads as: text (trimmed; empty counts as unset), a
+/// whole number as any integer type it fits, a number, or a flag.
+pub trait FromValue<'a>: Sized + Default {
+    fn from_value(value: &'a Value) -> Option<Self>;
+}
+
+impl<'a> FromValue<'a> for &'a str {
+    fn from_value(value: &'a Value) -> Option<Self> {
+        match value {
+            Value::Text(s) if !s.trim().is_empty() => Some(s.trim()),
+            _ => None,
+        }
+    }
+}
+
+impl FromValue<'_> for f64 {
+    fn from_value(value: &Value) -> Option<Self> {
+        match value {
+            Value::Float(x) => Some(*x),
+            Value::Int(i) => Some(*i as f64),
+            Value::Text(_) | Value::Flag(_) => None,
+        }
+    }
+}
+
+impl FromValue<'_> for bool {
+    fn from_value(value: &Value) -> Option<Self> {
+        match value {
+            Value::Flag(b) => Some(*b),
+            _ => None,
+        }
+    }
+}
+
+macro_rules! whole_number {
+    ($($t:ty),*) => {$(
+        impl FromValue<'_> for $t {
+            fn from_value(value: &Value) -> Option<Self> {
+                match value {
+                    Value::Int(i) => <$t>::try_from(*i).ok(),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+
+whole_number!(i64, u32, u64, usize);
+
+/// `key`'s built-in default, from the default file. A key the file does not
+/// set reads as zero, empty or false: a test checks that every key read
+/// with [`Config::defaulted`] is in the file.
+pub fn built_in<T: FromValue<'static>>(key: &str) -> T {
+    fallback(key)
+}
+
+/// As [`built_in`], for a value read alongside a config's own.
+fn fallback<'a, T: FromValue<'a>>(key: &str) -> T {
+    let value: Option<&'a Value> = built_in_value(key);
+    value.and_then(|v| T::from_value(v)).unwrap_or_default()
+}
+
+/// `key`'s value in the default file, if it sets one.
+pub fn built_in_value(key: &str) -> Option<&'static Value> {
+    BUILT_IN.get(key)
 }
 
 fn defaults(specs: &[KeySpec]) -> anyhow::Result<BTreeMap<String, Entry>> {

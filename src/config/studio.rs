@@ -127,14 +127,17 @@ impl Config {
     pub fn setting_text(&self, key: &str) -> String {
         let role = crate::debate::Role::ALL.into_iter().find(|r| key.starts_with(&format!("roles.{}.", r.key())));
         let value = match role {
-            Some(role) => self.role_entry(role, key.rsplit('.').next().unwrap_or_default()).map(|e| &e.value),
+            Some(role) => {
+                let leaf = key.rsplit('.').next().unwrap_or_default();
+                let value = self.role_entry(role, leaf).map(|e| &e.value);
+                value.or_else(|| super::built_in_value(&format!("roles.{leaf}")))
+            }
             None => self.get(key).map(|e| &e.value),
         };
         match value {
             Some(Value::Text(s)) => s.trim().to_string(),
             Some(Value::Float(x)) => format!("{x:.2}"),
             Some(other) => other.to_string(),
-            None if key.ends_with(".provider") => "auto".to_string(),
             None => String::new(),
         }
     }

@@ -110,3 +110,63 @@ fn an_assignment_with_no_value_says_so_not_how_to_quote() {
     assert!(err.contains("/cfg/heat.toml line 2: `max_rounds =` has no value"), "{err}");
     assert!(!err.contains("quoted"), "{err}");
 }
+
+#[test]
+fn a_defaulted_key_answers_with_the_value_in_force_or_the_default_files() {
+    let config =
+        with_file("[providers.ollama]\nbase_url = \"\"\n[network]\nmax_retries = 2\n[roles.judge]\nmax_tokens = 512\n")
+            .unwrap();
+    assert_eq!(config.defaulted::<&str>("providers.ollama.base_url"), "http://localhost:11434", "empty is unset");
+    assert_eq!(config.defaulted::<u32>("network.max_retries"), 2);
+    assert_eq!(config.defaulted::<u64>("network.idle_timeout_secs"), 60);
+    assert!((config.defaulted::<f64>("debate.initial_heat") - 0.9).abs() < 1e-9);
+    assert!(config.defaulted::<bool>("ui.mouse"));
+    assert_eq!(config.role_defaulted::<i64>(Role::Judge, "max_tokens"), 512);
+    assert_eq!(config.role_defaulted::<i64>(Role::Skeptic, "max_tokens"), 1024);
+    assert_eq!(config.role_defaulted::<&str>(Role::Skeptic, "provider"), "auto");
+    assert_eq!(built_in::<usize>("providers.local.threads"), 1);
+}
+
+/// The keys the source reads with `defaulted` / `role_defaulted` and a
+/// literal key (`role_defaulted`'s leaf as `roles.<leaf>`).
+fn defaulted_keys_in(text: &str, out: &mut Vec<String>) {
+    for (method, prefix) in [("role_defaulted", "roles."), (".defaulted", "")] {
+        for (at, _) in text.match_indices(method) {
+            let rest = &text[at + method.len()..];
+            // Skip a turbofish, then the role argument.
+            let rest = rest.strip_prefix("::<").map_or(rest, |r| r.split_once('>').map_or(r, |(_, r)| r));
+            let Some(args) = rest.strip_prefix('(') else { continue };
+            let args = if prefix.is_empty() { args } else { args.split_once(',').map_or("", |(_, a)| a) };
+            let Some(literal) = args.trim_start().strip_prefix('"') else { continue };
+            if let Some((key, _)) = literal.split_once('"') {
+                out.push(format!("{prefix}{key}"));
+            }
+        }
+    }
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_key_read_with_its_default_is_in_the_default_file() {
+    let mut files = Vec::new();
+    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+    let mut keys = Vec::new();
+    for file in files.iter().filter(|f| !f.ends_with("config/tests.rs")) {
+        defaulted_keys_in(&std::fs::read_to_string(file).unwrap(), &mut keys);
+    }
+    // Keys built at run time.
+    keys.extend(["anthropic", "openai", "ollama"].map(|p| format!("providers.{p}.structured_output")));
+    assert!(keys.len() > 20, "the scan found too few keys: {keys:?}");
+    let missing: Vec<_> = keys.iter().filter(|k| built_in_value(k).is_none()).collect();
+    assert!(missing.is_empty(), "read with a default but not in assets/default-config.toml: {missing:?}");
+}

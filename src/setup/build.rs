@@ -1,0 +1,159 @@
+//! The engine set-up for a selection: one model per provider kind in use
+//! (a local model load shared by the roles that run it), each role's
+//! limits, the prompts, the retry policy and the judge's temperature.
+
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+
+use super::endpoints::{http_model, section, structured_setting};
+use super::{ProviderKind, RoleChoice, Selection};
+use crate::config::Config;
+use crate::debate::Role;
+use crate::debate::engine::{EngineSetup, RoleSetup, StructuredSetting};
+use crate::debate::prompt::Prompts;
+use crate::provider::ChatModel;
+use crate::provider::retry::RetryPolicy;
+
+/// Loads the embedded model from a file (`None`: the configured one) for a
+/// number of roles that will share it.
+pub type LocalLoader<'a> = &'a dyn Fn(Option<&std::path::Path>, usize) -> anyhow::Result<Arc<dyn ChatModel>>;
+
+/// Builds one model per provider kind in use (so the roles share a local
+/// model load; a role with a GGUF of its own gets its own load), and the
+/// engine setup around them.
+pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'_>>) -> anyhow::Result<EngineSetup> {
+    let mut models: Vec<(ProviderKind, Option<String>, Arc<dyn ChatModel>)> = Vec::new();
+    let mut role_setup = |choice: &RoleChoice| -> anyhow::Result<RoleSetup> {
+        let file = choice.own_gguf();
+        let model = if let Some((_, _, m)) = models.iter().find(|(k, f, _)| *k == choice.kind && f.as_deref() == file) {
+            Arc::clone(m)
+        } else {
+            let m: Arc<dyn ChatModel> = if let Some(model) = http_model(config, choice.kind) {
+                model
+            } else {
+                let load = local.context("this build of heat has no embedded model (feature `local`)")?;
+                let sharing = selection.roles.iter().filter(|r| r.kind == choice.kind && r.own_gguf() == file).count();
+                load(file.map(std::path::Path::new), sharing)?
+            };
+            models.push((choice.kind, file.map(String::from), Arc::clone(&m)));
+            m
+        };
+        let mut max_tokens: u32 = config.role_defaulted(choice.role, "max_tokens");
+        if choice.kind == ProviderKind::Local {
+            max_tokens = max_tokens.min(config.defaulted("providers.local.max_tokens"));
+        }
+        let thinking_budget = match choice.kind {
+            ProviderKind::Anthropic => config.role_int(choice.role, "thinking_budget"),
+            _ => None,
+        };
+        let structured = match choice.kind {
+            ProviderKind::Local => StructuredSetting::Auto,
+            kind => structured_setting(config, kind)?,
+        };
+        Ok(RoleSetup {
+            model,
+            model_name: choice.model.clone(),
+            max_tokens,
+            thinking_budget: thinking_budget.and_then(|b| u32::try_from(b).ok()),
+            structured,
+            max_context: match choice.kind {
+                ProviderKind::Local => None,
+                kind => {
+                    config.int(&format!("providers.{}.max_context", section(kind))).and_then(|n| u32::try_from(n).ok())
+                }
+            },
+        })
+    };
+    let mut setups = Vec::new();
+    for choice in &selection.roles {
+        setups.push(role_setup(choice)?);
+    }
+    let roles: [RoleSetup; Role::COUNT] =
+        setups.try_into().map_err(|_| anyhow::anyhow!("expected one setup per seat"))?;
+    let prompts_dir = config.text("debate.prompts_dir").map(std::path::PathBuf::from);
+    let all_local = selection.roles.iter().all(|r| r.kind == ProviderKind::Local);
+    let base = match config.defaulted("providers.local.prompts") {
+        "compact" if all_local => Prompts::compact(),
+        "compact" | "full" => Prompts::default(),
+        other => bail!("`providers.local.prompts` must be \"compact\" or \"full\", got {other:?}"),
+    };
+    Ok(EngineSetup {
+        roles,
+        prompts: Prompts::load(base, prompts_dir.as_deref())?,
+        retry: RetryPolicy { max_retries: config.defaulted("network.max_retries"), ..RetryPolicy::default() },
+        judge_temperature: config.defaulted::<f64>("debate.judge_temperature") as f32,
+        seed: config.int("debate.seed").and_then(|s| u64::try_from(s).ok()),
+        swap_check: config.defaulted("debate.swap_check"),
+    })
+}
+
+/// What the loaded models say about themselves (a GGUF without a chat
+/// template of its own), once per model.
+pub fn model_notices(setup: &EngineSetup) -> Vec<String> {
+    let mut notices: Vec<String> = Vec::new();
+    for role in &setup.roles {
+        if let Some(notice) = role.model.notice()
+            && !notices.contains(&notice)
+        {
+            notices.push(notice);
+        }
+    }
+    notices
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::setup::select;
+    use crate::setup::testing::{NO_OLLAMA, config, machine};
+
+    #[test]
+    fn an_all_local_debate_gets_the_compact_prompts_unless_told_otherwise() {
+        use crate::provider::scripted::{Reply, ScriptedModel};
+        let load = |_: Option<&std::path::Path>, _: usize| -> anyhow::Result<Arc<dyn ChatModel>> {
+            Ok(Arc::new(ScriptedModel::new([], Reply::text("x"))) as Arc<dyn ChatModel>)
+        };
+        let env = machine(NO_OLLAMA, Ok("SmolLM2-135M"));
+        let setup = |c: &Config| build(c, &select(c, &env).unwrap(), Some(&load));
+        let local = config(&[], &[]);
+        assert_eq!(setup(&local).unwrap().prompts, Prompts::compact());
+        let full = config(&[], &[("providers.local.prompts", "full")]);
+        assert_eq!(setup(&full).unwrap().prompts, Prompts::default());
+        let mixed = config(&[("OPENAI_API_KEY", "o")], &[("roles.judge.provider", "local")]);
+        assert_eq!(setup(&mixed).unwrap().prompts, Prompts::default(), "a mixed debate keeps the full prompts");
+        let bad = config(&[], &[("providers.local.prompts", "tiny")]);
+        let err = setup(&bad).err().expect("an unknown prompt set").to_string();
+        assert!(err.contains("\"compact\" or \"full\"") && err.contains("tiny"), "{err}");
+        assert!(Prompts::compact().system.len() * 2 < Prompts::default().system.len());
+    }
+
+    #[test]
+    fn a_local_role_may_run_a_gguf_of_its_own_and_shares_nothing_else() {
+        use crate::provider::scripted::{Reply, ScriptedModel};
+        let loads = std::sync::Mutex::new(Vec::new());
+        let load = |file: Option<&std::path::Path>, roles: usize| -> anyhow::Result<Arc<dyn ChatModel>> {
+            loads.lock().unwrap().push((file.map(|f| f.display().to_string()), roles));
+            Ok(Arc::new(ScriptedModel::new([], Reply::text("x"))) as Arc<dyn ChatModel>)
+        };
+        let env = machine(NO_OLLAMA, Ok("SmolLM2-135M"));
+        let c = config(&[], &[("roles.judge.model", "/models/judge.gguf")]);
+        let selection = select(&c, &env).unwrap();
+        assert_eq!(selection.roles[2].model, "/models/judge.gguf");
+        let setup = build(&c, &selection, Some(&load)).unwrap();
+        assert_eq!(
+            *loads.lock().unwrap(),
+            vec![(None, 2), (Some("/models/judge.gguf".to_string()), 1)],
+            "the debaters share the configured model (two contexts); the judge loads its own file"
+        );
+        assert!(Arc::ptr_eq(&setup.role(Role::Advocate).model, &setup.role(Role::Skeptic).model));
+        assert!(!Arc::ptr_eq(&setup.role(Role::Advocate).model, &setup.role(Role::Judge).model));
+
+        // A model name the embedded model cannot run is refused, not ignored.
+        let named = config(&[("HEAT_MODEL", "gpt-4.1")], &[]);
+        let Err(err) = select(&named, &env) else { panic!("a non-GGUF model for a local role was accepted") };
+        let err = err.to_string();
+        assert!(err.contains("takes a .gguf file") && err.contains("\"gpt-4.1\""), "{err}");
+    }
+}

@@ -1,0 +1,187 @@
+//! Decides each role's provider and model: the one a role names (checked
+//! for its key or model file), or for `auto` the first that works: an
+//! Anthropic key, an OpenAI key, a running Ollama server, then the embedded
+//! offline model.
+
+use anyhow::bail;
+
+use super::discover::{Environment, ollama_base, openai_model_chosen};
+use super::{ProviderKind, RoleChoice, Selection, is_gguf};
+use crate::config::{Config, Source};
+use crate::debate::Role;
+
+/// OpenAI's model when none is named. Not in the default file: `heat config
+/// init` copies that file, and a model written there would count as chosen,
+/// so a custom server would no longer name its own (`custom_openai_base`).
+const OPENAI_MODEL: &str = "gpt-4.1-mini";
+
+/// Decides each role's provider and model.
+pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
+    let mut roles = Vec::new();
+    let mut notices = Vec::new();
+    for role in Role::ALL {
+        let entry = config.role_entry(role, "provider");
+        let named: &str = config.role_defaulted(role, "provider");
+        let (kind, why) = match ProviderKind::from_name(named) {
+            Some(kind) => {
+                let source = entry.map_or(Source::Default, |e| e.source.clone());
+                check_available(config, env, kind)?;
+                (kind, format!("set by {source}"))
+            }
+            None => auto(config, env)?,
+        };
+        let model = match config.role_text(role, "model") {
+            Some(model) if kind == ProviderKind::Local && !is_gguf(model) => bail!(
+                "the {} runs on the embedded offline model, which takes a .gguf file, but its model is {model:?}: \
+                 set roles.{}.model to a .gguf path, or leave it unset to use providers.local.model_path",
+                role.label().to_lowercase(),
+                role.label().to_lowercase()
+            ),
+            Some(model) => model.to_string(),
+            None => default_model(config, env, kind)?,
+        };
+        roles.push(RoleChoice { role, kind, model, why });
+    }
+    if let Some(local) = roles.iter().find(|r| r.kind == ProviderKind::Local) {
+        let warning = if local.model == "SmolLM2-135M" { " — small model, expect weak arguments" } else { "" };
+        notices.push(format!("offline: {}{warning}", local.model));
+    }
+    Ok(Selection { roles, notices })
+}
+
+fn auto(config: &Config, env: &Environment) -> anyhow::Result<(ProviderKind, String)> {
+    if config.text("providers.anthropic.api_key").is_some() {
+        return Ok((ProviderKind::Anthropic, "auto: an Anthropic API key is set".into()));
+    }
+    if config.text("providers.openai.api_key").is_some() {
+        return Ok((ProviderKind::OpenAi, "auto: an OpenAI API key is set".into()));
+    }
+    if env.ollama.is_ok() {
+        return Ok((ProviderKind::Ollama, format!("auto: an Ollama server answered at {}", ollama_base(config))));
+    }
+    if env.local.is_ok() {
+        return Ok((ProviderKind::Local, "auto: no key or server found; using the embedded offline model".into()));
+    }
+    let ollama = env.ollama.as_ref().err().cloned().unwrap_or_default();
+    let local = env.local.as_ref().err().cloned().unwrap_or_default();
+    bail!(
+        "no model provider is available. Set ANTHROPIC_API_KEY or OPENAI_API_KEY, start Ollama \
+         (or point OLLAMA_HOST at one; {ollama}), or use the offline model ({local})"
+    )
+}
+
+fn check_available(config: &Config, env: &Environment, kind: ProviderKind) -> anyhow::Result<()> {
+    match kind {
+        ProviderKind::Anthropic if config.text("providers.anthropic.api_key").is_none() => {
+            bail!(
+                "the provider is set to anthropic but no key is set: export ANTHROPIC_API_KEY (or set providers.anthropic.api_key)"
+            )
+        }
+        ProviderKind::OpenAi
+            if config.text("providers.openai.api_key").is_none()
+                && config.text("providers.openai.base_url").is_some_and(|u| u.contains("api.openai.com")) =>
+        {
+            bail!(
+                "the provider is set to openai but no key is set: export OPENAI_API_KEY, or point OPENAI_BASE_URL at a server that needs none"
+            )
+        }
+        ProviderKind::Local => match &env.local {
+            Ok(_) => Ok(()),
+            Err(why) => bail!("the provider is set to local but {why}"),
+        },
+        _ => Ok(()),
+    }
+}
+
+fn default_model(config: &Config, env: &Environment, kind: ProviderKind) -> anyhow::Result<String> {
+    Ok(match kind {
+        ProviderKind::Anthropic => config.defaulted::<&str>("providers.anthropic.model").to_string(),
+        ProviderKind::OpenAi => match &env.openai_models {
+            Ok(models) if !openai_model_chosen(config) && !models.is_empty() => models[0].clone(),
+            _ => config.text("providers.openai.model").unwrap_or(OPENAI_MODEL).to_string(),
+        },
+        ProviderKind::Ollama => match (config.text("providers.ollama.model"), &env.ollama) {
+            (Some(model), _) => model.to_string(),
+            (None, Ok(models)) => models.first().cloned().unwrap_or_default(),
+            (None, Err(why)) if why.starts_with("no Ollama server") => bail!(
+                "{why}: start it (`ollama serve`), or point OLLAMA_HOST (providers.ollama.base_url) at the one you run"
+            ),
+            (None, Err(why)) => bail!("no Ollama model to use: {why}; or name one with providers.ollama.model"),
+        },
+        ProviderKind::Local => env.local.clone().map_err(anyhow::Error::msg)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::setup::discover::custom_openai_base;
+    use crate::setup::testing::{NO_OLLAMA, config, kinds, machine};
+
+    #[test]
+    fn the_auto_chain_prefers_anthropic_then_openai_then_ollama_then_local() {
+        let everything = machine(Ok(vec!["llama3.2"]), Ok("SmolLM2-135M"));
+        let both = config(&[("ANTHROPIC_API_KEY", "a"), ("OPENAI_API_KEY", "o")], &[]);
+        let s = select(&both, &everything).unwrap();
+        assert_eq!(kinds(&s), vec![ProviderKind::Anthropic; 3]);
+        assert_eq!(s.roles[0].model, "claude-haiku-4-5");
+        let s = select(&config(&[("OPENAI_API_KEY", "o")], &[]), &everything).unwrap();
+        assert_eq!(kinds(&s), vec![ProviderKind::OpenAi; 3]);
+        let s = select(&config(&[], &[]), &everything).unwrap();
+        assert_eq!(kinds(&s), vec![ProviderKind::Ollama; 3]);
+        assert_eq!(s.roles[2].model, "llama3.2", "the server's first model");
+        let s = select(&config(&[], &[]), &machine(NO_OLLAMA, Ok("SmolLM2-135M"))).unwrap();
+        assert_eq!(kinds(&s), vec![ProviderKind::Local; 3]);
+        assert_eq!(s.notices, vec!["offline: SmolLM2-135M — small model, expect weak arguments".to_string()]);
+    }
+
+    #[test]
+    fn nothing_available_names_every_option() {
+        let err = select(&config(&[], &[]), &machine(NO_OLLAMA, Err("no model installed"))).unwrap_err().to_string();
+        for part in ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OLLAMA_HOST", "no Ollama server", "no model installed"] {
+            assert!(err.contains(part), "{part} missing from: {err}");
+        }
+    }
+
+    #[test]
+    fn a_named_provider_without_its_key_says_how_to_fix_it() {
+        let env = machine(NO_OLLAMA, Ok("SmolLM2-135M"));
+        let err = select(&config(&[], &[("roles.provider", "anthropic")]), &env).unwrap_err().to_string();
+        assert!(err.contains("export ANTHROPIC_API_KEY"), "{err}");
+        // An OpenAI-compatible local server needs no key.
+        let local_server = config(&[("OPENAI_BASE_URL", "http://127.0.0.1:8080/v1")], &[("roles.provider", "openai")]);
+        assert_eq!(kinds(&select(&local_server, &env).unwrap()), vec![ProviderKind::OpenAi; 3]);
+    }
+
+    #[test]
+    fn roles_can_mix_providers_and_models() {
+        let c = config(
+            &[("ANTHROPIC_API_KEY", "a"), ("OPENAI_API_KEY", "o")],
+            &[("roles.skeptic.provider", "openai"), ("roles.judge.model", "claude-sonnet-4-5")],
+        );
+        let s = select(&c, &machine(NO_OLLAMA, Err("none"))).unwrap();
+        assert_eq!(kinds(&s), vec![ProviderKind::Anthropic, ProviderKind::OpenAi, ProviderKind::Anthropic]);
+        assert_eq!(s.roles[1].model, "gpt-4.1-mini");
+        assert_eq!(s.roles[2].model, "claude-sonnet-4-5");
+        assert!(s.roles[1].why.contains("--roles.skeptic.provider"), "{}", s.roles[1].why);
+    }
+
+    #[test]
+    fn a_custom_openai_server_names_the_default_model_itself() {
+        let mut env = machine(NO_OLLAMA, Err("none"));
+        env.openai_models = Ok(vec!["/models/SmolLM2-135M-Instruct.Q4_1.gguf".into()]);
+        let local_server = config(&[("OPENAI_BASE_URL", "http://127.0.0.1:8765/v1")], &[("roles.provider", "openai")]);
+        assert_eq!(custom_openai_base(&local_server), Some("http://127.0.0.1:8765/v1"));
+        let s = select(&local_server, &env).unwrap();
+        assert_eq!(s.roles[0].model, "/models/SmolLM2-135M-Instruct.Q4_1.gguf");
+        let named = config(
+            &[("OPENAI_BASE_URL", "http://127.0.0.1:8765/v1")],
+            &[("roles.provider", "openai"), ("providers.openai.model", "smol")],
+        );
+        assert_eq!(custom_openai_base(&named), None, "a configured model is not second-guessed");
+        assert_eq!(select(&named, &env).unwrap().roles[0].model, "smol");
+        let openai = config(&[("OPENAI_API_KEY", "o")], &[]);
+        assert_eq!(custom_openai_base(&openai), None, "OpenAI itself keeps its default");
+    }
+}

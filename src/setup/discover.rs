@@ -1,0 +1,126 @@
+//! What auto-selection may use on this machine: the Ollama server (probed
+//! only when a role is on `auto` and no key decides it first, or a role
+//! names it), a custom OpenAI-compatible server's model list, and whether
+//! the offline model can run.
+
+use std::time::Duration;
+
+use crate::config::{Config, Source};
+use crate::debate::Role;
+
+/// What auto-selection found on this machine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Environment {
+    /// Models an Ollama server listed, or why it could not be used.
+    pub ollama: Result<Vec<String>, String>,
+    /// Whether the embedded model can run (feature built in and a model file present or installable).
+    pub local: Result<String, String>,
+    /// Models an OpenAI-compatible server at a custom base URL listed (asked
+    /// only when no model is configured for it), or why not.
+    pub openai_models: Result<Vec<String>, String>,
+}
+
+/// Finds what auto-selection may use: probes Ollama only when a role is on
+/// `auto` and no key decides it first.
+pub async fn discover(config: &Config) -> Environment {
+    let auto = Role::ALL.iter().any(|&r| config.role_defaulted::<&str>(r, "provider") == "auto");
+    let keys =
+        config.text("providers.anthropic.api_key").is_some() || config.text("providers.openai.api_key").is_some();
+    let named_ollama = Role::ALL.iter().any(|&r| config.role_text(r, "provider") == Some("ollama"));
+    let ollama = if (auto && !keys) || named_ollama {
+        probe_ollama(&ollama_base(config)).await
+    } else {
+        Err("not probed".into())
+    };
+    let openai_models = match custom_openai_base(config) {
+        Some(base) => probe_openai_models(base, config.text("providers.openai.api_key")).await,
+        None => Err("not probed".into()),
+    };
+    Environment { ollama, local: super::local::status(config), openai_models }
+}
+
+/// The Ollama server's base URL, from `OLLAMA_HOST`'s loose forms
+/// (`host`, `host:port`, `0.0.0.0`, with or without a scheme).
+pub fn ollama_base(config: &Config) -> String {
+    let raw: &str = config.defaulted("providers.ollama.base_url");
+    let (scheme, rest) = match raw.split_once("://") {
+        Some((s, r)) => (s.to_string(), r.trim_end_matches('/').to_string()),
+        None => ("http".to_string(), raw.trim_end_matches('/').to_string()),
+    };
+    let rest = rest.replacen("0.0.0.0", "127.0.0.1", 1);
+    let has_port = rest.rsplit_once(':').is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()));
+    if has_port { format!("{scheme}://{rest}") } else { format!("{scheme}://{rest}:11434") }
+}
+
+/// Asks an Ollama server which models it has (short timeout: it is a probe).
+pub async fn probe_ollama(base: &str) -> Result<Vec<String>, String> {
+    let client = crate::provider::http::client_builder()
+        .timeout(Duration::from_millis(1500))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let response =
+        client.get(format!("{base}/api/tags")).send().await.map_err(|_| format!("no Ollama server at {base}"))?;
+    let bytes = response.bytes().await.map_err(|_| format!("{base} did not answer like Ollama"))?;
+    let body: serde_json::Value =
+        serde_json::from_slice(&bytes).map_err(|_| format!("{base} did not answer like Ollama"))?;
+    let models = body["models"]
+        .as_array()
+        .map(|list| list.iter().filter_map(|m| m["name"].as_str().map(String::from)).collect::<Vec<_>>())
+        .unwrap_or_default();
+    if models.is_empty() {
+        return Err(format!("the Ollama server at {base} has no models (try `ollama pull llama3.2`)"));
+    }
+    Ok(models)
+}
+
+/// The OpenAI-compatible base URL when it is not OpenAI's own and no model
+/// is configured for it: its own model list then names the default model
+/// (a local server serves one model, whatever name a request carries).
+pub fn custom_openai_base(config: &Config) -> Option<&str> {
+    let base = config.text("providers.openai.base_url")?;
+    let custom = !base.contains("api.openai.com") && !openai_model_chosen(config);
+    custom.then_some(base)
+}
+
+/// Whether a person chose the OpenAI model (not the built-in default).
+pub(super) fn openai_model_chosen(config: &Config) -> bool {
+    config.get("providers.openai.model").is_some_and(|e| !matches!(e.source, Source::Default))
+}
+
+/// Asks an OpenAI-compatible server which models it serves (`GET /models`;
+/// short timeout: it is a probe).
+pub async fn probe_openai_models(base: &str, key: Option<&str>) -> Result<Vec<String>, String> {
+    let client = crate::provider::http::client_builder()
+        .timeout(Duration::from_millis(1500))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let mut request = client.get(format!("{}/models", base.trim_end_matches('/')));
+    if let Some(key) = key {
+        request = request.bearer_auth(key.trim());
+    }
+    let response = request.send().await.map_err(|_| format!("no answer from {base}"))?;
+    let body: serde_json::Value = response.json().await.map_err(|_| format!("{base} listed no models"))?;
+    let models: Vec<String> = body["data"]
+        .as_array()
+        .map(|list| list.iter().filter_map(|m| m["id"].as_str().map(String::from)).collect())
+        .unwrap_or_default();
+    if models.is_empty() { Err(format!("{base} listed no models")) } else { Ok(models) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::setup::testing::config;
+
+    #[test]
+    fn ollama_host_accepts_its_loose_forms() {
+        for (host, base) in [
+            ("localhost", "http://localhost:11434"),
+            ("0.0.0.0:11434", "http://127.0.0.1:11434"),
+            ("https://ollama.example:8443/", "https://ollama.example:8443"),
+            ("127.0.0.1:9999", "http://127.0.0.1:9999"),
+        ] {
+            assert_eq!(ollama_base(&config(&[("OLLAMA_HOST", host)], &[])), base, "{host}");
+        }
+    }
+}
