@@ -10,6 +10,7 @@ pub mod event;
 pub mod extractive;
 pub mod grounding;
 pub mod guard;
+pub mod heat;
 mod notices;
 pub mod plan;
 pub mod prompt;
@@ -23,6 +24,7 @@ pub mod swap;
 pub mod verdict;
 
 pub use event::{BranchChanges, Command, DebateEvent, Outcome, Participant, Role, TurnPurpose};
+pub use heat::Heat;
 pub use seat::{SEATS, Seat, Side};
 pub use state::DebateState;
 pub use verdict::Verdict;
