@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use heat::debate::Heat;
 use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::prompt::Prompts;
 use heat::debate::{DebateEvent, DebateState, Outcome, Role, TurnPurpose};
@@ -47,7 +48,7 @@ fn debater(text: &str) -> Arc<ScriptedModel> {
 }
 
 fn spec(max_rounds: u32) -> DebateSpec {
-    DebateSpec { topic: PROPOSITION.into(), max_rounds, initial_heat: 0.9, grounding: Grounding::default() }
+    DebateSpec { topic: PROPOSITION.into(), max_rounds, initial_heat: Heat::new(0.9), grounding: Grounding::default() }
 }
 
 async fn drain(mut handle: DebateHandle) -> (Vec<DebateEvent>, DebateState) {

@@ -157,7 +157,7 @@ pub(super) fn spec_for(config: &Config, with_source: bool) -> anyhow::Result<Deb
     Ok(DebateSpec {
         topic: String::new(),
         max_rounds: config.int("debate.max_rounds").and_then(|n| u32::try_from(n).ok()).unwrap_or(4),
-        initial_heat: config.float("debate.initial_heat").unwrap_or(0.9) as f32,
+        initial_heat: crate::debate::Heat::new(config.float("debate.initial_heat").unwrap_or(0.9) as f32),
         grounding: Grounding { date, source },
     })
 }

@@ -39,7 +39,7 @@ impl Heat {
         Self::on_grid(if up { self.0 + Self::STEP } else { self.0 - Self::STEP })
     }
 
-    pub fn get(self) -> f32 {
+    pub const fn get(self) -> f32 {
         self.0
     }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::event::{Participant, Role};
 use super::grounding::Source;
+use super::heat::Heat;
 use super::prompt::Prompts;
 use crate::provider::retry::RetryPolicy;
 use crate::provider::{ChatModel, StructuredOutput};
@@ -125,7 +126,7 @@ impl EngineSetup {
 pub struct DebateSpec {
     pub topic: String,
     pub max_rounds: u32,
-    pub initial_heat: f32,
+    pub initial_heat: Heat,
     /// The date and the source document every prompt starts with.
     pub grounding: Grounding,
 }

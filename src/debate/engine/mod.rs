@@ -84,7 +84,7 @@ pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
     let started = DebateEvent::Started {
         topic,
         max_rounds: spec.max_rounds.max(1),
-        initial_heat: verdict::clamp_heat(spec.initial_heat),
+        initial_heat: spec.initial_heat,
         participants: setup.participants(),
     };
     let Grounding { date, source } = spec.grounding;
@@ -293,7 +293,7 @@ impl Engine {
                 }
             }
             Command::PinTemperature(heat) => {
-                self.emit(DebateEvent::TemperaturePinned { heat: verdict::clamp_heat(heat) });
+                self.emit(DebateEvent::TemperaturePinned { heat });
             }
             Command::ReleaseTemperature => {
                 if self.state.pinned_heat.is_some() {
@@ -378,7 +378,7 @@ impl Engine {
             if setup.model.continues_answer() {
                 messages.extend(prompt::opening(&self.state, role, round).map(ChatMessage::assistant));
             }
-            (messages, heat, None)
+            (messages, heat.get(), None)
         };
         let refuses_temperature = self.no_temperature.get(&role).copied().unwrap_or(false);
         let temperature = (setup.thinking_budget.is_none() && !refuses_temperature).then_some(wanted_temperature);
