@@ -21,6 +21,7 @@ pub mod standing;
 pub mod state;
 pub mod summary;
 pub mod swap;
+pub mod temperature;
 pub mod verdict;
 
 pub use event::{BranchChanges, Command, DebateEvent, Outcome, Participant, Role, TurnPurpose};
