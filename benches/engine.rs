@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use heat::debate::Heat;
 use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::prompt::Prompts;
 use heat::provider::ChatModel;
@@ -34,7 +35,7 @@ async fn one_round(setup: EngineSetup) {
     let spec = DebateSpec {
         topic: "Benchmarks beat guesses".into(),
         max_rounds: 3,
-        initial_heat: 0.9,
+        initial_heat: Heat::new(0.9),
         grounding: Grounding::default(),
         format: None,
     };

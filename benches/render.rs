@@ -7,6 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use heat::debate::Heat;
 use heat::debate::{DebateEvent, Role, TurnPurpose};
 use heat::tui::keymap::KeyMap;
 use heat::tui::theme::Theme;
@@ -40,10 +41,14 @@ fn markdown(words: usize, seed: usize) -> String {
 
 fn events() -> Vec<DebateEvent> {
     let topic = "Remote work beats the office".to_string();
-    let mut out =
-        vec![DebateEvent::Started { topic: topic.clone(), max_rounds: 20, initial_heat: 0.9, participants: vec![] }];
+    let mut out = vec![DebateEvent::Started {
+        topic: topic.clone(),
+        max_rounds: 20,
+        initial_heat: Heat::new(0.9),
+        participants: vec![],
+    }];
     for round in 0..ROUNDS {
-        out.push(DebateEvent::RoundStarted { round, topic: topic.clone(), heat: 0.8, injected: vec![] });
+        out.push(DebateEvent::RoundStarted { round, topic: topic.clone(), heat: Heat::new(0.8), injected: vec![] });
         for (i, role) in Role::ALL.into_iter().enumerate() {
             let purpose = if role == Role::Judge { TurnPurpose::Judge } else { TurnPurpose::Argue };
             out.push(DebateEvent::TurnStarted { round, role, purpose, temperature: Some(0.8) });

@@ -6,6 +6,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use heat::debate::Heat;
 use heat::debate::{DebateEvent, Participant, Role, TurnPurpose, Verdict};
 use heat::report::{self, Context};
 use heat::store::log::{self, Header, Record};
@@ -22,11 +23,15 @@ fn big_session(rounds: u32, words: usize) -> (Header, Vec<Record>, usize) {
         .map(|role| Participant { role: *role, provider: "openai".into(), model: "gpt-4.1-mini".into(), served: None })
         .collect();
     let topic = "Remote work beats the office for software teams".to_string();
-    let mut events =
-        vec![DebateEvent::Started { topic: topic.clone(), max_rounds: rounds, initial_heat: 0.9, participants }];
+    let mut events = vec![DebateEvent::Started {
+        topic: topic.clone(),
+        max_rounds: rounds,
+        initial_heat: Heat::new(0.9),
+        participants,
+    }];
     let mut transcript = 0;
     for round in 0..rounds {
-        events.push(DebateEvent::RoundStarted { round, topic: topic.clone(), heat: 0.7, injected: vec![] });
+        events.push(DebateEvent::RoundStarted { round, topic: topic.clone(), heat: Heat::new(0.7), injected: vec![] });
         for role in Role::DEBATERS {
             let text: Vec<&str> = (0..per_turn).map(|_| WORDS[rng.usize(..WORDS.len())]).collect();
             let text = text.join(" ");
@@ -44,7 +49,7 @@ fn big_session(rounds: u32, words: usize) -> (Header, Vec<Record>, usize) {
             resolved: false,
             verdict: "Both held.".into(),
             topic: topic.clone(),
-            heat: 0.6,
+            heat: Heat::new(0.6),
             ..Verdict::default()
         };
         let text = serde_json::to_string(&verdict).unwrap_or_default();

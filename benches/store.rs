@@ -5,6 +5,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use heat::debate::Heat;
 use heat::debate::{BranchChanges, DebateEvent, DebateState, Participant, Role, TurnPurpose, Verdict};
 use heat::store::index::{self, IndexEntry};
 use heat::store::{Store, branch};
@@ -15,11 +16,15 @@ fn events(count: usize) -> Vec<DebateEvent> {
         .iter()
         .map(|&role| Participant { role, provider: "p".into(), model: "m".into(), served: None })
         .collect();
-    let mut out =
-        vec![DebateEvent::Started { topic: "Bench".into(), max_rounds: 1000, initial_heat: 0.9, participants }];
+    let mut out = vec![DebateEvent::Started {
+        topic: "Bench".into(),
+        max_rounds: 1000,
+        initial_heat: Heat::new(0.9),
+        participants,
+    }];
     let mut round = 0;
     while out.len() < count {
-        out.push(DebateEvent::RoundStarted { round, topic: "Bench".into(), heat: 0.8, injected: vec![] });
+        out.push(DebateEvent::RoundStarted { round, topic: "Bench".into(), heat: Heat::new(0.8), injected: vec![] });
         for role in Role::DEBATERS {
             out.push(DebateEvent::TurnStarted { round, role, purpose: TurnPurpose::Argue, temperature: Some(0.8) });
             for _ in 0..200 {
@@ -38,7 +43,7 @@ fn events(count: usize) -> Vec<DebateEvent> {
             resolved: false,
             verdict: "Open.".into(),
             topic: "Bench".into(),
-            heat: 0.7,
+            heat: Heat::new(0.7),
             ..Verdict::default()
         };
         out.push(DebateEvent::TurnCompleted {
@@ -91,7 +96,7 @@ fn bench(c: &mut Criterion) {
                 records: end as u64,
                 how: "heat 0.50".into(),
                 participants: state.participants.clone(),
-                changes: BranchChanges { heat: Some(0.5), ..BranchChanges::default() },
+                changes: BranchChanges { heat: Some(Heat::new(0.5)), ..BranchChanges::default() },
             };
             let recorder = store.create_branch(shared, state, &branched).expect("branch");
             branch_bytes = std::fs::metadata(recorder.path()).map_or(0, |m| m.len());

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use heat::debate::Heat;
 use heat::debate::{DebateEvent, Participant, Role, TurnPurpose};
 use heat::store::Store;
 use heat::store::follow::Follower;
@@ -21,8 +22,8 @@ fn opening() -> Vec<DebateEvent> {
         .map(|&role| Participant { role, provider: "p".into(), model: "m".into(), served: None })
         .collect();
     vec![
-        DebateEvent::Started { topic: "Bench".into(), max_rounds: 4, initial_heat: 0.9, participants },
-        DebateEvent::RoundStarted { round: 0, topic: "Bench".into(), heat: 0.9, injected: vec![] },
+        DebateEvent::Started { topic: "Bench".into(), max_rounds: 4, initial_heat: Heat::new(0.9), participants },
+        DebateEvent::RoundStarted { round: 0, topic: "Bench".into(), heat: Heat::new(0.9), injected: vec![] },
         DebateEvent::TurnStarted { round: 0, role: Role::Advocate, purpose: TurnPurpose::Argue, temperature: None },
     ]
 }

@@ -90,7 +90,7 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::Started { max_rounds, initial_heat, participants, .. } => {
             let who: Vec<String> =
                 participants.iter().map(|p| format!("{}={}/{}", p.role.key(), p.provider, p.model)).collect();
-            tracing::info!(max_rounds, initial_heat, participants = %who.join(" "), "debate started");
+            tracing::info!(max_rounds, initial_heat = initial_heat.get(), participants = %who.join(" "), "debate started");
         }
         DebateEvent::Grounded { date, source } => {
             let source = source.as_ref().map(|s| format!("{} ({} lines, sha256 {})", s.name, s.line_count(), s.sha256));
@@ -105,7 +105,7 @@ pub fn event(event: &DebateEvent) {
             tracing::info!(round = round + 1, role = role.key(), checks = %tally.describe(), "quotes checked");
         }
         DebateEvent::RoundStarted { round, heat, injected, .. } => {
-            tracing::info!(round = round + 1, heat, injected = injected.len(), "round started");
+            tracing::info!(round = round + 1, heat = heat.get(), injected = injected.len(), "round started");
         }
         DebateEvent::TurnStarted { round, role, purpose, temperature } => {
             tracing::debug!(round = round + 1, role = role.key(), ?purpose, ?temperature, "turn started");
@@ -132,7 +132,7 @@ pub fn event(event: &DebateEvent) {
             tracing::error!(round = round + 1, role = role.key(), %error, "turn failed");
         }
         DebateEvent::VerdictReached { round, verdict } => {
-            tracing::info!(round = round + 1, resolved = verdict.resolved, heat = verdict.heat, "verdict");
+            tracing::info!(round = round + 1, resolved = verdict.resolved, heat = verdict.heat.get(), "verdict");
         }
         DebateEvent::VerdictInvalid { round, error, will_retry } => {
             tracing::warn!(round = round + 1, %error, will_retry, "verdict unreadable");
@@ -148,7 +148,7 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::Paused => tracing::info!("paused"),
         DebateEvent::Resumed => tracing::info!("resumed"),
         DebateEvent::TopicInjected { text } => tracing::info!(chars = text.chars().count(), "topic injected"),
-        DebateEvent::TemperaturePinned { heat } => tracing::info!(heat, "heat pinned"),
+        DebateEvent::TemperaturePinned { heat } => tracing::info!(heat = heat.get(), "heat pinned"),
         DebateEvent::TemperatureReleased => tracing::info!("heat released"),
         DebateEvent::ResolutionForced => tracing::info!("resolution forced"),
         DebateEvent::Notice { message } => tracing::warn!(%message, "notice"),

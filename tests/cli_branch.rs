@@ -11,6 +11,7 @@ mod support;
 
 use std::path::Path;
 
+use heat::debate::Heat;
 use heat::debate::{DebateEvent, DebateState, Outcome, Participant, Role, TurnPurpose, Verdict};
 use heat::store::Store;
 use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
@@ -41,7 +42,8 @@ fn stderr(output: &std::process::Output) -> String {
 
 /// One finished round: both arguments, then the judge's verdict.
 fn round(number: u32, topic: &str, heat: f32, next: &str) -> Vec<DebateEvent> {
-    let mut events = vec![DebateEvent::RoundStarted { round: number, topic: topic.into(), heat, injected: vec![] }];
+    let mut events =
+        vec![DebateEvent::RoundStarted { round: number, topic: topic.into(), heat: Heat::new(heat), injected: vec![] }];
     for (role, text) in [(Role::Advocate, "For"), (Role::Skeptic, "Against")] {
         events.push(DebateEvent::TurnStarted { round: number, role, purpose: TurnPurpose::Argue, temperature: None });
         events.push(DebateEvent::TurnCompleted {
@@ -62,7 +64,7 @@ fn round(number: u32, topic: &str, heat: f32, next: &str) -> Vec<DebateEvent> {
         resolved: false,
         verdict: format!("Open after round {}.", number + 1),
         topic: next.into(),
-        heat: 0.6,
+        heat: Heat::new(0.6),
         ..Verdict::default()
     };
     events.push(DebateEvent::TurnCompleted {
@@ -86,7 +88,7 @@ fn store_parent(data: &Path) -> String {
     let mut events = vec![DebateEvent::Started {
         topic: "Tabs beat spaces".into(),
         max_rounds: 4,
-        initial_heat: 0.9,
+        initial_heat: Heat::new(0.9),
         participants: vec![seat(Role::Advocate, "m-adv"), seat(Role::Skeptic, "m-skp"), seat(Role::Judge, "m-judge")],
     }];
     events.extend(round(0, "Tabs beat spaces", 0.9, "Do tabs help screen readers?"));
@@ -94,7 +96,7 @@ fn store_parent(data: &Path) -> String {
     events.push(DebateEvent::RoundStarted {
         round: 2,
         topic: "Is alignment worth it?".into(),
-        heat: 0.6,
+        heat: Heat::new(0.6),
         injected: vec![],
     });
     events.push(DebateEvent::TurnStarted {
@@ -172,7 +174,7 @@ async fn a_branch_shares_the_rounds_before_and_goes_on_with_its_changes() {
     assert_eq!(after.rounds.len(), 3, "rounds 2 and 3 were argued: {:?}", after.rounds.len());
     assert_eq!(after.rounds[1].topic, "Should tabs be the default?");
     assert_eq!(after.rounds[1].injected, vec!["Count the cost of reformatting".to_string()]);
-    assert!((after.rounds[1].heat - 0.4).abs() < 1e-6 && after.rounds[1].pinned, "{:?}", after.rounds[1].heat);
+    assert!((after.rounds[1].heat.get() - 0.4).abs() < 1e-6 && after.rounds[1].pinned, "{:?}", after.rounds[1].heat);
     assert_eq!(after.finish.as_ref().map(|f| &f.outcome), Some(&Outcome::MaxRounds));
     let point = after.branch.as_ref().expect("the branch point is recorded");
     assert_eq!((point.from.as_str(), point.round), (parent.as_str(), 1));
@@ -226,7 +228,7 @@ async fn a_branch_shares_the_rounds_before_and_goes_on_with_its_changes() {
     let grandchild = newest(&store, &[&parent, &child]);
     let deeper = state(&store, &grandchild);
     assert_eq!(deeper.rounds[..2], after.rounds[..2]);
-    assert!((deeper.rounds[2].heat - 0.7).abs() < 1e-6, "{}", deeper.rounds[2].heat);
+    assert!((deeper.rounds[2].heat.get() - 0.7).abs() < 1e-6, "{}", deeper.rounds[2].heat);
     assert_eq!(std::fs::read(store.log_path(&parent)).expect("parent log"), parent_bytes);
 
     // A round that ended its debate leaves a branch nothing to go on with.
@@ -277,7 +279,7 @@ async fn a_branch_cut_short_is_resumed_through_its_parent() {
     recorder.record(&DebateEvent::RoundStarted {
         round: 2,
         topic: "Is alignment worth it?".into(),
-        heat: 0.6,
+        heat: Heat::new(0.6),
         injected: vec![],
     });
     let child = recorder.id().to_string();

@@ -9,6 +9,7 @@ mod support;
 
 use std::path::Path;
 
+use heat::debate::Heat;
 use heat::store::Store;
 use heat::store::log;
 use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
@@ -224,7 +225,7 @@ fn compare_sets_two_debates_side_by_side_and_says_where_they_part() {
     for record in &demo.records {
         let mut event = record.event.clone();
         if let heat::debate::DebateEvent::RoundStarted { round: 2, heat, .. } = &mut event {
-            *heat = 0.6;
+            *heat = Heat::new(0.6);
         }
         recorder.record(&event);
     }
@@ -263,14 +264,14 @@ fn store_named(data: &Path) -> String {
         DebateEvent::Started {
             topic: topic.clone(),
             max_rounds: 3,
-            initial_heat: 0.8,
+            initial_heat: Heat::new(0.8),
             participants: vec![
                 seat(Role::Advocate, "m-adv"),
                 seat(Role::Skeptic, "m-skp"),
                 seat(Role::Judge, "m-judge"),
             ],
         },
-        DebateEvent::RoundStarted { round: 0, topic, heat: 0.8, injected: vec![] },
+        DebateEvent::RoundStarted { round: 0, topic, heat: Heat::new(0.8), injected: vec![] },
         DebateEvent::TurnStarted {
             round: 0,
             role: Role::Advocate,
@@ -343,7 +344,7 @@ async fn a_rematch_with_sides_swapped_seats_each_model_on_the_other_side() {
     let state = heat::debate::DebateState::from_events(loaded.records.iter().map(|r| &r.event));
     assert_eq!(state.origin, Some((first.clone(), "sides swapped, seat judge=m-arbiter".to_string())));
     assert_eq!((state.topic.as_str(), state.max_rounds), ("Tabs beat spaces", 3));
-    assert!((state.initial_heat - 0.8).abs() < 1e-6, "{}", state.initial_heat);
+    assert!((state.initial_heat.get() - 0.8).abs() < 1e-6, "{}", state.initial_heat);
     let page = dir.path().join("rematch.html");
     let out = heat(dir.path()).args(["report", &rematch, "-o"]).arg(&page).output().expect("runs");
     assert!(out.status.success(), "{}", stderr(&out));

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use heat::debate::Heat;
 use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::prompt::Prompts;
 use heat::debate::state::VerdictStatus;
@@ -48,7 +49,7 @@ fn spec(max_rounds: u32) -> DebateSpec {
     DebateSpec {
         topic: "Tabs beat spaces".into(),
         max_rounds,
-        initial_heat: 0.9,
+        initial_heat: Heat::new(0.9),
         grounding: Grounding::default(),
         format: None,
     }
@@ -113,7 +114,7 @@ async fn runs_to_max_rounds_with_heat_from_the_judge() {
     let j = judge([verdict(false, 0.7, "Costs?"), verdict(false, 0.5, "Habits?"), verdict(true, 0.3, "final")]);
     let (_, state) = drain(engine::start(setup(&a, &s, &j), spec(3))).await;
     assert_eq!(outcome(&state), Outcome::MaxRounds);
-    assert_eq!(state.heat_history(), vec![0.9, 0.7, 0.5]);
+    assert_eq!(state.heat_history(), vec![Heat::new(0.9), Heat::new(0.7), Heat::new(0.5)]);
     let temps: Vec<_> = a.requests().iter().map(|r| r.temperature).collect();
     assert_eq!(temps, vec![Some(0.9), Some(0.7), Some(0.5)]);
     // The judge's refined topic reaches the next round, and the control line carries the heat.
@@ -240,7 +241,7 @@ async fn pinned_temperature_reaches_the_next_requests_until_released() {
     let mut handle = engine::start(setup(&a, &s, &j), spec(4));
     let mut events = Vec::new();
     wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Delta { role: Role::Advocate, .. })).await;
-    handle.send(Command::PinTemperature(0.42));
+    handle.send(Command::PinTemperature(Heat::new(0.42)));
     wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TemperaturePinned { .. })).await;
     gate.add_permits(1);
     // Release during round 2 so that round 3 follows the judge again.
@@ -264,10 +265,10 @@ async fn pin_is_clamped_into_range() {
     let (a, s) = (debater("For."), debater("Against."));
     let j = judge([verdict(false, 0.8, "A"), verdict(true, 0.3, "B")]);
     let handle = engine::start(setup(&a, &s, &j), spec(3));
-    handle.send(Command::PinTemperature(7.0));
+    handle.send(Command::PinTemperature(Heat::new(7.0)));
     let (_, state) = drain(handle).await;
-    assert_eq!(state.pinned_heat, Some(1.0));
-    assert_eq!(state.rounds[1].heat, 1.0);
+    assert_eq!(state.pinned_heat, Some(Heat::new(1.0)));
+    assert_eq!(state.rounds[1].heat, Heat::new(1.0));
 }
 
 #[tokio::test(start_paused = true)]
@@ -317,7 +318,7 @@ async fn judge_garbage_twice_keeps_the_previous_heat_and_goes_on() {
         .collect();
     assert_eq!(invalid, vec![true, false]);
     assert_eq!(state.rounds.len(), 2);
-    assert_eq!(state.rounds[1].heat, 0.9, "previous heat kept");
+    assert_eq!(state.rounds[1].heat, Heat::new(0.9), "previous heat kept");
     assert_eq!(state.rounds[1].topic, "Tabs beat spaces", "previous topic kept");
     assert!(matches!(state.rounds[0].turn(Role::Judge).unwrap().verdict, Some(VerdictStatus::Invalid { .. })));
     assert_eq!(outcome(&state), Outcome::Resolved);
@@ -529,5 +530,5 @@ async fn a_judge_answer_logged_but_never_read_is_read_on_resume() {
     );
     assert_eq!(j2.requests().len(), 1, "the judge is not asked round 1 again");
     assert_eq!(state.rounds[1].topic, "Does onboarding suffer remotely?", "the next round takes the judge's topic");
-    assert_eq!(state.rounds[1].heat, 0.6, "and its heat");
+    assert_eq!(state.rounds[1].heat, Heat::new(0.6), "and its heat");
 }

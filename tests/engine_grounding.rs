@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use heat::debate::Heat;
 use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::grounding::{Cited, Mark, Source};
 use heat::debate::prompt::Prompts;
@@ -56,7 +57,7 @@ fn spec(max_rounds: u32) -> DebateSpec {
     DebateSpec {
         topic: source().topic(),
         max_rounds,
-        initial_heat: 0.9,
+        initial_heat: Heat::new(0.9),
         grounding: Grounding { date: Some("2026-11-23".into()), source: Some(source()) },
         format: None,
     }
@@ -162,7 +163,7 @@ async fn without_grounding_nothing_is_recorded_or_sent() {
     let spec = DebateSpec {
         topic: "Tabs beat spaces".into(),
         max_rounds: 1,
-        initial_heat: 0.9,
+        initial_heat: Heat::new(0.9),
         grounding: Grounding::default(),
         format: None,
     };

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use heat::debate::Heat;
 use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::prompt::Prompts;
 use heat::debate::{DebateEvent, DebateState, Outcome, Role, TurnPurpose};
@@ -50,7 +51,7 @@ fn spec(max_rounds: u32) -> DebateSpec {
     DebateSpec {
         topic: PROPOSITION.into(),
         max_rounds,
-        initial_heat: 0.9,
+        initial_heat: Heat::new(0.9),
         grounding: Grounding::default(),
         format: None,
     }

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use heat::debate::Heat;
 use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup, Stamped};
 use heat::debate::prompt::Prompts;
 use heat::debate::{Command, DebateEvent, DebateState, Role};
@@ -45,7 +46,7 @@ fn debate(advocate: ScriptedModel) -> (Arc<ScriptedModel>, DebateHandle) {
     let spec = DebateSpec {
         topic: "Tabs beat spaces".into(),
         max_rounds: 1,
-        initial_heat: 0.9,
+        initial_heat: Heat::new(0.9),
         grounding: Grounding::default(),
         format: None,
     };

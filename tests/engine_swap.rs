@@ -6,6 +6,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use heat::debate::Heat;
 use heat::debate::cost;
 use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::prompt::Prompts;
@@ -96,7 +97,7 @@ async fn run(judge: &Arc<Judge>, swap_check: bool) -> (Vec<DebateEvent>, DebateS
     let spec = DebateSpec {
         topic: "Tabs beat spaces".into(),
         max_rounds: 2,
-        initial_heat: 0.9,
+        initial_heat: Heat::new(0.9),
         grounding: Grounding::default(),
         format: None,
     };

@@ -2,6 +2,7 @@
 //! carries the folded state and every event.
 #![allow(clippy::unwrap_used)]
 
+use heat::debate::Heat;
 use heat::debate::verdict::{Ahead, Conceded};
 use heat::debate::{DebateEvent, Outcome, Participant, Role, TurnPurpose, Verdict};
 use heat::store::export::{Format, render};
@@ -37,13 +38,13 @@ fn records() -> Vec<Record> {
         DebateEvent::Started {
             topic: "Remote work beats the office".into(),
             max_rounds: 3,
-            initial_heat: 0.9,
+            initial_heat: Heat::new(0.9),
             participants,
         },
         DebateEvent::RoundStarted {
             round: 0,
             topic: "Remote work beats the office".into(),
-            heat: 0.9,
+            heat: Heat::new(0.9),
             injected: vec![],
         },
     ];
@@ -58,7 +59,7 @@ fn records() -> Vec<Record> {
             ahead: Some(Ahead::Advocate),
             conceded: Some(Conceded::Skeptic),
             topic: "Weigh mentoring costs".into(),
-            heat: 0.7,
+            heat: Heat::new(0.7),
         },
     ));
     events.push(DebateEvent::SwapCheckStarted { round: 0 });
@@ -71,10 +72,10 @@ fn records() -> Vec<Record> {
     events.push(DebateEvent::RoundStarted {
         round: 1,
         topic: "Weigh mentoring costs".into(),
-        heat: 0.5,
+        heat: Heat::new(0.5),
         injected: vec!["What about juniors?".into()],
     });
-    events.push(DebateEvent::TemperaturePinned { heat: 0.5 });
+    events.push(DebateEvent::TemperaturePinned { heat: Heat::new(0.5) });
     events.extend(turn(1, Role::Advocate, "Mentoring can be scheduled."));
     events.extend(turn(1, Role::Skeptic, "Osmosis cannot."));
     events.push(DebateEvent::ResolutionForced);
@@ -84,7 +85,7 @@ fn records() -> Vec<Record> {
             resolved: true,
             verdict: "Hybrid wins: remote for focus, office for juniors.".into(),
             topic: "t".into(),
-            heat: 0.3,
+            heat: Heat::new(0.3),
             ..Verdict::default()
         },
     ));
@@ -135,10 +136,15 @@ fn json_export_is_the_full_structured_record() {
 #[test]
 fn a_round_run_at_a_pinned_heat_is_marked_in_the_export() {
     let events = [
-        DebateEvent::Started { topic: "T".into(), max_rounds: 3, initial_heat: 0.9, participants: Vec::new() },
-        DebateEvent::RoundStarted { round: 0, topic: "T".into(), heat: 0.9, injected: vec![] },
-        DebateEvent::TemperaturePinned { heat: 0.4 },
-        DebateEvent::RoundStarted { round: 1, topic: "T".into(), heat: 0.4, injected: vec![] },
+        DebateEvent::Started {
+            topic: "T".into(),
+            max_rounds: 3,
+            initial_heat: Heat::new(0.9),
+            participants: Vec::new(),
+        },
+        DebateEvent::RoundStarted { round: 0, topic: "T".into(), heat: Heat::new(0.9), injected: vec![] },
+        DebateEvent::TemperaturePinned { heat: Heat::new(0.4) },
+        DebateEvent::RoundStarted { round: 1, topic: "T".into(), heat: Heat::new(0.4), injected: vec![] },
     ];
     let records: Vec<Record> =
         events.into_iter().enumerate().map(|(i, event)| Record { ms: i as u64, event }).collect();

@@ -11,6 +11,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use futures::{FutureExt, StreamExt};
+use heat::debate::Heat;
 use heat::provider::local::{LocalModel, LocalOptions};
 use heat::provider::{ChatMessage, ChatModel, ChatRequest, Chunk, FinishReason, ResponseSchema};
 
@@ -82,10 +83,10 @@ async fn the_judge_answers_valid_json_under_the_grammar() {
     req.temperature = Some(0.2);
     req.response_schema = Some(ResponseSchema::new("verdict", heat::debate::verdict::schema()));
     let (text, _) = collect(&model, req).await;
-    let verdict =
-        heat::debate::verdict::parse(&text, "Tabs beat spaces.", 0.9).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let verdict = heat::debate::verdict::parse(&text, "Tabs beat spaces.", Heat::new(0.9))
+        .unwrap_or_else(|e| panic!("{e}: {text}"));
     assert!(!verdict.verdict.is_empty());
-    assert!((0.3..=1.0).contains(&verdict.heat));
+    assert!((0.3..=1.0).contains(&verdict.heat.get()));
     eprintln!("the embedded judge under the verdict's grammar: {text}");
     assert!(verdict.ahead.is_some() && verdict.conceded.is_some(), "the grammar holds the sides: {text}");
 }
@@ -102,7 +103,8 @@ async fn the_swap_checks_schema_names_debater_a_and_b_under_the_grammar() {
     req.temperature = Some(0.2);
     req.response_schema = Some(ResponseSchema::new("verdict", verdict::schema_naming(SideNames::SWAPPED)));
     let (text, _) = collect(&model, req).await;
-    let read = verdict::parse_naming(&text, "t", 0.9, SideNames::SWAPPED).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let read =
+        verdict::parse_naming(&text, "t", Heat::new(0.9), SideNames::SWAPPED).unwrap_or_else(|e| panic!("{e}: {text}"));
     eprintln!("the embedded judge under the swap check's grammar: {text}");
     assert!(read.ahead.is_some(), "A, B or even: {text}");
 }
@@ -187,14 +189,14 @@ async fn a_local_judge_beside_long_winded_debaters_still_answers_in_round_three(
     let mut events = vec![DebateEvent::Started {
         topic: "Remote work beats the office".into(),
         max_rounds: 3,
-        initial_heat: 0.9,
+        initial_heat: Heat::new(0.9),
         participants: Vec::new(),
     }];
     for round in 0..3u32 {
         events.push(DebateEvent::RoundStarted {
             round,
             topic: "Remote work beats the office".into(),
-            heat: 0.9,
+            heat: Heat::new(0.9),
             injected: vec![],
         });
         for (role, side) in [(Role::Advocate, "Remote work wins"), (Role::Skeptic, "The office wins")] {
@@ -206,7 +208,7 @@ async fn a_local_judge_beside_long_winded_debaters_still_answers_in_round_three(
                 resolved: false,
                 verdict: "Both argued.".into(),
                 topic: "Costs?".into(),
-                heat: 0.6,
+                heat: Heat::new(0.6),
                 ..Verdict::default()
             };
             events.push(DebateEvent::TurnStarted {
@@ -235,7 +237,7 @@ async fn a_local_judge_beside_long_winded_debaters_still_answers_in_round_three(
     req.response_schema = Some(ResponseSchema::new("verdict", heat::debate::verdict::schema()));
     let (text, chunks) = collect(&model, req).await;
     assert!(matches!(chunks.last(), Some(Chunk::Finish(_))), "{chunks:?}");
-    assert!(heat::debate::verdict::parse(&text, "t", 0.5).is_ok(), "{text}");
+    assert!(heat::debate::verdict::parse(&text, "t", Heat::new(0.5)).is_ok(), "{text}");
 }
 
 /// A request whose answer depends only on the prompt, the seed and the temperature.
@@ -304,8 +306,9 @@ async fn the_chosen_verdict_grammar_always_yields_a_verdict_from_the_arguments()
         req.system = "You are the judge of a debate. Answer with a JSON object.".into();
         req.response_schema = Some(ResponseSchema::new("verdict", schema.clone()));
         let (text, _) = collect(&model, req).await;
-        let verdict = heat::debate::extractive::parse(&text, proposition, 0.6, false, ["advocate", "skeptic"])
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}: {text}"));
+        let verdict =
+            heat::debate::extractive::parse(&text, proposition, Heat::new(0.6), false, ["advocate", "skeptic"])
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}: {text}"));
         let quoted = |side: &str, argument: &str| {
             let start = verdict.verdict.find(side).unwrap() + side.len();
             let quote = verdict.verdict[start..].split('\u{201d}').next().unwrap().to_string();

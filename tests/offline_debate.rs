@@ -46,7 +46,7 @@ fn a_two_round_offline_debate_runs_end_to_end() {
     assert!(matches!(state.participant(Role::Judge), Some(p) if p.provider == "local"));
     assert!((1..=2).contains(&state.rounds.len()), "{} rounds", state.rounds.len());
     for round in &state.rounds {
-        assert!((0.3..=1.0).contains(&round.heat), "heat {} out of range", round.heat);
+        assert!((0.3..=1.0).contains(&round.heat.get()), "heat {} out of range", round.heat);
         for role in Role::DEBATERS {
             let turn = round.turn(role).unwrap();
             assert_eq!(turn.status, TurnStatus::Done);
@@ -54,7 +54,7 @@ fn a_two_round_offline_debate_runs_end_to_end() {
         }
         let judge = round.turn(Role::Judge).unwrap();
         match &judge.verdict {
-            Some(VerdictStatus::Parsed { verdict }) => assert!((0.3..=1.0).contains(&verdict.heat)),
+            Some(VerdictStatus::Parsed { verdict }) => assert!((0.3..=1.0).contains(&verdict.heat.get())),
             other => panic!("round {}: the verdict did not parse: {other:?}\n{}", round.number + 1, judge.text),
         }
     }

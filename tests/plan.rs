@@ -4,6 +4,7 @@
 // Heats are copied through the reducer, never computed, so exact comparison is right.
 #![allow(clippy::float_cmp)]
 
+use heat::debate::Heat;
 use heat::debate::plan::{Options, Step, next_steps, next_steps_with};
 use heat::debate::verdict::Verdict;
 use heat::debate::{DebateEvent, DebateState, Outcome, Participant, Role, TurnPurpose};
@@ -20,7 +21,7 @@ fn debate(max_rounds: u32) -> Log {
     Log(vec![DebateEvent::Started {
         topic: PROPOSITION.into(),
         max_rounds,
-        initial_heat: INITIAL_HEAT,
+        initial_heat: Heat::new(INITIAL_HEAT),
         participants: Role::ALL
             .into_iter()
             .map(|role| Participant { role, provider: "openai".into(), model: "gpt-test".into(), served: None })
@@ -40,7 +41,7 @@ impl Log {
     }
 
     fn round_on(self, round: u32, topic: &str, heat: f32) -> Self {
-        self.then(DebateEvent::RoundStarted { round, topic: topic.into(), heat, injected: Vec::new() })
+        self.then(DebateEvent::RoundStarted { round, topic: topic.into(), heat: Heat::new(heat), injected: Vec::new() })
     }
 
     fn starts(self, round: u32, role: Role, purpose: TurnPurpose) -> Self {
@@ -99,7 +100,7 @@ impl Log {
     }
 
     fn pins(self, heat: f32) -> Self {
-        self.then(DebateEvent::TemperaturePinned { heat })
+        self.then(DebateEvent::TemperaturePinned { heat: Heat::new(heat) })
     }
 
     fn forces(self) -> Self {
@@ -121,17 +122,28 @@ fn open_verdict(topic: &str, heat: f32) -> Verdict {
         resolved: false,
         verdict: "Both sides landed blows; it is open.".into(),
         topic: topic.into(),
-        heat,
+        heat: Heat::new(heat),
         ..Verdict::default()
     }
 }
 
 fn closing_verdict(text: &str) -> Verdict {
-    Verdict { resolved: true, verdict: text.into(), topic: PROPOSITION.into(), heat: 0.5, ..Verdict::default() }
+    Verdict {
+        resolved: true,
+        verdict: text.into(),
+        topic: PROPOSITION.into(),
+        heat: Heat::new(0.5),
+        ..Verdict::default()
+    }
 }
 
 fn start_round(round: u32, topic: &str, heat: f32, injected: &[&str]) -> Step {
-    Step::StartRound { round, topic: topic.into(), heat, injected: injected.iter().map(|s| (*s).to_string()).collect() }
+    Step::StartRound {
+        round,
+        topic: topic.into(),
+        heat: Heat::new(heat),
+        injected: injected.iter().map(|s| (*s).to_string()).collect(),
+    }
 }
 
 fn start(round: u32, role: Role, purpose: TurnPurpose) -> Step {

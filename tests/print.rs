@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 use heat::cli::print::{Style, TextPrinter, json_line, read_json_line};
+use heat::debate::Heat;
 use heat::debate::{DebateEvent, Outcome, Participant, Role, TurnPurpose, Verdict};
 
 fn delta(role: Role, text: &str) -> DebateEvent {
@@ -23,8 +24,18 @@ fn opening() -> Vec<DebateEvent> {
         .map(|&role| Participant { role, provider: "p".into(), model: "m".into(), served: None })
         .collect();
     vec![
-        DebateEvent::Started { topic: "Tabs beat spaces".into(), max_rounds: 2, initial_heat: 0.9, participants },
-        DebateEvent::RoundStarted { round: 0, topic: "Tabs beat spaces".into(), heat: 0.9, injected: vec![] },
+        DebateEvent::Started {
+            topic: "Tabs beat spaces".into(),
+            max_rounds: 2,
+            initial_heat: Heat::new(0.9),
+            participants,
+        },
+        DebateEvent::RoundStarted {
+            round: 0,
+            topic: "Tabs beat spaces".into(),
+            heat: Heat::new(0.9),
+            injected: vec![],
+        },
         started(Role::Advocate),
         started(Role::Skeptic),
     ]
@@ -56,7 +67,7 @@ fn interleaved_streams_print_as_two_whole_arguments() {
                 resolved: false,
                 verdict: "Close call.".into(),
                 topic: "Costs?".into(),
-                heat: 0.7,
+                heat: Heat::new(0.7),
                 ..Verdict::default()
             },
         },
@@ -199,7 +210,7 @@ fn steering_while_a_debater_streams_waits_for_the_end_of_its_text() {
     events.extend([
         delta(Role::Advocate, "Tabs are "),
         DebateEvent::TopicInjected { text: "What about diffs?".into() },
-        DebateEvent::TemperaturePinned { heat: 0.5 },
+        DebateEvent::TemperaturePinned { heat: Heat::new(0.5) },
         delta(Role::Advocate, "flexible."),
         completed(Role::Advocate, "Tabs are flexible."),
     ]);
@@ -219,7 +230,7 @@ fn a_scripted_debate_says_so_under_its_participants() {
     let started = DebateEvent::Started {
         topic: "Tabs beat spaces".into(),
         max_rounds: 2,
-        initial_heat: 0.9,
+        initial_heat: Heat::new(0.9),
         participants: scripted,
     };
     let out = print(&[started]);
@@ -236,7 +247,7 @@ fn who_is_ahead_a_concession_and_the_swap_checks_mark_are_said() {
         ahead: Some(Ahead::Skeptic),
         conceded: Some(Conceded::Both),
         topic: "Costs?".into(),
-        heat: 0.7,
+        heat: Heat::new(0.7),
         ..Verdict::default()
     };
     let swapped = Verdict { ahead: Some(Ahead::Advocate), ..verdict.clone() };

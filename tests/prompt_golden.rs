@@ -6,6 +6,7 @@
 //! `tests/snapshots/`; each is built from a fixed debate log, so nothing in
 //! them changes from run to run.
 
+use heat::debate::Heat;
 use heat::debate::prompt::{Prompts, control_line, debater_messages, judge_messages, opening};
 use heat::debate::verdict::Verdict;
 use heat::debate::{DebateEvent, DebateState, Participant, Role, TurnPurpose};
@@ -32,7 +33,7 @@ fn start(max_rounds: u32) -> Vec<DebateEvent> {
     vec![DebateEvent::Started {
         topic: PROPOSITION.into(),
         max_rounds,
-        initial_heat: 0.7,
+        initial_heat: Heat::new(0.7),
         participants: Role::ALL
             .into_iter()
             .map(|role| Participant { role, provider: "openai".into(), model: "gpt-test".into(), served: None })
@@ -50,14 +51,19 @@ fn argue(events: &mut Vec<DebateEvent>, round: u32, role: Role, text: &str, trun
 /// and whose debaters have argued (the skeptic cut at its token limit).
 fn two_rounds_argued(max_rounds: u32) -> Vec<DebateEvent> {
     let mut events = start(max_rounds);
-    events.push(DebateEvent::RoundStarted { round: 0, topic: PROPOSITION.into(), heat: 0.7, injected: vec![] });
+    events.push(DebateEvent::RoundStarted {
+        round: 0,
+        topic: PROPOSITION.into(),
+        heat: Heat::new(0.7),
+        injected: vec![],
+    });
     argue(&mut events, 0, Role::Advocate, ADVOCATE_0, None);
     argue(&mut events, 0, Role::Skeptic, SKEPTIC_0, None);
     let verdict = Verdict {
         resolved: false,
         verdict: VERDICT_0.into(),
         topic: NEXT_TOPIC.into(),
-        heat: 0.8,
+        heat: Heat::new(0.8),
         ..Verdict::default()
     };
     events.push(DebateEvent::TurnStarted {
@@ -78,7 +84,7 @@ fn two_rounds_argued(max_rounds: u32) -> Vec<DebateEvent> {
     events.push(DebateEvent::RoundStarted {
         round: 1,
         topic: NEXT_TOPIC.into(),
-        heat: 0.8,
+        heat: Heat::new(0.8),
         injected: vec![INJECTED.into()],
     });
     argue(&mut events, 1, Role::Advocate, ADVOCATE_1, None);

@@ -7,6 +7,7 @@
 //! written.
 #![allow(clippy::unwrap_used)]
 
+use heat::debate::Heat;
 use heat::debate::verdict::Verdict;
 use heat::debate::{DebateEvent, DebateState, Outcome, Participant, Role, TurnPurpose};
 use heat::provider::Usage;
@@ -68,14 +69,20 @@ fn event() -> impl Strategy<Value = DebateEvent> {
         (text(), 1u32..5, heat()).prop_map(|(topic, max_rounds, initial_heat)| DebateEvent::Started {
             topic,
             max_rounds,
-            initial_heat,
+            initial_heat: Heat::new(initial_heat),
             participants: Role::ALL
                 .into_iter()
                 .map(|role| Participant { role, provider: "openai".into(), model: "m".into(), served: None })
                 .collect(),
         }),
-        (round.clone(), text(), heat(), proptest::collection::vec(text(), 0..2))
-            .prop_map(|(round, topic, heat, injected)| DebateEvent::RoundStarted { round, topic, heat, injected }),
+        (round.clone(), text(), heat(), proptest::collection::vec(text(), 0..2)).prop_map(
+            |(round, topic, heat, injected)| DebateEvent::RoundStarted {
+                round,
+                topic,
+                heat: Heat::new(heat),
+                injected
+            }
+        ),
         (round.clone(), role(), purpose(), proptest::option::of(heat())).prop_map(
             |(round, role, purpose, temperature)| DebateEvent::TurnStarted { round, role, purpose, temperature }
         ),
@@ -102,7 +109,7 @@ fn event() -> impl Strategy<Value = DebateEvent> {
         (round.clone(), any::<bool>(), text(), text(), heat()).prop_map(|(round, resolved, verdict, topic, heat)| {
             DebateEvent::VerdictReached {
                 round,
-                verdict: Verdict { resolved, verdict, topic, heat, ..Verdict::default() },
+                verdict: Verdict { resolved, verdict, topic, heat: Heat::new(heat), ..Verdict::default() },
             }
         }),
         (round.clone(), text(), any::<bool>()).prop_map(|(round, error, will_retry)| DebateEvent::VerdictInvalid {
@@ -125,7 +132,7 @@ fn event() -> impl Strategy<Value = DebateEvent> {
         Just(DebateEvent::Paused),
         Just(DebateEvent::Resumed),
         text().prop_map(|text| DebateEvent::TopicInjected { text }),
-        heat().prop_map(|heat| DebateEvent::TemperaturePinned { heat }),
+        heat().prop_map(|heat| DebateEvent::TemperaturePinned { heat: Heat::new(heat) }),
         Just(DebateEvent::TemperatureReleased),
         Just(DebateEvent::ResolutionForced),
         text().prop_map(|message| DebateEvent::Notice { message }),

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use heat::debate::Heat;
 use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::prompt::Prompts;
 use heat::debate::{Command, DebateEvent, DebateState, Participant, Role, TurnPurpose, Verdict};
@@ -42,7 +43,7 @@ fn spec(max_rounds: u32) -> DebateSpec {
     DebateSpec {
         topic: "Tabs beat spaces".into(),
         max_rounds,
-        initial_heat: 0.9,
+        initial_heat: Heat::new(0.9),
         grounding: Grounding::default(),
         format: None,
     }
@@ -221,7 +222,7 @@ async fn a_forced_and_pinned_debate_marks_the_person() {
     let a = model([Reply::gated("For ", &gate, "it.")], Reply::text("For."));
     let s = model([], Reply::text("Against."));
     let j = model([verdict(false, 0.4, "Next")], verdict(true, 0.3, "end"));
-    let commands = vec![Command::PinTemperature(0.8), Command::InjectTopic("What about diffs?".into())];
+    let commands = vec![Command::PinTemperature(Heat::new(0.8)), Command::InjectTopic("What about diffs?".into())];
     let (header, records, state) = session_gated(setup([&a, &s, &j]), spec(2), commands, Some(&gate)).await;
     let page = html(&header, &records);
     assert_sound(&page, &state);
@@ -281,8 +282,8 @@ fn hostile_session(text: &str) -> (Header, Vec<Record>) {
         .map(|role| Participant { role: *role, provider: "openai".into(), model: text.into(), served: None })
         .collect();
     let mut events = vec![
-        DebateEvent::Started { topic: text.into(), max_rounds: 2, initial_heat: 0.9, participants },
-        DebateEvent::RoundStarted { round: 0, topic: text.into(), heat: 0.9, injected: vec![text.into()] },
+        DebateEvent::Started { topic: text.into(), max_rounds: 2, initial_heat: Heat::new(0.9), participants },
+        DebateEvent::RoundStarted { round: 0, topic: text.into(), heat: Heat::new(0.9), injected: vec![text.into()] },
     ];
     for role in Role::DEBATERS {
         events.push(DebateEvent::TurnStarted { round: 0, role, purpose: TurnPurpose::Argue, temperature: Some(0.9) });
@@ -306,7 +307,7 @@ fn hostile_session(text: &str) -> (Header, Vec<Record>) {
         resolved: false,
         verdict: text.into(),
         topic: format!("{text} next"),
-        heat: 0.5,
+        heat: Heat::new(0.5),
         ..Verdict::default()
     };
     events.push(DebateEvent::VerdictReached { round: 0, verdict });
@@ -416,10 +417,11 @@ fn the_verdicts_show_who_is_ahead_the_swap_badge_and_the_persons_agreement() {
         .iter()
         .map(|role| Participant { role: *role, provider: "openai".into(), model: "m".into(), served: None })
         .collect();
-    let mut events = vec![DebateEvent::Started { topic: "T".into(), max_rounds: 3, initial_heat: 0.9, participants }];
+    let mut events =
+        vec![DebateEvent::Started { topic: "T".into(), max_rounds: 3, initial_heat: Heat::new(0.9), participants }];
     let judged = [(Some(Ahead::Skeptic), true, Some(Role::Skeptic)), (Some(Ahead::Advocate), false, None)];
     for (round, (ahead, flips, person)) in (0u32..).zip(judged) {
-        events.push(DebateEvent::RoundStarted { round, topic: "T".into(), heat: 0.7, injected: vec![] });
+        events.push(DebateEvent::RoundStarted { round, topic: "T".into(), heat: Heat::new(0.7), injected: vec![] });
         events.push(DebateEvent::TurnStarted {
             round,
             role: Role::Judge,

@@ -19,6 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use heat::debate::Heat;
 use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup, StructuredSetting};
 use heat::debate::prompt::Prompts;
 use heat::debate::{DebateEvent, DebateState, Outcome, Role};
@@ -92,7 +93,7 @@ fn spec(max_rounds: u32) -> DebateSpec {
     DebateSpec {
         topic: "Tabs beat spaces".into(),
         max_rounds,
-        initial_heat: 0.9,
+        initial_heat: Heat::new(0.9),
         grounding: Grounding::default(),
         format: None,
     }

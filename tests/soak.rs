@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::StreamExt;
+use heat::debate::Heat;
 use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::prompt::Prompts;
 use heat::debate::{DebateEvent, DebateState, Outcome, Role};
@@ -345,7 +346,7 @@ async fn one_debate(debate: usize, seed: u64, data: &std::path::Path) -> Run {
     let spec = DebateSpec {
         topic: format!("Soak debate {debate}"),
         max_rounds: MAX_ROUNDS,
-        initial_heat: 0.9,
+        initial_heat: Heat::new(0.9),
         grounding: Grounding::default(),
         format: None,
     };

@@ -5,6 +5,7 @@
 use std::io::Write;
 use std::sync::Arc;
 
+use heat::debate::Heat;
 use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::prompt::Prompts;
 use heat::debate::{Command, DebateEvent, DebateState, Role};
@@ -51,7 +52,7 @@ async fn eventful_debate(store: &Store) -> (DebateState, String) {
         DebateSpec {
             topic: "Logs beat databases".into(),
             max_rounds: 4,
-            initial_heat: 0.9,
+            initial_heat: Heat::new(0.9),
             grounding: Grounding::default(),
             format: None,
         },
@@ -64,7 +65,7 @@ async fn eventful_debate(store: &Store) -> (DebateState, String) {
             for c in [
                 Command::Pause,
                 Command::InjectTopic("And latency?".into()),
-                Command::PinTemperature(0.5),
+                Command::PinTemperature(Heat::new(0.5)),
                 Command::ReleaseTemperature,
                 Command::Resume,
             ] {
@@ -230,7 +231,12 @@ fn sessions_resolve_by_prefix_or_newest_and_the_index_rebuilds() {
     let mut ids = Vec::new();
     for topic in ["first", "second"] {
         let mut r = store.create().unwrap();
-        r.record(&DebateEvent::Started { topic: topic.into(), max_rounds: 2, initial_heat: 0.9, participants: vec![] });
+        r.record(&DebateEvent::Started {
+            topic: topic.into(),
+            max_rounds: 2,
+            initial_heat: Heat::new(0.9),
+            participants: vec![],
+        });
         ids.push(r.id().to_string());
         std::thread::sleep(std::time::Duration::from_millis(5));
     }

@@ -7,6 +7,7 @@ mod studio_support;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use heat::debate::Heat;
 use heat::debate::{DebateEvent, Role, TurnPurpose};
 use heat::tui::App;
 use heat::tui::app::Tone;
@@ -69,7 +70,7 @@ fn a_scrolled_pane_copies_the_turn_in_view_and_an_empty_pane_says_why_not() {
     // Round 2: the advocate argues again; the pane shows round 1 when scrolled to the top.
     app.debate.finish = None;
     let round_two = [
-        DebateEvent::RoundStarted { round: 1, topic: TOPIC.into(), heat: 0.4, injected: vec![] },
+        DebateEvent::RoundStarted { round: 1, topic: TOPIC.into(), heat: Heat::new(0.4), injected: vec![] },
         DebateEvent::TurnStarted { round: 1, role: Role::Advocate, purpose: TurnPurpose::Argue, temperature: None },
         DebateEvent::Delta { round: 1, role: Role::Advocate, text: "Round two. ".repeat(200) },
     ];

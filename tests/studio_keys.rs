@@ -4,6 +4,7 @@
 mod studio_support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use heat::debate::Heat;
 use heat::debate::{Command, DebateEvent};
 use heat::tui::App;
 use heat::tui::effect::Effect;
@@ -89,11 +90,11 @@ fn t_pins_by_arrows_or_typed_value_and_capital_t_releases() {
     press(&mut app, KeyCode::Char('t'));
     press(&mut app, KeyCode::Down);
     press(&mut app, KeyCode::Down);
-    assert_eq!(press(&mut app, KeyCode::Enter), send(Command::PinTemperature(0.8)));
+    assert_eq!(press(&mut app, KeyCode::Enter), send(Command::PinTemperature(Heat::new(0.8))));
 
     press(&mut app, KeyCode::Char('t'));
     typed(&mut app, "0.45");
-    assert_eq!(press(&mut app, KeyCode::Enter), send(Command::PinTemperature(0.45)));
+    assert_eq!(press(&mut app, KeyCode::Enter), send(Command::PinTemperature(Heat::new(0.45))));
 
     // Out of range: the dialog stays open and says why.
     press(&mut app, KeyCode::Char('t'));
@@ -133,10 +134,10 @@ fn t_pins_by_arrows_or_typed_value_and_capital_t_releases() {
     for _ in 0..30 {
         press(&mut app, KeyCode::Up);
     }
-    assert_eq!(press(&mut app, KeyCode::Enter), send(Command::PinTemperature(1.0)));
+    assert_eq!(press(&mut app, KeyCode::Enter), send(Command::PinTemperature(Heat::new(1.0))));
 
     assert!(press(&mut app, KeyCode::Char('T')).is_empty(), "nothing pinned yet in the state");
-    app.on_event(&DebateEvent::TemperaturePinned { heat: 1.0 });
+    app.on_event(&DebateEvent::TemperaturePinned { heat: Heat::new(1.0) });
     assert_eq!(press(&mut app, KeyCode::Char('T')), send(Command::ReleaseTemperature));
 }
 
@@ -303,7 +304,12 @@ fn what_a_key_did_leaves_the_status_line_once_it_is_done() {
     press(&mut app, KeyCode::Enter);
     app.on_event(&DebateEvent::TopicInjected { text: "Juniors?".into() });
     assert!(shows(&mut app, "Topic injected"));
-    let round = DebateEvent::RoundStarted { round: 1, topic: "T".into(), heat: 0.8, injected: vec!["Juniors?".into()] };
+    let round = DebateEvent::RoundStarted {
+        round: 1,
+        topic: "T".into(),
+        heat: Heat::new(0.8),
+        injected: vec!["Juniors?".into()],
+    };
     app.on_event(&round);
     assert!(!shows(&mut app, "Topic injected"), "the next round carries it");
 
@@ -317,7 +323,7 @@ fn what_a_key_did_leaves_the_status_line_once_it_is_done() {
 
     // An error is not an acknowledgement: it stands until something newer is said.
     app.on_event(&DebateEvent::TurnFailed { round: 1, role: Role::Skeptic, error: "refused (401)".into() });
-    app.on_event(&DebateEvent::RoundStarted { round: 2, topic: "T".into(), heat: 0.8, injected: vec![] });
+    app.on_event(&DebateEvent::RoundStarted { round: 2, topic: "T".into(), heat: Heat::new(0.8), injected: vec![] });
     assert!(shows(&mut app, "Skeptic failed: refused (401)"));
 }
 
@@ -501,7 +507,7 @@ fn b_branches_after_a_finished_round_with_the_changes_chosen() {
         resolved: false,
         verdict: "Open.".into(),
         topic: "Juniors?".into(),
-        heat: 0.6,
+        heat: Heat::new(0.6),
         ahead: None,
         conceded: None,
     };
@@ -520,7 +526,7 @@ fn b_branches_after_a_finished_round_with_the_changes_chosen() {
             DebateEvent::TurnStarted { round: 0, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: None },
             done(Role::Judge, "{}"),
             DebateEvent::VerdictReached { round: 0, verdict },
-            DebateEvent::RoundStarted { round: 1, topic: "Juniors?".into(), heat: 0.6, injected: vec![] },
+            DebateEvent::RoundStarted { round: 1, topic: "Juniors?".into(), heat: Heat::new(0.6), injected: vec![] },
         ],
     );
     assert!(press(&mut app, KeyCode::Char('b')).is_empty());
@@ -541,7 +547,7 @@ fn b_branches_after_a_finished_round_with_the_changes_chosen() {
         from: "20261123-120000-ab12".into(),
         round: 1,
         swap_sides: true,
-        heat: Some(0.65),
+        heat: Some(Heat::new(0.65)),
         question: Some("What of juniors?".into()),
         note: None,
     };

@@ -68,7 +68,7 @@ async fn settings_chosen_on_the_start_screen_start_the_next_debate_and_are_remem
         panic!("the log opens with {:?}", events.first());
     };
     assert_eq!(*max_rounds, 2);
-    assert!((initial_heat - 0.55).abs() < 1e-6, "initial heat {initial_heat}");
+    assert!((initial_heat.get() - 0.55).abs() < 1e-6, "initial heat {initial_heat}");
     assert_eq!(participants[0].model, "claude-settings-test");
     let advocate = server.requests().into_iter().find(|r| r.system().contains("You are the ADVOCATE")).unwrap();
     assert_eq!(advocate.body["model"], "claude-settings-test", "the chosen model reached the provider");

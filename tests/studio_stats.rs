@@ -4,6 +4,7 @@
 mod studio_support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use heat::debate::Heat;
 use heat::debate::{DebateEvent, Participant, Role, TurnPurpose};
 use heat::provider::Usage;
 use heat::tui::App;
@@ -26,8 +27,8 @@ fn timed() -> App {
     let delta = |role, text: &str| DebateEvent::Delta { round: 0, role, text: text.into() };
     let usage = Some(Usage { input_tokens: 900, output_tokens: 220, cached_input_tokens: 0 });
     let events = [
-        (0, DebateEvent::Started { topic: TOPIC.into(), max_rounds: 2, initial_heat: 0.9, participants }),
-        (0, DebateEvent::RoundStarted { round: 0, topic: TOPIC.into(), heat: 0.9, injected: vec![] }),
+        (0, DebateEvent::Started { topic: TOPIC.into(), max_rounds: 2, initial_heat: Heat::new(0.9), participants }),
+        (0, DebateEvent::RoundStarted { round: 0, topic: TOPIC.into(), heat: Heat::new(0.9), injected: vec![] }),
         (10_000, argue(Role::Advocate)),
         (10_000, argue(Role::Skeptic)),
         (11_000, delta(Role::Advocate, "Focus")),
@@ -90,7 +91,7 @@ fn a_new_round_leaves_the_last_rounds_numbers_out_until_the_role_speaks() {
     let mut app = timed();
     app.show_stats = true;
     app.replay = Some(heat::tui::app::Replay::Playing);
-    let round = DebateEvent::RoundStarted { round: 1, topic: TOPIC.into(), heat: 0.7, injected: vec![] };
+    let round = DebateEvent::RoundStarted { round: 1, topic: TOPIC.into(), heat: Heat::new(0.7), injected: vec![] };
     app.on_event_at(&round, 30_000);
     let text = screen(&mut app, 200, 50);
     assert!(!text.contains("14.2 s"), "the skeptic is waiting for round 2:\n{text}");

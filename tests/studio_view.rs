@@ -4,6 +4,7 @@
 
 mod studio_support;
 
+use heat::debate::Heat;
 use heat::debate::{DebateEvent, Role};
 use heat::tui::App;
 use heat::tui::keymap::Action;
@@ -79,7 +80,7 @@ fn pinned_heat() {
         "pinned",
         || {
             let mut app = studio_support::mid_stream();
-            feed(&mut app, &[DebateEvent::TemperaturePinned { heat: 0.55 }]);
+            feed(&mut app, &[DebateEvent::TemperaturePinned { heat: Heat::new(0.55) }]);
             app
         },
         &["heat 0.55", "PINNED", "T release heat"],
@@ -492,9 +493,14 @@ fn grounded() -> App {
         "Focus wins: \"output per hour rose in every study\" [L2].\nStance: CONVERGING — the study data settles it";
     let skeptic = "The notes say \"offices pay for themselves within a year\" [L9].";
     let mut events = vec![
-        DebateEvent::Started { topic: "Remote work".into(), max_rounds: 2, initial_heat: 0.9, participants: vec![] },
+        DebateEvent::Started {
+            topic: "Remote work".into(),
+            max_rounds: 2,
+            initial_heat: Heat::new(0.9),
+            participants: vec![],
+        },
         DebateEvent::Grounded { date: Some("2026-11-23".into()), source: Some(source) },
-        DebateEvent::RoundStarted { round: 0, topic: "Remote work".into(), heat: 0.9, injected: vec![] },
+        DebateEvent::RoundStarted { round: 0, topic: "Remote work".into(), heat: Heat::new(0.9), injected: vec![] },
     ];
     for (role, said) in [(Role::Advocate, advocate), (Role::Skeptic, skeptic)] {
         let purpose = heat::debate::TurnPurpose::Argue;

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 
 use crate::config::FlagValue;
-use crate::debate::{BranchChanges, DebateEvent, engine, grounding};
+use crate::debate::{BranchChanges, DebateEvent, Heat, engine, grounding};
 use crate::store::{self, Store, branch};
 
 use super::print::{TextPrinter, json_line};
@@ -47,12 +47,15 @@ pub async fn from_args(
     asked: Asked<'_>,
     mut debate: super::args::DebateArgs,
 ) -> anyhow::Result<ExitCode> {
+    let heat = number(debate.heat.take(), "--heat", "a heat from 0.3 to 1.0, e.g. 0.5")?;
+    let max_rounds = number(debate.max_rounds.take(), "--max-rounds", "a whole number of rounds, e.g. 6")?;
+    check(asked.topic.as_deref(), &asked.inject, [("--heat", heat), ("--pin", asked.pin)], max_rounds)?;
     let changes = BranchChanges {
         question: asked.topic,
-        heat: number(debate.heat.take(), "--heat", "a heat from 0.3 to 1.0, e.g. 0.5")?,
-        pinned: asked.pin,
+        heat: heat.map(Heat::new),
+        pinned: asked.pin.map(Heat::new),
         injected: asked.inject,
-        max_rounds: number(debate.max_rounds.take(), "--max-rounds", "a whole number of rounds, e.g. 6")?,
+        max_rounds,
     };
     let request = Request {
         id: asked.id,
@@ -75,23 +78,28 @@ pub fn how(request: &Request<'_>) -> String {
     request.changes.describe(super::rematch::seat_changes(request.swap_sides, request.seats))
 }
 
-/// Checks what the person gave before anything is read or started.
-fn check(request: &Request<'_>) -> anyhow::Result<()> {
-    let BranchChanges { question, heat, pinned, injected, max_rounds } = &request.changes;
-    if question.as_deref().is_some_and(|q| q.trim().is_empty()) {
+/// Checks what the person gave before anything is read or started: the
+/// heats as typed, before they are clamped.
+fn check(
+    question: Option<&str>,
+    injected: &[String],
+    heats: [(&str, Option<f32>); 2],
+    max_rounds: Option<u32>,
+) -> anyhow::Result<()> {
+    if question.is_some_and(|q| q.trim().is_empty()) {
         bail!("--topic is empty; give the question the next round should ask");
     }
     if injected.iter().any(|note| note.trim().is_empty()) {
         bail!("--inject is empty; give the note the next round's prompts should carry");
     }
-    for (flag, value) in [("--heat", heat), ("--pin", pinned)] {
+    for (flag, value) in heats {
         if let Some(h) = value
-            && !(0.3..=1.0).contains(h)
+            && !(Heat::MIN.get()..=Heat::MAX.get()).contains(&h)
         {
             bail!("{flag} takes a heat from 0.3 to 1.0; got {h}");
         }
     }
-    if *max_rounds == Some(0) {
+    if max_rounds == Some(0) {
         bail!("--max-rounds must be at least 1");
     }
     Ok(())
@@ -103,7 +111,6 @@ pub async fn run(
     user_flags: &[FlagValue],
     request: &Request<'_>,
 ) -> anyhow::Result<ExitCode> {
-    check(request)?;
     let store = Store::open(&store::data_dir()?)?;
     let id = store.resolve(request.id)?;
     let loaded = store.read_before_round(&id, request.at)?;

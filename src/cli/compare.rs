@@ -46,7 +46,7 @@ pub fn divergence(a: &Report, b: &Report) -> String {
         if ra.question != rb.question {
             return format!("They part in round {round}: the question differs.");
         }
-        if (ra.heat - rb.heat).abs() > f32::EPSILON {
+        if (ra.heat.get() - rb.heat.get()).abs() > f32::EPSILON {
             return format!("They part in round {round}: the heat differs ({:.2} and {:.2}).", ra.heat, rb.heat);
         }
         let said = |r: &Report| {

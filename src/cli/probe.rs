@@ -117,7 +117,7 @@ pub async fn verdict(model: Arc<dyn ChatModel>, model_name: &str, setting: Struc
         Ok(outcome) => {
             let used = outcome.form.unwrap_or(form).describe(provider);
             let refused: Vec<&str> = outcome.refused.iter().map(|f| f.describe(provider)).collect();
-            let parsed = verdict::parse(&outcome.text, "ready", 0.5).is_ok();
+            let parsed = verdict::parse(&outcome.text, "ready", crate::debate::Heat::new(0.5)).is_ok();
             let mut detail = format!("the judge's verdict comes as {used}");
             if !refused.is_empty() {
                 detail.push_str(&format!(" (the server refused {})", refused.join(" and ")));

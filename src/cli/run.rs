@@ -119,7 +119,7 @@ pub(super) fn spec_for(config: &Config, with_source: bool) -> anyhow::Result<Deb
     Ok(DebateSpec {
         topic: String::new(),
         max_rounds: config.defaulted("debate.max_rounds"),
-        initial_heat: config.defaulted::<f64>("debate.initial_heat") as f32,
+        initial_heat: crate::debate::Heat::new(config.defaulted::<f64>("debate.initial_heat") as f32),
         grounding: Grounding { date, source },
         format: crate::format::layer::chosen(config)?.log_record(),
     })

@@ -38,6 +38,7 @@ pub fn path(state: &DebateState) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::debate::Heat;
     use crate::debate::TurnPurpose;
     use crate::debate::state::{Turn, TurnStatus};
 
@@ -50,7 +51,7 @@ mod tests {
         Round {
             number: 0,
             topic: "t".into(),
-            heat: 0.9,
+            heat: Heat::new(0.9),
             pinned: false,
             injected: Vec::new(),
             turns: vec![turn(Role::Advocate, advocate), turn(Role::Skeptic, skeptic)],

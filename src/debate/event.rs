@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::format::FormatRecord;
 use super::grounding::{QuoteCheck, Source};
+use super::heat::Heat;
 use super::verdict::Verdict;
 use crate::provider::{Adaptation, Usage};
 
@@ -153,7 +154,7 @@ pub enum DebateEvent {
     Started {
         topic: String,
         max_rounds: u32,
-        initial_heat: f32,
+        initial_heat: Heat,
         participants: Vec<Participant>,
     },
     /// What grounds the debate, right after `Started`: the date every
@@ -173,7 +174,7 @@ pub enum DebateEvent {
     RoundStarted {
         round: u32,
         topic: String,
-        heat: f32,
+        heat: Heat,
         /// Topics a person injected that this round's prompts carry.
         injected: Vec<String>,
     },
@@ -266,7 +267,7 @@ pub enum DebateEvent {
         text: String,
     },
     TemperaturePinned {
-        heat: f32,
+        heat: Heat,
     },
     TemperatureReleased,
     ResolutionForced,
@@ -400,10 +401,10 @@ pub struct BranchChanges {
     pub question: Option<String>,
     /// The next round's heat, instead of the last verdict's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub heat: Option<f32>,
+    pub heat: Option<Heat>,
     /// A heat pinned from here on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pinned: Option<f32>,
+    pub pinned: Option<Heat>,
     /// Notes for the next round's prompts, as an injection.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub injected: Vec<String>,
@@ -443,7 +444,7 @@ pub enum Command {
     Pause,
     Resume,
     InjectTopic(String),
-    PinTemperature(f32),
+    PinTemperature(Heat),
     ReleaseTemperature,
     ForceResolution,
     /// Stop the turns streaming now; their text so far stands.

@@ -18,6 +18,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Value, json};
 
 use super::guard::text::content_words;
+use super::heat::Heat;
 use super::verdict::{self, Verdict, VerdictError};
 
 /// Most candidate sentences offered per side: the grammar stays small.
@@ -104,7 +105,7 @@ pub fn is_chosen(text: &str) -> bool {
 pub fn parse(
     text: &str,
     fallback_topic: &str,
-    heat: f32,
+    heat: Heat,
     is_final: bool,
     sides: [&str; 2],
 ) -> Result<Verdict, VerdictError> {
@@ -149,11 +150,10 @@ pub fn distance(proposition: &str, advocate: &str, skeptic: &str) -> f32 {
 /// The heat for a distance between the sides: a straight line from 0.3 at
 /// [`DISTANCE_FOCUSED`] or less to 1.0 at [`DISTANCE_APART`] or more, in
 /// steps of 0.05.
-pub fn heat_for(distance: f32) -> f32 {
-    let span = verdict::HEAT_MAX - verdict::HEAT_MIN;
+pub fn heat_for(distance: f32) -> Heat {
+    let span = Heat::MAX.get() - Heat::MIN.get();
     let share = ((distance - DISTANCE_FOCUSED) / (DISTANCE_APART - DISTANCE_FOCUSED)).clamp(0.0, 1.0);
-    let heat = verdict::HEAT_MIN + span * share;
-    verdict::clamp_heat((heat * 20.0).round() / 20.0)
+    Heat::on_grid(Heat::MIN.get() + span * share)
 }
 
 /// What a side argued: its text after the opening heat gave it (its
@@ -286,13 +286,13 @@ mod tests {
     fn a_chosen_verdict_is_told_in_words_with_the_measured_heat() {
         let answer = r#"{"advocate_best":"Air quality improves when traffic falls.","skeptic_best":"Deliveries would cost more for small shops.","next_question":"Would deliveries really cost more without cars?"}"#;
         assert!(is_chosen(answer));
-        let verdict = parse(answer, PROPOSITION, 0.65, false, DUEL).unwrap();
+        let verdict = parse(answer, PROPOSITION, Heat::new(0.65), false, DUEL).unwrap();
         assert_eq!(
             verdict.verdict,
             "This round's strongest points: the advocate's \u{201c}Air quality improves when traffic falls.\u{201d} \
              and the skeptic's \u{201c}Deliveries would cost more for small shops.\u{201d}"
         );
-        assert!((verdict.heat - 0.65).abs() < f32::EPSILON);
+        assert!((verdict.heat.get() - 0.65).abs() < f32::EPSILON);
         assert_eq!(verdict.topic, "Would deliveries really cost more without cars?");
         assert!(!verdict.resolved);
     }
@@ -300,7 +300,7 @@ mod tests {
     #[test]
     fn the_final_synthesis_resolves_and_keeps_the_topic() {
         let answer = r#"{"advocate_best":"A.","skeptic_best":"B."}"#;
-        let verdict = parse(answer, PROPOSITION, 0.5, true, DUEL).unwrap();
+        let verdict = parse(answer, PROPOSITION, Heat::new(0.5), true, DUEL).unwrap();
         assert!(verdict.resolved);
         assert!(verdict.verdict.starts_with("The debate's strongest points"));
         assert_eq!(verdict.topic, PROPOSITION);
@@ -308,7 +308,7 @@ mod tests {
 
     #[test]
     fn a_missing_choice_is_an_error_the_repair_can_name() {
-        let err = parse(r#"{"skeptic_best":"B."}"#, "t", 0.5, false, DUEL).unwrap_err();
+        let err = parse(r#"{"skeptic_best":"B."}"#, "t", Heat::new(0.5), false, DUEL).unwrap_err();
         assert!(err.to_string().contains("advocate_best"), "{err}");
     }
 
@@ -325,9 +325,9 @@ mod tests {
 
     #[test]
     fn the_heat_rises_with_the_distance_within_its_range_in_steps() {
-        assert!((heat_for(0.0) - verdict::HEAT_MIN).abs() < f32::EPSILON);
-        assert!((heat_for(1.0) - verdict::HEAT_MAX).abs() < f32::EPSILON);
-        let heats: Vec<f32> = (0..=20).map(|i| heat_for(i as f32 / 20.0)).collect();
+        assert!((heat_for(0.0).get() - Heat::MIN.get()).abs() < f32::EPSILON);
+        assert!((heat_for(1.0).get() - Heat::MAX.get()).abs() < f32::EPSILON);
+        let heats: Vec<f32> = (0..=20).map(|i| heat_for(i as f32 / 20.0).get()).collect();
         assert!(heats.windows(2).all(|w| w[0] <= w[1]));
         assert!(heats.iter().all(|h| ((h * 20.0).round() - h * 20.0).abs() < 1e-4), "{heats:?}");
         assert!(heats.iter().collect::<Vec<_>>().windows(2).filter(|w| w[0] < w[1]).count() >= 5, "it moves");

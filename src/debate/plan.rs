@@ -4,6 +4,7 @@
 
 use super::event::{Outcome, Role, TurnPurpose};
 use super::extractive;
+use super::heat::Heat;
 use super::state::{DebateState, Round, Turn, TurnStatus, VerdictStatus};
 use super::swap::SwapCheck;
 
@@ -13,7 +14,7 @@ pub enum Step {
     StartRound {
         round: u32,
         topic: String,
-        heat: f32,
+        heat: Heat,
         injected: Vec<String>,
     },
     StartTurn {

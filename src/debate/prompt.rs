@@ -126,7 +126,7 @@ pub fn debater_messages(state: &DebateState, role: Role, round: u32, brief: bool
 }
 
 fn brief_debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
-    let mut out = control_line(round.heat);
+    let mut out = control_line(round.heat.get());
     out.push_str(&format!("\n\nProposition: {}\n", state.topic));
     if round.topic.trim() != state.topic.trim() {
         out.push_str(&format!("This round's question: {}\n", round.topic));
@@ -166,7 +166,7 @@ fn format_instructions(state: &DebateState, round: u32) -> String {
 }
 
 fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
-    let mut out = control_line(round.heat);
+    let mut out = control_line(round.heat.get());
     out.push_str(&format!("\n\nProposition: {}\n", state.topic));
     let previous = round.number.checked_sub(1).and_then(|n| state.rounds.iter().find(|r| r.number == n));
     if let Some(prev) = previous {

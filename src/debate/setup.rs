@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::event::{Participant, Role};
 use super::format::FormatRecord;
 use super::grounding::Source;
+use super::heat::Heat;
 use super::prompt::Prompts;
 use crate::provider::retry::RetryPolicy;
 use crate::provider::{ChatModel, StructuredOutput};
@@ -126,7 +127,7 @@ impl EngineSetup {
 pub struct DebateSpec {
     pub topic: String,
     pub max_rounds: u32,
-    pub initial_heat: f32,
+    pub initial_heat: Heat,
     /// The date and the source document every prompt starts with.
     pub grounding: Grounding,
     /// The format, recorded when the debate starts; `None` is the duel.

@@ -6,9 +6,10 @@ use serde::{Deserialize, Serialize};
 use super::event::{DebateEvent, Outcome, Participant, Role, TurnPurpose};
 use super::format::FormatRecord;
 use super::grounding::{QuoteCheck, Source, Tally};
+use super::heat::Heat;
 use super::stance::{self, Stance, StanceLine};
 use super::swap::SwapCheck;
-use super::verdict::{Verdict, clamp_heat};
+use super::verdict::Verdict;
 use crate::provider::{Adaptation, StructuredOutput, Usage};
 
 /// The longest seat name a format may give, in characters.
@@ -98,7 +99,7 @@ impl Turn {
 pub struct Round {
     pub number: u32,
     pub topic: String,
-    pub heat: f32,
+    pub heat: Heat,
     /// The heat was the one a person pinned, not the judge's.
     #[serde(default)]
     pub pinned: bool,
@@ -146,13 +147,13 @@ pub struct Finish {
 pub struct DebateState {
     pub topic: String,
     pub max_rounds: u32,
-    pub initial_heat: f32,
+    pub initial_heat: Heat,
     pub participants: Vec<Participant>,
     pub rounds: Vec<Round>,
     /// The judge's latest heat (or the initial heat before any verdict).
-    pub heat: f32,
+    pub heat: Heat,
     /// A heat the person at the keyboard pinned; it wins over the judge's.
-    pub pinned_heat: Option<f32>,
+    pub pinned_heat: Option<Heat>,
     pub paused: bool,
     /// Injected topics waiting for the next round.
     pub pending_injections: Vec<String>,
@@ -240,7 +241,7 @@ impl DebateState {
     }
 
     /// The heat the next round will use.
-    pub fn effective_heat(&self) -> f32 {
+    pub fn effective_heat(&self) -> Heat {
         self.pinned_heat.unwrap_or(self.heat)
     }
 
@@ -333,7 +334,7 @@ impl DebateState {
     }
 
     /// The heat of each round so far, oldest first.
-    pub fn heat_history(&self) -> Vec<f32> {
+    pub fn heat_history(&self) -> Vec<Heat> {
         self.rounds.iter().map(|r| r.heat).collect()
     }
 
@@ -345,7 +346,7 @@ impl DebateState {
             DebateEvent::Started { topic, max_rounds, initial_heat, participants } => {
                 self.topic.clone_from(topic);
                 self.max_rounds = *max_rounds;
-                self.initial_heat = clamp_heat(*initial_heat);
+                self.initial_heat = *initial_heat;
                 self.heat = self.initial_heat;
                 self.participants.clone_from(participants);
             }
@@ -442,7 +443,7 @@ impl DebateState {
                     t.verdict = Some(VerdictStatus::Parsed { verdict: verdict.clone() });
                     // A verdict that closes the debate sets no heat: there is no next round.
                     if !t.closes_debate() {
-                        self.heat = clamp_heat(verdict.heat);
+                        self.heat = verdict.heat;
                     }
                 }
             }
@@ -470,7 +471,7 @@ impl DebateState {
             DebateEvent::Paused => self.paused = true,
             DebateEvent::Resumed => self.paused = false,
             DebateEvent::TopicInjected { text } => self.pending_injections.push(text.clone()),
-            DebateEvent::TemperaturePinned { heat } => self.pinned_heat = Some(clamp_heat(*heat)),
+            DebateEvent::TemperaturePinned { heat } => self.pinned_heat = Some(*heat),
             DebateEvent::TemperatureReleased => self.pinned_heat = None,
             DebateEvent::ResolutionForced => self.force_requested = true,
             DebateEvent::Notice { message } => self.notices.push(message.clone()),
@@ -503,11 +504,11 @@ impl DebateState {
                 self.next_question.clone_from(&changes.question);
                 if let Some(heat) = changes.heat {
                     // A heat given for the branch is the one it starts with: a pin it shared is released.
-                    self.heat = clamp_heat(heat);
+                    self.heat = heat;
                     self.pinned_heat = None;
                 }
                 if let Some(heat) = changes.pinned {
-                    self.pinned_heat = Some(clamp_heat(heat));
+                    self.pinned_heat = Some(heat);
                 }
                 self.pending_injections.extend(changes.injected.iter().cloned());
                 if let Some(max) = changes.max_rounds {

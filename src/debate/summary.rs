@@ -9,6 +9,7 @@ use futures::StreamExt;
 use super::prompt::Prompts;
 use super::setup::RoleSetup;
 use super::state::VerdictStatus;
+use super::temperature::{self, Purpose};
 use super::{DebateEvent, DebateState, Role};
 use crate::provider::retry::{RetryPolicy, TurnItem, with_retry};
 use crate::provider::{ChatMessage, ChatRequest, Chunk, Usage};
@@ -42,7 +43,7 @@ pub fn request(state: &DebateState, prompts: &Prompts, judge: &RoleSetup) -> Cha
         system: prompts.summary.clone(),
         grounding: None,
         messages: vec![ChatMessage::user(brief)],
-        temperature: Some(0.3),
+        temperature: temperature::sent(Purpose::Summary, false, false),
         max_tokens,
         thinking_budget: None,
         response_schema: None,

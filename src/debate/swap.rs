@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::event::Role;
+use super::heat::Heat;
 use super::prompt::read_argument;
 use super::state::{DebateState, Round};
 use super::verdict::{self, SideNames, Verdict, VerdictError};
@@ -106,7 +107,7 @@ pub fn messages(state: &DebateState, round: &Round) -> Vec<ChatMessage> {
 }
 
 /// Reads the answer, its sides named again: A is the skeptic, B the advocate.
-pub fn parse(text: &str, fallback_topic: &str, fallback_heat: f32) -> Result<Verdict, VerdictError> {
+pub fn parse(text: &str, fallback_topic: &str, fallback_heat: Heat) -> Result<Verdict, VerdictError> {
     verdict::parse_naming(text, fallback_topic, fallback_heat, NAMES)
 }
 

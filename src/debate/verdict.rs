@@ -5,11 +5,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::heat::Heat;
 pub use super::standing::{Ahead, Conceded, SideNames};
-
-/// Lowest and highest heat the judge may set.
-pub const HEAT_MIN: f32 = 0.3;
-pub const HEAT_MAX: f32 = 1.0;
 
 /// The judge's answer for one round.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -24,7 +21,7 @@ pub struct Verdict {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conceded: Option<Conceded>,
     pub topic: String,
-    pub heat: f32,
+    pub heat: Heat,
 }
 
 impl Verdict {
@@ -38,19 +35,11 @@ impl Verdict {
     }
 }
 
-/// Clamps a heat into the allowed range; NaN becomes the minimum.
-pub fn clamp_heat(heat: f32) -> f32 {
-    if heat.is_nan() {
-        return HEAT_MIN;
-    }
-    heat.clamp(HEAT_MIN, HEAT_MAX)
-}
-
 /// A heat as one of eight block heights, `▁` for the lowest and `█` for
 /// the highest: a round's mark in a text chart.
-pub fn spark(heat: f32) -> char {
+pub fn spark(heat: Heat) -> char {
     const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    let share = ((heat - HEAT_MIN) / (HEAT_MAX - HEAT_MIN)).clamp(0.0, 1.0);
+    let share = heat.share().clamp(0.0, 1.0);
     BLOCKS[(share * 7.0).round() as usize]
 }
 
@@ -97,7 +86,7 @@ pub enum VerdictError {
 
 /// Parses a judge's answer. `fallback_topic` and `fallback_heat` fill in
 /// `topic` and `heat` when the judge left them out.
-pub fn parse(text: &str, fallback_topic: &str, fallback_heat: f32) -> Result<Verdict, VerdictError> {
+pub fn parse(text: &str, fallback_topic: &str, fallback_heat: Heat) -> Result<Verdict, VerdictError> {
     parse_naming(text, fallback_topic, fallback_heat, SideNames::PLAIN)
 }
 
@@ -106,7 +95,7 @@ pub fn parse(text: &str, fallback_topic: &str, fallback_heat: f32) -> Result<Ver
 pub fn parse_naming(
     text: &str,
     fallback_topic: &str,
-    fallback_heat: f32,
+    fallback_heat: Heat,
     names: SideNames,
 ) -> Result<Verdict, VerdictError> {
     let map = parse_map(text)?;
@@ -128,8 +117,8 @@ pub fn parse_naming(
         Some(other) => return Err(wrong_type("topic", "a string", other)),
     };
     let heat = match map.get("heat") {
-        None | Some(Value::Null) => fallback_heat,
-        Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::from(fallback_heat)) as f32,
+        None | Some(Value::Null) => fallback_heat.get(),
+        Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::from(fallback_heat.get())) as f32,
         Some(Value::String(s)) => s
             .trim()
             .parse::<f32>()
@@ -137,7 +126,7 @@ pub fn parse_naming(
         Some(other) => return Err(wrong_type("heat", "a number between 0.3 and 1.0", other)),
     };
     let (ahead, conceded) = (names.ahead(map.get("ahead")), names.conceded(map.get("conceded")));
-    Ok(Verdict { resolved, verdict, ahead, conceded, topic, heat: clamp_heat(heat) })
+    Ok(Verdict { resolved, verdict, ahead, conceded, topic, heat: Heat::new(heat) })
 }
 
 /// The JSON object in a judge's answer, read as tolerantly as `parse` reads it.
@@ -239,7 +228,7 @@ mod tests {
     use super::*;
 
     fn ok(text: &str) -> Verdict {
-        parse(text, "old topic", 0.8).unwrap()
+        parse(text, "old topic", Heat::new(0.8)).unwrap()
     }
 
     #[test]
@@ -251,7 +240,7 @@ mod tests {
                 resolved: false,
                 verdict: "Close.".into(),
                 topic: "Costs?".into(),
-                heat: 0.7,
+                heat: Heat::new(0.7),
                 ..Verdict::default()
             }
         );
@@ -302,10 +291,10 @@ mod tests {
 
     #[test]
     fn heat_as_string_and_out_of_range() {
-        assert!((ok(r#"{"verdict":"v","heat":"0.55"}"#).heat - 0.55).abs() < 1e-6);
-        assert!((ok(r#"{"verdict":"v","heat":3}"#).heat - HEAT_MAX).abs() < f32::EPSILON);
-        assert!((ok(r#"{"verdict":"v","heat":-1}"#).heat - HEAT_MIN).abs() < f32::EPSILON);
-        assert!((ok(r#"{"verdict":"v","heat":2017}"#).heat - HEAT_MAX).abs() < f32::EPSILON);
+        assert!((ok(r#"{"verdict":"v","heat":"0.55"}"#).heat.get() - 0.55).abs() < 1e-6);
+        assert!((ok(r#"{"verdict":"v","heat":3}"#).heat.get() - Heat::MAX.get()).abs() < f32::EPSILON);
+        assert!((ok(r#"{"verdict":"v","heat":-1}"#).heat.get() - Heat::MIN.get()).abs() < f32::EPSILON);
+        assert!((ok(r#"{"verdict":"v","heat":2017}"#).heat.get() - Heat::MAX.get()).abs() < f32::EPSILON);
     }
 
     #[test]
@@ -313,7 +302,7 @@ mod tests {
         let v = ok(r#"{"verdict": "Still open."}"#);
         assert!(!v.resolved);
         assert_eq!(v.topic, "old topic");
-        assert!((v.heat - 0.8).abs() < f32::EPSILON);
+        assert!((v.heat.get() - 0.8).abs() < f32::EPSILON);
     }
 
     #[test]
@@ -329,17 +318,17 @@ mod tests {
 
     #[test]
     fn errors_name_the_problem() {
-        assert_eq!(parse("no json here", "t", 0.5), Err(VerdictError::NoObject));
-        assert_eq!(parse(r#"{"resolved": true}"#, "t", 0.5), Err(VerdictError::MissingVerdict));
+        assert_eq!(parse("no json here", "t", Heat::new(0.5)), Err(VerdictError::NoObject));
+        assert_eq!(parse(r#"{"resolved": true}"#, "t", Heat::new(0.5)), Err(VerdictError::MissingVerdict));
         assert!(matches!(
-            parse(r#"{"verdict": "v", "heat": "hot"}"#, "t", 0.5),
+            parse(r#"{"verdict": "v", "heat": "hot"}"#, "t", Heat::new(0.5)),
             Err(VerdictError::WrongType { field: "heat", .. })
         ));
         assert!(matches!(
-            parse(r#"{"verdict": "v", "resolved": 7}"#, "t", 0.5),
+            parse(r#"{"verdict": "v", "resolved": 7}"#, "t", Heat::new(0.5)),
             Err(VerdictError::WrongType { field: "resolved", .. })
         ));
-        assert!(matches!(parse(r#"{"verdict": "cut off"#, "t", 0.5), Err(VerdictError::Malformed(_))));
+        assert!(matches!(parse(r#"{"verdict": "cut off"#, "t", Heat::new(0.5)), Err(VerdictError::Malformed(_))));
     }
 
     #[test]
@@ -350,6 +339,6 @@ mod tests {
 
     #[test]
     fn nan_heat_clamps_to_minimum() {
-        assert!((clamp_heat(f32::NAN) - HEAT_MIN).abs() < f32::EPSILON);
+        assert!((Heat::new(f32::NAN).get() - Heat::MIN.get()).abs() < f32::EPSILON);
     }
 }

@@ -65,12 +65,13 @@ pub fn summary(entries: &[HumanEntry]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::debate::Heat;
     use crate::debate::verdict::{Ahead, Verdict};
     use crate::debate::{DebateEvent, Role};
 
     fn judged(round: u32, ahead: Option<Ahead>) -> [DebateEvent; 3] {
         [
-            DebateEvent::RoundStarted { round, topic: "t".into(), heat: 0.5, injected: vec![] },
+            DebateEvent::RoundStarted { round, topic: "t".into(), heat: Heat::new(0.5), injected: vec![] },
             DebateEvent::TurnStarted {
                 round,
                 role: Role::Judge,

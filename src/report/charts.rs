@@ -7,8 +7,11 @@ use plotters::coord::types::RangedCoordf32;
 use plotters::prelude::*;
 
 use super::model::{HeatSetBy, Report};
+use crate::debate::Heat;
 use crate::debate::Role;
-use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
+
+const HEAT_MIN: f32 = Heat::MIN.get();
+const HEAT_MAX: f32 = Heat::MAX.get();
 
 /// The palette: each seat's colour, the person's, and the axes'.
 pub const ADVOCATE: RGBColor = RGBColor(0x2f, 0x7b, 0xd8);
@@ -41,7 +44,7 @@ pub fn heat(report: &Report) -> anyhow::Result<String> {
             .y_label_area_size(44)
             .build_cartesian_2d(0.5f32..rounds + 0.5, (HEAT_MIN - 0.05)..(HEAT_MAX + 0.12))?;
         axes(&mut chart, report.heat.len(), "heat", &|y| format!("{y:.1}"))?;
-        let points: Vec<(f32, f32)> = report.heat.iter().map(|p| (p.round as f32, p.heat)).collect();
+        let points: Vec<(f32, f32)> = report.heat.iter().map(|p| (p.round as f32, p.heat.get())).collect();
         chart.draw_series(LineSeries::new(points.iter().copied(), JUDGE.mix(0.6).stroke_width(2)))?;
         chart.draw_series(report.heat.iter().map(|p| {
             let style = match p.set_by {
@@ -49,7 +52,7 @@ pub fn heat(report: &Report) -> anyhow::Result<String> {
                 HeatSetBy::Judge => JUDGE.filled(),
                 HeatSetBy::Person => PERSON.filled(),
             };
-            Circle::new((p.round as f32, p.heat), 5, style)
+            Circle::new((p.round as f32, p.heat.get()), 5, style)
         }))?;
         // Steering, where it happened: a tick at the top of its round, labelled.
         let mut per_round: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();

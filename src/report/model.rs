@@ -11,7 +11,7 @@ use crate::debate::cost::{self, Price};
 use crate::debate::grounding::{Cited, Mark};
 use crate::debate::state::{Round, VerdictStatus};
 use crate::debate::swap::SwapCheck;
-use crate::debate::{DebateEvent, DebateState, Outcome, Role};
+use crate::debate::{DebateEvent, DebateState, Heat, Outcome, Role};
 use crate::sanitize::clean;
 use crate::store::export::rfc3339;
 use crate::store::log::{Header, Record};
@@ -42,7 +42,7 @@ impl HeatSetBy {
 pub struct HeatPoint {
     /// 1-based, as people count rounds.
     pub round: u32,
-    pub heat: f32,
+    pub heat: Heat,
     pub set_by: HeatSetBy,
 }
 
@@ -135,14 +135,14 @@ pub enum Said {
 #[derive(Debug, Clone, PartialEq)]
 pub struct VerdictEntry {
     pub round: u32,
-    pub heat: f32,
+    pub heat: Heat,
     pub question: String,
     pub said: Said,
     /// The judge's reason, or why its answer could not be read.
     pub reason: String,
     /// The next question, as a change from this round's.
     pub next: Vec<Change>,
-    pub next_heat: Option<f32>,
+    pub next_heat: Option<Heat>,
     /// Who the judge said is ahead and who conceded, in words; empty when not said.
     pub standing: String,
     /// The swap check's mark and its CSS class: `("verdict flips on swap", "flips")`.

@@ -6,7 +6,7 @@
 use super::model::{Steer, words};
 use super::walk::{Slot, Walk};
 use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
-use crate::debate::{DebateState, TurnPurpose};
+use crate::debate::{DebateState, Heat, TurnPurpose};
 use crate::sanitize::clean;
 
 /// A turn in the transcript.
@@ -60,7 +60,7 @@ pub enum Entry {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TranscriptRound {
     pub round: u32,
-    pub heat: f32,
+    pub heat: Heat,
     pub pinned: bool,
     pub question: String,
     pub injected: Vec<String>,

@@ -11,11 +11,7 @@ use super::app::{App, Tone, Until};
 use super::effect::Effect;
 use super::modal::{Modal, topic_area};
 use crate::debate::state::VerdictStatus;
-use crate::debate::verdict::{HEAT_MIN, clamp_heat};
-use crate::debate::{DebateState, Role};
-
-/// How much ↑/↓ move the heat.
-const HEAT_STEP: f32 = 0.05;
+use crate::debate::{DebateState, Heat, Role};
 
 /// What the event loop needs to start a branch.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,7 +22,7 @@ pub struct BranchRequest {
     pub round: u32,
     pub swap_sides: bool,
     /// The next round's heat, when the person set one.
-    pub heat: Option<f32>,
+    pub heat: Option<Heat>,
     /// The next round's question, instead of the judge's.
     pub question: Option<String>,
     /// A note the next round's prompts carry.
@@ -38,12 +34,12 @@ pub struct BranchForm {
     pub from: String,
     /// The rounds that can be branched (from 1), each with the heat its
     /// judge set for the round after.
-    pub rounds: Vec<(u32, f32)>,
+    pub rounds: Vec<(u32, Heat)>,
     /// Index into `rounds`.
     pub at: usize,
     pub swap_sides: bool,
     /// The heat chosen with ↑/↓; `None`: the judge's.
-    pub heat: Option<f32>,
+    pub heat: Option<Heat>,
     pub text: TextArea<'static>,
     /// The text is the next round's question, not a note.
     pub as_question: bool,
@@ -53,8 +49,8 @@ pub struct BranchForm {
 
 impl BranchForm {
     /// The round chosen (from 1) and the heat its judge set.
-    pub fn chosen(&self) -> (u32, f32) {
-        self.rounds.get(self.at).copied().unwrap_or((1, HEAT_MIN))
+    pub fn chosen(&self) -> (u32, Heat) {
+        self.rounds.get(self.at).copied().unwrap_or((1, Heat::MIN))
     }
 
     fn request(&self) -> BranchRequest {
@@ -75,14 +71,14 @@ impl BranchForm {
 /// The rounds of a debate a branch can be taken after (from 1): those whose
 /// judge gave a verdict that left the debate open, each with the heat that
 /// verdict set (a verdict that could not be read keeps the round's own).
-pub fn branchable(state: &DebateState) -> Vec<(u32, f32)> {
+pub fn branchable(state: &DebateState) -> Vec<(u32, Heat)> {
     state
         .rounds
         .iter()
         .filter_map(|round| {
             let judge = round.turn(Role::Judge)?;
             let heat = match judge.verdict.as_ref()? {
-                VerdictStatus::Parsed { verdict } => clamp_heat(verdict.heat),
+                VerdictStatus::Parsed { verdict } => verdict.heat,
                 VerdictStatus::Invalid { will_retry: false, .. } => round.heat,
                 VerdictStatus::Invalid { will_retry: true, .. } => return None,
             };
@@ -129,9 +125,8 @@ impl App {
             KeyCode::Left => form.at = form.at.saturating_sub(1),
             KeyCode::Right => form.at = (form.at + 1).min(form.rounds.len().saturating_sub(1)),
             KeyCode::Up | KeyCode::Down => {
-                let step = if key.code == KeyCode::Up { HEAT_STEP } else { -HEAT_STEP };
                 let from = form.heat.unwrap_or(form.chosen().1);
-                form.heat = Some(clamp_heat(((from + step) * 20.0).round() / 20.0));
+                form.heat = Some(from.step(key.code == KeyCode::Up));
             }
             KeyCode::Char('s') if ctrl => form.swap_sides = !form.swap_sides,
             KeyCode::Char('t') if ctrl => form.as_question = !form.as_question,

@@ -6,6 +6,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui_textarea::TextArea;
 
 use super::effect::Effect;
+use crate::debate::Heat;
 
 /// A dialog over the panes.
 pub enum Modal {
@@ -57,7 +58,7 @@ pub struct Editor {
 /// The heat being chosen: arrows step it, digits type it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TempEditor {
-    pub value: f32,
+    pub value: Heat,
     pub typed: Option<String>,
     pub error: Option<String>,
 }

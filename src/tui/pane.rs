@@ -290,7 +290,7 @@ fn lay_out(
     let title = match turn.purpose {
         TurnPurpose::Argue => {
             let pinned = if round.pinned { " · pinned" } else { "" };
-            format!("Round {} · heat {:.2}{pinned}", round.number + 1, turn.temperature.unwrap_or(round.heat))
+            format!("Round {} · heat {:.2}{pinned}", round.number + 1, turn.temperature.unwrap_or(round.heat.get()))
         }
         TurnPurpose::Judge => format!("Round {} · verdict", round.number + 1),
         TurnPurpose::RepairVerdict => format!("Round {} · verdict, asked again", round.number + 1),
@@ -378,11 +378,17 @@ pub fn wrap_plain(text: &str, width: u16, style: Style) -> Vec<Line<'static>> {
 mod tests {
     use super::*;
     use crate::debate::DebateEvent;
+    use crate::debate::Heat;
 
     fn state_with(text: &str) -> DebateState {
         let mut s = DebateState::default();
-        s.apply(&DebateEvent::Started { topic: "T".into(), max_rounds: 3, initial_heat: 0.9, participants: vec![] });
-        s.apply(&DebateEvent::RoundStarted { round: 0, topic: "T".into(), heat: 0.9, injected: vec![] });
+        s.apply(&DebateEvent::Started {
+            topic: "T".into(),
+            max_rounds: 3,
+            initial_heat: Heat::new(0.9),
+            participants: vec![],
+        });
+        s.apply(&DebateEvent::RoundStarted { round: 0, topic: "T".into(), heat: Heat::new(0.9), injected: vec![] });
         s.apply(&DebateEvent::TurnStarted {
             round: 0,
             role: Role::Advocate,

@@ -181,13 +181,14 @@ impl Drop for Playback {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::debate::Heat;
 
     fn record(ms: u64, event: DebateEvent) -> Record {
         Record { ms, event }
     }
 
     fn round(n: u32) -> DebateEvent {
-        DebateEvent::RoundStarted { round: n, topic: "T".into(), heat: 0.5, injected: vec![] }
+        DebateEvent::RoundStarted { round: n, topic: "T".into(), heat: Heat::new(0.5), injected: vec![] }
     }
 
     fn records() -> Vec<Record> {

@@ -9,10 +9,7 @@ use super::effect::Effect;
 use super::keymap::Action;
 use super::modal::topic_area;
 use super::modal::{Confirm, Editor, EditorPurpose, Modal, TempEditor};
-use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
-use crate::debate::{Command, Role};
-
-const HEAT_STEP: f32 = 0.05;
+use crate::debate::{Command, Heat, Role};
 
 /// The actions that steer a running debate (and do nothing in a replay or
 /// once it ended).
@@ -93,8 +90,8 @@ impl App {
         temp.error = None;
         match key.code {
             KeyCode::Esc => return Vec::new(),
-            KeyCode::Up | KeyCode::Right | KeyCode::Char('k') => temp.step(HEAT_STEP),
-            KeyCode::Down | KeyCode::Left | KeyCode::Char('j') => temp.step(-HEAT_STEP),
+            KeyCode::Up | KeyCode::Right | KeyCode::Char('k') => temp.step(Heat::STEP),
+            KeyCode::Down | KeyCode::Left | KeyCode::Char('j') => temp.step(-Heat::STEP),
             // Every other character is part of what is typed, so `-1` reads as minus one and
             // `abc` as text: either is refused with the range, never taken for something else.
             KeyCode::Char(c) if !c.is_control() => temp.typed.get_or_insert_with(String::new).push(c),
@@ -145,15 +142,14 @@ impl App {
 impl TempEditor {
     fn step(&mut self, by: f32) {
         let base = self.chosen().unwrap_or(self.value);
-        self.value = ((base + by) * 100.0).round() / 100.0;
-        self.value = self.value.clamp(HEAT_MIN, HEAT_MAX);
+        self.value = Heat::new(((base.get() + by) * 100.0).round() / 100.0);
         self.typed = None;
     }
 
     /// The heat to pin: what was typed, else the stepped value; or why
     /// what was typed cannot be pinned.
-    pub fn chosen(&self) -> Result<f32, String> {
-        let range = format!("type {HEAT_MIN:.2} to {HEAT_MAX:.2}");
+    pub fn chosen(&self) -> Result<Heat, String> {
+        let range = format!("type {:.2} to {:.2}", Heat::MIN, Heat::MAX);
         let value = match self.typed.as_deref().filter(|t| !t.is_empty()) {
             Some(typed) => typed
                 .trim()
@@ -161,11 +157,11 @@ impl TempEditor {
                 .ok()
                 .filter(|v| v.is_finite())
                 .ok_or_else(|| format!("{typed:?} is not a number: {range}"))?,
-            None => self.value,
+            None => self.value.get(),
         };
-        if !(HEAT_MIN..=HEAT_MAX).contains(&value) {
+        if !(Heat::MIN.get()..=Heat::MAX.get()).contains(&value) {
             return Err(format!("{value} is out of range: {range}"));
         }
-        Ok(value)
+        Ok(Heat::new(value))
     }
 }

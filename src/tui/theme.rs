@@ -9,7 +9,7 @@ use anyhow::Context;
 use ratatui::style::{Color, Modifier, Style};
 use serde::Deserialize;
 
-use crate::debate::{Role, SEATS};
+use crate::debate::{Heat, Role, SEATS};
 
 const BUILT_IN: [(&str, &str); 3] = [
     ("default", include_str!("../../themes/default.toml")),
@@ -220,8 +220,8 @@ impl Theme {
 
     /// A heat's colour, blended from cool (0.3) to hot (1.0) when both ends
     /// are RGB, else the nearer end.
-    pub fn heat(&self, heat: f32) -> Color {
-        let t = ((heat - 0.3) / 0.7).clamp(0.0, 1.0);
+    pub fn heat(&self, heat: Heat) -> Color {
+        let t = heat.share().clamp(0.0, 1.0);
         match (self.heat_cool, self.heat_hot) {
             (Color::Rgb(r1, g1, b1), Color::Rgb(r2, g2, b2)) => {
                 let mix = |a: u8, b: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * t).round() as u8;
@@ -282,14 +282,14 @@ mod tests {
         let theme = Theme::load("default", None, true).expect("loads");
         assert!(!theme.color);
         assert_eq!(theme.role(Role::Advocate), Color::Reset);
-        assert_eq!(theme.heat(1.0), Color::Reset);
+        assert_eq!(theme.heat(Heat::MAX), Color::Reset);
     }
 
     #[test]
     fn heat_blends_from_cool_to_hot() {
         let theme = Theme::load("default", None, false).expect("loads");
-        assert_eq!(theme.heat(0.3), theme.heat_cool);
-        assert_eq!(theme.heat(1.0), theme.heat_hot);
-        assert_ne!(theme.heat(0.65), theme.heat_cool);
+        assert_eq!(theme.heat(Heat::MIN), theme.heat_cool);
+        assert_eq!(theme.heat(Heat::MAX), theme.heat_hot);
+        assert_ne!(theme.heat(Heat::new(0.65)), theme.heat_cool);
     }
 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
+use heat::debate::Heat;
 use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::prompt::Prompts;
 use heat::debate::{DebateEvent, Role};
@@ -150,7 +151,7 @@ pub async fn generate() -> String {
     let spec = DebateSpec {
         topic: script::PROPOSITION.into(),
         max_rounds: script::MAX_ROUNDS,
-        initial_heat: script::INITIAL_HEAT,
+        initial_heat: Heat::new(script::INITIAL_HEAT),
         grounding: Grounding::default(),
         format: None,
     };

@@ -11,6 +11,7 @@ mod script;
 #[path = "../studio_support/mod.rs"]
 mod studio_support;
 
+use heat::debate::Heat;
 use heat::debate::guard::turn::{self as guard, ArgumentOutcome, SentPrompt, VerdictOutcome};
 use heat::debate::prompt::{self, Prompts};
 use heat::debate::{DebateEvent, DebateState, Outcome, Role, TurnPurpose};
@@ -73,7 +74,7 @@ fn the_demo_shows_every_feature() {
     assert!((3..=4).contains(&state.rounds.len()), "{} rounds", state.rounds.len());
     let heats = state.heat_history();
     assert!(heats.windows(2).any(|w| w[1] > w[0]) && heats.windows(2).any(|w| w[1] < w[0]), "{heats:?}");
-    let judged: Vec<f32> = state.rounds.iter().filter_map(|r| r.verdict()).map(|v| v.heat).collect();
+    let judged: Vec<f32> = state.rounds.iter().filter_map(|r| r.verdict()).map(|v| v.heat.get()).collect();
     assert!(judged.windows(2).any(|w| w[1] > w[0]) && judged.windows(2).any(|w| w[1] < w[0]), "{judged:?}");
 
     let injected = position(&|e| matches!(e, DebateEvent::TopicInjected { .. })).expect("an injection");
@@ -83,7 +84,7 @@ fn the_demo_shows_every_feature() {
     let pinned = position(&|e| matches!(e, DebateEvent::TemperaturePinned { .. })).expect("a pin");
     let released = position(&|e| matches!(e, DebateEvent::TemperatureReleased)).expect("a release");
     assert!(pinned < released);
-    assert!(state.rounds.iter().any(|r| r.pinned && r.heat == 0.5), "a round played at the pinned heat");
+    assert!(state.rounds.iter().any(|r| r.pinned && r.heat == Heat::new(0.5)), "a round played at the pinned heat");
     assert_eq!(state.pinned_heat, None);
 
     let retry = events.iter().enumerate().find_map(|(i, e)| match e {

@@ -2,6 +2,7 @@
 //! steering and where it comes, the one refused request, and how fast each
 //! turn streams. Written for a projector; no model wrote any of it.
 
+use heat::debate::Heat;
 use heat::debate::{Command, Role};
 
 pub const PROPOSITION: &str = "Remote work beats the office for software teams";
@@ -30,7 +31,7 @@ pub fn cues() -> Vec<Cue> {
     let cue = |round, role, after_chunks, command| Cue { round, role, after_chunks, command };
     vec![
         cue(1, Role::Advocate, 60, Command::InjectTopic(INJECTED.into())),
-        cue(2, Role::Skeptic, 70, Command::PinTemperature(0.5)),
+        cue(2, Role::Skeptic, 70, Command::PinTemperature(Heat::new(0.5))),
         cue(3, Role::Advocate, 30, Command::ReleaseTemperature),
         cue(3, Role::Skeptic, 90, Command::ForceResolution),
     ]

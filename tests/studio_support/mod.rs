@@ -4,6 +4,7 @@
 
 pub mod pty;
 
+use heat::debate::Heat;
 use heat::debate::verdict::Verdict;
 use heat::debate::{DebateEvent, Outcome, Participant, Role, TurnPurpose};
 use heat::tui::keymap::KeyMap;
@@ -59,8 +60,8 @@ pub fn started_events(max_rounds: u32) -> Vec<DebateEvent> {
         .map(|role| Participant { role, provider: "openai".into(), model: "gpt-4.1-mini".into(), served: None })
         .collect();
     vec![
-        DebateEvent::Started { topic: TOPIC.into(), max_rounds, initial_heat: 0.9, participants },
-        DebateEvent::RoundStarted { round: 0, topic: TOPIC.into(), heat: 0.9, injected: vec![] },
+        DebateEvent::Started { topic: TOPIC.into(), max_rounds, initial_heat: Heat::new(0.9), participants },
+        DebateEvent::RoundStarted { round: 0, topic: TOPIC.into(), heat: Heat::new(0.9), injected: vec![] },
         DebateEvent::TurnStarted {
             round: 0,
             role: Role::Advocate,
@@ -98,7 +99,7 @@ pub fn resolved() -> App {
         resolved: true,
         verdict: "The advocate carried it: focus and time outweigh hallway chance.".into(),
         topic: "Does remote work hurt juniors?".into(),
-        heat: 0.4,
+        heat: Heat::new(0.4),
         ..Verdict::default()
     };
     let usage = Some(heat::provider::Usage { input_tokens: 1200, output_tokens: 340, cached_input_tokens: 0 });
@@ -217,7 +218,7 @@ pub fn swap_flipped() -> App {
         ahead: Some(Ahead::Skeptic),
         conceded: Some(Conceded::Advocate),
         topic: "Can mentoring be done remotely?".into(),
-        heat: 0.6,
+        heat: Heat::new(0.6),
     };
     let swapped = Verdict { ahead: Some(Ahead::Advocate), ..verdict.clone() };
     let text = serde_json::to_string(&verdict).unwrap_or_default();
@@ -247,7 +248,7 @@ pub fn swap_flipped() -> App {
             DebateEvent::RoundStarted {
                 round: 1,
                 topic: "Can mentoring be done remotely?".into(),
-                heat: 0.6,
+                heat: Heat::new(0.6),
                 injected: vec![],
             },
         ],

@@ -7,7 +7,7 @@
 //! polled, so it stops between two tokens; what any other model sends is
 //! held, and shown on resume stamped with the moment it arrived.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -25,6 +25,7 @@ use super::plan::{self, Step, next_steps_with};
 use super::prompt;
 pub use super::setup::{DebateSpec, EngineSetup, Grounding, RoleSetup, StructuredSetting};
 use super::state::DebateState;
+use super::temperature::{self, Purpose};
 use super::{extractive, grounding, verdict};
 use crate::provider::retry::TurnItem;
 use crate::provider::{
@@ -84,7 +85,7 @@ pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
     let started = DebateEvent::Started {
         topic,
         max_rounds: spec.max_rounds.max(1),
-        initial_heat: verdict::clamp_heat(spec.initial_heat),
+        initial_heat: spec.initial_heat,
         participants: setup.participants(),
     };
     let Grounding { date, source } = spec.grounding;
@@ -121,7 +122,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 3]
         in_flight: HashMap::new(),
         held: VecDeque::new(),
         next_task: 0,
-        no_temperature: HashMap::new(),
+        no_temperature: HashSet::new(),
         in_flight_ends: HashMap::new(),
         source_index: None,
         preamble: None,
@@ -178,7 +179,7 @@ struct Engine {
     held: VecDeque<(Instant, TurnMsg)>,
     next_task: u64,
     /// Roles whose model refused a temperature.
-    no_temperature: HashMap<Role, bool>,
+    no_temperature: HashSet<Role>,
     /// What each in-flight turn's current attempt reported about itself.
     in_flight_ends: HashMap<Role, AttemptEnd>,
     /// The source, indexed for quote checks on the first argument that needs it.
@@ -294,7 +295,7 @@ impl Engine {
                 }
             }
             Command::PinTemperature(heat) => {
-                self.emit(DebateEvent::TemperaturePinned { heat: verdict::clamp_heat(heat) });
+                self.emit(DebateEvent::TemperaturePinned { heat });
             }
             Command::ReleaseTemperature => {
                 if self.state.pinned_heat.is_some() {
@@ -368,21 +369,22 @@ impl Engine {
     fn request_for(&self, round: u32, role: Role, purpose: TurnPurpose) -> ChatRequest {
         let setup = self.setup.role(role);
         let heat = self.state.rounds.iter().find(|r| r.number == round).map_or(self.state.heat, |r| r.heat);
-        let (messages, wanted_temperature, response_schema) = if role.is_judge() {
+        let (messages, response_schema) = if role.is_judge() {
             let chosen = self.chosen_schema(round, purpose);
             let messages = prompt::judge_messages(&self.state, round, purpose, chosen.is_some());
             let schema = chosen.unwrap_or_else(|| self.verdict_schema(setup, verdict::schema()));
-            (messages, self.setup.judge_temperature, Some(schema))
+            (messages, Some(schema))
         } else {
             let brief = setup.model.is_embedded();
             let mut messages = prompt::debater_messages(&self.state, role, round, brief);
             if setup.model.continues_answer() {
                 messages.extend(prompt::opening(&self.state, role, round).map(ChatMessage::assistant));
             }
-            (messages, heat, None)
+            (messages, None)
         };
-        let refuses_temperature = self.no_temperature.get(&role).copied().unwrap_or(false);
-        let temperature = (setup.thinking_budget.is_none() && !refuses_temperature).then_some(wanted_temperature);
+        let wanted = Purpose::of(role, heat, self.setup.judge_temperature);
+        let temperature =
+            temperature::sent(wanted, setup.thinking_budget.is_some(), self.no_temperature.contains(&role));
         ChatRequest {
             model: setup.model_name.clone(),
             system: self.setup.prompts.system_with(role, self.state.format.as_ref().and_then(|f| f.brief(role))),
@@ -508,7 +510,7 @@ impl Engine {
 
     fn on_parameter_dropped(&mut self, role: Role, param: &str, message: &str) {
         if param == "temperature" {
-            self.no_temperature.insert(role, true);
+            self.no_temperature.insert(role);
         }
         let note = notices::parameter_dropped(&self.setup.role(role).model_name, param, message);
         self.emit(DebateEvent::Notice { message: note });

@@ -12,6 +12,7 @@ use super::Engine;
 use crate::debate::call::{self, Call, TurnMsg, TurnMsgKind};
 use crate::debate::event::{DebateEvent, Role};
 use crate::debate::swap;
+use crate::debate::temperature::{self, Purpose};
 use crate::provider::retry::TurnItem;
 use crate::provider::{ChatRequest, Chunk, Usage};
 
@@ -49,9 +50,11 @@ impl Engine {
     fn swap_request(&self, round: u32) -> Option<ChatRequest> {
         let current = self.state.rounds.iter().find(|r| r.number == round)?;
         let setup = self.setup.role(Role::Judge);
-        let refuses_temperature = self.no_temperature.get(&Role::Judge).copied().unwrap_or(false);
-        let temperature =
-            (setup.thinking_budget.is_none() && !refuses_temperature).then_some(self.setup.judge_temperature);
+        let temperature = temperature::sent(
+            Purpose::Judge(self.setup.judge_temperature),
+            setup.thinking_budget.is_some(),
+            self.no_temperature.contains(&Role::Judge),
+        );
         Some(ChatRequest {
             model: setup.model_name.clone(),
             system: swap::system(),

@@ -127,6 +127,7 @@ fn context<'a>(
 mod tests {
     use super::*;
     use crate::debate::DebateEvent;
+    use crate::debate::Heat;
 
     const JUDGED: &str = "The width point stands; the diff point was not answered.";
 
@@ -137,13 +138,13 @@ mod tests {
             DebateEvent::Started {
                 topic: "Tabs beat spaces".into(),
                 max_rounds: 3,
-                initial_heat: 0.9,
+                initial_heat: Heat::new(0.9),
                 participants: Vec::new(),
             },
             DebateEvent::RoundStarted {
                 round: 0,
                 topic: "Tabs beat spaces".into(),
-                heat: 0.9,
+                heat: Heat::new(0.9),
                 injected: vec!["Consider cost".into()],
             },
         ];
@@ -166,8 +167,13 @@ mod tests {
             system: "You are the JUDGE. Answer with one JSON object and nothing else.".into(),
             user: Vec::new(),
         };
-        let verdict =
-            Verdict { resolved, verdict: JUDGED.into(), topic: topic.into(), heat: 0.6, ..Verdict::default() };
+        let verdict = Verdict {
+            resolved,
+            verdict: JUDGED.into(),
+            topic: topic.into(),
+            heat: Heat::new(0.6),
+            ..Verdict::default()
+        };
         verdict_outcome(verdict, &sent)
     }
 
@@ -208,8 +214,13 @@ mod tests {
     #[test]
     fn an_unusable_verdict_text_is_invalid_whatever_its_topic() {
         let sent = SentPrompt::default();
-        let verdict =
-            Verdict { resolved: false, verdict: "N/A".into(), topic: "Costs?".into(), heat: 0.6, ..Verdict::default() };
+        let verdict = Verdict {
+            resolved: false,
+            verdict: "N/A".into(),
+            topic: "Costs?".into(),
+            heat: Heat::new(0.6),
+            ..Verdict::default()
+        };
         assert_eq!(verdict_outcome(verdict, &sent), VerdictOutcome::Invalid(VerdictFault::Placeholder));
     }
 

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use super::truncate;
 use crate::debate::state::TurnStatus;
 use crate::debate::swap::SwapCheck;
-use crate::debate::verdict::{HEAT_MAX, HEAT_MIN, spark};
+use crate::debate::verdict::spark;
 use crate::debate::{Outcome, Role, convergence};
 use crate::sanitize::clean;
 use crate::tui::app::{App, Replay, speed_label};
@@ -209,7 +209,7 @@ fn gauge(app: &App) -> Vec<Span<'static>> {
     let theme = &app.theme;
     let heat = app.debate.effective_heat();
     let color = theme.heat(heat);
-    let filled = (((heat - HEAT_MIN) / (HEAT_MAX - HEAT_MIN)) * GAUGE_CELLS as f32).round().clamp(1.0, 10.0) as usize;
+    let filled = (heat.share() * GAUGE_CELLS as f32).round().clamp(1.0, 10.0) as usize;
     let mut spans = vec![
         Span::raw("heat "),
         Span::styled(format!("{heat:.2} "), Style::new().fg(color).add_modifier(Modifier::BOLD)),

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 
 use super::centered;
-use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
+use crate::debate::Heat;
 use crate::tui::app::App;
 use crate::tui::modal::{Confirm, EditorPurpose, Modal};
 
@@ -41,10 +41,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             let theme = &app.theme;
             // The gauge shows what Enter would pin: nothing while the typed text cannot be.
             let chosen = temp.chosen();
-            let value = chosen.as_ref().copied().unwrap_or(HEAT_MIN);
+            let value = chosen.as_ref().copied().unwrap_or(Heat::MIN);
             let shown = temp.typed.clone().unwrap_or_else(|| format!("{:.2}", temp.value));
             let cells = match chosen {
-                Ok(v) => (((v - HEAT_MIN) / (HEAT_MAX - HEAT_MIN)) * 30.0).round().clamp(0.0, 30.0) as usize,
+                Ok(v) => (v.share() * 30.0).round().clamp(0.0, 30.0) as usize,
                 Err(_) => 0,
             };
             let color = if chosen.is_ok() { theme.heat(value) } else { theme.error };
@@ -52,7 +52,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
                 Line::from(vec![
                     Span::raw("heat "),
                     Span::styled(shown, Style::new().fg(color).add_modifier(Modifier::BOLD)),
-                    Span::raw(format!("   ({HEAT_MIN:.2} cool … {HEAT_MAX:.2} hot)")),
+                    Span::raw(format!("   ({:.2} cool … {:.2} hot)", Heat::MIN, Heat::MAX)),
                 ]),
                 Line::from(vec![
                     Span::styled("█".repeat(cells), Style::new().fg(color)),

@@ -12,7 +12,7 @@ use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Chart, Dataset, GraphType,
 
 use super::centered;
 use super::overlay::{frame_box, hint_line, split_last};
-use crate::debate::verdict::{HEAT_MAX, HEAT_MIN};
+use crate::debate::Heat;
 use crate::debate::{Outcome, Role};
 use crate::report::model::{HeatPoint, HeatSetBy, debater_words, heat_points};
 use crate::sanitize::clean;
@@ -175,11 +175,11 @@ fn synthesis_lines(label: &'static str, text: &str, width: usize, rows: usize) -
 /// Heat per round: the line, with the rounds a person pinned as their own points.
 fn heat_chart(frame: &mut Frame<'_>, app: &App, area: Rect, points: &[HeatPoint]) {
     let theme = &app.theme;
-    let line: Vec<(f64, f64)> = points.iter().map(|p| (f64::from(p.round), f64::from(p.heat))).collect();
+    let line: Vec<(f64, f64)> = points.iter().map(|p| (f64::from(p.round), f64::from(p.heat.get()))).collect();
     let pinned: Vec<(f64, f64)> = points
         .iter()
         .filter(|p| p.set_by == HeatSetBy::Person)
-        .map(|p| (f64::from(p.round), f64::from(p.heat)))
+        .map(|p| (f64::from(p.round), f64::from(p.heat.get())))
         .collect();
     let rounds = points.len().max(1) as f64;
     let mut datasets = vec![
@@ -228,8 +228,8 @@ fn heat_chart(frame: &mut Frame<'_>, app: &App, area: Rect, points: &[HeatPoint]
         .y_axis(
             Axis::default()
                 .style(axis_style)
-                .bounds([f64::from(HEAT_MIN), f64::from(HEAT_MAX)])
-                .labels([format!("{HEAT_MIN:.1}"), format!("{HEAT_MAX:.1}")]),
+                .bounds([f64::from(Heat::MIN.get()), f64::from(Heat::MAX.get())])
+                .labels([format!("{:.1}", Heat::MIN), format!("{:.1}", Heat::MAX)]),
         );
     frame.render_widget(chart, area);
 }
