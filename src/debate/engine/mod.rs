@@ -16,10 +16,11 @@ use tokio::task::JoinHandle;
 
 mod checks;
 mod swap_check;
+mod verdict_read;
 
 use super::call::{self, Call, TurnMsg, TurnMsgKind};
 use super::event::{Command, DebateEvent, Outcome, Role, TurnPurpose};
-use super::guard::turn::{self as guard, ArgumentOutcome, SentPrompt, VerdictOutcome};
+use super::guard::turn::{self as guard, ArgumentOutcome, SentPrompt};
 use super::notices::{self, served_name};
 use super::plan::{self, Step, next_steps_with};
 use super::prompt;
@@ -561,43 +562,5 @@ impl Engine {
             return;
         }
         self.read_verdict(round, purpose, &flight.sent, &text);
-    }
-
-    /// Reads the judge's answer for `round` into a verdict, or says why it
-    /// could not be used.
-    fn read_verdict(&mut self, round: u32, purpose: TurnPurpose, sent: &SentPrompt, text: &str) {
-        let (topic, heat) = self
-            .state
-            .rounds
-            .iter()
-            .find(|r| r.number == round)
-            .map_or((self.state.topic.clone(), self.state.heat), |r| (r.topic.clone(), self.state.heat));
-        let chosen = extractive::is_chosen(text);
-        let parsed = if chosen {
-            let current = self.state.rounds.iter().find(|r| r.number == round);
-            let argument = |role| current.and_then(|r| r.argument(role)).unwrap_or_default();
-            let apart = extractive::distance(&self.state.topic, argument(Role::Advocate), argument(Role::Skeptic));
-            let sides = [Role::Advocate, Role::Skeptic].map(|r| self.state.seat_name(r));
-            let sides = [sides[0].as_str(), sides[1].as_str()];
-            extractive::parse(text, &topic, extractive::heat_for(apart), purpose.is_final(), sides)
-        } else {
-            verdict::parse(text, &topic, heat)
-        };
-        let error = match parsed {
-            Ok(verdict) => match guard::verdict(&self.state, round, purpose, sent, verdict, !chosen) {
-                VerdictOutcome::Stands { mut verdict, notice } => {
-                    // A format that argues every round reads an early "resolved" as "not yet".
-                    verdict.resolved &= purpose.is_final() || self.state.may_resolve_early();
-                    self.emit(DebateEvent::VerdictReached { round, verdict });
-                    if let Some(message) = notice {
-                        self.emit(DebateEvent::Notice { message });
-                    }
-                    return;
-                }
-                VerdictOutcome::Invalid(fault) => fault.to_string(),
-            },
-            Err(error) => error.to_string(),
-        };
-        self.emit(DebateEvent::VerdictInvalid { round, error, will_retry: !purpose.is_repair() });
     }
 }

@@ -1,0 +1,48 @@
+//! Reading the judge's answer into a verdict: the written verdict or the
+//! embedded judge's chosen one, checked by the guard, with the format's rule
+//! on ending early applied; or why it could not be used.
+
+use super::Engine;
+use crate::debate::event::{DebateEvent, Role, TurnPurpose};
+use crate::debate::guard::turn::{self as guard, SentPrompt, VerdictOutcome};
+use crate::debate::{extractive, verdict};
+
+impl Engine {
+    /// Reads the judge's answer for `round` into a verdict, or says why it
+    /// could not be used.
+    pub(super) fn read_verdict(&mut self, round: u32, purpose: TurnPurpose, sent: &SentPrompt, text: &str) {
+        let (topic, heat) = self
+            .state
+            .rounds
+            .iter()
+            .find(|r| r.number == round)
+            .map_or((self.state.topic.clone(), self.state.heat), |r| (r.topic.clone(), self.state.heat));
+        let chosen = extractive::is_chosen(text);
+        let parsed = if chosen {
+            let current = self.state.rounds.iter().find(|r| r.number == round);
+            let argument = |role| current.and_then(|r| r.argument(role)).unwrap_or_default();
+            let apart = extractive::distance(&self.state.topic, argument(Role::Advocate), argument(Role::Skeptic));
+            let sides = [Role::Advocate, Role::Skeptic].map(|r| self.state.seat_name(r));
+            let sides = [sides[0].as_str(), sides[1].as_str()];
+            extractive::parse(text, &topic, extractive::heat_for(apart), purpose.is_final(), sides)
+        } else {
+            verdict::parse(text, &topic, heat)
+        };
+        let error = match parsed {
+            Ok(verdict) => match guard::verdict(&self.state, round, purpose, sent, verdict, !chosen) {
+                VerdictOutcome::Stands { mut verdict, notice } => {
+                    // A format that argues every round reads an early "resolved" as "not yet".
+                    verdict.resolved &= purpose.is_final() || self.state.may_resolve_early();
+                    self.emit(DebateEvent::VerdictReached { round, verdict });
+                    if let Some(message) = notice {
+                        self.emit(DebateEvent::Notice { message });
+                    }
+                    return;
+                }
+                VerdictOutcome::Invalid(fault) => fault.to_string(),
+            },
+            Err(error) => error.to_string(),
+        };
+        self.emit(DebateEvent::VerdictInvalid { round, error, will_retry: !purpose.is_repair() });
+    }
+}
