@@ -51,8 +51,13 @@ fn text(bytes: &[u8]) -> String {
 /// must not take as the end), and two speakers.
 fn oxford_reply(request: &Recorded) -> Reply {
     let system = request.system();
+    let chair;
     let text = if system.contains("You are the CHAIR") {
-        r#"{"resolved": true, "verdict": "The proposition's point 2 stands.", "ahead": "advocate", "conceded": "none", "topic": "Answer point 2.", "heat": 0.6}"#
+        let round = (1..=3).find(|n| request.last_message().contains(&format!("Round {n} of"))).unwrap_or(0);
+        chair = format!(
+            r#"{{"resolved": true, "verdict": "After round {round} the proposition's point 2 stands.", "ahead": "advocate", "conceded": "none", "topic": "Answer point 2 of round {round}.", "heat": 0.6, "scores": {{"advocate": [2, 1, -1], "skeptic": [1, 0, 9]}}}}"#
+        );
+        chair.as_str()
     } else if system.contains("PROPOSITION") {
         "1. Tabs let readers choose. 2. Tabs are smaller. 3. Tabs are one key."
     } else {
@@ -116,6 +121,12 @@ async fn an_oxford_debate_argues_every_phase_under_its_own_names() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(stdout.contains("format    oxford: Proposition against Opposition, Chair judging"), "{stdout}");
     assert!(stdout.contains("▌ Proposition") && stdout.contains("▌ Opposition"), "{stdout}");
+    // Each round: +2 +1 −1 for, +1 0 +3 (9 held to 3) against; a pull of −2 a round toward the opposition.
+    assert!(
+        stdout.contains("scores: Proposition +2 +1 \u{2212}1 · Opposition +1 0 +3 · running Opposition +2"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("running Opposition +6"), "three rounds of −2: {stdout}");
     // The chair said "resolved" every round; the format argues all three.
     let store = Store::open(data.path()).unwrap();
     let loaded = store.load(&store.resolve(None).unwrap()).unwrap();
@@ -123,6 +134,7 @@ async fn an_oxford_debate_argues_every_phase_under_its_own_names() {
     assert_eq!(state.rounds.len(), 3, "every phase is argued");
     assert!(matches!(state.finish.as_ref().map(|f| &f.outcome), Some(Outcome::MaxRounds)));
     assert_eq!(state.label(Role::Skeptic), "Opposition");
+    assert_eq!((state.total(Role::Advocate), state.total(Role::Skeptic)), (-6, 6), "zero-sum");
     let formatted = loaded.records.iter().filter(|r| matches!(r.event, DebateEvent::Formatted { .. })).count();
     assert_eq!(formatted, 1);
 
@@ -141,8 +153,12 @@ async fn an_oxford_debate_argues_every_phase_under_its_own_names() {
     assert!(!rebuttal.contains("Make 3 separate"), "only the opening asks for separate arguments");
     let closing = debater("Phase: Closing.", "OPPOSITION");
     assert!(closing.contains("The proposition argued last round:"), "{closing}");
-    let chair = requests.iter().find(|r| r.system().contains("You are the CHAIR")).unwrap().last_message();
+    let chair_request = requests.iter().find(|r| r.system().contains("You are the CHAIR")).unwrap();
+    let chair = chair_request.last_message();
     assert!(chair.contains("[proposition, opposition]:") && chair.contains("This round's phase: Opening."), "{chair}");
+    assert!(chair.contains("Score each argument each side made this round from -3"), "{chair}");
+    let schema = serde_json::to_string(&chair_request.body).unwrap();
+    assert!(schema.contains("\"scores\""), "the structured output asks for scores: {schema}");
     assert!(requests.iter().all(|r| !r.system().contains("You are the ADVOCATE")), "the duel's briefs are not sent");
 
     // The log carries the briefs: a resumed or exported debate needs no format file.
@@ -152,6 +168,7 @@ async fn an_oxford_debate_argues_every_phase_under_its_own_names() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let markdown = std::fs::read_to_string(data.path().join("out.md")).unwrap();
     assert!(markdown.contains("Proposition") && markdown.contains("oxford"), "{markdown}");
+    assert!(markdown.contains("- Scores (a tug-of-war: what one side gains the other loses): Proposition \u{2212}6, Opposition +6 over 3 scored rounds"), "{markdown}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

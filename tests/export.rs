@@ -60,6 +60,7 @@ fn records() -> Vec<Record> {
             conceded: Some(Conceded::Skeptic),
             topic: "Weigh mentoring costs".into(),
             heat: Heat::new(0.7),
+            scores: None,
         },
     ));
     events.push(DebateEvent::SwapCheckStarted { round: 0 });

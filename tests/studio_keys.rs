@@ -510,6 +510,7 @@ fn b_branches_after_a_finished_round_with_the_changes_chosen() {
         heat: Heat::new(0.6),
         ahead: None,
         conceded: None,
+        scores: None,
     };
     let done = |role, text: &str| DebateEvent::TurnCompleted {
         round: 0,

@@ -700,3 +700,53 @@ fn oxford_opening_speeches() {
         assert!(!text.contains("Advocate") && !text.contains("Skeptic"), "{w}x{h}:\n{text}");
     }
 }
+
+/// The Oxford opening scored by the chair: the header's tug-of-war leans to
+/// the leading side and the chair's pane lists each argument's score.
+fn oxford_scored() -> App {
+    let mut app = oxford_opening();
+    let verdict = heat::debate::verdict::Verdict {
+        verdict: "The opposition's first point landed.".into(),
+        topic: "Answer the opposition's point 1.".into(),
+        heat: heat::debate::Heat::new(0.7),
+        scores: Some(heat::debate::scores::Scores { advocate: vec![1, 0, -1], skeptic: vec![3, 1] }),
+        ..heat::debate::verdict::Verdict::default()
+    };
+    let mut events = Vec::new();
+    for role in [Role::Advocate, Role::Skeptic] {
+        events.push(DebateEvent::TurnCompleted {
+            round: 0,
+            role,
+            text: format!("{role:?}'s three arguments."),
+            usage: None,
+            truncated_at: None,
+        });
+    }
+    events.push(DebateEvent::TurnStarted {
+        round: 0,
+        role: Role::Judge,
+        purpose: heat::debate::TurnPurpose::Judge,
+        temperature: None,
+    });
+    events.push(DebateEvent::TurnCompleted {
+        round: 0,
+        role: Role::Judge,
+        text: "{}".into(),
+        usage: None,
+        truncated_at: None,
+    });
+    events.push(DebateEvent::VerdictReached { round: 0, verdict });
+    feed(&mut app, &events);
+    app.focus = 2;
+    app
+}
+
+#[test]
+fn oxford_scored_round() {
+    check("oxford_scored", oxford_scored, &["+4", "scores: Proposition +1 0"]);
+    // Opposition leads by 4: the marker at the bar's right end, toward its pane.
+    let wide = screen(&mut oxford_scored(), 200, 50);
+    assert!(wide.contains("score ────┼───● Opposition +4"), "{wide}");
+    let narrow = screen(&mut oxford_scored(), 120, 40);
+    assert!(narrow.contains("+4 O "), "the short form where the bar does not fit: {narrow}");
+}

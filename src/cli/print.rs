@@ -191,6 +191,9 @@ impl<W: Write> TextPrinter<W> {
                 if let Some(standing) = verdict.standing() {
                     self.line(&standing)?;
                 }
+                if let Some(scores) = verdict.scores.as_ref().filter(|_| self.state.scored()) {
+                    self.line(&crate::debate::scores::line(&self.state, *round, scores))?;
+                }
             }
             DebateEvent::SwapChecked { flips: true, verdict, .. } => {
                 let ahead = verdict.ahead.map_or("named no side", crate::debate::verdict::Ahead::describe);

@@ -27,6 +27,10 @@ pub struct FormatRecord {
     pub resolve_early: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub phases: Vec<Phase>,
+    /// The judge scores each argument from −3 to +3; the totals are a
+    /// tug-of-war between the sides.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub scores: bool,
     /// Each seat's brief, by position, in full: the log needs no file to
     /// resume. `None` keeps the prompts heat is run with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -94,6 +98,7 @@ mod tests {
             resolve_early: false,
             phases: vec![phase("Opening", Some(1)), phase("Rebuttal", None), phase("Closing", Some(1))],
             briefs: None,
+            scores: true,
         }
     }
 

@@ -15,6 +15,7 @@ pub mod heat;
 mod notices;
 pub mod plan;
 pub mod prompt;
+pub mod scores;
 pub mod seat;
 mod setup;
 pub mod stance;

@@ -273,6 +273,8 @@ pub fn judge_messages(state: &DebateState, round: u32, purpose: TurnPurpose, cho
                 FINAL_CHOSEN_FIELDS
             } else if chosen {
                 CHOSEN_FIELDS
+            } else if state.scored() {
+                "{\"resolved\": …, \"verdict\": \"…\", \"ahead\": \"…\", \"conceded\": \"…\", \"topic\": \"…\", \"heat\": …, \"scores\": {\"advocate\": […], \"skeptic\": […]}}"
             } else {
                 "{\"resolved\": …, \"verdict\": \"…\", \"ahead\": \"…\", \"conceded\": \"…\", \"topic\": \"…\", \"heat\": …}"
             };
@@ -298,6 +300,9 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
     out.push_str(&format!("\n\n[{}, {}]:\n{pair}\n\n", names[0], names[1]));
     if let Some(phase) = state.phase(round.number) {
         out.push_str(&format!("This round's phase: {}.\n", phase.name));
+    }
+    if state.scored() {
+        out.push_str(&format!("{}\n", super::scores::instruction(&names[0], &names[1])));
     }
     if state.source.is_some() {
         out.push_str(&source_checks(round));

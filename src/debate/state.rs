@@ -327,6 +327,37 @@ impl DebateState {
         self.format.as_ref()?.phase(round, self.max_rounds)
     }
 
+    /// The format asks the judge to score each argument.
+    pub fn scored(&self) -> bool {
+        self.format.as_ref().is_some_and(|f| f.scores)
+    }
+
+    /// The tug-of-war so far: every scored round's pull toward the side for
+    /// (positive: the side for leads). The side for's total is this, the
+    /// side against's its negative, so the two always sum to zero.
+    pub fn tug(&self) -> i32 {
+        self.tug_through(u32::MAX)
+    }
+
+    /// [`Self::tug`] as it stood once round `round` (from 0) was scored;
+    /// 0 in a format that does not score, whatever a judge sent unasked.
+    pub fn tug_through(&self, round: u32) -> i32 {
+        if !self.scored() {
+            return 0;
+        }
+        let scored = self.rounds.iter().filter(|r| r.number <= round).filter_map(Round::verdict);
+        scored.filter_map(|v| v.scores.as_ref()).map(super::scores::Scores::pull).sum()
+    }
+
+    /// A side's running total in the tug-of-war; the judge has none.
+    pub fn total(&self, role: Role) -> i32 {
+        match role {
+            Role::Advocate => self.tug(),
+            Role::Skeptic => -self.tug(),
+            Role::Judge => 0,
+        }
+    }
+
     /// The judge may end the debate before its last round (the duel's
     /// rule; a format that argues every round says no).
     pub fn may_resolve_early(&self) -> bool {

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::heat::Heat;
+pub use super::scores::Scores;
 pub use super::standing::{Ahead, Conceded, SideNames};
 
 /// The judge's answer for one round.
@@ -22,6 +23,9 @@ pub struct Verdict {
     pub conceded: Option<Conceded>,
     pub topic: String,
     pub heat: Heat,
+    /// Each argument's score, in a format that asks for them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scores: Option<Scores>,
 }
 
 impl Verdict {
@@ -126,7 +130,8 @@ pub fn parse_naming(
         Some(other) => return Err(wrong_type("heat", "a number between 0.3 and 1.0", other)),
     };
     let (ahead, conceded) = (names.ahead(map.get("ahead")), names.conceded(map.get("conceded")));
-    Ok(Verdict { resolved, verdict, ahead, conceded, topic, heat: Heat::new(heat) })
+    let scores = Scores::read(map.get("scores"));
+    Ok(Verdict { resolved, verdict, ahead, conceded, topic, heat: Heat::new(heat), scores })
 }
 
 /// The JSON object in a judge's answer, read as tolerantly as `parse` reads it.

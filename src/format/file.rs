@@ -24,6 +24,8 @@ struct FormatFile {
     #[serde(default = "yes")]
     resolve_early: bool,
     #[serde(default)]
+    scores: bool,
+    #[serde(default)]
     seats: Vec<Spanned<SeatFile>>,
     judges: Spanned<JudgesFile>,
     #[serde(default)]
@@ -105,6 +107,7 @@ pub fn parse(name: &str, text: &str, origin: &Origin) -> anyhow::Result<Format> 
         ],
         opening_arguments: file.opening_arguments.as_ref().map_or(1, |n| *n.get_ref()),
         resolve_early: file.resolve_early,
+        scores: file.scores,
         phases: file
             .phases
             .iter()

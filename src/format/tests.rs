@@ -49,6 +49,7 @@ fn the_built_in_formats_parse_and_the_duel_keeps_its_log_unchanged() {
     let record = oxford.log_record().unwrap_or_else(|| panic!("oxford is recorded"));
     assert_eq!(record.labels, ["Proposition", "Opposition", "Chair"]);
     assert_eq!((record.opening_arguments, record.resolve_early, oxford.max_rounds), (3, false, Some(3)));
+    assert!(record.scores && !duel.record.scores, "oxford's chair scores every argument; the duel's judge does not");
     let briefs = record.briefs.unwrap_or_else(|| panic!("oxford brings its briefs"));
     assert!(briefs[0].contains("PROPOSITION") && briefs[1].contains("OPPOSITION") && briefs[2].contains("CHAIR"));
     assert_eq!(oxford.seat_named("Opposition"), Some(Role::Skeptic));

@@ -131,6 +131,9 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
         Some(outcome) => outcome.headline(state.rounds.len()),
     };
     let _ = writeln!(md, "- Outcome: {outcome}");
+    if let Some(totals) = crate::debate::scores::totals(state) {
+        let _ = writeln!(md, "- Scores (a tug-of-war: what one side gains the other loses): {totals}");
+    }
     for p in &state.participants {
         let asked = match &p.served {
             Some(_) => format!(" (asked for {})", clean(&p.model)),
@@ -181,25 +184,7 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
                 _ => {}
             }
         }
-        let Some(judge) = round.turn(Role::Judge) else { continue };
-        let _ = writeln!(md, "### {}\n", clean(state.label(Role::Judge)));
-        match &judge.verdict {
-            // One outcome, said once: the verdict that closed the debate is the final synthesis below.
-            Some(VerdictStatus::Parsed { .. }) if judge.closes_debate() && state.finish.is_some() => {
-                md.push_str("*(the judge closed the debate: the final synthesis is below)*\n\n");
-            }
-            Some(VerdictStatus::Parsed { verdict }) => {
-                let _ = writeln!(md, "**Not resolved.** {}\n", clean(&verdict.verdict));
-                let _ = writeln!(md, "Next: {} · heat {:.2}\n", clean(&verdict.topic), verdict.heat);
-            }
-            Some(VerdictStatus::Invalid { error, .. }) => {
-                let _ = writeln!(md, "*(the verdict could not be read: {}; heat and topic kept)*\n", clean(error));
-            }
-            None => md.push_str("*(no verdict)*\n\n"),
-        }
-        if let Some(marks) = crate::debate::standing::round_marks(round) {
-            let _ = writeln!(md, "*{marks}*\n");
-        }
+        judge_section(&mut md, state, round);
     }
     let steering: Vec<String> = records.iter().filter_map(|r| steering_line(r.ms, &r.event)).collect();
     if !steering.is_empty() {
@@ -221,6 +206,33 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
         let _ = writeln!(md, "## Final synthesis\n\n{}", clean(synthesis.trim()));
     }
     md
+}
+
+/// A round's judge: its verdict (or why there is none), who is ahead, and
+/// the round's scores in a format that scores.
+fn judge_section(md: &mut String, state: &DebateState, round: &crate::debate::state::Round) {
+    let Some(judge) = round.turn(Role::Judge) else { return };
+    let _ = writeln!(md, "### {}\n", clean(state.label(Role::Judge)));
+    match &judge.verdict {
+        // One outcome, said once: the verdict that closed the debate is the final synthesis below.
+        Some(VerdictStatus::Parsed { .. }) if judge.closes_debate() && state.finish.is_some() => {
+            md.push_str("*(the judge closed the debate: the final synthesis is below)*\n\n");
+        }
+        Some(VerdictStatus::Parsed { verdict }) => {
+            let _ = writeln!(md, "**Not resolved.** {}\n", clean(&verdict.verdict));
+            let _ = writeln!(md, "Next: {} · heat {:.2}\n", clean(&verdict.topic), verdict.heat);
+        }
+        Some(VerdictStatus::Invalid { error, .. }) => {
+            let _ = writeln!(md, "*(the verdict could not be read: {}; heat and topic kept)*\n", clean(error));
+        }
+        None => md.push_str("*(no verdict)*\n\n"),
+    }
+    if let Some(marks) = crate::debate::standing::round_marks(round) {
+        let _ = writeln!(md, "*{marks}*\n");
+    }
+    if let Some(scores) = round.verdict().and_then(|v| v.scores.as_ref()).filter(|_| state.scored()) {
+        let _ = writeln!(md, "*{}*\n", crate::debate::scores::line(state, round.number, scores));
+    }
 }
 
 /// The person's verdicts, in the order given.

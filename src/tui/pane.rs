@@ -362,7 +362,7 @@ fn lay_out(
         }
         TurnStatus::Streaming => {}
     }
-    foot.extend(verdict_foot(round, turn, width, theme, accent));
+    foot.extend(verdict_foot(state, round, turn, width, theme, accent));
     segment.foot = foot;
 }
 

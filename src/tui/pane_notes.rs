@@ -14,7 +14,14 @@ use ratatui::text::{Line, Span};
 /// The lines under a judge turn's verdict: its outcome, the next question
 /// and heat, who is ahead, who conceded and the swap check's mark; or why
 /// it could not be used.
-pub(super) fn verdict_foot(round: &Round, turn: &Turn, width: u16, theme: &Theme, accent: Style) -> Vec<Line<'static>> {
+pub(super) fn verdict_foot(
+    state: &DebateState,
+    round: &Round,
+    turn: &Turn,
+    width: u16,
+    theme: &Theme,
+    accent: Style,
+) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     match &turn.verdict {
         Some(VerdictStatus::Parsed { verdict }) => {
@@ -31,6 +38,13 @@ pub(super) fn verdict_foot(round: &Round, turn: &Turn, width: u16, theme: &Theme
                 lines.extend(wrap_plain(&format!("Next: {}", clean(&verdict.topic)), width, accent));
             }
             lines.extend(super::verdict_marks::lines(round, verdict, width, theme));
+            if let Some(scores) = verdict.scores.as_ref().filter(|_| state.scored()) {
+                lines.extend(wrap_plain(
+                    &crate::debate::scores::line(state, round.number, scores),
+                    width,
+                    theme.secondary(),
+                ));
+            }
         }
         Some(VerdictStatus::Invalid { error, will_retry }) => {
             let then = if *will_retry { "asking again" } else { "keeping the heat" };

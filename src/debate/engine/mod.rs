@@ -27,7 +27,7 @@ use super::prompt;
 pub use super::setup::{DebateSpec, EngineSetup, Grounding, RoleSetup, StructuredSetting};
 use super::state::DebateState;
 use super::temperature::{self, Purpose};
-use super::{extractive, grounding, verdict};
+use super::{extractive, grounding, scores, verdict};
 use crate::provider::retry::TurnItem;
 use crate::provider::{
     Adaptation, ChatMessage, ChatRequest, Chunk, FinishReason, ResponseSchema, StructuredOutput, Usage,
@@ -373,7 +373,8 @@ impl Engine {
         let (messages, response_schema) = if role.is_judge() {
             let chosen = self.chosen_schema(round, purpose);
             let messages = prompt::judge_messages(&self.state, round, purpose, chosen.is_some());
-            let schema = chosen.unwrap_or_else(|| self.verdict_schema(setup, verdict::schema()));
+            let asked = if self.state.scored() { scores::with_scores(verdict::schema()) } else { verdict::schema() };
+            let schema = chosen.unwrap_or_else(|| self.verdict_schema(setup, asked));
             (messages, Some(schema))
         } else {
             let brief = setup.model.is_embedded();

@@ -54,6 +54,16 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             break;
         }
     }
+    // The scores' tug-of-war, in a format that scores, in the longest form that fits.
+    for full in [true, false] {
+        let spans = tug(app, full);
+        let tug_width: usize = spans.iter().map(Span::width).sum();
+        if left_width + tug_width + gauge_width < width {
+            left.extend(spans);
+            left_width += tug_width;
+            break;
+        }
+    }
     let mut spans = left;
     spans.push(Span::raw(" ".repeat(width.saturating_sub(left_width + gauge_width))));
     spans.extend(gauge);
@@ -152,6 +162,60 @@ fn rounds(app: &App, compact: bool) -> Vec<Span<'static>> {
         spans.push(Span::styled("  resolving", Style::new().fg(theme.warn).add_modifier(Modifier::BOLD)));
     }
     spans
+}
+
+/// How far the tug-of-war's marker moves from the middle, each way.
+const TUG_REACH: i32 = 4;
+
+/// The scores' running tug-of-war once a round is scored, the marker pulled
+/// toward the leading side's pane: `score ──●─┼──── Proposition +2`; short,
+/// `+2 P`. Nothing in a format that does not score.
+fn tug(app: &App, full: bool) -> Vec<Span<'static>> {
+    let debate = &app.debate;
+    let scored = debate.rounds.iter().filter_map(|r| r.verdict()).any(|v| v.scores.is_some());
+    if !debate.scored() || !scored {
+        return Vec::new();
+    }
+    let theme = &app.theme;
+    let tug = debate.tug();
+    let leader = match tug.signum() {
+        1 => Some(Role::Advocate),
+        -1 => Some(Role::Skeptic),
+        _ => None,
+    };
+    let color = leader.map_or(theme.muted, |r| theme.role(r));
+    let lead = |short: bool| match leader {
+        Some(role) if short => {
+            format!(
+                "{} {}",
+                crate::debate::scores::signed(tug.abs()),
+                debate.label(role).chars().take(1).collect::<String>()
+            )
+        }
+        Some(role) => format!("{} {}", debate.label(role), crate::debate::scores::signed(tug.abs())),
+        None => "even".to_string(),
+    };
+    if !full {
+        return vec![Span::styled(format!("  {}", lead(true)), Style::new().fg(color).add_modifier(Modifier::BOLD))];
+    }
+    // The side for's pane is on the left: its lead pulls the marker left.
+    let at = TUG_REACH - tug.clamp(-TUG_REACH, TUG_REACH);
+    let bar: String = (0..=2 * TUG_REACH)
+        .map(|i| {
+            if i == at {
+                '●'
+            } else if i == TUG_REACH {
+                '┼'
+            } else {
+                '─'
+            }
+        })
+        .collect();
+    vec![
+        Span::styled("  score ", theme.secondary()),
+        Span::styled(bar, Style::new().fg(color)),
+        Span::styled(format!(" {}", lead(false)), Style::new().fg(color).add_modifier(Modifier::BOLD)),
+    ]
 }
 
 /// Over this, one side's words are flagged: judges favour the longer side.

@@ -62,6 +62,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
         )));
     }
     facts.extend(swap_line(debate, theme));
+    if let Some(totals) = crate::debate::scores::totals(debate) {
+        facts.push(Line::from(Span::styled(format!("scores: {totals}"), Style::new().add_modifier(Modifier::BOLD))));
+    }
     let counters = super::status::counters(app);
     if !counters.is_empty() {
         facts.push(Line::from(Span::styled(counters.trim_end().to_string(), theme.secondary())));
