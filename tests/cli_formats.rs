@@ -198,3 +198,33 @@ async fn a_user_formats_seat_model_reaches_its_requests_and_a_flag_still_wins() 
     let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
     assert_eq!(state.rounds.len(), 2, "the format's own max_rounds");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_seat_named_as_the_format_names_it_gets_its_model_and_a_wrong_name_lists_the_seats() {
+    let server = MockLlm::with_handler(oxford_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.args(["run", "This house prefers tabs", "--format", "oxford", "--max-rounds", "1"]);
+    cmd.args(["--seat", "Opposition=claude-opus-4-1", "--seat", "chair=claude-sonnet-4-5"]);
+    let out = output(cmd).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let requests = server.requests();
+    let model_of = |seat: &str| {
+        let found = requests.iter().find(|r| r.system().contains(seat)).unwrap();
+        found.body["model"].as_str().unwrap_or_default().to_string()
+    };
+    assert_eq!(model_of("OPPOSITION"), "claude-opus-4-1");
+    assert_eq!(model_of("CHAIR"), "claude-sonnet-4-5");
+    assert_ne!(model_of("PROPOSITION"), "claude-opus-4-1");
+
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.args(["run", "Tabs", "--format", "oxford", "--seat", "moderator=m"]);
+    let out = output(cmd).await;
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr
+            .contains("--seat names a seat: proposition, opposition, judge (or advocate, skeptic); got \"moderator\""),
+        "{stderr}"
+    );
+}

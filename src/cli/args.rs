@@ -33,6 +33,9 @@ pub struct Cli {
     /// The studio's theme: default, light, high-contrast, or a theme file.
     #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
+    /// Another model for one seat, named as the format names it or by role: opposition=MODEL, judge=MODEL (repeatable).
+    #[arg(long, value_name = "NAME=MODEL")]
+    pub seat: Vec<String>,
     #[command(flatten)]
     pub debate: Box<DebateArgs>,
     /// Use this config file instead of the platform's heat.toml.
@@ -52,6 +55,9 @@ pub enum Commands {
         /// Print one JSON event per line instead of text.
         #[arg(long)]
         json: bool,
+        /// Another model for one seat, named as the format names it or by role: opposition=MODEL, judge=MODEL (repeatable).
+        #[arg(long, value_name = "NAME=MODEL")]
+        seat: Vec<String>,
         #[command(flatten)]
         debate: Box<DebateArgs>,
     },

@@ -30,6 +30,7 @@ mod rematch;
 mod replay;
 mod report;
 mod run;
+mod seats;
 mod sessions;
 mod studio;
 mod watch;
@@ -99,8 +100,8 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     let log_level = cli.log_level;
     let theme = studio_theme(&cli)?;
     match cli.command {
-        Some(Commands::Run { topic, json, debate }) => {
-            let config = load_config(config_file.as_ref(), &debate.flag_values())?;
+        Some(Commands::Run { topic, json, seat, debate }) => {
+            let config = load_seated(config_file.as_ref(), &debate.flag_values(), &seat)?;
             run::run(&config, topic.as_deref(), json).await
         }
         Some(Commands::Resume { id, json, debate, .. }) => {
@@ -185,7 +186,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         None => {
-            let config = load_config(config_file.as_ref(), &[cli.debate.flag_values(), theme].concat())?;
+            let config = load_seated(config_file.as_ref(), &[cli.debate.flag_values(), theme].concat(), &cli.seat)?;
             studio::open(&config, cli.topic).await
         }
     }
@@ -215,6 +216,18 @@ pub fn load_config(file: Option<&PathBuf>, flags: &[FlagValue]) -> anyhow::Resul
     let config = Config::load(file, &env, flags)?;
     studio::check_config(&config)?;
     crate::format::layer::layer(&config)
+}
+
+/// [`load_config`] with `--seat NAME=MODEL` values, each name read as the
+/// chosen format names its seats (or by role), laid over the flags.
+fn load_seated(file: Option<&PathBuf>, flags: &[FlagValue], seats: &[String]) -> anyhow::Result<Config> {
+    let config = load_config(file, flags)?;
+    if seats.is_empty() {
+        return Ok(config);
+    }
+    let format = crate::format::layer::chosen(&config)?;
+    let seated = seats::flags(seats, |name| format.seat_named(name), &seats::accepted(&format.seat_ids))?;
+    load_config(file, &[flags, &seated].concat())
 }
 
 fn init_config(file: Option<PathBuf>, force: bool) -> anyhow::Result<()> {

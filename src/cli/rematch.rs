@@ -45,19 +45,12 @@ pub fn flags(state: &DebateState, command: &str, swap_sides: bool, seats: &[Stri
         flags.push(flag(format!("roles.{}.provider", role.key()), who.provider.clone()));
         flags.push(flag(format!("roles.{}.model", role.key()), who.model.clone()));
     }
-    for seat in seats {
-        let Some((name, model)) = seat.split_once('=') else {
-            bail!("--seat takes NAME=MODEL, e.g. --seat judge=claude-sonnet-4-5; got {seat:?}")
-        };
-        let Some(role) = Role::ALL.into_iter().find(|r| r.key() == name.trim()) else {
-            bail!("--seat names a seat: advocate, skeptic or judge; got {:?}", name.trim())
-        };
-        flags.push(FlagValue {
-            key: format!("roles.{}.model", role.key()),
-            raw: model.trim().into(),
-            flag: "--seat".into(),
-        });
-    }
+    // A seat is named by its role, or as the stored debate's format names it.
+    let named = |name: &str| {
+        Role::ALL.into_iter().find(|&r| r.key().eq_ignore_ascii_case(name) || state.label(r).eq_ignore_ascii_case(name))
+    };
+    let labels = Role::ALL.map(|r| state.seat_name(r));
+    flags.extend(super::seats::flags(seats, named, &super::seats::accepted(&labels))?);
     Ok(flags)
 }
 

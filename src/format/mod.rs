@@ -69,12 +69,14 @@ impl Format {
         (!self.is_duel()).then(|| self.record.clone())
     }
 
-    /// The seat a `--seat` name means: the format's seat id, or the role's
-    /// own name (advocate, skeptic, judge), in any case.
+    /// The seat a `--seat` name means: the format's seat id or label, or
+    /// the role's own name (advocate, skeptic, judge), in any case.
     pub fn seat_named(&self, name: &str) -> Option<Role> {
         let name = name.trim();
         Role::ALL.into_iter().find(|&role| {
-            self.seat_ids[role.position()].eq_ignore_ascii_case(name) || role.key().eq_ignore_ascii_case(name)
+            self.seat_ids[role.position()].eq_ignore_ascii_case(name)
+                || self.record.label(role).eq_ignore_ascii_case(name)
+                || role.key().eq_ignore_ascii_case(name)
         })
     }
 
