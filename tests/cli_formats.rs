@@ -168,6 +168,17 @@ async fn an_oxford_debate_argues_every_phase_under_its_own_names() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let markdown = std::fs::read_to_string(data.path().join("out.md")).unwrap();
     assert!(markdown.contains("Proposition") && markdown.contains("oxford"), "{markdown}");
+    let mut cmd = heat(data.path(), None);
+    cmd.args(["report", "-o"]).arg(data.path().join("report.html"));
+    let out = output(cmd).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let html = std::fs::read_to_string(data.path().join("report.html")).unwrap();
+    assert!(html.contains("oxford (Opening, Rebuttal, Closing; each argument scored \u{2212}3 to +3)"), "{html}");
+    assert!(
+        html.contains("<dt>Scores</dt><dd>Proposition \u{2212}6, Opposition +6 over 3 scored rounds</dd>"),
+        "{html}"
+    );
+    assert!(html.contains("scores: Proposition +2 +1 \u{2212}1"), "each verdict lists its scores");
     assert!(markdown.contains("- Scores (a tug-of-war: what one side gains the other loses): Proposition \u{2212}6, Opposition +6 over 3 scored rounds"), "{markdown}");
 }
 

@@ -187,7 +187,9 @@ pub struct Report {
     pub session: String,
     pub started: String,
     pub topic: String,
-    pub format: &'static str,
+    pub format: String,
+    /// The scores' tug-of-war totals, in a format that scores.
+    pub scores: Option<String>,
     pub seats: Vec<SeatLine>,
     pub source: Option<String>,
     /// The stored debate this one runs again, and how it was changed.
@@ -256,7 +258,8 @@ impl Report {
             session: header.id.clone(),
             started: rfc3339(header.created_ms),
             topic: clean(&state.topic),
-            format: "duel",
+            format: format_line(&state),
+            scores: crate::debate::scores::totals(&state).map(|t| clean(&t)),
             seats: seat_lines(&state),
             source: state.source.as_ref().map(|s| {
                 format!("{} ({} lines, sha256 {})", clean(&s.name), s.line_count(), &s.sha256[..12.min(s.sha256.len())])
@@ -293,6 +296,33 @@ impl Report {
 }
 
 /// A seat's CSS class: its id.
+/// The format by name, with its phases and whether it scores:
+/// "oxford (Opening, Rebuttal, Closing; each argument scored −3 to +3)".
+fn format_line(state: &DebateState) -> String {
+    let Some(format) = &state.format else { return crate::debate::format::DUEL.to_string() };
+    let mut parts: Vec<String> = Vec::new();
+    if !format.phases.is_empty() {
+        parts.push(format.phases.iter().map(|p| clean(&p.name)).collect::<Vec<_>>().join(", "));
+    }
+    if format.scores {
+        parts.push("each argument scored \u{2212}3 to +3".into());
+    }
+    let name = clean(&format.name);
+    if parts.is_empty() { name } else { format!("{name} ({})", parts.join("; ")) }
+}
+
+/// Who the judge said is ahead and who conceded, then the round's scores
+/// in a format that scores; empty when neither was said.
+fn standing(state: &DebateState, round: &crate::debate::state::Round) -> String {
+    let verdict = round.verdict();
+    let said = verdict.and_then(crate::debate::Verdict::standing);
+    let scores = verdict
+        .and_then(|v| v.scores.as_ref())
+        .filter(|_| state.scored())
+        .map(|s| crate::debate::scores::line(state, round.number, s));
+    said.into_iter().chain(scores).map(|s| clean(&s)).collect::<Vec<_>>().join(" · ")
+}
+
 fn seat_class(role: Role) -> &'static str {
     role.key()
 }
@@ -380,11 +410,7 @@ fn verdicts(state: &DebateState) -> Vec<VerdictEntry> {
                 reason: String::new(),
                 next: Vec::new(),
                 next_heat: None,
-                standing: round
-                    .verdict()
-                    .and_then(crate::debate::Verdict::standing)
-                    .map(|s| clean(&s))
-                    .unwrap_or_default(),
+                standing: standing(state, round),
                 swap: round.swap.as_ref().and_then(SwapCheck::mark).map(|mark| {
                     (mark, if matches!(round.swap, Some(SwapCheck::Failed { .. })) { "failed" } else { "flips" })
                 }),
