@@ -196,3 +196,34 @@ fn a_small_document_is_debated_offline_and_a_big_one_is_refused() {
     assert!(stderr.contains("more than the advocate's model can read: its context is 2048 tokens"), "{stderr}");
     assert_eq!(Store::open(data.path()).unwrap().list().len(), sessions, "nothing stored for the refused source");
 }
+
+#[test]
+fn an_oxford_debate_runs_offline_under_its_names_and_says_it_is_not_scored() {
+    let Some(model) = model_support::model_path() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let config = data.path().join("heat.toml");
+    std::fs::write(&config, "[providers.local]\nthreads = 1\nseed = 7\nmax_tokens = 80\n").unwrap();
+    let output = offline_heat(data.path(), &config, &model)
+        .args(["This house prefers tabs", "--json", "--format", "oxford", "--max-rounds", "1"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "heat run failed: {stderr}");
+    let events: Vec<DebateEvent> =
+        String::from_utf8(output.stdout).unwrap().lines().map(|l| read_json_line(l).unwrap()).collect();
+    let state = DebateState::from_events(&events);
+    assert_eq!(state.label(Role::Advocate), "Proposition");
+    let notices: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            DebateEvent::Notice { message } => Some(message.as_str()),
+            _ => None,
+        })
+        .collect();
+    let unscored = "The embedded judge gives no scores";
+    assert_eq!(notices.iter().filter(|n| n.starts_with(unscored)).count(), 1, "{notices:?}");
+    // The embedded judge's chosen verdict names the sides as the format does.
+    let verdict = state.rounds[0].verdict().map(|v| v.verdict.clone()).unwrap_or_default();
+    assert!(verdict.contains("the proposition's") && verdict.contains("the opposition's"), "{verdict}");
+    assert_eq!(state.tug(), 0);
+}

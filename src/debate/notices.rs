@@ -69,6 +69,24 @@ pub fn swap_check_unasked(setup: &EngineSetup, state: &DebateState) -> Option<St
     })
 }
 
+/// How the notice that a format's scores are not asked begins.
+const SCORES_UNASKED_NOTICE: &str = "The embedded judge gives no scores";
+
+/// In a format that scores, with the embedded judge, said once a debate:
+/// it chooses each side's strongest sentence, so no argument is scored and
+/// the tug-of-war stays at its start.
+pub fn scores_unasked(setup: &EngineSetup, state: &DebateState) -> Option<String> {
+    let embedded = setup.role(Role::Judge).model.is_embedded();
+    let said = state.notices.iter().any(|n| n.starts_with(SCORES_UNASKED_NOTICE));
+    (state.scored() && embedded && !said).then(|| {
+        format!(
+            "{SCORES_UNASKED_NOTICE}: it chooses each side's strongest sentence instead of weighing each argument, \
+             so this {} debate is not scored",
+            state.format.as_ref().map_or("", |f| f.name.as_str())
+        )
+    })
+}
+
 /// Before the first round: whether the proposition is long for a small
 /// context window (the embedded model's): its first word then comes late,
 /// and less of the debate fits. Both numbers are said.

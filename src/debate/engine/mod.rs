@@ -255,6 +255,7 @@ impl Engine {
                             notices::judge_context_warning(&self.setup, &self.state),
                             notices::long_topic_warning(&self.setup, &self.state, round),
                             notices::swap_check_unasked(&self.setup, &self.state),
+                            notices::scores_unasked(&self.setup, &self.state),
                         ];
                         for warning in warnings.into_iter().flatten() {
                             self.emit(DebateEvent::Notice { message: warning });
