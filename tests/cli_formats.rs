@@ -161,6 +161,17 @@ async fn an_oxford_debate_argues_every_phase_under_its_own_names() {
     assert!(schema.contains("\"scores\""), "the structured output asks for scores: {schema}");
     assert!(requests.iter().all(|r| !r.system().contains("You are the ADVOCATE")), "the duel's briefs are not sent");
 
+    // A rematch runs the stored debate's format again, whatever heat.toml says.
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.args(["rematch", &store.resolve(None).unwrap()]);
+    let out = output(cmd).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rematch = store.load(&store.resolve(None).unwrap()).unwrap();
+    let again = DebateState::from_events(rematch.records.iter().map(|r| &r.event));
+    assert_eq!(again.format.as_ref().map(|f| f.name.as_str()), Some("oxford"));
+    assert_eq!((again.rounds.len(), again.label(Role::Judge)), (3, "Chair"));
+    assert!(again.origin.is_some(), "the rematch names its origin");
+
     // The log carries the briefs: a resumed or exported debate needs no format file.
     let mut cmd = heat(data.path(), None);
     cmd.args(["export", "--format", "md", "--no-images", "-o"]).arg(data.path().join("out.md"));

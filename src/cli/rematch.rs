@@ -89,6 +89,11 @@ pub async fn rematch(
     let config = super::load_config(config_file, &flags)?;
     let mut spec = super::run::spec_for(&config, false)?;
     spec.topic = state.topic.clone();
+    // The stored debate's format (its seats' names, briefs and phases), unless --format names another.
+    let named = matches!(config.get("debate.format").map(|e| &e.source), Some(crate::config::Source::Flag(_)));
+    if !named {
+        spec.format.clone_from(&state.format);
+    }
     // The recorded text, not the file: the rematch debates what the first debate did.
     spec.grounding.source = state.source.clone();
     let (setup, notices) = super::run::engine_setup_quiet(&config).await?;
