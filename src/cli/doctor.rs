@@ -79,6 +79,7 @@ pub async fn doctor(config: anyhow::Result<Config>, level: LogLevel) -> anyhow::
         report.add(Mark::Ok, "log", format!("{} (level {level}; set with --log-level or HEAT_LOG)", logs.display()));
     }
     if let Some(config) = &config {
+        formats_check(&mut report, config);
         providers_check(&mut report, config).await;
         model_check(&mut report, config, data_dir.as_deref());
     }
@@ -116,6 +117,21 @@ fn data_dir_check(report: &mut Report) -> Option<PathBuf> {
             );
             None
         }
+    }
+}
+
+/// The format in force, and each user format file that cannot be used.
+fn formats_check(report: &mut Report, config: &Config) {
+    let catalog = crate::format::Catalog::load(crate::format::layer::user_dir(config).as_deref());
+    match crate::format::layer::chosen(config) {
+        Ok(format) => {
+            let count = catalog.formats.len();
+            report.add(Mark::Ok, "format", format!("{} ({count} formats; `heat formats` lists them)", format.name));
+        }
+        Err(e) => report.add(Mark::Fail, "format", format!("{e:#}")),
+    }
+    for problem in &catalog.problems {
+        report.add(Mark::Note, "format", format!("not used: {}", crate::sanitize::clean(problem)));
     }
 }
 
