@@ -94,3 +94,58 @@ async fn settings_chosen_on_the_start_screen_start_the_next_debate_and_are_remem
     studio.wait_exit().await;
     studio.wait_restored().await;
 }
+
+/// An Oxford chair, its two speakers; the verdict differs each round so the
+/// guard keeps it.
+fn oxford_reply(request: &Recorded) -> Reply {
+    let system = request.system();
+    if system.contains("You are the CHAIR") {
+        let round = (1..=3).find(|n| request.last_message().contains(&format!("Round {n} of"))).unwrap_or(0);
+        let text = format!(
+            r#"{{"resolved": false, "verdict": "Round {round}: the motion holds.", "topic": "Go on", "heat": 0.6, "scores": {{"advocate": [1], "skeptic": [0]}}}}"#
+        );
+        return Reply::sse(&anthropic_sse(&[&text], None), 64);
+    }
+    let text = if system.contains("PROPOSITION") { "1. Trains are calm." } else { "1. Planes are fast." };
+    Reply::sse(&anthropic_sse(&[text], None), 64)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_format_chosen_on_the_start_screen_runs_with_its_rounds_and_is_remembered_alone() {
+    let server = MockLlm::with_handler(oxford_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut studio = open(data.path(), &server);
+    studio.wait_for("the start screen", |s| s.contains("4 rounds from heat 0.90") && s.contains("F2 settings")).await;
+    studio.keys(F2);
+    studio.wait_for("the settings", |s| s.contains("Settings for the next debate")).await;
+    studio.keys(&format!("{}{RIGHT}", DOWN.repeat(9)));
+    studio.wait_for("oxford chosen", |s| s.contains("‹ oxford ›") && s.contains("Rounds      3")).await;
+    studio.keys("\r");
+    studio.wait_for("the settings applied", |s| s.contains("oxford · 3 rounds from heat 0.90")).await;
+    assert!(studio.text().contains("Proposition"), "the roster names the seats:\n{}", studio.text());
+
+    studio.keys("Trains beat planes\r");
+    studio.wait_for("the end", |s| s.contains("ENDED") && s.contains("Round 3 of 3 · Closing")).await;
+    let screen = studio.text();
+    // Three rounds of +1 against 0 pull the rope toward the proposition.
+    assert!(screen.contains("scores: Proposition +3, Opposition \u{2212}3"), "{screen}");
+    studio.keys("q");
+    assert!(studio.wait_exit().await.success());
+    studio.wait_restored().await;
+
+    let store = Store::open(data.path()).unwrap();
+    let id = store.resolve(None).unwrap();
+    let events: Vec<DebateEvent> = store.load(&id).unwrap().records.into_iter().map(|r| r.event).collect();
+    assert!(matches!(events.first(), Some(DebateEvent::Started { max_rounds: 3, .. })), "{:?}", events.first());
+    assert!(events.iter().any(|e| matches!(e, DebateEvent::Formatted { format } if format.name == "oxford")));
+    let remembered = std::fs::read_to_string(data.path().join("studio.toml")).unwrap();
+    assert!(remembered.contains("format = \"oxford\""), "{remembered}");
+    assert!(!remembered.contains("max_rounds"), "the format's own rounds are not pinned:\n{remembered}");
+
+    // The next start opens on the format, with its rounds.
+    let mut studio = open(data.path(), &server);
+    studio.wait_for("the remembered format", |s| s.contains("oxford · 3 rounds from heat 0.90")).await;
+    studio.keys("\x1b");
+    studio.wait_exit().await;
+    studio.wait_restored().await;
+}

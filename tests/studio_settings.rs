@@ -22,8 +22,18 @@ fn typed(app: &mut App, text: &str) {
 
 fn settings_screen() -> App {
     let mut app = start_screen();
-    app.settings = Some(["4", "0.90", "auto", "", "auto", "", "auto", "", ""].map(String::from));
+    app.settings = Some(["4", "0.90", "auto", "", "auto", "", "auto", "", "", "duel"].map(String::from));
+    app.formats = heat::tui::settings::FormatChoices {
+        formats: vec![choice("duel", None, ["Advocate", "Skeptic", "Judge"]), choice("oxford", Some(3), OXFORD)],
+        plain_rounds: "4".into(),
+    };
     app
+}
+
+const OXFORD: [&str; 3] = ["Proposition", "Opposition", "Chair"];
+
+fn choice(name: &str, rounds: Option<u32>, labels: [&str; 3]) -> heat::tui::settings::FormatChoice {
+    heat::tui::settings::FormatChoice { name: name.into(), rounds, labels: labels.map(String::from) }
 }
 
 fn clear(app: &mut App) {
@@ -61,6 +71,7 @@ fn f2_opens_the_settings_and_enter_asks_for_the_ones_chosen() {
         ("roles.judge.provider", "auto"),
         ("roles.judge.model", ""),
         ("debate.source", ""),
+        ("debate.format", "duel"),
     ]
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .into();
@@ -68,7 +79,8 @@ fn f2_opens_the_settings_and_enter_asks_for_the_ones_chosen() {
     assert!(app.modal.is_none());
 
     // The loop applied them: the start screen shows what is in force.
-    let applied = ["2", "0.55", "anthropic", "claude-test", "auto", "", "auto", "", "notes/plan.md"].map(String::from);
+    let applied =
+        ["2", "0.55", "anthropic", "claude-test", "auto", "", "auto", "", "notes/plan.md", "duel"].map(String::from);
     app.configured(&Ok(applied));
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("2 rounds from heat 0.55"), "{text}");
@@ -136,4 +148,37 @@ fn with_a_document_set_enter_alone_debates_its_topic() {
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("about the document notes/plan.md · Enter alone debates its topic"), "{text}");
     assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Start(String::new())]);
+}
+
+#[test]
+fn the_format_is_chosen_from_the_list_and_brings_its_rounds() {
+    let mut app = settings_screen();
+    press(&mut app, KeyCode::F(2));
+    for _ in 0..9 {
+        press(&mut app, KeyCode::Down);
+    }
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("Format") && text.contains("‹ duel ›"), "{text}");
+    // Typing does nothing to a field chosen from a list.
+    typed(&mut app, "x");
+    press(&mut app, KeyCode::Right);
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("‹ oxford ›") && text.contains("Rounds      3"), "oxford brings its 3 rounds:\n{text}");
+    let asked = press(&mut app, KeyCode::Enter);
+    let Some(Effect::Configure(fields)) = asked.first() else { panic!("{asked:?}") };
+    assert!(fields.contains(&("debate.format".to_string(), "oxford".to_string())), "{fields:?}");
+    assert!(fields.contains(&("debate.max_rounds".to_string(), "3".to_string())), "{fields:?}");
+    // Applied: the start screen names the format; back to the duel, the plain number of rounds.
+    app.configured(&Ok(["3", "0.90", "auto", "", "auto", "", "auto", "", "", "oxford"].map(String::from)));
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("next debate (oxford) has 3 rounds"), "{text}");
+    assert!(text.contains("oxford · 3 rounds from heat 0.90"), "{text}");
+    assert!(text.contains("Proposition") && text.contains("Chair") && !text.contains("Skeptic"), "{text}");
+    press(&mut app, KeyCode::F(2));
+    for _ in 0..9 {
+        press(&mut app, KeyCode::Down);
+    }
+    press(&mut app, KeyCode::Left);
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("‹ duel ›") && text.contains("Rounds      4"), "{text}");
 }

@@ -111,6 +111,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         app.mode = tui::app::Mode::Replays;
     }
     app.roster = found.roster;
+    app.formats = format_choices(config);
     app.show_stats = config.defaulted("ui.turn_stats");
     app.show_parity = config.defaulted("ui.length_parity");
     if found.installer.is_some() {
@@ -173,8 +174,40 @@ async fn providers(config: &Config, offer_install: bool) -> anyhow::Result<Found
 fn remembered(config: &Config, data_dir: &Path) -> (Config, Option<String>) {
     let path = studio_settings::path(data_dir);
     match studio_settings::read(&path) {
-        Ok(settings) => (config.with_settings(&settings, &Source::Studio(path.clone()), true), None),
+        Ok(settings) => {
+            let layered = config.with_settings(&settings, &Source::Studio(path.clone()), true);
+            // A remembered format brings its own rounds, unless those were chosen too.
+            match crate::format::layer::layer(&layered) {
+                Ok(layered) => (layered, None),
+                Err(e) => (config.clone(), Some(format!("{e:#}; heat.toml's settings are in force"))),
+            }
+        }
         Err(e) => (config.clone(), Some(format!("{e:#}; heat.toml's settings are in force"))),
+    }
+}
+
+/// The formats the start screen's form steps through, with their rounds,
+/// and the rounds heat.toml gives a format without its own.
+fn format_choices(config: &Config) -> tui::settings::FormatChoices {
+    let catalog = crate::format::Catalog::load(crate::format::layer::user_dir(config).as_deref());
+    let plain = match config.get("debate.max_rounds").map(|e| &e.source) {
+        // Laid over by heat.toml's own format: the plain number is the default's.
+        Some(Source::Format(_)) => Config::load(None, &|_| None, &[])
+            .map(|defaults| defaults.setting_text("debate.max_rounds"))
+            .unwrap_or_default(),
+        _ => config.setting_text("debate.max_rounds"),
+    };
+    tui::settings::FormatChoices {
+        formats: catalog
+            .formats
+            .iter()
+            .map(|f| tui::settings::FormatChoice {
+                name: f.name.clone(),
+                rounds: f.max_rounds,
+                labels: f.record.labels.clone(),
+            })
+            .collect(),
+        plain_rounds: plain,
     }
 }
 
@@ -197,14 +230,24 @@ fn configurer(base: &Config, data_dir: &Path) -> Configurer {
 }
 
 async fn configure(base: &Config, path: &Path, fields: &[(String, String)]) -> anyhow::Result<Configured> {
+    let source = Source::Studio(path.to_path_buf());
+    // The format first: the other fields are compared with what it sets
+    // (its rounds), so a field left as the format has it is not pinned.
     let mut settings = Vec::new();
-    for (key, text) in fields {
+    for (key, text) in fields.iter().filter(|(key, _)| key == "debate.format") {
         let value = studio_settings::check(key, text)?;
         if base.setting_text(key) != value_text(&value) {
             settings.push((key.clone(), value));
         }
     }
-    let config = base.with_settings(&settings, &Source::Studio(path.to_path_buf()), false);
+    let reference = crate::format::layer::layer(&base.with_settings(&settings, &source, false))?;
+    for (key, text) in fields.iter().filter(|(key, _)| key != "debate.format") {
+        let value = studio_settings::check(key, text)?;
+        if reference.setting_text(key) != value_text(&value) {
+            settings.push((key.clone(), value));
+        }
+    }
+    let config = crate::format::layer::layer(&base.with_settings(&settings, &source, false))?;
     let found = providers(&config, true).await?;
     studio_settings::write(path, &settings)?;
     Ok(Configured {

@@ -1,6 +1,6 @@
 //! The studio's remembered settings: `studio.toml` in the data dir holds
 //! what a person chose on the start screen (rounds, first heat, each role's
-//! provider and model) where it differs from heat.toml, checked like the
+//! provider and model, the document, the format) where it differs from heat.toml, checked like the
 //! config, and layered over it the next time the start screen opens. It
 //! holds those keys and nothing else: never an API key.
 
@@ -25,10 +25,11 @@ pub const KEYS: [&str; FIELDS] = [
     "roles.judge.provider",
     "roles.judge.model",
     "debate.source",
+    "debate.format",
 ];
 
 /// How many settings the start screen's form holds.
-pub const FIELDS: usize = 9;
+pub const FIELDS: usize = 10;
 
 /// Settings as checked values, keyed by config key.
 pub type Settings = Vec<(String, Value)>;

@@ -1,7 +1,7 @@
 //! The chosen format (`debate.format`, `--format`) laid over the
 //! configuration: its rounds and its seats' own models win over the
 //! defaults and heat.toml, and lose to the environment, a command-line flag
-//! and the studio's remembered settings.
+//! and what a person set on the studio's start screen.
 
 use super::{Catalog, Format};
 use crate::config::{Config, Source, Value};
@@ -42,10 +42,12 @@ pub fn layer(config: &Config) -> anyhow::Result<Config> {
     Ok(config.with_settings(&kept, &Source::Format(format.name.clone()), false))
 }
 
-/// A person chose this key's value (a flag or the environment), or, for a
-/// role's key, the value every role takes (`--model`, `--provider`).
+/// A person chose this key's value (a flag, the environment, the start
+/// screen), or, for a role's key, the value every role takes (`--model`).
 fn chosen_by_person(config: &Config, key: &str) -> bool {
-    let by_person = |key: &str| matches!(config.get(key).map(|e| &e.source), Some(Source::Flag(_) | Source::Env(_)));
+    let by_person = |key: &str| {
+        matches!(config.get(key).map(|e| &e.source), Some(Source::Flag(_) | Source::Env(_) | Source::Studio(_)))
+    };
     let every_role =
         key.strip_prefix("roles.").and_then(|rest| rest.split_once('.')).map(|(_, leaf)| format!("roles.{leaf}"));
     by_person(key) || every_role.is_some_and(|k| by_person(&k))

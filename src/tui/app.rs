@@ -147,6 +147,8 @@ pub struct App {
     /// The start screen's settings in force (the form's fields), when this
     /// studio offers them.
     pub settings: Option<[String; crate::config::studio::FIELDS]>,
+    /// The formats the settings form offers (`heat formats`).
+    pub formats: super::settings::FormatChoices,
     /// Settings sent to be applied, until the loop says how it went.
     pub configuring: Option<super::settings::SettingsForm>,
     /// In a watch: whether another heat was running the debate when it
@@ -188,6 +190,7 @@ impl App {
             queued_topic: None,
             search: None,
             settings: None,
+            formats: super::settings::FormatChoices::default(),
             configuring: None,
             show_stats: false,
             show_parity: true,

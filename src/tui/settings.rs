@@ -20,10 +20,13 @@ use crate::debate::engine::{DebateSpec, EngineSetup};
 
 /// The fields' labels, in the order of `config::studio::KEYS`.
 pub const LABELS: [&str; FIELDS] =
-    ["Rounds", "First heat", "Advocate", "  model", "Skeptic", "  model", "Judge", "  model", "Source file"];
+    ["Rounds", "First heat", "Advocate", "  model", "Skeptic", "  model", "Judge", "  model", "Source file", "Format"];
 
 /// The field of the source document's path.
 pub const SOURCE_FIELD: usize = 8;
+
+/// The field of the debate's format, chosen from the formats there are.
+pub const FORMAT_FIELD: usize = 9;
 
 /// The settings form: each field's text, the field with the keys, and
 /// what is wrong (with the field at fault, when one is).
@@ -32,6 +35,34 @@ pub struct SettingsForm {
     pub fields: [String; FIELDS],
     pub chosen: usize,
     pub error: Option<(Option<usize>, String)>,
+    /// The formats to choose from; none: the field is typed instead.
+    pub formats: FormatChoices,
+}
+
+/// The formats the form steps through, each with its own number of rounds
+/// (which the Rounds field takes when it is chosen), and the rounds a
+/// format without its own has.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FormatChoices {
+    pub formats: Vec<FormatChoice>,
+    pub plain_rounds: String,
+}
+
+/// One format the form offers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormatChoice {
+    pub name: String,
+    /// Its own number of rounds, if it has one.
+    pub rounds: Option<u32>,
+    /// What its seats are called, by position (the start screen's roster).
+    pub labels: [String; crate::debate::Role::COUNT],
+}
+
+impl FormatChoices {
+    /// The names a format's seats go by, when it is one of these.
+    pub fn labels(&self, name: &str) -> Option<&[String; crate::debate::Role::COUNT]> {
+        self.formats.iter().find(|f| f.name == name).map(|f| &f.labels)
+    }
 }
 
 /// Settings applied: the set-up for the next debate and what the start
@@ -87,7 +118,19 @@ fn is_provider(field: usize) -> bool {
 
 impl SettingsForm {
     pub fn new(fields: [String; FIELDS]) -> Self {
-        SettingsForm { fields, chosen: 0, error: None }
+        SettingsForm { fields, chosen: 0, error: None, formats: FormatChoices::default() }
+    }
+
+    /// The form with the formats its format field steps through.
+    #[must_use]
+    pub fn with_formats(mut self, formats: FormatChoices) -> Self {
+        self.formats = formats;
+        self
+    }
+
+    /// A field chosen from a list (a provider, the format) rather than typed.
+    pub fn is_choice(&self, field: usize) -> bool {
+        is_provider(field) || (field == FORMAT_FIELD && !self.formats.formats.is_empty())
     }
 
     /// Checks every field as the config would; the first fault, with its field.
@@ -106,10 +149,24 @@ impl SettingsForm {
     /// cleared, since it named a model of the provider left.
     fn cycle(&mut self, forward: bool) {
         let field = self.chosen;
-        let at = PROVIDERS.iter().position(|p| *p == self.fields[field]).unwrap_or(0);
-        let next = if forward { (at + 1) % PROVIDERS.len() } else { (at + PROVIDERS.len() - 1) % PROVIDERS.len() };
-        self.fields[field] = PROVIDERS[next].to_string();
-        self.fields[field + 1].clear();
+        let choices: Vec<&str> = if is_provider(field) {
+            PROVIDERS.to_vec()
+        } else {
+            self.formats.formats.iter().map(|f| f.name.as_str()).collect()
+        };
+        if choices.is_empty() {
+            return;
+        }
+        let at = choices.iter().position(|p| *p == self.fields[field]).unwrap_or(0);
+        let next = if forward { (at + 1) % choices.len() } else { (at + choices.len() - 1) % choices.len() };
+        self.fields[field] = choices[next].to_string();
+        if is_provider(field) {
+            self.fields[field + 1].clear();
+        } else {
+            // A format brings its own rounds; one without them has the plain number.
+            let own = self.formats.formats.get(next).and_then(|f| f.rounds);
+            self.fields[0] = own.map_or_else(|| self.formats.plain_rounds.clone(), |n| n.to_string());
+        }
     }
 }
 
@@ -121,7 +178,10 @@ impl App {
             return;
         }
         match &self.settings {
-            Some(fields) => self.modal = Some(Modal::Settings(SettingsForm::new(fields.clone()))),
+            Some(fields) => {
+                let form = SettingsForm::new(fields.clone()).with_formats(self.formats.clone());
+                self.modal = Some(Modal::Settings(form));
+            }
             None => self.say(Tone::Info, "This studio has no settings to change"),
         }
     }
@@ -146,13 +206,13 @@ impl App {
             },
             KeyCode::Up | KeyCode::BackTab => form.chosen = field.checked_sub(1).unwrap_or(KEYS.len() - 1),
             KeyCode::Down | KeyCode::Tab => form.chosen = (field + 1) % KEYS.len(),
-            KeyCode::Left | KeyCode::Right if is_provider(field) => form.cycle(key.code == KeyCode::Right),
-            KeyCode::Char(' ') if is_provider(field) => form.cycle(true),
-            KeyCode::Backspace if !is_provider(field) => {
+            KeyCode::Left | KeyCode::Right if form.is_choice(field) => form.cycle(key.code == KeyCode::Right),
+            KeyCode::Char(' ') if form.is_choice(field) => form.cycle(true),
+            KeyCode::Backspace if !form.is_choice(field) => {
                 form.fields[field].pop();
             }
-            KeyCode::Char('u') if ctrl && !is_provider(field) => form.fields[field].clear(),
-            KeyCode::Char(c) if !ctrl && !is_provider(field) => form.fields[field].push(c),
+            KeyCode::Char('u') if ctrl && !form.is_choice(field) => form.fields[field].clear(),
+            KeyCode::Char(c) if !ctrl && !form.is_choice(field) => form.fields[field].push(c),
             _ => {}
         }
         // What was wrong goes once something is changed.
@@ -171,8 +231,16 @@ impl App {
             Ok(fields) => {
                 self.settings = Some(fields.clone());
                 let rounds = if fields[0] == "1" { "1 round".to_string() } else { format!("{} rounds", fields[0]) };
-                let text =
-                    format!("Settings saved and remembered: the next debate has {rounds} from heat {}", fields[1]);
+                let format = &fields[FORMAT_FIELD];
+                let kind = if format.is_empty() || format == crate::debate::format::DUEL {
+                    String::new()
+                } else {
+                    format!(" ({format})")
+                };
+                let text = format!(
+                    "Settings saved and remembered: the next debate{kind} has {rounds} from heat {}",
+                    fields[1]
+                );
                 self.say_until(Tone::Good, text, Until::NextRound);
             }
             Err(why) => {
@@ -190,7 +258,7 @@ mod tests {
     use super::*;
 
     fn form() -> SettingsForm {
-        SettingsForm::new(["4", "0.90", "auto", "", "openai", "gpt-4.1", "auto", "", ""].map(String::from))
+        SettingsForm::new(["4", "0.90", "auto", "", "openai", "gpt-4.1", "auto", "", "", "duel"].map(String::from))
     }
 
     #[test]

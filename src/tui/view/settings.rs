@@ -1,5 +1,5 @@
 //! The start screen's settings form: one row per field (the chosen one
-//! marked), a provider shown as a choice to step through, a model's empty
+//! marked), a provider or the format shown as a choice to step through, a model's empty
 //! field as the provider's default, then what is wrong and the keys.
 
 use ratatui::Frame;
@@ -33,7 +33,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &SettingsForm) {
         };
         let text = &form.fields[i];
         let value = match i {
-            2 | 4 | 6 => Span::styled(format!("‹ {text} ›"), if chosen { chosen_style } else { Style::new() }),
+            _ if form.is_choice(i) => {
+                Span::styled(format!("‹ {text} ›"), if chosen { chosen_style } else { Style::new() })
+            }
             SOURCE_FIELD if text.is_empty() && !chosen => {
                 Span::styled("none: debate the proposition alone", theme.secondary())
             }
@@ -56,7 +58,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &SettingsForm) {
         ))),
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), body);
-    let keys = "↑/↓ field · ←/→ provider · type a value · Enter saves · Esc cancels";
+    let keys = "↑/↓ field · ←/→ a choice · type a value · Enter saves · Esc cancels";
     frame.render_widget(Paragraph::new(hint_line(app, keys)), hint);
 }
 

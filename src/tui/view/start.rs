@@ -53,17 +53,31 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
 
     let width = usize::from(rect.width);
     let mut lines = vec![Line::from(Span::styled("Who debates", Style::new().add_modifier(Modifier::BOLD)))];
+    // The seats as the next debate's format calls them.
+    let labels = app.settings.as_ref().and_then(|f| app.formats.labels(&f[crate::tui::settings::FORMAT_FIELD]));
+    let width_of = labels.map_or(9, |l| l.iter().map(|s| s.chars().count()).max().unwrap_or(9).max(9));
     for entry in &app.roster {
         let model = format!("{} · {}", entry.provider, entry.model);
+        let label = labels.map_or(entry.role.label(), |l| l[entry.role.position()].as_str());
         lines.push(Line::from(vec![
-            Span::styled(format!("  {:<9}", entry.role.label()), Style::new().fg(theme.role(entry.role))),
+            Span::styled(format!("  {label:<width_of$}"), Style::new().fg(theme.role(entry.role))),
             Span::raw(truncate(&crate::sanitize::clean(&model), width.saturating_sub(12))),
         ]));
     }
     if let Some(fields) = &app.settings {
         let rounds = if fields[0] == "1" { "1 round".to_string() } else { format!("{} rounds", fields[0]) };
+        // A format other than the duel is named first: "oxford · 3 rounds from heat 0.90".
+        let format = &fields[crate::tui::settings::FORMAT_FIELD];
+        let format = if format.is_empty() || format == crate::debate::format::DUEL {
+            String::new()
+        } else {
+            format!("{} · ", crate::sanitize::clean(format))
+        };
         lines.push(Line::from(vec![
-            Span::styled(format!("  {rounds} from heat {}", fields[1]), Style::new().add_modifier(Modifier::BOLD)),
+            Span::styled(
+                format!("  {format}{rounds} from heat {}", fields[1]),
+                Style::new().add_modifier(Modifier::BOLD),
+            ),
             Span::styled(" · F2 changes the settings", theme.secondary()),
         ]));
         // The document the next debate is about, when one is set.
