@@ -296,7 +296,7 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
     for note in &round.injected {
         out.push_str(&format!("\nThe person running the debate injected this topic: {note}"));
     }
-    let names = [Role::Advocate, Role::Skeptic].map(|r| state.seat_name(r));
+    let names = state.side_names();
     out.push_str(&format!("\n\n[{}, {}]:\n{pair}\n\n", names[0], names[1]));
     if let Some(phase) = state.phase(round.number) {
         out.push_str(&format!("This round's phase: {}.\n", phase.name));

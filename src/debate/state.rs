@@ -322,6 +322,12 @@ impl DebateState {
         self.label(role).to_lowercase()
     }
 
+    /// The two sides' names in prompts, the side for first ("advocate",
+    /// "skeptic" in the duel; "proposition", "opposition" in Oxford).
+    pub fn side_names(&self) -> [String; 2] {
+        Role::DEBATERS.map(|r| self.seat_name(r))
+    }
+
     /// The format's phase of round `round` (from 0), if it has phases.
     pub fn phase(&self, round: u32) -> Option<&super::format::Phase> {
         self.format.as_ref()?.phase(round, self.max_rounds)

@@ -23,11 +23,11 @@ impl App {
     pub(super) fn copy(&mut self) -> Vec<Effect> {
         let role = self.focused_role();
         let Some((round, turn)) = self.focused_turn() else {
-            let text = format!("Nothing to copy: the {} has not spoken yet", role.key());
+            let text = format!("Nothing to copy: the {} has not spoken yet", self.debate.seat_name(role));
             self.say_until(Tone::Info, text, Until::NextRound);
             return Vec::new();
         };
-        let clip = clip(round, turn);
+        let clip = clip(&self.debate, round, turn);
         if clip.text.trim().is_empty() {
             let text = format!("Nothing to copy: {} is empty so far", clip.what);
             self.say_until(Tone::Info, text, Until::NextRound);
@@ -58,9 +58,9 @@ impl App {
 
 /// A turn's text as it is copied: an argument as written (Markdown), a
 /// verdict as its prose; control characters removed.
-fn clip(round: &Round, turn: &Turn) -> Clip {
+fn clip(state: &crate::debate::DebateState, round: &Round, turn: &Turn) -> Clip {
     let number = round.number + 1;
-    let who = turn.role.key();
+    let who = state.seat_name(turn.role);
     let what = match turn.purpose {
         TurnPurpose::Argue => format!("the {who}'s round {number} argument"),
         TurnPurpose::Judge | TurnPurpose::RepairVerdict => format!("the {who}'s round {number} verdict"),
@@ -70,7 +70,10 @@ fn clip(round: &Round, turn: &Turn) -> Clip {
     let text = match (&turn.verdict, turn.purpose) {
         (Some(VerdictStatus::Parsed { verdict }), _) => verdict.verdict.clone(),
         (_, TurnPurpose::Argue) => turn.text.clone(),
-        _ => judge_text::partial(&turn.text).verdict,
+        _ => {
+            let sides = state.side_names();
+            judge_text::partial_named(&turn.text, [sides[0].as_str(), sides[1].as_str()]).verdict
+        }
     };
     Clip { text: clean(&text), what }
 }

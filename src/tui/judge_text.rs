@@ -12,6 +12,12 @@ pub struct PartialVerdict {
 /// Extracts the readable fields from a partial verdict. Text that does not
 /// open as a JSON object (a judge writing prose) comes back as the verdict.
 pub fn partial(text: &str) -> PartialVerdict {
+    partial_named(text, ["advocate", "skeptic"])
+}
+
+/// [`partial`], the embedded judge's picks naming the sides as the
+/// debate's format does (`sides`: the side for's, the side against's).
+pub fn partial_named(text: &str, sides: [&str; 2]) -> PartialVerdict {
     let body = text.trim_start();
     let body = body.strip_prefix("```json").or_else(|| body.strip_prefix("```")).unwrap_or(body).trim_start();
     if !body.starts_with('{') {
@@ -19,9 +25,10 @@ pub fn partial(text: &str) -> PartialVerdict {
     }
     // The embedded judge's chosen form (`debate::extractive`): its picks so far.
     if let Some(advocate) = string_field(body, "advocate_best") {
-        let mut verdict = format!("The advocate's strongest point: \u{201c}{advocate}");
+        let [pro, con] = sides;
+        let mut verdict = format!("The {pro}'s strongest point: \u{201c}{advocate}");
         if let Some(skeptic) = string_field(body, "skeptic_best") {
-            verdict.push_str(&format!("\u{201d} The skeptic's: \u{201c}{skeptic}"));
+            verdict.push_str(&format!("\u{201d} The {con}'s: \u{201c}{skeptic}"));
         }
         return PartialVerdict { verdict, topic: string_field(body, "next_question"), resolved: None };
     }
@@ -105,6 +112,12 @@ fn value_start(body: &str, key: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_embedded_judges_choices_name_the_sides_as_the_format_does() {
+        let so_far = super::partial_named(r#"{"advocate_best":"A.","skeptic_best":"B"#, ["proposition", "opposition"]);
+        assert_eq!(so_far.verdict, "The proposition's strongest point: \u{201c}A.\u{201d} The opposition's: \u{201c}B");
+    }
+
     #[test]
     fn the_embedded_judges_choices_read_as_they_stream() {
         let so_far = super::partial(r#"{"advocate_best":"Streets get safer.","skeptic_best":"Deliveries cost mo"#);

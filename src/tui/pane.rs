@@ -332,7 +332,9 @@ fn lay_out(
         }
         (_, Role::Judge) => {
             segment.body = StreamingText::default();
-            segment.body.update(&clean(&judge_text::partial(&turn.text).verdict), width, palette);
+            let sides = state.side_names();
+            let so_far = judge_text::partial_named(&turn.text, [sides[0].as_str(), sides[1].as_str()]);
+            segment.body.update(&clean(&so_far.verdict), width, palette);
         }
         _ => {
             let text = segment.body_src.update(&turn.text);
