@@ -88,6 +88,21 @@ async fn heat_formats_lists_built_in_and_user_formats_and_names_a_broken_file() 
     let names: Vec<&str> = json["formats"].as_array().unwrap().iter().filter_map(|f| f["name"].as_str()).collect();
     assert_eq!(names, ["duel", "oxford"]);
     assert_eq!(json["formats"][1]["phases"], serde_json::json!(["Opening", "Rebuttal", "Closing"]));
+    // `show` prints a format's file; a copy of it beside heat.toml is a format of one's own.
+    let mut cmd = heat(data.path(), None);
+    cmd.args(["formats", "show", "oxford"]);
+    let shown = text(&output(cmd).await.stdout);
+    assert_eq!(shown, include_str!("../assets/formats/oxford.toml"));
+    std::fs::write(formats.join("house.toml"), shown.replace("max_rounds = 3", "max_rounds = 5")).unwrap();
+    let mut cmd = heat(data.path(), None);
+    cmd.args(["formats", "show", "nope"]);
+    let out = output(cmd).await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("no format named \"nope\"; the formats are duel, oxford, house"));
+    let mut cmd = heat(data.path(), None);
+    cmd.arg("formats");
+    let listed = text(&output(cmd).await.stdout);
+    assert!(listed.contains("house   Proposition vs Opposition, Chair judging, 5 rounds"), "{listed}");
     // The format in force is marked, from heat.toml.
     std::fs::write(data.path().join("heat.toml"), "[debate]\nformat = \"oxford\"\n").unwrap();
     let mut cmd = heat(data.path(), None);

@@ -88,8 +88,10 @@ pub enum Commands {
         #[arg(long)]
         continuable: bool,
     },
-    /// List the debate formats (built in, and yours in formats/ beside heat.toml), one line each.
+    /// List the debate formats (built in, and yours in formats/ beside heat.toml), one line each; `show` prints one.
     Formats {
+        #[command(subcommand)]
+        action: Option<FormatsAction>,
         /// Print the list as JSON.
         #[arg(long)]
         json: bool,
@@ -252,6 +254,16 @@ pub enum SessionsAction {
         /// Delete without asking.
         #[arg(long)]
         yes: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FormatsAction {
+    /// Print a format's file, to read it or start your own from it
+    /// (`heat formats show oxford > ~/.config/heat/formats/house.toml`).
+    Show {
+        /// The format's name.
+        name: String,
     },
 }
 

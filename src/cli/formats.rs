@@ -27,13 +27,27 @@ pub fn list(config: &Config, json: bool) -> anyhow::Result<()> {
         };
         writeln!(out, "{mark} {:<width$}  {}{from}", format.name, crate::sanitize::clean(&format.line()))?;
     }
-    writeln!(out, "\n* in force (debate.format). `heat run --format NAME` or `heat --format NAME` picks another.")?;
+    writeln!(out, "\n* in force (debate.format). `heat run --format NAME` or `heat --format NAME` picks another;")?;
+    writeln!(out, "`heat formats show NAME` prints one, to read or to start your own from.")?;
     match &dir {
         Some(dir) => writeln!(out, "Your own formats go in {} as NAME.toml.", dir.display())?,
         None => writeln!(out, "No config directory is known, so only the built-in formats are read.")?,
     }
     for problem in &catalog.problems {
         writeln!(out, "not used: {}", crate::sanitize::clean(problem))?;
+    }
+    Ok(())
+}
+
+/// `heat formats show NAME`: the format's file as written, to read or to
+/// start another from.
+pub fn show(config: &Config, name: &str) -> anyhow::Result<()> {
+    let catalog = Catalog::load(user_dir(config).as_deref());
+    let text = catalog.text_of(name)?;
+    let mut out = std::io::stdout().lock();
+    write!(out, "{text}")?;
+    if !text.ends_with('\n') {
+        writeln!(out)?;
     }
     Ok(())
 }

@@ -44,7 +44,7 @@ use anyhow::Context;
 use clap::Parser;
 
 use crate::config::{Config, DEFAULT_FILE, FlagValue};
-use args::{Cli, Commands, ConfigAction, ModelAction, SessionsAction};
+use args::{Cli, Commands, ConfigAction, FormatsAction, ModelAction, SessionsAction};
 
 /// Runs the command line; errors come back as one sentence for stderr.
 pub fn main() -> ExitCode {
@@ -156,9 +156,12 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             let asked = branch::Asked { id: id.as_deref(), at, swap_sides, seats: &seat, topic, pin, inject, json };
             branch::from_args(config_file.as_ref(), asked, *debate).await
         }
-        Some(Commands::Formats { json }) => {
+        Some(Commands::Formats { action, json }) => {
             let config = load_config(config_file.as_ref(), &[])?;
-            formats::list(&config, json)?;
+            match action {
+                None => formats::list(&config, json)?,
+                Some(FormatsAction::Show { name }) => formats::show(&config, &name)?,
+            }
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Compare { a, b }) => {

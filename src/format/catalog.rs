@@ -70,6 +70,22 @@ impl Catalog {
         catalog
     }
 
+    /// A format's file as written: a built-in one's text, or the user's
+    /// file read again. An unknown name lists the formats there are.
+    pub fn text_of(&self, name: &str) -> anyhow::Result<String> {
+        let format = self.find(name)?;
+        match &format.origin {
+            Origin::BuiltIn => BUILT_IN
+                .iter()
+                .find(|(n, _)| *n == format.name)
+                .map(|(_, text)| (*text).to_string())
+                .ok_or_else(|| anyhow::anyhow!("the built-in format {} has no file", format.name)),
+            Origin::File(path) => {
+                std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("could not read {}: {e}", path.display()))
+            }
+        }
+    }
+
     /// The user's format dir: `formats/` beside heat.toml.
     pub fn user_dir(config_file: Option<&Path>) -> Option<PathBuf> {
         config_file.and_then(Path::parent).map(|dir| dir.join("formats"))
