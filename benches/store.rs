@@ -117,6 +117,7 @@ fn bench(c: &mut Criterion) {
             rematch_of: None,
             branch_of: None,
             branch_round: None,
+            format: None,
         })
         .collect();
     let list_dir = tempfile::tempdir().expect("tempdir");

@@ -176,6 +176,12 @@ async fn an_oxford_debate_argues_every_phase_under_its_own_names() {
     assert!(schema.contains("\"scores\""), "the structured output asks for scores: {schema}");
     assert!(requests.iter().all(|r| !r.system().contains("You are the ADVOCATE")), "the duel's briefs are not sent");
 
+    // The session list names the format.
+    let mut cmd = heat(data.path(), None);
+    cmd.arg("sessions");
+    let listed = text(&output(cmd).await.stdout);
+    assert!(listed.contains("This house prefers tabs · oxford"), "{listed}");
+
     // A rematch runs the stored debate's format again, whatever heat.toml says.
     let mut cmd = heat(data.path(), Some(&server));
     cmd.args(["rematch", &store.resolve(None).unwrap()]);

@@ -217,6 +217,7 @@ fn opening_another_debate_from_the_browser_asks_first_too() {
             rematch_of: None,
             branch_of: None,
             branch_round: None,
+            format: None,
         },
     ])));
     assert!(press(&mut app, KeyCode::Enter).is_empty());
@@ -433,6 +434,7 @@ fn the_browser_refuses_to_delete_the_debate_on_screen_before_asking() {
         rematch_of: None,
         branch_of: None,
         branch_round: None,
+        format: None,
     };
     let shown = app.session.clone();
     let entries = vec![entry(shown.as_deref().unwrap_or_default()), entry("20261120-090000-aaaa")];

@@ -274,6 +274,7 @@ fn browsing_sessions() -> App {
         rematch_of: None,
         branch_of: None,
         branch_round: None,
+        format: None,
     };
     let mut browser = heat::tui::browser::Browser::new(vec![
         entry("20261123-120000-ab12", "Remote work beats the office", Some("resolved by the judge")),

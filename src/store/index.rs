@@ -32,6 +32,9 @@ pub struct IndexEntry {
     /// The last round it shares with the debate it branches (from 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch_round: Option<u32>,
+    /// The debate's format, when it is not the duel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
 }
 
 impl IndexEntry {
@@ -52,15 +55,20 @@ impl IndexEntry {
             rematch_of: state.origin.as_ref().map(|(from, _)| from.clone()),
             branch_of: state.branch.as_ref().map(|b| b.from.clone()),
             branch_round: state.branch.as_ref().map(|b| b.round),
+            format: state.format.as_ref().map(|f| f.name.clone()),
         }
     }
 }
 
 impl IndexEntry {
-    /// The topic as listed, with ` ↳ rematch of ID` when it reruns another
-    /// or ` ⑂ after round N of ID` when it branches one.
+    /// The topic as listed, with its format when it is not the duel
+    /// (` · oxford`), then ` ↳ rematch of ID` when it reruns another or
+    /// ` ⑂ after round N of ID` when it branches one.
     pub fn listed_topic(&self) -> String {
-        let topic = crate::sanitize::clean(&self.topic);
+        let mut topic = crate::sanitize::clean(&self.topic);
+        if let Some(format) = &self.format {
+            topic.push_str(&format!(" · {}", crate::sanitize::clean(format)));
+        }
         // A branch of a rematch shares the rematch's record: the branch is what it is.
         match (&self.branch_of, &self.rematch_of) {
             (Some(from), _) => {

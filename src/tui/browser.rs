@@ -139,6 +139,7 @@ mod tests {
             rematch_of: None,
             branch_of: None,
             branch_round: None,
+            format: None,
         }
     }
 
