@@ -138,6 +138,9 @@ pub async fn resume(config: &Config, id: Option<&str>, json: bool) -> anyhow::Re
     }
     let state = recorder.state().clone();
     store::check_continuable(&id, &state)?;
+    if let Some(notice) = crate::format::layer::resume_notice(config, &state) {
+        say!("heat: {notice}");
+    }
     if let Some(notice) = state.source.as_ref().and_then(grounding::resume_notice) {
         say!("heat: {notice}");
     }

@@ -58,6 +58,9 @@ pub async fn resume(config: &Config, id: Option<&str>) -> anyhow::Result<ExitCod
         say!("heat: session {id}: {notice}");
     }
     store::check_continuable(&id, recorder.state())?;
+    if let Some(notice) = crate::format::layer::resume_notice(config, recorder.state()) {
+        say!("heat: {notice}");
+    }
     Box::pin(launch(config, Opening::Resume { recorder: Box::new(recorder), loaded }, true)).await
 }
 

@@ -56,9 +56,12 @@ impl Catalog {
         }
         for path in user_files(user_dir) {
             let Some(name) = path.file_stem().and_then(|s| s.to_str()).map(str::to_string) else { continue };
+            // A file saved with a byte-order mark (some Windows editors) reads as without.
             let parsed = std::fs::read_to_string(&path)
                 .map_err(|e| anyhow::anyhow!("{}: could not read it: {e}", path.display()))
-                .and_then(|text| Format::parse(&name, &text, &Origin::File(path.clone())));
+                .and_then(|text| {
+                    Format::parse(&name, text.trim_start_matches('\u{feff}'), &Origin::File(path.clone()))
+                });
             match parsed {
                 Ok(format) => match catalog.formats.iter_mut().find(|f| f.name == name) {
                     Some(slot) => *slot = format,

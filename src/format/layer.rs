@@ -52,3 +52,15 @@ fn chosen_by_person(config: &Config, key: &str) -> bool {
         key.strip_prefix("roles.").and_then(|rest| rest.split_once('.')).map(|(_, leaf)| format!("roles.{leaf}"));
     by_person(key) || every_role.is_some_and(|k| by_person(&k))
 }
+
+/// When a stored debate goes on (`heat resume`), it keeps the format it
+/// began in: a `--format` naming another is not used, and is said so.
+pub fn resume_notice(config: &Config, state: &crate::debate::DebateState) -> Option<String> {
+    let entry = config.get("debate.format")?;
+    let Value::Text(asked) = &entry.value else { return None };
+    let flagged = matches!(entry.source, Source::Flag(_) | Source::Env(_));
+    let own = state.format.as_ref().map_or(crate::debate::format::DUEL, |f| f.name.as_str());
+    (flagged && !asked.trim().eq_ignore_ascii_case(own)).then(|| {
+        format!("a stored debate goes on in its own format ({own}); {} {} is not used", entry.source, asked.trim())
+    })
+}

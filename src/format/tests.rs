@@ -150,3 +150,34 @@ fn a_brief_beside_a_user_format_is_read_before_the_built_in_ones() {
     let format = Format::parse("mine", &text, &Origin::File(path)).unwrap_or_else(|e| panic!("{e:#}"));
     assert_eq!(format.record.briefs.map(|b| b[1].clone()).as_deref(), Some("You are the CRITIC."));
 }
+
+#[test]
+fn a_user_file_saved_with_a_byte_order_mark_reads() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.path().join("bom.toml"), format!("\u{feff}{GOOD}")).unwrap_or_else(|e| panic!("{e}"));
+    let catalog = Catalog::load(Some(dir.path()));
+    assert!(catalog.problems.is_empty(), "{:?}", catalog.problems);
+    assert!(catalog.find("bom").is_ok());
+}
+
+#[test]
+fn resuming_keeps_the_debates_own_format_and_says_a_flag_is_not_used() {
+    use crate::config::{Config, FlagValue};
+    use crate::debate::DebateState;
+    let flagged = |name: &str| {
+        let flag = FlagValue { key: "debate.format".into(), raw: name.into(), flag: "--format".into() };
+        Config::load(None, &|_| None, &[flag]).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let duel = DebateState::default();
+    let notice = super::layer::resume_notice(&flagged("oxford"), &duel);
+    assert_eq!(
+        notice.as_deref(),
+        Some("a stored debate goes on in its own format (duel); flag --format oxford is not used")
+    );
+    assert_eq!(super::layer::resume_notice(&flagged("duel"), &duel), None);
+    let plain = Config::load(None, &|_| None, &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(super::layer::resume_notice(&plain, &duel), None, "heat.toml's format is not a request");
+    let oxford = Catalog::load(None).find("oxford").ok().and_then(Format::log_record);
+    let state = DebateState { format: oxford, ..DebateState::default() };
+    assert_eq!(super::layer::resume_notice(&flagged("OXFORD"), &state), None);
+}
