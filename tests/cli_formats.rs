@@ -142,6 +142,7 @@ async fn an_oxford_debate_argues_every_phase_under_its_own_names() {
         "{stdout}"
     );
     assert!(stdout.contains("running Opposition +6"), "three rounds of −2: {stdout}");
+    assert!(stdout.contains("proposition ahead") && !stdout.contains("advocate ahead"), "{stdout}");
     // The chair said "resolved" every round; the format argues all three.
     let store = Store::open(data.path()).unwrap();
     let loaded = store.load(&store.resolve(None).unwrap()).unwrap();
@@ -270,4 +271,35 @@ async fn a_seat_named_as_the_format_names_it_gets_its_model_and_a_wrong_name_lis
             .contains("--seat names a seat: proposition, opposition, judge (or advocate, skeptic); got \"moderator\""),
         "{stderr}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_duel_keeps_no_scores_its_judge_sends_unasked() {
+    let server = MockLlm::with_handler(|request: &Recorded| {
+        let text = if request.system().contains("You are the JUDGE") {
+            r#"{"resolved": true, "verdict": "Tabs win because every reader picks a width and nobody loses.", "topic": "Tabs", "heat": 0.3, "scores": {"advocate": [3], "skeptic": [-3]}}"#
+        } else {
+            "An argument."
+        };
+        Reply::sse(&anthropic_sse(&[text], None), 97)
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.args(["run", "Tabs beat spaces", "--max-rounds", "1"]);
+    let out = output(cmd).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(!text(&out.stdout).contains("scores"), "{}", text(&out.stdout));
+    let judge = server.requests().into_iter().find(|r| r.system().contains("You are the JUDGE")).unwrap();
+    assert!(
+        !serde_json::to_string(&judge.body).unwrap().contains("\"scores\""),
+        "a duel's judge is not asked for scores"
+    );
+    let store = Store::open(data.path()).unwrap();
+    let log =
+        std::fs::read_to_string(data.path().join("sessions").join(format!("{}.jsonl", store.resolve(None).unwrap())))
+            .unwrap();
+    let verdicts: Vec<&str> = log.lines().filter(|l| l.contains("\"verdict_reached\"")).collect();
+    assert_eq!(verdicts.len(), 1, "{log}");
+    assert!(!verdicts[0].contains("scores"), "the duel's log is as it was: {}", verdicts[0]);
 }

@@ -127,7 +127,8 @@ pub async fn run(
     // The person's own flags come last: they win over what the session recorded.
     let flags = [super::rematch::flags(&state, "heat branch", request.swap_sides, request.seats)?, user_flags.to_vec()]
         .concat();
-    let config = super::load_config(config_file, &flags)?;
+    // A branch goes on in the stored debate's format: heat.toml's format lays nothing over it.
+    let config = super::load_config(config_file, &flags)?.without_format().clone();
     let (setup, notices) = super::run::engine_setup_quiet(&config).await?;
     for notice in &notices {
         say!("heat: {notice}");

@@ -10,7 +10,8 @@ use crate::format::{Catalog, Format, Origin};
 pub fn list(config: &Config, json: bool) -> anyhow::Result<()> {
     let dir = user_dir(config);
     let catalog = Catalog::load(dir.as_deref());
-    let in_force = crate::format::layer::chosen(config)?.name;
+    let chosen = crate::format::layer::chosen(config);
+    let in_force = chosen.as_ref().map(|f| f.name.clone()).unwrap_or_default();
     let mut out = std::io::stdout().lock();
     if json {
         let rows: Vec<serde_json::Value> = catalog.formats.iter().map(|f| row(f, f.name == in_force)).collect();
@@ -35,6 +36,9 @@ pub fn list(config: &Config, json: bool) -> anyhow::Result<()> {
     }
     for problem in &catalog.problems {
         writeln!(out, "not used: {}", crate::sanitize::clean(problem))?;
+    }
+    if let Err(e) = chosen {
+        writeln!(out, "in force: none: {}", crate::sanitize::clean(&format!("{e:#}")))?;
     }
     Ok(())
 }

@@ -105,7 +105,9 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             run::run(&config, topic.as_deref(), json).await
         }
         Some(Commands::Resume { id, json, debate, .. }) => {
-            let config = load_config(config_file.as_ref(), &[debate.flag_values(), theme].concat())?;
+            // A stored debate goes on in its own format: heat.toml's lays nothing over it.
+            let layered = load_config(config_file.as_ref(), &[debate.flag_values(), theme].concat())?;
+            let config = layered.without_format().clone();
             if !json && studio::on_terminal() {
                 return studio::resume(&config, id.as_deref()).await;
             }
@@ -218,7 +220,9 @@ pub fn load_config(file: Option<&PathBuf>, flags: &[FlagValue]) -> anyhow::Resul
     let file = file.map(|p| (p.as_path(), true)).or_else(|| default.as_deref().map(|p| (p, false)));
     let config = Config::load(file, &env, flags)?;
     studio::check_config(&config)?;
-    crate::format::layer::layer(&config)
+    // A format that cannot be found is said where one is needed (a new
+    // debate, `heat formats`, doctor); every other command still runs.
+    Ok(crate::format::layer::layer(&config).unwrap_or(config))
 }
 
 /// [`load_config`] with `--seat NAME=MODEL` values, each name read as the

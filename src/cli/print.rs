@@ -100,7 +100,8 @@ impl<W: Write> TextPrinter<W> {
             }
             DebateEvent::Formatted { format } => {
                 let [pro, con, judge] = format.labels.each_ref().map(|l| crate::sanitize::clean(l));
-                writeln!(self.out, "  format    {}: {pro} against {con}, {judge} judging", format.name)?;
+                let name = crate::sanitize::clean(&format.name);
+                writeln!(self.out, "  format    {name}: {pro} against {con}, {judge} judging")?;
             }
             DebateEvent::QuotesChecked { role, checks, .. } => {
                 if !checks.is_empty() {
@@ -188,7 +189,7 @@ impl<W: Write> TextPrinter<W> {
                     self.line(&format!("not resolved: {}", crate::sanitize::clean(&verdict.verdict)))?;
                     self.line(&format!("next: {} · heat {:.2}", crate::sanitize::clean(&verdict.topic), verdict.heat))?;
                 }
-                if let Some(standing) = verdict.standing() {
+                if let Some(standing) = verdict.standing_as(&self.state.side_names()) {
                     self.line(&standing)?;
                 }
                 if let Some(scores) = verdict.scores.as_ref().filter(|_| self.state.scored()) {
@@ -251,7 +252,11 @@ impl<W: Write> TextPrinter<W> {
                     } else {
                         format!(": {}", crate::sanitize::clean(&verdict.note))
                     };
-                    let line = format!("▌ Your verdict, round {}: {}{note}", verdict.round, verdict.describe());
+                    let line = format!(
+                        "▌ Your verdict, round {}: {}{note}",
+                        verdict.round,
+                        verdict.describe_as(&self.state.side_names())
+                    );
                     writeln!(self.out, "\n{}", self.style.paint("1", &line))?;
                 }
             }

@@ -87,10 +87,12 @@ pub async fn rematch(
     // The person's own flags come last: they win over what the session recorded.
     let flags = [flags(&state, "heat rematch", request.swap_sides, request.seats)?, user_flags.to_vec()].concat();
     let config = super::load_config(config_file, &flags)?;
+    // The stored debate's format (its seats' names, briefs and phases), unless --format names another;
+    // then heat.toml's format lays nothing over the stored seats.
+    let named = matches!(config.get("debate.format").map(|e| &e.source), Some(crate::config::Source::Flag(_)));
+    let config = if named { config } else { config.without_format().clone() };
     let mut spec = super::run::spec_for(&config, false)?;
     spec.topic = state.topic.clone();
-    // The stored debate's format (its seats' names, briefs and phases), unless --format names another.
-    let named = matches!(config.get("debate.format").map(|e| &e.source), Some(crate::config::Source::Flag(_)));
     if !named {
         spec.format.clone_from(&state.format);
     }

@@ -193,13 +193,8 @@ fn remembered(config: &Config, data_dir: &Path) -> (Config, Option<String>) {
 /// and the rounds heat.toml gives a format without its own.
 fn format_choices(config: &Config) -> tui::settings::FormatChoices {
     let catalog = crate::format::Catalog::load(crate::format::layer::user_dir(config).as_deref());
-    let plain = match config.get("debate.max_rounds").map(|e| &e.source) {
-        // Laid over by heat.toml's own format: the plain number is the default's.
-        Some(Source::Format(_)) => Config::load(None, &|_| None, &[])
-            .map(|defaults| defaults.setting_text("debate.max_rounds"))
-            .unwrap_or_default(),
-        _ => config.setting_text("debate.max_rounds"),
-    };
+    // The rounds before any format's were laid over them: heat.toml's, or the default.
+    let plain = config.without_format().setting_text("debate.max_rounds");
     tui::settings::FormatChoices {
         formats: catalog
             .formats

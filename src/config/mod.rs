@@ -91,6 +91,9 @@ pub struct Config {
     entries: BTreeMap<String, Entry>,
     /// The config file consulted and whether it existed.
     pub file: Option<(PathBuf, bool)>,
+    /// This config before a debate format's settings were laid over it
+    /// (`format::layer`), so another format can be laid over it instead.
+    before_format: Option<Box<Config>>,
 }
 
 impl Config {
@@ -139,7 +142,7 @@ impl Config {
             let value = parse_text(spec, &flag.raw).with_context(|| format!("{} is invalid", flag.flag))?;
             entries.insert(flag.key.clone(), Entry { value, source: Source::Flag(flag.flag.clone()) });
         }
-        Ok(Self { entries, file: consulted })
+        Ok(Self { entries, file: consulted, before_format: None })
     }
 
     /// The defaults overlaid with `text` read as the file at `path`, without
@@ -148,7 +151,23 @@ impl Config {
         let specs = keys::all();
         let mut entries = defaults(&specs)?;
         entries.extend(parse_file(text, &Source::File(path.to_path_buf()), &specs)?);
-        Ok(Self { entries, file: Some((path.to_path_buf(), true)) })
+        Ok(Self { entries, file: Some((path.to_path_buf(), true)), before_format: None })
+    }
+
+    /// This config without any format's settings laid over it.
+    pub fn without_format(&self) -> &Config {
+        self.before_format.as_deref().unwrap_or(self)
+    }
+
+    /// `settings` laid over this config as a format's (from `source`),
+    /// remembering the config they were laid over. A config already laid
+    /// over starts again from what it was before.
+    #[must_use]
+    pub fn with_format_settings(&self, settings: &studio::Settings, source: &Source) -> Config {
+        let base = self.without_format().clone();
+        let mut config = base.with_settings(settings, source, false);
+        config.before_format = Some(Box::new(base));
+        config
     }
 
     pub fn get(&self, key: &str) -> Option<&Entry> {

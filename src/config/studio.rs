@@ -119,6 +119,9 @@ impl Config {
             }
             config.entries.insert(key.clone(), Entry { value: value.clone(), source: source.clone() });
         }
+        // What a format's settings were laid over takes these settings too.
+        config.before_format =
+            self.before_format.as_ref().map(|b| Box::new(b.with_settings(settings, source, flags_win)));
         config
     }
 

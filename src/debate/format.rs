@@ -71,15 +71,16 @@ impl FormatRecord {
     /// `max_rounds`: phases with a length take theirs in order, and the one
     /// without takes the rounds left between them. `None` past the phases.
     pub fn phase(&self, round: u32, max_rounds: u32) -> Option<&Phase> {
-        let fixed: u32 = self.phases.iter().filter_map(|p| p.rounds).sum();
+        // Saturating: a damaged log's lengths must not overflow.
+        let fixed = self.phases.iter().filter_map(|p| p.rounds).fold(0u32, u32::saturating_add);
         let rest = max_rounds.saturating_sub(fixed);
-        let mut start = 0;
+        let mut start = 0u32;
         for phase in &self.phases {
-            let length = phase.rounds.unwrap_or(rest);
-            if round < start + length {
+            let end = start.saturating_add(phase.rounds.unwrap_or(rest));
+            if round < end {
                 return Some(phase);
             }
-            start += length;
+            start = end;
         }
         None
     }

@@ -81,7 +81,8 @@ pub fn next_steps_with(state: &DebateState, in_flight: &[Role], options: Options
 
 fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role], options: Options) -> Vec<Step> {
     let is_last = round.number + 1 >= state.max_rounds;
-    let wants_final = state.force_requested || is_last || state.consensus_in(round.number);
+    let wants_final =
+        state.force_requested || is_last || (state.may_resolve_early() && state.consensus_in(round.number));
     let start = |purpose| vec![Step::StartTurn { round: round.number, role: Role::Judge, purpose }];
     let Some(judge) = round.turn(Role::Judge) else {
         return start(if wants_final { TurnPurpose::Synthesis } else { TurnPurpose::Judge });
@@ -96,7 +97,7 @@ fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role], options: 
     let finish = |synthesis: Option<String>| {
         let outcome = if state.force_requested {
             Outcome::Forced
-        } else if state.consensus_in(round.number) {
+        } else if state.may_resolve_early() && state.consensus_in(round.number) {
             Outcome::Consensus
         } else if state.dissenting() {
             Outcome::Dissent

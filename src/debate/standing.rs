@@ -72,7 +72,12 @@ impl Conceded {
 
     /// The flag a turn that conceded carries: "⚑ skeptic conceded a point".
     pub fn flag(side: Role) -> String {
-        format!("⚑ {} conceded a point", side.key())
+        Self::flag_as(side.key())
+    }
+
+    /// [`Self::flag`] for a side by the name its format gives it.
+    pub fn flag_as(name: &str) -> String {
+        format!("⚑ {name} conceded a point")
     }
 }
 
@@ -149,8 +154,8 @@ impl SideNames {
 /// What a round's judging says beyond its verdict, in words: who is
 /// ahead, who conceded, and the swap check's mark.
 /// "skeptic ahead · ⚑ advocate conceded a point · ⇄ verdict flips on swap".
-pub fn round_marks(round: &Round) -> Option<String> {
-    let standing = round.verdict().and_then(super::verdict::Verdict::standing);
+pub fn round_marks(round: &Round, names: &[String; 2]) -> Option<String> {
+    let standing = round.verdict().and_then(|v| v.standing_as(names));
     let swap = round.swap.as_ref().and_then(super::swap::SwapCheck::mark).map(|m| format!("⇄ {m}"));
     let parts: Vec<String> = standing.into_iter().chain(swap).collect();
     (!parts.is_empty()).then(|| parts.join(" · "))

@@ -217,7 +217,14 @@ pub struct HumanVerdict {
 impl HumanVerdict {
     /// "advocate ahead, 70% sure" or "even, 50% sure".
     pub fn describe(&self) -> String {
-        let who = self.ahead.map_or("even".to_string(), |role| format!("{} ahead", role.key()));
+        self.describe_as(&["advocate".into(), "skeptic".into()])
+    }
+
+    /// [`Self::describe`], the sides called as the debate's format calls them.
+    pub fn describe_as(&self, names: &[String; 2]) -> String {
+        let name = |role: Role| names[usize::from(role == Role::Skeptic)].clone();
+        let who =
+            self.ahead.filter(|r| r.is_debater()).map_or("even".to_string(), |role| format!("{} ahead", name(role)));
         format!("{who}, {}% sure", self.confidence)
     }
 }

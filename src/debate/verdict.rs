@@ -32,8 +32,17 @@ impl Verdict {
     /// Who is ahead and who conceded, in words, when the judge said:
     /// "skeptic ahead · ⚑ advocate conceded a point".
     pub fn standing(&self) -> Option<String> {
-        let ahead = self.ahead.map(|a| a.describe().to_string());
-        let flags = self.conceded.map(Conceded::sides).unwrap_or_default().into_iter().map(Conceded::flag);
+        self.standing_as(&["advocate".into(), "skeptic".into()])
+    }
+
+    /// [`Self::standing`], the sides called as a debate's format calls
+    /// them (`DebateState::side_names`): "opposition ahead · ⚑ …".
+    pub fn standing_as(&self, names: &[String; 2]) -> Option<String> {
+        let name = |side: super::event::Role| names[usize::from(side == super::event::Role::Skeptic)].as_str();
+        let ahead =
+            self.ahead.map(|a| a.side().map_or_else(|| "even".to_string(), |side| format!("{} ahead", name(side))));
+        let flags =
+            self.conceded.map(Conceded::sides).unwrap_or_default().into_iter().map(|s| Conceded::flag_as(name(s)));
         let parts: Vec<String> = ahead.into_iter().chain(flags).collect();
         (!parts.is_empty()).then(|| parts.join(" · "))
     }

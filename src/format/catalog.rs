@@ -42,6 +42,9 @@ pub struct Catalog {
     pub formats: Vec<Format>,
     /// One sentence each: a user's format file that is not used, and why.
     pub problems: Vec<String>,
+    /// The names of the files those problems are about, in the same order
+    /// (`None` for a built-in format's).
+    problem_names: Vec<Option<String>>,
 }
 
 impl Catalog {
@@ -51,7 +54,10 @@ impl Catalog {
         for (name, text) in BUILT_IN {
             match Format::parse(name, text, &Origin::BuiltIn) {
                 Ok(format) => catalog.formats.push(format),
-                Err(e) => catalog.problems.push(format!("{e:#}")),
+                Err(e) => {
+                    catalog.problems.push(format!("{e:#}"));
+                    catalog.problem_names.push(None);
+                }
             }
         }
         for path in user_files(user_dir) {
@@ -63,11 +69,14 @@ impl Catalog {
                     Format::parse(&name, text.trim_start_matches('\u{feff}'), &Origin::File(path.clone()))
                 });
             match parsed {
-                Ok(format) => match catalog.formats.iter_mut().find(|f| f.name == name) {
+                Ok(format) => match catalog.formats.iter_mut().find(|f| f.name.eq_ignore_ascii_case(&name)) {
                     Some(slot) => *slot = format,
                     None => catalog.formats.push(format),
                 },
-                Err(e) => catalog.problems.push(format!("{e:#}")),
+                Err(e) => {
+                    catalog.problems.push(format!("{e:#}"));
+                    catalog.problem_names.push(Some(name));
+                }
             }
         }
         catalog
@@ -101,8 +110,8 @@ impl Catalog {
         if let Some(format) = self.formats.iter().find(|f| f.name.eq_ignore_ascii_case(name)) {
             return Ok(format);
         }
-        let broken = self.problems.iter().find(|p| p.contains(&format!("{name}.toml")));
-        if let Some(problem) = broken {
+        let broken = self.problem_names.iter().position(|n| n.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(name)));
+        if let Some(problem) = broken.map(|i| &self.problems[i]) {
             anyhow::bail!("the format {name:?} is not used: {problem}");
         }
         let names: Vec<&str> = self.formats.iter().map(|f| f.name.as_str()).collect();

@@ -68,9 +68,9 @@ fn one() -> Spanned<u32> {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PhaseFile {
-    name: String,
-    rounds: Option<u32>,
-    instruction: String,
+    name: Spanned<String>,
+    rounds: Option<Spanned<u32>>,
+    instruction: Spanned<String>,
 }
 
 /// Reads one file; see [`Format::parse`].
@@ -113,7 +113,11 @@ pub fn parse(name: &str, text: &str, origin: &Origin) -> anyhow::Result<Format> 
             .iter()
             .map(|p| {
                 let p = p.get_ref();
-                Phase { name: p.name.clone(), rounds: p.rounds, instruction: p.instruction.trim().to_string() }
+                Phase {
+                    name: p.name.get_ref().trim().to_string(),
+                    rounds: p.rounds.as_ref().map(|r| *r.get_ref()),
+                    instruction: p.instruction.get_ref().trim().to_string(),
+                }
             })
             .collect(),
         briefs: None,
@@ -163,6 +167,11 @@ fn check(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
             let said = format!("id = {:?} is not a seat id; use letters, digits, - and _", seat.id.get_ref());
             return Err(place.error(Some(seat.id.span()), &said));
         }
+        if seat.label.as_deref().is_some_and(|l| l.trim().is_empty()) {
+            return Err(place
+                .error(Some(seat.id.span()), "this seat's label is empty; name it, or leave label out to use its id"));
+        }
+        check_brief(place, &seat.brief)?;
         check_model(place, seat.provider.as_ref(), seat.max_tokens.as_ref())?;
     }
     let last = file.seats.last().map(Spanned::span);
@@ -181,6 +190,7 @@ fn check(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
         );
         return Err(place.error(last, &said));
     }
+    check_ids(place, file)?;
     let judges = file.judges.get_ref();
     let n = *judges.count.get_ref();
     if n > MAX_JUDGES {
@@ -193,8 +203,53 @@ fn check(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
         );
         return Err(place.error(Some(judges.count.span()), &said));
     }
+    check_brief(place, &judges.brief)?;
     check_model(place, judges.provider.as_ref(), judges.max_tokens.as_ref())?;
+    if file.summary.trim().is_empty() {
+        return Err(place.error(None, "summary is empty; say in one line what the format does"));
+    }
     check_rounds(place, file)
+}
+
+/// Seat ids are different from each other and from the other seats' role
+/// names (`--seat NAME=MODEL` must mean one seat).
+fn check_ids(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
+    let ids: Vec<&Spanned<String>> = file.seats.iter().map(|s| &s.get_ref().id).collect();
+    for (i, id) in ids.iter().enumerate() {
+        let name = id.get_ref().to_lowercase();
+        if ids[..i].iter().any(|other| other.get_ref().to_lowercase() == name) {
+            return Err(place.error(
+                Some(id.span()),
+                &format!("id = {:?} is given to two seats; each seat's id is its own", id.get_ref()),
+            ));
+        }
+        let side = file.seats[i].get_ref().side.get_ref().as_str();
+        let own = match side {
+            "pro" => "advocate",
+            "con" => "skeptic",
+            _ => "",
+        };
+        if ["advocate", "skeptic", "judge"].contains(&name.as_str()) && name != own {
+            let said = format!(
+                "id = {:?} is another seat's name (advocate is the pro seat, skeptic the con seat, judge the judge); choose another",
+                id.get_ref()
+            );
+            return Err(place.error(Some(id.span()), &said));
+        }
+    }
+    Ok(())
+}
+
+/// A brief is a file name: beside the format file, or built in.
+fn check_brief(place: &Place<'_>, brief: &Spanned<String>) -> anyhow::Result<()> {
+    let name = brief.get_ref();
+    if name.contains(['/', '\\']) || name.starts_with('.') || name.trim().is_empty() {
+        let said = format!(
+            "brief = {name:?} is not a file name; a brief is a file beside the format file (or a built-in one), named without a folder"
+        );
+        return Err(place.error(Some(brief.span()), &said));
+    }
+    Ok(())
 }
 
 fn check_model(
@@ -221,6 +276,17 @@ fn check_rounds(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
     if let Some(n) = file.opening_arguments.as_ref().filter(|n| !(1..=5).contains(n.get_ref())) {
         let said = format!("opening_arguments = {} is out of range; 1 to 5", n.get_ref());
         return Err(place.error(Some(n.span()), &said));
+    }
+    for phase in file.phases.iter().map(Spanned::get_ref) {
+        if let Some(n) = phase.rounds.as_ref().filter(|n| !(1..=100).contains(n.get_ref())) {
+            let said = format!("a phase's rounds = {} is out of range; 1 to 100", n.get_ref());
+            return Err(place.error(Some(n.span()), &said));
+        }
+        for (text, key) in [(&phase.name, "name"), (&phase.instruction, "instruction")] {
+            if text.get_ref().trim().is_empty() {
+                return Err(place.error(Some(text.span()), &format!("a phase's {key} is empty; write one")));
+            }
+        }
     }
     let open = file.phases.iter().filter(|p| p.get_ref().rounds.is_none()).count();
     if open > 1 {

@@ -24,8 +24,10 @@ pub fn user_dir(config: &Config) -> Option<std::path::PathBuf> {
     Catalog::user_dir(config.file.as_ref().map(|(path, _)| path.as_path()))
 }
 
-/// `config` with the chosen format's settings laid over it.
+/// `config` with the chosen format's settings laid over it, in place of
+/// any format's laid over it before.
 pub fn layer(config: &Config) -> anyhow::Result<Config> {
+    let config = config.without_format();
     let format = chosen(config)?;
     let mut settings: Vec<(String, Value)> = Vec::new();
     if let Some(rounds) = format.max_rounds {
@@ -39,18 +41,22 @@ pub fn layer(config: &Config) -> anyhow::Result<Config> {
         settings.extend(model.max_tokens.map(|n| (key("max_tokens"), Value::Int(i64::from(n)))));
     }
     let kept: Vec<(String, Value)> = settings.into_iter().filter(|(key, _)| !chosen_by_person(config, key)).collect();
-    Ok(config.with_settings(&kept, &Source::Format(format.name.clone()), false))
+    Ok(config.with_format_settings(&kept, &Source::Format(format.name.clone())))
 }
 
 /// A person chose this key's value (a flag, the environment, the start
 /// screen), or, for a role's key, the value every role takes (`--model`).
+/// A role's provider and model go together: a person who chose either
+/// chose both, so a format never pairs its model with another provider.
 fn chosen_by_person(config: &Config, key: &str) -> bool {
     let by_person = |key: &str| {
         matches!(config.get(key).map(|e| &e.source), Some(Source::Flag(_) | Source::Env(_) | Source::Studio(_)))
     };
-    let every_role =
-        key.strip_prefix("roles.").and_then(|rest| rest.split_once('.')).map(|(_, leaf)| format!("roles.{leaf}"));
-    by_person(key) || every_role.is_some_and(|k| by_person(&k))
+    let Some((role, leaf)) = key.strip_prefix("roles.").and_then(|rest| rest.split_once('.')) else {
+        return by_person(key);
+    };
+    let leaves: &[&str] = if matches!(leaf, "provider" | "model") { &["provider", "model"] } else { &[leaf] };
+    leaves.iter().any(|leaf| by_person(&format!("roles.{role}.{leaf}")) || by_person(&format!("roles.{leaf}")))
 }
 
 /// When a stored debate goes on (`heat resume`), it keeps the format it

@@ -58,9 +58,10 @@ impl Format {
         file::parse(name, text, origin)
     }
 
-    /// The duel, as heat runs it when no format is named.
+    /// The built-in duel, as heat runs it when no format is named (a user's
+    /// own `duel.toml` is a format like any other, and is recorded).
     pub fn is_duel(&self) -> bool {
-        self.name == crate::debate::format::DUEL
+        self.name == crate::debate::format::DUEL && self.origin == Origin::BuiltIn
     }
 
     /// The record the log keeps; `None` for the duel, whose log is what it

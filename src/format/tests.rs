@@ -181,3 +181,81 @@ fn resuming_keeps_the_debates_own_format_and_says_a_flag_is_not_used() {
     let state = DebateState { format: oxford, ..DebateState::default() };
     assert_eq!(super::layer::resume_notice(&flagged("OXFORD"), &state), None);
 }
+
+#[test]
+fn phases_seats_and_briefs_that_would_mislead_are_refused_with_their_line() {
+    let phase = "\n[[phases]]\nname = \"A\"\nrounds = 0\ninstruction = \"a\"\n";
+    let e = error(&format!("{GOOD}{phase}"));
+    assert!(e.contains("line 21: a phase's rounds = 0 is out of range; 1 to 100"), "{e}");
+    let e = error(&format!("{GOOD}\n[[phases]]\nname = \" \"\ninstruction = \"a\"\n"));
+    assert!(e.contains("line 20: a phase's name is empty"), "{e}");
+    let e = error(&GOOD.replace("label = \"Against\"", "label = \"\""));
+    assert!(e.contains("this seat's label is empty"), "{e}");
+    let e = error(&GOOD.replace("id = \"con_side\"", "id = \"PRO-side\""));
+    assert!(e.contains("line 11: id = \"PRO-side\" is given to two seats"), "{e}");
+    let e = error(&GOOD.replace("id = \"pro-side\"", "id = \"judge\""));
+    assert!(e.contains("line 5: id = \"judge\" is another seat's name"), "{e}");
+    assert!(
+        parse(&GOOD.replace("id = \"pro-side\"", "id = \"advocate\"")).is_ok(),
+        "the pro seat may be called advocate"
+    );
+    for path in ["../secret.md", "/etc/passwd", "notes/critic.md", ".hidden.md"] {
+        let e = error(&GOOD.replace("brief = \"skeptic.md\"", &format!("brief = {path:?}")));
+        assert!(e.contains("line 14:") && e.contains("is not a file name"), "{path}: {e}");
+    }
+    let e = error(&GOOD.replace("summary = \"two sides\"", "summary = \"\""));
+    assert!(e.contains("summary is empty"), "{e}");
+}
+
+#[test]
+fn a_user_file_replaces_a_built_in_in_any_case_and_a_users_duel_is_recorded() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"));
+    write("Oxford.toml", &GOOD.replace("two sides", "mine"));
+    write("duel.toml", &GOOD.replace("two sides", "my duel"));
+    write("max.toml", "summary = 3\n");
+    let catalog = Catalog::load(Some(dir.path()));
+    let oxford = catalog.find("oxford").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(oxford.summary, "mine");
+    assert_eq!(catalog.formats.iter().filter(|f| f.name.eq_ignore_ascii_case("oxford")).count(), 1);
+    let duel = catalog.find("duel").unwrap_or_else(|e| panic!("{e}"));
+    assert!(!duel.is_duel() && duel.log_record().is_some(), "a user's duel is a format of its own, and recorded");
+    let e = catalog.find("x").map(|f| f.name.clone()).expect_err("no x").to_string();
+    assert!(e.starts_with("no format named \"x\""), "a broken max.toml is not x's problem: {e}");
+}
+
+#[test]
+fn a_formats_seat_model_never_pairs_with_a_provider_a_person_chose_and_relaying_starts_afresh() {
+    use crate::config::{Config, FlagValue};
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let formats = dir.path().join("formats");
+    std::fs::create_dir_all(&formats).unwrap_or_else(|e| panic!("{e}"));
+    let seated =
+        GOOD.replace("model = \"claude-sonnet-4-5\"", "provider = \"anthropic\"\nmodel = \"claude-sonnet-4-5\"");
+    std::fs::write(formats.join("mine.toml"), seated).unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.path().join("heat.toml");
+    std::fs::write(&file, "[debate]\nmax_rounds = 6\nformat = \"mine\"\n").unwrap_or_else(|e| panic!("{e}"));
+    let load = |flags: &[FlagValue]| {
+        let config = Config::load(Some((&file, true)), &|_| None, flags).unwrap_or_else(|e| panic!("{e}"));
+        super::layer::layer(&config).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let plain = load(&[]);
+    assert_eq!(plain.text("roles.advocate.model"), Some("claude-sonnet-4-5"));
+    assert_eq!(plain.int("debate.max_rounds"), Some(2), "the format's rounds win over heat.toml's");
+    let flag =
+        FlagValue { key: "roles.advocate.provider".into(), raw: "openai".into(), flag: "--advocate-provider".into() };
+    let chosen = load(&[flag]);
+    assert_eq!(chosen.text("roles.advocate.provider"), Some("openai"));
+    assert_ne!(chosen.text("roles.advocate.model"), Some("claude-sonnet-4-5"), "no Anthropic model sent to OpenAI");
+    // Laid over again for the duel, nothing of the first format is left.
+    let duel = FlagValue { key: "debate.format".into(), raw: "duel".into(), flag: "--format".into() };
+    let again = super::layer::layer(&plain.with_settings(
+        &vec![("debate.format".into(), crate::config::Value::Text("duel".into()))],
+        &crate::config::Source::Flag("--format".into()),
+        false,
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(again.int("debate.max_rounds"), Some(6), "heat.toml's rounds are back");
+    assert_ne!(again.text("roles.advocate.model"), Some("claude-sonnet-4-5"));
+    assert_eq!(load(&[duel]).int("debate.max_rounds"), Some(6));
+}

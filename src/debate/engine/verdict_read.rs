@@ -33,6 +33,10 @@ impl Engine {
                 VerdictOutcome::Stands { mut verdict, notice } => {
                     // A format that argues every round reads an early "resolved" as "not yet".
                     verdict.resolved &= purpose.is_final() || self.state.may_resolve_early();
+                    // Scores a format did not ask for are not kept: a duel's log stays as it was.
+                    if !self.state.scored() {
+                        verdict.scores = None;
+                    }
                     self.emit(DebateEvent::VerdictReached { round, verdict });
                     if let Some(message) = notice {
                         self.emit(DebateEvent::Notice { message });

@@ -134,7 +134,8 @@ fn rounds(app: &App, compact: bool) -> Vec<Span<'static>> {
     ));
     // A format's phase (Oxford's opening, rebuttal, closing) follows the round.
     if let Some(phase) = debate.current_round().and_then(|r| debate.phase(r.number)).filter(|_| !compact) {
-        spans.push(Span::styled(format!(" · {}", phase.name), Style::new().add_modifier(Modifier::BOLD)));
+        let name = crate::sanitize::clean(&phase.name);
+        spans.push(Span::styled(format!(" · {name}"), Style::new().add_modifier(Modifier::BOLD)));
     }
     for role in Role::ALL {
         let status = debate.current_round().and_then(|r| r.turn(role)).map(|t| &t.status);
@@ -260,7 +261,7 @@ fn parity(app: &App, form: Parity) -> Vec<Span<'static>> {
     }
     if done(Role::Advocate) && done(Role::Skeptic) && ratio > PARITY_FLAG {
         let text = match form {
-            Parity::Full => format!("  ⚖ {} {ratio:.1}× longer", who.key()),
+            Parity::Full => format!("  ⚖ {} {ratio:.1}× longer", app.debate.seat_name(who)),
             Parity::Counts | Parity::Flag => format!("  ⚖ {ratio:.1}×"),
         };
         spans.push(Span::styled(text, Style::new().fg(app.theme.warn)));
