@@ -202,7 +202,8 @@ fn format_choices(config: &Config) -> tui::settings::FormatChoices {
             .map(|f| tui::settings::FormatChoice {
                 name: f.name.clone(),
                 rounds: f.max_rounds,
-                labels: f.record.labels.clone(),
+                // Drawn in the roster: cleaned and cut as the fold cuts them.
+                labels: f.record.labels.clone().map(|l| crate::sanitize::clean(&l).chars().take(24).collect()),
             })
             .collect(),
         plain_rounds: plain,
