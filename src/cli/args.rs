@@ -18,6 +18,7 @@ use crate::config::FlagValue;
         heat \"Remote work beats the office\"          open the studio on a debate\n  \
         heat run \"Tabs beat spaces\" --max-rounds 2   print a whole debate, no studio\n  \
         heat run \"…\" --judge-provider anthropic      mix providers by role\n  \
+        heat run \"This house…\" --format oxford       another format (heat formats lists them)\n  \
         heat resume                                  go on with the newest unfinished debate\n  \
         heat replay --demo                           play the bundled scripted demo\n  \
         heat watch                                   follow the running debate read-only (a projector)\n  \
