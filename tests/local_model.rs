@@ -306,9 +306,14 @@ async fn the_chosen_verdict_grammar_always_yields_a_verdict_from_the_arguments()
         req.system = "You are the judge of a debate. Answer with a JSON object.".into();
         req.response_schema = Some(ResponseSchema::new("verdict", schema.clone()));
         let (text, _) = collect(&model, req).await;
-        let verdict =
-            heat::debate::extractive::parse(&text, proposition, Heat::new(0.6), false, ["advocate", "skeptic"])
-                .unwrap_or_else(|e| panic!("seed {seed}: {e}: {text}"));
+        let verdict = heat::debate::extractive::parse(
+            &text,
+            proposition,
+            Heat::new(0.6),
+            false,
+            &["advocate".into(), "skeptic".into()],
+        )
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}: {text}"));
         let quoted = |side: &str, argument: &str| {
             let start = verdict.verdict.find(side).unwrap() + side.len();
             let quote = verdict.verdict[start..].split('\u{201d}').next().unwrap().to_string();

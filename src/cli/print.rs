@@ -189,7 +189,7 @@ impl<W: Write> TextPrinter<W> {
                     self.line(&format!("not resolved: {}", crate::sanitize::clean(&verdict.verdict)))?;
                     self.line(&format!("next: {} · heat {:.2}", crate::sanitize::clean(&verdict.topic), verdict.heat))?;
                 }
-                if let Some(standing) = verdict.standing_as(&self.state.side_names()) {
+                if let Some(standing) = verdict.standing(&self.state) {
                     self.line(&standing)?;
                 }
                 if let Some(scores) = verdict.scores.as_ref().filter(|_| self.state.scored()) {
@@ -197,11 +197,12 @@ impl<W: Write> TextPrinter<W> {
                 }
             }
             DebateEvent::SwapChecked { flips: true, verdict, .. } => {
-                let ahead = verdict.ahead.map_or("named no side", crate::debate::verdict::Ahead::describe);
+                let ahead = verdict.ahead.map_or_else(|| "named no side".to_string(), |a| a.describe(&self.state));
                 let resolved = if verdict.resolved { "resolved" } else { "not resolved" };
                 let line = format!(
-                    "⇄ {}: read with the skeptic first, the judge said {ahead}, {resolved}",
-                    crate::debate::swap::FLIPS
+                    "⇄ {}: read with the {} first, the judge said {ahead}, {resolved}",
+                    crate::debate::swap::FLIPS,
+                    self.state.seat_name(Role::Skeptic)
                 );
                 writeln!(self.out, "{}", self.style.paint("33", &line))?;
             }
@@ -252,11 +253,8 @@ impl<W: Write> TextPrinter<W> {
                     } else {
                         format!(": {}", crate::sanitize::clean(&verdict.note))
                     };
-                    let line = format!(
-                        "▌ Your verdict, round {}: {}{note}",
-                        verdict.round,
-                        verdict.describe_as(&self.state.side_names())
-                    );
+                    let line =
+                        format!("▌ Your verdict, round {}: {}{note}", verdict.round, verdict.describe(&self.state));
                     writeln!(self.out, "\n{}", self.style.paint("1", &line))?;
                 }
             }

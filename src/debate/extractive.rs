@@ -107,7 +107,7 @@ pub fn parse(
     fallback_topic: &str,
     heat: Heat,
     is_final: bool,
-    sides: [&str; 2],
+    sides: &[String; 2],
 ) -> Result<Verdict, VerdictError> {
     let map = verdict::parse_map(text)?;
     let sentence = |field: &'static str| match map.get(field) {
@@ -235,7 +235,9 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
-    const DUEL: [&str; 2] = ["advocate", "skeptic"];
+    fn duel() -> [String; 2] {
+        ["advocate".into(), "skeptic".into()]
+    }
 
     const PROPOSITION: &str = "Cities should ban cars";
     const ADVOCATE: &str = "I agree that cities should ban cars. My first reason is that streets become safer \
@@ -286,7 +288,7 @@ mod tests {
     fn a_chosen_verdict_is_told_in_words_with_the_measured_heat() {
         let answer = r#"{"advocate_best":"Air quality improves when traffic falls.","skeptic_best":"Deliveries would cost more for small shops.","next_question":"Would deliveries really cost more without cars?"}"#;
         assert!(is_chosen(answer));
-        let verdict = parse(answer, PROPOSITION, Heat::new(0.65), false, DUEL).unwrap();
+        let verdict = parse(answer, PROPOSITION, Heat::new(0.65), false, &duel()).unwrap();
         assert_eq!(
             verdict.verdict,
             "This round's strongest points: the advocate's \u{201c}Air quality improves when traffic falls.\u{201d} \
@@ -300,7 +302,7 @@ mod tests {
     #[test]
     fn the_final_synthesis_resolves_and_keeps_the_topic() {
         let answer = r#"{"advocate_best":"A.","skeptic_best":"B."}"#;
-        let verdict = parse(answer, PROPOSITION, Heat::new(0.5), true, DUEL).unwrap();
+        let verdict = parse(answer, PROPOSITION, Heat::new(0.5), true, &duel()).unwrap();
         assert!(verdict.resolved);
         assert!(verdict.verdict.starts_with("The debate's strongest points"));
         assert_eq!(verdict.topic, PROPOSITION);
@@ -308,7 +310,7 @@ mod tests {
 
     #[test]
     fn a_missing_choice_is_an_error_the_repair_can_name() {
-        let err = parse(r#"{"skeptic_best":"B."}"#, "t", Heat::new(0.5), false, DUEL).unwrap_err();
+        let err = parse(r#"{"skeptic_best":"B."}"#, "t", Heat::new(0.5), false, &duel()).unwrap_err();
         assert!(err.to_string().contains("advocate_best"), "{err}");
     }
 

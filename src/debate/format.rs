@@ -56,6 +56,15 @@ pub struct Phase {
     pub instruction: String,
 }
 
+/// The longest seat name a format may give, in characters.
+const LABEL_CHARS: usize = 24;
+
+/// A seat name from a user's file as it is drawn: no control characters,
+/// at most [`LABEL_CHARS`] characters.
+pub fn clean_label(label: &str) -> String {
+    crate::sanitize::clean(label).chars().take(LABEL_CHARS).collect()
+}
+
 impl FormatRecord {
     /// A seat's brief in this format, if it brings its own.
     pub fn brief(&self, role: Role) -> Option<&str> {

@@ -85,13 +85,27 @@ pub fn line(state: &DebateState, round: u32, scores: &Scores) -> String {
         let given = if given.is_empty() { "none".to_string() } else { Scores::describe(given) };
         format!("{} {given}", state.label(role))
     };
-    let tug = state.tug_through(round);
-    let running = match tug.signum() {
-        0 => "even".to_string(),
-        1 => format!("{} {}", state.label(Role::Advocate), signed(tug)),
-        _ => format!("{} {}", state.label(Role::Skeptic), signed(-tug)),
-    };
-    format!("scores: {} · {} · running {running}", side(Role::Advocate), side(Role::Skeptic))
+    format!(
+        "scores: {} · {} · running {}",
+        side(Role::Advocate),
+        side(Role::Skeptic),
+        lead(state, state.tug_through(round))
+    )
+}
+
+/// The side a tug pulls toward: the side for when positive, the side
+/// against when negative, `None` when even.
+pub fn leader(tug: i32) -> Option<Role> {
+    match tug.signum() {
+        1 => Some(Role::Advocate),
+        -1 => Some(Role::Skeptic),
+        _ => None,
+    }
+}
+
+/// Who leads a tug and by how much: "Opposition +4", or "even".
+pub fn lead(state: &DebateState, tug: i32) -> String {
+    leader(tug).map_or_else(|| "even".to_string(), |role| format!("{} {}", state.label(role), signed(tug.abs())))
 }
 
 /// The tug-of-war's totals once any round is scored: "Proposition +3,

@@ -28,13 +28,10 @@ impl Ahead {
         }
     }
 
-    /// "advocate ahead", "skeptic ahead" or "even".
-    pub fn describe(self) -> &'static str {
-        match self {
-            Ahead::Advocate => "advocate ahead",
-            Ahead::Skeptic => "skeptic ahead",
-            Ahead::Even => "even",
-        }
+    /// "advocate ahead", "skeptic ahead" or "even", the side named as
+    /// `state`'s format names it ("opposition ahead").
+    pub fn describe(self, state: &super::state::DebateState) -> String {
+        self.side().map_or_else(|| "even".to_string(), |side| format!("{} ahead", state.seat_name(side)))
     }
 
     fn of(side: Role) -> Self {
@@ -70,13 +67,9 @@ impl Conceded {
         Role::DEBATERS.into_iter().filter(|&side| self.by(side)).collect()
     }
 
-    /// The flag a turn that conceded carries: "⚑ skeptic conceded a point".
-    pub fn flag(side: Role) -> String {
-        Self::flag_as(side.key())
-    }
-
-    /// [`Self::flag`] for a side by the name its format gives it.
-    pub fn flag_as(name: &str) -> String {
+    /// The flag a turn that conceded carries, the side by the name its
+    /// format gives it: "⚑ skeptic conceded a point".
+    pub fn flag(name: &str) -> String {
         format!("⚑ {name} conceded a point")
     }
 }
@@ -154,8 +147,8 @@ impl SideNames {
 /// What a round's judging says beyond its verdict, in words: who is
 /// ahead, who conceded, and the swap check's mark.
 /// "skeptic ahead · ⚑ advocate conceded a point · ⇄ verdict flips on swap".
-pub fn round_marks(round: &Round, names: &[String; 2]) -> Option<String> {
-    let standing = round.verdict().and_then(|v| v.standing_as(names));
+pub fn round_marks(state: &super::state::DebateState, round: &Round) -> Option<String> {
+    let standing = round.verdict().and_then(|v| v.standing(state));
     let swap = round.swap.as_ref().and_then(super::swap::SwapCheck::mark).map(|m| format!("⇄ {m}"));
     let parts: Vec<String> = standing.into_iter().chain(swap).collect();
     (!parts.is_empty()).then(|| parts.join(" · "))
@@ -196,6 +189,6 @@ mod tests {
     fn both_concede_for_each_debater_and_neither_for_none() {
         assert_eq!(Conceded::Both.sides(), vec![Role::Advocate, Role::Skeptic]);
         assert!(Conceded::Neither.sides().is_empty());
-        assert_eq!(Conceded::flag(Role::Skeptic), "⚑ skeptic conceded a point");
+        assert_eq!(Conceded::flag("skeptic"), "⚑ skeptic conceded a point");
     }
 }

@@ -12,9 +12,6 @@ use super::swap::SwapCheck;
 use super::verdict::Verdict;
 use crate::provider::{Adaptation, StructuredOutput, Usage};
 
-/// The longest seat name a format may give, in characters.
-const LABEL_CHARS: usize = 24;
-
 /// Where a turn stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "state")]
@@ -215,16 +212,13 @@ pub struct HumanVerdict {
 }
 
 impl HumanVerdict {
-    /// "advocate ahead, 70% sure" or "even, 50% sure".
-    pub fn describe(&self) -> String {
-        self.describe_as(&["advocate".into(), "skeptic".into()])
-    }
-
-    /// [`Self::describe`], the sides called as the debate's format calls them.
-    pub fn describe_as(&self, names: &[String; 2]) -> String {
-        let name = |role: Role| names[usize::from(role == Role::Skeptic)].clone();
-        let who =
-            self.ahead.filter(|r| r.is_debater()).map_or("even".to_string(), |role| format!("{} ahead", name(role)));
+    /// "advocate ahead, 70% sure" or "even, 50% sure", the sides named as
+    /// `state`'s format names them.
+    pub fn describe(&self, state: &DebateState) -> String {
+        let who = self
+            .ahead
+            .filter(|r| r.is_debater())
+            .map_or("even".to_string(), |role| format!("{} ahead", state.seat_name(role)));
         format!("{who}, {}% sure", self.confidence)
     }
 }
@@ -463,7 +457,7 @@ impl DebateState {
                 let mut format = FormatRecord::clone(format);
                 // Names from a user's file are drawn on screen: no control characters, no essays.
                 for label in &mut format.labels {
-                    *label = crate::sanitize::clean(label).chars().take(LABEL_CHARS).collect();
+                    *label = super::format::clean_label(label);
                 }
                 self.format = Some(format);
             }

@@ -29,20 +29,17 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// Who is ahead and who conceded, in words, when the judge said:
-    /// "skeptic ahead · ⚑ advocate conceded a point".
-    pub fn standing(&self) -> Option<String> {
-        self.standing_as(&["advocate".into(), "skeptic".into()])
-    }
-
-    /// [`Self::standing`], the sides called as a debate's format calls
-    /// them (`DebateState::side_names`): "opposition ahead · ⚑ …".
-    pub fn standing_as(&self, names: &[String; 2]) -> Option<String> {
-        let name = |side: super::event::Role| names[usize::from(side == super::event::Role::Skeptic)].as_str();
-        let ahead =
-            self.ahead.map(|a| a.side().map_or_else(|| "even".to_string(), |side| format!("{} ahead", name(side))));
-        let flags =
-            self.conceded.map(Conceded::sides).unwrap_or_default().into_iter().map(|s| Conceded::flag_as(name(s)));
+    /// Who is ahead and who conceded, in words, when the judge said, the
+    /// sides named as `state`'s format names them: "skeptic ahead · ⚑
+    /// advocate conceded a point" in a duel, "opposition ahead · …" in Oxford.
+    pub fn standing(&self, state: &super::state::DebateState) -> Option<String> {
+        let ahead = self.ahead.map(|a| a.describe(state));
+        let flags = self
+            .conceded
+            .map(Conceded::sides)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| Conceded::flag(&state.seat_name(s)));
         let parts: Vec<String> = ahead.into_iter().chain(flags).collect();
         (!parts.is_empty()).then(|| parts.join(" · "))
     }

@@ -40,12 +40,10 @@ pub fn entries(state: &DebateState) -> Vec<HumanEntry> {
             let judged = state.rounds.iter().find(|r| r.number + 1 == h.round).and_then(|r| r.verdict()?.ahead);
             HumanEntry {
                 round: h.round,
-                said: h.describe_as(&state.side_names()),
+                said: h.describe(state),
                 note: clean(&h.note),
                 ends: h.ends,
-                judge: judged
-                    .map(|a| a.side().map_or_else(|| "even".to_string(), |s| format!("{} ahead", state.seat_name(s))))
-                    .unwrap_or_default(),
+                judge: judged.map(|a| a.describe(state)).unwrap_or_default(),
                 agrees: judged.map(|a| a.side() == h.ahead),
             }
         })

@@ -315,7 +315,7 @@ fn format_line(state: &DebateState) -> String {
 /// in a format that scores; empty when neither was said.
 fn standing(state: &DebateState, round: &crate::debate::state::Round) -> String {
     let verdict = round.verdict();
-    let said = verdict.and_then(|v| v.standing_as(&state.side_names()));
+    let said = verdict.and_then(|v| v.standing(state));
     let scores = verdict
         .and_then(|v| v.scores.as_ref())
         .filter(|_| state.scored())

@@ -227,7 +227,7 @@ fn judge_section(md: &mut String, state: &DebateState, round: &crate::debate::st
         }
         None => md.push_str("*(no verdict)*\n\n"),
     }
-    if let Some(marks) = crate::debate::standing::round_marks(round, &state.side_names()) {
+    if let Some(marks) = crate::debate::standing::round_marks(state, round) {
         let _ = writeln!(md, "*{marks}*\n");
     }
     if let Some(scores) = round.verdict().and_then(|v| v.scores.as_ref()).filter(|_| state.scored()) {
@@ -244,7 +244,7 @@ fn human_verdicts(md: &mut String, state: &DebateState) {
     for verdict in &state.human {
         let note = if verdict.note.is_empty() { String::new() } else { format!(": {}", clean(&verdict.note)) };
         let ended = if verdict.ends { " (ended the debate)" } else { "" };
-        let _ = writeln!(md, "- Round {}: {}{ended}{note}", verdict.round, verdict.describe_as(&state.side_names()));
+        let _ = writeln!(md, "- Round {}: {}{ended}{note}", verdict.round, verdict.describe(state));
     }
     md.push('\n');
 }

@@ -70,10 +70,7 @@ fn clip(state: &crate::debate::DebateState, round: &Round, turn: &Turn) -> Clip 
     let text = match (&turn.verdict, turn.purpose) {
         (Some(VerdictStatus::Parsed { verdict }), _) => verdict.verdict.clone(),
         (_, TurnPurpose::Argue) => turn.text.clone(),
-        _ => {
-            let sides = state.side_names();
-            judge_text::partial_named(&turn.text, [sides[0].as_str(), sides[1].as_str()]).verdict
-        }
+        _ => judge_text::partial(&turn.text, &state.side_names()).verdict,
     };
     Clip { text: clean(&text), what }
 }

@@ -11,13 +11,9 @@ pub struct PartialVerdict {
 
 /// Extracts the readable fields from a partial verdict. Text that does not
 /// open as a JSON object (a judge writing prose) comes back as the verdict.
-pub fn partial(text: &str) -> PartialVerdict {
-    partial_named(text, ["advocate", "skeptic"])
-}
-
-/// [`partial`], the embedded judge's picks naming the sides as the
-/// debate's format does (`sides`: the side for's, the side against's).
-pub fn partial_named(text: &str, sides: [&str; 2]) -> PartialVerdict {
+/// The embedded judge's picks name the sides as `sides` (the side for's,
+/// then the side against's: `DebateState::side_names`).
+pub fn partial(text: &str, sides: &[String; 2]) -> PartialVerdict {
     let body = text.trim_start();
     let body = body.strip_prefix("```json").or_else(|| body.strip_prefix("```")).unwrap_or(body).trim_start();
     if !body.starts_with('{') {
@@ -112,21 +108,27 @@ fn value_start(body: &str, key: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    /// As a duel names its sides.
+    fn partial(text: &str) -> PartialVerdict {
+        super::partial(text, &["advocate".into(), "skeptic".into()])
+    }
+
     #[test]
     fn the_embedded_judges_choices_name_the_sides_as_the_format_does() {
-        let so_far = super::partial_named(r#"{"advocate_best":"A.","skeptic_best":"B"#, ["proposition", "opposition"]);
+        let so_far =
+            super::partial(r#"{"advocate_best":"A.","skeptic_best":"B"#, &["proposition".into(), "opposition".into()]);
         assert_eq!(so_far.verdict, "The proposition's strongest point: \u{201c}A.\u{201d} The opposition's: \u{201c}B");
     }
 
     #[test]
     fn the_embedded_judges_choices_read_as_they_stream() {
-        let so_far = super::partial(r#"{"advocate_best":"Streets get safer.","skeptic_best":"Deliveries cost mo"#);
+        let so_far = partial(r#"{"advocate_best":"Streets get safer.","skeptic_best":"Deliveries cost mo"#);
         assert_eq!(
             so_far.verdict,
             "The advocate's strongest point: \u{201c}Streets get safer.\u{201d} The skeptic's: \u{201c}Deliveries cost mo"
         );
         assert_eq!(so_far.topic, None);
-        let done = super::partial(r#"{"advocate_best":"A.","skeptic_best":"B.","next_question":"Why cars?"}"#);
+        let done = partial(r#"{"advocate_best":"A.","skeptic_best":"B.","next_question":"Why cars?"}"#);
         assert_eq!(done.topic.as_deref(), Some("Why cars?"));
     }
 

@@ -332,8 +332,7 @@ fn lay_out(
         }
         (_, Role::Judge) => {
             segment.body = StreamingText::default();
-            let sides = state.side_names();
-            let so_far = judge_text::partial_named(&turn.text, [sides[0].as_str(), sides[1].as_str()]);
+            let so_far = judge_text::partial(&turn.text, &state.side_names());
             segment.body.update(&clean(&so_far.verdict), width, palette);
         }
         _ => {

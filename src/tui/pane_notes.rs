@@ -37,7 +37,7 @@ pub(super) fn verdict_foot(
                 ]));
                 lines.extend(wrap_plain(&format!("Next: {}", clean(&verdict.topic)), width, accent));
             }
-            lines.extend(super::verdict_marks::lines(round, verdict, &state.side_names(), width, theme));
+            lines.extend(super::verdict_marks::lines(state, round, verdict, width, theme));
             if let Some(scores) = verdict.scores.as_ref().filter(|_| state.scored()) {
                 lines.extend(wrap_plain(
                     &crate::debate::scores::line(state, round.number, scores),
@@ -134,7 +134,7 @@ pub(super) fn human_lines(state: &DebateState, theme: &Theme, width: u16) -> Vec
         lines.push(Line::default());
         let note = if verdict.note.is_empty() { String::new() } else { format!(" — {}", clean(&verdict.note)) };
         let ended = if verdict.ends { " (you ended the debate)" } else { "" };
-        let text = format!("You, round {}: {}{ended}{note}", verdict.round, verdict.describe_as(&state.side_names()));
+        let text = format!("You, round {}: {}{ended}{note}", verdict.round, verdict.describe(state));
         lines.extend(wrap_plain(&text, width, Style::new().fg(theme.title).add_modifier(Modifier::BOLD)));
     }
     lines

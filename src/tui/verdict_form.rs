@@ -78,7 +78,7 @@ impl App {
         let round = self.debate.rounds.last().map_or(0, |r| r.number);
         let given =
             HumanVerdict { round: round + 1, ahead, confidence: form.confidence, note: note.clone(), ends: form.ends };
-        let said = format!("Your verdict: {}", given.describe());
+        let said = format!("Your verdict: {}", given.describe(&self.debate));
         if form.live && self.debate.finish.is_none() {
             let then = if form.ends { "; the judge now writes the final synthesis" } else { "" };
             self.say_until(Tone::Good, format!("{said}{then}"), Until::NextRound);

@@ -13,20 +13,22 @@ use crate::debate::swap::{self, SwapCheck};
 use crate::debate::verdict::{Ahead, Conceded, Verdict};
 
 /// The lines for `verdict`, the verdict of `round`, at `width` columns.
-/// `names`: the sides as the debate's format calls them.
-pub fn lines(round: &Round, verdict: &Verdict, names: &[String; 2], width: u16, theme: &Theme) -> Vec<Line<'static>> {
+/// The sides are named as `state`'s format names them.
+pub fn lines(
+    state: &crate::debate::DebateState,
+    round: &Round,
+    verdict: &Verdict,
+    width: u16,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    let name = |side: crate::debate::Role| names[usize::from(side == crate::debate::Role::Skeptic)].clone();
     if let Some(ahead) = verdict.ahead {
         let color = ahead.side().map_or(theme.muted, |side| theme.role(side));
-        let said = match ahead.side() {
-            Some(side) if ahead != Ahead::Even => format!("{} ahead", name(side)),
-            _ => "even: neither side ahead".to_string(),
-        };
+        let said = if ahead == Ahead::Even { "even: neither side ahead".to_string() } else { ahead.describe(state) };
         lines.extend(wrap_plain(&said, width, Style::new().fg(color).add_modifier(Modifier::BOLD)));
     }
     for side in verdict.conceded.map(Conceded::sides).unwrap_or_default() {
-        lines.extend(wrap_plain(&Conceded::flag_as(&name(side)), width, Style::new().fg(theme.warn)));
+        lines.extend(wrap_plain(&Conceded::flag(&state.seat_name(side)), width, Style::new().fg(theme.warn)));
     }
     let swap_line = match &round.swap {
         None => None,

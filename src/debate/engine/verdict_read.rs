@@ -23,8 +23,7 @@ impl Engine {
             let argument = |role| current.and_then(|r| r.argument(role)).unwrap_or_default();
             let apart = extractive::distance(&self.state.topic, argument(Role::Advocate), argument(Role::Skeptic));
             let sides = self.state.side_names();
-            let sides = [sides[0].as_str(), sides[1].as_str()];
-            extractive::parse(text, &topic, extractive::heat_for(apart), purpose.is_final(), sides)
+            extractive::parse(text, &topic, extractive::heat_for(apart), purpose.is_final(), &sides)
         } else {
             verdict::parse(text, &topic, heat)
         };

@@ -179,25 +179,18 @@ fn tug(app: &App, full: bool) -> Vec<Span<'static>> {
     }
     let theme = &app.theme;
     let tug = debate.tug();
-    let leader = match tug.signum() {
-        1 => Some(Role::Advocate),
-        -1 => Some(Role::Skeptic),
-        _ => None,
-    };
+    let leader = crate::debate::scores::leader(tug);
     let color = leader.map_or(theme.muted, |r| theme.role(r));
-    let lead = |short: bool| match leader {
-        Some(role) if short => {
-            format!(
-                "{} {}",
-                crate::debate::scores::signed(tug.abs()),
-                debate.label(role).chars().take(1).collect::<String>()
-            )
-        }
-        Some(role) => format!("{} {}", debate.label(role), crate::debate::scores::signed(tug.abs())),
-        None => "even".to_string(),
-    };
     if !full {
-        return vec![Span::styled(format!("  {}", lead(true)), Style::new().fg(color).add_modifier(Modifier::BOLD))];
+        // "+4 O": the lead and the leading side's initial.
+        let short = leader.map_or_else(
+            || "even".to_string(),
+            |role| {
+                let initial: String = debate.label(role).chars().take(1).collect();
+                format!("{} {initial}", crate::debate::scores::signed(tug.abs()))
+            },
+        );
+        return vec![Span::styled(format!("  {short}"), Style::new().fg(color).add_modifier(Modifier::BOLD))];
     }
     // The side for's pane is on the left: its lead pulls the marker left.
     let at = TUG_REACH - tug.clamp(-TUG_REACH, TUG_REACH);
@@ -215,7 +208,10 @@ fn tug(app: &App, full: bool) -> Vec<Span<'static>> {
     vec![
         Span::styled("  score ", theme.secondary()),
         Span::styled(bar, Style::new().fg(color)),
-        Span::styled(format!(" {}", lead(false)), Style::new().fg(color).add_modifier(Modifier::BOLD)),
+        Span::styled(
+            format!(" {}", crate::debate::scores::lead(debate, tug)),
+            Style::new().fg(color).add_modifier(Modifier::BOLD),
+        ),
     ]
 }
 

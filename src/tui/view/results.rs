@@ -57,7 +57,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
     ];
     if let Some(human) = debate.human.last() {
         facts.push(Line::from(Span::styled(
-            format!("your verdict: {}", human.describe_as(&debate.side_names())),
+            format!("your verdict: {}", human.describe(debate)),
             Style::new().fg(theme.title).add_modifier(Modifier::BOLD),
         )));
     }
