@@ -1,5 +1,7 @@
-//! Engine overhead: a round against instant scripted models, and a round whose
-//! debaters each take 100 ms (must cost ~100 ms, not 200: they run in parallel).
+//! Engine overhead: a round against instant scripted models, a round whose
+//! debaters each take 100 ms (must cost ~100 ms, not 200: they run in
+//! parallel), and a round judged by a panel of three that each take 50 ms
+//! after two 100 ms debaters (must cost ~150 ms: the judges run at once).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -7,6 +9,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use heat::debate::Heat;
 use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
+use heat::debate::format::FormatRecord;
 use heat::debate::prompt::Prompts;
 use heat::provider::ChatModel;
 use heat::provider::retry::RetryPolicy;
@@ -30,14 +33,35 @@ fn setup(debater: &Reply) -> EngineSetup {
     }
 }
 
+/// A panel of three judges that each answer after `judge`.
+fn panel_setup(debater: &Reply, judge: Duration) -> (EngineSetup, FormatRecord) {
+    let mut setup = setup(debater);
+    setup.roles[2] = role(Reply::after(judge, VERDICT));
+    let format = FormatRecord {
+        name: "bench".into(),
+        labels: ["Proposition", "Opposition", "Chair"].map(String::from),
+        opening_arguments: 1,
+        resolve_early: true,
+        phases: Vec::new(),
+        briefs: None,
+        scores: false,
+        judges: 3,
+    };
+    (setup, format)
+}
+
 /// One resolved round, start to finish, every event read.
 async fn one_round(setup: EngineSetup) {
+    one_round_in(setup, None).await;
+}
+
+async fn one_round_in(setup: EngineSetup, format: Option<FormatRecord>) {
     let spec = DebateSpec {
         topic: "Benchmarks beat guesses".into(),
         max_rounds: 3,
         initial_heat: Heat::new(0.9),
         grounding: Grounding::default(),
-        format: None,
+        format,
     };
     let mut handle = engine::start(setup, spec);
     while handle.next_event().await.is_some() {}
@@ -56,9 +80,27 @@ fn bench(c: &mut Criterion) {
     group.bench_function("debaters_100ms_each", |b| {
         b.to_async(&rt).iter(|| one_round(setup(&Reply::after(Duration::from_millis(100), &argument))));
     });
+    group.bench_function("debaters_100ms_panel_of_3_judges_50ms", |b| {
+        b.to_async(&rt).iter(|| {
+            let (setup, format) =
+                panel_setup(&Reply::after(Duration::from_millis(100), &argument), Duration::from_millis(50));
+            one_round_in(setup, Some(format))
+        });
+    });
     group.finish();
 
-    // Also print the ratio the goal is stated in.
+    // Also print the ratios the goals are stated in.
+    let start = Instant::now();
+    for _ in 0..10 {
+        let (setup, format) =
+            panel_setup(&Reply::after(Duration::from_millis(100), &argument), Duration::from_millis(50));
+        rt.block_on(one_round_in(setup, Some(format)));
+    }
+    let per_round = start.elapsed() / 10;
+    println!(
+        "round with two 100 ms debaters and a panel of three 50 ms judges: {per_round:?} = {:.3} x (100 + 50) ms",
+        per_round.as_secs_f64() / 0.15
+    );
     let runs = 10;
     let start = Instant::now();
     for _ in 0..runs {

@@ -145,6 +145,21 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::SwapCheckFailed { round, error, .. } => {
             tracing::warn!(round = round + 1, %error, "swap check failed");
         }
+        DebateEvent::PanelVoteStarted { round, judge } => {
+            tracing::debug!(round = round + 1, judge, "panel vote asked");
+        }
+        DebateEvent::PanelVoted { round, judge, verdict, .. } => {
+            tracing::info!(
+                round = round + 1,
+                judge,
+                resolved = verdict.resolved,
+                heat = verdict.heat.get(),
+                "panel voted"
+            );
+        }
+        DebateEvent::PanelVoteFailed { round, judge, error, .. } => {
+            tracing::warn!(round = round + 1, judge, %error, "panel vote failed");
+        }
         DebateEvent::Paused => tracing::info!("paused"),
         DebateEvent::Resumed => tracing::info!("resumed"),
         DebateEvent::TopicInjected { text } => tracing::info!(chars = text.chars().count(), "topic injected"),

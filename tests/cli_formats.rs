@@ -79,7 +79,8 @@ async fn heat_formats_lists_built_in_and_user_formats_and_names_a_broken_file() 
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        stdout.contains("* duel ") && stdout.contains("  oxford  Proposition vs Opposition, Chair judging, 3 rounds")
+        stdout.contains("* duel ")
+            && stdout.contains("  oxford  Proposition vs Opposition, Chair and 2 more judges judging, 3 rounds")
     );
     assert!(stdout.contains("not used:") && stdout.contains("broken.toml line 2: unknown field `rounds`"), "{stdout}");
     let mut cmd = heat(data.path(), None);
@@ -102,7 +103,10 @@ async fn heat_formats_lists_built_in_and_user_formats_and_names_a_broken_file() 
     let mut cmd = heat(data.path(), None);
     cmd.arg("formats");
     let listed = text(&output(cmd).await.stdout);
-    assert!(listed.contains("house   Proposition vs Opposition, Chair judging, 5 rounds"), "{listed}");
+    assert!(
+        listed.contains("house   Proposition vs Opposition, Chair and 2 more judges judging, 5 rounds"),
+        "{listed}"
+    );
     // The format in force is marked, from heat.toml.
     std::fs::write(data.path().join("heat.toml"), "[debate]\nformat = \"oxford\"\n").unwrap();
     let mut cmd = heat(data.path(), None);
@@ -134,7 +138,14 @@ async fn an_oxford_debate_argues_every_phase_under_its_own_names() {
     let out = output(cmd).await;
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(stdout.contains("format    oxford: Proposition against Opposition, Chair judging"), "{stdout}");
+    assert!(
+        stdout.contains("format    oxford: Proposition against Opposition, Chair and 2 more judges judging"),
+        "{stdout}"
+    );
+    // A panel of three: each judge's vote, then the majority, each round.
+    assert!(stdout.contains("Judge 2: not resolved · proposition ahead · heat"), "{stdout}");
+    assert_eq!(stdout.matches("⚖ the panel: not resolved 3–0 · proposition ahead 3–0").count(), 2, "{stdout}");
+    assert!(stdout.contains("⚖ the panel's decision: proposition wins 3–0\n"), "the closing decides who won: {stdout}");
     assert!(stdout.contains("▌ Proposition") && stdout.contains("▌ Opposition"), "{stdout}");
     // Each round: +2 +1 −1 for, +1 0 +3 (9 held to 3) against; a pull of −2 a round toward the opposition.
     assert!(
@@ -153,6 +164,8 @@ async fn an_oxford_debate_argues_every_phase_under_its_own_names() {
     assert_eq!((state.total(Role::Advocate), state.total(Role::Skeptic)), (-6, 6), "zero-sum");
     let formatted = loaded.records.iter().filter(|r| matches!(r.event, DebateEvent::Formatted { .. })).count();
     assert_eq!(formatted, 1);
+    let votes = loaded.records.iter().filter(|r| matches!(r.event, DebateEvent::PanelVoted { .. })).count();
+    assert_eq!(votes, 6, "judges 2 and 3 voted in each of three rounds");
 
     let requests = server.requests();
     let debater = |phase: &str, seat: &str| {

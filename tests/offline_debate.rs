@@ -226,4 +226,7 @@ fn an_oxford_debate_runs_offline_under_its_names_and_says_it_is_not_scored() {
     let verdict = state.rounds[0].verdict().map(|v| v.verdict.clone()).unwrap_or_default();
     assert!(verdict.contains("the proposition's") && verdict.contains("the opposition's"), "{verdict}");
     assert_eq!(state.tug(), 0);
+    // Oxford's panel: the two other judges answer on the same embedded model, for the last word.
+    let votes = events.iter().filter(|e| matches!(e, DebateEvent::PanelVoted { .. })).count();
+    assert_eq!(votes, 2, "{events:?}");
 }

@@ -20,6 +20,7 @@ fn format(scores: bool) -> FormatRecord {
         phases: Vec::new(),
         briefs: None,
         scores,
+        judges: 1,
     }
 }
 

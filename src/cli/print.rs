@@ -3,7 +3,7 @@
 //! is shown live while the other is held back and shown when its turn comes,
 //! so their words never interleave.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
 
 use crate::debate::state::DebateState;
@@ -44,6 +44,8 @@ pub struct TextPrinter<W: Write> {
     wrapper: Option<Wrapper>,
     /// Notes that came while a debater's text was mid-line, shown when it ends.
     pending_notes: Vec<String>,
+    /// Rounds whose panel decision was printed.
+    decided: BTreeSet<u32>,
 }
 
 impl<W: Write> TextPrinter<W> {
@@ -56,6 +58,7 @@ impl<W: Write> TextPrinter<W> {
             held: BTreeMap::new(),
             sanitizers: BTreeMap::new(),
             pending_notes: Vec::new(),
+            decided: BTreeSet::new(),
             wrapper: style.width.map(Wrapper::new),
         }
     }
@@ -71,9 +74,31 @@ impl<W: Write> TextPrinter<W> {
         self.out
     }
 
-    #[allow(clippy::too_many_lines)] // one arm per event kind reads best as one match
     pub fn event(&mut self, event: &DebateEvent) -> io::Result<()> {
         self.state.apply(event);
+        self.say(event)?;
+        self.say_decision(event)
+    }
+
+    /// A panel's decision on a round, once, when its last judge has spoken.
+    fn say_decision(&mut self, event: &DebateEvent) -> io::Result<()> {
+        let seats = self.state.judges();
+        let Some(number) = event.round().filter(|_| seats > 1) else { return Ok(()) };
+        let Some(round) = self.state.rounds.iter().find(|r| r.number == number) else { return Ok(()) };
+        if self.decided.contains(&number) || !crate::debate::panel::settled(round, seats) {
+            return Ok(());
+        }
+        self.decided.insert(number);
+        let line = match crate::debate::panel::decide(round, seats) {
+            Ok(decision) => crate::debate::panel::describe(&self.state, &decision),
+            Err(why) => format!("the panel could not decide: {why}"),
+        };
+        let line = format!("⚖ {}", crate::sanitize::clean(&line));
+        writeln!(self.out, "{}", self.style.paint("1", &line))
+    }
+
+    #[allow(clippy::too_many_lines)] // one arm per event kind reads best as one match
+    fn say(&mut self, event: &DebateEvent) -> io::Result<()> {
         match event {
             DebateEvent::Started { topic, max_rounds, participants, .. } => {
                 let title = self.style.paint("1", &format!("heat · {}", crate::sanitize::clean(topic)));
@@ -99,9 +124,9 @@ impl<W: Write> TextPrinter<W> {
                 }
             }
             DebateEvent::Formatted { format } => {
-                let [pro, con, judge] = format.labels.each_ref().map(|l| crate::sanitize::clean(l));
+                let [pro, con, _] = format.labels.each_ref().map(|l| crate::sanitize::clean(l));
                 let name = crate::sanitize::clean(&format.name);
-                writeln!(self.out, "  format    {name}: {pro} against {con}, {judge} judging")?;
+                writeln!(self.out, "  format    {name}: {pro} against {con}, {}", format.judging())?;
             }
             DebateEvent::QuotesChecked { role, checks, .. } => {
                 if !checks.is_empty() {
@@ -195,6 +220,18 @@ impl<W: Write> TextPrinter<W> {
                 if let Some(scores) = verdict.scores.as_ref().filter(|_| self.state.scored()) {
                     self.line(&crate::debate::scores::line(&self.state, *round, scores))?;
                 }
+            }
+            DebateEvent::PanelVoted { judge, verdict, .. } => {
+                let line = crate::debate::panel::vote_line(
+                    &self.state,
+                    *judge,
+                    &crate::debate::panel::Vote::Voted { verdict: verdict.clone(), usage: None },
+                );
+                self.line(&crate::sanitize::clean(&line))?;
+            }
+            DebateEvent::PanelVoteFailed { judge, error, .. } => {
+                let line = format!("✗ judge {judge} gave no vote and is outvoted: {}", crate::sanitize::clean(error));
+                writeln!(self.out, "{}", self.style.paint("33", &line))?;
             }
             DebateEvent::SwapChecked { flips: true, verdict, .. } => {
                 let ahead = verdict.ahead.map_or_else(|| "named no side".to_string(), |a| a.describe(&self.state));
@@ -292,6 +329,7 @@ impl<W: Write> TextPrinter<W> {
             | DebateEvent::TurnCompleted { .. }
             | DebateEvent::Reasoning { .. }
             | DebateEvent::SwapCheckStarted { .. }
+            | DebateEvent::PanelVoteStarted { .. }
             | DebateEvent::SwapChecked { .. } => {}
         }
         self.out.flush()

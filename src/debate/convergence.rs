@@ -56,6 +56,7 @@ mod tests {
             injected: Vec::new(),
             turns: vec![turn(Role::Advocate, advocate), turn(Role::Skeptic, skeptic)],
             swap: None,
+            panel: std::collections::BTreeMap::new(),
         }
     }
 

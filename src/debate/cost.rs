@@ -1,6 +1,7 @@
 //! What a debate used and cost: tokens summed over its turns, and a price in
 //! US dollars from per-role prices (per million tokens), never guessed.
 
+use super::panel::Vote;
 use super::swap::SwapCheck;
 use super::{DebateState, Role};
 use crate::provider::Usage;
@@ -15,11 +16,13 @@ pub struct Price {
 }
 
 /// Every model call's usage with the role it was asked of: each turn's,
-/// and each swap check's (the judge's model answers it).
+/// each swap check's and each panel vote's (the judge's model answers them).
 pub fn usages(state: &DebateState) -> impl Iterator<Item = (Role, Usage)> + '_ {
     state.rounds.iter().flat_map(|r| {
         let turns = r.turns.iter().filter_map(|t| Some((t.role, t.usage?)));
-        turns.chain(r.swap.as_ref().and_then(SwapCheck::usage).map(|u| (Role::Judge, u)))
+        let swap = r.swap.as_ref().and_then(SwapCheck::usage);
+        let votes = r.panel.values().filter_map(Vote::usage);
+        turns.chain(swap.into_iter().chain(votes).map(|u| (Role::Judge, u)))
     })
 }
 

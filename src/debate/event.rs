@@ -261,6 +261,27 @@ pub enum DebateEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         usage: Option<Usage>,
     },
+    /// A panel's judge `judge` (2, 3, …; the chair is 1 and judges in its
+    /// turn) was asked for its vote on `round`.
+    PanelVoteStarted {
+        round: u32,
+        judge: u32,
+    },
+    PanelVoted {
+        round: u32,
+        judge: u32,
+        verdict: Verdict,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
+    },
+    /// The judge gave no vote that could be read; it is outvoted.
+    PanelVoteFailed {
+        round: u32,
+        judge: u32,
+        error: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
+    },
     Paused,
     Resumed,
     TopicInjected {
@@ -358,6 +379,9 @@ macro_rules! round_of {
             | DebateEvent::SwapCheckStarted { round }
             | DebateEvent::SwapChecked { round, .. }
             | DebateEvent::SwapCheckFailed { round, .. }
+            | DebateEvent::PanelVoteStarted { round, .. }
+            | DebateEvent::PanelVoted { round, .. }
+            | DebateEvent::PanelVoteFailed { round, .. }
             | DebateEvent::HumanVerdict { round, .. } => Some(round),
             DebateEvent::Started { .. }
             | DebateEvent::Grounded { .. }

@@ -35,10 +35,19 @@ pub struct FormatRecord {
     /// resume. `None` keeps the prompts heat is run with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub briefs: Option<[String; Role::COUNT]>,
+    /// How many judges sit: 1 (the chair alone) or a panel of up to 5 that
+    /// decides by majority (`debate::panel`).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub judges: u32,
 }
 
 fn one() -> u32 {
     1
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 fn yes() -> bool {
@@ -76,6 +85,16 @@ impl FormatRecord {
         &self.labels[role.position()]
     }
 
+    /// Who judges, in words: "Chair judging", "Chair and 2 more judges judging".
+    pub fn judging(&self) -> String {
+        let chair = clean_label(self.label(Role::Judge));
+        match self.judges {
+            0 | 1 => format!("{chair} judging"),
+            2 => format!("{chair} and 1 more judge judging"),
+            n => format!("{chair} and {} more judges judging", n - 1),
+        }
+    }
+
     /// The phase round `round` (from 0) falls in, of a debate of
     /// `max_rounds`: phases with a length take theirs in order, and the one
     /// without takes the rounds left between them. `None` past the phases.
@@ -109,6 +128,7 @@ mod tests {
             phases: vec![phase("Opening", Some(1)), phase("Rebuttal", None), phase("Closing", Some(1))],
             briefs: None,
             scores: true,
+            judges: 3,
         }
     }
 
@@ -130,5 +150,8 @@ mod tests {
         let bare: FormatRecord =
             serde_json::from_str(r#"{"name":"x","labels":["A","B","J"]}"#).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((bare.opening_arguments, bare.resolve_early, bare.phases.len(), bare.briefs), (1, true, 0, None));
+        assert_eq!(bare.judges, 1, "a log from before panels has its one judge");
+        let chair = FormatRecord { judges: 1, ..oxford() };
+        assert!(!serde_json::to_string(&chair).unwrap_or_default().contains("judges"), "one judge is not written");
     }
 }

@@ -13,6 +13,7 @@ pub mod grounding;
 pub mod guard;
 pub mod heat;
 mod notices;
+pub mod panel;
 pub mod plan;
 pub mod prompt;
 pub mod scores;

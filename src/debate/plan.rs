@@ -5,6 +5,7 @@
 use super::event::{Outcome, Role, TurnPurpose};
 use super::extractive;
 use super::heat::Heat;
+use super::panel;
 use super::state::{DebateState, Round, Turn, TurnStatus, VerdictStatus};
 use super::swap::SwapCheck;
 
@@ -21,6 +22,11 @@ pub enum Step {
         round: u32,
         role: Role,
         purpose: TurnPurpose,
+    },
+    /// Ask a panel's judge `judge` (2, 3, …) for its vote on `round`.
+    PanelVote {
+        round: u32,
+        judge: u32,
     },
     /// Ask the judge again about `round`'s verdict, the debaters swapped.
     SwapCheck {
@@ -40,6 +46,14 @@ pub struct Options {
     pub swap_check: bool,
     /// A swap check's call is under way.
     pub swap_in_flight: bool,
+    /// The panel's judges whose call is under way: bit `n` for judge `n`.
+    pub panel_in_flight: u32,
+}
+
+impl Options {
+    fn judges_in_flight(self) -> Vec<u32> {
+        (0..u32::BITS).filter(|judge| self.panel_in_flight & (1 << judge) != 0).collect()
+    }
 }
 
 /// What to do now, with no swap check. Empty means: wait for a turn, a
@@ -83,37 +97,78 @@ fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role], options: 
     let is_last = round.number + 1 >= state.max_rounds;
     let wants_final =
         state.force_requested || is_last || (state.may_resolve_early() && state.consensus_in(round.number));
-    let start = |purpose| vec![Step::StartTurn { round: round.number, role: Role::Judge, purpose }];
+    let seats = state.judges();
+    // A panel's other judges vote on the round while the chair judges it.
+    // The chair first: the other judges are asked as the chair is, for the
+    // last word or a round's verdict.
+    let votes: Vec<Step> = panel::unasked(round, seats, &options.judges_in_flight())
+        .into_iter()
+        .map(|judge| Step::PanelVote { round: round.number, judge })
+        .collect();
+    let start = |purpose| Step::StartTurn { round: round.number, role: Role::Judge, purpose };
+    let with_votes = |chair: Option<Step>| chair.into_iter().chain(votes.clone()).collect::<Vec<_>>();
     let Some(judge) = round.turn(Role::Judge) else {
-        return start(if wants_final { TurnPurpose::Synthesis } else { TurnPurpose::Judge });
+        return with_votes(Some(start(if wants_final { TurnPurpose::Synthesis } else { TurnPurpose::Judge })));
     };
     if judge.is_open() {
-        return if in_flight.contains(&Role::Judge) { Vec::new() } else { start(judge.purpose) };
+        return with_votes((!in_flight.contains(&Role::Judge)).then(|| start(judge.purpose)));
     }
+    if let Some(VerdictStatus::Invalid { will_retry: true, .. }) = &judge.verdict {
+        let was_final = judge.purpose.is_final();
+        return with_votes(Some(start(if was_final {
+            TurnPurpose::RepairSynthesis
+        } else {
+            TurnPurpose::RepairVerdict
+        })));
+    }
+    if !panel::members_settled(round, seats) {
+        return with_votes(None);
+    }
+    let decided = if seats > 1 {
+        match panel::decide(round, seats) {
+            Ok(decision) => Some(decision.resolved),
+            Err(_) if panel::cut_short(round) => None,
+            Err(why) => return vec![no_decision(&why)],
+        }
+    } else {
+        None
+    };
     if matches!(judge.status, TurnStatus::Failed { .. }) {
-        return vec![failed(Role::Judge, &judge.status)];
+        // A panel goes on without its chair while a majority answered.
+        return match decided {
+            Some(resolved) if !(resolved || wants_final || judge.purpose.is_final()) => {
+                vec![start_round(state, round.number + 1, round.topic.clone())]
+            }
+            Some(_) => vec![Step::Finish { outcome: finish_outcome(state, round, true, is_last), synthesis: None }],
+            None => vec![failed(Role::Judge, &judge.status)],
+        };
     }
+    decide_steps(state, round, judge, options, decided)
+}
+
+/// What follows the chair's settled verdict; `decided` is a panel's
+/// majority on `resolved`, `None` for a lone judge.
+fn decide_steps(
+    state: &DebateState,
+    round: &Round,
+    judge: &Turn,
+    options: Options,
+    decided: Option<bool>,
+) -> Vec<Step> {
+    let is_last = round.number + 1 >= state.max_rounds;
+    let wants_final =
+        state.force_requested || is_last || (state.may_resolve_early() && state.consensus_in(round.number));
+    let start = |purpose| vec![Step::StartTurn { round: round.number, role: Role::Judge, purpose }];
     let was_final = judge.purpose.is_final();
     let finish = |synthesis: Option<String>| {
-        let outcome = if state.force_requested {
-            Outcome::Forced
-        } else if state.may_resolve_early() && state.consensus_in(round.number) {
-            Outcome::Consensus
-        } else if state.dissenting() {
-            Outcome::Dissent
-        } else if was_final && is_last {
-            Outcome::MaxRounds
-        } else {
-            Outcome::Resolved
-        };
-        vec![Step::Finish { outcome, synthesis }]
+        vec![Step::Finish { outcome: finish_outcome(state, round, was_final, is_last), synthesis }]
     };
     match &judge.verdict {
         Some(VerdictStatus::Parsed { verdict }) => {
             if let Some(steps) = swap_steps(round, judge, options) {
                 return steps;
             }
-            if verdict.resolved || was_final {
+            if decided.unwrap_or(verdict.resolved) || was_final {
                 finish(Some(verdict.verdict.clone()))
             } else if wants_final {
                 start(TurnPurpose::Synthesis)
@@ -124,9 +179,9 @@ fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role], options: 
         Some(VerdictStatus::Invalid { will_retry: true, .. }) => {
             start(if was_final { TurnPurpose::RepairSynthesis } else { TurnPurpose::RepairVerdict })
         }
-        // Unparsable twice, or cancelled: keep the previous heat and topic.
+        // Unparsable twice, or cancelled: keep the previous heat and topic (a panel's majority may end it).
         Some(VerdictStatus::Invalid { will_retry: false, .. }) | None => {
-            if was_final {
+            if was_final || decided == Some(true) {
                 finish(None)
             } else if wants_final {
                 start(TurnPurpose::Synthesis)
@@ -134,6 +189,21 @@ fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role], options: 
                 vec![start_round(state, round.number + 1, round.topic.clone())]
             }
         }
+    }
+}
+
+/// How a debate the judges end ended.
+fn finish_outcome(state: &DebateState, round: &Round, was_final: bool, is_last: bool) -> Outcome {
+    if state.force_requested {
+        Outcome::Forced
+    } else if state.may_resolve_early() && state.consensus_in(round.number) {
+        Outcome::Consensus
+    } else if state.dissenting() {
+        Outcome::Dissent
+    } else if was_final && is_last {
+        Outcome::MaxRounds
+    } else {
+        Outcome::Resolved
     }
 }
 
@@ -157,6 +227,11 @@ fn swap_steps(round: &Round, judge: &Turn, options: Options) -> Option<Vec<Step>
 fn start_round(state: &DebateState, round: u32, topic: String) -> Step {
     let topic = state.next_question.clone().unwrap_or(topic);
     Step::StartRound { round, topic, heat: state.effective_heat(), injected: state.pending_injections.clone() }
+}
+
+/// A panel without a majority of answers cannot go on.
+fn no_decision(why: &str) -> Step {
+    Step::Finish { outcome: Outcome::Failed(format!("the panel could not decide: {why}")), synthesis: None }
 }
 
 fn failed(role: Role, status: &TurnStatus) -> Step {

@@ -1,12 +1,15 @@
 //! `DebateState` and its one reducer, `apply`: the studio, the session store
 //! and the exporters all fold the same `DebateEvent`s through it.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::event::{DebateEvent, Outcome, Participant, Role, TurnPurpose};
 use super::format::FormatRecord;
 use super::grounding::{QuoteCheck, Source, Tally};
 use super::heat::Heat;
+use super::panel::{self, Vote};
 use super::stance::{self, Stance, StanceLine};
 use super::swap::SwapCheck;
 use super::verdict::Verdict;
@@ -106,6 +109,9 @@ pub struct Round {
     /// The swap check of the round's verdict, when one was asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swap: Option<SwapCheck>,
+    /// The votes of a panel's judges besides the chair, by judge number.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub panel: BTreeMap<u32, Vote>,
 }
 
 impl Round {
@@ -371,6 +377,19 @@ impl DebateState {
         self.format.as_ref().is_none_or(|f| f.resolve_early)
     }
 
+    /// How many judges sit: the chair alone (1) or a panel.
+    pub fn judges(&self) -> u32 {
+        self.format.as_ref().map_or(1, |f| f.judges.max(1))
+    }
+
+    /// The panel's decision on `round` so far; `None` with one judge, or
+    /// while no majority has answered.
+    pub fn decision(&self, round: u32) -> Option<panel::Decision> {
+        let seats = self.judges();
+        let r = self.rounds.iter().find(|r| r.number == round)?;
+        (seats > 1).then(|| panel::decide(r, seats).ok()).flatten()
+    }
+
     /// The heat of each round so far, oldest first.
     pub fn heat_history(&self) -> Vec<Heat> {
         self.rounds.iter().map(|r| r.heat).collect()
@@ -399,6 +418,7 @@ impl DebateState {
                     injected: injected.clone(),
                     turns: Vec::new(),
                     swap: None,
+                    panel: BTreeMap::new(),
                 });
             }
             DebateEvent::TurnStarted { round, role, purpose, temperature } => {
@@ -484,6 +504,7 @@ impl DebateState {
                         self.heat = verdict.heat;
                     }
                 }
+                self.panel_heat(*round);
             }
             DebateEvent::VerdictInvalid { round, error, will_retry } => {
                 if let Some(t) = self.round_mut(*round).and_then(|r| r.turn_mut(Role::Judge)) {
@@ -505,6 +526,14 @@ impl DebateState {
                     r.swap = Some(SwapCheck::Failed { error: error.clone(), usage: *usage });
                 }
                 self.notices.push(format!("the swap check of round {} failed: {error}", round + 1));
+            }
+            DebateEvent::PanelVoteStarted { round, judge } => self.set_vote(*round, *judge, Vote::Asking),
+            DebateEvent::PanelVoted { round, judge, verdict, usage } => {
+                self.set_vote(*round, *judge, Vote::Voted { verdict: verdict.clone(), usage: *usage });
+            }
+            DebateEvent::PanelVoteFailed { round, judge, error, usage } => {
+                self.set_vote(*round, *judge, Vote::Failed { error: error.clone(), usage: *usage });
+                self.notices.push(format!("judge {judge} of the panel gave no vote in round {}: {error}", round + 1));
             }
             DebateEvent::Paused => self.paused = true,
             DebateEvent::Resumed => self.paused = false,
@@ -564,6 +593,28 @@ impl DebateState {
             DebateEvent::Summarized { model, text, .. } => {
                 self.summary = Some(Summary { model: model.clone(), text: text.clone() });
             }
+        }
+    }
+
+    fn set_vote(&mut self, round: u32, judge: u32, vote: Vote) {
+        if let Some(r) = self.round_mut(round) {
+            r.panel.insert(judge, vote);
+        }
+        self.panel_heat(round);
+    }
+
+    /// A panel sets the next round's heat by the median of its answers so
+    /// far (the last answer in decides it), unless the round closed the debate.
+    fn panel_heat(&mut self, round: u32) {
+        let Some(decision) = self.decision(round) else { return };
+        let closes = self
+            .rounds
+            .iter()
+            .find(|r| r.number == round)
+            .and_then(|r| r.turn(Role::Judge))
+            .is_some_and(|t| t.purpose.is_final());
+        if !closes {
+            self.heat = decision.heat;
         }
     }
 

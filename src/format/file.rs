@@ -121,6 +121,7 @@ pub fn parse(name: &str, text: &str, origin: &Origin) -> anyhow::Result<Format> 
             })
             .collect(),
         briefs: None,
+        judges: *judges.count.get_ref(),
     };
     let briefs = [brief(&pro.brief)?, brief(&con.brief)?, brief(&judges.brief)?];
     let record = FormatRecord { briefs: Some(briefs.clone().map(|(_, text)| text)), ..record };
@@ -197,10 +198,8 @@ fn check(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
         let said = format!("judges.count = {n} is too many; a format has 0 to {MAX_JUDGES} judges");
         return Err(place.error(Some(judges.count.span()), &said));
     }
-    if n != 1 {
-        let said = format!(
-            "judges.count = {n}: heat runs one judge a debate for now; a panel, or a debate with no judge, is not supported yet"
-        );
+    if n == 0 {
+        let said = "judges.count = 0: heat runs a debate with at least one judge for now; a debate with no judge is not supported yet".to_string();
         return Err(place.error(Some(judges.count.span()), &said));
     }
     check_brief(place, &judges.brief)?;

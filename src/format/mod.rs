@@ -83,9 +83,9 @@ impl Format {
 
     /// One line for `heat formats`.
     pub fn line(&self) -> String {
-        let [pro, con, judge] = self.record.labels.each_ref();
+        let [pro, con, _] = self.record.labels.each_ref();
         let rounds = self.max_rounds.map(|n| format!(", {n} rounds")).unwrap_or_default();
-        format!("{pro} vs {con}, {judge} judging{rounds}: {}", self.summary)
+        format!("{pro} vs {con}, {}{rounds}: {}", self.record.judging(), self.summary)
     }
 }
 

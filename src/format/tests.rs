@@ -100,8 +100,8 @@ fn seats_are_checked_with_their_line() {
 fn judges_briefs_and_providers_are_checked() {
     let e = error(&GOOD.replace("[judges]", "[judges]\ncount = 6"));
     assert!(e.contains("line 17: judges.count = 6 is too many; a format has 0 to 5 judges"), "{e}");
-    let e = error(&GOOD.replace("[judges]", "[judges]\ncount = 3"));
-    assert!(e.contains("judges.count = 3: heat runs one judge a debate for now"), "{e}");
+    let e = error(&GOOD.replace("[judges]", "[judges]\ncount = 0"));
+    assert!(e.contains("judges.count = 0: heat runs a debate with at least one judge for now"), "{e}");
     let e = error(&GOOD.replace("brief = \"skeptic.md\"", "brief = \"critic.md\""));
     assert!(e.contains("line 14: the brief \"critic.md\" is not found next to the format file (/cfg/formats)"), "{e}");
     assert!(e.contains("advocate.md, skeptic.md, judge.md"), "the built-in briefs are named: {e}");

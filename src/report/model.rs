@@ -9,6 +9,7 @@ use super::transcript::{TranscriptRound, transcript};
 use super::walk::Walk;
 use crate::debate::cost::{self, Price};
 use crate::debate::grounding::{Cited, Mark};
+use crate::debate::panel;
 use crate::debate::state::{Round, VerdictStatus};
 use crate::debate::swap::SwapCheck;
 use crate::debate::{DebateEvent, DebateState, Heat, Outcome, Role};
@@ -147,6 +148,10 @@ pub struct VerdictEntry {
     pub standing: String,
     /// The swap check's mark and its CSS class: `("verdict flips on swap", "flips")`.
     pub swap: Option<(&'static str, &'static str)>,
+    /// A panel's other judges' votes, a line each ("Judge 2: not resolved · …").
+    pub votes: Vec<String>,
+    /// The panel's decision and its dissent, once every judge spoke.
+    pub decision: Option<String>,
 }
 
 impl VerdictEntry {
@@ -397,6 +402,18 @@ fn effort(state: &DebateState, walk: &Walk) -> Vec<RoundEffort> {
         .collect()
 }
 
+/// A panel's decision on `round` in words, once every judge spoke.
+fn panel_decision(state: &DebateState, round: &crate::debate::state::Round) -> Option<String> {
+    let seats = state.judges();
+    if seats < 2 || !panel::settled(round, seats) {
+        return None;
+    }
+    Some(clean(&match panel::decide(round, seats) {
+        Ok(decision) => panel::describe(state, &decision),
+        Err(why) => format!("the panel could not decide: {why}"),
+    }))
+}
+
 fn verdicts(state: &DebateState) -> Vec<VerdictEntry> {
     state
         .rounds
@@ -414,6 +431,8 @@ fn verdicts(state: &DebateState) -> Vec<VerdictEntry> {
                 swap: round.swap.as_ref().and_then(SwapCheck::mark).map(|mark| {
                     (mark, if matches!(round.swap, Some(SwapCheck::Failed { .. })) { "failed" } else { "flips" })
                 }),
+                votes: round.panel.iter().map(|(&judge, vote)| clean(&panel::vote_line(state, judge, vote))).collect(),
+                decision: panel_decision(state, round),
             };
             let judge = round.turn(Role::Judge);
             match judge.and_then(|t| t.verdict.as_ref().map(|v| (t, v))) {

@@ -233,6 +233,34 @@ fn judge_section(md: &mut String, state: &DebateState, round: &crate::debate::st
     if let Some(scores) = round.verdict().and_then(|v| v.scores.as_ref()).filter(|_| state.scored()) {
         let _ = writeln!(md, "*{}*\n", crate::debate::scores::line(state, round.number, scores));
     }
+    panel_section(md, state, round);
+}
+
+/// A panel's other judges: each vote with its verdict in full, then the
+/// majority's decision and its dissent.
+fn panel_section(md: &mut String, state: &DebateState, round: &crate::debate::state::Round) {
+    use crate::debate::panel::{self, Vote};
+    let seats = state.judges();
+    if seats < 2 {
+        return;
+    }
+    for judge in panel::CHAIR + 1..=seats {
+        let Some(vote) = round.panel.get(&judge) else { continue };
+        let _ = write!(md, "- {}", clean(&panel::vote_line(state, judge, vote)));
+        if let Vote::Voted { verdict, .. } = vote {
+            let _ = write!(md, ": {}", clean(&verdict.verdict));
+        }
+        md.push('\n');
+    }
+    if panel::settled(round, seats) {
+        let decided = match panel::decide(round, seats) {
+            Ok(decision) => panel::describe(state, &decision),
+            Err(why) => format!("the panel could not decide: {why}"),
+        };
+        let _ = writeln!(md, "\n**{}**\n", clean(&decided));
+    } else {
+        md.push('\n');
+    }
 }
 
 /// The person's verdicts, in the order given.

@@ -1,6 +1,8 @@
 //! One role's pane: its turns laid out as styled lines (cached per turn, so
 //! a token re-lays only the paragraph it lands in) and its scroll position.
 
+use std::collections::BTreeMap;
+
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
@@ -9,6 +11,7 @@ use super::markdown::Palette;
 use super::pane_notes::{check_lines, conceded_by, ending, human_lines, segment_is_first, verdict_foot};
 use super::streaming_text::StreamingText;
 use super::theme::Theme;
+use crate::debate::panel::Vote;
 use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
 use crate::debate::swap::SwapCheck;
 use crate::debate::{DebateState, Role, TurnPurpose};
@@ -37,6 +40,8 @@ struct Key {
     verdict: Option<VerdictStatus>,
     /// The round's swap check, for a judge turn: it settles after the verdict.
     swap: Option<SwapCheck>,
+    /// A panel's other judges' votes, for a judge turn.
+    panel: BTreeMap<u32, Vote>,
     /// The judge said this debater conceded a point (known after its turn).
     conceded: bool,
     /// Quote checks arrive after the turn is done.
@@ -132,6 +137,7 @@ impl Pane {
                 show_reasoning,
                 verdict: turn.verdict.clone(),
                 swap: if turn.role.is_judge() { round.swap.clone() } else { None },
+                panel: if turn.role.is_judge() { round.panel.clone() } else { BTreeMap::new() },
                 conceded: conceded_by(round, turn),
                 checks: turn.checks.len(),
                 show_cited: self.show_cited,

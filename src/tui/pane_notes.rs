@@ -6,6 +6,7 @@ use super::pane::wrap_plain;
 use super::theme::Theme;
 use crate::debate::DebateState;
 use crate::debate::grounding::Mark;
+use crate::debate::panel::{self, Vote};
 use crate::debate::state::{Round, Turn, VerdictStatus};
 use crate::sanitize::clean;
 use ratatui::style::{Modifier, Style};
@@ -31,8 +32,17 @@ pub(super) fn verdict_foot(
                 let label = if turn.purpose.is_final() { "final synthesis" } else { "resolved" };
                 lines.push(Line::from(Span::styled(label, Style::new().fg(theme.good).add_modifier(Modifier::BOLD))));
             } else {
+                // On a panel the chair's word is one vote of several: named as such.
+                let chair = if state.judges() > 1 {
+                    format!("{}: ", panel::judge_name(state, panel::CHAIR))
+                } else {
+                    String::new()
+                };
                 lines.push(Line::from(vec![
-                    Span::styled("not resolved", Style::new().fg(theme.warn).add_modifier(Modifier::BOLD)),
+                    Span::styled(
+                        format!("{chair}not resolved"),
+                        Style::new().fg(theme.warn).add_modifier(Modifier::BOLD),
+                    ),
                     Span::styled(format!(" · heat → {:.2}", verdict.heat), Style::new().fg(theme.heat(verdict.heat))),
                 ]));
                 lines.extend(wrap_plain(&format!("Next: {}", clean(&verdict.topic)), width, accent));
@@ -52,6 +62,34 @@ pub(super) fn verdict_foot(
             lines.extend(wrap_plain(&msg, width, Style::new().fg(theme.warn)));
         }
         None => {}
+    }
+    let latest = round.turn(turn.role).is_some_and(|t| std::ptr::eq(t, turn));
+    if turn.role.is_judge() && state.judges() > 1 && latest {
+        lines.extend(panel_lines(state, round, width, theme));
+    }
+    lines
+}
+
+/// A panel's other judges' votes on `round`, a line each, then the
+/// majority's decision once every judge has spoken.
+fn panel_lines(state: &DebateState, round: &Round, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    let seats = state.judges();
+    let mut lines = vec![Line::default()];
+    for judge in panel::CHAIR + 1..=seats {
+        let (text, style) = match round.panel.get(&judge) {
+            None => (format!("{}: waiting to weigh the round", panel::judge_name(state, judge)), theme.secondary()),
+            Some(vote @ Vote::Asking) => (panel::vote_line(state, judge, vote), theme.secondary()),
+            Some(vote @ Vote::Voted { .. }) => (panel::vote_line(state, judge, vote), Style::new().fg(theme.muted)),
+            Some(vote @ Vote::Failed { .. }) => (panel::vote_line(state, judge, vote), Style::new().fg(theme.warn)),
+        };
+        lines.extend(wrap_plain(&format!("▪ {}", clean(&text)), width, style));
+    }
+    if panel::settled(round, seats) {
+        let (text, color) = match panel::decide(round, seats) {
+            Ok(decision) => (panel::describe(state, &decision), theme.good),
+            Err(why) => (format!("the panel could not decide: {why}"), theme.error),
+        };
+        lines.extend(wrap_plain(&clean(&text), width, Style::new().fg(color).add_modifier(Modifier::BOLD)));
     }
     lines
 }

@@ -15,6 +15,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 mod checks;
+mod panel_vote;
 mod swap_check;
 mod verdict_read;
 
@@ -128,6 +129,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 3]
         source_index: None,
         preamble: None,
         swap: None,
+        votes: HashMap::new(),
     };
     // What endpoints taught an earlier run of this debate still holds.
     for (endpoint, adaptation) in &engine.state.adaptations {
@@ -189,6 +191,8 @@ struct Engine {
     preamble: Option<String>,
     /// The swap check under way, if any.
     swap: Option<swap_check::SwapFlight>,
+    /// A panel's judges' calls under way, by judge number.
+    votes: HashMap<u32, panel_vote::VoteFlight>,
 }
 
 /// The runtime's clock (a test that pauses time sees its own).
@@ -243,7 +247,11 @@ impl Engine {
     fn advance(&mut self) {
         loop {
             let in_flight: Vec<Role> = self.in_flight.keys().copied().collect();
-            let options = plan::Options { swap_check: self.setup.swap_check, swap_in_flight: self.swap.is_some() };
+            let options = plan::Options {
+                swap_check: self.setup.swap_check,
+                swap_in_flight: self.swap.is_some(),
+                panel_in_flight: self.votes_in_flight(),
+            };
             let steps = next_steps_with(&self.state, &in_flight, options);
             if steps.is_empty() {
                 return;
@@ -264,6 +272,7 @@ impl Engine {
                     }
                     Step::StartTurn { round, role, purpose } => self.start_turn(round, role, purpose),
                     Step::SwapCheck { round } => self.start_swap_check(round),
+                    Step::PanelVote { round, judge } => self.start_panel_vote(round, judge),
                     Step::Finish { outcome, synthesis } => {
                         self.abort_all();
                         self.emit(DebateEvent::Finished { outcome, synthesis });
@@ -328,6 +337,7 @@ impl Engine {
 
     fn cancel_turns(&mut self) {
         self.cancel_swap_check();
+        self.cancel_panel_votes();
         let mut roles: Vec<Role> = self.in_flight.keys().copied().collect();
         roles.sort();
         for role in roles {
@@ -347,6 +357,9 @@ impl Engine {
         }
         if let Some(swap) = self.swap.take() {
             swap.handle.abort();
+        }
+        for (_, vote) in self.votes.drain() {
+            vote.handle.abort();
         }
         self.held.clear();
     }
@@ -430,6 +443,10 @@ impl Engine {
     fn on_turn_msg(&mut self, msg: TurnMsg) {
         if self.swap.as_ref().is_some_and(|s| s.task == msg.task) {
             self.on_swap_msg(msg);
+            return;
+        }
+        if let Some(judge) = self.voter(msg.task) {
+            self.on_vote_msg(judge, msg);
             return;
         }
         let Some(flight) = self.in_flight.get(&msg.role).filter(|f| f.task == msg.task) else {

@@ -4,13 +4,35 @@
 
 use super::Engine;
 use crate::debate::event::{DebateEvent, Role, TurnPurpose};
+use crate::debate::extractive;
 use crate::debate::guard::turn::{self as guard, SentPrompt, VerdictOutcome};
-use crate::debate::{extractive, verdict};
+use crate::debate::verdict::{self, Verdict};
 
 impl Engine {
     /// Reads the judge's answer for `round` into a verdict, or says why it
     /// could not be used.
     pub(super) fn read_verdict(&mut self, round: u32, purpose: TurnPurpose, sent: &SentPrompt, text: &str) {
+        match self.judge_answer(round, purpose, sent, text) {
+            Ok((verdict, notice)) => {
+                self.emit(DebateEvent::VerdictReached { round, verdict });
+                if let Some(message) = notice {
+                    self.emit(DebateEvent::Notice { message });
+                }
+            }
+            Err(error) => self.emit(DebateEvent::VerdictInvalid { round, error, will_retry: !purpose.is_repair() }),
+        }
+    }
+
+    /// A judge's answer on `round` as a verdict with the guard's notice, if
+    /// any, or why it cannot be used. The chair's and a panel's other
+    /// judges' answers are read alike.
+    pub(super) fn judge_answer(
+        &self,
+        round: u32,
+        purpose: TurnPurpose,
+        sent: &SentPrompt,
+        text: &str,
+    ) -> Result<(Verdict, Option<String>), String> {
         let (topic, heat) = self
             .state
             .rounds
@@ -27,25 +49,18 @@ impl Engine {
         } else {
             verdict::parse(text, &topic, heat)
         };
-        let error = match parsed {
-            Ok(verdict) => match guard::verdict(&self.state, round, purpose, sent, verdict, !chosen) {
-                VerdictOutcome::Stands { mut verdict, notice } => {
-                    // A format that argues every round reads an early "resolved" as "not yet".
-                    verdict.resolved &= purpose.is_final() || self.state.may_resolve_early();
-                    // Scores a format did not ask for are not kept: a duel's log stays as it was.
-                    if !self.state.scored() {
-                        verdict.scores = None;
-                    }
-                    self.emit(DebateEvent::VerdictReached { round, verdict });
-                    if let Some(message) = notice {
-                        self.emit(DebateEvent::Notice { message });
-                    }
-                    return;
+        let verdict = parsed.map_err(|e| e.to_string())?;
+        match guard::verdict(&self.state, round, purpose, sent, verdict, !chosen) {
+            VerdictOutcome::Stands { mut verdict, notice } => {
+                // A format that argues every round reads an early "resolved" as "not yet".
+                verdict.resolved &= purpose.is_final() || self.state.may_resolve_early();
+                // Scores a format did not ask for are not kept: a duel's log stays as it was.
+                if !self.state.scored() {
+                    verdict.scores = None;
                 }
-                VerdictOutcome::Invalid(fault) => fault.to_string(),
-            },
-            Err(error) => error.to_string(),
-        };
-        self.emit(DebateEvent::VerdictInvalid { round, error, will_retry: !purpose.is_repair() });
+                Ok((verdict, notice))
+            }
+            VerdictOutcome::Invalid(fault) => Err(fault.to_string()),
+        }
     }
 }

@@ -62,6 +62,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
         )));
     }
     facts.extend(swap_line(debate, theme));
+    facts.extend(panel_line(debate, theme));
     if let Some(totals) = crate::debate::scores::totals(debate) {
         facts.push(Line::from(Span::styled(format!("scores: {totals}"), Style::new().add_modifier(Modifier::BOLD))));
     }
@@ -270,6 +271,20 @@ fn words_chart(frame: &mut Frame<'_>, app: &App, area: Rect, words: &[(u32, usiz
         chart = chart.data(BarGroup::new(bars).label(Line::from(round.to_string())));
     }
     frame.render_widget(chart, area);
+}
+
+/// A panel's decision on the last round it settled: "⚖ the panel's
+/// decision: opposition wins 2–1 · dissent: Judge 3".
+fn panel_line(debate: &crate::debate::DebateState, theme: &crate::tui::theme::Theme) -> Option<Line<'static>> {
+    use crate::debate::panel;
+    let seats = debate.judges();
+    let round = debate.rounds.iter().rev().find(|r| seats > 1 && panel::settled(r, seats))?;
+    let text = match panel::decide(round, seats) {
+        Ok(decision) => panel::describe(debate, &decision),
+        Err(why) => format!("the panel could not decide: {why}"),
+    };
+    let text = format!("⚖ {}", crate::sanitize::clean(&text));
+    Some(Line::from(Span::styled(text, Style::new().fg(theme.title).add_modifier(Modifier::BOLD))))
 }
 
 /// How often the swap check found the verdict flipped, when it was asked:

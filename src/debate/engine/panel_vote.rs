@@ -1,0 +1,131 @@
+//! The engine's side of a judge panel (`debate::panel`): asking each judge
+//! besides the chair for its vote on a round, at the same time as the chair
+//! judges it, through the same retried call as every turn; reading each
+//! answer as the chair's is read, and recording the vote, or that the judge
+//! gave none, which outvotes it and never stops the debate by itself.
+
+use std::sync::Arc;
+
+use tokio::task::JoinHandle;
+
+use super::Engine;
+use crate::debate::call::{self, Call, TurnMsg, TurnMsgKind};
+use crate::debate::event::{DebateEvent, Role, TurnPurpose};
+use crate::debate::guard::turn::SentPrompt;
+use crate::debate::panel;
+use crate::provider::retry::TurnItem;
+use crate::provider::{Chunk, Usage};
+
+/// One panel judge's call under way.
+pub(super) struct VoteFlight {
+    pub(super) task: u64,
+    round: u32,
+    pub(super) handle: JoinHandle<()>,
+    sent: SentPrompt,
+    /// The answer so far (a retried attempt starts it again).
+    text: String,
+    usage: Option<Usage>,
+}
+
+impl Engine {
+    /// Asks judge `judge` of the panel for its vote on `round`.
+    pub(super) fn start_panel_vote(&mut self, round: u32, judge: u32) {
+        self.emit(DebateEvent::PanelVoteStarted { round, judge });
+        let purpose = self.vote_purpose(round);
+        let mut request = self.request_for(round, Role::Judge, purpose);
+        let seats = self.state.judges();
+        request.system.push_str(&format!(
+            "\n\nYou are judge {judge} of a panel of {seats}. Judge this round on your own reading; \
+             the panel decides by majority."
+        ));
+        // Each judge its own draw, or an embedded model's judges would answer alike.
+        request.seed = Some(request.seed.unwrap_or_default().wrapping_add(u64::from(judge)));
+        let sent = SentPrompt::of(&request);
+        self.next_task += 1;
+        let task = self.next_task;
+        let model = Arc::clone(&self.setup.role(Role::Judge).model);
+        let call = Call { task, role: Role::Judge, model, policy: self.setup.retry, paused: self.paused.subscribe() };
+        let handle = call::spawn(call, request, self.turn_tx.clone());
+        let flight = VoteFlight { task, round, handle, sent, text: String::new(), usage: None };
+        self.votes.insert(judge, flight);
+    }
+
+    /// What a judge is asked on `round`: the last word when the chair gives
+    /// it (who won), else the round's verdict.
+    fn vote_purpose(&self, round: u32) -> TurnPurpose {
+        let chair = self.state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(Role::Judge));
+        if chair.is_some_and(|t| t.purpose.is_final()) { TurnPurpose::Synthesis } else { TurnPurpose::Judge }
+    }
+
+    /// The panel judge whose call sent `task`, if any.
+    pub(super) fn voter(&self, task: u64) -> Option<u32> {
+        self.votes.iter().find(|(_, f)| f.task == task).map(|(&judge, _)| judge)
+    }
+
+    /// The judges whose call is under way, as the planner takes them.
+    pub(super) fn votes_in_flight(&self) -> u32 {
+        self.votes.keys().filter(|&&judge| judge < u32::BITS).fold(0, |bits, judge| bits | (1 << judge))
+    }
+
+    /// One message from judge `judge`'s call.
+    pub(super) fn on_vote_msg(&mut self, judge: u32, msg: TurnMsg) {
+        let Some(flight) = self.votes.get_mut(&judge) else { return };
+        match msg.kind {
+            TurnMsgKind::Item(TurnItem::Chunk(Chunk::Text(text))) => flight.text.push_str(&text),
+            TurnMsgKind::Item(TurnItem::Chunk(Chunk::Usage(usage))) => flight.usage = Some(usage),
+            TurnMsgKind::Item(TurnItem::Chunk(chunk @ Chunk::Adapted(_))) => {
+                let round = flight.round;
+                self.on_chunk(round, Role::Judge, chunk);
+            }
+            TurnMsgKind::Item(TurnItem::Chunk(_)) => {}
+            // The failed attempt's text is discarded with it.
+            TurnMsgKind::Item(TurnItem::Retrying { .. }) => {
+                flight.text.clear();
+                flight.usage = None;
+            }
+            TurnMsgKind::Item(TurnItem::ParameterDropped { param, message }) => {
+                self.on_parameter_dropped(Role::Judge, &param, &message);
+            }
+            TurnMsgKind::Item(TurnItem::StructuredSteppedDown { from, to, message }) => {
+                self.on_structured_stepped_down(Role::Judge, from, to, &message);
+            }
+            TurnMsgKind::Done => {
+                if let Some(flight) = self.votes.remove(&judge) {
+                    self.read_vote(judge, flight);
+                }
+            }
+            TurnMsgKind::Failed(error) => {
+                let Some(VoteFlight { round, usage, .. }) = self.votes.remove(&judge) else { return };
+                let error = error.sentence(self.setup.role(Role::Judge).model.provider_name());
+                self.emit(DebateEvent::PanelVoteFailed { round, judge, error, usage });
+            }
+        }
+    }
+
+    /// Reads a judge's answer as the chair's is read; one that cannot be
+    /// used is no vote (the judge is not asked twice).
+    fn read_vote(&mut self, judge: u32, flight: VoteFlight) {
+        let VoteFlight { round, text, usage, sent, .. } = flight;
+        match self.judge_answer(round, self.vote_purpose(round), &sent, &text) {
+            Ok((verdict, _)) => self.emit(DebateEvent::PanelVoted { round, judge, verdict, usage }),
+            Err(error) => {
+                let error = format!("its answer could not be read: {error}");
+                self.emit(DebateEvent::PanelVoteFailed { round, judge, error, usage });
+            }
+        }
+    }
+
+    /// The person cancelled what is under way: each vote in flight is
+    /// dropped and recorded as none.
+    pub(super) fn cancel_panel_votes(&mut self) {
+        let mut judges: Vec<u32> = self.votes.keys().copied().collect();
+        judges.sort_unstable();
+        for judge in judges {
+            let Some(flight) = self.votes.remove(&judge) else { continue };
+            flight.handle.abort();
+            self.held.retain(|(_, m)| m.task != flight.task);
+            let error = panel::CANCELLED.to_string();
+            self.emit(DebateEvent::PanelVoteFailed { round: flight.round, judge, error, usage: flight.usage });
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! A panel of three judges against scripted judges that know their seat
+//! from the request: all three weigh a round at once, the majority decides
+//! `resolved` and the median the next heat, the dissent is kept, a judge
+//! that fails is outvoted, two that fail stop the debate with a reason, and
+//! a resume asks again only the votes left open.
+#![allow(clippy::unwrap_used)]
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
+use heat::debate::format::FormatRecord;
+use heat::debate::panel::{self, Vote};
+use heat::debate::prompt::Prompts;
+use heat::debate::{DebateEvent, DebateState, Heat, Outcome, Role};
+use heat::provider::retry::RetryPolicy;
+use heat::provider::scripted::{Reply, ScriptedModel};
+use heat::provider::{ChatModel, ChatRequest, ChunkStream, ProviderError};
+
+/// What one judge answers: resolved, heat and who is ahead; `None` fails.
+type Answer = Option<(bool, f32, &'static str)>;
+
+/// Three judges in one model: the request says which judge is asked.
+struct Bench {
+    answers: HashMap<u32, Answer>,
+    asked: Mutex<Vec<u32>>,
+}
+
+impl Bench {
+    fn new(answers: [Answer; 3]) -> Arc<Self> {
+        let answers = (1..=3).zip(answers).collect();
+        Arc::new(Self { answers, asked: Mutex::new(Vec::new()) })
+    }
+}
+
+/// The judge a request is for: the chair's carries no panel line.
+fn judge_of(request: &ChatRequest) -> u32 {
+    (2..=5).find(|n| request.system.contains(&format!("You are judge {n} of a panel"))).unwrap_or(panel::CHAIR)
+}
+
+impl ChatModel for Bench {
+    fn provider_name(&self) -> &'static str {
+        "scripted"
+    }
+
+    fn stream(&self, request: ChatRequest) -> ChunkStream {
+        let judge = judge_of(&request);
+        let call = {
+            let mut asked = self.asked.lock().unwrap();
+            asked.push(judge);
+            asked.iter().filter(|&&j| j == judge).count()
+        };
+        let reply = match self.answers[&judge] {
+            None => Reply::fail(ProviderError::Auth { status: 401, message: "revoked key".into() }),
+            Some((resolved, heat, ahead)) => Reply::text(&format!(
+                r#"{{"resolved": {resolved}, "verdict": "Judge {judge} weighed keystrokes against editors (call {call}) and found the sides apart on what matters more.", "ahead": "{ahead}", "conceded": "none", "topic": "Does a reader choosing the width outweigh code that looks the same everywhere?", "heat": {heat}}}"#
+            )),
+        };
+        ScriptedModel::new([reply.clone()], reply).stream(request)
+    }
+}
+
+fn panel_format() -> FormatRecord {
+    FormatRecord {
+        name: "bench".into(),
+        labels: ["Proposition", "Opposition", "Chair"].map(String::from),
+        opening_arguments: 1,
+        resolve_early: true,
+        phases: Vec::new(),
+        briefs: None,
+        scores: false,
+        judges: 3,
+    }
+}
+
+fn setup(bench: &Arc<Bench>) -> EngineSetup {
+    let role = |model: Arc<dyn ChatModel>| RoleSetup::new(model, "m", 512);
+    let debater = |text: &str| role(Arc::new(ScriptedModel::new([], Reply::text(text))));
+    EngineSetup {
+        roles: [
+            debater("Tabs win: one keystroke, and each reader picks the width."),
+            debater("Spaces win: code looks the same in every editor."),
+            role(Arc::clone(bench) as Arc<dyn ChatModel>),
+        ],
+        prompts: Prompts::default(),
+        retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
+        judge_temperature: 0.2,
+        seed: None,
+        swap_check: false,
+    }
+}
+
+async fn run(bench: &Arc<Bench>, max_rounds: u32) -> (Vec<DebateEvent>, DebateState) {
+    let spec = DebateSpec {
+        topic: "Tabs beat spaces".into(),
+        max_rounds,
+        initial_heat: Heat::new(0.9),
+        grounding: Grounding::default(),
+        format: Some(panel_format()),
+    };
+    drain(engine::start(setup(bench), spec)).await
+}
+
+async fn drain(mut handle: DebateHandle) -> (Vec<DebateEvent>, DebateState) {
+    let mut events = Vec::new();
+    while let Some(e) = handle.next_event().await {
+        events.push(e);
+    }
+    let state = handle.join().await;
+    assert_eq!(DebateState::from_events(&events), state, "the fold of the events is the engine's state");
+    (events, state)
+}
+
+#[tokio::test]
+async fn a_split_panel_goes_on_at_the_median_heat_and_keeps_the_dissent() {
+    let bench =
+        Bench::new([Some((false, 0.6, "advocate")), Some((true, 0.4, "skeptic")), Some((false, 0.8, "advocate"))]);
+    let (events, state) = run(&bench, 3).await;
+    let first = &state.rounds[0];
+    let decision = panel::decide(first, 3).unwrap();
+    assert!(!decision.resolved, "two of three said not resolved");
+    assert_eq!((decision.resolved_votes, decision.answered.clone()), (1, vec![1, 2, 3]));
+    assert_eq!(decision.ahead, Some(Role::Advocate));
+    assert_eq!(decision.dissent, vec![2], "judge 2 disagreed on both counts and is kept as the dissent");
+    assert!((decision.heat.get() - 0.6).abs() < 1e-6, "{:?}", decision.heat);
+    assert!((state.rounds[1].heat.get() - 0.6).abs() < 1e-6, "the next round runs at the median heat");
+    assert!(matches!(&first.panel[&2], Vote::Voted { verdict, .. } if verdict.resolved));
+    let said = panel::describe(&state, &decision);
+    assert_eq!(
+        said, "the panel: not resolved 2–1 · proposition ahead 2–1 · heat 0.60 (median) · dissent: Judge 2",
+        "{said}"
+    );
+    assert_eq!(state.rounds.len(), 3, "the panel never resolved it early");
+    assert_eq!(state.finish.as_ref().map(|f| &f.outcome), Some(&Outcome::MaxRounds));
+    let votes = events.iter().filter(|e| matches!(e, DebateEvent::PanelVoted { .. })).count();
+    assert_eq!(votes, 6, "judges 2 and 3 voted in each of the three rounds");
+}
+
+#[tokio::test]
+async fn all_judges_weigh_a_round_at_once() {
+    let bench = Bench::new([Some((false, 0.6, "advocate")), Some((false, 0.5, "skeptic")), Some((false, 0.7, "even"))]);
+    let (events, _) = run(&bench, 1).await;
+    let first_answer = events
+        .iter()
+        .position(|e| {
+            matches!(e, DebateEvent::PanelVoted { .. })
+                || matches!(e, DebateEvent::TurnCompleted { role: Role::Judge, .. })
+        })
+        .unwrap();
+    let asked_before = events[..first_answer]
+        .iter()
+        .filter(|e| {
+            matches!(e, DebateEvent::PanelVoteStarted { .. })
+                || matches!(e, DebateEvent::TurnStarted { role: Role::Judge, .. })
+        })
+        .count();
+    assert_eq!(asked_before, 3, "the chair and both other judges were asked before any answered");
+    let mut asked = bench.asked.lock().unwrap().clone();
+    asked.sort_unstable();
+    assert_eq!(asked, [1, 2, 3], "each judge asked once: {asked:?}");
+}
+
+#[tokio::test]
+async fn a_majority_of_the_panel_resolves_the_debate_over_the_chair() {
+    let bench =
+        Bench::new([Some((false, 0.6, "advocate")), Some((true, 0.4, "advocate")), Some((true, 0.5, "advocate"))]);
+    let (_, state) = run(&bench, 3).await;
+    assert_eq!(state.rounds.len(), 1, "two of three said resolved after the first round");
+    let finish = state.finish.unwrap();
+    assert_eq!(finish.outcome, Outcome::Resolved);
+    assert!(finish.synthesis.unwrap().starts_with("Judge 1 weighed"), "the chair's verdict is the synthesis");
+}
+
+#[tokio::test]
+async fn a_judge_that_fails_is_outvoted_and_the_debate_goes_on() {
+    let bench = Bench::new([Some((false, 0.6, "advocate")), Some((false, 0.5, "skeptic")), None]);
+    let (events, state) = run(&bench, 2).await;
+    assert_eq!(state.finish.as_ref().map(|f| &f.outcome), Some(&Outcome::MaxRounds));
+    assert_eq!(state.rounds.len(), 2);
+    let failed: Vec<u32> = events
+        .iter()
+        .filter_map(|e| match e {
+            DebateEvent::PanelVoteFailed { judge, error, .. } => {
+                assert!(error.contains("revoked key"), "{error}");
+                Some(*judge)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(failed, [3, 3], "judge 3 failed in both rounds");
+    let decision = panel::decide(&state.rounds[0], 3).unwrap();
+    assert_eq!(decision.answered, [1, 2]);
+    assert!((decision.heat.get() - 0.55).abs() < 1e-6, "the median of two is their mean: {:?}", decision.heat);
+    assert!(panel::describe(&state, &decision).contains("2 of 3 judges answered"));
+    assert!(state.notices.iter().any(|n| n.starts_with("judge 3 of the panel gave no vote in round 1")));
+}
+
+#[tokio::test]
+async fn a_panel_without_a_majority_stops_with_the_reason() {
+    let bench = Bench::new([Some((false, 0.6, "advocate")), None, None]);
+    let (_, state) = run(&bench, 3).await;
+    assert_eq!(state.rounds.len(), 1);
+    match state.finish.map(|f| f.outcome) {
+        Some(Outcome::Failed(why)) => {
+            assert_eq!(
+                why,
+                "the panel could not decide: only 1 of the panel's 3 judges gave a verdict, not a majority"
+            );
+        }
+        other => panic!("expected a failure, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn the_chair_failing_leaves_the_decision_to_the_panel() {
+    let bench = Bench::new([None, Some((false, 0.5, "skeptic")), Some((false, 0.7, "skeptic"))]);
+    let (_, state) = run(&bench, 2).await;
+    assert_eq!(state.rounds.len(), 2, "the debate went on without its chair");
+    assert_eq!(state.rounds[1].topic, state.rounds[0].topic, "no chair, no new question: the round's stands");
+    assert!((state.rounds[1].heat.get() - 0.6).abs() < 1e-6);
+    assert_eq!(state.finish.as_ref().map(|f| &f.outcome), Some(&Outcome::MaxRounds));
+}
+
+#[tokio::test]
+async fn a_resumed_panel_asks_again_only_the_votes_left_open() {
+    let bench = Bench::new([Some((false, 0.6, "advocate")), Some((false, 0.5, "skeptic")), Some((false, 0.7, "even"))]);
+    let (events, _) = run(&bench, 2).await;
+    // The log of a process killed while judge 3's first vote was on its way.
+    let cut = events.iter().position(|e| matches!(e, DebateEvent::RoundStarted { round: 1, .. })).unwrap();
+    let mut kept: Vec<DebateEvent> = events[..cut].to_vec();
+    kept.retain(|e| !matches!(e, DebateEvent::PanelVoted { round: 0, judge: 3, .. }));
+    let state = DebateState::from_events(&kept);
+    assert_eq!(state.rounds[0].panel.get(&3), Some(&Vote::Asking));
+    let before: Vec<u32> = bench.asked.lock().unwrap().drain(..).collect();
+    assert!(before.contains(&3));
+    let mut handle = engine::resume(setup(&bench), state);
+    let mut after = Vec::new();
+    while let Some(e) = handle.next_event().await {
+        after.push(e);
+    }
+    let state = handle.join().await;
+    assert_eq!(DebateState::from_events(kept.iter().chain(&after)), state, "the log and the resumed run fold alike");
+    let first_round_asks = after
+        .iter()
+        .take_while(|e| !matches!(e, DebateEvent::RoundStarted { .. }))
+        .filter(|e| matches!(e, DebateEvent::PanelVoteStarted { .. } | DebateEvent::TurnStarted { .. }));
+    let reasked: Vec<String> = first_round_asks.map(|e| format!("{e:?}")).collect();
+    assert_eq!(reasked.len(), 1, "only judge 3 is asked again in round 1: {reasked:?}");
+    assert!(reasked[0].contains("judge: 3"), "{reasked:?}");
+    assert_eq!(state.rounds.len(), 2);
+    assert!(state.finish.is_some());
+}
