@@ -7,12 +7,13 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::format::FormatRecord;
 use heat::debate::panel::{self, Vote};
 use heat::debate::prompt::Prompts;
-use heat::debate::{DebateEvent, DebateState, Heat, Outcome, Role};
+use heat::debate::{Command, DebateEvent, DebateState, Heat, Outcome, Role};
 use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel};
 use heat::provider::{ChatModel, ChatRequest, ChunkStream, ProviderError};
@@ -24,12 +25,18 @@ type Answer = Option<(bool, f32, &'static str)>;
 struct Bench {
     answers: HashMap<u32, Answer>,
     asked: Mutex<Vec<u32>>,
+    /// How long each judge thinks before it answers.
+    delay: Duration,
 }
 
 impl Bench {
     fn new(answers: [Answer; 3]) -> Arc<Self> {
+        Self::slow(answers, Duration::ZERO)
+    }
+
+    fn slow(answers: [Answer; 3], delay: Duration) -> Arc<Self> {
         let answers = (1..=3).zip(answers).collect();
-        Arc::new(Self { answers, asked: Mutex::new(Vec::new()) })
+        Arc::new(Self { answers, asked: Mutex::new(Vec::new()), delay })
     }
 }
 
@@ -52,9 +59,12 @@ impl ChatModel for Bench {
         };
         let reply = match self.answers[&judge] {
             None => Reply::fail(ProviderError::Auth { status: 401, message: "revoked key".into() }),
-            Some((resolved, heat, ahead)) => Reply::text(&format!(
-                r#"{{"resolved": {resolved}, "verdict": "Judge {judge} weighed keystrokes against editors (call {call}) and found the sides apart on what matters more.", "ahead": "{ahead}", "conceded": "none", "topic": "Does a reader choosing the width outweigh code that looks the same everywhere?", "heat": {heat}}}"#
-            )),
+            Some((resolved, heat, ahead)) => Reply::after(
+                self.delay,
+                &format!(
+                    r#"{{"resolved": {resolved}, "verdict": "Judge {judge} weighed keystrokes against editors (call {call}) and found the sides apart on what matters more.", "ahead": "{ahead}", "conceded": "none", "topic": "Does a reader choosing the width outweigh code that looks the same everywhere?", "heat": {heat}}}"#
+                ),
+            ),
         };
         ScriptedModel::new([reply.clone()], reply).stream(request)
     }
@@ -249,4 +259,92 @@ async fn a_resumed_panel_asks_again_only_the_votes_left_open() {
     assert!(reasked[0].contains("judge: 3"), "{reasked:?}");
     assert_eq!(state.rounds.len(), 2);
     assert!(state.finish.is_some());
+}
+
+/// Starts a panel debate and sends `command` as soon as the judges of the
+/// first round have all been asked.
+async fn steer_while_judging(bench: &Arc<Bench>, commands: &[Command]) -> (Vec<DebateEvent>, DebateState) {
+    let spec = DebateSpec {
+        topic: "Tabs beat spaces".into(),
+        max_rounds: 2,
+        initial_heat: Heat::new(0.9),
+        grounding: Grounding::default(),
+        format: Some(panel_format()),
+    };
+    let mut handle = engine::start(setup(bench), spec);
+    let mut events = Vec::new();
+    let mut sent = false;
+    while let Some(e) = handle.next_event().await {
+        let asked = matches!(e, DebateEvent::PanelVoteStarted { round: 0, judge: 3 });
+        events.push(e);
+        if asked && !sent {
+            sent = true;
+            for command in commands {
+                handle.send(command.clone());
+            }
+        }
+    }
+    let state = handle.join().await;
+    assert_eq!(DebateState::from_events(&events), state);
+    (events, state)
+}
+
+#[tokio::test]
+async fn cancelling_the_judging_goes_on_as_a_lone_judge_would() {
+    let answers = [Some((false, 0.6, "advocate")), Some((false, 0.5, "skeptic")), Some((false, 0.7, "even"))];
+    let bench = Bench::slow(answers, Duration::from_millis(300));
+    let (events, state) = steer_while_judging(&bench, &[Command::CancelTurn]).await;
+    let cancelled: Vec<u32> = events
+        .iter()
+        .filter_map(|e| match e {
+            DebateEvent::PanelVoteFailed { round: 0, judge, error, .. } if error == panel::CANCELLED => Some(*judge),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(cancelled, [2, 3], "both votes in flight were cancelled");
+    assert!(events.iter().any(|e| matches!(e, DebateEvent::TurnCancelled { round: 0, role: Role::Judge })));
+    assert_eq!(state.rounds.len(), 2, "the debate went on to its next round");
+    assert_eq!(state.rounds[1].topic, "Tabs beat spaces", "the round's question kept");
+    assert!(!matches!(state.finish.map(|f| f.outcome), Some(Outcome::Failed(_))));
+}
+
+#[tokio::test]
+async fn a_pause_while_the_panel_weighs_holds_every_vote_until_resumed() {
+    let answers = [Some((false, 0.6, "advocate")), Some((false, 0.5, "skeptic")), Some((false, 0.7, "even"))];
+    let bench = Bench::slow(answers, Duration::from_millis(100));
+    let spec = DebateSpec {
+        topic: "Tabs beat spaces".into(),
+        max_rounds: 1,
+        initial_heat: Heat::new(0.9),
+        grounding: Grounding::default(),
+        format: Some(panel_format()),
+    };
+    let mut handle = engine::start(setup(&bench), spec);
+    let mut events = Vec::new();
+    while let Some(e) = handle.next_event().await {
+        let asked = matches!(e, DebateEvent::PanelVoteStarted { round: 0, judge: 3 });
+        events.push(e);
+        if asked {
+            handle.send(Command::Pause);
+            break;
+        }
+    }
+    // Long past the judges' 100 ms: nothing is told while paused.
+    let quiet = tokio::time::timeout(Duration::from_millis(500), async {
+        loop {
+            match handle.next_event().await {
+                Some(DebateEvent::Paused) => {}
+                other => return other,
+            }
+        }
+    })
+    .await;
+    assert!(quiet.is_err(), "an event came while paused: {quiet:?}");
+    handle.send(Command::Resume);
+    while let Some(e) = handle.next_event().await {
+        events.push(e);
+    }
+    let state = handle.join().await;
+    assert_eq!(state.rounds[0].panel.values().filter(|v| matches!(v, Vote::Voted { .. })).count(), 2);
+    assert!(state.finish.is_some_and(|f| f.outcome == Outcome::MaxRounds), "the votes held were told on resume");
 }
