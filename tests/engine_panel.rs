@@ -57,12 +57,18 @@ impl ChatModel for Bench {
             asked.push(judge);
             asked.iter().filter(|&&j| j == judge).count()
         };
+        // Each judge scores the one argument a side made differently.
+        let scores = match judge {
+            1 => r#"{"advocate": [3], "skeptic": [0]}"#,
+            2 => r#"{"advocate": [1], "skeptic": [-2]}"#,
+            _ => r#"{"advocate": [2], "skeptic": [1]}"#,
+        };
         let reply = match self.answers[&judge] {
             None => Reply::fail(ProviderError::Auth { status: 401, message: "revoked key".into() }),
             Some((resolved, heat, ahead)) => Reply::after(
                 self.delay,
                 &format!(
-                    r#"{{"resolved": {resolved}, "verdict": "Judge {judge} weighed keystrokes against editors (call {call}) and found the sides apart on what matters more.", "ahead": "{ahead}", "conceded": "none", "topic": "Does a reader choosing the width outweigh code that looks the same everywhere?", "heat": {heat}}}"#
+                    r#"{{"resolved": {resolved}, "verdict": "Judge {judge} weighed keystrokes against editors (call {call}) and found the sides apart on what matters more.", "ahead": "{ahead}", "conceded": "none", "topic": "Does a reader choosing the width outweigh code that looks the same everywhere?", "heat": {heat}, "scores": {scores}}}"#
                 ),
             ),
         };
@@ -347,4 +353,26 @@ async fn a_pause_while_the_panel_weighs_holds_every_vote_until_resumed() {
     let state = handle.join().await;
     assert_eq!(state.rounds[0].panel.values().filter(|v| matches!(v, Vote::Voted { .. })).count(), 2);
     assert!(state.finish.is_some_and(|f| f.outcome == Outcome::MaxRounds), "the votes held were told on resume");
+}
+
+#[tokio::test]
+async fn a_scored_panel_counts_each_arguments_median() {
+    let bench = Bench::new([Some((false, 0.6, "advocate")), Some((false, 0.5, "skeptic")), Some((false, 0.7, "even"))]);
+    let spec = DebateSpec {
+        topic: "Tabs beat spaces".into(),
+        max_rounds: 1,
+        initial_heat: Heat::new(0.9),
+        grounding: Grounding::default(),
+        format: Some(FormatRecord { scores: true, ..panel_format() }),
+    };
+    let (_, state) = drain(engine::start(setup(&bench), spec)).await;
+    let scores = heat::debate::scores::of_round(&state.rounds[0]).unwrap();
+    // Advocate: 3, 1, 2 → 2; skeptic: 0, −2, 1 → 0.
+    assert_eq!((scores.advocate.clone(), scores.skeptic.clone()), (vec![2], vec![0]));
+    assert_eq!((state.total(Role::Advocate), state.total(Role::Skeptic)), (2, -2), "zero-sum over the medians");
+    assert_eq!(
+        state.rounds[0].verdict().and_then(|v| v.scores.clone()).map(|s| s.advocate),
+        Some(vec![3]),
+        "the chair's own are kept"
+    );
 }

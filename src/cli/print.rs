@@ -94,7 +94,12 @@ impl<W: Write> TextPrinter<W> {
             Err(why) => format!("the panel could not decide: {why}"),
         };
         let line = format!("⚖ {}", crate::sanitize::clean(&line));
-        writeln!(self.out, "{}", self.style.paint("1", &line))
+        writeln!(self.out, "{}", self.style.paint("1", &line))?;
+        if let Some(scores) = crate::debate::scores::of_round(round).filter(|_| self.state.scored()) {
+            let line = crate::debate::scores::line(&self.state, number, &scores);
+            self.line(&format!("{line} · panel median"))?;
+        }
+        Ok(())
     }
 
     #[allow(clippy::too_many_lines)] // one arm per event kind reads best as one match
@@ -217,7 +222,10 @@ impl<W: Write> TextPrinter<W> {
                 if let Some(standing) = verdict.standing(&self.state) {
                     self.line(&standing)?;
                 }
-                if let Some(scores) = verdict.scores.as_ref().filter(|_| self.state.scored()) {
+                // A panel's scores are its judges' medians, said with its decision.
+                if let Some(scores) =
+                    verdict.scores.as_ref().filter(|_| self.state.scored() && self.state.judges() == 1)
+                {
                     self.line(&crate::debate::scores::line(&self.state, *round, scores))?;
                 }
             }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::event::Role;
-use super::state::DebateState;
+use super::state::{DebateState, Round};
 
 /// The lowest and highest score an argument can get.
 pub const MIN: i8 = -3;
@@ -67,6 +67,36 @@ impl Scores {
     }
 }
 
+/// A round's scores: the chair's; on a panel, each argument's median over
+/// every judge that scored it (the two middle ones' mean, toward zero, for
+/// an even count). `None` when no judge scored the round.
+pub fn of_round(round: &Round) -> Option<Scores> {
+    let given: Vec<&Scores> = super::panel::ballots(round).into_iter().filter_map(|(_, v)| v.scores.as_ref()).collect();
+    match given.as_slice() {
+        [] => None,
+        [one] => Some((*one).clone()),
+        many => {
+            let side = |role: Role| {
+                let arguments = many.iter().map(|s| s.of(role).len()).max().unwrap_or(0);
+                (0..arguments).map(|i| median(many.iter().filter_map(|s| s.of(role).get(i).copied()))).collect()
+            };
+            Some(Scores { advocate: side(Role::Advocate), skeptic: side(Role::Skeptic) })
+        }
+    }
+}
+
+/// The middle score (the two middle ones' mean, toward zero).
+fn median(scores: impl Iterator<Item = i8>) -> i8 {
+    let mut all: Vec<i8> = scores.collect();
+    all.sort_unstable();
+    let n = all.len();
+    match n {
+        0 => 0,
+        _ if n % 2 == 1 => all[n / 2],
+        _ => i8::midpoint(all[n / 2 - 1], all[n / 2]),
+    }
+}
+
 /// A number with its sign, the minus a real one: "+2", "0", "−1".
 pub fn signed(n: i32) -> String {
     match n {
@@ -111,7 +141,7 @@ pub fn lead(state: &DebateState, tug: i32) -> String {
 /// The tug-of-war's totals once any round is scored: "Proposition +3,
 /// Opposition −3 over 2 scored rounds". `None` when nothing was scored.
 pub fn totals(state: &DebateState) -> Option<String> {
-    let scored = state.rounds.iter().filter_map(super::state::Round::verdict).filter(|v| v.scores.is_some()).count();
+    let scored = state.rounds.iter().filter(|r| of_round(r).is_some()).count();
     (scored > 0 && state.scored()).then(|| {
         let side = |role: Role| format!("{} {}", state.label(role), signed(state.total(role)));
         let rounds = if scored == 1 { "1 scored round".to_string() } else { format!("{scored} scored rounds") };
@@ -170,6 +200,33 @@ mod tests {
         assert_eq!(s.pull(), 1);
         assert_eq!(Scores::describe(&s.advocate), "+2 +1 \u{2212}1");
         assert_eq!(signed(0), "0");
+    }
+
+    #[test]
+    fn a_panels_scores_are_each_arguments_median() {
+        use super::super::state::Round;
+        use super::super::verdict::Verdict;
+        let scored = |advocate: Vec<i8>, skeptic: Vec<i8>| Verdict {
+            scores: Some(Scores { advocate, skeptic }),
+            ..Verdict::default()
+        };
+        let vote = |verdict| super::super::panel::Vote::Voted { verdict, usage: None };
+        let mut round: Round = serde_json::from_str(r#"{"number":0,"topic":"t","heat":0.5,"injected":[],"turns":[]}"#)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(of_round(&round), None);
+        round.panel.insert(2, vote(scored(vec![3, -1], vec![0])));
+        assert_eq!(
+            of_round(&round),
+            Some(Scores { advocate: vec![3, -1], skeptic: vec![0] }),
+            "one judge's are its own"
+        );
+        round.panel.insert(3, vote(scored(vec![1, 2, 2], vec![-3])));
+        round.panel.insert(4, vote(scored(vec![2, 1], vec![-2])));
+        // Medians: [1,2,3] → 2; [-1,2,1] → 1; [2] → 2; and [0,-3,-2] → -2.
+        assert_eq!(of_round(&round), Some(Scores { advocate: vec![2, 1, 2], skeptic: vec![-2] }));
+        round.panel.remove(&4);
+        // Even counts: [3,1] → 2, [-1,2] → 0 (0.5 toward zero), [0,-3] → -1 (−1.5 toward zero).
+        assert_eq!(of_round(&round), Some(Scores { advocate: vec![2, 0, 2], skeptic: vec![-1] }));
     }
 
     #[test]

@@ -358,8 +358,8 @@ impl DebateState {
         if !self.scored() {
             return 0;
         }
-        let scored = self.rounds.iter().filter(|r| r.number <= round).filter_map(Round::verdict);
-        scored.filter_map(|v| v.scores.as_ref()).map(super::scores::Scores::pull).sum()
+        let rounds = self.rounds.iter().filter(|r| r.number <= round);
+        rounds.filter_map(super::scores::of_round).map(|s| s.pull()).sum()
     }
 
     /// A side's running total in the tug-of-war; the judge has none.

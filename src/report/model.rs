@@ -321,10 +321,9 @@ fn format_line(state: &DebateState) -> String {
 fn standing(state: &DebateState, round: &crate::debate::state::Round) -> String {
     let verdict = round.verdict();
     let said = verdict.and_then(|v| v.standing(state));
-    let scores = verdict
-        .and_then(|v| v.scores.as_ref())
+    let scores = crate::debate::scores::of_round(round)
         .filter(|_| state.scored())
-        .map(|s| crate::debate::scores::line(state, round.number, s));
+        .map(|s| crate::debate::scores::line(state, round.number, &s));
     said.into_iter().chain(scores).map(|s| clean(&s)).collect::<Vec<_>>().join(" · ")
 }
 

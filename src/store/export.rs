@@ -230,8 +230,8 @@ fn judge_section(md: &mut String, state: &DebateState, round: &crate::debate::st
     if let Some(marks) = crate::debate::standing::round_marks(state, round) {
         let _ = writeln!(md, "*{marks}*\n");
     }
-    if let Some(scores) = round.verdict().and_then(|v| v.scores.as_ref()).filter(|_| state.scored()) {
-        let _ = writeln!(md, "*{}*\n", crate::debate::scores::line(state, round.number, scores));
+    if let Some(scores) = crate::debate::scores::of_round(round).filter(|_| state.scored()) {
+        let _ = writeln!(md, "*{}*\n", crate::debate::scores::line(state, round.number, &scores));
     }
     panel_section(md, state, round);
 }

@@ -48,12 +48,12 @@ pub(super) fn verdict_foot(
                 lines.extend(wrap_plain(&format!("Next: {}", clean(&verdict.topic)), width, accent));
             }
             lines.extend(super::verdict_marks::lines(state, round, verdict, width, theme));
-            if let Some(scores) = verdict.scores.as_ref().filter(|_| state.scored()) {
-                lines.extend(wrap_plain(
-                    &crate::debate::scores::line(state, round.number, scores),
-                    width,
-                    theme.secondary(),
-                ));
+            if let Some(scores) = crate::debate::scores::of_round(round).filter(|_| state.scored()) {
+                let mut said = crate::debate::scores::line(state, round.number, &scores);
+                if state.judges() > 1 {
+                    said.push_str(" · panel median");
+                }
+                lines.extend(wrap_plain(&said, width, theme.secondary()));
             }
         }
         Some(VerdictStatus::Invalid { error, will_retry }) => {

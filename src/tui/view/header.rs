@@ -173,7 +173,7 @@ const TUG_REACH: i32 = 4;
 /// `+2 P`. Nothing in a format that does not score.
 fn tug(app: &App, full: bool) -> Vec<Span<'static>> {
     let debate = &app.debate;
-    let scored = debate.rounds.iter().filter_map(|r| r.verdict()).any(|v| v.scores.is_some());
+    let scored = debate.rounds.iter().any(|r| crate::debate::scores::of_round(r).is_some());
     if !debate.scored() || !scored {
         return Vec::new();
     }
