@@ -33,7 +33,8 @@ fn settings_screen() -> App {
 const OXFORD: [&str; 3] = ["Proposition", "Opposition", "Chair"];
 
 fn choice(name: &str, rounds: Option<u32>, labels: [&str; 3]) -> heat::tui::settings::FormatChoice {
-    heat::tui::settings::FormatChoice { name: name.into(), rounds, labels: labels.map(String::from) }
+    let judges = if name == "oxford" { 3 } else { 1 };
+    heat::tui::settings::FormatChoice { name: name.into(), rounds, labels: labels.map(String::from), judges }
 }
 
 fn clear(app: &mut App) {
@@ -174,6 +175,8 @@ fn the_format_is_chosen_from_the_list_and_brings_its_rounds() {
     assert!(text.contains("next debate (oxford) has 3 rounds"), "{text}");
     assert!(text.contains("oxford · 3 rounds from heat 0.90"), "{text}");
     assert!(text.contains("Proposition") && text.contains("Chair") && !text.contains("Skeptic"), "{text}");
+    assert!(text.contains("  Proposition openai · gpt-4.1-mini\n"), "the longest name keeps a space: {text}");
+    assert!(text.contains("  Chair       openai · gpt-4.1-mini · a panel of 3 judges\n"), "{text}");
     press(&mut app, KeyCode::F(2));
     for _ in 0..9 {
         press(&mut app, KeyCode::Down);

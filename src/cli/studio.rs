@@ -204,6 +204,7 @@ fn format_choices(config: &Config) -> tui::settings::FormatChoices {
                 rounds: f.max_rounds,
                 // Drawn in the roster: cleaned and cut as the fold cuts them.
                 labels: f.record.labels.clone().map(|l| crate::debate::format::clean_label(&l)),
+                judges: f.record.judges,
             })
             .collect(),
         plain_rounds: plain,

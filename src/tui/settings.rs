@@ -56,12 +56,19 @@ pub struct FormatChoice {
     pub rounds: Option<u32>,
     /// What its seats are called, by position (the start screen's roster).
     pub labels: [String; crate::debate::Role::COUNT],
+    /// How many judges sit (a panel when more than one).
+    pub judges: u32,
 }
 
 impl FormatChoices {
     /// The names a format's seats go by, when it is one of these.
     pub fn labels(&self, name: &str) -> Option<&[String; crate::debate::Role::COUNT]> {
         self.formats.iter().find(|f| f.name == name).map(|f| &f.labels)
+    }
+
+    /// How many judges a format seats; 1 for a name that is none of these.
+    pub fn judges(&self, name: &str) -> u32 {
+        self.formats.iter().find(|f| f.name == name).map_or(1, |f| f.judges)
     }
 }
 

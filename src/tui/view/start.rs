@@ -55,13 +55,19 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let mut lines = vec![Line::from(Span::styled("Who debates", Style::new().add_modifier(Modifier::BOLD)))];
     // The seats as the next debate's format calls them.
     let labels = app.settings.as_ref().and_then(|f| app.formats.labels(&f[crate::tui::settings::FORMAT_FIELD]));
-    let width_of = labels.map_or(9, |l| l.iter().map(|s| s.chars().count()).max().unwrap_or(9).max(9));
+    let width_of = labels.map_or(8, |l| l.iter().map(|s| s.chars().count()).max().unwrap_or(8).max(8));
+    let format = app.settings.as_ref().map(|f| f[crate::tui::settings::FORMAT_FIELD].as_str()).unwrap_or_default();
+    let judges = app.formats.judges(format);
     for entry in &app.roster {
-        let model = format!("{} · {}", entry.provider, entry.model);
+        let mut model = format!("{} · {}", entry.provider, entry.model);
+        // A panel's judges share the judge's model: said on its row.
+        if entry.role.is_judge() && judges > 1 {
+            model.push_str(&format!(" · a panel of {judges} judges"));
+        }
         let label = labels.map_or(entry.role.label(), |l| l[entry.role.position()].as_str());
         lines.push(Line::from(vec![
-            Span::styled(format!("  {label:<width_of$}"), Style::new().fg(theme.role(entry.role))),
-            Span::raw(truncate(&crate::sanitize::clean(&model), width.saturating_sub(12))),
+            Span::styled(format!("  {label:<width_of$} "), Style::new().fg(theme.role(entry.role))),
+            Span::raw(truncate(&crate::sanitize::clean(&model), width.saturating_sub(width_of + 3))),
         ]));
     }
     if let Some(fields) = &app.settings {
