@@ -16,6 +16,7 @@ use tokio::task::JoinHandle;
 
 mod checks;
 mod panel_vote;
+mod side_call;
 mod swap_check;
 mod verdict_read;
 

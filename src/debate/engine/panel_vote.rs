@@ -9,12 +9,11 @@ use std::sync::Arc;
 use tokio::task::JoinHandle;
 
 use super::Engine;
-use crate::debate::call::{self, Call, TurnMsg, TurnMsgKind};
+use super::side_call::{Answer, CallEnd};
+use crate::debate::call::{self, Call, TurnMsg};
 use crate::debate::event::{DebateEvent, Role, TurnPurpose};
 use crate::debate::guard::turn::SentPrompt;
 use crate::debate::panel;
-use crate::provider::retry::TurnItem;
-use crate::provider::{Chunk, Usage};
 
 /// One panel judge's call under way.
 pub(super) struct VoteFlight {
@@ -22,9 +21,7 @@ pub(super) struct VoteFlight {
     round: u32,
     pub(super) handle: JoinHandle<()>,
     sent: SentPrompt,
-    /// The answer so far (a retried attempt starts it again).
-    text: String,
-    usage: Option<Usage>,
+    answer: Answer,
 }
 
 impl Engine {
@@ -46,7 +43,7 @@ impl Engine {
         let model = Arc::clone(&self.setup.role(Role::Judge).model);
         let call = Call { task, role: Role::Judge, model, policy: self.setup.retry, paused: self.paused.subscribe() };
         let handle = call::spawn(call, request, self.turn_tx.clone());
-        let flight = VoteFlight { task, round, handle, sent, text: String::new(), usage: None };
+        let flight = VoteFlight { task, round, handle, sent, answer: Answer::default() };
         self.votes.insert(judge, flight);
     }
 
@@ -69,34 +66,14 @@ impl Engine {
 
     /// One message from judge `judge`'s call.
     pub(super) fn on_vote_msg(&mut self, judge: u32, msg: TurnMsg) {
-        let Some(flight) = self.votes.get_mut(&judge) else { return };
-        match msg.kind {
-            TurnMsgKind::Item(TurnItem::Chunk(Chunk::Text(text))) => flight.text.push_str(&text),
-            TurnMsgKind::Item(TurnItem::Chunk(Chunk::Usage(usage))) => flight.usage = Some(usage),
-            TurnMsgKind::Item(TurnItem::Chunk(chunk @ Chunk::Adapted(_))) => {
-                let round = flight.round;
-                self.on_chunk(round, Role::Judge, chunk);
+        let Some(mut flight) = self.votes.remove(&judge) else { return };
+        match self.side_call_msg(flight.round, &mut flight.answer, msg.kind) {
+            CallEnd::Going => {
+                self.votes.insert(judge, flight);
             }
-            TurnMsgKind::Item(TurnItem::Chunk(_)) => {}
-            // The failed attempt's text is discarded with it.
-            TurnMsgKind::Item(TurnItem::Retrying { .. }) => {
-                flight.text.clear();
-                flight.usage = None;
-            }
-            TurnMsgKind::Item(TurnItem::ParameterDropped { param, message }) => {
-                self.on_parameter_dropped(Role::Judge, &param, &message);
-            }
-            TurnMsgKind::Item(TurnItem::StructuredSteppedDown { from, to, message }) => {
-                self.on_structured_stepped_down(Role::Judge, from, to, &message);
-            }
-            TurnMsgKind::Done => {
-                if let Some(flight) = self.votes.remove(&judge) {
-                    self.read_vote(judge, flight);
-                }
-            }
-            TurnMsgKind::Failed(error) => {
-                let Some(VoteFlight { round, usage, .. }) = self.votes.remove(&judge) else { return };
-                let error = error.sentence(self.setup.role(Role::Judge).model.provider_name());
+            CallEnd::Done => self.read_vote(judge, flight),
+            CallEnd::Failed(error) => {
+                let (round, usage) = (flight.round, flight.answer.usage);
                 self.emit(DebateEvent::PanelVoteFailed { round, judge, error, usage });
             }
         }
@@ -105,7 +82,7 @@ impl Engine {
     /// Reads a judge's answer as the chair's is read; one that cannot be
     /// used is no vote (the judge is not asked twice).
     fn read_vote(&mut self, judge: u32, flight: VoteFlight) {
-        let VoteFlight { round, text, usage, sent, .. } = flight;
+        let VoteFlight { round, answer: Answer { text, usage }, sent, .. } = flight;
         match self.judge_answer(round, self.vote_purpose(round), &sent, &text) {
             Ok((verdict, _)) => self.emit(DebateEvent::PanelVoted { round, judge, verdict, usage }),
             Err(error) => {
@@ -125,7 +102,8 @@ impl Engine {
             flight.handle.abort();
             self.held.retain(|(_, m)| m.task != flight.task);
             let error = panel::CANCELLED.to_string();
-            self.emit(DebateEvent::PanelVoteFailed { round: flight.round, judge, error, usage: flight.usage });
+            let usage = flight.answer.usage;
+            self.emit(DebateEvent::PanelVoteFailed { round: flight.round, judge, error, usage });
         }
     }
 }

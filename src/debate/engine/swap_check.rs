@@ -9,21 +9,19 @@ use std::sync::Arc;
 use tokio::task::JoinHandle;
 
 use super::Engine;
-use crate::debate::call::{self, Call, TurnMsg, TurnMsgKind};
+use super::side_call::{Answer, CallEnd};
+use crate::debate::call::{self, Call, TurnMsg};
 use crate::debate::event::{DebateEvent, Role};
 use crate::debate::swap;
 use crate::debate::temperature::{self, Purpose};
-use crate::provider::retry::TurnItem;
-use crate::provider::{ChatRequest, Chunk, Usage};
+use crate::provider::ChatRequest;
 
 /// A swap check's call under way.
 pub(super) struct SwapFlight {
     pub(super) task: u64,
     round: u32,
     pub(super) handle: JoinHandle<()>,
-    /// The answer so far (a retried attempt starts it again).
-    text: String,
-    usage: Option<Usage>,
+    answer: Answer,
 }
 
 impl Engine {
@@ -41,7 +39,7 @@ impl Engine {
         let model = Arc::clone(&self.setup.role(Role::Judge).model);
         let call = Call { task, role: Role::Judge, model, policy: self.setup.retry, paused: self.paused.subscribe() };
         let handle = call::spawn(call, request, self.turn_tx.clone());
-        self.swap = Some(SwapFlight { task, round, handle, text: String::new(), usage: None });
+        self.swap = Some(SwapFlight { task, round, handle, answer: Answer::default() });
     }
 
     /// The judge's request for the check: its model, limits and the form
@@ -70,34 +68,12 @@ impl Engine {
 
     /// One message from the check's call.
     pub(super) fn on_swap_msg(&mut self, msg: TurnMsg) {
-        let Some(flight) = self.swap.as_mut() else { return };
-        match msg.kind {
-            TurnMsgKind::Item(TurnItem::Chunk(Chunk::Text(text))) => flight.text.push_str(&text),
-            TurnMsgKind::Item(TurnItem::Chunk(Chunk::Usage(usage))) => flight.usage = Some(usage),
-            TurnMsgKind::Item(TurnItem::Chunk(chunk @ Chunk::Adapted(_))) => {
-                let round = flight.round;
-                self.on_chunk(round, Role::Judge, chunk);
-            }
-            TurnMsgKind::Item(TurnItem::Chunk(_)) => {}
-            // The failed attempt's text is discarded with it.
-            TurnMsgKind::Item(TurnItem::Retrying { .. }) => {
-                flight.text.clear();
-                flight.usage = None;
-            }
-            TurnMsgKind::Item(TurnItem::ParameterDropped { param, message }) => {
-                self.on_parameter_dropped(Role::Judge, &param, &message);
-            }
-            TurnMsgKind::Item(TurnItem::StructuredSteppedDown { from, to, message }) => {
-                self.on_structured_stepped_down(Role::Judge, from, to, &message);
-            }
-            TurnMsgKind::Done => {
-                if let Some(flight) = self.swap.take() {
-                    self.read_swap_answer(flight);
-                }
-            }
-            TurnMsgKind::Failed(error) => {
-                let Some(SwapFlight { round, usage, .. }) = self.swap.take() else { return };
-                let error = error.sentence(self.setup.role(Role::Judge).model.provider_name());
+        let Some(mut flight) = self.swap.take() else { return };
+        match self.side_call_msg(flight.round, &mut flight.answer, msg.kind) {
+            CallEnd::Going => self.swap = Some(flight),
+            CallEnd::Done => self.read_swap_answer(flight),
+            CallEnd::Failed(error) => {
+                let (round, usage) = (flight.round, flight.answer.usage);
                 self.emit(DebateEvent::SwapCheckFailed { round, error, usage });
             }
         }
@@ -105,7 +81,7 @@ impl Engine {
 
     /// Reads the check's answer and compares it with the round's verdict.
     fn read_swap_answer(&mut self, flight: SwapFlight) {
-        let SwapFlight { round, text, usage, .. } = flight;
+        let SwapFlight { round, answer: Answer { text, usage }, .. } = flight;
         let current = self.state.rounds.iter().find(|r| r.number == round);
         let Some(original) = current.and_then(|r| r.verdict()).cloned() else {
             let error = "the round has no verdict to compare with".to_string();
@@ -131,6 +107,6 @@ impl Engine {
         flight.handle.abort();
         self.held.retain(|(_, m)| m.task != flight.task);
         let error = "it was cancelled".to_string();
-        self.emit(DebateEvent::SwapCheckFailed { round: flight.round, error, usage: flight.usage });
+        self.emit(DebateEvent::SwapCheckFailed { round: flight.round, error, usage: flight.answer.usage });
     }
 }
