@@ -12,8 +12,10 @@ use std::time::Duration;
 use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::format::FormatRecord;
 use heat::debate::panel::{self, Vote};
+use heat::debate::plan::{Options, Step, next_steps_with};
 use heat::debate::prompt::Prompts;
-use heat::debate::{Command, DebateEvent, DebateState, Heat, Outcome, Role};
+use heat::debate::verdict::Verdict;
+use heat::debate::{Command, DebateEvent, DebateState, Heat, Outcome, Role, TurnPurpose};
 use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel};
 use heat::provider::{ChatModel, ChatRequest, ChunkStream, ProviderError};
@@ -375,4 +377,53 @@ async fn a_scored_panel_counts_each_arguments_median() {
         Some(vec![3]),
         "the chair's own are kept"
     );
+}
+
+/// A panel round in which both debaters argued, and `more` happened since.
+fn panel_round(more: Vec<DebateEvent>) -> DebateState {
+    let done = |role| DebateEvent::TurnCompleted {
+        round: 0,
+        role,
+        text: "An argument.".into(),
+        usage: None,
+        truncated_at: None,
+    };
+    let started = |role, purpose| DebateEvent::TurnStarted { round: 0, role, purpose, temperature: None };
+    let mut events = vec![
+        DebateEvent::Started {
+            topic: "t".into(),
+            max_rounds: 2,
+            initial_heat: Heat::new(0.9),
+            participants: Vec::new(),
+        },
+        DebateEvent::Formatted { format: Box::new(panel_format()) },
+        DebateEvent::RoundStarted { round: 0, topic: "t".into(), heat: Heat::new(0.9), injected: Vec::new() },
+        started(Role::Advocate, TurnPurpose::Argue),
+        started(Role::Skeptic, TurnPurpose::Argue),
+        done(Role::Advocate),
+        done(Role::Skeptic),
+    ];
+    events.extend(more);
+    DebateState::from_events(&events)
+}
+
+#[test]
+fn on_the_embedded_model_the_panel_votes_one_at_a_time_after_the_chair() {
+    let in_turn = |panel_in_flight| Options { votes_in_turn: true, panel_in_flight, ..Options::default() };
+    let votes = |steps: &[Step]| steps.iter().filter(|s| matches!(s, Step::PanelVote { .. })).count();
+    let asked = panel_round(Vec::new());
+    assert_eq!(votes(&next_steps_with(&asked, &[], Options::default())), 2, "at once elsewhere");
+    assert_eq!(votes(&next_steps_with(&asked, &[], in_turn(0))), 0, "the chair first");
+    let chair = vec![
+        DebateEvent::TurnStarted { round: 0, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: None },
+        DebateEvent::TurnCompleted { round: 0, role: Role::Judge, text: "{}".into(), usage: None, truncated_at: None },
+        DebateEvent::VerdictReached { round: 0, verdict: Verdict { topic: "t2".into(), ..Verdict::default() } },
+    ];
+    let judged = panel_round(chair.clone());
+    assert_eq!(next_steps_with(&judged, &[], in_turn(0)), [Step::PanelVote { round: 0, judge: 2 }]);
+    let mut second = chair;
+    second.push(DebateEvent::PanelVoteStarted { round: 0, judge: 2 });
+    assert!(next_steps_with(&panel_round(second.clone()), &[], in_turn(1 << 2)).is_empty(), "one at a time");
+    second.push(DebateEvent::PanelVoted { round: 0, judge: 2, verdict: Verdict::default(), usage: None });
+    assert_eq!(next_steps_with(&panel_round(second), &[], in_turn(0)), [Step::PanelVote { round: 0, judge: 3 }]);
 }

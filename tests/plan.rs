@@ -588,7 +588,7 @@ fn a_final_synthesis_logged_but_never_parsed_finishes_without_it() {
 
 /// The swap check on, with its call under way or not.
 fn swap_on(in_flight: bool) -> Options {
-    Options { swap_check: true, swap_in_flight: in_flight, panel_in_flight: 0 }
+    Options { swap_check: true, swap_in_flight: in_flight, ..Options::default() }
 }
 
 #[test]

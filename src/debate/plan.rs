@@ -48,6 +48,9 @@ pub struct Options {
     pub swap_in_flight: bool,
     /// The panel's judges whose call is under way: bit `n` for judge `n`.
     pub panel_in_flight: u32,
+    /// A panel's judges vote one at a time, after the chair (the embedded
+    /// model: each vote holds a grammar of its own in memory).
+    pub votes_in_turn: bool,
 }
 
 impl Options {
@@ -101,10 +104,15 @@ fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role], options: 
     // A panel's other judges vote on the round while the chair judges it.
     // The chair first: the other judges are asked as the chair is, for the
     // last word or a round's verdict.
-    let votes: Vec<Step> = panel::unasked(round, seats, &options.judges_in_flight())
-        .into_iter()
-        .map(|judge| Step::PanelVote { round: round.number, judge })
-        .collect();
+    let mut unasked = panel::unasked(round, seats, &options.judges_in_flight());
+    if options.votes_in_turn {
+        let chair_busy = round
+            .turn(Role::Judge)
+            .is_none_or(|t| t.is_open() || matches!(t.verdict, Some(VerdictStatus::Invalid { will_retry: true, .. })));
+        let free = !chair_busy && options.panel_in_flight == 0;
+        unasked.truncate(usize::from(free));
+    }
+    let votes: Vec<Step> = unasked.into_iter().map(|judge| Step::PanelVote { round: round.number, judge }).collect();
     let start = |purpose| Step::StartTurn { round: round.number, role: Role::Judge, purpose };
     let with_votes = |chair: Option<Step>| chair.into_iter().chain(votes.clone()).collect::<Vec<_>>();
     let Some(judge) = round.turn(Role::Judge) else {

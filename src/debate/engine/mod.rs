@@ -252,6 +252,7 @@ impl Engine {
                 swap_check: self.setup.swap_check,
                 swap_in_flight: self.swap.is_some(),
                 panel_in_flight: self.votes_in_flight(),
+                votes_in_turn: self.setup.role(Role::Judge).model.is_embedded(),
             };
             let steps = next_steps_with(&self.state, &in_flight, options);
             if steps.is_empty() {
