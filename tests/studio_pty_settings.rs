@@ -102,7 +102,7 @@ fn oxford_reply(request: &Recorded) -> Reply {
     if system.contains("You are the CHAIR") {
         let round = (1..=3).find(|n| request.last_message().contains(&format!("Round {n} of"))).unwrap_or(0);
         let text = format!(
-            r#"{{"resolved": false, "verdict": "Round {round}: the motion holds.", "topic": "Go on", "heat": 0.6, "scores": {{"advocate": [1], "skeptic": [0]}}}}"#
+            r#"{{"resolved": false, "verdict": "Round {round}: the motion holds.", "ahead": "advocate", "topic": "Go on", "heat": 0.6, "scores": {{"advocate": [1], "skeptic": [0]}}}}"#
         );
         return Reply::sse(&anthropic_sse(&[&text], None), 64);
     }
@@ -129,6 +129,10 @@ async fn a_format_chosen_on_the_start_screen_runs_with_its_rounds_and_is_remembe
     let screen = studio.text();
     // Three rounds of +1 against 0 pull the rope toward the proposition.
     assert!(screen.contains("scores: Proposition +3, Opposition \u{2212}3"), "{screen}");
+    // Oxford's panel of three: its majority decided who won.
+    assert!(screen.contains("⚖ the panel's decision: proposition wins 3–0"), "{screen}");
+    let asked = server.requests().iter().filter(|r| r.system().contains("of a panel of 3")).count();
+    assert_eq!(asked, 6, "judges 2 and 3 were asked in each of three rounds");
     studio.keys("q");
     assert!(studio.wait_exit().await.success());
     studio.wait_restored().await;
