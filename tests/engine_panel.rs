@@ -44,7 +44,8 @@ impl Bench {
 
 /// The judge a request is for: the chair's carries no panel line.
 fn judge_of(request: &ChatRequest) -> u32 {
-    (2..=5).find(|n| request.system.contains(&format!("You are judge {n} of a panel"))).unwrap_or(panel::CHAIR)
+    let last = request.messages.last().map(|m| m.content.as_str()).unwrap_or_default();
+    (2..=5).find(|n| last.contains(&format!("You are judge {n} of a panel"))).unwrap_or(panel::CHAIR)
 }
 
 impl ChatModel for Bench {
@@ -214,19 +215,72 @@ async fn a_judge_that_fails_is_outvoted_and_the_debate_goes_on() {
 }
 
 #[tokio::test]
-async fn a_panel_without_a_majority_stops_with_the_reason() {
+async fn a_panel_without_a_majority_keeps_the_heat_and_the_question_and_goes_on() {
     let bench = Bench::new([Some((false, 0.6, "advocate")), None, None]);
+    let (events, state) = run(&bench, 2).await;
+    assert_eq!(state.rounds.len(), 2, "the debate went on, as after a lone judge's unreadable verdict");
+    assert_eq!(state.rounds[1].topic, state.rounds[0].topic, "the question kept");
+    assert!((state.rounds[1].heat.get() - 0.9).abs() < 1e-6, "the heat kept: {:?}", state.rounds[1].heat);
+    assert_eq!(state.finish.as_ref().map(|f| &f.outcome), Some(&Outcome::MaxRounds));
+    let why = panel::decide(&state.rounds[0], 3).unwrap_err();
+    assert_eq!(
+        panel::undecided(&why),
+        "the panel could not decide (only 1 of the panel's 3 judges gave a verdict, not a majority); the heat and the question are kept"
+    );
+    assert!(events.iter().any(|e| matches!(e, DebateEvent::PanelVoteFailed { judge: 2, .. })));
+}
+
+#[tokio::test]
+async fn a_panel_none_of_whose_judges_answered_fails_with_the_chairs_reason() {
+    let bench = Bench::new([None, None, None]);
     let (_, state) = run(&bench, 3).await;
     assert_eq!(state.rounds.len(), 1);
     match state.finish.map(|f| f.outcome) {
         Some(Outcome::Failed(why)) => {
-            assert_eq!(
-                why,
-                "the panel could not decide: only 1 of the panel's 3 judges gave a verdict, not a majority"
-            );
+            assert!(why.starts_with("the judge could not answer:") && why.contains("revoked key"), "{why}");
         }
         other => panic!("expected a failure, got {other:?}"),
     }
+}
+
+#[tokio::test]
+async fn a_resumed_panel_that_could_not_decide_asks_its_failed_judges_again() {
+    let bench = Bench::new([None, None, None]);
+    let (events, _) = run(&bench, 1).await;
+    let log: Vec<DebateEvent> = events.into_iter().collect();
+    let state = DebateState::from_events(&log);
+    assert!(matches!(state.finish.as_ref().map(|f| &f.outcome), Some(Outcome::Failed(_))));
+    // The key works again: every judge is asked once more and the debate ends.
+    let bench =
+        Bench::new([Some((false, 0.6, "advocate")), Some((false, 0.5, "skeptic")), Some((false, 0.7, "skeptic"))]);
+    let mut handle = engine::resume(setup(&bench), state);
+    let mut after = Vec::new();
+    while let Some(e) = handle.next_event().await {
+        after.push(e);
+    }
+    let state = handle.join().await;
+    let mut asked = bench.asked.lock().unwrap().clone();
+    asked.sort_unstable();
+    assert_eq!(asked, [1, 2, 3], "the chair and both failed judges were asked again");
+    assert_eq!(state.finish.map(|f| f.outcome), Some(Outcome::MaxRounds));
+    assert_eq!(panel::decide(&state.rounds[0], 3).map(|d| d.ahead), Ok(Some(Role::Skeptic)));
+}
+
+#[tokio::test]
+async fn a_chair_outvoted_on_resolved_closes_nothing() {
+    let bench =
+        Bench::new([Some((true, 0.6, "advocate")), Some((false, 0.5, "advocate")), Some((false, 0.4, "advocate"))]);
+    let (events, state) = run(&bench, 2).await;
+    assert_eq!(state.rounds.len(), 2, "the majority went on");
+    let first = &state.rounds[0];
+    let chair = first.turn(Role::Judge).unwrap();
+    assert!(chair.closes_debate(), "the chair alone said resolved");
+    assert!(!state.closes(first, chair), "but the panel did not");
+    let records: Vec<heat::store::log::Record> =
+        events.into_iter().enumerate().map(|(i, event)| heat::store::log::Record { ms: i as u64, event }).collect();
+    let header = heat::store::log::Header { heat_session: 1, id: "x".into(), created_ms: 0 };
+    let md = heat::store::export::render(heat::store::export::Format::Md, &header, &records);
+    assert_eq!(md.matches("the judge closed the debate").count(), 1, "only the last round closed it: {md}");
 }
 
 #[tokio::test]

@@ -131,7 +131,7 @@ async fn a_format_chosen_on_the_start_screen_runs_with_its_rounds_and_is_remembe
     assert!(screen.contains("scores: Proposition +3, Opposition \u{2212}3"), "{screen}");
     // Oxford's panel of three: its majority decided who won.
     assert!(screen.contains("⚖ the panel's decision: proposition wins 3–0"), "{screen}");
-    let asked = server.requests().iter().filter(|r| r.system().contains("of a panel of 3")).count();
+    let asked = server.requests().iter().filter(|r| r.last_message().contains("of a panel of 3")).count();
     assert_eq!(asked, 6, "judges 2 and 3 were asked in each of three rounds");
     studio.keys("q");
     assert!(studio.wait_exit().await.success());

@@ -44,8 +44,8 @@ pub struct TextPrinter<W: Write> {
     wrapper: Option<Wrapper>,
     /// Notes that came while a debater's text was mid-line, shown when it ends.
     pending_notes: Vec<String>,
-    /// Rounds whose panel decision was printed.
-    decided: BTreeSet<u32>,
+    /// Rounds whose panel decision was printed, and whether it was the closing one.
+    decided: BTreeSet<(u32, bool)>,
 }
 
 impl<W: Write> TextPrinter<W> {
@@ -85,13 +85,14 @@ impl<W: Write> TextPrinter<W> {
         let seats = self.state.judges();
         let Some(number) = event.round().filter(|_| seats > 1) else { return Ok(()) };
         let Some(round) = self.state.rounds.iter().find(|r| r.number == number) else { return Ok(()) };
-        if self.decided.contains(&number) || !crate::debate::panel::settled(round, seats) {
+        let closing = round.turn(Role::Judge).is_some_and(|t| t.purpose.is_final());
+        if self.decided.contains(&(number, closing)) || !crate::debate::panel::settled(round, seats) {
             return Ok(());
         }
-        self.decided.insert(number);
+        self.decided.insert((number, closing));
         let line = match crate::debate::panel::decide(round, seats) {
             Ok(decision) => crate::debate::panel::describe(&self.state, &decision),
-            Err(why) => format!("the panel could not decide: {why}"),
+            Err(why) => crate::debate::panel::undecided(&why),
         };
         let line = format!("⚖ {}", crate::sanitize::clean(&line));
         writeln!(self.out, "{}", self.style.paint("1", &line))?;
@@ -214,8 +215,15 @@ impl<W: Write> TextPrinter<W> {
             }
             DebateEvent::VerdictReached { round, verdict } => {
                 let judge = self.state.rounds.iter().find(|r| r.number == *round).and_then(|r| r.turn(Role::Judge));
-                // A verdict that closes the debate is said once, with the outcome, when it finishes.
-                if !judge.is_some_and(crate::debate::state::Turn::closes_debate) {
+                // A verdict that closes the debate is said once, with the outcome, when it finishes;
+                // on a panel the chair's verdict is a vote, said as such, and the decision follows.
+                let panel = self.state.judges() > 1;
+                if panel && !judge.is_some_and(|t| t.purpose.is_final()) {
+                    let said = if verdict.resolved { "resolved" } else { "not resolved" };
+                    let chair = crate::debate::panel::judge_name(&self.state, crate::debate::panel::CHAIR);
+                    self.line(&format!("{chair}: {said}: {}", crate::sanitize::clean(&verdict.verdict)))?;
+                    self.line(&format!("next: {} · heat {:.2}", crate::sanitize::clean(&verdict.topic), verdict.heat))?;
+                } else if !judge.is_some_and(crate::debate::state::Turn::closes_debate) {
                     self.line(&format!("not resolved: {}", crate::sanitize::clean(&verdict.verdict)))?;
                     self.line(&format!("next: {} · heat {:.2}", crate::sanitize::clean(&verdict.topic), verdict.heat))?;
                 }

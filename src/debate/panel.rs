@@ -72,6 +72,8 @@ pub struct Decision {
     pub ahead: Option<Role>,
     /// How many answers put `ahead` ahead.
     pub ahead_votes: u32,
+    /// How many put the other side ahead.
+    pub behind_votes: u32,
     /// The judges who answered and disagreed with the decision on
     /// `resolved` (before the last word) or on who is ahead.
     pub dissent: Vec<u32>,
@@ -110,11 +112,9 @@ pub fn settled(round: &Round, seats: u32) -> bool {
     chair && members_settled(round, seats)
 }
 
-/// Whether the person cancelled any of the judges' calls on `round`: a
-/// panel cut short goes on as a lone judge's cancelled turn does.
-pub fn cut_short(round: &Round) -> bool {
-    let chair = round.turn(Role::Judge).is_some_and(|t| t.status == TurnStatus::Cancelled);
-    chair || round.panel.values().any(|v| matches!(v, Vote::Failed { error, .. } if error == CANCELLED))
+/// What is said of a round whose panel had too few answers.
+pub fn undecided(why: &str) -> String {
+    format!("the panel could not decide ({why}); the heat and the question are kept")
 }
 
 /// The judges besides the chair not asked yet on `round` (or asked by a
@@ -149,6 +149,7 @@ pub fn decide(round: &Round, seats: u32) -> Result<Decision, String> {
         std::cmp::Ordering::Equal => None,
     };
     let ahead_votes = u32::try_from(advocate.max(skeptic)).unwrap_or(0);
+    let behind_votes = u32::try_from(advocate.min(skeptic)).unwrap_or(0);
     let dissent = ballots
         .iter()
         .filter(|(_, v)| {
@@ -164,6 +165,7 @@ pub fn decide(round: &Round, seats: u32) -> Result<Decision, String> {
         heat: median(ballots.iter().map(|(_, v)| v.heat)),
         ahead,
         ahead_votes,
+        behind_votes,
         dissent,
         closing,
     })
@@ -192,7 +194,10 @@ pub fn judge_name(state: &DebateState, judge: u32) -> String {
 /// "the panel's decision: opposition wins 2–1 · dissent: Judge 3".
 pub fn describe(state: &DebateState, decision: &Decision) -> String {
     let answered = u32::try_from(decision.answered.len()).unwrap_or(0);
-    let split = format!("{}–{}", decision.ahead_votes, answered - decision.ahead_votes);
+    // Each side's votes; judges who put neither ahead are counted apart.
+    let neither = answered - decision.ahead_votes - decision.behind_votes;
+    let even = if neither > 0 { format!(" ({neither} even)") } else { String::new() };
+    let split = format!("{}–{}{even}", decision.ahead_votes, decision.behind_votes);
     let mut line = if decision.closing {
         match decision.ahead {
             Some(side) => format!("the panel's decision: {} wins {split}", state.seat_name(side)),
@@ -224,6 +229,7 @@ pub fn describe(state: &DebateState, decision: &Decision) -> String {
 pub fn vote_line(state: &DebateState, judge: u32, vote: &Vote) -> String {
     let name = judge_name(state, judge);
     match vote {
+        Vote::Asking if state.finish.is_some() => format!("{name}: no vote (the debate ended first)"),
         Vote::Asking => format!("{name}: weighing the round…"),
         Vote::Voted { verdict, .. } => format!("{name}: {}", verdict_brief(state, verdict)),
         Vote::Failed { error, .. } => format!("{name}: no vote ({error})"),

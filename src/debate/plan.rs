@@ -132,37 +132,42 @@ fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role], options: 
     if !panel::members_settled(round, seats) {
         return with_votes(None);
     }
-    let decided = if seats > 1 {
-        match panel::decide(round, seats) {
-            Ok(decision) => Some(decision.resolved),
-            Err(_) if panel::cut_short(round) => None,
-            Err(why) => return vec![no_decision(&why)],
-        }
-    } else {
-        None
+    let said = match panel::decide(round, seats) {
+        _ if seats < 2 => Said::Lone,
+        Ok(decision) => Said::Panel(decision.resolved),
+        Err(_) => Said::Undecided,
     };
     if matches!(judge.status, TurnStatus::Failed { .. }) {
-        // A panel goes on without its chair while a majority answered.
-        return match decided {
-            Some(resolved) if !(resolved || wants_final || judge.purpose.is_final()) => {
+        let goes_on = !(wants_final || judge.purpose.is_final());
+        // A panel goes on without its chair, its question kept; with no answer at all the chair's failure says why.
+        return match said {
+            Said::Lone => vec![failed(Role::Judge, &judge.status)],
+            Said::Undecided if panel::ballots(round).is_empty() => vec![failed(Role::Judge, &judge.status)],
+            Said::Panel(false) | Said::Undecided if goes_on => {
                 vec![start_round(state, round.number + 1, round.topic.clone())]
             }
-            Some(_) => vec![Step::Finish { outcome: finish_outcome(state, round, true, is_last), synthesis: None }],
-            None => vec![failed(Role::Judge, &judge.status)],
+            Said::Panel(_) | Said::Undecided => {
+                vec![Step::Finish { outcome: finish_outcome(state, round, true, is_last), synthesis: None }]
+            }
         };
     }
-    decide_steps(state, round, judge, options, decided)
+    decide_steps(state, round, judge, options, said)
 }
 
-/// What follows the chair's settled verdict; `decided` is a panel's
-/// majority on `resolved`, `None` for a lone judge.
-fn decide_steps(
-    state: &DebateState,
-    round: &Round,
-    judge: &Turn,
-    options: Options,
-    decided: Option<bool>,
-) -> Vec<Step> {
+/// What a round's judges said about going on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Said {
+    /// One judge: its verdict says.
+    Lone,
+    /// A panel's majority on `resolved`.
+    Panel(bool),
+    /// Too few of a panel answered: the heat and the question are kept, as
+    /// for a lone judge's verdict that could not be read.
+    Undecided,
+}
+
+/// What follows the chair's settled verdict, given what the judges said.
+fn decide_steps(state: &DebateState, round: &Round, judge: &Turn, options: Options, said: Said) -> Vec<Step> {
     let is_last = round.number + 1 >= state.max_rounds;
     let wants_final =
         state.force_requested || is_last || (state.may_resolve_early() && state.consensus_in(round.number));
@@ -176,12 +181,18 @@ fn decide_steps(
             if let Some(steps) = swap_steps(round, judge, options) {
                 return steps;
             }
-            if decided.unwrap_or(verdict.resolved) || was_final {
+            let resolved = match said {
+                Said::Lone => verdict.resolved,
+                Said::Panel(resolved) => resolved,
+                Said::Undecided => false,
+            };
+            if resolved || was_final {
                 finish(Some(verdict.verdict.clone()))
             } else if wants_final {
                 start(TurnPurpose::Synthesis)
             } else {
-                vec![start_round(state, round.number + 1, verdict.topic.clone())]
+                let topic = if said == Said::Undecided { &round.topic } else { &verdict.topic };
+                vec![start_round(state, round.number + 1, topic.clone())]
             }
         }
         Some(VerdictStatus::Invalid { will_retry: true, .. }) => {
@@ -189,7 +200,7 @@ fn decide_steps(
         }
         // Unparsable twice, or cancelled: keep the previous heat and topic (a panel's majority may end it).
         Some(VerdictStatus::Invalid { will_retry: false, .. }) | None => {
-            if was_final || decided == Some(true) {
+            if was_final || said == Said::Panel(true) {
                 finish(None)
             } else if wants_final {
                 start(TurnPurpose::Synthesis)
@@ -235,11 +246,6 @@ fn swap_steps(round: &Round, judge: &Turn, options: Options) -> Option<Vec<Step>
 fn start_round(state: &DebateState, round: u32, topic: String) -> Step {
     let topic = state.next_question.clone().unwrap_or(topic);
     Step::StartRound { round, topic, heat: state.effective_heat(), injected: state.pending_injections.clone() }
-}
-
-/// A panel without a majority of answers cannot go on.
-fn no_decision(why: &str) -> Step {
-    Step::Finish { outcome: Outcome::Failed(format!("the panel could not decide: {why}")), synthesis: None }
 }
 
 fn failed(role: Role, status: &TurnStatus) -> Step {

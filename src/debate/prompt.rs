@@ -243,9 +243,26 @@ fn as_clause(proposition: &str) -> String {
 /// `chosen`: the judge answers in the chosen form (`extractive`), each
 /// round on its own: a tiny model copies whatever history it is shown.
 pub fn judge_messages(state: &DebateState, round: u32, purpose: TurnPurpose, chosen: bool) -> Vec<ChatMessage> {
+    judge_messages_as(state, round, purpose, chosen, super::panel::CHAIR)
+}
+
+/// [`judge_messages`] for judge `judge` of a panel: the rounds before are
+/// told with its own answers (a round it gave none is left out), so no
+/// judge is anchored to the chair's.
+pub fn judge_messages_as(
+    state: &DebateState,
+    round: u32,
+    purpose: TurnPurpose,
+    chosen: bool,
+    judge: u32,
+) -> Vec<ChatMessage> {
     let mut messages = Vec::new();
     for r in history(state, round).filter(|_| !chosen) {
-        let Some(verdict) = r.verdict() else { continue };
+        let own = match r.panel.get(&judge) {
+            Some(super::panel::Vote::Voted { verdict, .. }) => Some(verdict),
+            _ => None,
+        };
+        let Some(verdict) = (if judge == super::panel::CHAIR { r.verdict() } else { own }) else { continue };
         messages.push(ChatMessage::user(judge_prompt(state, r, TurnPurpose::Judge)));
         let answer = serde_json::to_string(verdict).unwrap_or_default();
         messages.push(ChatMessage::assistant(answer));

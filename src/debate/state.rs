@@ -390,6 +390,16 @@ impl DebateState {
         (seats > 1).then(|| panel::decide(r, seats).ok()).flatten()
     }
 
+    /// Whether `turn`, a judge turn of `round`, closed the debate: the final
+    /// synthesis, or a verdict that resolved it; on a panel, resolved by
+    /// the majority, not by the chair alone.
+    pub fn closes(&self, round: &Round, turn: &Turn) -> bool {
+        if self.judges() < 2 || turn.purpose.is_final() {
+            return turn.closes_debate();
+        }
+        turn.role.is_judge() && self.decision(round.number).is_some_and(|d| d.resolved)
+    }
+
     /// The heat of each round so far, oldest first.
     pub fn heat_history(&self) -> Vec<Heat> {
         self.rounds.iter().map(|r| r.heat).collect()
@@ -497,10 +507,12 @@ impl DebateState {
                 }
             }
             DebateEvent::VerdictReached { round, verdict } => {
+                let panel = self.judges() > 1;
                 if let Some(t) = self.round_mut(*round).and_then(|r| r.turn_mut(Role::Judge)) {
                     t.verdict = Some(VerdictStatus::Parsed { verdict: verdict.clone() });
                     // A verdict that closes the debate sets no heat: there is no next round.
-                    if !t.closes_debate() {
+                    // On a panel the decision sets it (`panel_heat`).
+                    if !t.closes_debate() && !panel {
                         self.heat = verdict.heat;
                     }
                 }
@@ -555,8 +567,16 @@ impl DebateState {
                 if matches!(self.finish, Some(Finish { outcome: Outcome::Failed(_) | Outcome::Cancelled, .. })) {
                     self.finish = None;
                 }
+                let panel = self.judges() > 1;
                 if let Some(round) = self.rounds.last_mut() {
                     round.turns.retain(|t| !matches!(t.status, TurnStatus::Failed { .. }));
+                    // A panel that could not decide asks its failed judges again.
+                    round.panel.retain(|_, v| !matches!(v, Vote::Failed { .. }));
+                    if panel {
+                        round
+                            .turns
+                            .retain(|t| !matches!(t.verdict, Some(VerdictStatus::Invalid { will_retry: false, .. })));
+                    }
                 }
             }
             DebateEvent::Finished { outcome, synthesis } => {

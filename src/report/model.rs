@@ -409,7 +409,7 @@ fn panel_decision(state: &DebateState, round: &crate::debate::state::Round) -> O
     }
     Some(clean(&match panel::decide(round, seats) {
         Ok(decision) => panel::describe(state, &decision),
-        Err(why) => format!("the panel could not decide: {why}"),
+        Err(why) => crate::debate::panel::undecided(&why),
     }))
 }
 
@@ -437,12 +437,13 @@ fn verdicts(state: &DebateState) -> Vec<VerdictEntry> {
             match judge.and_then(|t| t.verdict.as_ref().map(|v| (t, v))) {
                 Some((turn, VerdictStatus::Parsed { verdict })) => {
                     entry.reason = clean(&verdict.verdict);
-                    if turn.closes_debate() {
+                    if state.closes(round, turn) {
                         entry.said = Said::Closes;
                     } else {
                         entry.said = Said::Goes;
                         entry.next = diff(&entry.question, &clean(&verdict.topic));
-                        entry.next_heat = Some(verdict.heat);
+                        // A panel's next heat is its median.
+                        entry.next_heat = Some(state.decision(round.number).map_or(verdict.heat, |d| d.heat));
                     }
                 }
                 Some((_, VerdictStatus::Invalid { error, .. })) => {

@@ -215,7 +215,7 @@ fn judge_section(md: &mut String, state: &DebateState, round: &crate::debate::st
     let _ = writeln!(md, "### {}\n", clean(state.label(Role::Judge)));
     match &judge.verdict {
         // One outcome, said once: the verdict that closed the debate is the final synthesis below.
-        Some(VerdictStatus::Parsed { .. }) if judge.closes_debate() && state.finish.is_some() => {
+        Some(VerdictStatus::Parsed { .. }) if state.closes(round, judge) && state.finish.is_some() => {
             md.push_str("*(the judge closed the debate: the final synthesis is below)*\n\n");
         }
         Some(VerdictStatus::Parsed { verdict }) => {
@@ -255,7 +255,7 @@ fn panel_section(md: &mut String, state: &DebateState, round: &crate::debate::st
     if panel::settled(round, seats) {
         let decided = match panel::decide(round, seats) {
             Ok(decision) => panel::describe(state, &decision),
-            Err(why) => format!("the panel could not decide: {why}"),
+            Err(why) => crate::debate::panel::undecided(&why),
         };
         let _ = writeln!(md, "\n**{}**\n", clean(&decided));
     } else {

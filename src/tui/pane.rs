@@ -40,8 +40,9 @@ struct Key {
     verdict: Option<VerdictStatus>,
     /// The round's swap check, for a judge turn: it settles after the verdict.
     swap: Option<SwapCheck>,
-    /// A panel's other judges' votes, for a judge turn.
-    panel: BTreeMap<u32, Vote>,
+    /// A panel's other judges' votes, for the round's latest judge turn
+    /// (the one they are drawn under), and whether the debate ended.
+    panel: Option<(BTreeMap<u32, Vote>, bool)>,
     /// The judge said this debater conceded a point (known after its turn).
     conceded: bool,
     /// Quote checks arrive after the turn is done.
@@ -137,7 +138,8 @@ impl Pane {
                 show_reasoning,
                 verdict: turn.verdict.clone(),
                 swap: if turn.role.is_judge() { round.swap.clone() } else { None },
-                panel: if turn.role.is_judge() { round.panel.clone() } else { BTreeMap::new() },
+                panel: (turn.role.is_judge() && round.turn(turn.role).is_some_and(|t| std::ptr::eq(t, turn)))
+                    .then(|| (round.panel.clone(), state.finish.is_some())),
                 conceded: conceded_by(round, turn),
                 checks: turn.checks.len(),
                 show_cited: self.show_cited,

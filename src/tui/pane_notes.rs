@@ -28,21 +28,16 @@ pub(super) fn verdict_foot(
         Some(VerdictStatus::Parsed { verdict }) => {
             lines.push(Line::default());
             // One outcome, said once: a verdict that closes the debate has no next heat or topic.
-            if turn.closes_debate() {
+            let panel = state.judges() > 1;
+            if turn.purpose.is_final() || (!panel && turn.closes_debate()) {
                 let label = if turn.purpose.is_final() { "final synthesis" } else { "resolved" };
                 lines.push(Line::from(Span::styled(label, Style::new().fg(theme.good).add_modifier(Modifier::BOLD))));
             } else {
                 // On a panel the chair's word is one vote of several: named as such.
-                let chair = if state.judges() > 1 {
-                    format!("{}: ", panel::judge_name(state, panel::CHAIR))
-                } else {
-                    String::new()
-                };
+                let chair = if panel { format!("{}: ", panel::judge_name(state, panel::CHAIR)) } else { String::new() };
+                let said = if verdict.resolved { "resolved" } else { "not resolved" };
                 lines.push(Line::from(vec![
-                    Span::styled(
-                        format!("{chair}not resolved"),
-                        Style::new().fg(theme.warn).add_modifier(Modifier::BOLD),
-                    ),
+                    Span::styled(format!("{chair}{said}"), Style::new().fg(theme.warn).add_modifier(Modifier::BOLD)),
                     Span::styled(format!(" · heat → {:.2}", verdict.heat), Style::new().fg(theme.heat(verdict.heat))),
                 ]));
                 lines.extend(wrap_plain(&format!("Next: {}", clean(&verdict.topic)), width, accent));
@@ -87,7 +82,7 @@ fn panel_lines(state: &DebateState, round: &Round, width: u16, theme: &Theme) ->
     if panel::settled(round, seats) {
         let (text, color) = match panel::decide(round, seats) {
             Ok(decision) => (panel::describe(state, &decision), theme.good),
-            Err(why) => (format!("the panel could not decide: {why}"), theme.error),
+            Err(why) => (panel::undecided(&why), theme.warn),
         };
         lines.extend(wrap_plain(&clean(&text), width, Style::new().fg(color).add_modifier(Modifier::BOLD)));
     }

@@ -13,7 +13,7 @@ use super::side_call::{Answer, CallEnd};
 use crate::debate::call::{self, Call, TurnMsg};
 use crate::debate::event::{DebateEvent, Role, TurnPurpose};
 use crate::debate::guard::turn::SentPrompt;
-use crate::debate::panel;
+use crate::debate::{panel, prompt};
 
 /// One panel judge's call under way.
 pub(super) struct VoteFlight {
@@ -31,12 +31,23 @@ impl Engine {
         let purpose = self.vote_purpose(round);
         let mut request = self.request_for(round, Role::Judge, purpose);
         let seats = self.state.judges();
-        request.system.push_str(&format!(
+        let chosen = self.chosen_schema(round, purpose).is_some();
+        request.messages = prompt::judge_messages_as(&self.state, round, purpose, chosen, judge);
+        // Said last, not in the brief: the chair's brief stays the prompt's
+        // start, so the embedded model serves every judge on the chair's lane.
+        let seat_line = format!(
             "\n\nYou are judge {judge} of a panel of {seats}. Judge this round on your own reading; \
              the panel decides by majority."
-        ));
-        // Each judge its own draw, or an embedded model's judges would answer alike.
-        request.seed = Some(request.seed.unwrap_or_default().wrapping_add(u64::from(judge)));
+        );
+        if let Some(last) = request.messages.last_mut() {
+            last.content.push_str(&seat_line);
+        }
+        // Each judge its own draw where a seed is sent, or the judges of an
+        // embedded model would answer alike; a server is sent none unasked.
+        let embedded = self.setup.role(Role::Judge).model.is_embedded();
+        if request.seed.is_some() || embedded {
+            request.seed = Some(request.seed.unwrap_or_default().wrapping_add(u64::from(judge)));
+        }
         let sent = SentPrompt::of(&request);
         self.next_task += 1;
         let task = self.next_task;

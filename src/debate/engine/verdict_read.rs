@@ -33,12 +33,13 @@ impl Engine {
         sent: &SentPrompt,
         text: &str,
     ) -> Result<(Verdict, Option<String>), String> {
-        let (topic, heat) = self
-            .state
-            .rounds
-            .iter()
-            .find(|r| r.number == round)
-            .map_or((self.state.topic.clone(), self.state.heat), |r| (r.topic.clone(), self.state.heat));
+        let (topic, heat) = self.state.rounds.iter().find(|r| r.number == round).map_or(
+            (self.state.topic.clone(), self.state.heat),
+            |r| {
+                // A panel moves the state's heat as votes arrive: its judges fall back to the round's.
+                (r.topic.clone(), if self.state.judges() > 1 { r.heat } else { self.state.heat })
+            },
+        );
         let chosen = extractive::is_chosen(text);
         let parsed = if chosen {
             let current = self.state.rounds.iter().find(|r| r.number == round);

@@ -76,8 +76,11 @@ pub fn verdict(
     if written && let Err(fault) = reason::check(&verdict.verdict, last.map(|v| v.verdict.as_str()), &ctx) {
         return VerdictOutcome::Invalid(fault);
     }
-    let leads_to_a_round =
-        !verdict.resolved && !purpose.is_final() && !state.force_requested && round + 1 < state.max_rounds;
+    // On a panel the majority, not this verdict, decides whether a round follows.
+    let leads_to_a_round = (!verdict.resolved || state.judges() > 1)
+        && !purpose.is_final()
+        && !state.force_requested
+        && round + 1 < state.max_rounds;
     // The proposition, a round's topic or a person's note again: known text, nothing to judge.
     let wanted = text::words(&verdict.topic);
     let known = ctx.allowed_texts().iter().any(|t| text::words(t) == wanted);

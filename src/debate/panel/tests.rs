@@ -86,3 +86,16 @@ fn a_panel_is_settled_when_every_judge_has_spoken() {
     assert!(settled(&done, 3));
     assert_eq!(unasked(&round(None, Vec::new()), 4, &[]), [2, 3, 4]);
 }
+
+#[test]
+fn judges_who_name_no_side_are_counted_apart() {
+    let state = DebateState::default();
+    let r = round(
+        Some(verdict(false, 0.5, Ahead::Advocate)),
+        vec![(2, voted(verdict(false, 0.5, Ahead::Even))), (3, voted(verdict(false, 0.5, Ahead::Even)))],
+    );
+    let d = decide(&r, 3).unwrap();
+    let said = describe(&state, &d);
+    assert!(said.contains("advocate ahead 1–0 (2 even)"), "{said}");
+    assert!(!said.contains("1–2"), "{said}");
+}

@@ -106,6 +106,14 @@ fn badge(app: &App) -> Span<'static> {
         None if app.debate.current_round().is_some_and(|r| r.swap == Some(SwapCheck::Asking)) => {
             ("⇄ SWAP CHECK", theme.muted)
         }
+        // A panel's other judges weigh the round; the decision waits for them.
+        None if app
+            .debate
+            .current_round()
+            .is_some_and(|r| r.panel.values().any(|v| *v == crate::debate::panel::Vote::Asking)) =>
+        {
+            ("⚖ PANEL VOTING", theme.muted)
+        }
         None => ("● WAITING", theme.muted),
     };
     let finishing = Role::ALL.iter().filter(|&&r| app.finishing(r)).count();

@@ -281,7 +281,7 @@ fn panel_line(debate: &crate::debate::DebateState, theme: &crate::tui::theme::Th
     let round = debate.rounds.iter().rev().find(|r| seats > 1 && panel::settled(r, seats))?;
     let text = match panel::decide(round, seats) {
         Ok(decision) => panel::describe(debate, &decision),
-        Err(why) => format!("the panel could not decide: {why}"),
+        Err(why) => crate::debate::panel::undecided(&why),
     };
     let text = format!("⚖ {}", crate::sanitize::clean(&text));
     Some(Line::from(Span::styled(text, Style::new().fg(theme.title).add_modifier(Modifier::BOLD))))
