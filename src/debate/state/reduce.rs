@@ -1,0 +1,255 @@
+//! The reducer: how each event changes a debate's state. Everything heat
+//! shows or decides is folded from the log by this one function, live or
+//! replayed, so a resumed debate is the one that was interrupted.
+
+use std::collections::BTreeMap;
+
+use super::{BranchPoint, DebateState, Finish, HumanVerdict, Round, Summary, Turn, TurnStatus, VerdictStatus};
+use crate::debate::event::{DebateEvent, Outcome, Role};
+use crate::debate::format::FormatRecord;
+use crate::debate::panel::Vote;
+use crate::debate::stance;
+use crate::debate::swap::SwapCheck;
+
+impl DebateState {
+    /// The one reducer. Events that do not fit the state (a delta for a turn
+    /// that is not streaming, say) are ignored rather than trusted.
+    #[allow(clippy::too_many_lines)] // one arm per event kind reads best as one match
+    pub fn apply(&mut self, event: &DebateEvent) {
+        match event {
+            DebateEvent::Started { topic, max_rounds, initial_heat, participants } => {
+                self.topic.clone_from(topic);
+                self.max_rounds = *max_rounds;
+                self.initial_heat = *initial_heat;
+                self.heat = self.initial_heat;
+                self.participants.clone_from(participants);
+            }
+            DebateEvent::RoundStarted { round, topic, heat, injected } => {
+                self.pending_injections.retain(|p| !injected.contains(p));
+                self.next_question = None;
+                self.rounds.push(Round {
+                    number: *round,
+                    topic: topic.clone(),
+                    heat: *heat,
+                    pinned: self.pinned_heat.is_some(),
+                    injected: injected.clone(),
+                    turns: Vec::new(),
+                    swap: None,
+                    panel: BTreeMap::new(),
+                });
+            }
+            DebateEvent::TurnStarted { round, role, purpose, temperature } => {
+                let Some(r) = self.round_mut(*round) else {
+                    return;
+                };
+                let turn = Turn::started(*role, *purpose, *temperature);
+                // An open turn started again (resume after a crash) is replaced.
+                match r.turn_mut(*role) {
+                    Some(open) if open.is_open() => *open = turn,
+                    _ => r.turns.push(turn),
+                }
+            }
+            DebateEvent::Delta { round, role, text } => {
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.status = TurnStatus::Streaming;
+                    t.text.push_str(text);
+                }
+            }
+            DebateEvent::Reasoning { round, role, text } => {
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.status = TurnStatus::Streaming;
+                    t.reasoning.push_str(text);
+                }
+            }
+            DebateEvent::TurnRetrying { round, role, attempt, max_retries, delay_ms, reason } => {
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.text.clear();
+                    t.reasoning.clear();
+                    t.status = TurnStatus::Retrying {
+                        attempt: *attempt,
+                        max_retries: *max_retries,
+                        delay_ms: *delay_ms,
+                        reason: reason.clone(),
+                    };
+                }
+            }
+            DebateEvent::TurnCompleted { round, role, text, usage, truncated_at } => {
+                // Stances are asked for, and read, in a document debate only.
+                let grounded = self.source.is_some();
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.text.clone_from(text);
+                    t.usage = *usage;
+                    t.truncated_at = *truncated_at;
+                    t.status = TurnStatus::Done;
+                    if t.role.is_debater() && grounded {
+                        t.stance = stance::parse(text);
+                    }
+                }
+            }
+            DebateEvent::Grounded { date, source } => {
+                self.date.clone_from(date);
+                self.source.clone_from(source);
+            }
+            DebateEvent::Formatted { format } => {
+                let mut format = FormatRecord::clone(format);
+                // Names from a user's file are drawn on screen: no control characters, no essays.
+                for label in &mut format.labels {
+                    *label = crate::debate::format::clean_label(label);
+                }
+                self.format = Some(format);
+            }
+            DebateEvent::QuotesChecked { round, role, checks } => {
+                if let Some(t) = self.round_mut(*round).and_then(|r| r.turn_mut(*role)) {
+                    t.checks.clone_from(checks);
+                }
+            }
+            DebateEvent::TurnCancelled { round, role } => {
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.status = TurnStatus::Cancelled;
+                }
+            }
+            DebateEvent::TurnFailed { round, role, error } => {
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.status = TurnStatus::Failed { error: error.clone() };
+                }
+            }
+            DebateEvent::VerdictReached { round, verdict } => {
+                let panel = self.judges() > 1;
+                if let Some(t) = self.round_mut(*round).and_then(|r| r.turn_mut(Role::Judge)) {
+                    t.verdict = Some(VerdictStatus::Parsed { verdict: verdict.clone() });
+                    // A verdict that closes the debate sets no heat: there is no next round.
+                    // On a panel the decision sets it (`panel_heat`).
+                    if !t.closes_debate() && !panel {
+                        self.heat = verdict.heat;
+                    }
+                }
+                self.panel_heat(*round);
+            }
+            DebateEvent::VerdictInvalid { round, error, will_retry } => {
+                if let Some(t) = self.round_mut(*round).and_then(|r| r.turn_mut(Role::Judge)) {
+                    t.verdict = Some(VerdictStatus::Invalid { error: error.clone(), will_retry: *will_retry });
+                }
+            }
+            DebateEvent::SwapCheckStarted { round } => {
+                if let Some(r) = self.round_mut(*round) {
+                    r.swap = Some(SwapCheck::Asking);
+                }
+            }
+            DebateEvent::SwapChecked { round, verdict, flips, usage } => {
+                if let Some(r) = self.round_mut(*round) {
+                    r.swap = Some(SwapCheck::Answered { verdict: verdict.clone(), flips: *flips, usage: *usage });
+                }
+            }
+            DebateEvent::SwapCheckFailed { round, error, usage } => {
+                if let Some(r) = self.round_mut(*round) {
+                    r.swap = Some(SwapCheck::Failed { error: error.clone(), usage: *usage });
+                }
+                self.notices.push(format!("the swap check of round {} failed: {error}", round + 1));
+            }
+            DebateEvent::PanelVoteStarted { round, judge } => self.set_vote(*round, *judge, Vote::Asking),
+            DebateEvent::PanelVoted { round, judge, verdict, usage } => {
+                self.set_vote(*round, *judge, Vote::Voted { verdict: verdict.clone(), usage: *usage });
+            }
+            DebateEvent::PanelVoteFailed { round, judge, error, usage } => {
+                self.set_vote(*round, *judge, Vote::Failed { error: error.clone(), usage: *usage });
+                self.notices.push(format!("judge {judge} of the panel gave no vote in round {}: {error}", round + 1));
+            }
+            DebateEvent::Paused => self.paused = true,
+            DebateEvent::Resumed => self.paused = false,
+            DebateEvent::TopicInjected { text } => self.pending_injections.push(text.clone()),
+            DebateEvent::TemperaturePinned { heat } => self.pinned_heat = Some(*heat),
+            DebateEvent::TemperatureReleased => self.pinned_heat = None,
+            DebateEvent::ResolutionForced => self.force_requested = true,
+            DebateEvent::Notice { message } => self.notices.push(message.clone()),
+            DebateEvent::EndpointAdapted { endpoint, adaptation, message } => {
+                self.adaptations.push((endpoint.clone(), adaptation.clone()));
+                self.notices.push(message.clone());
+            }
+            DebateEvent::ModelReported { role, model } => {
+                if let Some(p) = self.participants.iter_mut().find(|p| p.role == *role) {
+                    p.served = Some(model.clone());
+                }
+            }
+            DebateEvent::Reopened => {
+                if matches!(self.finish, Some(Finish { outcome: Outcome::Failed(_) | Outcome::Cancelled, .. })) {
+                    self.finish = None;
+                }
+                let panel = self.judges() > 1;
+                if let Some(round) = self.rounds.last_mut() {
+                    round.turns.retain(|t| !matches!(t.status, TurnStatus::Failed { .. }));
+                    // A panel that could not decide asks its failed judges again.
+                    round.panel.retain(|_, v| !matches!(v, Vote::Failed { .. }));
+                    if panel {
+                        round
+                            .turns
+                            .retain(|t| !matches!(t.verdict, Some(VerdictStatus::Invalid { will_retry: false, .. })));
+                    }
+                }
+            }
+            DebateEvent::Finished { outcome, synthesis } => {
+                self.finish = Some(Finish { outcome: outcome.clone(), synthesis: synthesis.clone() });
+            }
+            DebateEvent::Derived { from, how } => self.origin = Some((from.clone(), how.clone())),
+            DebateEvent::Branched { from, round, how, participants, changes, .. } => {
+                self.branch = Some(BranchPoint { from: from.clone(), round: *round, how: how.clone() });
+                // A pause in force when the round ended was the parent's.
+                self.paused = false;
+                self.participants.clone_from(participants);
+                self.next_question.clone_from(&changes.question);
+                if let Some(heat) = changes.heat {
+                    // A heat given for the branch is the one it starts with: a pin it shared is released.
+                    self.heat = heat;
+                    self.pinned_heat = None;
+                }
+                if let Some(heat) = changes.pinned {
+                    self.pinned_heat = Some(heat);
+                }
+                self.pending_injections.extend(changes.injected.iter().cloned());
+                if let Some(max) = changes.max_rounds {
+                    self.max_rounds = max.max(1);
+                }
+            }
+            DebateEvent::HumanVerdict { round, ahead, confidence, note, ends } => self.human.push(HumanVerdict {
+                round: round + 1,
+                ahead: *ahead,
+                confidence: (*confidence).min(100),
+                note: note.clone(),
+                ends: *ends,
+            }),
+            // A newer summary replaces an older one.
+            DebateEvent::Summarized { model, text, .. } => {
+                self.summary = Some(Summary { model: model.clone(), text: text.clone() });
+            }
+        }
+    }
+
+    fn set_vote(&mut self, round: u32, judge: u32, vote: Vote) {
+        if let Some(r) = self.round_mut(round) {
+            r.panel.insert(judge, vote);
+        }
+        self.panel_heat(round);
+    }
+
+    /// A panel sets the next round's heat by the median of its answers so
+    /// far (the last answer in decides it), unless the round closed the debate.
+    fn panel_heat(&mut self, round: u32) {
+        let Some(decision) = self.decision(round) else { return };
+        let closes = self
+            .rounds
+            .iter()
+            .find(|r| r.number == round)
+            .and_then(|r| r.turn(Role::Judge))
+            .is_some_and(|t| t.purpose.is_final());
+        if !closes {
+            self.heat = decision.heat;
+        }
+    }
+
+    fn round_mut(&mut self, number: u32) -> Option<&mut Round> {
+        self.rounds.iter_mut().rev().find(|r| r.number == number)
+    }
+
+    fn open_turn_mut(&mut self, round: u32, role: Role) -> Option<&mut Turn> {
+        self.round_mut(round).and_then(|r| r.turn_mut(role)).filter(|t| t.is_open())
+    }
+}
