@@ -281,6 +281,10 @@ async fn a_chair_outvoted_on_resolved_closes_nothing() {
     let header = heat::store::log::Header { heat_session: 1, id: "x".into(), created_ms: 0 };
     let md = heat::store::export::render(heat::store::export::Format::Md, &header, &records);
     assert_eq!(md.matches("the judge closed the debate").count(), 1, "only the last round closed it: {md}");
+    let html = heat::report::html(&header, &records, &heat::report::Context::default()).unwrap();
+    let next =
+        "Next question: Does a reader choosing the width outweigh code that looks the same everywhere? · heat 0.60";
+    assert!(html.contains(next), "the transcript keeps the outvoted chair's next question: {html}");
 }
 
 #[tokio::test]

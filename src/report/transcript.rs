@@ -111,14 +111,28 @@ fn round_entries(state: &DebateState, round: &Round, index: usize, walk: &Walk) 
                 } else {
                     format!("r{}-{}", round.number + 1, turn.role.key())
                 };
-                entries.push(Entry::Turn(transcript_turn(turn, state.label(turn.role), anchor, seconds, retries)));
+                // On a panel the chair's verdict is a vote: its next question is part of it.
+                let vote = state.judges() > 1 && !turn.purpose.is_final();
+                let shown = Shown { seat: state.label(turn.role), anchor, seconds, retries, vote };
+                entries.push(Entry::Turn(transcript_turn(turn, shown)));
             }
         }
     }
     entries
 }
 
-fn transcript_turn(turn: &Turn, seat: &str, anchor: String, seconds: Option<f64>, retries: u32) -> TranscriptTurn {
+/// How a turn is shown in the transcript besides its own text.
+struct Shown<'a> {
+    seat: &'a str,
+    anchor: String,
+    seconds: Option<f64>,
+    retries: u32,
+    /// A panel chair's verdict that is not the last word.
+    vote: bool,
+}
+
+fn transcript_turn(turn: &Turn, shown: Shown<'_>) -> TranscriptTurn {
+    let Shown { seat, anchor, seconds, retries, vote } = shown;
     let note = match &turn.status {
         TurnStatus::Cancelled => Some("cancelled by the person; the text so far stands".to_string()),
         TurnStatus::Failed { error } => Some(format!("failed: {}", clean(error))),
@@ -143,16 +157,16 @@ fn transcript_turn(turn: &Turn, seat: &str, anchor: String, seconds: Option<f64>
         retries,
         seconds,
         words: words(&turn.text),
-        text: clean(readable(turn).trim()),
+        text: clean(readable(turn, vote).trim()),
         note,
     }
 }
 
 /// A judge's answer as a person reads it: its verdict and next question,
 /// not the JSON it came in; an answer that could not be read, as it came.
-fn readable(turn: &Turn) -> String {
+fn readable(turn: &Turn, vote: bool) -> String {
     match &turn.verdict {
-        Some(VerdictStatus::Parsed { verdict }) if turn.closes_debate() => verdict.verdict.clone(),
+        Some(VerdictStatus::Parsed { verdict }) if turn.closes_debate() && !vote => verdict.verdict.clone(),
         Some(VerdictStatus::Parsed { verdict }) => {
             format!("{}\n\nNext question: {} · heat {:.2}", verdict.verdict, verdict.topic, verdict.heat)
         }
