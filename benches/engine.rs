@@ -46,6 +46,7 @@ fn panel_setup(debater: &Reply, judge: Duration) -> (EngineSetup, FormatRecord) 
         briefs: None,
         scores: false,
         judges: 3,
+        panel_models: Vec::new(),
     };
     (setup, format)
 }

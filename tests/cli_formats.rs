@@ -316,3 +316,27 @@ async fn a_duel_keeps_no_scores_its_judge_sends_unasked() {
     assert_eq!(verdicts.len(), 1, "{log}");
     assert!(!verdicts[0].contains("scores"), "the duel's log is as it was: {}", verdicts[0]);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_panel_judge_with_a_model_of_its_own_is_asked_on_it_and_named() {
+    let server = MockLlm::with_handler(oxford_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let formats = data.path().join("formats");
+    std::fs::create_dir_all(&formats).unwrap();
+    let panel =
+        include_str!("../assets/formats/oxford.toml").replace("count = 3", "count = 3\nmodels = [\"claude-opus-4-1\"]");
+    std::fs::write(formats.join("bench.toml"), panel).unwrap();
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.args(["run", "This house prefers tabs", "--format", "bench", "--max-rounds", "1"]);
+    let out = output(cmd).await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("  judge 2   claude-opus-4-1\n"), "{stdout}");
+    assert!(stdout.contains("Judge 2 (claude-opus-4-1): "), "{stdout}");
+    let model = |judge: &str| {
+        let asked = server.requests().into_iter().find(|r| r.last_message().contains(judge)).unwrap();
+        asked.body["model"].as_str().unwrap_or_default().to_string()
+    };
+    assert_eq!(model("You are judge 2 of a panel"), "claude-opus-4-1");
+    assert_ne!(model("You are judge 3 of a panel"), "claude-opus-4-1", "judge 3 takes the chair's model");
+}

@@ -27,6 +27,8 @@ type Answer = Option<(bool, f32, &'static str)>;
 struct Bench {
     answers: HashMap<u32, Answer>,
     asked: Mutex<Vec<u32>>,
+    /// The model each call asked for, with its judge.
+    models: Mutex<Vec<(u32, String)>>,
     /// How long each judge thinks before it answers.
     delay: Duration,
 }
@@ -38,7 +40,7 @@ impl Bench {
 
     fn slow(answers: [Answer; 3], delay: Duration) -> Arc<Self> {
         let answers = (1..=3).zip(answers).collect();
-        Arc::new(Self { answers, asked: Mutex::new(Vec::new()), delay })
+        Arc::new(Self { answers, asked: Mutex::new(Vec::new()), models: Mutex::new(Vec::new()), delay })
     }
 }
 
@@ -55,6 +57,7 @@ impl ChatModel for Bench {
 
     fn stream(&self, request: ChatRequest) -> ChunkStream {
         let judge = judge_of(&request);
+        self.models.lock().unwrap().push((judge, request.model.clone()));
         let call = {
             let mut asked = self.asked.lock().unwrap();
             asked.push(judge);
@@ -89,6 +92,7 @@ fn panel_format() -> FormatRecord {
         briefs: None,
         scores: false,
         judges: 3,
+        panel_models: Vec::new(),
     }
 }
 
@@ -484,4 +488,24 @@ fn on_the_embedded_model_the_panel_votes_one_at_a_time_after_the_chair() {
     assert!(next_steps_with(&panel_round(second.clone()), &[], in_turn(1 << 2)).is_empty(), "one at a time");
     second.push(DebateEvent::PanelVoted { round: 0, judge: 2, verdict: Verdict::default(), usage: None });
     assert_eq!(next_steps_with(&panel_round(second), &[], in_turn(0)), [Step::PanelVote { round: 0, judge: 3 }]);
+}
+
+#[tokio::test]
+async fn a_judge_with_a_model_of_its_own_is_asked_on_it_and_named_by_it() {
+    let bench =
+        Bench::new([Some((false, 0.6, "advocate")), Some((false, 0.5, "skeptic")), Some((false, 0.7, "skeptic"))]);
+    let spec = DebateSpec {
+        topic: "Tabs beat spaces".into(),
+        max_rounds: 1,
+        initial_heat: Heat::new(0.9),
+        grounding: Grounding::default(),
+        format: Some(FormatRecord { panel_models: vec!["claude-haiku-4-5".into()], ..panel_format() }),
+    };
+    let (_, state) = drain(engine::start(setup(&bench), spec)).await;
+    let mut models = bench.models.lock().unwrap().clone();
+    models.sort();
+    let names: Vec<(u32, &str)> = models.iter().map(|(j, m)| (*j, m.as_str())).collect();
+    assert_eq!(names, [(1, "m"), (2, "claude-haiku-4-5"), (3, "m")], "judge 3, unnamed, takes the chair's model");
+    assert_eq!(panel::judge_name(&state, 2), "Judge 2 (claude-haiku-4-5)");
+    assert_eq!(panel::judge_name(&state, 3), "Judge 3");
 }

@@ -21,6 +21,7 @@ fn format(scores: bool) -> FormatRecord {
         briefs: None,
         scores,
         judges: 1,
+        panel_models: Vec::new(),
     }
 }
 

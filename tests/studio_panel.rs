@@ -25,6 +25,7 @@ fn panel_format() -> FormatRecord {
         briefs: None,
         scores: false,
         judges: 3,
+        panel_models: Vec::new(),
     }
 }
 

@@ -133,6 +133,12 @@ impl<W: Write> TextPrinter<W> {
                 let [pro, con, _] = format.labels.each_ref().map(|l| crate::sanitize::clean(l));
                 let name = crate::sanitize::clean(&format.name);
                 writeln!(self.out, "  format    {name}: {pro} against {con}, {}", format.judging())?;
+                // A panel judge asked on a model of its own says which.
+                for judge in 2..=format.judges {
+                    if let Some(model) = crate::debate::panel::model_of(&self.state, judge) {
+                        writeln!(self.out, "  judge {judge}   {}", crate::sanitize::clean(model))?;
+                    }
+                }
             }
             DebateEvent::QuotesChecked { role, checks, .. } => {
                 if !checks.is_empty() {

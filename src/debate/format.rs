@@ -39,6 +39,10 @@ pub struct FormatRecord {
     /// decides by majority (`debate::panel`).
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub judges: u32,
+    /// The models a panel's other judges are asked on (judge 2 first), on
+    /// the judges' provider; a judge with none takes the chair's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub panel_models: Vec<String>,
 }
 
 fn one() -> u32 {
@@ -129,6 +133,7 @@ mod tests {
             briefs: None,
             scores: true,
             judges: 3,
+            panel_models: Vec::new(),
         }
     }
 

@@ -184,9 +184,26 @@ fn median(heats: impl Iterator<Item = Heat>) -> Heat {
     Heat::new(middle)
 }
 
-/// A judge's name on screen and in exports: "Chair", "Judge 2".
+/// A judge's name on screen and in exports: "Chair", "Judge 2", or with a
+/// model of its own, "Judge 2 (gpt-4.1-mini)".
 pub fn judge_name(state: &DebateState, judge: u32) -> String {
-    if judge == CHAIR { crate::debate::format::clean_label(state.label(Role::Judge)) } else { format!("Judge {judge}") }
+    if judge == CHAIR {
+        return crate::debate::format::clean_label(state.label(Role::Judge));
+    }
+    match model_of(state, judge) {
+        Some(model) => format!("Judge {judge} ({})", crate::sanitize::clean(model)),
+        None => format!("Judge {judge}"),
+    }
+}
+
+/// The model judge `judge` (2, 3, …) is asked on when the format names one
+/// (`judges.models`); `None`: the chair's. The embedded model serves every
+/// judge itself, so it takes no other name.
+pub fn model_of(state: &DebateState, judge: u32) -> Option<&str> {
+    let embedded = state.participant(Role::Judge).is_some_and(|p| p.provider == "local");
+    let index = usize::try_from(judge.checked_sub(CHAIR + 1)?).ok()?;
+    let format = state.format.as_ref().filter(|_| !embedded)?;
+    format.panel_models.get(index).map(String::as_str)
 }
 
 /// One line for the decision: "the panel: not resolved 2–1 · opposition

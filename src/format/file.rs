@@ -59,6 +59,8 @@ struct JudgesFile {
     provider: Option<Spanned<String>>,
     model: Option<String>,
     max_tokens: Option<Spanned<u32>>,
+    /// The models of a panel's other judges, in order, on the judges' provider.
+    models: Option<Spanned<Vec<String>>>,
 }
 
 fn one() -> Spanned<u32> {
@@ -122,6 +124,11 @@ pub fn parse(name: &str, text: &str, origin: &Origin) -> anyhow::Result<Format> 
             .collect(),
         briefs: None,
         judges: *judges.count.get_ref(),
+        panel_models: judges
+            .models
+            .as_ref()
+            .map(|m| m.get_ref().iter().map(|name| name.trim().to_string()).collect())
+            .unwrap_or_default(),
     };
     let briefs = [brief(&pro.brief)?, brief(&con.brief)?, brief(&judges.brief)?];
     let record = FormatRecord { briefs: Some(briefs.clone().map(|(_, text)| text)), ..record };
@@ -204,6 +211,17 @@ fn check(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
     }
     check_brief(place, &judges.brief)?;
     check_model(place, judges.provider.as_ref(), judges.max_tokens.as_ref())?;
+    if let Some(models) = &judges.models {
+        let others = n - 1;
+        let named = models.get_ref().len();
+        if named > usize::try_from(others).unwrap_or(usize::MAX) || models.get_ref().iter().any(|m| m.trim().is_empty())
+        {
+            let said = format!(
+                "judges.models names {named} model(s) for the panel's {others} other judge(s): give at most one name each, none empty (the chair takes `model`)"
+            );
+            return Err(place.error(Some(models.span()), &said));
+        }
+    }
     if file.summary.trim().is_empty() {
         return Err(place.error(None, "summary is empty; say in one line what the format does"));
     }

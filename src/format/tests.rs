@@ -102,6 +102,16 @@ fn judges_briefs_and_providers_are_checked() {
     assert!(e.contains("line 17: judges.count = 6 is too many; a format has 0 to 5 judges"), "{e}");
     let e = error(&GOOD.replace("[judges]", "[judges]\ncount = 0"));
     assert!(e.contains("judges.count = 0: heat runs a debate with at least one judge for now"), "{e}");
+    // A panel: its other judges may each name a model.
+    let panel =
+        parse(&GOOD.replace("[judges]", "[judges]\ncount = 3\nmodels = [\"gpt-4.1-mini\", \" claude-haiku-4-5 \"]"))
+            .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        (panel.record.judges, panel.record.panel_models.clone()),
+        (3, vec!["gpt-4.1-mini".to_string(), "claude-haiku-4-5".to_string()])
+    );
+    let e = error(&GOOD.replace("[judges]", "[judges]\ncount = 2\nmodels = [\"a\", \"b\"]"));
+    assert!(e.contains("line 18: judges.models names 2 model(s) for the panel's 1 other judge(s)"), "{e}");
     let e = error(&GOOD.replace("brief = \"skeptic.md\"", "brief = \"critic.md\""));
     assert!(e.contains("line 14: the brief \"critic.md\" is not found next to the format file (/cfg/formats)"), "{e}");
     assert!(e.contains("advocate.md, skeptic.md, judge.md"), "the built-in briefs are named: {e}");

@@ -31,6 +31,9 @@ impl Engine {
         let purpose = self.vote_purpose(round);
         let mut request = self.request_for(round, Role::Judge, purpose);
         let seats = self.state.judges();
+        if let Some(model) = panel::model_of(&self.state, judge) {
+            request.model = model.to_string();
+        }
         let chosen = self.chosen_schema(round, purpose).is_some();
         request.messages = prompt::judge_messages_as(&self.state, round, purpose, chosen, judge);
         // Said last, not in the brief: the chair's brief stays the prompt's
