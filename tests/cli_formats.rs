@@ -89,6 +89,11 @@ async fn heat_formats_lists_built_in_and_user_formats_and_names_a_broken_file() 
     let names: Vec<&str> = json["formats"].as_array().unwrap().iter().filter_map(|f| f["name"].as_str()).collect();
     assert_eq!(names, ["duel", "oxford"]);
     assert_eq!(json["formats"][1]["phases"], serde_json::json!(["Opening", "Rebuttal", "Closing"]));
+    assert_eq!(
+        (&json["formats"][0]["judges"], &json["formats"][1]["judges"]),
+        (&serde_json::json!(1), &serde_json::json!(3))
+    );
+    assert_eq!(json["formats"][1]["scores"], true);
     // `show` prints a format's file; a copy of it beside heat.toml is a format of one's own.
     let mut cmd = heat(data.path(), None);
     cmd.args(["formats", "show", "oxford"]);

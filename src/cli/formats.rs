@@ -68,6 +68,9 @@ fn row(format: &Format, in_force: bool) -> serde_json::Value {
         "seats": format.record.labels,
         "max_rounds": format.max_rounds,
         "phases": format.record.phases.iter().map(|p| &p.name).collect::<Vec<_>>(),
+        "judges": format.record.judges,
+        "judge_models": format.record.panel_models,
+        "scores": format.record.scores,
         "in_force": in_force,
     })
 }
