@@ -82,19 +82,15 @@ impl<W: Write> TextPrinter<W> {
 
     /// A panel's decision on a round, once, when its last judge has spoken.
     fn say_decision(&mut self, event: &DebateEvent) -> io::Result<()> {
-        let seats = self.state.judges();
-        let Some(number) = event.round().filter(|_| seats > 1) else { return Ok(()) };
+        let Some(number) = event.round() else { return Ok(()) };
         let Some(round) = self.state.rounds.iter().find(|r| r.number == number) else { return Ok(()) };
         let closing = round.turn(Role::Judge).is_some_and(|t| t.purpose.is_final());
-        if self.decided.contains(&(number, closing)) || !crate::debate::panel::settled(round, seats) {
+        if self.decided.contains(&(number, closing)) {
             return Ok(());
         }
+        let Some(said) = crate::debate::panel::said(&self.state, round) else { return Ok(()) };
         self.decided.insert((number, closing));
-        let line = match crate::debate::panel::decide(round, seats) {
-            Ok(decision) => crate::debate::panel::describe(&self.state, &decision),
-            Err(why) => crate::debate::panel::undecided(&why),
-        };
-        let line = format!("⚖ {}", crate::sanitize::clean(&line));
+        let line = format!("⚖ {}", crate::sanitize::clean(&said.unwrap_or_else(|undecided| undecided)));
         writeln!(self.out, "{}", self.style.paint("1", &line))?;
         if let Some(scores) = crate::debate::scores::of_round(round).filter(|_| self.state.scored()) {
             let line = crate::debate::scores::line(&self.state, number, &scores);
@@ -244,11 +240,8 @@ impl<W: Write> TextPrinter<W> {
                 }
             }
             DebateEvent::PanelVoted { judge, verdict, .. } => {
-                let line = crate::debate::panel::vote_line(
-                    &self.state,
-                    *judge,
-                    &crate::debate::panel::Vote::Voted { verdict: verdict.clone(), usage: None },
-                );
+                let name = crate::debate::panel::judge_name(&self.state, *judge);
+                let line = format!("{name}: {}", crate::debate::panel::verdict_brief(&self.state, verdict));
                 self.line(&crate::sanitize::clean(&line))?;
             }
             DebateEvent::PanelVoteFailed { judge, error, .. } => {

@@ -117,6 +117,17 @@ pub fn undecided(why: &str) -> String {
     format!("the panel could not decide ({why}); the heat and the question are kept")
 }
 
+/// A panel's word on `round` once every judge has spoken: its decision in
+/// a line (`Ok`), or that it could not decide (`Err`). `None` with one
+/// judge, or while a judge is still weighing the round.
+pub fn said(state: &DebateState, round: &Round) -> Option<Result<String, String>> {
+    let seats = state.judges();
+    if seats < 2 || !settled(round, seats) {
+        return None;
+    }
+    Some(decide(round, seats).map(|decision| describe(state, &decision)).map_err(|why| undecided(&why)))
+}
+
 /// The judges besides the chair not asked yet on `round` (or asked by a
 /// process that stopped before the answer, unless `in_flight` says the
 /// call is still under way).

@@ -96,10 +96,17 @@ pub fn next_steps_with(state: &DebateState, in_flight: &[Role], options: Options
     judge_steps(state, round, in_flight, options)
 }
 
-fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role], options: Options) -> Vec<Step> {
+/// Whether `round` is the debate's last, and whether its judge is to give
+/// the last word (the last round, a forced resolution or the sides' consensus).
+fn last_word(state: &DebateState, round: &Round) -> (bool, bool) {
     let is_last = round.number + 1 >= state.max_rounds;
     let wants_final =
         state.force_requested || is_last || (state.may_resolve_early() && state.consensus_in(round.number));
+    (is_last, wants_final)
+}
+
+fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role], options: Options) -> Vec<Step> {
+    let (is_last, wants_final) = last_word(state, round);
     let seats = state.judges();
     // A panel's other judges vote on the round while the chair judges it.
     // The chair first: the other judges are asked as the chair is, for the
@@ -168,9 +175,7 @@ enum Said {
 
 /// What follows the chair's settled verdict, given what the judges said.
 fn decide_steps(state: &DebateState, round: &Round, judge: &Turn, options: Options, said: Said) -> Vec<Step> {
-    let is_last = round.number + 1 >= state.max_rounds;
-    let wants_final =
-        state.force_requested || is_last || (state.may_resolve_early() && state.consensus_in(round.number));
+    let (is_last, wants_final) = last_word(state, round);
     let start = |purpose| vec![Step::StartTurn { round: round.number, role: Role::Judge, purpose }];
     let was_final = judge.purpose.is_final();
     let finish = |synthesis: Option<String>| {
@@ -195,11 +200,9 @@ fn decide_steps(state: &DebateState, round: &Round, judge: &Turn, options: Optio
                 vec![start_round(state, round.number + 1, topic.clone())]
             }
         }
-        Some(VerdictStatus::Invalid { will_retry: true, .. }) => {
-            start(if was_final { TurnPurpose::RepairSynthesis } else { TurnPurpose::RepairVerdict })
-        }
         // Unparsable twice, or cancelled: keep the previous heat and topic (a panel's majority may end it).
-        Some(VerdictStatus::Invalid { will_retry: false, .. }) | None => {
+        // (A verdict to be asked again was asked for in `judge_steps`, beside the panel's votes.)
+        Some(VerdictStatus::Invalid { .. }) | None => {
             if was_final || said == Said::Panel(true) {
                 finish(None)
             } else if wants_final {

@@ -401,18 +401,6 @@ fn effort(state: &DebateState, walk: &Walk) -> Vec<RoundEffort> {
         .collect()
 }
 
-/// A panel's decision on `round` in words, once every judge spoke.
-fn panel_decision(state: &DebateState, round: &crate::debate::state::Round) -> Option<String> {
-    let seats = state.judges();
-    if seats < 2 || !panel::settled(round, seats) {
-        return None;
-    }
-    Some(clean(&match panel::decide(round, seats) {
-        Ok(decision) => panel::describe(state, &decision),
-        Err(why) => crate::debate::panel::undecided(&why),
-    }))
-}
-
 fn verdicts(state: &DebateState) -> Vec<VerdictEntry> {
     state
         .rounds
@@ -431,7 +419,7 @@ fn verdicts(state: &DebateState) -> Vec<VerdictEntry> {
                     (mark, if matches!(round.swap, Some(SwapCheck::Failed { .. })) { "failed" } else { "flips" })
                 }),
                 votes: round.panel.iter().map(|(&judge, vote)| clean(&panel::vote_line(state, judge, vote))).collect(),
-                decision: panel_decision(state, round),
+                decision: panel::said(state, round).map(|said| clean(&said.unwrap_or_else(|undecided| undecided))),
             };
             let judge = round.turn(Role::Judge);
             match judge.and_then(|t| t.verdict.as_ref().map(|v| (t, v))) {

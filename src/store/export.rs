@@ -252,12 +252,8 @@ fn panel_section(md: &mut String, state: &DebateState, round: &crate::debate::st
         }
         md.push('\n');
     }
-    if panel::settled(round, seats) {
-        let decided = match panel::decide(round, seats) {
-            Ok(decision) => panel::describe(state, &decision),
-            Err(why) => crate::debate::panel::undecided(&why),
-        };
-        let _ = writeln!(md, "\n**{}**\n", clean(&decided));
+    if let Some(said) = panel::said(state, round) {
+        let _ = writeln!(md, "\n**{}**\n", clean(&said.unwrap_or_else(|undecided| undecided)));
     } else {
         md.push('\n');
     }

@@ -79,10 +79,10 @@ fn panel_lines(state: &DebateState, round: &Round, width: u16, theme: &Theme) ->
         };
         lines.extend(wrap_plain(&format!("▪ {}", clean(&text)), width, style));
     }
-    if panel::settled(round, seats) {
-        let (text, color) = match panel::decide(round, seats) {
-            Ok(decision) => (panel::describe(state, &decision), theme.good),
-            Err(why) => (panel::undecided(&why), theme.warn),
+    if let Some(said) = panel::said(state, round) {
+        let (text, color) = match said {
+            Ok(decided) => (decided, theme.good),
+            Err(undecided) => (undecided, theme.warn),
         };
         lines.extend(wrap_plain(&clean(&text), width, Style::new().fg(color).add_modifier(Modifier::BOLD)));
     }

@@ -276,14 +276,8 @@ fn words_chart(frame: &mut Frame<'_>, app: &App, area: Rect, words: &[(u32, usiz
 /// A panel's decision on the last round it settled: "⚖ the panel's
 /// decision: opposition wins 2–1 · dissent: Judge 3".
 fn panel_line(debate: &crate::debate::DebateState, theme: &crate::tui::theme::Theme) -> Option<Line<'static>> {
-    use crate::debate::panel;
-    let seats = debate.judges();
-    let round = debate.rounds.iter().rev().find(|r| seats > 1 && panel::settled(r, seats))?;
-    let text = match panel::decide(round, seats) {
-        Ok(decision) => panel::describe(debate, &decision),
-        Err(why) => crate::debate::panel::undecided(&why),
-    };
-    let text = format!("⚖ {}", crate::sanitize::clean(&text));
+    let said = debate.rounds.iter().rev().find_map(|r| crate::debate::panel::said(debate, r))?;
+    let text = format!("⚖ {}", crate::sanitize::clean(&said.unwrap_or_else(|undecided| undecided)));
     Some(Line::from(Span::styled(text, Style::new().fg(theme.title).add_modifier(Modifier::BOLD))))
 }
 
