@@ -24,7 +24,7 @@ fn role(reply: Reply) -> RoleSetup {
 
 fn setup(debater: &Reply) -> EngineSetup {
     EngineSetup {
-        roles: [role(debater.clone()), role(debater.clone()), role(Reply::text(VERDICT))],
+        roles: heat::debate::engine::duel_roles([role(debater.clone()), role(debater.clone()), role(Reply::text(VERDICT))]),
         prompts: Prompts::default(),
         retry: RetryPolicy::default(),
         judge_temperature: 0.2,

@@ -28,7 +28,7 @@ fn role(model: &Arc<ScriptedModel>) -> RoleSetup {
 
 fn setup(adv: &Arc<ScriptedModel>, skp: &Arc<ScriptedModel>, judge: &Arc<ScriptedModel>) -> EngineSetup {
     EngineSetup {
-        roles: [role(adv), role(skp), role(judge)],
+        roles: heat::debate::engine::duel_roles([role(adv), role(skp), role(judge)]),
         prompts: Prompts::default(),
         retry: RetryPolicy { max_retries: 2, ..RetryPolicy::default() },
         judge_temperature: 0.2,

@@ -40,7 +40,7 @@ fn models() -> [Arc<ScriptedModel>; 3] {
 fn setup(models: &[Arc<ScriptedModel>; 3]) -> EngineSetup {
     let role = |m: &Arc<ScriptedModel>| RoleSetup::new(Arc::clone(m) as Arc<dyn ChatModel>, "m", 256);
     EngineSetup {
-        roles: [role(&models[0]), role(&models[1]), role(&models[2])],
+        roles: heat::debate::engine::duel_roles([role(&models[0]), role(&models[1]), role(&models[2])]),
         prompts: Prompts::default(),
         retry: RetryPolicy { max_retries: 1, ..RetryPolicy::default() },
         judge_temperature: 0.2,

@@ -85,7 +85,10 @@ impl ChatModel for Bench {
 fn panel_format() -> FormatRecord {
     FormatRecord {
         name: "bench".into(),
-        labels: ["Proposition", "Opposition", "Chair"].map(String::from),
+        labels: ["Proposition", "Opposition", "Chair"].map(String::from).to_vec(),
+        debaters: 2,
+        sides: Vec::new(),
+        convergence: None,
         opening_arguments: 1,
         resolve_early: true,
         phases: Vec::new(),
@@ -100,11 +103,11 @@ fn setup(bench: &Arc<Bench>) -> EngineSetup {
     let role = |model: Arc<dyn ChatModel>| RoleSetup::new(model, "m", 512);
     let debater = |text: &str| role(Arc::new(ScriptedModel::new([], Reply::text(text))));
     EngineSetup {
-        roles: [
+        roles: heat::debate::engine::duel_roles([
             debater("Tabs win: one keystroke, and each reader picks the width."),
             debater("Spaces win: code looks the same in every editor."),
             role(Arc::clone(bench) as Arc<dyn ChatModel>),
-        ],
+        ]),
         prompts: Prompts::default(),
         retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
         judge_temperature: 0.2,

@@ -36,7 +36,7 @@ fn debate(advocate: ScriptedModel) -> (Arc<ScriptedModel>, DebateHandle) {
     let verdict = r#"{"resolved": true, "verdict": "Settled.", "topic": "Tabs beat spaces", "heat": 0.4}"#;
     let judge = Arc::new(ScriptedModel::new([], Reply::text(verdict)));
     let setup = EngineSetup {
-        roles: [role(&advocate), role(&skeptic), role(&judge)],
+        roles: heat::debate::engine::duel_roles([role(&advocate), role(&skeptic), role(&judge)]),
         prompts: Prompts::default(),
         retry: RetryPolicy::default(),
         judge_temperature: 0.2,

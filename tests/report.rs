@@ -30,7 +30,7 @@ fn model(replies: impl IntoIterator<Item = Reply>, fallback: Reply) -> Arc<Scrip
 fn setup(models: [&Arc<ScriptedModel>; 3]) -> EngineSetup {
     let role = |m: &Arc<ScriptedModel>| RoleSetup::new(Arc::clone(m) as Arc<dyn ChatModel>, "m", 512);
     EngineSetup {
-        roles: models.map(role),
+        roles: heat::debate::engine::duel_roles(models.map(role)),
         prompts: Prompts::default(),
         retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
         judge_temperature: 0.2,

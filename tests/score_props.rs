@@ -14,7 +14,10 @@ use proptest::prelude::*;
 fn format(scores: bool) -> FormatRecord {
     FormatRecord {
         name: "scored".into(),
-        labels: ["Proposition", "Opposition", "Chair"].map(String::from),
+        labels: ["Proposition", "Opposition", "Chair"].map(String::from).to_vec(),
+        debaters: 2,
+        sides: Vec::new(),
+        convergence: None,
         opening_arguments: 1,
         resolve_early: false,
         phases: Vec::new(),

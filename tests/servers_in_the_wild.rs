@@ -80,7 +80,7 @@ fn anthropic_role(server: &MockLlm) -> RoleSetup {
 
 fn setup(role: impl Fn() -> RoleSetup) -> EngineSetup {
     EngineSetup {
-        roles: [role(), role(), role()],
+        roles: heat::debate::engine::duel_roles([role(), role(), role()]),
         prompts: Prompts::default(),
         retry: RetryPolicy { max_retries: 3, ..FAST },
         judge_temperature: 0.2,
@@ -305,7 +305,7 @@ async fn an_argument_empty_after_every_retry_is_a_failed_turn_and_is_never_judge
     let server = MockLlm::with_handler(|request| match role_of(request) {
         Role::Skeptic => Reply::sse(&openai_stream("m", &[], Some("stop")), 64),
         Role::Judge => Reply::sse(&openai_stream("m", &words(VERDICT_DONE), Some("stop")), 64),
-        role @ Role::Advocate => Reply::sse(&openai_stream("m", &words(argument(role)), Some("stop")), 64),
+        role => Reply::sse(&openai_stream("m", &words(argument(role)), Some("stop")), 64),
     })
     .await;
     let (events, state) = debate(setup(|| openai_role(&server)), 2).await;
@@ -397,7 +397,7 @@ async fn an_answer_cut_at_max_tokens_is_marked_and_the_judge_is_told() {
             Reply::sse(&body, 64)
         }
         Role::Judge => Reply::sse(&openai_stream("m", &words(VERDICT_DONE), Some("stop")), 64),
-        role @ Role::Skeptic => Reply::sse(&openai_stream("m", &words(argument(role)), Some("stop")), 64),
+        role => Reply::sse(&openai_stream("m", &words(argument(role)), Some("stop")), 64),
     })
     .await;
     let (events, state) = debate(setup(|| openai_role(&server)), 1).await;
@@ -575,7 +575,7 @@ async fn heat_run_marks_a_cut_argument_and_the_export_lists_it() {
     let server = MockLlm::with_handler(|request| match role_of(request) {
         Role::Skeptic => Reply::sse(&openai_stream("m", &["Spaces render ", "the same"], Some("length")), 64),
         Role::Judge => Reply::sse(&openai_stream("m", &words(VERDICT_DONE), Some("stop")), 64),
-        role @ Role::Advocate => Reply::sse(&openai_stream("m", &words(argument(role)), Some("stop")), 64),
+        role => Reply::sse(&openai_stream("m", &words(argument(role)), Some("stop")), 64),
     })
     .await;
     let data = tempfile::tempdir().unwrap();

@@ -334,7 +334,7 @@ async fn one_debate(debate: usize, seed: u64, data: &std::path::Path) -> Run {
         RoleSetup::new(model, "soak-model", 256)
     };
     let setup = EngineSetup {
-        roles: [role(true, 1), role(false, 2), role(judge_anthropic, 3)],
+        roles: heat::debate::engine::duel_roles([role(true, 1), role(false, 2), role(judge_anthropic, 3)]),
         prompts: Prompts::default(),
         retry: RETRY,
         judge_temperature: 0.2,

@@ -38,7 +38,7 @@ async fn eventful_debate(store: &Store) -> (DebateState, String) {
         Reply::text(r#"{"resolved": true, "verdict": "Settled: logs win on cost.", "topic": "t", "heat": 0.3}"#),
     ));
     let setup = EngineSetup {
-        roles: [role(advocate), role(skeptic), role(judge)],
+        roles: heat::debate::engine::duel_roles([role(advocate), role(skeptic), role(judge)]),
         prompts: Prompts::default(),
         retry: RetryPolicy { max_retries: 3, ..RetryPolicy::default() },
         judge_temperature: 0.2,

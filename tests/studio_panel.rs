@@ -18,7 +18,10 @@ use studio_support::{ADVOCATE, SKEPTIC, feed, new_app, screen, started_events};
 fn panel_format() -> FormatRecord {
     FormatRecord {
         name: "oxford".into(),
-        labels: ["Proposition", "Opposition", "Chair"].map(String::from),
+        labels: ["Proposition", "Opposition", "Chair"].map(String::from).to_vec(),
+        debaters: 2,
+        sides: Vec::new(),
+        convergence: None,
         opening_arguments: 1,
         resolve_early: false,
         phases: Vec::new(),

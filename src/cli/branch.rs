@@ -141,7 +141,7 @@ pub async fn run(
         round: request.at,
         records: u64::try_from(end).unwrap_or(u64::MAX),
         how: how(request),
-        participants: setup.participants(),
+        participants: setup.participants(&state.seats()),
         changes: request.changes.clone(),
     };
     let recorder = store.create_branch(shared, state, &branched)?;

@@ -126,9 +126,9 @@ impl<W: Write> TextPrinter<W> {
                 }
             }
             DebateEvent::Formatted { format } => {
-                let [pro, con, _] = format.labels.each_ref().map(|l| crate::sanitize::clean(l));
                 let name = crate::sanitize::clean(&format.name);
-                writeln!(self.out, "  format    {name}: {pro} against {con}, {}", format.judging())?;
+                let lineup = format.lineup().replace(" vs ", " against ");
+                writeln!(self.out, "  format    {name}: {lineup}, {}", format.judging())?;
                 // A panel judge asked on a model of its own says which.
                 for judge in 2..=format.judges {
                     if let Some(model) = crate::debate::panel::model_of(&self.state, judge) {

@@ -30,7 +30,7 @@ pub fn flags(state: &DebateState, command: &str, swap_sides: bool, seats: &[Stri
         flag("debate.max_rounds".into(), state.max_rounds.to_string()),
         flag("debate.initial_heat".into(), format!("{:.2}", state.initial_heat)),
     ];
-    for role in Role::ALL {
+    for role in state.seats() {
         // With the sides swapped, each debater's seat goes to the model that argued the other side.
         let from = match role.opponent() {
             Some(other) if swap_sides => other,
@@ -46,11 +46,12 @@ pub fn flags(state: &DebateState, command: &str, swap_sides: bool, seats: &[Stri
         flags.push(flag(format!("roles.{}.model", role.key()), who.model.clone()));
     }
     // A seat is named by its role, or as the stored debate's format names it.
+    let sitting = state.seats();
     let named = |name: &str| {
-        Role::ALL.into_iter().find(|&r| r.key().eq_ignore_ascii_case(name) || state.label(r).eq_ignore_ascii_case(name))
+        sitting.iter().copied().find(|&r| r.key().eq_ignore_ascii_case(name) || state.label(r).eq_ignore_ascii_case(name))
     };
-    let labels = Role::ALL.map(|r| state.seat_name(r));
-    flags.extend(super::seats::flags(seats, named, &super::seats::accepted(&labels))?);
+    let labels: Vec<String> = Role::ALL.iter().map(|&r| state.seat_name(r)).collect();
+    flags.extend(super::seats::flags(seats, named, &super::seats::accepted(&labels, &sitting))?);
     Ok(flags)
 }
 

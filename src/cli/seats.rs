@@ -34,9 +34,9 @@ pub fn flags(seats: &[String], named: impl Fn(&str) -> Option<Role>, accepted: &
 
 /// The names a seat goes by: the format's seat ids, then the roles' own
 /// where they differ ("proposition, opposition, judge (or advocate, skeptic)").
-pub fn accepted(ids: &[String; Role::COUNT]) -> String {
-    let own: Vec<&str> = Role::ALL.iter().map(|r| r.key()).filter(|k| !ids.iter().any(|id| id == k)).collect();
-    let list = ids.join(", ");
+pub fn accepted(ids: &[String], seats: &[Role]) -> String {
+    let own: Vec<&str> = seats.iter().map(|r| r.key()).filter(|k| !ids.iter().any(|id| id == k)).collect();
+    let list = seats.iter().map(|r| ids[r.position()].as_str()).collect::<Vec<_>>().join(", ");
     if own.is_empty() { list } else { format!("{list} (or {})", own.join(", ")) }
 }
 
@@ -65,8 +65,12 @@ mod tests {
 
     #[test]
     fn the_accepted_names_put_the_formats_first() {
+        let duel = [Role::Advocate, Role::Skeptic, Role::Judge];
         let ids = ["proposition", "opposition", "judge"].map(String::from);
-        assert_eq!(accepted(&ids), "proposition, opposition, judge (or advocate, skeptic)");
-        assert_eq!(accepted(&["advocate", "skeptic", "judge"].map(String::from)), "advocate, skeptic, judge");
+        assert_eq!(accepted(&ids, &duel), "proposition, opposition, judge (or advocate, skeptic)");
+        assert_eq!(accepted(&["advocate", "skeptic", "judge"].map(String::from), &duel), "advocate, skeptic, judge");
+        let vote = ["analyst", "pragmatist", "judge", "contrarian"].map(String::from);
+        let seats = [Role::Advocate, Role::Skeptic, Role::Third];
+        assert_eq!(accepted(&vote, &seats), "analyst, pragmatist, contrarian (or advocate, skeptic, third)");
     }
 }

@@ -203,7 +203,7 @@ fn format_choices(config: &Config) -> tui::settings::FormatChoices {
                 name: f.name.clone(),
                 rounds: f.max_rounds,
                 // Drawn in the roster: cleaned and cut as the fold cuts them.
-                labels: f.record.labels.clone().map(|l| crate::debate::format::clean_label(&l)),
+                labels: f.record.labels.iter().map(|l| crate::debate::format::clean_label(l)).collect(),
                 judges: f.record.judges,
             })
             .collect(),

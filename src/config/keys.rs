@@ -69,9 +69,10 @@ pub fn all() -> Vec<KeySpec> {
         };
         add(&format!("roles.{leaf}"), kind, env, false);
     }
-    for role in ["advocate", "skeptic", "judge"] {
+    // The duel's seats, then the third to sixth debater a format may seat.
+    for role in crate::debate::Role::ALL {
         for (leaf, kind) in ROLE_KEYS {
-            add(&format!("roles.{role}.{leaf}"), kind, None, false);
+            add(&format!("roles.{}.{leaf}", role.key()), kind, None, false);
         }
     }
     add("providers.anthropic.base_url", Kind::Text, Some("ANTHROPIC_BASE_URL"), false);

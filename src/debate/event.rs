@@ -9,21 +9,32 @@ use super::heat::Heat;
 use super::verdict::Verdict;
 use crate::provider::{Adaptation, Usage};
 
-/// A participant's part in the debate.
+/// A seat at the debate: the duel's three (advocate, skeptic, judge), and
+/// the seats of the third to sixth debater a format may add. The log names
+/// a turn by its seat; a format's record gives each seat its label and side
+/// (a `vote` debate's first seat is `advocate` in the log, "Ada" on screen).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     Advocate,
     Skeptic,
     Judge,
+    Third,
+    Fourth,
+    Fifth,
+    Sixth,
 }
 
 impl Role {
-    /// How many roles there are (the rows of [`super::seat::SEATS`]).
-    pub const COUNT: usize = 3;
-    /// The two sides that argue, in the order the judge receives them.
+    /// How many seats there are (the rows of [`super::seat::SEATS`]).
+    pub const COUNT: usize = 7;
+    /// The duel's two sides, in the order the judge receives them.
     pub const DEBATERS: [Role; 2] = [Role::Advocate, Role::Skeptic];
-    pub const ALL: [Role; Role::COUNT] = [Role::Advocate, Role::Skeptic, Role::Judge];
+    /// Every debater's seat, in the order a format fills them.
+    pub const DEBATER_SEATS: [Role; 6] =
+        [Role::Advocate, Role::Skeptic, Role::Third, Role::Fourth, Role::Fifth, Role::Sixth];
+    pub const ALL: [Role; Role::COUNT] =
+        [Role::Advocate, Role::Skeptic, Role::Judge, Role::Third, Role::Fourth, Role::Fifth, Role::Sixth];
 
     pub fn label(self) -> &'static str {
         self.seat().label
@@ -40,7 +51,7 @@ impl Role {
         let other = match self.side() {
             Side::For => Side::Against,
             Side::Against => Side::For,
-            Side::Judge => return None,
+            Side::Judge | Side::Free => return None,
         };
         Role::DEBATERS.into_iter().find(|r| r.side() == other)
     }
@@ -108,6 +119,9 @@ pub enum Outcome {
     /// The judge resolved it, or the rounds ran out, while a debater's
     /// latest stance was `DISSENTING`.
     Dissent,
+    /// Every debater gave the same final answer in one round (a format
+    /// with convergence on).
+    Converged,
     /// A provider failed for good (after its retry budget, or a final error).
     Failed(String),
     /// Stopped by the person before it ended.
@@ -138,6 +152,7 @@ impl Outcome {
             Outcome::MaxRounds => "ended at the round limit".into(),
             Outcome::Consensus => "ended in consensus".into(),
             Outcome::Dissent => "ended with a dissent".into(),
+            Outcome::Converged => "converged".into(),
             Outcome::Failed(why) => format!("failed: {why}"),
             Outcome::Invalidated(why) => format!("invalidated: {why}"),
             // The person stopped it; `heat resume` goes on with it. One word for that, everywhere.

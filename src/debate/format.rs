@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::event::Role;
+use super::seat::Side;
 
 /// The name of the format a log without a `Formatted` event ran.
 pub const DUEL: &str = "duel";
@@ -15,9 +16,21 @@ pub const DUEL: &str = "duel";
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FormatRecord {
     pub name: String,
-    /// The seats' names, by position in [`super::seat::SEATS`]
-    /// (the side for, the side against, the judge).
-    pub labels: [String; Role::COUNT],
+    /// The seats' names, by row of [`super::seat::SEATS`] (the side for,
+    /// the side against, the judge, then any third to sixth debater).
+    pub labels: Vec<String>,
+    /// How many debaters sit: the duel's two, or up to six (filling
+    /// [`Role::DEBATER_SEATS`] in order).
+    #[serde(default = "two", skip_serializing_if = "is_two")]
+    pub debaters: u32,
+    /// Each seat's side, by row of [`super::seat::SEATS`]; empty keeps the
+    /// duel's (for, against, judge).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<Side>,
+    /// Debaters end each turn with a `Final answer:` line, compared each
+    /// round (`debate::vote`): a format without a judge always asks for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub convergence: Option<Convergence>,
     /// How many separate arguments each debater makes in the first round.
     #[serde(default = "one")]
     pub opening_arguments: u32,
@@ -34,9 +47,10 @@ pub struct FormatRecord {
     /// Each seat's brief, by position, in full: the log needs no file to
     /// resume. `None` keeps the prompts heat is run with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub briefs: Option<[String; Role::COUNT]>,
-    /// How many judges sit: 1 (the chair alone) or a panel of up to 5 that
-    /// decides by majority (`debate::panel`).
+    pub briefs: Option<Vec<String>>,
+    /// How many judges sit: none (the debaters' final answers decide by
+    /// vote), 1 (the chair alone) or a panel of up to 5 that decides by
+    /// majority (`debate::panel`).
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub judges: u32,
     /// The models a panel's other judges are asked on (judge 2 first), on
@@ -45,8 +59,30 @@ pub struct FormatRecord {
     pub panel_models: Vec<String>,
 }
 
+/// When the debaters' final answers count as one (`[convergence]` in a
+/// format file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Convergence {
+    /// Two final answers agree at or above this word likeness, in percent
+    /// (100: only answers that are the same once normalised).
+    pub threshold: u32,
+    /// A round where every debater agrees ends the debate (outcome
+    /// `converged`); when false every round is argued and the meter only shows.
+    #[serde(default = "yes")]
+    pub stop: bool,
+}
+
 fn one() -> u32 {
     1
+}
+
+fn two() -> u32 {
+    2
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_two(n: &u32) -> bool {
+    *n == 2
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
@@ -81,19 +117,60 @@ pub fn clean_label(label: &str) -> String {
 impl FormatRecord {
     /// A seat's brief in this format, if it brings its own.
     pub fn brief(&self, role: Role) -> Option<&str> {
-        self.briefs.as_ref().map(|b| b[role.position()].as_str())
+        self.briefs.as_ref().and_then(|b| b.get(role.position())).map(String::as_str)
     }
 
-    /// The name a seat goes by in this format ("Proposition").
+    /// The name a seat goes by in this format ("Proposition"); a seat the
+    /// record does not name keeps heat's.
     pub fn label(&self, role: Role) -> &str {
-        &self.labels[role.position()]
+        self.labels.get(role.position()).map_or(role.label(), String::as_str)
+    }
+
+    /// The side a seat takes in this format.
+    pub fn side(&self, role: Role) -> Side {
+        self.sides.get(role.position()).copied().unwrap_or(role.side())
+    }
+
+    /// The debaters' seats, in order.
+    pub fn debater_seats(&self) -> &'static [Role] {
+        let n = usize::try_from(self.debaters).unwrap_or(usize::MAX).clamp(1, Role::DEBATER_SEATS.len());
+        &Role::DEBATER_SEATS[..n]
+    }
+
+    /// The seats that sit, in screen order: the debaters, then the judge
+    /// if one sits.
+    pub fn seats(&self) -> Vec<Role> {
+        let judge = (self.judges > 0).then_some(Role::Judge);
+        self.debater_seats().iter().copied().chain(judge).collect()
+    }
+
+    /// The seats of a debate in `format` (`None`: the duel's three).
+    pub fn seats_of(format: Option<&FormatRecord>) -> Vec<Role> {
+        format.map_or_else(|| vec![Role::Advocate, Role::Skeptic, Role::Judge], FormatRecord::seats)
+    }
+
+    /// Debaters end each turn with a final answer, compared each round.
+    pub fn final_answers(&self) -> bool {
+        self.convergence.is_some() || self.judges == 0
+    }
+
+    /// Who debates, in words: "Proposition vs Opposition" for two sides,
+    /// "Analyst, Pragmatist and Contrarian" for free seats.
+    pub fn lineup(&self) -> String {
+        let names: Vec<String> = self.debater_seats().iter().map(|&r| clean_label(self.label(r))).collect();
+        match names.as_slice() {
+            [pro, con] if self.side(Role::Advocate) != Side::Free => format!("{pro} vs {con}"),
+            [rest @ .., last] if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => names.join(""),
+        }
     }
 
     /// Who judges, in words: "Chair judging", "Chair and 2 more judges judging".
     pub fn judging(&self) -> String {
         let chair = clean_label(self.label(Role::Judge));
         match self.judges {
-            0 | 1 => format!("{chair} judging"),
+            0 => "no judge: the final answers decide by vote".into(),
+            1 => format!("{chair} judging"),
             2 => format!("{chair} and 1 more judge judging"),
             n => format!("{chair} and {} more judges judging", n - 1),
         }
@@ -126,7 +203,10 @@ mod tests {
         let phase = |name: &str, rounds| Phase { name: name.into(), rounds, instruction: format!("{name}.") };
         FormatRecord {
             name: "oxford".into(),
-            labels: ["Proposition", "Opposition", "Chair"].map(String::from),
+            labels: ["Proposition", "Opposition", "Chair"].map(String::from).to_vec(),
+            debaters: 2,
+            sides: Vec::new(),
+            convergence: None,
             opening_arguments: 3,
             resolve_early: false,
             phases: vec![phase("Opening", Some(1)), phase("Rebuttal", None), phase("Closing", Some(1))],

@@ -26,6 +26,7 @@ pub mod summary;
 pub mod swap;
 pub mod temperature;
 pub mod verdict;
+pub mod vote;
 
 pub use event::{BranchChanges, Command, DebateEvent, Outcome, Participant, Role, TurnPurpose};
 pub use heat::Heat;

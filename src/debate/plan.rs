@@ -8,6 +8,7 @@ use super::heat::Heat;
 use super::panel;
 use super::state::{DebateState, Round, Turn, TurnStatus, VerdictStatus};
 use super::swap::SwapCheck;
+use super::vote;
 
 /// One thing the engine should do.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,12 +77,14 @@ pub fn next_steps_with(state: &DebateState, in_flight: &[Role], options: Options
     };
     let mut steps = Vec::new();
     let mut debaters_settled = true;
-    for role in Role::DEBATERS {
+    for &role in state.debaters() {
         match round.turn(role) {
             Some(t) if t.is_settled() => {}
             Some(t) if t.is_open() && in_flight.contains(&role) => debaters_settled = false,
             Some(t) if matches!(t.status, TurnStatus::Failed { .. }) => {
-                return vec![failed(role, &t.status)];
+                // A free seat is named by its label: its log name ("advocate") is not what it argues.
+                let name = if state.side(role) == super::seat::Side::Free { state.seat_name(role) } else { role.key().into() };
+                return vec![failed(&name, &t.status)];
             }
             // Not started, or left open by an interrupted process.
             _ => {
@@ -93,7 +96,40 @@ pub fn next_steps_with(state: &DebateState, in_flight: &[Role], options: Options
     if !debaters_settled {
         return steps;
     }
+    if state.judges() == 0 {
+        return vote_steps(state, round);
+    }
     judge_steps(state, round, in_flight, options)
+}
+
+/// What follows a round with no judge: the final answers decide. All
+/// alike ends it (`converged`, when the format stops on it); the last
+/// round, or a forced resolution, ends it at the vote; otherwise the next
+/// round starts on the same question, its heat lowered as the answers
+/// agree (`vote::next_heat`) unless a person pinned one.
+fn vote_steps(state: &DebateState, round: &Round) -> Vec<Step> {
+    let tally = vote::of_round(state, round.number);
+    let stops = state.format.as_ref().and_then(|f| f.convergence).is_none_or(|c| c.stop);
+    let converged = tally.as_ref().is_some_and(vote::Tally::converged);
+    let outcome = if state.force_requested {
+        Outcome::Forced
+    } else if converged && stops {
+        Outcome::Converged
+    } else if round.number + 1 >= state.max_rounds {
+        Outcome::MaxRounds
+    } else {
+        let agreement = tally.as_ref().map_or(0.0, vote::Tally::agreement);
+        let heat = state.pinned_heat.unwrap_or_else(|| vote::next_heat(state.initial_heat, agreement));
+        let topic = state.next_question.clone().unwrap_or_else(|| round.topic.clone());
+        return vec![Step::StartRound {
+            round: round.number + 1,
+            topic,
+            heat,
+            injected: state.pending_injections.clone(),
+        }];
+    };
+    let synthesis = tally.as_ref().map(|t| format!("The vote: {}.", vote::describe(state, t)));
+    vec![Step::Finish { outcome, synthesis }]
 }
 
 /// Whether `round` is the debate's last, and whether its judge is to give
@@ -148,8 +184,8 @@ fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role], options: 
         let goes_on = !(wants_final || judge.purpose.is_final());
         // A panel goes on without its chair, its question kept; with no answer at all the chair's failure says why.
         return match said {
-            Said::Lone => vec![failed(Role::Judge, &judge.status)],
-            Said::Undecided if panel::ballots(round).is_empty() => vec![failed(Role::Judge, &judge.status)],
+            Said::Lone => vec![failed(Role::Judge.key(), &judge.status)],
+            Said::Undecided if panel::ballots(round).is_empty() => vec![failed(Role::Judge.key(), &judge.status)],
             Said::Panel(false) | Said::Undecided if goes_on => {
                 vec![start_round(state, round.number + 1, round.topic.clone())]
             }
@@ -251,10 +287,10 @@ fn start_round(state: &DebateState, round: u32, topic: String) -> Step {
     Step::StartRound { round, topic, heat: state.effective_heat(), injected: state.pending_injections.clone() }
 }
 
-fn failed(role: Role, status: &TurnStatus) -> Step {
+fn failed(who: &str, status: &TurnStatus) -> Step {
     let why = match status {
         TurnStatus::Failed { error } => error.clone(),
         _ => "unknown error".into(),
     };
-    Step::Finish { outcome: Outcome::Failed(format!("the {} could not answer: {why}", role.key())), synthesis: None }
+    Step::Finish { outcome: Outcome::Failed(format!("the {who} could not answer: {why}")), synthesis: None }
 }

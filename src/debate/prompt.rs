@@ -16,6 +16,10 @@ use crate::provider::ChatMessage;
 /// prompt (the seed kept eight messages).
 pub const HISTORY_ROUNDS: usize = 3;
 
+/// The brief of a debater's seat past the duel's two, when its format
+/// brings none of its own.
+const DEBATER: &str = include_str!("../../prompts/debater.md");
+
 /// The prompt texts, built in and overridable file by file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Prompts {
@@ -34,6 +38,10 @@ impl Default for Prompts {
                 include_str!("../../prompts/advocate.md"),
                 include_str!("../../prompts/skeptic.md"),
                 include_str!("../../prompts/judge.md"),
+                DEBATER,
+                DEBATER,
+                DEBATER,
+                DEBATER,
             ]
             .map(str::to_string),
             summary: include_str!("../../prompts/summary.md").to_string(),
@@ -52,6 +60,10 @@ impl Prompts {
                 include_str!("../../prompts/compact/advocate.md"),
                 include_str!("../../prompts/compact/skeptic.md"),
                 include_str!("../../prompts/compact/judge.md"),
+                DEBATER,
+                DEBATER,
+                DEBATER,
+                DEBATER,
             ]
             .map(str::to_string),
             summary: include_str!("../../prompts/summary.md").to_string(),
@@ -74,7 +86,9 @@ impl Prompts {
         read("system.md", &mut prompts.system)?;
         read("summary.md", &mut prompts.summary)?;
         for seat in &SEATS {
-            read(seat.brief_file, &mut prompts.briefs[seat.position])?;
+            let mut brief = prompts.briefs[seat.position].clone();
+            read(seat.brief_file, &mut brief)?;
+            prompts.briefs[seat.position] = brief;
         }
         Ok(prompts)
     }
@@ -135,18 +149,43 @@ fn brief_debater_prompt(state: &DebateState, role: Role, round: &Round) -> Strin
         out.push_str(&format!("Moderator's note: {note}\n"));
     }
     let previous = round.number.checked_sub(1).and_then(|n| state.rounds.iter().find(|r| r.number == n));
-    let point = previous.zip(role.opponent()).and_then(|(prev, opponent)| {
-        let said = prev.turn(opponent).filter(|t| t.is_settled())?;
-        extractive::main_point(&said.text).map(|point| (opponent, point))
-    });
-    if let Some((opponent, point)) = &point {
-        out.push_str(&format!("The {}'s main point: \u{201c}{point}\u{201d}\n", state.seat_name(*opponent)));
+    let points: Vec<(Role, String)> = previous
+        .map(|prev| {
+            others(state, role)
+                .into_iter()
+                .filter_map(|other| {
+                    let said = prev.turn(other).filter(|t| t.is_settled())?;
+                    let point = match state.final_answers() {
+                        true => super::vote::final_answer(&said.text).or_else(|| extractive::main_point(&said.text)),
+                        false => extractive::main_point(&said.text),
+                    };
+                    point.map(|point| (other, point))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    for (other, point) in &points {
+        out.push_str(&format!("The {}'s main point: \u{201c}{point}\u{201d}\n", state.seat_name(*other)));
     }
-    let side = role.side().instruction().unwrap_or_default();
-    let reply = if point.is_some() { " Answer that point first." } else { "" };
+    let side = state.side(role).instruction().unwrap_or_default();
+    let reply = match points.len() {
+        0 => "",
+        1 => " Answer that point first.",
+        _ => " Weigh those points first.",
+    };
     out.push_str(&format!("Round {} of {}. {side}{reply}", round.number + 1, state.max_rounds));
     out.push_str(&format_instructions(state, round.number));
     out
+}
+
+/// The seats whose last arguments a debater answers: its opponent in a
+/// two-sided debate, every other debater when it argues a position of its own.
+fn others(state: &DebateState, role: Role) -> Vec<Role> {
+    if state.side(role) == super::seat::Side::Free {
+        state.debaters().iter().copied().filter(|&r| r != role).collect()
+    } else {
+        role.opponent().into_iter().collect()
+    }
 }
 
 /// What a format adds to a debater's round: its phase's name and
@@ -162,8 +201,14 @@ fn format_instructions(state: &DebateState, round: u32) -> String {
         let n = format.opening_arguments;
         out.push_str(&format!("\nMake {n} separate, independent arguments, numbered 1 to {n}."));
     }
+    if format.final_answers() {
+        out.push_str(&format!("\n{FINAL_ANSWER_ASK}"));
+    }
     out
 }
+
+/// What a debater whose final answer is compared is asked to end with.
+pub const FINAL_ANSWER_ASK: &str = "End with one line of the form `Final answer: <your answer in a few words>`.";
 
 fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
     let mut out = control_line(round.heat.get());
@@ -173,9 +218,9 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
         if let Some(verdict) = prev.verdict() {
             out.push_str(&format!("\nThe judge on round {}: {}\n", prev.number + 1, verdict.verdict));
         }
-        if let Some(opponent) = role.opponent() {
-            let said = read_argument(prev, opponent);
-            let name = state.seat_name(opponent);
+        for other in others(state, role) {
+            let said = read_argument(prev, other);
+            let name = state.seat_name(other);
             out.push_str(&format!("\nThe {name} argued last round:\n\"\"\"\n{said}\n\"\"\"\n"));
         }
     }
@@ -185,8 +230,12 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
     for note in &round.injected {
         out.push_str(&format!("\nModerator's note: {note}\n"));
     }
-    let side = role.side().instruction().unwrap_or_default();
-    let reply = if previous.is_some() { " Answer your opponent's points first." } else { "" };
+    let side = state.side(role).instruction().unwrap_or_default();
+    let reply = match (previous, state.side(role)) {
+        (None, _) => "",
+        (Some(_), super::seat::Side::Free) => " Weigh the other debaters' answers first: keep yours or change it, and say why.",
+        (Some(_), _) => " Answer your opponent's points first.",
+    };
     out.push_str(&format!("\nRound {} of {}. {side}{reply}", round.number + 1, state.max_rounds));
     out.push_str(&format_instructions(state, round.number));
     if state.source.is_some() {
@@ -205,7 +254,7 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
 pub fn opening(state: &DebateState, role: Role, round: u32) -> Option<String> {
     let proposition = state.topic.trim().trim_end_matches(['.', '!']).trim();
     let is_question = proposition.ends_with('?');
-    let words = role.side().opening_words()?;
+    let words = state.side(role).opening_words()?;
     let opponent = role.opponent()?;
     let claim = if is_question {
         words.answer.to_string()

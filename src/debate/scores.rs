@@ -32,7 +32,7 @@ impl Scores {
         match role {
             Role::Advocate => &self.advocate,
             Role::Skeptic => &self.skeptic,
-            Role::Judge => &[],
+            _ => &[],
         }
     }
 

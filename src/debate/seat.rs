@@ -6,7 +6,8 @@
 use super::event::Role;
 
 /// The side a seat takes on the proposition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Side {
     /// Argues that the proposition is right.
     For,
@@ -14,6 +15,9 @@ pub enum Side {
     Against,
     /// Weighs the arguments and sets the heat; argues nothing.
     Judge,
+    /// Argues a position of its own (a `vote` or `panel` debater): gives
+    /// its own answer rather than a side it was handed.
+    Free,
 }
 
 impl Side {
@@ -22,6 +26,7 @@ impl Side {
         match self {
             Side::For => Some("Give reasons why this proposition is RIGHT."),
             Side::Against => Some("Give reasons why this proposition is WRONG."),
+            Side::Free => Some("Give your own best answer to this question, with your reasons."),
             Side::Judge => None,
         }
     }
@@ -35,7 +40,17 @@ impl Side {
             Side::Against => {
                 Some(OpeningWords { answer: "No.", verb: "disagree", first: "My first objection is that" })
             }
-            Side::Judge => None,
+            Side::Judge | Side::Free => None,
+        }
+    }
+
+    /// The side a format file names (`pro`, `con`, `free`).
+    pub fn from_name(name: &str) -> Option<Side> {
+        match name {
+            "pro" | "for" => Some(Side::For),
+            "con" | "against" => Some(Side::Against),
+            "free" => Some(Side::Free),
+            _ => None,
         }
     }
 }
@@ -66,7 +81,8 @@ pub struct Seat {
     pub waiting: &'static str,
 }
 
-/// Every seat, in screen order (advocate, skeptic, judge).
+/// Every seat, in the order of [`Role::ALL`]. A format gives the seats it
+/// fills their labels and sides; these are the duel's, and the defaults.
 pub const SEATS: [Seat; Role::COUNT] = [
     Seat {
         role: Role::Advocate,
@@ -98,7 +114,25 @@ pub const SEATS: [Seat; Role::COUNT] = [
         ansi: "1;35",
         waiting: "The judge speaks when both sides have argued.",
     },
+    extra(Role::Third, "third", "Third", 3, "1;36"),
+    extra(Role::Fourth, "fourth", "Fourth", 4, "1;33"),
+    extra(Role::Fifth, "fifth", "Fifth", 5, "1;34"),
+    extra(Role::Sixth, "sixth", "Sixth", 6, "1;37"),
 ];
+
+/// A seat past the duel's: a free debater a format adds.
+const fn extra(role: Role, id: &'static str, label: &'static str, position: usize, ansi: &'static str) -> Seat {
+    Seat {
+        role,
+        id,
+        label,
+        side: Side::Free,
+        brief_file: "debater.md",
+        position,
+        ansi,
+        waiting: "Waiting for the round to start.",
+    }
+}
 
 impl Role {
     /// Its row of [`SEATS`].
@@ -107,7 +141,7 @@ impl Role {
         &SEATS[self as usize]
     }
 
-    /// Its place on screen, left to right, and its colour slot.
+    /// Its row in per-seat tables, and its colour slot.
     pub fn position(self) -> usize {
         self.seat().position
     }
@@ -163,7 +197,8 @@ mod tests {
 
     #[test]
     fn debaters_are_the_seats_that_argue() {
-        assert_eq!(Role::DEBATERS.to_vec(), Role::ALL.into_iter().filter(|r| r.is_debater()).collect::<Vec<_>>());
+        assert_eq!(Role::DEBATERS.to_vec(), Role::ALL.into_iter().filter(|r| r.is_debater()).take(2).collect::<Vec<_>>());
         assert!(!Role::Judge.is_debater());
+        assert_eq!(Role::DEBATER_SEATS.to_vec(), Role::ALL.into_iter().filter(|r| r.is_debater()).collect::<Vec<_>>());
     }
 }

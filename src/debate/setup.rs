@@ -78,6 +78,25 @@ impl RoleSetup {
     }
 }
 
+/// Every seat's set-up from the duel's three (advocate, skeptic, judge):
+/// the seats past the duel's take the advocate's (a format with more
+/// debaters gives them their own; see [`seat_roles`]).
+pub fn duel_roles(duel: [RoleSetup; 3]) -> [RoleSetup; Role::COUNT] {
+    let [advocate, skeptic, judge] = duel;
+    seat_roles(vec![advocate, skeptic], judge)
+}
+
+/// Every seat's set-up from the debaters' (filling
+/// [`Role::DEBATER_SEATS`] in order) and the judge's; a seat left over
+/// takes the first debater's. At least one debater.
+pub fn seat_roles(debaters: Vec<RoleSetup>, judge: RoleSetup) -> [RoleSetup; Role::COUNT] {
+    let first = debaters.first().cloned().unwrap_or_else(|| judge.clone());
+    Role::ALL.map(|role| match Role::DEBATER_SEATS.iter().position(|&r| r == role) {
+        Some(at) => debaters.get(at).cloned().unwrap_or_else(|| first.clone()),
+        None => judge.clone(),
+    })
+}
+
 /// Everything the engine needs besides the debate itself.
 #[derive(Clone)]
 pub struct EngineSetup {
@@ -117,8 +136,9 @@ impl EngineSetup {
         self
     }
 
-    pub fn participants(&self) -> Vec<Participant> {
-        Role::ALL.iter().map(|&r| self.role(r).participant(r)).collect()
+    /// Who plays each of `seats` (the seats that sit).
+    pub fn participants(&self, seats: &[Role]) -> Vec<Participant> {
+        seats.iter().map(|&r| self.role(r).participant(r)).collect()
     }
 }
 

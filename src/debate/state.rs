@@ -289,14 +289,14 @@ impl DebateState {
     /// Whether every debater stated `ACCEPTING_CONSENSUS` in `round`.
     pub fn consensus_in(&self, round: u32) -> bool {
         let Some(r) = self.rounds.iter().find(|r| r.number == round) else { return false };
-        Role::DEBATERS.iter().all(|&role| {
+        self.debaters().iter().all(|&role| {
             r.turn(role).and_then(|t| t.stance.as_ref()).is_some_and(|l| l.stance == Stance::AcceptingConsensus)
         })
     }
 
     /// Whether a debater's latest stance is `DISSENTING`.
     pub fn dissenting(&self) -> bool {
-        Role::DEBATERS.iter().any(|&role| self.stance(role).is_some_and(|(l, _)| l.stance == Stance::Dissenting))
+        self.debaters().iter().any(|&role| self.stance(role).is_some_and(|(l, _)| l.stance == Stance::Dissenting))
     }
 
     /// Whether a seat's stance in `round` differs from its stance before
@@ -327,6 +327,28 @@ impl DebateState {
     /// [`Self::label`] in lower case, as prompts name a seat ("the skeptic").
     pub fn seat_name(&self, role: Role) -> String {
         self.label(role).to_lowercase()
+    }
+
+    /// The debaters' seats, in order: the duel's two, or a format's.
+    pub fn debaters(&self) -> &'static [Role] {
+        self.format.as_ref().map_or(&Role::DEBATERS, FormatRecord::debater_seats)
+    }
+
+    /// Every seat that sits, in screen order: the debaters, then the judge
+    /// (whose one seat and pane a panel shares).
+    pub fn seats(&self) -> Vec<Role> {
+        FormatRecord::seats_of(self.format.as_ref())
+    }
+
+    /// The side a seat takes in this debate's format.
+    pub fn side(&self, role: Role) -> super::seat::Side {
+        self.format.as_ref().map_or(role.side(), |f| f.side(role))
+    }
+
+    /// The debaters end each turn with a final answer, compared each round
+    /// (`debate::vote`).
+    pub fn final_answers(&self) -> bool {
+        self.format.as_ref().is_some_and(FormatRecord::final_answers)
     }
 
     /// The two sides' names in prompts, the side for first ("advocate",
@@ -364,10 +386,10 @@ impl DebateState {
 
     /// A side's running total in the tug-of-war; the judge has none.
     pub fn total(&self, role: Role) -> i32 {
-        match role {
-            Role::Advocate => self.tug(),
-            Role::Skeptic => -self.tug(),
-            Role::Judge => 0,
+        match self.side(role) {
+            super::seat::Side::For => self.tug(),
+            super::seat::Side::Against => -self.tug(),
+            super::seat::Side::Judge | super::seat::Side::Free => 0,
         }
     }
 
@@ -377,9 +399,9 @@ impl DebateState {
         self.format.as_ref().is_none_or(|f| f.resolve_early)
     }
 
-    /// How many judges sit: the chair alone (1) or a panel.
+    /// How many judges sit: none (a vote), the chair alone (1) or a panel.
     pub fn judges(&self) -> u32 {
-        self.format.as_ref().map_or(1, |f| f.judges.max(1))
+        self.format.as_ref().map_or(1, |f| f.judges)
     }
 
     /// The panel's decision on `round` so far; `None` with one judge, or

@@ -10,7 +10,7 @@ use super::prompt::Prompts;
 use super::setup::RoleSetup;
 use super::state::VerdictStatus;
 use super::temperature::{self, Purpose};
-use super::{DebateEvent, DebateState, Role};
+use super::{DebateEvent, DebateState};
 use crate::provider::retry::{RetryPolicy, TurnItem, with_retry};
 use crate::provider::{ChatMessage, ChatRequest, Chunk, Usage};
 
@@ -76,9 +76,9 @@ fn debate_brief(state: &DebateState, arguments: bool) -> String {
     }
     if let Some(last) = state.rounds.last().filter(|_| arguments) {
         brief.push_str("\nThe last round's arguments:\n");
-        for role in Role::DEBATERS {
+        for &role in state.debaters() {
             let text = last.argument(role).unwrap_or("(no argument)");
-            brief.push_str(&format!("\n{}:\n{}\n", role.label(), super::prompt::head(text.trim(), ARGUMENT_CHARS)));
+            brief.push_str(&format!("\n{}:\n{}\n", state.label(role), super::prompt::head(text.trim(), ARGUMENT_CHARS)));
         }
     }
     if let Some(finish) = &state.finish {

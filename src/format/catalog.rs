@@ -10,19 +10,24 @@ use super::{Format, Origin};
 use crate::debate::format::DUEL;
 
 /// The built-in formats, by name, in the order `heat formats` lists them.
-pub const BUILT_IN: [(&str, &str); 2] = [
+pub const BUILT_IN: [(&str, &str); 3] = [
     (DUEL, include_str!("../../assets/formats/duel.toml")),
     ("oxford", include_str!("../../assets/formats/oxford.toml")),
+    ("vote", include_str!("../../assets/formats/vote.toml")),
 ];
 
 /// The brief files a format may name without shipping its own.
-pub const BUILT_IN_BRIEFS: [(&str, &str); 6] = [
+pub const BUILT_IN_BRIEFS: [(&str, &str); 10] = [
     ("advocate.md", include_str!("../../prompts/advocate.md")),
     ("skeptic.md", include_str!("../../prompts/skeptic.md")),
     ("judge.md", include_str!("../../prompts/judge.md")),
     ("oxford_proposition.md", include_str!("../../prompts/oxford_proposition.md")),
     ("oxford_opposition.md", include_str!("../../prompts/oxford_opposition.md")),
     ("oxford_judge.md", include_str!("../../prompts/oxford_judge.md")),
+    ("debater.md", include_str!("../../prompts/debater.md")),
+    ("vote_analyst.md", include_str!("../../prompts/vote_analyst.md")),
+    ("vote_pragmatist.md", include_str!("../../prompts/vote_pragmatist.md")),
+    ("vote_contrarian.md", include_str!("../../prompts/vote_contrarian.md")),
 ];
 
 /// A brief's text: beside a user's format file first, then built in.

@@ -8,7 +8,9 @@ use toml::Spanned;
 
 use super::{Format, Origin, SeatModel};
 use crate::config::keys::PROVIDERS;
-use crate::debate::format::{FormatRecord, Phase};
+use crate::debate::Role;
+use crate::debate::format::{Convergence, FormatRecord, Phase};
+use crate::debate::seat::Side;
 
 /// The most debaters and judges a format may seat.
 pub const MAX_DEBATERS: usize = 6;
@@ -30,6 +32,22 @@ struct FormatFile {
     judges: Spanned<JudgesFile>,
     #[serde(default)]
     phases: Vec<Spanned<PhaseFile>>,
+    convergence: Option<Spanned<ConvergenceFile>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConvergenceFile {
+    /// Word likeness from 0 to 1 at which two final answers count as one.
+    #[serde(default = "exact")]
+    threshold: Spanned<f64>,
+    /// A round where every debater agrees ends the debate.
+    #[serde(default = "yes")]
+    stop: bool,
+}
+
+fn exact() -> Spanned<f64> {
+    Spanned::new(0..0, 1.0)
 }
 
 fn yes() -> bool {
@@ -55,7 +73,8 @@ struct JudgesFile {
     count: Spanned<u32>,
     #[serde(default)]
     label: Option<String>,
-    brief: Spanned<String>,
+    /// Required when a judge sits.
+    brief: Option<Spanned<String>>,
     provider: Option<Spanned<String>>,
     model: Option<String>,
     max_tokens: Option<Spanned<u32>>,
@@ -83,30 +102,56 @@ pub fn parse(name: &str, text: &str, origin: &Origin) -> anyhow::Result<Format> 
         place.error(e.span(), &message)
     })?;
     check(&place, &file)?;
-    let debaters: Vec<&SeatFile> = file.seats.iter().map(Spanned::get_ref).collect();
-    let find = |side: &str| debaters.iter().copied().find(|s| s.side.get_ref() == side);
-    let (Some(pro), Some(con)) = (find("pro"), find("con")) else {
-        return Err(place.error(None, "a format needs one seat with side = \"pro\" and one with side = \"con\""));
-    };
+    let seats = seat_order(&file);
     let judges = file.judges.get_ref();
     let brief = |b: &Spanned<String>| -> anyhow::Result<(String, String)> {
         let text = super::catalog::brief_text(b.get_ref(), origin)
             .ok_or_else(|| place.error(Some(b.span()), &missing_brief(b.get_ref(), origin)))?;
         Ok((b.get_ref().clone(), text))
     };
-    let label = |given: &Option<String>, id: &str| given.clone().unwrap_or_else(|| capitalised(id));
     let seat_model = |s: &SeatFile| SeatModel {
         provider: s.provider.as_ref().map(|p| p.get_ref().clone()),
         model: s.model.clone(),
         max_tokens: s.max_tokens.as_ref().map(|m| *m.get_ref()),
     };
+    // Every seat's row, by `Role::ALL` position; the judge's row is filled even with no judge.
+    let mut labels: Vec<String> = Role::ALL.iter().map(|r| r.label().to_string()).collect();
+    let mut sides: Vec<Side> = Role::ALL.iter().map(|r| r.side()).collect();
+    let mut seat_ids: Vec<String> = Role::ALL.iter().map(|r| r.key().to_string()).collect();
+    let mut briefs: Vec<(String, String)> = vec![(String::new(), String::new()); Role::COUNT];
+    let mut models: Vec<SeatModel> = vec![SeatModel::default(); Role::COUNT];
+    for (&role, seat) in Role::DEBATER_SEATS.iter().zip(&seats) {
+        let at = role.position();
+        labels[at] = seat.label.clone().unwrap_or_else(|| capitalised(seat.id.get_ref()));
+        sides[at] = Side::from_name(seat.side.get_ref()).unwrap_or(Side::Free);
+        seat_ids[at].clone_from(seat.id.get_ref());
+        briefs[at] = brief(&seat.brief)?;
+        models[at] = seat_model(seat);
+    }
+    let judge = Role::Judge.position();
+    labels[judge] = judges.label.clone().unwrap_or_else(|| "Judge".into());
+    if let Some(b) = &judges.brief {
+        briefs[judge] = brief(b)?;
+    }
+    models[judge] = SeatModel {
+        provider: judges.provider.as_ref().map(|p| p.get_ref().clone()),
+        model: judges.model.clone(),
+        max_tokens: judges.max_tokens.as_ref().map(|m| *m.get_ref()),
+    };
+    let debaters = u32::try_from(seats.len()).unwrap_or(2);
+    // A record as short as a two-seat format's always was: its log reads as before.
+    let rows = if debaters == 2 { 3 } else { Role::COUNT.min(Role::Judge.position() + seats.len() - 1) };
+    let two_sided = sides[..3] == [Side::For, Side::Against, Side::Judge] && debaters == 2;
     let record = FormatRecord {
         name: name.to_string(),
-        labels: [
-            label(&pro.label, pro.id.get_ref()),
-            label(&con.label, con.id.get_ref()),
-            judges.label.clone().unwrap_or_else(|| "Judge".into()),
-        ],
+        labels: labels[..rows].to_vec(),
+        debaters,
+        sides: if two_sided { Vec::new() } else { sides[..rows].to_vec() },
+        convergence: file.convergence.as_ref().map(|c| Convergence {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // checked to lie in 0..=1
+            threshold: (c.get_ref().threshold.get_ref() * 100.0).round() as u32,
+            stop: c.get_ref().stop,
+        }),
         opening_arguments: file.opening_arguments.as_ref().map_or(1, |n| *n.get_ref()),
         resolve_early: file.resolve_early,
         scores: file.scores,
@@ -122,7 +167,7 @@ pub fn parse(name: &str, text: &str, origin: &Origin) -> anyhow::Result<Format> 
                 }
             })
             .collect(),
-        briefs: None,
+        briefs: Some(briefs[..rows].iter().map(|(_, text)| text.clone()).collect()),
         judges: *judges.count.get_ref(),
         panel_models: judges
             .models
@@ -130,26 +175,31 @@ pub fn parse(name: &str, text: &str, origin: &Origin) -> anyhow::Result<Format> 
             .map(|m| m.get_ref().iter().map(|name| name.trim().to_string()).collect())
             .unwrap_or_default(),
     };
-    let briefs = [brief(&pro.brief)?, brief(&con.brief)?, brief(&judges.brief)?];
-    let record = FormatRecord { briefs: Some(briefs.clone().map(|(_, text)| text)), ..record };
     Ok(Format {
         name: name.to_string(),
         summary: file.summary.trim().to_string(),
         origin: origin.clone(),
         max_rounds: file.max_rounds.as_ref().map(|n| *n.get_ref()),
-        seat_ids: [pro.id.get_ref().clone(), con.id.get_ref().clone(), "judge".into()],
+        seat_ids,
         briefs,
-        models: [
-            seat_model(pro),
-            seat_model(con),
-            SeatModel {
-                provider: judges.provider.as_ref().map(|p| p.get_ref().clone()),
-                model: judges.model.clone(),
-                max_tokens: judges.max_tokens.as_ref().map(|m| *m.get_ref()),
-            },
-        ],
+        models,
         record,
     })
+}
+
+/// The file's seats in the order they fill [`Role::DEBATER_SEATS`]: a
+/// two-sided format's pro seat first and con seat second, whatever their
+/// order in the file; free seats in file order.
+fn seat_order(file: &FormatFile) -> Vec<&SeatFile> {
+    let seats: Vec<&SeatFile> = file.seats.iter().map(Spanned::get_ref).collect();
+    let rank = |s: &&SeatFile| match s.side.get_ref().as_str() {
+        "pro" => 0,
+        "con" => 1,
+        _ => 2,
+    };
+    let mut ordered = seats;
+    ordered.sort_by_key(rank);
+    ordered
 }
 
 /// Everything a file may say that its shape does not already refuse.
@@ -184,13 +234,15 @@ fn check(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
     }
     let last = file.seats.last().map(Spanned::span);
     if file.seats.len() > MAX_DEBATERS {
-        let said = format!("{} debaters is too many; a format seats 1 to {MAX_DEBATERS}", file.seats.len());
+        let said = format!("{} debaters is too many; a format seats 2 to {MAX_DEBATERS}", file.seats.len());
         return Err(place.error(last, &said));
     }
     let count = |side: &str| file.seats.iter().filter(|s| s.get_ref().side.get_ref() == side).count();
-    if file.seats.len() != 2 || count("pro") != 1 || count("con") != 1 {
+    let two_sided = file.seats.len() == 2 && count("pro") == 1 && count("con") == 1;
+    let free = count("free") == file.seats.len() && file.seats.len() >= 2;
+    if !two_sided && !free {
         let said = format!(
-            "this format seats {} debaters ({} pro, {} con, {} free); heat runs formats of one \"pro\" and one \"con\" seat for now, and more seats or free ones are not supported yet",
+            "this format seats {} debater(s) ({} pro, {} con, {} free); heat runs one \"pro\" and one \"con\" seat, or 2 to {MAX_DEBATERS} seats that are all \"free\"",
             file.seats.len(),
             count("pro"),
             count("con"),
@@ -205,11 +257,22 @@ fn check(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
         let said = format!("judges.count = {n} is too many; a format has 0 to {MAX_JUDGES} judges");
         return Err(place.error(Some(judges.count.span()), &said));
     }
-    if n == 0 {
-        let said = "judges.count = 0: heat runs a debate with at least one judge for now; a debate with no judge is not supported yet".to_string();
+    if free && n > 0 {
+        let said = format!(
+            "judges.count = {n} with free seats: heat runs free debaters with no judge for now (judges.count = 0; their final answers decide by vote); a judge for free debaters is not supported yet"
+        );
         return Err(place.error(Some(judges.count.span()), &said));
     }
-    check_brief(place, &judges.brief)?;
+    if two_sided && n == 0 {
+        let said = "judges.count = 0: a \"pro\" and \"con\" debate needs a judge (1 to 5); a debate with no judge seats free debaters whose final answers decide by vote";
+        return Err(place.error(Some(judges.count.span()), said));
+    }
+    match &judges.brief {
+        Some(brief) => check_brief(place, brief)?,
+        None if n > 0 => return Err(place.error(Some(file.judges.span()), "[judges] needs a brief (a prompt file) when a judge sits")),
+        None => {}
+    }
+    check_convergence(place, file)?;
     check_model(place, judges.provider.as_ref(), judges.max_tokens.as_ref())?;
     if let Some(models) = &judges.models {
         let others = n - 1;
@@ -226,6 +289,19 @@ fn check(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
         return Err(place.error(None, "summary is empty; say in one line what the format does"));
     }
     check_rounds(place, file)
+}
+
+fn check_convergence(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
+    let Some(convergence) = &file.convergence else { return Ok(()) };
+    let threshold = &convergence.get_ref().threshold;
+    if !(0.1..=1.0).contains(threshold.get_ref()) {
+        let said = format!(
+            "convergence.threshold = {} is out of range; 0.1 to 1 (the share of words two final answers must share; 1 means the same once normalised)",
+            threshold.get_ref()
+        );
+        return Err(place.error(Some(threshold.span()), &said));
+    }
+    Ok(())
 }
 
 /// Seat ids are different from each other and from the other seats' role
@@ -246,7 +322,7 @@ fn check_ids(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
             "con" => "skeptic",
             _ => "",
         };
-        if ["advocate", "skeptic", "judge"].contains(&name.as_str()) && name != own {
+        if Role::ALL.iter().any(|r| r.key() == name) && name != own {
             let said = format!(
                 "id = {:?} is another seat's name (advocate is the pro seat, skeptic the con seat, judge the judge); choose another",
                 id.get_ref()

@@ -42,10 +42,11 @@ pub struct Format {
     pub max_rounds: Option<u32>,
     /// Each seat's id in the file (`proposition`), by position in
     /// [`crate::debate::seat::SEATS`]; `--seat ID=MODEL` names these.
-    pub seat_ids: [String; Role::COUNT],
-    /// Each seat's brief: the file name and its text.
-    pub briefs: [(String, String); Role::COUNT],
-    pub models: [SeatModel; Role::COUNT],
+    pub seat_ids: Vec<String>,
+    /// Each seat's brief: the file name and its text (empty for a seat
+    /// the format does not fill).
+    pub briefs: Vec<(String, String)>,
+    pub models: Vec<SeatModel>,
     /// What the log keeps.
     pub record: FormatRecord,
 }
@@ -70,11 +71,16 @@ impl Format {
         (!self.is_duel()).then(|| self.record.clone())
     }
 
+    /// The seats that sit: the debaters, then the judge if one sits.
+    pub fn seats(&self) -> Vec<Role> {
+        self.record.seats()
+    }
+
     /// The seat a `--seat` name means: the format's seat id or label, or
     /// the role's own name (advocate, skeptic, judge), in any case.
     pub fn seat_named(&self, name: &str) -> Option<Role> {
         let name = name.trim();
-        Role::ALL.into_iter().find(|&role| {
+        self.seats().into_iter().find(|&role| {
             self.seat_ids[role.position()].eq_ignore_ascii_case(name)
                 || self.record.label(role).eq_ignore_ascii_case(name)
                 || role.key().eq_ignore_ascii_case(name)
@@ -83,9 +89,8 @@ impl Format {
 
     /// One line for `heat formats`.
     pub fn line(&self) -> String {
-        let [pro, con, _] = self.record.labels.each_ref();
         let rounds = self.max_rounds.map(|n| format!(", {n} rounds")).unwrap_or_default();
-        format!("{pro} vs {con}, {}{rounds}: {}", self.record.judging(), self.summary)
+        format!("{}, {}{rounds}: {}", self.record.lineup(), self.record.judging(), self.summary)
     }
 }
 

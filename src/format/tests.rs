@@ -41,7 +41,7 @@ fn the_built_in_formats_parse_and_the_duel_keeps_its_log_unchanged() {
     let catalog = Catalog::load(None);
     assert!(catalog.problems.is_empty(), "{:?}", catalog.problems);
     let names: Vec<&str> = catalog.formats.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["duel", "oxford"]);
+    assert_eq!(names, ["duel", "oxford", "vote"]);
     let duel = catalog.find("DUEL").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(duel.log_record(), None, "a duel writes no Formatted event");
     assert_eq!(duel.record.labels, ["Advocate", "Skeptic", "Judge"]);
@@ -56,6 +56,17 @@ fn the_built_in_formats_parse_and_the_duel_keeps_its_log_unchanged() {
     assert_eq!(oxford.seat_named("judge"), Some(Role::Judge));
     assert_eq!(oxford.seat_named("advocate"), Some(Role::Advocate));
     assert_eq!(oxford.seat_named("moderator"), None);
+    let vote = catalog.find("vote").unwrap_or_else(|e| panic!("{e}"));
+    let record = &vote.record;
+    assert_eq!((record.debaters, record.judges, record.final_answers()), (3, 0, true));
+    assert_eq!(vote.seats(), [Role::Advocate, Role::Skeptic, Role::Third], "three debaters and no judge sit");
+    assert_eq!(record.label(Role::Third), "Contrarian");
+    assert_eq!(record.side(Role::Advocate), crate::debate::Side::Free);
+    assert_eq!(record.convergence.map(|c| (c.threshold, c.stop)), Some((60, true)));
+    assert_eq!(vote.seat_named("contrarian"), Some(Role::Third));
+    assert_eq!(vote.seat_named("judge"), None, "no judge sits in a vote");
+    assert!(record.brief(Role::Third).is_some_and(|b| b.contains("CONTRARIAN")));
+    assert_eq!(record.lineup(), "Analyst, Pragmatist and Contrarian");
 }
 
 #[test]
@@ -88,10 +99,18 @@ fn seats_are_checked_with_their_line() {
     let seat = "\n[[seats]]\nid = \"x\"\nside = \"free\"\nbrief = \"advocate.md\"\n";
     let seven = GOOD.replace("[judges]", &format!("{}\n[judges]", seat.repeat(5)));
     let e = error(&seven);
-    assert!(e.contains("7 debaters is too many; a format seats 1 to 6"), "{e}");
+    assert!(e.contains("7 debaters is too many; a format seats 2 to 6"), "{e}");
     let three = GOOD.replace("[judges]", &format!("{seat}\n[judges]"));
     let e = error(&three);
-    assert!(e.contains("seats 3 debaters (1 pro, 1 con, 1 free)") && e.contains("not supported yet"), "{e}");
+    assert!(e.contains("seats 3 debater(s) (1 pro, 1 con, 1 free)") && e.contains("or 2 to 6 seats that are all \"free\""), "{e}");
+    // Free seats with a judge: not yet, and said so.
+    let free = GOOD.replace("side = \"pro\"", "side = \"free\"").replace("side = \"con\"", "side = \"free\"");
+    let e = error(&free);
+    assert!(e.contains("with free seats: heat runs free debaters with no judge for now"), "{e}");
+    let vote = parse(&free.replace("[judges]", "[judges]\ncount = 0")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(vote.seats(), [Role::Advocate, Role::Skeptic]);
+    let e = error(&free.replace("[judges]", "[convergence]\nthreshold = 80\n\n[judges]\ncount = 0"));
+    assert!(e.contains("convergence.threshold = 80 is out of range; 0.1 to 1"), "{e}");
     let e = error(&GOOD.replace("id = \"pro-side\"", "id = \"pro side\""));
     assert!(e.contains("line 5: id = \"pro side\" is not a seat id"), "{e}");
 }
@@ -101,7 +120,7 @@ fn judges_briefs_and_providers_are_checked() {
     let e = error(&GOOD.replace("[judges]", "[judges]\ncount = 6"));
     assert!(e.contains("line 17: judges.count = 6 is too many; a format has 0 to 5 judges"), "{e}");
     let e = error(&GOOD.replace("[judges]", "[judges]\ncount = 0"));
-    assert!(e.contains("judges.count = 0: heat runs a debate with at least one judge for now"), "{e}");
+    assert!(e.contains("judges.count = 0: a \"pro\" and \"con\" debate needs a judge"), "{e}");
     // A panel: its other judges may each name a model.
     let panel =
         parse(&GOOD.replace("[judges]", "[judges]\ncount = 3\nmodels = [\"gpt-4.1-mini\", \" claude-haiku-4-5 \"]"))
@@ -140,7 +159,7 @@ fn user_formats_add_replace_and_a_broken_one_is_named_without_hiding_the_rest() 
     write("notes.txt", "not a format");
     let catalog = Catalog::load(Some(dir.path()));
     let names: Vec<&str> = catalog.formats.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["duel", "oxford", "mine"]);
+    assert_eq!(names, ["duel", "oxford", "vote", "mine"]);
     let oxford = catalog.find("oxford").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(oxford.summary, "my own oxford", "a user file replaces the built-in of its name");
     assert_eq!(catalog.problems.len(), 1, "{:?}", catalog.problems);

@@ -17,6 +17,10 @@ const HEAT_MAX: f32 = Heat::MAX.get();
 pub const ADVOCATE: RGBColor = RGBColor(0x2f, 0x7b, 0xd8);
 pub const SKEPTIC: RGBColor = RGBColor(0xe0, 0x67, 0x2a);
 pub const JUDGE: RGBColor = RGBColor(0x8a, 0x63, 0xd2);
+const THIRD: RGBColor = RGBColor(0x1f, 0x9e, 0x89);
+const FOURTH: RGBColor = RGBColor(0xc9, 0x9a, 0x06);
+const FIFTH: RGBColor = RGBColor(0x3d, 0x5a, 0xa8);
+const SIXTH: RGBColor = RGBColor(0x6b, 0x6e, 0x75);
 pub const PERSON: RGBColor = RGBColor(0xd6, 0x33, 0x6c);
 const AXIS: RGBColor = RGBColor(0x8a, 0x8f, 0x98);
 
@@ -29,6 +33,10 @@ pub fn seat_colour(role: Role) -> RGBColor {
         Role::Advocate => ADVOCATE,
         Role::Skeptic => SKEPTIC,
         Role::Judge => JUDGE,
+        Role::Third => THIRD,
+        Role::Fourth => FOURTH,
+        Role::Fifth => FIFTH,
+        Role::Sixth => SIXTH,
     }
 }
 

@@ -67,10 +67,12 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
     };
     let mut setups = Vec::new();
     for choice in &selection.roles {
-        setups.push(role_setup(choice)?);
+        setups.push((choice.role, role_setup(choice)?));
     }
+    // A seat the format does not sit holds the first seat's set-up: the engine never asks it.
+    let first = setups.first().map(|(_, s)| s.clone()).context("no seat was chosen")?;
     let roles: [RoleSetup; Role::COUNT] =
-        setups.try_into().map_err(|_| anyhow::anyhow!("expected one setup per seat"))?;
+        Role::ALL.map(|role| setups.iter().find(|(r, _)| *r == role).map_or_else(|| first.clone(), |(_, s)| s.clone()));
     let prompts_dir = config.text("debate.prompts_dir").map(std::path::PathBuf::from);
     let all_local = selection.roles.iter().all(|r| r.kind == ProviderKind::Local);
     let base = match config.defaulted("providers.local.prompts") {

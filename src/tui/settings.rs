@@ -55,15 +55,15 @@ pub struct FormatChoice {
     /// Its own number of rounds, if it has one.
     pub rounds: Option<u32>,
     /// What its seats are called, by position (the start screen's roster).
-    pub labels: [String; crate::debate::Role::COUNT],
+    pub labels: Vec<String>,
     /// How many judges sit (a panel when more than one).
     pub judges: u32,
 }
 
 impl FormatChoices {
     /// The names a format's seats go by, when it is one of these.
-    pub fn labels(&self, name: &str) -> Option<&[String; crate::debate::Role::COUNT]> {
-        self.formats.iter().find(|f| f.name == name).map(|f| &f.labels)
+    pub fn labels(&self, name: &str) -> Option<&[String]> {
+        self.formats.iter().find(|f| f.name == name).map(|f| f.labels.as_slice())
     }
 
     /// How many judges a format seats; 1 for a name that is none of these.

@@ -207,6 +207,6 @@ pub fn pace(role: Role, round: usize) -> (u64, f64) {
     match role {
         Role::Advocate => (first, [31.0, 28.0, 33.0, 30.0][round % 4]),
         Role::Skeptic => (first + 350, [29.0, 32.0, 27.0, 31.0][round % 4]),
-        Role::Judge => (1200, 36.0),
+        _ => (1200, 36.0),
     }
 }

@@ -26,7 +26,7 @@ use super::guard::turn::{self as guard, ArgumentOutcome, SentPrompt};
 use super::notices::{self, served_name};
 use super::plan::{self, Step, next_steps_with};
 use super::prompt;
-pub use super::setup::{DebateSpec, EngineSetup, Grounding, RoleSetup, StructuredSetting};
+pub use super::setup::{DebateSpec, EngineSetup, Grounding, RoleSetup, StructuredSetting, duel_roles, seat_roles};
 use super::state::DebateState;
 use super::temperature::{self, Purpose};
 use super::{extractive, grounding, scores, verdict};
@@ -89,7 +89,7 @@ pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
         topic,
         max_rounds: spec.max_rounds.max(1),
         initial_heat: spec.initial_heat,
-        participants: setup.participants(),
+        participants: setup.participants(&super::format::FormatRecord::seats_of(spec.format.as_ref())),
     };
     let Grounding { date, source } = spec.grounding;
     let grounded = (date.is_some() || source.is_some()).then_some(DebateEvent::Grounded { date, source });

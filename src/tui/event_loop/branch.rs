@@ -80,7 +80,7 @@ fn begin(
         round: request.round,
         records: u64::try_from(shared.len()).unwrap_or(u64::MAX),
         how: changes.describe(seats),
-        participants: setup.participants(),
+        participants: setup.participants(&parent.seats()),
         changes,
     };
     let recorder = studio.store.create_branch(shared, parent, &branched)?;

@@ -93,6 +93,7 @@ fn badge(app: &App) -> Span<'static> {
     let (text, color) = match &app.debate.finish {
         Some(f) => match f.outcome {
             Outcome::Resolved | Outcome::Forced | Outcome::MaxRounds | Outcome::Consensus => ("✓ ENDED", theme.good),
+            Outcome::Converged => ("✓ CONVERGED", theme.good),
             Outcome::Dissent => ("✓ ENDED · DISSENT", theme.warn),
             Outcome::Failed(_) => ("✗ FAILED", theme.error),
             Outcome::Invalidated(_) => ("✗ INVALIDATED", theme.error),

@@ -1,0 +1,199 @@
+//! The `vote` format against scripted debaters: three free seats and no
+//! judge. Round 1 is blind, later rounds carry every other seat's last
+//! argument, the final answers decide by majority (ties to the answer
+//! given first), a round where all agree ends the debate, the heat falls as
+//! the answers agree, and pin, inject, force and pause work as in a duel.
+#![allow(clippy::unwrap_used)]
+// Heats are copied through the planner from one formula; exact comparison is right.
+#![allow(clippy::float_cmp)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
+use heat::debate::format::FormatRecord;
+use heat::debate::prompt::Prompts;
+use heat::debate::{Command, DebateEvent, DebateState, Heat, Outcome, Role, vote};
+use heat::format::{Format, Origin};
+use heat::provider::retry::RetryPolicy;
+use heat::provider::scripted::{Reply, ScriptedModel};
+
+/// The built-in `vote` format's record, or one with `n` free seats whose
+/// answers must match once normalised.
+fn format(n: usize) -> FormatRecord {
+    let text = include_str!("../assets/formats/vote.toml");
+    if n == 3 {
+        return Format::parse("vote", text, &Origin::BuiltIn).unwrap().record;
+    }
+    exact(n)
+}
+
+fn exact(n: usize) -> FormatRecord {
+    let seats: String = (0..n)
+        .map(|i| format!("[[seats]]\nid = \"d{i}\"\nside = \"free\"\nbrief = \"debater.md\"\n\n"))
+        .collect();
+    let file = format!("summary = \"{n} debaters\"\n{seats}[judges]\ncount = 0\n[convergence]\nthreshold = 1.0\n");
+    Format::parse("many", &file, &Origin::BuiltIn).unwrap().record
+}
+
+/// One debater that says `answers[round]` as its final answer each round.
+fn debater(name: &str, answers: &[&str]) -> Arc<ScriptedModel> {
+    let replies: Vec<Reply> = answers
+        .iter()
+        .enumerate()
+        .map(|(round, answer)| {
+            Reply::text(&format!("{name} reasons in round {}: weeks shape lives.\nFinal answer: {answer}", round + 1))
+        })
+        .collect();
+    let last = replies.last().cloned().unwrap();
+    Arc::new(ScriptedModel::new(replies, last))
+}
+
+fn setup(debaters: &[Arc<ScriptedModel>]) -> EngineSetup {
+    let role = |m: &Arc<ScriptedModel>| RoleSetup::new(Arc::clone(m) as Arc<dyn heat::provider::ChatModel>, "m", 512);
+    let setups: Vec<RoleSetup> = debaters.iter().map(role).collect();
+    let judge = setups[0].clone();
+    EngineSetup {
+        roles: engine::seat_roles(setups, judge),
+        prompts: Prompts::default(),
+        retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
+        judge_temperature: 0.2,
+        seed: None,
+        swap_check: false,
+    }
+}
+
+fn spec(format: FormatRecord, max_rounds: u32) -> DebateSpec {
+    DebateSpec {
+        topic: "How many days should a working week have?".into(),
+        max_rounds,
+        initial_heat: Heat::new(0.9),
+        grounding: Grounding::default(),
+        format: Some(format),
+    }
+}
+
+async fn drain(mut handle: DebateHandle) -> (Vec<DebateEvent>, DebateState) {
+    let mut events = Vec::new();
+    while let Some(e) = handle.next_event().await {
+        events.push(e);
+    }
+    let state = handle.join().await;
+    assert_eq!(DebateState::from_events(&events), state, "the fold of the events is the engine's state");
+    (events, state)
+}
+
+fn three(answers: [&[&str]; 3]) -> Vec<Arc<ScriptedModel>> {
+    ["Analyst", "Pragmatist", "Contrarian"].iter().zip(answers).map(|(name, a)| debater(name, a)).collect()
+}
+
+#[tokio::test]
+async fn round_one_is_blind_and_later_rounds_carry_every_other_seat() {
+    let models = three([&["four days", "four days"], &["five days", "five days"], &["three days", "four days"]]);
+    let (_, state) = drain(engine::start(setup(&models), spec(format(3), 2))).await;
+    assert_eq!(state.rounds.len(), 2);
+    let last_user = |m: &ScriptedModel, call: usize| {
+        let request = &m.requests()[call];
+        request.messages.last().unwrap().content.clone()
+    };
+    for (i, model) in models.iter().enumerate() {
+        let first = last_user(model, 0);
+        for (j, other) in ["Analyst", "Pragmatist", "Contrarian"].iter().enumerate() {
+            assert!(!first.contains(&format!("{other} reasons")), "round 1 is blind: seat {i} saw {other}");
+            let second = last_user(model, 1);
+            // Every other seat's round-1 argument, and never its own as another's.
+            assert_eq!(second.contains(&format!("{other} reasons in round 1")), i != j, "seat {i}, {other}: {second}");
+        }
+        assert!(first.contains("Final answer:"), "the debater is asked for its final answer");
+    }
+    assert!(last_user(&models[0], 1).contains("The pragmatist argued last round"), "others are named by their labels");
+}
+
+#[tokio::test]
+async fn the_vote_after_the_last_round_is_the_majority_with_the_minority_kept() {
+    let models = three([&["four days", "four days"], &["five days", "Five days."], &["three days", "Four days"]]);
+    let (_, state) = drain(engine::start(setup(&models), spec(format(3), 2))).await;
+    let finish = state.finish.clone().unwrap();
+    assert_eq!(finish.outcome, Outcome::MaxRounds);
+    let tally = vote::of_round(&state, 1).unwrap();
+    assert_eq!(tally.count(), "2–1");
+    assert_eq!(tally.majority().unwrap().seats, vec![Role::Advocate, Role::Third]);
+    assert_eq!(
+        vote::describe(&state, &tally),
+        "\"four days\" 2–1 (Analyst, Contrarian); minority: Pragmatist \"Five days.\""
+    );
+    assert_eq!(finish.synthesis.as_deref(), Some(format!("The vote: {}.", vote::describe(&state, &tally)).as_str()));
+    // Round 2's heat fell from round 1's agreement: all apart, so the start heat.
+    assert_eq!(state.rounds[1].heat, vote::next_heat(Heat::new(0.9), 0.0));
+}
+
+#[tokio::test]
+async fn all_agreeing_ends_the_debate_as_converged_and_the_heat_fell_on_the_way() {
+    let models = three([&["four days", "four days"], &["five days", "four days"], &["four days", "four days"]]);
+    let (_, state) = drain(engine::start(setup(&models), spec(format(3), 5))).await;
+    assert_eq!(state.finish.as_ref().map(|f| f.outcome.clone()), Some(Outcome::Converged));
+    assert_eq!(state.rounds.len(), 2, "converged in round 2 of 5");
+    assert_eq!(state.rounds[1].heat, Heat::new(0.6), "two of three agreed in round 1: halfway to the floor");
+}
+
+#[tokio::test]
+async fn a_near_miss_does_not_converge() {
+    // "four days" and "four long days" share 2 of 3 words (67%): alike at the built-in 60%, apart at an exact match.
+    let models = three([&["four days"], &["four long days"], &["four days"]]);
+    let (_, state) = drain(engine::start(setup(&models), spec(format(3), 1))).await;
+    assert_eq!(state.finish.as_ref().map(|f| f.outcome.clone()), Some(Outcome::Converged), "67% ≥ 60%");
+    let models = three([&["four days", "four days"], &["four long days", "four long days"], &["four days", "four days"]]);
+    let (_, state) = drain(engine::start(setup(&models), spec(exact(3), 2))).await;
+    assert_eq!(state.finish.as_ref().map(|f| f.outcome.clone()), Some(Outcome::MaxRounds), "not the same words");
+    assert_eq!(state.rounds.len(), 2);
+}
+
+#[tokio::test]
+async fn six_debaters_argue_at_once_and_a_three_way_tie_goes_to_the_first_answer() {
+    let gate = Duration::from_millis(30);
+    let models: Vec<Arc<ScriptedModel>> = ["red", "green", "blue", "green", "red", "blue"]
+        .iter()
+        .enumerate()
+        .map(|(i, answer)| {
+            Arc::new(ScriptedModel::new([], Reply::after(gate, &format!("Seat {i} says.\nFinal answer: {answer}"))))
+        })
+        .collect();
+    let (events, state) = drain(engine::start(setup(&models), spec(format(6), 1))).await;
+    let first_done = events.iter().position(|e| matches!(e, DebateEvent::TurnCompleted { .. })).unwrap();
+    let started = events[..first_done].iter().filter(|e| matches!(e, DebateEvent::TurnStarted { .. })).count();
+    assert_eq!(started, 6, "all six debaters are in flight before any answers");
+    assert_eq!(state.participants.len(), 6, "six seats sit, and no judge");
+    let tally = vote::of_round(&state, 0).unwrap();
+    assert_eq!(tally.count(), "2–2–2");
+    assert_eq!(tally.majority().unwrap().answer, "red", "a tie goes to the answer given first");
+}
+
+#[tokio::test]
+async fn pin_inject_and_force_steer_a_vote() {
+    let models = three([&["four days"; 3], &["five days"; 3], &["three days"; 3]]);
+    let handle = engine::start(setup(&models), spec(format(3), 3));
+    handle.send(Command::PinTemperature(Heat::new(0.45)));
+    handle.send(Command::InjectTopic("What about shift workers?".into()));
+    let (events, _) = {
+        let mut handle = handle;
+        let mut events = Vec::new();
+        let mut forced = false;
+        while let Some(e) = handle.next_event().await {
+            if !forced && matches!(e, DebateEvent::RoundStarted { round: 1, .. }) {
+                handle.send(Command::ForceResolution);
+                forced = true;
+            }
+            events.push(e);
+        }
+        let state = handle.join().await;
+        (events, state)
+    };
+    let state = DebateState::from_events(&events);
+    assert_eq!(state.rounds[1].heat, Heat::new(0.45), "the pinned heat wins over the vote's");
+    assert!(
+        models.iter().all(|m| m.requests().iter().any(|r| r.messages.last().unwrap().content.contains("shift workers"))),
+        "every debater hears the injected topic"
+    );
+    assert_eq!(state.finish.map(|f| f.outcome), Some(Outcome::Forced));
+    assert_eq!(state.rounds.len(), 2, "forced in round 2: it ends when that round's answers are in");
+}
