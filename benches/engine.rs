@@ -24,7 +24,11 @@ fn role(reply: Reply) -> RoleSetup {
 
 fn setup(debater: &Reply) -> EngineSetup {
     EngineSetup {
-        roles: heat::debate::engine::duel_roles([role(debater.clone()), role(debater.clone()), role(Reply::text(VERDICT))]),
+        roles: heat::debate::engine::duel_roles([
+            role(debater.clone()),
+            role(debater.clone()),
+            role(Reply::text(VERDICT)),
+        ]),
         prompts: Prompts::default(),
         retry: RetryPolicy::default(),
         judge_temperature: 0.2,
@@ -39,7 +43,10 @@ fn panel_setup(debater: &Reply, judge: Duration) -> (EngineSetup, FormatRecord) 
     setup.roles[2] = role(Reply::after(judge, VERDICT));
     let format = FormatRecord {
         name: "bench".into(),
-        labels: ["Proposition", "Opposition", "Chair"].map(String::from),
+        labels: ["Proposition", "Opposition", "Chair"].map(String::from).to_vec(),
+        debaters: 2,
+        sides: Vec::new(),
+        convergence: None,
         opening_arguments: 1,
         resolve_early: true,
         phases: Vec::new(),

@@ -87,7 +87,7 @@ async fn heat_formats_lists_built_in_and_user_formats_and_names_a_broken_file() 
     cmd.args(["formats", "--json"]);
     let json: serde_json::Value = serde_json::from_slice(&output(cmd).await.stdout).unwrap();
     let names: Vec<&str> = json["formats"].as_array().unwrap().iter().filter_map(|f| f["name"].as_str()).collect();
-    assert_eq!(names, ["duel", "oxford"]);
+    assert_eq!(names, ["duel", "oxford", "vote"]);
     assert_eq!(json["formats"][1]["phases"], serde_json::json!(["Opening", "Rebuttal", "Closing"]));
     assert_eq!(
         (&json["formats"][0]["judges"], &json["formats"][1]["judges"]),
@@ -104,7 +104,7 @@ async fn heat_formats_lists_built_in_and_user_formats_and_names_a_broken_file() 
     cmd.args(["formats", "show", "nope"]);
     let out = output(cmd).await;
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("no format named \"nope\"; the formats are duel, oxford, house"));
+    assert!(text(&out.stderr).contains("no format named \"nope\"; the formats are duel, oxford, vote, house"));
     let mut cmd = heat(data.path(), None);
     cmd.arg("formats");
     let listed = text(&output(cmd).await.stdout);
@@ -344,4 +344,67 @@ async fn a_panel_judge_with_a_model_of_its_own_is_asked_on_it_and_named() {
     };
     assert_eq!(model("You are judge 2 of a panel"), "claude-opus-4-1");
     assert_ne!(model("You are judge 3 of a panel"), "claude-opus-4-1", "judge 3 takes the chair's model");
+}
+
+/// Three `vote` debaters: the analyst and the contrarian settle on four
+/// days in round 2, the pragmatist keeps five; each argues in words of its own.
+fn vote_reply(request: &Recorded) -> Reply {
+    let system = request.system();
+    let round = (1..=3).find(|n| request.last_message().contains(&format!("Round {n} of"))).unwrap_or(0);
+    let (who, answer) = if system.contains("You are the ANALYST") {
+        ("Trials measured output per hour", "four days")
+    } else if system.contains("You are the PRAGMATIST") {
+        ("Rotas and payroll resist change", "five days")
+    } else if round == 1 {
+        ("Nobody asks the shift workers", "three days")
+    } else {
+        ("Shift workers gain most from compressed weeks", "Four days.")
+    };
+    let text = format!("{who} in round {round}.\nFinal answer: {answer}");
+    let words: Vec<&str> = text.split_inclusive(' ').collect();
+    Reply::sse(&anthropic_sse(&words, None), 97)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_vote_debate_runs_three_seats_with_no_judge_and_ends_at_the_majority() {
+    let server = MockLlm::with_handler(vote_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.args(["run", "How many days should a working week have?", "--format", "vote", "--max-rounds", "2"]);
+    let out = output(cmd).await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("format    vote: Analyst, Pragmatist and Contrarian, no judge"), "{stdout}");
+    assert!(stdout.contains("▌ Analyst") && stdout.contains("▌ Pragmatist") && stdout.contains("▌ Contrarian"));
+    assert!(stdout.contains("vote: \"four days\" 1–1–1"), "round 1: three answers, the first given leads: {stdout}");
+    assert!(
+        stdout.contains("vote: \"four days\" 2–1 (Analyst, Contrarian); minority: Pragmatist \"five days\""),
+        "{stdout}"
+    );
+    // Six debater calls, no judge call.
+    let requests = server.requests();
+    assert_eq!(requests.len(), 6);
+    assert!(requests.iter().all(|r| !r.system().contains("JUDGE")));
+    // The log keeps the three seats and the format; it folds to the vote.
+    let store = Store::open(data.path()).unwrap();
+    let loaded = store.load(&store.resolve(None).unwrap()).unwrap();
+    let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+    assert_eq!(state.seats(), [Role::Advocate, Role::Skeptic, Role::Third]);
+    assert_eq!(state.participants.len(), 3);
+    assert_eq!(state.finish.as_ref().map(|f| f.outcome.clone()), Some(Outcome::MaxRounds));
+
+    // --json: one event a line, the last the finish with the vote.
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.args(["run", "How many days should a working week have?", "--format", "vote", "--max-rounds", "2", "--json"]);
+    let out = output(cmd).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let events: Vec<DebateEvent> =
+        text(&out.stdout).lines().map(|l| heat::cli::print::read_json_line(l).unwrap()).collect();
+    let Some(DebateEvent::Finished { outcome, synthesis }) = events.last() else {
+        panic!("the last event is the finish")
+    };
+    assert_eq!(*outcome, Outcome::MaxRounds);
+    assert!(synthesis.as_deref().is_some_and(|s| s.contains("2–1 (Analyst, Contrarian)")), "{synthesis:?}");
+    assert!(events.iter().any(|e| matches!(e, DebateEvent::TurnStarted { role: Role::Third, .. })));
+    assert!(!events.iter().any(|e| matches!(e, DebateEvent::TurnStarted { role: Role::Judge, .. })));
 }

@@ -84,7 +84,11 @@ fn role(model: Arc<dyn ChatModel>) -> RoleSetup {
 fn setup(judge: &Arc<Judge>, swap_check: bool) -> EngineSetup {
     let debater = |text: &str| role(Arc::new(ScriptedModel::new([], Reply::text(text))));
     EngineSetup {
-        roles: heat::debate::engine::duel_roles([debater(FOR), debater(AGAINST), role(Arc::clone(judge) as Arc<dyn ChatModel>)]),
+        roles: heat::debate::engine::duel_roles([
+            debater(FOR),
+            debater(AGAINST),
+            role(Arc::clone(judge) as Arc<dyn ChatModel>),
+        ]),
         prompts: Prompts::default(),
         retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
         judge_temperature: 0.2,

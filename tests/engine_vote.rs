@@ -17,6 +17,9 @@ use heat::debate::{Command, DebateEvent, DebateState, Heat, Outcome, Role, vote}
 use heat::format::{Format, Origin};
 use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel};
+use heat::report::{self, Context};
+use heat::store::export::{Format as ExportFormat, render};
+use heat::store::log::{Header, Record};
 
 /// The built-in `vote` format's record, or one with `n` free seats whose
 /// answers must match once normalised.
@@ -29,21 +32,43 @@ fn format(n: usize) -> FormatRecord {
 }
 
 fn exact(n: usize) -> FormatRecord {
-    let seats: String = (0..n)
-        .map(|i| format!("[[seats]]\nid = \"d{i}\"\nside = \"free\"\nbrief = \"debater.md\"\n\n"))
-        .collect();
+    let seats = "[[seats]]\nid = \"dN\"\nside = \"free\"\nbrief = \"debater.md\"\n\n";
+    let seats: String = (0..n).map(|i| seats.replace('N', &i.to_string())).collect();
     let file = format!("summary = \"{n} debaters\"\n{seats}[judges]\ncount = 0\n[convergence]\nthreshold = 1.0\n");
     Format::parse("many", &file, &Origin::BuiltIn).unwrap().record
 }
 
+/// Words a scripted debater's reasons are drawn from.
+const WORDS: [&str; 13] = [
+    "payroll",
+    "evidence",
+    "rotas",
+    "trials",
+    "commutes",
+    "childcare",
+    "output",
+    "burnout",
+    "clients",
+    "weekends",
+    "overtime",
+    "focus",
+    "handovers",
+];
+
+/// What seat `seat` argues in round `round` (from 0), ending with `answer`.
+fn argument(name: &str, seat: usize, round: usize, answer: &str) -> String {
+    // Each reason word marked with its seat and round ("payroll03"): no run is shared.
+    let reasons: Vec<String> =
+        (0..5).map(|k| format!("{}{seat}{round}", WORDS[(seat + k * 3) % WORDS.len()])).collect();
+    format!("{name} in round {}: {}.\nFinal answer: {answer}", round + 1, reasons.join(" "))
+}
+
 /// One debater that says `answers[round]` as its final answer each round.
-fn debater(name: &str, answers: &[&str]) -> Arc<ScriptedModel> {
+fn debater(name: &str, seat: usize, answers: &[&str], delay: Duration) -> Arc<ScriptedModel> {
     let replies: Vec<Reply> = answers
         .iter()
         .enumerate()
-        .map(|(round, answer)| {
-            Reply::text(&format!("{name} reasons in round {}: weeks shape lives.\nFinal answer: {answer}", round + 1))
-        })
+        .map(|(round, answer)| Reply::after(delay, &argument(name, seat, round, answer)))
         .collect();
     let last = replies.last().cloned().unwrap();
     Arc::new(ScriptedModel::new(replies, last))
@@ -54,7 +79,7 @@ fn setup(debaters: &[Arc<ScriptedModel>]) -> EngineSetup {
     let setups: Vec<RoleSetup> = debaters.iter().map(role).collect();
     let judge = setups[0].clone();
     EngineSetup {
-        roles: engine::seat_roles(setups, judge),
+        roles: engine::seat_roles(&setups, &judge),
         prompts: Prompts::default(),
         retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
         judge_temperature: 0.2,
@@ -84,7 +109,12 @@ async fn drain(mut handle: DebateHandle) -> (Vec<DebateEvent>, DebateState) {
 }
 
 fn three(answers: [&[&str]; 3]) -> Vec<Arc<ScriptedModel>> {
-    ["Analyst", "Pragmatist", "Contrarian"].iter().zip(answers).map(|(name, a)| debater(name, a)).collect()
+    three_after(answers, Duration::ZERO)
+}
+
+fn three_after(answers: [&[&str]; 3], delay: Duration) -> Vec<Arc<ScriptedModel>> {
+    let names = ["Analyst", "Pragmatist", "Contrarian"];
+    names.iter().zip(answers).enumerate().map(|(seat, (name, a))| debater(name, seat, a, delay)).collect()
 }
 
 #[tokio::test]
@@ -99,10 +129,10 @@ async fn round_one_is_blind_and_later_rounds_carry_every_other_seat() {
     for (i, model) in models.iter().enumerate() {
         let first = last_user(model, 0);
         for (j, other) in ["Analyst", "Pragmatist", "Contrarian"].iter().enumerate() {
-            assert!(!first.contains(&format!("{other} reasons")), "round 1 is blind: seat {i} saw {other}");
+            assert!(!first.contains(&format!("{other} in round")), "round 1 is blind: seat {i} saw {other}");
             let second = last_user(model, 1);
             // Every other seat's round-1 argument, and never its own as another's.
-            assert_eq!(second.contains(&format!("{other} reasons in round 1")), i != j, "seat {i}, {other}: {second}");
+            assert_eq!(second.contains(&format!("{other} in round 1")), i != j, "seat {i}, {other}: {second}");
         }
         assert!(first.contains("Final answer:"), "the debater is asked for its final answer");
     }
@@ -142,7 +172,8 @@ async fn a_near_miss_does_not_converge() {
     let models = three([&["four days"], &["four long days"], &["four days"]]);
     let (_, state) = drain(engine::start(setup(&models), spec(format(3), 1))).await;
     assert_eq!(state.finish.as_ref().map(|f| f.outcome.clone()), Some(Outcome::Converged), "67% ≥ 60%");
-    let models = three([&["four days", "four days"], &["four long days", "four long days"], &["four days", "four days"]]);
+    let models =
+        three([&["four days", "four days"], &["four long days", "four long days"], &["four days", "four days"]]);
     let (_, state) = drain(engine::start(setup(&models), spec(exact(3), 2))).await;
     assert_eq!(state.finish.as_ref().map(|f| f.outcome.clone()), Some(Outcome::MaxRounds), "not the same words");
     assert_eq!(state.rounds.len(), 2);
@@ -155,7 +186,7 @@ async fn six_debaters_argue_at_once_and_a_three_way_tie_goes_to_the_first_answer
         .iter()
         .enumerate()
         .map(|(i, answer)| {
-            Arc::new(ScriptedModel::new([], Reply::after(gate, &format!("Seat {i} says.\nFinal answer: {answer}"))))
+            Arc::new(ScriptedModel::new([], Reply::after(gate, &argument(&format!("Seat {i}"), i, 0, answer))))
         })
         .collect();
     let (events, state) = drain(engine::start(setup(&models), spec(format(6), 1))).await;
@@ -170,7 +201,7 @@ async fn six_debaters_argue_at_once_and_a_three_way_tie_goes_to_the_first_answer
 
 #[tokio::test]
 async fn pin_inject_and_force_steer_a_vote() {
-    let models = three([&["four days"; 3], &["five days"; 3], &["three days"; 3]]);
+    let models = three_after([&["four days"; 3], &["five days"; 3], &["three days"; 3]], Duration::from_millis(40));
     let handle = engine::start(setup(&models), spec(format(3), 3));
     handle.send(Command::PinTemperature(Heat::new(0.45)));
     handle.send(Command::InjectTopic("What about shift workers?".into()));
@@ -191,9 +222,42 @@ async fn pin_inject_and_force_steer_a_vote() {
     let state = DebateState::from_events(&events);
     assert_eq!(state.rounds[1].heat, Heat::new(0.45), "the pinned heat wins over the vote's");
     assert!(
-        models.iter().all(|m| m.requests().iter().any(|r| r.messages.last().unwrap().content.contains("shift workers"))),
+        models.iter().all(|m| m.requests().iter().any(|r| r
+            .messages
+            .last()
+            .unwrap()
+            .content
+            .contains("shift workers"))),
         "every debater hears the injected topic"
     );
     assert_eq!(state.finish.map(|f| f.outcome), Some(Outcome::Forced));
     assert_eq!(state.rounds.len(), 2, "forced in round 2: it ends when that round's answers are in");
+}
+
+#[tokio::test]
+async fn the_export_and_the_report_keep_every_seat_and_each_rounds_vote() {
+    let models = three([&["four days", "four days"], &["five days", "Five days."], &["three days", "Four days"]]);
+    let (events, _) = drain(engine::start(setup(&models), spec(format(3), 2))).await;
+    let records: Vec<Record> =
+        events.into_iter().enumerate().map(|(i, event)| Record { ms: i as u64 * 1000, event }).collect();
+    let header = Header { heat_session: 1, id: "20261125-020000-vote".into(), created_ms: 1_795_342_500_000 };
+    let md = render(ExportFormat::Md, &header, &records);
+    for seat in ["### Analyst", "### Pragmatist", "### Contrarian"] {
+        assert_eq!(md.matches(seat).count(), 2, "{seat} argues both rounds: {md}");
+    }
+    assert!(
+        md.contains(
+            "**The vote:** \"four days\" 1–1–1 (Analyst); minority: Pragmatist \"five days\"; Contrarian \"three days\""
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("**The vote:** \"four days\" 2–1 (Analyst, Contrarian); minority: Pragmatist \"Five days.\""),
+        "{md}"
+    );
+    assert!(md.contains("## The outcome\n\nThe vote: \"four days\" 2–1"), "{md}");
+    assert!(!md.contains("### Judge"), "no judge sat: {md}");
+    let html = report::html(&header, &records, &Context::default()).unwrap();
+    assert!(html.contains("Contrarian"), "the report names the third seat");
+    assert!(html.contains("2–1 (Analyst, Contrarian)"), "the report gives the vote");
 }

@@ -22,7 +22,7 @@ fn debate(max_rounds: u32) -> Log {
         topic: PROPOSITION.into(),
         max_rounds,
         initial_heat: Heat::new(INITIAL_HEAT),
-        participants: Role::ALL
+        participants: Role::DUEL
             .into_iter()
             .map(|role| Participant { role, provider: "openai".into(), model: "gpt-test".into(), served: None })
             .collect(),

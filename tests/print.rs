@@ -19,7 +19,7 @@ fn completed(role: Role, text: &str) -> DebateEvent {
 }
 
 fn opening() -> Vec<DebateEvent> {
-    let participants = Role::ALL
+    let participants = Role::DUEL
         .iter()
         .map(|&role| Participant { role, provider: "p".into(), model: "m".into(), served: None })
         .collect();
@@ -223,7 +223,7 @@ fn steering_while_a_debater_streams_waits_for_the_end_of_its_text() {
 
 #[test]
 fn a_scripted_debate_says_so_under_its_participants() {
-    let scripted: Vec<Participant> = Role::ALL
+    let scripted: Vec<Participant> = Role::DUEL
         .iter()
         .map(|&role| Participant { role, provider: "scripted".into(), model: "demo".into(), served: None })
         .collect();

@@ -34,7 +34,7 @@ fn start(max_rounds: u32) -> Vec<DebateEvent> {
         topic: PROPOSITION.into(),
         max_rounds,
         initial_heat: Heat::new(0.7),
-        participants: Role::ALL
+        participants: Role::DUEL
             .into_iter()
             .map(|role| Participant { role, provider: "openai".into(), model: "gpt-test".into(), served: None })
             .collect(),
@@ -193,7 +193,7 @@ fn openings() {
         }
         let state = state(&events);
         text.push_str(&format!("proposition: {proposition:?}\n"));
-        for role in Role::ALL {
+        for role in Role::DUEL {
             for round in [0, 1] {
                 text.push_str(&format!("  {} round {}: {:?}\n", role.key(), round + 1, opening(&state, role, round)));
             }
@@ -250,7 +250,7 @@ fn judge_forced_synthesis() {
 #[test]
 fn system_prompts() {
     for (prompts, form) in [(Prompts::default(), "full"), (Prompts::compact(), "compact")] {
-        for role in Role::ALL {
+        for role in Role::DUEL {
             let text = prompts.system_for(role);
             assert!(text.starts_with(prompts.system.trim_end()), "{form} {role:?}: {text}");
             insta::assert_snapshot!(format!("system_{form}_{}", role.key()), text);

@@ -70,7 +70,7 @@ fn event() -> impl Strategy<Value = DebateEvent> {
             topic,
             max_rounds,
             initial_heat: Heat::new(initial_heat),
-            participants: Role::ALL
+            participants: Role::DUEL
                 .into_iter()
                 .map(|role| Participant { role, provider: "openai".into(), model: "m".into(), served: None })
                 .collect(),

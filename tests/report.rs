@@ -277,7 +277,7 @@ fn an_unfinished_or_running_debate_is_labelled() {
 
 /// A debate whose every model-written field is `text`.
 fn hostile_session(text: &str) -> (Header, Vec<Record>) {
-    let participants = Role::ALL
+    let participants = Role::DUEL
         .iter()
         .map(|role| Participant { role: *role, provider: "openai".into(), model: text.into(), served: None })
         .collect();
@@ -413,7 +413,7 @@ async fn the_persons_verdict_ends_the_debate_and_stands_beside_the_judges() {
 #[test]
 fn the_verdicts_show_who_is_ahead_the_swap_badge_and_the_persons_agreement() {
     use heat::debate::verdict::{Ahead, Conceded};
-    let participants = Role::ALL
+    let participants = Role::DUEL
         .iter()
         .map(|role| Participant { role: *role, provider: "openai".into(), model: "m".into(), served: None })
         .collect();

@@ -31,7 +31,7 @@ fn format(scores: bool) -> FormatRecord {
 /// A debate of as many rounds as there are score lists, each round's
 /// verdict carrying its scores (some rounds' verdicts with none).
 fn events(rounds: &[Option<(Vec<i8>, Vec<i8>)>], scored: bool) -> Vec<DebateEvent> {
-    let participants = Role::ALL
+    let participants = Role::DUEL
         .into_iter()
         .map(|role| Participant { role, provider: "scripted".into(), model: "m".into(), served: None })
         .collect();
@@ -47,7 +47,7 @@ fn events(rounds: &[Option<(Vec<i8>, Vec<i8>)>], scored: bool) -> Vec<DebateEven
     for (n, scores) in rounds.iter().enumerate() {
         let round = u32::try_from(n).unwrap();
         out.push(DebateEvent::RoundStarted { round, topic: "t".into(), heat: Heat::new(0.9), injected: vec![] });
-        for role in Role::ALL {
+        for role in Role::DUEL {
             let purpose = if role.is_judge() { TurnPurpose::Judge } else { TurnPurpose::Argue };
             out.push(DebateEvent::TurnStarted { round, role, purpose, temperature: None });
             out.push(DebateEvent::TurnCompleted {

@@ -420,7 +420,7 @@ async fn the_model_a_server_reports_is_the_one_shown() {
     let (events, state) = debate(setup(|| openai_role(&server)), 1).await;
     let reported = events.iter().filter(|e| matches!(e, DebateEvent::ModelReported { .. })).count();
     assert_eq!(reported, 3, "once per role, not once per turn");
-    for role in Role::ALL {
+    for role in Role::DUEL {
         let participant = state.participant(role).unwrap();
         assert_eq!(participant.model, "gpt-4.1-mini", "what was asked for is kept");
         assert_eq!(participant.shown_model(), "qwen2.5-0.5b-instruct");

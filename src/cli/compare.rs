@@ -82,7 +82,9 @@ pub fn text(a: &Report, b: &Report) -> String {
     row(&mut out, "", "A", "B");
     let same = |x: &str, y: &str| if x == y { "(the same)".to_string() } else { y.to_string() };
     row(&mut out, "topic", &a.topic, &same(&a.topic, &b.topic));
-    for role in Role::ALL {
+    // The seats either debate sat.
+    let either_sat = |role: &Role| a.seats.iter().chain(&b.seats).any(|s| s.seat_class == role.key());
+    for role in Role::ALL.into_iter().filter(either_sat) {
         let seat = |r: &Report| {
             r.seats
                 .iter()

@@ -233,7 +233,8 @@ fn load_seated(file: Option<&PathBuf>, flags: &[FlagValue], seats: &[String]) ->
         return Ok(config);
     }
     let format = crate::format::layer::chosen(&config)?;
-    let seated = seats::flags(seats, |name| format.seat_named(name), &seats::accepted(&format.seat_ids, &format.seats()))?;
+    let seated =
+        seats::flags(seats, |name| format.seat_named(name), &seats::accepted(&format.seat_ids, &format.seats()))?;
     load_config(file, &[flags, &seated].concat())
 }
 

@@ -46,6 +46,11 @@ pub struct TextPrinter<W: Write> {
     pending_notes: Vec<String>,
     /// Rounds whose panel decision was printed, and whether it was the closing one.
     decided: BTreeSet<(u32, bool)>,
+    /// Rounds whose vote among the final answers was printed.
+    voted: BTreeSet<u32>,
+    /// Participants held until the format names their seats (a format
+    /// that seats more than the duel's debaters).
+    unnamed: Vec<crate::debate::Participant>,
 }
 
 impl<W: Write> TextPrinter<W> {
@@ -59,6 +64,8 @@ impl<W: Write> TextPrinter<W> {
             sanitizers: BTreeMap::new(),
             pending_notes: Vec::new(),
             decided: BTreeSet::new(),
+            voted: BTreeSet::new(),
+            unnamed: Vec::new(),
             wrapper: style.width.map(Wrapper::new),
         }
     }
@@ -77,7 +84,28 @@ impl<W: Write> TextPrinter<W> {
     pub fn event(&mut self, event: &DebateEvent) -> io::Result<()> {
         self.state.apply(event);
         self.say(event)?;
-        self.say_decision(event)
+        self.say_decision(event)?;
+        self.say_vote(event)
+    }
+
+    /// The vote among a round's final answers, once, when its last debater has spoken.
+    fn say_vote(&mut self, event: &DebateEvent) -> io::Result<()> {
+        let Some(round) = event.round().filter(|r| self.state.final_answers() && !self.voted.contains(r)) else {
+            return Ok(());
+        };
+        let Some(tally) = crate::debate::vote::of_round(&self.state, round) else { return Ok(()) };
+        self.voted.insert(round);
+        self.settle_debaters()?;
+        let line = format!("☐ vote: {}", crate::debate::vote::describe(&self.state, &tally));
+        writeln!(self.out, "{}", self.style.paint("1", &line))
+    }
+
+    /// The lines naming who plays each seat.
+    fn say_participants(&mut self, participants: &[crate::debate::Participant]) -> io::Result<()> {
+        for p in participants {
+            writeln!(self.out, "  {:<9} {}/{}", self.state.seat_name(p.role), p.provider, p.shown_model())?;
+        }
+        Ok(())
     }
 
     /// A panel's decision on a round, once, when its last judge has spoken.
@@ -106,8 +134,11 @@ impl<W: Write> TextPrinter<W> {
                 let title = self.style.paint("1", &format!("heat · {}", crate::sanitize::clean(topic)));
                 writeln!(self.out, "{title}")?;
                 writeln!(self.out, "  up to {max_rounds} round{}", if *max_rounds == 1 { "" } else { "s" })?;
-                for p in participants {
-                    writeln!(self.out, "  {:<9} {}/{}", p.role.key(), p.provider, p.shown_model())?;
+                // The seats past the duel's are named by the format, which the next event brings.
+                if participants.iter().any(|p| !Role::DUEL.contains(&p.role)) {
+                    self.unnamed.clone_from(participants);
+                } else {
+                    self.say_participants(participants)?;
                 }
                 if self.state.is_scripted() {
                     writeln!(
@@ -129,6 +160,8 @@ impl<W: Write> TextPrinter<W> {
                 let name = crate::sanitize::clean(&format.name);
                 let lineup = format.lineup().replace(" vs ", " against ");
                 writeln!(self.out, "  format    {name}: {lineup}, {}", format.judging())?;
+                let unnamed = std::mem::take(&mut self.unnamed);
+                self.say_participants(&unnamed)?;
                 // A panel judge asked on a model of its own says which.
                 for judge in 2..=format.judges {
                     if let Some(model) = crate::debate::panel::model_of(&self.state, judge) {

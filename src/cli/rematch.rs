@@ -48,7 +48,10 @@ pub fn flags(state: &DebateState, command: &str, swap_sides: bool, seats: &[Stri
     // A seat is named by its role, or as the stored debate's format names it.
     let sitting = state.seats();
     let named = |name: &str| {
-        sitting.iter().copied().find(|&r| r.key().eq_ignore_ascii_case(name) || state.label(r).eq_ignore_ascii_case(name))
+        sitting
+            .iter()
+            .copied()
+            .find(|&r| r.key().eq_ignore_ascii_case(name) || state.label(r).eq_ignore_ascii_case(name))
     };
     let labels: Vec<String> = Role::ALL.iter().map(|&r| state.seat_name(r)).collect();
     flags.extend(super::seats::flags(seats, named, &super::seats::accepted(&labels, &sitting))?);

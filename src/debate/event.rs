@@ -30,6 +30,8 @@ impl Role {
     pub const COUNT: usize = 7;
     /// The duel's two sides, in the order the judge receives them.
     pub const DEBATERS: [Role; 2] = [Role::Advocate, Role::Skeptic];
+    /// The duel's seats, in screen order.
+    pub const DUEL: [Role; 3] = [Role::Advocate, Role::Skeptic, Role::Judge];
     /// Every debater's seat, in the order a format fills them.
     pub const DEBATER_SEATS: [Role; 6] =
         [Role::Advocate, Role::Skeptic, Role::Third, Role::Fourth, Role::Fifth, Role::Sixth];

@@ -146,7 +146,7 @@ impl FormatRecord {
 
     /// The seats of a debate in `format` (`None`: the duel's three).
     pub fn seats_of(format: Option<&FormatRecord>) -> Vec<Role> {
-        format.map_or_else(|| vec![Role::Advocate, Role::Skeptic, Role::Judge], FormatRecord::seats)
+        format.map_or_else(|| Role::DUEL.to_vec(), FormatRecord::seats)
     }
 
     /// Debaters end each turn with a final answer, compared each round.
@@ -169,7 +169,7 @@ impl FormatRecord {
     pub fn judging(&self) -> String {
         let chair = clean_label(self.label(Role::Judge));
         match self.judges {
-            0 => "no judge: the final answers decide by vote".into(),
+            0 => "no judge".into(),
             1 => format!("{chair} judging"),
             2 => format!("{chair} and 1 more judge judging"),
             n => format!("{chair} and {} more judges judging", n - 1),

@@ -83,7 +83,8 @@ pub fn next_steps_with(state: &DebateState, in_flight: &[Role], options: Options
             Some(t) if t.is_open() && in_flight.contains(&role) => debaters_settled = false,
             Some(t) if matches!(t.status, TurnStatus::Failed { .. }) => {
                 // A free seat is named by its label: its log name ("advocate") is not what it argues.
-                let name = if state.side(role) == super::seat::Side::Free { state.seat_name(role) } else { role.key().into() };
+                let name =
+                    if state.side(role) == super::seat::Side::Free { state.seat_name(role) } else { role.key().into() };
                 return vec![failed(&name, &t.status)];
             }
             // Not started, or left open by an interrupted process.

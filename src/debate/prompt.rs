@@ -155,10 +155,8 @@ fn brief_debater_prompt(state: &DebateState, role: Role, round: &Round) -> Strin
                 .into_iter()
                 .filter_map(|other| {
                     let said = prev.turn(other).filter(|t| t.is_settled())?;
-                    let point = match state.final_answers() {
-                        true => super::vote::final_answer(&said.text).or_else(|| extractive::main_point(&said.text)),
-                        false => extractive::main_point(&said.text),
-                    };
+                    let answer = state.final_answers().then(|| super::vote::final_answer(&said.text)).flatten();
+                    let point = answer.or_else(|| extractive::main_point(&said.text));
                     point.map(|point| (other, point))
                 })
                 .collect()
@@ -207,6 +205,11 @@ fn format_instructions(state: &DebateState, round: u32) -> String {
     out
 }
 
+/// How heat starts a free debater's answer on a model that continues a
+/// given start (the embedded one): a tiny model told to end with its final
+/// answer forgets to; one that has begun with it has given it.
+pub const FINAL_ANSWER_LEAD: &str = "Final answer:";
+
 /// What a debater whose final answer is compared is asked to end with.
 pub const FINAL_ANSWER_ASK: &str = "End with one line of the form `Final answer: <your answer in a few words>`.";
 
@@ -233,7 +236,9 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
     let side = state.side(role).instruction().unwrap_or_default();
     let reply = match (previous, state.side(role)) {
         (None, _) => "",
-        (Some(_), super::seat::Side::Free) => " Weigh the other debaters' answers first: keep yours or change it, and say why.",
+        (Some(_), super::seat::Side::Free) => {
+            " Weigh the other debaters' answers first: keep yours or change it, and say why."
+        }
         (Some(_), _) => " Answer your opponent's points first.",
     };
     out.push_str(&format!("\nRound {} of {}. {side}{reply}", round.number + 1, state.max_rounds));
@@ -254,6 +259,10 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
 pub fn opening(state: &DebateState, role: Role, round: u32) -> Option<String> {
     let proposition = state.topic.trim().trim_end_matches(['.', '!']).trim();
     let is_question = proposition.ends_with('?');
+    if state.side(role) == super::seat::Side::Free {
+        // A debater with no side is led straight into the line its vote is read from.
+        return state.final_answers().then(|| FINAL_ANSWER_LEAD.to_string());
+    }
     let words = state.side(role).opening_words()?;
     let opponent = role.opponent()?;
     let claim = if is_question {

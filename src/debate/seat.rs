@@ -197,7 +197,10 @@ mod tests {
 
     #[test]
     fn debaters_are_the_seats_that_argue() {
-        assert_eq!(Role::DEBATERS.to_vec(), Role::ALL.into_iter().filter(|r| r.is_debater()).take(2).collect::<Vec<_>>());
+        assert_eq!(
+            Role::DEBATERS.to_vec(),
+            Role::ALL.into_iter().filter(|r| r.is_debater()).take(2).collect::<Vec<_>>()
+        );
         assert!(!Role::Judge.is_debater());
         assert_eq!(Role::DEBATER_SEATS.to_vec(), Role::ALL.into_iter().filter(|r| r.is_debater()).collect::<Vec<_>>());
     }

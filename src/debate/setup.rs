@@ -83,13 +83,13 @@ impl RoleSetup {
 /// debaters gives them their own; see [`seat_roles`]).
 pub fn duel_roles(duel: [RoleSetup; 3]) -> [RoleSetup; Role::COUNT] {
     let [advocate, skeptic, judge] = duel;
-    seat_roles(vec![advocate, skeptic], judge)
+    seat_roles(&[advocate, skeptic], &judge)
 }
 
 /// Every seat's set-up from the debaters' (filling
 /// [`Role::DEBATER_SEATS`] in order) and the judge's; a seat left over
 /// takes the first debater's. At least one debater.
-pub fn seat_roles(debaters: Vec<RoleSetup>, judge: RoleSetup) -> [RoleSetup; Role::COUNT] {
+pub fn seat_roles(debaters: &[RoleSetup], judge: &RoleSetup) -> [RoleSetup; Role::COUNT] {
     let first = debaters.first().cloned().unwrap_or_else(|| judge.clone());
     Role::ALL.map(|role| match Role::DEBATER_SEATS.iter().position(|&r| r == role) {
         Some(at) => debaters.get(at).cloned().unwrap_or_else(|| first.clone()),

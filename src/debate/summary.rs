@@ -78,7 +78,11 @@ fn debate_brief(state: &DebateState, arguments: bool) -> String {
         brief.push_str("\nThe last round's arguments:\n");
         for &role in state.debaters() {
             let text = last.argument(role).unwrap_or("(no argument)");
-            brief.push_str(&format!("\n{}:\n{}\n", state.label(role), super::prompt::head(text.trim(), ARGUMENT_CHARS)));
+            brief.push_str(&format!(
+                "\n{}:\n{}\n",
+                state.label(role),
+                super::prompt::head(text.trim(), ARGUMENT_CHARS)
+            ));
         }
     }
     if let Some(finish) = &state.finish {

@@ -23,7 +23,10 @@ pub fn final_answer(text: &str) -> Option<String> {
             return None;
         }
         let rest = line[12..].trim_start_matches(['*', '_', ' ']).strip_prefix([':', '-', '–', '='])?;
-        let answer = rest.trim().trim_matches(['*', '_', '"', ' ']).trim();
+        // The answer is the line's first sentence: a model that goes on with its reasons on the same line
+        // ("Final answer: four days. Because…") has still answered "four days."
+        let first = rest.split_inclusive(". ").next().unwrap_or(rest);
+        let answer = first.trim().trim_matches(['*', '_', '"', ' ']).trim();
         (!answer.is_empty()).then(|| answer.chars().take(ANSWER_CHARS).collect())
     })
 }
@@ -41,7 +44,8 @@ pub fn likeness(a: &str, b: &str) -> f64 {
     if a == b {
         return 1.0;
     }
-    let set = |s: &str| s.split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect::<std::collections::BTreeSet<_>>();
+    let set =
+        |s: &str| s.split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect::<std::collections::BTreeSet<_>>();
     let (a, b) = (set(&a), set(&b));
     let union = a.union(&b).count();
     if union == 0 {

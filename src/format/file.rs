@@ -269,7 +269,11 @@ fn check(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
     }
     match &judges.brief {
         Some(brief) => check_brief(place, brief)?,
-        None if n > 0 => return Err(place.error(Some(file.judges.span()), "[judges] needs a brief (a prompt file) when a judge sits")),
+        None if n > 0 => {
+            return Err(
+                place.error(Some(file.judges.span()), "[judges] needs a brief (a prompt file) when a judge sits")
+            );
+        }
         None => {}
     }
     check_convergence(place, file)?;

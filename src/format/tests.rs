@@ -102,7 +102,10 @@ fn seats_are_checked_with_their_line() {
     assert!(e.contains("7 debaters is too many; a format seats 2 to 6"), "{e}");
     let three = GOOD.replace("[judges]", &format!("{seat}\n[judges]"));
     let e = error(&three);
-    assert!(e.contains("seats 3 debater(s) (1 pro, 1 con, 1 free)") && e.contains("or 2 to 6 seats that are all \"free\""), "{e}");
+    assert!(
+        e.contains("seats 3 debater(s) (1 pro, 1 con, 1 free)") && e.contains("or 2 to 6 seats that are all \"free\""),
+        "{e}"
+    );
     // Free seats with a judge: not yet, and said so.
     let free = GOOD.replace("side = \"pro\"", "side = \"free\"").replace("side = \"con\"", "side = \"free\"");
     let e = error(&free);
@@ -167,7 +170,10 @@ fn user_formats_add_replace_and_a_broken_one_is_named_without_hiding_the_rest() 
     let e = catalog.find("broken").map(|f| f.name.clone()).expect_err("a broken file is not used").to_string();
     assert!(e.contains("the format \"broken\" is not used") && e.contains("broken.toml line 1"), "{e}");
     let e = catalog.find("panel").map(|f| f.name.clone()).expect_err("no such format").to_string();
-    assert_eq!(e, "no format named \"panel\"; the formats are duel, oxford, mine (`heat formats` describes them)");
+    assert_eq!(
+        e,
+        "no format named \"panel\"; the formats are duel, oxford, vote, mine (`heat formats` describes them)"
+    );
 }
 
 #[test]

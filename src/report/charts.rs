@@ -86,7 +86,10 @@ pub fn heat(report: &Report) -> anyhow::Result<String> {
 /// Words per debater per round, side by side (judges favour the longer side).
 pub fn words(report: &Report) -> anyhow::Result<String> {
     let rounds = report.effort.len().max(1) as f32;
-    let most = report.effort.iter().flat_map(|e| Role::DEBATERS.map(|r| e.words(r))).max().unwrap_or(0).max(10) as f32;
+    let seats: Vec<Role> = report.debaters.iter().map(|(r, _)| *r).collect();
+    let most = report.effort.iter().flat_map(|e| seats.iter().map(|&r| e.words(r))).max().unwrap_or(0).max(10) as f32;
+    // The round's width (0.72) shared by its debaters' bars, side by side.
+    let width = 0.72 / seats.len().max(1) as f32;
     draw(|root| {
         let mut chart = ChartBuilder::on(root)
             .margin(12)
@@ -94,10 +97,11 @@ pub fn words(report: &Report) -> anyhow::Result<String> {
             .y_label_area_size(52)
             .build_cartesian_2d(0.5f32..rounds + 0.5, 0f32..most * 1.1)?;
         axes(&mut chart, report.effort.len(), "words", &|y| format!("{y:.0}"))?;
-        for (offset, role) in [(-0.36f32, Role::Advocate), (0.02, Role::Skeptic)] {
+        for (i, &role) in seats.iter().enumerate() {
+            let offset = -0.36 + i as f32 * width;
             chart.draw_series(report.effort.iter().map(|e| {
                 let x = e.round as f32 + offset;
-                Rectangle::new([(x, 0.0), (x + 0.34, e.words(role) as f32)], seat_colour(role).filled())
+                Rectangle::new([(x, 0.0), (x + width * 0.94, e.words(role) as f32)], seat_colour(role).filled())
             }))?;
         }
         Ok(())

@@ -216,6 +216,10 @@ pub struct Report {
     pub heat: Vec<HeatPoint>,
     pub steering: Vec<Steer>,
     pub effort: Vec<RoundEffort>,
+    /// The debaters' seats and their names, in order.
+    pub debaters: Vec<(Role, String)>,
+    /// A judge sat (a `vote` debate has none).
+    pub judged: bool,
     pub verdicts: Vec<VerdictEntry>,
     pub evidence: Vec<Evidence>,
     pub transcript: Vec<TranscriptRound>,
@@ -282,6 +286,8 @@ impl Report {
             heat: heat_points(&state),
             steering: walk.steering.clone(),
             effort: effort(&state, &walk),
+            debaters: state.debaters().iter().map(|&r| (r, state.label(r).to_string())).collect(),
+            judged: state.judges() > 0,
             verdicts: verdicts(&state),
             evidence: evidence(&state),
             transcript: transcript(&state, &walk),
@@ -381,7 +387,7 @@ fn effort(state: &DebateState, walk: &Walk) -> Vec<RoundEffort> {
         .iter()
         .enumerate()
         .map(|(i, round)| {
-            let mut seats: Vec<(Role, Effort)> = Role::ALL.iter().map(|r| (*r, Effort::default())).collect();
+            let mut seats: Vec<(Role, Effort)> = state.seats().into_iter().map(|r| (r, Effort::default())).collect();
             for (n, turn) in round.turns.iter().enumerate() {
                 let Some((_, effort)) = seats.iter_mut().find(|(r, _)| *r == turn.role) else { continue };
                 let seconds = walk.turn(i, n).and_then(|(s, _)| s);

@@ -56,8 +56,26 @@ impl Page<'_> {
         self.r.cost.map(|dollars| format!("${dollars:.4} (at the prices in heat.toml)"))
     }
 
+    /// The words chart's key: each debater's colour and name.
+    fn words_key(&self) -> Vec<(String, String)> {
+        self.r
+            .debaters
+            .iter()
+            .map(|(role, label)| {
+                let c = super::charts::seat_colour(*role);
+                (format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2), label.to_lowercase())
+            })
+            .collect()
+    }
+
     /// How far apart the sides' lengths are: judges favour the longer side.
+    /// More than two debaters: each one's words.
     fn parity(&self) -> String {
+        if self.r.debaters.len() != 2 {
+            let each: Vec<String> =
+                self.r.debaters.iter().map(|(role, label)| format!("{label} {}", self.r.total_words(*role))).collect();
+            return format!("words: {}", each.join(", "));
+        }
         let (a, s) = (self.r.total_words(Role::Advocate), self.r.total_words(Role::Skeptic));
         if a == 0 || s == 0 {
             return format!("{a} words against {s}");
@@ -68,8 +86,24 @@ impl Page<'_> {
         format!("{a} words against {s}; the {who} wrote {ratio:.2}× as much{flag}")
     }
 
-    /// Round, advocate words and time, skeptic words and time, judge time,
-    /// how alike the two arguments are.
+    /// The effort table's headings: the round, each debater's words and
+    /// time, the judge's time where one sat, and how alike two sides are.
+    fn effort_headers(&self) -> Vec<String> {
+        let mut headers = vec!["Round".to_string()];
+        for (_, label) in &self.r.debaters {
+            headers.extend([format!("{label} words"), "time".into()]);
+        }
+        if self.r.judged {
+            headers.push("Judge time".into());
+        }
+        if self.r.debaters.len() == 2 {
+            headers.push("Alike".into());
+        }
+        headers
+    }
+
+    /// Round, each debater's words and time, the judge's time, how alike
+    /// the two arguments are (see [`Self::effort_headers`]).
     fn effort_rows(&self) -> Vec<Vec<String>> {
         let seconds = |s: Option<f64>| s.map_or("–".to_string(), |s| format!("{s:.1} s"));
         self.r
@@ -79,16 +113,18 @@ impl Page<'_> {
                 let of = |role: Role| {
                     e.seats.iter().find(|(r, _)| *r == role).map(|(_, effort)| *effort).unwrap_or_default()
                 };
-                let (a, s, j) = (of(Role::Advocate), of(Role::Skeptic), of(Role::Judge));
-                vec![
-                    e.round.to_string(),
-                    a.words.to_string(),
-                    seconds(a.seconds),
-                    s.words.to_string(),
-                    seconds(s.seconds),
-                    seconds(j.seconds),
-                    e.alike.map_or("–".to_string(), |x| format!("{:.0}%", x * 100.0)),
-                ]
+                let mut row = vec![e.round.to_string()];
+                for (role, _) in &self.r.debaters {
+                    let effort = of(*role);
+                    row.extend([effort.words.to_string(), seconds(effort.seconds)]);
+                }
+                if self.r.judged {
+                    row.push(seconds(of(Role::Judge).seconds));
+                }
+                if self.r.debaters.len() == 2 {
+                    row.push(e.alike.map_or("–".to_string(), |x| format!("{:.0}%", x * 100.0)));
+                }
+                row
             })
             .collect()
     }

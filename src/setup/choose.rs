@@ -21,8 +21,10 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
     let mut notices = Vec::new();
     // The seats the chosen format sits (an unknown format is said elsewhere: the duel's here), and
     // any other seat given a model of its own (a stored debate's seats, when it goes on as a branch).
-    let sits = crate::format::layer::chosen(config).map_or_else(|_| vec![Role::Advocate, Role::Skeptic, Role::Judge], |f| f.seats());
-    let own = |role: Role| ["provider", "model"].iter().any(|leaf| config.get(&format!("roles.{}.{leaf}", role.key())).is_some());
+    let sits = crate::format::layer::chosen(config).map_or_else(|_| Role::DUEL.to_vec(), |f| f.seats());
+    let own = |role: Role| {
+        ["provider", "model"].iter().any(|leaf| config.get(&format!("roles.{}.{leaf}", role.key())).is_some())
+    };
     for role in Role::ALL.into_iter().filter(|&r| sits.contains(&r) || own(r)) {
         let entry = config.role_entry(role, "provider");
         let named: &str = config.role_defaulted(role, "provider");

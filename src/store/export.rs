@@ -82,7 +82,7 @@ fn grounding_lines(md: &mut String, state: &DebateState) {
             source.line_count(),
             &source.sha256[..12.min(source.sha256.len())]
         );
-        for role in Role::DEBATERS {
+        for &role in state.debaters() {
             let tally = state.tally(role);
             let _ = writeln!(md, "- {}'s citations: {}", clean(state.label(role)), citations_total(&tally));
         }
@@ -155,7 +155,7 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
         for note in &round.injected {
             let _ = writeln!(md, "**Moderator's note:** {}\n", clean(note));
         }
-        for role in Role::DEBATERS {
+        for &role in state.debaters() {
             let Some(turn) = round.turn(role) else { continue };
             let _ = writeln!(md, "### {}\n", clean(state.label(role)));
             let text = clean(turn.text.trim());
@@ -185,6 +185,9 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
             }
         }
         judge_section(&mut md, state, round);
+        if let Some(tally) = crate::debate::vote::of_round(state, round.number).filter(|_| state.final_answers()) {
+            let _ = writeln!(md, "**The vote:** {}\n", clean(&crate::debate::vote::describe(state, &tally)));
+        }
     }
     let steering: Vec<String> = records.iter().filter_map(|r| steering_line(r.ms, &r.event)).collect();
     if !steering.is_empty() {
@@ -203,7 +206,9 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
         md.push('\n');
     }
     if let Some(synthesis) = state.finish.as_ref().and_then(|f| f.synthesis.as_deref()) {
-        let _ = writeln!(md, "## Final synthesis\n\n{}", clean(synthesis.trim()));
+        // With no judge the ending is the vote among the last final answers, not a synthesis.
+        let heading = if state.judges() == 0 { "The outcome" } else { "Final synthesis" };
+        let _ = writeln!(md, "## {heading}\n\n{}", clean(synthesis.trim()));
     }
     md
 }

@@ -134,7 +134,11 @@ fn setup() -> EngineSetup {
         .map(|(round, v)| streamed(&judged(v), script::pace(Role::Judge, round), 100 + round as u64))
         .collect();
     EngineSetup {
-        roles: heat::debate::engine::duel_roles([debater(Role::Advocate, &script::ADVOCATE), debater(Role::Skeptic, &script::SKEPTIC), model(judge)]),
+        roles: heat::debate::engine::duel_roles([
+            debater(Role::Advocate, &script::ADVOCATE),
+            debater(Role::Skeptic, &script::SKEPTIC),
+            model(judge),
+        ]),
         prompts: Prompts::default(),
         retry: RetryPolicy::default(),
         judge_temperature: 0.2,

@@ -32,6 +32,11 @@ fn the_final_answer_is_the_last_such_line_in_any_case_and_markup() {
     assert_eq!(final_answer("Final answer: a\nmore\nfinal answer: b").as_deref(), Some("b"), "the last one counts");
     assert_eq!(final_answer("My final answers are below."), None, "a sentence is not the line");
     assert_eq!(final_answer("Final answer:   "), None, "an empty answer is none");
+    assert_eq!(
+        final_answer("Final answer: 4.5 days. Because rest matters.").as_deref(),
+        Some("4.5 days."),
+        "its first sentence"
+    );
     assert_eq!(final_answer("No line at all."), None);
     assert_eq!(final_answer(&format!("Final answer: {}", "x".repeat(500))).map(|a| a.len()), Some(ANSWER_CHARS));
 }
@@ -42,7 +47,10 @@ fn answers_normalise_before_they_are_compared() {
     assert!(agree("Four days.", "four DAYS", 100));
     assert!(!agree("four days", "five days", 100));
     // "four day week" vs "four day work week": 3 of 4 words shared.
-    assert!(agree("Four-day week", "a four day work week", 60) == (likeness("Four-day week", "a four day work week") >= 0.6));
+    assert!(
+        agree("Four-day week", "a four day work week", 60)
+            == (likeness("Four-day week", "a four day work week") >= 0.6)
+    );
     assert!(agree("four day week", "four day work week", 70));
     assert!(!agree("four day week", "four day work week", 80));
 }
