@@ -87,7 +87,7 @@ async fn heat_formats_lists_built_in_and_user_formats_and_names_a_broken_file() 
     cmd.args(["formats", "--json"]);
     let json: serde_json::Value = serde_json::from_slice(&output(cmd).await.stdout).unwrap();
     let names: Vec<&str> = json["formats"].as_array().unwrap().iter().filter_map(|f| f["name"].as_str()).collect();
-    assert_eq!(names, ["duel", "oxford", "vote"]);
+    assert_eq!(names, ["duel", "oxford", "vote", "panel"]);
     assert_eq!(json["formats"][1]["phases"], serde_json::json!(["Opening", "Rebuttal", "Closing"]));
     assert_eq!(
         (&json["formats"][0]["judges"], &json["formats"][1]["judges"]),
@@ -104,7 +104,7 @@ async fn heat_formats_lists_built_in_and_user_formats_and_names_a_broken_file() 
     cmd.args(["formats", "show", "nope"]);
     let out = output(cmd).await;
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("no format named \"nope\"; the formats are duel, oxford, vote, house"));
+    assert!(text(&out.stderr).contains("no format named \"nope\"; the formats are duel, oxford, vote, panel, house"));
     let mut cmd = heat(data.path(), None);
     cmd.arg("formats");
     let listed = text(&output(cmd).await.stdout);

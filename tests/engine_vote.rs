@@ -261,3 +261,41 @@ async fn the_export_and_the_report_keep_every_seat_and_each_rounds_vote() {
     assert!(html.contains("Contrarian"), "the report names the third seat");
     assert!(html.contains("2–1 (Analyst, Contrarian)"), "the report gives the vote");
 }
+
+/// The built-in `panel` format: three free panelists and one judge.
+fn panel() -> FormatRecord {
+    Format::parse("panel", include_str!("../assets/formats/panel.toml"), &Origin::BuiltIn).unwrap().record
+}
+
+#[tokio::test]
+async fn a_panels_judge_reads_every_seat_sets_the_heat_and_writes_the_synthesis_once_they_converge() {
+    let names = ["Optimist", "Realist", "Critic"];
+    let answers: [&[&str]; 3] =
+        [&["four days", "four days"], &["five days", "four days"], &["three days", "Four days."]];
+    let debaters: Vec<Arc<ScriptedModel>> =
+        names.iter().zip(answers).enumerate().map(|(seat, (name, a))| debater(name, seat, a, Duration::ZERO)).collect();
+    let verdict = r#"{"resolved": false, "verdict": "The panel splits three ways on the length of the week.", "ahead": "even", "conceded": "none", "topic": "What would a four-day week cost a hospital?", "heat": 0.5}"#;
+    let synthesis = r#"{"resolved": true, "verdict": "The panel agrees on four days: output held in every trial.", "ahead": "even", "conceded": "none", "topic": "t", "heat": 0.3}"#;
+    let judge = Arc::new(ScriptedModel::new([Reply::text(verdict), Reply::text(synthesis)], Reply::text(synthesis)));
+    let mut setup = setup(&debaters);
+    setup.roles[Role::Judge.position()] =
+        RoleSetup::new(Arc::clone(&judge) as Arc<dyn heat::provider::ChatModel>, "j", 512);
+    let (_, state) = drain(engine::start(setup, spec(panel(), 4))).await;
+    let asked = judge.requests();
+    assert_eq!(asked.len(), 2, "a verdict on round 1, the synthesis on round 2");
+    let first = asked[0].messages.last().unwrap().content.clone();
+    for name in ["optimist", "realist", "critic"] {
+        assert!(first.contains(&format!("The {name} argued:")), "{first}");
+    }
+    assert!(first.contains("Their final answers: \"four days\" 1–1–1"), "{first}");
+    assert!(asked[0].system.contains("You are the JUDGE of a panel"));
+    assert!(
+        asked[1].messages.last().unwrap().content.contains("write the final synthesis"),
+        "converged: the last word"
+    );
+    assert_eq!(state.rounds[1].heat, Heat::new(0.5), "the judge sets the heat, as in a duel");
+    assert_eq!(state.rounds[1].topic, "What would a four-day week cost a hospital?");
+    let finish = state.finish.unwrap();
+    assert_eq!(finish.outcome, Outcome::Converged);
+    assert_eq!(finish.synthesis.as_deref(), Some("The panel agrees on four days: output held in every trial."));
+}

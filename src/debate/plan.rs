@@ -137,8 +137,10 @@ fn vote_steps(state: &DebateState, round: &Round) -> Vec<Step> {
 /// the last word (the last round, a forced resolution or the sides' consensus).
 fn last_word(state: &DebateState, round: &Round) -> (bool, bool) {
     let is_last = round.number + 1 >= state.max_rounds;
-    let wants_final =
-        state.force_requested || is_last || (state.may_resolve_early() && state.consensus_in(round.number));
+    let wants_final = state.force_requested
+        || is_last
+        || (state.may_resolve_early() && state.consensus_in(round.number))
+        || state.converged_in(round.number);
     (is_last, wants_final)
 }
 
@@ -220,7 +222,7 @@ fn decide_steps(state: &DebateState, round: &Round, judge: &Turn, options: Optio
     };
     match &judge.verdict {
         Some(VerdictStatus::Parsed { verdict }) => {
-            if let Some(steps) = swap_steps(round, judge, options) {
+            if let Some(steps) = swap_steps(state, round, judge, options) {
                 return steps;
             }
             let resolved = match said {
@@ -257,6 +259,8 @@ fn finish_outcome(state: &DebateState, round: &Round, was_final: bool, is_last: 
         Outcome::Forced
     } else if state.may_resolve_early() && state.consensus_in(round.number) {
         Outcome::Consensus
+    } else if state.converged_in(round.number) {
+        Outcome::Converged
     } else if state.dissenting() {
         Outcome::Dissent
     } else if was_final && is_last {
@@ -269,8 +273,8 @@ fn finish_outcome(state: &DebateState, round: &Round, was_final: bool, is_last: 
 /// The swap check a round's verdict waits for: `None` when none is due
 /// (the setting is off, the verdict is the final synthesis, the embedded
 /// judge's chosen form names no side, or the check has settled).
-fn swap_steps(round: &Round, judge: &Turn, options: Options) -> Option<Vec<Step>> {
-    if !options.swap_check || judge.purpose.is_final() || extractive::is_chosen(&judge.text) {
+fn swap_steps(state: &DebateState, round: &Round, judge: &Turn, options: Options) -> Option<Vec<Step>> {
+    if !options.swap_check || judge.purpose.is_final() || extractive::is_chosen(&judge.text) || state.free() {
         return None;
     }
     match round.swap {

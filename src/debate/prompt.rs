@@ -362,8 +362,6 @@ pub fn judge_messages_as(
 }
 
 fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> String {
-    let pair = serde_json::to_string(&[read_argument(round, Role::Advocate), read_argument(round, Role::Skeptic)])
-        .unwrap_or_default();
     let mut out = format!("Proposition: {}\nRound {} of {}.", state.topic, round.number + 1, state.max_rounds);
     if round.topic.trim() != state.topic.trim() {
         out.push_str(&format!(" This round's question: {}", round.topic));
@@ -372,7 +370,13 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
         out.push_str(&format!("\nThe person running the debate injected this topic: {note}"));
     }
     let names = state.side_names();
-    out.push_str(&format!("\n\n[{}, {}]:\n{pair}\n\n", names[0], names[1]));
+    if state.free() {
+        out.push_str(&free_arguments(state, round));
+    } else {
+        let pair = serde_json::to_string(&[read_argument(round, Role::Advocate), read_argument(round, Role::Skeptic)])
+            .unwrap_or_default();
+        out.push_str(&format!("\n\n[{}, {}]:\n{pair}\n\n", names[0], names[1]));
+    }
     if let Some(phase) = state.phase(round.number) {
         out.push_str(&format!("This round's phase: {}.\n", phase.name));
     }
@@ -380,7 +384,7 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
         out.push_str(&format!("{}\n", super::scores::instruction(&names[0], &names[1])));
     }
     if state.source.is_some() {
-        out.push_str(&source_checks(round));
+        out.push_str(&source_checks(state, round));
     }
     if purpose.is_final() {
         // Injected during the last round: no round is left to carry it, so the synthesis does.
@@ -401,18 +405,37 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
     out
 }
 
+/// Free debaters' arguments as their judge reads them: each by name, then
+/// their final answers and how far they agree.
+fn free_arguments(state: &DebateState, round: &Round) -> String {
+    let mut out = String::new();
+    for &role in state.debaters() {
+        let name = state.seat_name(role);
+        out.push_str(&format!("\n\nThe {name} argued:\n\"\"\"\n{}\n\"\"\"", read_argument(round, role)));
+    }
+    out.push_str("\n\n");
+    if let Some(tally) = super::vote::of_round(state, round.number) {
+        out.push_str(&format!(
+            "Their final answers: {}. {}\n",
+            super::vote::describe(state, &tally),
+            if tally.converged() { "They agree." } else { "They do not agree yet." }
+        ));
+    }
+    out
+}
+
 /// What each side cited from the source, as checked, and how the judge is
 /// to weigh it.
-fn source_checks(round: &Round) -> String {
+fn source_checks(state: &DebateState, round: &Round) -> String {
     let mut out = String::from("Citations and quotes, checked against the source:\n");
-    for role in Role::DEBATERS {
+    for &role in state.debaters() {
         let checks = round.turn(role).map(|t| t.checks.as_slice()).unwrap_or_default();
         let said = if checks.is_empty() {
             "nothing cited".to_string()
         } else {
             checks.iter().map(super::grounding::QuoteCheck::describe).collect::<Vec<_>>().join("; ")
         };
-        out.push_str(&format!("- the {}: {said}\n", role.key()));
+        out.push_str(&format!("- the {}: {said}\n", state.seat_name(role)));
     }
     out.push_str(
         "✓ was found in the source. ≈ is close to the source but not its words. ↩ quotes an earlier turn, not \

@@ -345,6 +345,19 @@ impl DebateState {
         self.format.as_ref().map_or(role.side(), |f| f.side(role))
     }
 
+    /// The debaters argue positions of their own (a `vote` or `panel`
+    /// debate), not a side each.
+    pub fn free(&self) -> bool {
+        self.side(Role::Advocate) == super::seat::Side::Free
+    }
+
+    /// Every debater gave the same final answer in `round` and the format
+    /// stops on it.
+    pub fn converged_in(&self, round: u32) -> bool {
+        let stops = self.format.as_ref().and_then(|f| f.convergence).is_some_and(|c| c.stop);
+        stops && super::vote::of_round(self, round).is_some_and(|t| t.converged())
+    }
+
     /// The debaters end each turn with a final answer, compared each round
     /// (`debate::vote`).
     pub fn final_answers(&self) -> bool {

@@ -10,14 +10,15 @@ use super::{Format, Origin};
 use crate::debate::format::DUEL;
 
 /// The built-in formats, by name, in the order `heat formats` lists them.
-pub const BUILT_IN: [(&str, &str); 3] = [
+pub const BUILT_IN: [(&str, &str); 4] = [
     (DUEL, include_str!("../../assets/formats/duel.toml")),
     ("oxford", include_str!("../../assets/formats/oxford.toml")),
     ("vote", include_str!("../../assets/formats/vote.toml")),
+    ("panel", include_str!("../../assets/formats/panel.toml")),
 ];
 
 /// The brief files a format may name without shipping its own.
-pub const BUILT_IN_BRIEFS: [(&str, &str); 10] = [
+pub const BUILT_IN_BRIEFS: [(&str, &str); 14] = [
     ("advocate.md", include_str!("../../prompts/advocate.md")),
     ("skeptic.md", include_str!("../../prompts/skeptic.md")),
     ("judge.md", include_str!("../../prompts/judge.md")),
@@ -28,6 +29,10 @@ pub const BUILT_IN_BRIEFS: [(&str, &str); 10] = [
     ("vote_analyst.md", include_str!("../../prompts/vote_analyst.md")),
     ("vote_pragmatist.md", include_str!("../../prompts/vote_pragmatist.md")),
     ("vote_contrarian.md", include_str!("../../prompts/vote_contrarian.md")),
+    ("panel_optimist.md", include_str!("../../prompts/panel_optimist.md")),
+    ("panel_realist.md", include_str!("../../prompts/panel_realist.md")),
+    ("panel_critic.md", include_str!("../../prompts/panel_critic.md")),
+    ("panel_judge.md", include_str!("../../prompts/panel_judge.md")),
 ];
 
 /// A brief's text: beside a user's format file first, then built in.

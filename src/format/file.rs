@@ -257,11 +257,16 @@ fn check(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
         let said = format!("judges.count = {n} is too many; a format has 0 to {MAX_JUDGES} judges");
         return Err(place.error(Some(judges.count.span()), &said));
     }
-    if free && n > 0 {
+    if free && n > 1 {
         let said = format!(
-            "judges.count = {n} with free seats: heat runs free debaters with no judge for now (judges.count = 0; their final answers decide by vote); a judge for free debaters is not supported yet"
+            "judges.count = {n} with free seats: free debaters have one judge (judges.count = 1) or none (0: their final answers decide by vote); a panel of judges weighs two sides"
         );
         return Err(place.error(Some(judges.count.span()), &said));
+    }
+    if free && file.scores {
+        return Err(
+            place.error(None, "scores = true with free seats: the tug-of-war is between two sides; leave scores out")
+        );
     }
     if two_sided && n == 0 {
         let said = "judges.count = 0: a \"pro\" and \"con\" debate needs a judge (1 to 5); a debate with no judge seats free debaters whose final answers decide by vote";

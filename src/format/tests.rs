@@ -41,7 +41,7 @@ fn the_built_in_formats_parse_and_the_duel_keeps_its_log_unchanged() {
     let catalog = Catalog::load(None);
     assert!(catalog.problems.is_empty(), "{:?}", catalog.problems);
     let names: Vec<&str> = catalog.formats.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["duel", "oxford", "vote"]);
+    assert_eq!(names, ["duel", "oxford", "vote", "panel"]);
     let duel = catalog.find("DUEL").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(duel.log_record(), None, "a duel writes no Formatted event");
     assert_eq!(duel.record.labels, ["Advocate", "Skeptic", "Judge"]);
@@ -106,10 +106,14 @@ fn seats_are_checked_with_their_line() {
         e.contains("seats 3 debater(s) (1 pro, 1 con, 1 free)") && e.contains("or 2 to 6 seats that are all \"free\""),
         "{e}"
     );
-    // Free seats with a judge: not yet, and said so.
+    // Free seats: one judge or none; a panel of judges and scores are for two sides.
     let free = GOOD.replace("side = \"pro\"", "side = \"free\"").replace("side = \"con\"", "side = \"free\"");
-    let e = error(&free);
-    assert!(e.contains("with free seats: heat runs free debaters with no judge for now"), "{e}");
+    let judged = parse(&free).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(judged.seats(), [Role::Advocate, Role::Skeptic, Role::Judge]);
+    let e = error(&free.replace("[judges]", "[judges]\ncount = 3"));
+    assert!(e.contains("judges.count = 3 with free seats: free debaters have one judge"), "{e}");
+    let e = error(&free.replace("max_rounds = 2", "max_rounds = 2\nscores = true"));
+    assert!(e.contains("scores = true with free seats"), "{e}");
     let vote = parse(&free.replace("[judges]", "[judges]\ncount = 0")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(vote.seats(), [Role::Advocate, Role::Skeptic]);
     let e = error(&free.replace("[judges]", "[convergence]\nthreshold = 80\n\n[judges]\ncount = 0"));
@@ -162,17 +166,17 @@ fn user_formats_add_replace_and_a_broken_one_is_named_without_hiding_the_rest() 
     write("notes.txt", "not a format");
     let catalog = Catalog::load(Some(dir.path()));
     let names: Vec<&str> = catalog.formats.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["duel", "oxford", "vote", "mine"]);
+    assert_eq!(names, ["duel", "oxford", "vote", "panel", "mine"]);
     let oxford = catalog.find("oxford").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(oxford.summary, "my own oxford", "a user file replaces the built-in of its name");
     assert_eq!(catalog.problems.len(), 1, "{:?}", catalog.problems);
     assert!(catalog.problems[0].contains("broken.toml line 1"), "{:?}", catalog.problems);
     let e = catalog.find("broken").map(|f| f.name.clone()).expect_err("a broken file is not used").to_string();
     assert!(e.contains("the format \"broken\" is not used") && e.contains("broken.toml line 1"), "{e}");
-    let e = catalog.find("panel").map(|f| f.name.clone()).expect_err("no such format").to_string();
+    let e = catalog.find("town-hall").map(|f| f.name.clone()).expect_err("no such format").to_string();
     assert_eq!(
         e,
-        "no format named \"panel\"; the formats are duel, oxford, vote, mine (`heat formats` describes them)"
+        "no format named \"town-hall\"; the formats are duel, oxford, vote, panel, mine (`heat formats` describes them)"
     );
 }
 

@@ -420,7 +420,8 @@ impl Engine {
     /// arguments instead of writing (`extractive`). `None` for every other
     /// judge, and when an argument offers no sentence to choose.
     fn chosen_schema(&self, round: u32, purpose: TurnPurpose) -> Option<ResponseSchema> {
-        if !self.setup.role(Role::Judge).model.is_embedded() {
+        // The chosen form picks each side's best sentence: free debaters have no sides.
+        if !self.setup.role(Role::Judge).model.is_embedded() || self.state.free() {
             return None;
         }
         let current = self.state.rounds.iter().find(|r| r.number == round)?;

@@ -67,7 +67,7 @@ pub fn verdict(
         return VerdictOutcome::Stands { verdict, notice: None };
     };
     let arguments: Vec<(Role, &str)> =
-        Role::DEBATERS.iter().filter_map(|&role| current.argument(role).map(|text| (role, text))).collect();
+        state.debaters().iter().filter_map(|&role| current.argument(role).map(|text| (role, text))).collect();
     let allowed = allowed(state);
     let ctx = context(state, sent, &arguments, &allowed);
     let last = round.checked_sub(1).and_then(|n| state.rounds.iter().find(|r| r.number == n)).and_then(Round::verdict);
