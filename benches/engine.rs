@@ -1,7 +1,8 @@
 //! Engine overhead: a round against instant scripted models, a round whose
 //! debaters each take 100 ms (must cost ~100 ms, not 200: they run in
 //! parallel), and a round judged by a panel of three that each take 50 ms
-//! after two 100 ms debaters (must cost ~150 ms: the judges run at once).
+//! after two 100 ms debaters (must cost ~150 ms: the judges run at once),
+//! and rounds of four and six free debaters (each 100 ms, all at once).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -11,6 +12,7 @@ use heat::debate::Heat;
 use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::format::FormatRecord;
 use heat::debate::prompt::Prompts;
+use heat::format::{Format, Origin};
 use heat::provider::ChatModel;
 use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel};
@@ -58,6 +60,28 @@ fn panel_setup(debater: &Reply, judge: Duration) -> (EngineSetup, FormatRecord) 
     (setup, format)
 }
 
+/// `n` free debaters that each answer after 100 ms, and one judge that
+/// answers after `judge` (none: a vote, ended after its one round).
+fn free_setup(n: usize, argument: &str, judge: Option<Duration>) -> (EngineSetup, FormatRecord) {
+    let debater = Reply::after(Duration::from_millis(100), &format!("{argument}\nFinal answer: four days"));
+    let debaters: Vec<RoleSetup> = (0..n).map(|_| role(debater.clone())).collect();
+    let judge_setup = role(Reply::after(judge.unwrap_or_default(), VERDICT));
+    let seats = "[[seats]]\nid = \"dN\"\nside = \"free\"\nbrief = \"debater.md\"\n\n";
+    let seats: String = (0..n).map(|i| seats.replace('N', &i.to_string())).collect();
+    let judges = if judge.is_some() { "count = 1\nbrief = \"panel_judge.md\"" } else { "count = 0" };
+    let file = format!("summary = \"bench\"\nmax_rounds = 1\n{seats}[judges]\n{judges}\n");
+    let format = Format::parse("bench", &file, &Origin::BuiltIn).expect("the bench's format parses").record;
+    let setup = EngineSetup {
+        roles: engine::seat_roles(&debaters, &judge_setup),
+        prompts: Prompts::default(),
+        retry: RetryPolicy::default(),
+        judge_temperature: 0.2,
+        seed: None,
+        swap_check: false,
+    };
+    (setup, format)
+}
+
 /// One resolved round, start to finish, every event read.
 async fn one_round(setup: EngineSetup) {
     one_round_in(setup, None).await;
@@ -95,7 +119,32 @@ fn bench(c: &mut Criterion) {
             one_round_in(setup, Some(format))
         });
     });
+    group.bench_function("four_free_debaters_100ms_judge_50ms", |b| {
+        b.to_async(&rt).iter(|| {
+            let (setup, format) = free_setup(4, &argument, Some(Duration::from_millis(50)));
+            one_round_in(setup, Some(format))
+        });
+    });
+    group.bench_function("six_free_debaters_100ms_no_judge", |b| {
+        b.to_async(&rt).iter(|| {
+            let (setup, format) = free_setup(6, &argument, None);
+            one_round_in(setup, Some(format))
+        });
+    });
     group.finish();
+
+    for (what, n, judge, goal) in [
+        ("four 100 ms free debaters and a 50 ms judge", 4, Some(Duration::from_millis(50)), 0.15),
+        ("six 100 ms free debaters and no judge", 6, None, 0.1),
+    ] {
+        let start = Instant::now();
+        for _ in 0..10 {
+            let (setup, format) = free_setup(n, &argument, judge);
+            rt.block_on(one_round_in(setup, Some(format)));
+        }
+        let per_round = start.elapsed() / 10;
+        println!("round with {what}: {per_round:?} = {:.3} x {:.0} ms", per_round.as_secs_f64() / goal, goal * 1000.0);
+    }
 
     // Also print the ratios the goals are stated in.
     let start = Instant::now();
