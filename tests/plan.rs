@@ -646,3 +646,76 @@ fn no_swap_check_follows_an_unreadable_verdict() {
         vec![start_round(1, PROPOSITION, INITIAL_HEAT, &[])]
     );
 }
+
+// ---- A vote: free debaters, no judge (the `vote` format) ----
+
+const THREE: [Role; 3] = [Role::Advocate, Role::Skeptic, Role::Third];
+
+/// A `vote` debate of `max_rounds` rounds, its format recorded.
+fn vote_debate(max_rounds: u32) -> Log {
+    let format = heat::format::Catalog::load(None).find("vote").expect("vote is built in").record.clone();
+    debate(max_rounds).then(DebateEvent::Formatted { format: Box::new(format) })
+}
+
+impl Log {
+    /// Each of the three seats argues round `round` ending with its answer.
+    fn answer(self, round: u32, answers: [&str; 3]) -> Self {
+        THREE.into_iter().zip(answers).fold(self, |log, (role, answer)| {
+            let text = format!("The {} reasons about round {}.\nFinal answer: {answer}", role.key(), round + 1);
+            log.starts(round, role, TurnPurpose::Argue).completes(round, role, &text)
+        })
+    }
+}
+
+#[test]
+fn a_vote_starts_all_three_seats_at_once_and_waits_for_each() {
+    let log = vote_debate(3).round(0);
+    let all: Vec<Step> = THREE.iter().map(|&r| start(0, r, TurnPurpose::Argue)).collect();
+    assert_eq!(log.plan(&[]), all);
+    let log = log.argues(0, Role::Advocate).starts(0, Role::Skeptic, TurnPurpose::Argue);
+    assert_eq!(
+        log.plan(&[Role::Skeptic]),
+        [start(0, Role::Third, TurnPurpose::Argue)],
+        "the third seat is not forgotten"
+    );
+    let log = log.starts(0, Role::Third, TurnPurpose::Argue);
+    assert_eq!(log.plan(&[Role::Skeptic, Role::Third]), Vec::<Step>::new(), "no judge to call while debaters argue");
+}
+
+#[test]
+fn a_split_vote_goes_on_to_the_next_round_at_a_heat_lowered_by_agreement() {
+    let log = vote_debate(3).round(0).answer(0, ["four days", "five days", "Four days."]);
+    // Two of three agree: halfway from the start heat (0.7) to the floor (0.3).
+    assert_eq!(log.plan(&[]), [start_round(1, PROPOSITION, 0.5, &[])]);
+    let apart = vote_debate(3).round(0).answer(0, ["four", "five", "six"]);
+    assert_eq!(apart.plan(&[]), [start_round(1, PROPOSITION, INITIAL_HEAT, &[])], "all apart: the start heat");
+    let pinned =
+        vote_debate(3).round(0).answer(0, ["four days", "five days", "Four days."]).pins(0.9).injects("Shifts?");
+    assert_eq!(pinned.plan(&[]), [start_round(1, PROPOSITION, 0.9, &["Shifts?"])], "a pinned heat wins");
+}
+
+#[test]
+fn a_vote_ends_converged_at_the_vote_or_when_forced() {
+    let converged = vote_debate(3).round(0).answer(0, ["four days", "Four days", "four days."]);
+    let said = "The vote: \"four days\" 3–0 (Advocate, Skeptic, Third).";
+    // The seats' labels: the built-in vote's names.
+    let said = said.replace("Advocate, Skeptic, Third", "Analyst, Pragmatist, Contrarian");
+    assert_eq!(converged.plan(&[]), [finish(Outcome::Converged, Some(&said))]);
+    let last = vote_debate(1).round(0).answer(0, ["four", "five", "four"]);
+    let said = "The vote: \"four\" 2–1 (Analyst, Contrarian); minority: Pragmatist \"five\".";
+    assert_eq!(last.plan(&[]), [finish(Outcome::MaxRounds, Some(said))]);
+    let forced = vote_debate(3).round(0).forces().answer(0, ["four", "five", "six"]);
+    let said = "The vote: \"four\" 1–1–1 (Analyst); minority: Pragmatist \"five\"; Contrarian \"six\".";
+    assert_eq!(forced.plan(&[]), [finish(Outcome::Forced, Some(said))]);
+}
+
+#[test]
+fn a_vote_debater_that_fails_for_good_ends_it_named_by_its_label() {
+    let log = vote_debate(3)
+        .round(0)
+        .argues(0, Role::Advocate)
+        .argues(0, Role::Skeptic)
+        .starts(0, Role::Third, TurnPurpose::Argue)
+        .fails(0, Role::Third, "HTTP 500");
+    assert_eq!(log.plan(&[]), [finish(Outcome::Failed("the contrarian could not answer: HTTP 500".into()), None)]);
+}
