@@ -299,3 +299,76 @@ async fn a_panels_judge_reads_every_seat_sets_the_heat_and_writes_the_synthesis_
     assert_eq!(finish.outcome, Outcome::Converged);
     assert_eq!(finish.synthesis.as_deref(), Some("The panel agrees on four days: output held in every trial."));
 }
+
+#[tokio::test]
+async fn a_vote_cut_mid_round_resumes_asking_only_the_open_seats() {
+    let models = three([&["four days", "four days"], &["five days", "four days"], &["three days", "four days"]]);
+    let (events, _) = drain(engine::start(setup(&models), spec(format(3), 2))).await;
+    // Cut the log as a killed process leaves it: after the analyst's round-2 answer, before the others'.
+    let cut = events
+        .iter()
+        .position(|e| matches!(e, DebateEvent::TurnCompleted { round: 1, role: Role::Advocate, .. }))
+        .unwrap();
+    let kept: Vec<DebateEvent> = events[..=cut]
+        .iter()
+        .filter(|e| !matches!(e, DebateEvent::TurnCompleted { round: 1, role, .. } if *role != Role::Advocate))
+        .cloned()
+        .collect();
+    let state = DebateState::from_events(&kept);
+    let again = three([&["x"], &["four days"], &["four days"]]);
+    let mut handle = engine::resume(setup(&again), state);
+    let mut after = Vec::new();
+    while let Some(e) = handle.next_event().await {
+        after.push(e);
+    }
+    let state = handle.join().await;
+    assert!(again[0].requests().is_empty(), "the analyst's settled answer is not asked again");
+    assert_eq!((again[1].requests().len(), again[2].requests().len()), (1, 1), "the open seats are asked once each");
+    assert!(after.iter().any(|e| matches!(e, DebateEvent::Reopened)));
+    assert_eq!(state.finish.map(|f| f.outcome), Some(Outcome::Converged));
+}
+
+#[tokio::test]
+async fn pause_holds_every_seat_of_a_four_seat_vote_until_resumed() {
+    let models: Vec<Arc<ScriptedModel>> = ["A", "B", "C", "D"]
+        .iter()
+        .enumerate()
+        // Two and two: no round converges.
+        .map(|(seat, name)| {
+            let answer = if seat < 2 { "four days" } else { "five days" };
+            debater(name, seat, &[answer, answer], Duration::from_millis(60))
+        })
+        .collect();
+    let mut handle = engine::start(setup(&models), spec(exact(4), 2));
+    let mut seen = Vec::new();
+    while let Some(e) = handle.next_event().await {
+        let round_two = matches!(e, DebateEvent::RoundStarted { round: 1, .. });
+        seen.push(e);
+        if round_two {
+            break;
+        }
+    }
+    handle.send(Command::Pause);
+    // While paused, no turn completes, however long it waits.
+    let mut while_paused = Vec::new();
+    let quiet = tokio::time::timeout(Duration::from_millis(300), async {
+        while let Some(e) = handle.next_event().await {
+            while_paused.push(e);
+        }
+    })
+    .await;
+    assert!(quiet.is_err(), "the debate did not end while paused: {while_paused:?}");
+    assert!(
+        !while_paused.iter().any(|e| matches!(e, DebateEvent::TurnCompleted { .. })),
+        "no seat's answer shows while paused: {while_paused:?}"
+    );
+    handle.send(Command::Resume);
+    let mut rest = Vec::new();
+    while let Some(e) = handle.next_event().await {
+        rest.push(e);
+    }
+    let state = handle.join().await;
+    let done = rest.iter().filter(|e| matches!(e, DebateEvent::TurnCompleted { round: 1, .. })).count();
+    assert_eq!(done, 4, "all four seats answer round 2 after the resume");
+    assert_eq!(state.finish.map(|f| f.outcome), Some(Outcome::MaxRounds));
+}
