@@ -36,6 +36,7 @@ fn setup(debater: &Reply) -> EngineSetup {
         judge_temperature: 0.2,
         seed: None,
         swap_check: false,
+        judges: None,
     }
 }
 
@@ -56,6 +57,7 @@ fn panel_setup(debater: &Reply, judge: Duration) -> (EngineSetup, FormatRecord) 
         scores: false,
         judges: 3,
         panel_models: Vec::new(),
+        panel_providers: Vec::new(),
     };
     (setup, format)
 }
@@ -78,6 +80,7 @@ fn free_setup(n: usize, argument: &str, judge: Option<Duration>) -> (EngineSetup
         judge_temperature: 0.2,
         seed: None,
         swap_check: false,
+        judges: None,
     };
     (setup, format)
 }

@@ -408,3 +408,55 @@ async fn a_vote_debate_runs_three_seats_with_no_judge_and_ends_at_the_majority()
     assert!(events.iter().any(|e| matches!(e, DebateEvent::TurnStarted { role: Role::Third, .. })));
     assert!(!events.iter().any(|e| matches!(e, DebateEvent::TurnStarted { role: Role::Judge, .. })));
 }
+
+/// A panel judge on a provider of its own: judge 2 of a user's Oxford sits
+/// on OpenAI (a second mock server speaking OpenAI's wire format) while the
+/// chair and judge 3 sit on Anthropic; it is asked there, on its model, and
+/// named by it. A judge whose provider has no key gives no vote, and says why.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_panel_judge_on_a_provider_of_its_own_is_asked_there() {
+    let server = MockLlm::with_handler(oxford_reply).await;
+    let verdict = r#"{"resolved": false, "verdict": "Judge two on another server found the opposition's point 1 unanswered.", "ahead": "skeptic", "conceded": "none", "topic": "Answer point 1.", "heat": 0.5}"#;
+    let openai = MockLlm::with_handler(move |_| {
+        Reply::sse(&support::bodies::openai_stream("gpt-4.1-mini", &[verdict], Some("stop")), 64)
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let formats = data.path().join("formats");
+    std::fs::create_dir_all(&formats).unwrap();
+    let panel = include_str!("../assets/formats/oxford.toml")
+        .replace("count = 3", "count = 3\nproviders = [\"openai\"]\nmodels = [\"gpt-4.1-mini\"]");
+    std::fs::write(formats.join("mixed.toml"), panel).unwrap();
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.env("OPENAI_API_KEY", "sk-test-openai").env("OPENAI_BASE_URL", format!("{}/v1", openai.base_url));
+    cmd.args(["run", "This house prefers tabs", "--format", "mixed", "--max-rounds", "1"]);
+    let out = output(cmd).await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Its chat calls (the model list heat reads at start aside).
+    let chats = || openai.requests().into_iter().filter(|r| r.body["messages"].is_array()).collect::<Vec<_>>();
+    let asked = chats();
+    assert_eq!(asked.len(), 1, "judge 2 alone is asked on OpenAI");
+    assert!(asked[0].last_message().contains("You are judge 2 of a panel of 3"));
+    assert_eq!(asked[0].body["model"], "gpt-4.1-mini");
+    assert!(!server.requests().iter().any(|r| r.last_message().contains("You are judge 2")), "never on Anthropic");
+    assert!(
+        server.requests().iter().any(|r| r.last_message().contains("You are judge 3")),
+        "judge 3 stays on Anthropic"
+    );
+    assert!(stdout.contains("Judge 2 (gpt-4.1-mini): "), "{stdout}");
+
+    // No OpenAI key: judge 2 gives no vote and says why; the chair and judge 3 decide.
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.env("OPENAI_BASE_URL", format!("{}/v1", openai.base_url));
+    cmd.args(["run", "This house prefers tabs", "--format", "mixed", "--max-rounds", "1"]);
+    let out = output(cmd).await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("✗ judge 2 gave no vote and is outvoted: it could not be set up: its provider is openai but no key is set: export OPENAI_API_KEY"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("2 of 3 judges answered"), "{stdout}");
+    assert_eq!(chats().len(), 1, "nothing more reached OpenAI");
+}

@@ -36,6 +36,7 @@ fn setup(adv: &Arc<ScriptedModel>, skp: &Arc<ScriptedModel>, judge: &Arc<Scripte
         judge_temperature: 0.2,
         seed: None,
         swap_check: false,
+        judges: None,
     }
 }
 

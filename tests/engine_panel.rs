@@ -96,6 +96,7 @@ fn panel_format() -> FormatRecord {
         scores: false,
         judges: 3,
         panel_models: Vec::new(),
+        panel_providers: Vec::new(),
     }
 }
 
@@ -113,6 +114,7 @@ fn setup(bench: &Arc<Bench>) -> EngineSetup {
         judge_temperature: 0.2,
         seed: None,
         swap_check: false,
+        judges: None,
     }
 }
 

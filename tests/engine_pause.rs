@@ -42,6 +42,7 @@ fn debate(advocate: ScriptedModel) -> (Arc<ScriptedModel>, DebateHandle) {
         judge_temperature: 0.2,
         seed: None,
         swap_check: false,
+        judges: None,
     };
     let spec = DebateSpec {
         topic: "Tabs beat spaces".into(),

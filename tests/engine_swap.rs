@@ -94,6 +94,7 @@ fn setup(judge: &Arc<Judge>, swap_check: bool) -> EngineSetup {
         judge_temperature: 0.2,
         seed: None,
         swap_check,
+        judges: None,
     }
 }
 

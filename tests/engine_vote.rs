@@ -85,6 +85,7 @@ fn setup(debaters: &[Arc<ScriptedModel>]) -> EngineSetup {
         judge_temperature: 0.2,
         seed: None,
         swap_check: false,
+        judges: None,
     }
 }
 

@@ -36,6 +36,7 @@ fn setup(models: [&Arc<ScriptedModel>; 3]) -> EngineSetup {
         judge_temperature: 0.2,
         seed: None,
         swap_check: false,
+        judges: None,
     }
 }
 

@@ -25,6 +25,7 @@ fn format(scores: bool) -> FormatRecord {
         scores,
         judges: 1,
         panel_models: Vec::new(),
+        panel_providers: Vec::new(),
     }
 }
 

@@ -86,6 +86,7 @@ fn setup(role: impl Fn() -> RoleSetup) -> EngineSetup {
         judge_temperature: 0.2,
         seed: None,
         swap_check: false,
+        judges: None,
     }
 }
 

@@ -340,6 +340,7 @@ async fn one_debate(debate: usize, seed: u64, data: &std::path::Path) -> Run {
         judge_temperature: 0.2,
         seed: None,
         swap_check: false,
+        judges: None,
     };
     let store = Store::open(data).unwrap();
     let mut recorder = store.create().unwrap();

@@ -44,6 +44,7 @@ async fn eventful_debate(store: &Store) -> (DebateState, String) {
         judge_temperature: 0.2,
         seed: None,
         swap_check: false,
+        judges: None,
     };
     let mut recorder = store.create().unwrap();
     let id = recorder.id().to_string();

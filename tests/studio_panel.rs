@@ -29,6 +29,7 @@ fn panel_format() -> FormatRecord {
         scores: false,
         judges: 3,
         panel_models: Vec::new(),
+        panel_providers: Vec::new(),
     }
 }
 

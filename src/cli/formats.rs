@@ -70,6 +70,7 @@ fn row(format: &Format, in_force: bool) -> serde_json::Value {
         "phases": format.record.phases.iter().map(|p| &p.name).collect::<Vec<_>>(),
         "judges": format.record.judges,
         "judge_models": format.record.panel_models,
+        "judge_providers": format.record.panel_providers,
         "scores": format.record.scores,
         "in_force": in_force,
     })

@@ -57,6 +57,10 @@ pub struct FormatRecord {
     /// the judges' provider; a judge with none takes the chair's.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub panel_models: Vec<String>,
+    /// The providers a panel's other judges are asked on (judge 2 first);
+    /// a judge with none, or an empty name, is asked on the judges' provider.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub panel_providers: Vec<String>,
 }
 
 /// When the debaters' final answers count as one (`[convergence]` in a
@@ -214,6 +218,7 @@ mod tests {
             scores: true,
             judges: 3,
             panel_models: Vec::new(),
+            panel_providers: Vec::new(),
         }
     }
 

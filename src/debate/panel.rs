@@ -201,17 +201,27 @@ pub fn judge_name(state: &DebateState, judge: u32) -> String {
     if judge == CHAIR {
         return crate::debate::format::clean_label(state.label(Role::Judge));
     }
-    match model_of(state, judge) {
-        Some(model) => format!("Judge {judge} ({})", crate::sanitize::clean(model)),
-        None => format!("Judge {judge}"),
+    match (model_of(state, judge), provider_of(state, judge)) {
+        (Some(model), _) => format!("Judge {judge} ({})", crate::sanitize::clean(model)),
+        (None, Some(provider)) => format!("Judge {judge} ({})", crate::sanitize::clean(provider)),
+        (None, None) => format!("Judge {judge}"),
     }
 }
 
+/// The provider judge `judge` (2, 3, …) sits on when the format names one
+/// (`judges.providers`); `None`: the judges' provider.
+pub fn provider_of(state: &DebateState, judge: u32) -> Option<&str> {
+    let index = usize::try_from(judge.checked_sub(CHAIR + 1)?).ok()?;
+    let format = state.format.as_ref()?;
+    format.panel_providers.get(index).map(|p| p.trim()).filter(|p| !p.is_empty())
+}
+
 /// The model judge `judge` (2, 3, …) is asked on when the format names one
-/// (`judges.models`); `None`: the chair's. The embedded model serves every
-/// judge itself, so it takes no other name.
+/// (`judges.models`); `None`: the chair's, or its provider's own. The
+/// embedded model serves every judge on it itself, so it takes no other name.
 pub fn model_of(state: &DebateState, judge: u32) -> Option<&str> {
-    let embedded = state.participant(Role::Judge).is_some_and(|p| p.provider == "local");
+    let embedded = state.participant(Role::Judge).is_some_and(|p| p.provider == "local")
+        && provider_of(state, judge).is_none_or(|p| p == "local");
     let index = usize::try_from(judge.checked_sub(CHAIR + 1)?).ok()?;
     let format = state.format.as_ref().filter(|_| !embedded)?;
     format.panel_models.get(index).map(String::as_str)

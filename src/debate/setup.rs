@@ -97,6 +97,10 @@ pub fn seat_roles(debaters: &[RoleSetup], judge: &RoleSetup) -> [RoleSetup; Role
     })
 }
 
+/// Sets up a panel judge on a provider of its own: the provider's name and
+/// the model named for it, if any (`setup::panel`).
+pub type JudgeFactory = Arc<dyn Fn(&str, Option<&str>) -> anyhow::Result<RoleSetup> + Send + Sync>;
+
 /// Everything the engine needs besides the debate itself.
 #[derive(Clone)]
 pub struct EngineSetup {
@@ -110,6 +114,9 @@ pub struct EngineSetup {
     /// `debate.swap_check`: after each round's verdict the judge is asked
     /// again with the debaters swapped (one more judge call a round).
     pub swap_check: bool,
+    /// Sets up the panel judges a format puts on providers of their own;
+    /// `None`: every judge is asked on the judges' provider.
+    pub judges: Option<JudgeFactory>,
 }
 
 impl EngineSetup {

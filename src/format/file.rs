@@ -80,6 +80,8 @@ struct JudgesFile {
     max_tokens: Option<Spanned<u32>>,
     /// The models of a panel's other judges, in order, on the judges' provider.
     models: Option<Spanned<Vec<String>>>,
+    /// The providers of a panel's other judges, in order.
+    providers: Option<Spanned<Vec<String>>>,
 }
 
 fn one() -> Spanned<u32> {
@@ -174,6 +176,11 @@ pub fn parse(name: &str, text: &str, origin: &Origin) -> anyhow::Result<Format> 
             .as_ref()
             .map(|m| m.get_ref().iter().map(|name| name.trim().to_string()).collect())
             .unwrap_or_default(),
+        panel_providers: judges
+            .providers
+            .as_ref()
+            .map(|p| p.get_ref().iter().map(|name| name.trim().to_string()).collect())
+            .unwrap_or_default(),
     };
     Ok(Format {
         name: name.to_string(),
@@ -251,6 +258,17 @@ fn check(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
         return Err(place.error(last, &said));
     }
     check_ids(place, file)?;
+    check_judges(place, file, free)?;
+    if file.summary.trim().is_empty() {
+        return Err(place.error(None, "summary is empty; say in one line what the format does"));
+    }
+    check_rounds(place, file)
+}
+
+/// The judges: how many a format's seats allow, their brief, their models
+/// and providers.
+fn check_judges(place: &Place<'_>, file: &FormatFile, free: bool) -> anyhow::Result<()> {
+    let two_sided = !free;
     let judges = file.judges.get_ref();
     let n = *judges.count.get_ref();
     if n > MAX_JUDGES {
@@ -284,7 +302,7 @@ fn check(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
     check_convergence(place, file)?;
     check_model(place, judges.provider.as_ref(), judges.max_tokens.as_ref())?;
     if let Some(models) = &judges.models {
-        let others = n - 1;
+        let others = n.saturating_sub(1);
         let named = models.get_ref().len();
         if named > usize::try_from(others).unwrap_or(usize::MAX) || models.get_ref().iter().any(|m| m.trim().is_empty())
         {
@@ -294,10 +312,20 @@ fn check(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
             return Err(place.error(Some(models.span()), &said));
         }
     }
-    if file.summary.trim().is_empty() {
-        return Err(place.error(None, "summary is empty; say in one line what the format does"));
+    if let Some(providers) = &judges.providers {
+        let others = usize::try_from(n.saturating_sub(1)).unwrap_or(usize::MAX);
+        let named = providers.get_ref();
+        let wrong = named.iter().find(|p| !PROVIDERS.contains(&p.trim()) || p.trim() == "auto");
+        if named.len() > others || wrong.is_some() {
+            let said = format!(
+                "judges.providers names {} provider(s) for the panel's {others} other judge(s){}: give at most one each, from anthropic, openai, ollama, local",
+                named.len(),
+                wrong.map(|w| format!(", and {w:?} is not one")).unwrap_or_default()
+            );
+            return Err(place.error(Some(providers.span()), &said));
+        }
     }
-    check_rounds(place, file)
+    Ok(())
 }
 
 fn check_convergence(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {

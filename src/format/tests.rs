@@ -114,6 +114,8 @@ fn seats_are_checked_with_their_line() {
     assert!(e.contains("judges.count = 3 with free seats: free debaters have one judge"), "{e}");
     let e = error(&free.replace("max_rounds = 2", "max_rounds = 2\nscores = true"));
     assert!(e.contains("scores = true with free seats"), "{e}");
+    let e = error(&free.replace("[judges]", "[judges]\ncount = 0\nmodels = [\"m\"]"));
+    assert!(e.contains("judges.models names 1 model(s) for the panel's 0 other judge(s)"), "no judge, no model: {e}");
     let vote = parse(&free.replace("[judges]", "[judges]\ncount = 0")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(vote.seats(), [Role::Advocate, Role::Skeptic]);
     let e = error(&free.replace("[judges]", "[convergence]\nthreshold = 80\n\n[judges]\ncount = 0"));
@@ -136,6 +138,18 @@ fn judges_briefs_and_providers_are_checked() {
         (panel.record.judges, panel.record.panel_models.clone()),
         (3, vec!["gpt-4.1-mini".to_string(), "claude-haiku-4-5".to_string()])
     );
+    let mixed = parse(&GOOD.replace("[judges]", "[judges]\ncount = 3\nproviders = [\"openai\", \" local \"]"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(mixed.record.panel_providers, ["openai", "local"]);
+    let e = error(&GOOD.replace("[judges]", "[judges]\ncount = 3\nproviders = [\"openai\", \"gemini\"]"));
+    assert!(
+        e.contains(
+            "line 18: judges.providers names 2 provider(s) for the panel's 2 other judge(s), and \"gemini\" is not one"
+        ),
+        "{e}"
+    );
+    let e = error(&GOOD.replace("[judges]", "[judges]\ncount = 2\nproviders = [\"auto\"]"));
+    assert!(e.contains("judges.providers"), "auto is no judge's own provider: {e}");
     let e = error(&GOOD.replace("[judges]", "[judges]\ncount = 2\nmodels = [\"a\", \"b\"]"));
     assert!(e.contains("line 18: judges.models names 2 model(s) for the panel's 1 other judge(s)"), "{e}");
     let e = error(&GOOD.replace("brief = \"skeptic.md\"", "brief = \"critic.md\""));

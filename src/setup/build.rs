@@ -80,6 +80,7 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         "compact" | "full" => Prompts::default(),
         other => bail!("`providers.local.prompts` must be \"compact\" or \"full\", got {other:?}"),
     };
+    let judges = Some(super::panel::factory(config, &roles));
     Ok(EngineSetup {
         roles,
         prompts: Prompts::load(base, prompts_dir.as_deref())?,
@@ -87,6 +88,7 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         judge_temperature: config.defaulted::<f64>("debate.judge_temperature") as f32,
         seed: config.int("debate.seed").and_then(|s| u64::try_from(s).ok()),
         swap_check: config.defaulted("debate.swap_check"),
+        judges,
     })
 }
 

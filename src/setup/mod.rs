@@ -10,6 +10,7 @@ pub mod choose;
 pub mod discover;
 pub mod endpoints;
 pub mod local;
+pub mod panel;
 #[cfg(test)]
 mod testing;
 

@@ -144,6 +144,7 @@ fn setup() -> EngineSetup {
         judge_temperature: 0.2,
         seed: None,
         swap_check: false,
+        judges: None,
     }
 }
 

@@ -26,7 +26,9 @@ use super::guard::turn::{self as guard, ArgumentOutcome, SentPrompt};
 use super::notices::{self, served_name};
 use super::plan::{self, Step, next_steps_with};
 use super::prompt;
-pub use super::setup::{DebateSpec, EngineSetup, Grounding, RoleSetup, StructuredSetting, duel_roles, seat_roles};
+pub use super::setup::{
+    DebateSpec, EngineSetup, Grounding, JudgeFactory, RoleSetup, StructuredSetting, duel_roles, seat_roles,
+};
 use super::state::DebateState;
 use super::temperature::{self, Purpose};
 use super::{extractive, grounding, scores, verdict};
@@ -131,6 +133,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 3]
         preamble: None,
         swap: None,
         votes: HashMap::new(),
+        judge_setups: HashMap::new(),
     };
     // What endpoints taught an earlier run of this debate still holds.
     for (endpoint, adaptation) in &engine.state.adaptations {
@@ -194,6 +197,8 @@ struct Engine {
     swap: Option<swap_check::SwapFlight>,
     /// A panel's judges' calls under way, by judge number.
     votes: HashMap<u32, panel_vote::VoteFlight>,
+    /// The set-ups of panel judges on providers of their own, by judge number.
+    judge_setups: HashMap<u32, RoleSetup>,
 }
 
 /// The runtime's clock (a test that pauses time sees its own).

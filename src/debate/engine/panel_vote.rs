@@ -6,10 +6,12 @@
 
 use std::sync::Arc;
 
+use anyhow::Context;
+
 use tokio::task::JoinHandle;
 
-use super::Engine;
 use super::side_call::{Answer, CallEnd};
+use super::{Engine, RoleSetup};
 use crate::debate::call::{self, Call, TurnMsg};
 use crate::debate::event::{DebateEvent, Role, TurnPurpose};
 use crate::debate::guard::turn::SentPrompt;
@@ -28,13 +30,36 @@ impl Engine {
     /// Asks judge `judge` of the panel for its vote on `round`.
     pub(super) fn start_panel_vote(&mut self, round: u32, judge: u32) {
         self.emit(DebateEvent::PanelVoteStarted { round, judge });
+        let own = match self.own_judge_setup(judge) {
+            Ok(own) => own,
+            Err(error) => {
+                let error = format!("it could not be set up: {error:#}");
+                self.emit(DebateEvent::PanelVoteFailed { round, judge, error, usage: None });
+                return;
+            }
+        };
         let purpose = self.vote_purpose(round);
         let mut request = self.request_for(round, Role::Judge, purpose);
         let seats = self.state.judges();
+        // The chosen form is the embedded chair's; a judge on a provider of its own writes its verdict.
+        let mut chosen = self.chosen_schema(round, purpose).is_some();
+        if let Some(own) = &own {
+            chosen &= own.model.is_embedded();
+            request.model.clone_from(&own.model_name);
+            request.max_tokens = own.max_tokens;
+            request.thinking_budget = None;
+            if !chosen {
+                let asked = if self.state.scored() {
+                    crate::debate::scores::with_scores(crate::debate::verdict::schema())
+                } else {
+                    crate::debate::verdict::schema()
+                };
+                request.response_schema = Some(self.verdict_schema(own, asked));
+            }
+        }
         if let Some(model) = panel::model_of(&self.state, judge) {
             request.model = model.to_string();
         }
-        let chosen = self.chosen_schema(round, purpose).is_some();
         request.messages = prompt::judge_messages_as(&self.state, round, purpose, chosen, judge);
         // Said last, not in the brief: the chair's brief stays the prompt's
         // start, so the embedded model serves every judge on the chair's lane.
@@ -47,18 +72,32 @@ impl Engine {
         }
         // Each judge its own draw where a seed is sent, or the judges of an
         // embedded model would answer alike; a server is sent none unasked.
-        let embedded = self.setup.role(Role::Judge).model.is_embedded();
+        let model = own.as_ref().map_or(&self.setup.role(Role::Judge).model, |o| &o.model);
+        let embedded = model.is_embedded();
         if request.seed.is_some() || embedded {
             request.seed = Some(request.seed.unwrap_or_default().wrapping_add(u64::from(judge)));
         }
         let sent = SentPrompt::of(&request);
         self.next_task += 1;
         let task = self.next_task;
-        let model = Arc::clone(&self.setup.role(Role::Judge).model);
+        let model = Arc::clone(model);
         let call = Call { task, role: Role::Judge, model, policy: self.setup.retry, paused: self.paused.subscribe() };
         let handle = call::spawn(call, request, self.turn_tx.clone());
         let flight = VoteFlight { task, round, handle, sent, answer: Answer::default() };
         self.votes.insert(judge, flight);
+    }
+
+    /// The set-up of judge `judge` when its format puts it on a provider of
+    /// its own (made once, then kept); `None`: the judges' provider.
+    fn own_judge_setup(&mut self, judge: u32) -> anyhow::Result<Option<RoleSetup>> {
+        let Some(provider) = panel::provider_of(&self.state, judge).map(str::to_string) else { return Ok(None) };
+        if let Some(own) = self.judge_setups.get(&judge) {
+            return Ok(Some(own.clone()));
+        }
+        let factory = self.setup.judges.clone().context("this run of heat sets up no judge's own provider")?;
+        let own = factory(&provider, panel::model_of(&self.state, judge))?;
+        self.judge_setups.insert(judge, own.clone());
+        Ok(Some(own))
     }
 
     /// What a judge is asked on `round`: the last word when the chair gives
