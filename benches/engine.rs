@@ -58,6 +58,7 @@ fn panel_setup(debater: &Reply, judge: Duration) -> (EngineSetup, FormatRecord) 
         judges: 3,
         panel_models: Vec::new(),
         panel_providers: Vec::new(),
+        issues: false,
     };
     (setup, format)
 }

@@ -87,7 +87,7 @@ async fn heat_formats_lists_built_in_and_user_formats_and_names_a_broken_file() 
     cmd.args(["formats", "--json"]);
     let json: serde_json::Value = serde_json::from_slice(&output(cmd).await.stdout).unwrap();
     let names: Vec<&str> = json["formats"].as_array().unwrap().iter().filter_map(|f| f["name"].as_str()).collect();
-    assert_eq!(names, ["duel", "oxford", "vote", "panel"]);
+    assert_eq!(names, ["duel", "oxford", "vote", "panel", "review"]);
     assert_eq!(json["formats"][1]["phases"], serde_json::json!(["Opening", "Rebuttal", "Closing"]));
     assert_eq!(
         (&json["formats"][0]["judges"], &json["formats"][1]["judges"]),
@@ -104,7 +104,10 @@ async fn heat_formats_lists_built_in_and_user_formats_and_names_a_broken_file() 
     cmd.args(["formats", "show", "nope"]);
     let out = output(cmd).await;
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("no format named \"nope\"; the formats are duel, oxford, vote, panel, house"));
+    assert!(
+        text(&out.stderr)
+            .contains("no format named \"nope\"; the formats are duel, oxford, vote, panel, review, house")
+    );
     let mut cmd = heat(data.path(), None);
     cmd.arg("formats");
     let listed = text(&output(cmd).await.stdout);
@@ -459,4 +462,85 @@ async fn a_panel_judge_on_a_provider_of_its_own_is_asked_there() {
     );
     assert!(stdout.contains("2 of 3 judges answered"), "{stdout}");
     assert_eq!(chats().len(), 1, "nothing more reached OpenAI");
+}
+
+/// A review: the defender, a logic critic and an ops critic who raise
+/// issues, and a judge who rules on each, round by round.
+fn review_reply(request: &Recorded) -> Reply {
+    let system = request.system();
+    let last = request.last_message();
+    let round = (1..=3).find(|n| last.contains(&format!("Round {n} of"))).unwrap_or(0);
+    let judge;
+    let text = if system.contains("You are the JUDGE of a review") {
+        let l1 = if round >= 2 { "addressed" } else { "open" };
+        judge = format!(
+            r#"{{"resolved": false, "verdict": "Round {round}: the defender answered the retry loop; the key logging stands.", "ahead": "even", "conceded": "none", "topic": "Answer O1: who can read the logs?", "heat": 0.6, "issues": [{{"id": "L1", "status": "{l1}"}}, {{"id": "O1", "status": "open"}}]}}"#
+        );
+        judge.as_str()
+    } else if system.contains("LOGIC CRITIC") && round == 1 {
+        "ISSUE L1 [high] The retry loop never gives up — evidence: step 3 retries forever\nIt will pin a worker."
+    } else if system.contains("LOGIC CRITIC") {
+        "Five attempts with backoff settle my first point; nothing new from me."
+    } else if system.contains("OPERATIONS AND SECURITY CRITIC") && round == 1 {
+        "ISSUE O1 [critical] API keys reach the request log — evidence: the logging section prints headers\nAnyone with log access holds the keys."
+    } else if system.contains("OPERATIONS AND SECURITY CRITIC") {
+        "Redaction is promised but not shown; my concern about the logs stands until it is."
+    } else if last.contains("Open issues, to answer each by its id") {
+        "L1: retries stop after five attempts with backoff. O1: headers are redacted before logging."
+    } else {
+        "The proposal moves billing to a queue so a slow provider never blocks checkout."
+    };
+    let words: Vec<&str> = text.split_inclusive(' ').collect();
+    Reply::sse(&anthropic_sse(&words, None), 97)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_review_keeps_a_board_of_issues_the_judge_rules_on_each_round() {
+    let server = MockLlm::with_handler(review_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.args(["run", "Move billing to a queue", "--format", "review", "--max-rounds", "2"]);
+    let out = output(cmd).await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("format    review: Defender against Logic critic and Ops critic, Judge judging"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("▌ Defender") && stdout.contains("▌ Logic critic") && stdout.contains("▌ Ops critic"));
+    assert!(stdout.contains("▣ 2 issues: 2 open\n"), "round 1: both open: {stdout}");
+    assert!(stdout.contains("  L1 [high] open · The retry loop never gives up (Logic critic, round 1)\n"), "{stdout}");
+    assert!(stdout.contains("▣ 2 issues: 1 open, 1 addressed\n"), "round 2: L1 addressed: {stdout}");
+    assert!(stdout.contains("  O1 [critical] open · API keys reach the request log (Ops critic, round 1)\n"));
+    // The defender is shown the open issues to answer in round 2; the judge the board and the ask.
+    let requests = server.requests();
+    let defender = requests
+        .iter()
+        .find(|r| r.system().contains("You are the DEFENDER") && r.last_message().contains("Round 2 of"))
+        .unwrap();
+    assert!(
+        defender
+            .last_message()
+            .contains("- L1 [high] The retry loop never gives up (evidence: step 3 retries forever): open"),
+        "{}",
+        defender.last_message()
+    );
+    let judge = requests.iter().find(|r| r.system().contains("You are the JUDGE of a review")).unwrap();
+    assert!(
+        judge.last_message().contains("The logic critic argued:")
+            && judge.last_message().contains("The ops critic argued:")
+    );
+    assert!(judge.last_message().contains("Rule on every issue in \"issues\""));
+    assert!(judge.body.to_string().contains("\"deferred\""), "the schema asks a status for every issue");
+    // The export keeps the board.
+    let mut cmd = heat(data.path(), None);
+    cmd.args(["export", "--format", "md"]);
+    let md = text(&output(cmd).await.stdout);
+    assert!(md.contains("## Issues\n\n2 issues: 1 open, 1 addressed"), "{md}");
+    assert!(
+        md.contains(
+            "| L1 | high | addressed | Logic critic, round 1 | The retry loop never gives up | step 3 retries forever |"
+        ),
+        "{md}"
+    );
 }

@@ -26,6 +26,7 @@ fn format(scores: bool) -> FormatRecord {
         judges: 1,
         panel_models: Vec::new(),
         panel_providers: Vec::new(),
+        issues: false,
     }
 }
 

@@ -30,6 +30,7 @@ fn panel_format() -> FormatRecord {
         judges: 3,
         panel_models: Vec::new(),
         panel_providers: Vec::new(),
+        issues: false,
     }
 }
 

@@ -100,6 +100,21 @@ impl<W: Write> TextPrinter<W> {
         writeln!(self.out, "{}", self.style.paint("1", &line))
     }
 
+    /// A review's board of issues, after each verdict: a count, then each issue.
+    fn say_issues(&mut self) -> io::Result<()> {
+        let rows = crate::debate::issues::board(&self.state);
+        if rows.is_empty() {
+            return self.line("▣ no issue raised yet");
+        }
+        let summary = format!("▣ {}", crate::debate::issues::summary(&rows));
+        writeln!(self.out, "{}", self.style.paint("1", &summary))?;
+        for row in rows {
+            let line = crate::debate::issues::row_line(&self.state, &row);
+            writeln!(self.out, "  {line}")?;
+        }
+        Ok(())
+    }
+
     /// The lines naming who plays each seat.
     fn say_participants(&mut self, participants: &[crate::debate::Participant]) -> io::Result<()> {
         for p in participants {
@@ -270,6 +285,9 @@ impl<W: Write> TextPrinter<W> {
                     verdict.scores.as_ref().filter(|_| self.state.scored() && self.state.judges() == 1)
                 {
                     self.line(&crate::debate::scores::line(&self.state, *round, scores))?;
+                }
+                if self.state.tracks_issues() {
+                    self.say_issues()?;
                 }
             }
             DebateEvent::PanelVoted { judge, verdict, .. } => {

@@ -44,6 +44,10 @@ pub struct FormatRecord {
     /// tug-of-war between the sides.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub scores: bool,
+    /// The critics raise issues and the judge rules on each
+    /// (`debate::issues`): the `review` format.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub issues: bool,
     /// Each seat's brief, by position, in full: the log needs no file to
     /// resume. `None` keeps the prompts heat is run with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -164,6 +168,10 @@ impl FormatRecord {
         let names: Vec<String> = self.debater_seats().iter().map(|&r| clean_label(self.label(r))).collect();
         match names.as_slice() {
             [pro, con] if self.side(Role::Advocate) != Side::Free => format!("{pro} vs {con}"),
+            [pro, cons @ ..] if self.side(Role::Advocate) != Side::Free => match cons {
+                [rest @ .., last] => format!("{pro} vs {} and {last}", rest.join(", ")),
+                [] => pro.clone(),
+            },
             [rest @ .., last] if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
             _ => names.join(""),
         }
@@ -219,6 +227,7 @@ mod tests {
             judges: 3,
             panel_models: Vec::new(),
             panel_providers: Vec::new(),
+            issues: false,
         }
     }
 

@@ -12,6 +12,7 @@ pub mod format;
 pub mod grounding;
 pub mod guard;
 pub mod heat;
+pub mod issues;
 mod notices;
 pub mod panel;
 pub mod plan;

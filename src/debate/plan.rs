@@ -82,9 +82,8 @@ pub fn next_steps_with(state: &DebateState, in_flight: &[Role], options: Options
             Some(t) if t.is_settled() => {}
             Some(t) if t.is_open() && in_flight.contains(&role) => debaters_settled = false,
             Some(t) if matches!(t.status, TurnStatus::Failed { .. }) => {
-                // A free seat is named by its label: its log name ("advocate") is not what it argues.
-                let name =
-                    if state.side(role) == super::seat::Side::Free { state.seat_name(role) } else { role.key().into() };
+                // A format's seat is named as the format names it ("the logic critic"), not by its log name.
+                let name = if state.format.is_some() { state.seat_name(role) } else { role.key().into() };
                 return vec![failed(&name, &t.status)];
             }
             // Not started, or left open by an interrupted process.
@@ -274,7 +273,7 @@ fn finish_outcome(state: &DebateState, round: &Round, was_final: bool, is_last: 
 /// (the setting is off, the verdict is the final synthesis, the embedded
 /// judge's chosen form names no side, or the check has settled).
 fn swap_steps(state: &DebateState, round: &Round, judge: &Turn, options: Options) -> Option<Vec<Step>> {
-    if !options.swap_check || judge.purpose.is_final() || extractive::is_chosen(&judge.text) || state.free() {
+    if !options.swap_check || judge.purpose.is_final() || extractive::is_chosen(&judge.text) || !state.two_sides() {
         return None;
     }
     match round.swap {

@@ -176,14 +176,32 @@ fn brief_debater_prompt(state: &DebateState, role: Role, round: &Round) -> Strin
     out
 }
 
+/// The issues a review's debater is shown before round `round`: the
+/// defender answers those still open by id; a critic sees them all and
+/// raises new ones with ids of its own.
+fn issues_for(state: &DebateState, role: Role, round: u32) -> String {
+    let rows: Vec<super::issues::Row> = super::issues::board(state).into_iter().filter(|r| r.round < round).collect();
+    let defends = state.side(role) == super::seat::Side::For;
+    if rows.is_empty() {
+        return String::new();
+    }
+    let open: Vec<super::issues::Row> =
+        rows.iter().filter(|r| r.status == super::issues::Status::Open).cloned().collect();
+    if defends {
+        if open.is_empty() {
+            return "\nNo issue is open.\n".into();
+        }
+        return format!("\nOpen issues, to answer each by its id:\n{}", super::issues::listed(&open));
+    }
+    format!("\nThe issues raised so far, with the judge's status:\n{}", super::issues::listed(&rows))
+}
+
 /// The seats whose last arguments a debater answers: its opponent in a
 /// two-sided debate, every other debater when it argues a position of its own.
 fn others(state: &DebateState, role: Role) -> Vec<Role> {
-    if state.side(role) == super::seat::Side::Free {
-        state.debaters().iter().copied().filter(|&r| r != role).collect()
-    } else {
-        role.opponent().into_iter().collect()
-    }
+    let side = state.side(role);
+    let answered = |r: &Role| *r != role && (side == super::seat::Side::Free || state.side(*r) != side);
+    state.debaters().iter().copied().filter(answered).collect()
 }
 
 /// What a format adds to a debater's round: its phase's name and
@@ -232,6 +250,9 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
     }
     for note in &round.injected {
         out.push_str(&format!("\nModerator's note: {note}\n"));
+    }
+    if state.tracks_issues() {
+        out.push_str(&issues_for(state, role, round.number));
     }
     let side = state.side(role).instruction().unwrap_or_default();
     let reply = match (previous, state.side(role)) {
@@ -370,8 +391,8 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
         out.push_str(&format!("\nThe person running the debate injected this topic: {note}"));
     }
     let names = state.side_names();
-    if state.free() {
-        out.push_str(&free_arguments(state, round));
+    if state.free() || state.debaters().len() > 2 {
+        out.push_str(&named_arguments(state, round));
     } else {
         let pair = serde_json::to_string(&[read_argument(round, Role::Advocate), read_argument(round, Role::Skeptic)])
             .unwrap_or_default();
@@ -405,16 +426,31 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
     out
 }
 
-/// Free debaters' arguments as their judge reads them: each by name, then
-/// their final answers and how far they agree.
-fn free_arguments(state: &DebateState, round: &Round) -> String {
+/// More than two debaters' arguments, or free ones', as their judge reads
+/// them: each by name, then the final answers and how far they agree, or
+/// the issues raised and where each stands.
+fn named_arguments(state: &DebateState, round: &Round) -> String {
     let mut out = String::new();
     for &role in state.debaters() {
         let name = state.seat_name(role);
         out.push_str(&format!("\n\nThe {name} argued:\n\"\"\"\n{}\n\"\"\"", read_argument(round, role)));
     }
     out.push_str("\n\n");
-    if let Some(tally) = super::vote::of_round(state, round.number) {
+    if state.format.as_ref().is_some_and(|f| f.issues) {
+        let rows = super::issues::board(state);
+        if rows.is_empty() {
+            out.push_str("No issue has been raised yet.\n");
+        } else {
+            out.push_str(&format!(
+                "The issues raised so far, with their status before this round:\n{}",
+                super::issues::listed(&rows)
+            ));
+        }
+        out.push_str(
+            "Rule on every issue in \"issues\": [{\"id\": \"L1\", \"status\": \"open\"}, …]: \"addressed\" when the defender's answer settles it, \"rejected\" when the issue does not hold, \"deferred\" when it is real but can wait, \"open\" otherwise.\n",
+        );
+    }
+    if let Some(tally) = super::vote::of_round(state, round.number).filter(|_| state.final_answers()) {
         out.push_str(&format!(
             "Their final answers: {}. {}\n",
             super::vote::describe(state, &tally),

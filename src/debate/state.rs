@@ -351,6 +351,17 @@ impl DebateState {
         self.side(Role::Advocate) == super::seat::Side::Free
     }
 
+    /// Two debaters argue a side each (the duel, Oxford): what a swap check
+    /// and the embedded judge's chosen form weigh.
+    pub fn two_sides(&self) -> bool {
+        self.debaters().len() == 2 && !self.free()
+    }
+
+    /// The format's critics raise issues the judge rules on (`review`).
+    pub fn tracks_issues(&self) -> bool {
+        self.format.as_ref().is_some_and(|f| f.issues)
+    }
+
     /// Every debater gave the same final answer in `round` and the format
     /// stops on it.
     pub fn converged_in(&self, round: u32) -> bool {

@@ -10,15 +10,16 @@ use super::{Format, Origin};
 use crate::debate::format::DUEL;
 
 /// The built-in formats, by name, in the order `heat formats` lists them.
-pub const BUILT_IN: [(&str, &str); 4] = [
+pub const BUILT_IN: [(&str, &str); 5] = [
     (DUEL, include_str!("../../assets/formats/duel.toml")),
     ("oxford", include_str!("../../assets/formats/oxford.toml")),
     ("vote", include_str!("../../assets/formats/vote.toml")),
     ("panel", include_str!("../../assets/formats/panel.toml")),
+    ("review", include_str!("../../assets/formats/review.toml")),
 ];
 
 /// The brief files a format may name without shipping its own.
-pub const BUILT_IN_BRIEFS: [(&str, &str); 14] = [
+pub const BUILT_IN_BRIEFS: [(&str, &str); 18] = [
     ("advocate.md", include_str!("../../prompts/advocate.md")),
     ("skeptic.md", include_str!("../../prompts/skeptic.md")),
     ("judge.md", include_str!("../../prompts/judge.md")),
@@ -33,6 +34,10 @@ pub const BUILT_IN_BRIEFS: [(&str, &str); 14] = [
     ("panel_realist.md", include_str!("../../prompts/panel_realist.md")),
     ("panel_critic.md", include_str!("../../prompts/panel_critic.md")),
     ("panel_judge.md", include_str!("../../prompts/panel_judge.md")),
+    ("review_defender.md", include_str!("../../prompts/review_defender.md")),
+    ("review_logic.md", include_str!("../../prompts/review_logic.md")),
+    ("review_ops.md", include_str!("../../prompts/review_ops.md")),
+    ("review_judge.md", include_str!("../../prompts/review_judge.md")),
 ];
 
 /// A brief's text: beside a user's format file first, then built in.

@@ -28,6 +28,8 @@ struct FormatFile {
     #[serde(default)]
     scores: bool,
     #[serde(default)]
+    issues: bool,
+    #[serde(default)]
     seats: Vec<Spanned<SeatFile>>,
     judges: Spanned<JudgesFile>,
     #[serde(default)]
@@ -157,6 +159,7 @@ pub fn parse(name: &str, text: &str, origin: &Origin) -> anyhow::Result<Format> 
         opening_arguments: file.opening_arguments.as_ref().map_or(1, |n| *n.get_ref()),
         resolve_early: file.resolve_early,
         scores: file.scores,
+        issues: file.issues,
         phases: file
             .phases
             .iter()
@@ -245,11 +248,11 @@ fn check(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
         return Err(place.error(last, &said));
     }
     let count = |side: &str| file.seats.iter().filter(|s| s.get_ref().side.get_ref() == side).count();
-    let two_sided = file.seats.len() == 2 && count("pro") == 1 && count("con") == 1;
+    let sided = count("pro") == 1 && count("con") >= 1 && count("free") == 0;
     let free = count("free") == file.seats.len() && file.seats.len() >= 2;
-    if !two_sided && !free {
+    if !sided && !free {
         let said = format!(
-            "this format seats {} debater(s) ({} pro, {} con, {} free); heat runs one \"pro\" and one \"con\" seat, or 2 to {MAX_DEBATERS} seats that are all \"free\"",
+            "this format seats {} debater(s) ({} pro, {} con, {} free); heat runs one \"pro\" seat against 1 to 5 \"con\" seats, or 2 to {MAX_DEBATERS} seats that are all \"free\"",
             file.seats.len(),
             count("pro"),
             count("con"),
@@ -269,6 +272,7 @@ fn check(place: &Place<'_>, file: &FormatFile) -> anyhow::Result<()> {
 /// and providers.
 fn check_judges(place: &Place<'_>, file: &FormatFile, free: bool) -> anyhow::Result<()> {
     let two_sided = !free;
+    let count = |side: &str| file.seats.iter().filter(|s| s.get_ref().side.get_ref() == side).count();
     let judges = file.judges.get_ref();
     let n = *judges.count.get_ref();
     if n > MAX_JUDGES {
@@ -281,10 +285,15 @@ fn check_judges(place: &Place<'_>, file: &FormatFile, free: bool) -> anyhow::Res
         );
         return Err(place.error(Some(judges.count.span()), &said));
     }
-    if free && file.scores {
-        return Err(
-            place.error(None, "scores = true with free seats: the tug-of-war is between two sides; leave scores out")
-        );
+    if file.scores && (free || file.seats.len() != 2) {
+        return Err(place.error(
+            None,
+            "scores = true: the tug-of-war is between one \"pro\" and one \"con\" seat; leave scores out",
+        ));
+    }
+    if file.issues && (free || count("con") == 0) {
+        return Err(place
+            .error(None, "issues = true needs \"con\" seats to raise the issues and a \"pro\" seat to answer them"));
     }
     if two_sided && n == 0 {
         let said = "judges.count = 0: a \"pro\" and \"con\" debate needs a judge (1 to 5); a debate with no judge seats free debaters whose final answers decide by vote";

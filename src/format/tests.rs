@@ -41,7 +41,7 @@ fn the_built_in_formats_parse_and_the_duel_keeps_its_log_unchanged() {
     let catalog = Catalog::load(None);
     assert!(catalog.problems.is_empty(), "{:?}", catalog.problems);
     let names: Vec<&str> = catalog.formats.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["duel", "oxford", "vote", "panel"]);
+    assert_eq!(names, ["duel", "oxford", "vote", "panel", "review"]);
     let duel = catalog.find("DUEL").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(duel.log_record(), None, "a duel writes no Formatted event");
     assert_eq!(duel.record.labels, ["Advocate", "Skeptic", "Judge"]);
@@ -113,7 +113,7 @@ fn seats_are_checked_with_their_line() {
     let e = error(&free.replace("[judges]", "[judges]\ncount = 3"));
     assert!(e.contains("judges.count = 3 with free seats: free debaters have one judge"), "{e}");
     let e = error(&free.replace("max_rounds = 2", "max_rounds = 2\nscores = true"));
-    assert!(e.contains("scores = true with free seats"), "{e}");
+    assert!(e.contains("scores = true: the tug-of-war is between one \"pro\" and one \"con\" seat"), "{e}");
     let e = error(&free.replace("[judges]", "[judges]\ncount = 0\nmodels = [\"m\"]"));
     assert!(e.contains("judges.models names 1 model(s) for the panel's 0 other judge(s)"), "no judge, no model: {e}");
     let vote = parse(&free.replace("[judges]", "[judges]\ncount = 0")).unwrap_or_else(|e| panic!("{e}"));
@@ -180,7 +180,7 @@ fn user_formats_add_replace_and_a_broken_one_is_named_without_hiding_the_rest() 
     write("notes.txt", "not a format");
     let catalog = Catalog::load(Some(dir.path()));
     let names: Vec<&str> = catalog.formats.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["duel", "oxford", "vote", "panel", "mine"]);
+    assert_eq!(names, ["duel", "oxford", "vote", "panel", "review", "mine"]);
     let oxford = catalog.find("oxford").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(oxford.summary, "my own oxford", "a user file replaces the built-in of its name");
     assert_eq!(catalog.problems.len(), 1, "{:?}", catalog.problems);
@@ -190,7 +190,7 @@ fn user_formats_add_replace_and_a_broken_one_is_named_without_hiding_the_rest() 
     let e = catalog.find("town-hall").map(|f| f.name.clone()).expect_err("no such format").to_string();
     assert_eq!(
         e,
-        "no format named \"town-hall\"; the formats are duel, oxford, vote, panel, mine (`heat formats` describes them)"
+        "no format named \"town-hall\"; the formats are duel, oxford, vote, panel, review, mine (`heat formats` describes them)"
     );
 }
 

@@ -197,6 +197,7 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
         }
         md.push('\n');
     }
+    issues_section(&mut md, state);
     human_verdicts(&mut md, state);
     if !state.notices.is_empty() {
         md.push_str("## Notices\n\n");
@@ -211,6 +212,32 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
         let _ = writeln!(md, "## {heading}\n\n{}", clean(synthesis.trim()));
     }
     md
+}
+
+/// A review's issues: each with its severity, its status, who raised it and
+/// when, its claim and its evidence.
+fn issues_section(md: &mut String, state: &DebateState) {
+    let rows = crate::debate::issues::board(state);
+    if !state.tracks_issues() || rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(md, "## Issues\n\n{}\n", crate::debate::issues::summary(&rows));
+    md.push_str("| id | severity | status | raised by | claim | evidence |\n|---|---|---|---|---|---|\n");
+    for row in rows {
+        let cell = |text: &str| clean(text).replace('|', "\\|");
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {}, round {} | {} | {} |",
+            cell(&row.issue.id),
+            row.issue.severity.name(),
+            row.status.name(),
+            cell(state.label(row.by)),
+            row.round + 1,
+            cell(&row.issue.claim),
+            row.issue.evidence.as_deref().map_or("–".to_string(), cell)
+        );
+    }
+    md.push('\n');
 }
 
 /// A round's judge: its verdict (or why there is none), who is ahead, and

@@ -394,7 +394,11 @@ impl Engine {
         let (messages, response_schema) = if role.is_judge() {
             let chosen = self.chosen_schema(round, purpose);
             let messages = prompt::judge_messages(&self.state, round, purpose, chosen.is_some());
-            let asked = if self.state.scored() { scores::with_scores(verdict::schema()) } else { verdict::schema() };
+            let mut asked =
+                if self.state.scored() { scores::with_scores(verdict::schema()) } else { verdict::schema() };
+            if self.state.tracks_issues() {
+                asked = super::issues::with_issues(asked);
+            }
             let schema = chosen.unwrap_or_else(|| self.verdict_schema(setup, asked));
             (messages, Some(schema))
         } else {
@@ -426,7 +430,7 @@ impl Engine {
     /// judge, and when an argument offers no sentence to choose.
     fn chosen_schema(&self, round: u32, purpose: TurnPurpose) -> Option<ResponseSchema> {
         // The chosen form picks each side's best sentence: free debaters have no sides.
-        if !self.setup.role(Role::Judge).model.is_embedded() || self.state.free() {
+        if !self.setup.role(Role::Judge).model.is_embedded() || !self.state.two_sides() {
             return None;
         }
         let current = self.state.rounds.iter().find(|r| r.number == round)?;

@@ -49,11 +49,14 @@ impl Engine {
             request.max_tokens = own.max_tokens;
             request.thinking_budget = None;
             if !chosen {
-                let asked = if self.state.scored() {
+                let mut asked = if self.state.scored() {
                     crate::debate::scores::with_scores(crate::debate::verdict::schema())
                 } else {
                     crate::debate::verdict::schema()
                 };
+                if self.state.tracks_issues() {
+                    asked = crate::debate::issues::with_issues(asked);
+                }
                 request.response_schema = Some(self.verdict_schema(own, asked));
             }
         }
