@@ -19,7 +19,7 @@ fn press(app: &mut App, code: KeyCode) {
 fn timed() -> App {
     let mut app = new_app();
     app.session = Some("20261123-120000-ab12".into());
-    let participants = Role::ALL
+    let participants = DUEL
         .into_iter()
         .map(|role| Participant { role, provider: "openai".into(), model: "gpt-4.1-mini".into(), served: None })
         .collect();

@@ -64,7 +64,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         if entry.role.is_judge() && judges > 1 {
             model.push_str(&format!(" · a panel of {judges} judges"));
         }
-        let label = labels.map_or(entry.role.label(), |l| l[entry.role.position()].as_str());
+        let label = labels.and_then(|l| l.get(entry.role.position())).map_or(entry.role.label(), String::as_str);
         lines.push(Line::from(vec![
             Span::styled(format!("  {label:<width_of$} "), Style::new().fg(theme.role(entry.role))),
             Span::raw(truncate(&crate::sanitize::clean(&model), width.saturating_sub(width_of + 3))),
