@@ -2,6 +2,7 @@
 //! panes are laid out beforehand by `App::prepare`), and the line-drawing
 //! helpers the parts share.
 
+mod agreement;
 mod border;
 mod branch;
 mod grid;
