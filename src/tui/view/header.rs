@@ -285,7 +285,7 @@ fn parity(app: &App, form: Parity) -> Vec<Span<'static>> {
 /// "heat 0.72 ▰▰▰▰▰▱▱▱▱▱ ▂▅▇ pinned"
 fn gauge(app: &App) -> Vec<Span<'static>> {
     let theme = &app.theme;
-    let heat = app.debate.effective_heat();
+    let heat = shown_heat(&app.debate);
     let color = theme.heat(heat);
     let filled = (heat.share() * GAUGE_CELLS as f32).round().clamp(1.0, 10.0) as usize;
     let mut spans = vec![
@@ -304,4 +304,14 @@ fn gauge(app: &App) -> Vec<Span<'static>> {
     }
     spans.push(Span::raw(" "));
     spans
+}
+
+/// The heat the gauge shows: the one the next round will use, which the
+/// judge sets; with no judge (a vote) it follows the answers' agreement
+/// round by round, so the gauge shows the round being argued (or the pin).
+fn shown_heat(debate: &crate::debate::DebateState) -> crate::debate::Heat {
+    match debate.current_round().filter(|_| debate.judges() == 0) {
+        Some(round) => debate.pinned_heat.unwrap_or(round.heat),
+        None => debate.effective_heat(),
+    }
 }
