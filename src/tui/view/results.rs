@@ -299,9 +299,9 @@ fn words_chart(frame: &mut Frame<'_>, app: &App, area: Rect, words: &[(u32, Vec<
     let mut title = vec![Span::styled("Words per round ", Style::new().fg(theme.title))];
     let names: Vec<String> = seats.iter().map(|&r| app.debate.seat_name(r)).collect();
     // Each debater by name, or by initial where the names do not fit.
-    let named = 16 + names.iter().map(|n| n.chars().count() + 3).sum::<usize>() <= usize::from(area.width);
+    let by_name = 16 + names.iter().map(|n| n.chars().count() + 3).sum::<usize>() <= usize::from(area.width);
     for (i, (&role, name)) in seats.iter().zip(&names).enumerate() {
-        let name = if named { name.clone() } else { name.chars().take(1).collect() };
+        let name = if by_name { name.clone() } else { name.chars().take(1).collect() };
         let gap = if i + 1 < seats.len() { " " } else { "" };
         title.push(Span::styled(format!("■ {name}{gap}"), Style::new().fg(theme.role(role))));
     }
