@@ -8,9 +8,7 @@ use ratatui::text::{Line, Span};
 
 use super::judge_text;
 use super::markdown::Palette;
-use super::pane_notes::{
-    check_lines, conceded_by, ending, final_answer, human_lines, segment_is_first, verdict_foot,
-};
+use super::pane_notes::{check_lines, conceded_by, ending, final_answer, human_lines, segment_is_first, verdict_foot};
 use super::streaming_text::StreamingText;
 use super::theme::Theme;
 use crate::debate::panel::Vote;

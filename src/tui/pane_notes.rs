@@ -137,7 +137,11 @@ pub(super) fn final_answer(state: &DebateState, turn: &Turn, width: u16, theme: 
             let text = format!("▸ final answer: {}", clean(&answer));
             wrap_plain(&text, width, Style::new().fg(theme.role(turn.role)).add_modifier(Modifier::BOLD))
         }
-        None => wrap_plain("⚑ no final answer: this turn counts for nothing in the vote", width, Style::new().fg(theme.warn)),
+        None => wrap_plain(
+            "⚑ no final answer: this turn counts for nothing in the vote",
+            width,
+            Style::new().fg(theme.warn),
+        ),
     }
 }
 

@@ -62,14 +62,10 @@ mod tests {
         assert_eq!(four.iter().map(|r| (r.x, r.y)).collect::<Vec<_>>(), [(0, 2), (60, 2), (0, 20), (60, 20)]);
         assert_eq!(drawn, 4);
         let (six, drawn) = placed(&Role::DEBATER_SEATS);
-        assert_eq!(six.iter().map(|r| (r.x, r.y)).collect::<Vec<_>>(), [
-            (0, 2),
-            (40, 2),
-            (80, 2),
-            (0, 20),
-            (40, 20),
-            (80, 20)
-        ]);
+        assert_eq!(
+            six.iter().map(|r| (r.x, r.y)).collect::<Vec<_>>(),
+            [(0, 2), (40, 2), (80, 2), (0, 20), (40, 20), (80, 20)]
+        );
         assert_eq!(drawn, 6, "no judge sits");
     }
 
