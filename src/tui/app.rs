@@ -156,6 +156,13 @@ pub struct App {
     pub watched_live: bool,
 }
 
+/// Whether a debate's debaters are a side for and a side against (the
+/// duel, Oxford), not seats that answer for themselves (a vote).
+pub fn two_sided(debate: &DebateState) -> bool {
+    let debaters = debate.debaters();
+    debaters.len() == 2 && debaters.iter().all(|&r| debate.side(r) != crate::debate::Side::Free)
+}
+
 /// The standing note over a scripted debate (the bundled demo).
 pub const SCRIPTED_NOTE: &str = "Scripted demo: written in advance to show heat at work; no model is answering";
 

@@ -13,7 +13,7 @@ use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Chart, Dataset, GraphType,
 use super::centered;
 use super::overlay::{frame_box, hint_line, split_last};
 use crate::debate::Heat;
-use crate::debate::{DebateState, Outcome, Role, Side};
+use crate::debate::{DebateState, Outcome, Role};
 use crate::report::model::{HeatPoint, HeatSetBy, heat_points};
 use crate::sanitize::clean;
 use crate::tui::app::App;
@@ -142,17 +142,11 @@ fn facts(app: &App) -> Vec<Line<'static>> {
     facts
 }
 
-/// Whether the debaters are a side for and a side against (the duel,
-/// Oxford), not seats with answers of their own (a vote).
-fn two_sides(debate: &DebateState) -> bool {
-    debate.debaters().len() == 2 && debate.debaters().iter().all(|&r| debate.side(r) != Side::Free)
-}
-
 /// " · 420 words for, 380 against · alike 12% → 41%" for two sides; "
 /// · 900 words" for free seats.
 fn words_said(debate: &DebateState) -> String {
     let words = words_per_round(debate);
-    if !two_sides(debate) {
+    if !crate::tui::app::two_sided(debate) {
         let total: usize = words.iter().flat_map(|(_, counts)| counts).sum();
         return format!(" · {total} words");
     }
