@@ -1,17 +1,19 @@
 //! The studio with more seats than the duel's: a vote's three debaters (no
 //! judge) side by side under their format's names, each finished turn's
 //! final answer under it, the header's convergence meter, the vote in the
-//! results; six debaters in two rows of three; and focus cycling over the
-//! seats that sit, in a vote as in the duel.
+//! results; six debaters in two rows of three; focus cycling over the
+//! seats that sit, in a vote as in the duel; and the person's verdict
+//! naming a vote's debaters.
 #![allow(clippy::unwrap_used)]
 
 mod studio_support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use heat::debate::format::FormatRecord;
-use heat::debate::{DebateEvent, Heat, Outcome, Participant, Role, TurnPurpose, vote};
+use heat::debate::{Command, DebateEvent, Heat, Outcome, Participant, Role, TurnPurpose, vote};
 use heat::format::{Format, Origin};
 use heat::tui::App;
+use heat::tui::effect::Effect;
 use studio_support::{DUEL, feed, mid_stream, new_app, screen};
 
 const QUESTION: &str = "How many days should a working week have?";
@@ -242,4 +244,21 @@ fn the_duel_still_draws_three_panes_and_nothing_for_the_extra_seats() {
     }
     // Before any debate, the duel's three sit too.
     assert_eq!(new_app().seats(), DUEL);
+}
+
+#[test]
+fn the_persons_verdict_in_a_vote_names_its_debaters() {
+    let mut app = vote_mid_stream();
+    let key = |code| KeyEvent::new(code, KeyModifiers::NONE);
+    assert!(app.on_key(key(KeyCode::Char('v'))).is_empty());
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("‹ even ›   analyst     pragmatist     contrarian"), "{text}");
+    assert!(text.contains("end the debate here (Ctrl-E): the vote decides"), "no judge sums it up:\n{text}");
+    for _ in 0..5 {
+        app.on_key(key(KeyCode::Right));
+    }
+    assert!(screen(&mut app, 120, 40).contains("‹ contrarian ›"), "the last choice holds");
+    let effects = app.on_key(key(KeyCode::Enter));
+    let given = Command::HumanVerdict { ahead: Some(Role::Third), confidence: 50, note: String::new(), ends: false };
+    assert_eq!(effects, vec![Effect::Send(given)]);
 }
