@@ -497,15 +497,17 @@ impl App {
         self.seats().into_iter().any(|r| self.retry_in(r).is_some() || self.thinking_for(r).is_some())
     }
 
-    /// Lays out every pane for the areas they will be drawn in. Where one
-    /// pane shows at a time, the hidden ones are laid out for the same
-    /// area, so a search finds what they hold and switching shows them at once.
+    /// Lays out the pane of every seat that sits for the area it will be
+    /// drawn in. Where one pane shows at a time, the hidden ones are laid
+    /// out for the same area, so a search finds what they hold and
+    /// switching shows them at once.
     pub fn prepare(&mut self, widths: [u16; Role::COUNT], heights: [u16; Role::COUNT]) {
         self.now = Instant::now();
         let shared = (0..Role::COUNT).max_by_key(|&i| widths[i]).map_or((0, 0), |i| (widths[i], heights[i]));
+        let seats = self.seats();
         for (i, pane) in self.panes.iter_mut().enumerate() {
             let (width, height) = if widths[i] == 0 { shared } else { (widths[i], heights[i]) };
-            if width == 0 {
+            if width == 0 || !seats.contains(&pane.role) {
                 continue;
             }
             pane.height = usize::from(height);
