@@ -215,6 +215,15 @@ fn six_debaters_sit_in_two_rows_of_three() {
     }
     assert!(!text.contains("Judge"), "{text}");
     insta::assert_snapshot!("six_debaters_200x50", text);
+
+    // Once all have answered and the debate ends, the results draw a bar for each.
+    let answer = |role| done(0, role, "Shorter weeks work.\n\nFinal answer: four days");
+    feed(&mut app, &[answer(Role::Fourth), answer(Role::Fifth), answer(Role::Sixth)]);
+    let synthesis = Some("The vote: \"four days\" 5–1.".to_string());
+    feed(&mut app, &[DebateEvent::Finished { outcome: Outcome::MaxRounds, synthesis }]);
+    let results = screen(&mut app, 200, 50);
+    assert!(results.contains("☑ the vote: \"four days\" 5–1 (Ada, Cyd, Dot, Eve, Fay); minority: Bea"), "{results}");
+    assert!(results.contains("Words per round ■ ada ■ bea ■ cyd ■ dot ■ eve ■ fay"), "{results}");
 }
 
 #[test]
