@@ -58,7 +58,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let width_of = labels.map_or(8, |l| l.iter().map(|s| s.chars().count()).max().unwrap_or(8).max(8));
     let format = app.settings.as_ref().map(|f| f[crate::tui::settings::FORMAT_FIELD].as_str()).unwrap_or_default();
     let judges = app.formats.judges(format);
-    for entry in &app.roster {
+    // A format with no judge (a vote) seats none: its row is left out.
+    for entry in app.roster.iter().filter(|e| judges > 0 || !e.role.is_judge()) {
         let mut model = format!("{} · {}", entry.provider, entry.model);
         // A panel's judges share the judge's model: said on its row.
         if entry.role.is_judge() && judges > 1 {
