@@ -2,8 +2,8 @@
 //! judge) side by side under their format's names, each finished turn's
 //! final answer under it, the header's convergence meter, the vote in the
 //! results; six debaters in two rows of three; focus cycling over the
-//! seats that sit, in a vote as in the duel; and the person's verdict
-//! naming a vote's debaters.
+//! seats that sit, in a vote as in the duel; the person's verdict naming
+//! a vote's debaters; and the start screen's roster for a vote.
 #![allow(clippy::unwrap_used)]
 
 mod studio_support;
@@ -14,7 +14,7 @@ use heat::debate::{Command, DebateEvent, Heat, Outcome, Participant, Role, TurnP
 use heat::format::{Format, Origin};
 use heat::tui::App;
 use heat::tui::effect::Effect;
-use studio_support::{DUEL, feed, mid_stream, new_app, screen};
+use studio_support::{DUEL, feed, mid_stream, new_app, roster, screen, start_screen};
 
 const QUESTION: &str = "How many days should a working week have?";
 
@@ -270,4 +270,24 @@ fn the_persons_verdict_in_a_vote_names_its_debaters() {
     let effects = app.on_key(key(KeyCode::Enter));
     let given = Command::HumanVerdict { ahead: Some(Role::Third), confidence: 50, note: String::new(), ends: false };
     assert_eq!(effects, vec![Effect::Send(given)]);
+}
+
+#[test]
+fn the_start_screen_lists_a_votes_debaters_and_no_judge() {
+    let mut app = start_screen();
+    let mut seats = roster();
+    let mut third = seats[0].clone();
+    third.role = Role::Third;
+    seats.push(third);
+    app.roster = seats;
+    app.settings = Some(["3", "0.90", "auto", "", "auto", "", "auto", "", "", "vote"].map(String::from));
+    let labels = vote_format().labels;
+    let vote = heat::tui::settings::FormatChoice { name: "vote".into(), rounds: Some(3), labels, judges: 0 };
+    app.formats = heat::tui::settings::FormatChoices { formats: vec![vote], plain_rounds: "4".into() };
+    let text = screen(&mut app, 80, 24);
+    for label in ["Analyst", "Pragmatist", "Contrarian"] {
+        assert!(text.contains(&format!("  {label}")), "{label} is listed:\n{text}");
+    }
+    assert!(!text.contains("Judge"), "no judge sits in a vote:\n{text}");
+    assert!(text.contains("vote · 3 rounds from heat 0.90"), "{text}");
 }
