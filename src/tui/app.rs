@@ -156,6 +156,13 @@ pub struct App {
     pub watched_live: bool,
 }
 
+/// Whether a debate's debaters are a side for and a side against (the
+/// duel, Oxford), not seats that answer for themselves (a vote).
+pub fn two_sided(debate: &DebateState) -> bool {
+    let debaters = debate.debaters();
+    debaters.len() == 2 && debaters.iter().all(|&r| debate.side(r) != crate::debate::Side::Free)
+}
+
 /// The standing note over a scripted debate (the bundled demo).
 pub const SCRIPTED_NOTE: &str = "Scripted demo: written in advance to show heat at work; no model is answering";
 
@@ -264,6 +271,38 @@ impl App {
         Role::at(self.focus).unwrap_or(Role::Judge)
     }
 
+    /// The seats that sit, in screen order (the duel's three before a
+    /// debate starts): the panes drawn, the tabs, the header's chips.
+    pub fn seats(&self) -> Vec<Role> {
+        self.debate.seats()
+    }
+
+    /// Focuses the next (or previous) sitting seat's pane, round the ends.
+    pub fn cycle_focus(&mut self, forward: bool) {
+        let seats = self.seats();
+        let at = seats.iter().position(|r| r.position() == self.focus);
+        let next = match at {
+            Some(i) if forward => (i + 1) % seats.len(),
+            Some(i) => (i + seats.len() - 1) % seats.len(),
+            None => 0,
+        };
+        if let Some(role) = seats.get(next) {
+            self.focus = role.position();
+        }
+        self.focus_chosen = true;
+    }
+
+    /// Keeps the focus on a seat that sits (a format that seats no judge,
+    /// or fewer debaters, may arrive after the focus moved).
+    fn focus_a_sitting_seat(&mut self) {
+        let seats = self.seats();
+        if !seats.iter().any(|r| r.position() == self.focus)
+            && let Some(first) = seats.first()
+        {
+            self.focus = first.position();
+        }
+    }
+
     /// Says something in the status line until something newer is said.
     pub fn say(&mut self, tone: Tone, text: impl Into<String>) {
         self.say_until(tone, text, Until::Replaced);
@@ -317,6 +356,7 @@ impl App {
         self.event_ms = ms;
         self.turn_times.record(event, ms);
         self.debate.apply(event);
+        self.focus_a_sitting_seat();
         // What the status line said is over: it goes before anything newer is said.
         if self.flash.as_ref().is_some_and(|f| f.until.over(event, &self.debate)) {
             self.flash = None;
@@ -331,7 +371,7 @@ impl App {
             DebateEvent::TurnStarted { role, .. } => {
                 self.thinking_since[role.position()] = Some(Instant::now());
                 if role.is_judge() && !self.focus_chosen {
-                    self.focus = 2;
+                    self.focus = Role::Judge.position();
                 }
             }
             DebateEvent::TurnRetrying { role, attempt, max_retries, delay_ms, reason, .. } => {
@@ -454,18 +494,20 @@ impl App {
     /// the seconds a turn has waited for its first word (a tick a second,
     /// only while something is waited for).
     pub fn animating(&self) -> bool {
-        Role::ALL.iter().any(|&r| self.retry_in(r).is_some() || self.thinking_for(r).is_some())
+        self.seats().into_iter().any(|r| self.retry_in(r).is_some() || self.thinking_for(r).is_some())
     }
 
-    /// Lays out every pane for the areas they will be drawn in. Where one
-    /// pane shows at a time, the hidden ones are laid out for the same
-    /// area, so a search finds what they hold and switching shows them at once.
+    /// Lays out the pane of every seat that sits for the area it will be
+    /// drawn in. Where one pane shows at a time, the hidden ones are laid
+    /// out for the same area, so a search finds what they hold and
+    /// switching shows them at once.
     pub fn prepare(&mut self, widths: [u16; Role::COUNT], heights: [u16; Role::COUNT]) {
         self.now = Instant::now();
         let shared = (0..Role::COUNT).max_by_key(|&i| widths[i]).map_or((0, 0), |i| (widths[i], heights[i]));
+        let seats = self.seats();
         for (i, pane) in self.panes.iter_mut().enumerate() {
             let (width, height) = if widths[i] == 0 { shared } else { (widths[i], heights[i]) };
-            if width == 0 {
+            if width == 0 || !seats.contains(&pane.role) {
                 continue;
             }
             pane.height = usize::from(height);

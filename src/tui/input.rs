@@ -12,7 +12,6 @@ use super::keymap::Action;
 use super::modal::{Confirm, Editor, EditorPurpose, Modal, Results, topic_area};
 use super::steer::is_steering;
 use crate::debate::Command;
-use crate::debate::Role;
 
 impl App {
     pub fn on_key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -134,14 +133,8 @@ impl App {
                 };
                 self.say_until(Tone::Info, text, Until::NextRound);
             }
-            Action::FocusNext => {
-                self.focus = (self.focus + 1) % Role::COUNT;
-                self.focus_chosen = true;
-            }
-            Action::FocusPrev => {
-                self.focus = (self.focus + Role::COUNT - 1) % Role::COUNT;
-                self.focus_chosen = true;
-            }
+            Action::FocusNext => self.cycle_focus(true),
+            Action::FocusPrev => self.cycle_focus(false),
             Action::ScrollUp => self.panes[self.focus].scroll_up(1),
             Action::ScrollDown => self.panes[self.focus].scroll_down(1),
             Action::PageUp => self.panes[self.focus].scroll_up(page),

@@ -1,6 +1,7 @@
-//! The studio: a ratatui front end that streams the three roles side by
-//! side and steers the debate through the engine's commands. It talks to
-//! the engine only through `DebateHandle`.
+//! The studio: a ratatui front end that streams the seats that sit side
+//! by side (the duel's three, a vote's debaters, more in two rows) and
+//! steers the debate through the engine's commands. It talks to the engine
+//! only through `DebateHandle`.
 
 pub mod app;
 pub mod branch_form;

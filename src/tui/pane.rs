@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 
 use super::judge_text;
 use super::markdown::Palette;
-use super::pane_notes::{check_lines, conceded_by, ending, human_lines, segment_is_first, verdict_foot};
+use super::pane_notes::{check_lines, conceded_by, ending, final_answer, human_lines, segment_is_first, verdict_foot};
 use super::streaming_text::StreamingText;
 use super::theme::Theme;
 use crate::debate::panel::Vote;
@@ -156,7 +156,8 @@ impl Pane {
             let shown = Shown { reasoning: show_reasoning, cited: self.show_cited };
             lay_out(segment, state, round, turn, width, theme, &palette, shown);
         }
-        self.ending = if self.role.is_judge() {
+        // The last seat's pane closes the transcript: the judge's, or a vote's last debater's.
+        self.ending = if state.seats().last() == Some(&self.role) {
             [human_lines(state, theme, width), ending(state, theme, width)].concat()
         } else {
             Vec::new()
@@ -363,6 +364,7 @@ fn lay_out(
                 let note = format!("… {}", crate::debate::cut_note(tokens));
                 foot.push(Line::from(Span::styled(note, Style::new().fg(theme.warn))));
             }
+            foot.extend(final_answer(state, turn, width, theme));
             foot.extend(check_lines(state, round, turn, width, theme, shown.cited));
         }
         TurnStatus::Cancelled => foot.push(Line::from(Span::styled("■ cancelled", muted))),

@@ -1,6 +1,7 @@
 //! What a pane shows around a turn's own text: the verdict's foot (the
 //! swap check's mark among it), quote checks and the lines they cite, a
-//! concession, the person's verdicts and the debate's ending.
+//! concession, a debater's final answer (in a vote), the person's verdicts
+//! and the debate's ending.
 
 use super::pane::wrap_plain;
 use super::theme::Theme;
@@ -124,6 +125,26 @@ pub(super) fn check_lines(
     lines
 }
 
+/// A debater's final answer under its finished turn, in a format that
+/// asks for one: "▸ final answer: four days", or a warning that the turn
+/// gave none (it counts for nothing in the vote).
+pub(super) fn final_answer(state: &DebateState, turn: &Turn, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    if !state.final_answers() || !turn.role.is_debater() {
+        return Vec::new();
+    }
+    match crate::debate::vote::final_answer(&turn.text) {
+        Some(answer) => {
+            let text = format!("▸ final answer: {}", clean(&answer));
+            wrap_plain(&text, width, Style::new().fg(theme.role(turn.role)).add_modifier(Modifier::BOLD))
+        }
+        None => wrap_plain(
+            "⚑ no final answer: this turn counts for nothing in the vote",
+            width,
+            Style::new().fg(theme.warn),
+        ),
+    }
+}
+
 /// Whether the round's verdict says this debater's turn conceded a point.
 pub(super) fn conceded_by(round: &Round, turn: &Turn) -> bool {
     turn.role.is_debater() && round.verdict().and_then(|v| v.conceded).is_some_and(|c| c.by(turn.role))
@@ -158,7 +179,6 @@ pub(super) fn segment_is_first(state: &DebateState, round: &Round, turn: &Turn) 
         && round.turns.iter().find(|t| t.role == turn.role).is_some_and(|t| std::ptr::eq(t, turn))
 }
 
-/// The judge pane's closing lines once the debate is over.
 /// The person's verdicts, beside the judge's: "You, round 2: advocate
 /// ahead, 70% sure — the note".
 pub(super) fn human_lines(state: &DebateState, theme: &Theme, width: u16) -> Vec<Line<'static>> {
@@ -173,6 +193,8 @@ pub(super) fn human_lines(state: &DebateState, theme: &Theme, width: u16) -> Vec
     lines
 }
 
+/// The closing lines of the last seat's pane (the judge's, where one sits)
+/// once the debate is over.
 pub(super) fn ending(state: &DebateState, theme: &Theme, width: u16) -> Vec<Line<'static>> {
     let Some(finish) = &state.finish else { return Vec::new() };
     let color = match finish.outcome {
@@ -184,5 +206,9 @@ pub(super) fn ending(state: &DebateState, theme: &Theme, width: u16) -> Vec<Line
     let rule = "━".repeat(usize::from(width).min(3));
     let text = format!("{rule} Debate over: {} {rule}", clean(&finish.outcome.describe()));
     lines.extend(wrap_plain(&text, width, Style::new().fg(color).add_modifier(Modifier::BOLD)));
+    // With no judge the debate's last word is the vote ("The vote: …"), said here.
+    if let Some(said) = finish.synthesis.as_deref().filter(|_| state.judges() == 0) {
+        lines.extend(wrap_plain(&clean(said.trim()), width, Style::new().fg(color)));
+    }
     lines
 }

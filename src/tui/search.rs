@@ -1,5 +1,6 @@
 //! Searching the transcript: `/` opens a prompt, Enter finds the text in
-//! every pane (advocate, skeptic, judge, in that order), `n`/`N` go to the
+//! the pane of every seat that sits, in screen order (the duel's advocate,
+//! skeptic, judge), `n`/`N` go to the
 //! next and previous match while a search is on (as in less and vim; `n`
 //! otherwise starts a new debate), Esc clears it. Matches are found in the
 //! lines as laid out on screen, ignoring case; the view highlights them.
@@ -48,16 +49,24 @@ pub fn occurrences(text: &str, query: &str) -> Vec<(usize, usize)> {
     found
 }
 
-/// Every match of `query` in the panes, in reading order.
-pub fn hits(panes: &[Pane; Role::COUNT], query: &str) -> Vec<Hit> {
+/// Every match of `query` in the panes of `seats`, in reading order (the
+/// seats' screen order).
+pub fn hits(panes: &[Pane; Role::COUNT], seats: &[Role], query: &str) -> Vec<Hit> {
     let mut hits = Vec::new();
-    for (pane, p) in panes.iter().enumerate() {
-        for (line, text) in p.lines().enumerate() {
+    for pane in seats.iter().map(|r| r.position()) {
+        for (line, text) in panes[pane].lines().enumerate() {
             let text: String = text.spans.iter().map(|s| s.content.as_ref()).collect();
             hits.extend(occurrences(&text, query).into_iter().map(|(start, _)| Hit { pane, line, start }));
         }
     }
     hits
+}
+
+/// Where a match stands in reading order: its pane's place on screen
+/// among `seats`, then its place in the pane.
+fn reading_order(seats: &[Role], hit: Hit) -> (usize, usize, usize) {
+    let place = seats.iter().position(|r| r.position() == hit.pane).unwrap_or(usize::MAX);
+    (place, hit.line, hit.start)
 }
 
 impl App {
@@ -97,12 +106,13 @@ impl App {
         if query.is_empty() {
             return;
         }
-        let found = hits(&self.panes, query);
+        let seats = self.seats();
+        let found = hits(&self.panes, &seats, query);
         let from = {
             let pane = &self.panes[self.focus];
-            Hit { pane: self.focus, line: pane.top(pane.height), start: 0 }
+            reading_order(&seats, Hit { pane: self.focus, line: pane.top(pane.height), start: 0 })
         };
-        let Some(first) = found.iter().find(|h| **h >= from).or(found.first()).copied() else {
+        let Some(first) = found.iter().find(|h| reading_order(&seats, **h) >= from).or(found.first()).copied() else {
             self.search = None;
             self.say_until(Tone::Warn, format!("No match for \"{query}\""), Until::NextRound);
             return;
@@ -129,11 +139,12 @@ impl App {
     /// Goes to the next (or previous) match, round the ends.
     fn step(&mut self, forward: bool) {
         let Some(search) = &self.search else { return };
-        let found = hits(&self.panes, &search.query);
-        let current = search.current;
-        let next = match current {
-            Some(at) if forward => found.iter().find(|h| **h > at).or(found.first()),
-            Some(at) => found.iter().rev().find(|h| **h < at).or(found.last()),
+        let seats = self.seats();
+        let found = hits(&self.panes, &seats, &search.query);
+        let order = |hit: &Hit| reading_order(&seats, *hit);
+        let next = match search.current.map(|at| order(&at)) {
+            Some(at) if forward => found.iter().find(|h| order(h) > at).or(found.first()),
+            Some(at) => found.iter().rev().find(|h| order(h) < at).or(found.last()),
             None => found.first(),
         };
         if let Some(hit) = next.copied() {
@@ -159,7 +170,7 @@ impl App {
         let Some(search) = &mut self.search else { return };
         search.current = Some(hit);
         let n = found.iter().position(|h| *h == hit).map_or(0, |i| i + 1);
-        let who = self.debate.label(Role::ALL[hit.pane]).to_string();
+        let who = self.debate.label(self.panes[hit.pane].role).to_string();
         let text =
             format!("\"{}\": match {n} of {} ({who}) · n next · N previous · Esc clears", search.query, found.len());
         self.say(Tone::Info, text);

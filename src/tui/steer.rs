@@ -76,9 +76,10 @@ impl App {
     /// requested): a server's answer finishes in the background, the
     /// offline model stops where it is. Empty when none is under way.
     fn pause_note(&self) -> &'static str {
-        if Role::ALL.into_iter().any(|r| self.finishing(r)) {
+        let seats = self.seats();
+        if seats.iter().any(|&r| self.finishing(r)) {
             "the running turns finish in the background and show when you resume · "
-        } else if Role::ALL.into_iter().any(|r| self.turn_open(r)) && self.debate.finish.is_none() {
+        } else if seats.iter().any(|&r| self.turn_open(r)) && self.debate.finish.is_none() {
             "the offline model stops where it is and goes on from there · "
         } else {
             ""

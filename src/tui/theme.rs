@@ -27,6 +27,19 @@ struct ThemeFile {
     colors: BTreeMap<String, String>,
 }
 
+/// The colour of a seat no theme names (the seats past the duel's, which
+/// a format may fill): one of the terminal's own, so it reads on a dark
+/// or a light background alike.
+fn unset_seat_color(role: Role) -> Color {
+    match role {
+        Role::Third => Color::Cyan,
+        Role::Fourth => Color::Magenta,
+        Role::Fifth => Color::Blue,
+        Role::Sixth => Color::Green,
+        Role::Advocate | Role::Skeptic | Role::Judge => Color::Reset,
+    }
+}
+
 fn yes() -> bool {
     true
 }
@@ -127,7 +140,8 @@ impl Theme {
         }
         let mut seats = [Color::Reset; Role::COUNT];
         for seat in &SEATS {
-            seats[seat.position] = color(seat.id)?;
+            let set = file.colors.contains_key(seat.id) || fallback.colors.contains_key(seat.id);
+            seats[seat.position] = if set { color(seat.id)? } else { unset_seat_color(seat.role) };
         }
         Ok(Theme {
             name: name.to_string(),
@@ -255,6 +269,22 @@ mod tests {
         assert_eq!(contrast.base(), Style::new().fg(Color::White).bg(Color::Black));
         assert_eq!(Theme::load("default", None, false).expect("parses").base(), Style::new());
         assert!(!contrast.secondary().add_modifier.contains(Modifier::DIM));
+    }
+
+    #[test]
+    fn every_seat_has_a_colour_of_its_own_where_no_theme_names_it() {
+        for name in Theme::built_in_names() {
+            let theme = Theme::load(name, None, false).expect(name);
+            let colours: std::collections::BTreeSet<String> =
+                Role::ALL.iter().map(|&r| format!("{:?}", theme.role(r))).collect();
+            assert_eq!(colours.len(), Role::COUNT, "{name}: {colours:?}");
+        }
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("mine.toml"), "[colors]\nthird = \"#010203\"\n").expect("write");
+        let theme = Theme::load("mine", Some(dir.path()), false).expect("loads");
+        assert_eq!(theme.role(Role::Third), Color::Rgb(1, 2, 3), "a theme that names a seat wins");
+        assert_eq!(theme.role(Role::Fourth), Color::Magenta);
+        assert_eq!(Theme::load("default", None, true).expect("loads").role(Role::Third), Color::Reset);
     }
 
     #[test]

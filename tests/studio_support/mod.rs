@@ -15,9 +15,11 @@ use ratatui::backend::TestBackend;
 
 pub const TOPIC: &str = "Remote work beats the office";
 
+/// The duel's seats, in screen order: who sits when no format is chosen.
+pub const DUEL: [Role; 3] = [Role::Advocate, Role::Skeptic, Role::Judge];
+
 pub fn roster() -> Vec<RosterEntry> {
-    Role::ALL
-        .into_iter()
+    DUEL.into_iter()
         .map(|role| RosterEntry {
             role,
             provider: "openai".into(),
@@ -55,7 +57,7 @@ fn started() -> Vec<DebateEvent> {
 
 /// A debate of `max_rounds` started, both debaters' first turns begun.
 pub fn started_events(max_rounds: u32) -> Vec<DebateEvent> {
-    let participants = Role::ALL
+    let participants = DUEL
         .into_iter()
         .map(|role| Participant { role, provider: "openai".into(), model: "gpt-4.1-mini".into(), served: None })
         .collect();

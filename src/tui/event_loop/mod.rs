@@ -27,7 +27,7 @@ use super::summarize;
 use super::terminal::Guard;
 use super::{Opening, Studio, view};
 use crate::debate::engine::{self, DebateHandle, DebateSpec, Stamped};
-use crate::debate::{Command, DebateEvent, Role};
+use crate::debate::{Command, DebateEvent};
 use crate::model_store::Progress;
 use crate::store::Recorder;
 use crate::store::log::Loaded;
@@ -84,7 +84,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
         }
         let frame_due = last_frame + FRAME;
         // A retry's countdown redraws four times a second; a wait for the first word, once.
-        let counting_down = Role::ALL.iter().any(|&r| app.retry_in(r).is_some());
+        let counting_down = app.seats().into_iter().any(|r| app.retry_in(r).is_some());
         let tick_due = Instant::now() + if counting_down { TICK } else { WAIT_TICK };
         let mut effects = Vec::new();
         tokio::select! {

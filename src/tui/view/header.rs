@@ -44,13 +44,19 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         left = rounds(app, true);
     }
     let mut left_width: usize = left.iter().map(Span::width).sum();
-    // Length parity, in the longest form that fits: counts and flag in words, counts and a short flag, the flag.
-    for form in [Parity::Full, Parity::Counts, Parity::Flag] {
-        let spans = parity(app, form);
-        let parity_width: usize = spans.iter().map(Span::width).sum();
-        if left_width + parity_width + gauge_width < width {
+    // Where debaters give final answers, how far they agree; else length
+    // parity. Each in the longest form that fits: parity's counts and flag
+    // in words, counts and a short flag, the flag; the meter with its bar, without.
+    let measures: Vec<Vec<Span<'static>>> = if app.debate.final_answers() {
+        vec![super::agreement::meter(app, true), super::agreement::meter(app, false)]
+    } else {
+        [Parity::Full, Parity::Counts, Parity::Flag].map(|form| parity(app, form)).into()
+    };
+    for spans in measures {
+        let measure_width: usize = spans.iter().map(Span::width).sum();
+        if left_width + measure_width + gauge_width < width {
             left.extend(spans);
-            left_width += parity_width;
+            left_width += measure_width;
             break;
         }
     }
@@ -117,7 +123,7 @@ fn badge(app: &App) -> Span<'static> {
         }
         None => ("● WAITING", theme.muted),
     };
-    let finishing = Role::ALL.iter().filter(|&&r| app.finishing(r)).count();
+    let finishing = app.seats().into_iter().filter(|&r| app.finishing(r)).count();
     let text = match finishing {
         0 => text.to_string(),
         1 => format!("{text} · 1 turn finishing"),
@@ -131,7 +137,8 @@ fn badge(app: &App) -> Span<'static> {
     Span::styled(format!("{text} "), Style::new().fg(color).add_modifier(Modifier::BOLD))
 }
 
-/// "Round 2 of 4  Advocate ✓  Skeptic ●  Judge ·" plus pending steering.
+/// "Round 2 of 4  Advocate ✓  Skeptic ●  Judge ·" (the seats that sit, by
+/// the format's names) plus pending steering.
 fn rounds(app: &App, compact: bool) -> Vec<Span<'static>> {
     let theme = &app.theme;
     let debate = &app.debate;
@@ -146,7 +153,7 @@ fn rounds(app: &App, compact: bool) -> Vec<Span<'static>> {
         let name = crate::sanitize::clean(&phase.name);
         spans.push(Span::styled(format!(" · {name}"), Style::new().add_modifier(Modifier::BOLD)));
     }
-    for role in Role::ALL {
+    for role in app.seats() {
         let status = debate.current_round().and_then(|r| r.turn(role)).map(|t| &t.status);
         let (mark, color) = match status {
             None => ("·", theme.muted),
@@ -240,9 +247,10 @@ enum Parity {
 
 /// Each side's words this round, flagged once both have finished and one
 /// wrote over 1.5× the other, or when their words are half or more alike,
-/// in the given form.
+/// in the given form; only where two debaters sit.
 fn parity(app: &App, form: Parity) -> Vec<Span<'static>> {
-    let Some(round) = app.debate.current_round().filter(|_| app.show_parity) else { return Vec::new() };
+    let two_sides = app.debate.debaters().len() == 2;
+    let Some(round) = app.debate.current_round().filter(|_| app.show_parity && two_sides) else { return Vec::new() };
     let words = |role: Role| round.turn(role).map_or(0, |t| t.text.split_whitespace().count());
     let (advocate, skeptic) = (words(Role::Advocate), words(Role::Skeptic));
     let mut spans = Vec::new();
@@ -277,7 +285,7 @@ fn parity(app: &App, form: Parity) -> Vec<Span<'static>> {
 /// "heat 0.72 ▰▰▰▰▰▱▱▱▱▱ ▂▅▇ pinned"
 fn gauge(app: &App) -> Vec<Span<'static>> {
     let theme = &app.theme;
-    let heat = app.debate.effective_heat();
+    let heat = shown_heat(&app.debate);
     let color = theme.heat(heat);
     let filled = (heat.share() * GAUGE_CELLS as f32).round().clamp(1.0, 10.0) as usize;
     let mut spans = vec![
@@ -296,4 +304,14 @@ fn gauge(app: &App) -> Vec<Span<'static>> {
     }
     spans.push(Span::raw(" "));
     spans
+}
+
+/// The heat the gauge shows: the one the next round will use, which the
+/// judge sets; with no judge (a vote) it follows the answers' agreement
+/// round by round, so the gauge shows the round being argued (or the pin).
+fn shown_heat(debate: &crate::debate::DebateState) -> crate::debate::Heat {
+    match debate.current_round().filter(|_| debate.judges() == 0) {
+        Some(round) => debate.pinned_heat.unwrap_or(round.heat),
+        None => debate.effective_heat(),
+    }
 }

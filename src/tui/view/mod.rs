@@ -2,8 +2,10 @@
 //! panes are laid out beforehand by `App::prepare`), and the line-drawing
 //! helpers the parts share.
 
+mod agreement;
 mod border;
 mod branch;
+mod grid;
 mod header;
 mod help;
 mod overlay;
@@ -29,8 +31,9 @@ use crate::debate::Role;
 /// The smallest terminal the studio draws in.
 pub const MIN_WIDTH: u16 = 50;
 pub const MIN_HEIGHT: u16 = 12;
-/// At or above this width the three panes sit side by side; below, one
-/// pane shows at a time under a tab bar.
+/// At or above this width the panes of the seats that sit are all drawn
+/// (side by side, or in two rows: `grid`); below, one pane shows at a time
+/// under a tab bar.
 pub const SIDE_BY_SIDE: u16 = 120;
 
 /// Where everything goes on a screen of a given size.
@@ -45,19 +48,24 @@ pub struct Plan {
 }
 
 impl Plan {
-    pub fn new(area: Rect, focus: usize) -> Plan {
+    /// The layout for the seats that sit (`seats`, in screen order), one
+    /// pane showing on a narrow screen: the focused one (a row in per-seat
+    /// tables), or the first seat's when the focused one does not sit.
+    pub fn new(area: Rect, focus: usize, seats: &[Role]) -> Plan {
         if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
             return Plan { too_small: true, ..Plan::default() };
         }
         let [header, body, status] =
             Layout::vertical([Constraint::Length(2), Constraint::Min(3), Constraint::Length(2)]).areas(area);
         if area.width >= SIDE_BY_SIDE {
-            let panes = Layout::horizontal([Constraint::Ratio(1, Role::COUNT as u32); Role::COUNT]).areas(body);
+            let panes = grid::areas(body, seats);
             return Plan { header, tabs: None, panes, status, too_small: false };
         }
         let [tabs, pane] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(body);
         let mut panes = [Rect::default(); Role::COUNT];
-        panes[focus] = pane;
+        let sits = seats.iter().any(|r| r.position() == focus);
+        let shown = if sits { focus } else { seats.first().map_or(focus, |r| r.position()) };
+        panes[shown] = pane;
         Plan { header, tabs: Some(tabs), panes, status, too_small: false }
     }
 
@@ -72,7 +80,7 @@ impl Plan {
 /// Lays out the panes and draws one frame. `retained` is what the
 /// terminal drawn on showed at its last frame: one per terminal.
 pub fn render(frame: &mut Frame<'_>, app: &mut App, retained: &mut Retained) {
-    let plan = Plan::new(frame.area(), app.focus);
+    let plan = Plan::new(frame.area(), app.focus, &app.seats());
     // Help scrolls within what this screen shows of it.
     if matches!(app.modal, Some(Modal::Help(_))) {
         let (total, rows) = help::fit(app, frame.area());

@@ -78,14 +78,14 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
 
 /// The person's verdict: who is ahead, how sure, a note, and (live) whether it ends the debate.
 fn verdict(frame: &mut Frame<'_>, app: &App, area: Rect, form: &crate::tui::verdict_form::VerdictForm) {
-    use crate::tui::verdict_form::AHEAD;
+    use crate::tui::verdict_form::ahead_label;
     let theme = &app.theme;
     let rect = centered(area, 72, if form.live { 11 } else { 10 });
     let inner = frame_box(frame, app, rect, " Your verdict ");
     let [body, hint] = split_last(inner);
     let mut choice = vec![Span::styled("Who is ahead  ", theme.secondary())];
-    for (i, ahead) in AHEAD.iter().enumerate() {
-        let label = ahead.map_or("even", crate::debate::Role::key);
+    for (i, ahead) in form.choices.iter().enumerate() {
+        let label = ahead_label(&app.debate, *ahead);
         let style = match ahead {
             Some(role) => Style::new().fg(theme.role(*role)),
             None => Style::new(),
@@ -116,7 +116,8 @@ fn verdict(frame: &mut Frame<'_>, app: &App, area: Rect, form: &crate::tui::verd
     frame.render_widget(&form.note, note);
     if form.live {
         let mark = if form.ends { "[x]" } else { "[ ]" };
-        let text = format!("{mark} end the debate here (Ctrl-E): the judge sums it up");
+        let then = if app.debate.judges() == 0 { "the vote decides" } else { "the judge sums it up" };
+        let text = format!("{mark} end the debate here (Ctrl-E): {then}");
         frame.render_widget(Paragraph::new(Span::styled(text, Style::new().fg(theme.warn))), end);
     }
     frame.render_widget(

@@ -203,26 +203,43 @@ fn state_color(app: &App, role: Role) -> ratatui::style::Color {
     }
 }
 
-/// "1 Advocate ●  2 Skeptic ✓  3 Judge ·" with the shown pane highlighted.
+/// " Advocate · streaming  Skeptic · done  Judge · waiting " (the seats
+/// that sit) with the shown pane highlighted; the states give way when
+/// every tab would not fit with them.
 pub fn tabs(frame: &mut Frame<'_>, app: &App, area: Rect) {
-    let theme = &app.theme;
-    let mut spans = Vec::new();
-    for (i, role) in Role::ALL.into_iter().enumerate() {
-        let label = format!(" {} · {} ", app.debate.label(role), state_label(app, role));
-        let style = if i == app.focus {
-            Style::new().fg(theme.bar_bg).bg(theme.role(role)).add_modifier(Modifier::BOLD)
-        } else {
-            Style::new().fg(theme.role(role))
-        };
-        let style = if i == app.focus && !theme.color { style.add_modifier(Modifier::REVERSED) } else { style };
-        spans.push(Span::styled(label, style));
-        spans.push(Span::raw(" "));
+    let seats = app.seats();
+    let mut spans = tab_spans(app, &seats, true);
+    if spans.iter().map(Span::width).sum::<usize>() > usize::from(area.width) {
+        spans = tab_spans(app, &seats, false);
     }
     let hint = format!("{} switches", app.keymap.hint(Action::FocusNext));
     let used: usize = spans.iter().map(Span::width).sum();
     if used + hint.len() < usize::from(area.width) {
         spans.push(Span::raw(" ".repeat(usize::from(area.width) - used - hint.len())));
-        spans.push(Span::styled(hint, theme.secondary()));
+        spans.push(Span::styled(hint, app.theme.secondary()));
     }
     super::one_line(frame, area, &Line::from(spans));
+}
+
+/// One tab per seat: its label, with its state when `with_state`.
+fn tab_spans(app: &App, seats: &[Role], with_state: bool) -> Vec<Span<'static>> {
+    let theme = &app.theme;
+    let mut spans = Vec::new();
+    for &role in seats {
+        let shown = role.position() == app.focus;
+        let label = if with_state {
+            format!(" {} · {} ", app.debate.label(role), state_label(app, role))
+        } else {
+            format!(" {} ", app.debate.label(role))
+        };
+        let style = if shown {
+            Style::new().fg(theme.bar_bg).bg(theme.role(role)).add_modifier(Modifier::BOLD)
+        } else {
+            Style::new().fg(theme.role(role))
+        };
+        let style = if shown && !theme.color { style.add_modifier(Modifier::REVERSED) } else { style };
+        spans.push(Span::styled(label, style));
+        spans.push(Span::raw(" "));
+    }
+    spans
 }

@@ -13,8 +13,8 @@ use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Chart, Dataset, GraphType,
 use super::centered;
 use super::overlay::{frame_box, hint_line, split_last};
 use crate::debate::Heat;
-use crate::debate::{Outcome, Role};
-use crate::report::model::{HeatPoint, HeatSetBy, debater_words, heat_points};
+use crate::debate::{DebateState, Outcome, Role};
+use crate::report::model::{HeatPoint, HeatSetBy, heat_points};
 use crate::sanitize::clean;
 use crate::tui::app::App;
 use crate::tui::keymap::Action;
@@ -32,52 +32,21 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
     let [body, hint] = split_last(inner);
     let debate = &app.debate;
 
-    let (headline, tone) = match &debate.finish {
-        Some(finish) => {
-            let tone = match finish.outcome {
-                Outcome::Failed(_) | Outcome::Invalidated(_) => theme.error,
-                Outcome::Cancelled => theme.warn,
-                _ => theme.good,
-            };
-            (capitalised(&clean(&finish.outcome.headline(debate.rounds.len()))), tone)
-        }
-        None => (format!("Under way: round {}", debate.rounds.len().max(1)), theme.warn),
-    };
-    let words = debater_words(debate);
-    let (for_words, against_words) = words.iter().fold((0, 0), |(a, s), (_, wa, ws)| (a + wa, s + ws));
+    let facts = facts(app);
     let heats = heat_points(debate);
-    let path: Vec<String> = heats.iter().map(|p| format!("{:.2}", p.heat)).collect();
-    let mut facts = vec![
-        Line::from(Span::styled(headline, Style::new().fg(tone).add_modifier(Modifier::BOLD))),
-        Line::from(format!(
-            "heat {} · {for_words} words for, {against_words} against{}",
-            if path.is_empty() { "–".into() } else { path.join(" → ") },
-            crate::debate::convergence::path(debate).map_or(String::new(), |alike| format!(" · alike {alike}"))
-        )),
-    ];
-    if let Some(human) = debate.human.last() {
-        facts.push(Line::from(Span::styled(
-            format!("your verdict: {}", human.describe(debate)),
-            Style::new().fg(theme.title).add_modifier(Modifier::BOLD),
-        )));
-    }
-    facts.extend(swap_line(debate, theme));
-    facts.extend(panel_line(debate, theme));
-    if let Some(totals) = crate::debate::scores::totals(debate) {
-        facts.push(Line::from(Span::styled(format!("scores: {totals}"), Style::new().add_modifier(Modifier::BOLD))));
-    }
-    let counters = super::status::counters(app);
-    if !counters.is_empty() {
-        facts.push(Line::from(Span::styled(counters.trim_end().to_string(), theme.secondary())));
-    }
+    let words = words_per_round(debate);
 
     // The arbiter's summary as it is written, or once it is, else the judge's synthesis.
     let synthesis = match (&results.summary_draft, &debate.summary) {
         (Some(draft), _) => Some(("Summary (being written): ", flattened(&clean(draft)))),
         (None, Some(summary)) => Some(("Summary: ", flattened(&clean(summary.text.trim())))),
-        (None, None) => {
-            debate.finish.as_ref().and_then(|f| f.synthesis.as_deref()).map(|s| ("Synthesis: ", clean(s.trim())))
-        }
+        // With no judge the synthesis is the vote, among the facts already.
+        (None, None) => debate
+            .finish
+            .as_ref()
+            .and_then(|f| f.synthesis.as_deref())
+            .filter(|_| debate.judges() > 0)
+            .map(|s| ("Synthesis: ", clean(s.trim()))),
     };
     let report = match &results.report {
         Some(path) => Line::from(vec![Span::raw("Report: "), Span::styled(path.clone(), Style::new().fg(theme.link))]),
@@ -126,6 +95,81 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
             .filter(|h| !h.starts_with(' ')),
     );
     frame.render_widget(Paragraph::new(hint_line(app, &hints.join(" · "))), hint);
+}
+
+/// The outcome, then heat, words and likeness, the vote (where debaters
+/// give final answers), the person's verdict, the swap check, the panel,
+/// the scores and the counters.
+fn facts(app: &App) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let debate = &app.debate;
+    let (headline, tone) = match &debate.finish {
+        Some(finish) => {
+            let tone = match finish.outcome {
+                Outcome::Failed(_) | Outcome::Invalidated(_) => theme.error,
+                Outcome::Cancelled => theme.warn,
+                _ => theme.good,
+            };
+            (capitalised(&clean(&finish.outcome.headline(debate.rounds.len()))), tone)
+        }
+        None => (format!("Under way: round {}", debate.rounds.len().max(1)), theme.warn),
+    };
+    let path: Vec<String> = heat_points(debate).iter().map(|p| format!("{:.2}", p.heat)).collect();
+    let mut facts = vec![
+        Line::from(Span::styled(headline, Style::new().fg(tone).add_modifier(Modifier::BOLD))),
+        Line::from(format!(
+            "heat {}{}",
+            if path.is_empty() { "–".into() } else { path.join(" → ") },
+            words_said(debate)
+        )),
+    ];
+    facts.extend(vote_line(debate, theme));
+    if let Some(human) = debate.human.last() {
+        facts.push(Line::from(Span::styled(
+            format!("your verdict: {}", human.describe(debate)),
+            Style::new().fg(theme.title).add_modifier(Modifier::BOLD),
+        )));
+    }
+    facts.extend(swap_line(debate, theme));
+    facts.extend(panel_line(debate, theme));
+    if let Some(totals) = crate::debate::scores::totals(debate) {
+        facts.push(Line::from(Span::styled(format!("scores: {totals}"), Style::new().add_modifier(Modifier::BOLD))));
+    }
+    let counters = super::status::counters(app);
+    if !counters.is_empty() {
+        facts.push(Line::from(Span::styled(counters.trim_end().to_string(), theme.secondary())));
+    }
+    facts
+}
+
+/// " · 420 words for, 380 against · alike 12% → 41%" for two sides; "
+/// · 900 words" for free seats.
+fn words_said(debate: &DebateState) -> String {
+    let words = words_per_round(debate);
+    if !crate::tui::app::two_sided(debate) {
+        let total: usize = words.iter().flat_map(|(_, counts)| counts).sum();
+        return format!(" · {total} words");
+    }
+    let (for_words, against_words) = words.iter().fold((0, 0), |(a, s), (_, w)| (a + w[0], s + w[1]));
+    let alike = crate::debate::convergence::path(debate).map_or(String::new(), |alike| format!(" · alike {alike}"));
+    format!(" · {for_words} words for, {against_words} against{alike}")
+}
+
+/// The vote of the latest round counted, where debaters give final
+/// answers: "☑ the vote: "four days" 2–1 (Analyst, Contrarian); minority: …".
+fn vote_line(debate: &DebateState, theme: &crate::tui::theme::Theme) -> Option<Line<'static>> {
+    let tally = super::agreement::latest(debate)?;
+    let color = if tally.converged() { theme.good } else { theme.title };
+    let text = format!("☑ the vote: {}", crate::debate::vote::describe(debate, &tally));
+    Some(Line::from(Span::styled(text, Style::new().fg(color).add_modifier(Modifier::BOLD))))
+}
+
+/// Each round's words by debater, in seat order: (round from 1, counts).
+fn words_per_round(debate: &DebateState) -> Vec<(u32, Vec<usize>)> {
+    let of = |round: &crate::debate::state::Round, role: Role| {
+        round.turn(role).map_or(0, |t| t.text.split_whitespace().count())
+    };
+    debate.rounds.iter().map(|r| (r.number + 1, debate.debaters().iter().map(|&role| of(r, role)).collect())).collect()
 }
 
 /// "Resolution forced after 4 rounds".
@@ -238,36 +282,40 @@ fn heat_chart(frame: &mut Frame<'_>, app: &App, area: Rect, points: &[HeatPoint]
     frame.render_widget(chart, area);
 }
 
-/// Each side's words per round, side by side, bars sized to fit.
-fn words_chart(frame: &mut Frame<'_>, app: &App, area: Rect, words: &[(u32, usize, usize)]) {
+/// Each debater's words per round, side by side, bars sized to fit.
+fn words_chart(frame: &mut Frame<'_>, app: &App, area: Rect, words: &[(u32, Vec<usize>)]) {
     let theme = &app.theme;
+    let seats = app.debate.debaters();
     let groups = words.len().max(1) as u16;
-    // Two bars and a one-column gap per round.
-    let bar_width = (area.width.saturating_sub(groups) / (groups * 2)).clamp(1, 6);
-    let title = Line::from(vec![
-        Span::styled("Words per round ", Style::new().fg(theme.title)),
-        Span::styled(
-            format!("■ {} ", app.debate.seat_name(Role::Advocate)),
-            Style::new().fg(theme.role(Role::Advocate)),
-        ),
-        Span::styled(format!("■ {}", app.debate.seat_name(Role::Skeptic)), Style::new().fg(theme.role(Role::Skeptic))),
-    ]);
+    let per_group = seats.len().max(1) as u16;
+    // A bar per debater and a one-column gap per round.
+    let bar_width = (area.width.saturating_sub(groups) / (groups * per_group)).clamp(1, 6);
+    let mut title = vec![Span::styled("Words per round ", Style::new().fg(theme.title))];
+    let names: Vec<String> = seats.iter().map(|&r| app.debate.seat_name(r)).collect();
+    // Each debater by name, or by initial where the names do not fit.
+    let by_name = 16 + names.iter().map(|n| n.chars().count() + 3).sum::<usize>() <= usize::from(area.width);
+    for (i, (&role, name)) in seats.iter().zip(&names).enumerate() {
+        let name = if by_name { name.clone() } else { name.chars().take(1).collect() };
+        let gap = if i + 1 < seats.len() { " " } else { "" };
+        title.push(Span::styled(format!("■ {name}{gap}"), Style::new().fg(theme.role(role))));
+    }
     let mut chart = BarChart::default()
-        .block(ratatui::widgets::Block::new().title(title))
+        .block(ratatui::widgets::Block::new().title(Line::from(title)))
         .style(Style::new().bg(theme.overlay_bg))
         .bar_width(bar_width)
         .bar_gap(0)
         .group_gap(1)
         .value_style(Style::new().fg(theme.text).add_modifier(Modifier::DIM))
         .label_style(theme.secondary());
-    for (round, advocate, skeptic) in words {
+    for (round, counts) in words {
         // The count shows in the bar when it fits there.
         let value =
             |n: usize| if n.to_string().len() <= usize::from(bar_width) { n.to_string() } else { String::new() };
-        let bars = [
-            Bar::new(*advocate as u64).style(Style::new().fg(theme.role(Role::Advocate))).text_value(value(*advocate)),
-            Bar::new(*skeptic as u64).style(Style::new().fg(theme.role(Role::Skeptic))).text_value(value(*skeptic)),
-        ];
+        let bars: Vec<Bar> = seats
+            .iter()
+            .zip(counts)
+            .map(|(&role, &n)| Bar::new(n as u64).style(Style::new().fg(theme.role(role))).text_value(value(n)))
+            .collect();
         chart = chart.data(BarGroup::new(bars).label(Line::from(round.to_string())));
     }
     frame.render_widget(chart, area);

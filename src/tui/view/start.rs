@@ -58,13 +58,14 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let width_of = labels.map_or(8, |l| l.iter().map(|s| s.chars().count()).max().unwrap_or(8).max(8));
     let format = app.settings.as_ref().map(|f| f[crate::tui::settings::FORMAT_FIELD].as_str()).unwrap_or_default();
     let judges = app.formats.judges(format);
-    for entry in &app.roster {
+    // A format with no judge (a vote) seats none: its row is left out.
+    for entry in app.roster.iter().filter(|e| judges > 0 || !e.role.is_judge()) {
         let mut model = format!("{} · {}", entry.provider, entry.model);
         // A panel's judges share the judge's model: said on its row.
         if entry.role.is_judge() && judges > 1 {
             model.push_str(&format!(" · a panel of {judges} judges"));
         }
-        let label = labels.map_or(entry.role.label(), |l| l[entry.role.position()].as_str());
+        let label = labels.and_then(|l| l.get(entry.role.position())).map_or(entry.role.label(), String::as_str);
         lines.push(Line::from(vec![
             Span::styled(format!("  {label:<width_of$} "), Style::new().fg(theme.role(entry.role))),
             Span::raw(truncate(&crate::sanitize::clean(&model), width.saturating_sub(width_of + 3))),
