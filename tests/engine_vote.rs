@@ -165,6 +165,7 @@ async fn all_agreeing_ends_the_debate_as_converged_and_the_heat_fell_on_the_way(
     assert_eq!(state.finish.as_ref().map(|f| f.outcome.clone()), Some(Outcome::Converged));
     assert_eq!(state.rounds.len(), 2, "converged in round 2 of 5");
     assert_eq!(state.rounds[1].heat, Heat::new(0.6), "two of three agreed in round 1: halfway to the floor");
+    assert_eq!(state.effective_heat(), Heat::new(0.6), "with no judge, the heat in force is the round's");
 }
 
 #[tokio::test]

@@ -96,7 +96,7 @@ fn a_hard_quit_while_the_model_works_exits_with_130() {
             .env_remove("ANTHROPIC_API_KEY")
             .env_remove("OPENAI_API_KEY")
             .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
+            .stderr(std::fs::File::create(data.path().join("stderr")).unwrap())
             .spawn()
             .unwrap();
         let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
@@ -109,13 +109,15 @@ fn a_hard_quit_while_the_model_works_exits_with_130() {
         std::thread::sleep(std::time::Duration::from_millis(100));
         interrupt(child.id());
         // Keep reading so the child never blocks on a full pipe.
-        let drain = std::thread::spawn(move || lines.map_while(Result::ok).count());
+        let drain = std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>());
         let status = child.wait().unwrap();
-        drain.join().unwrap();
+        let rest = drain.join().unwrap();
         // Before heat watches for Ctrl-C (while it starts), SIGINT's default
         // ends it; that is a clean death too. A crash is any other signal.
         let clean = status.code() == Some(130) || status.signal() == Some(2);
-        assert!(clean, "after {wait_for:?} + {delay_ms} ms: {status}");
+        let stderr = std::fs::read_to_string(data.path().join("stderr")).unwrap_or_default();
+        let last = rest.last().map(String::as_str).unwrap_or_default();
+        assert!(clean, "after {wait_for:?} + {delay_ms} ms: {status}; stderr: {stderr}; last event: {last}");
     }
 }
 

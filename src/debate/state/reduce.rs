@@ -27,6 +27,10 @@ impl DebateState {
             DebateEvent::RoundStarted { round, topic, heat, injected } => {
                 self.pending_injections.retain(|p| !injected.contains(p));
                 self.next_question = None;
+                // With no judge to set it, the heat in force is the one each round is argued at (`vote::next_heat`).
+                if self.judges() == 0 && self.pinned_heat.is_none() {
+                    self.heat = *heat;
+                }
                 self.rounds.push(Round {
                     number: *round,
                     topic: topic.clone(),
