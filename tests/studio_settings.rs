@@ -34,7 +34,13 @@ const OXFORD: [&str; 3] = ["Proposition", "Opposition", "Chair"];
 
 fn choice(name: &str, rounds: Option<u32>, labels: [&str; 3]) -> heat::tui::settings::FormatChoice {
     let judges = if name == "oxford" { 3 } else { 1 };
-    heat::tui::settings::FormatChoice { name: name.into(), rounds, labels: labels.map(String::from).to_vec(), judges }
+    heat::tui::settings::FormatChoice {
+        name: name.into(),
+        rounds,
+        labels: labels.map(String::from).to_vec(),
+        judges,
+        tagline: String::new(),
+    }
 }
 
 fn clear(app: &mut App) {

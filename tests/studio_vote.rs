@@ -282,7 +282,13 @@ fn the_start_screen_lists_a_votes_debaters_and_no_judge() {
     app.roster = seats;
     app.settings = Some(["3", "0.90", "auto", "", "auto", "", "auto", "", "", "vote"].map(String::from));
     let labels = vote_format().labels;
-    let vote = heat::tui::settings::FormatChoice { name: "vote".into(), rounds: Some(3), labels, judges: 0 };
+    let vote = heat::tui::settings::FormatChoice {
+        name: "vote".into(),
+        rounds: Some(3),
+        labels,
+        judges: 0,
+        tagline: String::new(),
+    };
     app.formats = heat::tui::settings::FormatChoices { formats: vec![vote], plain_rounds: "4".into() };
     let text = screen(&mut app, 80, 24);
     for label in ["Analyst", "Pragmatist", "Contrarian"] {

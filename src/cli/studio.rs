@@ -205,6 +205,7 @@ fn format_choices(config: &Config) -> tui::settings::FormatChoices {
                 // Drawn in the roster: cleaned and cut as the fold cuts them.
                 labels: f.record.labels.iter().map(|l| crate::debate::format::clean_label(l)).collect(),
                 judges: f.record.judges,
+                tagline: f.record.tagline(),
             })
             .collect(),
         plain_rounds: plain,

@@ -12,6 +12,9 @@ use super::seat::Side;
 /// The name of the format a log without a `Formatted` event ran.
 pub const DUEL: &str = "duel";
 
+/// The duel's one sentence on who argues and who decides.
+pub const DUEL_TAGLINE: &str = "An advocate and a skeptic argue; a judge weighs each round and sets the heat.";
+
 /// A format as the debate runs it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FormatRecord {
@@ -174,6 +177,20 @@ impl FormatRecord {
             },
             [rest @ .., last] if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
             _ => names.join(""),
+        }
+    }
+
+    /// Who argues and who decides, in one sentence: the duel's for a format
+    /// of two sides and one judge, else said from its seats.
+    pub fn tagline(&self) -> String {
+        let lineup = self.lineup();
+        let free = self.side(Role::Advocate) == Side::Free;
+        match (free, self.judges) {
+            (true, 0) => format!("{lineup} answer on their own; a vote of their answers decides."),
+            (true, _) => format!("{lineup} answer; a judge weighs each round and sets the heat."),
+            (false, 1) if self.debaters == 2 && self.name == DUEL => DUEL_TAGLINE.to_string(),
+            (false, 1) => format!("{lineup}; a judge weighs each round and sets the heat."),
+            (false, n) => format!("{lineup}; a panel of {n} judges weighs each round and sets the heat."),
         }
     }
 

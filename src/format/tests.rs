@@ -67,6 +67,15 @@ fn the_built_in_formats_parse_and_the_duel_keeps_its_log_unchanged() {
     assert_eq!(vote.seat_named("judge"), None, "no judge sits in a vote");
     assert!(record.brief(Role::Third).is_some_and(|b| b.contains("CONTRARIAN")));
     assert_eq!(record.lineup(), "Analyst, Pragmatist and Contrarian");
+    assert_eq!(
+        record.tagline(),
+        "Analyst, Pragmatist and Contrarian answer on their own; a vote of their answers decides."
+    );
+    assert_eq!(duel.record.tagline(), crate::debate::format::DUEL_TAGLINE);
+    let review = catalog.find("review").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(review.record.lineup(), "Defender vs Logic critic and Ops critic");
+    assert_eq!(review.seats(), [Role::Advocate, Role::Skeptic, Role::Third, Role::Judge]);
+    assert!(review.record.issues);
 }
 
 #[test]

@@ -58,12 +58,19 @@ pub struct FormatChoice {
     pub labels: Vec<String>,
     /// How many judges sit (a panel when more than one).
     pub judges: u32,
+    /// Who argues and who decides, in one sentence (the start screen's).
+    pub tagline: String,
 }
 
 impl FormatChoices {
     /// The names a format's seats go by, when it is one of these.
     pub fn labels(&self, name: &str) -> Option<&[String]> {
         self.formats.iter().find(|f| f.name == name).map(|f| f.labels.as_slice())
+    }
+
+    /// A format's one sentence on who argues and who decides, when it is one of these.
+    pub fn tagline(&self, name: &str) -> Option<&str> {
+        self.formats.iter().find(|f| f.name == name && !f.tagline.is_empty()).map(|f| f.tagline.as_str())
     }
 
     /// How many judges a format seats; 1 for a name that is none of these.

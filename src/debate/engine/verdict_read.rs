@@ -61,7 +61,7 @@ impl Engine {
                 }
                 Ok((verdict, notice))
             }
-            VerdictOutcome::Invalid(fault) => Err(fault.to_string()),
+            VerdictOutcome::Invalid(fault) => Err(fault.describe(&self.state)),
         }
     }
 }

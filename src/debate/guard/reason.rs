@@ -51,6 +51,19 @@ pub enum VerdictFault {
     SameAsLastRound,
 }
 
+impl VerdictFault {
+    /// The fault in words, a seat named as `state`'s format names it
+    /// ("copies the logic critic's argument"); the duel's are its roles'.
+    pub fn describe(self, state: &crate::debate::DebateState) -> String {
+        match self {
+            VerdictFault::CopiesArgument(role) => {
+                format!("the field `verdict` copies the {}'s argument instead of weighing it", state.seat_name(role))
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
 /// Checks a verdict's text; `last` is the verdict of the round before.
 pub fn check(verdict: &str, last: Option<&str>, ctx: &Context<'_>) -> Result<(), VerdictFault> {
     let verdict = verdict.trim();

@@ -29,14 +29,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     ])
     .areas(rect);
     let on_list = app.recent_chosen.is_some();
+    let chosen = app.settings.as_ref().map(|f| f[crate::tui::settings::FORMAT_FIELD].as_str()).unwrap_or_default();
+    let tagline = app.formats.tagline(chosen).unwrap_or(crate::debate::format::DUEL_TAGLINE);
     let brand = Style::new().fg(theme.title).add_modifier(Modifier::BOLD);
     frame.render_widget(
         Paragraph::new(vec![
             Line::from(Span::styled("heat", brand)),
-            Line::from(Span::styled(
-                "An advocate and a skeptic argue; a judge weighs each round and sets the heat.",
-                theme.secondary(),
-            )),
+            Line::from(Span::styled(truncate(tagline, usize::from(rect.width)), theme.secondary())),
         ]),
         title,
     );
