@@ -2,13 +2,15 @@
 //! of Markdown: a full frame (every widget drawn and diffed), one token
 //! appended and drawn (as while streaming: the two unchanged panes are left
 //! as shown), ratatui's own cost of a blank frame, and the first layout of
-//! the whole transcript.
+//! the whole transcript; then the same full frame and token with six
+//! debaters' panes (a six-seat format, in a 3×2 grid).
 
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use heat::debate::Heat;
 use heat::debate::{DebateEvent, Role, TurnPurpose};
+use heat::format::{Format, Origin};
 use heat::tui::keymap::KeyMap;
 use heat::tui::theme::Theme;
 use heat::tui::{App, view};
@@ -39,7 +41,8 @@ fn markdown(words: usize, seed: usize) -> String {
     out
 }
 
-fn events() -> Vec<DebateEvent> {
+/// A duel (`seats` None) or a format of `n` free debaters and no judge.
+fn events(six: bool) -> Vec<DebateEvent> {
     let topic = "Remote work beats the office".to_string();
     let mut out = vec![DebateEvent::Started {
         topic: topic.clone(),
@@ -47,9 +50,19 @@ fn events() -> Vec<DebateEvent> {
         initial_heat: Heat::new(0.9),
         participants: vec![],
     }];
+    let seats: Vec<Role> = if six {
+        let seat = "[[seats]]\nid = \"dN\"\nside = \"free\"\nbrief = \"debater.md\"\n\n";
+        let seats: String = (0..6).map(|i| seat.replace('N', &i.to_string())).collect();
+        let file = format!("summary = \"six\"\n{seats}[judges]\ncount = 0\n");
+        let format = Format::parse("six", &file, &Origin::BuiltIn).expect("the six-seat format parses");
+        out.push(DebateEvent::Formatted { format: Box::new(format.record.clone()) });
+        format.seats()
+    } else {
+        Role::DUEL.to_vec()
+    };
     for round in 0..ROUNDS {
         out.push(DebateEvent::RoundStarted { round, topic: topic.clone(), heat: Heat::new(0.8), injected: vec![] });
-        for (i, role) in Role::ALL.into_iter().enumerate() {
+        for (i, role) in seats.iter().copied().enumerate() {
             let purpose = if role == Role::Judge { TurnPurpose::Judge } else { TurnPurpose::Argue };
             out.push(DebateEvent::TurnStarted { round, role, purpose, temperature: Some(0.8) });
             let text = markdown(WORDS_PER_TURN, i + round as usize);
@@ -64,10 +77,14 @@ fn events() -> Vec<DebateEvent> {
 }
 
 fn loaded_app() -> App {
+    loaded(false)
+}
+
+fn loaded(six: bool) -> App {
     let theme = Theme::load("default", None, false).expect("theme");
     let mut app = App::new(theme, KeyMap::default(), vec![]);
     app.session = Some("bench".into());
-    for event in events() {
+    for event in events(six) {
         app.on_event(&event);
     }
     app
@@ -123,6 +140,26 @@ fn bench(c: &mut Criterion) {
             },
             BatchSize::LargeInput,
         );
+    });
+
+    // Six debaters' panes of 20k words each, in a 3×2 grid.
+    let mut app = loaded(true);
+    let mut term = terminal();
+    let mut retained = view::Retained::default();
+    term.draw(|f| view::render(f, &mut app, &mut retained)).expect("draw");
+    c.bench_function("render/full_frame_200x50_6_panes_20k_words", |b| {
+        b.iter(|| {
+            retained.forget();
+            term.draw(|f| view::render(f, black_box(&mut app), &mut retained)).expect("draw");
+        });
+    });
+    let mut sent = 0usize;
+    c.bench_function("render/append_token_and_draw_6_panes", |b| {
+        b.iter(|| {
+            sent += 1;
+            app.on_event(black_box(if sent.is_multiple_of(80) { &paragraph } else { &word }));
+            term.draw(|f| view::render(f, &mut app, &mut retained)).expect("draw");
+        });
     });
 }
 

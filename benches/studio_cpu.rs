@@ -5,6 +5,9 @@
 //! own CPU time (utime + stime from /proc) as a share of one core, and how
 //! far behind the stream the screen was when the last token arrived.
 //!
+//! Then the same with six free debaters (a six-seat format, no judge) each
+//! streaming 500 tokens/s (3,000 tokens/s combined) in a 3×2 grid.
+//!
 //! Run: `cargo bench --bench studio_cpu` (not criterion: the quantity is a
 //! CPU share over a fixed run, not a per-iteration time).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -40,8 +43,21 @@ fn words(role: &str, n: usize) -> Vec<String> {
 /// (role, when the request arrived, how many body pieces the reply has)
 type Started = Mutex<Vec<(String, Instant, u32)>>;
 
+/// Tokens each of the six debaters sends, and its body piece: 5 tokens
+/// every 10 ms, 500 tokens/s a seat.
+const SIX_TOKENS: usize = 5_000;
+const SIX_PIECE: usize = 5 * 118;
+
 fn reply(request: &Recorded, started: &Started) -> Reply {
     let system = request.system();
+    if let Some(seat) = (0..6).find(|i| system.contains(&format!("You are SEAT{i}"))) {
+        let role = format!("D{seat}");
+        let parts = words(&role, SIX_TOKENS);
+        let body = anthropic_sse(&parts.iter().map(String::as_str).collect::<Vec<_>>(), None);
+        let pieces = body.len().div_ceil(SIX_PIECE) as u32;
+        started.lock().unwrap().push((role, Instant::now(), pieces));
+        return Reply::sse(&body, SIX_PIECE).with_delay(PIECE_DELAY);
+    }
     let (role, n, piece) = if system.contains("You are the JUDGE") {
         ("J", JUDGE_TOKENS, PIECE * 2)
     } else if system.contains("You are the ADVOCATE") {
@@ -75,6 +91,89 @@ fn cpu_seconds(pid: u32) -> f64 {
 fn main() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(run());
+    runtime.block_on(run_six());
+}
+
+/// Writes a format of six free seats, each with a brief naming it, beside `config`.
+fn six_seat_format(config: &std::path::Path) {
+    let dir = config.parent().unwrap().join("formats");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut file = String::from("summary = \"six debaters\"\nmax_rounds = 1\n");
+    for i in 0..6 {
+        std::fs::write(dir.join(format!("seat{i}.md")), format!("You are SEAT{i}. Answer in your own words.")).unwrap();
+        file.push_str(&format!("[[seats]]\nid = \"s{i}\"\nlabel = \"Seat {i}\"\nside = \"free\"\nbrief = \"seat{i}.md\"\n\n"));
+    }
+    file.push_str("[judges]\ncount = 0\n");
+    std::fs::write(dir.join("six.toml"), file).unwrap();
+}
+
+/// Six debaters at 500 tokens/s each: the studio's CPU share while they stream.
+async fn run_six() {
+    let started = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&started);
+    let server = MockLlm::with_handler(move |r| reply(r, &log)).await;
+    let data = tempfile::tempdir().unwrap();
+    let config = data.path().join("heat.toml");
+    std::fs::write(&config, "[roles]\nmax_tokens = 100000\n[network]\nmax_retries = 0\n").unwrap();
+    six_seat_format(&config);
+    let pty = native_pty_system().openpty(PtySize { rows: 50, cols: 200, pixel_width: 0, pixel_height: 0 }).unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_heat"));
+    cmd.args(["--config", config.to_str().unwrap(), "--format", "six", "Remote work beats the office"]);
+    cmd.env("HEAT_DATA_DIR", data.path());
+    cmd.env("ANTHROPIC_API_KEY", "sk-ant-bench");
+    cmd.env("ANTHROPIC_BASE_URL", &server.base_url);
+    cmd.env("TERM", "xterm-256color");
+    for var in ["OPENAI_API_KEY", "HEAT_PROVIDER", "HEAT_MODEL", "NO_COLOR", "HEAT_FORMAT"] {
+        cmd.env_remove(var);
+    }
+    let mut child = pty.slave.spawn_command(cmd).unwrap();
+    let pid = child.process_id().expect("pid");
+    drop(pty.slave);
+    let screen = Arc::new(Mutex::new(vt100::Parser::new(
+        std::num::NonZero::new(50).unwrap(),
+        std::num::NonZero::new(200).unwrap(),
+        0,
+    )));
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let parser = Arc::clone(&screen);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 16384];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            parser.lock().unwrap().process(&buf[..n]);
+        }
+    });
+    let mut writer = pty.master.take_writer().unwrap();
+    let shows = |needle: &str| screen.lock().unwrap().screen().contents().contains(needle);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !shows("LIVE") {
+        assert!(Instant::now() < deadline, "the six-seat debate did not start");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let cpu_start = cpu_seconds(pid);
+    let wall_start = Instant::now();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !shows("Debate over") {
+        assert!(Instant::now() < deadline, "the six-seat debate did not end");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let wall = wall_start.elapsed().as_secs_f64();
+    let cpu = cpu_seconds(pid) - cpu_start;
+    let seats = started.lock().unwrap().len();
+    let rate = 6.0 * SIX_TOKENS as f64 / wall;
+    println!(
+        "six debaters ({seats} streams, {rate:.0} tokens/s combined): {wall:.1} s wall, {cpu:.2} s CPU = {:.1}% of one core",
+        100.0 * cpu / wall
+    );
+    writer.write_all(b"q").unwrap();
+    writer.flush().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "the studio did not quit");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 // One measurement script, read top to bottom; splitting it would scatter its timeline.
