@@ -79,6 +79,55 @@ fn reply(request: &Recorded, started: &Started) -> Reply {
     Reply::sse(&body, piece).with_delay(PIECE_DELAY)
 }
 
+/// The studio started in a 200×50 pseudo-terminal: the process, what its
+/// screen shows, how many bytes it wrote, and its keyboard.
+struct Opened {
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    pid: u32,
+    screen: Arc<Mutex<vt100::Parser>>,
+    bytes_out: Arc<Mutex<usize>>,
+    writer: Box<dyn Write + Send>,
+}
+
+/// Starts `heat` with `config` and `args` against the mock server at `base_url`.
+fn open(config: &std::path::Path, args: &[&str], data: &std::path::Path, base_url: &str) -> Opened {
+    let pty = native_pty_system().openpty(PtySize { rows: 50, cols: 200, pixel_width: 0, pixel_height: 0 }).unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_heat"));
+    cmd.args(["--config", config.to_str().unwrap()]);
+    cmd.args(args);
+    cmd.env("HEAT_DATA_DIR", data);
+    cmd.env("ANTHROPIC_API_KEY", "sk-ant-bench");
+    cmd.env("ANTHROPIC_BASE_URL", base_url);
+    cmd.env("TERM", "xterm-256color");
+    for var in ["OPENAI_API_KEY", "HEAT_PROVIDER", "HEAT_MODEL", "NO_COLOR", "HEAT_FORMAT"] {
+        cmd.env_remove(var);
+    }
+    let child = pty.slave.spawn_command(cmd).unwrap();
+    let pid = child.process_id().expect("pid");
+    drop(pty.slave);
+    let screen = Arc::new(Mutex::new(vt100::Parser::new(
+        std::num::NonZero::new(50).unwrap(),
+        std::num::NonZero::new(200).unwrap(),
+        0,
+    )));
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let parser = Arc::clone(&screen);
+    let bytes_out = Arc::new(Mutex::new(0usize));
+    let counted = Arc::clone(&bytes_out);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 16384];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            *counted.lock().unwrap() += n;
+            parser.lock().unwrap().process(&buf[..n]);
+        }
+    });
+    let writer = pty.master.take_writer().unwrap();
+    Opened { child, pid, screen, bytes_out, writer }
+}
+
 /// CPU seconds (user + system) a process has used.
 fn cpu_seconds(pid: u32) -> f64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("read /proc stat");
@@ -101,7 +150,9 @@ fn six_seat_format(config: &std::path::Path) {
     let mut file = String::from("summary = \"six debaters\"\nmax_rounds = 1\n");
     for i in 0..6 {
         std::fs::write(dir.join(format!("seat{i}.md")), format!("You are SEAT{i}. Answer in your own words.")).unwrap();
-        file.push_str(&format!("[[seats]]\nid = \"s{i}\"\nlabel = \"Seat {i}\"\nside = \"free\"\nbrief = \"seat{i}.md\"\n\n"));
+        file.push_str(&format!(
+            "[[seats]]\nid = \"s{i}\"\nlabel = \"Seat {i}\"\nside = \"free\"\nbrief = \"seat{i}.md\"\n\n"
+        ));
     }
     file.push_str("[judges]\ncount = 0\n");
     std::fs::write(dir.join("six.toml"), file).unwrap();
@@ -116,36 +167,8 @@ async fn run_six() {
     let config = data.path().join("heat.toml");
     std::fs::write(&config, "[roles]\nmax_tokens = 100000\n[network]\nmax_retries = 0\n").unwrap();
     six_seat_format(&config);
-    let pty = native_pty_system().openpty(PtySize { rows: 50, cols: 200, pixel_width: 0, pixel_height: 0 }).unwrap();
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_heat"));
-    cmd.args(["--config", config.to_str().unwrap(), "--format", "six", "Remote work beats the office"]);
-    cmd.env("HEAT_DATA_DIR", data.path());
-    cmd.env("ANTHROPIC_API_KEY", "sk-ant-bench");
-    cmd.env("ANTHROPIC_BASE_URL", &server.base_url);
-    cmd.env("TERM", "xterm-256color");
-    for var in ["OPENAI_API_KEY", "HEAT_PROVIDER", "HEAT_MODEL", "NO_COLOR", "HEAT_FORMAT"] {
-        cmd.env_remove(var);
-    }
-    let mut child = pty.slave.spawn_command(cmd).unwrap();
-    let pid = child.process_id().expect("pid");
-    drop(pty.slave);
-    let screen = Arc::new(Mutex::new(vt100::Parser::new(
-        std::num::NonZero::new(50).unwrap(),
-        std::num::NonZero::new(200).unwrap(),
-        0,
-    )));
-    let mut reader = pty.master.try_clone_reader().unwrap();
-    let parser = Arc::clone(&screen);
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 16384];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            parser.lock().unwrap().process(&buf[..n]);
-        }
-    });
-    let mut writer = pty.master.take_writer().unwrap();
+    let args = ["--format", "six", "Remote work beats the office"];
+    let Opened { mut child, pid, screen, mut writer, .. } = open(&config, &args, data.path(), &server.base_url);
     let shows = |needle: &str| screen.lock().unwrap().screen().contents().contains(needle);
     let deadline = Instant::now() + Duration::from_secs(20);
     while !shows("LIVE") {
@@ -192,39 +215,8 @@ async fn run() {
     let config = data.path().join("heat.toml");
     std::fs::write(&config, "[roles]\nmax_tokens = 100000\n[network]\nmax_retries = 0\n").unwrap();
 
-    let pty = native_pty_system().openpty(PtySize { rows: 50, cols: 200, pixel_width: 0, pixel_height: 0 }).unwrap();
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_heat"));
-    cmd.args(["--config", config.to_str().unwrap(), "--max-rounds", "1", "Remote work beats the office"]);
-    cmd.env("HEAT_DATA_DIR", data.path());
-    cmd.env("ANTHROPIC_API_KEY", "sk-ant-bench");
-    cmd.env("ANTHROPIC_BASE_URL", &server.base_url);
-    cmd.env("TERM", "xterm-256color");
-    for var in ["OPENAI_API_KEY", "HEAT_PROVIDER", "HEAT_MODEL", "NO_COLOR"] {
-        cmd.env_remove(var);
-    }
-    let mut child = pty.slave.spawn_command(cmd).unwrap();
-    let pid = child.process_id().expect("pid");
-    drop(pty.slave);
-    let screen = Arc::new(Mutex::new(vt100::Parser::new(
-        std::num::NonZero::new(50).unwrap(),
-        std::num::NonZero::new(200).unwrap(),
-        0,
-    )));
-    let mut reader = pty.master.try_clone_reader().unwrap();
-    let parser = Arc::clone(&screen);
-    let bytes_out = Arc::new(Mutex::new(0usize));
-    let counted = Arc::clone(&bytes_out);
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 16384];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            *counted.lock().unwrap() += n;
-            parser.lock().unwrap().process(&buf[..n]);
-        }
-    });
-    let mut writer = pty.master.take_writer().unwrap();
+    let args = ["--max-rounds", "1", "Remote work beats the office"];
+    let Opened { mut child, pid, screen, bytes_out, mut writer } = open(&config, &args, data.path(), &server.base_url);
     let text = || screen.lock().unwrap().screen().contents();
 
     let wait_for = |what: &'static str, needle: &'static str, limit: Duration| {
