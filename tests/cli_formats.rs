@@ -90,6 +90,18 @@ async fn heat_formats_lists_built_in_and_user_formats_and_names_a_broken_file() 
     assert_eq!(names, ["duel", "oxford", "vote", "panel", "review"]);
     assert_eq!(json["formats"][1]["phases"], serde_json::json!(["Opening", "Rebuttal", "Closing"]));
     assert_eq!(
+        json["formats"][2]["seats"],
+        serde_json::json!(["Analyst", "Pragmatist", "Contrarian"]),
+        "a vote seats no judge"
+    );
+    assert_eq!(json["formats"][2]["sides"], serde_json::json!(["free", "free", "free"]));
+    assert_eq!(json["formats"][2]["convergence"], serde_json::json!({ "threshold": 0.6, "stop": true }));
+    assert_eq!(json["formats"][4]["seats"], serde_json::json!(["Defender", "Logic critic", "Ops critic", "Judge"]));
+    assert_eq!(
+        (&json["formats"][4]["issues"], &json["formats"][0]["issues"]),
+        (&serde_json::json!(true), &serde_json::json!(false))
+    );
+    assert_eq!(
         (&json["formats"][0]["judges"], &json["formats"][1]["judges"]),
         (&serde_json::json!(1), &serde_json::json!(3))
     );

@@ -65,7 +65,11 @@ fn row(format: &Format, in_force: bool) -> serde_json::Value {
         "name": format.name,
         "summary": format.summary,
         "origin": origin,
-        "seats": format.record.labels,
+        // The seats that sit, in order: the debaters, then the judge if one sits.
+        "seats": format.seats().iter().map(|&role| format.record.label(role)).collect::<Vec<_>>(),
+        "sides": format.seats().iter().map(|&role| format.record.side(role)).collect::<Vec<_>>(),
+        "issues": format.record.issues,
+        "convergence": format.record.convergence.map(|c| serde_json::json!({ "threshold": f64::from(c.threshold) / 100.0, "stop": c.stop })),
         "max_rounds": format.max_rounds,
         "phases": format.record.phases.iter().map(|p| &p.name).collect::<Vec<_>>(),
         "judges": format.record.judges,
