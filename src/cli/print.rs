@@ -376,9 +376,7 @@ impl<W: Write> TextPrinter<W> {
                 );
                 writeln!(self.out, "{}", self.style.paint("2", &line))?;
                 writeln!(self.out, "  up to {} rounds", self.state.max_rounds)?;
-                for p in participants {
-                    writeln!(self.out, "  {:<9} {}/{}", p.role.key(), p.provider, p.shown_model())?;
-                }
+                self.say_participants(participants)?;
             }
             DebateEvent::Summarized { model, text, .. } => {
                 let title = format!("══ the arbiter's summary ({}) ══", crate::sanitize::clean(model));

@@ -43,7 +43,10 @@ pub fn flags(state: &DebateState, command: &str, swap_sides: bool, seats: &[Stri
             bail!("the stored debate was argued by scripted models (the demo): they cannot argue again");
         }
         flags.push(flag(format!("roles.{}.provider", role.key()), who.provider.clone()));
-        flags.push(flag(format!("roles.{}.model", role.key()), who.model.clone()));
+        // The embedded model records its name, not its file: the configured file serves it again.
+        if who.provider != "local" || crate::setup::is_gguf(&who.model) {
+            flags.push(flag(format!("roles.{}.model", role.key()), who.model.clone()));
+        }
     }
     // A seat is named by its role, or as the stored debate's format names it.
     let sitting = state.seats();
@@ -112,4 +115,39 @@ pub async fn rematch(
     let origin = DebateEvent::Derived { from: id, how: how(request) };
     let recorder = store.create()?;
     super::run::drive(engine::start(setup, spec), recorder, request.json, None, Some(origin)).await
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::debate::{DebateEvent, Heat, Participant};
+
+    fn played_by(provider: &str, model: &str) -> DebateState {
+        let participants = Role::DUEL
+            .into_iter()
+            .map(|role| Participant { role, provider: provider.into(), model: model.into(), served: None })
+            .collect();
+        DebateState::from_events(&[DebateEvent::Started {
+            topic: "t".into(),
+            max_rounds: 2,
+            initial_heat: Heat::new(0.9),
+            participants,
+        }])
+    }
+
+    #[test]
+    fn a_debate_on_the_embedded_model_goes_on_on_the_configured_file() {
+        let keys = |state: &DebateState| -> Vec<String> {
+            flags(state, "heat branch", false, &[]).unwrap().into_iter().map(|f| f.key).collect()
+        };
+        let local = keys(&played_by("local", "SmolLM2-135M"));
+        assert!(local.contains(&"roles.judge.provider".to_string()));
+        let models = ["roles.advocate.model", "roles.skeptic.model", "roles.judge.model"];
+        assert!(!local.iter().any(|k| models.contains(&k.as_str())), "a model's name is no file to load: {local:?}");
+        let own_file = keys(&played_by("local", "/models/other.gguf"));
+        assert!(own_file.contains(&"roles.advocate.model".to_string()), "a file of its own is kept");
+        let served = keys(&played_by("openai", "gpt-4.1-mini"));
+        assert!(served.contains(&"roles.skeptic.model".to_string()));
+    }
 }
