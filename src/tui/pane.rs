@@ -8,9 +8,13 @@ use ratatui::text::{Line, Span};
 
 use super::judge_text;
 use super::markdown::Palette;
-use super::pane_notes::{check_lines, conceded_by, ending, final_answer, human_lines, segment_is_first, verdict_foot};
+use super::pane_notes::{
+    board_as_of, board_lines, check_lines, conceded_by, ending, final_answer, holds_latest_verdict, human_lines,
+    segment_is_first, verdict_foot,
+};
 use super::streaming_text::StreamingText;
 use super::theme::Theme;
+use crate::debate::issues::Row;
 use crate::debate::panel::Vote;
 use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
 use crate::debate::swap::SwapCheck;
@@ -43,6 +47,9 @@ struct Key {
     /// A panel's other judges' votes, for the round's latest judge turn
     /// (the one they are drawn under), and whether the debate ended.
     panel: Option<(BTreeMap<u32, Vote>, bool)>,
+    /// A review's board as of the round's verdict, for the judge turn that
+    /// gave it (the round's latest verdict).
+    issues: Option<Vec<Row>>,
     /// The judge said this debater conceded a point (known after its turn).
     conceded: bool,
     /// Quote checks arrive after the turn is done.
@@ -129,6 +136,8 @@ impl Pane {
             .iter()
             .flat_map(|r| r.turns.iter().filter(|t| t.role == self.role).map(move |t| (r, t)))
             .collect();
+        // A review's whole board, once, for the verdicts that show it as it stood.
+        let board = (self.role.is_judge() && state.tracks_issues()).then(|| crate::debate::issues::board(state));
         self.segments.truncate(turns.len());
         for (i, (round, turn)) in turns.into_iter().enumerate() {
             let key = Key {
@@ -140,6 +149,10 @@ impl Pane {
                 swap: if turn.role.is_judge() { round.swap.clone() } else { None },
                 panel: (turn.role.is_judge() && round.turn(turn.role).is_some_and(|t| std::ptr::eq(t, turn)))
                     .then(|| (round.panel.clone(), state.finish.is_some())),
+                issues: board
+                    .as_deref()
+                    .filter(|_| holds_latest_verdict(round, turn))
+                    .map(|rows| board_as_of(state, rows, round.number)),
                 conceded: conceded_by(round, turn),
                 checks: turn.checks.len(),
                 show_cited: self.show_cited,
@@ -374,6 +387,9 @@ fn lay_out(
         TurnStatus::Streaming => {}
     }
     foot.extend(verdict_foot(state, round, turn, width, theme, accent));
+    if let Some(rows) = segment.key.as_ref().and_then(|k| k.issues.as_deref()) {
+        foot.extend(board_lines(state, rows, width, theme));
+    }
     segment.foot = foot;
 }
 

@@ -1,12 +1,13 @@
 //! What a pane shows around a turn's own text: the verdict's foot (the
 //! swap check's mark among it), quote checks and the lines they cite, a
-//! concession, a debater's final answer (in a vote), the person's verdicts
-//! and the debate's ending.
+//! concession, a debater's final answer (in a vote), a review's board of
+//! issues, the person's verdicts and the debate's ending.
 
 use super::pane::wrap_plain;
 use super::theme::Theme;
 use crate::debate::DebateState;
 use crate::debate::grounding::Mark;
+use crate::debate::issues::{self, Row, Status};
 use crate::debate::panel::{self, Vote};
 use crate::debate::state::{Round, Turn, VerdictStatus};
 use crate::sanitize::clean;
@@ -88,6 +89,89 @@ fn panel_lines(state: &DebateState, round: &Round, width: u16, theme: &Theme) ->
         lines.extend(wrap_plain(&clean(&text), width, Style::new().fg(color).add_modifier(Modifier::BOLD)));
     }
     lines
+}
+
+/// Whether `turn` carries its round's latest verdict: the judge turn a
+/// review's board is drawn under (a repair's, not the failed answer's).
+pub(super) fn holds_latest_verdict(round: &Round, turn: &Turn) -> bool {
+    turn.role.is_judge()
+        && round
+            .turns
+            .iter()
+            .rev()
+            .find(|t| t.role.is_judge() && matches!(t.verdict, Some(VerdictStatus::Parsed { .. })))
+            .is_some_and(|t| std::ptr::eq(t, turn))
+}
+
+/// The board as the judge left it at the end of round `number`, from the
+/// debate's whole board (`rows`): the issues raised by then, each with the
+/// latest status a verdict of that round or an earlier one gave it.
+pub(super) fn board_as_of(state: &DebateState, rows: &[Row], number: u32) -> Vec<Row> {
+    let mut board: Vec<Row> = rows
+        .iter()
+        .filter(|r| r.round <= number)
+        .map(|r| Row { status: Status::Open, ruled: None, ..r.clone() })
+        .collect();
+    for round in state.rounds.iter().filter(|r| r.number <= number) {
+        let ruled = round
+            .turns
+            .iter()
+            .filter(|t| t.role.is_judge() && matches!(t.verdict, Some(VerdictStatus::Parsed { .. })))
+            .flat_map(|t| issues::ruled_in(&t.text));
+        for (id, status) in ruled {
+            // A ruling counts for the issues raised by its round, as on the board itself.
+            if let Some(row) = board.iter_mut().find(|r| r.issue.id == id && r.round <= round.number) {
+                row.status = status;
+                row.ruled = Some(round.number);
+            }
+        }
+    }
+    board
+}
+
+/// A review's board under a verdict: "▣ 2 issues: 1 open, 1 addressed" in
+/// bold, then an issue a line, its status in its own colour.
+pub(super) fn board_lines(state: &DebateState, rows: &[Row], width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    let bold = Style::new().fg(theme.title).add_modifier(Modifier::BOLD);
+    let mut lines = vec![Line::default()];
+    if rows.is_empty() {
+        lines.extend(wrap_plain("▣ no issue raised yet", width, bold));
+        return lines;
+    }
+    lines.extend(wrap_plain(&format!("▣ {}", issues::summary(rows)), width, bold));
+    let text = Style::new().fg(theme.text);
+    for row in rows {
+        let line = clean(&issues::row_line(state, row));
+        // "L1 [high] " comes before the status word.
+        let status = row.status.name();
+        let at = format!("{} [{}] ", row.issue.id, row.issue.severity.name()).len();
+        let options = textwrap::Options::new(usize::from(width.max(1))).initial_indent("  ").subsequent_indent("    ");
+        for (i, wrapped) in textwrap::wrap(&line, options).into_iter().enumerate() {
+            let start = at + 2;
+            let styled = i == 0 && wrapped.get(start..start + status.len()) == Some(status);
+            if styled {
+                lines.push(Line::from(vec![
+                    Span::styled(wrapped[..start].to_string(), text),
+                    Span::styled(status.to_string(), status_style(row.status, theme)),
+                    Span::styled(wrapped[start + status.len()..].to_string(), text),
+                ]));
+            } else {
+                lines.push(Line::from(Span::styled(wrapped.into_owned(), text)));
+            }
+        }
+    }
+    lines
+}
+
+/// An issue's status in its colour: open warns, addressed is good, a
+/// rejected or deferred one steps back.
+fn status_style(status: Status, theme: &Theme) -> Style {
+    match status {
+        Status::Open => Style::new().fg(theme.warn),
+        Status::Addressed => Style::new().fg(theme.good),
+        Status::Rejected => Style::new().fg(theme.muted),
+        Status::Deferred => theme.secondary(),
+    }
 }
 
 /// What an argument cited from the source, as checked: a line each, ✓ in

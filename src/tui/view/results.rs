@@ -98,7 +98,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
 }
 
 /// The outcome, then heat, words and likeness, the vote (where debaters
-/// give final answers), the person's verdict, the swap check, the panel,
+/// give final answers), a review's issues, the person's verdict, the swap check, the panel,
 /// the scores and the counters.
 fn facts(app: &App) -> Vec<Line<'static>> {
     let theme = &app.theme;
@@ -124,6 +124,7 @@ fn facts(app: &App) -> Vec<Line<'static>> {
         )),
     ];
     facts.extend(vote_line(debate, theme));
+    facts.extend(issues_line(debate, theme));
     if let Some(human) = debate.human.last() {
         facts.push(Line::from(Span::styled(
             format!("your verdict: {}", human.describe(debate)),
@@ -161,6 +162,21 @@ fn vote_line(debate: &DebateState, theme: &crate::tui::theme::Theme) -> Option<L
     let tally = super::agreement::latest(debate)?;
     let color = if tally.converged() { theme.good } else { theme.title };
     let text = format!("☑ the vote: {}", crate::debate::vote::describe(debate, &tally));
+    Some(Line::from(Span::styled(text, Style::new().fg(color).add_modifier(Modifier::BOLD))))
+}
+
+/// A review's board in a line: "▣ 2 issues: 1 open, 1 addressed", in the
+/// good colour once none is open.
+fn issues_line(debate: &DebateState, theme: &crate::tui::theme::Theme) -> Option<Line<'static>> {
+    use crate::debate::issues;
+    if !debate.tracks_issues() {
+        return None;
+    }
+    let rows = issues::board(debate);
+    let text =
+        if rows.is_empty() { "▣ no issue raised".to_string() } else { format!("▣ {}", issues::summary(&rows)) };
+    let open = rows.iter().any(|r| r.status == issues::Status::Open);
+    let color = if open { theme.warn } else { theme.good };
     Some(Line::from(Span::styled(text, Style::new().fg(color).add_modifier(Modifier::BOLD))))
 }
 
