@@ -126,11 +126,14 @@ async fn a_format_chosen_on_the_start_screen_runs_with_its_rounds_and_is_remembe
 
     studio.keys("Trains beat planes\r");
     studio.wait_for("the end", |s| s.contains("ENDED") && s.contains("Round 3 of 3 · Closing")).await;
-    let screen = studio.text();
-    // Three rounds of +1 against 0 pull the rope toward the proposition.
-    assert!(screen.contains("scores: Proposition +3, Opposition \u{2212}3"), "{screen}");
-    // Oxford's panel of three: its majority decided who won.
-    assert!(screen.contains("⚖ the panel's decision: proposition wins 3–0"), "{screen}");
+    // The results open with the ending (a frame later on a busy machine): three rounds of +1 against 0 pull
+    // the rope toward the proposition, and Oxford's panel of three decided who won.
+    studio
+        .wait_for("the results", |s| {
+            s.contains("scores: Proposition +3, Opposition \u{2212}3")
+                && s.contains("⚖ the panel's decision: proposition wins 3–0")
+        })
+        .await;
     let asked = server.requests().iter().filter(|r| r.last_message().contains("of a panel of 3")).count();
     assert_eq!(asked, 6, "judges 2 and 3 were asked in each of three rounds");
     studio.keys("q");
