@@ -47,12 +47,15 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     // Where debaters give final answers, how far they agree; else length
     // parity. Each in the longest form that fits: parity's counts and flag
     // in words, counts and a short flag, the flag; the meter with its bar, without.
-    let measures: Vec<Vec<Span<'static>>> = if app.debate.final_answers() {
-        vec![super::agreement::meter(app, true), super::agreement::meter(app, false)]
-    } else {
-        [Parity::Full, Parity::Counts, Parity::Flag].map(|form| parity(app, form)).into()
+    // Each form is worked out only when the one before did not fit: parity counts and compares the
+    // sides' words, which is most of the header's cost on a long turn.
+    let final_answers = app.debate.final_answers();
+    let forms: &[Parity] =
+        if final_answers { &[Parity::Full, Parity::Counts] } else { &[Parity::Full, Parity::Counts, Parity::Flag] };
+    let measure = |form: Parity| {
+        if final_answers { super::agreement::meter(app, form == Parity::Full) } else { parity(app, form) }
     };
-    for spans in measures {
+    for spans in forms.iter().map(|&form| measure(form)) {
         let measure_width: usize = spans.iter().map(Span::width).sum();
         if left_width + measure_width + gauge_width < width {
             left.extend(spans);
