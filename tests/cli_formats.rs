@@ -555,4 +555,16 @@ async fn a_review_keeps_a_board_of_issues_the_judge_rules_on_each_round() {
         ),
         "{md}"
     );
+    // The HTML report keeps it too.
+    let store = Store::open(data.path()).unwrap();
+    let loaded = store.load(&store.resolve(None).unwrap()).unwrap();
+    let html = heat::report::html(&loaded.header, &loaded.records, &heat::report::Context::default()).unwrap();
+    assert!(
+        html.contains("<section id=\"issues\">") && html.contains("2 issues: 1 open, 1 addressed"),
+        "the report's issues"
+    );
+    assert!(
+        html.contains("<td>L1</td><td>high</td><td class=\"status addressed\">addressed</td><td>Logic critic</td>"),
+        "{html}"
+    );
 }

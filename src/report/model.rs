@@ -226,6 +226,9 @@ pub struct Report {
     pub synthesis: Option<String>,
     /// The person's verdicts, each beside the judge's for its round.
     pub human: Vec<HumanEntry>,
+    /// A review's issues as they stand at the end, and their count in words.
+    pub issues: Vec<IssueEntry>,
+    pub issues_summary: String,
     /// "The person and the judge agree in 2 of 3 rounds.", where the judge named sides.
     pub agreement: Option<String>,
     /// The arbiter's summary (Markdown) and the model that wrote it.
@@ -292,6 +295,8 @@ impl Report {
             evidence: evidence(&state),
             transcript: transcript(&state, &walk),
             synthesis: state.finish.as_ref().and_then(|f| f.synthesis.as_deref()).map(|s| clean(s.trim())),
+            issues: issues(&state),
+            issues_summary: crate::debate::issues::summary(&crate::debate::issues::board(&state)),
             summary: state.summary.as_ref().map(|s| (clean(&s.model), clean(s.text.trim()))),
             human: agreement::entries(&state),
             agreement: agreement::summary(&agreement::entries(&state)),
@@ -367,6 +372,38 @@ pub fn heat_points(state: &DebateState) -> Vec<HeatPoint> {
                 (false, 0) => HeatSetBy::Start,
                 (false, _) => HeatSetBy::Judge,
             },
+        })
+        .collect()
+}
+
+/// One issue of a review, for the report's table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IssueEntry {
+    pub id: String,
+    pub severity: &'static str,
+    pub status: &'static str,
+    /// Who raised it, and in which round (from 1).
+    pub by: String,
+    pub round: u32,
+    pub claim: String,
+    pub evidence: String,
+}
+
+/// A review's board at the end; empty in a format that tracks no issues.
+fn issues(state: &DebateState) -> Vec<IssueEntry> {
+    if !state.tracks_issues() {
+        return Vec::new();
+    }
+    crate::debate::issues::board(state)
+        .into_iter()
+        .map(|row| IssueEntry {
+            id: clean(&row.issue.id),
+            severity: row.issue.severity.name(),
+            status: row.status.name(),
+            by: clean(state.label(row.by)),
+            round: row.round + 1,
+            claim: clean(&row.issue.claim),
+            evidence: row.issue.evidence.as_deref().map_or_else(|| "–".to_string(), clean),
         })
         .collect()
 }
