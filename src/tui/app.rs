@@ -156,13 +156,6 @@ pub struct App {
     pub watched_live: bool,
 }
 
-/// Whether a debate's debaters are a side for and a side against (the
-/// duel, Oxford), not seats that answer for themselves (a vote).
-pub fn two_sided(debate: &DebateState) -> bool {
-    let debaters = debate.debaters();
-    debaters.len() == 2 && debaters.iter().all(|&r| debate.side(r) != crate::debate::Side::Free)
-}
-
 /// The standing note over a scripted debate (the bundled demo).
 pub const SCRIPTED_NOTE: &str = "Scripted demo: written in advance to show heat at work; no model is answering";
 
@@ -356,7 +349,10 @@ impl App {
         self.event_ms = ms;
         self.turn_times.record(event, ms);
         self.debate.apply(event);
-        self.focus_a_sitting_seat();
+        // Only the format says which seats sit: a token need not ask.
+        if matches!(event, DebateEvent::Formatted { .. }) {
+            self.focus_a_sitting_seat();
+        }
         // What the status line said is over: it goes before anything newer is said.
         if self.flash.as_ref().is_some_and(|f| f.until.over(event, &self.debate)) {
             self.flash = None;

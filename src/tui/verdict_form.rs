@@ -8,7 +8,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 
-use super::app::{App, Tone, Until, two_sided};
+use super::app::{App, Tone, Until};
 use super::effect::Effect;
 use super::modal::{Modal, topic_area};
 use crate::debate::state::HumanVerdict;
@@ -21,7 +21,7 @@ pub const AHEAD: [Option<Role>; 3] = [Some(Role::Advocate), None, Some(Role::Ske
 /// between two sides; where debaters answer for themselves, even, then
 /// each debater.
 pub fn ahead_choices(debate: &DebateState) -> Vec<Option<Role>> {
-    if two_sided(debate) {
+    if debate.two_sides() {
         return AHEAD.to_vec();
     }
     std::iter::once(None).chain(debate.debaters().iter().copied().map(Some)).collect()
@@ -32,7 +32,7 @@ pub fn ahead_choices(debate: &DebateState) -> Vec<Option<Role>> {
 pub fn ahead_label(debate: &DebateState, ahead: Option<Role>) -> String {
     match ahead {
         None => "even".into(),
-        Some(role) if two_sided(debate) => role.key().into(),
+        Some(role) if debate.two_sides() => role.key().into(),
         Some(role) => crate::sanitize::clean(&debate.seat_name(role)),
     }
 }

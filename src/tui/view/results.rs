@@ -147,7 +147,7 @@ fn facts(app: &App) -> Vec<Line<'static>> {
 /// · 900 words" for free seats.
 fn words_said(debate: &DebateState) -> String {
     let words = words_per_round(debate);
-    if !crate::tui::app::two_sided(debate) {
+    if !debate.two_sides() {
         let total: usize = words.iter().flat_map(|(_, counts)| counts).sum();
         return format!(" · {total} words");
     }
