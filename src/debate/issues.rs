@@ -152,8 +152,14 @@ pub struct Row {
 
 /// Every issue raised so far, in the order raised, with its status.
 pub fn board(state: &DebateState) -> Vec<Row> {
+    board_through(state, u32::MAX)
+}
+
+/// The board as it stood at the end of round `last` (from 0): the issues
+/// raised by then, each with the latest ruling of that round or before.
+pub fn board_through(state: &DebateState, last: u32) -> Vec<Row> {
     let mut rows: Vec<Row> = Vec::new();
-    for round in &state.rounds {
+    for round in state.rounds.iter().filter(|r| r.number <= last) {
         for &seat in state.debaters().iter().filter(|&&r| state.side(r) == super::seat::Side::Against) {
             let Some(turn) = round.turn(seat).filter(|t| t.is_settled()) else { continue };
             for issue in raised_in(&turn.text) {

@@ -9,8 +9,8 @@ use ratatui::text::{Line, Span};
 use super::judge_text;
 use super::markdown::Palette;
 use super::pane_notes::{
-    board_as_of, board_lines, check_lines, conceded_by, ending, final_answer, holds_latest_verdict, human_lines,
-    segment_is_first, verdict_foot,
+    board_lines, check_lines, conceded_by, ending, final_answer, holds_latest_verdict, human_lines, segment_is_first,
+    verdict_foot,
 };
 use super::streaming_text::StreamingText;
 use super::theme::Theme;
@@ -137,7 +137,7 @@ impl Pane {
             .flat_map(|r| r.turns.iter().filter(|t| t.role == self.role).map(move |t| (r, t)))
             .collect();
         // A review's whole board, once, for the verdicts that show it as it stood.
-        let board = (self.role.is_judge() && state.tracks_issues()).then(|| crate::debate::issues::board(state));
+        let reviews = self.role.is_judge() && state.tracks_issues();
         self.segments.truncate(turns.len());
         for (i, (round, turn)) in turns.into_iter().enumerate() {
             let key = Key {
@@ -149,10 +149,8 @@ impl Pane {
                 swap: if turn.role.is_judge() { round.swap.clone() } else { None },
                 panel: (turn.role.is_judge() && round.turn(turn.role).is_some_and(|t| std::ptr::eq(t, turn)))
                     .then(|| (round.panel.clone(), state.finish.is_some())),
-                issues: board
-                    .as_deref()
-                    .filter(|_| holds_latest_verdict(round, turn))
-                    .map(|rows| board_as_of(state, rows, round.number)),
+                issues: (reviews && holds_latest_verdict(round, turn))
+                    .then(|| crate::debate::issues::board_through(state, round.number)),
                 conceded: conceded_by(round, turn),
                 checks: turn.checks.len(),
                 show_cited: self.show_cited,

@@ -103,32 +103,6 @@ pub(super) fn holds_latest_verdict(round: &Round, turn: &Turn) -> bool {
             .is_some_and(|t| std::ptr::eq(t, turn))
 }
 
-/// The board as the judge left it at the end of round `number`, from the
-/// debate's whole board (`rows`): the issues raised by then, each with the
-/// latest status a verdict of that round or an earlier one gave it.
-pub(super) fn board_as_of(state: &DebateState, rows: &[Row], number: u32) -> Vec<Row> {
-    let mut board: Vec<Row> = rows
-        .iter()
-        .filter(|r| r.round <= number)
-        .map(|r| Row { status: Status::Open, ruled: None, ..r.clone() })
-        .collect();
-    for round in state.rounds.iter().filter(|r| r.number <= number) {
-        let ruled = round
-            .turns
-            .iter()
-            .filter(|t| t.role.is_judge() && matches!(t.verdict, Some(VerdictStatus::Parsed { .. })))
-            .flat_map(|t| issues::ruled_in(&t.text));
-        for (id, status) in ruled {
-            // A ruling counts for the issues raised by its round, as on the board itself.
-            if let Some(row) = board.iter_mut().find(|r| r.issue.id == id && r.round <= round.number) {
-                row.status = status;
-                row.ruled = Some(round.number);
-            }
-        }
-    }
-    board
-}
-
 /// A review's board under a verdict: "▣ 2 issues: 1 open, 1 addressed" in
 /// bold, then an issue a line, its status in its own colour.
 pub(super) fn board_lines(state: &DebateState, rows: &[Row], width: u16, theme: &Theme) -> Vec<Line<'static>> {
