@@ -17,11 +17,11 @@
 //! totals, time per debate and the peak memory of `heat run`.
 //! `cargo bench --bench offline_quality` (needs the model: `heat model install`).
 
+#[path = "support/offline_run.rs"]
+mod offline_run;
+
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use heat::debate::{DebateEvent, DebateState, Role};
 
@@ -92,56 +92,11 @@ fn sane_verdict(verdict: &str, advocate: &str, skeptic: &str) -> bool {
     names_sides && (shares_content(verdict, advocate) || shares_content(verdict, skeptic))
 }
 
-fn model_path() -> Option<PathBuf> {
-    std::env::var_os("HEAT_TEST_MODEL").map(PathBuf::from).or_else(|| {
-        let path = heat::model_store::default_model_path(&heat::store::data_dir().ok()?);
-        path.exists().then_some(path)
-    })
-}
-
 /// Runs one debate; returns its events, wall time and peak RSS in MB.
 fn debate(model: &std::path::Path, proposition: &str, seed: u32) -> (Vec<DebateEvent>, Duration, u64) {
-    let dir = tempfile::tempdir().expect("a temp dir");
-    let config = dir.path().join("heat.toml");
-    std::fs::write(&config, format!("[providers.local]\nseed = {seed}\n")).expect("write the config");
-    let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_heat"))
-        .args(["--config", config.to_str().unwrap_or_default(), "run", proposition, "--json", "--max-rounds", "3"])
-        .env("HEAT_DATA_DIR", dir.path())
-        .env("HEAT_PROVIDER", "local")
-        .env("HEAT_MODEL_PATH", model)
-        .env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_API_KEY")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start heat");
-    let status = format!("/proc/{}/status", child.id());
-    let peak = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let watcher = {
-        let peak = peak.clone();
-        std::thread::spawn(move || {
-            while let Ok(text) = std::fs::read_to_string(&status) {
-                let kb = text
-                    .lines()
-                    .find(|l| l.starts_with("VmHWM:"))
-                    .and_then(|l| l.split_whitespace().nth(1))
-                    .and_then(|v| v.parse::<u64>().ok())
-                    .unwrap_or(0);
-                peak.fetch_max(kb, std::sync::atomic::Ordering::Relaxed);
-                std::thread::sleep(Duration::from_millis(100));
-            }
-        })
-    };
-    let stdout = child.stdout.take().expect("stdout");
-    let events: Vec<DebateEvent> = BufReader::new(stdout)
-        .lines()
-        .map_while(Result::ok)
-        .filter_map(|l| heat::cli::print::read_json_line(&l).ok())
-        .collect();
-    let _ = child.wait();
-    let _ = watcher.join();
-    (events, start.elapsed(), peak.load(std::sync::atomic::Ordering::Relaxed) / 1024)
+    let config = format!("[providers.local]\nseed = {seed}\n");
+    let run = offline_run::run(model, &config, &[proposition, "--max-rounds", "3"]);
+    (run.events, run.time, run.peak_mb)
 }
 
 #[derive(Default)]
@@ -210,7 +165,7 @@ fn tally(totals: &mut Totals, proposition: &str, state: &DebateState) {
 }
 
 fn main() {
-    let Some(model) = model_path() else {
+    let Some(model) = offline_run::model_path() else {
         eprintln!("SKIPPED: no offline model (heat model install, or HEAT_TEST_MODEL)");
         return;
     };

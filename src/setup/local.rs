@@ -86,7 +86,7 @@ pub fn loader(config: &Config) -> Option<Loader> {
         let path = own.unwrap_or(&configured);
         let is_default = is_default && own.is_none();
         if is_default {
-            // A cheap check before llama.cpp reads a damaged file.
+            // A cheap check before the engine reads a damaged file.
             let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or_default();
             anyhow::ensure!(
                 size == model_store::DEFAULT_SIZE,

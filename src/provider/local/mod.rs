@@ -1,14 +1,16 @@
-//! The embedded offline model, in pure Rust: a GGUF file run by candle's
-//! quantized Llama, its tokenizer and chat template read from the file, and
-//! `llguidance` holding JSON answers to their schema. One loaded model
-//! serves a few lanes, each a thread with its own model state (KV cache)
-//! that streams token text back over a channel; a request goes to the lane
-//! that last served its system prompt (that prefix is still cached) or to
-//! a free one, so the two debaters generate side by side. Prompt processing
+//! The embedded offline model, in pure Rust: a GGUF file run on candle's
+//! quantized kernels ([`llama`]), its tokenizer and chat template read from
+//! the file, and `llguidance` holding JSON answers to their schema. One
+//! loaded model serves a few lanes, each a thread with its own KV cache
+//! (the weights are shared) that streams token text back over a channel; a
+//! request goes to the lane that last served its system prompt (that
+//! prefix is still cached) or to a free one, so the debaters generate side
+//! by side. Prompt processing
 //! takes one lane at a time. A request whose stream is dropped stops within
 //! one token; one that is not read stops between two tokens until it is.
 
 mod grammar;
+mod llama;
 mod sampler;
 mod template;
 mod turn;
@@ -35,7 +37,7 @@ use vocab::Vocab;
 pub struct LocalOptions {
     /// Context window in tokens (per lane).
     pub n_ctx: u32,
-    /// Lanes, each with its own model state and thread: one per role by
+    /// Lanes, each with its own KV cache and thread: one per role by
     /// default, so every role reuses its own prompt prefix and the two
     /// debaters generate at once.
     pub lanes: usize,
@@ -60,6 +62,7 @@ struct Job {
 
 /// What every lane shares.
 struct Shared {
+    model: llama::Llama,
     vocab: Vocab,
     template: ChatTemplate,
     grammars: Grammars,
@@ -111,7 +114,7 @@ impl LocalModel {
             )));
         }
         let unusable = |e: anyhow::Error| ProviderError::Local(format!("could not load {}: {e}", path.display()));
-        let loaded = weights::load(path).map_err(unusable)?;
+        let loaded = weights::load(path, options.n_ctx as usize).map_err(unusable)?;
         let vocab = Vocab::from_gguf(&loaded.content).map_err(unusable)?;
         let template =
             ChatTemplate::from_gguf(&loaded.content, vocab.bos.as_deref(), vocab.eos.as_deref()).map_err(unusable)?;
@@ -119,10 +122,11 @@ impl LocalModel {
         let template_fallback = template.fallback;
         let n_ctx = options.n_ctx;
         let count = options.lanes.max(1);
-        let shared = Arc::new(Shared { vocab, template, grammars, options, prefill: Mutex::default() });
+        let model = loaded.model;
+        let shared = Arc::new(Shared { model, vocab, template, grammars, options, prefill: Mutex::default() });
         let mut lanes = Vec::with_capacity(count);
         for index in 0..count {
-            lanes.push(start_lane(index, &shared, LaneState::new(loaded.weights.clone()))?);
+            lanes.push(start_lane(index, &shared, LaneState::default())?);
         }
         let name = path.file_stem().map_or_else(|| "local".into(), |s| s.to_string_lossy().into_owned());
         Ok(Self { router: Mutex::new(Router::new(lanes.len())), lanes, name, n_ctx, template_fallback })

@@ -1,15 +1,14 @@
 //! Answering one request on one lane: the prompt templated and fitted to
-//! the context, the longest cached prefix reused, the rest decoded, then
-//! tokens sampled and streamed until the end of the turn, the token cap,
-//! or the consumer going away. The consumer's channel holds one piece, so
-//! a consumer that stops reading (a paused debate) stops generation between
-//! two tokens, and reading again continues exactly where it stopped.
-
-use anyhow::anyhow;
-use candle_core::{Device, Tensor};
-use candle_transformers::models::quantized_llama::ModelWeights;
+//! the context, the lane's cache cut back to the prefix the prompt shares
+//! with what it last read (the role's system prompt, or a whole earlier
+//! prompt) and the rest read, then tokens sampled and streamed until the
+//! end of the turn, the token cap, or the consumer going away. The
+//! consumer's channel holds one piece, so a consumer that stops reading (a
+//! paused debate) stops generation between two tokens, and reading again
+//! continues exactly where it stopped.
 
 use super::grammar::Grammar;
+use super::llama::KvCache;
 use super::sampler::{Sampler, Sampling};
 use super::{Reply, Shared};
 use crate::provider::{ChatRequest, ChatRole, Chunk, FinishReason, ProviderError, Usage};
@@ -18,26 +17,11 @@ use crate::provider::{ChatRequest, ChatRole, Chunk, FinishReason, ProviderError,
 const BATCH: usize = 256;
 /// No run of this many tokens appears twice in a prose answer.
 const NO_REPEAT_NGRAM: usize = 4;
-/// Cached prefixes a lane keeps (its role's system prompt, its last prompts).
-const SNAPSHOTS: usize = 2;
 
-/// A model state that has read `tokens`: reusable for any prompt that
-/// starts with them.
-struct Snapshot {
-    tokens: Vec<u32>,
-    weights: ModelWeights,
-}
-
-/// One lane's model state and the prefixes it keeps.
+/// One lane's model state: what it has read.
+#[derive(Default)]
 pub struct LaneState {
-    weights: ModelWeights,
-    snapshots: Vec<Snapshot>,
-}
-
-impl LaneState {
-    pub fn new(weights: ModelWeights) -> Self {
-        Self { weights, snapshots: Vec::new() }
-    }
+    cache: KvCache,
 }
 
 fn local(e: impl std::fmt::Display) -> ProviderError {
@@ -117,8 +101,7 @@ pub fn answer(
         if grammar.is_none() && generated.len() * 4 >= max_tokens * 3 && ends_sentence(&answer) {
             break FinishReason::Stop;
         }
-        let position = prompt.len() + generated.len() - 1;
-        logits = forward(&mut lane.weights, &[token], position)?;
+        logits = forward(shared, lane, &[token])?;
     };
     let tail = String::from_utf8_lossy(&pending).into_owned();
     if !tail.is_empty() && reply.blocking_send(Ok(Chunk::Text(tail))).is_err() {
@@ -131,56 +114,33 @@ pub fn answer(
     Ok(())
 }
 
-/// Decodes the prompt, starting from the longest cached prefix, and
-/// returns the logits for the first answer token. Caches the state after
-/// the first message (the role's system prompt) and after the prompt.
+/// Reads the prompt after the longest prefix the lane's cache shares with
+/// it (at least its last token is read, for the logits) and returns the
+/// logits for the first answer token.
 fn read_prompt(shared: &Shared, lane: &mut LaneState, prompt: &[u32]) -> Result<Vec<f32>, ProviderError> {
-    let cached = lane
-        .snapshots
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.tokens.len() < prompt.len() && prompt.starts_with(&s.tokens))
-        .max_by_key(|(_, s)| s.tokens.len())
-        .map(|(i, _)| i);
-    let mut start = 0;
-    if let Some(index) = cached {
-        let snapshot = lane.snapshots.remove(index);
-        lane.weights = snapshot.weights.clone();
-        start = snapshot.tokens.len();
-        lane.snapshots.push(snapshot); // most recently used last
-    }
-    // The end of the first message: every prompt of this role shares it.
-    let first_message = prompt.iter().position(|t| shared.vocab.ends_turn(*t)).map(|i| i + 2);
+    let shared_prefix = lane.cache.tokens().iter().zip(prompt).take_while(|(a, b)| a == b).count();
+    lane.cache.truncate(shared_prefix.min(prompt.len() - 1)).map_err(|e| ran(&e))?;
     let mut logits = Vec::new();
-    let mut position = start;
-    for end in first_message.into_iter().filter(|&e| e > start && e < prompt.len()).chain([prompt.len()]) {
-        while position < end {
-            let stop = (position + BATCH).min(end);
-            logits = forward(&mut lane.weights, &prompt[position..stop], position)?;
-            position = stop;
-        }
-        remember(lane, &prompt[..end]);
+    let mut position = lane.cache.tokens().len();
+    while position < prompt.len() {
+        let stop = (position + BATCH).min(prompt.len());
+        logits = forward(shared, lane, &prompt[position..stop])?;
+        position = stop;
     }
     Ok(logits)
 }
 
-fn remember(lane: &mut LaneState, tokens: &[u32]) {
-    if lane.snapshots.iter().any(|s| s.tokens == tokens) {
-        return;
-    }
-    if lane.snapshots.len() >= SNAPSHOTS {
-        lane.snapshots.remove(0);
-    }
-    lane.snapshots.push(Snapshot { tokens: tokens.to_vec(), weights: lane.weights.clone() });
+/// Reads `tokens` after what the lane holds; the logits after the last one.
+/// A pass that fails leaves the lane empty, never half read.
+fn forward(shared: &Shared, lane: &mut LaneState, tokens: &[u32]) -> Result<Vec<f32>, ProviderError> {
+    shared.model.forward(&mut lane.cache, tokens).map_err(|e| {
+        lane.cache = KvCache::default();
+        ran(&e)
+    })
 }
 
-/// Runs `tokens` at `position` and returns the logits after the last one.
-fn forward(weights: &mut ModelWeights, tokens: &[u32], position: usize) -> Result<Vec<f32>, ProviderError> {
-    let mut run = || -> candle_core::Result<Vec<f32>> {
-        let input = Tensor::new(tokens, &Device::Cpu)?.unsqueeze(0)?;
-        weights.forward(&input, position)?.squeeze(0)?.to_vec1::<f32>()
-    };
-    run().map_err(|e| local(anyhow!("the model could not run: {e}")))
+fn ran(e: &candle_core::Error) -> ProviderError {
+    local(format!("the model could not run: {e}"))
 }
 
 /// Templates and tokenizes the request, dropping the oldest history until

@@ -1,4 +1,4 @@
-//! Loading a GGUF file into candle's quantized Llama. Tensors stored as
+//! Loading a GGUF file into the engine's Llama ([`super::llama`]). Tensors stored as
 //! `Q4_1` (the default model's format) are requantized to `Q8_0`: candle has
 //! only a scalar kernel for `Q4_1` and a SIMD one for `Q8_0` (about twice the
 //! speed, for 50 MB more). The requantized model is kept beside the file it
@@ -15,42 +15,43 @@ use anyhow::{Context, anyhow, bail};
 use candle_core::Device;
 use candle_core::quantized::gguf_file::{self, Content, TensorInfo, Value};
 use candle_core::quantized::{GgmlDType, QTensor};
-use candle_transformers::models::quantized_llama::ModelWeights;
 
-/// Architectures candle's `quantized_llama` runs.
+use super::llama::Llama;
+
+/// Architectures the engine's Llama runs.
 const ARCHITECTURES: [&str; 2] = ["llama", "mistral"];
 /// The metadata key that ties a requantized copy to its source.
 const SOURCE_KEY: &str = "heat.requantized_from";
 
 /// A loaded model and the file's metadata (vocabulary, template).
 pub struct Loaded {
-    pub weights: ModelWeights,
+    pub model: Llama,
     pub content: Content,
 }
 
-/// Reads `path`; the error says what the file is when it is not a model
-/// this engine runs.
-pub fn load(path: &Path) -> anyhow::Result<Loaded> {
+/// Reads `path` for contexts of up to `positions` tokens; the error says
+/// what the file is when it is not a model this engine runs.
+pub fn load(path: &Path, positions: usize) -> anyhow::Result<Loaded> {
     let mut reader = open(path)?;
     let content =
         Content::read(&mut reader).map_err(|e| anyhow!("it is not a GGUF model file ({})", first_line(&e)))?;
     check_architecture(&content)?;
     if !content.tensor_infos.values().any(|t| t.ggml_dtype == GgmlDType::Q4_1) {
-        return build(content, &mut reader);
+        return build(content, &mut reader, positions);
     }
     let fingerprint = fingerprint(path)?;
     let cached = cache_path(path);
-    if let Some(loaded) = load_cached(&cached, &fingerprint) {
+    if let Some(loaded) = load_cached(&cached, &fingerprint, positions) {
         return Ok(loaded);
     }
     let (requantized, data) = requantize(&content, &mut reader)?;
     if write_cache(&cached, &requantized, &data, &fingerprint).is_ok()
-        && let Some(loaded) = load_cached(&cached, &fingerprint)
+        && let Some(loaded) = load_cached(&cached, &fingerprint, positions)
     {
         return Ok(loaded);
     }
     tracing::warn!(path = %cached.display(), "could not keep the requantized model; converting in memory");
-    build(requantized, &mut Cursor::new(data))
+    build(requantized, &mut Cursor::new(data), positions)
 }
 
 /// Where the requantized copy of `path` is kept.
@@ -77,17 +78,11 @@ fn check_architecture(content: &Content) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn build<R: Read + Seek>(mut content: Content, reader: &mut R) -> anyhow::Result<Loaded> {
-    // The engine takes the tensor table; the metadata (vocabulary, template) stays ours.
-    let table = Content {
-        magic: content.magic,
-        metadata: content.metadata.clone(),
-        tensor_infos: std::mem::take(&mut content.tensor_infos),
-        tensor_data_offset: content.tensor_data_offset,
-    };
-    let weights = ModelWeights::from_gguf(table, reader, &Device::Cpu)
-        .map_err(|e| anyhow!("its tensors do not fit a Llama model ({})", first_line(&e)))?;
-    Ok(Loaded { weights, content })
+fn build<R: Read + Seek>(content: Content, reader: &mut R, positions: usize) -> anyhow::Result<Loaded> {
+    let model = Llama::from_gguf(&content, reader, positions).map_err(|e| {
+        anyhow!("its tensors do not fit a Llama model ({})", e.to_string().lines().next().unwrap_or_default())
+    })?;
+    Ok(Loaded { model, content })
 }
 
 /// The source file's size and modification time: a copy made from another
@@ -99,14 +94,14 @@ fn fingerprint(path: &Path) -> anyhow::Result<String> {
 }
 
 /// The requantized copy, when there is one made from this very source.
-fn load_cached(cached: &Path, fingerprint: &str) -> Option<Loaded> {
+fn load_cached(cached: &Path, fingerprint: &str, positions: usize) -> Option<Loaded> {
     let mut reader = open(cached).ok()?;
     let content = Content::read(&mut reader).ok()?;
     let source = content.metadata.get(SOURCE_KEY).and_then(|v| v.to_string().ok())?;
     if source != fingerprint {
         return None;
     }
-    build(content, &mut reader).ok()
+    build(content, &mut reader, positions).ok()
 }
 
 /// Writes the copy beside its source, atomically (a temporary file renamed
