@@ -12,6 +12,10 @@ use super::text;
 /// `HEAT: 0.7`, `temperature = 0.7`).
 const CONTROL_KEYS: [&str; 4] = ["set_temp", "heat", "temperature", "temp"];
 
+/// The fewest words a prompt line has for its echo to be dropped: shorter
+/// lines ("Yes.") are an answer's own as often as an echo.
+const ECHOED_LINE_WORDS: usize = 5;
+
 /// Instruction-format headers that are template, not prose.
 const HEADERS: [&str; 6] = ["instruction", "response", "input", "assistant", "human", "user"];
 
@@ -21,7 +25,7 @@ const HEADERS: [&str; 6] = ["instruction", "response", "input", "assistant", "hu
 pub enum ArgumentFault {
     #[error("the answer was empty")]
     Empty,
-    #[error("the answer held only the control line or chat-template tokens")]
+    #[error("the answer held only the control line, chat-template tokens or lines of its prompt")]
     OnlyControl,
     #[error("the answer copied its prompt")]
     CopiesPrompt,
@@ -79,7 +83,21 @@ fn is_echo(line: &str, ctx: &Context<'_>) -> bool {
     if line.is_empty() {
         return false;
     }
-    is_control(line) || is_round_line(line, ctx) || is_proposition_line(line, ctx) || is_header(line)
+    is_control(line)
+        || is_round_line(line, ctx)
+        || is_proposition_line(line, ctx)
+        || is_header(line)
+        || is_prompt_line(line, ctx)
+}
+
+/// A whole line of the prompt of at least [`ECHOED_LINE_WORDS`] words, said
+/// again word for word (`The critic's main point: “…”`). A final answer
+/// is never one: the same answer as another seat's is agreement.
+fn is_prompt_line(line: &str, ctx: &Context<'_>) -> bool {
+    let words = text::words(line);
+    words.len() >= ECHOED_LINE_WORDS
+        && crate::debate::vote::final_answer(line).is_none()
+        && ctx.user.iter().flat_map(|message| message.lines()).any(|given| text::words(given) == words)
 }
 
 /// Where the control channel's object (`{"set_temp": 0.7}`) stands in the
@@ -180,5 +198,26 @@ mod tests {
         let echo = "Build the strongest honest case FOR the proposition: two to four strong points, each with its reasoning and a concrete example.";
         assert_eq!(with(|ctx| check(echo, ctx)), Err(ArgumentFault::CopiesPrompt));
         assert_eq!(with(|ctx| check("Tabs beat spaces.", ctx)).as_deref(), Ok("Tabs beat spaces."));
+    }
+
+    #[test]
+    fn a_whole_prompt_line_said_again_is_dropped_and_a_short_one_kept() {
+        let system = Prompts::default().system_for(Role::Third);
+        let user = vec![
+            "Proposition: Tabs beat spaces\nThe critic's main point: \u{201c}Tabs break alignment in diffs.\u{201d}\nYes.\nRound 2 of 3."
+                .to_string(),
+        ];
+        let ctx = Context { proposition: PROPOSITION, system: &system, user: &user, arguments: &[], allowed: &[] };
+        let echoed = "Final answer: tabs win.\nThe critic's main point: \"Tabs break alignment in diffs.\"\nYes.";
+        assert_eq!(clean(echoed, &ctx), "Final answer: tabs win.\nYes.");
+        assert_eq!(
+            check("The critic's main point: \u{201c}Tabs break alignment in diffs.\u{201d}", &ctx),
+            Err(ArgumentFault::OnlyControl)
+        );
+        // The same final answer as another seat's, given in the prompt, is the seat's own answer.
+        let user = vec!["The critic argued:\nTabs break alignment.\nFinal answer: spaces win in the end.".to_string()];
+        let ctx = Context { proposition: PROPOSITION, system: &system, user: &user, arguments: &[], allowed: &[] };
+        let agreeing = "Diffs show it.\nFinal answer: spaces win in the end.";
+        assert!(matches!(clean(agreeing, &ctx), Cow::Borrowed(kept) if kept == agreeing));
     }
 }

@@ -111,10 +111,17 @@ fn set_aside(refused: &str, fault: TopicFault, next: u32, kept: &str) -> String 
     format!("the judge's next topic \"{shown}\" was set aside ({fault}); round {} keeps: {kept}", next + 1)
 }
 
-/// Every round's topic and injected note, and those waiting for a round.
+/// Every round's topic and injected note, and those waiting for a round;
+/// in a format that asks for final answers, every final answer given so
+/// far: taking up another seat's answer is agreeing with it, not copying.
 fn allowed(state: &DebateState) -> Vec<String> {
     let rounds = state.rounds.iter().flat_map(|r| std::iter::once(&r.topic).chain(&r.injected));
-    rounds.chain(&state.pending_injections).cloned().collect()
+    let mut allowed: Vec<String> = rounds.chain(&state.pending_injections).cloned().collect();
+    if state.final_answers() {
+        let settled = state.rounds.iter().flat_map(|r| r.turns.iter()).filter(|t| !t.role.is_judge() && t.is_settled());
+        allowed.extend(settled.filter_map(|t| super::super::vote::final_answer(&t.text)));
+    }
+    allowed
 }
 
 fn context<'a>(
@@ -244,5 +251,50 @@ mod tests {
             super::argument(&state, &sent, "", true),
             ArgumentOutcome::Fails("the answer was empty on both tries".into())
         );
+    }
+
+    /// In a vote, a debater who takes up another's final answer of the
+    /// round before agrees with it: that is not a copy of its prompt, and
+    /// the prompt's line that carried the answer, said again, is dropped.
+    #[test]
+    fn taking_up_anothers_final_answer_is_agreeing_not_copying() {
+        let vote = crate::format::Catalog::load(None).find("vote").map(|f| f.record.clone()).ok();
+        let Some(vote) = vote else { panic!("the built-in vote format") };
+        let topic = "Cities should ban cars from their centres";
+        let answer = "The ban will cut carbon emissions and clean the air in the centre.";
+        let mut events = vec![
+            DebateEvent::Started {
+                topic: topic.into(),
+                max_rounds: 3,
+                initial_heat: Heat::new(0.9),
+                participants: Vec::new(),
+            },
+            DebateEvent::Formatted { format: Box::new(vote) },
+            DebateEvent::RoundStarted { round: 0, topic: topic.into(), heat: Heat::new(0.9), injected: Vec::new() },
+        ];
+        for role in [Role::Advocate, Role::Skeptic, Role::Third] {
+            let text = if role == Role::Third { format!("Final answer: {answer}") } else { "Final answer: No.".into() };
+            events.push(DebateEvent::TurnStarted { round: 0, role, purpose: TurnPurpose::Argue, temperature: None });
+            events.push(DebateEvent::TurnCompleted { round: 0, role, text, usage: None, truncated_at: None });
+        }
+        events.push(DebateEvent::RoundStarted {
+            round: 1,
+            topic: topic.into(),
+            heat: Heat::new(0.6),
+            injected: Vec::new(),
+        });
+        let state = DebateState::from_events(&events);
+        let point = format!("The contrarian's main point: \u{201c}{answer}\u{201d}");
+        let sent =
+            SentPrompt { system: String::new(), user: vec![format!("Proposition: {topic}\n{point}\nRound 2 of 3.")] };
+        let agrees = format!("Final answer: {answer}");
+        assert_eq!(super::argument(&state, &sent, &agrees, false), ArgumentOutcome::Stands(agrees.clone()));
+        let echoed = format!("{agrees}\n{point}");
+        assert_eq!(super::argument(&state, &sent, &echoed, false), ArgumentOutcome::Stands(agrees.clone()));
+        // Out of a vote the same words are a copy of the prompt.
+        let duel = DebateState::from_events(&[events[0].clone()]);
+        let copied = format!("{answer} {answer}");
+        let sent = SentPrompt { system: String::new(), user: vec![format!("{point}\n{point}")] };
+        assert_eq!(super::argument(&duel, &sent, &copied, false), ArgumentOutcome::Retry(ArgumentFault::CopiesPrompt));
     }
 }
