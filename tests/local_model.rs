@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use futures::{FutureExt, StreamExt};
 use heat::debate::Heat;
+use heat::debate::extractive::Seat;
 use heat::provider::local::{LocalModel, LocalOptions};
 use heat::provider::{ChatMessage, ChatModel, ChatRequest, Chunk, FinishReason, ResponseSchema};
 
@@ -293,7 +294,9 @@ async fn the_chosen_verdict_grammar_always_yields_a_verdict_from_the_arguments()
         become safer for children. Air quality improves when traffic falls. Shops see more people on foot.";
     let skeptic = "I disagree that cities should ban cars from their centres. Deliveries would cost more for \
         small shops. People with disabilities rely on cars to reach the centre. Buses cannot reach every street.";
-    let schema = heat::debate::extractive::schema(proposition, advocate, skeptic, false).unwrap();
+    let seat = |field: &str, name: &str, argument| Seat { field: field.into(), name: name.into(), argument };
+    let seats = [seat("advocate_best", "advocate", advocate), seat("skeptic_best", "skeptic", skeptic)];
+    let schema = heat::debate::extractive::schema(proposition, &seats, false, &[]).unwrap();
     for seed in 0..5 {
         let mut req = seeded(
             &format!(
@@ -306,14 +309,8 @@ async fn the_chosen_verdict_grammar_always_yields_a_verdict_from_the_arguments()
         req.system = "You are the judge of a debate. Answer with a JSON object.".into();
         req.response_schema = Some(ResponseSchema::new("verdict", schema.clone()));
         let (text, _) = collect(&model, req).await;
-        let verdict = heat::debate::extractive::parse(
-            &text,
-            proposition,
-            Heat::new(0.6),
-            false,
-            &["advocate".into(), "skeptic".into()],
-        )
-        .unwrap_or_else(|e| panic!("seed {seed}: {e}: {text}"));
+        let verdict = heat::debate::extractive::parse(&text, proposition, Heat::new(0.6), false, &seats)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}: {text}"));
         let quoted = |side: &str, argument: &str| {
             let start = verdict.verdict.find(side).unwrap() + side.len();
             let quote = verdict.verdict[start..].split('\u{201d}').next().unwrap().to_string();
@@ -327,6 +324,50 @@ async fn the_chosen_verdict_grammar_always_yields_a_verdict_from_the_arguments()
             ["car", "citie", "centre", "ban"].iter().any(|stem| w.starts_with(stem) && w.len() <= stem.len() + 3)
         });
         assert!(named, "seed {seed}: {question} names no word of the proposition");
+    }
+}
+
+/// Three free seats and a review's issues: the grammar yields a choice
+/// from each seat's own argument and a status from the closed list for
+/// every issue, whatever the seed.
+#[tokio::test]
+async fn the_chosen_form_for_three_seats_and_their_issues_always_reads() {
+    let Some(model) = model() else { return };
+    let proposition = "Close the old town to private cars";
+    let arguments = [
+        "The plan closes the old town to cars from spring. Vans may enter before ten each morning.",
+        "The plan never says who checks the permits at the gates. No agency is named for it.",
+        "The morning window will jam the ring road with vans. Every delivery must come at once.",
+    ];
+    let seat = |field: &str, name: &str, argument| Seat { field: field.into(), name: name.into(), argument };
+    let seats = [
+        seat("defender_best", "defender", arguments[0]),
+        seat("logic_critic_best", "logic critic", arguments[1]),
+        seat("ops_critic_best", "ops critic", arguments[2]),
+    ];
+    let issues = ["L1".to_string(), "O1".to_string()];
+    let schema = heat::debate::extractive::schema(proposition, &seats, false, &issues).unwrap();
+    for seed in 0..3 {
+        let prompt = format!(
+            "Proposition: {proposition}\n\nThe defender argued:\n{}\n\nThe logic critic argued:\n{}\n\nThe ops critic argued:\n{}\n\n\
+             The issues raised:\n- L1 [high] No one enforces the permits: open\n- O1 [medium] Vans queue at the gates: open",
+            arguments[0], arguments[1], arguments[2]
+        );
+        let mut req = seeded(&prompt, 0.7, seed);
+        req.max_tokens = 300;
+        req.system = "You are the judge of a review. Answer with a JSON object.".into();
+        req.response_schema = Some(ResponseSchema::new("verdict", schema.clone()));
+        let (text, _) = collect(&model, req).await;
+        let verdict = heat::debate::extractive::parse(&text, proposition, Heat::new(0.6), false, &seats)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}: {text}"));
+        for (seat, argument) in seats.iter().zip(arguments) {
+            let start = verdict.verdict.find(&format!("the {}'s \u{201c}", seat.name)).unwrap();
+            let quote = verdict.verdict[start..].split('\u{201c}').nth(1).unwrap().split('\u{201d}').next().unwrap();
+            assert!(argument.contains(quote), "seed {seed}: {quote:?} is not from the {}", seat.name);
+        }
+        let ruled = heat::debate::issues::ruled_in(&text);
+        let ids: Vec<&str> = ruled.iter().map(|(id, _)| id.as_str()).collect();
+        assert_eq!(ids, ["L1", "O1"], "seed {seed}: every issue gets a status: {text}");
     }
 }
 

@@ -19,6 +19,8 @@ use serde_json::{Map, Value, json};
 
 use super::guard::text::content_words;
 use super::heat::Heat;
+use super::issues::Status;
+use super::state::{DebateState, Round};
 use super::verdict::{self, Verdict, VerdictError};
 
 /// Most candidate sentences offered per side: the grammar stays small.
@@ -44,22 +46,66 @@ const GIVEN_LEADS: [&str; 4] = [
     "The advocate's point fails because",
 ];
 
-/// The schema the embedded judge answers to for this round's arguments,
-/// or `None` when a side offers no sentence to choose (then the judge
-/// writes its verdict as every other judge does).
-pub fn schema(proposition: &str, advocate: &str, skeptic: &str, is_final: bool) -> Option<Value> {
-    let for_side = candidates(advocate);
-    let against = candidates(skeptic);
-    if for_side.is_empty() || against.is_empty() {
-        return None;
+/// A seat the embedded judge chooses a sentence from: the field its
+/// choice goes in (`advocate_best`), its name as prompts say it ("the
+/// advocate") and what it argued this round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seat<'a> {
+    pub field: String,
+    pub name: String,
+    pub argument: &'a str,
+}
+
+/// The seats of `state` the embedded judge chooses from in `round`, in
+/// seat order. Two sides keep the fields they always had (`advocate_best`,
+/// `skeptic_best`); other debaters' fields come from their names
+/// (`optimist_best`), or their seat's id where a name gives none.
+pub fn seats<'s>(state: &'s DebateState, round: &'s Round) -> Vec<Seat<'s>> {
+    let mut out: Vec<Seat<'s>> = Vec::new();
+    for &role in state.debaters() {
+        let name = state.seat_name(role);
+        let own = field_of(&name).filter(|f| !state.two_sides() && !out.iter().any(|s| &s.field == f));
+        let field = own.unwrap_or_else(|| format!("{}_best", role.key()));
+        out.push(Seat { field, name, argument: round.argument(role).unwrap_or_default() });
     }
+    out
+}
+
+/// `Logic critic` → `logic_critic_best`.
+fn field_of(name: &str) -> Option<String> {
+    let words: Vec<String> = name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    (!words.is_empty()).then(|| format!("{}_best", words.join("_")))
+}
+
+/// The schema the embedded judge answers to for this round's arguments,
+/// or `None` when a seat offers no sentence to choose (then the judge
+/// writes its verdict as every other judge does). `issues` are the ids of
+/// a review's issues, each to be given a status.
+pub fn schema(proposition: &str, seats: &[Seat<'_>], is_final: bool, issues: &[String]) -> Option<Value> {
     let mut properties = Map::new();
-    properties.insert("advocate_best".into(), json!({ "type": "string", "enum": for_side }));
-    properties.insert("skeptic_best".into(), json!({ "type": "string", "enum": against }));
+    for seat in seats {
+        let offered = candidates(seat.argument);
+        if offered.is_empty() {
+            return None;
+        }
+        properties.insert(seat.field.clone(), json!({ "type": "string", "enum": offered }));
+    }
     if !is_final {
         properties.insert(
             "next_question".into(),
             json!({ "type": "string", "pattern": question_pattern(proposition), "maxLength": MAX_TOPIC_CHARS }),
+        );
+    }
+    if !issues.is_empty() {
+        let each: Map<String, Value> =
+            issues.iter().map(|id| (id.clone(), json!({ "type": "string", "enum": Status::NAMES }))).collect();
+        properties.insert(
+            "issues".into(),
+            json!({ "type": "object", "properties": each, "required": issues, "additionalProperties": false }),
         );
     }
     let required: Vec<&String> = properties.keys().collect();
@@ -69,6 +115,21 @@ pub fn schema(proposition: &str, advocate: &str, skeptic: &str, is_final: bool) 
         "required": required,
         "additionalProperties": false
     }))
+}
+
+/// Most issues the embedded judge rules on in one answer: the grammar
+/// stays small, and the open ones come first.
+const MAX_ISSUES: usize = 10;
+
+/// The ids of the issues a review's embedded judge gives a status to: the
+/// open ones first, then the others, each once; none outside a review.
+pub fn issue_ids(state: &DebateState) -> Vec<String> {
+    if !state.tracks_issues() {
+        return Vec::new();
+    }
+    let mut rows = super::issues::board(state);
+    rows.sort_by_key(|row| row.status != Status::Open);
+    rows.into_iter().map(|row| row.issue.id).take(MAX_ISSUES).collect()
 }
 
 /// A question of one line that names at least one content word of the
@@ -95,28 +156,30 @@ fn question_pattern(proposition: &str) -> String {
 
 /// Whether a judge's answer is in this form (and not a written verdict).
 pub fn is_chosen(text: &str) -> bool {
-    text.contains("\"advocate_best\"")
+    text.contains("_best\"")
 }
 
 /// Reads a chosen verdict. `fallback_topic` stays the topic when the judge
 /// gave no question; `heat` is the measured one; `is_final` marks the final
-/// synthesis; `sides` are the two debaters' names as the format calls them
-/// ("advocate", "skeptic" in the duel).
+/// synthesis; `seats` are the fields chosen in and the seats' names.
 pub fn parse(
     text: &str,
     fallback_topic: &str,
     heat: Heat,
     is_final: bool,
-    sides: &[String; 2],
+    seats: &[Seat<'_>],
 ) -> Result<Verdict, VerdictError> {
     let map = verdict::parse_map(text)?;
-    let sentence = |field: &'static str| match map.get(field) {
-        Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.trim().to_string()),
-        Some(other) => Err(VerdictError::WrongType { field, detail: format!("expected a sentence, got {other}") }),
-        None => Err(VerdictError::WrongType { field, detail: "missing".into() }),
-    };
-    let advocate = sentence("advocate_best")?;
-    let skeptic = sentence("skeptic_best")?;
+    let mut points = Vec::with_capacity(seats.len());
+    for seat in seats {
+        let wrong = |detail: String| VerdictError::Choice { field: seat.field.clone(), detail };
+        let sentence = match map.get(&seat.field) {
+            Some(Value::String(s)) if !s.trim().is_empty() => s.trim().to_string(),
+            Some(other) => return Err(wrong(format!("expected a sentence, got {other}"))),
+            None => return Err(wrong("missing".into())),
+        };
+        points.push(format!("the {}'s \u{201c}{sentence}\u{201d}", seat.name));
+    }
     let topic = map
         .get("next_question")
         .and_then(Value::as_str)
@@ -125,9 +188,31 @@ pub fn parse(
         .unwrap_or(fallback_topic)
         .to_string();
     let scope = if is_final { "The debate's strongest points" } else { "This round's strongest points" };
-    let [pro, con] = sides;
-    let verdict = format!("{scope}: the {pro}'s \u{201c}{advocate}\u{201d} and the {con}'s \u{201c}{skeptic}\u{201d}");
+    let verdict = format!("{scope}: {}", listed(&points));
     Ok(Verdict { resolved: is_final, verdict, topic, heat, ..Verdict::default() })
+}
+
+/// `a`, `a and b`, `a, b and c`.
+pub fn listed(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// How far apart the seats' arguments are: the mean of [`distance`] over
+/// every pair (for two, their distance).
+pub fn spread(proposition: &str, arguments: &[&str]) -> f32 {
+    let mut total = 0.0;
+    let mut pairs = 0_u16;
+    for (i, a) in arguments.iter().enumerate() {
+        for b in &arguments[i + 1..] {
+            total += distance(proposition, a, b);
+            pairs += 1;
+        }
+    }
+    if pairs == 0 { 0.0 } else { total / f32::from(pairs) }
 }
 
 /// How far apart two arguments are, from 0 (they say the same) to 1
@@ -235,8 +320,16 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
-    fn duel() -> [String; 2] {
-        ["advocate".into(), "skeptic".into()]
+    fn seat<'a>(field: &str, name: &str, argument: &'a str) -> Seat<'a> {
+        Seat { field: field.into(), name: name.into(), argument }
+    }
+
+    fn duel_of<'a>(advocate: &'a str, skeptic: &'a str) -> Vec<Seat<'a>> {
+        vec![seat("advocate_best", "advocate", advocate), seat("skeptic_best", "skeptic", skeptic)]
+    }
+
+    fn duel() -> Vec<Seat<'static>> {
+        duel_of(ADVOCATE, SKEPTIC)
     }
 
     const PROPOSITION: &str = "Cities should ban cars";
@@ -273,15 +366,18 @@ mod tests {
 
     #[test]
     fn the_schema_offers_each_side_its_own_sentences_and_a_question_on_the_proposition() {
-        let chosen = schema(PROPOSITION, ADVOCATE, SKEPTIC, false).unwrap();
+        let chosen = schema(PROPOSITION, &duel(), false, &[]).unwrap();
         assert_eq!(chosen["properties"]["advocate_best"]["enum"].as_array().unwrap().len(), 2);
         assert_eq!(chosen["properties"]["skeptic_best"]["enum"][0], "Deliveries would cost more for small shops.");
         assert_eq!(chosen["required"].as_array().unwrap().len(), 3);
         let pattern = chosen["properties"]["next_question"]["pattern"].as_str().unwrap();
         assert!(pattern.contains(" ((?i:ban)|(?i:car)|(?i:citie))[a-z]{0,3}"), "{pattern}");
-        let last = schema(PROPOSITION, ADVOCATE, SKEPTIC, true).unwrap();
+        let last = schema(PROPOSITION, &duel(), true, &[]).unwrap();
         assert!(last["properties"].get("next_question").is_none(), "the synthesis asks no question");
-        assert!(schema(PROPOSITION, "", SKEPTIC, false).is_none(), "nothing to choose from the advocate");
+        assert!(
+            schema(PROPOSITION, &duel_of("", SKEPTIC), false, &[]).is_none(),
+            "nothing to choose from the advocate"
+        );
     }
 
     #[test]
@@ -311,7 +407,59 @@ mod tests {
     #[test]
     fn a_missing_choice_is_an_error_the_repair_can_name() {
         let err = parse(r#"{"skeptic_best":"B."}"#, "t", Heat::new(0.5), false, &duel()).unwrap_err();
-        assert!(err.to_string().contains("advocate_best"), "{err}");
+        assert_eq!(err.to_string(), "the field `advocate_best` has the wrong type: missing");
+    }
+
+    const OPTIMIST: &str = "Final answer: yes. Clean air saves lives in every city. Children walk to school.";
+    const REALIST: &str = "Final answer: partly. Deliveries need a morning window to reach the shops.";
+    const CRITIC: &str = "Final answer: no. The poorest drivers live furthest from the centre.";
+
+    fn panel() -> Vec<Seat<'static>> {
+        vec![
+            seat("optimist_best", "optimist", OPTIMIST),
+            seat("realist_best", "realist", REALIST),
+            seat("logic_critic_best", "logic critic", CRITIC),
+        ]
+    }
+
+    #[test]
+    fn three_free_seats_each_offer_their_own_sentences_and_issues_get_a_status_each() {
+        let chosen = schema(PROPOSITION, &panel(), false, &["L1".into(), "O2".into()]).unwrap();
+        let properties = chosen["properties"].as_object().unwrap();
+        assert_eq!(properties["optimist_best"]["enum"][0], "Clean air saves lives in every city.");
+        assert_eq!(properties["realist_best"]["enum"][0], "Deliveries need a morning window to reach the shops.");
+        assert_eq!(properties["logic_critic_best"]["enum"][0], "The poorest drivers live furthest from the centre.");
+        assert_eq!(chosen["required"].as_array().unwrap().len(), 5, "three seats, the question, the issues");
+        assert_eq!(properties["issues"]["required"], json!(["L1", "O2"]));
+        assert_eq!(properties["issues"]["properties"]["O2"]["enum"], json!(Status::NAMES));
+        let answer = r#"{"optimist_best":"Clean air saves lives in every city.","realist_best":"Deliveries need a morning window to reach the shops.","logic_critic_best":"The poorest drivers live furthest from the centre.","next_question":"Who pays when cars leave the centre?","issues":{"L1":"open","O2":"addressed"}}"#;
+        assert!(is_chosen(answer));
+        let verdict = parse(answer, PROPOSITION, Heat::new(0.8), false, &panel()).unwrap();
+        assert_eq!(
+            verdict.verdict,
+            "This round's strongest points: the optimist's \u{201c}Clean air saves lives in every city.\u{201d}, \
+             the realist's \u{201c}Deliveries need a morning window to reach the shops.\u{201d} and the logic \
+             critic's \u{201c}The poorest drivers live furthest from the centre.\u{201d}"
+        );
+        let err = parse(r#"{"optimist_best":"A.","realist_best":"B."}"#, "t", Heat::new(0.5), true, &panel());
+        assert_eq!(
+            err.map(|_| ()).map_err(|e| e.to_string()),
+            Err("the field `logic_critic_best` has the wrong type: missing".into())
+        );
+    }
+
+    #[test]
+    fn the_spread_of_three_is_the_mean_of_their_pairs() {
+        let pairs = [
+            distance(PROPOSITION, OPTIMIST, REALIST),
+            distance(PROPOSITION, OPTIMIST, CRITIC),
+            distance(PROPOSITION, REALIST, CRITIC),
+        ];
+        let mean = pairs.iter().sum::<f32>() / 3.0;
+        assert!((spread(PROPOSITION, &[OPTIMIST, REALIST, CRITIC]) - mean).abs() < 1e-6);
+        assert!((spread(PROPOSITION, &[ADVOCATE, SKEPTIC]) - distance(PROPOSITION, ADVOCATE, SKEPTIC)).abs() < 1e-6);
+        assert!(spread(PROPOSITION, &[ADVOCATE]).abs() < f32::EPSILON, "one seat is no spread");
+        assert_eq!(listed(&["a".into(), "b".into(), "c".into()]), "a, b and c");
     }
 
     #[test]

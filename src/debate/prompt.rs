@@ -365,10 +365,9 @@ pub fn judge_messages_as(
                 _ => "",
             };
             messages.push(ChatMessage::assistant(head(non_empty_str(&t.text), REPAIR_ECHO_CHARS)));
-            let form = if chosen && purpose.is_final() {
-                FINAL_CHOSEN_FIELDS
-            } else if chosen {
-                CHOSEN_FIELDS
+            let fields = chosen.then(|| chosen_fields(state, current, purpose.is_final()));
+            let form = if let Some(fields) = fields.as_deref() {
+                fields
             } else if state.scored() {
                 "{\"resolved\": …, \"verdict\": \"…\", \"ahead\": \"…\", \"conceded\": \"…\", \"topic\": \"…\", \"heat\": …, \"scores\": {\"advocate\": […], \"skeptic\": […]}}"
             } else {
@@ -480,16 +479,25 @@ fn source_checks(state: &DebateState, round: &Round) -> String {
     out
 }
 
-/// The fields of the chosen form's final synthesis (no next question).
-const FINAL_CHOSEN_FIELDS: &str =
-    "with advocate_best (the advocate's strongest sentence) and skeptic_best (the skeptic's strongest sentence)";
+/// The fields of the chosen form, as the judge is told them: each seat's
+/// strongest sentence, the next question (not in the final synthesis) and,
+/// in a review, each issue's status.
+fn chosen_fields(state: &DebateState, round: &Round, is_final: bool) -> String {
+    let mut fields: Vec<String> = extractive::seats(state, round)
+        .into_iter()
+        .map(|seat| format!("{} (the {}'s strongest sentence)", seat.field, seat.name))
+        .collect();
+    if !is_final {
+        fields
+            .push("next_question (one short question about the proposition that the next round should answer)".into());
+    }
+    if !extractive::issue_ids(state).is_empty() {
+        fields.push("issues (each issue's status: open, addressed, rejected or deferred)".into());
+    }
+    format!("with {}", extractive::listed(&fields))
+}
 
-/// The fields of the chosen form, as the judge is told them.
-const CHOSEN_FIELDS: &str = "with advocate_best (the advocate's strongest sentence), skeptic_best (the \
-    skeptic's strongest sentence) and next_question (one short question about the proposition that the next \
-    round should answer)";
-
-/// The judge's round prompt in the chosen form: the two arguments laid out
+/// The judge's round prompt in the chosen form: the arguments laid out
 /// plainly, then what to choose.
 fn chosen_judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> String {
     let mut out = format!("Proposition: {}\nRound {} of {}.", state.topic, round.number + 1, state.max_rounds);
@@ -501,21 +509,26 @@ fn chosen_judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose)
     {
         out.push_str(&format!("\nThe person running the debate asks you to consider: {note}"));
     }
-    for role in Role::DEBATERS {
+    for &role in state.debaters() {
         out.push_str(&format!(
             "\n\nThe {} argued:\n\"\"\"\n{}\n\"\"\"",
             state.seat_name(role),
             read_argument(round, role)
         ));
     }
+    let issues = extractive::issue_ids(state);
+    if !issues.is_empty() {
+        let rows: Vec<super::issues::Row> =
+            super::issues::board(state).into_iter().filter(|r| issues.contains(&r.issue.id)).collect();
+        out.push_str(&format!("\n\nThe issues raised, with their status so far:\n{}", super::issues::listed(&rows)));
+    }
+    let fields = chosen_fields(state, round, purpose.is_final());
     if purpose.is_final() {
         let why =
             if state.force_requested { " The person running the debate has asked for a resolution now." } else { "" };
-        out.push_str(&format!(
-            "\n\nThis is the final synthesis.{why} Answer with the JSON object {FINAL_CHOSEN_FIELDS}."
-        ));
+        out.push_str(&format!("\n\nThis is the final synthesis.{why} Answer with the JSON object {fields}."));
     } else {
-        out.push_str(&format!("\n\nAnswer with the JSON object {CHOSEN_FIELDS}."));
+        out.push_str(&format!("\n\nAnswer with the JSON object {fields}."));
     }
     out
 }

@@ -92,6 +92,10 @@ pub enum VerdictError {
     MissingVerdict,
     #[error("the field `{field}` has the wrong type: {detail}")]
     WrongType { field: &'static str, detail: String },
+    /// A field the embedded judge's chosen form asks for, by its name
+    /// (`optimist_best`).
+    #[error("the field `{field}` has the wrong type: {detail}")]
+    Choice { field: String, detail: String },
 }
 
 /// Parses a judge's answer. `fallback_topic` and `fallback_heat` fill in

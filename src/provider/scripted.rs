@@ -101,6 +101,7 @@ pub struct ScriptedModel {
     pulled: Arc<AtomicUsize>,
     context: Option<u32>,
     pauses_in_place: bool,
+    embedded: bool,
 }
 
 impl ScriptedModel {
@@ -115,6 +116,7 @@ impl ScriptedModel {
             pulled: Arc::new(AtomicUsize::new(0)),
             context: None,
             pauses_in_place: false,
+            embedded: false,
         }
     }
 
@@ -122,6 +124,15 @@ impl ScriptedModel {
     /// (the embedded one; see `ChatModel::pauses_in_place`).
     #[must_use]
     pub fn pausing_in_place(mut self) -> Self {
+        self.pauses_in_place = true;
+        self
+    }
+
+    /// Plays the embedded model: its judge answers in the chosen form
+    /// (`debate::extractive`) and it waits where it is while not polled.
+    #[must_use]
+    pub fn playing_embedded(mut self) -> Self {
+        self.embedded = true;
         self.pauses_in_place = true;
         self
     }
@@ -169,6 +180,10 @@ impl ChatModel for ScriptedModel {
 
     fn pauses_in_place(&self) -> bool {
         self.pauses_in_place
+    }
+
+    fn is_embedded(&self) -> bool {
+        self.embedded
     }
 
     fn stream(&self, request: ChatRequest) -> ChunkStream {

@@ -429,14 +429,13 @@ impl Engine {
     /// arguments instead of writing (`extractive`). `None` for every other
     /// judge, and when an argument offers no sentence to choose.
     fn chosen_schema(&self, round: u32, purpose: TurnPurpose) -> Option<ResponseSchema> {
-        // The chosen form picks each side's best sentence: free debaters have no sides.
-        if !self.setup.role(Role::Judge).model.is_embedded() || !self.state.two_sides() {
+        if !self.setup.role(Role::Judge).model.is_embedded() {
             return None;
         }
         let current = self.state.rounds.iter().find(|r| r.number == round)?;
-        let argument = |role| current.argument(role).unwrap_or_default();
-        let (advocate, skeptic) = (argument(Role::Advocate), argument(Role::Skeptic));
-        let schema = extractive::schema(&self.state.topic, advocate, skeptic, purpose.is_final())?;
+        let seats = extractive::seats(&self.state, current);
+        let issues = extractive::issue_ids(&self.state);
+        let schema = extractive::schema(&self.state.topic, &seats, purpose.is_final(), &issues)?;
         Some(ResponseSchema::new("verdict", schema))
     }
 

@@ -3,10 +3,10 @@
 //! on ending early applied; or why it could not be used.
 
 use super::Engine;
-use crate::debate::event::{DebateEvent, Role, TurnPurpose};
-use crate::debate::extractive;
+use crate::debate::event::{DebateEvent, TurnPurpose};
 use crate::debate::guard::turn::{self as guard, SentPrompt, VerdictOutcome};
 use crate::debate::verdict::{self, Verdict};
+use crate::debate::{extractive, vote};
 
 impl Engine {
     /// Reads the judge's answer for `round` into a verdict, or says why it
@@ -41,14 +41,24 @@ impl Engine {
             },
         );
         let chosen = extractive::is_chosen(text);
-        let parsed = if chosen {
-            let current = self.state.rounds.iter().find(|r| r.number == round);
-            let argument = |role| current.and_then(|r| r.argument(role)).unwrap_or_default();
-            let apart = extractive::distance(&self.state.topic, argument(Role::Advocate), argument(Role::Skeptic));
-            let sides = self.state.side_names();
-            extractive::parse(text, &topic, extractive::heat_for(apart), purpose.is_final(), &sides)
-        } else {
-            verdict::parse(text, &topic, heat)
+        let current = self.state.rounds.iter().find(|r| r.number == round);
+        let parsed = match current.filter(|_| chosen) {
+            Some(current) => {
+                let seats = extractive::seats(&self.state, current);
+                let arguments: Vec<&str> = seats.iter().map(|s| s.argument).collect();
+                let apart = extractive::spread(&self.state.topic, &arguments);
+                let chosen = extractive::parse(text, &topic, extractive::heat_for(apart), purpose.is_final(), &seats);
+                // Free seats' synthesis ends with where their final answers stand.
+                chosen.map(|mut verdict| {
+                    let tally = vote::of_round(&self.state, round).filter(|_| self.state.final_answers());
+                    if let Some(tally) = tally.filter(|_| purpose.is_final()) {
+                        let stand = vote::describe(&self.state, &tally);
+                        verdict.verdict.push_str(&format!(". Their final answers: {stand}"));
+                    }
+                    verdict
+                })
+            }
+            None => verdict::parse(text, &topic, heat),
         };
         let verdict = parsed.map_err(|e| e.to_string())?;
         match guard::verdict(&self.state, round, purpose, sent, verdict, !chosen) {

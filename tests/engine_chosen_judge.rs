@@ -1,0 +1,161 @@
+//! The embedded judge's chosen form beyond two sides: a `panel`'s judge on
+//! the embedded model picks each panelist's strongest sentence (a field per
+//! seat, named as the format names it), the heat follows how far apart the
+//! panelists are, and the synthesis ends with where their final answers
+//! stand; a `review`'s embedded judge gives every issue on the board a
+//! status from a closed list, and the board takes it.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
+use heat::debate::format::FormatRecord;
+use heat::debate::issues::{self, Status};
+use heat::debate::prompt::Prompts;
+use heat::debate::{DebateEvent, DebateState, Heat, Outcome, Role, extractive};
+use heat::format::{Format, Origin};
+use heat::provider::ChatModel;
+use heat::provider::retry::RetryPolicy;
+use heat::provider::scripted::{Reply, ScriptedModel};
+
+fn builtin(name: &str, text: &str) -> FormatRecord {
+    Format::parse(name, text, &Origin::BuiltIn).unwrap().record
+}
+
+fn setup(debaters: &[Arc<ScriptedModel>], judge: &Arc<ScriptedModel>) -> EngineSetup {
+    let role = |m: &Arc<ScriptedModel>| RoleSetup::new(Arc::clone(m) as Arc<dyn ChatModel>, "m", 512);
+    let setups: Vec<RoleSetup> = debaters.iter().map(role).collect();
+    EngineSetup {
+        roles: engine::seat_roles(&setups, &role(judge)),
+        prompts: Prompts::default(),
+        retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
+        judge_temperature: 0.2,
+        seed: None,
+        swap_check: false,
+        judges: None,
+    }
+}
+
+fn spec(topic: &str, format: FormatRecord, max_rounds: u32) -> DebateSpec {
+    DebateSpec {
+        topic: topic.into(),
+        max_rounds,
+        initial_heat: Heat::new(0.9),
+        grounding: Grounding::default(),
+        format: Some(format),
+    }
+}
+
+async fn drain(mut handle: DebateHandle) -> (Vec<DebateEvent>, DebateState) {
+    let mut events = Vec::new();
+    while let Some(e) = handle.next_event().await {
+        events.push(e);
+    }
+    let state = handle.join().await;
+    assert_eq!(DebateState::from_events(&events), state, "the fold of the events is the engine's state");
+    (events, state)
+}
+
+fn speaker(replies: &[String]) -> Arc<ScriptedModel> {
+    let replies: Vec<Reply> = replies.iter().map(|r| Reply::text(r)).collect();
+    Arc::new(ScriptedModel::new(replies.clone(), replies.last().cloned().unwrap()))
+}
+
+const CARS: &str = "Should cities ban cars from their centres?";
+
+#[tokio::test]
+async fn a_panels_embedded_judge_picks_a_sentence_from_each_panelist_and_sums_up_their_answers() {
+    let said = [
+        [
+            "Clean air saves lives in every crowded city.\nFinal answer: ban them now.",
+            "Parks can take the place of car parks.\nFinal answer: ban them now.",
+        ],
+        [
+            "Deliveries need a morning window to reach the shops.\nFinal answer: ban them slowly.",
+            "Buses fill the gap once the lanes are free.\nFinal answer: ban them now.",
+        ],
+        [
+            "The poorest drivers live furthest from the centre.\nFinal answer: do not ban them.",
+            "Night workers have no bus home after midnight.\nFinal answer: do not ban them.",
+        ],
+    ];
+    let debaters: Vec<Arc<ScriptedModel>> = said.iter().map(|s| speaker(&s.map(String::from))).collect();
+    let round_one = r#"{"optimist_best": "Clean air saves lives in every crowded city.", "realist_best": "Deliveries need a morning window to reach the shops.", "critic_best": "The poorest drivers live furthest from the centre.", "next_question": "How should deliveries reach shops without cars?"}"#;
+    let last = r#"{"optimist_best": "Parks can take the place of car parks.", "realist_best": "Buses fill the gap once the lanes are free.", "critic_best": "Night workers have no bus home after midnight."}"#;
+    let replies = [Reply::text(round_one), Reply::text(last)];
+    let judge = Arc::new(ScriptedModel::new(replies, Reply::text(last)).playing_embedded());
+    let (_, state) = drain(engine::start(setup(&debaters, &judge), spec(CARS, builtin_panel(), 2))).await;
+
+    let asked = judge.requests();
+    assert_eq!(asked.len(), 2, "a verdict on round 1, the synthesis on round 2: {:?}", state.finish);
+    let schema = &asked[0].response_schema.as_ref().unwrap().schema;
+    let fields: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+    assert_eq!(fields, ["optimist_best", "realist_best", "critic_best", "next_question"]);
+    assert_eq!(schema["properties"]["realist_best"]["enum"][0], "Deliveries need a morning window to reach the shops.");
+    let prompt = &asked[0].messages.last().unwrap().content;
+    assert!(prompt.contains("The critic argued:"), "{prompt}");
+    assert!(prompt.contains("optimist_best (the optimist's strongest sentence), realist_best (the realist's strongest sentence), critic_best (the critic's strongest sentence) and next_question"), "{prompt}");
+    let final_schema = &asked[1].response_schema.as_ref().unwrap().schema;
+    assert!(final_schema["properties"].get("next_question").is_none(), "the synthesis asks no question");
+
+    let verdict = state.rounds[0].verdict().unwrap();
+    assert_eq!(
+        verdict.verdict,
+        "This round's strongest points: the optimist's \u{201c}Clean air saves lives in every crowded city.\u{201d}, \
+         the realist's \u{201c}Deliveries need a morning window to reach the shops.\u{201d} and the critic's \
+         \u{201c}The poorest drivers live furthest from the centre.\u{201d}"
+    );
+    assert_eq!(state.rounds[1].topic, "How should deliveries reach shops without cars?");
+    // The heat is measured from how far apart the three arguments are, not given by the model.
+    let arguments: Vec<&str> = said.iter().map(|s| s[0]).collect();
+    let measured = extractive::heat_for(extractive::spread(CARS, &arguments));
+    assert_eq!(state.rounds[1].heat, measured);
+    let finish = state.finish.unwrap();
+    assert_eq!(finish.outcome, Outcome::MaxRounds);
+    let synthesis = finish.synthesis.unwrap();
+    assert!(synthesis.starts_with("The debate's strongest points: the optimist's"), "{synthesis}");
+    assert!(
+        synthesis.ends_with(
+            ". Their final answers: \"ban them now.\" 2–1 (Optimist, Realist); minority: Critic \"do not ban them.\""
+        ),
+        "{synthesis}"
+    );
+}
+
+fn builtin_panel() -> FormatRecord {
+    builtin("panel", include_str!("../assets/formats/panel.toml"))
+}
+
+#[tokio::test]
+async fn a_reviews_embedded_judge_gives_each_issue_a_status_and_the_board_takes_it() {
+    let defender = speaker(&[
+        "The plan closes the old town to private cars from next spring. Vans may enter before ten each morning.".into(),
+    ]);
+    let logic = speaker(&[
+        "The plan never says who checks the permits at the gates.\nISSUE L1 [high] No one enforces the permits — evidence: the plan names no agency.".into(),
+    ]);
+    let ops = speaker(&[
+        "The morning window will jam the ring road with vans.\nISSUE O1 [medium] Vans queue at the gates — evidence: one window for every delivery.".into(),
+    ]);
+    let answer = r#"{"defender_best": "Vans may enter before ten each morning.", "logic_critic_best": "The plan never says who checks the permits at the gates.", "ops_critic_best": "The morning window will jam the ring road with vans.", "issues": {"L1": "open", "O1": "rejected"}}"#;
+    let judge = Arc::new(ScriptedModel::new([Reply::text(answer)], Reply::text(answer)).playing_embedded());
+    let review = builtin("review", include_str!("../assets/formats/review.toml"));
+    let topic = "Close the old town to cars";
+    let (_, state) = drain(engine::start(setup(&[defender, logic, ops], &judge), spec(topic, review, 1))).await;
+
+    let asked = judge.requests();
+    let schema = &asked[0].response_schema.as_ref().unwrap().schema;
+    assert_eq!(schema["properties"]["issues"]["required"], serde_json::json!(["L1", "O1"]));
+    assert_eq!(schema["properties"]["issues"]["properties"]["L1"]["enum"], serde_json::json!(Status::NAMES));
+    let prompt = &asked[0].messages.last().unwrap().content;
+    assert!(
+        prompt.contains("- L1 [high] No one enforces the permits (evidence: the plan names no agency.): open"),
+        "{prompt}"
+    );
+    assert!(prompt.contains("and issues (each issue's status: open, addressed, rejected or deferred)"), "{prompt}");
+    let board = issues::board(&state);
+    let statuses: Vec<(&str, Status, Role)> = board.iter().map(|r| (r.issue.id.as_str(), r.status, r.by)).collect();
+    assert_eq!(statuses, [("L1", Status::Open, Role::Skeptic), ("O1", Status::Rejected, Role::Third)]);
+    let verdict = state.rounds[0].verdict().unwrap();
+    assert!(verdict.verdict.contains("the logic critic's \u{201c}The plan never says"), "{}", verdict.verdict);
+}
