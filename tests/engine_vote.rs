@@ -374,3 +374,27 @@ async fn pause_holds_every_seat_of_a_four_seat_vote_until_resumed() {
     assert_eq!(done, 4, "all four seats answer round 2 after the resume");
     assert_eq!(state.finish.map(|f| f.outcome), Some(Outcome::MaxRounds));
 }
+
+#[tokio::test]
+async fn a_debater_that_fails_for_good_sits_the_round_out_and_is_asked_again_the_next() {
+    let mut models = three([&["four days", "four days"], &["four days", "four days"], &["-", "four days"]]);
+    let failure = || Reply::fail(heat::provider::ProviderError::Auth { status: 401, message: "revoked key".into() });
+    let last = Reply::text(&argument("Contrarian", 2, 1, "four days"));
+    models[2] = Arc::new(ScriptedModel::new([failure(), last.clone()], last));
+    let (events, state) = drain(engine::start(setup(&models), spec(format(3), 3))).await;
+    let notices: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            DebateEvent::Notice { message } => Some(message.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(notices, ["the contrarian sits round 1 out; the other debaters go on"]);
+    let first = vote::of_round(&state, 0).unwrap();
+    assert_eq!(first.silent, [Role::Third], "the failed seat is silent in the tally");
+    assert!(!first.converged(), "two of three agreeing is not all agreeing");
+    assert_eq!(models[2].requests().len(), 2, "asked again in round 2");
+    assert_eq!(state.rounds[1].heat, vote::next_heat(Heat::new(0.9), 0.5), "two of three agreed");
+    let finish = state.finish.unwrap();
+    assert_eq!(finish.outcome, Outcome::Converged, "all three agree in round 2");
+}

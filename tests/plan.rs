@@ -710,12 +710,91 @@ fn a_vote_ends_converged_at_the_vote_or_when_forced() {
 }
 
 #[test]
-fn a_vote_debater_that_fails_for_good_ends_it_named_by_its_label() {
+fn a_vote_debater_that_fails_for_good_sits_the_round_out_while_two_others_answer() {
+    let failing = |log: Log| {
+        log.round(0)
+            .starts(0, Role::Third, TurnPurpose::Argue)
+            .fails(0, Role::Third, "HTTP 500")
+            .starts(0, Role::Advocate, TurnPurpose::Argue)
+            .starts(0, Role::Skeptic, TurnPurpose::Argue)
+    };
+    let waiting = failing(vote_debate(3));
+    assert_eq!(waiting.plan(&[Role::Advocate, Role::Skeptic]), Vec::<Step>::new(), "the others are waited for");
+    let answered = |log: Log| {
+        let text = |role: Role| format!("The {} reasons.\nFinal answer: four days", role.key());
+        log.completes(0, Role::Advocate, &text(Role::Advocate)).completes(0, Role::Skeptic, &text(Role::Skeptic))
+    };
+    // Two of three agree, the third is silent: halfway to the floor, and the contrarian is asked again next round.
+    assert_eq!(answered(failing(vote_debate(3))).plan(&[]), [start_round(1, PROPOSITION, 0.5, &[])]);
+    let said = "The vote: \"four days\" 2–1 (Analyst, Pragmatist); no final answer: Contrarian.";
+    assert_eq!(answered(failing(vote_debate(1))).plan(&[]), [finish(Outcome::MaxRounds, Some(said))]);
+    let state = answered(failing(vote_debate(3))).state();
+    assert_eq!(heat::debate::plan::sitting_out(&state, &state.rounds[0]), [Role::Third]);
+}
+
+#[test]
+fn a_vote_with_one_answer_left_ends_failed_naming_the_first_seat_that_failed() {
     let log = vote_debate(3)
+        .round(0)
+        .starts(0, Role::Skeptic, TurnPurpose::Argue)
+        .fails(0, Role::Skeptic, "HTTP 500")
+        .starts(0, Role::Third, TurnPurpose::Argue)
+        .fails(0, Role::Third, "HTTP 502")
+        .starts(0, Role::Advocate, TurnPurpose::Argue);
+    let failed = finish(Outcome::Failed("the pragmatist could not answer: HTTP 500".into()), None);
+    assert_eq!(log.plan(&[Role::Advocate]), [failed], "one debater left cannot make a round");
+}
+
+/// A `review` debate: a defender (for) against two critics (against).
+fn review_debate() -> Log {
+    let format = heat::format::Catalog::load(None).find("review").expect("review is built in").record.clone();
+    debate(3).then(DebateEvent::Formatted { format: Box::new(format) })
+}
+
+#[test]
+fn a_review_goes_on_without_a_failed_critic_but_not_without_its_defender() {
+    let critic_out = review_debate().round(0).argues(0, Role::Advocate).argues(0, Role::Skeptic).starts(
+        0,
+        Role::Third,
+        TurnPurpose::Argue,
+    );
+    let critic_out = critic_out.fails(0, Role::Third, "HTTP 500");
+    assert_eq!(
+        critic_out.plan(&[]),
+        [start(0, Role::Judge, TurnPurpose::Judge)],
+        "the other critic still argues against"
+    );
+    let defender_out = review_debate()
+        .round(0)
+        .starts(0, Role::Advocate, TurnPurpose::Argue)
+        .fails(0, Role::Advocate, "HTTP 500")
+        .starts(0, Role::Skeptic, TurnPurpose::Argue);
+    let failed = finish(Outcome::Failed("the defender could not answer: HTTP 500".into()), None);
+    assert_eq!(defender_out.plan(&[Role::Skeptic]), [failed], "no one is left to defend the proposal");
+}
+
+#[test]
+fn a_resumed_review_asks_its_failed_judge_again_not_the_critic_who_sat_the_round_out() {
+    let log = review_debate()
         .round(0)
         .argues(0, Role::Advocate)
         .argues(0, Role::Skeptic)
         .starts(0, Role::Third, TurnPurpose::Argue)
-        .fails(0, Role::Third, "HTTP 500");
-    assert_eq!(log.plan(&[]), [finish(Outcome::Failed("the contrarian could not answer: HTTP 500".into()), None)]);
+        .fails(0, Role::Third, "HTTP 500")
+        .starts(0, Role::Judge, TurnPurpose::Judge)
+        .fails(0, Role::Judge, "HTTP 500")
+        .then(DebateEvent::Finished { outcome: Outcome::Failed("the judge could not answer".into()), synthesis: None })
+        .then(DebateEvent::Reopened);
+    assert_eq!(log.plan(&[]), [start(0, Role::Judge, TurnPurpose::Judge)]);
+    let unjudged = review_debate()
+        .round(0)
+        .argues(0, Role::Advocate)
+        .starts(0, Role::Skeptic, TurnPurpose::Argue)
+        .fails(0, Role::Skeptic, "HTTP 500")
+        .starts(0, Role::Third, TurnPurpose::Argue)
+        .fails(0, Role::Third, "HTTP 502")
+        .then(DebateEvent::Finished { outcome: Outcome::Failed("x".into()), synthesis: None })
+        .then(DebateEvent::Reopened);
+    let again = [start(0, Role::Skeptic, TurnPurpose::Argue), start(0, Role::Third, TurnPurpose::Argue)];
+    assert_eq!(unjudged.plan(&[]), again, "a round no judge took up asks its failed debaters again");
 }

@@ -20,7 +20,8 @@ use serde_json::{Map, Value, json};
 use super::guard::text::content_words;
 use super::heat::Heat;
 use super::issues::Status;
-use super::state::{DebateState, Round};
+use super::seat::Side;
+use super::state::{DebateState, Round, TurnStatus};
 use super::verdict::{self, Verdict, VerdictError};
 
 /// Most candidate sentences offered per side: the grammar stays small.
@@ -63,6 +64,10 @@ pub struct Seat<'a> {
 pub fn seats<'s>(state: &'s DebateState, round: &'s Round) -> Vec<Seat<'s>> {
     let mut out: Vec<Seat<'s>> = Vec::new();
     for &role in state.debaters() {
+        // A seat that sat the round out (its turn failed) offers nothing to choose.
+        if round.turn(role).is_some_and(|t| matches!(t.status, TurnStatus::Failed { .. })) {
+            continue;
+        }
         let name = state.seat_name(role);
         let own = field_of(&name).filter(|f| !state.two_sides() && !out.iter().any(|s| &s.field == f));
         let field = own.unwrap_or_else(|| format!("{}_best", role.key()));
@@ -263,6 +268,13 @@ pub fn main_point(argument: &str) -> Option<String> {
     Some(point)
 }
 
+/// The instructions a debater's prompt gives it, which a tiny model says
+/// again as if they were its own.
+fn given_sentences() -> impl Iterator<Item = &'static str> {
+    let sides = [Side::For, Side::Against, Side::Free].into_iter().filter_map(Side::instruction);
+    sides.chain([super::prompt::ANSWER_THAT_POINT, super::prompt::WEIGH_THOSE_POINTS])
+}
+
 /// The sentences of an argument a judge may pick: whole sentences of a
 /// sensible length, without the side's given opening claim, first ones
 /// first, each once.
@@ -271,6 +283,8 @@ fn candidates(argument: &str) -> Vec<String> {
     for sentence in sentences(argument) {
         let words = sentence.split_whitespace().count();
         let is_claim = sentence.starts_with("I agree that") || sentence.starts_with("I disagree that");
+        // A sentence of the seat's own prompt, said again, is not a point it made.
+        let is_given = given_sentences().any(|given| given.eq_ignore_ascii_case(&sentence));
         // A run-on sentence is quoted up to its word limit, marked as cut.
         let sentence = if words > MAX_WORDS {
             let head: Vec<&str> = sentence.split_whitespace().take(MAX_WORDS).collect();
@@ -278,7 +292,7 @@ fn candidates(argument: &str) -> Vec<String> {
         } else {
             sentence
         };
-        if words >= MIN_WORDS && !is_claim && !out.contains(&sentence) {
+        if words >= MIN_WORDS && !is_claim && !is_given && !out.contains(&sentence) {
             out.push(sentence);
         }
         if out.len() == MAX_CANDIDATES {
@@ -353,6 +367,12 @@ mod tests {
             "a short sentence and the cut-off tail are left out"
         );
         assert_eq!(main_point(ADVOCATE).unwrap(), "Streets become safer for children.");
+    }
+
+    #[test]
+    fn the_prompts_own_instructions_said_again_are_not_offered() {
+        let echo = "Weigh those points first. Give your own best answer to this question, with your reasons. Buses fill the gap once the lanes are free.";
+        assert_eq!(candidates(echo), ["Buses fill the gap once the lanes are free."]);
     }
 
     #[test]

@@ -6,6 +6,7 @@ use super::event::{Outcome, Role, TurnPurpose};
 use super::extractive;
 use super::heat::Heat;
 use super::panel;
+use super::seat::Side;
 use super::state::{DebateState, Round, Turn, TurnStatus, VerdictStatus};
 use super::swap::SwapCheck;
 use super::vote;
@@ -82,9 +83,11 @@ pub fn next_steps_with(state: &DebateState, in_flight: &[Role], options: Options
             Some(t) if t.is_settled() => {}
             Some(t) if t.is_open() && in_flight.contains(&role) => debaters_settled = false,
             Some(t) if matches!(t.status, TurnStatus::Failed { .. }) => {
-                // A format's seat is named as the format names it ("the logic critic"), not by its log name.
-                let name = if state.format.is_some() { state.seat_name(role) } else { role.key().into() };
-                return vec![failed(&name, &t.status)];
+                if !goes_on_without_failed(state, round) {
+                    // A format's seat is named as the format names it ("the logic critic"), not by its log name.
+                    let name = if state.format.is_some() { state.seat_name(role) } else { role.key().into() };
+                    return vec![failed(&name, &t.status)];
+                }
             }
             // Not started, or left open by an interrupted process.
             _ => {
@@ -100,6 +103,34 @@ pub fn next_steps_with(state: &DebateState, in_flight: &[Role], options: Options
         return vote_steps(state, round);
     }
     judge_steps(state, round, in_flight, options)
+}
+
+/// Whether `round` can go on without its debaters whose turn failed for
+/// good, each sitting the round out: a format of three debaters or more,
+/// where at least two have answered or may still answer, and each side
+/// that sits (for, against) keeps one of them. A duel's failed debater
+/// still ends the debate.
+pub fn goes_on_without_failed(state: &DebateState, round: &Round) -> bool {
+    let debaters = state.debaters();
+    if debaters.len() < 3 {
+        return false;
+    }
+    let failed = |role: Role| round.turn(role).is_some_and(|t| matches!(t.status, TurnStatus::Failed { .. }));
+    let left: Vec<Role> = debaters.iter().copied().filter(|&r| !failed(r)).collect();
+    let sides = [Side::For, Side::Against];
+    let side_kept =
+        |side: Side| debaters.iter().all(|&r| state.side(r) != side) || left.iter().any(|&r| state.side(r) == side);
+    left.len() >= 2 && sides.into_iter().all(side_kept)
+}
+
+/// The debaters of `round` who sit it out: their turn failed for good and
+/// the round went on without them ([`goes_on_without_failed`]).
+pub fn sitting_out(state: &DebateState, round: &Round) -> Vec<Role> {
+    if !goes_on_without_failed(state, round) {
+        return Vec::new();
+    }
+    let failed = |role: &&Role| round.turn(**role).is_some_and(|t| matches!(t.status, TurnStatus::Failed { .. }));
+    state.debaters().iter().filter(failed).copied().collect()
 }
 
 /// What follows a round with no judge: the final answers decide. All

@@ -139,6 +139,11 @@ pub fn debater_messages(state: &DebateState, role: Role, round: u32, brief: bool
     messages
 }
 
+/// What a tiny model's brief prompt asks it to do with one other seat's
+/// point, or with several.
+pub const ANSWER_THAT_POINT: &str = "Answer that point first.";
+pub const WEIGH_THOSE_POINTS: &str = "Weigh those points first.";
+
 fn brief_debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
     let mut out = control_line(round.heat.get());
     out.push_str(&format!("\n\nProposition: {}\n", state.topic));
@@ -167,9 +172,9 @@ fn brief_debater_prompt(state: &DebateState, role: Role, round: &Round) -> Strin
     }
     let side = state.side(role).instruction().unwrap_or_default();
     let reply = match points.len() {
-        0 => "",
-        1 => " Answer that point first.",
-        _ => " Weigh those points first.",
+        0 => String::new(),
+        1 => format!(" {ANSWER_THAT_POINT}"),
+        _ => format!(" {WEIGH_THOSE_POINTS}"),
     };
     out.push_str(&format!("Round {} of {}. {side}{reply}", round.number + 1, state.max_rounds));
     out.push_str(&format_instructions(state, round.number));
@@ -536,7 +541,10 @@ fn chosen_judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose)
 /// A settled argument as another role reads it, marked where it stopped at
 /// the token limit (so the judge does not take a cut for a conclusion).
 pub(super) fn read_argument(round: &Round, role: Role) -> String {
-    let Some(turn) = round.turn(role).filter(|t| t.is_settled()) else { return "(no argument)".into() };
+    let Some(turn) = round.turn(role).filter(|t| t.is_settled()) else {
+        let failed = round.turn(role).is_some_and(|t| matches!(t.status, super::state::TurnStatus::Failed { .. }));
+        return if failed { "(no argument: it sat this round out)" } else { "(no argument)" }.into();
+    };
     let text = non_empty_str(&turn.text).trim();
     match turn.truncated_at {
         Some(tokens) => format!("{text} [cut off here: the argument reached its limit of {tokens} tokens]"),

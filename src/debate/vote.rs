@@ -8,7 +8,7 @@
 use super::event::Role;
 use super::guard::text::{stem, words};
 use super::heat::Heat;
-use super::state::{DebateState, Round};
+use super::state::{DebateState, Round, TurnStatus};
 
 /// The longest final answer kept, in characters: a line, not a speech.
 const ANSWER_CHARS: usize = 200;
@@ -81,12 +81,13 @@ pub struct Tally {
 
 impl Tally {
     /// The answers of `debaters` in `round`; `None` until every one of
-    /// them has settled its turn.
+    /// them has settled its turn or failed (a failed turn is silent).
     pub fn of_round(round: &Round, debaters: &[Role], threshold: u32) -> Option<Tally> {
         let mut tally = Tally { groups: Vec::new(), silent: Vec::new(), debaters: debaters.len() };
         for &seat in debaters {
-            let turn = round.turn(seat).filter(|t| t.is_settled())?;
-            let Some(answer) = final_answer(&turn.text) else {
+            let turn = round.turn(seat).filter(|t| t.is_settled() || matches!(t.status, TurnStatus::Failed { .. }))?;
+            let answer = turn.is_settled().then(|| final_answer(&turn.text)).flatten();
+            let Some(answer) = answer else {
                 tally.silent.push(seat);
                 continue;
             };

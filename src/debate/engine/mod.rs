@@ -134,6 +134,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 3]
         swap: None,
         votes: HashMap::new(),
         judge_setups: HashMap::new(),
+        sat_out: HashSet::new(),
     };
     // What endpoints taught an earlier run of this debate still holds.
     for (endpoint, adaptation) in &engine.state.adaptations {
@@ -199,6 +200,8 @@ struct Engine {
     votes: HashMap<u32, panel_vote::VoteFlight>,
     /// The set-ups of panel judges on providers of their own, by judge number.
     judge_setups: HashMap<u32, RoleSetup>,
+    /// The debaters already said to sit a round out, by round.
+    sat_out: HashSet<(u32, Role)>,
 }
 
 /// The runtime's clock (a test that pauses time sees its own).
@@ -252,6 +255,7 @@ impl Engine {
     /// Performs every step the planner asks for until it asks for none.
     fn advance(&mut self) {
         loop {
+            self.announce_sitting_out();
             let in_flight: Vec<Role> = self.in_flight.keys().copied().collect();
             let options = plan::Options {
                 swap_check: self.setup.swap_check,
@@ -287,6 +291,23 @@ impl Engine {
                     }
                 }
             }
+        }
+    }
+
+    /// Says once which debaters of the current round sit it out: their
+    /// turn failed for good, and the others go on without them.
+    fn announce_sitting_out(&mut self) {
+        let Some(round) = self.state.current_round() else { return };
+        let number = round.number;
+        let out: Vec<Role> = plan::sitting_out(&self.state, round)
+            .into_iter()
+            .filter(|&role| !self.sat_out.contains(&(number, role)))
+            .collect();
+        for role in out {
+            self.sat_out.insert((number, role));
+            let name = self.state.seat_name(role);
+            let message = format!("the {name} sits round {} out; the other debaters go on", number + 1);
+            self.emit(DebateEvent::Notice { message });
         }
     }
 

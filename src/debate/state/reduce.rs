@@ -180,7 +180,11 @@ impl DebateState {
                 }
                 let panel = self.judges() > 1;
                 if let Some(round) = self.rounds.last_mut() {
-                    round.turns.retain(|t| !matches!(t.status, TurnStatus::Failed { .. }));
+                    // A debater who sat out a round its judge has taken up stays out of it.
+                    let judged = round.turns.iter().any(|t| t.role.is_judge());
+                    round
+                        .turns
+                        .retain(|t| !matches!(t.status, TurnStatus::Failed { .. }) || (judged && !t.role.is_judge()));
                     // A panel that could not decide asks its failed judges again.
                     round.panel.retain(|_, v| !matches!(v, Vote::Failed { .. }));
                     if panel {
