@@ -301,7 +301,7 @@ async fn a_seat_named_as_the_format_names_it_gets_its_model_and_a_wrong_name_lis
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
         stderr
-            .contains("--seat names a seat: proposition, opposition, judge (or advocate, skeptic); got \"moderator\""),
+            .contains("--seat names a seat: proposition, opposition, judge, judge2, judge3 (or advocate, skeptic); got \"moderator\""),
         "{stderr}"
     );
 }
@@ -474,6 +474,62 @@ async fn a_panel_judge_on_a_provider_of_its_own_is_asked_there() {
     );
     assert!(stdout.contains("2 of 3 judges answered"), "{stdout}");
     assert_eq!(chats().len(), 1, "nothing more reached OpenAI");
+}
+
+/// `--seat judge2=openai:MODEL --seat judge3=MODEL`: the built-in Oxford
+/// panel's judge 2 on OpenAI and judge 3 on another Anthropic model, named
+/// so, recorded for a resume, and each priced at its own price.
+#[tokio::test(flavor = "multi_thread")]
+async fn seat_flags_put_a_panels_judges_on_providers_and_models_of_their_own() {
+    let server = MockLlm::with_handler(oxford_reply).await;
+    let verdict = r#"{"resolved": false, "verdict": "Judge two on another server found the opposition's point 1 unanswered.", "ahead": "skeptic", "conceded": "none", "topic": "Answer point 1.", "heat": 0.5}"#;
+    let openai = MockLlm::with_handler(move |_| {
+        Reply::sse(&support::bodies::openai_stream("gpt-judge-test", &[verdict], Some("stop")), 64)
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.env("OPENAI_API_KEY", "sk-test-openai").env("OPENAI_BASE_URL", format!("{}/v1", openai.base_url));
+    cmd.args(["run", "This house prefers tabs", "--format", "oxford", "--max-rounds", "1"]);
+    cmd.args(["--seat", "judge2=openai:gpt-judge-test", "--seat", "Judge 3=claude-opus-4-1"]);
+    let out = output(cmd).await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let chats: Vec<Recorded> = openai.requests().into_iter().filter(|r| r.body["messages"].is_array()).collect();
+    assert_eq!(chats.len(), 1, "judge 2 alone is asked on OpenAI");
+    assert!(chats[0].last_message().contains("You are judge 2 of a panel of 3"));
+    assert_eq!(chats[0].body["model"], "gpt-judge-test");
+    let judge_three = server.requests().into_iter().find(|r| r.last_message().contains("You are judge 3")).unwrap();
+    assert_eq!(judge_three.body["model"], "claude-opus-4-1");
+    assert!(
+        stdout.contains("Judge 2 (gpt-judge-test): ") && stdout.contains("Judge 3 (claude-opus-4-1): "),
+        "{stdout}"
+    );
+    let store = Store::open(data.path()).unwrap();
+    let id = store.list()[0].id.clone();
+    let state = DebateState::from_events(store.load(&id).unwrap().records.iter().map(|r| &r.event));
+    let record = state.format.clone().unwrap();
+    assert_eq!(
+        (record.panel_providers, record.panel_models),
+        (vec!["openai".to_string()], vec!["gpt-judge-test".to_string(), "claude-opus-4-1".to_string()])
+    );
+    // Priced per judge: the chair's price does not cover a judge on a model of its own.
+    let both = heat::debate::cost::Price { input: 1.0, output: 1.0, cached_input: None };
+    let mut prices = heat::debate::cost::Prices { seats: Role::ALL.map(|r| (r, both)).to_vec(), judges: Vec::new() };
+    assert_eq!(heat::debate::cost::cost(&state, &prices), None, "judges 2 and 3 have no price of their own");
+    prices.judges = vec![(2, both), (3, both)];
+    assert!(heat::debate::cost::cost(&state, &prices).is_some_and(|dollars| dollars > 0.0));
+
+    // A panel of three has no judge 4.
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.args(["run", "Tabs", "--format", "oxford", "--seat", "judge4=m"]);
+    let out = output(cmd).await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("judge2, judge3 (or advocate, skeptic); got \"judge4\""),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// A review: the defender, a logic critic and an ops critic who raise

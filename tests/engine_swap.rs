@@ -12,7 +12,7 @@ use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Groundin
 use heat::debate::prompt::Prompts;
 use heat::debate::swap::SwapCheck;
 use heat::debate::verdict::Ahead;
-use heat::debate::{DebateEvent, DebateState, Outcome};
+use heat::debate::{DebateEvent, DebateState, Outcome, Role};
 use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel};
 use heat::provider::{ChatModel, ChatRequest, ChunkStream, ProviderError};
@@ -191,7 +191,8 @@ async fn the_checks_usage_counts_in_the_cost() {
     assert_eq!(input, turns(|u| u.input_tokens) + checks(|u| u.input_tokens));
     assert_eq!(output, turns(|u| u.output_tokens) + checks(|u| u.output_tokens));
     let price = cost::Price { input: 1_000_000.0, output: 0.0, cached_input: None };
-    let dollars = cost::cost(&state, |_| Some(price)).unwrap();
+    let prices = cost::Prices { seats: Role::ALL.map(|role| (role, price)).to_vec(), judges: Vec::new() };
+    let dollars = cost::cost(&state, &prices).unwrap();
     assert!((dollars - input as f64).abs() < 1e-6, "the check is priced as the judge's: {dollars}");
 }
 

@@ -34,7 +34,7 @@ pub struct Cli {
     /// The studio's theme: default, light, high-contrast, or a theme file.
     #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
-    /// Another model for one seat, named as the format names it or by role: opposition=MODEL, judge=MODEL (repeatable).
+    /// Another model for one seat, named as the format names it, by role, or judge2…judge5 for a panel's other judges: opposition=MODEL, judge=anthropic:MODEL, judge2=openai:MODEL (repeatable).
     #[arg(long, value_name = "NAME=MODEL")]
     pub seat: Vec<String>,
     #[command(flatten)]
@@ -56,7 +56,7 @@ pub enum Commands {
         /// Print one JSON event per line instead of text.
         #[arg(long)]
         json: bool,
-        /// Another model for one seat, named as the format names it or by role: opposition=MODEL, judge=MODEL (repeatable).
+        /// Another model for one seat, named as the format names it, by role, or judge2…judge5 for a panel's other judges: opposition=MODEL, judge=anthropic:MODEL, judge2=openai:MODEL (repeatable).
         #[arg(long, value_name = "NAME=MODEL")]
         seat: Vec<String>,
         #[command(flatten)]
@@ -182,7 +182,7 @@ pub enum Commands {
         /// Each debater's seat goes to the model that argued the other side.
         #[arg(long)]
         swap_sides: bool,
-        /// Another model for a seat: advocate=MODEL, skeptic=MODEL or judge=MODEL (repeatable).
+        /// Another model for a seat: advocate=MODEL, skeptic=MODEL, judge=MODEL or judge2=PROVIDER:MODEL (repeatable).
         #[arg(long, value_name = "NAME=MODEL")]
         seat: Vec<String>,
         /// Print one JSON event per line instead of text.
@@ -201,7 +201,7 @@ pub enum Commands {
         /// Each debater's seat goes to the model that argued the other side.
         #[arg(long)]
         swap_sides: bool,
-        /// Another model for a seat: advocate=MODEL, skeptic=MODEL or judge=MODEL (repeatable).
+        /// Another model for a seat: advocate=MODEL, skeptic=MODEL, judge=MODEL or judge2=PROVIDER:MODEL (repeatable).
         #[arg(long, value_name = "NAME=MODEL")]
         seat: Vec<String>,
         /// The question the next round asks, instead of the judge's.

@@ -21,7 +21,11 @@ pub fn compare(a: &str, b: &str) -> anyhow::Result<()> {
         for notice in &loaded.notices {
             say!("heat: session {id}: {notice}");
         }
-        let context = Context { live: store.is_live(&id), skipped: loaded.notices.clone(), prices: Vec::new() };
+        let context = Context {
+            live: store.is_live(&id),
+            skipped: loaded.notices.clone(),
+            prices: crate::debate::cost::Prices::default(),
+        };
         reports.push(Report::build(&loaded.header, &loaded.records, &context));
     }
     let text = text(&reports[0], &reports[1]);

@@ -233,8 +233,12 @@ fn load_seated(file: Option<&PathBuf>, flags: &[FlagValue], seats: &[String]) ->
         return Ok(config);
     }
     let format = crate::format::layer::chosen(&config)?;
-    let seated =
-        seats::flags(seats, |name| format.seat_named(name), &seats::accepted(&format.seat_ids, &format.seats()))?;
+    let judges = format.record.judges;
+    let named = |name: &str| {
+        let seat = format.seat_named(name).map(|role| role.key().to_string());
+        seat.or_else(|| seats::panel_judge_named(name, judges).map(seats::panel_judge_segment))
+    };
+    let seated = seats::flags(seats, named, &seats::accepted(&format.seat_ids, &format.seats(), judges))?;
     load_config(file, &[flags, &seated].concat())
 }
 

@@ -50,14 +50,17 @@ pub fn flags(state: &DebateState, command: &str, swap_sides: bool, seats: &[Stri
     }
     // A seat is named by its role, or as the stored debate's format names it.
     let sitting = state.seats();
+    let judges = state.judges();
     let named = |name: &str| {
-        sitting
+        let seat = sitting
             .iter()
             .copied()
-            .find(|&r| r.key().eq_ignore_ascii_case(name) || state.label(r).eq_ignore_ascii_case(name))
+            .find(|&r| r.key().eq_ignore_ascii_case(name) || state.label(r).eq_ignore_ascii_case(name));
+        let seat = seat.map(|role| role.key().to_string());
+        seat.or_else(|| super::seats::panel_judge_named(name, judges).map(super::seats::panel_judge_segment))
     };
     let labels: Vec<String> = Role::ALL.iter().map(|&r| state.seat_name(r)).collect();
-    flags.extend(super::seats::flags(seats, named, &super::seats::accepted(&labels, &sitting))?);
+    flags.extend(super::seats::flags(seats, named, &super::seats::accepted(&labels, &sitting, judges))?);
     Ok(flags)
 }
 
@@ -102,6 +105,10 @@ pub async fn rematch(
     spec.topic = state.topic.clone();
     if !named {
         spec.format.clone_from(&state.format);
+        // `--seat judge2=…` asks the stored panel's judge 2 on another model.
+        if let Some(record) = spec.format.as_mut() {
+            crate::format::layer::seat_panel_judges(&config, record, true);
+        }
     }
     // The recorded text, not the file: the rematch debates what the first debate did.
     spec.grounding.source = state.source.clone();

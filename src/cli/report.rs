@@ -103,9 +103,7 @@ pub fn report(config: Option<&Config>, request: &Request<'_>) -> anyhow::Result<
     if live {
         say!("heat: session {id} is still running: the report shows what exists so far");
     }
-    let prices = config
-        .map(|config| Role::ALL.iter().filter_map(|role| Some((*role, config.price(*role)?))).collect())
-        .unwrap_or_default();
+    let prices = config.map(Config::prices).unwrap_or_default();
     let context = Context { live, skipped: loaded.notices.clone(), prices };
     let html = report::html(&loaded.header, &loaded.records, &context)?;
     let path = match request.output {

@@ -114,6 +114,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         app.mode = tui::app::Mode::Replays;
     }
     app.roster = found.roster;
+    app.judge_prices = config.panel_judge_prices();
     app.formats = format_choices(config);
     app.show_stats = config.defaulted("ui.turn_stats");
     app.show_parity = config.defaulted("ui.length_parity");
@@ -255,6 +256,7 @@ async fn configure(base: &Config, path: &Path, fields: &[(String, String)]) -> a
         setup: found.setup,
         installer: found.installer,
         roster: found.roster,
+        judge_prices: config.panel_judge_prices(),
         notices: found.notices,
         spec: super::run::spec(&config)?,
         fields: form_fields(&config),

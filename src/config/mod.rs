@@ -270,6 +270,32 @@ impl Config {
         Some(crate::debate::cost::Price { input, output, cached_input: self.role_float(role, "price_cached_input") })
     }
 
+    /// The prices of a panel's judges 2 to 5 that have their own
+    /// (`roles.judge2.price_input` and `price_output`, and
+    /// `price_cached_input`).
+    pub fn panel_judge_prices(&self) -> Vec<(u32, crate::debate::cost::Price)> {
+        let float =
+            |judge: u32, leaf: &str| match self.get(&format!("roles.{}.{leaf}", keys::panel_judge_key(judge)))?.value {
+                Value::Float(x) => Some(x),
+                _ => None,
+            };
+        keys::PANEL_JUDGES
+            .filter_map(|judge| {
+                let (input, output) = float(judge, "price_input").zip(float(judge, "price_output"))?;
+                let cached_input = float(judge, "price_cached_input");
+                Some((judge, crate::debate::cost::Price { input, output, cached_input }))
+            })
+            .collect()
+    }
+
+    /// Every price configured: each seat's and each panel judge's own.
+    pub fn prices(&self) -> crate::debate::cost::Prices {
+        crate::debate::cost::Prices {
+            seats: Role::ALL.iter().filter_map(|&role| Some((role, self.price(role)?))).collect(),
+            judges: self.panel_judge_prices(),
+        }
+    }
+
     /// Every set key as `key = value  # source`, secrets redacted.
     pub fn show(&self) -> Vec<(String, String, String)> {
         keys::all()

@@ -224,7 +224,7 @@ pub fn model_of(state: &DebateState, judge: u32) -> Option<&str> {
         && provider_of(state, judge).is_none_or(|p| p == "local");
     let index = usize::try_from(judge.checked_sub(CHAIR + 1)?).ok()?;
     let format = state.format.as_ref().filter(|_| !embedded)?;
-    format.panel_models.get(index).map(String::as_str)
+    format.panel_models.get(index).map(|m| m.trim()).filter(|m| !m.is_empty())
 }
 
 /// One line for the decision: "the panel: not resolved 2–1 · opposition

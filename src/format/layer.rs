@@ -4,8 +4,10 @@
 //! and what a person set on the studio's start screen.
 
 use super::{Catalog, Format};
+use crate::config::keys::{PANEL_JUDGES, panel_judge_key};
 use crate::config::{Config, Source, Value};
 use crate::debate::event::Role;
+use crate::debate::format::FormatRecord;
 
 /// The format `debate.format` names, from the built-in ones and the user's
 /// `formats/` beside heat.toml.
@@ -16,7 +18,54 @@ pub fn chosen(config: &Config) -> anyhow::Result<Format> {
         let place = config.place("debate.format");
         anyhow::anyhow!("{e:#} (debate.format, set by {place})")
     })?;
-    Ok(format.clone())
+    let mut format = format.clone();
+    seat_panel_judges(config, &mut format.record, false);
+    Ok(format)
+}
+
+/// A panel's judges 2 to 5 on the provider and model `roles.judgeN.*`
+/// names, laid over what `record` names for them: always when a person
+/// chose them (`--seat judge2=…`, the environment, the start screen);
+/// from heat.toml only for a judge the format names neither for, or for
+/// every judge when `person_only` is false. A judge past the panel's
+/// count is not seated.
+pub fn seat_panel_judges(config: &Config, record: &mut FormatRecord, person_only: bool) {
+    for judge in PANEL_JUDGES.filter(|&j| j <= record.judges) {
+        let index = (judge - 2) as usize;
+        let key = |leaf: &str| format!("roles.{}.{leaf}", panel_judge_key(judge));
+        let by_person = ["provider", "model"].iter().any(|leaf| {
+            matches!(
+                config.get(&key(leaf)).map(|e| &e.source),
+                Some(Source::Flag(_) | Source::Env(_) | Source::Studio(_))
+            )
+        });
+        let format_names = |list: &[String]| list.get(index).is_some_and(|v| !v.trim().is_empty());
+        let named_by_format = format_names(&record.panel_models) || format_names(&record.panel_providers);
+        let applies = by_person || (!person_only && !named_by_format);
+        if !applies {
+            continue;
+        }
+        let set = |list: &mut Vec<String>, value: Option<&str>| {
+            if list.len() <= index {
+                list.resize(index + 1, String::new());
+            }
+            list[index] = value.unwrap_or_default().trim().to_string();
+        };
+        let provider = config.text(&key("provider"));
+        let model = config.text(&key("model"));
+        if provider.is_none() && model.is_none() && !by_person {
+            continue;
+        }
+        set(&mut record.panel_providers, provider);
+        set(&mut record.panel_models, model);
+        let trim = |list: &mut Vec<String>| {
+            while list.last().is_some_and(String::is_empty) {
+                list.pop();
+            }
+        };
+        trim(&mut record.panel_providers);
+        trim(&mut record.panel_models);
+    }
 }
 
 /// Where the user's format files are: `formats/` beside heat.toml.

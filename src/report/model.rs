@@ -7,7 +7,7 @@
 use super::agreement::{self, HumanEntry};
 use super::transcript::{TranscriptRound, transcript};
 use super::walk::Walk;
-use crate::debate::cost::{self, Price};
+use crate::debate::cost::{self, Prices};
 use crate::debate::grounding::{Cited, Mark};
 use crate::debate::panel;
 use crate::debate::state::{Round, VerdictStatus};
@@ -245,8 +245,8 @@ pub struct Context {
     pub live: bool,
     /// What loading the log skipped or repaired.
     pub skipped: Vec<String>,
-    /// Each role's prices, when configured.
-    pub prices: Vec<(Role, Price)>,
+    /// The prices configured, each seat's and each panel judge's.
+    pub prices: Prices,
 }
 
 impl Report {
@@ -285,7 +285,7 @@ impl Report {
             duration: duration(ms),
             tokens: cost::tokens(&state),
             cached: cost::cached_input(&state),
-            cost: cost::cost(&state, |role| context.prices.iter().find(|(r, _)| *r == role).map(|(_, p)| *p)),
+            cost: cost::cost(&state, &context.prices),
             heat: heat_points(&state),
             steering: walk.steering.clone(),
             effort: effort(&state, &walk),

@@ -108,6 +108,8 @@ pub struct App {
     pub keymap: KeyMap,
     pub theme: Theme,
     pub roster: Vec<RosterEntry>,
+    /// The prices of a panel's judges 2 to 5 that have their own.
+    pub judge_prices: Vec<(u32, Price)>,
     /// Recent sessions for the start screen: (id, one-line description).
     pub recent: Vec<(String, String)>,
     /// The start screen's chosen recent debate, while the list has the
@@ -177,6 +179,7 @@ impl App {
             keymap,
             theme,
             roster,
+            judge_prices: Vec::new(),
             recent: Vec::new(),
             recent_chosen: None,
             mode: Mode::Debates,
@@ -523,8 +526,16 @@ impl App {
     }
 
     /// What the debate has cost so far, in US dollars: only when every role
+    /// Every price configured: the roster's seats' and the panel judges'.
+    pub fn prices(&self) -> cost::Prices {
+        cost::Prices {
+            seats: self.roster.iter().filter_map(|e| Some((e.role, e.price?))).collect(),
+            judges: self.judge_prices.clone(),
+        }
+    }
+
     /// that reported usage has a configured price (no guessing).
     pub fn cost(&self) -> Option<f64> {
-        cost::cost(&self.debate, |role| self.roster.iter().find(|e| e.role == role)?.price)
+        cost::cost(&self.debate, &self.prices())
     }
 }

@@ -344,6 +344,7 @@ fn on_configured(studio: &mut Studio, app: &mut App, result: Option<ConfigureRes
     studio.installer = configured.installer;
     studio.spec = configured.spec;
     app.roster = configured.roster;
+    app.judge_prices = configured.judge_prices;
     app.install = studio.installer.is_some().then_some(InstallState::Offered);
     app.notice = (!configured.notices.is_empty()).then(|| configured.notices.join(" · "));
     app.configured(&Ok(configured.fields));

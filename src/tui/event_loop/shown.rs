@@ -39,7 +39,7 @@ pub(super) fn report_shown(studio: &Studio, app: &mut App, debate: Option<&Runni
         }
     };
     let live = debate.is_some_and(|d| d.recorder.is_some()) && app.debate.finish.is_none();
-    let prices = app.roster.iter().filter_map(|e| Some((e.role, e.price?))).collect();
+    let prices = app.prices();
     let written = loaded.and_then(|loaded| {
         let context = crate::report::Context { live, skipped: loaded.notices.clone(), prices };
         let html = crate::report::html(&loaded.header, &loaded.records, &context)?;
