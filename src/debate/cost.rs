@@ -126,8 +126,8 @@ mod tests {
         let prices = Prices { seats: vec![(Role::Judge, chair)], judges: Vec::new() };
         assert_eq!(cost(&voted(&[]), &prices), Some(2.0), "judge 2 sits on the chair's model");
         assert_eq!(cost(&voted(&["claude-opus-4-1"]), &prices), None, "a model of its own with no price: unknown");
-        let priced = Prices { judges: vec![(2, own)], ..prices };
-        assert_eq!(cost(&voted(&["claude-opus-4-1"]), &priced), Some(5.0));
-        assert_eq!(cost(&voted(&[]), &priced), Some(5.0), "its own price wins over the chair's");
+        let with_own = Prices { judges: vec![(2, own)], ..prices };
+        assert_eq!(cost(&voted(&["claude-opus-4-1"]), &with_own), Some(5.0));
+        assert_eq!(cost(&voted(&[]), &with_own), Some(5.0), "its own price wins over the chair's");
     }
 }

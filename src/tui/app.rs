@@ -141,6 +141,8 @@ pub struct App {
     pub show_cited: bool,
     /// Each role's latest turn, timed.
     pub turn_times: super::turn_stats::TurnTimes,
+    /// Each turn's words, counted as it streams (the header reads them every frame).
+    pub word_counts: super::word_counts::WordCounts,
     /// The debate's clock: milliseconds at `clock.0`; it runs on from there
     /// (a resumed debate's clock goes on from its log's last event).
     clock: (Instant, u64),
@@ -199,6 +201,7 @@ impl App {
             show_parity: true,
             show_cited: false,
             turn_times: super::turn_stats::TurnTimes::default(),
+            word_counts: super::word_counts::WordCounts::default(),
             clock: (Instant::now(), 0),
             event_ms: 0,
             watched_live: false,
@@ -226,6 +229,7 @@ impl App {
         self.flash = None;
         self.search = None;
         self.turn_times = super::turn_stats::TurnTimes::default();
+        self.word_counts = super::word_counts::WordCounts::default();
         self.clock = (Instant::now(), 0);
         self.event_ms = 0;
         if self.notice.as_deref() == Some(SCRIPTED_NOTE) {
@@ -352,6 +356,7 @@ impl App {
         self.event_ms = ms;
         self.turn_times.record(event, ms);
         self.debate.apply(event);
+        self.word_counts.record(event, &self.debate);
         // Only the format says which seats sit: a token need not ask.
         if matches!(event, DebateEvent::Formatted { .. }) {
             self.focus_a_sitting_seat();

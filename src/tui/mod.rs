@@ -34,6 +34,7 @@ pub mod turn_stats;
 pub mod verdict_form;
 mod verdict_marks;
 pub mod view;
+mod word_counts;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -254,7 +254,7 @@ enum Parity {
 fn parity(app: &App, form: Parity) -> Vec<Span<'static>> {
     let two_sides = app.debate.debaters().len() == 2;
     let Some(round) = app.debate.current_round().filter(|_| app.show_parity && two_sides) else { return Vec::new() };
-    let words = |role: Role| round.turn(role).map_or(0, |t| t.text.split_whitespace().count());
+    let words = |role: Role| app.word_counts.of(&app.debate, round.number, role);
     let (advocate, skeptic) = (words(Role::Advocate), words(Role::Skeptic));
     let mut spans = Vec::new();
     if advocate + skeptic == 0 {
