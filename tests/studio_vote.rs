@@ -297,3 +297,31 @@ fn the_start_screen_lists_a_votes_debaters_and_no_judge() {
     assert!(!text.contains("Judge"), "no judge sits in a vote:\n{text}");
     assert!(text.contains("vote · 3 rounds from heat 0.90"), "{text}");
 }
+
+/// `b` in a vote: round 1's answers are in and the debate went on, so a
+/// branch can be taken after it, at the heat the vote set; free seats have
+/// no sides, so Ctrl-S swaps nothing and the form says why.
+#[test]
+fn b_in_a_vote_branches_after_a_counted_round_at_the_votes_heat_with_no_sides_to_swap() {
+    use heat::tui::branch_form::{BranchRequest, branchable};
+    let mut app = vote_mid_stream();
+    assert_eq!(branchable(&app.debate), [(1, Heat::new(0.6))], "round 1 counted; round 2 not yet");
+    assert!(app.on_key(KeyEvent::new(KeyCode::Char('b'), KeyModifiers::NONE)).is_empty());
+    assert!(matches!(app.modal, Some(heat::tui::modal::Modal::Branch(_))), "the form opens");
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("0.60, as the vote set it"), "{text}");
+    assert!(text.contains("free seats: each argues an answer of its own"), "{text}");
+    assert!(!text.contains("^S swap"), "{text}");
+    assert!(app.on_key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)).is_empty());
+    let request = BranchRequest {
+        from: "20261125-020000-vote".into(),
+        round: 1,
+        swap_sides: false,
+        heat: None,
+        question: None,
+        note: None,
+    };
+    assert_eq!(app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)), vec![Effect::Branch(request)]);
+    // A vote that converged left nothing open after its last round.
+    assert!(branchable(&vote_converged().debate).iter().all(|(round, _)| *round < 2), "round 2 ended it");
+}

@@ -11,7 +11,7 @@ use super::app::{App, Tone, Until};
 use super::effect::Effect;
 use super::modal::{Modal, topic_area};
 use crate::debate::state::VerdictStatus;
-use crate::debate::{DebateState, Heat, Role};
+use crate::debate::{DebateState, Heat, Role, vote};
 
 /// What the event loop needs to start a branch.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,6 +45,10 @@ pub struct BranchForm {
     pub as_question: bool,
     /// A debate is running: starting the branch stops it (saved).
     pub stops_running: bool,
+    /// Its debaters argue sides that can swap (not free seats).
+    pub sided: bool,
+    /// Who set the next round's heat: "the judge", "the panel", "the vote".
+    pub heat_by: &'static str,
 }
 
 impl BranchForm {
@@ -70,8 +74,13 @@ impl BranchForm {
 
 /// The rounds of a debate a branch can be taken after (from 1): those whose
 /// judge gave a verdict that left the debate open, each with the heat that
-/// verdict set (a verdict that could not be read keeps the round's own).
+/// verdict set (a verdict that could not be read keeps the round's own);
+/// with no judge, those whose final answers are in and left the debate
+/// open, each with the heat the vote set for the round after.
 pub fn branchable(state: &DebateState) -> Vec<(u32, Heat)> {
+    if state.judges() == 0 {
+        return voted_rounds(state);
+    }
     state
         .rounds
         .iter()
@@ -84,6 +93,27 @@ pub fn branchable(state: &DebateState) -> Vec<(u32, Heat)> {
                 VerdictStatus::Invalid { will_retry: true, .. } => return None,
             };
             (judge.is_settled() && !state.closes(round, judge)).then_some((round.number + 1, heat))
+        })
+        .collect()
+}
+
+/// [`branchable`] for a debate with no judge: a round whose tally is in,
+/// that did not end the debate (its last round, or every answer alike in a
+/// format that stops on it), with the heat the vote gave the next round.
+fn voted_rounds(state: &DebateState) -> Vec<(u32, Heat)> {
+    let stops_on_agreement = state.format.as_ref().and_then(|f| f.convergence).is_none_or(|c| c.stop);
+    state
+        .rounds
+        .iter()
+        .filter(|round| round.number + 1 < state.max_rounds)
+        .filter_map(|round| {
+            let tally = vote::of_round(state, round.number)?;
+            if tally.converged() && stops_on_agreement {
+                return None;
+            }
+            let next = state.rounds.iter().find(|r| r.number == round.number + 1).map(|r| r.heat);
+            let heat = next.unwrap_or_else(|| vote::next_heat(state.initial_heat, tally.agreement()));
+            Some((round.number + 1, heat))
         })
         .collect()
 }
@@ -114,6 +144,12 @@ impl App {
             text: topic_area("A note for the next round (optional); Ctrl-T: make it the question"),
             as_question: false,
             stops_running: self.live() && self.replay.is_none(),
+            sided: !self.debate.free(),
+            heat_by: match self.debate.judges() {
+                0 => "the vote",
+                1 => "the judge",
+                _ => "the panel",
+            },
         };
         self.modal = Some(Modal::Branch(Box::new(form)));
         Vec::new()
@@ -129,7 +165,8 @@ impl App {
                 let from = form.heat.unwrap_or(form.chosen().1);
                 form.heat = Some(from.step(key.code == KeyCode::Up));
             }
-            KeyCode::Char('s') if ctrl => form.swap_sides = !form.swap_sides,
+            // Free debaters argue answers of their own: there are no sides to swap.
+            KeyCode::Char('s') if ctrl && form.sided => form.swap_sides = !form.swap_sides,
             KeyCode::Char('t') if ctrl => form.as_question = !form.as_question,
             KeyCode::Enter => {
                 let request = form.request();

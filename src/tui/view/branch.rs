@@ -31,7 +31,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &BranchForm) {
             theme.secondary(),
         ),
     ]);
-    let sides = if form.swap_sides {
+    let sides = if !form.sided {
+        Span::styled("free seats: each argues an answer of its own", theme.secondary())
+    } else if form.swap_sides {
         Span::styled(
             "swapped: each model argues the other side",
             Style::new().fg(theme.warn).add_modifier(Modifier::BOLD),
@@ -44,7 +46,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &BranchForm) {
         Some(h) => {
             Span::styled(format!("{h:.2}, set here"), Style::new().fg(theme.heat(h)).add_modifier(Modifier::BOLD))
         }
-        None => Span::styled(format!("{judged:.2}, as the judge set it"), Style::new().fg(theme.heat(judged))),
+        None => Span::styled(format!("{judged:.2}, as {} set it", form.heat_by), Style::new().fg(theme.heat(judged))),
     };
     let heat = Line::from(vec![Span::styled("Heat      ", theme.secondary()), heat]);
     let label = if form.as_question { "The next round's question" } else { "A note the next round carries" };
@@ -58,6 +60,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &BranchForm) {
         let text = "The running debate stops and is saved; `heat resume` goes on with it";
         frame.render_widget(Paragraph::new(Span::styled(text, Style::new().fg(theme.warn))), stops);
     }
-    let keys = "←/→ round · ^S swap · ↑/↓ heat · ^T note/question · Enter branch · Esc";
+    let keys = if form.sided {
+        "←/→ round · ^S swap · ↑/↓ heat · ^T note/question · Enter branch · Esc"
+    } else {
+        "←/→ round · ↑/↓ heat · ^T note/question · Enter branch · Esc"
+    };
     frame.render_widget(Paragraph::new(hint_line(app, keys)), hint);
 }
