@@ -37,7 +37,8 @@ pub struct BranchForm {
     pub rounds: Vec<(u32, Heat)>,
     /// Index into `rounds`.
     pub at: usize,
-    pub swap_sides: bool,
+    /// Whether the sides swap; `None` where free debaters have no sides.
+    pub swap_sides: Option<bool>,
     /// The heat chosen with ↑/↓; `None`: the judge's.
     pub heat: Option<Heat>,
     pub text: TextArea<'static>,
@@ -45,8 +46,6 @@ pub struct BranchForm {
     pub as_question: bool,
     /// A debate is running: starting the branch stops it (saved).
     pub stops_running: bool,
-    /// Its debaters argue sides that can swap (not free seats).
-    pub sided: bool,
     /// Who set the next round's heat: "the judge", "the panel", "the vote".
     pub heat_by: &'static str,
 }
@@ -64,7 +63,7 @@ impl BranchForm {
         BranchRequest {
             from: self.from.clone(),
             round: self.chosen().0,
-            swap_sides: self.swap_sides,
+            swap_sides: self.swap_sides.unwrap_or(false),
             heat: self.heat,
             question,
             note,
@@ -139,12 +138,11 @@ impl App {
             from,
             at: rounds.len() - 1,
             rounds,
-            swap_sides: false,
+            swap_sides: (!self.debate.free()).then_some(false),
             heat: None,
             text: topic_area("A note for the next round (optional); Ctrl-T: make it the question"),
             as_question: false,
             stops_running: self.live() && self.replay.is_none(),
-            sided: !self.debate.free(),
             heat_by: match self.debate.judges() {
                 0 => "the vote",
                 1 => "the judge",
@@ -166,7 +164,7 @@ impl App {
                 form.heat = Some(from.step(key.code == KeyCode::Up));
             }
             // Free debaters argue answers of their own: there are no sides to swap.
-            KeyCode::Char('s') if ctrl && form.sided => form.swap_sides = !form.swap_sides,
+            KeyCode::Char('s') if ctrl => form.swap_sides = form.swap_sides.map(|swapped| !swapped),
             KeyCode::Char('t') if ctrl => form.as_question = !form.as_question,
             KeyCode::Enter => {
                 let request = form.request();

@@ -31,9 +31,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &BranchForm) {
             theme.secondary(),
         ),
     ]);
-    let sides = if !form.sided {
+    let sides = if form.swap_sides.is_none() {
         Span::styled("free seats: each argues an answer of its own", theme.secondary())
-    } else if form.swap_sides {
+    } else if form.swap_sides == Some(true) {
         Span::styled(
             "swapped: each model argues the other side",
             Style::new().fg(theme.warn).add_modifier(Modifier::BOLD),
@@ -60,7 +60,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &BranchForm) {
         let text = "The running debate stops and is saved; `heat resume` goes on with it";
         frame.render_widget(Paragraph::new(Span::styled(text, Style::new().fg(theme.warn))), stops);
     }
-    let keys = if form.sided {
+    let keys = if form.swap_sides.is_some() {
         "←/→ round · ^S swap · ↑/↓ heat · ^T note/question · Enter branch · Esc"
     } else {
         "←/→ round · ↑/↓ heat · ^T note/question · Enter branch · Esc"
