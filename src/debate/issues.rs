@@ -125,17 +125,52 @@ fn issue_line(line: &str) -> Option<Raised> {
 }
 
 /// The statuses a judge's answer gives (`"issues": [{"id", "status"}]`,
-/// or `{"L1": "open"}`); unknown ids and statuses are left for the board
-/// to ignore.
+/// or `{"L1": "open"}`); with neither, what its verdict's prose says of an
+/// issue ("L1 is addressed; O1 stays open": [`ruled_in_prose`]). Unknown
+/// ids and statuses are left for the board to ignore.
 pub fn ruled_in(answer: &str) -> Vec<(String, Status)> {
     let Ok(map) = super::verdict::parse_map(answer) else { return Vec::new() };
     let pair =
         |id: &Value, status: &Value| Some((id.as_str()?.trim().to_ascii_uppercase(), Status::parse(status.as_str()?)?));
-    match map.get("issues") {
+    let structured: Vec<(String, Status)> = match map.get("issues") {
         Some(Value::Array(items)) => items.iter().filter_map(|i| pair(i.get("id")?, i.get("status")?)).collect(),
         Some(Value::Object(by_id)) => by_id.iter().filter_map(|(id, s)| pair(&Value::String(id.clone()), s)).collect(),
         _ => Vec::new(),
+    };
+    if !structured.is_empty() {
+        return structured;
     }
+    map.get("verdict").and_then(Value::as_str).map(ruled_in_prose).unwrap_or_default()
+}
+
+/// Rulings a verdict states in words: a clause (up to `.`, `;` or `,`)
+/// that names one issue id and one status word, as in "L1 is addressed by
+/// the backoff" or "O1 remains open". A clause naming two ids, or two
+/// statuses, says nothing certain and is passed over.
+pub fn ruled_in_prose(text: &str) -> Vec<(String, Status)> {
+    let mut ruled: Vec<(String, Status)> = Vec::new();
+    for clause in text.split(['.', ';', ',', '\n']) {
+        let words: Vec<&str> = clause.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+        let ids: Vec<String> = words.iter().filter(|w| is_issue_id(w)).map(|w| w.to_ascii_uppercase()).collect();
+        let statuses: Vec<Status> = words.iter().filter_map(|w| Status::parse(w)).collect();
+        if let ([id], [status]) = (ids.as_slice(), statuses.as_slice())
+            && !ruled.iter().any(|(known, _)| known == id)
+        {
+            ruled.push((id.clone(), *status));
+        }
+    }
+    ruled
+}
+
+/// `L1`, `OPS12`: letters then digits, as a critic numbers its issues.
+fn is_issue_id(word: &str) -> bool {
+    let letters = word.chars().take_while(char::is_ascii_alphabetic).count();
+    let digits = word.len() - letters;
+    (1..=4).contains(&letters)
+        && digits >= 1
+        && word.len() <= ID_CHARS
+        && word[letters..].chars().all(|c| c.is_ascii_digit())
+        && word.chars().take(letters).all(|c| c.is_ascii_uppercase())
 }
 
 /// One row of the board.

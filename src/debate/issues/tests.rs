@@ -39,6 +39,26 @@ fn a_judges_rulings_read_from_a_list_or_a_map() {
 }
 
 #[test]
+fn rulings_said_in_the_verdicts_words_are_read_when_no_list_is_given() {
+    let prose =
+        r#"{"verdict": "L1 is addressed by the backoff; O1 remains open. OPS12 was rejected, and the rest can wait."}"#;
+    let ruled = ruled_in(prose);
+    assert_eq!(
+        ruled,
+        [
+            ("L1".to_string(), Status::Addressed),
+            ("O1".to_string(), Status::Open),
+            ("OPS12".to_string(), Status::Rejected)
+        ]
+    );
+    // Two ids in one clause, or no status word: nothing certain is said.
+    assert!(ruled_in(r#"{"verdict": "L1 and O1 are addressed. The 2FA plan stands."}"#).is_empty());
+    // A list given wins over the prose.
+    let both = r#"{"verdict": "L1 is addressed.", "issues": [{"id": "L1", "status": "deferred"}]}"#;
+    assert_eq!(ruled_in(both), [("L1".to_string(), Status::Deferred)]);
+}
+
+#[test]
 fn the_schema_asks_a_status_for_every_issue() {
     let schema = with_issues(crate::debate::verdict::schema());
     assert_eq!(schema["properties"]["issues"]["items"]["properties"]["status"]["enum"][3], "deferred");
