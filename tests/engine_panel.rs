@@ -515,3 +515,55 @@ async fn a_judge_with_a_model_of_its_own_is_asked_on_it_and_named_by_it() {
     assert_eq!(panel::judge_name(&state, 2), "Judge 2 (claude-haiku-4-5)");
     assert_eq!(panel::judge_name(&state, 3), "Judge 3");
 }
+
+/// Three free panelists under a panel of three judges: the panel decides
+/// `resolved` by most votes and the heat by the median, as over two sides,
+/// but counts no one ahead (free seats take no side): a judge who named a
+/// side is no dissent, one who disagreed on `resolved` is.
+#[tokio::test]
+async fn a_panel_over_free_seats_decides_resolved_and_heat_and_counts_no_side() {
+    let bench = Bench::new([Some((false, 0.5, "even")), Some((true, 0.7, "advocate")), Some((false, 0.6, "skeptic"))]);
+    let mut format = heat::format::Format::parse(
+        "panel",
+        include_str!("../assets/formats/panel.toml"),
+        &heat::format::Origin::BuiltIn,
+    )
+    .unwrap()
+    .record;
+    format.judges = 3;
+    let role = |model: Arc<dyn ChatModel>| RoleSetup::new(model, "m", 512);
+    let panelist = |answer: &str| {
+        let said =
+            |round: &str| format!("In round {round} I hold to {answer} for reasons of my own.\nFinal answer: {answer}");
+        let replies = [Reply::text(&said("one")), Reply::text(&said("two, having heard the others,"))];
+        role(Arc::new(ScriptedModel::new(replies, Reply::text("spent"))))
+    };
+    let debaters = [panelist("tabs"), panelist("spaces"), panelist("either")];
+    let setup = EngineSetup {
+        roles: engine::seat_roles(&debaters, &role(Arc::clone(&bench) as Arc<dyn ChatModel>)),
+        prompts: Prompts::default(),
+        retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
+        judge_temperature: 0.2,
+        seed: None,
+        swap_check: false,
+        judges: None,
+    };
+    let spec = DebateSpec {
+        topic: "Tabs beat spaces".into(),
+        max_rounds: 2,
+        initial_heat: Heat::new(0.9),
+        grounding: Grounding::default(),
+        format: Some(format),
+    };
+    let (_, state) = drain(engine::start(setup, spec)).await;
+    let decision = state.decision(0).unwrap();
+    assert!(!decision.resolved && decision.resolved_votes == 1);
+    assert_eq!(decision.ahead, None, "free seats: no one is ahead");
+    assert_eq!(decision.dissent, [2], "judge 2 alone said resolved; judge 3 naming a side is no dissent");
+    assert_eq!(state.rounds[1].heat, Heat::new(0.6), "the median heat");
+    let said = panel::said(&state, &state.rounds[0]).unwrap().unwrap();
+    assert_eq!(said, "the panel: not resolved 2–1 · heat 0.60 (median) · dissent: Judge 2");
+    let last = panel::said(&state, &state.rounds[1]).unwrap().unwrap();
+    assert!(last.starts_with("the panel's last word"), "{last}");
+    assert_eq!(state.finish.map(|f| f.outcome), Some(Outcome::MaxRounds));
+}

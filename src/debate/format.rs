@@ -187,7 +187,8 @@ impl FormatRecord {
         let free = self.side(Role::Advocate) == Side::Free;
         match (free, self.judges) {
             (true, 0) => format!("{lineup} answer on their own; a vote of their answers decides."),
-            (true, _) => format!("{lineup} answer; a judge weighs each round and sets the heat."),
+            (true, 1) => format!("{lineup} answer; a judge weighs each round and sets the heat."),
+            (true, n) => format!("{lineup} answer; a panel of {n} judges weighs each round and sets the heat."),
             (false, 1) if self.debaters == 2 && self.name == DUEL => DUEL_TAGLINE.to_string(),
             (false, 1) => format!("{lineup}; a judge weighs each round and sets the heat."),
             (false, n) => format!("{lineup}; a panel of {n} judges weighs each round and sets the heat."),

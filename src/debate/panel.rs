@@ -125,7 +125,7 @@ pub fn said(state: &DebateState, round: &Round) -> Option<Result<String, String>
     if seats < 2 || !settled(round, seats) {
         return None;
     }
-    Some(decide(round, seats).map(|decision| describe(state, &decision)).map_err(|why| undecided(&why)))
+    Some(decide_in(state, round).map(|decision| describe(state, &decision)).map_err(|why| undecided(&why)))
 }
 
 /// The judges besides the chair not asked yet on `round` (or asked by a
@@ -182,6 +182,25 @@ pub fn decide(round: &Round, seats: u32) -> Result<Decision, String> {
     })
 }
 
+/// [`decide`] for `state`'s panel: free debaters take no sides, so a
+/// panel over them decides whether the debate is resolved and its heat, and
+/// who is ahead is not counted (nor is a judge who named someone a dissent).
+pub fn decide_in(state: &DebateState, round: &Round) -> Result<Decision, String> {
+    let mut decision = decide(round, state.judges())?;
+    if state.free() {
+        decision.ahead = None;
+        decision.ahead_votes = 0;
+        decision.behind_votes = 0;
+        let closing = decision.closing;
+        decision.dissent = ballots(round)
+            .into_iter()
+            .filter(|(_, v)| !closing && v.resolved != decision.resolved)
+            .map(|(judge, _)| judge)
+            .collect();
+    }
+    Ok(decision)
+}
+
 /// The middle heat; the mean of the two middle ones for an even count.
 fn median(heats: impl Iterator<Item = Heat>) -> Heat {
     let mut values: Vec<f32> = heats.map(Heat::get).collect();
@@ -236,11 +255,19 @@ pub fn describe(state: &DebateState, decision: &Decision) -> String {
     let neither = answered - decision.ahead_votes - decision.behind_votes;
     let even = if neither > 0 { format!(" ({neither} even)") } else { String::new() };
     let split = format!("{}–{}{even}", decision.ahead_votes, decision.behind_votes);
-    let mut line = if decision.closing {
+    let mut line = if decision.closing && state.free() {
+        "the panel's last word".to_string()
+    } else if decision.closing {
         match decision.ahead {
             Some(side) => format!("the panel's decision: {} wins {split}", state.seat_name(side)),
             None => "the panel's decision: neither side won".to_string(),
         }
+    } else if state.free() {
+        let against = answered - decision.resolved_votes;
+        let (won, lost) =
+            if decision.resolved { (decision.resolved_votes, against) } else { (against, decision.resolved_votes) };
+        let resolved = if decision.resolved { "resolved" } else { "not resolved" };
+        format!("the panel: {resolved} {won}–{lost} · heat {:.2} (median)", decision.heat.get())
     } else {
         let against = answered - decision.resolved_votes;
         let (won, lost) =

@@ -208,7 +208,7 @@ fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role], options: 
     if !panel::members_settled(round, seats) {
         return with_votes(None);
     }
-    let said = match panel::decide(round, seats) {
+    let said = match panel::decide_in(state, round) {
         _ if seats < 2 => Said::Lone,
         Ok(decision) => Said::Panel(decision.resolved),
         Err(_) => Said::Undecided,

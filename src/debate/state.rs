@@ -433,7 +433,7 @@ impl DebateState {
     pub fn decision(&self, round: u32) -> Option<panel::Decision> {
         let seats = self.judges();
         let r = self.rounds.iter().find(|r| r.number == round)?;
-        (seats > 1).then(|| panel::decide(r, seats).ok()).flatten()
+        (seats > 1).then(|| panel::decide_in(self, r).ok()).flatten()
     }
 
     /// Whether `turn`, a judge turn of `round`, closed the debate: the final

@@ -279,12 +279,6 @@ fn check_judges(place: &Place<'_>, file: &FormatFile, free: bool) -> anyhow::Res
         let said = format!("judges.count = {n} is too many; a format has 0 to {MAX_JUDGES} judges");
         return Err(place.error(Some(judges.count.span()), &said));
     }
-    if free && n > 1 {
-        let said = format!(
-            "judges.count = {n} with free seats: free debaters have one judge (judges.count = 1) or none (0: their final answers decide by vote); a panel of judges weighs two sides"
-        );
-        return Err(place.error(Some(judges.count.span()), &said));
-    }
     if file.scores && (free || file.seats.len() != 2) {
         return Err(place.error(
             None,

@@ -115,12 +115,13 @@ fn seats_are_checked_with_their_line() {
         e.contains("seats 3 debater(s) (1 pro, 1 con, 1 free)") && e.contains("or 2 to 6 seats that are all \"free\""),
         "{e}"
     );
-    // Free seats: one judge or none; a panel of judges and scores are for two sides.
+    // Free seats: no judge, one, or a panel; scores are for two sides.
     let free = GOOD.replace("side = \"pro\"", "side = \"free\"").replace("side = \"con\"", "side = \"free\"");
     let judged = parse(&free).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(judged.seats(), [Role::Advocate, Role::Skeptic, Role::Judge]);
-    let e = error(&free.replace("[judges]", "[judges]\ncount = 3"));
-    assert!(e.contains("judges.count = 3 with free seats: free debaters have one judge"), "{e}");
+    let panel = parse(&free.replace("[judges]", "[judges]\ncount = 3")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(panel.record.judges, 3);
+    assert!(panel.record.tagline().ends_with("answer; a panel of 3 judges weighs each round and sets the heat."));
     let e = error(&free.replace("max_rounds = 2", "max_rounds = 2\nscores = true"));
     assert!(e.contains("scores = true: the tug-of-war is between one \"pro\" and one \"con\" seat"), "{e}");
     let e = error(&free.replace("[judges]", "[judges]\ncount = 0\nmodels = [\"m\"]"));
