@@ -112,7 +112,54 @@ pub fn parse_naming(
     fallback_heat: Heat,
     names: SideNames,
 ) -> Result<Verdict, VerdictError> {
-    let map = parse_map(text)?;
+    from_map(&parse_map(text)?, fallback_topic, fallback_heat, names)
+}
+
+/// [`parse`] for a debate whose two sides the format names `seats` (the
+/// proposition and the opposition): a judge that calls them so in `ahead`,
+/// `conceded` or the keys of `scores`, as its prompt does, is read as one
+/// that says "advocate" and "skeptic".
+pub fn parse_as(
+    text: &str,
+    fallback_topic: &str,
+    fallback_heat: Heat,
+    seats: &[String; 2],
+) -> Result<Verdict, VerdictError> {
+    let mut map = parse_map(text)?;
+    let plain = |name: &str| {
+        let name = name.trim().to_ascii_lowercase();
+        let name = name.strip_prefix("the ").unwrap_or(&name).trim().to_string();
+        let side = seats.iter().position(|seat| seat.eq_ignore_ascii_case(&name))?;
+        Some(SideNames::PLAIN.in_order()[side])
+    };
+    for field in ["ahead", "conceded"] {
+        if let Some(side) = map.get(field).and_then(Value::as_str).and_then(plain) {
+            map.insert(field.into(), Value::String(side.into()));
+        }
+    }
+    if let Some(Value::Object(scores)) = map.get_mut("scores") {
+        let renamed: Vec<(String, &'static str)> = scores
+            .keys()
+            .filter_map(|key| Some((key.clone(), plain(key)?)))
+            .filter(|(key, side)| key != side)
+            .collect();
+        for (key, side) in renamed {
+            if !scores.contains_key(side)
+                && let Some(value) = scores.remove(&key)
+            {
+                scores.insert(side.into(), value);
+            }
+        }
+    }
+    from_map(&map, fallback_topic, fallback_heat, SideNames::PLAIN)
+}
+
+fn from_map(
+    map: &Map<String, Value>,
+    fallback_topic: &str,
+    fallback_heat: Heat,
+    names: SideNames,
+) -> Result<Verdict, VerdictError> {
     let verdict = match map.get("verdict") {
         Some(Value::String(s)) if !s.trim().is_empty() => s.trim().to_string(),
         None | Some(Value::String(_) | Value::Null) => return Err(VerdictError::MissingVerdict),
@@ -241,6 +288,24 @@ fn strip_trailing_commas(json: &str) -> String {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn a_judge_naming_the_sides_as_the_format_does_is_read() {
+        use crate::debate::Role;
+        let seats = ["proposition".to_string(), "opposition".to_string()];
+        let text = r#"{"resolved": false, "verdict": "The opposition's point 2 stands.", "ahead": "The Opposition", "conceded": "proposition", "topic": "t", "heat": 0.6, "scores": {"proposition": [1, -1], "Opposition": [2]}}"#;
+        let verdict = parse_as(text, "t", Heat::new(0.9), &seats).unwrap();
+        assert_eq!(verdict.ahead, Some(Ahead::Skeptic));
+        assert_eq!(verdict.conceded, Some(Conceded::Advocate));
+        let scores = verdict.scores.unwrap();
+        assert_eq!((scores.of(Role::Advocate), scores.of(Role::Skeptic)), (&[1, -1][..], &[2][..]));
+        // The role names still read, and win over an alias given beside them.
+        let plain = r#"{"verdict": "v", "ahead": "skeptic", "scores": {"advocate": [3], "proposition": [-3]}}"#;
+        let verdict = parse_as(plain, "t", Heat::new(0.9), &seats).unwrap();
+        assert_eq!(verdict.ahead, Some(Ahead::Skeptic));
+        assert_eq!(verdict.scores.unwrap().of(Role::Advocate), &[3][..]);
+        assert_eq!(parse(text, "t", Heat::new(0.9)).unwrap().ahead, None, "plain parsing knows no aliases");
+    }
 
     fn ok(text: &str) -> Verdict {
         parse(text, "old topic", Heat::new(0.8)).unwrap()

@@ -58,7 +58,9 @@ impl Engine {
                     verdict
                 })
             }
-            None => verdict::parse(text, &topic, heat),
+            // Two sides the format names as its prompts do ("the proposition") may be named so back.
+            None if self.state.free() => verdict::parse(text, &topic, heat),
+            None => verdict::parse_as(text, &topic, heat, &self.state.side_names()),
         };
         let verdict = parsed.map_err(|e| e.to_string())?;
         match guard::verdict(&self.state, round, purpose, sent, verdict, !chosen) {
