@@ -143,6 +143,8 @@ pub struct App {
     pub turn_times: super::turn_stats::TurnTimes,
     /// Each turn's words, counted as it streams (the header reads them every frame).
     pub word_counts: super::word_counts::WordCounts,
+    /// How alike the current round's two arguments are, measured when they change.
+    pub likeness: super::likeness::Likeness,
     /// The debate's clock: milliseconds at `clock.0`; it runs on from there
     /// (a resumed debate's clock goes on from its log's last event).
     clock: (Instant, u64),
@@ -202,6 +204,7 @@ impl App {
             show_cited: false,
             turn_times: super::turn_stats::TurnTimes::default(),
             word_counts: super::word_counts::WordCounts::default(),
+            likeness: super::likeness::Likeness::default(),
             clock: (Instant::now(), 0),
             event_ms: 0,
             watched_live: false,
@@ -507,6 +510,7 @@ impl App {
     /// switching shows them at once.
     pub fn prepare(&mut self, widths: [u16; Role::COUNT], heights: [u16; Role::COUNT]) {
         self.now = Instant::now();
+        self.likeness.refresh(&self.debate);
         let shared = (0..Role::COUNT).max_by_key(|&i| widths[i]).map_or((0, 0), |i| (widths[i], heights[i]));
         let seats = self.seats();
         for (i, pane) in self.panes.iter_mut().enumerate() {
@@ -518,6 +522,13 @@ impl App {
             pane.show_cited = self.show_cited;
             pane.update(&self.debate, width, &self.theme, self.show_reasoning);
         }
+    }
+
+    /// How many of the current round's turns are streaming now.
+    pub fn streams(&self) -> usize {
+        self.debate
+            .current_round()
+            .map_or(0, |round| round.turns.iter().filter(|t| matches!(t.status, TurnStatus::Streaming)).count())
     }
 
     /// Total tokens the providers reported: (input, output).

@@ -17,6 +17,7 @@ pub mod input;
 pub mod install;
 pub mod judge_text;
 pub mod keymap;
+mod likeness;
 pub mod markdown;
 pub mod modal;
 pub mod pane;

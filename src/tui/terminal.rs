@@ -2,42 +2,63 @@
 //! screen, mouse and bracketed paste, restored on every exit path (normal
 //! return, error, panic, signal) by a guard and a panic hook.
 
-use std::io::{self, Write, stdout};
+use std::io::{self, BufWriter, Stdout, Write, stdout};
 
 use crossterm::event::{DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture};
-use crossterm::execute;
-use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
-use ratatui::DefaultTerminal;
+use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen};
+use crossterm::{execute, queue};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+/// The studio's screen: a frame's escape sequences gather in one buffer and
+/// reach the terminal in one write when it is flushed (through `Stdout`
+/// alone, every cursor move was a call of its own, and every newline a
+/// write: with six panes streaming, more CPU than drawing the frame).
+pub type Screen = Terminal<CrosstermBackend<BufWriter<Stdout>>>;
+
+/// A frame's output fits here in one write at 200×50.
+const FRAME_BUFFER: usize = 1 << 16;
 
 /// Restores the terminal when dropped.
 pub struct Guard {
-    pub terminal: DefaultTerminal,
+    pub terminal: Screen,
 }
 
 impl Guard {
     /// Takes over the terminal; with `mouse`, also its mouse events.
     pub fn enter(mouse: bool) -> io::Result<Guard> {
-        // ratatui's hook restores raw mode and the screen; ours also turns
-        // the mouse and paste modes off first.
-        let terminal = ratatui::try_init()?;
+        // Restored by the hook on a panic: the mouse and paste modes off,
+        // then raw mode and the alternate screen (ratatui's restore).
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
+            ratatui::restore();
             previous(info);
         }));
+        crossterm::terminal::enable_raw_mode()?;
+        let screen = execute!(stdout(), EnterAlternateScreen)
+            .and_then(|()| Terminal::new(CrosstermBackend::new(BufWriter::with_capacity(FRAME_BUFFER, stdout()))));
+        let guard = match screen {
+            Ok(terminal) => Guard { terminal },
+            Err(e) => {
+                leave();
+                return Err(e);
+            }
+        };
+        // From here the guard restores the terminal, whatever fails.
         if mouse {
             execute!(stdout(), EnableMouseCapture)?;
         }
         execute!(stdout(), EnableBracketedPaste)?;
-        Ok(Guard { terminal })
+        Ok(guard)
     }
 
     /// Draws one frame inside a synchronized update, so the terminal shows
-    /// it whole.
+    /// it whole; the frame goes out in one write.
     pub fn draw(&mut self, render: impl FnOnce(&mut ratatui::Frame<'_>)) -> io::Result<()> {
-        execute!(stdout(), BeginSynchronizedUpdate)?;
+        queue!(self.terminal.backend_mut(), BeginSynchronizedUpdate)?;
         let drawn = self.terminal.draw(render).map(|_| ());
-        execute!(stdout(), EndSynchronizedUpdate)?;
+        execute!(self.terminal.backend_mut(), EndSynchronizedUpdate)?;
         drawn
     }
 }

@@ -34,7 +34,15 @@ use crate::store::log::Loaded;
 use shown::{begin_summary, export_shown, export_stored, on_summary, record_shown, report_shown};
 use watch::on_followed;
 
+/// The shortest time between two frames: 60 a second, while one or two
+/// seats stream.
 const FRAME: Duration = Duration::from_millis(16);
+/// The same with three seats or more streaming at once: 30 a second, each
+/// frame carrying every pane's new words (six panes redrawn 60 times a
+/// second cost more than the eye can follow).
+const FRAME_BUSY: Duration = Duration::from_millis(33);
+/// How many seats streaming at once make the studio draw at [`FRAME_BUSY`].
+const BUSY_STREAMS: usize = 3;
 /// How often a retry countdown redraws.
 const TICK: Duration = Duration::from_millis(250);
 /// How often "thinking 3 s" moves on while a turn waits for its first word.
@@ -63,6 +71,12 @@ struct Running {
     replayed: Option<Box<Loaded>>,
 }
 
+/// The shortest time between two frames now: [`FRAME`], or [`FRAME_BUSY`]
+/// while [`BUSY_STREAMS`] seats or more stream.
+fn frame_time(app: &App) -> Duration {
+    if app.streams() >= BUSY_STREAMS { FRAME_BUSY } else { FRAME }
+}
+
 pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
     let mut signals = Signals::watch()?;
     let mut guard = Guard::enter(studio.mouse).context("could not take over the terminal")?;
@@ -77,12 +91,12 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
     let mut dirty = true;
     let mut last_frame = Instant::now() - FRAME;
     loop {
-        if dirty && last_frame.elapsed() >= FRAME {
+        if dirty && last_frame.elapsed() >= frame_time(&app) {
             guard.draw(|frame| view::render(frame, &mut app, &mut retained))?;
             last_frame = Instant::now();
             dirty = false;
         }
-        let frame_due = last_frame + FRAME;
+        let frame_due = last_frame + frame_time(&app);
         // A retry's countdown redraws four times a second; a wait for the first word, once.
         let counting_down = app.seats().into_iter().any(|r| app.retry_in(r).is_some());
         let tick_due = Instant::now() + if counting_down { TICK } else { WAIT_TICK };

@@ -268,7 +268,7 @@ fn parity(app: &App, form: Parity) -> Vec<Span<'static>> {
         if advocate >= skeptic { (advocate, skeptic, Role::Advocate) } else { (skeptic, advocate, Role::Skeptic) };
     let ratio = long as f64 / shorter.max(1) as f64;
     // The sides saying much the same: the latest round both have spoken in.
-    if let Some(alike) = convergence::of_round(round).filter(|x| *x >= convergence::ALIKE) {
+    if let Some(alike) = app.likeness.of(round.number).filter(|x| *x >= convergence::ALIKE) {
         let text = match form {
             Parity::Full => format!("  ⇄ {:.0}% alike", alike * 100.0),
             Parity::Counts | Parity::Flag => format!("  ⇄ {:.0}%", alike * 100.0),
