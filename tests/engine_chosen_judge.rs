@@ -8,52 +8,25 @@
 
 use std::sync::Arc;
 
-use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
+mod engine_support;
+
+use engine_support::{drain, setup, spec};
+use heat::debate::engine::{self, EngineSetup, RoleSetup};
 use heat::debate::format::FormatRecord;
 use heat::debate::issues::{self, Status};
-use heat::debate::prompt::Prompts;
-use heat::debate::{DebateEvent, DebateState, Heat, Outcome, Role, extractive};
+use heat::debate::{Outcome, Role, extractive};
 use heat::format::{Format, Origin};
 use heat::provider::ChatModel;
-use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel};
 
 fn builtin(name: &str, text: &str) -> FormatRecord {
     Format::parse(name, text, &Origin::BuiltIn).unwrap().record
 }
 
-fn setup(debaters: &[Arc<ScriptedModel>], judge: &Arc<ScriptedModel>) -> EngineSetup {
-    let role = |m: &Arc<ScriptedModel>| RoleSetup::new(Arc::clone(m) as Arc<dyn ChatModel>, "m", 512);
-    let setups: Vec<RoleSetup> = debaters.iter().map(role).collect();
-    EngineSetup {
-        roles: engine::seat_roles(&setups, &role(judge)),
-        prompts: Prompts::default(),
-        retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check: false,
-        judges: None,
-    }
-}
-
-fn spec(topic: &str, format: FormatRecord, max_rounds: u32) -> DebateSpec {
-    DebateSpec {
-        topic: topic.into(),
-        max_rounds,
-        initial_heat: Heat::new(0.9),
-        grounding: Grounding::default(),
-        format: Some(format),
-    }
-}
-
-async fn drain(mut handle: DebateHandle) -> (Vec<DebateEvent>, DebateState) {
-    let mut events = Vec::new();
-    while let Some(e) = handle.next_event().await {
-        events.push(e);
-    }
-    let state = handle.join().await;
-    assert_eq!(DebateState::from_events(&events), state, "the fold of the events is the engine's state");
-    (events, state)
+fn seats(debaters: &[Arc<ScriptedModel>], judge: &Arc<ScriptedModel>) -> EngineSetup {
+    let seat = |m: &Arc<ScriptedModel>| engine_support::seat(Arc::clone(m) as Arc<dyn ChatModel>);
+    let debaters: Vec<RoleSetup> = debaters.iter().map(seat).collect();
+    setup(&debaters, &seat(judge))
 }
 
 fn speaker(replies: &[String]) -> Arc<ScriptedModel> {
@@ -84,7 +57,7 @@ async fn a_panels_embedded_judge_picks_a_sentence_from_each_panelist_and_sums_up
     let last = r#"{"optimist_best": "Parks can take the place of car parks.", "realist_best": "Buses fill the gap once the lanes are free.", "critic_best": "Night workers have no bus home after midnight."}"#;
     let replies = [Reply::text(round_one), Reply::text(last)];
     let judge = Arc::new(ScriptedModel::new(replies, Reply::text(last)).playing_embedded());
-    let (_, state) = drain(engine::start(setup(&debaters, &judge), spec(CARS, builtin_panel(), 2))).await;
+    let (_, state) = drain(engine::start(seats(&debaters, &judge), spec(CARS, builtin_panel(), 2))).await;
 
     let asked = judge.requests();
     assert_eq!(asked.len(), 2, "a verdict on round 1, the synthesis on round 2: {:?}", state.finish);
@@ -141,7 +114,7 @@ async fn a_reviews_embedded_judge_gives_each_issue_a_status_and_the_board_takes_
     let judge = Arc::new(ScriptedModel::new([Reply::text(answer)], Reply::text(answer)).playing_embedded());
     let review = builtin("review", include_str!("../assets/formats/review.toml"));
     let topic = "Close the old town to cars";
-    let (_, state) = drain(engine::start(setup(&[defender, logic, ops], &judge), spec(topic, review, 1))).await;
+    let (_, state) = drain(engine::start(seats(&[defender, logic, ops], &judge), spec(topic, review, 1))).await;
 
     let asked = judge.requests();
     let schema = &asked[0].response_schema.as_ref().unwrap().schema;

@@ -9,7 +9,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
+mod engine_support;
+
+use engine_support::drain;
+use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::format::FormatRecord;
 use heat::debate::panel::{self, Vote};
 use heat::debate::plan::{Options, Step, next_steps_with};
@@ -128,16 +131,6 @@ async fn run(bench: &Arc<Bench>, max_rounds: u32) -> (Vec<DebateEvent>, DebateSt
         format: Some(panel_format()),
     };
     drain(engine::start(setup(bench), spec)).await
-}
-
-async fn drain(mut handle: DebateHandle) -> (Vec<DebateEvent>, DebateState) {
-    let mut events = Vec::new();
-    while let Some(e) = handle.next_event().await {
-        events.push(e);
-    }
-    let state = handle.join().await;
-    assert_eq!(DebateState::from_events(&events), state, "the fold of the events is the engine's state");
-    (events, state)
 }
 
 #[tokio::test]
@@ -539,23 +532,8 @@ async fn a_panel_over_free_seats_decides_resolved_and_heat_and_counts_no_side() 
         role(Arc::new(ScriptedModel::new(replies, Reply::text("spent"))))
     };
     let debaters = [panelist("tabs"), panelist("spaces"), panelist("either")];
-    let setup = EngineSetup {
-        roles: engine::seat_roles(&debaters, &role(Arc::clone(&bench) as Arc<dyn ChatModel>)),
-        prompts: Prompts::default(),
-        retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check: false,
-        judges: None,
-    };
-    let spec = DebateSpec {
-        topic: "Tabs beat spaces".into(),
-        max_rounds: 2,
-        initial_heat: Heat::new(0.9),
-        grounding: Grounding::default(),
-        format: Some(format),
-    };
-    let (_, state) = drain(engine::start(setup, spec)).await;
+    let setup = engine_support::setup(&debaters, &role(Arc::clone(&bench) as Arc<dyn ChatModel>));
+    let (_, state) = drain(engine::start(setup, engine_support::spec("Tabs beat spaces", format, 2))).await;
     let decision = state.decision(0).unwrap();
     assert!(!decision.resolved && decision.resolved_votes == 1);
     assert_eq!(decision.ahead, None, "free seats: no one is ahead");

@@ -10,12 +10,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
+mod engine_support;
+
+use engine_support::drain;
+use heat::debate::engine::{self, DebateSpec, EngineSetup, RoleSetup};
 use heat::debate::format::FormatRecord;
-use heat::debate::prompt::Prompts;
 use heat::debate::{Command, DebateEvent, DebateState, Heat, Outcome, Role, vote};
 use heat::format::{Format, Origin};
-use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel};
 use heat::report::{self, Context};
 use heat::store::export::{Format as ExportFormat, render};
@@ -75,38 +76,13 @@ fn debater(name: &str, seat: usize, answers: &[&str], delay: Duration) -> Arc<Sc
 }
 
 fn setup(debaters: &[Arc<ScriptedModel>]) -> EngineSetup {
-    let role = |m: &Arc<ScriptedModel>| RoleSetup::new(Arc::clone(m) as Arc<dyn heat::provider::ChatModel>, "m", 512);
-    let setups: Vec<RoleSetup> = debaters.iter().map(role).collect();
-    let judge = setups[0].clone();
-    EngineSetup {
-        roles: engine::seat_roles(&setups, &judge),
-        prompts: Prompts::default(),
-        retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check: false,
-        judges: None,
-    }
+    let seat = |m: &Arc<ScriptedModel>| engine_support::seat(Arc::clone(m) as Arc<dyn heat::provider::ChatModel>);
+    let setups: Vec<RoleSetup> = debaters.iter().map(seat).collect();
+    engine_support::setup(&setups, &setups[0])
 }
 
 fn spec(format: FormatRecord, max_rounds: u32) -> DebateSpec {
-    DebateSpec {
-        topic: "How many days should a working week have?".into(),
-        max_rounds,
-        initial_heat: Heat::new(0.9),
-        grounding: Grounding::default(),
-        format: Some(format),
-    }
-}
-
-async fn drain(mut handle: DebateHandle) -> (Vec<DebateEvent>, DebateState) {
-    let mut events = Vec::new();
-    while let Some(e) = handle.next_event().await {
-        events.push(e);
-    }
-    let state = handle.join().await;
-    assert_eq!(DebateState::from_events(&events), state, "the fold of the events is the engine's state");
-    (events, state)
+    engine_support::spec("How many days should a working week have?", format, max_rounds)
 }
 
 fn three(answers: [&[&str]; 3]) -> Vec<Arc<ScriptedModel>> {
