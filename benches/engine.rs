@@ -2,7 +2,8 @@
 //! debaters each take 100 ms (must cost ~100 ms, not 200: they run in
 //! parallel), and a round judged by a panel of three that each take 50 ms
 //! after two 100 ms debaters (must cost ~150 ms: the judges run at once),
-//! and rounds of four and six free debaters (each 100 ms, all at once).
+//! and rounds of four and six free debaters (each 100 ms, all at once),
+//! four of them judged by one judge or by a panel of three (each 50 ms).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -63,15 +64,19 @@ fn panel_setup(debater: &Reply, judge: Duration) -> (EngineSetup, FormatRecord) 
     (setup, format)
 }
 
-/// `n` free debaters that each answer after 100 ms, and one judge that
-/// answers after `judge` (none: a vote, ended after its one round).
-fn free_setup(n: usize, argument: &str, judge: Option<Duration>) -> (EngineSetup, FormatRecord) {
+/// `n` free debaters that each answer after 100 ms, and `judges` judges
+/// that each answer after the given time (none: a vote, ended after its
+/// one round).
+fn free_setup(n: usize, argument: &str, judges: Option<(u32, Duration)>) -> (EngineSetup, FormatRecord) {
     let debater = Reply::after(Duration::from_millis(100), &format!("{argument}\nFinal answer: four days"));
     let debaters: Vec<RoleSetup> = (0..n).map(|_| role(debater.clone())).collect();
-    let judge_setup = role(Reply::after(judge.unwrap_or_default(), VERDICT));
+    let judge_setup = role(Reply::after(judges.map(|(_, after)| after).unwrap_or_default(), VERDICT));
     let seats = "[[seats]]\nid = \"dN\"\nside = \"free\"\nbrief = \"debater.md\"\n\n";
     let seats: String = (0..n).map(|i| seats.replace('N', &i.to_string())).collect();
-    let judges = if judge.is_some() { "count = 1\nbrief = \"panel_judge.md\"" } else { "count = 0" };
+    let judges = match judges {
+        Some((count, _)) => format!("count = {count}\nbrief = \"panel_judge.md\""),
+        None => "count = 0".into(),
+    };
     let file = format!("summary = \"bench\"\nmax_rounds = 1\n{seats}[judges]\n{judges}\n");
     let format = Format::parse("bench", &file, &Origin::BuiltIn).expect("the bench's format parses").record;
     let setup = EngineSetup {
@@ -125,7 +130,13 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("four_free_debaters_100ms_judge_50ms", |b| {
         b.to_async(&rt).iter(|| {
-            let (setup, format) = free_setup(4, &argument, Some(Duration::from_millis(50)));
+            let (setup, format) = free_setup(4, &argument, Some((1, Duration::from_millis(50))));
+            one_round_in(setup, Some(format))
+        });
+    });
+    group.bench_function("four_free_debaters_100ms_panel_of_3_judges_50ms", |b| {
+        b.to_async(&rt).iter(|| {
+            let (setup, format) = free_setup(4, &argument, Some((3, Duration::from_millis(50))));
             one_round_in(setup, Some(format))
         });
     });
@@ -138,7 +149,8 @@ fn bench(c: &mut Criterion) {
     group.finish();
 
     for (what, n, judge, goal) in [
-        ("four 100 ms free debaters and a 50 ms judge", 4, Some(Duration::from_millis(50)), 0.15),
+        ("four 100 ms free debaters and a 50 ms judge", 4, Some((1, Duration::from_millis(50))), 0.15),
+        ("four 100 ms free debaters and a panel of three 50 ms judges", 4, Some((3, Duration::from_millis(50))), 0.15),
         ("six 100 ms free debaters and no judge", 6, None, 0.1),
     ] {
         let start = Instant::now();
