@@ -97,6 +97,7 @@ fn the_judge_pane_lists_each_vote_and_the_decision() {
     assert!(!text.contains("the panel:"), "no decision before every judge spoke:\n{text}");
     insta::assert_snapshot!("panel_voting_120x40", screen(&mut app, 120, 40));
     insta::assert_snapshot!("panel_voting_80x24", screen(&mut app, 80, 24));
+    insta::assert_snapshot!("panel_voting_200x50", screen(&mut app, 200, 50));
 
     let mut app = new_app();
     feed(&mut app, &decided());

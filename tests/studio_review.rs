@@ -189,4 +189,6 @@ fn the_results_count_the_issues() {
     assert!(results.contains("▣ 2 issues: 1 open, 1 addressed"), "{results}");
     assert!(results.contains("Words per round ■ d ■ l ■ o"), "every debater's words, by initial:\n{results}");
     insta::assert_snapshot!("review_results_120x40", results);
+    insta::assert_snapshot!("review_results_80x24", screen(&mut app, 80, 24));
+    insta::assert_snapshot!("review_results_200x50", screen(&mut app, 200, 50));
 }

@@ -751,3 +751,92 @@ fn oxford_scored_round() {
     let narrow = screen(&mut oxford_scored(), 120, 40);
     assert!(narrow.contains("+4 O "), "the short form where the bar does not fit: {narrow}");
 }
+
+/// An Oxford debate run to its end: three rounds (opening, rebuttal,
+/// closing), each argument scored by the chair, a panel of three judges
+/// whose third dissents in the last round, and the closing synthesis.
+fn oxford_finished() -> App {
+    use heat::debate::Heat;
+    use heat::debate::scores::Scores;
+    use heat::debate::verdict::{Ahead, Verdict};
+    let mut app = oxford_scored();
+    let judged = |text: &str, heat: f32, ahead: Ahead, scores: Option<Scores>| Verdict {
+        verdict: text.into(),
+        topic: "Who carries the juniors' case?".into(),
+        heat: Heat::new(heat),
+        ahead: Some(ahead),
+        scores,
+        ..Verdict::default()
+    };
+    let mut events = Vec::new();
+    for round in 0..3u32 {
+        if round > 0 {
+            let heat = if round == 1 { 0.7 } else { 0.5 };
+            events.push(DebateEvent::RoundStarted {
+                round,
+                topic: "Who carries the juniors' case?".into(),
+                heat: Heat::new(heat),
+                injected: vec![],
+            });
+            for role in [Role::Advocate, Role::Skeptic] {
+                let purpose = heat::debate::TurnPurpose::Argue;
+                events.push(DebateEvent::TurnStarted { round, role, purpose, temperature: Some(heat) });
+                let text = format!("{role:?}'s speech in round {}.", round + 1);
+                events.push(DebateEvent::TurnCompleted { round, role, text, usage: None, truncated_at: None });
+            }
+            let purpose = heat::debate::TurnPurpose::Judge;
+            events.push(DebateEvent::TurnStarted { round, role: Role::Judge, purpose, temperature: None });
+            events.push(DebateEvent::TurnCompleted {
+                round,
+                role: Role::Judge,
+                text: "{}".into(),
+                usage: None,
+                truncated_at: None,
+            });
+            let scores = Scores { advocate: vec![2, 1], skeptic: vec![-1] };
+            let chair = judged("The proposition answered the mentoring point.", 0.5, Ahead::Advocate, Some(scores));
+            events.push(DebateEvent::VerdictReached { round, verdict: chair });
+        }
+        events.push(DebateEvent::PanelVoteStarted { round, judge: 2 });
+        events.push(DebateEvent::PanelVoteStarted { round, judge: 3 });
+        events.push(DebateEvent::PanelVoted {
+            round,
+            judge: 2,
+            verdict: judged("Quiet hours carried it.", 0.5, Ahead::Advocate, None),
+            usage: None,
+        });
+        events.push(DebateEvent::PanelVoted {
+            round,
+            judge: 3,
+            verdict: judged("Juniors learn by overhearing.", 0.6, Ahead::Skeptic, None),
+            usage: None,
+        });
+    }
+    let synthesis = "The proposition carried the house 2–1: focus and time outweigh hallway chance; \
+                     judge 3 dissents on how juniors learn."
+        .to_string();
+    events.push(DebateEvent::Finished { outcome: heat::debate::Outcome::MaxRounds, synthesis: Some(synthesis) });
+    feed(&mut app, &events);
+    app
+}
+
+#[test]
+fn oxford_finished_results() {
+    check(
+        "oxford_finished",
+        oxford_finished,
+        &["Results", "dissent: Judge 3", "scores: Proposition +4", "Synthesis: The proposition carried the house 2–1"],
+    );
+    // Esc shows the chair's pane as the debate ended: the panel's last
+    // decision with its dissent, and the running score after three rounds.
+    let mut app = oxford_finished();
+    app.on_key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Esc));
+    let text = screen(&mut app, 200, 50);
+    assert!(text.contains("✓ ENDED"), "{text}");
+    assert!(text.contains("dissent: Judge 3"), "the dissent is kept on screen:\n{text}");
+    assert!(
+        text.contains("Proposition +4"),
+        "running total: the opposition +4 after the opening, then the proposition +4 in each of two rounds: {text}"
+    );
+    insta::assert_snapshot!("oxford_finished_panes_200x50", text);
+}

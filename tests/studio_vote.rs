@@ -189,6 +189,8 @@ fn a_converged_vote_says_so_in_the_header_the_last_pane_and_the_results() {
     assert!(!results.contains("Synthesis:"), "the vote is not said twice:\n{results}");
     assert!(results.contains("■ analyst ■ pragmatist ■ contrarian"), "every debater's words:\n{results}");
     insta::assert_snapshot!("vote_converged_results_120x40", results);
+    insta::assert_snapshot!("vote_converged_results_80x24", screen(&mut app, 80, 24));
+    insta::assert_snapshot!("vote_converged_results_200x50", screen(&mut app, 200, 50));
 
     app.modal = None;
     let panes = screen(&mut app, 120, 40);
@@ -196,6 +198,7 @@ fn a_converged_vote_says_so_in_the_header_the_last_pane_and_the_results() {
     assert!(panes.contains("Debate over: converged"), "the last seat's pane closes the debate:\n{panes}");
     insta::assert_snapshot!("vote_converged_120x40", panes);
     insta::assert_snapshot!("vote_converged_80x24", screen(&mut app, 80, 24));
+    insta::assert_snapshot!("vote_converged_200x50", screen(&mut app, 200, 50));
 }
 
 #[test]

@@ -32,7 +32,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
     let [body, hint] = split_last(inner);
     let debate = &app.debate;
 
-    let facts = facts(app);
+    let facts = wrapped(facts(app), usize::from(body.width));
     let heats = heat_points(debate);
     let words = words_per_round(debate);
 
@@ -186,6 +186,22 @@ fn words_per_round(debate: &DebateState) -> Vec<(u32, Vec<usize>)> {
         round.turn(role).map_or(0, |t| t.text.split_whitespace().count())
     };
     debate.rounds.iter().map(|r| (r.number + 1, debate.debaters().iter().map(|&role| of(r, role)).collect())).collect()
+}
+
+/// Each fact wrapped to `width`, its style kept on every row, so a long
+/// vote or panel line (the dissent at its end) is never cut at the edge.
+fn wrapped(facts: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
+    facts
+        .into_iter()
+        .flat_map(|line| {
+            let style = line.spans.first().map_or(line.style, |span| line.style.patch(span.style));
+            let text: String = line.spans.iter().map(|span| span.content.as_ref()).collect();
+            textwrap::wrap(&text, width.max(10))
+                .into_iter()
+                .map(|row| Line::from(Span::styled(row.into_owned(), style)))
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 /// "Resolution forced after 4 rounds".
