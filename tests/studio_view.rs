@@ -840,3 +840,32 @@ fn oxford_finished_results() {
     );
     insta::assert_snapshot!("oxford_finished_panes_200x50", text);
 }
+
+/// A long notice from the engine wraps onto the rows above the key bar
+/// (the panes give them up) instead of being cut at 80 columns; one too
+/// long for three rows ends in `…`, and a short screen keeps one row.
+#[test]
+fn a_long_notice_wraps_above_the_key_bar() {
+    let notice = "The embedded judge gives no scores: it chooses each side's strongest sentence instead of \
+                  weighing each argument, so this oxford debate is not scored";
+    let mut app = studio_support::mid_stream();
+    feed(&mut app, &[DebateEvent::Notice { message: notice.into() }]);
+    let text = screen(&mut app, 80, 24);
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows.len(), 24, "{text}");
+    assert!(rows[21].starts_with(" The embedded judge gives no scores"), "{text}");
+    assert!(rows[22].trim_end().ends_with("so this oxford debate is not scored"), "the whole notice:\n{text}");
+    assert!(rows[23].contains("space pause"), "the key bar stays at the bottom:\n{text}");
+    assert!(rows[20].starts_with('┗'), "the pane ends above the notice:\n{text}");
+
+    let long = notice.repeat(3);
+    feed(&mut app, &[DebateEvent::Notice { message: long }]);
+    let text = screen(&mut app, 80, 24);
+    let rows: Vec<&str> = text.lines().collect();
+    assert!(rows[20].starts_with(" The embedded judge"), "three rows at most:\n{text}");
+    assert!(rows[22].trim_end().ends_with('…'), "the rest is marked as cut:\n{text}");
+
+    let short = screen(&mut app, 80, 16);
+    let rows: Vec<&str> = short.lines().collect();
+    assert!(rows[14].trim_end().ends_with('…') && rows[13].starts_with('┗'), "one row on a short screen:\n{short}");
+}

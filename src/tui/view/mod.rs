@@ -51,12 +51,14 @@ impl Plan {
     /// The layout for the seats that sit (`seats`, in screen order), one
     /// pane showing on a narrow screen: the focused one (a row in per-seat
     /// tables), or the first seat's when the focused one does not sit.
-    pub fn new(area: Rect, focus: usize, seats: &[Role]) -> Plan {
+    /// `status_rows` is what the status area needs (see `status::rows`).
+    pub fn new(area: Rect, focus: usize, seats: &[Role], status_rows: u16) -> Plan {
         if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
             return Plan { too_small: true, ..Plan::default() };
         }
         let [header, body, status] =
-            Layout::vertical([Constraint::Length(2), Constraint::Min(3), Constraint::Length(2)]).areas(area);
+            Layout::vertical([Constraint::Length(2), Constraint::Min(3), Constraint::Length(status_rows.max(2))])
+                .areas(area);
         if area.width >= SIDE_BY_SIDE {
             let panes = grid::areas(body, seats);
             return Plan { header, tabs: None, panes, status, too_small: false };
@@ -80,7 +82,8 @@ impl Plan {
 /// Lays out the panes and draws one frame. `retained` is what the
 /// terminal drawn on showed at its last frame: one per terminal.
 pub fn render(frame: &mut Frame<'_>, app: &mut App, retained: &mut Retained) {
-    let plan = Plan::new(frame.area(), app.focus, &app.seats());
+    let area = frame.area();
+    let plan = Plan::new(area, app.focus, &app.seats(), status::rows(app, area.width, area.height));
     // Help scrolls within what this screen shows of it.
     if matches!(app.modal, Some(Modal::Help(_))) {
         let (total, rows) = help::fit(app, frame.area());

@@ -24,21 +24,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             Span::styled(hint, theme.secondary()),
         ]);
         super::one_line(frame, area, &line);
-    } else if let Some(flash) = &app.flash {
-        let color = match flash.tone {
-            Tone::Info => theme.text,
-            Tone::Good => theme.good,
-            Tone::Warn => theme.warn,
-            Tone::Error => theme.error,
-        };
-        let style = Style::new().fg(color);
-        let style = if flash.tone == Tone::Error { style.add_modifier(Modifier::BOLD) } else { style };
-        let line = Line::from(Span::styled(format!(" {}", truncate(&flash.text, width.saturating_sub(2))), style));
-        super::one_line(frame, area, &line);
-    } else if let Some(notice) = &app.notice {
-        let line =
-            Line::from(Span::styled(format!(" {}", truncate(notice, width.saturating_sub(2))), theme.secondary()));
-        super::one_line(frame, area, &line);
+    } else if let Some((text, style)) = sentence(app) {
+        let rows = area.height.saturating_sub(1).max(1);
+        for (i, row) in wrapped(&text, width, usize::from(rows)).into_iter().enumerate() {
+            let line = Line::from(Span::styled(format!(" {row}"), style));
+            super::one_line(frame, Rect { y: area.y + i as u16, height: 1, ..area }, &line);
+        }
     }
 
     let bar = Style::new().fg(theme.bar_fg).bg(theme.bar_bg);
@@ -62,7 +53,55 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     spans.push(Span::styled(counters, bar));
     let line = Line::from(spans);
     let line = if theme.color { line } else { line.style(Style::new().add_modifier(Modifier::REVERSED)) };
-    super::one_line(frame, Rect { y: area.y + 1, height: 1, ..area }, &line);
+    let bar_row = area.y + area.height.saturating_sub(1);
+    super::one_line(frame, Rect { y: bar_row, height: 1, ..area }, &line);
+}
+
+/// The most rows the status sentence takes: a long notice wraps onto a
+/// second and third row (the panes give them up) rather than being cut.
+const SENTENCE_ROWS: usize = 3;
+
+/// The rows the status area needs on a screen `width` columns wide: the
+/// sentence, wrapped (at most `SENTENCE_ROWS`; one on a short screen), and
+/// the key bar under it.
+pub fn rows(app: &App, width: u16, height: u16) -> u16 {
+    let most = if height < 20 { 1 } else { SENTENCE_ROWS };
+    let sentence = match &app.modal {
+        Some(Modal::Search(_)) => 1,
+        _ => sentence(app).map_or(1, |(text, _)| wrapped(&text, usize::from(width), most).len().max(1)),
+    };
+    sentence as u16 + 1
+}
+
+/// What the status line says now, with its style: a flash (what a key did,
+/// an error, the engine's news) before the standing notice.
+fn sentence(app: &App) -> Option<(String, Style)> {
+    let theme = &app.theme;
+    if let Some(flash) = &app.flash {
+        let color = match flash.tone {
+            Tone::Info => theme.text,
+            Tone::Good => theme.good,
+            Tone::Warn => theme.warn,
+            Tone::Error => theme.error,
+        };
+        let style = Style::new().fg(color);
+        let style = if flash.tone == Tone::Error { style.add_modifier(Modifier::BOLD) } else { style };
+        return Some((flash.text.clone(), style));
+    }
+    app.notice.as_ref().map(|notice| (notice.clone(), theme.secondary()))
+}
+
+/// `text` wrapped to `width` columns (less the leading space and a margin)
+/// in at most `rows` rows, the last ending in `…` when more was left out.
+fn wrapped(text: &str, width: usize, rows: usize) -> Vec<String> {
+    let room = width.saturating_sub(2).max(1);
+    let lines = textwrap::wrap(text, room);
+    let cut = lines.len() > rows;
+    let mut kept: Vec<String> = lines.into_iter().take(rows.max(1)).map(std::borrow::Cow::into_owned).collect();
+    if cut && let Some(last) = kept.last_mut() {
+        *last = format!("{}…", truncate(last, room.saturating_sub(1)).trim_end_matches('…').trim_end());
+    }
+    kept
 }
 
 /// The end of `text` that fits in `width` columns (what is being typed).
