@@ -532,6 +532,73 @@ async fn seat_flags_put_a_panels_judges_on_providers_and_models_of_their_own() {
     );
 }
 
+/// `heat branch ID --at 1 --seat judge2=openai:MODEL --seat judge3=MODEL`:
+/// the branch's panel sits where the flags say from its first round on
+/// (the Branched event records it), named so when it starts; the parent's
+/// panel is untouched and a branch without the flags keeps it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_branch_moves_a_panels_judges_to_the_models_its_seat_flags_name() {
+    let server = MockLlm::with_handler(oxford_reply).await;
+    let verdict = r#"{"resolved": false, "verdict": "Judge two, moved for the branch, found point 1 unanswered.", "ahead": "skeptic", "conceded": "none", "topic": "Answer point 1.", "heat": 0.5}"#;
+    let openai = MockLlm::with_handler(move |_| {
+        Reply::sse(&support::bodies::openai_stream("gpt-judge-test", &[verdict], Some("stop")), 64)
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.args(["run", "This house prefers tabs", "--format", "oxford", "--max-rounds", "2"]);
+    let out = output(cmd).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let store = Store::open(data.path()).unwrap();
+    let parent = store.list()[0].id.clone();
+    let folded = |id: &str| DebateState::from_events(store.load(id).unwrap().records.iter().map(|r| &r.event));
+    let asked_on_anthropic = |needle: &str| {
+        let asked = server.requests().into_iter().filter(|r| r.last_message().contains(needle));
+        asked.map(|r| r.body["model"].clone()).collect::<Vec<_>>()
+    };
+    let judge_three_before = asked_on_anthropic("You are judge 3").len();
+
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.env("OPENAI_API_KEY", "sk-test-openai").env("OPENAI_BASE_URL", format!("{}/v1", openai.base_url));
+    cmd.args(["branch", &parent, "--at", "1", "--seat", "judge2=openai:gpt-judge-test"]);
+    cmd.args(["--seat", "Judge 3=claude-opus-4-1"]);
+    let out = output(cmd).await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("seat judge2=openai:gpt-judge-test, seat Judge 3=claude-opus-4-1"), "{stdout}");
+    assert!(stdout.contains("  judge 2   gpt-judge-test\n  judge 3   claude-opus-4-1\n"), "{stdout}");
+
+    // Round 2 of the branch: judge 2 on OpenAI, judge 3 on its own Anthropic model.
+    let chats: Vec<Recorded> = openai.requests().into_iter().filter(|r| r.body["messages"].is_array()).collect();
+    assert_eq!(chats.len(), 1, "judge 2 is asked on OpenAI for the branch's one round");
+    assert!(chats[0].last_message().contains("You are judge 2 of a panel of 3"));
+    assert_eq!(chats[0].body["model"], "gpt-judge-test");
+    let judge_three = asked_on_anthropic("You are judge 3").split_off(judge_three_before);
+    assert_eq!(judge_three, vec![serde_json::json!("claude-opus-4-1")]);
+    assert!(stdout.contains("Judge 2 (gpt-judge-test): "), "{stdout}");
+
+    let child = store.list().into_iter().find(|e| e.id != parent).unwrap().id;
+    let record = folded(&child).format.unwrap();
+    assert_eq!(
+        (record.panel_providers, record.panel_models),
+        (vec!["openai".to_string()], vec!["gpt-judge-test".to_string(), "claude-opus-4-1".to_string()]),
+        "the branch's log records its panel"
+    );
+    let own = std::fs::read_to_string(store.log_path(&child)).unwrap();
+    assert!(own.contains(r#""panel":{"providers":["openai"],"models":["gpt-judge-test","claude-opus-4-1"]}"#), "{own}");
+    let stored = folded(&parent).format.unwrap();
+    assert!(stored.panel_models.is_empty() && stored.panel_providers.is_empty(), "the parent's panel is untouched");
+
+    // Without the flags a branch keeps its parent's panel and records no change.
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.args(["branch", &parent, "--at", "1", "--heat", "0.5"]);
+    let out = output(cmd).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let plain = store.list().into_iter().find(|e| e.id != parent && e.id != child).unwrap().id;
+    assert!(!std::fs::read_to_string(store.log_path(&plain)).unwrap().contains("\"panel\""));
+    assert_eq!(openai.requests().into_iter().filter(|r| r.body["messages"].is_array()).count(), 1);
+}
+
 /// A review: the defender, a logic critic and an ops critic who raise
 /// issues, and a judge who rules on each, round by round.
 fn review_reply(request: &Recorded) -> Reply {

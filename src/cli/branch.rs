@@ -1,7 +1,7 @@
 //! `heat branch ID --at ROUND`: a stored debate taken up again after one of
 //! its finished rounds, as a new session that shares the rounds before
 //! (read from the parent's log, never copied) and goes on with changes: the
-//! sides swapped, another model for a seat, another heat (set or pinned),
+//! sides swapped, another model for a seat (a panel's judges too), another heat (set or pinned),
 //! another question, a note injected, another round limit. The parent is
 //! only read: a live debate's finished round can be branched while it runs.
 
@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 
 use crate::config::FlagValue;
+use crate::debate::event::PanelSeats;
 use crate::debate::{BranchChanges, DebateEvent, Heat, engine, grounding};
 use crate::store::{self, Store, branch};
 
@@ -56,6 +57,7 @@ pub async fn from_args(
         pinned: asked.pin.map(Heat::new),
         injected: asked.inject,
         max_rounds,
+        panel: None,
     };
     let request = Request {
         id: asked.id,
@@ -136,13 +138,14 @@ pub async fn run(
     if let Some(source) = &state.source {
         grounding::check_fits(&setup, source)?;
     }
+    let changes = BranchChanges { panel: panel_seated(&config, &state), ..request.changes.clone() };
     let branched = DebateEvent::Branched {
         from: id,
         round: request.at,
         records: u64::try_from(end).unwrap_or(u64::MAX),
         how: how(request),
         participants: setup.participants(&state.seats()),
-        changes: request.changes.clone(),
+        changes,
     };
     let recorder = store.create_branch(shared, state, &branched)?;
     let mut history: Vec<DebateEvent> = shared.iter().map(|r| r.event.clone()).collect();
@@ -150,6 +153,17 @@ pub async fn run(
     history.push(branched);
     let state = recorder.state().clone();
     super::run::drive(engine::branch(setup, state), recorder, request.json, Some(&history), None).await
+}
+
+/// The panel the branch seats when `--seat judge2=…` (or the like) moves a
+/// judge of the stored panel to another provider or model; `None` when the
+/// panel stays as it was.
+fn panel_seated(config: &crate::config::Config, state: &crate::debate::DebateState) -> Option<Box<PanelSeats>> {
+    let stored = state.format.as_ref()?;
+    let mut record = stored.clone();
+    crate::format::layer::seat_panel_judges(config, &mut record, true);
+    let panel = PanelSeats::of(&record);
+    (panel != PanelSeats::of(stored)).then(|| Box::new(panel))
 }
 
 /// Prints where the branch leaves its parent and who argues from here.

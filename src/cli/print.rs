@@ -123,6 +123,17 @@ impl<W: Write> TextPrinter<W> {
         Ok(())
     }
 
+    /// Each panel judge asked on a model of its own, and on which.
+    fn say_panel_judges(&mut self) -> io::Result<()> {
+        let judges = self.state.format.as_ref().map_or(0, |f| f.judges);
+        for judge in 2..=judges {
+            if let Some(model) = crate::debate::panel::model_of(&self.state, judge) {
+                writeln!(self.out, "  judge {judge}   {}", crate::sanitize::clean(model))?;
+            }
+        }
+        Ok(())
+    }
+
     /// A panel's decision on a round, once, when its last judge has spoken.
     fn say_decision(&mut self, event: &DebateEvent) -> io::Result<()> {
         let Some(number) = event.round() else { return Ok(()) };
@@ -177,12 +188,7 @@ impl<W: Write> TextPrinter<W> {
                 writeln!(self.out, "  format    {name}: {lineup}, {}", format.judging())?;
                 let unnamed = std::mem::take(&mut self.unnamed);
                 self.say_participants(&unnamed)?;
-                // A panel judge asked on a model of its own says which.
-                for judge in 2..=format.judges {
-                    if let Some(model) = crate::debate::panel::model_of(&self.state, judge) {
-                        writeln!(self.out, "  judge {judge}   {}", crate::sanitize::clean(model))?;
-                    }
-                }
+                self.say_panel_judges()?;
             }
             DebateEvent::QuotesChecked { role, checks, .. } => {
                 if !checks.is_empty() {
@@ -377,6 +383,7 @@ impl<W: Write> TextPrinter<W> {
                 writeln!(self.out, "{}", self.style.paint("2", &line))?;
                 writeln!(self.out, "  up to {} rounds", self.state.max_rounds)?;
                 self.say_participants(participants)?;
+                self.say_panel_judges()?;
             }
             DebateEvent::Summarized { model, text, .. } => {
                 let title = format!("══ the arbiter's summary ({}) ══", crate::sanitize::clean(model));

@@ -452,6 +452,33 @@ pub struct BranchChanges {
     /// Another round limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_rounds: Option<u32>,
+    /// A panel's judges 2… on other providers or models (`--seat judge2=…`):
+    /// they replace the format record's from here on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub panel: Option<Box<PanelSeats>>,
+}
+
+/// Where a panel's judges 2… sit, as the format record keeps it: judge
+/// `n`'s provider and model at index `n - 2`, empty for the chair's.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PanelSeats {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub providers: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<String>,
+}
+
+impl PanelSeats {
+    /// The panel a format record seats.
+    pub fn of(record: &FormatRecord) -> Self {
+        Self { providers: record.panel_providers.clone(), models: record.panel_models.clone() }
+    }
+
+    /// Seats this panel in `record`.
+    pub fn seat(&self, record: &mut FormatRecord) {
+        record.panel_providers.clone_from(&self.providers);
+        record.panel_models.clone_from(&self.models);
+    }
 }
 
 impl BranchChanges {

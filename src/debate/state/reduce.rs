@@ -216,6 +216,9 @@ impl DebateState {
                 if let Some(max) = changes.max_rounds {
                     self.max_rounds = max.max(1);
                 }
+                if let (Some(panel), Some(format)) = (&changes.panel, self.format.as_mut()) {
+                    panel.seat(format);
+                }
             }
             DebateEvent::HumanVerdict { round, ahead, confidence, note, ends } => self.human.push(HumanVerdict {
                 round: round + 1,
