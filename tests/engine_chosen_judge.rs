@@ -132,3 +132,40 @@ async fn a_reviews_embedded_judge_gives_each_issue_a_status_and_the_board_takes_
     let verdict = state.rounds[0].verdict().unwrap();
     assert!(verdict.verdict.contains("the logic critic's \u{201c}The plan never says"), "{}", verdict.verdict);
 }
+
+/// A panel of three judges all served by the embedded model says once, at
+/// the start, that they vote as one and how to seat one elsewhere; with
+/// judge 2 on a provider of its own it is not said.
+#[tokio::test]
+async fn a_panel_wholly_on_the_embedded_model_says_its_judges_vote_as_one() {
+    let notices = |events: &[heat::debate::DebateEvent]| -> Vec<String> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                heat::debate::DebateEvent::Notice { message } => Some(message.clone()),
+                _ => None,
+            })
+            .filter(|m| m.starts_with("Every panel judge is the embedded model"))
+            .collect()
+    };
+    let answer = |said: &str| format!("{said}\nFinal answer: ban them now.");
+    let run = |format: FormatRecord| {
+        let debaters: Vec<Arc<ScriptedModel>> =
+            ["Clean air saves lives.", "Parks replace car parks.", "Buses fill the gap."]
+                .iter()
+                .map(|s| speaker(&[answer(s)]))
+                .collect();
+        let pick = r#"{"optimist_best": "Clean air saves lives.", "realist_best": "Parks replace car parks.", "critic_best": "Buses fill the gap.", "next_question": "What of deliveries?"}"#;
+        let judge = Arc::new(ScriptedModel::new([], Reply::text(pick)).playing_embedded());
+        drain(engine::start(seats(&debaters, &judge), spec(CARS, format, 2)))
+    };
+    let panel = FormatRecord { judges: 3, ..builtin_panel() };
+    let (events, _) = run(panel.clone()).await;
+    let said = notices(&events);
+    assert_eq!(said.len(), 1, "said once a debate: {said:?}");
+    assert!(said[0].contains("so all 3 vote as one; --seat judge2=PROVIDER:MODEL seats one elsewhere"), "{said:?}");
+
+    let mixed = FormatRecord { panel_providers: vec!["openai".into()], ..panel };
+    let (events, _) = run(mixed).await;
+    assert!(notices(&events).is_empty(), "judge 2 sits elsewhere: {:?}", notices(&events));
+}

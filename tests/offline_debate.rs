@@ -200,7 +200,7 @@ fn a_small_document_is_debated_offline_and_a_big_one_is_refused() {
 }
 
 #[test]
-fn an_oxford_debate_runs_offline_under_its_names_and_says_it_is_not_scored() {
+fn an_oxford_debate_runs_offline_under_its_names_and_says_it_is_not_scored_and_its_panel_votes_as_one() {
     let Some(model) = model_support::model_path() else { return };
     let data = tempfile::tempdir().unwrap();
     let config = data.path().join("heat.toml");
@@ -224,6 +224,8 @@ fn an_oxford_debate_runs_offline_under_its_names_and_says_it_is_not_scored() {
         .collect();
     let unscored = "The embedded judge gives no scores";
     assert_eq!(notices.iter().filter(|n| n.starts_with(unscored)).count(), 1, "{notices:?}");
+    let as_one = "Every panel judge is the embedded model";
+    assert_eq!(notices.iter().filter(|n| n.starts_with(as_one)).count(), 1, "{notices:?}");
     // The embedded judge's chosen verdict names the sides as the format does.
     let verdict = state.rounds[0].verdict().map(|v| v.verdict.clone()).unwrap_or_default();
     assert!(verdict.contains("the proposition's") && verdict.contains("the opposition's"), "{verdict}");

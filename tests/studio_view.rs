@@ -869,3 +869,20 @@ fn a_long_notice_wraps_above_the_key_bar() {
     let rows: Vec<&str> = short.lines().collect();
     assert!(rows[14].trim_end().ends_with('…') && rows[13].starts_with('┗'), "one row on a short screen:\n{short}");
 }
+
+/// Notices the engine says one after another (a round's warnings) share
+/// the status line, none hiding the one before; a notice after anything
+/// else replaces what stood.
+#[test]
+fn notices_said_together_share_the_status_line() {
+    let mut app = studio_support::mid_stream();
+    let notice = |text: &str| DebateEvent::Notice { message: text.into() };
+    feed(&mut app, &[notice("The embedded judge gives no scores"), notice("Every judge runs on one model")]);
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains(" The embedded judge gives no scores · Every judge runs on one model"), "{text}");
+
+    feed(&mut app, &[DebateEvent::Delta { round: 0, role: Role::Advocate, text: " more".into() }]);
+    feed(&mut app, &[notice("A later word")]);
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains(" A later word") && !text.contains("gives no scores"), "{text}");
+}

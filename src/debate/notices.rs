@@ -1,7 +1,8 @@
 //! The sentences the engine says besides the debate itself: warnings
 //! before a round (a judge's context window too small for it, a long
-//! proposition for a small model), and what an endpoint taught heat, with
-//! the labels they use for a served model and an endpoint.
+//! proposition for a small model, what the embedded judge does not do),
+//! and what an endpoint taught heat, with the labels they use for a served
+//! model and an endpoint.
 
 use super::event::Role;
 use super::setup::EngineSetup;
@@ -80,9 +81,27 @@ pub fn scores_unasked(setup: &EngineSetup, state: &DebateState) -> Option<String
     let said = state.notices.iter().any(|n| n.starts_with(SCORES_UNASKED_NOTICE));
     (state.scored() && embedded && !said).then(|| {
         format!(
-            "{SCORES_UNASKED_NOTICE}: it chooses each side's strongest sentence instead of weighing each argument, \
-             so this {} debate is not scored",
+            "{SCORES_UNASKED_NOTICE} (it picks each side's strongest sentence): this {} debate is not scored",
             state.format.as_ref().map_or("", |f| f.name.as_str())
+        )
+    })
+}
+
+/// How the notice that a panel sits wholly on the embedded model begins.
+const PANEL_EMBEDDED_NOTICE: &str = "Every panel judge is the embedded model";
+
+/// A panel whose every judge is served by the embedded model, said once a
+/// debate: each judge picks its own sentences, but the heat is measured
+/// from how far apart the arguments are and the embedded judge never
+/// resolves early, so the judges vote as one. The way out is named.
+pub fn panel_on_embedded(setup: &EngineSetup, state: &DebateState) -> Option<String> {
+    let judges = state.judges();
+    let chair_embedded = setup.role(Role::Judge).model.is_embedded();
+    let all_embedded = (2..=judges).all(|judge| super::panel::provider_of(state, judge).is_none_or(|p| p == "local"));
+    let said = state.notices.iter().any(|n| n.starts_with(PANEL_EMBEDDED_NOTICE));
+    (judges >= 2 && chair_embedded && all_embedded && !said).then(|| {
+        format!(
+            "{PANEL_EMBEDDED_NOTICE}, so all {judges} vote as one; --seat judge2=PROVIDER:MODEL seats one elsewhere"
         )
     })
 }

@@ -150,6 +150,9 @@ pub struct App {
     clock: (Instant, u64),
     /// When the latest event happened on that clock (a replay's recorded time).
     pub event_ms: u64,
+    /// Whether the latest event was an engine notice: notices said one
+    /// after another (a round's warnings) share the status line.
+    notice_run: bool,
     /// The start screen's settings in force (the form's fields), when this
     /// studio offers them.
     pub settings: Option<[String; crate::config::studio::FIELDS]>,
@@ -207,6 +210,7 @@ impl App {
             likeness: super::likeness::Likeness::default(),
             clock: (Instant::now(), 0),
             event_ms: 0,
+            notice_run: false,
             watched_live: false,
         }
     }
@@ -407,7 +411,12 @@ impl App {
                 let then = if *will_retry { "asking the judge again" } else { "keeping the current heat" };
                 self.say(Tone::Warn, format!("The verdict could not be used ({}); {then}", clean(error)));
             }
-            DebateEvent::Notice { message } => self.say(Tone::Info, clean(message)),
+            DebateEvent::Notice { message } => match &mut self.flash {
+                Some(flash) if self.notice_run && flash.tone == Tone::Info => {
+                    flash.text = format!("{} · {}", flash.text, clean(message));
+                }
+                _ => self.say(Tone::Info, clean(message)),
+            },
             DebateEvent::Finished { outcome, .. } => {
                 let tone = match outcome {
                     Outcome::Failed(_) | Outcome::Invalidated(_) => Tone::Error,
@@ -426,6 +435,7 @@ impl App {
             }
             _ => {}
         }
+        self.notice_run = matches!(event, DebateEvent::Notice { .. });
     }
 
     /// What can follow an ended debate: a replay studio starts no debate,

@@ -275,6 +275,7 @@ impl Engine {
                             notices::long_topic_warning(&self.setup, &self.state, round),
                             notices::swap_check_unasked(&self.setup, &self.state),
                             notices::scores_unasked(&self.setup, &self.state),
+                            notices::panel_on_embedded(&self.setup, &self.state),
                         ];
                         for warning in warnings.into_iter().flatten() {
                             self.emit(DebateEvent::Notice { message: warning });
