@@ -32,6 +32,7 @@ fn request(prompt: &str, max_tokens: u32) -> ChatRequest {
         max_tokens,
         thinking_budget: None,
         response_schema: None,
+        grammar: None,
         seed: Some(1),
     }
 }

@@ -16,8 +16,8 @@ use heat::debate::format::FormatRecord;
 use heat::debate::issues::{self, Status};
 use heat::debate::{Outcome, Role, extractive};
 use heat::format::{Format, Origin};
-use heat::provider::ChatModel;
 use heat::provider::scripted::{Reply, ScriptedModel};
+use heat::provider::{ChatModel, ChatRole};
 
 fn builtin(name: &str, text: &str) -> FormatRecord {
     Format::parse(name, text, &Origin::BuiltIn).unwrap().record
@@ -168,4 +168,47 @@ async fn a_panel_wholly_on_the_embedded_model_says_its_judges_vote_as_one() {
     let mixed = FormatRecord { panel_providers: vec!["openai".into()], ..panel };
     let (events, _) = run(mixed).await;
     assert!(notices(&events).is_empty(), "judge 2 sits elsewhere: {:?}", notices(&events));
+}
+
+/// A review's critics on the embedded model are held by a grammar to open
+/// with an issue line under the next free id (their brief's letters), the
+/// lead after it; the board takes what they raise round by round. The
+/// defender is asked in words, as a critic on a server would be.
+#[tokio::test]
+async fn a_reviews_embedded_critics_are_held_to_raise_an_issue_under_the_next_id() {
+    let defender = speaker(&["The plan closes the old town to private cars from next spring.".into()]);
+    let critic = |lines: [&str; 2]| {
+        let replies: Vec<Reply> = lines.iter().map(|l| Reply::text(l)).collect();
+        Arc::new(ScriptedModel::new(replies.clone(), replies[1].clone()).playing_embedded())
+    };
+    let logic = critic([
+        "ISSUE L1 [high] No one enforces the permits at the gates — evidence: the plan names no agency\nIt never says who checks.",
+        "ISSUE L2 [low] The spring date leaves no time for signs — evidence: signs take a year\nThe date is too soon.",
+    ]);
+    let ops = critic([
+        "ISSUE O1 [medium] Vans queue at the gates every morning — evidence: one window for every delivery\nThe ring road jams.",
+        "ISSUE O2 [high] Night deliveries wake the residents — evidence: the window moves to the night\nNoise is a cost.",
+    ]);
+    let answer = r#"{"defender_best": "The plan closes the old town to private cars from next spring.", "logic_critic_best": "It never says who checks.", "ops_critic_best": "The ring road jams.", "issues": {}}"#;
+    let judge = Arc::new(ScriptedModel::new([], Reply::text(answer)).playing_embedded());
+    let review = builtin("review", include_str!("../assets/formats/review.toml"));
+    let debaters = [defender.clone(), Arc::clone(&logic), Arc::clone(&ops)];
+    let (_, state) =
+        drain(engine::start(seats(&debaters, &judge), spec("Close the old town to cars", review, 2))).await;
+
+    let grammars = |model: &ScriptedModel| -> Vec<String> {
+        model.requests().iter().map(|r| r.grammar.clone().unwrap_or_default()).collect()
+    };
+    let logic_asked = grammars(&logic);
+    assert_eq!(logic_asked.len(), 2, "{logic_asked:?}");
+    assert!(logic_asked[0].starts_with("start: \"ISSUE L1 [\""), "{}", logic_asked[0]);
+    assert!(logic_asked[1].starts_with("start: \"ISSUE L2 [\""), "the next free id: {}", logic_asked[1]);
+    assert!(logic_asked[0].contains("\"I disagree that"), "the lead follows the line: {}", logic_asked[0]);
+    assert!(grammars(&ops)[1].starts_with("start: \"ISSUE O2 [\""), "{:?}", grammars(&ops));
+    let opening_sent =
+        logic.requests().iter().any(|r| r.messages.last().is_some_and(|m| m.role == ChatRole::Assistant));
+    assert!(!opening_sent, "the lead is in the grammar, not an answer's start");
+    assert!(defender.requests().iter().all(|r| r.grammar.is_none()), "the defender raises nothing");
+    let ids: Vec<String> = issues::board(&state).iter().map(|r| r.issue.id.clone()).collect();
+    assert_eq!(ids, ["L1", "O1", "L2", "O2"]);
 }

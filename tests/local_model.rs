@@ -42,6 +42,7 @@ fn request(user: &str, max_tokens: u32) -> ChatRequest {
         max_tokens,
         thinking_budget: None,
         response_schema: None,
+        grammar: None,
         seed: Some(42),
     }
 }
@@ -444,4 +445,31 @@ async fn a_paused_turn_stops_the_model_and_goes_on_where_it_stopped() {
     }
     assert!(unpaused.len() > 40, "{unpaused:?}");
     assert_eq!(text, unpaused, "the paused answer differs from the one that never paused");
+}
+
+/// A critic's answer under the issue grammar, on the real model: it opens
+/// with one issue line the board reads (the id given, a severity from the
+/// list, a claim and evidence in the model's words, each a whole
+/// sentence), and prose follows from the lead. Three seeds.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_issue_grammar_makes_the_embedded_critic_raise_a_readable_issue() {
+    let Some(model) = model() else { return };
+    for seed in [1, 2, 3] {
+        let lead = "I disagree that API keys belong in environment variables. My first objection is that";
+        let req = ChatRequest {
+            system: "You are the LOGIC CRITIC of a proposal under review. Raise issues with its reasoning.".into(),
+            grammar: Some(heat::debate::issues::raising::grammar("L1", Some(lead))),
+            seed: Some(seed),
+            ..request("The proposal: store API keys in environment variables. Attack it.", 160)
+        };
+        let (text, _) = collect(&model, req).await;
+        let raised = heat::debate::issues::raised_in(&text);
+        assert_eq!(raised.len(), 1, "seed {seed}: {text}");
+        assert_eq!(raised[0].id, "L1");
+        assert!(raised[0].claim.chars().count() >= 15 && raised[0].claim.ends_with('.'), "a sentence: {text}");
+        assert!(raised[0].evidence.as_ref().is_some_and(|e| e.chars().count() >= 5), "seed {seed}: {text}");
+        let prose = text.split_once('\n').map(|(_, rest)| rest).unwrap_or_default();
+        assert!(prose.starts_with(lead), "seed {seed}: {text}");
+        eprintln!("seed {seed}: {text}\n");
+    }
 }

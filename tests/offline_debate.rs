@@ -234,3 +234,24 @@ fn an_oxford_debate_runs_offline_under_its_names_and_says_it_is_not_scored_and_i
     let votes = events.iter().filter(|e| matches!(e, DebateEvent::PanelVoted { .. })).count();
     assert_eq!(votes, 2, "{events:?}");
 }
+
+#[test]
+fn an_offline_review_puts_each_critics_issue_on_the_board() {
+    let Some(model) = model_support::model_path() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let config = data.path().join("heat.toml");
+    std::fs::write(&config, "[providers.local]\nthreads = 1\nseed = 7\nmax_tokens = 120\n").unwrap();
+    let output = offline_heat(data.path(), &config, &model)
+        .args(["Store API keys in environment variables", "--json", "--format", "review", "--max-rounds", "1"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "heat run failed: {stderr}");
+    let events: Vec<DebateEvent> =
+        String::from_utf8(output.stdout).unwrap().lines().map(|l| read_json_line(l).unwrap()).collect();
+    let state = DebateState::from_events(&events);
+    let board = heat::debate::issues::board(&state);
+    let raised: Vec<(&str, Role)> = board.iter().map(|row| (row.issue.id.as_str(), row.by)).collect();
+    assert_eq!(raised, [("L1", Role::Skeptic), ("O1", Role::Third)], "{board:?}");
+    assert!(board.iter().all(|row| row.issue.claim.ends_with('.') && row.issue.evidence.is_some()), "{board:?}");
+}

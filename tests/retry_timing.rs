@@ -23,6 +23,7 @@ fn request() -> ChatRequest {
         max_tokens: 100,
         thinking_budget: None,
         response_schema: None,
+        grammar: None,
         seed: None,
     }
 }

@@ -45,6 +45,7 @@ fn request(model: &str, system: &str, user: &str, max_tokens: u32) -> ChatReques
         max_tokens,
         thinking_budget: None,
         response_schema: None,
+        grammar: None,
         seed: None,
     }
 }

@@ -276,11 +276,13 @@ fn given_sentences() -> impl Iterator<Item = &'static str> {
 }
 
 /// The sentences of an argument a judge may pick: whole sentences of a
-/// sensible length, without the side's given opening claim, first ones
-/// first, each once.
+/// sensible length, without the side's given opening claim or its issue
+/// lines, first ones first, each once.
 fn candidates(argument: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for sentence in sentences(argument) {
+    // A critic's issue lines are on the board: its points are its prose.
+    let prose: Vec<&str> = argument.lines().filter(|line| !super::issues::is_issue_line(line)).collect();
+    for sentence in sentences(&prose.join("\n")) {
         let words = sentence.split_whitespace().count();
         let is_claim = sentence.starts_with("I agree that") || sentence.starts_with("I disagree that");
         // A sentence of the seat's own prompt, said again, is not a point it made.
@@ -373,6 +375,13 @@ mod tests {
     fn the_prompts_own_instructions_said_again_are_not_offered() {
         let echo = "Weigh those points first. Give your own best answer to this question, with your reasons. Buses fill the gap once the lanes are free.";
         assert_eq!(candidates(echo), ["Buses fill the gap once the lanes are free."]);
+    }
+
+    #[test]
+    fn a_critics_issue_lines_are_on_the_board_not_among_its_points() {
+        let critic = "ISSUE L2 [high] No one enforces the permits at the gates. — evidence: the plan names no agency.\n\
+                      The plan never says who checks the permits.";
+        assert_eq!(candidates(critic), ["The plan never says who checks the permits."]);
     }
 
     #[test]

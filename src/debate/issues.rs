@@ -4,7 +4,10 @@
 //! every issue a status in its verdict (`"issues": [{"id": "L1", "status":
 //! "addressed"}]`). The board is folded from the turns' text, so it needs
 //! no event of its own: an issue is open from the round it is raised until
-//! the judge says otherwise, and the judge's latest word on it stands.
+//! the judge says otherwise, and the judge's latest word on it stands. A
+//! critic on the embedded model is held to its line by a grammar (`raising`).
+
+pub mod raising;
 
 use serde_json::Value;
 
@@ -21,6 +24,8 @@ pub enum Severity {
 }
 
 impl Severity {
+    pub const ALL: [Severity; 4] = [Severity::Low, Severity::Medium, Severity::High, Severity::Critical];
+
     pub fn name(self) -> &'static str {
         match self {
             Severity::Low => "low",
@@ -90,6 +95,12 @@ pub fn raised_in(text: &str) -> Vec<Raised> {
         }
     }
     raised
+}
+
+/// Whether `line` raises an issue (`ISSUE L1 [high] …`): the board holds
+/// it, so it is no sentence of the argument's prose.
+pub fn is_issue_line(line: &str) -> bool {
+    issue_line(line).is_some()
 }
 
 /// `ISSUE L1 [high] claim — evidence: …` (any case; `**`, `-`, `#` marks

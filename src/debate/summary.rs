@@ -47,6 +47,7 @@ pub fn request(state: &DebateState, prompts: &Prompts, judge: &RoleSetup) -> Cha
         max_tokens,
         thinking_budget: None,
         response_schema: None,
+        grammar: None,
         seed: None,
     }
 }

@@ -325,6 +325,7 @@ mod tests {
             max_tokens: 300,
             thinking_budget: None,
             response_schema: None,
+            grammar: None,
             seed: Some(1),
         }
     }
@@ -347,6 +348,7 @@ mod tests {
         assert_eq!(tool["tool_choice"], json!({"type": "tool", "name": "verdict"}));
         let thinking = ChatRequest {
             response_schema: Some(schema(StructuredOutput::Json)),
+            grammar: None,
             thinking_budget: Some(2000),
             ..request()
         };

@@ -127,6 +127,9 @@ pub struct ChatRequest {
     pub thinking_budget: Option<u32>,
     /// Ask for output matching this schema where the provider supports it.
     pub response_schema: Option<ResponseSchema>,
+    /// A Lark grammar the answer must follow, held only by the embedded
+    /// model (a critic's issue line); a server is sent nothing of it.
+    pub grammar: Option<String>,
     /// Sampling seed where the provider supports one (local model, some servers).
     pub seed: Option<u64>,
 }

@@ -49,6 +49,7 @@ pub fn request() -> ChatRequest {
         max_tokens: 300,
         thinking_budget: None,
         response_schema: None,
+        grammar: None,
         seed: None,
     }
 }

@@ -31,7 +31,7 @@ pub use super::setup::{
 };
 use super::state::DebateState;
 use super::temperature::{self, Purpose};
-use super::{extractive, grounding, scores, verdict};
+use super::{extractive, grounding, issues, scores, verdict};
 use crate::provider::retry::TurnItem;
 use crate::provider::{
     Adaptation, ChatMessage, ChatRequest, Chunk, FinishReason, ResponseSchema, StructuredOutput, Usage,
@@ -419,18 +419,22 @@ impl Engine {
             let mut asked =
                 if self.state.scored() { scores::with_scores(verdict::schema()) } else { verdict::schema() };
             if self.state.tracks_issues() {
-                asked = super::issues::with_issues(asked);
+                asked = issues::with_issues(asked);
             }
             let schema = chosen.unwrap_or_else(|| self.verdict_schema(setup, asked));
             (messages, Some(schema))
         } else {
             let brief = setup.model.is_embedded();
             let mut messages = prompt::debater_messages(&self.state, role, round, brief);
-            if setup.model.continues_answer() {
+            if setup.model.continues_answer() && self.raising(role).is_none() {
                 messages.extend(prompt::opening(&self.state, role, round).map(ChatMessage::assistant));
             }
             (messages, None)
         };
+        // An embedded critic is held to open with its issue line; its lead follows it.
+        let grammar = self
+            .raising(role)
+            .map(|id| issues::raising::grammar(&id, prompt::opening(&self.state, role, round).as_deref()));
         let wanted = Purpose::of(role, heat, self.setup.judge_temperature);
         let temperature =
             temperature::sent(wanted, setup.thinking_budget.is_some(), self.no_temperature.contains(&role));
@@ -443,8 +447,16 @@ impl Engine {
             max_tokens: setup.max_tokens,
             thinking_budget: setup.thinking_budget,
             response_schema,
+            grammar,
             seed: self.setup.seed,
         }
+    }
+
+    /// The id of the issue `role` is held to raise this turn: a critic of a
+    /// review on the embedded model (one on a server is asked in words).
+    fn raising(&self, role: Role) -> Option<String> {
+        let critic = self.state.tracks_issues() && self.state.side(role) == crate::debate::seat::Side::Against;
+        (critic && self.setup.role(role).model.is_embedded()).then(|| issues::raising::next_id(&self.state, role))
     }
 
     /// The embedded judge's schema for this round: it chooses from the

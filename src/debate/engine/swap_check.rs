@@ -62,6 +62,7 @@ impl Engine {
             max_tokens: setup.max_tokens,
             thinking_budget: setup.thinking_budget,
             response_schema: Some(self.verdict_schema(setup, swap::schema())),
+            grammar: None,
             seed: self.setup.seed,
         })
     }

@@ -1,6 +1,6 @@
-//! Holding the embedded model to a JSON schema: `llguidance` turns the
-//! schema into a token mask at each step, so even a tiny model answers
-//! parseable JSON. Strings get a length cap and whitespace is fixed to the
+//! Holding the embedded model to a JSON schema or a Lark grammar:
+//! `llguidance` turns either into a token mask at each step, so even a tiny
+//! model answers parseable JSON, or a line in a required form. Strings get a length cap and whitespace is fixed to the
 //! compact form: a tiny model otherwise pads or rambles until the token cap
 //! and never closes its object.
 
@@ -37,6 +37,15 @@ impl Grammars {
             .factory
             .create_parser(TopLevelGrammar::from_json_schema(schema))
             .map_err(|e| anyhow!("could not turn the schema into a grammar: {e}"))?;
+        Ok(Grammar { matcher: Matcher::new(Ok(parser)) })
+    }
+
+    /// A matcher for answers that follow a Lark grammar (`ChatRequest::grammar`).
+    pub fn for_lark(&self, lark: &str) -> anyhow::Result<Grammar> {
+        let parser = self
+            .factory
+            .create_parser(TopLevelGrammar::from_lark(lark.to_string()))
+            .map_err(|e| anyhow!("could not read the grammar: {e}"))?;
         Ok(Grammar { matcher: Matcher::new(Ok(parser)) })
     }
 }

@@ -110,10 +110,15 @@ fn ban_repeated_ngrams(logits: &mut [f32], recent: &[u32], n: usize) {
         return;
     }
     let key = &recent[recent.len() - (n - 1)..];
-    for window in recent.windows(n) {
-        if &window[..n - 1] == key
-            && let Some(logit) = logits.get_mut(window[n - 1] as usize)
-        {
+    let banned: Vec<usize> =
+        recent.windows(n).filter(|window| &window[..n - 1] == key).map(|window| window[n - 1] as usize).collect();
+    // A grammar may allow nothing but a repeat (its fixed text): then it stands.
+    let other = logits.iter().enumerate().any(|(token, logit)| logit.is_finite() && !banned.contains(&token));
+    if !other {
+        return;
+    }
+    for token in banned {
+        if let Some(logit) = logits.get_mut(token) {
             *logit = f32::NEG_INFINITY;
         }
     }
@@ -180,6 +185,16 @@ mod tests {
         assert_eq!(sampler.sample(&mut logits, None, &[1, 2, 3, 4, 1, 2]), Some(4));
         let mut logits = vec![0.0, 0.0, 0.0, 5.0, 4.0];
         assert_eq!(sampler.sample(&mut logits, None, &[1, 2, 3, 4, 2, 1]), Some(3), "no run repeats here");
+    }
+
+    #[test]
+    fn a_repeat_the_grammar_alone_allows_is_taken() {
+        let mut sampler = Sampler::new(Sampling { no_repeat_ngram: 3, ..settings(0.0, 1) });
+        // Only token 3 is allowed, and it would repeat the run 1 2 3: it is taken all the same.
+        let mut only_three = SimpleVob::alloc(5);
+        only_three.allow_token(3);
+        let mut logits = vec![0.0, 0.0, 0.0, 5.0, 4.0];
+        assert_eq!(sampler.sample(&mut logits, Some(&only_three), &[1, 2, 3, 4, 1, 2]), Some(3));
     }
 
     #[test]

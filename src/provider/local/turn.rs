@@ -37,9 +37,10 @@ pub fn answer(
 ) -> Result<(), ProviderError> {
     let max_tokens = request.max_tokens.max(1) as usize;
     let prompt = prompt_tokens(shared, request, max_tokens)?;
-    let mut grammar = match &request.response_schema {
-        Some(schema) => Some(shared.grammars.for_schema(&schema.schema).map_err(local)?),
-        None => None,
+    let mut grammar = match (&request.response_schema, &request.grammar) {
+        (Some(schema), _) => Some(shared.grammars.for_schema(&schema.schema).map_err(local)?),
+        (None, Some(lark)) => Some(shared.grammars.for_lark(lark).map_err(local)?),
+        (None, None) => None,
     };
     let prefilling = shared.prefill.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if reply.is_closed() {
@@ -60,8 +61,9 @@ pub fn answer(
         top_p: 0.95,
         repeat_penalty: shared.options.repeat_penalty,
         penalty_window: 64,
-        // Prose only: an answer under a grammar may have to repeat (a quoted sentence, a closing brace).
-        no_repeat_ngram: if grammar.is_some() { 0 } else { NO_REPEAT_NGRAM },
+        // Prose only: a JSON answer may have to repeat (a quoted sentence, a closing brace); a
+        // Lark grammar's prose is prose, its fixed text taken even when it repeats.
+        no_repeat_ngram: if request.response_schema.is_some() { 0 } else { NO_REPEAT_NGRAM },
         seed,
     });
     let mut generated: Vec<u32> = Vec::new();
