@@ -199,20 +199,26 @@ fn a_small_document_is_debated_offline_and_a_big_one_is_refused() {
     assert_eq!(Store::open(data.path()).unwrap().list().len(), sessions, "nothing stored for the refused source");
 }
 
-#[test]
-fn an_oxford_debate_runs_offline_under_its_names_and_says_it_is_not_scored_and_its_panel_votes_as_one() {
-    let Some(model) = model_support::model_path() else { return };
+/// One round of `topic` in `format` on the embedded model (one thread,
+/// seed 7, `max_tokens` a turn), as `heat run --json` prints it; `None`
+/// when no model is installed.
+fn one_round_in(format: &str, topic: &str, max_tokens: u32) -> Option<Vec<DebateEvent>> {
+    let model = model_support::model_path()?;
     let data = tempfile::tempdir().unwrap();
     let config = data.path().join("heat.toml");
-    std::fs::write(&config, "[providers.local]\nthreads = 1\nseed = 7\nmax_tokens = 80\n").unwrap();
+    std::fs::write(&config, format!("[providers.local]\nthreads = 1\nseed = 7\nmax_tokens = {max_tokens}\n")).unwrap();
     let output = offline_heat(data.path(), &config, &model)
-        .args(["This house prefers tabs", "--json", "--format", "oxford", "--max-rounds", "1"])
+        .args([topic, "--json", "--format", format, "--max-rounds", "1"])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "heat run failed: {stderr}");
-    let events: Vec<DebateEvent> =
-        String::from_utf8(output.stdout).unwrap().lines().map(|l| read_json_line(l).unwrap()).collect();
+    Some(String::from_utf8(output.stdout).unwrap().lines().map(|l| read_json_line(l).unwrap()).collect())
+}
+
+#[test]
+fn an_oxford_debate_runs_offline_under_its_names_and_says_it_is_not_scored_and_its_panel_votes_as_one() {
+    let Some(events) = one_round_in("oxford", "This house prefers tabs", 80) else { return };
     let state = DebateState::from_events(&events);
     assert_eq!(state.label(Role::Advocate), "Proposition");
     let notices: Vec<&str> = events
@@ -237,18 +243,7 @@ fn an_oxford_debate_runs_offline_under_its_names_and_says_it_is_not_scored_and_i
 
 #[test]
 fn an_offline_review_puts_each_critics_issue_on_the_board() {
-    let Some(model) = model_support::model_path() else { return };
-    let data = tempfile::tempdir().unwrap();
-    let config = data.path().join("heat.toml");
-    std::fs::write(&config, "[providers.local]\nthreads = 1\nseed = 7\nmax_tokens = 120\n").unwrap();
-    let output = offline_heat(data.path(), &config, &model)
-        .args(["Store API keys in environment variables", "--json", "--format", "review", "--max-rounds", "1"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "heat run failed: {stderr}");
-    let events: Vec<DebateEvent> =
-        String::from_utf8(output.stdout).unwrap().lines().map(|l| read_json_line(l).unwrap()).collect();
+    let Some(events) = one_round_in("review", "Store API keys in environment variables", 120) else { return };
     let state = DebateState::from_events(&events);
     let board = heat::debate::issues::board(&state);
     let raised: Vec<(&str, Role)> = board.iter().map(|row| (row.issue.id.as_str(), row.by)).collect();

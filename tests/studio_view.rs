@@ -786,13 +786,8 @@ fn oxford_finished() -> App {
             }
             let purpose = heat::debate::TurnPurpose::Judge;
             events.push(DebateEvent::TurnStarted { round, role: Role::Judge, purpose, temperature: None });
-            events.push(DebateEvent::TurnCompleted {
-                round,
-                role: Role::Judge,
-                text: "{}".into(),
-                usage: None,
-                truncated_at: None,
-            });
+            let text = String::from("{}");
+            events.push(DebateEvent::TurnCompleted { round, role: Role::Judge, text, usage: None, truncated_at: None });
             let scores = Scores { advocate: vec![2, 1], skeptic: vec![-1] };
             let chair = judged("The proposition answered the mentoring point.", 0.5, Ahead::Advocate, Some(scores));
             events.push(DebateEvent::VerdictReached { round, verdict: chair });
