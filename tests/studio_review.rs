@@ -134,6 +134,11 @@ fn the_judges_pane_shows_the_board_under_the_rounds_verdict() {
     }
     assert!(text.contains("▣ 2 issues: 2 open"), "round 1's board under its verdict:\n{text}");
     assert!(text.contains("L1 [high] open · The retry loop never gives up"), "{text}");
+    // A critic's issue line stands on its own line, as written: the prose after it starts a new one.
+    assert!(
+        text.contains("│It will pin a worker.") && text.contains("│Anyone with log access holds the keys."),
+        "{text}"
+    );
     insta::assert_snapshot!("review_critics_streaming_120x40", text);
     insta::assert_snapshot!("review_critics_streaming_80x24", screen(&mut app, 80, 24));
     insta::assert_snapshot!("review_critics_streaming_200x50", screen(&mut app, 200, 50));

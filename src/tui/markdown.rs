@@ -48,6 +48,7 @@ pub(super) const OPTIONS: Options = Options::ENABLE_STRIKETHROUGH;
 pub fn render(text: &str, width: u16, palette: &Palette) -> Vec<Line<'static>> {
     let mut r = Renderer::new(width.max(8) as usize, *palette);
     let text = text.replace('\t', "    ");
+    let text = issue_lines_apart(&text);
     for event in Parser::new_ext(&text, OPTIONS) {
         r.event(event);
     }
@@ -55,6 +56,29 @@ pub fn render(text: &str, width: u16, palette: &Palette) -> Vec<Line<'static>> {
     // No trailing blank to trim: a gap is only drawn before a line, and a
     // code block's blank last line is its content.
     r.lines
+}
+
+/// A critic's issue line (`ISSUE L1 [high] …`) stands on a line of its
+/// own, as written, where Markdown would run it into the lines around it:
+/// a hard break (two trailing spaces) ends it and the line before it.
+fn issue_lines_apart(text: &str) -> std::borrow::Cow<'_, str> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let issue: Vec<bool> = lines.iter().map(|line| crate::debate::issues::is_issue_line(line)).collect();
+    if !issue.contains(&true) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 4 * lines.len());
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(line);
+        let breaks = issue[i] || issue.get(i + 1).copied().unwrap_or(false);
+        if breaks && !line.trim().is_empty() && i + 1 < lines.len() {
+            out.push_str("  ");
+        }
+    }
+    out.into()
 }
 
 #[derive(Debug)]
@@ -453,6 +477,22 @@ pub(crate) mod tests {
         for line in &lines {
             assert!(line.width() <= 15);
         }
+    }
+
+    #[test]
+    fn an_issue_line_stands_on_a_line_of_its_own() {
+        let critic =
+            "The plan is thin.\nISSUE L1 [high] The retry loop never ends — evidence: step 3\nIt will pin a worker.";
+        assert_eq!(
+            plain(&render(critic, 80, &palette())),
+            [
+                "The plan is thin.",
+                "ISSUE L1 [high] The retry loop never ends — evidence: step 3",
+                "It will pin a worker."
+            ]
+        );
+        // Prose keeps Markdown's soft breaks.
+        assert_eq!(plain(&render("one\ntwo", 80, &palette())), ["one two"]);
     }
 
     #[test]
