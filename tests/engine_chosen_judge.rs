@@ -212,3 +212,50 @@ async fn a_reviews_embedded_critics_are_held_to_raise_an_issue_under_the_next_id
     let ids: Vec<String> = issues::board(&state).iter().map(|r| r.issue.id.clone()).collect();
     assert_eq!(ids, ["L1", "O1", "L2", "O2"]);
 }
+
+/// The embedded judge's round prompt fits its context: three long critics'
+/// arguments and a board of issues would not, so each argument is quoted up
+/// to an equal share and marked where it stops, the board and the fields
+/// whole. A judge whose context is not known reads every word.
+#[tokio::test]
+async fn the_embedded_judges_prompt_is_cut_to_fit_its_context() {
+    let long = |first: &str| format!("{first} {}", "The queue drops a message when the worker dies. ".repeat(40));
+    let defender = speaker(&[long("The plan closes the old town to private cars from next spring.")]);
+    let logic = speaker(&[format!(
+        "ISSUE L1 [high] No one enforces the permits at the gates. — evidence: the plan names no agency.\n{}",
+        long("It never says who checks.")
+    )]);
+    let ops = speaker(&[format!(
+        "ISSUE O1 [medium] Vans queue at the gates every morning. — evidence: one window for all.\n{}",
+        long("The ring road jams.")
+    )]);
+    let answer = r#"{"defender_best": "The plan closes the old town to private cars from next spring.", "logic_critic_best": "It never says who checks.", "ops_critic_best": "The ring road jams.", "issues": {"L1": "open", "O1": "open"}}"#;
+    let judged = |context: Option<u32>| {
+        let judge = ScriptedModel::new([], Reply::text(answer)).playing_embedded();
+        let judge = Arc::new(match context {
+            Some(tokens) => judge.with_context(tokens),
+            None => judge,
+        });
+        let review = builtin("review", include_str!("../assets/formats/review.toml"));
+        let debaters = [defender.clone(), Arc::clone(&logic), Arc::clone(&ops)];
+        let run = drain(engine::start(seats(&debaters, &judge), spec("Close the old town to cars", review, 1)));
+        async move {
+            let (_, state) = run.await;
+            (judge.requests().remove(0), state)
+        }
+    };
+    let (asked, state) = judged(Some(2560)).await;
+    let prompt = &asked.messages.last().unwrap().content;
+    let said = asked.full_system_prompt().chars().count() + prompt.chars().count();
+    // At three characters a token (cautious: English runs nearer four), with the answer's 512 tokens.
+    assert!(said / 3 + 512 <= 2560, "{said} characters do not fit 2560 tokens with 512 to answer");
+    assert_eq!(prompt.matches("[…the rest left out to fit the model's context]").count(), 3, "{prompt}");
+    assert!(prompt.contains("It never says who checks.") && prompt.contains("- L1 [high] No one enforces"), "{prompt}");
+    assert!(prompt.ends_with("and issues (each issue's status: open, addressed, rejected or deferred)."), "{prompt}");
+    assert_eq!(issues::board(&state).len(), 2);
+
+    let (asked, _) = judged(None).await;
+    let prompt = &asked.messages.last().unwrap().content;
+    assert!(!prompt.contains("left out to fit"), "{prompt}");
+    assert_eq!(prompt.matches("The queue drops a message").count(), 120, "every word read");
+}

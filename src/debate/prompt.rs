@@ -340,6 +340,20 @@ pub fn judge_messages_as(
     chosen: bool,
     judge: u32,
 ) -> Vec<ChatMessage> {
+    judge_messages_within(state, round, purpose, chosen, judge, None)
+}
+
+/// [`judge_messages_as`] with the chosen form's round prompt held to
+/// `room` characters where given (the embedded judge's context is small):
+/// each argument is quoted up to an equal share of what the rest leaves.
+pub fn judge_messages_within(
+    state: &DebateState,
+    round: u32,
+    purpose: TurnPurpose,
+    chosen: bool,
+    judge: u32,
+    room: Option<usize>,
+) -> Vec<ChatMessage> {
     let mut messages = Vec::new();
     for r in history(state, round).filter(|_| !chosen) {
         let own = match r.panel.get(&judge) {
@@ -355,7 +369,7 @@ pub fn judge_messages_as(
         return messages;
     };
     let asked =
-        if chosen { chosen_judge_prompt(state, current, purpose) } else { judge_prompt(state, current, purpose) };
+        if chosen { chosen_judge_prompt(state, current, purpose, room) } else { judge_prompt(state, current, purpose) };
     messages.push(ChatMessage::user(asked));
     if purpose.is_repair() {
         // The failed attempt and why it failed, so the judge can fix it.
@@ -504,7 +518,41 @@ fn chosen_fields(state: &DebateState, round: &Round, is_final: bool) -> String {
 
 /// The judge's round prompt in the chosen form: the arguments laid out
 /// plainly, then what to choose.
-fn chosen_judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> String {
+fn chosen_judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose, room: Option<usize>) -> String {
+    let arguments: Vec<(Role, String)> =
+        state.debaters().iter().map(|&role| (role, read_argument(round, role))).collect();
+    let whole = chosen_judge_prompt_quoting(state, round, purpose, &arguments);
+    let Some(room) = room.filter(|&room| whole.chars().count() > room) else { return whole };
+    // What is left once the rest is said, shared equally; never less than a few sentences each.
+    let rest = chosen_judge_prompt_quoting(state, round, purpose, &[]).chars().count();
+    let quoting = QUOTE_FRAME_CHARS * arguments.len();
+    let share = (room.saturating_sub(rest + quoting) / arguments.len().max(1)).max(MIN_QUOTED_CHARS);
+    let cut: Vec<(Role, String)> = arguments
+        .into_iter()
+        .map(|(role, text)| match text.char_indices().nth(share) {
+            Some((at, _)) => {
+                (role, format!("{} […the rest left out to fit the model's context]", text[..at].trim_end()))
+            }
+            None => (role, text),
+        })
+        .collect();
+    chosen_judge_prompt_quoting(state, round, purpose, &cut)
+}
+
+/// The fewest characters of an argument the chosen prompt quotes when it
+/// must cut: a few sentences.
+const MIN_QUOTED_CHARS: usize = 300;
+/// What quoting one argument adds: "The logic critic argued:", the quote
+/// marks, and the mark where it was cut.
+const QUOTE_FRAME_CHARS: usize = 100;
+
+/// The chosen form's round prompt quoting `arguments` (each seat's as read).
+fn chosen_judge_prompt_quoting(
+    state: &DebateState,
+    round: &Round,
+    purpose: TurnPurpose,
+    arguments: &[(Role, String)],
+) -> String {
     let mut out = format!("Proposition: {}\nRound {} of {}.", state.topic, round.number + 1, state.max_rounds);
     if round.topic.trim() != state.topic.trim() {
         out.push_str(&format!(" This round's question: {}", round.topic));
@@ -514,12 +562,8 @@ fn chosen_judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose)
     {
         out.push_str(&format!("\nThe person running the debate asks you to consider: {note}"));
     }
-    for &role in state.debaters() {
-        out.push_str(&format!(
-            "\n\nThe {} argued:\n\"\"\"\n{}\n\"\"\"",
-            state.seat_name(role),
-            read_argument(round, role)
-        ));
+    for (role, argument) in arguments {
+        out.push_str(&format!("\n\nThe {} argued:\n\"\"\"\n{argument}\n\"\"\"", state.seat_name(*role)));
     }
     let issues = extractive::issue_ids(state);
     if !issues.is_empty() {

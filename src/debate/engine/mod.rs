@@ -413,9 +413,12 @@ impl Engine {
     fn request_for(&self, round: u32, role: Role, purpose: TurnPurpose) -> ChatRequest {
         let setup = self.setup.role(role);
         let heat = self.state.rounds.iter().find(|r| r.number == round).map_or(self.state.heat, |r| r.heat);
+        let system = self.setup.prompts.system_with(role, self.state.format.as_ref().and_then(|f| f.brief(role)));
         let (messages, response_schema) = if role.is_judge() {
             let chosen = self.chosen_schema(round, purpose);
-            let messages = prompt::judge_messages(&self.state, round, purpose, chosen.is_some());
+            let room = chosen.as_ref().and_then(|_| chosen_room(setup, &system, self.preamble.as_deref()));
+            let chair = super::panel::CHAIR;
+            let messages = prompt::judge_messages_within(&self.state, round, purpose, chosen.is_some(), chair, room);
             let mut asked =
                 if self.state.scored() { scores::with_scores(verdict::schema()) } else { verdict::schema() };
             if self.state.tracks_issues() {
@@ -440,7 +443,7 @@ impl Engine {
             temperature::sent(wanted, setup.thinking_budget.is_some(), self.no_temperature.contains(&role));
         ChatRequest {
             model: setup.model_name.clone(),
-            system: self.setup.prompts.system_with(role, self.state.format.as_ref().and_then(|f| f.brief(role))),
+            system,
             grounding: self.preamble.clone(),
             messages,
             temperature,
@@ -627,4 +630,20 @@ impl Engine {
         }
         self.read_verdict(round, purpose, &flight.sent, &text);
     }
+}
+
+/// The tokens a chat template adds around the messages, at most (SmolLM2's
+/// `<|im_start|>role` lines), with room to spare.
+const TEMPLATE_TOKENS: usize = 48;
+
+/// How many characters the embedded judge's round prompt may take: its
+/// context, less the answer, the system prompt (and its grounding block)
+/// and the template, at a cautious three characters a token (English runs
+/// nearer four). `None` where the context is not known: a server says so
+/// itself.
+pub(super) fn chosen_room(setup: &RoleSetup, system: &str, grounding: Option<&str>) -> Option<usize> {
+    let context = usize::try_from(setup.model.context_tokens()?).ok()?;
+    let said = system.chars().count() + grounding.map_or(0, |g| g.chars().count());
+    let left = context.saturating_sub(setup.max_tokens as usize + said / 3 + TEMPLATE_TOKENS);
+    Some(left * 3)
 }
