@@ -62,6 +62,10 @@ pub fn render(text: &str, width: u16, palette: &Palette) -> Vec<Line<'static>> {
 /// own, as written, where Markdown would run it into the lines around it:
 /// a hard break (two trailing spaces) ends it and the line before it.
 fn issue_lines_apart(text: &str) -> std::borrow::Cow<'_, str> {
+    // Most text names no issue: it is passed through without a look at its lines.
+    if !text.as_bytes().windows(5).any(|w| w.eq_ignore_ascii_case(b"issue")) {
+        return text.into();
+    }
     let lines: Vec<&str> = text.split('\n').collect();
     let issue: Vec<bool> = lines.iter().map(|line| crate::debate::issues::is_issue_line(line)).collect();
     if !issue.contains(&true) {
