@@ -414,6 +414,8 @@ impl Engine {
         let setup = self.setup.role(role);
         let heat = self.state.rounds.iter().find(|r| r.number == round).map_or(self.state.heat, |r| r.heat);
         let system = self.setup.prompts.system_with(role, self.state.format.as_ref().and_then(|f| f.brief(role)));
+        // An embedded critic is held to open with its issue line; its lead follows it.
+        let raising = self.raising(role);
         let (messages, response_schema) = if role.is_judge() {
             let chosen = self.chosen_schema(round, purpose);
             let room = chosen.as_ref().and_then(|_| chosen_room(setup, &system, self.preamble.as_deref()));
@@ -429,15 +431,13 @@ impl Engine {
         } else {
             let brief = setup.model.is_embedded();
             let mut messages = prompt::debater_messages(&self.state, role, round, brief);
-            if setup.model.continues_answer() && self.raising(role).is_none() {
+            if setup.model.continues_answer() && raising.is_none() {
                 messages.extend(prompt::opening(&self.state, role, round).map(ChatMessage::assistant));
             }
             (messages, None)
         };
-        // An embedded critic is held to open with its issue line; its lead follows it.
-        let grammar = self
-            .raising(role)
-            .map(|id| issues::raising::grammar(&id, prompt::opening(&self.state, role, round).as_deref()));
+        let grammar =
+            raising.map(|id| issues::raising::grammar(&id, prompt::opening(&self.state, role, round).as_deref()));
         let wanted = Purpose::of(role, heat, self.setup.judge_temperature);
         let temperature =
             temperature::sent(wanted, setup.thinking_budget.is_some(), self.no_temperature.contains(&role));
