@@ -185,6 +185,8 @@ fn openings() {
         "NASA should return to the Moon!",
         "Paris should ban cars.",
         "I should learn Rust.",
+        "Store API keys in environment variables",
+        "Use of tabs is rising.",
         "   ",
     ] {
         let mut events = start(3);
