@@ -12,6 +12,12 @@ use super::seat::SEATS;
 use super::state::{DebateState, Round, VerdictStatus};
 use crate::provider::ChatMessage;
 
+mod chosen;
+mod opening;
+
+use chosen::{chosen_fields, chosen_judge_prompt};
+pub use opening::opening;
+
 /// Prior rounds each role sees in full; older ones are left out to bound the
 /// prompt (the seed kept eight messages).
 pub const HISTORY_ROUNDS: usize = 3;
@@ -276,121 +282,6 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
     out
 }
 
-/// The start of a debater's answer, for a model that continues a given
-/// start (the embedded model): its side's claim about the proposition in
-/// its own first words, then the first reason (round 1) or the reply to the
-/// other side. A tiny model that is told its side in the prompt still
-/// argues the other one; one that has already said "I disagree that…"
-/// goes on disagreeing.
-pub fn opening(state: &DebateState, role: Role, round: u32) -> Option<String> {
-    let proposition = state.topic.trim().trim_end_matches(['.', '!']).trim();
-    let is_question = proposition.ends_with('?');
-    if state.side(role) == super::seat::Side::Free {
-        // A debater with no side is led straight into the line its vote is read from.
-        return state.final_answers().then(|| FINAL_ANSWER_LEAD.to_string());
-    }
-    let words = state.side(role).opening_words()?;
-    let opponent = role.opponent()?;
-    let claim = if is_question {
-        words.answer.to_string()
-    } else {
-        format!("I {} that {}.", words.verb, as_clause(proposition))
-    };
-    let reply = format!("The {}'s point fails because", state.seat_name(opponent));
-    if proposition.is_empty() {
-        return None;
-    }
-    Some(format!("{claim} {}", if round == 0 { words.first } else { &reply }))
-}
-
-/// A proposition as a clause after "that": an instruction gets "we
-/// should" before it; otherwise its first letter is lowercased
-/// unless the first word is a name or an acronym (`NASA`, `Paris`… keep
-/// theirs; only a capital followed by lowercase letters of a common word
-/// is lowered, which is right for "Cities should…" and wrong only for a
-/// proposition that starts with a proper name).
-fn as_clause(proposition: &str) -> String {
-    if is_imperative(proposition) {
-        // "Store API keys in environment variables": "… that we should store API keys …".
-        let mut it = proposition.chars();
-        return it.next().map(|c| format!("we should {}{}", c.to_ascii_lowercase(), it.as_str())).unwrap_or_default();
-    }
-    let first_word = proposition.split_whitespace().next().unwrap_or_default();
-    let mut chars = first_word.chars();
-    let lower_rest = chars.next().is_some_and(char::is_uppercase) && chars.all(char::is_lowercase);
-    if lower_rest && first_word != "I" {
-        let mut clause = String::with_capacity(proposition.len());
-        let mut it = proposition.chars();
-        clause.extend(it.next().map(|c| c.to_ascii_lowercase()));
-        clause.extend(it);
-        clause
-    } else {
-        proposition.to_string()
-    }
-}
-
-/// Verbs a motion starts with when it is put as an instruction ("Ban cars
-/// from the centre", "Store API keys in environment variables").
-const IMPERATIVE_VERBS: &[&str] = &[
-    "abolish",
-    "add",
-    "adopt",
-    "allow",
-    "ban",
-    "build",
-    "cancel",
-    "close",
-    "cut",
-    "deploy",
-    "drop",
-    "end",
-    "fund",
-    "give",
-    "hire",
-    "introduce",
-    "keep",
-    "legalise",
-    "legalize",
-    "let",
-    "limit",
-    "lower",
-    "make",
-    "mandate",
-    "merge",
-    "migrate",
-    "move",
-    "pay",
-    "prohibit",
-    "raise",
-    "reduce",
-    "remove",
-    "replace",
-    "require",
-    "rewrite",
-    "scrap",
-    "ship",
-    "split",
-    "stop",
-    "store",
-    "switch",
-    "tax",
-    "use",
-];
-
-/// Words that show a proposition already has its own verb ("Use of tabs
-/// is rising"), so its first word is no instruction.
-const FINITE_VERBS: &[&str] =
-    &["is", "are", "was", "were", "should", "must", "will", "would", "can", "could", "has", "have", "does", "do"];
-
-/// Whether `proposition` is put as an instruction: it starts with a verb
-/// of [`IMPERATIVE_VERBS`] and has none of [`FINITE_VERBS`].
-fn is_imperative(proposition: &str) -> bool {
-    let mut words =
-        proposition.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase());
-    let starts_with_verb = words.next().is_some_and(|first| IMPERATIVE_VERBS.contains(&first.as_str()));
-    starts_with_verb && !words.any(|w| FINITE_VERBS.contains(&w.as_str()))
-}
-
 /// The messages for a judge turn in `round` with the given purpose.
 /// `chosen`: the judge answers in the chosen form (`extractive`), each
 /// round on its own: a tiny model copies whatever history it is shown.
@@ -563,90 +454,6 @@ fn source_checks(state: &DebateState, round: &Round) -> String {
         "✓ was found in the source. ≈ is close to the source but not its words. ↩ quotes an earlier turn, not \
          the source. ✗ was not found: an unverified quote or citation counts for nothing.\n\n",
     );
-    out
-}
-
-/// The fields of the chosen form, as the judge is told them: each seat's
-/// strongest sentence, the next question (not in the final synthesis) and,
-/// in a review, each issue's status.
-fn chosen_fields(state: &DebateState, round: &Round, is_final: bool) -> String {
-    let mut fields: Vec<String> = extractive::seats(state, round)
-        .into_iter()
-        .map(|seat| format!("{} (the {}'s strongest sentence)", seat.field, seat.name))
-        .collect();
-    if !is_final {
-        fields
-            .push("next_question (one short question about the proposition that the next round should answer)".into());
-    }
-    if !extractive::issue_ids(state).is_empty() {
-        fields.push("issues (each issue's status: open, addressed, rejected or deferred)".into());
-    }
-    format!("with {}", extractive::listed(&fields))
-}
-
-/// The judge's round prompt in the chosen form: the arguments laid out
-/// plainly, then what to choose.
-fn chosen_judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose, room: Option<usize>) -> String {
-    let arguments: Vec<(Role, String)> =
-        state.debaters().iter().map(|&role| (role, read_argument(round, role))).collect();
-    let whole = chosen_judge_prompt_quoting(state, round, purpose, &arguments);
-    let Some(room) = room.filter(|&room| whole.chars().count() > room) else { return whole };
-    // What is left once the rest is said, shared equally; never less than a few sentences each.
-    let rest = chosen_judge_prompt_quoting(state, round, purpose, &[]).chars().count();
-    let quoting = QUOTE_FRAME_CHARS * arguments.len();
-    let share = (room.saturating_sub(rest + quoting) / arguments.len().max(1)).max(MIN_QUOTED_CHARS);
-    let cut: Vec<(Role, String)> = arguments
-        .into_iter()
-        .map(|(role, text)| match text.char_indices().nth(share) {
-            Some((at, _)) => {
-                (role, format!("{} […the rest left out to fit the model's context]", text[..at].trim_end()))
-            }
-            None => (role, text),
-        })
-        .collect();
-    chosen_judge_prompt_quoting(state, round, purpose, &cut)
-}
-
-/// The fewest characters of an argument the chosen prompt quotes when it
-/// must cut: a few sentences.
-const MIN_QUOTED_CHARS: usize = 300;
-/// What quoting one argument adds: "The logic critic argued:", the quote
-/// marks, and the mark where it was cut.
-const QUOTE_FRAME_CHARS: usize = 100;
-
-/// The chosen form's round prompt quoting `arguments` (each seat's as read).
-fn chosen_judge_prompt_quoting(
-    state: &DebateState,
-    round: &Round,
-    purpose: TurnPurpose,
-    arguments: &[(Role, String)],
-) -> String {
-    let mut out = format!("Proposition: {}\nRound {} of {}.", state.topic, round.number + 1, state.max_rounds);
-    if round.topic.trim() != state.topic.trim() {
-        out.push_str(&format!(" This round's question: {}", round.topic));
-    }
-    for note in
-        round.injected.iter().chain(purpose.is_final().then_some(&state.pending_injections).into_iter().flatten())
-    {
-        out.push_str(&format!("\nThe person running the debate asks you to consider: {note}"));
-    }
-    for (role, argument) in arguments {
-        out.push_str(&format!("\n\nThe {} argued:\n\"\"\"\n{argument}\n\"\"\"", state.seat_name(*role)));
-    }
-    let issues = extractive::issue_ids(state);
-    if !issues.is_empty() {
-        let rows: Vec<super::issues::Row> =
-            super::issues::board(state).into_iter().filter(|r| issues.contains(&r.issue.id)).collect();
-        out.push_str(&format!("\n\nThe issues raised, with their status so far:\n{}", super::issues::listed(&rows)));
-    }
-    let fields = chosen_fields(state, round, purpose.is_final());
-    if purpose.is_final() {
-        let why =
-            if state.force_requested { " The person running the debate has asked for a resolution now." } else { "" };
-        out.push_str(&format!("\n\nThis is the final synthesis.{why} Answer with the JSON object {fields}."));
-    } else {
-        out.push_str(&format!("\n\nAnswer with the JSON object {fields}."));
-    }
     out
 }
 
