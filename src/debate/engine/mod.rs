@@ -15,10 +15,14 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 mod checks;
+mod embedded;
+mod handle;
 mod panel_vote;
 mod side_call;
 mod swap_check;
 mod verdict_read;
+
+pub use handle::{DebateHandle, Stamped};
 
 use super::call::{self, Call, TurnMsg, TurnMsgKind};
 use super::event::{Command, DebateEvent, Outcome, Role, TurnPurpose};
@@ -31,54 +35,11 @@ pub use super::setup::{
 };
 use super::state::DebateState;
 use super::temperature::{self, Purpose};
-use super::{extractive, grounding, issues, scores, verdict};
+use super::{grounding, issues, scores, verdict};
 use crate::provider::retry::TurnItem;
 use crate::provider::{
     Adaptation, ChatMessage, ChatRequest, Chunk, FinishReason, ResponseSchema, StructuredOutput, Usage,
 };
-
-/// The running debate, seen from outside: send commands, read events.
-pub struct DebateHandle {
-    commands: mpsc::UnboundedSender<Command>,
-    events: mpsc::UnboundedReceiver<Stamped>,
-    task: JoinHandle<DebateState>,
-}
-
-/// An event and when it happened. A turn's text held back while the debate
-/// was paused happened when it arrived, not when it is shown.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Stamped {
-    pub event: DebateEvent,
-    pub at: Instant,
-}
-
-impl DebateHandle {
-    /// Sends a command; false if the debate has already ended.
-    pub fn send(&self, command: Command) -> bool {
-        self.commands.send(command).is_ok()
-    }
-
-    /// A sender that can live elsewhere (a signal handler, the UI loop).
-    pub fn commander(&self) -> mpsc::UnboundedSender<Command> {
-        self.commands.clone()
-    }
-
-    /// The next event; `None` once the debate has ended and all were read.
-    pub async fn next_event(&mut self) -> Option<DebateEvent> {
-        self.next_stamped().await.map(|s| s.event)
-    }
-
-    /// The next event with when it happened (what a log records).
-    pub async fn next_stamped(&mut self) -> Option<Stamped> {
-        self.events.recv().await
-    }
-
-    /// Waits for the engine to stop and returns its final state.
-    pub async fn join(self) -> DebateState {
-        drop(self.commands);
-        self.task.await.unwrap_or_default()
-    }
-}
 
 /// Starts a new debate. With no topic, a source document gives its own
 /// (its first heading, else its name).
@@ -418,7 +379,7 @@ impl Engine {
         let raising = self.raising(role);
         let (messages, response_schema) = if role.is_judge() {
             let chosen = self.chosen_schema(round, purpose);
-            let room = chosen.as_ref().and_then(|_| chosen_room(setup, &system, self.preamble.as_deref()));
+            let room = chosen.as_ref().and_then(|_| embedded::chosen_room(setup, &system, self.preamble.as_deref()));
             let chair = super::panel::CHAIR;
             let messages = prompt::judge_messages_within(&self.state, round, purpose, chosen.is_some(), chair, room);
             let mut asked =
@@ -453,27 +414,6 @@ impl Engine {
             grammar,
             seed: self.setup.seed,
         }
-    }
-
-    /// The id of the issue `role` is held to raise this turn: a critic of a
-    /// review on the embedded model (one on a server is asked in words).
-    fn raising(&self, role: Role) -> Option<String> {
-        let critic = self.state.tracks_issues() && self.state.side(role) == crate::debate::seat::Side::Against;
-        (critic && self.setup.role(role).model.is_embedded()).then(|| issues::raising::next_id(&self.state, role))
-    }
-
-    /// The embedded judge's schema for this round: it chooses from the
-    /// arguments instead of writing (`extractive`). `None` for every other
-    /// judge, and when an argument offers no sentence to choose.
-    fn chosen_schema(&self, round: u32, purpose: TurnPurpose) -> Option<ResponseSchema> {
-        if !self.setup.role(Role::Judge).model.is_embedded() {
-            return None;
-        }
-        let current = self.state.rounds.iter().find(|r| r.number == round)?;
-        let seats = extractive::seats(&self.state, current);
-        let issues = extractive::issue_ids(&self.state);
-        let schema = extractive::schema(&self.state.topic, &seats, purpose.is_final(), &issues)?;
-        Some(ResponseSchema::new("verdict", schema))
     }
 
     /// The verdict's schema in the form the judge's endpoint takes: the
@@ -630,20 +570,4 @@ impl Engine {
         }
         self.read_verdict(round, purpose, &flight.sent, &text);
     }
-}
-
-/// The tokens a chat template adds around the messages, at most (SmolLM2's
-/// `<|im_start|>role` lines), with room to spare.
-const TEMPLATE_TOKENS: usize = 48;
-
-/// How many characters the embedded judge's round prompt may take: its
-/// context, less the answer, the system prompt (and its grounding block)
-/// and the template, at a cautious three characters a token (English runs
-/// nearer four). `None` where the context is not known: a server says so
-/// itself.
-pub(super) fn chosen_room(setup: &RoleSetup, system: &str, grounding: Option<&str>) -> Option<usize> {
-    let context = usize::try_from(setup.model.context_tokens()?).ok()?;
-    let said = system.chars().count() + grounding.map_or(0, |g| g.chars().count());
-    let left = context.saturating_sub(setup.max_tokens as usize + said / 3 + TEMPLATE_TOKENS);
-    Some(left * 3)
 }

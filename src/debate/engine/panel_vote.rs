@@ -64,8 +64,9 @@ impl Engine {
             request.model = model.to_string();
         }
         let answering = own.as_ref().unwrap_or_else(|| self.setup.role(Role::Judge));
-        let room =
-            chosen.then(|| super::chosen_room(answering, &request.system, request.grounding.as_deref())).flatten();
+        let room = chosen
+            .then(|| super::embedded::chosen_room(answering, &request.system, request.grounding.as_deref()))
+            .flatten();
         request.messages = prompt::judge_messages_within(&self.state, round, purpose, chosen, judge, room);
         // Said last, not in the brief: the chair's brief stays the prompt's
         // start, so the embedded model serves every judge on the chair's lane.
