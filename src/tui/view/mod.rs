@@ -191,6 +191,18 @@ pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
     Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
 }
 
+/// `text` wrapped to `width` columns in at most `rows` rows; when more was
+/// left out, the last row is cut to `fit` columns and ends in `…`.
+pub fn wrap_rows(text: &str, width: usize, rows: usize, fit: usize) -> Vec<String> {
+    let lines = textwrap::wrap(text, width.max(1));
+    let cut = lines.len() > rows;
+    let mut kept: Vec<String> = lines.into_iter().take(rows.max(1)).map(std::borrow::Cow::into_owned).collect();
+    if cut && let Some(last) = kept.last_mut() {
+        *last = format!("{}…", truncate(last, fit.saturating_sub(1)).trim_end_matches('…').trim_end());
+    }
+    kept
+}
+
 /// Cuts text to `width` columns, ending in `…` when cut.
 pub fn truncate(text: &str, width: usize) -> String {
     use unicode_width::UnicodeWidthChar;

@@ -232,14 +232,8 @@ fn flattened(text: &str) -> String {
 /// judge's pane and the report hold it all).
 fn synthesis_lines(label: &'static str, text: &str, width: usize, rows: usize) -> Vec<Line<'static>> {
     let whole = format!("{label}{text}");
-    let wrapped = textwrap::wrap(&whole, width.max(10));
-    let cut = wrapped.len() > rows;
-    let mut lines: Vec<String> = wrapped.into_iter().take(rows).map(std::borrow::Cow::into_owned).collect();
-    if cut && let Some(last) = lines.last_mut() {
-        let keep = width.saturating_sub(2);
-        *last = format!("{}…", super::truncate(last, keep).trim_end_matches('…').trim_end());
-    }
-    lines
+    // The cut last row keeps a column clear of the box's edge.
+    super::wrap_rows(&whole, width.max(10), rows, width.saturating_sub(1))
         .into_iter()
         .enumerate()
         .map(|(i, line)| match line.strip_prefix(label) {

@@ -6,7 +6,6 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::truncate;
 use crate::tui::app::{App, Replay, Tone};
 use crate::tui::keymap::Action;
 use crate::tui::modal::Modal;
@@ -95,13 +94,7 @@ fn sentence(app: &App) -> Option<(String, Style)> {
 /// in at most `rows` rows, the last ending in `…` when more was left out.
 fn wrapped(text: &str, width: usize, rows: usize) -> Vec<String> {
     let room = width.saturating_sub(2).max(1);
-    let lines = textwrap::wrap(text, room);
-    let cut = lines.len() > rows;
-    let mut kept: Vec<String> = lines.into_iter().take(rows.max(1)).map(std::borrow::Cow::into_owned).collect();
-    if cut && let Some(last) = kept.last_mut() {
-        *last = format!("{}…", truncate(last, room.saturating_sub(1)).trim_end_matches('…').trim_end());
-    }
-    kept
+    super::wrap_rows(text, room, rows, room)
 }
 
 /// The end of `text` that fits in `width` columns (what is being typed).
