@@ -3,6 +3,7 @@
 //! and none at all while nothing changes.
 
 mod branch;
+mod setup_steps;
 mod shown;
 mod watch;
 
@@ -22,15 +23,15 @@ use super::effect::Effect;
 use super::install::{self, InstallMsg, InstallState};
 use super::modal::Modal;
 use super::replay::{Playback, Timeline};
-use super::settings::{self, ConfigureResult};
+use super::settings;
 use super::summarize;
 use super::terminal::Guard;
 use super::{Opening, Studio, view};
 use crate::debate::engine::{self, DebateHandle, DebateSpec, Stamped};
 use crate::debate::{Command, DebateEvent};
-use crate::model_store::Progress;
 use crate::store::Recorder;
 use crate::store::log::Loaded;
+use setup_steps::{begin_install, on_configured, on_install, wait_for_settings};
 use shown::{begin_summary, export_shown, export_stored, on_summary, record_shown, report_shown};
 use watch::on_followed;
 
@@ -271,49 +272,6 @@ fn open(studio: &Studio, app: &mut App, debate: &mut Option<Running>, opening: O
     Ok(())
 }
 
-/// Starts the offline model's install unless one runs.
-fn begin_install(
-    studio: &Studio,
-    app: &mut App,
-    installing: &mut Option<tokio::sync::mpsc::UnboundedReceiver<InstallMsg>>,
-) {
-    if let (Some(installer), None) = (&studio.installer, &installing) {
-        *installing = Some(install::spawn(installer));
-        app.install = Some(InstallState::Running(Progress::new("fetching", 0, None)));
-    }
-}
-
-/// An install report: progress to show, or the set-up the studio was
-/// waiting for (then a proposition typed meanwhile starts).
-fn on_install(studio: &mut Studio, app: &mut App, msg: Option<InstallMsg>) -> Vec<Effect> {
-    match msg {
-        Some(InstallMsg::Progress(progress)) => {
-            app.install = Some(InstallState::Running(progress));
-            Vec::new()
-        }
-        Some(InstallMsg::Done(done)) => match *done {
-            Ok((setup, notices)) => {
-                studio.setup = Some(setup);
-                studio.installer = None;
-                app.install = None;
-                app.notice = (!notices.is_empty()).then(|| notices.join(" · "));
-                app.say_until(Tone::Info, "The offline model is installed", Until::NextRound);
-                app.queued_topic.take().map(Effect::Start).into_iter().collect()
-            }
-            Err(e) => {
-                app.install = Some(InstallState::Failed(format!("{e:#}")));
-                app.queued_topic = None;
-                Vec::new()
-            }
-        },
-        None => {
-            app.install = Some(InstallState::Failed("the install stopped without a word".into()));
-            app.queued_topic = None;
-            Vec::new()
-        }
-    }
-}
-
 /// `+`, `-`, `]` in a replay: the playback's speed, or a skip.
 fn steer_playback(debate: Option<&Running>, effect: &Effect) {
     let Some(Source::Replay(playback)) = debate.and_then(|d| d.source.as_ref()) else { return };
@@ -330,40 +288,6 @@ fn copy(app: &mut App, debate: Option<&Running>, clip: &super::copy::Clip) {
     let host = super::clipboard::Host::from_env();
     let (tone, sentence) = super::clipboard::copy(&mut std::io::stdout(), clip, host, session);
     app.say_until(tone, sentence, Until::NextRound);
-}
-
-fn wait_for_settings(app: &mut App, topic: String) {
-    app.queued_topic = Some(topic);
-    app.say(Tone::Info, "The debate starts once the settings are applied");
-}
-
-/// Settings applied: the next debate's set-up, roster and rounds change (a
-/// proposition typed meanwhile starts, or waits for the offline model's
-/// install); settings that could not be applied reopen the form saying why.
-fn on_configured(studio: &mut Studio, app: &mut App, result: Option<ConfigureResult>) -> Vec<Effect> {
-    let configured = match result {
-        Some(Ok(configured)) => configured,
-        Some(Err(e)) => {
-            app.queued_topic = None;
-            app.configured(&Err(format!("{e:#}")));
-            return Vec::new();
-        }
-        None => {
-            app.queued_topic = None;
-            app.configured(&Err("the settings were not applied: it stopped without a word".into()));
-            return Vec::new();
-        }
-    };
-    studio.setup = configured.setup;
-    studio.installer = configured.installer;
-    studio.spec = configured.spec;
-    app.roster = configured.roster;
-    app.judge_prices = configured.judge_prices;
-    app.install = studio.installer.is_some().then_some(InstallState::Offered);
-    app.notice = (!configured.notices.is_empty()).then(|| configured.notices.join(" · "));
-    app.configured(&Ok(configured.fields));
-    // A proposition typed meanwhile starts now (or once the model is in).
-    app.queued_topic.take().map(Effect::Start).into_iter().collect()
 }
 
 fn on_terminal(app: &mut App, event: Event) -> Vec<Effect> {

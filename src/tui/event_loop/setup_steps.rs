@@ -1,0 +1,88 @@
+//! The start screen's set-up steps as the loop sees them: the offline
+//! model's install (begun, its progress, its end) and settings being
+//! applied; a proposition typed meanwhile waits and then starts.
+
+use crate::model_store::Progress;
+use crate::tui::Studio;
+use crate::tui::app::{App, Tone, Until};
+use crate::tui::effect::Effect;
+use crate::tui::install::{self, InstallMsg, InstallState};
+use crate::tui::settings::ConfigureResult;
+
+/// Starts the offline model's install unless one runs.
+pub(super) fn begin_install(
+    studio: &Studio,
+    app: &mut App,
+    installing: &mut Option<tokio::sync::mpsc::UnboundedReceiver<InstallMsg>>,
+) {
+    if let (Some(installer), None) = (&studio.installer, &installing) {
+        *installing = Some(install::spawn(installer));
+        app.install = Some(InstallState::Running(Progress::new("fetching", 0, None)));
+    }
+}
+
+/// An install report: progress to show, or the set-up the studio was
+/// waiting for (then a proposition typed meanwhile starts).
+pub(super) fn on_install(studio: &mut Studio, app: &mut App, msg: Option<InstallMsg>) -> Vec<Effect> {
+    match msg {
+        Some(InstallMsg::Progress(progress)) => {
+            app.install = Some(InstallState::Running(progress));
+            Vec::new()
+        }
+        Some(InstallMsg::Done(done)) => match *done {
+            Ok((setup, notices)) => {
+                studio.setup = Some(setup);
+                studio.installer = None;
+                app.install = None;
+                app.notice = (!notices.is_empty()).then(|| notices.join(" · "));
+                app.say_until(Tone::Info, "The offline model is installed", Until::NextRound);
+                app.queued_topic.take().map(Effect::Start).into_iter().collect()
+            }
+            Err(e) => {
+                app.install = Some(InstallState::Failed(format!("{e:#}")));
+                app.queued_topic = None;
+                Vec::new()
+            }
+        },
+        None => {
+            app.install = Some(InstallState::Failed("the install stopped without a word".into()));
+            app.queued_topic = None;
+            Vec::new()
+        }
+    }
+}
+
+/// A proposition typed while settings are applied waits for them.
+pub(super) fn wait_for_settings(app: &mut App, topic: String) {
+    app.queued_topic = Some(topic);
+    app.say(Tone::Info, "The debate starts once the settings are applied");
+}
+
+/// Settings applied: the next debate's set-up, roster and rounds change (a
+/// proposition typed meanwhile starts, or waits for the offline model's
+/// install); settings that could not be applied reopen the form saying why.
+pub(super) fn on_configured(studio: &mut Studio, app: &mut App, result: Option<ConfigureResult>) -> Vec<Effect> {
+    let configured = match result {
+        Some(Ok(configured)) => configured,
+        Some(Err(e)) => {
+            app.queued_topic = None;
+            app.configured(&Err(format!("{e:#}")));
+            return Vec::new();
+        }
+        None => {
+            app.queued_topic = None;
+            app.configured(&Err("the settings were not applied: it stopped without a word".into()));
+            return Vec::new();
+        }
+    };
+    studio.setup = configured.setup;
+    studio.installer = configured.installer;
+    studio.spec = configured.spec;
+    app.roster = configured.roster;
+    app.judge_prices = configured.judge_prices;
+    app.install = studio.installer.is_some().then_some(InstallState::Offered);
+    app.notice = (!configured.notices.is_empty()).then(|| configured.notices.join(" · "));
+    app.configured(&Ok(configured.fields));
+    // A proposition typed meanwhile starts now (or once the model is in).
+    app.queued_topic.take().map(Effect::Start).into_iter().collect()
+}
