@@ -56,8 +56,8 @@ fn bench(c: &mut Criterion) {
     }
     c.bench_function("formats/catalog_20_user_files", |b| b.iter(|| Catalog::load(Some(dir.path())).formats.len()));
     let state = scored_debate(200);
-    assert_eq!(state.tug(), -400, "each round: +2 for the side for, +4 for the side against");
-    c.bench_function("formats/tug_200_scored_rounds", |b| b.iter(|| state.tug()));
+    assert_eq!(heat::debate::scores::tug(&state), -400, "each round: +2 for the side for, +4 for the side against");
+    c.bench_function("formats/tug_200_scored_rounds", |b| b.iter(|| heat::debate::scores::tug(&state)));
 }
 
 criterion_group!(benches, bench);

@@ -12,7 +12,7 @@
 //! CPU share over a fixed run, not a per-iteration time).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/it/support/mod.rs"]
 mod support;
 
 use std::io::{Read, Write};

@@ -142,7 +142,7 @@ pub enum Commands {
         /// A session id, or the start of one.
         id: Option<String>,
         #[arg(long, value_enum, default_value = "md")]
-        format: crate::store::export::Format,
+        format: ExportFormat,
         /// Write to this file instead of standard output (never over an existing file unless --force).
         #[arg(short, long, value_name = "FILE")]
         output: Option<std::path::PathBuf>,
@@ -415,6 +415,22 @@ pub fn near_subcommand(topic: &str) -> Option<String> {
         let allowed = if name.len() >= 5 { 2 } else { 1 };
         *name != word && strsim::levenshtein(name, &word) <= allowed
     })
+}
+
+/// `heat export --format`: the command line's names for the export formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    Md,
+    Json,
+}
+
+impl From<ExportFormat> for crate::report::export::Format {
+    fn from(format: ExportFormat) -> Self {
+        match format {
+            ExportFormat::Md => Self::Md,
+            ExportFormat::Json => Self::Json,
+        }
+    }
 }
 
 #[cfg(test)]

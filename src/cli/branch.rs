@@ -11,7 +11,7 @@ use anyhow::bail;
 
 use crate::config::FlagValue;
 use crate::debate::event::PanelSeats;
-use crate::debate::{BranchChanges, DebateEvent, Heat, engine, grounding};
+use crate::debate::{BranchChanges, DebateEvent, Heat, engine};
 use crate::store::{self, Store, branch};
 
 use super::print::{TextPrinter, json_line};
@@ -130,13 +130,13 @@ pub async fn run(
     let flags = [super::rematch::flags(&state, "heat branch", request.swap_sides, request.seats)?, user_flags.to_vec()]
         .concat();
     // A branch goes on in the stored debate's format: heat.toml's format lays nothing over it.
-    let config = super::load_config(config_file, &flags)?.without_format().clone();
+    let config = super::load::config(config_file, &flags)?.without_format().clone();
     let (setup, notices) = super::run::engine_setup_quiet(&config).await?;
     for notice in &notices {
         say!("heat: {notice}");
     }
     if let Some(source) = &state.source {
-        grounding::check_fits(&setup, source)?;
+        setup.check_fits(source)?;
     }
     let changes = BranchChanges { panel: panel_seated(&config, &state), ..request.changes.clone() };
     let branched = DebateEvent::Branched {
@@ -172,7 +172,7 @@ fn announce(shared: &[DebateEvent], branched: &DebateEvent, json: bool) -> anyho
     if json {
         return Ok(json_line(&mut out, branched)?);
     }
-    let mut printer = TextPrinter::new(out, super::stdout_style());
+    let mut printer = TextPrinter::new(out, super::print::stdout_style());
     printer.absorb(shared);
     Ok(printer.event(branched)?)
 }

@@ -23,6 +23,7 @@ mod branch;
 mod compare;
 mod doctor;
 mod formats;
+mod load;
 mod model;
 pub mod print;
 mod probe;
@@ -36,14 +37,11 @@ mod studio;
 mod watch;
 mod wrap;
 
-use std::io::IsTerminal;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Parser;
 
-use crate::config::{Config, DEFAULT_FILE, FlagValue};
+use crate::config::FlagValue;
 use args::{Cli, Commands, ConfigAction, FormatsAction, ModelAction, SessionsAction};
 
 /// Runs the command line; errors come back as one sentence for stderr.
@@ -80,7 +78,7 @@ pub fn main() -> ExitCode {
 pub fn model_threads() -> usize {
     let file = Cli::try_parse().ok().and_then(|cli| cli.config);
     let key = "providers.local.threads";
-    load_config(file.as_ref(), &[]).map_or_else(|_| crate::config::built_in(key), |config| config.defaulted(key))
+    load::config(file.as_ref(), &[]).map_or_else(|_| crate::config::built_in(key), |config| config.defaulted(key))
 }
 
 fn fail(error: &anyhow::Error) -> ExitCode {
@@ -101,19 +99,19 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     let theme = studio_theme(&cli)?;
     match cli.command {
         Some(Commands::Run { topic, json, seat, debate }) => {
-            let config = load_seated(config_file.as_ref(), &debate.flag_values(), &seat)?;
+            let config = load::seated(config_file.as_ref(), &debate.flag_values(), &seat)?;
             run::run(&config, topic.as_deref(), json).await
         }
         Some(Commands::Resume { id, json, debate, .. }) => {
             // A stored debate goes on in its own format: heat.toml's lays nothing over it.
-            let layered = load_config(config_file.as_ref(), &[debate.flag_values(), theme].concat())?;
+            let layered = load::config(config_file.as_ref(), &[debate.flag_values(), theme].concat())?;
             let config = layered.without_format().clone();
             if !json && studio::on_terminal() {
                 return studio::resume(&config, id.as_deref()).await;
             }
             run::resume(&config, id.as_deref(), json).await
         }
-        Some(Commands::Doctor) => doctor::doctor(load_config(config_file.as_ref(), &[]), log_level).await,
+        Some(Commands::Doctor) => doctor::doctor(load::config(config_file.as_ref(), &[]), log_level).await,
         Some(Commands::Sessions { action, json, search, continuable }) => match action {
             None => {
                 sessions::list(&sessions::Filter { search, continuable }, json)?;
@@ -125,7 +123,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Commands::Replay { id, demo, speed, instant, json, .. }) => {
             let speed = if instant { 0.0 } else { speed };
             if !json && studio::on_terminal() {
-                let config = load_config(config_file.as_ref(), &theme)?;
+                let config = load::config(config_file.as_ref(), &theme)?;
                 let (loaded, id) = replay::load(id.as_deref(), demo, speed)?;
                 return studio::replay(&config, loaded, speed, id).await;
             }
@@ -135,14 +133,14 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Commands::Watch { id, json, .. }) => {
             let target = watch::target(id.as_deref())?;
             if !json && studio::on_terminal() {
-                let config = load_config(config_file.as_ref(), &theme)?;
+                let config = load::config(config_file.as_ref(), &theme)?;
                 return studio::watch(&config, target).await;
             }
             watch::print(target, json).await?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Export { id, format, output, force, no_images }) => {
-            sessions::export(id.as_deref(), format, output.as_deref(), force, no_images)?;
+            sessions::export(id.as_deref(), format.into(), output.as_deref(), force, no_images)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Report { id, demo, output, force, open, summary, debate }) => {
@@ -159,7 +157,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             branch::from_args(config_file.as_ref(), asked, *debate).await
         }
         Some(Commands::Formats { action, json }) => {
-            let config = load_config(config_file.as_ref(), &[])?;
+            let config = load::config(config_file.as_ref(), &[])?;
             match action {
                 None => formats::list(&config, json)?,
                 Some(FormatsAction::Show { name }) => formats::show(&config, &name)?,
@@ -175,23 +173,23 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 ModelAction::Install { file, url } => model::install(file, url).await?,
                 ModelAction::List => model::list()?,
                 ModelAction::Path => {
-                    let config = load_config(config_file.as_ref(), &[])?;
+                    let config = load::config(config_file.as_ref(), &[])?;
                     show!("{}", crate::setup::local::model_path(&config)?.display());
                 }
             }
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Config { action: ConfigAction::Show { debate } }) => {
-            let config = load_config(config_file.as_ref(), &debate.flag_values())?;
+            let config = load::config(config_file.as_ref(), &debate.flag_values())?;
             run::show_config(&config).await?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Config { action: ConfigAction::Init { force } }) => {
-            init_config(config_file, force)?;
+            load::init(config_file, force)?;
             Ok(ExitCode::SUCCESS)
         }
         None => {
-            let config = load_seated(config_file.as_ref(), &[cli.debate.flag_values(), theme].concat(), &cli.seat)?;
+            let config = load::seated(config_file.as_ref(), &[cli.debate.flag_values(), theme].concat(), &cli.seat)?;
             studio::open(&config, cli.topic).await
         }
     }
@@ -211,74 +209,4 @@ fn studio_theme(cli: &Cli) -> anyhow::Result<Vec<FlagValue>> {
         Some(_) => None,
     };
     Ok(studio_theme.into_iter().map(|raw| FlagValue { key: "ui.theme".into(), raw, flag: "--theme".into() }).collect())
-}
-
-/// Loads the config from the named file, or the platform's default file.
-pub fn load_config(file: Option<&PathBuf>, flags: &[FlagValue]) -> anyhow::Result<Config> {
-    let env = |var: &str| std::env::var(var).ok();
-    let default = Config::default_path();
-    let file = file.map(|p| (p.as_path(), true)).or_else(|| default.as_deref().map(|p| (p, false)));
-    let config = Config::load(file, &env, flags)?;
-    studio::check_config(&config)?;
-    // A format that cannot be found is said where one is needed (a new
-    // debate, `heat formats`, doctor); every other command still runs.
-    Ok(crate::format::layer::layer(&config).unwrap_or(config))
-}
-
-/// [`load_config`] with `--seat NAME=MODEL` values, each name read as the
-/// chosen format names its seats (or by role), laid over the flags.
-fn load_seated(file: Option<&PathBuf>, flags: &[FlagValue], seats: &[String]) -> anyhow::Result<Config> {
-    let config = load_config(file, flags)?;
-    if seats.is_empty() {
-        return Ok(config);
-    }
-    let format = crate::format::layer::chosen(&config)?;
-    let judges = format.record.judges;
-    let named = |name: &str| {
-        let seat = format.seat_named(name).map(|role| role.key().to_string());
-        seat.or_else(|| seats::panel_judge_named(name, judges).map(seats::panel_judge_segment))
-    };
-    let seated = seats::flags(seats, named, &seats::accepted(&format.seat_ids, &format.seats(), judges))?;
-    load_config(file, &[flags, &seated].concat())
-}
-
-fn init_config(file: Option<PathBuf>, force: bool) -> anyhow::Result<()> {
-    let path = file.or_else(Config::default_path).context("could not find a config directory for this user")?;
-    if path.exists() && !force {
-        anyhow::bail!("{} already exists; pass --force to replace it", path.display());
-    }
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("could not create {}", dir.display()))?;
-    }
-    write_private(&path, DEFAULT_FILE).with_context(|| format!("could not write {}", path.display()))?;
-    show!("wrote {}", path.display());
-    Ok(())
-}
-
-/// Writes a file only its owner can read: the config may come to hold an API key.
-fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write as _;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
-        options.mode(0o600);
-        // An existing file (`--force`) keeps its mode on open: set it.
-        if path.exists() {
-            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
-        }
-    }
-    options.open(path)?.write_all(text.as_bytes())
-}
-
-/// How to print on stdout: colour unless `NO_COLOR` or not a terminal;
-/// arguments wrapped to the terminal's width (at most 100 columns: prose
-/// past that is hard to read), and not wrapped at all when piped.
-pub fn stdout_style() -> print::Style {
-    let terminal = std::io::stdout().is_terminal();
-    let color = terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let width =
-        terminal.then(|| crossterm::terminal::size().ok().map(|(cols, _)| usize::from(cols).min(100))).flatten();
-    print::Style { color, width }
 }

@@ -4,6 +4,7 @@
 //! so their words never interleave.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::IsTerminal;
 use std::io::{self, Write};
 
 use crate::debate::state::DebateState;
@@ -283,7 +284,7 @@ impl<W: Write> TextPrinter<W> {
                     self.line(&format!("not resolved: {}", crate::sanitize::clean(&verdict.verdict)))?;
                     self.line(&format!("next: {} · heat {:.2}", crate::sanitize::clean(&verdict.topic), verdict.heat))?;
                 }
-                if let Some(standing) = verdict.standing(&self.state) {
+                if let Some(standing) = crate::debate::standing::describe(verdict, &self.state) {
                     self.line(&standing)?;
                 }
                 // A panel's scores are its judges' medians, said with its decision.
@@ -306,7 +307,10 @@ impl<W: Write> TextPrinter<W> {
                 writeln!(self.out, "{}", self.style.paint("33", &line))?;
             }
             DebateEvent::SwapChecked { flips: true, verdict, .. } => {
-                let ahead = verdict.ahead.map_or_else(|| "named no side".to_string(), |a| a.describe(&self.state));
+                let ahead = verdict.ahead.map_or_else(
+                    || "named no side".to_string(),
+                    |a| crate::debate::standing::ahead_words(a, &self.state),
+                );
                 let resolved = if verdict.resolved { "resolved" } else { "not resolved" };
                 let line = format!(
                     "⇄ {}: read with the {} first, the judge said {ahead}, {resolved}",
@@ -534,4 +538,15 @@ pub fn read_json_line(line: &str) -> serde_json::Result<DebateEvent> {
         *round = round.saturating_sub(1);
     }
     Ok(event)
+}
+
+/// How to print on stdout: colour unless `NO_COLOR` or not a terminal;
+/// arguments wrapped to the terminal's width (at most 100 columns: prose
+/// past that is hard to read), and not wrapped at all when piped.
+pub fn stdout_style() -> Style {
+    let terminal = std::io::stdout().is_terminal();
+    let color = terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let width =
+        terminal.then(|| crossterm::terminal::size().ok().map(|(cols, _)| usize::from(cols).min(100))).flatten();
+    Style { color, width }
 }

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 
 use crate::config::FlagValue;
-use crate::debate::{DebateEvent, DebateState, Role, engine, grounding};
+use crate::debate::{DebateEvent, DebateState, Role, engine};
 use crate::store::{self, Store};
 
 /// What `heat rematch` was asked for.
@@ -96,7 +96,7 @@ pub async fn rematch(
     }
     // The person's own flags come last: they win over what the session recorded.
     let flags = [flags(&state, "heat rematch", request.swap_sides, request.seats)?, user_flags.to_vec()].concat();
-    let config = super::load_config(config_file, &flags)?;
+    let config = super::load::config(config_file, &flags)?;
     // The stored debate's format (its seats' names, briefs and phases), unless --format names another;
     // then heat.toml's format lays nothing over the stored seats.
     let named = matches!(config.get("debate.format").map(|e| &e.source), Some(crate::config::Source::Flag(_)));
@@ -117,7 +117,7 @@ pub async fn rematch(
         say!("heat: {notice}");
     }
     if let Some(source) = &spec.grounding.source {
-        grounding::check_fits(&setup, source)?;
+        setup.check_fits(source)?;
     }
     let origin = DebateEvent::Derived { from: id, how: how(request) };
     let recorder = store.create()?;

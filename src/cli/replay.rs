@@ -45,7 +45,7 @@ pub fn paced(gap: Duration, speed: f64) -> Option<Duration> {
 
 pub async fn replay(id: Option<&str>, demo: bool, speed: f64, json: bool) -> anyhow::Result<()> {
     let (loaded, _) = load(id, demo, speed)?;
-    let mut printer = TextPrinter::new(std::io::stdout(), super::stdout_style());
+    let mut printer = TextPrinter::new(std::io::stdout(), super::print::stdout_style());
     let mut out = std::io::stdout();
     let mut previous = loaded.records.first().map_or(0, |r| r.ms);
     for record in &loaded.records {

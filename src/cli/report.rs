@@ -31,7 +31,7 @@ pub async fn run(
     mut request: Request<'_>,
     summary: bool,
 ) -> anyhow::Result<PathBuf> {
-    let loaded = super::load_config(config_file, flags);
+    let loaded = super::load::config(config_file, flags);
     let config = match loaded {
         Ok(config) => Some(config),
         // The summary's model comes from the config: it must load.

@@ -86,7 +86,7 @@ pub async fn run(config: &Config, topic: Option<&str>, json: bool) -> anyhow::Re
     let store = Store::open(&store::data_dir()?)?;
     let setup = engine_setup(config).await?;
     if let Some(source) = &spec.grounding.source {
-        grounding::check_fits(&setup, source)?;
+        setup.check_fits(source)?;
     }
     let recorder = store.create()?;
     drive(engine::start(setup, spec), recorder, json, None, None).await
@@ -173,7 +173,7 @@ pub(super) async fn drive(
             }
         }
     });
-    let mut printer = TextPrinter::new(std::io::stdout(), super::stdout_style());
+    let mut printer = TextPrinter::new(std::io::stdout(), super::print::stdout_style());
     let mut out = std::io::stdout();
     // A resumed debate's printer learns the story so far without printing it.
     if let Some(events) = history {

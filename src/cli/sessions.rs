@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 
-use crate::store::export::{self, Format};
+use crate::report::export::{self, Format};
 use crate::store::index::IndexEntry;
 use crate::store::{self, Store};
 

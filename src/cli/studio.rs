@@ -298,6 +298,10 @@ fn theme(config: &Config) -> anyhow::Result<Theme> {
 
 /// The studio's keys, as configured; an error names the file and line of the key at fault.
 fn keymap(config: &Config) -> anyhow::Result<KeyMap> {
+    if let Some(name) = KeyMap::unknown_name(config.names_under("keys")) {
+        let key = format!("keys.{name}");
+        anyhow::bail!("{}: unknown key `{key}` (see `heat config init` for every key)", config.place(&key));
+    }
     KeyMap::with_overrides(|name| config.text(&format!("keys.{name}")).map(str::to_string)).map_err(|e| {
         let key = e.split(':').next().unwrap_or_default();
         anyhow::anyhow!("{}: {e}", config.place(key))

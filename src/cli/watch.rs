@@ -61,7 +61,7 @@ fn newest_live(store: &Store) -> anyhow::Result<String> {
 /// Prints the watched debate (text, or one JSON event per line): what the
 /// log holds, then, while it runs, each event appended, until it ends.
 pub async fn print(target: Target, json: bool) -> anyhow::Result<()> {
-    let mut out = Output { json, printer: TextPrinter::new(std::io::stdout(), super::stdout_style()) };
+    let mut out = Output { json, printer: TextPrinter::new(std::io::stdout(), super::print::stdout_style()) };
     let mut ended = false;
     for record in &target.loaded.records {
         ended |= out.event(&record.event)?;

@@ -126,10 +126,33 @@ pub fn all() -> Vec<KeySpec> {
     add("ui.turn_stats", Kind::Flag, Some("HEAT_TURN_STATS"), false);
     // Whether the header shows each side's words this round, flagged over 1.5×.
     add("ui.length_parity", Kind::Flag, Some("HEAT_LENGTH_PARITY"), false);
-    for (_, name, _, _) in crate::tui::keymap::Action::TABLE {
-        add(&format!("keys.{name}"), Kind::Text, None, false);
-    }
+    // The studio's keys, one per action; the studio's keymap knows the
+    // actions' names and refuses any other (`tui::keymap`).
+    add(KEYS_TABLE, Kind::Text, None, false);
     keys
+}
+
+/// A table whose keys the config does not list: `keys.*` is any
+/// `keys.NAME`, checked by whoever reads it.
+pub const KEYS_TABLE: &str = "keys.*";
+
+impl KeySpec {
+    /// Whether this spec is the one for `key`: the same key, or, for a
+    /// table such as `keys.*`, one name under its prefix.
+    pub fn names(&self, key: &str) -> bool {
+        match self.key.strip_suffix(".*") {
+            Some(table) => key
+                .strip_prefix(table)
+                .and_then(|rest| rest.strip_prefix('.'))
+                .is_some_and(|name| !name.is_empty() && !name.contains('.')),
+            None => self.key == key,
+        }
+    }
+}
+
+/// The spec for `key`, if heat knows it.
+pub fn find<'a>(specs: &'a [KeySpec], key: &str) -> Option<&'a KeySpec> {
+    specs.iter().find(|s| s.names(key))
 }
 
 /// Describes what a key accepts, for error messages.

@@ -3,87 +3,19 @@
 //! remembers where it came from, for `heat config show` and for errors.
 
 pub mod keys;
+mod parse;
 pub mod studio;
+mod value;
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::LazyLock;
 
 use anyhow::{Context, bail};
 
 use crate::debate::Role;
-use keys::{KeySpec, Kind};
-
-/// The commented starter file; its values are the built-in defaults, and
-/// the only place a default is written.
-pub const DEFAULT_FILE: &str = include_str!("../../assets/default-config.toml");
-
-/// The default file's values, parsed once. Empty only if the file does not
-/// parse, and then no `Config` loads.
-static BUILT_IN: LazyLock<BTreeMap<String, Value>> = LazyLock::new(|| {
-    defaults(&keys::all()).map(|entries| entries.into_iter().map(|(k, e)| (k, e.value)).collect()).unwrap_or_default()
-});
-
-/// Where a value came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
-    Default,
-    File(PathBuf),
-    Env(&'static str),
-    Flag(String),
-    /// The studio's remembered settings (`studio.toml`).
-    Studio(PathBuf),
-    /// The debate format's own settings (a seat's model, its rounds).
-    Format(String),
-}
-
-impl fmt::Display for Source {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Source::Default => write!(f, "default"),
-            Source::File(path) => write!(f, "{}", path.display()),
-            Source::Env(var) => write!(f, "env {var}"),
-            Source::Flag(flag) => write!(f, "flag {flag}"),
-            Source::Studio(path) => write!(f, "studio settings {}", path.display()),
-            Source::Format(name) => write!(f, "format {name}"),
-        }
-    }
-}
-
-/// A configuration value of one of the kinds keys take.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Value {
-    Int(i64),
-    Float(f64),
-    Text(String),
-    Flag(bool),
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Value::Int(i) => write!(f, "{i}"),
-            Value::Float(x) => write!(f, "{x}"),
-            Value::Text(s) => write!(f, "{s:?}"),
-            Value::Flag(b) => write!(f, "{b}"),
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
-    pub value: Value,
-    pub source: Source,
-}
-
-/// A flag given on the command line, aimed at a config key.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FlagValue {
-    pub key: String,
-    pub raw: String,
-    pub flag: String,
-}
+pub use parse::{DEFAULT_FILE, built_in, built_in_value};
+use parse::{defaults, fallback, line_of, parse_file, parse_text};
+pub use value::{Entry, FlagValue, FromValue, Source, Value};
 
 /// The resolved configuration.
 #[derive(Debug, Clone, PartialEq)]
@@ -135,9 +67,7 @@ impl Config {
             entries.insert(spec.key.clone(), Entry { value, source: Source::Env(var) });
         }
         for flag in flags {
-            let spec = specs
-                .iter()
-                .find(|s| s.key == flag.key)
+            let spec = keys::find(&specs, &flag.key)
                 .with_context(|| format!("{} sets an unknown key {}", flag.flag, flag.key))?;
             let value = parse_text(spec, &flag.raw).with_context(|| format!("{} is invalid", flag.flag))?;
             entries.insert(flag.key.clone(), Entry { value, source: Source::Flag(flag.flag.clone()) });
@@ -298,194 +228,59 @@ impl Config {
 
     /// Every set key as `key = value  # source`, secrets redacted.
     pub fn show(&self) -> Vec<(String, String, String)> {
-        keys::all()
-            .iter()
-            .filter_map(|spec| {
-                let entry = self.get(&spec.key)?;
-                let shown = if spec.secret { "<redacted>".to_string() } else { entry.value.to_string() };
-                Some((spec.key.clone(), shown, entry.source.to_string()))
-            })
-            .collect()
-    }
-}
-
-/// A type a key's value reads as: text (trimmed; empty counts as unset), a
-/// whole number as any integer type it fits, a number, or a flag.
-pub trait FromValue<'a>: Sized + Default {
-    fn from_value(value: &'a Value) -> Option<Self>;
-}
-
-impl<'a> FromValue<'a> for &'a str {
-    fn from_value(value: &'a Value) -> Option<Self> {
-        match value {
-            Value::Text(s) if !s.trim().is_empty() => Some(s.trim()),
-            _ => None,
-        }
-    }
-}
-
-impl FromValue<'_> for f64 {
-    fn from_value(value: &Value) -> Option<Self> {
-        match value {
-            Value::Float(x) => Some(*x),
-            Value::Int(i) => Some(*i as f64),
-            Value::Text(_) | Value::Flag(_) => None,
-        }
-    }
-}
-
-impl FromValue<'_> for bool {
-    fn from_value(value: &Value) -> Option<Self> {
-        match value {
-            Value::Flag(b) => Some(*b),
-            _ => None,
-        }
-    }
-}
-
-macro_rules! whole_number {
-    ($($t:ty),*) => {$(
-        impl FromValue<'_> for $t {
-            fn from_value(value: &Value) -> Option<Self> {
-                match value {
-                    Value::Int(i) => <$t>::try_from(*i).ok(),
-                    _ => None,
-                }
+        let mut shown = Vec::new();
+        for spec in keys::all() {
+            for (key, entry) in self.entries.iter().filter(|(key, _)| spec.names(key)) {
+                let value = if spec.secret { "<redacted>".to_string() } else { entry.value.to_string() };
+                shown.push((key.clone(), value, entry.source.to_string()));
             }
         }
-    )*};
-}
-
-whole_number!(i64, u32, u64, usize);
-
-/// `key`'s built-in default, from the default file. A key the file does not
-/// set reads as zero, empty or false: a test checks that every key read
-/// with [`Config::defaulted`] is in the file.
-pub fn built_in<T: FromValue<'static>>(key: &str) -> T {
-    fallback(key)
-}
-
-/// As [`built_in`], for a value read alongside a config's own.
-fn fallback<'a, T: FromValue<'a>>(key: &str) -> T {
-    let value: Option<&'a Value> = built_in_value(key);
-    value.and_then(|v| T::from_value(v)).unwrap_or_default()
-}
-
-/// `key`'s value in the default file, if it sets one.
-pub fn built_in_value(key: &str) -> Option<&'static Value> {
-    BUILT_IN.get(key)
-}
-
-fn defaults(specs: &[KeySpec]) -> anyhow::Result<BTreeMap<String, Entry>> {
-    parse_file(DEFAULT_FILE, &Source::Default, specs).context("the built-in default configuration is invalid")
-}
-
-fn parse_file(text: &str, source: &Source, specs: &[KeySpec]) -> anyhow::Result<BTreeMap<String, Entry>> {
-    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
-        let line = e.span().map(|s| text[..s.start].lines().count().max(1));
-        let at = format!("{source}{}", line.map(|l| format!(" line {l}")).unwrap_or_default());
-        // `max_rounds =` with nothing after it: TOML's own words are about quoting.
-        let empty = line.and_then(|l| text.lines().nth(l - 1)).map(str::trim).filter(|l| l.ends_with('='));
-        match empty {
-            Some(assignment) => anyhow::anyhow!(
-                "{at}: `{assignment}` has no value; write one after the =, or delete the line for the default"
-            ),
-            None => anyhow::anyhow!("{at}: {}", e.message()),
-        }
-    })?;
-    let mut leaves = Vec::new();
-    flatten("", &toml::Value::Table(table), &mut leaves);
-    let mut entries = BTreeMap::new();
-    for (key, value) in leaves {
-        let at = match line_of(text, &key) {
-            Some(line) => format!("{source} line {line}"),
-            None => source.to_string(),
-        };
-        let Some(spec) = specs.iter().find(|s| s.key == key) else {
-            bail!("{at}: unknown key `{key}` (see `heat config init` for every key)");
-        };
-        let value = from_toml(spec, &value).with_context(|| at.clone())?;
-        entries.insert(key, Entry { value, source: source.clone() });
+        shown
     }
-    Ok(entries)
-}
 
-fn flatten(prefix: &str, value: &toml::Value, out: &mut Vec<(String, toml::Value)>) {
-    match value {
-        toml::Value::Table(table) => {
-            for (k, v) in table {
-                let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
-                flatten(&key, v, out);
+    /// The keys set under `table` (`keys`): their names below it.
+    pub fn names_under<'a>(&'a self, table: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.entries.keys().filter_map(move |key| key.strip_prefix(table)?.strip_prefix('.'))
+    }
+
+    /// This config with `settings` layered over it from `source`; with
+    /// `flags_win`, a key a command-line flag set keeps the flag's value.
+    #[must_use]
+    pub fn with_settings(&self, settings: &studio::Settings, source: &Source, flags_win: bool) -> Config {
+        let mut config = self.clone();
+        for (key, value) in settings {
+            let flagged = matches!(config.get(key).map(|e| &e.source), Some(Source::Flag(_)));
+            if flags_win && flagged {
+                continue;
             }
+            config.entries.insert(key.clone(), Entry { value: value.clone(), source: source.clone() });
         }
-        other => out.push((prefix.to_string(), other.clone())),
+        // What a format's settings were laid over takes these settings too.
+        config.before_format =
+            self.before_format.as_ref().map(|b| Box::new(b.with_settings(settings, source, flags_win)));
+        config
     }
-}
 
-/// The line (1-based) where `key` is assigned, tracking `[section]` headers.
-fn line_of(text: &str, key: &str) -> Option<usize> {
-    let mut section = String::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if let Some(header) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            section = header.trim().to_string();
-            continue;
-        }
-        let Some((name, _)) = line.split_once('=') else {
-            continue;
+    /// What the start screen shows for `key`: its value in force as text
+    /// (a role's model: the one configured, empty for the provider's
+    /// default).
+    pub fn setting_text(&self, key: &str) -> String {
+        let role = crate::debate::Role::ALL.into_iter().find(|r| key.starts_with(&format!("roles.{}.", r.key())));
+        let value = match role {
+            Some(role) => {
+                let leaf = key.rsplit('.').next().unwrap_or_default();
+                let value = self.role_entry(role, leaf).map(|e| &e.value);
+                value.or_else(|| built_in_value(&format!("roles.{leaf}")))
+            }
+            None => self.get(key).map(|e| &e.value),
         };
-        let name = name.trim().trim_matches('"');
-        let full = if section.is_empty() { name.to_string() } else { format!("{section}.{name}") };
-        if full == key {
-            return Some(i + 1);
+        match value {
+            Some(Value::Text(s)) => s.trim().to_string(),
+            Some(Value::Float(x)) => format!("{x:.2}"),
+            Some(other) => other.to_string(),
+            None => String::new(),
         }
     }
-    None
-}
-
-fn from_toml(spec: &KeySpec, value: &toml::Value) -> anyhow::Result<Value> {
-    let parsed = match (spec.kind, value) {
-        (Kind::Int { .. }, toml::Value::Integer(i)) => Some(Value::Int(*i)),
-        (Kind::Float { .. }, toml::Value::Float(x)) => Some(Value::Float(*x)),
-        (Kind::Float { .. }, toml::Value::Integer(i)) => Some(Value::Float(*i as f64)),
-        (Kind::Text | Kind::Provider | Kind::OneOf(_), toml::Value::String(s)) => Some(Value::Text(s.clone())),
-        (Kind::Flag, toml::Value::Boolean(b)) => Some(Value::Flag(*b)),
-        _ => None,
-    };
-    let shown = value.to_string();
-    let value = parsed.ok_or_else(|| mismatch(spec, &shown))?;
-    check_range(spec, value, &shown)
-}
-
-fn parse_text(spec: &KeySpec, raw: &str) -> anyhow::Result<Value> {
-    let parsed = match spec.kind {
-        Kind::Int { .. } => raw.parse().ok().map(Value::Int),
-        Kind::Float { .. } => raw.parse().ok().map(Value::Float),
-        Kind::Text | Kind::Provider | Kind::OneOf(_) => Some(Value::Text(raw.to_string())),
-        Kind::Flag => match raw.trim().to_ascii_lowercase().as_str() {
-            "true" | "1" | "yes" | "on" => Some(Value::Flag(true)),
-            "false" | "0" | "no" | "off" => Some(Value::Flag(false)),
-            _ => None,
-        },
-    };
-    let shown = if spec.secret { "<redacted>".to_string() } else { format!("{raw:?}") };
-    let value = parsed.ok_or_else(|| mismatch(spec, &shown))?;
-    check_range(spec, value, &shown)
-}
-
-fn check_range(spec: &KeySpec, value: Value, shown: &str) -> anyhow::Result<Value> {
-    let ok = match (&spec.kind, &value) {
-        (Kind::Int { min, max }, Value::Int(i)) => (min..=max).contains(&i),
-        (Kind::Float { min, max }, Value::Float(x)) => x.is_finite() && (min..=max).contains(&x),
-        (Kind::Provider, Value::Text(s)) => keys::PROVIDERS.contains(&s.trim()),
-        (Kind::OneOf(names), Value::Text(s)) => names.contains(&s.trim()),
-        _ => true,
-    };
-    if ok { Ok(value) } else { Err(mismatch(spec, shown)) }
-}
-
-fn mismatch(spec: &KeySpec, shown: &str) -> anyhow::Error {
-    anyhow::anyhow!("`{}` must be {}, got {shown}", spec.key, keys::expectation(spec.kind))
 }
 
 #[cfg(test)]

@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::{Config, Entry, Source, Value, keys, parse_file, parse_text};
+use super::keys;
+use super::parse::{parse_file, parse_text};
+use super::value::{Source, Value};
 
 /// The file's name in the data dir.
 pub const FILE: &str = "studio.toml";
@@ -42,8 +44,9 @@ pub fn path(data_dir: &Path) -> PathBuf {
 /// Checks `raw` as the config checks `key` (its kind and range); the error
 /// names the key and says what it takes.
 pub fn check(key: &str, raw: &str) -> anyhow::Result<Value> {
-    let spec = keys::all().into_iter().find(|s| s.key == key).with_context(|| format!("unknown key `{key}`"))?;
-    parse_text(&spec, raw.trim())
+    let specs = keys::all();
+    let spec = keys::find(&specs, key).with_context(|| format!("unknown key `{key}`"))?;
+    parse_text(spec, raw.trim())
 }
 
 /// The remembered settings; none when the file is missing. A key the start
@@ -106,52 +109,12 @@ fn insert(table: &mut toml::Table, key: &str, value: toml::Value) {
     }
 }
 
-impl Config {
-    /// This config with `settings` layered over it from `source`; with
-    /// `flags_win`, a key a command-line flag set keeps the flag's value.
-    #[must_use]
-    pub fn with_settings(&self, settings: &Settings, source: &Source, flags_win: bool) -> Config {
-        let mut config = self.clone();
-        for (key, value) in settings {
-            let flagged = matches!(config.get(key).map(|e| &e.source), Some(Source::Flag(_)));
-            if flags_win && flagged {
-                continue;
-            }
-            config.entries.insert(key.clone(), Entry { value: value.clone(), source: source.clone() });
-        }
-        // What a format's settings were laid over takes these settings too.
-        config.before_format =
-            self.before_format.as_ref().map(|b| Box::new(b.with_settings(settings, source, flags_win)));
-        config
-    }
-
-    /// What the start screen shows for `key`: its value in force as text
-    /// (a role's model: the one configured, empty for the provider's
-    /// default).
-    pub fn setting_text(&self, key: &str) -> String {
-        let role = crate::debate::Role::ALL.into_iter().find(|r| key.starts_with(&format!("roles.{}.", r.key())));
-        let value = match role {
-            Some(role) => {
-                let leaf = key.rsplit('.').next().unwrap_or_default();
-                let value = self.role_entry(role, leaf).map(|e| &e.value);
-                value.or_else(|| super::built_in_value(&format!("roles.{leaf}")))
-            }
-            None => self.get(key).map(|e| &e.value),
-        };
-        match value {
-            Some(Value::Text(s)) => s.trim().to_string(),
-            Some(Value::Float(x)) => format!("{x:.2}"),
-            Some(other) => other.to_string(),
-            None => String::new(),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+    use crate::config::Config;
 
     #[test]
     fn settings_round_trip_through_the_file_and_hold_nothing_else() {

@@ -9,7 +9,7 @@ use futures::StreamExt;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
-use super::event::Role;
+use super::seat::Role;
 use crate::provider::retry::{self, RetryPolicy, TurnItem};
 use crate::provider::{ChatModel, ChatRequest, ProviderError};
 

@@ -6,58 +6,9 @@ use serde::{Deserialize, Serialize};
 use super::format::FormatRecord;
 use super::grounding::{QuoteCheck, Source};
 use super::heat::Heat;
+use super::seat::Role;
 use super::verdict::Verdict;
 use crate::provider::{Adaptation, Usage};
-
-/// A seat at the debate: the duel's three (advocate, skeptic, judge), and
-/// the seats of the third to sixth debater a format may add. The log names
-/// a turn by its seat; a format's record gives each seat its label and side
-/// (a `vote` debate's first seat is `advocate` in the log, "Ada" on screen).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    Advocate,
-    Skeptic,
-    Judge,
-    Third,
-    Fourth,
-    Fifth,
-    Sixth,
-}
-
-impl Role {
-    /// How many seats there are (the rows of [`super::seat::SEATS`]).
-    pub const COUNT: usize = 7;
-    /// The duel's two sides, in the order the judge receives them.
-    pub const DEBATERS: [Role; 2] = [Role::Advocate, Role::Skeptic];
-    /// The duel's seats, in screen order.
-    pub const DUEL: [Role; 3] = [Role::Advocate, Role::Skeptic, Role::Judge];
-    /// Every debater's seat, in the order a format fills them.
-    pub const DEBATER_SEATS: [Role; 6] =
-        [Role::Advocate, Role::Skeptic, Role::Third, Role::Fourth, Role::Fifth, Role::Sixth];
-    pub const ALL: [Role; Role::COUNT] =
-        [Role::Advocate, Role::Skeptic, Role::Judge, Role::Third, Role::Fourth, Role::Fifth, Role::Sixth];
-
-    pub fn label(self) -> &'static str {
-        self.seat().label
-    }
-
-    /// The role's id: in logs, config keys and prompt file names.
-    pub fn key(self) -> &'static str {
-        self.seat().id
-    }
-
-    /// The debater on the other side; the judge has no opponent.
-    pub fn opponent(self) -> Option<Role> {
-        use super::seat::Side;
-        let other = match self.side() {
-            Side::For => Side::Against,
-            Side::Against => Side::For,
-            Side::Judge | Side::Free => return None,
-        };
-        Role::DEBATERS.into_iter().find(|r| r.side() == other)
-    }
-}
 
 /// Who speaks for a role: which provider and model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::event::Role;
+use super::seat::Role;
 use super::seat::Side;
 
 /// The name of the format a log without a `Formatted` event ran.

@@ -11,7 +11,7 @@ pub mod raising;
 
 use serde_json::Value;
 
-use super::event::Role;
+use super::seat::Role;
 use super::state::{DebateState, VerdictStatus};
 
 /// How much an issue matters, as its critic rates it.

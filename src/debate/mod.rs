@@ -26,12 +26,13 @@ pub mod state;
 pub mod summary;
 pub mod swap;
 pub mod temperature;
+pub mod trace;
 pub mod verdict;
 pub mod vote;
 
-pub use event::{BranchChanges, Command, DebateEvent, Outcome, Participant, Role, TurnPurpose};
+pub use event::{BranchChanges, Command, DebateEvent, Outcome, Participant, TurnPurpose};
 pub use heat::Heat;
-pub use seat::{SEATS, Seat, Side};
+pub use seat::{Role, SEATS, Seat, Side};
 pub use state::DebateState;
 pub use verdict::Verdict;
 

@@ -4,7 +4,7 @@
 //! and what an endpoint taught heat, with the labels they use for a served
 //! model and an endpoint.
 
-use super::event::Role;
+use super::seat::Role;
 use super::setup::EngineSetup;
 use super::state::DebateState;
 use crate::provider::{Adaptation, StructuredOutput};

@@ -9,52 +9,20 @@
 //! owns the votes' states and the counting; the engine asks, the reducer
 //! records, the planner acts on the decision.
 
-use serde::{Deserialize, Serialize};
+pub mod vote;
 
-use super::event::Role;
 use super::heat::Heat;
+use super::seat::Role;
 use super::standing::Ahead;
-use super::state::{DebateState, Round, TurnStatus, VerdictStatus};
+use super::state::{DebateState, Round, Turn, TurnStatus, VerdictStatus};
 use super::verdict::Verdict;
-use crate::provider::Usage;
+pub use vote::Vote;
 
 /// The chair's number; the other judges are 2, 3, ….
 pub const CHAIR: u32 = 1;
 
 /// Why a vote the person cancelled has none.
 pub const CANCELLED: &str = "it was cancelled";
-
-/// Where one panel judge's vote on a round stands (the chair's is its turn).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "state")]
-pub enum Vote {
-    /// Asked; no answer yet.
-    Asking,
-    Voted {
-        verdict: Verdict,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        usage: Option<Usage>,
-    },
-    /// No answer, or none that could be read: this judge is outvoted.
-    Failed {
-        error: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        usage: Option<Usage>,
-    },
-}
-
-impl Vote {
-    pub fn is_settled(&self) -> bool {
-        !matches!(self, Vote::Asking)
-    }
-
-    pub fn usage(&self) -> Option<Usage> {
-        match self {
-            Vote::Asking => None,
-            Vote::Voted { usage, .. } | Vote::Failed { usage, .. } => *usage,
-        }
-    }
-}
 
 /// What the panel decided about a round.
 #[derive(Debug, Clone, PartialEq)]
@@ -182,6 +150,24 @@ pub fn decide(round: &Round, seats: u32) -> Result<Decision, String> {
     })
 }
 
+/// The panel's decision on `round` so far; `None` with one judge, or while
+/// no majority has answered.
+pub fn decision(state: &DebateState, round: u32) -> Option<Decision> {
+    let seats = state.judges();
+    let r = state.rounds.iter().find(|r| r.number == round)?;
+    (seats > 1).then(|| decide_in(state, r).ok()).flatten()
+}
+
+/// Whether `turn`, a judge turn of `round`, closed the debate: the final
+/// synthesis, or a verdict that resolved it; on a panel, resolved by the
+/// majority, not by the chair alone.
+pub fn closes(state: &DebateState, round: &Round, turn: &Turn) -> bool {
+    if state.judges() < 2 || turn.purpose.is_final() {
+        return turn.closes_debate();
+    }
+    turn.role.is_judge() && decision(state, round.number).is_some_and(|d| d.resolved)
+}
+
 /// [`decide`] for `state`'s panel: free debaters take no sides, so a
 /// panel over them decides whether the debate is resolved and its heat, and
 /// who is ahead is not counted (nor is a judge who named someone a dissent).
@@ -304,7 +290,7 @@ pub fn vote_line(state: &DebateState, judge: u32, vote: &Vote) -> String {
 /// A verdict in a few words: resolved or not, who is ahead, its heat.
 pub fn verdict_brief(state: &DebateState, verdict: &Verdict) -> String {
     let resolved = if verdict.resolved { "resolved" } else { "not resolved" };
-    let ahead = verdict.standing(state).map(|s| format!(" · {s}")).unwrap_or_default();
+    let ahead = super::standing::describe(verdict, state).map(|s| format!(" · {s}")).unwrap_or_default();
     format!("{resolved}{ahead} · heat {:.2}", verdict.heat.get())
 }
 

@@ -2,10 +2,11 @@
 //! flight, what the engine should do next. No I/O, no async; the engine
 //! performs the steps. Resume needs nothing else: fold the log, then plan.
 
-use super::event::{Outcome, Role, TurnPurpose};
+use super::event::{Outcome, TurnPurpose};
 use super::extractive;
 use super::heat::Heat;
 use super::panel;
+use super::seat::Role;
 use super::seat::Side;
 use super::state::{DebateState, Round, Turn, TurnStatus, VerdictStatus};
 use super::swap::SwapCheck;
@@ -170,7 +171,7 @@ fn last_word(state: &DebateState, round: &Round) -> (bool, bool) {
     let wants_final = state.force_requested
         || is_last
         || (state.may_resolve_early() && state.consensus_in(round.number))
-        || state.converged_in(round.number);
+        || super::vote::converged_in(state, round.number);
     (is_last, wants_final)
 }
 
@@ -289,7 +290,7 @@ fn finish_outcome(state: &DebateState, round: &Round, was_final: bool, is_last: 
         Outcome::Forced
     } else if state.may_resolve_early() && state.consensus_in(round.number) {
         Outcome::Consensus
-    } else if state.converged_in(round.number) {
+    } else if super::vote::converged_in(state, round.number) {
         Outcome::Converged
     } else if state.dissenting() {
         Outcome::Dissent

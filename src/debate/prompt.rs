@@ -6,15 +6,19 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use super::event::{Role, TurnPurpose};
+use super::event::TurnPurpose;
 use super::extractive;
+use super::seat::Role;
 use super::seat::SEATS;
 use super::state::{DebateState, Round, VerdictStatus};
 use crate::provider::ChatMessage;
 
+mod argument;
 mod chosen;
 mod opening;
 
+pub use argument::{ANSWER_THAT_POINT, WEIGH_THOSE_POINTS, read_argument};
+use argument::{non_empty, non_empty_str};
 use chosen::{chosen_fields, chosen_judge_prompt};
 pub use opening::opening;
 
@@ -144,11 +148,6 @@ pub fn debater_messages(state: &DebateState, role: Role, round: u32, brief: bool
     }
     messages
 }
-
-/// What a tiny model's brief prompt asks it to do with one other seat's
-/// point, or with several.
-pub const ANSWER_THAT_POINT: &str = "Answer that point first.";
-pub const WEIGH_THOSE_POINTS: &str = "Weigh those points first.";
 
 fn brief_debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
     let mut out = control_line(round.heat.get());
@@ -457,20 +456,6 @@ fn source_checks(state: &DebateState, round: &Round) -> String {
     out
 }
 
-/// A settled argument as another role reads it, marked where it stopped at
-/// the token limit (so the judge does not take a cut for a conclusion).
-pub(super) fn read_argument(round: &Round, role: Role) -> String {
-    let Some(turn) = round.turn(role).filter(|t| t.is_settled()) else {
-        let failed = round.turn(role).is_some_and(|t| matches!(t.status, super::state::TurnStatus::Failed { .. }));
-        return if failed { "(no argument: it sat this round out)" } else { "(no argument)" }.into();
-    };
-    let text = non_empty_str(&turn.text).trim();
-    match turn.truncated_at {
-        Some(tokens) => format!("{text} [cut off here: the argument reached its limit of {tokens} tokens]"),
-        None => text.to_string(),
-    }
-}
-
 /// How much of an unusable verdict the repair prompt quotes back: enough to
 /// show what went wrong, not a rambling answer that crowds out the round
 /// (a small server's context is soon full).
@@ -489,12 +474,4 @@ fn history(state: &DebateState, round: u32) -> impl Iterator<Item = &Round> {
     let before: Vec<&Round> = state.rounds.iter().filter(|r| r.number < round).collect();
     let skip = before.len().saturating_sub(HISTORY_ROUNDS);
     before.into_iter().skip(skip)
-}
-
-fn non_empty(text: &str) -> String {
-    non_empty_str(text).to_string()
-}
-
-fn non_empty_str(text: &str) -> &str {
-    if text.trim().is_empty() { "(no argument)" } else { text }
 }

@@ -1,71 +1,14 @@
-//! Scores per argument, in a format that asks for them (`scores = true`):
-//! the judge scores each argument each side made in a round from −3 (it
-//! failed) to +3 (it decided the round). The running totals are a
-//! tug-of-war: what one side gains the other loses, so they always sum to
-//! zero. Read tolerantly from the judge's answer, asked for in its schema.
+//! The tug-of-war of a format that scores arguments (`scores = true`): each
+//! round's scores (a panel's medians), the running pull toward one side
+//! (what one side gains the other loses, so the totals always sum to zero),
+//! how both are said, and the schema and instruction that ask the judge for
+//! them. The scores a verdict carries are [`super::verdict::scores`].
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::event::Role;
+use super::seat::{Role, Side};
 use super::state::{DebateState, Round};
-
-/// The lowest and highest score an argument can get.
-pub const MIN: i8 = -3;
-pub const MAX: i8 = 3;
-
-/// The most arguments a side is scored for in one round.
-const MOST_ARGUMENTS: usize = 10;
-
-/// One round's scores, by side, one per argument in the order made.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Scores {
-    #[serde(default)]
-    pub advocate: Vec<i8>,
-    #[serde(default)]
-    pub skeptic: Vec<i8>,
-}
-
-impl Scores {
-    /// A side's scores.
-    pub fn of(&self, role: Role) -> &[i8] {
-        match role {
-            Role::Advocate => &self.advocate,
-            Role::Skeptic => &self.skeptic,
-            _ => &[],
-        }
-    }
-
-    /// How far this round pulls the rope toward the side for: its scores'
-    /// sum less the side against's.
-    pub fn pull(&self) -> i32 {
-        let sum = |s: &[i8]| s.iter().map(|&n| i32::from(n)).sum::<i32>();
-        sum(&self.advocate) - sum(&self.skeptic)
-    }
-
-    /// Reads the `scores` field of a judge's answer: an object with a list
-    /// (or a single number) per side. Numbers are rounded and held to −3..+3;
-    /// anything else in a list is skipped. `None` when there is no usable
-    /// object, so an answer without scores still reads.
-    pub fn read(value: Option<&Value>) -> Option<Scores> {
-        let Value::Object(map) = value? else { return None };
-        let side = |key: &str| -> Vec<i8> {
-            let one = |v: &Value| v.as_f64().map(|n| n.round().clamp(f64::from(MIN), f64::from(MAX)) as i8);
-            match map.get(key) {
-                Some(Value::Array(items)) => items.iter().filter_map(one).take(MOST_ARGUMENTS).collect(),
-                Some(v) => one(v).into_iter().collect(),
-                None => Vec::new(),
-            }
-        };
-        let scores = Scores { advocate: side("advocate"), skeptic: side("skeptic") };
-        (!scores.advocate.is_empty() || !scores.skeptic.is_empty()).then_some(scores)
-    }
-
-    /// One side's scores as a person reads them: "+2 +1 −1".
-    pub fn describe(scores: &[i8]) -> String {
-        scores.iter().map(|&n| signed(i32::from(n))).collect::<Vec<_>>().join(" ")
-    }
-}
+pub use super::verdict::scores::{MAX, MIN, Scores, signed};
 
 /// A round's scores: the chair's; on a panel, each argument's median over
 /// every judge that scored it (the two middle ones' mean, toward zero, for
@@ -85,6 +28,32 @@ pub fn of_round(round: &Round) -> Option<Scores> {
     }
 }
 
+/// The tug-of-war so far: every scored round's pull toward the side for
+/// (positive: the side for leads). The side for's total is this, the side
+/// against's its negative, so the two always sum to zero.
+pub fn tug(state: &DebateState) -> i32 {
+    tug_through(state, u32::MAX)
+}
+
+/// [`tug`] as it stood once round `round` (from 0) was scored; 0 in a
+/// format that does not score, whatever a judge sent unasked.
+pub fn tug_through(state: &DebateState, round: u32) -> i32 {
+    if !state.scored() {
+        return 0;
+    }
+    let rounds = state.rounds.iter().filter(|r| r.number <= round);
+    rounds.filter_map(of_round).map(|s| s.pull()).sum()
+}
+
+/// A side's running total in the tug-of-war; the judge has none.
+pub fn total(state: &DebateState, role: Role) -> i32 {
+    match state.side(role) {
+        Side::For => tug(state),
+        Side::Against => -tug(state),
+        Side::Judge | Side::Free => 0,
+    }
+}
+
 /// The middle score (the two middle ones' mean, toward zero).
 fn median(scores: impl Iterator<Item = i8>) -> i8 {
     let mut all: Vec<i8> = scores.collect();
@@ -94,15 +63,6 @@ fn median(scores: impl Iterator<Item = i8>) -> i8 {
         0 => 0,
         _ if n % 2 == 1 => all[n / 2],
         _ => i8::midpoint(all[n / 2 - 1], all[n / 2]),
-    }
-}
-
-/// A number with its sign, the minus a real one: "+2", "0", "−1".
-pub fn signed(n: i32) -> String {
-    match n {
-        0 => "0".into(),
-        n if n > 0 => format!("+{n}"),
-        n => format!("\u{2212}{}", n.unsigned_abs()),
     }
 }
 
@@ -119,7 +79,7 @@ pub fn line(state: &DebateState, round: u32, scores: &Scores) -> String {
         "scores: {} · {} · running {}",
         side(Role::Advocate),
         side(Role::Skeptic),
-        lead(state, state.tug_through(round))
+        lead(state, tug_through(state, round))
     )
 }
 
@@ -143,7 +103,7 @@ pub fn lead(state: &DebateState, tug: i32) -> String {
 pub fn totals(state: &DebateState) -> Option<String> {
     let scored = state.rounds.iter().filter(|r| of_round(r).is_some()).count();
     (scored > 0 && state.scored()).then(|| {
-        let side = |role: Role| format!("{} {}", state.label(role), signed(state.total(role)));
+        let side = |role: Role| format!("{} {}", state.label(role), signed(total(state, role)));
         let rounds = if scored == 1 { "1 scored round".to_string() } else { format!("{scored} scored rounds") };
         format!("{}, {} over {rounds}", side(Role::Advocate), side(Role::Skeptic))
     })

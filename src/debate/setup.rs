@@ -4,11 +4,12 @@
 
 use std::sync::Arc;
 
-use super::event::{Participant, Role};
+use super::event::Participant;
 use super::format::FormatRecord;
 use super::grounding::Source;
 use super::heat::Heat;
 use super::prompt::Prompts;
+use super::seat::Role;
 use crate::provider::retry::RetryPolicy;
 use crate::provider::{ChatModel, StructuredOutput};
 
@@ -120,6 +121,31 @@ pub struct EngineSetup {
 }
 
 impl EngineSetup {
+    /// Before the first request: whether every role whose context window is
+    /// known (the embedded model's) can read the source besides its prompt and
+    /// its answer. Never cut silently: too big is one sentence with both numbers.
+    pub fn check_fits(&self, source: &Source) -> anyhow::Result<()> {
+        let tokens = source.estimated_tokens();
+        for role in Role::ALL {
+            let seat = self.role(role);
+            let Some(window) = seat.context_tokens() else { continue };
+            let needed = self.prompt_tokens(role) + seat.max_tokens as usize;
+            let room = (window as usize).saturating_sub(needed);
+            if tokens > room {
+                anyhow::bail!(
+                    "the source {} is about {tokens} tokens, more than the {}'s model can read: its context is {window} \
+                     tokens and its prompt and answer need about {needed}, leaving {room}. Debate one section of it \
+                     (--section HEADING), a shorter document, or give the {} a model with a larger context (a server, \
+                     or providers.local.context)",
+                    source.name,
+                    role.key(),
+                    role.key()
+                );
+            }
+        }
+        Ok(())
+    }
+
     pub fn role(&self, role: Role) -> &RoleSetup {
         &self.roles[role.position()]
     }

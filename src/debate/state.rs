@@ -5,11 +5,12 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::event::{DebateEvent, Outcome, Participant, Role, TurnPurpose};
+use super::event::{DebateEvent, Outcome, Participant, TurnPurpose};
 use super::format::FormatRecord;
 use super::grounding::{QuoteCheck, Source, Tally};
 use super::heat::Heat;
-use super::panel::{self, Vote};
+use super::panel::Vote;
+use super::seat::Role;
 use super::stance::{Stance, StanceLine};
 use super::swap::SwapCheck;
 use super::verdict::Verdict;
@@ -362,13 +363,6 @@ impl DebateState {
         self.format.as_ref().is_some_and(|f| f.issues)
     }
 
-    /// Every debater gave the same final answer in `round` and the format
-    /// stops on it.
-    pub fn converged_in(&self, round: u32) -> bool {
-        let stops = self.format.as_ref().and_then(|f| f.convergence).is_some_and(|c| c.stop);
-        stops && super::vote::of_round(self, round).is_some_and(|t| t.converged())
-    }
-
     /// The debaters end each turn with a final answer, compared each round
     /// (`debate::vote`).
     pub fn final_answers(&self) -> bool {
@@ -391,32 +385,6 @@ impl DebateState {
         self.format.as_ref().is_some_and(|f| f.scores)
     }
 
-    /// The tug-of-war so far: every scored round's pull toward the side for
-    /// (positive: the side for leads). The side for's total is this, the
-    /// side against's its negative, so the two always sum to zero.
-    pub fn tug(&self) -> i32 {
-        self.tug_through(u32::MAX)
-    }
-
-    /// [`Self::tug`] as it stood once round `round` (from 0) was scored;
-    /// 0 in a format that does not score, whatever a judge sent unasked.
-    pub fn tug_through(&self, round: u32) -> i32 {
-        if !self.scored() {
-            return 0;
-        }
-        let rounds = self.rounds.iter().filter(|r| r.number <= round);
-        rounds.filter_map(super::scores::of_round).map(|s| s.pull()).sum()
-    }
-
-    /// A side's running total in the tug-of-war; the judge has none.
-    pub fn total(&self, role: Role) -> i32 {
-        match self.side(role) {
-            super::seat::Side::For => self.tug(),
-            super::seat::Side::Against => -self.tug(),
-            super::seat::Side::Judge | super::seat::Side::Free => 0,
-        }
-    }
-
     /// The judge may end the debate before its last round (the duel's
     /// rule; a format that argues every round says no).
     pub fn may_resolve_early(&self) -> bool {
@@ -426,24 +394,6 @@ impl DebateState {
     /// How many judges sit: none (a vote), the chair alone (1) or a panel.
     pub fn judges(&self) -> u32 {
         self.format.as_ref().map_or(1, |f| f.judges)
-    }
-
-    /// The panel's decision on `round` so far; `None` with one judge, or
-    /// while no majority has answered.
-    pub fn decision(&self, round: u32) -> Option<panel::Decision> {
-        let seats = self.judges();
-        let r = self.rounds.iter().find(|r| r.number == round)?;
-        (seats > 1).then(|| panel::decide_in(self, r).ok()).flatten()
-    }
-
-    /// Whether `turn`, a judge turn of `round`, closed the debate: the final
-    /// synthesis, or a verdict that resolved it; on a panel, resolved by
-    /// the majority, not by the chair alone.
-    pub fn closes(&self, round: &Round, turn: &Turn) -> bool {
-        if self.judges() < 2 || turn.purpose.is_final() {
-            return turn.closes_debate();
-        }
-        turn.role.is_judge() && self.decision(round.number).is_some_and(|d| d.resolved)
     }
 
     /// The heat of each round so far, oldest first.

@@ -2,8 +2,8 @@
 //! number, and when none is sent at all. The engine's turns, its swap
 //! check and the arbiter's summary all ask it.
 
-use super::event::Role;
 use super::heat::Heat;
+use super::seat::Role;
 
 /// The arbiter's summary is written cool, whatever the debate's heat.
 const SUMMARY: f32 = 0.3;

@@ -2,12 +2,16 @@
 //! output (code fences, prose around the object, trailing commas, `heat` as a
 //! string or out of range, missing optional fields).
 
+pub mod scores;
+pub mod sides;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::heat::Heat;
-pub use super::scores::Scores;
-pub use super::standing::{Ahead, Conceded, SideNames};
+
+pub use scores::Scores;
+pub use sides::{Ahead, Conceded, SideNames};
 
 /// The judge's answer for one round.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -26,23 +30,6 @@ pub struct Verdict {
     /// Each argument's score, in a format that asks for them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scores: Option<Scores>,
-}
-
-impl Verdict {
-    /// Who is ahead and who conceded, in words, when the judge said, the
-    /// sides named as `state`'s format names them: "skeptic ahead · ⚑
-    /// advocate conceded a point" in a duel, "opposition ahead · …" in Oxford.
-    pub fn standing(&self, state: &super::state::DebateState) -> Option<String> {
-        let ahead = self.ahead.map(|a| a.describe(state));
-        let flags = self
-            .conceded
-            .map(Conceded::sides)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|s| Conceded::flag(&state.seat_name(s)));
-        let parts: Vec<String> = ahead.into_iter().chain(flags).collect();
-        (!parts.is_empty()).then(|| parts.join(" · "))
-    }
 }
 
 /// A heat as one of eight block heights, `▁` for the lowest and `█` for

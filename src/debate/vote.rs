@@ -5,9 +5,9 @@
 //! wins; a tie goes to the answer given first, in seat order), whether the
 //! debaters have converged, and the next heat of a debate with no judge.
 
-use super::event::Role;
 use super::guard::text::{stem, words};
 use super::heat::Heat;
+use super::seat::Role;
 use super::state::{DebateState, Round, TurnStatus};
 
 /// The longest final answer kept, in characters: a line, not a speech.
@@ -148,6 +148,13 @@ pub fn next_heat(start: Heat, agreement: f64) -> Heat {
 /// format says nothing: answers must match once normalised).
 pub fn threshold(state: &DebateState) -> u32 {
     state.format.as_ref().and_then(|f| f.convergence).map_or(100, |c| c.threshold)
+}
+
+/// Every debater gave the same final answer in `round` and the format
+/// stops on it.
+pub fn converged_in(state: &DebateState, round: u32) -> bool {
+    let stops = state.format.as_ref().and_then(|f| f.convergence).is_some_and(|c| c.stop);
+    stops && of_round(state, round).is_some_and(|t| t.converged())
 }
 
 /// The tally of a round (from 0) of `state`, once every debater has settled.

@@ -6,7 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Format, Origin};
+use super::briefs::Origin;
+use super::file::Format;
 use crate::debate::format::DUEL;
 
 /// The built-in formats, by name, in the order `heat formats` lists them.
@@ -17,39 +18,6 @@ pub const BUILT_IN: [(&str, &str); 5] = [
     ("panel", include_str!("../../assets/formats/panel.toml")),
     ("review", include_str!("../../assets/formats/review.toml")),
 ];
-
-/// The brief files a format may name without shipping its own.
-pub const BUILT_IN_BRIEFS: [(&str, &str); 18] = [
-    ("advocate.md", include_str!("../../prompts/advocate.md")),
-    ("skeptic.md", include_str!("../../prompts/skeptic.md")),
-    ("judge.md", include_str!("../../prompts/judge.md")),
-    ("oxford_proposition.md", include_str!("../../prompts/oxford_proposition.md")),
-    ("oxford_opposition.md", include_str!("../../prompts/oxford_opposition.md")),
-    ("oxford_judge.md", include_str!("../../prompts/oxford_judge.md")),
-    ("debater.md", include_str!("../../prompts/debater.md")),
-    ("vote_analyst.md", include_str!("../../prompts/vote_analyst.md")),
-    ("vote_pragmatist.md", include_str!("../../prompts/vote_pragmatist.md")),
-    ("vote_contrarian.md", include_str!("../../prompts/vote_contrarian.md")),
-    ("panel_optimist.md", include_str!("../../prompts/panel_optimist.md")),
-    ("panel_realist.md", include_str!("../../prompts/panel_realist.md")),
-    ("panel_critic.md", include_str!("../../prompts/panel_critic.md")),
-    ("panel_judge.md", include_str!("../../prompts/panel_judge.md")),
-    ("review_defender.md", include_str!("../../prompts/review_defender.md")),
-    ("review_logic.md", include_str!("../../prompts/review_logic.md")),
-    ("review_ops.md", include_str!("../../prompts/review_ops.md")),
-    ("review_judge.md", include_str!("../../prompts/review_judge.md")),
-];
-
-/// A brief's text: beside a user's format file first, then built in.
-pub fn brief_text(name: &str, origin: &Origin) -> Option<String> {
-    if let Origin::File(path) = origin {
-        let beside = path.parent().map(|dir| dir.join(name)).filter(|p| p.is_file());
-        if let Some(text) = beside.and_then(|p| std::fs::read_to_string(p).ok()) {
-            return Some(text);
-        }
-    }
-    BUILT_IN_BRIEFS.iter().find(|(n, _)| *n == name).map(|(_, text)| (*text).to_string())
-}
 
 /// The formats that exist, and the user files that could not be read.
 #[derive(Debug, Clone, Default)]

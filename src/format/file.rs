@@ -1,16 +1,89 @@
-//! A format file's shape (TOML) and its checks. Every error is one sentence
-//! naming the file, the line, what is wrong and what is accepted.
+//! A checked format, ready to run, and how one is read from its file: the
+//! file's shape (TOML) and its checks. Every error is one sentence naming
+//! the file, the line, what is wrong and what is accepted.
 
 use std::ops::Range;
 
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{Format, Origin, SeatModel};
+use super::briefs::{self, Origin};
 use crate::config::keys::PROVIDERS;
 use crate::debate::Role;
 use crate::debate::format::{Convergence, FormatRecord, Phase};
 use crate::debate::seat::Side;
+
+/// A seat's own model settings, which win over heat.toml's `roles.*` (a
+/// command-line flag still wins over them).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SeatModel {
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    pub max_tokens: Option<u32>,
+}
+
+/// A checked format, ready to run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Format {
+    pub name: String,
+    /// One line for `heat formats`.
+    pub summary: String,
+    pub origin: Origin,
+    /// The format's own number of rounds; `debate.max_rounds` otherwise.
+    pub max_rounds: Option<u32>,
+    /// Each seat's id in the file (`proposition`), by position in
+    /// [`crate::debate::seat::SEATS`]; `--seat ID=MODEL` names these.
+    pub seat_ids: Vec<String>,
+    /// Each seat's brief: the file name and its text (empty for a seat
+    /// the format does not fill).
+    pub briefs: Vec<(String, String)>,
+    pub models: Vec<SeatModel>,
+    /// What the log keeps.
+    pub record: FormatRecord,
+}
+
+impl Format {
+    /// Reads and checks a format file's text; `label` names the file in
+    /// errors (`~/.config/heat/formats/x.toml`) and `brief_dir` is where
+    /// its brief files are looked for before the built-in prompts.
+    pub fn parse(name: &str, text: &str, origin: &Origin) -> anyhow::Result<Format> {
+        parse(name, text, origin)
+    }
+
+    /// The built-in duel, as heat runs it when no format is named (a user's
+    /// own `duel.toml` is a format like any other, and is recorded).
+    pub fn is_duel(&self) -> bool {
+        self.name == crate::debate::format::DUEL && self.origin == Origin::BuiltIn
+    }
+
+    /// The record the log keeps; `None` for the duel, whose log is what it
+    /// always was.
+    pub fn log_record(&self) -> Option<FormatRecord> {
+        (!self.is_duel()).then(|| self.record.clone())
+    }
+
+    /// The seats that sit: the debaters, then the judge if one sits.
+    pub fn seats(&self) -> Vec<Role> {
+        self.record.seats()
+    }
+
+    /// The seat a `--seat` name means: the format's seat id or label, or
+    /// the role's own name (advocate, skeptic, judge), in any case.
+    pub fn seat_named(&self, name: &str) -> Option<Role> {
+        let name = name.trim();
+        self.seats().into_iter().find(|&role| {
+            self.seat_ids[role.position()].eq_ignore_ascii_case(name)
+                || self.record.label(role).eq_ignore_ascii_case(name)
+                || role.key().eq_ignore_ascii_case(name)
+        })
+    }
+
+    /// One line for `heat formats`.
+    pub fn line(&self) -> String {
+        let rounds = self.max_rounds.map(|n| format!(", {n} rounds")).unwrap_or_default();
+        format!("{}, {}{rounds}: {}", self.record.lineup(), self.record.judging(), self.summary)
+    }
+}
 
 /// The most debaters and judges a format may seat.
 pub const MAX_DEBATERS: usize = 6;
@@ -109,7 +182,7 @@ pub fn parse(name: &str, text: &str, origin: &Origin) -> anyhow::Result<Format> 
     let seats = seat_order(&file);
     let judges = file.judges.get_ref();
     let brief = |b: &Spanned<String>| -> anyhow::Result<(String, String)> {
-        let text = super::catalog::brief_text(b.get_ref(), origin)
+        let text = briefs::brief_text(b.get_ref(), origin)
             .ok_or_else(|| place.error(Some(b.span()), &missing_brief(b.get_ref(), origin)))?;
         Ok((b.get_ref().clone(), text))
     };
@@ -438,7 +511,7 @@ fn missing_brief(brief: &str, origin: &Origin) -> String {
     };
     format!(
         "the brief {brief:?} is not found{beside} nor among the built-in prompts ({})",
-        super::catalog::BUILT_IN_BRIEFS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+        briefs::BUILT_IN_BRIEFS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
     )
 }
 

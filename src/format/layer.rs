@@ -6,8 +6,8 @@
 use super::{Catalog, Format};
 use crate::config::keys::{PANEL_JUDGES, panel_judge_key};
 use crate::config::{Config, Source, Value};
-use crate::debate::event::Role;
 use crate::debate::format::FormatRecord;
+use crate::debate::seat::Role;
 
 /// The format `debate.format` names, from the built-in ones and the user's
 /// `formats/` beside heat.toml.

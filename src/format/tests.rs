@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::{Catalog, Format, Origin};
-use crate::debate::event::Role;
+use crate::debate::seat::Role;
 
 const GOOD: &str = r#"summary = "two sides"
 max_rounds = 2

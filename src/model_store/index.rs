@@ -43,7 +43,7 @@ pub async fn find(client: &reqwest::Client, base: &str, project: &str, wheel: &s
         .header(ACCEPT, PAGE_TYPES)
         .send()
         .await
-        .map_err(|e| anyhow::anyhow!("could not reach the package index at {shown} ({})", super::why(&e)))?;
+        .map_err(|e| anyhow::anyhow!("could not reach the package index at {shown} ({})", super::why::why(&e)))?;
     if response.status() == StatusCode::NOT_FOUND {
         bail!("the package index at {shown} has no project {project}");
     }
@@ -56,7 +56,7 @@ pub async fn find(client: &reqwest::Client, base: &str, project: &str, wheel: &s
     let body = response
         .text()
         .await
-        .map_err(|e| anyhow::anyhow!("the package index at {shown} stopped answering ({})", super::why(&e)))?;
+        .map_err(|e| anyhow::anyhow!("the package index at {shown} stopped answering ({})", super::why::why(&e)))?;
     let files = if is_json {
         json_files(&body).with_context(|| format!("the package index at {shown} sent a page heat cannot read"))?
     } else {

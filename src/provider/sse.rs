@@ -1,7 +1,8 @@
 //! Server-sent events, shared by every HTTP provider: a decoder that takes
 //! bytes as they arrive (any split, LF / CRLF / CR line ends, comments,
-//! multi-line data, UTF-8 cut across reads) and yields whole events; and a
-//! stream over a response body with an idle timeout.
+//! multi-line data, UTF-8 cut across reads) and yields whole events; a
+//! stream over a response body with an idle timeout; and the two joined: a
+//! request sent, its events streamed.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -174,6 +175,20 @@ pub fn events(
             }
         }
     })
+}
+
+/// Sends a streaming request and yields its server-sent events; a failed
+/// request yields its error as the only item.
+pub fn event_stream(
+    request: reqwest::RequestBuilder,
+    idle: Duration,
+) -> impl futures::Stream<Item = Result<SseEvent, ProviderError>> + Send {
+    futures::stream::once(async move { super::http::send(request, idle).await })
+        .map(move |response| match response {
+            Ok(response) => events(response, idle).boxed(),
+            Err(e) => futures::stream::once(async move { Err(e) }).boxed(),
+        })
+        .flatten()
 }
 
 #[cfg(test)]

@@ -43,7 +43,7 @@ pub fn entries(state: &DebateState) -> Vec<HumanEntry> {
                 said: h.describe(state),
                 note: clean(&h.note),
                 ends: h.ends,
-                judge: judged.map(|a| a.describe(state)).unwrap_or_default(),
+                judge: judged.map(|a| crate::debate::standing::ahead_words(a, state)).unwrap_or_default(),
                 agrees: judged.map(|a| a.side() == h.ahead),
             }
         })

@@ -5,11 +5,15 @@
 
 pub mod agreement;
 pub mod charts;
+pub mod export;
 mod markdown;
 pub mod model;
 mod page;
+pub mod steer;
+mod time;
 pub mod transcript;
 pub mod walk;
+mod words;
 
 pub use model::{Context, Report};
 pub use page::CSP;

@@ -5,16 +5,18 @@
 //! cleaned of control sequences; the page and the charts only lay it out.
 
 use super::agreement::{self, HumanEntry};
+use super::steer::Steer;
+use super::time::rfc3339;
 use super::transcript::{TranscriptRound, transcript};
 use super::walk::Walk;
+use super::words::words;
 use crate::debate::cost::{self, Prices};
 use crate::debate::grounding::{Cited, Mark};
 use crate::debate::panel;
-use crate::debate::state::{Round, VerdictStatus};
+use crate::debate::state::VerdictStatus;
 use crate::debate::swap::SwapCheck;
 use crate::debate::{DebateEvent, DebateState, Heat, Outcome, Role};
 use crate::sanitize::clean;
-use crate::store::export::rfc3339;
 use crate::store::log::{Header, Record};
 
 /// Who set a round's heat.
@@ -45,46 +47,6 @@ pub struct HeatPoint {
     pub round: u32,
     pub heat: Heat,
     pub set_by: HeatSetBy,
-}
-
-/// What a person did to the debate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SteerKind {
-    Pause,
-    Resume,
-    Inject,
-    Pin,
-    Release,
-    Force,
-    Cancel,
-    Reopen,
-}
-
-impl SteerKind {
-    /// One word for the chart's marks.
-    pub fn short(self) -> &'static str {
-        match self {
-            SteerKind::Pause => "pause",
-            SteerKind::Resume => "resume",
-            SteerKind::Inject => "inject",
-            SteerKind::Pin => "pin",
-            SteerKind::Release => "release",
-            SteerKind::Force => "force",
-            SteerKind::Cancel => "cancel",
-            SteerKind::Reopen => "reopen",
-        }
-    }
-}
-
-/// A steering action, when and in which round it happened.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Steer {
-    pub kind: SteerKind,
-    /// `+01:05` from the session's start.
-    pub clock: String,
-    /// 1-based round it happened in (0: before the first round).
-    pub round: u32,
-    pub text: String,
 }
 
 /// Words and seconds of one seat's turn in a round.
@@ -331,7 +293,7 @@ fn format_line(state: &DebateState) -> String {
 /// in a format that scores; empty when neither was said.
 fn standing(state: &DebateState, round: &crate::debate::state::Round) -> String {
     let verdict = round.verdict();
-    let said = verdict.and_then(|v| v.standing(state));
+    let said = verdict.and_then(|v| crate::debate::standing::describe(v, state));
     let scores = crate::debate::scores::of_round(round)
         .filter(|_| state.scored())
         .map(|s| crate::debate::scores::line(state, round.number, &s));
@@ -408,16 +370,6 @@ fn issues(state: &DebateState) -> Vec<IssueEntry> {
         .collect()
 }
 
-/// Each round's (1-based) words of the advocate and of the skeptic.
-pub fn debater_words(state: &DebateState) -> Vec<(u32, usize, usize)> {
-    let of = |round: &Round, role: Role| round.turn(role).map_or(0, |t| words(&t.text));
-    state.rounds.iter().map(|r| (r.number + 1, of(r, Role::Advocate), of(r, Role::Skeptic))).collect()
-}
-
-pub(super) fn words(text: &str) -> usize {
-    text.split_whitespace().count()
-}
-
 fn effort(state: &DebateState, walk: &Walk) -> Vec<RoundEffort> {
     state
         .rounds
@@ -468,13 +420,13 @@ fn verdicts(state: &DebateState) -> Vec<VerdictEntry> {
             match judge.and_then(|t| t.verdict.as_ref().map(|v| (t, v))) {
                 Some((turn, VerdictStatus::Parsed { verdict })) => {
                     entry.reason = clean(&verdict.verdict);
-                    if state.closes(round, turn) {
+                    if panel::closes(state, round, turn) {
                         entry.said = Said::Closes;
                     } else {
                         entry.said = Said::Goes;
                         entry.next = diff(&entry.question, &clean(&verdict.topic));
                         // A panel's next heat is its median.
-                        entry.next_heat = Some(state.decision(round.number).map_or(verdict.heat, |d| d.heat));
+                        entry.next_heat = Some(panel::decision(state, round.number).map_or(verdict.heat, |d| d.heat));
                     }
                 }
                 Some((_, VerdictStatus::Invalid { error, .. })) => {

@@ -3,8 +3,9 @@
 //! steering in place where it happened, and a judge's answer as a person
 //! reads it.
 
-use super::model::{Steer, words};
+use super::steer::Steer;
 use super::walk::{Slot, Walk};
+use super::words::words;
 use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
 use crate::debate::{DebateState, Heat, TurnPurpose};
 use crate::sanitize::clean;

@@ -3,10 +3,9 @@
 //! the person's steering with when and in which round it happened, in the
 //! order things happened.
 
-use super::model::{Steer, SteerKind};
+use super::steer::{Steer, steer_of};
+use super::time::clock;
 use crate::debate::{DebateEvent, Role};
-use crate::sanitize::clean;
-use crate::store::export::clock;
 use crate::store::log::Record;
 
 /// Where each turn of the state started and ended, and the steering, read
@@ -99,22 +98,4 @@ impl Walk {
 
 fn latest_turn(slots: &mut [Slot], role: Role) -> Option<&mut Slot> {
     slots.iter_mut().rev().find(|s| matches!(s, Slot::Turn { role: r, .. } if *r == role))
-}
-
-/// What a person did, if the event is steering: its kind and the words
-/// the report, the export and the chart use for it.
-pub fn steer_of(event: &DebateEvent) -> Option<(SteerKind, String)> {
-    Some(match event {
-        DebateEvent::Paused => (SteerKind::Pause, "paused".into()),
-        DebateEvent::Resumed => (SteerKind::Resume, "resumed".into()),
-        DebateEvent::TopicInjected { text } => (SteerKind::Inject, format!("injected a topic: {}", clean(text))),
-        DebateEvent::TemperaturePinned { heat } => (SteerKind::Pin, format!("pinned the heat at {heat:.2}")),
-        DebateEvent::TemperatureReleased => (SteerKind::Release, "released the heat to the judge".into()),
-        DebateEvent::ResolutionForced => (SteerKind::Force, "forced a resolution".into()),
-        DebateEvent::TurnCancelled { round, role } => {
-            (SteerKind::Cancel, format!("cancelled the {}'s turn in round {}", role.key(), round + 1))
-        }
-        DebateEvent::Reopened => (SteerKind::Reopen, "reopened the session".into()),
-        _ => return None,
-    })
 }

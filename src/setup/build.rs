@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 
 use super::endpoints::{http_model, section, structured_setting};
-use super::{ProviderKind, RoleChoice, Selection};
+use super::selection::{ProviderKind, RoleChoice, Selection};
 use crate::config::Config;
 use crate::debate::Role;
 use crate::debate::engine::{EngineSetup, RoleSetup, StructuredSetting};

@@ -6,7 +6,7 @@
 use anyhow::bail;
 
 use super::discover::{Environment, ollama_base, openai_model_chosen};
-use super::{ProviderKind, RoleChoice, Selection, is_gguf};
+use super::selection::{ProviderKind, RoleChoice, Selection, is_gguf};
 use crate::config::{Config, Source};
 use crate::debate::Role;
 

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use super::ProviderKind;
 use super::discover::ollama_base;
+use super::selection::ProviderKind;
 use crate::config::Config;
 use crate::debate::engine::StructuredSetting;
 use crate::provider::ChatModel;

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 
-use super::ProviderKind;
 use super::endpoints::{http_model, structured_setting};
+use super::selection::ProviderKind;
 use crate::config::Config;
 use crate::debate::Role;
 use crate::debate::engine::{JudgeFactory, RoleSetup};

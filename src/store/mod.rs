@@ -2,7 +2,6 @@
 //! the platform data dir as an append-only event log plus a small index.
 
 pub mod branch;
-pub mod export;
 pub mod follow;
 pub mod index;
 pub mod log;

@@ -87,11 +87,14 @@ pub fn branchable(state: &DebateState) -> Vec<(u32, Heat)> {
             let judge = round.turn(Role::Judge)?;
             let heat = match judge.verdict.as_ref()? {
                 // A panel's heat is its median.
-                VerdictStatus::Parsed { verdict } => state.decision(round.number).map_or(verdict.heat, |d| d.heat),
+                VerdictStatus::Parsed { verdict } => {
+                    crate::debate::panel::decision(state, round.number).map_or(verdict.heat, |d| d.heat)
+                }
                 VerdictStatus::Invalid { will_retry: false, .. } => round.heat,
                 VerdictStatus::Invalid { will_retry: true, .. } => return None,
             };
-            (judge.is_settled() && !state.closes(round, judge)).then_some((round.number + 1, heat))
+            (judge.is_settled() && !crate::debate::panel::closes(state, round, judge))
+                .then_some((round.number + 1, heat))
         })
         .collect()
 }

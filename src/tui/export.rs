@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::store::export::{self, Format};
+use crate::report::export::{self, Format};
 use crate::store::log::{Header, Record};
 
 /// How many numbered names are tried before giving up.

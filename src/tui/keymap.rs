@@ -191,6 +191,12 @@ impl Default for KeyMap {
 }
 
 impl KeyMap {
+    /// The first of `names` (the `[keys]` a config sets) that names no
+    /// action: the keymap, not the config, knows the actions.
+    pub fn unknown_name<'a>(mut names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+        names.find(|name| !Action::TABLE.iter().any(|(_, known, _, _)| known == name))
+    }
+
     /// The default keys, with any action's keys replaced by `lookup(name)`
     /// (a comma-separated list such as `"p, f5"`).
     pub fn with_overrides(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, String> {

@@ -36,6 +36,7 @@ pub mod verdict_form;
 mod verdict_marks;
 pub mod view;
 mod word_counts;
+pub mod wrap;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -14,6 +14,7 @@ use super::pane_notes::{
 };
 use super::streaming_text::StreamingText;
 use super::theme::Theme;
+use super::wrap::wrap_plain;
 use crate::debate::issues::Row;
 use crate::debate::panel::Vote;
 use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
@@ -389,14 +390,6 @@ fn lay_out(
         foot.extend(board_lines(state, rows, width, theme));
     }
     segment.foot = foot;
-}
-
-/// Plain text wrapped to `width`, one style.
-pub fn wrap_plain(text: &str, width: u16, style: Style) -> Vec<Line<'static>> {
-    textwrap::wrap(text, usize::from(width.max(1)))
-        .into_iter()
-        .map(|l| Line::from(Span::styled(l.into_owned(), style)))
-        .collect()
 }
 
 #[cfg(test)]

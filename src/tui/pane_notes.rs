@@ -3,8 +3,8 @@
 //! concession, a debater's final answer (in a vote), a review's board of
 //! issues, the person's verdicts and the debate's ending.
 
-use super::pane::wrap_plain;
 use super::theme::Theme;
+use super::wrap::wrap_plain;
 use crate::debate::DebateState;
 use crate::debate::grounding::Mark;
 use crate::debate::issues::{self, Row, Status};

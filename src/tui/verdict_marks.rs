@@ -6,8 +6,8 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
-use super::pane::wrap_plain;
 use super::theme::Theme;
+use super::wrap::wrap_plain;
 use crate::debate::state::Round;
 use crate::debate::swap::{self, SwapCheck};
 use crate::debate::verdict::{Ahead, Conceded, Verdict};
@@ -24,7 +24,11 @@ pub fn lines(
     let mut lines = Vec::new();
     if let Some(ahead) = verdict.ahead {
         let color = ahead.side().map_or(theme.muted, |side| theme.role(side));
-        let said = if ahead == Ahead::Even { "even: neither side ahead".to_string() } else { ahead.describe(state) };
+        let said = if ahead == Ahead::Even {
+            "even: neither side ahead".to_string()
+        } else {
+            crate::debate::standing::ahead_words(ahead, state)
+        };
         lines.extend(wrap_plain(&said, width, Style::new().fg(color).add_modifier(Modifier::BOLD)));
     }
     for side in verdict.conceded.map(Conceded::sides).unwrap_or_default() {

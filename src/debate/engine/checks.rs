@@ -5,8 +5,9 @@
 //! source that does not match its hash).
 
 use super::{Engine, SentPrompt};
-use crate::debate::event::{DebateEvent, Outcome, Role};
+use crate::debate::event::{DebateEvent, Outcome};
 use crate::debate::grounding;
+use crate::debate::seat::Role;
 use crate::debate::state::TurnStatus;
 
 impl Engine {

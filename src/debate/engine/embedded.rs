@@ -3,7 +3,8 @@
 //! small context, and a review's critic on it is held to raise an issue.
 
 use super::Engine;
-use crate::debate::event::{Role, TurnPurpose};
+use crate::debate::event::TurnPurpose;
+use crate::debate::seat::Role;
 use crate::debate::setup::RoleSetup;
 use crate::debate::{extractive, issues};
 use crate::provider::ResponseSchema;

@@ -25,11 +25,12 @@ mod verdict_read;
 pub use handle::{DebateHandle, Stamped};
 
 use super::call::{self, Call, TurnMsg, TurnMsgKind};
-use super::event::{Command, DebateEvent, Outcome, Role, TurnPurpose};
+use super::event::{Command, DebateEvent, Outcome, TurnPurpose};
 use super::guard::turn::{self as guard, ArgumentOutcome, SentPrompt};
 use super::notices::{self, served_name};
 use super::plan::{self, Step, next_steps_with};
 use super::prompt;
+use super::seat::Role;
 pub use super::setup::{
     DebateSpec, EngineSetup, Grounding, JudgeFactory, RoleSetup, StructuredSetting, duel_roles, seat_roles,
 };
@@ -204,7 +205,7 @@ impl Engine {
     }
 
     fn emit(&mut self, event: DebateEvent) {
-        crate::logging::event(&event);
+        super::trace::event(&event);
         self.state.apply(&event);
         let paused = self.state.paused;
         self.paused.send_if_modified(|p| std::mem::replace(p, paused) != paused);

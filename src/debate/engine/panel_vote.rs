@@ -13,8 +13,9 @@ use tokio::task::JoinHandle;
 use super::side_call::{Answer, CallEnd};
 use super::{Engine, RoleSetup};
 use crate::debate::call::{self, Call, TurnMsg};
-use crate::debate::event::{DebateEvent, Role, TurnPurpose};
+use crate::debate::event::{DebateEvent, TurnPurpose};
 use crate::debate::guard::turn::SentPrompt;
+use crate::debate::seat::Role;
 use crate::debate::{panel, prompt};
 
 /// One panel judge's call under way.

@@ -4,7 +4,7 @@
 
 use super::Engine;
 use crate::debate::call::TurnMsgKind;
-use crate::debate::event::Role;
+use crate::debate::seat::Role;
 use crate::provider::retry::TurnItem;
 use crate::provider::{Chunk, Usage};
 

@@ -9,9 +9,6 @@ pub mod source;
 pub use quotes::{Cited, Mark, QuoteCheck, SourceIndex, Tally, describe_all};
 pub use source::{Source, SourceError};
 
-use super::event::Role;
-use super::setup::EngineSetup;
-
 /// On resume: what a person should know about the recorded source when
 /// the file it came from has changed or gone (the debate goes on with the
 /// recorded text either way).
@@ -28,31 +25,6 @@ pub fn resume_notice(source: &Source) -> Option<String> {
             source.name
         )),
     }
-}
-
-/// Before the first request: whether every role whose context window is
-/// known (the embedded model's) can read the source besides its prompt and
-/// its answer. Never cut silently: too big is one sentence with both numbers.
-pub fn check_fits(setup: &EngineSetup, source: &Source) -> anyhow::Result<()> {
-    let tokens = source.estimated_tokens();
-    for role in Role::ALL {
-        let seat = setup.role(role);
-        let Some(window) = seat.context_tokens() else { continue };
-        let needed = setup.prompt_tokens(role) + seat.max_tokens as usize;
-        let room = (window as usize).saturating_sub(needed);
-        if tokens > room {
-            anyhow::bail!(
-                "the source {} is about {tokens} tokens, more than the {}'s model can read: its context is {window} \
-                 tokens and its prompt and answer need about {needed}, leaving {room}. Debate one section of it \
-                 (--section HEADING), a shorter document, or give the {} a model with a larger context (a server, \
-                 or providers.local.context)",
-                source.name,
-                role.key(),
-                role.key()
-            );
-        }
-    }
-    Ok(())
 }
 
 /// The block every system prompt starts with, the same for every request

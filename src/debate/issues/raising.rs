@@ -6,7 +6,7 @@
 //! debater's is. A critic on a server is asked in words only.
 
 use super::{Severity, board};
-use crate::debate::event::Role;
+use crate::debate::seat::Role;
 use crate::debate::state::DebateState;
 
 /// A word of a claim: letters (an apostrophe or hyphen inside), at most

@@ -2,9 +2,10 @@
 //! laid out plainly (quoted up to an equal share each where the model's
 //! context is small), the board of issues, then the fields to choose.
 
-use super::read_argument;
-use crate::debate::event::{Role, TurnPurpose};
+use super::argument::read_argument;
+use crate::debate::event::TurnPurpose;
 use crate::debate::extractive;
+use crate::debate::seat::Role;
 use crate::debate::state::{DebateState, Round};
 
 /// The fields of the chosen form, as the judge is told them: each seat's

@@ -4,7 +4,7 @@
 //! the words that lead into its first reason or its reply.
 
 use super::FINAL_ANSWER_LEAD;
-use crate::debate::event::Role;
+use crate::debate::seat::Role;
 use crate::debate::state::DebateState;
 
 /// The start of a debater's answer, for a model that continues a given

@@ -5,9 +5,10 @@
 use std::collections::BTreeMap;
 
 use super::{BranchPoint, DebateState, Finish, HumanVerdict, Round, Summary, Turn, TurnStatus, VerdictStatus};
-use crate::debate::event::{DebateEvent, Outcome, Role};
+use crate::debate::event::{DebateEvent, Outcome};
 use crate::debate::format::FormatRecord;
 use crate::debate::panel::Vote;
+use crate::debate::seat::Role;
 use crate::debate::stance;
 use crate::debate::swap::SwapCheck;
 
@@ -244,7 +245,7 @@ impl DebateState {
     /// A panel sets the next round's heat by the median of its answers so
     /// far (the last answer in decides it), unless the round closed the debate.
     fn panel_heat(&mut self, round: u32) {
-        let Some(decision) = self.decision(round) else { return };
+        let Some(decision) = crate::debate::panel::decision(self, round) else { return };
         let closes = self
             .rounds
             .iter()

@@ -12,11 +12,13 @@
 mod grammar;
 mod llama;
 mod sampler;
+mod shared;
 mod template;
 mod turn;
 mod vocab;
 mod weights;
 
+pub use shared::LocalOptions;
 pub use weights::cache_path;
 
 use std::path::Path;
@@ -26,50 +28,16 @@ use std::sync::{Arc, Mutex, PoisonError, mpsc as std_mpsc};
 use tokio::sync::mpsc;
 
 use super::lanes::{self, Router};
-use super::{ChatModel, ChatRequest, Chunk, ChunkStream, ProviderError};
+use super::{ChatModel, ChatRequest, ChunkStream, ProviderError};
 use grammar::Grammars;
+use shared::{Reply, Shared};
 use template::ChatTemplate;
 use turn::LaneState;
 use vocab::Vocab;
 
-/// How the embedded model runs.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LocalOptions {
-    /// Context window in tokens (per lane).
-    pub n_ctx: u32,
-    /// Lanes, each with its own KV cache and thread: one per role by
-    /// default, so every role reuses its own prompt prefix and the two
-    /// debaters generate at once.
-    pub lanes: usize,
-    /// Seed when the request carries none.
-    pub seed: u32,
-    pub repeat_penalty: f32,
-}
-
-impl Default for LocalOptions {
-    fn default() -> Self {
-        Self { n_ctx: 2048, lanes: 3, seed: 1234, repeat_penalty: 1.1 }
-    }
-}
-
-/// A piece of an answer, or why there is none.
-type Reply = mpsc::Sender<Result<Chunk, ProviderError>>;
-
 struct Job {
     request: ChatRequest,
     reply: Reply,
-}
-
-/// What every lane shares.
-struct Shared {
-    model: llama::Llama,
-    vocab: Vocab,
-    template: ChatTemplate,
-    grammars: Grammars,
-    options: LocalOptions,
-    /// Held while a lane reads a prompt: two prompts at once on two cores
-    /// would only delay the first token of both.
-    prefill: Mutex<()>,
 }
 
 /// One lane's queue, its worker and how many requests it holds.

@@ -10,7 +10,7 @@
 use super::grammar::Grammar;
 use super::llama::KvCache;
 use super::sampler::{Sampler, Sampling};
-use super::{Reply, Shared};
+use super::shared::{Reply, Shared};
 use crate::provider::{ChatRequest, ChatRole, Chunk, FinishReason, ProviderError, Usage};
 
 /// Prompt tokens decoded in one forward pass.

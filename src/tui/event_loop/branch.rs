@@ -6,7 +6,7 @@
 use crossterm::event::EventStream;
 
 use super::{Running, Source, stop};
-use crate::debate::{BranchChanges, DebateEvent, DebateState, engine, grounding};
+use crate::debate::{BranchChanges, DebateEvent, DebateState, engine};
 use crate::store::branch;
 use crate::store::log::Record;
 use crate::tui::Studio;
@@ -66,7 +66,7 @@ fn begin(
         setup = setup.with_sides_swapped();
     }
     if let Some(source) = &parent.source {
-        grounding::check_fits(&setup, source)?;
+        setup.check_fits(source)?;
     }
     let changes = BranchChanges {
         question: request.question.clone(),

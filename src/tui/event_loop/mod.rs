@@ -400,7 +400,7 @@ fn start(studio: &Studio, app: &mut App, debate: &mut Option<Running>, topic: St
     };
     if let Some(source) = &studio.spec.grounding.source {
         // Too big for a model: said before anything is stored.
-        if let Err(e) = crate::debate::grounding::check_fits(setup, source) {
+        if let Err(e) = setup.check_fits(source) {
             app.say(Tone::Error, format!("{e:#}"));
             return Ok(());
         }

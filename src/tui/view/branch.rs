@@ -7,8 +7,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::centered;
-use super::overlay::{frame_box, hint_line, split_last};
+use super::dialog::centered;
+use super::dialog::{frame_box, hint_line, split_last};
 use crate::tui::app::App;
 use crate::tui::branch_form::BranchForm;
 

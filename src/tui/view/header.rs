@@ -6,13 +6,13 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::truncate;
 use crate::debate::state::TurnStatus;
 use crate::debate::swap::SwapCheck;
 use crate::debate::verdict::spark;
 use crate::debate::{Outcome, Role, convergence};
 use crate::sanitize::clean;
 use crate::tui::app::{App, Replay, speed_label};
+use crate::tui::wrap::truncate;
 
 const GAUGE_CELLS: usize = 10;
 
@@ -34,7 +34,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let source = Span::styled(source, theme.secondary());
     let pad = width.saturating_sub(6 + 1 + topic.width() + source.width() + state_badge.width());
     let top = Line::from(vec![brand, Span::raw(" "), topic, source, Span::raw(" ".repeat(pad)), state_badge]);
-    super::one_line(frame, area, &top);
+    super::line::one_line(frame, area, &top);
 
     let gauge = gauge(app);
     let gauge_width: usize = gauge.iter().map(Span::width).sum();
@@ -76,7 +76,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let mut spans = left;
     spans.push(Span::raw(" ".repeat(width.saturating_sub(left_width + gauge_width))));
     spans.extend(gauge);
-    super::one_line(frame, Rect { y: area.y + 1, height: 1, ..area }, &Line::from(spans));
+    super::line::one_line(frame, Rect { y: area.y + 1, height: 1, ..area }, &Line::from(spans));
 }
 
 /// LIVE / PAUSED (with the turns a server finishes in the background) /
@@ -197,7 +197,7 @@ fn tug(app: &App, full: bool) -> Vec<Span<'static>> {
         return Vec::new();
     }
     let theme = &app.theme;
-    let tug = debate.tug();
+    let tug = crate::debate::scores::tug(debate);
     let leader = crate::debate::scores::leader(tug);
     let color = leader.map_or(theme.muted, |r| theme.role(r));
     if !full {

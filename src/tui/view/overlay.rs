@@ -6,9 +6,9 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
-use super::centered;
+use super::dialog::{centered, frame_box, hint_line, split_last};
 use crate::debate::Heat;
 use crate::tui::app::App;
 use crate::tui::modal::{Confirm, EditorPurpose, Modal};
@@ -146,14 +146,14 @@ fn sessions(frame: &mut Frame<'_>, app: &App, area: Rect, browser: &crate::tui::
     for (i, entry) in matches.iter().enumerate().skip(first).take(rows) {
         let outcome = entry.outcome.as_deref().unwrap_or("unfinished");
         let (indent, topic) = (browser.indent(&entry.id), entry.listed_topic());
-        let text = format!("{}  {:<24} {indent}{topic}", entry.id, super::truncate(outcome, 24));
+        let text = format!("{}  {:<24} {indent}{topic}", entry.id, crate::tui::wrap::truncate(outcome, 24));
         let style = if i == browser.selected {
             Style::new().fg(theme.bar_bg).bg(theme.key).add_modifier(Modifier::BOLD)
         } else {
             Style::new()
         };
         let style = if i == browser.selected && !theme.color { style.add_modifier(Modifier::REVERSED) } else { style };
-        lines.push(Line::from(Span::styled(super::truncate(&text, width), style)));
+        lines.push(Line::from(Span::styled(crate::tui::wrap::truncate(&text, width), style)));
     }
     frame.render_widget(Paragraph::new(lines), body);
     let line = match (&browser.deleting, browser.note) {
@@ -182,28 +182,4 @@ fn confirm(frame: &mut Frame<'_>, app: &App, area: Rect, what: &Confirm) {
     let [body, hint] = split_last(inner);
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), body);
     frame.render_widget(Paragraph::new(hint_line(app, "y / Enter: yes · n / Esc: no")), hint);
-}
-
-/// Clears `rect`, draws a titled box and returns its inside.
-pub(super) fn frame_box(frame: &mut Frame<'_>, app: &App, rect: Rect, title: &str) -> Rect {
-    let theme = &app.theme;
-    let block = Block::bordered()
-        .border_type(BorderType::Rounded)
-        .border_style(Style::new().fg(theme.border_focus))
-        .title(Span::styled(title.to_string(), Style::new().fg(theme.title).add_modifier(Modifier::BOLD)))
-        .style(Style::new().bg(theme.overlay_bg).fg(theme.text));
-    let inner = block.inner(rect);
-    frame.render_widget(Clear, rect);
-    frame.render_widget(block, rect);
-    Rect { x: inner.x + 1, width: inner.width.saturating_sub(2), ..inner }
-}
-
-pub(super) fn split_last(area: Rect) -> [Rect; 2] {
-    let body = Rect { height: area.height.saturating_sub(1), ..area };
-    let hint = Rect { y: area.y + area.height.saturating_sub(1), height: area.height.min(1), ..area };
-    [body, hint]
-}
-
-pub(super) fn hint_line(app: &App, text: &str) -> Line<'static> {
-    Line::from(Span::styled(text.to_string(), app.theme.secondary()))
 }

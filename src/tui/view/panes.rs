@@ -10,13 +10,13 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::border::Border;
 use super::retained;
-use super::truncate;
 use crate::debate::Role;
 use crate::debate::state::TurnStatus;
 use crate::sanitize::clean;
 use crate::tui::app::App;
 use crate::tui::keymap::Action;
 use crate::tui::search::{Hit, Search, occurrences};
+use crate::tui::wrap::truncate;
 
 /// Draws pane `index`; returns the key of what its text area shows (see
 /// `retained`), `None` when it shows the waiting note.
@@ -93,7 +93,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, retained: &retained::Retained, ind
     } else {
         // Straight from the layout cache into the buffer: no per-frame copies.
         for (row, line) in (inner.y..inner.bottom()).zip(&lines) {
-            super::put_line(buffer, inner.x, row, line, inner.width, base);
+            super::line::put_line(buffer, inner.x, row, line, inner.width, base);
         }
         if let Some(search) = &app.search {
             mark_matches(buffer, app, search, index, inner, top, &lines);
@@ -218,7 +218,7 @@ pub fn tabs(frame: &mut Frame<'_>, app: &App, area: Rect) {
         spans.push(Span::raw(" ".repeat(usize::from(area.width) - used - hint.len())));
         spans.push(Span::styled(hint, app.theme.secondary()));
     }
-    super::one_line(frame, area, &Line::from(spans));
+    super::line::one_line(frame, area, &Line::from(spans));
 }
 
 /// One tab per seat: its label, with its state when `with_state`.

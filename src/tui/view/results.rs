@@ -10,8 +10,8 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Chart, Dataset, GraphType, Paragraph};
 
-use super::centered;
-use super::overlay::{frame_box, hint_line, split_last};
+use super::dialog::centered;
+use super::dialog::{frame_box, hint_line, split_last};
 use crate::debate::Heat;
 use crate::debate::{DebateState, Outcome, Role};
 use crate::report::model::{HeatPoint, HeatSetBy, heat_points};
@@ -233,7 +233,7 @@ fn flattened(text: &str) -> String {
 fn synthesis_lines(label: &'static str, text: &str, width: usize, rows: usize) -> Vec<Line<'static>> {
     let whole = format!("{label}{text}");
     // The cut last row keeps a column clear of the box's edge.
-    super::wrap_rows(&whole, width.max(10), rows, width.saturating_sub(1))
+    crate::tui::wrap::wrap_rows(&whole, width.max(10), rows, width.saturating_sub(1))
         .into_iter()
         .enumerate()
         .map(|(i, line)| match line.strip_prefix(label) {

@@ -8,8 +8,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::centered;
-use super::overlay::{frame_box, hint_line, split_last};
+use super::dialog::centered;
+use super::dialog::{frame_box, hint_line, split_last};
 use crate::debate::Role;
 use crate::tui::app::App;
 use crate::tui::settings::{LABELS, SOURCE_FIELD, SettingsForm};

@@ -7,10 +7,11 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
 
-use super::{centered, truncate};
+use super::dialog::centered;
 use crate::tui::app::App;
 use crate::tui::install::InstallState;
 use crate::tui::keymap::Action;
+use crate::tui::wrap::truncate;
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let theme = &app.theme;
@@ -177,5 +178,5 @@ fn keys(frame: &mut Frame<'_>, app: &App, area: Rect) {
     spans.push(Span::styled(" ".repeat(width.saturating_sub(used)), bar));
     let line = Line::from(spans);
     let line = if theme.color { line } else { line.style(Style::new().add_modifier(Modifier::REVERSED)) };
-    super::one_line(frame, area, &line);
+    super::line::one_line(frame, area, &line);
 }

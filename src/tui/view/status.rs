@@ -22,12 +22,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             Span::styled("▏", Style::new().fg(theme.key)),
             Span::styled(hint, theme.secondary()),
         ]);
-        super::one_line(frame, area, &line);
+        super::line::one_line(frame, area, &line);
     } else if let Some((text, style)) = sentence(app) {
         let rows = area.height.saturating_sub(1).max(1);
         for (i, row) in wrapped(&text, width, usize::from(rows)).into_iter().enumerate() {
             let line = Line::from(Span::styled(format!(" {row}"), style));
-            super::one_line(frame, Rect { y: area.y + i as u16, height: 1, ..area }, &line);
+            super::line::one_line(frame, Rect { y: area.y + i as u16, height: 1, ..area }, &line);
         }
     }
 
@@ -53,7 +53,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let line = Line::from(spans);
     let line = if theme.color { line } else { line.style(Style::new().add_modifier(Modifier::REVERSED)) };
     let bar_row = area.y + area.height.saturating_sub(1);
-    super::one_line(frame, Rect { y: bar_row, height: 1, ..area }, &line);
+    super::line::one_line(frame, Rect { y: bar_row, height: 1, ..area }, &line);
 }
 
 /// The most rows the status sentence takes: a long notice wraps onto a
@@ -94,7 +94,7 @@ fn sentence(app: &App) -> Option<(String, Style)> {
 /// in at most `rows` rows, the last ending in `…` when more was left out.
 fn wrapped(text: &str, width: usize, rows: usize) -> Vec<String> {
     let room = width.saturating_sub(2).max(1);
-    super::wrap_rows(text, room, rows, room)
+    crate::tui::wrap::wrap_rows(text, room, rows, room)
 }
 
 /// The end of `text` that fits in `width` columns (what is being typed).

@@ -1,0 +1,68 @@
+//! Loading the configuration a command runs with: heat.toml (or the file
+//! named), the environment and flags, the debate format laid over them and
+//! `--seat` values; and `heat config init`, which writes the starter file.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+
+use crate::config::{Config, DEFAULT_FILE, FlagValue};
+
+/// Loads the config from the named file, or the platform's default file.
+pub fn config(file: Option<&PathBuf>, flags: &[FlagValue]) -> anyhow::Result<Config> {
+    let env = |var: &str| std::env::var(var).ok();
+    let default = Config::default_path();
+    let file = file.map(|p| (p.as_path(), true)).or_else(|| default.as_deref().map(|p| (p, false)));
+    let config = Config::load(file, &env, flags)?;
+    super::studio::check_config(&config)?;
+    // A format that cannot be found is said where one is needed (a new
+    // debate, `heat formats`, doctor); every other command still runs.
+    Ok(crate::format::layer::layer(&config).unwrap_or(config))
+}
+
+/// [`config`] with `--seat NAME=MODEL` values, each name read as the
+/// chosen format names its seats (or by role), laid over the flags.
+pub fn seated(file: Option<&PathBuf>, flags: &[FlagValue], seats: &[String]) -> anyhow::Result<Config> {
+    let loaded = config(file, flags)?;
+    if seats.is_empty() {
+        return Ok(loaded);
+    }
+    let format = crate::format::layer::chosen(&loaded)?;
+    let judges = format.record.judges;
+    let named = |name: &str| {
+        let seat = format.seat_named(name).map(|role| role.key().to_string());
+        seat.or_else(|| super::seats::panel_judge_named(name, judges).map(super::seats::panel_judge_segment))
+    };
+    let seated = super::seats::flags(seats, named, &super::seats::accepted(&format.seat_ids, &format.seats(), judges))?;
+    config(file, &[flags, &seated].concat())
+}
+
+pub fn init(file: Option<PathBuf>, force: bool) -> anyhow::Result<()> {
+    let path = file.or_else(Config::default_path).context("could not find a config directory for this user")?;
+    if path.exists() && !force {
+        anyhow::bail!("{} already exists; pass --force to replace it", path.display());
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("could not create {}", dir.display()))?;
+    }
+    write_private(&path, DEFAULT_FILE).with_context(|| format!("could not write {}", path.display()))?;
+    show!("wrote {}", path.display());
+    Ok(())
+}
+
+/// Writes a file only its owner can read: the config may come to hold an API key.
+fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
+        options.mode(0o600);
+        // An existing file (`--force`) keeps its mode on open: set it.
+        if path.exists() {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    options.open(path)?.write_all(text.as_bytes())
+}

@@ -1,0 +1,142 @@
+//! Why a model call failed: the provider error taxonomy that decides
+//! whether a call is retried, and the advice a person reads once it is not.
+
+use std::time::Duration;
+
+/// Why a model call failed. The variant decides whether it is retried.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ProviderError {
+    #[error("rate limited by the provider: {message}")]
+    RateLimited { retry_after: Option<Duration>, message: String },
+    #[error("the provider is overloaded: {message}")]
+    Overloaded { retry_after: Option<Duration>, message: String },
+    #[error("server error {status}: {message}")]
+    Server { status: u16, retry_after: Option<Duration>, message: String },
+    #[error("timed out: {0}")]
+    Timeout(String),
+    #[error("could not connect: {0}")]
+    Connect(String),
+    #[error("the stream ended before the answer was complete")]
+    StreamCut,
+    #[error("the server ended the answer without any text")]
+    EmptyAnswer,
+    #[error("the server closed the stream without sending anything")]
+    EmptyStream,
+    #[error("nothing at {url}: {message}")]
+    NotFound { url: String, message: String },
+    #[error("malformed stream from the provider: {0}")]
+    Malformed(String),
+    #[error("authentication failed ({status}): {message}")]
+    Auth { status: u16, message: String },
+    #[error("the spend limit or quota is exhausted: {message}")]
+    QuotaExhausted { message: String },
+    #[error("the model does not accept `{param}`: {message}")]
+    ParameterRejected { param: String, message: String },
+    #[error("request rejected ({status}): {message}")]
+    BadRequest { status: u16, message: String },
+    #[error("local model: {0}")]
+    Local(String),
+}
+
+impl ProviderError {
+    /// Whether trying the same request again may succeed.
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self,
+            Self::RateLimited { .. }
+                | Self::Overloaded { .. }
+                | Self::Server { .. }
+                | Self::Timeout(_)
+                | Self::Connect(_)
+                | Self::StreamCut
+                | Self::EmptyAnswer
+                | Self::EmptyStream
+                | Self::Malformed(_)
+        )
+    }
+
+    /// What a person can do about this error once retrying has given up,
+    /// for the provider named `provider` (`anthropic`, `openai`, `local`).
+    pub fn advice(&self, provider: &str) -> Option<String> {
+        let (key_var, url_var) = match provider {
+            "anthropic" => ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),
+            "openai" => ("OPENAI_API_KEY", "OPENAI_BASE_URL"),
+            "ollama" => ("the API key", "OLLAMA_HOST"),
+            _ => ("the API key", "the base URL"),
+        };
+        Some(match self {
+            Self::Auth { .. } => format!("check {key_var}"),
+            Self::QuotaExhausted { .. } => "add credit or raise the spend limit in the provider's console".into(),
+            Self::Connect(_) => format!("is the server running, and is {url_var} right?"),
+            Self::Timeout(_) => "the server stopped answering; try again, or raise network.idle_timeout_secs".into(),
+            Self::RateLimited { .. } | Self::Overloaded { .. } | Self::Server { .. } => {
+                "the provider is busy; try again later, or raise network.max_retries".into()
+            }
+            Self::StreamCut | Self::Malformed(_) => "the connection kept failing; try again".into(),
+            Self::EmptyAnswer => "the server kept ending its answers empty; if it serves one request at a time, \
+                 set providers.openai.max_concurrent = 1"
+                .into(),
+            Self::EmptyStream => "a local server does this when the prompt is longer than its context: \
+                 give it a larger context, or lower roles.max_tokens"
+                .into(),
+            Self::NotFound { url, message } => return Some(not_found_advice(provider, url, message)),
+            Self::ParameterRejected { param, .. } if is_structured_param(param) => format!(
+                "the server refuses this form of structured output: set providers.{provider}.structured_output \
+                 = \"auto\" (steps down by itself), \"json\" or \"off\""
+            ),
+            Self::BadRequest { status: 404, .. } => "check the model name (roles.model, or --model)".into(),
+            Self::BadRequest { message, .. } if message.to_lowercase().contains("model") => {
+                "check the model name (roles.model, or --model)".into()
+            }
+            Self::Local(_) => "check the model file with `heat doctor`".into(),
+            Self::ParameterRejected { .. } | Self::BadRequest { .. } => return None,
+        })
+    }
+
+    /// The sentence a person reads: the error and, where there is one, what
+    /// to do, joined without doubled punctuation.
+    pub fn sentence(&self, provider: &str) -> String {
+        let error = self.to_string();
+        match self.advice(provider) {
+            Some(advice) => format!("{} ({advice})", crate::sanitize::clause(&error)),
+            None => error,
+        }
+    }
+
+    /// The delay the server asked for, if any.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Self::RateLimited { retry_after, .. }
+            | Self::Overloaded { retry_after, .. }
+            | Self::Server { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+}
+
+/// Whether a refused parameter is one of the structured-output forms.
+pub fn is_structured_param(param: &str) -> bool {
+    matches!(param, "response_format" | "output_config" | "json_schema" | "tools" | "tool_choice" | "response_schema")
+}
+
+/// What a 404 means for `provider`: a model the server does not have, or a
+/// base URL with `/v1` missing or doubled.
+fn not_found_advice(provider: &str, url: &str, message: &str) -> String {
+    let lower = message.to_lowercase();
+    if lower.contains("model") && !lower.contains("not found: /") {
+        return "check the model name (roles.model, or --model)".into();
+    }
+    let (var, example) = match provider {
+        "anthropic" => ("ANTHROPIC_BASE_URL", "https://api.anthropic.com, without /v1 (heat adds /v1/messages)"),
+        "ollama" => ("OLLAMA_HOST", "localhost:11434 (heat adds /v1/chat/completions)"),
+        _ => ("OPENAI_BASE_URL", "http://host:port/v1, with /v1 (heat adds /chat/completions)"),
+    };
+    let shape = if url.contains("/v1/v1/") {
+        "the base URL ends in /v1 and heat added another"
+    } else if provider != "anthropic" && !url.contains("/v1/") {
+        "the base URL has no /v1"
+    } else {
+        "the server has no such path"
+    };
+    format!("{shape}; {var} or providers.{provider}.base_url should look like {example}")
+}

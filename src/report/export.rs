@@ -1,0 +1,333 @@
+//! Exports a stored debate: Markdown, a readable record (participants, each
+//! round's arguments, verdicts and heat, steering actions with timestamps,
+//! the synthesis); JSON, the full structured record (state and every event).
+
+use std::fmt::Write as _;
+
+use serde_json::json;
+
+use super::time::{clock, rfc3339};
+use crate::debate::state::{TurnStatus, VerdictStatus};
+use crate::debate::{DebateEvent, DebateState, Outcome, Role};
+use crate::sanitize::clean;
+use crate::store::log::{Header, Record};
+
+/// The export formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Md,
+    Json,
+}
+
+/// Charts written beside a Markdown export: the files' names, as the
+/// Markdown links them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Images {
+    pub heat: String,
+    pub words: String,
+}
+
+/// Renders a session in the given format; Markdown draws its charts as text.
+pub fn render(format: Format, header: &Header, records: &[Record]) -> String {
+    render_with(format, header, records, None)
+}
+
+/// Renders a session; Markdown links `images` for its charts when given.
+pub fn render_with(format: Format, header: &Header, records: &[Record], images: Option<&Images>) -> String {
+    let state = DebateState::from_events(records.iter().map(|r| &r.event));
+    match format {
+        Format::Md => markdown(header, &state, records, images),
+        Format::Json => {
+            // Serialised straight from the types, not through `serde_json::Value`,
+            // which would widen every f32 (an initial heat of 0.9 read 0.8999999761581421).
+            let export = JsonExport {
+                format: "heat-session-export",
+                version: 1,
+                session: json!({ "id": header.id, "created": rfc3339(header.created_ms) }),
+                state: &state,
+                events: records,
+            };
+            let mut text = serde_json::to_string_pretty(&export).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+    }
+}
+
+/// The JSON export's shape.
+#[derive(serde::Serialize)]
+struct JsonExport<'a> {
+    format: &'static str,
+    version: u32,
+    session: serde_json::Value,
+    state: &'a DebateState,
+    events: &'a [Record],
+}
+
+/// The date the models were told, the source and each side's citations.
+fn grounding_lines(md: &mut String, state: &DebateState) {
+    if let Some(date) = &state.date {
+        let _ = writeln!(md, "- Date told to the models: {}", clean(date));
+    }
+    if let Some(source) = &state.source {
+        let _ = writeln!(
+            md,
+            "- Source: `{}` ({} lines, sha256 `{}`)",
+            clean(&source.name),
+            source.line_count(),
+            &source.sha256[..12.min(source.sha256.len())]
+        );
+        for &role in state.debaters() {
+            let tally = state.tally(role);
+            let _ = writeln!(md, "- {}'s citations: {}", clean(state.label(role)), citations_total(&tally));
+        }
+    }
+}
+
+/// "3 verified, 1 near, 2 not found" (or "none").
+fn citations_total(tally: &crate::debate::grounding::Tally) -> String {
+    if tally.is_empty() {
+        return "none".into();
+    }
+    format!("{} verified, {} near, {} not found", tally.verified, tally.near, tally.unverified)
+}
+
+/// The session, and where it came from: the one it branches, the one it runs again.
+fn origin_lines(md: &mut String, header: &Header, state: &DebateState) {
+    let _ = writeln!(md, "- Session: `{}`, started {}", header.id, rfc3339(header.created_ms));
+    if let Some(b) = &state.branch {
+        let _ = writeln!(md, "- Branch of `{}` after round {}: {}", clean(&b.from), b.round, clean(&b.how));
+    }
+    if let Some((from, how)) = &state.origin {
+        let _ = writeln!(md, "- Rematch of `{}`: {}", clean(from), clean(how));
+    }
+    if let Some(format) = &state.format {
+        let phases: Vec<String> = format.phases.iter().map(|p| clean(&p.name)).collect();
+        let phases = if phases.is_empty() { String::new() } else { format!("; phases {}", phases.join(", ")) };
+        let _ = writeln!(md, "- Format: {}{phases}", clean(&format.name));
+    }
+}
+
+fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Option<&Images>) -> String {
+    let mut md = String::new();
+    let _ = writeln!(md, "# {}\n", clean(&state.topic));
+    origin_lines(&mut md, header, state);
+    let outcome = match state.finish.as_ref().map(|f| &f.outcome) {
+        None => format!("unfinished after {} round(s)", state.rounds.len()),
+        Some(failed @ (Outcome::Failed(why) | Outcome::Invalidated(why))) => {
+            format!("{}: {}", failed.headline(state.rounds.len()), clean(why))
+        }
+        Some(outcome) => outcome.headline(state.rounds.len()),
+    };
+    let _ = writeln!(md, "- Outcome: {outcome}");
+    if let Some(totals) = crate::debate::scores::totals(state) {
+        let _ = writeln!(md, "- Scores (a tug-of-war: what one side gains the other loses): {totals}");
+    }
+    for p in &state.participants {
+        let asked = match &p.served {
+            Some(_) => format!(" (asked for {})", clean(&p.model)),
+            None => String::new(),
+        };
+        let _ = writeln!(md, "- {}: {}/{}{asked}", clean(state.label(p.role)), p.provider, clean(p.shown_model()));
+    }
+    grounding_lines(&mut md, state);
+    let pinned = |round: &crate::debate::state::Round| if round.pinned { " (pinned)" } else { "" };
+    let heats: Vec<String> = state.rounds.iter().map(|r| format!("{:.2}{}", r.heat, pinned(r))).collect();
+    let _ = writeln!(md, "- Heat by round: {}\n", heats.join(" → "));
+    summary(&mut md, state);
+    charts(&mut md, state, images);
+    for round in &state.rounds {
+        let _ = writeln!(md, "## Round {} · heat {:.2}{}\n", round.number + 1, round.heat, pinned(round));
+        if round.topic.trim() != state.topic.trim() {
+            let _ = writeln!(md, "**Question:** {}\n", clean(&round.topic));
+        }
+        for note in &round.injected {
+            let _ = writeln!(md, "**Moderator's note:** {}\n", clean(note));
+        }
+        for &role in state.debaters() {
+            let Some(turn) = round.turn(role) else { continue };
+            let _ = writeln!(md, "### {}\n", clean(state.label(role)));
+            let text = clean(turn.text.trim());
+            let _ = writeln!(md, "{}\n", if text.is_empty() { "*(no argument)*".to_string() } else { text });
+            if let Some(line) = &turn.stance {
+                let flag =
+                    if state.stance_unexplained(round.number, role) { " ⚑ changed with no reason given" } else { "" };
+                let _ = writeln!(md, "*Stance:* {}{flag}\n", line.stance.name());
+            }
+            if !turn.checks.is_empty() {
+                let said = clean(&crate::debate::grounding::describe_all(&turn.checks));
+                let _ = writeln!(md, "*Checked against the source:* {said}\n");
+            }
+            if let Some(tokens) = turn.truncated_at {
+                let _ = writeln!(
+                    md,
+                    "*(… {}: the argument stopped at its token limit)*\n",
+                    crate::debate::cut_note(tokens)
+                );
+            }
+            match &turn.status {
+                TurnStatus::Cancelled => md.push_str("*(cancelled by the moderator)*\n\n"),
+                TurnStatus::Failed { error } => {
+                    let _ = writeln!(md, "*(failed: {})*\n", clean(error));
+                }
+                _ => {}
+            }
+        }
+        judge_section(&mut md, state, round);
+        if let Some(tally) = crate::debate::vote::of_round(state, round.number).filter(|_| state.final_answers()) {
+            let _ = writeln!(md, "**The vote:** {}\n", clean(&crate::debate::vote::describe(state, &tally)));
+        }
+    }
+    let steering: Vec<String> = records.iter().filter_map(|r| steering_line(r.ms, &r.event)).collect();
+    if !steering.is_empty() {
+        md.push_str("## Steering\n\n");
+        for line in steering {
+            let _ = writeln!(md, "- {line}");
+        }
+        md.push('\n');
+    }
+    issues_section(&mut md, state);
+    human_verdicts(&mut md, state);
+    if !state.notices.is_empty() {
+        md.push_str("## Notices\n\n");
+        for notice in &state.notices {
+            let _ = writeln!(md, "- {}", clean(notice));
+        }
+        md.push('\n');
+    }
+    if let Some(synthesis) = state.finish.as_ref().and_then(|f| f.synthesis.as_deref()) {
+        // With no judge the ending is the vote among the last final answers, not a synthesis.
+        let heading = if state.judges() == 0 { "The outcome" } else { "Final synthesis" };
+        let _ = writeln!(md, "## {heading}\n\n{}", clean(synthesis.trim()));
+    }
+    md
+}
+
+/// A review's issues: each with its severity, its status, who raised it and
+/// when, its claim and its evidence.
+fn issues_section(md: &mut String, state: &DebateState) {
+    let rows = crate::debate::issues::board(state);
+    if !state.tracks_issues() || rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(md, "## Issues\n\n{}\n", crate::debate::issues::summary(&rows));
+    md.push_str("| id | severity | status | raised by | claim | evidence |\n|---|---|---|---|---|---|\n");
+    for row in rows {
+        let cell = |text: &str| clean(text).replace('|', "\\|");
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {}, round {} | {} | {} |",
+            cell(&row.issue.id),
+            row.issue.severity.name(),
+            row.status.name(),
+            cell(state.label(row.by)),
+            row.round + 1,
+            cell(&row.issue.claim),
+            row.issue.evidence.as_deref().map_or("–".to_string(), cell)
+        );
+    }
+    md.push('\n');
+}
+
+/// A round's judge: its verdict (or why there is none), who is ahead, and
+/// the round's scores in a format that scores.
+fn judge_section(md: &mut String, state: &DebateState, round: &crate::debate::state::Round) {
+    let Some(judge) = round.turn(Role::Judge) else { return };
+    let _ = writeln!(md, "### {}\n", clean(state.label(Role::Judge)));
+    match &judge.verdict {
+        // One outcome, said once: the verdict that closed the debate is the final synthesis below.
+        Some(VerdictStatus::Parsed { .. })
+            if crate::debate::panel::closes(state, round, judge) && state.finish.is_some() =>
+        {
+            md.push_str("*(the judge closed the debate: the final synthesis is below)*\n\n");
+        }
+        Some(VerdictStatus::Parsed { verdict }) => {
+            let _ = writeln!(md, "**Not resolved.** {}\n", clean(&verdict.verdict));
+            let _ = writeln!(md, "Next: {} · heat {:.2}\n", clean(&verdict.topic), verdict.heat);
+        }
+        Some(VerdictStatus::Invalid { error, .. }) => {
+            let _ = writeln!(md, "*(the verdict could not be read: {}; heat and topic kept)*\n", clean(error));
+        }
+        None => md.push_str("*(no verdict)*\n\n"),
+    }
+    if let Some(marks) = crate::debate::standing::round_marks(state, round) {
+        let _ = writeln!(md, "*{marks}*\n");
+    }
+    if let Some(scores) = crate::debate::scores::of_round(round).filter(|_| state.scored()) {
+        let _ = writeln!(md, "*{}*\n", crate::debate::scores::line(state, round.number, &scores));
+    }
+    panel_section(md, state, round);
+}
+
+/// A panel's other judges: each vote with its verdict in full, then the
+/// majority's decision and its dissent.
+fn panel_section(md: &mut String, state: &DebateState, round: &crate::debate::state::Round) {
+    use crate::debate::panel::{self, Vote};
+    let seats = state.judges();
+    if seats < 2 {
+        return;
+    }
+    for judge in panel::CHAIR + 1..=seats {
+        let Some(vote) = round.panel.get(&judge) else { continue };
+        let _ = write!(md, "- {}", clean(&panel::vote_line(state, judge, vote)));
+        if let Vote::Voted { verdict, .. } = vote {
+            let _ = write!(md, ": {}", clean(&verdict.verdict));
+        }
+        md.push('\n');
+    }
+    if let Some(said) = panel::said(state, round) {
+        let _ = writeln!(md, "\n**{}**\n", clean(&said.unwrap_or_else(|undecided| undecided)));
+    } else {
+        md.push('\n');
+    }
+}
+
+/// The person's verdicts, in the order given.
+fn human_verdicts(md: &mut String, state: &DebateState) {
+    if state.human.is_empty() {
+        return;
+    }
+    md.push_str("## Your verdicts\n\n");
+    for verdict in &state.human {
+        let note = if verdict.note.is_empty() { String::new() } else { format!(": {}", clean(&verdict.note)) };
+        let ended = if verdict.ends { " (ended the debate)" } else { "" };
+        let _ = writeln!(md, "- Round {}: {}{ended}{note}", verdict.round, verdict.describe(state));
+    }
+    md.push('\n');
+}
+
+/// The arbiter's summary, when one was asked for, its sections under one heading.
+fn summary(md: &mut String, state: &DebateState) {
+    let Some(summary) = &state.summary else { return };
+    let _ = writeln!(md, "## Summary for a decision\n\n*The arbiter's summary, by {}.*\n", clean(&summary.model));
+    // The summary's own sections sit under this heading.
+    let text = clean(summary.text.trim()).replace("\n## ", "\n### ");
+    let text = text.strip_prefix("## ").map_or(text.clone(), |rest| format!("### {rest}"));
+    let _ = writeln!(md, "{text}\n");
+}
+
+/// Heat and words per round: the SVG charts when written beside the
+/// export, else a sparkline and a table.
+fn charts(md: &mut String, state: &DebateState, images: Option<&Images>) {
+    if state.rounds.is_empty() {
+        return;
+    }
+    let words = super::words::debater_words(state);
+    if let Some(images) = images {
+        let _ = writeln!(md, "## Heat per round\n\n![Heat per round]({})\n", images.heat);
+        let _ = writeln!(md, "## Words per round\n\n![Words per round: advocate and skeptic]({})\n", images.words);
+        return;
+    }
+    let line: String = state.rounds.iter().map(|r| crate::debate::verdict::spark(r.heat)).collect();
+    let _ = writeln!(md, "## Heat per round\n\n`{line}` (0.30 ▁ … █ 1.00)\n");
+    md.push_str("## Words per round\n\n| Round | Advocate | Skeptic | Alike |\n|---:|---:|---:|---:|\n");
+    for ((round, advocate, skeptic), r) in words.into_iter().zip(&state.rounds) {
+        let alike = crate::debate::convergence::of_round(r).map_or("–".to_string(), |x| format!("{:.0}%", x * 100.0));
+        let _ = writeln!(md, "| {round} | {advocate} | {skeptic} | {alike} |");
+    }
+    md.push('\n');
+}
+
+fn steering_line(ms: u64, event: &DebateEvent) -> Option<String> {
+    super::steer::steer_of(event).map(|(_, what)| format!("{} {what}", clock(ms)))
+}

@@ -1,0 +1,111 @@
+//! Writing one line of text into the frame, fast: most of a studio frame
+//! is single lines of ASCII model text.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::Line;
+
+/// Draws one line on the top row of `area`, cut at its width: what a
+/// one-line `Paragraph` draws, without its reflow machinery (which costs a
+/// fifth of a studio frame for the header and status rows) and, for ASCII
+/// text, without grapheme segmentation.
+pub fn one_line(frame: &mut Frame<'_>, area: Rect, line: &Line<'_>) {
+    if area.height > 0 && area.width > 0 {
+        put_line(frame.buffer_mut(), area.x, area.y, line, area.width, Style::new());
+    }
+}
+
+/// Writes a line into the buffer. ASCII spans (most model text) go in cell
+/// by cell, skipping grapheme segmentation, which is most of a frame's cost
+/// otherwise (and spaces over blank cells only take the style); other text
+/// takes ratatui's path.
+pub fn put_line(buffer: &mut ratatui::buffer::Buffer, x: u16, y: u16, line: &Line<'_>, width: u16, base: Style) {
+    let right = x.saturating_add(width);
+    let mut at = x;
+    for span in &line.spans {
+        if at >= right {
+            return;
+        }
+        let style = base.patch(line.style).patch(span.style);
+        if span.content.is_ascii() {
+            let n = span.content.len().min(usize::from(right - at));
+            let start = buffer.index_of(at, y);
+            for (cell, byte) in buffer.content[start..start + n].iter_mut().zip(span.content.bytes()) {
+                // A blank cell already draws a space: a fifth of the text is spaces.
+                if byte != b' ' || cell.symbol() != " " {
+                    cell.set_char(char::from(byte));
+                }
+                cell.set_style(style);
+            }
+            at += n as u16;
+        } else {
+            at = buffer.set_stringn(at, y, &span.content, usize::from(right - at), style).0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use ratatui::style::{Color, Modifier, Style};
+    use ratatui::text::{Line, Span};
+    use ratatui::widgets::Paragraph;
+
+    #[test]
+    fn one_line_draws_what_a_one_line_paragraph_draws() {
+        let lines = [
+            Line::from(vec![Span::styled(" heat ", Style::new().bg(Color::Red)), Span::raw(" topic é 世界")]),
+            Line::from(vec![Span::styled("keys ", Style::new().fg(Color::Blue)), Span::raw("x".repeat(50))])
+                .style(Style::new().add_modifier(Modifier::REVERSED)),
+            Line::default(),
+        ];
+        for line in lines {
+            for width in [3, 17, 30] {
+                let area = Rect::new(2, 1, width, 1);
+                let draw = |paragraph: bool| {
+                    let mut term = Terminal::new(TestBackend::new(34, 3)).unwrap();
+                    term.draw(|f| {
+                        let all = f.area();
+                        f.buffer_mut().set_style(all, Style::new().fg(Color::White));
+                        if paragraph {
+                            f.render_widget(Paragraph::new(line.clone()), area);
+                        } else {
+                            super::one_line(f, area, &line);
+                        }
+                    })
+                    .unwrap();
+                    term.backend().buffer().clone()
+                };
+                assert_eq!(draw(false), draw(true), "{line:?} at width {width}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_ascii_fast_path_draws_what_ratatui_draws() {
+        let line = Line::from(vec![
+            Span::styled("plain ascii ", Style::new().fg(Color::Blue)),
+            Span::styled("héllo 世界 ", Style::new().add_modifier(Modifier::BOLD)),
+            Span::raw("tail that is cut off at the edge"),
+        ])
+        .style(Style::new().bg(Color::Black));
+        for width in [5, 14, 20, 40] {
+            let area = Rect::new(0, 0, 40, 1);
+            // Over blank cells, and over cells already drawn (the spaces too).
+            let mut fast = Buffer::empty(area);
+            let mut reference = Buffer::empty(area);
+            let mut drawn = Buffer::filled(area, ratatui::buffer::Cell::new("x"));
+            super::put_line(&mut drawn, 0, 0, &line, width, Style::new());
+            let mut drawn_reference = Buffer::filled(area, ratatui::buffer::Cell::new("x"));
+            drawn_reference.set_line(0, 0, &line, width);
+            assert_eq!(drawn, drawn_reference, "over drawn cells, width {width}");
+            super::put_line(&mut fast, 0, 0, &line, width, Style::new());
+            reference.set_line(0, 0, &line, width);
+            assert_eq!(fast, reference, "width {width}");
+        }
+    }
+}

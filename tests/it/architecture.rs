@@ -1,0 +1,563 @@
+//! The house's floors, checked: reads every production `use` path (and every
+//! `crate::`/`super::`/`self::` path in code) of `src/`, builds the import graph
+//! between files, and fails on any import cycle and on any import that runs
+//! against a layer rule. Code under `#[cfg(test)]` is left out: tests may
+//! reach across floors.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use proc_macro2::{TokenStream, TokenTree};
+use syn::visit::Visit;
+
+/// Folders that one floor must not import from: `(from, forbidden)`.
+const LAYER_RULES: &[(&str, &[&str])] = &[
+    ("debate", &["tui", "cli", "store", "report", "config", "setup", "format", "logging"]),
+    ("provider", &["debate", "store"]),
+    ("store", &["tui", "cli"]),
+    ("report", &["tui", "cli"]),
+    ("config", &["tui"]),
+];
+
+/// Cycles still being taken apart, each a group of files: a cycle found
+/// must lie inside one of them. The list only shrinks.
+const UNDER_RENOVATION: &[&[&str]] = &[
+    &[
+        "debate/engine/embedded.rs",
+        "debate/engine/mod.rs",
+        "debate/engine/panel_vote.rs",
+        "debate/engine/side_call.rs",
+        "debate/engine/swap_check.rs",
+    ],
+    &[
+        "tui/app.rs",
+        "tui/branch_form.rs",
+        "tui/browser.rs",
+        "tui/copy.rs",
+        "tui/effect.rs",
+        "tui/input.rs",
+        "tui/modal.rs",
+        "tui/search.rs",
+        "tui/settings.rs",
+        "tui/steer.rs",
+        "tui/verdict_form.rs",
+    ],
+    &[
+        "tui/event_loop/branch.rs",
+        "tui/event_loop/mod.rs",
+        "tui/event_loop/setup_steps.rs",
+        "tui/event_loop/shown.rs",
+        "tui/event_loop/watch.rs",
+        "tui/mod.rs",
+        "tui/summarize.rs",
+    ],
+];
+
+#[test]
+fn src_has_no_import_cycles() {
+    let graph = Graph::of_crate();
+    let cycles: Vec<Vec<String>> = graph
+        .cycles()
+        .into_iter()
+        .filter(|c| !UNDER_RENOVATION.iter().any(|group| c.iter().all(|f| group.contains(&f.as_str()))))
+        .collect();
+    let listed: Vec<String> = cycles.iter().map(|c| graph.explain(c)).collect();
+    assert!(
+        cycles.is_empty(),
+        "{} import cycle(s) in src/ ({} files):\n  {}",
+        cycles.len(),
+        cycles.iter().map(Vec::len).sum::<usize>(),
+        listed.join("\n  ")
+    );
+}
+
+#[test]
+fn src_keeps_its_layer_rules() {
+    let graph = Graph::of_crate();
+    let mut broken = Vec::new();
+    for (from, tos) in &graph.edges {
+        for to in tos {
+            let (Some(a), Some(b)) = (floor(from), floor(to)) else { continue };
+            let forbidden = LAYER_RULES.iter().filter(|(f, _)| *f == a).any(|(_, never)| never.contains(&b));
+            if forbidden {
+                broken.push(format!("{from} → {to}"));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "imports against the layer rules:\n  {}", broken.join("\n  "));
+}
+
+/// The graph finds the cycles and broken rules it is meant to: a small tree
+/// with one of each, read by the same code.
+#[test]
+fn the_checker_sees_a_cycle_and_a_broken_rule() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let src = dir.path();
+    let write = |rel: &str, text: &str| {
+        let path = src.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    write("lib.rs", "pub mod debate;\npub mod tui;\n");
+    write("debate/mod.rs", "pub mod event;\npub mod seat;\npub use event::Event;\n#[cfg(test)]\nmod tests;\n");
+    write("debate/event.rs", "use super::seat::Side;\npub struct Event;\n");
+    write("debate/seat.rs", "pub enum Side {}\npub fn f() { let _ = crate::debate::Event; }\n");
+    write("debate/tests.rs", "use crate::tui::App;\n");
+    write("tui/mod.rs", "use crate::debate::Event;\npub struct App;\nfn g() { crate::debate::seat::f() }\n");
+    write("debate/extra.rs", "use crate::tui::App;\n");
+    let graph = Graph::read(src);
+    assert_eq!(
+        graph.cycles(),
+        vec![vec!["debate/event.rs".to_string(), "debate/seat.rs".to_string()]],
+        "edges: {:?}",
+        graph.edges
+    );
+    // `debate/extra.rs` is never declared, and `debate/tests.rs` only under
+    // `#[cfg(test)]`: neither is read.
+    assert!(!graph.edges.contains_key("debate/extra.rs"));
+    assert!(!graph.edges.contains_key("debate/tests.rs"));
+    let tui: Vec<&String> = graph.edges["tui/mod.rs"].iter().collect();
+    assert_eq!(tui, ["debate/event.rs", "debate/seat.rs"]);
+}
+
+/// Which floor a file sits on: its folder under `src/`, or its stem for a
+/// file directly under `src/` (`logging.rs` is the `logging` floor).
+fn floor(file: &str) -> Option<&str> {
+    let first = file.split('/').next()?;
+    let floor = first.strip_suffix(".rs").unwrap_or(first);
+    (floor != "lib").then_some(floor)
+}
+
+/// One module of the crate: the file it lives in and the names it declares.
+#[derive(Default)]
+struct Module {
+    file: String,
+    /// Child modules, by name, with their module path.
+    children: BTreeMap<String, Vec<String>>,
+    /// `pub use` re-exports: name → the absolute path it stands for.
+    reexports: BTreeMap<String, Vec<String>>,
+}
+
+struct Graph {
+    modules: BTreeMap<Vec<String>, Module>,
+    /// file → files it imports from (paths relative to `src/`).
+    edges: BTreeMap<String, BTreeSet<String>>,
+    /// (from, to) → the first path written in `from` that leads to `to`.
+    why: BTreeMap<(String, String), String>,
+}
+
+impl Graph {
+    fn of_crate() -> Self {
+        Self::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+    }
+
+    fn read(src: &Path) -> Self {
+        let mut graph = Graph { modules: BTreeMap::new(), edges: BTreeMap::new(), why: BTreeMap::new() };
+        let mut parsed = Vec::new();
+        graph.discover(src, &src.join("lib.rs"), vec!["crate".into()], &mut parsed);
+        for (module, file) in &parsed {
+            graph.collect_reexports(module, &file.items);
+        }
+        for (module, file) in &parsed {
+            let mut uses = Uses::default();
+            uses.visit_file_items(&file.items);
+            let from = graph.modules[module].file.clone();
+            let mut targets = BTreeSet::new();
+            let public = uses.public.iter().filter(|(name, _)| uses.idents.contains(name)).map(|(_, p)| p);
+            for path in uses.imports.iter().chain(&uses.paths).chain(public) {
+                if let Some(to) = graph.resolve(module, path)
+                    && to != from
+                {
+                    graph.why.entry((from.clone(), to.clone())).or_insert_with(|| path.join("::"));
+                    targets.insert(to);
+                }
+            }
+            graph.edges.entry(from).or_default().extend(targets);
+        }
+        graph
+    }
+
+    /// Reads `file` as module `path`, and every module it declares outside
+    /// `#[cfg(test)]`.
+    fn discover(&mut self, src: &Path, file: &Path, path: Vec<String>, parsed: &mut Vec<(Vec<String>, syn::File)>) {
+        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let rel = file.strip_prefix(src).expect("under src").to_string_lossy().replace('\\', "/");
+        // A file's children live in `dir/name/`: `a/mod.rs` and `lib.rs` own
+        // their folder, `a/b.rs` owns `a/b/`.
+        let stem = file.file_stem().expect("stem").to_string_lossy().to_string();
+        let dir: PathBuf = if stem == "mod" || stem == "lib" {
+            file.parent().expect("dir").to_path_buf()
+        } else {
+            file.parent().expect("dir").join(&stem)
+        };
+        self.declare(src, &dir, &rel, path.clone(), &ast.items, parsed);
+        parsed.push((path, ast));
+    }
+
+    fn declare(
+        &mut self,
+        src: &Path,
+        dir: &Path,
+        rel: &str,
+        path: Vec<String>,
+        items: &[syn::Item],
+        parsed: &mut Vec<(Vec<String>, syn::File)>,
+    ) {
+        let mut module = Module { file: rel.to_string(), ..Module::default() };
+        let mut files = Vec::new();
+        for item in items {
+            let syn::Item::Mod(m) = item else { continue };
+            if is_test_only(&m.attrs) {
+                continue;
+            }
+            let name = m.ident.to_string();
+            let mut child = path.clone();
+            child.push(name.clone());
+            module.children.insert(name.clone(), child.clone());
+            if let Some((_, inner)) = &m.content {
+                self.declare(src, &dir.join(&name), rel, child, inner, parsed);
+            } else {
+                let flat = dir.join(format!("{name}.rs"));
+                let file = if flat.exists() { flat } else { dir.join(&name).join("mod.rs") };
+                files.push((file, child));
+            }
+        }
+        self.modules.insert(path, module);
+        for (file, child) in files {
+            self.discover(src, &file, child, parsed);
+        }
+    }
+
+    fn collect_reexports(&mut self, module: &[String], items: &[syn::Item]) {
+        for item in items {
+            match item {
+                syn::Item::Use(u) if !is_test_only(&u.attrs) && is_public(&u.vis) => {
+                    let mut leaves = Vec::new();
+                    flatten(&u.tree, Vec::new(), &mut leaves);
+                    for (path, name) in leaves {
+                        if let (Some(name), Some(abs)) = (name, self.absolute(module, &path)) {
+                            self.modules.get_mut(module).expect("module").reexports.insert(name, abs);
+                        }
+                    }
+                }
+                syn::Item::Mod(m) if !is_test_only(&m.attrs) => {
+                    if let Some((_, inner)) = &m.content {
+                        let mut child = module.to_vec();
+                        child.push(m.ident.to_string());
+                        self.collect_reexports(&child, inner);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `path` as written in `module`, made absolute (`crate::…`), or `None`
+    /// for a path into another crate or a local name.
+    fn absolute(&self, module: &[String], path: &[String]) -> Option<Vec<String>> {
+        let first = path.first()?;
+        let mut base: Vec<String> = match first.as_str() {
+            "crate" => return Some(path.to_vec()),
+            "self" => module.to_vec(),
+            "super" => {
+                let mut base = module.to_vec();
+                let mut rest = path;
+                while rest.first().is_some_and(|s| s == "super") {
+                    base.pop();
+                    rest = &rest[1..];
+                }
+                base.extend(rest.iter().cloned());
+                return Some(base);
+            }
+            name => {
+                // A relative path starting at a child module of this one.
+                let children = &self.modules.get(module)?.children;
+                if !children.contains_key(name) {
+                    return None;
+                }
+                module.to_vec()
+            }
+        };
+        let skip = usize::from(first == "self");
+        base.extend(path[skip..].iter().cloned());
+        Some(base)
+    }
+
+    /// The file that defines what `path` (as written in `module`) names.
+    fn resolve(&self, module: &[String], path: &[String]) -> Option<String> {
+        let abs = self.absolute(module, path)?;
+        self.resolve_absolute(&abs, 0)
+    }
+
+    fn resolve_absolute(&self, abs: &[String], depth: usize) -> Option<String> {
+        if depth > 16 {
+            return None;
+        }
+        // The longest prefix that is a module, then a re-export under the
+        // next name, if there is one.
+        let mut end = abs.len();
+        while end > 0 {
+            if let Some(module) = self.modules.get(&abs[..end]) {
+                if let Some(next) = abs.get(end)
+                    && let Some(target) = module.reexports.get(next)
+                {
+                    let mut followed = target.clone();
+                    followed.extend(abs[end + 1..].iter().cloned());
+                    return self.resolve_absolute(&followed, depth + 1).or_else(|| Some(module.file.clone()));
+                }
+                return Some(module.file.clone());
+            }
+            end -= 1;
+        }
+        None
+    }
+
+    /// A cycle's files and the imports among them, one per line.
+    fn explain(&self, files: &[String]) -> String {
+        let mut lines = vec![files.join(", ")];
+        for from in files {
+            for to in &self.edges[from] {
+                if files.contains(to) {
+                    lines.push(format!("    {from} → {to} ({})", self.why[&(from.clone(), to.clone())]));
+                }
+            }
+        }
+        lines.join("\n")
+    }
+
+    /// Strongly connected groups of more than one file, each sorted, sorted.
+    fn cycles(&self) -> Vec<Vec<String>> {
+        let nodes: Vec<&String> = self.edges.keys().collect();
+        let index: BTreeMap<&String, usize> = nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+        let adjacency: Vec<Vec<usize>> =
+            nodes.iter().map(|n| self.edges[*n].iter().filter_map(|t| index.get(t).copied()).collect()).collect();
+        let mut groups: Vec<Vec<String>> = tarjan(&adjacency)
+            .into_iter()
+            .filter(|g| g.len() > 1)
+            .map(|g| {
+                let mut files: Vec<String> = g.into_iter().map(|i| nodes[i].clone()).collect();
+                files.sort();
+                files
+            })
+            .collect();
+        groups.sort();
+        groups
+    }
+}
+
+/// Tarjan's strongly connected components, iteratively.
+fn tarjan(adjacency: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let n = adjacency.len();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut next = 0;
+    let mut groups = Vec::new();
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        let mut work = vec![(root, 0usize)];
+        while let Some(&mut (v, ref mut edge)) = work.last_mut() {
+            if *edge == 0 && index[v] == usize::MAX {
+                index[v] = next;
+                low[v] = next;
+                next += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(&w) = adjacency[v].get(*edge) {
+                *edge += 1;
+                if index[w] == usize::MAX {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut group = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    group.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                groups.push(group);
+            }
+        }
+    }
+    groups
+}
+
+fn is_test_only(attrs: &[syn::Attribute]) -> bool {
+    attrs
+        .iter()
+        .any(|a| a.path().is_ident("cfg") && a.meta.require_list().is_ok_and(|l| l.tokens.to_string().trim() == "test"))
+}
+
+fn is_public(vis: &syn::Visibility) -> bool {
+    !matches!(vis, syn::Visibility::Inherited)
+}
+
+/// Every path a `use` tree names, with the name it binds (`None` for a glob).
+fn flatten(tree: &syn::UseTree, prefix: Vec<String>, out: &mut Vec<(Vec<String>, Option<String>)>) {
+    match tree {
+        syn::UseTree::Path(p) => {
+            let mut prefix = prefix;
+            prefix.push(p.ident.to_string());
+            flatten(&p.tree, prefix, out);
+        }
+        syn::UseTree::Name(n) => {
+            let name = n.ident.to_string();
+            let mut path = prefix;
+            if name == "self" {
+                let bound = path.last().cloned();
+                out.push((path, bound));
+            } else {
+                path.push(name.clone());
+                out.push((path, Some(name)));
+            }
+        }
+        syn::UseTree::Rename(r) => {
+            let mut path = prefix;
+            path.push(r.ident.to_string());
+            out.push((path, Some(r.rename.to_string())));
+        }
+        syn::UseTree::Glob(_) => out.push((prefix, None)),
+        syn::UseTree::Group(g) => {
+            for tree in &g.items {
+                flatten(tree, prefix.clone(), out);
+            }
+        }
+    }
+}
+
+/// What one file's production code names.
+#[derive(Default)]
+struct Uses {
+    /// Paths of private `use` items.
+    imports: Vec<Vec<String>>,
+    /// `pub use` paths, by the name they bind: an import only where the
+    /// file's own code uses that name.
+    public: Vec<(String, Vec<String>)>,
+    /// Paths written in code (types, calls, patterns, macros).
+    paths: Vec<Vec<String>>,
+    /// Every identifier the code mentions outside `use` items.
+    idents: BTreeSet<String>,
+}
+
+impl Uses {
+    fn visit_file_items(&mut self, items: &[syn::Item]) {
+        for item in items {
+            self.visit_item(item);
+        }
+    }
+
+    fn tokens(&mut self, tokens: &TokenStream) {
+        let flat: Vec<TokenTree> = tokens.clone().into_iter().collect();
+        let mut i = 0;
+        while i < flat.len() {
+            match &flat[i] {
+                TokenTree::Group(g) => self.tokens(&g.stream()),
+                TokenTree::Ident(id) => {
+                    let word = id.to_string();
+                    self.idents.insert(word.clone());
+                    if matches!(word.as_str(), "crate" | "super" | "self") {
+                        let mut path = vec![word];
+                        let mut j = i + 1;
+                        while let (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)), Some(TokenTree::Ident(next))) =
+                            (flat.get(j), flat.get(j + 1), flat.get(j + 2))
+                        {
+                            if a.as_char() != ':' || b.as_char() != ':' {
+                                break;
+                            }
+                            path.push(next.to_string());
+                            j += 3;
+                        }
+                        if path.len() > 1 {
+                            self.paths.push(path);
+                        }
+                        i = j;
+                        continue;
+                    }
+                }
+                TokenTree::Punct(_) | TokenTree::Literal(_) => {}
+            }
+            i += 1;
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Uses {
+    fn visit_item(&mut self, item: &'ast syn::Item) {
+        let attrs: &[syn::Attribute] = match item {
+            syn::Item::Mod(m) => &m.attrs,
+            syn::Item::Fn(f) => &f.attrs,
+            syn::Item::Impl(i) => &i.attrs,
+            syn::Item::Use(u) => &u.attrs,
+            syn::Item::Const(c) => &c.attrs,
+            syn::Item::Static(s) => &s.attrs,
+            syn::Item::Struct(s) => &s.attrs,
+            syn::Item::Enum(e) => &e.attrs,
+            syn::Item::Trait(t) => &t.attrs,
+            syn::Item::Macro(m) => &m.attrs,
+            _ => &[],
+        };
+        if is_test_only(attrs) {
+            return;
+        }
+        match item {
+            syn::Item::Use(u) => {
+                let mut leaves = Vec::new();
+                flatten(&u.tree, Vec::new(), &mut leaves);
+                for (path, name) in leaves {
+                    match (is_public(&u.vis), name) {
+                        (true, Some(name)) => self.public.push((name, path)),
+                        _ => self.imports.push(path),
+                    }
+                }
+            }
+            // A `mod x;` is a declaration, not an import; an inline module's
+            // items are read as this file's.
+            syn::Item::Mod(m) => {
+                if let Some((_, inner)) = &m.content {
+                    for item in inner {
+                        self.visit_item(item);
+                    }
+                }
+            }
+            other => syn::visit::visit_item(self, other),
+        }
+    }
+
+    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        if !is_test_only(&f.attrs) {
+            syn::visit::visit_impl_item_fn(self, f);
+        }
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if segments.len() > 1 {
+            self.paths.push(segments);
+        }
+        syn::visit::visit_path(self, path);
+    }
+
+    fn visit_ident(&mut self, ident: &'ast proc_macro2::Ident) {
+        self.idents.insert(ident.to_string());
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        self.visit_path(&mac.path);
+        self.tokens(&mac.tokens);
+    }
+}

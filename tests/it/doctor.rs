@@ -1,0 +1,263 @@
+//! `heat doctor` end to end: the real binary against the mock server. Each
+//! broken thing gets one line naming the cause and the fix, and the exit
+//! code says whether a debate could run; the key is never printed.
+#![allow(clippy::unwrap_used)]
+
+use crate::support;
+
+use std::path::Path;
+
+use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse, openai_stream};
+
+const KEY: &str = "sk-ant-doctor-7c41";
+
+fn doctor(data: &Path, server: &MockLlm) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
+    cmd.arg("doctor")
+        // The platform's config file, as a user has it: here not there yet.
+        .env("XDG_CONFIG_HOME", data)
+        .env_remove("HEAT_CONFIG")
+        .env("HEAT_DATA_DIR", data)
+        .env("ANTHROPIC_API_KEY", KEY)
+        .env("ANTHROPIC_BASE_URL", &server.base_url)
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("HEAT_PROVIDER")
+        .env_remove("HEAT_MODEL_PATH")
+        .timeout(std::time::Duration::from_secs(30));
+    cmd
+}
+
+async fn run(mut cmd: assert_cmd::Command) -> (bool, String) {
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!text.contains(KEY), "doctor printed the key:\n{text}");
+    (out.status.success(), text)
+}
+
+fn line<'a>(text: &'a str, what: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.split_whitespace().nth(1) == Some(what))
+        .unwrap_or_else(|| panic!("no {what} line:\n{text}"))
+}
+
+const VERDICT: &str = r#"{"resolved": true, "verdict": "ready", "topic": "ready", "heat": 0.5}"#;
+
+/// An Anthropic server that lists its models and answers on the chat path
+/// (the verdict when a schema is asked for, else a word).
+fn anthropic_server(request: &Recorded) -> Reply {
+    match request.path.as_str() {
+        "/v1/models" => Reply::error(200, r#"{"data":[{"id":"claude-haiku-4-5"}]}"#),
+        "/v1/messages" if request.body.get("output_config").is_some() => {
+            Reply::sse(&anthropic_sse(&[VERDICT], None), 64)
+        }
+        "/v1/messages" => Reply::sse(&anthropic_sse(&["ready"], None), 64),
+        _ => Reply::error(404, r#"{"error":{"message":"no route"}}"#),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_working_setup_passes_and_the_key_chat_and_verdict_are_checked_live() {
+    let server = MockLlm::with_handler(anthropic_server).await;
+    let data = tempfile::tempdir().unwrap();
+    let (ok, text) = run(doctor(data.path(), &server)).await;
+    assert!(ok, "{text}");
+    assert!(line(&text, "config").contains("not present; built-in defaults"), "{text}");
+    assert!(line(&text, "data").contains("writable; 0 stored debates"), "{text}");
+    assert!(line(&text, "advocate").contains("anthropic/claude-haiku-4-5"), "{text}");
+    assert!(
+        line(&text, "anthropic").starts_with("ok") && line(&text, "anthropic").contains("key from ANTHROPIC_API_KEY")
+    );
+    assert!(line(&text, "chat").starts_with("ok") && line(&text, "chat").contains("streams"), "{text}");
+    assert!(line(&text, "verdict").starts_with("ok") && line(&text, "verdict").contains("output_config"), "{text}");
+    assert!(text.ends_with("heat can run a debate.\n"), "{text}");
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3, "the model list, one chat probe, one verdict probe");
+    assert!(requests.iter().all(|r| r.header("x-api-key") == Some(KEY)));
+    let tokens: u64 = requests.iter().filter_map(|r| r.body["max_tokens"].as_u64()).sum();
+    assert!(tokens <= 128, "a few tokens at most: {tokens}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_that_refuses_json_schema_passes_with_the_form_the_debate_will_use() {
+    let server = MockLlm::with_handler(|request| match request.path.as_str() {
+        "/v1/models" => Reply::error(200, r#"{"object":"list","data":[{"id":"smol","object":"model"}]}"#),
+        "/v1/chat/completions" => match request.body["response_format"]["type"].as_str() {
+            Some("json_schema") => Reply::error(
+                500,
+                r#"{"error":{"message":"response_format.type: Input should be 'text' or 'json_object'","type":"internal_server_error"}}"#,
+            ),
+            Some(_) => Reply::sse(&openai_stream("smol", &[VERDICT], Some("stop")), 64),
+            None => Reply::sse(&openai_stream("smol", &["ready"], Some("stop")), 64),
+        },
+        _ => Reply::error(404, r#"{"detail":"Not Found"}"#),
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = doctor(data.path(), &server);
+    cmd.env_remove("ANTHROPIC_API_KEY")
+        .env("HEAT_PROVIDER", "openai")
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.base_url));
+    let (ok, text) = run(cmd).await;
+    assert!(ok, "{text}");
+    let verdict = line(&text, "verdict");
+    assert!(verdict.starts_with("note") && verdict.contains("json_object") && verdict.contains("refused"), "{text}");
+    assert!(line(&text, "advocate").contains("openai/smol"), "the model the server lists: {text}");
+    assert!(text.ends_with("heat can run a debate.\n"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_chat_path_that_is_not_there_fails_with_the_url_and_the_fix() {
+    // The models list answers (the base URL is nearly right), the chat path does not.
+    let server = MockLlm::with_handler(|request| match request.path.as_str() {
+        "/models" => Reply::error(200, r#"{"data":[]}"#),
+        _ => Reply::error(404, r#"{"detail":"Not Found"}"#),
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = doctor(data.path(), &server);
+    cmd.env_remove("ANTHROPIC_API_KEY").env("HEAT_PROVIDER", "openai").env("OPENAI_BASE_URL", &server.base_url);
+    let (ok, text) = run(cmd).await;
+    assert!(!ok, "{text}");
+    let chat = line(&text, "chat");
+    assert!(chat.starts_with("FAIL") && chat.contains("/chat/completions") && chat.contains("has no /v1"), "{text}");
+    assert!(text.contains("heat cannot run a debate"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_verdict_the_server_refuses_in_every_form_fails_the_doctor() {
+    let server = MockLlm::with_handler(|request| match request.path.as_str() {
+        "/v1/models" => Reply::error(200, r#"{"data":[]}"#),
+        "/v1/messages" if request.body.get("output_config").is_some() => Reply::error(
+            400,
+            r#"{"type":"error","error":{"type":"invalid_request_error","message":"output_config: not supported"}}"#,
+        ),
+        "/v1/messages" => Reply::sse(&anthropic_sse(&["ready"], None), 64),
+        _ => Reply::error(404, "{}"),
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(data.path().join("heat")).unwrap();
+    std::fs::write(data.path().join("heat/heat.toml"), "[providers.anthropic]\nstructured_output = \"schema\"\n")
+        .unwrap();
+    let (ok, text) = run(doctor(data.path(), &server)).await;
+    assert!(!ok, "{text}");
+    let verdict = line(&text, "verdict");
+    assert!(verdict.starts_with("FAIL") && verdict.contains("structured_output"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refused_key_fails_and_names_the_variable() {
+    let server = MockLlm::with_handler(|_| Reply::refused_key()).await;
+    let data = tempfile::tempdir().unwrap();
+    let (ok, text) = run(doctor(data.path(), &server)).await;
+    assert!(!ok, "{text}");
+    let anthropic = line(&text, "anthropic");
+    assert!(anthropic.starts_with("FAIL"), "{text}");
+    assert!(
+        anthropic.contains("refused the key from ANTHROPIC_API_KEY") && anthropic.contains("check ANTHROPIC_API_KEY")
+    );
+    assert!(text.contains("fix the FAIL lines above"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_that_is_down_is_named() {
+    let server = MockLlm::with_handler(|_| Reply::error(200, "{}")).await;
+    let dead = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}", listener.local_addr().unwrap())
+    };
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = doctor(data.path(), &server);
+    cmd.env("ANTHROPIC_BASE_URL", &dead);
+    let (ok, text) = run(cmd).await;
+    assert!(!ok);
+    assert!(line(&text, "anthropic").contains(&format!("cannot reach {dead}")), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bad_config_line_is_reported_with_its_line() {
+    let server = MockLlm::with_handler(|_| Reply::error(200, "{}")).await;
+    let data = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(data.path().join("heat")).unwrap();
+    std::fs::write(data.path().join("heat/heat.toml"), "[debate]\nmax_rounds = 3\ninitial_heat = 7\n").unwrap();
+    let (ok, text) = run(doctor(data.path(), &server)).await;
+    assert!(!ok);
+    let config = line(&text, "config");
+    assert!(config.starts_with("FAIL") && config.contains("heat.toml line 3"), "{text}");
+    assert!(config.contains("`debate.initial_heat` must be a number from 0.3 to 1"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_data_dir_that_cannot_be_written_says_how_to_move_it() {
+    let server = MockLlm::with_handler(|_| Reply::error(200, "{}")).await;
+    let data = tempfile::tempdir().unwrap();
+    // A file where the data dir should be: not creatable even as root.
+    let blocked = data.path().join("not-a-dir");
+    std::fs::write(&blocked, "x").unwrap();
+    let mut cmd = doctor(data.path(), &server);
+    cmd.env("HEAT_DATA_DIR", &blocked);
+    let (ok, text) = run(cmd).await;
+    assert!(!ok);
+    let line = line(&text, "data");
+    assert!(line.starts_with("FAIL") && line.contains("HEAT_DATA_DIR"), "{text}");
+}
+
+#[cfg(feature = "local")]
+#[tokio::test(flavor = "multi_thread")]
+async fn a_damaged_model_file_is_caught_by_its_hash() {
+    let server = MockLlm::with_handler(|_| Reply::error(200, "{}")).await;
+    let data = tempfile::tempdir().unwrap();
+    let models = data.path().join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    std::fs::write(models.join(heat::model_store::DEFAULT_FILE), b"GGUF but not the model").unwrap();
+    let (ok, text) = run(doctor(data.path(), &server)).await;
+    assert!(!ok);
+    let offline = line(&text, "offline");
+    assert!(offline.contains("is damaged") && offline.contains("heat model install"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bad_theme_or_key_map_fails_the_config_check_with_its_file_and_line() {
+    let server = MockLlm::with_handler(anthropic_server).await;
+    let cases = [
+        ("[ui]\ntheme = \"dark\"\n", "heat.toml line 2: `ui.theme`: no theme named \"dark\""),
+        ("[keys]\npause = \"banana\"\n", "heat.toml line 2: keys.pause:"),
+        // The config takes any `[keys]` name; the keymap knows the actions.
+        ("[keys]\npaws = \"p\"\n", "heat.toml line 2: unknown key `keys.paws`"),
+        (
+            "[debate]\nmax_rounds = 3\n\n[keys]\npause = \"q\"\n",
+            "heat.toml line 5: keys.pause: it takes every key of keys.quit",
+        ),
+    ];
+    for (file, expected) in cases {
+        let data = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(data.path().join("heat")).unwrap();
+        std::fs::write(data.path().join("heat/heat.toml"), file).unwrap();
+        let (ok, text) = run(doctor(data.path(), &server)).await;
+        assert!(!ok, "{text}");
+        let config = line(&text, "config");
+        assert!(config.starts_with("FAIL") && config.contains(expected), "{expected}:\n{text}");
+        assert!(!text.contains("heat can run a debate."), "{text}");
+
+        // `heat config show` refuses it the same way.
+        let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
+        cmd.args(["config", "show"]).env("XDG_CONFIG_HOME", data.path()).env_remove("HEAT_CONFIG");
+        let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && stderr.contains(expected), "{expected}:\n{stderr}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_format_in_force_is_named_and_a_broken_format_file_is_a_note_not_a_failure() {
+    let server = MockLlm::with_handler(anthropic_server).await;
+    let data = tempfile::tempdir().unwrap();
+    let formats = data.path().join("heat").join("formats");
+    std::fs::create_dir_all(&formats).unwrap();
+    std::fs::write(formats.join("house.toml"), "summary = \"mine\"\nseats = 2\n").unwrap();
+    let (ok, text) = run(doctor(data.path(), &server)).await;
+    assert!(ok, "a broken format file that is not in force does not stop a debate:\n{text}");
+    assert!(line(&text, "format").starts_with("ok") && line(&text, "format").contains("duel (5 formats"), "{text}");
+    let note = text.lines().find(|l| l.starts_with("note") && l.contains("house.toml")).unwrap_or_default();
+    assert!(note.contains("not used:") && note.contains("house.toml line 2"), "{text}");
+}

@@ -1,0 +1,155 @@
+//! Exports: the Markdown record matches its golden file; the JSON record
+//! carries the folded state and every event.
+#![allow(clippy::unwrap_used)]
+
+use heat::debate::Heat;
+use heat::debate::verdict::{Ahead, Conceded};
+use heat::debate::{DebateEvent, Outcome, Participant, Role, TurnPurpose, Verdict};
+use heat::report::export::{Format, render};
+use heat::store::log::{Header, Record};
+
+fn records() -> Vec<Record> {
+    let participants = vec![
+        Participant {
+            role: Role::Advocate,
+            provider: "anthropic".into(),
+            model: "claude-haiku-4-5".into(),
+            served: None,
+        },
+        Participant { role: Role::Skeptic, provider: "openai".into(), model: "gpt-4.1-mini".into(), served: None },
+        Participant { role: Role::Judge, provider: "local".into(), model: "SmolLM2-135M".into(), served: None },
+    ];
+    let turn = |round, role, text: &str| {
+        vec![
+            DebateEvent::TurnStarted { round, role, purpose: TurnPurpose::Argue, temperature: Some(0.9) },
+            DebateEvent::Delta { round, role, text: text.into() },
+            DebateEvent::TurnCompleted { round, role, text: text.into(), usage: None, truncated_at: None },
+        ]
+    };
+    let judge = |round, verdict: Verdict| {
+        let text = serde_json::to_string(&verdict).unwrap();
+        vec![
+            DebateEvent::TurnStarted { round, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: Some(0.2) },
+            DebateEvent::TurnCompleted { round, role: Role::Judge, text, usage: None, truncated_at: None },
+            DebateEvent::VerdictReached { round, verdict },
+        ]
+    };
+    let mut events = vec![
+        DebateEvent::Started {
+            topic: "Remote work beats the office".into(),
+            max_rounds: 3,
+            initial_heat: Heat::new(0.9),
+            participants,
+        },
+        DebateEvent::RoundStarted {
+            round: 0,
+            topic: "Remote work beats the office".into(),
+            heat: Heat::new(0.9),
+            injected: vec![],
+        },
+    ];
+    events.extend(turn(0, Role::Advocate, "Focus time grows at home.\x1b]0;title\x07"));
+    events.extend(turn(0, Role::Skeptic, "Mentoring suffers."));
+    events.push(DebateEvent::TopicInjected { text: "What about juniors?".into() });
+    events.extend(judge(
+        0,
+        Verdict {
+            resolved: false,
+            verdict: "Strong openings.".into(),
+            ahead: Some(Ahead::Advocate),
+            conceded: Some(Conceded::Skeptic),
+            topic: "Weigh mentoring costs".into(),
+            heat: Heat::new(0.7),
+            scores: None,
+        },
+    ));
+    events.push(DebateEvent::SwapCheckStarted { round: 0 });
+    events.push(DebateEvent::SwapChecked {
+        round: 0,
+        verdict: Verdict { ahead: Some(Ahead::Skeptic), ..Verdict::default() },
+        flips: true,
+        usage: None,
+    });
+    events.push(DebateEvent::RoundStarted {
+        round: 1,
+        topic: "Weigh mentoring costs".into(),
+        heat: Heat::new(0.5),
+        injected: vec!["What about juniors?".into()],
+    });
+    events.push(DebateEvent::TemperaturePinned { heat: Heat::new(0.5) });
+    events.extend(turn(1, Role::Advocate, "Mentoring can be scheduled."));
+    events.extend(turn(1, Role::Skeptic, "Osmosis cannot."));
+    events.push(DebateEvent::ResolutionForced);
+    events.extend(judge(
+        1,
+        Verdict {
+            resolved: true,
+            verdict: "Hybrid wins: remote for focus, office for juniors.".into(),
+            topic: "t".into(),
+            heat: Heat::new(0.3),
+            ..Verdict::default()
+        },
+    ));
+    events.push(DebateEvent::Finished {
+        outcome: Outcome::Forced,
+        synthesis: Some("Hybrid wins: remote for focus, office for juniors.".into()),
+    });
+    events.into_iter().enumerate().map(|(i, event)| Record { ms: i as u64 * 1500, event }).collect()
+}
+
+fn header() -> Header {
+    Header { heat_session: 1, id: "20261122-101500-beef".into(), created_ms: 1_795_342_500_000 }
+}
+
+#[test]
+fn markdown_matches_the_golden_record() {
+    let md = render(Format::Md, &header(), &records());
+    let golden_path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/export.md");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(golden_path, &md).unwrap();
+    }
+    let golden = std::fs::read_to_string(golden_path).unwrap();
+    assert_eq!(md, golden, "run with UPDATE_GOLDEN=1 to accept a deliberate change");
+    assert!(!md.contains('\x1b'), "escape sequences never reach an export");
+}
+
+#[test]
+fn json_export_is_the_full_structured_record() {
+    let text = render(Format::Json, &header(), &records());
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(value["format"], "heat-session-export");
+    assert_eq!(value["version"], 1);
+    assert_eq!(value["session"]["id"], "20261122-101500-beef");
+    assert!(value["session"]["created"].as_str().unwrap().starts_with("2026-"));
+    assert_eq!(value["events"].as_array().unwrap().len(), records().len());
+    assert_eq!(value["events"][0]["event"]["type"], "started");
+    let state = &value["state"];
+    assert_eq!(state["topic"], "Remote work beats the office");
+    assert_eq!(state["rounds"].as_array().unwrap().len(), 2);
+    assert_eq!(state["finish"]["outcome"]["kind"], "forced");
+    assert_eq!(state["pinned_heat"], 0.5);
+    // Heats read as written, not widened from f32 (0.8999999761581421).
+    assert!(text.contains("\"initial_heat\": 0.9,") && !text.contains("0.89999"), "{text}");
+    let events: Vec<Record> = serde_json::from_value(value["events"].clone()).unwrap();
+    assert_eq!(events, records(), "the events round-trip exactly");
+}
+
+#[test]
+fn a_round_run_at_a_pinned_heat_is_marked_in_the_export() {
+    let events = [
+        DebateEvent::Started {
+            topic: "T".into(),
+            max_rounds: 3,
+            initial_heat: Heat::new(0.9),
+            participants: Vec::new(),
+        },
+        DebateEvent::RoundStarted { round: 0, topic: "T".into(), heat: Heat::new(0.9), injected: vec![] },
+        DebateEvent::TemperaturePinned { heat: Heat::new(0.4) },
+        DebateEvent::RoundStarted { round: 1, topic: "T".into(), heat: Heat::new(0.4), injected: vec![] },
+    ];
+    let records: Vec<Record> =
+        events.into_iter().enumerate().map(|(i, event)| Record { ms: i as u64, event }).collect();
+    let md = render(Format::Md, &header(), &records);
+    assert!(md.contains("- Heat by round: 0.90 → 0.40 (pinned)"), "{md}");
+    assert!(md.contains("## Round 2 · heat 0.40 (pinned)") && md.contains("## Round 1 · heat 0.90\n"), "{md}");
+}

@@ -1,0 +1,100 @@
+//! `heat watch` end to end: the real binary in three pseudo-terminals, one
+//! studio debating against the mock Anthropic server and two watchers
+//! following the same session. The watchers' screens end with the
+//! operator's transcript; killing one changes nothing for the debate.
+#![allow(clippy::unwrap_used)]
+
+use crate::studio_support;
+use crate::support;
+
+use std::time::Duration;
+
+use heat::debate::DebateEvent;
+use heat::store::Store;
+use studio_support::pty::{Studio, spawn_heat};
+use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
+
+const API_KEY: &str = "sk-ant-test-watch-41c9";
+
+fn reply(request: &Recorded) -> Reply {
+    let system = request.system();
+    if system.contains("You are the JUDGE") {
+        let text = r#"{"resolved": false, "verdict": "Both sides hold ground.", "topic": "Go deeper", "heat": 0.6}"#;
+        return Reply::sse(&anthropic_sse(&[text], None), 64);
+    }
+    let text = if system.contains("You are the ADVOCATE") {
+        "Remote work gives **focus** and saves the commute for everyone."
+    } else {
+        "Offices build trust through chance meetings in the hallway."
+    };
+    let words: Vec<&str> = text.split_inclusive(' ').collect();
+    // Slow enough that the watchers join mid-stream.
+    Reply::sse(&anthropic_sse(&words, None), 40).with_delay(Duration::from_millis(60))
+}
+
+/// The screen without its first row (the badge: LIVE, or watching) and
+/// its last two (the status line and the keys, which differ by design).
+fn transcript(studio: &Studio) -> String {
+    let text = studio.text();
+    let rows: Vec<&str> = text.lines().collect();
+    rows[1..rows.len().saturating_sub(2)].iter().map(|r| r.trim_end()).collect::<Vec<_>>().join("\n")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_watchers_follow_a_live_debate_and_one_can_go_without_harm() {
+    let server = MockLlm::with_handler(reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let key = Some((server.base_url.as_str(), API_KEY));
+    let args = ["--max-rounds", "2", "Remote work beats the office"];
+    let mut operator = spawn_heat(data.path(), data.path(), key, &args, &[]);
+    operator.wait_for("the debate to go live", |s| s.contains("● LIVE") && s.contains("Remote work beats")).await;
+
+    let mut watchers = [(); 2].map(|()| spawn_heat(data.path(), data.path(), None, &["watch"], &[]));
+    for watcher in &watchers {
+        watcher.wait_for("the watch to open live", |s| s.contains("· watching 2") && s.contains("LIVE")).await;
+    }
+    // A steering key on a watcher is refused in one line, and sends nothing.
+    watchers[0].keys(" ");
+    watchers[0].wait_for("the refusal", |s| s.contains("This is a watch (read-only)")).await;
+
+    watchers[1].child.kill().unwrap();
+    watchers[1].wait_exit().await;
+
+    operator.wait_for("the end", |s| s.contains("Debate over")).await;
+    let [watcher, _] = &mut watchers;
+    watcher.wait_for("the end on the watcher", |s| s.contains("✓ ENDED · watching")).await;
+    assert!(!operator.text().contains("PAUSED"), "the watcher's space paused nothing");
+    // Both opened the results on the end; closed, the panes show the transcript.
+    for studio in [&mut operator, &mut *watcher] {
+        studio.keys("\x1b");
+        studio.wait_for("the panes", |s| !s.contains("╭ Results")).await;
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while transcript(watcher) != transcript(&operator) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the watcher shows\n{}\nthe operator\n{}",
+            transcript(watcher),
+            transcript(&operator)
+        );
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+    assert!(transcript(watcher).contains("Offices build trust"), "{}", transcript(watcher));
+
+    // The watcher stays on the ended debate until asked to quit.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert!(watcher.child.try_wait().unwrap().is_none(), "the watcher quit by itself");
+    watcher.keys("q");
+    assert!(watcher.wait_exit().await.success());
+    operator.keys("q");
+    assert!(operator.wait_exit().await.success());
+
+    // The debate's log is whole: two rounds, ended at the limit, nothing skipped.
+    let store = Store::open(data.path()).unwrap();
+    let id = store.resolve(None).unwrap();
+    let loaded = store.load(&id).unwrap();
+    assert!(loaded.notices.is_empty(), "{:?}", loaded.notices);
+    let events: Vec<&DebateEvent> = loaded.records.iter().map(|r| &r.event).collect();
+    assert_eq!(events.iter().filter(|e| matches!(e, DebateEvent::RoundStarted { .. })).count(), 2);
+    assert!(matches!(events.last(), Some(DebateEvent::Finished { .. })), "{:?}", events.last());
+}

@@ -1,0 +1,193 @@
+//! The start screen's settings (F2): the form checks each value as the
+//! config does, Enter asks the loop to apply them, and the start screen
+//! shows what is in force.
+
+use crate::studio_support;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use heat::tui::App;
+use heat::tui::effect::Effect;
+use heat::tui::modal::Modal;
+use studio_support::*;
+
+fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
+    app.on_key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn typed(app: &mut App, text: &str) {
+    for c in text.chars() {
+        assert!(press(app, KeyCode::Char(c)).is_empty(), "typing {c:?} sent something");
+    }
+}
+
+fn settings_screen() -> App {
+    let mut app = start_screen();
+    app.settings = Some(["4", "0.90", "auto", "", "auto", "", "auto", "", "", "duel"].map(String::from));
+    app.formats = heat::tui::settings::FormatChoices {
+        formats: vec![choice("duel", None, ["Advocate", "Skeptic", "Judge"]), choice("oxford", Some(3), OXFORD)],
+        plain_rounds: "4".into(),
+    };
+    app
+}
+
+const OXFORD: [&str; 3] = ["Proposition", "Opposition", "Chair"];
+
+fn choice(name: &str, rounds: Option<u32>, labels: [&str; 3]) -> heat::tui::settings::FormatChoice {
+    let judges = if name == "oxford" { 3 } else { 1 };
+    heat::tui::settings::FormatChoice {
+        name: name.into(),
+        rounds,
+        labels: labels.map(String::from).to_vec(),
+        judges,
+        tagline: String::new(),
+    }
+}
+
+fn clear(app: &mut App) {
+    for _ in 0..8 {
+        press(app, KeyCode::Backspace);
+    }
+}
+
+#[test]
+fn f2_opens_the_settings_and_enter_asks_for_the_ones_chosen() {
+    let mut app = settings_screen();
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("4 rounds from heat 0.90") && text.contains("F2 settings"), "{text}");
+    press(&mut app, KeyCode::F(2));
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("Settings for the next debate") && text.contains("default: gpt-4.1-mini"), "{text}");
+    clear(&mut app);
+    typed(&mut app, "2");
+    press(&mut app, KeyCode::Down);
+    clear(&mut app);
+    typed(&mut app, "0.55");
+    // The advocate: a provider stepped to, its model typed.
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Right);
+    press(&mut app, KeyCode::Down);
+    typed(&mut app, "claude-test");
+    let asked = press(&mut app, KeyCode::Enter);
+    let fields: Vec<(String, String)> = [
+        ("debate.max_rounds", "2"),
+        ("debate.initial_heat", "0.55"),
+        ("roles.advocate.provider", "anthropic"),
+        ("roles.advocate.model", "claude-test"),
+        ("roles.skeptic.provider", "auto"),
+        ("roles.skeptic.model", ""),
+        ("roles.judge.provider", "auto"),
+        ("roles.judge.model", ""),
+        ("debate.source", ""),
+        ("debate.format", "duel"),
+    ]
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .into();
+    assert_eq!(asked, vec![Effect::Configure(fields)]);
+    assert!(app.modal.is_none());
+
+    // The loop applied them: the start screen shows what is in force.
+    let applied =
+        ["2", "0.55", "anthropic", "claude-test", "auto", "", "auto", "", "notes/plan.md", "duel"].map(String::from);
+    app.configured(&Ok(applied));
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("2 rounds from heat 0.55"), "{text}");
+    assert!(text.contains("about the document notes/plan.md"), "{text}");
+    assert!(text.contains("Settings saved"), "{text}");
+}
+
+#[test]
+fn a_value_the_config_would_refuse_is_named_and_the_form_stays() {
+    let mut app = settings_screen();
+    press(&mut app, KeyCode::F(2));
+    clear(&mut app);
+    typed(&mut app, "0");
+    assert!(press(&mut app, KeyCode::Enter).is_empty(), "nothing is applied");
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("Rounds: `debate.max_rounds` must be a whole number from 1 to 100, got \"0\""), "{text}");
+    // A heat out of range, found on its own field.
+    press(&mut app, KeyCode::Backspace);
+    typed(&mut app, "3");
+    press(&mut app, KeyCode::Down);
+    clear(&mut app);
+    typed(&mut app, "5");
+    assert!(press(&mut app, KeyCode::Enter).is_empty());
+    assert!(matches!(&app.modal, Some(Modal::Settings(form)) if form.chosen == 1));
+    assert!(screen(&mut app, 120, 40).contains("First heat: `debate.initial_heat` must be a number from 0.3 to 1"));
+    // Esc leaves everything as it was.
+    press(&mut app, KeyCode::Esc);
+    assert!(app.modal.is_none());
+    assert!(screen(&mut app, 120, 40).contains("4 rounds from heat 0.90"));
+}
+
+#[test]
+fn settings_that_cannot_be_applied_reopen_the_form_saying_why() {
+    let mut app = settings_screen();
+    press(&mut app, KeyCode::F(2));
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Right);
+    assert_eq!(press(&mut app, KeyCode::Enter).len(), 1);
+    let why = "the provider is set to anthropic but no key is set: export ANTHROPIC_API_KEY".to_string();
+    app.configured(&Err(why));
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("no key is set: export ANTHROPIC_API_KEY"), "{text}");
+    assert!(text.contains("‹ anthropic ›"), "the form keeps what was chosen:\n{text}");
+    press(&mut app, KeyCode::Esc);
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("4 rounds from heat 0.90"), "nothing changed:\n{text}");
+}
+
+#[test]
+fn help_on_the_start_screen_names_f2() {
+    let mut app = settings_screen();
+    press(&mut app, KeyCode::F(1));
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("settings for the next debate: rounds, heat, providers"), "{text}");
+}
+
+#[test]
+fn with_a_document_set_enter_alone_debates_its_topic() {
+    let mut app = settings_screen();
+    assert!(press(&mut app, KeyCode::Enter).is_empty(), "no document: a proposition is needed");
+    let mut fields = app.settings.clone().expect("the start screen has settings");
+    fields[8] = "notes/plan.md".into();
+    app.configured(&Ok(fields));
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("about the document notes/plan.md · Enter alone debates its topic"), "{text}");
+    assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Start(String::new())]);
+}
+
+#[test]
+fn the_format_is_chosen_from_the_list_and_brings_its_rounds() {
+    let mut app = settings_screen();
+    press(&mut app, KeyCode::F(2));
+    for _ in 0..9 {
+        press(&mut app, KeyCode::Down);
+    }
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("Format") && text.contains("‹ duel ›"), "{text}");
+    // Typing does nothing to a field chosen from a list.
+    typed(&mut app, "x");
+    press(&mut app, KeyCode::Right);
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("‹ oxford ›") && text.contains("Rounds      3"), "oxford brings its 3 rounds:\n{text}");
+    let asked = press(&mut app, KeyCode::Enter);
+    let Some(Effect::Configure(fields)) = asked.first() else { panic!("{asked:?}") };
+    assert!(fields.contains(&("debate.format".to_string(), "oxford".to_string())), "{fields:?}");
+    assert!(fields.contains(&("debate.max_rounds".to_string(), "3".to_string())), "{fields:?}");
+    // Applied: the start screen names the format; back to the duel, the plain number of rounds.
+    app.configured(&Ok(["3", "0.90", "auto", "", "auto", "", "auto", "", "", "oxford"].map(String::from)));
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("next debate (oxford) has 3 rounds"), "{text}");
+    assert!(text.contains("oxford · 3 rounds from heat 0.90"), "{text}");
+    assert!(text.contains("Proposition") && text.contains("Chair") && !text.contains("Skeptic"), "{text}");
+    assert!(text.contains("  Proposition openai · gpt-4.1-mini\n"), "the longest name keeps a space: {text}");
+    assert!(text.contains("  Chair       openai · gpt-4.1-mini · a panel of 3 judges\n"), "{text}");
+    press(&mut app, KeyCode::F(2));
+    for _ in 0..9 {
+        press(&mut app, KeyCode::Down);
+    }
+    press(&mut app, KeyCode::Left);
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("‹ duel ›") && text.contains("Rounds      4"), "{text}");
+}
