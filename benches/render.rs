@@ -98,12 +98,12 @@ fn bench(c: &mut Criterion) {
     let mut app = loaded_app();
     let mut term = terminal();
     let mut retained = view::Retained::default();
-    term.draw(|f| view::render(f, &mut app, &mut retained)).expect("draw");
+    term.draw(|f| heat::tui::render(f, &mut app, &mut retained)).expect("draw");
     // Every pane drawn and diffed: nothing left as the terminal shows it.
     c.bench_function("render/full_frame_200x50_20k_words", |b| {
         b.iter(|| {
             retained.forget();
-            term.draw(|f| view::render(f, black_box(&mut app), &mut retained)).expect("draw");
+            term.draw(|f| heat::tui::render(f, black_box(&mut app), &mut retained)).expect("draw");
         });
     });
 
@@ -116,7 +116,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             sent += 1;
             app.on_event(black_box(if sent.is_multiple_of(80) { &paragraph } else { &word }));
-            term.draw(|f| view::render(f, &mut app, &mut retained)).expect("draw");
+            term.draw(|f| heat::tui::render(f, &mut app, &mut retained)).expect("draw");
         });
     });
 
@@ -136,7 +136,9 @@ fn bench(c: &mut Criterion) {
         b.iter_batched(
             || (loaded_app(), terminal()),
             |(mut app, mut term)| {
-                term.draw(|f| view::render(f, &mut app, &mut view::Retained::default())).map(|_| ()).expect("draw");
+                term.draw(|f| heat::tui::render(f, &mut app, &mut view::Retained::default()))
+                    .map(|_| ())
+                    .expect("draw");
             },
             BatchSize::LargeInput,
         );
@@ -146,11 +148,11 @@ fn bench(c: &mut Criterion) {
     let mut app = loaded(true);
     let mut term = terminal();
     let mut retained = view::Retained::default();
-    term.draw(|f| view::render(f, &mut app, &mut retained)).expect("draw");
+    term.draw(|f| heat::tui::render(f, &mut app, &mut retained)).expect("draw");
     c.bench_function("render/full_frame_200x50_6_panes_20k_words", |b| {
         b.iter(|| {
             retained.forget();
-            term.draw(|f| view::render(f, black_box(&mut app), &mut retained)).expect("draw");
+            term.draw(|f| heat::tui::render(f, black_box(&mut app), &mut retained)).expect("draw");
         });
     });
     let mut sent = 0usize;
@@ -158,7 +160,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             sent += 1;
             app.on_event(black_box(if sent.is_multiple_of(80) { &paragraph } else { &word }));
-            term.draw(|f| view::render(f, &mut app, &mut retained)).expect("draw");
+            term.draw(|f| heat::tui::render(f, &mut app, &mut retained)).expect("draw");
         });
     });
 }

@@ -105,7 +105,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         found.notices.extend(note);
         spec = super::run::spec_for(&in_force, starts)?;
         if start_screen {
-            app.settings = Some(form_fields(&in_force));
+            app.start.settings = Some(form_fields(&in_force));
             configure = Some(configurer(config, &data_dir));
         }
     } else if matches!(opening, Opening::Watch { .. }) {
@@ -115,13 +115,13 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
     }
     app.roster = found.roster;
     app.judge_prices = config.panel_judge_prices();
-    app.formats = format_choices(config);
-    app.show_stats = config.defaulted("ui.turn_stats");
+    app.start.formats = format_choices(config);
+    app.panes.show_stats = config.defaulted("ui.turn_stats");
     app.show_parity = config.defaulted("ui.length_parity");
     if found.installer.is_some() {
-        app.install = Some(InstallState::Offered);
+        app.start.install = Some(InstallState::Offered);
     }
-    app.recent = store
+    app.start.recent = store
         .list()
         .into_iter()
         .take(5)
@@ -132,7 +132,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         .collect();
     // Provider notices ("offline: SmolLM2-135M — small model, …") open the
     // status bar; a debate's own messages replace them.
-    app.notice = (!found.notices.is_empty()).then(|| found.notices.join(" · "));
+    app.status.notice = (!found.notices.is_empty()).then(|| found.notices.join(" · "));
     let export_dir = std::env::current_dir().context("could not read the current directory")?;
     let mouse = config.defaulted("ui.mouse");
     let (setup, installer) = (found.setup, found.installer);

@@ -7,27 +7,11 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 
-use super::app::{App, Tone, Until};
-use super::effect::Effect;
-use super::modal::{Modal, topic_area};
+use super::effect::BranchRequest;
+use super::form::FormStep;
+use super::form::topic_area;
 use crate::debate::state::VerdictStatus;
 use crate::debate::{DebateState, Heat, Role, vote};
-
-/// What the event loop needs to start a branch.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BranchRequest {
-    /// The stored debate branched.
-    pub from: String,
-    /// The last round shared (from 1).
-    pub round: u32,
-    pub swap_sides: bool,
-    /// The next round's heat, when the person set one.
-    pub heat: Option<Heat>,
-    /// The next round's question, instead of the judge's.
-    pub question: Option<String>,
-    /// A note the next round's prompts carry.
-    pub note: Option<String>,
-}
 
 /// The form as it is filled in.
 pub struct BranchForm {
@@ -120,66 +104,61 @@ fn voted_rounds(state: &DebateState) -> Vec<(u32, Heat)> {
         .collect()
 }
 
-impl App {
-    /// Opens the form, or says in one sentence why a branch cannot be taken.
-    pub(super) fn open_branch_form(&mut self) -> Vec<Effect> {
-        let rounds = branchable(&self.debate);
-        let why = match (&self.session, self.replay.is_some()) {
-            (None, _) => Some("No debate is shown: start one, or open one with s"),
-            (Some(id), true) if id == "demo" => Some("The demo is not stored: a branch is taken from a stored debate"),
-            _ if rounds.is_empty() => {
-                Some("No round has finished and left the debate open: a branch goes on after one")
+impl BranchForm {
+    /// The form for a branch of the shown debate (`session`, a replay's
+    /// when `replaying`; `live`: a debate runs and the branch stops it), or
+    /// one sentence saying why a branch cannot be taken.
+    pub fn open(
+        debate: &DebateState,
+        session: Option<&str>,
+        replaying: bool,
+        live: bool,
+    ) -> Result<Self, &'static str> {
+        let rounds = branchable(debate);
+        match session {
+            None => return Err("No debate is shown: start one, or open one with s"),
+            Some("demo") if replaying => return Err("The demo is not stored: a branch is taken from a stored debate"),
+            Some(_) if rounds.is_empty() => {
+                return Err("No round has finished and left the debate open: a branch goes on after one");
             }
-            _ => None,
-        };
-        if let Some(why) = why {
-            self.say_until(Tone::Info, why, Until::NextRound);
-            return Vec::new();
+            Some(_) => {}
         }
-        let from = self.session.clone().unwrap_or_default();
-        let form = BranchForm {
-            from,
+        Ok(BranchForm {
+            from: session.unwrap_or_default().to_string(),
             at: rounds.len() - 1,
             rounds,
-            swap_sides: (!self.debate.free()).then_some(false),
+            swap_sides: (!debate.free()).then_some(false),
             heat: None,
             text: topic_area("A note for the next round (optional); Ctrl-T: make it the question"),
             as_question: false,
-            stops_running: self.live() && self.replay.is_none(),
-            heat_by: match self.debate.judges() {
+            stops_running: live && !replaying,
+            heat_by: match debate.judges() {
                 0 => "the vote",
                 1 => "the judge",
                 _ => "the panel",
             },
-        };
-        self.modal = Some(Modal::Branch(Box::new(form)));
-        Vec::new()
+        })
     }
 
-    pub(super) fn branch_key(&mut self, mut form: Box<BranchForm>, key: KeyEvent) -> Vec<Effect> {
+    /// A key in the form: Enter gives the branch to start.
+    pub fn key(&mut self, key: KeyEvent) -> FormStep<BranchRequest> {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         match key.code {
-            KeyCode::Esc => return Vec::new(),
-            KeyCode::Left => form.at = form.at.saturating_sub(1),
-            KeyCode::Right => form.at = (form.at + 1).min(form.rounds.len().saturating_sub(1)),
+            KeyCode::Esc => return FormStep::Close,
+            KeyCode::Left => self.at = self.at.saturating_sub(1),
+            KeyCode::Right => self.at = (self.at + 1).min(self.rounds.len().saturating_sub(1)),
             KeyCode::Up | KeyCode::Down => {
-                let from = form.heat.unwrap_or(form.chosen().1);
-                form.heat = Some(from.step(key.code == KeyCode::Up));
+                let from = self.heat.unwrap_or(self.chosen().1);
+                self.heat = Some(from.step(key.code == KeyCode::Up));
             }
             // Free debaters argue answers of their own: there are no sides to swap.
-            KeyCode::Char('s') if ctrl => form.swap_sides = form.swap_sides.map(|swapped| !swapped),
-            KeyCode::Char('t') if ctrl => form.as_question = !form.as_question,
-            KeyCode::Enter => {
-                let request = form.request();
-                let said = format!("Branching session {} after round {}", request.from, request.round);
-                self.say_until(Tone::Info, said, Until::NextRound);
-                return vec![Effect::Branch(request)];
-            }
+            KeyCode::Char('s') if ctrl => self.swap_sides = self.swap_sides.map(|swapped| !swapped),
+            KeyCode::Char('t') if ctrl => self.as_question = !self.as_question,
+            KeyCode::Enter => return FormStep::Done(self.request()),
             _ => {
-                form.text.input(key);
+                self.text.input(key);
             }
         }
-        self.modal = Some(Modal::Branch(form));
-        Vec::new()
+        FormStep::Stay
     }
 }

@@ -9,7 +9,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 
 use super::app::Tone;
-use super::copy::Clip;
+use super::effect::Clip;
 
 /// The most encoded bytes sent: terminals refuse or cut longer OSC 52
 /// strings (xterm's default limit is about 100 kB).

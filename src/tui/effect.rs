@@ -1,7 +1,7 @@
 //! What the studio asks its event loop to do: the one way key handling,
 //! dialogs and the browser reach outside the studio's state.
 
-use crate::debate::Command;
+use crate::debate::{Command, Heat};
 
 /// What the studio asks its event loop to do.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,7 +34,7 @@ pub enum Effect {
     /// Install the offline model (offered by the start screen).
     InstallModel,
     /// Put this text on the terminal's clipboard (OSC 52).
-    Copy(super::copy::Clip),
+    Copy(Clip),
     /// Apply and remember the start screen's settings (config key, text).
     Configure(Vec<(String, String)>),
     /// Play the replay at this speed.
@@ -42,5 +42,29 @@ pub enum Effect {
     /// Skip the replay to the next round.
     ReplaySkip,
     /// Stop what runs and start a branch of a stored debate.
-    Branch(super::branch_form::BranchRequest),
+    Branch(BranchRequest),
+}
+
+/// Text to put on the clipboard, and what it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Clip {
+    pub text: String,
+    /// "the skeptic's round 2 argument"
+    pub what: String,
+}
+
+/// What the event loop needs to start a branch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BranchRequest {
+    /// The stored debate branched.
+    pub from: String,
+    /// The last round shared (from 1).
+    pub round: u32,
+    pub swap_sides: bool,
+    /// The next round's heat, when the person set one.
+    pub heat: Option<Heat>,
+    /// The next round's question, instead of the judge's.
+    pub question: Option<String>,
+    /// A note the next round's prompts carry.
+    pub note: Option<String>,
 }

@@ -1,8 +1,8 @@
-//! The status line's sentence: what it says, in which tone, and how long it
-//! stands. Each sentence goes once what it describes is over (a cancel once
-//! no turn streams, an acknowledgement once the next round starts, a
-//! retry's announcement once the answer flows again), or when a newer one
-//! replaces it.
+//! The status line: its sentence (what it says, in which tone, and how long
+//! it stands) and the standing notice under it. Each sentence goes once what
+//! it describes is over (a cancel once no turn streams, an acknowledgement
+//! once the next round starts, a retry's announcement once the answer flows
+//! again), or when a newer one replaces it.
 
 use crate::debate::state::Turn;
 use crate::debate::{DebateEvent, DebateState, Role};
@@ -58,5 +58,53 @@ impl Until {
                 _ => ended,
             },
         }
+    }
+}
+
+/// What the status line shows: the latest sentence, else the standing notice.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StatusLine {
+    pub flash: Option<Flash>,
+    /// A standing note (about the providers, a watch, the scripted demo),
+    /// shown when nothing newer is said.
+    pub notice: Option<String>,
+    /// Whether the latest event was an engine notice: notices said one
+    /// after another (a round's warnings) share the line.
+    notice_run: bool,
+}
+
+impl StatusLine {
+    /// Says something until something newer is said.
+    pub fn say(&mut self, tone: Tone, text: impl Into<String>) {
+        self.say_until(tone, text, Until::Replaced);
+    }
+
+    /// Says something for as long as `until` allows.
+    pub fn say_until(&mut self, tone: Tone, text: impl Into<String>, until: Until) {
+        self.flash = Some(Flash { text: text.into(), tone, until });
+    }
+
+    /// Before `event` is shown (folded into `state`): a sentence that has
+    /// had its say goes.
+    pub fn expire(&mut self, event: &DebateEvent, state: &DebateState) {
+        if self.flash.as_ref().is_some_and(|f| f.until.over(event, state)) {
+            self.flash = None;
+        }
+    }
+
+    /// An engine notice: it joins the one before it when they came one
+    /// after another, else it is said.
+    pub fn engine_notice(&mut self, text: String) {
+        match &mut self.flash {
+            Some(flash) if self.notice_run && flash.tone == Tone::Info => {
+                flash.text = format!("{} · {text}", flash.text);
+            }
+            _ => self.say(Tone::Info, text),
+        }
+    }
+
+    /// After `event` is shown: whether the next notice joins this one.
+    pub fn after(&mut self, event: &DebateEvent) {
+        self.notice_run = matches!(event, DebateEvent::Notice { .. });
     }
 }

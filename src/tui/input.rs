@@ -1,16 +1,21 @@
-//! Keys, paste and the mouse wheel: what each does to the studio's state and
-//! which `Effect`s (commands to the engine) it asks for. Steering a live
-//! debate is in `steer`, the start screen's keys in `start`.
+//! Keys, paste and the mouse: what each does to the studio and which
+//! `Effect`s it asks for. An open dialog's keys go to the dialog (applied in
+//! `app`), the start screen's to the start screen; the rest are actions of
+//! the key map: moving about the panes, opening dialogs, and steering a live
+//! debate (pause, inject, pin and release the heat, force a resolution,
+//! cancel the streaming turns), each said in the status line for as long as
+//! it holds.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
-use ratatui::layout::Position;
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent};
 
-use super::app::{App, Replay, Tone, Until, speed_label};
+use super::app::{App, Replay, Tone, Until, WATCH_REFUSAL, speed_label};
+use super::branch_form::BranchForm;
 use super::effect::Effect;
 use super::help::HelpView;
 use super::keymap::Action;
-use super::modal::{Confirm, Editor, EditorPurpose, Modal, Results, topic_area};
-use super::steer::is_steering;
+use super::modal::{Confirm, Editor, EditorPurpose, Modal, Results, TempEditor, topic_area};
+use super::start::StartStep;
+use super::verdict_form::VerdictForm;
 use crate::debate::Command;
 
 impl App {
@@ -23,9 +28,9 @@ impl App {
             return vec![if self.interrupts > 1 { Effect::HardQuit } else { Effect::Quit }];
         }
         if self.modal.is_some() {
-            return self.modal_key(key);
+            return self.on_modal_key(key);
         }
-        if self.start.is_some() {
+        if self.start.is_open() {
             return self.start_key(key);
         }
         if self.search_key(&key) {
@@ -39,30 +44,31 @@ impl App {
 
     pub fn on_paste(&mut self, text: &str) {
         let text = crate::sanitize::clean(text);
-        if let Some(Modal::Editor(editor)) = &mut self.modal {
-            editor.area.insert_str(&text);
-        } else if let Some(Modal::Search(query)) = &mut self.modal {
-            App::paste_into_search(query, &text);
-        } else if let Some(area) = &mut self.start {
-            // Pasted text is a proposition, wherever the keys were.
-            self.recent_chosen = None;
-            area.insert_str(&text);
+        match &mut self.modal {
+            Some(Modal::Editor(editor)) => {
+                editor.area.insert_str(&text);
+            }
+            Some(Modal::Search(query)) => super::search::paste(query, &text),
+            _ => self.start.paste(&text),
         }
     }
 
     pub fn on_mouse(&mut self, mouse: MouseEvent) {
-        let rows = 3;
-        let at = Position::new(mouse.column, mouse.row);
-        let Some(index) = self.pane_areas.iter().position(|a| a.contains(at)) else { return };
-        match mouse.kind {
-            MouseEventKind::ScrollUp => self.panes[index].scroll_up(rows),
-            MouseEventKind::ScrollDown => self.panes[index].scroll_down(rows),
-            MouseEventKind::Down(_) => {
-                self.focus = index;
-                self.focus_chosen = true;
-            }
-            _ => {}
+        self.panes.on_mouse(mouse);
+    }
+
+    /// A key on the start screen, and what it asks for.
+    fn start_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        match self.start.key(key, &self.keymap) {
+            StartStep::Effects(effects) => return effects,
+            StartStep::Help => self.modal = Some(Modal::Help(HelpView::default())),
+            StartStep::Settings => match self.start.settings_form() {
+                Ok(form) => self.modal = Some(Modal::Settings(form)),
+                Err(why) => self.say(Tone::Info, why),
+            },
+            StartStep::Warn(why) => self.say(Tone::Warn, why),
         }
+        Vec::new()
     }
 
     /// Runs an action from the keymap.
@@ -87,7 +93,7 @@ impl App {
             self.say_until(Tone::Info, text, Until::NextRound);
             return Vec::new();
         }
-        if is_steering(action) {
+        if action.steers() {
             if self.session.is_none() || self.debate.finish.is_some() {
                 let text = format!("The debate has ended; {} starts a new one", self.keymap.hint(Action::NewDebate));
                 self.say_until(Tone::Info, text, Until::NextRound);
@@ -95,7 +101,7 @@ impl App {
             }
             return self.steer(action);
         }
-        let page = self.panes[self.focus].height.saturating_sub(2).max(1);
+        let page = self.panes.focused().height.saturating_sub(2).max(1);
         match action {
             Action::NewDebate => {
                 let area = topic_area("The proposition to debate");
@@ -111,10 +117,10 @@ impl App {
                 }
             }
             Action::Help => self.modal = Some(Modal::Help(HelpView::default())),
-            Action::ToggleReasoning => self.show_reasoning = !self.show_reasoning,
+            Action::ToggleReasoning => self.panes.show_reasoning = !self.panes.show_reasoning,
             Action::TurnStats => {
-                self.show_stats = !self.show_stats;
-                let text = if self.show_stats {
+                self.panes.show_stats = !self.panes.show_stats;
+                let text = if self.panes.show_stats {
                     "Pane titles show each latest turn's time and tokens/s"
                 } else {
                     "Turn times hidden"
@@ -122,31 +128,108 @@ impl App {
                 self.say_until(Tone::Info, text, Until::NextRound);
             }
             Action::Results => self.modal = Some(Modal::Results(Results::default())),
-            Action::HumanVerdict => return self.open_verdict_form(),
-            Action::Branch => return self.open_branch_form(),
+            Action::HumanVerdict => {
+                let form = VerdictForm::open(&self.debate, self.session.is_some(), self.replay.is_some());
+                self.open_form(form.map(|form| Modal::Verdict(Box::new(form))));
+            }
+            Action::Branch => {
+                let form = BranchForm::open(&self.debate, self.session.as_deref(), self.replay.is_some(), self.live());
+                self.open_form(form.map(|form| Modal::Branch(Box::new(form))));
+            }
             Action::CitedLines => {
-                self.show_cited = !self.show_cited;
-                let text = match (self.debate.source.is_some(), self.show_cited) {
+                self.panes.show_cited = !self.panes.show_cited;
+                let text = match (self.debate.source.is_some(), self.panes.show_cited) {
                     (false, _) => "This debate has no source document: nothing is cited",
                     (true, true) => "The source lines each citation points at show under its mark",
                     (true, false) => "Cited lines hidden",
                 };
                 self.say_until(Tone::Info, text, Until::NextRound);
             }
-            Action::FocusNext => self.cycle_focus(true),
-            Action::FocusPrev => self.cycle_focus(false),
-            Action::ScrollUp => self.panes[self.focus].scroll_up(1),
-            Action::ScrollDown => self.panes[self.focus].scroll_down(1),
-            Action::PageUp => self.panes[self.focus].scroll_up(page),
-            Action::PageDown => self.panes[self.focus].scroll_down(page),
-            Action::Top => self.panes[self.focus].to_top(),
-            Action::Follow => self.panes[self.focus].follow(),
-            Action::Search => self.open_search(),
-            Action::Copy => return self.copy(),
+            Action::FocusNext => self.panes.cycle_focus(&self.debate.seats(), true),
+            Action::FocusPrev => self.panes.cycle_focus(&self.debate.seats(), false),
+            Action::ScrollUp => self.panes.focused_mut().scroll_up(1),
+            Action::ScrollDown => self.panes.focused_mut().scroll_down(1),
+            Action::PageUp => self.panes.focused_mut().scroll_up(page),
+            Action::PageDown => self.panes.focused_mut().scroll_down(page),
+            Action::Top => self.panes.focused_mut().to_top(),
+            Action::Follow => self.panes.focused_mut().follow(),
+            Action::Search => self.modal = Some(Modal::Search(String::new())),
+            Action::Copy => match super::copy::focused(&self.debate, &self.panes) {
+                Ok(clip) => return vec![Effect::Copy(clip)],
+                Err(why) => self.say_until(Tone::Info, why, Until::NextRound),
+            },
             // Handled above.
             _ => {}
         }
         Vec::new()
+    }
+
+    /// Opens a dialog, or says in one sentence why it cannot open.
+    fn open_form(&mut self, form: Result<Modal, &'static str>) {
+        match form {
+            Ok(modal) => self.modal = Some(modal),
+            Err(why) => self.say_until(Tone::Info, why, Until::NextRound),
+        }
+    }
+
+    /// Runs a steering action on the live debate.
+    fn steer(&mut self, action: Action) -> Vec<Effect> {
+        match action {
+            Action::TogglePause => {
+                let pause = !self.paused();
+                self.pause_requested = Some(pause);
+                if pause {
+                    let text =
+                        format!("Paused: {}{} resumes", self.pause_note(), self.keymap.hint(Action::TogglePause));
+                    self.say_until(Tone::Info, text, Until::Resumed);
+                    return vec![Effect::Send(Command::Pause)];
+                }
+                self.say_until(Tone::Info, "Resumed", Until::NextRound);
+                return vec![Effect::Send(Command::Resume)];
+            }
+            Action::Inject => {
+                let area = topic_area("A topic or question for the next round");
+                self.modal = Some(Modal::Editor(Box::new(Editor { purpose: EditorPurpose::Inject, area })));
+            }
+            Action::Temperature => {
+                let value = self.debate.effective_heat();
+                self.modal = Some(Modal::Temperature(TempEditor { value, typed: None, error: None }));
+            }
+            Action::ReleaseTemperature => {
+                if self.debate.pinned_heat.is_none() {
+                    self.say_until(Tone::Info, "The heat is not pinned; the judge already sets it", Until::NextRound);
+                    return Vec::new();
+                }
+                let text = "Heat released: the judge sets it again from the next round";
+                self.say_until(Tone::Info, text, Until::NextRound);
+                return vec![Effect::Send(Command::ReleaseTemperature)];
+            }
+            Action::ForceResolution => self.modal = Some(Modal::Confirm(Confirm::Force)),
+            Action::CancelTurn => {
+                if !self.streaming() {
+                    self.say_until(Tone::Info, "Nothing is streaming", Until::NextRound);
+                    return Vec::new();
+                }
+                self.say_until(Tone::Info, "Cancelling the streaming turns; their text so far stands", Until::Settled);
+                return vec![Effect::Send(Command::CancelTurn)];
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// What a pause does to the turns under way (asked once it is
+    /// requested): a server's answer finishes in the background, the
+    /// offline model stops where it is. Empty when none is under way.
+    fn pause_note(&self) -> &'static str {
+        let seats = self.seats();
+        if seats.iter().any(|&r| self.finishing(r)) {
+            "the running turns finish in the background and show when you resume · "
+        } else if seats.iter().any(|&r| self.turn_open(r)) && self.debate.finish.is_none() {
+            "the offline model stops where it is and goes on from there · "
+        } else {
+            ""
+        }
     }
 
     /// What an action means in a replay, where it differs from a live
@@ -176,7 +259,7 @@ impl App {
                 Some(Vec::new())
             }
             Action::NextRound => Some(vec![Effect::ReplaySkip]),
-            _ if is_steering(action) => {
+            _ if action.steers() => {
                 self.say_until(Tone::Info, "This is a replay: steering works in a live debate", Until::NextRound);
                 Some(Vec::new())
             }
@@ -191,7 +274,7 @@ impl App {
     fn watch_act(&mut self, action: Action) -> Option<Vec<Effect>> {
         match action {
             Action::Quit => Some(vec![Effect::Quit]),
-            _ if is_steering(action) || watch_refuses(action) => {
+            _ if action.steers() || watch_refuses(action) => {
                 self.say_until(Tone::Info, WATCH_REFUSAL, Until::NextRound);
                 Some(Vec::new())
             }
@@ -216,126 +299,60 @@ impl App {
         vec![Effect::ReplaySpeed(speed)]
     }
 
-    fn modal_key(&mut self, key: KeyEvent) -> Vec<Effect> {
-        let Some(modal) = self.modal.take() else { return Vec::new() };
-        match modal {
-            Modal::Help(mut help) => {
-                if help.key(&key, &self.keymap) {
-                    self.modal = Some(Modal::Help(help));
-                }
-                Vec::new()
-            }
-            Modal::Sessions(mut browser) => match browser.key(key) {
-                None => Vec::new(),
-                Some(mut effects) => {
-                    if let Some(open) = effects.iter().position(|e| matches!(e, Effect::Open(_))) {
-                        return self.ask_before_replacing(effects.swap_remove(open));
-                    }
-                    self.modal = Some(Modal::Sessions(browser));
-                    effects
-                }
-            },
-            Modal::Confirm(what) => match key.code {
-                KeyCode::Char('y' | 'Y') | KeyCode::Enter => match what {
-                    Confirm::Force => {
-                        let text = "Resolution forced: the judge writes its final synthesis";
-                        self.say_until(Tone::Info, text, Until::NextRound);
-                        vec![Effect::Send(Command::ForceResolution)]
-                    }
-                    Confirm::Quit => vec![Effect::Quit],
-                    Confirm::Replace(next) => vec![*next],
-                },
-                KeyCode::Char('n' | 'N') | KeyCode::Esc => Vec::new(),
-                _ => {
-                    self.modal = Some(Modal::Confirm(what));
-                    Vec::new()
-                }
-            },
-            Modal::Editor(editor) => self.editor_key(editor, key),
-            Modal::Temperature(temp) => self.temperature_key(temp, key),
-            Modal::Search(query) => self.search_prompt_key(query, key),
-            Modal::Settings(form) => self.settings_key(form, key),
-            Modal::Results(results) => self.results_key(results, key),
-            Modal::Verdict(form) => self.verdict_key(form, key),
-            Modal::Branch(form) => self.branch_key(form, key),
+    /// Looks for `query` from the focused pane's view on, and says which
+    /// match shows; an empty query leaves any search as it was.
+    pub(super) fn find(&mut self, query: &str) {
+        if query.is_empty() {
+            return;
+        }
+        let seats = self.seats();
+        match self.panes.find(&seats, query) {
+            Some(found) => self.say_found(found),
+            None => self.say_until(Tone::Warn, format!("No match for \"{query}\""), Until::NextRound),
         }
     }
 
-    /// The results view: `w` writes the report, `a` asks for the summary,
-    /// Esc, Enter and its own key close it; any other key closes it and does
-    /// what it does.
-    fn results_key(&mut self, results: Results, key: KeyEvent) -> Vec<Effect> {
+    /// Says which match of the search shows.
+    pub(super) fn say_found(&mut self, found: super::panes::Found) {
+        let Some(search) = &self.panes.search else { return };
+        let who = self.debate.label(found.role);
+        let text = format!(
+            "\"{}\": match {} of {} ({who}) · n next · N previous · Esc clears",
+            search.query, found.n, found.of
+        );
+        self.say(Tone::Info, text);
+    }
+
+    /// Whether a key steps through the matches or ends the search: `n`,
+    /// `N` and Esc while a search is on.
+    fn search_key(&mut self, key: &KeyEvent) -> bool {
+        if self.panes.search.is_none() || key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) {
+            return false;
+        }
         match key.code {
-            KeyCode::Char('w') => {
-                self.modal = Some(Modal::Results(results));
-                vec![Effect::Report]
-            }
-            KeyCode::Char('a') if self.watching() => {
-                self.modal = Some(Modal::Results(results));
-                self.say_until(Tone::Info, WATCH_REFUSAL, Until::NextRound);
-                Vec::new()
-            }
-            KeyCode::Char('a') => {
-                let asked = results.summary_draft.is_none();
-                self.modal = Some(Modal::Results(results));
-                if asked { vec![Effect::Summarize] } else { Vec::new() }
-            }
-            KeyCode::Esc | KeyCode::Enter => Vec::new(),
-            _ => match self.keymap.action(&key) {
-                Some(Action::Results) | None => Vec::new(),
-                Some(action) => self.act(action),
-            },
-        }
-    }
-
-    fn editor_key(&mut self, mut editor: Box<Editor>, key: KeyEvent) -> Vec<Effect> {
-        match editor_key(&key) {
-            EditorKey::Cancel => Vec::new(),
-            EditorKey::Newline => {
-                editor.area.insert_newline();
-                self.modal = Some(Modal::Editor(editor));
-                Vec::new()
-            }
-            EditorKey::Edit => {
-                editor.area.input(key);
-                self.modal = Some(Modal::Editor(editor));
-                Vec::new()
-            }
-            EditorKey::Submit => {
-                let text = editor.area.lines().join("\n").trim().to_string();
-                if text.is_empty() {
-                    let what = match editor.purpose {
-                        EditorPurpose::Inject => "Type the topic to inject first, or Esc to cancel",
-                        EditorPurpose::NewTopic => "Type the proposition to debate first, or Esc to cancel",
-                    };
-                    self.say(Tone::Warn, what);
-                    self.modal = Some(Modal::Editor(editor));
-                    return Vec::new();
-                }
-                match editor.purpose {
-                    EditorPurpose::Inject => self.inject(text),
-                    EditorPurpose::NewTopic => self.ask_before_replacing(Effect::Start(text)),
+            KeyCode::Char(c @ ('n' | 'N')) => {
+                let seats = self.seats();
+                if let Some(found) = self.panes.step_search(&seats, c == 'n') {
+                    self.say_found(found);
+                } else {
+                    let query = self.panes.search.as_ref().map(|s| s.query.clone()).unwrap_or_default();
+                    self.say_until(Tone::Warn, format!("No match for \"{query}\" any more"), Until::NextRound);
                 }
             }
+            KeyCode::Esc => self.clear_search(),
+            _ => return false,
         }
+        true
     }
 
-    /// Starting or opening another debate (`next`) stops the running one:
-    /// ask first, as quitting does.
-    fn ask_before_replacing(&mut self, next: Effect) -> Vec<Effect> {
-        if self.live() && self.replay.is_none() {
-            self.modal = Some(Modal::Confirm(Confirm::Replace(Box::new(next))));
-            return Vec::new();
+    /// Ends the search, and what the status line said of it.
+    fn clear_search(&mut self) {
+        let Some(search) = self.panes.search.take() else { return };
+        if self.status.flash.as_ref().is_some_and(|f| f.text.starts_with(&format!("\"{}\":", search.query))) {
+            self.status.flash = None;
         }
-        vec![next]
     }
 }
-
-/// Where a watched debate is steered.
-pub const STEERED_ELSEWHERE: &str = "steering happens on the operator's screen";
-
-/// What a watch says when asked to steer: one line, for a projector.
-const WATCH_REFUSAL: &str = "This is a watch (read-only): steering happens on the operator's screen";
 
 /// Besides steering, what a watch does not do: start, open or add to a
 /// debate, or change a playback's pace.
@@ -350,23 +367,4 @@ fn watch_refuses(action: Action) -> bool {
             | Action::Slower
             | Action::NextRound
     )
-}
-
-pub(super) enum EditorKey {
-    Submit,
-    Cancel,
-    Newline,
-    Edit,
-}
-
-/// Enter or Ctrl-S sends, Alt/Shift-Enter breaks the line, Esc cancels.
-pub(super) fn editor_key(key: &KeyEvent) -> EditorKey {
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    match key.code {
-        KeyCode::Esc => EditorKey::Cancel,
-        KeyCode::Enter if key.modifiers.intersects(KeyModifiers::ALT | KeyModifiers::SHIFT) => EditorKey::Newline,
-        KeyCode::Enter => EditorKey::Submit,
-        KeyCode::Char('s') if ctrl => EditorKey::Submit,
-        _ => EditorKey::Edit,
-    }
 }

@@ -41,6 +41,20 @@ pub enum Action {
 }
 
 impl Action {
+    /// Whether it steers a running debate (and does nothing in a replay or
+    /// once the debate ended).
+    pub fn steers(self) -> bool {
+        matches!(
+            self,
+            Action::TogglePause
+                | Action::Inject
+                | Action::Temperature
+                | Action::ReleaseTemperature
+                | Action::ForceResolution
+                | Action::CancelTurn
+        )
+    }
+
     /// Every action with its config name, default keys and help text, in
     /// the order the help overlay lists them.
     pub const TABLE: [(Action, &'static str, &'static str, &'static str); 30] = [

@@ -1,11 +1,13 @@
 //! The dialogs that open over the studio (help, the session browser, a
-//! question, an editor, the heat dialog, search, settings, the results) and the
-//! editors they hold.
+//! question, an editor, the heat dialog, search, settings, the results, the
+//! person's verdict, a branch) and the small ones' keys. A dialog changes
+//! only itself; what it asks of the studio (a `FormStep`), `App` applies.
 
-use ratatui::style::{Modifier, Style};
+use crossterm::event::{KeyCode, KeyEvent};
 use ratatui_textarea::TextArea;
 
 use super::effect::Effect;
+pub use super::form::{EditorKey, FormStep, editor_key, topic_area};
 use crate::debate::Heat;
 
 /// A dialog over the panes.
@@ -55,6 +57,34 @@ pub struct Editor {
     pub area: TextArea<'static>,
 }
 
+impl Editor {
+    /// A key in the editor: Enter (or Ctrl-S) gives the text, which must
+    /// not be empty.
+    pub fn key(&mut self, key: KeyEvent) -> FormStep<String> {
+        match editor_key(&key) {
+            EditorKey::Cancel => FormStep::Close,
+            EditorKey::Newline => {
+                self.area.insert_newline();
+                FormStep::Stay
+            }
+            EditorKey::Edit => {
+                self.area.input(key);
+                FormStep::Stay
+            }
+            EditorKey::Submit => {
+                let text = self.area.lines().join("\n").trim().to_string();
+                if !text.is_empty() {
+                    return FormStep::Done(text);
+                }
+                FormStep::Refuse(match self.purpose {
+                    EditorPurpose::Inject => "Type the topic to inject first, or Esc to cancel",
+                    EditorPurpose::NewTopic => "Type the proposition to debate first, or Esc to cancel",
+                })
+            }
+        }
+    }
+}
+
 /// The heat being chosen: arrows step it, digits type it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TempEditor {
@@ -63,11 +93,54 @@ pub struct TempEditor {
     pub error: Option<String>,
 }
 
-/// A multi-line editor for a topic.
-pub fn topic_area(placeholder: &str) -> TextArea<'static> {
-    let mut area = TextArea::default();
-    area.set_placeholder_text(placeholder);
-    area.set_cursor_line_style(Style::new());
-    area.set_placeholder_style(Style::new().add_modifier(Modifier::DIM));
-    area
+impl TempEditor {
+    /// A key in the pin-heat dialog: Enter gives the heat to pin, or says
+    /// in the dialog why what was typed cannot be pinned.
+    pub fn key(&mut self, key: KeyEvent) -> FormStep<Heat> {
+        self.error = None;
+        match key.code {
+            KeyCode::Esc => return FormStep::Close,
+            KeyCode::Up | KeyCode::Right | KeyCode::Char('k') => self.step(true),
+            KeyCode::Down | KeyCode::Left | KeyCode::Char('j') => self.step(false),
+            // Every other character is part of what is typed, so `-1` reads as minus one and
+            // `abc` as text: either is refused with the range, never taken for something else.
+            KeyCode::Char(c) if !c.is_control() => self.typed.get_or_insert_with(String::new).push(c),
+            KeyCode::Backspace => {
+                if let Some(typed) = &mut self.typed {
+                    typed.pop();
+                }
+            }
+            KeyCode::Enter => match self.chosen() {
+                Ok(heat) => return FormStep::Done(heat),
+                Err(e) => self.error = Some(e),
+            },
+            _ => {}
+        }
+        FormStep::Stay
+    }
+
+    /// One step up or down from what is chosen, on the heat's grid.
+    fn step(&mut self, up: bool) {
+        self.value = self.chosen().unwrap_or(self.value).step(up);
+        self.typed = None;
+    }
+
+    /// The heat to pin: what was typed, else the stepped value; or why
+    /// what was typed cannot be pinned.
+    pub fn chosen(&self) -> Result<Heat, String> {
+        let range = format!("type {:.2} to {:.2}", Heat::MIN, Heat::MAX);
+        let value = match self.typed.as_deref().filter(|t| !t.is_empty()) {
+            Some(typed) => typed
+                .trim()
+                .parse::<f32>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| format!("{typed:?} is not a number: {range}"))?,
+            None => self.value.get(),
+        };
+        if !(Heat::MIN.get()..=Heat::MAX.get()).contains(&value) {
+            return Err(format!("{value} is out of range: {range}"));
+        }
+        Ok(Heat::new(value))
+    }
 }

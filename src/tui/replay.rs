@@ -16,6 +16,46 @@ use crate::store::log::Record;
 /// retry's backoff) are cut to this.
 const LONGEST_GAP: Duration = Duration::from_secs(2);
 
+/// Where a replay stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replay {
+    Playing,
+    Paused,
+    /// Every recorded event has been shown.
+    Ended,
+}
+
+/// A replay's place in its recording: the events shown so far, the speed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplayClock {
+    pub timeline: Timeline,
+    pub played: usize,
+    pub speed: f64,
+}
+
+impl ReplayClock {
+    /// "round 2 of 3 · 0:41 / 1:05"
+    pub fn describe(&self) -> String {
+        let (round, rounds) = self.timeline.round(self.played);
+        let (at, total) = self.timeline.position(self.played);
+        format!("round {} of {rounds} · {} / {}", round.max(1).min(rounds), clock(at), clock(total))
+    }
+}
+
+/// Milliseconds as m:ss (h:mm:ss from an hour).
+fn clock(ms: u64) -> String {
+    let secs = ms / 1000;
+    match secs / 3600 {
+        0 => format!("{}:{:02}", secs / 60, secs % 60),
+        hours => format!("{hours}:{:02}:{:02}", secs / 60 % 60, secs % 60),
+    }
+}
+
+/// "2×", "0.5×"
+pub fn speed_label(speed: f64) -> String {
+    format!("{speed}×")
+}
+
 /// The speeds `+` and `-` step through.
 pub const SPEEDS: [f64; 5] = [0.5, 1.0, 2.0, 4.0, 8.0];
 

@@ -10,10 +10,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use futures::future::LocalBoxFuture;
 use tokio::sync::mpsc;
 
-use super::app::{App, RosterEntry, Tone, Until};
-use super::effect::Effect;
+use super::form::FormStep;
 use super::install::Installer;
-use super::modal::Modal;
+use super::roster::RosterEntry;
 use crate::config::keys::PROVIDERS;
 use crate::config::studio::{FIELDS, KEYS, check};
 use crate::debate::engine::{DebateSpec, EngineSetup};
@@ -144,6 +143,39 @@ impl SettingsForm {
         self
     }
 
+    /// A key in the form: Enter gives the settings, once every field reads
+    /// as the config reads it (else the form says which field is wrong).
+    pub fn key(&mut self, key: KeyEvent) -> FormStep<Vec<(String, String)>> {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let field = self.chosen;
+        let before = self.fields.clone();
+        match key.code {
+            KeyCode::Esc => return FormStep::Close,
+            KeyCode::Enter => match self.checked() {
+                Ok(fields) => return FormStep::Done(fields),
+                Err((at, why)) => {
+                    self.chosen = at;
+                    self.error = Some((Some(at), why));
+                }
+            },
+            KeyCode::Up | KeyCode::BackTab => self.chosen = field.checked_sub(1).unwrap_or(KEYS.len() - 1),
+            KeyCode::Down | KeyCode::Tab => self.chosen = (field + 1) % KEYS.len(),
+            KeyCode::Left | KeyCode::Right if self.is_choice(field) => self.cycle(key.code == KeyCode::Right),
+            KeyCode::Char(' ') if self.is_choice(field) => self.cycle(true),
+            KeyCode::Backspace if !self.is_choice(field) => {
+                self.fields[field].pop();
+            }
+            KeyCode::Char('u') if ctrl && !self.is_choice(field) => self.fields[field].clear(),
+            KeyCode::Char(c) if !ctrl && !self.is_choice(field) => self.fields[field].push(c),
+            _ => {}
+        }
+        // What was wrong goes once something is changed.
+        if self.fields != before {
+            self.error = None;
+        }
+        FormStep::Stay
+    }
+
     /// A field chosen from a list (a provider, the format) rather than typed.
     pub fn is_choice(&self, field: usize) -> bool {
         is_provider(field) || (field == FORMAT_FIELD && !self.formats.formats.is_empty())
@@ -182,89 +214,6 @@ impl SettingsForm {
             // A format brings its own rounds; one without them has the plain number.
             let own = self.formats.formats.get(next).and_then(|f| f.rounds);
             self.fields[0] = own.map_or_else(|| self.formats.plain_rounds.clone(), |n| n.to_string());
-        }
-    }
-}
-
-impl App {
-    /// F2 on the start screen: the settings form, when this studio has one.
-    pub(super) fn open_settings(&mut self) {
-        if self.install.as_ref().is_some_and(|i| !i.can_start()) {
-            self.say(Tone::Info, "The settings can change once the install has finished");
-            return;
-        }
-        match &self.settings {
-            Some(fields) => {
-                let form = SettingsForm::new(fields.clone()).with_formats(self.formats.clone());
-                self.modal = Some(Modal::Settings(form));
-            }
-            None => self.say(Tone::Info, "This studio has no settings to change"),
-        }
-    }
-
-    /// A key while the settings form is open.
-    pub(super) fn settings_key(&mut self, mut form: SettingsForm, key: KeyEvent) -> Vec<Effect> {
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        let field = form.chosen;
-        let before = form.fields.clone();
-        match key.code {
-            KeyCode::Esc => return Vec::new(),
-            KeyCode::Enter => match form.checked() {
-                Ok(fields) => {
-                    self.configuring = Some(form);
-                    self.say_until(Tone::Info, "Applying the settings…", Until::NextRound);
-                    return vec![Effect::Configure(fields)];
-                }
-                Err((at, why)) => {
-                    form.chosen = at;
-                    form.error = Some((Some(at), why));
-                }
-            },
-            KeyCode::Up | KeyCode::BackTab => form.chosen = field.checked_sub(1).unwrap_or(KEYS.len() - 1),
-            KeyCode::Down | KeyCode::Tab => form.chosen = (field + 1) % KEYS.len(),
-            KeyCode::Left | KeyCode::Right if form.is_choice(field) => form.cycle(key.code == KeyCode::Right),
-            KeyCode::Char(' ') if form.is_choice(field) => form.cycle(true),
-            KeyCode::Backspace if !form.is_choice(field) => {
-                form.fields[field].pop();
-            }
-            KeyCode::Char('u') if ctrl && !form.is_choice(field) => form.fields[field].clear(),
-            KeyCode::Char(c) if !ctrl && !form.is_choice(field) => form.fields[field].push(c),
-            _ => {}
-        }
-        // What was wrong goes once something is changed.
-        if form.fields != before {
-            form.error = None;
-        }
-        self.modal = Some(Modal::Settings(form));
-        Vec::new()
-    }
-
-    /// The loop applied the settings (or could not): the start screen
-    /// shows the new ones, or the form comes back saying why.
-    pub fn configured(&mut self, result: &Result<[String; FIELDS], String>) {
-        let form = self.configuring.take();
-        match result {
-            Ok(fields) => {
-                self.settings = Some(fields.clone());
-                let rounds = if fields[0] == "1" { "1 round".to_string() } else { format!("{} rounds", fields[0]) };
-                let format = &fields[FORMAT_FIELD];
-                let kind = if format.is_empty() || format == crate::debate::format::DUEL {
-                    String::new()
-                } else {
-                    format!(" ({format})")
-                };
-                let text = format!(
-                    "Settings saved and remembered: the next debate{kind} has {rounds} from heat {}",
-                    fields[1]
-                );
-                self.say_until(Tone::Good, text, Until::NextRound);
-            }
-            Err(why) => {
-                let mut form = form.unwrap_or_else(|| SettingsForm::new(self.settings.clone().unwrap_or_default()));
-                form.error = Some((None, why.clone()));
-                self.modal = Some(Modal::Settings(form));
-                self.flash = None;
-            }
         }
     }
 }

@@ -8,11 +8,9 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 
-use super::app::{App, Tone, Until};
-use super::effect::Effect;
-use super::modal::{Modal, topic_area};
-use crate::debate::state::HumanVerdict;
-use crate::debate::{Command, DebateEvent, DebateState, Role};
+use super::form::FormStep;
+use super::form::topic_area;
+use crate::debate::{DebateState, Role};
 
 /// The choices for who is ahead between two sides, left to right.
 pub const AHEAD: [Option<Role>; 3] = [Some(Role::Advocate), None, Some(Role::Skeptic)];
@@ -59,66 +57,53 @@ impl VerdictForm {
     }
 }
 
-impl App {
-    /// Opens the form, where a verdict can be recorded.
-    pub(super) fn open_verdict_form(&mut self) -> Vec<Effect> {
-        let why = if self.replay.is_some() {
-            Some("This is a replay: a verdict is given in a live or stored debate")
-        } else if self.session.is_none() {
-            Some("No debate is shown: start one, or open one with s")
-        } else {
-            None
-        };
-        if let Some(why) = why {
-            self.say_until(Tone::Info, why, Until::NextRound);
-            return Vec::new();
+/// A verdict given in the form, for the studio to record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Given {
+    pub ahead: Option<Role>,
+    pub confidence: u8,
+    pub note: String,
+    /// It ends the debate.
+    pub ends: bool,
+    /// The debate still ran when the form opened.
+    pub live: bool,
+}
+
+impl VerdictForm {
+    /// The form for the shown debate, or one sentence saying why a verdict
+    /// cannot be given (a replay, or no debate shown).
+    pub fn open(debate: &DebateState, shown: bool, replaying: bool) -> Result<Self, &'static str> {
+        if replaying {
+            return Err("This is a replay: a verdict is given in a live or stored debate");
         }
-        let live = self.debate.finish.is_none();
-        self.modal = Some(Modal::Verdict(Box::new(VerdictForm::new(live, ahead_choices(&self.debate)))));
-        Vec::new()
+        if !shown {
+            return Err("No debate is shown: start one, or open one with s");
+        }
+        Ok(VerdictForm::new(debate.finish.is_none(), ahead_choices(debate)))
     }
 
-    pub(super) fn verdict_key(&mut self, mut form: Box<VerdictForm>, key: KeyEvent) -> Vec<Effect> {
+    /// A key in the form: Enter gives the verdict.
+    pub fn key(&mut self, key: KeyEvent) -> FormStep<Given> {
         match key.code {
-            KeyCode::Esc => return Vec::new(),
-            KeyCode::Left => form.ahead = form.ahead.saturating_sub(1),
-            KeyCode::Right => form.ahead = (form.ahead + 1).min(form.choices.len().saturating_sub(1)),
-            KeyCode::Up => form.confidence = (form.confidence + 5).min(100),
-            KeyCode::Down => form.confidence = form.confidence.saturating_sub(5),
-            KeyCode::Char('e') if key.modifiers.contains(KeyModifiers::CONTROL) => form.ends = form.live && !form.ends,
-            KeyCode::Enter => return self.record_verdict(&form),
+            KeyCode::Esc => return FormStep::Close,
+            KeyCode::Left => self.ahead = self.ahead.saturating_sub(1),
+            KeyCode::Right => self.ahead = (self.ahead + 1).min(self.choices.len().saturating_sub(1)),
+            KeyCode::Up => self.confidence = (self.confidence + 5).min(100),
+            KeyCode::Down => self.confidence = self.confidence.saturating_sub(5),
+            KeyCode::Char('e') if key.modifiers.contains(KeyModifiers::CONTROL) => self.ends = self.live && !self.ends,
+            KeyCode::Enter => {
+                return FormStep::Done(Given {
+                    ahead: self.choices.get(self.ahead).copied().flatten(),
+                    confidence: self.confidence,
+                    note: self.note.lines().join(" ").trim().to_string(),
+                    ends: self.ends,
+                    live: self.live,
+                });
+            }
             _ => {
-                form.note.input(key);
+                self.note.input(key);
             }
         }
-        self.modal = Some(Modal::Verdict(form));
-        Vec::new()
-    }
-
-    /// A live debate's engine records it (and ends the debate when asked);
-    /// an ended one's is recorded by the studio.
-    fn record_verdict(&mut self, form: &VerdictForm) -> Vec<Effect> {
-        let ahead = form.choices.get(form.ahead).copied().flatten();
-        let note = form.note.lines().join(" ").trim().to_string();
-        let round = self.debate.rounds.last().map_or(0, |r| r.number);
-        let given =
-            HumanVerdict { round: round + 1, ahead, confidence: form.confidence, note: note.clone(), ends: form.ends };
-        let said = format!("Your verdict: {}", given.describe(&self.debate));
-        if form.live && self.debate.finish.is_none() {
-            let then = match (form.ends, self.debate.judges()) {
-                (false, _) => "",
-                (true, 0) => "; the vote after this round decides",
-                (true, _) => "; the judge now writes the final synthesis",
-            };
-            self.say_until(Tone::Good, format!("{said}{then}"), Until::NextRound);
-            return vec![Effect::Send(Command::HumanVerdict {
-                ahead,
-                confidence: form.confidence,
-                note,
-                ends: form.ends,
-            })];
-        }
-        self.say_until(Tone::Good, said, Until::NextRound);
-        vec![Effect::Record(DebateEvent::HumanVerdict { round, ahead, confidence: form.confidence, note, ends: false })]
+        FormStep::Stay
     }
 }

@@ -9,7 +9,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use heat::debate::{DebateEvent, Role};
 use heat::tui::App;
 use heat::tui::theme::Theme;
-use heat::tui::view::{self, Retained};
+use heat::tui::view::Retained;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::{Buffer, CellDiffOption};
@@ -18,7 +18,7 @@ use studio_support::*;
 /// What the screen shows after one more frame on `terminal`, and whether
 /// that frame left any cell to what the terminal already showed.
 fn frame(terminal: &mut Terminal<TestBackend>, retained: &mut Retained, app: &mut App) -> (Buffer, bool) {
-    let done = terminal.draw(|f| view::render(f, app, retained)).expect("draw");
+    let done = terminal.draw(|f| heat::tui::render(f, app, retained)).expect("draw");
     let kept = done.buffer.content.iter().any(|c| c.diff_option == CellDiffOption::Skip);
     (terminal.backend().buffer().clone(), kept)
 }
@@ -27,7 +27,7 @@ fn frame(terminal: &mut Terminal<TestBackend>, retained: &mut Retained, app: &mu
 fn fresh(app: &mut App, width: u16, height: u16) -> Buffer {
     // The reference draw has its own record of what it showed.
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-    terminal.draw(|f| view::render(f, app, &mut Retained::default())).expect("draw");
+    terminal.draw(|f| heat::tui::render(f, app, &mut Retained::default())).expect("draw");
     terminal.backend().buffer().clone()
 }
 
@@ -86,7 +86,7 @@ fn frames_match_fresh_draws(theme: &str) {
     for i in 0..120 {
         token(&mut app, Role::Advocate, if i % 25 == 24 { ".\n\nNext" } else { " argument" });
         if i == 60 {
-            app.focus = 0;
+            app.panes.focus = 0;
             for _ in 0..5 {
                 press(&mut app, KeyCode::Up);
             }

@@ -249,11 +249,11 @@ fn start_screen_needs_a_topic() {
 fn focus_and_scroll_keys_move_the_view() {
     let mut app = mid_stream();
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.focus, 1);
+    assert_eq!(app.panes.focus, 1);
     press(&mut app, KeyCode::BackTab);
     press(&mut app, KeyCode::BackTab);
-    assert_eq!(app.focus, 2);
-    app.focus = 0;
+    assert_eq!(app.panes.focus, 2);
+    app.panes.focus = 0;
     screen(&mut app, 80, 12);
     press(&mut app, KeyCode::Up);
     assert!(!app.panes[0].scroll.follow, "scrolling up stops following");
@@ -276,11 +276,11 @@ fn ctrl_o_installs_the_offline_model_only_while_it_is_offered() {
     let ctrl_o = KeyEvent::new(KeyCode::Char('o'), KeyModifiers::CONTROL);
     let mut app = start_screen();
     assert!(app.on_key(ctrl_o).is_empty(), "nothing to install: Ctrl-O does nothing");
-    app.install = Some(InstallState::Offered);
+    app.start.install = Some(InstallState::Offered);
     assert_eq!(app.on_key(ctrl_o), vec![Effect::InstallModel]);
-    app.install = Some(InstallState::Running(Progress::new("downloading", 1, Some(2))));
+    app.start.install = Some(InstallState::Running(Progress::new("downloading", 1, Some(2))));
     assert!(app.on_key(ctrl_o).is_empty(), "one install at a time");
-    app.install = Some(InstallState::Failed("the package index is unreachable".into()));
+    app.start.install = Some(InstallState::Failed("the package index is unreachable".into()));
     assert_eq!(app.on_key(ctrl_o), vec![Effect::InstallModel], "a failed install can be tried again");
     // Enter with a proposition still asks to start; the loop installs first.
     typed(&mut app, "Trains beat planes");
@@ -378,13 +378,13 @@ fn help_in_a_replay_leaves_out_what_only_a_live_debate_does() {
 fn the_start_screen_tab_moves_to_the_recent_debates_and_enter_opens_one() {
     let mut app = start_screen();
     assert!(press(&mut app, KeyCode::Tab).is_empty());
-    assert_eq!(app.recent_chosen, Some(0), "Tab moves to the recent debates");
+    assert_eq!(app.start.recent_chosen, Some(0), "Tab moves to the recent debates");
     assert!(screen(&mut app, 80, 24).contains("Enter open"), "the footer says how to open one");
     press(&mut app, KeyCode::Down);
     assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Open("20261119-090000-cd34".into())]);
     press(&mut app, KeyCode::Up);
     press(&mut app, KeyCode::Up);
-    assert_eq!(app.recent_chosen, None, "↑ past the first goes back to the proposition");
+    assert_eq!(app.start.recent_chosen, None, "↑ past the first goes back to the proposition");
     typed(&mut app, "Cats");
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::BackTab);
@@ -392,9 +392,9 @@ fn the_start_screen_tab_moves_to_the_recent_debates_and_enter_opens_one() {
     assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Start("Cats win".into())], "Tab typed nothing");
     // ↓ on the proposition's last line goes on to the list; typing there goes back.
     press(&mut app, KeyCode::Down);
-    assert_eq!(app.recent_chosen, Some(0));
+    assert_eq!(app.start.recent_chosen, Some(0));
     typed(&mut app, "!");
-    assert_eq!(app.recent_chosen, None);
+    assert_eq!(app.start.recent_chosen, None);
     assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Start("Cats win!".into())]);
     assert!(screen(&mut app, 80, 24).contains("Tab recent debates"), "the footer offers the list");
 }
@@ -492,14 +492,14 @@ fn v_gives_the_persons_verdict_and_can_end_the_debate() {
     };
     assert_eq!(effects, vec![Effect::Record(event.clone())]);
     app.on_event(&event);
-    app.focus = 2;
+    app.panes.focus = 2;
     assert!(screen(&mut app, 120, 40).contains("You, round 1: skeptic ahead, 50% sure"));
 }
 
 #[test]
 fn b_branches_after_a_finished_round_with_the_changes_chosen() {
     use heat::debate::{Role, TurnPurpose, Verdict};
-    use heat::tui::branch_form::BranchRequest;
+    use heat::tui::effect::BranchRequest;
     let mut app = mid_stream();
     assert!(press(&mut app, KeyCode::Char('b')).is_empty());
     assert!(app.modal.is_none(), "no round has finished");

@@ -105,7 +105,7 @@ fn ruled_twice() -> App {
 /// The screen's cells at `width`×`height`, for their colours.
 fn cells(app: &mut App, width: u16, height: u16) -> ratatui::buffer::Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|frame| heat::tui::view::render(frame, app, &mut heat::tui::view::Retained::default())).unwrap();
+    terminal.draw(|frame| heat::tui::render(frame, app, &mut heat::tui::view::Retained::default())).unwrap();
     terminal.backend().buffer().clone()
 }
 

@@ -29,9 +29,7 @@ fn search(app: &mut App, query: &str) {
 
 fn draw(app: &mut App, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-    terminal
-        .draw(|frame| heat::tui::view::render(frame, app, &mut heat::tui::view::Retained::default()))
-        .expect("draw");
+    terminal.draw(|frame| heat::tui::render(frame, app, &mut heat::tui::view::Retained::default())).expect("draw");
     terminal.backend().buffer().clone()
 }
 
@@ -57,11 +55,11 @@ fn slash_finds_in_every_pane_and_n_steps_through_the_matches() {
     draw(&mut app, 200, 50);
     // "hallway" is in the skeptic's argument and the judge's verdict; the
     // search goes from the focused pane on.
-    app.focus = 0;
+    app.panes.focus = 0;
     search(&mut app, "HALLWAY");
-    let search_on = app.search.clone().expect("a search is on");
+    let search_on = app.panes.search.clone().expect("a search is on");
     assert_eq!(search_on.current.map(|h| h.pane), Some(1), "the first match is the skeptic's");
-    assert_eq!(app.focus, 1, "the pane holding it gets the focus");
+    assert_eq!(app.panes.focus, 1, "the pane holding it gets the focus");
     let buffer = draw(&mut app, 200, 50);
     assert_eq!(marked(&app, &buffer), "hallway", "the current match is highlighted, whatever its case");
     let text = screen(&mut app, 200, 50);
@@ -70,16 +68,16 @@ fn slash_finds_in_every_pane_and_n_steps_through_the_matches() {
 
     assert!(press(&mut app, KeyCode::Char('n')).is_empty(), "n steps, it does not start a debate");
     assert!(app.modal.is_none());
-    assert_eq!(app.focus, 2, "the second match is the judge's");
+    assert_eq!(app.panes.focus, 2, "the second match is the judge's");
     assert!(screen(&mut app, 200, 50).contains("match 2 of 2 (Judge)"));
     press(&mut app, KeyCode::Char('n'));
-    assert_eq!(app.focus, 1, "n goes round to the first match");
+    assert_eq!(app.panes.focus, 1, "n goes round to the first match");
     press(&mut app, KeyCode::Char('N'));
-    assert_eq!(app.focus, 2, "N goes back round to the last");
+    assert_eq!(app.panes.focus, 2, "N goes back round to the last");
 
     // Esc clears the search and its highlights; n is a new debate again.
     assert!(press(&mut app, KeyCode::Esc).is_empty());
-    assert!(app.search.is_none());
+    assert!(app.panes.search.is_none());
     let buffer = draw(&mut app, 200, 50);
     assert_eq!(marked(&app, &buffer), "", "no highlight is left");
     assert!(!screen(&mut app, 200, 50).contains("match 2 of 2"));
@@ -94,11 +92,11 @@ fn a_match_out_of_view_is_scrolled_to_and_one_pane_layouts_switch_to_it() {
     let long = format!("needle at the top. {}", "filler words to push it up. ".repeat(300));
     app.on_event(&DebateEvent::Delta { round: 0, role: Role::Skeptic, text: long });
     // One pane at a time, the advocate's shown: the skeptic's pane is hidden.
-    app.focus = 0;
+    app.panes.focus = 0;
     let before = screen(&mut app, 80, 24);
     assert!(!before.contains("needle"), "{before}");
     search(&mut app, "needle");
-    assert_eq!(app.focus, 1, "the hidden pane that holds the match is shown");
+    assert_eq!(app.panes.focus, 1, "the hidden pane that holds the match is shown");
     assert!(!app.panes[1].scroll.follow, "the pane stops following to show the match");
     let buffer = draw(&mut app, 80, 24);
     assert_eq!(marked(&app, &buffer), "needle");
@@ -110,7 +108,7 @@ fn a_search_that_finds_nothing_says_so_and_esc_in_the_prompt_cancels() {
     let mut app = resolved();
     draw(&mut app, 120, 40);
     search(&mut app, "zebra");
-    assert!(app.search.is_none());
+    assert!(app.panes.search.is_none());
     assert!(screen(&mut app, 120, 40).contains("No match for \"zebra\""));
 
     press(&mut app, KeyCode::Char('/'));
@@ -118,7 +116,7 @@ fn a_search_that_finds_nothing_says_so_and_esc_in_the_prompt_cancels() {
     let text = screen(&mut app, 120, 40);
     assert!(text.contains("/x") && text.contains("Enter finds · Esc cancels"), "the prompt shows:\n{text}");
     assert!(press(&mut app, KeyCode::Esc).is_empty());
-    assert!(app.modal.is_none() && app.search.is_none());
+    assert!(app.modal.is_none() && app.panes.search.is_none());
     // Pasted text joins the prompt on one line.
     press(&mut app, KeyCode::Char('/'));
     app.on_paste("focus\nand");

@@ -22,8 +22,8 @@ fn typed(app: &mut App, text: &str) {
 
 fn settings_screen() -> App {
     let mut app = start_screen();
-    app.settings = Some(["4", "0.90", "auto", "", "auto", "", "auto", "", "", "duel"].map(String::from));
-    app.formats = heat::tui::settings::FormatChoices {
+    app.start.settings = Some(["4", "0.90", "auto", "", "auto", "", "auto", "", "", "duel"].map(String::from));
+    app.start.formats = heat::tui::settings::FormatChoices {
         formats: vec![choice("duel", None, ["Advocate", "Skeptic", "Judge"]), choice("oxford", Some(3), OXFORD)],
         plain_rounds: "4".into(),
     };
@@ -149,7 +149,7 @@ fn help_on_the_start_screen_names_f2() {
 fn with_a_document_set_enter_alone_debates_its_topic() {
     let mut app = settings_screen();
     assert!(press(&mut app, KeyCode::Enter).is_empty(), "no document: a proposition is needed");
-    let mut fields = app.settings.clone().expect("the start screen has settings");
+    let mut fields = app.start.settings.clone().expect("the start screen has settings");
     fields[8] = "notes/plan.md".into();
     app.configured(&Ok(fields));
     let text = screen(&mut app, 80, 24);

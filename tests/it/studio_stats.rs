@@ -70,9 +70,9 @@ fn m_shows_each_turns_time_and_rate_in_the_pane_titles() {
 #[test]
 fn a_narrow_pane_gives_up_the_model_before_the_numbers() {
     let mut app = timed();
-    app.show_stats = true;
-    app.focus = 1;
-    app.focus_chosen = true;
+    app.panes.show_stats = true;
+    app.panes.focus = 1;
+    app.panes.focus_chosen = true;
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("Skeptic openai/gpt-4.1-mini · done · 14.2 s · 18 tok/s"), "{text}");
     let narrow = screen(&mut app, 120, 40);
@@ -89,7 +89,7 @@ fn help_names_m() {
 #[test]
 fn a_new_round_leaves_the_last_rounds_numbers_out_until_the_role_speaks() {
     let mut app = timed();
-    app.show_stats = true;
+    app.panes.show_stats = true;
     app.replay = Some(heat::tui::app::Replay::Playing);
     let round = DebateEvent::RoundStarted { round: 1, topic: TOPIC.into(), heat: Heat::new(0.7), injected: vec![] };
     app.on_event_at(&round, 30_000);

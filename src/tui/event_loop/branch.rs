@@ -5,13 +5,14 @@
 
 use crossterm::event::EventStream;
 
-use super::{Running, Source, stop};
+use super::running::{Running, Source};
+use super::session::stop;
 use crate::debate::{BranchChanges, DebateEvent, DebateState, engine};
 use crate::store::branch;
 use crate::store::log::Record;
 use crate::tui::Studio;
 use crate::tui::app::{App, Tone};
-use crate::tui::branch_form::BranchRequest;
+use crate::tui::effect::BranchRequest;
 
 /// Starts the branch `request` asks for in place of what is shown, or says
 /// in one sentence why it cannot be (then nothing is stopped).

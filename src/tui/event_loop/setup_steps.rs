@@ -17,7 +17,7 @@ pub(super) fn begin_install(
 ) {
     if let (Some(installer), None) = (&studio.installer, &installing) {
         *installing = Some(install::spawn(installer));
-        app.install = Some(InstallState::Running(Progress::new("fetching", 0, None)));
+        app.start.install = Some(InstallState::Running(Progress::new("fetching", 0, None)));
     }
 }
 
@@ -26,27 +26,27 @@ pub(super) fn begin_install(
 pub(super) fn on_install(studio: &mut Studio, app: &mut App, msg: Option<InstallMsg>) -> Vec<Effect> {
     match msg {
         Some(InstallMsg::Progress(progress)) => {
-            app.install = Some(InstallState::Running(progress));
+            app.start.install = Some(InstallState::Running(progress));
             Vec::new()
         }
         Some(InstallMsg::Done(done)) => match *done {
             Ok((setup, notices)) => {
                 studio.setup = Some(setup);
                 studio.installer = None;
-                app.install = None;
-                app.notice = (!notices.is_empty()).then(|| notices.join(" · "));
+                app.start.install = None;
+                app.status.notice = (!notices.is_empty()).then(|| notices.join(" · "));
                 app.say_until(Tone::Info, "The offline model is installed", Until::NextRound);
-                app.queued_topic.take().map(Effect::Start).into_iter().collect()
+                app.start.queued_topic.take().map(Effect::Start).into_iter().collect()
             }
             Err(e) => {
-                app.install = Some(InstallState::Failed(format!("{e:#}")));
-                app.queued_topic = None;
+                app.start.install = Some(InstallState::Failed(format!("{e:#}")));
+                app.start.queued_topic = None;
                 Vec::new()
             }
         },
         None => {
-            app.install = Some(InstallState::Failed("the install stopped without a word".into()));
-            app.queued_topic = None;
+            app.start.install = Some(InstallState::Failed("the install stopped without a word".into()));
+            app.start.queued_topic = None;
             Vec::new()
         }
     }
@@ -54,7 +54,7 @@ pub(super) fn on_install(studio: &mut Studio, app: &mut App, msg: Option<Install
 
 /// A proposition typed while settings are applied waits for them.
 pub(super) fn wait_for_settings(app: &mut App, topic: String) {
-    app.queued_topic = Some(topic);
+    app.start.queued_topic = Some(topic);
     app.say(Tone::Info, "The debate starts once the settings are applied");
 }
 
@@ -65,12 +65,12 @@ pub(super) fn on_configured(studio: &mut Studio, app: &mut App, result: Option<C
     let configured = match result {
         Some(Ok(configured)) => configured,
         Some(Err(e)) => {
-            app.queued_topic = None;
+            app.start.queued_topic = None;
             app.configured(&Err(format!("{e:#}")));
             return Vec::new();
         }
         None => {
-            app.queued_topic = None;
+            app.start.queued_topic = None;
             app.configured(&Err("the settings were not applied: it stopped without a word".into()));
             return Vec::new();
         }
@@ -80,9 +80,9 @@ pub(super) fn on_configured(studio: &mut Studio, app: &mut App, result: Option<C
     studio.spec = configured.spec;
     app.roster = configured.roster;
     app.judge_prices = configured.judge_prices;
-    app.install = studio.installer.is_some().then_some(InstallState::Offered);
-    app.notice = (!configured.notices.is_empty()).then(|| configured.notices.join(" · "));
+    app.start.install = studio.installer.is_some().then_some(InstallState::Offered);
+    app.status.notice = (!configured.notices.is_empty()).then(|| configured.notices.join(" · "));
     app.configured(&Ok(configured.fields));
     // A proposition typed meanwhile starts now (or once the model is in).
-    app.queued_topic.take().map(Effect::Start).into_iter().collect()
+    app.start.queued_topic.take().map(Effect::Start).into_iter().collect()
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use tokio::sync::mpsc;
 
-use super::Running;
+use super::running::Running;
 use crate::debate::DebateEvent;
 use crate::tui::Studio;
 use crate::tui::app::{App, Tone, Until};

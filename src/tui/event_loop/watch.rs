@@ -2,7 +2,7 @@
 //! its log stands, then folds what is appended to the log as it comes, the
 //! way live engine events are folded. Nothing is recorded or steered.
 
-use super::{Running, Source};
+use super::running::{Running, Source};
 use crate::store::follow::Follower;
 use crate::store::log::Loaded;
 use crate::store::watch::{Followed, Watch};
@@ -18,7 +18,7 @@ pub(super) fn open(studio: &Studio, app: &mut App, loaded: &Loaded, id: String, 
     }
     app.continue_clock(loaded.records.last().map_or(0, |r| r.ms));
     // What the history said in passing is over; the watch says what it is.
-    app.flash = None;
+    app.status.flash = None;
     app.watch(live);
     match (&app.debate.finish, live) {
         (Some(finish), _) => {

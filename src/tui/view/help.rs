@@ -14,7 +14,6 @@ use super::dialog::{frame_box, hint_line, split_last};
 use crate::tui::app::App;
 use crate::tui::help::HelpView;
 use crate::tui::keymap::Action;
-use crate::tui::steer::is_steering;
 
 /// One line of help before it is laid out.
 enum Row {
@@ -95,7 +94,7 @@ fn lines(app: &App) -> Vec<Line<'static>> {
 /// What help says here, section by section.
 fn rows(app: &App) -> Vec<Row> {
     let mut rows = Vec::new();
-    if app.start.is_some() {
+    if app.start.is_open() {
         start_screen(app, &mut rows);
         rows.push(Row::Blank);
         rows.push(Row::Heading("In a debate"));
@@ -121,13 +120,13 @@ fn rows(app: &App) -> Vec<Row> {
         let keys: Vec<String> = Action::TABLE
             .iter()
             .map(|row| row.0)
-            .filter(|a| is_steering(*a) && *a != Action::TogglePause)
+            .filter(|a| a.steers() && *a != Action::TogglePause)
             .map(|a| app.keymap.hint(a))
             .filter(|k| !k.is_empty())
             .collect();
         rows.push(Row::Note(format!("Steering ({}) works in a live debate, not in a replay.", keys.join(", "))));
     } else {
-        let steering: Vec<Action> = Action::TABLE.iter().map(|row| row.0).filter(|a| is_steering(*a)).collect();
+        let steering: Vec<Action> = Action::TABLE.iter().map(|row| row.0).filter(|a| a.steers()).collect();
         section(&mut rows, "Steering the debate", &steering);
         rows.extend(PAUSE_NOTE.iter().map(|line| Row::Note((*line).into())));
     }
@@ -188,14 +187,14 @@ fn start_screen(app: &App, rows: &mut Vec<Row>) {
     rows.push(Row::Heading("On the start screen"));
     rows.push(Row::Key("enter".into(), "start the debate on the proposition".into()));
     rows.push(Row::Key("alt-enter".into(), "break the line".into()));
-    if !app.recent.is_empty() {
+    if !app.start.recent.is_empty() {
         rows.push(Row::Key("tab".into(), "move between the proposition and recent debates".into()));
         rows.push(Row::Key("↑/↓, enter".into(), "open a recent debate (an unfinished one continues)".into()));
     }
-    if app.settings.is_some() {
+    if app.start.settings.is_some() {
         rows.push(Row::Key("f2".into(), "settings for the next debate: rounds, heat, providers".into()));
     }
-    if app.install.is_some() {
+    if app.start.install.is_some() {
         rows.push(Row::Key("ctrl-o".into(), "install the offline model".into()));
     }
     let help = app.keymap.all_keys(Action::Help);

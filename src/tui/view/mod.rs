@@ -1,6 +1,6 @@
-//! Drawing: the screen's layout, the root `draw` (a function of the `App`;
-//! panes are laid out beforehand by `App::prepare`), and the line-drawing
-//! helpers the parts share.
+//! Drawing: the screen's layout (`Plan`) and the root `draw`, a function of
+//! the `App` that only reads it: the panes are laid out beforehand
+//! (`tui::render`, `App::lay_out`).
 
 mod agreement;
 mod border;
@@ -81,28 +81,27 @@ impl Plan {
     }
 }
 
-/// Lays out the panes and draws one frame. `retained` is what the
-/// terminal drawn on showed at its last frame: one per terminal.
-pub fn render(frame: &mut Frame<'_>, app: &mut App, retained: &mut Retained) {
-    let area = frame.area();
-    let plan = Plan::new(area, app.focus, &app.seats(), status::rows(app, area.width, area.height));
-    // Help scrolls within what this screen shows of it.
-    if matches!(app.modal, Some(Modal::Help(_))) {
-        let (total, rows) = help::fit(app, frame.area());
-        if let Some(Modal::Help(view)) = &mut app.modal {
-            view.fit(total, rows);
-        }
-    }
-    let (widths, heights) = plan.inner();
-    app.prepare(widths, heights);
-    app.pane_areas = plan.panes;
-    let shown = draw(frame, app, retained, &plan);
+/// Where everything goes on a screen of `area` for what `app` shows.
+pub fn plan(app: &App, area: Rect) -> Plan {
+    Plan::new(area, app.panes.focus, &app.seats(), status::rows(app, area.width, area.height))
+}
+
+/// While help is open: its rows in all, and how many `area` shows.
+pub fn help_fit(app: &App, area: Rect) -> Option<(usize, usize)> {
+    matches!(app.modal, Some(Modal::Help(_))).then(|| help::fit(app, area))
+}
+
+/// Draws one frame of `app`, laid out beforehand for `plan` (see
+/// `tui::render`). `retained` is what the terminal drawn on showed at its
+/// last frame: one per terminal.
+pub fn draw(frame: &mut Frame<'_>, app: &App, plan: &Plan, retained: &mut Retained) {
+    let shown = draw_parts(frame, app, retained, plan);
     retained.record(frame.count(), shown);
 }
 
 /// Draws the screen; returns what each pane's text area shows (see
 /// `retained`): nothing for a pane drawn over by a dialog.
-fn draw(frame: &mut Frame<'_>, app: &App, retained: &Retained, plan: &Plan) -> [Option<u64>; Role::COUNT] {
+fn draw_parts(frame: &mut Frame<'_>, app: &App, retained: &Retained, plan: &Plan) -> [Option<u64>; Role::COUNT] {
     let area = frame.area();
     // A theme's text colour and background go under every cell first.
     let base = app.theme.base();
@@ -114,7 +113,7 @@ fn draw(frame: &mut Frame<'_>, app: &App, retained: &Retained, plan: &Plan) -> [
         too_small(frame, app, area);
         return shown;
     }
-    if app.start.is_some() {
+    if app.start.is_open() {
         start::draw(frame, app, area);
     } else {
         header::draw(frame, app, plan.header);

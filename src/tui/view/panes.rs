@@ -24,7 +24,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, retained: &retained::Retained, ind
     let theme = &app.theme;
     let pane = &app.panes[index];
     let role = pane.role;
-    let focused = index == app.focus;
+    let focused = index == app.panes.focus;
     let border_color = if focused { theme.border_focus } else { theme.border };
     let accent = Style::new().fg(theme.role(role)).add_modifier(Modifier::BOLD);
     let room = usize::from(area.width.saturating_sub(4));
@@ -81,7 +81,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, retained: &retained::Retained, ind
     }
     let base = theme.base();
     let mut key = retained.key(frame.area(), inner, base, &lines);
-    if let Some(search) = &app.search {
+    if let Some(search) = &app.panes.search {
         // The highlights are part of what the text area shows.
         key = retained.mix(key, (&search.query, search.current));
     }
@@ -95,7 +95,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, retained: &retained::Retained, ind
         for (row, line) in (inner.y..inner.bottom()).zip(&lines) {
             super::line::put_line(buffer, inner.x, row, line, inner.width, base);
         }
-        if let Some(search) = &app.search {
+        if let Some(search) = &app.panes.search {
             mark_matches(buffer, app, search, index, inner, top, &lines);
         }
     }
@@ -226,7 +226,7 @@ fn tab_spans(app: &App, seats: &[Role], with_state: bool) -> Vec<Span<'static>> 
     let theme = &app.theme;
     let mut spans = Vec::new();
     for &role in seats {
-        let shown = role.position() == app.focus;
+        let shown = role.position() == app.panes.focus;
         let label = if with_state {
             format!(" {} · {} ", app.debate.label(role), state_label(app, role))
         } else {

@@ -66,7 +66,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &SettingsForm) {
 /// when its provider is unchanged, else the provider's default.
 fn default_model(app: &App, form: &SettingsForm, field: usize) -> String {
     let role = Role::ALL[(field - 2) / 2];
-    let unchanged = app.settings.as_ref().is_some_and(|f| f[field - 1] == form.fields[field - 1]);
+    let unchanged = app.start.settings.as_ref().is_some_and(|f| f[field - 1] == form.fields[field - 1]);
     match app.roster.iter().find(|r| r.role == role) {
         Some(entry) if unchanged && !entry.model.is_empty() => {
             format!("default: {}", crate::sanitize::clean(&entry.model))

@@ -15,12 +15,12 @@ use crate::tui::wrap::truncate;
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let theme = &app.theme;
-    let Some(editor) = &app.start else { return };
+    let Some(editor) = &app.start.editor else { return };
     let [screen, footer] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
     let rect = centered(screen, 90, 26);
     // The install offer needs room for a wrapped sentence under the roster,
     // the settings a line of their own.
-    let roster_rows = 5 + if app.install.is_some() { 2 } else { 0 } + u16::from(app.settings.is_some());
+    let roster_rows = 5 + if app.start.install.is_some() { 2 } else { 0 } + u16::from(app.start.settings.is_some());
     let [title, topic, roster, recent, flash] = Layout::vertical([
         Constraint::Length(3),
         Constraint::Length(5),
@@ -29,9 +29,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         Constraint::Length(1),
     ])
     .areas(rect);
-    let on_list = app.recent_chosen.is_some();
-    let chosen = app.settings.as_ref().map(|f| f[crate::tui::settings::FORMAT_FIELD].as_str()).unwrap_or_default();
-    let tagline = app.formats.tagline(chosen).unwrap_or(crate::debate::format::DUEL_TAGLINE);
+    let on_list = app.start.recent_chosen.is_some();
+    let chosen =
+        app.start.settings.as_ref().map(|f| f[crate::tui::settings::FORMAT_FIELD].as_str()).unwrap_or_default();
+    let tagline = app.start.formats.tagline(chosen).unwrap_or(crate::debate::format::DUEL_TAGLINE);
     let brand = Style::new().fg(theme.title).add_modifier(Modifier::BOLD);
     frame.render_widget(
         Paragraph::new(vec![
@@ -54,10 +55,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let width = usize::from(rect.width);
     let mut lines = vec![Line::from(Span::styled("Who debates", Style::new().add_modifier(Modifier::BOLD)))];
     // The seats as the next debate's format calls them.
-    let labels = app.settings.as_ref().and_then(|f| app.formats.labels(&f[crate::tui::settings::FORMAT_FIELD]));
+    let labels =
+        app.start.settings.as_ref().and_then(|f| app.start.formats.labels(&f[crate::tui::settings::FORMAT_FIELD]));
     let width_of = labels.map_or(8, |l| l.iter().map(|s| s.chars().count()).max().unwrap_or(8).max(8));
-    let format = app.settings.as_ref().map(|f| f[crate::tui::settings::FORMAT_FIELD].as_str()).unwrap_or_default();
-    let judges = app.formats.judges(format);
+    let format =
+        app.start.settings.as_ref().map(|f| f[crate::tui::settings::FORMAT_FIELD].as_str()).unwrap_or_default();
+    let judges = app.start.formats.judges(format);
     // A format with no judge (a vote) seats none: its row is left out.
     for entry in app.roster.iter().filter(|e| judges > 0 || !e.role.is_judge()) {
         let mut model = format!("{} · {}", entry.provider, entry.model);
@@ -71,7 +74,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             Span::raw(truncate(&crate::sanitize::clean(&model), width.saturating_sub(width_of + 3))),
         ]));
     }
-    if let Some(fields) = &app.settings {
+    if let Some(fields) = &app.start.settings {
         let rounds = if fields[0] == "1" { "1 round".to_string() } else { format!("{} rounds", fields[0]) };
         // A format other than the duel is named first: "oxford · 3 rounds from heat 0.90".
         let format = &fields[crate::tui::settings::FORMAT_FIELD];
@@ -97,7 +100,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             ]));
         }
     }
-    if let Some(install) = &app.install {
+    if let Some(install) = &app.start.install {
         let color = match install {
             InstallState::Running(_) => theme.title,
             InstallState::Offered | InstallState::Failed(_) => theme.warn,
@@ -107,9 +110,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), roster);
 
     recent_list(frame, app, recent);
-    if let Some(f) = &app.flash {
+    if let Some(f) = &app.status.flash {
         frame.render_widget(Paragraph::new(Span::styled(f.text.clone(), Style::new().fg(theme.warn))), flash);
-    } else if let Some(notice) = &app.notice {
+    } else if let Some(notice) = &app.status.notice {
         frame.render_widget(Paragraph::new(Span::styled(notice.clone(), theme.secondary())), flash);
     }
     keys(frame, app, footer);
@@ -117,22 +120,22 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
 
 /// The recent debates, the chosen one marked while the list has the keys.
 fn recent_list(frame: &mut Frame<'_>, app: &App, area: Rect) {
-    if app.recent.is_empty() {
+    if app.start.recent.is_empty() {
         return;
     }
     let theme = &app.theme;
     let width = usize::from(area.width);
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let mut heading = vec![Span::styled("Recent debates", bold)];
-    if app.recent_chosen.is_some() {
+    if app.start.recent_chosen.is_some() {
         heading.push(Span::styled(" · Enter opens one; an unfinished one continues", theme.secondary()));
     }
     let mut lines = vec![Line::from(heading)];
     let rows = usize::from(area.height.saturating_sub(1));
-    let first = app.recent_chosen.map_or(0, |c| c.saturating_sub(rows.saturating_sub(1)));
-    for (i, (id, line)) in app.recent.iter().enumerate().skip(first).take(rows) {
+    let first = app.start.recent_chosen.map_or(0, |c| c.saturating_sub(rows.saturating_sub(1)));
+    for (i, (id, line)) in app.start.recent.iter().enumerate().skip(first).take(rows) {
         let text = format!("  {id}  {}", truncate(line, width.saturating_sub(id.len() + 4)));
-        let span = if app.recent_chosen == Some(i) {
+        let span = if app.start.recent_chosen == Some(i) {
             let chosen = Style::new().fg(theme.bar_bg).bg(theme.key).add_modifier(Modifier::BOLD);
             let chosen = if theme.color { chosen } else { chosen.add_modifier(Modifier::REVERSED) };
             Span::styled(format!("{text:<width$}"), chosen)
@@ -152,14 +155,14 @@ fn keys(frame: &mut Frame<'_>, app: &App, area: Rect) {
     // `?` is typed into a proposition; F1 opens help anywhere on this screen.
     let all = app.keymap.all_keys(Action::Help);
     let help = if all.split(", ").any(|k| k == "F1") { "F1".to_string() } else { app.keymap.hint(Action::Help) };
-    let mut hints = match app.recent_chosen {
+    let mut hints = match app.start.recent_chosen {
         Some(_) => vec![("↑/↓", "choose"), ("Enter", "open"), ("Tab", "proposition")],
         None => vec![("Enter", "start")],
     };
-    if app.recent_chosen.is_none() && !app.recent.is_empty() {
+    if app.start.recent_chosen.is_none() && !app.start.recent.is_empty() {
         hints.push(("Tab", "recent debates"));
     }
-    if app.settings.is_some() {
+    if app.start.settings.is_some() {
         hints.push(("F2", "settings"));
     }
     hints.extend([(help.as_str(), "help"), ("Esc", "quit")]);

@@ -76,7 +76,7 @@ pub fn rows(app: &App, width: u16, height: u16) -> u16 {
 /// an error, the engine's news) before the standing notice.
 fn sentence(app: &App) -> Option<(String, Style)> {
     let theme = &app.theme;
-    if let Some(flash) = &app.flash {
+    if let Some(flash) = &app.status.flash {
         let color = match flash.tone {
             Tone::Info => theme.text,
             Tone::Good => theme.good,
@@ -87,7 +87,7 @@ fn sentence(app: &App) -> Option<(String, Style)> {
         let style = if flash.tone == Tone::Error { style.add_modifier(Modifier::BOLD) } else { style };
         return Some((flash.text.clone(), style));
     }
-    app.notice.as_ref().map(|notice| (notice.clone(), theme.secondary()))
+    app.status.notice.as_ref().map(|notice| (notice.clone(), theme.secondary()))
 }
 
 /// `text` wrapped to `width` columns (less the leading space and a margin)
@@ -117,7 +117,7 @@ fn tail(text: &str, width: usize) -> String {
 /// while a search is on, its keys lead.
 fn hints(app: &App) -> Vec<(String, &'static str)> {
     let mut hints: Vec<(String, &'static str)> = Vec::new();
-    if app.search.is_some() {
+    if app.panes.search.is_some() {
         hints.extend([("n".into(), "next match"), ("N".into(), "previous"), ("Esc".into(), "clear search")]);
     }
     hints.extend(actions(app).into_iter().map(|(action, label)| (app.keymap.hint(action), label)));

@@ -43,7 +43,7 @@ pub fn feed(app: &mut App, events: &[DebateEvent]) {
 
 pub fn start_screen() -> App {
     let mut app = new_app();
-    app.recent = vec![
+    app.start.recent = vec![
         ("20261120-101500-ab12".into(), "Tabs beat spaces (resolved by the judge)".into()),
         ("20261119-090000-cd34".into(), "Cities should ban cars (unfinished)".into()),
     ];
@@ -185,7 +185,7 @@ pub fn judging() -> App {
 /// Draws one frame and returns it as lines of text.
 pub fn screen(app: &mut App, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-    terminal.draw(|frame| view::render(frame, app, &mut view::Retained::default())).expect("draw");
+    terminal.draw(|frame| heat::tui::render(frame, app, &mut view::Retained::default())).expect("draw");
     let buffer = terminal.backend().buffer();
     let mut out = String::new();
     for y in 0..height {
@@ -257,6 +257,6 @@ pub fn swap_flipped() -> App {
         ],
     );
     // The judge's pane in front: at 80×24 one pane shows at a time.
-    app.focus = 2;
+    app.panes.focus = 2;
     app
 }

@@ -1,0 +1,193 @@
+//! The studio's sessions: a debate started, a stored one continued or
+//! opened as it stands, one deleted, the shown one stopped (and saved), and
+//! what is said after the screen is restored.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use crossterm::event::{Event, EventStream};
+use futures::StreamExt;
+
+use super::running::{Running, Source};
+use crate::debate::Command;
+use crate::debate::engine::{self, DebateSpec, Stamped};
+use crate::store::Recorder;
+use crate::tui::Studio;
+use crate::tui::app::{App, Tone, Until};
+use crate::tui::modal::Modal;
+
+/// How long a stopping debate may take to wind down on quit.
+const STOP_GRACE: Duration = Duration::from_secs(5);
+
+pub(super) fn start(studio: &Studio, app: &mut App, debate: &mut Option<Running>, topic: String) -> anyhow::Result<()> {
+    let Some(setup) = &studio.setup else {
+        if studio.installer.is_some() {
+            // The debate starts once the model is in.
+            app.start.queued_topic = Some(topic);
+            app.say(Tone::Info, "The debate starts once the offline model is installed");
+        } else {
+            app.say(Tone::Info, "This studio only replays; run `heat` to start a debate");
+        }
+        return Ok(());
+    };
+    if let Some(source) = &studio.spec.grounding.source {
+        // Too big for a model: said before anything is stored.
+        if let Err(e) = setup.check_fits(source) {
+            app.say(Tone::Error, format!("{e:#}"));
+            return Ok(());
+        }
+    }
+    let recorder = studio.store.create()?;
+    app.begin(recorder.id().to_string());
+    let spec = DebateSpec { topic, ..studio.spec.clone() };
+    let handle = engine::start(setup.clone(), spec);
+    let session = Some(recorder.id().to_string());
+    *debate = Some(Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session, replayed: None });
+    Ok(())
+}
+
+/// Shows a stored debate as it stood and continues it.
+pub(super) fn resume(
+    studio: &Studio,
+    app: &mut App,
+    recorder: Recorder,
+    loaded: &crate::store::log::Loaded,
+) -> anyhow::Result<Running> {
+    let setup = studio.setup.clone().context("resuming needs providers")?;
+    app.begin(recorder.id().to_string());
+    for record in &loaded.records {
+        app.on_event_at(&record.event, record.ms);
+    }
+    app.continue_clock(loaded.records.last().map_or(0, |r| r.ms));
+    let state = recorder.state().clone();
+    let was_paused = state.paused;
+    let handle = engine::resume(setup, state);
+    if was_paused {
+        handle.send(Command::Resume);
+    }
+    let resumed = format!("Resumed session {}", recorder.id());
+    match recorder.state().source.as_ref().and_then(crate::debate::grounding::resume_notice) {
+        Some(notice) => app.say_until(Tone::Warn, format!("{resumed}: {notice}"), Until::NextRound),
+        None => app.say_until(Tone::Info, resumed, Until::NextRound),
+    }
+    let session = Some(recorder.id().to_string());
+    Ok(Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session, replayed: None })
+}
+
+/// Shows a stored session: continued when it stopped early and providers
+/// are set up, else as it stands.
+pub(super) fn open_session(studio: &Studio, app: &mut App, id: &str) -> anyhow::Result<Running> {
+    let loaded = studio.store.load(id)?;
+    let state = crate::debate::DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+    let can_continue = crate::store::check_continuable(id, &state).is_ok();
+    if can_continue && studio.setup.is_some() {
+        let (recorder, loaded) = studio.store.reopen(id)?;
+        return resume(studio, app, recorder, &loaded);
+    }
+    app.begin(id.to_string());
+    for record in &loaded.records {
+        app.on_event_at(&record.event, record.ms);
+    }
+    app.say(Tone::Info, format!("Session {id}, as stored"));
+    Ok(Running { source: None, recorder: None, session: Some(id.to_string()), replayed: None })
+}
+
+pub(super) fn delete_session(studio: &Studio, app: &mut App, debate: Option<&Running>, id: &str) {
+    // The browser refuses it before asking; this holds if a key map ever lets one through.
+    if debate.and_then(|d| d.session.as_deref()) == Some(id) {
+        app.say(Tone::Warn, crate::tui::browser::ON_SCREEN);
+        return;
+    }
+    match studio.store.remove(id) {
+        Ok(()) => {
+            if let Some(Modal::Sessions(browser)) = &mut app.modal {
+                browser.remove(id);
+            }
+            app.say_until(Tone::Info, format!("Deleted session {id}"), Until::NextRound);
+        }
+        Err(e) => app.say(Tone::Error, format!("{e:#}")),
+    }
+}
+
+/// Stops a running debate and records how it ended; returns its session
+/// when it was live (so the person can be told how to go on with it). A
+/// Ctrl-C while it winds down quits at once.
+pub(super) async fn stop(app: &mut App, debate: &mut Option<Running>, input: &mut EventStream) -> Option<String> {
+    let live = app.live() && app.replay.is_none();
+    let running = debate.as_mut()?;
+    let Some(Source::Engine(mut handle)) = running.source.take() else { return None };
+    let stopped = running.session.clone().filter(|_| live);
+    handle.send(Command::Stop);
+    let drain = async {
+        while let Some(Stamped { event, at }) = handle.next_stamped().await {
+            if let Some(recorder) = running.recorder.as_mut() {
+                recorder.record_at(&event, at);
+            }
+            app.on_event(&event);
+        }
+    };
+    let interrupted = async {
+        while let Some(Ok(event)) = input.next().await {
+            if let Event::Key(key) = event
+                && key.code == crossterm::event::KeyCode::Char('c')
+                && key.modifiers.contains(crossterm::event::KeyModifiers::CONTROL)
+            {
+                return;
+            }
+        }
+        std::future::pending::<()>().await;
+    };
+    tokio::select! {
+        stopped = tokio::time::timeout(STOP_GRACE, drain) => if stopped.is_err() {
+            app.say(Tone::Warn, "The debate did not stop in time; its log ends at the last event");
+        },
+        () = interrupted => {
+            crate::tui::terminal::leave();
+            std::process::exit(130);
+        }
+    }
+    stopped
+}
+
+/// What to print after the screen is restored.
+pub(super) fn farewell(app: &App, debate: Option<&Running>) -> ExitCode {
+    if let Some(running) = debate.filter(|d| d.recorder.is_some()) {
+        let Some(recorder) = &running.recorder else { return ExitCode::SUCCESS };
+        let outcome = app.debate.finish.as_ref().map_or("unfinished".to_string(), |f| f.outcome.describe());
+        // Never a panic: with stderr closed there is nobody left to tell.
+        let (id, mut stderr) = (recorder.id(), std::io::stderr());
+        let _ = std::io::Write::write_all(
+            &mut stderr,
+            format!("heat: session {id} saved ({outcome}); `heat export {id}` writes it out\n").as_bytes(),
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// Stops what is shown and opens a stored debate in its place.
+pub(super) async fn open_other(
+    studio: &Studio,
+    app: &mut App,
+    debate: &mut Option<Running>,
+    input: &mut EventStream,
+    id: &str,
+) {
+    let stopped = stop(app, debate, input).await.filter(|s| s != id);
+    // Dropping the shown debate releases its log for reopening.
+    *debate = None;
+    match open_session(studio, app, id) {
+        Ok(running) => {
+            *debate = Some(running);
+            say_stopped(app, stopped);
+        }
+        Err(e) => app.say(Tone::Error, format!("Could not open session {id}: {e:#}")),
+    }
+}
+
+/// Says which debate was stopped to make way, and how to go on with it.
+pub(super) fn say_stopped(app: &mut App, stopped: Option<String>) {
+    if let Some(id) = stopped {
+        app.say(Tone::Info, format!("Stopped debate {id} and saved it; `heat resume {id}` continues it"));
+    }
+}

@@ -1,0 +1,50 @@
+//! What every dialog shares: `FormStep`, what a key did to it (each dialog
+//! handles its own keys and says so; `App` applies it), and the text editor
+//! its typed fields use, with the keys that send or break a line.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::{Modifier, Style};
+use ratatui_textarea::TextArea;
+
+/// What a key did to an open dialog.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FormStep<T> {
+    /// It stays open.
+    Stay,
+    /// It stays open, and the status line says why what was asked for
+    /// cannot be done yet.
+    Refuse(&'static str),
+    /// It closes; nothing is done.
+    Close,
+    /// It closes with what the person asked for.
+    Done(T),
+}
+
+/// What a key does in a text editor.
+pub enum EditorKey {
+    Submit,
+    Cancel,
+    Newline,
+    Edit,
+}
+
+/// Enter or Ctrl-S sends, Alt/Shift-Enter breaks the line, Esc cancels.
+pub fn editor_key(key: &KeyEvent) -> EditorKey {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    match key.code {
+        KeyCode::Esc => EditorKey::Cancel,
+        KeyCode::Enter if key.modifiers.intersects(KeyModifiers::ALT | KeyModifiers::SHIFT) => EditorKey::Newline,
+        KeyCode::Enter => EditorKey::Submit,
+        KeyCode::Char('s') if ctrl => EditorKey::Submit,
+        _ => EditorKey::Edit,
+    }
+}
+
+/// A multi-line editor for a topic.
+pub fn topic_area(placeholder: &str) -> TextArea<'static> {
+    let mut area = TextArea::default();
+    area.set_placeholder_text(placeholder);
+    area.set_cursor_line_style(Style::new());
+    area.set_placeholder_style(Style::new().add_modifier(Modifier::DIM));
+    area
+}
