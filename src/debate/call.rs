@@ -1,63 +1,36 @@
-//! One model call on a task of its own: the turn's retried stream read to
-//! its end, every item sent to the engine tagged with the call and its
-//! role. Aborting the task drops the stream, which aborts the request. A
-//! model that pauses in place is not polled while the debate is paused.
-
-use std::sync::Arc;
-
-use futures::StreamExt;
-use tokio::sync::{mpsc, watch};
-use tokio::task::JoinHandle;
+//! A model call as the planner and the answer step see it: what is being
+//! asked, of which seat, about which round. The engine keeps one table of
+//! the calls under way (`engine::Flight`), each one of these.
 
 use super::seat::Role;
-use crate::provider::retry::{self, RetryPolicy, TurnItem};
-use crate::provider::{ChatModel, ChatRequest, ProviderError};
 
-/// A message from a call's task.
-pub struct TurnMsg {
-    /// Which call sent it: a cancelled or replaced call's messages are dropped.
-    pub task: u64,
-    pub role: Role,
-    pub kind: TurnMsgKind,
+/// A model call under way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Call {
+    /// A seat's turn in a round: an argument, a verdict, a synthesis or a
+    /// repair.
+    Turn { round: u32, role: Role },
+    /// A panel judge's vote on a round (judges 2 to 5; the chair's is its
+    /// turn).
+    Vote { round: u32, judge: u32 },
+    /// The judge asked again about a round's verdict, the debaters swapped.
+    SwapCheck { round: u32 },
 }
 
-pub enum TurnMsgKind {
-    Item(TurnItem),
-    Done,
-    Failed(ProviderError),
-}
-
-/// What a call needs besides its request.
-pub struct Call {
-    pub task: u64,
-    pub role: Role,
-    pub model: Arc<dyn ChatModel>,
-    pub policy: RetryPolicy,
-    /// Whether the debate is paused.
-    pub paused: watch::Receiver<bool>,
-}
-
-/// Starts `call` and sends what it yields to `tx`. A model that pauses in
-/// place is held where it is while the debate is paused; any other runs
-/// on (its server would not wait), and the engine holds what it sends.
-pub fn spawn(call: Call, request: ChatRequest, tx: mpsc::UnboundedSender<TurnMsg>) -> JoinHandle<()> {
-    let Call { task, role, model, policy, paused } = call;
-    let paused = model.pauses_in_place().then_some(paused);
-    tokio::spawn(async move {
-        let send = |kind| tx.send(TurnMsg { task, role, kind }).is_ok();
-        let mut stream = retry::pausable(model, request, policy, paused);
-        while let Some(item) = stream.next().await {
-            let ok = match item {
-                Ok(item) => send(TurnMsgKind::Item(item)),
-                Err(error) => {
-                    send(TurnMsgKind::Failed(error));
-                    return;
-                }
-            };
-            if !ok {
-                return;
-            }
+impl Call {
+    /// The round it is about.
+    pub fn round(self) -> u32 {
+        match self {
+            Call::Turn { round, .. } | Call::Vote { round, .. } | Call::SwapCheck { round } => round,
         }
-        send(TurnMsgKind::Done);
-    })
+    }
+
+    /// The seat whose model answers it: a vote and a swap check are the
+    /// judge's.
+    pub fn role(self) -> Role {
+        match self {
+            Call::Turn { role, .. } => role,
+            Call::Vote { .. } | Call::SwapCheck { .. } => Role::Judge,
+        }
+    }
 }

@@ -2,7 +2,9 @@
 //! commands, the reducer, the planner, prompts, verdict parsing and the
 //! engine that drives them.
 
-mod call;
+pub mod answer;
+pub mod call;
+pub mod command;
 pub mod convergence;
 pub mod cost;
 pub mod engine;

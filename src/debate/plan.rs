@@ -1,7 +1,8 @@
-//! The protocol as a pure function: given the folded state and the turns in
-//! flight, what the engine should do next. No I/O, no async; the engine
+//! The protocol as a pure function: given the folded state and the calls
+//! under way, what the engine should do next. No I/O, no async; the engine
 //! performs the steps. Resume needs nothing else: fold the log, then plan.
 
+use super::call::Call;
 use super::event::{Outcome, TurnPurpose};
 use super::extractive;
 use super::heat::Heat;
@@ -41,48 +42,42 @@ pub enum Step {
     },
 }
 
-/// What the planner is told besides the state and the turns in flight.
+/// What the planner is told besides the state and the calls under way.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Options {
     /// `debate.swap_check`: each round's verdict is checked with the
     /// debaters swapped before the debate goes on.
     pub swap_check: bool,
-    /// A swap check's call is under way.
-    pub swap_in_flight: bool,
-    /// The panel's judges whose call is under way: bit `n` for judge `n`.
-    pub panel_in_flight: u32,
     /// A panel's judges vote one at a time, after the chair (the embedded
     /// model: each vote holds a grammar of its own in memory).
     pub votes_in_turn: bool,
 }
 
-impl Options {
-    fn judges_in_flight(self) -> Vec<u32> {
-        (0..u32::BITS).filter(|judge| self.panel_in_flight & (1 << judge) != 0).collect()
-    }
+/// What to do now, with these seats' turns of the current round under way
+/// and no other call (no swap check, no panel). Empty means: wait for a
+/// turn, a command, or resume.
+pub fn next_steps(state: &DebateState, turns: &[Role]) -> Vec<Step> {
+    let round = state.current_round().map_or(0, |r| r.number);
+    let calls: Vec<Call> = turns.iter().map(|&role| Call::Turn { round, role }).collect();
+    next_steps_with(state, &calls, Options::default())
 }
 
-/// What to do now, with no swap check. Empty means: wait for a turn, a
-/// command, or resume.
-pub fn next_steps(state: &DebateState, in_flight: &[Role]) -> Vec<Step> {
-    next_steps_with(state, in_flight, Options::default())
-}
-
-/// What to do now. Empty means: wait for a turn, a swap check, a command,
-/// or resume.
-pub fn next_steps_with(state: &DebateState, in_flight: &[Role], options: Options) -> Vec<Step> {
+/// What to do now, with `calls` under way. Empty means: wait for a call,
+/// a command, or resume.
+pub fn next_steps_with(state: &DebateState, calls: &[Call], options: Options) -> Vec<Step> {
     if state.finish.is_some() || state.paused {
         return Vec::new();
     }
     let Some(round) = state.current_round() else {
         return vec![start_round(state, 0, state.topic.clone())];
     };
+    let turning = |role: Role| calls.contains(&Call::Turn { round: round.number, role });
     let mut steps = Vec::new();
     let mut debaters_settled = true;
     for &role in state.debaters() {
         match round.turn(role) {
             Some(t) if t.is_settled() => {}
-            Some(t) if t.is_open() && in_flight.contains(&role) => debaters_settled = false,
+            Some(t) if t.is_open() && turning(role) => debaters_settled = false,
             Some(t) if matches!(t.status, TurnStatus::Failed { .. }) => {
                 if !goes_on_without_failed(state, round) {
                     // A format's seat is named as the format names it ("the logic critic"), not by its log name.
@@ -103,7 +98,7 @@ pub fn next_steps_with(state: &DebateState, in_flight: &[Role], options: Options
     if state.judges() == 0 {
         return vote_steps(state, round);
     }
-    judge_steps(state, round, in_flight, options)
+    judge_steps(state, round, calls, options)
 }
 
 /// Whether `round` can go on without its debaters whose turn failed for
@@ -175,18 +170,25 @@ fn last_word(state: &DebateState, round: &Round) -> (bool, bool) {
     (is_last, wants_final)
 }
 
-fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role], options: Options) -> Vec<Step> {
+fn judge_steps(state: &DebateState, round: &Round, calls: &[Call], options: Options) -> Vec<Step> {
     let (is_last, wants_final) = last_word(state, round);
     let seats = state.judges();
+    let voting: Vec<u32> = calls
+        .iter()
+        .filter_map(|call| match *call {
+            Call::Vote { round: r, judge } if r == round.number => Some(judge),
+            _ => None,
+        })
+        .collect();
     // A panel's other judges vote on the round while the chair judges it.
     // The chair first: the other judges are asked as the chair is, for the
     // last word or a round's verdict.
-    let mut unasked = panel::unasked(round, seats, &options.judges_in_flight());
+    let mut unasked = panel::unasked(round, seats, &voting);
     if options.votes_in_turn {
         let chair_busy = round
             .turn(Role::Judge)
             .is_none_or(|t| t.is_open() || matches!(t.verdict, Some(VerdictStatus::Invalid { will_retry: true, .. })));
-        let free = !chair_busy && options.panel_in_flight == 0;
+        let free = !chair_busy && voting.is_empty();
         unasked.truncate(usize::from(free));
     }
     let votes: Vec<Step> = unasked.into_iter().map(|judge| Step::PanelVote { round: round.number, judge }).collect();
@@ -196,7 +198,8 @@ fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role], options: 
         return with_votes(Some(start(if wants_final { TurnPurpose::Synthesis } else { TurnPurpose::Judge })));
     };
     if judge.is_open() {
-        return with_votes((!in_flight.contains(&Role::Judge)).then(|| start(judge.purpose)));
+        let turning = calls.contains(&Call::Turn { round: round.number, role: Role::Judge });
+        return with_votes((!turning).then(|| start(judge.purpose)));
     }
     if let Some(VerdictStatus::Invalid { will_retry: true, .. }) = &judge.verdict {
         let was_final = judge.purpose.is_final();
@@ -228,7 +231,8 @@ fn judge_steps(state: &DebateState, round: &Round, in_flight: &[Role], options: 
             }
         };
     }
-    decide_steps(state, round, judge, options, said)
+    let checking = calls.contains(&Call::SwapCheck { round: round.number });
+    decide_steps(state, round, judge, (options, checking), said)
 }
 
 /// What a round's judges said about going on.
@@ -244,7 +248,7 @@ enum Said {
 }
 
 /// What follows the chair's settled verdict, given what the judges said.
-fn decide_steps(state: &DebateState, round: &Round, judge: &Turn, options: Options, said: Said) -> Vec<Step> {
+fn decide_steps(state: &DebateState, round: &Round, judge: &Turn, swap: (Options, bool), said: Said) -> Vec<Step> {
     let (is_last, wants_final) = last_word(state, round);
     let start = |purpose| vec![Step::StartTurn { round: round.number, role: Role::Judge, purpose }];
     let was_final = judge.purpose.is_final();
@@ -253,7 +257,7 @@ fn decide_steps(state: &DebateState, round: &Round, judge: &Turn, options: Optio
     };
     match &judge.verdict {
         Some(VerdictStatus::Parsed { verdict }) => {
-            if let Some(steps) = swap_steps(state, round, judge, options) {
+            if let Some(steps) = swap_steps(state, round, judge, swap) {
                 return steps;
             }
             let resolved = match said {
@@ -303,13 +307,19 @@ fn finish_outcome(state: &DebateState, round: &Round, was_final: bool, is_last: 
 
 /// The swap check a round's verdict waits for: `None` when none is due
 /// (the setting is off, the verdict is the final synthesis, the embedded
-/// judge's chosen form names no side, or the check has settled).
-fn swap_steps(state: &DebateState, round: &Round, judge: &Turn, options: Options) -> Option<Vec<Step>> {
+/// judge's chosen form names no side, or the check has settled). With the
+/// check's call under way (`checking`), it waits.
+fn swap_steps(
+    state: &DebateState,
+    round: &Round,
+    judge: &Turn,
+    (options, checking): (Options, bool),
+) -> Option<Vec<Step>> {
     if !options.swap_check || judge.purpose.is_final() || extractive::is_chosen(&judge.text) || !state.two_sides() {
         return None;
     }
     match round.swap {
-        Some(SwapCheck::Asking) if options.swap_in_flight => Some(Vec::new()),
+        Some(SwapCheck::Asking) if checking => Some(Vec::new()),
         // Not asked yet, or asked by a process that stopped before the answer.
         None | Some(SwapCheck::Asking) => Some(vec![Step::SwapCheck { round: round.number }]),
         Some(SwapCheck::Answered { .. } | SwapCheck::Failed { .. }) => None,

@@ -12,6 +12,7 @@ use std::time::Duration;
 use crate::engine_support;
 
 use engine_support::drain;
+use heat::debate::call::Call;
 use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::format::FormatRecord;
 use heat::debate::panel::{self, Vote};
@@ -475,23 +476,26 @@ fn panel_round(more: Vec<DebateEvent>) -> DebateState {
 
 #[test]
 fn on_the_embedded_model_the_panel_votes_one_at_a_time_after_the_chair() {
-    let in_turn = |panel_in_flight| Options { votes_in_turn: true, panel_in_flight, ..Options::default() };
+    let in_turn = |state: &DebateState, voting: &[u32]| {
+        let calls: Vec<Call> = voting.iter().map(|&judge| Call::Vote { round: 0, judge }).collect();
+        next_steps_with(state, &calls, Options { votes_in_turn: true, ..Options::default() })
+    };
     let votes = |steps: &[Step]| steps.iter().filter(|s| matches!(s, Step::PanelVote { .. })).count();
     let asked = panel_round(Vec::new());
     assert_eq!(votes(&next_steps_with(&asked, &[], Options::default())), 2, "at once elsewhere");
-    assert_eq!(votes(&next_steps_with(&asked, &[], in_turn(0))), 0, "the chair first");
+    assert_eq!(votes(&in_turn(&asked, &[])), 0, "the chair first");
     let chair = vec![
         DebateEvent::TurnStarted { round: 0, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: None },
         DebateEvent::TurnCompleted { round: 0, role: Role::Judge, text: "{}".into(), usage: None, truncated_at: None },
         DebateEvent::VerdictReached { round: 0, verdict: Verdict { topic: "t2".into(), ..Verdict::default() } },
     ];
     let judged = panel_round(chair.clone());
-    assert_eq!(next_steps_with(&judged, &[], in_turn(0)), [Step::PanelVote { round: 0, judge: 2 }]);
+    assert_eq!(in_turn(&judged, &[]), [Step::PanelVote { round: 0, judge: 2 }]);
     let mut second = chair;
     second.push(DebateEvent::PanelVoteStarted { round: 0, judge: 2 });
-    assert!(next_steps_with(&panel_round(second.clone()), &[], in_turn(1 << 2)).is_empty(), "one at a time");
+    assert!(in_turn(&panel_round(second.clone()), &[2]).is_empty(), "one at a time");
     second.push(DebateEvent::PanelVoted { round: 0, judge: 2, verdict: Verdict::default(), usage: None });
-    assert_eq!(next_steps_with(&panel_round(second), &[], in_turn(0)), [Step::PanelVote { round: 0, judge: 3 }]);
+    assert_eq!(in_turn(&panel_round(second), &[]), [Step::PanelVote { round: 0, judge: 3 }]);
 }
 
 #[tokio::test]

@@ -5,6 +5,7 @@
 #![allow(clippy::float_cmp)]
 
 use heat::debate::Heat;
+use heat::debate::call::Call;
 use heat::debate::plan::{Options, Step, next_steps, next_steps_with};
 use heat::debate::verdict::Verdict;
 use heat::debate::{DebateEvent, DebateState, Outcome, Participant, Role, TurnPurpose};
@@ -586,20 +587,22 @@ fn a_final_synthesis_logged_but_never_parsed_finishes_without_it() {
     assert_eq!(log.plan(&[]), vec![finish(Outcome::MaxRounds, None)]);
 }
 
-/// The swap check on, with its call under way or not.
-fn swap_on(in_flight: bool) -> Options {
-    Options { swap_check: true, swap_in_flight: in_flight, ..Options::default() }
+/// The planner's steps with the swap check on, its call under way or not.
+fn with_swap_check(state: &DebateState, in_flight: bool) -> Vec<Step> {
+    let round = state.current_round().map_or(0, |r| r.number);
+    let calls: Vec<Call> = in_flight.then_some(Call::SwapCheck { round }).into_iter().collect();
+    next_steps_with(state, &calls, Options { swap_check: true, ..Options::default() })
 }
 
 #[test]
 fn with_the_swap_check_on_a_verdict_waits_for_its_check_before_the_next_round() {
     let log = debate(3).round(0).both_argue(0).judge_rules(0, TurnPurpose::Judge, open_verdict(NEXT_TOPIC, 0.6));
-    assert_eq!(next_steps_with(&log.state(), &[], swap_on(false)), vec![Step::SwapCheck { round: 0 }]);
+    assert_eq!(with_swap_check(&log.state(), false), vec![Step::SwapCheck { round: 0 }]);
     assert_eq!(log.plan(&[]), vec![start_round(1, NEXT_TOPIC, 0.6, &[])], "off: no check");
     let asking = log.then(DebateEvent::SwapCheckStarted { round: 0 });
-    assert_eq!(next_steps_with(&asking.state(), &[], swap_on(true)), vec![], "in flight: wait");
+    assert_eq!(with_swap_check(&asking.state(), true), vec![], "in flight: wait");
     assert_eq!(
-        next_steps_with(&asking.state(), &[], swap_on(false)),
+        with_swap_check(&asking.state(), false),
         vec![Step::SwapCheck { round: 0 }],
         "asked by a process that stopped: asked again"
     );
@@ -609,7 +612,7 @@ fn with_the_swap_check_on_a_verdict_waits_for_its_check_before_the_next_round() 
         flips: true,
         usage: None,
     });
-    assert_eq!(next_steps_with(&answered.state(), &[], swap_on(false)), vec![start_round(1, NEXT_TOPIC, 0.6, &[])]);
+    assert_eq!(with_swap_check(&answered.state(), false), vec![start_round(1, NEXT_TOPIC, 0.6, &[])]);
 }
 
 #[test]
@@ -620,31 +623,25 @@ fn a_failed_swap_check_lets_the_debate_go_on() {
         .judge_rules(0, TurnPurpose::Judge, open_verdict(NEXT_TOPIC, 0.6))
         .then(DebateEvent::SwapCheckStarted { round: 0 })
         .then(DebateEvent::SwapCheckFailed { round: 0, error: "HTTP 500".into(), usage: None });
-    assert_eq!(next_steps_with(&log.state(), &[], swap_on(false)), vec![start_round(1, NEXT_TOPIC, 0.6, &[])]);
+    assert_eq!(with_swap_check(&log.state(), false), vec![start_round(1, NEXT_TOPIC, 0.6, &[])]);
 }
 
 #[test]
 fn a_resolving_verdict_is_checked_before_the_debate_finishes() {
     let log = debate(3).round(0).both_argue(0).judge_rules(0, TurnPurpose::Judge, closing_verdict("Done."));
-    assert_eq!(next_steps_with(&log.state(), &[], swap_on(false)), vec![Step::SwapCheck { round: 0 }]);
+    assert_eq!(with_swap_check(&log.state(), false), vec![Step::SwapCheck { round: 0 }]);
 }
 
 #[test]
 fn no_swap_check_follows_the_final_synthesis() {
     let log = debate(1).round(0).both_argue(0).judge_rules(0, TurnPurpose::Synthesis, closing_verdict("Synthesis."));
-    assert_eq!(
-        next_steps_with(&log.state(), &[], swap_on(false)),
-        vec![finish(Outcome::MaxRounds, Some("Synthesis."))]
-    );
+    assert_eq!(with_swap_check(&log.state(), false), vec![finish(Outcome::MaxRounds, Some("Synthesis."))]);
 }
 
 #[test]
 fn no_swap_check_follows_an_unreadable_verdict() {
     let log = debate(3).round(0).both_argue(0).judge_garbles(0, TurnPurpose::RepairVerdict, false);
-    assert_eq!(
-        next_steps_with(&log.state(), &[], swap_on(false)),
-        vec![start_round(1, PROPOSITION, INITIAL_HEAT, &[])]
-    );
+    assert_eq!(with_swap_check(&log.state(), false), vec![start_round(1, PROPOSITION, INITIAL_HEAT, &[])]);
 }
 
 // ---- A vote: free debaters, no judge (the `vote` format) ----

@@ -1,7 +1,10 @@
-//! The round loop as a tokio task: commands in, events out. The engine folds
-//! every event it emits into its own `DebateState`, asks the planner what to
-//! do next, and runs each model turn on a task of its own. Dropping a turn's
-//! task drops its stream, which aborts the HTTP request.
+//! The round loop as a tokio task: commands in, events out. The engine
+//! drives; it decides nothing itself. It folds every event it emits into its
+//! own `DebateState`, asks the planner (`plan`) what to do next, runs each
+//! model call on a task of its own (`task`), keeps one table of the calls
+//! under way, and hands what a finished call answered to the answer step
+//! (`answer`), performing what each returns. Dropping a call's task drops
+//! its stream, which aborts the HTTP request.
 //!
 //! While paused, a model that pauses in place (the embedded one) is not
 //! polled, so it stops between two tokens; what any other model sends is
@@ -11,36 +14,33 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::Instant;
 
+use anyhow::Context;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 mod checks;
-mod embedded;
 mod handle;
-mod panel_vote;
-mod side_call;
-mod swap_check;
-mod verdict_read;
+mod request;
+mod task;
 
-pub use handle::{DebateHandle, Stamped};
-
-use super::call::{self, Call, TurnMsg, TurnMsgKind};
-use super::event::{Command, DebateEvent, Outcome, TurnPurpose};
-use super::guard::turn::{self as guard, ArgumentOutcome, SentPrompt};
-use super::notices::{self, served_name};
-use super::plan::{self, Step, next_steps_with};
-use super::prompt;
-use super::seat::Role;
 pub use super::setup::{
     DebateSpec, EngineSetup, Grounding, JudgeFactory, RoleSetup, StructuredSetting, duel_roles, seat_roles,
 };
+pub use handle::{DebateHandle, Stamped};
+
+use super::answer::{self, Act, Answered};
+use super::call::Call;
+use super::event::{Command, DebateEvent, TurnPurpose};
+use super::grounding::{self, SourceIndex};
+use super::guard::turn::SentPrompt;
+use super::notices::{self, served_name};
+use super::plan::{self, Step, next_steps_with};
+use super::seat::Role;
 use super::state::DebateState;
-use super::temperature::{self, Purpose};
-use super::{grounding, issues, scores, verdict};
 use crate::provider::retry::TurnItem;
-use crate::provider::{
-    Adaptation, ChatMessage, ChatRequest, Chunk, FinishReason, ResponseSchema, StructuredOutput, Usage,
-};
+use crate::provider::{Adaptation, ChatModel, ChatRequest, Chunk, FinishReason, StructuredOutput, Usage};
+use request::Requests;
+use task::{CallMsg, CallMsgKind, Task};
 
 /// Starts a new debate. With no topic, a source document gives its own
 /// (its first heading, else its name).
@@ -75,7 +75,7 @@ pub fn branch(setup: EngineSetup, state: DebateState) -> DebateHandle {
 fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 3]) -> DebateHandle {
     let (command_tx, command_rx) = mpsc::unbounded_channel();
     let (event_tx, event_rx) = mpsc::unbounded_channel();
-    let (turn_tx, turn_rx) = mpsc::unbounded_channel();
+    let (msg_tx, msg_rx) = mpsc::unbounded_channel();
     let (paused, _) = watch::channel(state.paused);
     let mut engine = Engine {
         setup,
@@ -84,17 +84,14 @@ fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 3]
         arrived: None,
         events: event_tx,
         commands: command_rx,
-        turn_tx,
-        turn_rx,
-        in_flight: HashMap::new(),
+        msg_tx,
+        msg_rx,
+        calls: HashMap::new(),
         held: VecDeque::new(),
         next_task: 0,
         no_temperature: HashSet::new(),
-        in_flight_ends: HashMap::new(),
         source_index: None,
         preamble: None,
-        swap: None,
-        votes: HashMap::new(),
         judge_setups: HashMap::new(),
         sat_out: HashSet::new(),
     };
@@ -113,24 +110,28 @@ fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 3]
         }
         // The same block starts every request: built once (a source is numbered in full).
         engine.preamble = grounding::preamble(engine.state.date.as_deref(), engine.state.source.as_ref());
-        engine.check_source_intact();
-        engine.read_unread_verdict();
-        engine.check_unchecked_quotes();
+        engine.go_on_from_where_it_stopped();
         engine.run().await;
         engine.state
     });
     DebateHandle { commands: command_tx, events: event_rx, task }
 }
 
-struct InFlight {
-    task: u64,
-    round: u32,
+/// A call under way: what it asks, and what it has answered so far.
+struct Flight {
+    call: Call,
+    /// What it is for: a turn's purpose (a vote's and a swap check's is the judge's).
     purpose: TurnPurpose,
     handle: JoinHandle<()>,
     /// What the model was sent, for the guards.
     sent: SentPrompt,
     /// This is the one more try a guard asked for.
     guard_retry: bool,
+    /// A vote's or a swap check's answer so far; a turn's streams into the state.
+    text: String,
+    /// The latest usage and the finish the current attempt reported.
+    usage: Option<Usage>,
+    finish: Option<FinishReason>,
 }
 
 struct Engine {
@@ -138,28 +139,23 @@ struct Engine {
     state: DebateState,
     /// `state.paused`, for the calls of models that pause in place.
     paused: watch::Sender<bool>,
-    /// When the held turn message being shown arrived: the stamp of what it causes.
+    /// When the held call message being shown arrived: the stamp of what it causes.
     arrived: Option<Instant>,
     events: mpsc::UnboundedSender<Stamped>,
     commands: mpsc::UnboundedReceiver<Command>,
-    turn_tx: mpsc::UnboundedSender<TurnMsg>,
-    turn_rx: mpsc::UnboundedReceiver<TurnMsg>,
-    in_flight: HashMap<Role, InFlight>,
-    /// Turn messages received while paused, with when each arrived; shown on resume.
-    held: VecDeque<(Instant, TurnMsg)>,
+    msg_tx: mpsc::UnboundedSender<CallMsg>,
+    msg_rx: mpsc::UnboundedReceiver<CallMsg>,
+    /// Every call under way (turns, panel votes, the swap check), by its task's number.
+    calls: HashMap<u64, Flight>,
+    /// Call messages received while paused, with when each arrived; shown on resume.
+    held: VecDeque<(Instant, CallMsg)>,
     next_task: u64,
-    /// Roles whose model refused a temperature.
+    /// Seats whose model refused a temperature.
     no_temperature: HashSet<Role>,
-    /// What each in-flight turn's current attempt reported about itself.
-    in_flight_ends: HashMap<Role, AttemptEnd>,
     /// The source, indexed for quote checks on the first argument that needs it.
-    source_index: Option<grounding::SourceIndex>,
+    source_index: Option<SourceIndex>,
     /// The date and the source every request starts with (`grounding::preamble`).
     preamble: Option<String>,
-    /// The swap check under way, if any.
-    swap: Option<swap_check::SwapFlight>,
-    /// A panel's judges' calls under way, by judge number.
-    votes: HashMap<u32, panel_vote::VoteFlight>,
     /// The set-ups of panel judges on providers of their own, by judge number.
     judge_setups: HashMap<u32, RoleSetup>,
     /// The debaters already said to sit a round out, by round.
@@ -169,13 +165,6 @@ struct Engine {
 /// The runtime's clock (a test that pauses time sees its own).
 fn now() -> Instant {
     tokio::time::Instant::now().into_std()
-}
-
-/// The latest usage and the finish an attempt reported.
-#[derive(Default)]
-struct AttemptEnd {
-    usage: Option<Usage>,
-    finish: Option<FinishReason>,
 }
 
 impl Engine {
@@ -189,14 +178,14 @@ impl Engine {
             tokio::select! {
                 biased;
                 command = self.commands.recv() => match command {
-                    Some(command) => self.on_command(command),
-                    None => self.on_command(Command::Stop),
+                    Some(command) => self.on_command(&command),
+                    None => self.on_command(&Command::Stop),
                 },
-                Some(msg) = self.turn_rx.recv() => {
+                Some(msg) = self.msg_rx.recv() => {
                     if self.state.paused {
                         self.held.push_back((now(), msg));
                     } else {
-                        self.on_turn_msg(msg);
+                        self.on_call_msg(msg);
                     }
                 }
             }
@@ -214,18 +203,43 @@ impl Engine {
         let _ = self.events.send(Stamped { event, at });
     }
 
+    /// On start: what a stopped process left half done or can no longer be
+    /// trusted (`checks`), settled before the debate goes on.
+    fn go_on_from_where_it_stopped(&mut self) {
+        if let Some(invalidated) = checks::source_broken(&self.state) {
+            self.emit(invalidated);
+        }
+        if let Some((round, purpose, text)) = checks::unread_verdict(&self.state) {
+            let sent = SentPrompt::of(&self.requests().turn(round, Role::Judge, purpose));
+            for event in answer::read_verdict(&self.state, round, purpose, &sent, &text) {
+                self.emit(event);
+            }
+        }
+        for (round, role, text) in checks::unchecked(&self.state) {
+            self.check_quotes(round, role, &text, false);
+        }
+    }
+
+    /// What requests are built from, now.
+    fn requests(&self) -> Requests<'_> {
+        Requests {
+            setup: &self.setup,
+            state: &self.state,
+            preamble: self.preamble.as_deref(),
+            no_temperature: &self.no_temperature,
+        }
+    }
+
     /// Performs every step the planner asks for until it asks for none.
     fn advance(&mut self) {
         loop {
             self.announce_sitting_out();
-            let in_flight: Vec<Role> = self.in_flight.keys().copied().collect();
+            let calls: Vec<Call> = self.calls.values().map(|f| f.call).collect();
             let options = plan::Options {
                 swap_check: self.setup.swap_check,
-                swap_in_flight: self.swap.is_some(),
-                panel_in_flight: self.votes_in_flight(),
                 votes_in_turn: self.setup.role(Role::Judge).model.is_embedded(),
             };
-            let steps = next_steps_with(&self.state, &in_flight, options);
+            let steps = next_steps_with(&self.state, &calls, options);
             if steps.is_empty() {
                 return;
             }
@@ -246,7 +260,7 @@ impl Engine {
                     }
                     Step::StartTurn { round, role, purpose } => self.start_turn(round, role, purpose),
                     Step::SwapCheck { round } => self.start_swap_check(round),
-                    Step::PanelVote { round, judge } => self.start_panel_vote(round, judge),
+                    Step::PanelVote { round, judge } => self.start_vote(round, judge),
                     Step::Finish { outcome, synthesis } => {
                         self.abort_all();
                         self.emit(DebateEvent::Finished { outcome, synthesis });
@@ -274,218 +288,229 @@ impl Engine {
         }
     }
 
-    fn on_command(&mut self, command: Command) {
+    /// A person's command: what it records (`command::events`), and what it
+    /// changes in what runs. A resume first tells what arrived while paused,
+    /// stamped when it arrived; a cancel records each call it drops; a stop
+    /// drops them all.
+    fn on_command(&mut self, command: &Command) {
         if self.state.finish.is_some() {
             return;
         }
         match command {
-            Command::Pause if !self.state.paused => self.emit(DebateEvent::Paused),
             Command::Resume if self.state.paused => {
-                // What arrived while paused happened then: it is told first, stamped when it arrived.
                 while let Some((at, msg)) = self.held.pop_front() {
                     self.arrived = Some(at);
-                    self.on_turn_msg(msg);
+                    self.on_call_msg(msg);
                 }
                 self.arrived = None;
-                self.emit(DebateEvent::Resumed);
             }
-            Command::Pause | Command::Resume => {}
-            Command::InjectTopic(text) => {
-                let text = text.trim().to_string();
-                if !text.is_empty() {
-                    self.emit(DebateEvent::TopicInjected { text });
-                }
-            }
-            Command::PinTemperature(heat) => {
-                self.emit(DebateEvent::TemperaturePinned { heat });
-            }
-            Command::ReleaseTemperature => {
-                if self.state.pinned_heat.is_some() {
-                    self.emit(DebateEvent::TemperatureReleased);
-                }
-            }
-            Command::ForceResolution => {
-                if !self.state.force_requested {
-                    self.emit(DebateEvent::ResolutionForced);
-                }
-            }
-            Command::HumanVerdict { ahead, confidence, note, ends } => {
-                let round = self.state.current_round().map_or(0, |r| r.number);
-                let note = note.trim().to_string();
-                self.emit(DebateEvent::HumanVerdict { round, ahead, confidence: confidence.min(100), note, ends });
-                // The person's resolution: the round finishes and the judge writes its synthesis.
-                if ends && !self.state.force_requested {
-                    self.emit(DebateEvent::ResolutionForced);
-                }
-            }
-            Command::CancelTurn => self.cancel_turns(),
-            Command::Stop => {
-                self.abort_all();
-                self.emit(DebateEvent::Finished { outcome: Outcome::Cancelled, synthesis: None });
-            }
+            Command::CancelTurn => self.cancel_calls(),
+            Command::Stop => self.abort_all(),
+            _ => {}
+        }
+        for event in super::command::events(&self.state, command) {
+            self.emit(event);
         }
     }
 
-    fn cancel_turns(&mut self) {
-        self.cancel_swap_check();
-        self.cancel_panel_votes();
-        let mut roles: Vec<Role> = self.in_flight.keys().copied().collect();
-        roles.sort();
-        for role in roles {
-            let Some(flight) = self.in_flight.remove(&role) else {
-                continue;
-            };
+    /// The person cancelled what is under way: the swap check and the
+    /// panel's votes are recorded as given up, each turn as cancelled (what
+    /// the person saw of it stands; anything held back is dropped with it).
+    fn cancel_calls(&mut self) {
+        let order = |flight: &Flight| match flight.call {
+            Call::SwapCheck { .. } => (0, 0, Role::Judge),
+            Call::Vote { judge, .. } => (1, judge, Role::Judge),
+            Call::Turn { role, .. } => (2, 0, role),
+        };
+        let mut tasks: Vec<((u8, u32, Role), u64)> = self.calls.iter().map(|(&t, f)| (order(f), t)).collect();
+        tasks.sort_unstable();
+        for (_, task) in tasks {
+            let Some(flight) = self.calls.remove(&task) else { continue };
             flight.handle.abort();
-            // What the person saw stands; anything held back is dropped with the turn.
-            self.held.retain(|(_, m)| m.task != flight.task);
-            self.emit(DebateEvent::TurnCancelled { round: flight.round, role });
+            self.held.retain(|(_, m)| m.task != task);
+            self.emit(answer::on_cancelled(flight.call, flight.usage));
         }
     }
 
     fn abort_all(&mut self) {
-        for (_, flight) in self.in_flight.drain() {
+        for (_, flight) in self.calls.drain() {
             flight.handle.abort();
-        }
-        if let Some(swap) = self.swap.take() {
-            swap.handle.abort();
-        }
-        for (_, vote) in self.votes.drain() {
-            vote.handle.abort();
         }
         self.held.clear();
     }
 
     fn start_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose) {
-        let request = self.request_for(round, role, purpose);
+        let request = self.requests().turn(round, role, purpose);
         self.emit(DebateEvent::TurnStarted { round, role, purpose, temperature: request.temperature });
-        self.run_turn(round, role, purpose, request, false);
-    }
-
-    /// Runs a turn's model call on a task of its own.
-    fn run_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose, request: ChatRequest, guard_retry: bool) {
-        let prompt = SentPrompt::of(&request);
-        self.next_task += 1;
-        let task = self.next_task;
         let model = Arc::clone(&self.setup.role(role).model);
-        let call = Call { task, role, model, policy: self.setup.retry, paused: self.paused.subscribe() };
-        let handle = call::spawn(call, request, self.turn_tx.clone());
-        self.in_flight.insert(role, InFlight { task, round, purpose, handle, sent: prompt, guard_retry });
+        self.launch(Call::Turn { round, role }, purpose, model, request, false);
     }
 
-    fn request_for(&self, round: u32, role: Role, purpose: TurnPurpose) -> ChatRequest {
-        let setup = self.setup.role(role);
-        let heat = self.state.rounds.iter().find(|r| r.number == round).map_or(self.state.heat, |r| r.heat);
-        let system = self.setup.prompts.system_with(role, self.state.format.as_ref().and_then(|f| f.brief(role)));
-        // An embedded critic is held to open with its issue line; its lead follows it.
-        let raising = self.raising(role);
-        let (messages, response_schema) = if role.is_judge() {
-            let chosen = self.chosen_schema(round, purpose);
-            let room = chosen.as_ref().and_then(|_| embedded::chosen_room(setup, &system, self.preamble.as_deref()));
-            let chair = super::panel::CHAIR;
-            let messages = prompt::judge_messages_within(&self.state, round, purpose, chosen.is_some(), chair, room);
-            let mut asked =
-                if self.state.scored() { scores::with_scores(verdict::schema()) } else { verdict::schema() };
-            if self.state.tracks_issues() {
-                asked = issues::with_issues(asked);
-            }
-            let schema = chosen.unwrap_or_else(|| self.verdict_schema(setup, asked));
-            (messages, Some(schema))
-        } else {
-            let brief = setup.model.is_embedded();
-            let mut messages = prompt::debater_messages(&self.state, role, round, brief);
-            if setup.model.continues_answer() && raising.is_none() {
-                messages.extend(prompt::opening(&self.state, role, round).map(ChatMessage::assistant));
-            }
-            (messages, None)
-        };
-        let grammar =
-            raising.map(|id| issues::raising::grammar(&id, prompt::opening(&self.state, role, round).as_deref()));
-        let wanted = Purpose::of(role, heat, self.setup.judge_temperature);
-        let temperature =
-            temperature::sent(wanted, setup.thinking_budget.is_some(), self.no_temperature.contains(&role));
-        ChatRequest {
-            model: setup.model_name.clone(),
-            system,
-            grounding: self.preamble.clone(),
-            messages,
-            temperature,
-            max_tokens: setup.max_tokens,
-            thinking_budget: setup.thinking_budget,
-            response_schema,
-            grammar,
-            seed: self.setup.seed,
-        }
-    }
-
-    /// The verdict's schema in the form the judge's endpoint takes: the
-    /// configured form, or the weaker one the server was found to accept.
-    fn verdict_schema(&self, setup: &RoleSetup, schema: serde_json::Value) -> ResponseSchema {
-        let (start, may_step_down) = match setup.structured {
-            StructuredSetting::Auto => (StructuredOutput::Schema, true),
-            StructuredSetting::Fixed(form) => (form, false),
-        };
-        let learnt = setup.model.endpoint().and_then(|e| self.state.structured_output_for(&e));
-        let form = if may_step_down { learnt.map_or(start, |l| l.max(start)) } else { start };
-        ResponseSchema { form, may_step_down, ..ResponseSchema::new("verdict", schema) }
-    }
-
-    fn on_turn_msg(&mut self, msg: TurnMsg) {
-        if self.swap.as_ref().is_some_and(|s| s.task == msg.task) {
-            self.on_swap_msg(msg);
+    /// Asks the judge's model about `round` with the debaters swapped.
+    fn start_swap_check(&mut self, round: u32) {
+        self.emit(DebateEvent::SwapCheckStarted { round });
+        let Some(request) = self.requests().swap_check(round) else {
+            // Settled either way: the planner must not ask for it again.
+            let error = format!("round {} is not in the debate", round + 1);
+            self.emit(DebateEvent::SwapCheckFailed { round, error, usage: None });
             return;
-        }
-        if let Some(judge) = self.voter(msg.task) {
-            self.on_vote_msg(judge, msg);
-            return;
-        }
-        let Some(flight) = self.in_flight.get(&msg.role).filter(|f| f.task == msg.task) else {
-            return; // a message from a turn that was cancelled or replaced
         };
-        let (round, role) = (flight.round, msg.role);
+        let model = Arc::clone(&self.setup.role(Role::Judge).model);
+        self.launch(Call::SwapCheck { round }, TurnPurpose::Judge, model, request, false);
+    }
+
+    /// Asks judge `judge` of the panel for its vote on `round`, as the
+    /// chair is asked, on its own provider when it sits on one.
+    fn start_vote(&mut self, round: u32, judge: u32) {
+        self.emit(DebateEvent::PanelVoteStarted { round, judge });
+        let own = match self.own_judge_setup(judge) {
+            Ok(own) => own,
+            Err(error) => {
+                let error = format!("it could not be set up: {error:#}");
+                self.emit(DebateEvent::PanelVoteFailed { round, judge, error, usage: None });
+                return;
+            }
+        };
+        let request = self.requests().vote(round, judge, own.as_ref());
+        let model = Arc::clone(own.as_ref().map_or(&self.setup.role(Role::Judge).model, |o| &o.model));
+        let purpose = answer::vote_purpose(&self.state, round);
+        self.launch(Call::Vote { round, judge }, purpose, model, request, false);
+    }
+
+    /// The set-up of judge `judge` when its format puts it on a provider of
+    /// its own (made once, then kept); `None`: the judges' provider.
+    fn own_judge_setup(&mut self, judge: u32) -> anyhow::Result<Option<RoleSetup>> {
+        let Some(provider) = super::panel::provider_of(&self.state, judge).map(str::to_string) else {
+            return Ok(None);
+        };
+        if let Some(own) = self.judge_setups.get(&judge) {
+            return Ok(Some(own.clone()));
+        }
+        let factory = self.setup.judges.clone().context("this run of heat sets up no judge's own provider")?;
+        let own = factory(&provider, super::panel::model_of(&self.state, judge))?;
+        self.judge_setups.insert(judge, own.clone());
+        Ok(Some(own))
+    }
+
+    /// Runs a call on a task of its own and enters it in the table.
+    fn launch(
+        &mut self,
+        call: Call,
+        purpose: TurnPurpose,
+        model: Arc<dyn ChatModel>,
+        request: ChatRequest,
+        guard_retry: bool,
+    ) {
+        let sent = SentPrompt::of(&request);
+        self.next_task += 1;
+        let number = self.next_task;
+        let task = Task { number, model, policy: self.setup.retry, paused: self.paused.subscribe() };
+        let handle = task::spawn(task, request, self.msg_tx.clone());
+        let flight =
+            Flight { call, purpose, handle, sent, guard_retry, text: String::new(), usage: None, finish: None };
+        self.calls.insert(number, flight);
+    }
+
+    fn on_call_msg(&mut self, msg: CallMsg) {
+        // A message from a call that was cancelled or replaced is dropped.
+        let Some(call) = self.calls.get(&msg.task).map(|f| f.call) else { return };
         match msg.kind {
-            TurnMsgKind::Item(TurnItem::Chunk(chunk)) => self.on_chunk(round, role, chunk),
-            TurnMsgKind::Item(TurnItem::Retrying { attempt, max_retries, delay, error }) => {
-                self.in_flight_ends.remove(&role);
-                self.emit(DebateEvent::TurnRetrying {
-                    round,
-                    role,
-                    attempt,
-                    max_retries,
-                    delay_ms: u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
-                    reason: error.to_string(),
-                });
-            }
-            TurnMsgKind::Item(TurnItem::ParameterDropped { param, message }) => {
-                self.on_parameter_dropped(role, &param, &message);
-            }
-            TurnMsgKind::Item(TurnItem::StructuredSteppedDown { from, to, message }) => {
-                self.on_structured_stepped_down(role, from, to, &message);
-            }
-            TurnMsgKind::Done => {
-                if let Some(flight) = self.in_flight.remove(&role) {
-                    self.complete_turn(role, &flight);
+            CallMsgKind::Item(item) => self.on_item(msg.task, call, item),
+            CallMsgKind::Done => {
+                if let Some(flight) = self.calls.remove(&msg.task) {
+                    self.on_done(&flight);
                 }
             }
-            TurnMsgKind::Failed(error) => {
-                self.in_flight.remove(&role);
-                self.in_flight_ends.remove(&role);
-                let error = error.sentence(self.setup.role(role).model.provider_name());
-                self.emit(DebateEvent::TurnFailed { round, role, error });
+            CallMsgKind::Failed(error) => {
+                let usage = self.calls.remove(&msg.task).and_then(|f| f.usage);
+                let error = error.sentence(self.setup.role(call.role()).model.provider_name());
+                self.emit(answer::on_failed(call, error, usage));
             }
         }
     }
 
-    fn on_chunk(&mut self, round: u32, role: Role, chunk: Chunk) {
-        match chunk {
-            Chunk::Text(text) if !text.is_empty() => self.emit(DebateEvent::Delta { round, role, text }),
-            Chunk::Reasoning(text) if !text.is_empty() => self.emit(DebateEvent::Reasoning { round, role, text }),
-            Chunk::Usage(usage) => {
-                self.in_flight_ends.entry(role).or_default().usage = Some(usage);
+    /// A call answered in full: the answer step says what it means.
+    fn on_done(&mut self, flight: &Flight) {
+        let answered = Answered {
+            call: flight.call,
+            purpose: flight.purpose,
+            sent: &flight.sent,
+            guard_retry: flight.guard_retry,
+            text: &flight.text,
+            usage: flight.usage,
+            finish: flight.finish.clone(),
+            max_tokens: self.setup.role(flight.call.role()).max_tokens,
+        };
+        for act in answer::on_done(&self.state, &answered) {
+            match act {
+                Act::Emit(event) => self.emit(event),
+                Act::AskAgain { round, role, purpose } => {
+                    let mut request = self.requests().turn(round, role, purpose);
+                    if self.setup.role(role).model.is_embedded() {
+                        // Same prompt, same seed: the embedded model would answer the same again.
+                        request.seed = Some(request.seed.unwrap_or_default().wrapping_add(1));
+                    }
+                    let model = Arc::clone(&self.setup.role(role).model);
+                    self.launch(Call::Turn { round, role }, purpose, model, request, true);
+                }
+                Act::CheckQuotes { round, role, text } => self.check_quotes(round, role, &text, true),
             }
-            Chunk::Finish(reason) => {
-                self.in_flight_ends.entry(role).or_default().finish = Some(reason);
+        }
+    }
+
+    /// Checks what an argument cited from the source, when there is one.
+    fn check_quotes(&mut self, round: u32, role: Role, text: &str, record_empty: bool) {
+        let Some(source) = &self.state.source else { return };
+        let index = self.source_index.get_or_insert_with(|| SourceIndex::for_source(source));
+        if let Some(checked) = checks::quotes(&self.state, index, (round, role), text, record_empty) {
+            self.emit(checked);
+        }
+    }
+
+    /// One item of a call's stream. A turn's text streams into the state
+    /// as it comes; a vote's or a swap check's is collected, not shown.
+    /// What an endpoint teaches is recorded whichever call taught it.
+    fn on_item(&mut self, task: u64, call: Call, item: TurnItem) {
+        let role = call.role();
+        match item {
+            TurnItem::Chunk(chunk) => self.on_chunk(task, call, chunk),
+            TurnItem::Retrying { attempt, max_retries, delay, error } => {
+                // The failed attempt's answer is discarded with it.
+                if let Some(flight) = self.calls.get_mut(&task) {
+                    flight.text.clear();
+                    flight.usage = None;
+                    flight.finish = None;
+                }
+                if let Call::Turn { round, role } = call {
+                    self.emit(DebateEvent::TurnRetrying {
+                        round,
+                        role,
+                        attempt,
+                        max_retries,
+                        delay_ms: u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
+                        reason: error.to_string(),
+                    });
+                }
             }
-            Chunk::Model(model) => {
+            TurnItem::ParameterDropped { param, message } => self.on_parameter_dropped(role, &param, &message),
+            TurnItem::StructuredSteppedDown { from, to, message } => {
+                self.on_structured_stepped_down(role, from, to, &message);
+            }
+        }
+    }
+
+    fn on_chunk(&mut self, task: u64, call: Call, chunk: Chunk) {
+        let Some(flight) = self.calls.get_mut(&task) else { return };
+        match (call, chunk) {
+            (_, Chunk::Usage(usage)) => flight.usage = Some(usage),
+            (Call::Turn { .. }, Chunk::Finish(reason)) => flight.finish = Some(reason),
+            (Call::Turn { round, role }, Chunk::Text(text)) if !text.is_empty() => {
+                self.emit(DebateEvent::Delta { round, role, text });
+            }
+            (Call::Turn { round, role }, Chunk::Reasoning(text)) if !text.is_empty() => {
+                self.emit(DebateEvent::Reasoning { round, role, text });
+            }
+            (Call::Turn { role, .. }, Chunk::Model(model)) => {
                 let model = served_name(&model);
                 let known = self
                     .state
@@ -495,12 +520,13 @@ impl Engine {
                     self.emit(DebateEvent::ModelReported { role, model });
                 }
             }
-            Chunk::Adapted(adaptation) => {
-                let Some(endpoint) = self.setup.role(role).model.endpoint() else { return };
+            (_, Chunk::Adapted(adaptation)) => {
+                let Some(endpoint) = self.setup.role(call.role()).model.endpoint() else { return };
                 let message = notices::adapted(&endpoint, &adaptation);
                 self.emit(DebateEvent::EndpointAdapted { endpoint, adaptation, message });
             }
-            Chunk::Text(_) | Chunk::Reasoning(_) => {}
+            (Call::Vote { .. } | Call::SwapCheck { .. }, Chunk::Text(text)) => flight.text.push_str(&text),
+            _ => {}
         }
     }
 
@@ -523,52 +549,5 @@ impl Engine {
         }
         let note = notices::parameter_dropped(&self.setup.role(role).model_name, param, message);
         self.emit(DebateEvent::Notice { message: note });
-    }
-
-    fn complete_turn(&mut self, role: Role, flight: &InFlight) {
-        let (round, purpose) = (flight.round, flight.purpose);
-        let turn = self.state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role));
-        let mut text = turn.map(|t| t.text.clone()).unwrap_or_default();
-        if role.is_debater() {
-            match guard::argument(&self.state, &flight.sent, &text, flight.guard_retry) {
-                ArgumentOutcome::Stands(cleaned) => text = cleaned,
-                ArgumentOutcome::Retry(fault) => {
-                    self.in_flight_ends.remove(&role);
-                    let reason = fault.to_string();
-                    self.emit(DebateEvent::TurnRetrying {
-                        round,
-                        role,
-                        attempt: 1,
-                        max_retries: 1,
-                        delay_ms: 0,
-                        reason,
-                    });
-                    let mut request = self.request_for(round, role, purpose);
-                    if self.setup.role(role).model.is_embedded() {
-                        // Same prompt, same seed: the embedded model would answer the same again.
-                        request.seed = Some(request.seed.unwrap_or_default().wrapping_add(1));
-                    }
-                    self.run_turn(round, role, purpose, request, true);
-                    return;
-                }
-                ArgumentOutcome::Fails(error) => {
-                    self.in_flight_ends.remove(&role);
-                    self.emit(DebateEvent::TurnFailed { round, role, error });
-                    return;
-                }
-            }
-        }
-        let end = self.in_flight_ends.remove(&role).unwrap_or_default();
-        let usage = end.usage;
-        let truncated_at = (end.finish == Some(FinishReason::Length)).then(|| {
-            let limit = self.setup.role(role).max_tokens;
-            usage.map_or(limit, |u| u32::try_from(u.output_tokens).unwrap_or(limit).max(1))
-        });
-        self.emit(DebateEvent::TurnCompleted { round, role, text: text.clone(), usage, truncated_at });
-        if role.is_debater() {
-            self.check_quotes(round, role, &text, true);
-            return;
-        }
-        self.read_verdict(round, purpose, &flight.sent, &text);
     }
 }

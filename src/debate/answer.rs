@@ -1,0 +1,223 @@
+//! What a finished model call means, as a pure function of the folded
+//! state, the call and what it answered: which events to record and what to
+//! ask next. An argument is held to its guard (one more try, then the turn
+//! fails), a judge's answer read into a verdict or found unusable, a panel
+//! judge's into its vote, a swap check's compared with the round's verdict.
+//! No I/O, no async: the engine performs what this returns, as it performs
+//! the planner's steps.
+
+use super::call::Call;
+use super::event::{DebateEvent, TurnPurpose};
+use super::guard::turn::{self as guard, ArgumentOutcome, SentPrompt, VerdictOutcome};
+use super::seat::Role;
+use super::state::DebateState;
+use super::verdict::{self, Verdict};
+use super::{extractive, panel, swap, vote};
+use crate::provider::{FinishReason, Usage};
+
+/// A call that answered in full.
+#[derive(Debug, Clone)]
+pub struct Answered<'a> {
+    pub call: Call,
+    /// What it was asked for (a turn's purpose, or a vote's).
+    pub purpose: TurnPurpose,
+    /// What the model was sent, for the guards.
+    pub sent: &'a SentPrompt,
+    /// This was the one more try a guard asked for.
+    pub guard_retry: bool,
+    /// A vote's or a swap check's answer; a turn's text is in the state,
+    /// streamed there as it came.
+    pub text: &'a str,
+    pub usage: Option<Usage>,
+    pub finish: Option<FinishReason>,
+    /// The answering model's token limit: where an answer cut at it stopped
+    /// when the provider gave no count.
+    pub max_tokens: u32,
+}
+
+/// What the engine does about an answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Act {
+    /// Record (and show) this event.
+    Emit(DebateEvent),
+    /// Ask the seat for this turn again: the guard's one more try.
+    AskAgain { round: u32, role: Role, purpose: TurnPurpose },
+    /// Check what the argument just completed cites from the source.
+    CheckQuotes { round: u32, role: Role, text: String },
+}
+
+/// What a call that answered in full means.
+pub fn on_done(state: &DebateState, answered: &Answered<'_>) -> Vec<Act> {
+    match answered.call {
+        Call::Turn { round, role } => turn_done(state, answered, round, role),
+        Call::Vote { round, judge } => {
+            let usage = answered.usage;
+            let event = match verdict_of(state, round, vote_purpose(state, round), answered.sent, answered.text) {
+                Ok((verdict, _)) => DebateEvent::PanelVoted { round, judge, verdict, usage },
+                Err(error) => DebateEvent::PanelVoteFailed {
+                    round,
+                    judge,
+                    error: format!("its answer could not be read: {error}"),
+                    usage,
+                },
+            };
+            vec![Act::Emit(event)]
+        }
+        Call::SwapCheck { round } => vec![Act::Emit(swap_checked(state, round, answered.text, answered.usage))],
+    }
+}
+
+/// What a call that failed for good (`error`, a sentence) means: the turn
+/// fails, the judge gives no vote, the swap check could not be used.
+pub fn on_failed(call: Call, error: String, usage: Option<Usage>) -> DebateEvent {
+    match call {
+        Call::Turn { round, role } => DebateEvent::TurnFailed { round, role, error },
+        Call::Vote { round, judge } => DebateEvent::PanelVoteFailed { round, judge, error, usage },
+        Call::SwapCheck { round } => DebateEvent::SwapCheckFailed { round, error, usage },
+    }
+}
+
+/// What a call the person cancelled means: a turn's text so far stands, a
+/// vote is none, a swap check failed; the debate goes on.
+pub fn on_cancelled(call: Call, usage: Option<Usage>) -> DebateEvent {
+    match call {
+        Call::Turn { round, role } => DebateEvent::TurnCancelled { round, role },
+        Call::Vote { round, judge } => {
+            DebateEvent::PanelVoteFailed { round, judge, error: panel::CANCELLED.to_string(), usage }
+        }
+        Call::SwapCheck { round } => {
+            DebateEvent::SwapCheckFailed { round, error: "it was cancelled".to_string(), usage }
+        }
+    }
+}
+
+/// A seat's turn answered: a debater's argument held to its guard, then
+/// completed (and its citations checked); a judge's completed and read.
+fn turn_done(state: &DebateState, answered: &Answered<'_>, round: u32, role: Role) -> Vec<Act> {
+    let turn = state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role));
+    let mut text = turn.map(|t| t.text.clone()).unwrap_or_default();
+    if role.is_debater() {
+        match guard::argument(state, answered.sent, &text, answered.guard_retry) {
+            ArgumentOutcome::Stands(cleaned) => text = cleaned,
+            ArgumentOutcome::Retry(fault) => {
+                let reason = fault.to_string();
+                let retrying =
+                    DebateEvent::TurnRetrying { round, role, attempt: 1, max_retries: 1, delay_ms: 0, reason };
+                return vec![Act::Emit(retrying), Act::AskAgain { round, role, purpose: answered.purpose }];
+            }
+            ArgumentOutcome::Fails(error) => return vec![Act::Emit(DebateEvent::TurnFailed { round, role, error })],
+        }
+    }
+    let usage = answered.usage;
+    let truncated_at = (answered.finish == Some(FinishReason::Length)).then(|| {
+        let limit = answered.max_tokens;
+        usage.map_or(limit, |u| u32::try_from(u.output_tokens).unwrap_or(limit).max(1))
+    });
+    let completed = DebateEvent::TurnCompleted { round, role, text: text.clone(), usage, truncated_at };
+    if role.is_debater() {
+        return vec![Act::Emit(completed), Act::CheckQuotes { round, role, text }];
+    }
+    // The verdict is read from the state the completed turn leaves.
+    let mut after = state.clone();
+    after.apply(&completed);
+    let read = read_verdict(&after, round, answered.purpose, answered.sent, &text);
+    std::iter::once(completed).chain(read).map(Act::Emit).collect()
+}
+
+/// The judge's answer on `round` read: its verdict (and the guard's
+/// notice, if any), or why it could not be used (asked again unless this
+/// was the repair).
+pub fn read_verdict(
+    state: &DebateState,
+    round: u32,
+    purpose: TurnPurpose,
+    sent: &SentPrompt,
+    text: &str,
+) -> Vec<DebateEvent> {
+    match verdict_of(state, round, purpose, sent, text) {
+        Ok((verdict, notice)) => std::iter::once(DebateEvent::VerdictReached { round, verdict })
+            .chain(notice.map(|message| DebateEvent::Notice { message }))
+            .collect(),
+        Err(error) => vec![DebateEvent::VerdictInvalid { round, error, will_retry: !purpose.is_repair() }],
+    }
+}
+
+/// The swap check's answer on `round`, compared with the round's verdict.
+fn swap_checked(state: &DebateState, round: u32, text: &str, usage: Option<Usage>) -> DebateEvent {
+    let current = state.rounds.iter().find(|r| r.number == round);
+    let Some(original) = current.and_then(|r| r.verdict()) else {
+        let error = "the round has no verdict to compare with".to_string();
+        return DebateEvent::SwapCheckFailed { round, error, usage };
+    };
+    match swap::parse(text, &original.topic, original.heat) {
+        Ok(verdict) => {
+            let flips = swap::flips(original, &verdict);
+            DebateEvent::SwapChecked { round, verdict, flips, usage }
+        }
+        Err(error) => {
+            let error = format!("its answer could not be read: {error}");
+            DebateEvent::SwapCheckFailed { round, error, usage }
+        }
+    }
+}
+
+/// What a panel judge is asked on `round`: the last word when the chair
+/// gives it (who won), else the round's verdict.
+pub fn vote_purpose(state: &DebateState, round: u32) -> TurnPurpose {
+    let chair = state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(Role::Judge));
+    if chair.is_some_and(|t| t.purpose.is_final()) { TurnPurpose::Synthesis } else { TurnPurpose::Judge }
+}
+
+/// A judge's answer on `round` as a verdict with the guard's notice, if
+/// any, or why it cannot be used. The chair's and a panel's other judges'
+/// answers are read alike: the written verdict or the embedded judge's
+/// chosen one, checked by the guard, with the format's rule on ending early
+/// applied.
+pub fn verdict_of(
+    state: &DebateState,
+    round: u32,
+    purpose: TurnPurpose,
+    sent: &SentPrompt,
+    text: &str,
+) -> Result<(Verdict, Option<String>), String> {
+    let (topic, heat) =
+        state.rounds.iter().find(|r| r.number == round).map_or((state.topic.clone(), state.heat), |r| {
+            // A panel moves the state's heat as votes arrive: its judges fall back to the round's.
+            (r.topic.clone(), if state.judges() > 1 { r.heat } else { state.heat })
+        });
+    let chosen = extractive::is_chosen(text);
+    let current = state.rounds.iter().find(|r| r.number == round);
+    let parsed = match current.filter(|_| chosen) {
+        Some(current) => {
+            let seats = extractive::seats(state, current);
+            let arguments: Vec<&str> = seats.iter().map(|s| s.argument).collect();
+            let apart = extractive::spread(&state.topic, &arguments);
+            let chosen = extractive::parse(text, &topic, extractive::heat_for(apart), purpose.is_final(), &seats);
+            // Free seats' synthesis ends with where their final answers stand.
+            chosen.map(|mut verdict| {
+                let tally = vote::of_round(state, round).filter(|_| state.final_answers());
+                if let Some(tally) = tally.filter(|_| purpose.is_final()) {
+                    let stand = vote::describe(state, &tally);
+                    verdict.verdict.push_str(&format!(". Their final answers: {stand}"));
+                }
+                verdict
+            })
+        }
+        // Two sides the format names as its prompts do ("the proposition") may be named so back.
+        None if state.free() => verdict::parse(text, &topic, heat),
+        None => verdict::parse_as(text, &topic, heat, &state.side_names()),
+    };
+    let verdict = parsed.map_err(|e| e.to_string())?;
+    match guard::verdict(state, round, purpose, sent, verdict, !chosen) {
+        VerdictOutcome::Stands { mut verdict, notice } => {
+            // A format that argues every round reads an early "resolved" as "not yet".
+            verdict.resolved &= purpose.is_final() || state.may_resolve_early();
+            // Scores a format did not ask for are not kept: a duel's log stays as it was.
+            if !state.scored() {
+                verdict.scores = None;
+            }
+            Ok((verdict, notice))
+        }
+        VerdictOutcome::Invalid(fault) => Err(fault.describe(state)),
+    }
+}

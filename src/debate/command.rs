@@ -1,0 +1,47 @@
+//! What a person's command means for the debate, as a pure function of the
+//! folded state: the events it records. Pausing, resuming, cancelling and
+//! stopping also change what the engine runs; the engine does that part.
+
+use super::event::{Command, DebateEvent, Outcome};
+use super::state::DebateState;
+
+/// The events `command` records on `state`; none for one that changes
+/// nothing (a pause while paused, releasing a heat that is not pinned) or
+/// once the debate has finished. `CancelTurn` records what each cancelled
+/// call was, which only the engine knows: none here.
+pub fn events(state: &DebateState, command: &Command) -> Vec<DebateEvent> {
+    if state.finish.is_some() {
+        return Vec::new();
+    }
+    match command {
+        Command::Pause if !state.paused => vec![DebateEvent::Paused],
+        Command::Resume if state.paused => vec![DebateEvent::Resumed],
+        Command::InjectTopic(text) => {
+            let text = text.trim().to_string();
+            if text.is_empty() { Vec::new() } else { vec![DebateEvent::TopicInjected { text }] }
+        }
+        Command::PinTemperature(heat) => vec![DebateEvent::TemperaturePinned { heat: *heat }],
+        Command::ReleaseTemperature if state.pinned_heat.is_some() => vec![DebateEvent::TemperatureReleased],
+        Command::ForceResolution if !state.force_requested => vec![DebateEvent::ResolutionForced],
+        Command::Pause
+        | Command::Resume
+        | Command::CancelTurn
+        | Command::ReleaseTemperature
+        | Command::ForceResolution => Vec::new(),
+        Command::HumanVerdict { ahead, confidence, note, ends } => {
+            let round = state.current_round().map_or(0, |r| r.number);
+            let note = note.trim().to_string();
+            let given = DebateEvent::HumanVerdict {
+                round,
+                ahead: *ahead,
+                confidence: (*confidence).min(100),
+                note,
+                ends: *ends,
+            };
+            // The person's resolution: the round finishes and the judge writes its synthesis.
+            let forces = (*ends && !state.force_requested).then_some(DebateEvent::ResolutionForced);
+            std::iter::once(given).chain(forces).collect()
+        }
+        Command::Stop => vec![DebateEvent::Finished { outcome: Outcome::Cancelled, synthesis: None }],
+    }
+}

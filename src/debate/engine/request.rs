@@ -1,0 +1,190 @@
+//! What each call sends: a seat's turn (its prompt, the verdict's schema in
+//! the form the judge's endpoint takes, the heat as a temperature where one
+//! is sent), a panel judge's vote and the swap check. Built from the set-up
+//! and the folded state; nothing here sends anything.
+
+use std::collections::HashSet;
+
+use crate::debate::event::TurnPurpose;
+use crate::debate::seat::{Role, Side};
+use crate::debate::setup::{EngineSetup, RoleSetup, StructuredSetting};
+use crate::debate::state::DebateState;
+use crate::debate::temperature::{self, Purpose};
+use crate::debate::{extractive, issues, panel, prompt, scores, swap, verdict};
+use crate::provider::{ChatMessage, ChatRequest, ResponseSchema, StructuredOutput};
+
+/// What requests are built from.
+pub struct Requests<'a> {
+    pub setup: &'a EngineSetup,
+    pub state: &'a DebateState,
+    /// The block every request starts with (`grounding::preamble`).
+    pub preamble: Option<&'a str>,
+    /// Seats whose model refused a temperature.
+    pub no_temperature: &'a HashSet<Role>,
+}
+
+impl Requests<'_> {
+    /// A seat's turn in `round`.
+    pub fn turn(&self, round: u32, role: Role, purpose: TurnPurpose) -> ChatRequest {
+        let setup = self.setup.role(role);
+        let state = self.state;
+        let heat = state.rounds.iter().find(|r| r.number == round).map_or(state.heat, |r| r.heat);
+        let system = self.setup.prompts.system_with(role, state.format.as_ref().and_then(|f| f.brief(role)));
+        // An embedded critic is held to open with its issue line; its lead follows it.
+        let raising = self.raising(role);
+        let (messages, response_schema) = if role.is_judge() {
+            let chosen = self.chosen_schema(round, purpose);
+            let room = chosen.as_ref().and_then(|_| chosen_room(setup, &system, self.preamble));
+            let messages = prompt::judge_messages_within(state, round, purpose, chosen.is_some(), panel::CHAIR, room);
+            let schema = chosen.unwrap_or_else(|| self.verdict_schema(setup, self.asked_schema()));
+            (messages, Some(schema))
+        } else {
+            let brief = setup.model.is_embedded();
+            let mut messages = prompt::debater_messages(state, role, round, brief);
+            if setup.model.continues_answer() && raising.is_none() {
+                messages.extend(prompt::opening(state, role, round).map(ChatMessage::assistant));
+            }
+            (messages, None)
+        };
+        let grammar = raising.map(|id| issues::raising::grammar(&id, prompt::opening(state, role, round).as_deref()));
+        let wanted = Purpose::of(role, heat, self.setup.judge_temperature);
+        let temperature =
+            temperature::sent(wanted, setup.thinking_budget.is_some(), self.no_temperature.contains(&role));
+        ChatRequest {
+            model: setup.model_name.clone(),
+            system,
+            grounding: self.preamble.map(str::to_string),
+            messages,
+            temperature,
+            max_tokens: setup.max_tokens,
+            thinking_budget: setup.thinking_budget,
+            response_schema,
+            grammar,
+            seed: self.setup.seed,
+        }
+    }
+
+    /// Judge `judge` of the panel's vote on `round`, asked as the chair is
+    /// (`own`: the set-up of a judge on a provider of its own).
+    pub fn vote(&self, round: u32, judge: u32, own: Option<&RoleSetup>) -> ChatRequest {
+        let state = self.state;
+        let purpose = crate::debate::answer::vote_purpose(state, round);
+        let mut request = self.turn(round, Role::Judge, purpose);
+        let seats = state.judges();
+        // The chosen form is the embedded chair's; a judge on a provider of its own writes its verdict.
+        let mut chosen = self.chosen_schema(round, purpose).is_some();
+        if let Some(own) = own {
+            chosen &= own.model.is_embedded();
+            request.model.clone_from(&own.model_name);
+            request.max_tokens = own.max_tokens;
+            request.thinking_budget = None;
+            if !chosen {
+                request.response_schema = Some(self.verdict_schema(own, self.asked_schema()));
+            }
+        }
+        if let Some(model) = panel::model_of(state, judge) {
+            request.model = model.to_string();
+        }
+        let answering = own.unwrap_or_else(|| self.setup.role(Role::Judge));
+        let room = chosen.then(|| chosen_room(answering, &request.system, request.grounding.as_deref())).flatten();
+        request.messages = prompt::judge_messages_within(state, round, purpose, chosen, judge, room);
+        // Said last, not in the brief: the chair's brief stays the prompt's
+        // start, so the embedded model serves every judge on the chair's lane.
+        let seat_line = format!(
+            "\n\nYou are judge {judge} of a panel of {seats}. Judge this round on your own reading; \
+             the panel decides by majority."
+        );
+        if let Some(last) = request.messages.last_mut() {
+            last.content.push_str(&seat_line);
+        }
+        // Each judge its own draw where a seed is sent, or the judges of an
+        // embedded model would answer alike; a server is sent none unasked.
+        if request.seed.is_some() || answering.model.is_embedded() {
+            request.seed = Some(request.seed.unwrap_or_default().wrapping_add(u64::from(judge)));
+        }
+        request
+    }
+
+    /// The judge's request for the swap check of `round`: its model, limits
+    /// and the form of structured output its endpoint takes, with the
+    /// check's own brief, message and schema. `None` for a round that is
+    /// not in the debate.
+    pub fn swap_check(&self, round: u32) -> Option<ChatRequest> {
+        let current = self.state.rounds.iter().find(|r| r.number == round)?;
+        let setup = self.setup.role(Role::Judge);
+        let temperature = temperature::sent(
+            Purpose::Judge(self.setup.judge_temperature),
+            setup.thinking_budget.is_some(),
+            self.no_temperature.contains(&Role::Judge),
+        );
+        Some(ChatRequest {
+            model: setup.model_name.clone(),
+            system: swap::system(),
+            grounding: self.preamble.map(str::to_string),
+            messages: swap::messages(self.state, current),
+            temperature,
+            max_tokens: setup.max_tokens,
+            thinking_budget: setup.thinking_budget,
+            response_schema: Some(self.verdict_schema(setup, swap::schema())),
+            grammar: None,
+            seed: self.setup.seed,
+        })
+    }
+
+    /// The verdict's schema with what the format asks besides (scores,
+    /// rulings on issues).
+    fn asked_schema(&self) -> serde_json::Value {
+        let state = self.state;
+        let asked = if state.scored() { scores::with_scores(verdict::schema()) } else { verdict::schema() };
+        if state.tracks_issues() { issues::with_issues(asked) } else { asked }
+    }
+
+    /// The verdict's schema in the form the judge's endpoint takes: the
+    /// configured form, or the weaker one the server was found to accept.
+    fn verdict_schema(&self, setup: &RoleSetup, schema: serde_json::Value) -> ResponseSchema {
+        let (start, may_step_down) = match setup.structured {
+            StructuredSetting::Auto => (StructuredOutput::Schema, true),
+            StructuredSetting::Fixed(form) => (form, false),
+        };
+        let learnt = setup.model.endpoint().and_then(|e| self.state.structured_output_for(&e));
+        let form = if may_step_down { learnt.map_or(start, |l| l.max(start)) } else { start };
+        ResponseSchema { form, may_step_down, ..ResponseSchema::new("verdict", schema) }
+    }
+
+    /// The id of the issue `role` is held to raise this turn: a critic of a
+    /// review on the embedded model (one on a server is asked in words).
+    fn raising(&self, role: Role) -> Option<String> {
+        let critic = self.state.tracks_issues() && self.state.side(role) == Side::Against;
+        (critic && self.setup.role(role).model.is_embedded()).then(|| issues::raising::next_id(self.state, role))
+    }
+
+    /// The embedded judge's schema for this round: it chooses from the
+    /// arguments instead of writing (`extractive`). `None` for every other
+    /// judge, and when an argument offers no sentence to choose.
+    fn chosen_schema(&self, round: u32, purpose: TurnPurpose) -> Option<ResponseSchema> {
+        if !self.setup.role(Role::Judge).model.is_embedded() {
+            return None;
+        }
+        let current = self.state.rounds.iter().find(|r| r.number == round)?;
+        let seats = extractive::seats(self.state, current);
+        let issues = extractive::issue_ids(self.state);
+        let schema = extractive::schema(&self.state.topic, &seats, purpose.is_final(), &issues)?;
+        Some(ResponseSchema::new("verdict", schema))
+    }
+}
+
+/// The tokens a chat template adds around the messages, at most (SmolLM2's
+/// `<|im_start|>role` lines), with room to spare.
+const TEMPLATE_TOKENS: usize = 48;
+
+/// How many characters the embedded judge's round prompt may take: its
+/// context, less the answer, the system prompt (and its grounding block)
+/// and the template, at a cautious three characters a token (English runs
+/// nearer four). `None` where the context is not known: a server says so
+/// itself.
+fn chosen_room(setup: &RoleSetup, system: &str, grounding: Option<&str>) -> Option<usize> {
+    let context = usize::try_from(setup.model.context_tokens()?).ok()?;
+    let said = system.chars().count() + grounding.map_or(0, |g| g.chars().count());
+    let left = context.saturating_sub(setup.max_tokens as usize + said / 3 + TEMPLATE_TOKENS);
+    Some(left * 3)
+}
