@@ -5,6 +5,11 @@
 //! and rounds of four and six free debaters (each 100 ms, all at once),
 //! four of them judged by one judge or by a panel of three (each 50 ms).
 
+// The tests' one builder of an `EngineSetup`; the bench uses only part of it.
+#[allow(dead_code)]
+#[path = "../tests/it/engine_support/builder.rs"]
+mod builder;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -12,10 +17,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use heat::debate::Heat;
 use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::format::FormatRecord;
-use heat::debate::prompt::Prompts;
 use heat::format::{Format, Origin};
 use heat::provider::ChatModel;
-use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel};
 
 const VERDICT: &str = r#"{"resolved": true, "verdict": "Settled: the claims held up.", "topic": "t", "heat": 0.3}"#;
@@ -26,19 +29,7 @@ fn role(reply: Reply) -> RoleSetup {
 }
 
 fn setup(debater: &Reply) -> EngineSetup {
-    EngineSetup {
-        roles: heat::debate::engine::duel_roles([
-            role(debater.clone()),
-            role(debater.clone()),
-            role(Reply::text(VERDICT)),
-        ]),
-        prompts: Prompts::default(),
-        retry: RetryPolicy::default(),
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check: false,
-        judges: None,
-    }
+    builder::duel(role(debater.clone()), role(debater.clone()), role(Reply::text(VERDICT))).build()
 }
 
 /// A panel of three judges that each answer after `judge`.
@@ -79,15 +70,7 @@ fn free_setup(n: usize, argument: &str, judges: Option<(u32, Duration)>) -> (Eng
     };
     let file = format!("summary = \"bench\"\nmax_rounds = 1\n{seats}[judges]\n{judges}\n");
     let format = Format::parse("bench", &file, &Origin::BuiltIn).expect("the bench's format parses").record;
-    let setup = EngineSetup {
-        roles: engine::seat_roles(&debaters, &judge_setup),
-        prompts: Prompts::default(),
-        retry: RetryPolicy::default(),
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check: false,
-        judges: None,
-    };
+    let setup = builder::setup(&debaters, &judge_setup).build();
     (setup, format)
 }
 

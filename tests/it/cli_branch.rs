@@ -8,11 +8,12 @@
 #![allow(clippy::unwrap_used)]
 
 use crate::support;
+use crate::support::log::{Log, participant};
 
 use std::path::Path;
 
 use heat::debate::Heat;
-use heat::debate::{DebateEvent, DebateState, Outcome, Participant, Role, TurnPurpose, Verdict};
+use heat::debate::{DebateEvent, DebateState, Outcome, Role, TurnPurpose, Verdict};
 use heat::store::Store;
 use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
 
@@ -83,30 +84,15 @@ fn round(number: u32, topic: &str, heat: f32, next: &str) -> Vec<DebateEvent> {
 fn store_parent(data: &Path) -> String {
     let store = Store::open(data).expect("store opens");
     let mut recorder = store.create().expect("session created");
-    let seat =
-        |role, model: &str| Participant { role, provider: "anthropic".into(), model: model.into(), served: None };
-    let mut events = vec![DebateEvent::Started {
-        topic: "Tabs beat spaces".into(),
-        max_rounds: 4,
-        initial_heat: Heat::new(0.9),
-        participants: vec![seat(Role::Advocate, "m-adv"), seat(Role::Skeptic, "m-skp"), seat(Role::Judge, "m-judge")],
-    }];
-    events.extend(round(0, "Tabs beat spaces", 0.9, "Do tabs help screen readers?"));
-    events.extend(round(1, "Do tabs help screen readers?", 0.6, "Is alignment worth it?"));
-    events.push(DebateEvent::RoundStarted {
-        round: 2,
-        topic: "Is alignment worth it?".into(),
-        heat: Heat::new(0.6),
-        injected: vec![],
-    });
-    events.push(DebateEvent::TurnStarted {
-        round: 2,
-        role: Role::Advocate,
-        purpose: TurnPurpose::Argue,
-        temperature: None,
-    });
-    events.push(DebateEvent::Finished { outcome: Outcome::Cancelled, synthesis: None });
-    for event in &events {
+    let seat = |role, model: &str| participant(role, "anthropic", model);
+    let log = Log::new("Tabs beat spaces", 4, 0.9)
+        .seated(vec![seat(Role::Advocate, "m-adv"), seat(Role::Skeptic, "m-skp"), seat(Role::Judge, "m-judge")])
+        .then_all(round(0, "Tabs beat spaces", 0.9, "Do tabs help screen readers?"))
+        .then_all(round(1, "Do tabs help screen readers?", 0.6, "Is alignment worth it?"))
+        .round_on(2, "Is alignment worth it?", 0.6)
+        .starts_at(2, Role::Advocate, TurnPurpose::Argue, None)
+        .then(DebateEvent::Finished { outcome: Outcome::Cancelled, synthesis: None });
+    for event in log.events() {
         recorder.record(event);
     }
     recorder.id().to_string()

@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use crate::support;
+use crate::support::log::{Log, participant};
 
 use std::path::Path;
 
@@ -254,40 +255,17 @@ fn compare_sets_two_debates_side_by_side_and_says_where_they_part() {
 
 /// A stored one-round debate argued by three named Anthropic models.
 fn store_named(data: &Path) -> String {
-    use heat::debate::{DebateEvent, Participant, Role, TurnPurpose};
+    use heat::debate::{DebateEvent, Role, TurnPurpose};
     let store = Store::open(data).expect("store opens");
     let mut recorder = store.create().expect("session created");
-    let seat =
-        |role, model: &str| Participant { role, provider: "anthropic".into(), model: model.into(), served: None };
-    let topic = "Tabs beat spaces".to_string();
-    let events = vec![
-        DebateEvent::Started {
-            topic: topic.clone(),
-            max_rounds: 3,
-            initial_heat: Heat::new(0.8),
-            participants: vec![
-                seat(Role::Advocate, "m-adv"),
-                seat(Role::Skeptic, "m-skp"),
-                seat(Role::Judge, "m-judge"),
-            ],
-        },
-        DebateEvent::RoundStarted { round: 0, topic, heat: Heat::new(0.8), injected: vec![] },
-        DebateEvent::TurnStarted {
-            round: 0,
-            role: Role::Advocate,
-            purpose: TurnPurpose::Argue,
-            temperature: Some(0.8),
-        },
-        DebateEvent::TurnCompleted {
-            round: 0,
-            role: Role::Advocate,
-            text: "For.".into(),
-            usage: None,
-            truncated_at: None,
-        },
-        DebateEvent::Finished { outcome: heat::debate::Outcome::Cancelled, synthesis: None },
-    ];
-    for event in &events {
+    let seat = |role, model: &str| participant(role, "anthropic", model);
+    let log = Log::new("Tabs beat spaces", 3, 0.8)
+        .seated(vec![seat(Role::Advocate, "m-adv"), seat(Role::Skeptic, "m-skp"), seat(Role::Judge, "m-judge")])
+        .round(0)
+        .starts(0, Role::Advocate, TurnPurpose::Argue)
+        .completes(0, Role::Advocate, "For.")
+        .then(DebateEvent::Finished { outcome: heat::debate::Outcome::Cancelled, synthesis: None });
+    for event in log.events() {
         recorder.record(event);
     }
     recorder.id().to_string()

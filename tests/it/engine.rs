@@ -6,12 +6,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::engine_support::{self, drain};
+
 use heat::debate::Heat;
 use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
-use heat::debate::prompt::Prompts;
 use heat::debate::state::VerdictStatus;
 use heat::debate::{Command, DebateEvent, DebateState, Outcome, Role, TurnPurpose};
-use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel};
 use heat::provider::{ChatModel, ProviderError};
 use tokio::sync::Semaphore;
@@ -27,15 +27,7 @@ fn role(model: &Arc<ScriptedModel>) -> RoleSetup {
 }
 
 fn setup(adv: &Arc<ScriptedModel>, skp: &Arc<ScriptedModel>, judge: &Arc<ScriptedModel>) -> EngineSetup {
-    EngineSetup {
-        roles: heat::debate::engine::duel_roles([role(adv), role(skp), role(judge)]),
-        prompts: Prompts::default(),
-        retry: RetryPolicy { max_retries: 2, ..RetryPolicy::default() },
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check: false,
-        judges: None,
-    }
+    engine_support::duel(role(adv), role(skp), role(judge)).retries(2).build()
 }
 
 fn debater(text: &str) -> Arc<ScriptedModel> {
@@ -54,18 +46,6 @@ fn spec(max_rounds: u32) -> DebateSpec {
         grounding: Grounding::default(),
         format: None,
     }
-}
-
-/// Reads every event to the end and checks the fold of the events equals the
-/// engine's own final state.
-async fn drain(mut handle: DebateHandle) -> (Vec<DebateEvent>, DebateState) {
-    let mut events = Vec::new();
-    while let Some(e) = handle.next_event().await {
-        events.push(e);
-    }
-    let state = handle.join().await;
-    assert_eq!(DebateState::from_events(&events), state, "fold of emitted events equals the engine state");
-    (events, state)
 }
 
 async fn wait_for(handle: &mut DebateHandle, events: &mut Vec<DebateEvent>, pred: impl Fn(&DebateEvent) -> bool) {

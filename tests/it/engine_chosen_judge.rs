@@ -26,7 +26,7 @@ fn builtin(name: &str, text: &str) -> FormatRecord {
 fn seats(debaters: &[Arc<ScriptedModel>], judge: &Arc<ScriptedModel>) -> EngineSetup {
     let seat = |m: &Arc<ScriptedModel>| engine_support::seat(Arc::clone(m) as Arc<dyn ChatModel>);
     let debaters: Vec<RoleSetup> = debaters.iter().map(seat).collect();
-    setup(&debaters, &seat(judge))
+    setup(&debaters, &seat(judge)).retries(0).build()
 }
 
 fn speaker(replies: &[String]) -> Arc<ScriptedModel> {

@@ -4,13 +4,13 @@
 
 use std::sync::Arc;
 
+use crate::engine_support::{self, drain_events};
+
 use heat::debate::Heat;
-use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
+use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::grounding::{Cited, Mark, Source};
-use heat::debate::prompt::Prompts;
 use heat::debate::{DebateEvent, DebateState, Role};
 use heat::provider::ChatModel;
-use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel};
 
 const DOC: &str = "# Move the job queue to Postgres\n\
@@ -39,15 +39,7 @@ fn models() -> [Arc<ScriptedModel>; 3] {
 
 fn setup(models: &[Arc<ScriptedModel>; 3]) -> EngineSetup {
     let role = |m: &Arc<ScriptedModel>| RoleSetup::new(Arc::clone(m) as Arc<dyn ChatModel>, "m", 256);
-    EngineSetup {
-        roles: heat::debate::engine::duel_roles([role(&models[0]), role(&models[1]), role(&models[2])]),
-        prompts: Prompts::default(),
-        retry: RetryPolicy { max_retries: 1, ..RetryPolicy::default() },
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check: false,
-        judges: None,
-    }
+    engine_support::duel(role(&models[0]), role(&models[1]), role(&models[2])).retries(1).build()
 }
 
 fn source() -> Source {
@@ -64,19 +56,10 @@ fn spec(max_rounds: u32) -> DebateSpec {
     }
 }
 
-async fn drain(mut handle: DebateHandle) -> Vec<DebateEvent> {
-    let mut events = Vec::new();
-    while let Some(e) = handle.next_event().await {
-        events.push(e);
-    }
-    handle.join().await;
-    events
-}
-
 #[tokio::test]
 async fn every_request_starts_with_the_date_and_the_numbered_source() {
     let models = models();
-    let events = drain(engine::start(setup(&models), spec(1))).await;
+    let events = drain_events(engine::start(setup(&models), spec(1))).await;
     assert!(
         matches!(events.first(), Some(DebateEvent::Started { topic, .. }) if topic == "Move the job queue to Postgres")
     );
@@ -103,7 +86,7 @@ async fn every_request_starts_with_the_date_and_the_numbered_source() {
 #[tokio::test]
 async fn arguments_are_checked_and_the_judge_reads_the_marks() {
     let models = models();
-    let events = drain(engine::start(setup(&models), spec(2))).await;
+    let events = drain_events(engine::start(setup(&models), spec(2))).await;
     let checks = |role: Role| {
         events
             .iter()
@@ -145,12 +128,12 @@ async fn arguments_are_checked_and_the_judge_reads_the_marks() {
 #[tokio::test]
 async fn a_resumed_debate_uses_the_recorded_source_and_date() {
     let first = models();
-    let events = drain(engine::start(setup(&first), spec(3))).await;
+    let events = drain_events(engine::start(setup(&first), spec(3))).await;
     // The process was killed once the first round was judged: its log ends there.
     let judged = events.iter().position(|e| matches!(e, DebateEvent::VerdictReached { .. })).unwrap();
     let state = DebateState::from_events(&events[..=judged]);
     let fresh = models();
-    let resumed = drain(engine::resume(setup(&fresh), state)).await;
+    let resumed = drain_events(engine::resume(setup(&fresh), state)).await;
     assert!(!resumed.iter().any(|e| matches!(e, DebateEvent::Grounded { .. })), "grounded once, at the start");
     let request = fresh[0].requests().into_iter().next().expect("the advocate argues again");
     let block = request.grounding.expect("grounding on resume");
@@ -168,7 +151,7 @@ async fn without_grounding_nothing_is_recorded_or_sent() {
         grounding: Grounding::default(),
         format: None,
     };
-    let events = drain(engine::start(setup(&scripted), spec)).await;
+    let events = drain_events(engine::start(setup(&scripted), spec)).await;
     assert!(!events.iter().any(|e| matches!(e, DebateEvent::Grounded { .. } | DebateEvent::QuotesChecked { .. })));
     assert!(scripted.iter().flat_map(|m| m.requests()).all(|r| r.grounding.is_none()));
 }
@@ -177,7 +160,7 @@ async fn without_grounding_nothing_is_recorded_or_sent() {
 async fn stances_are_asked_for_read_and_an_unexplained_change_is_flagged() {
     use heat::debate::stance::Stance;
     let models = models();
-    let events = drain(engine::start(setup(&models), spec(2))).await;
+    let events = drain_events(engine::start(setup(&models), spec(2))).await;
     let asked = &models[0].requests()[0];
     assert!(asked.messages.last().unwrap().content.contains("End your answer with one line: \"Stance: NAME — why\""));
     let state = DebateState::from_events(&events);
@@ -212,7 +195,7 @@ async fn both_sides_accepting_consensus_ends_the_debate_in_consensus() {
         "Fair: the jobs are safe.\nStance: accepting consensus — L4 answers my doubt",
         false,
     );
-    let events = drain(engine::start(setup(&models), spec(3))).await;
+    let events = drain_events(engine::start(setup(&models), spec(3))).await;
     let state = DebateState::from_events(&events);
     let invalid: Vec<_> = events.iter().filter(|e| matches!(e, DebateEvent::VerdictInvalid { .. })).collect();
     assert!(invalid.is_empty(), "{invalid:?}");
@@ -229,7 +212,7 @@ async fn a_resolution_over_a_dissenting_side_ends_with_a_dissent() {
         "It does not.\nStance: DISSENTING — nothing in the document measures load",
         true,
     );
-    let events = drain(engine::start(setup(&models), spec(3))).await;
+    let events = drain_events(engine::start(setup(&models), spec(3))).await;
     let state = DebateState::from_events(&events);
     assert_eq!(state.finish.unwrap().outcome, Outcome::Dissent);
     assert_eq!(Outcome::Dissent.headline(1), "ended with a dissent after 1 round");
@@ -255,7 +238,7 @@ async fn an_invented_quote_is_not_let_off_by_being_quoted_back_and_repeated() {
         ),
     ));
     let models = [advocate, skeptic, judge];
-    let events = drain(engine::start(setup(&models), spec(3))).await;
+    let events = drain_events(engine::start(setup(&models), spec(3))).await;
     let state = DebateState::from_events(&events);
     let mark = |round: usize, role| state.rounds[round].turn(role).unwrap().checks.first().map(|c| c.mark);
     assert_eq!(mark(0, Role::Advocate), Some(Mark::Unverified));
@@ -267,7 +250,7 @@ async fn an_invented_quote_is_not_let_off_by_being_quoted_back_and_repeated() {
 #[tokio::test]
 async fn an_argument_logged_but_never_checked_is_checked_on_resume() {
     let first = models();
-    let events = drain(engine::start(setup(&first), spec(2))).await;
+    let events = drain_events(engine::start(setup(&first), spec(2))).await;
     // The process died between logging the advocate's argument and its checks.
     let logged = events
         .iter()
@@ -276,12 +259,7 @@ async fn an_argument_logged_but_never_checked_is_checked_on_resume() {
     let mut state = DebateState::from_events(&events[..=logged]);
     assert!(state.rounds[0].turn(Role::Advocate).unwrap().checks.is_empty());
     state.finish = None;
-    let mut handle = engine::resume(setup(&models()), state);
-    let mut resumed = Vec::new();
-    while let Some(e) = handle.next_event().await {
-        resumed.push(e);
-    }
-    handle.join().await;
+    let resumed = drain_events(engine::resume(setup(&models()), state)).await;
     assert!(
         matches!(&resumed[1], DebateEvent::QuotesChecked { round: 0, role: Role::Advocate, checks } if checks.len() == 4),
         "checked first thing: {:?}",
@@ -293,7 +271,7 @@ async fn an_argument_logged_but_never_checked_is_checked_on_resume() {
 async fn a_source_changed_in_the_log_invalidates_the_debate_on_resume() {
     use heat::debate::Outcome;
     let first = models();
-    let events = drain(engine::start(setup(&first), spec(3))).await;
+    let events = drain_events(engine::start(setup(&first), spec(3))).await;
     let judged = events.iter().position(|e| matches!(e, DebateEvent::VerdictReached { .. })).unwrap();
     let mut state = DebateState::from_events(&events[..=judged]);
     // Someone edited the recorded document in the session log.
@@ -317,7 +295,7 @@ async fn a_source_changed_in_the_log_invalidates_the_debate_on_resume() {
 #[tokio::test]
 async fn with_no_topic_the_debate_takes_the_sources_own() {
     let models = models();
-    let events = drain(engine::start(setup(&models), DebateSpec { topic: "  ".into(), ..spec(1) })).await;
+    let events = drain_events(engine::start(setup(&models), DebateSpec { topic: "  ".into(), ..spec(1) })).await;
     assert!(
         matches!(events.first(), Some(DebateEvent::Started { topic, .. }) if topic == "Move the job queue to Postgres"),
         "{:?}",

@@ -6,12 +6,13 @@
 
 use std::sync::Arc;
 
+use crate::engine_support::{self, drain};
+
 use heat::debate::Heat;
-use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
+use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::prompt::Prompts;
 use heat::debate::{DebateEvent, DebateState, Outcome, Role, TurnPurpose};
 use heat::provider::ChatModel;
-use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel};
 
 const PROPOSITION: &str = "Tabs beat spaces";
@@ -29,15 +30,7 @@ fn role(model: &Arc<ScriptedModel>) -> RoleSetup {
 }
 
 fn setup(adv: &Arc<ScriptedModel>, skp: &Arc<ScriptedModel>, judge: &Arc<ScriptedModel>) -> EngineSetup {
-    EngineSetup {
-        roles: heat::debate::engine::duel_roles([role(adv), role(skp), role(judge)]),
-        prompts: Prompts::default(),
-        retry: RetryPolicy { max_retries: 2, ..RetryPolicy::default() },
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check: false,
-        judges: None,
-    }
+    engine_support::duel(role(adv), role(skp), role(judge)).retries(2).build()
 }
 
 fn model(replies: impl IntoIterator<Item = Reply>, fallback: Reply) -> Arc<ScriptedModel> {
@@ -56,16 +49,6 @@ fn spec(max_rounds: u32) -> DebateSpec {
         grounding: Grounding::default(),
         format: None,
     }
-}
-
-async fn drain(mut handle: DebateHandle) -> (Vec<DebateEvent>, DebateState) {
-    let mut events = Vec::new();
-    while let Some(e) = handle.next_event().await {
-        events.push(e);
-    }
-    let state = handle.join().await;
-    assert_eq!(DebateState::from_events(&events), state, "fold of emitted events equals the engine state");
-    (events, state)
 }
 
 fn outcome(state: &DebateState) -> Outcome {

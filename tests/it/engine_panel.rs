@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::engine_support;
+use crate::support::log::Log;
 
 use engine_support::drain;
 use heat::debate::call::Call;
@@ -17,11 +18,9 @@ use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::format::FormatRecord;
 use heat::debate::panel::{self, Vote};
 use heat::debate::plan::{Options, Step, next_steps_with};
-use heat::debate::prompt::Prompts;
 use heat::debate::scores;
 use heat::debate::verdict::Verdict;
 use heat::debate::{Command, DebateEvent, DebateState, Heat, Outcome, Role, TurnPurpose};
-use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel};
 use heat::provider::{ChatModel, ChatRequest, ChunkStream, ProviderError};
 
@@ -109,19 +108,13 @@ fn panel_format() -> FormatRecord {
 fn setup(bench: &Arc<Bench>) -> EngineSetup {
     let role = |model: Arc<dyn ChatModel>| RoleSetup::new(model, "m", 512);
     let debater = |text: &str| role(Arc::new(ScriptedModel::new([], Reply::text(text))));
-    EngineSetup {
-        roles: heat::debate::engine::duel_roles([
-            debater("Tabs win: one keystroke, and each reader picks the width."),
-            debater("Spaces win: code looks the same in every editor."),
-            role(Arc::clone(bench) as Arc<dyn ChatModel>),
-        ]),
-        prompts: Prompts::default(),
-        retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check: false,
-        judges: None,
-    }
+    engine_support::duel(
+        debater("Tabs win: one keystroke, and each reader picks the width."),
+        debater("Spaces win: code looks the same in every editor."),
+        role(Arc::clone(bench) as Arc<dyn ChatModel>),
+    )
+    .retries(0)
+    .build()
 }
 
 async fn run(bench: &Arc<Bench>, max_rounds: u32) -> (Vec<DebateEvent>, DebateState) {
@@ -448,30 +441,15 @@ async fn a_scored_panel_counts_each_arguments_median() {
 
 /// A panel round in which both debaters argued, and `more` happened since.
 fn panel_round(more: Vec<DebateEvent>) -> DebateState {
-    let done = |role| DebateEvent::TurnCompleted {
-        round: 0,
-        role,
-        text: "An argument.".into(),
-        usage: None,
-        truncated_at: None,
-    };
-    let started = |role, purpose| DebateEvent::TurnStarted { round: 0, role, purpose, temperature: None };
-    let mut events = vec![
-        DebateEvent::Started {
-            topic: "t".into(),
-            max_rounds: 2,
-            initial_heat: Heat::new(0.9),
-            participants: Vec::new(),
-        },
-        DebateEvent::Formatted { format: Box::new(panel_format()) },
-        DebateEvent::RoundStarted { round: 0, topic: "t".into(), heat: Heat::new(0.9), injected: Vec::new() },
-        started(Role::Advocate, TurnPurpose::Argue),
-        started(Role::Skeptic, TurnPurpose::Argue),
-        done(Role::Advocate),
-        done(Role::Skeptic),
-    ];
-    events.extend(more);
-    DebateState::from_events(&events)
+    Log::new("t", 2, 0.9)
+        .formatted(panel_format())
+        .round(0)
+        .starts_at(0, Role::Advocate, TurnPurpose::Argue, None)
+        .starts_at(0, Role::Skeptic, TurnPurpose::Argue, None)
+        .completes(0, Role::Advocate, "An argument.")
+        .completes(0, Role::Skeptic, "An argument.")
+        .then_all(more)
+        .state()
 }
 
 #[test]
@@ -541,7 +519,7 @@ async fn a_panel_over_free_seats_decides_resolved_and_heat_and_counts_no_side() 
         role(Arc::new(ScriptedModel::new(replies, Reply::text("spent"))))
     };
     let debaters = [panelist("tabs"), panelist("spaces"), panelist("either")];
-    let setup = engine_support::setup(&debaters, &role(Arc::clone(&bench) as Arc<dyn ChatModel>));
+    let setup = engine_support::setup(&debaters, &role(Arc::clone(&bench) as Arc<dyn ChatModel>)).retries(0).build();
     let (_, state) = drain(engine::start(setup, engine_support::spec("Tabs beat spaces", format, 2))).await;
     let decision = panel::decision(&state, 0).unwrap();
     assert!(!decision.resolved && decision.resolved_votes == 1);

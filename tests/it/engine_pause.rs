@@ -7,12 +7,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::engine_support;
+
 use heat::debate::Heat;
-use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup, Stamped};
-use heat::debate::prompt::Prompts;
+use heat::debate::engine::{self, DebateHandle, DebateSpec, Grounding, RoleSetup, Stamped};
 use heat::debate::{Command, DebateEvent, DebateState, Role};
 use heat::provider::ChatModel;
-use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel};
 use heat::store::Store;
 
@@ -35,15 +35,7 @@ fn debate(advocate: ScriptedModel) -> (Arc<ScriptedModel>, DebateHandle) {
     let skeptic = Arc::new(ScriptedModel::new([], Reply::text("Spaces look the same everywhere.")));
     let verdict = r#"{"resolved": true, "verdict": "Settled.", "topic": "Tabs beat spaces", "heat": 0.4}"#;
     let judge = Arc::new(ScriptedModel::new([], Reply::text(verdict)));
-    let setup = EngineSetup {
-        roles: heat::debate::engine::duel_roles([role(&advocate), role(&skeptic), role(&judge)]),
-        prompts: Prompts::default(),
-        retry: RetryPolicy::default(),
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check: false,
-        judges: None,
-    };
+    let setup = engine_support::duel(role(&advocate), role(&skeptic), role(&judge)).build();
     let spec = DebateSpec {
         topic: "Tabs beat spaces".into(),
         max_rounds: 1,

@@ -6,14 +6,14 @@
 
 use std::sync::{Arc, Mutex};
 
+use crate::engine_support::{self, drain};
+
 use heat::debate::Heat;
 use heat::debate::cost;
-use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
-use heat::debate::prompt::Prompts;
+use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::swap::SwapCheck;
 use heat::debate::verdict::Ahead;
 use heat::debate::{DebateEvent, DebateState, Outcome, Role};
-use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel};
 use heat::provider::{ChatModel, ChatRequest, ChunkStream, ProviderError};
 
@@ -83,19 +83,10 @@ fn role(model: Arc<dyn ChatModel>) -> RoleSetup {
 
 fn setup(judge: &Arc<Judge>, swap_check: bool) -> EngineSetup {
     let debater = |text: &str| role(Arc::new(ScriptedModel::new([], Reply::text(text))));
-    EngineSetup {
-        roles: heat::debate::engine::duel_roles([
-            debater(FOR),
-            debater(AGAINST),
-            role(Arc::clone(judge) as Arc<dyn ChatModel>),
-        ]),
-        prompts: Prompts::default(),
-        retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check,
-        judges: None,
-    }
+    engine_support::duel(debater(FOR), debater(AGAINST), role(Arc::clone(judge) as Arc<dyn ChatModel>))
+        .retries(0)
+        .swap_check(swap_check)
+        .build()
 }
 
 async fn run(judge: &Arc<Judge>, swap_check: bool) -> (Vec<DebateEvent>, DebateState) {
@@ -107,16 +98,6 @@ async fn run(judge: &Arc<Judge>, swap_check: bool) -> (Vec<DebateEvent>, DebateS
         format: None,
     };
     drain(engine::start(setup(judge, swap_check), spec)).await
-}
-
-async fn drain(mut handle: DebateHandle) -> (Vec<DebateEvent>, DebateState) {
-    let mut events = Vec::new();
-    while let Some(e) = handle.next_event().await {
-        events.push(e);
-    }
-    let state = handle.join().await;
-    assert_eq!(DebateState::from_events(&events), state, "the fold of the events is the engine's state");
-    (events, state)
 }
 
 fn flips(state: &DebateState) -> Vec<Option<bool>> {

@@ -78,7 +78,7 @@ fn debater(name: &str, seat: usize, answers: &[&str], delay: Duration) -> Arc<Sc
 fn setup(debaters: &[Arc<ScriptedModel>]) -> EngineSetup {
     let seat = |m: &Arc<ScriptedModel>| engine_support::seat(Arc::clone(m) as Arc<dyn heat::provider::ChatModel>);
     let setups: Vec<RoleSetup> = debaters.iter().map(seat).collect();
-    engine_support::setup(&setups, &setups[0])
+    engine_support::setup(&setups, &setups[0]).retries(0).build()
 }
 
 fn spec(format: FormatRecord, max_rounds: u32) -> DebateSpec {

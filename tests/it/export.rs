@@ -2,22 +2,19 @@
 //! carries the folded state and every event.
 #![allow(clippy::unwrap_used)]
 
+use crate::support::log::{Log, participant};
+
 use heat::debate::Heat;
 use heat::debate::verdict::{Ahead, Conceded};
-use heat::debate::{DebateEvent, Outcome, Participant, Role, TurnPurpose, Verdict};
+use heat::debate::{DebateEvent, Outcome, Role, TurnPurpose, Verdict};
 use heat::report::export::{Format, render};
 use heat::store::log::{Header, Record};
 
 fn records() -> Vec<Record> {
     let participants = vec![
-        Participant {
-            role: Role::Advocate,
-            provider: "anthropic".into(),
-            model: "claude-haiku-4-5".into(),
-            served: None,
-        },
-        Participant { role: Role::Skeptic, provider: "openai".into(), model: "gpt-4.1-mini".into(), served: None },
-        Participant { role: Role::Judge, provider: "local".into(), model: "SmolLM2-135M".into(), served: None },
+        participant(Role::Advocate, "anthropic", "claude-haiku-4-5"),
+        participant(Role::Skeptic, "openai", "gpt-4.1-mini"),
+        participant(Role::Judge, "local", "SmolLM2-135M"),
     ];
     let turn = |round, role, text: &str| {
         vec![
@@ -34,20 +31,7 @@ fn records() -> Vec<Record> {
             DebateEvent::VerdictReached { round, verdict },
         ]
     };
-    let mut events = vec![
-        DebateEvent::Started {
-            topic: "Remote work beats the office".into(),
-            max_rounds: 3,
-            initial_heat: Heat::new(0.9),
-            participants,
-        },
-        DebateEvent::RoundStarted {
-            round: 0,
-            topic: "Remote work beats the office".into(),
-            heat: Heat::new(0.9),
-            injected: vec![],
-        },
-    ];
+    let mut events = Log::new("Remote work beats the office", 3, 0.9).seated(participants).round(0).into_events();
     events.extend(turn(0, Role::Advocate, "Focus time grows at home.\x1b]0;title\x07"));
     events.extend(turn(0, Role::Skeptic, "Mentoring suffers."));
     events.push(DebateEvent::TopicInjected { text: "What about juniors?".into() });
@@ -136,17 +120,7 @@ fn json_export_is_the_full_structured_record() {
 
 #[test]
 fn a_round_run_at_a_pinned_heat_is_marked_in_the_export() {
-    let events = [
-        DebateEvent::Started {
-            topic: "T".into(),
-            max_rounds: 3,
-            initial_heat: Heat::new(0.9),
-            participants: Vec::new(),
-        },
-        DebateEvent::RoundStarted { round: 0, topic: "T".into(), heat: Heat::new(0.9), injected: vec![] },
-        DebateEvent::TemperaturePinned { heat: Heat::new(0.4) },
-        DebateEvent::RoundStarted { round: 1, topic: "T".into(), heat: Heat::new(0.4), injected: vec![] },
-    ];
+    let events = Log::new("T", 3, 0.9).round(0).pins(0.4).round_on(1, "T", 0.4).into_events();
     let records: Vec<Record> =
         events.into_iter().enumerate().map(|(i, event)| Record { ms: i as u64, event }).collect();
     let md = render(Format::Md, &header(), &records);

@@ -184,26 +184,17 @@ async fn the_two_debaters_generate_side_by_side() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_local_judge_beside_long_winded_debaters_still_answers_in_round_three() {
     use heat::debate::prompt::{self, Prompts};
-    use heat::debate::{DebateEvent, DebateState, Role, TurnPurpose, Verdict};
+    use heat::debate::{DebateEvent, Role, TurnPurpose, Verdict};
+
+    use crate::support::log::Log;
 
     let Some(model) = model() else { return };
     let long = |side: &str| format!("{side} because the costs and the benefits fall on different people. ").repeat(30);
-    let mut events = vec![DebateEvent::Started {
-        topic: "Remote work beats the office".into(),
-        max_rounds: 3,
-        initial_heat: Heat::new(0.9),
-        participants: Vec::new(),
-    }];
+    let mut history = Log::new("Remote work beats the office", 3, 0.9);
     for round in 0..3u32 {
-        events.push(DebateEvent::RoundStarted {
-            round,
-            topic: "Remote work beats the office".into(),
-            heat: Heat::new(0.9),
-            injected: vec![],
-        });
+        history = history.round(round);
         for (role, side) in [(Role::Advocate, "Remote work wins"), (Role::Skeptic, "The office wins")] {
-            events.push(DebateEvent::TurnStarted { round, role, purpose: TurnPurpose::Argue, temperature: None });
-            events.push(DebateEvent::TurnCompleted { round, role, text: long(side), usage: None, truncated_at: None });
+            history = history.starts_at(round, role, TurnPurpose::Argue, None).completes(round, role, &long(side));
         }
         if round < 2 {
             let verdict = Verdict {
@@ -213,23 +204,13 @@ async fn a_local_judge_beside_long_winded_debaters_still_answers_in_round_three(
                 heat: Heat::new(0.6),
                 ..Verdict::default()
             };
-            events.push(DebateEvent::TurnStarted {
-                round,
-                role: Role::Judge,
-                purpose: TurnPurpose::Judge,
-                temperature: None,
-            });
-            events.push(DebateEvent::TurnCompleted {
-                round,
-                role: Role::Judge,
-                text: "{}".into(),
-                usage: None,
-                truncated_at: None,
-            });
-            events.push(DebateEvent::VerdictReached { round, verdict });
+            history = history
+                .starts_at(round, Role::Judge, TurnPurpose::Judge, None)
+                .completes(round, Role::Judge, "{}")
+                .then(DebateEvent::VerdictReached { round, verdict });
         }
     }
-    let state = DebateState::from_events(&events);
+    let state = history.state();
     let messages = prompt::judge_messages(&state, 2, TurnPurpose::Judge, false);
     let chars: usize = messages.iter().map(|m| m.content.len()).sum();
     assert!(chars > 2048 * 5, "the whole history ({chars} characters) could not fit 2,048 tokens");

@@ -8,110 +8,20 @@ use heat::debate::Heat;
 use heat::debate::call::Call;
 use heat::debate::plan::{Options, Step, next_steps, next_steps_with};
 use heat::debate::verdict::Verdict;
-use heat::debate::{DebateEvent, DebateState, Outcome, Participant, Role, TurnPurpose};
+use heat::debate::{DebateEvent, Outcome, Role, TurnPurpose};
+
+use crate::support::log::Log;
 
 const PROPOSITION: &str = "Cities should ban cars from their centres.";
 const INITIAL_HEAT: f32 = 0.7;
 const NEXT_TOPIC: &str = "Would deliveries cost small shops more without cars?";
 
-/// A debate's event log, written a sentence at a time.
-struct Log(Vec<DebateEvent>);
-
 /// A debate of `max_rounds` rounds on [`PROPOSITION`] at [`INITIAL_HEAT`].
 fn debate(max_rounds: u32) -> Log {
-    Log(vec![DebateEvent::Started {
-        topic: PROPOSITION.into(),
-        max_rounds,
-        initial_heat: Heat::new(INITIAL_HEAT),
-        participants: Role::DUEL
-            .into_iter()
-            .map(|role| Participant { role, provider: "openai".into(), model: "gpt-test".into(), served: None })
-            .collect(),
-    }])
+    Log::new(PROPOSITION, max_rounds, INITIAL_HEAT).seats(&Role::DUEL, "openai", "gpt-test")
 }
 
 impl Log {
-    fn then(mut self, event: DebateEvent) -> Self {
-        self.0.push(event);
-        self
-    }
-
-    /// Round `round` starts on the proposition at the initial heat.
-    fn round(self, round: u32) -> Self {
-        self.round_on(round, PROPOSITION, INITIAL_HEAT)
-    }
-
-    fn round_on(self, round: u32, topic: &str, heat: f32) -> Self {
-        self.then(DebateEvent::RoundStarted { round, topic: topic.into(), heat: Heat::new(heat), injected: Vec::new() })
-    }
-
-    fn starts(self, round: u32, role: Role, purpose: TurnPurpose) -> Self {
-        self.then(DebateEvent::TurnStarted { round, role, purpose, temperature: Some(INITIAL_HEAT) })
-    }
-
-    fn completes(self, round: u32, role: Role, text: &str) -> Self {
-        self.then(DebateEvent::TurnCompleted { round, role, text: text.into(), usage: None, truncated_at: None })
-    }
-
-    fn argues(self, round: u32, role: Role) -> Self {
-        let text = format!("The {} argues round {}.", role.key(), round + 1);
-        self.starts(round, role, TurnPurpose::Argue).completes(round, role, &text)
-    }
-
-    fn both_argue(self, round: u32) -> Self {
-        self.argues(round, Role::Advocate).argues(round, Role::Skeptic)
-    }
-
-    fn cancels(self, round: u32, role: Role) -> Self {
-        self.then(DebateEvent::TurnCancelled { round, role })
-    }
-
-    fn fails(self, round: u32, role: Role, error: &str) -> Self {
-        self.then(DebateEvent::TurnFailed { round, role, error: error.into() })
-    }
-
-    fn retries(self, round: u32, role: Role) -> Self {
-        self.then(DebateEvent::TurnRetrying {
-            round,
-            role,
-            attempt: 1,
-            max_retries: 3,
-            delay_ms: 500,
-            reason: "HTTP 503".into(),
-        })
-    }
-
-    /// The judge answers with `purpose` and its answer parses as `verdict`.
-    fn judge_rules(self, round: u32, purpose: TurnPurpose, verdict: Verdict) -> Self {
-        let text = serde_json::to_string(&verdict).expect("a verdict serialises");
-        self.starts(round, Role::Judge, purpose)
-            .completes(round, Role::Judge, &text)
-            .then(DebateEvent::VerdictReached { round, verdict })
-    }
-
-    /// The judge answers with `purpose` and its answer does not parse.
-    fn judge_garbles(self, round: u32, purpose: TurnPurpose, will_retry: bool) -> Self {
-        self.starts(round, Role::Judge, purpose)
-            .completes(round, Role::Judge, "I think both sides made points.")
-            .then(DebateEvent::VerdictInvalid { round, error: "the answer contains no JSON object".into(), will_retry })
-    }
-
-    fn injects(self, text: &str) -> Self {
-        self.then(DebateEvent::TopicInjected { text: text.into() })
-    }
-
-    fn pins(self, heat: f32) -> Self {
-        self.then(DebateEvent::TemperaturePinned { heat: Heat::new(heat) })
-    }
-
-    fn forces(self) -> Self {
-        self.then(DebateEvent::ResolutionForced)
-    }
-
-    fn state(&self) -> DebateState {
-        DebateState::from_events(&self.0)
-    }
-
     /// What the planner asks for with `in_flight` turns under way.
     fn plan(&self, in_flight: &[Role]) -> Vec<Step> {
         next_steps(&self.state(), in_flight)
@@ -650,8 +560,7 @@ const THREE: [Role; 3] = [Role::Advocate, Role::Skeptic, Role::Third];
 
 /// A `vote` debate of `max_rounds` rounds, its format recorded.
 fn vote_debate(max_rounds: u32) -> Log {
-    let format = heat::format::Catalog::load(None).find("vote").expect("vote is built in").record.clone();
-    debate(max_rounds).then(DebateEvent::Formatted { format: Box::new(format) })
+    debate(max_rounds).format("vote")
 }
 
 impl Log {
@@ -744,8 +653,7 @@ fn a_vote_with_one_answer_left_ends_failed_naming_the_first_seat_that_failed() {
 
 /// A `review` debate: a defender (for) against two critics (against).
 fn review_debate() -> Log {
-    let format = heat::format::Catalog::load(None).find("review").expect("review is built in").record.clone();
-    debate(3).then(DebateEvent::Formatted { format: Box::new(format) })
+    debate(3).format("review")
 }
 
 #[test]

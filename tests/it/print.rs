@@ -4,7 +4,9 @@
 
 use heat::cli::print::{Style, TextPrinter, json_line, read_json_line};
 use heat::debate::Heat;
-use heat::debate::{DebateEvent, Outcome, Participant, Role, TurnPurpose, Verdict};
+use heat::debate::{DebateEvent, Outcome, Role, TurnPurpose, Verdict};
+
+use crate::support::log::Log;
 
 fn delta(role: Role, text: &str) -> DebateEvent {
     DebateEvent::Delta { round: 0, role, text: text.into() }
@@ -19,26 +21,12 @@ fn completed(role: Role, text: &str) -> DebateEvent {
 }
 
 fn opening() -> Vec<DebateEvent> {
-    let participants = Role::DUEL
-        .iter()
-        .map(|&role| Participant { role, provider: "p".into(), model: "m".into(), served: None })
-        .collect();
-    vec![
-        DebateEvent::Started {
-            topic: "Tabs beat spaces".into(),
-            max_rounds: 2,
-            initial_heat: Heat::new(0.9),
-            participants,
-        },
-        DebateEvent::RoundStarted {
-            round: 0,
-            topic: "Tabs beat spaces".into(),
-            heat: Heat::new(0.9),
-            injected: vec![],
-        },
-        started(Role::Advocate),
-        started(Role::Skeptic),
-    ]
+    Log::new("Tabs beat spaces", 2, 0.9)
+        .seats(&Role::DUEL, "p", "m")
+        .round(0)
+        .then(started(Role::Advocate))
+        .then(started(Role::Skeptic))
+        .into_events()
 }
 
 fn print(events: &[DebateEvent]) -> String {
@@ -223,17 +211,8 @@ fn steering_while_a_debater_streams_waits_for_the_end_of_its_text() {
 
 #[test]
 fn a_scripted_debate_says_so_under_its_participants() {
-    let scripted: Vec<Participant> = Role::DUEL
-        .iter()
-        .map(|&role| Participant { role, provider: "scripted".into(), model: "demo".into(), served: None })
-        .collect();
-    let started = DebateEvent::Started {
-        topic: "Tabs beat spaces".into(),
-        max_rounds: 2,
-        initial_heat: Heat::new(0.9),
-        participants: scripted,
-    };
-    let out = print(&[started]);
+    let started = Log::new("Tabs beat spaces", 2, 0.9).seats(&Role::DUEL, "scripted", "demo");
+    let out = print(started.events());
     assert!(out.contains("judge     scripted/demo\n  a scripted demo: written in advance"), "{out}");
     assert!(!print(&opening()).contains("scripted"), "a debate of models is not labelled");
 }

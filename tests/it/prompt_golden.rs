@@ -9,8 +9,10 @@
 use heat::debate::Heat;
 use heat::debate::prompt::{Prompts, control_line, debater_messages, judge_messages, opening};
 use heat::debate::verdict::Verdict;
-use heat::debate::{DebateEvent, DebateState, Participant, Role, TurnPurpose};
+use heat::debate::{DebateEvent, DebateState, Role, TurnPurpose};
 use heat::provider::{ChatMessage, ChatRole};
+
+use crate::support::log::Log;
 
 const PROPOSITION: &str = "Cities should ban cars from their centres.";
 const NEXT_TOPIC: &str = "Would deliveries cost small shops more without cars?";
@@ -29,16 +31,13 @@ const SKEPTIC_1: &str =
 const GARBLED: &str = "Both sides made good points, and I would lean towards the advocate overall.";
 const PARSE_ERROR: &str = "the answer contains no JSON object";
 
+/// A duel of `max_rounds` rounds on `proposition` from heat 0.7.
+fn debate_on(proposition: &str, max_rounds: u32) -> Log {
+    Log::new(proposition, max_rounds, 0.7).seats(&Role::DUEL, "openai", "gpt-test")
+}
+
 fn start(max_rounds: u32) -> Vec<DebateEvent> {
-    vec![DebateEvent::Started {
-        topic: PROPOSITION.into(),
-        max_rounds,
-        initial_heat: Heat::new(0.7),
-        participants: Role::DUEL
-            .into_iter()
-            .map(|role| Participant { role, provider: "openai".into(), model: "gpt-test".into(), served: None })
-            .collect(),
-    }]
+    debate_on(PROPOSITION, max_rounds).into_events()
 }
 
 fn argue(events: &mut Vec<DebateEvent>, round: u32, role: Role, text: &str, truncated_at: Option<u32>) {
@@ -189,11 +188,7 @@ fn openings() {
         "Use of tabs is rising.",
         "   ",
     ] {
-        let mut events = start(3);
-        if let Some(DebateEvent::Started { topic, .. }) = events.first_mut() {
-            *topic = proposition.into();
-        }
-        let state = state(&events);
+        let state = debate_on(proposition, 3).state();
         text.push_str(&format!("proposition: {proposition:?}\n"));
         for role in Role::DUEL {
             for round in [0, 1] {

@@ -5,11 +5,12 @@
 
 use std::sync::Arc;
 
+use crate::engine_support;
+use crate::support::log::Log;
+
 use heat::debate::Heat;
 use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
-use heat::debate::prompt::Prompts;
-use heat::debate::{Command, DebateEvent, DebateState, Participant, Role, TurnPurpose, Verdict};
-use heat::provider::retry::RetryPolicy;
+use heat::debate::{Command, DebateEvent, DebateState, Role, TurnPurpose, Verdict};
 use heat::provider::scripted::{Reply, ScriptedModel};
 use heat::provider::{ChatModel, ProviderError};
 use heat::report::{self, Context};
@@ -29,15 +30,8 @@ fn model(replies: impl IntoIterator<Item = Reply>, fallback: Reply) -> Arc<Scrip
 
 fn setup(models: [&Arc<ScriptedModel>; 3]) -> EngineSetup {
     let role = |m: &Arc<ScriptedModel>| RoleSetup::new(Arc::clone(m) as Arc<dyn ChatModel>, "m", 512);
-    EngineSetup {
-        roles: heat::debate::engine::duel_roles(models.map(role)),
-        prompts: Prompts::default(),
-        retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check: false,
-        judges: None,
-    }
+    let [advocate, skeptic, judge] = models.map(role);
+    engine_support::duel(advocate, skeptic, judge).retries(0).build()
 }
 
 fn spec(max_rounds: u32) -> DebateSpec {
@@ -278,14 +272,15 @@ fn an_unfinished_or_running_debate_is_labelled() {
 
 /// A debate whose every model-written field is `text`.
 fn hostile_session(text: &str) -> (Header, Vec<Record>) {
-    let participants = Role::DUEL
-        .iter()
-        .map(|role| Participant { role: *role, provider: "openai".into(), model: text.into(), served: None })
-        .collect();
-    let mut events = vec![
-        DebateEvent::Started { topic: text.into(), max_rounds: 2, initial_heat: Heat::new(0.9), participants },
-        DebateEvent::RoundStarted { round: 0, topic: text.into(), heat: Heat::new(0.9), injected: vec![text.into()] },
-    ];
+    let mut events = Log::new(text, 2, 0.9)
+        .seats(&Role::DUEL, "openai", text)
+        .then(DebateEvent::RoundStarted {
+            round: 0,
+            topic: text.into(),
+            heat: Heat::new(0.9),
+            injected: vec![text.into()],
+        })
+        .into_events();
     for role in Role::DEBATERS {
         events.push(DebateEvent::TurnStarted { round: 0, role, purpose: TurnPurpose::Argue, temperature: Some(0.9) });
         events.push(DebateEvent::TurnCompleted { round: 0, role, text: text.into(), usage: None, truncated_at: None });
@@ -414,12 +409,7 @@ async fn the_persons_verdict_ends_the_debate_and_stands_beside_the_judges() {
 #[test]
 fn the_verdicts_show_who_is_ahead_the_swap_badge_and_the_persons_agreement() {
     use heat::debate::verdict::{Ahead, Conceded};
-    let participants = Role::DUEL
-        .iter()
-        .map(|role| Participant { role: *role, provider: "openai".into(), model: "m".into(), served: None })
-        .collect();
-    let mut events =
-        vec![DebateEvent::Started { topic: "T".into(), max_rounds: 3, initial_heat: Heat::new(0.9), participants }];
+    let mut events = Log::new("T", 3, 0.9).seats(&Role::DUEL, "openai", "m").into_events();
     let judged = [(Some(Ahead::Skeptic), true, Some(Role::Skeptic)), (Some(Ahead::Advocate), false, None)];
     for (round, (ahead, flips, person)) in (0u32..).zip(judged) {
         events.push(DebateEvent::RoundStarted { round, topic: "T".into(), heat: Heat::new(0.7), injected: vec![] });

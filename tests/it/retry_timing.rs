@@ -7,6 +7,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::support::turns;
+
 use futures::StreamExt;
 use heat::provider::retry::{RetryPolicy, TurnItem, with_retry};
 use heat::provider::scripted::{Reply, ScriptedModel};
@@ -37,17 +39,10 @@ fn limited(secs: u64) -> ProviderError {
 }
 
 /// Every item of a turn, the final error, and the virtual time it took.
-async fn drain(model: Arc<ScriptedModel>) -> (Vec<TurnItem>, Option<ProviderError>, Duration) {
+async fn timed(model: Arc<ScriptedModel>) -> (Vec<TurnItem>, Option<ProviderError>, Duration) {
     let start = Instant::now();
-    let mut stream = with_retry(model, request(), RetryPolicy::default());
-    let mut items = Vec::new();
-    while let Some(item) = stream.next().await {
-        match item {
-            Ok(item) => items.push(item),
-            Err(e) => return (items, Some(e), start.elapsed()),
-        }
-    }
-    (items, None, start.elapsed())
+    let (items, error) = turns::run_with(model, request(), RetryPolicy::default()).await;
+    (items, error, start.elapsed())
 }
 
 fn delays(items: &[TurnItem]) -> Vec<Duration> {
@@ -57,7 +52,7 @@ fn delays(items: &[TurnItem]) -> Vec<Duration> {
 #[tokio::test(start_paused = true)]
 async fn the_servers_retry_after_is_waited_exactly() {
     let model = Arc::new(ScriptedModel::new([Reply::fail(limited(30))], Reply::text("done")));
-    let (items, error, took) = drain(Arc::clone(&model)).await;
+    let (items, error, took) = timed(Arc::clone(&model)).await;
     assert_eq!(error, None);
     assert_eq!(delays(&items), vec![Duration::from_secs(30)]);
     assert!(took >= Duration::from_secs(30) && took < Duration::from_secs(31), "{took:?}");
@@ -67,7 +62,7 @@ async fn the_servers_retry_after_is_waited_exactly() {
 #[tokio::test(start_paused = true)]
 async fn backoff_doubles_with_jitter_and_gives_up_after_four_retries() {
     let model = Arc::new(ScriptedModel::new([], Reply::fail(busy())));
-    let (items, error, took) = drain(Arc::clone(&model)).await;
+    let (items, error, took) = timed(Arc::clone(&model)).await;
     assert_eq!(error, Some(busy()));
     let waits = delays(&items);
     assert_eq!(waits.len(), 4);
@@ -90,7 +85,7 @@ async fn backoff_doubles_with_jitter_and_gives_up_after_four_retries() {
 #[tokio::test(start_paused = true)]
 async fn a_retry_after_beyond_the_cap_is_not_waited_for() {
     let model = Arc::new(ScriptedModel::new([Reply::fail(limited(120))], Reply::text("never")));
-    let (items, error, took) = drain(Arc::clone(&model)).await;
+    let (items, error, took) = timed(Arc::clone(&model)).await;
     assert!(items.is_empty());
     assert_eq!(error, Some(limited(120)));
     assert!(took < Duration::from_secs(1), "{took:?}");

@@ -8,8 +8,10 @@
 use heat::debate::format::FormatRecord;
 use heat::debate::scores::{self, Scores};
 use heat::debate::verdict::Verdict;
-use heat::debate::{DebateEvent, DebateState, Heat, Participant, Role, TurnPurpose};
+use heat::debate::{DebateEvent, DebateState, Heat, Role, TurnPurpose};
 use proptest::prelude::*;
+
+use crate::support::log::Log;
 
 fn format(scores: bool) -> FormatRecord {
     FormatRecord {
@@ -33,38 +35,21 @@ fn format(scores: bool) -> FormatRecord {
 /// A debate of as many rounds as there are score lists, each round's
 /// verdict carrying its scores (some rounds' verdicts with none).
 fn events(rounds: &[Option<(Vec<i8>, Vec<i8>)>], scored: bool) -> Vec<DebateEvent> {
-    let participants = Role::DUEL
-        .into_iter()
-        .map(|role| Participant { role, provider: "scripted".into(), model: "m".into(), served: None })
-        .collect();
-    let mut out = vec![
-        DebateEvent::Started {
-            topic: "t".into(),
-            max_rounds: u32::try_from(rounds.len()).unwrap() + 1,
-            initial_heat: Heat::new(0.9),
-            participants,
-        },
-        DebateEvent::Formatted { format: Box::new(format(scored)) },
-    ];
+    let mut log = Log::new("t", u32::try_from(rounds.len()).unwrap() + 1, 0.9)
+        .seats(&Role::DUEL, "scripted", "m")
+        .formatted(format(scored));
     for (n, scores) in rounds.iter().enumerate() {
         let round = u32::try_from(n).unwrap();
-        out.push(DebateEvent::RoundStarted { round, topic: "t".into(), heat: Heat::new(0.9), injected: vec![] });
+        log = log.round(round);
         for role in Role::DUEL {
             let purpose = if role.is_judge() { TurnPurpose::Judge } else { TurnPurpose::Argue };
-            out.push(DebateEvent::TurnStarted { round, role, purpose, temperature: None });
-            out.push(DebateEvent::TurnCompleted {
-                round,
-                role,
-                text: format!("{role:?} {n}"),
-                usage: None,
-                truncated_at: None,
-            });
+            log = log.starts_at(round, role, purpose, None).completes(round, role, &format!("{role:?} {n}"));
         }
         let given = scores.clone().map(|(advocate, skeptic)| Scores { advocate, skeptic });
         let verdict = Verdict { verdict: format!("round {n}"), topic: "t".into(), scores: given, ..Verdict::default() };
-        out.push(DebateEvent::VerdictReached { round, verdict });
+        log = log.then(DebateEvent::VerdictReached { round, verdict });
     }
-    out
+    log.into_events()
 }
 
 fn side() -> impl Strategy<Value = Vec<i8>> {

@@ -12,6 +12,7 @@
 //!   or doubled.
 #![allow(clippy::unwrap_used)]
 
+use crate::engine_support;
 use crate::support;
 
 use std::path::Path;
@@ -21,7 +22,6 @@ use std::time::Duration;
 
 use heat::debate::Heat;
 use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup, StructuredSetting};
-use heat::debate::prompt::Prompts;
 use heat::debate::{DebateEvent, DebateState, Outcome, Role};
 use heat::provider::retry::{RetryPolicy, TurnItem};
 use heat::provider::{Adaptation, ChatModel, Chunk, FinishReason, ProviderError, StructuredOutput};
@@ -79,15 +79,7 @@ fn anthropic_role(server: &MockLlm) -> RoleSetup {
 }
 
 fn setup(role: impl Fn() -> RoleSetup) -> EngineSetup {
-    EngineSetup {
-        roles: heat::debate::engine::duel_roles([role(), role(), role()]),
-        prompts: Prompts::default(),
-        retry: RetryPolicy { max_retries: 3, ..FAST },
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check: false,
-        judges: None,
-    }
+    engine_support::duel(role(), role(), role()).retry(RetryPolicy { max_retries: 3, ..FAST }).build()
 }
 
 fn spec(max_rounds: u32) -> DebateSpec {

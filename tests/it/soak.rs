@@ -9,6 +9,7 @@
 //! `cargo test --test soak -- --nocapture` prints the fault report.
 #![allow(clippy::unwrap_used)]
 
+use crate::engine_support;
 use crate::support;
 
 use std::collections::{BTreeMap, HashSet};
@@ -18,8 +19,7 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use heat::debate::Heat;
-use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
-use heat::debate::prompt::Prompts;
+use heat::debate::engine::{self, DebateSpec, Grounding, RoleSetup};
 use heat::debate::{DebateEvent, DebateState, Outcome, Role};
 use heat::provider::anthropic::AnthropicModel;
 use heat::provider::http::HttpConfig;
@@ -333,15 +333,7 @@ async fn one_debate(debate: usize, seed: u64, data: &std::path::Path) -> Run {
         }) as Arc<dyn ChatModel>;
         RoleSetup::new(model, "soak-model", 256)
     };
-    let setup = EngineSetup {
-        roles: heat::debate::engine::duel_roles([role(true, 1), role(false, 2), role(judge_anthropic, 3)]),
-        prompts: Prompts::default(),
-        retry: RETRY,
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check: false,
-        judges: None,
-    };
+    let setup = engine_support::duel(role(true, 1), role(false, 2), role(judge_anthropic, 3)).retry(RETRY).build();
     let store = Store::open(data).unwrap();
     let mut recorder = store.create().unwrap();
     let spec = DebateSpec {

@@ -5,11 +5,12 @@
 use std::io::Write;
 use std::sync::Arc;
 
+use crate::engine_support;
+use crate::support::log::Log;
+
 use heat::debate::Heat;
-use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
-use heat::debate::prompt::Prompts;
+use heat::debate::engine::{self, DebateSpec, Grounding, RoleSetup};
 use heat::debate::{Command, DebateEvent, DebateState, Role};
-use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel, Step};
 use heat::provider::{ChatModel, ProviderError};
 use heat::store::Store;
@@ -37,15 +38,7 @@ async fn eventful_debate(store: &Store) -> (DebateState, String) {
         ],
         Reply::text(r#"{"resolved": true, "verdict": "Settled: logs win on cost.", "topic": "t", "heat": 0.3}"#),
     ));
-    let setup = EngineSetup {
-        roles: heat::debate::engine::duel_roles([role(advocate), role(skeptic), role(judge)]),
-        prompts: Prompts::default(),
-        retry: RetryPolicy { max_retries: 3, ..RetryPolicy::default() },
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check: false,
-        judges: None,
-    };
+    let setup = engine_support::duel(role(advocate), role(skeptic), role(judge)).retries(3).build();
     let mut recorder = store.create().unwrap();
     let id = recorder.id().to_string();
     let mut handle = engine::start(
@@ -232,12 +225,9 @@ fn sessions_resolve_by_prefix_or_newest_and_the_index_rebuilds() {
     let mut ids = Vec::new();
     for topic in ["first", "second"] {
         let mut r = store.create().unwrap();
-        r.record(&DebateEvent::Started {
-            topic: topic.into(),
-            max_rounds: 2,
-            initial_heat: Heat::new(0.9),
-            participants: vec![],
-        });
+        for event in Log::new(topic, 2, 0.9).events() {
+            r.record(event);
+        }
         ids.push(r.id().to_string());
         std::thread::sleep(std::time::Duration::from_millis(5));
     }

@@ -5,9 +5,10 @@
 #![allow(clippy::unwrap_used)]
 
 use crate::studio_support;
+use crate::support::log::Log;
 
 use crossterm::event::{KeyCode, KeyEvent};
-use heat::debate::{DebateEvent, Heat, Outcome, Participant, Role, TurnPurpose, Verdict};
+use heat::debate::{DebateEvent, Heat, Outcome, Role, TurnPurpose, Verdict};
 use heat::tui::App;
 use studio_support::{feed, new_app, screen};
 
@@ -29,15 +30,7 @@ const JUDGE_1: &str = r#"{"resolved": false, "verdict": "The panel splits on an 
 const SYNTHESIS: &str = "Synthesis: the panel agrees on fewer cars, with deliveries kept at night.";
 
 fn started() -> Vec<DebateEvent> {
-    let participants = SEATS
-        .iter()
-        .map(|&role| Participant { role, provider: "anthropic".into(), model: "claude-sonnet-4".into(), served: None })
-        .collect();
-    let format = heat::format::Catalog::load(None).find("panel").unwrap().record.clone();
-    vec![
-        DebateEvent::Started { topic: QUESTION.into(), max_rounds: 4, initial_heat: Heat::new(0.9), participants },
-        DebateEvent::Formatted { format: Box::new(format) },
-    ]
+    Log::new(QUESTION, 4, 0.9).seats(&SEATS, "anthropic", "claude-sonnet-4").format("panel").into_events()
 }
 
 fn round_started(round: u32, heat: f32) -> DebateEvent {

@@ -5,8 +5,9 @@
 #![allow(clippy::unwrap_used)]
 
 use crate::studio_support;
+use crate::support::log::Log;
 
-use heat::debate::{DebateEvent, Heat, Outcome, Participant, Role, TurnPurpose, Verdict};
+use heat::debate::{DebateEvent, Heat, Outcome, Role, TurnPurpose, Verdict};
 use heat::tui::App;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -26,15 +27,7 @@ const LOGIC_2: &str = "Five attempts with backoff settle my first point; nothing
 const OPS_2: &str = "Redaction is promised but not shown; my concern about the logs stands until it is.";
 
 fn started() -> Vec<DebateEvent> {
-    let participants = SEATS
-        .iter()
-        .map(|&role| Participant { role, provider: "anthropic".into(), model: "claude-sonnet-4".into(), served: None })
-        .collect();
-    let format = heat::format::Catalog::load(None).find("review").unwrap().record.clone();
-    vec![
-        DebateEvent::Started { topic: PROPOSAL.into(), max_rounds: 2, initial_heat: Heat::new(0.9), participants },
-        DebateEvent::Formatted { format: Box::new(format) },
-    ]
+    Log::new(PROPOSAL, 2, 0.9).seats(&SEATS, "anthropic", "claude-sonnet-4").format("review").into_events()
 }
 
 fn round_started(round: u32, heat: f32) -> DebateEvent {

@@ -2,10 +2,10 @@
 //! role's latest turn time and tokens/s, from the events' times and usage.
 
 use crate::studio_support;
+use crate::support::log::Log;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use heat::debate::Heat;
-use heat::debate::{DebateEvent, Participant, Role, TurnPurpose};
+use heat::debate::{DebateEvent, Heat, Role, TurnPurpose};
 use heat::provider::Usage;
 use heat::tui::App;
 use studio_support::*;
@@ -19,16 +19,12 @@ fn press(app: &mut App, code: KeyCode) {
 fn timed() -> App {
     let mut app = new_app();
     app.session = Some("20261123-120000-ab12".into());
-    let participants = Role::DUEL
-        .into_iter()
-        .map(|role| Participant { role, provider: "openai".into(), model: "gpt-4.1-mini".into(), served: None })
-        .collect();
     let argue = |role| DebateEvent::TurnStarted { round: 0, role, purpose: TurnPurpose::Argue, temperature: None };
     let delta = |role, text: &str| DebateEvent::Delta { round: 0, role, text: text.into() };
     let usage = Some(Usage { input_tokens: 900, output_tokens: 220, cached_input_tokens: 0 });
-    let events = [
-        (0, DebateEvent::Started { topic: TOPIC.into(), max_rounds: 2, initial_heat: Heat::new(0.9), participants }),
-        (0, DebateEvent::RoundStarted { round: 0, topic: TOPIC.into(), heat: Heat::new(0.9), injected: vec![] }),
+    let opening = Log::new(TOPIC, 2, 0.9).seats(&Role::DUEL, "openai", "gpt-4.1-mini").round(0);
+    let mut events: Vec<_> = opening.into_events().into_iter().map(|event| (0, event)).collect();
+    events.extend([
         (10_000, argue(Role::Advocate)),
         (10_000, argue(Role::Skeptic)),
         (11_000, delta(Role::Advocate, "Focus")),
@@ -44,7 +40,7 @@ fn timed() -> App {
             },
         ),
         (13_100, delta(Role::Advocate, " wins")),
-    ];
+    ]);
     for (ms, event) in &events {
         app.on_event_at(event, *ms);
     }

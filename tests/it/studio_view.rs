@@ -3,6 +3,7 @@
 //! facts each screen must show.
 
 use crate::studio_support;
+use crate::support::log::Log;
 
 use heat::debate::Heat;
 use heat::debate::{DebateEvent, Role};
@@ -493,24 +494,16 @@ fn grounded() -> App {
     let advocate =
         "Focus wins: \"output per hour rose in every study\" [L2].\nStance: CONVERGING — the study data settles it";
     let skeptic = "The notes say \"offices pay for themselves within a year\" [L9].";
-    let mut events = vec![
-        DebateEvent::Started {
-            topic: "Remote work".into(),
-            max_rounds: 2,
-            initial_heat: Heat::new(0.9),
-            participants: vec![],
-        },
-        DebateEvent::Grounded { date: Some("2026-11-23".into()), source: Some(source) },
-        DebateEvent::RoundStarted { round: 0, topic: "Remote work".into(), heat: Heat::new(0.9), injected: vec![] },
-    ];
+    let mut log = Log::new("Remote work", 2, 0.9).grounded(Some("2026-11-23"), Some(source)).round(0);
     for (role, said) in [(Role::Advocate, advocate), (Role::Skeptic, skeptic)] {
         let purpose = heat::debate::TurnPurpose::Argue;
-        events.push(DebateEvent::TurnStarted { round: 0, role, purpose, temperature: Some(0.9) });
-        events.push(DebateEvent::Delta { round: 0, role, text: said.into() });
-        events.push(DebateEvent::TurnCompleted { round: 0, role, text: said.into(), usage: None, truncated_at: None });
-        events.push(DebateEvent::QuotesChecked { round: 0, role, checks: index.check(said, &[]) });
+        log = log
+            .starts(0, role, purpose)
+            .streams(0, role, said)
+            .completes(0, role, said)
+            .then(DebateEvent::QuotesChecked { round: 0, role, checks: index.check(said, &[]) });
     }
-    studio_support::feed(&mut app, &events);
+    studio_support::feed(&mut app, log.events());
     app
 }
 

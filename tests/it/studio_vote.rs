@@ -7,10 +7,11 @@
 #![allow(clippy::unwrap_used)]
 
 use crate::studio_support;
+use crate::support::log::Log;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use heat::debate::format::FormatRecord;
-use heat::debate::{Command, DebateEvent, Heat, Outcome, Participant, Role, TurnPurpose, vote};
+use heat::debate::{Command, DebateEvent, Heat, Outcome, Role, TurnPurpose, vote};
 use heat::format::{Format, Origin};
 use heat::tui::App;
 use heat::tui::effect::Effect;
@@ -51,14 +52,7 @@ fn six_format() -> FormatRecord {
 
 /// A debate in `format` started with `seats` at the table.
 fn started(format: FormatRecord, seats: &[Role]) -> Vec<DebateEvent> {
-    let participants = seats
-        .iter()
-        .map(|&role| Participant { role, provider: "openai".into(), model: "gpt-4.1-mini".into(), served: None })
-        .collect();
-    vec![
-        DebateEvent::Started { topic: QUESTION.into(), max_rounds: 3, initial_heat: Heat::new(0.9), participants },
-        DebateEvent::Formatted { format: Box::new(format) },
-    ]
+    Log::new(QUESTION, 3, 0.9).seats(seats, "openai", "gpt-4.1-mini").formatted(format).into_events()
 }
 
 fn round_started(round: u32, heat: f32) -> DebateEvent {

@@ -10,14 +10,13 @@ use std::time::Duration;
 use futures::StreamExt;
 use heat::debate::Heat;
 use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
-use heat::debate::prompt::Prompts;
 use heat::debate::{DebateEvent, Role};
-use heat::provider::retry::RetryPolicy;
 use heat::provider::scripted::{Reply, ScriptedModel, Step};
 use heat::provider::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
 use heat::store::log::{FORMAT_VERSION, Header, Record};
 
 use super::script::{self, Judged};
+use crate::engine_support;
 
 /// The demo's session header: a fixed id and creation time (2026-12-01 09:00 UTC).
 fn header() -> Header {
@@ -133,19 +132,12 @@ fn setup() -> EngineSetup {
         .enumerate()
         .map(|(round, v)| streamed(&judged(v), script::pace(Role::Judge, round), 100 + round as u64))
         .collect();
-    EngineSetup {
-        roles: heat::debate::engine::duel_roles([
-            debater(Role::Advocate, &script::ADVOCATE),
-            debater(Role::Skeptic, &script::SKEPTIC),
-            model(judge),
-        ]),
-        prompts: Prompts::default(),
-        retry: RetryPolicy::default(),
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check: false,
-        judges: None,
-    }
+    engine_support::duel(
+        debater(Role::Advocate, &script::ADVOCATE),
+        debater(Role::Skeptic, &script::SKEPTIC),
+        model(judge),
+    )
+    .build()
 }
 
 /// The demo's session log, line by line as `assets/demo-session.jsonl`

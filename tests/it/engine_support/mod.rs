@@ -1,33 +1,22 @@
-//! What the engine tests of formats share: a set-up of seats with no
-//! retries, a debate spec in a format, and running a debate to its end
-//! while checking that the fold of its events is the engine's own state.
+//! What the engine tests share: the one builder of an `EngineSetup`, a
+//! seat, a debate spec in a format, and reading a debate to its end (while
+//! checking that the fold of its events is the engine's own state).
 #![allow(dead_code)]
+
+pub mod builder;
 
 use std::sync::Arc;
 
-use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
+use heat::debate::engine::{DebateHandle, DebateSpec, Grounding, RoleSetup};
 use heat::debate::format::FormatRecord;
-use heat::debate::prompt::Prompts;
 use heat::debate::{DebateEvent, DebateState, Heat};
 use heat::provider::ChatModel;
-use heat::provider::retry::RetryPolicy;
+
+pub use builder::{duel, setup};
 
 /// A seat on `model`, asked as `m` with 512 tokens.
 pub fn seat(model: Arc<dyn ChatModel>) -> RoleSetup {
     RoleSetup::new(model, "m", 512)
-}
-
-/// Debaters in seat order and a judge; no retries, the default prompts.
-pub fn setup(debaters: &[RoleSetup], judge: &RoleSetup) -> EngineSetup {
-    EngineSetup {
-        roles: engine::seat_roles(debaters, judge),
-        prompts: Prompts::default(),
-        retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() },
-        judge_temperature: 0.2,
-        seed: None,
-        swap_check: false,
-        judges: None,
-    }
 }
 
 /// A debate on `topic` in `format` of `max_rounds` rounds from heat 0.9.
@@ -39,6 +28,16 @@ pub fn spec(topic: &str, format: FormatRecord, max_rounds: u32) -> DebateSpec {
         grounding: Grounding::default(),
         format: Some(format),
     }
+}
+
+/// Every event of a debate to its end, the engine joined.
+pub async fn drain_events(mut handle: DebateHandle) -> Vec<DebateEvent> {
+    let mut events = Vec::new();
+    while let Some(e) = handle.next_event().await {
+        events.push(e);
+    }
+    handle.join().await;
+    events
 }
 
 /// Every event of a debate to its end, and its final state, which must be

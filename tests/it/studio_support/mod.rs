@@ -4,9 +4,11 @@
 
 pub mod pty;
 
+use crate::support::log::Log;
+
 use heat::debate::Heat;
 use heat::debate::verdict::Verdict;
-use heat::debate::{DebateEvent, Outcome, Participant, Role, TurnPurpose};
+use heat::debate::{DebateEvent, Outcome, Role, TurnPurpose};
 use heat::tui::keymap::KeyMap;
 use heat::tui::theme::Theme;
 use heat::tui::{App, RosterEntry, view};
@@ -57,21 +59,12 @@ fn started() -> Vec<DebateEvent> {
 
 /// A debate of `max_rounds` started, both debaters' first turns begun.
 pub fn started_events(max_rounds: u32) -> Vec<DebateEvent> {
-    let participants = DUEL
-        .into_iter()
-        .map(|role| Participant { role, provider: "openai".into(), model: "gpt-4.1-mini".into(), served: None })
-        .collect();
-    vec![
-        DebateEvent::Started { topic: TOPIC.into(), max_rounds, initial_heat: Heat::new(0.9), participants },
-        DebateEvent::RoundStarted { round: 0, topic: TOPIC.into(), heat: Heat::new(0.9), injected: vec![] },
-        DebateEvent::TurnStarted {
-            round: 0,
-            role: Role::Advocate,
-            purpose: TurnPurpose::Argue,
-            temperature: Some(0.9),
-        },
-        DebateEvent::TurnStarted { round: 0, role: Role::Skeptic, purpose: TurnPurpose::Argue, temperature: Some(0.9) },
-    ]
+    Log::new(TOPIC, max_rounds, 0.9)
+        .seats(&DUEL, "openai", "gpt-4.1-mini")
+        .round(0)
+        .starts(0, Role::Advocate, TurnPurpose::Argue)
+        .starts(0, Role::Skeptic, TurnPurpose::Argue)
+        .into_events()
 }
 
 pub const ADVOCATE: &str = "## Focus wins\n\nRemote work gives people **long stretches of quiet** and removes the commute.\n\n- Fewer interruptions\n- *Two hours* a day back\n\n> Output per hour rose in every study we cite.";

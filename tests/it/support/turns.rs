@@ -56,7 +56,16 @@ pub fn request() -> ChatRequest {
 
 /// Runs a turn; returns every item and the final error, if any.
 pub async fn run(model: Arc<dyn ChatModel>, request: ChatRequest) -> (Vec<TurnItem>, Option<ProviderError>) {
-    let mut stream = with_retry(model, request, FAST);
+    run_with(model, request, FAST).await
+}
+
+/// Every item of a turn retried by `policy`, and the final error if any.
+pub async fn run_with(
+    model: Arc<dyn ChatModel>,
+    request: ChatRequest,
+    policy: RetryPolicy,
+) -> (Vec<TurnItem>, Option<ProviderError>) {
+    let mut stream = with_retry(model, request, policy);
     let mut items = Vec::new();
     while let Some(item) = stream.next().await {
         match item {

@@ -1,0 +1,60 @@
+//! The one place tests (and the engine bench) build an `EngineSetup`: the
+//! seats, then only what a test changes (the retry policy, the swap check);
+//! everything else is the engine's default. A new field of `EngineSetup` is
+//! given its default here, once.
+
+use heat::debate::engine::{self, EngineSetup, RoleSetup};
+use heat::debate::prompt::Prompts;
+use heat::debate::seat::Role;
+use heat::provider::retry::RetryPolicy;
+
+/// An `EngineSetup` being built: see [`setup`] and [`duel`].
+#[must_use]
+pub struct SetupBuilder(EngineSetup);
+
+/// Debaters in seat order and a judge (a debater's seat left over takes the
+/// first debater's); the default prompts and retry policy, no swap check.
+pub fn setup(debaters: &[RoleSetup], judge: &RoleSetup) -> SetupBuilder {
+    SetupBuilder::seating(engine::seat_roles(debaters, judge))
+}
+
+/// The duel's three seats (the seats past the duel's take the advocate's);
+/// the default prompts and retry policy, no swap check.
+pub fn duel(advocate: RoleSetup, skeptic: RoleSetup, judge: RoleSetup) -> SetupBuilder {
+    SetupBuilder::seating(engine::duel_roles([advocate, skeptic, judge]))
+}
+
+impl SetupBuilder {
+    fn seating(roles: [RoleSetup; Role::COUNT]) -> Self {
+        SetupBuilder(EngineSetup {
+            roles,
+            prompts: Prompts::default(),
+            retry: RetryPolicy::default(),
+            judge_temperature: 0.2,
+            seed: None,
+            swap_check: false,
+            judges: None,
+        })
+    }
+
+    /// Retries by `policy`.
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.0.retry = policy;
+        self
+    }
+
+    /// At most `max_retries` retries, waited for as by default.
+    pub fn retries(self, max_retries: u32) -> Self {
+        self.retry(RetryPolicy { max_retries, ..RetryPolicy::default() })
+    }
+
+    /// The swap check (`debate.swap_check`) on or off.
+    pub fn swap_check(mut self, on: bool) -> Self {
+        self.0.swap_check = on;
+        self
+    }
+
+    pub fn build(self) -> EngineSetup {
+        self.0
+    }
+}
