@@ -9,6 +9,7 @@ mod model_support;
 mod studio_support;
 mod support;
 
+mod answer;
 mod architecture;
 mod cli_branch;
 mod cli_formats;

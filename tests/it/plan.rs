@@ -498,7 +498,7 @@ fn a_final_synthesis_logged_but_never_parsed_finishes_without_it() {
 }
 
 /// The planner's steps with the swap check on, its call under way or not.
-fn with_swap_check(state: &DebateState, in_flight: bool) -> Vec<Step> {
+fn with_swap_check(state: &heat::debate::DebateState, in_flight: bool) -> Vec<Step> {
     let round = state.current_round().map_or(0, |r| r.number);
     let calls: Vec<Call> = in_flight.then_some(Call::SwapCheck { round }).into_iter().collect();
     next_steps_with(state, &calls, Options { swap_check: true, ..Options::default() })

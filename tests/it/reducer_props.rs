@@ -477,13 +477,12 @@ fn the_generator_makes_every_kind_of_event_and_seats_every_role() {
 }
 
 /// A damaged log can hold any round number. Three arms of the reducer say
-/// a round as `round + 1` (the notice of a failed swap check, of a panel
-/// judge's failed vote, and a person's verdict's round), which overflows at
-/// `u32::MAX`: the fold panics in a debug build (and says round 0 in a
-/// release build). Found by widening `event()`'s rounds to `u32::MAX`; kept
-/// out of the generator (rounds 0..4) so the properties above cover the rest.
+/// a round counted from 1 (the notice of a failed swap check, of a panel
+/// judge's failed vote, and a person's verdict's round); at `u32::MAX` that
+/// once overflowed and the fold panicked. Found by widening `event()`'s
+/// rounds to `u32::MAX`; kept out of the generator (rounds 0..4) so the
+/// properties above cover the rest.
 #[test]
-#[ignore = "reducer bug: `round + 1` overflows at round u32::MAX (src/debate/state/reduce.rs); see the doc comment"]
 fn a_round_numbered_u32_max_folds_without_panicking() {
     let round = u32::MAX;
     let damaged = [

@@ -149,7 +149,7 @@ impl DebateState {
                 if let Some(r) = self.round_mut(*round) {
                     r.swap = Some(SwapCheck::Failed { error: error.clone(), usage: *usage });
                 }
-                self.notices.push(format!("the swap check of round {} failed: {error}", round + 1));
+                self.notices.push(format!("the swap check of round {} failed: {error}", round.saturating_add(1)));
             }
             DebateEvent::PanelVoteStarted { round, judge } => self.set_vote(*round, *judge, Vote::Asking),
             DebateEvent::PanelVoted { round, judge, verdict, usage } => {
@@ -157,7 +157,10 @@ impl DebateState {
             }
             DebateEvent::PanelVoteFailed { round, judge, error, usage } => {
                 self.set_vote(*round, *judge, Vote::Failed { error: error.clone(), usage: *usage });
-                self.notices.push(format!("judge {judge} of the panel gave no vote in round {}: {error}", round + 1));
+                self.notices.push(format!(
+                    "judge {judge} of the panel gave no vote in round {}: {error}",
+                    round.saturating_add(1)
+                ));
             }
             DebateEvent::Paused => self.paused = true,
             DebateEvent::Resumed => self.paused = false,
@@ -222,7 +225,7 @@ impl DebateState {
                 }
             }
             DebateEvent::HumanVerdict { round, ahead, confidence, note, ends } => self.human.push(HumanVerdict {
-                round: round + 1,
+                round: round.saturating_add(1),
                 ahead: *ahead,
                 confidence: (*confidence).min(100),
                 note: note.clone(),

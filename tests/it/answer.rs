@@ -1,0 +1,269 @@
+//! The answer step, `answer::on_done`, pinned case by case as the planner
+//! is in `plan.rs`: each test folds a real event log into a `DebateState`,
+//! hands it what a call answered, and states exactly what the engine is to
+//! record and do next. No engine, no tokio.
+
+use heat::debate::answer::{self, Act, Answered};
+use heat::debate::call::Call;
+use heat::debate::guard::turn::SentPrompt;
+use heat::debate::panel;
+use heat::debate::verdict::Verdict;
+use heat::debate::{DebateEvent, DebateState, Heat, Role, TurnPurpose};
+use heat::provider::{FinishReason, Usage};
+
+use crate::support::log::{Log, built_in};
+
+const TOPIC: &str = "Cities should ban cars from their centres.";
+const ADVOCATE: &str = "Cars crowd out people: a centre without them gives the street back to walking, \
+                        trade and air that children can breathe.";
+const SKEPTIC: &str = "Deliveries, disabled visitors and night workers still need to reach the centre, \
+                       and a ban pushes the traffic onto the ring roads instead.";
+const NEXT: &str = "Would deliveries cost small shops more without cars?";
+
+/// A duel's first round, argued by both sides.
+fn argued() -> Log {
+    Log::new(TOPIC, 3, 0.9)
+        .seats(&Role::DUEL, "openai", "gpt-test")
+        .round(0)
+        .starts(0, Role::Advocate, TurnPurpose::Argue)
+        .completes(0, Role::Advocate, ADVOCATE)
+        .starts(0, Role::Skeptic, TurnPurpose::Argue)
+        .completes(0, Role::Skeptic, SKEPTIC)
+}
+
+/// Nothing sent that a guard would compare an answer with.
+static SENT: SentPrompt = SentPrompt { system: String::new(), user: Vec::new() };
+
+/// What a call answered (`text`: a vote's or a swap check's; a turn's is
+/// in the state).
+fn answered(call: Call, purpose: TurnPurpose, text: &str) -> Answered<'_> {
+    Answered { call, purpose, sent: &SENT, guard_retry: false, text, usage: None, finish: None, max_tokens: 512 }
+}
+
+fn written_verdict(resolved: bool, heat: f32) -> String {
+    format!(
+        r#"{{"resolved": {resolved}, "verdict": "The advocate showed what streets gain; the skeptic named who loses access, and neither answered the other.", "topic": "{NEXT}", "heat": {heat}}}"#
+    )
+}
+
+fn emitted(acts: &[Act]) -> Vec<&DebateEvent> {
+    acts.iter()
+        .filter_map(|act| match act {
+            Act::Emit(event) => Some(event),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_argument_that_stands_is_completed_then_its_citations_checked() {
+    let state = Log::new(TOPIC, 3, 0.9)
+        .seats(&Role::DUEL, "openai", "gpt-test")
+        .round(0)
+        .starts(0, Role::Advocate, TurnPurpose::Argue)
+        .streams(0, Role::Advocate, ADVOCATE)
+        .state();
+    let mut done = answered(Call::Turn { round: 0, role: Role::Advocate }, TurnPurpose::Argue, "");
+    done.usage = Some(Usage { input_tokens: 300, output_tokens: 40, cached_input_tokens: 0 });
+    assert_eq!(
+        answer::on_done(&state, &done),
+        vec![
+            Act::Emit(DebateEvent::TurnCompleted {
+                round: 0,
+                role: Role::Advocate,
+                text: ADVOCATE.into(),
+                usage: done.usage,
+                truncated_at: None,
+            }),
+            Act::CheckQuotes { round: 0, role: Role::Advocate, text: ADVOCATE.into() },
+        ]
+    );
+}
+
+#[test]
+fn an_argument_cut_at_its_token_limit_says_where_it_stopped() {
+    let state = Log::new(TOPIC, 3, 0.9)
+        .round(0)
+        .starts(0, Role::Skeptic, TurnPurpose::Argue)
+        .streams(0, Role::Skeptic, SKEPTIC)
+        .state();
+    let mut cut = answered(Call::Turn { round: 0, role: Role::Skeptic }, TurnPurpose::Argue, "");
+    cut.finish = Some(FinishReason::Length);
+    cut.usage = Some(Usage { input_tokens: 200, output_tokens: 57, cached_input_tokens: 0 });
+    let truncated = |acts: Vec<Act>| match acts.first() {
+        Some(Act::Emit(DebateEvent::TurnCompleted { truncated_at, .. })) => *truncated_at,
+        other => panic!("expected the turn completed first, got {other:?}"),
+    };
+    assert_eq!(truncated(answer::on_done(&state, &cut)), Some(57), "the count the provider gave");
+    cut.usage = None;
+    assert_eq!(truncated(answer::on_done(&state, &cut)), Some(512), "no count: the model's limit");
+}
+
+#[test]
+fn an_argument_that_is_only_its_control_line_is_asked_once_more_then_fails() {
+    let state = Log::new(TOPIC, 3, 0.9)
+        .round(0)
+        .starts(0, Role::Advocate, TurnPurpose::Argue)
+        .streams(0, Role::Advocate, r#"{"set_temp": 0.9}"#)
+        .state();
+    let mut first = answered(Call::Turn { round: 0, role: Role::Advocate }, TurnPurpose::Argue, "");
+    let acts = answer::on_done(&state, &first);
+    assert!(
+        matches!(
+            acts.as_slice(),
+            [
+                Act::Emit(DebateEvent::TurnRetrying { round: 0, role: Role::Advocate, attempt: 1, max_retries: 1, delay_ms: 0, reason }),
+                Act::AskAgain { round: 0, role: Role::Advocate, purpose: TurnPurpose::Argue },
+            ] if reason.contains("control line")
+        ),
+        "{acts:?}"
+    );
+    first.guard_retry = true;
+    let acts = answer::on_done(&state, &first);
+    assert!(
+        matches!(acts.as_slice(), [Act::Emit(DebateEvent::TurnFailed { round: 0, role: Role::Advocate, error })] if error.ends_with("on both tries")),
+        "{acts:?}"
+    );
+}
+
+#[test]
+fn a_judges_written_verdict_is_completed_and_read() {
+    let verdict = written_verdict(false, 0.6);
+    let state = argued().starts(0, Role::Judge, TurnPurpose::Judge).streams(0, Role::Judge, &verdict).state();
+    let acts = answer::on_done(&state, &answered(Call::Turn { round: 0, role: Role::Judge }, TurnPurpose::Judge, ""));
+    let events = emitted(&acts);
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert!(matches!(events[0], DebateEvent::TurnCompleted { role: Role::Judge, text, .. } if *text == verdict));
+    match events[1] {
+        DebateEvent::VerdictReached { round: 0, verdict } => {
+            assert!(!verdict.resolved);
+            assert_eq!(verdict.heat, Heat::new(0.6));
+            assert_eq!(verdict.topic, NEXT);
+        }
+        other => panic!("expected the verdict, got {other:?}"),
+    }
+    assert!(!acts.iter().any(|a| matches!(a, Act::CheckQuotes { .. })), "a verdict cites nothing to check");
+}
+
+#[test]
+fn an_unreadable_verdict_is_asked_again_unless_it_was_the_repair() {
+    let garbled = "I think the advocate did well overall.";
+    let state = argued().starts(0, Role::Judge, TurnPurpose::Judge).streams(0, Role::Judge, garbled).state();
+    let first = answer::on_done(&state, &answered(Call::Turn { round: 0, role: Role::Judge }, TurnPurpose::Judge, ""));
+    assert!(
+        matches!(
+            emitted(&first).as_slice(),
+            [DebateEvent::TurnCompleted { .. }, DebateEvent::VerdictInvalid { round: 0, will_retry: true, .. }]
+        ),
+        "{first:?}"
+    );
+    let repair = argued().starts(0, Role::Judge, TurnPurpose::RepairVerdict).streams(0, Role::Judge, garbled).state();
+    let again =
+        answer::on_done(&repair, &answered(Call::Turn { round: 0, role: Role::Judge }, TurnPurpose::RepairVerdict, ""));
+    assert!(
+        matches!(
+            emitted(&again).as_slice(),
+            [DebateEvent::TurnCompleted { .. }, DebateEvent::VerdictInvalid { will_retry: false, .. }]
+        ),
+        "{again:?}"
+    );
+}
+
+#[test]
+fn a_panel_judges_answer_is_its_vote_and_an_unreadable_one_is_none() {
+    let state = Log::new(TOPIC, 3, 0.9)
+        .formatted(built_in("oxford"))
+        .round(0)
+        .both_argue(0)
+        .then(DebateEvent::PanelVoteStarted { round: 0, judge: 2 })
+        .state();
+    let call = Call::Vote { round: 0, judge: 2 };
+    let usage = Some(Usage { input_tokens: 900, output_tokens: 80, cached_input_tokens: 0 });
+    let written = written_verdict(true, 0.4);
+    let mut vote = answered(call, TurnPurpose::Judge, &written);
+    vote.usage = usage;
+    match answer::on_done(&state, &vote).as_slice() {
+        [Act::Emit(DebateEvent::PanelVoted { round: 0, judge: 2, verdict, usage: u })] => {
+            assert!(!verdict.resolved, "Oxford argues every round: an early `resolved` reads as not yet");
+            assert_eq!(verdict.heat, Heat::new(0.4));
+            assert_eq!(*u, usage);
+        }
+        other => panic!("expected the vote, got {other:?}"),
+    }
+    let mut garbled = answered(call, TurnPurpose::Judge, "no idea");
+    garbled.usage = usage;
+    match answer::on_done(&state, &garbled).as_slice() {
+        [Act::Emit(DebateEvent::PanelVoteFailed { round: 0, judge: 2, error, usage: u })] => {
+            assert!(error.starts_with("its answer could not be read: "), "{error}");
+            assert_eq!(*u, usage, "what the call used is kept");
+        }
+        other => panic!("expected no vote, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_swap_checks_answer_is_compared_with_the_rounds_verdict() {
+    let judged = argued().judge_rules(
+        0,
+        TurnPurpose::Judge,
+        Verdict {
+            resolved: false,
+            verdict: "Open.".into(),
+            topic: NEXT.into(),
+            heat: Heat::new(0.6),
+            ..Verdict::default()
+        },
+    );
+    let state = judged.clone().then(DebateEvent::SwapCheckStarted { round: 0 }).state();
+    let resolves = r#"{"resolved": true, "verdict": "Debater A carried it.", "topic": "-", "heat": 0.5, "ahead": "A"}"#;
+    match answer::on_done(&state, &answered(Call::SwapCheck { round: 0 }, TurnPurpose::Judge, resolves)).as_slice() {
+        [Act::Emit(DebateEvent::SwapChecked { round: 0, flips: true, .. })] => {}
+        other => panic!("a swapped verdict that resolves where the first did not flips: {other:?}"),
+    }
+    let unjudged = argued().then(DebateEvent::SwapCheckStarted { round: 0 }).state();
+    match answer::on_done(&unjudged, &answered(Call::SwapCheck { round: 0 }, TurnPurpose::Judge, resolves)).as_slice() {
+        [Act::Emit(DebateEvent::SwapCheckFailed { error, .. })] => {
+            assert_eq!(error, "the round has no verdict to compare with");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_failed_or_cancelled_call_records_what_each_kind_of_call_leaves() {
+    let usage = Some(Usage { input_tokens: 10, output_tokens: 1, cached_input_tokens: 0 });
+    let turn = Call::Turn { round: 1, role: Role::Skeptic };
+    let vote = Call::Vote { round: 1, judge: 3 };
+    let swap = Call::SwapCheck { round: 1 };
+    assert_eq!(
+        answer::on_failed(turn, "timed out".into(), usage),
+        DebateEvent::TurnFailed { round: 1, role: Role::Skeptic, error: "timed out".into() }
+    );
+    assert_eq!(
+        answer::on_failed(vote, "timed out".into(), usage),
+        DebateEvent::PanelVoteFailed { round: 1, judge: 3, error: "timed out".into(), usage }
+    );
+    assert_eq!(
+        answer::on_failed(swap, "timed out".into(), usage),
+        DebateEvent::SwapCheckFailed { round: 1, error: "timed out".into(), usage }
+    );
+    assert_eq!(answer::on_cancelled(turn, usage), DebateEvent::TurnCancelled { round: 1, role: Role::Skeptic });
+    assert_eq!(
+        answer::on_cancelled(vote, usage),
+        DebateEvent::PanelVoteFailed { round: 1, judge: 3, error: panel::CANCELLED.into(), usage }
+    );
+    assert_eq!(
+        answer::on_cancelled(swap, None),
+        DebateEvent::SwapCheckFailed { round: 1, error: "it was cancelled".into(), usage: None }
+    );
+}
+
+#[test]
+fn a_panel_judge_is_asked_for_the_last_word_when_the_chair_gives_it() {
+    let asked = |purpose| {
+        let state: DebateState = argued().starts(0, Role::Judge, purpose).state();
+        answer::vote_purpose(&state, 0)
+    };
+    assert_eq!(asked(TurnPurpose::Judge), TurnPurpose::Judge);
+    assert_eq!(asked(TurnPurpose::Synthesis), TurnPurpose::Synthesis);
+}
