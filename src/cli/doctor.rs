@@ -15,6 +15,7 @@ use super::probe::Probe;
 use crate::config::{Config, Source};
 use crate::logging::{self, LogLevel};
 use crate::model_store;
+use crate::provider::Wire;
 use crate::setup::{self, ProviderKind};
 use crate::store::{self, Store};
 use crate::tui::view::{MIN_HEIGHT, MIN_WIDTH, SIDE_BY_SIDE};
@@ -159,14 +160,10 @@ async fn providers_check(report: &mut Report, config: &Config) {
             continue;
         }
         checked.push(choice.kind);
-        let reachable = match choice.kind {
-            ProviderKind::Anthropic | ProviderKind::OpenAi => {
-                let (mark, detail) = http_check(config, choice.kind).await;
-                let reachable = mark == Mark::Ok || detail.contains("to a model list request");
-                report.add(mark, choice.kind.name(), detail);
-                reachable
-            }
-            ProviderKind::Ollama => match &env.ollama {
+        let reachable = if choice.kind.is_embedded() {
+            false // the model check below covers it
+        } else if choice.kind == ProviderKind::OLLAMA {
+            match &env.ollama {
                 Ok(models) => {
                     let base = setup::ollama_base(config);
                     report.add(Mark::Ok, "ollama", format!("{base} answers with {} models", models.len()));
@@ -176,8 +173,12 @@ async fn providers_check(report: &mut Report, config: &Config) {
                     report.add(Mark::Fail, "ollama", why.clone());
                     false
                 }
-            },
-            ProviderKind::Local => false, // the model check below covers it
+            }
+        } else {
+            let (mark, detail) = http_check(config, choice.kind).await;
+            let reachable = mark == Mark::Ok || detail.contains("to a model list request");
+            report.add(mark, choice.kind.name(), detail);
+            reachable
         };
         if reachable {
             live_checks(report, config, &selection, choice.kind).await;
@@ -231,19 +232,17 @@ fn add_probe(report: &mut Report, what: &'static str, probe: Probe) {
 /// Asks the provider for its model list with the configured key: proves the
 /// server is reachable and the key is accepted, without spending tokens.
 async fn http_check(config: &Config, kind: ProviderKind) -> (Mark, String) {
-    let (key_key, var) = match kind {
-        ProviderKind::Anthropic => ("providers.anthropic.api_key", "ANTHROPIC_API_KEY"),
-        _ => ("providers.openai.api_key", "OPENAI_API_KEY"),
-    };
+    let key_key = format!("providers.{kind}.api_key");
+    let var = kind.row().key_env.unwrap_or("its API key");
     let base = setup::base_url(config, kind).unwrap_or_default().trim_end_matches('/').to_string();
-    let key = config.text(key_key).map(str::trim);
+    let key = config.text(&key_key).map(str::trim);
     let key_from =
-        config.get(key_key).map_or_else(|| "no key".to_string(), |e| format!("key from {}", source(&e.source)));
+        config.get(&key_key).map_or_else(|| "no key".to_string(), |e| format!("key from {}", source(&e.source)));
     let client = match crate::provider::http::client_builder().timeout(Duration::from_secs(5)).build() {
         Ok(client) => client,
         Err(e) => return (Mark::Fail, format!("could not build an HTTP client: {e}")),
     };
-    let request = if kind == ProviderKind::Anthropic {
+    let request = if kind.wire() == Wire::Anthropic {
         client
             .get(format!("{base}/v1/models"))
             .header("anthropic-version", "2023-06-01")

@@ -9,9 +9,7 @@ use anyhow::bail;
 
 use crate::config::FlagValue;
 use crate::config::keys::{PANEL_JUDGES, panel_judge_key};
-
-/// The providers a `--seat` value may start with.
-const PROVIDERS: [&str; 4] = ["anthropic", "openai", "ollama", "local"];
+use crate::provider::ProviderKind;
 
 /// The flags `--seat` values set. `named` finds the seat a name means, as
 /// the segment of its config keys (`skeptic`, `judge2`); `accepted` lists
@@ -48,7 +46,7 @@ pub fn flags(
 /// `openai:gpt-4.1-mini` → (openai, gpt-4.1-mini); `local` → (local, "");
 /// anything else is a model name, colons and all (`llama3.2:1b`).
 fn provider_and_model(value: &str) -> (Option<&'static str>, &str) {
-    let provider = |word: &str| PROVIDERS.into_iter().find(|p| p.eq_ignore_ascii_case(word.trim()));
+    let provider = |word: &str| ProviderKind::from_name(word).map(ProviderKind::name);
     if let Some(alone) = provider(value) {
         return (Some(alone), "");
     }

@@ -161,10 +161,10 @@ async fn providers(config: &Config, offer_install: bool) -> anyhow::Result<Found
             provider: c.kind.name().into(),
             model: c.model.clone(),
             price: config.price(c.role),
-            pauses_in_place: c.kind == ProviderKind::Local,
+            pauses_in_place: c.kind.is_embedded(),
         })
         .collect();
-    if offer_install && selection.uses(ProviderKind::Local) && setup::local::needs_install(config) {
+    if offer_install && selection.uses(ProviderKind::LOCAL) && setup::local::needs_install(config) {
         let installer = Some(offline_installer(config, &selection));
         return Ok(Found { setup: None, installer, roster, notices: selection.notices.clone() });
     }

@@ -1,6 +1,8 @@
 //! The table of every configuration key heat knows: its type, its range, the
 //! environment variable that sets it, and whether it is a secret.
 
+use crate::provider::kind::{PROVIDERS, Provider, Wire};
+
 /// What values a key takes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Kind {
@@ -32,8 +34,11 @@ pub struct KeySpec {
 /// The forms `providers.<name>.structured_output` takes.
 pub const STRUCTURED_OUTPUT: [&str; 4] = ["auto", "schema", "json", "off"];
 
-/// The providers a role can name.
-pub const PROVIDERS: [&str; 5] = ["auto", "anthropic", "openai", "ollama", "local"];
+/// The providers a role can name: `auto`, then every row of the provider
+/// table.
+pub fn providers() -> Vec<&'static str> {
+    std::iter::once("auto").chain(crate::provider::kind::names()).collect()
+}
 
 const ROLE_KEYS: [(&str, Kind); 7] = [
     ("provider", Kind::Provider),
@@ -93,21 +98,23 @@ pub fn all() -> Vec<KeySpec> {
             add(&format!("roles.{}.{leaf}", panel_judge_key(judge)), kind, None, false);
         }
     }
-    add("providers.anthropic.base_url", Kind::Text, Some("ANTHROPIC_BASE_URL"), false);
-    add("providers.anthropic.model", Kind::Text, None, false);
-    add("providers.anthropic.api_key", Kind::Text, Some("ANTHROPIC_API_KEY"), true);
-    add("providers.openai.base_url", Kind::Text, Some("OPENAI_BASE_URL"), false);
-    add("providers.openai.model", Kind::Text, None, false);
-    add("providers.openai.api_key", Kind::Text, Some("OPENAI_API_KEY"), true);
-    add("providers.ollama.base_url", Kind::Text, Some("OLLAMA_HOST"), false);
-    add("providers.ollama.model", Kind::Text, None, false);
-    for provider in ["anthropic", "openai", "ollama"] {
+    // Each provider with a server (the table's rows): where it is, its model, its key.
+    let servers: Vec<&Provider> = PROVIDERS.iter().filter(|p| p.wire != Wire::Embedded).collect();
+    for provider in &servers {
+        add(&format!("providers.{}.base_url", provider.name), Kind::Text, provider.url_env, false);
+        add(&format!("providers.{}.model", provider.name), Kind::Text, None, false);
+        if let Some(var) = provider.key_env {
+            add(&format!("providers.{}.api_key", provider.name), Kind::Text, Some(var), true);
+        }
+    }
+    for provider in &servers {
+        let name = provider.name;
         // How the judge's verdict is held to its schema; `auto` steps down when refused.
-        add(&format!("providers.{provider}.structured_output"), Kind::OneOf(&STRUCTURED_OUTPUT), None, false);
+        add(&format!("providers.{name}.structured_output"), Kind::OneOf(&STRUCTURED_OUTPUT), None, false);
         // At most this many requests at once (1 for servers that serve one at a time).
-        add(&format!("providers.{provider}.max_concurrent"), Kind::Int { min: 1, max: 64 }, None, false);
+        add(&format!("providers.{name}.max_concurrent"), Kind::Int { min: 1, max: 64 }, None, false);
         // The model's context window in tokens, for the size check of a debated document.
-        add(&format!("providers.{provider}.max_context"), Kind::Int { min: 512, max: 10_000_000 }, None, false);
+        add(&format!("providers.{name}.max_context"), Kind::Int { min: 512, max: 10_000_000 }, None, false);
     }
     add("providers.local.model_path", Kind::Text, Some("HEAT_MODEL_PATH"), false);
     add("providers.local.threads", Kind::Int { min: 1, max: 256 }, None, false);
@@ -162,7 +169,9 @@ pub fn expectation(kind: Kind) -> String {
         Kind::Int { min, max } => format!("a whole number from {min} to {max}"),
         Kind::Float { min, max } => format!("a number from {min} to {max}"),
         Kind::Text => "a string".into(),
-        Kind::Provider => format!("one of {}", PROVIDERS.map(|p| format!("\"{p}\"")).join(", ")),
+        Kind::Provider => {
+            format!("one of {}", providers().iter().map(|p| format!("\"{p}\"")).collect::<Vec<_>>().join(", "))
+        }
         Kind::Flag => "true or false".into(),
         Kind::OneOf(names) => {
             format!("one of {}", names.iter().map(|p| format!("\"{p}\"")).collect::<Vec<_>>().join(", "))

@@ -139,7 +139,7 @@ fn check_range(spec: &KeySpec, value: Value, shown: &str) -> anyhow::Result<Valu
     let ok = match (&spec.kind, &value) {
         (Kind::Int { min, max }, Value::Int(i)) => (min..=max).contains(&i),
         (Kind::Float { min, max }, Value::Float(x)) => x.is_finite() && (min..=max).contains(&x),
-        (Kind::Provider, Value::Text(s)) => keys::PROVIDERS.contains(&s.trim()),
+        (Kind::Provider, Value::Text(s)) => keys::providers().contains(&s.trim()),
         (Kind::OneOf(names), Value::Text(s)) => names.contains(&s.trim()),
         _ => true,
     };

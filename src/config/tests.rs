@@ -170,3 +170,16 @@ fn every_key_read_with_its_default_is_in_the_default_file() {
     let missing: Vec<_> = keys.iter().filter(|k| built_in_value(k).is_none()).collect();
     assert!(missing.is_empty(), "read with a default but not in assets/default-config.toml: {missing:?}");
 }
+
+#[test]
+fn the_default_file_names_each_providers_server_and_model_as_its_row_does() {
+    use crate::provider::{PROVIDERS, Wire};
+    let config = Config::load(None, &no_env, &[]).unwrap();
+    for row in PROVIDERS.iter().filter(|p| p.wire != Wire::Embedded) {
+        let base = config.text(&format!("providers.{}.base_url", row.name));
+        assert_eq!(base, Some(row.base_url), "providers.{}.base_url", row.name);
+        if let Some(model) = config.text(&format!("providers.{}.model", row.name)) {
+            assert_eq!(Some(model), row.model, "providers.{}.model", row.name);
+        }
+    }
+}

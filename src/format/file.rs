@@ -8,7 +8,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::briefs::{self, Origin};
-use crate::config::keys::PROVIDERS;
+use crate::config::keys;
 use crate::debate::Role;
 use crate::debate::format::{Convergence, FormatRecord, Phase};
 use crate::debate::seat::Side;
@@ -391,7 +391,7 @@ fn check_judges(place: &Place<'_>, file: &FormatFile, free: bool) -> anyhow::Res
     if let Some(providers) = &judges.providers {
         let others = usize::try_from(n.saturating_sub(1)).unwrap_or(usize::MAX);
         let named = providers.get_ref();
-        let wrong = named.iter().find(|p| !PROVIDERS.contains(&p.trim()) || p.trim() == "auto");
+        let wrong = named.iter().find(|p| !keys::providers().contains(&p.trim()) || p.trim() == "auto");
         if named.len() > others || wrong.is_some() {
             let said = format!(
                 "judges.providers names {} provider(s) for the panel's {others} other judge(s){}: give at most one each, from anthropic, openai, ollama, local",
@@ -463,8 +463,8 @@ fn check_model(
     provider: Option<&Spanned<String>>,
     max_tokens: Option<&Spanned<u32>>,
 ) -> anyhow::Result<()> {
-    if let Some(p) = provider.filter(|p| !PROVIDERS.contains(&p.get_ref().as_str())) {
-        let said = format!("provider = {:?} is not a provider; one of {}", p.get_ref(), PROVIDERS.join(", "));
+    if let Some(p) = provider.filter(|p| !keys::providers().contains(&p.get_ref().as_str())) {
+        let said = format!("provider = {:?} is not a provider; one of {}", p.get_ref(), keys::providers().join(", "));
         return Err(place.error(Some(p.span()), &said));
     }
     if let Some(m) = max_tokens.filter(|m| !(16..=200_000).contains(m.get_ref())) {

@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use super::kind::{ProviderKind, Wire};
+
 /// Why a model call failed. The variant decides whether it is retried.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ProviderError {
@@ -58,12 +60,9 @@ impl ProviderError {
     /// What a person can do about this error once retrying has given up,
     /// for the provider named `provider` (`anthropic`, `openai`, `local`).
     pub fn advice(&self, provider: &str) -> Option<String> {
-        let (key_var, url_var) = match provider {
-            "anthropic" => ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),
-            "openai" => ("OPENAI_API_KEY", "OPENAI_BASE_URL"),
-            "ollama" => ("the API key", "OLLAMA_HOST"),
-            _ => ("the API key", "the base URL"),
-        };
+        let row = ProviderKind::from_name(provider).map(ProviderKind::row);
+        let key_var = row.and_then(|r| r.key_env).unwrap_or("the API key");
+        let url_var = row.and_then(|r| r.url_env).unwrap_or("the base URL");
         Some(match self {
             Self::Auth { .. } => format!("check {key_var}"),
             Self::QuotaExhausted { .. } => "add credit or raise the spend limit in the provider's console".into(),
@@ -126,14 +125,12 @@ fn not_found_advice(provider: &str, url: &str, message: &str) -> String {
     if lower.contains("model") && !lower.contains("not found: /") {
         return "check the model name (roles.model, or --model)".into();
     }
-    let (var, example) = match provider {
-        "anthropic" => ("ANTHROPIC_BASE_URL", "https://api.anthropic.com, without /v1 (heat adds /v1/messages)"),
-        "ollama" => ("OLLAMA_HOST", "localhost:11434 (heat adds /v1/chat/completions)"),
-        _ => ("OPENAI_BASE_URL", "http://host:port/v1, with /v1 (heat adds /chat/completions)"),
-    };
+    // A server heat does not know is read as an OpenAI-compatible one.
+    let row = ProviderKind::from_name(provider).filter(|k| !k.is_embedded()).unwrap_or(ProviderKind::OPENAI).row();
+    let (var, example) = (row.url_env.unwrap_or("the base URL"), row.url_example);
     let shape = if url.contains("/v1/v1/") {
         "the base URL ends in /v1 and heat added another"
-    } else if provider != "anthropic" && !url.contains("/v1/") {
+    } else if row.wire != Wire::Anthropic && !url.contains("/v1/") {
         "the base URL has no /v1"
     } else {
         "the server has no such path"

@@ -7,6 +7,7 @@ pub mod chat;
 pub mod endpoint;
 pub mod error;
 pub mod http;
+pub mod kind;
 #[cfg(feature = "local")]
 mod lanes;
 #[cfg(feature = "local")]
@@ -22,4 +23,5 @@ pub use chat::{
     Usage, wire_temperature,
 };
 pub use error::{ProviderError, is_structured_param};
+pub use kind::{PROVIDERS, ProviderKind, Wire};
 pub use model::ChatModel;

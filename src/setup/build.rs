@@ -12,8 +12,8 @@ use crate::config::Config;
 use crate::debate::Role;
 use crate::debate::engine::{EngineSetup, RoleSetup, StructuredSetting};
 use crate::debate::prompt::Prompts;
-use crate::provider::ChatModel;
 use crate::provider::retry::RetryPolicy;
+use crate::provider::{ChatModel, Wire};
 
 /// Loads the embedded model from a file (`None`: the configured one) for a
 /// number of roles that will share it.
@@ -40,29 +40,24 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
             m
         };
         let mut max_tokens: u32 = config.role_defaulted(choice.role, "max_tokens");
-        if choice.kind == ProviderKind::Local {
+        if choice.kind.is_embedded() {
             max_tokens = max_tokens.min(config.defaulted("providers.local.max_tokens"));
         }
-        let thinking_budget = match choice.kind {
-            ProviderKind::Anthropic => config.role_int(choice.role, "thinking_budget"),
-            _ => None,
-        };
-        let structured = match choice.kind {
-            ProviderKind::Local => StructuredSetting::Auto,
-            kind => structured_setting(config, kind)?,
-        };
+        // Extended thinking is Anthropic's: its wire takes a budget.
+        let thinking_budget =
+            (choice.kind.wire() == Wire::Anthropic).then(|| config.role_int(choice.role, "thinking_budget")).flatten();
+        let structured =
+            if choice.kind.is_embedded() { StructuredSetting::Auto } else { structured_setting(config, choice.kind)? };
         Ok(RoleSetup {
             model,
             model_name: choice.model.clone(),
             max_tokens,
             thinking_budget: thinking_budget.and_then(|b| u32::try_from(b).ok()),
             structured,
-            max_context: match choice.kind {
-                ProviderKind::Local => None,
-                kind => {
-                    config.int(&format!("providers.{}.max_context", section(kind))).and_then(|n| u32::try_from(n).ok())
-                }
-            },
+            max_context: (!choice.kind.is_embedded())
+                .then(|| config.int(&format!("providers.{}.max_context", section(choice.kind))))
+                .flatten()
+                .and_then(|n| u32::try_from(n).ok()),
         })
     };
     let mut setups = Vec::new();
@@ -74,7 +69,7 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
     let roles: [RoleSetup; Role::COUNT] =
         Role::ALL.map(|role| setups.iter().find(|(r, _)| *r == role).map_or_else(|| first.clone(), |(_, s)| s.clone()));
     let prompts_dir = config.text("debate.prompts_dir").map(std::path::PathBuf::from);
-    let all_local = selection.roles.iter().all(|r| r.kind == ProviderKind::Local);
+    let all_local = selection.roles.iter().all(|r| r.kind.is_embedded());
     let base = match config.defaulted("providers.local.prompts") {
         "compact" if all_local => Prompts::compact(),
         "compact" | "full" => Prompts::default(),

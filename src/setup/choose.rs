@@ -3,17 +3,13 @@
 //! Anthropic key, an OpenAI key, a running Ollama server, then the embedded
 //! offline model.
 
-use anyhow::bail;
+use anyhow::{Context, bail};
 
 use super::discover::{Environment, ollama_base, openai_model_chosen};
 use super::selection::{ProviderKind, RoleChoice, Selection, is_gguf};
 use crate::config::{Config, Source};
 use crate::debate::Role;
-
-/// OpenAI's model when none is named. Not in the default file: `heat config
-/// init` copies that file, and a model written there would count as chosen,
-/// so a custom server would no longer name its own (`custom_openai_base`).
-const OPENAI_MODEL: &str = "gpt-4.1-mini";
+use crate::provider::kind::KeyNeed;
 
 /// Decides each role's provider and model.
 pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
@@ -37,7 +33,7 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
             None => auto(config, env)?,
         };
         let model = match config.role_text(role, "model") {
-            Some(model) if kind == ProviderKind::Local && !is_gguf(model) => bail!(
+            Some(model) if kind.is_embedded() && !is_gguf(model) => bail!(
                 "the {} runs on the embedded offline model, which takes a .gguf file, but its model is {model:?}: \
                  set roles.{}.model to a .gguf path, or leave it unset to use providers.local.model_path",
                 role.label().to_lowercase(),
@@ -48,7 +44,7 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
         };
         roles.push(RoleChoice { role, kind, model, why });
     }
-    if let Some(local) = roles.iter().find(|r| r.kind == ProviderKind::Local) {
+    if let Some(local) = roles.iter().find(|r| r.kind.is_embedded()) {
         let warning = if local.model == "SmolLM2-135M" { " — small model, expect weak arguments" } else { "" };
         notices.push(format!("offline: {}{warning}", local.model));
     }
@@ -57,16 +53,16 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
 
 fn auto(config: &Config, env: &Environment) -> anyhow::Result<(ProviderKind, String)> {
     if config.text("providers.anthropic.api_key").is_some() {
-        return Ok((ProviderKind::Anthropic, "auto: an Anthropic API key is set".into()));
+        return Ok((ProviderKind::ANTHROPIC, "auto: an Anthropic API key is set".into()));
     }
     if config.text("providers.openai.api_key").is_some() {
-        return Ok((ProviderKind::OpenAi, "auto: an OpenAI API key is set".into()));
+        return Ok((ProviderKind::OPENAI, "auto: an OpenAI API key is set".into()));
     }
     if env.ollama.is_ok() {
-        return Ok((ProviderKind::Ollama, format!("auto: an Ollama server answered at {}", ollama_base(config))));
+        return Ok((ProviderKind::OLLAMA, format!("auto: an Ollama server answered at {}", ollama_base(config))));
     }
     if env.local.is_ok() {
-        return Ok((ProviderKind::Local, "auto: no key or server found; using the embedded offline model".into()));
+        return Ok((ProviderKind::LOCAL, "auto: no key or server found; using the embedded offline model".into()));
     }
     let ollama = env.ollama.as_ref().err().cloned().unwrap_or_default();
     let local = env.local.as_ref().err().cloned().unwrap_or_default();
@@ -76,45 +72,58 @@ fn auto(config: &Config, env: &Environment) -> anyhow::Result<(ProviderKind, Str
     )
 }
 
+/// A provider a role names must be usable: its key set where it needs one,
+/// the embedded model's file there.
 fn check_available(config: &Config, env: &Environment, kind: ProviderKind) -> anyhow::Result<()> {
-    match kind {
-        ProviderKind::Anthropic if config.text("providers.anthropic.api_key").is_none() => {
-            bail!(
-                "the provider is set to anthropic but no key is set: export ANTHROPIC_API_KEY (or set providers.anthropic.api_key)"
-            )
-        }
-        ProviderKind::OpenAi
-            if config.text("providers.openai.api_key").is_none()
-                && config.text("providers.openai.base_url").is_some_and(|u| u.contains("api.openai.com")) =>
-        {
-            bail!(
-                "the provider is set to openai but no key is set: export OPENAI_API_KEY, or point OPENAI_BASE_URL at a server that needs none"
-            )
-        }
-        ProviderKind::Local => match &env.local {
+    if kind.is_embedded() {
+        return match &env.local {
             Ok(_) => Ok(()),
-            Err(why) => bail!("the provider is set to local but {why}"),
-        },
-        _ => Ok(()),
+            Err(why) => bail!("the provider is set to {kind} but {why}"),
+        };
+    }
+    let row = kind.row();
+    let keyless = config.text(&format!("providers.{}.api_key", row.name)).is_none();
+    let base = super::endpoints::base_url(config, kind).unwrap_or_default();
+    if !keyless || !kind.needs_key_at(&base) {
+        return Ok(());
+    }
+    let var = row.key_env.unwrap_or("its API key");
+    match row.key_need {
+        KeyNeed::AtHost(_) => bail!(
+            "the provider is set to {kind} but no key is set: export {var}, or point {} at a server that needs none",
+            row.url_env.unwrap_or("its base URL")
+        ),
+        _ => bail!("the provider is set to {kind} but no key is set: export {var} (or set providers.{kind}.api_key)"),
     }
 }
 
+/// The model a role on `kind` plays when none is named: the embedded
+/// model's file, the first model an Ollama server or a custom
+/// OpenAI-compatible server lists, else the configured one or the row's.
 fn default_model(config: &Config, env: &Environment, kind: ProviderKind) -> anyhow::Result<String> {
-    Ok(match kind {
-        ProviderKind::Anthropic => config.defaulted::<&str>("providers.anthropic.model").to_string(),
-        ProviderKind::OpenAi => match &env.openai_models {
-            Ok(models) if !openai_model_chosen(config) && !models.is_empty() => models[0].clone(),
-            _ => config.text("providers.openai.model").unwrap_or(OPENAI_MODEL).to_string(),
-        },
-        ProviderKind::Ollama => match (config.text("providers.ollama.model"), &env.ollama) {
+    if kind.is_embedded() {
+        return env.local.clone().map_err(anyhow::Error::msg);
+    }
+    let configured = config.text(&format!("providers.{kind}.model"));
+    if kind == ProviderKind::OLLAMA {
+        return Ok(match (configured, &env.ollama) {
             (Some(model), _) => model.to_string(),
             (None, Ok(models)) => models.first().cloned().unwrap_or_default(),
             (None, Err(why)) if why.starts_with("no Ollama server") => bail!(
                 "{why}: start it (`ollama serve`), or point OLLAMA_HOST (providers.ollama.base_url) at the one you run"
             ),
             (None, Err(why)) => bail!("no Ollama model to use: {why}; or name one with providers.ollama.model"),
-        },
-        ProviderKind::Local => env.local.clone().map_err(anyhow::Error::msg)?,
+        });
+    }
+    if kind == ProviderKind::OPENAI
+        && let Ok(models) = &env.openai_models
+        && !openai_model_chosen(config)
+        && !models.is_empty()
+    {
+        return Ok(models[0].clone());
+    }
+    configured.or(kind.row().model).map(str::to_string).with_context(|| {
+        format!("no model is named for {kind}: set providers.{kind}.model, or give one with --seat ROLE={kind}:MODEL")
     })
 }
 
@@ -130,15 +139,15 @@ mod tests {
         let everything = machine(Ok(vec!["llama3.2"]), Ok("SmolLM2-135M"));
         let both = config(&[("ANTHROPIC_API_KEY", "a"), ("OPENAI_API_KEY", "o")], &[]);
         let s = select(&both, &everything).unwrap();
-        assert_eq!(kinds(&s), vec![ProviderKind::Anthropic; 3]);
+        assert_eq!(kinds(&s), vec![ProviderKind::ANTHROPIC; 3]);
         assert_eq!(s.roles[0].model, "claude-haiku-4-5");
         let s = select(&config(&[("OPENAI_API_KEY", "o")], &[]), &everything).unwrap();
-        assert_eq!(kinds(&s), vec![ProviderKind::OpenAi; 3]);
+        assert_eq!(kinds(&s), vec![ProviderKind::OPENAI; 3]);
         let s = select(&config(&[], &[]), &everything).unwrap();
-        assert_eq!(kinds(&s), vec![ProviderKind::Ollama; 3]);
+        assert_eq!(kinds(&s), vec![ProviderKind::OLLAMA; 3]);
         assert_eq!(s.roles[2].model, "llama3.2", "the server's first model");
         let s = select(&config(&[], &[]), &machine(NO_OLLAMA, Ok("SmolLM2-135M"))).unwrap();
-        assert_eq!(kinds(&s), vec![ProviderKind::Local; 3]);
+        assert_eq!(kinds(&s), vec![ProviderKind::LOCAL; 3]);
         assert_eq!(s.notices, vec!["offline: SmolLM2-135M — small model, expect weak arguments".to_string()]);
     }
 
@@ -157,7 +166,7 @@ mod tests {
         assert!(err.contains("export ANTHROPIC_API_KEY"), "{err}");
         // An OpenAI-compatible local server needs no key.
         let local_server = config(&[("OPENAI_BASE_URL", "http://127.0.0.1:8080/v1")], &[("roles.provider", "openai")]);
-        assert_eq!(kinds(&select(&local_server, &env).unwrap()), vec![ProviderKind::OpenAi; 3]);
+        assert_eq!(kinds(&select(&local_server, &env).unwrap()), vec![ProviderKind::OPENAI; 3]);
     }
 
     #[test]
@@ -167,7 +176,7 @@ mod tests {
             &[("roles.skeptic.provider", "openai"), ("roles.judge.model", "claude-sonnet-4-5")],
         );
         let s = select(&c, &machine(NO_OLLAMA, Err("none"))).unwrap();
-        assert_eq!(kinds(&s), vec![ProviderKind::Anthropic, ProviderKind::OpenAi, ProviderKind::Anthropic]);
+        assert_eq!(kinds(&s), vec![ProviderKind::ANTHROPIC, ProviderKind::OPENAI, ProviderKind::ANTHROPIC]);
         assert_eq!(s.roles[1].model, "gpt-4.1-mini");
         assert_eq!(s.roles[2].model, "claude-sonnet-4-5");
         assert!(s.roles[1].why.contains("--roles.skeptic.provider"), "{}", s.roles[1].why);

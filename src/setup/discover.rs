@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::config::{Config, Source};
 use crate::debate::Role;
+use crate::provider::ProviderKind;
 
 /// What auto-selection found on this machine.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,14 +43,24 @@ pub async fn discover(config: &Config) -> Environment {
 /// The Ollama server's base URL, from `OLLAMA_HOST`'s loose forms
 /// (`host`, `host:port`, `0.0.0.0`, with or without a scheme).
 pub fn ollama_base(config: &Config) -> String {
-    let raw: &str = config.defaulted("providers.ollama.base_url");
+    host_base(config, ProviderKind::OLLAMA)
+}
+
+/// The base URL of a provider reached by host alone (its row's
+/// `host_only`), from the host's loose forms (`host`, `host:port`,
+/// `0.0.0.0`, with or without a scheme).
+pub fn host_base(config: &Config, kind: ProviderKind) -> String {
+    let key = format!("providers.{}.base_url", kind.name());
+    let raw = config.text(&key).unwrap_or(kind.row().base_url);
     let (scheme, rest) = match raw.split_once("://") {
         Some((s, r)) => (s.to_string(), r.trim_end_matches('/').to_string()),
         None => ("http".to_string(), raw.trim_end_matches('/').to_string()),
     };
     let rest = rest.replacen("0.0.0.0", "127.0.0.1", 1);
     let has_port = rest.rsplit_once(':').is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()));
-    if has_port { format!("{scheme}://{rest}") } else { format!("{scheme}://{rest}:11434") }
+    // A host without a port is on the provider's usual one (Ollama's 11434).
+    let usual = kind.row().base_url.rsplit_once(':').map_or("80", |(_, port)| port);
+    if has_port { format!("{scheme}://{rest}") } else { format!("{scheme}://{rest}:{usual}") }
 }
 
 /// Asks an Ollama server which models it has (short timeout: it is a probe).

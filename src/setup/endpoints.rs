@@ -7,17 +7,16 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use super::discover::ollama_base;
+use super::discover::host_base;
 use super::selection::ProviderKind;
 use crate::config::Config;
 use crate::debate::engine::StructuredSetting;
-use crate::provider::ChatModel;
 use crate::provider::anthropic::AnthropicModel;
 use crate::provider::http::HttpConfig;
 use crate::provider::openai::OpenAiModel;
+use crate::provider::{ChatModel, Wire};
 
-/// The config section an HTTP provider kind reads (`ollama` speaks OpenAI's
-/// dialect but has its own section).
+/// The config section a provider reads: `[providers.NAME]`.
 pub(super) fn section(kind: ProviderKind) -> &'static str {
     kind.name()
 }
@@ -25,7 +24,8 @@ pub(super) fn section(kind: ProviderKind) -> &'static str {
 /// `providers.<name>.structured_output`, checked.
 pub fn structured_setting(config: &Config, kind: ProviderKind) -> anyhow::Result<StructuredSetting> {
     let key = format!("providers.{}.structured_output", section(kind));
-    let value: &str = config.defaulted(&key);
+    // `auto` where neither heat.toml nor its default file sets one (a provider added as a row).
+    let value = config.text(&key).unwrap_or("auto");
     StructuredSetting::parse(value)
         .with_context(|| format!("`{key}` must be \"auto\", \"schema\", \"json\" or \"off\", got {value:?}"))
 }
@@ -44,31 +44,30 @@ fn http(config: &Config, kind: ProviderKind, base_url: String, api_key: Option<&
     }
 }
 
-/// The base URL of an HTTP provider kind, as configured; `None` for the
-/// embedded model.
+/// The base URL of a provider with a server, as configured (else its
+/// row's); `None` for the embedded model. A provider reached by host alone
+/// (Ollama) gets `/v1`.
 pub fn base_url(config: &Config, kind: ProviderKind) -> Option<String> {
-    Some(match kind {
-        ProviderKind::Anthropic => config.defaulted::<&str>("providers.anthropic.base_url").to_string(),
-        ProviderKind::OpenAi => config.defaulted::<&str>("providers.openai.base_url").to_string(),
-        ProviderKind::Ollama => format!("{}/v1", ollama_base(config)),
-        ProviderKind::Local => return None,
-    })
+    if kind.is_embedded() {
+        return None;
+    }
+    if kind.row().host_only {
+        return Some(format!("{}/v1", host_base(config, kind)));
+    }
+    let configured = config.text(&format!("providers.{}.base_url", section(kind)));
+    Some(configured.unwrap_or(kind.row().base_url).to_string())
 }
 
-/// The model for an HTTP provider kind, as configured; `None` for the
-/// embedded one.
+/// The model for a provider with a server, as configured, speaking its
+/// wire; `None` for the embedded one.
 pub fn http_model(config: &Config, kind: ProviderKind) -> Option<Arc<dyn ChatModel>> {
     let base = base_url(config, kind)?;
-    Some(match kind {
-        ProviderKind::Anthropic => {
-            let key = config.text("providers.anthropic.api_key");
-            Arc::new(AnthropicModel::new(http(config, kind, base, key)))
-        }
-        ProviderKind::OpenAi => {
-            let key = config.text("providers.openai.api_key");
-            Arc::new(OpenAiModel::new(http(config, kind, base, key)))
-        }
-        ProviderKind::Ollama => Arc::new(OpenAiModel::new(http(config, kind, base, None)).named("ollama")),
-        ProviderKind::Local => return None,
+    let key = kind.row().key_env.and_then(|_| config.text(&format!("providers.{}.api_key", section(kind))));
+    let http = http(config, kind, base, key);
+    Some(match kind.wire() {
+        Wire::Anthropic => Arc::new(AnthropicModel::new(http)),
+        Wire::OpenAi if kind == ProviderKind::OPENAI => Arc::new(OpenAiModel::new(http)),
+        Wire::OpenAi => Arc::new(OpenAiModel::new(http).named(kind.name())),
+        Wire::Embedded => return None,
     })
 }

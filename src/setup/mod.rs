@@ -34,7 +34,7 @@ pub async fn selection(config: &Config) -> anyhow::Result<Selection> {
 /// role uses it; its file must be in place), with the notices to show (the
 /// selection's, then the loaded models').
 pub fn engine(config: &Config, selection: &Selection) -> anyhow::Result<(EngineSetup, Vec<String>)> {
-    let loader = if selection.uses(ProviderKind::Local) { local::loader(config) } else { None };
+    let loader = if selection.uses(ProviderKind::LOCAL) { local::loader(config) } else { None };
     let setup = build(config, selection, loader.as_deref())?;
     let mut notices = selection.notices.clone();
     notices.extend(model_notices(&setup));

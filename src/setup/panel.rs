@@ -14,6 +14,7 @@ use super::selection::ProviderKind;
 use crate::config::Config;
 use crate::debate::Role;
 use crate::debate::engine::{JudgeFactory, RoleSetup};
+use crate::provider::kind::KeyNeed;
 
 /// The factory an engine set-up carries: `roles` are the seats' set-ups,
 /// whose models a judge on the same provider shares.
@@ -24,45 +25,47 @@ pub fn factory(config: &Config, roles: &[RoleSetup]) -> JudgeFactory {
 }
 
 fn judge_setup(config: &Config, roles: &[RoleSetup], provider: &str, model: Option<&str>) -> anyhow::Result<RoleSetup> {
-    let kind = ProviderKind::from_name(provider)
-        .with_context(|| format!("the provider {provider:?} is not one of anthropic, openai, ollama, local"))?;
+    let kind = ProviderKind::from_name(provider).with_context(|| {
+        let names: Vec<&str> = crate::provider::kind::names().collect();
+        format!("the provider {provider:?} is not one of {}", names.join(", "))
+    })?;
     let judge = roles.get(Role::Judge.position()).context("no judge's seat to copy limits from")?;
     let shared = roles.iter().find(|r| r.model.provider_name() == kind.name()).map(|r| Arc::clone(&r.model));
-    let built = match kind {
-        ProviderKind::Local => None,
-        ProviderKind::Anthropic if config.text("providers.anthropic.api_key").is_none() => {
-            bail!("its provider is anthropic but no key is set: export ANTHROPIC_API_KEY")
-        }
-        ProviderKind::OpenAi if config.text("providers.openai.api_key").is_none() && shared.is_none() => {
-            bail!("its provider is openai but no key is set: export OPENAI_API_KEY")
+    let keyless = config.text(&format!("providers.{kind}.api_key")).is_none();
+    let var = kind.row().key_env.unwrap_or("its API key");
+    // A provider that always needs a key needs one here; one that needs it
+    // only at its own service is taken as a seat already uses it.
+    let built = match kind.row().key_need {
+        _ if kind.is_embedded() => None,
+        KeyNeed::Always if keyless => bail!("its provider is {kind} but no key is set: export {var}"),
+        KeyNeed::AtHost(_) if keyless && shared.is_none() => {
+            bail!("its provider is {kind} but no key is set: export {var}")
         }
         _ => http_model(config, kind),
     };
     let Some(model_handle) = shared.or(built) else {
         bail!("its provider is the embedded model, which no seat of this debate runs on")
     };
-    let model_name = match (model, kind) {
-        (Some(name), _) => name.to_string(),
-        (None, ProviderKind::Local) => {
+    let model_name = match model {
+        Some(name) => name.to_string(),
+        None if kind.is_embedded() => {
             roles.iter().find(|r| r.model.is_embedded()).map(|r| r.model_name.clone()).unwrap_or_default()
         }
-        (None, kind) => config
-            .text(&format!("providers.{}.model", kind.name()))
+        // The model heat.toml or its default file names; none is guessed.
+        None => Some(config.defaulted::<&str>(&format!("providers.{kind}.model")))
+            .filter(|m| !m.is_empty())
             .map(str::to_string)
-            .or_else(|| {
-                (kind == ProviderKind::Anthropic)
-                    .then(|| config.defaulted::<&str>("providers.anthropic.model").to_string())
-            })
-            .with_context(|| format!("name its model: judges.models, or providers.{}.model", kind.name()))?,
+            .with_context(|| format!("name its model: judges.models, or providers.{kind}.model"))?,
     };
     Ok(RoleSetup {
         model: model_handle,
         model_name,
         max_tokens: judge.max_tokens,
         thinking_budget: None,
-        structured: match kind {
-            ProviderKind::Local => crate::debate::engine::StructuredSetting::Auto,
-            kind => structured_setting(config, kind)?,
+        structured: if kind.is_embedded() {
+            crate::debate::engine::StructuredSetting::Auto
+        } else {
+            structured_setting(config, kind)?
         },
         max_context: None,
     })

@@ -1,45 +1,8 @@
 //! What a debate will run on: the provider family of each role, the model
 //! it plays, and why it was chosen.
 
-use std::fmt;
-
 use crate::debate::Role;
-
-/// A provider family heat can talk to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ProviderKind {
-    Anthropic,
-    OpenAi,
-    Ollama,
-    Local,
-}
-
-impl ProviderKind {
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "anthropic" => Some(Self::Anthropic),
-            "openai" => Some(Self::OpenAi),
-            "ollama" => Some(Self::Ollama),
-            "local" => Some(Self::Local),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Anthropic => "anthropic",
-            Self::OpenAi => "openai",
-            Self::Ollama => "ollama",
-            Self::Local => "local",
-        }
-    }
-}
-
-impl fmt::Display for ProviderKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+pub use crate::provider::ProviderKind;
 
 /// What a role will use, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,7 +28,7 @@ impl Selection {
     /// Whether a local role runs the configured model file (not one of its
     /// own), which must then be installed first.
     pub fn needs_configured_model(&self) -> bool {
-        self.roles.iter().any(|r| r.kind == ProviderKind::Local && r.own_gguf().is_none())
+        self.roles.iter().any(|r| r.kind.is_embedded() && r.own_gguf().is_none())
     }
 }
 
@@ -78,6 +41,6 @@ impl RoleChoice {
     /// The GGUF file a local role names for itself (`roles.<role>.model`);
     /// `None` for the configured one, or a role that is not local.
     pub fn own_gguf(&self) -> Option<&str> {
-        (self.kind == ProviderKind::Local && is_gguf(&self.model)).then_some(self.model.as_str())
+        (self.kind.is_embedded() && is_gguf(&self.model)).then_some(self.model.as_str())
     }
 }

@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use super::form::FormStep;
 use super::install::Installer;
 use super::roster::RosterEntry;
-use crate::config::keys::PROVIDERS;
+use crate::config::keys::providers;
 use crate::config::studio::{FIELDS, KEYS, check};
 use crate::debate::engine::{DebateSpec, EngineSetup};
 
@@ -198,7 +198,7 @@ impl SettingsForm {
     fn cycle(&mut self, forward: bool) {
         let field = self.chosen;
         let choices: Vec<&str> = if is_provider(field) {
-            PROVIDERS.to_vec()
+            providers()
         } else {
             self.formats.formats.iter().map(|f| f.name.as_str()).collect()
         };

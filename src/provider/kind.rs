@@ -1,0 +1,217 @@
+//! The providers heat can seat, one row each: its name (in heat.toml,
+//! `--seat` and the log), how its requests go on the wire, the variables
+//! that hold its key and name its server, its usual server and model, and
+//! what a person calls it. The config's keys, `--seat`, set-up, `heat
+//! doctor`, the settings form and the advice in error sentences read this
+//! table: a provider that speaks a wire heat already knows is one more row.
+
+use std::fmt;
+
+/// How a provider's requests go on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Wire {
+    /// Anthropic's Messages API: a base URL without `/v1`, heat adds
+    /// `/v1/messages`.
+    Anthropic,
+    /// OpenAI's chat completions, as any OpenAI-compatible server takes
+    /// them: a base URL ending in `/v1`, heat adds `/chat/completions`.
+    OpenAi,
+    /// The embedded model, in this process: no wire at all.
+    Embedded,
+}
+
+/// When a provider refuses a request without a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KeyNeed {
+    Always,
+    /// Only at its own service (a base URL holding this host); a local
+    /// server speaking its wire needs none.
+    AtHost(&'static str),
+    Never,
+}
+
+/// One provider heat knows.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Provider {
+    /// Its name in heat.toml (`roles.*.provider`, `[providers.NAME]`),
+    /// `--seat NAME:MODEL` and the log.
+    pub name: &'static str,
+    /// What a person calls it.
+    pub human: &'static str,
+    pub wire: Wire,
+    /// The environment variable that holds its API key, if it takes one.
+    pub key_env: Option<&'static str>,
+    pub key_need: KeyNeed,
+    /// The environment variable that names its server.
+    pub url_env: Option<&'static str>,
+    /// Its usual server, as `providers.NAME.base_url` is written. Ollama's
+    /// is a host (`OLLAMA_HOST`), to which heat adds `/v1`.
+    pub base_url: &'static str,
+    /// Whether `base_url` is a host to which heat adds `/v1` (Ollama's way).
+    pub host_only: bool,
+    /// How a base URL for it is written, for the advice after a 404.
+    pub url_example: &'static str,
+    /// The model it is asked for when none is named; `None` where heat
+    /// takes the first the server lists.
+    pub model: Option<&'static str>,
+}
+
+/// Every provider heat knows, in the order `--seat`, the settings form and
+/// error messages list them.
+pub const PROVIDERS: [Provider; 4] = [
+    Provider {
+        name: "anthropic",
+        human: "Anthropic",
+        wire: Wire::Anthropic,
+        key_env: Some("ANTHROPIC_API_KEY"),
+        key_need: KeyNeed::Always,
+        url_env: Some("ANTHROPIC_BASE_URL"),
+        base_url: "https://api.anthropic.com",
+        host_only: false,
+        url_example: "https://api.anthropic.com, without /v1 (heat adds /v1/messages)",
+        model: Some("claude-haiku-4-5"),
+    },
+    Provider {
+        name: "openai",
+        human: "OpenAI or an OpenAI-compatible server",
+        wire: Wire::OpenAi,
+        key_env: Some("OPENAI_API_KEY"),
+        key_need: KeyNeed::AtHost("api.openai.com"),
+        url_env: Some("OPENAI_BASE_URL"),
+        base_url: "https://api.openai.com/v1",
+        host_only: false,
+        url_example: "http://host:port/v1, with /v1 (heat adds /chat/completions)",
+        model: Some("gpt-4.1-mini"),
+    },
+    Provider {
+        name: "ollama",
+        human: "Ollama",
+        wire: Wire::OpenAi,
+        key_env: None,
+        key_need: KeyNeed::Never,
+        url_env: Some("OLLAMA_HOST"),
+        base_url: "http://localhost:11434",
+        host_only: true,
+        url_example: "localhost:11434 (heat adds /v1/chat/completions)",
+        model: None,
+    },
+    Provider {
+        name: "local",
+        human: "the embedded offline model",
+        wire: Wire::Embedded,
+        key_env: None,
+        key_need: KeyNeed::Never,
+        url_env: None,
+        base_url: "",
+        host_only: false,
+        url_example: "",
+        model: None,
+    },
+];
+
+/// A provider, by its row of [`PROVIDERS`].
+#[derive(Clone, Copy)]
+pub struct ProviderKind(&'static Provider);
+
+impl ProviderKind {
+    pub const ANTHROPIC: ProviderKind = ProviderKind(&PROVIDERS[0]);
+    pub const OPENAI: ProviderKind = ProviderKind(&PROVIDERS[1]);
+    pub const OLLAMA: ProviderKind = ProviderKind(&PROVIDERS[2]);
+    pub const LOCAL: ProviderKind = ProviderKind(&PROVIDERS[3]);
+
+    /// Every provider, in the table's order.
+    pub fn all() -> impl Iterator<Item = ProviderKind> {
+        PROVIDERS.iter().map(ProviderKind)
+    }
+
+    /// The provider named `name` (as heat.toml and `--seat` write it, in
+    /// any case).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::all().find(|kind| kind.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Its row.
+    pub fn row(self) -> &'static Provider {
+        self.0
+    }
+
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+
+    pub fn wire(self) -> Wire {
+        self.0.wire
+    }
+
+    /// Whether it is the embedded model, run in this process.
+    pub fn is_embedded(self) -> bool {
+        self.0.wire == Wire::Embedded
+    }
+
+    /// Whether a request to `base_url` needs a key.
+    pub fn needs_key_at(self, base_url: &str) -> bool {
+        match self.0.key_need {
+            KeyNeed::Always => true,
+            KeyNeed::AtHost(host) => base_url.contains(host),
+            KeyNeed::Never => false,
+        }
+    }
+}
+
+impl PartialEq for ProviderKind {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for ProviderKind {}
+
+impl std::hash::Hash for ProviderKind {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.name.hash(state);
+    }
+}
+
+impl fmt::Debug for ProviderKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ProviderKind({})", self.0.name)
+    }
+}
+
+impl fmt::Display for ProviderKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.name)
+    }
+}
+
+/// Every provider's name, as `roles.*.provider` takes them, after `auto`.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    ProviderKind::all().map(ProviderKind::name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_every_server_row_says_how_to_reach_it() {
+        let names: Vec<&str> = names().collect();
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(names.len(), unique.len(), "{names:?}");
+        for kind in ProviderKind::all().filter(|k| !k.is_embedded()) {
+            let row = kind.row();
+            assert!(row.url_env.is_some() && !row.base_url.is_empty(), "{} has no server", row.name);
+            assert!(!row.url_example.is_empty(), "{} has no example base URL", row.name);
+            assert_eq!(
+                row.key_need != KeyNeed::Never,
+                row.key_env.is_some(),
+                "{}: a key it needs comes from somewhere",
+                row.name
+            );
+        }
+        assert_eq!(ProviderKind::from_name(" OpenAI "), Some(ProviderKind::OPENAI));
+        assert_eq!(ProviderKind::from_name("auto"), None);
+    }
+}
