@@ -44,7 +44,7 @@ pub fn flags(state: &DebateState, command: &str, swap_sides: bool, seats: &[Stri
         }
         flags.push(flag(format!("roles.{}.provider", role.key()), who.provider.clone()));
         // The embedded model records its name, not its file: the configured file serves it again.
-        if who.provider != "local" || crate::setup::is_gguf(&who.model) {
+        if !who.is_embedded() || crate::setup::is_gguf(&who.model) {
             flags.push(flag(format!("roles.{}.model", role.key()), who.model.clone()));
         }
     }

@@ -8,7 +8,7 @@ use super::grounding::{QuoteCheck, Source};
 use super::heat::Heat;
 use super::seat::Role;
 use super::verdict::Verdict;
-use crate::provider::{Adaptation, Usage};
+use crate::provider::{Adaptation, ProviderKind, Usage};
 
 /// Who speaks for a role: which provider and model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,6 +23,12 @@ pub struct Participant {
 }
 
 impl Participant {
+    /// Whether it is the embedded model, as its provider's row of the
+    /// provider table says (not as its name reads).
+    pub fn is_embedded(&self) -> bool {
+        ProviderKind::from_name(&self.provider).is_some_and(ProviderKind::is_embedded)
+    }
+
     /// The model to show: the one that answered, where the server said.
     pub fn shown_model(&self) -> &str {
         self.served.as_deref().unwrap_or(&self.model)

@@ -97,7 +97,7 @@ const PANEL_EMBEDDED_NOTICE: &str = "Every panel judge is the embedded model";
 pub fn panel_on_embedded(setup: &EngineSetup, state: &DebateState) -> Option<String> {
     let judges = state.judges();
     let chair_embedded = setup.role(Role::Judge).model.is_embedded();
-    let all_embedded = (2..=judges).all(|judge| super::panel::provider_of(state, judge).is_none_or(|p| p == "local"));
+    let all_embedded = (2..=judges).all(|judge| super::panel::on_chairs_or_embedded(state, judge));
     let said = state.notices.iter().any(|n| n.starts_with(PANEL_EMBEDDED_NOTICE));
     (judges >= 2 && chair_embedded && all_embedded && !said).then(|| {
         format!(

@@ -11,11 +11,13 @@
 
 pub mod vote;
 
+use super::event::Participant;
 use super::heat::Heat;
 use super::seat::Role;
 use super::standing::Ahead;
 use super::state::{DebateState, Round, Turn, TurnStatus, VerdictStatus};
 use super::verdict::Verdict;
+use crate::provider::ProviderKind;
 pub use vote::Vote;
 
 /// The chair's number; the other judges are 2, 3, ….
@@ -225,11 +227,17 @@ pub fn provider_of(state: &DebateState, judge: u32) -> Option<&str> {
 /// (`judges.models`); `None`: the chair's, or its provider's own. The
 /// embedded model serves every judge on it itself, so it takes no other name.
 pub fn model_of(state: &DebateState, judge: u32) -> Option<&str> {
-    let embedded = state.participant(Role::Judge).is_some_and(|p| p.provider == "local")
-        && provider_of(state, judge).is_none_or(|p| p == "local");
+    let embedded =
+        state.participant(Role::Judge).is_some_and(Participant::is_embedded) && on_chairs_or_embedded(state, judge);
     let index = usize::try_from(judge.checked_sub(CHAIR + 1)?).ok()?;
     let format = state.format.as_ref().filter(|_| !embedded)?;
     format.panel_models.get(index).map(|m| m.trim()).filter(|m| !m.is_empty())
+}
+
+/// Whether judge `judge` (2, 3, …) sits on the chair's provider or on the
+/// embedded model (its provider's row says which).
+pub fn on_chairs_or_embedded(state: &DebateState, judge: u32) -> bool {
+    provider_of(state, judge).is_none_or(|p| ProviderKind::from_name(p).is_some_and(ProviderKind::is_embedded))
 }
 
 /// One line for the decision: "the panel: not resolved 2–1 · opposition
