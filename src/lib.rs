@@ -1,5 +1,8 @@
-//! heat: a terminal debate studio. An advocate and a skeptic argue a
-//! proposition while a judge weighs each round and sets the heat.
+//! heat: a terminal debate studio. Debaters argue a proposition in a
+//! format (a duel's advocate and skeptic, Oxford's sides, a vote's or a
+//! panel's free seats, a review's critics) while a judge, or a panel of
+//! judges, weighs each round and sets the heat: the next round's sampling
+//! temperature. The floors, from the ground up, are in docs/architecture.md.
 
 pub mod cli;
 pub mod config;

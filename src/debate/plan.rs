@@ -172,7 +172,7 @@ fn last_word(state: &DebateState, round: &Round) -> (bool, bool) {
 
 fn judge_steps(state: &DebateState, round: &Round, calls: &[Call], options: Options) -> Vec<Step> {
     let (is_last, wants_final) = last_word(state, round);
-    let seats = state.judges();
+    let judges = state.judges();
     let voting: Vec<u32> = calls
         .iter()
         .filter_map(|call| match *call {
@@ -183,7 +183,7 @@ fn judge_steps(state: &DebateState, round: &Round, calls: &[Call], options: Opti
     // A panel's other judges vote on the round while the chair judges it.
     // The chair first: the other judges are asked as the chair is, for the
     // last word or a round's verdict.
-    let mut unasked = panel::unasked(round, seats, &voting);
+    let mut unasked = panel::unasked(round, judges, &voting);
     if options.votes_in_turn {
         let chair_busy = round
             .turn(Role::Judge)
@@ -209,11 +209,11 @@ fn judge_steps(state: &DebateState, round: &Round, calls: &[Call], options: Opti
             TurnPurpose::RepairVerdict
         })));
     }
-    if !panel::members_settled(round, seats) {
+    if !panel::members_settled(round, judges) {
         return with_votes(None);
     }
     let said = match panel::decide_in(state, round) {
-        _ if seats < 2 => Said::Lone,
+        _ if judges < 2 => Said::Lone,
         Ok(decision) => Said::Panel(decision.resolved),
         Err(_) => Said::Undecided,
     };

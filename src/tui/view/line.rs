@@ -4,7 +4,8 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
+use unicode_width::UnicodeWidthStr;
 
 /// Draws one line on the top row of `area`, cut at its width: what a
 /// one-line `Paragraph` draws, without its reflow machinery (which costs a
@@ -43,6 +44,29 @@ pub fn put_line(buffer: &mut ratatui::buffer::Buffer, x: u16, y: u16, line: &Lin
             at = buffer.set_stringn(at, y, &span.content, usize::from(right - at), style).0;
         }
     }
+}
+
+/// A bar's key hints, `keys label` each, in the order given while they fit
+/// in `room` columns (display columns: `↑/↓` is three, `·` one); what did
+/// not fit is left out whole. Returns the spans and the columns they take.
+pub fn key_hints<'a>(
+    hints: impl IntoIterator<Item = (&'a str, &'a str)>,
+    room: usize,
+    key: Style,
+    bar: Style,
+) -> (Vec<Span<'static>>, usize) {
+    let mut spans = Vec::new();
+    let mut used = 0;
+    for (keys, label) in hints.into_iter().filter(|(keys, _)| !keys.is_empty()) {
+        let cost = keys.width() + 1 + label.width() + 2;
+        if used + cost > room {
+            break;
+        }
+        used += cost;
+        spans.push(Span::styled(keys.to_string(), key));
+        spans.push(Span::styled(format!(" {label}  "), bar));
+    }
+    (spans, used)
 }
 
 #[cfg(test)]

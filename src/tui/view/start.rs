@@ -167,18 +167,10 @@ fn keys(frame: &mut Frame<'_>, app: &App, area: Rect) {
     }
     hints.extend([(help.as_str(), "help"), ("Esc", "quit")]);
     let width = usize::from(area.width);
+    let (fitted, used) = super::line::key_hints(hints, width.saturating_sub(1), key, bar);
     let mut spans = vec![Span::styled(" ", bar)];
-    let mut used = 1;
-    for (keys, label) in hints {
-        let cost = keys.chars().count() + 1 + label.chars().count() + 2;
-        if used + cost > width {
-            break;
-        }
-        used += cost;
-        spans.push(Span::styled(keys, key));
-        spans.push(Span::styled(format!(" {label}  "), bar));
-    }
-    spans.push(Span::styled(" ".repeat(width.saturating_sub(used)), bar));
+    spans.extend(fitted);
+    spans.push(Span::styled(" ".repeat(width.saturating_sub(1 + used)), bar));
     let line = Line::from(spans);
     let line = if theme.color { line } else { line.style(Style::new().add_modifier(Modifier::REVERSED)) };
     super::line::one_line(frame, area, &line);

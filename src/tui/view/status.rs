@@ -5,6 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
+use unicode_width::UnicodeWidthStr;
 
 use crate::tui::app::{App, Replay, Tone};
 use crate::tui::keymap::Action;
@@ -34,21 +35,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let bar = Style::new().fg(theme.bar_fg).bg(theme.bar_bg);
     let key = Style::new().fg(theme.key).bg(theme.bar_bg).add_modifier(Modifier::BOLD);
     let counters = counters(app);
+    let taken = 1 + counters.width();
+    let hints = hints(app);
+    let (fitted, used) =
+        super::line::key_hints(hints.iter().map(|(k, l)| (k.as_str(), *l)), width.saturating_sub(taken), key, bar);
     let mut spans = vec![Span::styled(" ", bar)];
-    let mut used = 1 + counters.len();
-    for (keys, label) in hints(app) {
-        if keys.is_empty() {
-            continue;
-        }
-        let cost = keys.chars().count() + 1 + label.len() + 2;
-        if used + cost > width {
-            break;
-        }
-        used += cost;
-        spans.push(Span::styled(keys, key));
-        spans.push(Span::styled(format!(" {label}  "), bar));
-    }
-    spans.push(Span::styled(" ".repeat(width.saturating_sub(used)), bar));
+    spans.extend(fitted);
+    spans.push(Span::styled(" ".repeat(width.saturating_sub(taken + used)), bar));
     spans.push(Span::styled(counters, bar));
     let line = Line::from(spans);
     let line = if theme.color { line } else { line.style(Style::new().add_modifier(Modifier::REVERSED)) };
