@@ -152,7 +152,8 @@ pub async fn run(
     announce(&history, &branched, request.json)?;
     history.push(branched);
     let state = recorder.state().clone();
-    super::run::drive(engine::branch(setup, state), recorder, request.json, Some(&history), None).await
+    super::run::drive(engine::go_on(setup, state, engine::GoOn::Branch), recorder, request.json, Some(&history), None)
+        .await
 }
 
 /// The panel the branch seats when `--seat judge2=…` (or the like) moves a

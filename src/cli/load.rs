@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use anyhow::Context;
 
 use crate::config::{Config, DEFAULT_FILE, FlagValue};
+use crate::store::log::Loaded;
+use crate::store::{self, Recorder, Store};
 
 /// Loads the config from the named file, or the platform's default file.
 pub fn config(file: Option<&PathBuf>, flags: &[FlagValue]) -> anyhow::Result<Config> {
@@ -65,4 +67,27 @@ fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
         }
     }
     options.open(path)?.write_all(text.as_bytes())
+}
+
+/// A stored debate reopened to go on with it, as `heat resume` opens it on
+/// a terminal or headless: `id` resolved (`None`: the newest that can go on,
+/// said so), its log reopened for writing, what reading the log noticed
+/// said, then refused when it cannot go on, and what changed since (the
+/// format heat.toml names now, the source document's file) said.
+pub fn reopened(config: &Config, id: Option<&str>) -> anyhow::Result<(Recorder, Loaded)> {
+    let store = Store::open(&store::data_dir()?)?;
+    let named = id.is_some();
+    let id = store.resolve_continuable(id)?;
+    if !named {
+        say!("heat: resuming {id}, the newest debate that can go on");
+    }
+    let (recorder, loaded) = store.reopen(&id)?;
+    for notice in &loaded.notices {
+        say!("heat: session {id}: {notice}");
+    }
+    store::check_continuable(&id, recorder.state())?;
+    if let Some(notice) = crate::format::layer::resume_notice(config, recorder.state()) {
+        say!("heat: {notice}");
+    }
+    Ok((recorder, loaded))
 }

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use crate::config::Config;
-use crate::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding};
+use crate::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, GoOn, Grounding};
 use crate::debate::grounding::{self, Source};
 use crate::debate::{Command, DebateEvent, Outcome};
 use crate::model_store::Progress;
@@ -125,31 +125,15 @@ pub(super) fn spec_for(config: &Config, with_source: bool) -> anyhow::Result<Deb
     })
 }
 
+/// `heat resume` headless: the stored debate goes on, printed as `heat run` prints.
 pub async fn resume(config: &Config, id: Option<&str>, json: bool) -> anyhow::Result<ExitCode> {
-    let store = Store::open(&store::data_dir()?)?;
-    let named = id.is_some();
-    let id = store.resolve_continuable(id)?;
-    if !named {
-        say!("heat: resuming {id}, the newest debate that can go on");
-    }
-    let (recorder, loaded) = store.reopen(&id)?;
-    for notice in &loaded.notices {
-        say!("heat: session {id}: {notice}");
-    }
+    let (recorder, loaded) = super::load::reopened(config, id)?;
     let state = recorder.state().clone();
-    store::check_continuable(&id, &state)?;
-    if let Some(notice) = crate::format::layer::resume_notice(config, &state) {
-        say!("heat: {notice}");
-    }
     if let Some(notice) = state.source.as_ref().and_then(grounding::resume_notice) {
         say!("heat: {notice}");
     }
     let setup = engine_setup(config).await?;
-    let was_paused = state.paused;
-    let handle = engine::resume(setup, state);
-    if was_paused {
-        handle.send(Command::Resume);
-    }
+    let handle = engine::go_on(setup, state, GoOn::Resume);
     let history: Vec<DebateEvent> = loaded.records.iter().map(|r| r.event.clone()).collect();
     drive(handle, recorder, json, Some(&history), None).await
 }

@@ -51,16 +51,7 @@ pub async fn open(config: &Config, topic: Option<String>) -> anyhow::Result<Exit
 
 /// `heat resume` on a terminal: the stored debate as it stood, continued.
 pub async fn resume(config: &Config, id: Option<&str>) -> anyhow::Result<ExitCode> {
-    let store = Store::open(&store::data_dir()?)?;
-    let id = store.resolve_continuable(id)?;
-    let (recorder, loaded) = store.reopen(&id)?;
-    for notice in &loaded.notices {
-        say!("heat: session {id}: {notice}");
-    }
-    store::check_continuable(&id, recorder.state())?;
-    if let Some(notice) = crate::format::layer::resume_notice(config, recorder.state()) {
-        say!("heat: {notice}");
-    }
+    let (recorder, loaded) = super::load::reopened(config, id)?;
     Box::pin(launch(config, Opening::Resume { recorder: Box::new(recorder), loaded }, true)).await
 }
 

@@ -61,7 +61,37 @@ pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
     spawn(setup, DebateState::default(), [Some(started), grounded, formatted])
 }
 
-/// Continues a debate from its folded state, at the first incomplete turn.
+/// How a stored debate goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GoOn {
+    /// Where it stopped: reopened at its first incomplete turn, a pause it
+    /// was stopped in lifted.
+    Resume,
+    /// As a branch: another debate's rounds up to a finished one, with the
+    /// branch's changes; nothing is reopened.
+    Branch,
+}
+
+/// Goes on with a stored debate folded into `state`. Every way heat
+/// continues a stored debate comes here: `heat resume` on a terminal and
+/// headless, a session opened in the studio, `heat branch` and the studio's
+/// branch.
+pub fn go_on(setup: EngineSetup, state: DebateState, how: GoOn) -> DebateHandle {
+    match how {
+        GoOn::Resume => {
+            let was_paused = state.paused;
+            let handle = resume(setup, state);
+            if was_paused {
+                handle.send(Command::Resume);
+            }
+            handle
+        }
+        GoOn::Branch => branch(setup, state),
+    }
+}
+
+/// Continues a debate from its folded state, at the first incomplete turn
+/// (paused, if it was stopped paused).
 pub fn resume(setup: EngineSetup, state: DebateState) -> DebateHandle {
     spawn(setup, state, [Some(DebateEvent::Reopened), None, None])
 }

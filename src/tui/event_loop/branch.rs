@@ -92,7 +92,7 @@ fn begin(
     }
     app.on_event_at(&branched, last_ms);
     app.continue_clock(last_ms);
-    let handle = engine::branch(setup, recorder.state().clone());
+    let handle = engine::go_on(setup, recorder.state().clone(), engine::GoOn::Branch);
     let session = Some(recorder.id().to_string());
     Ok(Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session, replayed: None })
 }

@@ -60,12 +60,7 @@ pub(super) fn resume(
         app.on_event_at(&record.event, record.ms);
     }
     app.continue_clock(loaded.records.last().map_or(0, |r| r.ms));
-    let state = recorder.state().clone();
-    let was_paused = state.paused;
-    let handle = engine::resume(setup, state);
-    if was_paused {
-        handle.send(Command::Resume);
-    }
+    let handle = engine::go_on(setup, recorder.state().clone(), engine::GoOn::Resume);
     let resumed = format!("Resumed session {}", recorder.id());
     match recorder.state().source.as_ref().and_then(crate::debate::grounding::resume_notice) {
         Some(notice) => app.say_until(Tone::Warn, format!("{resumed}: {notice}"), Until::NextRound),
