@@ -16,7 +16,7 @@ pub fn config(file: Option<&PathBuf>, flags: &[FlagValue]) -> anyhow::Result<Con
     let default = Config::default_path();
     let file = file.map(|p| (p.as_path(), true)).or_else(|| default.as_deref().map(|p| (p, false)));
     let config = Config::load(file, &env, flags)?;
-    super::studio::check_config(&config)?;
+    super::studio_config::check_config(&config)?;
     // A format that cannot be found is said where one is needed (a new
     // debate, `heat formats`, doctor); every other command still runs.
     Ok(crate::format::layer::layer(&config).unwrap_or(config))

@@ -34,6 +34,7 @@ mod run;
 mod seats;
 mod sessions;
 mod studio;
+mod studio_config;
 mod watch;
 mod wrap;
 

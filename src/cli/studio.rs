@@ -15,9 +15,7 @@ use crate::setup::{self, ProviderKind, Selection};
 use crate::store::log::Loaded;
 use crate::store::{self, Store};
 use crate::tui::install::{InstallMsg, InstallState, Installer};
-use crate::tui::keymap::KeyMap;
 use crate::tui::settings::{Configured, Configurer};
-use crate::tui::theme::Theme;
 use crate::tui::{self, App, Opening, RosterEntry, Studio};
 
 /// Whether the studio can run here (both ends on a terminal).
@@ -67,8 +65,8 @@ pub async fn watch(config: &Config, target: super::watch::Target) -> anyhow::Res
 }
 
 async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result<ExitCode> {
-    let theme = theme(config)?;
-    let keymap = keymap(config)?;
+    let theme = super::studio_config::theme(config)?;
+    let keymap = super::studio_config::keymap(config)?;
     let data_dir = store::data_dir()?;
     let store = Store::open(&data_dir)?;
     let start_screen = matches!(opening, Opening::StartScreen);
@@ -276,34 +274,4 @@ fn offline_installer(config: &Config, selection: &Selection) -> Installer {
             let _ = tx.send(InstallMsg::Done(Box::new(result)));
         })
     })
-}
-
-/// The studio's theme, as configured; an error names where it was set.
-fn theme(config: &Config) -> anyhow::Result<Theme> {
-    let name: &str = config.defaulted("ui.theme");
-    let user_dir = Config::default_path().and_then(|p| p.parent().map(|d| d.join("themes")));
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    Theme::load(name, user_dir.as_deref(), no_color)
-        .map_err(|e| anyhow::anyhow!("{}: `ui.theme`: {e:#}", config.place("ui.theme")))
-}
-
-/// The studio's keys, as configured; an error names the file and line of the key at fault.
-fn keymap(config: &Config) -> anyhow::Result<KeyMap> {
-    if let Some(name) = KeyMap::unknown_name(config.names_under("keys")) {
-        let key = format!("keys.{name}");
-        anyhow::bail!("{}: unknown key `{key}` (see `heat config init` for every key)", config.place(&key));
-    }
-    KeyMap::with_overrides(|name| config.text(&format!("keys.{name}")).map(str::to_string)).map_err(|e| {
-        let key = e.split(':').next().unwrap_or_default();
-        anyhow::anyhow!("{}: {e}", config.place(key))
-    })
-}
-
-/// Checks what only the studio reads (its theme and keys) with the rest of
-/// the config, so `heat doctor`, `heat config show` and every command
-/// refuse them at once, with file and line, not when the studio opens.
-pub fn check_config(config: &Config) -> anyhow::Result<()> {
-    theme(config)?;
-    keymap(config)?;
-    Ok(())
 }

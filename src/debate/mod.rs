@@ -13,6 +13,7 @@ pub mod extractive;
 pub mod format;
 pub mod grounding;
 pub mod guard;
+pub mod heard;
 pub mod heat;
 pub mod issues;
 mod notices;

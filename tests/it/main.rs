@@ -28,6 +28,7 @@ mod engine_vote;
 mod error_paths;
 mod export;
 mod guard_props;
+mod heard;
 mod kill;
 mod local_model;
 mod model_fetch;

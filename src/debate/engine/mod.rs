@@ -33,12 +33,13 @@ use super::call::Call;
 use super::event::{Command, DebateEvent, TurnPurpose};
 use super::grounding::{self, SourceIndex};
 use super::guard::turn::SentPrompt;
-use super::notices::{self, served_name};
+use super::heard::{self, Answering, Heard};
+use super::notices;
 use super::plan::{self, Step, next_steps_with};
 use super::seat::Role;
 use super::state::DebateState;
 use crate::provider::retry::TurnItem;
-use crate::provider::{Adaptation, ChatModel, ChatRequest, Chunk, FinishReason, StructuredOutput, Usage};
+use crate::provider::{ChatModel, ChatRequest, FinishReason, Usage};
 use request::Requests;
 use task::{CallMsg, CallMsgKind, Task};
 
@@ -497,87 +498,34 @@ impl Engine {
         }
     }
 
-    /// One item of a call's stream. A turn's text streams into the state
-    /// as it comes; a vote's or a swap check's is collected, not shown.
-    /// What an endpoint teaches is recorded whichever call taught it.
+    /// One item of a call's stream: `heard` says what it means (a turn's
+    /// text shown as it comes, a side call's collected, what the endpoint
+    /// taught recorded), and this applies it.
     fn on_item(&mut self, task: u64, call: Call, item: TurnItem) {
-        let role = call.role();
-        match item {
-            TurnItem::Chunk(chunk) => self.on_chunk(task, call, chunk),
-            TurnItem::Retrying { attempt, max_retries, delay, error } => {
-                // The failed attempt's answer is discarded with it.
-                if let Some(flight) = self.calls.get_mut(&task) {
+        let setup = self.setup.role(call.role());
+        let endpoint = setup.model.endpoint();
+        let answering = Answering {
+            endpoint: endpoint.as_deref(),
+            provider: setup.model.provider_name(),
+            model: &setup.model_name,
+        };
+        for heard in heard::heard(&self.state, call, answering, item) {
+            let flight = self.calls.get_mut(&task);
+            match (heard, flight) {
+                (Heard::Emit(event), _) => self.emit(event),
+                (Heard::NoTemperature, _) => {
+                    self.no_temperature.insert(call.role());
+                }
+                (Heard::Text(text), Some(flight)) => flight.text.push_str(&text),
+                (Heard::Usage(usage), Some(flight)) => flight.usage = Some(usage),
+                (Heard::Finish(reason), Some(flight)) => flight.finish = Some(reason),
+                (Heard::Restart, Some(flight)) => {
                     flight.text.clear();
                     flight.usage = None;
                     flight.finish = None;
                 }
-                if let Call::Turn { round, role } = call {
-                    self.emit(DebateEvent::TurnRetrying {
-                        round,
-                        role,
-                        attempt,
-                        max_retries,
-                        delay_ms: u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
-                        reason: error.to_string(),
-                    });
-                }
-            }
-            TurnItem::ParameterDropped { param, message } => self.on_parameter_dropped(role, &param, &message),
-            TurnItem::StructuredSteppedDown { from, to, message } => {
-                self.on_structured_stepped_down(role, from, to, &message);
+                (_, None) => {}
             }
         }
-    }
-
-    fn on_chunk(&mut self, task: u64, call: Call, chunk: Chunk) {
-        let Some(flight) = self.calls.get_mut(&task) else { return };
-        match (call, chunk) {
-            (_, Chunk::Usage(usage)) => flight.usage = Some(usage),
-            (Call::Turn { .. }, Chunk::Finish(reason)) => flight.finish = Some(reason),
-            (Call::Turn { round, role }, Chunk::Text(text)) if !text.is_empty() => {
-                self.emit(DebateEvent::Delta { round, role, text });
-            }
-            (Call::Turn { round, role }, Chunk::Reasoning(text)) if !text.is_empty() => {
-                self.emit(DebateEvent::Reasoning { round, role, text });
-            }
-            (Call::Turn { role, .. }, Chunk::Model(model)) => {
-                let model = served_name(&model);
-                let known = self
-                    .state
-                    .participant(role)
-                    .is_some_and(|p| served_name(&p.model) == model || p.served.as_ref() == Some(&model));
-                if !known {
-                    self.emit(DebateEvent::ModelReported { role, model });
-                }
-            }
-            (_, Chunk::Adapted(adaptation)) => {
-                let Some(endpoint) = self.setup.role(call.role()).model.endpoint() else { return };
-                let message = notices::adapted(&endpoint, &adaptation);
-                self.emit(DebateEvent::EndpointAdapted { endpoint, adaptation, message });
-            }
-            (Call::Vote { .. } | Call::SwapCheck { .. }, Chunk::Text(text)) => flight.text.push_str(&text),
-            _ => {}
-        }
-    }
-
-    fn on_structured_stepped_down(&mut self, role: Role, from: StructuredOutput, to: StructuredOutput, message: &str) {
-        let setup = self.setup.role(role);
-        let Some(endpoint) = setup.model.endpoint() else { return };
-        if self.state.structured_output_for(&endpoint).is_some_and(|known| known >= to) {
-            return; // another turn learnt it first
-        }
-        let provider = setup.model.provider_name();
-        tracing::warn!(%endpoint, %message, "structured output refused");
-        let message = notices::stepped_down(provider, &endpoint, from, to);
-        let adaptation = Adaptation::StructuredOutput { form: to };
-        self.emit(DebateEvent::EndpointAdapted { endpoint, adaptation, message });
-    }
-
-    fn on_parameter_dropped(&mut self, role: Role, param: &str, message: &str) {
-        if param == "temperature" {
-            self.no_temperature.insert(role);
-        }
-        let note = notices::parameter_dropped(&self.setup.role(role).model_name, param, message);
-        self.emit(DebateEvent::Notice { message: note });
     }
 }

@@ -1,0 +1,106 @@
+//! What one item a call streams means, as a pure function of the folded
+//! state, the call and what its model is: a turn's text and reasoning shown
+//! as they come, a vote's or a swap check's answer collected unseen, the
+//! usage and the finish kept for the answer step, a retried attempt's answer
+//! discarded, and what the endpoint taught (one request at a time, a weaker
+//! form of structured output, a parameter it refuses) recorded whichever
+//! call taught it. The engine applies what this returns.
+
+use super::call::Call;
+use super::event::DebateEvent;
+use super::notices::{self, served_name};
+use super::state::DebateState;
+use crate::provider::retry::TurnItem;
+use crate::provider::{Adaptation, Chunk, FinishReason, Usage};
+
+/// What the answering model is, as far as the stream's meaning goes.
+#[derive(Debug, Clone, Copy)]
+pub struct Answering<'a> {
+    /// The endpoint its requests go to; `None` in-process.
+    pub endpoint: Option<&'a str>,
+    /// Its provider's name, as messages say it.
+    pub provider: &'a str,
+    /// The model it was asked for.
+    pub model: &'a str,
+}
+
+/// What the engine does with one streamed item.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Heard {
+    /// Record (and show) this event.
+    Emit(DebateEvent),
+    /// Add to a vote's or a swap check's answer.
+    Text(String),
+    Usage(Usage),
+    Finish(FinishReason),
+    /// A retried attempt: what the call answered so far is discarded.
+    Restart,
+    /// The seat's model takes no temperature: none is sent to it again.
+    NoTemperature,
+}
+
+/// What `item`, streamed by `call`'s model (`answering`), means.
+pub fn heard(state: &DebateState, call: Call, answering: Answering<'_>, item: TurnItem) -> Vec<Heard> {
+    match item {
+        TurnItem::Chunk(chunk) => chunk_heard(state, call, answering, chunk).into_iter().collect(),
+        TurnItem::Retrying { attempt, max_retries, delay, error } => {
+            let shown = match call {
+                Call::Turn { round, role } => Some(Heard::Emit(DebateEvent::TurnRetrying {
+                    round,
+                    role,
+                    attempt,
+                    max_retries,
+                    delay_ms: u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
+                    reason: error.to_string(),
+                })),
+                Call::Vote { .. } | Call::SwapCheck { .. } => None,
+            };
+            std::iter::once(Heard::Restart).chain(shown).collect()
+        }
+        TurnItem::ParameterDropped { param, message } => {
+            let note = notices::parameter_dropped(answering.model, &param, &message);
+            let refused = (param == "temperature").then_some(Heard::NoTemperature);
+            refused.into_iter().chain([Heard::Emit(DebateEvent::Notice { message: note })]).collect()
+        }
+        TurnItem::StructuredSteppedDown { from, to, message } => {
+            let Some(endpoint) = answering.endpoint else { return Vec::new() };
+            if state.structured_output_for(endpoint).is_some_and(|known| known >= to) {
+                return Vec::new(); // another call learnt it first
+            }
+            tracing::warn!(%endpoint, %message, "structured output refused");
+            let message = notices::stepped_down(answering.provider, endpoint, from, to);
+            let adaptation = Adaptation::StructuredOutput { form: to };
+            vec![Heard::Emit(DebateEvent::EndpointAdapted { endpoint: endpoint.to_string(), adaptation, message })]
+        }
+    }
+}
+
+fn chunk_heard(state: &DebateState, call: Call, answering: Answering<'_>, chunk: Chunk) -> Option<Heard> {
+    Some(match (call, chunk) {
+        (_, Chunk::Usage(usage)) => Heard::Usage(usage),
+        (Call::Turn { .. }, Chunk::Finish(reason)) => Heard::Finish(reason),
+        (Call::Turn { round, role }, Chunk::Text(text)) if !text.is_empty() => {
+            Heard::Emit(DebateEvent::Delta { round, role, text })
+        }
+        (Call::Turn { round, role }, Chunk::Reasoning(text)) if !text.is_empty() => {
+            Heard::Emit(DebateEvent::Reasoning { round, role, text })
+        }
+        (Call::Turn { role, .. }, Chunk::Model(model)) => {
+            let model = served_name(&model);
+            let known = state
+                .participant(role)
+                .is_some_and(|p| served_name(&p.model) == model || p.served.as_ref() == Some(&model));
+            if known {
+                return None;
+            }
+            Heard::Emit(DebateEvent::ModelReported { role, model })
+        }
+        (_, Chunk::Adapted(adaptation)) => {
+            let endpoint = answering.endpoint?.to_string();
+            let message = notices::adapted(&endpoint, &adaptation);
+            Heard::Emit(DebateEvent::EndpointAdapted { endpoint, adaptation, message })
+        }
+        (Call::Vote { .. } | Call::SwapCheck { .. }, Chunk::Text(text)) => Heard::Text(text),
+        _ => return None,
+    })
+}
