@@ -131,13 +131,7 @@ pub async fn run(
         .concat();
     // A branch goes on in the stored debate's format: heat.toml's format lays nothing over it.
     let config = super::load::config(config_file, &flags)?.without_format().clone();
-    let (setup, notices) = super::run::engine_setup_quiet(&config).await?;
-    for notice in &notices {
-        say!("heat: {notice}");
-    }
-    if let Some(source) = &state.source {
-        setup.check_fits(source)?;
-    }
+    let setup = super::run::setup_fitting(&config, state.source.as_ref()).await?;
     let changes = BranchChanges { panel: panel_seated(&config, &state), ..request.changes.clone() };
     let branched = DebateEvent::Branched {
         from: id,

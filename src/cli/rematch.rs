@@ -112,13 +112,7 @@ pub async fn rematch(
     }
     // The recorded text, not the file: the rematch debates what the first debate did.
     spec.grounding.source = state.source.clone();
-    let (setup, notices) = super::run::engine_setup_quiet(&config).await?;
-    for notice in &notices {
-        say!("heat: {notice}");
-    }
-    if let Some(source) = &spec.grounding.source {
-        setup.check_fits(source)?;
-    }
+    let setup = super::run::setup_fitting(&config, spec.grounding.source.as_ref()).await?;
     let origin = DebateEvent::Derived { from: id, how: how(request) };
     let recorder = store.create()?;
     super::run::drive(engine::start(setup, spec), recorder, request.json, None, Some(origin)).await

@@ -49,6 +49,17 @@ async fn engine_setup(config: &Config) -> anyhow::Result<EngineSetup> {
     Ok(setup)
 }
 
+/// The engine set-up for `config`, its notices said, once `source` (a
+/// debated document, if any) is found to fit every model's context: too
+/// big is refused before anything is stored.
+pub(super) async fn setup_fitting(config: &Config, source: Option<&Source>) -> anyhow::Result<EngineSetup> {
+    let setup = engine_setup(config).await?;
+    if let Some(source) = source {
+        setup.check_fits(source)?;
+    }
+    Ok(setup)
+}
+
 /// Chooses providers and builds the engine setup; returns the notices
 /// (such as the offline model's) for the caller to show.
 pub(super) async fn engine_setup_quiet(config: &Config) -> anyhow::Result<(EngineSetup, Vec<String>)> {
@@ -84,10 +95,7 @@ pub async fn run(config: &Config, topic: Option<&str>, json: bool) -> anyhow::Re
         ),
     };
     let store = Store::open(&store::data_dir()?)?;
-    let setup = engine_setup(config).await?;
-    if let Some(source) = &spec.grounding.source {
-        setup.check_fits(source)?;
-    }
+    let setup = setup_fitting(config, spec.grounding.source.as_ref()).await?;
     let recorder = store.create()?;
     drive(engine::start(setup, spec), recorder, json, None, None).await
 }
