@@ -2,7 +2,7 @@
 //! US dollars from per-role prices (per million tokens), never guessed.
 
 use super::panel;
-use super::swap::SwapCheck;
+use super::swap::check::SwapCheck;
 use super::{DebateState, Role};
 use crate::provider::Usage;
 

@@ -272,7 +272,7 @@ pub fn main_point(argument: &str) -> Option<String> {
 /// again as if they were its own.
 fn given_sentences() -> impl Iterator<Item = &'static str> {
     let sides = [Side::For, Side::Against, Side::Free].into_iter().filter_map(Side::instruction);
-    sides.chain([super::prompt::ANSWER_THAT_POINT, super::prompt::WEIGH_THOSE_POINTS])
+    sides.chain([super::prompt::argument::ANSWER_THAT_POINT, super::prompt::argument::WEIGH_THOSE_POINTS])
 }
 
 /// The sentences of an argument a judge may pick: whole sentences of a

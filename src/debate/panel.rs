@@ -14,9 +14,9 @@ pub mod vote;
 use super::event::Participant;
 use super::heat::Heat;
 use super::seat::Role;
-use super::standing::Ahead;
 use super::state::{DebateState, Round, Turn, TurnStatus, VerdictStatus};
 use super::verdict::Verdict;
+use super::verdict::sides::Ahead;
 use crate::provider::ProviderKind;
 pub use vote::Vote;
 

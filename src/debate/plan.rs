@@ -10,7 +10,7 @@ use super::panel;
 use super::seat::Role;
 use super::seat::Side;
 use super::state::{DebateState, Round, Turn, TurnStatus, VerdictStatus};
-use super::swap::SwapCheck;
+use super::swap::check::SwapCheck;
 use super::vote;
 
 /// One thing the engine should do.

@@ -13,7 +13,7 @@ use super::seat::SEATS;
 use super::state::{DebateState, Round, VerdictStatus};
 use crate::provider::ChatMessage;
 
-mod argument;
+pub mod argument;
 mod chosen;
 mod opening;
 
@@ -315,7 +315,7 @@ pub fn judge_messages_within(
     let mut messages = Vec::new();
     for r in history(state, round).filter(|_| !chosen) {
         let own = match r.panel.get(&judge) {
-            Some(super::panel::Vote::Voted { verdict, .. }) => Some(verdict),
+            Some(super::panel::vote::Vote::Voted { verdict, .. }) => Some(verdict),
             _ => None,
         };
         let Some(verdict) = (if judge == super::panel::CHAIR { r.verdict() } else { own }) else { continue };

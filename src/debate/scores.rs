@@ -170,7 +170,7 @@ mod tests {
             scores: Some(Scores { advocate, skeptic }),
             ..Verdict::default()
         };
-        let vote = |verdict| super::super::panel::Vote::Voted { verdict, usage: None };
+        let vote = |verdict| super::super::panel::vote::Vote::Voted { verdict, usage: None };
         let mut round: Round = serde_json::from_str(r#"{"number":0,"topic":"t","heat":0.5,"injected":[],"turns":[]}"#)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(of_round(&round), None);

@@ -33,7 +33,7 @@ pub fn ahead_words(ahead: Ahead, state: &DebateState) -> String {
 /// "skeptic ahead · ⚑ advocate conceded a point · ⇄ verdict flips on swap".
 pub fn round_marks(state: &DebateState, round: &Round) -> Option<String> {
     let standing = round.verdict().and_then(|v| describe(v, state));
-    let swap = round.swap.as_ref().and_then(super::swap::SwapCheck::mark).map(|m| format!("⇄ {m}"));
+    let swap = round.swap.as_ref().and_then(super::swap::check::SwapCheck::mark).map(|m| format!("⇄ {m}"));
     let parts: Vec<String> = standing.into_iter().chain(swap).collect();
     (!parts.is_empty()).then(|| parts.join(" · "))
 }

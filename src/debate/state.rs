@@ -9,10 +9,10 @@ use super::event::{DebateEvent, Outcome, Participant, TurnPurpose};
 use super::format::FormatRecord;
 use super::grounding::{QuoteCheck, Source, Tally};
 use super::heat::Heat;
-use super::panel::Vote;
+use super::panel::vote::Vote;
 use super::seat::Role;
 use super::stance::{Stance, StanceLine};
-use super::swap::SwapCheck;
+use super::swap::check::SwapCheck;
 use super::verdict::Verdict;
 use crate::provider::{Adaptation, StructuredOutput, Usage};
 

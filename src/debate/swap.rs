@@ -12,7 +12,7 @@ pub mod check;
 use serde_json::Value;
 
 use super::heat::Heat;
-use super::prompt::read_argument;
+use super::prompt::argument::read_argument;
 use super::seat::Role;
 use super::state::{DebateState, Round};
 use super::verdict::{self, SideNames, Verdict, VerdictError};

@@ -13,8 +13,8 @@ use anyhow::{Context, anyhow, bail};
 use reqwest::StatusCode;
 use reqwest::header::{CONTENT_RANGE, RANGE};
 
-use super::Progress;
 use super::index::Listed;
+use super::progress::Progress;
 
 /// Attempts in a row that add nothing to the file before the download gives up.
 const PATIENCE: u32 = 3;

@@ -262,7 +262,8 @@ fn judge_section(md: &mut String, state: &DebateState, round: &crate::debate::st
 /// A panel's other judges: each vote with its verdict in full, then the
 /// majority's decision and its dissent.
 fn panel_section(md: &mut String, state: &DebateState, round: &crate::debate::state::Round) {
-    use crate::debate::panel::{self, Vote};
+    use crate::debate::panel;
+    use crate::debate::panel::vote::Vote;
     let seats = state.judges();
     if seats < 2 {
         return;

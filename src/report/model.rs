@@ -14,7 +14,7 @@ use crate::debate::cost::{self, Prices};
 use crate::debate::grounding::{Cited, Mark};
 use crate::debate::panel;
 use crate::debate::state::VerdictStatus;
-use crate::debate::swap::SwapCheck;
+use crate::debate::swap::check::SwapCheck;
 use crate::debate::{DebateEvent, DebateState, Heat, Outcome, Role};
 use crate::sanitize::clean;
 use crate::store::log::{Header, Record};

@@ -16,9 +16,9 @@ use super::streaming_text::StreamingText;
 use super::theme::Theme;
 use super::wrap::wrap_plain;
 use crate::debate::issues::Row;
-use crate::debate::panel::Vote;
+use crate::debate::panel::vote::Vote;
 use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
-use crate::debate::swap::SwapCheck;
+use crate::debate::swap::check::SwapCheck;
 use crate::debate::{DebateState, Role, TurnPurpose};
 use crate::sanitize::{Sanitizer, clean};
 

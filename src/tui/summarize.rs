@@ -5,7 +5,7 @@
 
 use tokio::sync::mpsc;
 
-use super::Studio;
+use super::studio::Studio;
 use crate::debate::{DebateEvent, Role, summary};
 
 /// What the summary's task reports.

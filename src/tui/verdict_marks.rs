@@ -9,7 +9,8 @@ use ratatui::text::Line;
 use super::theme::Theme;
 use super::wrap::wrap_plain;
 use crate::debate::state::Round;
-use crate::debate::swap::{self, SwapCheck};
+use crate::debate::swap;
+use crate::debate::swap::check::SwapCheck;
 use crate::debate::verdict::{Ahead, Conceded, Verdict};
 
 /// The lines for `verdict`, the verdict of `round`, at `width` columns.

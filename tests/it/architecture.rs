@@ -35,17 +35,7 @@ fn src_has_no_import_cycles() {
 
 #[test]
 fn src_keeps_its_layer_rules() {
-    let graph = Graph::of_crate();
-    let mut broken = Vec::new();
-    for (from, tos) in &graph.edges {
-        for to in tos {
-            let (Some(a), Some(b)) = (floor(from), floor(to)) else { continue };
-            let forbidden = LAYER_RULES.iter().filter(|(f, _)| *f == a).any(|(_, never)| never.contains(&b));
-            if forbidden {
-                broken.push(format!("{from} → {to}"));
-            }
-        }
-    }
+    let broken = Graph::of_crate().broken_rules();
     assert!(broken.is_empty(), "imports against the layer rules:\n  {}", broken.join("\n  "));
 }
 
@@ -95,10 +85,11 @@ fn the_checker_sees_a_cycle_and_a_broken_rule() {
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(path, text).expect("write");
     };
-    write("lib.rs", "pub mod debate;\npub mod tui;\n");
+    write("lib.rs", "pub mod debate;\npub mod provider;\npub mod tui;\n");
+    write("provider.rs", "use crate::debate::seat::Side;\n");
     write("debate/mod.rs", "pub mod event;\npub mod seat;\npub use event::Event;\n#[cfg(test)]\nmod tests;\n");
     write("debate/event.rs", "use super::seat::Side;\npub struct Event;\n");
-    write("debate/seat.rs", "pub enum Side {}\npub fn f() { let _ = crate::debate::Event; }\n");
+    write("debate/seat.rs", "pub enum Side {}\npub fn f() { let _ = crate::debate::event::Event; }\n");
     write("debate/tests.rs", "use crate::tui::App;\n");
     write("tui/mod.rs", "use crate::debate::Event;\npub struct App;\nfn g() { crate::debate::seat::f() }\n");
     write("debate/extra.rs", "use crate::tui::App;\n");
@@ -113,8 +104,13 @@ fn the_checker_sees_a_cycle_and_a_broken_rule() {
     // `#[cfg(test)]`: neither is read.
     assert!(!graph.edges.contains_key("debate/extra.rs"));
     assert!(!graph.edges.contains_key("debate/tests.rs"));
+    // A name is imported from the module the path names, re-export or not:
+    // `crate::debate::Event` is an edge to `debate/mod.rs`, and a module's
+    // re-export of its own child is no edge at all.
     let tui: Vec<&String> = graph.edges["tui/mod.rs"].iter().collect();
-    assert_eq!(tui, ["debate/event.rs", "debate/seat.rs"]);
+    assert_eq!(tui, ["debate/mod.rs", "debate/seat.rs"]);
+    assert!(graph.edges["debate/mod.rs"].is_empty(), "edges: {:?}", graph.edges);
+    assert_eq!(graph.broken_rules(), ["provider.rs → debate/seat.rs"]);
 }
 
 /// Which floor a file sits on: its folder under `src/`, or its stem for a
@@ -131,8 +127,6 @@ struct Module {
     file: String,
     /// Child modules, by name, with their module path.
     children: BTreeMap<String, Vec<String>>,
-    /// `pub use` re-exports: name → the absolute path it stands for.
-    reexports: BTreeMap<String, Vec<String>>,
 }
 
 struct Graph {
@@ -153,15 +147,11 @@ impl Graph {
         let mut parsed = Vec::new();
         graph.discover(src, &src.join("lib.rs"), vec!["crate".into()], &mut parsed);
         for (module, file) in &parsed {
-            graph.collect_reexports(module, &file.items);
-        }
-        for (module, file) in &parsed {
             let mut uses = Uses::default();
             uses.visit_file_items(&file.items);
             let from = graph.modules[module].file.clone();
             let mut targets = BTreeSet::new();
-            let public = uses.public.iter().filter(|(name, _)| uses.idents.contains(name)).map(|(_, p)| p);
-            for path in uses.imports.iter().chain(&uses.paths).chain(public) {
+            for path in uses.imports.iter().chain(&uses.paths) {
                 if let Some(to) = graph.resolve(module, path)
                     && to != from
                 {
@@ -226,30 +216,6 @@ impl Graph {
         }
     }
 
-    fn collect_reexports(&mut self, module: &[String], items: &[syn::Item]) {
-        for item in items {
-            match item {
-                syn::Item::Use(u) if !is_test_only(&u.attrs) && is_public(&u.vis) => {
-                    let mut leaves = Vec::new();
-                    flatten(&u.tree, Vec::new(), &mut leaves);
-                    for (path, name) in leaves {
-                        if let (Some(name), Some(abs)) = (name, self.absolute(module, &path)) {
-                            self.modules.get_mut(module).expect("module").reexports.insert(name, abs);
-                        }
-                    }
-                }
-                syn::Item::Mod(m) if !is_test_only(&m.attrs) => {
-                    if let Some((_, inner)) = &m.content {
-                        let mut child = module.to_vec();
-                        child.push(m.ident.to_string());
-                        self.collect_reexports(&child, inner);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-
     /// `path` as written in `module`, made absolute (`crate::…`), or `None`
     /// for a path into another crate or a local name.
     fn absolute(&self, module: &[String], path: &[String]) -> Option<Vec<String>> {
@@ -281,33 +247,27 @@ impl Graph {
         Some(base)
     }
 
-    /// The file that defines what `path` (as written in `module`) names.
+    /// The file `path` (as written in `module`) is imported from: the
+    /// longest prefix of it that is a module. A name a module re-exports
+    /// is imported from that module, as the code reads.
     fn resolve(&self, module: &[String], path: &[String]) -> Option<String> {
         let abs = self.absolute(module, path)?;
-        self.resolve_absolute(&abs, 0)
+        (1..=abs.len()).rev().find_map(|end| self.modules.get(&abs[..end]).map(|m| m.file.clone()))
     }
 
-    fn resolve_absolute(&self, abs: &[String], depth: usize) -> Option<String> {
-        if depth > 16 {
-            return None;
-        }
-        // The longest prefix that is a module, then a re-export under the
-        // next name, if there is one.
-        let mut end = abs.len();
-        while end > 0 {
-            if let Some(module) = self.modules.get(&abs[..end]) {
-                if let Some(next) = abs.get(end)
-                    && let Some(target) = module.reexports.get(next)
-                {
-                    let mut followed = target.clone();
-                    followed.extend(abs[end + 1..].iter().cloned());
-                    return self.resolve_absolute(&followed, depth + 1).or_else(|| Some(module.file.clone()));
+    /// Imports that run against [`LAYER_RULES`], as `from → to`.
+    fn broken_rules(&self) -> Vec<String> {
+        let mut broken = Vec::new();
+        for (from, tos) in &self.edges {
+            for to in tos {
+                let (Some(a), Some(b)) = (floor(from), floor(to)) else { continue };
+                let forbidden = LAYER_RULES.iter().filter(|(f, _)| *f == a).any(|(_, never)| never.contains(&b));
+                if forbidden {
+                    broken.push(format!("{from} → {to}"));
                 }
-                return Some(module.file.clone());
             }
-            end -= 1;
         }
-        None
+        broken
     }
 
     /// A cycle's files and the imports among them, one per line.
@@ -440,11 +400,8 @@ fn flatten(tree: &syn::UseTree, prefix: Vec<String>, out: &mut Vec<(Vec<String>,
 /// What one file's production code names.
 #[derive(Default)]
 struct Uses {
-    /// Paths of private `use` items.
+    /// Paths of `use` items, but a module's re-exports of its own children.
     imports: Vec<Vec<String>>,
-    /// `pub use` paths, by the name they bind: an import only where the
-    /// file's own code uses that name.
-    public: Vec<(String, Vec<String>)>,
     /// Paths written in code (types, calls, patterns, macros).
     paths: Vec<Vec<String>>,
     /// Every identifier the code mentions outside `use` items.
@@ -515,12 +472,12 @@ impl<'ast> Visit<'ast> for Uses {
             syn::Item::Use(u) => {
                 let mut leaves = Vec::new();
                 flatten(&u.tree, Vec::new(), &mut leaves);
-                for (path, name) in leaves {
-                    match (is_public(&u.vis), name) {
-                        (true, Some(name)) => self.public.push((name, path)),
-                        _ => self.imports.push(path),
-                    }
-                }
+                // A module re-exporting what its own children define
+                // (`pub use chat::ChatRequest` in `provider/mod.rs`) is their
+                // index, not their importer; any other `use` imports.
+                let index = is_public(&u.vis);
+                let own_child = |path: &Vec<String>| !matches!(path[0].as_str(), "crate" | "super" | "self");
+                self.imports.extend(leaves.into_iter().map(|(path, _)| path).filter(|p| !(index && own_child(p))));
             }
             // A `mod x;` is a declaration, not an import; an inline module's
             // items are read as this file's.

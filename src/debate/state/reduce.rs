@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use super::{BranchPoint, DebateState, Finish, HumanVerdict, Round, Summary, Turn, TurnStatus, VerdictStatus};
 use crate::debate::event::{DebateEvent, Outcome};
 use crate::debate::format::FormatRecord;
-use crate::debate::panel::Vote;
+use crate::debate::panel::vote::Vote;
 use crate::debate::seat::Role;
 use crate::debate::stance;
-use crate::debate::swap::SwapCheck;
+use crate::debate::swap::check::SwapCheck;
 
 impl DebateState {
     /// The one reducer. Events that do not fit the state (a delta for a turn

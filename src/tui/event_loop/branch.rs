@@ -10,9 +10,9 @@ use super::session::stop;
 use crate::debate::{BranchChanges, DebateEvent, DebateState, engine};
 use crate::store::branch;
 use crate::store::log::Record;
-use crate::tui::Studio;
 use crate::tui::app::{App, Tone};
 use crate::tui::effect::BranchRequest;
+use crate::tui::studio::Studio;
 
 /// Starts the branch `request` asks for in place of what is shown, or says
 /// in one sentence why it cannot be (then nothing is stopped).

@@ -26,9 +26,10 @@ use super::install::{self, InstallMsg, InstallState};
 use super::modal::Modal;
 use super::replay::{Playback, Timeline};
 use super::settings;
+use super::studio::{Opening, Studio};
 use super::summarize;
 use super::terminal::Guard;
-use super::{Opening, Studio, view};
+use super::view;
 use crate::debate::Command;
 use running::{Next, Running, Source, fold, next_event};
 use session::{delete_session, farewell, open_other, resume, say_stopped, start, stop};
@@ -70,7 +71,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
     let mut last_frame = Instant::now() - FRAME;
     loop {
         if dirty && last_frame.elapsed() >= frame_time(&app) {
-            guard.draw(|frame| super::render(frame, &mut app, &mut retained))?;
+            guard.draw(|frame| super::frame::render(frame, &mut app, &mut retained))?;
             last_frame = Instant::now();
             dirty = false;
         }

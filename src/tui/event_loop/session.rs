@@ -13,9 +13,9 @@ use super::running::{Running, Source};
 use crate::debate::Command;
 use crate::debate::engine::{self, DebateSpec, Stamped};
 use crate::store::Recorder;
-use crate::tui::Studio;
 use crate::tui::app::{App, Tone, Until};
 use crate::tui::modal::Modal;
+use crate::tui::studio::Studio;
 
 /// How long a stopping debate may take to wind down on quit.
 const STOP_GRACE: Duration = Duration::from_secs(5);

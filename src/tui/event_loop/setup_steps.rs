@@ -3,11 +3,11 @@
 //! applied; a proposition typed meanwhile waits and then starts.
 
 use crate::model_store::Progress;
-use crate::tui::Studio;
 use crate::tui::app::{App, Tone, Until};
 use crate::tui::effect::Effect;
 use crate::tui::install::{self, InstallMsg, InstallState};
 use crate::tui::settings::ConfigureResult;
+use crate::tui::studio::Studio;
 
 /// Starts the offline model's install unless one runs.
 pub(super) fn begin_install(

@@ -8,10 +8,10 @@ use tokio::sync::mpsc;
 
 use super::running::Running;
 use crate::debate::DebateEvent;
-use crate::tui::Studio;
 use crate::tui::app::{App, Tone, Until};
 use crate::tui::export;
 use crate::tui::modal::Modal;
+use crate::tui::studio::Studio;
 use crate::tui::summarize::{self, SummaryMsg};
 
 /// `e`: writes the shown debate as Markdown into the export directory (a

@@ -6,8 +6,8 @@ use super::running::{Running, Source};
 use crate::store::follow::Follower;
 use crate::store::log::Loaded;
 use crate::store::watch::{Followed, Watch};
-use crate::tui::Studio;
 use crate::tui::app::{App, Tone};
+use crate::tui::studio::Studio;
 
 /// Shows the watched debate as its log stands and, while another heat runs
 /// it, follows the log from where its complete lines end.

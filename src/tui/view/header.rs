@@ -7,7 +7,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use crate::debate::state::TurnStatus;
-use crate::debate::swap::SwapCheck;
+use crate::debate::swap::check::SwapCheck;
 use crate::debate::verdict::spark;
 use crate::debate::{Outcome, Role, convergence};
 use crate::sanitize::clean;
@@ -120,7 +120,7 @@ fn badge(app: &App) -> Span<'static> {
         None if app
             .debate
             .current_round()
-            .is_some_and(|r| r.panel.values().any(|v| *v == crate::debate::panel::Vote::Asking)) =>
+            .is_some_and(|r| r.panel.values().any(|v| *v == crate::debate::panel::vote::Vote::Asking)) =>
         {
             ("⚖ PANEL VOTING", theme.muted)
         }

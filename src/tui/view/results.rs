@@ -358,7 +358,7 @@ fn panel_line(debate: &crate::debate::DebateState, theme: &crate::tui::theme::Th
 /// How often the swap check found the verdict flipped, when it was asked:
 /// "⇄ the verdict flipped on swap in 2 of 3 rounds checked".
 fn swap_line(debate: &crate::debate::DebateState, theme: &crate::tui::theme::Theme) -> Option<Line<'static>> {
-    use crate::debate::swap::SwapCheck;
+    use crate::debate::swap::check::SwapCheck;
     let answered: Vec<bool> = debate
         .rounds
         .iter()
