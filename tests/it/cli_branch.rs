@@ -18,19 +18,7 @@ use heat::store::Store;
 use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
 
 fn heat(data: &Path) -> assert_cmd::Command {
-    let config = data.join("heat.toml");
-    if !config.exists() {
-        std::fs::write(&config, "").expect("config written");
-    }
-    let mut cmd = assert_cmd::Command::cargo_bin("heat").expect("the binary is built");
-    cmd.arg("--config")
-        .arg(data.join("heat.toml"))
-        .env("HEAT_DATA_DIR", data)
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("ANTHROPIC_API_KEY")
-        .env("NO_COLOR", "1")
-        .timeout(std::time::Duration::from_secs(60));
-    cmd
+    support::binary::heat(data, "")
 }
 
 fn stdout(output: &std::process::Output) -> String {

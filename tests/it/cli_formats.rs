@@ -18,24 +18,10 @@ use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
 const KEY: &str = "sk-ant-test-5f3a9c1e";
 
 fn heat(data: &Path, server: Option<&MockLlm>) -> assert_cmd::Command {
-    let config = data.join("heat.toml");
-    if !config.exists() {
-        std::fs::write(&config, "[network]\nmax_retries = 1\n").unwrap();
+    let mut cmd = support::binary::heat(data, "[network]\nmax_retries = 1\n");
+    if let Some(server) = server {
+        cmd.env("ANTHROPIC_API_KEY", KEY).env("ANTHROPIC_BASE_URL", &server.base_url);
     }
-    let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
-    cmd.arg("--config")
-        .arg(&config)
-        .env("HEAT_DATA_DIR", data)
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("HEAT_PROVIDER")
-        .env_remove("HEAT_FORMAT")
-        .env_remove("HEAT_MAX_ROUNDS")
-        .env("NO_COLOR", "1")
-        .timeout(std::time::Duration::from_secs(60));
-    match server {
-        Some(server) => cmd.env("ANTHROPIC_API_KEY", KEY).env("ANTHROPIC_BASE_URL", &server.base_url),
-        None => cmd.env_remove("ANTHROPIC_API_KEY"),
-    };
     cmd
 }
 

@@ -16,19 +16,7 @@ use heat::store::log;
 use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
 
 fn heat(data: &Path) -> assert_cmd::Command {
-    let config = data.join("heat.toml");
-    if !config.exists() {
-        std::fs::write(&config, "[roles]\nprice_input = 3.0\nprice_output = 15.0\n").expect("config written");
-    }
-    let mut cmd = assert_cmd::Command::cargo_bin("heat").expect("the binary is built");
-    cmd.arg("--config")
-        .arg(&config)
-        .env("HEAT_DATA_DIR", data)
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("ANTHROPIC_API_KEY")
-        .env("NO_COLOR", "1")
-        .timeout(std::time::Duration::from_secs(60));
-    cmd
+    support::binary::heat(data, "[roles]\nprice_input = 3.0\nprice_output = 15.0\n")
 }
 
 /// Stores the bundled demo's events as a session; returns its id and, when

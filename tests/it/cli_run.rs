@@ -35,20 +35,8 @@ fn debate_reply(request: &Recorded) -> Reply {
 }
 
 fn heat(data: &Path, server: &MockLlm) -> assert_cmd::Command {
-    let config = data.join("heat.toml");
-    if !config.exists() {
-        std::fs::write(&config, "[network]\nmax_retries = 1\n").unwrap();
-    }
-    let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
-    cmd.arg("--config")
-        .arg(&config)
-        .env("HEAT_DATA_DIR", data)
-        .env("ANTHROPIC_API_KEY", KEY)
-        .env("ANTHROPIC_BASE_URL", &server.base_url)
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("HEAT_PROVIDER")
-        .env("NO_COLOR", "1")
-        .timeout(std::time::Duration::from_secs(60));
+    let mut cmd = support::binary::heat(data, "[network]\nmax_retries = 1\n");
+    cmd.env("ANTHROPIC_API_KEY", KEY).env("ANTHROPIC_BASE_URL", &server.base_url);
     cmd
 }
 

@@ -478,20 +478,8 @@ async fn a_404_says_which_url_and_what_the_base_url_should_look_like() {
 // Through the binary.
 
 fn heat(data: &Path, base_url: &str) -> assert_cmd::Command {
-    let config = data.join("heat.toml");
-    if !config.exists() {
-        std::fs::write(&config, "[network]\nmax_retries = 2\n").unwrap();
-    }
-    let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
-    cmd.arg("--config")
-        .arg(&config)
-        .env("HEAT_DATA_DIR", data)
-        .env("OPENAI_BASE_URL", base_url)
-        .env("HEAT_PROVIDER", "openai")
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("ANTHROPIC_API_KEY")
-        .env("NO_COLOR", "1")
-        .timeout(Duration::from_secs(60));
+    let mut cmd = support::binary::heat(data, "[network]\nmax_retries = 2\n");
+    cmd.env("OPENAI_BASE_URL", base_url).env("HEAT_PROVIDER", "openai");
     cmd
 }
 

@@ -4,6 +4,8 @@
 //! lists, folds as a duel, replays and exports byte for byte as before.
 #![allow(clippy::unwrap_used)]
 
+use crate::support;
+
 use std::path::Path;
 
 use heat::debate::{DebateEvent, DebateState, Role};
@@ -12,16 +14,7 @@ use heat::store::Store;
 const ID: &str = "20261124-214807-1747";
 
 fn heat(data: &Path) -> assert_cmd::Command {
-    let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
-    cmd.arg("--config")
-        .arg(data.join("heat.toml"))
-        .env("HEAT_DATA_DIR", data)
-        .env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("HEAT_FORMAT")
-        .env("NO_COLOR", "1")
-        .timeout(std::time::Duration::from_secs(60));
-    cmd
+    support::binary::heat(data, "")
 }
 
 /// A data dir holding only the old session.

@@ -3,6 +3,7 @@
 //! the builder of a debate's event log.
 #![allow(dead_code)]
 
+pub mod binary;
 pub mod bodies;
 pub mod log;
 pub mod mock_llm;

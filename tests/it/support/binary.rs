@@ -1,0 +1,28 @@
+//! The heat binary as a test runs it: its own data folder and config file,
+//! no colour, a time limit, and none of the environment that would reach a
+//! real provider or change a setting behind the test's back.
+
+use std::path::Path;
+use std::time::Duration;
+
+use heat::config::keys;
+use heat::provider::kind::PROVIDERS;
+
+/// `heat --config <data>/heat.toml` with `HEAT_DATA_DIR=<data>`; the config
+/// file is written with `config` unless the test wrote one already. Every
+/// variable a setting or a provider reads is removed: a test sets the ones
+/// it means.
+pub fn heat(data: &Path, config: &str) -> assert_cmd::Command {
+    let path = data.join("heat.toml");
+    if !path.exists() {
+        std::fs::write(&path, config).expect("config written");
+    }
+    let mut cmd = assert_cmd::Command::cargo_bin("heat").expect("the binary is built");
+    cmd.arg("--config").arg(&path).env("HEAT_DATA_DIR", data).env("NO_COLOR", "1").timeout(Duration::from_secs(60));
+    let settings = keys::all().into_iter().filter_map(|spec| spec.env);
+    let providers = PROVIDERS.iter().flat_map(|row| [row.key_env, row.url_env]).flatten();
+    for name in settings.chain(providers) {
+        cmd.env_remove(name);
+    }
+    cmd
+}
