@@ -2,6 +2,7 @@
 //! none, with a sentence saying why).
 
 use crate::studio_support;
+use crate::support::log::completed;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use heat::debate::Heat;
@@ -514,13 +515,7 @@ fn b_branches_after_a_finished_round_with_the_changes_chosen() {
         conceded: None,
         scores: None,
     };
-    let done = |role, text: &str| DebateEvent::TurnCompleted {
-        round: 0,
-        role,
-        text: text.into(),
-        usage: None,
-        truncated_at: None,
-    };
+    let done = |role, text: &str| completed(0, role, text);
     feed(
         &mut app,
         &[

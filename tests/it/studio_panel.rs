@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use crate::studio_support;
+use crate::support::log::completed;
 
 use heat::debate::format::FormatRecord;
 use heat::debate::verdict::Ahead;
@@ -49,13 +50,7 @@ fn verdict(text: &str, heat: f32, ahead: Ahead) -> Verdict {
 fn voting() -> Vec<DebateEvent> {
     let mut events = started_events(2);
     events.insert(1, DebateEvent::Formatted { format: Box::new(panel_format()) });
-    let done = |role, text: &str| DebateEvent::TurnCompleted {
-        round: 0,
-        role,
-        text: text.into(),
-        usage: None,
-        truncated_at: None,
-    };
+    let done = |role, text: &str| completed(0, role, text);
     events.extend([
         done(Role::Advocate, ADVOCATE),
         done(Role::Skeptic, SKEPTIC),

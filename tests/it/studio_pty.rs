@@ -17,20 +17,9 @@ use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
 const INJECTED: &str = "What about junior staff?";
 const API_KEY: &str = "sk-ant-test-pty-7d2e";
 
+/// Slow enough that a person can pause mid-stream.
 fn reply(request: &Recorded) -> Reply {
-    let system = request.system();
-    if system.contains("You are the JUDGE") {
-        let text = r#"{"resolved": false, "verdict": "Both sides hold ground.", "topic": "Go deeper", "heat": 0.6}"#;
-        return Reply::sse(&anthropic_sse(&[text], None), 64);
-    }
-    let text = if system.contains("You are the ADVOCATE") {
-        "Remote work gives **focus** and saves the commute for everyone."
-    } else {
-        "Offices build trust through chance meetings in the hallway."
-    };
-    let words: Vec<&str> = text.split_inclusive(' ').collect();
-    // Slow enough that a person can pause mid-stream.
-    Reply::sse(&anthropic_sse(&words, None), 40).with_delay(Duration::from_millis(120))
+    studio_support::remote_work_duel(request, Duration::from_millis(120))
 }
 
 fn open_studio(data: &std::path::Path, server: &MockLlm) -> Studio {

@@ -12,24 +12,13 @@ use std::time::Duration;
 use heat::debate::DebateEvent;
 use heat::store::Store;
 use studio_support::pty::{Studio, spawn_heat};
-use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
+use support::mock_llm::{MockLlm, Recorded, Reply};
 
 const API_KEY: &str = "sk-ant-test-watch-41c9";
 
+/// Slow enough that the watchers join mid-stream.
 fn reply(request: &Recorded) -> Reply {
-    let system = request.system();
-    if system.contains("You are the JUDGE") {
-        let text = r#"{"resolved": false, "verdict": "Both sides hold ground.", "topic": "Go deeper", "heat": 0.6}"#;
-        return Reply::sse(&anthropic_sse(&[text], None), 64);
-    }
-    let text = if system.contains("You are the ADVOCATE") {
-        "Remote work gives **focus** and saves the commute for everyone."
-    } else {
-        "Offices build trust through chance meetings in the hallway."
-    };
-    let words: Vec<&str> = text.split_inclusive(' ').collect();
-    // Slow enough that the watchers join mid-stream.
-    Reply::sse(&anthropic_sse(&words, None), 40).with_delay(Duration::from_millis(60))
+    studio_support::remote_work_duel(request, Duration::from_millis(60))
 }
 
 /// The screen without its first row (the badge: LIVE, or watching) and

@@ -4,7 +4,8 @@
 
 pub mod pty;
 
-use crate::support::log::Log;
+use crate::support::log::{Log, completed};
+use crate::support::mock_llm::{Recorded, Reply, anthropic_sse};
 
 use heat::debate::Heat;
 use heat::debate::verdict::Verdict;
@@ -14,6 +15,7 @@ use heat::tui::theme::Theme;
 use heat::tui::{App, RosterEntry, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use std::time::Duration;
 
 pub const TOPIC: &str = "Remote work beats the office";
 
@@ -218,13 +220,7 @@ pub fn swap_flipped() -> App {
     };
     let swapped = Verdict { ahead: Some(Ahead::Advocate), ..verdict.clone() };
     let text = serde_json::to_string(&verdict).unwrap_or_default();
-    let done = |role, text: &str| DebateEvent::TurnCompleted {
-        round: 0,
-        role,
-        text: text.into(),
-        usage: None,
-        truncated_at: None,
-    };
+    let done = |role, text: &str| completed(0, role, text);
     feed(
         &mut app,
         &[
@@ -252,4 +248,22 @@ pub fn swap_flipped() -> App {
     // The judge's pane in front: at 80×24 one pane shows at a time.
     app.panes.focus = 2;
     app
+}
+
+/// The mock server's side of a duel on [`TOPIC`] whose judge always goes on:
+/// each debater's argument streamed in 40-byte pieces, `delay` before each
+/// piece, so a test can act mid-stream.
+pub fn remote_work_duel(request: &Recorded, delay: Duration) -> Reply {
+    let system = request.system();
+    if system.contains("You are the JUDGE") {
+        let text = r#"{"resolved": false, "verdict": "Both sides hold ground.", "topic": "Go deeper", "heat": 0.6}"#;
+        return Reply::sse(&anthropic_sse(&[text], None), 64);
+    }
+    let text = if system.contains("You are the ADVOCATE") {
+        "Remote work gives **focus** and saves the commute for everyone."
+    } else {
+        "Offices build trust through chance meetings in the hallway."
+    };
+    let words: Vec<&str> = text.split_inclusive(' ').collect();
+    Reply::sse(&anthropic_sse(&words, None), 40).with_delay(delay)
 }

@@ -26,6 +26,11 @@ pub fn participants(roles: &[Role], provider: &str, model: &str) -> Vec<Particip
 }
 
 /// One seat on `provider`'s `model`.
+/// `role`'s turn in `round` completed with `text`, no usage, not cut.
+pub fn completed(round: u32, role: Role, text: &str) -> DebateEvent {
+    DebateEvent::TurnCompleted { round, role, text: text.into(), usage: None, truncated_at: None }
+}
+
 pub fn participant(role: Role, provider: &str, model: &str) -> Participant {
     Participant { role, provider: provider.into(), model: model.into(), served: None }
 }
@@ -118,7 +123,7 @@ impl Log {
 
     /// `role`'s turn completes with `text`.
     pub fn completes(self, round: u32, role: Role, text: &str) -> Self {
-        self.then(DebateEvent::TurnCompleted { round, role, text: text.into(), usage: None, truncated_at: None })
+        self.then(completed(round, role, text))
     }
 
     /// `role` argues round `round`: its turn starts and completes.
