@@ -52,7 +52,7 @@ pub fn on_done(state: &DebateState, answered: &Answered<'_>) -> Vec<Act> {
         Call::Turn { round, role } => turn_done(state, answered, round, role),
         Call::Vote { round, judge } => {
             let usage = answered.usage;
-            let event = match verdict_of(state, round, vote_purpose(state, round), answered.sent, answered.text) {
+            let event = match verdict_of(state, round, answered.purpose, answered.sent, answered.text) {
                 Ok((verdict, _)) => DebateEvent::PanelVoted { round, judge, verdict, usage },
                 Err(error) => DebateEvent::PanelVoteFailed {
                     round,

@@ -18,13 +18,6 @@ pub enum Call {
 }
 
 impl Call {
-    /// The round it is about.
-    pub fn round(self) -> u32 {
-        match self {
-            Call::Turn { round, .. } | Call::Vote { round, .. } | Call::SwapCheck { round } => round,
-        }
-    }
-
     /// The seat whose model answers it: a vote and a swap check are the
     /// judge's.
     pub fn role(self) -> Role {

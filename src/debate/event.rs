@@ -26,7 +26,7 @@ impl Participant {
     /// Whether it is the embedded model, as its provider's row of the
     /// provider table says (not as its name reads).
     pub fn is_embedded(&self) -> bool {
-        ProviderKind::from_name(&self.provider).is_some_and(ProviderKind::is_embedded)
+        ProviderKind::names_embedded(&self.provider)
     }
 
     /// The model to show: the one that answered, where the server said.

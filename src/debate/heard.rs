@@ -11,7 +11,7 @@ use super::event::DebateEvent;
 use super::notices::{self, served_name};
 use super::state::DebateState;
 use crate::provider::retry::TurnItem;
-use crate::provider::{Adaptation, Chunk, FinishReason, Usage};
+use crate::provider::{Adaptation, Chunk, FinishReason, StructuredOutput, Usage};
 
 /// What the answering model is, as far as the stream's meaning goes.
 #[derive(Debug, Clone, Copy)]
@@ -39,10 +39,17 @@ pub enum Heard {
     NoTemperature,
 }
 
-/// What `item`, streamed by `call`'s model (`answering`), means.
-pub fn heard(state: &DebateState, call: Call, answering: Answering<'_>, item: TurnItem) -> Vec<Heard> {
-    match item {
-        TurnItem::Chunk(chunk) => chunk_heard(state, call, answering, chunk).into_iter().collect(),
+/// What `item`, streamed by `call`'s model (`answering`), means: at most
+/// two things, in order (nothing is allocated for them: this runs for every
+/// streamed piece).
+pub fn heard(
+    state: &DebateState,
+    call: Call,
+    answering: Answering<'_>,
+    item: TurnItem,
+) -> impl Iterator<Item = Heard> + use<> {
+    let (first, then) = match item {
+        TurnItem::Chunk(chunk) => (chunk_heard(state, call, answering, chunk), None),
         TurnItem::Retrying { attempt, max_retries, delay, error } => {
             let shown = match call {
                 Call::Turn { round, role } => Some(Heard::Emit(DebateEvent::TurnRetrying {
@@ -55,24 +62,37 @@ pub fn heard(state: &DebateState, call: Call, answering: Answering<'_>, item: Tu
                 })),
                 Call::Vote { .. } | Call::SwapCheck { .. } => None,
             };
-            std::iter::once(Heard::Restart).chain(shown).collect()
+            (Some(Heard::Restart), shown)
         }
         TurnItem::ParameterDropped { param, message } => {
             let note = notices::parameter_dropped(answering.model, &param, &message);
             let refused = (param == "temperature").then_some(Heard::NoTemperature);
-            refused.into_iter().chain([Heard::Emit(DebateEvent::Notice { message: note })]).collect()
+            (refused, Some(Heard::Emit(DebateEvent::Notice { message: note })))
         }
         TurnItem::StructuredSteppedDown { from, to, message } => {
-            let Some(endpoint) = answering.endpoint else { return Vec::new() };
-            if state.structured_output_for(endpoint).is_some_and(|known| known >= to) {
-                return Vec::new(); // another call learnt it first
-            }
-            tracing::warn!(%endpoint, %message, "structured output refused");
-            let message = notices::stepped_down(answering.provider, endpoint, from, to);
-            let adaptation = Adaptation::StructuredOutput { form: to };
-            vec![Heard::Emit(DebateEvent::EndpointAdapted { endpoint: endpoint.to_string(), adaptation, message })]
+            (stepped_down(state, answering, from, to, &message), None)
         }
+    };
+    first.into_iter().chain(then)
+}
+
+/// The endpoint took a weaker form of structured output than it was sent:
+/// recorded, unless another call learnt it first.
+fn stepped_down(
+    state: &DebateState,
+    answering: Answering<'_>,
+    from: StructuredOutput,
+    to: StructuredOutput,
+    message: &str,
+) -> Option<Heard> {
+    let endpoint = answering.endpoint?;
+    if state.structured_output_for(endpoint).is_some_and(|known| known >= to) {
+        return None;
     }
+    tracing::warn!(%endpoint, %message, "structured output refused");
+    let message = notices::stepped_down(answering.provider, endpoint, from, to);
+    let adaptation = Adaptation::StructuredOutput { form: to };
+    Some(Heard::Emit(DebateEvent::EndpointAdapted { endpoint: endpoint.to_string(), adaptation, message }))
 }
 
 fn chunk_heard(state: &DebateState, call: Call, answering: Answering<'_>, chunk: Chunk) -> Option<Heard> {

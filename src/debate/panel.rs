@@ -237,7 +237,7 @@ pub fn model_of(state: &DebateState, judge: u32) -> Option<&str> {
 /// Whether judge `judge` (2, 3, …) sits on the chair's provider or on the
 /// embedded model (its provider's row says which).
 pub fn on_chairs_or_embedded(state: &DebateState, judge: u32) -> bool {
-    provider_of(state, judge).is_none_or(|p| ProviderKind::from_name(p).is_some_and(ProviderKind::is_embedded))
+    provider_of(state, judge).is_none_or(ProviderKind::names_embedded)
 }
 
 /// One line for the decision: "the panel: not resolved 2–1 · opposition

@@ -17,7 +17,7 @@ pub mod argument;
 mod chosen;
 mod opening;
 
-pub use argument::{ANSWER_THAT_POINT, WEIGH_THOSE_POINTS, read_argument};
+use argument::{ANSWER_THAT_POINT, WEIGH_THOSE_POINTS, read_argument};
 use argument::{non_empty, non_empty_str};
 use chosen::{chosen_fields, chosen_judge_prompt};
 pub use opening::opening;

@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use super::seat::{Role, Side};
 use super::state::{DebateState, Round};
-pub use super::verdict::scores::{MAX, MIN, Scores, signed};
+use super::verdict::scores::{MAX, MIN};
+pub use super::verdict::scores::{Scores, signed};
 
 /// A round's scores: the chair's; on a panel, each argument's median over
 /// every judge that scored it (the two middle ones' mean, toward zero, for

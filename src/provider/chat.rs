@@ -8,6 +8,7 @@ use futures::Stream;
 use serde::{Deserialize, Serialize};
 
 use super::error::ProviderError;
+use super::kind::{ProviderKind, Wire};
 
 /// Who wrote a message in a chat history.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,13 +86,15 @@ impl StructuredOutput {
         }
     }
 
-    /// What the form is on the wire of `provider` (`openai`, `anthropic`).
+    /// What the form is on the wire of `provider` (`openai`, `anthropic`),
+    /// as its row of the provider table says.
     pub fn describe(self, provider: &str) -> &'static str {
-        match (self, provider) {
-            (Self::Schema, "anthropic") => "output_config json_schema",
-            (Self::Schema, _) => "response_format json_schema",
-            (Self::Json, "anthropic") => "a forced tool call",
-            (Self::Json, _) => "response_format json_object",
+        let anthropic = ProviderKind::from_name(provider).is_some_and(|kind| kind.wire() == Wire::Anthropic);
+        match (self, anthropic) {
+            (Self::Schema, true) => "output_config json_schema",
+            (Self::Schema, false) => "response_format json_schema",
+            (Self::Json, true) => "a forced tool call",
+            (Self::Json, false) => "response_format json_object",
             (Self::Off, _) => "plain text with the schema in the prompt",
         }
     }

@@ -36,8 +36,6 @@ pub struct Provider {
     /// Its name in heat.toml (`roles.*.provider`, `[providers.NAME]`),
     /// `--seat NAME:MODEL` and the log.
     pub name: &'static str,
-    /// What a person calls it.
-    pub human: &'static str,
     pub wire: Wire,
     /// The environment variable that holds its API key, if it takes one.
     pub key_env: Option<&'static str>,
@@ -61,7 +59,6 @@ pub struct Provider {
 pub const PROVIDERS: [Provider; 4] = [
     Provider {
         name: "anthropic",
-        human: "Anthropic",
         wire: Wire::Anthropic,
         key_env: Some("ANTHROPIC_API_KEY"),
         key_need: KeyNeed::Always,
@@ -73,7 +70,6 @@ pub const PROVIDERS: [Provider; 4] = [
     },
     Provider {
         name: "openai",
-        human: "OpenAI or an OpenAI-compatible server",
         wire: Wire::OpenAi,
         key_env: Some("OPENAI_API_KEY"),
         key_need: KeyNeed::AtHost("api.openai.com"),
@@ -85,7 +81,6 @@ pub const PROVIDERS: [Provider; 4] = [
     },
     Provider {
         name: "ollama",
-        human: "Ollama",
         wire: Wire::OpenAi,
         key_env: None,
         key_need: KeyNeed::Never,
@@ -97,7 +92,6 @@ pub const PROVIDERS: [Provider; 4] = [
     },
     Provider {
         name: "local",
-        human: "the embedded offline model",
         wire: Wire::Embedded,
         key_env: None,
         key_need: KeyNeed::Never,
@@ -146,6 +140,12 @@ impl ProviderKind {
     /// Whether it is the embedded model, run in this process.
     pub fn is_embedded(self) -> bool {
         self.0.wire == Wire::Embedded
+    }
+
+    /// Whether the provider called `name` is the embedded model, as its
+    /// row says (not as the name reads); an unknown name is not.
+    pub fn names_embedded(name: &str) -> bool {
+        Self::from_name(name).is_some_and(Self::is_embedded)
     }
 
     /// Whether a request to `base_url` needs a key.

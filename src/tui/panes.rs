@@ -71,11 +71,6 @@ impl Panes {
         self.search = None;
     }
 
-    /// Every seat's pane, by position.
-    pub fn all(&self) -> &[Pane; Role::COUNT] {
-        &self.each
-    }
-
     pub fn focused(&self) -> &Pane {
         &self.each[self.focus]
     }

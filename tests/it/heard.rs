@@ -5,12 +5,17 @@
 use std::time::Duration;
 
 use heat::debate::call::Call;
-use heat::debate::heard::{Answering, Heard, heard};
+use heat::debate::heard::{self, Answering, Heard};
 use heat::debate::{DebateEvent, DebateState, Role, TurnPurpose};
 use heat::provider::retry::TurnItem;
 use heat::provider::{Adaptation, Chunk, FinishReason, ProviderError, StructuredOutput, Usage};
 
 use crate::support::log::Log;
+
+/// Everything `item` means, in order.
+fn heard(state: &DebateState, call: Call, answering: Answering<'_>, item: TurnItem) -> Vec<Heard> {
+    heard::heard(state, call, answering, item).collect()
+}
 
 const ENDPOINT: &str = "openai http://127.0.0.1:9/v1";
 

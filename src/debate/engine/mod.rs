@@ -38,6 +38,7 @@ use super::notices;
 use super::plan::{self, Step, next_steps_with};
 use super::seat::Role;
 use super::state::DebateState;
+use crate::provider::endpoint::Endpoint;
 use crate::provider::retry::TurnItem;
 use crate::provider::{ChatModel, ChatRequest, FinishReason, Usage};
 use request::Requests;
@@ -402,9 +403,9 @@ impl Engine {
                 return;
             }
         };
-        let request = self.requests().vote(round, judge, own.as_ref());
-        let model = Arc::clone(own.as_ref().map_or(&self.setup.role(Role::Judge).model, |o| &o.model));
         let purpose = answer::vote_purpose(&self.state, round);
+        let request = self.requests().vote(round, judge, purpose, own.as_ref());
+        let model = Arc::clone(own.as_ref().map_or(&self.setup.role(Role::Judge).model, |o| &o.model));
         self.launch(Call::Vote { round, judge }, purpose, model, request, false);
     }
 
@@ -503,9 +504,8 @@ impl Engine {
     /// taught recorded), and this applies it.
     fn on_item(&mut self, task: u64, call: Call, item: TurnItem) {
         let setup = self.setup.role(call.role());
-        let endpoint = setup.model.endpoint();
         let answering = Answering {
-            endpoint: endpoint.as_deref(),
+            endpoint: setup.model.http_endpoint().map(Endpoint::key),
             provider: setup.model.provider_name(),
             model: &setup.model_name,
         };

@@ -65,10 +65,9 @@ impl Requests<'_> {
     }
 
     /// Judge `judge` of the panel's vote on `round`, asked as the chair is
-    /// (`own`: the set-up of a judge on a provider of its own).
-    pub fn vote(&self, round: u32, judge: u32, own: Option<&RoleSetup>) -> ChatRequest {
+    /// for `purpose` (`own`: the set-up of a judge on a provider of its own).
+    pub fn vote(&self, round: u32, judge: u32, purpose: TurnPurpose, own: Option<&RoleSetup>) -> ChatRequest {
         let state = self.state;
-        let purpose = crate::debate::answer::vote_purpose(state, round);
         let mut request = self.turn(round, Role::Judge, purpose);
         let seats = state.judges();
         // The chosen form is the embedded chair's; a judge on a provider of its own writes its verdict.
