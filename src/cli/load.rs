@@ -10,12 +10,20 @@ use crate::config::{Config, DEFAULT_FILE, FlagValue};
 use crate::store::log::Loaded;
 use crate::store::{self, Recorder, Store};
 
-/// Loads the config from the named file, or the platform's default file.
-pub fn config(file: Option<&PathBuf>, flags: &[FlagValue]) -> anyhow::Result<Config> {
+/// Loads the config from the named file, or the platform's default file,
+/// with the environment and `flags`: the values alone, before the studio's
+/// theme and keys are checked and a format is laid over them.
+pub fn settings(file: Option<&PathBuf>, flags: &[FlagValue]) -> anyhow::Result<Config> {
     let env = |var: &str| std::env::var(var).ok();
     let default = Config::default_path();
     let file = file.map(|p| (p.as_path(), true)).or_else(|| default.as_deref().map(|p| (p, false)));
-    let config = Config::load(file, &env, flags)?;
+    Config::load(file, &env, flags)
+}
+
+/// Loads the config a command runs with: [`settings`], its theme and keys
+/// checked, the chosen format laid over it.
+pub fn config(file: Option<&PathBuf>, flags: &[FlagValue]) -> anyhow::Result<Config> {
+    let config = settings(file, flags)?;
     super::studio_config::check_config(&config)?;
     // A format that cannot be found is said where one is needed (a new
     // debate, `heat formats`, doctor); every other command still runs.

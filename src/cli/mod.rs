@@ -75,11 +75,12 @@ pub fn main() -> ExitCode {
 /// The embedded model's threads per computation: `providers.local.threads`
 /// from the config the command line names (or the default one), else the
 /// built-in default. A config that does not load counts as unset here: the
-/// command itself reports it.
+/// command itself reports it. Read before the command loads its config in
+/// full (no theme, keys or format: none of them sets this).
 pub fn model_threads() -> usize {
     let file = Cli::try_parse().ok().and_then(|cli| cli.config);
     let key = "providers.local.threads";
-    load::config(file.as_ref(), &[]).map_or_else(|_| crate::config::built_in(key), |config| config.defaulted(key))
+    load::settings(file.as_ref(), &[]).map_or_else(|_| crate::config::built_in(key), |config| config.defaulted(key))
 }
 
 fn fail(error: &anyhow::Error) -> ExitCode {

@@ -40,9 +40,11 @@ pub async fn show_config(config: &Config) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Chooses providers and builds the engine setup, printing notices.
+/// Chooses providers and builds the engine setup, printing its notices
+/// (such as the offline model's).
 async fn engine_setup(config: &Config) -> anyhow::Result<EngineSetup> {
-    let (setup, notices) = engine_setup_quiet(config).await?;
+    let selection = setup::selection(config).await?;
+    let (setup, notices) = setup_for(config, &selection, None).await?;
     for notice in &notices {
         say!("heat: {notice}");
     }
@@ -58,13 +60,6 @@ pub(super) async fn setup_fitting(config: &Config, source: Option<&Source>) -> a
         setup.check_fits(source)?;
     }
     Ok(setup)
-}
-
-/// Chooses providers and builds the engine setup; returns the notices
-/// (such as the offline model's) for the caller to show.
-pub(super) async fn engine_setup_quiet(config: &Config) -> anyhow::Result<(EngineSetup, Vec<String>)> {
-    let selection = setup::selection(config).await?;
-    setup_for(config, &selection, None).await
 }
 
 /// Builds the engine set-up for a selection, installing the offline model

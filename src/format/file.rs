@@ -12,6 +12,7 @@ use crate::config::keys;
 use crate::debate::Role;
 use crate::debate::format::{Convergence, FormatRecord, Phase};
 use crate::debate::seat::Side;
+use crate::provider::kind;
 
 /// A seat's own model settings, which win over heat.toml's `roles.*` (a
 /// command-line flag still wins over them).
@@ -391,12 +392,13 @@ fn check_judges(place: &Place<'_>, file: &FormatFile, free: bool) -> anyhow::Res
     if let Some(providers) = &judges.providers {
         let others = usize::try_from(n.saturating_sub(1)).unwrap_or(usize::MAX);
         let named = providers.get_ref();
-        let wrong = named.iter().find(|p| !keys::providers().contains(&p.trim()) || p.trim() == "auto");
+        let wrong = named.iter().find(|p| !kind::names().any(|name| name == p.trim()));
         if named.len() > others || wrong.is_some() {
             let said = format!(
-                "judges.providers names {} provider(s) for the panel's {others} other judge(s){}: give at most one each, from anthropic, openai, ollama, local",
+                "judges.providers names {} provider(s) for the panel's {others} other judge(s){}: give at most one each, from {}",
                 named.len(),
-                wrong.map(|w| format!(", and {w:?} is not one")).unwrap_or_default()
+                wrong.map(|w| format!(", and {w:?} is not one")).unwrap_or_default(),
+                kind::names().collect::<Vec<_>>().join(", ")
             );
             return Err(place.error(Some(providers.span()), &said));
         }

@@ -158,6 +158,7 @@ fn judges_briefs_and_providers_are_checked() {
         ),
         "{e}"
     );
+    assert!(e.ends_with("give at most one each, from anthropic, openai, ollama, local"), "every row of the table: {e}");
     let e = error(&GOOD.replace("[judges]", "[judges]\ncount = 2\nproviders = [\"auto\"]"));
     assert!(e.contains("judges.providers"), "auto is no judge's own provider: {e}");
     let e = error(&GOOD.replace("[judges]", "[judges]\ncount = 2\nmodels = [\"a\", \"b\"]"));

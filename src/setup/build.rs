@@ -10,7 +10,7 @@ use super::endpoints::{http_model, section, structured_setting};
 use super::selection::{ProviderKind, RoleChoice, Selection};
 use crate::config::Config;
 use crate::debate::Role;
-use crate::debate::engine::{EngineSetup, RoleSetup, StructuredSetting};
+use crate::debate::engine::{EngineSetup, RoleSetup};
 use crate::debate::prompt::Prompts;
 use crate::provider::retry::RetryPolicy;
 use crate::provider::{ChatModel, Wire};
@@ -46,8 +46,7 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         // Extended thinking is Anthropic's: its wire takes a budget.
         let thinking_budget =
             (choice.kind.wire() == Wire::Anthropic).then(|| config.role_int(choice.role, "thinking_budget")).flatten();
-        let structured =
-            if choice.kind.is_embedded() { StructuredSetting::Auto } else { structured_setting(config, choice.kind)? };
+        let structured = structured_setting(config, choice.kind)?;
         Ok(RoleSetup {
             model,
             model_name: choice.model.clone(),

@@ -21,8 +21,12 @@ pub(super) fn section(kind: ProviderKind) -> &'static str {
     kind.name()
 }
 
-/// `providers.<name>.structured_output`, checked.
+/// `providers.<name>.structured_output`, checked; the embedded model,
+/// which has no such key, chooses its answer itself (`auto`).
 pub fn structured_setting(config: &Config, kind: ProviderKind) -> anyhow::Result<StructuredSetting> {
+    if kind.is_embedded() {
+        return Ok(StructuredSetting::Auto);
+    }
     let key = format!("providers.{}.structured_output", section(kind));
     // `auto` where neither heat.toml nor its default file sets one (a provider added as a row).
     let value = config.text(&key).unwrap_or("auto");
@@ -66,7 +70,6 @@ pub fn http_model(config: &Config, kind: ProviderKind) -> Option<Arc<dyn ChatMod
     let http = http(config, kind, base, key);
     Some(match kind.wire() {
         Wire::Anthropic => Arc::new(AnthropicModel::new(http)),
-        Wire::OpenAi if kind == ProviderKind::OPENAI => Arc::new(OpenAiModel::new(http)),
         Wire::OpenAi => Arc::new(OpenAiModel::new(http).named(kind.name())),
         Wire::Embedded => return None,
     })

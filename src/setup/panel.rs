@@ -62,11 +62,7 @@ fn judge_setup(config: &Config, roles: &[RoleSetup], provider: &str, model: Opti
         model_name,
         max_tokens: judge.max_tokens,
         thinking_budget: None,
-        structured: if kind.is_embedded() {
-            crate::debate::engine::StructuredSetting::Auto
-        } else {
-            structured_setting(config, kind)?
-        },
+        structured: structured_setting(config, kind)?,
         max_context: None,
     })
 }
