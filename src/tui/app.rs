@@ -23,6 +23,7 @@ use crate::debate::cost::{self, Price};
 use crate::debate::state::{HumanVerdict, Turn, TurnStatus};
 use crate::debate::{Command, DebateEvent, DebateState, Outcome, Role};
 use crate::sanitize::clean;
+use crate::store::log::Record;
 
 /// What a studio is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,6 +125,17 @@ impl App {
         if self.status.notice.as_deref() == Some(SCRIPTED_NOTE) {
             self.status.notice = None;
         }
+    }
+
+    /// Shows stored debate `session` as its records leave it: begun afresh,
+    /// each record folded at the time it was recorded. Returns the last
+    /// record's time (0 for none), from which a debate that goes on counts.
+    pub fn show_stored(&mut self, session: String, records: &[Record]) -> u64 {
+        self.begin(session);
+        for record in records {
+            self.on_event_at(&record.event, record.ms);
+        }
+        records.last().map_or(0, |r| r.ms)
     }
 
     /// Sets the debate's clock to `ms` now (a resumed debate's goes on
@@ -328,16 +340,11 @@ impl App {
     /// Before a frame is drawn: lays out the pane of every seat that sits
     /// for where it goes (`areas`, and the text area inside each), and
     /// fits help to the rows it has (`help`: its rows in all, and shown).
-    pub fn lay_out(
-        &mut self,
-        areas: [ratatui::layout::Rect; Role::COUNT],
-        inner: ([u16; Role::COUNT], [u16; Role::COUNT]),
-        help: Option<(usize, usize)>,
-    ) {
+    pub fn lay_out(&mut self, areas: [ratatui::layout::Rect; Role::COUNT], help: Option<(usize, usize)>) {
         self.clocks.now = std::time::Instant::now();
         self.likeness.refresh(&self.debate);
         let seats = self.seats();
-        self.panes.lay_out(areas, inner, &seats, &self.debate, &self.theme);
+        self.panes.lay_out(areas, &seats, &self.debate, &self.theme);
         if let (Some(Modal::Help(view)), Some((total, rows))) = (&mut self.modal, help) {
             view.fit(total, rows);
         }
@@ -561,13 +568,8 @@ impl App {
         match result {
             Ok(fields) => {
                 self.start.settings = Some(fields.clone());
-                let rounds = if fields[0] == "1" { "1 round".to_string() } else { format!("{} rounds", fields[0]) };
-                let format = &fields[super::settings::FORMAT_FIELD];
-                let kind = if format.is_empty() || format == crate::debate::format::DUEL {
-                    String::new()
-                } else {
-                    format!(" ({format})")
-                };
+                let (rounds, format) = super::settings::next_debate(fields);
+                let kind = format.map(|f| format!(" ({f})")).unwrap_or_default();
                 let text = format!(
                     "Settings saved and remembered: the next debate{kind} has {rounds} from heat {}",
                     fields[1]

@@ -12,6 +12,6 @@ use super::view::{self, Retained};
 pub fn render(frame: &mut Frame<'_>, app: &mut App, retained: &mut Retained) {
     let area = frame.area();
     let plan = view::plan(app, area);
-    app.lay_out(plan.panes, plan.inner(), view::help_fit(app, area));
+    app.lay_out(plan.panes, view::help_fit(app, area));
     view::draw(frame, app, &plan, retained);
 }

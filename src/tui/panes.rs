@@ -115,19 +115,14 @@ impl Panes {
     }
 
     /// Lays out the pane of every seat in `seats` for the area it will be
-    /// drawn in (`areas`, the whole pane; `inner`, its text's widths and
-    /// heights). Where one pane shows at a time, the hidden ones are laid
+    /// drawn in (`areas`, the whole pane, border and all). Where one pane shows at a time, the hidden ones are laid
     /// out for the same area, so a search finds what they hold and
     /// switching shows them at once.
-    pub fn lay_out(
-        &mut self,
-        areas: [Rect; Role::COUNT],
-        (widths, heights): ([u16; Role::COUNT], [u16; Role::COUNT]),
-        seats: &[Role],
-        debate: &DebateState,
-        theme: &Theme,
-    ) {
+    pub fn lay_out(&mut self, areas: [Rect; Role::COUNT], seats: &[Role], debate: &DebateState, theme: &Theme) {
         self.areas = areas;
+        // The text goes inside each pane's one-cell border.
+        let widths = areas.map(|r| r.width.saturating_sub(2));
+        let heights = areas.map(|r| r.height.saturating_sub(2));
         let shared = (0..Role::COUNT).max_by_key(|&i| widths[i]).map_or((0, 0), |i| (widths[i], heights[i]));
         for (i, pane) in self.each.iter_mut().enumerate() {
             let (width, height) = if widths[i] == 0 { shared } else { (widths[i], heights[i]) };

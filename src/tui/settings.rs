@@ -27,6 +27,15 @@ pub const SOURCE_FIELD: usize = 8;
 /// The field of the debate's format, chosen from the formats there are.
 pub const FORMAT_FIELD: usize = 9;
 
+/// What settings `fields` say of the next debate: its rounds ("1 round",
+/// "3 rounds") and, unless it is the duel, its format's name, cleaned.
+pub fn next_debate(fields: &[String; FIELDS]) -> (String, Option<String>) {
+    let rounds = if fields[0] == "1" { "1 round".to_string() } else { format!("{} rounds", fields[0]) };
+    let format = &fields[FORMAT_FIELD];
+    let named = (!format.is_empty() && format != crate::debate::format::DUEL).then(|| crate::sanitize::clean(format));
+    (rounds, named)
+}
+
 /// The settings form: each field's text, the field with the keys, and
 /// what is wrong (with the field at fault, when one is).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 
 use crossterm::event::EventStream;
 
-use super::running::{Running, Source};
+use super::running::Running;
 use super::session::stop;
 use crate::debate::{BranchChanges, DebateEvent, DebateState, engine};
 use crate::store::branch;
@@ -85,14 +85,9 @@ fn begin(
         changes,
     };
     let recorder = studio.store.create_branch(shared, parent, &branched)?;
-    app.begin(recorder.id().to_string());
-    let last_ms = shared.last().map_or(0, |r| r.ms);
-    for record in shared {
-        app.on_event_at(&record.event, record.ms);
-    }
+    let last_ms = app.show_stored(recorder.id().to_string(), shared);
     app.on_event_at(&branched, last_ms);
     app.continue_clock(last_ms);
     let handle = engine::go_on(setup, recorder.state().clone(), engine::GoOn::Branch);
-    let session = Some(recorder.id().to_string());
-    Ok(Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session, replayed: None })
+    Ok(Running::live(handle, recorder))
 }

@@ -34,6 +34,14 @@ pub(super) struct Running {
     pub(super) replayed: Option<Box<Loaded>>,
 }
 
+impl Running {
+    /// A debate the engine runs, recorded as it goes.
+    pub(super) fn live(handle: DebateHandle, recorder: Recorder) -> Self {
+        let session = Some(recorder.id().to_string());
+        Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session, replayed: None }
+    }
+}
+
 /// What the shown debate's source sends next.
 pub(super) enum Next {
     /// An engine's or a replay's event; `None` once it sent its last.

@@ -42,8 +42,7 @@ pub(super) fn start(studio: &Studio, app: &mut App, debate: &mut Option<Running>
     app.begin(recorder.id().to_string());
     let spec = DebateSpec { topic, ..studio.spec.clone() };
     let handle = engine::start(setup.clone(), spec);
-    let session = Some(recorder.id().to_string());
-    *debate = Some(Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session, replayed: None });
+    *debate = Some(Running::live(handle, recorder));
     Ok(())
 }
 
@@ -55,19 +54,15 @@ pub(super) fn resume(
     loaded: &crate::store::log::Loaded,
 ) -> anyhow::Result<Running> {
     let setup = studio.setup.clone().context("resuming needs providers")?;
-    app.begin(recorder.id().to_string());
-    for record in &loaded.records {
-        app.on_event_at(&record.event, record.ms);
-    }
-    app.continue_clock(loaded.records.last().map_or(0, |r| r.ms));
+    let last_ms = app.show_stored(recorder.id().to_string(), &loaded.records);
+    app.continue_clock(last_ms);
     let handle = engine::go_on(setup, recorder.state().clone(), engine::GoOn::Resume);
     let resumed = format!("Resumed session {}", recorder.id());
     match recorder.state().source.as_ref().and_then(crate::debate::grounding::resume_notice) {
         Some(notice) => app.say_until(Tone::Warn, format!("{resumed}: {notice}"), Until::NextRound),
         None => app.say_until(Tone::Info, resumed, Until::NextRound),
     }
-    let session = Some(recorder.id().to_string());
-    Ok(Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session, replayed: None })
+    Ok(Running::live(handle, recorder))
 }
 
 /// Shows a stored session: continued when it stopped early and providers
@@ -80,10 +75,7 @@ pub(super) fn open_session(studio: &Studio, app: &mut App, id: &str) -> anyhow::
         let (recorder, loaded) = studio.store.reopen(id)?;
         return resume(studio, app, recorder, &loaded);
     }
-    app.begin(id.to_string());
-    for record in &loaded.records {
-        app.on_event_at(&record.event, record.ms);
-    }
+    app.show_stored(id.to_string(), &loaded.records);
     app.say(Tone::Info, format!("Session {id}, as stored"));
     Ok(Running { source: None, recorder: None, session: Some(id.to_string()), replayed: None })
 }

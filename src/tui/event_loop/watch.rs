@@ -12,11 +12,8 @@ use crate::tui::studio::Studio;
 /// Shows the watched debate as its log stands and, while another heat runs
 /// it, follows the log from where its complete lines end.
 pub(super) fn open(studio: &Studio, app: &mut App, loaded: &Loaded, id: String, live: bool) -> anyhow::Result<Running> {
-    app.begin(id.clone());
-    for record in &loaded.records {
-        app.on_event_at(&record.event, record.ms);
-    }
-    app.continue_clock(loaded.records.last().map_or(0, |r| r.ms));
+    let last_ms = app.show_stored(id.clone(), &loaded.records);
+    app.continue_clock(last_ms);
     // What the history said in passing is over; the watch says what it is.
     app.status.flash = None;
     app.watch(live);

@@ -72,13 +72,6 @@ impl Plan {
         panes[shown] = pane;
         Plan { header, tabs: Some(tabs), panes, status, too_small: false }
     }
-
-    /// The text area inside each pane's border.
-    pub fn inner(&self) -> ([u16; Role::COUNT], [u16; Role::COUNT]) {
-        let widths = self.panes.map(|r| r.width.saturating_sub(2));
-        let heights = self.panes.map(|r| r.height.saturating_sub(2));
-        (widths, heights)
-    }
 }
 
 /// Where everything goes on a screen of `area` for what `app` shows.

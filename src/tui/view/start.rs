@@ -75,14 +75,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         ]));
     }
     if let Some(fields) = &app.start.settings {
-        let rounds = if fields[0] == "1" { "1 round".to_string() } else { format!("{} rounds", fields[0]) };
         // A format other than the duel is named first: "oxford · 3 rounds from heat 0.90".
-        let format = &fields[crate::tui::settings::FORMAT_FIELD];
-        let format = if format.is_empty() || format == crate::debate::format::DUEL {
-            String::new()
-        } else {
-            format!("{} · ", crate::sanitize::clean(format))
-        };
+        let (rounds, format) = crate::tui::settings::next_debate(fields);
+        let format = format.map(|f| format!("{f} · ")).unwrap_or_default();
         lines.push(Line::from(vec![
             Span::styled(
                 format!("  {format}{rounds} from heat {}", fields[1]),
