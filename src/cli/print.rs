@@ -43,8 +43,9 @@ pub struct TextPrinter<W: Write> {
     held: BTreeMap<Role, Held>,
     sanitizers: BTreeMap<Role, Sanitizer>,
     wrapper: Option<Wrapper>,
-    /// Notes that came while a debater's text was mid-line, shown when it ends.
-    pending_notes: Vec<String>,
+    /// Notes that came while a debater's text was mid-line, shown when it
+    /// ends, each with its colour.
+    pending_notes: Vec<(&'static str, String)>,
     /// Rounds whose panel decision was printed, and whether it was the closing one.
     decided: BTreeSet<(u32, bool)>,
     /// Rounds whose vote among the final answers was printed.
@@ -233,7 +234,7 @@ impl<W: Write> TextPrinter<W> {
                     self.start_text(*role, "")?;
                 } else {
                     self.held.entry(*role).or_default().text.clear();
-                    writeln!(self.out, "{}", self.style.paint("33", &line))?;
+                    self.note(&line)?;
                 }
             }
             DebateEvent::TurnCompleted { round, role, truncated_at, .. } if role.is_debater() => {
@@ -264,11 +265,12 @@ impl<W: Write> TextPrinter<W> {
                 )?;
             }
             DebateEvent::TurnFailed { role, error, .. } => {
-                writeln!(
-                    self.out,
-                    "\n{}",
-                    self.style.paint("31", &format!("✗ {} failed: {error}", self.state.seat_name(*role)))
-                )?;
+                let line = format!("✗ {} failed: {error}", self.state.seat_name(*role));
+                if self.live.is_some() {
+                    self.note_in("31", &line)?;
+                } else {
+                    writeln!(self.out, "\n{}", self.style.paint("31", &line))?;
+                }
             }
             DebateEvent::VerdictReached { round, verdict } => {
                 let judge = self.state.rounds.iter().find(|r| r.number == *round).and_then(|r| r.turn(Role::Judge));
@@ -304,7 +306,7 @@ impl<W: Write> TextPrinter<W> {
             }
             DebateEvent::PanelVoteFailed { judge, error, .. } => {
                 let line = format!("✗ judge {judge} gave no vote and is outvoted: {}", crate::sanitize::clean(error));
-                writeln!(self.out, "{}", self.style.paint("33", &line))?;
+                self.note(&line)?;
             }
             DebateEvent::SwapChecked { flips: true, verdict, .. } => {
                 let ahead = verdict.ahead.map_or_else(
@@ -317,11 +319,11 @@ impl<W: Write> TextPrinter<W> {
                     crate::debate::swap::FLIPS,
                     self.state.seat_name(Role::Skeptic)
                 );
-                writeln!(self.out, "{}", self.style.paint("33", &line))?;
+                self.note(&line)?;
             }
             DebateEvent::SwapCheckFailed { error, .. } => {
                 let line = format!("⇄ {}: {}", crate::debate::swap::FAILED, crate::sanitize::clean(error));
-                writeln!(self.out, "{}", self.style.paint("33", &line))?;
+                self.note(&line)?;
             }
             DebateEvent::VerdictInvalid { error, will_retry, .. } => {
                 let then = if *will_retry {
@@ -329,11 +331,7 @@ impl<W: Write> TextPrinter<W> {
                 } else {
                     format!("keeping heat {:.2} and the current topic", self.state.heat)
                 };
-                writeln!(
-                    self.out,
-                    "{}",
-                    self.style.paint("33", &format!("! the judge's answer could not be read ({error}); {then}"))
-                )?;
+                self.note(&format!("! the judge's answer could not be read ({error}); {then}"))?;
             }
             DebateEvent::Paused => writeln!(self.out, "[paused]")?,
             DebateEvent::Resumed => writeln!(self.out, "[resumed]")?,
@@ -448,19 +446,26 @@ impl<W: Write> TextPrinter<W> {
         writeln!(self.out, "{rest}")
     }
 
-    /// A note line; while a debater's text is mid-line it waits for the text to end.
+    /// A note line (a retry, a failure, a notice: every line said beside the
+    /// arguments); while a debater's text is mid-line it waits for the text
+    /// to end, so no notice ever breaks a streaming line.
     fn note(&mut self, line: &str) -> io::Result<()> {
+        self.note_in("33", line)
+    }
+
+    /// A note line in the colour `code` (31: a failure), waiting as [`Self::note`] does.
+    fn note_in(&mut self, code: &'static str, line: &str) -> io::Result<()> {
         if self.live.is_some() {
-            self.pending_notes.push(line.to_string());
+            self.pending_notes.push((code, line.to_string()));
             return Ok(());
         }
-        writeln!(self.out, "{}", self.style.paint("33", line))
+        writeln!(self.out, "{}", self.style.paint(code, line))
     }
 
     /// Shows the notes that waited for a debater's text to end.
     fn flush_notes(&mut self) -> io::Result<()> {
-        for line in std::mem::take(&mut self.pending_notes) {
-            writeln!(self.out, "{}", self.style.paint("33", &line))?;
+        for (code, line) in std::mem::take(&mut self.pending_notes) {
+            writeln!(self.out, "{}", self.style.paint(code, &line))?;
         }
         Ok(())
     }

@@ -125,6 +125,8 @@ pub fn all() -> Vec<KeySpec> {
     add("providers.local.seed", Kind::Int { min: 0, max: i64::from(u32::MAX) }, None, false);
     add("network.connect_timeout_secs", Kind::Int { min: 1, max: 600 }, None, false);
     add("network.idle_timeout_secs", Kind::Int { min: 1, max: 3600 }, None, false);
+    // How long an answer may take to begin (a server's queue included).
+    add("network.first_byte_timeout_secs", Kind::Int { min: 1, max: 7200 }, None, false);
     add("network.max_retries", Kind::Int { min: 0, max: 20 }, None, false);
     add("ui.theme", Kind::Text, Some("HEAT_THEME"), false);
     // Whether the studio takes the mouse (wheel scrolling) from the terminal's own selection.

@@ -12,8 +12,8 @@ use super::guard::turn::{self as guard, ArgumentOutcome, SentPrompt, VerdictOutc
 use super::seat::Role;
 use super::state::DebateState;
 use super::verdict::{self, Verdict};
-use super::{extractive, panel, swap, vote};
-use crate::provider::{FinishReason, Usage};
+use super::{extractive, notices, panel, swap, vote};
+use crate::provider::{Adaptation, FinishReason, StructuredOutput, Usage};
 
 /// A call that answered in full.
 #[derive(Debug, Clone)]
@@ -33,6 +33,20 @@ pub struct Answered<'a> {
     /// The answering model's token limit: where an answer cut at it stopped
     /// when the provider gave no count.
     pub max_tokens: u32,
+    /// The form of structured output a judge's answer was asked in, on a server.
+    pub form: Option<AskedForm<'a>>,
+}
+
+/// The form of structured output a call was asked in, and where.
+#[derive(Debug, Clone, Copy)]
+pub struct AskedForm<'a> {
+    pub endpoint: &'a str,
+    /// The provider's name, as settings and messages say it.
+    pub provider: &'a str,
+    /// The form that answered (a refusal during the call may have stepped it down).
+    pub form: StructuredOutput,
+    /// Whether the setting lets heat step the form down (`auto`).
+    pub may_step_down: bool,
 }
 
 /// What the engine does about an answer.
@@ -51,19 +65,20 @@ pub fn on_done(state: &DebateState, answered: &Answered<'_>) -> Vec<Act> {
     match answered.call {
         Call::Turn { round, role } => turn_done(state, answered, round, role),
         Call::Vote { round, judge } => {
-            let usage = answered.usage;
-            let event = match verdict_of(state, round, answered.purpose, answered.sent, answered.text) {
-                Ok((verdict, _)) => DebateEvent::PanelVoted { round, judge, verdict, usage },
-                Err(error) => DebateEvent::PanelVoteFailed {
-                    round,
-                    judge,
-                    error: format!("its answer could not be read: {error}"),
-                    usage,
-                },
-            };
-            vec![Act::Emit(event)]
+            let usage = answered.usage.and_then(|u| u.measured(answered.text));
+            match verdict_of(state, round, answered.purpose, answered.sent, answered.text) {
+                Ok((verdict, _)) => vec![Act::Emit(DebateEvent::PanelVoted { round, judge, verdict, usage })],
+                Err(error) => {
+                    let error = format!("its answer could not be read: {error}");
+                    let failed = DebateEvent::PanelVoteFailed { round, judge, error, usage };
+                    form_ignored(state, answered, answered.text).into_iter().chain([failed]).map(Act::Emit).collect()
+                }
+            }
         }
-        Call::SwapCheck { round } => vec![Act::Emit(swap_checked(state, round, answered.text, answered.usage))],
+        Call::SwapCheck { round } => {
+            let usage = answered.usage.and_then(|u| u.measured(answered.text));
+            vec![Act::Emit(swap_checked(state, round, answered.text, usage))]
+        }
     }
 }
 
@@ -108,7 +123,7 @@ fn turn_done(state: &DebateState, answered: &Answered<'_>, round: u32, role: Rol
             ArgumentOutcome::Fails(error) => return vec![Act::Emit(DebateEvent::TurnFailed { round, role, error })],
         }
     }
-    let usage = answered.usage;
+    let usage = answered.usage.and_then(|u| u.measured(&text));
     let truncated_at = (answered.finish == Some(FinishReason::Length)).then(|| {
         let limit = answered.max_tokens;
         usage.map_or(limit, |u| u32::try_from(u.output_tokens).unwrap_or(limit).max(1))
@@ -121,7 +136,30 @@ fn turn_done(state: &DebateState, answered: &Answered<'_>, round: u32, role: Rol
     let mut after = state.clone();
     after.apply(&completed);
     let read = read_verdict(&after, round, answered.purpose, answered.sent, &text);
-    std::iter::once(completed).chain(read).map(Act::Emit).collect()
+    let unread = read.iter().any(|e| matches!(e, DebateEvent::VerdictInvalid { .. }));
+    let ignored = form_ignored(state, answered, &text).filter(|_| unread);
+    std::iter::once(completed).chain(ignored).chain(read).map(Act::Emit).collect()
+}
+
+/// A judge's answer that could not be read, asked in a form of structured
+/// output that cannot produce what came (prose where a JSON object or a
+/// forced tool call was asked): the server took the form and ignored it.
+/// That is as good as a refusal, and stepped down the same way, once per
+/// debate, so the answer asked for again comes in the weaker form. Judged
+/// by what the answer is, not by what the server said.
+fn form_ignored(state: &DebateState, answered: &Answered<'_>, text: &str) -> Option<DebateEvent> {
+    let asked = answered.form.filter(|a| a.may_step_down)?;
+    let holds_json = text.trim_start().starts_with('{');
+    if holds_json || asked.form == StructuredOutput::Off {
+        return None;
+    }
+    let to = asked.form.step_down()?;
+    if state.structured_output_for(asked.endpoint).is_some_and(|known| known >= to) {
+        return None;
+    }
+    let message = notices::form_ignored(asked.provider, asked.endpoint, asked.form, to);
+    let adaptation = Adaptation::StructuredOutput { form: to };
+    Some(DebateEvent::EndpointAdapted { endpoint: asked.endpoint.to_string(), adaptation, message })
 }
 
 /// The judge's answer on `round` read: its verdict (and the guard's

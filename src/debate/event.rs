@@ -29,6 +29,13 @@ impl Participant {
         ProviderKind::names_embedded(&self.provider)
     }
 
+    /// Whether a server answers for this seat: time before its first word
+    /// is spent waiting on the server (its queue included), not thinking
+    /// in-process.
+    pub fn is_served(&self) -> bool {
+        ProviderKind::names_server(&self.provider)
+    }
+
     /// The model to show: the one that answered, where the server said.
     pub fn shown_model(&self) -> &str {
         self.served.as_deref().unwrap_or(&self.model)

@@ -145,6 +145,17 @@ pub fn stepped_down(provider: &str, endpoint: &str, from: StructuredOutput, to: 
     )
 }
 
+/// The endpoint took a form of structured output and answered prose that
+/// form cannot produce: it ignores the form, which is as good as a refusal.
+pub fn form_ignored(provider: &str, endpoint: &str, from: StructuredOutput, to: StructuredOutput) -> String {
+    format!(
+        "The verdict now comes as {}: {} accepted {} but answered in prose (providers.{provider}.structured_output sets the form)",
+        to.describe(provider),
+        endpoint_label(endpoint),
+        from.describe(provider),
+    )
+}
+
 /// A sampling parameter `model` refused, and what heat does without it.
 pub fn parameter_dropped(model: &str, param: &str, message: &str) -> String {
     match param {

@@ -6,7 +6,7 @@ use super::call::Call;
 use super::event::{Outcome, TurnPurpose};
 use super::extractive;
 use super::heat::Heat;
-use super::panel;
+use super::panel::{self, vote::Vote};
 use super::seat::Role;
 use super::seat::Side;
 use super::state::{DebateState, Round, Turn, TurnStatus, VerdictStatus};
@@ -226,13 +226,39 @@ fn judge_steps(state: &DebateState, round: &Round, calls: &[Call], options: Opti
             Said::Panel(false) | Said::Undecided if goes_on => {
                 vec![start_round(state, round.number + 1, round.topic.clone())]
             }
-            Said::Panel(_) | Said::Undecided => {
-                vec![Step::Finish { outcome: finish_outcome(state, round, true, is_last), synthesis: None }]
-            }
+            Said::Panel(_) | Said::Undecided => vec![Step::Finish {
+                outcome: finish_outcome(state, round, true, is_last),
+                synthesis: fallback_synthesis(state, round),
+            }],
         };
     }
     let checking = calls.contains(&Call::SwapCheck { round: round.number });
     decide_steps(state, round, judge, (options, checking), said)
+}
+
+/// The debate ends on `round` with no chair's verdict that could be read:
+/// its synthesis is the readable word nearest the end, said as such. A
+/// panel judge's verdict on this round, else the chair's last readable
+/// verdict of an earlier round; `None` when no verdict was ever read.
+pub fn fallback_synthesis(state: &DebateState, round: &Round) -> Option<String> {
+    let chair = crate::debate::format::clean_label(state.label(Role::Judge));
+    let voted = round.panel.iter().find_map(|(&judge, vote)| match vote {
+        Vote::Voted { verdict, .. } if !verdict.verdict.trim().is_empty() => Some((judge, verdict)),
+        _ => None,
+    });
+    if let Some((judge, verdict)) = voted {
+        let name = panel::judge_name(state, judge);
+        return Some(format!("{name}'s verdict, as the {chair}'s last word could not be read: {}", verdict.verdict));
+    }
+    let earlier =
+        state.rounds.iter().rev().filter(|r| r.number < round.number).find_map(|r| Some((r.number, r.verdict()?)));
+    earlier.map(|(number, verdict)| {
+        format!(
+            "The {chair}'s last readable verdict, from round {}, as its last word could not be read: {}",
+            number + 1,
+            verdict.verdict
+        )
+    })
 }
 
 /// What a round's judges said about going on.
@@ -278,7 +304,7 @@ fn decide_steps(state: &DebateState, round: &Round, judge: &Turn, swap: (Options
         // (A verdict to be asked again was asked for in `judge_steps`, beside the panel's votes.)
         Some(VerdictStatus::Invalid { .. }) | None => {
             if was_final || said == Said::Panel(true) {
-                finish(None)
+                finish(fallback_synthesis(state, round))
             } else if wants_final {
                 start(TurnPurpose::Synthesis)
             } else {

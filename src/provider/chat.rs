@@ -171,6 +171,17 @@ pub struct Usage {
     pub cached_input_tokens: u64,
 }
 
+impl Usage {
+    /// This usage if it is a measurement of a call that answered `text`;
+    /// `None` (unknown) where it cannot be: no input tokens (every request
+    /// has a prompt), or no output tokens for an answer that has text. A
+    /// gateway that reports 0 in / 0 out for every call reports nothing.
+    pub fn measured(self, text: &str) -> Option<Usage> {
+        let plausible = self.input_tokens > 0 && (self.output_tokens > 0 || text.trim().is_empty());
+        plausible.then_some(self)
+    }
+}
+
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
 fn is_zero(n: &u64) -> bool {
     *n == 0

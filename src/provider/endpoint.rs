@@ -5,14 +5,19 @@
 //!   call streams as text) is incomplete, an [`ProviderError::EmptyAnswer`],
 //!   never a finished empty argument.
 //! - Some servers serve one request at a time and cut the running stream
-//!   when another arrives. A server that keeps doing so (a second cut, or
-//!   empty end, that follows the start of another request to the same
-//!   endpoint; one alone may be the network) is sent one request at a time
-//!   for the rest of the debate, and the stream says so with
-//!   [`Chunk::Adapted`]. `providers.<name>.max_concurrent` sets a limit by hand.
+//!   when another arrives. A cut (or an empty end) counts towards that
+//!   habit when another request started after it or runs beside it. A
+//!   server that restarts cuts every running stream at once, with no
+//!   request arriving between the cuts, and refuses connections for a
+//!   while: that is a restart, and the count starts again. Two counted cuts,
+//!   with part of an answer arriving after the first (the server stayed
+//!   up), and the endpoint is sent one request at a time for the rest of
+//!   the debate, which the stream says with [`Chunk::Adapted`].
+//!   `providers.<name>.max_concurrent` sets a limit by hand.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 
@@ -24,9 +29,76 @@ use super::{Adaptation, Chunk, ChunkStream, ProviderError};
 /// Requests allowed at once when nothing limits them.
 const UNLIMITED: u32 = 1024;
 
-/// Cuts that followed another request's start before heat concludes the
-/// server serves one at a time.
+/// Cuts that followed another request's start, the server up between
+/// them, before heat concludes the server serves one at a time.
 const CUTS_TO_CONCLUDE: u32 = 2;
+
+/// Cuts this close together with no request started between them are
+/// one event: the server (or a gateway) went down and took every stream.
+const RESTART_WINDOW: Duration = Duration::from_secs(1);
+
+/// The cuts seen so far, and whether the server stayed up through them.
+#[derive(Debug, Default)]
+struct Cuts {
+    /// Cuts that followed another request's start.
+    counted: u32,
+    /// The latest cut: when, and how many requests had started by then.
+    last: Option<(Instant, u64)>,
+    /// Some answer arrived since the latest cut: the server was up.
+    up_since: bool,
+}
+
+/// What a cut or part of an answer told about the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// Nothing yet.
+    Unknown,
+    /// The habit, with the server up: one request at a time from now on.
+    OneAtATime,
+}
+
+impl Cuts {
+    /// A request was cut; `another` when a request to the endpoint started
+    /// after it or still runs; `started`, the requests started so far.
+    fn cut(&mut self, another: bool, started: u64, now: Instant) -> Verdict {
+        let up_since = std::mem::take(&mut self.up_since);
+        let last = self.last.replace((now, started));
+        let together = last.is_some_and(|(at, then)| then == started && now.duration_since(at) < RESTART_WINDOW);
+        if together {
+            // Every running stream went at once, no request arriving
+            // between: a restart, not a habit. The count starts again.
+            self.counted = 0;
+            return Verdict::Unknown;
+        }
+        if !another {
+            return Verdict::Unknown;
+        }
+        self.counted += 1;
+        self.concluded(up_since || last.is_none())
+    }
+
+    /// Part of an answer arrived: the server is up.
+    fn answered(&mut self) -> Verdict {
+        self.up_since = true;
+        self.concluded(true)
+    }
+
+    /// The server refused a connection: it is down or restarting.
+    fn refused(&mut self) {
+        self.counted = 0;
+    }
+
+    /// The habit is concluded once enough cuts are counted and the server
+    /// showed it was up after the one before the last.
+    fn concluded(&mut self, up: bool) -> Verdict {
+        if up && self.counted >= CUTS_TO_CONCLUDE {
+            self.counted = 0;
+            Verdict::OneAtATime
+        } else {
+            Verdict::Unknown
+        }
+    }
+}
 
 /// What heat knows about one endpoint during a debate.
 #[derive(Debug)]
@@ -40,8 +112,8 @@ pub struct Endpoint {
     started: AtomicU64,
     /// Requests streaming now.
     running: AtomicU32,
-    /// Cuts so far while another request ran alongside.
-    suspect_cuts: AtomicU32,
+    /// What cuts have shown so far.
+    cuts: Mutex<Cuts>,
 }
 
 impl Endpoint {
@@ -71,7 +143,7 @@ impl Endpoint {
             one_at_a_time: AtomicBool::new(limit == 1),
             started: AtomicU64::new(0),
             running: AtomicU32::new(0),
-            suspect_cuts: AtomicU32::new(0),
+            cuts: Mutex::default(),
         })
     }
 
@@ -101,6 +173,10 @@ impl Endpoint {
             });
         }
         true
+    }
+
+    fn lock_cuts(&self) -> std::sync::MutexGuard<'_, Cuts> {
+        self.cuts.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Applies what an earlier part of the debate learnt.
@@ -158,7 +234,8 @@ impl Guarded {
                 None => return None,
                 Some(Ok(Chunk::Text(text))) => {
                     g.saw_text |= !text.trim().is_empty();
-                    Ok(Chunk::Text(text))
+                    let verdict = g.endpoint.lock_cuts().answered();
+                    return Some(g.then(verdict, Ok(Chunk::Text(text))));
                 }
                 Some(Ok(Chunk::Finish(_))) if !g.saw_text => return Some(g.cut(ProviderError::EmptyAnswer)),
                 Some(Err(
@@ -168,9 +245,15 @@ impl Guarded {
                 }
                 Some(Err(error)) => {
                     g.done = true;
+                    if matches!(error, ProviderError::Connect(_)) {
+                        g.endpoint.lock_cuts().refused();
+                    }
                     Err(error)
                 }
-                Some(Ok(chunk)) => Ok(chunk),
+                Some(Ok(chunk)) => {
+                    let verdict = g.endpoint.lock_cuts().answered();
+                    return Some(g.then(verdict, Ok(chunk)));
+                }
             };
             Some((item, g))
         })
@@ -184,31 +267,36 @@ impl Guarded {
         }
     }
 
-    /// The answer is incomplete. If another request to the endpoint ran
-    /// alongside (still running, or started after this one), that counts
-    /// towards taking the server to serve one at a time.
+    /// The answer is incomplete; what that shows about the server is in
+    /// the module note.
     fn cut(mut self, error: ProviderError) -> (Result<Chunk, ProviderError>, Self) {
         self.done = true;
         self.permit = None;
         self.stop_running();
         let endpoint = &self.endpoint;
-        let another_started =
-            endpoint.running.load(Ordering::SeqCst) > 0 || endpoint.started.load(Ordering::SeqCst) > self.number + 1;
-        let suspect = another_started && endpoint.suspect_cuts.fetch_add(1, Ordering::SeqCst) + 1 >= CUTS_TO_CONCLUDE;
-        if suspect && endpoint.one_at_a_time() {
-            tracing::warn!(endpoint = %self.endpoint.key, "a stream was cut after another request started; one at a time from now on");
-            self.after = Some(Err(error));
+        let started = endpoint.started.load(Ordering::SeqCst);
+        let another = endpoint.running.load(Ordering::SeqCst) > 0 || started > self.number + 1;
+        let verdict = endpoint.lock_cuts().cut(another, started, Instant::now());
+        self.then(verdict, Err(error))
+    }
+
+    /// Yields `item`, after the adaptation `verdict` calls for, if any.
+    fn then(mut self, verdict: Verdict, item: Result<Chunk, ProviderError>) -> (Result<Chunk, ProviderError>, Self) {
+        if verdict == Verdict::OneAtATime && self.endpoint.one_at_a_time() {
+            tracing::warn!(
+                endpoint = %self.endpoint.key,
+                "streams were cut when other requests started; one at a time from now on"
+            );
+            self.after = Some(item);
             return (Ok(Chunk::Adapted(Adaptation::OneAtATime)), self);
         }
-        (Err(error), self)
+        (item, self)
     }
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
     use crate::provider::FinishReason;
 
@@ -248,8 +336,11 @@ mod tests {
         });
         let first = tokio::spawn(collect(first));
         tokio::time::sleep(Duration::from_millis(20)).await;
-        let second = collect(endpoint.guard(|| stream_of(vec![Ok(Chunk::Text("Mine.".into()))]))).await;
-        assert_eq!(second.len(), 1);
+        let second = collect(
+            endpoint.guard(|| stream_of(vec![Ok(Chunk::Text("Mine.".into())), Ok(Chunk::Finish(FinishReason::Stop))])),
+        )
+        .await;
+        assert_eq!(second.len(), 2, "served whole: {second:?}");
         tx.send(()).unwrap();
         first.await.unwrap()
     }
@@ -283,6 +374,91 @@ mod tests {
         tx.send(()).unwrap();
         slow.await.unwrap();
         assert_eq!(queued.await.unwrap(), vec![Ok(Chunk::Text("next".into()))]);
+    }
+
+    /// A request that streams a word, then ends with whatever is sent down
+    /// the returned channel; its items are collected on a task.
+    type Item = Result<Chunk, ProviderError>;
+
+    type Held = (tokio::sync::oneshot::Sender<Item>, tokio::task::JoinHandle<Vec<Item>>);
+
+    fn held(endpoint: &Arc<Endpoint>) -> Held {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let stream = endpoint.guard(move || {
+            let end = futures::stream::once(async move { rx.await.unwrap_or(Err(ProviderError::StreamCut)) });
+            stream_of(vec![Ok(Chunk::Text("Some words".into()))]).chain(end).boxed()
+        });
+        (tx, tokio::spawn(collect(stream)))
+    }
+
+    /// Two requests streaming side by side, the second started after the first.
+    async fn two_running(endpoint: &Arc<Endpoint>) -> (Held, Held) {
+        let first = held(endpoint);
+        settle().await;
+        let second = held(endpoint);
+        settle().await;
+        (first, second)
+    }
+
+    async fn settle() {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    const STOP: Result<Chunk, ProviderError> = Ok(Chunk::Finish(FinishReason::Stop));
+
+    #[tokio::test]
+    async fn cuts_as_requests_arrive_with_the_server_up_between_them_are_the_habit() {
+        let endpoint = Endpoint::new("test", None);
+        for time in 1..=2 {
+            let ((end_first, first), (end_second, second)) = two_running(&endpoint).await;
+            end_first.send(Err(ProviderError::StreamCut)).unwrap();
+            settle().await;
+            end_second.send(STOP).unwrap();
+            let first = first.await.unwrap();
+            assert_eq!(second.await.unwrap().last(), Some(&STOP));
+            if time == 1 {
+                assert_eq!(first[1..], [Err(ProviderError::StreamCut)], "one cut may be the network");
+                assert!(!endpoint.is_one_at_a_time());
+            } else {
+                assert_eq!(first[1..], [Ok(Chunk::Adapted(Adaptation::OneAtATime)), Err(ProviderError::StreamCut)]);
+                assert!(endpoint.is_one_at_a_time());
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn every_running_stream_cut_at_once_is_a_restart_not_a_habit() {
+        let endpoint = Endpoint::new("test", None);
+        for _ in 0..3 {
+            let ((end_first, first), (end_second, second)) = two_running(&endpoint).await;
+            end_first.send(Err(ProviderError::StreamCut)).unwrap();
+            end_second.send(Err(ProviderError::StreamCut)).unwrap();
+            assert_eq!(first.await.unwrap().last(), Some(&Err(ProviderError::StreamCut)));
+            assert_eq!(second.await.unwrap().last(), Some(&Err(ProviderError::StreamCut)));
+            // The retries come back once the server is up again, whole.
+            let (end_retry, retry) = held(&endpoint);
+            end_retry.send(STOP).unwrap();
+            assert_eq!(retry.await.unwrap().last(), Some(&STOP));
+        }
+        assert!(!endpoint.is_one_at_a_time(), "three restarts, and still the server takes requests side by side");
+    }
+
+    #[tokio::test]
+    async fn a_refused_connection_after_a_cut_is_a_restart() {
+        let endpoint = Endpoint::new("test", None);
+        for _ in 0..3 {
+            let ((end_first, first), (end_second, second)) = two_running(&endpoint).await;
+            end_first.send(Err(ProviderError::StreamCut)).unwrap();
+            settle().await;
+            // The server went down: the next request cannot connect.
+            let refused = ProviderError::Connect("127.0.0.1:9: Connection refused".into());
+            let again = collect(endpoint.guard(move || stream_of(vec![Err(refused)]))).await;
+            assert!(matches!(again[..], [Err(ProviderError::Connect(_))]));
+            end_second.send(STOP).unwrap();
+            first.await.unwrap();
+            assert_eq!(second.await.unwrap().last(), Some(&STOP));
+        }
+        assert!(!endpoint.is_one_at_a_time());
     }
 
     #[tokio::test]

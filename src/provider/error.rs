@@ -16,6 +16,10 @@ pub enum ProviderError {
     Server { status: u16, retry_after: Option<Duration>, message: String },
     #[error("timed out: {0}")]
     Timeout(String),
+    /// Nothing came before the first-byte deadline: the server was busy
+    /// or queued the request for too long (not a stall once begun).
+    #[error("the server did not begin its answer: {0}")]
+    NotStarted(String),
     #[error("could not connect: {0}")]
     Connect(String),
     #[error("the stream ended before the answer was complete")]
@@ -49,6 +53,7 @@ impl ProviderError {
                 | Self::Overloaded { .. }
                 | Self::Server { .. }
                 | Self::Timeout(_)
+                | Self::NotStarted(_)
                 | Self::Connect(_)
                 | Self::StreamCut
                 | Self::EmptyAnswer
@@ -68,6 +73,10 @@ impl ProviderError {
             Self::QuotaExhausted { .. } => "add credit or raise the spend limit in the provider's console".into(),
             Self::Connect(_) => format!("is the server running, and is {url_var} right?"),
             Self::Timeout(_) => "the server stopped answering; try again, or raise network.idle_timeout_secs".into(),
+            Self::NotStarted(_) => format!(
+                "the server may be busy with other requests: raise network.first_byte_timeout_secs, \
+                 or lower providers.{provider}.max_concurrent"
+            ),
             Self::RateLimited { .. } | Self::Overloaded { .. } | Self::Server { .. } => {
                 "the provider is busy; try again later, or raise network.max_retries".into()
             }

@@ -15,8 +15,12 @@ pub struct HttpConfig {
     pub base_url: String,
     pub api_key: Option<String>,
     pub connect_timeout: Duration,
-    /// A stream silent for this long is cut.
+    /// A stream silent for this long, once its answer has begun, is cut.
     pub idle_timeout: Duration,
+    /// How long an answer may take to begin: a server that queues requests
+    /// for its slots sends nothing until one is free, and that is waiting,
+    /// not stalling (`network.first_byte_timeout_secs`).
+    pub first_byte_timeout: Duration,
     /// At most this many requests at once (`providers.<name>.max_concurrent`).
     pub max_concurrent: Option<u32>,
 }
@@ -28,6 +32,7 @@ impl fmt::Debug for HttpConfig {
             .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
             .field("connect_timeout", &self.connect_timeout)
             .field("idle_timeout", &self.idle_timeout)
+            .field("first_byte_timeout", &self.first_byte_timeout)
             .field("max_concurrent", &self.max_concurrent)
             .finish()
     }
@@ -50,6 +55,11 @@ impl HttpConfig {
             })?;
         value.set_sensitive(true);
         Ok(Some(value))
+    }
+
+    /// How long a streamed request waits on this server.
+    pub fn waits(&self) -> Waits {
+        Waits { first_byte: self.first_byte_timeout, idle: self.idle_timeout }
     }
 
     pub fn client(&self) -> reqwest::Client {
@@ -77,13 +87,30 @@ pub fn failed(error: ProviderError) -> super::ChunkStream {
     Box::pin(futures::stream::once(async move { Err(error) }))
 }
 
+/// How long a streamed request waits: for the first byte of its answer
+/// (a server's queue included), then between reads once it has begun.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Waits {
+    pub first_byte: Duration,
+    pub idle: Duration,
+}
+
+impl Waits {
+    /// Why a request that got nothing by its first-byte deadline failed.
+    pub fn not_started(&self) -> ProviderError {
+        ProviderError::NotStarted(format!("nothing came within {} of the request", seconds(self.first_byte)))
+    }
+}
+
 /// Sends a request and returns the response if its status is a success.
-/// Waiting for the response head, and reading an error body, are each
-/// bounded by `idle`: a server that accepts and then says nothing is a stall.
-pub async fn send(request: reqwest::RequestBuilder, idle: Duration) -> Result<reqwest::Response, ProviderError> {
-    let response = tokio::time::timeout(idle, request.send())
+/// The response head may take until `waits.first_byte` (a server that
+/// queues a request answers when a slot frees); an error body is read
+/// within `waits.idle`.
+pub async fn send(request: reqwest::RequestBuilder, waits: Waits) -> Result<reqwest::Response, ProviderError> {
+    let idle = waits.idle;
+    let response = tokio::time::timeout(waits.first_byte, request.send())
         .await
-        .map_err(|_| ProviderError::Timeout(format!("no response within {}", seconds(idle))))?
+        .map_err(|_| waits.not_started())?
         .map_err(|e| transport_error(&e))?;
     let status = response.status().as_u16();
     if response.status().is_success() {
@@ -253,27 +280,75 @@ fn plain_error(body: &str) -> String {
     body.to_string()
 }
 
-/// A message cut to one line a status bar can carry: its lines up to any
-/// traceback joined with single spaces, a Python validation error's dict
-/// read as `field.path: what is wrong`, at most 200 characters.
+/// A message cut to one line a status bar can carry: its lines up to the
+/// first stack frame (Python's `File "…"` and `Traceback`, a JavaScript,
+/// Java or Go frame `at …`), joined with single spaces; a frame run into
+/// the text on one line (`fetch failed at node:internal/…`) cut off there
+/// too; a Python validation error's dict read as `field.path: what is
+/// wrong`; at most 200 characters, cut at a sentence's or a word's end.
+/// The whole body goes to the log file.
 fn one_line(message: &str) -> String {
     const MAX: usize = 200;
-    let kept: Vec<&str> = message
-        .lines()
-        .map(str::trim)
-        .take_while(|l| !l.starts_with("File \"") && !l.starts_with("Traceback"))
-        .filter(|l| !l.is_empty())
-        .collect();
+    let kept: Vec<&str> =
+        message.lines().map(str::trim).take_while(|l| !is_stack_frame(l)).filter(|l| !l.is_empty()).collect();
     let mut line = kept.join(" ");
+    let mut cut = kept.len() < message.lines().filter(|l| !l.trim().is_empty()).count();
+    if let Some(at) = inline_frame(&line) {
+        line.truncate(at);
+        cut = true;
+    }
     if let Some(summary) = validation_summary(&line) {
         line = summary;
     }
-    let cut = line.chars().count() > MAX || kept.len() < message.lines().filter(|l| !l.trim().is_empty()).count();
-    let mut out: String = line.chars().take(MAX).collect();
-    if cut {
-        out = format!("{}…", out.trim_end());
+    if line.chars().count() > MAX {
+        let head: String = line.chars().take(MAX).collect();
+        let sentence = head.rfind(". ").filter(|end| *end >= MAX / 2).map(|end| end + 1);
+        let word = head.rfind(' ').filter(|end| *end >= MAX / 2);
+        line = head[..sentence.or(word).unwrap_or(head.len())].to_string();
+        cut = true;
     }
-    out
+    let line = line.trim_end().to_string();
+    if cut { format!("{line}…") } else { line }
+}
+
+/// Whether a line is a stack frame or opens a traceback.
+fn is_stack_frame(line: &str) -> bool {
+    line.starts_with("File \"")
+        || line.starts_with("Traceback")
+        || line.strip_prefix("at ").is_some_and(names_code_place)
+}
+
+/// Whether what follows an `at` is a place in code: `node:internal/…`,
+/// or a name and a place in brackets (`Object.fetch (file:///…:1:2)`).
+fn names_code_place(rest: &str) -> bool {
+    let mut words = rest.split_whitespace();
+    let first = words.next().unwrap_or_default();
+    is_code_place(first) || words.next().is_some_and(|w| w.starts_with('(') && is_code_place(w))
+}
+
+/// Where a stack frame starts inside one line: ` at ` followed by a
+/// place in code (`node:internal/…`, `/app/server.js:12:5`,
+/// `Object.fetch (file:///…)`).
+fn inline_frame(line: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(found) = line[from..].find(" at ") {
+        let at = from + found;
+        if names_code_place(&line[at + 4..]) {
+            return Some(at);
+        }
+        from = at + 4;
+    }
+    None
+}
+
+/// A file, module or URL with a position: `node:internal/x:12:5`,
+/// `/srv/app.js:3:1`, `(file:///a.mjs:1:2)`, `Main.java:42)`.
+fn is_code_place(word: &str) -> bool {
+    let word = word.trim_matches(|c| c == '(' || c == ')');
+    word.starts_with("node:")
+        || word.starts_with("file:")
+        || word.rsplit(':').next().is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            && word.contains(['.', '/'])
 }
 
 /// `1 validation error: {'type': …, 'loc': ('body', 'response_format',
@@ -395,6 +470,28 @@ mod tests {
     }
 
     #[test]
+    fn stack_frames_are_dropped_from_the_line_a_person_reads() {
+        let none = HeaderMap::new();
+        // A gateway whose upstream died mid-request: a JavaScript stack run into one line.
+        let gateway = r#"{"type":"error","error":{"type":"api_error","message":"fetch failedTypeError: fetch failed at node:internal/deps/undici/undici:13502:13 at process.processTicksAndRejections (node:internal/process/task_queues:105:5) at async Proxy.forward (/app/dist/proxy.js:211:19)"}}"#;
+        let ProviderError::Server { message, .. } = classify(500, &none, gateway) else { panic!() };
+        assert_eq!(message, "fetch failedTypeError: fetch failed…");
+        // The same stack, a frame a line.
+        let lines = "Error: upstream closed\n    at Socket.onend (/app/proxy.js:88:11)\n    at Socket.emit (node:events:519:28)";
+        let ProviderError::Server { message, .. } = classify(502, &none, lines) else { panic!() };
+        assert_eq!(message, "Error: upstream closed…");
+        // A sentence that says "at" is not a frame.
+        let busy = r#"{"error":{"message":"The server is at capacity: try again at 10:30."}}"#;
+        let ProviderError::Server { message, .. } = classify(503, &none, busy) else { panic!() };
+        assert_eq!(message, "The server is at capacity: try again at 10:30.");
+        // A long message is cut at a sentence's end, not mid-word.
+        let long =
+            format!(r#"{{"error":{{"message":"The request was refused. {}"}}}}"#, "Too many words here. ".repeat(20));
+        let ProviderError::BadRequest { message, .. } = classify(400, &none, &long) else { panic!() };
+        assert!(message.ends_with("here.…") && message.chars().count() <= 201, "{message}");
+    }
+
+    #[test]
     fn retry_after_in_every_form() {
         assert_eq!(retry_after(&headers(&[("retry-after", "3")])), Some(Duration::from_secs(3)));
         assert_eq!(
@@ -433,6 +530,7 @@ mod tests {
             api_key: Some(" sk-1\n".into()),
             connect_timeout: Duration::from_secs(1),
             idle_timeout: Duration::from_secs(1),
+            first_byte_timeout: Duration::from_secs(1),
             max_concurrent: None,
         };
         let value = config.key_header("Bearer ").unwrap().unwrap();
@@ -452,6 +550,7 @@ mod tests {
             api_key: Some("sk-very-secret".into()),
             connect_timeout: Duration::from_secs(1),
             idle_timeout: Duration::from_secs(1),
+            first_byte_timeout: Duration::from_secs(1),
             max_concurrent: None,
         };
         let shown = format!("{config:?}");

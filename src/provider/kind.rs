@@ -148,6 +148,12 @@ impl ProviderKind {
         Self::from_name(name).is_some_and(Self::is_embedded)
     }
 
+    /// Whether the provider called `name` is a server heat sends requests
+    /// to, as its row says; an unknown name (a test double) is not.
+    pub fn names_server(name: &str) -> bool {
+        Self::from_name(name).is_some_and(|kind| !kind.is_embedded())
+    }
+
     /// Whether a request to `base_url` needs a key.
     pub fn needs_key_at(self, base_url: &str) -> bool {
         match self.0.key_need {

@@ -94,8 +94,8 @@ impl ChatModel for OpenAiModel {
         if let Some(key) = key {
             builder = builder.header(reqwest::header::AUTHORIZATION, key);
         }
-        let idle = self.config.idle_timeout;
-        self.endpoint.guard(move || parse(sse::event_stream(builder, idle)).boxed())
+        let waits = self.config.waits();
+        self.endpoint.guard(move || parse(sse::event_stream(builder, waits)).boxed())
     }
 
     fn http_endpoint(&self) -> Option<&Endpoint> {

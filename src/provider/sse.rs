@@ -5,11 +5,12 @@
 //! request sent, its events streamed.
 
 use std::collections::VecDeque;
-use std::time::Duration;
 
 use futures::{Stream, StreamExt};
+use tokio::time::Instant;
 
 use super::ProviderError;
+use super::http::Waits;
 
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -135,20 +136,32 @@ impl SseDecoder {
     }
 }
 
-/// The events of a streaming response. A read that brings nothing for
-/// `idle` fails with `Timeout`; a body cut by the network fails with `StreamCut`.
+/// The events of a streaming response. Until its first byte the body may
+/// take until `first_byte_by` (the request's first-byte deadline: a server
+/// that queues the request sends nothing meanwhile), and fails with
+/// `NotStarted` after it; once begun, a read that brings nothing for
+/// `waits.idle` fails with `Timeout`. A body cut by the network fails with
+/// `StreamCut`.
 pub fn events(
     response: reqwest::Response,
-    idle: Duration,
+    waits: Waits,
+    first_byte_by: Instant,
 ) -> impl Stream<Item = Result<SseEvent, ProviderError>> + Send {
     struct State<B> {
         body: B,
         decoder: SseDecoder,
         queue: VecDeque<SseEvent>,
+        begun: bool,
         done: bool,
     }
-    let state =
-        State { body: response.bytes_stream(), decoder: SseDecoder::new(), queue: VecDeque::new(), done: false };
+    let idle = waits.idle;
+    let state = State {
+        body: response.bytes_stream(),
+        decoder: SseDecoder::new(),
+        queue: VecDeque::new(),
+        begun: false,
+        done: false,
+    };
     futures::stream::unfold(state, move |mut s| async move {
         loop {
             if let Some(event) = s.queue.pop_front() {
@@ -157,7 +170,14 @@ pub fn events(
             if s.done {
                 return None;
             }
-            match tokio::time::timeout(idle, s.body.next()).await {
+            let deadline = if s.begun { Instant::now() + idle } else { first_byte_by };
+            let read = tokio::time::timeout_at(deadline, s.body.next()).await;
+            s.begun |= matches!(read, Ok(Some(Ok(ref bytes))) if !bytes.is_empty());
+            match read {
+                Err(_) if !s.begun => {
+                    s.done = true;
+                    return Some((Err(waits.not_started()), s));
+                }
                 Err(_) => {
                     s.done = true;
                     let why = format!("the stream was silent for {}", super::http::seconds(idle));
@@ -178,17 +198,21 @@ pub fn events(
 }
 
 /// Sends a streaming request and yields its server-sent events; a failed
-/// request yields its error as the only item.
+/// request yields its error as the only item. The first-byte wait runs
+/// from the moment the request is sent.
 pub fn event_stream(
     request: reqwest::RequestBuilder,
-    idle: Duration,
+    waits: Waits,
 ) -> impl futures::Stream<Item = Result<SseEvent, ProviderError>> + Send {
-    futures::stream::once(async move { super::http::send(request, idle).await })
-        .map(move |response| match response {
-            Ok(response) => events(response, idle).boxed(),
-            Err(e) => futures::stream::once(async move { Err(e) }).boxed(),
-        })
-        .flatten()
+    futures::stream::once(async move {
+        let first_byte_by = Instant::now() + waits.first_byte;
+        super::http::send(request, waits).await.map(|response| (response, first_byte_by))
+    })
+    .map(move |response| match response {
+        Ok((response, first_byte_by)) => events(response, waits, first_byte_by).boxed(),
+        Err(e) => futures::stream::once(async move { Err(e) }).boxed(),
+    })
+    .flatten()
 }
 
 #[cfg(test)]

@@ -44,6 +44,7 @@ fn http(config: &Config, kind: ProviderKind, base_url: String, api_key: Option<&
         api_key: api_key.map(String::from),
         connect_timeout: Duration::from_secs(config.defaulted("network.connect_timeout_secs")),
         idle_timeout: Duration::from_secs(config.defaulted("network.idle_timeout_secs")),
+        first_byte_timeout: Duration::from_secs(config.defaulted("network.first_byte_timeout_secs")),
         max_concurrent,
     }
 }

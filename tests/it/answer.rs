@@ -37,7 +37,17 @@ static SENT: SentPrompt = SentPrompt { system: String::new(), user: Vec::new() }
 /// What a call answered (`text`: a vote's or a swap check's; a turn's is
 /// in the state).
 fn answered(call: Call, purpose: TurnPurpose, text: &str) -> Answered<'_> {
-    Answered { call, purpose, sent: &SENT, guard_retry: false, text, usage: None, finish: None, max_tokens: 512 }
+    Answered {
+        call,
+        purpose,
+        sent: &SENT,
+        guard_retry: false,
+        text,
+        usage: None,
+        finish: None,
+        max_tokens: 512,
+        form: None,
+    }
 }
 
 fn written_verdict(resolved: bool, heat: f32) -> String {
@@ -100,6 +110,34 @@ fn an_argument_cut_at_its_token_limit_says_where_it_stopped() {
 }
 
 #[test]
+fn usage_of_nothing_in_and_nothing_out_is_unknown_not_zero() {
+    let state = Log::new(TOPIC, 3, 0.9)
+        .round(0)
+        .starts(0, Role::Skeptic, TurnPurpose::Argue)
+        .streams(0, Role::Skeptic, SKEPTIC)
+        .state();
+    let completed = |acts: Vec<Act>| match acts.first() {
+        Some(Act::Emit(DebateEvent::TurnCompleted { usage, truncated_at, .. })) => (*usage, *truncated_at),
+        other => panic!("expected the turn completed first, got {other:?}"),
+    };
+    let mut done = answered(Call::Turn { round: 0, role: Role::Skeptic }, TurnPurpose::Argue, "");
+    // A gateway that reports 0 in / 0 out for every call.
+    done.usage = Some(Usage::default());
+    assert_eq!(completed(answer::on_done(&state, &done)), (None, None), "not a measurement");
+    // Output counted but no prompt: no request has an empty prompt.
+    done.usage = Some(Usage { input_tokens: 0, output_tokens: 31, cached_input_tokens: 0 });
+    assert_eq!(completed(answer::on_done(&state, &done)).0, None);
+    // A prompt counted but nothing out, for an answer with text.
+    done.usage = Some(Usage { input_tokens: 200, output_tokens: 0, cached_input_tokens: 0 });
+    done.finish = Some(FinishReason::Length);
+    assert_eq!(
+        completed(answer::on_done(&state, &done)),
+        (None, Some(512)),
+        "cut where the model's limit says, never `cut at 1 tokens`"
+    );
+}
+
+#[test]
 fn an_argument_that_is_only_its_control_line_is_asked_once_more_then_fails() {
     let state = Log::new(TOPIC, 3, 0.9)
         .round(0)
@@ -123,6 +161,75 @@ fn an_argument_that_is_only_its_control_line_is_asked_once_more_then_fails() {
     assert!(
         matches!(acts.as_slice(), [Act::Emit(DebateEvent::TurnFailed { round: 0, role: Role::Advocate, error })] if error.ends_with("on both tries")),
         "{acts:?}"
+    );
+}
+
+#[test]
+fn an_answer_of_braces_or_a_word_is_no_argument_from_any_model() {
+    for (answer, provider) in [("{...}", "openai"), ("OK.", "anthropic"), ("42", "local")] {
+        let state = Log::new(TOPIC, 3, 0.9)
+            .seats(&Role::DUEL, provider, "m")
+            .round(0)
+            .starts(0, Role::Skeptic, TurnPurpose::Argue)
+            .streams(0, Role::Skeptic, answer)
+            .state();
+        let mut done = answered(Call::Turn { round: 0, role: Role::Skeptic }, TurnPurpose::Argue, "");
+        let acts = answer::on_done(&state, &done);
+        assert!(
+            matches!(acts.as_slice(), [Act::Emit(DebateEvent::TurnRetrying { reason, .. }), Act::AskAgain { .. }] if reason.contains("too few words")),
+            "{answer:?} from {provider}: {acts:?}"
+        );
+        done.guard_retry = true;
+        let acts = answer::on_done(&state, &done);
+        assert!(matches!(acts.as_slice(), [Act::Emit(DebateEvent::TurnFailed { .. })]), "never judged: {acts:?}");
+    }
+}
+
+#[test]
+fn prose_where_a_json_form_was_asked_steps_the_form_down_once_and_the_verdict_is_asked_again() {
+    use heat::debate::answer::AskedForm;
+    use heat::provider::{Adaptation, StructuredOutput};
+    const ENDPOINT: &str = "anthropic http://127.0.0.1:4000";
+    let prose = "The advocate argued better; the skeptic never answered the point about width.";
+    let state = argued().starts(0, Role::Judge, TurnPurpose::Judge).streams(0, Role::Judge, prose).state();
+    let mut done = answered(Call::Turn { round: 0, role: Role::Judge }, TurnPurpose::Judge, "");
+    let asked =
+        AskedForm { endpoint: ENDPOINT, provider: "anthropic", form: StructuredOutput::Schema, may_step_down: true };
+    done.form = Some(asked);
+    let acts = answer::on_done(&state, &done);
+    let events = emitted(&acts);
+    assert!(
+        matches!(
+            events[..],
+            [
+                DebateEvent::TurnCompleted { .. },
+                DebateEvent::EndpointAdapted { endpoint, adaptation: Adaptation::StructuredOutput { form: StructuredOutput::Json }, message },
+                DebateEvent::VerdictInvalid { will_retry: true, .. },
+            ] if endpoint == ENDPOINT && message.contains("answered in prose")
+        ),
+        "{events:#?}"
+    );
+    // Learnt once: the same again on that endpoint records nothing new.
+    let learnt = Log::new(TOPIC, 3, 0.9)
+        .then(DebateEvent::EndpointAdapted {
+            endpoint: ENDPOINT.into(),
+            adaptation: Adaptation::StructuredOutput { form: StructuredOutput::Json },
+            message: String::new(),
+        })
+        .then_all(argued().into_events().into_iter().skip(1))
+        .starts(0, Role::Judge, TurnPurpose::Judge)
+        .streams(0, Role::Judge, prose)
+        .state();
+    let again = answer::on_done(&learnt, &done);
+    assert!(!emitted(&again).iter().any(|e| matches!(e, DebateEvent::EndpointAdapted { .. })), "{again:#?}");
+    // A form set by hand is not stepped down; JSON that fails to read is no sign the form was ignored.
+    done.form = Some(AskedForm { may_step_down: false, ..asked });
+    assert!(!emitted(&answer::on_done(&state, &done)).iter().any(|e| matches!(e, DebateEvent::EndpointAdapted { .. })));
+    let broken =
+        argued().starts(0, Role::Judge, TurnPurpose::Judge).streams(0, Role::Judge, r#"{"resolved": tru"#).state();
+    done.form = Some(asked);
+    assert!(
+        !emitted(&answer::on_done(&broken, &done)).iter().any(|e| matches!(e, DebateEvent::EndpointAdapted { .. }))
     );
 }
 

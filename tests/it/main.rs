@@ -45,6 +45,7 @@ mod report_browser;
 mod retry_timing;
 mod score_props;
 mod servers_in_the_wild;
+mod servers_second_round;
 mod soak;
 mod store;
 mod studio_copy;

@@ -450,6 +450,47 @@ fn an_invalid_final_synthesis_given_up_on_finishes_without_a_synthesis() {
 }
 
 #[test]
+fn an_unreadable_synthesis_after_a_readable_verdict_ends_on_that_verdict_said_as_such() {
+    let log = debate(2)
+        .round(0)
+        .both_argue(0)
+        .judge_rules(0, TurnPurpose::Judge, open_verdict("What of buses?", 0.6))
+        .round_on(1, "What of buses?", 0.6)
+        .both_argue(1)
+        .judge_garbles(1, TurnPurpose::Synthesis, true)
+        .judge_garbles(1, TurnPurpose::RepairSynthesis, false);
+    let synthesis = "The Judge's last readable verdict, from round 1, as its last word could not be read: Both sides landed blows; it is open.";
+    assert_eq!(log.plan(&[]), vec![finish(Outcome::MaxRounds, Some(synthesis))]);
+}
+
+#[test]
+fn an_unreadable_chair_on_a_panel_ends_on_a_panel_judges_readable_verdict() {
+    let log = Log::new(PROPOSITION, 1, INITIAL_HEAT)
+        .format("oxford")
+        .seats(&Role::DUEL, "openai", "gpt-test")
+        .round(0)
+        .both_argue(0)
+        .then(DebateEvent::PanelVoteStarted { round: 0, judge: 2 })
+        .then(DebateEvent::PanelVoted {
+            round: 0,
+            judge: 2,
+            verdict: closing_verdict("The proposition carried it on evidence."),
+            usage: None,
+        })
+        .then(DebateEvent::PanelVoteStarted { round: 0, judge: 3 })
+        .then(DebateEvent::PanelVoteFailed { round: 0, judge: 3, error: "timed out".into(), usage: None })
+        .judge_garbles(0, TurnPurpose::Synthesis, true)
+        .judge_garbles(0, TurnPurpose::RepairSynthesis, false);
+    let steps = log.plan(&[]);
+    let [Step::Finish { synthesis: Some(synthesis), .. }] = steps.as_slice() else { panic!("{steps:?}") };
+    assert!(
+        synthesis.starts_with("Judge 2's verdict, as the")
+            && synthesis.ends_with("The proposition carried it on evidence."),
+        "{synthesis}"
+    );
+}
+
+#[test]
 fn an_invalid_forced_synthesis_given_up_on_finishes_forced_without_a_synthesis() {
     let log = debate(3).round(0).forces().both_argue(0).judge_garbles(0, TurnPurpose::Synthesis, true).judge_garbles(
         0,

@@ -250,3 +250,28 @@ fn who_is_ahead_a_concession_and_the_swap_checks_mark_are_said() {
     let out = print(&failed);
     assert!(out.contains("⇄ swap check failed: HTTP 500") && !out.contains('\x1b'), "{out}");
 }
+
+#[test]
+fn a_retry_or_failure_of_one_seat_never_breaks_another_seats_streaming_line() {
+    let mut events = opening();
+    events.extend([
+        delta(Role::Advocate, "Tabs let every reader "),
+        DebateEvent::TurnRetrying {
+            round: 0,
+            role: Role::Skeptic,
+            attempt: 1,
+            max_retries: 4,
+            delay_ms: 500,
+            reason: "the stream ended before the answer was complete".into(),
+        },
+        DebateEvent::TurnFailed { round: 0, role: Role::Skeptic, error: "the server refused the key".into() },
+        delta(Role::Advocate, "choose a width."),
+        completed(Role::Advocate, "Tabs let every reader choose a width."),
+    ]);
+    let out = print(&events);
+    assert!(out.contains("Tabs let every reader choose a width.\n"), "the line is whole:\n{out}");
+    let argument = out.find("choose a width.").unwrap();
+    let retry = out.find("↻ skeptic").unwrap_or_else(|| panic!("the retry is said:\n{out}"));
+    let failed = out.find("✗ skeptic failed").unwrap_or_else(|| panic!("the failure is said:\n{out}"));
+    assert!(argument < retry && retry < failed, "both wait for the line's end, in order:\n{out}");
+}

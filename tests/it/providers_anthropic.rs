@@ -156,11 +156,14 @@ async fn a_stall_past_the_idle_timeout_is_retried() {
 }
 
 #[tokio::test]
-async fn a_server_that_never_answers_is_a_timeout() {
+async fn a_server_that_never_answers_has_not_started() {
     let server = MockLlm::scripted(vec![Reply::hang(), Reply::sse(&anthropic_sse_text("At last.", 3), 16)]).await;
     let (items, error) = run(anthropic(&server), request()).await;
     assert_eq!(error, None);
-    assert!(matches!(retries(&items)[..], [ProviderError::Timeout(why)] if why.contains("no response")), "{items:?}");
+    assert!(
+        matches!(retries(&items)[..], [ProviderError::NotStarted(why)] if why.contains("nothing came")),
+        "{items:?}"
+    );
     assert_eq!(final_text(&items), "At last.");
 }
 

@@ -252,6 +252,7 @@ fn http(base_url: &str) -> HttpConfig {
         api_key: Some("soak-test-key".into()),
         connect_timeout: Duration::from_secs(2),
         idle_timeout: IDLE,
+        first_byte_timeout: IDLE,
         max_concurrent: None,
     }
 }

@@ -436,11 +436,13 @@ fn a_turn_waiting_for_its_first_word_shows_how_long_and_keeps_the_clock_going() 
     assert!(app.animating(), "a wait is being timed");
     app.clocks.thinking_since[2] = std::time::Instant::now().checked_sub(std::time::Duration::from_secs(7));
     let text = screen(&mut app, 200, 50);
-    assert!(text.contains("thinking 7 s"), "{text}");
+    // A server answers this judge: the time is spent waiting on it (its
+    // queue included), not thinking in-process.
+    assert!(text.contains("Judge openai/gpt-4.1-mini · waiting for the server 7 s"), "{text}");
     // Paused, nothing is waited for: no clock, and the studio can idle.
     feed(&mut app, &[DebateEvent::Paused]);
     let text = screen(&mut app, 200, 50);
-    assert!(!text.contains("thinking 7 s") && !app.animating(), "{text}");
+    assert!(!text.contains("waiting for the server 7 s") && !app.animating(), "{text}");
 }
 
 #[test]

@@ -28,7 +28,7 @@ pub use super::setup::{
 };
 pub use handle::{DebateHandle, Stamped};
 
-use super::answer::{self, Act, Answered};
+use super::answer::{self, Act, Answered, AskedForm};
 use super::call::Call;
 use super::event::{Command, DebateEvent, TurnPurpose};
 use super::grounding::{self, SourceIndex};
@@ -40,7 +40,7 @@ use super::seat::Role;
 use super::state::DebateState;
 use crate::provider::endpoint::Endpoint;
 use crate::provider::retry::TurnItem;
-use crate::provider::{ChatModel, ChatRequest, FinishReason, Usage};
+use crate::provider::{ChatModel, ChatRequest, FinishReason, StructuredOutput, Usage};
 use request::Requests;
 use task::{CallMsg, CallMsgKind, Task};
 
@@ -164,6 +164,11 @@ struct Flight {
     /// The latest usage and the finish the current attempt reported.
     usage: Option<Usage>,
     finish: Option<FinishReason>,
+    /// The endpoint its model sends to, if a server, and the provider's name.
+    endpoint: Option<String>,
+    provider: &'static str,
+    /// The form of structured output it was asked in, and whether it may step down.
+    form: Option<(StructuredOutput, bool)>,
 }
 
 struct Engine {
@@ -434,12 +439,26 @@ impl Engine {
         guard_retry: bool,
     ) {
         let sent = SentPrompt::of(&request);
+        let endpoint = model.http_endpoint().map(|e| e.key().to_string());
+        let provider = model.provider_name();
+        let form = request.response_schema.as_ref().map(|s| (s.form, s.may_step_down));
         self.next_task += 1;
         let number = self.next_task;
         let task = Task { number, model, policy: self.setup.retry, paused: self.paused.subscribe() };
         let handle = task::spawn(task, request, self.msg_tx.clone());
-        let flight =
-            Flight { call, purpose, handle, sent, guard_retry, text: String::new(), usage: None, finish: None };
+        let flight = Flight {
+            call,
+            purpose,
+            handle,
+            sent,
+            guard_retry,
+            text: String::new(),
+            usage: None,
+            finish: None,
+            endpoint,
+            provider,
+            form,
+        };
         self.calls.insert(number, flight);
     }
 
@@ -463,6 +482,12 @@ impl Engine {
 
     /// A call answered in full: the answer step says what it means.
     fn on_done(&mut self, flight: &Flight) {
+        let provider = flight.provider;
+        let form = flight.endpoint.as_deref().zip(flight.form).map(|(endpoint, (form, may_step_down))| {
+            // A refusal during the call stepped the form down as it went.
+            let learnt = self.state.structured_output_for(endpoint);
+            AskedForm { endpoint, provider, form: learnt.map_or(form, |l| l.max(form)), may_step_down }
+        });
         let answered = Answered {
             call: flight.call,
             purpose: flight.purpose,
@@ -472,6 +497,7 @@ impl Engine {
             usage: flight.usage,
             finish: flight.finish.clone(),
             max_tokens: self.setup.role(flight.call.role()).max_tokens,
+            form,
         };
         for act in answer::on_done(&self.state, &answered) {
             match act {

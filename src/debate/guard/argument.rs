@@ -16,6 +16,10 @@ const CONTROL_KEYS: [&str; 4] = ["set_temp", "heat", "temperature", "temp"];
 /// lines ("Yes.") are an answer's own as often as an echo.
 const ECHOED_LINE_WORDS: usize = 5;
 
+/// Fewest letters an argument needs to be one: `{...}`, `42` and `OK`
+/// are not arguments, from any model.
+pub const MIN_LETTERS: usize = 3;
+
 /// Instruction-format headers that are template, not prose.
 const HEADERS: [&str; 6] = ["instruction", "response", "input", "assistant", "human", "user"];
 
@@ -29,6 +33,8 @@ pub enum ArgumentFault {
     OnlyControl,
     #[error("the answer copied its prompt")]
     CopiesPrompt,
+    #[error("the answer had too few words to be an argument")]
+    TooFewWords,
 }
 
 /// The argument as it is stored and judged, or why the turn failed.
@@ -39,6 +45,9 @@ pub fn check<'t>(argument: &'t str, ctx: &Context<'_>) -> Result<Cow<'t, str>, A
     let cleaned = clean(argument, ctx);
     if cleaned.trim().is_empty() {
         return Err(ArgumentFault::OnlyControl);
+    }
+    if cleaned.chars().filter(|c| c.is_alphabetic()).take(MIN_LETTERS).count() < MIN_LETTERS {
+        return Err(ArgumentFault::TooFewWords);
     }
     if text::mostly_copied(&cleaned, &ctx.prompt_texts(), &ctx.allowed_texts()) {
         return Err(ArgumentFault::CopiesPrompt);

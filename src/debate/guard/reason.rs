@@ -49,6 +49,10 @@ pub enum VerdictFault {
     CopiesPrompt,
     #[error("the field `verdict` repeats last round's verdict word for word")]
     SameAsLastRound,
+    #[error(
+        "the field `verdict` only restates the proposition or the round's question instead of weighing the arguments"
+    )]
+    RestatesQuestion,
 }
 
 impl VerdictFault {
@@ -77,6 +81,9 @@ pub fn check(verdict: &str, last: Option<&str>, ctx: &Context<'_>) -> Result<(),
         return Err(VerdictFault::TooShort);
     }
     let allowed = ctx.allowed_texts();
+    if own_words(verdict, &allowed) < MIN_WORDS {
+        return Err(VerdictFault::RestatesQuestion);
+    }
     for (role, argument) in ctx.arguments {
         if text::mostly_copied(verdict, &[argument], &allowed) {
             return Err(VerdictFault::CopiesArgument(*role));
@@ -89,6 +96,14 @@ pub fn check(verdict: &str, last: Option<&str>, ctx: &Context<'_>) -> Result<(),
         return Err(VerdictFault::SameAsLastRound);
     }
     Ok(())
+}
+
+/// How many of the verdict's words of letters none of the `given` texts
+/// (the proposition, the rounds' questions, the person's notes) has: what
+/// it says of its own.
+fn own_words(verdict: &str, given: &[&str]) -> usize {
+    let known: std::collections::HashSet<String> = given.iter().flat_map(|t| text::words(t)).collect();
+    text::words(verdict).iter().filter(|w| w.chars().any(char::is_alphabetic) && !known.contains(*w)).count()
 }
 
 fn is_placeholder(verdict: &str) -> bool {
@@ -131,6 +146,14 @@ mod tests {
         for short in ["Tabs.", "Advocate wins.", "2019, yes"] {
             assert_eq!(check_with(short, None), Err(VerdictFault::TooShort), "{short:?}");
         }
+    }
+
+    #[test]
+    fn the_proposition_said_back_is_no_verdict() {
+        for restated in ["Tabs beat spaces.", "TABS BEAT SPACES", "Tabs beat spaces: tabs."] {
+            assert_eq!(check_with(restated, None), Err(VerdictFault::RestatesQuestion), "{restated:?}");
+        }
+        assert_eq!(check_with("Tabs beat spaces: the skeptic never answered the width argument.", None), Ok(()));
     }
 
     #[test]

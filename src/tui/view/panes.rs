@@ -163,7 +163,8 @@ fn short_model(model: &str) -> &str {
     name.strip_suffix(".gguf").unwrap_or(name)
 }
 
-/// thinking / streaming / done / retrying in 3 s / error / paused /
+/// thinking (waiting for the server, for a seat a server answers) /
+/// streaming / done / retrying in 3 s / error / paused /
 /// finishing (paused, but a server's answer runs on) / stopped (left open
 /// when the debate ended) / not run.
 pub fn state_label(app: &App, role: Role) -> String {
@@ -176,10 +177,14 @@ pub fn state_label(app: &App, role: Role) -> String {
         _ if over && turn.is_open() => "stopped".into(),
         _ if paused && app.finishing(role) => "finishing".into(),
         _ if paused => "paused".into(),
-        TurnStatus::Streaming if turn.text.is_empty() => match app.thinking_for(role) {
-            Some(secs) if secs > 0 => format!("thinking {secs} s"),
-            _ => "thinking".into(),
-        },
+        TurnStatus::Streaming if turn.text.is_empty() => {
+            let served = app.debate.participant(role).is_some_and(crate::debate::event::Participant::is_served);
+            let what = if served { "waiting for the server" } else { "thinking" };
+            match app.thinking_for(role) {
+                Some(secs) if secs > 0 => format!("{what} {secs} s"),
+                _ => what.into(),
+            }
+        }
         TurnStatus::Streaming => "streaming".into(),
         TurnStatus::Retrying { attempt, max_retries, .. } => match app.retry_in(role) {
             Some(s) if s > 0 => format!("retrying in {s} s ({attempt}/{max_retries})"),
@@ -189,6 +194,17 @@ pub fn state_label(app: &App, role: Role) -> String {
         TurnStatus::Done => "done".into(),
         TurnStatus::Cancelled => "cancelled".into(),
         TurnStatus::Failed { .. } => "error".into(),
+    }
+}
+
+/// The state as a tab says it, where four or six seats share one row: a
+/// seat waiting on its server is "asked 7 s" (its pane title says the
+/// whole "waiting for the server 7 s").
+fn short_state(app: &App, role: Role) -> String {
+    let label = state_label(app, role);
+    match label.strip_prefix("waiting for the server") {
+        Some(clock) => format!("asked{clock}"),
+        None => label,
     }
 }
 
@@ -228,7 +244,7 @@ fn tab_spans(app: &App, seats: &[Role], with_state: bool) -> Vec<Span<'static>> 
     for &role in seats {
         let shown = role.position() == app.panes.focus;
         let label = if with_state {
-            format!(" {} · {} ", app.debate.label(role), state_label(app, role))
+            format!(" {} · {} ", app.debate.label(role), short_state(app, role))
         } else {
             format!(" {} ", app.debate.label(role))
         };

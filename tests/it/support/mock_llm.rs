@@ -86,6 +86,9 @@ pub struct Reply {
     pub stall: bool,
     /// Send nothing at all, not even the status line, until the client leaves.
     pub hang: bool,
+    /// Send nothing for this long before the status line: the request waits
+    /// in the server's queue for a free slot.
+    pub queued: Duration,
     /// When another request arrives while this body is being sent, send
     /// this instead of the rest and end the response cleanly: a server that
     /// serves one request at a time and interrupts the running one.
@@ -104,6 +107,7 @@ impl Reply {
             cut_after_bytes: None,
             stall: false,
             hang: false,
+            queued: Duration::ZERO,
             interrupt: None,
         }
     }
@@ -124,6 +128,7 @@ impl Reply {
             cut_after_bytes: None,
             stall: false,
             hang: false,
+            queued: Duration::ZERO,
             interrupt: None,
         }
     }
@@ -151,6 +156,12 @@ impl Reply {
     /// Ends with `ending` as soon as another request arrives (see [`Reply::interrupt`]).
     pub fn interrupted_with(mut self, ending: &[u8]) -> Self {
         self.interrupt = Some(ending.to_vec());
+        self
+    }
+
+    /// Held in the server's queue for `wait` before anything is sent.
+    pub fn queued(mut self, wait: Duration) -> Self {
+        self.queued = wait;
         self
     }
 
@@ -188,7 +199,40 @@ pub struct MockLlm {
     requests: Arc<Mutex<Vec<Recorded>>>,
     departures: Arc<Departures>,
     arrivals: Arc<Arrivals>,
-    task: tokio::task::JoinHandle<()>,
+    shared: Shared,
+    /// The accept loop; every connection's task is in `shared.connections`.
+    task: Mutex<tokio::task::JoinHandle<()>>,
+}
+
+/// What the accept loop and its connections share.
+#[derive(Clone)]
+struct Shared {
+    handler: Arc<Handler>,
+    requests: Arc<Mutex<Vec<Recorded>>>,
+    departures: Arc<Departures>,
+    arrivals: Arc<Arrivals>,
+    connections: Arc<Mutex<Vec<tokio::task::AbortHandle>>>,
+}
+
+impl Shared {
+    /// Accepts connections on `listener` until aborted.
+    fn accept(self, listener: TcpListener) -> tokio::task::JoinHandle<()> {
+        tokio::spawn(async move {
+            while let Ok((socket, _)) = listener.accept().await {
+                let (handler, reqs, gone) =
+                    (Arc::clone(&self.handler), Arc::clone(&self.requests), Arc::clone(&self.departures));
+                let arrivals = Arc::clone(&self.arrivals);
+                let connection = tokio::spawn(async move {
+                    if serve(socket, &*handler, &reqs, &arrivals).await == Served::ClientLeft {
+                        gone.record();
+                    }
+                });
+                let mut connections = self.connections.lock().unwrap();
+                connections.retain(|c| !c.is_finished());
+                connections.push(connection.abort_handle());
+            }
+        })
+    }
 }
 
 /// Requests received so far, for replies that end when another arrives;
@@ -202,7 +246,7 @@ struct Arrivals {
 
 impl Drop for MockLlm {
     fn drop(&mut self) {
-        self.task.abort();
+        self.task.lock().unwrap().abort();
     }
 }
 
@@ -225,24 +269,41 @@ impl MockLlm {
     pub async fn with_handler(handler: impl Fn(&Recorded) -> Reply + Send + Sync + 'static) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base_url = format!("http://{}", listener.local_addr().unwrap());
-        let requests = Arc::new(Mutex::new(Vec::new()));
-        let departures = Arc::new(Departures::default());
-        let handler: Arc<Handler> = Arc::new(handler);
-        let (reqs, gone) = (Arc::clone(&requests), Arc::clone(&departures));
-        let arrivals = Arc::new(Arrivals::default());
-        let counted = Arc::clone(&arrivals);
-        let task = tokio::spawn(async move {
-            while let Ok((socket, _)) = listener.accept().await {
-                let (handler, reqs, gone) = (Arc::clone(&handler), Arc::clone(&reqs), Arc::clone(&gone));
-                let arrivals = Arc::clone(&arrivals);
-                tokio::spawn(async move {
-                    if serve(socket, &*handler, &reqs, &arrivals).await == Served::ClientLeft {
-                        gone.record();
-                    }
-                });
-            }
-        });
-        Self { base_url, requests, departures, arrivals: counted, task }
+        let shared = Shared {
+            handler: Arc::new(handler),
+            requests: Arc::new(Mutex::new(Vec::new())),
+            departures: Arc::new(Departures::default()),
+            arrivals: Arc::new(Arrivals::default()),
+            connections: Arc::default(),
+        };
+        let task = Mutex::new(shared.clone().accept(listener));
+        let (requests, departures, arrivals) =
+            (Arc::clone(&shared.requests), Arc::clone(&shared.departures), Arc::clone(&shared.arrivals));
+        Self { base_url, requests, departures, arrivals, shared, task }
+    }
+
+    /// The server goes down as a killed process does: every connection
+    /// closes at once, mid-answer or not, and the port refuses connections
+    /// for `down`; then it serves again on the same port.
+    pub async fn restart(&self, down: Duration) {
+        let accepting = std::mem::replace(&mut *self.task.lock().unwrap(), tokio::spawn(async {}));
+        accepting.abort();
+        let _ = accepting.await;
+        for connection in self.shared.connections.lock().unwrap().drain(..) {
+            connection.abort();
+        }
+        self.arrivals.in_flight.store(0, Ordering::SeqCst);
+        tokio::time::sleep(down).await;
+        let address = self.base_url.trim_start_matches("http://");
+        let listener = TcpListener::bind(address).await.unwrap();
+        *self.task.lock().unwrap() = self.shared.clone().accept(listener);
+    }
+
+    /// Resolves once the server is answering `n` requests at once.
+    pub async fn until_in_flight(&self, n: usize) {
+        while self.arrivals.in_flight.load(Ordering::SeqCst) < n {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
     }
 
     /// The most requests the server was answering at one time.
@@ -330,6 +391,9 @@ async fn answer(
     requests.lock().unwrap().push(request);
     if reply.hang {
         let _ = socket.read(&mut [0u8; 1]).await;
+        return Served::ClientLeft;
+    }
+    if !reply.queued.is_zero() && !pause(socket, reply.queued).await {
         return Served::ClientLeft;
     }
     let mut head = format!(

@@ -27,6 +27,7 @@ pub fn config(server: &MockLlm, key: Option<&str>) -> HttpConfig {
         api_key: key.map(String::from),
         connect_timeout: Duration::from_secs(2),
         idle_timeout: Duration::from_millis(300),
+        first_byte_timeout: Duration::from_millis(300),
         max_concurrent: None,
     }
 }
