@@ -365,7 +365,10 @@ fn lay_out(
     let mut foot = Vec::new();
     match &turn.status {
         TurnStatus::Streaming if turn.text.is_empty() && turn.reasoning.is_empty() => {
-            foot.push(Line::from(Span::styled("thinking…", muted)));
+            // A server's seat waits on the server (its queue included); the embedded model thinks.
+            let served = state.participant(turn.role).is_some_and(crate::debate::event::Participant::is_served);
+            let waiting = if served { "waiting for the server…" } else { "thinking…" };
+            foot.push(Line::from(Span::styled(waiting, muted)));
         }
         TurnStatus::Retrying { attempt, max_retries, reason, .. } => {
             let msg = format!("↻ retry {attempt} of {max_retries}: {}", clean(reason));
