@@ -92,6 +92,21 @@ pub fn on_failed(call: Call, error: String, usage: Option<Usage>) -> DebateEvent
     }
 }
 
+/// A call to `endpoint` failed because its prompt did not fit the context
+/// the server gives one request, and the server said how much that is
+/// (`window`): the window is recorded for the endpoint, and the call is to
+/// be asked again, fitted to it. `None` when the state already knew a
+/// window that small: the prompt was fitted and still failed, so the call
+/// fails.
+pub fn context_learnt(state: &DebateState, endpoint: &str, window: u32) -> Option<DebateEvent> {
+    if state.context_window_for(endpoint).is_some_and(|known| known <= window) {
+        return None;
+    }
+    let adaptation = Adaptation::ContextWindow { tokens: window };
+    let message = notices::adapted(endpoint, &adaptation);
+    Some(DebateEvent::EndpointAdapted { endpoint: endpoint.to_string(), adaptation, message })
+}
+
 /// What a call the person cancelled means: a turn's text so far stands, a
 /// vote is none, a swap check failed; the debate goes on.
 pub fn on_cancelled(call: Call, usage: Option<Usage>) -> DebateEvent {

@@ -41,15 +41,7 @@ pub use verdict::Verdict;
 
 /// The mark shown where a turn stopped at its token limit: `✂ cut at 1,024 tokens`.
 pub fn cut_note(tokens: u32) -> String {
-    let digits = tokens.to_string();
-    let mut grouped = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(ch);
-    }
-    format!("✂ cut at {grouped} tokens")
+    format!("✂ cut at {} tokens", notices::thousands(tokens))
 }
 
 #[cfg(test)]

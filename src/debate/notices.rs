@@ -132,7 +132,30 @@ pub fn adapted(endpoint: &str, adaptation: &Adaptation) -> String {
             format!("One request at a time to {server} from now on: it cut a stream when another request started")
         }
         Adaptation::StructuredOutput { form } => format!("Structured output from {server} now as {}", form.setting()),
+        Adaptation::ContextWindow { tokens } => format!(
+            "{server} gives a request {} tokens of context: prompts to it leave out the oldest rounds to fit",
+            thousands(*tokens)
+        ),
     }
+}
+
+/// Earlier rounds left out of `seat`'s prompt to fit `window` tokens.
+pub fn rounds_left_out(seat: &str, rounds: usize, window: u32) -> String {
+    let what = if rounds == 1 { "the earliest round".to_string() } else { format!("the {rounds} earliest rounds") };
+    format!("The {seat}'s prompt leaves out {what} to fit its model's {}-token context", thousands(window))
+}
+
+/// `4096` as `4,096`.
+pub fn thousands(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
 }
 
 /// The verdict's form stepped down because `endpoint` refused the stronger one.

@@ -131,12 +131,24 @@ pub fn control_line(heat: f32) -> String {
 /// prompt alone, with the other side's main point in one sentence instead
 /// of the earlier rounds and the whole argument.
 pub fn debater_messages(state: &DebateState, role: Role, round: u32, brief: bool) -> Vec<ChatMessage> {
+    debater_messages_keeping(state, role, round, brief, HISTORY_ROUNDS)
+}
+
+/// [`debater_messages`] with at most `kept` earlier rounds shown in full
+/// (fewer than [`HISTORY_ROUNDS`] to fit a server's context).
+pub fn debater_messages_keeping(
+    state: &DebateState,
+    role: Role,
+    round: u32,
+    brief: bool,
+    kept: usize,
+) -> Vec<ChatMessage> {
     if brief {
         let current = state.rounds.iter().find(|r| r.number == round);
         return current.map(|r| vec![ChatMessage::user(brief_debater_prompt(state, role, r))]).unwrap_or_default();
     }
     let mut messages = Vec::new();
-    for r in history(state, round) {
+    for r in history(state, round, kept) {
         let Some(argument) = r.argument(role) else {
             continue;
         };
@@ -312,8 +324,23 @@ pub fn judge_messages_within(
     judge: u32,
     room: Option<usize>,
 ) -> Vec<ChatMessage> {
+    judge_messages_keeping(state, round, purpose, (chosen, judge), room, HISTORY_ROUNDS)
+}
+
+/// [`judge_messages_within`] (`asked`: the chosen form, and which judge)
+/// with at most `kept` earlier rounds shown (fewer than [`HISTORY_ROUNDS`]
+/// to fit a server's context).
+pub fn judge_messages_keeping(
+    state: &DebateState,
+    round: u32,
+    purpose: TurnPurpose,
+    asked: (bool, u32),
+    room: Option<usize>,
+    kept: usize,
+) -> Vec<ChatMessage> {
+    let (chosen, judge) = asked;
     let mut messages = Vec::new();
-    for r in history(state, round).filter(|_| !chosen) {
+    for r in history(state, round, kept).filter(|_| !chosen) {
         let own = match r.panel.get(&judge) {
             Some(super::panel::vote::Vote::Voted { verdict, .. }) => Some(verdict),
             _ => None,
@@ -469,9 +496,10 @@ pub(super) fn head(text: &str, max: usize) -> String {
     }
 }
 
-/// The rounds before `round` that a role still sees.
-fn history(state: &DebateState, round: u32) -> impl Iterator<Item = &Round> {
+/// The rounds before `round` that a role still sees: the latest `kept`
+/// (at most [`HISTORY_ROUNDS`]).
+fn history(state: &DebateState, round: u32, kept: usize) -> impl Iterator<Item = &Round> {
     let before: Vec<&Round> = state.rounds.iter().filter(|r| r.number < round).collect();
-    let skip = before.len().saturating_sub(HISTORY_ROUNDS);
+    let skip = before.len().saturating_sub(kept.min(HISTORY_ROUNDS));
     before.into_iter().skip(skip)
 }

@@ -275,9 +275,21 @@ impl DebateState {
             .filter(|(e, _)| e == endpoint)
             .filter_map(|(_, a)| match a {
                 Adaptation::StructuredOutput { form } => Some(*form),
-                Adaptation::OneAtATime => None,
+                Adaptation::OneAtATime | Adaptation::ContextWindow { .. } => None,
             })
             .max()
+    }
+
+    /// The smallest context `endpoint` was found to give one request.
+    pub fn context_window_for(&self, endpoint: &str) -> Option<u32> {
+        self.adaptations
+            .iter()
+            .filter(|(e, _)| e == endpoint)
+            .filter_map(|(_, a)| match a {
+                Adaptation::ContextWindow { tokens } => Some(*tokens),
+                _ => None,
+            })
+            .min()
     }
 
     /// A seat's latest stance, and whether it changed from the one before

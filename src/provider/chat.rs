@@ -226,6 +226,9 @@ pub enum Adaptation {
     /// The server cuts a running stream when another request arrives:
     /// requests to it are sent one at a time.
     OneAtATime,
+    /// The server gives one request this many tokens of context, prompt
+    /// and answer together: requests to it are fitted to it.
+    ContextWindow { tokens: u32 },
 }
 
 /// A streamed answer. Dropping it aborts the underlying request.

@@ -38,6 +38,10 @@ pub enum ProviderError {
     QuotaExhausted { message: String },
     #[error("the model does not accept `{param}`: {message}")]
     ParameterRejected { param: String, message: String },
+    /// The prompt and the answer asked for do not fit the context the
+    /// server gives a request; `window` where the server said it.
+    #[error("the prompt is longer than the server's context allows: {message}")]
+    ContextExceeded { window: Option<u32>, message: String },
     #[error("request rejected ({status}): {message}")]
     BadRequest { status: u16, message: String },
     #[error("local model: {0}")]
@@ -97,6 +101,10 @@ impl ProviderError {
                 "check the model name (roles.model, or --model)".into()
             }
             Self::Local(_) => "check the model file with `heat doctor`".into(),
+            Self::ContextExceeded { .. } => format!(
+                "set providers.{provider}.max_context to the context the server gives one request \
+                 (its total over its parallel slots), or lower roles.max_tokens"
+            ),
             Self::ParameterRejected { .. } | Self::BadRequest { .. } => return None,
         })
     }

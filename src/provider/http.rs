@@ -212,6 +212,9 @@ pub fn classify(status: u16, headers: &HeaderMap, body: &str) -> ProviderError {
         }
         408 | 409 | 500..=599 => ProviderError::Server { status, retry_after, message },
         401 | 403 => ProviderError::Auth { status, message },
+        400 | 413 | 422 if is_context_error(&lower) => {
+            ProviderError::ContextExceeded { window: context_window(body), message }
+        }
         400 | 422 => match param.or_else(|| PARAMETERS.iter().find(|p| lower.contains(*p)).map(|p| (*p).to_string())) {
             Some(param) => ProviderError::ParameterRejected { param, message },
             None => ProviderError::BadRequest { status, message },
@@ -225,6 +228,49 @@ pub fn classify(status: u16, headers: &HeaderMap, body: &str) -> ProviderError {
         Some(false) if error.is_retryable() => ProviderError::BadRequest { status, message: error.to_string() },
         _ => error,
     }
+}
+
+/// Whether an error's message and type say the prompt did not fit the
+/// context: llama.cpp's `exceed_context_size_error`, OpenAI's and vLLM's
+/// `context_length_exceeded` / "maximum context length", Anthropic's
+/// "prompt is too long".
+fn is_context_error(lower: &str) -> bool {
+    ["exceed_context_size", "context_length_exceeded", "maximum context length", "context size", "context window"]
+        .iter()
+        .any(|m| lower.contains(m))
+        || lower.contains("prompt is too long")
+        || lower.contains("exceeds the available context")
+}
+
+/// The context a request gets, where the error says it: llama.cpp's
+/// `n_ctx` field, "maximum context length is 4096 tokens" (OpenAI, vLLM),
+/// "… tokens > 200000 maximum" (Anthropic), "(4806 > 4096)".
+fn context_window(body: &str) -> Option<u32> {
+    let json = serde_json::from_str::<serde_json::Value>(body).ok();
+    let error = json.as_ref().map(|j| if j["error"].is_object() { &j["error"] } else { j });
+    if let Some(n) = error.and_then(|e| e["n_ctx"].as_u64()).and_then(|n| u32::try_from(n).ok()) {
+        return Some(n);
+    }
+    let message = error.and_then(|e| e["message"].as_str()).unwrap_or(body).to_lowercase();
+    let number_after = |marker: &str| {
+        let at = message.find(marker)? + marker.len();
+        let digits: String = message[at..]
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == ',')
+            .filter(|c| *c != ',')
+            .collect();
+        digits.parse::<u32>().ok()
+    };
+    number_after("context length is")
+        .or_else(|| number_after("context length of"))
+        .or_else(|| number_after("n_ctx ="))
+        .or_else(|| number_after("n_ctx:"))
+        .or_else(|| {
+            let at = message.rfind(" maximum")?;
+            message[..at].rsplit([' ', '>']).find(|w| !w.is_empty())?.replace(',', "").parse().ok()
+        })
+        .or_else(|| number_after("> "))
 }
 
 /// The server's own message, error type and (OpenAI) offending parameter.
@@ -454,6 +500,10 @@ mod tests {
         );
         assert!(matches!(
             classify(400, &none, r#"{"error":{"message":"prompt is too long"}}"#),
+            ProviderError::ContextExceeded { window: None, .. }
+        ));
+        assert!(matches!(
+            classify(400, &none, r#"{"error":{"message":"messages: at least one message is required"}}"#),
             ProviderError::BadRequest { .. }
         ));
     }
@@ -489,6 +539,48 @@ mod tests {
             format!(r#"{{"error":{{"message":"The request was refused. {}"}}}}"#, "Too many words here. ".repeat(20));
         let ProviderError::BadRequest { message, .. } = classify(400, &none, &long) else { panic!() };
         assert!(message.ends_with("here.…") && message.chars().count() <= 201, "{message}");
+    }
+
+    #[test]
+    fn a_prompt_too_long_for_the_context_says_the_window_where_the_server_does() {
+        let none = HeaderMap::new();
+        let cases: [(u16, &str, Option<u32>); 5] = [
+            // llama.cpp's server, as a 2-slot server with 8,192 in all answers (captured shape).
+            (
+                400,
+                r#"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":4806,"n_ctx":4096}}"#,
+                Some(4096),
+            ),
+            (
+                400,
+                r#"{"error":{"message":"This model's maximum context length is 8,192 tokens. However, your messages resulted in 9,300 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}"#,
+                Some(8192),
+            ),
+            (
+                400,
+                r#"{"object":"error","message":"This model's maximum context length is 2048 tokens. However, you requested 2500 tokens (2000 in the messages, 500 in the completion).","type":"BadRequestError","code":400}"#,
+                Some(2048),
+            ),
+            (
+                400,
+                r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}"#,
+                Some(200_000),
+            ),
+            (413, r#"{"error":{"message":"the prompt is too long for the context window"}}"#, None),
+        ];
+        for (status, body, window) in cases {
+            let error = classify(status, &none, body);
+            assert!(
+                matches!(&error, ProviderError::ContextExceeded { window: w, .. } if *w == window),
+                "{body}: {error:?}"
+            );
+            assert!(!error.is_retryable(), "the same request fails the same way");
+        }
+        // A refused parameter is still one, not a context error.
+        assert!(matches!(
+            classify(400, &none, r#"{"error":{"message":"Unsupported value: 'temperature'","param":"temperature"}}"#),
+            ProviderError::ParameterRejected { .. }
+        ));
     }
 
     #[test]

@@ -78,6 +78,23 @@ async fn a_working_setup_passes_and_the_key_chat_and_verdict_are_checked_live() 
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_gateway_with_no_model_list_passes_on_its_chat_and_verdict() {
+    // A gateway that serves /v1/messages and no /v1/models (404 with a key).
+    let server = MockLlm::with_handler(|request| match request.path.as_str() {
+        "/v1/models" => Reply::error(404, r#"{"error":{"message":"Not Found"}}"#),
+        _ => anthropic_server(request),
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let (ok, text) = run(doctor(data.path(), &server)).await;
+    assert!(ok, "{text}");
+    let listed = line(&text, "anthropic");
+    assert!(listed.starts_with("note") && listed.contains("404") && listed.contains("model list"), "{text}");
+    assert!(line(&text, "chat").starts_with("ok"), "{text}");
+    assert!(line(&text, "verdict").starts_with("ok"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_server_that_refuses_json_schema_passes_with_the_form_the_debate_will_use() {
     let server = MockLlm::with_handler(|request| match request.path.as_str() {
         "/v1/models" => Reply::error(200, r#"{"object":"list","data":[{"id":"smol","object":"model"}]}"#),

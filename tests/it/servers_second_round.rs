@@ -2,6 +2,9 @@
 //! by the mock server:
 //! - a request held in a server's queue sends nothing until a slot frees:
 //!   waiting is not stalling, and the idle timeout starts at the first byte;
+//! - a server whose slots each give a request less context than the
+//!   prompts need answers `exceed_context_size_error` with its numbers:
+//!   learnt once, and every later prompt fitted to it;
 //! - a server killed mid-debate cuts every running stream at once and
 //!   refuses connections for a while: a restart, not a server that serves
 //!   one request at a time;
@@ -18,7 +21,7 @@ use heat::debate::{DebateEvent, Outcome, Role};
 use heat::provider::http::HttpConfig;
 use heat::provider::openai::OpenAiModel;
 use heat::provider::retry::RetryPolicy;
-use heat::provider::{ChatModel, ProviderError};
+use heat::provider::{Adaptation, ChatModel, ProviderError};
 use support::mock_llm::{MockLlm, Recorded, Reply, openai_stream};
 use support::turns::{final_text, request, retries, role_of, run};
 
@@ -157,4 +160,155 @@ async fn a_restart_that_cuts_every_stream_at_once_is_not_taken_for_a_one_at_a_ti
     assert!(adapted.is_empty(), "a restart is not a habit: {adapted:?}");
     // After the restart the debaters still stream side by side.
     assert_eq!(server.max_in_flight(), 2);
+}
+
+/// What the server gives one request: a total context of 4,096 over 2
+/// parallel slots.
+const SLOT_CONTEXT: usize = 2048;
+
+/// A request's size as a server counts it, near enough: four characters a
+/// token, and the answer it asks room for.
+fn counted_tokens(request: &Recorded) -> usize {
+    let text: usize = request.body["messages"]
+        .as_array()
+        .map_or(0, |m| m.iter().map(|m| m["content"].as_str().map_or(0, str::len)).sum());
+    text / 4 + request.body["max_tokens"].as_u64().unwrap_or(0) as usize
+}
+
+/// llama.cpp's answer to a request longer than a slot's context.
+fn exceeds_context(prompt_tokens: usize) -> Reply {
+    Reply::error(
+        400,
+        &format!(
+            r#"{{"error":{{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":{prompt_tokens},"n_ctx":{SLOT_CONTEXT}}}}}"#
+        ),
+    )
+}
+
+/// Long arguments (1,500 characters each): round 3's prompts no longer fit a slot.
+fn small_context_server(request: &Recorded) -> Reply {
+    let needed = counted_tokens(request);
+    if needed > SLOT_CONTEXT {
+        return exceeds_context(needed);
+    }
+    let role = role_of(request);
+    if role == Role::Judge {
+        let last = request.last_message();
+        let verdict = if last.contains("Round 3 of") { VERDICT_DONE } else { VERDICT_OPEN };
+        return Reply::sse(&openai_stream("qwen", &[verdict], Some("stop")), 4096);
+    }
+    let point = if role == Role::Advocate { ADVOCATE } else { SKEPTIC };
+    let long = format!("{point} ").repeat(16);
+    Reply::sse(&openai_stream("qwen", &[long.as_str()], Some("stop")), 4096)
+}
+
+#[tokio::test]
+async fn a_context_the_server_names_is_learnt_once_and_every_later_prompt_fits_it() {
+    let server = MockLlm::with_handler(small_context_server).await;
+    let setup = engine_support::duel(served_role(&server), served_role(&server), served_role(&server))
+        .retry(support::turns::FAST)
+        .build();
+    let spec = engine_support::spec("Tabs beat spaces", support::log::built_in("duel"), 3);
+    let run = engine_support::drain(engine::start(setup, spec));
+    let (events, state) = tokio::time::timeout(Duration::from_secs(30), run).await.expect("the debate ended");
+    assert!(
+        matches!(state.finish.as_ref().map(|f| &f.outcome), Some(Outcome::Resolved | Outcome::MaxRounds)),
+        "{:?}",
+        state.finish
+    );
+    assert_eq!(state.rounds.len(), 3, "round 3 was argued and judged");
+    let learnt: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            DebateEvent::EndpointAdapted { adaptation: Adaptation::ContextWindow { tokens }, message, .. } => {
+                Some((*tokens, message.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(learnt.len(), 1, "learnt once: {learnt:?}");
+    assert_eq!(learnt[0].0, 2048);
+    assert!(learnt[0].1.contains("2,048 tokens of context"), "{}", learnt[0].1);
+    let said: Vec<&String> = events
+        .iter()
+        .filter_map(|e| if let DebateEvent::Notice { message } = e { Some(message) } else { None })
+        .filter(|m| m.contains("leaves out"))
+        .collect();
+    assert!(!said.is_empty(), "what was left out is said: {events:#?}");
+    // Refused once, by the call that taught it; every request after fits.
+    let requests = server.requests();
+    let refused: Vec<usize> =
+        requests.iter().enumerate().filter(|(_, r)| counted_tokens(r) > SLOT_CONTEXT).map(|(i, _)| i).collect();
+    assert!(!refused.is_empty(), "the long history did overflow once");
+    let first = refused[0];
+    let after = &refused[1..];
+    assert!(
+        after.iter().all(|&i| i <= first + 2),
+        "only calls already under way when the first refusal came may overflow: {refused:?}"
+    );
+    // The current round is kept whole: round 3's prompt still quotes round 2's arguments.
+    let last_debater = requests.iter().rev().find(|r| role_of(r) == Role::Skeptic).unwrap();
+    assert!(last_debater.last_message().contains("argued last round"), "{}", last_debater.last_message());
+}
+
+// Through the binary.
+
+/// `heat run` on the server; whether it succeeded, its stdout and stderr,
+/// and the session logs it wrote, joined.
+async fn heat_run(server: &MockLlm, config: &str, rounds: &str) -> (bool, String, String, String) {
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = support::binary::heat(data.path(), config);
+    cmd.env("OPENAI_BASE_URL", format!("{}/v1", server.base_url)).env("HEAT_PROVIDER", "openai");
+    cmd.args(["run", "Tabs beat spaces", "--max-rounds", rounds]);
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let mut logs = String::new();
+    for entry in std::fs::read_dir(data.path().join("sessions")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "jsonl") {
+            logs.push_str(&std::fs::read_to_string(path).unwrap());
+        }
+    }
+    (out.status.success(), stdout, stderr, logs)
+}
+
+#[tokio::test]
+async fn heat_run_waits_out_a_queue_longer_than_its_idle_timeout() {
+    // Every request waits 2.5 s in the server's queue; the idle timeout is 1 s.
+    let server = MockLlm::with_handler(|request| {
+        let mut reply = slow_server(request).queued(Duration::from_millis(2500));
+        reply.delay = Duration::ZERO;
+        reply
+    })
+    .await;
+    let (ok, stdout, stderr, _) = heat_run(&server, "[network]\nidle_timeout_secs = 1\nmax_retries = 1\n", "1").await;
+    assert!(ok, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(!stdout.contains("retrying"), "a queue is not a stall:\n{stdout}");
+    assert!(stdout.contains("Tabs let every reader choose a width"), "{stdout}");
+}
+
+#[tokio::test]
+async fn heat_run_fits_its_prompts_to_the_context_a_server_names_and_reports_no_usage_of_nothing() {
+    // A gateway in front of a small-context server that reports 0 in / 0 out for every call.
+    let server = MockLlm::with_handler(|request| {
+        let reply = small_context_server(request);
+        if reply.status != 200 {
+            return reply;
+        }
+        let body: Vec<u8> = reply.pieces.concat();
+        let text = String::from_utf8(body).unwrap();
+        let zero = r#"data: {"choices":[],"usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0}}"#;
+        let text = text.replace("data: [DONE]", &format!("{zero}\n\ndata: [DONE]"));
+        Reply::sse(text.as_bytes(), 4096)
+    })
+    .await;
+    let (ok, stdout, stderr, logs) = heat_run(&server, "[network]\nmax_retries = 2\n", "3").await;
+    assert!(ok, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(stdout.contains("2,048 tokens of context"), "the window learnt is said:\n{stdout}");
+    assert!(stdout.contains("leaves out"), "what was left out is said:\n{stdout}");
+    assert!(!stdout.contains("failed"), "{stdout}");
+    assert!(!stdout.contains("cut at"), "{stdout}");
+    assert!(logs.contains("turn_completed"), "{logs}");
+    assert!(!logs.contains(r#""input_tokens":0"#), "0 in / 0 out is recorded as no usage:\n{logs}");
 }

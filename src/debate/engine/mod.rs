@@ -40,7 +40,7 @@ use super::seat::Role;
 use super::state::DebateState;
 use crate::provider::endpoint::Endpoint;
 use crate::provider::retry::TurnItem;
-use crate::provider::{ChatModel, ChatRequest, FinishReason, StructuredOutput, Usage};
+use crate::provider::{ChatModel, ChatRequest, FinishReason, ProviderError, StructuredOutput, Usage};
 use request::Requests;
 use task::{CallMsg, CallMsgKind, Task};
 
@@ -121,6 +121,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 3]
         calls: HashMap::new(),
         held: VecDeque::new(),
         next_task: 0,
+        left_out_said: [0; Role::COUNT],
         no_temperature: HashSet::new(),
         source_index: None,
         preamble: None,
@@ -187,6 +188,8 @@ struct Engine {
     /// Call messages received while paused, with when each arrived; shown on resume.
     held: VecDeque<(Instant, CallMsg)>,
     next_task: u64,
+    /// Earlier rounds each seat's prompt was said to leave out, to fit its server.
+    left_out_said: [usize; Role::COUNT],
     /// Seats whose model refused a temperature.
     no_temperature: HashSet<Role>,
     /// The source, indexed for quote checks on the first argument that needs it.
@@ -377,10 +380,55 @@ impl Engine {
     }
 
     fn start_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose) {
-        let request = self.requests().turn(round, role, purpose);
+        let (request, left_out) = self.requests().turn_fitted(round, role, purpose);
         self.emit(DebateEvent::TurnStarted { round, role, purpose, temperature: request.temperature });
+        self.say_left_out(role, left_out);
         let model = Arc::clone(&self.setup.role(role).model);
         self.launch(Call::Turn { round, role }, purpose, model, request, false);
+    }
+
+    /// Says once, as it grows, how many earlier rounds `role`'s prompt
+    /// leaves out to fit its server's context.
+    fn say_left_out(&mut self, role: Role, left_out: usize) {
+        let said = &mut self.left_out_said[role.position()];
+        if left_out <= *said {
+            return;
+        }
+        *said = left_out;
+        let window = self.requests().window(self.setup.role(role)).unwrap_or_default();
+        let message = notices::rounds_left_out(&self.state.seat_name(role), left_out, window);
+        self.emit(DebateEvent::Notice { message });
+    }
+
+    /// A call whose prompt did not fit its server's context, asked again
+    /// fitted to the window the server named (recorded by `learnt`).
+    fn ask_fitted(&mut self, flight: &Flight, learnt: DebateEvent) {
+        self.emit(learnt);
+        let call = flight.call;
+        match call {
+            Call::Turn { round, role } => {
+                let (request, left_out) = self.requests().turn_fitted(round, role, flight.purpose);
+                let reason = "the prompt was longer than the server's context; asked again, fitted to it".to_string();
+                let retrying =
+                    DebateEvent::TurnRetrying { round, role, attempt: 1, max_retries: 1, delay_ms: 0, reason };
+                self.emit(retrying);
+                self.say_left_out(role, left_out);
+                let model = Arc::clone(&self.setup.role(role).model);
+                self.launch(call, flight.purpose, model, request, flight.guard_retry);
+            }
+            Call::Vote { round, judge } => {
+                let own = self.own_judge_setup(judge).ok().flatten();
+                let request = self.requests().vote(round, judge, flight.purpose, own.as_ref());
+                let model = Arc::clone(own.as_ref().map_or(&self.setup.role(Role::Judge).model, |o| &o.model));
+                self.launch(call, flight.purpose, model, request, false);
+            }
+            Call::SwapCheck { round } => {
+                if let Some(request) = self.requests().swap_check(round) {
+                    let model = Arc::clone(&self.setup.role(Role::Judge).model);
+                    self.launch(call, flight.purpose, model, request, false);
+                }
+            }
+        }
     }
 
     /// Asks the judge's model about `round` with the debaters swapped.
@@ -470,6 +518,16 @@ impl Engine {
             CallMsgKind::Done => {
                 if let Some(flight) = self.calls.remove(&msg.task) {
                     self.on_done(&flight);
+                }
+            }
+            CallMsgKind::Failed(ProviderError::ContextExceeded { window: Some(window), .. })
+                if let Some(learnt) = self.calls[&msg.task]
+                    .endpoint
+                    .as_deref()
+                    .and_then(|endpoint| answer::context_learnt(&self.state, endpoint, window)) =>
+            {
+                if let Some(flight) = self.calls.remove(&msg.task) {
+                    self.ask_fitted(&flight, learnt);
                 }
             }
             CallMsgKind::Failed(error) => {

@@ -26,42 +26,95 @@ pub struct Requests<'a> {
 impl Requests<'_> {
     /// A seat's turn in `round`.
     pub fn turn(&self, round: u32, role: Role, purpose: TurnPurpose) -> ChatRequest {
+        self.turn_fitted(round, role, purpose).0
+    }
+
+    /// A seat's turn in `round`, fitted to the context its server gives a
+    /// request where that is known (see [`Requests::fit`]); with how many
+    /// earlier rounds were left out to fit.
+    pub fn turn_fitted(&self, round: u32, role: Role, purpose: TurnPurpose) -> (ChatRequest, usize) {
         let setup = self.setup.role(role);
         let state = self.state;
         let heat = state.rounds.iter().find(|r| r.number == round).map_or(state.heat, |r| r.heat);
         let system = self.setup.prompts.system_with(role, state.format.as_ref().and_then(|f| f.brief(role)));
         // An embedded critic is held to open with its issue line; its lead follows it.
         let raising = self.raising(role);
-        let (messages, response_schema) = if role.is_judge() {
-            let chosen = self.chosen_schema(round, purpose);
-            let room = chosen.as_ref().and_then(|_| chosen_room(setup, &system, self.preamble));
-            let messages = prompt::judge_messages_within(state, round, purpose, chosen.is_some(), panel::CHAIR, room);
-            let schema = chosen.unwrap_or_else(|| self.verdict_schema(setup, self.asked_schema()));
-            (messages, Some(schema))
-        } else {
-            let brief = setup.model.is_embedded();
-            let mut messages = prompt::debater_messages(state, role, round, brief);
-            if setup.model.continues_answer() && raising.is_none() {
-                messages.extend(prompt::opening(state, role, round).map(ChatMessage::assistant));
+        let chosen = role.is_judge().then(|| self.chosen_schema(round, purpose)).flatten();
+        let room = chosen.as_ref().and_then(|_| chosen_room(setup, &system, self.preamble));
+        let opening = (setup.model.continues_answer() && raising.is_none())
+            .then(|| prompt::opening(state, role, round))
+            .flatten();
+        let messages = |kept: usize| {
+            if role.is_judge() {
+                let asked = (chosen.is_some(), panel::CHAIR);
+                return prompt::judge_messages_keeping(state, round, purpose, asked, room, kept);
             }
-            (messages, None)
+            let brief = setup.model.is_embedded();
+            let mut messages = prompt::debater_messages_keeping(state, role, round, brief, kept);
+            messages.extend(opening.clone().map(ChatMessage::assistant));
+            messages
         };
+        let response_schema =
+            role.is_judge().then(|| chosen.clone().unwrap_or_else(|| self.verdict_schema(setup, self.asked_schema())));
         let grammar = raising.map(|id| issues::raising::grammar(&id, prompt::opening(state, role, round).as_deref()));
         let wanted = Purpose::of(role, heat, self.setup.judge_temperature);
         let temperature =
             temperature::sent(wanted, setup.thinking_budget.is_some(), self.no_temperature.contains(&role));
-        ChatRequest {
+        let request = ChatRequest {
             model: setup.model_name.clone(),
             system,
             grounding: self.preamble.map(str::to_string),
-            messages,
+            messages: Vec::new(),
             temperature,
             max_tokens: setup.max_tokens,
             thinking_budget: setup.thinking_budget,
             response_schema,
             grammar,
             seed: self.setup.seed,
+        };
+        self.fit(request, setup, round, messages)
+    }
+
+    /// The context a request to `setup`'s server may take: the configured
+    /// one (`providers.<name>.max_context`) or the one the server was found
+    /// to give, whichever is smaller. `None` for the embedded model, whose
+    /// prompts are built to its context, and where nothing is known.
+    pub fn window(&self, setup: &RoleSetup) -> Option<u32> {
+        if setup.model.is_embedded() {
+            return None;
         }
+        let learnt = setup.model.endpoint().and_then(|e| self.state.context_window_for(&e));
+        match (setup.max_context, learnt) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Gives `request` its messages (`messages` builds them keeping that
+    /// many earlier rounds), fitted to its server's context where known:
+    /// the oldest of the earlier rounds are left out first, then the
+    /// answer's room is lowered, never below [`MIN_ANSWER_TOKENS`]; the
+    /// system prompt, the source block and the current round stay. With how
+    /// many earlier rounds were left out.
+    fn fit(
+        &self,
+        mut request: ChatRequest,
+        setup: &RoleSetup,
+        round: u32,
+        messages: impl Fn(usize) -> Vec<ChatMessage>,
+    ) -> (ChatRequest, usize) {
+        request.messages = messages(prompt::HISTORY_ROUNDS);
+        let Some(window) = self.window(setup).map(|w| w as usize) else { return (request, 0) };
+        let shown = (round as usize).min(prompt::HISTORY_ROUNDS);
+        let mut kept = shown;
+        while kept > 0 && needed_tokens(&request) > window {
+            kept -= 1;
+            request.messages = messages(kept);
+        }
+        let prompt = needed_tokens(&request) - request.max_tokens as usize;
+        let room = u32::try_from(window.saturating_sub(prompt)).unwrap_or(u32::MAX);
+        request.max_tokens = request.max_tokens.min(room.max(MIN_ANSWER_TOKENS));
+        (request, shown - kept)
     }
 
     /// Judge `judge` of the panel's vote on `round`, asked as the chair is
@@ -86,22 +139,25 @@ impl Requests<'_> {
         }
         let answering = own.unwrap_or_else(|| self.setup.role(Role::Judge));
         let room = chosen.then(|| chosen_room(answering, &request.system, request.grounding.as_deref())).flatten();
-        request.messages = prompt::judge_messages_within(state, round, purpose, chosen, judge, room);
         // Said last, not in the brief: the chair's brief stays the prompt's
         // start, so the embedded model serves every judge on the chair's lane.
         let seat_line = format!(
             "\n\nYou are judge {judge} of a panel of {seats}. Judge this round on your own reading; \
              the panel decides by majority."
         );
-        if let Some(last) = request.messages.last_mut() {
-            last.content.push_str(&seat_line);
-        }
+        let messages = |kept: usize| {
+            let mut messages = prompt::judge_messages_keeping(state, round, purpose, (chosen, judge), room, kept);
+            if let Some(last) = messages.last_mut() {
+                last.content.push_str(&seat_line);
+            }
+            messages
+        };
         // Each judge its own draw where a seed is sent, or the judges of an
         // embedded model would answer alike; a server is sent none unasked.
         if request.seed.is_some() || answering.model.is_embedded() {
             request.seed = Some(request.seed.unwrap_or_default().wrapping_add(u64::from(judge)));
         }
-        request
+        self.fit(request, answering, round, messages).0
     }
 
     /// The judge's request for the swap check of `round`: its model, limits
@@ -170,6 +226,22 @@ impl Requests<'_> {
         let schema = extractive::schema(&self.state.topic, &seats, purpose.is_final(), &issues)?;
         Some(ResponseSchema::new("verdict", schema))
     }
+}
+
+/// The fewest tokens a fitted request leaves for its answer.
+pub const MIN_ANSWER_TOKENS: u32 = 256;
+
+/// Tokens a chat template spends on each message's markers, at most.
+const PER_MESSAGE_TOKENS: usize = 8;
+
+/// What a request needs of a server's context, prompt and answer: its
+/// text at a cautious three characters a token (English runs nearer four),
+/// the template's markers, and the answer's `max_tokens`.
+pub fn needed_tokens(request: &ChatRequest) -> usize {
+    let chars = request.system.chars().count()
+        + request.grounding.as_deref().map_or(0, |g| g.chars().count())
+        + request.messages.iter().map(|m| m.content.chars().count()).sum::<usize>();
+    chars / 3 + TEMPLATE_TOKENS + PER_MESSAGE_TOKENS * request.messages.len() + request.max_tokens as usize
 }
 
 /// The tokens a chat template adds around the messages, at most (SmolLM2's
