@@ -38,6 +38,7 @@ fn scored_debate(rounds: u32) -> DebateState {
             text: "{}".into(),
             usage: None,
             truncated_at: None,
+            possibly_cut: false,
         });
         let scores = Some(Scores { advocate: vec![2, 1, -1], skeptic: vec![1, 0, 3] });
         let verdict = Verdict { verdict: format!("round {round}"), topic: "t".into(), scores, ..Verdict::default() };

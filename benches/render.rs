@@ -69,7 +69,14 @@ fn events(six: bool) -> Vec<DebateEvent> {
             out.push(DebateEvent::Delta { round, role, text: text.clone() });
             // The last round's advocate is still streaming.
             if !(round == ROUNDS - 1 && role == Role::Advocate) {
-                out.push(DebateEvent::TurnCompleted { round, role, text, usage: None, truncated_at: None });
+                out.push(DebateEvent::TurnCompleted {
+                    round,
+                    role,
+                    text,
+                    usage: None,
+                    truncated_at: None,
+                    possibly_cut: false,
+                });
             }
         }
     }

@@ -37,7 +37,14 @@ fn big_session(rounds: u32, words: usize) -> (Header, Vec<Record>, usize) {
             let text = text.join(" ");
             transcript += text.len();
             events.push(DebateEvent::TurnStarted { round, role, purpose: TurnPurpose::Argue, temperature: Some(0.7) });
-            events.push(DebateEvent::TurnCompleted { round, role, text, usage: None, truncated_at: None });
+            events.push(DebateEvent::TurnCompleted {
+                round,
+                role,
+                text,
+                usage: None,
+                truncated_at: None,
+                possibly_cut: false,
+            });
         }
         events.push(DebateEvent::TurnStarted {
             round,
@@ -54,7 +61,14 @@ fn big_session(rounds: u32, words: usize) -> (Header, Vec<Record>, usize) {
         };
         let text = serde_json::to_string(&verdict).unwrap_or_default();
         transcript += text.len();
-        events.push(DebateEvent::TurnCompleted { round, role: Role::Judge, text, usage: None, truncated_at: None });
+        events.push(DebateEvent::TurnCompleted {
+            round,
+            role: Role::Judge,
+            text,
+            usage: None,
+            truncated_at: None,
+            possibly_cut: false,
+        });
         events.push(DebateEvent::VerdictReached { round, verdict });
     }
     let records = events.into_iter().enumerate().map(|(i, event)| Record { ms: i as u64 * 500, event }).collect();

@@ -36,6 +36,7 @@ fn events(count: usize) -> Vec<DebateEvent> {
                 text: "token ".repeat(200),
                 usage: None,
                 truncated_at: None,
+                possibly_cut: false,
             });
         }
         out.push(DebateEvent::TurnStarted { round, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: None });
@@ -52,6 +53,7 @@ fn events(count: usize) -> Vec<DebateEvent> {
             text: serde_json::to_string(&verdict).expect("json"),
             usage: None,
             truncated_at: None,
+            possibly_cut: false,
         });
         out.push(DebateEvent::VerdictReached { round, verdict });
         round += 1;

@@ -59,6 +59,7 @@ fn stream(runtime: &tokio::runtime::Runtime, count: usize) -> Vec<Duration> {
                 text,
                 usage: None,
                 truncated_at: None,
+                possibly_cut: false,
             });
             writer
         });

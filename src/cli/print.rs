@@ -237,9 +237,11 @@ impl<W: Write> TextPrinter<W> {
                     self.note(&line)?;
                 }
             }
-            DebateEvent::TurnCompleted { round, role, truncated_at, .. } if role.is_debater() => {
+            DebateEvent::TurnCompleted { round, role, truncated_at, possibly_cut, .. } if role.is_debater() => {
                 if let Some(tokens) = truncated_at {
                     self.debater_text(*role, &format!(" … {}", crate::debate::cut_note(*tokens)))?;
+                } else if *possibly_cut {
+                    self.debater_text(*role, &format!(" … {}", crate::debate::POSSIBLY_CUT))?;
                 }
                 self.debater_done(*role)?;
                 let changed = self.state.rounds.iter().find(|r| r.number == *round).and_then(|r| r.turn(*role));

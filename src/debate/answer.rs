@@ -139,21 +139,65 @@ fn turn_done(state: &DebateState, answered: &Answered<'_>, round: u32, role: Rol
         }
     }
     let usage = answered.usage.and_then(|u| u.measured(&text));
-    let truncated_at = (answered.finish == Some(FinishReason::Length)).then(|| {
-        let limit = answered.max_tokens;
-        usage.map_or(limit, |u| u32::try_from(u.output_tokens).unwrap_or(limit).max(1))
-    });
-    let completed = DebateEvent::TurnCompleted { round, role, text: text.clone(), usage, truncated_at };
+    let truncated_at = cut_at(answered, usage);
+    let served = state.participant(role).is_some_and(super::event::Participant::is_served);
+    let possibly_cut = served && truncated_at.is_none() && ends_short_mid_sentence(&text, usage, answered.max_tokens);
+    let completed = DebateEvent::TurnCompleted { round, role, text: text.clone(), usage, truncated_at, possibly_cut };
     if role.is_debater() {
         return vec![Act::Emit(completed), Act::CheckQuotes { round, role, text }];
     }
     // The verdict is read from the state the completed turn leaves.
     let mut after = state.clone();
     after.apply(&completed);
-    let read = read_verdict(&after, round, answered.purpose, answered.sent, &text);
+    let mut read = read_verdict(&after, round, answered.purpose, answered.sent, &text);
+    // A verdict that ran into its token limit says so, so the judge asked
+    // again writes a shorter one rather than the same long one.
+    if let Some(limit) = truncated_at {
+        for event in &mut read {
+            if let DebateEvent::VerdictInvalid { error, .. } = event {
+                *error = format!(
+                    "it ran into its limit of {limit} tokens before the JSON object closed ({error}): \
+                     keep `verdict` to three sentences"
+                );
+            }
+        }
+    }
     let unread = read.iter().any(|e| matches!(e, DebateEvent::VerdictInvalid { .. }));
     let ignored = form_ignored(state, answered, &text).filter(|_| unread);
     std::iter::once(completed).chain(ignored).chain(read).map(Act::Emit).collect()
+}
+
+/// Where an answer stopped at its token limit, if it did: the provider
+/// said so (`length`, `max_tokens`), or it said the answer ended cleanly
+/// while its measured output filled the limit it was sent (a gateway that
+/// reports every stop as `end_turn`). Judged by what the answer is, not
+/// only by what the server said.
+fn cut_at(answered: &Answered<'_>, usage: Option<Usage>) -> Option<u32> {
+    let limit = answered.max_tokens;
+    let out = usage.map(|u| u32::try_from(u.output_tokens).unwrap_or(u32::MAX));
+    if answered.finish == Some(FinishReason::Length) {
+        return Some(out.map_or(limit, |n| n.max(1)));
+    }
+    out.filter(|n| limit > 0 && *n >= limit)
+}
+
+/// Whether an answer the server said ended ends mid-sentence, well short
+/// of its limit (under three quarters of it, by the measured count, else
+/// at four characters a token): what a gateway sends when its upstream
+/// died mid-answer. A list item, a heading, a table row or a code block
+/// may end without a full stop; those are left alone.
+fn ends_short_mid_sentence(text: &str, usage: Option<Usage>, limit: u32) -> bool {
+    let text = text.trim_end();
+    let Some(last) = text.chars().last() else { return false };
+    let mid_sentence = last.is_alphanumeric() || matches!(last, ',' | ';' | '(' | '-' | '—' | '–');
+    let last_line = text.lines().last().unwrap_or_default().trim_start();
+    let structured = last_line.starts_with(['-', '*', '+', '#', '|', '>'])
+        || last_line
+            .split_once(['.', ')'])
+            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        || text.ends_with("```");
+    let used = usage.map_or(text.chars().count() / 4, |u| usize::try_from(u.output_tokens).unwrap_or(usize::MAX));
+    mid_sentence && !structured && used * 4 < limit as usize * 3
 }
 
 /// A judge's answer that could not be read, asked in a form of structured

@@ -193,6 +193,11 @@ pub enum DebateEvent {
         /// The answer stopped at the token limit, after this many tokens.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         truncated_at: Option<u32>,
+        /// The server said the answer ended, but it ends mid-sentence well
+        /// short of its limit: it may have been cut (a gateway whose
+        /// upstream died mid-answer sends a clean stop). Marked, not spliced.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        possibly_cut: bool,
     },
     /// The person cancelled a streaming turn; what streamed so far stands.
     TurnCancelled {

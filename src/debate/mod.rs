@@ -39,6 +39,10 @@ pub use seat::{Role, SEATS, Seat, Side};
 pub use state::DebateState;
 pub use verdict::Verdict;
 
+/// The mark shown where a turn the server said ended stops mid-sentence,
+/// well short of its limit.
+pub const POSSIBLY_CUT: &str = "⚠ possibly cut: the server ended it mid-sentence";
+
 /// The mark shown where a turn stopped at its token limit: `✂ cut at 1,024 tokens`.
 pub fn cut_note(tokens: u32) -> String {
     format!("✂ cut at {} tokens", notices::thousands(tokens))

@@ -48,6 +48,9 @@ pub struct Turn {
     /// The answer stopped at the token limit, after this many tokens.
     #[serde(default)]
     pub truncated_at: Option<u32>,
+    /// It ended mid-sentence with a clean stop, well short of its limit.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub possibly_cut: bool,
     /// Judge turns only: whether the answer parsed.
     pub verdict: Option<VerdictStatus>,
     /// What the argument cited from the source, checked.
@@ -70,6 +73,7 @@ impl Turn {
             reasoning: String::new(),
             usage: None,
             truncated_at: None,
+            possibly_cut: false,
             verdict: None,
             checks: Vec::new(),
             stance: None,

@@ -35,7 +35,7 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::TurnRetrying { round, role, attempt, max_retries, delay_ms, reason } => {
             tracing::warn!(round = round + 1, role = role.key(), attempt, max_retries, delay_ms, %reason, "turn retrying");
         }
-        DebateEvent::TurnCompleted { round, role, text, usage, truncated_at } => {
+        DebateEvent::TurnCompleted { round, role, text, usage, truncated_at, possibly_cut } => {
             tracing::info!(
                 round = round + 1,
                 role = role.key(),
@@ -43,6 +43,7 @@ pub fn event(event: &DebateEvent) {
                 input_tokens = usage.as_ref().map(|u| u.input_tokens),
                 output_tokens = usage.as_ref().map(|u| u.output_tokens),
                 truncated_at,
+                possibly_cut,
                 "turn completed"
             );
         }

@@ -164,6 +164,8 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
                     "*(… {}: the argument stopped at its token limit)*\n",
                     crate::debate::cut_note(tokens)
                 );
+            } else if turn.possibly_cut {
+                let _ = writeln!(md, "*(… {})*\n", crate::debate::POSSIBLY_CUT);
             }
             match &turn.status {
                 TurnStatus::Cancelled => md.push_str("*(cancelled by the moderator)*\n\n"),

@@ -138,9 +138,10 @@ fn transcript_turn(turn: &Turn, shown: Shown<'_>) -> TranscriptTurn {
         TurnStatus::Cancelled => Some("cancelled by the person; the text so far stands".to_string()),
         TurnStatus::Failed { error } => Some(format!("failed: {}", clean(error))),
         TurnStatus::Streaming | TurnStatus::Retrying { .. } => Some("still being written".to_string()),
-        TurnStatus::Done => {
-            turn.truncated_at.map(|tokens| format!("{}: stopped at its token limit", crate::debate::cut_note(tokens)))
-        }
+        TurnStatus::Done => turn
+            .truncated_at
+            .map(|tokens| format!("{}: stopped at its token limit", crate::debate::cut_note(tokens)))
+            .or_else(|| turn.possibly_cut.then(|| crate::debate::POSSIBLY_CUT.to_string())),
     };
     TranscriptTurn {
         anchor,

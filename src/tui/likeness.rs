@@ -59,7 +59,14 @@ mod tests {
         let argue = |role, text: &str| {
             [
                 DebateEvent::TurnStarted { round: 0, role, purpose: TurnPurpose::Argue, temperature: None },
-                DebateEvent::TurnCompleted { round: 0, role, text: text.into(), usage: None, truncated_at: None },
+                DebateEvent::TurnCompleted {
+                    round: 0,
+                    role,
+                    text: text.into(),
+                    usage: None,
+                    truncated_at: None,
+                    possibly_cut: false,
+                },
             ]
         };
         for event in argue(Role::Advocate, "Tabs keep files small and let readers choose widths.") {

@@ -378,6 +378,9 @@ fn lay_out(
             if let Some(tokens) = turn.truncated_at {
                 let note = format!("… {}", crate::debate::cut_note(tokens));
                 foot.push(Line::from(Span::styled(note, Style::new().fg(theme.warn))));
+            } else if turn.possibly_cut {
+                let note = format!("… {}", crate::debate::POSSIBLY_CUT);
+                foot.push(Line::from(Span::styled(note, Style::new().fg(theme.warn))));
             }
             foot.extend(final_answer(state, turn, width, theme));
             foot.extend(check_lines(state, round, turn, width, theme, shown.cited));

@@ -98,8 +98,14 @@ mod tests {
         let skeptic = times.0[1].expect("timed");
         assert_eq!(skeptic.describe(13_100), "3.1 s", "so far, while it runs");
         let usage = Some(Usage { input_tokens: 900, output_tokens: 220, cached_input_tokens: 0 });
-        let done =
-            DebateEvent::TurnCompleted { round: 0, role: Role::Skeptic, text: "A".into(), usage, truncated_at: None };
+        let done = DebateEvent::TurnCompleted {
+            round: 0,
+            role: Role::Skeptic,
+            text: "A".into(),
+            usage,
+            truncated_at: None,
+            possibly_cut: false,
+        };
         times.record(&done, 24_200);
         // 14.2 s in all; 220 tokens written over the 12.2 s after the first word.
         assert_eq!(times.0[1].expect("timed").describe(99_000), "14.2 s · 18 tok/s");
@@ -119,7 +125,14 @@ mod tests {
         times.record(&DebateEvent::Delta { round: 0, role, text: "{}".into() }, 4_000);
         let usage = Some(Usage { input_tokens: 1, output_tokens: 40, cached_input_tokens: 0 });
         times.record(
-            &DebateEvent::TurnCompleted { round: 0, role, text: "{}".into(), usage, truncated_at: None },
+            &DebateEvent::TurnCompleted {
+                round: 0,
+                role,
+                text: "{}".into(),
+                usage,
+                truncated_at: None,
+                possibly_cut: false,
+            },
             4_000,
         );
         assert_eq!(times.0[2].expect("timed").describe(0), "4.0 s · 10 tok/s");

@@ -135,6 +135,7 @@ mod tests {
             text: "a b c".into(),
             usage: None,
             truncated_at: None,
+            possibly_cut: false,
         });
         let (state, counts) = fold(&events);
         assert_eq!(counts.of(&state, 0, Role::Advocate), 3);

@@ -84,6 +84,7 @@ fn an_argument_that_stands_is_completed_then_its_citations_checked() {
                 text: ADVOCATE.into(),
                 usage: done.usage,
                 truncated_at: None,
+                possibly_cut: false
             }),
             Act::CheckQuotes { round: 0, role: Role::Advocate, text: ADVOCATE.into() },
         ]
@@ -107,6 +108,39 @@ fn an_argument_cut_at_its_token_limit_says_where_it_stopped() {
     assert_eq!(truncated(answer::on_done(&state, &cut)), Some(57), "the count the provider gave");
     cut.usage = None;
     assert_eq!(truncated(answer::on_done(&state, &cut)), Some(512), "no count: the model's limit");
+    // A gateway that reports every stop as a clean one: the count fills the limit sent.
+    cut.finish = Some(FinishReason::Stop);
+    cut.usage = Some(Usage { input_tokens: 200, output_tokens: 512, cached_input_tokens: 0 });
+    assert_eq!(truncated(answer::on_done(&state, &cut)), Some(512), "a clean stop at the limit is a cut");
+    cut.usage = Some(Usage { input_tokens: 200, output_tokens: 300, cached_input_tokens: 0 });
+    assert_eq!(truncated(answer::on_done(&state, &cut)), None, "below the limit it ended as it said");
+}
+
+#[test]
+fn a_clean_stop_mid_sentence_well_short_of_the_limit_is_marked_possibly_cut() {
+    let possibly_cut = |provider: &str, text: &str, out: u64| {
+        let state = Log::new(TOPIC, 3, 0.9)
+            .seats(&Role::DUEL, provider, "m")
+            .round(0)
+            .starts(0, Role::Advocate, TurnPurpose::Argue)
+            .streams(0, Role::Advocate, text)
+            .state();
+        let mut done = answered(Call::Turn { round: 0, role: Role::Advocate }, TurnPurpose::Argue, "");
+        done.finish = Some(FinishReason::Stop);
+        done.usage = Some(Usage { input_tokens: 300, output_tokens: out, cached_input_tokens: 0 });
+        match answer::on_done(&state, &done).first() {
+            Some(Act::Emit(DebateEvent::TurnCompleted { possibly_cut, .. })) => *possibly_cut,
+            other => panic!("{other:?}"),
+        }
+    };
+    // A gateway whose upstream died mid-answer: a clean end_turn after half a sentence.
+    let half = "Cars crowd out people. The evidence you've provided";
+    assert!(possibly_cut("anthropic", half, 12));
+    assert!(possibly_cut("openai", "Cars crowd out people, and", 9));
+    assert!(!possibly_cut("anthropic", "Cars crowd out people.", 6), "a whole sentence");
+    assert!(!possibly_cut("anthropic", "Three reasons:\n- air\n- trade", 9), "a list item may end bare");
+    assert!(!possibly_cut("anthropic", half, 500), "near its limit: a length stop says so itself");
+    assert!(!possibly_cut("local", half, 12), "the embedded model is not a gateway");
 }
 
 #[test]
@@ -231,6 +265,22 @@ fn prose_where_a_json_form_was_asked_steps_the_form_down_once_and_the_verdict_is
     assert!(
         !emitted(&answer::on_done(&broken, &done)).iter().any(|e| matches!(e, DebateEvent::EndpointAdapted { .. }))
     );
+}
+
+#[test]
+fn a_verdict_cut_at_its_limit_asks_again_for_a_shorter_one() {
+    let cut =
+        r#"{"resolved": false, "verdict": "The advocate argued that the streets, the air and the trade of the centre"#;
+    let state = argued().starts(0, Role::Judge, TurnPurpose::Judge).streams(0, Role::Judge, cut).state();
+    let mut done = answered(Call::Turn { round: 0, role: Role::Judge }, TurnPurpose::Judge, "");
+    done.finish = Some(FinishReason::Length);
+    let acts = answer::on_done(&state, &done);
+    let invalid = emitted(&acts).into_iter().find_map(|e| match e {
+        DebateEvent::VerdictInvalid { error, will_retry: true, .. } => Some(error.clone()),
+        _ => None,
+    });
+    let error = invalid.unwrap_or_else(|| panic!("{acts:#?}"));
+    assert!(error.starts_with("it ran into its limit of 512 tokens") && error.ends_with("three sentences"), "{error}");
 }
 
 #[test]

@@ -41,6 +41,7 @@ fn round(number: u32, topic: &str, heat: f32, next: &str) -> Vec<DebateEvent> {
             text: format!("{text}, in round {}, as the parent argued.", number + 1),
             usage: None,
             truncated_at: None,
+            possibly_cut: false,
         });
     }
     events.push(DebateEvent::TurnStarted {
@@ -62,6 +63,7 @@ fn round(number: u32, topic: &str, heat: f32, next: &str) -> Vec<DebateEvent> {
         text: serde_json::to_string(&verdict).unwrap(),
         usage: None,
         truncated_at: None,
+        possibly_cut: false,
     });
     events.push(DebateEvent::VerdictReached { round: number, verdict });
     events

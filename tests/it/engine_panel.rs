@@ -464,7 +464,14 @@ fn on_the_embedded_model_the_panel_votes_one_at_a_time_after_the_chair() {
     assert_eq!(votes(&in_turn(&asked, &[])), 0, "the chair first");
     let chair = vec![
         DebateEvent::TurnStarted { round: 0, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: None },
-        DebateEvent::TurnCompleted { round: 0, role: Role::Judge, text: "{}".into(), usage: None, truncated_at: None },
+        DebateEvent::TurnCompleted {
+            round: 0,
+            role: Role::Judge,
+            text: "{}".into(),
+            usage: None,
+            truncated_at: None,
+            possibly_cut: false,
+        },
         DebateEvent::VerdictReached { round: 0, verdict: Verdict { topic: "t2".into(), ..Verdict::default() } },
     ];
     let judged = panel_round(chair.clone());

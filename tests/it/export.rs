@@ -20,14 +20,28 @@ fn records() -> Vec<Record> {
         vec![
             DebateEvent::TurnStarted { round, role, purpose: TurnPurpose::Argue, temperature: Some(0.9) },
             DebateEvent::Delta { round, role, text: text.into() },
-            DebateEvent::TurnCompleted { round, role, text: text.into(), usage: None, truncated_at: None },
+            DebateEvent::TurnCompleted {
+                round,
+                role,
+                text: text.into(),
+                usage: None,
+                truncated_at: None,
+                possibly_cut: false,
+            },
         ]
     };
     let judge = |round, verdict: Verdict| {
         let text = serde_json::to_string(&verdict).unwrap();
         vec![
             DebateEvent::TurnStarted { round, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: Some(0.2) },
-            DebateEvent::TurnCompleted { round, role: Role::Judge, text, usage: None, truncated_at: None },
+            DebateEvent::TurnCompleted {
+                round,
+                role: Role::Judge,
+                text,
+                usage: None,
+                truncated_at: None,
+                possibly_cut: false,
+            },
             DebateEvent::VerdictReached { round, verdict },
         ]
     };

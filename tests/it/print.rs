@@ -17,7 +17,14 @@ fn started(role: Role) -> DebateEvent {
 }
 
 fn completed(role: Role, text: &str) -> DebateEvent {
-    DebateEvent::TurnCompleted { round: 0, role, text: text.into(), usage: None, truncated_at: None }
+    DebateEvent::TurnCompleted {
+        round: 0,
+        role,
+        text: text.into(),
+        usage: None,
+        truncated_at: None,
+        possibly_cut: false,
+    }
 }
 
 fn opening() -> Vec<DebateEvent> {
@@ -186,6 +193,7 @@ fn a_note_that_comes_mid_argument_waits_for_the_argument_to_end() {
             text: "Spaces render the same everywhere.".into(),
             usage: None,
             truncated_at: None,
+            possibly_cut: false,
         },
     ]);
     let out = print(&events);

@@ -42,7 +42,14 @@ fn start(max_rounds: u32) -> Vec<DebateEvent> {
 
 fn argue(events: &mut Vec<DebateEvent>, round: u32, role: Role, text: &str, truncated_at: Option<u32>) {
     events.push(DebateEvent::TurnStarted { round, role, purpose: TurnPurpose::Argue, temperature: Some(0.7) });
-    events.push(DebateEvent::TurnCompleted { round, role, text: text.into(), usage: None, truncated_at });
+    events.push(DebateEvent::TurnCompleted {
+        round,
+        role,
+        text: text.into(),
+        usage: None,
+        truncated_at,
+        possibly_cut: false,
+    });
 }
 
 /// Round 1 argued and judged (open, a new question, heat 0.8), a topic
@@ -77,6 +84,7 @@ fn two_rounds_argued(max_rounds: u32) -> Vec<DebateEvent> {
         text: serde_json::to_string(&verdict).expect("a verdict serialises"),
         usage: None,
         truncated_at: None,
+        possibly_cut: false,
     });
     events.push(DebateEvent::VerdictReached { round: 0, verdict });
     events.push(DebateEvent::TopicInjected { text: INJECTED.into() });
@@ -100,6 +108,7 @@ fn judge_garbled(mut events: Vec<DebateEvent>, purpose: TurnPurpose) -> Vec<Deba
         text: GARBLED.into(),
         usage: None,
         truncated_at: None,
+        possibly_cut: false,
     });
     events.push(DebateEvent::VerdictInvalid { round: 1, error: PARSE_ERROR.into(), will_retry: true });
     events

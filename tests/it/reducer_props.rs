@@ -279,13 +279,14 @@ fn event() -> impl Strategy<Value = DebateEvent> {
         (round.clone(), role(), 1u32..4, text()).prop_map(|(round, role, attempt, reason)| {
             DebateEvent::TurnRetrying { round, role, attempt, max_retries: 3, delay_ms: 500, reason }
         }),
-        (round.clone(), role(), argument(), usage(), proptest::option::of(1u32..600)).prop_map(
-            |(round, role, text, usage, truncated_at)| DebateEvent::TurnCompleted {
+        (round.clone(), role(), argument(), usage(), proptest::option::of(1u32..600), any::<bool>()).prop_map(
+            |(round, role, text, usage, truncated_at, possibly_cut)| DebateEvent::TurnCompleted {
                 round,
                 role,
                 text,
                 usage,
-                truncated_at
+                truncated_at,
+                possibly_cut
             }
         ),
         (round.clone(), role()).prop_map(|(round, role)| DebateEvent::TurnCancelled { round, role }),

@@ -283,7 +283,14 @@ fn hostile_session(text: &str) -> (Header, Vec<Record>) {
         .into_events();
     for role in Role::DEBATERS {
         events.push(DebateEvent::TurnStarted { round: 0, role, purpose: TurnPurpose::Argue, temperature: Some(0.9) });
-        events.push(DebateEvent::TurnCompleted { round: 0, role, text: text.into(), usage: None, truncated_at: None });
+        events.push(DebateEvent::TurnCompleted {
+            round: 0,
+            role,
+            text: text.into(),
+            usage: None,
+            truncated_at: None,
+            possibly_cut: false,
+        });
     }
     events.push(DebateEvent::TopicInjected { text: text.into() });
     events.push(DebateEvent::TurnStarted {
@@ -298,6 +305,7 @@ fn hostile_session(text: &str) -> (Header, Vec<Record>) {
         text: text.into(),
         usage: None,
         truncated_at: None,
+        possibly_cut: false,
     });
     let verdict = Verdict {
         resolved: false,
@@ -425,6 +433,7 @@ fn the_verdicts_show_who_is_ahead_the_swap_badge_and_the_persons_agreement() {
             text: "{}".into(),
             usage: None,
             truncated_at: None,
+            possibly_cut: false,
         });
         let verdict =
             Verdict { verdict: "Open.".into(), ahead, conceded: Some(Conceded::Advocate), ..Verdict::default() };

@@ -5,6 +5,8 @@
 //! - a server whose slots each give a request less context than the
 //!   prompts need answers `exceed_context_size_error` with its numbers:
 //!   learnt once, and every later prompt fitted to it;
+//! - a gateway whose upstream died mid-answer ends it cleanly after half a
+//!   sentence: marked possibly cut, for the judge and the person;
 //! - a server killed mid-debate cuts every running stream at once and
 //!   refuses connections for a while: a restart, not a server that serves
 //!   one request at a time;
@@ -22,7 +24,7 @@ use heat::provider::http::HttpConfig;
 use heat::provider::openai::OpenAiModel;
 use heat::provider::retry::RetryPolicy;
 use heat::provider::{Adaptation, ChatModel, ProviderError};
-use support::mock_llm::{MockLlm, Recorded, Reply, openai_stream};
+use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_stream, openai_stream};
 use support::turns::{final_text, request, retries, role_of, run};
 
 /// Silence for longer than this, once an answer has begun, is a stall.
@@ -311,4 +313,44 @@ async fn heat_run_fits_its_prompts_to_the_context_a_server_names_and_reports_no_
     assert!(!stdout.contains("cut at"), "{stdout}");
     assert!(logs.contains("turn_completed"), "{logs}");
     assert!(!logs.contains(r#""input_tokens":0"#), "0 in / 0 out is recorded as no usage:\n{logs}");
+}
+
+/// A gateway in front of an upstream killed mid-answer: the advocate's
+/// answer stops after half a sentence with a clean `end_turn`.
+fn gateway_that_hides_a_crash(request: &Recorded) -> Reply {
+    let role = role_of(request);
+    if role == Role::Judge {
+        let verdict = if request.last_message().contains("Round 1 of") { VERDICT_OPEN } else { VERDICT_DONE };
+        return Reply::sse(&anthropic_stream(&[verdict], "end_turn", 40), 4096);
+    }
+    if role == Role::Advocate {
+        let half = ["Tabs let every reader choose a width. ", "The evidence you've provided"];
+        return Reply::sse(&anthropic_stream(&half, "end_turn", 12), 4096);
+    }
+    Reply::sse(&anthropic_stream(&[SKEPTIC], "end_turn", 20), 4096)
+}
+
+#[tokio::test]
+async fn a_clean_stop_after_half_a_sentence_is_marked_possibly_cut_for_the_judge_and_in_heat_run() {
+    let server = MockLlm::with_handler(gateway_that_hides_a_crash).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = support::binary::heat(data.path(), "[network]\nmax_retries = 1\n");
+    cmd.env("ANTHROPIC_BASE_URL", &server.base_url).env("ANTHROPIC_API_KEY", "k").env("HEAT_PROVIDER", "anthropic");
+    cmd.args(["run", "Tabs beat spaces", "--max-rounds", "2"]);
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("The evidence you've provided … ⚠ possibly cut"), "{stdout}");
+    let judged = server.requests().into_iter().find(|r| role_of(r) == Role::Judge).unwrap();
+    assert!(
+        judged.last_message().contains("The evidence you've provided [it may have been cut off here"),
+        "the judge is told: {}",
+        judged.last_message()
+    );
+    assert!(
+        !stdout.contains(
+            "Spaces render alike in every diff, review tool and terminal, with nothing to configure first. …"
+        ),
+        "{stdout}"
+    );
 }

@@ -38,7 +38,7 @@ fn round_started(round: u32, heat: f32) -> DebateEvent {
 }
 
 fn done(round: u32, role: Role, text: &str) -> DebateEvent {
-    DebateEvent::TurnCompleted { round, role, text: text.into(), usage: None, truncated_at: None }
+    DebateEvent::TurnCompleted { round, role, text: text.into(), usage: None, truncated_at: None, possibly_cut: false }
 }
 
 fn judge(round: u32, purpose: TurnPurpose, text: &str, verdict: Verdict) -> Vec<DebateEvent> {

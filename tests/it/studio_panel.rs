@@ -75,7 +75,14 @@ fn decided() -> Vec<DebateEvent> {
     let chair = verdict("Focus and time outweigh hallway chance.", 0.7, Ahead::Advocate);
     let text = serde_json::to_string(&chair).unwrap();
     events.extend([
-        DebateEvent::TurnCompleted { round: 0, role: Role::Judge, text, usage: None, truncated_at: None },
+        DebateEvent::TurnCompleted {
+            round: 0,
+            role: Role::Judge,
+            text,
+            usage: None,
+            truncated_at: None,
+            possibly_cut: false,
+        },
         DebateEvent::VerdictReached { round: 0, verdict: chair },
         DebateEvent::PanelVoteFailed { round: 0, judge: 3, error: "the server answered 503".into(), usage: None },
     ]);

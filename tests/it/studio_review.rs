@@ -39,7 +39,7 @@ fn argue(round: u32, role: Role, heat: f32) -> DebateEvent {
 }
 
 fn done(round: u32, role: Role, text: &str) -> DebateEvent {
-    DebateEvent::TurnCompleted { round, role, text: text.into(), usage: None, truncated_at: None }
+    DebateEvent::TurnCompleted { round, role, text: text.into(), usage: None, truncated_at: None, possibly_cut: false }
 }
 
 /// The judge's verdict on `round` (from 0), L1 ruled `l1` and O1 still open.

@@ -37,6 +37,7 @@ fn timed() -> App {
                 text: "Offices".into(),
                 usage,
                 truncated_at: None,
+                possibly_cut: false,
             },
         ),
         (13_100, delta(Role::Advocate, " wins")),

@@ -347,6 +347,7 @@ fn the_status_bar_counts_tokens_and_prices_them_only_when_prices_are_set() {
         text: text.into(),
         usage: Some(Usage { input_tokens, output_tokens, cached_input_tokens: 0 }),
         truncated_at: None,
+        possibly_cut: false,
     };
     let events = [completed(Role::Advocate, ADVOCATE, 1000, 500), completed(Role::Skeptic, SKEPTIC, 2000, 1000)];
     let mut app = studio_support::mid_stream();
@@ -376,6 +377,7 @@ fn a_cut_argument_is_marked_in_its_pane_and_the_served_model_is_named() {
                     text: "Focus wins because nobody interrupts a".into(),
                     usage: None,
                     truncated_at: Some(1024),
+                    possibly_cut: false,
                 },
             ],
         );
@@ -546,6 +548,7 @@ fn cached_input_is_counted_and_priced_at_its_own_price_when_set() {
         text: ADVOCATE.into(),
         usage,
         truncated_at: None,
+        possibly_cut: false,
     }];
     let mut app = studio_support::mid_stream();
     feed(&mut app, &events);
@@ -618,6 +621,7 @@ fn sides_saying_much_the_same_are_flagged() {
                 text: same.into(),
                 usage: None,
                 truncated_at: None,
+                possibly_cut: false,
             },
             DebateEvent::TurnCompleted {
                 round: 0,
@@ -625,6 +629,7 @@ fn sides_saying_much_the_same_are_flagged() {
                 text: format!("{same} Mostly."),
                 usage: None,
                 truncated_at: None,
+                possibly_cut: false,
             },
         ],
     );
@@ -716,6 +721,7 @@ fn oxford_scored() -> App {
             text: format!("{role:?}'s three arguments."),
             usage: None,
             truncated_at: None,
+            possibly_cut: false,
         });
     }
     events.push(DebateEvent::TurnStarted {
@@ -730,6 +736,7 @@ fn oxford_scored() -> App {
         text: "{}".into(),
         usage: None,
         truncated_at: None,
+        possibly_cut: false,
     });
     events.push(DebateEvent::VerdictReached { round: 0, verdict });
     feed(&mut app, &events);
@@ -777,12 +784,26 @@ fn oxford_finished() -> App {
                 let purpose = heat::debate::TurnPurpose::Argue;
                 events.push(DebateEvent::TurnStarted { round, role, purpose, temperature: Some(heat) });
                 let text = format!("{role:?}'s speech in round {}.", round + 1);
-                events.push(DebateEvent::TurnCompleted { round, role, text, usage: None, truncated_at: None });
+                events.push(DebateEvent::TurnCompleted {
+                    round,
+                    role,
+                    text,
+                    usage: None,
+                    truncated_at: None,
+                    possibly_cut: false,
+                });
             }
             let purpose = heat::debate::TurnPurpose::Judge;
             events.push(DebateEvent::TurnStarted { round, role: Role::Judge, purpose, temperature: None });
             let text = String::from("{}");
-            events.push(DebateEvent::TurnCompleted { round, role: Role::Judge, text, usage: None, truncated_at: None });
+            events.push(DebateEvent::TurnCompleted {
+                round,
+                role: Role::Judge,
+                text,
+                usage: None,
+                truncated_at: None,
+                possibly_cut: false,
+            });
             let scores = Scores { advocate: vec![2, 1], skeptic: vec![-1] };
             let chair = judged("The proposition answered the mentoring point.", 0.5, Ahead::Advocate, Some(scores));
             events.push(DebateEvent::VerdictReached { round, verdict: chair });

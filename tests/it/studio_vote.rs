@@ -64,7 +64,7 @@ fn argue(round: u32, role: Role, heat: f32) -> DebateEvent {
 }
 
 fn done(round: u32, role: Role, text: &str) -> DebateEvent {
-    DebateEvent::TurnCompleted { round, role, text: text.into(), usage: None, truncated_at: None }
+    DebateEvent::TurnCompleted { round, role, text: text.into(), usage: None, truncated_at: None, possibly_cut: false }
 }
 
 /// Round 1 argued and counted (2–1 for four days); in round 2 the analyst

@@ -170,6 +170,8 @@ struct Flight {
     provider: &'static str,
     /// The form of structured output it was asked in, and whether it may step down.
     form: Option<(StructuredOutput, bool)>,
+    /// The answer's token limit it was sent (fitting a server's context may lower it).
+    max_tokens: u32,
 }
 
 struct Engine {
@@ -490,6 +492,7 @@ impl Engine {
         let endpoint = model.http_endpoint().map(|e| e.key().to_string());
         let provider = model.provider_name();
         let form = request.response_schema.as_ref().map(|s| (s.form, s.may_step_down));
+        let max_tokens = request.max_tokens;
         self.next_task += 1;
         let number = self.next_task;
         let task = Task { number, model, policy: self.setup.retry, paused: self.paused.subscribe() };
@@ -506,6 +509,7 @@ impl Engine {
             endpoint,
             provider,
             form,
+            max_tokens,
         };
         self.calls.insert(number, flight);
     }
@@ -554,7 +558,7 @@ impl Engine {
             text: &flight.text,
             usage: flight.usage,
             finish: flight.finish.clone(),
-            max_tokens: self.setup.role(flight.call.role()).max_tokens,
+            max_tokens: flight.max_tokens,
             form,
         };
         for act in answer::on_done(&self.state, &answered) {

@@ -167,6 +167,7 @@ mod tests {
                 text: text.into(),
                 usage: None,
                 truncated_at: None,
+                possibly_cut: false,
             });
         }
         DebateState::from_events(&events)
@@ -275,7 +276,14 @@ mod tests {
         for role in [Role::Advocate, Role::Skeptic, Role::Third] {
             let text = if role == Role::Third { format!("Final answer: {answer}") } else { "Final answer: No.".into() };
             events.push(DebateEvent::TurnStarted { round: 0, role, purpose: TurnPurpose::Argue, temperature: None });
-            events.push(DebateEvent::TurnCompleted { round: 0, role, text, usage: None, truncated_at: None });
+            events.push(DebateEvent::TurnCompleted {
+                round: 0,
+                role,
+                text,
+                usage: None,
+                truncated_at: None,
+                possibly_cut: false,
+            });
         }
         events.push(DebateEvent::RoundStarted {
             round: 1,

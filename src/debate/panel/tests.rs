@@ -25,7 +25,14 @@ fn round(chair: Option<Verdict>, votes: Vec<(u32, Vote)>) -> Round {
     let purpose = TurnPurpose::Judge;
     state.apply(&DebateEvent::TurnStarted { round: 0, role: Role::Judge, purpose, temperature: None });
     let text = String::new();
-    state.apply(&DebateEvent::TurnCompleted { round: 0, role: Role::Judge, text, usage: None, truncated_at: None });
+    state.apply(&DebateEvent::TurnCompleted {
+        round: 0,
+        role: Role::Judge,
+        text,
+        usage: None,
+        truncated_at: None,
+        possibly_cut: false,
+    });
     if let Some(verdict) = chair {
         state.apply(&DebateEvent::VerdictReached { round: 0, verdict });
     }

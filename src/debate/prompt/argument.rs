@@ -21,6 +21,9 @@ pub fn read_argument(round: &Round, role: Role) -> String {
     let text = non_empty_str(&turn.text).trim();
     match turn.truncated_at {
         Some(tokens) => format!("{text} [cut off here: the argument reached its limit of {tokens} tokens]"),
+        None if turn.possibly_cut => {
+            format!("{text} [it may have been cut off here: the server ended it mid-sentence]")
+        }
         None => text.to_string(),
     }
 }

@@ -78,13 +78,14 @@ impl DebateState {
                     };
                 }
             }
-            DebateEvent::TurnCompleted { round, role, text, usage, truncated_at } => {
+            DebateEvent::TurnCompleted { round, role, text, usage, truncated_at, possibly_cut } => {
                 // Stances are asked for, and read, in a document debate only.
                 let grounded = self.source.is_some();
                 if let Some(t) = self.open_turn_mut(*round, *role) {
                     t.text.clone_from(text);
                     t.usage = *usage;
                     t.truncated_at = *truncated_at;
+                    t.possibly_cut = *possibly_cut;
                     t.status = TurnStatus::Done;
                     if t.role.is_debater() && grounded {
                         t.stance = stance::parse(text);

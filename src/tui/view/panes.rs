@@ -191,6 +191,7 @@ pub fn state_label(app: &App, role: Role) -> String {
             _ => format!("retrying ({attempt}/{max_retries})"),
         },
         TurnStatus::Done if turn.truncated_at.is_some() => "done · ✂ cut".into(),
+        TurnStatus::Done if turn.possibly_cut => "done · possibly cut".into(),
         TurnStatus::Done => "done".into(),
         TurnStatus::Cancelled => "cancelled".into(),
         TurnStatus::Failed { .. } => "error".into(),

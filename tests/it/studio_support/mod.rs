@@ -109,6 +109,7 @@ pub fn resolved() -> App {
                 text: ADVOCATE.into(),
                 usage,
                 truncated_at: None,
+                possibly_cut: false,
             },
             DebateEvent::TurnCompleted {
                 round: 0,
@@ -116,6 +117,7 @@ pub fn resolved() -> App {
                 text: format!("{SKEPTIC} builds trust."),
                 usage,
                 truncated_at: None,
+                possibly_cut: false,
             },
             DebateEvent::TurnStarted {
                 round: 0,
@@ -130,6 +132,7 @@ pub fn resolved() -> App {
                 text: JUDGE_JSON.into(),
                 usage,
                 truncated_at: None,
+                possibly_cut: false,
             },
             DebateEvent::VerdictReached { round: 0, verdict: verdict.clone() },
             DebateEvent::Finished { outcome: Outcome::Resolved, synthesis: Some(verdict.verdict) },
@@ -153,6 +156,7 @@ pub fn judging() -> App {
                 text: ADVOCATE.into(),
                 usage: None,
                 truncated_at: None,
+                possibly_cut: false,
             },
             DebateEvent::TurnCompleted {
                 round: 0,
@@ -160,6 +164,7 @@ pub fn judging() -> App {
                 text: SKEPTIC.into(),
                 usage: None,
                 truncated_at: None,
+                possibly_cut: false,
             },
             DebateEvent::TurnStarted {
                 round: 0,

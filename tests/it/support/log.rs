@@ -28,7 +28,7 @@ pub fn participants(roles: &[Role], provider: &str, model: &str) -> Vec<Particip
 /// One seat on `provider`'s `model`.
 /// `role`'s turn in `round` completed with `text`, no usage, not cut.
 pub fn completed(round: u32, role: Role, text: &str) -> DebateEvent {
-    DebateEvent::TurnCompleted { round, role, text: text.into(), usage: None, truncated_at: None }
+    DebateEvent::TurnCompleted { round, role, text: text.into(), usage: None, truncated_at: None, possibly_cut: false }
 }
 
 pub fn participant(role: Role, provider: &str, model: &str) -> Participant {
