@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 
-use super::endpoints::{http_model, section, structured_setting};
+use super::endpoints::{http_model_within, section, structured_setting};
 use super::selection::{ProviderKind, RoleChoice, Selection};
 use crate::config::Config;
 use crate::debate::Role;
@@ -29,7 +29,8 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         let model = if let Some((_, _, m)) = models.iter().find(|(k, f, _)| *k == choice.kind && f.as_deref() == file) {
             Arc::clone(m)
         } else {
-            let m: Arc<dyn ChatModel> = if let Some(model) = http_model(config, choice.kind) {
+            let slots = (choice.kind == ProviderKind::OPENAI).then_some(selection.openai_limits.slots).flatten();
+            let m: Arc<dyn ChatModel> = if let Some(model) = http_model_within(config, choice.kind, slots) {
                 model
             } else {
                 let load = local.context("this build of heat has no embedded model (feature `local`)")?;
@@ -56,7 +57,8 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
             max_context: (!choice.kind.is_embedded())
                 .then(|| config.int(&format!("providers.{}.max_context", section(choice.kind))))
                 .flatten()
-                .and_then(|n| u32::try_from(n).ok()),
+                .and_then(|n| u32::try_from(n).ok())
+                .or_else(|| (choice.kind == ProviderKind::OPENAI).then_some(selection.openai_limits.context).flatten()),
         })
     };
     let mut setups = Vec::new();

@@ -48,7 +48,17 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
         let warning = if local.model == "SmolLM2-135M" { " — small model, expect weak arguments" } else { "" };
         notices.push(format!("offline: {}{warning}", local.model));
     }
-    Ok(Selection { roles, notices })
+    let openai_limits = env.openai_limits;
+    if roles.iter().any(|r| r.kind == ProviderKind::OPENAI)
+        && let (Some(slots), Some(context)) = (openai_limits.slots, openai_limits.context)
+    {
+        notices.push(format!(
+            "The server serves {slots} request{} at once with {context} tokens of context each: \
+             heat sends no more at once and fits its prompts to that",
+            if slots == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(Selection { roles, notices, openai_limits })
 }
 
 fn auto(config: &Config, env: &Environment) -> anyhow::Result<(ProviderKind, String)> {

@@ -19,6 +19,18 @@ pub struct Environment {
     /// Models an OpenAI-compatible server at a custom base URL listed (asked
     /// only when no model is configured for it), or why not.
     pub openai_models: Result<Vec<String>, String>,
+    /// What an OpenAI-compatible server at a custom base URL says of the
+    /// room it gives requests, where it says (llama.cpp's `/props`).
+    pub openai_limits: ServerLimits,
+}
+
+/// What a server says of the room it gives requests: how many it serves at
+/// once, and the context each of them gets (a server's total context is
+/// shared among its parallel slots).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ServerLimits {
+    pub slots: Option<u32>,
+    pub context: Option<u32>,
 }
 
 /// Finds what auto-selection may use: probes Ollama only when a role is on
@@ -37,7 +49,37 @@ pub async fn discover(config: &Config) -> Environment {
         Some(base) => probe_openai_models(base, config.text("providers.openai.api_key")).await,
         None => Err("not probed".into()),
     };
-    Environment { ollama, local: super::local::status(config), openai_models }
+    let openai_limits = match config.text("providers.openai.base_url").filter(|b| !b.contains("api.openai.com")) {
+        Some(base) => probe_server_limits(base).await,
+        None => ServerLimits::default(),
+    };
+    Environment { ollama, local: super::local::status(config), openai_models, openai_limits }
+}
+
+/// Asks an OpenAI-compatible server what it gives each request: llama.cpp's
+/// server answers `GET /props` (at its root) with `total_slots` and each
+/// slot's `n_ctx`; a server that does not is assumed to say nothing (short
+/// timeout: it is a probe).
+pub async fn probe_server_limits(base: &str) -> ServerLimits {
+    let root = base.trim_end_matches('/').trim_end_matches("/v1");
+    let Ok(client) = crate::provider::http::client_builder().timeout(Duration::from_millis(1500)).build() else {
+        return ServerLimits::default();
+    };
+    let Ok(response) = client.get(format!("{root}/props")).send().await else { return ServerLimits::default() };
+    if !response.status().is_success() {
+        return ServerLimits::default();
+    }
+    let Ok(body) = response.json::<serde_json::Value>().await else { return ServerLimits::default() };
+    limits_of(&body)
+}
+
+/// The limits a `/props` body states; none where it states none.
+pub fn limits_of(body: &serde_json::Value) -> ServerLimits {
+    let number = |v: &serde_json::Value| v.as_u64().and_then(|n| u32::try_from(n).ok()).filter(|n| *n > 0);
+    ServerLimits {
+        slots: number(&body["total_slots"]),
+        context: number(&body["default_generation_settings"]["n_ctx"]).or_else(|| number(&body["n_ctx"])),
+    }
 }
 
 /// The Ollama server's base URL, from `OLLAMA_HOST`'s loose forms
@@ -122,6 +164,20 @@ pub async fn probe_openai_models(base: &str, key: Option<&str>) -> Result<Vec<St
 mod tests {
     use super::*;
     use crate::setup::testing::config;
+
+    #[test]
+    fn a_props_body_gives_the_slots_and_each_slots_context() {
+        // llama.cpp's server (0c1e570) started with -c 8192 -np 2, trimmed.
+        let props = serde_json::json!({
+            "default_generation_settings": {"n_ctx": 4096, "params": {"n_predict": -1}},
+            "total_slots": 2,
+            "model_alias": "smollm",
+            "build_info": "b1-0c1e570"
+        });
+        assert_eq!(limits_of(&props), ServerLimits { slots: Some(2), context: Some(4096) });
+        assert_eq!(limits_of(&serde_json::json!({"object": "list"})), ServerLimits::default(), "says nothing");
+        assert_eq!(limits_of(&serde_json::json!({"total_slots": 0})), ServerLimits::default(), "0 is no limit");
+    }
 
     #[test]
     fn ollama_host_accepts_its_loose_forms() {

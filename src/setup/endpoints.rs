@@ -66,9 +66,16 @@ pub fn base_url(config: &Config, kind: ProviderKind) -> Option<String> {
 /// The model for a provider with a server, as configured, speaking its
 /// wire; `None` for the embedded one.
 pub fn http_model(config: &Config, kind: ProviderKind) -> Option<Arc<dyn ChatModel>> {
+    http_model_within(config, kind, None)
+}
+
+/// [`http_model`], sending at most `slots` requests at once where the
+/// server said it serves that many and the config sets no limit.
+pub fn http_model_within(config: &Config, kind: ProviderKind, slots: Option<u32>) -> Option<Arc<dyn ChatModel>> {
     let base = base_url(config, kind)?;
     let key = kind.row().key_env.and_then(|_| config.text(&format!("providers.{}.api_key", section(kind))));
-    let http = http(config, kind, base, key);
+    let mut http = http(config, kind, base, key);
+    http.max_concurrent = http.max_concurrent.or(slots);
     Some(match kind.wire() {
         Wire::Anthropic => Arc::new(AnthropicModel::new(http)),
         Wire::OpenAi => Arc::new(OpenAiModel::new(http).named(kind.name())),

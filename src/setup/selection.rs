@@ -18,6 +18,8 @@ pub struct RoleChoice {
 pub struct Selection {
     pub roles: Vec<RoleChoice>,
     pub notices: Vec<String>,
+    /// What the OpenAI-compatible server said of its slots and context.
+    pub openai_limits: super::discover::ServerLimits,
 }
 
 impl Selection {

@@ -17,6 +17,7 @@ pub fn machine(ollama: Result<Vec<&str>, &str>, local: Result<&str, &str>) -> En
         ollama: ollama.map(|m| m.into_iter().map(String::from).collect()).map_err(String::from),
         local: local.map(String::from).map_err(String::from),
         openai_models: Err("not probed".into()),
+        openai_limits: super::discover::ServerLimits::default(),
     }
 }
 

@@ -354,3 +354,25 @@ async fn a_clean_stop_after_half_a_sentence_is_marked_possibly_cut_for_the_judge
         "{stdout}"
     );
 }
+
+#[tokio::test]
+async fn heat_run_takes_a_servers_slots_and_context_from_its_props_and_never_overflows() {
+    // llama.cpp's /props for a server of 2 slots of 2,048 tokens; the same
+    // small-context server behind it.
+    let server = MockLlm::with_handler(|request| {
+        if request.path == "/props" {
+            let props = format!(r#"{{"default_generation_settings":{{"n_ctx":{SLOT_CONTEXT}}},"total_slots":2}}"#);
+            return Reply::error(200, &props);
+        }
+        small_context_server(request)
+    })
+    .await;
+    let (ok, stdout, stderr, logs) = heat_run(&server, "[network]\nmax_retries = 2\n", "3").await;
+    assert!(ok, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(stderr.contains("serves 2 requests at once with 2048 tokens of context each"), "{stderr}");
+    let overflowed =
+        server.requests().iter().filter(|r| r.path != "/props" && counted_tokens(r) > SLOT_CONTEXT).count();
+    assert_eq!(overflowed, 0, "fitted from the first request on");
+    assert!(!logs.contains("context_window"), "nothing had to be learnt from an error");
+    assert!(server.max_in_flight() <= 2, "no more at once than the server's slots");
+}
