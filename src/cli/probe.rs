@@ -54,9 +54,12 @@ async fn turn(model: Arc<dyn ChatModel>, request: ChatRequest) -> Result<Outcome
     let policy = RetryPolicy { max_retries: 1, base_delay: Duration::from_millis(300), ..RetryPolicy::default() };
     let mut outcome = Outcome { form: request.response_schema.as_ref().map(|s| s.form), ..Outcome::default() };
     let mut stream = with_retry(model, request, policy);
+    let mut begun = false;
     let run = async {
         while let Some(item) = stream.next().await {
-            match item? {
+            let item = item?;
+            begun |= matches!(item, TurnItem::Chunk(_));
+            match item {
                 TurnItem::Chunk(Chunk::Text(text)) => outcome.text.push_str(&text),
                 TurnItem::Chunk(Chunk::Reasoning(_)) => outcome.reasoning = true,
                 TurnItem::Chunk(Chunk::Model(name)) => outcome.served = Some(name),
@@ -70,11 +73,13 @@ async fn turn(model: Arc<dyn ChatModel>, request: ChatRequest) -> Result<Outcome
         }
         Ok(())
     };
-    match tokio::time::timeout(PROBE_TIME, run).await {
+    let result = tokio::time::timeout(PROBE_TIME, run).await;
+    let waited = crate::provider::http::seconds(PROBE_TIME);
+    match result {
         Ok(result) => result.map(|()| outcome),
-        Err(_) => {
-            Err(ProviderError::Timeout(format!("no answer within {}", crate::provider::http::seconds(PROBE_TIME))))
-        }
+        // Nothing at all came: the server may be busy with other requests (a queue is not a stall).
+        Err(_) if !begun => Err(ProviderError::NotStarted(format!("nothing came within {waited}"))),
+        Err(_) => Err(ProviderError::Timeout(format!("the answer was not finished within {waited}"))),
     }
 }
 
