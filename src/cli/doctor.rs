@@ -181,9 +181,39 @@ async fn providers_check(report: &mut Report, config: &Config) {
             reachable
         };
         if reachable {
+            if choice.kind == ProviderKind::OPENAI {
+                limits_check(report, config, env.openai_limits);
+            }
             live_checks(report, config, &selection, choice.kind).await;
         }
     }
+}
+
+/// What an OpenAI-compatible server at a custom base URL gives each
+/// request, as heat will keep to it: the config's limits, else what the
+/// server states (llama.cpp's `/props`), else that it is learnt on the way.
+fn limits_check(report: &mut Report, config: &Config, stated: setup::ServerLimits) {
+    let Some(base) = config.text("providers.openai.base_url").filter(|b| !b.contains("api.openai.com")) else {
+        return;
+    };
+    let set = |key: &str| config.int(&format!("providers.openai.{key}")).and_then(|n| u32::try_from(n).ok());
+    let slots = set("max_concurrent").or(stated.slots);
+    let context = set("max_context").or(stated.context);
+    let (mark, detail) = match (slots, context) {
+        (Some(slots), Some(context)) => {
+            (Mark::Ok, format!("{base}: {slots} at once, {context} tokens of context each; heat keeps to both"))
+        }
+        (slots, None) => (
+            Mark::Note,
+            format!(
+                "{base} states no context{}: heat learns it from the first prompt it refuses \
+                 (providers.openai.max_context sets it)",
+                slots.map(|s| format!(" ({s} at once)")).unwrap_or_default()
+            ),
+        ),
+        (None, Some(context)) => (Mark::Ok, format!("{base}: {context} tokens of context each; heat fits its prompts")),
+    };
+    report.add(mark, "limits", detail);
 }
 
 /// Spends a few tokens to check what a debate needs from `kind`: each model

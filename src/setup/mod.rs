@@ -20,7 +20,7 @@ use crate::debate::engine::EngineSetup;
 
 pub use build::{LocalLoader, build, model_notices};
 pub use choose::select;
-pub use discover::{Environment, discover, ollama_base};
+pub use discover::{Environment, ServerLimits, discover, ollama_base};
 pub use endpoints::{base_url, http_model, structured_setting};
 pub use selection::{ProviderKind, RoleChoice, Selection, is_gguf};
 

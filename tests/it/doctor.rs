@@ -120,6 +120,31 @@ async fn a_server_that_refuses_json_schema_passes_with_the_form_the_debate_will_
     assert!(verdict.starts_with("note") && verdict.contains("json_object") && verdict.contains("refused"), "{text}");
     assert!(line(&text, "advocate").contains("openai/smol"), "the model the server lists: {text}");
     assert!(text.ends_with("heat can run a debate.\n"), "{text}");
+    let limits = line(&text, "limits");
+    assert!(limits.starts_with("note") && limits.contains("states no context"), "no /props here: {text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_llama_cpp_server_s_slots_and_context_are_reported_from_its_props() {
+    let server = MockLlm::with_handler(|request| match request.path.as_str() {
+        "/props" => Reply::error(200, r#"{"default_generation_settings":{"n_ctx":4096},"total_slots":2}"#),
+        "/v1/models" => Reply::error(200, r#"{"object":"list","data":[{"id":"smollm","object":"model"}]}"#),
+        "/v1/chat/completions" if request.body.get("response_format").is_some() => {
+            Reply::sse(&openai_stream("smollm", &[VERDICT], Some("stop")), 64)
+        }
+        "/v1/chat/completions" => Reply::sse(&openai_stream("smollm", &["ready"], Some("stop")), 64),
+        _ => Reply::error(404, r#"{"error":{"message":"File Not Found","type":"not_found_error","code":404}}"#),
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = doctor(data.path(), &server);
+    cmd.env_remove("ANTHROPIC_API_KEY")
+        .env("HEAT_PROVIDER", "openai")
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.base_url));
+    let (ok, text) = run(cmd).await;
+    assert!(ok, "{text}");
+    let limits = line(&text, "limits");
+    assert!(limits.starts_with("ok") && limits.contains("2 at once, 4096 tokens of context each"), "{text}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
