@@ -150,21 +150,41 @@ fn turn_done(state: &DebateState, answered: &Answered<'_>, round: u32, role: Rol
     let mut after = state.clone();
     after.apply(&completed);
     let mut read = read_verdict(&after, round, answered.purpose, answered.sent, &text);
-    // A verdict that ran into its token limit says so, so the judge asked
-    // again writes a shorter one rather than the same long one.
-    if let Some(limit) = truncated_at {
+    // A verdict that stopped before its JSON object closed (at its token
+    // limit, or with a stop a gateway called clean) says so, so the judge
+    // asked again writes a shorter one rather than the same long one.
+    let stopped = match truncated_at {
+        Some(limit) => Some(format!("it ran into its limit of {limit} tokens before the JSON object closed")),
+        None => unclosed_object(&text).then(|| "it ended before the JSON object closed".to_string()),
+    };
+    if let Some(stopped) = stopped {
         for event in &mut read {
             if let DebateEvent::VerdictInvalid { error, .. } = event {
-                *error = format!(
-                    "it ran into its limit of {limit} tokens before the JSON object closed ({error}): \
-                     keep `verdict` to three sentences"
-                );
+                *error = format!("{stopped} ({error}): keep `verdict` to three sentences");
             }
         }
     }
     let unread = read.iter().any(|e| matches!(e, DebateEvent::VerdictInvalid { .. }));
     let ignored = form_ignored(state, answered, &text).filter(|_| unread);
     std::iter::once(completed).chain(ignored).chain(read).map(Act::Emit).collect()
+}
+
+/// Whether `text` opens a JSON object that never closes: more `{` than `}`
+/// outside strings.
+fn unclosed_object(text: &str) -> bool {
+    let Some(start) = text.find('{') else { return false };
+    let (mut depth, mut in_string, mut escaped) = (0i32, false, false);
+    for c in text[start..].chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            '{' if !in_string => depth += 1,
+            '}' if !in_string => depth -= 1,
+            _ => {}
+        }
+    }
+    depth > 0
 }
 
 /// Where an answer stopped at its token limit, if it did: the provider

@@ -281,6 +281,23 @@ fn a_verdict_cut_at_its_limit_asks_again_for_a_shorter_one() {
     });
     let error = invalid.unwrap_or_else(|| panic!("{acts:#?}"));
     assert!(error.starts_with("it ran into its limit of 512 tokens") && error.ends_with("three sentences"), "{error}");
+    // The same JSON ended with a stop a gateway called clean: still unclosed.
+    done.finish = Some(FinishReason::Stop);
+    let acts = answer::on_done(&state, &done);
+    let error = emitted(&acts).into_iter().find_map(|e| match e {
+        DebateEvent::VerdictInvalid { error, .. } => Some(error.clone()),
+        _ => None,
+    });
+    assert!(error.as_deref().is_some_and(|e| e.starts_with("it ended before the JSON object closed")), "{error:?}");
+    // A closed object that fails for another reason says only that reason.
+    let closed = r#"{"resolved": "maybe", "verdict": "x", "topic": "y", "heat": 0.5}"#;
+    let state = argued().starts(0, Role::Judge, TurnPurpose::Judge).streams(0, Role::Judge, closed).state();
+    let acts = answer::on_done(&state, &done);
+    let error = emitted(&acts).into_iter().find_map(|e| match e {
+        DebateEvent::VerdictInvalid { error, .. } => Some(error.clone()),
+        _ => None,
+    });
+    assert!(error.as_deref().is_some_and(|e| !e.contains("closed")), "{error:?}");
 }
 
 #[test]
