@@ -12,7 +12,7 @@ use super::guard::turn::{self as guard, ArgumentOutcome, SentPrompt, VerdictOutc
 use super::seat::Role;
 use super::state::DebateState;
 use super::verdict::{self, Verdict};
-use super::{extractive, notices, panel, swap, vote};
+use super::{extractive, heard, notices, panel, swap, vote};
 use crate::provider::{Adaptation, FinishReason, StructuredOutput, Usage};
 
 /// A call that answered in full.
@@ -99,12 +99,9 @@ pub fn on_failed(call: Call, error: String, usage: Option<Usage>) -> DebateEvent
 /// window that small: the prompt was fitted and still failed, so the call
 /// fails.
 pub fn context_learnt(state: &DebateState, endpoint: &str, window: u32) -> Option<DebateEvent> {
-    if state.context_window_for(endpoint).is_some_and(|known| known <= window) {
-        return None;
-    }
     let adaptation = Adaptation::ContextWindow { tokens: window };
     let message = notices::adapted(endpoint, &adaptation);
-    Some(DebateEvent::EndpointAdapted { endpoint: endpoint.to_string(), adaptation, message })
+    heard::learnt(state, endpoint, adaptation, message)
 }
 
 /// What a call the person cancelled means: a turn's text so far stands, a
@@ -233,12 +230,8 @@ fn form_ignored(state: &DebateState, answered: &Answered<'_>, text: &str) -> Opt
         return None;
     }
     let to = asked.form.step_down()?;
-    if state.structured_output_for(asked.endpoint).is_some_and(|known| known >= to) {
-        return None;
-    }
     let message = notices::form_ignored(asked.provider, asked.endpoint, asked.form, to);
-    let adaptation = Adaptation::StructuredOutput { form: to };
-    Some(DebateEvent::EndpointAdapted { endpoint: asked.endpoint.to_string(), adaptation, message })
+    heard::learnt(state, asked.endpoint, Adaptation::StructuredOutput { form: to }, message)
 }
 
 /// The judge's answer on `round` read: its verdict (and the guard's

@@ -86,13 +86,19 @@ fn stepped_down(
     message: &str,
 ) -> Option<Heard> {
     let endpoint = answering.endpoint?;
-    if state.structured_output_for(endpoint).is_some_and(|known| known >= to) {
+    let said = notices::stepped_down(answering.provider, endpoint, from, to);
+    let learnt = learnt(state, endpoint, Adaptation::StructuredOutput { form: to }, said)?;
+    tracing::warn!(%endpoint, %message, "structured output refused");
+    Some(Heard::Emit(learnt))
+}
+
+/// What `endpoint` taught, recorded with the sentence that says it, unless
+/// the state knows it already (another call learnt it first).
+pub fn learnt(state: &DebateState, endpoint: &str, adaptation: Adaptation, message: String) -> Option<DebateEvent> {
+    if state.knows(endpoint, &adaptation) {
         return None;
     }
-    tracing::warn!(%endpoint, %message, "structured output refused");
-    let message = notices::stepped_down(answering.provider, endpoint, from, to);
-    let adaptation = Adaptation::StructuredOutput { form: to };
-    Some(Heard::Emit(DebateEvent::EndpointAdapted { endpoint: endpoint.to_string(), adaptation, message }))
+    Some(DebateEvent::EndpointAdapted { endpoint: endpoint.to_string(), adaptation, message })
 }
 
 fn chunk_heard(state: &DebateState, call: Call, answering: Answering<'_>, chunk: Chunk) -> Option<Heard> {

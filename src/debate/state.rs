@@ -284,6 +284,19 @@ impl DebateState {
             .max()
     }
 
+    /// Whether `adaptation` tells nothing new about `endpoint`: the state
+    /// already knows it, or something stronger (a form as weak or weaker,
+    /// a window as small or smaller).
+    pub fn knows(&self, endpoint: &str, adaptation: &Adaptation) -> bool {
+        match adaptation {
+            Adaptation::StructuredOutput { form } => self.structured_output_for(endpoint).is_some_and(|k| k >= *form),
+            Adaptation::ContextWindow { tokens } => self.context_window_for(endpoint).is_some_and(|k| k <= *tokens),
+            Adaptation::OneAtATime => {
+                self.adaptations.iter().any(|(e, a)| e == endpoint && *a == Adaptation::OneAtATime)
+            }
+        }
+    }
+
     /// The smallest context `endpoint` was found to give one request.
     pub fn context_window_for(&self, endpoint: &str) -> Option<u32> {
         self.adaptations
