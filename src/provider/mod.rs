@@ -6,6 +6,7 @@ pub mod anthropic;
 pub mod chat;
 pub mod endpoint;
 pub mod error;
+pub mod error_response;
 pub mod http;
 pub mod kind;
 #[cfg(feature = "local")]

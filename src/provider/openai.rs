@@ -281,7 +281,7 @@ fn stream_error(error: &Value) -> ProviderError {
     if let Some(status) = error["code"].as_u64().and_then(|c| u16::try_from(c).ok()).filter(|c| (400..600).contains(c))
     {
         let body = json!({ "error": { "message": message, "type": kind } }).to_string();
-        return http::classify(status, &reqwest::header::HeaderMap::new(), &body);
+        return super::error_response::classify(status, &reqwest::header::HeaderMap::new(), &body);
     }
     if kind.contains("quota") {
         ProviderError::QuotaExhausted { message }

@@ -1,0 +1,424 @@
+//! An error response read: its status, headers and body become the
+//! `ProviderError` that decides what happens next (retry-after,
+//! x-should-retry, quota, refused parameters and structured-output forms, a
+//! prompt too long for the context), with the server's message cut to the
+//! one line a person reads.
+
+use std::time::{Duration, SystemTime};
+
+use reqwest::header::HeaderMap;
+
+use super::ProviderError;
+
+/// The sampling or format parameters a server may refuse, as the request names them.
+const PARAMETERS: [&str; 10] = [
+    "temperature",
+    "top_p",
+    "top_k",
+    "response_format",
+    "output_config",
+    "json_schema",
+    "tool_choice",
+    "seed",
+    "thinking",
+    "tools",
+];
+
+/// The structured-output parameters: a server error whose body names one
+/// is a refusal of that form (some servers answer a validation failure with
+/// a 500), not a busy server.
+const STRUCTURED: [&str; 5] = ["response_format", "output_config", "json_schema", "tool_choice", "tools"];
+
+/// Turns an error status and body into the error that decides what happens next.
+pub fn classify(status: u16, headers: &HeaderMap, body: &str) -> ProviderError {
+    let (message, kind, param) = error_details(body);
+    let message = if message.is_empty() { format!("HTTP {status}") } else { message };
+    let retry_after = retry_after(headers);
+    let lower = format!("{message} {kind}").to_lowercase();
+    let forced = headers.get("x-should-retry").and_then(|v| v.to_str().ok()).map(|v| v.eq_ignore_ascii_case("true"));
+    let error = match status {
+        429 if lower.contains("quota")
+            || lower.contains("spend")
+            || lower.contains("billing")
+            || lower.contains("credit") =>
+        {
+            ProviderError::QuotaExhausted { message }
+        }
+        429 => ProviderError::RateLimited { retry_after, message },
+        529 => ProviderError::Overloaded { retry_after, message },
+        500..=599 if lower.contains("overloaded") => ProviderError::Overloaded { retry_after, message },
+        500..=599 if forced != Some(true) && names_structured(body).is_some() => {
+            ProviderError::ParameterRejected { param: names_structured(body).unwrap_or_default().to_string(), message }
+        }
+        408 | 409 | 500..=599 => ProviderError::Server { status, retry_after, message },
+        401 | 403 => ProviderError::Auth { status, message },
+        400 | 413 | 422 if is_context_error(&lower) => {
+            ProviderError::ContextExceeded { window: context_window(body), message }
+        }
+        400 | 422 => match param.or_else(|| PARAMETERS.iter().find(|p| lower.contains(*p)).map(|p| (*p).to_string())) {
+            Some(param) => ProviderError::ParameterRejected { param, message },
+            None => ProviderError::BadRequest { status, message },
+        },
+        _ => ProviderError::BadRequest { status, message },
+    };
+    match forced {
+        Some(true) if !error.is_retryable() => {
+            ProviderError::Server { status, retry_after, message: error.to_string() }
+        }
+        Some(false) if error.is_retryable() => ProviderError::BadRequest { status, message: error.to_string() },
+        _ => error,
+    }
+}
+
+/// Whether an error's message and type say the prompt did not fit the
+/// context: llama.cpp's `exceed_context_size_error`, OpenAI's and vLLM's
+/// `context_length_exceeded` / "maximum context length", Anthropic's
+/// "prompt is too long".
+fn is_context_error(lower: &str) -> bool {
+    ["exceed_context_size", "context_length_exceeded", "maximum context length", "context size", "context window"]
+        .iter()
+        .any(|m| lower.contains(m))
+        || lower.contains("prompt is too long")
+        || lower.contains("exceeds the available context")
+}
+
+/// The context a request gets, where the error says it: llama.cpp's
+/// `n_ctx` field, "maximum context length is 4096 tokens" (OpenAI, vLLM),
+/// "… tokens > 200000 maximum" (Anthropic), "(4806 > 4096)".
+fn context_window(body: &str) -> Option<u32> {
+    let json = serde_json::from_str::<serde_json::Value>(body).ok();
+    let error = json.as_ref().map(|j| if j["error"].is_object() { &j["error"] } else { j });
+    if let Some(n) = error.and_then(|e| e["n_ctx"].as_u64()).and_then(|n| u32::try_from(n).ok()) {
+        return Some(n);
+    }
+    let message = error.and_then(|e| e["message"].as_str()).unwrap_or(body).to_lowercase();
+    let number_after = |marker: &str| {
+        let at = message.find(marker)? + marker.len();
+        let digits: String = message[at..]
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == ',')
+            .filter(|c| *c != ',')
+            .collect();
+        digits.parse::<u32>().ok()
+    };
+    number_after("context length is")
+        .or_else(|| number_after("context length of"))
+        .or_else(|| number_after("n_ctx ="))
+        .or_else(|| number_after("n_ctx:"))
+        .or_else(|| {
+            let at = message.rfind(" maximum")?;
+            message[..at].rsplit([' ', '>']).find(|w| !w.is_empty())?.replace(',', "").parse().ok()
+        })
+        .or_else(|| number_after("> "))
+}
+
+/// The server's own message, error type and (OpenAI) offending parameter.
+fn error_details(body: &str) -> (String, String, Option<String>) {
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(body) else {
+        return (one_line(&plain_error(body)), String::new(), None);
+    };
+    let error = if json["error"].is_object() { &json["error"] } else { &json };
+    let message = [&error["message"], &json["error"], &json["detail"], &json["message"], &json["msg"]]
+        .into_iter()
+        .find_map(detail_text)
+        .unwrap_or_default();
+    let kind = error["type"].as_str().or_else(|| error["code"].as_str()).unwrap_or_default().to_string();
+    let param = error["param"].as_str().filter(|p| PARAMETERS.contains(p)).map(String::from);
+    (one_line(&message), kind, param)
+}
+
+/// A message from one of the shapes servers use: a string, or `FastAPI`'s
+/// `detail` list of `{loc, msg}` objects.
+fn detail_text(value: &serde_json::Value) -> Option<String> {
+    if let Some(text) = value.as_str() {
+        return Some(text.to_string()).filter(|t| !t.trim().is_empty());
+    }
+    let items = value.as_array()?;
+    let parts: Vec<String> = items
+        .iter()
+        .filter_map(|item| {
+            let msg = item["msg"].as_str().or_else(|| item["message"].as_str())?;
+            let place: Vec<String> = item["loc"]
+                .as_array()
+                .map(|loc| {
+                    loc.iter().filter(|p| p != &"body").map(|p| p.to_string().trim_matches('"').to_string()).collect()
+                })
+                .unwrap_or_default();
+            Some(if place.is_empty() { msg.to_string() } else { format!("{}: {msg}", place.join(".")) })
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+/// The useful line of a body that is not JSON: a Python traceback's last
+/// line (the exception), an HTML page's title, or the text itself.
+fn plain_error(body: &str) -> String {
+    let body = body.trim();
+    if body.contains("Traceback (most recent call last)") {
+        return body.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default().trim().to_string();
+    }
+    if body.starts_with('<') {
+        let lower = body.to_lowercase();
+        let title = lower.find("<title>").zip(lower.find("</title>")).filter(|(a, b)| a < b);
+        return title.map_or_else(|| "an HTML error page".to_string(), |(a, b)| body[a + 7..b].trim().to_string());
+    }
+    body.to_string()
+}
+
+/// A message cut to one line a status bar can carry: its lines up to the
+/// first stack frame (Python's `File "…"` and `Traceback`, a JavaScript,
+/// Java or Go frame `at …`), joined with single spaces; a frame run into
+/// the text on one line (`fetch failed at node:internal/…`) cut off there
+/// too; a Python validation error's dict read as `field.path: what is
+/// wrong`; at most 200 characters, cut at a sentence's or a word's end.
+/// The whole body goes to the log file.
+fn one_line(message: &str) -> String {
+    const MAX: usize = 200;
+    let kept: Vec<&str> =
+        message.lines().map(str::trim).take_while(|l| !is_stack_frame(l)).filter(|l| !l.is_empty()).collect();
+    let mut line = kept.join(" ");
+    let mut cut = kept.len() < message.lines().filter(|l| !l.trim().is_empty()).count();
+    if let Some(at) = inline_frame(&line) {
+        line.truncate(at);
+        cut = true;
+    }
+    if let Some(summary) = validation_summary(&line) {
+        line = summary;
+    }
+    if line.chars().count() > MAX {
+        let head: String = line.chars().take(MAX).collect();
+        let sentence = head.rfind(". ").filter(|end| *end >= MAX / 2).map(|end| end + 1);
+        let word = head.rfind(' ').filter(|end| *end >= MAX / 2);
+        line = head[..sentence.or(word).unwrap_or(head.len())].to_string();
+        cut = true;
+    }
+    let line = line.trim_end().to_string();
+    if cut { format!("{line}…") } else { line }
+}
+
+/// Whether a line is a stack frame or opens a traceback.
+fn is_stack_frame(line: &str) -> bool {
+    line.starts_with("File \"")
+        || line.starts_with("Traceback")
+        || line.strip_prefix("at ").is_some_and(names_code_place)
+}
+
+/// Whether what follows an `at` is a place in code: `node:internal/…`,
+/// or a name and a place in brackets (`Object.fetch (file:///…:1:2)`).
+fn names_code_place(rest: &str) -> bool {
+    let mut words = rest.split_whitespace();
+    let first = words.next().unwrap_or_default();
+    is_code_place(first) || words.next().is_some_and(|w| w.starts_with('(') && is_code_place(w))
+}
+
+/// Where a stack frame starts inside one line: ` at ` followed by a
+/// place in code (`node:internal/…`, `/app/server.js:12:5`,
+/// `Object.fetch (file:///…)`).
+fn inline_frame(line: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(found) = line[from..].find(" at ") {
+        let at = from + found;
+        if names_code_place(&line[at + 4..]) {
+            return Some(at);
+        }
+        from = at + 4;
+    }
+    None
+}
+
+/// A file, module or URL with a position: `node:internal/x:12:5`,
+/// `/srv/app.js:3:1`, `(file:///a.mjs:1:2)`, `Main.java:42)`.
+fn is_code_place(word: &str) -> bool {
+    let word = word.trim_matches(|c| c == '(' || c == ')');
+    word.starts_with("node:")
+        || word.starts_with("file:")
+        || word.rsplit(':').next().is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            && word.contains(['.', '/'])
+}
+
+/// `1 validation error: {'type': …, 'loc': ('body', 'response_format',
+/// 'type'), 'msg': "Input should be …", …}` (pydantic, as Python servers
+/// print it) read as `1 validation error: response_format.type: Input should be …`.
+fn validation_summary(line: &str) -> Option<String> {
+    let head = line.split('{').next()?.trim();
+    let loc_start = line.find("'loc': (")? + "'loc': (".len();
+    let loc_end = loc_start + line[loc_start..].find(')')?;
+    let place: Vec<&str> = line[loc_start..loc_end]
+        .split(',')
+        .map(|p| p.trim().trim_matches('\''))
+        .filter(|p| !p.is_empty() && *p != "body")
+        .collect();
+    let msg_start = line.find("'msg': ")? + "'msg': ".len();
+    let quote = line[msg_start..].chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let body = &line[msg_start + 1..];
+    let msg = &body[..body.find(quote)?];
+    Some(format!("{head} {}: {msg}", place.join(".")).trim().to_string())
+}
+
+/// The structured-output parameter an error body names, if any.
+fn names_structured(body: &str) -> Option<&'static str> {
+    STRUCTURED.into_iter().find(|p| body.contains(p))
+}
+
+/// `retry-after-ms`, or `retry-after` in seconds or as an HTTP date.
+pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let header = |name| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
+    if let Some(ms) = header("retry-after-ms").and_then(|v| v.parse::<f64>().ok()) {
+        return (ms.is_finite() && ms >= 0.0).then(|| Duration::from_secs_f64(ms / 1000.0));
+    }
+    let value = header("retry-after")?;
+    if let Ok(secs) = value.parse::<f64>() {
+        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs));
+    }
+    let date = httpdate::parse_http_date(value).ok()?;
+    Some(date.duration_since(SystemTime::now()).unwrap_or_default())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (k, v) in pairs {
+            map.insert(*k, v.parse().unwrap_or_else(|_| panic!("bad header value")));
+        }
+        map
+    }
+
+    #[test]
+    fn statuses_map_to_the_right_errors() {
+        let none = HeaderMap::new();
+        let anthropic = r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#;
+        assert!(matches!(classify(529, &none, anthropic), ProviderError::Overloaded { .. }));
+        assert!(matches!(classify(503, &none, "upstream down"), ProviderError::Server { status: 503, .. }));
+        let auth = classify(401, &none, r#"{"error":{"message":"invalid x-api-key","type":"authentication_error"}}"#);
+        assert_eq!(auth, ProviderError::Auth { status: 401, message: "invalid x-api-key".into() });
+        let quota = r#"{"error":{"message":"You exceeded your current quota","type":"insufficient_quota"}}"#;
+        assert!(matches!(classify(429, &none, quota), ProviderError::QuotaExhausted { .. }));
+        assert!(!classify(429, &none, quota).is_retryable());
+        assert!(matches!(classify(404, &none, "{}"), ProviderError::BadRequest { status: 404, .. }));
+    }
+
+    #[test]
+    fn refused_parameters_are_named() {
+        let none = HeaderMap::new();
+        let openai =
+            r#"{"error":{"message":"Unsupported value: 'temperature' does not support 0.9","param":"temperature"}}"#;
+        assert_eq!(
+            classify(400, &none, openai),
+            ProviderError::ParameterRejected {
+                param: "temperature".into(),
+                message: "Unsupported value: 'temperature' does not support 0.9".into()
+            }
+        );
+        let anthropic = r#"{"type":"error","error":{"type":"invalid_request_error","message":"`temperature` may only be set to 1 when thinking is enabled"}}"#;
+        assert!(
+            matches!(classify(400, &none, anthropic), ProviderError::ParameterRejected { param, .. } if param == "temperature")
+        );
+        assert!(matches!(
+            classify(400, &none, r#"{"error":{"message":"prompt is too long"}}"#),
+            ProviderError::ContextExceeded { window: None, .. }
+        ));
+        assert!(matches!(
+            classify(400, &none, r#"{"error":{"message":"messages: at least one message is required"}}"#),
+            ProviderError::BadRequest { .. }
+        ));
+    }
+
+    #[test]
+    fn a_python_validation_error_reads_as_one_line_naming_the_field() {
+        // llama.cpp's Python server, refusing a json_schema response_format (as captured).
+        let body = r#"{"error":{"message":"1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', 'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"/venv/lib/python3.11/site-packages/llama_cpp/server/app.py\", line 376, in create_chat_completion\n    POST /v1/chat/completions","type":"internal_server_error","param":null,"code":null}}"#;
+        let error = classify(500, &HeaderMap::new(), body);
+        let ProviderError::ParameterRejected { param, message } = &error else { panic!("{error:?}") };
+        assert_eq!(param, "response_format", "a 500 naming the parameter is a refusal, not a busy server");
+        assert_eq!(message, "1 validation error: response_format.type: Input should be 'text' or 'json_object'…");
+        assert!(!error.is_retryable());
+    }
+
+    #[test]
+    fn stack_frames_are_dropped_from_the_line_a_person_reads() {
+        let none = HeaderMap::new();
+        // A gateway whose upstream died mid-request: a JavaScript stack run into one line.
+        let gateway = r#"{"type":"error","error":{"type":"api_error","message":"fetch failedTypeError: fetch failed at node:internal/deps/undici/undici:13502:13 at process.processTicksAndRejections (node:internal/process/task_queues:105:5) at async Proxy.forward (/app/dist/proxy.js:211:19)"}}"#;
+        let ProviderError::Server { message, .. } = classify(500, &none, gateway) else { panic!() };
+        assert_eq!(message, "fetch failedTypeError: fetch failed…");
+        // The same stack, a frame a line.
+        let lines = "Error: upstream closed\n    at Socket.onend (/app/proxy.js:88:11)\n    at Socket.emit (node:events:519:28)";
+        let ProviderError::Server { message, .. } = classify(502, &none, lines) else { panic!() };
+        assert_eq!(message, "Error: upstream closed…");
+        // A sentence that says "at" is not a frame.
+        let busy = r#"{"error":{"message":"The server is at capacity: try again at 10:30."}}"#;
+        let ProviderError::Server { message, .. } = classify(503, &none, busy) else { panic!() };
+        assert_eq!(message, "The server is at capacity: try again at 10:30.");
+        // A long message is cut at a sentence's end, not mid-word.
+        let long =
+            format!(r#"{{"error":{{"message":"The request was refused. {}"}}}}"#, "Too many words here. ".repeat(20));
+        let ProviderError::BadRequest { message, .. } = classify(400, &none, &long) else { panic!() };
+        assert!(message.ends_with("here.…") && message.chars().count() <= 201, "{message}");
+    }
+
+    #[test]
+    fn a_prompt_too_long_for_the_context_says_the_window_where_the_server_does() {
+        let none = HeaderMap::new();
+        let cases: [(u16, &str, Option<u32>); 5] = [
+            // llama.cpp's server, as a 2-slot server with 8,192 in all answers (captured shape).
+            (
+                400,
+                r#"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":4806,"n_ctx":4096}}"#,
+                Some(4096),
+            ),
+            (
+                400,
+                r#"{"error":{"message":"This model's maximum context length is 8,192 tokens. However, your messages resulted in 9,300 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}"#,
+                Some(8192),
+            ),
+            (
+                400,
+                r#"{"object":"error","message":"This model's maximum context length is 2048 tokens. However, you requested 2500 tokens (2000 in the messages, 500 in the completion).","type":"BadRequestError","code":400}"#,
+                Some(2048),
+            ),
+            (
+                400,
+                r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}"#,
+                Some(200_000),
+            ),
+            (413, r#"{"error":{"message":"the prompt is too long for the context window"}}"#, None),
+        ];
+        for (status, body, window) in cases {
+            let error = classify(status, &none, body);
+            assert!(
+                matches!(&error, ProviderError::ContextExceeded { window: w, .. } if *w == window),
+                "{body}: {error:?}"
+            );
+            assert!(!error.is_retryable(), "the same request fails the same way");
+        }
+        // A refused parameter is still one, not a context error.
+        assert!(matches!(
+            classify(400, &none, r#"{"error":{"message":"Unsupported value: 'temperature'","param":"temperature"}}"#),
+            ProviderError::ParameterRejected { .. }
+        ));
+    }
+
+    #[test]
+    fn retry_after_in_every_form() {
+        assert_eq!(retry_after(&headers(&[("retry-after", "3")])), Some(Duration::from_secs(3)));
+        assert_eq!(
+            retry_after(&headers(&[("retry-after-ms", "250"), ("retry-after", "9")])),
+            Some(Duration::from_millis(250))
+        );
+        let soon = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(30));
+        let parsed = retry_after(&headers(&[("retry-after", &soon)])).unwrap_or_default();
+        assert!(parsed > Duration::from_secs(25) && parsed <= Duration::from_secs(30), "{parsed:?}");
+        assert_eq!(retry_after(&headers(&[("retry-after", "soon")])), None);
+    }
+
+    #[test]
+    fn x_should_retry_overrides_the_status() {
+        assert!(classify(400, &headers(&[("x-should-retry", "true")]), "{}").is_retryable());
+        assert!(!classify(503, &headers(&[("x-should-retry", "false")]), "{}").is_retryable());
+    }
+}
