@@ -236,6 +236,23 @@ pub enum Commands {
         #[command(subcommand)]
         action: ConfigAction,
     },
+    /// Print the shell completion script for bash, zsh, fish, elvish or powershell (see the README for where to put it).
+    #[command(after_help = "Load them:\n  \
+        bash   heat completions bash > ~/.local/share/bash-completion/completions/heat\n  \
+        zsh    heat completions zsh > ~/.zfunc/_heat   (and fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc:\n         first, or zsh's own _heat, for OpenStack's heat client, answers instead)\n  \
+        fish   heat completions fish > ~/.config/fish/completions/heat.fish")]
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print heat's manual page (roff): `heat man | man -l -`; `heat man run` prints heat-run(1); --dir writes them all.
+    Man {
+        /// A command's page instead of heat(1), e.g. `run` or `sessions rm`.
+        command: Vec<String>,
+        /// Write every page (heat.1, heat-run.1, …) into this directory instead, e.g. ~/.local/share/man/man1.
+        #[arg(long, value_name = "DIR", conflicts_with = "command")]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -278,6 +295,9 @@ pub enum ModelAction {
         /// Download the model from this URL instead.
         #[arg(long)]
         url: Option<String>,
+        /// Fetch the default model again even when it is installed and checks out.
+        #[arg(long)]
+        force: bool,
     },
     /// List the installed model files.
     List,

@@ -33,6 +33,7 @@ mod report;
 mod run;
 mod seats;
 mod sessions;
+mod shell;
 mod studio;
 mod studio_config;
 mod watch;
@@ -43,7 +44,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use crate::config::FlagValue;
-use args::{Cli, Commands, ConfigAction, FormatsAction, ModelAction, SessionsAction};
+use args::{Cli, Commands, ConfigAction, FormatsAction, SessionsAction};
 
 /// Runs the command line; errors come back as one sentence for stderr.
 pub fn main() -> ExitCode {
@@ -58,6 +59,13 @@ pub fn main() -> ExitCode {
              or a whole sentence"
         );
         return ExitCode::from(2);
+    }
+    // Printed from the command line's definition alone: no data dir, no log, no runtime.
+    match &cli.command {
+        Some(Commands::Completions { shell }) => return finish(shell::completions(*shell)),
+        Some(Commands::Man { command, dir: Some(dir) }) if command.is_empty() => return finish(shell::man_pages(dir)),
+        Some(Commands::Man { command, .. }) => return finish(shell::man(command)),
+        _ => {}
     }
     // Best effort: a data dir that cannot be written is reported by the
     // commands that need it, and by `heat doctor`.
@@ -81,6 +89,10 @@ pub fn model_threads() -> usize {
     let file = Cli::try_parse().ok().and_then(|cli| cli.config);
     let key = "providers.local.threads";
     load::settings(file.as_ref(), &[]).map_or_else(|_| crate::config::built_in(key), |config| config.defaulted(key))
+}
+
+fn finish(result: anyhow::Result<()>) -> ExitCode {
+    result.map_or_else(|e| fail(&e), |()| ExitCode::SUCCESS)
 }
 
 fn fail(error: &anyhow::Error) -> ExitCode {
@@ -171,14 +183,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Model { action }) => {
-            match action {
-                ModelAction::Install { file, url } => model::install(file, url).await?,
-                ModelAction::List => model::list()?,
-                ModelAction::Path => {
-                    let config = load::config(config_file.as_ref(), &[])?;
-                    show!("{}", crate::setup::local::model_path(&config)?.display());
-                }
-            }
+            model::command(action, config_file.as_ref()).await?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Config { action: ConfigAction::Show { debate } }) => {
@@ -190,6 +195,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             load::init(config_file, force)?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(Commands::Completions { .. } | Commands::Man { .. }) => unreachable!("answered before the runtime starts"),
         None => {
             let config = load::seated(config_file.as_ref(), &[cli.debate.flag_values(), theme].concat(), &cli.seat)?;
             studio::open(&config, cli.topic).await

