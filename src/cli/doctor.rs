@@ -30,35 +30,27 @@ enum Mark {
     Fail,
 }
 
+/// The checks' lines, each printed the moment its check finishes (a live
+/// request can take seconds: the ones before it are not held back).
 struct Report {
-    lines: Vec<(Mark, &'static str, String)>,
+    failed: bool,
 }
 
 impl Report {
     fn add(&mut self, mark: Mark, what: &'static str, detail: impl Into<String>) {
-        self.lines.push((mark, what, detail.into()));
-    }
-
-    fn failed(&self) -> bool {
-        self.lines.iter().any(|(m, _, _)| *m == Mark::Fail)
-    }
-
-    fn print(&self, out: &mut impl Write) -> std::io::Result<()> {
-        for (mark, what, detail) in &self.lines {
-            let sign = match mark {
-                Mark::Ok => "ok  ",
-                Mark::Note => "note",
-                Mark::Fail => "FAIL",
-            };
-            writeln!(out, "{sign}  {what:<12} {detail}")?;
-        }
-        Ok(())
+        self.failed |= mark == Mark::Fail;
+        let sign = match mark {
+            Mark::Ok => "ok  ",
+            Mark::Note => "note",
+            Mark::Fail => "FAIL",
+        };
+        show!("{sign}  {what:<12} {}", detail.into());
     }
 }
 
 /// Runs every check. `config` is the config as loaded, or why it failed.
 pub async fn doctor(config: anyhow::Result<Config>, level: LogLevel) -> anyhow::Result<ExitCode> {
-    let mut report = Report { lines: Vec::new() };
+    let mut report = Report { failed: false };
     let config = match config {
         Ok(config) => {
             let detail = match &config.file {
@@ -87,8 +79,7 @@ pub async fn doctor(config: anyhow::Result<Config>, level: LogLevel) -> anyhow::
     terminal_check(&mut report);
 
     let mut out = std::io::stdout().lock();
-    report.print(&mut out)?;
-    if report.failed() {
+    if report.failed {
         writeln!(out, "\nheat cannot run a debate as configured: fix the FAIL lines above.")?;
         return Ok(ExitCode::FAILURE);
     }
@@ -107,15 +98,20 @@ fn data_dir_check(report: &mut Report) -> Option<PathBuf> {
     match Store::open(&dir).and_then(|store| writable(store.dir()).map(|()| store)) {
         Ok(store) => {
             let sessions = store.list().len();
-            report.add(Mark::Ok, "data dir", format!("{} (writable; {sessions} stored debates)", dir.display()));
+            report.add(
+                Mark::Ok,
+                "data dir",
+                format!(
+                    "{} (writable; {sessions} stored debate{})",
+                    dir.display(),
+                    if sessions == 1 { "" } else { "s" }
+                ),
+            );
             Some(dir)
         }
+        // Each of these errors ends in what to do about it.
         Err(e) => {
-            report.add(
-                Mark::Fail,
-                "data dir",
-                format!("{e:#}; make it writable or set HEAT_DATA_DIR to a directory you own"),
-            );
+            report.add(Mark::Fail, "data dir", format!("{e:#}"));
             None
         }
     }
@@ -137,9 +133,12 @@ fn formats_check(report: &mut Report, config: &Config) {
 }
 
 fn writable(dir: &Path) -> anyhow::Result<()> {
-    tempfile::NamedTempFile::new_in(dir)
-        .map(drop)
-        .map_err(|e| anyhow::anyhow!("{} is not writable: {e}", dir.display()))
+    tempfile::NamedTempFile::new_in(dir).map(drop).map_err(|e| {
+        anyhow::anyhow!(
+            "{} is not writable: {e}; make it writable or set HEAT_DATA_DIR to a directory you own",
+            dir.display()
+        )
+    })
 }
 
 async fn providers_check(report: &mut Report, config: &Config) {
@@ -161,34 +160,56 @@ async fn providers_check(report: &mut Report, config: &Config) {
         }
         checked.push(choice.kind);
         let reachable = if choice.kind.is_embedded() {
-            false // the model check below covers it
+            Reach::No // the model check below covers it
         } else if choice.kind == ProviderKind::OLLAMA {
             match &env.ollama {
                 Ok(models) => {
                     let base = setup::ollama_base(config);
                     report.add(Mark::Ok, "ollama", format!("{base} answers with {} models", models.len()));
-                    true
+                    Reach::Yes
                 }
                 Err(why) => {
                     report.add(Mark::Fail, "ollama", why.clone());
-                    false
+                    Reach::No
                 }
             }
         } else {
             let (mark, detail) = http_check(config, choice.kind).await;
-            let reachable = mark == Mark::Ok || detail.contains("to a model list request");
-            report.add(mark, choice.kind.name(), detail);
-            reachable
+            // A model list the server does not serve matters only if
+            // chatting fails too: that line waits for the chat checks.
+            if mark == Mark::Ok || !detail.contains("to a model list request") {
+                report.add(mark, choice.kind.name(), detail);
+                Reach::from(mark == Mark::Ok)
+            } else {
+                Reach::ChatOnly(mark, detail)
+            }
         };
-        if reachable {
+        if let Reach::Yes | Reach::ChatOnly(..) = reachable {
             if choice.kind == ProviderKind::OPENAI {
                 limits_check(report, config, env.openai_limits);
             }
-            live_checks(report, config, &selection, choice.kind).await;
+            let streams = live_checks(report, config, &selection, choice.kind).await;
+            if let Reach::ChatOnly(mark, detail) = reachable {
+                report.add(if streams { Mark::Note } else { mark }, choice.kind.name(), detail);
+            }
         }
     }
 }
 
+/// Whether a provider's server answered well enough to spend tokens on it.
+enum Reach {
+    Yes,
+    No,
+    /// It refused the model list (`Mark` and line held back until the chat
+    /// checks say whether that matters).
+    ChatOnly(Mark, String),
+}
+
+impl From<bool> for Reach {
+    fn from(yes: bool) -> Self {
+        if yes { Self::Yes } else { Self::No }
+    }
+}
 /// What an OpenAI-compatible server at a custom base URL gives each
 /// request, as heat will keep to it: the config's limits, else what the
 /// server states (llama.cpp's `/props`), else that it is learnt on the way.
@@ -218,9 +239,10 @@ fn limits_check(report: &mut Report, config: &Config, stated: setup::ServerLimit
 
 /// Spends a few tokens to check what a debate needs from `kind`: each model
 /// the roles use streams on the chat path, and the judge's verdict comes
-/// back in a form of structured output the server takes.
-async fn live_checks(report: &mut Report, config: &Config, selection: &setup::Selection, kind: ProviderKind) {
-    let Some(model) = setup::http_model(config, kind) else { return };
+/// back in a form of structured output the server takes. Whether every
+/// model streams.
+async fn live_checks(report: &mut Report, config: &Config, selection: &setup::Selection, kind: ProviderKind) -> bool {
+    let Some(model) = setup::http_model(config, kind) else { return false };
     let mut models: Vec<&str> = Vec::new();
     for choice in selection.roles.iter().filter(|c| c.kind == kind) {
         if !models.contains(&choice.model.as_str()) {
@@ -233,22 +255,18 @@ async fn live_checks(report: &mut Report, config: &Config, selection: &setup::Se
         streams &= !matches!(probe, Probe::Fail(_));
         add_probe(report, "chat", probe);
     }
-    // A model list the server does not serve matters only if chatting fails too.
-    if streams {
-        for line in &mut report.lines {
-            if line.0 == Mark::Fail && line.1 == kind.name() && line.2.contains("to a model list request") {
-                line.0 = Mark::Note;
-            }
-        }
-    }
     let judge = selection.roles.iter().find(|c| c.role == crate::debate::Role::Judge && c.kind == kind);
     if let Some(judge) = judge.filter(|_| streams) {
         let setting = match setup::structured_setting(config, kind) {
             Ok(setting) => setting,
-            Err(e) => return report.add(Mark::Fail, "verdict", format!("{e:#}")),
+            Err(e) => {
+                report.add(Mark::Fail, "verdict", format!("{e:#}"));
+                return streams;
+            }
         };
         add_probe(report, "verdict", super::probe::verdict(Arc::clone(&model), &judge.model, setting).await);
     }
+    streams
 }
 
 fn add_probe(report: &mut Report, what: &'static str, probe: Probe) {

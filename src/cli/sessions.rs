@@ -3,7 +3,7 @@
 //! (asking first unless told not to); and one of them written out.
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -153,35 +153,82 @@ pub fn export(
     for notice in &loaded.notices {
         say!("heat: session {id}: {notice}");
     }
-    let images = match (format, output) {
-        (Format::Md, Some(path)) if !no_images => Some(write_charts(path, &loaded, force)?),
-        _ => None,
+    let Some(path) = output else {
+        let text = export::render_with(format, &loaded.header, &loaded.records, None);
+        std::io::stdout().lock().write_all(text.as_bytes())?;
+        return Ok(());
     };
-    let text = export::render_with(format, &loaded.header, &loaded.records, images.as_ref());
-    match output {
-        Some(path) => {
-            write_file(path, &text, force)?;
-            say!("heat: wrote {}", path.display());
-        }
-        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    let images = (format == Format::Md && !no_images).then(|| chart_names(path));
+    let dir = path.parent().unwrap_or_else(|| Path::new(""));
+    let mut wanted = vec![(path.to_path_buf(), None)];
+    if let Some(images) = &images {
+        wanted.extend([&images.heat, &images.words].map(|name| (dir.join(name), Some(path))));
     }
+    // Every file is claimed before any is written: a refusal leaves none.
+    let mut files = claim(&wanted, force)?;
+    if images.is_some() {
+        let report = crate::report::Report::build(&loaded.header, &loaded.records, &crate::report::Context::default());
+        let charts = [crate::report::charts::heat(&report)?, crate::report::charts::words(&report)?];
+        for ((file, (chart, _)), svg) in files.iter_mut().skip(1).zip(&wanted[1..]).zip(&charts) {
+            write_to(file, chart, svg)?;
+        }
+    }
+    let text = export::render_with(format, &loaded.header, &loaded.records, images.as_ref());
+    write_to(&mut files[0], path, &text)?;
+    say!("heat: wrote {}", path.display());
     Ok(())
 }
 
-/// Writes the report's heat and words charts beside `path` as SVG files.
-fn write_charts(path: &Path, loaded: &store::log::Loaded, force: bool) -> anyhow::Result<export::Images> {
-    let report = crate::report::Report::build(&loaded.header, &loaded.records, &crate::report::Context::default());
+/// The chart files a Markdown export to `path` writes beside it.
+fn chart_names(path: &Path) -> export::Images {
     let stem = path.file_stem().map_or_else(|| "heat".into(), |s| s.to_string_lossy().into_owned());
-    let images = export::Images { heat: format!("{stem}-heat.svg"), words: format!("{stem}-words.svg") };
-    let dir = path.parent().unwrap_or_else(|| Path::new(""));
-    write_file(&dir.join(&images.heat), &crate::report::charts::heat(&report)?, force)?;
-    write_file(&dir.join(&images.words), &crate::report::charts::words(&report)?, force)?;
-    Ok(images)
+    export::Images { heat: format!("{stem}-heat.svg"), words: format!("{stem}-words.svg") }
 }
 
-/// Writes an export to `path`; over an existing file only with `force`
+/// Opens each file for writing; over an existing one only with `force`
 /// (the check and the create are one step, so no file is lost to a race).
-pub(super) fn write_file(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
+/// Each comes with the file it belongs to, if any (a chart, beside its
+/// export), which the refusal names. When one is refused, the ones this
+/// call created are removed again: a refused export writes nothing new.
+fn claim(wanted: &[(PathBuf, Option<&Path>)], force: bool) -> anyhow::Result<Vec<std::fs::File>> {
+    let mut files = Vec::with_capacity(wanted.len());
+    let mut made = Vec::new();
+    for (path, of) in wanted {
+        let existed = path.exists();
+        match open(path, force) {
+            Ok(file) => {
+                files.push(file);
+                if !existed {
+                    made.push(path);
+                }
+            }
+            Err(e) => {
+                drop(files);
+                for path in made {
+                    let _ = std::fs::remove_file(path);
+                }
+                return Err(match (e.kind(), of) {
+                    (std::io::ErrorKind::AlreadyExists, None) => {
+                        anyhow::anyhow!(
+                            "{} already exists; pass --force to replace it, or name another file",
+                            path.display()
+                        )
+                    }
+                    (std::io::ErrorKind::AlreadyExists, Some(of)) => anyhow::anyhow!(
+                        "{} already exists (a chart of {}); pass --force to replace it, --no-images to leave the charts \
+                         out, or name another file",
+                        path.display(),
+                        of.display()
+                    ),
+                    _ => anyhow::Error::new(e).context(format!("could not write {}", path.display())),
+                });
+            }
+        }
+    }
+    Ok(files)
+}
+
+fn open(path: &Path, force: bool) -> std::io::Result<std::fs::File> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true);
     if force {
@@ -189,13 +236,17 @@ pub(super) fn write_file(path: &Path, text: &str, force: bool) -> anyhow::Result
     } else {
         options.create_new(true);
     }
-    let mut file = match options.open(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            bail!("{} already exists; pass --force to replace it, or name another file", path.display())
-        }
-        other => other.with_context(|| format!("could not write {}", path.display()))?,
-    };
+    options.open(path)
+}
+
+fn write_to(file: &mut std::fs::File, path: &Path, text: &str) -> anyhow::Result<()> {
     file.write_all(text.as_bytes()).with_context(|| format!("could not write {}", path.display()))
+}
+
+/// Writes an export to `path`; over an existing file only with `force`.
+pub(super) fn write_file(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
+    let mut files = claim(&[(path.to_path_buf(), None)], force)?;
+    write_to(&mut files[0], path, text)
 }
 
 /// `text` cut to `width` characters, ending in `…` when cut.

@@ -542,9 +542,28 @@ async fn export_to_a_file_never_replaces_one_unless_forced() {
     assert!(!refused.status.success(), "{stderr}");
     assert!(stderr.contains("notes.md already exists; pass --force to replace it"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "my own notes", "the file is untouched");
+    let charts = [data.path().join("notes-heat.svg"), data.path().join("notes-words.svg")];
+    assert!(charts.iter().all(|c| !c.exists()), "a refused export wrote its charts anyway");
+
+    // Charts of an earlier export in the way: the error names the file asked
+    // for first, then the chart; nothing is written, not even FILE.
+    std::fs::remove_file(&file).unwrap();
+    std::fs::write(&charts[1], "an old chart").unwrap();
+    let refused = output(export(&[])).await;
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("notes-words.svg already exists (a chart of ") && stderr.contains("notes.md); pass --force"),
+        "{stderr}"
+    );
+    assert!(!file.exists() && !charts[0].exists(), "a refused export left files behind");
+    assert_eq!(std::fs::read_to_string(&charts[1]).unwrap(), "an old chart");
+
+    std::fs::write(&file, "my own notes").unwrap();
     let forced = output(export(&["--force"])).await;
     assert!(forced.status.success(), "{}", String::from_utf8_lossy(&forced.stderr));
     assert!(std::fs::read_to_string(&file).unwrap().starts_with("# Tabs beat spaces"));
+    assert!(std::fs::read_to_string(&charts[1]).unwrap().contains("<svg"), "--force replaces the charts too");
 }
 
 #[tokio::test(flavor = "multi_thread")]

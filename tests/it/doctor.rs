@@ -12,7 +12,13 @@ use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse, openai_stream};
 const KEY: &str = "sk-ant-doctor-7c41";
 
 fn doctor(data: &Path, server: &MockLlm) -> assert_cmd::Command {
-    let mut cmd = assert_cmd::Command::cargo_bin("heat").unwrap();
+    let mut cmd = assert_cmd::Command::from_std(doctor_command(data, server));
+    cmd.timeout(std::time::Duration::from_secs(30));
+    cmd
+}
+
+fn doctor_command(data: &Path, server: &MockLlm) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_heat"));
     cmd.arg("doctor")
         // The platform's config file, as a user has it: here not there yet.
         .env("XDG_CONFIG_HOME", data)
@@ -22,8 +28,7 @@ fn doctor(data: &Path, server: &MockLlm) -> assert_cmd::Command {
         .env("ANTHROPIC_BASE_URL", &server.base_url)
         .env_remove("OPENAI_API_KEY")
         .env_remove("HEAT_PROVIDER")
-        .env_remove("HEAT_MODEL_PATH")
-        .timeout(std::time::Duration::from_secs(30));
+        .env_remove("HEAT_MODEL_PATH");
     cmd
 }
 
@@ -242,6 +247,7 @@ async fn a_data_dir_that_cannot_be_written_says_how_to_move_it() {
     assert!(!ok);
     let line = line(&text, "data");
     assert!(line.starts_with("FAIL") && line.contains("HEAT_DATA_DIR"), "{text}");
+    assert_eq!(line.matches("HEAT_DATA_DIR").count(), 1, "the advice is said once: {line}");
 }
 
 #[cfg(feature = "local")]
@@ -302,4 +308,45 @@ async fn the_format_in_force_is_named_and_a_broken_format_file_is_a_note_not_a_f
     assert!(line(&text, "format").starts_with("ok") && line(&text, "format").contains("duel (5 formats"), "{text}");
     let note = text.lines().find(|l| l.starts_with("note") && l.contains("house.toml")).unwrap_or_default();
     assert!(note.contains("not used:") && note.contains("house.toml line 2"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn each_check_is_printed_as_it_finishes_not_all_at_the_end() {
+    use std::io::BufRead;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // The server answers nothing until the test has read doctor's first
+    // line. A doctor that prints only at the end shows none before its
+    // provider check gives up (5 s), and then fails that check.
+    let open = Arc::new(AtomicBool::new(false));
+    let gate = Arc::clone(&open);
+    let server = MockLlm::with_handler(move |request| {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while !gate.load(Ordering::SeqCst) && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        anthropic_server(request)
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut child = doctor_command(data.path(), &server)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (first, rest) = tokio::task::spawn_blocking(move || {
+        let mut lines = std::io::BufReader::new(stdout).lines();
+        let first = lines.next().unwrap().unwrap();
+        open.store(true, Ordering::SeqCst);
+        (first, lines.map(Result::unwrap).collect::<Vec<String>>())
+    })
+    .await
+    .unwrap();
+    child.wait().unwrap();
+    assert!(first.contains("config"), "{first}");
+    assert!(
+        rest.iter().any(|l| l.contains("heat can run a debate")),
+        "the server was asked only after the end:\n{rest:#?}"
+    );
 }
