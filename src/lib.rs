@@ -16,3 +16,4 @@ pub mod sanitize;
 pub mod setup;
 pub mod store;
 pub mod tui;
+pub mod words;

@@ -221,9 +221,13 @@ fn limits_check(report: &mut Report, config: &Config, stated: setup::ServerLimit
     let slots = set("max_concurrent").or(stated.slots);
     let context = set("max_context").or(stated.context);
     let (mark, detail) = match (slots, context) {
-        (Some(slots), Some(context)) => {
-            (Mark::Ok, format!("{base}: {slots} at once, {context} tokens of context each; heat keeps to both"))
-        }
+        (Some(slots), Some(context)) => (
+            Mark::Ok,
+            format!(
+                "{base}: {slots} at once, {} tokens of context each; heat keeps to both",
+                crate::words::thousands(u64::from(context))
+            ),
+        ),
         (slots, None) => (
             Mark::Note,
             format!(
@@ -232,7 +236,13 @@ fn limits_check(report: &mut Report, config: &Config, stated: setup::ServerLimit
                 slots.map(|s| format!(" ({s} at once)")).unwrap_or_default()
             ),
         ),
-        (None, Some(context)) => (Mark::Ok, format!("{base}: {context} tokens of context each; heat fits its prompts")),
+        (None, Some(context)) => (
+            Mark::Ok,
+            format!(
+                "{base}: {} tokens of context each; heat fits its prompts",
+                crate::words::thousands(u64::from(context))
+            ),
+        ),
     };
     report.add(mark, "limits", detail);
 }

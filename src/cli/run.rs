@@ -78,8 +78,8 @@ pub(super) async fn setup_for(
 pub async fn run(config: &Config, topic: Option<&str>, json: bool) -> anyhow::Result<ExitCode> {
     // The source is read (and refused) before anything is started or stored.
     let mut spec = spec(config)?;
-    spec.topic = match (topic.map(str::trim), &spec.grounding.source) {
-        (Some(topic), _) if !topic.is_empty() => topic.to_string(),
+    spec.topic = match (topic.map(crate::sanitize::one_line), &spec.grounding.source) {
+        (Some(topic), _) if !topic.is_empty() => topic,
         // The engine takes the source's own topic.
         (_, Some(_)) => String::new(),
         (Some(_), None) => {

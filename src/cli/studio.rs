@@ -27,7 +27,7 @@ pub async fn open(config: &Config, topic: Option<String>) -> anyhow::Result<Exit
     if !on_terminal() {
         anyhow::bail!("the studio needs a terminal; for a headless debate use heat run \"topic\"");
     }
-    let topic = topic.map(|t| t.trim().to_string());
+    let topic = topic.map(|t| crate::sanitize::one_line(&t));
     if topic.as_deref() == Some("") {
         anyhow::bail!("the topic is empty; give a proposition, e.g. heat \"Remote work beats the office\"");
     }

@@ -45,7 +45,7 @@ pub const POSSIBLY_CUT: &str = "⚠ possibly cut: the server ended it mid-senten
 
 /// The mark shown where a turn stopped at its token limit: `✂ cut at 1,024 tokens`.
 pub fn cut_note(tokens: u32) -> String {
-    format!("✂ cut at {} tokens", notices::thousands(tokens))
+    format!("✂ cut at {} tokens", crate::words::thousands(u64::from(tokens)))
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use super::seat::Role;
 use super::setup::EngineSetup;
 use super::state::DebateState;
 use crate::provider::{Adaptation, StructuredOutput};
+use crate::words::thousands;
 
 /// How the notice about a judge's small context window begins.
 const JUDGE_CONTEXT_NOTICE: &str = "the judge's context window";
@@ -106,22 +107,39 @@ pub fn panel_on_embedded(setup: &EngineSetup, state: &DebateState) -> Option<Str
     })
 }
 
-/// Before the first round: whether the proposition is long for a small
-/// context window (the embedded model's): its first word then comes late,
-/// and less of the debate fits. Both numbers are said.
+/// Past this many characters a proposition reads as a document, not a
+/// sentence: about a paragraph.
+const LONG_PROPOSITION_CHARS: usize = 600;
+
+/// Before the first round: whether the proposition is long, for any model
+/// (every request of the debate carries it) or for a small context window
+/// (the embedded model's: its first word then comes late, and less of the
+/// debate fits). The numbers are said, and the way to debate a long text.
 pub fn long_topic_warning(setup: &EngineSetup, state: &DebateState, round: u32) -> Option<String> {
     if round > 0 {
         return None;
     }
-    let window = Role::ALL.iter().filter_map(|&r| setup.role(r).model.context_tokens()).min()?;
+    let chars = state.topic.chars().count();
     // About three characters a token: a cautious estimate.
-    let tokens = state.topic.chars().count() / 3;
-    (tokens * 4 > window as usize).then(|| {
-        format!(
-            "the proposition is about {tokens} tokens, long for the offline model's {window}-token context: \
-             expect a slow first word and less room for the debate; a shorter proposition debates better"
-        )
-    })
+    let tokens = chars / 3;
+    let window = Role::ALL.iter().filter_map(|&r| setup.role(r).model.context_tokens()).min();
+    let crowds = window.filter(|&window| tokens * 4 > window as usize);
+    if crowds.is_none() && chars <= LONG_PROPOSITION_CHARS {
+        return None;
+    }
+    let cost = match crowds {
+        Some(window) => format!(
+            "long for the offline model's {}-token context: expect a slow first word and less room for the debate",
+            thousands(u64::from(window))
+        ),
+        None => "and every request of the debate carries it".to_string(),
+    };
+    Some(format!(
+        "the proposition is {} characters (about {} tokens), {cost}; a one-sentence proposition debates better, \
+         and a long text is debated as a document: save it to a file and pass --source FILE",
+        thousands(chars as u64),
+        thousands(tokens as u64),
+    ))
 }
 
 /// What a provider's lasting change for `endpoint` means to a person.
@@ -134,7 +152,7 @@ pub fn adapted(endpoint: &str, adaptation: &Adaptation) -> String {
         Adaptation::StructuredOutput { form } => format!("Structured output from {server} now as {}", form.setting()),
         Adaptation::ContextWindow { tokens } => format!(
             "{server} gives a request {} tokens of context: prompts to it leave out the oldest rounds to fit",
-            thousands(*tokens)
+            thousands(u64::from(*tokens))
         ),
     }
 }
@@ -142,20 +160,7 @@ pub fn adapted(endpoint: &str, adaptation: &Adaptation) -> String {
 /// Earlier rounds left out of `seat`'s prompt to fit `window` tokens.
 pub fn rounds_left_out(seat: &str, rounds: usize, window: u32) -> String {
     let what = if rounds == 1 { "the earliest round".to_string() } else { format!("the {rounds} earliest rounds") };
-    format!("The {seat}'s prompt leaves out {what} to fit its model's {}-token context", thousands(window))
-}
-
-/// `4096` as `4,096`.
-pub fn thousands(n: u32) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
+    format!("The {seat}'s prompt leaves out {what} to fit its model's {}-token context", thousands(u64::from(window)))
 }
 
 /// The verdict's form stepped down because `endpoint` refused the stronger one.

@@ -53,9 +53,10 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
         && let (Some(slots), Some(context)) = (openai_limits.slots, openai_limits.context)
     {
         notices.push(format!(
-            "The server serves {slots} request{} at once with {context} tokens of context each: \
+            "The server serves {slots} request{} at once with {} tokens of context each: \
              heat sends no more at once and fits its prompts to that",
-            if slots == 1 { "" } else { "s" }
+            if slots == 1 { "" } else { "s" },
+            crate::words::thousands(u64::from(context))
         ));
     }
     Ok(Selection { roles, notices, openai_limits })

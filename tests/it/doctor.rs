@@ -149,7 +149,7 @@ async fn a_llama_cpp_server_s_slots_and_context_are_reported_from_its_props() {
     let (ok, text) = run(cmd).await;
     assert!(ok, "{text}");
     let limits = line(&text, "limits");
-    assert!(limits.starts_with("ok") && limits.contains("2 at once, 4096 tokens of context each"), "{text}");
+    assert!(limits.starts_with("ok") && limits.contains("2 at once, 4,096 tokens of context each"), "{text}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -479,9 +479,36 @@ async fn a_proposition_long_for_a_small_context_is_named_with_both_numbers_befor
             _ => None,
         })
         .expect("said before the first round");
-    assert!(notice.contains("about 700 tokens") && notice.contains("2048-token context"), "{notice}");
+    assert!(notice.contains("about 699 tokens") && notice.contains("2,048-token context"), "{notice}");
     let (events, _) = drain(engine::start(setup, spec(1))).await;
     assert!(!events.iter().any(|e| matches!(e, DebateEvent::Notice { .. })), "a short one is not");
+}
+
+#[tokio::test]
+async fn a_proposition_the_length_of_a_document_is_named_for_any_model_with_the_way_to_debate_a_document() {
+    // No context window known (a served or cloud model): the length itself
+    // is worth saying, since every request of the debate carries it.
+    let (a, s, j) = (debater("For."), debater("Against."), judge([verdict(true, 0.3, "t")]));
+    let long = DebateSpec { topic: "Remote work beats the office. ".repeat(170), ..spec(1) };
+    let (events, _) = drain(engine::start(setup(&a, &s, &j), long)).await;
+    let first_round = events.iter().position(|e| matches!(e, DebateEvent::RoundStarted { .. })).unwrap();
+    let notice = events[..first_round]
+        .iter()
+        .find_map(|e| match e {
+            DebateEvent::Notice { message } if message.contains("proposition") => Some(message.clone()),
+            _ => None,
+        })
+        .expect("said before the first round");
+    assert!(notice.contains("5,099 characters") && notice.contains("--source FILE"), "{notice}");
+    assert!(notice.contains("every request"), "{notice}");
+}
+
+#[tokio::test]
+async fn a_proposition_is_one_line_of_text_whatever_breaks_its_lines() {
+    let (a, s, j) = (debater("For."), debater("Against."), judge([verdict(true, 0.3, "t")]));
+    let topic = "Tabs beat\r\nspaces\rreally,\n\tin every\u{b}file\u{1b}[31m";
+    let (_, state) = drain(engine::start(setup(&a, &s, &j), DebateSpec { topic: topic.into(), ..spec(1) })).await;
+    assert_eq!(state.topic, "Tabs beat spaces really, in every file");
 }
 
 #[tokio::test(start_paused = true)]

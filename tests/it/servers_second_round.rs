@@ -369,7 +369,7 @@ async fn heat_run_takes_a_servers_slots_and_context_from_its_props_and_never_ove
     .await;
     let (ok, stdout, stderr, logs) = heat_run(&server, "[network]\nmax_retries = 2\n", "3").await;
     assert!(ok, "stdout:\n{stdout}\nstderr:\n{stderr}");
-    assert!(stderr.contains("serves 2 requests at once with 2048 tokens of context each"), "{stderr}");
+    assert!(stderr.contains("serves 2 requests at once with 2,048 tokens of context each"), "{stderr}");
     let overflowed =
         server.requests().iter().filter(|r| r.path != "/props" && counted_tokens(r) > SLOT_CONTEXT).count();
     assert_eq!(overflowed, 0, "fitted from the first request on");

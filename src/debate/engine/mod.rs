@@ -45,12 +45,13 @@ use request::Requests;
 use task::{CallMsg, CallMsgKind, Task};
 
 /// Starts a new debate. With no topic, a source document gives its own
-/// (its first heading, else its name).
+/// (its first heading, else its name). The proposition is kept as one line.
 pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
     let topic = match &spec.grounding.source {
         Some(source) if spec.topic.trim().is_empty() => source.topic(),
         _ => spec.topic,
     };
+    let topic = crate::sanitize::one_line(&topic);
     let started = DebateEvent::Started {
         topic,
         max_rounds: spec.max_rounds.max(1),
