@@ -84,6 +84,9 @@ pub fn text(a: &Report, b: &Report) -> String {
         let _ = writeln!(out, "{label:<10} {:<COLUMN$} {}", fit(left, COLUMN), fit(right, COLUMN));
     };
     row(&mut out, "", "A", "B");
+    if let Some(relation) = relation(a, b) {
+        let _ = writeln!(out, "{:<10} {relation}", "relation");
+    }
     let same = |x: &str, y: &str| if x == y { "(the same)".to_string() } else { y.to_string() };
     row(&mut out, "topic", &a.topic, &same(&a.topic, &b.topic));
     // The seats either debate sat.
@@ -131,6 +134,27 @@ pub fn text(a: &Report, b: &Report) -> String {
     }
     let _ = writeln!(out, "\n{}", divergence(a, b));
     out
+}
+
+/// How one debate was made from the other, when it was: a rematch (`heat
+/// rematch`, perhaps with the sides swapped) or a branch (`heat branch`).
+/// A swapped rematch argues each side on the other model, so the seats and
+/// words below read across, not along.
+pub fn relation(a: &Report, b: &Report) -> Option<String> {
+    let made = |child: &Report, parent: &Report, child_name: &str, parent_name: &str| {
+        if let Some((from, how)) = &child.origin
+            && *from == parent.session
+        {
+            return Some(format!("{child_name} is a rematch of {parent_name}: {how}"));
+        }
+        match &child.branch {
+            Some((from, round, how)) if *from == parent.session => {
+                Some(format!("{child_name} branches {parent_name} after round {round}: {how}"))
+            }
+            _ => None,
+        }
+    };
+    made(b, a, "B", "A").or_else(|| made(a, b, "A", "B"))
 }
 
 /// The judge's word in a table cell.

@@ -161,7 +161,7 @@ impl<W: Write> TextPrinter<W> {
             DebateEvent::Started { topic, max_rounds, participants, .. } => {
                 let title = self.style.paint("1", &format!("heat · {}", crate::sanitize::clean(topic)));
                 writeln!(self.out, "{title}")?;
-                writeln!(self.out, "  up to {max_rounds} round{}", if *max_rounds == 1 { "" } else { "s" })?;
+                writeln!(self.out, "  up to {}", crate::words::count(*max_rounds as usize, "round", "rounds"))?;
                 // The seats past the duel's are named by the format, which the next event brings.
                 if participants.iter().any(|p| !Role::DUEL.contains(&p.role)) {
                     self.unnamed.clone_from(participants);
@@ -372,11 +372,11 @@ impl<W: Write> TextPrinter<W> {
                 }
             }
             DebateEvent::Derived { from, how } => {
-                let line =
-                    format!("heat · a rematch of {}: {}", crate::sanitize::clean(from), crate::sanitize::clean(how));
+                // Under the debate's header, not a second one.
+                let line = format!("  a rematch of {}: {}", crate::sanitize::clean(from), crate::sanitize::clean(how));
                 writeln!(self.out, "{}", self.style.paint("2", &line))?;
             }
-            DebateEvent::Branched { from, round, how, participants, .. } => {
+            DebateEvent::Branched { from, round, how, participants, changes, .. } => {
                 let title = self.style.paint("1", &format!("heat · {}", crate::sanitize::clean(&self.state.topic)));
                 writeln!(self.out, "{title}")?;
                 let line = format!(
@@ -385,7 +385,11 @@ impl<W: Write> TextPrinter<W> {
                     crate::sanitize::clean(how)
                 );
                 writeln!(self.out, "{}", self.style.paint("2", &line))?;
-                writeln!(self.out, "  up to {} rounds", self.state.max_rounds)?;
+                // A branch that changed its rounds has said how many in its changes.
+                if changes.max_rounds.is_none() {
+                    let n = self.state.max_rounds;
+                    writeln!(self.out, "  up to {}", crate::words::count(n as usize, "round", "rounds"))?;
+                }
                 self.say_participants(participants)?;
                 self.say_panel_judges()?;
             }

@@ -67,32 +67,74 @@ fn is_session_id(text: &str) -> bool {
 }
 
 /// How many of a debate's records its rounds 1 to `round` take, and what
-/// they fold to (not paused): where a branch after that round leaves it. Refused, in one sentence each, for a
-/// round out of range, one that has not finished, and one that ended the
-/// debate (a branch of it would have nothing to go on with).
+/// they fold to (not paused): where a branch after that round leaves it.
+/// Refused, in one sentence each, for a round out of range, one that has
+/// not finished, and one that ended the debate (a branch of it would have
+/// nothing to go on with); each names the rounds that can be branched.
 pub fn round_end(id: &str, records: &[Record], round: u32) -> anyhow::Result<(usize, DebateState)> {
     // Each `round_started` is a round of the folded state; only the shared part is folded.
     let rounds = records.iter().filter(|r| matches!(r.event, DebateEvent::RoundStarted { .. })).count();
+    let rounds = u32::try_from(rounds).unwrap_or(u32::MAX);
     if rounds == 0 {
         bail!("session {id} has not started a round: there is nothing to branch yet");
     }
-    if round == 0 || usize::try_from(round).map_or(true, |r| r > rounds) {
+    // The rounds a branch can follow are those the debate went on from: all
+    // but a last one that is unfinished or ended it.
+    let last = after(records, rounds);
+    let open = if matches!(last.2, After::GoesOn) { rounds } else { rounds - 1 };
+    let offered = match open {
+        0 => "it has no round a branch can go on from".to_string(),
+        1 => "a branch can be taken after round 1 only".to_string(),
+        _ => format!("a branch can be taken after round 1 to {open}"),
+    };
+    if round == 0 || round > rounds {
         let s = if rounds == 1 { "" } else { "s" };
-        bail!("session {id} has {rounds} round{s}: a branch is taken after round 1 to {rounds}, not {round}");
+        let why = if open < rounds { format!(" (round {rounds} {})", last.2.short()) } else { String::new() };
+        bail!("session {id} has {rounds} round{s}{why}: {offered}, not {round}");
     }
+    let (end, shared, then) = if round == rounds { last } else { after(records, round) };
+    match then {
+        After::GoesOn => Ok((end, shared)),
+        After::Ended(outcome) => {
+            bail!("round {round} ended session {id} ({outcome}): {offered}, or run it again with `heat rematch {id}`")
+        }
+        After::Unfinished => {
+            bail!("round {round} of session {id} has not finished: its judge has given no verdict yet; {offered}")
+        }
+    }
+}
+
+/// What a debate did after one of its rounds.
+enum After {
+    GoesOn,
+    /// The round ended the debate, for this reason.
+    Ended(String),
+    /// Its judge has given no verdict yet.
+    Unfinished,
+}
+
+impl After {
+    /// Why a branch cannot follow the round, in a few words.
+    fn short(&self) -> String {
+        match self {
+            After::GoesOn => "went on".into(),
+            After::Ended(outcome) => format!("ended it: {outcome}"),
+            After::Unfinished => "has no verdict yet".into(),
+        }
+    }
+}
+
+/// The records rounds 1 to `round` take, their state, and what came next.
+fn after(records: &[Record], round: u32) -> (usize, DebateState, After) {
     let index = round - 1;
     let end = records.iter().rposition(|r| r.event.round() == Some(index)).map_or(0, |i| i + 1);
     let mut shared = DebateState::from_events(records[..end].iter().map(|r| &r.event));
     // A pause at that moment is not what the round was.
     shared.paused = false;
-    match next_steps(&shared, &[]).as_slice() {
-        [Step::StartRound { .. }] => Ok((end, shared)),
-        [Step::Finish { outcome, .. }] => bail!(
-            "round {round} ended session {id} ({}): branch after an earlier round, or run it again with `heat rematch {id}`",
-            outcome.describe()
-        ),
-        _ => bail!(
-            "round {round} of session {id} has not finished: its judge has given no verdict yet; branch after an earlier round"
-        ),
-    }
+    let then = match next_steps(&shared, &[]).as_slice() {
+        [Step::StartRound { .. }] => After::GoesOn,
+        [Step::Finish { outcome, .. }] => After::Ended(outcome.describe()),
+        _ => After::Unfinished,
+    };
+    (end, shared, then)
 }

@@ -134,6 +134,9 @@ async fn a_branch_shares_the_rounds_before_and_goes_on_with_its_changes() {
     let out = run(cmd, &server).await;
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains(&format!("a branch of {parent} after round 1: sides swapped")), "{}", stdout(&out));
+    // Said once each: the header, and how many rounds.
+    assert_eq!(stdout(&out).matches("up to 3 rounds").count(), 1, "{}", stdout(&out));
+    assert_eq!(stdout(&out).matches("heat · ").count(), 1, "{}", stdout(&out));
 
     // The parent is untouched, to the byte.
     assert_eq!(std::fs::read(store.log_path(&parent)).expect("parent log"), parent_bytes);
@@ -211,7 +214,7 @@ async fn a_branch_shares_the_rounds_before_and_goes_on_with_its_changes() {
     let out = heat(dir.path()).args(["branch", &child, "--at", "3"]).output().expect("runs");
     assert!(
         stderr(&out).contains(&format!(
-            "round 3 ended session {child} (ended at the round limit): branch after an earlier round"
+            "round 3 ended session {child} (ended at the round limit): a branch can be taken after round 1 to 2, or run it again"
         )),
         "{}",
         stderr(&out)
@@ -278,9 +281,20 @@ fn a_round_that_cannot_be_branched_gets_one_sentence() {
     let dir = tempfile::tempdir().expect("temp dir");
     let parent = store_parent(dir.path());
     let cases = [
-        ("0", "a branch is taken after round 1 to 3, not 0"),
-        ("7", &format!("session {parent} has 3 rounds: a branch is taken after round 1 to 3, not 7") as &str),
-        ("3", &format!("round 3 of session {parent} has not finished: its judge has given no verdict yet")),
+        // The range offered is the rounds that can be branched: not round 3, which has no verdict.
+        ("0", "a branch can be taken after round 1 to 2, not 0"),
+        (
+            "7",
+            &format!(
+                "session {parent} has 3 rounds (round 3 has no verdict yet): a branch can be taken after round 1 to 2, not 7"
+            ) as &str,
+        ),
+        (
+            "3",
+            &format!(
+                "round 3 of session {parent} has not finished: its judge has given no verdict yet; a branch can be taken after round 1 to 2"
+            ),
+        ),
     ];
     for (at, said) in cases {
         let out = heat(dir.path()).args(["branch", &parent, "--at", at]).output().expect("runs");

@@ -239,6 +239,33 @@ fn compare_sets_two_debates_side_by_side_and_says_where_they_part() {
     let out = heat(dir.path()).args(["compare", &first, "zzz"]).output().expect("runs");
     assert!(!out.status.success());
     assert!(stderr(&out).contains("no session has an id starting with \"zzz\""), "{}", stderr(&out));
+    assert!(!text.contains("relation"), "unrelated debates have no relation line:\n{text}");
+}
+
+#[test]
+fn compare_says_when_one_debate_is_a_swapped_sides_rematch_of_the_other() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (first, _) = store_demo(dir.path(), false);
+    let demo = log::parse(include_bytes!("../../assets/demo-session.jsonl")).expect("the demo loads");
+    let mut recorder = Store::open(dir.path()).expect("store").create().expect("created");
+    recorder.record(&demo.records[0].event);
+    recorder.record(&heat::debate::DebateEvent::Derived { from: first.clone(), how: "sides swapped".into() });
+    for record in &demo.records[1..] {
+        recorder.record(&record.event);
+    }
+    let rematch = recorder.id().to_string();
+    drop(recorder);
+    for (a, b, said) in [
+        (&first, &rematch, "B is a rematch of A: sides swapped"),
+        (&rematch, &first, "A is a rematch of B: sides swapped"),
+    ] {
+        let out = heat(dir.path()).args(["compare", a, b]).output().expect("runs");
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        let line =
+            text.lines().find(|l| l.starts_with("relation")).unwrap_or_else(|| panic!("no relation line:\n{text}"));
+        assert!(line.ends_with(said), "{text}");
+    }
 }
 
 /// A stored one-round debate argued by three named Anthropic models.
@@ -285,10 +312,11 @@ async fn a_rematch_with_sides_swapped_seats_each_model_on_the_other_side() {
     let out = tokio::task::spawn_blocking(move || cmd.output().expect("runs")).await.expect("joined");
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stdout(&out).contains(&format!("a rematch of {first}: sides swapped, seat judge=m-arbiter")),
+        stdout(&out).contains(&format!("  a rematch of {first}: sides swapped, seat judge=m-arbiter")),
         "{}",
         stdout(&out)
     );
+    assert_eq!(stdout(&out).matches("heat · ").count(), 1, "one header:\n{}", stdout(&out));
     // Each seat's request went to the model that argued the other side; the judge to the one named.
     let model_for = |who: &str| -> Vec<String> {
         server
