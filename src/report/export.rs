@@ -147,7 +147,7 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
         for &role in state.debaters() {
             let Some(turn) = round.turn(role) else { continue };
             let _ = writeln!(md, "### {}\n", clean(state.label(role)));
-            let text = clean(turn.text.trim());
+            let text = super::markdown::nest_headings(&clean(turn.text.trim()), 3);
             let _ = writeln!(md, "{}\n", if text.is_empty() { "*(no argument)*".to_string() } else { text });
             if let Some(line) = &turn.stance {
                 let flag =
@@ -200,7 +200,7 @@ fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Op
     if let Some(synthesis) = state.finish.as_ref().and_then(|f| f.synthesis.as_deref()) {
         // With no judge the ending is the vote among the last final answers, not a synthesis.
         let heading = if state.judges() == 0 { "The outcome" } else { "Final synthesis" };
-        let _ = writeln!(md, "## {heading}\n\n{}", clean(synthesis.trim()));
+        let _ = writeln!(md, "## {heading}\n\n{}", super::markdown::nest_headings(&clean(synthesis.trim()), 2));
     }
     md
 }
@@ -304,9 +304,7 @@ fn summary(md: &mut String, state: &DebateState) {
     let Some(summary) = &state.summary else { return };
     let _ = writeln!(md, "## Summary for a decision\n\n*The arbiter's summary, by {}.*\n", clean(&summary.model));
     // The summary's own sections sit under this heading.
-    let text = clean(summary.text.trim()).replace("\n## ", "\n### ");
-    let text = text.strip_prefix("## ").map_or(text.clone(), |rest| format!("### {rest}"));
-    let _ = writeln!(md, "{text}\n");
+    let _ = writeln!(md, "{}\n", super::markdown::nest_headings(&clean(summary.text.trim()), 2));
 }
 
 /// Heat and words per round: the SVG charts when written beside the

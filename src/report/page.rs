@@ -46,10 +46,12 @@ impl Page<'_> {
         }
     }
 
-    /// A turn's or the synthesis's text: its Markdown as inert HTML.
+    /// A turn's or the synthesis's text: its Markdown as inert HTML, its
+    /// headings below the page's heading it sits under (`<h2>` for the
+    /// summary and synthesis, `<h3>` for a round's turns).
     #[allow(clippy::unused_self)] // the template reaches its helpers through `self`
-    fn markdown(&self, text: &str) -> String {
-        super::markdown::to_html(text)
+    fn markdown(&self, text: &str, under: usize) -> String {
+        super::markdown::to_html(text, under)
     }
 
     fn cost(&self) -> Option<String> {

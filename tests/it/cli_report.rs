@@ -160,7 +160,10 @@ async fn a_summary_is_asked_of_the_judge_recorded_and_reported() {
     );
     // Recorded in the session: the page, the export and a later report have it without asking again.
     let html = std::fs::read_to_string(&file).expect("written");
-    assert!(html.contains("id=\"summary\"") && html.contains("<h2>Verdict</h2>"), "the summary tops the page");
+    assert!(
+        html.contains("id=\"summary\"") && html.contains("<h3>Verdict</h3>"),
+        "the summary tops the page, its sections under its heading"
+    );
     let state = {
         let loaded = Store::open(dir.path()).expect("store").load(&id).expect("loads");
         heat::debate::DebateState::from_events(loaded.records.iter().map(|r| &r.event))

@@ -141,3 +141,38 @@ fn a_round_run_at_a_pinned_heat_is_marked_in_the_export() {
     assert!(md.contains("- Heat by round: 0.90 → 0.40 (pinned)"), "{md}");
     assert!(md.contains("## Round 2 · heat 0.40 (pinned)") && md.contains("## Round 1 · heat 0.90\n"), "{md}");
 }
+
+#[test]
+fn a_models_own_headings_sit_under_its_seats_heading_in_the_markdown_outline() {
+    let own = "# My case\n\nOsmosis cannot.\n\n## Evidence\n\nJuniors say so.\n\n```\n# a comment in code\n```";
+    let records: Vec<Record> = records()
+        .into_iter()
+        .map(|mut record| {
+            if let DebateEvent::TurnCompleted { round: 1, role: Role::Skeptic, text, .. } = &mut record.event {
+                own.clone_into(text);
+            }
+            record
+        })
+        .collect();
+    let md = render(Format::Md, &header(), &records);
+    assert!(md.contains("### Skeptic\n\n#### My case\n\nOsmosis cannot.\n\n##### Evidence\n\n"), "{md}");
+    assert!(md.contains("```\n# a comment in code\n```"), "code is left as it is:\n{md}");
+    // Outside code, nothing the model wrote outranks the seat's `###`.
+    let mut fenced = false;
+    let mut under_seat = false;
+    for line in md.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        }
+        if fenced || !line.starts_with('#') {
+            continue;
+        }
+        let level = line.chars().take_while(|&c| c == '#').count();
+        if line.starts_with("### Skeptic") {
+            under_seat = true;
+        } else if under_seat && level <= 3 && !line.starts_with("### ") {
+            under_seat = false;
+        }
+        assert!(!(under_seat && level < 3), "a model's heading outranks its seat: {line}\n{md}");
+    }
+}
