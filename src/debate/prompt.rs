@@ -161,9 +161,10 @@ pub fn debater_messages_keeping(
     messages
 }
 
+/// A tiny model writes about whatever it is shown, so its prompt carries no
+/// control line: the heat reaches it as its sampling temperature alone.
 fn brief_debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
-    let mut out = control_line(round.heat.get());
-    out.push_str(&format!("\n\nProposition: {}\n", state.topic));
+    let mut out = format!("Proposition: {}\n", state.topic);
     if round.topic.trim() != state.topic.trim() {
         out.push_str(&format!("This round's question: {}\n", round.topic));
     }

@@ -148,7 +148,8 @@ fn check_debater(role: Role, round: u32) {
     for (brief, form) in [(false, "full"), (true, "brief")] {
         let text = render(&debater_messages(&state, role, round, brief));
         let heat = if round == 0 { 0.7 } else { 0.8 };
-        assert!(text.contains(PROPOSITION) && text.contains(&control_line(heat)), "{text}");
+        // The full form carries the control line; the brief one (a tiny model's) does not.
+        assert!(text.contains(PROPOSITION) && text.contains(&control_line(heat)) != brief, "{text}");
         insta::assert_snapshot!(format!("debater_{}_round{}_{form}", role.key(), round + 1), text);
     }
 }
@@ -180,6 +181,22 @@ fn later_rounds_carry_the_heat_the_judge_set_and_the_opponents_argument() {
     assert!(full.contains(&control_line(0.8)) && full.contains(SKEPTIC_0) && full.contains(VERDICT_0), "{full}");
     let brief = render(&debater_messages(&state, Role::Skeptic, 1, true));
     assert!(brief.contains("The advocate's main point: \u{201c}Streets become safer for children.\u{201d}"), "{brief}");
+}
+
+/// A tiny model (the embedded one, given brief prompts and the compact
+/// system prompt) writes about what it is shown: it is shown no control
+/// channel to write about. The heat reaches it as its sampling temperature.
+#[test]
+fn a_tiny_model_is_shown_no_control_line_to_write_about() {
+    let state = state(&two_rounds_argued(3));
+    for role in Role::DEBATERS {
+        for round in [0, 1] {
+            let brief = render(&debater_messages(&state, role, round, true));
+            assert!(!brief.contains("set_temp") && !brief.contains('{'), "{role:?} round {round}: {brief}");
+        }
+        let system = Prompts::compact().system_for(role);
+        assert!(!system.contains("set_temp") && !system.contains("control"), "{system}");
+    }
 }
 
 // ---- openings for a model that continues a given start ----
