@@ -1,6 +1,7 @@
 //! `heat sessions` and `heat export`: the stored debates, newest first (read
-//! from the index), filtered or as JSON; deleting them by id or by age
-//! (asking first unless told not to); and one of them written out.
+//! from the index), filtered or as JSON; naming and tagging them; deleting
+//! them by id or by age (asking first unless told not to); and one of them
+//! written out.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
@@ -9,6 +10,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 
+use super::args::SessionsAction;
 use crate::report::export::{self, Format};
 use crate::store::index::IndexEntry;
 use crate::store::{self, Store};
@@ -16,19 +18,31 @@ use crate::store::{self, Store};
 /// Which stored debates `heat sessions` lists.
 #[derive(Debug, Default)]
 pub struct Filter {
-    /// Topic or id contains this, in any case.
+    /// Topic, id, name or a tag contains this, in any case.
     pub search: Option<String>,
     /// Only those `heat resume` can go on with.
     pub continuable: bool,
+    /// Only those with this tag, in any case.
+    pub tag: Option<String>,
 }
 
 impl Filter {
     fn keeps(&self, entry: &IndexEntry) -> bool {
-        let found = self.search.as_deref().is_none_or(|text| {
-            let text = text.to_lowercase();
-            entry.topic.to_lowercase().contains(&text) || entry.id.to_lowercase().contains(&text)
-        });
-        found && (!self.continuable || entry.continuable())
+        let found = self.search.as_deref().is_none_or(|text| entry.mentions(&text.to_lowercase()));
+        let tagged = self.tag.as_deref().is_none_or(|tag| entry.has_tag(tag));
+        found && tagged && (!self.continuable || entry.continuable())
+    }
+}
+
+/// `heat sessions` and its actions.
+pub fn sessions(action: Option<SessionsAction>, filter: &Filter, json: bool) -> anyhow::Result<ExitCode> {
+    match action {
+        None => list(filter, json).map(|()| ExitCode::SUCCESS),
+        Some(SessionsAction::Rm { ids, yes }) => remove(&ids, yes),
+        Some(SessionsAction::Prune { older_than, yes }) => prune(older_than.into(), yes),
+        Some(SessionsAction::Rename { id, name, clear: _ }) => rename(&id, name.as_deref()),
+        Some(SessionsAction::Tag { id, tags }) => tag(&id, &tags, true),
+        Some(SessionsAction::Untag { id, tags }) => tag(&id, &tags, false),
     }
 }
 
@@ -66,6 +80,54 @@ pub fn list(filter: &Filter, json: bool) -> anyhow::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// `heat sessions rename ID NAME` (or `--clear`, `name` `None`): names a
+/// stored debate, even one a running heat is writing.
+pub fn rename(id: &str, name: Option<&str>) -> anyhow::Result<ExitCode> {
+    let store = Store::open(&store::data_dir()?)?;
+    let name = name.map(store::label::name).transpose()?;
+    let id = store.resolve(Some(id))?;
+    let label = store.relabel(&id, |label| {
+        label.name.clone_from(&name);
+        Ok(())
+    })?;
+    if let Some(name) = label.name {
+        say!("heat: session {id} is now named {name:?}");
+    } else {
+        say!("heat: session {id} has no name now");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `heat sessions tag ID TAG…` (`add`) and `untag ID TAG…`.
+pub fn tag(id: &str, tags: &[String], add: bool) -> anyhow::Result<ExitCode> {
+    let store = Store::open(&store::data_dir()?)?;
+    let tags = tags.iter().map(|t| store::label::tag(t)).collect::<anyhow::Result<Vec<_>>>()?;
+    let id = store.resolve(Some(id))?;
+    let label = store.relabel(&id, |label| {
+        if add {
+            label.add_tags(&tags);
+            return Ok(());
+        }
+        if let Some(missing) = tags.iter().find(|t| !label.has_tag(t)) {
+            let has = if label.tags.is_empty() { "it has none".to_string() } else { listed_tags(&label.tags) };
+            bail!("session {id} has no tag #{missing} ({has})");
+        }
+        label.tags.retain(|t| !tags.iter().any(|gone| gone.to_lowercase() == t.to_lowercase()));
+        Ok(())
+    })?;
+    if label.tags.is_empty() {
+        say!("heat: session {id} has no tags now");
+    } else {
+        say!("heat: session {id} is tagged {}", listed_tags(&label.tags));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `#a #b`.
+fn listed_tags(tags: &[String]) -> String {
+    tags.iter().map(|t| format!("#{t}")).collect::<Vec<_>>().join(" ")
 }
 
 /// `heat sessions rm ID…`: deletes the named debates, after asking.

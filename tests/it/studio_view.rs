@@ -276,6 +276,7 @@ fn browsing_sessions() -> App {
         branch_of: None,
         branch_round: None,
         format: None,
+        ..Default::default()
     };
     let mut browser = heat::tui::browser::Browser::new(vec![
         entry("20261123-120000-ab12", "Remote work beats the office", Some("resolved by the judge")),
@@ -293,6 +294,19 @@ fn session_browser() {
     let text = screen(&mut browsing_sessions(), 120, 40);
     assert!(!text.contains("Tabs beat spaces"), "the search should hide it:\n{text}");
     assert!(text.contains("ctrl-d delete"), "{text}");
+    // Ctrl-T edits the chosen debate's tags on the hint line; a bad tag is said there.
+    let mut app = browsing_sessions();
+    let ctrl = |c| {
+        crossterm::event::KeyEvent::new(crossterm::event::KeyCode::Char(c), crossterm::event::KeyModifiers::CONTROL)
+    };
+    assert!(app.on_key(ctrl('t')).is_empty());
+    for c in "#work, ".chars().chain(std::iter::repeat_n('x', 40)) {
+        app.on_key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char(c)));
+    }
+    assert!(screen(&mut app, 120, 40).contains("tags: #work, xxxx"), "the tags being typed show");
+    assert!(app.on_key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Enter)).is_empty());
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("a tag is at most 32 characters"), "{text}");
     let mut app = studio_support::resolved();
     let s = crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('s'));
     assert_eq!(app.on_key(s), vec![heat::tui::effect::Effect::Sessions]);

@@ -157,13 +157,37 @@ fn sessions(frame: &mut Frame<'_>, app: &App, area: Rect, browser: &crate::tui::
     }
     frame.render_widget(Paragraph::new(lines), body);
     let line = match (&browser.deleting, browser.note) {
+        _ if browser.labelling.is_some() => label_line(app, browser.labelling.as_ref()),
         (Some(id), _) => hint_line(app, &format!("Delete {id}? y / Enter: yes · any other key: no")),
         (None, Some(note)) => Line::from(Span::styled(note, Style::new().fg(theme.warn))),
         (None, None) => {
-            hint_line(app, "type to search · ↑/↓ select · Enter open · ctrl-e export · ctrl-d delete · Esc close")
+            let keys = "↑/↓ · Enter open · ctrl-r name · ctrl-t tag · ctrl-e export · ctrl-d delete";
+            let all = format!("type to search · {keys} · Esc close");
+            hint_line(app, if all.chars().count() <= width { &all } else { keys })
         }
     };
     frame.render_widget(Paragraph::new(line), hint);
+}
+
+/// The name or tags being typed, then what Enter does or why it did not.
+fn label_line(app: &App, edit: Option<&crate::tui::label_edit::LabelEdit>) -> Line<'static> {
+    use crate::tui::label_edit::Labelling;
+    let Some(edit) = edit else { return Line::default() };
+    let theme = &app.theme;
+    let (label, hint) = match edit.what {
+        Labelling::Name => ("name: ", "  Enter keeps (empty: no name) · Esc back"),
+        Labelling::Tags => ("tags: ", "  words · Enter keeps · Esc back"),
+    };
+    let mut spans = vec![
+        Span::styled(label, theme.secondary()),
+        Span::styled(crate::sanitize::clean(&edit.text), Style::new().add_modifier(Modifier::BOLD)),
+        Span::styled("▏", Style::new().fg(theme.key)),
+    ];
+    match &edit.error {
+        Some(error) => spans.push(Span::styled(format!("  {error}"), Style::new().fg(theme.warn))),
+        None => spans.push(Span::styled(hint, theme.secondary())),
+    }
+    Line::from(spans)
 }
 
 fn confirm(frame: &mut Frame<'_>, app: &App, area: Rect, what: &Confirm) {
