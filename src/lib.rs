@@ -10,6 +10,7 @@ pub mod debate;
 pub mod format;
 pub mod logging;
 pub mod model_store;
+pub mod plural;
 pub mod provider;
 pub mod report;
 pub mod sanitize;

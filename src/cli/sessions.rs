@@ -76,7 +76,7 @@ pub fn list(filter: &Filter, json: bool) -> anyhow::Result<()> {
             e.id,
             e.rounds,
             outcome,
-            age(now.saturating_sub(e.updated_ms))
+            crate::store::index::age(now.saturating_sub(e.updated_ms))
         )?;
     }
     Ok(())
@@ -268,15 +268,4 @@ pub(super) fn fit(text: &str, width: usize) -> String {
     let mut cut: String = text.chars().take(width - 1).collect();
     cut.push('…');
     cut
-}
-
-/// A short, human age: `12 s`, `4 min`, `3 h`, `2 d`.
-pub fn age(ms: u64) -> String {
-    let s = ms / 1000;
-    match s {
-        0..60 => format!("{s} s ago"),
-        60..3600 => format!("{} min ago", s / 60),
-        3600..86_400 => format!("{} h ago", s / 3600),
-        _ => format!("{} d ago", s / 86_400),
-    }
 }

@@ -150,6 +150,17 @@ pub fn tree(entries: &[IndexEntry]) -> Vec<(usize, usize)> {
     out
 }
 
+/// A short, human age: `12 s`, `4 min`, `3 h`, `2 d`.
+pub fn age(ms: u64) -> String {
+    let s = ms / 1000;
+    match s {
+        0..60 => format!("{s} s ago"),
+        60..3600 => format!("{} min ago", s / 60),
+        3600..86_400 => format!("{} h ago", s / 3600),
+        _ => format!("{} d ago", s / 86_400),
+    }
+}
+
 /// How a debate at `depth` in the [`tree`] is set in: nothing at the top,
 /// then `└ ` under its parent, two spaces more for each level below.
 pub fn indent(depth: usize) -> String {

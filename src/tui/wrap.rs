@@ -71,26 +71,22 @@ pub fn ellipsis(text: &str, width: usize) -> String {
     }
 }
 
-/// Text wrapped at word boundaries to `width` columns, each line after the
-/// first set in by `indent` spaces; a word wider than a line is cut inside.
-pub fn wrap_words(text: &str, width: usize, indent: usize) -> Vec<String> {
+/// Text wrapped at word boundaries to `width` columns; a word wider than
+/// a line is cut inside it, with [`truncate`].
+pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
     use unicode_width::UnicodeWidthStr;
-    let width = width.max(indent + 1);
-    let (mut lines, mut line, mut used) = (Vec::new(), String::new(), 0);
+    let width = width.max(1);
+    let (mut lines, mut line) = (Vec::new(), String::new());
     for word in text.split_whitespace() {
-        let start = if lines.is_empty() { 0 } else { indent };
-        if used > start && used + 1 + word.width() <= width {
+        if !line.is_empty() && line.width() + 1 + word.width() <= width {
             line.push(' ');
             line.push_str(word);
-            used += 1 + word.width();
             continue;
         }
-        if used > start {
+        if !line.is_empty() {
             lines.push(std::mem::take(&mut line));
         }
-        let start = if lines.is_empty() { 0 } else { indent };
-        line = format!("{}{}", " ".repeat(start), truncate(word, width - start));
-        used = line.width();
+        line = truncate(word, width);
     }
     lines.push(line);
     lines
@@ -113,9 +109,9 @@ mod tests {
     }
 
     #[test]
-    fn words_wrap_with_a_hanging_indent() {
-        assert_eq!(wrap_words("alpha beta gamma delta", 12, 2), ["alpha beta", "  gamma", "  delta"]);
-        assert_eq!(wrap_words("東京 大阪 名古屋", 10, 0), ["東京 大阪", "名古屋"]);
-        assert_eq!(wrap_words("abcdefghijkl", 6, 2), ["abcde…"]);
+    fn words_wrap_by_display_width() {
+        assert_eq!(wrap_words("alpha beta gamma delta", 10), ["alpha beta", "gamma", "delta"]);
+        assert_eq!(wrap_words("東京 大阪 名古屋", 10), ["東京 大阪", "名古屋"]);
+        assert_eq!(wrap_words("abcdefghijkl", 6), ["abcde…"]);
     }
 }

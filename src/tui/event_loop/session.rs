@@ -115,9 +115,11 @@ fn label_session(studio: &Studio, app: &mut App, id: &str, wanted: crate::store:
         Ok(())
     }) {
         Ok(label) => {
+            let tags = format!("#{}", label.tags.join(" #"));
             let said = match (&label.name, label.tags.is_empty()) {
-                (Some(name), _) => format!("Session {id} is named {name:?}"),
-                (None, false) => format!("Session {id} is tagged #{}", label.tags.join(" #")),
+                (Some(name), true) => format!("Session {id} is named {name:?}"),
+                (Some(name), false) => format!("Session {id} is named {name:?}, tagged {tags}"),
+                (None, false) => format!("Session {id} is tagged {tags}"),
                 (None, true) => format!("Session {id} has no name or tags now"),
             };
             if let Some(Modal::Sessions(browser)) = &mut app.modal {
