@@ -9,11 +9,13 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use unicode_width::UnicodeWidthStr;
 
 use super::args::SessionsAction;
 use crate::report::export::{self, Format};
 use crate::store::index::IndexEntry;
 use crate::store::{self, Store};
+use crate::tui::wrap::ellipsis;
 
 /// Which stored debates `heat sessions` lists.
 #[derive(Debug, Default)]
@@ -64,22 +66,44 @@ pub fn list(filter: &Filter, json: bool) -> anyhow::Result<()> {
         writeln!(out, "No session matches; {} stored (`heat sessions` lists them all).", all.len())?;
         return Ok(());
     }
-    let now = store::now_ms();
-    writeln!(out, "{:<22} {:>6}  {:<26} {:>9}  TOPIC", "ID", "ROUNDS", "OUTCOME", "AGE")?;
-    for (depth, e) in crate::store::index::tree(&entries).into_iter().map(|(d, i)| (d, &entries[i])) {
-        let outcome = fit(e.outcome.as_deref().unwrap_or("unfinished (heat resume)"), 26);
-        // A branch sits under the debate it branches.
-        let topic = format!("{}{}", crate::store::index::indent(depth), e.listed_topic());
-        writeln!(
-            out,
-            "{:<22} {:>6}  {:<26} {:>9}  {topic}",
-            e.id,
-            e.rounds,
-            outcome,
-            crate::store::index::age(now.saturating_sub(e.updated_ms))
-        )?;
+    // On a terminal a row is one line; piped, the topic is whole (scripts read it).
+    let width = std::io::stdout().is_terminal().then(crossterm::terminal::size).and_then(Result::ok);
+    for line in table(&entries, store::now_ms(), width.map(|(columns, _)| usize::from(columns))) {
+        writeln!(out, "{line}")?;
     }
     Ok(())
+}
+
+/// The widest age (`59 min ago`): every age form fits the AGE column.
+const AGE: usize = 10;
+/// The OUTCOME column, and the least it is narrowed to on a narrow terminal.
+const OUTCOME: (usize, usize) = (26, 12);
+/// The topic's room on a terminal, before the OUTCOME column gives any up.
+const TOPIC: usize = 24;
+/// What a row sets before its outcome and around its age.
+const FIXED: usize = 22 + 1 + 6 + 2 + 1 + AGE + 2;
+
+/// The list's header and rows, each debate's branches under it. With a
+/// terminal's `width`, each row is fitted to it: the OUTCOME column
+/// narrows first, then the topic ends in `…` between words.
+fn table(entries: &[IndexEntry], now: u64, width: Option<usize>) -> Vec<String> {
+    let outcome_width = width.map_or(OUTCOME.0, |w| w.saturating_sub(FIXED + TOPIC).clamp(OUTCOME.1, OUTCOME.0));
+    let row = |id: &str, rounds: &str, outcome: &str, age: &str| {
+        format!("{id:<22} {rounds:>6}  {outcome:<outcome_width$} {age:>AGE$}  ")
+    };
+    let mut lines = vec![format!("{}TOPIC", row("ID", "ROUNDS", "OUTCOME", "AGE"))];
+    for (depth, e) in crate::store::index::tree(entries).into_iter().map(|(d, i)| (d, &entries[i])) {
+        let outcome = ellipsis(e.outcome.as_deref().unwrap_or("unfinished (heat resume)"), outcome_width);
+        let age = crate::store::index::age(now.saturating_sub(e.updated_ms));
+        let start = row(&e.id, &e.rounds.to_string(), &outcome, &age);
+        // A branch sits under the debate it branches.
+        let mut topic = format!("{}{}", crate::store::index::indent(depth), e.listed_topic());
+        if let Some(width) = width {
+            topic = ellipsis(&topic, width.saturating_sub(start.width()).max(TOPIC / 2));
+        }
+        lines.push(format!("{start}{topic}"));
+    }
+    lines
 }
 
 /// `heat sessions rename ID NAME` (or `--clear`, `name` `None`): names a
@@ -268,4 +292,58 @@ pub(super) fn fit(text: &str, width: usize) -> String {
     let mut cut: String = text.chars().take(width - 1).collect();
     cut.push('…');
     cut
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, topic: &str, age_ms: u64, now: u64) -> IndexEntry {
+        IndexEntry { id: id.into(), topic: topic.into(), updated_ms: now - age_ms, rounds: 2, ..IndexEntry::default() }
+    }
+
+    #[test]
+    fn the_columns_hold_for_every_age() {
+        let now = 10_000_000_000_000;
+        let (s, min, h, d) = (1000, 60_000, 3_600_000, 86_400_000);
+        let ages = [
+            (5 * s, "5 s ago"),
+            (16 * min, "16 min ago"),
+            (59 * min, "59 min ago"),
+            (3 * h, "3 h ago"),
+            (12 * d, "12 d ago"),
+            (65 * d, "2 mo ago"),
+            (364 * d, "11 mo ago"),
+            (3 * 365 * d, "3 y ago"),
+        ];
+        let entries: Vec<IndexEntry> = ages
+            .iter()
+            .enumerate()
+            .map(|(i, (ms, _))| entry(&format!("2026112{i}-120000-ab12"), "Tabs", *ms, now))
+            .collect();
+        let lines = table(&entries, now, None);
+        let column = |line: &str, text: &str| line[..line.find(text).unwrap()].chars().count();
+        let topic = column(&lines[0], "TOPIC");
+        for (line, (_, age)) in lines[1..].iter().zip(ages) {
+            assert!(line.contains(&format!(" {age}  Tabs")), "{age} is said so: {line}");
+            assert_eq!(column(line, "Tabs"), topic, "the topic column slips:\n{}", lines.join("\n"));
+        }
+    }
+
+    #[test]
+    fn on_a_terminal_a_row_fits_its_width_by_display_columns() {
+        let now = 10_000_000_000_000;
+        let wide = "東京と大阪の オフィスは 在宅勤務に 勝る ".repeat(200);
+        let entries =
+            [entry("20261120-120000-ab12", &wide, 1000, now), entry("20261121-120000-ab12", "Tabs", 1000, now)];
+        for width in [80, 120, 200] {
+            let lines = table(&entries, now, Some(width));
+            for line in &lines {
+                assert!(line.width() <= width, "{} > {width}: {line}", line.width());
+            }
+            assert!(lines[1].ends_with('…') && lines[2].ends_with("Tabs"), "{}", lines.join("\n"));
+        }
+        assert!(table(&entries, now, None)[1].ends_with(&wide), "piped, the topic is whole");
+    }
 }

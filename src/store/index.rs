@@ -150,14 +150,18 @@ pub fn tree(entries: &[IndexEntry]) -> Vec<(usize, usize)> {
     out
 }
 
-/// A short, human age: `12 s`, `4 min`, `3 h`, `2 d`.
+/// A short, human age: `12 s ago`, `4 min ago`, `3 h ago`, `2 d ago`,
+/// `5 mo ago`, `2 y ago`; never wider than `59 min ago`.
 pub fn age(ms: u64) -> String {
     let s = ms / 1000;
+    let days = s / 86_400;
     match s {
         0..60 => format!("{s} s ago"),
         60..3600 => format!("{} min ago", s / 60),
         3600..86_400 => format!("{} h ago", s / 3600),
-        _ => format!("{} d ago", s / 86_400),
+        _ if days < 30 => format!("{days} d ago"),
+        _ if days < 365 => format!("{} mo ago", (days * 12 / 365).max(1)),
+        _ => format!("{} y ago", days / 365),
     }
 }
 

@@ -159,3 +159,36 @@ fn bad_names_tags_and_ids_get_one_sentence() {
         assert_eq!(text.trim().lines().count(), 1, "{args:?}: {text}");
     }
 }
+
+/// A proposition of about 5,000 characters.
+fn long_topic() -> String {
+    let sentence = "Remote work beats the office for teams that ship software across many time zones, once \
+                    onboarding, mentoring and the hallway conversations are counted honestly. ";
+    sentence.repeat(5000 / sentence.len() + 1).trim_end().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn on_a_terminal_each_row_fits_its_width_and_piped_the_topic_is_whole() {
+    use unicode_width::UnicodeWidthStr;
+    let data = tempfile::tempdir().unwrap();
+    let topic = long_topic();
+    let long = stored(data.path(), &topic);
+    let short = stored(data.path(), "Tabs beat spaces");
+
+    let piped = sessions(data.path(), &[]);
+    assert!(stdout(&piped).lines().any(|l| l.starts_with(&long) && l.ends_with(&topic)), "scripts get it whole");
+
+    let mut terminal = crate::studio_support::pty::spawn_heat(data.path(), data.path(), None, &["sessions"], &[]);
+    assert!(terminal.wait_exit().await.success(), "{}", terminal.text());
+    let text = terminal.text();
+    let rows: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(rows.len(), 3, "a header and a row a debate:\n{text}");
+    for row in &rows {
+        assert!(row.width() <= 120, "{} columns: {row}", row.width());
+    }
+    let cut = rows.iter().find(|r| r.starts_with(&long)).unwrap();
+    assert!(cut.ends_with('…'), "{cut}");
+    let kept = cut.rsplit("  ").next().unwrap().trim_end_matches('…');
+    assert!(topic.starts_with(kept) && topic[kept.len()..].starts_with(' '), "cut between words: {cut}");
+    assert!(rows.iter().any(|r| r.starts_with(&short) && r.ends_with("Tabs beat spaces")), "{text}");
+}
