@@ -1,5 +1,8 @@
-//! A count said with its noun: `1 stored debate`, `2 stored debates`. The
-//! one rule every sentence with a count follows.
+//! A count said with its noun: `1 stored debate`, `2 stored debates`, and a
+//! span of time in the same words (`1 day 12 hours`). The one rule every
+//! sentence with a count follows.
+
+use std::time::Duration;
 
 /// `n` and `noun`, the noun plural unless `n` is 1 (`es` after s, x, z, ch
 /// and sh; `s` after anything else).
@@ -11,9 +14,37 @@ pub fn count(n: usize, noun: &str) -> String {
     format!("{n} {noun}{}", if es { "es" } else { "s" })
 }
 
+/// A span in words, largest units first: `30 days`, `1 day 12 hours`,
+/// `1 hour 1 minute`, `10 milliseconds` (a span under a second).
+pub fn span(span: Duration) -> String {
+    let seconds = span.as_secs();
+    if seconds == 0 {
+        return count(span.subsec_millis() as usize, "millisecond");
+    }
+    let units = [(86_400, "day"), (3600, "hour"), (60, "minute"), (1, "second")];
+    let mut left = seconds;
+    let mut words = Vec::new();
+    for (size, noun) in units {
+        if left >= size {
+            words.push(count(usize::try_from(left / size).unwrap_or(usize::MAX), noun));
+            left %= size;
+        }
+    }
+    words.join(" ")
+}
+
 #[cfg(test)]
 mod tests {
-    use super::count;
+    use super::{count, span};
+    use std::time::Duration;
+
+    #[test]
+    fn a_span_is_said_in_words() {
+        assert_eq!(span(Duration::from_secs(30 * 86_400)), "30 days");
+        assert_eq!(span(Duration::from_secs(36 * 3600)), "1 day 12 hours");
+        assert_eq!(span(Duration::from_secs(3661)), "1 hour 1 minute 1 second");
+        assert_eq!(span(Duration::from_millis(10)), "10 milliseconds");
+    }
 
     #[test]
     fn one_is_singular_and_every_other_count_plural() {

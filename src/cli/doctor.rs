@@ -107,7 +107,11 @@ fn data_dir_check(report: &mut Report) -> Option<PathBuf> {
     match Store::open(&dir).and_then(|store| writable(store.dir()).map(|()| store)) {
         Ok(store) => {
             let sessions = store.list().len();
-            report.add(Mark::Ok, "data dir", format!("{} (writable; {sessions} stored debates)", dir.display()));
+            report.add(
+                Mark::Ok,
+                "data dir",
+                format!("{} (writable; {})", dir.display(), crate::plural::count(sessions, "stored debate")),
+            );
             Some(dir)
         }
         Err(e) => {

@@ -12,6 +12,7 @@ use anyhow::{Context, bail};
 use unicode_width::UnicodeWidthStr;
 
 use super::args::SessionsAction;
+use crate::plural::count;
 use crate::report::export::{self, Format};
 use crate::store::index::IndexEntry;
 use crate::store::{self, Store};
@@ -63,7 +64,8 @@ pub fn list(filter: &Filter, json: bool) -> anyhow::Result<()> {
         return Ok(());
     }
     if entries.is_empty() {
-        writeln!(out, "No session matches; {} stored (`heat sessions` lists them all).", all.len())?;
+        let stored = count(all.len(), "debate");
+        writeln!(out, "No session matches; {stored} stored (`heat sessions` lists them all).")?;
         return Ok(());
     }
     // On a terminal a row is one line; piped, the topic is whole (scripts read it).
@@ -174,7 +176,7 @@ pub fn prune(span: Duration, yes: bool) -> anyhow::Result<ExitCode> {
     let cutoff = store::now_ms().saturating_sub(u64::try_from(span.as_millis()).unwrap_or(u64::MAX));
     let old: Vec<String> = store.list().into_iter().filter(|e| e.updated_ms < cutoff).map(|e| e.id).collect();
     if old.is_empty() {
-        say!("heat: no stored debate is older than {}", humantime::format_duration(span));
+        say!("heat: no stored debate is older than {}", crate::plural::span(span));
         return Ok(ExitCode::SUCCESS);
     }
     delete(&store, &old, yes)
@@ -183,7 +185,7 @@ pub fn prune(span: Duration, yes: bool) -> anyhow::Result<ExitCode> {
 /// Deletes `ids` once the person agreed (or `yes`); a debate another heat
 /// has open is left alone and said so.
 fn delete(store: &Store, ids: &[String], yes: bool) -> anyhow::Result<ExitCode> {
-    let what = if ids.len() == 1 { format!("session {}", ids[0]) } else { format!("{} sessions", ids.len()) };
+    let what = if ids.len() == 1 { format!("session {}", ids[0]) } else { count(ids.len(), "session") };
     if !yes && !agreed(&format!("Delete {what}? This cannot be undone. [y/N] "))? {
         say!("heat: nothing deleted");
         return Ok(ExitCode::FAILURE);
@@ -205,7 +207,7 @@ fn delete(store: &Store, ids: &[String], yes: bool) -> anyhow::Result<ExitCode> 
         }
     }
     let deleted = ids.len() - refused;
-    say!("heat: deleted {deleted} session{}", if deleted == 1 { "" } else { "s" });
+    say!("heat: deleted {}", count(deleted, "session"));
     Ok(if refused == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 

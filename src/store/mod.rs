@@ -13,6 +13,8 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, bail};
 
+use crate::plural::count;
+
 use crate::debate::{DebateEvent, DebateState, Outcome};
 use index::IndexEntry;
 use label::Label;
@@ -208,7 +210,7 @@ impl Store {
             [one] => Ok(one.id.clone()),
             [] if self.log_path(wanted).exists() => Ok(wanted.to_string()),
             [] => bail!("no session has an id starting with {wanted:?}{}", nearest(&entries, wanted)),
-            many => bail!("{} sessions have ids starting with {wanted:?}; give more of the id", many.len()),
+            many => bail!("{} have ids starting with {wanted:?}; give more of the id", count(many.len(), "session")),
         }
     }
 
@@ -224,9 +226,9 @@ impl Store {
         }
         entries.iter().find(|e| e.continuable()).map(|e| e.id.clone()).with_context(|| {
             format!(
-                "no stored debate can be continued: all {} have ended; `heat sessions` lists them, \
+                "no stored debate can be continued: of {}, none can go on; `heat sessions` lists them, \
                  `heat replay ID` plays one back",
-                entries.len()
+                count(entries.len(), "stored debate")
             )
         })
     }

@@ -192,3 +192,21 @@ async fn on_a_terminal_each_row_fits_its_width_and_piped_the_topic_is_whole() {
     assert!(topic.starts_with(kept) && topic[kept.len()..].starts_with(' '), "cut between words: {cut}");
     assert!(rows.iter().any(|r| r.starts_with(&short) && r.ends_with("Tabs beat spaces")), "{text}");
 }
+
+#[test]
+fn counts_and_spans_are_said_with_their_nouns() {
+    let data = tempfile::tempdir().unwrap();
+    let mut ended = record(data.path(), "Tabs beat spaces");
+    ended.record(&DebateEvent::Finished { outcome: Outcome::MaxRounds, synthesis: None });
+    drop(ended);
+    let none = sessions(data.path(), &["--tag", "nothing"]);
+    assert!(stdout(&none).contains("No session matches; 1 debate stored"), "{}", stdout(&none));
+    for (span, said) in [("30d", "30 days"), ("36h", "1 day 12 hours"), ("1h 1m", "1 hour 1 minute")] {
+        let kept = sessions(data.path(), &["prune", "--older-than", span, "--yes"]);
+        assert!(stderr(&kept).contains(&format!("no stored debate is older than {said}")), "{}", stderr(&kept));
+    }
+    let resume = heat(data.path()).args(["resume"]).output().unwrap();
+    assert!(stderr(&resume).contains("of 1 stored debate, none can go on"), "{}", stderr(&resume));
+    let doctor = heat(data.path()).arg("doctor").output().unwrap();
+    assert!(stdout(&doctor).contains("writable; 1 stored debate)"), "{}", stdout(&doctor));
+}
