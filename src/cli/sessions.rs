@@ -137,23 +137,18 @@ pub fn tag(id: &str, tags: &[String], add: bool) -> anyhow::Result<ExitCode> {
             return Ok(());
         }
         if let Some(missing) = tags.iter().find(|t| !label.has_tag(t)) {
-            let has = if label.tags.is_empty() { "it has none".to_string() } else { listed_tags(&label.tags) };
+            let has = if label.tags.is_empty() { "it has none".to_string() } else { store::label::hashed(&label.tags) };
             bail!("session {id} has no tag #{missing} ({has})");
         }
-        label.tags.retain(|t| !tags.iter().any(|gone| gone.to_lowercase() == t.to_lowercase()));
+        label.remove_tags(&tags);
         Ok(())
     })?;
     if label.tags.is_empty() {
         say!("heat: session {id} has no tags now");
     } else {
-        say!("heat: session {id} is tagged {}", listed_tags(&label.tags));
+        say!("heat: session {id} is tagged {}", store::label::hashed(&label.tags));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// `#a #b`.
-fn listed_tags(tags: &[String]) -> String {
-    tags.iter().map(|t| format!("#{t}")).collect::<Vec<_>>().join(" ")
 }
 
 /// `heat sessions rm ID…`: deletes the named debates, after asking.

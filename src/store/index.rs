@@ -85,14 +85,14 @@ impl IndexEntry {
 
     /// Whether it has `tag`, in any case.
     pub fn has_tag(&self, tag: &str) -> bool {
-        self.tags.iter().any(|t| t.to_lowercase() == tag.trim_start_matches('#').to_lowercase())
+        self.tags.iter().any(|t| label::same_tag(t, tag))
     }
 
     /// Its name and tags as listed before the topic (`A title #work #later`),
     /// empty when it has neither.
     pub fn listed_label(&self) -> String {
         let name = self.name.as_deref().map(crate::sanitize::clean);
-        let tags = self.tags.iter().map(|t| format!("#{}", crate::sanitize::clean(t)));
+        let tags = Some(label::hashed(&self.tags)).filter(|t| !t.is_empty());
         name.into_iter().chain(tags).collect::<Vec<_>>().join(" ")
     }
 }

@@ -50,8 +50,18 @@ impl Label {
 
     /// Whether it has `tag`, in any case.
     pub fn has_tag(&self, tag: &str) -> bool {
-        self.tags.iter().any(|t| t.to_lowercase() == tag.to_lowercase())
+        self.tags.iter().any(|t| same_tag(t, tag))
     }
+
+    /// Takes off the tags it has among `tags`, in any case.
+    pub fn remove_tags(&mut self, tags: &[String]) {
+        self.tags.retain(|t| !tags.iter().any(|gone| same_tag(t, gone)));
+    }
+}
+
+/// Whether two tags are the same, in any case and with or without a `#`.
+pub fn same_tag(a: &str, b: &str) -> bool {
+    a.trim_start_matches('#').to_lowercase() == b.trim_start_matches('#').to_lowercase()
 }
 
 /// A name as typed, made one clean line: control characters dropped, runs of
@@ -94,6 +104,11 @@ pub fn tags(typed: &str) -> anyhow::Result<Vec<String>> {
         label.add_tags(&[tag(word)?]);
     }
     Ok(label.tags)
+}
+
+/// Tags as shown: `#work #later`, each cleaned for a terminal.
+pub fn hashed(tags: &[String]) -> String {
+    tags.iter().map(|t| format!("#{}", crate::sanitize::clean(t))).collect::<Vec<_>>().join(" ")
 }
 
 /// Where a session's label is kept.

@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use crate::support;
+use crate::support::binary::{stderr, stdout};
 use crate::support::log::Log;
 
 use heat::debate::{DebateEvent, Outcome, Role};
@@ -13,14 +14,6 @@ use heat::store::{Recorder, Store};
 
 fn heat(data: &Path) -> assert_cmd::Command {
     support::binary::heat(data, "")
-}
-
-fn stdout(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 fn sessions(data: &Path, args: &[&str]) -> std::process::Output {

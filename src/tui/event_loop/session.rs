@@ -115,7 +115,7 @@ fn label_session(studio: &Studio, app: &mut App, id: &str, wanted: crate::store:
         Ok(())
     }) {
         Ok(label) => {
-            let tags = format!("#{}", label.tags.join(" #"));
+            let tags = crate::store::label::hashed(&label.tags);
             let said = match (&label.name, label.tags.is_empty()) {
                 (Some(name), true) => format!("Session {id} is named {name:?}"),
                 (Some(name), false) => format!("Session {id} is named {name:?}, tagged {tags}"),

@@ -139,7 +139,7 @@ fn preview_lines(app: &App, entry: &IndexEntry, width: usize) -> Vec<Line<'stati
         fields.push(("name", clean(name)));
     }
     if !entry.tags.is_empty() {
-        fields.push(("tags", entry.tags.iter().map(|t| format!("#{}", clean(t))).collect::<Vec<_>>().join(" ")));
+        fields.push(("tags", crate::store::label::hashed(&entry.tags)));
     }
     fields.push(("topic", clean(&entry.topic)));
     let rounds = crate::plural::count(entry.rounds as usize, "round");
