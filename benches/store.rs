@@ -120,6 +120,7 @@ fn bench(c: &mut Criterion) {
             branch_of: None,
             branch_round: None,
             format: None,
+            ..IndexEntry::default()
         })
         .collect();
     let list_dir = tempfile::tempdir().expect("tempdir");

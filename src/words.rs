@@ -1,6 +1,9 @@
-//! How heat writes numbers and counts inside its sentences, the same in
-//! every command and view: `4,096`, `1 stored debate`, `2 stored debates`.
-//! It imports nothing from heat, so any floor may use it.
+//! How heat writes numbers, counts and spans inside its sentences, the same
+//! in every command and view: `4,096`, `1 stored debate`, `2 stored
+//! debates`, `1 day 12 hours`. It imports nothing from heat, so any floor
+//! may use it.
+
+use std::time::Duration;
 
 /// `4096` as `4,096`.
 pub fn thousands(n: u64) -> String {
@@ -15,11 +18,33 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
-/// `n` and a noun that agrees with it: `count(1, "debate", "debates")` is
-/// `1 debate`; any other number takes the plural (`0 debates`), with
-/// thousands separated.
-pub fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{} {}", thousands(n as u64), if n == 1 { one } else { many })
+/// `n` (thousands grouped) and `noun`, the noun plural unless `n` is 1
+/// (`es` after s, x, z, ch and sh; `s` after anything else).
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        return format!("1 {noun}");
+    }
+    let es = ["s", "x", "z", "ch", "sh"].iter().any(|end| noun.ends_with(end));
+    format!("{} {noun}{}", thousands(n as u64), if es { "es" } else { "s" })
+}
+
+/// A span in words, largest units first: `30 days`, `1 day 12 hours`,
+/// `1 hour 1 minute`, `10 milliseconds` (a span under a second).
+pub fn span(span: Duration) -> String {
+    let seconds = span.as_secs();
+    if seconds == 0 {
+        return count(span.subsec_millis() as usize, "millisecond");
+    }
+    let units = [(86_400, "day"), (3600, "hour"), (60, "minute"), (1, "second")];
+    let mut left = seconds;
+    let mut words = Vec::new();
+    for (size, noun) in units {
+        if left >= size {
+            words.push(count(usize::try_from(left / size).unwrap_or(usize::MAX), noun));
+            left %= size;
+        }
+    }
+    words.join(" ")
 }
 
 #[cfg(test)]
@@ -35,10 +60,19 @@ mod tests {
     }
 
     #[test]
-    fn a_count_agrees_with_its_noun() {
-        assert_eq!(count(1, "stored debate", "stored debates"), "1 stored debate");
-        assert_eq!(count(0, "stored debate", "stored debates"), "0 stored debates");
-        assert_eq!(count(2, "injected topic", "injected topics"), "2 injected topics");
-        assert_eq!(count(12_000, "token", "tokens"), "12,000 tokens");
+    fn one_is_singular_and_every_other_count_plural() {
+        assert_eq!(count(1, "stored debate"), "1 stored debate");
+        assert_eq!(count(0, "session"), "0 sessions");
+        assert_eq!(count(2, "branch"), "2 branches");
+        assert_eq!(count(2, "injected topic"), "2 injected topics");
+        assert_eq!(count(12_000, "token"), "12,000 tokens");
+    }
+
+    #[test]
+    fn a_span_is_said_in_words() {
+        assert_eq!(span(Duration::from_secs(30 * 86_400)), "30 days");
+        assert_eq!(span(Duration::from_secs(36 * 3600)), "1 day 12 hours");
+        assert_eq!(span(Duration::from_secs(3661)), "1 hour 1 minute 1 second");
+        assert_eq!(span(Duration::from_millis(10)), "10 milliseconds");
     }
 }

@@ -75,7 +75,7 @@ pub enum Commands {
         #[command(flatten)]
         debate: Box<DebateArgs>,
     },
-    /// List stored debates, newest first; `rm` and `prune` delete them.
+    /// List stored debates, newest first; `rename` and `tag` label them, `rm` and `prune` delete them.
     Sessions {
         #[command(subcommand)]
         action: Option<SessionsAction>,
@@ -88,6 +88,9 @@ pub enum Commands {
         /// Only debates `heat resume` can go on with.
         #[arg(long)]
         continuable: bool,
+        /// Only debates tagged TAG (any case; `heat sessions tag` gives tags).
+        #[arg(long, value_name = "TAG")]
+        tag: Option<String>,
     },
     /// List the debate formats (built in, and yours in formats/ beside heat.toml), one line each; `show` prints one.
     Formats {
@@ -272,6 +275,31 @@ pub enum SessionsAction {
         /// Delete without asking.
         #[arg(long)]
         yes: bool,
+    },
+    /// Name a stored debate (shown with its topic, which stays as it is); --clear removes the name.
+    Rename {
+        /// A session id, or the start of one.
+        id: String,
+        /// The name, in quotes when it has spaces.
+        #[arg(required_unless_present = "clear", conflicts_with = "clear")]
+        name: Option<String>,
+        /// Remove the name.
+        #[arg(long)]
+        clear: bool,
+    },
+    /// Tag a stored debate with one or more words (`heat sessions --tag WORD` lists those tagged).
+    Tag {
+        /// A session id, or the start of one.
+        id: String,
+        #[arg(required = true, value_name = "TAG")]
+        tags: Vec<String>,
+    },
+    /// Remove tags from a stored debate.
+    Untag {
+        /// A session id, or the start of one.
+        id: String,
+        #[arg(required = true, value_name = "TAG")]
+        tags: Vec<String>,
     },
 }
 

@@ -101,11 +101,7 @@ fn data_dir_check(report: &mut Report) -> Option<PathBuf> {
             report.add(
                 Mark::Ok,
                 "data dir",
-                format!(
-                    "{} (writable; {sessions} stored debate{})",
-                    dir.display(),
-                    if sessions == 1 { "" } else { "s" }
-                ),
+                format!("{} (writable; {})", dir.display(), crate::words::count(sessions, "stored debate")),
             );
             Some(dir)
         }

@@ -44,7 +44,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use crate::config::FlagValue;
-use args::{Cli, Commands, ConfigAction, FormatsAction, SessionsAction};
+use args::{Cli, Commands, ConfigAction, FormatsAction};
 
 /// Runs the command line; errors come back as one sentence for stderr.
 pub fn main() -> ExitCode {
@@ -126,14 +126,9 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             run::resume(&config, id.as_deref(), json).await
         }
         Some(Commands::Doctor) => doctor::doctor(load::config(config_file.as_ref(), &[]), log_level).await,
-        Some(Commands::Sessions { action, json, search, continuable }) => match action {
-            None => {
-                sessions::list(&sessions::Filter { search, continuable }, json)?;
-                Ok(ExitCode::SUCCESS)
-            }
-            Some(SessionsAction::Rm { ids, yes }) => sessions::remove(&ids, yes),
-            Some(SessionsAction::Prune { older_than, yes }) => sessions::prune(older_than.into(), yes),
-        },
+        Some(Commands::Sessions { action, json, search, continuable, tag }) => {
+            sessions::sessions(action, &sessions::Filter { search, continuable, tag }, json)
+        }
         Some(Commands::Replay { id, demo, speed, instant, json, .. }) => {
             let speed = if instant { 0.0 } else { speed };
             if !json && studio::on_terminal() {

@@ -161,7 +161,7 @@ impl<W: Write> TextPrinter<W> {
             DebateEvent::Started { topic, max_rounds, participants, .. } => {
                 let title = self.style.paint("1", &format!("heat · {}", crate::sanitize::clean(topic)));
                 writeln!(self.out, "{title}")?;
-                writeln!(self.out, "  up to {}", crate::words::count(*max_rounds as usize, "round", "rounds"))?;
+                writeln!(self.out, "  up to {}", crate::words::count(*max_rounds as usize, "round"))?;
                 // The seats past the duel's are named by the format, which the next event brings.
                 if participants.iter().any(|p| !Role::DUEL.contains(&p.role)) {
                     self.unnamed.clone_from(participants);
@@ -388,7 +388,7 @@ impl<W: Write> TextPrinter<W> {
                 // A branch that changed its rounds has said how many in its changes.
                 if changes.max_rounds.is_none() {
                     let n = self.state.max_rounds;
-                    writeln!(self.out, "  up to {}", crate::words::count(n as usize, "round", "rounds"))?;
+                    writeln!(self.out, "  up to {}", crate::words::count(n as usize, "round"))?;
                 }
                 self.say_participants(participants)?;
                 self.say_panel_judges()?;

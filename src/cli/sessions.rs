@@ -1,6 +1,7 @@
 //! `heat sessions` and `heat export`: the stored debates, newest first (read
-//! from the index), filtered or as JSON; deleting them by id or by age
-//! (asking first unless told not to); and one of them written out.
+//! from the index), filtered or as JSON; naming and tagging them; deleting
+//! them by id or by age (asking first unless told not to); and one of them
+//! written out.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -8,27 +9,43 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use unicode_width::UnicodeWidthStr;
 
+use super::args::SessionsAction;
 use crate::report::export::{self, Format};
 use crate::store::index::IndexEntry;
 use crate::store::{self, Store};
+use crate::tui::wrap::ellipsis;
+use crate::words::count;
 
 /// Which stored debates `heat sessions` lists.
 #[derive(Debug, Default)]
 pub struct Filter {
-    /// Topic or id contains this, in any case.
+    /// Topic, id, name or a tag contains this, in any case.
     pub search: Option<String>,
     /// Only those `heat resume` can go on with.
     pub continuable: bool,
+    /// Only those with this tag, in any case.
+    pub tag: Option<String>,
 }
 
 impl Filter {
     fn keeps(&self, entry: &IndexEntry) -> bool {
-        let found = self.search.as_deref().is_none_or(|text| {
-            let text = text.to_lowercase();
-            entry.topic.to_lowercase().contains(&text) || entry.id.to_lowercase().contains(&text)
-        });
-        found && (!self.continuable || entry.continuable())
+        let found = self.search.as_deref().is_none_or(|text| entry.mentions(&text.to_lowercase()));
+        let tagged = self.tag.as_deref().is_none_or(|tag| entry.has_tag(tag));
+        found && tagged && (!self.continuable || entry.continuable())
+    }
+}
+
+/// `heat sessions` and its actions.
+pub fn sessions(action: Option<SessionsAction>, filter: &Filter, json: bool) -> anyhow::Result<ExitCode> {
+    match action {
+        None => list(filter, json).map(|()| ExitCode::SUCCESS),
+        Some(SessionsAction::Rm { ids, yes }) => remove(&ids, yes),
+        Some(SessionsAction::Prune { older_than, yes }) => prune(older_than.into(), yes),
+        Some(SessionsAction::Rename { id, name, clear: _ }) => rename(&id, name.as_deref()),
+        Some(SessionsAction::Tag { id, tags }) => tag(&id, &tags, true),
+        Some(SessionsAction::Untag { id, tags }) => tag(&id, &tags, false),
     }
 }
 
@@ -47,25 +64,91 @@ pub fn list(filter: &Filter, json: bool) -> anyhow::Result<()> {
         return Ok(());
     }
     if entries.is_empty() {
-        writeln!(out, "No session matches; {} stored (`heat sessions` lists them all).", all.len())?;
+        let stored = count(all.len(), "debate");
+        writeln!(out, "No session matches; {stored} stored (`heat sessions` lists them all).")?;
         return Ok(());
     }
-    let now = store::now_ms();
-    writeln!(out, "{:<22} {:>6}  {:<26} {:>9}  TOPIC", "ID", "ROUNDS", "OUTCOME", "AGE")?;
-    for (depth, e) in crate::store::index::tree(&entries).into_iter().map(|(d, i)| (d, &entries[i])) {
-        let outcome = fit(e.outcome.as_deref().unwrap_or("unfinished (heat resume)"), 26);
-        // A branch sits under the debate it branches.
-        let topic = format!("{}{}", crate::store::index::indent(depth), e.listed_topic());
-        writeln!(
-            out,
-            "{:<22} {:>6}  {:<26} {:>9}  {topic}",
-            e.id,
-            e.rounds,
-            outcome,
-            age(now.saturating_sub(e.updated_ms))
-        )?;
+    // On a terminal a row is one line; piped, the topic is whole (scripts read it).
+    let width = std::io::stdout().is_terminal().then(crossterm::terminal::size).and_then(Result::ok);
+    for line in table(&entries, store::now_ms(), width.map(|(columns, _)| usize::from(columns))) {
+        writeln!(out, "{line}")?;
     }
     Ok(())
+}
+
+/// The widest age (`59 min ago`): every age form fits the AGE column.
+const AGE: usize = 10;
+/// The OUTCOME column, and the least it is narrowed to on a narrow terminal.
+const OUTCOME: (usize, usize) = (26, 12);
+/// The topic's room on a terminal, before the OUTCOME column gives any up.
+const TOPIC: usize = 24;
+/// What a row sets before its outcome and around its age.
+const FIXED: usize = 22 + 1 + 6 + 2 + 1 + AGE + 2;
+
+/// The list's header and rows, each debate's branches under it. With a
+/// terminal's `width`, each row is fitted to it: the OUTCOME column
+/// narrows first, then the topic ends in `…` between words.
+fn table(entries: &[IndexEntry], now: u64, width: Option<usize>) -> Vec<String> {
+    let outcome_width = width.map_or(OUTCOME.0, |w| w.saturating_sub(FIXED + TOPIC).clamp(OUTCOME.1, OUTCOME.0));
+    let row = |id: &str, rounds: &str, outcome: &str, age: &str| {
+        format!("{id:<22} {rounds:>6}  {outcome:<outcome_width$} {age:>AGE$}  ")
+    };
+    let mut lines = vec![format!("{}TOPIC", row("ID", "ROUNDS", "OUTCOME", "AGE"))];
+    for (depth, e) in crate::store::index::tree(entries).into_iter().map(|(d, i)| (d, &entries[i])) {
+        let outcome = ellipsis(e.outcome.as_deref().unwrap_or("unfinished (heat resume)"), outcome_width);
+        let age = crate::store::index::age(now.saturating_sub(e.updated_ms));
+        let start = row(&e.id, &e.rounds.to_string(), &outcome, &age);
+        // A branch sits under the debate it branches.
+        let mut topic = format!("{}{}", crate::store::index::indent(depth), e.listed_topic());
+        if let Some(width) = width {
+            topic = ellipsis(&topic, width.saturating_sub(start.width()).max(TOPIC / 2));
+        }
+        lines.push(format!("{start}{topic}"));
+    }
+    lines
+}
+
+/// `heat sessions rename ID NAME` (or `--clear`, `name` `None`): names a
+/// stored debate, even one a running heat is writing.
+pub fn rename(id: &str, name: Option<&str>) -> anyhow::Result<ExitCode> {
+    let store = Store::open(&store::data_dir()?)?;
+    let name = name.map(store::label::name).transpose()?;
+    let id = store.resolve(Some(id))?;
+    let label = store.relabel(&id, |label| {
+        label.name.clone_from(&name);
+        Ok(())
+    })?;
+    if let Some(name) = label.name {
+        say!("heat: session {id} is now named {name:?}");
+    } else {
+        say!("heat: session {id} has no name now");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `heat sessions tag ID TAG…` (`add`) and `untag ID TAG…`.
+pub fn tag(id: &str, tags: &[String], add: bool) -> anyhow::Result<ExitCode> {
+    let store = Store::open(&store::data_dir()?)?;
+    let tags = tags.iter().map(|t| store::label::tag(t)).collect::<anyhow::Result<Vec<_>>>()?;
+    let id = store.resolve(Some(id))?;
+    let label = store.relabel(&id, |label| {
+        if add {
+            label.add_tags(&tags);
+            return Ok(());
+        }
+        if let Some(missing) = tags.iter().find(|t| !label.has_tag(t)) {
+            let has = if label.tags.is_empty() { "it has none".to_string() } else { store::label::hashed(&label.tags) };
+            bail!("session {id} has no tag #{missing} ({has})");
+        }
+        label.remove_tags(&tags);
+        Ok(())
+    })?;
+    if label.tags.is_empty() {
+        say!("heat: session {id} has no tags now");
+    } else {
+        say!("heat: session {id} is tagged {}", store::label::hashed(&label.tags));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `heat sessions rm ID…`: deletes the named debates, after asking.
@@ -88,7 +171,7 @@ pub fn prune(span: Duration, yes: bool) -> anyhow::Result<ExitCode> {
     let cutoff = store::now_ms().saturating_sub(u64::try_from(span.as_millis()).unwrap_or(u64::MAX));
     let old: Vec<String> = store.list().into_iter().filter(|e| e.updated_ms < cutoff).map(|e| e.id).collect();
     if old.is_empty() {
-        say!("heat: no stored debate is older than {}", humantime::format_duration(span));
+        say!("heat: no stored debate is older than {}", crate::words::span(span));
         return Ok(ExitCode::SUCCESS);
     }
     delete(&store, &old, yes)
@@ -97,7 +180,7 @@ pub fn prune(span: Duration, yes: bool) -> anyhow::Result<ExitCode> {
 /// Deletes `ids` once the person agreed (or `yes`); a debate another heat
 /// has open is left alone and said so.
 fn delete(store: &Store, ids: &[String], yes: bool) -> anyhow::Result<ExitCode> {
-    let what = if ids.len() == 1 { format!("session {}", ids[0]) } else { format!("{} sessions", ids.len()) };
+    let what = if ids.len() == 1 { format!("session {}", ids[0]) } else { count(ids.len(), "session") };
     if !yes && !agreed(&format!("Delete {what}? This cannot be undone. [y/N] "))? {
         say!("heat: nothing deleted");
         return Ok(ExitCode::FAILURE);
@@ -119,7 +202,7 @@ fn delete(store: &Store, ids: &[String], yes: bool) -> anyhow::Result<ExitCode> 
         }
     }
     let deleted = ids.len() - refused;
-    say!("heat: deleted {deleted} session{}", if deleted == 1 { "" } else { "s" });
+    say!("heat: deleted {}", count(deleted, "session"));
     Ok(if refused == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
@@ -259,13 +342,56 @@ pub(super) fn fit(text: &str, width: usize) -> String {
     cut
 }
 
-/// A short, human age: `12 s`, `4 min`, `3 h`, `2 d`.
-pub fn age(ms: u64) -> String {
-    let s = ms / 1000;
-    match s {
-        0..60 => format!("{s} s ago"),
-        60..3600 => format!("{} min ago", s / 60),
-        3600..86_400 => format!("{} h ago", s / 3600),
-        _ => format!("{} d ago", s / 86_400),
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, topic: &str, age_ms: u64, now: u64) -> IndexEntry {
+        IndexEntry { id: id.into(), topic: topic.into(), updated_ms: now - age_ms, rounds: 2, ..IndexEntry::default() }
+    }
+
+    #[test]
+    fn the_columns_hold_for_every_age() {
+        let now = 10_000_000_000_000;
+        let (s, min, h, d) = (1000, 60_000, 3_600_000, 86_400_000);
+        let ages = [
+            (5 * s, "5 s ago"),
+            (16 * min, "16 min ago"),
+            (59 * min, "59 min ago"),
+            (3 * h, "3 h ago"),
+            (12 * d, "12 d ago"),
+            (65 * d, "2 mo ago"),
+            (364 * d, "11 mo ago"),
+            (3 * 365 * d, "3 y ago"),
+        ];
+        let entries: Vec<IndexEntry> = ages
+            .iter()
+            .enumerate()
+            .map(|(i, (ms, _))| entry(&format!("2026112{i}-120000-ab12"), "Tabs", *ms, now))
+            .collect();
+        let lines = table(&entries, now, None);
+        let column = |line: &str, text: &str| line[..line.find(text).unwrap()].chars().count();
+        let topic = column(&lines[0], "TOPIC");
+        for (line, (_, age)) in lines[1..].iter().zip(ages) {
+            assert!(line.contains(&format!(" {age}  Tabs")), "{age} is said so: {line}");
+            assert_eq!(column(line, "Tabs"), topic, "the topic column slips:\n{}", lines.join("\n"));
+        }
+    }
+
+    #[test]
+    fn on_a_terminal_a_row_fits_its_width_by_display_columns() {
+        let now = 10_000_000_000_000;
+        let wide = "東京と大阪の オフィスは 在宅勤務に 勝る ".repeat(200);
+        let entries =
+            [entry("20261120-120000-ab12", &wide, 1000, now), entry("20261121-120000-ab12", "Tabs", 1000, now)];
+        for width in [80, 120, 200] {
+            let lines = table(&entries, now, Some(width));
+            for line in &lines {
+                assert!(line.width() <= width, "{} > {width}: {line}", line.width());
+            }
+            assert!(lines[1].ends_with('…') && lines[2].ends_with("Tabs"), "{}", lines.join("\n"));
+        }
+        assert!(table(&entries, now, None)[1].ends_with(&wide), "piped, the topic is whole");
     }
 }

@@ -1,7 +1,8 @@
 //! The sessions index: one small JSON file listing every session (id, topic,
-//! times, rounds, outcome, models) so listing never reads the logs. Replaced
-//! atomically (temp file + rename) under a lock file; rebuilt from the logs
-//! when missing or unreadable.
+//! times, rounds, outcome, models, and the name and tags of its label) so
+//! listing never reads the logs. Replaced atomically (temp file + rename)
+//! under a lock file; rebuilt from the logs (and their labels) when missing
+//! or unreadable.
 
 use std::fs::File;
 use std::path::Path;
@@ -9,10 +10,11 @@ use std::path::Path;
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
+use super::label::{self, Label};
 use crate::debate::DebateState;
 
 /// One session as listed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IndexEntry {
     pub id: String,
     pub topic: String,
@@ -35,6 +37,12 @@ pub struct IndexEntry {
     /// The debate's format, when it is not the duel.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
+    /// The name a person gave it (`heat sessions rename`), shown with the topic.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The tags a person gave it (`heat sessions tag`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
 }
 
 impl IndexEntry {
@@ -56,16 +64,48 @@ impl IndexEntry {
             branch_of: state.branch.as_ref().map(|b| b.from.clone()),
             branch_round: state.branch.as_ref().map(|b| b.round),
             format: state.format.as_ref().map(|f| f.name.clone()),
+            name: None,
+            tags: Vec::new(),
         }
+    }
+
+    /// The entry with `label`'s name and tags.
+    #[must_use]
+    pub fn labelled(mut self, label: Label) -> Self {
+        self.name = label.name;
+        self.tags = label.tags;
+        self
+    }
+
+    /// Whether `text` (in lower case) is in its topic, id, name or one of its tags.
+    pub fn mentions(&self, text: &str) -> bool {
+        let has = |field: &str| field.to_lowercase().contains(text);
+        has(&self.topic) || has(&self.id) || self.name.as_deref().is_some_and(has) || self.tags.iter().any(|t| has(t))
+    }
+
+    /// Whether it has `tag`, in any case.
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.tags.iter().any(|t| label::same_tag(t, tag))
+    }
+
+    /// Its name and tags as listed before the topic (`A title #work #later`),
+    /// empty when it has neither.
+    pub fn listed_label(&self) -> String {
+        let name = self.name.as_deref().map(crate::sanitize::clean);
+        let tags = Some(label::hashed(&self.tags)).filter(|t| !t.is_empty());
+        name.into_iter().chain(tags).collect::<Vec<_>>().join(" ")
     }
 }
 
 impl IndexEntry {
-    /// The topic as listed, with its format when it is not the duel
-    /// (` · oxford`), then ` ↳ rematch of ID` when it reruns another or
-    /// ` ⑂ after round N of ID` when it branches one.
+    /// The topic as listed: after its label (`A title #work — `) when it has
+    /// one, with its format when it is not the duel (` · oxford`), then
+    /// ` ↳ rematch of ID` when it reruns another or ` ⑂ after round N of ID`
+    /// when it branches one.
     pub fn listed_topic(&self) -> String {
-        let mut topic = crate::sanitize::clean(&self.topic);
+        let label = self.listed_label();
+        let mut topic = if label.is_empty() { String::new() } else { format!("{label} — ") };
+        topic.push_str(&crate::sanitize::clean(&self.topic));
         if let Some(format) = &self.format {
             topic.push_str(&format!(" · {}", crate::sanitize::clean(format)));
         }
@@ -110,6 +150,21 @@ pub fn tree(entries: &[IndexEntry]) -> Vec<(usize, usize)> {
     out
 }
 
+/// A short, human age: `12 s ago`, `4 min ago`, `3 h ago`, `2 d ago`,
+/// `5 mo ago`, `2 y ago`; never wider than `59 min ago`.
+pub fn age(ms: u64) -> String {
+    let s = ms / 1000;
+    let days = s / 86_400;
+    match s {
+        0..60 => format!("{s} s ago"),
+        60..3600 => format!("{} min ago", s / 60),
+        3600..86_400 => format!("{} h ago", s / 3600),
+        _ if days < 30 => format!("{days} d ago"),
+        _ if days < 365 => format!("{} mo ago", (days * 12 / 365).max(1)),
+        _ => format!("{} y ago", days / 365),
+    }
+}
+
 /// How a debate at `depth` in the [`tree`] is set in: nothing at the top,
 /// then `└ ` under its parent, two spaces more for each level below.
 pub fn indent(depth: usize) -> String {
@@ -146,20 +201,40 @@ pub fn write(dir: &Path, entries: &[IndexEntry]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Inserts or replaces one entry, holding the index lock.
-pub fn upsert(dir: &Path, entry: IndexEntry, rebuild: impl FnOnce() -> Vec<IndexEntry>) -> anyhow::Result<()> {
+/// Takes the index lock, held until the file returned is dropped. A label
+/// is changed under it too, so an entry written from the debate's state
+/// never puts back a label another heat just changed.
+pub fn lock(dir: &Path) -> anyhow::Result<File> {
     let lock = File::create(dir.join("index.lock")).context("could not lock the sessions index")?;
     lock.lock().context("could not lock the sessions index")?;
+    Ok(lock)
+}
+
+/// Inserts or replaces one entry, with the session's label as it stands,
+/// holding the index lock.
+pub fn upsert(dir: &Path, entry: IndexEntry, rebuild: impl FnOnce() -> Vec<IndexEntry>) -> anyhow::Result<()> {
+    let _lock = lock(dir)?;
+    let label = label::read(dir, &entry.id);
+    let entry = entry.labelled(label);
     let mut entries = read(dir).unwrap_or_else(rebuild);
     entries.retain(|e| e.id != entry.id);
     entries.push(entry);
     write(dir, &entries)
 }
 
+/// Changes one entry's label where it is listed, while the caller holds the
+/// index lock (see [`lock`]); a missing index is left to be rebuilt.
+pub fn relabel(dir: &Path, id: &str, label: &Label) -> anyhow::Result<()> {
+    let Some(mut entries) = read(dir) else { return Ok(()) };
+    for entry in entries.iter_mut().filter(|e| e.id == id) {
+        *entry = std::mem::take(entry).labelled(label.clone());
+    }
+    write(dir, &entries)
+}
+
 /// Removes one entry, holding the index lock.
 pub fn remove(dir: &Path, id: &str) -> anyhow::Result<()> {
-    let lock = File::create(dir.join("index.lock")).context("could not lock the sessions index")?;
-    lock.lock().context("could not lock the sessions index")?;
+    let _lock = lock(dir)?;
     let mut entries = read(dir).unwrap_or_default();
     entries.retain(|e| e.id != id);
     write(dir, &entries)

@@ -4,6 +4,7 @@
 pub mod branch;
 pub mod follow;
 pub mod index;
+pub mod label;
 pub mod log;
 pub mod watch;
 
@@ -12,8 +13,11 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, bail};
 
+use crate::words::count;
+
 use crate::debate::{DebateEvent, DebateState, Outcome};
 use index::IndexEntry;
+use label::Label;
 use log::{FORMAT_VERSION, Header, Loaded, SessionLog};
 
 /// Milliseconds since the Unix epoch.
@@ -182,7 +186,10 @@ impl Store {
             let Ok(loaded) = log::load(&path).and_then(|own| branch::splice(&self.dir, own)) else { continue };
             let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
             let updated = loaded.header.created_ms + loaded.records.last().map_or(0, |r| r.ms);
-            entries.push(IndexEntry::describe(&loaded.header.id, loaded.header.created_ms, updated, &state));
+            let label = label::read(&self.dir, &loaded.header.id);
+            entries.push(
+                IndexEntry::describe(&loaded.header.id, loaded.header.created_ms, updated, &state).labelled(label),
+            );
         }
         let _ = index::write(&self.dir, &entries);
         entries
@@ -203,7 +210,7 @@ impl Store {
             [one] => Ok(one.id.clone()),
             [] if self.log_path(wanted).exists() => Ok(wanted.to_string()),
             [] => bail!("no session has an id starting with {wanted:?}{}", nearest(&entries, wanted)),
-            many => bail!("{} sessions have ids starting with {wanted:?}; give more of the id", many.len()),
+            many => bail!("{} have ids starting with {wanted:?}; give more of the id", count(many.len(), "session")),
         }
     }
 
@@ -219,9 +226,9 @@ impl Store {
         }
         entries.iter().find(|e| e.continuable()).map(|e| e.id.clone()).with_context(|| {
             format!(
-                "no stored debate can be continued: all {} have ended; `heat sessions` lists them, \
+                "no stored debate can be continued: of {}, none can go on; `heat sessions` lists them, \
                  `heat replay ID` plays one back",
-                entries.len()
+                count(entries.len(), "stored debate")
             )
         })
     }
@@ -254,7 +261,30 @@ impl Store {
 
     pub fn delete(&self, id: &str) -> anyhow::Result<()> {
         std::fs::remove_file(self.log_path(id)).with_context(|| format!("could not delete session {id}"))?;
+        label::write(&self.dir, id, &Label::default())?;
         index::remove(&self.dir, id)
+    }
+
+    /// A stored debate's label (its name and tags).
+    pub fn label(&self, id: &str) -> Label {
+        label::read(&self.dir, id)
+    }
+
+    /// Changes a stored debate's label with `change` (which may refuse) and
+    /// returns the new one. The log is not opened, so a debate a running
+    /// heat is writing can be named while it runs; the label and its copy
+    /// in the index change under the index lock, so the running debate's
+    /// own updates of the index keep it.
+    pub fn relabel(&self, id: &str, change: impl FnOnce(&mut Label) -> anyhow::Result<()>) -> anyhow::Result<Label> {
+        if !self.log_path(id).exists() {
+            bail!("there is no session {id}");
+        }
+        let _lock = index::lock(&self.dir)?;
+        let mut label = label::read(&self.dir, id);
+        change(&mut label)?;
+        label::write(&self.dir, id, &label)?;
+        index::relabel(&self.dir, id, &label)?;
+        Ok(label)
     }
 }
 

@@ -1,12 +1,16 @@
 //! The session browser (`s`): stored debates, newest first, filtered by what
-//! is typed; Enter opens one (continuing it if it can go on), Ctrl-E exports
-//! it, Ctrl-D deletes it after a yes (the debate on screen is refused at
-//! once, with the reason, without asking).
+//! is typed (in the topic, id, name or tags); Enter opens one (continuing it
+//! if it can go on), Ctrl-E exports it, Ctrl-R names it and Ctrl-T tags it
+//! (`label_edit.rs`), Ctrl-D deletes it after a yes (the debate on screen is
+//! refused at once, with the reason, without asking).
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::effect::Effect;
+use super::form::FormStep;
+use super::label_edit::{LabelEdit, Labelling};
 use crate::store::index::IndexEntry;
+use crate::store::label::Label;
 
 /// Why the debate on screen cannot be deleted.
 pub const ON_SCREEN: &str = "That debate is on screen; open another before deleting it";
@@ -27,6 +31,8 @@ pub struct Browser {
     pub shown: Option<String>,
     /// Why the last key did nothing, until the next key.
     pub note: Option<&'static str>,
+    /// The selection's name or tags, being typed.
+    pub labelling: Option<LabelEdit>,
 }
 
 impl Browser {
@@ -35,7 +41,16 @@ impl Browser {
         let depths = order.iter().map(|(d, _)| *d).collect();
         let mut slots: Vec<Option<IndexEntry>> = entries.into_iter().map(Some).collect();
         let entries = order.iter().filter_map(|(_, i)| slots[*i].take()).collect();
-        Browser { entries, depths, query: String::new(), selected: 0, deleting: None, shown: None, note: None }
+        Browser {
+            entries,
+            depths,
+            query: String::new(),
+            selected: 0,
+            deleting: None,
+            shown: None,
+            note: None,
+            labelling: None,
+        }
     }
 
     /// How an entry is set in under the debate it branches: only while
@@ -52,26 +67,35 @@ impl Browser {
         self
     }
 
-    /// The entries whose topic or id contains every word typed (any case).
+    /// The entries whose topic, id, name or tags hold every word typed (any case).
     pub fn matches(&self) -> Vec<&IndexEntry> {
         let words: Vec<String> = self.query.split_whitespace().map(str::to_lowercase).collect();
-        self.entries
-            .iter()
-            .filter(|e| {
-                let hay = format!("{} {}", e.topic, e.id).to_lowercase();
-                words.iter().all(|w| hay.contains(w.as_str()))
-            })
-            .collect()
+        self.entries.iter().filter(|e| words.iter().all(|w| e.mentions(w))).collect()
+    }
+
+    /// The chosen entry.
+    pub fn selection(&self) -> Option<&IndexEntry> {
+        self.matches().get(self.selected).copied()
     }
 
     pub fn selected_id(&self) -> Option<String> {
-        self.matches().get(self.selected).map(|e| e.id.clone())
+        self.selection().map(|e| e.id.clone())
     }
 
     /// Handles a key; `None` closes the browser.
     pub fn key(&mut self, key: KeyEvent) -> Option<Vec<Effect>> {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         self.note = None;
+        if let Some(mut edit) = self.labelling.take() {
+            return Some(match edit.key(key) {
+                FormStep::Done(label) => vec![Effect::Label(edit.id, label)],
+                FormStep::Close => Vec::new(),
+                FormStep::Stay | FormStep::Refuse(_) => {
+                    self.labelling = Some(edit);
+                    Vec::new()
+                }
+            });
+        }
         if let Some(id) = self.deleting.take() {
             return Some(match key.code {
                 KeyCode::Char('y' | 'Y') | KeyCode::Enter => vec![Effect::Delete(id)],
@@ -86,6 +110,8 @@ impl Browser {
                 return Some(self.selected_id().map(|id| vec![Effect::ExportSession(id)]).unwrap_or_default());
             }
             KeyCode::Char('d') if ctrl => self.ask_to_delete(),
+            KeyCode::Char('r') if ctrl => self.begin_labelling(Labelling::Name),
+            KeyCode::Char('t') if ctrl => self.begin_labelling(Labelling::Tags),
             KeyCode::Delete => self.ask_to_delete(),
             KeyCode::Up => self.selected = self.selected.saturating_sub(1),
             KeyCode::Down => self.selected = (self.selected + 1).min(count.saturating_sub(1)),
@@ -110,6 +136,18 @@ impl Browser {
             self.note = Some(ON_SCREEN);
         } else {
             self.deleting = Some(id);
+        }
+    }
+
+    /// Begins naming or tagging the selection.
+    fn begin_labelling(&mut self, what: Labelling) {
+        self.labelling = self.selection().map(|entry| LabelEdit::new(entry, what));
+    }
+
+    /// After a label was stored: the entry shows it.
+    pub fn relabel(&mut self, id: &str, label: Label) {
+        if let Some(entry) = self.entries.iter_mut().find(|e| e.id == id) {
+            *entry = std::mem::take(entry).labelled(label);
         }
     }
 
@@ -140,6 +178,7 @@ mod tests {
             branch_of: None,
             branch_round: None,
             format: None,
+            ..Default::default()
         }
     }
 
@@ -193,5 +232,38 @@ mod tests {
         assert_eq!(b.note, None, "the reason goes with the next key");
         press(&mut b, KeyCode::Delete, KeyModifiers::NONE);
         assert_eq!(b.deleting.as_deref(), Some("b2"), "another debate is asked about");
+    }
+
+    #[test]
+    fn ctrl_r_and_ctrl_t_label_the_selection_and_typing_finds_it() {
+        let mut b = Browser::new(vec![entry("a1", "Tabs"), entry("b2", "Cats")]);
+        press(&mut b, KeyCode::Down, KeyModifiers::NONE);
+        press(&mut b, KeyCode::Char('r'), KeyModifiers::CONTROL);
+        for c in "Pets".chars() {
+            press(&mut b, KeyCode::Char(c), KeyModifiers::NONE);
+        }
+        assert!(b.query.is_empty(), "typing names, it does not search");
+        let named = Label { name: Some("Pets".into()), tags: vec![] };
+        assert_eq!(
+            press(&mut b, KeyCode::Enter, KeyModifiers::NONE),
+            Some(vec![Effect::Label("b2".into(), named.clone())])
+        );
+        assert_eq!(b.labelling, None);
+        b.relabel("b2", named);
+        press(&mut b, KeyCode::Char('t'), KeyModifiers::CONTROL);
+        for c in "home".chars() {
+            press(&mut b, KeyCode::Char(c), KeyModifiers::NONE);
+        }
+        let tagged = Label { name: Some("Pets".into()), tags: vec!["home".into()] };
+        assert_eq!(
+            press(&mut b, KeyCode::Enter, KeyModifiers::NONE),
+            Some(vec![Effect::Label("b2".into(), tagged.clone())])
+        );
+        b.relabel("b2", tagged);
+        for c in "pets home".chars() {
+            press(&mut b, KeyCode::Char(c), KeyModifiers::NONE);
+        }
+        assert_eq!(b.selected_id().as_deref(), Some("b2"));
+        assert_eq!(b.matches().len(), 1);
     }
 }

@@ -31,6 +31,8 @@ pub enum Effect {
     ExportSession(String),
     /// Delete a stored session.
     Delete(String),
+    /// Give a stored session this name and these tags.
+    Label(String, crate::store::label::Label),
     /// Install the offline model (offered by the start screen).
     InstallModel,
     /// Put this text on the terminal's clipboard (OSC 52).

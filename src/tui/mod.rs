@@ -20,6 +20,7 @@ pub mod input;
 pub mod install;
 pub mod judge_text;
 pub mod keymap;
+pub mod label_edit;
 mod likeness;
 pub mod markdown;
 pub mod modal;

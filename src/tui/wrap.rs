@@ -46,3 +46,72 @@ pub fn truncate(text: &str, width: usize) -> String {
     }
     out
 }
+
+/// Cuts text to `width` columns at a word boundary, ending in `…` when cut
+/// (a first word wider than that is cut inside it, with [`truncate`]).
+pub fn ellipsis(text: &str, width: usize) -> String {
+    use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let room = width.saturating_sub(1);
+    let (mut used, mut cut) = (0, None);
+    for (at, c) in text.char_indices() {
+        if c.is_whitespace() {
+            cut = Some(at);
+        }
+        used += c.width().unwrap_or(0);
+        if used > room {
+            break;
+        }
+    }
+    match cut.map(|at| text[..at].trim_end()).filter(|kept| !kept.is_empty()) {
+        Some(kept) => format!("{kept}…"),
+        None => truncate(text, width),
+    }
+}
+
+/// Text wrapped at word boundaries to `width` columns; a word wider than
+/// a line is cut inside it, with [`truncate`].
+pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    use unicode_width::UnicodeWidthStr;
+    let width = width.max(1);
+    let (mut lines, mut line) = (Vec::new(), String::new());
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.width() + 1 + word.width() <= width {
+            line.push(' ');
+            line.push_str(word);
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        line = truncate(word, width);
+    }
+    lines.push(line);
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ellipsis_falls_between_words_by_display_width() {
+        assert_eq!(ellipsis("Tabs beat spaces", 16), "Tabs beat spaces");
+        assert_eq!(ellipsis("Tabs beat spaces", 15), "Tabs beat…");
+        assert_eq!(ellipsis("Tabs beat spaces", 10), "Tabs beat…");
+        assert_eq!(ellipsis("Tabs beat spaces", 9), "Tabs…");
+        assert_eq!(ellipsis("Internationalisation", 8), "Interna…");
+        // Wide characters count two columns each.
+        assert_eq!(ellipsis("東京 大阪 名古屋", 10), "東京 大阪…");
+        assert_eq!(ellipsis("東京 大阪 名古屋", 9), "東京…");
+    }
+
+    #[test]
+    fn words_wrap_by_display_width() {
+        assert_eq!(wrap_words("alpha beta gamma delta", 10), ["alpha beta", "gamma", "delta"]);
+        assert_eq!(wrap_words("東京 大阪 名古屋", 10), ["東京 大阪", "名古屋"]);
+        assert_eq!(wrap_words("abcdefghijkl", 6), ["abcde…"]);
+    }
+}

@@ -362,7 +362,7 @@ async fn resume_with_no_id_takes_the_newest_debate_that_can_go_on_and_says_which
     let none = output(cmd).await;
     let stderr = String::from_utf8_lossy(&none.stderr);
     assert!(!none.status.success());
-    assert!(stderr.contains("no stored debate can be continued: all 2 have ended"), "{stderr}");
+    assert!(stderr.contains("no stored debate can be continued: of 2 stored debates, none can go on"), "{stderr}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -480,7 +480,7 @@ async fn sessions_list_as_json_filter_and_delete_by_id_or_age_asking_first() {
     assert_eq!(cats.as_array().unwrap().len(), 1);
     assert_eq!(cats[0]["topic"], "Cats beat dogs");
     let none = output(sessions(&["--continuable"])).await;
-    assert!(String::from_utf8_lossy(&none.stdout).contains("No session matches; 2 stored"));
+    assert!(String::from_utf8_lossy(&none.stdout).contains("No session matches; 2 debates stored"));
 
     // Deleting asks; with no terminal to ask on it says to pass --yes, and deletes nothing.
     let cat_id = cats[0]["id"].as_str().unwrap().to_string();
@@ -496,7 +496,7 @@ async fn sessions_list_as_json_filter_and_delete_by_id_or_age_asking_first() {
 
     // Prune by age: nothing is a day old; everything is older than no time at all.
     let young = output(sessions(&["prune", "--older-than", "1d", "--yes"])).await;
-    assert!(String::from_utf8_lossy(&young.stderr).contains("no stored debate is older than 1day"));
+    assert!(String::from_utf8_lossy(&young.stderr).contains("no stored debate is older than 1 day"));
     std::thread::sleep(std::time::Duration::from_millis(20));
     let pruned = output(sessions(&["prune", "--older-than", "10ms", "--yes"])).await;
     assert!(pruned.status.success(), "{}", String::from_utf8_lossy(&pruned.stderr));

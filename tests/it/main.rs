@@ -15,6 +15,7 @@ mod cli_branch;
 mod cli_formats;
 mod cli_report;
 mod cli_run;
+mod cli_sessions;
 mod demo;
 mod doctor;
 mod engine;

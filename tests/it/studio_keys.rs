@@ -219,6 +219,7 @@ fn opening_another_debate_from_the_browser_asks_first_too() {
             branch_of: None,
             branch_round: None,
             format: None,
+            ..Default::default()
         },
     ])));
     assert!(press(&mut app, KeyCode::Enter).is_empty());
@@ -436,6 +437,7 @@ fn the_browser_refuses_to_delete_the_debate_on_screen_before_asking() {
         branch_of: None,
         branch_round: None,
         format: None,
+        ..Default::default()
     };
     let shown = app.session.clone();
     let entries = vec![entry(shown.as_deref().unwrap_or_default()), entry("20261120-090000-aaaa")];

@@ -264,11 +264,12 @@ fn hostile_model_text_is_inert() {
 
 fn browsing_sessions() -> App {
     let mut app = studio_support::resolved();
+    let hours = |h: u64| heat::store::now_ms() - h * 3_600_000;
     let entry = |id: &str, topic: &str, outcome: Option<&str>| heat::store::index::IndexEntry {
         id: id.into(),
         topic: topic.into(),
-        created_ms: 0,
-        updated_ms: 0,
+        created_ms: hours(50),
+        updated_ms: hours(3),
         rounds: 2,
         outcome: outcome.map(str::to_string),
         models: vec![],
@@ -276,9 +277,29 @@ fn browsing_sessions() -> App {
         branch_of: None,
         branch_round: None,
         format: None,
+        ..Default::default()
+    };
+    let named = heat::store::index::IndexEntry {
+        name: Some("Office wars".into()),
+        tags: vec!["work".into(), "later".into()],
+        format: Some("oxford".into()),
+        models: ["advocate", "skeptic", "judge"].map(|seat| format!("{seat}: anthropic/claude-sonnet-4-5")).to_vec(),
+        rounds: 3,
+        ..entry(
+            "20261123-120000-ab12",
+            "Remote work beats the office for teams that ship software across many time zones, \
+             once onboarding, mentoring and the hallway conversations that teach juniors the trade are counted honestly by the people who pay for both",
+            Some("resolved by the judge"),
+        )
+    };
+    let branch = heat::store::index::IndexEntry {
+        branch_of: Some("20261123-120000-ab12".into()),
+        branch_round: Some(2),
+        ..entry("20261124-100000-ff00", "Remote work beats the office", None)
     };
     let mut browser = heat::tui::browser::Browser::new(vec![
-        entry("20261123-120000-ab12", "Remote work beats the office", Some("resolved by the judge")),
+        named,
+        branch,
         entry("20261122-090000-cd34", "Tabs beat spaces", None),
         entry("20261121-080000-ef56", "Remote juniors learn slower", Some("resolution forced")),
     ]);
@@ -287,12 +308,72 @@ fn browsing_sessions() -> App {
     app
 }
 
+/// The screen's rows that hold `text`.
+fn rows_with<'a>(screen: &'a str, text: &str) -> Vec<&'a str> {
+    screen.lines().filter(|l| l.contains(text)).collect()
+}
+
+#[test]
+fn the_browser_previews_the_chosen_debate_beside_under_or_not_at_all() {
+    // Wide: beside the list, on the chosen debate's row.
+    let wide = screen(&mut browsing_sessions(), 160, 45);
+    let first = rows_with(&wide, "20261123-120000-ab12");
+    assert!(first.iter().any(|row| row.contains("name     Office wars")), "{wide}");
+    for field in
+        ["tags     #work #later", "outcome  resolved by the judge, 3 rounds", "age      changed 3 h ago, begun 2 d ago"]
+    {
+        assert_eq!(rows_with(&wide, field).len(), 1, "{field}:\n{wide}");
+    }
+    assert_eq!(rows_with(&wide, "anthropic/claude-sonnet-4-5").len(), 3, "a seat a row:\n{wide}");
+    assert!(wide.contains("format   oxford"), "{wide}");
+    // Narrow: under the list, after a rule; the topic wraps between words and ends in … between them.
+    let narrow = screen(&mut browsing_sessions(), 80, 24);
+    assert!(narrow.contains("──────"), "{narrow}");
+    let topic = rows_with(&narrow, "topic    ");
+    assert_eq!(topic.len(), 1, "{narrow}");
+    assert!(!rows_with(&narrow, "name     Office wars")[0].contains("20261123"), "under, not beside:\n{narrow}");
+    let words: Vec<&str> = "Remote work beats the office for teams that ship software across many time zones, \
+         once onboarding, mentoring and the hallway conversations that teach juniors the trade are counted honestly by the people who pay for both"
+        .split(' ')
+        .collect();
+    let shown = narrow.lines().skip_while(|l| !l.contains("topic    ")).take(3).collect::<Vec<_>>();
+    for row in &shown {
+        let text = row.trim_start_matches('│').trim_end_matches('│').trim();
+        let text = text.strip_prefix("topic").unwrap_or(text).trim();
+        for word in text.split_whitespace() {
+            assert!(words.contains(&word.trim_end_matches('…')), "{word:?} is cut:\n{narrow}");
+        }
+    }
+    assert!(shown[2].trim_end_matches('│').trim_end().ends_with('…'), "{narrow}");
+    // The branch's preview says what it branches.
+    let mut app = browsing_sessions();
+    app.on_key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Down));
+    assert!(screen(&mut app, 160, 45).contains("from     ⑂ a branch after round 2 of 20261123-120000-ab12"));
+    // Too small: no preview at all.
+    let small = screen(&mut browsing_sessions(), 70, 15);
+    assert!(!small.contains("outcome  ") && small.contains("20261123-120000-ab12"), "{small}");
+}
+
 #[test]
 fn session_browser() {
     check("sessions", browsing_sessions, &["Sessions", "search: remote", "Remote juniors learn slower"]);
     let text = screen(&mut browsing_sessions(), 120, 40);
     assert!(!text.contains("Tabs beat spaces"), "the search should hide it:\n{text}");
     assert!(text.contains("ctrl-d delete"), "{text}");
+    // Ctrl-T edits the chosen debate's tags on the hint line; a bad tag is said there.
+    let mut app = browsing_sessions();
+    let ctrl = |c| {
+        crossterm::event::KeyEvent::new(crossterm::event::KeyCode::Char(c), crossterm::event::KeyModifiers::CONTROL)
+    };
+    assert!(app.on_key(ctrl('t')).is_empty());
+    assert!(screen(&mut app, 120, 40).contains("tags: work later▏"), "the line begins with the tags it has");
+    for c in ", #new ".chars().chain(std::iter::repeat_n('x', 40)) {
+        app.on_key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char(c)));
+    }
+    assert!(screen(&mut app, 120, 40).contains("tags: work later, #new xxxx"), "the tags being typed show");
+    assert!(app.on_key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Enter)).is_empty());
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("a tag is at most 32 characters"), "{text}");
     let mut app = studio_support::resolved();
     let s = crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('s'));
     assert_eq!(app.on_key(s), vec![heat::tui::effect::Effect::Sessions]);

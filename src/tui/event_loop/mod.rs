@@ -32,7 +32,7 @@ use super::terminal::Guard;
 use super::view;
 use crate::debate::Command;
 use running::{Next, Running, Source, fold, next_event};
-use session::{delete_session, farewell, open_other, resume, say_stopped, start, stop};
+use session::{farewell, manage_session, open_other, resume, say_stopped, start, stop};
 use setup_steps::{begin_install, on_configured, on_install, wait_for_settings};
 use shown::{begin_summary, export_shown, export_stored, on_summary, record_shown, report_shown};
 use watch::on_followed;
@@ -143,7 +143,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 Effect::Copy(clip) => copy(&mut app, debate.as_ref(), &clip),
                 Effect::Sessions => show_sessions(&studio, &mut app, debate.as_ref()),
                 Effect::Open(id) => open_other(&studio, &mut app, &mut debate, &mut input, &id).await,
-                Effect::Delete(id) => delete_session(&studio, &mut app, debate.as_ref(), &id),
+                Effect::Delete(_) | Effect::Label(..) => manage_session(&studio, &mut app, debate.as_ref(), effect),
                 Effect::Branch(ask) => branch::branch_instead(&studio, &mut app, &mut debate, &mut input, &ask).await,
                 Effect::Quit => {
                     stop(&mut app, &mut debate, &mut input).await;

@@ -14,6 +14,7 @@ use crate::debate::Command;
 use crate::debate::engine::{self, DebateSpec, Stamped};
 use crate::store::Recorder;
 use crate::tui::app::{App, Tone, Until};
+use crate::tui::effect::Effect;
 use crate::tui::modal::Modal;
 use crate::tui::studio::Studio;
 
@@ -80,7 +81,16 @@ pub(super) fn open_session(studio: &Studio, app: &mut App, id: &str) -> anyhow::
     Ok(Running { source: None, recorder: None, session: Some(id.to_string()), replayed: None })
 }
 
-pub(super) fn delete_session(studio: &Studio, app: &mut App, debate: Option<&Running>, id: &str) {
+/// Deletes, names or tags a stored session, as the browser asked.
+pub(super) fn manage_session(studio: &Studio, app: &mut App, debate: Option<&Running>, effect: Effect) {
+    match effect {
+        Effect::Delete(id) => delete_session(studio, app, debate, &id),
+        Effect::Label(id, label) => label_session(studio, app, &id, label),
+        _ => {}
+    }
+}
+
+fn delete_session(studio: &Studio, app: &mut App, debate: Option<&Running>, id: &str) {
     // The browser refuses it before asking; this holds if a key map ever lets one through.
     if debate.and_then(|d| d.session.as_deref()) == Some(id) {
         app.say(Tone::Warn, crate::tui::browser::ON_SCREEN);
@@ -92,6 +102,30 @@ pub(super) fn delete_session(studio: &Studio, app: &mut App, debate: Option<&Run
                 browser.remove(id);
             }
             app.say_until(Tone::Info, format!("Deleted session {id}"), Until::NextRound);
+        }
+        Err(e) => app.say(Tone::Error, format!("{e:#}")),
+    }
+}
+
+/// Stores a session's new name and tags (beside its log, so even the
+/// debate running here is named without a second writer) and shows them.
+fn label_session(studio: &Studio, app: &mut App, id: &str, wanted: crate::store::label::Label) {
+    match studio.store.relabel(id, |stored| {
+        *stored = wanted;
+        Ok(())
+    }) {
+        Ok(label) => {
+            let tags = crate::store::label::hashed(&label.tags);
+            let said = match (&label.name, label.tags.is_empty()) {
+                (Some(name), true) => format!("Session {id} is named {name:?}"),
+                (Some(name), false) => format!("Session {id} is named {name:?}, tagged {tags}"),
+                (None, false) => format!("Session {id} is tagged {tags}"),
+                (None, true) => format!("Session {id} has no name or tags now"),
+            };
+            if let Some(Modal::Sessions(browser)) = &mut app.modal {
+                browser.relabel(id, label);
+            }
+            app.say_until(Tone::Info, said, Until::NextRound);
         }
         Err(e) => app.say(Tone::Error, format!("{e:#}")),
     }

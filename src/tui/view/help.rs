@@ -164,10 +164,10 @@ fn rows(app: &App) -> Vec<Row> {
         rows.push(Row::Key(copy, "copy the focused turn or verdict (the one in view)".into()));
     }
     rows.push(Row::Heading("In the session browser"));
-    rows.push(Row::Key("type".into(), "search by topic or id".into()));
+    rows.push(Row::Key("type".into(), "search by topic, id, name or tag".into()));
     rows.push(Row::Key("↑/↓, enter".into(), "choose a debate and open it".into()));
-    rows.push(Row::Key("ctrl-e".into(), "export it as Markdown".into()));
-    rows.push(Row::Key("ctrl-d".into(), "delete it (asks first)".into()));
+    rows.push(Row::Key("ctrl-r, ctrl-t".into(), "name it, tag it (the topic stays as it is)".into()));
+    rows.push(Row::Key("ctrl-e, ctrl-d".into(), "export it as Markdown, delete it (asks first)".into()));
     // A studio that only replays opens no text box.
     if app.starts_debates() {
         rows.push(Row::Heading("In a text box"));

@@ -14,6 +14,7 @@ mod overlay;
 mod panes;
 mod results;
 mod retained;
+mod sessions;
 mod settings;
 mod start;
 mod status;

@@ -1,6 +1,6 @@
-//! Dialogs over the panes: the session browser, confirmations, the topic
-//! editor and the heat picker (help has a module of its own), and the box
-//! they are drawn in.
+//! Dialogs over the panes: confirmations, the topic editor, the heat picker
+//! and the person's verdict (help, the session browser and others have
+//! modules of their own).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -19,7 +19,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         None | Some(Modal::Search(_)) => {}
         Some(Modal::Help(view)) => super::help::draw(frame, app, area, view),
         Some(Modal::Settings(form)) => super::settings::draw(frame, app, area, form),
-        Some(Modal::Sessions(browser)) => sessions(frame, app, area, browser),
+        Some(Modal::Sessions(browser)) => super::sessions::draw(frame, app, area, browser),
         Some(Modal::Results(results)) => super::results::draw(frame, app, area, results),
         Some(Modal::Verdict(form)) => verdict(frame, app, area, form),
         Some(Modal::Branch(form)) => super::branch::draw(frame, app, area, form),
@@ -124,46 +124,6 @@ fn verdict(frame: &mut Frame<'_>, app: &App, area: Rect, form: &crate::tui::verd
         Paragraph::new(hint_line(app, "←/→ who · ↑/↓ how sure · type a note · Enter records · Esc cancels")),
         hint,
     );
-}
-
-fn sessions(frame: &mut Frame<'_>, app: &App, area: Rect, browser: &crate::tui::browser::Browser) {
-    let theme = &app.theme;
-    let rect = centered(area, 100, 22);
-    let inner = frame_box(frame, app, rect, " Sessions ");
-    let [body, hint] = split_last(inner);
-    let width = usize::from(body.width);
-    let mut lines = vec![Line::from(vec![
-        Span::styled("search: ", theme.secondary()),
-        Span::styled(browser.query.clone(), Style::new().add_modifier(Modifier::BOLD)),
-        Span::styled("▏", Style::new().fg(theme.key)),
-    ])];
-    let matches = browser.matches();
-    if matches.is_empty() {
-        lines.push(Line::from(Span::styled("No stored debate matches.", theme.secondary())));
-    }
-    let rows = usize::from(body.height.saturating_sub(2));
-    let first = browser.selected.saturating_sub(rows.saturating_sub(1));
-    for (i, entry) in matches.iter().enumerate().skip(first).take(rows) {
-        let outcome = entry.outcome.as_deref().unwrap_or("unfinished");
-        let (indent, topic) = (browser.indent(&entry.id), entry.listed_topic());
-        let text = format!("{}  {:<24} {indent}{topic}", entry.id, crate::tui::wrap::truncate(outcome, 24));
-        let style = if i == browser.selected {
-            Style::new().fg(theme.bar_bg).bg(theme.key).add_modifier(Modifier::BOLD)
-        } else {
-            Style::new()
-        };
-        let style = if i == browser.selected && !theme.color { style.add_modifier(Modifier::REVERSED) } else { style };
-        lines.push(Line::from(Span::styled(crate::tui::wrap::truncate(&text, width), style)));
-    }
-    frame.render_widget(Paragraph::new(lines), body);
-    let line = match (&browser.deleting, browser.note) {
-        (Some(id), _) => hint_line(app, &format!("Delete {id}? y / Enter: yes · any other key: no")),
-        (None, Some(note)) => Line::from(Span::styled(note, Style::new().fg(theme.warn))),
-        (None, None) => {
-            hint_line(app, "type to search · ↑/↓ select · Enter open · ctrl-e export · ctrl-d delete · Esc close")
-        }
-    };
-    frame.render_widget(Paragraph::new(line), hint);
 }
 
 fn confirm(frame: &mut Frame<'_>, app: &App, area: Rect, what: &Confirm) {

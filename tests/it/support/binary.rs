@@ -26,3 +26,13 @@ pub fn heat(data: &Path, config: &str) -> assert_cmd::Command {
     }
     cmd
 }
+
+/// What a run printed on standard output, as text.
+pub fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// What a run printed on standard error, as text.
+pub fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
