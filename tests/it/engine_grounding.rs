@@ -247,6 +247,27 @@ async fn an_invented_quote_is_not_let_off_by_being_quoted_back_and_repeated() {
     assert_eq!(mark(2, Role::Advocate), Some(Mark::Unverified), "still the advocate's own invention: {texts:?}");
 }
 
+/// Both sides write the same made-up quote in round 1: neither saw the
+/// other's text (a round's arguments are written side by side), so neither
+/// quotes the other; both are marked as not in the source.
+#[tokio::test]
+async fn a_quote_matches_only_turns_its_speaker_could_have_read() {
+    let invented = "\"jobs never wait longer than a second\"";
+    let advocate = Arc::new(ScriptedModel::new([], Reply::text(&format!("The doc promises {invented}."))));
+    let skeptic = Arc::new(ScriptedModel::new([], Reply::text(&format!("It never says {invented}."))));
+    let judge = Arc::new(ScriptedModel::new(
+        [],
+        Reply::text(r#"{"resolved": false, "verdict": "Open.", "topic": "Is it fast enough?", "heat": 0.6}"#),
+    ));
+    let models = [advocate, skeptic, judge];
+    let events = drain_events(engine::start(setup(&models), spec(1))).await;
+    let state = DebateState::from_events(&events);
+    let mark = |round: usize, role| state.rounds[round].turn(role).unwrap().checks.first().map(|c| c.mark);
+    for role in Role::DEBATERS {
+        assert_eq!(mark(0, role), Some(Mark::Unverified), "{role:?} in round 1 could read no other turn");
+    }
+}
+
 #[tokio::test]
 async fn an_argument_logged_but_never_checked_is_checked_on_resume() {
     let first = models();

@@ -19,14 +19,17 @@ pub fn quotes(
     text: &str,
     record_empty: bool,
 ) -> Option<DebateEvent> {
-    // The settled arguments before this one, in order, with who said it
-    // (empty for this seat's own): a seat's invented quote is not let off
-    // by the other side quoting it back, nor by repeating it.
+    // The settled arguments its speaker could have read, in order, with who
+    // said it (empty for this seat's own): those of earlier rounds, since a
+    // round's arguments are written side by side and none is shown the
+    // others'. A seat's invented quote is not let off by the other side
+    // quoting it back, nor by repeating it; two sides that invent the same
+    // words in one round have each invented them.
     let earlier: Vec<(String, &str)> = state
         .rounds
         .iter()
         .flat_map(|r| r.turns.iter().map(move |t| (r.number, t)))
-        .filter(|(n, t)| t.role.is_debater() && t.is_settled() && !(*n == round && t.role == role))
+        .filter(|(n, t)| t.role.is_debater() && t.is_settled() && *n < round)
         .map(|(n, t)| {
             let who = if t.role == role { String::new() } else { format!("the {}, round {}", t.role.key(), n + 1) };
             (who, t.text.as_str())
