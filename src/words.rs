@@ -18,14 +18,21 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
-/// `n` (thousands grouped) and `noun`, the noun plural unless `n` is 1
-/// (`es` after s, x, z, ch and sh; `s` after anything else).
+/// `n` (thousands grouped) and `noun`, the noun plural unless `n` is 1:
+/// `es` after s, x, z, ch and sh; `ies` for a `y` after a consonant
+/// (retry, retries); `s` after anything else.
 pub fn count(n: usize, noun: &str) -> String {
     if n == 1 {
         return format!("1 {noun}");
     }
+    let n = thousands(n as u64);
+    if let Some(stem) = noun.strip_suffix('y')
+        && stem.chars().last().is_some_and(|c| c.is_ascii_alphabetic() && !"aeiou".contains(c))
+    {
+        return format!("{n} {stem}ies");
+    }
     let es = ["s", "x", "z", "ch", "sh"].iter().any(|end| noun.ends_with(end));
-    format!("{} {noun}{}", thousands(n as u64), if es { "es" } else { "s" })
+    format!("{n} {noun}{}", if es { "es" } else { "s" })
 }
 
 /// A span in words, largest units first: `30 days`, `1 day 12 hours`,
@@ -66,6 +73,8 @@ mod tests {
         assert_eq!(count(2, "branch"), "2 branches");
         assert_eq!(count(2, "injected topic"), "2 injected topics");
         assert_eq!(count(12_000, "token"), "12,000 tokens");
+        assert_eq!(count(2, "retry"), "2 retries");
+        assert_eq!(count(3, "day"), "3 days");
     }
 
     #[test]

@@ -119,7 +119,11 @@ fn formats_check(report: &mut Report, config: &Config) {
     match crate::format::layer::chosen(config) {
         Ok(format) => {
             let count = catalog.formats.len();
-            report.add(Mark::Ok, "format", format!("{} ({count} formats; `heat formats` lists them)", format.name));
+            report.add(
+                Mark::Ok,
+                "format",
+                format!("{} ({}; `heat formats` lists them)", format.name, crate::words::count(count, "format")),
+            );
         }
         Err(e) => report.add(Mark::Fail, "format", format!("{e:#}")),
     }
@@ -161,7 +165,11 @@ async fn providers_check(report: &mut Report, config: &Config) {
             match &env.ollama {
                 Ok(models) => {
                     let base = setup::ollama_base(config);
-                    report.add(Mark::Ok, "ollama", format!("{base} answers with {} models", models.len()));
+                    report.add(
+                        Mark::Ok,
+                        "ollama",
+                        format!("{base} answers with {}", crate::words::count(models.len(), "model")),
+                    );
                     Reach::Yes
                 }
                 Err(why) => {

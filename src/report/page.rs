@@ -80,12 +80,12 @@ impl Page<'_> {
         }
         let (a, s) = (self.r.total_words(Role::Advocate), self.r.total_words(Role::Skeptic));
         if a == 0 || s == 0 {
-            return format!("{a} words against {s}");
+            return format!("{} against {s}", crate::words::count(a, "word"));
         }
         let (long, short, who) = if a >= s { (a, s, "advocate") } else { (s, a, "skeptic") };
         let ratio = long as f64 / short as f64;
         let flag = if ratio > 1.5 { " — over 1.5×: judges tend to favour the longer side" } else { "" };
-        format!("{a} words against {s}; the {who} wrote {ratio:.2}× as much{flag}")
+        format!("{} against {s}; the {who} wrote {ratio:.2}× as much{flag}", crate::words::count(a, "word"))
     }
 
     /// The effort table's headings: the round, each debater's words and

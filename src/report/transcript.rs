@@ -35,17 +35,15 @@ impl TranscriptTurn {
         if let Some(t) = self.temperature {
             parts.push(format!("temperature {t:.2}"));
         }
-        parts.push(format!("{} words", self.words));
+        parts.push(crate::words::count(self.words as usize, "word"));
         if let Some((input, output)) = self.tokens {
             parts.push(format!("{input} in / {output} out"));
         }
         if let Some(s) = self.seconds {
             parts.push(format!("{s:.1} s"));
         }
-        match self.retries {
-            0 => {}
-            1 => parts.push("1 retry".into()),
-            n => parts.push(format!("{n} retries")),
+        if self.retries > 0 {
+            parts.push(crate::words::count(self.retries as usize, "retry"));
         }
         parts.join(" · ")
     }

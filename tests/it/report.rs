@@ -132,7 +132,7 @@ fn assert_sound(html: &str, state: &DebateState) {
     let words = |role: Role| -> usize {
         state.rounds.iter().filter_map(|r| r.turn(role)).map(|t| t.text.split_whitespace().count()).sum()
     };
-    let parity = format!("{} words against {}", words(Role::Advocate), words(Role::Skeptic));
+    let parity = format!("{} against {}", heat::words::count(words(Role::Advocate), "word"), words(Role::Skeptic));
     assert!(html.contains(&parity), "words per side equal the folded state: {parity}");
 }
 
