@@ -35,7 +35,7 @@ impl TranscriptTurn {
         if let Some(t) = self.temperature {
             parts.push(format!("temperature {t:.2}"));
         }
-        parts.push(crate::words::count(self.words as usize, "word"));
+        parts.push(crate::words::count(self.words, "word"));
         if let Some((input, output)) = self.tokens {
             parts.push(format!("{input} in / {output} out"));
         }
