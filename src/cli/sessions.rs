@@ -247,14 +247,19 @@ pub fn export(
     if let Some(images) = &images {
         wanted.extend([&images.heat, &images.words].map(|name| (dir.join(name), Some(path))));
     }
-    // Every file is claimed before any is written: a refusal leaves none.
-    let mut files = claim(&wanted, force)?;
-    if images.is_some() {
-        let report = crate::report::Report::build(&loaded.header, &loaded.records, &crate::report::Context::default());
-        let charts = [crate::report::charts::heat(&report)?, crate::report::charts::words(&report)?];
-        for ((file, (chart, _)), svg) in files.iter_mut().skip(1).zip(&wanted[1..]).zip(&charts) {
-            write_to(file, chart, svg)?;
+    // Everything is drawn first, then every file claimed, then written: a
+    // refusal or a failed chart leaves no file new or emptied.
+    let charts = match &images {
+        Some(_) => {
+            let report =
+                crate::report::Report::build(&loaded.header, &loaded.records, &crate::report::Context::default());
+            vec![crate::report::charts::heat(&report)?, crate::report::charts::words(&report)?]
         }
+        None => Vec::new(),
+    };
+    let mut files = claim(&wanted, force)?;
+    for ((file, (chart, _)), svg) in files.iter_mut().skip(1).zip(&wanted[1..]).zip(&charts) {
+        write_to(file, chart, svg)?;
     }
     let text = export::render_with(format, &loaded.header, &loaded.records, images.as_ref());
     write_to(&mut files[0], path, &text)?;
@@ -278,7 +283,12 @@ fn claim(wanted: &[(PathBuf, Option<&Path>)], force: bool) -> anyhow::Result<Vec
     let mut made = Vec::new();
     for (path, of) in wanted {
         let existed = path.exists();
-        match open(path, force) {
+        let opened = if path.is_dir() {
+            Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, "a directory"))
+        } else {
+            open(path, force)
+        };
+        match opened {
             Ok(file) => {
                 files.push(file);
                 if !existed {
@@ -303,6 +313,11 @@ fn claim(wanted: &[(PathBuf, Option<&Path>)], force: bool) -> anyhow::Result<Vec
                         path.display(),
                         of.display()
                     ),
+                    (std::io::ErrorKind::IsADirectory, _) => anyhow::anyhow!(
+                        "{} is a directory: name a file, e.g. {}",
+                        path.display(),
+                        path.join("debate.md").display()
+                    ),
                     _ => anyhow::Error::new(e).context(format!("could not write {}", path.display())),
                 });
             }
@@ -311,11 +326,14 @@ fn claim(wanted: &[(PathBuf, Option<&Path>)], force: bool) -> anyhow::Result<Vec
     Ok(files)
 }
 
+/// Opens a file to write; an existing one (with `force`) keeps its bytes
+/// until [`write_to`] replaces them, once every file of the export is claimed.
 fn open(path: &Path, force: bool) -> std::io::Result<std::fs::File> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true);
     if force {
-        options.create(true).truncate(true);
+        #[allow(clippy::suspicious_open_options)] // emptied in write_to, after every file is claimed
+        options.create(true).truncate(false);
     } else {
         options.create_new(true);
     }
@@ -323,7 +341,9 @@ fn open(path: &Path, force: bool) -> std::io::Result<std::fs::File> {
 }
 
 fn write_to(file: &mut std::fs::File, path: &Path, text: &str) -> anyhow::Result<()> {
-    file.write_all(text.as_bytes()).with_context(|| format!("could not write {}", path.display()))
+    file.set_len(0)
+        .and_then(|()| file.write_all(text.as_bytes()))
+        .with_context(|| format!("could not write {}", path.display()))
 }
 
 /// Writes an export to `path`; over an existing file only with `force`.

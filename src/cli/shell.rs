@@ -43,12 +43,20 @@ pub fn man_pages(dir: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("could not make {}", dir.display()))?;
     clap_mangen::generate_to(Cli::command(), dir)
         .with_context(|| format!("could not write the pages into {}", dir.display()))?;
-    let pages = std::fs::read_dir(dir)?
-        .filter_map(Result::ok)
-        .filter(|e| e.path().extension().is_some_and(|x| x == "1"))
-        .count();
-    say!("wrote {pages} manual pages into {}: `man heat` finds them when that directory is on MANPATH", dir.display());
+    let pages = pages(&built());
+    let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(dir);
+    say!(
+        "wrote {} into {}: `man heat` reads them when {} is on the manual path (see manpath(1))",
+        crate::words::count(pages, "manual page"),
+        dir.display(),
+        parent.display()
+    );
     Ok(())
+}
+
+/// How many pages a command and its commands make: one each.
+fn pages(command: &clap::Command) -> usize {
+    1 + command.get_subcommands().filter(|c| !c.is_hide_set()).map(pages).sum::<usize>()
 }
 
 /// The command line as the pages describe it: built, so every command knows

@@ -119,7 +119,21 @@ impl Prompts {
         let brief = format_brief.unwrap_or_else(|| self.brief(role));
         format!("{}\n\n{}", self.system.trim_end(), brief.trim_end())
     }
+
+    /// A debater's system prompt when its messages carry the control line:
+    /// the shared rules end with what that line means. Only a seat shown
+    /// the line is told of it (a tiny model writes about what it is told).
+    pub fn system_with_control(&self, role: Role, format_brief: Option<&str>) -> String {
+        let brief = format_brief.unwrap_or_else(|| self.brief(role));
+        format!("{}\n{CONTROL_RULE}\n\n{}", self.system.trim_end(), brief.trim_end())
+    }
 }
+
+/// What the control line means, said to a seat whose messages carry it.
+pub const CONTROL_RULE: &str = "- A line of the form {\"set_temp\": 0.7} is a control message from the debate
+  runner, not part of the argument. Low heat (0.3–0.5) asks for focus:
+  fewer, sharper, carefully qualified points. High heat (0.8–1.0) asks for
+  range: bolder framings, new angles, vivid examples. Never mention it.";
 
 /// The control line the seed sends on its control channel.
 pub fn control_line(heat: f32) -> String {

@@ -564,6 +564,24 @@ async fn export_to_a_file_never_replaces_one_unless_forced() {
     assert!(forced.status.success(), "{}", String::from_utf8_lossy(&forced.stderr));
     assert!(std::fs::read_to_string(&file).unwrap().starts_with("# Tabs beat spaces"));
     assert!(std::fs::read_to_string(&charts[1]).unwrap().contains("<svg"), "--force replaces the charts too");
+
+    // --force with a directory where a chart goes: refused, and FILE keeps its bytes.
+    std::fs::write(&file, "my own notes").unwrap();
+    std::fs::remove_file(&charts[0]).unwrap();
+    std::fs::create_dir(&charts[0]).unwrap();
+    let refused = output(export(&["--force"])).await;
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && stderr.contains("notes-heat.svg is a directory: name a file"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "my own notes", "a refused --force empties nothing");
+
+    // -o naming a directory says so, with or without --force.
+    for extra in [&[][..], &["--force"]] {
+        let mut cmd = heat(data.path(), &server);
+        cmd.args(["export", "-o", data.path().to_str().unwrap()]).args(extra);
+        let out = output(cmd).await;
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && stderr.contains("is a directory: name a file, e.g. "), "{extra:?}: {stderr}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]

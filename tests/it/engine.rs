@@ -540,3 +540,29 @@ async fn a_judge_answer_logged_but_never_read_is_read_on_resume() {
     assert_eq!(state.rounds[1].topic, "Does onboarding suffer remotely?", "the next round takes the judge's topic");
     assert_eq!(state.rounds[1].heat, Heat::new(0.6), "and its heat");
 }
+
+/// The control line and what it means go together, per seat: a debater on
+/// a served model is shown both; one on the embedded model (a tiny model
+/// that writes about what it is told), in the same debate, neither.
+#[tokio::test]
+async fn only_a_seat_shown_the_control_line_is_told_what_it_means() {
+    let served = debater("For.");
+    let tiny = Arc::new(ScriptedModel::new([], Reply::text("Against.")).playing_embedded());
+    let j = judge([verdict(true, 0.3, "t")]);
+    let (_, _) = drain(engine::start(setup(&served, &tiny, &j), spec(1))).await;
+    let served_request = &served.requests()[0];
+    let tiny_request = &tiny.requests()[0];
+    let said = |request: &heat::provider::ChatRequest| {
+        format!(
+            "{}\n{}",
+            request.full_system_prompt(),
+            request.messages.iter().map(|m| m.content.as_str()).collect::<Vec<_>>().join("\n")
+        )
+    };
+    let served_said = said(served_request);
+    assert!(served_said.contains("{\"set_temp\": 0.") && served_said.contains("is a control message"), "{served_said}");
+    let tiny_said = said(tiny_request);
+    assert!(!tiny_said.contains("set_temp") && !tiny_said.contains("control message"), "{tiny_said}");
+    let judge_said = said(&j.requests()[0]);
+    assert!(!judge_said.contains("is a control message"), "the judge is shown no control line: {judge_said}");
+}

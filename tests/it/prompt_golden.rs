@@ -274,7 +274,12 @@ fn judge_forced_synthesis() {
 fn system_prompts() {
     for (prompts, form) in [(Prompts::default(), "full"), (Prompts::compact(), "compact")] {
         for role in Role::DUEL {
-            let text = prompts.system_for(role);
+            // What a served debater is sent: the rules with what its control line means.
+            let text = if form == "full" && role.is_debater() {
+                prompts.system_with_control(role, None)
+            } else {
+                prompts.system_for(role)
+            };
             assert!(text.starts_with(prompts.system.trim_end()), "{form} {role:?}: {text}");
             insta::assert_snapshot!(format!("system_{form}_{}", role.key()), text);
         }

@@ -239,8 +239,19 @@ fn man_names_a_command_it_does_not_know() {
 fn man_dir_writes_a_page_per_command() {
     let data = tempfile::tempdir().expect("temp dir");
     let dir = data.path().join("man/man1");
-    heat(data.path(), "").arg("man").arg("--dir").arg(&dir).assert().success();
+    // Another program's page already there is not counted as heat's.
+    std::fs::create_dir_all(&dir).expect("dir made");
+    std::fs::write(dir.join("other.1"), ".TH other 1").expect("page written");
+    let out = heat(data.path(), "").arg("man").arg("--dir").arg(&dir).output().expect("heat runs");
+    assert!(out.status.success());
     for page in ["heat.1", "heat-run.1", "heat-sessions-rm.1", "heat-completions.1"] {
         assert!(dir.join(page).is_file(), "no {page} in {}", dir.display());
     }
+    let written = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter(|e| e.as_ref().is_ok_and(|e| e.file_name().to_string_lossy().starts_with("heat")))
+        .count();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains(&format!("wrote {written} manual pages into ")), "{written} written: {said}");
+    assert!(said.contains(&format!("when {} is on the manual path", data.path().join("man").display())), "{said}");
 }

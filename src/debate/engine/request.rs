@@ -36,7 +36,15 @@ impl Requests<'_> {
         let setup = self.setup.role(role);
         let state = self.state;
         let heat = state.rounds.iter().find(|r| r.number == round).map_or(state.heat, |r| r.heat);
-        let system = self.setup.prompts.system_with(role, state.format.as_ref().and_then(|f| f.brief(role)));
+        let format_brief = state.format.as_ref().and_then(|f| f.brief(role));
+        // A debater's messages carry the control line unless it is a tiny
+        // model given brief prompts (see `prompt::debater_messages`).
+        let brief = setup.model.is_embedded();
+        let system = if role.is_judge() || brief {
+            self.setup.prompts.system_with(role, format_brief)
+        } else {
+            self.setup.prompts.system_with_control(role, format_brief)
+        };
         // An embedded critic is held to open with its issue line; its lead follows it.
         let raising = self.raising(role);
         let chosen = role.is_judge().then(|| self.chosen_schema(round, purpose)).flatten();
@@ -49,7 +57,6 @@ impl Requests<'_> {
                 let asked = (chosen.is_some(), panel::CHAIR);
                 return prompt::judge_messages_keeping(state, round, purpose, asked, room, kept);
             }
-            let brief = setup.model.is_embedded();
             let mut messages = prompt::debater_messages_keeping(state, role, round, brief, kept);
             messages.extend(opening.clone().map(ChatMessage::assistant));
             messages
