@@ -116,7 +116,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         .take(5)
         .map(|e| {
             let outcome = e.outcome.unwrap_or_else(|| "unfinished".into());
-            (e.id, format!("{} ({outcome})", crate::sanitize::clean(&e.topic)))
+            (e.id, format!("{} ({outcome})", crate::sanitize::one_line(&e.topic)))
         })
         .collect();
     // Provider notices ("offline: SmolLM2-135M — small model, …") open the

@@ -244,7 +244,8 @@ fn judge_section(md: &mut String, state: &DebateState, round: &crate::debate::st
             md.push_str("*(the judge closed the debate: the final synthesis is below)*\n\n");
         }
         Some(VerdictStatus::Parsed { verdict }) => {
-            let _ = writeln!(md, "**Not resolved.** {}\n", clean(&verdict.verdict));
+            let said = super::markdown::nest_headings(&clean(&verdict.verdict), 3);
+            let _ = writeln!(md, "**Not resolved.** {said}\n");
             let _ = writeln!(md, "Next: {} · heat {:.2}\n", clean(&verdict.topic), verdict.heat);
         }
         Some(VerdictStatus::Invalid { error, .. }) => {
@@ -274,7 +275,7 @@ fn panel_section(md: &mut String, state: &DebateState, round: &crate::debate::st
         let Some(vote) = round.panel.get(&judge) else { continue };
         let _ = write!(md, "- {}", clean(&panel::vote_line(state, judge, vote)));
         if let Vote::Voted { verdict, .. } = vote {
-            let _ = write!(md, ": {}", clean(&verdict.verdict));
+            let _ = write!(md, ": {}", super::markdown::nest_headings(&clean(&verdict.verdict), 3));
         }
         md.push('\n');
     }

@@ -91,7 +91,7 @@ impl IndexEntry {
     /// Its name and tags as listed before the topic (`A title #work #later`),
     /// empty when it has neither.
     pub fn listed_label(&self) -> String {
-        let name = self.name.as_deref().map(crate::sanitize::clean);
+        let name = self.name.as_deref().map(crate::sanitize::one_line);
         let tags = Some(label::hashed(&self.tags)).filter(|t| !t.is_empty());
         name.into_iter().chain(tags).collect::<Vec<_>>().join(" ")
     }
@@ -105,7 +105,7 @@ impl IndexEntry {
     pub fn listed_topic(&self) -> String {
         let label = self.listed_label();
         let mut topic = if label.is_empty() { String::new() } else { format!("{label} — ") };
-        topic.push_str(&crate::sanitize::clean(&self.topic));
+        topic.push_str(&crate::sanitize::one_line(&self.topic));
         if let Some(format) = &self.format {
             topic.push_str(&format!(" · {}", crate::sanitize::clean(format)));
         }
@@ -238,4 +238,16 @@ pub fn remove(dir: &Path, id: &str) -> anyhow::Result<()> {
     let mut entries = read(dir).unwrap_or_default();
     entries.retain(|e| e.id != id);
     write(dir, &entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_topic_stored_with_line_breaks_is_listed_on_one_line() {
+        // Debates stored before propositions were kept as one line.
+        let entry = IndexEntry { id: "a".into(), topic: "Tabs beat\r\nspaces\rreally".into(), ..IndexEntry::default() };
+        assert_eq!(entry.listed_topic(), "Tabs beat spaces really");
+    }
 }

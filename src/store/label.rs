@@ -33,6 +33,25 @@ pub struct Label {
     pub tags: Vec<String>,
 }
 
+/// One change to a label, applied to the label as stored (under the index
+/// lock), so a change made elsewhere meanwhile to the other part is kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// The new name, or none.
+    Name(Option<String>),
+    /// The whole new set of tags.
+    Tags(Vec<String>),
+}
+
+impl Change {
+    pub fn apply(self, label: &mut Label) {
+        match self {
+            Change::Name(name) => label.name = name,
+            Change::Tags(tags) => label.tags = tags,
+        }
+    }
+}
+
 impl Label {
     /// Whether it says nothing (then no file is kept).
     pub fn is_empty(&self) -> bool {
@@ -144,6 +163,16 @@ pub fn write(dir: &Path, id: &str, label: &Label) -> anyhow::Result<()> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_change_touches_only_the_part_it_edits() {
+        // Named elsewhere after the browser opened: a tag edit keeps that name.
+        let mut stored = Label { name: Some("Set elsewhere".into()), tags: vec!["x".into()] };
+        Change::Tags(vec!["y".into()]).apply(&mut stored);
+        assert_eq!(stored, Label { name: Some("Set elsewhere".into()), tags: vec!["y".into()] });
+        Change::Name(None).apply(&mut stored);
+        assert_eq!(stored, Label { name: None, tags: vec!["y".into()] });
+    }
 
     #[test]
     fn names_are_one_clean_line_and_empty_ones_are_refused() {

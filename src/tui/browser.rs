@@ -164,6 +164,7 @@ impl Browser {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::label::Change;
 
     fn entry(id: &str, topic: &str) -> IndexEntry {
         IndexEntry {
@@ -246,7 +247,7 @@ mod tests {
         let named = Label { name: Some("Pets".into()), tags: vec![] };
         assert_eq!(
             press(&mut b, KeyCode::Enter, KeyModifiers::NONE),
-            Some(vec![Effect::Label("b2".into(), named.clone())])
+            Some(vec![Effect::Label("b2".into(), Change::Name(Some("Pets".into())))])
         );
         assert_eq!(b.labelling, None);
         b.relabel("b2", named);
@@ -257,7 +258,7 @@ mod tests {
         let tagged = Label { name: Some("Pets".into()), tags: vec!["home".into()] };
         assert_eq!(
             press(&mut b, KeyCode::Enter, KeyModifiers::NONE),
-            Some(vec![Effect::Label("b2".into(), tagged.clone())])
+            Some(vec![Effect::Label("b2".into(), Change::Tags(vec!["home".into()]))])
         );
         b.relabel("b2", tagged);
         for c in "pets home".chars() {

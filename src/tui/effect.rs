@@ -32,7 +32,7 @@ pub enum Effect {
     /// Delete a stored session.
     Delete(String),
     /// Give a stored session this name and these tags.
-    Label(String, crate::store::label::Label),
+    Label(String, crate::store::label::Change),
     /// Install the offline model (offered by the start screen).
     InstallModel,
     /// Put this text on the terminal's clipboard (OSC 52).

@@ -8,7 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::form::FormStep;
 use crate::store::index::IndexEntry;
-use crate::store::label::{self, Label};
+use crate::store::label::{self, Change};
 
 /// What is being changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,23 +25,20 @@ pub struct LabelEdit {
     pub text: String,
     /// Why Enter did not take the text, until the next key.
     pub error: Option<String>,
-    /// The label as it was: what is not being changed is kept.
-    was: Label,
 }
 
 impl LabelEdit {
     /// Begins with what `entry` has now.
     pub fn new(entry: &IndexEntry, what: Labelling) -> Self {
-        let was = Label { name: entry.name.clone(), tags: entry.tags.clone() };
         let text = match what {
-            Labelling::Name => was.name.clone().unwrap_or_default(),
-            Labelling::Tags => was.tags.join(" "),
+            Labelling::Name => entry.name.clone().unwrap_or_default(),
+            Labelling::Tags => entry.tags.join(" "),
         };
-        Self { id: entry.id.clone(), what, text, error: None, was }
+        Self { id: entry.id.clone(), what, text, error: None }
     }
 
-    /// Handles a key; `Done` carries the whole new label.
-    pub fn key(&mut self, key: KeyEvent) -> FormStep<Label> {
+    /// Handles a key; `Done` carries the change to the part edited.
+    pub fn key(&mut self, key: KeyEvent) -> FormStep<Change> {
         self.error = None;
         match key.code {
             KeyCode::Esc => return FormStep::Close,
@@ -59,15 +56,13 @@ impl LabelEdit {
         FormStep::Stay
     }
 
-    /// The label the text makes.
-    fn label(&self) -> anyhow::Result<Label> {
-        let mut label = self.was.clone();
-        match self.what {
-            Labelling::Name if self.text.trim().is_empty() => label.name = None,
-            Labelling::Name => label.name = Some(label::name(&self.text)?),
-            Labelling::Tags => label.tags = label::tags(&self.text)?,
-        }
-        Ok(label)
+    /// The change the text makes: the name or the tags, whichever is edited.
+    fn label(&self) -> anyhow::Result<Change> {
+        Ok(match self.what {
+            Labelling::Name if self.text.trim().is_empty() => Change::Name(None),
+            Labelling::Name => Change::Name(Some(label::name(&self.text)?)),
+            Labelling::Tags => Change::Tags(label::tags(&self.text)?),
+        })
     }
 }
 
@@ -76,7 +71,7 @@ impl LabelEdit {
 mod tests {
     use super::*;
 
-    fn press(edit: &mut LabelEdit, code: KeyCode) -> FormStep<Label> {
+    fn press(edit: &mut LabelEdit, code: KeyCode) -> FormStep<Change> {
         edit.key(KeyEvent::new(code, KeyModifiers::NONE))
     }
 
@@ -96,10 +91,10 @@ mod tests {
         assert_eq!(edit.text, "Old");
         typed(&mut edit, "er title");
         let done = press(&mut edit, KeyCode::Enter);
-        assert_eq!(done, FormStep::Done(Label { name: Some("Older title".into()), tags: vec!["x".into()] }));
+        assert_eq!(done, FormStep::Done(Change::Name(Some("Older title".into()))));
         let mut edit = LabelEdit::new(&entry(), Labelling::Name);
         edit.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
-        assert_eq!(press(&mut edit, KeyCode::Enter), FormStep::Done(Label { name: None, tags: vec!["x".into()] }));
+        assert_eq!(press(&mut edit, KeyCode::Enter), FormStep::Done(Change::Name(None)));
     }
 
     #[test]
@@ -107,10 +102,7 @@ mod tests {
         let mut edit = LabelEdit::new(&entry(), Labelling::Tags);
         typed(&mut edit, " #later, ok");
         let done = press(&mut edit, KeyCode::Enter);
-        assert_eq!(
-            done,
-            FormStep::Done(Label { name: Some("Old".into()), tags: vec!["x".into(), "later".into(), "ok".into()] })
-        );
+        assert_eq!(done, FormStep::Done(Change::Tags(vec!["x".into(), "later".into(), "ok".into()])));
         typed(&mut edit, &format!(" {}", "y".repeat(40)));
         assert_eq!(press(&mut edit, KeyCode::Enter), FormStep::Stay);
         assert!(edit.error.as_deref().unwrap().contains("at most 32"), "{:?}", edit.error);

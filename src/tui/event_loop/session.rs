@@ -109,9 +109,9 @@ fn delete_session(studio: &Studio, app: &mut App, debate: Option<&Running>, id: 
 
 /// Stores a session's new name and tags (beside its log, so even the
 /// debate running here is named without a second writer) and shows them.
-fn label_session(studio: &Studio, app: &mut App, id: &str, wanted: crate::store::label::Label) {
+fn label_session(studio: &Studio, app: &mut App, id: &str, change: crate::store::label::Change) {
     match studio.store.relabel(id, |stored| {
-        *stored = wanted;
+        change.apply(stored);
         Ok(())
     }) {
         Ok(label) => {
