@@ -323,8 +323,8 @@ pub enum ModelAction {
         /// Download the model from this URL instead.
         #[arg(long)]
         url: Option<String>,
-        /// Fetch the default model again even when it is installed and checks out.
-        #[arg(long)]
+        /// Fetch the default model again even when it is installed and checks out (a file or URL is always installed).
+        #[arg(long, conflicts_with_all = ["file", "url"])]
         force: bool,
     },
     /// List the installed model files.

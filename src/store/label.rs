@@ -87,8 +87,7 @@ pub fn same_tag(a: &str, b: &str) -> bool {
 /// spaces and line breaks made one space, the ends trimmed. Empty or too long
 /// is refused with one sentence.
 pub fn name(typed: &str) -> anyhow::Result<String> {
-    let clean = crate::sanitize::clean(&typed.replace(['\n', '\r', '\t'], " "));
-    let name = clean.split_whitespace().collect::<Vec<_>>().join(" ");
+    let name = crate::sanitize::one_line(typed);
     if name.is_empty() {
         bail!("a name needs at least one character that is not a space; `--clear` removes a name");
     }
@@ -108,6 +107,12 @@ pub fn tag(typed: &str) -> anyhow::Result<String> {
     }
     if tag.chars().any(|c| c.is_whitespace() || c == ',' || c.is_control()) {
         bail!("a tag is one word without spaces or commas ({typed:?} is not); give several tags as several words");
+    }
+    // Two tags that look alike must be alike: no character that draws nothing
+    // (a zero-width space, a direction mark) or that the terminal would drop.
+    let invisible = |c: char| unicode_width::UnicodeWidthChar::width(c) == Some(0) && !c.is_alphanumeric();
+    if tag.chars().any(invisible) || crate::sanitize::clean(tag) != tag {
+        bail!("a tag is characters you can see, and {typed:?} holds one that draws nothing");
     }
     let count = tag.chars().count();
     if count > TAG_MAX {
@@ -163,6 +168,14 @@ pub fn write(dir: &Path, id: &str, label: &Label) -> anyhow::Result<()> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tag_with_a_character_that_draws_nothing_is_refused() {
+        for typed in ["wo\u{200b}rk", "work\u{202e}", "\u{2066}work"] {
+            assert!(tag(typed).is_err(), "{typed:?}");
+        }
+        assert_eq!(tag("#café").unwrap(), "café");
+    }
 
     #[test]
     fn a_change_touches_only_the_part_it_edits() {
