@@ -13,15 +13,46 @@ pub fn wrap_plain(text: &str, width: u16, style: Style) -> Vec<Line<'static>> {
 }
 
 /// `text` wrapped to `width` columns in at most `rows` rows; when more was
-/// left out, the last row is cut to `fit` columns and ends in `…`.
+/// left out, the last row ends in `…` within `fit` columns, after a whole
+/// word.
 pub fn wrap_rows(text: &str, width: usize, rows: usize, fit: usize) -> Vec<String> {
-    let lines = textwrap::wrap(text, width.max(1));
+    let lines = textwrap::wrap(text, whole_words(width));
     let cut = lines.len() > rows;
     let mut kept: Vec<String> = lines.into_iter().take(rows.max(1)).map(std::borrow::Cow::into_owned).collect();
     if cut && let Some(last) = kept.last_mut() {
-        *last = format!("{}…", truncate(last, fit.saturating_sub(1)).trim_end_matches('…').trim_end());
+        use unicode_width::UnicodeWidthStr;
+        *last = if last.width() < fit { format!("{}…", last.trim_end()) } else { cut_words(last, fit) };
     }
     kept
+}
+
+/// Wrapping at spaces only: `set-clipboard` or `tokens/s` never breaks at
+/// its hyphen (a word is broken only when it is wider than a row).
+pub fn whole_words(width: usize) -> textwrap::Options<'static> {
+    textwrap::Options::new(width.max(1)).word_splitter(textwrap::WordSplitter::NoHyphenation)
+}
+
+/// Cuts text to `width` columns after a whole word, ending in `…` when
+/// cut (a status line or a hint never ends in half a word); a first word
+/// wider than `width` alone is cut where it must be.
+pub fn cut_words(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for word in text.split(' ') {
+        let next = if out.is_empty() { word.to_string() } else { format!("{out} {word}") };
+        if next.trim_end().width() + 1 > width {
+            break;
+        }
+        out = next;
+    }
+    let out = out.trim_end().trim_end_matches(['·', ',', ';', ':']).trim_end();
+    if out.is_empty() {
+        return truncate(text, width);
+    }
+    format!("{out}…")
 }
 
 /// Cuts text to `width` columns, ending in `…` when cut.
@@ -45,4 +76,22 @@ pub fn truncate(text: &str, width: usize) -> String {
         out.push('…');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cut_comes_after_a_whole_word() {
+        assert_eq!(cut_words("Type the topic to inject first", 20), "Type the topic to…");
+        assert_eq!(cut_words("short", 20), "short");
+        assert_eq!(cut_words("Supercalifragilistic", 8), "Superca…");
+        let rows = wrap_rows("This is a replay: a verdict is given in a live or stored debate", 48, 1, 48);
+        assert_eq!(rows, ["This is a replay: a verdict is given in a live…"]);
+        let rows = wrap_rows("This is a replay: a verdict is given in a liveliness or stored debate", 48, 1, 48);
+        assert_eq!(rows, ["This is a replay: a verdict is given in a…"]);
+        let rows = wrap_rows("if tmux passes it on (`set -g set-clipboard on`); else", 40, 2, 40);
+        assert_eq!(rows, ["if tmux passes it on (`set -g", "set-clipboard on`); else"]);
+    }
 }
