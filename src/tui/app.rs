@@ -384,6 +384,16 @@ impl App {
     /// A key while a dialog is open: the dialog changes itself and says
     /// what it asks for; this applies it.
     pub(super) fn on_modal_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        let effects = self.dialog_key(key);
+        // Why the dialog could not do what was asked goes when it closes.
+        if self.modal.is_none() {
+            self.status.dialog_closed();
+        }
+        effects
+    }
+
+    /// The key applied to the open dialog.
+    fn dialog_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let Some(modal) = self.modal.take() else { return Vec::new() };
         match modal {
             Modal::Help(mut help) => {
@@ -456,7 +466,7 @@ impl App {
         match step {
             FormStep::Stay => self.modal = Some(modal),
             FormStep::Refuse(why) => {
-                self.say(Tone::Warn, *why);
+                self.say_until(Tone::Warn, *why, Until::Dialog);
                 self.modal = Some(modal);
             }
             FormStep::Close | FormStep::Done(_) => {}

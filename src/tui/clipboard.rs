@@ -55,7 +55,7 @@ pub fn copy(out: &mut impl Write, clip: &Clip, host: Host, session: Option<&str>
     if let Err(e) = written {
         return (Tone::Error, format!("Could not copy: {e}; {elsewhere}"));
     }
-    let copied = format!("Copied {}, {characters} characters", clip.what);
+    let copied = format!("Copied {}, {}", clip.what, crate::words::count(characters, "character"));
     if host.tmux {
         let note = "if tmux passes it on (`set -g set-clipboard on`)";
         return (Tone::Info, format!("{copied}, {note}; else {elsewhere}"));

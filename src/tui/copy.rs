@@ -1,6 +1,7 @@
 //! `y`: which turn the focused pane offers for copying and how it is named
-//! ("the skeptic's round 2 argument"). The write itself (OSC 52) is the
-//! event loop's, in `clipboard`.
+//! ("the skeptic's round 2 argument"); `Y`: the whole debate, as its
+//! Markdown export. The write itself (OSC 52) is the event loop's, in
+//! `clipboard`.
 
 use super::effect::Clip;
 use super::judge_text;
@@ -8,6 +9,8 @@ use super::panes::Panes;
 use crate::debate::state::{Round, Turn, VerdictStatus};
 use crate::debate::{DebateState, TurnPurpose};
 use crate::sanitize::clean;
+use crate::store::log::{Header, Record};
+use crate::words::count as counted;
 
 /// What `y` copies: the turn or verdict the focused pane is about, or why
 /// there is nothing to copy.
@@ -21,6 +24,16 @@ pub fn focused(debate: &DebateState, panes: &Panes) -> Result<Clip, String> {
         return Err(format!("Nothing to copy: {} is empty so far", clip.what));
     }
     Ok(clip)
+}
+
+/// What `Y` copies: the whole debate as the Markdown export writes it
+/// (`e`, `heat export`), named with its rounds ("the debate as Markdown,
+/// 4 rounds").
+pub fn debate(header: &Header, records: &[Record]) -> Clip {
+    let text = crate::report::export::render(crate::report::export::Format::Md, header, records);
+    let state = DebateState::from_events(records.iter().map(|r| &r.event));
+    let what = format!("the debate as Markdown, {}", counted(state.rounds.len(), "round"));
+    Clip { text, what }
 }
 
 /// The turn the focused pane is about: the current search match's, the

@@ -37,6 +37,8 @@ pub enum Effect {
     InstallModel,
     /// Put this text on the terminal's clipboard (OSC 52).
     Copy(Clip),
+    /// Put the whole shown debate on the clipboard, as its Markdown export.
+    CopyDebate,
     /// Apply and remember the start screen's settings (config key, text).
     Configure(Vec<(String, String)>),
     /// Play the replay at this speed.

@@ -40,6 +40,9 @@ pub enum Until {
     Resumed,
     /// Until that role's answer flows again: a retry's announcement.
     Answer(Role),
+    /// Until the dialog it was said over closes: why the dialog cannot do
+    /// what was asked yet ("Type the topic to inject first").
+    Dialog,
 }
 
 impl Until {
@@ -49,7 +52,7 @@ impl Until {
         let ended = matches!(event, DebateEvent::Finished { .. });
         let next_round = ended || matches!(event, DebateEvent::RoundStarted { .. });
         match self {
-            Until::Replaced => false,
+            Until::Replaced | Until::Dialog => false,
             Until::NextRound => next_round,
             Until::Settled => next_round || !state.current_round().is_some_and(|r| r.turns.iter().any(Turn::is_open)),
             Until::Resumed => ended || matches!(event, DebateEvent::Resumed),
@@ -71,6 +74,9 @@ pub struct StatusLine {
     /// Whether the latest event was an engine notice: notices said one
     /// after another (a round's warnings) share the line.
     notice_run: bool,
+    /// What a dialog's complaint is said over (the pause note), said again
+    /// once the dialog closes, unless it has had its say meanwhile.
+    under: Option<Flash>,
 }
 
 impl StatusLine {
@@ -81,7 +87,34 @@ impl StatusLine {
 
     /// Says something for as long as `until` allows.
     pub fn say_until(&mut self, tone: Tone, text: impl Into<String>, until: Until) {
+        if until == Until::Dialog {
+            // A dialog's complaint is said over what stood, which comes back when it closes.
+            if let Some(before) = self.flash.take().filter(|f| f.until != Until::Dialog) {
+                self.under = Some(before);
+            }
+        } else {
+            self.under = None;
+        }
         self.flash = Some(Flash { text: text.into(), tone, until });
+    }
+
+    /// A dialog closed: what it said goes with it, and what stood before
+    /// it is said again.
+    pub fn dialog_closed(&mut self) {
+        if self.flash.as_ref().is_some_and(|f| f.until == Until::Dialog) {
+            self.flash = self.under.take();
+        }
+    }
+
+    /// Esc with nothing open: what a key said (or why it did nothing) goes;
+    /// what still holds (a pause, a cancel under way, a retry) and errors
+    /// stay. Whether anything went.
+    pub fn dismiss(&mut self) -> bool {
+        let said_by_a_key = self.flash.as_ref().is_some_and(|f| matches!(f.until, Until::NextRound | Until::Dialog));
+        if said_by_a_key {
+            self.flash = None;
+        }
+        said_by_a_key
     }
 
     /// Before `event` is shown (folded into `state`): a sentence that has
@@ -89,6 +122,9 @@ impl StatusLine {
     pub fn expire(&mut self, event: &DebateEvent, state: &DebateState) {
         if self.flash.as_ref().is_some_and(|f| f.until.over(event, state)) {
             self.flash = None;
+        }
+        if self.under.as_ref().is_some_and(|f| f.until.over(event, state)) {
+            self.under = None;
         }
     }
 

@@ -13,5 +13,6 @@ pub fn render(frame: &mut Frame<'_>, app: &mut App, retained: &mut Retained) {
     let area = frame.area();
     let plan = view::plan(app, area);
     app.lay_out(plan.panes, view::help_fit(app, area));
+    app.panes.tabs = view::tab_areas(app, &plan);
     view::draw(frame, app, &plan, retained);
 }

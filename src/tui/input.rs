@@ -38,6 +38,11 @@ impl App {
         }
         match self.keymap.action(&key) {
             Some(action) => self.act(action),
+            // Esc with nothing open: what a key said in the status line goes.
+            None if key.code == KeyCode::Esc => {
+                self.status.dismiss();
+                Vec::new()
+            }
             None => Vec::new(),
         }
     }
@@ -53,8 +58,11 @@ impl App {
         }
     }
 
+    /// The mouse over the panes (not through a dialog or the start screen).
     pub fn on_mouse(&mut self, mouse: MouseEvent) {
-        self.panes.on_mouse(mouse);
+        if self.modal.is_none() && !self.start.is_open() {
+            self.panes.on_mouse(mouse);
+        }
     }
 
     /// A key on the start screen, and what it asks for.
@@ -158,6 +166,10 @@ impl App {
                 Ok(clip) => return vec![Effect::Copy(clip)],
                 Err(why) => self.say_until(Tone::Info, why, Until::NextRound),
             },
+            Action::CopyDebate if self.session.is_none() => {
+                self.say_until(Tone::Info, "Nothing to copy: no debate is shown", Until::NextRound);
+            }
+            Action::CopyDebate => return vec![Effect::CopyDebate],
             // Handled above.
             _ => {}
         }

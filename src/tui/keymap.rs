@@ -38,6 +38,7 @@ pub enum Action {
     Results,
     HumanVerdict,
     Branch,
+    CopyDebate,
 }
 
 impl Action {
@@ -55,48 +56,187 @@ impl Action {
         )
     }
 
-    /// Every action with its config name, default keys and help text, in
-    /// the order the help overlay lists them.
-    pub const TABLE: [(Action, &'static str, &'static str, &'static str); 30] = [
-        (Action::TogglePause, "pause", "space", "pause or resume the debate"),
-        (Action::Inject, "inject", "i", "inject a topic into the next round"),
-        (Action::Temperature, "temperature", "t", "pin the heat (temperature)"),
-        (Action::ReleaseTemperature, "release_temperature", "T", "release the heat back to the judge"),
-        (Action::ForceResolution, "force", "r", "force a resolution now"),
-        (Action::CancelTurn, "cancel", "c", "cancel the streaming turns"),
-        (Action::NewDebate, "new", "n", "start a new debate"),
-        (Action::Export, "export", "e", "export the debate as Markdown"),
-        (Action::Sessions, "sessions", "s", "browse stored debates"),
-        (Action::Quit, "quit", "q", "quit"),
-        (Action::Help, "help", "?, f1", "show or hide this help"),
-        (Action::ToggleReasoning, "reasoning", "z", "show or hide reasoning"),
-        (Action::FocusNext, "focus_next", "tab, right, l", "focus the next pane"),
-        (Action::FocusPrev, "focus_prev", "backtab, left, h", "focus the previous pane"),
-        (Action::ScrollUp, "scroll_up", "up, k", "scroll up"),
-        (Action::ScrollDown, "scroll_down", "down, j", "scroll down"),
-        (Action::PageUp, "page_up", "pageup, ctrl-u", "scroll up a page"),
-        (Action::PageDown, "page_down", "pagedown, ctrl-d", "scroll down a page"),
-        (Action::Top, "top", "home, g", "jump to the top"),
-        (Action::Follow, "follow", "end, G, f", "jump to the end and follow the stream"),
-        (Action::Search, "search", "/", "search every pane (Enter finds)"),
-        (Action::Copy, "copy", "y", "copy the focused turn or verdict to the clipboard"),
-        (Action::Faster, "faster", "+, =", "play the replay faster (up to 8×)"),
-        (Action::Slower, "slower", "-", "play the replay slower (down to 0.5×)"),
-        (Action::NextRound, "next_round", "]", "skip the replay to the next round"),
-        (Action::TurnStats, "stats", "m", "show or hide each pane's turn time and tokens/s"),
-        (Action::CitedLines, "cited_lines", "L", "show or hide the source lines a turn cites"),
-        (Action::Results, "results", "o", "show the results: outcome, heat and words, the report"),
-        (Action::HumanVerdict, "verdict", "v", "give your verdict: who is ahead, how sure, a note"),
-        (
+    /// Every action: its config name, default keys, what help says of it,
+    /// what the footer calls it, its help section and how soon the footer
+    /// offers it. Help and the footer are made from this table alone, so
+    /// an action added here is listed in both wherever it works.
+    pub const TABLE: [Binding; 31] = [
+        row(Action::TogglePause, "pause", "space", "pause or resume the debate", "pause", Group::Steering, 0),
+        row(Action::Inject, "inject", "i", "inject a topic into the next round", "inject", Group::Steering, 1),
+        row(Action::Temperature, "temperature", "t", "pin the heat (temperature)", "heat", Group::Steering, 2),
+        row(
+            Action::ReleaseTemperature,
+            "release_temperature",
+            "T",
+            "release the heat back to the judge",
+            "release heat",
+            Group::Steering,
+            2,
+        ),
+        row(Action::ForceResolution, "force", "r", "force a resolution now", "resolve", Group::Steering, 3),
+        row(Action::CancelTurn, "cancel", "c", "cancel the streaming turns", "cancel", Group::Steering, 13),
+        row(Action::NewDebate, "new", "n", "start a new debate", "new", Group::Debates, 5),
+        row(
+            Action::HumanVerdict,
+            "verdict",
+            "v",
+            "give your verdict: who is ahead, how sure, a note",
+            "verdict",
+            Group::Debates,
+            10,
+        ),
+        row(
+            Action::Results,
+            "results",
+            "o",
+            "show the results: outcome, heat and words, the report",
+            "results",
+            Group::Debates,
+            11,
+        ),
+        row(
             Action::Branch,
             "branch",
             "b",
             "branch after a finished round: sides swapped, another heat, a note or question",
+            "branch",
+            Group::Debates,
+            12,
+        ),
+        row(Action::Export, "export", "e", "export the debate as Markdown", "export", Group::Debates, 14),
+        row(Action::Sessions, "sessions", "s", "browse stored debates", "sessions", Group::Debates, 19),
+        row(Action::Quit, "quit", "q", "quit", "quit", Group::Debates, 7),
+        row(Action::Faster, "faster", "+, =", "play the replay faster (up to 8×)", "faster", Group::Replay, 8),
+        row(Action::Slower, "slower", "-", "play the replay slower (down to 0.5×)", "slower", Group::Replay, 9),
+        row(Action::NextRound, "next_round", "]", "skip the replay to the next round", "next round", Group::Replay, 4),
+        row(Action::FocusNext, "focus_next", "tab, right, l", "focus the next pane", "pane", Group::Moving, 15),
+        row(
+            Action::FocusPrev,
+            "focus_prev",
+            "backtab, left, h",
+            "focus the previous pane",
+            "previous pane",
+            Group::Moving,
+            30,
+        ),
+        row(Action::ScrollUp, "scroll_up", "up, k", "scroll up", "scroll", Group::Moving, 20),
+        row(Action::ScrollDown, "scroll_down", "down, j", "scroll down", "scroll down", Group::Moving, 31),
+        row(Action::PageUp, "page_up", "pageup, ctrl-u", "scroll up a page", "page up", Group::Moving, 32),
+        row(Action::PageDown, "page_down", "pagedown, ctrl-d", "scroll down a page", "page down", Group::Moving, 33),
+        row(Action::Top, "top", "home, g", "jump to the top", "top", Group::Moving, 34),
+        row(
+            Action::Follow,
+            "follow",
+            "end, G, f",
+            "jump to the end and follow the stream",
+            "follow",
+            Group::Moving,
+            21,
+        ),
+        row(Action::ToggleReasoning, "reasoning", "z", "show or hide reasoning", "reasoning", Group::Moving, 22),
+        row(
+            Action::TurnStats,
+            "stats",
+            "m",
+            "show or hide each pane's turn time and tokens/s",
+            "turn times",
+            Group::Moving,
+            23,
+        ),
+        row(
+            Action::CitedLines,
+            "cited_lines",
+            "L",
+            "show or hide the source lines a turn cites",
+            "cited lines",
+            Group::Moving,
+            24,
+        ),
+        row(Action::Help, "help", "?, f1", "show or hide this help", "help", Group::Moving, 6),
+        row(Action::Search, "search", "/", "search every pane (Enter finds)", "search", Group::Finding, 16),
+        row(
+            Action::Copy,
+            "copy",
+            "y",
+            "copy the focused turn or verdict (the one in view)",
+            "copy",
+            Group::Finding,
+            17,
+        ),
+        row(
+            Action::CopyDebate,
+            "copy_debate",
+            "Y",
+            "copy the whole debate as Markdown",
+            "copy debate",
+            Group::Finding,
+            18,
         ),
     ];
 
+    /// This action's row of [`Action::TABLE`].
+    pub fn binding(self) -> &'static Binding {
+        // Every action has a row: the keymap's tests hold it so.
+        Self::TABLE.iter().find(|row| row.action == self).unwrap_or(&Self::TABLE[0])
+    }
+
     pub fn config_name(self) -> &'static str {
-        Self::TABLE.iter().find(|row| row.0 == self).map_or("", |row| row.1)
+        self.binding().name
+    }
+}
+
+/// An action's row of the key table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Binding {
+    pub action: Action,
+    /// Its name under `[keys]` in heat.toml.
+    pub name: &'static str,
+    /// Its default keys, as `[keys]` writes them.
+    pub keys: &'static str,
+    /// What help says it does.
+    pub help: &'static str,
+    /// What the footer calls it, after its key ("pause").
+    pub short: &'static str,
+    /// The section of help it is listed in.
+    pub group: Group,
+    /// How soon the footer offers it: the lowest first, the highest left
+    /// out first when the screen is narrow.
+    pub rank: u8,
+}
+
+const fn row(
+    action: Action,
+    name: &'static str,
+    keys: &'static str,
+    help: &'static str,
+    short: &'static str,
+    group: Group,
+    rank: u8,
+) -> Binding {
+    Binding { action, name, keys, help, short, group, rank }
+}
+
+/// The sections of help, in the order it lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    Steering,
+    Replay,
+    Debates,
+    Moving,
+    Finding,
+}
+
+impl Group {
+    pub const ALL: [Group; 5] = [Group::Steering, Group::Replay, Group::Debates, Group::Moving, Group::Finding];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Group::Steering => "Steering the debate",
+            Group::Replay => "Replay",
+            Group::Debates => "Debates",
+            Group::Moving => "Moving around",
+            Group::Finding => "Searching and copying",
+        }
     }
 }
 
@@ -208,14 +348,14 @@ impl KeyMap {
     /// The first of `names` (the `[keys]` a config sets) that names no
     /// action: the keymap, not the config, knows the actions.
     pub fn unknown_name<'a>(mut names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-        names.find(|name| !Action::TABLE.iter().any(|(_, known, _, _)| known == name))
+        names.find(|name| !Action::TABLE.iter().any(|row| row.name == *name))
     }
 
     /// The default keys, with any action's keys replaced by `lookup(name)`
     /// (a comma-separated list such as `"p, f5"`).
     pub fn with_overrides(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
         let mut map = KeyMap { bindings: HashMap::new(), keys: HashMap::new() };
-        for (action, name, defaults, _) in Action::TABLE {
+        for Binding { action, name, keys: defaults, .. } in Action::TABLE {
             let specs = lookup(name).unwrap_or_else(|| defaults.to_string());
             let chords = split_specs(&specs)
                 .map(|spec| Chord::parse(spec).map_err(|e| format!("keys.{name}: {e}")))
@@ -227,7 +367,7 @@ impl KeyMap {
         }
         // Overrides win over defaults when both claim a key.
         for pass_overridden in [false, true] {
-            for (action, name, _, _) in Action::TABLE {
+            for Binding { action, name, .. } in Action::TABLE {
                 if lookup(name).is_some() != pass_overridden {
                     continue;
                 }
@@ -255,8 +395,8 @@ impl KeyMap {
             if map.keys[&needed].is_empty() {
                 let taker = Action::TABLE
                     .iter()
-                    .find(|(a, name, _, _)| *a != needed && lookup(name).is_some())
-                    .map_or("another key", |(_, name, _, _)| *name);
+                    .find(|row| row.action != needed && lookup(row.name).is_some())
+                    .map_or("another key", |row| row.name);
                 return Err(format!(
                     "keys.{taker}: it takes every key of keys.{} and leaves no way to {}; \
                      choose another key, or give keys.{} one too",
@@ -306,8 +446,64 @@ mod tests {
         assert_eq!(map.action(&key(KeyCode::Char('t'), KeyModifiers::NONE)), Some(Action::Temperature));
         assert_eq!(map.action(&key(KeyCode::Char('d'), KeyModifiers::CONTROL)), Some(Action::PageDown));
         assert_eq!(map.action(&key(KeyCode::Tab, KeyModifiers::SHIFT)), Some(Action::FocusPrev));
-        for (action, ..) in Action::TABLE {
-            assert!(!map.hint(action).is_empty(), "{action:?} has no key");
+        for row in Action::TABLE {
+            assert!(!map.hint(row.action).is_empty(), "{:?} has no key", row.action);
+            assert_eq!(row.action.binding(), &row, "one row per action");
+        }
+    }
+
+    /// Every action has exactly one row in the table (help and the footer
+    /// are made from it). A new action does not compile here until it is
+    /// named in the match, and is then checked like the others.
+    #[test]
+    fn every_action_has_one_row() {
+        use Action::*;
+        let every = [
+            TogglePause,
+            Inject,
+            Temperature,
+            ReleaseTemperature,
+            ForceResolution,
+            CancelTurn,
+            NewDebate,
+            Export,
+            Sessions,
+            Quit,
+            Help,
+            ToggleReasoning,
+            FocusNext,
+            FocusPrev,
+            ScrollUp,
+            ScrollDown,
+            PageUp,
+            PageDown,
+            Top,
+            Follow,
+            Search,
+            Copy,
+            Faster,
+            Slower,
+            NextRound,
+            TurnStats,
+            CitedLines,
+            Results,
+            HumanVerdict,
+            Branch,
+            CopyDebate,
+        ];
+        for action in every {
+            // Exhaustive: an action left out of `every` is left out here too, and does not compile.
+            match action {
+                TogglePause | Inject | Temperature | ReleaseTemperature | ForceResolution | CancelTurn | NewDebate
+                | Export | Sessions | Quit | Help | ToggleReasoning | FocusNext | FocusPrev | ScrollUp | ScrollDown
+                | PageUp | PageDown | Top | Follow | Search | Copy | Faster | Slower | NextRound | TurnStats
+                | CitedLines | Results | HumanVerdict | Branch | CopyDebate => {}
+            }
+            assert_eq!(Action::TABLE.iter().filter(|row| row.action == action).count(), 1, "{action:?}");
+        }
+        assert_eq!(Action::TABLE.len(), every.len());
+        for row in Action::TABLE {
+            assert!(!row.short.is_empty() && !row.help.is_empty(), "{:?} says nothing", row.action);
         }
     }
 

@@ -24,6 +24,7 @@ pub mod label_edit;
 mod likeness;
 pub mod markdown;
 pub mod modal;
+pub mod offers;
 pub mod pane;
 mod pane_notes;
 pub mod panes;

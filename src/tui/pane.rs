@@ -343,7 +343,11 @@ fn lay_out(
         let words = turn.reasoning.split_whitespace().count();
         segment.reasoning = StreamingText::default();
         segment.reasoning_shown = false;
-        segment.reasoning.update(&format!("▸ reasoning hidden ({words} words)"), width, &palette.secondary(theme));
+        segment.reasoning.update(
+            &format!("▸ reasoning hidden ({})", crate::words::count(words, "word")),
+            width,
+            &palette.secondary(theme),
+        );
     }
 
     match (&turn.verdict, turn.role) {

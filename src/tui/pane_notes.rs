@@ -225,7 +225,7 @@ fn cited_lines(
     }
     let more = (last + 1).saturating_sub(first).saturating_sub(CITED_LINES);
     if more > 0 {
-        lines.push(Line::from(Span::styled(format!("  … {more} more lines"), style)));
+        lines.push(Line::from(Span::styled(format!("  … {}", crate::words::count(more, "more line")), style)));
     }
     lines
 }

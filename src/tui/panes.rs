@@ -6,7 +6,7 @@
 
 use std::ops::{Index, IndexMut};
 
-use crossterm::event::{MouseEvent, MouseEventKind};
+use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
 use super::pane::Pane;
@@ -25,6 +25,8 @@ pub struct Panes {
     pub focus_chosen: bool,
     /// Where each pane was drawn, for the mouse.
     pub areas: [Rect; Role::COUNT],
+    /// Where each pane's tab was drawn, where one pane shows at a time.
+    pub tabs: [Rect; Role::COUNT],
     pub show_reasoning: bool,
     /// Whether pane titles show their latest turn's time and tokens/s.
     pub show_stats: bool,
@@ -41,6 +43,7 @@ impl Default for Panes {
             focus: 0,
             focus_chosen: false,
             areas: [Rect::default(); Role::COUNT],
+            tabs: [Rect::default(); Role::COUNT],
             show_reasoning: true,
             show_stats: false,
             show_cited: false,
@@ -135,15 +138,17 @@ impl Panes {
         }
     }
 
-    /// The mouse over a pane: the wheel scrolls it, a click focuses it.
+    /// The mouse over a pane: the wheel scrolls it, a left click focuses
+    /// it (or, where one pane shows at a time, a click on its tab shows it).
     pub fn on_mouse(&mut self, mouse: MouseEvent) {
         let rows = 3;
         let at = Position::new(mouse.column, mouse.row);
-        let Some(index) = self.areas.iter().position(|a| a.contains(at)) else { return };
-        match mouse.kind {
-            MouseEventKind::ScrollUp => self.each[index].scroll_up(rows),
-            MouseEventKind::ScrollDown => self.each[index].scroll_down(rows),
-            MouseEventKind::Down(_) => {
+        let pane = self.areas.iter().position(|a| a.contains(at));
+        let tab = self.tabs.iter().position(|a| a.contains(at));
+        match (mouse.kind, pane) {
+            (MouseEventKind::ScrollUp, Some(index)) => self.each[index].scroll_up(rows),
+            (MouseEventKind::ScrollDown, Some(index)) => self.each[index].scroll_down(rows),
+            (MouseEventKind::Down(MouseButton::Left), _) if let Some(index) = pane.or(tab) => {
                 self.focus = index;
                 self.focus_chosen = true;
             }

@@ -15,9 +15,12 @@ use super::install::Installer;
 use super::roster::RosterEntry;
 use crate::config::keys::providers;
 use crate::config::studio::{FIELDS, KEYS, check};
+use crate::debate::Role;
 use crate::debate::engine::{DebateSpec, EngineSetup};
 
-/// The fields' labels, in the order of `config::studio::KEYS`.
+/// The fields' labels, in the order of `config::studio::KEYS`; the seats'
+/// (a provider's field, then its model's) are the duel's names, which the
+/// form replaces with the chosen format's (`SettingsForm::label`).
 pub const LABELS: [&str; FIELDS] =
     ["Rounds", "First heat", "Advocate", "  model", "Skeptic", "  model", "Judge", "  model", "Source file", "Format"];
 
@@ -30,7 +33,10 @@ pub const FORMAT_FIELD: usize = 9;
 /// What settings `fields` say of the next debate: its rounds ("1 round",
 /// "3 rounds") and, unless it is the duel, its format's name, cleaned.
 pub fn next_debate(fields: &[String; FIELDS]) -> (String, Option<String>) {
-    let rounds = if fields[0] == "1" { "1 round".to_string() } else { format!("{} rounds", fields[0]) };
+    let rounds = match fields[0].trim().parse::<usize>() {
+        Ok(n) => crate::words::count(n, "round"),
+        Err(_) => format!("{} rounds", fields[0]),
+    };
     let format = &fields[FORMAT_FIELD];
     let named = (!format.is_empty() && format != crate::debate::format::DUEL).then(|| crate::sanitize::clean(format));
     (rounds, named)
@@ -85,6 +91,12 @@ impl FormatChoices {
     pub fn judges(&self, name: &str) -> u32 {
         self.formats.iter().find(|f| f.name == name).map_or(1, |f| f.judges)
     }
+}
+
+/// The seat whose provider (or model) a field of the form sets: the
+/// advocate's, the skeptic's or the judge's row of the config.
+pub fn seat_of(field: usize) -> Option<Role> {
+    (2..=7).contains(&field).then(|| Role::ALL[(field - 2) / 2])
 }
 
 /// Settings applied: the set-up for the next debate and what the start
@@ -185,6 +197,48 @@ impl SettingsForm {
         FormStep::Stay
     }
 
+    /// A field's label: a seat's field goes by the name the chosen format
+    /// gives that seat (oxford's "Proposition", a vote's "Analyst"), its
+    /// model's field by "model".
+    pub fn label(&self, field: usize) -> String {
+        match seat_of(field) {
+            Some(role) if KEYS[field].ends_with(".provider") => self.seat_name(role),
+            _ => LABELS[field].trim().to_string(),
+        }
+    }
+
+    /// A field as a sentence names it: a model's with its seat ("Opposition model").
+    fn field_name(&self, field: usize) -> String {
+        match seat_of(field) {
+            Some(role) if !KEYS[field].ends_with(".provider") => format!("{} model", self.seat_name(role)),
+            _ => self.label(field),
+        }
+    }
+
+    /// What the chosen format calls a seat (the duel's name when the
+    /// format is not one of the choices).
+    pub fn seat_name(&self, role: Role) -> String {
+        let format = &self.fields[FORMAT_FIELD];
+        self.formats
+            .labels(format)
+            .and_then(|labels| labels.get(role.position()))
+            .map_or_else(|| role.label().to_string(), Clone::clone)
+    }
+
+    /// How many judges the chosen format seats (1 when it is not one of the choices).
+    pub fn judges(&self) -> u32 {
+        self.formats.judges(&self.fields[FORMAT_FIELD])
+    }
+
+    /// The chosen format's seats past the form's three rows (a vote's
+    /// third debater, a review's second critic): they take heat.toml's
+    /// settings, not the form's.
+    pub fn seats_beyond(&self) -> Vec<String> {
+        let format = &self.fields[FORMAT_FIELD];
+        let labels = self.formats.labels(format).unwrap_or_default();
+        labels.iter().skip(Role::Judge.position() + 1).cloned().collect()
+    }
+
     /// A field chosen from a list (a provider, the format) rather than typed.
     pub fn is_choice(&self, field: usize) -> bool {
         is_provider(field) || (field == FORMAT_FIELD && !self.formats.formats.is_empty())
@@ -197,7 +251,7 @@ impl SettingsForm {
             .enumerate()
             .map(|(i, (key, text))| match check(key, text) {
                 Ok(_) => Ok(((*key).to_string(), text.trim().to_string())),
-                Err(e) => Err((i, format!("{}: {e}", LABELS[i].trim()))),
+                Err(e) => Err((i, format!("{}: {e}", self.field_name(i)))),
             })
             .collect()
     }

@@ -13,15 +13,54 @@ pub fn wrap_plain(text: &str, width: u16, style: Style) -> Vec<Line<'static>> {
 }
 
 /// `text` wrapped to `width` columns in at most `rows` rows; when more was
-/// left out, the last row is cut to `fit` columns and ends in `…`.
+/// left out, the last row ends in `…` within `fit` columns, after a whole
+/// word.
 pub fn wrap_rows(text: &str, width: usize, rows: usize, fit: usize) -> Vec<String> {
-    let lines = textwrap::wrap(text, width.max(1));
+    let lines = textwrap::wrap(text, whole_words(width));
     let cut = lines.len() > rows;
     let mut kept: Vec<String> = lines.into_iter().take(rows.max(1)).map(std::borrow::Cow::into_owned).collect();
     if cut && let Some(last) = kept.last_mut() {
-        *last = format!("{}…", truncate(last, fit.saturating_sub(1)).trim_end_matches('…').trim_end());
+        use unicode_width::UnicodeWidthStr;
+        // Room for the `…` after whole words: a row that fills its width
+        // gives up its last word (or, one word alone, its last letters).
+        let mut words: Vec<&str> = last.split(' ').collect();
+        while words.len() > 1 && words.join(" ").trim_end().width() + 1 > fit {
+            words.pop();
+        }
+        let kept_words = words.join(" ");
+        let kept_words = kept_words.trim_end();
+        *last = if kept_words.width() < fit { format!("{kept_words}…") } else { truncate(kept_words, fit) };
     }
     kept
+}
+
+/// Wrapping at spaces only: `set-clipboard` or `tokens/s` never breaks at
+/// its hyphen (a word is broken only when it is wider than a row).
+pub fn whole_words(width: usize) -> textwrap::Options<'static> {
+    textwrap::Options::new(width.max(1)).word_splitter(textwrap::WordSplitter::NoHyphenation)
+}
+
+/// Cuts text to `width` columns after a whole word, ending in `…` when
+/// cut (a status line or a hint never ends in half a word); a first word
+/// wider than `width` alone is cut where it must be.
+pub fn cut_words(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for word in text.split(' ') {
+        let next = if out.is_empty() { word.to_string() } else { format!("{out} {word}") };
+        if next.trim_end().width() + 1 > width {
+            break;
+        }
+        out = next;
+    }
+    let out = out.trim_end().trim_end_matches(['·', ',', ';', ':']).trim_end();
+    if out.is_empty() {
+        return truncate(text, width);
+    }
+    format!("{out}…")
 }
 
 /// Cuts text to `width` columns, ending in `…` when cut.
@@ -47,71 +86,23 @@ pub fn truncate(text: &str, width: usize) -> String {
     out
 }
 
-/// Cuts text to `width` columns at a word boundary, ending in `…` when cut
-/// (a first word wider than that is cut inside it, with [`truncate`]).
-pub fn ellipsis(text: &str, width: usize) -> String {
-    use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
-    if text.width() <= width {
-        return text.to_string();
-    }
-    let room = width.saturating_sub(1);
-    let (mut used, mut cut) = (0, None);
-    for (at, c) in text.char_indices() {
-        if c.is_whitespace() {
-            cut = Some(at);
-        }
-        used += c.width().unwrap_or(0);
-        if used > room {
-            break;
-        }
-    }
-    match cut.map(|at| text[..at].trim_end()).filter(|kept| !kept.is_empty()) {
-        Some(kept) => format!("{kept}…"),
-        None => truncate(text, width),
-    }
-}
-
-/// Text wrapped at word boundaries to `width` columns; a word wider than
-/// a line is cut inside it, with [`truncate`].
-pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
-    use unicode_width::UnicodeWidthStr;
-    let width = width.max(1);
-    let (mut lines, mut line) = (Vec::new(), String::new());
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.width() + 1 + word.width() <= width {
-            line.push(' ');
-            line.push_str(word);
-            continue;
-        }
-        if !line.is_empty() {
-            lines.push(std::mem::take(&mut line));
-        }
-        line = truncate(word, width);
-    }
-    lines.push(line);
-    lines
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn an_ellipsis_falls_between_words_by_display_width() {
-        assert_eq!(ellipsis("Tabs beat spaces", 16), "Tabs beat spaces");
-        assert_eq!(ellipsis("Tabs beat spaces", 15), "Tabs beat…");
-        assert_eq!(ellipsis("Tabs beat spaces", 10), "Tabs beat…");
-        assert_eq!(ellipsis("Tabs beat spaces", 9), "Tabs…");
-        assert_eq!(ellipsis("Internationalisation", 8), "Interna…");
-        // Wide characters count two columns each.
-        assert_eq!(ellipsis("東京 大阪 名古屋", 10), "東京 大阪…");
-        assert_eq!(ellipsis("東京 大阪 名古屋", 9), "東京…");
-    }
-
-    #[test]
-    fn words_wrap_by_display_width() {
-        assert_eq!(wrap_words("alpha beta gamma delta", 10), ["alpha beta", "gamma", "delta"]);
-        assert_eq!(wrap_words("東京 大阪 名古屋", 10), ["東京 大阪", "名古屋"]);
-        assert_eq!(wrap_words("abcdefghijkl", 6), ["abcde…"]);
+    fn a_cut_comes_after_a_whole_word() {
+        assert_eq!(cut_words("Type the topic to inject first", 20), "Type the topic to…");
+        assert_eq!(cut_words("short", 20), "short");
+        assert_eq!(cut_words("Supercalifragilistic", 8), "Superca…");
+        let rows = wrap_rows("This is a replay: a verdict is given in a live or stored debate", 48, 1, 48);
+        assert_eq!(rows, ["This is a replay: a verdict is given in a live…"]);
+        let rows = wrap_rows("This is a replay: a verdict is given in a liveliness or stored debate", 48, 1, 48);
+        assert_eq!(rows, ["This is a replay: a verdict is given in a…"]);
+        // A kept row that fills its width exactly still says more was left out.
+        let rows = wrap_rows("alpha beta gamma delta", 10, 1, 10);
+        assert_eq!(rows, ["alpha…"]);
+        let rows = wrap_rows("if tmux passes it on (`set -g set-clipboard on`); else", 40, 2, 40);
+        assert_eq!(rows, ["if tmux passes it on (`set -g", "set-clipboard on`); else"]);
     }
 }

@@ -167,7 +167,8 @@ async fn a_quit_debate_resumes_in_the_studio_where_it_stopped() {
     studio.keys(" ");
     studio.wait_for("the pause", |s| s.contains("PAUSED")).await;
     studio.keys("q");
-    studio.wait_for("the quit question", |s| s.contains("Quit while the debate streams?")).await;
+    // Paused, the question says so (not "while the debate streams").
+    studio.wait_for("the quit question", |s| s.contains("Quit while the debate is paused?")).await;
     studio.keys("y");
     studio.wait_exit().await;
     let events = session_events(data.path());
@@ -286,14 +287,14 @@ async fn a_replay_says_it_ended_offers_what_works_and_exports_what_it_plays() {
     // (The frame may still be arriving when the header shows the end: wait for its last line.)
     studio.wait_for("nothing left to pause", |s| s.contains("e export") && !s.contains("pause replay")).await;
 
-    // Help leaves out what only a live debate does.
+    // Help leaves out what only a live debate does, and, the replay over, its playback keys.
     studio.keys("?");
-    studio.wait_for("help", |s| s.contains("pause or resume the replay")).await;
+    studio.wait_for("help", |s| s.contains("works in a live debate, not in a replay")).await;
     let help = studio.text();
-    assert!(!help.contains("inject a topic") && help.contains("works in a live debate, not in a replay"), "{help}");
+    assert!(!help.contains("inject a topic") && !help.contains("pause or resume the replay"), "{help}");
     studio.keys("\x1b");
     // (A key sent with the Esc would read as Alt and that key.)
-    studio.wait_for("help to close", |s| !s.contains("pause or resume the replay")).await;
+    studio.wait_for("help to close", |s| !s.contains("works in a live debate, not in a replay")).await;
 
     // e exports the replayed debate, under a fresh name each time.
     studio.keys("e");

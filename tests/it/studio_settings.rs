@@ -191,3 +191,71 @@ fn the_format_is_chosen_from_the_list_and_brings_its_rounds() {
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("‹ duel ›") && text.contains("Rounds      4"), "{text}");
 }
+
+/// The start screen as `heat` opens it, its formats the built-in ones, the
+/// next debate in `format`.
+fn settings_in(format: &str) -> App {
+    let mut app = start_screen();
+    app.start.settings = Some(["4", "0.90", "auto", "", "auto", "", "auto", "", "", format].map(String::from));
+    let catalog = heat::format::Catalog::load(None);
+    app.start.formats = heat::tui::settings::FormatChoices {
+        formats: catalog
+            .formats
+            .iter()
+            .map(|f| heat::tui::settings::FormatChoice {
+                name: f.name.clone(),
+                rounds: f.max_rounds,
+                labels: f.record.labels.clone(),
+                judges: f.record.judges,
+                tagline: f.record.tagline(),
+            })
+            .collect(),
+        plain_rounds: "4".into(),
+    };
+    app
+}
+
+/// The settings dialog's rows, as drawn.
+fn settings_rows(app: &mut App) -> String {
+    press(app, KeyCode::F(2));
+    let text = screen(app, 100, 30);
+    press(app, KeyCode::Esc);
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains('│')).collect();
+    rows.join("\n")
+}
+
+#[test]
+fn the_settings_name_the_seats_as_the_format_does() {
+    // The duel's names where the duel is chosen.
+    let duel = settings_rows(&mut settings_in("duel"));
+    for name in ["Advocate", "Skeptic", "Judge"] {
+        assert!(duel.contains(&format!(" {name} ")), "the duel lacks {name}:\n{duel}");
+    }
+    // Oxford: the motion's sides and its chair, who leads a panel of three.
+    let oxford = settings_rows(&mut settings_in("oxford"));
+    for name in ["Proposition", "Opposition", "Chair", "a panel of 3 judges"] {
+        assert!(oxford.contains(name), "oxford lacks {name:?}:\n{oxford}");
+    }
+    // A vote: its debaters; no judge sits, and its third debater is heat.toml's.
+    let vote = settings_rows(&mut settings_in("vote"));
+    for name in ["Analyst", "Pragmatist", "no judge sits", "Contrarian: chosen by heat.toml"] {
+        assert!(vote.contains(name), "the vote lacks {name:?}:\n{vote}");
+    }
+    // A panel: its panelists and its judge.
+    let panel = settings_rows(&mut settings_in("panel"));
+    for name in ["Optimist", "Realist", "Judge", "Critic: chosen by heat.toml"] {
+        assert!(panel.contains(name), "the panel lacks {name:?}:\n{panel}");
+    }
+    for (format, rows) in [("oxford", &oxford), ("vote", &vote), ("panel", &panel)] {
+        assert!(!rows.contains("Advocate") && !rows.contains("Skeptic"), "{format} keeps the duel's names:\n{rows}");
+    }
+    // Stepping to another format renames the rows at once.
+    let mut app = settings_in("duel");
+    press(&mut app, KeyCode::F(2));
+    for _ in 0..9 {
+        press(&mut app, KeyCode::Down);
+    }
+    press(&mut app, KeyCode::Right);
+    let text = screen(&mut app, 100, 30);
+    assert!(text.contains("‹ oxford ›") && text.contains("Proposition") && !text.contains("Advocate"), "{text}");
+}

@@ -19,7 +19,7 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::app::{App, Replay, ReplayClock, Until};
+use super::app::{App, Replay, ReplayClock, Tone, Until};
 use super::browser::Browser;
 use super::effect::Effect;
 use super::install::{self, InstallMsg, InstallState};
@@ -141,6 +141,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 Effect::InstallModel => begin_install(&studio, &mut app, &mut installing),
                 Effect::Configure(fields) => configuring = settings::start(studio.configure.as_ref(), fields),
                 Effect::Copy(clip) => copy(&mut app, debate.as_ref(), &clip),
+                Effect::CopyDebate => copy_debate(&studio, &mut app, debate.as_ref()),
                 Effect::Sessions => show_sessions(&studio, &mut app, debate.as_ref()),
                 Effect::Open(id) => open_other(&studio, &mut app, &mut debate, &mut input, &id).await,
                 Effect::Delete(_) | Effect::Label(..) => manage_session(&studio, &mut app, debate.as_ref(), effect),
@@ -148,12 +149,9 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 Effect::Quit => {
                     stop(&mut app, &mut debate, &mut input).await;
                     drop(guard);
-                    return Ok(farewell(&app, debate.as_ref()));
+                    return Ok(exit_status(&app, debate.as_ref(), signals.received));
                 }
-                Effect::HardQuit => {
-                    drop(guard);
-                    std::process::exit(130);
-                }
+                Effect::HardQuit => hard_quit(guard),
             }
             dirty = true;
         }
@@ -185,28 +183,38 @@ fn show_sessions(studio: &Studio, app: &mut App, debate: Option<&Running>) {
     app.modal = Some(Modal::Sessions(Browser::new(studio.store.list()).showing(shown)));
 }
 
+/// The exit status of a studio interrupted (Ctrl-C, SIGINT): 128 + 2.
+const INTERRUPTED: u8 = 130;
+
 /// The signals that stop the studio (saving and restoring the terminal):
 /// SIGTERM, SIGINT, and SIGHUP for a closed terminal window.
-struct Signals([tokio::signal::unix::Signal; 3]);
+struct Signals {
+    each: [tokio::signal::unix::Signal; 3],
+    /// The status to exit with once one arrived: as a Unix tool stopped by
+    /// that signal exits, 128 and its number.
+    received: Option<u8>,
+}
 
 impl Signals {
     fn watch() -> anyhow::Result<Self> {
         let watch = |kind: SignalKind, name: &str| signal(kind).with_context(|| format!("could not watch for {name}"));
-        Ok(Self([
+        let each = [
             watch(SignalKind::terminate(), "SIGTERM")?,
             watch(SignalKind::interrupt(), "SIGINT")?,
             watch(SignalKind::hangup(), "SIGHUP")?,
-        ]))
+        ];
+        Ok(Self { each, received: None })
     }
 
-    /// Returns when any of them arrives.
+    /// Returns when any of them arrives, noting the status to exit with.
     async fn next(&mut self) {
-        let [term, int, hup] = &mut self.0;
-        tokio::select! {
-            _ = term.recv() => {}
-            _ = int.recv() => {}
-            _ = hup.recv() => {}
-        }
+        let [term, int, hup] = &mut self.each;
+        let status = tokio::select! {
+            _ = term.recv() => 128 + 15,
+            _ = int.recv() => INTERRUPTED,
+            _ = hup.recv() => 128 + 1,
+        };
+        self.received = Some(status);
     }
 }
 
@@ -237,6 +245,29 @@ fn steer_playback(debate: Option<&Running>, effect: &Effect) {
         Effect::ReplaySkip => playback.skip(),
         _ => {}
     }
+}
+
+/// A second Ctrl-C: leaves at once, the terminal restored, as interrupted.
+fn hard_quit(guard: Guard) -> ! {
+    drop(guard);
+    std::process::exit(i32::from(INTERRUPTED));
+}
+
+/// `Y`: the whole debate, as its Markdown export, to the clipboard.
+fn copy_debate(studio: &Studio, app: &mut App, debate: Option<&Running>) {
+    match shown::debate_clip(studio, debate) {
+        Ok(clip) => copy(app, debate, &clip),
+        Err(why) => app.say(Tone::Error, why),
+    }
+}
+
+/// Says goodbye (where the debate was saved) and gives the status to exit
+/// with: a signal's (Ctrl-C in the studio is SIGINT to a tool in a shell:
+/// 130, as `heat run` exits), else the farewell's.
+fn exit_status(app: &App, debate: Option<&Running>, signalled: Option<u8>) -> ExitCode {
+    let said = farewell(app, debate);
+    let interrupted = signalled.or((app.interrupts > 0).then_some(INTERRUPTED));
+    interrupted.map_or(said, ExitCode::from)
 }
 
 /// `y`: writes the clip to the terminal's clipboard and says so.

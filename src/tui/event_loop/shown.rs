@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 use super::running::Running;
 use crate::debate::DebateEvent;
 use crate::tui::app::{App, Tone, Until};
+use crate::tui::effect::Clip;
 use crate::tui::export;
 use crate::tui::modal::Modal;
 use crate::tui::studio::Studio;
@@ -25,6 +26,20 @@ pub(super) fn export_shown(studio: &Studio, app: &mut App, debate: Option<&Runni
         Some(Running { session: Some(id), .. }) => export_stored(studio, app, id),
         _ => app.say(Tone::Info, "Nothing to export: no stored session is shown"),
     }
+}
+
+/// `Y`: the shown debate as its Markdown export (`e` writes the same text
+/// to a file), to put on the clipboard: a replay's whole debate, the demo
+/// included, else the stored session as its log has it so far.
+pub(super) fn debate_clip(studio: &Studio, debate: Option<&Running>) -> Result<Clip, String> {
+    let loaded = match debate {
+        Some(Running { replayed: Some(loaded), .. }) => loaded.as_ref().clone(),
+        Some(Running { session: Some(id), .. }) => {
+            studio.store.load(id).map_err(|e| format!("Could not copy the debate: {e:#}"))?
+        }
+        _ => return Err("Nothing to copy: no stored session is shown".into()),
+    };
+    Ok(crate::tui::copy::debate(&loaded.header, &loaded.records))
 }
 
 /// Writes the shown debate as an HTML report into the data dir's

@@ -65,5 +65,5 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &BranchForm) {
     } else {
         "←/→ round · ↑/↓ heat · ^T note/question · Enter branch · Esc"
     };
-    frame.render_widget(Paragraph::new(hint_line(app, keys)), hint);
+    frame.render_widget(Paragraph::new(hint_line(app, keys, hint.width)), hint);
 }

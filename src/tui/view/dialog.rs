@@ -36,6 +36,9 @@ pub fn split_last(area: Rect) -> [Rect; 2] {
     [body, hint]
 }
 
-pub fn hint_line(app: &App, text: &str) -> Line<'static> {
-    Line::from(Span::styled(text.to_string(), app.theme.secondary()))
+/// A dialog's row of hints ("Enter sends · Esc cancels") fitted to
+/// `width` columns: whole hints are left out rather than a word cut
+/// (`line::fit_hints`).
+pub fn hint_line(app: &App, text: &str, width: u16) -> Line<'static> {
+    Line::from(Span::styled(super::line::fit_hints(text, usize::from(width)), app.theme.secondary()))
 }

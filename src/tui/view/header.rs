@@ -13,13 +13,18 @@ use crate::debate::{Outcome, Role, convergence};
 use crate::sanitize::clean;
 use crate::tui::app::{App, Replay, speed_label};
 use crate::tui::wrap::truncate;
+use crate::words::count as counted;
 
 const GAUGE_CELLS: usize = 10;
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let theme = &app.theme;
     let width = usize::from(area.width);
-    let state_badge = badge(app);
+    // The brand, some of the topic and the badge: a replay's place goes where they would not fit.
+    let mut state_badge = badge(app, true);
+    if 6 + 2 + 12 + state_badge.width() > width {
+        state_badge = badge(app, false);
+    }
     let brand = Span::styled(" heat ", Style::new().fg(theme.bar_bg).bg(theme.title).add_modifier(Modifier::BOLD));
     let brand = if theme.color { brand } else { brand.patch_style(Modifier::REVERSED) };
     // A debated document is named after the topic, while there is room for both.
@@ -36,13 +41,17 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let top = Line::from(vec![brand, Span::raw(" "), topic, source, Span::raw(" ".repeat(pad)), state_badge]);
     super::line::one_line(frame, area, &top);
 
-    let gauge = gauge(app);
-    let gauge_width: usize = gauge.iter().map(Span::width).sum();
+    let mut gauge = gauge(app, true);
     let mut left = rounds(app, width < 100);
     let left_width: usize = left.iter().map(Span::width).sum();
-    if left_width + gauge_width + 1 > width {
+    if left_width + gauge.iter().map(Span::width).sum::<usize>() + 1 > width {
         left = rounds(app, true);
     }
+    // Still too narrow: the gauge leaves out its history rather than run into the rounds.
+    if left.iter().map(Span::width).sum::<usize>() + gauge.iter().map(Span::width).sum::<usize>() + 1 > width {
+        gauge = self::gauge(app, false);
+    }
+    let gauge_width: usize = gauge.iter().map(Span::width).sum();
     let mut left_width: usize = left.iter().map(Span::width).sum();
     // Where debaters give final answers, how far they agree; else length
     // parity. Each in the longest form that fits: parity's counts and flag
@@ -84,7 +93,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
 /// ("round 2 of 3 · 0:41 / 1:05"), coloured by tone; a scripted debate (the
 /// bundled demo) plays as SCRIPTED DEMO, so nobody takes it for a model's
 /// answers.
-fn badge(app: &App) -> Span<'static> {
+fn badge(app: &App, with_place: bool) -> Span<'static> {
     let theme = &app.theme;
     if let Some(replay) = app.replay {
         let what = if app.debate.is_scripted() { "SCRIPTED DEMO" } else { "REPLAY" };
@@ -96,7 +105,12 @@ fn badge(app: &App) -> Span<'static> {
             // Every recorded event is on screen: nothing more is coming.
             Replay::Ended => format!("■ {what} · ended"),
         };
-        let position = app.replay_clock.as_ref().map(|c| format!(" · {}", c.describe())).unwrap_or_default();
+        let position = app
+            .replay_clock
+            .as_ref()
+            .filter(|_| with_place)
+            .map(|c| format!(" · {}", c.describe()))
+            .unwrap_or_default();
         return Span::styled(format!("{state}{position} "), Style::new().fg(theme.title).add_modifier(Modifier::BOLD));
     }
     let (text, color) = match &app.debate.finish {
@@ -129,8 +143,7 @@ fn badge(app: &App) -> Span<'static> {
     let finishing = app.seats().into_iter().filter(|&r| app.finishing(r)).count();
     let text = match finishing {
         0 => text.to_string(),
-        1 => format!("{text} · 1 turn finishing"),
-        n => format!("{text} · {n} turns finishing"),
+        n => format!("{text} · {} finishing", counted(n, "turn")),
     };
     // A watch says so, and whose debate it follows.
     let text = match app.session.as_deref().filter(|_| app.watching()) {
@@ -174,8 +187,11 @@ fn rounds(app: &App, compact: bool) -> Vec<Span<'static>> {
     }
     let pending = debate.pending_injections.len();
     if pending > 0 && debate.finish.is_none() {
-        let text =
-            if compact { format!("  +{pending} topic") } else { format!("  + {pending} injected topic waiting") };
+        let text = if compact {
+            format!("  +{}", counted(pending, "topic"))
+        } else {
+            format!("  + {} waiting", counted(pending, "injected topic"))
+        };
         spans.push(Span::styled(text, Style::new().fg(theme.warn)));
     }
     if debate.force_requested && debate.finish.is_none() {
@@ -285,8 +301,8 @@ fn parity(app: &App, form: Parity) -> Vec<Span<'static>> {
     spans
 }
 
-/// "heat 0.72 ▰▰▰▰▰▱▱▱▱▱ ▂▅▇ pinned"
-fn gauge(app: &App) -> Vec<Span<'static>> {
+/// "heat 0.72 ▰▰▰▰▰▱▱▱▱▱ ▂▅▇ pinned"; without `history`, no sparks.
+fn gauge(app: &App, history: bool) -> Vec<Span<'static>> {
     let theme = &app.theme;
     let heat = shown_heat(&app.debate);
     let color = theme.heat(heat);
@@ -297,7 +313,7 @@ fn gauge(app: &App) -> Vec<Span<'static>> {
         Span::styled("▰".repeat(filled), Style::new().fg(color)),
         Span::styled("▱".repeat(GAUGE_CELLS - filled), theme.secondary()),
     ];
-    let history = app.debate.heat_history();
+    let history = if history { app.debate.heat_history() } else { Vec::new() };
     if history.len() > 1 {
         let sparks: String = history.iter().rev().take(12).rev().map(|&h| spark(h)).collect();
         spans.push(Span::styled(format!(" {sparks}"), Style::new().fg(color)));

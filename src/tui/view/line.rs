@@ -69,6 +69,31 @@ pub fn key_hints<'a>(
     (spans, used)
 }
 
+/// Hints joined by ` · ` ("←/→ who · type a note · Enter records · Esc
+/// cancels") fitted to `width` columns, each kept whole or left out: the
+/// others go from the end first, the ways to finish (a hint naming Enter,
+/// Esc or "other key") last. A single hint too wide for the row is cut
+/// after a whole word, ending in `…`.
+pub fn fit_hints(text: &str, width: usize) -> String {
+    let pieces: Vec<&str> = text.split(" · ").collect();
+    let finishes = |piece: &str| ["Enter", "Esc", "other key"].iter().any(|w| piece.contains(w));
+    let mut kept = vec![true; pieces.len()];
+    let joined =
+        |kept: &[bool]| pieces.iter().zip(kept).filter(|(_, k)| **k).map(|(p, _)| *p).collect::<Vec<_>>().join(" · ");
+    loop {
+        let line = joined(&kept);
+        if line.width() <= width {
+            return line;
+        }
+        let left: Vec<usize> = (0..pieces.len()).filter(|&i| kept[i]).collect();
+        if left.len() <= 1 {
+            return crate::tui::wrap::cut_words(&line, width);
+        }
+        let drop = left.iter().rev().find(|&&i| !finishes(pieces[i])).copied().unwrap_or(left[0]);
+        kept[drop] = false;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use ratatui::Terminal;
@@ -78,6 +103,17 @@ mod tests {
     use ratatui::style::{Color, Modifier, Style};
     use ratatui::text::{Line, Span};
     use ratatui::widgets::Paragraph;
+
+    #[test]
+    fn hints_are_left_out_whole_and_the_ways_to_finish_stay_longest() {
+        let hints = "←/→ who · ↑/↓ how sure · type a note · Enter records · Esc cancels";
+        assert_eq!(super::fit_hints(hints, 80), hints);
+        assert_eq!(super::fit_hints(hints, 60), "←/→ who · ↑/↓ how sure · Enter records · Esc cancels");
+        assert_eq!(super::fit_hints(hints, 46), "←/→ who · Enter records · Esc cancels");
+        assert_eq!(super::fit_hints(hints, 27), "Enter records · Esc cancels");
+        assert_eq!(super::fit_hints(hints, 20), "Esc cancels");
+        assert_eq!(super::fit_hints("any other key closes", 12), "any other…");
+    }
 
     #[test]
     fn one_line_draws_what_a_one_line_paragraph_draws() {

@@ -80,6 +80,12 @@ pub fn plan(app: &App, area: Rect) -> Plan {
     Plan::new(area, app.panes.focus, &app.seats(), status::rows(app, area.width, area.height))
 }
 
+/// Where each seat's tab is, on a screen laid out by `plan` (none when the
+/// panes sit side by side).
+pub fn tab_areas(app: &App, plan: &Plan) -> [Rect; Role::COUNT] {
+    plan.tabs.map_or([Rect::default(); Role::COUNT], |tabs| panes::tab_areas(app, tabs))
+}
+
 /// While help is open: its rows in all, and how many `area` shows.
 pub fn help_fit(app: &App, area: Rect) -> Option<(usize, usize)> {
     matches!(app.modal, Some(Modal::Help(_))).then(|| help::fit(app, area))

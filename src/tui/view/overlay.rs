@@ -33,7 +33,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             let inner = frame_box(frame, app, rect, title);
             let [text, hint] = split_last(inner);
             frame.render_widget(&editor.area, text);
-            frame.render_widget(Paragraph::new(hint_line(app, "Enter sends · Alt-Enter new line · Esc cancels")), hint);
+            frame.render_widget(
+                Paragraph::new(hint_line(app, "Enter sends · Alt-Enter new line · Esc cancels", hint.width)),
+                hint,
+            );
         }
         Some(Modal::Temperature(temp)) => {
             let rect = centered(area, 56, 9);
@@ -69,7 +72,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             let [body, hint] = split_last(inner);
             frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), body);
             frame.render_widget(
-                Paragraph::new(hint_line(app, "↑/↓ ±0.05 · type a value · Enter pins · Esc cancels")),
+                Paragraph::new(hint_line(app, "↑/↓ ±0.05 · type a value · Enter pins · Esc cancels", hint.width)),
                 hint,
             );
         }
@@ -121,17 +124,35 @@ fn verdict(frame: &mut Frame<'_>, app: &App, area: Rect, form: &crate::tui::verd
         frame.render_widget(Paragraph::new(Span::styled(text, Style::new().fg(theme.warn))), end);
     }
     frame.render_widget(
-        Paragraph::new(hint_line(app, "←/→ who · ↑/↓ how sure · type a note · Enter records · Esc cancels")),
+        Paragraph::new(hint_line(
+            app,
+            "←/→ who · ↑/↓ how sure · type a note · Enter records · Esc cancels",
+            hint.width,
+        )),
         hint,
     );
+}
+
+/// The quit question, titled by how the debate stands now (it may change
+/// while the question is open): paused, streaming, between turns, or over.
+fn quit_question(app: &App) -> (&'static str, &'static str) {
+    let resume = "The debate stops here and is saved; `heat resume` continues it.";
+    if app.debate.finish.is_some() {
+        return (" Quit? The debate has ended ", "It is saved; `heat export` writes it out.");
+    }
+    if app.paused() {
+        return (" Quit while the debate is paused? ", resume);
+    }
+    if app.streaming() {
+        return (" Quit while the debate streams? ", resume);
+    }
+    (" Quit while the debate runs? ", resume)
 }
 
 fn confirm(frame: &mut Frame<'_>, app: &App, area: Rect, what: &Confirm) {
     let (title, text) = match what {
         Confirm::Force => (" Force a resolution? ", "The judge stops the debate and writes its final synthesis now."),
-        Confirm::Quit => {
-            (" Quit while the debate streams? ", "The debate stops here and is saved; `heat resume` continues it.")
-        }
+        Confirm::Quit => quit_question(app),
         Confirm::Replace(_) => (
             " Stop the running debate? ",
             "It stops here and is saved; `heat resume` continues it. Then the other debate opens.",
@@ -141,5 +162,5 @@ fn confirm(frame: &mut Frame<'_>, app: &App, area: Rect, what: &Confirm) {
     let inner = frame_box(frame, app, rect, title);
     let [body, hint] = split_last(inner);
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), body);
-    frame.render_widget(Paragraph::new(hint_line(app, "y / Enter: yes · n / Esc: no")), hint);
+    frame.render_widget(Paragraph::new(hint_line(app, "y / Enter: yes · n / Esc: no", hint.width)), hint);
 }

@@ -224,11 +224,7 @@ fn state_color(app: &App, role: Role) -> ratatui::style::Color {
 /// that sit) with the shown pane highlighted; the states give way when
 /// every tab would not fit with them.
 pub fn tabs(frame: &mut Frame<'_>, app: &App, area: Rect) {
-    let seats = app.seats();
-    let mut spans = tab_spans(app, &seats, true);
-    if spans.iter().map(Span::width).sum::<usize>() > usize::from(area.width) {
-        spans = tab_spans(app, &seats, false);
-    }
+    let mut spans = fitted_tabs(app, area);
     let hint = format!("{} switches", app.keymap.hint(Action::FocusNext));
     let used: usize = spans.iter().map(Span::width).sum();
     if used + hint.len() < usize::from(area.width) {
@@ -236,6 +232,32 @@ pub fn tabs(frame: &mut Frame<'_>, app: &App, area: Rect) {
         spans.push(Span::styled(hint, app.theme.secondary()));
     }
     super::line::one_line(frame, area, &Line::from(spans));
+}
+
+/// The tabs as they fit in `area`: with the seats' states, or without.
+fn fitted_tabs(app: &App, area: Rect) -> Vec<Span<'static>> {
+    let seats = app.seats();
+    let spans = tab_spans(app, &seats, true);
+    if spans.iter().map(Span::width).sum::<usize>() > usize::from(area.width) {
+        return tab_spans(app, &seats, false);
+    }
+    spans
+}
+
+/// Where each seat's tab is drawn in the tab bar `area` (by its row in
+/// per-seat tables; an empty area for a seat with no tab), for the mouse:
+/// a click on a tab shows that pane.
+pub fn tab_areas(app: &App, area: Rect) -> [Rect; Role::COUNT] {
+    let mut areas = [Rect::default(); Role::COUNT];
+    let mut x = area.x;
+    // Each seat's tab is its label's span and a space after it.
+    for (role, pair) in app.seats().into_iter().zip(fitted_tabs(app, area).chunks(2)) {
+        let width = u16::try_from(pair[0].width()).unwrap_or(u16::MAX);
+        let right = area.x.saturating_add(area.width);
+        areas[role.position()] = Rect { x, y: area.y, width: width.min(right.saturating_sub(x)), height: 1 };
+        x = x.saturating_add(width + 1);
+    }
+    areas
 }
 
 /// One tab per seat: its label, with its state when `with_state`.

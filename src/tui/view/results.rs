@@ -19,6 +19,7 @@ use crate::sanitize::clean;
 use crate::tui::app::App;
 use crate::tui::keymap::Action;
 use crate::tui::modal::Results;
+use crate::words::{count as counted, thousands};
 
 /// Below this many rows inside the box the charts are left out.
 const CHARTS_NEED: u16 = 14;
@@ -50,7 +51,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
     };
     let report = match &results.report {
         Some(path) => Line::from(vec![Span::raw("Report: "), Span::styled(path.clone(), Style::new().fg(theme.link))]),
-        None => hint_line(app, "w writes the HTML report (heat report does too)"),
+        None => hint_line(app, "w writes the HTML report (heat report does too)", body.width),
     };
     let synthesis_rows = synthesis.as_ref().map_or(0, |(label, text)| {
         let wrapped = textwrap::wrap(&format!("{label}{text}"), usize::from(body.width).max(10)).len();
@@ -94,7 +95,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
             .map(|(action, what)| format!("{} {what}", app.keymap.hint(*action)))
             .filter(|h| !h.starts_with(' ')),
     );
-    frame.render_widget(Paragraph::new(hint_line(app, &hints.join(" · "))), hint);
+    frame.render_widget(Paragraph::new(hint_line(app, &hints.join(" · "), hint.width)), hint);
 }
 
 /// The outcome, then heat, words and likeness, the vote (where debaters
@@ -149,11 +150,11 @@ fn words_said(debate: &DebateState) -> String {
     let words = words_per_round(debate);
     if !debate.two_sides() {
         let total: usize = words.iter().flat_map(|(_, counts)| counts).sum();
-        return format!(" · {total} words");
+        return format!(" · {}", counted(total, "word"));
     }
     let (for_words, against_words) = words.iter().fold((0, 0), |(a, s), (_, w)| (a + w[0], s + w[1]));
     let alike = crate::debate::convergence::path(debate).map_or(String::new(), |alike| format!(" · alike {alike}"));
-    format!(" · {for_words} words for, {against_words} against{alike}")
+    format!(" · {} for, {} against{alike}", counted(for_words, "word"), thousands(against_words as u64))
 }
 
 /// The vote of the latest round counted, where debaters give final
@@ -371,8 +372,7 @@ fn swap_line(debate: &crate::debate::DebateState, theme: &crate::tui::theme::The
         return None;
     }
     let flipped = answered.iter().filter(|&&f| f).count();
-    let rounds = if answered.len() == 1 { "round" } else { "rounds" };
-    let text = format!("⇄ the verdict flipped on swap in {flipped} of {} {rounds} checked", answered.len());
+    let text = format!("⇄ the verdict flipped on swap in {flipped} of {} checked", counted(answered.len(), "round"));
     let style = if flipped > 0 { Style::new().fg(theme.warn).add_modifier(Modifier::BOLD) } else { theme.secondary() };
     Some(Line::from(Span::styled(text, style)))
 }

@@ -16,7 +16,7 @@ use crate::store::index::{IndexEntry, age};
 use crate::tui::app::App;
 use crate::tui::browser::Browser;
 use crate::tui::label_edit::{LabelEdit, Labelling};
-use crate::tui::wrap::{ellipsis, wrap_words};
+use crate::tui::wrap::{cut_words, wrap_rows};
 
 /// The preview stands beside the list when the box's inside is this wide.
 const BESIDE: u16 = 100;
@@ -79,13 +79,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, browser: &Browser) {
     }
     let line = match (&browser.deleting, browser.note) {
         _ if browser.labelling.is_some() => label_line(app, browser.labelling.as_ref()),
-        (Some(id), _) => hint_line(app, &format!("Delete {id}? y / Enter: yes · any other key: no")),
+        (Some(id), _) => hint_line(app, &format!("Delete {id}? y / Enter: yes · any other key: no"), hint.width),
         (None, Some(note)) => Line::from(Span::styled(note, Style::new().fg(app.theme.warn))),
-        (None, None) => {
-            let keys = "↑/↓ · Enter open · ctrl-r name · ctrl-t tag · ctrl-e export · ctrl-d delete";
-            let all = format!("type to search · {keys} · Esc close");
-            hint_line(app, if all.chars().count() <= usize::from(hint.width) { &all } else { keys })
-        }
+        (None, None) => hint_line(
+            app,
+            "↑/↓ · Enter open · ctrl-r name · ctrl-t tag · ctrl-e export · ctrl-d delete · Esc close · type to search",
+            hint.width,
+        ),
     };
     frame.render_widget(Paragraph::new(line), hint);
 }
@@ -125,7 +125,7 @@ fn list_lines(app: &App, browser: &Browser, area: Rect, beside: bool) -> Vec<Lin
                 style = style.add_modifier(Modifier::REVERSED);
             }
         }
-        lines.push(Line::from(Span::styled(ellipsis(&text, usize::from(area.width)), style)));
+        lines.push(Line::from(Span::styled(cut_words(&text, usize::from(area.width)), style)));
     }
     lines
 }
@@ -168,11 +168,8 @@ fn preview_lines(app: &App, entry: &IndexEntry, width: usize) -> Vec<Line<'stati
     let room = width.saturating_sub(LABEL);
     let mut lines = Vec::new();
     for (label, value) in fields {
-        let mut rows = wrap_words(&value, room);
-        if label == "topic" && rows.len() > TOPIC_ROWS {
-            let rest = rows.split_off(TOPIC_ROWS - 1).join(" ");
-            rows.push(ellipsis(&rest, room));
-        }
+        let most = if label == "topic" { TOPIC_ROWS } else { usize::MAX };
+        let rows = wrap_rows(&value, room, most, room);
         for (i, row) in rows.into_iter().enumerate() {
             let head = if i == 0 { label } else { "" };
             lines

@@ -12,23 +12,37 @@ use super::dialog::centered;
 use super::dialog::{frame_box, hint_line, split_last};
 use crate::debate::Role;
 use crate::tui::app::App;
-use crate::tui::settings::{LABELS, SOURCE_FIELD, SettingsForm};
+use crate::tui::settings::{LABELS, SOURCE_FIELD, SettingsForm, seat_of};
+use crate::words::count as counted;
+use unicode_width::UnicodeWidthStr;
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &SettingsForm) {
     let theme = &app.theme;
-    let height = u16::try_from(LABELS.len()).unwrap_or(8) + 7;
+    let beyond = form.seats_beyond();
+    let height = u16::try_from(LABELS.len()).unwrap_or(8) + 7 + u16::from(!beyond.is_empty());
     let rect = centered(area, 84, height);
     let inner = frame_box(frame, app, rect, " Settings for the next debate ");
     let [body, hint] = split_last(inner);
     let chosen_style = Style::new().fg(theme.bar_bg).bg(theme.key).add_modifier(Modifier::BOLD);
     let chosen_style = if theme.color { chosen_style } else { chosen_style.add_modifier(Modifier::REVERSED) };
+    // The seats go by the chosen format's names: the column is as wide as the longest.
+    let labels: Vec<String> = (0..LABELS.len())
+        .map(|i| match seat_of(i) {
+            Some(_) if LABELS[i].starts_with(' ') => format!("  {}", form.label(i)),
+            _ => form.label(i),
+        })
+        .collect();
+    let column = labels.iter().map(|l| l.width()).max().unwrap_or(0).max(11) + 1;
+    let judges = form.judges();
     let mut lines = Vec::new();
-    for (i, label) in LABELS.iter().enumerate() {
+    for (i, label) in labels.iter().enumerate() {
         let chosen = i == form.chosen;
         let faulty = form.error.as_ref().is_some_and(|(at, _)| *at == Some(i));
-        let label_style = match (i, faulty) {
+        let seat = seat_of(i);
+        let label_style = match (seat, faulty) {
             (_, true) => Style::new().fg(theme.error).add_modifier(Modifier::BOLD),
-            (2..=7, _) => Style::new().fg(theme.role(Role::ALL[(i - 2) / 2])),
+            (Some(role), _) if role.is_judge() && judges == 0 => theme.secondary(),
+            (Some(role), _) => Style::new().fg(theme.role(role)),
             _ => Style::new(),
         };
         let text = &form.fields[i];
@@ -43,11 +57,28 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &SettingsForm) {
             _ if chosen => Span::styled(format!("{text}▏"), chosen_style),
             _ => Span::raw(text.clone()),
         };
-        let mut spans = vec![Span::styled(format!(" {label:<12}"), label_style), value];
+        let pad = column.saturating_sub(label.width());
+        let mut spans = vec![Span::styled(format!(" {label}{}", " ".repeat(pad)), label_style), value];
         if i == 1 {
             spans.push(Span::styled("  0.30 cool … 1.00 hot", theme.secondary()));
         }
+        // What the judge's row stands for in this format: a panel, or nobody.
+        if seat.is_some_and(Role::is_judge) && form.is_choice(i) {
+            let note = match judges {
+                0 => Some("  no judge sits in this format".to_string()),
+                1 => None,
+                n => Some(format!("  · a panel of {}", counted(n as usize, "judge"))),
+            };
+            spans.extend(note.map(|note| Span::styled(note, theme.secondary())));
+        }
         lines.push(Line::from(spans));
+    }
+    if !beyond.is_empty() {
+        let names = beyond.join(", ");
+        lines.push(Line::from(Span::styled(
+            format!(" {names}: chosen by heat.toml's roles or the command line, not here"),
+            theme.secondary(),
+        )));
     }
     lines.push(Line::default());
     match &form.error {
@@ -59,7 +90,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &SettingsForm) {
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), body);
     let keys = "↑/↓ field · ←/→ a choice · type a value · Enter saves · Esc cancels";
-    frame.render_widget(Paragraph::new(hint_line(app, keys)), hint);
+    frame.render_widget(Paragraph::new(hint_line(app, keys, hint.width)), hint);
 }
 
 /// What an empty model field stands for: the model the role uses now

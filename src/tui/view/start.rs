@@ -11,7 +11,7 @@ use super::dialog::centered;
 use crate::tui::app::App;
 use crate::tui::install::InstallState;
 use crate::tui::keymap::Action;
-use crate::tui::wrap::truncate;
+use crate::tui::wrap::{cut_words, truncate};
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let theme = &app.theme;
@@ -37,7 +37,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     frame.render_widget(
         Paragraph::new(vec![
             Line::from(Span::styled("heat", brand)),
-            Line::from(Span::styled(truncate(tagline, usize::from(rect.width)), theme.secondary())),
+            Line::from(Span::styled(cut_words(tagline, usize::from(rect.width)), theme.secondary())),
         ]),
         title,
     );
@@ -66,7 +66,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         let mut model = format!("{} · {}", entry.provider, entry.model);
         // A panel's judges share the judge's model: said on its row.
         if entry.role.is_judge() && judges > 1 {
-            model.push_str(&format!(" · a panel of {judges} judges"));
+            model.push_str(&format!(" · a panel of {}", crate::words::count(judges as usize, "judge")));
         }
         let label = labels.and_then(|l| l.get(entry.role.position())).map_or(entry.role.label(), String::as_str);
         lines.push(Line::from(vec![
@@ -105,10 +105,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), roster);
 
     recent_list(frame, app, recent);
+    // One row: a sentence too long for it ends after a whole word.
+    let room = usize::from(flash.width);
     if let Some(f) = &app.status.flash {
-        frame.render_widget(Paragraph::new(Span::styled(f.text.clone(), Style::new().fg(theme.warn))), flash);
+        frame.render_widget(Paragraph::new(Span::styled(cut_words(&f.text, room), Style::new().fg(theme.warn))), flash);
     } else if let Some(notice) = &app.status.notice {
-        frame.render_widget(Paragraph::new(Span::styled(notice.clone(), theme.secondary())), flash);
+        frame.render_widget(Paragraph::new(Span::styled(cut_words(notice, room), theme.secondary())), flash);
     }
     keys(frame, app, footer);
 }
@@ -150,17 +152,20 @@ fn keys(frame: &mut Frame<'_>, app: &App, area: Rect) {
     // `?` is typed into a proposition; F1 opens help anywhere on this screen.
     let all = app.keymap.all_keys(Action::Help);
     let help = if all.split(", ").any(|k| k == "F1") { "F1".to_string() } else { app.keymap.hint(Action::Help) };
+    // Most important first: what the keys are on, then help and quitting, then the rest.
     let mut hints = match app.start.recent_chosen {
-        Some(_) => vec![("↑/↓", "choose"), ("Enter", "open"), ("Tab", "proposition")],
+        Some(_) => vec![("↑/↓", "choose"), ("Enter", "open")],
         None => vec![("Enter", "start")],
     };
-    if app.start.recent_chosen.is_none() && !app.start.recent.is_empty() {
-        hints.push(("Tab", "recent debates"));
-    }
+    hints.extend([(help.as_str(), "help"), ("Esc", "quit")]);
     if app.start.settings.is_some() {
         hints.push(("F2", "settings"));
     }
-    hints.extend([(help.as_str(), "help"), ("Esc", "quit")]);
+    match app.start.recent_chosen {
+        Some(_) => hints.push(("Tab", "proposition")),
+        None if !app.start.recent.is_empty() => hints.push(("Tab", "recent debates")),
+        None => {}
+    }
     let width = usize::from(area.width);
     let (fitted, used) = super::line::key_hints(hints, width.saturating_sub(1), key, bar);
     let mut spans = vec![Span::styled(" ", bar)];

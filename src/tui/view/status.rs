@@ -7,7 +7,9 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthStr;
 
-use crate::tui::app::{App, Replay, Tone};
+use std::borrow::Cow;
+
+use crate::tui::app::{App, Tone};
 use crate::tui::keymap::Action;
 use crate::tui::modal::Modal;
 
@@ -26,7 +28,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         super::line::one_line(frame, area, &line);
     } else if let Some((text, style)) = sentence(app) {
         let rows = area.height.saturating_sub(1).max(1);
-        for (i, row) in wrapped(&text, width, usize::from(rows)).into_iter().enumerate() {
+        for (i, row) in wrapped(app, &text, width, usize::from(rows)).into_iter().enumerate() {
             let line = Line::from(Span::styled(format!(" {row}"), style));
             super::line::one_line(frame, Rect { y: area.y + i as u16, height: 1, ..area }, &line);
         }
@@ -37,8 +39,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let counters = counters(app);
     let taken = 1 + counters.width();
     let hints = hints(app);
-    let (fitted, used) =
-        super::line::key_hints(hints.iter().map(|(k, l)| (k.as_str(), *l)), width.saturating_sub(taken), key, bar);
+    let (fitted, used) = super::line::key_hints(
+        hints.iter().map(|(k, l)| (k.as_str(), l.as_ref())),
+        width.saturating_sub(taken),
+        key,
+        bar,
+    );
     let mut spans = vec![Span::styled(" ", bar)];
     spans.extend(fitted);
     spans.push(Span::styled(" ".repeat(width.saturating_sub(taken + used)), bar));
@@ -60,7 +66,7 @@ pub fn rows(app: &App, width: u16, height: u16) -> u16 {
     let most = if height < 20 { 1 } else { SENTENCE_ROWS };
     let sentence = match &app.modal {
         Some(Modal::Search(_)) => 1,
-        _ => sentence(app).map_or(1, |(text, _)| wrapped(&text, usize::from(width), most).len().max(1)),
+        _ => sentence(app).map_or(1, |(text, _)| wrapped(app, &text, usize::from(width), most).len().max(1)),
     };
     sentence as u16 + 1
 }
@@ -84,10 +90,26 @@ fn sentence(app: &App) -> Option<(String, Style)> {
 }
 
 /// `text` wrapped to `width` columns (less the leading space and a margin)
-/// in at most `rows` rows, the last ending in `…` when more was left out.
-fn wrapped(text: &str, width: usize, rows: usize) -> Vec<String> {
+/// in at most `rows` rows, the last ending in `…` after a whole word when
+/// more was left out. A key and what it does ("s sessions") stay on one
+/// row: a hint is never split.
+fn wrapped(app: &App, text: &str, width: usize, rows: usize) -> Vec<String> {
+    const JOIN: char = '\u{a0}';
     let room = width.saturating_sub(2).max(1);
-    crate::tui::wrap::wrap_rows(text, room, rows, room)
+    let keys: Vec<String> = Action::TABLE
+        .iter()
+        .flat_map(|row| app.keymap.all_keys(row.action).split(", ").map(str::to_string).collect::<Vec<_>>())
+        .collect();
+    let is_key = |word: &str| !word.is_empty() && (keys.iter().any(|k| k == word) || matches!(word, "Esc" | "Enter"));
+    let words: Vec<&str> = text.split(' ').collect();
+    let mut joined = String::with_capacity(text.len());
+    for (i, word) in words.iter().enumerate() {
+        joined.push_str(word);
+        if i + 1 < words.len() {
+            joined.push(if is_key(word) { JOIN } else { ' ' });
+        }
+    }
+    crate::tui::wrap::wrap_rows(&joined, room, rows, room).into_iter().map(|row| row.replace(JOIN, " ")).collect()
 }
 
 /// The end of `text` that fits in `width` columns (what is being typed).
@@ -106,85 +128,19 @@ fn tail(text: &str, width: usize) -> String {
     kept.into_iter().collect()
 }
 
-/// The keys worth showing now, most useful first (cut from the end to fit):
-/// while a search is on, its keys lead.
-fn hints(app: &App) -> Vec<(String, &'static str)> {
-    let mut hints: Vec<(String, &'static str)> = Vec::new();
+/// The keys worth showing now, most useful first (cut from the end to
+/// fit): while a search is on, its keys lead; then every key the table
+/// offers here, by rank (`App::footer_keys`).
+fn hints(app: &App) -> Vec<(String, Cow<'static, str>)> {
+    let mut hints: Vec<(String, Cow<'static, str>)> = Vec::new();
     if app.panes.search.is_some() {
-        hints.extend([("n".into(), "next match"), ("N".into(), "previous"), ("Esc".into(), "clear search")]);
-    }
-    hints.extend(actions(app).into_iter().map(|(action, label)| (app.keymap.hint(action), label)));
-    hints
-}
-
-fn actions(app: &App) -> Vec<(Action, &'static str)> {
-    if let Some(replay) = app.replay {
-        let mut hints = match replay {
-            Replay::Playing => vec![(Action::TogglePause, "pause replay")],
-            Replay::Paused => vec![(Action::TogglePause, "resume replay")],
-            Replay::Ended => Vec::new(),
-        };
-        if replay != Replay::Ended {
-            hints.push((Action::NextRound, "next round"));
-        }
-        hints.extend([(Action::Help, "help"), (Action::Quit, "quit")]);
-        if replay != Replay::Ended {
-            hints.extend([(Action::Faster, "faster"), (Action::Slower, "slower")]);
-        }
         hints.extend([
-            (Action::Export, "export"),
-            (Action::FocusNext, "pane"),
-            (Action::ScrollUp, "scroll"),
-            (Action::Search, "search"),
-            (Action::Copy, "copy"),
-            (Action::Sessions, "sessions"),
+            ("n".into(), "next match".into()),
+            ("N".into(), "previous".into()),
+            ("Esc".into(), "clear search".into()),
         ]);
-        return hints;
     }
-    if app.watching() {
-        return vec![
-            (Action::Help, "help"),
-            (Action::Quit, "quit"),
-            (Action::FocusNext, "pane"),
-            (Action::ScrollUp, "scroll"),
-            (Action::Results, "results"),
-            (Action::Export, "export"),
-            (Action::Search, "search"),
-            (Action::Copy, "copy"),
-        ];
-    }
-    if app.debate.finish.is_some() || app.session.is_none() {
-        let mut hints = vec![
-            (Action::NewDebate, "new debate"),
-            (Action::Sessions, "sessions"),
-            (Action::Export, "export"),
-            (Action::FocusNext, "pane"),
-            (Action::Help, "help"),
-            (Action::Quit, "quit"),
-            (Action::Search, "search"),
-            (Action::Copy, "copy"),
-        ];
-        // A replay studio opens stored debates but starts none.
-        hints.retain(|(action, _)| app.starts_debates() || *action != Action::NewDebate);
-        return hints;
-    }
-    let mut hints = vec![(Action::TogglePause, if app.paused() { "resume" } else { "pause" })];
-    hints.push((Action::Inject, "inject"));
-    if app.debate.pinned_heat.is_some() {
-        hints.push((Action::ReleaseTemperature, "release heat"));
-    } else {
-        hints.push((Action::Temperature, "heat"));
-    }
-    hints.extend([
-        (Action::ForceResolution, "resolve"),
-        (Action::Help, "help"),
-        (Action::Quit, "quit"),
-        (Action::CancelTurn, "cancel"),
-        (Action::FocusNext, "pane"),
-        (Action::Export, "export"),
-        (Action::Search, "search"),
-        (Action::Copy, "copy"),
-    ]);
+    hints.extend(crate::tui::offers::footer(app));
     hints
 }
 
