@@ -16,9 +16,9 @@ use std::time::Instant;
 
 use anyhow::Context;
 use tokio::sync::{mpsc, watch};
-use tokio::task::JoinHandle;
 
 mod checks;
+mod flight;
 mod handle;
 mod request;
 mod task;
@@ -40,7 +40,8 @@ use super::seat::Role;
 use super::state::DebateState;
 use crate::provider::endpoint::Endpoint;
 use crate::provider::retry::TurnItem;
-use crate::provider::{ChatModel, ChatRequest, FinishReason, ProviderError, StructuredOutput, Usage};
+use crate::provider::{ChatModel, ChatRequest, ProviderError};
+use flight::Flight;
 use request::Requests;
 use task::{CallMsg, CallMsgKind, Task};
 
@@ -149,30 +150,6 @@ fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 3]
         engine.state
     });
     DebateHandle { commands: command_tx, events: event_rx, task }
-}
-
-/// A call under way: what it asks, and what it has answered so far.
-struct Flight {
-    call: Call,
-    /// What it is for: a turn's purpose (a vote's and a swap check's is the judge's).
-    purpose: TurnPurpose,
-    handle: JoinHandle<()>,
-    /// What the model was sent, for the guards.
-    sent: SentPrompt,
-    /// This is the one more try a guard asked for.
-    guard_retry: bool,
-    /// A vote's or a swap check's answer so far; a turn's streams into the state.
-    text: String,
-    /// The latest usage and the finish the current attempt reported.
-    usage: Option<Usage>,
-    finish: Option<FinishReason>,
-    /// The endpoint its model sends to, if a server, and the provider's name.
-    endpoint: Option<String>,
-    provider: &'static str,
-    /// The form of structured output it was asked in, and whether it may step down.
-    form: Option<(StructuredOutput, bool)>,
-    /// The answer's token limit it was sent (fitting a server's context may lower it).
-    max_tokens: u32,
 }
 
 struct Engine {
