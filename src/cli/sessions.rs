@@ -82,6 +82,8 @@ const AGE: usize = 10;
 const OUTCOME: (usize, usize) = (26, 12);
 /// The topic's room on a terminal, before the OUTCOME column gives any up.
 const TOPIC: usize = 24;
+/// The fewest columns a topic keeps, however narrow the terminal.
+const MIN_TOPIC: usize = 6;
 /// What a row sets before its outcome and around its age.
 const FIXED: usize = 22 + 1 + 6 + 2 + 1 + AGE + 2;
 
@@ -101,7 +103,8 @@ fn table(entries: &[IndexEntry], now: u64, width: Option<usize>) -> Vec<String> 
         // A branch sits under the debate it branches.
         let mut topic = format!("{}{}", crate::store::index::indent(depth), e.listed_topic());
         if let Some(width) = width {
-            topic = cut_words(&topic, width.saturating_sub(start.width()).max(TOPIC / 2));
+            // Down to a word's room on a narrow terminal, where the row still fits.
+            topic = cut_words(&topic, width.saturating_sub(start.width()).max(MIN_TOPIC));
         }
         lines.push(format!("{start}{topic}"));
     }
@@ -405,7 +408,7 @@ mod tests {
         let wide = "東京と大阪の オフィスは 在宅勤務に 勝る ".repeat(200);
         let entries =
             [entry("20261120-120000-ab12", &wide, 1000, now), entry("20261121-120000-ab12", "Tabs", 1000, now)];
-        for width in [80, 120, 200] {
+        for width in [62, 80, 120, 200] {
             let lines = table(&entries, now, Some(width));
             for line in &lines {
                 assert!(line.width() <= width, "{} > {width}: {line}", line.width());

@@ -115,8 +115,10 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         .into_iter()
         .take(5)
         .map(|e| {
+            // Named and tagged as `heat sessions` lists it.
+            let listed = e.listed_topic();
             let outcome = e.outcome.unwrap_or_else(|| "unfinished".into());
-            (e.id, format!("{} ({outcome})", crate::sanitize::one_line(&e.topic)))
+            (e.id, format!("{listed} ({outcome})"))
         })
         .collect();
     // Provider notices ("offline: SmolLM2-135M — small model, …") open the

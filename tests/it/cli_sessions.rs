@@ -203,3 +203,27 @@ fn counts_and_spans_are_said_with_their_nouns() {
     let doctor = heat(data.path()).arg("doctor").output().unwrap();
     assert!(stdout(&doctor).contains("writable; 1 stored debate)"), "{}", stdout(&doctor));
 }
+
+/// The start screen's recent debates read as `heat sessions` lists them:
+/// a named debate shows its name and tags before its topic.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_start_screens_recent_debates_show_their_names() {
+    let server =
+        crate::support::mock_llm::MockLlm::with_handler(|_| crate::support::mock_llm::Reply::error(500, "{}")).await;
+    let data = tempfile::tempdir().expect("temp dir");
+    let id = stored(data.path(), "Tabs beat spaces");
+    assert!(sessions(data.path(), &["rename", &id, "The whitespace war"]).status.success());
+    assert!(sessions(data.path(), &["tag", &id, "style"]).status.success());
+    let mut studio = crate::studio_support::pty::spawn_heat(
+        data.path(),
+        data.path(),
+        Some((&server.base_url, "sk-ant-test-2b7e")),
+        &[],
+        &[],
+    );
+    studio.wait_for("the recent debates", |screen| screen.contains("Tabs beat spaces")).await;
+    let screen = studio.text();
+    assert!(screen.contains("The whitespace war #style — Tabs beat spaces"), "{screen}");
+    studio.keys("\x1b");
+    let _ = studio.child.kill();
+}
