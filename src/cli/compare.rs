@@ -25,6 +25,7 @@ pub fn compare(a: &str, b: &str) -> anyhow::Result<()> {
             live: store.is_live(&id),
             skipped: loaded.notices.clone(),
             prices: crate::debate::cost::Prices::default(),
+            label: store.label(&id),
         };
         reports.push(Report::build(&loaded.header, &loaded.records, &context));
     }

@@ -89,13 +89,13 @@ pub async fn summarize(config: &Config, id: Option<&str>) -> anyhow::Result<Stri
 /// Writes the report and says where; opens it when asked.
 pub fn report(config: Option<&Config>, request: &Request<'_>) -> anyhow::Result<PathBuf> {
     let data_dir = store::data_dir()?;
-    let (loaded, id, live) = if request.demo {
-        (log::parse(super::replay::DEMO)?, "demo".to_string(), false)
+    let (loaded, id, live, label) = if request.demo {
+        (log::parse(super::replay::DEMO)?, "demo".to_string(), false, crate::store::label::Label::default())
     } else {
         let store = Store::open(&data_dir)?;
         let id = store.resolve(request.id)?;
         let live = store.is_live(&id);
-        (store.load(&id)?, id, live)
+        (store.load(&id)?, id.clone(), live, store.label(&id))
     };
     for notice in &loaded.notices {
         say!("heat: session {id}: {notice}");
@@ -104,7 +104,7 @@ pub fn report(config: Option<&Config>, request: &Request<'_>) -> anyhow::Result<
         say!("heat: session {id} is still running: the report shows what exists so far");
     }
     let prices = config.map(Config::prices).unwrap_or_default();
-    let context = Context { live, skipped: loaded.notices.clone(), prices };
+    let context = Context { live, skipped: loaded.notices.clone(), prices, label };
     let html = report::html(&loaded.header, &loaded.records, &context)?;
     let path = match request.output {
         Some(path) => {

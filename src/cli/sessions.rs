@@ -240,7 +240,7 @@ pub fn export(
         say!("heat: session {id}: {notice}");
     }
     let Some(path) = output else {
-        let text = export::render_with(format, &loaded.header, &loaded.records, None);
+        let text = export::render_with(format, &loaded.header, &loaded.records, None, &store.label(&id));
         std::io::stdout().lock().write_all(text.as_bytes())?;
         return Ok(());
     };
@@ -264,7 +264,7 @@ pub fn export(
     for ((file, (chart, _)), svg) in files.iter_mut().skip(1).zip(&wanted[1..]).zip(&charts) {
         write_to(file, chart, svg)?;
     }
-    let text = export::render_with(format, &loaded.header, &loaded.records, images.as_ref());
+    let text = export::render_with(format, &loaded.header, &loaded.records, images.as_ref(), &store.label(&id));
     write_to(&mut files[0], path, &text)?;
     say!("heat: wrote {}", path.display());
     Ok(())

@@ -10,6 +10,7 @@ use super::time::{clock, rfc3339};
 use crate::debate::state::{TurnStatus, VerdictStatus};
 use crate::debate::{DebateEvent, DebateState, Outcome, Role};
 use crate::sanitize::clean;
+use crate::store::label::Label;
 use crate::store::log::{Header, Record};
 
 /// The export formats.
@@ -29,21 +30,33 @@ pub struct Images {
 
 /// Renders a session in the given format; Markdown draws its charts as text.
 pub fn render(format: Format, header: &Header, records: &[Record]) -> String {
-    render_with(format, header, records, None)
+    render_with(format, header, records, None, &Label::default())
 }
 
-/// Renders a session; Markdown links `images` for its charts when given.
-pub fn render_with(format: Format, header: &Header, records: &[Record], images: Option<&Images>) -> String {
+/// Renders a session with the name and tags a person gave it; Markdown
+/// links `images` for its charts when given.
+pub fn render_with(
+    format: Format,
+    header: &Header,
+    records: &[Record],
+    images: Option<&Images>,
+    label: &Label,
+) -> String {
     let state = DebateState::from_events(records.iter().map(|r| &r.event));
     match format {
-        Format::Md => markdown(header, &state, records, images),
+        Format::Md => markdown(header, &state, records, images, label),
         Format::Json => {
             // Serialised straight from the types, not through `serde_json::Value`,
             // which would widen every f32 (an initial heat of 0.9 read 0.8999999761581421).
             let export = JsonExport {
                 format: "heat-session-export",
                 version: 1,
-                session: json!({ "id": header.id, "created": rfc3339(header.created_ms) }),
+                session: json!({
+                    "id": header.id,
+                    "created": rfc3339(header.created_ms),
+                    "name": label.name,
+                    "tags": label.tags,
+                }),
                 state: &state,
                 events: records,
             };
@@ -108,9 +121,21 @@ fn origin_lines(md: &mut String, header: &Header, state: &DebateState) {
     }
 }
 
-fn markdown(header: &Header, state: &DebateState, records: &[Record], images: Option<&Images>) -> String {
+fn markdown(
+    header: &Header,
+    state: &DebateState,
+    records: &[Record],
+    images: Option<&Images>,
+    label: &Label,
+) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "# {}\n", clean(&state.topic));
+    if let Some(name) = &label.name {
+        let _ = writeln!(md, "- Name: {}", crate::sanitize::one_line(name));
+    }
+    if !label.tags.is_empty() {
+        let _ = writeln!(md, "- Tags: {}", crate::store::label::hashed(&label.tags));
+    }
     origin_lines(&mut md, header, state);
     let outcome = match state.finish.as_ref().map(|f| &f.outcome) {
         None => format!("unfinished after {} round(s)", state.rounds.len()),

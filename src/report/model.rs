@@ -152,6 +152,9 @@ pub struct SeatLine {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {
     pub session: String,
+    /// The name a person gave the debate, and its tags as `#work #later`.
+    pub name: Option<String>,
+    pub tags: Option<String>,
     pub started: String,
     pub topic: String,
     pub format: String,
@@ -209,6 +212,8 @@ pub struct Context {
     pub skipped: Vec<String>,
     /// The prices configured, each seat's and each panel judge's.
     pub prices: Prices,
+    /// The name and tags a person gave the stored debate, if any.
+    pub label: crate::store::label::Label,
 }
 
 impl Report {
@@ -230,6 +235,8 @@ impl Report {
         let ms = end.map_or(0, |r| r.ms);
         Report {
             session: header.id.clone(),
+            name: context.label.name.as_deref().map(crate::sanitize::one_line),
+            tags: (!context.label.tags.is_empty()).then(|| crate::store::label::hashed(&context.label.tags)),
             started: rfc3339(header.created_ms),
             topic: clean(&state.topic),
             format: format_line(&state),

@@ -227,3 +227,28 @@ async fn the_start_screens_recent_debates_show_their_names() {
     studio.keys("\x1b");
     let _ = studio.child.kill();
 }
+
+/// A debate's name and tags travel with it: the Markdown and JSON exports
+/// and the report page carry them.
+#[test]
+fn an_export_and_a_report_carry_the_name_and_tags() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let id = stored(data.path(), "Tabs beat spaces");
+    assert!(sessions(data.path(), &["rename", &id, "The whitespace war"]).status.success());
+    assert!(sessions(data.path(), &["tag", &id, "style", "later"]).status.success());
+    let md = heat(data.path()).args(["export", &id]).output().expect("heat runs");
+    let md = String::from_utf8_lossy(&md.stdout);
+    assert!(md.starts_with("# Tabs beat spaces\n\n- Name: The whitespace war\n- Tags: #style #later\n"), "{md}");
+    let json = heat(data.path()).args(["export", &id, "--format", "json"]).output().expect("heat runs");
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(json["session"]["name"], "The whitespace war");
+    assert_eq!(json["session"]["tags"], serde_json::json!(["style", "later"]));
+    let page = data.path().join("page.html");
+    let out = heat(data.path()).args(["report", &id, "-o"]).arg(&page).output().expect("heat runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = std::fs::read_to_string(&page).expect("written");
+    assert!(
+        html.contains("<dt>Name</dt><dd>The whitespace war</dd>") && html.contains("<dd>#style #later</dd>"),
+        "{html}"
+    );
+}

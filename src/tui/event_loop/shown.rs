@@ -56,7 +56,8 @@ pub(super) fn report_shown(studio: &Studio, app: &mut App, debate: Option<&Runni
     let live = debate.is_some_and(|d| d.recorder.is_some()) && app.debate.finish.is_none();
     let prices = app.prices();
     let written = loaded.and_then(|loaded| {
-        let context = crate::report::Context { live, skipped: loaded.notices.clone(), prices };
+        let label = studio.store.label(&loaded.header.id);
+        let context = crate::report::Context { live, skipped: loaded.notices.clone(), prices, label };
         let html = crate::report::html(&loaded.header, &loaded.records, &context)?;
         crate::report::save(&studio.store.reports_dir(), &loaded.header.id, &html)
     });
