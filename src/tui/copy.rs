@@ -29,8 +29,8 @@ pub fn focused(debate: &DebateState, panes: &Panes) -> Result<Clip, String> {
 /// What `Y` copies: the whole debate as the Markdown export writes it
 /// (`e`, `heat export`), named with its rounds ("the debate as Markdown,
 /// 4 rounds").
-pub fn debate(header: &Header, records: &[Record]) -> Clip {
-    let text = crate::report::export::render(crate::report::export::Format::Md, header, records);
+pub fn debate(header: &Header, records: &[Record], label: &crate::store::label::Label) -> Clip {
+    let text = crate::report::export::render_with(crate::report::export::Format::Md, header, records, None, label);
     let state = DebateState::from_events(records.iter().map(|r| &r.event));
     let what = format!("the debate as Markdown, {}", counted(state.rounds.len(), "round"));
     Clip { text, what }

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::report::export::{self, Format};
+use crate::store::label::Label;
 use crate::store::log::{Header, Record};
 
 /// How many numbered names are tried before giving up.
@@ -19,8 +20,13 @@ const MOST_NAMES: usize = 1000;
 /// when it is in the store (the sentence on failure then names
 /// `heat export`). The error is the sentence to show: the way out first,
 /// so a narrow status line still shows it, then why.
-pub fn markdown(dir: &Path, header: &Header, records: &[Record], stored: Option<&str>) -> Result<PathBuf, String> {
-    let text = export::render(Format::Md, header, records);
+pub fn markdown(
+    dir: &Path,
+    (header, records): (&Header, &[Record]),
+    label: &Label,
+    stored: Option<&str>,
+) -> Result<PathBuf, String> {
+    let text = export::render_with(Format::Md, header, records, None, label);
     write_new(dir, &format!("heat-{}", header.id), "md", &text).map_err(|e| {
         let elsewhere = match stored {
             Some(id) => format!("`heat export {id} -o FILE` writes it elsewhere"),
@@ -69,11 +75,11 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let gone = dir.path().join("gone");
         let header = Header { heat_session: 1, id: "20261122-101500-beef".into(), created_ms: 0 };
-        let err = markdown(&gone, &header, &[], Some("20261122-101500-beef")).expect_err("no such directory");
+        let err = markdown(&gone, (&header, &[]), &Label::default(), Some("20261122-101500-beef")).expect_err("no such directory");
         assert!(err.contains("could not write") && err.contains("heat-20261122-101500-beef.md"), "{err}");
         let way_out = "Export failed: `heat export 20261122-101500-beef -o FILE` writes it elsewhere (";
         assert!(err.starts_with(way_out) && way_out.chars().count() < 80, "{err}");
-        let demo = markdown(&gone, &header, &[], None).expect_err("no such directory");
+        let demo = markdown(&gone, (&header, &[]), &Label::default(), None).expect_err("no such directory");
         assert!(demo.starts_with("Export failed: start heat in a directory it can write to ("), "{demo}");
     }
 }

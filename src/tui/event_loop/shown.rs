@@ -20,7 +20,9 @@ use crate::tui::summarize::{self, SummaryMsg};
 pub(super) fn export_shown(studio: &Studio, app: &mut App, debate: Option<&Running>) {
     match debate {
         Some(Running { replayed: Some(loaded), session, .. }) => {
-            let written = export::markdown(&studio.export_dir, &loaded.header, &loaded.records, session.as_deref());
+            let label = studio.store.label(&loaded.header.id);
+            let debate = (&loaded.header, loaded.records.as_slice());
+            let written = export::markdown(&studio.export_dir, debate, &label, session.as_deref());
             say_exported(app, written);
         }
         Some(Running { session: Some(id), .. }) => export_stored(studio, app, id),
@@ -39,7 +41,7 @@ pub(super) fn debate_clip(studio: &Studio, debate: Option<&Running>) -> Result<C
         }
         _ => return Err("Nothing to copy: no stored session is shown".into()),
     };
-    Ok(crate::tui::copy::debate(&loaded.header, &loaded.records))
+    Ok(crate::tui::copy::debate(&loaded.header, &loaded.records, &studio.store.label(&loaded.header.id)))
 }
 
 /// Writes the shown debate as an HTML report into the data dir's
@@ -156,7 +158,10 @@ pub(super) fn on_summary(
 /// Writes a stored debate as Markdown into the export directory.
 pub(super) fn export_stored(studio: &Studio, app: &mut App, id: &str) {
     let written = match studio.store.load(id) {
-        Ok(loaded) => export::markdown(&studio.export_dir, &loaded.header, &loaded.records, Some(id)),
+        Ok(loaded) => {
+            let debate = (&loaded.header, loaded.records.as_slice());
+            export::markdown(&studio.export_dir, debate, &studio.store.label(id), Some(id))
+        }
         Err(e) => Err(format!("Export failed: {e:#}")),
     };
     say_exported(app, written);
