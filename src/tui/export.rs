@@ -75,7 +75,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let gone = dir.path().join("gone");
         let header = Header { heat_session: 1, id: "20261122-101500-beef".into(), created_ms: 0 };
-        let err = markdown(&gone, (&header, &[]), &Label::default(), Some("20261122-101500-beef")).expect_err("no such directory");
+        let err = markdown(&gone, (&header, &[]), &Label::default(), Some("20261122-101500-beef"))
+            .expect_err("no such directory");
         assert!(err.contains("could not write") && err.contains("heat-20261122-101500-beef.md"), "{err}");
         let way_out = "Export failed: `heat export 20261122-101500-beef -o FILE` writes it elsewhere (";
         assert!(err.starts_with(way_out) && way_out.chars().count() < 80, "{err}");
