@@ -4,12 +4,12 @@
 
 use std::fmt::Write as _;
 
-use super::sessions::fit;
 use crate::debate::Role;
 use crate::report::Context;
 use crate::report::model::{Report, Said};
 use crate::report::transcript::Entry;
 use crate::store::{self, Store};
+use crate::tui::wrap::truncate;
 
 /// Loads both debates and prints the comparison.
 pub fn compare(a: &str, b: &str) -> anyhow::Result<()> {
@@ -82,7 +82,7 @@ pub fn text(a: &Report, b: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "heat compare · A {} · B {}\n", a.session, b.session);
     let row = |out: &mut String, label: &str, left: &str, right: &str| {
-        let _ = writeln!(out, "{label:<10} {:<COLUMN$} {}", fit(left, COLUMN), fit(right, COLUMN));
+        let _ = writeln!(out, "{label:<10} {:<COLUMN$} {}", truncate(left, COLUMN), truncate(right, COLUMN));
     };
     row(&mut out, "", "A", "B");
     if let Some(relation) = relation(a, b) {

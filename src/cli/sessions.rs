@@ -355,16 +355,6 @@ pub(super) fn write_file(path: &Path, text: &str, force: bool) -> anyhow::Result
     write_to(&mut files[0], path, text)
 }
 
-/// `text` cut to `width` characters, ending in `…` when cut.
-pub(super) fn fit(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        return text.to_string();
-    }
-    let mut cut: String = text.chars().take(width - 1).collect();
-    cut.push('…');
-    cut
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
