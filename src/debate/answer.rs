@@ -71,7 +71,9 @@ pub fn on_done(state: &DebateState, answered: &Answered<'_>) -> Vec<Act> {
                 Err(error) => {
                     let error = format!("its answer could not be read: {error}");
                     let failed = DebateEvent::PanelVoteFailed { round, judge, error, usage };
-                    form_ignored(state, answered, answered.text).into_iter().chain([failed]).map(Act::Emit).collect()
+                    let long = ran_long(state, answered, answered.text, cut_at(answered, usage).is_some());
+                    let ignored = form_ignored(state, answered, answered.text);
+                    ignored.into_iter().chain(long).chain([failed]).map(Act::Emit).collect()
                 }
             }
         }
@@ -163,7 +165,8 @@ fn turn_done(state: &DebateState, answered: &Answered<'_>, round: u32, role: Rol
     }
     let unread = read.iter().any(|e| matches!(e, DebateEvent::VerdictInvalid { .. }));
     let ignored = form_ignored(state, answered, &text).filter(|_| unread);
-    std::iter::once(completed).chain(ignored).chain(read).map(Act::Emit).collect()
+    let long = ran_long(state, answered, &text, truncated_at.is_some()).filter(|_| unread);
+    std::iter::once(completed).chain(ignored).chain(long).chain(read).map(Act::Emit).collect()
 }
 
 /// Whether `text` opens a JSON object that never closes: more `{` than `}`
@@ -232,6 +235,23 @@ fn form_ignored(state: &DebateState, answered: &Answered<'_>, text: &str) -> Opt
     let to = asked.form.step_down()?;
     let message = notices::form_ignored(asked.provider, asked.endpoint, asked.form, to);
     heard::learnt(state, asked.endpoint, Adaptation::StructuredOutput { form: to }, message)
+}
+
+/// A judge's answer asked in a form the server holds it to (a schema, a
+/// JSON object, a forced tool call) that ran into its token limit (as the
+/// server said, or as its measured length shows) before its object
+/// closed: the server kept the shape while its model wrote on inside it.
+/// The schema's strings are capped from now on, for this endpoint, so the
+/// next answer closes.
+fn ran_long(state: &DebateState, answered: &Answered<'_>, text: &str, cut: bool) -> Option<DebateEvent> {
+    let asked = answered.form.filter(|a| a.form != StructuredOutput::Off)?;
+    let stopped_inside = cut && text.trim_start().starts_with('{') && unclosed_object(text);
+    if !stopped_inside {
+        return None;
+    }
+    let adaptation = Adaptation::CappedStrings;
+    let message = notices::adapted(asked.endpoint, &adaptation);
+    heard::learnt(state, asked.endpoint, adaptation, message)
 }
 
 /// The judge's answer on `round` read: its verdict (and the guard's

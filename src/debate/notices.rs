@@ -154,6 +154,10 @@ pub fn adapted(endpoint: &str, adaptation: &Adaptation) -> String {
             "{server} gives a request {} tokens of context: prompts to it leave out the oldest rounds to fit",
             thousands(u64::from(*tokens))
         ),
+        Adaptation::CappedStrings => format!(
+            "{server} kept the verdict to its schema, but the judge wrote on inside it to its token limit: \
+             the verdict's text is capped in length from now on"
+        ),
     }
 }
 

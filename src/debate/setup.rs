@@ -26,6 +26,10 @@ pub struct RoleSetup {
     /// The model's context window in tokens, where the config states it
     /// (`providers.<name>.max_context`) and the model itself cannot say.
     pub max_context: Option<u32>,
+    /// The verdict's strings are capped in length from the first request
+    /// (the server is known to need it: llama.cpp's); otherwise only once
+    /// a verdict ran to its limit inside one (`Adaptation::CappedStrings`).
+    pub caps_strings: bool,
 }
 
 /// `providers.<name>.structured_output`: `auto` starts with the strongest
@@ -60,6 +64,7 @@ impl RoleSetup {
             thinking_budget: None,
             structured: StructuredSetting::Auto,
             max_context: None,
+            caps_strings: false,
         }
     }
 

@@ -279,7 +279,7 @@ impl DebateState {
             .filter(|(e, _)| e == endpoint)
             .filter_map(|(_, a)| match a {
                 Adaptation::StructuredOutput { form } => Some(*form),
-                Adaptation::OneAtATime | Adaptation::ContextWindow { .. } => None,
+                Adaptation::OneAtATime | Adaptation::ContextWindow { .. } | Adaptation::CappedStrings => None,
             })
             .max()
     }
@@ -291,10 +291,15 @@ impl DebateState {
         match adaptation {
             Adaptation::StructuredOutput { form } => self.structured_output_for(endpoint).is_some_and(|k| k >= *form),
             Adaptation::ContextWindow { tokens } => self.context_window_for(endpoint).is_some_and(|k| k <= *tokens),
-            Adaptation::OneAtATime => {
-                self.adaptations.iter().any(|(e, a)| e == endpoint && *a == Adaptation::OneAtATime)
+            Adaptation::OneAtATime | Adaptation::CappedStrings => {
+                self.adaptations.iter().any(|(e, a)| e == endpoint && a == adaptation)
             }
         }
+    }
+
+    /// Whether `endpoint` was found to need length caps on a schema's strings.
+    pub fn caps_strings_for(&self, endpoint: &str) -> bool {
+        self.knows(endpoint, &Adaptation::CappedStrings)
     }
 
     /// The smallest context `endpoint` was found to give one request.

@@ -229,6 +229,10 @@ pub enum Adaptation {
     /// The server gives one request this many tokens of context, prompt
     /// and answer together: requests to it are fitted to it.
     ContextWindow { tokens: u32 },
+    /// The server holds an answer to a schema, but its model wrote on
+    /// inside a string until its token limit cut the object: the schema's
+    /// strings are sent with length caps (`caps::served_cap`).
+    CappedStrings,
 }
 
 /// A streamed answer. Dropping it aborts the underlying request.

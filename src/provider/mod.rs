@@ -3,6 +3,7 @@
 //! Nothing here knows about debates.
 
 pub mod anthropic;
+pub mod caps;
 pub mod chat;
 pub mod endpoint;
 pub mod error;

@@ -59,6 +59,7 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
                 .flatten()
                 .and_then(|n| u32::try_from(n).ok())
                 .or_else(|| (choice.kind == ProviderKind::OPENAI).then_some(selection.openai_limits.context).flatten()),
+            caps_strings: choice.kind == ProviderKind::OPENAI && selection.openai_limits.holds_lengths,
         })
     };
     let mut setups = Vec::new();

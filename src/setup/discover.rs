@@ -31,6 +31,11 @@ pub struct Environment {
 pub struct ServerLimits {
     pub slots: Option<u32>,
     pub context: Option<u32>,
+    /// Its grammar holds an answer to a schema's string lengths as well as
+    /// its shape: llama.cpp's server, the one that answers `/props`. A
+    /// small model's verdict runs to its token limit inside a string there
+    /// unless the strings are capped.
+    pub holds_lengths: bool,
 }
 
 /// Finds what auto-selection may use: probes Ollama only when a role is on
@@ -76,9 +81,11 @@ pub async fn probe_server_limits(base: &str) -> ServerLimits {
 /// The limits a `/props` body states; none where it states none.
 pub fn limits_of(body: &serde_json::Value) -> ServerLimits {
     let number = |v: &serde_json::Value| v.as_u64().and_then(|n| u32::try_from(n).ok()).filter(|n| *n > 0);
+    let llama_cpp = body.get("total_slots").is_some() || body.get("default_generation_settings").is_some();
     ServerLimits {
         slots: number(&body["total_slots"]),
         context: number(&body["default_generation_settings"]["n_ctx"]).or_else(|| number(&body["n_ctx"])),
+        holds_lengths: llama_cpp,
     }
 }
 
@@ -174,9 +181,11 @@ mod tests {
             "model_alias": "smollm",
             "build_info": "b1-0c1e570"
         });
-        assert_eq!(limits_of(&props), ServerLimits { slots: Some(2), context: Some(4096) });
+        assert_eq!(limits_of(&props), ServerLimits { slots: Some(2), context: Some(4096), holds_lengths: true });
         assert_eq!(limits_of(&serde_json::json!({"object": "list"})), ServerLimits::default(), "says nothing");
-        assert_eq!(limits_of(&serde_json::json!({"total_slots": 0})), ServerLimits::default(), "0 is no limit");
+        let no_slots = limits_of(&serde_json::json!({"total_slots": 0}));
+        assert_eq!((no_slots.slots, no_slots.context), (None, None), "0 is no limit");
+        assert!(no_slots.holds_lengths, "but only llama.cpp's server says total_slots");
     }
 
     #[test]

@@ -30,7 +30,8 @@ fn judge_setup(config: &Config, roles: &[RoleSetup], provider: &str, model: Opti
         format!("the provider {provider:?} is not one of {}", names.join(", "))
     })?;
     let judge = roles.get(Role::Judge.position()).context("no judge's seat to copy limits from")?;
-    let shared = roles.iter().find(|r| r.model.provider_name() == kind.name()).map(|r| Arc::clone(&r.model));
+    let sharing = roles.iter().find(|r| r.model.provider_name() == kind.name());
+    let shared = sharing.map(|r| Arc::clone(&r.model));
     let keyless = config.text(&format!("providers.{kind}.api_key")).is_none();
     let var = kind.row().key_env.unwrap_or("its API key");
     // A provider that always needs a key needs one here; one that needs it
@@ -64,5 +65,6 @@ fn judge_setup(config: &Config, roles: &[RoleSetup], provider: &str, model: Opti
         thinking_budget: None,
         structured: structured_setting(config, kind)?,
         max_context: None,
+        caps_strings: sharing.is_some_and(|r| r.caps_strings),
     })
 }

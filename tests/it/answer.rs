@@ -301,6 +301,78 @@ fn a_verdict_cut_at_its_limit_asks_again_for_a_shorter_one() {
 }
 
 #[test]
+fn a_verdict_held_to_its_schema_that_runs_to_its_limit_inside_a_string_caps_the_strings_from_then_on() {
+    use heat::debate::answer::AskedForm;
+    use heat::provider::{Adaptation, StructuredOutput};
+    const ENDPOINT: &str = "openai http://127.0.0.1:18080/v1";
+    let cut =
+        r#"{"resolved": false, "verdict": "The advocate argued that the streets, the air and the trade of the centre"#;
+    let judged = |text: &str| argued().starts(0, Role::Judge, TurnPurpose::Judge).streams(0, Role::Judge, text).state();
+    let state = judged(cut);
+    let mut done = answered(Call::Turn { round: 0, role: Role::Judge }, TurnPurpose::Judge, "");
+    done.finish = Some(FinishReason::Length);
+    let held =
+        AskedForm { endpoint: ENDPOINT, provider: "openai", form: StructuredOutput::Schema, may_step_down: true };
+    done.form = Some(held);
+    let capped = |acts: &[Act]| {
+        emitted(acts)
+            .into_iter()
+            .filter(|e| {
+                matches!(e, DebateEvent::EndpointAdapted { endpoint, adaptation: Adaptation::CappedStrings, .. }
+                    if endpoint == ENDPOINT)
+            })
+            .count()
+    };
+    let acts = answer::on_done(&state, &done);
+    assert_eq!(capped(&acts), 1, "{acts:#?}");
+    assert!(
+        matches!(emitted(&acts).last(), Some(DebateEvent::VerdictInvalid { will_retry: true, .. })),
+        "the verdict is still asked again: {acts:#?}"
+    );
+    // A stop a gateway called clean, where the answer's length filled its limit, is the same.
+    done.finish = Some(FinishReason::Stop);
+    done.usage = Some(Usage { input_tokens: 900, output_tokens: 512, cached_input_tokens: 0 });
+    assert_eq!(capped(&answer::on_done(&state, &done)), 1);
+    // Left open well short of its limit is another fault (a cut stream, a clean stop mid-answer).
+    done.usage = Some(Usage { input_tokens: 900, output_tokens: 40, cached_input_tokens: 0 });
+    assert_eq!(capped(&answer::on_done(&state, &done)), 0);
+    done.usage = None;
+    done.finish = Some(FinishReason::Length);
+    // Asked as plain text, no server held the shape: caps would change nothing.
+    done.form = Some(AskedForm { form: StructuredOutput::Off, ..held });
+    assert_eq!(capped(&answer::on_done(&state, &done)), 0);
+    // A closed object that fails for another reason, and prose, are not this.
+    done.form = Some(held);
+    let closed = r#"{"resolved": "maybe", "verdict": "x", "topic": "y", "heat": 0.5}"#;
+    assert_eq!(capped(&answer::on_done(&judged(closed), &done)), 0);
+    // Learnt once per endpoint.
+    let learnt = Log::new(TOPIC, 3, 0.9)
+        .then(DebateEvent::EndpointAdapted {
+            endpoint: ENDPOINT.into(),
+            adaptation: Adaptation::CappedStrings,
+            message: String::new(),
+        })
+        .then_all(argued().into_events().into_iter().skip(1))
+        .starts(0, Role::Judge, TurnPurpose::Judge)
+        .streams(0, Role::Judge, cut)
+        .state();
+    assert_eq!(capped(&answer::on_done(&learnt, &done)), 0);
+    // A panel judge's vote cut the same way teaches it too.
+    let oxford = Log::new(TOPIC, 3, 0.9)
+        .formatted(built_in("oxford"))
+        .round(0)
+        .both_argue(0)
+        .then(DebateEvent::PanelVoteStarted { round: 0, judge: 2 })
+        .state();
+    let mut vote = answered(Call::Vote { round: 0, judge: 2 }, TurnPurpose::Judge, cut);
+    vote.finish = Some(FinishReason::Length);
+    vote.form = Some(held);
+    let acts = answer::on_done(&oxford, &vote);
+    assert_eq!(capped(&acts), 1, "{acts:#?}");
+    assert!(matches!(emitted(&acts).last(), Some(DebateEvent::PanelVoteFailed { .. })), "{acts:#?}");
+}
+
+#[test]
 fn a_judges_written_verdict_is_completed_and_read() {
     let verdict = written_verdict(false, 0.6);
     let state = argued().starts(0, Role::Judge, TurnPurpose::Judge).streams(0, Role::Judge, &verdict).state();

@@ -72,5 +72,6 @@ mod studio_stats;
 mod studio_view;
 mod studio_vote;
 mod v1_logs;
+mod verdict_caps;
 mod vote_props;
 mod watch;

@@ -216,6 +216,7 @@ fn adaptation() -> impl Strategy<Value = Adaptation> {
         select(vec![StructuredOutput::Schema, StructuredOutput::Json, StructuredOutput::Off])
             .prop_map(|form| Adaptation::StructuredOutput { form }),
         Just(Adaptation::OneAtATime),
+        Just(Adaptation::CappedStrings),
         (512u32..1_000_000).prop_map(|tokens| Adaptation::ContextWindow { tokens }),
     ]
 }

@@ -29,7 +29,7 @@ impl Grammars {
     /// A matcher for answers that follow `schema`.
     pub fn for_schema(&self, schema: &serde_json::Value) -> anyhow::Result<Grammar> {
         let mut schema = schema.clone();
-        cap_strings(&mut schema);
+        crate::provider::caps::cap_strings(&mut schema, MAX_STRING);
         if let Some(object) = schema.as_object_mut() {
             object.insert("x-guidance".into(), serde_json::json!({ "whitespace_flexible": false }));
         }
@@ -68,42 +68,5 @@ impl Grammar {
     /// Whether the answer is complete: nothing but the end may follow.
     pub fn is_done(&self) -> bool {
         self.matcher.is_stopped()
-    }
-}
-
-/// Gives every string in the schema a `maxLength`.
-fn cap_strings(value: &mut serde_json::Value) {
-    let Some(object) = value.as_object_mut() else { return };
-    let is_string = object.get("type").and_then(|t| t.as_str()) == Some("string");
-    if is_string && !object.contains_key("maxLength") && !object.contains_key("enum") {
-        object.insert("maxLength".into(), MAX_STRING.into());
-    }
-    for child in object.values_mut() {
-        match child {
-            serde_json::Value::Object(_) => cap_strings(child),
-            serde_json::Value::Array(items) => items.iter_mut().for_each(cap_strings),
-            _ => {}
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_string_gets_a_length_cap_and_an_existing_cap_is_kept() {
-        let mut schema = serde_json::json!({
-            "type": "object",
-            "properties": {
-                "verdict": { "type": "string" },
-                "topic": { "type": "string", "maxLength": 80 },
-                "heat": { "type": "number", "enum": [0.3, 1.0] }
-            }
-        });
-        cap_strings(&mut schema);
-        assert_eq!(schema["properties"]["verdict"]["maxLength"], MAX_STRING);
-        assert_eq!(schema["properties"]["topic"]["maxLength"], 80);
-        assert!(schema["properties"]["heat"].get("maxLength").is_none());
     }
 }

@@ -1,0 +1,122 @@
+//! A small model on a server whose grammar holds its answer to the
+//! verdict's schema writes the `verdict` string on until its token limit
+//! cuts the JSON: the shape is kept, the object never closes, and no
+//! verdict can be read. Played byte-exact by a mock that behaves as
+//! llama.cpp's server does with such a model: a string the schema caps is
+//! closed at its cap; an uncapped one runs to the limit. heat caps the
+//! strings once it has seen that (any server), or from the first request on
+//! a server whose `/props` says it is llama.cpp's.
+#![allow(clippy::unwrap_used)]
+
+use crate::support;
+
+use heat::debate::Role;
+use support::mock_llm::{MockLlm, Recorded, Reply, openai_stream};
+use support::turns::role_of;
+
+const RAMBLE: &str = "The advocate argued that tabs let every reader choose a width and the skeptic \
+                      answered that spaces render alike everywhere, and the advocate then said again that ";
+
+const LATER: &str = "On onboarding the skeptic showed that spaces need no editor option while the advocate \
+                     held that one option set once costs nothing, and neither side moved on whether ";
+
+/// The cap the request's verdict schema puts on `verdict`, if any.
+fn verdict_cap(request: &Recorded) -> Option<usize> {
+    let schema = &request.body["response_format"]["json_schema"]["schema"];
+    schema["properties"]["verdict"]["maxLength"].as_u64().map(|n| usize::try_from(n).unwrap())
+}
+
+/// Whether `request` asks for a verdict (of the judge, the chair or a panel judge).
+fn judging(request: &Recorded) -> bool {
+    request.body.get("response_format").is_some()
+}
+
+/// A grammar server with a model that never stops on its own inside a string.
+fn grammar_server(request: &Recorded) -> Reply {
+    if request.path == "/props" {
+        return Reply::error(404, r#"{"error":{"code":404,"message":"File Not Found","type":"not_found_error"}}"#);
+    }
+    let role = role_of(request);
+    if !judging(request) {
+        let later = !request.last_message().contains("Round 1 of");
+        let point = match (role == Role::Advocate, later) {
+            (true, false) => "Tabs let every reader choose a width, and the file stays the same for everyone.",
+            (false, false) => "Spaces render alike in every diff, review tool and terminal, with nothing to set up.",
+            (true, true) => "A newcomer sets one editor option once; after that tabs cost nobody anything.",
+            (false, true) => "Onboarding with spaces needs no option at all: what you see is what is saved.",
+        };
+        return Reply::sse(&openai_stream("smollm", &[point], Some("stop")), 4096);
+    }
+    let round_two = request.last_message().contains("Round 2 of");
+    let endless = if round_two { LATER } else { RAMBLE }.repeat(40);
+    let Some(cap) = verdict_cap(request) else {
+        let cut = format!(r#"{{"resolved": false, "verdict": "{endless}"#);
+        return Reply::sse(&openai_stream("smollm", &[cut.as_str()], Some("length")), 4096);
+    };
+    let resolved = round_two;
+    let verdict: String = endless.chars().take(cap).collect();
+    let closed = format!(
+        r#"{{"resolved": {resolved}, "verdict": "{verdict}", "ahead": "advocate", "conceded": "none", "topic": "What about onboarding?", "heat": 0.6}}"#
+    );
+    Reply::sse(&openai_stream("smollm", &[closed.as_str()], Some("stop")), 4096)
+}
+
+/// `heat run` against `server` (OpenAI's wire at a custom base URL);
+/// whether it succeeded, stdout, stderr and the session log.
+async fn heat_run(server: &MockLlm, extra: &[&str]) -> (bool, String, String, String) {
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = support::binary::heat(data.path(), "[network]\nmax_retries = 1\n");
+    cmd.env("OPENAI_BASE_URL", format!("{}/v1", server.base_url)).env("HEAT_PROVIDER", "openai");
+    cmd.args(["run", "Tabs beat spaces", "--max-rounds", "2"]).args(extra);
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    let mut logs = String::new();
+    for entry in std::fs::read_dir(data.path().join("sessions")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "jsonl") {
+            logs.push_str(&std::fs::read_to_string(path).unwrap());
+        }
+    }
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (out.status.success(), text(&out.stdout), text(&out.stderr), logs)
+}
+
+fn judge_requests(server: &MockLlm) -> Vec<Recorded> {
+    server.requests().into_iter().filter(|r| r.path != "/props" && judging(r)).collect()
+}
+
+#[tokio::test]
+async fn a_verdict_that_runs_to_its_limit_inside_its_schema_caps_the_strings_and_the_debate_reads_every_verdict_after()
+{
+    let server = MockLlm::with_handler(grammar_server).await;
+    let (ok, stdout, stderr, logs) = heat_run(&server, &[]).await;
+    assert!(ok, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    let judged = judge_requests(&server);
+    assert_eq!(verdict_cap(&judged[0]), None, "nothing is capped before the server shows it is needed");
+    assert!(judged.len() >= 3, "round 1's verdict asked again, then round 2's: {}", judged.len());
+    assert!(judged[1..].iter().all(|r| verdict_cap(r) == Some(600)), "every later verdict is capped");
+    assert!(stdout.contains("capped in length from now on"), "said once:\n{stdout}");
+    assert_eq!(logs.matches(r#""kind":"capped_strings""#).count(), 1, "{logs}");
+    assert_eq!(logs.matches(r#""type":"verdict_reached""#).count(), 2, "both rounds' verdicts read:\n{logs}");
+    assert_eq!(stdout.matches("could not be read").count(), 1, "only the first, uncapped verdict:\n{stdout}");
+    assert!(stdout.contains("On onboarding the skeptic showed"), "round 2's verdict is shown:\n{stdout}");
+}
+
+#[tokio::test]
+async fn a_panel_on_a_llama_cpp_server_is_capped_from_its_first_request_and_every_vote_is_read() {
+    // The same server, saying at /props that it is llama.cpp's.
+    let server = MockLlm::with_handler(|request| {
+        if request.path == "/props" {
+            return Reply::error(200, r#"{"default_generation_settings":{"n_ctx":8192},"total_slots":4}"#);
+        }
+        grammar_server(request)
+    })
+    .await;
+    let (ok, stdout, stderr, logs) = heat_run(&server, &["--format", "oxford"]).await;
+    assert!(ok, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    let judged = judge_requests(&server);
+    assert!(judged.len() >= 6, "a panel of three judges, two rounds: {}", judged.len());
+    assert!(judged.iter().all(|r| verdict_cap(r) == Some(600)), "capped from the first request");
+    assert!(!logs.contains("capped_strings"), "nothing had to be learnt");
+    assert!(!logs.contains("panel_vote_failed"), "every vote read:\n{logs}");
+    assert!(!logs.contains("verdict_invalid"), "every verdict read:\n{logs}");
+}
