@@ -405,6 +405,8 @@ impl<W: Write> TextPrinter<W> {
                 writeln!(self.out, "{}", self.style.paint("1", &line))?;
             }
             DebateEvent::Delta { .. }
+            | DebateEvent::TurnQueued { .. }
+            | DebateEvent::TurnSent { .. }
             | DebateEvent::TurnCompleted { .. }
             | DebateEvent::Reasoning { .. }
             | DebateEvent::SwapCheckStarted { .. }

@@ -166,6 +166,18 @@ pub enum DebateEvent {
         /// The temperature sent with the request, if any.
         temperature: Option<f32>,
     },
+    /// The seat's request waits inside heat for one of its server's slots
+    /// (`providers.<name>.max_concurrent`, the server's own count, or one
+    /// at a time): nothing has been sent yet.
+    TurnQueued {
+        round: u32,
+        role: Role,
+    },
+    /// The queued request was sent: from here the server is waited for.
+    TurnSent {
+        round: u32,
+        role: Role,
+    },
     Delta {
         round: u32,
         role: Role,
@@ -353,6 +365,8 @@ macro_rules! round_of {
         match $event {
             DebateEvent::RoundStarted { round, .. }
             | DebateEvent::TurnStarted { round, .. }
+            | DebateEvent::TurnQueued { round, .. }
+            | DebateEvent::TurnSent { round, .. }
             | DebateEvent::Delta { round, .. }
             | DebateEvent::Reasoning { round, .. }
             | DebateEvent::TurnRetrying { round, .. }

@@ -1,8 +1,9 @@
 //! What one item a call streams means, as a pure function of the folded
 //! state, the call and what its model is: a turn's text and reasoning shown
-//! as they come, a vote's or a swap check's answer collected unseen, the
-//! usage and the finish kept for the answer step, a retried attempt's answer
-//! discarded, and what the endpoint taught (one request at a time, a weaker
+//! as they come, and its wait in heat's own queue for one of a server's
+//! slots; a vote's or a swap check's answer collected unseen; the usage and
+//! the finish kept for the answer step; a retried attempt's answer
+//! discarded; and what the endpoint taught (one request at a time, a weaker
 //! form of structured output, a parameter it refuses) recorded whichever
 //! call taught it. The engine applies what this returns.
 
@@ -126,6 +127,8 @@ fn chunk_heard(state: &DebateState, call: Call, answering: Answering<'_>, chunk:
             let message = notices::adapted(&endpoint, &adaptation);
             Heard::Emit(DebateEvent::EndpointAdapted { endpoint, adaptation, message })
         }
+        (Call::Turn { round, role }, Chunk::Queued) => Heard::Emit(DebateEvent::TurnQueued { round, role }),
+        (Call::Turn { round, role }, Chunk::Sent) => Heard::Emit(DebateEvent::TurnSent { round, role }),
         (Call::Vote { .. } | Call::SwapCheck { .. }, Chunk::Text(text)) => Heard::Text(text),
         _ => return None,
     })

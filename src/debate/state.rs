@@ -51,6 +51,9 @@ pub struct Turn {
     /// It ended mid-sentence with a clean stop, well short of its limit.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub possibly_cut: bool,
+    /// Its request waits inside heat for one of its server's slots.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub queued: bool,
     /// Judge turns only: whether the answer parsed.
     pub verdict: Option<VerdictStatus>,
     /// What the argument cited from the source, checked.
@@ -74,6 +77,7 @@ impl Turn {
             usage: None,
             truncated_at: None,
             possibly_cut: false,
+            queued: false,
             verdict: None,
             checks: Vec::new(),
             stance: None,

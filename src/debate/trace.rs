@@ -31,7 +31,10 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::TurnStarted { round, role, purpose, temperature } => {
             tracing::debug!(round = round + 1, role = role.key(), ?purpose, ?temperature, "turn started");
         }
-        DebateEvent::Delta { .. } | DebateEvent::Reasoning { .. } => {}
+        DebateEvent::Delta { .. }
+        | DebateEvent::Reasoning { .. }
+        | DebateEvent::TurnQueued { .. }
+        | DebateEvent::TurnSent { .. } => {}
         DebateEvent::TurnRetrying { round, role, attempt, max_retries, delay_ms, reason } => {
             tracing::warn!(round = round + 1, role = role.key(), attempt, max_retries, delay_ms, %reason, "turn retrying");
         }
@@ -71,13 +74,8 @@ pub fn event(event: &DebateEvent) {
             tracing::debug!(round = round + 1, judge, "panel vote asked");
         }
         DebateEvent::PanelVoted { round, judge, verdict, .. } => {
-            tracing::info!(
-                round = round + 1,
-                judge,
-                resolved = verdict.resolved,
-                heat = verdict.heat.get(),
-                "panel voted"
-            );
+            let (resolved, heat) = (verdict.resolved, verdict.heat.get());
+            tracing::info!(round = round + 1, judge, resolved, heat, "panel voted");
         }
         DebateEvent::PanelVoteFailed { round, judge, error, .. } => {
             tracing::warn!(round = round + 1, judge, %error, "panel vote failed");

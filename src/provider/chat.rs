@@ -215,6 +215,11 @@ pub enum Chunk {
     /// The provider changed how it talks to this endpoint for the rest of the
     /// debate (e.g. it now sends one request at a time).
     Adapted(Adaptation),
+    /// The request waits inside heat for one of the endpoint's slots: it
+    /// has not been sent. `Sent` follows when it is.
+    Queued,
+    /// A queued request was sent.
+    Sent,
 }
 
 /// A lasting change in how heat talks to one endpoint, learnt from the server.

@@ -188,16 +188,22 @@ impl Endpoint {
 
     /// Runs the request `start` opens under this endpoint's limit, guarded
     /// as the module note says.
+    /// A request that finds every slot taken says so first
+    /// ([`Chunk::Queued`]), and [`Chunk::Sent`] once it has one.
     pub fn guard(self: &Arc<Self>, start: impl FnOnce() -> ChunkStream + Send + 'static) -> ChunkStream {
         let endpoint = Arc::clone(self);
         let opened = async move {
-            let permit = Arc::clone(&endpoint.permits).acquire_owned().await.ok();
-            let number = endpoint.started.fetch_add(1, Ordering::SeqCst);
-            endpoint.running.fetch_add(1, Ordering::SeqCst);
-            let running = true;
-            Guarded { endpoint, inner: start(), permit, number, running, saw_text: false, after: None, done: false }
+            let permits = Arc::clone(&endpoint.permits);
+            if let Ok(permit) = Arc::clone(&permits).try_acquire_owned() {
+                return Guarded::open(endpoint, Some(permit), start).into_stream();
+            }
+            let sent = async move {
+                let permit = permits.acquire_owned().await.ok();
+                futures::stream::iter([Ok(Chunk::Sent)]).chain(Guarded::open(endpoint, permit, start).into_stream())
+            };
+            futures::stream::iter([Ok(Chunk::Queued)]).chain(futures::stream::once(sent).flatten()).boxed()
         };
-        futures::stream::once(opened).flat_map(Guarded::into_stream).boxed()
+        futures::stream::once(opened).flatten().boxed()
     }
 }
 
@@ -222,6 +228,17 @@ struct Guarded {
 }
 
 impl Guarded {
+    /// The request `start` opens, sent now under `permit`.
+    fn open(
+        endpoint: Arc<Endpoint>,
+        permit: Option<OwnedSemaphorePermit>,
+        start: impl FnOnce() -> ChunkStream,
+    ) -> Self {
+        let number = endpoint.started.fetch_add(1, Ordering::SeqCst);
+        endpoint.running.fetch_add(1, Ordering::SeqCst);
+        Guarded { endpoint, inner: start(), permit, number, running: true, saw_text: false, after: None, done: false }
+    }
+
     fn into_stream(self) -> ChunkStream {
         futures::stream::unfold(self, |mut g| async move {
             if let Some(item) = g.after.take() {
@@ -373,7 +390,13 @@ mod tests {
         assert!(tokio::time::timeout(Duration::from_millis(50), &mut queued).await.is_err(), "it waited");
         tx.send(()).unwrap();
         slow.await.unwrap();
-        assert_eq!(queued.await.unwrap(), vec![Ok(Chunk::Text("next".into()))]);
+        assert_eq!(
+            queued.await.unwrap(),
+            [Ok(Chunk::Queued), Ok(Chunk::Sent), Ok(Chunk::Text("next".into()))],
+            "it said it waited in heat's queue, then that it was sent"
+        );
+        let first = endpoint.guard(|| stream_of(vec![Ok(Chunk::Text("free".into()))]));
+        assert_eq!(collect(first).await, [Ok(Chunk::Text("free".into()))], "a request with a free slot just goes");
     }
 
     /// A request that streams a word, then ends with whatever is sent down

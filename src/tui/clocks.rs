@@ -64,7 +64,10 @@ impl Clocks {
         self.event_ms = ms;
         self.turn_times.record(event, ms);
         match event {
-            DebateEvent::TurnStarted { role, .. } => self.thinking_since[role.position()] = Some(Instant::now()),
+            // A wait in heat's own queue is counted apart from the wait for the server that follows it.
+            DebateEvent::TurnStarted { role, .. } | DebateEvent::TurnSent { role, .. } => {
+                self.thinking_since[role.position()] = Some(Instant::now());
+            }
             DebateEvent::TurnRetrying { role, delay_ms, .. } => {
                 self.retry_at[role.position()] = Some(self.now + Duration::from_millis(*delay_ms));
             }

@@ -39,6 +39,8 @@ impl Default for Scroll {
 #[derive(Debug, Clone, PartialEq)]
 struct Key {
     status: TurnStatus,
+    /// What a turn waiting for its first word says it waits for.
+    waiting: Option<&'static str>,
     text_len: usize,
     reasoning_len: usize,
     show_reasoning: bool,
@@ -143,6 +145,7 @@ impl Pane {
         for (i, (round, turn)) in turns.into_iter().enumerate() {
             let key = Key {
                 status: turn.status.clone(),
+                waiting: waiting_line(state, turn),
                 text_len: turn.text.len(),
                 reasoning_len: turn.reasoning.len(),
                 show_reasoning,
@@ -291,6 +294,19 @@ struct Shown {
     cited: bool,
 }
 
+/// What a turn that has not said its first word waits for: a server's
+/// seat waits on the server (its queue included), or first in heat's own
+/// queue for one of its slots; the embedded model thinks.
+fn waiting_line(state: &DebateState, turn: &Turn) -> Option<&'static str> {
+    let silent = turn.status == TurnStatus::Streaming && turn.text.is_empty() && turn.reasoning.is_empty();
+    let served = state.participant(turn.role).is_some_and(crate::debate::event::Participant::is_served);
+    silent.then_some(match (turn.queued, served) {
+        (true, _) => "queued for one of the server's slots…",
+        (false, true) => "waiting for the server…",
+        (false, false) => "thinking…",
+    })
+}
+
 #[allow(clippy::too_many_arguments)]
 fn lay_out(
     segment: &mut Segment,
@@ -369,10 +385,9 @@ fn lay_out(
     let mut foot = Vec::new();
     match &turn.status {
         TurnStatus::Streaming if turn.text.is_empty() && turn.reasoning.is_empty() => {
-            // A server's seat waits on the server (its queue included); the embedded model thinks.
-            let served = state.participant(turn.role).is_some_and(crate::debate::event::Participant::is_served);
-            let waiting = if served { "waiting for the server…" } else { "thinking…" };
-            foot.push(Line::from(Span::styled(waiting, muted)));
+            if let Some(waiting) = waiting_line(state, turn) {
+                foot.push(Line::from(Span::styled(waiting, muted)));
+            }
         }
         TurnStatus::Retrying { attempt, max_retries, reason, .. } => {
             let msg = format!("↻ retry {attempt} of {max_retries}: {}", clean(reason));

@@ -275,6 +275,8 @@ fn event() -> impl Strategy<Value = DebateEvent> {
         (round.clone(), role(), purpose(), proptest::option::of(heat())).prop_map(
             |(round, role, purpose, temperature)| DebateEvent::TurnStarted { round, role, purpose, temperature }
         ),
+        (round.clone(), role()).prop_map(|(round, role)| DebateEvent::TurnQueued { round, role }),
+        (round.clone(), role()).prop_map(|(round, role)| DebateEvent::TurnSent { round, role }),
         (round.clone(), role(), text()).prop_map(|(round, role, text)| DebateEvent::Delta { round, role, text }),
         (round.clone(), role(), text()).prop_map(|(round, role, text)| DebateEvent::Reasoning { round, role, text }),
         (round.clone(), role(), 1u32..4, text()).prop_map(|(round, role, attempt, reason)| {

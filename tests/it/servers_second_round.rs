@@ -376,3 +376,31 @@ async fn heat_run_takes_a_servers_slots_and_context_from_its_props_and_never_ove
     assert!(!logs.contains("context_window"), "nothing had to be learnt from an error");
     assert!(server.max_in_flight() <= 2, "no more at once than the server's slots");
 }
+
+#[tokio::test]
+async fn a_request_waiting_in_heats_own_queue_is_recorded_as_queued_then_sent_before_its_first_word() {
+    // One request at a time, set by hand: the second debater waits in heat for the first.
+    let server = MockLlm::with_handler(slow_server).await;
+    let config = "[network]\nmax_retries = 1\n[providers.openai]\nmax_concurrent = 1\n";
+    let (ok, stdout, stderr, logs) = heat_run(&server, config, "1").await;
+    assert!(ok, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert_eq!(server.max_in_flight(), 1);
+    let kinds_of = |role: &str| -> Vec<String> {
+        logs.lines()
+            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+            .filter(|record| record["event"]["role"] == role)
+            .map(|record| record["event"]["type"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    // Both debaters are asked at once: one goes, the other waits for it.
+    let (advocate, skeptic) = (kinds_of("advocate"), kinds_of("skeptic"));
+    let queued = |kinds: &[String]| kinds.iter().any(|k| k == "turn_queued");
+    assert!(queued(&advocate) != queued(&skeptic), "exactly one waited:\n{advocate:?}\n{skeptic:?}");
+    let kinds = if queued(&advocate) { advocate } else { skeptic };
+    let first = |kind: &str| kinds.iter().position(|k| k == kind).unwrap_or_else(|| panic!("no {kind}: {kinds:?}"));
+    assert!(first("turn_started") < first("turn_queued"), "{kinds:?}");
+    assert!(first("turn_queued") < first("turn_sent"), "{kinds:?}");
+    assert!(first("turn_sent") < first("delta"), "{kinds:?}");
+    assert_eq!(kinds.iter().filter(|k| *k == "turn_queued").count(), 1, "{kinds:?}");
+    assert!(!stdout.contains("queued"), "heat run's text says nothing of its own queue:\n{stdout}");
+}

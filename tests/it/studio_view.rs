@@ -529,6 +529,28 @@ fn a_turn_waiting_for_its_first_word_shows_how_long_and_keeps_the_clock_going() 
 }
 
 #[test]
+fn a_turn_in_heats_own_queue_says_queued_then_waits_for_the_server_on_a_clock_of_its_own() {
+    let mut app = studio_support::mid_stream();
+    let started = DebateEvent::TurnStarted {
+        round: 0,
+        role: Role::Judge,
+        purpose: heat::debate::TurnPurpose::Judge,
+        temperature: Some(0.2),
+    };
+    feed(&mut app, &[started, DebateEvent::TurnQueued { round: 0, role: Role::Judge }]);
+    app.clocks.thinking_since[2] = std::time::Instant::now().checked_sub(std::time::Duration::from_secs(9));
+    let text = screen(&mut app, 200, 50);
+    assert!(text.contains("Judge openai/gpt-4.1-mini · queued 9 s"), "{text}");
+    assert!(text.contains("queued for one of the server's slots…"), "the pane says what it waits for:\n{text}");
+    assert!(!text.contains("waiting for the server"), "{text}");
+    // Sent: now the server is waited for, timed from the moment it was sent.
+    feed(&mut app, &[DebateEvent::TurnSent { round: 0, role: Role::Judge }]);
+    let text = screen(&mut app, 200, 50);
+    assert!(text.contains("Judge openai/gpt-4.1-mini · waiting for the server"), "{text}");
+    assert!(!text.contains("queued") && !text.contains("server 9 s"), "the clock starts again at the send:\n{text}");
+}
+
+#[test]
 fn the_high_contrast_theme_paints_its_background_under_every_cell() {
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;

@@ -54,6 +54,16 @@ impl DebateState {
                     _ => r.turns.push(turn),
                 }
             }
+            DebateEvent::TurnQueued { round, role } => {
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.queued = true;
+                }
+            }
+            DebateEvent::TurnSent { round, role } => {
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.queued = false;
+                }
+            }
             DebateEvent::Delta { round, role, text } => {
                 if let Some(t) = self.open_turn_mut(*round, *role) {
                     t.status = TurnStatus::Streaming;
@@ -70,6 +80,7 @@ impl DebateState {
                 if let Some(t) = self.open_turn_mut(*round, *role) {
                     t.text.clear();
                     t.reasoning.clear();
+                    t.queued = false;
                     t.status = TurnStatus::Retrying {
                         attempt: *attempt,
                         max_retries: *max_retries,

@@ -163,7 +163,8 @@ fn short_model(model: &str) -> &str {
     name.strip_suffix(".gguf").unwrap_or(name)
 }
 
-/// thinking (waiting for the server, for a seat a server answers) /
+/// thinking (waiting for the server, for a seat a server answers; queued,
+/// while its request waits in heat for one of the server's slots) /
 /// streaming / done / retrying in 3 s / error / paused /
 /// finishing (paused, but a server's answer runs on) / stopped (left open
 /// when the debate ended) / not run.
@@ -179,7 +180,11 @@ pub fn state_label(app: &App, role: Role) -> String {
         _ if paused => "paused".into(),
         TurnStatus::Streaming if turn.text.is_empty() => {
             let served = app.debate.participant(role).is_some_and(crate::debate::event::Participant::is_served);
-            let what = if served { "waiting for the server" } else { "thinking" };
+            let what = match (turn.queued, served) {
+                (true, _) => "queued",
+                (false, true) => "waiting for the server",
+                (false, false) => "thinking",
+            };
             match app.thinking_for(role) {
                 Some(secs) if secs > 0 => format!("{what} {secs} s"),
                 _ => what.into(),
