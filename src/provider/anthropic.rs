@@ -81,14 +81,15 @@ pub fn body(request: &ChatRequest) -> Value {
     }
     match &request.response_schema {
         Some(schema) if schema.form == StructuredOutput::Schema => {
-            body["output_config"] = json!({ "format": { "type": "json_schema", "schema": schema.schema } });
+            let sent = schema.sent(request.max_tokens);
+            body["output_config"] = json!({ "format": { "type": "json_schema", "schema": sent } });
         }
         // With thinking on, the API refuses a forced tool: the prompt carries the schema.
         Some(schema) if schema.form == StructuredOutput::Json && request.thinking_budget.is_none() => {
             body["tools"] = json!([{
                 "name": schema.name,
                 "description": "Give your answer as this tool's input.",
-                "input_schema": schema.schema,
+                "input_schema": schema.sent(request.max_tokens),
             }]);
             body["tool_choice"] = json!({ "type": "tool", "name": schema.name });
         }
@@ -337,6 +338,7 @@ mod tests {
             schema: json!({"type": "object"}),
             form,
             may_step_down: true,
+            capped: false,
         };
         let strong = body(&ChatRequest { response_schema: Some(schema(StructuredOutput::Schema)), ..request() });
         assert_eq!(strong["output_config"]["format"]["type"], "json_schema");

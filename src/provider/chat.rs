@@ -45,12 +45,27 @@ pub struct ResponseSchema {
     pub form: StructuredOutput,
     /// Whether a refusal may step the form down (`auto`), or is final.
     pub may_step_down: bool,
+    /// Whether its free strings and lists are sent with length caps that
+    /// fit the answer's `max_tokens` ([`caps`](super::caps)): a server whose
+    /// grammar holds the shape while a small model writes on inside it.
+    #[serde(default)]
+    pub capped: bool,
 }
 
 impl ResponseSchema {
     /// A schema asked for in the strongest form, stepping down when refused.
     pub fn new(name: impl Into<String>, schema: serde_json::Value) -> Self {
-        Self { name: name.into(), schema, form: StructuredOutput::Schema, may_step_down: true }
+        Self { name: name.into(), schema, form: StructuredOutput::Schema, may_step_down: true, capped: false }
+    }
+
+    /// The schema as sent for an answer of at most `max_tokens` tokens:
+    /// with length caps that fit it, where asked.
+    pub fn sent(&self, max_tokens: u32) -> serde_json::Value {
+        let mut schema = self.schema.clone();
+        if self.capped {
+            super::caps::cap(&mut schema, super::caps::Caps::for_answer(max_tokens));
+        }
+        schema
     }
 }
 

@@ -64,12 +64,12 @@ pub fn body(request: &ChatRequest) -> Value {
         Some(schema) if schema.form == StructuredOutput::Schema => {
             body["response_format"] = json!({
                 "type": "json_schema",
-                "json_schema": { "name": schema.name, "schema": schema.schema, "strict": true }
+                "json_schema": { "name": schema.name, "schema": schema.sent(request.max_tokens), "strict": true }
             });
         }
         // `schema` beside `json_object` is what llama.cpp's servers read; others ignore it.
         Some(schema) if schema.form == StructuredOutput::Json => {
-            body["response_format"] = json!({ "type": "json_object", "schema": schema.schema });
+            body["response_format"] = json!({ "type": "json_object", "schema": schema.sent(request.max_tokens) });
         }
         _ => {}
     }

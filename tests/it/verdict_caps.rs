@@ -120,3 +120,29 @@ async fn a_panel_on_a_llama_cpp_server_is_capped_from_its_first_request_and_ever
     assert!(!logs.contains("panel_vote_failed"), "every vote read:\n{logs}");
     assert!(!logs.contains("verdict_invalid"), "every verdict read:\n{logs}");
 }
+
+#[test]
+fn the_caps_sent_fit_the_answers_room_after_fitting_and_hold_lists_too_on_either_wire() {
+    use heat::debate::scores;
+    use heat::provider::{ResponseSchema, StructuredOutput};
+    let schema = scores::with_scores(heat::debate::verdict::schema());
+    let capped = ResponseSchema { capped: true, ..ResponseSchema::new("verdict", schema.clone()) };
+    // A prompt fitted to a small context leaves the answer 256 tokens: the caps shrink with it.
+    let mut request = support::turns::request();
+    request.max_tokens = 256;
+    request.response_schema = Some(capped.clone());
+    let openai = heat::provider::openai::body(&request);
+    let sent = &openai["response_format"]["json_schema"]["schema"]["properties"];
+    assert_eq!(sent["verdict"]["maxLength"], 192);
+    assert_eq!(sent["topic"]["maxLength"], 192);
+    assert_eq!(sent["scores"]["properties"]["advocate"]["maxItems"], 6, "a list of scores ends too");
+    assert!(sent["ahead"].get("maxLength").is_none(), "a fixed set of values needs none");
+    // A forced tool call through an Anthropic-format gateway carries the same caps.
+    request.response_schema = Some(ResponseSchema { form: StructuredOutput::Json, ..capped });
+    let anthropic = heat::provider::anthropic::body(&request);
+    assert_eq!(anthropic["tools"][0]["input_schema"]["properties"]["verdict"]["maxLength"], 192);
+    // Uncapped, the schema goes as it is.
+    request.response_schema = Some(ResponseSchema::new("verdict", schema));
+    let plain = heat::provider::openai::body(&request);
+    assert!(plain["response_format"]["json_schema"]["schema"]["properties"]["verdict"].get("maxLength").is_none());
+}

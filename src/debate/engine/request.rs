@@ -11,7 +11,7 @@ use crate::debate::setup::{EngineSetup, RoleSetup, StructuredSetting};
 use crate::debate::state::DebateState;
 use crate::debate::temperature::{self, Purpose};
 use crate::debate::{extractive, issues, panel, prompt, scores, swap, verdict};
-use crate::provider::{ChatMessage, ChatRequest, ResponseSchema, StructuredOutput, caps};
+use crate::provider::{ChatMessage, ChatRequest, ResponseSchema, StructuredOutput};
 
 /// What requests are built from.
 pub struct Requests<'a> {
@@ -213,11 +213,7 @@ impl Requests<'_> {
         let form = if may_step_down { learnt.map_or(start, |l| l.max(start)) } else { start };
         // A grammar that holds the answer to the schema holds it to length caps too.
         let capped = setup.caps_strings || endpoint.is_some_and(|e| self.state.caps_strings_for(&e));
-        let mut schema = schema;
-        if capped && form != StructuredOutput::Off {
-            caps::cap_strings(&mut schema, caps::served_cap(setup.max_tokens));
-        }
-        ResponseSchema { form, may_step_down, ..ResponseSchema::new("verdict", schema) }
+        ResponseSchema { form, may_step_down, capped, ..ResponseSchema::new("verdict", schema) }
     }
 
     /// The id of the issue `role` is held to raise this turn: a critic of a

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use crate::provider::caps::Caps;
 use anyhow::anyhow;
 use llguidance::api::TopLevelGrammar;
 use llguidance::{Matcher, ParserFactory};
@@ -29,7 +30,7 @@ impl Grammars {
     /// A matcher for answers that follow `schema`.
     pub fn for_schema(&self, schema: &serde_json::Value) -> anyhow::Result<Grammar> {
         let mut schema = schema.clone();
-        crate::provider::caps::cap_strings(&mut schema, MAX_STRING);
+        crate::provider::caps::cap(&mut schema, Caps { string: MAX_STRING, items: None });
         if let Some(object) = schema.as_object_mut() {
             object.insert("x-guidance".into(), serde_json::json!({ "whitespace_flexible": false }));
         }
