@@ -73,7 +73,7 @@ pub async fn doctor(config: anyhow::Result<Config>, level: LogLevel) -> anyhow::
     }
     if let Some(config) = &config {
         formats_check(&mut report, config);
-        providers_check(&mut report, config).await;
+        providers_check(&mut report, config, data_dir.as_deref()).await;
         model_check(&mut report, config, data_dir.as_deref());
     }
     terminal_check(&mut report);
@@ -141,7 +141,7 @@ fn writable(dir: &Path) -> anyhow::Result<()> {
     })
 }
 
-async fn providers_check(report: &mut Report, config: &Config) {
+async fn providers_check(report: &mut Report, config: &Config, data_dir: Option<&Path>) {
     let env = setup::discover(config).await;
     let selection = match setup::select(config, &env) {
         Ok(selection) => selection,
@@ -197,6 +197,11 @@ async fn providers_check(report: &mut Report, config: &Config) {
                 report.add(if streams { Mark::Note } else { mark }, choice.kind.name(), detail);
             }
         }
+        if let (Some(dir), Some(endpoint)) =
+            (data_dir, setup::http_model(config, choice.kind).and_then(|m| m.endpoint()))
+        {
+            learnt_check(report, dir, &endpoint, choice.kind.name());
+        }
     }
 }
 
@@ -251,6 +256,48 @@ fn limits_check(report: &mut Report, config: &Config, stated: setup::ServerLimit
     report.add(mark, "limits", detail);
 }
 
+/// How many of the newest debates are read for what they learnt.
+const LEARNT_FROM: usize = 50;
+
+/// What earlier debates learnt about `endpoint` (`provider`'s server), and
+/// the setting that would start a debate there: each debate learns on its
+/// own, once per server, at the cost of a refused or unreadable answer.
+fn learnt_check(report: &mut Report, data_dir: &Path, endpoint: &str, provider: &str) {
+    use crate::provider::Adaptation;
+    let Ok(store) = Store::open(data_dir) else { return };
+    let learnt: Vec<_> = store.learnt(LEARNT_FROM).into_iter().filter(|l| l.endpoint == endpoint).collect();
+    let mut debates: Vec<&str> = learnt.iter().map(|l| l.session.as_str()).collect();
+    debates.dedup();
+    let adaptations = || learnt.iter().map(|l| &l.adaptation);
+    let mut lessons = Vec::new();
+    if let Some(form) = adaptations()
+        .filter_map(|a| if let Adaptation::StructuredOutput { form } = a { Some(*form) } else { None })
+        .max()
+    {
+        let form = form.setting();
+        lessons.push(format!("verdicts as {form} (providers.{provider}.structured_output = \"{form}\")"));
+    }
+    if let Some(tokens) = adaptations()
+        .filter_map(|a| if let Adaptation::ContextWindow { tokens } = a { Some(*tokens) } else { None })
+        .min()
+    {
+        let context = crate::words::thousands(u64::from(tokens));
+        lessons.push(format!("{context} tokens of context (providers.{provider}.max_context = {tokens})"));
+    }
+    if adaptations().any(|a| *a == Adaptation::OneAtATime) {
+        lessons.push(format!("one request at a time (providers.{provider}.max_concurrent = 1)"));
+    }
+    if adaptations().any(|a| *a == Adaptation::CappedStrings) {
+        lessons.push("verdict text capped in length (learnt again by each debate, at one unreadable verdict)".into());
+    }
+    if lessons.is_empty() {
+        return;
+    }
+    let server = crate::debate::endpoint_label(endpoint);
+    let from = crate::words::count(debates.len(), "earlier debate");
+    report.add(Mark::Note, "learnt", format!("{server}, from {from}: {}", lessons.join("; ")));
+}
+
 /// Spends a few tokens to check what a debate needs from `kind`: each model
 /// the roles use streams on the chat path, and the judge's verdict comes
 /// back in a form of structured output the server takes. Whether every
@@ -265,7 +312,7 @@ async fn live_checks(report: &mut Report, config: &Config, selection: &setup::Se
     }
     let mut streams = true;
     for name in models {
-        let probe = super::probe::chat(Arc::clone(&model), name).await;
+        let probe = super::probe::chat(Arc::clone(&model), name, super::probe::PROBE_TIME).await;
         streams &= !matches!(probe, Probe::Fail(_));
         add_probe(report, "chat", probe);
     }
@@ -278,7 +325,8 @@ async fn live_checks(report: &mut Report, config: &Config, selection: &setup::Se
                 return streams;
             }
         };
-        add_probe(report, "verdict", super::probe::verdict(Arc::clone(&model), &judge.model, setting).await);
+        let probe = super::probe::verdict(Arc::clone(&model), &judge.model, setting, super::probe::PROBE_TIME).await;
+        add_probe(report, "verdict", probe);
     }
     streams
 }

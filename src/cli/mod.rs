@@ -26,7 +26,7 @@ mod formats;
 mod load;
 mod model;
 pub mod print;
-mod probe;
+pub mod probe;
 mod rematch;
 mod replay;
 mod report;

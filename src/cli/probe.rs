@@ -2,6 +2,11 @@
 //! path the debate will use streams an answer, and the judge's verdict comes
 //! back in a form of structured output the server accepts (stepping down as
 //! a debate would). Each result is a line for the doctor's report.
+//!
+//! As in a debate, waiting is not stalling: a probe the server holds in
+//! its queue (busy with other requests) waits for its first byte as long as
+//! `network.first_byte_timeout_secs` allows, and only the answer itself,
+//! once begun, is held to the probe's budget.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,8 +18,8 @@ use crate::debate::verdict;
 use crate::provider::retry::{RetryPolicy, TurnItem, with_retry};
 use crate::provider::{ChatMessage, ChatModel, ChatRequest, Chunk, ProviderError, ResponseSchema, StructuredOutput};
 
-/// How long one probe may take, retries included.
-const PROBE_TIME: Duration = Duration::from_secs(30);
+/// How long a probe's answer may take once it has begun, retries included.
+pub const PROBE_TIME: Duration = Duration::from_secs(30);
 
 /// What one probe found: worked (with a detail), worked with something to
 /// know, or failed (with the cause and fix).
@@ -50,45 +55,47 @@ fn request(model: &str, system: &str, user: &str, max_tokens: u32) -> ChatReques
     }
 }
 
-async fn turn(model: Arc<dyn ChatModel>, request: ChatRequest) -> Result<Outcome, ProviderError> {
+async fn turn(model: Arc<dyn ChatModel>, request: ChatRequest, budget: Duration) -> Result<Outcome, ProviderError> {
     let policy = RetryPolicy { max_retries: 1, base_delay: Duration::from_millis(300), ..RetryPolicy::default() };
     let mut outcome = Outcome { form: request.response_schema.as_ref().map(|s| s.form), ..Outcome::default() };
     let mut stream = with_retry(model, request, policy);
-    let mut begun = false;
-    let run = async {
-        while let Some(item) = stream.next().await {
-            let item = item?;
-            begun |= matches!(item, TurnItem::Chunk(_));
-            match item {
-                TurnItem::Chunk(Chunk::Text(text)) => outcome.text.push_str(&text),
-                TurnItem::Chunk(Chunk::Reasoning(_)) => outcome.reasoning = true,
-                TurnItem::Chunk(Chunk::Model(name)) => outcome.served = Some(name),
-                TurnItem::Retrying { .. } => outcome.text.clear(),
-                TurnItem::StructuredSteppedDown { from, to, .. } => {
-                    outcome.refused.push(from);
-                    outcome.form = Some(to);
-                }
-                _ => {}
-            }
+    // Until the answer begins, the provider's own first-byte limit holds; then the budget.
+    let mut deadline: Option<tokio::time::Instant> = None;
+    let waited = crate::provider::http::seconds(budget);
+    loop {
+        let next = match deadline {
+            None => stream.next().await,
+            Some(at) => tokio::time::timeout_at(at, stream.next()).await.map_err(|_| {
+                ProviderError::Timeout(format!("the answer was not finished within {waited} of its first word"))
+            })?,
+        };
+        let Some(item) = next else { break };
+        let item = item?;
+        let answering = matches!(item, TurnItem::Chunk(ref chunk) if !matches!(chunk, Chunk::Queued | Chunk::Sent));
+        if answering && deadline.is_none() {
+            deadline = Some(tokio::time::Instant::now() + budget);
         }
-        Ok(())
-    };
-    let result = tokio::time::timeout(PROBE_TIME, run).await;
-    let waited = crate::provider::http::seconds(PROBE_TIME);
-    match result {
-        Ok(result) => result.map(|()| outcome),
-        // Nothing at all came: the server may be busy with other requests (a queue is not a stall).
-        Err(_) if !begun => Err(ProviderError::NotStarted(format!("nothing came within {waited}"))),
-        Err(_) => Err(ProviderError::Timeout(format!("the answer was not finished within {waited}"))),
+        match item {
+            TurnItem::Chunk(Chunk::Text(text)) => outcome.text.push_str(&text),
+            TurnItem::Chunk(Chunk::Reasoning(_)) => outcome.reasoning = true,
+            TurnItem::Chunk(Chunk::Model(name)) => outcome.served = Some(name),
+            TurnItem::Retrying { .. } => outcome.text.clear(),
+            TurnItem::StructuredSteppedDown { from, to, .. } => {
+                outcome.refused.push(from);
+                outcome.form = Some(to);
+            }
+            _ => {}
+        }
     }
+    Ok(outcome)
 }
 
 /// Streams a one-word answer from `model_name` on the chat path.
-pub async fn chat(model: Arc<dyn ChatModel>, model_name: &str) -> Probe {
+pub async fn chat(model: Arc<dyn ChatModel>, model_name: &str, budget: Duration) -> Probe {
     let provider = model.provider_name();
     let label = format!("{provider}/{model_name}");
     let asked = request(model_name, "This is a connection check. Reply with one word: ready.", "Ready?", 32);
-    match turn(model, asked).await {
+    match turn(model, asked, budget).await {
         Ok(outcome) => {
             let served = match outcome.served.filter(|s| s != model_name) {
                 Some(served) => format!("; the server says {} answered", crate::sanitize::clean(&served)),
@@ -105,7 +112,12 @@ pub async fn chat(model: Arc<dyn ChatModel>, model_name: &str) -> Probe {
 
 /// Asks for a small verdict the way the judge will, and says which form of
 /// structured output the debate will use.
-pub async fn verdict(model: Arc<dyn ChatModel>, model_name: &str, setting: StructuredSetting) -> Probe {
+pub async fn verdict(
+    model: Arc<dyn ChatModel>,
+    model_name: &str,
+    setting: StructuredSetting,
+    budget: Duration,
+) -> Probe {
     let provider = model.provider_name();
     let (form, may_step_down) = match setting {
         StructuredSetting::Auto => (StructuredOutput::Schema, true),
@@ -119,7 +131,7 @@ pub async fn verdict(model: Arc<dyn ChatModel>, model_name: &str, setting: Struc
     );
     asked.response_schema =
         Some(ResponseSchema { form, may_step_down, ..ResponseSchema::new("verdict", verdict::schema()) });
-    match turn(model, asked).await {
+    match turn(model, asked, budget).await {
         Ok(outcome) => {
             let used = outcome.form.unwrap_or(form).describe(provider);
             let refused: Vec<&str> = outcome.refused.iter().map(|f| f.describe(provider)).collect();

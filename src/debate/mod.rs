@@ -35,6 +35,7 @@ pub mod vote;
 
 pub use event::{BranchChanges, Command, DebateEvent, Outcome, Participant, TurnPurpose};
 pub use heat::Heat;
+pub use notices::endpoint_label;
 pub use seat::{Role, SEATS, Seat, Side};
 pub use state::DebateState;
 pub use verdict::Verdict;

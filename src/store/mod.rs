@@ -5,6 +5,7 @@ pub mod branch;
 pub mod follow;
 pub mod index;
 pub mod label;
+pub mod learnt;
 pub mod log;
 pub mod watch;
 

@@ -350,3 +350,108 @@ async fn each_check_is_printed_as_it_finishes_not_all_at_the_end() {
         "the server was asked only after the end:\n{rest:#?}"
     );
 }
+
+// The probes' waits: a queue is not a stall, in the doctor as in a debate.
+
+fn served(server: &MockLlm, first_byte: std::time::Duration) -> std::sync::Arc<dyn heat::provider::ChatModel> {
+    use heat::provider::http::HttpConfig;
+    std::sync::Arc::new(heat::provider::openai::OpenAiModel::new(HttpConfig {
+        base_url: format!("{}/v1", server.base_url),
+        api_key: None,
+        connect_timeout: std::time::Duration::from_secs(2),
+        idle_timeout: std::time::Duration::from_secs(10),
+        first_byte_timeout: first_byte,
+        max_concurrent: None,
+    }))
+}
+
+const BUDGET: std::time::Duration = std::time::Duration::from_millis(400);
+
+#[tokio::test]
+async fn a_probe_held_in_the_servers_queue_longer_than_its_budget_still_passes() {
+    use heat::cli::probe::{Probe, chat};
+    let ready = Reply::sse(&openai_stream("smollm", &["ready"], Some("stop")), 4096);
+    let server = MockLlm::scripted(vec![ready.queued(std::time::Duration::from_millis(1200))]).await;
+    let probe = chat(served(&server, std::time::Duration::from_secs(5)), "smollm", BUDGET).await;
+    assert!(matches!(probe, Probe::Ok(_)), "three budgets in the queue are waiting, not failing: {probe:?}");
+}
+
+#[tokio::test]
+async fn a_probe_that_never_begins_says_the_server_may_be_busy_and_which_setting_waits_longer() {
+    use heat::cli::probe::{Probe, chat};
+    // Asked twice (one retry), neither begins.
+    let server = MockLlm::scripted(vec![Reply::hang(), Reply::hang()]).await;
+    let probe = chat(served(&server, std::time::Duration::from_millis(600)), "smollm", BUDGET).await;
+    let Probe::Fail(line) = probe else { panic!("{probe:?}") };
+    assert!(line.contains("nothing came within"), "{line}");
+    assert!(line.contains("first_byte_timeout_secs"), "{line}");
+}
+
+#[tokio::test]
+async fn a_probe_whose_answer_begins_and_then_stops_is_held_to_its_budget() {
+    use heat::cli::probe::{Probe, chat};
+    // Two words, then nothing more: no finish, no `[DONE]`, the connection left open.
+    let words = String::from_utf8(openai_stream("smollm", &["rea", "dy"], None)).unwrap();
+    let begun = Reply::sse(words.replace("data: [DONE]\n\n", "").as_bytes(), 4096).stalled();
+    let server = MockLlm::scripted(vec![begun.clone(), begun]).await;
+    let probe = chat(served(&server, std::time::Duration::from_secs(5)), "smollm", BUDGET).await;
+    let Probe::Fail(line) = probe else { panic!("{probe:?}") };
+    assert!(line.contains("not finished within 0.4 s of its first word"), "{line}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn what_earlier_debates_learnt_about_the_server_is_reported_with_the_settings_that_start_there() {
+    use heat::debate::{DebateEvent, Role};
+    use heat::provider::{Adaptation, StructuredOutput};
+    let server = MockLlm::with_handler(anthropic_server).await;
+    let data = tempfile::tempdir().unwrap();
+    let endpoint = format!("anthropic {}", server.base_url);
+    let adapted = |endpoint: &str, adaptation| DebateEvent::EndpointAdapted {
+        endpoint: endpoint.to_string(),
+        adaptation,
+        message: String::new(),
+    };
+    let sessions = data.path().join("sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let logs = [
+        (
+            "20261101-090000-aaaa",
+            vec![
+                adapted(&endpoint, Adaptation::StructuredOutput { form: StructuredOutput::Json }),
+                adapted(&endpoint, Adaptation::ContextWindow { tokens: 8192 }),
+            ],
+        ),
+        (
+            "20261102-090000-bbbb",
+            vec![
+                adapted(&endpoint, Adaptation::ContextWindow { tokens: 4096 }),
+                adapted(&endpoint, Adaptation::CappedStrings),
+                // Another server's lesson is not this one's.
+                adapted("anthropic http://127.0.0.1:9", Adaptation::OneAtATime),
+            ],
+        ),
+    ];
+    for (id, lessons) in logs {
+        let log = support::log::Log::new("Tabs beat spaces", 3, 0.9)
+            .seats(&Role::DUEL, "anthropic", "claude-haiku-4-5")
+            .then_all(lessons);
+        let mut text = format!("{{\"heat_session\":1,\"id\":\"{id}\",\"created_ms\":1793000000000}}\n");
+        for event in log.events() {
+            text.push_str(&serde_json::json!({ "ms": 0, "event": event }).to_string());
+            text.push('\n');
+        }
+        std::fs::write(sessions.join(format!("{id}.jsonl")), text).unwrap();
+    }
+    let (ok, text) = run(doctor(data.path(), &server)).await;
+    assert!(ok, "{text}");
+    let learnt = line(&text, "learnt");
+    assert!(learnt.starts_with("note"), "{learnt}");
+    assert!(learnt.contains("from 2 earlier debates"), "{learnt}");
+    assert!(learnt.contains(r#"verdicts as json (providers.anthropic.structured_output = "json")"#), "{learnt}");
+    assert!(
+        learnt.contains("4,096 tokens of context (providers.anthropic.max_context = 4096)"),
+        "the smaller: {learnt}"
+    );
+    assert!(learnt.contains("verdict text capped"), "{learnt}");
+    assert!(!learnt.contains("one request at a time"), "{learnt}");
+}
