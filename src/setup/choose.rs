@@ -52,10 +52,19 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
     if roles.iter().any(|r| r.kind == ProviderKind::OPENAI)
         && let (Some(slots), Some(context)) = (openai_limits.slots, openai_limits.context)
     {
+        // What the config sets wins over what the server says.
+        let set = |key: &str| config.int(&format!("providers.openai.{key}")).and_then(|n| u32::try_from(n).ok());
+        let sends = match set("max_concurrent").filter(|n| *n != slots) {
+            Some(n) => format!("at most {n} at once (providers.openai.max_concurrent)"),
+            None => "no more at once".to_string(),
+        };
+        let fits = match set("max_context").filter(|n| *n != context) {
+            Some(n) => format!("{} tokens (providers.openai.max_context)", crate::words::thousands(u64::from(n))),
+            None => "that".to_string(),
+        };
         notices.push(format!(
-            "The server serves {slots} request{} at once with {} tokens of context each: \
-             heat sends no more at once and fits its prompts to that",
-            if slots == 1 { "" } else { "s" },
+            "The server serves {} at once with {} tokens of context each: heat sends {sends} and fits its prompts to {fits}",
+            crate::words::count(slots as usize, "request"),
             crate::words::thousands(u64::from(context))
         ));
     }
@@ -160,6 +169,22 @@ mod tests {
         let s = select(&config(&[], &[]), &machine(NO_OLLAMA, Ok("SmolLM2-135M"))).unwrap();
         assert_eq!(kinds(&s), vec![ProviderKind::LOCAL; 3]);
         assert_eq!(s.notices, vec!["offline: SmolLM2-135M — small model, expect weak arguments".to_string()]);
+    }
+
+    #[test]
+    fn a_servers_stated_limits_are_said_with_what_the_config_sets_instead() {
+        let mut env = machine(NO_OLLAMA, Ok("SmolLM2-135M"));
+        env.openai_limits = crate::setup::ServerLimits { slots: Some(2), context: Some(4096), holds_lengths: true };
+        let base = [("OPENAI_BASE_URL", "http://127.0.0.1:8080/v1")];
+        let said = |flags: &[(&str, &str)]| {
+            let mut flags = flags.to_vec();
+            flags.push(("roles.provider", "openai"));
+            select(&config(&base, &flags), &env).unwrap().notices.join("\n")
+        };
+        assert!(said(&[]).contains("serves 2 requests at once with 4,096 tokens of context each: heat sends no more at once and fits its prompts to that"), "{}", said(&[]));
+        let one = said(&[("providers.openai.max_concurrent", "1"), ("providers.openai.max_context", "2048")]);
+        assert!(one.contains("heat sends at most 1 at once (providers.openai.max_concurrent)"), "{one}");
+        assert!(one.contains("fits its prompts to 2,048 tokens (providers.openai.max_context)"), "{one}");
     }
 
     #[test]
