@@ -125,9 +125,18 @@ pub fn on_cancelled(call: Call, usage: Option<Usage>) -> DebateEvent {
 fn turn_done(state: &DebateState, answered: &Answered<'_>, round: u32, role: Role) -> Vec<Act> {
     let turn = state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role));
     let mut text = turn.map(|t| t.text.clone()).unwrap_or_default();
+    let served = state.participant(role).is_some_and(super::event::Participant::is_served);
+    let mut repeats = None;
     if role.is_debater() {
-        match guard::argument(state, answered.sent, &text, answered.guard_retry) {
+        match guard::argument(state, role, answered.sent, &text, answered.guard_retry, served) {
             ArgumentOutcome::Stands(cleaned) => text = cleaned,
+            ArgumentOutcome::Repeats { text: kept, what } => {
+                text = kept;
+                let seat = state.seat_name(role);
+                let message =
+                    format!("⟳ The {seat}'s argument in round {} repeats {what}: kept, as it came", round + 1);
+                repeats = Some(DebateEvent::Notice { message });
+            }
             ArgumentOutcome::Retry(fault) => {
                 let reason = fault.to_string();
                 let retrying =
@@ -139,11 +148,11 @@ fn turn_done(state: &DebateState, answered: &Answered<'_>, round: u32, role: Rol
     }
     let usage = answered.usage.and_then(|u| u.measured(&text));
     let truncated_at = cut_at(answered, usage);
-    let served = state.participant(role).is_some_and(super::event::Participant::is_served);
     let possibly_cut = served && truncated_at.is_none() && ends_short_mid_sentence(&text, usage, answered.max_tokens);
     let completed = DebateEvent::TurnCompleted { round, role, text: text.clone(), usage, truncated_at, possibly_cut };
     if role.is_debater() {
-        return vec![Act::Emit(completed), Act::CheckQuotes { round, role, text }];
+        let completed = std::iter::once(completed).chain(repeats).map(Act::Emit);
+        return completed.chain([Act::CheckQuotes { round, role, text }]).collect();
     }
     // The verdict is read from the state the completed turn leaves.
     let mut after = state.clone();

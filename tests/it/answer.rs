@@ -199,6 +199,48 @@ fn an_argument_that_is_only_its_control_line_is_asked_once_more_then_fails() {
 }
 
 #[test]
+fn a_served_model_that_repeats_its_last_argument_twice_is_kept_and_said_the_embedded_ones_fails() {
+    let repeat = |provider: &str| {
+        Log::new(TOPIC, 3, 0.9)
+            .seats(&Role::DUEL, provider, "m")
+            .round(0)
+            .starts(0, Role::Advocate, TurnPurpose::Argue)
+            .completes(0, Role::Advocate, ADVOCATE)
+            .starts(0, Role::Skeptic, TurnPurpose::Argue)
+            .completes(0, Role::Skeptic, SKEPTIC)
+            .round(1)
+            .starts(1, Role::Advocate, TurnPurpose::Argue)
+            .streams(1, Role::Advocate, ADVOCATE)
+            .state()
+    };
+    // Its prompt quotes its round 1 argument, which it says again word for word.
+    let sent = SentPrompt { system: String::new(), user: vec![format!("Your last argument: {ADVOCATE}\n{NEXT}")] };
+    let mut again = answered(Call::Turn { round: 1, role: Role::Advocate }, TurnPurpose::Argue, "");
+    again.sent = &sent;
+    let first = answer::on_done(&repeat("openai"), &again);
+    assert!(matches!(first.last(), Some(Act::AskAgain { round: 1, .. })), "asked once more first: {first:?}");
+    again.guard_retry = true;
+    let acts = answer::on_done(&repeat("openai"), &again);
+    match acts.as_slice() {
+        [
+            Act::Emit(DebateEvent::TurnCompleted { round: 1, role: Role::Advocate, text, .. }),
+            Act::Emit(DebateEvent::Notice { message }),
+            Act::CheckQuotes { round: 1, role: Role::Advocate, .. },
+        ] => {
+            assert_eq!(text, ADVOCATE, "kept as it came");
+            assert_eq!(message, "⟳ The advocate's argument in round 2 repeats its round 1 argument: kept, as it came");
+        }
+        other => panic!("expected the argument kept and said, got {other:#?}"),
+    }
+    // The embedded model's echo of its prompt is still a failed turn.
+    let acts = answer::on_done(&repeat("local"), &again);
+    assert!(
+        matches!(acts.as_slice(), [Act::Emit(DebateEvent::TurnFailed { error, .. })] if error.contains("copied its prompt")),
+        "{acts:?}"
+    );
+}
+
+#[test]
 fn an_answer_of_braces_or_a_word_is_no_argument_from_any_model() {
     for (answer, provider) in [("{...}", "openai"), ("OK.", "anthropic"), ("42", "local")] {
         let state = Log::new(TOPIC, 3, 0.9)

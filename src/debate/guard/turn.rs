@@ -30,6 +30,10 @@ pub enum ArgumentOutcome {
     Retry(ArgumentFault),
     /// It failed again: the turn fails with this sentence.
     Fails(String),
+    /// A served model's answer that copied its prompt on both tries: a
+    /// remote model repeating itself argues weakly, it is not broken, so
+    /// the answer stands, said as what it repeats ("its round 1 argument").
+    Repeats { text: String, what: String },
 }
 
 /// What becomes of a judge's verdict that parsed.
@@ -42,15 +46,47 @@ pub enum VerdictOutcome {
     Stands { verdict: Verdict, notice: Option<String> },
 }
 
-/// Judges a debater's answer; `retried` when this was its second try.
-pub fn argument(state: &DebateState, sent: &SentPrompt, answer: &str, retried: bool) -> ArgumentOutcome {
+/// Judges `role`'s answer; `retried` when this was its second try,
+/// `served` when a server's model gave it (the embedded model's copies stay
+/// failures: a tiny model that echoes its prompt has nothing else to say).
+pub fn argument(
+    state: &DebateState,
+    role: Role,
+    sent: &SentPrompt,
+    answer: &str,
+    retried: bool,
+    served: bool,
+) -> ArgumentOutcome {
     let allowed = allowed(state);
     let ctx = context(state, sent, &[], &allowed);
     match argument::check(answer, &ctx) {
         Ok(text) => ArgumentOutcome::Stands(text.into_owned()),
         Err(fault) if !retried => ArgumentOutcome::Retry(fault),
+        Err(ArgumentFault::CopiesPrompt) if served => {
+            let text = argument::clean(answer, &ctx).into_owned();
+            let what = repeated(state, role, &text, &ctx.allowed_texts());
+            ArgumentOutcome::Repeats { text, what }
+        }
         Err(fault) => ArgumentOutcome::Fails(format!("{fault} on both tries")),
     }
+}
+
+/// What an argument that copies its prompt repeats: the seat's own
+/// argument of an earlier round, another seat's, or the prompt itself.
+fn repeated(state: &DebateState, role: Role, text: &str, allowed: &[&str]) -> String {
+    let earlier = state.rounds.iter().rev().flat_map(|r| state.debaters().iter().map(move |&seat| (r, seat)));
+    for (round, seat) in earlier {
+        let Some(argument) =
+            round.argument(seat).filter(|_| round.turn(seat).is_some_and(crate::debate::state::Turn::is_settled))
+        else {
+            continue;
+        };
+        if text::mostly_copied(text, &[argument], allowed) {
+            let whose = if seat == role { "its".to_string() } else { format!("the {}'s", state.seat_name(seat)) };
+            return format!("{whose} round {} argument", round.number + 1);
+        }
+    }
+    "its prompt".to_string()
 }
 
 /// Judges a verdict that parsed, given on `round` by a judge turn with
@@ -242,14 +278,15 @@ mod tests {
             user: vec!["{\"set_temp\": 0.90}\n\nProposition: Tabs beat spaces".into()],
         };
         let state = state();
-        let clean = super::argument(&state, &sent, "{\"set_temp\": 0.90}\nTabs are one byte.", false);
+        let clean =
+            super::argument(&state, Role::Advocate, &sent, "{\"set_temp\": 0.90}\nTabs are one byte.", false, false);
         assert_eq!(clean, ArgumentOutcome::Stands("Tabs are one byte.".into()));
         assert_eq!(
-            super::argument(&state, &sent, "HEAT: 0.9", false),
+            super::argument(&state, Role::Advocate, &sent, "HEAT: 0.9", false, false),
             ArgumentOutcome::Retry(ArgumentFault::OnlyControl)
         );
         assert_eq!(
-            super::argument(&state, &sent, "", true),
+            super::argument(&state, Role::Advocate, &sent, "", true, false),
             ArgumentOutcome::Fails("the answer was empty on both tries".into())
         );
     }
@@ -296,13 +333,22 @@ mod tests {
         let sent =
             SentPrompt { system: String::new(), user: vec![format!("Proposition: {topic}\n{point}\nRound 2 of 3.")] };
         let agrees = format!("Final answer: {answer}");
-        assert_eq!(super::argument(&state, &sent, &agrees, false), ArgumentOutcome::Stands(agrees.clone()));
+        assert_eq!(
+            super::argument(&state, Role::Skeptic, &sent, &agrees, false, false),
+            ArgumentOutcome::Stands(agrees.clone())
+        );
         let echoed = format!("{agrees}\n{point}");
-        assert_eq!(super::argument(&state, &sent, &echoed, false), ArgumentOutcome::Stands(agrees.clone()));
+        assert_eq!(
+            super::argument(&state, Role::Skeptic, &sent, &echoed, false, false),
+            ArgumentOutcome::Stands(agrees.clone())
+        );
         // Out of a vote the same words are a copy of the prompt.
         let duel = DebateState::from_events(&[events[0].clone()]);
         let copied = format!("{answer} {answer}");
         let sent = SentPrompt { system: String::new(), user: vec![format!("{point}\n{point}")] };
-        assert_eq!(super::argument(&duel, &sent, &copied, false), ArgumentOutcome::Retry(ArgumentFault::CopiesPrompt));
+        assert_eq!(
+            super::argument(&duel, Role::Skeptic, &sent, &copied, false, false),
+            ArgumentOutcome::Retry(ArgumentFault::CopiesPrompt)
+        );
     }
 }

@@ -122,7 +122,7 @@ fn every_argument_and_verdict_passes_the_guards() {
             DebateEvent::TurnCompleted { role, text, .. } if *role != Role::Judge => {
                 let before = DebateState::from_events(&events[..i]);
                 let streamed = before.current_round().unwrap().turn(*role).unwrap().text.clone();
-                let outcome = guard::argument(&before, &started[role].1, &streamed, false);
+                let outcome = guard::argument(&before, *role, &started[role].1, &streamed, false, true);
                 assert_eq!(outcome, ArgumentOutcome::Stands(text.clone()));
                 let words = text.split_whitespace().count();
                 assert!((120..=190).contains(&words), "{} argues in {words} words", role.key());
