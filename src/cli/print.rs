@@ -357,6 +357,8 @@ impl<W: Write> TextPrinter<W> {
                 writeln!(self.out, "\n{}", self.style.paint("1", &format!("══ {headline} ══")))?;
                 if let Some(text) = synthesis {
                     self.line(&crate::sanitize::clean(text))?;
+                } else if let Some(missing) = crate::debate::plan::missing_synthesis(&self.state) {
+                    writeln!(self.out, "{}", self.style.paint("2", &missing))?;
                 }
             }
             DebateEvent::HumanVerdict { .. } => {

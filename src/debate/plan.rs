@@ -261,6 +261,21 @@ pub fn fallback_synthesis(state: &DebateState, round: &Round) -> Option<String> 
     })
 }
 
+/// Why a finished debate that has judges has no synthesis, when the
+/// reason is that none of their verdicts could ever be read (a small model
+/// on every try): said where the synthesis would stand, so the ending does
+/// not look cut off. `None` when there is a synthesis, no judge, or the
+/// debate failed, was cancelled or was invalidated (those say why).
+pub fn missing_synthesis(state: &DebateState) -> Option<String> {
+    let finish = state.finish.as_ref()?;
+    let ended = !matches!(finish.outcome, Outcome::Failed(_) | Outcome::Cancelled | Outcome::Invalidated(_));
+    let unread = state.rounds.iter().all(|r| r.verdict().is_none());
+    (finish.synthesis.is_none() && state.judges() > 0 && ended && unread).then(|| {
+        let chair = crate::debate::format::clean_label(state.label(Role::Judge)).to_lowercase();
+        format!("no synthesis: none of the {chair}'s verdicts could be read, in any round")
+    })
+}
+
 /// What a round's judges said about going on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Said {

@@ -447,6 +447,30 @@ fn an_invalid_final_synthesis_given_up_on_finishes_without_a_synthesis() {
         false,
     );
     assert_eq!(log.plan(&[]), vec![finish(Outcome::MaxRounds, None)]);
+    // Where the synthesis would stand, the ending says why there is none.
+    let ended = log.then(DebateEvent::Finished { outcome: Outcome::MaxRounds, synthesis: None }).state();
+    assert_eq!(
+        heat::debate::plan::missing_synthesis(&ended).as_deref(),
+        Some("no synthesis: none of the judge's verdicts could be read, in any round")
+    );
+}
+
+#[test]
+fn a_debate_with_a_synthesis_or_one_read_verdict_or_a_failure_says_nothing_of_a_missing_synthesis() {
+    use heat::debate::plan::missing_synthesis;
+    let read = debate(2)
+        .round(0)
+        .both_argue(0)
+        .judge_rules(0, TurnPurpose::Judge, open_verdict("What of buses?", 0.6))
+        .then(DebateEvent::Finished { outcome: Outcome::MaxRounds, synthesis: None })
+        .state();
+    assert_eq!(missing_synthesis(&read), None, "a verdict was read");
+    let failed = debate(1)
+        .round(0)
+        .both_argue(0)
+        .then(DebateEvent::Finished { outcome: Outcome::Failed("down".into()), synthesis: None })
+        .state();
+    assert_eq!(missing_synthesis(&failed), None, "a failure says why itself");
 }
 
 #[test]

@@ -47,7 +47,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
             .as_ref()
             .and_then(|f| f.synthesis.as_deref())
             .filter(|_| debate.judges() > 0)
-            .map(|s| ("Synthesis: ", clean(s.trim()))),
+            .map(|s| ("Synthesis: ", clean(s.trim())))
+            .or_else(|| crate::debate::plan::missing_synthesis(debate).map(|m| ("", m))),
     };
     let report = match &results.report {
         Some(path) => Line::from(vec![Span::raw("Report: "), Span::styled(path.clone(), Style::new().fg(theme.link))]),
