@@ -41,6 +41,8 @@ struct Key {
     status: TurnStatus,
     /// What a turn waiting for its first word says it waits for.
     waiting: Option<&'static str>,
+    /// The heat a person pinned for the next round (it wins over a verdict's).
+    pinned: Option<crate::debate::Heat>,
     text_len: usize,
     reasoning_len: usize,
     show_reasoning: bool,
@@ -146,6 +148,7 @@ impl Pane {
             let key = Key {
                 status: turn.status.clone(),
                 waiting: waiting_line(state, turn),
+                pinned: turn.role.is_judge().then(|| super::pane_notes::pinned_after(state, round)).flatten(),
                 text_len: turn.text.len(),
                 reasoning_len: turn.reasoning.len(),
                 show_reasoning,

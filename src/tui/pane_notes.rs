@@ -39,9 +39,20 @@ pub(super) fn verdict_foot(
                 // On a panel the chair's word is one vote of several: named as such.
                 let chair = if panel { format!("{}: ", panel::judge_name(state, panel::CHAIR)) } else { String::new() };
                 let said = if verdict.resolved { "resolved" } else { "not resolved" };
+                // A person's pin wins over the judge's heat: the next round runs at the pin.
+                let heat = match pinned_after(state, round) {
+                    Some(pin) => Span::styled(
+                        format!(" · heat {pin:.2} pinned (the judge said {:.2})", verdict.heat),
+                        Style::new().fg(theme.heat(pin)),
+                    ),
+                    None => Span::styled(
+                        format!(" · heat → {:.2}", verdict.heat),
+                        Style::new().fg(theme.heat(verdict.heat)),
+                    ),
+                };
                 lines.push(Line::from(vec![
                     Span::styled(format!("{chair}{said}"), Style::new().fg(theme.warn).add_modifier(Modifier::BOLD)),
-                    Span::styled(format!(" · heat → {:.2}", verdict.heat), Style::new().fg(theme.heat(verdict.heat))),
+                    heat,
                 ]));
                 lines.extend(wrap_plain(&format!("Next: {}", clean(&verdict.topic)), width, accent));
             }
@@ -66,6 +77,15 @@ pub(super) fn verdict_foot(
         lines.extend(panel_lines(state, round, width, theme));
     }
     lines
+}
+
+/// The heat a person pinned for the round after `round`, where one holds:
+/// the next round's, once it started at a pin; else the pin in force now.
+pub(super) fn pinned_after(state: &DebateState, round: &Round) -> Option<crate::debate::Heat> {
+    match state.rounds.iter().find(|r| r.number == round.number + 1) {
+        Some(next) => next.pinned.then_some(next.heat),
+        None => state.pinned_heat,
+    }
 }
 
 /// A panel's other judges' votes on `round`, a line each, then the

@@ -146,7 +146,11 @@ fn t_pins_by_arrows_or_typed_value_and_capital_t_releases() {
 fn r_forces_only_after_confirming() {
     let mut app = mid_stream();
     assert!(press(&mut app, KeyCode::Char('r')).is_empty());
-    assert!(screen(&mut app, 120, 40).contains("Force a resolution?"));
+    let asked = screen(&mut app, 120, 40);
+    assert!(asked.contains("Force a resolution?"), "{asked}");
+    // It says what happens: the round under way is not cut off (it used to say "now").
+    assert!(asked.contains("The turns under way finish; then the judge writes its"), "{asked}");
+    assert!(!asked.contains("synthesis now"), "{asked}");
     assert!(press(&mut app, KeyCode::Char('n')).is_empty());
     assert!(app.modal.is_none());
     press(&mut app, KeyCode::Char('r'));

@@ -1000,3 +1000,40 @@ fn notices_said_together_share_the_status_line() {
     let text = screen(&mut app, 120, 40);
     assert!(text.contains(" A later word") && !text.contains("gives no scores"), "{text}");
 }
+
+#[test]
+fn a_pinned_heat_wins_over_the_verdicts_in_the_judge_pane_as_in_the_header() {
+    let mut app = studio_support::judging();
+    let verdict = heat::debate::Verdict {
+        resolved: false,
+        verdict: "Both sides argue past each other on cost; neither answered the other.".into(),
+        topic: "Does remote work hurt juniors?".into(),
+        heat: Heat::new(0.7),
+        ..heat::debate::Verdict::default()
+    };
+    let json = r#"{"resolved": false, "verdict": "Both sides argue past each other on cost."}"#;
+    feed(
+        &mut app,
+        &[
+            DebateEvent::TurnCompleted {
+                round: 0,
+                role: Role::Judge,
+                text: json.into(),
+                usage: None,
+                truncated_at: None,
+                possibly_cut: false,
+            },
+            DebateEvent::VerdictReached { round: 0, verdict },
+        ],
+    );
+    let text = screen(&mut app, 200, 50);
+    assert!(text.contains("not resolved · heat → 0.70"), "{text}");
+    // The person pins 0.80 before round 2: the pane says the heat the round will run at.
+    feed(&mut app, &[DebateEvent::TemperaturePinned { heat: Heat::new(0.8) }]);
+    let text = screen(&mut app, 200, 50);
+    assert!(text.contains("not resolved · heat 0.80 pinned (the judge said 0.70)"), "{text}");
+    assert!(!text.contains("heat → 0.70"), "{text}");
+    // Released before the round starts: the judge's heat holds again.
+    feed(&mut app, &[DebateEvent::TemperatureReleased]);
+    assert!(screen(&mut app, 200, 50).contains("not resolved · heat → 0.70"));
+}

@@ -151,7 +151,9 @@ fn quit_question(app: &App) -> (&'static str, &'static str) {
 
 fn confirm(frame: &mut Frame<'_>, app: &App, area: Rect, what: &Confirm) {
     let (title, text) = match what {
-        Confirm::Force => (" Force a resolution? ", "The judge stops the debate and writes its final synthesis now."),
+        Confirm::Force => {
+            (" Force a resolution? ", "The turns under way finish; then the judge writes its final synthesis.")
+        }
         Confirm::Quit => quit_question(app),
         Confirm::Replace(_) => (
             " Stop the running debate? ",
