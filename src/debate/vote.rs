@@ -96,6 +96,19 @@ impl Tally {
                 None => tally.groups.push(Group { answer, seats: vec![seat] }),
             }
         }
+        // No one wrote a final-answer line, but every debater answered the
+        // same, word for word once spacing is set aside: that is one answer.
+        let whole = |seat: Role| round.turn(seat).map(|t| t.text.split_whitespace().collect::<Vec<_>>().join(" "));
+        let first = debaters.first().and_then(|&seat| whole(seat)).filter(|text| !text.is_empty());
+        if let Some(text) = first
+            && tally.groups.is_empty()
+            && debaters.len() > 1
+            && tally.silent.len() == debaters.len()
+            && debaters.iter().all(|&seat| whole(seat).as_ref() == Some(&text))
+        {
+            let answer = text.chars().take(ANSWER_CHARS).collect();
+            tally.groups.push(Group { answer, seats: std::mem::take(&mut tally.silent) });
+        }
         Some(tally)
     }
 

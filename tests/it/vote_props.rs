@@ -11,14 +11,16 @@ use heat::debate::vote::{Tally, next_heat};
 use heat::debate::{Heat, Role, TurnPurpose};
 use proptest::prelude::*;
 
-/// A round where seat `i` ends with `answers[i]` (`None`: no final answer line).
+/// A round where seat `i` ends with `answers[i]` (`None`: no final answer
+/// line, and words of its own: identical whole answers are one answer).
 fn round(answers: &[Option<&str>]) -> Round {
     let turns = Role::DEBATER_SEATS
         .iter()
         .zip(answers)
         .map(|(&role, answer)| Turn {
             status: TurnStatus::Done,
-            text: answer.map_or("I will not say.".into(), |a| format!("Reasons.\nFinal answer: {a}")),
+            text: answer
+                .map_or(format!("I, the {}, will not say.", role.key()), |a| format!("Reasons.\nFinal answer: {a}")),
             ..Turn::started(role, TurnPurpose::Argue, None)
         })
         .collect();

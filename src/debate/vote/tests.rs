@@ -95,6 +95,23 @@ fn all_alike_converges_and_a_silent_debater_does_not() {
 }
 
 #[test]
+fn identical_whole_answers_with_no_final_answer_line_converge_once_spacing_is_set_aside() {
+    let r = round(&[
+        "Four days.\nIt saves commutes.",
+        "Four days. It saves  commutes.",
+        " Four days.\n\nIt saves commutes.",
+    ]);
+    let tally = Tally::of_round(&r, &THREE, 100).unwrap();
+    assert!(tally.converged(), "{tally:?}");
+    assert_eq!(tally.count(), "3–0");
+    assert_eq!(tally.majority().map(|g| g.answer.as_str()), Some("Four days. It saves commutes."));
+    // One word apart is not the same answer, and a failed turn is no answer.
+    let r = round(&["Four days.", "Four days.", "Five days."]);
+    assert!(!Tally::of_round(&r, &THREE, 100).unwrap().converged());
+    assert!(Tally::of_round(&r, &THREE, 100).unwrap().groups.is_empty(), "no final answers, no groups");
+}
+
+#[test]
 fn a_near_miss_stays_apart_below_the_threshold() {
     let r = round(&["Final answer: a four day week", "Final answer: a four day week", "Final answer: a five day week"]);
     assert!(!Tally::of_round(&r, &THREE, 80).unwrap().converged(), "3 of 5 words shared is under 80%");
