@@ -161,6 +161,18 @@ pub fn adapted(endpoint: &str, adaptation: &Adaptation) -> String {
     }
 }
 
+/// Topics the person injected that no round will carry (the debate ends
+/// here), given to the final synthesis instead.
+pub fn injected_to_synthesis(notes: &[String]) -> String {
+    let quoted: Vec<String> = notes.iter().map(|n| format!("“{}”", crate::sanitize::one_line(n))).collect();
+    let (what, it) =
+        if notes.len() == 1 { ("the topic you injected", "it") } else { ("the topics you injected", "them") };
+    format!(
+        "No round is left to argue {what}, so the judge's final synthesis is asked to weigh {it}: {}",
+        quoted.join(", ")
+    )
+}
+
 /// Earlier rounds left out of `seat`'s prompt to fit `window` tokens.
 pub fn rounds_left_out(seat: &str, rounds: usize, window: u32) -> String {
     let what = if rounds == 1 { "the earliest round".to_string() } else { format!("the {rounds} earliest rounds") };

@@ -306,7 +306,12 @@ fn decide_steps(state: &DebateState, round: &Round, judge: &Turn, swap: (Options
                 Said::Panel(resolved) => resolved,
                 Said::Undecided => false,
             };
-            if resolved || was_final {
+            // A topic the person injected after the round began has no round left to carry it
+            // once the judges resolve: the final synthesis is asked to weigh it, as in the last round.
+            let injected_waits = resolved && !was_final && !state.pending_injections.is_empty();
+            if injected_waits {
+                start(TurnPurpose::Synthesis)
+            } else if resolved || was_final {
                 finish(Some(verdict.verdict.clone()))
             } else if wants_final {
                 start(TurnPurpose::Synthesis)

@@ -285,6 +285,20 @@ fn a_resolved_verdict_finishes_resolved_with_its_text_as_the_synthesis() {
 }
 
 #[test]
+fn a_topic_injected_mid_round_that_the_judge_then_resolves_goes_to_the_final_synthesis() {
+    // Injected while round 1 was argued: it waits for round 2, which a resolved verdict would never start.
+    let log = debate(3).round(0).injects("What about deliveries at night?").both_argue(0).judge_rules(
+        0,
+        TurnPurpose::Judge,
+        closing_verdict("Cars should go."),
+    );
+    assert_eq!(log.plan(&[]), vec![Step::StartTurn { round: 0, role: Role::Judge, purpose: TurnPurpose::Synthesis }]);
+    // The synthesis it writes ends the debate, resolved.
+    let log = log.judge_rules(0, TurnPurpose::Synthesis, closing_verdict("Cars go; night deliveries keep a permit."));
+    assert_eq!(log.plan(&[]), vec![finish(Outcome::Resolved, Some("Cars go; night deliveries keep a permit."))]);
+}
+
+#[test]
 fn a_resolved_verdict_after_a_forced_resolution_finishes_forced() {
     let log = debate(3).round(0).both_argue(0).starts(0, Role::Judge, TurnPurpose::Judge).forces();
     let log = log

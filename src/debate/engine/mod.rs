@@ -362,6 +362,10 @@ impl Engine {
     fn start_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose) {
         let (request, left_out) = self.requests().turn_fitted(round, role, purpose);
         self.emit(DebateEvent::TurnStarted { round, role, purpose, temperature: request.temperature });
+        if purpose == TurnPurpose::Synthesis && !self.state.pending_injections.is_empty() {
+            let message = notices::injected_to_synthesis(&self.state.pending_injections);
+            self.emit(DebateEvent::Notice { message });
+        }
         self.say_left_out(role, left_out);
         let model = Arc::clone(&self.setup.role(role).model);
         self.launch(Call::Turn { round, role }, purpose, model, request, false);
