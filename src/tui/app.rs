@@ -194,8 +194,8 @@ impl App {
     }
 
     /// Whether a role's turn runs on while the debate is paused: a server
-    /// does not wait, so its answer finishes in the background and shows on
-    /// resume (the offline model stops where it is).
+    /// does not wait, so its answer finishes in the background and is kept
+    /// and shown when it completes (the offline model stops where it is).
     pub fn finishing(&self, role: Role) -> bool {
         let in_place = self.roster.iter().any(|e| e.role == role && e.pauses_in_place);
         self.turn_open(role) && !in_place && self.paused() && self.replay.is_none() && self.debate.finish.is_none()

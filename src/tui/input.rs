@@ -231,12 +231,12 @@ impl App {
     }
 
     /// What a pause does to the turns under way (asked once it is
-    /// requested): a server's answer finishes in the background, the
-    /// offline model stops where it is. Empty when none is under way.
+    /// requested): a server's answer finishes in the background and is
+    /// kept when it completes, the offline model stops where it is. Empty when none is under way.
     fn pause_note(&self) -> &'static str {
         let seats = self.seats();
         if seats.iter().any(|&r| self.finishing(r)) {
-            "the running turns finish in the background and show when you resume · "
+            "the running turns finish in the background and are kept as each completes · "
         } else if seats.iter().any(|&r| self.turn_open(r)) && self.debate.finish.is_none() {
             "the offline model stops where it is and goes on from there · "
         } else {

@@ -1,7 +1,9 @@
 //! Pausing a debate mid-turn, against scripted models: a model that pauses
 //! in place (the embedded one) is not read at all while paused and goes on
-//! where it stopped; a server's answer runs on, is held, and shows on
-//! resume; what was held is logged when it arrived, not when it was shown.
+//! where it stopped; a server's answer runs on, is held until it completes,
+//! and is then recorded while still paused (a quit or a crash before the
+//! resume keeps it), each piece stamped when it arrived; nothing new starts
+//! until the resume.
 #![allow(clippy::unwrap_used)]
 
 use std::sync::Arc;
@@ -61,25 +63,33 @@ async fn until(handle: &mut DebateHandle, seen: &mut Vec<Stamped>, hit: impl Fn(
     }
 }
 
-/// Pauses once the advocate has said something, waits `PAUSE`, resumes and
-/// reads the debate to its end. Returns every event and how many chunks the
-/// advocate's model gave while the debate was paused.
-async fn pause_mid_turn(advocate: &ScriptedModel, mut handle: DebateHandle) -> (Vec<Stamped>, usize, DebateState) {
+/// Pauses once the advocate has said something, waits `PAUSE` (reading
+/// what the engine tells meanwhile), resumes and reads the debate to its
+/// end. Returns every event, how many chunks the advocate's model gave
+/// while the debate was paused, the end state, and how many of the events
+/// were told before the resume was sent.
+async fn pause_mid_turn(
+    advocate: &ScriptedModel,
+    mut handle: DebateHandle,
+) -> (Vec<Stamped>, usize, DebateState, usize) {
     let mut seen = Vec::new();
     until(&mut handle, &mut seen, |e| matches!(e, DebateEvent::Delta { role: Role::Advocate, .. })).await;
     handle.send(Command::Pause);
     until(&mut handle, &mut seen, |e| matches!(e, DebateEvent::Paused)).await;
     let before = advocate.pulled();
-    let quiet = tokio::time::timeout(PAUSE, handle.next_event()).await;
-    assert!(quiet.is_err(), "an event was shown while paused: {quiet:?}");
+    let until_resume = tokio::time::Instant::now() + PAUSE;
+    while let Ok(Some(stamped)) = tokio::time::timeout_at(until_resume, handle.next_stamped()).await {
+        seen.push(stamped);
+    }
     let while_paused = advocate.pulled() - before;
+    let told_paused = seen.len();
     handle.send(Command::Resume);
     while let Some(stamped) = handle.next_stamped().await {
         seen.push(stamped);
     }
     let state = handle.join().await;
     assert_eq!(DebateState::from_events(seen.iter().map(|s| &s.event)), state);
-    (seen, while_paused, state)
+    (seen, while_paused, state, told_paused)
 }
 
 fn advocate_text(seen: &[Stamped]) -> String {
@@ -99,7 +109,7 @@ fn position(seen: &[Stamped], wanted: impl Fn(&DebateEvent) -> bool) -> usize {
 async fn a_model_that_pauses_in_place_is_not_read_while_paused_and_goes_on_where_it_stopped() {
     let model = ScriptedModel::new([answer()], Reply::text("x")).pausing_in_place();
     let (advocate, handle) = debate(model);
-    let (seen, while_paused, state) = pause_mid_turn(&advocate, handle).await;
+    let (seen, while_paused, state, _) = pause_mid_turn(&advocate, handle).await;
     assert_eq!(while_paused, 0, "the paused model was read");
     // Nothing was held back: every word came after the resume, one at a time.
     let resumed = position(&seen, |e| matches!(e, DebateEvent::Resumed));
@@ -111,10 +121,10 @@ async fn a_model_that_pauses_in_place_is_not_read_while_paused_and_goes_on_where
 }
 
 #[tokio::test(start_paused = true)]
-async fn a_server_answer_runs_on_while_paused_and_shows_on_resume_as_it_arrived() {
+async fn a_server_answer_runs_on_while_paused_and_is_recorded_when_it_completes_as_it_arrived() {
     let (advocate, handle) = debate(ScriptedModel::new([answer()], Reply::text("x")));
     let paused_at = tokio::time::Instant::now();
-    let (seen, while_paused, state) = pause_mid_turn(&advocate, handle).await;
+    let (seen, while_paused, state, told_paused) = pause_mid_turn(&advocate, handle).await;
     assert!(while_paused > 5, "the server's answer was read on while paused: {while_paused} chunks");
     assert_eq!(advocate.pulled(), CHUNKS, "the whole answer arrived while paused");
     assert_eq!(advocate_text(&seen), ANSWER, "held, then shown complete and in order");
@@ -125,6 +135,10 @@ async fn a_server_answer_runs_on_while_paused_and_shows_on_resume_as_it_arrived(
     let resumed = position(&seen, |e| matches!(e, DebateEvent::Resumed));
     let completed = position(&seen, |e| matches!(e, DebateEvent::TurnCompleted { role: Role::Advocate, .. }));
     assert!(paused < completed && completed < resumed, "the held turn is told, then the resume");
+    // Told while paused (kept if the person quit now), and nothing new started: the judge waits.
+    assert!(completed < told_paused, "recorded before the resume was sent");
+    let judged = position(&seen, |e| matches!(e, DebateEvent::TurnStarted { role: Role::Judge, .. }));
+    assert!(resumed < judged, "the judge is asked only after the resume");
     let resumed_at = seen[resumed].at;
     assert!(resumed_at.duration_since(paused_at.into_std()) >= PAUSE);
     for held in &seen[paused + 1..resumed] {
@@ -141,7 +155,7 @@ async fn held_text_is_logged_when_it_arrived_not_when_it_was_shown() {
     let mut recorder = store.create().unwrap();
     let id = recorder.id().to_string();
     let (advocate, handle) = debate(ScriptedModel::new([answer()], Reply::text("x")));
-    let (seen, _, _) = pause_mid_turn(&advocate, handle).await;
+    let (seen, _, _, _) = pause_mid_turn(&advocate, handle).await;
     for Stamped { event, at } in &seen {
         assert_eq!(recorder.record_at(event, *at), None);
     }

@@ -1,5 +1,5 @@
 //! What the studio says about a pause, drawn into a `TestBackend`: a
-//! server's turns finish in the background and show on resume (the header
+//! server's turns finish in the background and are kept as each completes (the header
 //! and their panes say "finishing"); the offline model stops where it is.
 
 use crate::studio_support;
@@ -10,7 +10,7 @@ use heat::tui::App;
 use heat::tui::effect::Effect;
 use studio_support::*;
 
-const IN_THE_BACKGROUND: &str = "Paused: the running turns finish in the background and show when you resume";
+const IN_THE_BACKGROUND: &str = "Paused: the running turns finish in the background and are kept as each completes";
 
 fn pause(app: &mut App) {
     let effects = app.on_key(KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE));

@@ -8,7 +8,10 @@
 //!
 //! While paused, a model that pauses in place (the embedded one) is not
 //! polled, so it stops between two tokens; what any other model sends is
-//! held, and shown on resume stamped with the moment it arrived.
+//! held until its call ends, then recorded at once, each piece stamped with
+//! the moment it arrived: a turn a server finished during a pause is kept
+//! if the person quits (or the process dies) before resuming. Nothing new
+//! starts until the resume.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
@@ -203,7 +206,11 @@ impl Engine {
                 },
                 Some(msg) = self.msg_rx.recv() => {
                     if self.state.paused {
+                        let (task, ends) = (msg.task, !matches!(msg.kind, CallMsgKind::Item(_)));
                         self.held.push_back((now(), msg));
+                        if ends {
+                            self.settle_held(task);
+                        }
                     } else {
                         self.on_call_msg(msg);
                     }
@@ -331,6 +338,19 @@ impl Engine {
         for event in super::command::events(&self.state, command) {
             self.emit(event);
         }
+    }
+
+    /// A call that ended while the debate is paused: what it sent is
+    /// recorded now, each piece stamped when it arrived, so a finished turn
+    /// is never only in memory. The planner starts nothing while paused.
+    fn settle_held(&mut self, task: u64) {
+        let (ended, others): (VecDeque<_>, VecDeque<_>) = self.held.drain(..).partition(|(_, m)| m.task == task);
+        self.held = others;
+        for (at, msg) in ended {
+            self.arrived = Some(at);
+            self.on_call_msg(msg);
+        }
+        self.arrived = None;
     }
 
     /// The person cancelled what is under way: the swap check and the
