@@ -47,6 +47,9 @@ pub struct AskedForm<'a> {
     pub form: StructuredOutput,
     /// Whether the setting lets heat step the form down (`auto`).
     pub may_step_down: bool,
+    /// Whether its schema went with length caps: the server is known to
+    /// hold an answer to a schema (its grammar).
+    pub capped: bool,
 }
 
 /// What the engine does about an answer.
@@ -175,7 +178,8 @@ fn turn_done(state: &DebateState, answered: &Answered<'_>, round: u32, role: Rol
     let unread = read.iter().any(|e| matches!(e, DebateEvent::VerdictInvalid { .. }));
     let ignored = form_ignored(state, answered, &text).filter(|_| unread);
     let long = ran_long(state, answered, &text, truncated_at.is_some()).filter(|_| unread);
-    std::iter::once(completed).chain(ignored).chain(long).chain(read).map(Act::Emit).collect()
+    let chooses = cannot_write(state, answered, &text, &read);
+    std::iter::once(completed).chain(ignored).chain(long).chain(chooses).chain(read).map(Act::Emit).collect()
 }
 
 /// Whether `text` opens a JSON object that never closes: more `{` than `}`
@@ -259,6 +263,24 @@ fn ran_long(state: &DebateState, answered: &Answered<'_>, text: &str, cut: bool)
         return None;
     }
     let adaptation = Adaptation::CappedStrings;
+    let message = notices::adapted(asked.endpoint, &adaptation);
+    heard::learnt(state, asked.endpoint, adaptation, message)
+}
+
+/// A written verdict's repair whose JSON closed but whose words the guards
+/// refused again, from a server known to hold an answer to a schema (its
+/// schema went capped): the model there cannot write a verdict, so the
+/// judge chooses its verdicts from then on (`extractive`), as the embedded
+/// judge does; a schema of choices is one the server can hold it to.
+fn cannot_write(state: &DebateState, answered: &Answered<'_>, text: &str, read: &[DebateEvent]) -> Option<DebateEvent> {
+    let asked = answered.form.filter(|a| a.capped && a.form != StructuredOutput::Off)?;
+    let repair = matches!(answered.purpose, TurnPurpose::RepairVerdict | TurnPurpose::RepairSynthesis);
+    let refused = read.iter().any(|e| matches!(e, DebateEvent::VerdictInvalid { will_retry: false, .. }));
+    let written = text.trim_start().starts_with('{') && !unclosed_object(text) && !super::extractive::is_chosen(text);
+    if !(repair && refused && written) {
+        return None;
+    }
+    let adaptation = Adaptation::ChosenVerdicts;
     let message = notices::adapted(asked.endpoint, &adaptation);
     heard::learnt(state, asked.endpoint, adaptation, message)
 }

@@ -154,6 +154,10 @@ pub fn adapted(endpoint: &str, adaptation: &Adaptation) -> String {
             "{server} gives a request {} tokens of context: prompts to it leave out the oldest rounds to fit",
             thousands(u64::from(*tokens))
         ),
+        Adaptation::ChosenVerdicts => format!(
+            "The judge on {server} could not write a verdict the guards accept, twice: \
+             it chooses each side's strongest sentence and the next question from now on, as the offline judge does"
+        ),
         Adaptation::CappedStrings => format!(
             "{server} kept the verdict to its schema, but the judge wrote on inside it to its token limit: \
              the verdict's text is capped in length from now on"

@@ -283,7 +283,10 @@ impl DebateState {
             .filter(|(e, _)| e == endpoint)
             .filter_map(|(_, a)| match a {
                 Adaptation::StructuredOutput { form } => Some(*form),
-                Adaptation::OneAtATime | Adaptation::ContextWindow { .. } | Adaptation::CappedStrings => None,
+                Adaptation::OneAtATime
+                | Adaptation::ContextWindow { .. }
+                | Adaptation::CappedStrings
+                | Adaptation::ChosenVerdicts => None,
             })
             .max()
     }
@@ -295,7 +298,7 @@ impl DebateState {
         match adaptation {
             Adaptation::StructuredOutput { form } => self.structured_output_for(endpoint).is_some_and(|k| k >= *form),
             Adaptation::ContextWindow { tokens } => self.context_window_for(endpoint).is_some_and(|k| k <= *tokens),
-            Adaptation::OneAtATime | Adaptation::CappedStrings => {
+            Adaptation::OneAtATime | Adaptation::CappedStrings | Adaptation::ChosenVerdicts => {
                 self.adaptations.iter().any(|(e, a)| e == endpoint && a == adaptation)
             }
         }

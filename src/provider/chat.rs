@@ -251,8 +251,13 @@ pub enum Adaptation {
     ContextWindow { tokens: u32 },
     /// The server holds an answer to a schema, but its model wrote on
     /// inside a string until its token limit cut the object: the schema's
-    /// strings are sent with length caps (`caps::served_cap`).
+    /// strings are sent with length caps (`caps::Caps`).
     CappedStrings,
+    /// The judge's model there cannot write a verdict the guards accept,
+    /// but the server holds an answer to a schema: the judge chooses its
+    /// verdict (each side's strongest sentence, a question) instead, as
+    /// the embedded judge does.
+    ChosenVerdicts,
 }
 
 /// A streamed answer. Dropping it aborts the underlying request.

@@ -269,8 +269,13 @@ fn prose_where_a_json_form_was_asked_steps_the_form_down_once_and_the_verdict_is
     let prose = "The advocate argued better; the skeptic never answered the point about width.";
     let state = argued().starts(0, Role::Judge, TurnPurpose::Judge).streams(0, Role::Judge, prose).state();
     let mut done = answered(Call::Turn { round: 0, role: Role::Judge }, TurnPurpose::Judge, "");
-    let asked =
-        AskedForm { endpoint: ENDPOINT, provider: "anthropic", form: StructuredOutput::Schema, may_step_down: true };
+    let asked = AskedForm {
+        endpoint: ENDPOINT,
+        provider: "anthropic",
+        form: StructuredOutput::Schema,
+        may_step_down: true,
+        capped: false,
+    };
     done.form = Some(asked);
     let acts = answer::on_done(&state, &done);
     let events = emitted(&acts);
@@ -353,8 +358,13 @@ fn a_verdict_held_to_its_schema_that_runs_to_its_limit_inside_a_string_caps_the_
     let state = judged(cut);
     let mut done = answered(Call::Turn { round: 0, role: Role::Judge }, TurnPurpose::Judge, "");
     done.finish = Some(FinishReason::Length);
-    let held =
-        AskedForm { endpoint: ENDPOINT, provider: "openai", form: StructuredOutput::Schema, may_step_down: true };
+    let held = AskedForm {
+        endpoint: ENDPOINT,
+        provider: "openai",
+        form: StructuredOutput::Schema,
+        may_step_down: true,
+        capped: false,
+    };
     done.form = Some(held);
     let capped = |acts: &[Act]| {
         emitted(acts)
@@ -412,6 +422,37 @@ fn a_verdict_held_to_its_schema_that_runs_to_its_limit_inside_a_string_caps_the_
     let acts = answer::on_done(&oxford, &vote);
     assert_eq!(capped(&acts), 1, "{acts:#?}");
     assert!(matches!(emitted(&acts).last(), Some(DebateEvent::PanelVoteFailed { .. })), "{acts:#?}");
+}
+
+#[test]
+fn a_repair_refused_for_its_words_on_a_server_holding_schemas_turns_the_judge_to_choosing() {
+    use heat::debate::answer::AskedForm;
+    use heat::provider::{Adaptation, StructuredOutput};
+    const ENDPOINT: &str = "openai http://127.0.0.1:18080/v1";
+    // Closed JSON whose verdict only copies the advocate's argument.
+    let copy = format!(r#"{{"resolved": false, "verdict": "{ADVOCATE}", "topic": "{NEXT}", "heat": 0.6}}"#);
+    let judged = |purpose| argued().starts(0, Role::Judge, purpose).streams(0, Role::Judge, &copy).state();
+    let asked = AskedForm {
+        endpoint: ENDPOINT,
+        provider: "openai",
+        form: StructuredOutput::Schema,
+        may_step_down: true,
+        capped: true,
+    };
+    let chooses = |acts: &[Act]| {
+        emitted(acts)
+            .iter()
+            .any(|e| matches!(e, DebateEvent::EndpointAdapted { adaptation: Adaptation::ChosenVerdicts, .. }))
+    };
+    let mut repair = answered(Call::Turn { round: 0, role: Role::Judge }, TurnPurpose::RepairVerdict, "");
+    repair.form = Some(asked);
+    assert!(chooses(&answer::on_done(&judged(TurnPurpose::RepairVerdict), &repair)), "the repair failed too");
+    // The first refusal is asked again as written; a server not known to hold schemas is not asked to choose.
+    let mut first = answered(Call::Turn { round: 0, role: Role::Judge }, TurnPurpose::Judge, "");
+    first.form = Some(asked);
+    assert!(!chooses(&answer::on_done(&judged(TurnPurpose::Judge), &first)));
+    repair.form = Some(AskedForm { capped: false, ..asked });
+    assert!(!chooses(&answer::on_done(&judged(TurnPurpose::RepairVerdict), &repair)));
 }
 
 #[test]

@@ -217,6 +217,7 @@ fn adaptation() -> impl Strategy<Value = Adaptation> {
             .prop_map(|form| Adaptation::StructuredOutput { form }),
         Just(Adaptation::OneAtATime),
         Just(Adaptation::CappedStrings),
+        Just(Adaptation::ChosenVerdicts),
         (512u32..1_000_000).prop_map(|tokens| Adaptation::ContextWindow { tokens }),
     ]
 }

@@ -146,3 +146,66 @@ fn the_caps_sent_fit_the_answers_room_after_fitting_and_hold_lists_too_on_either
     let plain = heat::provider::openai::body(&request);
     assert!(plain["response_format"]["json_schema"]["schema"]["properties"]["verdict"].get("maxLength").is_none());
 }
+
+// A judge that cannot write a verdict, on a server that holds schemas.
+
+const POINT: &str = "Tabs let every reader choose a width, and the file stays the same for everyone.";
+const COUNTER: &str = "Spaces render alike in every diff, review tool and terminal, with nothing to set up.";
+
+/// llama.cpp's server (it answers `/props`) with a tiny model: its written
+/// verdicts close but only copy an argument; held to a schema of choices,
+/// it picks the first of each.
+fn tiny_judge_server(request: &Recorded) -> Reply {
+    if request.path == "/props" {
+        return Reply::error(200, r#"{"default_generation_settings":{"n_ctx":8192},"total_slots":2}"#);
+    }
+    if !judging(request) {
+        let later = !request.last_message().contains("Round 1 of");
+        let point = match (role_of(request) == Role::Advocate, later) {
+            (true, false) => POINT,
+            (false, false) => COUNTER,
+            (true, true) => "A newcomer sets one editor option once; after that tabs cost nobody anything.",
+            (false, true) => "Onboarding with spaces needs no option at all: what you see is what is saved.",
+        };
+        return Reply::sse(&openai_stream("smollm", &[point], Some("stop")), 4096);
+    }
+    let properties = &request.body["response_format"]["json_schema"]["schema"]["properties"];
+    let answer = match properties.as_object() {
+        Some(fields) if fields.keys().any(|k| k.ends_with("_best")) => {
+            let mut chosen = serde_json::Map::new();
+            for (field, rule) in fields {
+                if let Some(first) = rule["enum"].get(0) {
+                    chosen.insert(field.clone(), first.clone());
+                } else if field == "next_question" {
+                    chosen.insert(field.clone(), "Why do tabs win?".into());
+                }
+            }
+            serde_json::Value::Object(chosen).to_string()
+        }
+        _ => format!(
+            r#"{{"resolved": false, "verdict": "{POINT}", "ahead": "advocate", "conceded": "none", "topic": "Why do tabs win?", "heat": 0.6}}"#
+        ),
+    };
+    Reply::sse(&openai_stream("smollm", &[answer.as_str()], Some("stop")), 4096)
+}
+
+#[tokio::test]
+async fn a_judge_that_cannot_write_a_verdict_on_a_grammar_server_chooses_its_verdicts_from_then_on() {
+    let server = MockLlm::with_handler(tiny_judge_server).await;
+    let (ok, stdout, stderr, logs) = heat_run(&server, &[]).await;
+    assert!(ok, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert_eq!(logs.matches(r#""kind":"chosen_verdicts""#).count(), 1, "learnt once:\n{logs}");
+    assert!(stdout.contains("chooses each side's strongest sentence"), "said:\n{stdout}");
+    let judged = judge_requests(&server);
+    let chooses =
+        |r: &Recorded| r.body["response_format"]["json_schema"]["schema"]["properties"].get("advocate_best").is_some();
+    assert!(!chooses(&judged[0]) && !chooses(&judged[1]), "round 1 and its repair were asked for a written verdict");
+    assert!(judged[2..].iter().all(chooses), "every later verdict is chosen");
+    // The last round's verdict, the synthesis, is read: it quotes each side's chosen sentence.
+    assert!(logs.contains(r#""type":"verdict_reached""#), "{logs}");
+    assert!(
+        stdout.contains("The debate's strongest points: the advocate's “A newcomer sets one editor option once"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("no synthesis"), "{stdout}");
+}

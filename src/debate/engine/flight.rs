@@ -27,8 +27,10 @@ pub(super) struct Flight {
     /// The endpoint its model sends to, if a server, and the provider's name.
     pub(super) endpoint: Option<String>,
     pub(super) provider: &'static str,
-    /// The form of structured output it was asked in, and whether it may step down.
-    pub(super) form: Option<(StructuredOutput, bool)>,
+    /// The form of structured output it was asked in, whether it may step
+    /// down, and whether its schema went with length caps (a server that
+    /// holds an answer to a schema).
+    pub(super) form: Option<(StructuredOutput, bool, bool)>,
     /// The answer's token limit it was sent (fitting a server's context may lower it).
     pub(super) max_tokens: u32,
 }

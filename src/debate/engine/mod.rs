@@ -493,7 +493,7 @@ impl Engine {
         let sent = SentPrompt::of(&request);
         let endpoint = model.http_endpoint().map(|e| e.key().to_string());
         let provider = model.provider_name();
-        let form = request.response_schema.as_ref().map(|s| (s.form, s.may_step_down));
+        let form = request.response_schema.as_ref().map(|s| (s.form, s.may_step_down, s.capped));
         let max_tokens = request.max_tokens;
         self.next_task += 1;
         let number = self.next_task;
@@ -547,10 +547,10 @@ impl Engine {
     /// A call answered in full: the answer step says what it means.
     fn on_done(&mut self, flight: &Flight) {
         let provider = flight.provider;
-        let form = flight.endpoint.as_deref().zip(flight.form).map(|(endpoint, (form, may_step_down))| {
+        let form = flight.endpoint.as_deref().zip(flight.form).map(|(endpoint, (form, may_step_down, capped))| {
             // A refusal during the call stepped the form down as it went.
             let learnt = self.state.structured_output_for(endpoint);
-            AskedForm { endpoint, provider, form: learnt.map_or(form, |l| l.max(form)), may_step_down }
+            AskedForm { endpoint, provider, form: learnt.map_or(form, |l| l.max(form)), may_step_down, capped }
         });
         let answered = Answered {
             call: flight.call,

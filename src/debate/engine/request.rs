@@ -11,7 +11,7 @@ use crate::debate::setup::{EngineSetup, RoleSetup, StructuredSetting};
 use crate::debate::state::DebateState;
 use crate::debate::temperature::{self, Purpose};
 use crate::debate::{extractive, issues, panel, prompt, scores, swap, verdict};
-use crate::provider::{ChatMessage, ChatRequest, ResponseSchema, StructuredOutput};
+use crate::provider::{Adaptation, ChatMessage, ChatRequest, ResponseSchema, StructuredOutput};
 
 /// What requests are built from.
 pub struct Requests<'a> {
@@ -227,14 +227,18 @@ impl Requests<'_> {
     /// arguments instead of writing (`extractive`). `None` for every other
     /// judge, and when an argument offers no sentence to choose.
     fn chosen_schema(&self, round: u32, purpose: TurnPurpose) -> Option<ResponseSchema> {
-        if !self.setup.role(Role::Judge).model.is_embedded() {
+        let setup = self.setup.role(Role::Judge);
+        // A server's judge chooses once it was found unable to write a verdict, where a schema holds.
+        let served_chooses = setup.model.endpoint().is_some_and(|e| self.state.knows(&e, &Adaptation::ChosenVerdicts));
+        if !setup.model.is_embedded() && !served_chooses {
             return None;
         }
         let current = self.state.rounds.iter().find(|r| r.number == round)?;
         let seats = extractive::seats(self.state, current);
         let issues = extractive::issue_ids(self.state);
         let schema = extractive::schema(&self.state.topic, &seats, purpose.is_final(), &issues)?;
-        Some(ResponseSchema::new("verdict", schema))
+        let asked = self.verdict_schema(setup, schema);
+        (asked.form != StructuredOutput::Off).then_some(asked)
     }
 }
 
