@@ -159,7 +159,7 @@ pub fn adapted(endpoint: &str, adaptation: &Adaptation) -> String {
              it chooses each side's strongest sentence and the next question from now on, as the offline judge does"
         ),
         Adaptation::CappedStrings => format!(
-            "{server} kept the verdict to its schema, but the judge wrote on inside it to its token limit: \
+            "The judge on {server} wrote on inside the verdict's JSON until its token limit cut it: \
              the verdict's text is capped in length from now on"
         ),
     }
