@@ -77,6 +77,22 @@ fn interrupt(pid: u32) {
     assert!(sent.success());
 }
 
+/// Starts `command` with SIGINT at its default action, as from a terminal:
+/// a test run as a background job inherits SIGINT ignored (a shell ignores
+/// it for `&` jobs, and exec keeps it), and heat, started that way, rightly
+/// goes on ignoring it until it watches for Ctrl-C itself.
+#[allow(unsafe_code)] // the one way to set a child's signal disposition before it runs
+fn default_sigint(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: `signal` is async-signal-safe, as `pre_exec` requires.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+}
+
 /// Two Ctrl-Cs quit at once whatever the model is doing (loading, reading
 /// the prompt, generating), and cleanly: a crash shows as death by SIGSEGV
 /// or SIGABRT.
@@ -89,7 +105,9 @@ fn a_hard_quit_while_the_model_works_exits_with_130() {
     let moments = [(None, 150), (Some("\"turn_started\""), 0), (Some("\"delta\""), 0), (Some("\"delta\""), 700)];
     for (wait_for, delay_ms) in moments {
         let data = tempfile::tempdir().unwrap();
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("heat"))
+        let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin!("heat"));
+        default_sigint(&mut command);
+        let mut child = command
             .args(["run", "Cities should ban cars from their centres", "--json", "--provider", "local"])
             .env("HEAT_DATA_DIR", data.path())
             .env("HEAT_MODEL_PATH", &model)
