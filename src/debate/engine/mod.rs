@@ -13,7 +13,7 @@
 //! if the person quits (or the process dies) before resuming. Nothing new
 //! starts until the resume.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -23,6 +23,7 @@ use tokio::sync::{mpsc, watch};
 mod checks;
 mod flight;
 mod handle;
+mod held;
 mod request;
 mod task;
 
@@ -45,6 +46,7 @@ use crate::provider::endpoint::Endpoint;
 use crate::provider::retry::TurnItem;
 use crate::provider::{ChatModel, ChatRequest, ProviderError};
 use flight::Flight;
+use held::Held;
 use request::Requests;
 use task::{CallMsg, CallMsgKind, Task};
 
@@ -124,7 +126,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 3]
         msg_tx,
         msg_rx,
         calls: HashMap::new(),
-        held: VecDeque::new(),
+        held: Held::default(),
         next_task: 0,
         left_out_said: [0; Role::COUNT],
         no_temperature: HashSet::new(),
@@ -168,8 +170,8 @@ struct Engine {
     msg_rx: mpsc::UnboundedReceiver<CallMsg>,
     /// Every call under way (turns, panel votes, the swap check), by its task's number.
     calls: HashMap<u64, Flight>,
-    /// Call messages received while paused, with when each arrived; shown on resume.
-    held: VecDeque<(Instant, CallMsg)>,
+    /// What the calls sent while paused (`held`).
+    held: Held,
     next_task: u64,
     /// Earlier rounds each seat's prompt was said to leave out, to fit its server.
     left_out_said: [usize; Role::COUNT],
@@ -206,10 +208,9 @@ impl Engine {
                 },
                 Some(msg) = self.msg_rx.recv() => {
                     if self.state.paused {
-                        let (task, ends) = (msg.task, !matches!(msg.kind, CallMsgKind::Item(_)));
-                        self.held.push_back((now(), msg));
-                        if ends {
-                            self.settle_held(task);
+                        // A call that ends while paused is recorded now: a finished turn is never only in memory.
+                        if let Some(ended) = self.held.hold(now(), msg) {
+                            self.tell_held(ended);
                         }
                     } else {
                         self.on_call_msg(msg);
@@ -325,11 +326,8 @@ impl Engine {
         }
         match command {
             Command::Resume if self.state.paused => {
-                while let Some((at, msg)) = self.held.pop_front() {
-                    self.arrived = Some(at);
-                    self.on_call_msg(msg);
-                }
-                self.arrived = None;
+                let held = self.held.take_all();
+                self.tell_held(held);
             }
             Command::CancelTurn => self.cancel_calls(),
             Command::Stop => self.abort_all(),
@@ -340,13 +338,10 @@ impl Engine {
         }
     }
 
-    /// A call that ended while the debate is paused: what it sent is
-    /// recorded now, each piece stamped when it arrived, so a finished turn
-    /// is never only in memory. The planner starts nothing while paused.
-    fn settle_held(&mut self, task: u64) {
-        let (ended, others): (VecDeque<_>, VecDeque<_>) = self.held.drain(..).partition(|(_, m)| m.task == task);
-        self.held = others;
-        for (at, msg) in ended {
+    /// Tells what was held while paused, each piece stamped when it
+    /// arrived. The planner starts nothing while paused.
+    fn tell_held(&mut self, held: impl IntoIterator<Item = (Instant, CallMsg)>) {
+        for (at, msg) in held {
             self.arrived = Some(at);
             self.on_call_msg(msg);
         }
@@ -367,7 +362,7 @@ impl Engine {
         for (_, task) in tasks {
             let Some(flight) = self.calls.remove(&task) else { continue };
             flight.handle.abort();
-            self.held.retain(|(_, m)| m.task != task);
+            self.held.drop_call(task);
             self.emit(answer::on_cancelled(flight.call, flight.usage));
         }
     }
