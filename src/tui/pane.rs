@@ -300,14 +300,47 @@ struct Shown {
 /// What a turn that has not said its first word waits for: a server's
 /// seat waits on the server (its queue included), or first in heat's own
 /// queue for one of its slots; the embedded model thinks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wait {
+    Queued,
+    Server,
+    Thinking,
+}
+
+impl Wait {
+    /// What `turn`'s seat waits for, whatever it has said so far.
+    pub fn of(state: &DebateState, turn: &Turn) -> Self {
+        let served = state.participant(turn.role).is_some_and(crate::debate::event::Participant::is_served);
+        match (turn.queued, served) {
+            (true, _) => Self::Queued,
+            (false, true) => Self::Server,
+            (false, false) => Self::Thinking,
+        }
+    }
+
+    /// As a pane's title says it, before its clock.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Queued => "queued",
+            Self::Server => "waiting for the server",
+            Self::Thinking => "thinking",
+        }
+    }
+
+    /// As the pane's body says it.
+    fn line(self) -> &'static str {
+        match self {
+            Self::Queued => "queued for one of the server's slots…",
+            Self::Server => "waiting for the server…",
+            Self::Thinking => "thinking…",
+        }
+    }
+}
+
+/// The line a turn that has said nothing yet, text or reasoning, shows.
 fn waiting_line(state: &DebateState, turn: &Turn) -> Option<&'static str> {
     let silent = turn.status == TurnStatus::Streaming && turn.text.is_empty() && turn.reasoning.is_empty();
-    let served = state.participant(turn.role).is_some_and(crate::debate::event::Participant::is_served);
-    silent.then_some(match (turn.queued, served) {
-        (true, _) => "queued for one of the server's slots…",
-        (false, true) => "waiting for the server…",
-        (false, false) => "thinking…",
-    })
+    silent.then(|| Wait::of(state, turn).line())
 }
 
 #[allow(clippy::too_many_arguments)]

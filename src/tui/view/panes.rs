@@ -179,12 +179,7 @@ pub fn state_label(app: &App, role: Role) -> String {
         _ if paused && app.finishing(role) => "finishing".into(),
         _ if paused => "paused".into(),
         TurnStatus::Streaming if turn.text.is_empty() => {
-            let served = app.debate.participant(role).is_some_and(crate::debate::event::Participant::is_served);
-            let what = match (turn.queued, served) {
-                (true, _) => "queued",
-                (false, true) => "waiting for the server",
-                (false, false) => "thinking",
-            };
+            let what = crate::tui::pane::Wait::of(&app.debate, turn).label();
             match app.thinking_for(role) {
                 Some(secs) if secs > 0 => format!("{what} {secs} s"),
                 _ => what.into(),
