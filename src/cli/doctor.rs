@@ -153,6 +153,8 @@ async fn providers_check(report: &mut Report, config: &Config, data_dir: Option<
     for choice in &selection.roles {
         report.add(Mark::Ok, choice.role.key(), format!("{}/{} ({})", choice.kind, choice.model, choice.why));
     }
+    // What the newest debates learnt, read once for every provider's line.
+    let learnt = data_dir.and_then(|dir| Store::open(dir).ok()).map(|store| store.learnt(LEARNT_FROM));
     let mut checked = Vec::new();
     for choice in &selection.roles {
         if checked.contains(&choice.kind) {
@@ -197,10 +199,10 @@ async fn providers_check(report: &mut Report, config: &Config, data_dir: Option<
                 report.add(if streams { Mark::Note } else { mark }, choice.kind.name(), detail);
             }
         }
-        if let (Some(dir), Some(endpoint)) =
-            (data_dir, setup::http_model(config, choice.kind).and_then(|m| m.endpoint()))
+        if let (Some(learnt), Some(endpoint)) =
+            (&learnt, setup::http_model(config, choice.kind).and_then(|m| m.endpoint()))
         {
-            learnt_check(report, dir, &endpoint, choice.kind.name());
+            learnt_check(report, learnt, &endpoint, choice.kind.name());
         }
     }
 }
@@ -262,10 +264,9 @@ const LEARNT_FROM: usize = 50;
 /// What earlier debates learnt about `endpoint` (`provider`'s server), and
 /// the setting that would start a debate there: each debate learns on its
 /// own, once per server, at the cost of a refused or unreadable answer.
-fn learnt_check(report: &mut Report, data_dir: &Path, endpoint: &str, provider: &str) {
+fn learnt_check(report: &mut Report, learnt: &[store::learnt::Learnt], endpoint: &str, provider: &str) {
     use crate::provider::Adaptation;
-    let Ok(store) = Store::open(data_dir) else { return };
-    let learnt: Vec<_> = store.learnt(LEARNT_FROM).into_iter().filter(|l| l.endpoint == endpoint).collect();
+    let learnt: Vec<_> = learnt.iter().filter(|l| l.endpoint == endpoint).collect();
     let mut debates: Vec<&str> = learnt.iter().map(|l| l.session.as_str()).collect();
     debates.dedup();
     let adaptations = || learnt.iter().map(|l| &l.adaptation);
