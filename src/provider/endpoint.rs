@@ -187,8 +187,7 @@ impl Endpoint {
     }
 
     /// Runs the request `start` opens under this endpoint's limit, guarded
-    /// as the module note says.
-    /// A request that finds every slot taken says so first
+    /// as the module note says. A request that finds every slot taken says so first
     /// ([`Chunk::Queued`]), and [`Chunk::Sent`] once it has one.
     pub fn guard(self: &Arc<Self>, start: impl FnOnce() -> ChunkStream + Send + 'static) -> ChunkStream {
         let endpoint = Arc::clone(self);
