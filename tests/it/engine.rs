@@ -479,17 +479,22 @@ async fn a_proposition_long_for_a_small_context_is_named_with_both_numbers_befor
     }
     let long = DebateSpec { topic: "Remote work beats the office. ".repeat(70), ..spec(1) };
     let (events, _) = drain(engine::start(setup.clone(), long)).await;
+    let notice = proposition_notice(&events);
+    assert!(notice.contains("about 699 tokens") && notice.contains("2,048-token context"), "{notice}");
+    let (events, _) = drain(engine::start(setup, spec(1))).await;
+    assert!(!events.iter().any(|e| matches!(e, DebateEvent::Notice { .. })), "a short one is not");
+}
+
+/// The notice about the proposition's length, said before the first round.
+fn proposition_notice(events: &[DebateEvent]) -> String {
     let first_round = events.iter().position(|e| matches!(e, DebateEvent::RoundStarted { .. })).unwrap();
-    let notice = events[..first_round]
+    events[..first_round]
         .iter()
         .find_map(|e| match e {
             DebateEvent::Notice { message } if message.contains("proposition") => Some(message.clone()),
             _ => None,
         })
-        .expect("said before the first round");
-    assert!(notice.contains("about 699 tokens") && notice.contains("2,048-token context"), "{notice}");
-    let (events, _) = drain(engine::start(setup, spec(1))).await;
-    assert!(!events.iter().any(|e| matches!(e, DebateEvent::Notice { .. })), "a short one is not");
+        .expect("said before the first round")
 }
 
 #[tokio::test]
@@ -499,14 +504,7 @@ async fn a_proposition_the_length_of_a_document_is_named_for_any_model_with_the_
     let (a, s, j) = (debater("For."), debater("Against."), judge([verdict(true, 0.3, "t")]));
     let long = DebateSpec { topic: "Remote work beats the office. ".repeat(170), ..spec(1) };
     let (events, _) = drain(engine::start(setup(&a, &s, &j), long)).await;
-    let first_round = events.iter().position(|e| matches!(e, DebateEvent::RoundStarted { .. })).unwrap();
-    let notice = events[..first_round]
-        .iter()
-        .find_map(|e| match e {
-            DebateEvent::Notice { message } if message.contains("proposition") => Some(message.clone()),
-            _ => None,
-        })
-        .expect("said before the first round");
+    let notice = proposition_notice(&events);
     assert!(notice.contains("5,099 characters") && notice.contains("--source FILE"), "{notice}");
     assert!(notice.contains("every request"), "{notice}");
 }
