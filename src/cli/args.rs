@@ -66,6 +66,12 @@ pub enum Commands {
     Resume {
         /// A session id, or the start of one.
         id: Option<String>,
+        /// Go on for N more rounds: after the last one played when the debate had ended (resolved, converged, out of rounds), else beyond its round limit; the judge writes a new synthesis.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=50))]
+        more: Option<u32>,
+        /// The question the next round asks, instead of the judge's.
+        #[arg(long, value_name = "TEXT")]
+        question: Option<String>,
         /// Print one JSON event per line instead of text.
         #[arg(long)]
         json: bool,

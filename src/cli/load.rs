@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 
 use crate::config::{Config, DEFAULT_FILE, FlagValue};
+use crate::debate::engine::Reopening;
 use crate::store::log::Loaded;
 use crate::store::{self, Recorder, Store};
 
@@ -82,10 +83,11 @@ fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
 /// said so), its log reopened for writing, what reading the log noticed
 /// said, then refused when it cannot go on, and what changed since (the
 /// format heat.toml names now, the source document's file) said.
-pub fn reopened(config: &Config, id: Option<&str>) -> anyhow::Result<(Recorder, Loaded)> {
+pub fn reopened(config: &Config, id: Option<&str>, reopening: &Reopening) -> anyhow::Result<(Recorder, Loaded)> {
     let store = Store::open(&store::data_dir()?)?;
     let named = id.is_some();
-    let id = store.resolve_continuable(id)?;
+    // Rounds added go on with an ended debate too: the newest of all, then.
+    let id = if reopening.more > 0 { store.resolve(id)? } else { store.resolve_continuable(id)? };
     if !named {
         say!("heat: resuming {id}, the newest debate that can go on");
     }
@@ -93,7 +95,7 @@ pub fn reopened(config: &Config, id: Option<&str>) -> anyhow::Result<(Recorder, 
     for notice in &loaded.notices {
         say!("heat: session {id}: {notice}");
     }
-    store::check_continuable(&id, recorder.state())?;
+    store::check_continuable(&id, recorder.state(), reopening.more)?;
     if let Some(notice) = crate::format::layer::resume_notice(config, recorder.state()) {
         say!("heat: {notice}");
     }

@@ -116,14 +116,15 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             let config = load::seated(config_file.as_ref(), &debate.flag_values(), &seat)?;
             run::run(&config, topic.as_deref(), json).await
         }
-        Some(Commands::Resume { id, json, debate, .. }) => {
+        Some(Commands::Resume { id, more, question, json, debate, .. }) => {
             // A stored debate goes on in its own format: heat.toml's lays nothing over it.
             let layered = load::config(config_file.as_ref(), &[debate.flag_values(), theme].concat())?;
             let config = layered.without_format().clone();
+            let reopening = crate::debate::engine::Reopening { more: more.unwrap_or(0), question };
             if !json && studio::on_terminal() {
-                return studio::resume(&config, id.as_deref()).await;
+                return studio::resume(&config, id.as_deref(), reopening).await;
             }
-            run::resume(&config, id.as_deref(), json).await
+            run::resume(&config, id.as_deref(), reopening, json).await
         }
         Some(Commands::Doctor) => doctor::doctor(load::config(config_file.as_ref(), &[]), log_level).await,
         Some(Commands::Sessions { action, json, search, continuable, tag }) => {

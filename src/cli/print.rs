@@ -344,6 +344,16 @@ impl<W: Write> TextPrinter<W> {
             DebateEvent::TemperaturePinned { heat } => self.note(&format!("[heat pinned at {heat:.2}]"))?,
             DebateEvent::TemperatureReleased => self.note("[heat released to the judge]")?,
             DebateEvent::ResolutionForced => self.note("[resolution forced]")?,
+            DebateEvent::QuestionSet { question } => {
+                self.note(&format!("[next question set: {}]", crate::sanitize::clean(question)))?;
+            }
+            DebateEvent::RoundsAdded { rounds } => {
+                let more = crate::words::count(*rounds as usize, "more round");
+                self.note(&format!(
+                    "[{more} added: up to {}]",
+                    crate::words::count(self.state.max_rounds as usize, "round")
+                ))?;
+            }
             DebateEvent::ModelReported { role, model } => {
                 let model = crate::sanitize::clean(model);
                 self.note(&format!("note: the server says {model} answered for the {}", self.state.seat_name(*role)))?;

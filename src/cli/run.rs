@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use crate::config::Config;
-use crate::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, GoOn, Grounding};
+use crate::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, GoOn, Grounding, Reopening};
 use crate::debate::grounding::{self, Source};
 use crate::debate::{Command, DebateEvent, Outcome};
 use crate::model_store::Progress;
@@ -129,14 +129,14 @@ pub(super) fn spec_for(config: &Config, with_source: bool) -> anyhow::Result<Deb
 }
 
 /// `heat resume` headless: the stored debate goes on, printed as `heat run` prints.
-pub async fn resume(config: &Config, id: Option<&str>, json: bool) -> anyhow::Result<ExitCode> {
-    let (recorder, loaded) = super::load::reopened(config, id)?;
+pub async fn resume(config: &Config, id: Option<&str>, reopening: Reopening, json: bool) -> anyhow::Result<ExitCode> {
+    let (recorder, loaded) = super::load::reopened(config, id, &reopening)?;
     let state = recorder.state().clone();
     if let Some(notice) = state.source.as_ref().and_then(grounding::resume_notice) {
         say!("heat: {notice}");
     }
     let setup = engine_setup(config).await?;
-    let handle = engine::go_on(setup, state, GoOn::Resume);
+    let handle = engine::go_on(setup, state, GoOn::Resume(reopening));
     let history: Vec<DebateEvent> = loaded.records.iter().map(|r| r.event.clone()).collect();
     drive(handle, recorder, json, Some(&history), None).await
 }

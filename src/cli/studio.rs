@@ -48,9 +48,13 @@ pub async fn open(config: &Config, topic: Option<String>) -> anyhow::Result<Exit
 }
 
 /// `heat resume` on a terminal: the stored debate as it stood, continued.
-pub async fn resume(config: &Config, id: Option<&str>) -> anyhow::Result<ExitCode> {
-    let (recorder, loaded) = super::load::reopened(config, id)?;
-    Box::pin(launch(config, Opening::Resume { recorder: Box::new(recorder), loaded }, true)).await
+pub async fn resume(
+    config: &Config,
+    id: Option<&str>,
+    reopening: crate::debate::engine::Reopening,
+) -> anyhow::Result<ExitCode> {
+    let (recorder, loaded) = super::load::reopened(config, id, &reopening)?;
+    Box::pin(launch(config, Opening::Resume { recorder: Box::new(recorder), loaded, reopening }, true)).await
 }
 
 /// `heat replay` on a terminal: a stored debate played back in the studio.

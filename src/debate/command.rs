@@ -23,11 +23,18 @@ pub fn events(state: &DebateState, command: &Command) -> Vec<DebateEvent> {
         Command::PinTemperature(heat) => vec![DebateEvent::TemperaturePinned { heat: *heat }],
         Command::ReleaseTemperature if state.pinned_heat.is_some() => vec![DebateEvent::TemperatureReleased],
         Command::ForceResolution if !state.force_requested => vec![DebateEvent::ResolutionForced],
+        Command::SetQuestion(text) => {
+            let question = text.trim().to_string();
+            let same = state.next_question.as_deref() == Some(question.as_str());
+            if question.is_empty() || same { Vec::new() } else { vec![DebateEvent::QuestionSet { question }] }
+        }
+        Command::AddRounds(rounds) if *rounds > 0 => vec![DebateEvent::RoundsAdded { rounds: *rounds }],
         Command::Pause
         | Command::Resume
         | Command::CancelTurn
         | Command::ReleaseTemperature
-        | Command::ForceResolution => Vec::new(),
+        | Command::ForceResolution
+        | Command::AddRounds(_) => Vec::new(),
         Command::HumanVerdict { ahead, confidence, note, ends } => {
             let round = state.current_round().map_or(0, |r| r.number);
             let note = note.trim().to_string();

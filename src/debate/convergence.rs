@@ -54,6 +54,7 @@ mod tests {
             heat: Heat::new(0.9),
             pinned: false,
             injected: Vec::new(),
+            asked_by_person: false,
             turns: vec![turn(Role::Advocate, advocate), turn(Role::Skeptic, skeptic)],
             swap: None,
             panel: std::collections::BTreeMap::new(),

@@ -98,6 +98,13 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Whether the debate came to its end on its own terms (resolved,
+    /// forced, converged, the rounds ran out): not failed, stopped or
+    /// invalidated. Only such an ending can be set aside for more rounds.
+    pub fn concluded(&self) -> bool {
+        !matches!(self, Outcome::Failed(_) | Outcome::Cancelled | Outcome::Invalidated(_))
+    }
+
     /// The ending in a few words with where it came, for a headline: a
     /// failure says in which round, not why (the turn that failed says that).
     pub fn headline(&self, rounds: usize) -> String {
@@ -290,6 +297,19 @@ pub enum DebateEvent {
     },
     TemperatureReleased,
     ResolutionForced,
+    /// A person set the next round's question: it is asked instead of the
+    /// judge's (or the vote's), once. Set while the judges resolve the
+    /// round, it keeps the debate open for that round.
+    QuestionSet {
+        question: String,
+    },
+    /// A person asked for `rounds` more rounds. On a debate that ended (the
+    /// judges resolved it, the sides converged, the rounds ran out) the
+    /// ending is set aside and the rounds follow the last one played; on a
+    /// running debate the round limit grows by as many.
+    RoundsAdded {
+        rounds: u32,
+    },
     /// Something a person should know that is not an error, e.g. a model
     /// refused a sampling parameter.
     Notice {
@@ -392,6 +412,8 @@ macro_rules! round_of {
             | DebateEvent::TemperaturePinned { .. }
             | DebateEvent::TemperatureReleased
             | DebateEvent::ResolutionForced
+            | DebateEvent::QuestionSet { .. }
+            | DebateEvent::RoundsAdded { .. }
             | DebateEvent::Notice { .. }
             | DebateEvent::EndpointAdapted { .. }
             | DebateEvent::ModelReported { .. }
@@ -498,6 +520,10 @@ pub enum Command {
     PinTemperature(Heat),
     ReleaseTemperature,
     ForceResolution,
+    /// Ask this question next round, instead of the judge's.
+    SetQuestion(String),
+    /// Go on for this many more rounds than the limit.
+    AddRounds(u32),
     /// Stop the turns streaming now; their text so far stands.
     CancelTurn,
     /// End the debate.

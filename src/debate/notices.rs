@@ -165,6 +165,18 @@ pub fn adapted(endpoint: &str, adaptation: &Adaptation) -> String {
     }
 }
 
+/// The judges resolved the current round while a question the person set
+/// waits for the next: the debate stays open for it. `None` otherwise.
+pub fn question_keeps_open(state: &DebateState) -> Option<String> {
+    let round = state.current_round()?;
+    let judged = round.turn(Role::Judge).is_some_and(|t| !t.purpose.is_final());
+    let resolved = judged && round.verdict().is_some_and(|v| v.resolved);
+    (resolved && state.next_question.is_some()).then(|| {
+        let n = round.number + 1;
+        format!("The judge resolved round {n}, but the question you set keeps the debate open: round {} asks it", n + 1)
+    })
+}
+
 /// Topics the person injected that no round will carry (the debate ends
 /// here), given to the final synthesis instead.
 pub fn injected_to_synthesis(notes: &[String]) -> String {

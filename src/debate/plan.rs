@@ -71,6 +71,11 @@ pub fn next_steps_with(state: &DebateState, calls: &[Call], options: Options) ->
     let Some(round) = state.current_round() else {
         return vec![start_round(state, 0, state.topic.clone())];
     };
+    // An ending a person set aside (its judge done, or its synthesis once written): the next round follows.
+    let judge_done = round.turn(Role::Judge).is_none_or(|t| !t.is_open());
+    if state.reopened_after == Some(round.number) && judge_done {
+        return vec![start_round(state, round.number + 1, state.question_ahead())];
+    }
     let turning = |role: Role| calls.contains(&Call::Turn { round: round.number, role });
     let mut steps = Vec::new();
     let mut debaters_settled = true;
@@ -268,7 +273,7 @@ pub fn fallback_synthesis(state: &DebateState, round: &Round) -> Option<String> 
 /// debate failed, was cancelled or was invalidated (those say why).
 pub fn missing_synthesis(state: &DebateState) -> Option<String> {
     let finish = state.finish.as_ref()?;
-    let ended = !matches!(finish.outcome, Outcome::Failed(_) | Outcome::Cancelled | Outcome::Invalidated(_));
+    let ended = finish.outcome.concluded();
     let unread = state.rounds.iter().all(|r| r.verdict().is_none());
     (finish.synthesis.is_none() && state.judges() > 0 && ended && unread).then(|| {
         let chair = crate::debate::format::clean_label(state.label(Role::Judge)).to_lowercase();
@@ -308,8 +313,12 @@ fn decide_steps(state: &DebateState, round: &Round, judge: &Turn, swap: (Options
             };
             // A topic the person injected after the round began has no round left to carry it
             // once the judges resolve: the final synthesis is asked to weigh it, as in the last round.
+            // A question the person set for the next round keeps the debate open for it.
+            let question_waits = resolved && !was_final && state.next_question.is_some();
             let injected_waits = resolved && !was_final && !state.pending_injections.is_empty();
-            if injected_waits {
+            if question_waits {
+                vec![start_round(state, round.number + 1, verdict.topic.clone())]
+            } else if injected_waits {
                 start(TurnPurpose::Synthesis)
             } else if resolved || was_final {
                 finish(Some(verdict.verdict.clone()))

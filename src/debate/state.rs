@@ -113,6 +113,10 @@ pub struct Round {
     #[serde(default)]
     pub pinned: bool,
     pub injected: Vec<String>,
+    /// The question was a person's (set in the studio, on `heat resume`
+    /// or for a branch), not the judge's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub asked_by_person: bool,
     /// Every turn in start order; a role may have several (judge repairs).
     pub turns: Vec<Turn>,
     /// The swap check of the round's verdict, when one was asked.
@@ -194,6 +198,11 @@ pub struct DebateState {
     /// branch's edited topic); used once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_question: Option<String>,
+    /// The round whose ending a person set aside by adding rounds to an
+    /// ended debate, or while its final synthesis was written
+    /// (`RoundsAdded`): the debate goes on after it once its judge is done.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reopened_after: Option<u32>,
     /// The person's verdicts, in the order given.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub human: Vec<HumanVerdict>,
@@ -259,6 +268,19 @@ impl DebateState {
     /// The heat the next round will use.
     pub fn effective_heat(&self) -> Heat {
         self.pinned_heat.unwrap_or(self.heat)
+    }
+
+    /// The question the next round asks as things stand: the one a person
+    /// set, else the current round's verdict's next question once the judge
+    /// gave one, else the current round's (the proposition before any).
+    pub fn question_ahead(&self) -> String {
+        if let Some(question) = &self.next_question {
+            return question.clone();
+        }
+        let Some(round) = self.current_round() else { return self.topic.clone() };
+        let judged = round.turn(Role::Judge).is_some_and(|t| !t.purpose.is_final());
+        let next = round.verdict().filter(|_| judged).map(|v| v.topic.trim()).filter(|t| !t.is_empty());
+        next.map_or_else(|| round.topic.clone(), str::to_string)
     }
 
     pub fn current_round(&self) -> Option<&Round> {

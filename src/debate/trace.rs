@@ -86,6 +86,8 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::TemperaturePinned { heat } => tracing::info!(heat = heat.get(), "heat pinned"),
         DebateEvent::TemperatureReleased => tracing::info!("heat released"),
         DebateEvent::ResolutionForced => tracing::info!("resolution forced"),
+        DebateEvent::QuestionSet { question } => tracing::info!(chars = question.chars().count(), "question set"),
+        DebateEvent::RoundsAdded { rounds } => tracing::info!(rounds, "rounds added"),
         DebateEvent::Notice { message } => tracing::warn!(%message, "notice"),
         DebateEvent::EndpointAdapted { endpoint, adaptation, message } => {
             tracing::warn!(%endpoint, ?adaptation, %message, "endpoint adapted");

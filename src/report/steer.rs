@@ -15,6 +15,8 @@ pub enum SteerKind {
     Force,
     Cancel,
     Reopen,
+    Question,
+    More,
 }
 
 impl SteerKind {
@@ -29,6 +31,8 @@ impl SteerKind {
             SteerKind::Force => "force",
             SteerKind::Cancel => "cancel",
             SteerKind::Reopen => "reopen",
+            SteerKind::Question => "question",
+            SteerKind::More => "more",
         }
     }
 }
@@ -58,6 +62,12 @@ pub fn steer_of(event: &DebateEvent) -> Option<(SteerKind, String)> {
             (SteerKind::Cancel, format!("cancelled the {}'s turn in round {}", role.key(), round + 1))
         }
         DebateEvent::Reopened => (SteerKind::Reopen, "reopened the session".into()),
+        DebateEvent::QuestionSet { question } => {
+            (SteerKind::Question, format!("set the next question: {}", clean(question)))
+        }
+        DebateEvent::RoundsAdded { rounds } => {
+            (SteerKind::More, format!("asked for {}", crate::words::count(*rounds as usize, "more round")))
+        }
         _ => return None,
     })
 }

@@ -290,8 +290,9 @@ impl Store {
 }
 
 /// Whether a stored debate can be continued: it must have started, and not
-/// ended (a failed or cancelled ending may be lifted and tried again).
-pub fn check_continuable(id: &str, state: &DebateState) -> anyhow::Result<()> {
+/// ended (a failed or cancelled ending may be lifted and tried again),
+/// unless `more` rounds are added to it (an invalidated one, never).
+pub fn check_continuable(id: &str, state: &DebateState, more: u32) -> anyhow::Result<()> {
     if state.max_rounds == 0 {
         bail!(
             "session {id} cannot be continued: its log holds no `started` event (it was cut short or is not heat's); \
@@ -301,7 +302,16 @@ pub fn check_continuable(id: &str, state: &DebateState) -> anyhow::Result<()> {
     if let Some(finish) = &state.finish
         && !matches!(finish.outcome, Outcome::Failed(_) | Outcome::Cancelled)
     {
-        bail!("session {id} already ended ({}); `heat replay {id}` plays it back", finish.outcome.describe());
+        if let Outcome::Invalidated(_) = finish.outcome {
+            bail!("session {id} cannot go on: it was {}", finish.outcome.describe());
+        }
+        if more == 0 {
+            bail!(
+                "session {id} already ended ({}); `heat resume {id} --more 2` goes on for two more rounds, \
+                 `heat replay {id}` plays it back",
+                finish.outcome.describe()
+            );
+        }
     }
     Ok(())
 }

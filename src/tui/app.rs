@@ -250,6 +250,8 @@ impl App {
             }
             DebateEvent::Notice { message } => self.status.engine_notice(clean(message)),
             DebateEvent::Finished { outcome, .. } => self.finished(outcome),
+            // An ending set aside for more rounds: its results give way to the rounds (in a replay too).
+            DebateEvent::RoundsAdded { .. } if matches!(self.modal, Some(Modal::Results(_))) => self.modal = None,
             _ => {}
         }
         self.status.after(event);
@@ -265,7 +267,7 @@ impl App {
             _ => Tone::Good,
         };
         let hint = self.finished_hint();
-        let concluded = !matches!(outcome, Outcome::Cancelled | Outcome::Failed(_) | Outcome::Invalidated(_));
+        let concluded = outcome.concluded();
         if self.modal.is_none() && concluded {
             self.modal = Some(Modal::Results(Results::default()));
         }
@@ -314,6 +316,10 @@ impl App {
             }
             DebateEvent::TemperatureReleased => "Heat released: the judge sets it again".into(),
             DebateEvent::ResolutionForced => "Resolution forced: the judge sums up once this round is argued".into(),
+            DebateEvent::QuestionSet { question } => format!("Next question set: {}", clean(question)),
+            DebateEvent::RoundsAdded { rounds } => {
+                format!("{} added by the person at the keyboard", crate::words::count(*rounds as usize, "more round"))
+            }
             _ => return,
         };
         self.say_until(Tone::Info, text, Until::NextRound);
@@ -417,6 +423,7 @@ impl App {
                 FormStep::Done(text) => match editor.purpose {
                     EditorPurpose::Inject => self.inject(text),
                     EditorPurpose::NewTopic => self.ask_before_replacing(Effect::Start(text)),
+                    EditorPurpose::Question => self.set_question(&text),
                 },
                 step => self.keep(&step, Modal::Editor(editor)),
             },
@@ -549,6 +556,47 @@ impl App {
         };
         self.say_until(Tone::Good, heard, Until::NextRound);
         vec![Effect::Send(Command::InjectTopic(text))]
+    }
+
+    /// Sends the next round's question, saying which round asks it; in the
+    /// last round (or once a resolution is forced) no round is left to ask
+    /// it until rounds are added, and that is said instead.
+    fn set_question(&mut self, text: &str) -> Vec<Effect> {
+        let text = crate::sanitize::one_line(text);
+        let round = self.debate.current_round();
+        let next = round.map_or(1, |r| r.number + 2);
+        let last = self.debate.force_requested || round.is_some_and(|r| r.number + 1 >= self.debate.max_rounds);
+        if last {
+            let more = self.keymap.hint(Action::MoreRounds);
+            let text = format!("Question kept for round {next}: this is the last round, so {more} adds it to ask it");
+            self.say_until(Tone::Warn, text, Until::NextRound);
+        } else {
+            self.say_until(
+                Tone::Good,
+                format!("Round {next} asks your question instead of the judge's"),
+                Until::NextRound,
+            );
+        }
+        vec![Effect::Send(Command::SetQuestion(text))]
+    }
+
+    /// One more round: a running debate's limit grows; one that came to its
+    /// end goes on after its last round, its ending set aside.
+    pub(super) fn more_rounds(&mut self) -> Vec<Effect> {
+        let played = self.debate.rounds.len() as u32;
+        if self.debate.finish.is_some() {
+            let text = format!("One more round: the debate goes on after round {played}, its ending set aside");
+            self.say_until(Tone::Good, text, Until::NextRound);
+            return vec![Effect::MoreRounds(1)];
+        }
+        let limit = self.debate.max_rounds.max(played) + 1;
+        let text = if self.debate.force_requested {
+            format!("One more round allowed (up to {limit}); the forced resolution still ends the debate this round")
+        } else {
+            format!("One more round: up to {limit} rounds")
+        };
+        self.say_until(Tone::Good, text, Until::NextRound);
+        vec![Effect::Send(Command::AddRounds(1))]
     }
 
     /// The person's verdict: a live debate's engine records it (and ends

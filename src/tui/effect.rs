@@ -47,6 +47,9 @@ pub enum Effect {
     ReplaySkip,
     /// Stop what runs and start a branch of a stored debate.
     Branch(BranchRequest),
+    /// Go on with the shown debate, which came to its end, for this many
+    /// more rounds (a running one is sent `Command::AddRounds`).
+    MoreRounds(u32),
 }
 
 /// Text to put on the clipboard, and what it is.

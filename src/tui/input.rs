@@ -102,6 +102,10 @@ impl App {
             return Vec::new();
         }
         if action.steers() {
+            let concluded = self.debate.finish.as_ref().is_some_and(|f| f.outcome.concluded());
+            if action == Action::MoreRounds && concluded && self.session.is_some() && self.starts_debates() {
+                return self.more_rounds();
+            }
             if self.session.is_none() || self.debate.finish.is_some() {
                 let text = format!("The debate has ended; {} starts a new one", self.keymap.hint(Action::NewDebate));
                 self.say_until(Tone::Info, text, Until::NextRound);
@@ -217,6 +221,14 @@ impl App {
                 return vec![Effect::Send(Command::ReleaseTemperature)];
             }
             Action::ForceResolution => self.modal = Some(Modal::Confirm(Confirm::Force)),
+            Action::Ask => {
+                let mut area = topic_area("The question the next round asks");
+                area.insert_str(crate::sanitize::one_line(&self.debate.question_ahead()));
+                // Typing replaces it; an arrow keeps it to edit.
+                area.select_all();
+                self.modal = Some(Modal::Editor(Box::new(Editor { purpose: EditorPurpose::Question, area })));
+            }
+            Action::MoreRounds => return self.more_rounds(),
             Action::CancelTurn => {
                 if !self.streaming() {
                     self.say_until(Tone::Info, "Nothing is streaming", Until::NextRound);

@@ -14,6 +14,10 @@ pub enum Action {
     ReleaseTemperature,
     ForceResolution,
     CancelTurn,
+    /// Set the next round's question, instead of the judge's.
+    Ask,
+    /// One more round: beyond the limit, or after the debate ended.
+    MoreRounds,
     NewDebate,
     Export,
     Sessions,
@@ -53,6 +57,8 @@ impl Action {
                 | Action::ReleaseTemperature
                 | Action::ForceResolution
                 | Action::CancelTurn
+                | Action::Ask
+                | Action::MoreRounds
         )
     }
 
@@ -60,7 +66,7 @@ impl Action {
     /// what the footer calls it, its help section and how soon the footer
     /// offers it. Help and the footer are made from this table alone, so
     /// an action added here is listed in both wherever it works.
-    pub const TABLE: [Binding; 31] = [
+    pub const TABLE: [Binding; 33] = [
         row(Action::TogglePause, "pause", "space", "pause or resume the debate", "pause", Group::Steering, 0),
         row(Action::Inject, "inject", "i", "inject a topic into the next round", "inject", Group::Steering, 1),
         row(Action::Temperature, "temperature", "t", "pin the heat (temperature)", "heat", Group::Steering, 2),
@@ -75,6 +81,24 @@ impl Action {
         ),
         row(Action::ForceResolution, "force", "r", "force a resolution now", "resolve", Group::Steering, 3),
         row(Action::CancelTurn, "cancel", "c", "cancel the streaming turns", "cancel", Group::Steering, 13),
+        row(
+            Action::Ask,
+            "question",
+            "a",
+            "set the next round's question (the judge's, to edit or replace)",
+            "question",
+            Group::Steering,
+            13,
+        ),
+        row(
+            Action::MoreRounds,
+            "more",
+            "x",
+            "one more round: past the limit, or after the debate ended",
+            "more rounds",
+            Group::Steering,
+            16,
+        ),
         row(Action::NewDebate, "new", "n", "start a new debate", "new", Group::Debates, 5),
         row(
             Action::HumanVerdict,
@@ -490,6 +514,8 @@ mod tests {
             HumanVerdict,
             Branch,
             CopyDebate,
+            Ask,
+            MoreRounds,
         ];
         for action in every {
             // Exhaustive: an action left out of `every` is left out here too, and does not compile.
@@ -497,7 +523,7 @@ mod tests {
                 TogglePause | Inject | Temperature | ReleaseTemperature | ForceResolution | CancelTurn | NewDebate
                 | Export | Sessions | Quit | Help | ToggleReasoning | FocusNext | FocusPrev | ScrollUp | ScrollDown
                 | PageUp | PageDown | Top | Follow | Search | Copy | Faster | Slower | NextRound | TurnStats
-                | CitedLines | Results | HumanVerdict | Branch | CopyDebate => {}
+                | CitedLines | Results | HumanVerdict | Branch | CopyDebate | Ask | MoreRounds => {}
             }
             assert_eq!(Action::TABLE.iter().filter(|row| row.action == action).count(), 1, "{action:?}");
         }

@@ -50,6 +50,8 @@ pub enum Confirm {
 pub enum EditorPurpose {
     Inject,
     NewTopic,
+    /// The next round's question, prefilled with the one it would ask.
+    Question,
 }
 
 pub struct Editor {
@@ -79,6 +81,7 @@ impl Editor {
                 FormStep::Refuse(match self.purpose {
                     EditorPurpose::Inject => "Type the topic to inject first, or Esc to cancel",
                     EditorPurpose::NewTopic => "Type the proposition to debate first, or Esc to cancel",
+                    EditorPurpose::Question => "Type the next round's question first, or Esc to cancel",
                 })
             }
         }

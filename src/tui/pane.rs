@@ -372,7 +372,13 @@ fn lay_out(
     };
     head.push(Line::from(Span::styled(title, accent)));
     if turn.purpose == TurnPurpose::Argue {
-        if round.topic != state.topic {
+        if round.asked_by_person {
+            head.extend(wrap_plain(
+                &format!("Your question: {}", clean(&round.topic)),
+                width,
+                Style::new().fg(theme.warn),
+            ));
+        } else if round.topic != state.topic {
             head.extend(wrap_plain(&format!("Topic: {}", clean(&round.topic)), width, muted));
         }
         for injected in &round.injected {

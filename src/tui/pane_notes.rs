@@ -54,7 +54,7 @@ pub(super) fn verdict_foot(
                     Span::styled(format!("{chair}{said}"), Style::new().fg(theme.warn).add_modifier(Modifier::BOLD)),
                     heat,
                 ]));
-                lines.extend(wrap_plain(&format!("Next: {}", clean(&verdict.topic)), width, accent));
+                lines.extend(wrap_plain(&next_question(state, round, &verdict.topic), width, accent));
             }
             lines.extend(super::verdict_marks::lines(state, round, verdict, width, theme));
             if let Some(scores) = crate::debate::scores::of_round(round).filter(|_| state.scored()) {
@@ -290,4 +290,22 @@ pub(super) fn ending(state: &DebateState, theme: &Theme, width: u16) -> Vec<Line
         lines.extend(wrap_plain(&clean(said.trim()), width, Style::new().fg(color)));
     }
     lines
+}
+
+/// What the round after `round` asks, as its verdict's pane says it: the
+/// judge's question, or the person's that replaces it (set for the next
+/// round, or asked by it), naming both.
+fn next_question(state: &DebateState, round: &Round, judges: &str) -> String {
+    let asked = state.rounds.iter().find(|r| r.number == round.number + 1);
+    let persons = match asked {
+        Some(next) if next.asked_by_person => Some(next.topic.as_str()),
+        Some(_) => None,
+        None => state.next_question.as_deref(),
+    };
+    match persons {
+        Some(question) if question.trim() != judges.trim() => {
+            format!("Next: {} (your question; the judge asked: {})", clean(question), clean(judges))
+        }
+        _ => format!("Next: {}", clean(judges)),
+    }
 }

@@ -35,7 +35,7 @@ pub enum Opening {
     /// A new debate on this topic.
     Topic(String),
     /// A stored debate, shown as it stood and continued.
-    Resume { recorder: Box<Recorder>, loaded: Loaded },
+    Resume { recorder: Box<Recorder>, loaded: Loaded, reopening: crate::debate::engine::Reopening },
     /// A stored debate played back at its recorded pace times `speed`.
     Replay { loaded: Loaded, speed: f64, id: Option<String> },
     /// Another heat's debate, shown as it stands and followed read-only

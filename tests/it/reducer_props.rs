@@ -325,6 +325,8 @@ fn event() -> impl Strategy<Value = DebateEvent> {
         heat().prop_map(|heat| DebateEvent::TemperaturePinned { heat: Heat::new(heat) }),
         Just(DebateEvent::TemperatureReleased),
         Just(DebateEvent::ResolutionForced),
+        text().prop_map(|question| DebateEvent::QuestionSet { question }),
+        (0u32..4).prop_map(|rounds| DebateEvent::RoundsAdded { rounds }),
         text().prop_map(|message| DebateEvent::Notice { message }),
         (text(), adaptation(), text()).prop_map(|(endpoint, adaptation, message)| DebateEvent::EndpointAdapted {
             endpoint,

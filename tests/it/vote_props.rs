@@ -30,6 +30,7 @@ fn round(answers: &[Option<&str>]) -> Round {
         heat: Heat::new(0.9),
         pinned: false,
         injected: Vec::new(),
+        asked_by_person: false,
         turns,
         swap: None,
         panel: BTreeMap::new(),

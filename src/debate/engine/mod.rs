@@ -67,15 +67,15 @@ pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
     let Grounding { date, source } = spec.grounding;
     let grounded = (date.is_some() || source.is_some()).then_some(DebateEvent::Grounded { date, source });
     let formatted = spec.format.map(|format| DebateEvent::Formatted { format: Box::new(format) });
-    spawn(setup, DebateState::default(), [Some(started), grounded, formatted])
+    spawn(setup, DebateState::default(), [Some(started), grounded, formatted].into_iter().flatten().collect())
 }
 
 /// How a stored debate goes on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GoOn {
     /// Where it stopped: reopened at its first incomplete turn, a pause it
-    /// was stopped in lifted.
-    Resume,
+    /// was stopped in lifted, with what the person asked of it.
+    Resume(Reopening),
     /// As a branch: another debate's rounds up to a finished one, with the
     /// branch's changes; nothing is reopened.
     Branch,
@@ -87,9 +87,9 @@ pub enum GoOn {
 /// branch.
 pub fn go_on(setup: EngineSetup, state: DebateState, how: GoOn) -> DebateHandle {
     match how {
-        GoOn::Resume => {
+        GoOn::Resume(reopening) => {
             let was_paused = state.paused;
-            let handle = resume(setup, state);
+            let handle = spawn(setup, state, reopening.events());
             if was_paused {
                 handle.send(Command::Resume);
             }
@@ -99,19 +99,41 @@ pub fn go_on(setup: EngineSetup, state: DebateState, how: GoOn) -> DebateHandle 
     }
 }
 
+/// What a person asks of a stored debate as it goes on (`heat resume
+/// --more N --question TEXT`, the results view's more rounds): nothing,
+/// by default.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reopening {
+    /// Rounds to add: on an ended debate, after its last round.
+    pub more: u32,
+    /// The next round's question, instead of the judge's.
+    pub question: Option<String>,
+}
+
+impl Reopening {
+    /// What the reopened debate records first: that it was reopened, then
+    /// what the person asked.
+    fn events(self) -> Vec<DebateEvent> {
+        let more = (self.more > 0).then_some(DebateEvent::RoundsAdded { rounds: self.more });
+        let question = self.question.map(|q| q.trim().to_string()).filter(|q| !q.is_empty());
+        let asked = question.map(|question| DebateEvent::QuestionSet { question });
+        std::iter::once(DebateEvent::Reopened).chain(more).chain(asked).collect()
+    }
+}
+
 /// Continues a debate from its folded state, at the first incomplete turn
 /// (paused, if it was stopped paused).
 pub fn resume(setup: EngineSetup, state: DebateState) -> DebateHandle {
-    spawn(setup, state, [Some(DebateEvent::Reopened), None, None])
+    spawn(setup, state, Reopening::default().events())
 }
 
 /// Continues a branch: its folded state is another debate's up to a
 /// finished round, with the branch's changes; nothing is reopened.
 pub fn branch(setup: EngineSetup, state: DebateState) -> DebateHandle {
-    spawn(setup, state, [None, None, None])
+    spawn(setup, state, Vec::new())
 }
 
-fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 3]) -> DebateHandle {
+fn spawn(setup: EngineSetup, state: DebateState, first: Vec<DebateEvent>) -> DebateHandle {
     let (command_tx, command_rx) = mpsc::unbounded_channel();
     let (event_tx, event_rx) = mpsc::unbounded_channel();
     let (msg_tx, msg_rx) = mpsc::unbounded_channel();
@@ -145,7 +167,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: [Option<DebateEvent>; 3]
         }
     }
     let task = tokio::spawn(async move {
-        for event in first.into_iter().flatten() {
+        for event in first {
             engine.emit(event);
         }
         // The same block starts every request: built once (a source is numbered in full).
@@ -280,6 +302,7 @@ impl Engine {
                             notices::swap_check_unasked(&self.setup, &self.state),
                             notices::scores_unasked(&self.setup, &self.state),
                             notices::panel_on_embedded(&self.setup, &self.state),
+                            notices::question_keeps_open(&self.state),
                         ];
                         for warning in warnings.into_iter().flatten() {
                             self.emit(DebateEvent::Notice { message: warning });

@@ -27,7 +27,7 @@ impl DebateState {
             }
             DebateEvent::RoundStarted { round, topic, heat, injected } => {
                 self.pending_injections.retain(|p| !injected.contains(p));
-                self.next_question = None;
+                let asked_by_person = self.next_question.take().is_some_and(|q| q == *topic);
                 // With no judge to set it, the heat in force is the one each round is argued at (`vote::next_heat`).
                 if self.judges() == 0 && self.pinned_heat.is_none() {
                     self.heat = *heat;
@@ -38,6 +38,7 @@ impl DebateState {
                     heat: *heat,
                     pinned: self.pinned_heat.is_some(),
                     injected: injected.clone(),
+                    asked_by_person,
                     turns: Vec::new(),
                     swap: None,
                     panel: BTreeMap::new(),
@@ -180,6 +181,8 @@ impl DebateState {
             DebateEvent::TemperaturePinned { heat } => self.pinned_heat = Some(*heat),
             DebateEvent::TemperatureReleased => self.pinned_heat = None,
             DebateEvent::ResolutionForced => self.force_requested = true,
+            DebateEvent::QuestionSet { question } => self.next_question = Some(question.clone()),
+            DebateEvent::RoundsAdded { rounds } => self.add_rounds(*rounds),
             DebateEvent::Notice { message } => self.notices.push(message.clone()),
             DebateEvent::EndpointAdapted { endpoint, adaptation, message } => {
                 self.adaptations.push((endpoint.clone(), adaptation.clone()));
@@ -246,6 +249,28 @@ impl DebateState {
             // A newer summary replaces an older one.
             DebateEvent::Summarized { model, text, .. } => {
                 self.summary = Some(Summary { model: model.clone(), text: text.clone() });
+            }
+        }
+    }
+
+    /// `rounds` more rounds: after the last one played when the debate
+    /// had ended (its ending set aside, a forced resolution with it), else
+    /// beyond the limit, a final synthesis asked for the old limit set
+    /// aside too (not a forced one). A failed or cancelled ending is
+    /// `Reopened`'s to lift.
+    fn add_rounds(&mut self, rounds: u32) {
+        let played = self.rounds.last().map_or(0, |r| r.number + 1);
+        let ended = self.finish.as_ref().is_some_and(|f| f.outcome.concluded());
+        if ended {
+            self.finish = None;
+            self.force_requested = false;
+            self.reopened_after = played.checked_sub(1);
+            self.max_rounds = played.saturating_add(rounds);
+        } else {
+            self.max_rounds = self.max_rounds.max(played).saturating_add(rounds);
+            let synthesis = self.rounds.last().and_then(|r| r.turn(Role::Judge)).is_some_and(|t| t.purpose.is_final());
+            if synthesis && !self.force_requested {
+                self.reopened_after = played.checked_sub(1);
             }
         }
     }

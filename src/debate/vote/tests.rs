@@ -16,6 +16,7 @@ fn round(texts: &[&str]) -> Round {
         heat: Heat::new(0.9),
         pinned: false,
         injected: Vec::new(),
+        asked_by_person: false,
         turns: Role::DEBATER_SEATS.iter().zip(texts).map(|(&r, t)| turn(r, t)).collect(),
         swap: None,
         panel: std::collections::BTreeMap::new(),

@@ -32,7 +32,7 @@ use super::terminal::Guard;
 use super::view;
 use crate::debate::Command;
 use running::{Next, Running, Source, fold, next_event};
-use session::{farewell, manage_session, open_other, resume, say_stopped, start, stop};
+use session::{farewell, go_on_ended, manage_session, open_other, resume, say_stopped, start, stop};
 use setup_steps::{begin_install, on_configured, on_install, wait_for_settings};
 use shown::{begin_summary, export_shown, export_stored, on_summary, record_shown, report_shown};
 use watch::on_followed;
@@ -146,6 +146,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 Effect::Open(id) => open_other(&studio, &mut app, &mut debate, &mut input, &id).await,
                 Effect::Delete(_) | Effect::Label(..) => manage_session(&studio, &mut app, debate.as_ref(), effect),
                 Effect::Branch(ask) => branch::branch_instead(&studio, &mut app, &mut debate, &mut input, &ask).await,
+                Effect::MoreRounds(rounds) => go_on_ended(&studio, &mut app, &mut debate, rounds),
                 Effect::Quit => {
                     stop(&mut app, &mut debate, &mut input).await;
                     drop(guard);
@@ -223,7 +224,9 @@ fn open(studio: &Studio, app: &mut App, debate: &mut Option<Running>, opening: O
     match opening {
         Opening::StartScreen => app.show_start(),
         Opening::Topic(topic) => start(studio, app, debate, topic)?,
-        Opening::Resume { recorder, loaded } => *debate = Some(resume(studio, app, *recorder, &loaded)?),
+        Opening::Resume { recorder, loaded, reopening } => {
+            *debate = Some(resume(studio, app, *recorder, &loaded, reopening)?);
+        }
         Opening::Replay { loaded, speed, id } => {
             app.begin(id.clone().unwrap_or_else(|| "demo".into()));
             app.replay = Some(Replay::Playing);

@@ -53,12 +53,17 @@ pub(super) fn resume(
     app: &mut App,
     recorder: Recorder,
     loaded: &crate::store::log::Loaded,
+    reopening: engine::Reopening,
 ) -> anyhow::Result<Running> {
     let setup = studio.setup.clone().context("resuming needs providers")?;
     let last_ms = app.show_stored(recorder.id().to_string(), &loaded.records);
     app.continue_clock(last_ms);
-    let handle = engine::go_on(setup, recorder.state().clone(), engine::GoOn::Resume);
-    let resumed = format!("Resumed session {}", recorder.id());
+    let more = match reopening.more {
+        0 => String::new(),
+        n => format!(" for {}", crate::words::count(n as usize, "more round")),
+    };
+    let handle = engine::go_on(setup, recorder.state().clone(), engine::GoOn::Resume(reopening));
+    let resumed = format!("Resumed session {}{more}", recorder.id());
     match recorder.state().source.as_ref().and_then(crate::debate::grounding::resume_notice) {
         Some(notice) => app.say_until(Tone::Warn, format!("{resumed}: {notice}"), Until::NextRound),
         None => app.say_until(Tone::Info, resumed, Until::NextRound),
@@ -71,14 +76,46 @@ pub(super) fn resume(
 pub(super) fn open_session(studio: &Studio, app: &mut App, id: &str) -> anyhow::Result<Running> {
     let loaded = studio.store.load(id)?;
     let state = crate::debate::DebateState::from_events(loaded.records.iter().map(|r| &r.event));
-    let can_continue = crate::store::check_continuable(id, &state).is_ok();
+    let can_continue = crate::store::check_continuable(id, &state, 0).is_ok();
     if can_continue && studio.setup.is_some() {
         let (recorder, loaded) = studio.store.reopen(id)?;
-        return resume(studio, app, recorder, &loaded);
+        return resume(studio, app, recorder, &loaded, engine::Reopening::default());
     }
     app.show_stored(id.to_string(), &loaded.records);
     app.say(Tone::Info, format!("Session {id}, as stored"));
     Ok(Running { source: None, recorder: None, session: Some(id.to_string()), replayed: None })
+}
+
+/// Goes on with the shown debate, which came to its end, for `rounds` more
+/// rounds: its engine is started again on the log it wrote (or the stored
+/// session is reopened), and says why when it cannot.
+pub(super) fn go_on_ended(studio: &Studio, app: &mut App, debate: &mut Option<Running>, rounds: u32) {
+    if let Err(e) = try_go_on_ended(studio, debate, rounds) {
+        app.say(Tone::Error, format!("Could not go on with the debate: {e:#}"));
+    }
+}
+
+fn try_go_on_ended(studio: &Studio, debate: &mut Option<Running>, rounds: u32) -> anyhow::Result<()> {
+    let running = debate.as_mut().context("no debate is shown")?;
+    let id = running.session.clone().context("the debate shown is not stored")?;
+    let setup = studio
+        .setup
+        .clone()
+        .context("going on needs providers; run `heat` with a key, a server or the offline model")?;
+    if let Some(Source::Engine(handle)) = &running.source {
+        // Its engine still runs (its ending not yet told): it takes the rounds as a command.
+        handle.send(Command::AddRounds(rounds));
+        return Ok(());
+    }
+    let recorder = match running.recorder.take() {
+        Some(recorder) => recorder,
+        None => studio.store.reopen(&id)?.0,
+    };
+    crate::store::check_continuable(&id, recorder.state(), rounds)?;
+    let reopening = engine::Reopening { more: rounds, question: None };
+    let handle = engine::go_on(setup, recorder.state().clone(), engine::GoOn::Resume(reopening));
+    *debate = Some(Running::live(handle, recorder));
+    Ok(())
 }
 
 /// Deletes, names or tags a stored session, as the browser asked.

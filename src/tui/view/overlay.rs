@@ -13,6 +13,12 @@ use crate::debate::Heat;
 use crate::tui::app::App;
 use crate::tui::modal::{Confirm, EditorPurpose, Modal};
 
+/// What an editor's keys do, under its text.
+const EDITOR_KEYS: &str = "Enter sends · Alt-Enter new line · Esc cancels";
+
+/// The question's editor opens on the question the round would ask, selected.
+const QUESTION_KEYS: &str = "Type to replace · ← → to edit it · Enter sends · Esc cancels";
+
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     match &app.modal {
         // Drawn in the status line.
@@ -25,18 +31,19 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         Some(Modal::Branch(form)) => super::branch::draw(frame, app, area, form),
         Some(Modal::Confirm(what)) => confirm(frame, app, area, what),
         Some(Modal::Editor(editor)) => {
-            let title = match editor.purpose {
-                EditorPurpose::Inject => " Inject a topic into the next round ",
-                EditorPurpose::NewTopic => " New debate: the proposition ",
+            let next = app.debate.current_round().map_or(1, |r| r.number + 2);
+            let (title, hint) = match editor.purpose {
+                EditorPurpose::Inject => (" Inject a topic into the next round ".to_string(), EDITOR_KEYS),
+                EditorPurpose::NewTopic => (" New debate: the proposition ".to_string(), EDITOR_KEYS),
+                EditorPurpose::Question => {
+                    (format!(" Round {next}'s question, instead of the judge's "), QUESTION_KEYS)
+                }
             };
             let rect = centered(area, 72, 10);
-            let inner = frame_box(frame, app, rect, title);
-            let [text, hint] = split_last(inner);
+            let inner = frame_box(frame, app, rect, &title);
+            let [text, hint_area] = split_last(inner);
             frame.render_widget(&editor.area, text);
-            frame.render_widget(
-                Paragraph::new(hint_line(app, "Enter sends · Alt-Enter new line · Esc cancels", hint.width)),
-                hint,
-            );
+            frame.render_widget(Paragraph::new(hint_line(app, hint, hint_area.width)), hint_area);
         }
         Some(Modal::Temperature(temp)) => {
             let rect = centered(area, 56, 9);

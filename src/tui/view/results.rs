@@ -86,6 +86,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
     if debate.summary.is_none() && results.summary_draft.is_none() && app.starts_debates() {
         hints.push("a summary".to_string());
     }
+    let concluded = debate.finish.as_ref().is_some_and(|f| f.outcome.concluded());
+    if concluded && app.starts_debates() && app.replay.is_none() {
+        hints.push(format!("{} more rounds", app.keymap.hint(Action::MoreRounds)));
+    }
     if debate.human.is_empty() && app.replay.is_none() && !app.watching() {
         hints.push(format!("{} verdict", app.keymap.hint(Action::HumanVerdict)));
     }
