@@ -75,9 +75,10 @@ fn number<T: std::str::FromStr>(raw: Option<String>, flag: &str, takes: &str) ->
     raw.map(|raw| raw.trim().parse().map_err(|_| anyhow::anyhow!("{flag} takes {takes}; got {raw:?}"))).transpose()
 }
 
-/// How the branch differs, in words, for its record.
-pub fn how(request: &Request<'_>) -> String {
-    request.changes.describe(super::rematch::seat_changes(request.swap_sides, request.seats))
+/// How the branch differs, in words, for its record, and what it keeps
+/// of its parent (`kept`).
+pub fn how(request: &Request<'_>, kept: &[String]) -> String {
+    request.changes.describe_keeping(super::rematch::seat_changes(request.swap_sides, request.seats), kept)
 }
 
 /// Checks what the person gave before anything is read or started: the
@@ -120,6 +121,17 @@ pub async fn run(
         say!("heat: session {id}: {notice}");
     }
     let (end, state) = branch::round_end(&id, &loaded.records, request.at)?;
+    let kept = state.kept_after(request.at);
+    let kept_words = kept.describe(&request.changes);
+    if !kept_words.is_empty() {
+        // Nothing the parent set is carried silently: its pin and its waiting notes are said.
+        let release = if kept_words.iter().any(|k| k.contains("pinned")) {
+            " (--heat H sets another heat and releases the pin)"
+        } else {
+            ""
+        };
+        say!("heat: the branch keeps {}{release}", kept_words.join(" and "));
+    }
     let shared = &loaded.records[..end];
     if let Some(max) = request.changes.max_rounds
         && max <= request.at
@@ -137,7 +149,7 @@ pub async fn run(
         from: id,
         round: request.at,
         records: u64::try_from(end).unwrap_or(u64::MAX),
-        how: how(request),
+        how: how(request, &kept_words),
         participants: setup.participants(&state.seats()),
         changes,
     };

@@ -509,6 +509,14 @@ impl BranchChanges {
         }
         if changes.is_empty() { "goes on as it was".into() } else { changes.join(", ") }
     }
+
+    /// [`BranchChanges::describe`], then what the branch keeps of its
+    /// parent (`kept`, in words), so its record says the heat and notes it
+    /// actually runs with.
+    pub fn describe_keeping(&self, changes: Vec<String>, kept: &[String]) -> String {
+        let how = self.describe(changes);
+        if kept.is_empty() { how } else { format!("{how}; keeps {}", kept.join(", ")) }
+    }
 }
 
 /// What a person can ask of a running debate.

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::event::{DebateEvent, Outcome, Participant, TurnPurpose};
+use super::event::{BranchChanges, DebateEvent, Outcome, Participant, TurnPurpose};
 use super::format::FormatRecord;
 use super::grounding::{QuoteCheck, Source, Tally};
 use super::heat::Heat;
@@ -211,6 +211,32 @@ pub struct DebateState {
     pub summary: Option<Summary>,
 }
 
+/// What a branch keeps of its parent besides the rounds it shares
+/// ([`DebateState::kept_after`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Kept {
+    /// The heat the parent had pinned: the branch runs at it unless it sets
+    /// a heat of its own (which releases it) or pins another.
+    pub pinned: Option<Heat>,
+    /// Notes injected in the parent that no round had argued yet: the
+    /// branch's first round carries them.
+    pub notes: Vec<String>,
+}
+
+impl Kept {
+    /// What it keeps, in words, beside `changes` (a heat or pin given
+    /// replaces the parent's pin): empty when nothing.
+    pub fn describe(&self, changes: &BranchChanges) -> Vec<String> {
+        let pinned = self.pinned.filter(|_| changes.heat.is_none() && changes.pinned.is_none());
+        let pin = pinned.map(|heat| format!("the parent's heat pinned at {heat:.2}"));
+        let notes = self
+            .notes
+            .iter()
+            .map(|note| format!("the parent's note \u{201c}{}\u{201d}", crate::sanitize::one_line(note)));
+        pin.into_iter().chain(notes).collect()
+    }
+}
+
 /// Where a branch leaves the debate it continues.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BranchPoint {
@@ -281,6 +307,16 @@ impl DebateState {
         let judged = round.turn(Role::Judge).is_some_and(|t| !t.purpose.is_final());
         let next = round.verdict().filter(|_| judged).map(|v| v.topic.trim()).filter(|t| !t.is_empty());
         next.map_or_else(|| round.topic.clone(), str::to_string)
+    }
+
+    /// What a branch taken after `round` (from 1) keeps of this debate
+    /// besides its rounds: the heat pinned when the next round began (or
+    /// now, after the last round played) and the notes injected for it.
+    pub fn kept_after(&self, round: u32) -> Kept {
+        match self.rounds.iter().find(|r| r.number == round) {
+            Some(next) => Kept { pinned: next.pinned.then_some(next.heat), notes: next.injected.clone() },
+            None => Kept { pinned: self.pinned_heat, notes: self.pending_injections.clone() },
+        }
     }
 
     pub fn current_round(&self) -> Option<&Round> {

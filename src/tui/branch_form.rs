@@ -10,7 +10,7 @@ use ratatui_textarea::TextArea;
 use super::effect::BranchRequest;
 use super::form::FormStep;
 use super::form::topic_area;
-use crate::debate::state::VerdictStatus;
+use crate::debate::state::{Kept, VerdictStatus};
 use crate::debate::{DebateState, Heat, Role, vote};
 
 /// The form as it is filled in.
@@ -19,6 +19,9 @@ pub struct BranchForm {
     /// The rounds that can be branched (from 1), each with the heat its
     /// judge set for the round after.
     pub rounds: Vec<(u32, Heat)>,
+    /// What a branch after each of `rounds` keeps of the parent (its pin,
+    /// its waiting notes), in the same order.
+    pub kept: Vec<Kept>,
     /// Index into `rounds`.
     pub at: usize,
     /// Whether the sides swap; `None` where free debaters have no sides.
@@ -38,6 +41,21 @@ impl BranchForm {
     /// The round chosen (from 1) and the heat its judge set.
     pub fn chosen(&self) -> (u32, Heat) {
         self.rounds.get(self.at).copied().unwrap_or((1, Heat::MIN))
+    }
+
+    /// What a branch after the chosen round keeps of the parent.
+    pub fn kept(&self) -> Kept {
+        self.kept.get(self.at).cloned().unwrap_or_default()
+    }
+
+    /// The heat the branch's first round runs at, and whether it is the
+    /// parent's pin: one set here wins, else the parent's pin, else the judge's.
+    pub fn heat_used(&self) -> (Heat, bool) {
+        match (self.heat, self.kept().pinned) {
+            (Some(heat), _) => (heat, false),
+            (None, Some(pin)) => (pin, true),
+            (None, None) => (self.chosen().1, false),
+        }
     }
 
     fn request(&self) -> BranchRequest {
@@ -123,10 +141,12 @@ impl BranchForm {
             }
             Some(_) => {}
         }
+        let kept = rounds.iter().map(|&(round, _)| debate.kept_after(round)).collect();
         Ok(BranchForm {
             from: session.unwrap_or_default().to_string(),
             at: rounds.len() - 1,
             rounds,
+            kept,
             swap_sides: (!debate.free()).then_some(false),
             heat: None,
             text: topic_area("A note for the next round (optional); Ctrl-T: make it the question"),
@@ -148,7 +168,7 @@ impl BranchForm {
             KeyCode::Left => self.at = self.at.saturating_sub(1),
             KeyCode::Right => self.at = (self.at + 1).min(self.rounds.len().saturating_sub(1)),
             KeyCode::Up | KeyCode::Down => {
-                let from = self.heat.unwrap_or(self.chosen().1);
+                let from = self.heat_used().0;
                 self.heat = Some(from.step(key.code == KeyCode::Up));
             }
             // Free debaters argue answers of their own: there are no sides to swap.

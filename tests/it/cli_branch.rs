@@ -307,3 +307,65 @@ fn a_round_that_cannot_be_branched_gets_one_sentence() {
     assert!(stderr(&out).contains("--max-rounds 2 leaves the branch no round after round 2"), "{}", stderr(&out));
     assert_eq!(Store::open(dir.path()).expect("store").list().len(), 1, "nothing was stored");
 }
+
+/// A stored debate whose person pinned the heat at 0.80 before round 2 and,
+/// while round 2 was argued, injected a note no round has argued yet.
+fn store_pinned_parent(data: &Path) -> String {
+    let mut second = round(1, "Do tabs help screen readers?", 0.8, "Is alignment worth it?");
+    second.insert(1, DebateEvent::TopicInjected { text: "Mind the diff tools".into() });
+    let store = Store::open(data).expect("store opens");
+    let mut recorder = store.create().expect("session created");
+    let seat = |role, model: &str| participant(role, "anthropic", model);
+    let log = Log::new("Tabs beat spaces", 4, 0.9)
+        .seated(vec![seat(Role::Advocate, "m-adv"), seat(Role::Skeptic, "m-skp"), seat(Role::Judge, "m-judge")])
+        .then_all(round(0, "Tabs beat spaces", 0.9, "Do tabs help screen readers?"))
+        .then(DebateEvent::TemperaturePinned { heat: Heat::new(0.8) })
+        .then_all(second)
+        .then(DebateEvent::Finished { outcome: Outcome::Cancelled, synthesis: None });
+    for event in log.events() {
+        recorder.record(event);
+    }
+    recorder.id().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_branch_says_the_parents_pin_and_waiting_notes_it_keeps_and_runs_with_them() {
+    let server = server().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let parent = store_pinned_parent(dir.path());
+    let store = Store::open(dir.path()).expect("store");
+
+    let mut cmd = heat(dir.path());
+    cmd.args(["branch", &parent, "--at", "2", "--max-rounds", "3"]);
+    let out = run(cmd, &server).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = "heat: the branch keeps the parent's heat pinned at 0.80 and the parent's note \u{201c}Mind the diff tools\u{201d} \
+                (--heat H sets another heat and releases the pin)";
+    assert!(stderr(&out).contains(said), "{}", stderr(&out));
+    // What was said is what runs: round 3's debaters are asked at 0.80 with the note.
+    let requests = server.requests();
+    let debaters: Vec<&Recorded> = requests.iter().filter(|r| !r.system().contains("You are the JUDGE")).collect();
+    assert_eq!(debaters.len(), 2);
+    for request in &debaters {
+        assert!((request.body["temperature"].as_f64().unwrap_or_default() - 0.8).abs() < 1e-6, "{}", request.body);
+        assert!(request.last_message().contains("Mind the diff tools"), "{}", request.last_message());
+    }
+    // The record says it too: replay, the export and the report read it from there.
+    let child = newest(&store, &[&parent]);
+    let how = state(&store, &child).branch.expect("a branch").how;
+    assert!(how.contains("keeps the parent's heat pinned at 0.80"), "{how}");
+
+    // A heat given for the branch releases the pin, and nothing says the pin is kept.
+    let before = server.requests().len();
+    let mut cmd = heat(dir.path());
+    cmd.args(["branch", &parent, "--at", "1", "--heat", "0.5", "--max-rounds", "2"]);
+    let out = run(cmd, &server).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("pinned"), "{}", stderr(&out));
+    let first = server.requests()[before..]
+        .iter()
+        .find(|r| r.system().contains("You are the ADVOCATE"))
+        .cloned()
+        .expect("asked");
+    assert!((first.body["temperature"].as_f64().unwrap_or_default() - 0.5).abs() < 1e-6, "{}", first.body);
+}

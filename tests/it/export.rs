@@ -158,3 +158,33 @@ fn a_models_own_headings_sit_under_its_seats_heading_in_the_markdown_outline() {
     assert!(md.contains("### Skeptic\n\n#### My case\n\nOsmosis cannot.\n\n##### Evidence\n\n"), "{md}");
     assert!(md.contains("```\n# a comment in code\n```"), "code is left as it is:\n{md}");
 }
+
+#[test]
+fn a_verdict_given_while_round_four_streams_is_round_four_everywhere() {
+    use heat::debate::{Command, DebateState, command};
+    // Rounds 1 to 3 judged open, round 4 streaming when the person gives a verdict.
+    let open = |topic: &str| Verdict {
+        resolved: false,
+        verdict: "Open.".into(),
+        topic: topic.into(),
+        heat: Heat::new(0.6),
+        ..Verdict::default()
+    };
+    let mut log = Log::new("Remote work beats the office", 5, 0.9).seats(&Role::DUEL, "openai", "m").round(0);
+    for round in 0..3 {
+        log = log.both_argue(round).judge_rules(round, TurnPurpose::Judge, open(&format!("Question {}", round + 2)));
+        log = log.round_on(round + 1, &format!("Question {}", round + 2), 0.6);
+    }
+    let log = log.starts(3, Role::Advocate, TurnPurpose::Argue).streams(3, Role::Advocate, "Half an argu");
+    let state = DebateState::from_events(log.events());
+    let given =
+        Command::HumanVerdict { ahead: Some(Role::Skeptic), confidence: 70, note: "sharper".into(), ends: false };
+    let events = command::events(&state, &given);
+    // The log counts rounds from 0, as every event does: round 4 is 3.
+    assert!(matches!(events.as_slice(), [DebateEvent::HumanVerdict { round: 3, .. }]), "{events:?}");
+    let log = log.then_all(events);
+    assert_eq!(DebateState::from_events(log.events()).human[0].round, 4);
+    let records: Vec<Record> = log.into_events().into_iter().map(|event| Record { ms: 0, event }).collect();
+    let md = render(Format::Md, &header(), &records);
+    assert!(md.contains("## Your verdicts\n\n- Round 4: skeptic ahead, 70% sure: sharper"), "{md}");
+}

@@ -564,3 +564,39 @@ fn b_branches_after_a_finished_round_with_the_changes_chosen() {
     assert!(press(&mut demo, KeyCode::Char('b')).is_empty());
     assert!(screen(&mut demo, 120, 40).contains("The demo is not stored"));
 }
+
+#[test]
+fn the_branch_form_says_the_parents_pin_and_notes_the_branch_keeps() {
+    use heat::debate::{Role, TurnPurpose, Verdict};
+    let mut app = mid_stream();
+    let verdict = Verdict {
+        resolved: false,
+        verdict: "Open.".into(),
+        topic: "Juniors?".into(),
+        heat: Heat::new(0.5),
+        ..Verdict::default()
+    };
+    let done = |role, text: &str| completed(0, role, text);
+    feed(
+        &mut app,
+        &[
+            DebateEvent::TemperaturePinned { heat: Heat::new(0.8) },
+            DebateEvent::TopicInjected { text: "Mind the juniors".into() },
+            done(Role::Advocate, ADVOCATE),
+            done(Role::Skeptic, SKEPTIC),
+            DebateEvent::TurnStarted { round: 0, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: None },
+            done(Role::Judge, "{}"),
+            DebateEvent::VerdictReached { round: 0, verdict },
+        ],
+    );
+    press(&mut app, KeyCode::Char('b'));
+    let text = screen(&mut app, 80, 24);
+    // The heat the branch runs at, not the judge's 0.50 it would not use.
+    assert!(text.contains("0.80, pinned in the parent (the judge set 0.50)"), "{text}");
+    assert!(text.contains("Carries   the parent's note \u{201c}Mind the juniors\u{201d}"), "{text}");
+    assert!(text.contains("Enter branch · Esc"), "nothing is cut at 80×24:\n{text}");
+    // ↑ steps from the heat in use, and says the pin goes.
+    press(&mut app, KeyCode::Up);
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("0.85, set here (the parent's pin released)"), "{text}");
+}

@@ -76,11 +76,12 @@ fn begin(
         ..BranchChanges::default()
     };
     let seats = if request.swap_sides { vec!["sides swapped".to_string()] } else { Vec::new() };
+    let kept = parent.kept_after(request.round).describe(&changes);
     let branched = DebateEvent::Branched {
         from: request.from.clone(),
         round: request.round,
         records: u64::try_from(shared.len()).unwrap_or(u64::MAX),
-        how: changes.describe(seats),
+        how: changes.describe_keeping(seats, &kept),
         participants: setup.participants(&parent.seats()),
         changes,
     };

@@ -14,7 +14,9 @@ use crate::tui::branch_form::BranchForm;
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &BranchForm) {
     let theme = &app.theme;
-    let rect = centered(area, 76, if form.stops_running { 12 } else { 11 });
+    let kept = form.kept();
+    let notes_row = u16::from(!kept.notes.is_empty());
+    let rect = centered(area, 76, if form.stops_running { 12 } else { 11 } + notes_row);
     let inner = frame_box(frame, app, rect, &format!(" Branch {} ", form.from));
     let [body, hint] = split_last(inner);
     let bold = Style::new().add_modifier(Modifier::BOLD);
@@ -42,18 +44,39 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &BranchForm) {
         Span::raw("as they were")
     };
     let sides = Line::from(vec![Span::styled("Sides     ", theme.secondary()), sides]);
-    let heat = match form.heat {
-        Some(h) => {
-            Span::styled(format!("{h:.2}, set here"), Style::new().fg(theme.heat(h)).add_modifier(Modifier::BOLD))
+    // The heat the branch will actually use: one set here, else the parent's pin, else the judge's.
+    let heat = match (form.heat, kept.pinned) {
+        (Some(h), pinned) => {
+            let released = if pinned.is_some() { " (the parent's pin released)" } else { "" };
+            let said = format!("{h:.2}, set here{released}");
+            Span::styled(said, Style::new().fg(theme.heat(h)).add_modifier(Modifier::BOLD))
         }
-        None => Span::styled(format!("{judged:.2}, as {} set it", form.heat_by), Style::new().fg(theme.heat(judged))),
+        (None, Some(pin)) => Span::styled(
+            format!("{pin:.2}, pinned in the parent ({} set {judged:.2})", form.heat_by),
+            Style::new().fg(theme.heat(pin)),
+        ),
+        (None, None) => {
+            Span::styled(format!("{judged:.2}, as {} set it", form.heat_by), Style::new().fg(theme.heat(judged)))
+        }
     };
     let heat = Line::from(vec![Span::styled("Heat      ", theme.secondary()), heat]);
+    let mut lines = vec![after, sides, heat];
+    if !kept.notes.is_empty() {
+        let quoted: Vec<String> =
+            kept.notes.iter().map(|n| format!("\u{201c}{}\u{201d}", crate::sanitize::one_line(n))).collect();
+        let what = if kept.notes.len() == 1 { "the parent's note" } else { "the parent's notes" };
+        let said = format!("{what} {}", quoted.join(", "));
+        lines.push(Line::from(vec![Span::styled("Carries   ", theme.secondary()), Span::raw(said)]));
+    }
     let label = if form.as_question { "The next round's question" } else { "A note the next round carries" };
-    let [lines, text_label, text, stops] =
-        Layout::vertical([Constraint::Length(3), Constraint::Length(1), Constraint::Length(2), Constraint::Min(0)])
-            .areas(body);
-    frame.render_widget(Paragraph::new(vec![after, sides, heat]), lines);
+    let [lines_area, text_label, text, stops] = Layout::vertical([
+        Constraint::Length(3 + notes_row),
+        Constraint::Length(1),
+        Constraint::Length(2),
+        Constraint::Min(0),
+    ])
+    .areas(body);
+    frame.render_widget(Paragraph::new(lines), lines_area);
     frame.render_widget(Paragraph::new(Span::styled(label, theme.secondary())), text_label);
     frame.render_widget(&form.text, text);
     if form.stops_running {
