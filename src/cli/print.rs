@@ -344,6 +344,16 @@ impl<W: Write> TextPrinter<W> {
             DebateEvent::TemperaturePinned { heat } => self.note(&format!("[heat pinned at {heat:.2}]"))?,
             DebateEvent::TemperatureReleased => self.note("[heat released to the judge]")?,
             DebateEvent::ResolutionForced => self.note("[resolution forced]")?,
+            DebateEvent::NoteToSeats { text, seats } => {
+                let to: Vec<String> = seats.iter().map(|&r| self.state.seat_name(r)).collect();
+                self.note(&format!("[note to the {} only: {}]", to.join(" and the "), crate::sanitize::clean(text)))?;
+            }
+            DebateEvent::SeatHeatPinned { role, heat } => {
+                self.note(&format!("[the {}'s heat pinned at {heat:.2}]", self.state.seat_name(*role)))?;
+            }
+            DebateEvent::SeatHeatReleased { role } => {
+                self.note(&format!("[the {}'s heat released]", self.state.seat_name(*role)))?;
+            }
             DebateEvent::QuestionSet { question } => {
                 self.note(&format!("[next question set: {}]", crate::sanitize::clean(question)))?;
             }

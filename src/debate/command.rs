@@ -28,13 +28,34 @@ pub fn events(state: &DebateState, command: &Command) -> Vec<DebateEvent> {
             let same = state.next_question.as_deref() == Some(question.as_str());
             if question.is_empty() || same { Vec::new() } else { vec![DebateEvent::QuestionSet { question }] }
         }
+        Command::NoteToSeats { text, seats } => {
+            let text = text.trim().to_string();
+            let mut named: Vec<_> = state.seats().into_iter().filter(|s| seats.contains(s)).collect();
+            named.dedup();
+            if text.is_empty() || named.is_empty() {
+                Vec::new()
+            } else if named.len() == state.seats().len() {
+                // Every seat is the topic injected for the next round, as `i` sends it.
+                vec![DebateEvent::TopicInjected { text }]
+            } else {
+                vec![DebateEvent::NoteToSeats { text, seats: named }]
+            }
+        }
+        Command::PinSeat { role, heat } if state.debaters().contains(role) => {
+            vec![DebateEvent::SeatHeatPinned { role: *role, heat: *heat }]
+        }
+        Command::ReleaseSeat(role) if state.seat_pins.contains_key(role) => {
+            vec![DebateEvent::SeatHeatReleased { role: *role }]
+        }
         Command::AddRounds(rounds) if *rounds > 0 => vec![DebateEvent::RoundsAdded { rounds: *rounds }],
         Command::Pause
         | Command::Resume
         | Command::CancelTurn
         | Command::ReleaseTemperature
         | Command::ForceResolution
-        | Command::AddRounds(_) => Vec::new(),
+        | Command::AddRounds(_)
+        | Command::PinSeat { .. }
+        | Command::ReleaseSeat(_) => Vec::new(),
         Command::HumanVerdict { ahead, confidence, note, ends } => {
             let round = state.current_round().map_or(0, |r| r.number);
             let note = note.trim().to_string();

@@ -297,6 +297,23 @@ pub enum DebateEvent {
     },
     TemperatureReleased,
     ResolutionForced,
+    /// A person's note to some seats only (never every seat: that is
+    /// `TopicInjected`): each seat's next request carries it, and no other
+    /// seat's.
+    NoteToSeats {
+        text: String,
+        seats: Vec<Role>,
+    },
+    /// A person pinned one debater's heat: from the next round that seat
+    /// is asked at it, whatever the judge or a pin for every seat says.
+    SeatHeatPinned {
+        role: Role,
+        heat: Heat,
+    },
+    /// One debater's pin released: it follows the round's heat again.
+    SeatHeatReleased {
+        role: Role,
+    },
     /// A person set the next round's question: it is asked instead of the
     /// judge's (or the vote's), once. Set while the judges resolve the
     /// round, it keeps the debate open for that round.
@@ -414,6 +431,9 @@ macro_rules! round_of {
             | DebateEvent::ResolutionForced
             | DebateEvent::QuestionSet { .. }
             | DebateEvent::RoundsAdded { .. }
+            | DebateEvent::NoteToSeats { .. }
+            | DebateEvent::SeatHeatPinned { .. }
+            | DebateEvent::SeatHeatReleased { .. }
             | DebateEvent::Notice { .. }
             | DebateEvent::EndpointAdapted { .. }
             | DebateEvent::ModelReported { .. }
@@ -530,6 +550,18 @@ pub enum Command {
     ForceResolution,
     /// Ask this question next round, instead of the judge's.
     SetQuestion(String),
+    /// A note for these seats' next requests only.
+    NoteToSeats {
+        text: String,
+        seats: Vec<Role>,
+    },
+    /// Pin one debater's heat, from the next round.
+    PinSeat {
+        role: Role,
+        heat: Heat,
+    },
+    /// Release one debater's pin.
+    ReleaseSeat(Role),
     /// Go on for this many more rounds than the limit.
     AddRounds(u32),
     /// Stop the turns streaming now; their text so far stands.

@@ -185,6 +185,9 @@ fn brief_debater_prompt(state: &DebateState, role: Role, round: &Round) -> Strin
     for note in &round.injected {
         out.push_str(&format!("Moderator's note: {note}\n"));
     }
+    for note in seat_notes(state, round, role) {
+        out.push_str(&format!("Moderator's note, to you only: {note}\n"));
+    }
     let previous = round.number.checked_sub(1).and_then(|n| state.rounds.iter().find(|r| r.number == n));
     let points: Vec<(Role, String)> = previous
         .map(|prev| {
@@ -269,7 +272,7 @@ pub const FINAL_ANSWER_LEAD: &str = "Final answer:";
 pub const FINAL_ANSWER_ASK: &str = "End with one line of the form `Final answer: <your answer in a few words>`.";
 
 fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
-    let mut out = control_line(round.heat.get());
+    let mut out = control_line(round.heat_for(role).get());
     out.push_str(&format!("\n\nProposition: {}\n", state.topic));
     let previous = round.number.checked_sub(1).and_then(|n| state.rounds.iter().find(|r| r.number == n));
     if let Some(prev) = previous {
@@ -287,6 +290,9 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
     }
     for note in &round.injected {
         out.push_str(&format!("\nModerator's note: {note}\n"));
+    }
+    for note in seat_notes(state, round, role) {
+        out.push_str(&format!("\nModerator's note, to you only: {note}\n"));
     }
     if state.tracks_issues() {
         out.push_str(&issues_for(state, role, round.number));
@@ -400,6 +406,18 @@ pub fn judge_messages_keeping(
     messages
 }
 
+/// The notes a person sent `role` alone for its request in `round`: those
+/// its turns there carried, and while `round` is the current one, those
+/// still waiting for its next request.
+fn seat_notes(state: &DebateState, round: &Round, role: Role) -> Vec<String> {
+    let mut notes: Vec<String> = round.notes_for(role).into_iter().map(str::to_string).collect();
+    if state.current_round().is_some_and(|r| r.number == round.number) {
+        let waiting = state.seat_notes.iter().filter(|n| n.seats.contains(&role)).map(|n| n.text.clone());
+        notes.extend(waiting.filter(|w| !notes.contains(w)).collect::<Vec<_>>());
+    }
+    notes
+}
+
 fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> String {
     let mut out = format!("Proposition: {}\nRound {} of {}.", state.topic, round.number + 1, state.max_rounds);
     if round.topic.trim() != state.topic.trim() {
@@ -407,6 +425,9 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
     }
     for note in &round.injected {
         out.push_str(&format!("\nThe person running the debate injected this topic: {note}"));
+    }
+    for note in seat_notes(state, round, Role::Judge) {
+        out.push_str(&format!("\nThe person running the debate adds, to you only: {note}"));
     }
     let names = state.side_names();
     if state.free() || state.debaters().len() > 2 {

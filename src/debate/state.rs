@@ -62,6 +62,9 @@ pub struct Turn {
     /// The stance line the argument ended with, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stance: Option<StanceLine>,
+    /// The notes a person sent this seat alone that its request carried.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl Turn {
@@ -81,6 +84,7 @@ impl Turn {
             verdict: None,
             checks: Vec::new(),
             stance: None,
+            notes: Vec::new(),
         }
     }
 
@@ -113,6 +117,10 @@ pub struct Round {
     #[serde(default)]
     pub pinned: bool,
     pub injected: Vec<String>,
+    /// The debaters a person pinned a heat of their own for, and the heat
+    /// each is asked at this round instead of `heat`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub seat_heats: BTreeMap<Role, Heat>,
     /// The question was a person's (set in the studio, on `heat resume`
     /// or for a branch), not the judge's.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -128,6 +136,22 @@ pub struct Round {
 }
 
 impl Round {
+    /// The heat `role` is asked at this round: a pin of its own, else the round's.
+    pub fn heat_for(&self, role: Role) -> Heat {
+        self.seat_heats.get(&role).copied().unwrap_or(self.heat)
+    }
+
+    /// The notes a person sent `role` alone that its turns this round carried.
+    pub fn notes_for(&self, role: Role) -> Vec<&str> {
+        let mut notes: Vec<&str> = Vec::new();
+        for note in self.turns.iter().filter(|t| t.role == role).flat_map(|t| &t.notes) {
+            if !notes.contains(&note.as_str()) {
+                notes.push(note);
+            }
+        }
+        notes
+    }
+
     /// The latest turn of a role in this round.
     pub fn turn(&self, role: Role) -> Option<&Turn> {
         self.turns.iter().rev().find(|t| t.role == role)
@@ -198,6 +222,14 @@ pub struct DebateState {
     /// branch's edited topic); used once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_question: Option<String>,
+    /// Notes a person sent to some seats only, each waiting for the next
+    /// request of the seats it names (a seat is struck off once asked).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seat_notes: Vec<SeatNote>,
+    /// Heats a person pinned for one debater each: they win over the
+    /// round's heat from the next round on.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub seat_pins: BTreeMap<Role, Heat>,
     /// The round whose ending a person set aside by adding rounds to an
     /// ended debate, or while its final synthesis was written
     /// (`RoundsAdded`): the debate goes on after it once its judge is done.
@@ -209,6 +241,13 @@ pub struct DebateState {
     /// The arbiter's summary, when one was asked for after the end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<Summary>,
+}
+
+/// A person's note to some seats only, and the seats still to be asked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatNote {
+    pub text: String,
+    pub seats: Vec<Role>,
 }
 
 /// What a branch keeps of its parent besides the rounds it shares

@@ -62,6 +62,69 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::VerdictInvalid { round, error, will_retry } => {
             tracing::warn!(round = round + 1, %error, will_retry, "verdict unreadable");
         }
+        DebateEvent::SwapCheckStarted { .. }
+        | DebateEvent::SwapChecked { .. }
+        | DebateEvent::SwapCheckFailed { .. }
+        | DebateEvent::PanelVoteStarted { .. }
+        | DebateEvent::PanelVoted { .. }
+        | DebateEvent::PanelVoteFailed { .. } => second_looks(event),
+        DebateEvent::Paused
+        | DebateEvent::Resumed
+        | DebateEvent::TopicInjected { .. }
+        | DebateEvent::TemperaturePinned { .. }
+        | DebateEvent::TemperatureReleased
+        | DebateEvent::ResolutionForced
+        | DebateEvent::NoteToSeats { .. }
+        | DebateEvent::SeatHeatPinned { .. }
+        | DebateEvent::SeatHeatReleased { .. }
+        | DebateEvent::QuestionSet { .. }
+        | DebateEvent::RoundsAdded { .. } => steering(event),
+        DebateEvent::Notice { message } => tracing::warn!(%message, "notice"),
+        DebateEvent::EndpointAdapted { endpoint, adaptation, message } => {
+            tracing::warn!(%endpoint, ?adaptation, %message, "endpoint adapted");
+        }
+        DebateEvent::ModelReported { role, model } => tracing::info!(role = role.key(), %model, "served model"),
+        DebateEvent::Reopened => tracing::info!("debate reopened"),
+        DebateEvent::Finished { outcome, .. } => tracing::info!(outcome = %outcome.describe(), "debate finished"),
+        DebateEvent::HumanVerdict { round, ahead, confidence, ends, .. } => {
+            tracing::info!(round = round + 1, ahead = ?ahead, confidence, ends, "human verdict");
+        }
+        DebateEvent::Derived { from, how } => tracing::info!(%from, %how, "derived from another debate"),
+        DebateEvent::Branched { from, round, records, how, .. } => {
+            tracing::info!(%from, round, records, %how, "branched from another debate");
+        }
+        DebateEvent::Summarized { model, text, .. } => {
+            tracing::info!(%model, chars = text.chars().count(), "summary written");
+        }
+    }
+}
+
+/// What the person at the keyboard did, logged without its text (a note or
+/// a question is in the session log).
+fn steering(event: &DebateEvent) {
+    match event {
+        DebateEvent::Paused => tracing::info!("paused"),
+        DebateEvent::Resumed => tracing::info!("resumed"),
+        DebateEvent::TopicInjected { text } => tracing::info!(chars = text.chars().count(), "topic injected"),
+        DebateEvent::TemperaturePinned { heat } => tracing::info!(heat = heat.get(), "heat pinned"),
+        DebateEvent::TemperatureReleased => tracing::info!("heat released"),
+        DebateEvent::ResolutionForced => tracing::info!("resolution forced"),
+        DebateEvent::NoteToSeats { text, seats } => {
+            tracing::info!(chars = text.chars().count(), seats = seats.len(), "note to seats");
+        }
+        DebateEvent::SeatHeatPinned { role, heat } => {
+            tracing::info!(seat = role.key(), heat = heat.get(), "seat heat pinned");
+        }
+        DebateEvent::SeatHeatReleased { role } => tracing::info!(seat = role.key(), "seat heat released"),
+        DebateEvent::QuestionSet { question } => tracing::info!(chars = question.chars().count(), "question set"),
+        DebateEvent::RoundsAdded { rounds } => tracing::info!(rounds, "rounds added"),
+        _ => {}
+    }
+}
+
+/// The judges' second looks at a round: the swap check and a panel's votes.
+fn second_looks(event: &DebateEvent) {
+    match event {
         DebateEvent::SwapCheckStarted { round } => tracing::debug!(round = round + 1, "swap check started"),
         DebateEvent::SwapChecked { round, flips, usage, .. } => {
             let (input, output) = (usage.map(|u| u.input_tokens), usage.map(|u| u.output_tokens));
@@ -80,30 +143,6 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::PanelVoteFailed { round, judge, error, .. } => {
             tracing::warn!(round = round + 1, judge, %error, "panel vote failed");
         }
-        DebateEvent::Paused => tracing::info!("paused"),
-        DebateEvent::Resumed => tracing::info!("resumed"),
-        DebateEvent::TopicInjected { text } => tracing::info!(chars = text.chars().count(), "topic injected"),
-        DebateEvent::TemperaturePinned { heat } => tracing::info!(heat = heat.get(), "heat pinned"),
-        DebateEvent::TemperatureReleased => tracing::info!("heat released"),
-        DebateEvent::ResolutionForced => tracing::info!("resolution forced"),
-        DebateEvent::QuestionSet { question } => tracing::info!(chars = question.chars().count(), "question set"),
-        DebateEvent::RoundsAdded { rounds } => tracing::info!(rounds, "rounds added"),
-        DebateEvent::Notice { message } => tracing::warn!(%message, "notice"),
-        DebateEvent::EndpointAdapted { endpoint, adaptation, message } => {
-            tracing::warn!(%endpoint, ?adaptation, %message, "endpoint adapted");
-        }
-        DebateEvent::ModelReported { role, model } => tracing::info!(role = role.key(), %model, "served model"),
-        DebateEvent::Reopened => tracing::info!("debate reopened"),
-        DebateEvent::Finished { outcome, .. } => tracing::info!(outcome = %outcome.describe(), "debate finished"),
-        DebateEvent::HumanVerdict { round, ahead, confidence, ends, .. } => {
-            tracing::info!(round = round + 1, ahead = ?ahead, confidence, ends, "human verdict");
-        }
-        DebateEvent::Derived { from, how } => tracing::info!(%from, %how, "derived from another debate"),
-        DebateEvent::Branched { from, round, records, how, .. } => {
-            tracing::info!(%from, round, records, %how, "branched from another debate");
-        }
-        DebateEvent::Summarized { model, text, .. } => {
-            tracing::info!(%model, chars = text.chars().count(), "summary written");
-        }
+        _ => {}
     }
 }

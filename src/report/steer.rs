@@ -62,6 +62,14 @@ pub fn steer_of(event: &DebateEvent) -> Option<(SteerKind, String)> {
             (SteerKind::Cancel, format!("cancelled the {}'s turn in round {}", role.key(), round + 1))
         }
         DebateEvent::Reopened => (SteerKind::Reopen, "reopened the session".into()),
+        DebateEvent::NoteToSeats { text, seats } => {
+            let to: Vec<&str> = seats.iter().map(|r| r.key()).collect();
+            (SteerKind::Inject, format!("sent the {} alone a note: {}", to.join(" and the "), clean(text)))
+        }
+        DebateEvent::SeatHeatPinned { role, heat } => {
+            (SteerKind::Pin, format!("pinned the {}'s heat at {heat:.2}", role.key()))
+        }
+        DebateEvent::SeatHeatReleased { role } => (SteerKind::Release, format!("released the {}'s heat", role.key())),
         DebateEvent::QuestionSet { question } => {
             (SteerKind::Question, format!("set the next question: {}", clean(question)))
         }

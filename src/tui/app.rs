@@ -317,6 +317,16 @@ impl App {
             DebateEvent::TemperatureReleased => "Heat released: the judge sets it again".into(),
             DebateEvent::ResolutionForced => "Resolution forced: the judge sums up once this round is argued".into(),
             DebateEvent::QuestionSet { question } => format!("Next question set: {}", clean(question)),
+            DebateEvent::NoteToSeats { text, seats } => {
+                let to: Vec<String> = seats.iter().map(|&r| self.debate.label(r).to_lowercase()).collect();
+                format!("Note to the {} only: {}", to.join(" and the "), clean(text))
+            }
+            DebateEvent::SeatHeatPinned { role, heat } => {
+                format!("The {}'s heat pinned at {heat:.2}", self.debate.label(*role).to_lowercase())
+            }
+            DebateEvent::SeatHeatReleased { role } => {
+                format!("The {}'s heat released", self.debate.label(*role).to_lowercase())
+            }
             DebateEvent::RoundsAdded { rounds } => {
                 format!("{} added by the person at the keyboard", crate::words::count(*rounds as usize, "more round"))
             }
@@ -421,16 +431,26 @@ impl App {
             Modal::Confirm(what) => self.confirm_key(what, key),
             Modal::Editor(mut editor) => match editor.key(key) {
                 FormStep::Done(text) => match editor.purpose {
-                    EditorPurpose::Inject => self.inject(text),
+                    EditorPurpose::Inject => {
+                        let seats = editor.to.as_ref().map(|to| to.seats().to_vec()).unwrap_or_default();
+                        if seats.is_empty() { self.inject(text) } else { self.note_to(text, seats) }
+                    }
                     EditorPurpose::NewTopic => self.ask_before_replacing(Effect::Start(text)),
                     EditorPurpose::Question => self.set_question(&text),
                 },
                 step => self.keep(&step, Modal::Editor(editor)),
             },
             Modal::Temperature(mut temp) => match temp.key(key) {
+                FormStep::Done(heat) if !temp.to.is_everyone() => {
+                    let role = temp.to.seats()[0];
+                    let who = temp.to.describe();
+                    let text = format!("Heat pinned at {heat:.2} for {who}, from the next round");
+                    self.say_until(Tone::Good, text, Until::NextRound);
+                    vec![Effect::Send(Command::PinSeat { role, heat })]
+                }
                 FormStep::Done(heat) => {
                     let release = self.keymap.hint(Action::ReleaseTemperature);
-                    let text = format!("Heat pinned at {heat:.2} from the next turn; {release} releases it");
+                    let text = format!("Heat pinned at {heat:.2} from the next round; {release} releases it");
                     self.say_until(Tone::Good, text, Until::NextRound);
                     vec![Effect::Send(Command::PinTemperature(heat))]
                 }
@@ -556,6 +576,14 @@ impl App {
         };
         self.say_until(Tone::Good, heard, Until::NextRound);
         vec![Effect::Send(Command::InjectTopic(text))]
+    }
+
+    /// Sends a note to some seats only, saying whose next request carries it.
+    fn note_to(&mut self, text: String, seats: Vec<Role>) -> Vec<Effect> {
+        let names: Vec<String> = seats.iter().map(|&r| format!("the {}", self.debate.seat_name(r))).collect();
+        let said = format!("Note sent to {} only: their next request carries it", names.join(" and "));
+        self.say_until(Tone::Good, said, Until::NextRound);
+        vec![Effect::Send(Command::NoteToSeats { text, seats })]
     }
 
     /// Sends the next round's question, saying which round asks it; in the

@@ -14,9 +14,10 @@ use super::effect::Effect;
 use super::help::HelpView;
 use super::keymap::Action;
 use super::modal::{Confirm, Editor, EditorPurpose, Modal, Results, TempEditor, topic_area};
+use super::seat_target::SeatTarget;
 use super::start::StartStep;
 use super::verdict_form::VerdictForm;
-use crate::debate::Command;
+use crate::debate::{Command, Role};
 
 impl App {
     pub fn on_key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -117,7 +118,7 @@ impl App {
         match action {
             Action::NewDebate => {
                 let area = topic_area("The proposition to debate");
-                self.modal = Some(Modal::Editor(Box::new(Editor { purpose: EditorPurpose::NewTopic, area })));
+                self.modal = Some(Modal::Editor(Box::new(Editor { purpose: EditorPurpose::NewTopic, area, to: None })));
             }
             Action::Export => return vec![Effect::Export],
             Action::Sessions => return vec![Effect::Sessions],
@@ -205,20 +206,26 @@ impl App {
             }
             Action::Inject => {
                 let area = topic_area("A topic or question for the next round");
-                self.modal = Some(Modal::Editor(Box::new(Editor { purpose: EditorPurpose::Inject, area })));
+                let to = Some(SeatTarget::for_note(&self.debate));
+                self.modal = Some(Modal::Editor(Box::new(Editor { purpose: EditorPurpose::Inject, area, to })));
             }
             Action::Temperature => {
                 let value = self.debate.effective_heat();
-                self.modal = Some(Modal::Temperature(TempEditor { value, typed: None, error: None }));
+                let to = SeatTarget::for_pin(&self.debate);
+                self.modal = Some(Modal::Temperature(TempEditor { value, typed: None, error: None, to }));
             }
             Action::ReleaseTemperature => {
-                if self.debate.pinned_heat.is_none() {
+                let seats: Vec<Role> = self.debate.seat_pins.keys().copied().collect();
+                if self.debate.pinned_heat.is_none() && seats.is_empty() {
                     self.say_until(Tone::Info, "The heat is not pinned; the judge already sets it", Until::NextRound);
                     return Vec::new();
                 }
+                // Every pin goes: the one for every seat and each seat's own.
                 let text = "Heat released: the judge sets it again from the next round";
                 self.say_until(Tone::Info, text, Until::NextRound);
-                return vec![Effect::Send(Command::ReleaseTemperature)];
+                let all = self.debate.pinned_heat.map(|_| Command::ReleaseTemperature);
+                let each = seats.into_iter().map(Command::ReleaseSeat);
+                return all.into_iter().chain(each).map(Effect::Send).collect();
             }
             Action::ForceResolution => self.modal = Some(Modal::Confirm(Confirm::Force)),
             Action::Ask => {
@@ -226,7 +233,7 @@ impl App {
                 area.insert_str(crate::sanitize::one_line(&self.debate.question_ahead()));
                 // Typing replaces it; an arrow keeps it to edit.
                 area.select_all();
-                self.modal = Some(Modal::Editor(Box::new(Editor { purpose: EditorPurpose::Question, area })));
+                self.modal = Some(Modal::Editor(Box::new(Editor { purpose: EditorPurpose::Question, area, to: None })));
             }
             Action::MoreRounds => return self.more_rounds(),
             Action::CancelTurn => {

@@ -31,6 +31,7 @@ pub mod panes;
 pub mod replay;
 pub mod roster;
 pub mod search;
+pub mod seat_target;
 pub mod settings;
 pub mod start;
 pub mod streaming_text;

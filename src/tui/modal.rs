@@ -8,6 +8,7 @@ use ratatui_textarea::TextArea;
 
 use super::effect::Effect;
 pub use super::form::{EditorKey, FormStep, editor_key, topic_area};
+use super::seat_target::SeatTarget;
 use crate::debate::Heat;
 
 /// A dialog over the panes.
@@ -57,12 +58,18 @@ pub enum EditorPurpose {
 pub struct Editor {
     pub purpose: EditorPurpose,
     pub area: TextArea<'static>,
+    /// Whom a note goes to (Tab cycles); `None` where the text is not a note.
+    pub to: Option<SeatTarget>,
 }
 
 impl Editor {
     /// A key in the editor: Enter (or Ctrl-S) gives the text, which must
     /// not be empty.
     pub fn key(&mut self, key: KeyEvent) -> FormStep<String> {
+        if let (Some(to), KeyCode::Tab | KeyCode::BackTab) = (&mut self.to, key.code) {
+            to.cycle(key.code == KeyCode::Tab);
+            return FormStep::Stay;
+        }
         match editor_key(&key) {
             EditorKey::Cancel => FormStep::Close,
             EditorKey::Newline => {
@@ -94,6 +101,8 @@ pub struct TempEditor {
     pub value: Heat,
     pub typed: Option<String>,
     pub error: Option<String>,
+    /// Whom the pin is for (Tab cycles): every seat, or one debater.
+    pub to: SeatTarget,
 }
 
 impl TempEditor {
@@ -103,6 +112,7 @@ impl TempEditor {
         self.error = None;
         match key.code {
             KeyCode::Esc => return FormStep::Close,
+            KeyCode::Tab | KeyCode::BackTab => self.to.cycle(key.code == KeyCode::Tab),
             KeyCode::Up | KeyCode::Right | KeyCode::Char('k') => self.step(true),
             KeyCode::Down | KeyCode::Left | KeyCode::Char('j') => self.step(false),
             // Every other character is part of what is typed, so `-1` reads as minus one and

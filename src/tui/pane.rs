@@ -343,6 +343,59 @@ fn waiting_line(state: &DebateState, turn: &Turn) -> Option<&'static str> {
     silent.then(|| Wait::of(state, turn).line())
 }
 
+/// A turn's heading in its pane: the round and its heat (and whose pin),
+/// or what the judge writes; then, for an argument, the round's question
+/// (the person's, said so), the topics injected and the notes this seat
+/// alone was sent.
+fn head_lines(state: &DebateState, round: &Round, turn: &Turn, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    let accent = Style::new().fg(theme.role(turn.role)).add_modifier(Modifier::BOLD);
+    let muted = theme.secondary();
+    let mut head = Vec::new();
+    if !segment_is_first(state, round, turn) {
+        head.push(Line::default());
+    }
+    let title = match turn.purpose {
+        TurnPurpose::Argue => {
+            let pinned = if round.seat_heats.contains_key(&turn.role) {
+                " · pinned for this seat"
+            } else if round.pinned {
+                " · pinned"
+            } else {
+                ""
+            };
+            let asked = turn.temperature.unwrap_or(round.heat_for(turn.role).get());
+            format!("Round {} · heat {asked:.2}{pinned}", round.number + 1)
+        }
+        TurnPurpose::Judge => format!("Round {} · verdict", round.number + 1),
+        TurnPurpose::RepairVerdict => format!("Round {} · verdict, asked again", round.number + 1),
+        TurnPurpose::Synthesis => "Final synthesis".to_string(),
+        TurnPurpose::RepairSynthesis => "Final synthesis, asked again".to_string(),
+    };
+    head.push(Line::from(Span::styled(title, accent)));
+    if turn.purpose == TurnPurpose::Argue || !turn.notes.is_empty() {
+        if round.asked_by_person {
+            head.extend(wrap_plain(
+                &format!("Your question: {}", clean(&round.topic)),
+                width,
+                Style::new().fg(theme.warn),
+            ));
+        } else if round.topic != state.topic {
+            head.extend(wrap_plain(&format!("Topic: {}", clean(&round.topic)), width, muted));
+        }
+        for injected in round.injected.iter().filter(|_| turn.purpose == TurnPurpose::Argue) {
+            head.extend(wrap_plain(&format!("Injected: {}", clean(injected)), width, Style::new().fg(theme.warn)));
+        }
+        for note in &turn.notes {
+            head.extend(wrap_plain(
+                &format!("Your note to this seat: {}", clean(note)),
+                width,
+                Style::new().fg(theme.warn),
+            ));
+        }
+    }
+    head
+}
+
 #[allow(clippy::too_many_arguments)]
 fn lay_out(
     segment: &mut Segment,
@@ -356,36 +409,7 @@ fn lay_out(
 ) {
     let accent = Style::new().fg(theme.role(turn.role)).add_modifier(Modifier::BOLD);
     let muted = theme.secondary();
-    let mut head = Vec::new();
-    if !segment_is_first(state, round, turn) {
-        head.push(Line::default());
-    }
-    let title = match turn.purpose {
-        TurnPurpose::Argue => {
-            let pinned = if round.pinned { " · pinned" } else { "" };
-            format!("Round {} · heat {:.2}{pinned}", round.number + 1, turn.temperature.unwrap_or(round.heat.get()))
-        }
-        TurnPurpose::Judge => format!("Round {} · verdict", round.number + 1),
-        TurnPurpose::RepairVerdict => format!("Round {} · verdict, asked again", round.number + 1),
-        TurnPurpose::Synthesis => "Final synthesis".to_string(),
-        TurnPurpose::RepairSynthesis => "Final synthesis, asked again".to_string(),
-    };
-    head.push(Line::from(Span::styled(title, accent)));
-    if turn.purpose == TurnPurpose::Argue {
-        if round.asked_by_person {
-            head.extend(wrap_plain(
-                &format!("Your question: {}", clean(&round.topic)),
-                width,
-                Style::new().fg(theme.warn),
-            ));
-        } else if round.topic != state.topic {
-            head.extend(wrap_plain(&format!("Topic: {}", clean(&round.topic)), width, muted));
-        }
-        for injected in &round.injected {
-            head.extend(wrap_plain(&format!("Injected: {}", clean(injected)), width, Style::new().fg(theme.warn)));
-        }
-    }
-    segment.head = head;
+    segment.head = head_lines(state, round, turn, width, theme);
 
     if turn.reasoning.is_empty() {
         segment.reasoning = StreamingText::default();

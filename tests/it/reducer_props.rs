@@ -326,6 +326,10 @@ fn event() -> impl Strategy<Value = DebateEvent> {
         Just(DebateEvent::TemperatureReleased),
         Just(DebateEvent::ResolutionForced),
         text().prop_map(|question| DebateEvent::QuestionSet { question }),
+        (text(), proptest::collection::vec(role(), 0..3))
+            .prop_map(|(text, seats)| DebateEvent::NoteToSeats { text, seats }),
+        (role(), heat()).prop_map(|(role, heat)| DebateEvent::SeatHeatPinned { role, heat: Heat::new(heat) }),
+        role().prop_map(|role| DebateEvent::SeatHeatReleased { role }),
         (0u32..4).prop_map(|rounds| DebateEvent::RoundsAdded { rounds }),
         text().prop_map(|message| DebateEvent::Notice { message }),
         (text(), adaptation(), text()).prop_map(|(endpoint, adaptation, message)| DebateEvent::EndpointAdapted {

@@ -220,13 +220,19 @@ fn a_dialogs_hints_are_left_out_whole_at_50_columns() {
             "Your verdict",
             "←/→ who · ↑/↓ how sure · type a note · Enter records · Esc cancels",
         ),
-        ("inject", mid_stream, KeyCode::Char('i'), "Inject", "Enter sends · Alt-Enter new line · Esc cancels"),
+        (
+            "inject",
+            mid_stream,
+            KeyCode::Char('i'),
+            "Inject",
+            "Tab: to whom · Enter sends · Alt-Enter new line · Esc cancels",
+        ),
         (
             "the heat",
             mid_stream,
             KeyCode::Char('t'),
             "Pin the heat",
-            "↑/↓ ±0.05 · type a value · Enter pins · Esc cancels",
+            "↑/↓ ±0.05 · type a value · Tab: for whom · Enter pins · Esc",
         ),
         ("help", mid_stream, KeyCode::Char('?'), "Keys", "more ↓ · ↑/↓ PgUp/PgDn scroll · any other key closes"),
     ];

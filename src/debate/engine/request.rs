@@ -35,7 +35,7 @@ impl Requests<'_> {
     pub fn turn_fitted(&self, round: u32, role: Role, purpose: TurnPurpose) -> (ChatRequest, usize) {
         let setup = self.setup.role(role);
         let state = self.state;
-        let heat = state.rounds.iter().find(|r| r.number == round).map_or(state.heat, |r| r.heat);
+        let heat = state.rounds.iter().find(|r| r.number == round).map_or(state.heat, |r| r.heat_for(role));
         let format_brief = state.format.as_ref().and_then(|f| f.brief(role));
         // A debater's messages carry the control line unless it is a tiny
         // model given brief prompts (see `prompt::debater_messages`).

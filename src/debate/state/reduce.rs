@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use super::{BranchPoint, DebateState, Finish, HumanVerdict, Round, Summary, Turn, TurnStatus, VerdictStatus};
+use super::{
+    BranchPoint, DebateState, Finish, HumanVerdict, Round, SeatNote, Summary, Turn, TurnStatus, VerdictStatus,
+};
 use crate::debate::event::{DebateEvent, Outcome};
 use crate::debate::format::FormatRecord;
 use crate::debate::panel::vote::Vote;
@@ -38,6 +40,7 @@ impl DebateState {
                     heat: *heat,
                     pinned: self.pinned_heat.is_some(),
                     injected: injected.clone(),
+                    seat_heats: self.seat_pins.clone(),
                     asked_by_person,
                     turns: Vec::new(),
                     swap: None,
@@ -48,11 +51,18 @@ impl DebateState {
                 let Some(r) = self.round_mut(*round) else {
                     return;
                 };
-                let turn = Turn::started(*role, *purpose, *temperature);
-                // An open turn started again (resume after a crash) is replaced.
+                let mut turn = Turn::started(*role, *purpose, *temperature);
+                // An open turn started again (resume after a crash) is replaced, keeping the notes it carried.
                 match r.turn_mut(*role) {
-                    Some(open) if open.is_open() => *open = turn,
+                    Some(open) if open.is_open() => {
+                        turn.notes = std::mem::take(&mut open.notes);
+                        *open = turn;
+                    }
                     _ => r.turns.push(turn),
+                }
+                let delivered = take_notes(&mut self.seat_notes, *role);
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.notes.extend(delivered);
                 }
             }
             DebateEvent::TurnQueued { round, role } => {
@@ -181,6 +191,15 @@ impl DebateState {
             DebateEvent::TemperaturePinned { heat } => self.pinned_heat = Some(*heat),
             DebateEvent::TemperatureReleased => self.pinned_heat = None,
             DebateEvent::ResolutionForced => self.force_requested = true,
+            DebateEvent::NoteToSeats { text, seats } => {
+                self.seat_notes.push(SeatNote { text: text.clone(), seats: seats.clone() });
+            }
+            DebateEvent::SeatHeatPinned { role, heat } => {
+                self.seat_pins.insert(*role, *heat);
+            }
+            DebateEvent::SeatHeatReleased { role } => {
+                self.seat_pins.remove(role);
+            }
             DebateEvent::QuestionSet { question } => self.next_question = Some(question.clone()),
             DebateEvent::RoundsAdded { rounds } => self.add_rounds(*rounds),
             DebateEvent::Notice { message } => self.notices.push(message.clone()),
@@ -304,4 +323,18 @@ impl DebateState {
     fn open_turn_mut(&mut self, round: u32, role: Role) -> Option<&mut Turn> {
         self.round_mut(round).and_then(|r| r.turn_mut(role)).filter(|t| t.is_open())
     }
+}
+
+/// The notes waiting for `role`'s next request, struck off for it (a note
+/// no seat waits for any more goes).
+fn take_notes(notes: &mut Vec<SeatNote>, role: Role) -> Vec<String> {
+    let mut taken = Vec::new();
+    for note in notes.iter_mut() {
+        if let Some(at) = note.seats.iter().position(|&r| r == role) {
+            note.seats.remove(at);
+            taken.push(note.text.clone());
+        }
+    }
+    notes.retain(|n| !n.seats.is_empty());
+    taken
 }

@@ -321,6 +321,11 @@ fn gauge(app: &App, history: bool) -> Vec<Span<'static>> {
     if app.debate.pinned_heat.is_some() {
         spans.push(Span::styled(" PINNED", Style::new().fg(theme.warn).add_modifier(Modifier::BOLD)));
     }
+    // A seat's own pin, beside the heat every other seat follows.
+    for (role, pin) in &app.debate.seat_pins {
+        let said = format!(" {} {pin:.2}", app.debate.seat_name(*role));
+        spans.push(Span::styled(said, Style::new().fg(theme.warn).add_modifier(Modifier::BOLD)));
+    }
     spans.push(Span::raw(" "));
     spans
 }

@@ -16,6 +16,9 @@ use crate::tui::modal::{Confirm, EditorPurpose, Modal};
 /// What an editor's keys do, under its text.
 const EDITOR_KEYS: &str = "Enter sends · Alt-Enter new line · Esc cancels";
 
+/// A note's editor: Tab chooses whom it is for.
+const NOTE_KEYS: &str = "Tab: to whom · Enter sends · Alt-Enter new line · Esc cancels";
+
 /// The question's editor opens on the question the round would ask, selected.
 const QUESTION_KEYS: &str = "Type to replace · ← → to edit it · Enter sends · Esc cancels";
 
@@ -33,7 +36,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         Some(Modal::Editor(editor)) => {
             let next = app.debate.current_round().map_or(1, |r| r.number + 2);
             let (title, hint) = match editor.purpose {
-                EditorPurpose::Inject => (" Inject a topic into the next round ".to_string(), EDITOR_KEYS),
+                EditorPurpose::Inject => match editor.to.as_ref().filter(|to| !to.is_everyone()) {
+                    Some(to) => (format!(" A note to {} ", to.describe()), NOTE_KEYS),
+                    None => (" Inject a topic into the next round (every seat) ".to_string(), NOTE_KEYS),
+                },
                 EditorPurpose::NewTopic => (" New debate: the proposition ".to_string(), EDITOR_KEYS),
                 EditorPurpose::Question => {
                     (format!(" Round {next}'s question, instead of the judge's "), QUESTION_KEYS)
@@ -47,7 +53,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         }
         Some(Modal::Temperature(temp)) => {
             let rect = centered(area, 56, 9);
-            let inner = frame_box(frame, app, rect, " Pin the heat ");
+            let title = if temp.to.is_everyone() {
+                " Pin the heat (every seat) ".to_string()
+            } else {
+                format!(" Pin the heat for {} ", temp.to.describe())
+            };
+            let inner = frame_box(frame, app, rect, &title);
             let theme = &app.theme;
             // The gauge shows what Enter would pin: nothing while the typed text cannot be.
             let chosen = temp.chosen();
@@ -69,7 +80,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
                     Span::styled("░".repeat(30 - cells), theme.secondary()),
                 ]),
                 Line::default(),
-                Line::from("The debaters use it from their next turn until released."),
+                Line::from(if temp.to.is_everyone() {
+                    "The debaters are asked at it from the next round until released.".to_string()
+                } else {
+                    format!("Asked of {} from the next round, whatever the judge sets.", temp.to.describe())
+                }),
             ];
             // Said as it is typed, not only on Enter.
             let error = temp.error.clone().or_else(|| temp.typed.as_ref().and_then(|_| temp.chosen().err()));
@@ -79,7 +94,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             let [body, hint] = split_last(inner);
             frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), body);
             frame.render_widget(
-                Paragraph::new(hint_line(app, "↑/↓ ±0.05 · type a value · Enter pins · Esc cancels", hint.width)),
+                Paragraph::new(hint_line(
+                    app,
+                    "↑/↓ ±0.05 · type a value · Tab: for whom · Enter pins · Esc",
+                    hint.width,
+                )),
                 hint,
             );
         }

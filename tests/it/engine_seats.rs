@@ -1,0 +1,156 @@
+//! Steering one seat of a live debate, read on the mock server's request
+//! log: a note to one seat reaches that seat's next request and no other's,
+//! a pin for one debater reaches only its `temperature` (from the next
+//! round), and a note to the judge reaches the verdict it is about to write.
+
+use crate::engine_support;
+use crate::support;
+
+use std::time::Duration;
+
+use heat::debate::engine::{self, DebateHandle, DebateSpec, Grounding, RoleSetup};
+use heat::debate::{Command, DebateEvent, DebateState, Heat, Role};
+use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
+use support::turns;
+
+const TO_SKEPTIC: &str = "Name one team that switched and regretted it.";
+const TO_JUDGE: &str = "Weigh accessibility above habit.";
+
+/// Debaters answer after a short wait (so a command lands mid-round); the
+/// judge never resolves, with a verdict of its own each round.
+async fn server() -> MockLlm {
+    MockLlm::with_handler(|request: &Recorded| {
+        let (text, wait) = if request.system().contains("You are the JUDGE") {
+            let message = request.last_message();
+            let round = message.split("Round ").nth(1).and_then(|r| r.chars().next()).unwrap_or('?');
+            let verdict = format!(
+                r#"{{"resolved": false, "verdict": "Open after {round} looks: both sides hold.", "topic": "What about diffs?", "heat": 0.6}}"#
+            );
+            (verdict, 0)
+        } else if request.system().contains("You are the ADVOCATE") {
+            ("Tabs let every reader choose a width.".to_string(), 200)
+        } else {
+            ("Spaces render the same everywhere.".to_string(), 200)
+        };
+        Reply::sse(&anthropic_sse(&[&text], None), 64).with_delay(Duration::from_millis(wait))
+    })
+    .await
+}
+
+fn role(server: &MockLlm) -> RoleSetup {
+    RoleSetup::new(turns::anthropic(server), "claude-haiku-4-5", 512)
+}
+
+fn spec(max_rounds: u32) -> DebateSpec {
+    DebateSpec {
+        topic: "Tabs beat spaces".into(),
+        max_rounds,
+        initial_heat: Heat::new(0.9),
+        grounding: Grounding::default(),
+        format: None,
+    }
+}
+
+async fn wait_for(handle: &mut DebateHandle, events: &mut Vec<DebateEvent>, pred: impl Fn(&DebateEvent) -> bool) {
+    loop {
+        let event = handle.next_event().await.expect("the debate ended before the awaited event");
+        let hit = pred(&event);
+        events.push(event);
+        if hit {
+            return;
+        }
+    }
+}
+
+async fn finish(mut handle: DebateHandle, mut events: Vec<DebateEvent>) -> DebateState {
+    while let Some(event) = handle.next_event().await {
+        events.push(event);
+    }
+    let state = handle.join().await;
+    assert_eq!(DebateState::from_events(&events), state, "the log folds to the engine's state");
+    state
+}
+
+/// The requests the seat playing `who` ("ADVOCATE", "SKEPTIC", "JUDGE") sent, in order.
+fn sent_by(server: &MockLlm, who: &str) -> Vec<Recorded> {
+    let marker = format!("You are the {who}");
+    server.requests().into_iter().filter(|r| r.system().contains(&marker)).collect()
+}
+
+fn temperature(request: &Recorded) -> f64 {
+    request.body["temperature"].as_f64().unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_note_and_a_pin_for_one_seat_reach_that_seat_alone() {
+    let server = server().await;
+    let setup = engine_support::duel(role(&server), role(&server), role(&server)).build();
+    let mut handle = engine::start(setup, spec(3));
+    let mut events = Vec::new();
+    // Round 1's debaters are asked (their requests are built) before any of this is sent.
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TurnStarted { round: 0, role: Role::Skeptic, .. }))
+        .await;
+    handle.send(Command::NoteToSeats { text: TO_SKEPTIC.into(), seats: vec![Role::Skeptic] });
+    handle.send(Command::PinSeat { role: Role::Skeptic, heat: Heat::new(0.35) });
+    handle.send(Command::NoteToSeats { text: TO_JUDGE.into(), seats: vec![Role::Judge] });
+    let state = finish(handle, events).await;
+    assert_eq!(state.rounds.len(), 3);
+
+    let (advocate, skeptic, judge) =
+        (sent_by(&server, "ADVOCATE"), sent_by(&server, "SKEPTIC"), sent_by(&server, "JUDGE"));
+    assert_eq!((advocate.len(), skeptic.len(), judge.len()), (3, 3, 3));
+    // The skeptic's next request (round 2) carries its note; its round 1 request had gone, and round 3 asks anew.
+    assert!(!skeptic[0].last_message().contains(TO_SKEPTIC));
+    assert!(
+        skeptic[1].last_message().contains(&format!("Moderator's note, to you only: {TO_SKEPTIC}")),
+        "{}",
+        skeptic[1].last_message()
+    );
+    assert!(!skeptic[2].last_message().contains(TO_SKEPTIC));
+    // No other seat ever reads it.
+    for request in advocate.iter().chain(&judge) {
+        assert!(!request.body.to_string().contains("switched and regretted"), "{}", request.last_message());
+    }
+    // The judge's note reaches the verdict it was about to write (round 1's), and no debater.
+    assert!(judge[0].last_message().contains(&format!("adds, to you only: {TO_JUDGE}")), "{}", judge[0].last_message());
+    assert!(!judge[1].last_message().contains(TO_JUDGE));
+    for request in advocate.iter().chain(&skeptic) {
+        assert!(!request.body.to_string().contains("accessibility above habit"));
+    }
+    // The pin: the skeptic is asked at 0.35 from round 2 on, the advocate follows the judge's 0.6.
+    let heats = |requests: &[Recorded]| requests.iter().map(temperature).collect::<Vec<_>>();
+    let close = |got: Vec<f64>, want: [f64; 3]| got.iter().zip(want).all(|(g, w)| (g - w).abs() < 1e-6);
+    assert!(close(heats(&skeptic), [0.9, 0.35, 0.35]), "{:?}", heats(&skeptic));
+    assert!(close(heats(&advocate), [0.9, 0.6, 0.6]), "{:?}", heats(&advocate));
+    assert!(skeptic[1].last_message().contains(r#"{"set_temp": 0.35}"#), "{}", skeptic[1].last_message());
+    // The log keeps who was steered: the notes delivered to the turns that carried them, the pin by round.
+    assert_eq!(state.rounds[1].turn(Role::Skeptic).map(|t| t.notes.clone()), Some(vec![TO_SKEPTIC.to_string()]));
+    assert_eq!(state.rounds[0].turn(Role::Judge).map(|t| t.notes.clone()), Some(vec![TO_JUDGE.to_string()]));
+    assert!(state.seat_notes.is_empty(), "every note was delivered");
+    assert_eq!(state.rounds[1].heat_for(Role::Skeptic), Heat::new(0.35));
+    assert_eq!(state.rounds[1].heat_for(Role::Advocate), Heat::new(0.6));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_note_to_every_seat_is_an_injected_topic_and_a_released_seat_follows_the_round_again() {
+    let server = server().await;
+    let setup = engine_support::duel(role(&server), role(&server), role(&server)).build();
+    let mut handle = engine::start(setup, spec(3));
+    let mut events = Vec::new();
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TurnStarted { round: 0, role: Role::Skeptic, .. }))
+        .await;
+    let every = vec![Role::Advocate, Role::Skeptic, Role::Judge];
+    handle.send(Command::NoteToSeats { text: "Mind the diffs.".into(), seats: every });
+    handle.send(Command::PinSeat { role: Role::Advocate, heat: Heat::new(1.0) });
+    wait_for(&mut handle, &mut events, |e| {
+        matches!(e, DebateEvent::TurnStarted { round: 1, role: Role::Advocate, .. })
+    })
+    .await;
+    handle.send(Command::ReleaseSeat(Role::Advocate));
+    let state = finish(handle, events.clone()).await;
+    let advocate = sent_by(&server, "ADVOCATE");
+    let heats: Vec<f64> = advocate.iter().map(temperature).collect();
+    assert!((heats[1] - 1.0).abs() < 1e-6 && (heats[2] - 0.6).abs() < 1e-6, "{heats:?}");
+    assert_eq!(state.rounds[1].injected, vec!["Mind the diffs.".to_string()]);
+    assert!(state.seat_pins.is_empty());
+}

@@ -1,0 +1,79 @@
+//! Steering one seat from the studio: Tab in the inject dialog chooses whom
+//! a note is for, Tab in the heat dialog pins one debater's heat, `T`
+//! releases every pin, and the panes and the header say who is pinned.
+
+use crate::studio_support;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use heat::debate::{Command, DebateEvent, Heat, Role, TurnPurpose};
+use heat::tui::App;
+use heat::tui::effect::Effect;
+use studio_support::*;
+
+fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
+    app.on_key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn typed(app: &mut App, text: &str) {
+    for c in text.chars() {
+        assert!(press(app, KeyCode::Char(c)).is_empty(), "typing {c:?} sent something");
+    }
+}
+
+#[test]
+fn tab_in_the_inject_dialog_sends_a_note_to_one_seat_only() {
+    let mut app = mid_stream();
+    press(&mut app, KeyCode::Char('i'));
+    assert!(screen(&mut app, 120, 40).contains("Inject a topic into the next round (every seat)"));
+    // Tab: the advocate, then the skeptic.
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Tab);
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("A note to the skeptic only") && text.contains("Tab: to whom"), "{text}");
+    typed(&mut app, "Name a team that regretted it");
+    let sent = press(&mut app, KeyCode::Enter);
+    let note = Command::NoteToSeats { text: "Name a team that regretted it".into(), seats: vec![Role::Skeptic] };
+    assert_eq!(sent, vec![Effect::Send(note)]);
+    assert!(screen(&mut app, 160, 40).contains("Note sent to the skeptic only: their next request carries it"));
+}
+
+#[test]
+fn shift_tab_reaches_the_debaters_together_and_every_seat_again() {
+    let mut app = mid_stream();
+    press(&mut app, KeyCode::Char('i'));
+    press(&mut app, KeyCode::BackTab);
+    assert!(screen(&mut app, 120, 40).contains("A note to the advocate and the skeptic only"));
+    press(&mut app, KeyCode::Tab);
+    typed(&mut app, "Everyone");
+    // Back at every seat: the topic injected for the next round, as before.
+    assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Send(Command::InjectTopic("Everyone".into()))]);
+}
+
+#[test]
+fn tab_in_the_heat_dialog_pins_one_debater_and_the_panes_say_so() {
+    let mut app = mid_stream();
+    press(&mut app, KeyCode::Char('t'));
+    assert!(screen(&mut app, 120, 40).contains("Pin the heat (every seat)"));
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Tab);
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("Pin the heat for the skeptic only"), "{text}");
+    assert!(text.contains("Asked of the skeptic only from the next round"), "{text}");
+    typed(&mut app, "0.35");
+    let sent = press(&mut app, KeyCode::Enter);
+    assert_eq!(sent, vec![Effect::Send(Command::PinSeat { role: Role::Skeptic, heat: Heat::new(0.35) })]);
+    app.on_event(&DebateEvent::SeatHeatPinned { role: Role::Skeptic, heat: Heat::new(0.35) });
+    assert!(screen(&mut app, 160, 40).contains("skeptic 0.35"), "the header names the pinned seat");
+    // The next round: the skeptic's pane says the heat is its own.
+    app.on_event(&DebateEvent::RoundStarted { round: 1, topic: TOPIC.into(), heat: Heat::new(0.6), injected: vec![] });
+    app.on_event(&DebateEvent::TurnStarted {
+        round: 1,
+        role: Role::Skeptic,
+        purpose: TurnPurpose::Argue,
+        temperature: Some(0.35),
+    });
+    let text = screen(&mut app, 200, 50);
+    assert!(text.contains("Round 2 · heat 0.35 · pinned for this seat"), "{text}");
+    // `T` releases every pin: here the skeptic's.
+    assert_eq!(press(&mut app, KeyCode::Char('T')), vec![Effect::Send(Command::ReleaseSeat(Role::Skeptic))]);
+}
