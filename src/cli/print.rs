@@ -266,6 +266,13 @@ impl<W: Write> TextPrinter<W> {
                     self.style.paint("33", &format!("[{} cancelled]", self.state.seat_name(*role)))
                 )?;
             }
+            DebateEvent::TurnDiscarded { role, .. } => {
+                if role.is_debater() {
+                    self.debater_done(*role)?;
+                }
+                let line = format!("[{}'s answer above discarded: asked again]", self.state.seat_name(*role));
+                writeln!(self.out, "{}", self.style.paint("33", &line))?;
+            }
             DebateEvent::TurnFailed { role, error, .. } => {
                 let line = format!("✗ {} failed: {error}", self.state.seat_name(*role));
                 if self.live.is_some() {

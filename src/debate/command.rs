@@ -3,6 +3,7 @@
 //! stopping also change what the engine runs; the engine does that part.
 
 use super::event::{Command, DebateEvent, Outcome};
+use super::seat::Role;
 use super::state::DebateState;
 
 /// The events `command` records on `state`; none for one that changes
@@ -47,10 +48,22 @@ pub fn events(state: &DebateState, command: &Command) -> Vec<DebateEvent> {
         Command::ReleaseSeat(role) if state.seat_pins.contains_key(role) => {
             vec![DebateEvent::SeatHeatReleased { role: *role }]
         }
+        Command::Reroll(role) => {
+            let Some(round) = state.current_round() else { return Vec::new() };
+            // A debater is asked again until the judge takes the round up; the judge, until the next round begins.
+            let asked = round.turn(*role).is_some();
+            let in_time = role.is_judge() || round.turn(Role::Judge).is_none();
+            if asked && in_time && state.seats().contains(role) {
+                vec![DebateEvent::TurnDiscarded { round: round.number, role: *role }]
+            } else {
+                Vec::new()
+            }
+        }
         Command::AddRounds(rounds) if *rounds > 0 => vec![DebateEvent::RoundsAdded { rounds: *rounds }],
         Command::Pause
         | Command::Resume
         | Command::CancelTurn
+        | Command::CancelSeat(_)
         | Command::ReleaseTemperature
         | Command::ForceResolution
         | Command::AddRounds(_)

@@ -55,6 +55,7 @@ mod tests {
             pinned: false,
             injected: Vec::new(),
             asked_by_person: false,
+            discarded: Vec::new(),
             seat_heats: std::collections::BTreeMap::new(),
             turns: vec![turn(Role::Advocate, advocate), turn(Role::Skeptic, skeptic)],
             swap: None,

@@ -223,6 +223,13 @@ pub enum DebateEvent {
         round: u32,
         role: Role,
     },
+    /// A person asked the seat again: its turns this round (what it had
+    /// said, or was saying) are kept aside as discarded, and it is asked
+    /// anew.
+    TurnDiscarded {
+        round: u32,
+        role: Role,
+    },
     /// What a completed argument cited from the source, checked.
     QuotesChecked {
         round: u32,
@@ -409,6 +416,7 @@ macro_rules! round_of {
             | DebateEvent::TurnRetrying { round, .. }
             | DebateEvent::TurnCompleted { round, .. }
             | DebateEvent::TurnCancelled { round, .. }
+            | DebateEvent::TurnDiscarded { round, .. }
             | DebateEvent::QuotesChecked { round, .. }
             | DebateEvent::TurnFailed { round, .. }
             | DebateEvent::VerdictReached { round, .. }
@@ -566,6 +574,10 @@ pub enum Command {
     AddRounds(u32),
     /// Stop the turns streaming now; their text so far stands.
     CancelTurn,
+    /// Stop one seat's turn now; its text so far stands.
+    CancelSeat(Role),
+    /// Ask one seat again: its turn this round is kept as discarded.
+    Reroll(Role),
     /// End the debate.
     Stop,
     /// Record the person's verdict; `ends` also forces a resolution.

@@ -127,6 +127,9 @@ pub struct Round {
     pub asked_by_person: bool,
     /// Every turn in start order; a role may have several (judge repairs).
     pub turns: Vec<Turn>,
+    /// Turns a person set aside to ask their seat again, in the order set aside.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub discarded: Vec<Turn>,
     /// The swap check of the round's verdict, when one was asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swap: Option<SwapCheck>,

@@ -78,7 +78,8 @@ pub fn event(event: &DebateEvent) {
         | DebateEvent::SeatHeatPinned { .. }
         | DebateEvent::SeatHeatReleased { .. }
         | DebateEvent::QuestionSet { .. }
-        | DebateEvent::RoundsAdded { .. } => steering(event),
+        | DebateEvent::RoundsAdded { .. }
+        | DebateEvent::TurnDiscarded { .. } => steering(event),
         DebateEvent::Notice { message } => tracing::warn!(%message, "notice"),
         DebateEvent::EndpointAdapted { endpoint, adaptation, message } => {
             tracing::warn!(%endpoint, ?adaptation, %message, "endpoint adapted");
@@ -118,6 +119,9 @@ fn steering(event: &DebateEvent) {
         DebateEvent::SeatHeatReleased { role } => tracing::info!(seat = role.key(), "seat heat released"),
         DebateEvent::QuestionSet { question } => tracing::info!(chars = question.chars().count(), "question set"),
         DebateEvent::RoundsAdded { rounds } => tracing::info!(rounds, "rounds added"),
+        DebateEvent::TurnDiscarded { round, role } => {
+            tracing::info!(round = round + 1, seat = role.key(), "turn discarded, asked again");
+        }
         _ => {}
     }
 }

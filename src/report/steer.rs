@@ -17,6 +17,7 @@ pub enum SteerKind {
     Reopen,
     Question,
     More,
+    Again,
 }
 
 impl SteerKind {
@@ -33,6 +34,7 @@ impl SteerKind {
             SteerKind::Reopen => "reopen",
             SteerKind::Question => "question",
             SteerKind::More => "more",
+            SteerKind::Again => "again",
         }
     }
 }
@@ -61,6 +63,10 @@ pub fn steer_of(event: &DebateEvent) -> Option<(SteerKind, String)> {
         DebateEvent::TurnCancelled { round, role } => {
             (SteerKind::Cancel, format!("cancelled the {}'s turn in round {}", role.key(), round + 1))
         }
+        DebateEvent::TurnDiscarded { round, role } => (
+            SteerKind::Again,
+            format!("asked the {} again in round {} (its answer kept as discarded)", role.key(), round + 1),
+        ),
         DebateEvent::Reopened => (SteerKind::Reopen, "reopened the session".into()),
         DebateEvent::NoteToSeats { text, seats } => {
             let to: Vec<&str> = seats.iter().map(|r| r.key()).collect();

@@ -327,6 +327,9 @@ impl App {
             DebateEvent::SeatHeatReleased { role } => {
                 format!("The {}'s heat released", self.debate.label(*role).to_lowercase())
             }
+            DebateEvent::TurnDiscarded { role, .. } => {
+                format!("The {} asked again; its answer is kept in the log as discarded", self.debate.seat_name(*role))
+            }
             DebateEvent::RoundsAdded { rounds } => {
                 format!("{} added by the person at the keyboard", crate::words::count(*rounds as usize, "more round"))
             }
@@ -576,6 +579,38 @@ impl App {
         };
         self.say_until(Tone::Good, heard, Until::NextRound);
         vec![Effect::Send(Command::InjectTopic(text))]
+    }
+
+    /// `C`: cancels the focused seat's turn alone, or says it is not answering.
+    pub(super) fn cancel_seat(&mut self) -> Vec<Effect> {
+        let role = self.focused_role();
+        let name = self.debate.seat_name(role);
+        if !self.turn_open(role) {
+            self.say_until(Tone::Info, format!("The {name} is not answering: nothing to cancel"), Until::NextRound);
+            return Vec::new();
+        }
+        self.say_until(Tone::Info, format!("Cancelling the {name}'s turn; its text so far stands"), Until::Settled);
+        vec![Effect::Send(Command::CancelSeat(role))]
+    }
+
+    /// `R`: asks the focused seat again (its answer kept in the log as
+    /// discarded), or says why it cannot be asked again now.
+    pub(super) fn ask_again(&mut self) -> Vec<Effect> {
+        let role = self.focused_role();
+        let name = self.debate.seat_name(role);
+        let command = Command::Reroll(role);
+        if crate::debate::command::events(&self.debate, &command).is_empty() {
+            let why = if role.is_judge() {
+                format!("The {name} has nothing this round to be asked again for")
+            } else {
+                format!("The {name} can be asked again until the judge takes the round up")
+            };
+            self.say_until(Tone::Info, why, Until::NextRound);
+            return Vec::new();
+        }
+        let said = format!("Asking the {name} again; its answer is kept in the log as discarded");
+        self.say_until(Tone::Good, said, Until::NextRound);
+        vec![Effect::Send(command)]
     }
 
     /// Sends a note to some seats only, saying whose next request carries it.

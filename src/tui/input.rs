@@ -236,6 +236,8 @@ impl App {
                 self.modal = Some(Modal::Editor(Box::new(Editor { purpose: EditorPurpose::Question, area, to: None })));
             }
             Action::MoreRounds => return self.more_rounds(),
+            Action::CancelSeat => return self.cancel_seat(),
+            Action::Reroll => return self.ask_again(),
             Action::CancelTurn => {
                 if !self.streaming() {
                     self.say_until(Tone::Info, "Nothing is streaming", Until::NextRound);

@@ -18,6 +18,10 @@ pub enum Action {
     Ask,
     /// One more round: beyond the limit, or after the debate ended.
     MoreRounds,
+    /// Cancel the focused seat's turn only.
+    CancelSeat,
+    /// Ask the focused seat again, its answer kept as discarded.
+    Reroll,
     NewDebate,
     Export,
     Sessions,
@@ -59,6 +63,8 @@ impl Action {
                 | Action::CancelTurn
                 | Action::Ask
                 | Action::MoreRounds
+                | Action::CancelSeat
+                | Action::Reroll
         )
     }
 
@@ -66,7 +72,7 @@ impl Action {
     /// what the footer calls it, its help section and how soon the footer
     /// offers it. Help and the footer are made from this table alone, so
     /// an action added here is listed in both wherever it works.
-    pub const TABLE: [Binding; 33] = [
+    pub const TABLE: [Binding; 35] = [
         row(Action::TogglePause, "pause", "space", "pause or resume the debate", "pause", Group::Steering, 0),
         row(Action::Inject, "inject", "i", "inject a topic into the next round", "inject", Group::Steering, 1),
         row(Action::Temperature, "temperature", "t", "pin the heat (temperature)", "heat", Group::Steering, 2),
@@ -89,6 +95,24 @@ impl Action {
             "question",
             Group::Steering,
             13,
+        ),
+        row(
+            Action::CancelSeat,
+            "cancel_seat",
+            "C",
+            "cancel the focused seat's turn only (its text stands)",
+            "cancel seat",
+            Group::Steering,
+            17,
+        ),
+        row(
+            Action::Reroll,
+            "again",
+            "R",
+            "ask the focused seat again (its answer kept as discarded)",
+            "ask again",
+            Group::Steering,
+            17,
         ),
         row(
             Action::MoreRounds,
@@ -516,6 +540,8 @@ mod tests {
             CopyDebate,
             Ask,
             MoreRounds,
+            CancelSeat,
+            Reroll,
         ];
         for action in every {
             // Exhaustive: an action left out of `every` is left out here too, and does not compile.
@@ -523,7 +549,8 @@ mod tests {
                 TogglePause | Inject | Temperature | ReleaseTemperature | ForceResolution | CancelTurn | NewDebate
                 | Export | Sessions | Quit | Help | ToggleReasoning | FocusNext | FocusPrev | ScrollUp | ScrollDown
                 | PageUp | PageDown | Top | Follow | Search | Copy | Faster | Slower | NextRound | TurnStats
-                | CitedLines | Results | HumanVerdict | Branch | CopyDebate | Ask | MoreRounds => {}
+                | CitedLines | Results | HumanVerdict | Branch | CopyDebate | Ask | MoreRounds | CancelSeat
+                | Reroll => {}
             }
             assert_eq!(Action::TABLE.iter().filter(|row| row.action == action).count(), 1, "{action:?}");
         }

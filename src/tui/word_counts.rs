@@ -31,7 +31,8 @@ impl WordCounts {
             | DebateEvent::TurnCompleted { round, role, .. }
             | DebateEvent::TurnRetrying { round, role, .. }
             | DebateEvent::TurnFailed { round, role, .. }
-            | DebateEvent::TurnCancelled { round, role } => (*round, *role, false),
+            | DebateEvent::TurnCancelled { round, role }
+            | DebateEvent::TurnDiscarded { round, role } => (*round, *role, false),
             _ => return,
         };
         let Some(text) = state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role)).map(|t| &t.text)

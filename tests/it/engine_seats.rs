@@ -154,3 +154,66 @@ async fn a_note_to_every_seat_is_an_injected_topic_and_a_released_seat_follows_t
     assert_eq!(state.rounds[1].injected, vec!["Mind the diffs.".to_string()]);
     assert!(state.seat_pins.is_empty());
 }
+
+/// The skeptic answers at once, the advocate after a while: the skeptic's
+/// answer is in while the round is still argued.
+async fn uneven_server() -> MockLlm {
+    MockLlm::with_handler(|request: &Recorded| {
+        let message = request.last_message();
+        let (text, wait) = if request.system().contains("You are the JUDGE") {
+            let round = message.split("Round ").nth(1).and_then(|r| r.chars().next()).unwrap_or('?');
+            (format!(r#"{{"resolved": false, "verdict": "Round {round} stays open on both counts.", "topic": "What about diffs?", "heat": 0.6}}"#), 0)
+        } else if request.system().contains("You are the ADVOCATE") {
+            ("Tabs let every reader choose a width, and that matters.".to_string(), 250)
+        } else {
+            let asked = message.matches("Round").count();
+            (format!("Spaces render the same everywhere ({asked})."), 20)
+        };
+        Reply::sse(&anthropic_sse(&text.split_inclusive(' ').collect::<Vec<_>>(), None), 64)
+            .with_delay(Duration::from_millis(wait))
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn asking_one_seat_again_sends_one_new_request_and_keeps_the_first_answer_as_discarded() {
+    let server = uneven_server().await;
+    let setup = engine_support::duel(role(&server), role(&server), role(&server)).build();
+    let mut handle = engine::start(setup, spec(2));
+    let mut events = Vec::new();
+    wait_for(&mut handle, &mut events, |e| {
+        matches!(e, DebateEvent::TurnCompleted { round: 0, role: Role::Skeptic, .. })
+    })
+    .await;
+    handle.send(Command::Reroll(Role::Skeptic));
+    let state = finish(handle, events).await;
+    let skeptic = sent_by(&server, "SKEPTIC");
+    let advocate = sent_by(&server, "ADVOCATE");
+    // One more request for the skeptic (round 1 twice), none more for anyone else.
+    assert_eq!((skeptic.len(), advocate.len(), sent_by(&server, "JUDGE").len()), (3, 2, 2));
+    assert_eq!(skeptic[0].last_message(), skeptic[1].last_message(), "asked again with the same prompt");
+    let round = &state.rounds[0];
+    assert_eq!(round.discarded.len(), 1);
+    assert_eq!(round.discarded[0].role, Role::Skeptic);
+    assert!(round.discarded[0].text.starts_with("Spaces render the same everywhere"), "{}", round.discarded[0].text);
+    assert!(round.argument(Role::Skeptic).is_some(), "the seat answered again");
+    assert_eq!(round.turns.iter().filter(|t| t.role == Role::Skeptic).count(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn cancelling_one_seat_stops_its_turn_alone() {
+    let server = uneven_server().await;
+    let setup = engine_support::duel(role(&server), role(&server), role(&server)).build();
+    let mut handle = engine::start(setup, spec(1));
+    let mut events = Vec::new();
+    wait_for(&mut handle, &mut events, |e| {
+        matches!(e, DebateEvent::TurnCompleted { round: 0, role: Role::Skeptic, .. })
+    })
+    .await;
+    handle.send(Command::CancelSeat(Role::Advocate));
+    let state = finish(handle, events.clone()).await;
+    let round = &state.rounds[0];
+    assert_eq!(round.turn(Role::Advocate).map(|t| t.status.clone()), Some(heat::debate::state::TurnStatus::Cancelled));
+    assert_eq!(round.turn(Role::Skeptic).map(|t| t.status.clone()), Some(heat::debate::state::TurnStatus::Done));
+    assert!(state.finish.is_some(), "the round went on to its judge");
+}

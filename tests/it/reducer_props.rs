@@ -330,6 +330,7 @@ fn event() -> impl Strategy<Value = DebateEvent> {
             .prop_map(|(text, seats)| DebateEvent::NoteToSeats { text, seats }),
         (role(), heat()).prop_map(|(role, heat)| DebateEvent::SeatHeatPinned { role, heat: Heat::new(heat) }),
         role().prop_map(|role| DebateEvent::SeatHeatReleased { role }),
+        (round.clone(), role()).prop_map(|(round, role)| DebateEvent::TurnDiscarded { round, role }),
         (0u32..4).prop_map(|rounds| DebateEvent::RoundsAdded { rounds }),
         text().prop_map(|message| DebateEvent::Notice { message }),
         (text(), adaptation(), text()).prop_map(|(endpoint, adaptation, message)| DebateEvent::EndpointAdapted {

@@ -289,7 +289,7 @@ async fn a_replay_says_it_ended_offers_what_works_and_exports_what_it_plays() {
 
     // Help leaves out what only a live debate does, and, the replay over, its playback keys.
     studio.keys("?");
-    studio.wait_for("help", |s| s.contains("works in a live debate, not in a replay")).await;
+    studio.wait_for("help", |s| s.contains("works in a live debate, not in a")).await;
     let help = studio.text();
     assert!(!help.contains("inject a topic") && !help.contains("pause or resume the replay"), "{help}");
     studio.keys("\x1b");

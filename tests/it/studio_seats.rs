@@ -77,3 +77,46 @@ fn tab_in_the_heat_dialog_pins_one_debater_and_the_panes_say_so() {
     // `T` releases every pin: here the skeptic's.
     assert_eq!(press(&mut app, KeyCode::Char('T')), vec![Effect::Send(Command::ReleaseSeat(Role::Skeptic))]);
 }
+
+#[test]
+fn shift_c_cancels_the_focused_seat_alone() {
+    let mut app = mid_stream();
+    // Focus the skeptic's pane, then cancel it alone.
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(press(&mut app, KeyCode::Char('C')), vec![Effect::Send(Command::CancelSeat(Role::Skeptic))]);
+    assert!(screen(&mut app, 160, 40).contains("Cancelling the skeptic's turn; its text so far stands"));
+    // The judge has not begun: nothing to cancel there.
+    press(&mut app, KeyCode::Tab);
+    assert!(press(&mut app, KeyCode::Char('C')).is_empty());
+    assert!(screen(&mut app, 160, 40).contains("The judge is not answering: nothing to cancel"));
+}
+
+#[test]
+fn shift_r_asks_the_focused_seat_again_until_the_judge_takes_the_round_up() {
+    let mut app = mid_stream();
+    assert_eq!(press(&mut app, KeyCode::Char('R')), vec![Effect::Send(Command::Reroll(Role::Advocate))]);
+    assert!(
+        screen(&mut app, 160, 40).contains("Asking the advocate again; its answer is kept in the log as discarded")
+    );
+    // Once the judge has begun, the debaters' answers stand; the judge (in focus as it speaks) can be asked again.
+    let mut app = judging();
+    assert_eq!(press(&mut app, KeyCode::Char('R')), vec![Effect::Send(Command::Reroll(Role::Judge))]);
+    while app.focused_role() != Role::Advocate {
+        press(&mut app, KeyCode::Tab);
+    }
+    assert!(press(&mut app, KeyCode::Char('R')).is_empty());
+    assert!(screen(&mut app, 160, 40).contains("The advocate can be asked again until the judge takes the round up"));
+    // The discarded turn leaves the pane; the seat's new answer takes its place.
+    let mut app = mid_stream();
+    app.on_event(&DebateEvent::TurnDiscarded { round: 0, role: Role::Advocate });
+    assert!(app.debate.rounds[0].turn(Role::Advocate).is_none() && app.debate.rounds[0].discarded.len() == 1);
+    app.on_event(&DebateEvent::TurnStarted {
+        round: 0,
+        role: Role::Advocate,
+        purpose: TurnPurpose::Argue,
+        temperature: Some(0.9),
+    });
+    app.on_event(&DebateEvent::Delta { round: 0, role: Role::Advocate, text: "A second try.".into() });
+    let text = screen(&mut app, 160, 40);
+    assert!(text.contains("A second try.") && !text.contains("Focus wins"), "{text}");
+}

@@ -31,6 +31,7 @@ fn round(answers: &[Option<&str>]) -> Round {
         pinned: false,
         injected: Vec::new(),
         asked_by_person: false,
+        discarded: Vec::new(),
         seat_heats: BTreeMap::new(),
         turns,
         swap: None,

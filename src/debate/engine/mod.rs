@@ -352,7 +352,10 @@ impl Engine {
                 let held = self.held.take_all();
                 self.tell_held(held);
             }
-            Command::CancelTurn => self.cancel_calls(),
+            Command::CancelTurn => self.cancel_calls(None),
+            Command::CancelSeat(role) => self.cancel_calls(Some(*role)),
+            // The seat's call under way is dropped unrecorded: the turn is discarded whole.
+            Command::Reroll(role) if !super::command::events(&self.state, command).is_empty() => self.drop_turn(*role),
             Command::Stop => self.abort_all(),
             _ => {}
         }
@@ -371,22 +374,43 @@ impl Engine {
         self.arrived = None;
     }
 
-    /// The person cancelled what is under way: the swap check and the
-    /// panel's votes are recorded as given up, each turn as cancelled (what
-    /// the person saw of it stands; anything held back is dropped with it).
-    fn cancel_calls(&mut self) {
+    /// The person cancelled what is under way (`seat`: only that seat's
+    /// turn): the swap check and the panel's votes are recorded as given
+    /// up, each turn as cancelled (what the person saw of it stands;
+    /// anything held back is dropped with it).
+    fn cancel_calls(&mut self, seat: Option<Role>) {
         let order = |flight: &Flight| match flight.call {
             Call::SwapCheck { .. } => (0, 0, Role::Judge),
             Call::Vote { judge, .. } => (1, judge, Role::Judge),
             Call::Turn { role, .. } => (2, 0, role),
         };
-        let mut tasks: Vec<((u8, u32, Role), u64)> = self.calls.iter().map(|(&t, f)| (order(f), t)).collect();
+        let chosen =
+            |flight: &Flight| seat.is_none_or(|role| matches!(flight.call, Call::Turn { role: r, .. } if r == role));
+        let mut tasks: Vec<((u8, u32, Role), u64)> =
+            self.calls.iter().filter(|(_, f)| chosen(f)).map(|(&t, f)| (order(f), t)).collect();
         tasks.sort_unstable();
         for (_, task) in tasks {
             let Some(flight) = self.calls.remove(&task) else { continue };
             flight.handle.abort();
             self.held.drop_call(task);
             self.emit(answer::on_cancelled(flight.call, flight.usage));
+        }
+    }
+
+    /// Drops `role`'s turn under way without recording it: it is about to
+    /// be discarded and asked again.
+    fn drop_turn(&mut self, role: Role) {
+        let tasks: Vec<u64> = self
+            .calls
+            .iter()
+            .filter(|(_, f)| matches!(f.call, Call::Turn { role: r, .. } if r == role))
+            .map(|(&t, _)| t)
+            .collect();
+        for task in tasks {
+            if let Some(flight) = self.calls.remove(&task) {
+                flight.handle.abort();
+                self.held.drop_call(task);
+            }
         }
     }
 

@@ -41,6 +41,7 @@ impl DebateState {
                     pinned: self.pinned_heat.is_some(),
                     injected: injected.clone(),
                     seat_heats: self.seat_pins.clone(),
+                    discarded: Vec::new(),
                     asked_by_person,
                     turns: Vec::new(),
                     swap: None,
@@ -191,6 +192,7 @@ impl DebateState {
             DebateEvent::TemperaturePinned { heat } => self.pinned_heat = Some(*heat),
             DebateEvent::TemperatureReleased => self.pinned_heat = None,
             DebateEvent::ResolutionForced => self.force_requested = true,
+            DebateEvent::TurnDiscarded { round, role } => self.discard(*round, *role),
             DebateEvent::NoteToSeats { text, seats } => {
                 self.seat_notes.push(SeatNote { text: text.clone(), seats: seats.clone() });
             }
@@ -292,6 +294,23 @@ impl DebateState {
                 self.reopened_after = played.checked_sub(1);
             }
         }
+    }
+
+    /// Sets `role`'s turns of `round` aside as discarded, to ask it again:
+    /// the notes they carried wait for its next request once more, and a
+    /// judge's swap check goes with its verdict.
+    fn discard(&mut self, round: u32, role: Role) {
+        let Some(r) = self.round_mut(round) else { return };
+        let (gone, kept): (Vec<Turn>, Vec<Turn>) =
+            std::mem::take(&mut r.turns).into_iter().partition(|t| t.role == role);
+        r.turns = kept;
+        if role.is_judge() && !gone.is_empty() {
+            r.swap = None;
+        }
+        let notes: Vec<String> = gone.iter().flat_map(|t| t.notes.iter().cloned()).collect();
+        r.discarded.extend(gone);
+        let notes = notes.into_iter().map(|text| SeatNote { text, seats: vec![role] });
+        self.seat_notes.extend(notes);
     }
 
     fn set_vote(&mut self, round: u32, judge: u32, vote: Vote) {

@@ -17,6 +17,7 @@ fn round(texts: &[&str]) -> Round {
         pinned: false,
         injected: Vec::new(),
         asked_by_person: false,
+        discarded: Vec::new(),
         seat_heats: std::collections::BTreeMap::new(),
         turns: Role::DEBATER_SEATS.iter().zip(texts).map(|(&r, t)| turn(r, t)).collect(),
         swap: None,
