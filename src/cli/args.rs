@@ -411,12 +411,18 @@ pub struct DebateArgs {
     /// Ask the judge again each round with the debaters swapped and unnamed; marks a verdict that flips. Costs one more judge call per round.
     #[arg(long)]
     pub swap_check: bool,
+    /// A debater's turn may take this many seconds; then it is cut, marked `✂ time`, and judged as it stands (0: no limit).
+    #[arg(long, value_name = "SECONDS")]
+    pub turn_seconds: Option<String>,
+    /// A round may take this many seconds; then the debate ends, outcome `timeout` (0: no limit).
+    #[arg(long, value_name = "SECONDS")]
+    pub round_seconds: Option<String>,
 }
 
 impl DebateArgs {
     /// The flags that were given, as config overrides.
     pub fn flag_values(&self) -> Vec<FlagValue> {
-        let pairs: [(&Option<String>, &str, &str); 17] = [
+        let pairs: [(&Option<String>, &str, &str); 19] = [
             (&self.max_rounds, "debate.max_rounds", "--max-rounds"),
             (&self.heat, "debate.initial_heat", "--heat"),
             (&self.provider, "roles.provider", "--provider"),
@@ -434,6 +440,8 @@ impl DebateArgs {
             (&self.openai_base_url, "providers.openai.base_url", "--openai-base-url"),
             (&self.anthropic_base_url, "providers.anthropic.base_url", "--anthropic-base-url"),
             (&self.format, "debate.format", "--format"),
+            (&self.turn_seconds, "debate.turn_seconds", "--turn-seconds"),
+            (&self.round_seconds, "debate.round_seconds", "--round-seconds"),
         ];
         let mut flags: Vec<FlagValue> = pairs
             .into_iter()

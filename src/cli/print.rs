@@ -266,6 +266,11 @@ impl<W: Write> TextPrinter<W> {
                     self.style.paint("33", &format!("[{} cancelled]", self.state.seat_name(*role)))
                 )?;
             }
+            DebateEvent::TurnTimedOut { role, seconds, .. } => {
+                if role.is_debater() {
+                    self.debater_text(*role, &format!(" … {}", crate::debate::time_note(*seconds)))?;
+                }
+            }
             DebateEvent::TurnDiscarded { role, .. } => {
                 if role.is_debater() {
                     self.debater_done(*role)?;
@@ -360,6 +365,9 @@ impl<W: Write> TextPrinter<W> {
             }
             DebateEvent::SeatHeatReleased { role } => {
                 self.note(&format!("[the {}'s heat released]", self.state.seat_name(*role)))?;
+            }
+            DebateEvent::BudgetReached { spent } => {
+                self.note(&format!("! budget reached: {}", crate::sanitize::clean(spent)))?;
             }
             DebateEvent::QuestionSet { question } => {
                 self.note(&format!("[next question set: {}]", crate::sanitize::clean(question)))?;

@@ -141,6 +141,9 @@ pub async fn resume(config: &Config, id: Option<&str>, reopening: Reopening, jso
     drive(handle, recorder, json, Some(&history), None).await
 }
 
+/// The exit status of a headless debate stopped at its budget.
+const BUDGET_REACHED: u8 = 3;
+
 /// Records and prints every event until the debate ends; `origin` is
 /// recorded (and printed) right after the debate's `Started`.
 pub(super) async fn drive(
@@ -168,6 +171,8 @@ pub(super) async fn drive(
     }
     let mut outcome = None;
     let mut reader_gone = false;
+    // No one is at a keyboard to resume a budget's pause: the debate stops there, saved.
+    let mut over_budget = None;
     while let Some(engine::Stamped { event, at }) = handle.next_stamped().await {
         let started = matches!(event, DebateEvent::Started { .. });
         let events = std::iter::once(event).chain(origin.take_if(|_| started));
@@ -177,6 +182,10 @@ pub(super) async fn drive(
             }
             if let DebateEvent::Finished { outcome: o, .. } = &event {
                 outcome = Some(o.clone());
+            }
+            if let DebateEvent::BudgetReached { spent } = &event {
+                over_budget = Some(spent.clone());
+                handle.send(Command::Stop);
             }
             let written = if json { json_line(&mut out, &event) } else { printer.event(&event) };
             if let Err(e) = written {
@@ -199,6 +208,11 @@ pub(super) async fn drive(
         return Ok(ExitCode::from(141));
     }
     say!("heat: saved as session {} ({})", recorder.id(), recorder.path().display());
+    if let Some(spent) = over_budget {
+        let spent = crate::sanitize::clean(&spent);
+        say!("heat: stopped at its budget: {spent}. `heat resume {}` goes on past it.", recorder.id());
+        return Ok(ExitCode::from(BUDGET_REACHED));
+    }
     Ok(match outcome {
         Some(Outcome::Failed(why)) => {
             let why = crate::sanitize::clause(&why);

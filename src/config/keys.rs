@@ -77,6 +77,10 @@ pub fn all() -> Vec<KeySpec> {
     add("debate.section", Kind::Text, None, false);
     add("debate.date", Kind::Flag, None, false);
     add("debate.swap_check", Kind::Flag, None, false);
+    add("debate.turn_seconds", Kind::Int { min: 0, max: 3600 }, Some("HEAT_TURN_SECONDS"), false);
+    add("debate.round_seconds", Kind::Int { min: 0, max: 86_400 }, Some("HEAT_ROUND_SECONDS"), false);
+    add("debate.budget_tokens", Kind::Int { min: 0, max: i64::MAX }, Some("HEAT_BUDGET_TOKENS"), false);
+    add("debate.budget_usd", Kind::Float { min: 0.0, max: 1_000_000.0 }, Some("HEAT_BUDGET_USD"), false);
     add("debate.format", Kind::Text, Some("HEAT_FORMAT"), false);
     for (leaf, kind) in ROLE_KEYS {
         let env = match leaf {

@@ -92,6 +92,8 @@ pub enum Outcome {
     Failed(String),
     /// Stopped by the person before it ended.
     Cancelled,
+    /// A round ran past its time (`debate.round_seconds`, this many seconds).
+    Timeout(u32),
     /// The debate can no longer be trusted: its recorded source does not
     /// match the hash recorded with it (the session log was changed).
     Invalidated(String),
@@ -126,6 +128,7 @@ impl Outcome {
             Outcome::Consensus => "ended in consensus".into(),
             Outcome::Dissent => "ended with a dissent".into(),
             Outcome::Converged => "converged".into(),
+            Outcome::Timeout(seconds) => format!("a round ran out of time ({seconds} s)"),
             Outcome::Failed(why) => format!("failed: {why}"),
             Outcome::Invalidated(why) => format!("invalidated: {why}"),
             // The person stopped it; `heat resume` goes on with it. One word for that, everywhere.
@@ -217,6 +220,13 @@ pub enum DebateEvent {
         /// upstream died mid-answer sends a clean stop). Marked, not spliced.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         possibly_cut: bool,
+    },
+    /// The debater's turn ran out of time (`debate.turn_seconds`, this many
+    /// seconds): it is completed with what it said so far, marked as cut.
+    TurnTimedOut {
+        round: u32,
+        role: Role,
+        seconds: u32,
     },
     /// The person cancelled a streaming turn; what streamed so far stands.
     TurnCancelled {
@@ -321,6 +331,12 @@ pub enum DebateEvent {
     SeatHeatReleased {
         role: Role,
     },
+    /// The debate reached its budget (`debate.budget_tokens` or
+    /// `debate.budget_usd`): `spent` says what it spent against which
+    /// limit. A `Paused` follows; once resumed, it goes on past the budget.
+    BudgetReached {
+        spent: String,
+    },
     /// A person set the next round's question: it is asked instead of the
     /// judge's (or the vote's), once. Set while the judges resolve the
     /// round, it keeps the debate open for that round.
@@ -417,6 +433,7 @@ macro_rules! round_of {
             | DebateEvent::TurnCompleted { round, .. }
             | DebateEvent::TurnCancelled { round, .. }
             | DebateEvent::TurnDiscarded { round, .. }
+            | DebateEvent::TurnTimedOut { round, .. }
             | DebateEvent::QuotesChecked { round, .. }
             | DebateEvent::TurnFailed { round, .. }
             | DebateEvent::VerdictReached { round, .. }
@@ -439,6 +456,7 @@ macro_rules! round_of {
             | DebateEvent::ResolutionForced
             | DebateEvent::QuestionSet { .. }
             | DebateEvent::RoundsAdded { .. }
+            | DebateEvent::BudgetReached { .. }
             | DebateEvent::NoteToSeats { .. }
             | DebateEvent::SeatHeatPinned { .. }
             | DebateEvent::SeatHeatReleased { .. }

@@ -3,6 +3,7 @@
 //! engine that drives them.
 
 pub mod answer;
+pub mod budget;
 pub mod call;
 pub mod command;
 pub mod convergence;
@@ -47,6 +48,11 @@ pub const POSSIBLY_CUT: &str = "⚠ possibly cut: the server ended it mid-senten
 /// The mark shown where a turn stopped at its token limit: `✂ cut at 1,024 tokens`.
 pub fn cut_note(tokens: u32) -> String {
     format!("✂ cut at {} tokens", crate::words::thousands(u64::from(tokens)))
+}
+
+/// How a debater's turn cut by its time limit (`debate.turn_seconds`) is marked.
+pub fn time_note(seconds: u32) -> String {
+    format!("✂ time: cut at its {seconds} s limit")
 }
 
 #[cfg(test)]

@@ -71,6 +71,28 @@ pub fn swap_check_unasked(setup: &EngineSetup, state: &DebateState) -> Option<St
     })
 }
 
+/// How the notice that a dollar budget counts nothing begins.
+const BUDGET_UNPRICED_NOTICE: &str = "debate.budget_usd counts nothing";
+
+/// Once: a dollar budget is set but a seat has no price, so dollars cannot
+/// be counted (none are guessed); the token budget still holds.
+pub fn budget_unpriced(setup: &EngineSetup, state: &DebateState) -> Option<String> {
+    setup.budget.usd?;
+    if state.notices.iter().any(|n| n.starts_with(BUDGET_UNPRICED_NOTICE)) {
+        return None;
+    }
+    let priced = |role: Role| setup.budget.prices.seats.iter().any(|(r, _)| *r == role);
+    let unpriced: Vec<String> =
+        state.seats().into_iter().filter(|&r| !priced(r)).map(|r| r.key().to_string()).collect();
+    (!unpriced.is_empty()).then(|| {
+        format!(
+            "{BUDGET_UNPRICED_NOTICE}: the {} has no price (roles.{}.price_input and price_output)",
+            unpriced.join(" and the "),
+            unpriced[0]
+        )
+    })
+}
+
 /// How the notice that a format's scores are not asked begins.
 const SCORES_UNASKED_NOTICE: &str = "The embedded judge gives no scores";
 

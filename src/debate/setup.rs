@@ -13,6 +13,23 @@ use super::seat::Role;
 use crate::provider::retry::RetryPolicy;
 use crate::provider::{ChatModel, StructuredOutput};
 
+/// How long a debater's turn and a round may take (`debate.turn_seconds`,
+/// `debate.round_seconds`); `None`: as long as they take.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub turn: Option<std::time::Duration>,
+    pub round: Option<std::time::Duration>,
+}
+
+/// What a debate may spend (`debate.budget_tokens`, `debate.budget_usd`),
+/// and the prices to count dollars with; nothing set: no budget.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Budget {
+    pub tokens: Option<u64>,
+    pub usd: Option<f64>,
+    pub prices: super::cost::Prices,
+}
+
 /// How one role is played: which model, with which limits.
 #[derive(Clone)]
 pub struct RoleSetup {
@@ -123,6 +140,10 @@ pub struct EngineSetup {
     /// Sets up the panel judges a format puts on providers of their own;
     /// `None`: every judge is asked on the judges' provider.
     pub judges: Option<JudgeFactory>,
+    /// How long a debater's turn and a round may take.
+    pub clock: Clock,
+    /// What the debate may spend before it pauses.
+    pub budget: Budget,
 }
 
 impl EngineSetup {

@@ -62,6 +62,9 @@ pub struct Turn {
     /// The stance line the argument ended with, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stance: Option<StanceLine>,
+    /// The turn ran out of time after this many seconds and was cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out_of_time: Option<u32>,
     /// The notes a person sent this seat alone that its request carried.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -84,6 +87,7 @@ impl Turn {
             verdict: None,
             checks: Vec::new(),
             stance: None,
+            out_of_time: None,
             notes: Vec::new(),
         }
     }
@@ -225,6 +229,9 @@ pub struct DebateState {
     /// branch's edited topic); used once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_question: Option<String>,
+    /// The debate reached its budget once: it paused, and goes on past it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub budget_reached: bool,
     /// Notes a person sent to some seats only, each waiting for the next
     /// request of the seats it names (a seat is struck off once asked).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -50,6 +50,9 @@ pub fn event(event: &DebateEvent) {
                 "turn completed"
             );
         }
+        DebateEvent::TurnTimedOut { round, role, seconds } => {
+            tracing::info!(round = round + 1, role = role.key(), seconds, "turn out of time");
+        }
         DebateEvent::TurnCancelled { round, role } => {
             tracing::info!(round = round + 1, role = role.key(), "turn cancelled");
         }
@@ -80,6 +83,7 @@ pub fn event(event: &DebateEvent) {
         | DebateEvent::QuestionSet { .. }
         | DebateEvent::RoundsAdded { .. }
         | DebateEvent::TurnDiscarded { .. } => steering(event),
+        DebateEvent::BudgetReached { spent } => tracing::warn!(%spent, "budget reached"),
         DebateEvent::Notice { message } => tracing::warn!(%message, "notice"),
         DebateEvent::EndpointAdapted { endpoint, adaptation, message } => {
             tracing::warn!(%endpoint, ?adaptation, %message, "endpoint adapted");

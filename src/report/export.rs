@@ -183,14 +183,8 @@ fn markdown(
                 let said = clean(&crate::debate::grounding::describe_all(&turn.checks));
                 let _ = writeln!(md, "*Checked against the source:* {said}\n");
             }
-            if let Some(tokens) = turn.truncated_at {
-                let _ = writeln!(
-                    md,
-                    "*(… {}: the argument stopped at its token limit)*\n",
-                    crate::debate::cut_note(tokens)
-                );
-            } else if turn.possibly_cut {
-                let _ = writeln!(md, "*(… {})*\n", crate::debate::POSSIBLY_CUT);
+            if let Some(mark) = cut_mark(turn) {
+                let _ = writeln!(md, "*(… {mark})*\n");
             }
             match &turn.status {
                 TurnStatus::Cancelled => md.push_str("*(cancelled by the moderator)*\n\n"),
@@ -308,6 +302,18 @@ fn panel_section(md: &mut String, state: &DebateState, round: &crate::debate::st
         let _ = writeln!(md, "\n**{}**\n", clean(&said.unwrap_or_else(|undecided| undecided)));
     } else {
         md.push('\n');
+    }
+}
+
+/// How an argument that did not end on its own is marked: cut at its
+/// token limit, by its time limit, or possibly cut by its server.
+fn cut_mark(turn: &crate::debate::state::Turn) -> Option<String> {
+    if let Some(tokens) = turn.truncated_at {
+        Some(format!("{}: the argument stopped at its token limit", crate::debate::cut_note(tokens)))
+    } else if let Some(seconds) = turn.out_of_time {
+        Some(crate::debate::time_note(seconds))
+    } else {
+        turn.possibly_cut.then(|| crate::debate::POSSIBLY_CUT.to_string())
     }
 }
 

@@ -139,6 +139,7 @@ fn transcript_turn(turn: &Turn, shown: Shown<'_>) -> TranscriptTurn {
         TurnStatus::Done => turn
             .truncated_at
             .map(|tokens| format!("{}: stopped at its token limit", crate::debate::cut_note(tokens)))
+            .or_else(|| turn.out_of_time.map(crate::debate::time_note))
             .or_else(|| turn.possibly_cut.then(|| crate::debate::POSSIBLY_CUT.to_string())),
     };
     TranscriptTurn {

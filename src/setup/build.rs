@@ -86,7 +86,21 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         seed: config.int("debate.seed").and_then(|s| u64::try_from(s).ok()),
         swap_check: config.defaulted("debate.swap_check"),
         judges,
+        clock: crate::debate::engine::Clock {
+            turn: config.int("debate.turn_seconds").and_then(seconds),
+            round: config.int("debate.round_seconds").and_then(seconds),
+        },
+        budget: crate::debate::engine::Budget {
+            tokens: config.int("debate.budget_tokens").and_then(|n| u64::try_from(n).ok()).filter(|&n| n > 0),
+            usd: config.float("debate.budget_usd").filter(|&x| x > 0.0),
+            prices: config.prices(),
+        },
     })
+}
+
+/// A number of seconds from the config, as a duration (0: no limit).
+fn seconds(n: i64) -> Option<std::time::Duration> {
+    u64::try_from(n).ok().filter(|&n| n > 0).map(std::time::Duration::from_secs)
 }
 
 /// What the loaded models say about themselves (a GGUF without a chat

@@ -249,6 +249,11 @@ impl App {
                 self.say(Tone::Warn, format!("The verdict could not be used ({}); {then}", clean(error)));
             }
             DebateEvent::Notice { message } => self.status.engine_notice(clean(message)),
+            DebateEvent::BudgetReached { spent } => {
+                let resume = self.keymap.hint(Action::TogglePause);
+                let said = format!("Budget reached: {}. Paused: {resume} goes on past it", clean(spent));
+                self.say_until(Tone::Warn, said, Until::Resumed);
+            }
             DebateEvent::Finished { outcome, .. } => self.finished(outcome),
             // An ending set aside for more rounds: its results give way to the rounds (in a replay too).
             DebateEvent::RoundsAdded { .. } if matches!(self.modal, Some(Modal::Results(_))) => self.modal = None,
@@ -349,11 +354,22 @@ impl App {
         self.clocks.thinking_for(&self.debate, role, self.paused())
     }
 
+    /// Whole seconds left of a debater's turn under `debate.turn_seconds`,
+    /// while it streams live (a replay's recorded turns have no countdown).
+    pub fn time_left(&self, role: Role) -> Option<u64> {
+        if self.replay.is_some() || self.watching() {
+            return None;
+        }
+        self.clocks.time_left(&self.debate, role)
+    }
+
     /// Whether the screen changes with time alone: a retry countdown, or
     /// the seconds a turn has waited for its first word (a tick a second,
     /// only while something is waited for).
     pub fn animating(&self) -> bool {
-        self.seats().into_iter().any(|r| self.retry_in(r).is_some() || self.thinking_for(r).is_some())
+        self.seats()
+            .into_iter()
+            .any(|r| self.retry_in(r).is_some() || self.thinking_for(r).is_some() || self.time_left(r).is_some())
     }
 
     /// Before a frame is drawn: lays out the pane of every seat that sits

@@ -17,6 +17,13 @@ pub struct Clocks {
     pub thinking_since: [Option<Instant>; Role::COUNT],
     /// Each seat's latest turn, timed.
     pub turn_times: TurnTimes,
+    /// When each seat's turn runs out of time (`debate.turn_seconds`), as
+    /// the engine keeps it: a pause moves it on by the time it held.
+    pub out_of_time_at: [Option<Instant>; Role::COUNT],
+    /// Since when the debate has been paused.
+    paused_since: Option<Instant>,
+    /// `debate.turn_seconds`: how long a debater's turn may take.
+    pub turn_limit: Option<Duration>,
     /// The debate's clock: milliseconds at `debate.0`; it runs on from there
     /// (a resumed debate's clock goes on from its log's last event).
     debate: (Instant, u64),
@@ -33,6 +40,9 @@ impl Default for Clocks {
             retry_at: [None; Role::COUNT],
             thinking_since: [None; Role::COUNT],
             turn_times: TurnTimes::default(),
+            out_of_time_at: [None; Role::COUNT],
+            paused_since: None,
+            turn_limit: None,
             debate: (now, 0),
             event_ms: 0,
             now,
@@ -43,7 +53,7 @@ impl Default for Clocks {
 impl Clocks {
     /// A fresh debate: every clock starts again at zero.
     pub fn restart(&mut self) {
-        *self = Clocks { now: self.now, ..Clocks::default() };
+        *self = Clocks { now: self.now, turn_limit: self.turn_limit, ..Clocks::default() };
     }
 
     /// Sets the debate's clock to `ms` now (a resumed debate's goes on
@@ -64,6 +74,19 @@ impl Clocks {
         self.event_ms = ms;
         self.turn_times.record(event, ms);
         match event {
+            DebateEvent::TurnStarted { role, .. } if role.is_debater() => {
+                self.out_of_time_at[role.position()] = self.turn_limit.map(|limit| Instant::now() + limit);
+            }
+            DebateEvent::Paused => self.paused_since = Some(Instant::now()),
+            DebateEvent::Resumed => {
+                let held = self.paused_since.take().map_or(Duration::ZERO, |since| since.elapsed());
+                for at in self.out_of_time_at.iter_mut().flatten() {
+                    *at += held;
+                }
+            }
+            _ => {}
+        }
+        match event {
             // A wait in heat's own queue is counted apart from the wait for the server that follows it.
             DebateEvent::TurnStarted { role, .. } | DebateEvent::TurnSent { role, .. } => {
                 self.thinking_since[role.position()] = Some(Instant::now());
@@ -78,6 +101,17 @@ impl Clocks {
             DebateEvent::TurnFailed { role, .. } => self.retry_at[role.position()] = None,
             _ => {}
         }
+    }
+
+    /// Whole seconds left of a debater's streaming turn under a turn limit
+    /// (none while paused, or once it ended).
+    pub fn time_left(&self, debate: &DebateState, role: Role) -> Option<u64> {
+        let turn = debate.current_round()?.turn(role)?;
+        if !turn.is_open() || self.paused_since.is_some() || debate.finish.is_some() {
+            return None;
+        }
+        let at = self.out_of_time_at[role.position()]?;
+        Some(at.saturating_duration_since(self.now).as_secs_f32().ceil() as u64)
     }
 
     /// Seconds until a seat's retry, while it waits.

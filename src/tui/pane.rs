@@ -463,6 +463,9 @@ fn lay_out(
             if let Some(tokens) = turn.truncated_at {
                 let note = format!("… {}", crate::debate::cut_note(tokens));
                 foot.push(Line::from(Span::styled(note, Style::new().fg(theme.warn))));
+            } else if let Some(seconds) = turn.out_of_time {
+                let note = format!("… {}", crate::debate::time_note(seconds));
+                foot.push(Line::from(Span::styled(note, Style::new().fg(theme.warn))));
             } else if turn.possibly_cut {
                 let note = format!("… {}", crate::debate::POSSIBLY_CUT);
                 foot.push(Line::from(Span::styled(note, Style::new().fg(theme.warn))));

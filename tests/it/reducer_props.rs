@@ -85,6 +85,7 @@ fn outcome() -> impl Strategy<Value = Outcome> {
         Just(Outcome::Consensus),
         Just(Outcome::Dissent),
         Just(Outcome::Converged),
+        (1u32..600).prop_map(Outcome::Timeout),
         text().prop_map(Outcome::Failed),
         Just(Outcome::Cancelled),
         text().prop_map(Outcome::Invalidated),
@@ -326,11 +327,17 @@ fn event() -> impl Strategy<Value = DebateEvent> {
         Just(DebateEvent::TemperatureReleased),
         Just(DebateEvent::ResolutionForced),
         text().prop_map(|question| DebateEvent::QuestionSet { question }),
+        text().prop_map(|spent| DebateEvent::BudgetReached { spent }),
         (text(), proptest::collection::vec(role(), 0..3))
             .prop_map(|(text, seats)| DebateEvent::NoteToSeats { text, seats }),
         (role(), heat()).prop_map(|(role, heat)| DebateEvent::SeatHeatPinned { role, heat: Heat::new(heat) }),
         role().prop_map(|role| DebateEvent::SeatHeatReleased { role }),
         (round.clone(), role()).prop_map(|(round, role)| DebateEvent::TurnDiscarded { round, role }),
+        (round.clone(), role(), 1u32..600).prop_map(|(round, role, seconds)| DebateEvent::TurnTimedOut {
+            round,
+            role,
+            seconds
+        }),
         (0u32..4).prop_map(|rounds| DebateEvent::RoundsAdded { rounds }),
         text().prop_map(|message| DebateEvent::Notice { message }),
         (text(), adaptation(), text()).prop_map(|(endpoint, adaptation, message)| DebateEvent::EndpointAdapted {

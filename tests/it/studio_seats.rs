@@ -120,3 +120,49 @@ fn shift_r_asks_the_focused_seat_again_until_the_judge_takes_the_round_up() {
     let text = screen(&mut app, 160, 40);
     assert!(text.contains("A second try.") && !text.contains("Focus wins"), "{text}");
 }
+
+#[test]
+fn a_timed_turn_counts_down_in_its_title_and_a_cut_one_says_time() {
+    let mut app = mid_stream();
+    app.clocks.turn_limit = Some(std::time::Duration::from_secs(30));
+    app.on_event(&DebateEvent::RoundStarted { round: 1, topic: TOPIC.into(), heat: Heat::new(0.6), injected: vec![] });
+    app.on_event(&DebateEvent::TurnStarted {
+        round: 1,
+        role: Role::Advocate,
+        purpose: TurnPurpose::Argue,
+        temperature: Some(0.6),
+    });
+    app.on_event(&DebateEvent::Delta { round: 1, role: Role::Advocate, text: "Tabs let readers ".into() });
+    let text = screen(&mut app, 200, 50);
+    assert!(text.contains("streaming · ⏱ 30 s") || text.contains("streaming · ⏱ 29 s"), "{text}");
+    app.on_event(&DebateEvent::TurnTimedOut { round: 1, role: Role::Advocate, seconds: 30 });
+    app.on_event(&heat::debate::DebateEvent::TurnCompleted {
+        round: 1,
+        role: Role::Advocate,
+        text: "Tabs let readers ".into(),
+        usage: None,
+        truncated_at: None,
+        possibly_cut: false,
+    });
+    let text = screen(&mut app, 200, 50);
+    assert!(text.contains("done · ✂ time") && text.contains("✂ time: cut at its 30 s limit"), "{text}");
+}
+
+#[test]
+fn a_budget_reached_pauses_and_says_what_was_spent_until_resumed() {
+    let mut app = mid_stream();
+    app.on_event(&DebateEvent::BudgetReached {
+        spent: "12,340 tokens of the 12,000 budgeted (debate.budget_tokens)".into(),
+    });
+    app.on_event(&DebateEvent::Paused);
+    let text = screen(&mut app, 200, 50);
+    assert!(
+        text.contains(
+            "Budget reached: 12,340 tokens of the 12,000 budgeted (debate.budget_tokens). Paused: space goes on past it"
+        ),
+        "{text}"
+    );
+    assert!(app.paused() && text.contains("PAUSED"));
+    app.on_event(&DebateEvent::Resumed);
+    assert!(!screen(&mut app, 200, 50).contains("Budget reached"));
+}

@@ -33,4 +33,6 @@ pub(super) struct Flight {
     pub(super) form: Option<(StructuredOutput, bool, bool)>,
     /// The answer's token limit it was sent (fitting a server's context may lower it).
     pub(super) max_tokens: u32,
+    /// When a debater's turn runs out of time (`debate.turn_seconds`).
+    pub(super) deadline: Option<std::time::Instant>,
 }

@@ -21,6 +21,7 @@ use anyhow::Context;
 use tokio::sync::{mpsc, watch};
 
 mod checks;
+mod clock;
 mod flight;
 mod handle;
 mod held;
@@ -28,7 +29,8 @@ mod request;
 mod task;
 
 pub use super::setup::{
-    DebateSpec, EngineSetup, Grounding, JudgeFactory, RoleSetup, StructuredSetting, duel_roles, seat_roles,
+    Budget, Clock, DebateSpec, EngineSetup, Grounding, JudgeFactory, RoleSetup, StructuredSetting, duel_roles,
+    seat_roles,
 };
 pub use handle::{DebateHandle, Stamped};
 
@@ -45,6 +47,7 @@ use super::state::DebateState;
 use crate::provider::endpoint::Endpoint;
 use crate::provider::retry::TurnItem;
 use crate::provider::{ChatModel, ChatRequest, ProviderError};
+use clock::Deadlines;
 use flight::Flight;
 use held::Held;
 use request::Requests;
@@ -138,6 +141,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Vec<DebateEvent>) -> Deb
     let (event_tx, event_rx) = mpsc::unbounded_channel();
     let (msg_tx, msg_rx) = mpsc::unbounded_channel();
     let (paused, _) = watch::channel(state.paused);
+    let setup_clock = setup.clock;
     let mut engine = Engine {
         setup,
         state,
@@ -149,6 +153,8 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Vec<DebateEvent>) -> Deb
         msg_rx,
         calls: HashMap::new(),
         held: Held::default(),
+        deadlines: Deadlines::new(setup_clock),
+        budget_warned: false,
         next_task: 0,
         left_out_said: [0; Role::COUNT],
         no_temperature: HashSet::new(),
@@ -194,6 +200,10 @@ struct Engine {
     calls: HashMap<u64, Flight>,
     /// What the calls sent while paused (`held`).
     held: Held,
+    /// When the round and each debater's turn run out of time.
+    deadlines: Deadlines,
+    /// The debate was told it has spent most of its budget.
+    budget_warned: bool,
     next_task: u64,
     /// Earlier rounds each seat's prompt was said to leave out, to fit its server.
     left_out_said: [usize; Role::COUNT],
@@ -221,6 +231,9 @@ impl Engine {
             if self.state.finish.is_some() {
                 break;
             }
+            self.mind_the_budget();
+            let wake = self.deadlines.next(self.calls.values().filter_map(|f| f.deadline));
+            let alarm = tokio::time::Instant::from_std(wake.unwrap_or_else(now));
             // Commands first: steering must never wait behind a fast stream.
             tokio::select! {
                 biased;
@@ -238,9 +251,61 @@ impl Engine {
                         self.on_call_msg(msg);
                     }
                 }
+                () = tokio::time::sleep_until(alarm), if wake.is_some() => self.on_clock(),
             }
         }
         self.abort_all();
+    }
+
+    /// Tells the person once when the debate has spent 80 % of its budget,
+    /// and pauses it once it reaches it (what runs finishes and is kept, as
+    /// any pause does).
+    fn mind_the_budget(&mut self) {
+        match super::budget::standing(&self.state, &self.setup.budget) {
+            super::budget::Standing::Under => {}
+            super::budget::Standing::Near(message) => {
+                if !self.budget_warned {
+                    self.budget_warned = true;
+                    self.emit(DebateEvent::Notice { message });
+                }
+            }
+            super::budget::Standing::Reached(spent) => {
+                self.emit(DebateEvent::BudgetReached { spent });
+                if !self.state.paused {
+                    self.deadlines.pause(now());
+                    self.emit(DebateEvent::Paused);
+                }
+            }
+        }
+    }
+
+    /// Something ran out of time: a round past `debate.round_seconds` ends
+    /// the debate (`timeout`, its synthesis the nearest readable verdict);
+    /// a debater's turn past `debate.turn_seconds` is completed with what it
+    /// said, marked as cut by time, and judged as it stands.
+    fn on_clock(&mut self) {
+        let at = now();
+        if self.deadlines.round_over(at) {
+            let synthesis = self.state.current_round().and_then(|r| plan::fallback_synthesis(&self.state, r));
+            self.abort_all();
+            let outcome = super::event::Outcome::Timeout(self.deadlines.round_seconds());
+            self.emit(DebateEvent::Finished { outcome, synthesis });
+            return;
+        }
+        let due: Vec<u64> =
+            self.calls.iter().filter(|(_, f)| f.deadline.is_some_and(|d| d <= at)).map(|(&task, _)| task).collect();
+        let seconds = self.deadlines.turn_seconds();
+        for task in due {
+            let Some(flight) = self.calls.remove(&task) else { continue };
+            flight.handle.abort();
+            self.held.drop_call(task);
+            let Call::Turn { round, role } = flight.call else { continue };
+            let said = self.state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role));
+            let text = said.map(|t| t.text.clone()).unwrap_or_default();
+            self.emit(DebateEvent::TurnTimedOut { round, role, seconds });
+            let usage = flight.usage;
+            self.emit(DebateEvent::TurnCompleted { round, role, text, usage, truncated_at: None, possibly_cut: false });
+        }
     }
 
     fn emit(&mut self, event: DebateEvent) {
@@ -303,11 +368,13 @@ impl Engine {
                             notices::scores_unasked(&self.setup, &self.state),
                             notices::panel_on_embedded(&self.setup, &self.state),
                             notices::question_keeps_open(&self.state),
+                            notices::budget_unpriced(&self.setup, &self.state),
                         ];
                         for warning in warnings.into_iter().flatten() {
                             self.emit(DebateEvent::Notice { message: warning });
                         }
                         self.emit(DebateEvent::RoundStarted { round, topic, heat, injected });
+                        self.deadlines.round_started(now());
                     }
                     Step::StartTurn { round, role, purpose } => self.start_turn(round, role, purpose),
                     Step::SwapCheck { round } => self.start_swap_check(round),
@@ -349,9 +416,15 @@ impl Engine {
         }
         match command {
             Command::Resume if self.state.paused => {
+                // The time spent paused is no one's: every deadline moves on by it.
+                let shift = self.deadlines.resume(now());
+                for flight in self.calls.values_mut() {
+                    flight.deadline = flight.deadline.map(|d| d + shift);
+                }
                 let held = self.held.take_all();
                 self.tell_held(held);
             }
+            Command::Pause if !self.state.paused => self.deadlines.pause(now()),
             Command::CancelTurn => self.cancel_calls(None),
             Command::CancelSeat(role) => self.cancel_calls(Some(*role)),
             // The seat's call under way is dropped unrecorded: the turn is discarded whole.
@@ -541,6 +614,8 @@ impl Engine {
         let number = self.next_task;
         let task = Task { number, model, policy: self.setup.retry, paused: self.paused.subscribe() };
         let handle = task::spawn(task, request, self.msg_tx.clone());
+        let timed = matches!(call, Call::Turn { role, .. } if role.is_debater());
+        let deadline = timed.then(|| self.deadlines.turn_from(now())).flatten();
         let flight = Flight {
             call,
             purpose,
@@ -554,6 +629,7 @@ impl Engine {
             provider,
             form,
             max_tokens,
+            deadline,
         };
         self.calls.insert(number, flight);
     }

@@ -193,6 +193,15 @@ impl DebateState {
             DebateEvent::TemperatureReleased => self.pinned_heat = None,
             DebateEvent::ResolutionForced => self.force_requested = true,
             DebateEvent::TurnDiscarded { round, role } => self.discard(*round, *role),
+            DebateEvent::BudgetReached { spent } => {
+                self.budget_reached = true;
+                self.notices.push(format!("budget reached: {spent}; the debate paused"));
+            }
+            DebateEvent::TurnTimedOut { round, role, seconds } => {
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.out_of_time = Some(*seconds);
+                }
+            }
             DebateEvent::NoteToSeats { text, seats } => {
                 self.seat_notes.push(SeatNote { text: text.clone(), seats: seats.clone() });
             }

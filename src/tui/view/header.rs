@@ -118,6 +118,7 @@ fn badge(app: &App, with_place: bool) -> Span<'static> {
             Outcome::Resolved | Outcome::Forced | Outcome::MaxRounds | Outcome::Consensus => ("✓ ENDED", theme.good),
             Outcome::Converged => ("✓ CONVERGED", theme.good),
             Outcome::Dissent => ("✓ ENDED · DISSENT", theme.warn),
+            Outcome::Timeout(_) => ("⏱ TIME", theme.warn),
             Outcome::Failed(_) => ("✗ FAILED", theme.error),
             Outcome::Invalidated(_) => ("✗ INVALIDATED", theme.error),
             Outcome::Cancelled => ("■ STOPPED", theme.muted),

@@ -52,7 +52,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             frame.render_widget(Paragraph::new(hint_line(app, hint, hint_area.width)), hint_area);
         }
         Some(Modal::Temperature(temp)) => {
-            let rect = centered(area, 56, 9);
+            let rect = centered(area, 64, 9);
             let title = if temp.to.is_everyone() {
                 " Pin the heat (every seat) ".to_string()
             } else {

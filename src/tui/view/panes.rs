@@ -185,12 +185,16 @@ pub fn state_label(app: &App, role: Role) -> String {
                 _ => what.into(),
             }
         }
-        TurnStatus::Streaming => "streaming".into(),
+        TurnStatus::Streaming => match app.time_left(role) {
+            Some(left) => format!("streaming · ⏱ {left} s"),
+            None => "streaming".into(),
+        },
         TurnStatus::Retrying { attempt, max_retries, .. } => match app.retry_in(role) {
             Some(s) if s > 0 => format!("retrying in {s} s ({attempt}/{max_retries})"),
             _ => format!("retrying ({attempt}/{max_retries})"),
         },
         TurnStatus::Done if turn.truncated_at.is_some() => "done · ✂ cut".into(),
+        TurnStatus::Done if turn.out_of_time.is_some() => "done · ✂ time".into(),
         TurnStatus::Done if turn.possibly_cut => "done · possibly cut".into(),
         TurnStatus::Done => "done".into(),
         TurnStatus::Cancelled => "cancelled".into(),

@@ -34,7 +34,21 @@ impl SetupBuilder {
             seed: None,
             swap_check: false,
             judges: None,
+            clock: heat::debate::engine::Clock::default(),
+            budget: heat::debate::engine::Budget::default(),
         })
+    }
+
+    /// What the debate may spend.
+    pub fn budget(mut self, budget: heat::debate::engine::Budget) -> Self {
+        self.0.budget = budget;
+        self
+    }
+
+    /// Debaters' turns and rounds held to `clock`.
+    pub fn clock(mut self, clock: heat::debate::engine::Clock) -> Self {
+        self.0.clock = clock;
+        self
     }
 
     /// Retries by `policy`.
