@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::engine_support::{self, drain};
 
 use heat::debate::Heat;
-use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
+use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, RoleSetup};
 use heat::debate::state::VerdictStatus;
 use heat::debate::{Command, DebateEvent, DebateState, Outcome, Role, TurnPurpose};
 use heat::provider::scripted::{Reply, ScriptedModel};
@@ -38,14 +38,9 @@ fn judge(replies: impl IntoIterator<Item = Reply>) -> Arc<ScriptedModel> {
     Arc::new(ScriptedModel::new(replies, verdict(false, 0.5, "fallback")))
 }
 
+/// A duel of `max_rounds` rounds on "Tabs beat spaces" from heat 0.9.
 fn spec(max_rounds: u32) -> DebateSpec {
-    DebateSpec {
-        topic: "Tabs beat spaces".into(),
-        max_rounds,
-        initial_heat: Heat::new(0.9),
-        grounding: Grounding::default(),
-        format: None,
-    }
+    crate::engine_support::duel_spec(max_rounds)
 }
 
 async fn wait_for(handle: &mut DebateHandle, events: &mut Vec<DebateEvent>, pred: impl Fn(&DebateEvent) -> bool) {

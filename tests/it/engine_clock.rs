@@ -8,8 +8,9 @@ use crate::engine_support;
 use std::sync::Arc;
 use std::time::Duration;
 
-use heat::debate::engine::{self, Clock, DebateHandle, DebateSpec, EngineSetup, Grounding, RoleSetup};
-use heat::debate::{Command, DebateEvent, DebateState, Heat, Outcome, Role};
+use engine_support::{duel_spec as spec, finish};
+use heat::debate::engine::{self, Clock, EngineSetup, RoleSetup};
+use heat::debate::{Command, DebateEvent, Outcome, Role};
 use heat::provider::ChatModel;
 use heat::provider::scripted::{Reply, ScriptedModel};
 use tokio::sync::Semaphore;
@@ -27,25 +28,6 @@ fn role(model: &Arc<ScriptedModel>) -> RoleSetup {
 fn setup(models: [&Arc<ScriptedModel>; 3], clock: Clock) -> EngineSetup {
     let [a, s, j] = models;
     engine_support::duel(role(a), role(s), role(j)).clock(clock).build()
-}
-
-fn spec(max_rounds: u32) -> DebateSpec {
-    DebateSpec {
-        topic: "Tabs beat spaces".into(),
-        max_rounds,
-        initial_heat: Heat::new(0.9),
-        grounding: Grounding::default(),
-        format: None,
-    }
-}
-
-async fn finish(mut handle: DebateHandle, mut events: Vec<DebateEvent>) -> (Vec<DebateEvent>, DebateState) {
-    while let Some(event) = handle.next_event().await {
-        events.push(event);
-    }
-    let state = handle.join().await;
-    assert_eq!(DebateState::from_events(&events), state);
-    (events, state)
 }
 
 fn secs(n: u64) -> Duration {

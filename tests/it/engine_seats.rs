@@ -8,8 +8,14 @@ use crate::support;
 
 use std::time::Duration;
 
-use heat::debate::engine::{self, DebateHandle, DebateSpec, Grounding, RoleSetup};
+use engine_support::{duel_spec as spec, wait_for};
+use heat::debate::engine::{self, RoleSetup};
 use heat::debate::{Command, DebateEvent, DebateState, Heat, Role};
+
+/// The debate to its end, its state checked against the fold of its events.
+async fn finish(handle: engine::DebateHandle, events: Vec<DebateEvent>) -> DebateState {
+    engine_support::finish(handle, events).await.1
+}
 use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
 use support::turns;
 
@@ -39,36 +45,6 @@ async fn server() -> MockLlm {
 
 fn role(server: &MockLlm) -> RoleSetup {
     RoleSetup::new(turns::anthropic(server), "claude-haiku-4-5", 512)
-}
-
-fn spec(max_rounds: u32) -> DebateSpec {
-    DebateSpec {
-        topic: "Tabs beat spaces".into(),
-        max_rounds,
-        initial_heat: Heat::new(0.9),
-        grounding: Grounding::default(),
-        format: None,
-    }
-}
-
-async fn wait_for(handle: &mut DebateHandle, events: &mut Vec<DebateEvent>, pred: impl Fn(&DebateEvent) -> bool) {
-    loop {
-        let event = handle.next_event().await.expect("the debate ended before the awaited event");
-        let hit = pred(&event);
-        events.push(event);
-        if hit {
-            return;
-        }
-    }
-}
-
-async fn finish(mut handle: DebateHandle, mut events: Vec<DebateEvent>) -> DebateState {
-    while let Some(event) = handle.next_event().await {
-        events.push(event);
-    }
-    let state = handle.join().await;
-    assert_eq!(DebateState::from_events(&events), state, "the log folds to the engine's state");
-    state
 }
 
 /// The requests the seat playing `who` ("ADVOCATE", "SKEPTIC", "JUDGE") sent, in order.

@@ -9,7 +9,7 @@ use crate::engine_support;
 use crate::support::log::Log;
 
 use heat::debate::Heat;
-use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
+use heat::debate::engine::{self, DebateSpec, EngineSetup, RoleSetup};
 use heat::debate::{Command, DebateEvent, DebateState, Role, TurnPurpose, Verdict};
 use heat::provider::scripted::{Reply, ScriptedModel};
 use heat::provider::{ChatModel, ProviderError};
@@ -34,14 +34,9 @@ fn setup(models: [&Arc<ScriptedModel>; 3]) -> EngineSetup {
     engine_support::duel(advocate, skeptic, judge).retries(0).build()
 }
 
+/// A duel of `max_rounds` rounds on "Tabs beat spaces" from heat 0.9.
 fn spec(max_rounds: u32) -> DebateSpec {
-    DebateSpec {
-        topic: "Tabs beat spaces".into(),
-        max_rounds,
-        initial_heat: Heat::new(0.9),
-        grounding: Grounding::default(),
-        format: None,
-    }
+    crate::engine_support::duel_spec(max_rounds)
 }
 
 /// Runs a debate to its end; the events become a session's records, 250 ms

@@ -20,8 +20,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use heat::debate::Heat;
-use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup, StructuredSetting};
+use heat::debate::engine::{self, DebateSpec, EngineSetup, RoleSetup, StructuredSetting};
 use heat::debate::{DebateEvent, DebateState, Outcome, Role};
 use heat::provider::retry::{RetryPolicy, TurnItem};
 use heat::provider::{Adaptation, ChatModel, Chunk, FinishReason, ProviderError, StructuredOutput};
@@ -82,14 +81,9 @@ fn setup(role: impl Fn() -> RoleSetup) -> EngineSetup {
     engine_support::duel(role(), role(), role()).retry(RetryPolicy { max_retries: 3, ..FAST }).build()
 }
 
+/// A duel of `max_rounds` rounds on "Tabs beat spaces" from heat 0.9.
 fn spec(max_rounds: u32) -> DebateSpec {
-    DebateSpec {
-        topic: "Tabs beat spaces".into(),
-        max_rounds,
-        initial_heat: Heat::new(0.9),
-        grounding: Grounding::default(),
-        format: None,
-    }
+    crate::engine_support::duel_spec(max_rounds)
 }
 
 async fn debate(setup: EngineSetup, rounds: u32) -> (Vec<DebateEvent>, DebateState) {

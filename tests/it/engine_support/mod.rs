@@ -51,3 +51,36 @@ pub async fn drain(mut handle: DebateHandle) -> (Vec<DebateEvent>, DebateState) 
     assert_eq!(DebateState::from_events(&events), state, "the fold of the events is the engine's state");
     (events, state)
 }
+
+/// A duel on "Tabs beat spaces" of `max_rounds` rounds from heat 0.9.
+pub fn duel_spec(max_rounds: u32) -> DebateSpec {
+    DebateSpec {
+        topic: "Tabs beat spaces".into(),
+        max_rounds,
+        initial_heat: Heat::new(0.9),
+        grounding: Grounding::default(),
+        format: None,
+    }
+}
+
+/// Reads events into `events` up to and including the first that `pred` holds.
+pub async fn wait_for(handle: &mut DebateHandle, events: &mut Vec<DebateEvent>, pred: impl Fn(&DebateEvent) -> bool) {
+    loop {
+        let event = handle.next_event().await.expect("the debate ended before the awaited event");
+        let hit = pred(&event);
+        events.push(event);
+        if hit {
+            return;
+        }
+    }
+}
+
+/// [`drain`] for a debate whose first `events` were read already.
+pub async fn finish(mut handle: DebateHandle, mut events: Vec<DebateEvent>) -> (Vec<DebateEvent>, DebateState) {
+    while let Some(event) = handle.next_event().await {
+        events.push(event);
+    }
+    let state = handle.join().await;
+    assert_eq!(DebateState::from_events(&events), state, "the fold of the events is the engine's state");
+    (events, state)
+}
