@@ -151,3 +151,76 @@ async fn more_is_refused_out_of_range_and_an_invalid_id_is_named() {
     assert!(stderr.contains("no sessions"), "{stderr}");
     assert!(server.requests().is_empty());
 }
+
+/// A stored debate that holds every kind of steering this issue added: a
+/// note to one seat, a seat's pin, a question set, a seat asked again, a
+/// turn cut by time, a budget reached, rounds added after the end.
+fn store_steered(data: &Path) -> String {
+    use crate::support::log::Log;
+    use heat::debate::{Heat, Role, TurnPurpose};
+    let store = Store::open(data).unwrap();
+    let mut recorder = store.create().unwrap();
+    let verdict = |resolved: bool, text: &str| heat::debate::Verdict {
+        resolved,
+        verdict: text.into(),
+        topic: "What about diffs?".into(),
+        heat: Heat::new(0.6),
+        ..heat::debate::Verdict::default()
+    };
+    let log = Log::new("Tabs beat spaces", 1, 0.9)
+        .seats(&Role::DUEL, "anthropic", "m")
+        .round(0)
+        .then(DebateEvent::NoteToSeats { text: "Name a team".into(), seats: vec![Role::Skeptic] })
+        .then(DebateEvent::SeatHeatPinned { role: Role::Skeptic, heat: Heat::new(0.35) })
+        .then(DebateEvent::QuestionSet { question: PERSONS_QUESTION.into() })
+        .argues(0, Role::Advocate)
+        .starts(0, Role::Skeptic, TurnPurpose::Argue)
+        .streams(0, Role::Skeptic, "Spaces are ")
+        .then(DebateEvent::TurnDiscarded { round: 0, role: Role::Skeptic })
+        .starts(0, Role::Skeptic, TurnPurpose::Argue)
+        .streams(0, Role::Skeptic, "Spaces render ")
+        .then(DebateEvent::TurnTimedOut { round: 0, role: Role::Skeptic, seconds: 60 })
+        .completes(0, Role::Skeptic, "Spaces render ")
+        .then(DebateEvent::BudgetReached { spent: "1,200 tokens of the 1,000 budgeted (debate.budget_tokens)".into() })
+        .judge_rules(0, TurnPurpose::Synthesis, verdict(true, "The advocate carried the round on access."))
+        .then(DebateEvent::Finished { outcome: Outcome::MaxRounds, synthesis: Some("The advocate carried it.".into()) })
+        .then(DebateEvent::Reopened)
+        .then(DebateEvent::RoundsAdded { rounds: 1 });
+    for event in log.events() {
+        recorder.record(event);
+    }
+    recorder.id().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_replay_and_the_export_show_each_kind_of_steering() {
+    let server = MockLlm::with_handler(debate_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let id = store_steered(data.path());
+    let replayed = output(heat(data.path(), &server, &["replay", &id, "--speed", "1000"])).await;
+    let text = String::from_utf8_lossy(&replayed.stdout);
+    assert!(replayed.status.success(), "{}", String::from_utf8_lossy(&replayed.stderr));
+    for said in [
+        "[note to the skeptic only: Name a team]",
+        "[the skeptic's heat pinned at 0.35]",
+        &format!("[next question set: {PERSONS_QUESTION}]"),
+        "[skeptic's answer above discarded: asked again]",
+        "✂ time: cut at its 60 s limit",
+        "! budget reached: 1,200 tokens of the 1,000 budgeted",
+        "[1 more round added: up to 2 rounds]",
+    ] {
+        assert!(text.contains(said), "{said:?} missing from the replay:\n{text}");
+    }
+    let md = String::from_utf8_lossy(&output(heat(data.path(), &server, &["export", &id])).await.stdout).into_owned();
+    for said in [
+        "sent the skeptic alone a note: Name a team",
+        "pinned the skeptic's heat at 0.35",
+        &format!("set the next question: {PERSONS_QUESTION}"),
+        "asked the skeptic again in round 1 (its answer kept as discarded)",
+        "asked for 1 more round",
+        "✂ time: cut at its 60 s limit",
+    ] {
+        assert!(md.contains(said), "{said:?} missing from the export:\n{md}");
+    }
+    assert!(server.requests().is_empty(), "a replay and an export call no model");
+}
