@@ -270,10 +270,11 @@ pub fn fallback_synthesis(state: &DebateState, round: &Round) -> Option<String> 
 /// reason is that none of their verdicts could ever be read (a small model
 /// on every try): said where the synthesis would stand, so the ending does
 /// not look cut off. `None` when there is a synthesis, no judge, or the
-/// debate failed, was cancelled or was invalidated (those say why).
+/// debate failed, was cancelled, was invalidated or ran out of time (those
+/// say why).
 pub fn missing_synthesis(state: &DebateState) -> Option<String> {
     let finish = state.finish.as_ref()?;
-    let ended = finish.outcome.concluded();
+    let ended = finish.outcome.concluded() && !matches!(finish.outcome, Outcome::Timeout(_));
     let unread = state.rounds.iter().all(|r| r.verdict().is_none());
     (finish.synthesis.is_none() && state.judges() > 0 && ended && unread).then(|| {
         let chair = crate::debate::format::clean_label(state.label(Role::Judge)).to_lowercase();

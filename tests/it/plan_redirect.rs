@@ -161,3 +161,16 @@ fn a_converged_vote_given_more_rounds_starts_the_next_one() {
     let log = log.then(DebateEvent::Finished { outcome: Outcome::Converged, synthesis: None }).then(adds(1));
     assert!(matches!(plan(&log).as_slice(), [Step::StartRound { round: 1, .. }]), "{:?}", plan(&log));
 }
+
+#[test]
+fn a_debate_that_ran_out_of_time_before_any_verdict_does_not_blame_the_judge() {
+    let log =
+        debate(3).round(0).both_argue(0).then(DebateEvent::Finished { outcome: Outcome::Timeout(60), synthesis: None });
+    assert_eq!(heat::debate::plan::missing_synthesis(&log.state()), None);
+    let unread = debate(3)
+        .round(0)
+        .both_argue(0)
+        .judge_garbles(0, TurnPurpose::Synthesis, false)
+        .then(DebateEvent::Finished { outcome: Outcome::MaxRounds, synthesis: None });
+    assert!(heat::debate::plan::missing_synthesis(&unread.state()).is_some());
+}
