@@ -199,6 +199,23 @@ pub fn question_keeps_open(state: &DebateState) -> Option<String> {
     })
 }
 
+/// The notes a person sent to some seats that no request of theirs carried
+/// before the debate ended: said, not dropped silently. `None` when none.
+pub fn undelivered_notes(state: &DebateState) -> Option<String> {
+    let left: Vec<String> = state
+        .seat_notes
+        .iter()
+        .map(|n| {
+            let to: Vec<String> = n.seats.iter().map(|&r| state.seat_name(r)).collect();
+            format!("to the {}: \u{201c}{}\u{201d}", to.join(" and the "), crate::sanitize::one_line(&n.text))
+        })
+        .collect();
+    (!left.is_empty()).then(|| {
+        let what = if left.len() == 1 { "A note was" } else { "Notes were" };
+        format!("{what} never delivered, as no turn of that seat followed: {}", left.join("; "))
+    })
+}
+
 /// Topics the person injected that no round will carry (the debate ends
 /// here), given to the final synthesis instead.
 pub fn injected_to_synthesis(notes: &[String]) -> String {

@@ -193,3 +193,22 @@ async fn cancelling_one_seat_stops_its_turn_alone() {
     assert_eq!(round.turn(Role::Skeptic).map(|t| t.status.clone()), Some(heat::debate::state::TurnStatus::Done));
     assert!(state.finish.is_some(), "the round went on to its judge");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_note_no_turn_of_its_seat_followed_is_said_at_the_end() {
+    let server = server().await;
+    let setup = engine_support::duel(role(&server), role(&server), role(&server)).build();
+    let mut handle = engine::start(setup, spec(1));
+    let mut events = Vec::new();
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TurnStarted { round: 0, role: Role::Skeptic, .. }))
+        .await;
+    handle.send(Command::NoteToSeats { text: TO_SKEPTIC.into(), seats: vec![Role::Skeptic] });
+    let (events, state) = engine_support::finish(handle, events).await;
+    let said = events.iter().find_map(|e| match e {
+        DebateEvent::Notice { message } if message.contains("never delivered") => Some(message.clone()),
+        _ => None,
+    });
+    let said = said.expect("the undelivered note is said");
+    assert!(said.contains(&format!("to the skeptic: \u{201c}{TO_SKEPTIC}\u{201d}")), "{said}");
+    assert!(state.finish.is_some());
+}

@@ -381,6 +381,9 @@ impl Engine {
                     Step::PanelVote { round, judge } => self.start_vote(round, judge),
                     Step::Finish { outcome, synthesis } => {
                         self.abort_all();
+                        if let Some(message) = notices::undelivered_notes(&self.state) {
+                            self.emit(DebateEvent::Notice { message });
+                        }
                         self.emit(DebateEvent::Finished { outcome, synthesis });
                         return;
                     }
