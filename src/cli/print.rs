@@ -347,8 +347,9 @@ impl<W: Write> TextPrinter<W> {
                 };
                 self.note(&format!("! the judge's answer could not be read ({error}); {then}"))?;
             }
-            DebateEvent::Paused => writeln!(self.out, "[paused]")?,
-            DebateEvent::Resumed => writeln!(self.out, "[resumed]")?,
+            // Said where a line ends, never inside a debater's sentence.
+            DebateEvent::Paused => self.note("[paused]")?,
+            DebateEvent::Resumed => self.note("[resumed]")?,
             // Steering holds from the next round on: said once the live text reaches a line's end.
             DebateEvent::TopicInjected { text } => {
                 self.note(&format!("[topic injected: {}]", crate::sanitize::clean(text)))?;

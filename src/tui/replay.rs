@@ -34,11 +34,13 @@ pub struct ReplayClock {
 }
 
 impl ReplayClock {
-    /// "round 2 of 3 · 0:41 / 1:05"
+    /// "round 2 · 0:41 / 1:05": the round alone, since the line below
+    /// counts it against the debate's limit ("Round 2 of 5"), and a second
+    /// count of the rounds recorded beside it would read as a contradiction.
     pub fn describe(&self) -> String {
         let (round, rounds) = self.timeline.round(self.played);
         let (at, total) = self.timeline.position(self.played);
-        format!("round {} of {rounds} · {} / {}", round.max(1).min(rounds), clock(at), clock(total))
+        format!("round {} · {} / {}", round.max(1).min(rounds), clock(at), clock(total))
     }
 }
 

@@ -283,3 +283,22 @@ fn a_retry_or_failure_of_one_seat_never_breaks_another_seats_streaming_line() {
     let failed = out.find("✗ skeptic failed").unwrap_or_else(|| panic!("the failure is said:\n{out}"));
     assert!(argument < retry && retry < failed, "both wait for the line's end, in order:\n{out}");
 }
+
+#[test]
+fn a_pause_mid_sentence_is_said_on_its_own_line_after_the_paragraph() {
+    let mut events = opening();
+    events.extend([
+        delta(Role::Advocate, "Tabs let every "),
+        DebateEvent::Paused,
+        DebateEvent::Resumed,
+        delta(Role::Advocate, "reader choose a width."),
+        completed(Role::Advocate, "Tabs let every reader choose a width."),
+    ]);
+    let out = print(&events);
+    assert!(out.contains("Tabs let every reader choose a width."), "the sentence is whole:\n{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    let paused =
+        lines.iter().position(|l| *l == "[paused]").unwrap_or_else(|| panic!("[paused] alone on a line:\n{out}"));
+    let sentence = lines.iter().position(|l| l.contains("reader choose a width.")).unwrap();
+    assert!(paused > sentence && lines[paused + 1] == "[resumed]", "{out}");
+}

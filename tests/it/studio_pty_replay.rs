@@ -12,19 +12,19 @@ async fn bracket_skips_rounds_and_plus_speeds_the_replay_up() {
     let data = tempfile::tempdir().unwrap();
     // Slow enough that the demo would take minutes without the keys.
     let mut studio = spawn_heat(data.path(), data.path(), None, &["replay", "--demo", "--speed", "0.5"], &[]);
-    studio.wait_for("round 1", |s| s.contains("▶ SCRIPTED DEMO 0.5× · round 1 of 4 · 0:")).await;
+    studio.wait_for("round 1", |s| s.contains("▶ SCRIPTED DEMO 0.5× · round 1 · 0:")).await;
     studio.keys("]");
-    studio.wait_for("round 2", |s| s.contains("round 2 of 4")).await;
+    studio.wait_for("round 2", |s| s.contains("round 2 · ")).await;
     studio.keys("+");
-    studio.wait_for("1×", |s| s.contains("Replaying at 1×") && s.contains("▶ SCRIPTED DEMO · round 2 of 4")).await;
+    studio.wait_for("1×", |s| s.contains("Replaying at 1×") && s.contains("▶ SCRIPTED DEMO · round 2 · ")).await;
     studio.keys("]");
-    studio.wait_for("round 3", |s| s.contains("round 3 of 4")).await;
+    studio.wait_for("round 3", |s| s.contains("round 3 · ")).await;
     studio.keys("]");
-    studio.wait_for("round 4", |s| s.contains("round 4 of 4")).await;
+    studio.wait_for("round 4", |s| s.contains("round 4 · ")).await;
     studio.keys("]");
-    studio.wait_for("the end", |s| s.contains("■ SCRIPTED DEMO · ended · round 4 of 4")).await;
+    studio.wait_for("the end", |s| s.contains("■ SCRIPTED DEMO · ended · round 4 · ")).await;
     let text = studio.text();
-    let position = text.split("round 4 of 4 · ").nth(1).unwrap().split_whitespace().collect::<Vec<_>>();
+    let position = text.split("round 4 · ").nth(1).unwrap().split_whitespace().collect::<Vec<_>>();
     assert_eq!(position[0], position[2], "at the end the position is the length:\n{text}");
     studio.keys("q");
     studio.wait_exit().await;

@@ -90,7 +90,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
 
 /// LIVE / PAUSED (with the turns a server finishes in the background) /
 /// ENDED … (followed by "· watching ID" in a watch) or REPLAY (playing, paused, ended) with its speed and place
-/// ("round 2 of 3 · 0:41 / 1:05"), coloured by tone; a scripted debate (the
+/// ("round 2 · 0:41 / 1:05"), coloured by tone; a scripted debate (the
 /// bundled demo) plays as SCRIPTED DEMO, so nobody takes it for a model's
 /// answers.
 fn badge(app: &App, with_place: bool) -> Span<'static> {
