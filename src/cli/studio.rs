@@ -78,11 +78,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
     let starts = matches!(opening, Opening::StartScreen | Opening::Topic(_));
     let mut app = App::new(theme, keymap, Vec::new());
     // The panes count a debater's turn down under heat.toml's (or the flag's) turn limit.
-    app.clocks.turn_limit = config
-        .int("debate.turn_seconds")
-        .and_then(|n| u64::try_from(n).ok())
-        .filter(|&n| n > 0)
-        .map(std::time::Duration::from_secs);
+    app.clocks.turn_limit = crate::setup::build::clock(config).turn;
     let (mut spec, mut configure) = (super::run::spec_for(config, starts)?, None);
     let mut found = Found { setup: None, installer: None, roster: Vec::new(), notices: Vec::new() };
     if live {

@@ -31,8 +31,7 @@ pub fn events(state: &DebateState, command: &Command) -> Vec<DebateEvent> {
         }
         Command::NoteToSeats { text, seats } => {
             let text = text.trim().to_string();
-            let mut named: Vec<_> = state.seats().into_iter().filter(|s| seats.contains(s)).collect();
-            named.dedup();
+            let named: Vec<_> = state.seats().into_iter().filter(|s| seats.contains(s)).collect();
             if text.is_empty() || named.is_empty() {
                 Vec::new()
             } else if named.len() == state.seats().len() {

@@ -86,16 +86,23 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         seed: config.int("debate.seed").and_then(|s| u64::try_from(s).ok()),
         swap_check: config.defaulted("debate.swap_check"),
         judges,
-        clock: crate::debate::engine::Clock {
-            turn: config.int("debate.turn_seconds").and_then(seconds),
-            round: config.int("debate.round_seconds").and_then(seconds),
-        },
+        clock: clock(config),
         budget: crate::debate::engine::Budget {
             tokens: config.int("debate.budget_tokens").and_then(|n| u64::try_from(n).ok()).filter(|&n| n > 0),
             usd: config.float("debate.budget_usd").filter(|&x| x > 0.0),
             prices: config.prices(),
         },
     })
+}
+
+/// How long a debater's turn and a round may take (`debate.turn_seconds`,
+/// `debate.round_seconds`): the engine holds the debate to it, the studio's
+/// panes count a turn down under it.
+pub fn clock(config: &Config) -> crate::debate::engine::Clock {
+    crate::debate::engine::Clock {
+        turn: config.int("debate.turn_seconds").and_then(seconds),
+        round: config.int("debate.round_seconds").and_then(seconds),
+    }
 }
 
 /// A number of seconds from the config, as a duration (0: no limit).

@@ -72,16 +72,29 @@ fn round(number: u32, topic: &str, heat: f32, next: &str) -> Vec<DebateEvent> {
 /// A stored debate of up to 4 rounds argued by three named Anthropic
 /// models: rounds 1 and 2 finished, round 3 begun and stopped.
 fn store_parent(data: &Path) -> String {
-    let store = Store::open(data).expect("store opens");
-    let mut recorder = store.create().expect("session created");
-    let seat = |role, model: &str| participant(role, "anthropic", model);
-    let log = Log::new("Tabs beat spaces", 4, 0.9)
-        .seated(vec![seat(Role::Advocate, "m-adv"), seat(Role::Skeptic, "m-skp"), seat(Role::Judge, "m-judge")])
+    let log = three_models()
         .then_all(round(0, "Tabs beat spaces", 0.9, "Do tabs help screen readers?"))
         .then_all(round(1, "Do tabs help screen readers?", 0.6, "Is alignment worth it?"))
         .round_on(2, "Is alignment worth it?", 0.6)
         .starts_at(2, Role::Advocate, TurnPurpose::Argue, None)
         .then(DebateEvent::Finished { outcome: Outcome::Cancelled, synthesis: None });
+    store(data, &log)
+}
+
+/// A debate of up to 4 rounds on "Tabs beat spaces", seated on three named Anthropic models.
+fn three_models() -> Log {
+    let seat = |role, model: &str| participant(role, "anthropic", model);
+    Log::new("Tabs beat spaces", 4, 0.9).seated(vec![
+        seat(Role::Advocate, "m-adv"),
+        seat(Role::Skeptic, "m-skp"),
+        seat(Role::Judge, "m-judge"),
+    ])
+}
+
+/// Records `log` as a new stored session and returns its id.
+fn store(data: &Path, log: &Log) -> String {
+    let store = Store::open(data).expect("store opens");
+    let mut recorder = store.create().expect("session created");
     for event in log.events() {
         recorder.record(event);
     }
@@ -313,19 +326,12 @@ fn a_round_that_cannot_be_branched_gets_one_sentence() {
 fn store_pinned_parent(data: &Path) -> String {
     let mut second = round(1, "Do tabs help screen readers?", 0.8, "Is alignment worth it?");
     second.insert(1, DebateEvent::TopicInjected { text: "Mind the diff tools".into() });
-    let store = Store::open(data).expect("store opens");
-    let mut recorder = store.create().expect("session created");
-    let seat = |role, model: &str| participant(role, "anthropic", model);
-    let log = Log::new("Tabs beat spaces", 4, 0.9)
-        .seated(vec![seat(Role::Advocate, "m-adv"), seat(Role::Skeptic, "m-skp"), seat(Role::Judge, "m-judge")])
+    let log = three_models()
         .then_all(round(0, "Tabs beat spaces", 0.9, "Do tabs help screen readers?"))
         .then(DebateEvent::TemperaturePinned { heat: Heat::new(0.8) })
         .then_all(second)
         .then(DebateEvent::Finished { outcome: Outcome::Cancelled, synthesis: None });
-    for event in log.events() {
-        recorder.record(event);
-    }
-    recorder.id().to_string()
+    store(data, &log)
 }
 
 #[tokio::test(flavor = "multi_thread")]
