@@ -23,7 +23,8 @@ const WARN_AT: f64 = 0.8;
 /// Where `state` stands against `budget`. A debate that already reached
 /// it and went on stands under it from then on.
 pub fn standing(state: &DebateState, budget: &Budget) -> Standing {
-    if state.budget_reached {
+    // The engine asks after every event: with no budget, nothing is summed.
+    if state.budget_reached || (budget.tokens.is_none() && budget.usd.is_none()) {
         return Standing::Under;
     }
     let tokens = cost::tokens(state).map_or(0, |(input, output)| input + output);
