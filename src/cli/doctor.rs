@@ -163,6 +163,12 @@ async fn providers_check(report: &mut Report, config: &Config, data_dir: Option<
         checked.push(choice.kind);
         let reachable = if choice.kind.is_embedded() {
             Reach::No // the model check below covers it
+        } else if choice.kind.is_person() {
+            let seats: Vec<&str> =
+                selection.roles.iter().filter(|r| r.kind.is_person()).map(|r| r.role.key()).collect();
+            let how = "the studio opens an editor in the seat's pane; `heat run` reads standard input";
+            report.add(Mark::Ok, "you", format!("a person takes the {} seat: {how}", seats.join(" and ")));
+            Reach::No
         } else if choice.kind == ProviderKind::OLLAMA {
             match &env.ollama {
                 Ok(models) => {

@@ -25,6 +25,7 @@ mod doctor;
 mod formats;
 mod load;
 mod model;
+mod person;
 pub mod print;
 pub mod probe;
 mod rematch;

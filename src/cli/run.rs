@@ -41,13 +41,15 @@ pub async fn show_config(config: &Config) -> anyhow::Result<()> {
 }
 
 /// Chooses providers and builds the engine setup, printing its notices
-/// (such as the offline model's).
+/// (such as the offline model's); a person seated answers on standard
+/// input.
 async fn engine_setup(config: &Config) -> anyhow::Result<EngineSetup> {
     let selection = setup::selection(config).await?;
     let (setup, notices) = setup_for(config, &selection, None).await?;
     for notice in &notices {
         say!("heat: {notice}");
     }
+    super::person::take_seats(&setup);
     Ok(setup)
 }
 

@@ -1,7 +1,7 @@
 //! The table of every configuration key heat knows: its type, its range, the
 //! environment variable that sets it, and whether it is a secret.
 
-use crate::provider::kind::{PROVIDERS, Provider, Wire};
+use crate::provider::kind::{PROVIDERS, Provider};
 
 /// What values a key takes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -103,7 +103,7 @@ pub fn all() -> Vec<KeySpec> {
         }
     }
     // Each provider with a server (the table's rows): where it is, its model, its key.
-    let servers: Vec<&Provider> = PROVIDERS.iter().filter(|p| p.wire != Wire::Embedded).collect();
+    let servers: Vec<&Provider> = PROVIDERS.iter().filter(|p| p.wire.is_server()).collect();
     for provider in &servers {
         add(&format!("providers.{}.base_url", provider.name), Kind::Text, provider.url_env, false);
         add(&format!("providers.{}.model", provider.name), Kind::Text, None, false);

@@ -173,9 +173,9 @@ fn every_key_read_with_its_default_is_in_the_default_file() {
 
 #[test]
 fn the_default_file_names_each_providers_server_and_model_as_its_row_does() {
-    use crate::provider::{PROVIDERS, Wire};
+    use crate::provider::PROVIDERS;
     let config = Config::load(None, &no_env, &[]).unwrap();
-    for row in PROVIDERS.iter().filter(|p| p.wire != Wire::Embedded) {
+    for row in PROVIDERS.iter().filter(|p| p.wire.is_server()) {
         let base = config.text(&format!("providers.{}.base_url", row.name));
         assert_eq!(base, Some(row.base_url), "providers.{}.base_url", row.name);
         if let Some(model) = config.text(&format!("providers.{}.model", row.name)) {

@@ -130,7 +130,10 @@ fn turn_done(state: &DebateState, answered: &Answered<'_>, round: u32, role: Rol
     let mut text = turn.map(|t| t.text.clone()).unwrap_or_default();
     let served = state.participant(role).is_some_and(super::event::Participant::is_served);
     let mut repeats = None;
-    if role.is_debater() {
+    // A person's argument is theirs: it stands as typed, repeats and all.
+    if role.is_debater() && state.seated_person(role) {
+        text = text.trim().to_string();
+    } else if role.is_debater() {
         match guard::argument(state, role, answered.sent, &text, answered.guard_retry, served) {
             ArgumentOutcome::Stands(cleaned) => text = cleaned,
             ArgumentOutcome::Repeats { text: kept, what } => {
@@ -369,7 +372,13 @@ pub fn verdict_of(
         None => verdict::parse_as(text, &topic, heat, &state.side_names()),
     };
     let verdict = parsed.map_err(|e| e.to_string())?;
-    match guard::verdict(state, round, purpose, sent, verdict, !chosen) {
+    // A person in the judge's seat means what they gave: no guard second-guesses it.
+    let checked = if state.seated_person(Role::Judge) {
+        VerdictOutcome::Stands { verdict, notice: None }
+    } else {
+        guard::verdict(state, round, purpose, sent, verdict, !chosen)
+    };
+    match checked {
         VerdictOutcome::Stands { mut verdict, notice } => {
             // A format that argues every round reads an early "resolved" as "not yet".
             verdict.resolved &= purpose.is_final() || state.may_resolve_early();

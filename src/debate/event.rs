@@ -29,6 +29,11 @@ impl Participant {
         ProviderKind::names_embedded(&self.provider)
     }
 
+    /// Whether a person at the keyboard takes this seat.
+    pub fn is_person(&self) -> bool {
+        ProviderKind::names_person(&self.provider)
+    }
+
     /// Whether a server answers for this seat: time before its first word
     /// is spent waiting on the server (its queue included), not thinking
     /// in-process.

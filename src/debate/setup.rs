@@ -172,6 +172,12 @@ impl EngineSetup {
         Ok(())
     }
 
+    /// Where the people seated in this debate are asked for their turns;
+    /// `None` when only models sit.
+    pub fn person_desk(&self) -> Option<std::sync::Arc<crate::provider::person::Desk>> {
+        self.roles.iter().find_map(|r| r.model.person_desk().cloned())
+    }
+
     pub fn role(&self, role: Role) -> &RoleSetup {
         &self.roles[role.position()]
     }

@@ -376,6 +376,11 @@ impl DebateState {
         self.participants.iter().find(|p| p.role == role)
     }
 
+    /// Whether a person at the keyboard takes `role`'s seat.
+    pub fn seated_person(&self, role: Role) -> bool {
+        self.participant(role).is_some_and(Participant::is_person)
+    }
+
     /// Whether every role was played from a script (the bundled demo):
     /// written in advance, not answered by a model.
     pub fn is_scripted(&self) -> bool {

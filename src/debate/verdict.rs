@@ -40,6 +40,20 @@ pub fn spark(heat: Heat) -> char {
     BLOCKS[(share * 7.0).round() as usize]
 }
 
+/// A verdict a person in the judge's seat gives, written as a judge's
+/// answer is, for the engine to read as it reads a model's. A question
+/// or heat left out keeps the round's.
+pub fn persons_answer(resolved: bool, ahead: Ahead, verdict: &str, topic: Option<&str>, heat: Option<Heat>) -> String {
+    let mut answer = serde_json::json!({ "resolved": resolved, "verdict": verdict.trim(), "ahead": ahead });
+    if let Some(topic) = topic.map(str::trim).filter(|t| !t.is_empty()) {
+        answer["topic"] = Value::from(topic);
+    }
+    if let Some(heat) = heat {
+        answer["heat"] = Value::from(f64::from(heat.get()));
+    }
+    answer.to_string()
+}
+
 /// The JSON schema handed to providers with structured output. `heat` is an
 /// enum of allowed values: grammar-based decoders ignore `minimum`/`maximum`.
 pub fn schema() -> Value {

@@ -392,13 +392,15 @@ fn check_judges(place: &Place<'_>, file: &FormatFile, free: bool) -> anyhow::Res
     if let Some(providers) = &judges.providers {
         let others = usize::try_from(n.saturating_sub(1)).unwrap_or(usize::MAX);
         let named = providers.get_ref();
-        let wrong = named.iter().find(|p| !kind::names().any(|name| name == p.trim()));
+        // A person takes the chair only: a panel's other judges are models.
+        let judging = || kind::names().filter(|name| !kind::ProviderKind::names_person(name));
+        let wrong = named.iter().find(|p| !judging().any(|name| name == p.trim()));
         if named.len() > others || wrong.is_some() {
             let said = format!(
                 "judges.providers names {} provider(s) for the panel's {others} other judge(s){}: give at most one each, from {}",
                 named.len(),
                 wrong.map(|w| format!(", and {w:?} is not one")).unwrap_or_default(),
-                kind::names().collect::<Vec<_>>().join(", ")
+                judging().collect::<Vec<_>>().join(", ")
             );
             return Err(place.error(Some(providers.span()), &said));
         }

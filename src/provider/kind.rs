@@ -18,6 +18,15 @@ pub enum Wire {
     OpenAi,
     /// The embedded model, in this process: no wire at all.
     Embedded,
+    /// A person at the keyboard types the seat's turns (`provider::person`).
+    Person,
+}
+
+impl Wire {
+    /// Whether requests go to a server over this wire.
+    pub fn is_server(self) -> bool {
+        matches!(self, Wire::Anthropic | Wire::OpenAi)
+    }
 }
 
 /// When a provider refuses a request without a key.
@@ -56,7 +65,7 @@ pub struct Provider {
 
 /// Every provider heat knows, in the order `--seat`, the settings form and
 /// error messages list them.
-pub const PROVIDERS: [Provider; 4] = [
+pub const PROVIDERS: [Provider; 5] = [
     Provider {
         name: "anthropic",
         wire: Wire::Anthropic,
@@ -101,6 +110,17 @@ pub const PROVIDERS: [Provider; 4] = [
         url_example: "",
         model: None,
     },
+    Provider {
+        name: super::person::PROVIDER,
+        wire: Wire::Person,
+        key_env: None,
+        key_need: KeyNeed::Never,
+        url_env: None,
+        base_url: "",
+        host_only: false,
+        url_example: "",
+        model: None,
+    },
 ];
 
 /// A provider, by its row of [`PROVIDERS`].
@@ -112,6 +132,7 @@ impl ProviderKind {
     pub const OPENAI: ProviderKind = ProviderKind(&PROVIDERS[1]);
     pub const OLLAMA: ProviderKind = ProviderKind(&PROVIDERS[2]);
     pub const LOCAL: ProviderKind = ProviderKind(&PROVIDERS[3]);
+    pub const HUMAN: ProviderKind = ProviderKind(&PROVIDERS[4]);
 
     /// Every provider, in the table's order.
     pub fn all() -> impl Iterator<Item = ProviderKind> {
@@ -142,6 +163,21 @@ impl ProviderKind {
         self.0.wire == Wire::Embedded
     }
 
+    /// Whether a person takes the seat: nothing is sent anywhere.
+    pub fn is_person(self) -> bool {
+        self.0.wire == Wire::Person
+    }
+
+    /// Whether its requests go to a server.
+    pub fn is_server(self) -> bool {
+        self.0.wire.is_server()
+    }
+
+    /// Whether the provider called `name` is a person at the keyboard.
+    pub fn names_person(name: &str) -> bool {
+        Self::from_name(name).is_some_and(Self::is_person)
+    }
+
     /// Whether the provider called `name` is the embedded model, as its
     /// row says (not as the name reads); an unknown name is not.
     pub fn names_embedded(name: &str) -> bool {
@@ -151,7 +187,7 @@ impl ProviderKind {
     /// Whether the provider called `name` is a server heat sends requests
     /// to, as its row says; an unknown name (a test double) is not.
     pub fn names_server(name: &str) -> bool {
-        Self::from_name(name).is_some_and(|kind| !kind.is_embedded())
+        Self::from_name(name).is_some_and(Self::is_server)
     }
 
     /// Whether a request to `base_url` needs a key.
@@ -206,7 +242,7 @@ mod tests {
         unique.sort_unstable();
         unique.dedup();
         assert_eq!(names.len(), unique.len(), "{names:?}");
-        for kind in ProviderKind::all().filter(|k| !k.is_embedded()) {
+        for kind in ProviderKind::all().filter(|k| k.is_server()) {
             let row = kind.row();
             assert!(row.url_env.is_some() && !row.base_url.is_empty(), "{} has no server", row.name);
             assert!(!row.url_example.is_empty(), "{} has no example base URL", row.name);

@@ -16,6 +16,7 @@ mod lanes;
 pub mod local;
 pub mod model;
 pub mod openai;
+pub mod person;
 pub mod retry;
 pub mod scripted;
 pub mod sse;

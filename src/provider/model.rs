@@ -65,4 +65,9 @@ pub trait ChatModel: Send + Sync {
     fn pauses_in_place(&self) -> bool {
         false
     }
+
+    /// Where a person seated here is asked for their turns; `None` for a model.
+    fn person_desk(&self) -> Option<&std::sync::Arc<super::person::Desk>> {
+        None
+    }
 }

@@ -12,6 +12,7 @@ use crate::config::Config;
 use crate::debate::Role;
 use crate::debate::engine::{EngineSetup, RoleSetup};
 use crate::debate::prompt::Prompts;
+use crate::provider::person::{Desk, Person};
 use crate::provider::retry::RetryPolicy;
 use crate::provider::{ChatModel, Wire};
 
@@ -24,9 +25,13 @@ pub type LocalLoader<'a> = &'a dyn Fn(Option<&std::path::Path>, usize) -> anyhow
 /// engine setup around them.
 pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'_>>) -> anyhow::Result<EngineSetup> {
     let mut models: Vec<(ProviderKind, Option<String>, Arc<dyn ChatModel>)> = Vec::new();
+    // Every person seated here is asked at one desk.
+    let desk = selection.roles.iter().any(|r| r.kind.is_person()).then(Desk::new);
     let mut role_setup = |choice: &RoleChoice| -> anyhow::Result<RoleSetup> {
         let file = choice.own_gguf();
-        let model = if let Some((_, _, m)) = models.iter().find(|(k, f, _)| *k == choice.kind && f.as_deref() == file) {
+        let model = if let Some(desk) = desk.as_ref().filter(|_| choice.kind.is_person()) {
+            Arc::new(Person::new(choice.role.key(), Arc::clone(desk))) as Arc<dyn ChatModel>
+        } else if let Some((_, _, m)) = models.iter().find(|(k, f, _)| *k == choice.kind && f.as_deref() == file) {
             Arc::clone(m)
         } else {
             let slots = (choice.kind == ProviderKind::OPENAI).then_some(selection.openai_limits.slots).flatten();
@@ -71,7 +76,9 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
     let roles: [RoleSetup; Role::COUNT] =
         Role::ALL.map(|role| setups.iter().find(|(r, _)| *r == role).map_or_else(|| first.clone(), |(_, s)| s.clone()));
     let prompts_dir = config.text("debate.prompts_dir").map(std::path::PathBuf::from);
-    let all_local = selection.roles.iter().all(|r| r.kind.is_embedded());
+    // A person reads whatever the models are sent: the models' prompts decide.
+    let all_local = selection.roles.iter().filter(|r| !r.kind.is_person()).all(|r| r.kind.is_embedded());
+    let person_judges = selection.roles.iter().any(|r| r.role == Role::Judge && r.kind.is_person());
     let base = match config.defaulted("providers.local.prompts") {
         "compact" if all_local => Prompts::compact(),
         "compact" | "full" => Prompts::default(),
@@ -84,7 +91,8 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         retry: RetryPolicy { max_retries: config.defaulted("network.max_retries"), ..RetryPolicy::default() },
         judge_temperature: config.defaulted::<f64>("debate.judge_temperature") as f32,
         seed: config.int("debate.seed").and_then(|s| u64::try_from(s).ok()),
-        swap_check: config.defaulted("debate.swap_check"),
+        // The swap check asks the judge again with the sides swapped: a person is asked once.
+        swap_check: config.defaulted::<bool>("debate.swap_check") && !person_judges,
         judges,
         clock: clock(config),
         budget: crate::debate::engine::Budget {

@@ -11,6 +11,9 @@ use crate::config::{Config, Source};
 use crate::debate::Role;
 use crate::provider::kind::KeyNeed;
 
+/// The model name a person's seat records: who answers there.
+pub const PERSON_MODEL: &str = "you";
+
 /// Decides each role's provider and model.
 pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
     let mut roles = Vec::new();
@@ -39,8 +42,8 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
                 role.label().to_lowercase(),
                 role.label().to_lowercase()
             ),
-            Some(model) => model.to_string(),
-            None => default_model(config, env, kind)?,
+            Some(model) if !kind.is_person() => model.to_string(),
+            _ => default_model(config, env, kind)?,
         };
         roles.push(RoleChoice { role, kind, model, why });
     }
@@ -95,6 +98,9 @@ fn auto(config: &Config, env: &Environment) -> anyhow::Result<(ProviderKind, Str
 /// A provider a role names must be usable: its key set where it needs one,
 /// the embedded model's file there.
 fn check_available(config: &Config, env: &Environment, kind: ProviderKind) -> anyhow::Result<()> {
+    if kind.is_person() {
+        return Ok(());
+    }
     if kind.is_embedded() {
         return match &env.local {
             Ok(_) => Ok(()),
@@ -121,6 +127,9 @@ fn check_available(config: &Config, env: &Environment, kind: ProviderKind) -> an
 /// model's file, the first model an Ollama server or a custom
 /// OpenAI-compatible server lists, else the configured one or the row's.
 fn default_model(config: &Config, env: &Environment, kind: ProviderKind) -> anyhow::Result<String> {
+    if kind.is_person() {
+        return Ok(PERSON_MODEL.to_string());
+    }
     if kind.is_embedded() {
         return env.local.clone().map_err(anyhow::Error::msg);
     }

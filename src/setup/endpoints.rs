@@ -24,7 +24,7 @@ pub(super) fn section(kind: ProviderKind) -> &'static str {
 /// `providers.<name>.structured_output`, checked; the embedded model,
 /// which has no such key, chooses its answer itself (`auto`).
 pub fn structured_setting(config: &Config, kind: ProviderKind) -> anyhow::Result<StructuredSetting> {
-    if kind.is_embedded() {
+    if !kind.is_server() {
         return Ok(StructuredSetting::Auto);
     }
     let key = format!("providers.{}.structured_output", section(kind));
@@ -50,10 +50,10 @@ fn http(config: &Config, kind: ProviderKind, base_url: String, api_key: Option<&
 }
 
 /// The base URL of a provider with a server, as configured (else its
-/// row's); `None` for the embedded model. A provider reached by host alone
+/// row's); `None` for the embedded model and a person. A provider reached by host alone
 /// (Ollama) gets `/v1`.
 pub fn base_url(config: &Config, kind: ProviderKind) -> Option<String> {
-    if kind.is_embedded() {
+    if !kind.is_server() {
         return None;
     }
     if kind.row().host_only {
@@ -79,6 +79,6 @@ pub fn http_model_within(config: &Config, kind: ProviderKind, slots: Option<u32>
     Some(match kind.wire() {
         Wire::Anthropic => Arc::new(AnthropicModel::new(http)),
         Wire::OpenAi => Arc::new(OpenAiModel::new(http).named(kind.name())),
-        Wire::Embedded => return None,
+        Wire::Embedded | Wire::Person => return None,
     })
 }

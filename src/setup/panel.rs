@@ -29,6 +29,9 @@ fn judge_setup(config: &Config, roles: &[RoleSetup], provider: &str, model: Opti
         let names: Vec<&str> = crate::provider::kind::names().collect();
         format!("the provider {provider:?} is not one of {}", names.join(", "))
     })?;
+    if kind.is_person() {
+        bail!("a person takes the chair's seat only (--seat judge=human); a panel's other judges are models")
+    }
     let judge = roles.get(Role::Judge.position()).context("no judge's seat to copy limits from")?;
     let sharing = roles.iter().find(|r| r.model.provider_name() == kind.name());
     let shared = sharing.map(|r| Arc::clone(&r.model));

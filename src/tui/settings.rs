@@ -298,7 +298,7 @@ mod tests {
         assert_eq!(form.fields[5], "", "gpt-4.1 was the provider left's model");
         form.chosen = 2;
         form.cycle(false);
-        assert_eq!(form.fields[2], "local", "back past the first goes round");
+        assert_eq!(form.fields[2], "human", "back past the first goes round, to a person at the keyboard");
     }
 
     #[test]

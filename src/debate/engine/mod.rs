@@ -617,7 +617,8 @@ impl Engine {
         let number = self.next_task;
         let task = Task { number, model, policy: self.setup.retry, paused: self.paused.subscribe() };
         let handle = task::spawn(task, request, self.msg_tx.clone());
-        let timed = matches!(call, Call::Turn { role, .. } if role.is_debater());
+        // A person's turn takes as long as it takes.
+        let timed = matches!(call, Call::Turn { role, .. } if role.is_debater() && !self.state.seated_person(role));
         let deadline = timed.then(|| self.deadlines.turn_from(now())).flatten();
         let flight = Flight {
             call,

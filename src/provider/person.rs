@@ -1,0 +1,157 @@
+//! A person in a seat: a `ChatModel` whose answer a person types. Asking it
+//! puts an [`Ask`] on its desk and waits, however long, for the text the
+//! person sends back; the studio (an editor in the seat's pane) or `heat
+//! run` (standard input) takes the desk's asks. Dropping the stream (a
+//! cancelled turn, a stopped debate) closes the ask, and whoever holds it
+//! sees it closed.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use futures::StreamExt;
+use tokio::sync::{mpsc, oneshot};
+
+use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
+
+/// The provider name of a person's seat, as `--seat skeptic=human` writes it.
+pub const PROVIDER: &str = "human";
+
+/// The judge's seat key: a person there gives verdicts.
+const JUDGE: &str = "judge";
+
+/// One turn a person is asked for.
+#[derive(Debug)]
+pub struct Ask {
+    /// The seat's key (`skeptic`, `judge`).
+    pub seat: String,
+    /// What a model in the seat would have been sent.
+    pub request: ChatRequest,
+    /// Where the person's text goes. Closed once the turn is no longer
+    /// wanted (cancelled, the debate stopped).
+    pub reply: oneshot::Sender<String>,
+}
+
+impl Ask {
+    /// Whether the turn was given up: nobody waits for the reply any more.
+    pub fn is_closed(&self) -> bool {
+        self.reply.is_closed()
+    }
+
+    /// Whether the seat is asked for a verdict (the judge's), not an argument.
+    pub fn wants_verdict(&self) -> bool {
+        self.seat == JUDGE
+    }
+}
+
+/// Where the turns people are asked for arrive: one desk for every person
+/// seated in a set-up. Whoever takes its asks answers them.
+#[derive(Debug)]
+pub struct Desk {
+    tx: mpsc::UnboundedSender<Ask>,
+    rx: Mutex<Option<mpsc::UnboundedReceiver<Ask>>>,
+}
+
+impl Desk {
+    pub fn new() -> Arc<Self> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        Arc::new(Self { tx, rx: Mutex::new(Some(rx)) })
+    }
+
+    /// The asks, for the one who answers them (the first to take them).
+    pub fn take_asks(&self) -> Option<mpsc::UnboundedReceiver<Ask>> {
+        self.rx.lock().unwrap_or_else(PoisonError::into_inner).take()
+    }
+}
+
+/// A seat a person takes.
+#[derive(Debug)]
+pub struct Person {
+    seat: String,
+    desk: Arc<Desk>,
+}
+
+impl Person {
+    pub fn new(seat: &str, desk: Arc<Desk>) -> Self {
+        Self { seat: seat.to_string(), desk }
+    }
+}
+
+impl ChatModel for Person {
+    fn provider_name(&self) -> &'static str {
+        PROVIDER
+    }
+
+    fn stream(&self, request: ChatRequest) -> ChunkStream {
+        let (reply, answer) = oneshot::channel();
+        let asked = self.desk.tx.send(Ask { seat: self.seat.clone(), request, reply });
+        let asked = asked.is_ok();
+        let answer = async move {
+            let text = match answer.await {
+                Ok(text) => text,
+                Err(_) if !asked => {
+                    return vec![Err(ProviderError::Local("no one is at the keyboard to take this seat".into()))];
+                }
+                Err(_) => return vec![Err(ProviderError::Local("the person left the seat without an answer".into()))],
+            };
+            let words = text.split_whitespace().count() as u64;
+            let usage = Usage { input_tokens: 0, output_tokens: words, cached_input_tokens: 0 };
+            vec![Ok(Chunk::Text(text)), Ok(Chunk::Usage(usage)), Ok(Chunk::Finish(FinishReason::Stop))]
+        };
+        Box::pin(futures::stream::once(answer).flat_map(futures::stream::iter))
+    }
+
+    fn person_desk(&self) -> Option<&Arc<Desk>> {
+        Some(&self.desk)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn request(schema: bool) -> ChatRequest {
+        ChatRequest {
+            model: "you".into(),
+            system: String::new(),
+            grounding: None,
+            messages: Vec::new(),
+            temperature: None,
+            max_tokens: 100,
+            thinking_budget: None,
+            response_schema: schema.then(|| super::super::ResponseSchema::new("verdict", serde_json::json!({}))),
+            grammar: None,
+            seed: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn the_persons_text_is_the_answer_and_a_dropped_turn_closes_the_ask() {
+        let desk = Desk::new();
+        let mut asks = desk.take_asks().unwrap();
+        assert!(desk.take_asks().is_none(), "one taker");
+        let person = Person::new("skeptic", Arc::clone(&desk));
+        let mut stream = person.stream(request(false));
+        let reading = tokio::spawn(async move {
+            let mut got = Vec::new();
+            while let Some(item) = stream.next().await {
+                got.push(item.unwrap());
+            }
+            got
+        });
+        let ask = asks.recv().await.unwrap();
+        assert_eq!(ask.seat, "skeptic");
+        assert!(!ask.wants_verdict());
+        ask.reply.send("Costs fall on renters.".into()).unwrap();
+        let got = reading.await.unwrap();
+        assert_eq!(got[0], Chunk::Text("Costs fall on renters.".into()));
+        assert!(matches!(got[1], Chunk::Usage(Usage { output_tokens: 4, .. })));
+        assert_eq!(got[2], Chunk::Finish(FinishReason::Stop));
+
+        let judge = Person::new("judge", Arc::clone(&desk));
+        let stream = judge.stream(request(true));
+        let ask = asks.recv().await.unwrap();
+        assert!(ask.wants_verdict() && !ask.is_closed());
+        drop(stream);
+        assert!(ask.is_closed(), "a dropped turn is seen as given up");
+    }
+}

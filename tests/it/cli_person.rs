@@ -1,0 +1,88 @@
+//! A person in a seat from the binary (`--seat skeptic=human`, `--seat
+//! judge=human`): `heat run` asks the person on standard error and reads
+//! the turn from standard input; what the person typed reaches the judge's
+//! request and the other seat's next one, and a person judging sets the
+//! next question and the heat. Against the mock server speaking
+//! Anthropic's wire format.
+#![allow(clippy::unwrap_used)]
+
+use crate::support;
+
+use std::path::Path;
+use std::process::Output;
+
+use heat::debate::{DebateState, Role};
+use heat::store::Store;
+use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
+
+fn reply(request: &Recorded) -> Reply {
+    let text = if request.system().contains("You are the JUDGE") {
+        r#"{"resolved": false, "verdict": "Both held their ground.", "topic": "What about diffs?", "heat": 0.6}"#
+    } else if request.system().contains("You are the ADVOCATE") {
+        "Tabs let every reader choose a width."
+    } else {
+        "Spaces render the same everywhere."
+    };
+    let words: Vec<&str> = text.split_inclusive(' ').collect();
+    Reply::sse(&anthropic_sse(&words, None), 97)
+}
+
+/// Runs `heat` with `typed` on its standard input.
+async fn run(data: &Path, server: &MockLlm, args: &[&str], typed: &str) -> Output {
+    let mut cmd = support::binary::heat(data, "[network]\nmax_retries = 1\n");
+    cmd.env("ANTHROPIC_API_KEY", "sk-ant-test-5f3a9c1e").env("ANTHROPIC_BASE_URL", &server.base_url).args(args);
+    cmd.write_stdin(typed.to_string());
+    tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap()
+}
+
+fn stored(data: &Path) -> DebateState {
+    let store = Store::open(data).unwrap();
+    let id = store.resolve(None).unwrap();
+    DebateState::from_events(store.load(&id).unwrap().records.iter().map(|r| &r.event))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_person_argues_from_standard_input_and_the_judge_and_the_other_seat_read_it() {
+    let server = MockLlm::with_handler(reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let typed = "\nSpaces render the same in every diff.\nNobody is surprised.\n\nEditorconfig ends the mixing.\n\n";
+    let args = ["run", "Tabs beat spaces", "--max-rounds", "2", "--seat", "skeptic=human"];
+    let out = run(data.path(), &server, &args, typed).await;
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(stderr.matches("your turn as the skeptic").count(), 2, "{stderr}");
+    assert!(stdout.contains("skeptic   human/you"), "{stdout}");
+    let state = stored(data.path());
+    assert!(state.seated_person(Role::Skeptic));
+    let said: Vec<&str> = state.rounds.iter().filter_map(|r| r.turn(Role::Skeptic)).map(|t| t.text.as_str()).collect();
+    assert_eq!(said, ["Spaces render the same in every diff.\nNobody is surprised.", "Editorconfig ends the mixing."]);
+    let requests = server.requests();
+    let judged = requests.iter().find(|r| r.system().contains("You are the JUDGE")).unwrap();
+    assert!(judged.last_message().contains("Nobody is surprised."), "{}", judged.last_message());
+    let advocate_round_2 = requests.iter().filter(|r| r.system().contains("You are the ADVOCATE")).nth(1).unwrap();
+    let body = advocate_round_2.body.to_string();
+    assert!(body.contains("Nobody is surprised."), "{body}");
+    assert!(!requests.iter().any(|r| r.system().contains("You are the SKEPTIC")), "no model was asked for the person");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_person_judges_from_standard_input_with_a_question_and_a_heat() {
+    let server = MockLlm::with_handler(reply).await;
+    let data = tempfile::tempdir().unwrap();
+    // Round 1: not resolved, the skeptic ahead, a question, a heat out of range then 0.8.
+    // Round 2: resolved, the advocate ahead, the heat kept.
+    let typed = "n\ns\nThe diff point stands.\nWho pays for reformatting?\n7\n0.8\ny\na\nTabs win on access.\n\n";
+    let args = ["run", "Tabs beat spaces", "--max-rounds", "3", "--seat", "judge=human"];
+    let out = run(data.path(), &server, &args, typed).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("\"7\" is not a heat between 0.3 and 1.0"), "{stderr}");
+    let state = stored(data.path());
+    assert_eq!(state.rounds.len(), 2, "resolved by the person in round 2");
+    assert_eq!(state.rounds[1].topic, "Who pays for reformatting?");
+    assert!((state.rounds[1].heat.get() - 0.8).abs() < 1e-6);
+    let first = state.rounds[0].verdict().unwrap();
+    assert_eq!(first.ahead.and_then(heat::debate::standing::Ahead::side), Some(Role::Skeptic));
+    assert!(state.finish.unwrap().synthesis.unwrap().contains("Tabs win on access."));
+    assert!(!server.requests().iter().any(|r| r.system().contains("You are the JUDGE")), "no model judged");
+}
