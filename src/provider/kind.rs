@@ -111,7 +111,7 @@ pub const PROVIDERS: [Provider; 5] = [
         model: None,
     },
     Provider {
-        name: super::person::PROVIDER,
+        name: "human",
         wire: Wire::Person,
         key_env: None,
         key_need: KeyNeed::Never,

@@ -5,6 +5,7 @@
 pub mod anthropic;
 pub mod caps;
 pub mod chat;
+pub mod desk;
 pub mod endpoint;
 pub mod error;
 pub mod error_response;

@@ -67,7 +67,7 @@ pub trait ChatModel: Send + Sync {
     }
 
     /// Where a person seated here is asked for their turns; `None` for a model.
-    fn person_desk(&self) -> Option<&std::sync::Arc<super::person::Desk>> {
+    fn person_desk(&self) -> Option<&std::sync::Arc<super::desk::Desk>> {
         None
     }
 }

@@ -5,62 +5,16 @@
 //! cancelled turn, a stopped debate) closes the ask, and whoever holds it
 //! sees it closed.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use futures::StreamExt;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
-use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
-
-/// The provider name of a person's seat, as `--seat skeptic=human` writes it.
-pub const PROVIDER: &str = "human";
-
-/// The judge's seat key: a person there gives verdicts.
-const JUDGE: &str = "judge";
-
-/// One turn a person is asked for.
-#[derive(Debug)]
-pub struct Ask {
-    /// The seat's key (`skeptic`, `judge`).
-    pub seat: String,
-    /// What a model in the seat would have been sent.
-    pub request: ChatRequest,
-    /// Where the person's text goes. Closed once the turn is no longer
-    /// wanted (cancelled, the debate stopped).
-    pub reply: oneshot::Sender<String>,
-}
-
-impl Ask {
-    /// Whether the turn was given up: nobody waits for the reply any more.
-    pub fn is_closed(&self) -> bool {
-        self.reply.is_closed()
-    }
-
-    /// Whether the seat is asked for a verdict (the judge's), not an argument.
-    pub fn wants_verdict(&self) -> bool {
-        self.seat == JUDGE
-    }
-}
-
-/// Where the turns people are asked for arrive: one desk for every person
-/// seated in a set-up. Whoever takes its asks answers them.
-#[derive(Debug)]
-pub struct Desk {
-    tx: mpsc::UnboundedSender<Ask>,
-    rx: Mutex<Option<mpsc::UnboundedReceiver<Ask>>>,
-}
-
-impl Desk {
-    pub fn new() -> Arc<Self> {
-        let (tx, rx) = mpsc::unbounded_channel();
-        Arc::new(Self { tx, rx: Mutex::new(Some(rx)) })
-    }
-
-    /// The asks, for the one who answers them (the first to take them).
-    pub fn take_asks(&self) -> Option<mpsc::UnboundedReceiver<Ask>> {
-        self.rx.lock().unwrap_or_else(PoisonError::into_inner).take()
-    }
-}
+use super::chat::{ChatRequest, Chunk, ChunkStream, FinishReason, Usage};
+pub use super::desk::{Ask, Desk};
+use super::error::ProviderError;
+use super::kind::ProviderKind;
+use super::model::ChatModel;
 
 /// A seat a person takes.
 #[derive(Debug)]
@@ -77,13 +31,12 @@ impl Person {
 
 impl ChatModel for Person {
     fn provider_name(&self) -> &'static str {
-        PROVIDER
+        ProviderKind::HUMAN.name()
     }
 
     fn stream(&self, request: ChatRequest) -> ChunkStream {
         let (reply, answer) = oneshot::channel();
-        let asked = self.desk.tx.send(Ask { seat: self.seat.clone(), request, reply });
-        let asked = asked.is_ok();
+        let asked = self.desk.ask(Ask { seat: self.seat.clone(), request, reply });
         let answer = async move {
             let text = match answer.await {
                 Ok(text) => text,
@@ -118,7 +71,8 @@ mod tests {
             temperature: None,
             max_tokens: 100,
             thinking_budget: None,
-            response_schema: schema.then(|| super::super::ResponseSchema::new("verdict", serde_json::json!({}))),
+            response_schema: schema
+                .then(|| crate::provider::chat::ResponseSchema::new("verdict", serde_json::json!({}))),
             grammar: None,
             seed: None,
         }

@@ -12,11 +12,12 @@ pub use super::flash::{Flash, StatusLine, Tone, Until};
 use super::keymap::{Action, KeyMap};
 use super::modal::{Confirm, EditorPurpose, FormStep, Modal, Results};
 use super::panes::Panes;
+use super::person_turn::PersonTurn;
 pub use super::replay::{Replay, ReplayClock, speed_label};
 use super::roster::RosterEntry;
 use super::start::StartScreen;
 use super::theme::Theme;
-use super::verdict_form::Given;
+use super::verdict_form::{Given, Judged};
 use super::{likeness::Likeness, word_counts::WordCounts};
 use crate::config::studio::FIELDS;
 use crate::debate::cost::{self, Price};
@@ -68,6 +69,8 @@ pub struct App {
     /// In a watch: whether another heat was running the debate when it
     /// opened (a debate stopped unfinished is shown as not running).
     pub watched_live: bool,
+    /// The turn the debate waits on the person for, in a seat they take.
+    pub person: Option<PersonTurn>,
 }
 
 /// The standing note over a scripted debate (the bundled demo).
@@ -102,6 +105,7 @@ impl App {
             word_counts: WordCounts::default(),
             likeness: Likeness::default(),
             watched_live: false,
+            person: None,
         }
     }
 
@@ -456,7 +460,12 @@ impl App {
                     }
                     EditorPurpose::NewTopic => self.ask_before_replacing(Effect::Start(text)),
                     EditorPurpose::Question => self.set_question(&text),
+                    EditorPurpose::Turn => self.send_argument(text),
                 },
+                FormStep::Close if editor.purpose == EditorPurpose::Turn => {
+                    self.step_out_of_turn(editor.area);
+                    Vec::new()
+                }
                 step => self.keep(&step, Modal::Editor(editor)),
             },
             Modal::Temperature(mut temp) => match temp.key(key) {
@@ -681,7 +690,11 @@ impl App {
     /// The person's verdict: a live debate's engine records it (and ends
     /// the debate when asked); an ended one's is recorded by the studio.
     fn record_verdict(&mut self, given: Given) -> Vec<Effect> {
-        let Given { ahead, confidence, note, ends, live } = given;
+        if let Some(judged) = &given.judged {
+            self.send_verdict(given.ahead, judged);
+            return Vec::new();
+        }
+        let Given { ahead, confidence, note, ends, live, .. } = given;
         let round = self.debate.rounds.last().map_or(0, |r| r.number);
         let recorded = HumanVerdict { round: round + 1, ahead, confidence, note: note.clone(), ends };
         let said = format!("Your verdict: {}", recorded.describe(&self.debate));
@@ -696,6 +709,41 @@ impl App {
         }
         self.say_until(Tone::Good, said, Until::NextRound);
         vec![Effect::Record(DebateEvent::HumanVerdict { round, ahead, confidence, note, ends: false })]
+    }
+
+    /// A person's verdict, given in the judge's seat: the engine reads it
+    /// as the round's.
+    fn send_verdict(&mut self, ahead: Option<Role>, judged: &Judged) {
+        let sent = self.person.take().is_some_and(|turn| turn.send_verdict(ahead, judged));
+        let round = self.debate.current_round().map_or(1, |r| r.number + 1);
+        let text = match (sent, judged.resolved) {
+            (false, _) => {
+                "That verdict came too late: the judge's turn was cancelled or the debate stopped".to_string()
+            }
+            (true, true) => format!("Your verdict on round {round} is in: you resolved the debate"),
+            (true, false) => format!("Your verdict on round {round} is in: the next round at heat {:.2}", judged.heat),
+        };
+        self.say_until(if sent { Tone::Good } else { Tone::Warn }, text, Until::NextRound);
+    }
+
+    /// A person's argument, written in their seat: the debate goes on with it.
+    fn send_argument(&mut self, text: String) -> Vec<Effect> {
+        let sent = self.person.take().is_some_and(|turn| turn.send(text));
+        if !sent {
+            let text = "That argument came too late: the turn was cancelled or the debate stopped";
+            self.say_until(Tone::Warn, text, Until::NextRound);
+        }
+        Vec::new()
+    }
+
+    /// Esc in a person's editor: the draft is kept and the turn waits.
+    fn step_out_of_turn(&mut self, area: ratatui_textarea::TextArea<'static>) {
+        if let Some(turn) = &mut self.person {
+            turn.draft = Some(area);
+            let seat = self.debate.seat_name(turn.role);
+            let text = format!("Your turn as the {seat} waits for you: Enter goes back to it");
+            self.say_until(Tone::Info, text, Until::NextRound);
+        }
     }
 
     /// The loop applied the start screen's settings (or could not): the

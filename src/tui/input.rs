@@ -14,6 +14,7 @@ use super::effect::Effect;
 use super::help::HelpView;
 use super::keymap::Action;
 use super::modal::{Confirm, Editor, EditorPurpose, Modal, Results, TempEditor, topic_area};
+use super::person_turn::PersonTurn;
 use super::seat_target::SeatTarget;
 use super::start::StartStep;
 use super::verdict_form::VerdictForm;
@@ -37,6 +38,11 @@ impl App {
         if self.search_key(&key) {
             return Vec::new();
         }
+        // A person's turn waiting: Enter goes back to it.
+        if key.code == KeyCode::Enter && self.person.is_some() {
+            self.open_person_turn();
+            return Vec::new();
+        }
         match self.keymap.action(&key) {
             Some(action) => self.act(action),
             // Esc with nothing open: what a key said in the status line goes.
@@ -46,6 +52,52 @@ impl App {
             }
             None => Vec::new(),
         }
+    }
+
+    /// The debate asks the person for their turn in a seat they take: its
+    /// pane comes into view and opens as an editor (the verdict form for
+    /// the judge's seat), unless a dialog is open, which the person closes first.
+    pub fn person_asked(&mut self, ask: crate::provider::person::Ask) {
+        let Some(turn) = PersonTurn::of(ask) else { return };
+        self.panes.focus = turn.role.position();
+        self.person = Some(turn);
+        if self.modal.is_none() {
+            self.open_person_turn();
+        } else {
+            self.say_until(Tone::Info, "Your turn: close this dialog, then Enter to write it", Until::NextRound);
+        }
+    }
+
+    /// Opens the waiting turn's editor, or its verdict form.
+    pub fn open_person_turn(&mut self) {
+        let Some(turn) = self.person.as_mut() else { return };
+        let seat = self.debate.seat_name(turn.role);
+        self.modal = Some(if turn.judges() {
+            Modal::Verdict(Box::new(VerdictForm::judging(&self.debate)))
+        } else {
+            let area = turn.editor();
+            Modal::Editor(Box::new(Editor { purpose: EditorPurpose::Turn, area, to: None }))
+        });
+        let text = format!("Your turn as the {seat}: Enter sends · Esc steps out to steer (the turn waits)");
+        self.say_until(Tone::Good, text, Until::NextRound);
+    }
+
+    /// Closes a person's turn the debate gave up (cancelled, timed out,
+    /// stopped), and its editor with it.
+    pub fn drop_given_up_turn(&mut self) {
+        if !self.person.as_ref().is_some_and(PersonTurn::is_closed) {
+            return;
+        }
+        let judging = self.person.take().is_some_and(|turn| turn.judges());
+        let open = match &self.modal {
+            Some(Modal::Editor(editor)) => editor.purpose == EditorPurpose::Turn,
+            Some(Modal::Verdict(form)) => judging && form.seat.is_some(),
+            _ => false,
+        };
+        if open {
+            self.modal = None;
+        }
+        self.say_until(Tone::Warn, "Your turn was given up: cancelled, or the debate stopped", Until::NextRound);
     }
 
     pub fn on_paste(&mut self, text: &str) {
@@ -141,6 +193,7 @@ impl App {
                 self.say_until(Tone::Info, text, Until::NextRound);
             }
             Action::Results => self.modal = Some(Modal::Results(Results::default())),
+            Action::HumanVerdict if self.person.as_ref().is_some_and(PersonTurn::judges) => self.open_person_turn(),
             Action::HumanVerdict => {
                 let form = VerdictForm::open(&self.debate, self.session.is_some(), self.replay.is_some());
                 self.open_form(form.map(|form| Modal::Verdict(Box::new(form))));

@@ -28,6 +28,7 @@ pub mod offers;
 pub mod pane;
 mod pane_notes;
 pub mod panes;
+pub mod person_turn;
 pub mod replay;
 pub mod roster;
 pub mod search;
@@ -55,5 +56,5 @@ pub use studio::{Opening, Studio};
 
 /// Runs the studio until the person quits.
 pub async fn run(studio: Studio, app: App) -> anyhow::Result<ExitCode> {
-    event_loop::run(studio, app).await
+    Box::pin(event_loop::run(studio, app)).await
 }

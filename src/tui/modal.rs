@@ -53,6 +53,8 @@ pub enum EditorPurpose {
     NewTopic,
     /// The next round's question, prefilled with the one it would ask.
     Question,
+    /// A person's argument in their seat (`--seat skeptic=human`).
+    Turn,
 }
 
 pub struct Editor {
@@ -89,6 +91,7 @@ impl Editor {
                     EditorPurpose::Inject => "Type the topic to inject first, or Esc to cancel",
                     EditorPurpose::NewTopic => "Type the proposition to debate first, or Esc to cancel",
                     EditorPurpose::Question => "Type the next round's question first, or Esc to cancel",
+                    EditorPurpose::Turn => "Type your argument first; Esc steps out and keeps your turn waiting",
                 })
             }
         }

@@ -305,12 +305,17 @@ pub enum Wait {
     Queued,
     Server,
     Thinking,
+    /// A person at the keyboard writes the seat's turn.
+    Person,
 }
 
 impl Wait {
     /// What `turn`'s seat waits for, whatever it has said so far.
     pub fn of(state: &DebateState, turn: &Turn) -> Self {
         let served = state.participant(turn.role).is_some_and(crate::debate::event::Participant::is_served);
+        if state.seated_person(turn.role) {
+            return Self::Person;
+        }
         match (turn.queued, served) {
             (true, _) => Self::Queued,
             (false, true) => Self::Server,
@@ -324,6 +329,7 @@ impl Wait {
             Self::Queued => "queued",
             Self::Server => "waiting for the server",
             Self::Thinking => "thinking",
+            Self::Person => "your turn",
         }
     }
 
@@ -333,6 +339,7 @@ impl Wait {
             Self::Queued => "queued for one of the server's slots…",
             Self::Server => "waiting for the server…",
             Self::Thinking => "thinking…",
+            Self::Person => "your turn: Enter writes it",
         }
     }
 }

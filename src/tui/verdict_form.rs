@@ -3,14 +3,17 @@
 //! debaters), how sure (↑/↓ in fives, 0 to 100), a
 //! note (typed), and, while the debate runs, whether it ends the debate
 //! here (Ctrl-E). Enter records it; after the end it is recorded all the
-//! same, beside the judge's last word.
+//! same, beside the judge's last word. A person in the judge's seat gives
+//! the round's verdict in the same form: who is ahead, the verdict (typed),
+//! the next question (Tab moves to it), the heat (↑/↓) and whether it is
+//! resolved (Ctrl-E).
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 
 use super::form::FormStep;
 use super::form::topic_area;
-use crate::debate::{DebateState, Role};
+use crate::debate::{DebateState, Heat, Role};
 
 /// The choices for who is ahead between two sides, left to right.
 pub const AHEAD: [Option<Role>; 3] = [Some(Role::Advocate), None, Some(Role::Skeptic)];
@@ -47,18 +50,51 @@ pub struct VerdictForm {
     pub ends: bool,
     /// Whether the debate still runs (ending it is offered).
     pub live: bool,
+    /// The judge's seat's part, when a person judges the round.
+    pub seat: Option<JudgeSeat>,
+}
+
+/// What a person in the judge's seat gives besides who is ahead: the next
+/// question and the heat; the note is the verdict, `ends` resolves it.
+pub struct JudgeSeat {
+    pub question: TextArea<'static>,
+    pub heat: Heat,
+    /// Typing goes to the question (else to the verdict).
+    pub on_question: bool,
+}
+
+/// A round's verdict a person judging gave.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judged {
+    pub resolved: bool,
+    pub verdict: String,
+    pub question: String,
+    pub heat: Heat,
 }
 
 impl VerdictForm {
     /// A form for `choices`, even chosen.
     pub fn new(live: bool, choices: Vec<Option<Role>>) -> Self {
         let ahead = choices.iter().position(Option::is_none).unwrap_or(0);
-        Self { choices, ahead, confidence: 50, note: topic_area("A note (optional)"), ends: false, live }
+        Self { choices, ahead, confidence: 50, note: topic_area("A note (optional)"), ends: false, live, seat: None }
+    }
+
+    /// The form for a person judging `debate`'s current round: the next
+    /// question opens on the round's own, the heat on the debate's.
+    pub fn judging(debate: &DebateState) -> Self {
+        let mut form = Self::new(true, ahead_choices(debate));
+        form.note = topic_area("Your verdict: what decided the round");
+        let mut question = topic_area("The next round's question");
+        question.insert_str(debate.current_round().map_or(debate.topic.as_str(), |r| r.topic.as_str()));
+        // Selected: typing replaces it, an arrow keeps it to edit.
+        question.select_all();
+        form.seat = Some(JudgeSeat { question, heat: debate.heat, on_question: false });
+        form
     }
 }
 
 /// A verdict given in the form, for the studio to record.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Given {
     pub ahead: Option<Role>,
     pub confidence: u8,
@@ -67,6 +103,8 @@ pub struct Given {
     pub ends: bool,
     /// The debate still ran when the form opened.
     pub live: bool,
+    /// The round's verdict, when a person judging gave it.
+    pub judged: Option<Judged>,
 }
 
 impl VerdictForm {
@@ -84,6 +122,9 @@ impl VerdictForm {
 
     /// A key in the form: Enter gives the verdict.
     pub fn key(&mut self, key: KeyEvent) -> FormStep<Given> {
+        if self.seat.is_some() {
+            return self.judging_key(key);
+        }
         match key.code {
             KeyCode::Esc => return FormStep::Close,
             KeyCode::Left => self.ahead = self.ahead.saturating_sub(1),
@@ -98,7 +139,48 @@ impl VerdictForm {
                     note: self.note.lines().join(" ").trim().to_string(),
                     ends: self.ends,
                     live: self.live,
+                    judged: None,
                 });
+            }
+            _ => {
+                self.note.input(key);
+            }
+        }
+        FormStep::Stay
+    }
+
+    /// A key while a person judges: the verdict and the question take
+    /// text, ↑/↓ the heat; Enter gives it once the verdict says something.
+    fn judging_key(&mut self, key: KeyEvent) -> FormStep<Given> {
+        let Some(seat) = self.seat.as_mut() else { return FormStep::Stay };
+        match key.code {
+            KeyCode::Esc => return FormStep::Close,
+            KeyCode::Tab | KeyCode::BackTab => seat.on_question = !seat.on_question,
+            KeyCode::Left => self.ahead = self.ahead.saturating_sub(1),
+            KeyCode::Right => self.ahead = (self.ahead + 1).min(self.choices.len().saturating_sub(1)),
+            KeyCode::Up | KeyCode::Down => seat.heat = seat.heat.step(key.code == KeyCode::Up),
+            KeyCode::Char('e') if key.modifiers.contains(KeyModifiers::CONTROL) => self.ends = !self.ends,
+            KeyCode::Enter => {
+                let verdict = self.note.lines().join(" ").trim().to_string();
+                let question = seat.question.lines().join(" ").trim().to_string();
+                if verdict.is_empty() {
+                    return FormStep::Refuse("Write your verdict first: what decided the round");
+                }
+                if question.is_empty() && !self.ends {
+                    return FormStep::Refuse("Give the next round's question, or resolve the debate with Ctrl-E");
+                }
+                let judged = Judged { resolved: self.ends, verdict: verdict.clone(), question, heat: seat.heat };
+                return FormStep::Done(Given {
+                    ahead: self.choices.get(self.ahead).copied().flatten(),
+                    confidence: self.confidence,
+                    note: verdict,
+                    ends: self.ends,
+                    live: self.live,
+                    judged: Some(judged),
+                });
+            }
+            _ if seat.on_question => {
+                seat.question.input(key);
             }
             _ => {
                 self.note.input(key);

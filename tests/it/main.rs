@@ -64,6 +64,7 @@ mod studio_hints;
 mod studio_keys;
 mod studio_panel;
 mod studio_pause;
+mod studio_person;
 mod studio_pty;
 mod studio_pty_copy;
 mod studio_pty_interrupt;

@@ -2,6 +2,7 @@
 //! every pending event folded before a frame; at most one frame per 16 ms
 //! and none at all while nothing changes.
 
+mod asks;
 mod branch;
 mod running;
 mod session;
@@ -69,7 +70,9 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
     let mut retained = view::Retained::default();
     let mut dirty = true;
     let mut last_frame = Instant::now() - FRAME;
+    let mut asks = asks::Asks::default();
     loop {
+        dirty |= asks.follow(studio.setup.as_ref(), &mut app);
         if dirty && last_frame.elapsed() >= frame_time(&app) {
             guard.draw(|frame| super::frame::render(frame, &mut app, &mut retained))?;
             last_frame = Instant::now();
@@ -97,6 +100,10 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 }
                 dirty = true;
             }
+            Some(ask) = asks.next() => {
+                app.person_asked(ask);
+                dirty = true;
+            }
             result = settings::next(&mut configuring) => {
                 configuring = None;
                 effects = on_configured(&mut studio, &mut app, result);
@@ -119,14 +126,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
         }
         for effect in effects {
             match effect {
-                Effect::Send(command) => match debate.as_ref().and_then(|d| d.source.as_ref()) {
-                    Some(Source::Engine(handle)) => {
-                        handle.send(command);
-                    }
-                    Some(Source::Replay(playback)) => playback.set_paused(command == Command::Pause),
-                    // A watch steers nothing (its keys say so before this).
-                    Some(Source::Watch(_)) | None => {}
-                },
+                Effect::Send(command) => send(debate.as_ref(), command),
                 Effect::ReplaySpeed(_) | Effect::ReplaySkip => steer_playback(debate.as_ref(), &effect),
                 // The settings being applied are the next debate's: it waits for them.
                 Effect::Start(topic) if configuring.is_some() => wait_for_settings(&mut app, topic),
@@ -238,6 +238,18 @@ fn open(studio: &Studio, app: &mut App, debate: &mut Option<Running>, opening: O
         Opening::Watch { loaded, id, live } => *debate = Some(watch::open(studio, app, &loaded, id, live)?),
     }
     Ok(())
+}
+
+/// A person's command, to what shows the debate.
+fn send(debate: Option<&Running>, command: Command) {
+    match debate.and_then(|d| d.source.as_ref()) {
+        Some(Source::Engine(handle)) => {
+            handle.send(command);
+        }
+        Some(Source::Replay(playback)) => playback.set_paused(command == Command::Pause),
+        // A watch steers nothing (its keys say so before this).
+        Some(Source::Watch(_)) | None => {}
+    }
 }
 
 /// `+`, `-`, `]` in a replay: the playback's speed, or a skip.

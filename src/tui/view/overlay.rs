@@ -12,12 +12,16 @@ use super::dialog::{centered, frame_box, hint_line, split_last};
 use crate::debate::Heat;
 use crate::tui::app::App;
 use crate::tui::modal::{Confirm, EditorPurpose, Modal};
+use crate::tui::verdict_form::VerdictForm;
 
 /// What an editor's keys do, under its text.
 const EDITOR_KEYS: &str = "Enter sends · Alt-Enter new line · Esc cancels";
 
 /// A note's editor: Tab chooses whom it is for.
 const NOTE_KEYS: &str = "Tab: to whom · Enter sends · Alt-Enter new line · Esc cancels";
+
+/// A person's argument in their seat: Esc keeps the draft and the turn.
+const TURN_KEYS: &str = "Enter sends · Alt-Enter new line · Esc steps out";
 
 /// The question's editor opens on the question the round would ask, selected.
 const QUESTION_KEYS: &str = "Type to replace · ← → to edit it · Enter sends · Esc cancels";
@@ -33,6 +37,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         Some(Modal::Verdict(form)) => verdict(frame, app, area, form),
         Some(Modal::Branch(form)) => super::branch::draw(frame, app, area, form),
         Some(Modal::Confirm(what)) => confirm(frame, app, area, what),
+        Some(Modal::Editor(editor)) if editor.purpose == EditorPurpose::Turn => person_turn(frame, app, area, editor),
         Some(Modal::Editor(editor)) => {
             let next = app.debate.current_round().map_or(1, |r| r.number + 2);
             let (title, hint) = match editor.purpose {
@@ -44,6 +49,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
                 EditorPurpose::Question => {
                     (format!(" Round {next}'s question, instead of the judge's "), QUESTION_KEYS)
                 }
+                EditorPurpose::Turn => (" Your argument ".to_string(), TURN_KEYS),
             };
             let rect = centered(area, 72, 10);
             let inner = frame_box(frame, app, rect, &title);
@@ -105,13 +111,52 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     }
 }
 
+/// A person's argument, written where the seat's pane is (centred where
+/// the pane is too small to write in).
+fn person_turn(frame: &mut Frame<'_>, app: &App, area: Rect, editor: &crate::tui::modal::Editor) {
+    let role = app.person.as_ref().map_or(app.panes.focused_role(), |turn| turn.role);
+    let pane = app.panes.areas[role.position()];
+    let rect = if pane.width >= 40 && pane.height >= 8 { pane } else { centered(area, 72, 12) };
+    let round = app.debate.current_round().map_or(1, |r| r.number + 1);
+    let seat = app.debate.seat_name(role);
+    let title = format!(" Your argument as the {seat} · round {round} ");
+    let inner = frame_box(frame, app, rect, &title);
+    let [body, hint_area] = split_last(inner);
+    // The question the round asks stays in sight while the person writes.
+    let question = app.debate.current_round().map_or(app.debate.topic.as_str(), |r| r.topic.as_str());
+    let asked = Paragraph::new(Line::from(vec![
+        Span::styled("Question: ", app.theme.secondary()),
+        Span::raw(crate::sanitize::clean(question)),
+    ]))
+    .wrap(Wrap { trim: true });
+    let chars = "Question: ".len() + question.chars().count();
+    let rows =
+        u16::try_from(chars.div_ceil(usize::from(body.width.max(1)))).unwrap_or(u16::MAX).clamp(1, body.height / 3);
+    let [asked_area, text] = ratatui::layout::Layout::vertical([
+        ratatui::layout::Constraint::Length(rows + 1),
+        ratatui::layout::Constraint::Min(1),
+    ])
+    .areas(body);
+    frame.render_widget(asked, asked_area);
+    frame.render_widget(&editor.area, text);
+    frame.render_widget(Paragraph::new(hint_line(app, TURN_KEYS, hint_area.width)), hint_area);
+}
+
 /// The person's verdict: who is ahead, how sure, a note, and (live) whether it ends the debate.
-fn verdict(frame: &mut Frame<'_>, app: &App, area: Rect, form: &crate::tui::verdict_form::VerdictForm) {
-    use crate::tui::verdict_form::ahead_label;
-    let theme = &app.theme;
+fn verdict(frame: &mut Frame<'_>, app: &App, area: Rect, form: &VerdictForm) {
+    if let Some(seat) = &form.seat {
+        return judging(frame, app, area, form, seat);
+    }
     let rect = centered(area, 72, if form.live { 11 } else { 10 });
     let inner = frame_box(frame, app, rect, " Your verdict ");
     let [body, hint] = split_last(inner);
+    sure_and_note(frame, app, body, hint, form, ahead_line(app, form));
+}
+
+/// Who is ahead, the chosen one marked.
+fn ahead_line(app: &App, form: &VerdictForm) -> Line<'static> {
+    use crate::tui::verdict_form::ahead_label;
+    let theme = &app.theme;
     let mut choice = vec![Span::styled("Who is ahead  ", theme.secondary())];
     for (i, ahead) in form.choices.iter().enumerate() {
         let label = ahead_label(&app.debate, *ahead);
@@ -126,6 +171,55 @@ fn verdict(frame: &mut Frame<'_>, app: &App, area: Rect, form: &crate::tui::verd
         }
         choice.push(Span::raw(" "));
     }
+    Line::from(choice)
+}
+
+/// A person in the judge's seat: who is ahead, the verdict, the next
+/// question, the heat and whether it resolves the debate.
+fn judging(
+    frame: &mut Frame<'_>,
+    app: &App,
+    area: Rect,
+    form: &VerdictForm,
+    seat: &crate::tui::verdict_form::JudgeSeat,
+) {
+    use ratatui::layout::{Constraint, Layout};
+    let theme = &app.theme;
+    let round = app.debate.current_round().map_or(1, |r| r.number + 1);
+    let rect = centered(area, 76, 15);
+    let inner = frame_box(frame, app, rect, &format!(" Your verdict on round {round}, as the judge "));
+    let [body, hint] = split_last(inner);
+    let [who, verdict_label, verdict, question_label, question, heat, end] =
+        Layout::vertical([1, 1, 2, 1, 2, 2, 1].map(Constraint::Length)).areas(body);
+    frame.render_widget(Paragraph::new(ahead_line(app, form)), who);
+    let label = |text: &str, on: bool| {
+        let style = if on { Style::new().fg(theme.key).add_modifier(Modifier::BOLD) } else { theme.secondary() };
+        Paragraph::new(Span::styled(format!("{}{text}", if on { "▸ " } else { "  " }), style))
+    };
+    frame.render_widget(label("Verdict", !seat.on_question), verdict_label);
+    frame.render_widget(&form.note, verdict);
+    let asked = if form.ends { "Next question (none: the debate ends)" } else { "Next question" };
+    frame.render_widget(label(asked, seat.on_question), question_label);
+    frame.render_widget(&seat.question, question);
+    let cells = (seat.heat.share() * 20.0).round().clamp(0.0, 20.0) as usize;
+    let color = theme.heat(seat.heat);
+    let gauge = Line::from(vec![
+        Span::styled("Heat  ", theme.secondary()),
+        Span::styled(format!("{:.2} ", seat.heat), Style::new().fg(color).add_modifier(Modifier::BOLD)),
+        Span::styled("█".repeat(cells), Style::new().fg(color)),
+        Span::styled("░".repeat(20 - cells), theme.secondary()),
+    ]);
+    frame.render_widget(Paragraph::new(gauge), heat);
+    let mark = if form.ends { "[x]" } else { "[ ]" };
+    let text = format!("{mark} resolved: the debate ends with this verdict (Ctrl-E)");
+    frame.render_widget(Paragraph::new(Span::styled(text, Style::new().fg(theme.warn))), end);
+    let keys = "←/→ who · Tab verdict/question · ↑/↓ heat · Enter gives it · Esc steps out";
+    frame.render_widget(Paragraph::new(hint_line(app, keys, hint.width)), hint);
+}
+
+/// The person's verdict's form, below who is ahead.
+fn sure_and_note(frame: &mut Frame<'_>, app: &App, body: Rect, hint: Rect, form: &VerdictForm, choice: Line<'_>) {
+    let theme = &app.theme;
     let cells = usize::from(form.confidence / 10);
     let sure = Line::from(vec![
         Span::styled("How sure      ", theme.secondary()),
@@ -140,7 +234,7 @@ fn verdict(frame: &mut Frame<'_>, app: &App, area: Rect, form: &crate::tui::verd
         ratatui::layout::Constraint::Min(0),
     ])
     .areas(body);
-    frame.render_widget(Paragraph::new(vec![Line::from(choice), Line::default(), sure]), lines);
+    frame.render_widget(Paragraph::new(vec![choice, Line::default(), sure]), lines);
     frame.render_widget(Paragraph::new(Span::styled("Note", theme.secondary())), note_label);
     frame.render_widget(&form.note, note);
     if form.live {

@@ -1,0 +1,60 @@
+//! A person's turn in a seat, in the studio (`--seat skeptic=human`): the
+//! ask the seat waits on, and the draft the person writes in that seat's
+//! pane (kept when they step out with Esc to steer, back with Enter). A
+//! person judging answers through the verdict form instead; what it gives
+//! is written as a judge's answer is.
+
+use ratatui_textarea::TextArea;
+
+use super::form::topic_area;
+use super::verdict_form::Judged;
+use crate::debate::Role;
+use crate::debate::verdict::{Ahead, persons_answer};
+use crate::provider::person::Ask;
+
+/// The turn the engine waits on a person for.
+pub struct PersonTurn {
+    pub role: Role,
+    reply: tokio::sync::oneshot::Sender<String>,
+    /// What the person wrote so far, while the editor is closed.
+    pub draft: Option<TextArea<'static>>,
+}
+
+impl PersonTurn {
+    /// The turn an ask is for; `None` for a seat no role has.
+    pub fn of(ask: Ask) -> Option<Self> {
+        let role = Role::ALL.into_iter().find(|r| r.key() == ask.seat)?;
+        Some(Self { role, reply: ask.reply, draft: None })
+    }
+
+    /// Whether the turn was given up (cancelled, the debate stopped).
+    pub fn is_closed(&self) -> bool {
+        self.reply.is_closed()
+    }
+
+    /// Whether the seat gives a verdict, not an argument.
+    pub fn judges(&self) -> bool {
+        self.role.is_judge()
+    }
+
+    /// The editor, holding the draft.
+    pub fn editor(&mut self) -> TextArea<'static> {
+        self.draft.take().unwrap_or_else(|| topic_area("Type your argument"))
+    }
+
+    /// Sends the person's text; false when the turn was given up meanwhile.
+    pub fn send(self, text: String) -> bool {
+        self.reply.send(text).is_ok()
+    }
+
+    /// Sends a verdict given in the form, as a judge's answer.
+    pub fn send_verdict(self, ahead: Option<Role>, judged: &Judged) -> bool {
+        let ahead = match ahead {
+            Some(Role::Advocate) => Ahead::Advocate,
+            Some(Role::Skeptic) => Ahead::Skeptic,
+            _ => Ahead::Even,
+        };
+        let question = (!judged.resolved).then_some(judged.question.as_str());
+        self.send(persons_answer(judged.resolved, ahead, &judged.verdict, question, Some(judged.heat)))
+    }
+}
