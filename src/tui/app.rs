@@ -73,6 +73,11 @@ pub struct App {
     pub person: Option<PersonTurn>,
 }
 
+/// Ctrl-G in a person's editor: their `$EDITOR`, for long text.
+fn external_editor_key(key: &KeyEvent) -> bool {
+    key.code == KeyCode::Char('g') && key.modifiers.contains(crossterm::event::KeyModifiers::CONTROL)
+}
+
 /// The standing note over a scripted debate (the bundled demo).
 pub const SCRIPTED_NOTE: &str = "Scripted demo: written in advance to show heat at work; no model is answering";
 
@@ -462,6 +467,12 @@ impl App {
                     EditorPurpose::Question => self.set_question(&text),
                     EditorPurpose::Turn => self.send_argument(text),
                 },
+                FormStep::Stay if editor.purpose == EditorPurpose::Turn && external_editor_key(&key) => {
+                    if let Some(turn) = &mut self.person {
+                        turn.draft = Some(editor.area);
+                    }
+                    vec![Effect::EditTurn]
+                }
                 FormStep::Close if editor.purpose == EditorPurpose::Turn => {
                     self.step_out_of_turn(editor.area);
                     Vec::new()

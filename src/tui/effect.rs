@@ -23,6 +23,9 @@ pub enum Effect {
     Quit,
     /// Leave now (a second Ctrl-C).
     HardQuit,
+    /// Hand the terminal to the person's `$EDITOR` for their turn's text,
+    /// the draft in it; the studio takes the terminal back after.
+    EditTurn,
     /// Open the session browser (the loop fills it from the store).
     Sessions,
     /// Show a stored session, continuing it when it can go on.

@@ -42,6 +42,19 @@ impl PersonTurn {
         self.draft.take().unwrap_or_else(|| topic_area("Type your argument"))
     }
 
+    /// The draft as text, for the person's `$EDITOR`.
+    pub fn draft_text(&self) -> String {
+        self.draft.as_ref().map(|area| area.lines().join("\n")).unwrap_or_default()
+    }
+
+    /// What the person's `$EDITOR` left, as the draft (its trailing newline
+    /// gone; a file emptied keeps nothing).
+    pub fn edited(&mut self, text: &str) {
+        let mut area = topic_area("Type your argument");
+        area.insert_str(crate::sanitize::clean(text.trim_end()));
+        self.draft = Some(area);
+    }
+
     /// Sends the person's text; false when the turn was given up meanwhile.
     pub fn send(self, text: String) -> bool {
         self.reply.send(text).is_ok()

@@ -63,6 +63,24 @@ impl Guard {
     }
 }
 
+impl Guard {
+    /// Hands the terminal to another program (the person's `$EDITOR`),
+    /// as the shell had it, and takes it back once `run` returns.
+    pub fn lend<T>(&mut self, mouse: bool, run: impl FnOnce() -> T) -> io::Result<T> {
+        leave();
+        let out = run();
+        crossterm::terminal::enable_raw_mode()?;
+        let blank = crossterm::terminal::Clear(crossterm::terminal::ClearType::All);
+        execute!(stdout(), EnterAlternateScreen, blank, EnableBracketedPaste)?;
+        if mouse {
+            execute!(stdout(), EnableMouseCapture)?;
+        }
+        // A screen of its own, as blank as the one just cleared: the next frame is drawn whole.
+        self.terminal = Terminal::new(CrosstermBackend::new(BufWriter::with_capacity(FRAME_BUFFER, stdout())))?;
+        Ok(out)
+    }
+}
+
 /// Puts the terminal back as the shell had it.
 pub fn leave() {
     let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste, crossterm::cursor::Show);

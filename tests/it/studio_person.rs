@@ -126,3 +126,19 @@ async fn a_turn_the_debate_gives_up_closes_its_editor() {
     assert!(app.person.is_none() && app.modal.is_none());
     assert!(screen(&mut app, 160, 40).contains("Your turn was given up"));
 }
+
+#[tokio::test]
+async fn ctrl_g_hands_the_draft_to_the_persons_editor_and_takes_back_what_it_left() {
+    let mut app = seated(Role::Skeptic);
+    let stream = ask(&mut app, Role::Skeptic);
+    typed(&mut app, "First line.");
+    let asked = app.on_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::CONTROL));
+    assert_eq!(asked, vec![heat::tui::effect::Effect::EditTurn]);
+    let turn = app.person.as_mut().expect("the turn waits while the editor runs");
+    assert_eq!(turn.draft_text(), "First line.");
+    // What the loop does once the editor returns: the file's text is the draft, the pane's editor again.
+    turn.edited("First line.\n\nA second paragraph.\n\u{1b}[31m");
+    app.open_person_turn();
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(answer(stream).await, "First line.\n\nA second paragraph.", "escapes cleaned, trailing lines trimmed");
+}

@@ -4,6 +4,7 @@
 
 mod asks;
 mod branch;
+mod external_editor;
 mod running;
 mod session;
 mod setup_steps;
@@ -153,6 +154,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                     return Ok(exit_status(&app, debate.as_ref(), signals.received));
                 }
                 Effect::HardQuit => hard_quit(guard),
+                Effect::EditTurn => external_editor::edit_turn(&mut app, &mut guard, &mut input, studio.mouse),
             }
             dirty = true;
         }

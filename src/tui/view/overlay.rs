@@ -21,7 +21,7 @@ const EDITOR_KEYS: &str = "Enter sends · Alt-Enter new line · Esc cancels";
 const NOTE_KEYS: &str = "Tab: to whom · Enter sends · Alt-Enter new line · Esc cancels";
 
 /// A person's argument in their seat: Esc keeps the draft and the turn.
-const TURN_KEYS: &str = "Enter sends · Alt-Enter new line · Esc steps out";
+const TURN_KEYS: &str = "Enter sends · Alt-Enter ↵ · Ctrl-G $EDITOR · Esc steps out";
 
 /// The question's editor opens on the question the round would ask, selected.
 const QUESTION_KEYS: &str = "Type to replace · ← → to edit it · Enter sends · Esc cancels";
