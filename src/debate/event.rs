@@ -22,6 +22,9 @@ pub struct Participant {
     pub served: Option<String>,
 }
 
+/// Who answers in a seat a person takes, as the export and the report say it.
+pub const AT_THE_KEYBOARD: &str = "a person at the keyboard";
+
 impl Participant {
     /// Whether it is the embedded model, as its provider's row of the
     /// provider table says (not as its name reads).

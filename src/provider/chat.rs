@@ -117,7 +117,7 @@ impl StructuredOutput {
 
 /// Everything one model call needs. The provider decides how each field maps
 /// onto its wire format.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ChatRequest {
     pub model: String,
     pub system: String,

@@ -63,19 +63,9 @@ mod tests {
     use super::*;
 
     fn request(schema: bool) -> ChatRequest {
-        ChatRequest {
-            model: "you".into(),
-            system: String::new(),
-            grounding: None,
-            messages: Vec::new(),
-            temperature: None,
-            max_tokens: 100,
-            thinking_budget: None,
-            response_schema: schema
-                .then(|| crate::provider::chat::ResponseSchema::new("verdict", serde_json::json!({}))),
-            grammar: None,
-            seed: None,
-        }
+        let response_schema =
+            schema.then(|| crate::provider::chat::ResponseSchema::new("verdict", serde_json::json!({})));
+        ChatRequest { model: "you".into(), max_tokens: 100, response_schema, ..ChatRequest::default() }
     }
 
     #[tokio::test]

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use serde_json::json;
 
 use super::time::{clock, rfc3339};
+use crate::debate::event::AT_THE_KEYBOARD;
 use crate::debate::state::{TurnStatus, VerdictStatus};
 use crate::debate::{DebateEvent, DebateState, Outcome, Role};
 use crate::sanitize::clean;
@@ -149,6 +150,10 @@ fn markdown(
         let _ = writeln!(md, "- Scores (a tug-of-war: what one side gains the other loses): {totals}");
     }
     for p in &state.participants {
+        if p.is_person() {
+            let _ = writeln!(md, "- {}: {AT_THE_KEYBOARD}", clean(state.label(p.role)));
+            continue;
+        }
         let asked = match &p.served {
             Some(_) => format!(" (asked for {})", clean(&p.model)),
             None => String::new(),

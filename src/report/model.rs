@@ -320,6 +320,7 @@ fn seat_lines(state: &DebateState) -> Vec<SeatLine> {
             seat_class: seat_class(p.role),
             provider: clean(&p.provider),
             model: match &p.served {
+                _ if p.is_person() => crate::debate::event::AT_THE_KEYBOARD.to_string(),
                 Some(_) => format!("{} (asked for {})", clean(p.shown_model()), clean(&p.model)),
                 None => clean(&p.model),
             },

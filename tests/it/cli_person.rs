@@ -63,6 +63,11 @@ async fn a_person_argues_from_standard_input_and_the_judge_and_the_other_seat_re
     let body = advocate_round_2.body.to_string();
     assert!(body.contains("Nobody is surprised."), "{body}");
     assert!(!requests.iter().any(|r| r.system().contains("You are the SKEPTIC")), "no model was asked for the person");
+    // The export says who argued the seat.
+    let mut export = support::binary::heat(data.path(), "");
+    export.args(["export", "--format", "md"]);
+    let md = String::from_utf8_lossy(&export.output().unwrap().stdout).to_string();
+    assert!(md.contains("- Skeptic: a person at the keyboard"), "{md}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -69,6 +69,7 @@ mod studio_pty;
 mod studio_pty_copy;
 mod studio_pty_interrupt;
 mod studio_pty_panel;
+mod studio_pty_person;
 mod studio_pty_replay;
 mod studio_pty_settings;
 mod studio_pty_watch;

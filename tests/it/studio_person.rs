@@ -43,18 +43,7 @@ fn seated(person: Role) -> App {
 }
 
 fn request() -> ChatRequest {
-    ChatRequest {
-        model: "you".into(),
-        system: String::new(),
-        grounding: None,
-        messages: Vec::new(),
-        temperature: None,
-        max_tokens: 512,
-        thinking_budget: None,
-        response_schema: None,
-        grammar: None,
-        seed: None,
-    }
+    ChatRequest { model: "you".into(), max_tokens: 512, ..ChatRequest::default() }
 }
 
 /// The person's seat asked, as the engine asks it; the ask handed to the studio.
@@ -76,7 +65,7 @@ async fn the_persons_pane_opens_as_an_editor_and_what_they_send_is_the_seats_ans
     let mut app = seated(Role::Skeptic);
     let stream = ask(&mut app, Role::Skeptic);
     let text = screen(&mut app, 160, 40);
-    assert!(text.contains("Your argument as the skeptic · round 1"), "{text}");
+    assert!(text.contains("Your turn as the skeptic · round 1"), "{text}");
     assert!(text.contains(&format!("Question: {TOPIC}")), "{text}");
     typed(&mut app, "Offices teach juniors by osmosis.");
     // Esc steps out to steer: the draft and the turn wait; the pane says so.

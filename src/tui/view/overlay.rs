@@ -119,7 +119,7 @@ fn person_turn(frame: &mut Frame<'_>, app: &App, area: Rect, editor: &crate::tui
     let rect = if pane.width >= 40 && pane.height >= 8 { pane } else { centered(area, 72, 12) };
     let round = app.debate.current_round().map_or(1, |r| r.number + 1);
     let seat = app.debate.seat_name(role);
-    let title = format!(" Your argument as the {seat} · round {round} ");
+    let title = format!(" Your turn as the {seat} · round {round} ");
     let inner = frame_box(frame, app, rect, &title);
     let [body, hint_area] = split_last(inner);
     // The question the round asks stays in sight while the person writes.
