@@ -1,10 +1,55 @@
-//! What a person's command means for the debate, as a pure function of the
-//! folded state: the events it records. Pausing, resuming, cancelling and
-//! stopping also change what the engine runs; the engine does that part.
+//! What a person can ask of a running debate (`Command`), and what each
+//! command means for the debate, as a pure function of the folded state:
+//! the events it records. Pausing, resuming, cancelling and stopping also
+//! change what the engine runs; the engine does that part.
 
-use super::event::{Command, DebateEvent, Outcome};
+use super::event::DebateEvent;
+use super::heat::Heat;
+use super::outcome::Outcome;
 use super::seat::Role;
 use super::state::DebateState;
+
+/// What a person can ask of a running debate.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    Pause,
+    Resume,
+    InjectTopic(String),
+    PinTemperature(Heat),
+    ReleaseTemperature,
+    ForceResolution,
+    /// Ask this question next round, instead of the judge's.
+    SetQuestion(String),
+    /// A note for these seats' next requests only.
+    NoteToSeats {
+        text: String,
+        seats: Vec<Role>,
+    },
+    /// Pin one debater's heat, from the next round.
+    PinSeat {
+        role: Role,
+        heat: Heat,
+    },
+    /// Release one debater's pin.
+    ReleaseSeat(Role),
+    /// Go on for this many more rounds than the limit.
+    AddRounds(u32),
+    /// Stop the turns streaming now; their text so far stands.
+    CancelTurn,
+    /// Stop one seat's turn now; its text so far stands.
+    CancelSeat(Role),
+    /// Ask one seat again: its turn this round is kept as discarded.
+    Reroll(Role),
+    /// End the debate.
+    Stop,
+    /// Record the person's verdict; `ends` also forces a resolution.
+    HumanVerdict {
+        ahead: Option<Role>,
+        confidence: u8,
+        note: String,
+        ends: bool,
+    },
+}
 
 /// The events `command` records on `state`; none for one that changes
 /// nothing (a pause while paused, releasing a heat that is not pinned) or

@@ -1,11 +1,14 @@
 //! The debate's vocabulary: `DebateEvent`s the engine emits (and the store,
-//! the studio and exporters fold), and the `Command`s a person sends in.
+//! the studio and exporters fold), who sits in each seat, and what a turn
+//! is for. How a debate ends is `outcome`'s; what a person sends in,
+//! `command`'s.
 
 use serde::{Deserialize, Serialize};
 
 use super::format::FormatRecord;
 use super::grounding::{QuoteCheck, Source};
 use super::heat::Heat;
+use super::outcome::Outcome;
 use super::seat::Role;
 use super::verdict::Verdict;
 use crate::provider::{Adaptation, ProviderKind, Usage};
@@ -74,74 +77,6 @@ impl TurnPurpose {
 
     pub fn is_repair(self) -> bool {
         matches!(self, TurnPurpose::RepairVerdict | TurnPurpose::RepairSynthesis)
-    }
-}
-
-/// How a debate ended.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind", content = "detail")]
-pub enum Outcome {
-    /// The judge declared it resolved.
-    Resolved,
-    /// The person at the keyboard forced a resolution.
-    Forced,
-    /// `max_rounds` was reached; the judge wrote a final synthesis.
-    MaxRounds,
-    /// Both debaters stated `ACCEPTING_CONSENSUS` in one round; the judge wrote
-    /// the final synthesis.
-    Consensus,
-    /// The judge resolved it, or the rounds ran out, while a debater's
-    /// latest stance was `DISSENTING`.
-    Dissent,
-    /// Every debater gave the same final answer in one round (a format
-    /// with convergence on).
-    Converged,
-    /// A provider failed for good (after its retry budget, or a final error).
-    Failed(String),
-    /// Stopped by the person before it ended.
-    Cancelled,
-    /// A round ran past its time (`debate.round_seconds`, this many seconds).
-    Timeout(u32),
-    /// The debate can no longer be trusted: its recorded source does not
-    /// match the hash recorded with it (the session log was changed).
-    Invalidated(String),
-}
-
-impl Outcome {
-    /// Whether the debate came to its end on its own terms (resolved,
-    /// forced, converged, the rounds ran out): not failed, stopped or
-    /// invalidated. Only such an ending can be set aside for more rounds.
-    pub fn concluded(&self) -> bool {
-        !matches!(self, Outcome::Failed(_) | Outcome::Cancelled | Outcome::Invalidated(_))
-    }
-
-    /// The ending in a few words with where it came, for a headline: a
-    /// failure says in which round, not why (the turn that failed says that).
-    pub fn headline(&self, rounds: usize) -> String {
-        let after = format!("after {rounds} round{}", if rounds == 1 { "" } else { "s" });
-        let round = rounds.max(1);
-        match self {
-            Outcome::Failed(_) => format!("failed in round {round}"),
-            Outcome::Cancelled => format!("stopped in round {round}"),
-            Outcome::Invalidated(_) => format!("invalidated in round {round}"),
-            other => format!("{} {after}", other.describe()),
-        }
-    }
-
-    pub fn describe(&self) -> String {
-        match self {
-            Outcome::Resolved => "resolved by the judge".into(),
-            Outcome::Forced => "resolution forced".into(),
-            Outcome::MaxRounds => "ended at the round limit".into(),
-            Outcome::Consensus => "ended in consensus".into(),
-            Outcome::Dissent => "ended with a dissent".into(),
-            Outcome::Converged => "converged".into(),
-            Outcome::Timeout(seconds) => format!("a round ran out of time ({seconds} s)"),
-            Outcome::Failed(why) => format!("failed: {why}"),
-            Outcome::Invalidated(why) => format!("invalidated: {why}"),
-            // The person stopped it; `heat resume` goes on with it. One word for that, everywhere.
-            Outcome::Cancelled => "stopped".into(),
-        }
     }
 }
 
@@ -571,46 +506,4 @@ impl BranchChanges {
         let how = self.describe(changes);
         if kept.is_empty() { how } else { format!("{how}; keeps {}", kept.join(", ")) }
     }
-}
-
-/// What a person can ask of a running debate.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Command {
-    Pause,
-    Resume,
-    InjectTopic(String),
-    PinTemperature(Heat),
-    ReleaseTemperature,
-    ForceResolution,
-    /// Ask this question next round, instead of the judge's.
-    SetQuestion(String),
-    /// A note for these seats' next requests only.
-    NoteToSeats {
-        text: String,
-        seats: Vec<Role>,
-    },
-    /// Pin one debater's heat, from the next round.
-    PinSeat {
-        role: Role,
-        heat: Heat,
-    },
-    /// Release one debater's pin.
-    ReleaseSeat(Role),
-    /// Go on for this many more rounds than the limit.
-    AddRounds(u32),
-    /// Stop the turns streaming now; their text so far stands.
-    CancelTurn,
-    /// Stop one seat's turn now; its text so far stands.
-    CancelSeat(Role),
-    /// Ask one seat again: its turn this round is kept as discarded.
-    Reroll(Role),
-    /// End the debate.
-    Stop,
-    /// Record the person's verdict; `ends` also forces a resolution.
-    HumanVerdict {
-        ahead: Option<Role>,
-        confidence: u8,
-        note: String,
-        ends: bool,
-    },
 }

@@ -3,9 +3,10 @@
 //! performs the steps. Resume needs nothing else: fold the log, then plan.
 
 use super::call::Call;
-use super::event::{Outcome, TurnPurpose};
+use super::event::TurnPurpose;
 use super::extractive;
 use super::heat::Heat;
+use super::outcome::Outcome;
 use super::panel::{self, vote::Vote};
 use super::seat::Role;
 use super::seat::Side;

@@ -5,10 +5,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::event::{BranchChanges, DebateEvent, Outcome, Participant, TurnPurpose};
+use super::event::{BranchChanges, DebateEvent, Participant, TurnPurpose};
 use super::format::FormatRecord;
 use super::grounding::{QuoteCheck, Source, Tally};
 use super::heat::Heat;
+use super::outcome::Outcome;
 use super::panel::vote::Vote;
 use super::seat::Role;
 use super::stance::{Stance, StanceLine};

@@ -4,8 +4,9 @@
 //! argument never checked) or what can no longer be trusted (a recorded
 //! source that does not match its hash). Each is a function of the state.
 
-use crate::debate::event::{DebateEvent, Outcome, TurnPurpose};
+use crate::debate::event::{DebateEvent, TurnPurpose};
 use crate::debate::grounding::SourceIndex;
+use crate::debate::outcome::Outcome;
 use crate::debate::seat::Role;
 use crate::debate::state::{DebateState, TurnStatus};
 

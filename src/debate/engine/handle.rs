@@ -6,7 +6,8 @@ use std::time::Instant;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::debate::event::{Command, DebateEvent};
+use crate::debate::command::Command;
+use crate::debate::event::DebateEvent;
 use crate::debate::state::DebateState;
 
 /// The running debate, seen from outside: send commands, read events.

@@ -36,7 +36,8 @@ pub use handle::{DebateHandle, Stamped};
 
 use super::answer::{self, Act, Answered, AskedForm};
 use super::call::Call;
-use super::event::{Command, DebateEvent, TurnPurpose};
+use super::command::Command;
+use super::event::{DebateEvent, TurnPurpose};
 use super::grounding::{self, SourceIndex};
 use super::guard::turn::SentPrompt;
 use super::heard::{self, Answering, Heard};
@@ -288,7 +289,7 @@ impl Engine {
         if self.deadlines.round_over(at) {
             let synthesis = self.state.current_round().and_then(|r| plan::fallback_synthesis(&self.state, r));
             self.abort_all();
-            let outcome = super::event::Outcome::Timeout(self.deadlines.round_seconds());
+            let outcome = super::outcome::Outcome::Timeout(self.deadlines.round_seconds());
             self.emit(DebateEvent::Finished { outcome, synthesis });
             return;
         }

@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use super::{
     BranchPoint, DebateState, Finish, HumanVerdict, Round, SeatNote, Summary, Turn, TurnStatus, VerdictStatus,
 };
-use crate::debate::event::{DebateEvent, Outcome};
+use crate::debate::event::DebateEvent;
 use crate::debate::format::FormatRecord;
+use crate::debate::outcome::Outcome;
 use crate::debate::panel::vote::Vote;
 use crate::debate::seat::Role;
 use crate::debate::stance;
