@@ -559,10 +559,16 @@ impl App {
         }
     }
 
-    /// The results view: `w` writes the report, `a` asks for the summary,
-    /// Esc, Enter and its own key close it; any other key closes it and does
-    /// what it does.
-    fn results_key(&mut self, results: Results, key: KeyEvent) -> Vec<Effect> {
+    /// The results view: the arrows and pages scroll its synthesis, `w`
+    /// writes the report, `a` asks for the summary; Esc, Enter and its own
+    /// key close it; another key of the studio's closes it and does what it
+    /// does; a key that is none does nothing, so a stray key never hides
+    /// the results.
+    fn results_key(&mut self, mut results: Results, key: KeyEvent) -> Vec<Effect> {
+        if results.scroll_key(&key) {
+            self.modal = Some(Modal::Results(results));
+            return Vec::new();
+        }
         match key.code {
             KeyCode::Char('w') => {
                 self.modal = Some(Modal::Results(results));
@@ -580,8 +586,12 @@ impl App {
             }
             KeyCode::Esc | KeyCode::Enter => Vec::new(),
             _ => match self.keymap.action(&key) {
-                Some(Action::Results) | None => Vec::new(),
+                Some(Action::Results) => Vec::new(),
                 Some(action) => self.act(action),
+                None => {
+                    self.modal = Some(Modal::Results(results));
+                    Vec::new()
+                }
             },
         }
     }

@@ -75,6 +75,7 @@ mod studio_pty_settings;
 mod studio_pty_watch;
 mod studio_redirect;
 mod studio_replay;
+mod studio_results;
 mod studio_review;
 mod studio_search;
 mod studio_seats;

@@ -18,13 +18,16 @@ use crate::report::model::{HeatPoint, HeatSetBy, heat_points};
 use crate::sanitize::clean;
 use crate::tui::app::App;
 use crate::tui::keymap::Action;
+use crate::tui::markdown::{self, Palette};
 use crate::tui::modal::Results;
 use crate::words::{count as counted, thousands};
 
 /// Below this many rows inside the box the charts are left out.
 const CHARTS_NEED: u16 = 14;
-/// The most lines of synthesis shown; the panes hold the rest.
+/// The fewest lines of synthesis the charts leave room for (it scrolls).
 const SYNTHESIS_LINES: usize = 4;
+/// The most rows the charts take: past it, the synthesis has the room.
+const CHART_ROWS: u16 = 12;
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
     let theme = &app.theme;
@@ -39,31 +42,49 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
 
     // The arbiter's summary as it is written, or once it is, else the judge's synthesis.
     let synthesis = match (&results.summary_draft, &debate.summary) {
-        (Some(draft), _) => Some(("Summary (being written): ", flattened(&clean(draft)))),
-        (None, Some(summary)) => Some(("Summary: ", flattened(&clean(summary.text.trim())))),
+        (Some(draft), _) => Some(("Summary (being written)", clean(draft))),
+        (None, Some(summary)) => Some(("Summary", clean(summary.text.trim()))),
         // With no judge the synthesis is the vote, among the facts already.
         (None, None) => debate
             .finish
             .as_ref()
             .and_then(|f| f.synthesis.as_deref())
             .filter(|_| debate.judges() > 0)
-            .map(|s| ("Synthesis: ", clean(s.trim())))
+            .map(|s| ("Synthesis", clean(s.trim())))
             .or_else(|| crate::debate::plan::missing_synthesis(debate).map(|m| ("", m))),
     };
     let report = match &results.report {
         Some(path) => Line::from(vec![Span::raw("Report: "), Span::styled(path.clone(), Style::new().fg(theme.link))]),
         None => hint_line(app, "w writes the HTML report (heat report does too)", body.width),
     };
-    let synthesis_rows = synthesis.as_ref().map_or(0, |(label, text)| {
-        let wrapped = textwrap::wrap(&format!("{label}{text}"), usize::from(body.width).max(10)).len();
-        wrapped.min(SYNTHESIS_LINES) as u16 + 1
+    // The synthesis as Markdown, whole: the view scrolls it.
+    let palette = Palette::from_theme(theme, theme.role(Role::Judge));
+    let lines = synthesis.as_ref().map_or_else(Vec::new, |(label, text)| {
+        // A label runs into plain prose; a summary that opens with a heading or a list gets a line of its own.
+        let block = text.trim_start().starts_with(['#', '-', '*', '>', '|', '`']);
+        let labelled = match (label.is_empty(), block) {
+            (true, _) => text.clone(),
+            (false, false) => format!("**{label}:** {text}"),
+            (false, true) => format!("**{label}:**\n\n{text}"),
+        };
+        markdown::render(&labelled, body.width, &palette)
     });
-    let fixed = facts.len() as u16 + 1 + synthesis_rows + 1;
-    let chart_rows = body.height.saturating_sub(fixed);
-    let show_charts = body.height >= CHARTS_NEED && chart_rows >= 7 && !heats.is_empty();
+    let total = lines.len() as u16;
+    // The charts take what the facts, a few lines of synthesis and the report line leave, up to
+    // their most; the synthesis takes the rest, and scrolls.
+    let facts_rows = facts.len() as u16 + 1;
+    let least = if total == 0 { 0 } else { total.min(SYNTHESIS_LINES as u16) + 1 };
+    let chart_room = body.height.saturating_sub(facts_rows + least + 1);
+    let show_charts = body.height >= CHARTS_NEED && chart_room >= 7 && !heats.is_empty();
+    // All the room the whole synthesis leaves, and never less than their most while it scrolls.
+    let whole = if total == 0 { 0 } else { total + 1 };
+    let after_whole = body.height.saturating_sub(facts_rows + whole + 1);
+    let chart_rows = if show_charts { after_whole.max(chart_room.min(CHART_ROWS)).min(chart_room) } else { 0 };
+    let synthesis_rows =
+        if total == 0 { 0 } else { (total + 1).min(body.height.saturating_sub(facts_rows + chart_rows + 1)) };
     let [facts_area, charts_area, synthesis_area, report_area] = Layout::vertical([
         Constraint::Length(facts.len() as u16 + 1),
-        Constraint::Length(if show_charts { chart_rows } else { 0 }),
+        Constraint::Length(chart_rows),
         Constraint::Length(synthesis_rows),
         Constraint::Min(1),
     ])
@@ -75,9 +96,22 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
         heat_chart(frame, app, heat_area, &heats);
         words_chart(frame, app, words_area, &words);
     }
-    if let Some((label, text)) = synthesis {
+    if !lines.is_empty() {
         let shown = Rect { y: synthesis_area.y + 1, height: synthesis_area.height.saturating_sub(1), ..synthesis_area };
-        let rows = synthesis_lines(label, &text, usize::from(shown.width), usize::from(shown.height));
+        let max = total.saturating_sub(shown.height);
+        results.scroll_max.set(max);
+        let top = results.scroll.min(max);
+        let mut rows: Vec<Line<'static>> =
+            lines.into_iter().skip(usize::from(top)).take(usize::from(shown.height)).collect();
+        if top < max
+            && let Some(last) = rows.last_mut()
+        {
+            // What is below is said where it starts, as a pane says it.
+            *last = Line::from(Span::styled(
+                format!("▼ {} more · ↓ or PgDn scrolls", max - top),
+                Style::new().fg(theme.warn),
+            ));
+        }
         frame.render_widget(Paragraph::new(rows), shown);
     }
     frame.render_widget(Paragraph::new(report), report_area);
@@ -92,6 +126,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
     }
     if debate.human.is_empty() && app.replay.is_none() && !app.watching() {
         hints.push(format!("{} verdict", app.keymap.hint(Action::HumanVerdict)));
+    }
+    if results.scroll_max.get() > 0 {
+        hints.push("↑/↓ scroll".to_string());
     }
     hints.push("Esc close".to_string());
     hints.extend(
@@ -214,42 +251,6 @@ fn wrapped(facts: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
-}
-
-/// A Markdown summary as one run of text: each `## Heading` becomes
-/// `Heading:` and list items run on.
-fn flattened(text: &str) -> String {
-    let mut out = String::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        let line = match line.strip_prefix("## ").or_else(|| line.strip_prefix("# ")) {
-            Some(heading) => format!("{}:", heading.trim_end_matches(':')),
-            None => line.trim_start_matches(['-', '*']).trim().to_string(),
-        };
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(&line);
-    }
-    out
-}
-
-/// The text after its bold label ("Synthesis: "), wrapped to `width` and
-/// cut to `rows` lines, the last ending in `…` when there is more (the
-/// judge's pane and the report hold it all).
-fn synthesis_lines(label: &'static str, text: &str, width: usize, rows: usize) -> Vec<Line<'static>> {
-    let whole = format!("{label}{text}");
-    // The cut last row keeps a column clear of the box's edge.
-    crate::tui::wrap::wrap_rows(&whole, width.max(10), rows, width.saturating_sub(1))
-        .into_iter()
-        .enumerate()
-        .map(|(i, line)| match line.strip_prefix(label) {
-            Some(rest) if i == 0 => Line::from(vec![
-                Span::styled(label, Style::new().add_modifier(Modifier::BOLD)),
-                Span::raw(rest.to_string()),
-            ]),
-            _ => Line::from(line),
-        })
-        .collect()
 }
 
 /// Heat per round: the line, with the rounds a person pinned as their own points.
