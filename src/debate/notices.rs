@@ -83,7 +83,8 @@ pub fn budget_unpriced(setup: &EngineSetup, state: &DebateState) -> Option<Strin
     }
     let priced = |role: Role| setup.budget.prices.seats.iter().any(|(r, _)| *r == role);
     let unpriced: Vec<String> =
-        state.seats().into_iter().filter(|&r| !priced(r)).map(|r| r.key().to_string()).collect();
+        // A person in a seat costs nothing.
+        state.seats().into_iter().filter(|&r| !priced(r) && !state.seated_person(r)).map(|r| r.key().to_string()).collect();
     (!unpriced.is_empty()).then(|| {
         format!(
             "{BUDGET_UNPRICED_NOTICE}: the {} has no price (roles.{}.price_input and price_output)",

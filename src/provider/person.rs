@@ -10,7 +10,7 @@ use std::sync::Arc;
 use futures::StreamExt;
 use tokio::sync::oneshot;
 
-use super::chat::{ChatRequest, Chunk, ChunkStream, FinishReason, Usage};
+use super::chat::{ChatRequest, Chunk, ChunkStream, FinishReason};
 pub use super::desk::{Ask, Desk};
 use super::error::ProviderError;
 use super::kind::ProviderKind;
@@ -45,9 +45,8 @@ impl ChatModel for Person {
                 }
                 Err(_) => return vec![Err(ProviderError::Local("the person left the seat without an answer".into()))],
             };
-            let words = text.split_whitespace().count() as u64;
-            let usage = Usage { input_tokens: 0, output_tokens: words, cached_input_tokens: 0 };
-            vec![Ok(Chunk::Text(text)), Ok(Chunk::Usage(usage)), Ok(Chunk::Finish(FinishReason::Stop))]
+            // A person spends no tokens: no usage, so no budget or price counts their turn.
+            vec![Ok(Chunk::Text(text)), Ok(Chunk::Finish(FinishReason::Stop))]
         };
         Box::pin(futures::stream::once(answer).flat_map(futures::stream::iter))
     }
@@ -87,9 +86,7 @@ mod tests {
         assert!(!ask.wants_verdict());
         ask.reply.send("Costs fall on renters.".into()).unwrap();
         let got = reading.await.unwrap();
-        assert_eq!(got[0], Chunk::Text("Costs fall on renters.".into()));
-        assert!(matches!(got[1], Chunk::Usage(Usage { output_tokens: 4, .. })));
-        assert_eq!(got[2], Chunk::Finish(FinishReason::Stop));
+        assert_eq!(got, [Chunk::Text("Costs fall on renters.".into()), Chunk::Finish(FinishReason::Stop)], "no usage");
 
         let judge = Person::new("judge", Arc::clone(&desk));
         let stream = judge.stream(request(true));

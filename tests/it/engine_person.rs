@@ -117,3 +117,28 @@ async fn a_cancelled_persons_turn_closes_its_ask() {
     assert!(ask.is_closed(), "the studio sees the turn given up");
     assert!(events.iter().any(|e| matches!(e, DebateEvent::TurnCancelled { role: Role::Skeptic, .. })));
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_person_costs_nothing_and_a_dollar_budget_needs_no_price_for_them() {
+    use heat::debate::cost::{Price, Prices};
+    let desk = Desk::new();
+    let asks = desk.take_asks().expect("the desk's asks");
+    let person: Arc<dyn ChatModel> = Arc::new(Person::new("skeptic", Arc::clone(&desk)));
+    let a = Arc::new(ScriptedModel::new([], Reply::text("Tabs let each reader choose a width.")));
+    let j = Arc::new(ScriptedModel::new([], verdict(true, "end")));
+    let price = Price { input: 1.0, output: 2.0, cached_input: None };
+    let prices = Prices { seats: vec![(Role::Advocate, price), (Role::Judge, price)], judges: Vec::new() };
+    let budget = engine::Budget { tokens: None, usd: Some(5.0), prices: prices.clone() };
+    let setup = engine_support::duel(seat(a), seat(person), seat(j)).budget(budget).build();
+    let typing = at_the_keyboard(asks, Duration::from_secs(5), |_, _| "Spaces survive every diff tool.".into());
+    let (events, state) = drain(engine::start(setup, spec(1))).await;
+    drop(desk);
+    typing.await.unwrap();
+    let unpriced: Vec<&DebateEvent> = events
+        .iter()
+        .filter(|e| matches!(e, DebateEvent::Notice { message } if message.contains("has no price")))
+        .collect();
+    assert!(unpriced.is_empty(), "the person's seat needs no price: {unpriced:?}");
+    assert_eq!(state.rounds[0].turn(Role::Skeptic).and_then(|t| t.usage), None, "a person spends no tokens");
+    assert!(heat::debate::cost::cost(&state, &prices).is_some(), "the models' calls are priced, the person's is free");
+}
