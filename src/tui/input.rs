@@ -83,10 +83,10 @@ impl App {
     }
 
     /// Closes a person's turn the debate gave up (cancelled, timed out,
-    /// stopped), and its editor with it.
-    pub fn drop_given_up_turn(&mut self) {
+    /// stopped), and its editor with it; true when there was one.
+    pub fn drop_given_up_turn(&mut self) -> bool {
         if !self.person.as_ref().is_some_and(PersonTurn::is_closed) {
-            return;
+            return false;
         }
         let judging = self.person.take().is_some_and(|turn| turn.judges());
         let open = match &self.modal {
@@ -98,6 +98,7 @@ impl App {
             self.modal = None;
         }
         self.say_until(Tone::Warn, "Your turn was given up: cancelled, or the debate stopped", Until::NextRound);
+        true
     }
 
     pub fn on_paste(&mut self, text: &str) {

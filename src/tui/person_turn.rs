@@ -39,7 +39,7 @@ impl PersonTurn {
 
     /// The editor, holding the draft.
     pub fn editor(&mut self) -> TextArea<'static> {
-        self.draft.take().unwrap_or_else(|| topic_area("Type your argument"))
+        self.draft.take().unwrap_or_else(blank)
     }
 
     /// The draft as text, for the person's `$EDITOR`.
@@ -50,7 +50,7 @@ impl PersonTurn {
     /// What the person's `$EDITOR` left, as the draft (its trailing newline
     /// gone; a file emptied keeps nothing).
     pub fn edited(&mut self, text: &str) {
-        let mut area = topic_area("Type your argument");
+        let mut area = blank();
         area.insert_str(crate::sanitize::clean(text.trim_end()));
         self.draft = Some(area);
     }
@@ -70,4 +70,9 @@ impl PersonTurn {
         let question = (!judged.resolved).then_some(judged.question.as_str());
         self.send(persons_answer(judged.resolved, ahead, &judged.verdict, question, Some(judged.heat)))
     }
+}
+
+/// An empty editor for an argument.
+fn blank() -> TextArea<'static> {
+    topic_area("Type your argument")
 }

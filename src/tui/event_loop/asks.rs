@@ -9,7 +9,6 @@ use tokio::sync::mpsc::UnboundedReceiver;
 use crate::debate::engine::EngineSetup;
 use crate::provider::person::{Ask, Desk};
 use crate::tui::app::App;
-use crate::tui::person_turn::PersonTurn;
 
 #[derive(Default)]
 pub(super) struct Asks {
@@ -22,10 +21,7 @@ impl Asks {
     /// held, and closes a person's turn the debate gave up; true when
     /// that changed the screen.
     pub(super) fn follow(&mut self, setup: Option<&EngineSetup>, app: &mut App) -> bool {
-        let given_up = app.person.as_ref().is_some_and(PersonTurn::is_closed);
-        if given_up {
-            app.drop_given_up_turn();
-        }
+        let given_up = app.drop_given_up_turn();
         let desk = setup.and_then(EngineSetup::person_desk);
         let same = match (&self.desk, &desk) {
             (Some(held), Some(now)) => Arc::ptr_eq(held, now),
