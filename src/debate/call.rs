@@ -26,4 +26,9 @@ impl Call {
             Call::Vote { .. } | Call::SwapCheck { .. } => Role::Judge,
         }
     }
+
+    /// Whether it is `role`'s turn (not a vote or a swap check on its seat).
+    pub fn is_turn_of(self, role: Role) -> bool {
+        matches!(self, Call::Turn { role: r, .. } if r == role)
+    }
 }

@@ -13,18 +13,20 @@
 //! if the person quits (or the process dies) before resuming. Nothing new
 //! starts until the resume.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::Context;
 use tokio::sync::{mpsc, watch};
 
+mod calls;
 mod checks;
 mod clock;
 mod flight;
 mod handle;
 mod held;
+mod judge_setups;
+mod reopening;
 mod request;
 mod task;
 
@@ -33,6 +35,7 @@ pub use super::setup::{
     seat_roles,
 };
 pub use handle::{DebateHandle, Stamped};
+pub use reopening::{GoOn, Reopening};
 
 use super::answer::{self, Act, Answered, AskedForm};
 use super::call::Call;
@@ -48,9 +51,10 @@ use super::state::DebateState;
 use crate::provider::endpoint::Endpoint;
 use crate::provider::retry::TurnItem;
 use crate::provider::{ChatModel, ChatRequest, ProviderError};
+use calls::Calls;
 use clock::Deadlines;
 use flight::Flight;
-use held::Held;
+use judge_setups::JudgeSetups;
 use request::Requests;
 use task::{CallMsg, CallMsgKind, Task};
 
@@ -74,17 +78,6 @@ pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
     spawn(setup, DebateState::default(), [Some(started), grounded, formatted].into_iter().flatten().collect())
 }
 
-/// How a stored debate goes on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GoOn {
-    /// Where it stopped: reopened at its first incomplete turn, a pause it
-    /// was stopped in lifted, with what the person asked of it.
-    Resume(Reopening),
-    /// As a branch: another debate's rounds up to a finished one, with the
-    /// branch's changes; nothing is reopened.
-    Branch,
-}
-
 /// Goes on with a stored debate folded into `state`. Every way heat
 /// continues a stored debate comes here: `heat resume` on a terminal and
 /// headless, a session opened in the studio, `heat branch` and the studio's
@@ -100,28 +93,6 @@ pub fn go_on(setup: EngineSetup, state: DebateState, how: GoOn) -> DebateHandle 
             handle
         }
         GoOn::Branch => branch(setup, state),
-    }
-}
-
-/// What a person asks of a stored debate as it goes on (`heat resume
-/// --more N --question TEXT`, the results view's more rounds): nothing,
-/// by default.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Reopening {
-    /// Rounds to add: on an ended debate, after its last round.
-    pub more: u32,
-    /// The next round's question, instead of the judge's.
-    pub question: Option<String>,
-}
-
-impl Reopening {
-    /// What the reopened debate records first: that it was reopened, then
-    /// what the person asked.
-    fn events(self) -> Vec<DebateEvent> {
-        let more = (self.more > 0).then_some(DebateEvent::RoundsAdded { rounds: self.more });
-        let question = self.question.map(|q| q.trim().to_string()).filter(|q| !q.is_empty());
-        let asked = question.map(|question| DebateEvent::QuestionSet { question });
-        std::iter::once(DebateEvent::Reopened).chain(more).chain(asked).collect()
     }
 }
 
@@ -152,16 +123,14 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Vec<DebateEvent>) -> Deb
         commands: command_rx,
         msg_tx,
         msg_rx,
-        calls: HashMap::new(),
-        held: Held::default(),
+        calls: Calls::default(),
         deadlines: Deadlines::new(setup_clock),
         budget_warned: false,
-        next_task: 0,
         left_out_said: [0; Role::COUNT],
         no_temperature: HashSet::new(),
         source_index: None,
         preamble: None,
-        judge_setups: HashMap::new(),
+        judge_setups: JudgeSetups::default(),
         sat_out: HashSet::new(),
     };
     // What endpoints taught an earlier run of this debate still holds.
@@ -197,15 +166,12 @@ struct Engine {
     commands: mpsc::UnboundedReceiver<Command>,
     msg_tx: mpsc::UnboundedSender<CallMsg>,
     msg_rx: mpsc::UnboundedReceiver<CallMsg>,
-    /// Every call under way (turns, panel votes, the swap check), by its task's number.
-    calls: HashMap<u64, Flight>,
-    /// What the calls sent while paused (`held`).
-    held: Held,
+    /// Every call under way (turns, panel votes, the swap check), with what they sent while paused.
+    calls: Calls,
     /// When the round and each debater's turn run out of time.
     deadlines: Deadlines,
     /// The debate was told it has spent most of its budget.
     budget_warned: bool,
-    next_task: u64,
     /// Earlier rounds each seat's prompt was said to leave out, to fit its server.
     left_out_said: [usize; Role::COUNT],
     /// Seats whose model refused a temperature.
@@ -215,7 +181,7 @@ struct Engine {
     /// The date and the source every request starts with (`grounding::preamble`).
     preamble: Option<String>,
     /// The set-ups of panel judges on providers of their own, by judge number.
-    judge_setups: HashMap<u32, RoleSetup>,
+    judge_setups: JudgeSetups,
     /// The debaters already said to sit a round out, by round.
     sat_out: HashSet<(u32, Role)>,
 }
@@ -233,7 +199,7 @@ impl Engine {
                 break;
             }
             self.mind_the_budget();
-            let wake = self.deadlines.next(self.calls.values().filter_map(|f| f.deadline));
+            let wake = self.deadlines.next(self.calls.deadlines());
             let alarm = tokio::time::Instant::from_std(wake.unwrap_or_else(now));
             // Commands first: steering must never wait behind a fast stream.
             tokio::select! {
@@ -245,7 +211,7 @@ impl Engine {
                 Some(msg) = self.msg_rx.recv() => {
                     if self.state.paused {
                         // A call that ends while paused is recorded now: a finished turn is never only in memory.
-                        if let Some(ended) = self.held.hold(now(), msg) {
+                        if let Some(ended) = self.calls.hold(now(), msg) {
                             self.tell_held(ended);
                         }
                     } else {
@@ -293,13 +259,8 @@ impl Engine {
             self.emit(DebateEvent::Finished { outcome, synthesis });
             return;
         }
-        let due: Vec<u64> =
-            self.calls.iter().filter(|(_, f)| f.deadline.is_some_and(|d| d <= at)).map(|(&task, _)| task).collect();
         let seconds = self.deadlines.turn_seconds();
-        for task in due {
-            let Some(flight) = self.calls.remove(&task) else { continue };
-            flight.handle.abort();
-            self.held.drop_call(task);
+        for flight in self.calls.abort_due(at) {
             let Call::Turn { round, role } = flight.call else { continue };
             let said = self.state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role));
             let text = said.map(|t| t.text.clone()).unwrap_or_default();
@@ -350,7 +311,7 @@ impl Engine {
     fn advance(&mut self) {
         loop {
             self.announce_sitting_out();
-            let calls: Vec<Call> = self.calls.values().map(|f| f.call).collect();
+            let calls = self.calls.under_way();
             let options = plan::Options {
                 swap_check: self.setup.swap_check,
                 votes_in_turn: self.setup.role(Role::Judge).model.is_embedded(),
@@ -421,18 +382,17 @@ impl Engine {
         match command {
             Command::Resume if self.state.paused => {
                 // The time spent paused is no one's: every deadline moves on by it.
-                let shift = self.deadlines.resume(now());
-                for flight in self.calls.values_mut() {
-                    flight.deadline = flight.deadline.map(|d| d + shift);
-                }
-                let held = self.held.take_all();
+                self.calls.shift_deadlines(self.deadlines.resume(now()));
+                let held = self.calls.take_held();
                 self.tell_held(held);
             }
             Command::Pause if !self.state.paused => self.deadlines.pause(now()),
             Command::CancelTurn => self.cancel_calls(None),
             Command::CancelSeat(role) => self.cancel_calls(Some(*role)),
             // The seat's call under way is dropped unrecorded: the turn is discarded whole.
-            Command::Reroll(role) if !super::command::events(&self.state, command).is_empty() => self.drop_turn(*role),
+            Command::Reroll(role) if !super::command::events(&self.state, command).is_empty() => {
+                self.calls.abort_turn(*role);
+            }
             Command::Stop => self.abort_all(),
             _ => {}
         }
@@ -456,46 +416,13 @@ impl Engine {
     /// up, each turn as cancelled (what the person saw of it stands;
     /// anything held back is dropped with it).
     fn cancel_calls(&mut self, seat: Option<Role>) {
-        let order = |flight: &Flight| match flight.call {
-            Call::SwapCheck { .. } => (0, 0, Role::Judge),
-            Call::Vote { judge, .. } => (1, judge, Role::Judge),
-            Call::Turn { role, .. } => (2, 0, role),
-        };
-        let chosen =
-            |flight: &Flight| seat.is_none_or(|role| matches!(flight.call, Call::Turn { role: r, .. } if r == role));
-        let mut tasks: Vec<((u8, u32, Role), u64)> =
-            self.calls.iter().filter(|(_, f)| chosen(f)).map(|(&t, f)| (order(f), t)).collect();
-        tasks.sort_unstable();
-        for (_, task) in tasks {
-            let Some(flight) = self.calls.remove(&task) else { continue };
-            flight.handle.abort();
-            self.held.drop_call(task);
+        for flight in self.calls.abort_cancelled(seat) {
             self.emit(answer::on_cancelled(flight.call, flight.usage));
         }
     }
 
-    /// Drops `role`'s turn under way without recording it: it is about to
-    /// be discarded and asked again.
-    fn drop_turn(&mut self, role: Role) {
-        let tasks: Vec<u64> = self
-            .calls
-            .iter()
-            .filter(|(_, f)| matches!(f.call, Call::Turn { role: r, .. } if r == role))
-            .map(|(&t, _)| t)
-            .collect();
-        for task in tasks {
-            if let Some(flight) = self.calls.remove(&task) {
-                flight.handle.abort();
-                self.held.drop_call(task);
-            }
-        }
-    }
-
     fn abort_all(&mut self) {
-        for (_, flight) in self.calls.drain() {
-            flight.handle.abort();
-        }
-        self.held.clear();
+        self.calls.abort_all();
     }
 
     fn start_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose) {
@@ -586,18 +513,9 @@ impl Engine {
     }
 
     /// The set-up of judge `judge` when its format puts it on a provider of
-    /// its own (made once, then kept); `None`: the judges' provider.
+    /// its own; `None`: the judges' provider.
     fn own_judge_setup(&mut self, judge: u32) -> anyhow::Result<Option<RoleSetup>> {
-        let Some(provider) = super::panel::provider_of(&self.state, judge).map(str::to_string) else {
-            return Ok(None);
-        };
-        if let Some(own) = self.judge_setups.get(&judge) {
-            return Ok(Some(own.clone()));
-        }
-        let factory = self.setup.judges.clone().context("this run of heat sets up no judge's own provider")?;
-        let own = factory(&provider, super::panel::model_of(&self.state, judge))?;
-        self.judge_setups.insert(judge, own.clone());
-        Ok(Some(own))
+        self.judge_setups.of(&self.state, self.setup.judges.as_ref(), judge)
     }
 
     /// Runs a call on a task of its own and enters it in the table.
@@ -614,8 +532,7 @@ impl Engine {
         let provider = model.provider_name();
         let form = request.response_schema.as_ref().map(|s| (s.form, s.may_step_down, s.capped));
         let max_tokens = request.max_tokens;
-        self.next_task += 1;
-        let number = self.next_task;
+        let number = self.calls.next_number();
         let task = Task { number, model, policy: self.setup.retry, paused: self.paused.subscribe() };
         let handle = task::spawn(task, request, self.msg_tx.clone());
         // A person's turn takes as long as it takes.
@@ -636,31 +553,32 @@ impl Engine {
             max_tokens,
             deadline,
         };
-        self.calls.insert(number, flight);
+        self.calls.enter(number, flight);
     }
 
     fn on_call_msg(&mut self, msg: CallMsg) {
         // A message from a call that was cancelled or replaced is dropped.
-        let Some(call) = self.calls.get(&msg.task).map(|f| f.call) else { return };
+        let Some(call) = self.calls.get(msg.task).map(|f| f.call) else { return };
         match msg.kind {
             CallMsgKind::Item(item) => self.on_item(msg.task, call, item),
             CallMsgKind::Done => {
-                if let Some(flight) = self.calls.remove(&msg.task) {
+                if let Some(flight) = self.calls.ended(msg.task) {
                     self.on_done(&flight);
                 }
             }
             CallMsgKind::Failed(ProviderError::ContextExceeded { window: Some(window), .. })
-                if let Some(learnt) = self.calls[&msg.task]
-                    .endpoint
-                    .as_deref()
+                if let Some(learnt) = self
+                    .calls
+                    .get(msg.task)
+                    .and_then(|f| f.endpoint.as_deref())
                     .and_then(|endpoint| answer::context_learnt(&self.state, endpoint, window)) =>
             {
-                if let Some(flight) = self.calls.remove(&msg.task) {
+                if let Some(flight) = self.calls.ended(msg.task) {
                     self.ask_fitted(&flight, learnt);
                 }
             }
             CallMsgKind::Failed(error) => {
-                let usage = self.calls.remove(&msg.task).and_then(|f| f.usage);
+                let usage = self.calls.ended(msg.task).and_then(|f| f.usage);
                 let error = error.sentence(self.setup.role(call.role()).model.provider_name());
                 self.emit(answer::on_failed(call, error, usage));
             }
@@ -723,7 +641,7 @@ impl Engine {
             model: &setup.model_name,
         };
         for heard in heard::heard(&self.state, call, answering, item) {
-            let flight = self.calls.get_mut(&task);
+            let flight = self.calls.get_mut(task);
             match (heard, flight) {
                 (Heard::Emit(event), _) => self.emit(event),
                 (Heard::NoTemperature, _) => {
