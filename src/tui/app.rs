@@ -16,13 +16,14 @@ use super::person_turn::PersonTurn;
 pub use super::replay::{Replay, ReplayClock, speed_label};
 use super::roster::RosterEntry;
 use super::start::StartScreen;
+use super::steer;
 use super::theme::Theme;
 use super::verdict_form::{Given, Judged};
 use super::{likeness::Likeness, word_counts::WordCounts};
 use crate::config::studio::FIELDS;
 use crate::debate::cost::{self, Price};
-use crate::debate::state::{HumanVerdict, Turn, TurnStatus};
-use crate::debate::{Command, DebateEvent, DebateState, Outcome, Role};
+use crate::debate::state::{Turn, TurnStatus};
+use crate::debate::{DebateEvent, DebateState, Outcome, Role};
 use crate::sanitize::clean;
 use crate::store::log::Record;
 
@@ -461,10 +462,15 @@ impl App {
                 FormStep::Done(text) => match editor.purpose {
                     EditorPurpose::Inject => {
                         let seats = editor.to.as_ref().map(|to| to.seats().to_vec()).unwrap_or_default();
-                        if seats.is_empty() { self.inject(text) } else { self.note_to(text, seats) }
+                        let steered = if seats.is_empty() {
+                            steer::inject(&self.debate, text)
+                        } else {
+                            steer::note_to(&self.debate, text, seats)
+                        };
+                        self.apply_steer(steered)
                     }
                     EditorPurpose::NewTopic => self.ask_before_replacing(Effect::Start(text)),
-                    EditorPurpose::Question => self.set_question(&text),
+                    EditorPurpose::Question => self.apply_steer(steer::set_question(&self.debate, &self.keymap, &text)),
                     EditorPurpose::Turn => self.send_argument(text),
                 },
                 FormStep::Stay if editor.purpose == EditorPurpose::Turn && external_editor_key(&key) => {
@@ -480,19 +486,7 @@ impl App {
                 step => self.keep(&step, Modal::Editor(editor)),
             },
             Modal::Temperature(mut temp) => match temp.key(key) {
-                FormStep::Done(heat) if !temp.to.is_everyone() => {
-                    let role = temp.to.seats()[0];
-                    let who = temp.to.describe();
-                    let text = format!("Heat pinned at {heat:.2} for {who}, from the next round");
-                    self.say_until(Tone::Good, text, Until::NextRound);
-                    vec![Effect::Send(Command::PinSeat { role, heat })]
-                }
-                FormStep::Done(heat) => {
-                    let release = self.keymap.hint(Action::ReleaseTemperature);
-                    let text = format!("Heat pinned at {heat:.2} from the next round; {release} releases it");
-                    self.say_until(Tone::Good, text, Until::NextRound);
-                    vec![Effect::Send(Command::PinTemperature(heat))]
-                }
+                FormStep::Done(heat) => self.apply_steer(steer::pin_heat(&self.keymap, &temp.to, heat)),
                 step => self.keep(&step, Modal::Temperature(temp)),
             },
             Modal::Search(mut query) => match super::search::prompt_key(&mut query, key) {
@@ -543,11 +537,7 @@ impl App {
     fn confirm_key(&mut self, what: Confirm, key: KeyEvent) -> Vec<Effect> {
         match key.code {
             KeyCode::Char('y' | 'Y') | KeyCode::Enter => match what {
-                Confirm::Force => {
-                    let text = "Resolution forced: the judge writes its final synthesis";
-                    self.say_until(Tone::Info, text, Until::NextRound);
-                    vec![Effect::Send(Command::ForceResolution)]
-                }
+                Confirm::Force => self.apply_steer(steer::force()),
                 Confirm::Quit => vec![Effect::Quit],
                 Confirm::Replace(next) => vec![*next],
             },
@@ -606,130 +596,21 @@ impl App {
         vec![next]
     }
 
-    /// Sends an injected topic, saying where it will be heard: the next
-    /// round's prompts, or in the last round the judge's final synthesis;
-    /// once that synthesis is being written it is too late, and said so.
-    fn inject(&mut self, text: String) -> Vec<Effect> {
-        let round = self.debate.current_round();
-        let last = self.debate.force_requested || round.is_some_and(|r| r.number + 1 >= self.debate.max_rounds);
-        let final_started = round.and_then(|r| r.turn(Role::Judge)).is_some_and(|t| t.purpose.is_final());
-        if final_started {
-            let text = "Too late to inject: the judge is writing the final synthesis";
-            self.say_until(Tone::Warn, text, Until::NextRound);
-            return Vec::new();
-        }
-        let heard = if last {
-            "Topic injected: this is the last round, so the judge's final synthesis considers it"
-        } else {
-            "Topic injected: the next round's prompts carry it"
-        };
-        self.say_until(Tone::Good, heard, Until::NextRound);
-        vec![Effect::Send(Command::InjectTopic(text))]
+    /// Applies a steering action's answer: says it, and returns what it sends.
+    pub(super) fn apply_steer(&mut self, steered: steer::Steered) -> Vec<Effect> {
+        let Flash { text, tone, until } = steered.said;
+        self.say_until(tone, text, until);
+        steered.effects
     }
 
-    /// `C`: cancels the focused seat's turn alone, or says it is not answering.
-    pub(super) fn cancel_seat(&mut self) -> Vec<Effect> {
-        let role = self.focused_role();
-        let name = self.debate.seat_name(role);
-        if !self.turn_open(role) {
-            self.say_until(Tone::Info, format!("The {name} is not answering: nothing to cancel"), Until::NextRound);
-            return Vec::new();
-        }
-        self.say_until(Tone::Info, format!("Cancelling the {name}'s turn; its text so far stands"), Until::Settled);
-        vec![Effect::Send(Command::CancelSeat(role))]
-    }
-
-    /// `R`: asks the focused seat again (its answer kept in the log as
-    /// discarded), or says why it cannot be asked again now.
-    pub(super) fn ask_again(&mut self) -> Vec<Effect> {
-        let role = self.focused_role();
-        let name = self.debate.seat_name(role);
-        let command = Command::Reroll(role);
-        if crate::debate::command::events(&self.debate, &command).is_empty() {
-            let why = if role.is_judge() {
-                format!("The {name} has nothing this round to be asked again for")
-            } else {
-                format!("The {name} can be asked again until the judge takes the round up")
-            };
-            self.say_until(Tone::Info, why, Until::NextRound);
-            return Vec::new();
-        }
-        let said = format!("Asking the {name} again; its answer is kept in the log as discarded");
-        self.say_until(Tone::Good, said, Until::NextRound);
-        vec![Effect::Send(command)]
-    }
-
-    /// Sends a note to some seats only, saying whose next request carries it.
-    fn note_to(&mut self, text: String, seats: Vec<Role>) -> Vec<Effect> {
-        let names: Vec<String> = seats.iter().map(|&r| format!("the {}", self.debate.seat_name(r))).collect();
-        let said = format!("Note sent to {} only: their next request carries it", names.join(" and "));
-        self.say_until(Tone::Good, said, Until::NextRound);
-        vec![Effect::Send(Command::NoteToSeats { text, seats })]
-    }
-
-    /// Sends the next round's question, saying which round asks it; in the
-    /// last round (or once a resolution is forced) no round is left to ask
-    /// it until rounds are added, and that is said instead.
-    fn set_question(&mut self, text: &str) -> Vec<Effect> {
-        let text = crate::sanitize::one_line(text);
-        let round = self.debate.current_round();
-        let next = round.map_or(1, |r| r.number + 2);
-        let last = self.debate.force_requested || round.is_some_and(|r| r.number + 1 >= self.debate.max_rounds);
-        if last {
-            let more = self.keymap.hint(Action::MoreRounds);
-            let text = format!("Question kept for round {next}: this is the last round, so {more} adds it to ask it");
-            self.say_until(Tone::Warn, text, Until::NextRound);
-        } else {
-            self.say_until(
-                Tone::Good,
-                format!("Round {next} asks your question instead of the judge's"),
-                Until::NextRound,
-            );
-        }
-        vec![Effect::Send(Command::SetQuestion(text))]
-    }
-
-    /// One more round: a running debate's limit grows; one that came to its
-    /// end goes on after its last round, its ending set aside.
-    pub(super) fn more_rounds(&mut self) -> Vec<Effect> {
-        let played = self.debate.rounds.len() as u32;
-        if self.debate.finish.is_some() {
-            let text = format!("One more round: the debate goes on after round {played}, its ending set aside");
-            self.say_until(Tone::Good, text, Until::NextRound);
-            return vec![Effect::MoreRounds(1)];
-        }
-        let limit = self.debate.max_rounds.max(played) + 1;
-        let text = if self.debate.force_requested {
-            format!("One more round allowed (up to {limit}); the forced resolution still ends the debate this round")
-        } else {
-            format!("One more round: up to {limit} rounds")
-        };
-        self.say_until(Tone::Good, text, Until::NextRound);
-        vec![Effect::Send(Command::AddRounds(1))]
-    }
-
-    /// The person's verdict: a live debate's engine records it (and ends
-    /// the debate when asked); an ended one's is recorded by the studio.
+    /// The person's verdict: in the judge's seat, the round's; beside the
+    /// judge, the person's own (`steer::human_verdict`).
     fn record_verdict(&mut self, given: Given) -> Vec<Effect> {
         if let Some(judged) = &given.judged {
             self.send_verdict(given.ahead, judged);
             return Vec::new();
         }
-        let Given { ahead, confidence, note, ends, live, .. } = given;
-        let round = self.debate.rounds.last().map_or(0, |r| r.number);
-        let recorded = HumanVerdict { round: round + 1, ahead, confidence, note: note.clone(), ends };
-        let said = format!("Your verdict: {}", recorded.describe(&self.debate));
-        if live && self.debate.finish.is_none() {
-            let then = match (ends, self.debate.judges()) {
-                (false, _) => "",
-                (true, 0) => "; the vote after this round decides",
-                (true, _) => "; the judge now writes the final synthesis",
-            };
-            self.say_until(Tone::Good, format!("{said}{then}"), Until::NextRound);
-            return vec![Effect::Send(Command::HumanVerdict { ahead, confidence, note, ends })];
-        }
-        self.say_until(Tone::Good, said, Until::NextRound);
-        vec![Effect::Record(DebateEvent::HumanVerdict { round, ahead, confidence, note, ends: false })]
+        self.apply_steer(steer::human_verdict(&self.debate, given))
     }
 
     /// A person's verdict, given in the judge's seat: the engine reads it

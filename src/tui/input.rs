@@ -17,6 +17,7 @@ use super::modal::{Confirm, Editor, EditorPurpose, Modal, Results, TempEditor, t
 use super::person_turn::PersonTurn;
 use super::seat_target::SeatTarget;
 use super::start::StartStep;
+use super::steer;
 use super::verdict_form::VerdictForm;
 use crate::debate::{Command, Role};
 
@@ -158,7 +159,7 @@ impl App {
         if action.steers() {
             let concluded = self.debate.finish.as_ref().is_some_and(|f| f.outcome.concluded());
             if action == Action::MoreRounds && concluded && self.session.is_some() && self.starts_debates() {
-                return self.more_rounds();
+                return self.apply_steer(steer::more_rounds(&self.debate));
             }
             if self.session.is_none() || self.debate.finish.is_some() {
                 let text = format!("The debate has ended; {} starts a new one", self.keymap.hint(Action::NewDebate));
@@ -289,9 +290,9 @@ impl App {
                 area.select_all();
                 self.modal = Some(Modal::Editor(Box::new(Editor { purpose: EditorPurpose::Question, area, to: None })));
             }
-            Action::MoreRounds => return self.more_rounds(),
-            Action::CancelSeat => return self.cancel_seat(),
-            Action::Reroll => return self.ask_again(),
+            Action::MoreRounds => return self.apply_steer(steer::more_rounds(&self.debate)),
+            Action::CancelSeat => return self.apply_steer(steer::cancel_seat(&self.debate, self.focused_role())),
+            Action::Reroll => return self.apply_steer(steer::ask_again(&self.debate, self.focused_role())),
             Action::CancelTurn => {
                 if !self.streaming() {
                     self.say_until(Tone::Info, "Nothing is streaming", Until::NextRound);
