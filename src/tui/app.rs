@@ -316,6 +316,12 @@ impl App {
         self.status.notice = Some(format!("A watch, read-only: {STEERED_ELSEWHERE}"));
     }
 
+    /// Whether a person seated in the debate answers on this screen: the
+    /// studio that runs it, not a watch or a replay.
+    pub fn person_here(&self) -> bool {
+        self.mode == Mode::Debates && self.replay.is_none()
+    }
+
     /// Whether this studio follows another heat's debate (`heat watch`).
     pub fn watching(&self) -> bool {
         self.mode == Mode::Watch
@@ -389,6 +395,7 @@ impl App {
         self.clocks.now = std::time::Instant::now();
         self.likeness.refresh(&self.debate);
         let seats = self.seats();
+        self.panes.person_here = self.person_here();
         self.panes.lay_out(areas, &seats, &self.debate, &self.theme);
         if let (Some(Modal::Help(view)), Some((total, rows))) = (&mut self.modal, help) {
             view.fit(total, rows);

@@ -45,6 +45,7 @@ pub mod turn_stats;
 pub mod verdict_form;
 mod verdict_marks;
 pub mod view;
+pub mod wait;
 mod word_counts;
 pub mod wrap;
 

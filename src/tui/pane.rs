@@ -14,6 +14,7 @@ use super::pane_notes::{
 };
 use super::streaming_text::StreamingText;
 use super::theme::Theme;
+use super::wait::Wait;
 use super::wrap::wrap_plain;
 use crate::debate::issues::Row;
 use crate::debate::panel::vote::Vote;
@@ -110,6 +111,9 @@ pub struct Pane {
     pub height: usize,
     /// Whether the source lines a turn cited show under its marks.
     pub show_cited: bool,
+    /// Whether a person seated in the debate answers on this screen (not
+    /// a watch's or a replay's).
+    pub person_here: bool,
     segments: Vec<Segment>,
     ending: Vec<Line<'static>>,
     width: u16,
@@ -123,6 +127,7 @@ impl Pane {
             scroll: Scroll::default(),
             height: 0,
             show_cited: false,
+            person_here: true,
             segments: Vec::new(),
             ending: Vec::new(),
             width: 0,
@@ -147,7 +152,7 @@ impl Pane {
         for (i, (round, turn)) in turns.into_iter().enumerate() {
             let key = Key {
                 status: turn.status.clone(),
-                waiting: waiting_line(state, turn),
+                waiting: Wait::silent_line(state, turn, self.person_here),
                 pinned: turn.role.is_judge().then(|| super::pane_notes::pinned_after(state, round)).flatten(),
                 text_len: turn.text.len(),
                 reasoning_len: turn.reasoning.len(),
@@ -297,59 +302,6 @@ struct Shown {
     cited: bool,
 }
 
-/// What a turn that has not said its first word waits for: a server's
-/// seat waits on the server (its queue included), or first in heat's own
-/// queue for one of its slots; the embedded model thinks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Wait {
-    Queued,
-    Server,
-    Thinking,
-    /// A person at the keyboard writes the seat's turn.
-    Person,
-}
-
-impl Wait {
-    /// What `turn`'s seat waits for, whatever it has said so far.
-    pub fn of(state: &DebateState, turn: &Turn) -> Self {
-        let served = state.participant(turn.role).is_some_and(crate::debate::event::Participant::is_served);
-        if state.seated_person(turn.role) {
-            return Self::Person;
-        }
-        match (turn.queued, served) {
-            (true, _) => Self::Queued,
-            (false, true) => Self::Server,
-            (false, false) => Self::Thinking,
-        }
-    }
-
-    /// As a pane's title says it, before its clock.
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::Queued => "queued",
-            Self::Server => "waiting for the server",
-            Self::Thinking => "thinking",
-            Self::Person => "your turn",
-        }
-    }
-
-    /// As the pane's body says it.
-    fn line(self) -> &'static str {
-        match self {
-            Self::Queued => "queued for one of the server's slots…",
-            Self::Server => "waiting for the server…",
-            Self::Thinking => "thinking…",
-            Self::Person => "your turn: Enter writes it",
-        }
-    }
-}
-
-/// The line a turn that has said nothing yet, text or reasoning, shows.
-fn waiting_line(state: &DebateState, turn: &Turn) -> Option<&'static str> {
-    let silent = turn.status == TurnStatus::Streaming && turn.text.is_empty() && turn.reasoning.is_empty();
-    silent.then(|| Wait::of(state, turn).line())
-}
-
 /// A turn's heading in its pane: the round and its heat (and whose pin),
 /// or what the judge writes; then, for an argument, the round's question
 /// (the person's, said so), the topics injected and the notes this seat
@@ -458,7 +410,7 @@ fn lay_out(
     let mut foot = Vec::new();
     match &turn.status {
         TurnStatus::Streaming if turn.text.is_empty() && turn.reasoning.is_empty() => {
-            if let Some(waiting) = waiting_line(state, turn) {
+            if let Some(waiting) = segment.key.as_ref().and_then(|k| k.waiting) {
                 foot.push(Line::from(Span::styled(waiting, muted)));
             }
         }

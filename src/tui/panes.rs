@@ -34,6 +34,9 @@ pub struct Panes {
     pub show_cited: bool,
     /// The search that is on, if any.
     pub search: Option<Search>,
+    /// Whether a person seated in the debate answers on this screen: not
+    /// in a watch or a replay, where their seat waits "for the person".
+    pub person_here: bool,
 }
 
 impl Default for Panes {
@@ -48,6 +51,7 @@ impl Default for Panes {
             show_stats: false,
             show_cited: false,
             search: None,
+            person_here: true,
         }
     }
 }
@@ -134,6 +138,7 @@ impl Panes {
             }
             pane.height = usize::from(height);
             pane.show_cited = self.show_cited;
+            pane.person_here = self.person_here;
             pane.update(debate, width, theme, self.show_reasoning);
         }
     }

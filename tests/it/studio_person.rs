@@ -131,3 +131,14 @@ async fn ctrl_g_hands_the_draft_to_the_persons_editor_and_takes_back_what_it_lef
     press(&mut app, KeyCode::Enter);
     assert_eq!(answer(stream).await, "First line.\n\nA second paragraph.", "escapes cleaned, trailing lines trimmed");
 }
+
+#[test]
+fn a_watch_of_a_persons_seat_waits_for_the_person_rather_than_saying_your_turn() {
+    let mut app = seated(Role::Skeptic);
+    let here = screen(&mut app, 160, 40);
+    assert!(here.contains("your turn"), "{here}");
+    app.watch(true);
+    let watched = screen(&mut app, 160, 40);
+    assert!(watched.contains("waiting for the person"), "{watched}");
+    assert!(!watched.contains("your turn"), "a watcher is not the one at the keyboard: {watched}");
+}

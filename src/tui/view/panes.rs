@@ -179,7 +179,7 @@ pub fn state_label(app: &App, role: Role) -> String {
         _ if paused && app.finishing(role) => "finishing".into(),
         _ if paused => "paused".into(),
         TurnStatus::Streaming if turn.text.is_empty() => {
-            let what = crate::tui::pane::Wait::of(&app.debate, turn).label();
+            let what = crate::tui::wait::Wait::of(&app.debate, turn, app.person_here()).label();
             match app.thinking_for(role) {
                 Some(secs) if secs > 0 => format!("{what} {secs} s"),
                 _ => what.into(),
