@@ -70,7 +70,7 @@ pub fn run(model: &Path, config: &str, args: &[&str]) -> Run {
     let events: Vec<DebateEvent> = BufReader::new(stdout)
         .lines()
         .map_while(Result::ok)
-        .filter_map(|l| heat::cli::print::read_json_line(&l).ok())
+        .filter_map(|l| heat::cli::json_lines::read_json_line(&l).ok())
         .collect();
     let _ = child.wait();
     let _ = watcher.join();

@@ -14,7 +14,8 @@ use crate::debate::event::PanelSeats;
 use crate::debate::{BranchChanges, DebateEvent, Heat, engine};
 use crate::store::{self, Store, branch};
 
-use super::print::{TextPrinter, json_line};
+use super::json_lines::json_line;
+use super::print::TextPrinter;
 
 /// What `heat branch` was asked for.
 pub struct Request<'a> {

@@ -23,6 +23,7 @@ mod branch;
 mod compare;
 mod doctor;
 mod formats;
+pub mod json_lines;
 mod load;
 mod model;
 mod person;

@@ -1,5 +1,5 @@
-//! Prints a debate's events for `heat run`: readable text as it streams, or
-//! one JSON event per line. Advocate and skeptic stream at the same time; one
+//! Prints a debate's events for `heat run` as readable text as it streams
+//! (one JSON event per line is `json_lines`). Advocate and skeptic stream at the same time; one
 //! is shown live while the other is held back and shown when its turn comes,
 //! so their words never interleave.
 
@@ -565,30 +565,6 @@ impl<W: Write> TextPrinter<W> {
         }
         Ok(())
     }
-}
-
-/// Writes one JSON object per event and line, for scripts (`--json`).
-/// Rounds are numbered from 1, as heat numbers them on screen, in the text
-/// and in exports; the session log keeps its own count (from 0), and
-/// [`read_json_line`] reads a line back into the event as logged.
-pub fn json_line<W: Write>(out: &mut W, event: &DebateEvent) -> io::Result<()> {
-    let mut event = event.clone();
-    if let Some(round) = event.round_mut() {
-        *round += 1;
-    }
-    serde_json::to_writer(&mut *out, &event)?;
-    writeln!(out)?;
-    out.flush()
-}
-
-/// Reads a line [`json_line`] wrote back into the event as the engine and
-/// the session log count rounds (from 0).
-pub fn read_json_line(line: &str) -> serde_json::Result<DebateEvent> {
-    let mut event: DebateEvent = serde_json::from_str(line)?;
-    if let Some(round) = event.round_mut() {
-        *round = round.saturating_sub(1);
-    }
-    Ok(event)
 }
 
 /// How to print on stdout: colour unless `NO_COLOR` or not a terminal;

@@ -7,7 +7,8 @@ use std::time::Duration;
 use crate::store::log::{self, Loaded};
 use crate::store::{self, Store};
 
-use super::print::{TextPrinter, json_line};
+use super::json_lines::json_line;
+use super::print::TextPrinter;
 
 /// A scripted debate that shows every feature, for demos without a network:
 /// written in advance and played through the engine by `tests/demo/`, which

@@ -13,7 +13,8 @@ use crate::model_store::Progress;
 use crate::setup::{self, Selection};
 use crate::store::{self, Recorder, Store};
 
-use super::print::{TextPrinter, json_line};
+use super::json_lines::json_line;
+use super::print::TextPrinter;
 
 pub async fn show_config(config: &Config) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();

@@ -10,7 +10,8 @@ use crate::store::log::Loaded;
 use crate::store::watch::{Followed, Watch};
 use crate::store::{self, Store};
 
-use super::print::{TextPrinter, json_line};
+use super::json_lines::json_line;
+use super::print::TextPrinter;
 
 /// The session to watch, as its log stands.
 pub struct Target {

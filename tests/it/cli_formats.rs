@@ -400,7 +400,7 @@ async fn a_vote_debate_runs_three_seats_with_no_judge_and_ends_at_the_majority()
     let out = output(cmd).await;
     assert!(out.status.success(), "{}", text(&out.stderr));
     let events: Vec<DebateEvent> =
-        text(&out.stdout).lines().map(|l| heat::cli::print::read_json_line(l).unwrap()).collect();
+        text(&out.stdout).lines().map(|l| heat::cli::json_lines::read_json_line(l).unwrap()).collect();
     let Some(DebateEvent::Finished { outcome, synthesis }) = events.last() else {
         panic!("the last event is the finish")
     };

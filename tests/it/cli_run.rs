@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use heat::cli::print::read_json_line;
+use heat::cli::json_lines::read_json_line;
 use heat::debate::{DebateEvent, DebateState, Outcome, Role};
 use heat::store::Store;
 use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};

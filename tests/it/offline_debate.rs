@@ -8,7 +8,7 @@
 use crate::model_support;
 
 use assert_cmd::Command;
-use heat::cli::print::read_json_line;
+use heat::cli::json_lines::read_json_line;
 use heat::debate::state::{TurnStatus, VerdictStatus};
 use heat::debate::{DebateEvent, DebateState, Outcome, Role};
 use heat::store::Store;

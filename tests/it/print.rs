@@ -2,7 +2,8 @@
 //! and failures read as sentences, model text is sanitised.
 #![allow(clippy::unwrap_used)]
 
-use heat::cli::print::{Style, TextPrinter, json_line, read_json_line};
+use heat::cli::json_lines::{json_line, read_json_line};
+use heat::cli::print::{Style, TextPrinter};
 use heat::debate::Heat;
 use heat::debate::{DebateEvent, Outcome, Role, TurnPurpose, Verdict};
 
