@@ -10,24 +10,18 @@ use std::path::Path;
 
 use heat::debate::{DebateEvent, DebateState, Outcome};
 use heat::store::Store;
-use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
+use support::mock_llm::{MockLlm, Recorded, Reply};
 
 /// The judge never resolves; every answer is a few words, each its own delta
 /// (the mock reports one output token a delta, 25 input tokens a call).
 fn reply(request: &Recorded) -> Reply {
-    let text = if request.system().contains("You are the JUDGE") {
+    support::duel::reply(request, |request| {
         let message = request.last_message();
         let round = message.split("Round ").nth(1).and_then(|r| r.chars().next()).unwrap_or('?');
         format!(
             r#"{{"resolved": false, "verdict": "Round {round} leaves the cost of tabs open.", "topic": "What about diffs?", "heat": 0.6}}"#
         )
-    } else if request.system().contains("You are the ADVOCATE") {
-        "Tabs let every reader choose a width.".to_string()
-    } else {
-        "Spaces render the same everywhere.".to_string()
-    };
-    let words: Vec<&str> = text.split_inclusive(' ').collect();
-    Reply::sse(&anthropic_sse(&words, None), 97)
+    })
 }
 
 fn heat(data: &Path, server: &MockLlm, config: &str, args: &[&str]) -> assert_cmd::Command {

@@ -13,18 +13,12 @@ use std::process::Output;
 
 use heat::debate::{DebateState, Role};
 use heat::store::Store;
-use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
+use support::mock_llm::{MockLlm, Recorded, Reply};
 
 fn reply(request: &Recorded) -> Reply {
-    let text = if request.system().contains("You are the JUDGE") {
-        r#"{"resolved": false, "verdict": "Both held their ground.", "topic": "What about diffs?", "heat": 0.6}"#
-    } else if request.system().contains("You are the ADVOCATE") {
-        "Tabs let every reader choose a width."
-    } else {
-        "Spaces render the same everywhere."
-    };
-    let words: Vec<&str> = text.split_inclusive(' ').collect();
-    Reply::sse(&anthropic_sse(&words, None), 97)
+    support::duel::reply(request, |_| {
+        r#"{"resolved": false, "verdict": "Both held their ground.", "topic": "What about diffs?", "heat": 0.6}"#.into()
+    })
 }
 
 /// Runs `heat` with `typed` on its standard input.

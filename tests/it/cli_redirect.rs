@@ -11,7 +11,7 @@ use std::path::Path;
 
 use heat::debate::{DebateEvent, DebateState, Outcome, TurnPurpose};
 use heat::store::Store;
-use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
+use support::mock_llm::{MockLlm, Recorded, Reply};
 
 const KEY: &str = "sk-ant-test-5f3a9c1e";
 const PERSONS_QUESTION: &str = "Do tabs survive copy and paste into a chat?";
@@ -19,22 +19,17 @@ const PERSONS_QUESTION: &str = "Do tabs survive copy and paste into a chat?";
 /// The judge resolves round 2 and leaves every other round open; its final
 /// synthesis (asked in the last round) says something new.
 fn debate_reply(request: &Recorded) -> Reply {
-    let text = if request.system().contains("You are the JUDGE") {
+    support::duel::reply(request, |request| {
         let message = request.last_message();
-        if message.contains("final synthesis") {
+        let verdict = if message.contains("final synthesis") {
             r#"{"resolved": true, "verdict": "Accessibility outweighs rendering consistency, so the advocate carries it.", "topic": "Tabs beat spaces", "heat": 0.3}"#
         } else if message.contains("Round 2 of") {
             r#"{"resolved": true, "verdict": "Tabs win on accessibility.", "topic": "Tabs beat spaces", "heat": 0.3}"#
         } else {
             r#"{"resolved": false, "verdict": "Both sides opened well.", "topic": "What about onboarding?", "heat": 0.6}"#
-        }
-    } else if request.system().contains("You are the ADVOCATE") {
-        "Tabs let every reader choose a width."
-    } else {
-        "Spaces render the same everywhere."
-    };
-    let words: Vec<&str> = text.split_inclusive(' ').collect();
-    Reply::sse(&anthropic_sse(&words, None), 97)
+        };
+        verdict.to_string()
+    })
 }
 
 fn heat(data: &Path, server: &MockLlm, args: &[&str]) -> assert_cmd::Command {

@@ -5,6 +5,7 @@
 
 pub mod binary;
 pub mod bodies;
+pub mod duel;
 pub mod log;
 pub mod mock_llm;
 pub mod turns;
