@@ -42,7 +42,7 @@ pub fn seated(file: Option<&PathBuf>, flags: &[FlagValue], seats: &[String]) -> 
     let judges = format.record.judges;
     let named = |name: &str| {
         let seat = format.seat_named(name).map(|role| role.key().to_string());
-        seat.or_else(|| super::seats::panel_judge_named(name, judges).map(super::seats::panel_judge_segment))
+        seat.or_else(|| super::seats::panel_judge_named(name, judges).map(crate::debate::PanelJudge::key))
     };
     let seated = super::seats::flags(seats, named, &super::seats::accepted(&format.seat_ids, &format.seats(), judges))?;
     config(file, &[flags, &seated].concat())

@@ -128,7 +128,7 @@ impl<W: Write> TextPrinter<W> {
     /// Each panel judge asked on a model of its own, and on which.
     fn say_panel_judges(&mut self) -> io::Result<()> {
         let judges = self.state.format.as_ref().map_or(0, |f| f.judges);
-        for judge in 2..=judges {
+        for judge in crate::debate::PanelJudge::members(judges) {
             if let Some(model) = crate::debate::panel::model_of(&self.state, judge) {
                 writeln!(self.out, "  judge {judge}   {}", crate::sanitize::clean(model))?;
             }
@@ -293,7 +293,7 @@ impl<W: Write> TextPrinter<W> {
                 let panel = self.state.judges() > 1;
                 if panel && !judge.is_some_and(|t| t.purpose.is_final()) {
                     let said = if verdict.resolved { "resolved" } else { "not resolved" };
-                    let chair = crate::debate::panel::judge_name(&self.state, crate::debate::panel::CHAIR);
+                    let chair = crate::debate::panel::judge_name(&self.state, crate::debate::PanelJudge::CHAIR);
                     self.line(&format!("{chair}: {said}: {}", crate::sanitize::clean(&verdict.verdict)))?;
                     self.line(&format!("next: {} · heat {:.2}", crate::sanitize::clean(&verdict.topic), verdict.heat))?;
                 } else if !judge.is_some_and(crate::debate::state::Turn::closes_debate) {

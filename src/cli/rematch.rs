@@ -57,7 +57,7 @@ pub fn flags(state: &DebateState, command: &str, swap_sides: bool, seats: &[Stri
             .copied()
             .find(|&r| r.key().eq_ignore_ascii_case(name) || state.label(r).eq_ignore_ascii_case(name));
         let seat = seat.map(|role| role.key().to_string());
-        seat.or_else(|| super::seats::panel_judge_named(name, judges).map(super::seats::panel_judge_segment))
+        seat.or_else(|| super::seats::panel_judge_named(name, judges).map(crate::debate::PanelJudge::key))
     };
     let labels: Vec<String> = Role::ALL.iter().map(|&r| state.seat_name(r)).collect();
     flags.extend(super::seats::flags(seats, named, &super::seats::accepted(&labels, &sitting, judges))?);

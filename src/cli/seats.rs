@@ -8,7 +8,7 @@
 use anyhow::bail;
 
 use crate::config::FlagValue;
-use crate::config::keys::{PANEL_JUDGES, panel_judge_key};
+use crate::debate::PanelJudge;
 use crate::provider::ProviderKind;
 
 /// The flags `--seat` values set. `named` finds the seat a name means, as
@@ -58,15 +58,10 @@ fn provider_and_model(value: &str) -> (Option<&'static str>, &str) {
 
 /// The judge of a panel of `judges` a name means: `judge2`, `judge 2`,
 /// `judge-2` or `Judge_2` for judges 2 to `judges` (at most 5).
-pub fn panel_judge_named(name: &str, judges: u32) -> Option<u32> {
+pub fn panel_judge_named(name: &str, judges: u32) -> Option<PanelJudge> {
     let rest = name.trim().get(..5).filter(|h| h.eq_ignore_ascii_case("judge")).map(|_| &name.trim()[5..])?;
     let number: u32 = rest.trim_start_matches([' ', '-', '_']).parse().ok()?;
-    (PANEL_JUDGES.contains(&number) && number <= judges).then_some(number)
-}
-
-/// The config segment of panel judge `judge`'s keys, for [`flags`].
-pub fn panel_judge_segment(judge: u32) -> String {
-    panel_judge_key(judge)
+    PanelJudge::members(judges).find(|judge| judge.number() == number)
 }
 
 /// The names a seat goes by: the format's seat ids, then the roles' own
@@ -75,7 +70,7 @@ pub fn panel_judge_segment(judge: u32) -> String {
 pub fn accepted(ids: &[String], seats: &[crate::debate::Role], judges: u32) -> String {
     let own: Vec<&str> = seats.iter().map(|r| r.key()).filter(|k| !ids.iter().any(|id| id == k)).collect();
     let mut list: Vec<String> = seats.iter().map(|r| ids[r.position()].clone()).collect();
-    list.extend(PANEL_JUDGES.filter(|&j| j <= judges).map(panel_judge_key));
+    list.extend(PanelJudge::members(judges).map(PanelJudge::key));
     let list = list.join(", ");
     if own.is_empty() { list } else { format!("{list} (or {})", own.join(", ")) }
 }
@@ -87,7 +82,7 @@ mod tests {
 
     fn role_named(name: &str) -> Option<String> {
         let role = Role::ALL.into_iter().find(|r| r.key() == name).map(|r| r.key().to_string());
-        role.or_else(|| panel_judge_named(name, 3).map(panel_judge_segment))
+        role.or_else(|| panel_judge_named(name, 3).map(PanelJudge::key))
     }
 
     fn set(seat: &str) -> Result<Vec<(String, String)>, String> {
@@ -131,8 +126,8 @@ mod tests {
 
     #[test]
     fn panel_judges_go_by_their_number() {
-        assert_eq!(panel_judge_named("judge-2", 3), Some(2));
-        assert_eq!(panel_judge_named("JUDGE_3", 3), Some(3));
+        assert_eq!(panel_judge_named("judge-2", 3), Some(PanelJudge(2)));
+        assert_eq!(panel_judge_named("JUDGE_3", 3), Some(PanelJudge(3)));
         assert_eq!(panel_judge_named("judge1", 3), None, "judge 1 is the chair: `judge`");
         assert_eq!(panel_judge_named("judge3", 2), None);
         assert_eq!(panel_judge_named("judges", 3), None);

@@ -1,6 +1,7 @@
 //! The table of every configuration key heat knows: its type, its range, the
 //! environment variable that sets it, and whether it is a secret.
 
+use crate::debate::PanelJudge;
 use crate::provider::kind::{PROVIDERS, Provider};
 
 /// What values a key takes.
@@ -52,17 +53,8 @@ const ROLE_KEYS: [(&str, Kind); 7] = [
     ("price_cached_input", Kind::Float { min: 0.0, max: 10_000.0 }),
 ];
 
-/// The panel's judges that have keys of their own (judge 1 is the chair,
-/// `roles.judge`).
-pub const PANEL_JUDGES: std::ops::RangeInclusive<u32> = 2..=5;
-
 /// What a panel judge's own keys set.
 const PANEL_JUDGE_LEAVES: [&str; 5] = ["provider", "model", "price_input", "price_output", "price_cached_input"];
-
-/// The key a panel's judge `judge` (2 to 5) is set under: `roles.judge2.model`.
-pub fn panel_judge_key(judge: u32) -> String {
-    format!("judge{judge}")
-}
 
 /// Every key, in the order `heat config show` prints them.
 pub fn all() -> Vec<KeySpec> {
@@ -97,9 +89,10 @@ pub fn all() -> Vec<KeySpec> {
         }
     }
     // A panel's judges 2 to 5: the provider and model each is asked on, and its prices.
-    for judge in PANEL_JUDGES {
+    // (judge 1 is the chair, `roles.judge`).
+    for judge in PanelJudge::members(PanelJudge::MOST) {
         for (leaf, kind) in ROLE_KEYS.into_iter().filter(|(leaf, _)| PANEL_JUDGE_LEAVES.contains(leaf)) {
-            add(&format!("roles.{}.{leaf}", panel_judge_key(judge)), kind, None, false);
+            add(&format!("roles.{}.{leaf}", judge.key()), kind, None, false);
         }
     }
     // Each provider with a server (the table's rows): where it is, its model, its key.

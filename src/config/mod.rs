@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use crate::debate::Role;
+use crate::debate::{PanelJudge, Role};
 pub use parse::{DEFAULT_FILE, built_in, built_in_value};
 use parse::{defaults, fallback, line_of, parse_file, parse_text};
 pub use value::{Entry, FlagValue, FromValue, Source, Value};
@@ -203,13 +203,12 @@ impl Config {
     /// The prices of a panel's judges 2 to 5 that have their own
     /// (`roles.judge2.price_input` and `price_output`, and
     /// `price_cached_input`).
-    pub fn panel_judge_prices(&self) -> Vec<(u32, crate::debate::cost::Price)> {
-        let float =
-            |judge: u32, leaf: &str| match self.get(&format!("roles.{}.{leaf}", keys::panel_judge_key(judge)))?.value {
-                Value::Float(x) => Some(x),
-                _ => None,
-            };
-        keys::PANEL_JUDGES
+    pub fn panel_judge_prices(&self) -> Vec<(PanelJudge, crate::debate::cost::Price)> {
+        let float = |judge: PanelJudge, leaf: &str| match self.get(&format!("roles.{}.{leaf}", judge.key()))?.value {
+            Value::Float(x) => Some(x),
+            _ => None,
+        };
+        PanelJudge::members(PanelJudge::MOST)
             .filter_map(|judge| {
                 let (input, output) = float(judge, "price_input").zip(float(judge, "price_output"))?;
                 let cached_input = float(judge, "price_cached_input");

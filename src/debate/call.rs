@@ -2,7 +2,7 @@
 //! asked, of which seat, about which round. The engine keeps one table of
 //! the calls under way (`engine::Flight`), each one of these.
 
-use super::seat::Role;
+use super::seat::{PanelJudge, Role};
 
 /// A model call under way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -12,7 +12,7 @@ pub enum Call {
     Turn { round: u32, role: Role },
     /// A panel judge's vote on a round (judges 2 to 5; the chair's is its
     /// turn).
-    Vote { round: u32, judge: u32 },
+    Vote { round: u32, judge: PanelJudge },
     /// The judge asked again about a round's verdict, the debaters swapped.
     SwapCheck { round: u32 },
 }

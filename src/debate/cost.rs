@@ -2,6 +2,7 @@
 //! US dollars from per-role prices (per million tokens), never guessed.
 
 use super::panel;
+use super::seat::PanelJudge;
 use super::swap::check::SwapCheck;
 use super::{DebateState, Role};
 use crate::provider::Usage;
@@ -19,7 +20,7 @@ pub struct Price {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Payer {
     Seat(Role),
-    PanelJudge(u32),
+    PanelJudge(PanelJudge),
 }
 
 /// The prices configured: each seat's, and those of a panel's judges 2 to
@@ -27,7 +28,7 @@ pub enum Payer {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Prices {
     pub seats: Vec<(Role, Price)>,
-    pub judges: Vec<(u32, Price)>,
+    pub judges: Vec<(PanelJudge, Price)>,
 }
 
 impl Prices {
@@ -114,8 +115,8 @@ mod tests {
             },
             DebateEvent::Formatted { format: Box::new(format) },
             DebateEvent::RoundStarted { round: 0, topic: "t".into(), heat: Heat::new(0.9), injected: Vec::new() },
-            DebateEvent::PanelVoteStarted { round: 0, judge: 2 },
-            DebateEvent::PanelVoted { round: 0, judge: 2, verdict: Verdict::default(), usage: Some(usage) },
+            DebateEvent::PanelVoteStarted { round: 0, judge: PanelJudge(2) },
+            DebateEvent::PanelVoted { round: 0, judge: PanelJudge(2), verdict: Verdict::default(), usage: Some(usage) },
         ])
     }
 
@@ -126,7 +127,7 @@ mod tests {
         let prices = Prices { seats: vec![(Role::Judge, chair)], judges: Vec::new() };
         assert_eq!(cost(&voted(&[]), &prices), Some(2.0), "judge 2 sits on the chair's model");
         assert_eq!(cost(&voted(&["claude-opus-4-1"]), &prices), None, "a model of its own with no price: unknown");
-        let with_own = Prices { judges: vec![(2, own)], ..prices };
+        let with_own = Prices { judges: vec![(PanelJudge(2), own)], ..prices };
         assert_eq!(cost(&voted(&["claude-opus-4-1"]), &with_own), Some(5.0));
         assert_eq!(cost(&voted(&[]), &with_own), Some(5.0), "its own price wins over the chair's");
     }

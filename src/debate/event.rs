@@ -3,6 +3,7 @@
 //! is for. How a debate ends is `outcome`'s; what a person sends in,
 //! `command`'s.
 
+use super::seat::PanelJudge;
 use serde::{Deserialize, Serialize};
 
 use super::format::FormatRecord;
@@ -230,11 +231,11 @@ pub enum DebateEvent {
     /// turn) was asked for its vote on `round`.
     PanelVoteStarted {
         round: u32,
-        judge: u32,
+        judge: PanelJudge,
     },
     PanelVoted {
         round: u32,
-        judge: u32,
+        judge: PanelJudge,
         verdict: Verdict,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         usage: Option<Usage>,
@@ -242,7 +243,7 @@ pub enum DebateEvent {
     /// The judge gave no vote that could be read; it is outvoted.
     PanelVoteFailed {
         round: u32,
-        judge: u32,
+        judge: PanelJudge,
         error: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         usage: Option<Usage>,

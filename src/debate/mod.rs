@@ -40,7 +40,7 @@ pub use event::{BranchChanges, DebateEvent, Participant, TurnPurpose};
 pub use heat::Heat;
 pub use notices::endpoint_label;
 pub use outcome::Outcome;
-pub use seat::{Role, SEATS, Seat, Side};
+pub use seat::{PanelJudge, Role, SEATS, Seat, Side};
 pub use state::DebateState;
 pub use verdict::Verdict;
 

@@ -4,7 +4,7 @@
 //! and what an endpoint taught heat, with the labels they use for a served
 //! model and an endpoint.
 
-use super::seat::Role;
+use super::seat::{PanelJudge, Role};
 use super::setup::EngineSetup;
 use super::state::DebateState;
 use crate::provider::{Adaptation, StructuredOutput};
@@ -121,7 +121,7 @@ const PANEL_EMBEDDED_NOTICE: &str = "Every panel judge is the embedded model";
 pub fn panel_on_embedded(setup: &EngineSetup, state: &DebateState) -> Option<String> {
     let judges = state.judges();
     let chair_embedded = setup.role(Role::Judge).model.is_embedded();
-    let all_embedded = (2..=judges).all(|judge| super::panel::on_chairs_or_embedded(state, judge));
+    let all_embedded = PanelJudge::members(judges).all(|judge| super::panel::on_chairs_or_embedded(state, judge));
     let said = state.notices.iter().any(|n| n.starts_with(PANEL_EMBEDDED_NOTICE));
     (judges >= 2 && chair_embedded && all_embedded && !said).then(|| {
         format!(

@@ -13,15 +13,12 @@ pub mod vote;
 
 use super::event::Participant;
 use super::heat::Heat;
-use super::seat::Role;
+use super::seat::{PanelJudge, Role};
 use super::state::{DebateState, Round, Turn, TurnStatus, VerdictStatus};
 use super::verdict::Verdict;
 use super::verdict::sides::Ahead;
 use crate::provider::ProviderKind;
 pub use vote::Vote;
-
-/// The chair's number; the other judges are 2, 3, ….
-pub const CHAIR: u32 = 1;
 
 /// Why a vote the person cancelled has none.
 pub const CANCELLED: &str = "it was cancelled";
@@ -32,7 +29,7 @@ pub struct Decision {
     /// How many judges sit, the chair included.
     pub seats: u32,
     /// The judges whose verdict counted, by number, in order.
-    pub answered: Vec<u32>,
+    pub answered: Vec<PanelJudge>,
     pub resolved: bool,
     /// How many of the answers said `resolved`.
     pub resolved_votes: u32,
@@ -46,7 +43,7 @@ pub struct Decision {
     pub behind_votes: u32,
     /// The judges who answered and disagreed with the decision on
     /// `resolved` (before the last word) or on who is ahead.
-    pub dissent: Vec<u32>,
+    pub dissent: Vec<PanelJudge>,
     /// The chair gave the debate's last word this round: the debate ends
     /// whatever the votes on `resolved`, and who is ahead is who won.
     pub closing: bool,
@@ -54,8 +51,8 @@ pub struct Decision {
 
 /// Every verdict that counts in `round`, by judge number: the chair's
 /// latest that parsed, then the other judges' votes.
-pub fn ballots(round: &Round) -> Vec<(u32, &Verdict)> {
-    let chair = round.verdict().map(|v| (CHAIR, v));
+pub fn ballots(round: &Round) -> Vec<(PanelJudge, &Verdict)> {
+    let chair = round.verdict().map(|v| (PanelJudge::CHAIR, v));
     let members = round.panel.iter().filter_map(|(&judge, vote)| match vote {
         Vote::Voted { verdict, .. } => Some((judge, verdict)),
         _ => None,
@@ -65,7 +62,7 @@ pub fn ballots(round: &Round) -> Vec<(u32, &Verdict)> {
 
 /// Whether every judge besides the chair has voted or failed on `round`.
 pub fn members_settled(round: &Round, seats: u32) -> bool {
-    (CHAIR + 1..=seats).all(|judge| round.panel.get(&judge).is_some_and(Vote::is_settled))
+    PanelJudge::members(seats).all(|judge| round.panel.get(&judge).is_some_and(Vote::is_settled))
 }
 
 /// Whether the whole panel has spoken on `round`: every other judge voted
@@ -101,8 +98,8 @@ pub fn said(state: &DebateState, round: &Round) -> Option<Result<String, String>
 /// The judges besides the chair not asked yet on `round` (or asked by a
 /// process that stopped before the answer, unless `in_flight` says the
 /// call is still under way).
-pub fn unasked(round: &Round, seats: u32, in_flight: &[u32]) -> Vec<u32> {
-    (CHAIR + 1..=seats)
+pub fn unasked(round: &Round, seats: u32, in_flight: &[PanelJudge]) -> Vec<PanelJudge> {
+    PanelJudge::members(seats)
         .filter(|judge| match round.panel.get(judge) {
             None => true,
             Some(Vote::Asking) => !in_flight.contains(judge),
@@ -204,8 +201,8 @@ fn median(heats: impl Iterator<Item = Heat>) -> Heat {
 
 /// A judge's name on screen and in exports: "Chair", "Judge 2", or with a
 /// model of its own, "Judge 2 (gpt-4.1-mini)".
-pub fn judge_name(state: &DebateState, judge: u32) -> String {
-    if judge == CHAIR {
+pub fn judge_name(state: &DebateState, judge: PanelJudge) -> String {
+    if judge.is_chair() {
         return crate::debate::format::clean_label(state.label(Role::Judge));
     }
     match (model_of(state, judge), provider_of(state, judge)) {
@@ -217,8 +214,8 @@ pub fn judge_name(state: &DebateState, judge: u32) -> String {
 
 /// The provider judge `judge` (2, 3, …) sits on when the format names one
 /// (`judges.providers`); `None`: the judges' provider.
-pub fn provider_of(state: &DebateState, judge: u32) -> Option<&str> {
-    let index = usize::try_from(judge.checked_sub(CHAIR + 1)?).ok()?;
+pub fn provider_of(state: &DebateState, judge: PanelJudge) -> Option<&str> {
+    let index = judge.index()?;
     let format = state.format.as_ref()?;
     format.panel_providers.get(index).map(|p| p.trim()).filter(|p| !p.is_empty())
 }
@@ -226,17 +223,17 @@ pub fn provider_of(state: &DebateState, judge: u32) -> Option<&str> {
 /// The model judge `judge` (2, 3, …) is asked on when the format names one
 /// (`judges.models`); `None`: the chair's, or its provider's own. The
 /// embedded model serves every judge on it itself, so it takes no other name.
-pub fn model_of(state: &DebateState, judge: u32) -> Option<&str> {
+pub fn model_of(state: &DebateState, judge: PanelJudge) -> Option<&str> {
     let embedded =
         state.participant(Role::Judge).is_some_and(Participant::is_embedded) && on_chairs_or_embedded(state, judge);
-    let index = usize::try_from(judge.checked_sub(CHAIR + 1)?).ok()?;
+    let index = judge.index()?;
     let format = state.format.as_ref().filter(|_| !embedded)?;
     format.panel_models.get(index).map(|m| m.trim()).filter(|m| !m.is_empty())
 }
 
 /// Whether judge `judge` (2, 3, …) sits on the chair's provider or on the
 /// embedded model (its provider's row says which).
-pub fn on_chairs_or_embedded(state: &DebateState, judge: u32) -> bool {
+pub fn on_chairs_or_embedded(state: &DebateState, judge: PanelJudge) -> bool {
     provider_of(state, judge).is_none_or(ProviderKind::names_embedded)
 }
 
@@ -285,7 +282,7 @@ pub fn describe(state: &DebateState, decision: &Decision) -> String {
 
 /// One judge's vote in a line: "Judge 2: not resolved · Opposition ahead ·
 /// heat 0.60", or why it failed.
-pub fn vote_line(state: &DebateState, judge: u32, vote: &Vote) -> String {
+pub fn vote_line(state: &DebateState, judge: PanelJudge, vote: &Vote) -> String {
     let name = judge_name(state, judge);
     match vote {
         Vote::Asking if state.finish.is_some() => format!("{name}: no vote (the debate ended first)"),

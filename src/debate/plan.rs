@@ -8,6 +8,7 @@ use super::extractive;
 use super::heat::Heat;
 use super::outcome::Outcome;
 use super::panel::{self, vote::Vote};
+use super::seat::PanelJudge;
 use super::seat::Role;
 use super::seat::Side;
 use super::state::{DebateState, Round, Turn, TurnStatus, VerdictStatus};
@@ -31,7 +32,7 @@ pub enum Step {
     /// Ask a panel's judge `judge` (2, 3, …) for its vote on `round`.
     PanelVote {
         round: u32,
-        judge: u32,
+        judge: PanelJudge,
     },
     /// Ask the judge again about `round`'s verdict, the debaters swapped.
     SwapCheck {
@@ -179,7 +180,7 @@ fn last_word(state: &DebateState, round: &Round) -> (bool, bool) {
 fn judge_steps(state: &DebateState, round: &Round, calls: &[Call], options: Options) -> Vec<Step> {
     let (is_last, wants_final) = last_word(state, round);
     let judges = state.judges();
-    let voting: Vec<u32> = calls
+    let voting: Vec<PanelJudge> = calls
         .iter()
         .filter_map(|call| match *call {
             Call::Vote { round: r, judge } if r == round.number => Some(judge),

@@ -2,6 +2,7 @@
 //! history is derived from the state, so a resumed debate asks the same
 //! questions as a live one.
 
+use super::seat::PanelJudge;
 use std::path::Path;
 
 use anyhow::Context;
@@ -318,7 +319,7 @@ fn debater_prompt(state: &DebateState, role: Role, round: &Round) -> String {
 /// `chosen`: the judge answers in the chosen form (`extractive`), each
 /// round on its own: a tiny model copies whatever history it is shown.
 pub fn judge_messages(state: &DebateState, round: u32, purpose: TurnPurpose, chosen: bool) -> Vec<ChatMessage> {
-    judge_messages_as(state, round, purpose, chosen, super::panel::CHAIR)
+    judge_messages_as(state, round, purpose, chosen, PanelJudge::CHAIR)
 }
 
 /// [`judge_messages`] for judge `judge` of a panel: the rounds before are
@@ -329,7 +330,7 @@ pub fn judge_messages_as(
     round: u32,
     purpose: TurnPurpose,
     chosen: bool,
-    judge: u32,
+    judge: PanelJudge,
 ) -> Vec<ChatMessage> {
     judge_messages_within(state, round, purpose, chosen, judge, None)
 }
@@ -342,7 +343,7 @@ pub fn judge_messages_within(
     round: u32,
     purpose: TurnPurpose,
     chosen: bool,
-    judge: u32,
+    judge: PanelJudge,
     room: Option<usize>,
 ) -> Vec<ChatMessage> {
     judge_messages_keeping(state, round, purpose, (chosen, judge), room, HISTORY_ROUNDS)
@@ -355,7 +356,7 @@ pub fn judge_messages_keeping(
     state: &DebateState,
     round: u32,
     purpose: TurnPurpose,
-    asked: (bool, u32),
+    asked: (bool, PanelJudge),
     room: Option<usize>,
     kept: usize,
 ) -> Vec<ChatMessage> {
@@ -366,7 +367,7 @@ pub fn judge_messages_keeping(
             Some(super::panel::vote::Vote::Voted { verdict, .. }) => Some(verdict),
             _ => None,
         };
-        let Some(verdict) = (if judge == super::panel::CHAIR { r.verdict() } else { own }) else { continue };
+        let Some(verdict) = (if judge.is_chair() { r.verdict() } else { own }) else { continue };
         messages.push(ChatMessage::user(judge_prompt(state, r, TurnPurpose::Judge)));
         let answer = serde_json::to_string(verdict).unwrap_or_default();
         messages.push(ChatMessage::assistant(answer));

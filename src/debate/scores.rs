@@ -175,17 +175,17 @@ mod tests {
         let mut round: Round = serde_json::from_str(r#"{"number":0,"topic":"t","heat":0.5,"injected":[],"turns":[]}"#)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(of_round(&round), None);
-        round.panel.insert(2, vote(scored(vec![3, -1], vec![0])));
+        round.panel.insert(crate::debate::seat::PanelJudge(2), vote(scored(vec![3, -1], vec![0])));
         assert_eq!(
             of_round(&round),
             Some(Scores { advocate: vec![3, -1], skeptic: vec![0] }),
             "one judge's are its own"
         );
-        round.panel.insert(3, vote(scored(vec![1, 2, 2], vec![-3])));
-        round.panel.insert(4, vote(scored(vec![2, 1], vec![-2])));
+        round.panel.insert(crate::debate::seat::PanelJudge(3), vote(scored(vec![1, 2, 2], vec![-3])));
+        round.panel.insert(crate::debate::seat::PanelJudge(4), vote(scored(vec![2, 1], vec![-2])));
         // Medians: [1,2,3] → 2; [-1,2,1] → 1; [2] → 2; and [0,-3,-2] → -2.
         assert_eq!(of_round(&round), Some(Scores { advocate: vec![2, 1, 2], skeptic: vec![-2] }));
-        round.panel.remove(&4);
+        round.panel.remove(&crate::debate::seat::PanelJudge(4));
         // Even counts: [3,1] → 2, [-1,2] → 0 (0.5 toward zero), [0,-3] → -1 (−1.5 toward zero).
         assert_eq!(of_round(&round), Some(Scores { advocate: vec![2, 0, 2], skeptic: vec![-1] }));
     }

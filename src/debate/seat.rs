@@ -213,6 +213,54 @@ impl Role {
     }
 }
 
+/// A judge of a panel, by number: the chair is judge 1 and sits in the
+/// judge's seat ([`Role::Judge`], its turn streamed in the judge's pane);
+/// judges 2 to 5 vote beside it, each with its own key (`roles.judge2`,
+/// `--seat judge2=…`) and, where a format or the person gives one, its own
+/// provider and model. The log keeps it as the number it always was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PanelJudge(pub u32);
+
+impl PanelJudge {
+    /// Judge 1, in the judge's seat.
+    pub const CHAIR: PanelJudge = PanelJudge(1);
+    /// The most judges a panel seats, the chair included.
+    pub const MOST: u32 = 5;
+
+    /// The judges beside the chair in a panel of `judges`: 2 up to
+    /// `judges`, at most [`Self::MOST`].
+    pub fn members(judges: u32) -> impl Iterator<Item = PanelJudge> {
+        (2..=judges.min(Self::MOST)).map(PanelJudge)
+    }
+
+    pub fn number(self) -> u32 {
+        self.0
+    }
+
+    pub fn is_chair(self) -> bool {
+        self == Self::CHAIR
+    }
+
+    /// Its key in heat.toml and `--seat`: `judge2`.
+    pub fn key(self) -> String {
+        format!("judge{}", self.0)
+    }
+
+    /// Where a format's lists of the judges' providers and models
+    /// (`judges.providers`, `judges.models`) keep it: judge 2 first; the
+    /// chair is in none.
+    pub fn index(self) -> Option<usize> {
+        usize::try_from(self.0.checked_sub(2)?).ok()
+    }
+}
+
+impl std::fmt::Display for PanelJudge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,5 +298,15 @@ mod tests {
         );
         assert!(!Role::Judge.is_debater());
         assert_eq!(Role::DEBATER_SEATS.to_vec(), Role::ALL.into_iter().filter(|r| r.is_debater()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_panel_seats_judges_two_to_five_beside_the_chair_and_logs_them_as_numbers() {
+        assert_eq!(PanelJudge::members(3).collect::<Vec<_>>(), [PanelJudge(2), PanelJudge(3)]);
+        assert_eq!(PanelJudge::members(9).count(), 4, "at most five judges, the chair included");
+        assert_eq!(PanelJudge::members(1).count(), 0, "a lone judge is the chair");
+        assert_eq!((PanelJudge(3).key(), PanelJudge(3).index()), ("judge3".to_string(), Some(1)));
+        assert_eq!(PanelJudge::CHAIR.index(), None, "the chair sits in the judge's seat, in no panel list");
+        assert_eq!(serde_json::to_string(&PanelJudge(4)).expect("a judge serialises"), "4");
     }
 }

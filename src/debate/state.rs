@@ -1,6 +1,7 @@
 //! `DebateState` and its one reducer, `apply`: the studio, the session store
 //! and the exporters all fold the same `DebateEvent`s through it.
 
+use super::seat::PanelJudge;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -140,7 +141,7 @@ pub struct Round {
     pub swap: Option<SwapCheck>,
     /// The votes of a panel's judges besides the chair, by judge number.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub panel: BTreeMap<u32, Vote>,
+    pub panel: BTreeMap<PanelJudge, Vote>,
 }
 
 impl Round {

@@ -142,14 +142,14 @@ fn second_looks(event: &DebateEvent) {
             tracing::warn!(round = round + 1, %error, "swap check failed");
         }
         DebateEvent::PanelVoteStarted { round, judge } => {
-            tracing::debug!(round = round + 1, judge, "panel vote asked");
+            tracing::debug!(round = round + 1, judge = judge.number(), "panel vote asked");
         }
         DebateEvent::PanelVoted { round, judge, verdict, .. } => {
             let (resolved, heat) = (verdict.resolved, verdict.heat.get());
-            tracing::info!(round = round + 1, judge, resolved, heat, "panel voted");
+            tracing::info!(round = round + 1, judge = judge.number(), resolved, heat, "panel voted");
         }
         DebateEvent::PanelVoteFailed { round, judge, error, .. } => {
-            tracing::warn!(round = round + 1, judge, %error, "panel vote failed");
+            tracing::warn!(round = round + 1, judge = judge.number(), %error, "panel vote failed");
         }
         _ => {}
     }

@@ -88,7 +88,7 @@ impl Format {
 
 /// The most debaters and judges a format may seat.
 pub const MAX_DEBATERS: usize = 6;
-pub const MAX_JUDGES: u32 = 5;
+pub const MAX_JUDGES: u32 = crate::debate::PanelJudge::MOST;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -4,8 +4,8 @@
 //! and what a person set on the studio's start screen.
 
 use super::{Catalog, Format};
-use crate::config::keys::{PANEL_JUDGES, panel_judge_key};
 use crate::config::{Config, Source, Value};
+use crate::debate::PanelJudge;
 use crate::debate::format::FormatRecord;
 use crate::debate::seat::Role;
 
@@ -30,9 +30,9 @@ pub fn chosen(config: &Config) -> anyhow::Result<Format> {
 /// every judge when `person_only` is false. A judge past the panel's
 /// count is not seated.
 pub fn seat_panel_judges(config: &Config, record: &mut FormatRecord, person_only: bool) {
-    for judge in PANEL_JUDGES.filter(|&j| j <= record.judges) {
-        let index = (judge - 2) as usize;
-        let key = |leaf: &str| format!("roles.{}.{leaf}", panel_judge_key(judge));
+    for judge in PanelJudge::members(record.judges) {
+        let Some(index) = judge.index() else { continue };
+        let key = |leaf: &str| format!("roles.{}.{leaf}", judge.key());
         let by_person = ["provider", "model"].iter().any(|leaf| {
             matches!(
                 config.get(&key(leaf)).map(|e| &e.source),

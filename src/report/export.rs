@@ -2,6 +2,7 @@
 //! round's arguments, verdicts and heat, steering actions with timestamps,
 //! the synthesis); JSON, the full structured record (state and every event).
 
+use crate::debate::PanelJudge;
 use std::fmt::Write as _;
 
 use serde_json::json;
@@ -295,7 +296,7 @@ fn panel_section(md: &mut String, state: &DebateState, round: &crate::debate::st
     if seats < 2 {
         return;
     }
-    for judge in panel::CHAIR + 1..=seats {
+    for judge in PanelJudge::members(seats) {
         let Some(vote) = round.panel.get(&judge) else { continue };
         let _ = write!(md, "- {}", clean(&panel::vote_line(state, judge, vote)));
         if let Vote::Voted { verdict, .. } = vote {

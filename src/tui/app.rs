@@ -4,6 +4,7 @@
 //! the start screen asks for is applied. Keys are read in `input`; a
 //! dialog changes itself and returns a `FormStep`, applied here.
 
+use crate::debate::PanelJudge;
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::clocks::Clocks;
@@ -51,7 +52,7 @@ pub struct App {
     pub theme: Theme,
     pub roster: Vec<RosterEntry>,
     /// The prices of a panel's judges 2 to 5 that have their own.
-    pub judge_prices: Vec<(u32, Price)>,
+    pub judge_prices: Vec<(PanelJudge, Price)>,
     /// What this studio is for: `heat replay` opens one that starts no debate.
     pub mode: Mode,
     /// Where a stored debate being played back stands.

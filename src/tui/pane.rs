@@ -1,6 +1,7 @@
 //! One role's pane: its turns laid out as styled lines (cached per turn, so
 //! a token re-lays only the paragraph it lands in) and its scroll position.
 
+use crate::debate::PanelJudge;
 use std::collections::BTreeMap;
 
 use ratatui::style::{Modifier, Style};
@@ -52,7 +53,7 @@ struct Key {
     swap: Option<SwapCheck>,
     /// A panel's other judges' votes, for the round's latest judge turn
     /// (the one they are drawn under), and whether the debate ended.
-    panel: Option<(BTreeMap<u32, Vote>, bool)>,
+    panel: Option<(BTreeMap<PanelJudge, Vote>, bool)>,
     /// A review's board as of the round's verdict, for the judge turn that
     /// gave it (the round's latest verdict).
     issues: Option<Vec<Row>>,

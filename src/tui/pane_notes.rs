@@ -6,6 +6,7 @@
 use super::theme::Theme;
 use super::wrap::wrap_plain;
 use crate::debate::DebateState;
+use crate::debate::PanelJudge;
 use crate::debate::grounding::Mark;
 use crate::debate::issues::{self, Row, Status};
 use crate::debate::panel;
@@ -37,7 +38,8 @@ pub(super) fn verdict_foot(
                 lines.push(Line::from(Span::styled(label, Style::new().fg(theme.good).add_modifier(Modifier::BOLD))));
             } else {
                 // On a panel the chair's word is one vote of several: named as such.
-                let chair = if panel { format!("{}: ", panel::judge_name(state, panel::CHAIR)) } else { String::new() };
+                let chair =
+                    if panel { format!("{}: ", panel::judge_name(state, PanelJudge::CHAIR)) } else { String::new() };
                 let said = if verdict.resolved { "resolved" } else { "not resolved" };
                 // A person's pin wins over the judge's heat: the next round runs at the pin.
                 let heat = match pinned_after(state, round) {
@@ -93,7 +95,7 @@ pub(super) fn pinned_after(state: &DebateState, round: &Round) -> Option<crate::
 fn panel_lines(state: &DebateState, round: &Round, width: u16, theme: &Theme) -> Vec<Line<'static>> {
     let seats = state.judges();
     let mut lines = vec![Line::default()];
-    for judge in panel::CHAIR + 1..=seats {
+    for judge in PanelJudge::members(seats) {
         let (text, style) = match round.panel.get(&judge) {
             None => (format!("{}: waiting to weigh the round", panel::judge_name(state, judge)), theme.secondary()),
             Some(vote @ Vote::Asking) => (panel::vote_line(state, judge, vote), theme.secondary()),

@@ -107,7 +107,7 @@ pub struct Configured {
     pub installer: Option<Installer>,
     pub roster: Vec<RosterEntry>,
     /// The prices of a panel's judges 2 to 5 that have their own.
-    pub judge_prices: Vec<(u32, crate::debate::cost::Price)>,
+    pub judge_prices: Vec<(crate::debate::PanelJudge, crate::debate::cost::Price)>,
     pub notices: Vec<String>,
     pub spec: DebateSpec,
     /// The settings in force, as the form shows them.

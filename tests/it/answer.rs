@@ -3,6 +3,7 @@
 //! hands it what a call answered, and states exactly what the engine is to
 //! record and do next. No engine, no tokio.
 
+use heat::debate::PanelJudge;
 use heat::debate::answer::{self, Act, Answered};
 use heat::debate::call::Call;
 use heat::debate::guard::turn::SentPrompt;
@@ -414,9 +415,9 @@ fn a_verdict_held_to_its_schema_that_runs_to_its_limit_inside_a_string_caps_the_
         .formatted(built_in("oxford"))
         .round(0)
         .both_argue(0)
-        .then(DebateEvent::PanelVoteStarted { round: 0, judge: 2 })
+        .then(DebateEvent::PanelVoteStarted { round: 0, judge: PanelJudge(2) })
         .state();
-    let mut vote = answered(Call::Vote { round: 0, judge: 2 }, TurnPurpose::Judge, cut);
+    let mut vote = answered(Call::Vote { round: 0, judge: PanelJudge(2) }, TurnPurpose::Judge, cut);
     vote.finish = Some(FinishReason::Length);
     vote.form = Some(held);
     let acts = answer::on_done(&oxford, &vote);
@@ -504,15 +505,15 @@ fn a_panel_judges_answer_is_its_vote_and_an_unreadable_one_is_none() {
         .formatted(built_in("oxford"))
         .round(0)
         .both_argue(0)
-        .then(DebateEvent::PanelVoteStarted { round: 0, judge: 2 })
+        .then(DebateEvent::PanelVoteStarted { round: 0, judge: PanelJudge(2) })
         .state();
-    let call = Call::Vote { round: 0, judge: 2 };
+    let call = Call::Vote { round: 0, judge: PanelJudge(2) };
     let usage = Some(Usage { input_tokens: 900, output_tokens: 80, cached_input_tokens: 0 });
     let written = written_verdict(true, 0.4);
     let mut vote = answered(call, TurnPurpose::Judge, &written);
     vote.usage = usage;
     match answer::on_done(&state, &vote).as_slice() {
-        [Act::Emit(DebateEvent::PanelVoted { round: 0, judge: 2, verdict, usage: u })] => {
+        [Act::Emit(DebateEvent::PanelVoted { round: 0, judge: PanelJudge(2), verdict, usage: u })] => {
             assert!(!verdict.resolved, "Oxford argues every round: an early `resolved` reads as not yet");
             assert_eq!(verdict.heat, Heat::new(0.4));
             assert_eq!(*u, usage);
@@ -522,7 +523,7 @@ fn a_panel_judges_answer_is_its_vote_and_an_unreadable_one_is_none() {
     let mut garbled = answered(call, TurnPurpose::Judge, "no idea");
     garbled.usage = usage;
     match answer::on_done(&state, &garbled).as_slice() {
-        [Act::Emit(DebateEvent::PanelVoteFailed { round: 0, judge: 2, error, usage: u })] => {
+        [Act::Emit(DebateEvent::PanelVoteFailed { round: 0, judge: PanelJudge(2), error, usage: u })] => {
             assert!(error.starts_with("its answer could not be read: "), "{error}");
             assert_eq!(*u, usage, "what the call used is kept");
         }
@@ -562,7 +563,7 @@ fn a_swap_checks_answer_is_compared_with_the_rounds_verdict() {
 fn a_failed_or_cancelled_call_records_what_each_kind_of_call_leaves() {
     let usage = Some(Usage { input_tokens: 10, output_tokens: 1, cached_input_tokens: 0 });
     let turn = Call::Turn { round: 1, role: Role::Skeptic };
-    let vote = Call::Vote { round: 1, judge: 3 };
+    let vote = Call::Vote { round: 1, judge: PanelJudge(3) };
     let swap = Call::SwapCheck { round: 1 };
     assert_eq!(
         answer::on_failed(turn, "timed out".into(), usage),
@@ -570,7 +571,7 @@ fn a_failed_or_cancelled_call_records_what_each_kind_of_call_leaves() {
     );
     assert_eq!(
         answer::on_failed(vote, "timed out".into(), usage),
-        DebateEvent::PanelVoteFailed { round: 1, judge: 3, error: "timed out".into(), usage }
+        DebateEvent::PanelVoteFailed { round: 1, judge: PanelJudge(3), error: "timed out".into(), usage }
     );
     assert_eq!(
         answer::on_failed(swap, "timed out".into(), usage),
@@ -579,7 +580,7 @@ fn a_failed_or_cancelled_call_records_what_each_kind_of_call_leaves() {
     assert_eq!(answer::on_cancelled(turn, usage), DebateEvent::TurnCancelled { round: 1, role: Role::Skeptic });
     assert_eq!(
         answer::on_cancelled(vote, usage),
-        DebateEvent::PanelVoteFailed { round: 1, judge: 3, error: panel::CANCELLED.into(), usage }
+        DebateEvent::PanelVoteFailed { round: 1, judge: PanelJudge(3), error: panel::CANCELLED.into(), usage }
     );
     assert_eq!(
         answer::on_cancelled(swap, None),

@@ -8,6 +8,7 @@
 #![allow(clippy::unwrap_used)]
 
 use crate::support;
+use heat::debate::PanelJudge;
 
 use std::path::Path;
 
@@ -503,7 +504,7 @@ async fn seat_flags_put_a_panels_judges_on_providers_and_models_of_their_own() {
     let both = heat::debate::cost::Price { input: 1.0, output: 1.0, cached_input: None };
     let mut prices = heat::debate::cost::Prices { seats: Role::ALL.map(|r| (r, both)).to_vec(), judges: Vec::new() };
     assert_eq!(heat::debate::cost::cost(&state, &prices), None, "judges 2 and 3 have no price of their own");
-    prices.judges = vec![(2, both), (3, both)];
+    prices.judges = vec![(PanelJudge(2), both), (PanelJudge(3), both)];
     assert!(heat::debate::cost::cost(&state, &prices).is_some_and(|dollars| dollars > 0.0));
 
     // A panel of three has no judge 4.

@@ -5,6 +5,7 @@
 //! a resume asks again only the votes left open.
 #![allow(clippy::unwrap_used)]
 
+use heat::debate::PanelJudge;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -51,7 +52,7 @@ impl Bench {
 /// The judge a request is for: the chair's carries no panel line.
 fn judge_of(request: &ChatRequest) -> u32 {
     let last = request.messages.last().map(|m| m.content.as_str()).unwrap_or_default();
-    (2..=5).find(|n| last.contains(&format!("You are judge {n} of a panel"))).unwrap_or(panel::CHAIR)
+    (2..=5).find(|n| last.contains(&format!("You are judge {n} of a panel"))).unwrap_or(PanelJudge::CHAIR.number())
 }
 
 impl ChatModel for Bench {
@@ -136,12 +137,12 @@ async fn a_split_panel_goes_on_at_the_median_heat_and_keeps_the_dissent() {
     let first = &state.rounds[0];
     let decision = panel::decide(first, 3).unwrap();
     assert!(!decision.resolved, "two of three said not resolved");
-    assert_eq!((decision.resolved_votes, decision.answered.clone()), (1, vec![1, 2, 3]));
+    assert_eq!((decision.resolved_votes, decision.answered.clone()), (1, [1, 2, 3].map(PanelJudge).to_vec()));
     assert_eq!(decision.ahead, Some(Role::Advocate));
-    assert_eq!(decision.dissent, vec![2], "judge 2 disagreed on both counts and is kept as the dissent");
+    assert_eq!(decision.dissent, [PanelJudge(2)], "judge 2 disagreed on both counts and is kept as the dissent");
     assert!((decision.heat.get() - 0.6).abs() < 1e-6, "{:?}", decision.heat);
     assert!((state.rounds[1].heat.get() - 0.6).abs() < 1e-6, "the next round runs at the median heat");
-    assert!(matches!(&first.panel[&2], Vote::Voted { verdict, .. } if verdict.resolved));
+    assert!(matches!(&first.panel[&PanelJudge(2)], Vote::Voted { verdict, .. } if verdict.resolved));
     let said = panel::describe(&state, &decision);
     assert_eq!(
         said, "the panel: not resolved 2–1 · proposition ahead 2–1 · heat 0.60 (median) · dissent: Judge 2",
@@ -199,14 +200,14 @@ async fn a_judge_that_fails_is_outvoted_and_the_debate_goes_on() {
         .filter_map(|e| match e {
             DebateEvent::PanelVoteFailed { judge, error, .. } => {
                 assert!(error.contains("revoked key"), "{error}");
-                Some(*judge)
+                Some(judge.number())
             }
             _ => None,
         })
         .collect();
     assert_eq!(failed, [3, 3], "judge 3 failed in both rounds");
     let decision = panel::decide(&state.rounds[0], 3).unwrap();
-    assert_eq!(decision.answered, [1, 2]);
+    assert_eq!(decision.answered, [PanelJudge(1), PanelJudge(2)]);
     assert!((decision.heat.get() - 0.55).abs() < 1e-6, "the median of two is their mean: {:?}", decision.heat);
     assert!(panel::describe(&state, &decision).contains("2 of 3 judges answered"));
     assert!(state.notices.iter().any(|n| n.starts_with("judge 3 of the panel gave no vote in round 1")));
@@ -225,7 +226,7 @@ async fn a_panel_without_a_majority_keeps_the_heat_and_the_question_and_goes_on(
         panel::undecided(&why),
         "the panel could not decide (only 1 of the panel's 3 judges gave a verdict, not a majority); the heat and the question are kept"
     );
-    assert!(events.iter().any(|e| matches!(e, DebateEvent::PanelVoteFailed { judge: 2, .. })));
+    assert!(events.iter().any(|e| matches!(e, DebateEvent::PanelVoteFailed { judge: PanelJudge(2), .. })));
 }
 
 #[tokio::test]
@@ -302,9 +303,9 @@ async fn a_resumed_panel_asks_again_only_the_votes_left_open() {
     // The log of a process killed while judge 3's first vote was on its way.
     let cut = events.iter().position(|e| matches!(e, DebateEvent::RoundStarted { round: 1, .. })).unwrap();
     let mut kept: Vec<DebateEvent> = events[..cut].to_vec();
-    kept.retain(|e| !matches!(e, DebateEvent::PanelVoted { round: 0, judge: 3, .. }));
+    kept.retain(|e| !matches!(e, DebateEvent::PanelVoted { round: 0, judge: PanelJudge(3), .. }));
     let state = DebateState::from_events(&kept);
-    assert_eq!(state.rounds[0].panel.get(&3), Some(&Vote::Asking));
+    assert_eq!(state.rounds[0].panel.get(&PanelJudge(3)), Some(&Vote::Asking));
     let before: Vec<u32> = bench.asked.lock().unwrap().drain(..).collect();
     assert!(before.contains(&3));
     let mut handle = engine::resume(setup(&bench), state);
@@ -320,7 +321,7 @@ async fn a_resumed_panel_asks_again_only_the_votes_left_open() {
         .filter(|e| matches!(e, DebateEvent::PanelVoteStarted { .. } | DebateEvent::TurnStarted { .. }));
     let reasked: Vec<String> = first_round_asks.map(|e| format!("{e:?}")).collect();
     assert_eq!(reasked.len(), 1, "only judge 3 is asked again in round 1: {reasked:?}");
-    assert!(reasked[0].contains("judge: 3"), "{reasked:?}");
+    assert!(reasked[0].contains("judge: PanelJudge(3)"), "{reasked:?}");
     assert_eq!(state.rounds.len(), 2);
     assert!(state.finish.is_some());
 }
@@ -339,7 +340,7 @@ async fn steer_while_judging(bench: &Arc<Bench>, commands: &[Command]) -> (Vec<D
     let mut events = Vec::new();
     let mut sent = false;
     while let Some(e) = handle.next_event().await {
-        let asked = matches!(e, DebateEvent::PanelVoteStarted { round: 0, judge: 3 });
+        let asked = matches!(e, DebateEvent::PanelVoteStarted { round: 0, judge: PanelJudge(3) });
         events.push(e);
         if asked && !sent {
             sent = true;
@@ -361,7 +362,9 @@ async fn cancelling_the_judging_goes_on_as_a_lone_judge_would() {
     let cancelled: Vec<u32> = events
         .iter()
         .filter_map(|e| match e {
-            DebateEvent::PanelVoteFailed { round: 0, judge, error, .. } if error == panel::CANCELLED => Some(*judge),
+            DebateEvent::PanelVoteFailed { round: 0, judge, error, .. } if error == panel::CANCELLED => {
+                Some(judge.number())
+            }
             _ => None,
         })
         .collect();
@@ -386,7 +389,7 @@ async fn a_pause_while_the_panel_weighs_records_each_vote_as_it_ends_and_decides
     let mut handle = engine::start(setup(&bench), spec);
     let mut events = Vec::new();
     while let Some(e) = handle.next_event().await {
-        let asked = matches!(e, DebateEvent::PanelVoteStarted { round: 0, judge: 3 });
+        let asked = matches!(e, DebateEvent::PanelVoteStarted { round: 0, judge: PanelJudge(3) });
         events.push(e);
         if asked {
             handle.send(Command::Pause);
@@ -455,7 +458,7 @@ fn panel_round(more: Vec<DebateEvent>) -> DebateState {
 
 #[test]
 fn on_the_embedded_model_the_panel_votes_one_at_a_time_after_the_chair() {
-    let in_turn = |state: &DebateState, voting: &[u32]| {
+    let in_turn = |state: &DebateState, voting: &[PanelJudge]| {
         let calls: Vec<Call> = voting.iter().map(|&judge| Call::Vote { round: 0, judge }).collect();
         next_steps_with(state, &calls, Options { votes_in_turn: true, ..Options::default() })
     };
@@ -476,12 +479,12 @@ fn on_the_embedded_model_the_panel_votes_one_at_a_time_after_the_chair() {
         DebateEvent::VerdictReached { round: 0, verdict: Verdict { topic: "t2".into(), ..Verdict::default() } },
     ];
     let judged = panel_round(chair.clone());
-    assert_eq!(in_turn(&judged, &[]), [Step::PanelVote { round: 0, judge: 2 }]);
+    assert_eq!(in_turn(&judged, &[]), [Step::PanelVote { round: 0, judge: PanelJudge(2) }]);
     let mut second = chair;
-    second.push(DebateEvent::PanelVoteStarted { round: 0, judge: 2 });
-    assert!(in_turn(&panel_round(second.clone()), &[2]).is_empty(), "one at a time");
-    second.push(DebateEvent::PanelVoted { round: 0, judge: 2, verdict: Verdict::default(), usage: None });
-    assert_eq!(in_turn(&panel_round(second), &[]), [Step::PanelVote { round: 0, judge: 3 }]);
+    second.push(DebateEvent::PanelVoteStarted { round: 0, judge: PanelJudge(2) });
+    assert!(in_turn(&panel_round(second.clone()), &[PanelJudge(2)]).is_empty(), "one at a time");
+    second.push(DebateEvent::PanelVoted { round: 0, judge: PanelJudge(2), verdict: Verdict::default(), usage: None });
+    assert_eq!(in_turn(&panel_round(second), &[]), [Step::PanelVote { round: 0, judge: PanelJudge(3) }]);
 }
 
 #[tokio::test]
@@ -500,8 +503,8 @@ async fn a_judge_with_a_model_of_its_own_is_asked_on_it_and_named_by_it() {
     models.sort();
     let names: Vec<(u32, &str)> = models.iter().map(|(j, m)| (*j, m.as_str())).collect();
     assert_eq!(names, [(1, "m"), (2, "claude-haiku-4-5"), (3, "m")], "judge 3, unnamed, takes the chair's model");
-    assert_eq!(panel::judge_name(&state, 2), "Judge 2 (claude-haiku-4-5)");
-    assert_eq!(panel::judge_name(&state, 3), "Judge 3");
+    assert_eq!(panel::judge_name(&state, PanelJudge(2)), "Judge 2 (claude-haiku-4-5)");
+    assert_eq!(panel::judge_name(&state, PanelJudge(3)), "Judge 3");
 }
 
 /// Three free panelists under a panel of three judges: the panel decides
@@ -532,7 +535,7 @@ async fn a_panel_over_free_seats_decides_resolved_and_heat_and_counts_no_side() 
     let decision = panel::decision(&state, 0).unwrap();
     assert!(!decision.resolved && decision.resolved_votes == 1);
     assert_eq!(decision.ahead, None, "free seats: no one is ahead");
-    assert_eq!(decision.dissent, [2], "judge 2 alone said resolved; judge 3 naming a side is no dissent");
+    assert_eq!(decision.dissent, [PanelJudge(2)], "judge 2 alone said resolved; judge 3 naming a side is no dissent");
     assert_eq!(state.rounds[1].heat, Heat::new(0.6), "the median heat");
     let said = panel::said(&state, &state.rounds[0]).unwrap().unwrap();
     assert_eq!(said, "the panel: not resolved 2–1 · heat 0.60 (median) · dissent: Judge 2");

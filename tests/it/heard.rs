@@ -2,6 +2,7 @@
 //! planner and the answer step are: each test folds a log, hands it one item
 //! a call streamed, and states exactly what the engine is to do with it.
 
+use heat::debate::PanelJudge;
 use std::time::Duration;
 
 use heat::debate::call::Call;
@@ -33,7 +34,7 @@ fn arguing() -> DebateState {
 }
 
 const TURN: Call = Call::Turn { round: 0, role: Role::Advocate };
-const VOTE: Call = Call::Vote { round: 0, judge: 2 };
+const VOTE: Call = Call::Vote { round: 0, judge: PanelJudge(2) };
 
 #[test]
 fn a_turns_text_is_shown_as_it_comes_and_a_votes_is_collected_unseen() {

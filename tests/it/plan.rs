@@ -5,6 +5,7 @@
 #![allow(clippy::float_cmp)]
 
 use heat::debate::Heat;
+use heat::debate::PanelJudge;
 use heat::debate::call::Call;
 use heat::debate::plan::{Options, Step, next_steps, next_steps_with};
 use heat::debate::verdict::Verdict;
@@ -508,15 +509,15 @@ fn an_unreadable_chair_on_a_panel_ends_on_a_panel_judges_readable_verdict() {
         .seats(&Role::DUEL, "openai", "gpt-test")
         .round(0)
         .both_argue(0)
-        .then(DebateEvent::PanelVoteStarted { round: 0, judge: 2 })
+        .then(DebateEvent::PanelVoteStarted { round: 0, judge: PanelJudge(2) })
         .then(DebateEvent::PanelVoted {
             round: 0,
-            judge: 2,
+            judge: PanelJudge(2),
             verdict: closing_verdict("The proposition carried it on evidence."),
             usage: None,
         })
-        .then(DebateEvent::PanelVoteStarted { round: 0, judge: 3 })
-        .then(DebateEvent::PanelVoteFailed { round: 0, judge: 3, error: "timed out".into(), usage: None })
+        .then(DebateEvent::PanelVoteStarted { round: 0, judge: PanelJudge(3) })
+        .then(DebateEvent::PanelVoteFailed { round: 0, judge: PanelJudge(3), error: "timed out".into(), usage: None })
         .judge_garbles(0, TurnPurpose::Synthesis, true)
         .judge_garbles(0, TurnPurpose::RepairSynthesis, false);
     let steps = log.plan(&[]);

@@ -10,6 +10,7 @@
 //! generator fails `the_generator_makes_every_kind_of_event_and_seats_every_role`.
 #![allow(clippy::unwrap_used)]
 
+use heat::debate::PanelJudge;
 use std::collections::BTreeSet;
 
 use heat::debate::event::{BranchChanges, PanelSeats};
@@ -250,8 +251,8 @@ fn branch_changes() -> impl Strategy<Value = BranchChanges> {
 
 /// A panel's judge: the chair's number (1), the others', and numbers no
 /// panel has (0, past its seats).
-fn judge() -> impl Strategy<Value = u32> {
-    0u32..7
+fn judge() -> impl Strategy<Value = PanelJudge> {
+    (0u32..7).prop_map(PanelJudge)
 }
 
 /// One event of any kind. `the_generator_makes_every_kind_of_event_and_seats_every_role`
@@ -507,7 +508,7 @@ fn a_round_numbered_u32_max_folds_without_panicking() {
     let round = u32::MAX;
     let damaged = [
         DebateEvent::SwapCheckFailed { round, error: String::new(), usage: None },
-        DebateEvent::PanelVoteFailed { round, judge: 2, error: String::new(), usage: None },
+        DebateEvent::PanelVoteFailed { round, judge: PanelJudge(2), error: String::new(), usage: None },
         DebateEvent::HumanVerdict { round, ahead: None, confidence: 50, note: String::new(), ends: false },
     ];
     let panicked: Vec<&DebateEvent> = damaged

@@ -7,6 +7,7 @@
 
 use crate::studio_support;
 use crate::support::log::completed;
+use heat::debate::PanelJudge;
 
 use heat::debate::format::FormatRecord;
 use heat::debate::verdict::Ahead;
@@ -55,11 +56,11 @@ fn voting() -> Vec<DebateEvent> {
         done(Role::Advocate, ADVOCATE),
         done(Role::Skeptic, SKEPTIC),
         DebateEvent::TurnStarted { round: 0, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: Some(0.2) },
-        DebateEvent::PanelVoteStarted { round: 0, judge: 2 },
-        DebateEvent::PanelVoteStarted { round: 0, judge: 3 },
+        DebateEvent::PanelVoteStarted { round: 0, judge: PanelJudge(2) },
+        DebateEvent::PanelVoteStarted { round: 0, judge: PanelJudge(3) },
         DebateEvent::PanelVoted {
             round: 0,
-            judge: 2,
+            judge: PanelJudge(2),
             verdict: verdict("Hallway trust outweighs quiet hours.", 0.5, Ahead::Skeptic),
             usage: None,
         },
@@ -84,7 +85,12 @@ fn decided() -> Vec<DebateEvent> {
             possibly_cut: false,
         },
         DebateEvent::VerdictReached { round: 0, verdict: chair },
-        DebateEvent::PanelVoteFailed { round: 0, judge: 3, error: "the server answered 503".into(), usage: None },
+        DebateEvent::PanelVoteFailed {
+            round: 0,
+            judge: PanelJudge(3),
+            error: "the server answered 503".into(),
+            usage: None,
+        },
     ]);
     events
 }

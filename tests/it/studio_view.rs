@@ -4,6 +4,7 @@
 
 use crate::studio_support;
 use crate::support::log::Log;
+use heat::debate::PanelJudge;
 
 use heat::debate::Heat;
 use heat::debate::{DebateEvent, Role};
@@ -911,17 +912,17 @@ fn oxford_finished() -> App {
             let chair = judged("The proposition answered the mentoring point.", 0.5, Ahead::Advocate, Some(scores));
             events.push(DebateEvent::VerdictReached { round, verdict: chair });
         }
-        events.push(DebateEvent::PanelVoteStarted { round, judge: 2 });
-        events.push(DebateEvent::PanelVoteStarted { round, judge: 3 });
+        events.push(DebateEvent::PanelVoteStarted { round, judge: PanelJudge(2) });
+        events.push(DebateEvent::PanelVoteStarted { round, judge: PanelJudge(3) });
         events.push(DebateEvent::PanelVoted {
             round,
-            judge: 2,
+            judge: PanelJudge(2),
             verdict: judged("Quiet hours carried it.", 0.5, Ahead::Advocate, None),
             usage: None,
         });
         events.push(DebateEvent::PanelVoted {
             round,
-            judge: 3,
+            judge: PanelJudge(3),
             verdict: judged("Juniors learn by overhearing.", 0.6, Ahead::Skeptic, None),
             usage: None,
         });

@@ -89,7 +89,7 @@ impl Calls {
         let mut cancelled = self.abort_where(|f| seat.is_none_or(|role| f.call.is_turn_of(role)));
         cancelled.sort_unstable_by_key(|f| match f.call {
             Call::SwapCheck { .. } => (0, 0, Role::Judge),
-            Call::Vote { judge, .. } => (1, judge, Role::Judge),
+            Call::Vote { judge, .. } => (1, judge.number(), Role::Judge),
             Call::Turn { role, .. } => (2, 0, role),
         });
         cancelled

@@ -8,13 +8,14 @@ use std::collections::HashMap;
 use anyhow::Context;
 
 use crate::debate::panel;
+use crate::debate::seat::PanelJudge;
 use crate::debate::setup::{JudgeFactory, RoleSetup};
 use crate::debate::state::DebateState;
 
 /// The panel judges' own set-ups, by judge number.
 #[derive(Default)]
 pub(super) struct JudgeSetups {
-    made: HashMap<u32, RoleSetup>,
+    made: HashMap<PanelJudge, RoleSetup>,
 }
 
 impl JudgeSetups {
@@ -24,7 +25,7 @@ impl JudgeSetups {
         &mut self,
         state: &DebateState,
         factory: Option<&JudgeFactory>,
-        judge: u32,
+        judge: PanelJudge,
     ) -> anyhow::Result<Option<RoleSetup>> {
         let Some(provider) = panel::provider_of(state, judge) else { return Ok(None) };
         if let Some(own) = self.made.get(&judge) {

@@ -46,7 +46,7 @@ use super::guard::turn::SentPrompt;
 use super::heard::{self, Answering, Heard};
 use super::notices;
 use super::plan::{self, Step, next_steps_with};
-use super::seat::Role;
+use super::seat::{PanelJudge, Role};
 use super::state::DebateState;
 use crate::provider::endpoint::Endpoint;
 use crate::provider::retry::TurnItem;
@@ -496,7 +496,7 @@ impl Engine {
 
     /// Asks judge `judge` of the panel for its vote on `round`, as the
     /// chair is asked, on its own provider when it sits on one.
-    fn start_vote(&mut self, round: u32, judge: u32) {
+    fn start_vote(&mut self, round: u32, judge: PanelJudge) {
         self.emit(DebateEvent::PanelVoteStarted { round, judge });
         let own = match self.own_judge_setup(judge) {
             Ok(own) => own,
@@ -514,7 +514,7 @@ impl Engine {
 
     /// The set-up of judge `judge` when its format puts it on a provider of
     /// its own; `None`: the judges' provider.
-    fn own_judge_setup(&mut self, judge: u32) -> anyhow::Result<Option<RoleSetup>> {
+    fn own_judge_setup(&mut self, judge: PanelJudge) -> anyhow::Result<Option<RoleSetup>> {
         self.judge_setups.of(&self.state, self.setup.judges.as_ref(), judge)
     }
 

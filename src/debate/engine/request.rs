@@ -3,6 +3,7 @@
 //! is sent), a panel judge's vote and the swap check. Built from the set-up
 //! and the folded state; nothing here sends anything.
 
+use crate::debate::seat::PanelJudge;
 use std::collections::HashSet;
 
 use crate::debate::event::TurnPurpose;
@@ -54,7 +55,7 @@ impl Requests<'_> {
             .flatten();
         let messages = |kept: usize| {
             if role.is_judge() {
-                let asked = (chosen.is_some(), panel::CHAIR);
+                let asked = (chosen.is_some(), PanelJudge::CHAIR);
                 return prompt::judge_messages_keeping(state, round, purpose, asked, room, kept);
             }
             let mut messages = prompt::debater_messages_keeping(state, role, round, brief, kept);
@@ -126,7 +127,7 @@ impl Requests<'_> {
 
     /// Judge `judge` of the panel's vote on `round`, asked as the chair is
     /// for `purpose` (`own`: the set-up of a judge on a provider of its own).
-    pub fn vote(&self, round: u32, judge: u32, purpose: TurnPurpose, own: Option<&RoleSetup>) -> ChatRequest {
+    pub fn vote(&self, round: u32, judge: PanelJudge, purpose: TurnPurpose, own: Option<&RoleSetup>) -> ChatRequest {
         let state = self.state;
         let mut request = self.turn(round, Role::Judge, purpose);
         let seats = state.judges();
@@ -162,7 +163,7 @@ impl Requests<'_> {
         // Each judge its own draw where a seed is sent, or the judges of an
         // embedded model would answer alike; a server is sent none unasked.
         if request.seed.is_some() || answering.model.is_embedded() {
-            request.seed = Some(request.seed.unwrap_or_default().wrapping_add(u64::from(judge)));
+            request.seed = Some(request.seed.unwrap_or_default().wrapping_add(u64::from(judge.number())));
         }
         self.fit(request, answering, round, messages).0
     }

@@ -18,7 +18,7 @@ fn verdict(resolved: bool, heat: f32, ahead: Ahead) -> Verdict {
 
 /// A round whose chair judged (with `chair`'s verdict, if any) and whose
 /// other judges' votes are `votes`.
-fn round(chair: Option<Verdict>, votes: Vec<(u32, Vote)>) -> Round {
+fn round(chair: Option<Verdict>, votes: Vec<(PanelJudge, Vote)>) -> Round {
     let mut state = DebateState::default();
     let heat = Heat::new(0.9);
     state.apply(&DebateEvent::RoundStarted { round: 0, topic: "t".into(), heat, injected: Vec::new() });
@@ -53,45 +53,55 @@ fn failed() -> Vote {
 fn the_majority_decides_and_the_median_sets_the_heat() {
     let r = round(
         Some(verdict(true, 0.9, Ahead::Advocate)),
-        vec![(2, voted(verdict(false, 0.3, Ahead::Skeptic))), (3, voted(verdict(true, 0.5, Ahead::Advocate)))],
+        vec![
+            (PanelJudge(2), voted(verdict(false, 0.3, Ahead::Skeptic))),
+            (PanelJudge(3), voted(verdict(true, 0.5, Ahead::Advocate))),
+        ],
     );
     let d = decide(&r, 3).unwrap();
     assert!(d.resolved);
     assert_eq!((d.resolved_votes, d.ahead, d.ahead_votes), (2, Some(Role::Advocate), 2));
     assert!((d.heat.get() - 0.5).abs() < 1e-6);
-    assert_eq!(d.dissent, [2]);
+    assert_eq!(d.dissent, [PanelJudge(2)]);
 }
 
 #[test]
 fn an_even_split_goes_on_and_names_no_side() {
     let r = round(
         Some(verdict(true, 0.4, Ahead::Advocate)),
-        vec![(2, voted(verdict(false, 0.8, Ahead::Skeptic))), (3, failed())],
+        vec![(PanelJudge(2), voted(verdict(false, 0.8, Ahead::Skeptic))), (PanelJudge(3), failed())],
     );
     let d = decide(&r, 3).unwrap();
     assert!(!d.resolved, "a tie on resolved goes on");
     assert_eq!(d.ahead, None);
     assert!((d.heat.get() - 0.6).abs() < 1e-6);
-    assert_eq!(d.dissent, [1], "only the judge against the decision on resolved dissents when no side leads");
+    assert_eq!(
+        d.dissent,
+        [PanelJudge(1)],
+        "only the judge against the decision on resolved dissents when no side leads"
+    );
 }
 
 #[test]
 fn no_majority_of_answers_is_no_decision() {
-    let r = round(None, vec![(2, voted(verdict(false, 0.8, Ahead::Skeptic))), (3, failed())]);
+    let r = round(None, vec![(PanelJudge(2), voted(verdict(false, 0.8, Ahead::Skeptic))), (PanelJudge(3), failed())]);
     assert_eq!(decide(&r, 3).unwrap_err(), "only 1 of the panel's 3 judges gave a verdict, not a majority");
-    let five = round(Some(verdict(false, 0.5, Ahead::Even)), vec![(2, voted(verdict(false, 0.8, Ahead::Even)))]);
+    let five =
+        round(Some(verdict(false, 0.5, Ahead::Even)), vec![(PanelJudge(2), voted(verdict(false, 0.8, Ahead::Even)))]);
     assert!(decide(&five, 5).is_err(), "2 of 5 is not a majority");
 }
 
 #[test]
 fn a_panel_is_settled_when_every_judge_has_spoken() {
-    let open = round(Some(verdict(false, 0.5, Ahead::Even)), vec![(2, Vote::Asking), (3, failed())]);
+    let open =
+        round(Some(verdict(false, 0.5, Ahead::Even)), vec![(PanelJudge(2), Vote::Asking), (PanelJudge(3), failed())]);
     assert!(!settled(&open, 3));
-    assert_eq!(unasked(&open, 3, &[]), [2], "asked by a process that stopped: ask again");
-    assert!(unasked(&open, 3, &[2]).is_empty(), "in flight: wait");
-    let done = round(Some(verdict(false, 0.5, Ahead::Even)), vec![(2, failed()), (3, failed())]);
+    assert_eq!(unasked(&open, 3, &[]), [PanelJudge(2)], "asked by a process that stopped: ask again");
+    assert!(unasked(&open, 3, &[PanelJudge(2)]).is_empty(), "in flight: wait");
+    let done =
+        round(Some(verdict(false, 0.5, Ahead::Even)), vec![(PanelJudge(2), failed()), (PanelJudge(3), failed())]);
     assert!(settled(&done, 3));
-    assert_eq!(unasked(&round(None, Vec::new()), 4, &[]), [2, 3, 4]);
+    assert_eq!(unasked(&round(None, Vec::new()), 4, &[]), [PanelJudge(2), PanelJudge(3), PanelJudge(4)]);
 }
 
 #[test]
@@ -99,7 +109,10 @@ fn judges_who_name_no_side_are_counted_apart() {
     let state = DebateState::default();
     let r = round(
         Some(verdict(false, 0.5, Ahead::Advocate)),
-        vec![(2, voted(verdict(false, 0.5, Ahead::Even))), (3, voted(verdict(false, 0.5, Ahead::Even)))],
+        vec![
+            (PanelJudge(2), voted(verdict(false, 0.5, Ahead::Even))),
+            (PanelJudge(3), voted(verdict(false, 0.5, Ahead::Even))),
+        ],
     );
     let d = decide(&r, 3).unwrap();
     let said = describe(&state, &d);

@@ -2,6 +2,7 @@
 //! shows or decides is folded from the log by this one function, live or
 //! replayed, so a resumed debate is the one that was interrupted.
 
+use crate::debate::seat::PanelJudge;
 use std::collections::BTreeMap;
 
 use super::{
@@ -323,7 +324,7 @@ impl DebateState {
         self.seat_notes.extend(notes);
     }
 
-    fn set_vote(&mut self, round: u32, judge: u32, vote: Vote) {
+    fn set_vote(&mut self, round: u32, judge: PanelJudge, vote: Vote) {
         if let Some(r) = self.round_mut(round) {
             r.panel.insert(judge, vote);
         }
