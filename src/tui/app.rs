@@ -11,7 +11,8 @@ use super::clocks::Clocks;
 use super::effect::Effect;
 pub use super::flash::{Flash, StatusLine, Tone, Until};
 use super::keymap::{Action, KeyMap};
-use super::modal::{Confirm, EditorPurpose, FormStep, Modal, Results};
+use super::modal::{Confirm, EditorPurpose, FormStep, Modal};
+use super::results::{Results, ResultsStep};
 use super::panes::Panes;
 use super::person_turn::PersonTurn;
 pub use super::replay::{Replay, ReplayClock, speed_label};
@@ -557,40 +558,23 @@ impl App {
         }
     }
 
-    /// The results view: the arrows and pages scroll its synthesis, `w`
-    /// writes the report, `a` asks for the summary; Esc, Enter and its own
-    /// key close it; another key of the studio's closes it and does what it
-    /// does; a key that is none does nothing, so a stray key never hides
-    /// the results.
+    /// The results view: it says what a key asks (`Results::key`); a
+    /// watch cannot ask for a summary.
     fn results_key(&mut self, mut results: Results, key: KeyEvent) -> Vec<Effect> {
-        if results.scroll_key(&key) {
+        let step = results.key(&key, &self.keymap);
+        let stays = matches!(step, ResultsStep::Stay | ResultsStep::Report | ResultsStep::Summarize(_));
+        if stays {
             self.modal = Some(Modal::Results(results));
-            return Vec::new();
         }
-        match key.code {
-            KeyCode::Char('w') => {
-                self.modal = Some(Modal::Results(results));
-                vec![Effect::Report]
-            }
-            KeyCode::Char('a') if self.watching() => {
-                self.modal = Some(Modal::Results(results));
+        match step {
+            ResultsStep::Stay | ResultsStep::Close => Vec::new(),
+            ResultsStep::Report => vec![Effect::Report],
+            ResultsStep::Summarize(_) if self.watching() => {
                 self.say_until(Tone::Info, WATCH_REFUSAL, Until::NextRound);
                 Vec::new()
             }
-            KeyCode::Char('a') => {
-                let asked = results.summary_draft.is_none();
-                self.modal = Some(Modal::Results(results));
-                if asked { vec![Effect::Summarize] } else { Vec::new() }
-            }
-            KeyCode::Esc | KeyCode::Enter => Vec::new(),
-            _ => match self.keymap.action(&key) {
-                Some(Action::Results) => Vec::new(),
-                Some(action) => self.act(action),
-                None => {
-                    self.modal = Some(Modal::Results(results));
-                    Vec::new()
-                }
-            },
+            ResultsStep::Summarize(asked) => if asked { vec![Effect::Summarize] } else { Vec::new() },
+            ResultsStep::Act(action) => self.act(action),
         }
     }
 

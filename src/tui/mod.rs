@@ -30,6 +30,7 @@ mod pane_notes;
 pub mod panes;
 pub mod person_turn;
 pub mod replay;
+pub mod results;
 pub mod roster;
 pub mod search;
 pub mod seat_target;

@@ -23,43 +23,11 @@ pub enum Modal {
     /// The start screen's settings for the next debate.
     Settings(super::settings::SettingsForm),
     /// How the debate went: its outcome, heat and words per round.
-    Results(Results),
+    Results(super::results::Results),
     /// The person's own verdict, being given.
     Verdict(Box<super::verdict_form::VerdictForm>),
     /// A branch of the shown debate, being set up.
     Branch(Box<super::branch_form::BranchForm>),
-}
-
-/// The results view, the report written from it and the summary asked.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Results {
-    /// Where the HTML report was written, once it was.
-    pub report: Option<String>,
-    /// The arbiter's summary as it streams in, while it is written.
-    pub summary_draft: Option<String>,
-    /// How far the synthesis (or summary) is scrolled, in lines.
-    pub scroll: u16,
-    /// How far it can scroll, as the last frame laid it out.
-    pub scroll_max: std::cell::Cell<u16>,
-}
-
-impl Results {
-    /// ↑/↓ (k/j) a line, PgUp/PgDn a page, Home/End the ends; false for any
-    /// other key.
-    pub fn scroll_key(&mut self, key: &KeyEvent) -> bool {
-        let max = self.scroll_max.get();
-        let page = 8;
-        self.scroll = match key.code {
-            KeyCode::Up | KeyCode::Char('k') => self.scroll.saturating_sub(1),
-            KeyCode::Down | KeyCode::Char('j') => (self.scroll + 1).min(max),
-            KeyCode::PageUp => self.scroll.saturating_sub(page),
-            KeyCode::PageDown => (self.scroll + page).min(max),
-            KeyCode::Home | KeyCode::Char('g') => 0,
-            KeyCode::End | KeyCode::Char('G') => max,
-            _ => return false,
-        };
-        true
-    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

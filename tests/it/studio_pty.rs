@@ -359,7 +359,7 @@ async fn the_results_ask_for_a_summary_and_write_the_report() {
     studio.wait_for("the summary", |s| s.contains("Summary:") && s.contains("The advocate has it.")).await;
     studio.keys("w");
     studio.wait_for("the report's path", |s| s.contains("Report: ")).await;
-    studio.keys("q");
+    studio.keys("qq");
     studio.wait_exit().await;
     // The summary is kept with the session, and the report carries it.
     let sessions: Vec<_> = std::fs::read_dir(data.path().join("sessions"))

@@ -53,9 +53,9 @@ async fn ctrl_c_in_a_live_debate_saves_it_and_exits_130() {
         events.last()
     );
 
-    // `q` is not an interruption: a studio quit so exits 0.
+    // `q` is not an interruption: a studio quit so exits 0 (the first `q` closes the results).
     let mut studio = spawn_heat(data.path(), data.path(), None, &["replay", "--demo", "--instant"], &[]);
     studio.wait_for("the replay's end", |s| s.contains("DEMO · ended")).await;
-    studio.keys("q");
+    studio.keys("qq");
     assert_eq!(studio.wait_exit().await.exit_code(), 0);
 }

@@ -55,7 +55,7 @@ async fn a_panel_debate_runs_in_the_studio_until_the_panel_converges() {
     studio.wait_for("the synthesis", |s| s.contains("Synthesis: the panel agrees") && s.contains("CONVERGED")).await;
     let screen = studio.text();
     assert!(!screen.contains("Third") && !screen.contains("Fourth"), "only the seats that sit:\n{screen}");
-    studio.keys("q");
+    studio.keys("qq");
     assert!(studio.wait_exit().await.success());
     studio.wait_restored().await;
 

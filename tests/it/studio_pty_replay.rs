@@ -26,7 +26,7 @@ async fn bracket_skips_rounds_and_plus_speeds_the_replay_up() {
     let text = studio.text();
     let position = text.split("round 4 · ").nth(1).unwrap().split_whitespace().collect::<Vec<_>>();
     assert_eq!(position[0], position[2], "at the end the position is the length:\n{text}");
-    studio.keys("q");
+    studio.keys("qq");
     studio.wait_exit().await;
     studio.wait_restored().await;
 }
@@ -50,7 +50,7 @@ async fn ui_turn_stats_times_the_replayed_turns_from_their_recorded_times() {
         assert!(shown.contains("tok/s"), "{shown}");
         assert!(text.contains(&shown), "{shown:?} is not in a title:\n{text}");
     }
-    studio.keys("q");
+    studio.keys("qq");
     studio.wait_exit().await;
     studio.wait_restored().await;
 }

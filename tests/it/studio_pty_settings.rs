@@ -57,7 +57,7 @@ async fn settings_chosen_on_the_start_screen_start_the_next_debate_and_are_remem
     studio.keys("Trains beat planes\r");
     studio.wait_for("the debate", |s| s.contains("of 2") && s.contains("Round 1 · heat 0.55")).await;
     studio.wait_for("the verdict", |s| s.contains("Both hold ground") && s.contains("Debate over")).await;
-    studio.keys("q");
+    studio.keys("qq");
     assert!(studio.wait_exit().await.success());
     studio.wait_restored().await;
 
@@ -136,7 +136,7 @@ async fn a_format_chosen_on_the_start_screen_runs_with_its_rounds_and_is_remembe
         .await;
     let asked = server.requests().iter().filter(|r| r.last_message().contains("of a panel of 3")).count();
     assert_eq!(asked, 6, "judges 2 and 3 were asked in each of three rounds");
-    studio.keys("q");
+    studio.keys("qq");
     assert!(studio.wait_exit().await.success());
     studio.wait_restored().await;
 

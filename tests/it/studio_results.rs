@@ -1,6 +1,6 @@
 //! The results view holds what it shows: a synthesis longer than its room
 //! is drawn as Markdown and scrolls (the arrows, the page keys, Home and End), the arrows never
-//! close it, a key that is no action does nothing, and Esc closes it.
+//! close it, a key that is no action does nothing, and Esc, Enter or q close it.
 
 use crate::studio_support;
 
@@ -49,4 +49,19 @@ fn a_long_synthesis_scrolls_and_the_arrows_keep_the_results_open() {
     assert!(matches!(app.modal, Some(Modal::Results(_))));
     press(&mut app, KeyCode::Esc);
     assert!(app.modal.is_none());
+}
+
+#[test]
+fn q_closes_the_results_rather_than_quitting_and_a_second_q_quits() {
+    let mut app = long_synthesis();
+    let text = screen(&mut app, 160, 40);
+    let keys = text.lines().find(|l| l.contains("Esc/q close")).unwrap_or_else(|| panic!("{text}"));
+    assert!(!keys.contains("quit"), "the results' keys say q closes them: {keys}");
+    let effects = app.on_key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE));
+    assert!(app.modal.is_none(), "q closed the results");
+    assert!(!effects.iter().any(|e| matches!(e, heat::tui::effect::Effect::Quit)), "{effects:?}");
+    let effects = app.on_key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE));
+    let quits = effects.iter().any(|e| matches!(e, heat::tui::effect::Effect::Quit))
+        || matches!(app.modal, Some(Modal::Confirm(_)));
+    assert!(quits, "with the results closed, q quits (or asks first): {effects:?}");
 }

@@ -19,7 +19,7 @@ use crate::sanitize::clean;
 use crate::tui::app::App;
 use crate::tui::keymap::Action;
 use crate::tui::markdown::{self, Palette};
-use crate::tui::modal::Results;
+use crate::tui::results::Results;
 use crate::words::{count as counted, thousands};
 
 /// Below this many rows inside the box the charts are left out.
@@ -115,7 +115,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
         frame.render_widget(Paragraph::new(rows), shown);
     }
     frame.render_widget(Paragraph::new(report), report_area);
-    let keys = [(Action::NewDebate, "new"), (Action::Export, "export"), (Action::Quit, "quit")];
+    let keys = [(Action::NewDebate, "new"), (Action::Export, "export")];
     let mut hints = vec!["w report".to_string()];
     if debate.summary.is_none() && results.summary_draft.is_none() && app.starts_debates() {
         hints.push("a summary".to_string());
@@ -130,7 +130,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
     if results.scroll_max.get() > 0 {
         hints.push("↑/↓ scroll".to_string());
     }
-    hints.push("Esc close".to_string());
+    let quit = app.keymap.hint(Action::Quit);
+    hints.push(if quit.trim().is_empty() { "Esc close".to_string() } else { format!("Esc/{quit} close") });
     hints.extend(
         keys.iter()
             .filter(|(action, _)| *action != Action::NewDebate || app.starts_debates())
