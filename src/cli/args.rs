@@ -34,6 +34,9 @@ pub struct Cli {
     /// The studio's theme: default, light, high-contrast, or a theme file.
     #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
+    /// Presenter mode, for a projector: the debaters side by side over the judge's latest verdict, the heat large, no key bar, verdict cards between rounds (`p` toggles it).
+    #[arg(long)]
+    pub present: bool,
     /// Another model for one seat, named as the format names it, by role, or judge2…judge5 for a panel's other judges: opposition=MODEL, judge=anthropic:MODEL, judge2=openai:MODEL (repeatable).
     #[arg(long, value_name = "NAME=MODEL")]
     pub seat: Vec<String>,
@@ -78,6 +81,9 @@ pub enum Commands {
         /// The studio's theme: default, light, high-contrast, or a theme file.
         #[arg(long, value_name = "NAME")]
         theme: Option<String>,
+        /// Presenter mode, for a projector (see `heat --help`).
+        #[arg(long)]
+        present: bool,
         #[command(flatten)]
         debate: Box<DebateArgs>,
     },
@@ -127,6 +133,9 @@ pub enum Commands {
         /// The studio's theme: default, light, high-contrast, or a theme file.
         #[arg(long, value_name = "NAME")]
         theme: Option<String>,
+        /// Presenter mode, for a projector (see `heat --help`).
+        #[arg(long)]
+        present: bool,
     },
     /// Follow a running debate read-only from another terminal (the newest live one when no id is given).
     #[command(long_about = "Follow a running debate read-only from another terminal: a projector's \
@@ -145,6 +154,9 @@ pub enum Commands {
         /// The studio's theme: default, light, high-contrast, or a theme file.
         #[arg(long, value_name = "NAME")]
         theme: Option<String>,
+        /// Presenter mode, for a projector (see `heat --help`).
+        #[arg(long)]
+        present: bool,
     },
     /// Write a stored debate as Markdown or JSON (the newest when no id is given).
     Export {

@@ -201,18 +201,22 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// `--theme` as a config flag: the theme is the studio's, so only `heat`,
-/// `heat resume`, `heat replay` and `heat watch` take it.
+/// `--theme` and `--present` as config flags: they are the studio's, so
+/// only `heat`, `heat resume`, `heat replay` and `heat watch` take them.
 fn studio_theme(cli: &Cli) -> anyhow::Result<Vec<FlagValue>> {
-    let studio_theme = match &cli.command {
-        None => cli.theme.clone(),
-        Some(Commands::Resume { theme, .. } | Commands::Replay { theme, .. } | Commands::Watch { theme, .. }) => {
-            theme.clone().or_else(|| cli.theme.clone())
-        }
-        Some(_) if cli.theme.is_some() => anyhow::bail!(
-            "--theme sets the studio's colours: give it to `heat`, `heat resume`, `heat replay` or `heat watch`"
+    let (studio_theme, present) = match &cli.command {
+        None => (cli.theme.clone(), cli.present),
+        Some(
+            Commands::Resume { theme, present, .. }
+            | Commands::Replay { theme, present, .. }
+            | Commands::Watch { theme, present, .. },
+        ) => (theme.clone().or_else(|| cli.theme.clone()), *present || cli.present),
+        Some(_) if cli.theme.is_some() || cli.present => anyhow::bail!(
+            "--theme and --present set up the studio: give them to `heat`, `heat resume`, `heat replay` or `heat watch`"
         ),
-        Some(_) => None,
+        Some(_) => (None, false),
     };
-    Ok(studio_theme.into_iter().map(|raw| FlagValue { key: "ui.theme".into(), raw, flag: "--theme".into() }).collect())
+    let theme = studio_theme.map(|raw| FlagValue { key: "ui.theme".into(), raw, flag: "--theme".into() });
+    let present = present.then(|| FlagValue { key: "ui.present".into(), raw: "true".into(), flag: "--present".into() });
+    Ok(theme.into_iter().chain(present).collect())
 }

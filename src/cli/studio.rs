@@ -105,6 +105,8 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         }
     } else if matches!(opening, Opening::Watch { .. }) {
         app.mode = tui::app::Mode::Watch;
+        // A watch is the projector's screen: each round's verdict shows as a card.
+        app.stage.cards = true;
     } else {
         app.mode = tui::app::Mode::Replays;
     }
@@ -113,6 +115,8 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
     app.start.formats = format_choices(config);
     app.panes.show_stats = config.defaulted("ui.turn_stats");
     app.show_parity = config.defaulted("ui.length_parity");
+    app.stage.present = config.defaulted("ui.present");
+    app.stage.card_for = std::time::Duration::from_secs(config.defaulted("ui.card_seconds"));
     if found.installer.is_some() {
         app.start.install = Some(InstallState::Offered);
     }

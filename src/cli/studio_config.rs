@@ -2,13 +2,18 @@
 //! keys, built and checked: checked with the rest of the config when any
 //! command loads it, so a fault is said at once with its file and line.
 
-use crate::config::Config;
+use crate::config::{Config, Source};
 use crate::tui::keymap::KeyMap;
 use crate::tui::theme::Theme;
 
 /// The studio's theme, as configured; an error names where it was set.
 pub fn theme(config: &Config) -> anyhow::Result<Theme> {
     let name: &str = config.defaulted("ui.theme");
+    // Presenter mode is for a projector: high contrast, unless another theme was
+    // chosen (`heat config init` writes "default" into heat.toml: not a choice).
+    let named = config.get("ui.theme").is_some_and(|e| matches!(e.source, Source::Flag(_) | Source::Env(_)));
+    let chosen = named || name != "default";
+    let name = if !chosen && config.defaulted::<bool>("ui.present") { "high-contrast" } else { name };
     let user_dir = Config::default_path().and_then(|p| p.parent().map(|d| d.join("themes")));
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     Theme::load(name, user_dir.as_deref(), no_color)

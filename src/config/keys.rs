@@ -132,6 +132,10 @@ pub fn all() -> Vec<KeySpec> {
     add("ui.turn_stats", Kind::Flag, Some("HEAT_TURN_STATS"), false);
     // Whether the header shows each side's words this round, flagged over 1.5×.
     add("ui.length_parity", Kind::Flag, Some("HEAT_LENGTH_PARITY"), false);
+    // Presenter mode (`--present`, `p` in the studio): the debaters side by side over the judge's strip.
+    add("ui.present", Kind::Flag, Some("HEAT_PRESENT"), false);
+    // How long a round's verdict card stands in presenter mode and a watch (0: no cards).
+    add("ui.card_seconds", Kind::Int { min: 0, max: 60 }, None, false);
     // The studio's keys, one per action; the studio's keymap knows the
     // actions' names and refuses any other (`tui::keymap`).
     add(KEYS_TABLE, Kind::Text, None, false);

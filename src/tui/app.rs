@@ -12,11 +12,12 @@ use super::effect::Effect;
 pub use super::flash::{Flash, StatusLine, Tone, Until};
 use super::keymap::{Action, KeyMap};
 use super::modal::{Confirm, EditorPurpose, FormStep, Modal};
-use super::results::{Results, ResultsStep};
 use super::panes::Panes;
 use super::person_turn::PersonTurn;
 pub use super::replay::{Replay, ReplayClock, speed_label};
+use super::results::{Results, ResultsStep};
 use super::roster::RosterEntry;
+use super::stage::Stage;
 use super::start::StartScreen;
 use super::steer;
 use super::theme::Theme;
@@ -74,6 +75,8 @@ pub struct App {
     pub watched_live: bool,
     /// The turn the debate waits on the person for, in a seat they take.
     pub person: Option<PersonTurn>,
+    /// Presenter mode, a zoomed pane, the verdict card.
+    pub stage: Stage,
 }
 
 /// Ctrl-G in a person's editor: their `$EDITOR`, for long text.
@@ -114,6 +117,7 @@ impl App {
             likeness: Likeness::default(),
             watched_live: false,
             person: None,
+            stage: Stage::default(),
         }
     }
 
@@ -134,6 +138,7 @@ impl App {
         self.status.flash = None;
         self.clocks.restart();
         self.word_counts = WordCounts::default();
+        self.stage.card = None;
         if self.status.notice.as_deref() == Some(SCRIPTED_NOTE) {
             self.status.notice = None;
         }
@@ -147,6 +152,8 @@ impl App {
         for record in records {
             self.on_event_at(&record.event, record.ms);
         }
+        // What was already decided is in the panes: no card goes up for it.
+        self.stage.card = None;
         records.last().map_or(0, |r| r.ms)
     }
 
@@ -271,6 +278,7 @@ impl App {
             DebateEvent::RoundsAdded { .. } if matches!(self.modal, Some(Modal::Results(_))) => self.modal = None,
             _ => {}
         }
+        self.stage.on_event(event, std::time::Instant::now());
         self.status.after(event);
     }
 
@@ -388,6 +396,7 @@ impl App {
         self.seats()
             .into_iter()
             .any(|r| self.retry_in(r).is_some() || self.thinking_for(r).is_some() || self.time_left(r).is_some())
+            || self.stage.timed_card()
     }
 
     /// Before a frame is drawn: lays out the pane of every seat that sits
@@ -395,6 +404,7 @@ impl App {
     /// fits help to the rows it has (`help`: its rows in all, and shown).
     pub fn lay_out(&mut self, areas: [ratatui::layout::Rect; Role::COUNT], help: Option<(usize, usize)>) {
         self.clocks.now = std::time::Instant::now();
+        self.stage.expire(self.clocks.now);
         self.likeness.refresh(&self.debate);
         let seats = self.seats();
         self.panes.person_here = self.person_here();
@@ -573,7 +583,13 @@ impl App {
                 self.say_until(Tone::Info, WATCH_REFUSAL, Until::NextRound);
                 Vec::new()
             }
-            ResultsStep::Summarize(asked) => if asked { vec![Effect::Summarize] } else { Vec::new() },
+            ResultsStep::Summarize(asked) => {
+                if asked {
+                    vec![Effect::Summarize]
+                } else {
+                    Vec::new()
+                }
+            }
             ResultsStep::Act(action) => self.act(action),
         }
     }

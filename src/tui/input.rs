@@ -14,8 +14,8 @@ use super::effect::Effect;
 use super::help::HelpView;
 use super::keymap::Action;
 use super::modal::{Confirm, Editor, EditorPurpose, Modal, TempEditor, topic_area};
-use super::results::Results;
 use super::person_turn::PersonTurn;
+use super::results::Results;
 use super::seat_target::SeatTarget;
 use super::start::StartStep;
 use super::steer;
@@ -33,6 +33,10 @@ impl App {
         }
         if self.modal.is_some() {
             return self.on_modal_key(key);
+        }
+        // A key takes a verdict card down, and does nothing else.
+        if self.stage.dismiss() {
+            return Vec::new();
         }
         if self.start.is_open() {
             return self.start_key(key);
@@ -185,16 +189,7 @@ impl App {
                 }
             }
             Action::Help => self.modal = Some(Modal::Help(HelpView::default())),
-            Action::ToggleReasoning => self.panes.show_reasoning = !self.panes.show_reasoning,
-            Action::TurnStats => {
-                self.panes.show_stats = !self.panes.show_stats;
-                let text = if self.panes.show_stats {
-                    "Pane titles show each latest turn's time and tokens/s"
-                } else {
-                    "Turn times hidden"
-                };
-                self.say_until(Tone::Info, text, Until::NextRound);
-            }
+            Action::ToggleReasoning | Action::Present | Action::Zoom | Action::TurnStats => self.toggle_view(action),
             Action::Results => self.modal = Some(Modal::Results(Results::default())),
             Action::HumanVerdict if self.person.as_ref().is_some_and(PersonTurn::judges) => self.open_person_turn(),
             Action::HumanVerdict => {
@@ -235,6 +230,29 @@ impl App {
             _ => {}
         }
         Vec::new()
+    }
+
+    /// A key that changes what the studio shows: reasoning, presenter
+    /// mode, a zoomed pane, turn times.
+    fn toggle_view(&mut self, action: Action) {
+        match action {
+            Action::ToggleReasoning => self.panes.show_reasoning = !self.panes.show_reasoning,
+            Action::Present => {
+                let said = self.stage.toggle_present();
+                self.say_until(Tone::Info, said, Until::NextRound);
+            }
+            Action::Zoom => self.stage.toggle_zoom(),
+            Action::TurnStats => {
+                self.panes.show_stats = !self.panes.show_stats;
+                let text = if self.panes.show_stats {
+                    "Pane titles show each latest turn's time and tokens/s"
+                } else {
+                    "Turn times hidden"
+                };
+                self.say_until(Tone::Info, text, Until::NextRound);
+            }
+            _ => {}
+        }
     }
 
     /// Opens a dialog, or says in one sentence why it cannot open.

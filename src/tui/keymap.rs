@@ -47,6 +47,10 @@ pub enum Action {
     HumanVerdict,
     Branch,
     CopyDebate,
+    /// Presenter mode on or off.
+    Present,
+    /// The focused pane takes the whole screen, or gives it back.
+    Zoom,
 }
 
 impl Action {
@@ -72,7 +76,7 @@ impl Action {
     /// what the footer calls it, its help section and how soon the footer
     /// offers it. Help and the footer are made from this table alone, so
     /// an action added here is listed in both wherever it works.
-    pub const TABLE: [Binding; 35] = [
+    pub const TABLE: [Binding; 37] = [
         row(Action::TogglePause, "pause", "space", "pause or resume the debate", "pause", Group::Steering, 0),
         row(Action::Inject, "inject", "i", "inject a topic into the next round", "inject", Group::Steering, 1),
         row(Action::Temperature, "temperature", "t", "pin the heat (temperature)", "heat", Group::Steering, 2),
@@ -182,6 +186,16 @@ impl Action {
             21,
         ),
         row(Action::ToggleReasoning, "reasoning", "z", "show or hide reasoning", "reasoning", Group::Moving, 22),
+        row(
+            Action::Present,
+            "present",
+            "p",
+            "presenter mode: the debaters side by side, the judge's latest verdict in a strip, no key bar",
+            "present",
+            Group::Moving,
+            25,
+        ),
+        row(Action::Zoom, "zoom", "Z", "give the focused pane the whole screen, or back", "zoom", Group::Moving, 25),
         row(
             Action::TurnStats,
             "stats",
@@ -542,6 +556,8 @@ mod tests {
             MoreRounds,
             CancelSeat,
             Reroll,
+            Present,
+            Zoom,
         ];
         for action in every {
             // Exhaustive: an action left out of `every` is left out here too, and does not compile.
@@ -550,7 +566,7 @@ mod tests {
                 | Export | Sessions | Quit | Help | ToggleReasoning | FocusNext | FocusPrev | ScrollUp | ScrollDown
                 | PageUp | PageDown | Top | Follow | Search | Copy | Faster | Slower | NextRound | TurnStats
                 | CitedLines | Results | HumanVerdict | Branch | CopyDebate | Ask | MoreRounds | CancelSeat
-                | Reroll => {}
+                | Reroll | Present | Zoom => {}
             }
             assert_eq!(Action::TABLE.iter().filter(|row| row.action == action).count(), 1, "{action:?}");
         }

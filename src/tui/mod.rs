@@ -35,6 +35,7 @@ pub mod roster;
 pub mod search;
 pub mod seat_target;
 pub mod settings;
+pub mod stage;
 pub mod start;
 pub mod steer;
 pub mod streaming_text;

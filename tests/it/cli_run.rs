@@ -585,16 +585,18 @@ async fn export_to_a_file_never_replaces_one_unless_forced() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn theme_is_offered_only_by_the_commands_that_open_the_studio() {
+async fn theme_and_present_are_offered_only_by_the_commands_that_open_the_studio() {
     let help = |args: &[&str]| {
         let out = assert_cmd::Command::cargo_bin("heat").unwrap().args(args).arg("--help").output().unwrap();
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     for studio in [&[][..], &["resume"], &["replay"], &["watch"]] {
-        assert!(help(studio).contains("--theme"), "heat {studio:?} --help lacks --theme");
+        let said = help(studio);
+        assert!(said.contains("--theme") && said.contains("--present"), "heat {studio:?} --help lacks --theme");
     }
     for other in [&["sessions"][..], &["run"], &["export"], &["doctor"], &["model", "list"], &["config", "show"]] {
-        assert!(!help(other).contains("--theme"), "heat {other:?} --help offers --theme");
+        let said = help(other);
+        assert!(!said.contains("--theme") && !said.contains("--present"), "heat {other:?} --help offers --theme");
     }
     let data = tempfile::tempdir().unwrap();
     let server = MockLlm::with_handler(debate_reply).await;
@@ -603,9 +605,14 @@ async fn theme_is_offered_only_by_the_commands_that_open_the_studio() {
     let out = output(cmd).await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        !out.status.success() && stderr.contains("give it to `heat`, `heat resume`, `heat replay` or `heat watch`"),
+        !out.status.success() && stderr.contains("give them to `heat`, `heat resume`, `heat replay` or `heat watch`"),
         "{stderr}"
     );
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["--present", "run", "Tabs beat spaces"]);
+    let out = output(cmd).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("--theme and --present set up the studio"), "{stderr}");
 }
 
 /// A debate about a design document: the advocate quotes it, the skeptic invents.

@@ -80,6 +80,7 @@ mod studio_review;
 mod studio_search;
 mod studio_seats;
 mod studio_settings;
+mod studio_stage;
 mod studio_stats;
 mod studio_view;
 mod studio_vote;

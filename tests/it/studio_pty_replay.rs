@@ -54,3 +54,20 @@ async fn ui_turn_stats_times_the_replayed_turns_from_their_recorded_times() {
     studio.wait_exit().await;
     studio.wait_restored().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn present_opens_the_replay_in_presenter_mode_with_its_verdict_cards() {
+    let data = tempfile::tempdir().unwrap();
+    let mut studio =
+        spawn_heat(data.path(), data.path(), None, &["replay", "--demo", "--present", "--speed", "8"], &[]);
+    // The judge's strip under the debaters, the verdict card after round 1, no key bar.
+    studio
+        .wait_for("round 1's verdict card", |s| s.contains("Round 1 · the verdict") && s.contains("any key goes on"))
+        .await;
+    assert!(!studio.text().contains("? help"), "no key bar in presenter mode:\n{}", studio.text());
+    studio.keys("x");
+    studio.wait_for("the strip", |s| s.contains("Round 1: not resolved") && !s.contains("any key goes on")).await;
+    studio.keys("q");
+    studio.wait_exit().await;
+    studio.wait_restored().await;
+}

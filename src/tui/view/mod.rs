@@ -3,8 +3,10 @@
 //! (`tui::render`, `App::lay_out`).
 
 mod agreement;
+mod big;
 mod border;
 mod branch;
+mod card;
 mod dialog;
 mod grid;
 mod header;
@@ -18,6 +20,7 @@ mod sessions;
 mod settings;
 mod start;
 mod status;
+mod strip;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -29,6 +32,7 @@ pub use retained::Retained;
 
 use super::app::App;
 use super::modal::Modal;
+use super::stage::Stage;
 use crate::debate::Role;
 
 /// The smallest terminal the studio draws in.
@@ -38,6 +42,9 @@ pub const MIN_HEIGHT: u16 = 12;
 /// (side by side, or in two rows: `grid`); below, one pane shows at a time
 /// under a tab bar.
 pub const SIDE_BY_SIDE: u16 = 120;
+/// From this width presenter mode sets the debaters side by side over the
+/// judge's strip; below, one pane shows at a time as it does without.
+pub const PRESENT_SIDE_BY_SIDE: u16 = 80;
 
 /// Where everything goes on a screen of a given size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -46,38 +53,62 @@ pub struct Plan {
     pub tabs: Option<Rect>,
     /// Each pane's outer area; a hidden pane's is empty.
     pub panes: [Rect; Role::COUNT],
+    /// Presenter mode's strip under the debaters: the judge's latest
+    /// verdict, the heat and the next question (the judge's pane is hidden).
+    pub strip: Option<Rect>,
     pub status: Rect,
     pub too_small: bool,
 }
 
 impl Plan {
+    /// What lies between the header and the status area.
+    pub fn body(&self) -> Rect {
+        let top = self.header.bottom();
+        Rect { x: self.header.x, y: top, width: self.header.width, height: self.status.y.saturating_sub(top) }
+    }
+
     /// The layout for the seats that sit (`seats`, in screen order), one
     /// pane showing on a narrow screen: the focused one (a row in per-seat
     /// tables), or the first seat's when the focused one does not sit.
     /// `status_rows` is what the status area needs (see `status::rows`).
-    pub fn new(area: Rect, focus: usize, seats: &[Role], status_rows: u16) -> Plan {
+    /// `stage`: a zoomed pane takes the whole body; presenter mode sets the
+    /// debaters side by side over the judge's strip.
+    pub fn new(area: Rect, focus: usize, seats: &[Role], status_rows: u16, stage: &Stage) -> Plan {
         if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
             return Plan { too_small: true, ..Plan::default() };
         }
         let [header, body, status] =
-            Layout::vertical([Constraint::Length(2), Constraint::Min(3), Constraint::Length(status_rows.max(2))])
+            Layout::vertical([Constraint::Length(2), Constraint::Min(3), Constraint::Length(status_rows.max(1))])
                 .areas(area);
-        if area.width >= SIDE_BY_SIDE {
+        let sits = seats.iter().any(|r| r.position() == focus);
+        if stage.zoomed && sits {
+            let mut panes = [Rect::default(); Role::COUNT];
+            panes[focus] = body;
+            return Plan { header, tabs: None, panes, strip: None, status, too_small: false };
+        }
+        let judged = seats.contains(&Role::Judge);
+        if stage.present && judged && area.width >= PRESENT_SIDE_BY_SIDE {
+            let strip_rows = (body.height / 3).clamp(7, 10).min(body.height.saturating_sub(3));
+            let [top, strip] = Layout::vertical([Constraint::Min(3), Constraint::Length(strip_rows)]).areas(body);
+            let debaters: Vec<Role> = seats.iter().copied().filter(|r| !r.is_judge()).collect();
+            let panes = grid::areas(top, &debaters);
+            return Plan { header, tabs: None, panes, strip: Some(strip), status, too_small: false };
+        }
+        if area.width >= SIDE_BY_SIDE || (stage.present && area.width >= PRESENT_SIDE_BY_SIDE) {
             let panes = grid::areas(body, seats);
-            return Plan { header, tabs: None, panes, status, too_small: false };
+            return Plan { header, tabs: None, panes, strip: None, status, too_small: false };
         }
         let [tabs, pane] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(body);
         let mut panes = [Rect::default(); Role::COUNT];
-        let sits = seats.iter().any(|r| r.position() == focus);
         let shown = if sits { focus } else { seats.first().map_or(focus, |r| r.position()) };
         panes[shown] = pane;
-        Plan { header, tabs: Some(tabs), panes, status, too_small: false }
+        Plan { header, tabs: Some(tabs), panes, strip: None, status, too_small: false }
     }
 }
 
 /// Where everything goes on a screen of `area` for what `app` shows.
 pub fn plan(app: &App, area: Rect) -> Plan {
-    Plan::new(area, app.panes.focus, &app.seats(), status::rows(app, area.width, area.height))
+    Plan::new(area, app.panes.focus, &app.seats(), status::rows(app, area.width, area.height), &app.stage)
 }
 
 /// Where each seat's tab is, on a screen laid out by `plan` (none when the
@@ -125,7 +156,14 @@ fn draw_parts(frame: &mut Frame<'_>, app: &App, retained: &Retained, plan: &Plan
                 shown[i] = panes::draw(frame, app, retained, i, *pane_area);
             }
         }
+        if let Some(strip) = plan.strip {
+            strip::draw(frame, app, strip);
+        }
         status::draw(frame, app, plan.status);
+        if let (None, Some(card)) = (&app.modal, app.stage.card) {
+            card::draw(frame, app, plan.body(), card);
+            shown = [None; Role::COUNT];
+        }
     }
     // The search prompt sits in the status line, over no pane.
     if app.modal.is_some() && !matches!(app.modal, Some(Modal::Search(_))) {

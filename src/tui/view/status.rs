@@ -1,5 +1,6 @@
 //! The status bar: the latest sentence (a notice, an error, a retry) over
-//! the keys that matter now and the token counters.
+//! the keys that matter now and the token counters (hidden in presenter
+//! mode, which keeps the sentence).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -27,13 +28,17 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         ]);
         super::line::one_line(frame, area, &line);
     } else if let Some((text, style)) = sentence(app) {
-        let rows = area.height.saturating_sub(1).max(1);
+        let bar_rows = u16::from(!app.stage.present);
+        let rows = area.height.saturating_sub(bar_rows).max(1);
         for (i, row) in wrapped(app, &text, width, usize::from(rows)).into_iter().enumerate() {
             let line = Line::from(Span::styled(format!(" {row}"), style));
             super::line::one_line(frame, Rect { y: area.y + i as u16, height: 1, ..area }, &line);
         }
     }
 
+    if app.stage.present {
+        return;
+    }
     let bar = Style::new().fg(theme.bar_fg).bg(theme.bar_bg);
     let key = Style::new().fg(theme.key).bg(theme.bar_bg).add_modifier(Modifier::BOLD);
     let counters = counters(app);
@@ -68,7 +73,8 @@ pub fn rows(app: &App, width: u16, height: u16) -> u16 {
         Some(Modal::Search(_)) => 1,
         _ => sentence(app).map_or(1, |(text, _)| wrapped(app, &text, usize::from(width), most).len().max(1)),
     };
-    sentence as u16 + 1
+    // Presenter mode hides the key bar (and its counters): the sentence alone.
+    sentence as u16 + u16::from(!app.stage.present)
 }
 
 /// What the status line says now, with its style: a flash (what a key did,

@@ -1,0 +1,178 @@
+//! The verdict card over the panes: after a round's verdict, who is ahead
+//! and the heat from → to in large glyphs, the verdict's first sentence and
+//! the next question, held a few seconds. Large glyphs give way to a plain
+//! bold line where the screen is too small for them.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::big;
+use super::dialog::frame_box;
+use crate::debate::Role;
+use crate::sanitize::clean;
+use crate::tui::app::App;
+use crate::tui::stage::Card;
+use crate::tui::wrap::wrap_rows;
+
+/// The card's widest.
+const WIDTH: u16 = 76;
+
+pub fn draw(frame: &mut Frame<'_>, app: &App, body: Rect, card: Card) {
+    let width = WIDTH.min(body.width.saturating_sub(2));
+    let title = format!("Round {} · the verdict", card.round + 1);
+    let Some(parts) = round_parts(app, card.round) else { return };
+    // Large glyphs where there is room for them: the card's rows first.
+    let inner_width = width.saturating_sub(4);
+    let text_rows = |lines: usize| u16::try_from(lines).unwrap_or(u16::MAX);
+    let mut rows: Vec<Row> = Vec::new();
+    let plain_rows = text_rows(parts.lines.len()) + 1;
+    let room = body.height.saturating_sub(2);
+    let big_headline = big::width(&parts.headline) <= inner_width && plain_rows + 5 + big_rows(&parts) <= room;
+    rows.push(if big_headline { Row::Big(parts.headline.clone()) } else { Row::Bold(parts.headline.clone()) });
+    if let Some((from, to)) = &parts.heat {
+        let fits = big::width(from) * 2 + 6 <= inner_width && plain_rows + 10 <= room;
+        rows.push(if fits {
+            Row::BigHeat(from.clone(), to.clone())
+        } else {
+            Row::Bold(format!("heat {from} → {to}"))
+        });
+    }
+    let height = (rows.iter().map(Row::height).sum::<u16>() + plain_rows + 2).min(body.height);
+    let area = Rect {
+        x: body.x + body.width.saturating_sub(width) / 2,
+        y: body.y + body.height.saturating_sub(height) / 2,
+        width,
+        height,
+    };
+    let inner = frame_box(frame, app, area, &title);
+    let accent = Style::new().fg(parts.color(app)).add_modifier(Modifier::BOLD);
+    let mut y = inner.y;
+    for row in &rows {
+        let at = Rect { y, height: row.height().min(inner.bottom().saturating_sub(y)), ..inner };
+        match row {
+            Row::Big(text) => {
+                big::draw(frame, at, text, accent);
+            }
+            Row::BigHeat(from, to) => draw_heat(frame, app, at, from, to),
+            Row::Bold(text) => {
+                frame.render_widget(Paragraph::new(Line::from(Span::styled(text.clone(), accent)).centered()), at);
+            }
+        }
+        y += row.height();
+    }
+    let rest = Rect { y, height: inner.bottom().saturating_sub(y), ..inner };
+    let mut lines = parts.lines.clone();
+    lines.push(Line::from(Span::styled(parts.hint.clone(), app.theme.secondary())).centered());
+    frame.render_widget(Paragraph::new(lines), rest);
+}
+
+/// One row of large or bold text at the card's head.
+enum Row {
+    Big(String),
+    BigHeat(String, String),
+    Bold(String),
+}
+
+impl Row {
+    fn height(&self) -> u16 {
+        match self {
+            Row::Big(_) | Row::BigHeat(..) => big::GLYPH.1 + 1,
+            Row::Bold(_) => 2,
+        }
+    }
+}
+
+fn big_rows(parts: &Parts) -> u16 {
+    if parts.heat.is_some() { big::GLYPH.1 + 1 } else { 0 }
+}
+
+/// The heat from → to, each large, an arrow between.
+fn draw_heat(frame: &mut Frame<'_>, app: &App, area: Rect, from: &str, to: &str) {
+    let each = big::width(from);
+    let total = each * 2 + 6;
+    let x = area.x + area.width.saturating_sub(total) / 2;
+    let heat = |text: &str| {
+        let value = text.parse::<f32>().map(crate::debate::Heat::new).unwrap_or_default();
+        Style::new().fg(app.theme.heat(value)).add_modifier(Modifier::BOLD)
+    };
+    big::draw(frame, Rect { x, width: each, ..area }, from, heat(from));
+    let arrow = Rect { x: x + each, y: area.y + 1, width: 6, height: 1 };
+    frame.render_widget(Paragraph::new(Line::from(Span::styled("→", app.theme.secondary())).centered()), arrow);
+    big::draw(frame, Rect { x: x + each + 6, width: each, ..area }, to, heat(to));
+}
+
+/// What a card says.
+struct Parts {
+    /// The large word: who is ahead, or resolved, or even.
+    headline: String,
+    /// The seat whose colour the headline takes, if any.
+    seat: Option<Role>,
+    /// The heat from → to, as written.
+    heat: Option<(String, String)>,
+    /// The sentences under it.
+    lines: Vec<Line<'static>>,
+    /// How the card goes.
+    hint: String,
+}
+
+impl Parts {
+    fn color(&self, app: &App) -> ratatui::style::Color {
+        self.seat.map_or(app.theme.text, |role| app.theme.role(role))
+    }
+}
+
+/// A round's card: who the verdict puts ahead (or resolved), the heat,
+/// its first sentence and the next question.
+fn round_parts(app: &App, number: u32) -> Option<Parts> {
+    let debate = &app.debate;
+    let round = debate.rounds.iter().find(|r| r.number == number)?;
+    let verdict = round.verdict()?;
+    let width = usize::from(WIDTH - 4);
+    let ahead = crate::debate::standing::describe(verdict, debate);
+    let leader =
+        debate.debaters().iter().copied().find(|&role| {
+            ahead.as_deref().is_some_and(|a| a.starts_with(&debate.seat_name(role)) && a.contains("ahead"))
+        });
+    let headline = match leader {
+        Some(role) => debate.label(role).to_uppercase(),
+        None if verdict.resolved => "RESOLVED".to_string(),
+        None => "EVEN".to_string(),
+    };
+    let resolved = if verdict.resolved { "resolved" } else { "not resolved" };
+    let standing = ahead.map_or_else(|| resolved.to_string(), |a| format!("{a} · {resolved}"));
+    let mut lines = vec![Line::from(Span::styled(standing, Style::new().fg(app.theme.text))).centered(), Line::raw("")];
+    let said = first_sentence(&clean(&verdict.verdict));
+    lines.extend(wrap_rows(&said, width, 3, width).into_iter().map(Line::raw));
+    if !verdict.resolved {
+        let next = format!("Next: {}", clean(&verdict.topic));
+        let bold = Style::new().fg(app.theme.text).add_modifier(Modifier::BOLD);
+        lines.extend(wrap_rows(&next, width, 2, width).into_iter().map(|l| Line::from(Span::styled(l, bold))));
+    }
+    let heat = Some((format!("{:.2}", round.heat.get()), format!("{:.2}", verdict.heat.get())));
+    Some(Parts { headline, seat: leader, heat, lines, hint: "any key goes on".into() })
+}
+
+/// A verdict's first sentence: up to its first `.`, `!` or `?` followed
+/// by a space, or all of it.
+fn first_sentence(text: &str) -> String {
+    let end = text
+        .char_indices()
+        .find(|&(i, c)| matches!(c, '.' | '!' | '?') && text[i + c.len_utf8()..].starts_with(' '))
+        .map_or(text.len(), |(i, c)| i + c.len_utf8());
+    text[..end].trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_first_sentence_ends_at_its_stop_and_a_decimal_point_is_no_stop() {
+        assert_eq!(first_sentence("The skeptic holds. The advocate drifts."), "The skeptic holds.");
+        assert_eq!(first_sentence("Heat 0.70 suits it"), "Heat 0.70 suits it");
+        assert_eq!(first_sentence("Why? Because."), "Why?");
+    }
+}

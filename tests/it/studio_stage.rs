@@ -1,0 +1,137 @@
+//! The studio staged for a room: presenter mode sets the debaters side by
+//! side over a strip that always shows the judge's latest verdict, the
+//! heat large and the next question, with no key bar; `Z` gives the
+//! focused pane the whole screen; a round's verdict card stands over the
+//! panes in presenter mode and in a watch (never otherwise) until its time
+//! is up or a key takes it down, and that key does nothing else.
+
+use crate::studio_support;
+
+use std::time::Duration;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use heat::debate::{DebateEvent, Heat, Role, TurnPurpose, Verdict};
+use heat::tui::App;
+use studio_support::*;
+
+fn press(app: &mut App, code: KeyCode) -> Vec<heat::tui::effect::Effect> {
+    app.on_key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+const VERDICT: &str = "The skeptic's point on mentoring held. The advocate's numbers were thin.";
+const NEXT: &str = "Who teaches the juniors when nobody sits beside them?";
+
+/// Round 1 argued and judged, not resolved: the skeptic ahead, heat 0.90 → 0.60.
+fn judged(app: &mut App) {
+    let completed = |role| DebateEvent::TurnCompleted {
+        round: 0,
+        role,
+        text: format!("{role:?} argues."),
+        usage: None,
+        truncated_at: None,
+        possibly_cut: false,
+    };
+    let verdict = Verdict {
+        resolved: false,
+        verdict: VERDICT.into(),
+        ahead: Some(heat::debate::verdict::sides::Ahead::Skeptic),
+        topic: NEXT.into(),
+        heat: Heat::new(0.6),
+        ..Verdict::default()
+    };
+    let purpose = TurnPurpose::Judge;
+    feed(
+        app,
+        &[
+            completed(Role::Advocate),
+            completed(Role::Skeptic),
+            DebateEvent::TurnStarted { round: 0, role: Role::Judge, purpose, temperature: Some(0.2) },
+            completed(Role::Judge),
+            DebateEvent::VerdictReached { round: 0, verdict },
+        ],
+    );
+}
+
+fn presenting() -> App {
+    let mut app = mid_stream();
+    app.stage.present = true;
+    app.stage.card_for = Duration::from_secs(4);
+    app
+}
+
+#[test]
+fn presenter_mode_shows_the_judges_latest_verdict_under_the_debaters_without_a_key_bar() {
+    let mut app = presenting();
+    let before = screen(&mut app, 100, 30);
+    assert!(before.contains("The judge's verdict shows here once the debaters have argued a round"), "{before}");
+    assert!(before.contains("Advocate") && before.contains("Skeptic"), "both debaters side by side:\n{before}");
+    assert!(!before.contains("? help"), "no key bar in presenter mode:\n{before}");
+    judged(&mut app);
+    press(&mut app, KeyCode::Char('x'));
+    let after = screen(&mut app, 100, 30);
+    assert!(after.contains("Round 1: not resolved · skeptic ahead · heat 0.90 → 0.60"), "{after}");
+    assert!(after.contains("Next: Who teaches the juniors"), "{after}");
+    assert!(after.contains('▰'), "the heat's gauge:\n{after}");
+    insta::assert_snapshot!("present_judged_100x30", after);
+    // At 80 columns too; below, one pane at a time as without presenter mode.
+    assert!(screen(&mut app, 80, 24).contains("Next: Who teaches"), "{}", screen(&mut app, 80, 24));
+}
+
+#[test]
+fn a_rounds_verdict_card_stands_in_presenter_mode_and_a_key_takes_it_down_doing_nothing_else() {
+    let mut app = presenting();
+    judged(&mut app);
+    let card = screen(&mut app, 100, 30);
+    assert!(card.contains("Round 1 · the verdict") && card.contains("any key goes on"), "{card}");
+    assert!(card.contains("The skeptic's point on mentoring held.") && !card.contains("numbers were thin"), "{card}");
+    assert!(card.contains('→'), "the heat from → to:\n{card}");
+    insta::assert_snapshot!("present_card_100x30", card);
+    assert!(app.animating(), "the loop redraws until the card's time is up");
+    let effects = press(&mut app, KeyCode::Char(' '));
+    assert!(effects.is_empty(), "the key that takes the card down does not pause: {effects:?}");
+    assert!(app.stage.card.is_none());
+    assert!(!screen(&mut app, 100, 30).contains("any key goes on"));
+}
+
+#[test]
+fn no_card_goes_up_in_the_plain_studio_and_a_watch_shows_one_unasked() {
+    let mut plain = mid_stream();
+    plain.stage.card_for = Duration::from_secs(4);
+    judged(&mut plain);
+    assert!(plain.stage.card.is_none() && !screen(&mut plain, 120, 40).contains("any key goes on"));
+    let mut watch = mid_stream();
+    watch.watch(true);
+    watch.stage.cards = true;
+    watch.stage.card_for = Duration::from_secs(4);
+    judged(&mut watch);
+    assert!(screen(&mut watch, 120, 40).contains("Round 1 · the verdict"));
+    // The end takes the card down; the results show the outcome and synthesis, in a watch too.
+    let synthesis = Some("Mentoring decides it.".to_string());
+    feed(&mut watch, &[DebateEvent::Finished { outcome: heat::debate::Outcome::Resolved, synthesis }]);
+    assert!(watch.stage.card.is_none());
+    assert!(matches!(watch.modal, Some(heat::tui::modal::Modal::Results(_))), "the results opened");
+    assert!(screen(&mut watch, 120, 40).contains("Mentoring decides it."));
+}
+
+#[test]
+fn zoom_gives_the_focused_pane_the_whole_screen_and_back() {
+    let mut app = mid_stream();
+    let wide = screen(&mut app, 160, 40);
+    assert!(wide.contains("Skeptic") && wide.contains("Judge"), "{wide}");
+    press(&mut app, KeyCode::Char('Z'));
+    let zoomed = screen(&mut app, 160, 40);
+    assert!(zoomed.contains("Advocate") && !zoomed.contains("╭ Skeptic") && !zoomed.contains("╭ Judge"), "{zoomed}");
+    press(&mut app, KeyCode::Char('Z'));
+    assert!(screen(&mut app, 160, 40).contains("Skeptic openai"), "back to three panes");
+}
+
+#[test]
+fn p_toggles_presenter_mode_and_says_so() {
+    let mut app = mid_stream();
+    press(&mut app, KeyCode::Char('p'));
+    assert!(app.stage.present);
+    let text = screen(&mut app, 100, 30);
+    assert!(text.contains("Presenter mode: the debaters side by side"), "{text}");
+    press(&mut app, KeyCode::Char('p'));
+    assert!(!app.stage.present && screen(&mut app, 100, 30).contains("? help"));
+}
