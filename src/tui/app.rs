@@ -407,6 +407,13 @@ impl App {
         self.stage.expire(self.clocks.now);
         self.likeness.refresh(&self.debate);
         let seats = self.seats();
+        // A focused pane the layout hides (the judge's, under presenter mode's strip) gives
+        // the focus to the first pane shown, so the keys move what the room sees.
+        if areas[self.panes.focus].is_empty()
+            && let Some(shown) = areas.iter().position(|a| !a.is_empty())
+        {
+            self.panes.focus = shown;
+        }
         self.panes.person_here = self.person_here();
         self.panes.lay_out(areas, &seats, &self.debate, &self.theme);
         if let (Some(Modal::Help(view)), Some((total, rows))) = (&mut self.modal, help) {

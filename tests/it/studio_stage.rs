@@ -135,3 +135,28 @@ fn p_toggles_presenter_mode_and_says_so() {
     press(&mut app, KeyCode::Char('p'));
     assert!(!app.stage.present && screen(&mut app, 100, 30).contains("? help"));
 }
+
+#[test]
+fn a_card_on_a_narrow_screen_wraps_its_sentences_inside_it() {
+    let mut app = presenting();
+    judged(&mut app);
+    for width in [60, 70] {
+        let text = screen(&mut app, width, 24);
+        assert!(text.contains("Round 1 · the verdict"), "{text}");
+        // Wrapped to the card's own width, the question ends inside it rather than under its border.
+        assert!(text.contains("them?"), "{text}");
+    }
+}
+
+#[test]
+fn under_the_strip_the_focus_stays_on_a_pane_the_room_sees() {
+    let mut app = presenting();
+    judged(&mut app);
+    press(&mut app, KeyCode::Esc);
+    let purpose = TurnPurpose::Judge;
+    feed(&mut app, &[DebateEvent::TurnStarted { round: 0, role: Role::Judge, purpose, temperature: None }]);
+    assert_eq!(app.panes.focus, Role::Judge.position(), "focus follows the judge as it speaks");
+    let text = screen(&mut app, 100, 30);
+    assert_eq!(app.panes.focus, Role::Advocate.position(), "the judge's pane is hidden under the strip");
+    assert!(text.contains("┏ Advocate"), "the focused pane is drawn as focused:\n{text}");
+}

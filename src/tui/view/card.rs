@@ -23,7 +23,7 @@ const WIDTH: u16 = 76;
 pub fn draw(frame: &mut Frame<'_>, app: &App, body: Rect, card: Card) {
     let width = WIDTH.min(body.width.saturating_sub(2));
     let title = format!("Round {} · the verdict", card.round + 1);
-    let Some(parts) = round_parts(app, card.round) else { return };
+    let Some(parts) = round_parts(app, card.round, usize::from(width.saturating_sub(4))) else { return };
     // Large glyphs where there is room for them: the card's rows first.
     let inner_width = width.saturating_sub(4);
     let text_rows = |lines: usize| u16::try_from(lines).unwrap_or(u16::MAX);
@@ -125,12 +125,12 @@ impl Parts {
 }
 
 /// A round's card: who the verdict puts ahead (or resolved), the heat,
-/// its first sentence and the next question.
-fn round_parts(app: &App, number: u32) -> Option<Parts> {
+/// its first sentence and the next question. Its sentences are wrapped to `width` columns.
+fn round_parts(app: &App, number: u32, width: usize) -> Option<Parts> {
     let debate = &app.debate;
     let round = debate.rounds.iter().find(|r| r.number == number)?;
     let verdict = round.verdict()?;
-    let width = usize::from(WIDTH - 4);
+    let width = width.max(10);
     let ahead = crate::debate::standing::describe(verdict, debate);
     let leader =
         debate.debaters().iter().copied().find(|&role| {
