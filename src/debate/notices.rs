@@ -71,6 +71,44 @@ pub fn swap_check_unasked(setup: &EngineSetup, state: &DebateState) -> Option<St
     })
 }
 
+/// How the notice that the judge shares a debater's model begins.
+const SAME_MODEL_NOTICE: &str = "The judge sits on the same model as";
+
+/// Once, at the start: the judge answers on the same provider and model as
+/// a debater it weighs, and a judge prefers answers like its own. Not said
+/// of the embedded model (its judge picks sentences, not a side), of a
+/// person, or of a scripted model.
+pub fn judge_shares_a_model(setup: &EngineSetup, state: &DebateState) -> Option<String> {
+    // A scripted model (the demo, a test) writes what it was given: it has no taste to share.
+    let judge = state.participant(Role::Judge).filter(|p| !p.is_embedded() && !p.is_person())?;
+    if judge.provider == crate::provider::scripted::PROVIDER {
+        return None;
+    }
+    if state.notices.iter().any(|n| n.starts_with(SAME_MODEL_NOTICE)) {
+        return None;
+    }
+    let same: Vec<String> = state
+        .debaters()
+        .iter()
+        .filter_map(|&role| state.participant(role))
+        .filter(|p| p.provider == judge.provider && p.model == judge.model)
+        .map(|p| format!("the {}", state.seat_name(p.role)))
+        .collect();
+    if same.is_empty() {
+        return None;
+    }
+    let named = match same.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => same.join(""),
+    };
+    let check = if setup.swap_check { "" } else { "; debate.swap_check asks it again with the sides swapped" };
+    Some(format!(
+        "{SAME_MODEL_NOTICE} {} ({}/{}): a judge tends to prefer answers like its own. \
+         --seat judge=PROVIDER:MODEL seats it on another{check}",
+        named, judge.provider, judge.model
+    ))
+}
+
 /// How the notice that a dollar budget counts nothing begins.
 const BUDGET_UNPRICED_NOTICE: &str = "debate.budget_usd counts nothing";
 

@@ -33,6 +33,10 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
                 check_available(config, env, kind)?;
                 (kind, format!("set by {source}"))
             }
+            // A judge left to `auto`, with no model of its own, sits apart from the debaters where it can.
+            None if role.is_judge() && config.role_text(role, "model").is_none() => {
+                independent_judge(config, env, &roles)?
+            }
             None => auto(config, env)?,
         };
         let model = match config.role_text(role, "model") {
@@ -74,15 +78,46 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
     Ok(Selection { roles, notices, openai_limits })
 }
 
-fn auto(config: &Config, env: &Environment) -> anyhow::Result<(ProviderKind, String)> {
+/// The providers with a key or a server, in `auto`'s order of preference,
+/// each with why it is there.
+fn servers(config: &Config, env: &Environment) -> Vec<(ProviderKind, String)> {
+    let mut found = Vec::new();
     if config.text("providers.anthropic.api_key").is_some() {
-        return Ok((ProviderKind::ANTHROPIC, "auto: an Anthropic API key is set".into()));
+        found.push((ProviderKind::ANTHROPIC, "an Anthropic API key is set".to_string()));
     }
     if config.text("providers.openai.api_key").is_some() {
-        return Ok((ProviderKind::OPENAI, "auto: an OpenAI API key is set".into()));
+        found.push((ProviderKind::OPENAI, "an OpenAI API key is set".to_string()));
     }
     if env.ollama.is_ok() {
-        return Ok((ProviderKind::OLLAMA, format!("auto: an Ollama server answered at {}", ollama_base(config))));
+        found.push((ProviderKind::OLLAMA, format!("an Ollama server answered at {}", ollama_base(config))));
+    }
+    found
+}
+
+/// `auto` for the judge: where keys for two providers are set, the one no
+/// debater sits on, so the judge does not weigh answers its own model wrote
+/// (a judge prefers answers like its own); else what `auto` chooses.
+fn independent_judge(
+    config: &Config,
+    env: &Environment,
+    debaters: &[RoleChoice],
+) -> anyhow::Result<(ProviderKind, String)> {
+    // Keyed services only: a local server is no better a judge for being apart.
+    let apart = servers(config, env)
+        .into_iter()
+        .filter(|(kind, _)| *kind != ProviderKind::OLLAMA)
+        .find(|(kind, _)| debaters.iter().all(|d| d.kind != *kind));
+    match apart {
+        Some((kind, why)) if !debaters.is_empty() => {
+            Ok((kind, format!("auto: on a provider no debater sits on, to judge apart from them ({why})")))
+        }
+        _ => auto(config, env),
+    }
+}
+
+fn auto(config: &Config, env: &Environment) -> anyhow::Result<(ProviderKind, String)> {
+    if let Some((kind, why)) = servers(config, env).into_iter().next() {
+        return Ok((kind, format!("auto: {why}")));
     }
     if env.local.is_ok() {
         return Ok((ProviderKind::LOCAL, "auto: no key or server found; using the embedded offline model".into()));
@@ -168,8 +203,20 @@ mod tests {
         let everything = machine(Ok(vec!["llama3.2"]), Ok("SmolLM2-135M"));
         let both = config(&[("ANTHROPIC_API_KEY", "a"), ("OPENAI_API_KEY", "o")], &[]);
         let s = select(&both, &everything).unwrap();
-        assert_eq!(kinds(&s), vec![ProviderKind::ANTHROPIC; 3]);
+        // Two providers: the judge sits on the one the debaters do not.
+        assert_eq!(kinds(&s), vec![ProviderKind::ANTHROPIC, ProviderKind::ANTHROPIC, ProviderKind::OPENAI]);
         assert_eq!(s.roles[0].model, "claude-haiku-4-5");
+        assert!(
+            s.roles[2].why.contains("no debater sits on") && s.roles[2].why.contains("OpenAI"),
+            "{}",
+            s.roles[2].why
+        );
+        // A judge given a model of its own stays where `auto` puts every seat.
+        let named = config(
+            &[("ANTHROPIC_API_KEY", "a"), ("OPENAI_API_KEY", "o")],
+            &[("roles.judge.model", "claude-sonnet-4-5")],
+        );
+        assert_eq!(kinds(&select(&named, &everything).unwrap()), vec![ProviderKind::ANTHROPIC; 3]);
         let s = select(&config(&[("OPENAI_API_KEY", "o")], &[]), &everything).unwrap();
         assert_eq!(kinds(&s), vec![ProviderKind::OPENAI; 3]);
         let s = select(&config(&[], &[]), &everything).unwrap();

@@ -431,7 +431,8 @@ async fn a_panel_judge_on_a_provider_of_its_own_is_asked_there() {
     std::fs::write(formats.join("mixed.toml"), panel).unwrap();
     let mut cmd = heat(data.path(), Some(&server));
     cmd.env("OPENAI_API_KEY", "sk-test-openai").env("OPENAI_BASE_URL", format!("{}/v1", openai.base_url));
-    cmd.args(["run", "This house prefers tabs", "--format", "mixed", "--max-rounds", "1"]);
+    // The chair on Anthropic (with two keys, `auto` would seat it apart from the debaters).
+    cmd.args(["run", "This house prefers tabs", "--format", "mixed", "--max-rounds", "1", "--seat", "judge=anthropic"]);
     let out = output(cmd).await;
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -477,7 +478,16 @@ async fn seat_flags_put_a_panels_judges_on_providers_and_models_of_their_own() {
     let data = tempfile::tempdir().unwrap();
     let mut cmd = heat(data.path(), Some(&server));
     cmd.env("OPENAI_API_KEY", "sk-test-openai").env("OPENAI_BASE_URL", format!("{}/v1", openai.base_url));
-    cmd.args(["run", "This house prefers tabs", "--format", "oxford", "--max-rounds", "1"]);
+    cmd.args([
+        "run",
+        "This house prefers tabs",
+        "--format",
+        "oxford",
+        "--max-rounds",
+        "1",
+        "--seat",
+        "judge=anthropic",
+    ]);
     cmd.args(["--seat", "judge2=openai:gpt-judge-test", "--seat", "Judge 3=claude-opus-4-1"]);
     let out = output(cmd).await;
     let stdout = text(&out.stdout);

@@ -748,3 +748,42 @@ async fn a_source_too_big_for_the_configured_context_is_refused_before_any_reque
     assert!(server.requests().is_empty());
     assert!(Store::open(data.path()).unwrap().list().is_empty());
 }
+
+/// A judge on the debaters' own model is said once, at the start; with keys
+/// for two providers, `auto` seats the judge on the one no debater sits on
+/// (each mock server sees only its seats' requests), and nothing is said.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_judge_on_the_debaters_model_is_named_and_with_two_keys_it_sits_apart() {
+    let server = MockLlm::with_handler(debate_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "Tabs beat spaces", "--max-rounds", "1"]);
+    let out = output(cmd).await;
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let said = "note: The judge sits on the same model as the advocate and the skeptic (anthropic/claude-haiku-4-5)";
+    assert_eq!(stdout.matches(said).count(), 1, "said once:\n{stdout}");
+
+    let verdict =
+        r#"{"resolved": true, "verdict": "Tabs win on accessibility.", "topic": "Tabs beat spaces", "heat": 0.3}"#;
+    let openai = MockLlm::with_handler(move |_| {
+        Reply::sse(&support::bodies::openai_stream("gpt-4.1-mini", &[verdict], Some("stop")), 64)
+    })
+    .await;
+    let server = MockLlm::with_handler(debate_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.env("OPENAI_API_KEY", "sk-test-openai").env("OPENAI_BASE_URL", format!("{}/v1", openai.base_url));
+    cmd.args(["run", "Tabs beat spaces", "--max-rounds", "1"]);
+    let out = output(cmd).await;
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("openai/gpt-4.1-mini"), "the judge's seat is named:\n{stdout}");
+    assert!(!stdout.contains("The judge sits on the same model"), "{stdout}");
+    let chats: Vec<_> = openai.requests().into_iter().filter(|r| r.body["messages"].is_array()).collect();
+    assert!(
+        !chats.is_empty() && chats.iter().all(|r| r.system().contains("You are the JUDGE")),
+        "only the judge on OpenAI"
+    );
+    assert!(!server.requests().iter().any(|r| r.system().contains("You are the JUDGE")), "no judging on Anthropic");
+}

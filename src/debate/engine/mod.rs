@@ -327,6 +327,7 @@ impl Engine {
                             notices::judge_context_warning(&self.setup, &self.state),
                             notices::long_topic_warning(&self.setup, &self.state, round),
                             notices::swap_check_unasked(&self.setup, &self.state),
+                            notices::judge_shares_a_model(&self.setup, &self.state),
                             notices::scores_unasked(&self.setup, &self.state),
                             notices::panel_on_embedded(&self.setup, &self.state),
                             notices::question_keeps_open(&self.state),
