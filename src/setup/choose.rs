@@ -20,7 +20,8 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
     let mut notices = Vec::new();
     // The seats the chosen format sits (an unknown format is said elsewhere: the duel's here), and
     // any other seat given a model of its own (a stored debate's seats, when it goes on as a branch).
-    let sits = crate::format::layer::chosen(config).map_or_else(|_| Role::DUEL.to_vec(), |f| f.seats());
+    let chosen = crate::format::layer::chosen(config).ok();
+    let sits = chosen.as_ref().map_or_else(|| Role::DUEL.to_vec(), |f| f.seats());
     let own = |role: Role| {
         ["provider", "model"].iter().any(|leaf| config.get(&format!("roles.{}.{leaf}", role.key())).is_some())
     };
@@ -51,6 +52,9 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
         };
         roles.push(RoleChoice { role, kind, model, why });
     }
+    if let Some(format) = &chosen {
+        person_chairs_alone(&roles, &format.record)?;
+    }
     if let Some(local) = roles.iter().find(|r| r.kind.is_embedded()) {
         let warning = if local.model == "SmolLM2-135M" { " — small model, expect weak arguments" } else { "" };
         notices.push(format!("offline: {}{warning}", local.model));
@@ -76,6 +80,28 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
         ));
     }
     Ok(Selection { roles, notices, openai_limits })
+}
+
+/// A person in the judge's seat chairs a panel only when each other judge
+/// sits on a provider of its own: a judge with none is asked on the chair's
+/// seat, and would ask the person for its vote too.
+fn person_chairs_alone(roles: &[RoleChoice], record: &crate::debate::format::FormatRecord) -> anyhow::Result<()> {
+    let person_chairs = roles.iter().any(|r| r.role == Role::Judge && r.kind.is_person());
+    let unseated: Vec<String> = crate::debate::PanelJudge::members(record.judges)
+        .filter(|j| j.index().and_then(|i| record.panel_providers.get(i)).is_none_or(|p| p.trim().is_empty()))
+        .map(crate::debate::PanelJudge::key)
+        .collect();
+    if !person_chairs || unseated.is_empty() {
+        return Ok(());
+    }
+    let seats: Vec<String> = unseated.iter().map(|key| format!("--seat {key}=PROVIDER:MODEL")).collect();
+    bail!(
+        "you take the judge's seat, which chairs a panel of {}: {} would be asked on your seat too. \
+         Seat them elsewhere ({}), or choose a format with one judge",
+        record.judges,
+        unseated.join(", "),
+        seats.join(" ")
+    )
 }
 
 /// The providers with a key or a server, in `auto`'s order of preference,

@@ -85,3 +85,19 @@ async fn a_person_judges_from_standard_input_with_a_question_and_a_heat() {
     assert!(state.finish.unwrap().synthesis.unwrap().contains("Tabs win on access."));
     assert!(!server.requests().iter().any(|r| r.system().contains("You are the JUDGE")), "no model judged");
 }
+
+/// A person chairing a panel whose other judges sit on the chair's seat
+/// would be asked for their votes too: refused before anything starts,
+/// naming the judges and how to seat them.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_person_chairs_a_panel_only_with_its_other_judges_seated_elsewhere() {
+    let server = MockLlm::with_handler(reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let args = ["run", "This house prefers tabs", "--format", "oxford", "--seat", "judge=human"];
+    let out = run(data.path(), &server, &args, "").await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("you take the judge's seat, which chairs a panel of 3: judge2, judge3"), "{stderr}");
+    assert!(stderr.contains("--seat judge2=PROVIDER:MODEL --seat judge3=PROVIDER:MODEL"), "{stderr}");
+    assert!(server.requests().is_empty(), "nothing was asked");
+}
