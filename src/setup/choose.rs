@@ -21,7 +21,7 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
     // The seats the chosen format sits (an unknown format is said elsewhere: the duel's here), and
     // any other seat given a model of its own (a stored debate's seats, when it goes on as a branch).
     let chosen = crate::format::layer::chosen(config).ok();
-    let sits = chosen.as_ref().map_or_else(|| Role::DUEL.to_vec(), |f| f.seats());
+    let sits = chosen.as_ref().map_or_else(|| Role::DUEL.to_vec(), crate::format::Format::seats);
     let own = |role: Role| {
         ["provider", "model"].iter().any(|leaf| config.get(&format!("roles.{}.{leaf}", role.key())).is_some())
     };
