@@ -18,6 +18,15 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// A token count in a few characters: `840`, `12.3k`, `1.2M`.
+pub fn compact(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
 /// `n` (thousands grouped) and `noun`, the noun plural unless `n` is 1:
 /// `es` after s, x, z, ch and sh; `ies` for a `y` after a consonant
 /// (retry, retries); `s` after anything else.

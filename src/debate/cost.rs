@@ -52,12 +52,86 @@ impl Prices {
 /// seat), each swap check's (the chair's model answers it) and each panel
 /// vote's (its judge).
 pub fn usages(state: &DebateState) -> impl Iterator<Item = (Payer, Usage)> + '_ {
+    calls(state).map(|(_, payer, usage)| (payer, usage))
+}
+
+/// [`usages`], each with the round (from 0) its call was in.
+pub fn calls(state: &DebateState) -> impl Iterator<Item = (u32, Payer, Usage)> + '_ {
     state.rounds.iter().flat_map(|r| {
         let turns = r.turns.iter().filter_map(|t| Some((Payer::Seat(t.role), t.usage?)));
         let swap = r.swap.as_ref().and_then(SwapCheck::usage).map(|u| (Payer::Seat(Role::Judge), u));
         let votes = r.panel.iter().filter_map(|(&judge, vote)| Some((Payer::PanelJudge(judge), vote.usage()?)));
-        turns.chain(swap).chain(votes)
+        turns.chain(swap).chain(votes).map(|(payer, usage)| (r.number, payer, usage))
     })
+}
+
+/// What some calls used and cost.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Spent {
+    pub calls: u32,
+    pub input: u64,
+    /// Of `input`, read from the provider's prompt cache.
+    pub cached: u64,
+    pub output: u64,
+    /// In US dollars; `None` when a call among them has no price (never guessed).
+    pub cost: Option<f64>,
+}
+
+impl Spent {
+    /// Adds one call, priced at `price` if it has one.
+    fn add(&mut self, usage: &Usage, price: Option<Price>) {
+        let first = self.calls == 0;
+        self.calls += 1;
+        self.input += usage.input_tokens;
+        self.cached += usage.cached_input_tokens.min(usage.input_tokens);
+        self.output += usage.output_tokens;
+        self.cost = match (first, self.cost, price) {
+            (true, _, Some(price)) => Some(dollars(usage, price)),
+            (false, Some(so_far), Some(price)) => Some(so_far + dollars(usage, price)),
+            _ => None,
+        };
+    }
+}
+
+/// Each payer's calls, seats in screen order then a panel's judges by
+/// number; only those that reported usage.
+pub fn by_payer(state: &DebateState, prices: &Prices) -> Vec<(Payer, Spent)> {
+    let mut spent: Vec<(Payer, Spent)> = Vec::new();
+    for (_, payer, usage) in calls(state) {
+        if !spent.iter().any(|(p, _)| *p == payer) {
+            spent.push((payer, Spent::default()));
+        }
+        if let Some((_, s)) = spent.iter_mut().find(|(p, _)| *p == payer) {
+            s.add(&usage, prices.of(state, payer));
+        }
+    }
+    spent.sort_by_key(|(payer, _)| match payer {
+        Payer::Seat(role) => (0, role.position() as u32),
+        Payer::PanelJudge(judge) => (1, judge.number()),
+    });
+    spent
+}
+
+/// Each round's calls (round from 0), in order; only rounds that reported usage.
+pub fn by_round(state: &DebateState, prices: &Prices) -> Vec<(u32, Spent)> {
+    let mut spent: Vec<(u32, Spent)> = Vec::new();
+    for (round, payer, usage) in calls(state) {
+        if spent.last().is_none_or(|(r, _)| *r != round) {
+            spent.push((round, Spent::default()));
+        }
+        if let Some((_, s)) = spent.last_mut() {
+            s.add(&usage, prices.of(state, payer));
+        }
+    }
+    spent
+}
+
+/// One call's cost at `price` (per million tokens; cached input at its own price).
+fn dollars(usage: &Usage, price: Price) -> f64 {
+    let cached = usage.cached_input_tokens.min(usage.input_tokens);
+    let fresh = usage.input_tokens - cached;
+    let cached_cost = cached as f64 * price.cached_input.unwrap_or(price.input);
+    (fresh as f64 * price.input + cached_cost + usage.output_tokens as f64 * price.output) / 1e6
 }
 
 /// Input and output tokens over every call that reported usage, or `None`
@@ -84,11 +158,7 @@ pub fn cost(state: &DebateState, prices: &Prices) -> Option<f64> {
     let mut total = 0.0;
     let mut seen = false;
     for (payer, usage) in usages(state) {
-        let price = prices.of(state, payer)?;
-        let cached = usage.cached_input_tokens.min(usage.input_tokens);
-        let fresh = usage.input_tokens - cached;
-        let cached_cost = cached as f64 * price.cached_input.unwrap_or(price.input);
-        total += (fresh as f64 * price.input + cached_cost + usage.output_tokens as f64 * price.output) / 1e6;
+        total += dollars(&usage, prices.of(state, payer)?);
         seen = true;
     }
     seen.then_some(total)
@@ -118,6 +188,25 @@ mod tests {
             DebateEvent::PanelVoteStarted { round: 0, judge: PanelJudge(2) },
             DebateEvent::PanelVoted { round: 0, judge: PanelJudge(2), verdict: Verdict::default(), usage: Some(usage) },
         ])
+    }
+
+    #[test]
+    fn spending_is_split_by_payer_and_by_round_and_an_unpriced_payer_stays_unknown() {
+        let chair = Price { input: 0.0, output: 2.0, cached_input: None };
+        let state = voted(&["claude-opus-4-1"]);
+        let prices = Prices { seats: vec![(Role::Judge, chair)], judges: Vec::new() };
+        let payers = by_payer(&state, &prices);
+        assert_eq!(payers.len(), 1);
+        assert_eq!(payers[0].0, Payer::PanelJudge(PanelJudge(2)));
+        assert_eq!(
+            (payers[0].1.calls, payers[0].1.output, payers[0].1.cost),
+            (1, 1_000_000, None),
+            "no price: unknown"
+        );
+        let on_chair = by_payer(&voted(&[]), &prices);
+        assert_eq!(on_chair[0].1.cost, Some(2.0), "on the chair's model, at the chair's price");
+        let rounds = by_round(&voted(&[]), &prices);
+        assert_eq!(rounds.iter().map(|(r, s)| (*r, s.calls)).collect::<Vec<_>>(), [(0, 1)]);
     }
 
     #[test]

@@ -215,6 +215,7 @@ fn markdown(
     }
     issues_section(&mut md, state);
     human_verdicts(&mut md, state);
+    tokens_section(&mut md, state);
     if !state.notices.is_empty() {
         md.push_str("## Notices\n\n");
         for notice in &state.notices {
@@ -228,6 +229,35 @@ fn markdown(
         let _ = writeln!(md, "## {heading}\n\n{}", super::markdown::nest_headings(&clean(synthesis.trim()), 2));
     }
     md
+}
+
+/// Each seat's and each panel judge's calls and tokens, then each round's.
+/// The export carries no prices (they live in heat.toml): `$` in the
+/// studio and the report give the cost.
+fn tokens_section(md: &mut String, state: &DebateState) {
+    let none = crate::debate::cost::Prices::default();
+    let payers = crate::debate::cost::by_payer(state, &none);
+    if payers.is_empty() {
+        return;
+    }
+    md.push_str("## Tokens
+
+| Who | Calls | Input | Cached | Output |\n|---|---:|---:|---:|---:|\n");
+    let row = |md: &mut String, who: &str, s: &crate::debate::cost::Spent| {
+        let n = crate::words::thousands;
+        let _ = writeln!(md, "| {who} | {} | {} | {} | {} |", s.calls, n(s.input), n(s.cached), n(s.output));
+    };
+    for (payer, spent) in &payers {
+        let who = match payer {
+            crate::debate::cost::Payer::Seat(role) => clean(state.label(*role)),
+            crate::debate::cost::Payer::PanelJudge(judge) => clean(&crate::debate::panel::judge_name(state, *judge)),
+        };
+        row(md, &who, spent);
+    }
+    for (round, spent) in crate::debate::cost::by_round(state, &none) {
+        row(md, &format!("Round {}", round + 1), &spent);
+    }
+    md.push('\n');
 }
 
 /// A review's issues: each with its severity, its status, who raised it and

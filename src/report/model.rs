@@ -148,6 +148,38 @@ pub struct SeatLine {
     pub model: String,
 }
 
+/// One row of the tokens-and-cost table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpendingRow {
+    /// A seat, a panel judge, or a round.
+    pub who: String,
+    pub calls: u32,
+    pub input: String,
+    pub output: String,
+    /// `$0.0123`, or why there is none.
+    pub cost: String,
+}
+
+/// Each payer's row, then each round's; a cost only where every call has a price.
+fn spending(state: &DebateState, prices: &Prices) -> Vec<SpendingRow> {
+    let row = |who: String, s: &cost::Spent| SpendingRow {
+        who,
+        calls: s.calls,
+        input: crate::words::thousands(s.input),
+        output: crate::words::thousands(s.output),
+        cost: s.cost.map_or_else(|| "no price in heat.toml".to_string(), |c| format!("${c:.4}")),
+    };
+    let payers = cost::by_payer(state, prices).into_iter().map(|(payer, s)| {
+        let who = match payer {
+            cost::Payer::Seat(role) => clean(state.label(role)),
+            cost::Payer::PanelJudge(judge) => clean(&crate::debate::panel::judge_name(state, judge)),
+        };
+        row(who, &s)
+    });
+    let rounds = cost::by_round(state, prices).into_iter().map(|(round, s)| row(format!("Round {}", round + 1), &s));
+    payers.chain(rounds).collect()
+}
+
 /// Everything a report shows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {
@@ -178,6 +210,8 @@ pub struct Report {
     pub tokens: Option<(u64, u64)>,
     pub cached: u64,
     pub cost: Option<f64>,
+    /// Each seat's and panel judge's calls, tokens and cost, then each round's.
+    pub spending: Vec<SpendingRow>,
     pub heat: Vec<HeatPoint>,
     pub steering: Vec<Steer>,
     pub effort: Vec<RoundEffort>,
@@ -255,6 +289,7 @@ impl Report {
             tokens: cost::tokens(&state),
             cached: cost::cached_input(&state),
             cost: cost::cost(&state, &context.prices),
+            spending: spending(&state, &context.prices),
             heat: heat_points(&state),
             steering: walk.steering.clone(),
             effort: effort(&state, &walk),

@@ -484,6 +484,14 @@ impl App {
                 }
             },
             Modal::Confirm(what) => self.confirm_key(what, key),
+            Modal::Costs => {
+                let closes = matches!(key.code, KeyCode::Esc | KeyCode::Enter)
+                    || matches!(self.keymap.action(&key), Some(Action::Costs | Action::Quit));
+                if !closes {
+                    self.modal = Some(Modal::Costs);
+                }
+                Vec::new()
+            }
             Modal::Editor(mut editor) => match editor.key(key) {
                 FormStep::Done(text) => match editor.purpose {
                     EditorPurpose::Inject => {

@@ -191,6 +191,7 @@ impl App {
             Action::Help => self.modal = Some(Modal::Help(HelpView::default())),
             Action::ToggleReasoning | Action::Present | Action::Zoom | Action::TurnStats => self.toggle_view(action),
             Action::Results => self.modal = Some(Modal::Results(Results::default())),
+            Action::Costs => self.modal = Some(Modal::Costs),
             Action::HumanVerdict if self.person.as_ref().is_some_and(PersonTurn::judges) => self.open_person_turn(),
             Action::HumanVerdict => {
                 let form = VerdictForm::open(&self.debate, self.session.is_some(), self.replay.is_some());

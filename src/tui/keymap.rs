@@ -51,6 +51,8 @@ pub enum Action {
     Present,
     /// The focused pane takes the whole screen, or gives it back.
     Zoom,
+    /// Tokens and cost per seat and per round.
+    Costs,
 }
 
 impl Action {
@@ -76,7 +78,7 @@ impl Action {
     /// what the footer calls it, its help section and how soon the footer
     /// offers it. Help and the footer are made from this table alone, so
     /// an action added here is listed in both wherever it works.
-    pub const TABLE: [Binding; 37] = [
+    pub const TABLE: [Binding; 38] = [
         row(Action::TogglePause, "pause", "space", "pause or resume the debate", "pause", Group::Steering, 0),
         row(Action::Inject, "inject", "i", "inject a topic into the next round", "inject", Group::Steering, 1),
         row(Action::Temperature, "temperature", "t", "pin the heat (temperature)", "heat", Group::Steering, 2),
@@ -156,6 +158,7 @@ impl Action {
             12,
         ),
         row(Action::Export, "export", "e", "export the debate as Markdown", "export", Group::Debates, 14),
+        row(Action::Costs, "costs", "$", "tokens and cost: per seat and per round", "costs", Group::Debates, 26),
         row(Action::Sessions, "sessions", "s", "browse stored debates", "sessions", Group::Debates, 19),
         row(Action::Quit, "quit", "q", "quit", "quit", Group::Debates, 7),
         row(Action::Faster, "faster", "+, =", "play the replay faster (up to 8×)", "faster", Group::Replay, 8),
@@ -558,6 +561,7 @@ mod tests {
             Reroll,
             Present,
             Zoom,
+            Costs,
         ];
         for action in every {
             // Exhaustive: an action left out of `every` is left out here too, and does not compile.
@@ -566,7 +570,7 @@ mod tests {
                 | Export | Sessions | Quit | Help | ToggleReasoning | FocusNext | FocusPrev | ScrollUp | ScrollDown
                 | PageUp | PageDown | Top | Follow | Search | Copy | Faster | Slower | NextRound | TurnStats
                 | CitedLines | Results | HumanVerdict | Branch | CopyDebate | Ask | MoreRounds | CancelSeat
-                | Reroll | Present | Zoom => {}
+                | Reroll | Present | Zoom | Costs => {}
             }
             assert_eq!(Action::TABLE.iter().filter(|row| row.action == action).count(), 1, "{action:?}");
         }

@@ -28,6 +28,8 @@ pub enum Modal {
     Verdict(Box<super::verdict_form::VerdictForm>),
     /// A branch of the shown debate, being set up.
     Branch(Box<super::branch_form::BranchForm>),
+    /// Tokens and cost, per seat and per round.
+    Costs,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -58,7 +58,7 @@ pub fn offers_in(app: &App, action: Action, view: View) -> bool {
         Action::HumanVerdict => shown && matches!(view, View::Live | View::Ended),
         // A branch goes on live: only a studio that starts debates has the providers.
         Action::Branch => shown && app.starts_debates() && matches!(view, View::Live | View::Ended),
-        Action::Results | Action::Export | Action::Copy | Action::CopyDebate | Action::Search => shown,
+        Action::Results | Action::Export | Action::Copy | Action::CopyDebate | Action::Search | Action::Costs => shown,
         _ => true,
     }
 }

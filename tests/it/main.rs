@@ -58,6 +58,7 @@ mod shell_completion;
 mod soak;
 mod store;
 mod studio_copy;
+mod studio_costs;
 mod studio_frames;
 mod studio_freepanel;
 mod studio_hints;

@@ -455,3 +455,19 @@ fn the_verdicts_show_who_is_ahead_the_swap_badge_and_the_persons_agreement() {
     assert!(human.contains("<td>agree</td>") && human.contains("<td>disagree</td>"), "{human}");
     assert!(!human.contains("not scored"), "agreement is computed now: {human}");
 }
+
+/// The report's tokens-and-cost table: each seat's calls and tokens, a cost
+/// only where its seat has a price, then each round's.
+#[test]
+fn the_report_splits_tokens_and_cost_by_seat_and_round() {
+    let loaded = log::parse(include_bytes!("../../assets/demo-session.jsonl")).expect("the demo loads");
+    let price = heat::debate::cost::Price { input: 1.0, output: 4.0, cached_input: None };
+    let prices = heat::debate::cost::Prices { seats: vec![(Role::Advocate, price)], judges: Vec::new() };
+    let page = report::html(&loaded.header, &loaded.records, &Context { prices, ..Context::default() }).unwrap();
+    let table = between(&page, "<th>Tokens and cost</th>", "</table>");
+    let row = |who: &str| between(table, &format!("<tr><td>{who}</td>"), "</tr>").to_string();
+    assert!(row("Advocate").contains('$'), "priced: {}", row("Advocate"));
+    assert!(row("Skeptic").contains("no price in heat.toml"), "{}", row("Skeptic"));
+    assert!(row("Round 1").contains("no price in heat.toml"), "a round with an unpriced call: {}", row("Round 1"));
+    assert!(table.contains("<td>Round 4</td>"), "{table}");
+}

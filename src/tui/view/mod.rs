@@ -7,6 +7,7 @@ mod big;
 mod border;
 mod branch;
 mod card;
+mod costs;
 mod dialog;
 mod grid;
 mod header;

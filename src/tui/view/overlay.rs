@@ -34,6 +34,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         Some(Modal::Settings(form)) => super::settings::draw(frame, app, area, form),
         Some(Modal::Sessions(browser)) => super::sessions::draw(frame, app, area, browser),
         Some(Modal::Results(results)) => super::results::draw(frame, app, area, results),
+        Some(Modal::Costs) => super::costs::draw(frame, app, area),
         Some(Modal::Verdict(form)) => verdict(frame, app, area, form),
         Some(Modal::Branch(form)) => super::branch::draw(frame, app, area, form),
         Some(Modal::Confirm(what)) => confirm(frame, app, area, what),

@@ -151,19 +151,12 @@ fn hints(app: &App) -> Vec<(String, Cow<'static, str>)> {
 }
 
 pub(super) fn counters(app: &App) -> String {
+    use crate::words::compact;
     let Some((input, output)) = app.usage() else { return String::new() };
     let cached = app.cached_input();
     let cached = if cached > 0 { format!(" ({} cached)", compact(cached)) } else { String::new() };
     match app.cost() {
         Some(cost) => format!("tokens {} in{cached} · {} out · ${cost:.4} ", compact(input), compact(output)),
         None => format!("tokens {} in{cached} · {} out ", compact(input), compact(output)),
-    }
-}
-
-fn compact(n: u64) -> String {
-    match n {
-        0..1_000 => n.to_string(),
-        1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
-        _ => format!("{:.1}M", n as f64 / 1e6),
     }
 }
