@@ -240,9 +240,11 @@ fn tokens_section(md: &mut String, state: &DebateState) {
     if payers.is_empty() {
         return;
     }
-    md.push_str("## Tokens
+    md.push_str(
+        "## Tokens
 
-| Who | Calls | Input | Cached | Output |\n|---|---:|---:|---:|---:|\n");
+| Who | Calls | Input | Cached | Output |\n|---|---:|---:|---:|---:|\n",
+    );
     let row = |md: &mut String, who: &str, s: &crate::debate::cost::Spent| {
         let n = crate::words::thousands;
         let _ = writeln!(md, "| {who} | {} | {} | {} | {} |", s.calls, n(s.input), n(s.cached), n(s.output));
