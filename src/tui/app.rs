@@ -237,8 +237,10 @@ impl App {
         }
         // What the status line said is over: it goes before anything newer is said.
         self.status.expire(event, &self.debate);
-        if self.replay.is_some() || self.watching() {
-            self.narrate_steering(event);
+        if (self.replay.is_some() || self.watching())
+            && let Some(text) = steer::narrate(&self.debate, event)
+        {
+            self.say_until(Tone::Info, text, Until::NextRound);
         }
         match event {
             DebateEvent::Started { .. } if self.debate.is_scripted() => {
@@ -335,38 +337,6 @@ impl App {
     /// Whether this studio follows another heat's debate (`heat watch`).
     pub fn watching(&self) -> bool {
         self.mode == Mode::Watch
-    }
-
-    /// In a replay or a watch, says what the person at the keyboard did
-    /// when they did it (live, the key that did it says so).
-    fn narrate_steering(&mut self, event: &DebateEvent) {
-        let text = match event {
-            DebateEvent::TopicInjected { text } => format!("Topic injected: {}", clean(text)),
-            DebateEvent::TemperaturePinned { heat } => {
-                format!("Heat pinned at {heat:.2}: it holds, whatever the judge sets")
-            }
-            DebateEvent::TemperatureReleased => "Heat released: the judge sets it again".into(),
-            DebateEvent::ResolutionForced => "Resolution forced: the judge sums up once this round is argued".into(),
-            DebateEvent::QuestionSet { question } => format!("Next question set: {}", clean(question)),
-            DebateEvent::NoteToSeats { text, seats } => {
-                let to: Vec<String> = seats.iter().map(|&r| self.debate.label(r).to_lowercase()).collect();
-                format!("Note to the {} only: {}", to.join(" and the "), clean(text))
-            }
-            DebateEvent::SeatHeatPinned { role, heat } => {
-                format!("The {}'s heat pinned at {heat:.2}", self.debate.label(*role).to_lowercase())
-            }
-            DebateEvent::SeatHeatReleased { role } => {
-                format!("The {}'s heat released", self.debate.label(*role).to_lowercase())
-            }
-            DebateEvent::TurnDiscarded { role, .. } => {
-                format!("The {} asked again; its answer is kept in the log as discarded", self.debate.seat_name(*role))
-            }
-            DebateEvent::RoundsAdded { rounds } => {
-                format!("{} added by the person at the keyboard", crate::words::count(*rounds as usize, "more round"))
-            }
-            _ => return,
-        };
-        self.say_until(Tone::Info, text, Until::NextRound);
     }
 
     /// Seconds until a role's retry, while it waits.

@@ -3,8 +3,10 @@
 //! topic, a note to some seats, the next question, more rounds, a seat's
 //! turn cancelled or asked again, a pinned heat, a forced resolution and
 //! the person's own verdict. Each is a pure function returning a
-//! [`Steered`], which the studio (`App::steer`) applies; so what a key
-//! reaches, and what the person is told, is decided in one place.
+//! [`Steered`], which the studio (`App::apply_steer`) applies; so what a key
+//! reaches, and what the person is told, is decided in one place. In a
+//! replay or a watch, [`narrate`] says the same steering in words as the
+//! log shows it.
 
 use super::effect::Effect;
 use super::flash::{Flash, Tone, Until};
@@ -13,6 +15,7 @@ use super::seat_target::SeatTarget;
 use super::verdict_form::Given;
 use crate::debate::state::{HumanVerdict, Turn};
 use crate::debate::{Command, DebateEvent, DebateState, Heat, Role};
+use crate::sanitize::clean;
 
 /// A steering action's answer: what the status line says, and what is sent.
 #[derive(Debug)]
@@ -159,6 +162,39 @@ pub fn human_verdict(debate: &DebateState, given: Given) -> Steered {
     Steered::sends(Tone::Good, said, Until::NextRound, Effect::Record(event))
 }
 
+/// In a replay or a watch, what the person at the keyboard did, in words,
+/// when they did it (live, the key that did it says so); `None` for an
+/// event that is no steering.
+pub fn narrate(debate: &DebateState, event: &DebateEvent) -> Option<String> {
+    let text = match event {
+        DebateEvent::TopicInjected { text } => format!("Topic injected: {}", clean(text)),
+        DebateEvent::TemperaturePinned { heat } => {
+            format!("Heat pinned at {heat:.2}: it holds, whatever the judge sets")
+        }
+        DebateEvent::TemperatureReleased => "Heat released: the judge sets it again".into(),
+        DebateEvent::ResolutionForced => "Resolution forced: the judge sums up once this round is argued".into(),
+        DebateEvent::QuestionSet { question } => format!("Next question set: {}", clean(question)),
+        DebateEvent::NoteToSeats { text, seats } => {
+            let to: Vec<String> = seats.iter().map(|&r| debate.label(r).to_lowercase()).collect();
+            format!("Note to the {} only: {}", to.join(" and the "), clean(text))
+        }
+        DebateEvent::SeatHeatPinned { role, heat } => {
+            format!("The {}'s heat pinned at {heat:.2}", debate.label(*role).to_lowercase())
+        }
+        DebateEvent::SeatHeatReleased { role } => {
+            format!("The {}'s heat released", debate.label(*role).to_lowercase())
+        }
+        DebateEvent::TurnDiscarded { role, .. } => {
+            format!("The {} asked again; its answer is kept in the log as discarded", debate.seat_name(*role))
+        }
+        DebateEvent::RoundsAdded { rounds } => {
+            format!("{} added by the person at the keyboard", crate::words::count(*rounds as usize, "more round"))
+        }
+        _ => return None,
+    };
+    Some(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,5 +258,17 @@ mod tests {
         state.apply(&DebateEvent::Finished { outcome, synthesis: None });
         let ended = more_rounds(&state);
         assert!(matches!(ended.effects[..], [Effect::MoreRounds(1)]), "{:?}", ended.effects);
+    }
+
+    #[test]
+    fn a_replay_narrates_steering_and_nothing_else() {
+        let state = first_round_of(3);
+        let note = DebateEvent::NoteToSeats { text: "Cite a study".into(), seats: vec![Role::Skeptic] };
+        assert_eq!(narrate(&state, &note).as_deref(), Some("Note to the skeptic only: Cite a study"));
+        assert_eq!(
+            narrate(&state, &DebateEvent::RoundsAdded { rounds: 2 }).as_deref(),
+            Some("2 more rounds added by the person at the keyboard")
+        );
+        assert_eq!(narrate(&state, &DebateEvent::Paused), None);
     }
 }
