@@ -78,6 +78,23 @@ pub struct Spent {
 }
 
 impl Spent {
+    /// Both together; a cost only where both have one.
+    #[must_use]
+    pub fn plus(self, other: &Spent) -> Spent {
+        let cost = match (self.calls, self.cost, other.cost) {
+            (0, _, cost) => cost,
+            (_, Some(x), Some(y)) => Some(x + y),
+            _ => None,
+        };
+        Spent {
+            calls: self.calls + other.calls,
+            input: self.input + other.input,
+            cached: self.cached + other.cached,
+            output: self.output + other.output,
+            cost,
+        }
+    }
+
     /// Adds one call, priced at `price` if it has one.
     fn add(&mut self, usage: &Usage, price: Option<Price>) {
         let first = self.calls == 0;

@@ -50,7 +50,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             unpriced.push(key);
         }
         lines.push(Line::raw(columns.spent(&name, &model, spent)));
-        total = sum(total, spent);
+        total = total.plus(spent);
     }
     if payers.len() > 1 {
         lines.push(Line::from(Span::styled(columns.spent("Total", "", &total), bold)));
@@ -97,21 +97,6 @@ fn who(debate: &DebateState, payer: Payer) -> (String, String, String) {
             };
             (format!("Judge {judge}"), model, format!("roles.{}", judge.key()))
         }
-    }
-}
-
-fn sum(a: Spent, b: &Spent) -> Spent {
-    let cost = match (a.calls, a.cost, b.cost) {
-        (0, _, cost) => cost,
-        (_, Some(x), Some(y)) => Some(x + y),
-        _ => None,
-    };
-    Spent {
-        calls: a.calls + b.calls,
-        input: a.input + b.input,
-        cached: a.cached + b.cached,
-        output: a.output + b.output,
-        cost,
     }
 }
 
