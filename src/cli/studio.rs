@@ -117,6 +117,11 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
     app.show_parity = config.defaulted("ui.length_parity");
     app.stage.present = config.defaulted("ui.present");
     app.stage.card_for = std::time::Duration::from_secs(config.defaulted("ui.card_seconds"));
+    if app.stage.present {
+        // No key bar in presenter mode: the way out is said where the bar would be.
+        let (leave, help) = (app.keymap.hint(tui::keymap::Action::Present), app.keymap.hint(tui::keymap::Action::Help));
+        found.notices.push(format!("presenter mode: {leave} leaves it, {help} lists the keys"));
+    }
     if found.installer.is_some() {
         app.start.install = Some(InstallState::Offered);
     }
