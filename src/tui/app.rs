@@ -511,6 +511,10 @@ impl App {
             Modal::Results(results) => self.results_key(results, key),
             Modal::Verdict(mut form) => match form.key(key) {
                 FormStep::Done(given) => self.record_verdict(given),
+                FormStep::Close if form.seat.is_some() => {
+                    self.step_out_of_verdict(form);
+                    Vec::new()
+                }
                 step => self.keep(&step, Modal::Verdict(form)),
             },
             Modal::Branch(mut form) => match form.key(key) {
@@ -629,6 +633,16 @@ impl App {
             self.say_until(Tone::Warn, text, Until::NextRound);
         }
         Vec::new()
+    }
+
+    /// Esc in a judging person's verdict form: what they gave so far is
+    /// kept and the turn waits.
+    fn step_out_of_verdict(&mut self, form: Box<super::verdict_form::VerdictForm>) {
+        if let Some(turn) = self.person.as_mut().filter(|t| t.judges()) {
+            turn.form = Some(form);
+            let text = "Your verdict waits for you: Enter goes back to it, as you left it";
+            self.say_until(Tone::Info, text, Until::NextRound);
+        }
     }
 
     /// Esc in a person's editor: the draft is kept and the turn waits.

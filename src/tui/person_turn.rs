@@ -1,13 +1,13 @@
 //! A person's turn in a seat, in the studio (`--seat skeptic=human`): the
 //! ask the seat waits on, and the draft the person writes in that seat's
 //! pane (kept when they step out with Esc to steer, back with Enter). A
-//! person judging answers through the verdict form instead; what it gives
-//! is written as a judge's answer is.
+//! person judging answers through the verdict form instead, kept the same
+//! way; what it gives is written as a judge's answer is.
 
 use ratatui_textarea::TextArea;
 
 use super::form::topic_area;
-use super::verdict_form::Judged;
+use super::verdict_form::{Judged, VerdictForm};
 use crate::debate::Role;
 use crate::debate::verdict::{Ahead, persons_answer};
 use crate::provider::person::Ask;
@@ -18,13 +18,15 @@ pub struct PersonTurn {
     reply: tokio::sync::oneshot::Sender<String>,
     /// What the person wrote so far, while the editor is closed.
     pub draft: Option<TextArea<'static>>,
+    /// A judging person's verdict form as they left it, while it is closed.
+    pub form: Option<Box<VerdictForm>>,
 }
 
 impl PersonTurn {
     /// The turn an ask is for; `None` for a seat no role has.
     pub fn of(ask: Ask) -> Option<Self> {
         let role = Role::ALL.into_iter().find(|r| r.key() == ask.seat)?;
-        Some(Self { role, reply: ask.reply, draft: None })
+        Some(Self { role, reply: ask.reply, draft: None, form: None })
     }
 
     /// Whether the turn was given up (cancelled, the debate stopped).

@@ -142,3 +142,20 @@ fn a_watch_of_a_persons_seat_waits_for_the_person_rather_than_saying_your_turn()
     assert!(watched.contains("waiting for the person"), "{watched}");
     assert!(!watched.contains("your turn"), "a watcher is not the one at the keyboard: {watched}");
 }
+
+#[tokio::test]
+async fn esc_on_the_judges_form_keeps_what_was_given_and_enter_brings_it_back() {
+    let mut app = seated(Role::Judge);
+    let stream = ask(&mut app, Role::Judge);
+    typed(&mut app, "Mentoring decides it.");
+    press(&mut app, KeyCode::Right);
+    press(&mut app, KeyCode::Esc);
+    assert!(app.modal.is_none() && app.person.is_some(), "the turn waits");
+    assert!(screen(&mut app, 120, 40).contains("Your verdict waits for you: Enter goes back to it"));
+    press(&mut app, KeyCode::Enter);
+    assert!(screen(&mut app, 120, 40).contains("Mentoring decides it."), "the verdict came back as typed");
+    press(&mut app, KeyCode::Enter);
+    let verdict = heat::debate::verdict::parse(&answer(stream).await, TOPIC, heat::debate::Heat::new(0.9)).unwrap();
+    assert_eq!(verdict.verdict, "Mentoring decides it.");
+    assert_eq!(verdict.ahead.and_then(heat::debate::standing::Ahead::side), Some(Role::Skeptic), "who is ahead too");
+}
