@@ -11,7 +11,7 @@ use ratatui::widgets::Paragraph;
 
 use super::big;
 use super::dialog::frame_box;
-use crate::debate::Role;
+use crate::debate::{Heat, Role};
 use crate::sanitize::clean;
 use crate::tui::app::App;
 use crate::tui::stage::Card;
@@ -30,16 +30,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, body: Rect, card: Card) {
     let mut rows: Vec<Row> = Vec::new();
     let plain_rows = text_rows(parts.lines.len()) + 1;
     let room = body.height.saturating_sub(2);
-    let big_headline = big::width(&parts.headline) <= inner_width && plain_rows + 5 + big_rows(&parts) <= room;
+    // The large headline needs room for the large heat under it too.
+    let heat_rows = big::GLYPH.1 + 1;
+    let big_headline = big::width(&parts.headline) <= inner_width && plain_rows + 5 + heat_rows <= room;
     rows.push(if big_headline { Row::Big(parts.headline.clone()) } else { Row::Bold(parts.headline.clone()) });
-    if let Some((from, to)) = &parts.heat {
-        let fits = big::width(from) * 2 + 6 <= inner_width && plain_rows + 10 <= room;
-        rows.push(if fits {
-            Row::BigHeat(from.clone(), to.clone())
-        } else {
-            Row::Bold(format!("heat {from} → {to}"))
-        });
-    }
+    let (from, to) = parts.heat;
+    let fits = big::width(&format!("{from:.2}")) * 2 + 6 <= inner_width && plain_rows + 10 <= room;
+    rows.push(if fits { Row::BigHeat(from, to) } else { Row::Bold(format!("heat {from:.2} → {to:.2}")) });
     let height = (rows.iter().map(Row::height).sum::<u16>() + plain_rows + 2).min(body.height);
     let area = Rect {
         x: body.x + body.width.saturating_sub(width) / 2,
@@ -56,7 +53,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, body: Rect, card: Card) {
             Row::Big(text) => {
                 big::draw(frame, at, text, accent);
             }
-            Row::BigHeat(from, to) => draw_heat(frame, app, at, from, to),
+            Row::BigHeat(from, to) => draw_heat(frame, app, at, *from, *to),
             Row::Bold(text) => {
                 frame.render_widget(Paragraph::new(Line::from(Span::styled(text.clone(), accent)).centered()), at);
             }
@@ -72,7 +69,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, body: Rect, card: Card) {
 /// One row of large or bold text at the card's head.
 enum Row {
     Big(String),
-    BigHeat(String, String),
+    BigHeat(Heat, Heat),
     Bold(String),
 }
 
@@ -85,23 +82,17 @@ impl Row {
     }
 }
 
-fn big_rows(parts: &Parts) -> u16 {
-    if parts.heat.is_some() { big::GLYPH.1 + 1 } else { 0 }
-}
-
 /// The heat from → to, each large, an arrow between.
-fn draw_heat(frame: &mut Frame<'_>, app: &App, area: Rect, from: &str, to: &str) {
-    let each = big::width(from);
+fn draw_heat(frame: &mut Frame<'_>, app: &App, area: Rect, from: Heat, to: Heat) {
+    let (from_text, to_text) = (format!("{from:.2}"), format!("{to:.2}"));
+    let each = big::width(&from_text);
     let total = each * 2 + 6;
     let x = area.x + area.width.saturating_sub(total) / 2;
-    let heat = |text: &str| {
-        let value = text.parse::<f32>().map(crate::debate::Heat::new).unwrap_or_default();
-        Style::new().fg(app.theme.heat(value)).add_modifier(Modifier::BOLD)
-    };
-    big::draw(frame, Rect { x, width: each, ..area }, from, heat(from));
+    let style = |heat: Heat| Style::new().fg(app.theme.heat(heat)).add_modifier(Modifier::BOLD);
+    big::draw(frame, Rect { x, width: each, ..area }, &from_text, style(from));
     let arrow = Rect { x: x + each, y: area.y + 1, width: 6, height: 1 };
     frame.render_widget(Paragraph::new(Line::from(Span::styled("→", app.theme.secondary())).centered()), arrow);
-    big::draw(frame, Rect { x: x + each + 6, width: each, ..area }, to, heat(to));
+    big::draw(frame, Rect { x: x + each + 6, width: each, ..area }, &to_text, style(to));
 }
 
 /// What a card says.
@@ -110,8 +101,8 @@ struct Parts {
     headline: String,
     /// The seat whose colour the headline takes, if any.
     seat: Option<Role>,
-    /// The heat from → to, as written.
-    heat: Option<(String, String)>,
+    /// The heat from → to.
+    heat: (Heat, Heat),
     /// The sentences under it.
     lines: Vec<Line<'static>>,
     /// How the card goes.
@@ -132,10 +123,7 @@ fn round_parts(app: &App, number: u32, width: usize) -> Option<Parts> {
     let verdict = round.verdict()?;
     let width = width.max(10);
     let ahead = crate::debate::standing::describe(verdict, debate);
-    let leader =
-        debate.debaters().iter().copied().find(|&role| {
-            ahead.as_deref().is_some_and(|a| a.starts_with(&debate.seat_name(role)) && a.contains("ahead"))
-        });
+    let leader = verdict.ahead.and_then(crate::debate::verdict::Ahead::side);
     let headline = match leader {
         Some(role) => debate.label(role).to_uppercase(),
         None if verdict.resolved => "RESOLVED".to_string(),
@@ -151,7 +139,7 @@ fn round_parts(app: &App, number: u32, width: usize) -> Option<Parts> {
         let bold = Style::new().fg(app.theme.text).add_modifier(Modifier::BOLD);
         lines.extend(wrap_rows(&next, width, 2, width).into_iter().map(|l| Line::from(Span::styled(l, bold))));
     }
-    let heat = Some((format!("{:.2}", round.heat.get()), format!("{:.2}", verdict.heat.get())));
+    let heat = (round.heat, verdict.heat);
     Some(Parts { headline, seat: leader, heat, lines, hint: "any key goes on".into() })
 }
 
