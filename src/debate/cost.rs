@@ -23,6 +23,17 @@ pub enum Payer {
     PanelJudge(PanelJudge),
 }
 
+impl Payer {
+    /// Its name in a table: the seat's label, or the panel judge's name
+    /// ("Judge 2 (gpt-4.1-mini)"); not cleaned.
+    pub fn name(self, state: &DebateState) -> String {
+        match self {
+            Payer::Seat(role) => state.label(role).to_string(),
+            Payer::PanelJudge(judge) => panel::judge_name(state, judge),
+        }
+    }
+}
+
 /// The prices configured: each seat's, and those of a panel's judges 2 to
 /// 5 that have their own.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -97,16 +108,14 @@ impl Spent {
 
     /// Adds one call, priced at `price` if it has one.
     fn add(&mut self, usage: &Usage, price: Option<Price>) {
-        let first = self.calls == 0;
-        self.calls += 1;
-        self.input += usage.input_tokens;
-        self.cached += usage.cached_input_tokens.min(usage.input_tokens);
-        self.output += usage.output_tokens;
-        self.cost = match (first, self.cost, price) {
-            (true, _, Some(price)) => Some(dollars(usage, price)),
-            (false, Some(so_far), Some(price)) => Some(so_far + dollars(usage, price)),
-            _ => None,
+        let call = Spent {
+            calls: 1,
+            input: usage.input_tokens,
+            cached: usage.cached_input_tokens.min(usage.input_tokens),
+            output: usage.output_tokens,
+            cost: price.map(|price| dollars(usage, price)),
         };
+        *self = self.plus(&call);
     }
 }
 

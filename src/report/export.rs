@@ -250,11 +250,7 @@ fn tokens_section(md: &mut String, state: &DebateState) {
         let _ = writeln!(md, "| {who} | {} | {} | {} | {} |", s.calls, n(s.input), n(s.cached), n(s.output));
     };
     for (payer, spent) in &payers {
-        let who = match payer {
-            crate::debate::cost::Payer::Seat(role) => clean(state.label(*role)),
-            crate::debate::cost::Payer::PanelJudge(judge) => clean(&crate::debate::panel::judge_name(state, *judge)),
-        };
-        row(md, &who, spent);
+        row(md, &clean(&payer.name(state)), spent);
     }
     for (round, spent) in crate::debate::cost::by_round(state, &none) {
         row(md, &format!("Round {}", round + 1), &spent);

@@ -169,13 +169,7 @@ fn spending(state: &DebateState, prices: &Prices) -> Vec<SpendingRow> {
         output: crate::words::thousands(s.output),
         cost: s.cost.map_or_else(|| "no price in heat.toml".to_string(), |c| format!("${c:.4}")),
     };
-    let payers = cost::by_payer(state, prices).into_iter().map(|(payer, s)| {
-        let who = match payer {
-            cost::Payer::Seat(role) => clean(state.label(role)),
-            cost::Payer::PanelJudge(judge) => clean(&crate::debate::panel::judge_name(state, judge)),
-        };
-        row(who, &s)
-    });
+    let payers = cost::by_payer(state, prices).into_iter().map(|(payer, s)| row(clean(&payer.name(state)), &s));
     let rounds = cost::by_round(state, prices).into_iter().map(|(round, s)| row(format!("Round {}", round + 1), &s));
     payers.chain(rounds).collect()
 }
