@@ -355,7 +355,12 @@ async fn http_check(config: &Config, kind: ProviderKind) -> (Mark, String) {
     let key = config.text(&key_key).map(str::trim);
     let key_from =
         config.get(&key_key).map_or_else(|| "no key".to_string(), |e| format!("key from {}", source(&e.source)));
-    let client = match crate::provider::http::client_builder().timeout(Duration::from_secs(5)).build() {
+    let headers = crate::provider::http::header_map(&setup::headers(config, kind));
+    let client = match crate::provider::http::client_builder()
+        .timeout(Duration::from_secs(5))
+        .default_headers(headers)
+        .build()
+    {
         Ok(client) => client,
         Err(e) => return (Mark::Fail, format!("could not build an HTTP client: {e}")),
     };

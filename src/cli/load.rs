@@ -78,6 +78,37 @@ fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     options.open(path)?.write_all(text.as_bytes())
 }
 
+/// `config` with each seat of the stored debate `id` on the provider and
+/// model it argued on, as the log records them: a debate goes on with the
+/// endpoints it began with, whatever flags seated it then. A provider heat
+/// no longer knows (an endpoint heat.toml no longer defines) is refused,
+/// not swapped for another. The embedded model is recorded by name and
+/// runs the configured file again; a person's seat stays a person's.
+pub fn as_stored(config: &Config, id: &str, state: &crate::debate::DebateState) -> anyhow::Result<Config> {
+    use crate::config::{Source, Value};
+    use crate::provider::ProviderKind;
+    let mut seats = Vec::new();
+    for role in state.seats() {
+        // The demo's scripted seats and a log that names nobody leave the config's choice.
+        let Some(who) = state.participant(role).filter(|p| p.provider != "scripted") else { continue };
+        if ProviderKind::from_name(&who.provider).is_none() {
+            anyhow::bail!(
+                "session {id}: the {} argued on `{}`, which heat does not know now: define [providers.{}] in \
+                 heat.toml again, or branch the debate onto another model (heat branch {id} --seat {}=PROVIDER:MODEL)",
+                role.key(),
+                who.provider,
+                who.provider,
+                role.key()
+            );
+        }
+        seats.push((format!("roles.{}.provider", role.key()), Value::Text(who.provider.clone())));
+        if !(who.is_embedded() || who.is_person()) || crate::setup::is_gguf(&who.model) {
+            seats.push((format!("roles.{}.model", role.key()), Value::Text(who.model.clone())));
+        }
+    }
+    Ok(config.with_settings(&seats, &Source::Session(id.to_string()), false))
+}
+
 /// A stored debate reopened to go on with it, as `heat resume` opens it on
 /// a terminal or headless: `id` resolved (`None`: the newest that can go on,
 /// said so), its log reopened for writing, what reading the log noticed

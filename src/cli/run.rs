@@ -138,7 +138,8 @@ pub async fn resume(config: &Config, id: Option<&str>, reopening: Reopening, jso
     if let Some(notice) = state.source.as_ref().and_then(grounding::resume_notice) {
         say!("heat: {notice}");
     }
-    let setup = engine_setup(config).await?;
+    let config = super::load::as_stored(config, recorder.id(), &state)?;
+    let setup = engine_setup(&config).await?;
     let handle = engine::go_on(setup, state, GoOn::Resume(reopening));
     let history: Vec<DebateEvent> = loaded.records.iter().map(|r| r.event.clone()).collect();
     drive(handle, recorder, json, Some(&history), None).await

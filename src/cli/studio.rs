@@ -54,7 +54,8 @@ pub async fn resume(
     reopening: crate::debate::engine::Reopening,
 ) -> anyhow::Result<ExitCode> {
     let (recorder, loaded) = super::load::reopened(config, id, &reopening)?;
-    Box::pin(launch(config, Opening::Resume { recorder: Box::new(recorder), loaded, reopening }, true)).await
+    let config = super::load::as_stored(config, recorder.id(), recorder.state())?;
+    Box::pin(launch(&config, Opening::Resume { recorder: Box::new(recorder), loaded, reopening }, true)).await
 }
 
 /// `heat replay` on a terminal: a stored debate played back in the studio.
@@ -142,7 +143,8 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
     let export_dir = std::env::current_dir().context("could not read the current directory")?;
     let mouse = config.defaulted("ui.mouse");
     let (setup, installer) = (found.setup, found.installer);
-    let studio = Studio { setup, store, spec, opening, export_dir, installer, mouse, configure };
+    let list_models = configure.is_some().then(|| model_lister(config));
+    let studio = Studio { setup, store, spec, opening, export_dir, installer, mouse, configure, list_models };
     Box::pin(tui::run(studio, app)).await
 }
 
@@ -222,6 +224,16 @@ fn format_choices(config: &Config) -> tui::settings::FormatChoices {
 /// The settings form's fields as `config` has them.
 fn form_fields(config: &Config) -> [String; crate::config::studio::FIELDS] {
     studio_settings::KEYS.map(|key| config.setting_text(key))
+}
+
+/// Asks a provider's server for its models, with the config's keys,
+/// addresses and headers.
+fn model_lister(config: &Config) -> crate::tui::ModelLister {
+    let config = config.clone();
+    Arc::new(move |provider| {
+        let config = config.clone();
+        Box::pin(async move { crate::setup::models::list(&config, &provider).await })
+    })
 }
 
 /// Applies the start screen's settings: those that differ from `base` (the

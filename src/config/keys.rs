@@ -113,6 +113,10 @@ pub fn all() -> Vec<KeySpec> {
         // The model's context window in tokens, for the size check of a debated document.
         add(&format!("providers.{name}.max_context"), Kind::Int { min: 512, max: 10_000_000 }, None, false);
     }
+    // An endpoint heat.toml defines, `[providers.NAME]` (and what any server row may set besides).
+    for (leaf, kind, secret) in ENDPOINT_KEYS {
+        add(&format!("{ENDPOINT_TABLE}.{leaf}"), kind, None, secret);
+    }
     add("providers.local.model_path", Kind::Text, Some("HEAT_MODEL_PATH"), false);
     add("providers.local.threads", Kind::Int { min: 1, max: 256 }, None, false);
     add("providers.local.contexts", Kind::Int { min: 1, max: 8 }, None, false);
@@ -142,20 +146,54 @@ pub fn all() -> Vec<KeySpec> {
     keys
 }
 
+/// Where an endpoint's keys sit: `providers.NAME`, any name.
+pub const ENDPOINT_TABLE: &str = "providers.*";
+
+/// What an endpoint heat.toml defines may set, as `providers.NAME.<leaf>`.
+/// Its key is only ever named (`api_key_env`): `api_key` comes from that
+/// variable, never from the file. Its headers are secret, as a header may
+/// carry a key.
+pub const ENDPOINT_KEYS: [(&str, Kind, bool); 12] = [
+    ("kind", Kind::Text, false),
+    ("base_url", Kind::Text, false),
+    ("model", Kind::Text, false),
+    ("api_key_env", Kind::Text, false),
+    ("api_key", Kind::Text, true),
+    ("headers.*", Kind::Text, true),
+    ("structured_output", Kind::OneOf(&STRUCTURED_OUTPUT), false),
+    ("max_concurrent", Kind::Int { min: 1, max: 64 }, false),
+    ("max_context", Kind::Int { min: 512, max: 10_000_000 }, false),
+    ("price_input", Kind::Float { min: 0.0, max: 10_000.0 }, false),
+    ("price_output", Kind::Float { min: 0.0, max: 10_000.0 }, false),
+    ("price_cached_input", Kind::Float { min: 0.0, max: 10_000.0 }, false),
+];
+
+/// Whether `name` may name an endpoint: letters, digits, `-` and `_`, and
+/// not `auto`.
+pub fn is_endpoint_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.eq_ignore_ascii_case("auto")
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
 /// A table whose keys the config does not list: `keys.*` is any
 /// `keys.NAME`, checked by whoever reads it.
 pub const KEYS_TABLE: &str = "keys.*";
 
 impl KeySpec {
-    /// Whether this spec is the one for `key`: the same key, or, for a
-    /// table such as `keys.*`, one name under its prefix.
+    /// Whether this spec is the one for `key`: the same key, where each
+    /// `*` of the spec's (`keys.*`, `providers.*.model`) stands for one
+    /// name, of any letters but a dot.
     pub fn names(&self, key: &str) -> bool {
-        match self.key.strip_suffix(".*") {
-            Some(table) => key
-                .strip_prefix(table)
-                .and_then(|rest| rest.strip_prefix('.'))
-                .is_some_and(|name| !name.is_empty() && !name.contains('.')),
-            None => self.key == key,
+        let mut spec = self.key.split('.');
+        let mut given = key.split('.');
+        loop {
+            match (spec.next(), given.next()) {
+                (None, None) => return true,
+                (Some("*"), Some(name)) if !name.is_empty() => {}
+                (Some(a), Some(b)) if a == b => {}
+                _ => return false,
+            }
         }
     }
 }

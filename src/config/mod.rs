@@ -2,6 +2,7 @@
 //! environment and command-line flags, layered in that order. Every value
 //! remembers where it came from, for `heat config show` and for errors.
 
+mod endpoints;
 pub mod keys;
 mod parse;
 pub mod studio;
@@ -14,7 +15,7 @@ use anyhow::{Context, bail};
 
 use crate::debate::{PanelJudge, Role};
 pub use parse::{DEFAULT_FILE, built_in, built_in_value};
-use parse::{defaults, fallback, line_of, parse_file, parse_text};
+use parse::{defaults, fallback, parse_file, parse_text};
 pub use value::{Entry, FlagValue, FromValue, Source, Value};
 
 /// The resolved configuration.
@@ -72,6 +73,7 @@ impl Config {
             let value = parse_text(spec, &flag.raw).with_context(|| format!("{} is invalid", flag.flag))?;
             entries.insert(flag.key.clone(), Entry { value, source: Source::Flag(flag.flag.clone()) });
         }
+        endpoints::define(&mut entries, env)?;
         Ok(Self { entries, file: consulted, before_format: None })
     }
 
@@ -81,6 +83,7 @@ impl Config {
         let specs = keys::all();
         let mut entries = defaults(&specs)?;
         entries.extend(parse_file(text, &Source::File(path.to_path_buf()), &specs)?);
+        endpoints::define(&mut entries, &|_| None)?;
         Ok(Self { entries, file: Some((path.to_path_buf(), true)), before_format: None })
     }
 
@@ -107,16 +110,7 @@ impl Config {
     /// Where `key`'s value was set, as an error names it: the file and line
     /// (`heat.toml line 4`), the environment variable or the flag.
     pub fn place(&self, key: &str) -> String {
-        match self.get(key).map(|e| &e.source) {
-            Some(Source::File(path) | Source::Studio(path)) => {
-                let line = std::fs::read_to_string(path).ok().and_then(|text| line_of(&text, key));
-                format!("{}{}", path.display(), line.map(|l| format!(" line {l}")).unwrap_or_default())
-            }
-            Some(Source::Env(var)) => format!("the environment variable {var}"),
-            Some(Source::Flag(flag)) => flag.clone(),
-            Some(Source::Format(name)) => format!("the format {name}"),
-            Some(Source::Default) | None => "the built-in defaults".into(),
-        }
+        parse::place(self.get(key), key)
     }
 
     /// A whole-number key (all have defaults or are optional).
@@ -195,9 +189,18 @@ impl Config {
 
     /// A role's prices (`roles.price_input`, `price_output`, `price_cached_input`),
     /// when both the input and output prices are set.
+    /// Else the prices of the endpoint the role names
+    /// (`providers.NAME.price_input` and `price_output`).
     pub fn price(&self, role: Role) -> Option<crate::debate::cost::Price> {
-        let (input, output) = self.role_float(role, "price_input").zip(self.role_float(role, "price_output"))?;
-        Some(crate::debate::cost::Price { input, output, cached_input: self.role_float(role, "price_cached_input") })
+        let own = self.role_float(role, "price_input").zip(self.role_float(role, "price_output"));
+        if let Some((input, output)) = own {
+            let cached_input = self.role_float(role, "price_cached_input");
+            return Some(crate::debate::cost::Price { input, output, cached_input });
+        }
+        let endpoint = self.role_text(role, "provider").filter(|p| *p != "auto")?;
+        let float = |leaf: &str| self.float(&format!("providers.{endpoint}.{leaf}"));
+        let (input, output) = float("price_input").zip(float("price_output"))?;
+        Some(crate::debate::cost::Price { input, output, cached_input: float("price_cached_input") })
     }
 
     /// The prices of a panel's judges 2 to 5 that have their own
@@ -227,9 +230,12 @@ impl Config {
 
     /// Every set key as `key = value  # source`, secrets redacted.
     pub fn show(&self) -> Vec<(String, String, String)> {
-        let mut shown = Vec::new();
+        let mut shown: Vec<(String, String, String)> = Vec::new();
         for spec in keys::all() {
-            for (key, entry) in self.entries.iter().filter(|(key, _)| spec.names(key)) {
+            // A key a named spec and a table's both match shows once, as the named one has it.
+            let fresh = |key: &String| !shown.iter().any(|(k, _, _)| k == key);
+            let matched: Vec<_> = self.entries.iter().filter(|(key, _)| spec.names(key) && fresh(key)).collect();
+            for (key, entry) in matched {
                 let value = if spec.secret { "<redacted>".to_string() } else { entry.value.to_string() };
                 shown.push((key.clone(), value, entry.source.to_string()));
             }

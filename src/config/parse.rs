@@ -84,6 +84,22 @@ fn flatten(prefix: &str, value: &toml::Value, out: &mut Vec<(String, toml::Value
     }
 }
 
+/// Where a key's value (`entry`) was set, as an error names it: the file
+/// and line (`heat.toml line 4`), the environment variable or the flag.
+pub(super) fn place(entry: Option<&Entry>, key: &str) -> String {
+    match entry.map(|e| &e.source) {
+        Some(Source::File(path) | Source::Studio(path)) => {
+            let line = std::fs::read_to_string(path).ok().and_then(|text| line_of(&text, key));
+            format!("{}{}", path.display(), line.map(|l| format!(" line {l}")).unwrap_or_default())
+        }
+        Some(Source::Env(var)) => format!("the environment variable {var}"),
+        Some(Source::Flag(flag)) => flag.clone(),
+        Some(Source::Format(name)) => format!("the format {name}"),
+        Some(Source::Session(id)) => format!("the stored session {id}"),
+        Some(Source::Default) | None => "the built-in defaults".into(),
+    }
+}
+
 /// The line (1-based) where `key` is assigned, tracking `[section]` headers.
 pub(super) fn line_of(text: &str, key: &str) -> Option<usize> {
     let mut section = String::new();
@@ -139,7 +155,9 @@ fn check_range(spec: &KeySpec, value: Value, shown: &str) -> anyhow::Result<Valu
     let ok = match (&spec.kind, &value) {
         (Kind::Int { min, max }, Value::Int(i)) => (min..=max).contains(&i),
         (Kind::Float { min, max }, Value::Float(x)) => x.is_finite() && (min..=max).contains(&x),
-        (Kind::Provider, Value::Text(s)) => keys::providers().contains(&s.trim()),
+        // An endpoint the same file defines is known only once the file is read:
+        // `endpoints::define` checks the name then.
+        (Kind::Provider, Value::Text(s)) => keys::providers().contains(&s.trim()) || keys::is_endpoint_name(s.trim()),
         (Kind::OneOf(names), Value::Text(s)) => names.contains(&s.trim()),
         _ => true,
     };

@@ -46,7 +46,12 @@ pub fn path(data_dir: &Path) -> PathBuf {
 pub fn check(key: &str, raw: &str) -> anyhow::Result<Value> {
     let specs = keys::all();
     let spec = keys::find(&specs, key).with_context(|| format!("unknown key `{key}`"))?;
-    parse_text(spec, raw.trim())
+    let value = parse_text(spec, raw.trim())?;
+    // The config takes a name an endpoint might have, and checks it once heat.toml is read; here it is read.
+    if spec.kind == keys::Kind::Provider && !keys::providers().contains(&raw.trim()) {
+        anyhow::bail!("`{key}` must be {}, got {:?}", keys::expectation(spec.kind), raw.trim());
+    }
+    Ok(value)
 }
 
 /// The remembered settings; none when the file is missing. A key the start
@@ -144,7 +149,7 @@ mod tests {
         assert_eq!(err, "`debate.max_rounds` must be a whole number from 1 to 100, got \"0\"");
         let err = check("debate.initial_heat", "hot").unwrap_err().to_string();
         assert!(err.contains("a number from 0.3 to 1"), "{err}");
-        assert!(check("roles.skeptic.provider", "gemini").unwrap_err().to_string().contains("\"anthropic\""));
+        assert!(check("roles.skeptic.provider", "bard").unwrap_err().to_string().contains("\"anthropic\""));
         assert_eq!(check("roles.skeptic.model", " gpt-4.1 ").unwrap(), Value::Text("gpt-4.1".into()));
     }
 

@@ -76,7 +76,7 @@ fn bad_lines_name_the_line_the_key_and_what_is_expected() {
     assert!(err.contains("line 2") && err.contains("a number from 0.3 to 1"), "{err}");
     let err = error_text(with_file("[roles.advocat]\nmodel = \"x\"\n"));
     assert!(err.contains("line 2") && err.contains("unknown key `roles.advocat.model`"), "{err}");
-    let err = error_text(with_file("[roles]\nprovider = \"gemini\"\n"));
+    let err = error_text(with_file("[roles]\nprovider = \"bard\"\n"));
     assert!(err.contains("one of \"auto\", \"anthropic\""), "{err}");
     let err = error_text(with_file("[debate\nmax_rounds = 3\n"));
     assert!(err.contains("line 1"), "{err}");
@@ -176,10 +176,68 @@ fn the_default_file_names_each_providers_server_and_model_as_its_row_does() {
     use crate::provider::PROVIDERS;
     let config = Config::load(None, &no_env, &[]).unwrap();
     for row in PROVIDERS.iter().filter(|p| p.wire.is_server()) {
+        // heat's own servers are written out in the file; a preset's row is its default.
         let base = config.text(&format!("providers.{}.base_url", row.name));
-        assert_eq!(base, Some(row.base_url), "providers.{}.base_url", row.name);
+        if row.url_env.is_some() || base.is_some() {
+            assert_eq!(base, Some(row.base_url), "providers.{}.base_url", row.name);
+        }
         if let Some(model) = config.text(&format!("providers.{}.model", row.name)) {
             assert_eq!(Some(model), row.model, "providers.{}.model", row.name);
         }
     }
+}
+
+#[test]
+fn an_endpoint_block_becomes_a_provider_with_its_key_read_from_the_variable_it_names() {
+    let text = "[roles.skeptic]\nprovider = \"cfg-box\"\n\n[providers.cfg-box]\nkind = \"openai\"\n\
+                base_url = \"http://127.0.0.1:9/v1\"\napi_key_env = \"CFG_BOX_KEY\"\nmodel = \"qwen3-8b\"\n\
+                price_input = 0.5\nprice_output = 1.5\n\n[providers.cfg-box.headers]\nX-Title = \"heat\"\n";
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(text.as_bytes()).unwrap();
+    let env = |var: &str| (var == "CFG_BOX_KEY").then(|| "box-secret".to_string());
+    let config = Config::load(Some((file.path(), true)), &env, &[]).unwrap();
+    let kind = crate::provider::ProviderKind::from_name("cfg-box").expect("registered");
+    assert!(!kind.is_built_in() && kind.is_server());
+    assert_eq!(
+        (kind.row().base_url, kind.row().key_env, kind.row().model),
+        ("http://127.0.0.1:9/v1", Some("CFG_BOX_KEY"), Some("qwen3-8b"))
+    );
+    assert_eq!(config.text("providers.cfg-box.api_key"), Some("box-secret"));
+    assert_eq!(config.get("providers.cfg-box.api_key").unwrap().source, Source::Env("CFG_BOX_KEY"));
+    let shown = format!("{:?}", config.show());
+    assert!(!shown.contains("box-secret") && shown.contains("providers.cfg-box.headers.X-Title"), "{shown}");
+    assert_eq!(shown.matches("providers.cfg-box.api_key\"").count(), 1, "shown once: {shown}");
+    assert!(!shown.contains("\"heat\""), "a header's value is a secret: {shown}");
+    let price = config.price(Role::Skeptic).expect("the endpoint's prices");
+    assert_eq!((price.input, price.output), (0.5, 1.5));
+    assert!(config.price(Role::Advocate).is_none(), "the advocate is on auto");
+}
+
+#[test]
+fn a_bad_endpoint_block_is_one_sentence_with_its_line_and_what_is_accepted() {
+    let err = error_text(with_file("[providers.cfg-nokind]\nbase_url = \"http://x/v1\"\n"));
+    assert!(err.contains("line 2") && err.contains("give it a kind") && err.contains("\"openrouter\""), "{err}");
+    let err = error_text(with_file("[providers.cfg-badkind]\nkind = \"grpc\"\n"));
+    assert!(
+        err.contains("line 2") && err.contains("`providers.cfg-badkind.kind` must be one of \"anthropic\""),
+        "{err}"
+    );
+    let err = error_text(with_file("[providers.cfg-keyed]\nkind = \"openai\"\napi_key = \"sk-in-the-file\"\n"));
+    assert!(err.contains("line 3") && err.contains("api_key_env = \"CFG_KEYED_API_KEY\""), "{err}");
+    assert!(!err.contains("sk-in-the-file"), "the key is not repeated: {err}");
+    let err = error_text(with_file(
+        "[providers.cfg-hdr]\nkind = \"openai\"\n[providers.cfg-hdr.headers]\n\"X Bad\" = \"v\"\n",
+    ));
+    assert!(err.contains("line 4") && err.contains("not an HTTP header's name"), "{err}");
+    let err = error_text(with_file("[providers.openai]\nkind = \"anthropic\"\n"));
+    assert!(err.contains("line 2") && err.contains("heat's own provider"), "{err}");
+    let err = error_text(with_file("[providers.local]\nbase_url = \"http://x\"\n"));
+    assert!(err.contains("line 2") && err.contains("unknown key `providers.local.base_url`"), "{err}");
+    let err = error_text(with_file("[roles.judge]\nprovider = \"cfg-undefined\"\n"));
+    assert!(
+        err.contains("line 2") && err.contains("must be one of \"auto\"") && err.contains("cfg-undefined"),
+        "{err}"
+    );
+    let err = error_text(with_file("[roles.judge]\nprovider = \"not a name\"\n"));
+    assert!(err.contains("line 2") && err.contains("must be one of \"auto\""), "{err}");
 }

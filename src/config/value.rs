@@ -15,6 +15,8 @@ pub enum Source {
     Studio(PathBuf),
     /// The debate format's own settings (a seat's model, its rounds).
     Format(String),
+    /// A stored debate's own seats, as it goes on (`heat resume`): the id.
+    Session(String),
 }
 
 impl fmt::Display for Source {
@@ -26,6 +28,7 @@ impl fmt::Display for Source {
             Source::Flag(flag) => write!(f, "flag {flag}"),
             Source::Studio(path) => write!(f, "studio settings {}", path.display()),
             Source::Format(name) => write!(f, "format {name}"),
+            Source::Session(id) => write!(f, "session {id}"),
         }
     }
 }

@@ -24,6 +24,7 @@ pub struct AnthropicModel {
     config: HttpConfig,
     client: reqwest::Client,
     endpoint: Arc<Endpoint>,
+    name: &'static str,
 }
 
 impl AnthropicModel {
@@ -31,7 +32,15 @@ impl AnthropicModel {
         let client = config.client();
         let key = format!("anthropic {}", config.base_url.trim_end_matches('/'));
         let endpoint = Endpoint::shared(&key, config.max_concurrent);
-        Self { config, client, endpoint }
+        Self { config, client, endpoint, name: "anthropic" }
+    }
+
+    /// The same model, labelled as an endpoint heat.toml defines on
+    /// Anthropic's wire.
+    #[must_use]
+    pub fn named(mut self, name: &'static str) -> Self {
+        self.name = name;
+        self
     }
 }
 
@@ -100,7 +109,7 @@ pub fn body(request: &ChatRequest) -> Value {
 
 impl ChatModel for AnthropicModel {
     fn provider_name(&self) -> &'static str {
-        "anthropic"
+        self.name
     }
 
     fn stream(&self, request: ChatRequest) -> ChunkStream {

@@ -23,6 +23,10 @@ pub struct HttpConfig {
     pub first_byte_timeout: Duration,
     /// At most this many requests at once (`providers.<name>.max_concurrent`).
     pub max_concurrent: Option<u32>,
+    /// Headers every request carries (`[providers.NAME.headers]`): an
+    /// endpoint that wants its own (OpenRouter's `X-Title`, a gateway's
+    /// key). Their values are treated as secrets.
+    pub headers: Vec<(String, String)>,
 }
 
 impl fmt::Debug for HttpConfig {
@@ -34,6 +38,7 @@ impl fmt::Debug for HttpConfig {
             .field("idle_timeout", &self.idle_timeout)
             .field("first_byte_timeout", &self.first_byte_timeout)
             .field("max_concurrent", &self.max_concurrent)
+            .field("headers", &self.headers.iter().map(|(name, _)| name).collect::<Vec<_>>())
             .finish()
     }
 }
@@ -57,18 +62,40 @@ impl HttpConfig {
         Ok(Some(value))
     }
 
+    /// This server's own headers, each value marked sensitive.
+    pub fn header_map(&self) -> reqwest::header::HeaderMap {
+        header_map(&self.headers)
+    }
+
     /// How long a streamed request waits on this server.
     pub fn waits(&self) -> Waits {
         Waits { first_byte: self.first_byte_timeout, idle: self.idle_timeout }
     }
 
+    /// The client for this server, carrying its own headers.
     pub fn client(&self) -> reqwest::Client {
         client_builder()
             .connect_timeout(self.connect_timeout)
+            .default_headers(self.header_map())
             .user_agent(concat!("heat/", env!("CARGO_PKG_VERSION")))
             .build()
             .unwrap_or_default()
     }
+}
+
+/// `headers` as a request carries them, each value marked sensitive (one
+/// no request can carry was refused when the config was read, and is left
+/// out here).
+pub fn header_map(headers: &[(String, String)]) -> reqwest::header::HeaderMap {
+    let mut map = reqwest::header::HeaderMap::new();
+    for (name, value) in headers {
+        let name = reqwest::header::HeaderName::from_bytes(name.trim().as_bytes());
+        if let (Ok(name), Ok(mut value)) = (name, HeaderValue::from_str(value.trim())) {
+            value.set_sensitive(true);
+            map.insert(name, value);
+        }
+    }
+    map
 }
 
 /// The start of every HTTP client heat makes. TLS is rustls on ring, which
@@ -217,6 +244,7 @@ mod tests {
             idle_timeout: Duration::from_secs(1),
             first_byte_timeout: Duration::from_secs(1),
             max_concurrent: None,
+            headers: Vec::new(),
         };
         let value = config.key_header("Bearer ").unwrap().unwrap();
         assert_eq!(value.to_str().unwrap(), "Bearer sk-1");
@@ -237,6 +265,7 @@ mod tests {
             idle_timeout: Duration::from_secs(1),
             first_byte_timeout: Duration::from_secs(1),
             max_concurrent: None,
+            headers: Vec::new(),
         };
         let shown = format!("{config:?}");
         assert!(!shown.contains("sk-very-secret") && shown.contains("<redacted>"));

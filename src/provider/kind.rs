@@ -6,6 +6,7 @@
 //! table: a provider that speaks a wire heat already knows is one more row.
 
 use std::fmt;
+use std::sync::{PoisonError, RwLock};
 
 /// How a provider's requests go on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -63,9 +64,13 @@ pub struct Provider {
     pub model: Option<&'static str>,
 }
 
-/// Every provider heat knows, in the order `--seat`, the settings form and
-/// error messages list them.
-pub const PROVIDERS: [Provider; 5] = [
+/// Every provider heat knows: heat's own servers, the presets (services
+/// and local servers that speak a wire heat knows, each at its usual
+/// address), then the embedded model and a person. `--seat`, the settings
+/// form and error messages list them in this order, with the endpoints
+/// heat.toml defines (`[providers.NAME]` with a `kind`, [`register`]ed)
+/// after heat's own servers.
+pub const PROVIDERS: [Provider; 14] = [
     Provider {
         name: "anthropic",
         wire: Wire::Anthropic,
@@ -100,6 +105,105 @@ pub const PROVIDERS: [Provider; 5] = [
         model: None,
     },
     Provider {
+        name: "openrouter",
+        wire: Wire::OpenAi,
+        key_env: Some("OPENROUTER_API_KEY"),
+        key_need: KeyNeed::Always,
+        url_env: None,
+        base_url: "https://openrouter.ai/api/v1",
+        host_only: false,
+        url_example: "its OpenAI-compatible base URL, as the service documents it (heat adds /chat/completions)",
+        model: Some("openai/gpt-4.1-mini"),
+    },
+    Provider {
+        name: "gemini",
+        wire: Wire::OpenAi,
+        key_env: Some("GEMINI_API_KEY"),
+        key_need: KeyNeed::Always,
+        url_env: None,
+        base_url: "https://generativelanguage.googleapis.com/v1beta/openai",
+        host_only: false,
+        url_example: "its OpenAI-compatible base URL, as the service documents it (heat adds /chat/completions)",
+        model: Some("gemini-2.5-flash"),
+    },
+    Provider {
+        name: "groq",
+        wire: Wire::OpenAi,
+        key_env: Some("GROQ_API_KEY"),
+        key_need: KeyNeed::Always,
+        url_env: None,
+        base_url: "https://api.groq.com/openai/v1",
+        host_only: false,
+        url_example: "its OpenAI-compatible base URL, as the service documents it (heat adds /chat/completions)",
+        model: Some("llama-3.3-70b-versatile"),
+    },
+    Provider {
+        name: "deepseek",
+        wire: Wire::OpenAi,
+        key_env: Some("DEEPSEEK_API_KEY"),
+        key_need: KeyNeed::Always,
+        url_env: None,
+        base_url: "https://api.deepseek.com/v1",
+        host_only: false,
+        url_example: "its OpenAI-compatible base URL, as the service documents it (heat adds /chat/completions)",
+        model: Some("deepseek-chat"),
+    },
+    Provider {
+        name: "mistral",
+        wire: Wire::OpenAi,
+        key_env: Some("MISTRAL_API_KEY"),
+        key_need: KeyNeed::Always,
+        url_env: None,
+        base_url: "https://api.mistral.ai/v1",
+        host_only: false,
+        url_example: "its OpenAI-compatible base URL, as the service documents it (heat adds /chat/completions)",
+        model: Some("mistral-small-latest"),
+    },
+    Provider {
+        name: "together",
+        wire: Wire::OpenAi,
+        key_env: Some("TOGETHER_API_KEY"),
+        key_need: KeyNeed::Always,
+        url_env: None,
+        base_url: "https://api.together.xyz/v1",
+        host_only: false,
+        url_example: "its OpenAI-compatible base URL, as the service documents it (heat adds /chat/completions)",
+        model: Some("meta-llama/Llama-3.3-70B-Instruct-Turbo"),
+    },
+    Provider {
+        name: "lmstudio",
+        wire: Wire::OpenAi,
+        key_env: None,
+        key_need: KeyNeed::Never,
+        url_env: None,
+        base_url: "http://localhost:1234/v1",
+        host_only: false,
+        url_example: "http://host:port/v1, with /v1 (heat adds /chat/completions)",
+        model: None,
+    },
+    Provider {
+        name: "vllm",
+        wire: Wire::OpenAi,
+        key_env: None,
+        key_need: KeyNeed::Never,
+        url_env: None,
+        base_url: "http://localhost:8000/v1",
+        host_only: false,
+        url_example: "http://host:port/v1, with /v1 (heat adds /chat/completions)",
+        model: None,
+    },
+    Provider {
+        name: "llamacpp",
+        wire: Wire::OpenAi,
+        key_env: None,
+        key_need: KeyNeed::Never,
+        url_env: None,
+        base_url: "http://localhost:8080/v1",
+        host_only: false,
+        url_example: "http://host:port/v1, with /v1 (heat adds /chat/completions)",
+        model: None,
+    },
+    Provider {
         name: "local",
         wire: Wire::Embedded,
         key_env: None,
@@ -123,6 +227,10 @@ pub const PROVIDERS: [Provider; 5] = [
     },
 ];
 
+/// How many of [`PROVIDERS`]' first rows are heat's own servers, which the
+/// endpoints heat.toml defines follow.
+const OWN_SERVERS: usize = 3;
+
 /// A provider, by its row of [`PROVIDERS`].
 #[derive(Clone, Copy)]
 pub struct ProviderKind(&'static Provider);
@@ -131,12 +239,20 @@ impl ProviderKind {
     pub const ANTHROPIC: ProviderKind = ProviderKind(&PROVIDERS[0]);
     pub const OPENAI: ProviderKind = ProviderKind(&PROVIDERS[1]);
     pub const OLLAMA: ProviderKind = ProviderKind(&PROVIDERS[2]);
-    pub const LOCAL: ProviderKind = ProviderKind(&PROVIDERS[3]);
-    pub const HUMAN: ProviderKind = ProviderKind(&PROVIDERS[4]);
+    pub const LOCAL: ProviderKind = ProviderKind(&PROVIDERS[12]);
+    pub const HUMAN: ProviderKind = ProviderKind(&PROVIDERS[13]);
 
-    /// Every provider, in the table's order.
+    /// Every provider, in the table's order, then the endpoints heat.toml
+    /// defines.
     pub fn all() -> impl Iterator<Item = ProviderKind> {
-        PROVIDERS.iter().map(ProviderKind)
+        let (own, rest) = PROVIDERS.split_at(OWN_SERVERS);
+        own.iter().chain(defined()).chain(rest).map(ProviderKind)
+    }
+
+    /// Whether it is one of heat's own rows (a preset included), not an
+    /// endpoint heat.toml defines.
+    pub fn is_built_in(self) -> bool {
+        PROVIDERS.iter().any(|row| row.name == self.0.name)
     }
 
     /// The provider named `name` (as heat.toml and `--seat` write it, in
@@ -226,6 +342,65 @@ impl fmt::Display for ProviderKind {
     }
 }
 
+/// The endpoints heat.toml defines, as rows: each is made once per
+/// definition, and lives as long as the process (a row is a few short
+/// strings; a config read again with the same blocks finds its rows).
+static DEFINED: RwLock<Vec<&'static Provider>> = RwLock::new(Vec::new());
+
+fn defined() -> Vec<&'static Provider> {
+    DEFINED.read().unwrap_or_else(PoisonError::into_inner).clone()
+}
+
+/// What heat.toml says of an endpoint it defines (`[providers.NAME]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Definition<'a> {
+    pub name: &'a str,
+    /// The row whose wire and usual values it takes (`kind = "openai"`).
+    pub kind: ProviderKind,
+    pub base_url: Option<&'a str>,
+    /// The variable that holds its key (`api_key_env`).
+    pub key_env: Option<&'a str>,
+    pub model: Option<&'a str>,
+}
+
+/// Makes `definition` a row of the table, found by its name from now on,
+/// in place of any earlier definition of that name. A heat row's name
+/// cannot be taken.
+pub fn register(definition: &Definition<'_>) -> ProviderKind {
+    let kind = definition.kind.row();
+    let key_env = definition.key_env.or(kind.key_env);
+    let base_url = definition.base_url.unwrap_or(kind.base_url);
+    let model = definition.model.or(kind.model);
+    let mut rows = DEFINED.write().unwrap_or_else(PoisonError::into_inner);
+    let same = |r: &&&Provider| {
+        r.name == definition.name
+            && r.wire == kind.wire
+            && r.key_env == key_env
+            && r.base_url == base_url
+            && r.model == model
+            && r.url_example == kind.url_example
+    };
+    if let Some(row) = rows.iter().find(same) {
+        return ProviderKind(row);
+    }
+    let leak = |text: &str| -> &'static str { Box::leak(text.to_string().into_boxed_str()) };
+    let row: &'static Provider = Box::leak(Box::new(Provider {
+        name: leak(definition.name),
+        wire: kind.wire,
+        key_env: key_env.map(leak),
+        // A key variable named means the endpoint takes a key.
+        key_need: if definition.key_env.is_some() { KeyNeed::Always } else { kind.key_need },
+        url_env: None,
+        base_url: leak(base_url),
+        host_only: kind.host_only,
+        url_example: kind.url_example,
+        model: model.map(leak),
+    }));
+    rows.retain(|r| r.name != row.name);
+    rows.push(row);
+    ProviderKind(row)
+}
+
 /// Every provider's name, as `roles.*.provider` takes them, after `auto`.
 pub fn names() -> impl Iterator<Item = &'static str> {
     ProviderKind::all().map(ProviderKind::name)
@@ -244,7 +419,7 @@ mod tests {
         assert_eq!(names.len(), unique.len(), "{names:?}");
         for kind in ProviderKind::all().filter(|k| k.is_server()) {
             let row = kind.row();
-            assert!(row.url_env.is_some() && !row.base_url.is_empty(), "{} has no server", row.name);
+            assert!(!row.base_url.is_empty(), "{} has no server", row.name);
             assert!(!row.url_example.is_empty(), "{} has no example base URL", row.name);
             assert_eq!(
                 row.key_need != KeyNeed::Never,
@@ -254,6 +429,11 @@ mod tests {
             );
         }
         assert_eq!(ProviderKind::from_name(" OpenAI "), Some(ProviderKind::OPENAI));
+        assert_eq!((ProviderKind::LOCAL.name(), ProviderKind::HUMAN.name()), ("local", "human"));
+        assert!(
+            PROVIDERS[..OWN_SERVERS].iter().all(|row| row.url_env.is_some()),
+            "heat's own servers are found by a variable"
+        );
         assert_eq!(ProviderKind::from_name("auto"), None);
     }
 }

@@ -3,9 +3,10 @@
 //! Anthropic key, an OpenAI key, a running Ollama server, then the embedded
 //! offline model.
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 
-use super::discover::{Environment, ollama_base, openai_model_chosen};
+use super::discover::{Environment, openai_model_chosen};
+use super::endpoints::ollama_base;
 use super::selection::{ProviderKind, RoleChoice, Selection, is_gguf};
 use crate::config::{Config, Source};
 use crate::debate::Role;
@@ -180,6 +181,11 @@ fn check_available(config: &Config, env: &Environment, kind: ProviderKind) -> an
             "the provider is set to {kind} but no key is set: export {var}, or point {} at a server that needs none",
             row.url_env.unwrap_or("its base URL")
         ),
+        _ if !kind.is_built_in() => {
+            bail!(
+                "the provider is set to {kind} but no key is set: export {var} (its api_key_env in [providers.{kind}])"
+            )
+        }
         _ => bail!("the provider is set to {kind} but no key is set: export {var} (or set providers.{kind}.api_key)"),
     }
 }
@@ -212,9 +218,20 @@ fn default_model(config: &Config, env: &Environment, kind: ProviderKind) -> anyh
     {
         return Ok(models[0].clone());
     }
-    configured.or(kind.row().model).map(str::to_string).with_context(|| {
-        format!("no model is named for {kind}: set providers.{kind}.model, or give one with --seat ROLE={kind}:MODEL")
-    })
+    if let Some(model) = configured.or(kind.row().model) {
+        return Ok(model.to_string());
+    }
+    let listed = env.listed.iter().find(|(k, _)| *k == kind).map(|(_, list)| list);
+    match listed {
+        Some(Ok(models)) if !models.is_empty() => Ok(models[0].clone()),
+        Some(Err(why)) => bail!(
+            "no model is named for {kind}, and its server listed none ({why}): set providers.{kind}.model, \
+             or give one with --seat ROLE={kind}:MODEL"
+        ),
+        _ => {
+            bail!("no model is named for {kind}: set providers.{kind}.model, or give one with --seat ROLE={kind}:MODEL")
+        }
+    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@
 
 use std::time::Duration;
 
+use super::endpoints::{base_url, ollama_base};
+use super::models::probe_ollama;
 use crate::config::{Config, Source};
 use crate::debate::Role;
 use crate::provider::ProviderKind;
@@ -22,6 +24,10 @@ pub struct Environment {
     /// What an OpenAI-compatible server at a custom base URL says of the
     /// room it gives requests, where it says (llama.cpp's `/props`).
     pub openai_limits: ServerLimits,
+    /// The models each other OpenAI-compatible endpoint a seat names lists,
+    /// where neither the seat nor the endpoint names a model (a local
+    /// server, an endpoint heat.toml defines), or why it listed none.
+    pub listed: Vec<(ProviderKind, Result<Vec<String>, String>)>,
 }
 
 /// What a server says of the room it gives requests: how many it serves at
@@ -51,14 +57,37 @@ pub async fn discover(config: &Config) -> Environment {
         Err("not probed".into())
     };
     let openai_models = match custom_openai_base(config) {
-        Some(base) => probe_openai_models(base, config.text("providers.openai.api_key")).await,
+        Some(base) => probe_openai_models(config, ProviderKind::OPENAI, base).await,
         None => Err("not probed".into()),
     };
     let openai_limits = match config.text("providers.openai.base_url").filter(|b| !b.contains("api.openai.com")) {
         Some(base) => probe_server_limits(base).await,
         None => ServerLimits::default(),
     };
-    Environment { ollama, local: super::local::status(config), openai_models, openai_limits }
+    let mut listed = Vec::new();
+    for kind in unnamed_models(config) {
+        let base = base_url(config, kind).unwrap_or_default();
+        listed.push((kind, probe_openai_models(config, kind, &base).await));
+    }
+    Environment { ollama, local: super::local::status(config), openai_models, openai_limits, listed }
+}
+
+/// The OpenAI-compatible endpoints (other than heat's own `openai` and
+/// `ollama`, which are asked above) a seat names without a model, where the
+/// endpoint names none either: their own list then names it.
+fn unnamed_models(config: &Config) -> Vec<ProviderKind> {
+    let mut kinds: Vec<ProviderKind> = Vec::new();
+    for role in Role::ALL {
+        let Some(kind) = config.role_text(role, "provider").and_then(ProviderKind::from_name) else { continue };
+        let asked_above = kind == ProviderKind::OPENAI || kind == ProviderKind::OLLAMA;
+        let named = config.role_text(role, "model").is_some()
+            || config.text(&format!("providers.{kind}.model")).is_some()
+            || kind.row().model.is_some();
+        if kind.wire() == crate::provider::Wire::OpenAi && !asked_above && !named && !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    kinds
 }
 
 /// Asks an OpenAI-compatible server what it gives each request: llama.cpp's
@@ -89,50 +118,6 @@ pub fn limits_of(body: &serde_json::Value) -> ServerLimits {
     }
 }
 
-/// The Ollama server's base URL, from `OLLAMA_HOST`'s loose forms
-/// (`host`, `host:port`, `0.0.0.0`, with or without a scheme).
-pub fn ollama_base(config: &Config) -> String {
-    host_base(config, ProviderKind::OLLAMA)
-}
-
-/// The base URL of a provider reached by host alone (its row's
-/// `host_only`), from the host's loose forms (`host`, `host:port`,
-/// `0.0.0.0`, with or without a scheme).
-pub fn host_base(config: &Config, kind: ProviderKind) -> String {
-    let key = format!("providers.{}.base_url", kind.name());
-    let raw = config.text(&key).unwrap_or(kind.row().base_url);
-    let (scheme, rest) = match raw.split_once("://") {
-        Some((s, r)) => (s.to_string(), r.trim_end_matches('/').to_string()),
-        None => ("http".to_string(), raw.trim_end_matches('/').to_string()),
-    };
-    let rest = rest.replacen("0.0.0.0", "127.0.0.1", 1);
-    let has_port = rest.rsplit_once(':').is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()));
-    // A host without a port is on the provider's usual one (Ollama's 11434).
-    let usual = kind.row().base_url.rsplit_once(':').map_or("80", |(_, port)| port);
-    if has_port { format!("{scheme}://{rest}") } else { format!("{scheme}://{rest}:{usual}") }
-}
-
-/// Asks an Ollama server which models it has (short timeout: it is a probe).
-pub async fn probe_ollama(base: &str) -> Result<Vec<String>, String> {
-    let client = crate::provider::http::client_builder()
-        .timeout(Duration::from_millis(1500))
-        .build()
-        .map_err(|e| e.to_string())?;
-    let response =
-        client.get(format!("{base}/api/tags")).send().await.map_err(|_| format!("no Ollama server at {base}"))?;
-    let bytes = response.bytes().await.map_err(|_| format!("{base} did not answer like Ollama"))?;
-    let body: serde_json::Value =
-        serde_json::from_slice(&bytes).map_err(|_| format!("{base} did not answer like Ollama"))?;
-    let models = body["models"]
-        .as_array()
-        .map(|list| list.iter().filter_map(|m| m["name"].as_str().map(String::from)).collect::<Vec<_>>())
-        .unwrap_or_default();
-    if models.is_empty() {
-        return Err(format!("the Ollama server at {base} has no models (try `ollama pull llama3.2`)"));
-    }
-    Ok(models)
-}
-
 /// The OpenAI-compatible base URL when it is not OpenAI's own and no model
 /// is configured for it: its own model list then names the default model
 /// (a local server serves one model, whatever name a request carries).
@@ -147,24 +132,14 @@ pub(super) fn openai_model_chosen(config: &Config) -> bool {
     config.get("providers.openai.model").is_some_and(|e| !matches!(e.source, Source::Default))
 }
 
-/// Asks an OpenAI-compatible server which models it serves (`GET /models`;
-/// short timeout: it is a probe).
-pub async fn probe_openai_models(base: &str, key: Option<&str>) -> Result<Vec<String>, String> {
-    let client = crate::provider::http::client_builder()
-        .timeout(Duration::from_millis(1500))
-        .build()
-        .map_err(|e| e.to_string())?;
-    let mut request = client.get(format!("{}/models", base.trim_end_matches('/')));
-    if let Some(key) = key {
-        request = request.bearer_auth(key.trim());
-    }
-    let response = request.send().await.map_err(|_| format!("no answer from {base}"))?;
-    let body: serde_json::Value = response.json().await.map_err(|_| format!("{base} listed no models"))?;
-    let models: Vec<String> = body["data"]
-        .as_array()
-        .map(|list| list.iter().filter_map(|m| m["id"].as_str().map(String::from)).collect())
-        .unwrap_or_default();
-    if models.is_empty() { Err(format!("{base} listed no models")) } else { Ok(models) }
+/// Asks the OpenAI-compatible server of `kind` at `base` which models it
+/// serves (`GET /models`, with its key and headers; short timeout: it is a
+/// probe).
+pub async fn probe_openai_models(config: &Config, kind: ProviderKind, base: &str) -> Result<Vec<String>, String> {
+    let bearer = config.text(&format!("providers.{kind}.api_key")).map(|k| format!("Bearer {}", k.trim()));
+    let url = format!("{}/models", base.trim_end_matches('/'));
+    let auth = [("authorization", bearer.as_deref())];
+    super::models::listed_at(&url, &auth, config, kind, Duration::from_millis(1500)).await
 }
 
 #[cfg(test)]

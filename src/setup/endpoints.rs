@@ -1,20 +1,20 @@
-//! The HTTP models (Anthropic, OpenAI-compatible, Ollama) as the config
-//! sets them up: base URL, key, timeouts, concurrency and the judge's
-//! structured output setting.
+//! The HTTP models (Anthropic, OpenAI-compatible, Ollama, the presets and
+//! the endpoints heat.toml defines) as the config sets them up: where each
+//! server is (a host-only provider's address from its loose forms), its
+//! key and headers, timeouts, concurrency and the judge's structured
+//! output setting.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
 
-use super::discover::host_base;
-use super::selection::ProviderKind;
 use crate::config::Config;
 use crate::debate::engine::StructuredSetting;
 use crate::provider::anthropic::AnthropicModel;
 use crate::provider::http::HttpConfig;
 use crate::provider::openai::OpenAiModel;
-use crate::provider::{ChatModel, Wire};
+use crate::provider::{ChatModel, ProviderKind, Wire};
 
 /// The config section a provider reads: `[providers.NAME]`.
 pub(super) fn section(kind: ProviderKind) -> &'static str {
@@ -46,7 +46,18 @@ fn http(config: &Config, kind: ProviderKind, base_url: String, api_key: Option<&
         idle_timeout: Duration::from_secs(config.defaulted("network.idle_timeout_secs")),
         first_byte_timeout: Duration::from_secs(config.defaulted("network.first_byte_timeout_secs")),
         max_concurrent,
+        headers: headers(config, kind),
     }
+}
+
+/// The headers `[providers.NAME.headers]` gives every request there.
+pub fn headers(config: &Config, kind: ProviderKind) -> Vec<(String, String)> {
+    let table = format!("providers.{}.headers", section(kind));
+    let names: Vec<String> = config.names_under(&table).map(str::to_string).collect();
+    names
+        .into_iter()
+        .filter_map(|name| Some((name.clone(), config.text(&format!("{table}.{name}"))?.to_string())))
+        .collect()
 }
 
 /// The base URL of a provider with a server, as configured (else its
@@ -77,8 +88,31 @@ pub fn http_model_within(config: &Config, kind: ProviderKind, slots: Option<u32>
     let mut http = http(config, kind, base, key);
     http.max_concurrent = http.max_concurrent.or(slots);
     Some(match kind.wire() {
-        Wire::Anthropic => Arc::new(AnthropicModel::new(http)),
+        Wire::Anthropic => Arc::new(AnthropicModel::new(http).named(kind.name())),
         Wire::OpenAi => Arc::new(OpenAiModel::new(http).named(kind.name())),
         Wire::Embedded | Wire::Person => return None,
     })
+}
+
+/// The Ollama server's base URL, from `OLLAMA_HOST`'s loose forms
+/// (`host`, `host:port`, `0.0.0.0`, with or without a scheme).
+pub fn ollama_base(config: &Config) -> String {
+    host_base(config, ProviderKind::OLLAMA)
+}
+
+/// The base URL of a provider reached by host alone (its row's
+/// `host_only`), from the host's loose forms (`host`, `host:port`,
+/// `0.0.0.0`, with or without a scheme).
+pub fn host_base(config: &Config, kind: ProviderKind) -> String {
+    let key = format!("providers.{}.base_url", kind.name());
+    let raw = config.text(&key).unwrap_or(kind.row().base_url);
+    let (scheme, rest) = match raw.split_once("://") {
+        Some((s, r)) => (s.to_string(), r.trim_end_matches('/').to_string()),
+        None => ("http".to_string(), raw.trim_end_matches('/').to_string()),
+    };
+    let rest = rest.replacen("0.0.0.0", "127.0.0.1", 1);
+    let has_port = rest.rsplit_once(':').is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()));
+    // A host without a port is on the provider's usual one (Ollama's 11434).
+    let usual = kind.row().base_url.rsplit_once(':').map_or("80", |(_, port)| port);
+    if has_port { format!("{scheme}://{rest}") } else { format!("{scheme}://{rest}:{usual}") }
 }

@@ -2,7 +2,8 @@
 //! `discover` finds what this machine offers (keys, an Ollama server, a
 //! custom OpenAI-compatible server, the offline model), `choose` decides
 //! each role's provider and model, `endpoints` builds the HTTP models,
-//! `local` the embedded one, and `build` the engine set-up around them.
+//! `local` the embedded one, and `build` the engine set-up around them;
+//! `models` asks an endpoint which models it serves.
 //! Defaults are read from the config's default file (`Config::defaulted`).
 
 pub mod build;
@@ -10,6 +11,7 @@ pub mod choose;
 pub mod discover;
 pub mod endpoints;
 pub mod local;
+pub mod models;
 pub mod panel;
 mod selection;
 #[cfg(test)]
@@ -20,8 +22,8 @@ use crate::debate::engine::EngineSetup;
 
 pub use build::{LocalLoader, build, model_notices};
 pub use choose::select;
-pub use discover::{Environment, ServerLimits, discover, ollama_base};
-pub use endpoints::{base_url, http_model, structured_setting};
+pub use discover::{Environment, ServerLimits, discover};
+pub use endpoints::{base_url, headers, http_model, ollama_base, structured_setting};
 pub use selection::{ProviderKind, RoleChoice, Selection, is_gguf};
 
 /// Which provider and model each role uses, from what this machine offers.

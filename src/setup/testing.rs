@@ -18,6 +18,7 @@ pub fn machine(ollama: Result<Vec<&str>, &str>, local: Result<&str, &str>) -> En
         local: local.map(String::from).map_err(String::from),
         openai_models: Err("not probed".into()),
         openai_limits: super::discover::ServerLimits::default(),
+        listed: Vec::new(),
     }
 }
 

@@ -506,7 +506,12 @@ impl App {
                     self.say_until(Tone::Info, "Applying the settings…", Until::NextRound);
                     vec![Effect::Configure(fields)]
                 }
-                step => self.keep(&step, Modal::Settings(form)),
+                step => {
+                    let wanted = form.list_wanted();
+                    let mut effects = self.keep(&step, Modal::Settings(form));
+                    effects.extend(wanted.map(Effect::ListModels));
+                    effects
+                }
             },
             Modal::Results(results) => self.results_key(results, key),
             Modal::Verdict(mut form) => match form.key(key) {

@@ -44,6 +44,9 @@ pub enum Effect {
     CopyDebate,
     /// Apply and remember the start screen's settings (config key, text).
     Configure(Vec<(String, String)>),
+    /// Ask this provider's server which models it serves (the settings'
+    /// model picker).
+    ListModels(String),
     /// Play the replay at this speed.
     ReplaySpeed(f64),
     /// Skip the replay to the next round.

@@ -24,6 +24,7 @@ pub mod label_edit;
 mod likeness;
 pub mod markdown;
 pub mod modal;
+pub mod model_pick;
 pub mod offers;
 pub mod pane;
 mod pane_notes;
@@ -56,7 +57,7 @@ use std::process::ExitCode;
 pub use app::App;
 pub use frame::render;
 pub use roster::RosterEntry;
-pub use studio::{Opening, Studio};
+pub use studio::{ModelLister, Opening, Studio};
 
 /// Runs the studio until the person quits.
 pub async fn run(studio: Studio, app: App) -> anyhow::Result<ExitCode> {

@@ -12,6 +12,7 @@ use tokio::sync::mpsc;
 
 use super::form::FormStep;
 use super::install::Installer;
+use super::model_pick::ModelPick;
 use super::roster::RosterEntry;
 use crate::config::keys::providers;
 use crate::config::studio::{FIELDS, KEYS, check};
@@ -51,6 +52,8 @@ pub struct SettingsForm {
     pub error: Option<(Option<usize>, String)>,
     /// The formats to choose from; none: the field is typed instead.
     pub formats: FormatChoices,
+    /// The models each seat's provider lists, offered in its model field.
+    pub models: ModelPick,
 }
 
 /// The formats the form steps through, each with its own number of rounds
@@ -154,7 +157,7 @@ fn is_provider(field: usize) -> bool {
 
 impl SettingsForm {
     pub fn new(fields: [String; FIELDS]) -> Self {
-        SettingsForm { fields, chosen: 0, error: None, formats: FormatChoices::default() }
+        SettingsForm { fields, chosen: 0, error: None, formats: FormatChoices::default(), models: ModelPick::default() }
     }
 
     /// The form with the formats its format field steps through.
@@ -183,12 +186,29 @@ impl SettingsForm {
             KeyCode::Down | KeyCode::Tab => self.chosen = (field + 1) % KEYS.len(),
             KeyCode::Left | KeyCode::Right if self.is_choice(field) => self.cycle(key.code == KeyCode::Right),
             KeyCode::Char(' ') if self.is_choice(field) => self.cycle(true),
+            KeyCode::Left | KeyCode::Right => {
+                if let Some(provider) = self.listing_provider(field)
+                    && let Some(model) = self.models.step(&provider, key.code == KeyCode::Right)
+                {
+                    self.fields[field] = model;
+                }
+            }
             KeyCode::Backspace if !self.is_choice(field) => {
                 self.fields[field].pop();
+                self.models.typed(&self.fields[field]);
             }
-            KeyCode::Char('u') if ctrl && !self.is_choice(field) => self.fields[field].clear(),
-            KeyCode::Char(c) if !ctrl && !self.is_choice(field) => self.fields[field].push(c),
+            KeyCode::Char('u') if ctrl && !self.is_choice(field) => {
+                self.fields[field].clear();
+                self.models.typed("");
+            }
+            KeyCode::Char(c) if !ctrl && !self.is_choice(field) => {
+                self.fields[field].push(c);
+                self.models.typed(&self.fields[field]);
+            }
             _ => {}
+        }
+        if self.chosen != field {
+            self.models.reset();
         }
         // What was wrong goes once something is changed.
         if self.fields != before {
@@ -237,6 +257,22 @@ impl SettingsForm {
         let format = &self.fields[FORMAT_FIELD];
         let labels = self.formats.labels(format).unwrap_or_default();
         labels.iter().skip(Role::Judge.position() + 1).cloned().collect()
+    }
+
+    /// The provider whose list a model field offers: the seat's provider
+    /// above it, when it names one (not `auto`).
+    pub fn listing_provider(&self, field: usize) -> Option<String> {
+        let model_field = seat_of(field).is_some() && !is_provider(field);
+        let provider = model_field.then(|| self.fields[field - 1].trim())?;
+        (!provider.is_empty() && provider != "auto").then(|| provider.to_string())
+    }
+
+    /// The provider whose model list the chosen field needs and nobody has
+    /// asked for yet, now marked as asked: the studio asks its server.
+    pub fn list_wanted(&mut self) -> Option<String> {
+        let provider = self.listing_provider(self.chosen).filter(|p| self.models.wants(p))?;
+        self.models.asking(&provider);
+        Some(provider)
     }
 
     /// A field chosen from a list (a provider, the format) rather than typed.

@@ -26,7 +26,14 @@ pub struct Studio {
     pub mouse: bool,
     /// Applies the start screen's settings, when it offers them.
     pub configure: Option<super::settings::Configurer>,
+    /// Asks a provider's server which models it serves, for the settings'
+    /// model picker, when the studio offers settings.
+    pub list_models: Option<ModelLister>,
 }
+
+/// Asks the provider named by the string which models its server serves.
+pub type ModelLister =
+    std::sync::Arc<dyn Fn(String) -> futures::future::BoxFuture<'static, Result<Vec<String>, String>> + Send + Sync>;
 
 /// What the studio shows first.
 pub enum Opening {

@@ -362,6 +362,7 @@ fn served(server: &MockLlm, first_byte: std::time::Duration) -> std::sync::Arc<d
         idle_timeout: std::time::Duration::from_secs(10),
         first_byte_timeout: first_byte,
         max_concurrent: None,
+        headers: Vec::new(),
     }))
 }
 

@@ -13,6 +13,7 @@ mod answer;
 mod architecture;
 mod cli_branch;
 mod cli_budget;
+mod cli_endpoints;
 mod cli_formats;
 mod cli_person;
 mod cli_redirect;

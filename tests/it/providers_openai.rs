@@ -246,6 +246,7 @@ async fn a_refused_connection_is_retried_then_reported() {
         max_concurrent: None,
         idle_timeout: Duration::from_secs(1),
         first_byte_timeout: Duration::from_secs(1),
+        headers: Vec::new(),
     }));
     let (items, error) = run(model, request()).await;
     assert_eq!(retries(&items).len(), 3);

@@ -42,6 +42,7 @@ fn openai(server: &MockLlm) -> Arc<dyn ChatModel> {
         idle_timeout: IDLE,
         first_byte_timeout: FIRST_BYTE,
         max_concurrent: None,
+        headers: Vec::new(),
     }))
 }
 

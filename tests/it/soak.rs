@@ -254,6 +254,7 @@ fn http(base_url: &str) -> HttpConfig {
         idle_timeout: IDLE,
         first_byte_timeout: IDLE,
         max_concurrent: None,
+        headers: Vec::new(),
     }
 }
 

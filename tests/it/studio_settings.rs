@@ -259,3 +259,69 @@ fn the_settings_name_the_seats_as_the_format_does() {
     let text = screen(&mut app, 100, 30);
     assert!(text.contains("‹ oxford ›") && text.contains("Proposition") && !text.contains("Advocate"), "{text}");
 }
+
+/// The settings form's model picker: moving onto a seat's model field asks
+/// its provider's server once for its models; the list shows under the
+/// field, typing filters it, ←/→ fill the field with a match, and a name
+/// no list holds is still taken.
+#[test]
+fn a_model_field_lists_its_providers_models_filtered_as_typed() {
+    let mut app = settings_screen();
+    press(&mut app, KeyCode::F(2));
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Down);
+    }
+    // The skeptic's provider: auto → anthropic → openai.
+    press(&mut app, KeyCode::Right);
+    press(&mut app, KeyCode::Right);
+    let asked = press(&mut app, KeyCode::Down);
+    assert_eq!(asked, vec![Effect::ListModels("openai".into())], "the model field asks its provider's list");
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("asking openai for its models…"), "{text}");
+    let Some(Modal::Settings(form)) = app.modal.as_mut() else { panic!("the form closed") };
+    let models = ["gpt-4.1", "gpt-4.1-mini", "o4-mini", "text-embedding-3-small"].map(String::from).to_vec();
+    form.models.listed("openai", Ok(models));
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("4 of 4 models · gpt-4.1   gpt-4.1-mini   o4-mini"), "{text}");
+    typed(&mut app, "mini");
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("2 of 4 models · gpt-4.1-mini   o4-mini"), "{text}");
+    press(&mut app, KeyCode::Right);
+    press(&mut app, KeyCode::Right);
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("model     o4-mini"), "the second match fills the field: {text}");
+    // Up and back down: the list is not asked again.
+    assert!(press(&mut app, KeyCode::Up).is_empty());
+    assert!(press(&mut app, KeyCode::Down).is_empty(), "asked once per provider");
+    clear(&mut app);
+    typed(&mut app, "my-finetune");
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("none of openai's 4 models holds that: the typed name is taken"), "{text}");
+    let Some(Effect::Configure(fields)) = press(&mut app, KeyCode::Enter).pop() else { panic!("not applied") };
+    assert!(fields.contains(&("roles.skeptic.model".to_string(), "my-finetune".to_string())), "{fields:?}");
+}
+
+#[test]
+fn a_provider_without_a_list_says_why_and_the_name_is_typed() {
+    let mut app = settings_screen();
+    press(&mut app, KeyCode::F(2));
+    for _ in 0..6 {
+        press(&mut app, KeyCode::Down);
+    }
+    press(&mut app, KeyCode::Right);
+    let asked = press(&mut app, KeyCode::Down);
+    assert_eq!(asked, vec![Effect::ListModels("anthropic".into())]);
+    let Some(Modal::Settings(form)) = app.modal.as_mut() else { panic!("the form closed") };
+    form.models.listed("anthropic", Err("https://api.anthropic.com/v1/models answered 401 Unauthorized".into()));
+    let text = screen(&mut app, 100, 30);
+    assert!(text.contains("no list from anthropic (https://api.anthropic.com/v1/models answered 401"), "{text}");
+    // Local and a person list nothing: nothing is asked.
+    press(&mut app, KeyCode::Up);
+    let mut effects = Vec::new();
+    for _ in 0..12 {
+        effects.extend(press(&mut app, KeyCode::Right));
+        effects.extend(press(&mut app, KeyCode::Down));
+        effects.extend(press(&mut app, KeyCode::Up));
+    }
+    assert!(effects.iter().all(|e| matches!(e, Effect::ListModels(p) if p != "local" && p != "human")), "{effects:?}");
+}

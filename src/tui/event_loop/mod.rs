@@ -5,6 +5,7 @@
 mod asks;
 mod branch;
 mod external_editor;
+mod model_lists;
 mod running;
 mod session;
 mod setup_steps;
@@ -24,7 +25,7 @@ use tokio::time::Instant;
 use super::app::{App, Replay, ReplayClock, Tone, Until};
 use super::browser::Browser;
 use super::effect::Effect;
-use super::install::{self, InstallMsg, InstallState};
+use super::install::{self, InstallMsg};
 use super::modal::Modal;
 use super::replay::{Playback, Timeline};
 use super::settings;
@@ -72,6 +73,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
     let mut dirty = true;
     let mut last_frame = Instant::now() - FRAME;
     let mut asks = asks::Asks::default();
+    let mut lists = model_lists::ModelLists::new();
     loop {
         dirty |= asks.follow(studio.setup.as_ref(), &mut app);
         if dirty && last_frame.elapsed() >= frame_time(&app) {
@@ -105,6 +107,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 app.person_asked(ask);
                 dirty = true;
             }
+            Some(answer) = lists.next() => dirty |= model_lists::deliver(&mut app, answer),
             result = settings::next(&mut configuring) => {
                 configuring = None;
                 effects = on_configured(&mut studio, &mut app, result);
@@ -115,10 +118,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 dirty = true;
             }
             msg = install::next(&mut installing) => {
-                effects = on_install(&mut studio, &mut app, msg);
-                if !matches!(app.start.install, Some(InstallState::Running(_))) {
-                    installing = None;
-                }
+                effects = on_install(&mut studio, &mut app, &mut installing, msg);
                 dirty = true;
             }
             () = tokio::time::sleep_until(frame_due), if dirty => {}
@@ -141,6 +141,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 Effect::ExportSession(id) => export_stored(&studio, &mut app, &id),
                 Effect::InstallModel => begin_install(&studio, &mut app, &mut installing),
                 Effect::Configure(fields) => configuring = settings::start(studio.configure.as_ref(), fields),
+                Effect::ListModels(provider) => lists.ask(&studio, provider),
                 Effect::Copy(clip) => copy(&mut app, debate.as_ref(), &clip),
                 Effect::CopyDebate => copy_debate(&studio, &mut app, debate.as_ref()),
                 Effect::Sessions => show_sessions(&studio, &mut app, debate.as_ref()),

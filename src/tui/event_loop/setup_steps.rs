@@ -22,8 +22,22 @@ pub(super) fn begin_install(
 }
 
 /// An install report: progress to show, or the set-up the studio was
-/// waiting for (then a proposition typed meanwhile starts).
-pub(super) fn on_install(studio: &mut Studio, app: &mut App, msg: Option<InstallMsg>) -> Vec<Effect> {
+/// waiting for (then a proposition typed meanwhile starts); an install
+/// that ended lets go of its reports.
+pub(super) fn on_install(
+    studio: &mut Studio,
+    app: &mut App,
+    installing: &mut Option<tokio::sync::mpsc::UnboundedReceiver<InstallMsg>>,
+    msg: Option<InstallMsg>,
+) -> Vec<Effect> {
+    let effects = install_report(studio, app, msg);
+    if !matches!(app.start.install, Some(InstallState::Running(_))) {
+        *installing = None;
+    }
+    effects
+}
+
+fn install_report(studio: &mut Studio, app: &mut App, msg: Option<InstallMsg>) -> Vec<Effect> {
     match msg {
         Some(InstallMsg::Progress(progress)) => {
             app.start.install = Some(InstallState::Running(progress));

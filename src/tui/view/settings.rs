@@ -12,6 +12,7 @@ use super::dialog::centered;
 use super::dialog::{frame_box, hint_line, split_last};
 use crate::debate::Role;
 use crate::tui::app::App;
+use crate::tui::model_pick::{Listing, SHOWN};
 use crate::tui::settings::{LABELS, SOURCE_FIELD, SettingsForm, seat_of};
 use crate::words::count as counted;
 use unicode_width::UnicodeWidthStr;
@@ -19,7 +20,8 @@ use unicode_width::UnicodeWidthStr;
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &SettingsForm) {
     let theme = &app.theme;
     let beyond = form.seats_beyond();
-    let height = u16::try_from(LABELS.len()).unwrap_or(8) + 7 + u16::from(!beyond.is_empty());
+    // One row under the fields is kept for the chosen model field's list, so the form does not jump.
+    let height = u16::try_from(LABELS.len()).unwrap_or(8) + 8 + u16::from(!beyond.is_empty());
     let rect = centered(area, 84, height);
     let inner = frame_box(frame, app, rect, " Settings for the next debate ");
     let [body, hint] = split_last(inner);
@@ -72,6 +74,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &SettingsForm) {
             spans.extend(note.map(|note| Span::styled(note, theme.secondary())));
         }
         lines.push(Line::from(spans));
+        // The chosen model field's list sits under it; the row is kept blank at the end otherwise.
+        if chosen && form.listing_provider(i).is_some() {
+            lines.push(model_list(app, form, body.width));
+        }
+    }
+    if form.listing_provider(form.chosen).is_none() {
+        lines.push(Line::default());
     }
     if !beyond.is_empty() {
         let names = beyond.join(", ");
@@ -89,8 +98,58 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &SettingsForm) {
         ))),
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), body);
-    let keys = "↑/↓ field · ←/→ a choice · type a value · Enter saves · Esc cancels";
+    let keys = "↑/↓ field · ←/→ a choice or a listed model · type a value · Enter saves · Esc cancels";
     frame.render_widget(Paragraph::new(hint_line(app, keys, hint.width)), hint);
+}
+
+/// The chosen model field's list: the models its provider's server lists
+/// that hold what was typed, the one stepped to marked; or that it is
+/// being asked, or why there is none. Blank on any other field.
+fn model_list(app: &App, form: &SettingsForm, width: u16) -> Line<'static> {
+    let theme = &app.theme;
+    let Some(provider) = form.listing_provider(form.chosen) else { return Line::default() };
+    let listing = form.models.listing(&provider);
+    let dim = |text: String| Line::from(Span::styled(text, theme.secondary()));
+    match listing {
+        None => Line::default(),
+        Some(Listing::Asking) => dim(format!("   asking {provider} for its models…")),
+        Some(Listing::None(why)) => dim(format!("   no list from {provider} ({}): type the name", clean(why))),
+        Some(Listing::Listed(all)) => {
+            let matches = form.models.matches(&provider);
+            if matches.is_empty() {
+                return dim(format!(
+                    "   none of {}'s {} models holds that: the typed name is taken",
+                    provider,
+                    all.len()
+                ));
+            }
+            let at = form.models.at();
+            // The window of matches around the one stepped to.
+            let start = at.map_or(0, |at| at.saturating_sub(SHOWN - 1));
+            let mut spans = vec![Span::styled(
+                format!("   {} of {} · ", matches.len(), counted(all.len(), "model")),
+                theme.secondary(),
+            )];
+            let mut used = spans[0].content.width();
+            for (i, model) in matches.iter().enumerate().skip(start).take(SHOWN) {
+                let text = clean(model);
+                if used + text.width() + 3 > usize::from(width) {
+                    spans.push(Span::styled("…", theme.secondary()));
+                    break;
+                }
+                used += text.width() + 3;
+                let style = if at == Some(i) { Style::new().add_modifier(Modifier::REVERSED) } else { Style::new() };
+                spans.push(Span::styled(text, style));
+                spans.push(Span::raw("   "));
+            }
+            Line::from(spans)
+        }
+    }
+}
+
+/// Untrusted text (a server's model names, its error) made safe to draw.
+fn clean(text: &str) -> String {
+    crate::sanitize::clean(text)
 }
 
 /// What an empty model field stands for: the model the role uses now
@@ -102,6 +161,14 @@ fn default_model(app: &App, form: &SettingsForm, field: usize) -> String {
         Some(entry) if unchanged && !entry.model.is_empty() => {
             format!("default: {}", crate::sanitize::clean(&entry.model))
         }
-        _ => "the provider's default".to_string(),
+        _ => {
+            // A provider newly chosen: its row's usual model, or the first its server lists.
+            let kind = crate::provider::ProviderKind::from_name(&form.fields[field - 1]);
+            match kind.filter(|k| k.is_server()).map(|k| k.row().model) {
+                Some(Some(model)) => format!("default: {model}"),
+                Some(None) => "default: the first model its server lists".to_string(),
+                None => "the provider's default".to_string(),
+            }
+        }
     }
 }

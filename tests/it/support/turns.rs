@@ -29,6 +29,7 @@ pub fn config(server: &MockLlm, key: Option<&str>) -> HttpConfig {
         idle_timeout: Duration::from_millis(300),
         first_byte_timeout: Duration::from_millis(300),
         max_concurrent: None,
+        headers: Vec::new(),
     }
 }
 
