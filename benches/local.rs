@@ -34,6 +34,7 @@ fn request(prompt: &str, max_tokens: u32) -> ChatRequest {
         response_schema: None,
         grammar: None,
         seed: Some(1),
+        reasoning: heat::provider::ReasoningAsk::default(),
     }
 }
 

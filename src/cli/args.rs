@@ -375,7 +375,7 @@ pub struct DebateArgs {
     /// Heat (temperature) of the first round, 0.3 to 1.0.
     #[arg(long, value_name = "H", alias = "temperature")]
     pub heat: Option<String>,
-    /// Provider for every role: auto, anthropic, openai, ollama or local.
+    /// Provider for every role: auto, anthropic, openai, ollama, local, a preset (openrouter, gemini, groq, …) or an endpoint heat.toml defines.
     #[arg(long)]
     pub provider: Option<String>,
     /// Model for every role; a path ending in `.gguf` runs that file on the embedded model.
@@ -399,6 +399,9 @@ pub struct DebateArgs {
     /// Model for the judge alone; a `.gguf` path runs that file on the embedded model.
     #[arg(long, value_name = "MODEL")]
     pub judge_model: Option<String>,
+    /// How hard a reasoning model thinks, on an OpenAI-compatible wire: minimal, low, medium or high (every role; `roles.<role>.reasoning_effort` for one).
+    #[arg(long, value_name = "LEVEL")]
+    pub reasoning_effort: Option<String>,
     /// Directory of prompt files that replace the built-in ones.
     #[arg(long, value_name = "DIR")]
     pub prompts: Option<String>,
@@ -434,7 +437,7 @@ pub struct DebateArgs {
 impl DebateArgs {
     /// The flags that were given, as config overrides.
     pub fn flag_values(&self) -> Vec<FlagValue> {
-        let pairs: [(&Option<String>, &str, &str); 19] = [
+        let pairs: [(&Option<String>, &str, &str); 20] = [
             (&self.max_rounds, "debate.max_rounds", "--max-rounds"),
             (&self.heat, "debate.initial_heat", "--heat"),
             (&self.provider, "roles.provider", "--provider"),
@@ -445,6 +448,7 @@ impl DebateArgs {
             (&self.advocate_model, "roles.advocate.model", "--advocate-model"),
             (&self.skeptic_model, "roles.skeptic.model", "--skeptic-model"),
             (&self.judge_model, "roles.judge.model", "--judge-model"),
+            (&self.reasoning_effort, "roles.reasoning_effort", "--reasoning-effort"),
             (&self.prompts, "debate.prompts_dir", "--prompts"),
             (&self.seed, "debate.seed", "--seed"),
             (&self.source, "debate.source", "--source"),

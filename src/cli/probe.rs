@@ -52,6 +52,7 @@ fn request(model: &str, system: &str, user: &str, max_tokens: u32) -> ChatReques
         response_schema: None,
         grammar: None,
         seed: None,
+        reasoning: crate::provider::ReasoningAsk::default(),
     }
 }
 

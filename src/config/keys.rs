@@ -41,11 +41,15 @@ pub fn providers() -> Vec<&'static str> {
     std::iter::once("auto").chain(crate::provider::kind::names()).collect()
 }
 
-const ROLE_KEYS: [(&str, Kind); 7] = [
+/// How hard a reasoning model thinks, as OpenAI's wire names it.
+pub const REASONING_EFFORTS: [&str; 4] = ["minimal", "low", "medium", "high"];
+
+const ROLE_KEYS: [(&str, Kind); 8] = [
     ("provider", Kind::Provider),
     ("model", Kind::Text),
     ("max_tokens", Kind::Int { min: 16, max: 200_000 }),
     ("thinking_budget", Kind::Int { min: 1024, max: 200_000 }),
+    ("reasoning_effort", Kind::OneOf(&REASONING_EFFORTS)),
     // What the model costs, in US dollars per million tokens (for the studio's cost counter).
     ("price_input", Kind::Float { min: 0.0, max: 10_000.0 }),
     ("price_output", Kind::Float { min: 0.0, max: 10_000.0 }),

@@ -36,8 +36,33 @@ pub enum Heard {
     Finish(FinishReason),
     /// A retried attempt: what the call answered so far is discarded.
     Restart,
-    /// The seat's model takes no temperature: none is sent to it again.
-    NoTemperature,
+    /// The seat's model refused a parameter: it is not sent again, or is
+    /// sent in the form the model takes.
+    Refused(Refusal),
+}
+
+/// A parameter a seat's model refused, learnt once a debate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Refusal {
+    /// No temperature is sent (a reasoning model; extended thinking).
+    Temperature,
+    /// The answer's room goes as `max_completion_tokens`, not `max_tokens`
+    /// (OpenAI's reasoning models).
+    MaxTokens,
+    /// No `reasoning_effort` is sent.
+    ReasoningEffort,
+}
+
+impl Refusal {
+    /// The refusal a dropped parameter (as `retry` names it) teaches.
+    pub fn of(param: &str) -> Option<Self> {
+        match param {
+            "temperature" => Some(Self::Temperature),
+            "max_tokens" => Some(Self::MaxTokens),
+            "reasoning_effort" => Some(Self::ReasoningEffort),
+            _ => None,
+        }
+    }
 }
 
 /// What `item`, streamed by `call`'s model (`answering`), means: at most
@@ -67,7 +92,7 @@ pub fn heard(
         }
         TurnItem::ParameterDropped { param, message } => {
             let note = notices::parameter_dropped(answering.model, &param, &message);
-            let refused = (param == "temperature").then_some(Heard::NoTemperature);
+            let refused = Refusal::of(&param).map(Heard::Refused);
             (refused, Some(Heard::Emit(DebateEvent::Notice { message: note })))
         }
         TurnItem::StructuredSteppedDown { from, to, message } => {

@@ -298,6 +298,8 @@ pub fn form_ignored(provider: &str, endpoint: &str, from: StructuredOutput, to: 
 pub fn parameter_dropped(model: &str, param: &str, message: &str) -> String {
     match param {
         "temperature" => format!("{model}: temperature not accepted; heat reaches it by prompt only"),
+        "max_tokens" => format!("{model}: `max_tokens` not accepted; the answer's room goes as max_completion_tokens"),
+        "reasoning_effort" => format!("{model}: `reasoning_effort` not accepted ({message}); it thinks as it will"),
         other => format!("{model}: `{other}` not accepted ({message}); sent without it"),
     }
 }

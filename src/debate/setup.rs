@@ -37,6 +37,9 @@ pub struct RoleSetup {
     pub model_name: String,
     pub max_tokens: u32,
     pub thinking_budget: Option<u32>,
+    /// How hard a reasoning model thinks (`roles.<role>.reasoning_effort`),
+    /// where its wire takes it.
+    pub reasoning_effort: Option<String>,
     /// The structured output the judge asks for first
     /// (`providers.<name>.structured_output`).
     pub structured: StructuredSetting,
@@ -79,6 +82,7 @@ impl RoleSetup {
             model_name: model_name.into(),
             max_tokens,
             thinking_budget: None,
+            reasoning_effort: None,
             structured: StructuredSetting::Auto,
             max_context: None,
             caps_strings: false,

@@ -49,6 +49,7 @@ pub fn request(state: &DebateState, prompts: &Prompts, judge: &RoleSetup) -> Cha
         response_schema: None,
         grammar: None,
         seed: None,
+        reasoning: crate::provider::ReasoningAsk::default(),
     }
 }
 

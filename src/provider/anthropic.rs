@@ -337,6 +337,7 @@ mod tests {
             response_schema: None,
             grammar: None,
             seed: Some(1),
+            reasoning: crate::provider::ReasoningAsk::default(),
         }
     }
 

@@ -139,6 +139,20 @@ pub struct ChatRequest {
     pub grammar: Option<String>,
     /// Sampling seed where the provider supports one (local model, some servers).
     pub seed: Option<u64>,
+    /// How a reasoning model is asked.
+    pub reasoning: ReasoningAsk,
+}
+
+/// How a request asks a reasoning model: the field its answer's room goes
+/// in, and how hard it thinks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReasoningAsk {
+    /// The answer's room goes as `max_completion_tokens`: OpenAI's
+    /// reasoning models refuse `max_tokens` (learnt from the refusal).
+    pub completion_tokens: bool,
+    /// `reasoning_effort` (`low`, `medium`, `high`) where the wire takes
+    /// one: OpenAI's reasoning models and servers that follow them.
+    pub effort: Option<String>,
 }
 
 impl ChatRequest {

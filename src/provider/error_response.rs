@@ -11,8 +11,10 @@ use reqwest::header::HeaderMap;
 use super::ProviderError;
 
 /// The sampling or format parameters a server may refuse, as the request names them.
-const PARAMETERS: [&str; 10] = [
+const PARAMETERS: [&str; 12] = [
     "temperature",
+    "max_tokens",
+    "reasoning_effort",
     "top_p",
     "top_k",
     "response_format",
@@ -56,6 +58,11 @@ pub fn classify(status: u16, headers: &HeaderMap, body: &str) -> ProviderError {
             ProviderError::ContextExceeded { window: context_window(body), message }
         }
         400 | 422 => match param.or_else(|| PARAMETERS.iter().find(|p| lower.contains(*p)).map(|p| (*p).to_string())) {
+            // A `max_tokens` too big is a bad value; only a model that takes none (it wants
+            // `max_completion_tokens`) refuses the parameter.
+            Some(param) if param == "max_tokens" && !refuses_the_field(&lower) => {
+                ProviderError::BadRequest { status, message }
+            }
             Some(param) => ProviderError::ParameterRejected { param, message },
             None => ProviderError::BadRequest { status, message },
         },
@@ -68,6 +75,13 @@ pub fn classify(status: u16, headers: &HeaderMap, body: &str) -> ProviderError {
         Some(false) if error.is_retryable() => ProviderError::BadRequest { status, message: error.to_string() },
         _ => error,
     }
+}
+
+/// Whether a refusal is of a parameter itself, not of its value.
+fn refuses_the_field(lower: &str) -> bool {
+    ["max_completion_tokens", "unsupported parameter", "not supported", "unrecognized"]
+        .iter()
+        .any(|w| lower.contains(w))
 }
 
 /// Whether an error's message and type say the prompt did not fit the
@@ -326,6 +340,26 @@ mod tests {
             classify(400, &none, r#"{"error":{"message":"messages: at least one message is required"}}"#),
             ProviderError::BadRequest { .. }
         ));
+    }
+
+    #[test]
+    fn a_refused_max_tokens_is_a_refusal_but_a_max_tokens_too_big_is_a_bad_value() {
+        let none = HeaderMap::new();
+        let refused = r#"{"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.","type":"invalid_request_error","param":"max_tokens","code":"unsupported_parameter"}}"#;
+        assert!(
+            matches!(classify(400, &none, refused), ProviderError::ParameterRejected { param, .. } if param == "max_tokens")
+        );
+        let too_big = r#"{"error":{"message":"max_tokens is too large: 100000. This model supports at most 16384 completion tokens, whereas you provided 100000.","type":"invalid_request_error","param":"max_tokens","code":"invalid_value"}}"#;
+        assert!(
+            matches!(classify(400, &none, too_big), ProviderError::BadRequest { .. }),
+            "a bad value is not dropped"
+        );
+        let anthropic = r#"{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: 100000 > 64000, which is the maximum allowed number of output tokens for claude-haiku-4-5"}}"#;
+        assert!(matches!(classify(400, &none, anthropic), ProviderError::BadRequest { .. }));
+        let effort = r#"{"error":{"message":"Unrecognized request argument supplied: reasoning_effort","type":"invalid_request_error"}}"#;
+        assert!(
+            matches!(classify(400, &none, effort), ProviderError::ParameterRejected { param, .. } if param == "reasoning_effort")
+        );
     }
 
     #[test]

@@ -21,10 +21,11 @@ pub mod person;
 pub mod retry;
 pub mod scripted;
 pub mod sse;
+pub mod think;
 
 pub use chat::{
-    Adaptation, ChatMessage, ChatRequest, ChatRole, Chunk, ChunkStream, FinishReason, ResponseSchema, StructuredOutput,
-    Usage, wire_temperature,
+    Adaptation, ChatMessage, ChatRequest, ChatRole, Chunk, ChunkStream, FinishReason, ReasoningAsk, ResponseSchema,
+    StructuredOutput, Usage, wire_temperature,
 };
 pub use error::{ProviderError, is_structured_param};
 pub use kind::{PROVIDERS, ProviderKind, Wire};

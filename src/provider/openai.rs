@@ -1,7 +1,8 @@
 //! OpenAI-compatible Chat Completions, streamed (`data: {chunk}` … `[DONE]`):
 //! OpenAI itself and the servers that speak its dialect — Ollama's `/v1`,
 //! llama.cpp's server, vLLM, LM Studio, OpenRouter. Reasoning arrives as
-//! `delta.reasoning_content` or `delta.reasoning` and is kept apart.
+//! `delta.reasoning_content` or `delta.reasoning`, or inline as a
+//! `<think>` block opening the content (`think`), and is kept apart.
 
 use futures::StreamExt;
 use serde::Deserialize;
@@ -12,6 +13,7 @@ use std::sync::Arc;
 use super::endpoint::Endpoint;
 use super::http::{self, HttpConfig, JsonStr};
 use super::sse::{self, SseEvent};
+use super::think::{Piece, ThinkSplit};
 use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, StructuredOutput, Usage};
 
 pub struct OpenAiModel {
@@ -52,8 +54,13 @@ pub fn body(request: &ChatRequest) -> Value {
         "messages": messages,
         "stream": true,
         "stream_options": { "include_usage": true },
-        "max_tokens": request.max_tokens,
     });
+    // OpenAI's reasoning models take the answer's room only as `max_completion_tokens`.
+    let room = if request.reasoning.completion_tokens { "max_completion_tokens" } else { "max_tokens" };
+    body[room] = json!(request.max_tokens);
+    if let Some(effort) = &request.reasoning.effort {
+        body["reasoning_effort"] = json!(effort);
+    }
     if let Some(t) = request.temperature {
         body["temperature"] = json!(super::wire_temperature(t));
     }
@@ -124,7 +131,7 @@ pub fn parse(
                     state.done = true;
                     let cut = if state.events == 0 { ProviderError::EmptyStream } else { ProviderError::StreamCut };
                     match state.finish.take() {
-                        Some(reason) => state.pending.push(Chunk::Finish(reason)),
+                        Some(reason) => state.finish_with(reason),
                         None => return Some((Err(cut), (events, state))),
                     }
                 }
@@ -134,7 +141,7 @@ pub fn parse(
                     // drops the connection instead of sending `[DONE]` loses nothing.
                     let after_finish = matches!(e, ProviderError::Timeout(_) | ProviderError::StreamCut);
                     match state.finish.take() {
-                        Some(reason) if after_finish => state.pending.push(Chunk::Finish(reason)),
+                        Some(reason) if after_finish => state.finish_with(reason),
                         _ => return Some((Err(e), (events, state))),
                     }
                 }
@@ -210,15 +217,24 @@ struct Parser {
     model_told: bool,
     /// Events received; none at all is an empty stream.
     events: usize,
+    /// The content's inline reasoning, split from its text.
+    think: ThinkSplit,
 }
 
 impl Parser {
+    /// The answer's end: what the split still holds, then the finish.
+    fn finish_with(&mut self, reason: FinishReason) {
+        self.pending.push(Chunk::Finish(reason));
+        let held: Vec<Chunk> = self.think.finish().into_iter().map(chunk).collect();
+        self.pending.extend(held.into_iter().rev());
+    }
+
     fn event(&mut self, event: &SseEvent) -> Result<(), ProviderError> {
         let data = event.data.trim();
         if data == "[DONE]" {
             self.done = true;
             let reason = self.finish.take().ok_or(ProviderError::StreamCut)?;
-            self.pending.push(Chunk::Finish(reason));
+            self.finish_with(reason);
             return Ok(());
         }
         if data.is_empty() {
@@ -245,7 +261,7 @@ impl Parser {
                     ready.push(Chunk::Reasoning(text.into_owned()));
                 }
                 if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
-                    ready.push(Chunk::Text(text.into_owned()));
+                    ready.extend(self.think.feed(&text).into_iter().map(chunk));
                 }
             }
             match choice.finish_reason.as_deref() {
@@ -267,6 +283,14 @@ impl Parser {
         ready.append(&mut self.pending);
         self.pending = ready;
         Ok(())
+    }
+}
+
+/// A piece of the content as the chunk it is.
+fn chunk(piece: Piece) -> Chunk {
+    match piece {
+        Piece::Reasoning(text) => Chunk::Reasoning(text),
+        Piece::Text(text) => Chunk::Text(text),
     }
 }
 

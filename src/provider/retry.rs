@@ -220,16 +220,22 @@ fn canonical(param: &str) -> &'static str {
         "temperature" | "top_p" | "top_k" => "temperature",
         "seed" => "seed",
         "thinking" => "thinking",
+        "max_tokens" => "max_tokens",
+        "reasoning_effort" | "reasoning" => "reasoning_effort",
         _ => "unknown",
     }
 }
 
-/// Removes a refused parameter; false if the request did not carry it.
+/// Removes a refused parameter, or sends it in the form the model takes
+/// (an answer's room as `max_completion_tokens`, for a model that refuses
+/// `max_tokens`); false if the request did not carry it.
 fn drop_parameter(request: &mut ChatRequest, param: &str) -> bool {
     match canonical(param) {
         "temperature" => request.temperature.take().is_some(),
         "seed" => request.seed.take().is_some(),
         "thinking" => request.thinking_budget.take().is_some(),
+        "max_tokens" => !std::mem::replace(&mut request.reasoning.completion_tokens, true),
+        "reasoning_effort" => request.reasoning.effort.take().is_some(),
         _ => false,
     }
 }

@@ -53,11 +53,17 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         let thinking_budget =
             (choice.kind.wire() == Wire::Anthropic).then(|| config.role_int(choice.role, "thinking_budget")).flatten();
         let structured = structured_setting(config, choice.kind)?;
+        // Reasoning effort is OpenAI's wire's; Anthropic's thinks by its budget.
+        let reasoning_effort = (choice.kind.wire() == Wire::OpenAi)
+            .then(|| config.role_text(choice.role, "reasoning_effort"))
+            .flatten()
+            .map(str::to_string);
         Ok(RoleSetup {
             model,
             model_name: choice.model.clone(),
             max_tokens,
             thinking_budget: thinking_budget.and_then(|b| u32::try_from(b).ok()),
+            reasoning_effort,
             structured,
             max_context: (!choice.kind.is_embedded())
                 .then(|| config.int(&format!("providers.{}.max_context", section(choice.kind))))

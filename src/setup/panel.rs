@@ -66,6 +66,7 @@ fn judge_setup(config: &Config, roles: &[RoleSetup], provider: &str, model: Opti
         model_name,
         max_tokens: judge.max_tokens,
         thinking_budget: None,
+        reasoning_effort: None,
         structured: structured_setting(config, kind)?,
         max_context: None,
         caps_strings: sharing.is_some_and(|r| r.caps_strings),

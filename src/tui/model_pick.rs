@@ -126,7 +126,11 @@ mod tests {
         pick.typed("claude");
         assert_eq!(pick.step("openai", true), None, "no match: the typed name stands");
         pick.reset();
-        assert_eq!(pick.step("openai", false).as_deref(), Some("GPT-5"), "the filter went with the field: the last of all");
+        assert_eq!(
+            pick.step("openai", false).as_deref(),
+            Some("GPT-5"),
+            "the filter went with the field: the last of all"
+        );
     }
 
     #[test]

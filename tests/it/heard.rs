@@ -6,7 +6,7 @@ use heat::debate::PanelJudge;
 use std::time::Duration;
 
 use heat::debate::call::Call;
-use heat::debate::heard::{self, Answering, Heard};
+use heat::debate::heard::{self, Answering, Heard, Refusal};
 use heat::debate::{DebateEvent, DebateState, Role, TurnPurpose};
 use heat::provider::retry::TurnItem;
 use heat::provider::{Adaptation, Chunk, FinishReason, ProviderError, StructuredOutput, Usage};
@@ -90,8 +90,14 @@ fn a_refused_temperature_is_never_sent_again_and_said_once() {
     let state = arguing();
     let dropped = |param: &str| TurnItem::ParameterDropped { param: param.into(), message: "unsupported".into() };
     match heard(&state, TURN, answering(), dropped("temperature")).as_slice() {
-        [Heard::NoTemperature, Heard::Emit(DebateEvent::Notice { message })] => {
+        [Heard::Refused(Refusal::Temperature), Heard::Emit(DebateEvent::Notice { message })] => {
             assert_eq!(message, "gpt-test: temperature not accepted; heat reaches it by prompt only");
+        }
+        other => panic!("{other:?}"),
+    }
+    match heard(&state, TURN, answering(), dropped("max_tokens")).as_slice() {
+        [Heard::Refused(Refusal::MaxTokens), Heard::Emit(DebateEvent::Notice { message })] => {
+            assert!(message.contains("goes as max_completion_tokens"), "{message}");
         }
         other => panic!("{other:?}"),
     }

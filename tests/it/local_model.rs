@@ -44,6 +44,7 @@ fn request(user: &str, max_tokens: u32) -> ChatRequest {
         response_schema: None,
         grammar: None,
         seed: Some(42),
+        reasoning: heat::provider::ReasoningAsk::default(),
     }
 }
 

@@ -48,6 +48,7 @@ mod prompt_golden;
 mod providers_anthropic;
 mod providers_openai;
 mod quote_props;
+mod reasoning_models;
 mod reducer_props;
 mod report;
 mod report_browser;

@@ -27,6 +27,7 @@ fn request() -> ChatRequest {
         response_schema: None,
         grammar: None,
         seed: None,
+        reasoning: heat::provider::ReasoningAsk::default(),
     }
 }
 

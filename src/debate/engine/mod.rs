@@ -43,7 +43,7 @@ use super::command::Command;
 use super::event::{DebateEvent, TurnPurpose};
 use super::grounding::{self, SourceIndex};
 use super::guard::turn::SentPrompt;
-use super::heard::{self, Answering, Heard};
+use super::heard::{self, Answering, Heard, Refusal};
 use super::notices;
 use super::plan::{self, Step, next_steps_with};
 use super::seat::{PanelJudge, Role};
@@ -127,7 +127,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Vec<DebateEvent>) -> Deb
         deadlines: Deadlines::new(setup_clock),
         budget_warned: false,
         left_out_said: [0; Role::COUNT],
-        no_temperature: HashSet::new(),
+        refused: HashSet::new(),
         source_index: None,
         preamble: None,
         judge_setups: JudgeSetups::default(),
@@ -174,8 +174,8 @@ struct Engine {
     budget_warned: bool,
     /// Earlier rounds each seat's prompt was said to leave out, to fit its server.
     left_out_said: [usize; Role::COUNT],
-    /// Seats whose model refused a temperature.
-    no_temperature: HashSet<Role>,
+    /// What each seat's model refused this debate.
+    refused: HashSet<(Role, Refusal)>,
     /// The source, indexed for quote checks on the first argument that needs it.
     source_index: Option<SourceIndex>,
     /// The date and the source every request starts with (`grounding::preamble`).
@@ -299,12 +299,7 @@ impl Engine {
 
     /// What requests are built from, now.
     fn requests(&self) -> Requests<'_> {
-        Requests {
-            setup: &self.setup,
-            state: &self.state,
-            preamble: self.preamble.as_deref(),
-            no_temperature: &self.no_temperature,
-        }
+        Requests { setup: &self.setup, state: &self.state, preamble: self.preamble.as_deref(), refused: &self.refused }
     }
 
     /// Performs every step the planner asks for until it asks for none.
@@ -645,8 +640,8 @@ impl Engine {
             let flight = self.calls.get_mut(task);
             match (heard, flight) {
                 (Heard::Emit(event), _) => self.emit(event),
-                (Heard::NoTemperature, _) => {
-                    self.no_temperature.insert(call.role());
+                (Heard::Refused(what), _) => {
+                    self.refused.insert((call.role(), what));
                 }
                 (Heard::Text(text), Some(flight)) => flight.text.push_str(&text),
                 (Heard::Usage(usage), Some(flight)) => flight.usage = Some(usage),

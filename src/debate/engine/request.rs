@@ -7,12 +7,13 @@ use crate::debate::seat::PanelJudge;
 use std::collections::HashSet;
 
 use crate::debate::event::TurnPurpose;
+use crate::debate::heard::Refusal;
 use crate::debate::seat::{Role, Side};
 use crate::debate::setup::{EngineSetup, RoleSetup, StructuredSetting};
 use crate::debate::state::DebateState;
 use crate::debate::temperature::{self, Purpose};
 use crate::debate::{extractive, issues, panel, prompt, scores, swap, verdict};
-use crate::provider::{Adaptation, ChatMessage, ChatRequest, ResponseSchema, StructuredOutput};
+use crate::provider::{Adaptation, ChatMessage, ChatRequest, ReasoningAsk, ResponseSchema, StructuredOutput};
 
 /// What requests are built from.
 pub struct Requests<'a> {
@@ -20,8 +21,8 @@ pub struct Requests<'a> {
     pub state: &'a DebateState,
     /// The block every request starts with (`grounding::preamble`).
     pub preamble: Option<&'a str>,
-    /// Seats whose model refused a temperature.
-    pub no_temperature: &'a HashSet<Role>,
+    /// What each seat's model refused this debate.
+    pub refused: &'a HashSet<(Role, Refusal)>,
 }
 
 impl Requests<'_> {
@@ -66,8 +67,11 @@ impl Requests<'_> {
             role.is_judge().then(|| chosen.clone().unwrap_or_else(|| self.verdict_schema(setup, self.asked_schema())));
         let grammar = raising.map(|id| issues::raising::grammar(&id, prompt::opening(state, role, round).as_deref()));
         let wanted = Purpose::of(role, heat, self.setup.judge_temperature);
-        let temperature =
-            temperature::sent(wanted, setup.thinking_budget.is_some(), self.no_temperature.contains(&role));
+        let temperature = temperature::sent(
+            wanted,
+            setup.thinking_budget.is_some(),
+            self.refused.contains(&(role, Refusal::Temperature)),
+        );
         let request = ChatRequest {
             model: setup.model_name.clone(),
             system,
@@ -79,8 +83,19 @@ impl Requests<'_> {
             response_schema,
             grammar,
             seed: self.setup.seed,
+            reasoning: self.reasoning(role, setup),
         };
         self.fit(request, setup, round, messages)
+    }
+
+    /// How `role`'s model is asked for its reasoning: the configured effort
+    /// unless refused, and the answer's room in the field it takes.
+    fn reasoning(&self, role: Role, setup: &RoleSetup) -> ReasoningAsk {
+        let refused = |what| self.refused.contains(&(role, what));
+        ReasoningAsk {
+            completion_tokens: refused(Refusal::MaxTokens),
+            effort: setup.reasoning_effort.clone().filter(|_| !refused(Refusal::ReasoningEffort)),
+        }
     }
 
     /// The context a request to `setup`'s server may take: the configured
@@ -178,7 +193,7 @@ impl Requests<'_> {
         let temperature = temperature::sent(
             Purpose::Judge(self.setup.judge_temperature),
             setup.thinking_budget.is_some(),
-            self.no_temperature.contains(&Role::Judge),
+            self.refused.contains(&(Role::Judge, Refusal::Temperature)),
         );
         Some(ChatRequest {
             model: setup.model_name.clone(),
@@ -191,6 +206,7 @@ impl Requests<'_> {
             response_schema: Some(self.verdict_schema(setup, swap::schema())),
             grammar: None,
             seed: self.setup.seed,
+            reasoning: self.reasoning(Role::Judge, setup),
         })
     }
 
