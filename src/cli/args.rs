@@ -113,7 +113,11 @@ pub enum Commands {
         json: bool,
     },
     /// Check the config, data dir, providers (with a live request), offline model and terminal.
-    Doctor,
+    Doctor {
+        /// Check the debate with another model in one seat, as `heat run --seat` seats it: skeptic=lab:MODEL (repeatable).
+        #[arg(long, value_name = "NAME=MODEL")]
+        seat: Vec<String>,
+    },
     /// Play a stored debate back at its recorded pace (the newest when no id is given).
     Replay {
         /// A session id, or the start of one.

@@ -128,7 +128,9 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             run::resume(&config, id.as_deref(), reopening, json).await
         }
-        Some(Commands::Doctor) => doctor::doctor(load::config(config_file.as_ref(), &[]), log_level).await,
+        Some(Commands::Doctor { seat }) => {
+            doctor::doctor(load::seated(config_file.as_ref(), &[], &seat), log_level).await
+        }
         Some(Commands::Sessions { action, json, search, continuable, tag }) => {
             sessions::sessions(action, &sessions::Filter { search, continuable, tag }, json)
         }

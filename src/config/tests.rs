@@ -241,3 +241,15 @@ fn a_bad_endpoint_block_is_one_sentence_with_its_line_and_what_is_accepted() {
     let err = error_text(with_file("[roles.judge]\nprovider = \"not a name\"\n"));
     assert!(err.contains("line 2") && err.contains("must be one of \"auto\""), "{err}");
 }
+
+#[test]
+fn an_endpoint_at_an_address_of_its_own_does_not_take_its_kinds_usual_model() {
+    let text = "[providers.cfg-gw]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:8787/v1\"\n\n\
+                [providers.cfg-router]\nkind = \"openrouter\"\napi_key_env = \"CFG_ROUTER_KEY\"\n";
+    with_file(text).unwrap();
+    let gateway = crate::provider::ProviderKind::from_name("cfg-gw").unwrap();
+    assert_eq!(gateway.row().model, None, "its own list names the model, not OpenAI's usual one");
+    let router = crate::provider::ProviderKind::from_name("cfg-router").unwrap();
+    assert_eq!(router.row().model, Some("openai/gpt-4.1-mini"), "the same service, another key: its usual model");
+    assert_eq!(router.row().base_url, "https://openrouter.ai/api/v1");
+}

@@ -79,21 +79,12 @@ const SAME_MODEL_NOTICE: &str = "The judge sits on the same model as";
 /// of the embedded model (its judge picks sentences, not a side), of a
 /// person, or of a scripted model.
 pub fn judge_shares_a_model(setup: &EngineSetup, state: &DebateState) -> Option<String> {
-    // A scripted model (the demo, a test) writes what it was given: it has no taste to share.
-    let judge = state.participant(Role::Judge).filter(|p| !p.is_embedded() && !p.is_person())?;
-    if judge.provider == crate::provider::scripted::PROVIDER {
-        return None;
-    }
     if state.notices.iter().any(|n| n.starts_with(SAME_MODEL_NOTICE)) {
         return None;
     }
-    let same: Vec<String> = state
-        .debaters()
-        .iter()
-        .filter_map(|&role| state.participant(role))
-        .filter(|p| p.provider == judge.provider && p.model == judge.model)
-        .map(|p| format!("the {}", state.seat_name(p.role)))
-        .collect();
+    let judge = state.participant(Role::Judge)?;
+    let same: Vec<String> =
+        state.judge_shares_a_model().into_iter().map(|r| format!("the {}", state.seat_name(r))).collect();
     if same.is_empty() {
         return None;
     }

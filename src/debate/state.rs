@@ -378,6 +378,19 @@ impl DebateState {
         self.participants.iter().find(|p| p.role == role)
     }
 
+    /// The debaters whose provider and model the judge shares (the header
+    /// marks them, the start's notice names them): none for the embedded
+    /// model, a person or a scripted model (the demo, a test), which have
+    /// no taste of their own to prefer.
+    pub fn judge_shares_a_model(&self) -> Vec<Role> {
+        let judge = self.participant(Role::Judge).filter(|p| !p.is_embedded() && !p.is_person());
+        let Some(judge) = judge.filter(|p| p.provider != crate::provider::scripted::PROVIDER) else {
+            return Vec::new();
+        };
+        let debaters = self.debaters().iter().filter_map(|&role| self.participant(role));
+        debaters.filter(|p| p.provider == judge.provider && p.model == judge.model).map(|p| p.role).collect()
+    }
+
     /// Whether a person at the keyboard takes `role`'s seat.
     pub fn seated_person(&self, role: Role) -> bool {
         self.participant(role).is_some_and(Participant::is_person)

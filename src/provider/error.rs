@@ -81,9 +81,19 @@ impl ProviderError {
                 "the server may be busy with other requests: raise network.first_byte_timeout_secs, \
                  or lower providers.{provider}.max_concurrent"
             ),
-            Self::RateLimited { .. } | Self::Overloaded { .. } | Self::Server { .. } => {
+            Self::RateLimited { .. } | Self::Overloaded { .. } => {
                 "the provider is busy; try again later, or raise network.max_retries".into()
             }
+            // A gateway's upstream or the server itself is away: waiting may help.
+            Self::Server { status: 502..=504, .. } => {
+                "the server (or a gateway in front of it) is unavailable; try again later, or raise network.max_retries"
+                    .into()
+            }
+            // The same failure, asked again and again, is not a busy server.
+            Self::Server { status, .. } => format!(
+                "the server failed (HTTP {status}) each time it was asked: its log says why; a gateway in front of \
+                 a model server may not reach it"
+            ),
             Self::StreamCut | Self::Malformed(_) => "the connection kept failing; try again".into(),
             Self::EmptyAnswer => "the server kept ending its answers empty; if it serves one request at a time, \
                  set providers.openai.max_concurrent = 1"

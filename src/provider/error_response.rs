@@ -136,10 +136,19 @@ fn error_details(body: &str) -> (String, String, Option<String>) {
     let message = [&error["message"], &json["error"], &json["detail"], &json["message"], &json["msg"]]
         .into_iter()
         .find_map(detail_text)
+        .or_else(|| longest_text(error))
         .unwrap_or_default();
     let kind = error["type"].as_str().or_else(|| error["code"].as_str()).unwrap_or_default().to_string();
     let param = error["param"].as_str().filter(|p| PARAMETERS.contains(p)).map(String::from);
     (one_line(&message), kind, param)
+}
+
+/// A body whose fields name no message the usual way (a gateway's
+/// `{"html-message": "… ECONNREFUSED …"}`): its longest text field says
+/// most.
+fn longest_text(object: &serde_json::Value) -> Option<String> {
+    let fields = object.as_object()?.values().filter_map(serde_json::Value::as_str);
+    fields.filter(|t| !t.trim().is_empty()).max_by_key(|t| t.len()).map(str::to_string)
 }
 
 /// A message from one of the shapes servers use: a string, or `FastAPI`'s
@@ -371,6 +380,21 @@ mod tests {
         assert_eq!(param, "response_format", "a 500 naming the parameter is a refusal, not a busy server");
         assert_eq!(message, "1 validation error: response_format.type: Input should be 'text' or 'json_object'…");
         assert!(!error.is_retryable());
+    }
+
+    #[test]
+    fn a_gateways_odd_body_still_gives_its_words_and_a_500_is_not_called_busy() {
+        // Portkey's gateway 1.15.2 when the model server behind it is down, byte for byte.
+        let body = r#"{"html-message":"Message: fetch failed Cause: Error: connect ECONNREFUSED 127.0.0.1:18999 Name: TypeError"}"#;
+        let error = classify(500, &HeaderMap::new(), body);
+        assert!(error.to_string().contains("ECONNREFUSED 127.0.0.1:18999"), "{error}");
+        let advice = error.advice("portkey").unwrap_or_default();
+        assert!(advice.contains("failed (HTTP 500) each time") && !advice.contains("busy"), "{advice}");
+        // Its answer to everything while broken, with the message in the usual place.
+        let broken = classify(500, &HeaderMap::new(), r#"{"status":"failure","message":"Something went wrong"}"#);
+        assert!(broken.to_string().contains("Something went wrong"), "{broken}");
+        let unavailable = classify(503, &HeaderMap::new(), "upstream connect error").advice("x").unwrap_or_default();
+        assert!(unavailable.contains("unavailable"), "{unavailable}");
     }
 
     #[test]

@@ -370,7 +370,9 @@ pub fn register(definition: &Definition<'_>) -> ProviderKind {
     let kind = definition.kind.row();
     let key_env = definition.key_env.or(kind.key_env);
     let base_url = definition.base_url.unwrap_or(kind.base_url);
-    let model = definition.model.or(kind.model);
+    // Another server (a base URL of its own) does not serve the kind's usual model: it names
+    // one, or its model list does.
+    let model = definition.model.or(kind.model.filter(|_| definition.base_url.is_none()));
     let mut rows = DEFINED.write().unwrap_or_else(PoisonError::into_inner);
     let same = |r: &&&Provider| {
         r.name == definition.name

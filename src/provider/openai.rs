@@ -273,10 +273,14 @@ impl Parser {
             }
         }
         if let Some(usage) = json.usage {
+            let cached = usage.prompt_tokens_details.map_or(0, |d| d.cached_tokens);
+            // OpenAI counts the cached part inside `prompt_tokens`; a gateway that converts
+            // Anthropic's usage may give only the uncached part, which the cached part then exceeds.
+            let input = if cached > usage.prompt_tokens { usage.prompt_tokens + cached } else { usage.prompt_tokens };
             ready.push(Chunk::Usage(Usage {
-                input_tokens: usage.prompt_tokens,
+                input_tokens: input,
                 output_tokens: usage.completion_tokens,
-                cached_input_tokens: usage.prompt_tokens_details.map_or(0, |d| d.cached_tokens),
+                cached_input_tokens: cached,
             }));
         }
         ready.reverse();

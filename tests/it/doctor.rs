@@ -456,3 +456,31 @@ async fn what_earlier_debates_learnt_about_the_server_is_reported_with_the_setti
     assert!(learnt.contains("verdict text capped"), "{learnt}");
     assert!(!learnt.contains("one request at a time"), "{learnt}");
 }
+
+/// `heat doctor --seat` checks the debate `heat run --seat` would run: a
+/// seat on an endpoint heat.toml defines, reached with that endpoint's key
+/// variable and headers.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_seat_on_an_endpoint_of_ones_own_is_checked_with_its_key_and_headers() {
+    let server = MockLlm::with_handler(anthropic_server).await;
+    let data = tempfile::tempdir().unwrap();
+    let config = data.path().join("lab.toml");
+    let text = format!(
+        "[providers.lab]\nkind = \"anthropic\"\nbase_url = \"{}\"\napi_key_env = \"LAB_KEY\"\n\n\
+         [providers.lab.headers]\nx-portkey-provider = \"anthropic\"\n",
+        server.base_url
+    );
+    std::fs::write(&config, text).unwrap();
+    let mut cmd = doctor(data.path(), &server);
+    cmd.arg("--config").arg(&config).args(["--seat", "skeptic=lab:claude-lab"]).env("LAB_KEY", "lab-key-51");
+    let (ok, text) = run(cmd).await;
+    assert!(ok, "{text}");
+    assert!(line(&text, "skeptic").contains("lab/claude-lab"), "{text}");
+    assert!(line(&text, "lab").starts_with("ok") && line(&text, "lab").contains("key from LAB_KEY"), "{text}");
+    assert!(!text.contains("lab-key-51"), "the key is never printed: {text}");
+    let at_lab: Vec<_> =
+        server.requests().into_iter().filter(|r| r.header("x-api-key") == Some("lab-key-51")).collect();
+    assert!(at_lab.len() >= 2, "its model list and a chat, with its own key");
+    assert!(at_lab.iter().all(|r| r.header("x-portkey-provider") == Some("anthropic")), "and its own headers");
+    assert!(at_lab.iter().filter(|r| r.path == "/v1/messages").all(|r| r.body["model"] == "claude-lab"));
+}

@@ -269,3 +269,27 @@ async fn dropping_the_stream_closes_the_connection_promptly() {
         .await
         .expect("the server saw the client close the connection");
 }
+
+/// Portkey's gateway (1.15.2) turning an OpenAI request into Anthropic's
+/// and back reports the prompt as `prompt_tokens: 1` beside 522 cached:
+/// the cached part is not inside `prompt_tokens` as OpenAI counts it, so
+/// the input is both together, not 1.
+#[tokio::test]
+async fn a_gateways_usage_with_the_cached_part_outside_prompt_tokens_counts_both() {
+    let body = concat!(
+        "data: {\"id\":\"anthropic-1795864716722\",\"object\":\"chat.completion.chunk\",\"created\":1795864758,\"model\":\"smollm\",\"provider\":\"anthropic\",\"choices\":[{\"delta\":{\"content\":\"You\"},\"index\":0,\"logprobs\":null,\"finish_reason\":null}]}\n\n",
+        "data: {\"id\":\"anthropic-1795864716722\",\"object\":\"chat.completion.chunk\",\"created\":1795864758,\"model\":\"smollm\",\"provider\":\"anthropic\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}],\"usage\":{\"prompt_tokens\":1,\"cache_read_input_tokens\":522,\"completion_tokens\":1024,\"total_tokens\":1547,\"prompt_tokens_details\":{\"cached_tokens\":522}}}\n\n",
+        "data: [DONE]\n\n"
+    );
+    let server = MockLlm::scripted(vec![Reply::sse(body.as_bytes(), 64)]).await;
+    let (items, error) = run(openai(&server, None), request()).await;
+    assert_eq!(error, None);
+    let usage = items.iter().find_map(|i| if let TurnItem::Chunk(Chunk::Usage(u)) = i { Some(*u) } else { None });
+    assert_eq!(usage, Some(Usage { input_tokens: 523, output_tokens: 1024, cached_input_tokens: 522 }));
+    // OpenAI's own way, the cached part inside the prompt's count, is read as it is.
+    let own = "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":900,\"completion_tokens\":2,\"prompt_tokens_details\":{\"cached_tokens\":768}}}\n\ndata: [DONE]\n\n";
+    let server = MockLlm::scripted(vec![Reply::sse(own.as_bytes(), 64)]).await;
+    let (items, _) = run(openai(&server, None), request()).await;
+    let usage = items.iter().find_map(|i| if let TurnItem::Chunk(Chunk::Usage(u)) = i { Some(*u) } else { None });
+    assert_eq!(usage, Some(Usage { input_tokens: 900, output_tokens: 2, cached_input_tokens: 768 }));
+}
