@@ -27,6 +27,20 @@ pub fn compact(n: u64) -> String {
     }
 }
 
+/// Dollars with cents, and below a cent with two significant digits, so
+/// a small sum never reads as nothing: `$1.25`, `$0.0032`, `$0`.
+pub fn dollars(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return "$0".to_string();
+    }
+    if x.abs() >= 0.01 {
+        return format!("${x:.2}");
+    }
+    // Two significant digits: as many decimals as the first digit is deep, plus one.
+    let depth = (-x.abs().log10()).ceil() as usize;
+    format!("${x:.prec$}", prec = depth + 1)
+}
+
 /// `n` (thousands grouped) and `noun`, the noun plural unless `n` is 1:
 /// `es` after s, x, z, ch and sh; `ies` for a `y` after a consonant
 /// (retry, retries); `s` after anything else.
@@ -66,6 +80,15 @@ pub fn span(span: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dollars_keep_cents_and_small_sums_keep_two_digits() {
+        assert_eq!(dollars(1.254), "$1.25");
+        assert_eq!(dollars(0.4), "$0.40");
+        assert_eq!(dollars(0.0032), "$0.0032");
+        assert_eq!(dollars(0.000_040_3), "$0.000040");
+        assert_eq!(dollars(0.0), "$0");
+    }
 
     #[test]
     fn numbers_group_by_thousands() {

@@ -168,7 +168,7 @@ async fn providers(config: &Config, offer_install: bool) -> anyhow::Result<Found
             role: c.role,
             provider: c.kind.name().into(),
             model: c.model.clone(),
-            price: config.price(c.role),
+            price: c.price,
             pauses_in_place: c.kind.is_embedded(),
         })
         .collect();

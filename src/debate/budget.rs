@@ -35,7 +35,8 @@ pub fn standing(state: &DebateState, budget: &Budget) -> Standing {
         shares.push((tokens as f64 / limit as f64, said));
     }
     if let (Some(limit), Some(spent)) = (budget.usd, usd) {
-        shares.push((spent / limit, format!("${spent:.2} of the ${limit:.2} budgeted (debate.budget_usd)")));
+        let (spent_said, limit_said) = (crate::words::dollars(spent), crate::words::dollars(limit));
+        shares.push((spent / limit, format!("{spent_said} of the {limit_said} budgeted (debate.budget_usd)")));
     }
     let Some((share, said)) = shares.into_iter().max_by(|a, b| a.0.total_cmp(&b.0)) else { return Standing::Under };
     if share >= 1.0 {

@@ -92,7 +92,11 @@ pub fn judge_shares_a_model(setup: &EngineSetup, state: &DebateState) -> Option<
         Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
         _ => same.join(""),
     };
-    let check = if setup.swap_check { "" } else { "; debate.swap_check asks it again with the sides swapped" };
+    let check = if setup.swap_check {
+        ""
+    } else {
+        "; debate.swap_check asks it again with the sides swapped, at one more judge call a round"
+    };
     Some(format!(
         "{SAME_MODEL_NOTICE} {} ({}/{}): a judge tends to prefer answers like its own. \
          --seat judge=PROVIDER:MODEL seats it on another{check}",

@@ -104,7 +104,7 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         budget: crate::debate::engine::Budget {
             tokens: config.int("debate.budget_tokens").and_then(|n| u64::try_from(n).ok()).filter(|&n| n > 0),
             usd: config.float("debate.budget_usd").filter(|&x| x > 0.0),
-            prices: config.prices(),
+            prices: selection.prices(config.panel_judge_prices()),
         },
     })
 }

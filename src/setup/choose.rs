@@ -51,7 +51,8 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
             Some(model) if !kind.is_person() => model.to_string(),
             _ => default_model(config, env, kind)?,
         };
-        roles.push(RoleChoice { role, kind, model, why });
+        let price = config.price(role).or_else(|| listed_price(env, kind, &model, role, &mut notices));
+        roles.push(RoleChoice { role, kind, model, why, price });
     }
     if let Some(format) = &chosen {
         person_chairs_alone(&roles, &format.record)?;
@@ -81,6 +82,35 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
         ));
     }
     Ok(Selection { roles, notices, openai_limits })
+}
+
+/// The price `kind`'s model list carries for `model` (OpenRouter's), said
+/// once where it is used; where the list was asked and has none, why the
+/// cost stays unknown.
+fn listed_price(
+    env: &Environment,
+    kind: ProviderKind,
+    model: &str,
+    role: Role,
+    notices: &mut Vec<String>,
+) -> Option<crate::debate::cost::Price> {
+    let (_, listed) = env.priced.iter().find(|(k, _)| *k == kind)?;
+    let found = listed.as_ref().ok().and_then(|prices| prices.iter().find(|(id, _)| id == model)).map(|(_, p)| *p);
+    let seat = role.key();
+    notices.push(match (&found, listed) {
+        (Some(p), _) => format!(
+            "The {seat}'s price is {kind}'s for {model}: {} in, {} out per million tokens",
+            crate::words::dollars(p.input),
+            crate::words::dollars(p.output)
+        ),
+        (None, Ok(_)) => format!(
+            "{kind} lists no price for {model}: the {seat}'s cost stays unknown (roles.{seat}.price_input and price_output set one)"
+        ),
+        (None, Err(why)) => format!(
+            "{kind}'s prices could not be read ({why}): the {seat}'s cost stays unknown (roles.{seat}.price_input and price_output set one)"
+        ),
+    });
+    found
 }
 
 /// A person in the judge's seat chairs a panel only when each other judge

@@ -12,7 +12,7 @@ use crate::debate::Role;
 use crate::provider::ProviderKind;
 
 /// What auto-selection found on this machine.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Environment {
     /// Models an Ollama server listed, or why it could not be used.
     pub ollama: Result<Vec<String>, String>,
@@ -28,7 +28,13 @@ pub struct Environment {
     /// where neither the seat nor the endpoint names a model (a local
     /// server, an endpoint heat.toml defines), or why it listed none.
     pub listed: Vec<(ProviderKind, Result<Vec<String>, String>)>,
+    /// The prices the model list of each endpoint a seat sits on without
+    /// a price of its own carries, where the list carries any (OpenRouter's).
+    pub priced: Vec<(ProviderKind, Result<ModelPrices, String>)>,
 }
+
+/// Each model's price, by its id, as an endpoint lists them.
+pub type ModelPrices = Vec<(String, crate::debate::cost::Price)>;
 
 /// What a server says of the room it gives requests: how many it serves at
 /// once, and the context each of them gets (a server's total context is
@@ -69,7 +75,30 @@ pub async fn discover(config: &Config) -> Environment {
         let base = base_url(config, kind).unwrap_or_default();
         listed.push((kind, probe_openai_models(config, kind, &base).await));
     }
-    Environment { ollama, local: super::local::status(config), openai_models, openai_limits, listed }
+    let mut priced = Vec::new();
+    for kind in unpriced_on_a_priced_list(config) {
+        let key = config.text(&format!("providers.{kind}.api_key")).map(|k| format!("Bearer {}", k.trim()));
+        let url = format!("{}/models", base_url(config, kind).unwrap_or_default().trim_end_matches('/'));
+        priced
+            .push((kind, super::models::listed_prices(&url, &[("authorization", key.as_deref())], config, kind).await));
+    }
+    Environment { ollama, local: super::local::status(config), openai_models, openai_limits, listed, priced }
+}
+
+/// The endpoints whose model list carries prices (OpenRouter's) that a
+/// seat sits on with no price of its own.
+fn unpriced_on_a_priced_list(config: &Config) -> Vec<ProviderKind> {
+    let mut kinds: Vec<ProviderKind> = Vec::new();
+    for role in Role::ALL.into_iter().filter(|&r| config.price(r).is_none()) {
+        let Some(kind) = config.role_text(role, "provider").and_then(ProviderKind::from_name) else { continue };
+        // OpenRouter's preset (wherever its base URL points), or any endpoint on its service.
+        let priced_list =
+            kind.name() == "openrouter" || base_url(config, kind).is_some_and(|b| b.contains("openrouter.ai"));
+        if priced_list && !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    kinds
 }
 
 /// The OpenAI-compatible endpoints (other than heat's own `openai` and

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::endpoints::{base_url, headers, ollama_base};
 use crate::config::Config;
+use crate::debate::cost::Price;
 use crate::provider::{ProviderKind, Wire};
 
 /// How long the picker waits for a list: a service far away may be slow.
@@ -40,6 +41,37 @@ pub async fn list(config: &Config, provider: &str) -> Result<Vec<String>, String
     Ok(models)
 }
 
+/// The prices a model list at `url` carries, by model id (OpenRouter's:
+/// `pricing.prompt`, `completion` and `input_cache_read`, in dollars a
+/// token, as text), in dollars per million tokens; models without both
+/// prices are left out.
+pub async fn listed_prices(
+    url: &str,
+    auth: &[(&str, Option<&str>)],
+    config: &Config,
+    kind: ProviderKind,
+) -> Result<Vec<(String, Price)>, String> {
+    let body = list_body(url, auth, config, kind, LIST_TIME).await?;
+    Ok(prices_of(&body))
+}
+
+/// The prices a model list's body carries (see [`listed_prices`]).
+pub fn prices_of(body: &serde_json::Value) -> Vec<(String, Price)> {
+    let per_million = |v: &serde_json::Value| {
+        let per_token: f64 = v.as_str().and_then(|s| s.trim().parse().ok()).or_else(|| v.as_f64())?;
+        (per_token.is_finite() && per_token >= 0.0).then_some(per_token * 1_000_000.0)
+    };
+    let list = body["data"].as_array().map(Vec::as_slice).unwrap_or_default();
+    list.iter()
+        .filter_map(|m| {
+            let id = m["id"].as_str()?;
+            let pricing = &m["pricing"];
+            let (input, output) = per_million(&pricing["prompt"]).zip(per_million(&pricing["completion"]))?;
+            Some((id.to_string(), Price { input, output, cached_input: per_million(&pricing["input_cache_read"]) }))
+        })
+        .collect()
+}
+
 /// The ids a model list at `url` names (`data[].id`, as OpenAI's and
 /// Anthropic's lists both have them), asked with `auth` (header, value)
 /// and the endpoint's own headers.
@@ -50,6 +82,22 @@ pub async fn listed_at(
     kind: ProviderKind,
     time: Duration,
 ) -> Result<Vec<String>, String> {
+    let body = list_body(url, auth, config, kind, time).await?;
+    let models: Vec<String> = body["data"]
+        .as_array()
+        .map(|list| list.iter().filter_map(|m| m["id"].as_str().map(String::from)).collect())
+        .unwrap_or_default();
+    if models.is_empty() { Err(format!("{url} listed no models")) } else { Ok(models) }
+}
+
+/// The body of the model list at `url`.
+async fn list_body(
+    url: &str,
+    auth: &[(&str, Option<&str>)],
+    config: &Config,
+    kind: ProviderKind,
+    time: Duration,
+) -> Result<serde_json::Value, String> {
     let own = crate::provider::http::header_map(&headers(config, kind));
     let client = crate::provider::http::client_builder()
         .timeout(time)
@@ -67,12 +115,7 @@ pub async fn listed_at(
     if !status.is_success() {
         return Err(format!("{url} answered {status}"));
     }
-    let body: serde_json::Value = response.json().await.map_err(|_| format!("{url} sent no model list"))?;
-    let models: Vec<String> = body["data"]
-        .as_array()
-        .map(|list| list.iter().filter_map(|m| m["id"].as_str().map(String::from)).collect())
-        .unwrap_or_default();
-    if models.is_empty() { Err(format!("{url} listed no models")) } else { Ok(models) }
+    response.json().await.map_err(|_| format!("{url} sent no model list"))
 }
 
 /// Asks an Ollama server which models it has (short timeout: it is a probe).
@@ -94,4 +137,34 @@ pub async fn probe_ollama(base: &str) -> Result<Vec<String>, String> {
         return Err(format!("the Ollama server at {base} has no models (try `ollama pull llama3.2`)"));
     }
     Ok(models)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openrouters_prices_per_token_become_prices_per_million() {
+        // The shape of OpenRouter's GET /api/v1/models, trimmed.
+        let body = serde_json::json!({"data": [
+            {"id": "openai/gpt-4.1-mini", "name": "OpenAI: GPT-4.1 Mini",
+             "pricing": {"prompt": "0.0000004", "completion": "0.0000016", "request": "0", "input_cache_read": "0.0000001"}},
+            {"id": "google/gemini-2.5-flash", "pricing": {"prompt": "0.0000003", "completion": "0.0000025"}},
+            {"id": "meta-llama/free", "pricing": {"prompt": "0", "completion": "0"}},
+            {"id": "broken/model", "pricing": {"prompt": "n/a", "completion": "0.000001"}},
+            {"id": "no/pricing"}
+        ]});
+        let prices = prices_of(&body);
+        let ids: Vec<&str> = prices.iter().map(|(id, _)| id.as_str()).collect();
+        assert_eq!(
+            ids,
+            ["openai/gpt-4.1-mini", "google/gemini-2.5-flash", "meta-llama/free"],
+            "a price not read is left out"
+        );
+        let mini = prices[0].1;
+        assert!((mini.input - 0.4).abs() < 1e-9 && (mini.output - 1.6).abs() < 1e-9, "{mini:?}");
+        assert!(mini.cached_input.is_some_and(|c| (c - 0.1).abs() < 1e-9));
+        assert_eq!(prices[1].1.cached_input, None);
+        assert_eq!((prices[2].1.input, prices[2].1.output), (0.0, 0.0), "free is a price: zero");
+    }
 }

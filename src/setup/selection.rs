@@ -5,16 +5,19 @@ use crate::debate::Role;
 pub use crate::provider::ProviderKind;
 
 /// What a role will use, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RoleChoice {
     pub role: Role,
     pub kind: ProviderKind,
     pub model: String,
     pub why: String,
+    /// What its tokens cost: the configured price, else the one its
+    /// endpoint's model list carries; `None`: unknown, never guessed.
+    pub price: Option<crate::debate::cost::Price>,
 }
 
 /// The choice for every role, plus anything the user should be told.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Selection {
     pub roles: Vec<RoleChoice>,
     pub notices: Vec<String>,
@@ -23,6 +26,15 @@ pub struct Selection {
 }
 
 impl Selection {
+    /// Every seat's price that is known, with the panel judges' own (`judges`).
+    pub fn prices(
+        &self,
+        judges: Vec<(crate::debate::PanelJudge, crate::debate::cost::Price)>,
+    ) -> crate::debate::cost::Prices {
+        let seats = self.roles.iter().filter_map(|r| Some((r.role, r.price?))).collect();
+        crate::debate::cost::Prices { seats, judges }
+    }
+
     pub fn uses(&self, kind: ProviderKind) -> bool {
         self.roles.iter().any(|r| r.kind == kind)
     }

@@ -19,6 +19,7 @@ pub fn machine(ollama: Result<Vec<&str>, &str>, local: Result<&str, &str>) -> En
         openai_models: Err("not probed".into()),
         openai_limits: super::discover::ServerLimits::default(),
         listed: Vec::new(),
+        priced: Vec::new(),
     }
 }
 

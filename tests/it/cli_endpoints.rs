@@ -155,3 +155,55 @@ async fn a_debate_whose_endpoint_is_gone_is_refused_on_resume_not_moved() {
     assert!(stderr.contains("argued on `gone-box`, which heat does not know now"), "{stderr}");
     assert_eq!(server.requests().len(), asked, "nothing more was asked");
 }
+
+/// OpenRouter's model list as its API serves it (trimmed): prices in
+/// dollars a token, as text.
+const OPENROUTER_MODELS: &str = r#"{"data":[{"id":"openai/gpt-4.1-mini","name":"OpenAI: GPT-4.1 Mini","pricing":{"prompt":"0.0000004","completion":"0.0000016","request":"0","input_cache_read":"0.0000001"}},{"id":"acme/unpriced","name":"Acme"}]}"#;
+
+fn openrouter(request: &Recorded) -> Reply {
+    if request.path == "/api/v1/models" {
+        return Reply::error(200, OPENROUTER_MODELS);
+    }
+    let text = if request.system().contains("You are the JUDGE") {
+        r#"{"resolved": false, "verdict": "Both held.", "topic": "What about diffs?", "heat": 0.6}"#.to_string()
+    } else {
+        argument(request, "Tabs let every reader choose a width.", "Alignment survives any indent width too.")
+    };
+    let words: Vec<&str> = text.split_inclusive(' ').collect();
+    Reply::sse(&support::mock_llm::openai_sse(&words, None), 64)
+}
+
+/// Prices an endpoint's model list carries (OpenRouter's) price the seats
+/// that have none of their own, said at the start, and a dollar budget
+/// counts them; a model the list does not price stays unknown, and says so.
+#[tokio::test(flavor = "multi_thread")]
+async fn openrouters_listed_prices_price_its_seats_and_a_model_it_does_not_price_stays_unknown() {
+    let server = MockLlm::with_handler(openrouter).await;
+    let data = tempfile::tempdir().unwrap();
+    let text = format!(
+        "[roles]\nprovider = \"openrouter\"\nmodel = \"openai/gpt-4.1-mini\"\n\n[providers.openrouter]\n\
+         base_url = \"{}/api/v1\"\n\n[debate]\nbudget_usd = 0.00004\n\n[network]\nmax_retries = 0\n",
+        server.base_url
+    );
+    let mut run = heat(data.path(), &text);
+    run.env("OPENROUTER_API_KEY", "sk-or-test").args(["run", "Tabs beat spaces", "--max-rounds", "3"]);
+    let out = tokio::task::spawn_blocking(move || run.output().unwrap()).await.unwrap();
+    let (stdout, stderr) = (support::binary::stdout(&out), support::binary::stderr(&out));
+    let said = "The advocate's price is openrouter's for openai/gpt-4.1-mini: $0.40 in, $1.60 out per million tokens";
+    assert!(stderr.contains(said), "{stdout}{stderr}");
+    assert!(stderr.contains("heat: stopped at its budget: ") && stderr.contains("(debate.budget_usd)"), "{stderr}");
+    assert_eq!(out.status.code(), Some(3), "stopped at the budget the listed prices counted");
+    let listed = server.requests().into_iter().filter(|r| r.path == "/api/v1/models").count();
+    assert_eq!(listed, 1, "the list is asked once for every seat on it");
+
+    // A model the list carries no price for: unknown, said, and the dollar budget counts nothing.
+    let data = tempfile::tempdir().unwrap();
+    let text = text.replace("openai/gpt-4.1-mini", "acme/unpriced");
+    let mut run = heat(data.path(), &text);
+    run.env("OPENROUTER_API_KEY", "sk-or-test").args(["run", "Tabs beat spaces", "--max-rounds", "1"]);
+    let out = tokio::task::spawn_blocking(move || run.output().unwrap()).await.unwrap();
+    let said = format!("{}{}", support::binary::stdout(&out), support::binary::stderr(&out));
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("openrouter lists no price for acme/unpriced: the advocate's cost stays unknown"), "{said}");
+    assert!(said.contains("debate.budget_usd counts nothing"), "{said}");
+}
