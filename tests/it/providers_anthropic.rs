@@ -283,3 +283,34 @@ event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
     assert_eq!(error, None);
     assert_eq!(server.requests()[1].body["system"], "Today is 2026-11-23.\n\nYou are the ADVOCATE.");
 }
+
+/// claude-code-router (1.0.73) in front of llama.cpp's server, byte for
+/// byte: a race with its upstream answers a 500 whose message runs into a
+/// Node stack, which is retried and read without the stack; its stream
+/// then reports 0 tokens in and out everywhere, passed on as it came (the
+/// engine records it as no usage), and ends at `max_tokens`, a cut.
+#[tokio::test]
+async fn claude_code_routers_500_is_retried_and_its_zero_usage_is_no_usage() {
+    let failed = r#"{"error":{"message":"fetch failedTypeError: fetch failed\n    at node:internal/deps/undici/undici:14976:13\n    at async p0 (/tmp/rs-ccr/node_modules/@musistudio/claude-code-router/dist/cli.js:79997:11)\n    at async f0 (/tmp/rs-ccr/node_modules/@musistudio/claude-code-router/dist/cli.js:79965:96)","type":"api_error","code":"internal_error"}}"#;
+    let stream = concat!(
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1795865027645\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"model\":\"smollm\",\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":0,\"output_tokens\":0}}}\n\n",
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"I'm\"}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\" glad\"}}\n\n",
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+        "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"max_tokens\",\"stop_sequence\":null},\"usage\":{\"input_tokens\":0,\"output_tokens\":0,\"cache_read_input_tokens\":0}}\n\n",
+        "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+    );
+    let server = MockLlm::scripted(vec![Reply::error(500, failed), Reply::sse(stream.as_bytes(), 40)]).await;
+    let (items, error) = run(anthropic(&server), request()).await;
+    assert_eq!(error, None);
+    let kinds = retries(&items);
+    assert!(matches!(kinds[0], ProviderError::Server { status: 500, .. }), "{kinds:?}");
+    let said = kinds[0].to_string();
+    assert!(said.contains("fetch failed") && !said.contains("cli.js"), "the stack is not the message: {said}");
+    assert_eq!(final_text(&items), "I'm glad");
+    assert!(items.iter().any(|i| matches!(i, TurnItem::Chunk(Chunk::Finish(heat::provider::FinishReason::Length)))));
+    let usage: Vec<&Usage> =
+        items.iter().filter_map(|i| if let TurnItem::Chunk(Chunk::Usage(u)) = i { Some(u) } else { None }).collect();
+    assert!(usage.iter().all(|u| u.input_tokens == 0 && u.output_tokens == 0), "{usage:?}");
+}

@@ -1038,3 +1038,35 @@ fn a_pinned_heat_wins_over_the_verdicts_in_the_judge_pane_as_in_the_header() {
     feed(&mut app, &[DebateEvent::TemperatureReleased]);
     assert!(screen(&mut app, 200, 50).contains("not resolved · heat → 0.70"));
 }
+
+/// The header marks a judge that sits on a debater's model (a judge
+/// prefers answers like its own), naming which; not one on a model of its
+/// own, nor the embedded model's.
+#[test]
+fn the_header_marks_a_judge_on_a_debaters_model_and_only_then() {
+    use crate::support::log::participant;
+    use heat::debate::TurnPurpose;
+    let header = |seated: Vec<heat::debate::Participant>| {
+        let mut app = studio_support::new_app();
+        let events = Log::new(studio_support::TOPIC, 4, 0.9)
+            .seated(seated)
+            .round(0)
+            .starts(0, Role::Advocate, TurnPurpose::Argue)
+            .into_events();
+        studio_support::feed(&mut app, &events);
+        studio_support::screen(&mut app, 160, 40).lines().nth(1).unwrap_or_default().to_string()
+    };
+    let on = |provider: &str, model: &str, judge: (&str, &str)| {
+        vec![
+            participant(Role::Advocate, provider, model),
+            participant(Role::Skeptic, "anthropic", "claude-haiku-4-5"),
+            participant(Role::Judge, judge.0, judge.1),
+        ]
+    };
+    let shared = header(on("openai", "gpt-4.1-mini", ("openai", "gpt-4.1-mini")));
+    assert!(shared.contains("judge = advocate's model"), "{shared}");
+    let apart = header(on("openai", "gpt-4.1-mini", ("openai", "gpt-4.1")));
+    assert!(!apart.contains(" = "), "another model is apart: {apart}");
+    let local = header(on("local", "SmolLM2-135M", ("local", "SmolLM2-135M")));
+    assert!(!local.contains(" = "), "the embedded judge picks sentences, not a side: {local}");
+}

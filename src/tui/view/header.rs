@@ -82,6 +82,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             break;
         }
     }
+    // Last, where there is room: the judge shares a debater's model.
+    if let Some(same) = same_model(app).filter(|s| left_width + s.width() + gauge_width < width) {
+        left_width += same.width();
+        left.push(same);
+    }
     let mut spans = left;
     spans.push(Span::raw(" ".repeat(width.saturating_sub(left_width + gauge_width))));
     spans.extend(gauge);
@@ -199,6 +204,21 @@ fn rounds(app: &App, compact: bool) -> Vec<Span<'static>> {
         spans.push(Span::styled("  resolving", Style::new().fg(theme.warn).add_modifier(Modifier::BOLD)));
     }
     spans
+}
+
+/// That the judge sits on the model of the debaters it weighs (`judge =
+/// skeptic's model`; Oxford's `chair = debaters' model`), as a judge prefers answers like its own; the start's
+/// notice says how to seat it apart.
+fn same_model(app: &App) -> Option<Span<'static>> {
+    let same = app.debate.judge_shares_a_model();
+    // The judge's seat as the format names it (Oxford's chair).
+    let judge = app.debate.label(Role::Judge).to_lowercase();
+    let text = match same.as_slice() {
+        [] => return None,
+        [one] => format!("  {judge} = {}'s model", app.debate.label(*one).to_lowercase()),
+        _ => format!("  {judge} = debaters' model"),
+    };
+    Some(Span::styled(text, Style::new().fg(app.theme.warn)))
 }
 
 /// How far the tug-of-war's marker moves from the middle, each way.
