@@ -280,7 +280,7 @@ impl App {
             DebateEvent::RoundsAdded { .. } if matches!(self.modal, Some(Modal::Results(_))) => self.modal = None,
             _ => {}
         }
-        self.stage.on_event(event, std::time::Instant::now());
+        self.stage.on_event(event, std::time::Instant::now);
         self.status.after(event);
     }
 

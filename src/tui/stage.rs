@@ -44,10 +44,12 @@ impl Stage {
     /// An engine event, as happening `at`: a round's verdict puts its card
     /// up; the debate's end takes it down (the results view opens, or a
     /// failure's sentence must be read).
-    pub fn on_event(&mut self, event: &DebateEvent, at: Instant) {
+    /// An event folded; `at` tells the time, asked only of a verdict (the
+    /// studio folds every streamed token here).
+    pub fn on_event(&mut self, event: &DebateEvent, at: impl FnOnce() -> Instant) {
         match event {
             DebateEvent::VerdictReached { round, .. } if self.shows_cards() => {
-                self.card = Some(Card { round: *round, since: at });
+                self.card = Some(Card { round: *round, since: at() });
             }
             DebateEvent::Finished { .. } | DebateEvent::RoundsAdded { .. } => self.card = None,
             _ => {}
@@ -107,30 +109,30 @@ mod tests {
     fn a_rounds_card_stands_its_seconds_and_goes_with_the_debates_end() {
         let mut stage = staged();
         let start = Instant::now();
-        stage.on_event(&verdict(1), start);
+        stage.on_event(&verdict(1), || start);
         assert_eq!(stage.card.map(|c| c.round), Some(1));
         stage.expire(start + Duration::from_secs(3));
         assert!(stage.card.is_some(), "still within its seconds");
         stage.expire(start + Duration::from_secs(4));
         assert!(stage.card.is_none(), "its time is up");
-        stage.on_event(&verdict(2), start);
+        stage.on_event(&verdict(2), || start);
         let finished = DebateEvent::Finished { outcome: Outcome::Resolved, synthesis: None };
-        stage.on_event(&finished, start);
+        stage.on_event(&finished, || start);
         assert!(stage.card.is_none(), "the results view opens instead");
-        stage.on_event(&verdict(3), start);
+        stage.on_event(&verdict(3), || start);
         assert!(stage.dismiss() && stage.card.is_none());
     }
 
     #[test]
     fn no_card_goes_up_outside_presenter_mode_and_a_watch_or_at_zero_seconds() {
         let mut plain = Stage { card_for: Duration::from_secs(4), ..Stage::default() };
-        plain.on_event(&verdict(0), Instant::now());
+        plain.on_event(&verdict(0), Instant::now);
         assert!(plain.card.is_none());
         let mut watch = Stage { cards: true, ..plain.clone() };
-        watch.on_event(&verdict(0), Instant::now());
+        watch.on_event(&verdict(0), Instant::now);
         assert!(watch.card.is_some(), "a watch is a projector's screen");
         let mut off = Stage { card_for: Duration::ZERO, ..staged() };
-        off.on_event(&verdict(0), Instant::now());
+        off.on_event(&verdict(0), Instant::now);
         assert!(off.card.is_none(), "ui.card_seconds = 0 turns cards off");
     }
 }

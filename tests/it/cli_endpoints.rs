@@ -74,6 +74,15 @@ fn only_its_own(server: &MockLlm, path: &str, model: &str, key: (&str, &str), ro
     requests.len()
 }
 
+/// The requests each server took, each checked to be its own seat's.
+fn asked(a: &MockLlm, b: &MockLlm) -> (usize, usize) {
+    let bearer = format!("Bearer {KEY_A}");
+    let at_a =
+        only_its_own(a, "/v1/chat/completions", "alpha-7b", ("authorization", &bearer), "You are the ADVOCATE", KEY_B);
+    let at_b = only_its_own(b, "/v1/messages", "beta-large", ("x-api-key", KEY_B), "You are the SKEPTIC", KEY_A);
+    (at_a, at_b)
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn three_seats_on_three_endpoints_each_reach_only_their_own_and_resume_asks_them_again() {
     let Some(model) = model_support::model_path() else { return };
@@ -88,15 +97,7 @@ async fn three_seats_on_three_endpoints_each_reach_only_their_own_and_resume_ask
     assert!(out.status.success(), "{stderr}");
     assert!(stdout.contains("box-a/alpha-7b") && stdout.contains("box-b/beta-large"), "{stdout}");
 
-    let at_a = only_its_own(
-        &a,
-        "/v1/chat/completions",
-        "alpha-7b",
-        ("authorization", &format!("Bearer {KEY_A}")),
-        "You are the ADVOCATE",
-        KEY_B,
-    );
-    let at_b = only_its_own(&b, "/v1/messages", "beta-large", ("x-api-key", KEY_B), "You are the SKEPTIC", KEY_A);
+    let (at_a, at_b) = asked(&a, &b);
     assert_eq!((at_a, at_b), (1, 1), "one turn each in one round");
     assert_eq!(a.requests()[0].header("x-title"), Some("heat-test"), "the endpoint's own header");
     assert_eq!(b.requests()[0].header("x-title"), None, "and only there");
@@ -114,15 +115,7 @@ async fn three_seats_on_three_endpoints_each_reach_only_their_own_and_resume_ask
     resume.args(["resume", "--more", "1", "--json"]);
     let out = tokio::task::spawn_blocking(move || resume.output().unwrap()).await.unwrap();
     assert!(out.status.success(), "{}", support::binary::stderr(&out));
-    let at_a = only_its_own(
-        &a,
-        "/v1/chat/completions",
-        "alpha-7b",
-        ("authorization", &format!("Bearer {KEY_A}")),
-        "You are the ADVOCATE",
-        KEY_B,
-    );
-    let at_b = only_its_own(&b, "/v1/messages", "beta-large", ("x-api-key", KEY_B), "You are the SKEPTIC", KEY_A);
+    let (at_a, at_b) = asked(&a, &b);
     assert_eq!((at_a, at_b), (2, 2), "round 2 asked the same endpoints");
     assert_eq!(stored(data.path()).rounds.len(), 2);
 }

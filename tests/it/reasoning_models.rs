@@ -66,17 +66,10 @@ fn role(server: &MockLlm, model: &str) -> RoleSetup {
     RoleSetup::new(openai, model, 512)
 }
 
+/// The debate to its end, in time or not at all.
 async fn debate(setup: EngineSetup, rounds: u32) -> (Vec<DebateEvent>, DebateState) {
-    let mut handle = engine::start(setup, engine_support::duel_spec(rounds));
-    let mut events = Vec::new();
-    let all = async {
-        while let Some(e) = handle.next_event().await {
-            events.push(e);
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(30), all).await.expect("the debate ended");
-    let state = handle.join().await;
-    (events, state)
+    let all = engine_support::drain(engine::start(setup, engine_support::duel_spec(rounds)));
+    tokio::time::timeout(Duration::from_secs(30), all).await.expect("the debate ended")
 }
 
 fn thinking_server(request: &Recorded) -> Reply {
