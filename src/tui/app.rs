@@ -13,7 +13,7 @@ pub use super::flash::{Flash, StatusLine, Tone, Until};
 use super::keymap::{Action, KeyMap};
 use super::modal::{Confirm, EditorPurpose, FormStep, Modal};
 use super::panes::Panes;
-use super::person_turn::PersonTurn;
+use super::person_turn::{self, PersonTurn};
 pub use super::replay::{Replay, ReplayClock, speed_label};
 use super::results::{Results, ResultsStep};
 use super::roster::RosterEntry;
@@ -600,9 +600,14 @@ impl App {
 
     /// Applies a steering action's answer: says it, and returns what it sends.
     pub(super) fn apply_steer(&mut self, steered: steer::Steered) -> Vec<Effect> {
-        let Flash { text, tone, until } = steered.said;
-        self.say_until(tone, text, until);
+        self.show(steered.said);
         steered.effects
+    }
+
+    /// Says a sentence decided elsewhere, for as long as it says.
+    fn show(&mut self, flash: Flash) {
+        let Flash { text, tone, until } = flash;
+        self.say_until(tone, text, until);
     }
 
     /// The person's verdict: in the judge's seat, the round's; beside the
@@ -620,22 +625,13 @@ impl App {
     fn send_verdict(&mut self, ahead: Option<Role>, judged: &Judged) {
         let sent = self.person.take().is_some_and(|turn| turn.send_verdict(ahead, judged));
         let round = self.debate.current_round().map_or(1, |r| r.number + 1);
-        let text = match (sent, judged.resolved) {
-            (false, _) => {
-                "That verdict came too late: the judge's turn was cancelled or the debate stopped".to_string()
-            }
-            (true, true) => format!("Your verdict on round {round} is in: you resolved the debate"),
-            (true, false) => format!("Your verdict on round {round} is in: the next round at heat {:.2}", judged.heat),
-        };
-        self.say_until(if sent { Tone::Good } else { Tone::Warn }, text, Until::NextRound);
+        self.show(person_turn::verdict_said(sent, round, judged));
     }
 
     /// A person's argument, written in their seat: the debate goes on with it.
     fn send_argument(&mut self, text: String) -> Vec<Effect> {
-        let sent = self.person.take().is_some_and(|turn| turn.send(text));
-        if !sent {
-            let text = "That argument came too late: the turn was cancelled or the debate stopped";
-            self.say_until(Tone::Warn, text, Until::NextRound);
+        if !self.person.take().is_some_and(|turn| turn.send(text)) {
+            self.show(person_turn::argument_late());
         }
         Vec::new()
     }
@@ -645,41 +641,25 @@ impl App {
     fn step_out_of_verdict(&mut self, form: Box<super::verdict_form::VerdictForm>) {
         if let Some(turn) = self.person.as_mut().filter(|t| t.judges()) {
             turn.form = Some(form);
-            let text = "Your verdict waits for you: Enter goes back to it, as you left it";
-            self.say_until(Tone::Info, text, Until::NextRound);
+            self.show(person_turn::verdict_waits());
         }
     }
 
     /// Esc in a person's editor: the draft is kept and the turn waits.
     fn step_out_of_turn(&mut self, area: ratatui_textarea::TextArea<'static>) {
-        if let Some(turn) = &mut self.person {
-            turn.draft = Some(area);
-            let seat = self.debate.seat_name(turn.role);
-            let text = format!("Your turn as the {seat} waits for you: Enter goes back to it");
-            self.say_until(Tone::Info, text, Until::NextRound);
-        }
+        let Some(turn) = &mut self.person else { return };
+        turn.draft = Some(area);
+        let seat = self.debate.seat_name(turn.role);
+        self.show(person_turn::turn_waits(&seat));
     }
 
     /// The loop applied the start screen's settings (or could not): the
     /// start screen shows the new ones, or the form comes back saying why.
     pub fn configured(&mut self, result: &Result<[String; FIELDS], String>) {
-        let form = self.start.configuring.take();
-        match result {
-            Ok(fields) => {
-                self.start.settings = Some(fields.clone());
-                let (rounds, format) = super::settings::next_debate(fields);
-                let kind = format.map(|f| format!(" ({f})")).unwrap_or_default();
-                let text = format!(
-                    "Settings saved and remembered: the next debate{kind} has {rounds} from heat {}",
-                    fields[1]
-                );
-                self.say_until(Tone::Good, text, Until::NextRound);
-            }
-            Err(why) => {
-                let settings = self.start.settings.clone().unwrap_or_default();
-                let mut form = form.unwrap_or_else(|| super::settings::SettingsForm::new(settings));
-                form.error = Some((None, why.clone()));
-                self.modal = Some(Modal::Settings(form));
+        match self.start.configured(result) {
+            Ok(said) => self.show(said),
+            Err(form) => {
+                self.modal = Some(Modal::Settings(*form));
                 self.status.flash = None;
             }
         }

@@ -6,6 +6,7 @@
 
 use ratatui_textarea::TextArea;
 
+use super::flash::{Flash, Tone, Until};
 use super::form::topic_area;
 use super::verdict_form::{Judged, VerdictForm};
 use crate::debate::Role;
@@ -74,7 +75,57 @@ impl PersonTurn {
     }
 }
 
+/// What the status line says once a judging person's verdict was sent
+/// (`sent`) for round `round` (from 1), or came too late.
+pub fn verdict_said(sent: bool, round: u32, judged: &Judged) -> Flash {
+    let text = match (sent, judged.resolved) {
+        (false, _) => "That verdict came too late: the judge's turn was cancelled or the debate stopped".to_string(),
+        (true, true) => format!("Your verdict on round {round} is in: you resolved the debate"),
+        (true, false) => format!("Your verdict on round {round} is in: the next round at heat {:.2}", judged.heat),
+    };
+    Flash { text, tone: if sent { Tone::Good } else { Tone::Warn }, until: Until::NextRound }
+}
+
+/// What the status line says of an argument that came after its turn was given up.
+pub fn argument_late() -> Flash {
+    let text = "That argument came too late: the turn was cancelled or the debate stopped".to_string();
+    Flash { text, tone: Tone::Warn, until: Until::NextRound }
+}
+
+/// What the status line says when a judging person steps out of the
+/// verdict form (Esc): it waits for them as they left it.
+pub fn verdict_waits() -> Flash {
+    let text = "Your verdict waits for you: Enter goes back to it, as you left it".to_string();
+    Flash { text, tone: Tone::Info, until: Until::NextRound }
+}
+
+/// What the status line says when a person steps out of their turn in the
+/// seat `seat` (Esc): it waits for them, the draft kept.
+pub fn turn_waits(seat: &str) -> Flash {
+    let text = format!("Your turn as the {seat} waits for you: Enter goes back to it");
+    Flash { text, tone: Tone::Info, until: Until::NextRound }
+}
+
 /// An empty editor for an argument.
 fn blank() -> TextArea<'static> {
     topic_area("Type your argument")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::debate::Heat;
+
+    #[test]
+    fn a_verdict_sent_says_what_it_did_and_one_too_late_says_so() {
+        let judged = |resolved| Judged { resolved, verdict: "v".into(), question: "q?".into(), heat: Heat::new(0.55) };
+        let open = verdict_said(true, 2, &judged(false));
+        assert_eq!(open.text, "Your verdict on round 2 is in: the next round at heat 0.55");
+        assert_eq!(open.tone, Tone::Good);
+        assert_eq!(verdict_said(true, 3, &judged(true)).text, "Your verdict on round 3 is in: you resolved the debate");
+        let late = verdict_said(false, 2, &judged(false));
+        assert!(late.text.starts_with("That verdict came too late") && late.tone == Tone::Warn, "{}", late.text);
+        assert!(argument_late().text.starts_with("That argument came too late"));
+        assert_eq!(turn_waits("opposition").text, "Your turn as the opposition waits for you: Enter goes back to it");
+    }
 }

@@ -10,6 +10,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 
 use super::effect::Effect;
+use super::flash::{Flash, Tone, Until};
 use super::form::{EditorKey, editor_key, topic_area};
 use super::install::InstallState;
 use super::keymap::{Action, KeyMap};
@@ -52,6 +53,30 @@ pub enum StartStep {
 }
 
 impl StartScreen {
+    /// The loop applied the settings (or could not): the settings in force
+    /// and what the screen says of them, or the form back with why.
+    pub fn configured(&mut self, result: &Result<[String; FIELDS], String>) -> Result<Flash, Box<SettingsForm>> {
+        let form = self.configuring.take();
+        match result {
+            Ok(fields) => {
+                self.settings = Some(fields.clone());
+                let (rounds, format) = super::settings::next_debate(fields);
+                let kind = format.map(|f| format!(" ({f})")).unwrap_or_default();
+                let text = format!(
+                    "Settings saved and remembered: the next debate{kind} has {rounds} from heat {}",
+                    fields[1]
+                );
+                Ok(Flash { text, tone: Tone::Good, until: Until::NextRound })
+            }
+            Err(why) => {
+                let settings = self.settings.clone().unwrap_or_default();
+                let mut form = form.unwrap_or_else(|| SettingsForm::new(settings));
+                form.error = Some((None, why.clone()));
+                Err(Box::new(form))
+            }
+        }
+    }
+
     /// Opens the screen with an empty proposition.
     pub fn open(&mut self) {
         self.editor = Some(topic_area("Type the proposition to debate, then press Enter"));
