@@ -63,7 +63,8 @@ pub async fn discover(config: &Config) -> Environment {
         Err("not probed".into())
     };
     let openai_models = match custom_openai_base(config) {
-        Some(base) => probe_openai_models(config, ProviderKind::OPENAI, base).await,
+        // The base URL is OpenAI's own key's: `base_url` reads the same setting.
+        Some(_) => probe_openai_models(config, ProviderKind::OPENAI).await,
         None => Err("not probed".into()),
     };
     let openai_limits = match config.text("providers.openai.base_url").filter(|b| !b.contains("api.openai.com")) {
@@ -72,15 +73,11 @@ pub async fn discover(config: &Config) -> Environment {
     };
     let mut listed = Vec::new();
     for kind in unnamed_models(config) {
-        let base = base_url(config, kind).unwrap_or_default();
-        listed.push((kind, probe_openai_models(config, kind, &base).await));
+        listed.push((kind, probe_openai_models(config, kind).await));
     }
     let mut priced = Vec::new();
     for kind in unpriced_on_a_priced_list(config) {
-        let key = config.text(&format!("providers.{kind}.api_key")).map(|k| format!("Bearer {}", k.trim()));
-        let url = format!("{}/models", base_url(config, kind).unwrap_or_default().trim_end_matches('/'));
-        priced
-            .push((kind, super::models::listed_prices(&url, &[("authorization", key.as_deref())], config, kind).await));
+        priced.push((kind, super::models::listed_prices(config, kind).await));
     }
     Environment { ollama, local: super::local::status(config), openai_models, openai_limits, listed, priced }
 }
@@ -161,14 +158,10 @@ pub(super) fn openai_model_chosen(config: &Config) -> bool {
     config.get("providers.openai.model").is_some_and(|e| !matches!(e.source, Source::Default))
 }
 
-/// Asks the OpenAI-compatible server of `kind` at `base` which models it
-/// serves (`GET /models`, with its key and headers; short timeout: it is a
-/// probe).
-pub async fn probe_openai_models(config: &Config, kind: ProviderKind, base: &str) -> Result<Vec<String>, String> {
-    let bearer = config.text(&format!("providers.{kind}.api_key")).map(|k| format!("Bearer {}", k.trim()));
-    let url = format!("{}/models", base.trim_end_matches('/'));
-    let auth = [("authorization", bearer.as_deref())];
-    super::models::listed_at(&url, &auth, config, kind, Duration::from_millis(1500)).await
+/// Asks the OpenAI-compatible server of `kind` which models it serves
+/// (`GET /models`, with its key and headers; short timeout: it is a probe).
+pub async fn probe_openai_models(config: &Config, kind: ProviderKind) -> Result<Vec<String>, String> {
+    super::models::listed_at(config, kind, Duration::from_millis(1500)).await
 }
 
 #[cfg(test)]

@@ -17,23 +17,11 @@ pub const LIST_TIME: Duration = Duration::from_secs(6);
 /// is no list, in words the form shows.
 pub async fn list(config: &Config, provider: &str) -> Result<Vec<String>, String> {
     let kind = ProviderKind::from_name(provider).ok_or_else(|| format!("{provider} is not a provider heat knows"))?;
-    let key = config.text(&format!("providers.{kind}.api_key"));
     let listed = match kind.wire() {
         Wire::Embedded => return Err("the embedded model runs the file providers.local.model_path names".into()),
         Wire::Person => return Err("a person answers in this seat".into()),
         _ if kind == ProviderKind::OLLAMA => probe_ollama(&ollama_base(config)).await,
-        Wire::Anthropic => {
-            let base = base_url(config, kind).unwrap_or_default();
-            let url = format!("{}/v1/models?limit=1000", base.trim_end_matches('/'));
-            listed_at(&url, &[("x-api-key", key), ("anthropic-version", Some("2023-06-01"))], config, kind, LIST_TIME)
-                .await
-        }
-        Wire::OpenAi => {
-            let base = base_url(config, kind).unwrap_or_default();
-            let bearer = key.map(|k| format!("Bearer {}", k.trim()));
-            let url = format!("{}/models", base.trim_end_matches('/'));
-            listed_at(&url, &[("authorization", bearer.as_deref())], config, kind, LIST_TIME).await
-        }
+        Wire::Anthropic | Wire::OpenAi => listed_at(config, kind, LIST_TIME).await,
     };
     let mut models = listed?;
     models.sort();
@@ -41,17 +29,28 @@ pub async fn list(config: &Config, provider: &str) -> Result<Vec<String>, String
     Ok(models)
 }
 
-/// The prices a model list at `url` carries, by model id (OpenRouter's:
+/// Where `kind`'s model list is and the headers that carry its key, as its
+/// wire asks: `GET /models` with a bearer key, or Anthropic's `GET
+/// /v1/models` with `x-api-key`.
+fn list_request(config: &Config, kind: ProviderKind) -> (String, Vec<(&'static str, String)>) {
+    let base = base_url(config, kind).unwrap_or_default();
+    let base = base.trim_end_matches('/');
+    let key = config.text(&format!("providers.{kind}.api_key")).map(str::trim);
+    if kind.wire() == Wire::Anthropic {
+        let mut auth = vec![("anthropic-version", "2023-06-01".to_string())];
+        auth.extend(key.map(|k| ("x-api-key", k.to_string())));
+        (format!("{base}/v1/models?limit=1000"), auth)
+    } else {
+        (format!("{base}/models"), key.map(|k| ("authorization", format!("Bearer {k}"))).into_iter().collect())
+    }
+}
+
+/// The prices `kind`'s model list carries, by model id (OpenRouter's:
 /// `pricing.prompt`, `completion` and `input_cache_read`, in dollars a
 /// token, as text), in dollars per million tokens; models without both
 /// prices are left out.
-pub async fn listed_prices(
-    url: &str,
-    auth: &[(&str, Option<&str>)],
-    config: &Config,
-    kind: ProviderKind,
-) -> Result<Vec<(String, Price)>, String> {
-    let body = list_body(url, auth, config, kind, LIST_TIME).await?;
+pub async fn listed_prices(config: &Config, kind: ProviderKind) -> Result<Vec<(String, Price)>, String> {
+    let (_, body) = list_body(config, kind, LIST_TIME).await?;
     Ok(prices_of(&body))
 }
 
@@ -72,17 +71,10 @@ pub fn prices_of(body: &serde_json::Value) -> Vec<(String, Price)> {
         .collect()
 }
 
-/// The ids a model list at `url` names (`data[].id`, as OpenAI's and
-/// Anthropic's lists both have them), asked with `auth` (header, value)
-/// and the endpoint's own headers.
-pub async fn listed_at(
-    url: &str,
-    auth: &[(&str, Option<&str>)],
-    config: &Config,
-    kind: ProviderKind,
-    time: Duration,
-) -> Result<Vec<String>, String> {
-    let body = list_body(url, auth, config, kind, time).await?;
+/// The ids `kind`'s model list names (`data[].id`, as OpenAI's and
+/// Anthropic's lists both have them), waiting at most `time`.
+pub async fn listed_at(config: &Config, kind: ProviderKind, time: Duration) -> Result<Vec<String>, String> {
+    let (url, body) = list_body(config, kind, time).await?;
     let models: Vec<String> = body["data"]
         .as_array()
         .map(|list| list.iter().filter_map(|m| m["id"].as_str().map(String::from)).collect())
@@ -90,32 +82,27 @@ pub async fn listed_at(
     if models.is_empty() { Err(format!("{url} listed no models")) } else { Ok(models) }
 }
 
-/// The body of the model list at `url`.
-async fn list_body(
-    url: &str,
-    auth: &[(&str, Option<&str>)],
-    config: &Config,
-    kind: ProviderKind,
-    time: Duration,
-) -> Result<serde_json::Value, String> {
+/// The address and body of `kind`'s model list, asked with its key and
+/// its own headers.
+async fn list_body(config: &Config, kind: ProviderKind, time: Duration) -> Result<(String, serde_json::Value), String> {
+    let (url, auth) = list_request(config, kind);
     let own = crate::provider::http::header_map(&headers(config, kind));
     let client = crate::provider::http::client_builder()
         .timeout(time)
         .default_headers(own)
         .build()
         .map_err(|e| e.to_string())?;
-    let mut request = client.get(url);
+    let mut request = client.get(&url);
     for (name, value) in auth {
-        if let Some(value) = value {
-            request = request.header(*name, *value);
-        }
+        request = request.header(name, value);
     }
     let response = request.send().await.map_err(|_| format!("no answer from {url}"))?;
     let status = response.status();
     if !status.is_success() {
         return Err(format!("{url} answered {status}"));
     }
-    response.json().await.map_err(|_| format!("{url} sent no model list"))
+    let body = response.json().await.map_err(|_| format!("{url} sent no model list"))?;
+    Ok((url, body))
 }
 
 /// Asks an Ollama server which models it has (short timeout: it is a probe).
