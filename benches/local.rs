@@ -1,8 +1,11 @@
 //! The embedded model's speed: prompt processing and generation in tokens/s
-//! with the default model (threads per computation from `CANDLE_NUM_THREADS`), and the
+//! with the default model (threads per computation from `CANDLE_NUM_THREADS` and
+//! `RAYON_NUM_THREADS`, which `heat` sets both from `providers.local.threads`), and the
 //! time to the first streamed token, in the model and from `heat run`'s
 //! start through the real binary (with the compact and the full prompts),
-//! and a round's two arguments under each way of scheduling them.
+//! and a round's two arguments under each way of scheduling them. With
+//! `HEAT_BENCH_ENGINE_ONLY` set it stops after the line
+//! `benches/llama_reference/run.sh` sets beside llama.cpp's.
 //! Needs the model: `heat model install` or `HEAT_TEST_MODEL`. Prints
 //! tokens/s next to criterion's timings.
 
@@ -153,6 +156,36 @@ fn round_schedules(path: &std::path::Path, lanes: &LocalModel) {
     }
 }
 
+/// Prompt and generation speed the way `benches/llama_reference` measures
+/// llama.cpp's, so the two can be set side by side: a prompt of about 475
+/// tokens read in one request, and 128 tokens generated, each the median of
+/// 5 after a warm-up. Each prompt starts with its own word, so no lane
+/// reuses a cached prefix. Heat's figures are through the whole provider
+/// (template, sampling, text), llama.cpp's through its decoder alone.
+fn engine_speed(model: &LocalModel) -> (u64, f64, u64, f64) {
+    let prompt = "Cities should ban cars from their centres because ".repeat(56);
+    let mut read = Vec::new();
+    let mut written = Vec::new();
+    let mut tokens = (0, 0);
+    for rep in 0..6 {
+        let mut ask = request(&prompt, 1);
+        ask.system = format!("Debater {rep}: you argue.");
+        let (prompt_tokens, _, first, _) = run(model, ask);
+        let mut ask = request("Argue that cities should ban cars.", 129);
+        ask.system = format!("Speaker {rep}: you argue.");
+        ask.temperature = Some(0.0);
+        let (_, generated, first_token, total) = run(model, ask);
+        if rep > 0 {
+            tokens = (prompt_tokens, generated.saturating_sub(1));
+            read.push(prompt_tokens as f64 / first.as_secs_f64());
+            written.push(generated.saturating_sub(1) as f64 / total.saturating_sub(first_token).as_secs_f64());
+        }
+    }
+    read.sort_by(f64::total_cmp);
+    written.sort_by(f64::total_cmp);
+    (tokens.0, read[read.len() / 2], tokens.1, written[written.len() / 2])
+}
+
 fn bench(c: &mut Criterion) {
     let Some(path) = model_path() else {
         eprintln!("SKIPPED: no offline model (heat model install, or HEAT_TEST_MODEL)");
@@ -161,6 +194,14 @@ fn bench(c: &mut Criterion) {
     let start = Instant::now();
     let model = LocalModel::load(&path, LocalOptions::default()).expect("load the model");
     println!("model load: {:?}", start.elapsed());
+    let threads = std::env::var("CANDLE_NUM_THREADS").unwrap_or_else(|_| "all cores".into());
+    let (read, read_speed, written, written_speed) = engine_speed(&model);
+    println!(
+        "heat threads {threads}: pp{read} {read_speed:.0} tok/s, tg{written} {written_speed:.0} tok/s (median of 5)"
+    );
+    if std::env::var_os("HEAT_BENCH_ENGINE_ONLY").is_some() {
+        return;
+    }
     let long_prompt = "Cities should ban cars from their centres because ".repeat(40);
 
     // One measured pass each, reported as tokens/s.

@@ -8,16 +8,23 @@ fn main() -> std::process::ExitCode {
 
 /// The embedded model's threads per computation: `providers.local.threads`
 /// (1 unless set), unless `CANDLE_NUM_THREADS` is already set. Its engine
-/// reads that variable once, when it first computes, and has no other way
-/// to be told.
+/// has no other way to be told: candle reads `CANDLE_NUM_THREADS` for its
+/// quantized kernels and `RAYON_NUM_THREADS` for its float ones (and, when
+/// that is unset, counts the cores in `/proc/cpuinfo` at every float
+/// product, 7 % of a token's time); heat's own kernel runs on rayon's
+/// global pool, which takes its size from `RAYON_NUM_THREADS`.
 #[allow(unsafe_code)]
 fn set_model_threads() {
-    if std::env::var_os("CANDLE_NUM_THREADS").is_some() {
-        return;
+    let threads = match std::env::var("CANDLE_NUM_THREADS") {
+        Ok(set) => set,
+        Err(_) => heat::cli::model_threads().to_string(),
+    };
+    for variable in ["CANDLE_NUM_THREADS", "RAYON_NUM_THREADS"] {
+        if std::env::var_os(variable).is_none() {
+            // SAFETY: nothing else runs yet: the async runtime, the logger
+            // and every model thread start after this, so no thread can
+            // read the environment while it is written.
+            unsafe { std::env::set_var(variable, &threads) };
+        }
     }
-    let threads = heat::cli::model_threads();
-    // SAFETY: nothing else runs yet: the async runtime, the logger and every
-    // model thread start after this, so no thread can read the environment
-    // while it is written.
-    unsafe { std::env::set_var("CANDLE_NUM_THREADS", threads.to_string()) };
 }

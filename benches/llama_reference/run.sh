@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds llama.cpp with its own defaults (native CPU features), then
 # bench.cpp against it, and runs it on the default model: llama.cpp's own
-# figures for the file heat's engine runs. Needs cmake and a C++ compiler
+# figures for the file heat's engine runs. Then heat's engine on the same
+# file and threads (`cargo bench --bench local`, engine figures only), and
+# the ratios, so both come from one run. Needs cmake and a C++ compiler
 # (heat itself needs neither). The source is $LLAMA_CPP_SRC (a llama.cpp
 # checkout), else the copy vendored in the llama-cpp-python sdist on PyPI.
 # Usage: benches/llama_reference/run.sh [MODEL.gguf]
@@ -24,4 +26,13 @@ cmake --build "$build" --target llama -j "$(nproc)" >/dev/null
 libs=$(find "$build" -name '*.a' | sort -r | tr '\n' ' ')
 g++ -O2 -std=c++17 -I"$src/include" -I"$src/ggml/include" "$here/bench.cpp" \
   -Wl,--start-group $libs -Wl,--end-group -fopenmp -lpthread -o "$build/llama-reference"
-"$build/llama-reference" "$model"
+"$build/llama-reference" "$model" | tee "$build/llama.txt"
+cd "$here/../.."
+for threads in 1 2; do
+  CANDLE_NUM_THREADS=$threads RAYON_NUM_THREADS=$threads HEAT_BENCH_ENGINE_ONLY=1 HEAT_TEST_MODEL="$model" \
+    cargo bench --quiet --bench local 2>/dev/null | grep '^heat threads'
+done | tee "$build/heat.txt"
+# heat's time over llama.cpp's for the same work: 1.00 is the same speed.
+awk '/^threads/ { t = $2 + 0; pp[t] = $4; tg[t] = $7 }
+     /^heat threads/ { t = $3 + 0; printf "threads %d: prompt %.2f×, generation %.2f× llama.cpp'"'"'s time\n", t, pp[t] / $5, tg[t] / $8 }' \
+  "$build/llama.txt" "$build/heat.txt"

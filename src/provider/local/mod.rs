@@ -11,6 +11,7 @@
 
 mod grammar;
 mod llama;
+mod q8_0;
 mod sampler;
 mod shared;
 mod template;
