@@ -1,6 +1,7 @@
 //! The embedded model's speed: prompt processing and generation in tokens/s
-//! with the default model (threads per computation from `CANDLE_NUM_THREADS` and
-//! `RAYON_NUM_THREADS`, which `heat` sets both from `providers.local.threads`), and the
+//! with the default model (threads per computation from `RAYON_NUM_THREADS` and
+//! `CANDLE_NUM_THREADS`, which `heat` sets from `providers.local.threads`: see
+//! `heat::provider::local::thread_variables`), and the
 //! time to the first streamed token, in the model and from `heat run`'s
 //! start through the real binary (with the compact and the full prompts),
 //! and a round's two arguments under each way of scheduling them. With
@@ -98,7 +99,7 @@ fn binary_first_token(model: &std::path::Path, prompts: &str, runs: usize) -> Ve
 /// could schedule them: one after the other on one lane, or side by side on
 /// two lanes (what heat does); on a quiet machine and with another thread
 /// wanting a core (the studio, the runtime, anything). Wall time of the
-/// pair. Threads per computation come from `CANDLE_NUM_THREADS` (1 under
+/// pair. Threads per computation come from `RAYON_NUM_THREADS` (1 under
 /// cargo, as in the binary): run again with 2 to compare.
 fn round_schedules(path: &std::path::Path, lanes: &LocalModel) {
     let one_lane =
@@ -127,7 +128,7 @@ fn round_schedules(path: &std::path::Path, lanes: &LocalModel) {
         });
         (tokens, start.elapsed())
     };
-    let threads = std::env::var("CANDLE_NUM_THREADS").unwrap_or_else(|_| "all cores".into());
+    let threads = std::env::var("RAYON_NUM_THREADS").unwrap_or_else(|_| "all cores".into());
     for busy in [false, true] {
         let stop = std::sync::atomic::AtomicBool::new(false);
         std::thread::scope(|s| {
@@ -194,11 +195,17 @@ fn bench(c: &mut Criterion) {
     let start = Instant::now();
     let model = LocalModel::load(&path, LocalOptions::default()).expect("load the model");
     println!("model load: {:?}", start.elapsed());
-    let threads = std::env::var("CANDLE_NUM_THREADS").unwrap_or_else(|_| "all cores".into());
-    let (read, read_speed, written, written_speed) = engine_speed(&model);
+    let threads = std::env::var("RAYON_NUM_THREADS").unwrap_or_else(|_| "all cores".into());
+    // The same threads as llama.cpp is given: no prompt on every core.
+    let strict = LocalModel::load(&path, LocalOptions { wide_prompts: false, ..LocalOptions::default() })
+        .expect("load the model");
+    let (read, read_speed, written, written_speed) = engine_speed(&strict);
+    drop(strict);
     println!(
         "heat threads {threads}: pp{read} {read_speed:.0} tok/s, tg{written} {written_speed:.0} tok/s (median of 5)"
     );
+    let (read, read_speed, ..) = engine_speed(&model);
+    println!("heat default (threads {threads}, an idle model's prompt on every core): pp{read} {read_speed:.0} tok/s");
     if std::env::var_os("HEAT_BENCH_ENGINE_ONLY").is_some() {
         return;
     }

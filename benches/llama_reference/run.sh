@@ -28,9 +28,11 @@ g++ -O2 -std=c++17 -I"$src/include" -I"$src/ggml/include" "$here/bench.cpp" \
   -Wl,--start-group $libs -Wl,--end-group -fopenmp -lpthread -o "$build/llama-reference"
 "$build/llama-reference" "$model" | tee "$build/llama.txt"
 cd "$here/../.."
+# The threads as `heat` sets them for `providers.local.threads` where its own
+# kernel runs (x86-64 with AVX2): all of them in rayon's pool, one in candle's.
 for threads in 1 2; do
-  CANDLE_NUM_THREADS=$threads RAYON_NUM_THREADS=$threads HEAT_BENCH_ENGINE_ONLY=1 HEAT_TEST_MODEL="$model" \
-    cargo bench --quiet --bench local 2>/dev/null | grep '^heat threads'
+  RAYON_NUM_THREADS=$threads CANDLE_NUM_THREADS=1 HEAT_BENCH_ENGINE_ONLY=1 HEAT_TEST_MODEL="$model" \
+    cargo bench --quiet --bench local 2>/dev/null | grep '^heat '
 done | tee "$build/heat.txt"
 # heat's time over llama.cpp's for the same work: 1.00 is the same speed.
 awk '/^threads/ { t = $2 + 0; pp[t] = $4; tg[t] = $7 }

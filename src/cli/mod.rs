@@ -82,6 +82,15 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The environment variables that give the embedded model `threads` per
+/// computation.
+pub fn model_thread_variables(threads: usize) -> Vec<(&'static str, String)> {
+    #[cfg(feature = "local")]
+    return crate::provider::local::thread_variables(threads).into();
+    #[cfg(not(feature = "local"))]
+    return vec![("CANDLE_NUM_THREADS", threads.to_string())];
+}
+
 /// The embedded model's threads per computation: `providers.local.threads`
 /// from the config the command line names (or the default one), else the
 /// built-in default. A config that does not load counts as unset here: the

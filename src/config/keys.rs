@@ -123,6 +123,7 @@ pub fn all() -> Vec<KeySpec> {
     }
     add("providers.local.model_path", Kind::Text, Some("HEAT_MODEL_PATH"), false);
     add("providers.local.threads", Kind::Int { min: 1, max: 256 }, None, false);
+    add("providers.local.wide_prompts", Kind::Flag, None, false);
     add("providers.local.contexts", Kind::Int { min: 1, max: 8 }, None, false);
     add("providers.local.context", Kind::Int { min: 256, max: 1_048_576 }, None, false);
     add("providers.local.max_tokens", Kind::Int { min: 16, max: 100_000 }, None, false);

@@ -80,6 +80,7 @@ pub fn loader(config: &Config) -> Option<Loader> {
         lanes: config.defaulted("providers.local.contexts"),
         seed: config.defaulted("providers.local.seed"),
         repeat_penalty: 1.1,
+        wide_prompts: config.defaulted("providers.local.wide_prompts"),
     };
     Some(Box::new(move |own: Option<&Path>, roles: usize| {
         let again = "run `heat model install` to fetch it again";

@@ -73,10 +73,15 @@ enum Linear {
 }
 
 impl Linear {
-    fn new(weight: Arc<QTensor>) -> candle_core::Result<Self> {
-        Ok(match Q8Matrix::of(&weight)? {
+    /// The weight matrix `name` from a GGUF file, on heat's kernel when
+    /// `own_kernel` and it runs it, else on candle's.
+    fn read<R: Read + Seek>(content: &Content, reader: &mut R, name: &str, own_kernel: bool) -> anyhow::Result<Self> {
+        let own = if own_kernel { Q8Matrix::read(content, reader, name)? } else { None };
+        Ok(match own {
             Some(matrix) => Self::Q8_0(Arc::new(matrix)),
-            None => Self::Candle(QMatMul::from_arc(weight)?),
+            None => Self::Candle(QMatMul::from_qtensor(
+                content.tensor(reader, name, &Device::Cpu).with_context(|| format!("no tensor {name}"))?,
+            )?),
         })
     }
 
@@ -120,8 +125,14 @@ impl KvCache {
 
 impl Llama {
     /// Builds the model from a GGUF file's table and tensors, for contexts
-    /// of up to `positions` tokens.
-    pub fn from_gguf<R: Read + Seek>(content: &Content, reader: &mut R, positions: usize) -> anyhow::Result<Self> {
+    /// of up to `positions` tokens; `Q8_0` matrices on heat's kernel when
+    /// `own_kernel` (and the CPU runs it), else on candle's.
+    pub fn from_gguf<R: Read + Seek>(
+        content: &Content,
+        reader: &mut R,
+        positions: usize,
+        own_kernel: bool,
+    ) -> anyhow::Result<Self> {
         let device = &Device::Cpu;
         let meta = |key: &str| content.metadata.get(&format!("llama.{key}")).with_context(|| format!("no llama.{key}"));
         if meta("expert_count").and_then(|v| Ok(v.to_u32()?)).unwrap_or(0) > 1 {
@@ -134,39 +145,50 @@ impl Llama {
         let rope_dim = meta("rope.dimension_count")?.to_u32()? as usize;
         let eps = meta("attention.layer_norm_rms_epsilon")?.to_f32()?;
         let rope_base = meta("rope.freq_base").and_then(|v| Ok(v.to_f32()?)).unwrap_or(10_000.0);
+        let fast_table =
+            if own_kernel { Q8Matrix::read(content, reader, "token_embd.weight")?.map(Arc::new) } else { None };
+        let tied = !content.tensor_infos.contains_key("output.weight");
         let mut tensor = |name: &str| content.tensor(reader, name, device).with_context(|| format!("no tensor {name}"));
-        let table = Arc::new(tensor("token_embd.weight")?);
-        let fast_table = Q8Matrix::of(&table)?.map(Arc::new);
-        let embeddings = match &fast_table {
-            Some(matrix) => Embeddings::Rows(Arc::clone(matrix)),
-            None if table.dtype() == GgmlDType::Q8_0 && width.is_multiple_of(32) => {
+        let (embeddings, tied_output) = if let Some(matrix) = fast_table {
+            (Embeddings::Rows(Arc::clone(&matrix)), Linear::Q8_0(matrix))
+        } else {
+            let table = Arc::new(tensor("token_embd.weight")?);
+            let embeddings = if table.dtype() == GgmlDType::Q8_0 && width.is_multiple_of(32) {
                 Embeddings::Q8_0 { table: Arc::clone(&table), width }
-            }
-            None => Embeddings::Dense(table.dequantize(device)?),
-        };
-        // Most small models tie the output layer to the token table.
-        let output = match (tensor("output.weight"), fast_table) {
-            (Ok(weight), _) => Linear::new(Arc::new(weight))?,
-            (Err(_), Some(matrix)) => Linear::Q8_0(matrix),
-            (Err(_), None) => Linear::Candle(QMatMul::from_arc(table)?),
+            } else {
+                Embeddings::Dense(table.dequantize(device)?)
+            };
+            (embeddings, Linear::Candle(QMatMul::from_arc(table)?))
         };
         let norm = tensor("output_norm.weight")?.dequantize(device)?;
         let mut layers = Vec::with_capacity(blocks);
         for i in 0..blocks {
-            let mut weight = |part: &str| tensor(&format!("blk.{i}.{part}.weight"));
-            let mut matmul = |part: &str| anyhow::Ok(Linear::new(Arc::new(weight(part)?))?);
+            let norm = |reader: &mut R, part: &str| {
+                let name = format!("blk.{i}.{part}.weight");
+                anyhow::Ok(
+                    content
+                        .tensor(reader, &name, device)
+                        .with_context(|| format!("no tensor {name}"))?
+                        .dequantize(device)?,
+                )
+            };
+            let matmul = |reader: &mut R, part: &str| {
+                Linear::read(content, reader, &format!("blk.{i}.{part}.weight"), own_kernel)
+            };
             layers.push(Layer {
-                wq: matmul("attn_q")?,
-                wk: matmul("attn_k")?,
-                wv: matmul("attn_v")?,
-                wo: matmul("attn_output")?,
-                gate: matmul("ffn_gate")?,
-                up: matmul("ffn_up")?,
-                down: matmul("ffn_down")?,
-                attention_norm: tensor(&format!("blk.{i}.attn_norm.weight"))?.dequantize(device)?,
-                ffn_norm: tensor(&format!("blk.{i}.ffn_norm.weight"))?.dequantize(device)?,
+                wq: matmul(reader, "attn_q")?,
+                wk: matmul(reader, "attn_k")?,
+                wv: matmul(reader, "attn_v")?,
+                wo: matmul(reader, "attn_output")?,
+                gate: matmul(reader, "ffn_gate")?,
+                up: matmul(reader, "ffn_up")?,
+                down: matmul(reader, "ffn_down")?,
+                attention_norm: norm(reader, "attn_norm")?,
+                ffn_norm: norm(reader, "ffn_norm")?,
             });
         }
+        // Most small models tie the output layer to the token table.
+        let output = if tied { tied_output } else { Linear::read(content, reader, "output.weight", own_kernel)? };
         let (cos, sin) = rotary_angles(rope_dim, rope_base, positions)?;
         let head_dim = width / heads;
         Ok(Self { embeddings, layers, norm, output, cos, sin, heads, kv_heads, head_dim, eps, kv_dtype: DType::F16 })
@@ -381,7 +403,7 @@ mod tests {
         let open = || std::io::BufReader::new(std::fs::File::open(&path).unwrap());
         let mut reader = open();
         let content = Content::read(&mut reader).unwrap();
-        let mut ours = Llama::from_gguf(&content, &mut reader, 512).unwrap();
+        let mut ours = Llama::from_gguf(&content, &mut reader, 512, false).unwrap();
         ours.kv_dtype = DType::F32;
         let mut reader = open();
         let mut theirs =
@@ -426,14 +448,17 @@ mod tests {
     fn the_q8_0_kernel_reads_the_real_model_as_candle_does() {
         use candle_transformers::models::quantized_llama::ModelWeights;
         let Some(path) = model_file() else { return };
-        let mut ours = super::super::weights::load(&path, 512).unwrap().model;
+        super::super::weights::load(&path, 16).unwrap(); // makes the Q8_0 copy if it is not there yet
+        let cached = super::super::weights::cache_path(&path);
+        let open = || std::io::BufReader::new(std::fs::File::open(&cached).unwrap());
+        let mut reader = open();
+        let mut ours = Llama::from_gguf(&Content::read(&mut reader).unwrap(), &mut reader, 512, true).unwrap();
         ours.kv_dtype = DType::F32;
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
             assert!(matches!(ours.layers[0].gate, Linear::Q8_0(_)) && matches!(ours.output, Linear::Q8_0(_)));
         }
-        let cached = super::super::weights::cache_path(&path);
-        let mut reader = std::io::BufReader::new(std::fs::File::open(&cached).unwrap());
+        let mut reader = open();
         let mut theirs =
             ModelWeights::from_gguf(Content::read(&mut reader).unwrap(), &mut reader, &Device::Cpu).unwrap();
         let prompt: Vec<u32> = (0..40).map(|i| 100 + i * 97).collect();

@@ -19,10 +19,15 @@
 // `unsafe` beyond setting the environment at start-up.
 #![allow(unsafe_code)]
 
-use candle_core::quantized::{GgmlDType, QTensor};
+use std::io::{Read, Seek, SeekFrom};
+
+use anyhow::Context;
+use candle_core::quantized::GgmlDType;
+use candle_core::quantized::gguf_file::Content;
 use candle_core::{Device, Tensor};
 use half::f16;
-use rayon::iter::{IntoParallelIterator, ParallelIterator};
+use rayon::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
+use rayon::slice::ParallelSliceMut;
 
 /// Values in one block.
 const BLOCK: usize = 32;
@@ -34,7 +39,7 @@ const ROWS: usize = 4;
 const TOKENS: usize = 3;
 /// Block products below which a product stays on one thread: splitting
 /// costs a few microseconds, about what this many take.
-const PARALLEL_WORK: usize = 16_384;
+const PARALLEL_WORK: usize = 8_192;
 
 /// A weight matrix of `rows` × `blocks × 32`, kept as `Q8_0` with its
 /// scales widened to `f32` once, at load. Each four rows' blocks are kept
@@ -66,33 +71,40 @@ impl Q8Matrix {
     }
 
     fn from_bytes(data: &[u8], rows: usize, columns: usize) -> Option<Self> {
+        use half::slice::HalfFloatSliceExt;
         let blocks = columns / BLOCK;
         if !rows.is_multiple_of(ROWS) || data.len() != rows * blocks * BLOCK_BYTES {
             return None;
         }
-        let mut scales = vec![0.0; rows * blocks];
+        let mut narrow_scales = vec![f16::ZERO; rows * blocks];
         let mut values = vec![0; rows * columns];
         for (row, bytes) in data.chunks_exact(blocks * BLOCK_BYTES).enumerate() {
             for (b, block) in bytes.chunks_exact(BLOCK_BYTES).enumerate() {
                 let at = packed(row, b, blocks);
-                scales[at] = f16::from_le_bytes([block[0], block[1]]).to_f32();
+                narrow_scales[at] = f16::from_le_bytes([block[0], block[1]]);
                 for (value, &byte) in values[at * BLOCK..(at + 1) * BLOCK].iter_mut().zip(&block[2..]) {
                     *value = byte.cast_signed();
                 }
             }
         }
+        let mut scales = vec![0.0; rows * blocks];
+        narrow_scales.convert_to_f32_slice(&mut scales);
         Some(Self { rows, blocks, scales, values })
     }
 
-    /// The matrix in a quantized tensor of shape `(rows, columns)`, when it
-    /// is `Q8_0` and this CPU runs the kernel.
-    pub fn of(tensor: &QTensor) -> candle_core::Result<Option<Self>> {
-        match tensor.shape().dims() {
-            &[rows, columns] if tensor.dtype() == GgmlDType::Q8_0 => {
-                Ok(Self::from_gguf_bytes(&tensor.data()?, rows, columns))
-            }
-            _ => Ok(None),
+    /// The `Q8_0` tensor `name` read straight from a GGUF file into this
+    /// layout (no copy in candle's form first), when the CPU runs the
+    /// kernel and it is a `Q8_0` matrix; `None` leaves it to candle.
+    pub fn read<R: Read + Seek>(content: &Content, reader: &mut R, name: &str) -> anyhow::Result<Option<Self>> {
+        let info = content.tensor_infos.get(name).with_context(|| format!("no tensor {name}"))?;
+        let &[rows, columns] = info.shape.dims() else { return Ok(None) };
+        if info.ggml_dtype != GgmlDType::Q8_0 || !simd_available() || !columns.is_multiple_of(BLOCK) {
+            return Ok(None);
         }
+        let mut data = vec![0; rows * columns / BLOCK * BLOCK_BYTES];
+        reader.seek(SeekFrom::Start(content.tensor_data_offset + info.offset))?;
+        reader.read_exact(&mut data).with_context(|| format!("the file ends inside tensor {name}"))?;
+        Ok(Self::from_gguf_bytes(&data, rows, columns))
     }
 
     /// Row `row` as floats, appended to `out`; `false` when there is no such row.
@@ -135,6 +147,14 @@ impl Q8Matrix {
             return;
         }
         let share = self.rows.div_ceil(threads).next_multiple_of(ROWS);
+        if input.count == 1 {
+            // One token's sums lie row after row: each share writes its own.
+            out.par_chunks_mut(share).enumerate().for_each(|(part, sums)| {
+                let start = part * share;
+                self.product_rows(input, start..start + sums.len(), sums);
+            });
+            return;
+        }
         let parts: Vec<(usize, Vec<f32>)> = (0..self.rows)
             .step_by(share)
             .collect::<Vec<_>>()
@@ -200,16 +220,33 @@ impl Quantized {
     /// and is kept at `f16`'s precision.
     fn new(values: &[f32], blocks: usize) -> Self {
         let count = values.len() / (blocks * BLOCK);
-        let mut scales = Vec::with_capacity(count * blocks);
-        let mut quantized = Vec::with_capacity(values.len());
-        for block in values.chunks_exact(BLOCK) {
-            let largest = block.iter().fold(0.0_f32, |m, v| m.max(v.abs()));
-            let scale = largest / 127.0;
-            let inverse = if scale == 0.0 { 0.0 } else { 1.0 / scale };
-            scales.push(f16::from_f32(scale).to_f32());
-            quantized.extend(block.iter().map(|v| (v * inverse).round() as i8));
+        let mut scales = vec![0.0; count * blocks];
+        let mut quantized = vec![0; count * blocks * BLOCK];
+        #[cfg(target_arch = "x86_64")]
+        if simd_available() {
+            // SAFETY: the CPU has AVX2 and FMA, checked just above.
+            unsafe { avx2::quantize(values, &mut scales, &mut quantized) };
+            return Self { count, blocks, scales, values: quantized };
         }
+        quantize(values, &mut scales, &mut quantized);
         Self { count, blocks, scales, values: quantized }
+    }
+}
+
+/// Quantizes `values` block by block into `scales` and `quantized`. Inlined
+/// into a caller compiled for AVX2, the compiler turns it into SIMD code
+/// (rounding included, which is otherwise a call per value).
+#[allow(clippy::inline_always)] // the point: compiled inside the AVX2 caller
+#[inline(always)]
+fn quantize(values: &[f32], scales: &mut [f32], quantized: &mut [i8]) {
+    for ((block, scale), out) in values.chunks_exact(BLOCK).zip(scales).zip(quantized.chunks_exact_mut(BLOCK)) {
+        let largest = block.iter().fold(0.0_f32, |m, v| m.max(v.abs()));
+        let exact = largest / 127.0;
+        let inverse = if exact == 0.0 { 0.0 } else { 1.0 / exact };
+        *scale = f16::from_f32(exact).to_f32();
+        for (q, v) in out.iter_mut().zip(block) {
+            *q = (v * inverse).round() as i8;
+        }
     }
 }
 
@@ -217,6 +254,15 @@ impl Quantized {
 /// within four, block by block.
 fn packed(row: usize, b: usize, blocks: usize) -> usize {
     (row / ROWS * blocks + b) * ROWS + row % ROWS
+}
+
+/// Whether the engine loads models onto this kernel: where the CPU runs
+/// it, in an optimized build. A debug build (the test suite's) compiles
+/// heat without optimization but candle with it (Cargo.toml), so there
+/// candle's kernels are the faster ones by far; the tests load the kernel
+/// themselves.
+pub fn runs_here() -> bool {
+    simd_available() && !cfg!(debug_assertions)
 }
 
 /// Whether this CPU runs the SIMD kernel.
@@ -310,7 +356,22 @@ mod avx2 {
                 }
             }
         }
-        sums.map(|row_sums| row_sums.map(|sum| horizontal_sum(sum)))
+        let mut totals = [[0.0; C]; ROWS];
+        for (row_totals, row_sums) in totals.iter_mut().zip(&sums) {
+            for (total, sum) in row_totals.iter_mut().zip(row_sums) {
+                *total = horizontal_sum(*sum);
+            }
+        }
+        totals
+    }
+
+    /// [`super::quantize`], compiled for AVX2.
+    ///
+    /// # Safety
+    /// The CPU has AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn quantize(values: &[f32], scales: &mut [f32], quantized: &mut [i8]) {
+        super::quantize(values, scales, quantized);
     }
 
     #[target_feature(enable = "avx2,fma")]
@@ -325,7 +386,7 @@ mod avx2 {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use candle_core::quantized::QMatMul;
+    use candle_core::quantized::{QMatMul, QTensor};
     use candle_core::{DType, Module};
 
     /// A deterministic spread of values, positive and negative, with a

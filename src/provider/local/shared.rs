@@ -3,6 +3,7 @@
 //! answer's pieces go back on.
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::mpsc;
 
@@ -24,11 +25,13 @@ pub struct LocalOptions {
     /// Seed when the request carries none.
     pub seed: u32,
     pub repeat_penalty: f32,
+    /// A prompt read while no lane writes an answer uses every core.
+    pub wide_prompts: bool,
 }
 
 impl Default for LocalOptions {
     fn default() -> Self {
-        Self { n_ctx: 2048, lanes: 3, seed: 1234, repeat_penalty: 1.1 }
+        Self { n_ctx: 2048, lanes: 3, seed: 1234, repeat_penalty: 1.1, wide_prompts: true }
     }
 }
 
@@ -45,4 +48,48 @@ pub struct Shared {
     /// Held while a lane reads a prompt: two prompts at once on two cores
     /// would only delay the first token of both.
     pub prefill: Mutex<()>,
+    /// Lanes writing an answer now.
+    pub generating: AtomicUsize,
+    /// Every core, for a prompt read while no lane is writing: the other
+    /// cores would otherwise wait (at a debate's start both debaters' lanes
+    /// wait for the first prompt). `None` when it would be no wider than
+    /// the threads a computation has anyway.
+    pub wide: Option<rayon::ThreadPool>,
+}
+
+impl Shared {
+    /// Runs `read` (a prompt's reading) on every core when no lane is
+    /// writing an answer, else on the computation's own threads.
+    pub fn reading<T: Send>(&self, read: impl FnOnce() -> T + Send) -> T {
+        match &self.wide {
+            Some(pool) if self.generating.load(Ordering::Acquire) == 0 => pool.install(read),
+            _ => read(),
+        }
+    }
+
+    /// Counts a lane as writing until the returned guard is dropped.
+    pub fn writing(&self) -> Writing<'_> {
+        self.generating.fetch_add(1, Ordering::AcqRel);
+        Writing(&self.generating)
+    }
+}
+
+/// A lane writing an answer; see [`Shared::writing`].
+pub struct Writing<'a>(&'a AtomicUsize);
+
+impl Drop for Writing<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// The pool [`Shared::wide`] holds, when this machine has more cores than
+/// a computation's threads.
+pub fn wide_pool() -> Option<rayon::ThreadPool> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    (cores > rayon::current_num_threads())
+        .then(|| {
+            rayon::ThreadPoolBuilder::new().num_threads(cores).thread_name(|i| format!("heat-prompt-{i}")).build().ok()
+        })
+        .flatten()
 }

@@ -46,8 +46,9 @@ pub fn answer(
     if reply.is_closed() {
         return Ok(()); // cancelled while another lane held the prompt step
     }
-    let mut logits = read_prompt(shared, lane, &prompt)?;
+    let mut logits = shared.reading(|| read_prompt(shared, lane, &prompt))?;
     drop(prefilling);
+    let _writing = shared.writing();
     // The answer's given start is the answer's first piece.
     if let Some(start) = answer_start(request)
         && reply.blocking_send(Ok(Chunk::Text(start.to_string()))).is_err()

@@ -23,21 +23,25 @@ const ARCHITECTURES: [&str; 2] = ["llama", "mistral"];
 /// The metadata key that ties a requantized copy to its source.
 const SOURCE_KEY: &str = "heat.requantized_from";
 
-/// A loaded model and the file's metadata (vocabulary, template).
-pub struct Loaded {
-    pub model: Llama,
-    pub content: Content,
+/// The file's metadata (vocabulary, template), when it is a model this
+/// engine runs; the error says what the file is when it is not.
+pub fn metadata(path: &Path) -> anyhow::Result<Content> {
+    read_metadata(&mut open(path)?)
 }
 
-/// Reads `path` for contexts of up to `positions` tokens; the error says
-/// what the file is when it is not a model this engine runs.
-pub fn load(path: &Path, positions: usize) -> anyhow::Result<Loaded> {
-    let mut reader = open(path)?;
-    let content =
-        Content::read(&mut reader).map_err(|e| anyhow!("it is not a GGUF model file ({})", first_line(&e)))?;
+fn read_metadata<R: Read + Seek>(reader: &mut R) -> anyhow::Result<Content> {
+    let content = Content::read(reader).map_err(|e| anyhow!("it is not a GGUF model file ({})", first_line(&e)))?;
     check_architecture(&content)?;
+    Ok(content)
+}
+
+/// Reads `path`'s weights for contexts of up to `positions` tokens; the
+/// error says what the file is when it is not a model this engine runs.
+pub fn load(path: &Path, positions: usize) -> anyhow::Result<Llama> {
+    let mut reader = open(path)?;
+    let content = read_metadata(&mut reader)?;
     if !content.tensor_infos.values().any(|t| t.ggml_dtype == GgmlDType::Q4_1) {
-        return build(content, &mut reader, positions);
+        return build(&content, &mut reader, positions);
     }
     let fingerprint = fingerprint(path)?;
     let cached = cache_path(path);
@@ -51,7 +55,7 @@ pub fn load(path: &Path, positions: usize) -> anyhow::Result<Loaded> {
         return Ok(loaded);
     }
     tracing::warn!(path = %cached.display(), "could not keep the requantized model; converting in memory");
-    build(requantized, &mut Cursor::new(data), positions)
+    build(&requantized, &mut Cursor::new(data), positions)
 }
 
 /// Where the requantized copy of `path` is kept.
@@ -78,11 +82,10 @@ fn check_architecture(content: &Content) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn build<R: Read + Seek>(content: Content, reader: &mut R, positions: usize) -> anyhow::Result<Loaded> {
-    let model = Llama::from_gguf(&content, reader, positions).map_err(|e| {
+fn build<R: Read + Seek>(content: &Content, reader: &mut R, positions: usize) -> anyhow::Result<Llama> {
+    Llama::from_gguf(content, reader, positions, super::q8_0::runs_here()).map_err(|e| {
         anyhow!("its tensors do not fit a Llama model ({})", e.to_string().lines().next().unwrap_or_default())
-    })?;
-    Ok(Loaded { model, content })
+    })
 }
 
 /// The source file's size and modification time: a copy made from another
@@ -94,14 +97,14 @@ fn fingerprint(path: &Path) -> anyhow::Result<String> {
 }
 
 /// The requantized copy, when there is one made from this very source.
-fn load_cached(cached: &Path, fingerprint: &str, positions: usize) -> Option<Loaded> {
+fn load_cached(cached: &Path, fingerprint: &str, positions: usize) -> Option<Llama> {
     let mut reader = open(cached).ok()?;
     let content = Content::read(&mut reader).ok()?;
     let source = content.metadata.get(SOURCE_KEY).and_then(|v| v.to_string().ok())?;
     if source != fingerprint {
         return None;
     }
-    build(content, &mut reader, positions).ok()
+    build(&content, &mut reader, positions).ok()
 }
 
 /// Writes the copy beside its source, atomically (a temporary file renamed
