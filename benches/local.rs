@@ -6,7 +6,9 @@
 //! start through the real binary (with the compact and the full prompts),
 //! and a round's two arguments under each way of scheduling them. With
 //! `HEAT_BENCH_ENGINE_ONLY` set it stops after the line
-//! `benches/llama_reference/run.sh` sets beside llama.cpp's.
+//! `benches/llama_reference/run.sh` sets beside llama.cpp's. With
+//! `HEAT_BENCH_GENERATE=N` it only loads the model and writes N tokens (for
+//! callgrind: two counts apart give one token's instructions).
 //! Needs the model: `heat model install` or `HEAT_TEST_MODEL`. Prints
 //! tokens/s next to criterion's timings.
 
@@ -192,6 +194,16 @@ fn bench(c: &mut Criterion) {
         eprintln!("SKIPPED: no offline model (heat model install, or HEAT_TEST_MODEL)");
         return;
     };
+    if let Some(tokens) = std::env::var("HEAT_BENCH_GENERATE").ok().and_then(|n| n.parse().ok()) {
+        // For an instruction count under callgrind: load, write `tokens`
+        // tokens on one lane, stop. Two counts apart give a token's cost.
+        let model = LocalModel::load(&path, LocalOptions { lanes: 1, ..LocalOptions::default() }).expect("load");
+        let mut ask = request("Argue that cities should ban cars.", tokens);
+        ask.temperature = Some(0.0);
+        let (_, generated, ..) = run(&model, ask);
+        println!("generated {generated} tokens");
+        return;
+    }
     let start = Instant::now();
     let model = LocalModel::load(&path, LocalOptions::default()).expect("load the model");
     println!("model load: {:?}", start.elapsed());

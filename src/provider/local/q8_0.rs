@@ -310,7 +310,9 @@ mod avx2 {
         _mm256_maddubs_epi16, _mm256_set1_epi16, _mm256_set1_ps, _mm256_setzero_ps, _mm256_sign_epi8,
     };
 
-    use super::{BLOCK, Q8Matrix, Quantized, ROWS};
+    // By its whole path: `super` would read, to a reader of imports, as
+    // `local/mod.rs`.
+    use crate::provider::local::q8_0::{self as kernel, BLOCK, Q8Matrix, Quantized, ROWS};
 
     /// The tile's `ROWS × C` sums. Per block pair, the signs of the weights
     /// move onto the activations so `maddubs` can multiply unsigned by
@@ -365,13 +367,13 @@ mod avx2 {
         totals
     }
 
-    /// [`super::quantize`], compiled for AVX2.
+    /// [`kernel::quantize`], compiled for AVX2.
     ///
     /// # Safety
     /// The CPU has AVX2 and FMA.
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn quantize(values: &[f32], scales: &mut [f32], quantized: &mut [i8]) {
-        super::quantize(values, scales, quantized);
+        kernel::quantize(values, scales, quantized);
     }
 
     #[target_feature(enable = "avx2,fma")]
