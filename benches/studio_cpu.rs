@@ -14,6 +14,8 @@
 
 #[path = "../tests/it/support/mod.rs"]
 mod support;
+#[path = "studio_cpu/token_stream.rs"]
+mod token_stream;
 
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
@@ -87,34 +89,42 @@ struct Opened {
     pid: u32,
     screen: Arc<Mutex<vt100::Parser>>,
     bytes_out: Arc<Mutex<usize>>,
-    writer: Box<dyn Write + Send>,
+    writer: Arc<Mutex<Box<dyn Write + Send>>>,
 }
 
 /// Starts `heat` with `config` and `args` against the mock server at `base_url`.
 fn open(config: &std::path::Path, args: &[&str], data: &std::path::Path, base_url: &str) -> Opened {
-    let pty = native_pty_system().openpty(PtySize { rows: 50, cols: 200, pixel_width: 0, pixel_height: 0 }).unwrap();
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_heat"));
     cmd.args(["--config", config.to_str().unwrap()]);
     cmd.args(args);
     cmd.env("HEAT_DATA_DIR", data);
     cmd.env("ANTHROPIC_API_KEY", "sk-ant-bench");
     cmd.env("ANTHROPIC_BASE_URL", base_url);
-    cmd.env("TERM", "xterm-256color");
     for var in ["OPENAI_API_KEY", "HEAT_PROVIDER", "HEAT_MODEL", "NO_COLOR", "HEAT_FORMAT"] {
         cmd.env_remove(var);
     }
+    spawn(cmd, 200)
+}
+
+/// Runs `cmd` in a pseudo-terminal 50 rows high and `cols` wide, reading
+/// everything it writes into a screen and counting the bytes.
+fn spawn(mut cmd: CommandBuilder, cols: u16) -> Opened {
+    let pty = native_pty_system().openpty(PtySize { rows: 50, cols, pixel_width: 0, pixel_height: 0 }).unwrap();
+    cmd.env("TERM", "xterm-256color");
     let child = pty.slave.spawn_command(cmd).unwrap();
     let pid = child.process_id().expect("pid");
     drop(pty.slave);
     let screen = Arc::new(Mutex::new(vt100::Parser::new(
         std::num::NonZero::new(50).unwrap(),
-        std::num::NonZero::new(200).unwrap(),
+        std::num::NonZero::new(cols).unwrap(),
         0,
     )));
     let mut reader = pty.master.try_clone_reader().unwrap();
     let parser = Arc::clone(&screen);
     let bytes_out = Arc::new(Mutex::new(0usize));
     let counted = Arc::clone(&bytes_out);
+    let writer = Arc::new(Mutex::new(pty.master.take_writer().unwrap()));
+    let answers = Arc::clone(&writer);
     std::thread::spawn(move || {
         let mut buf = [0u8; 16384];
         while let Ok(n) = reader.read(&mut buf) {
@@ -122,11 +132,27 @@ fn open(config: &std::path::Path, args: &[&str], data: &std::path::Path, base_ur
                 break;
             }
             *counted.lock().unwrap() += n;
-            parser.lock().unwrap().process(&buf[..n]);
+            // A terminal answers a cursor-position query (aichat asks for one).
+            let mut rest = &buf[..n];
+            while let Some(at) = rest.windows(4).position(|w| w == b"\x1b[6n") {
+                let mut parser = parser.lock().unwrap();
+                parser.process(&rest[..at + 4]);
+                let (row, col) = parser.screen().cursor_position();
+                let mut answer = answers.lock().unwrap();
+                let _ = write!(answer, "\x1b[{};{}R", row + 1, col + 1).and_then(|()| answer.flush());
+                rest = &rest[at + 4..];
+            }
+            parser.lock().unwrap().process(rest);
         }
     });
-    let writer = pty.master.take_writer().unwrap();
     Opened { child, pid, screen, bytes_out, writer }
+}
+
+/// Types `keys` into a studio.
+fn press(writer: &Mutex<Box<dyn Write + Send>>, keys: &[u8]) {
+    let mut writer = writer.lock().unwrap();
+    writer.write_all(keys).unwrap();
+    writer.flush().unwrap();
 }
 
 /// CPU seconds (user + system) a process has used.
@@ -140,6 +166,10 @@ fn cpu_seconds(pid: u32) -> f64 {
 
 fn main() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(token_stream::run());
+    if std::env::var_os("HEAT_BENCH_TOKENS_ONLY").is_some() {
+        return;
+    }
     runtime.block_on(run());
     runtime.block_on(run_six());
 }
@@ -169,7 +199,7 @@ async fn run_six() {
     std::fs::write(&config, "[roles]\nmax_tokens = 100000\n[network]\nmax_retries = 0\n").unwrap();
     six_seat_format(&config);
     let args = ["--format", "six", "Remote work beats the office"];
-    let Opened { mut child, pid, screen, mut writer, .. } = open(&config, &args, data.path(), &server.base_url);
+    let Opened { mut child, pid, screen, writer, .. } = open(&config, &args, data.path(), &server.base_url);
     let shows = |needle: &str| screen.lock().unwrap().screen().contents().contains(needle);
     let deadline = Instant::now() + Duration::from_secs(20);
     while !shows("LIVE") {
@@ -191,8 +221,7 @@ async fn run_six() {
         "six debaters ({seats} streams, {rate:.0} tokens/s combined): {wall:.1} s wall, {cpu:.2} s CPU = {:.1}% of one core",
         100.0 * cpu / wall
     );
-    writer.write_all(b"q").unwrap();
-    writer.flush().unwrap();
+    press(&writer, b"q");
     let deadline = Instant::now() + Duration::from_secs(10);
     while child.try_wait().unwrap().is_none() {
         assert!(Instant::now() < deadline, "the studio did not quit");
@@ -217,7 +246,7 @@ async fn run() {
     std::fs::write(&config, "[roles]\nmax_tokens = 100000\n[network]\nmax_retries = 0\n").unwrap();
 
     let args = ["--max-rounds", "1", "Remote work beats the office"];
-    let Opened { mut child, pid, screen, bytes_out, mut writer } = open(&config, &args, data.path(), &server.base_url);
+    let Opened { mut child, pid, screen, bytes_out, writer } = open(&config, &args, data.path(), &server.base_url);
     let text = || screen.lock().unwrap().screen().contents();
 
     let wait_for = |what: &'static str, needle: &'static str, limit: Duration| {
@@ -272,8 +301,7 @@ async fn run() {
     let idle_cpu = cpu_seconds(pid) - idle_cpu_start;
     println!("idle (debate over, nothing streaming) 10 s: {:.2} s CPU = {:.2}% of one core", idle_cpu, 10.0 * idle_cpu);
 
-    writer.write_all(b"q").unwrap();
-    writer.flush().unwrap();
+    press(&writer, b"q");
     let deadline = Instant::now() + Duration::from_secs(10);
     while child.try_wait().unwrap().is_none() {
         assert!(Instant::now() < deadline, "the studio did not quit:\n{}", text());

@@ -41,6 +41,9 @@ pub fn providers() -> Vec<&'static str> {
     std::iter::once("auto").chain(crate::provider::kind::names()).collect()
 }
 
+/// How a studio pane following its stream moves (`ui.follow`).
+pub const FOLLOW: [&str; 2] = ["blocks", "lines"];
+
 /// How hard a reasoning model thinks, as OpenAI's wire names it.
 pub const REASONING_EFFORTS: [&str; 4] = ["minimal", "low", "medium", "high"];
 
@@ -141,6 +144,8 @@ pub fn all() -> Vec<KeySpec> {
     add("ui.turn_stats", Kind::Flag, Some("HEAT_TURN_STATS"), false);
     // Whether the header shows each side's words this round, flagged over 1.5×.
     add("ui.length_parity", Kind::Flag, Some("HEAT_LENGTH_PARITY"), false);
+    // How a pane following its stream moves: by half a pane ("blocks") or a line at a time.
+    add("ui.follow", Kind::OneOf(&FOLLOW), Some("HEAT_FOLLOW"), false);
     // Presenter mode (`--present`, `p` in the studio): the debaters side by side over the judge's strip.
     add("ui.present", Kind::Flag, Some("HEAT_PRESENT"), false);
     // How long a round's verdict card stands in presenter mode and a watch (0: no cards).

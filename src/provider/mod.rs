@@ -9,6 +9,7 @@ pub mod desk;
 pub mod endpoint;
 pub mod error;
 pub mod error_response;
+mod gather;
 pub mod http;
 pub mod kind;
 #[cfg(feature = "local")]

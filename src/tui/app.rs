@@ -25,7 +25,7 @@ use super::verdict_form::{Given, Judged};
 use super::{likeness::Likeness, word_counts::WordCounts};
 use crate::config::studio::FIELDS;
 use crate::debate::cost::{self, Price};
-use crate::debate::state::{Turn, TurnStatus};
+use crate::debate::state::Turn;
 use crate::debate::{DebateEvent, DebateState, Outcome, Role};
 use crate::sanitize::clean;
 use crate::store::log::Record;
@@ -389,13 +389,6 @@ impl App {
         if let (Some(Modal::Help(view)), Some((total, rows))) = (&mut self.modal, help) {
             view.fit(total, rows);
         }
-    }
-
-    /// How many of the current round's turns are streaming now.
-    pub fn streams(&self) -> usize {
-        self.debate
-            .current_round()
-            .map_or(0, |round| round.turns.iter().filter(|t| matches!(t.status, TurnStatus::Streaming)).count())
     }
 
     /// Total tokens the providers reported: (input, output).

@@ -401,11 +401,17 @@ fn named(name: &str) -> Option<KeyCode> {
 pub struct KeyMap {
     bindings: HashMap<Chord, Action>,
     keys: HashMap<Action, Vec<Chord>>,
+    /// Every key's label, as a sentence names it ("space", "ctrl-c").
+    labels: Vec<String>,
 }
 
 impl Default for KeyMap {
     fn default() -> Self {
-        Self::with_overrides(|_| None).unwrap_or_else(|_| KeyMap { bindings: HashMap::new(), keys: HashMap::new() })
+        Self::with_overrides(|_| None).unwrap_or_else(|_| KeyMap {
+            bindings: HashMap::new(),
+            keys: HashMap::new(),
+            labels: Vec::new(),
+        })
     }
 }
 
@@ -419,7 +425,7 @@ impl KeyMap {
     /// The default keys, with any action's keys replaced by `lookup(name)`
     /// (a comma-separated list such as `"p, f5"`).
     pub fn with_overrides(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
-        let mut map = KeyMap { bindings: HashMap::new(), keys: HashMap::new() };
+        let mut map = KeyMap { bindings: HashMap::new(), keys: HashMap::new(), labels: Vec::new() };
         for Binding { action, name, keys: defaults, .. } in Action::TABLE {
             let specs = lookup(name).unwrap_or_else(|| defaults.to_string());
             let chords = split_specs(&specs)
@@ -471,6 +477,7 @@ impl KeyMap {
                 ));
             }
         }
+        map.labels = map.keys.values().flatten().map(Chord::label).collect();
         Ok(map)
     }
 
@@ -484,6 +491,12 @@ impl KeyMap {
     }
 
     /// Every key bound to an action, for the help overlay.
+    /// Whether `word` is a key's label (a status sentence keeps a key
+    /// and what it does on one row).
+    pub fn is_label(&self, word: &str) -> bool {
+        self.labels.iter().any(|label| label == word)
+    }
+
     pub fn all_keys(&self, action: Action) -> String {
         self.keys.get(&action).map(|k| k.iter().map(Chord::label).collect::<Vec<_>>().join(", ")).unwrap_or_default()
     }

@@ -37,6 +37,30 @@ impl Default for Scroll {
     }
 }
 
+/// How a pane that follows its stream moves as the text grows past its
+/// bottom (`ui.follow`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Follow {
+    /// By half a pane at a time: the text under a reader's eyes stays
+    /// still between jumps, and the terminal redraws the pane once a block
+    /// instead of once a line.
+    #[default]
+    Blocks,
+    /// A line at a time, the newest line always on the last row.
+    Lines,
+}
+
+impl Follow {
+    /// The setting's word (`ui.follow`: "blocks" or "lines").
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "blocks" => Some(Follow::Blocks),
+            "lines" => Some(Follow::Lines),
+            _ => None,
+        }
+    }
+}
+
 /// What a cached turn was laid out from; any change re-lays it.
 #[derive(Debug, Clone, PartialEq)]
 struct Key {
@@ -115,6 +139,8 @@ pub struct Pane {
     /// Whether a person seated in the debate answers on this screen (not
     /// a watch's or a replay's).
     pub person_here: bool,
+    /// How the pane moves while it follows its stream.
+    pub follow_by: Follow,
     segments: Vec<Segment>,
     ending: Vec<Line<'static>>,
     width: u16,
@@ -129,6 +155,7 @@ impl Pane {
             height: 0,
             show_cited: false,
             person_here: true,
+            follow_by: Follow::default(),
             segments: Vec::new(),
             ending: Vec::new(),
             width: 0,
@@ -203,10 +230,19 @@ impl Pane {
         self.total
     }
 
-    /// The first line shown in a viewport of `height` rows.
+    /// The first line shown in a viewport of `height` rows. Following by
+    /// blocks, it moves in steps of half the viewport, so the last line may
+    /// sit above the bottom row until the text reaches it.
     pub fn top(&self, height: usize) -> usize {
         let max = self.total.saturating_sub(height);
-        if self.scroll.follow { max } else { self.scroll.offset.min(max) }
+        match (self.scroll.follow, self.follow_by) {
+            (false, _) => self.scroll.offset.min(max),
+            (true, Follow::Lines) => max,
+            (true, Follow::Blocks) => {
+                let block = (height / 2).max(1);
+                max.div_ceil(block) * block
+            }
+        }
     }
 
     /// The lines in view, borrowed from the cache.
@@ -275,7 +311,7 @@ impl Pane {
     }
 
     pub fn scroll_up(&mut self, rows: usize) {
-        let top = self.top(self.height);
+        let top = self.top(self.height).min(self.total.saturating_sub(self.height));
         self.scroll = Scroll { offset: top.saturating_sub(rows), follow: false };
     }
 
@@ -490,6 +526,7 @@ mod tests {
     fn follows_until_scrolled_up_and_resumes_at_the_end() {
         let words = (0..200).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ");
         let mut pane = Pane::new(Role::Advocate);
+        pane.follow_by = Follow::Lines;
         pane.height = 5;
         pane.update(&state_with(&words), 20, &theme(), false);
         let total = pane.total();
@@ -505,6 +542,32 @@ mod tests {
         assert!(pane.scroll.follow);
         pane.to_top();
         assert_eq!(text_of(&pane.visible(1)), ["Round 1 · heat 0.90"]);
+    }
+
+    #[test]
+    fn following_by_blocks_moves_half_a_pane_at_a_time_and_keeps_the_end_in_view() {
+        let mut pane = Pane::new(Role::Advocate);
+        pane.height = 10;
+        let mut tops = Vec::new();
+        for n in 1..200 {
+            let words = (0..n).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ");
+            pane.update(&state_with(&words), 20, &theme(), false);
+            let top = pane.top(10);
+            let shown = pane.visible(10);
+            assert_eq!(shown.last().copied(), pane.lines().last(), "the newest line is in view");
+            assert!(shown.len() >= pane.total().min(6), "over half the pane is text once it has filled");
+            if tops.last() != Some(&top) {
+                tops.push(top);
+            }
+        }
+        assert!(tops.len() > 5, "{tops:?}");
+        assert!(tops.windows(2).all(|w| w[1] - w[0] == 5), "it moved by blocks of 5: {tops:?}");
+        pane.follow_by = Follow::Lines;
+        assert_eq!(pane.top(10), pane.total() - 10, "line by line, the newest line is on the last row");
+        // Scrolling up from a block's blank rows starts from the text's end.
+        pane.follow_by = Follow::Blocks;
+        pane.scroll_up(1);
+        assert_eq!(pane.top(10), pane.total() - 11);
     }
 
     #[test]

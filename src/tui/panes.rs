@@ -9,7 +9,7 @@ use std::ops::{Index, IndexMut};
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
-use super::pane::Pane;
+use super::pane::{Follow, Pane};
 use super::search::{Hit, Search, hits, reading_order};
 use super::theme::Theme;
 use crate::debate::{DebateState, Role};
@@ -32,6 +32,8 @@ pub struct Panes {
     pub show_stats: bool,
     /// Whether the source lines a turn cited show under its marks.
     pub show_cited: bool,
+    /// How a pane following its stream moves (`ui.follow`).
+    pub follow_by: Follow,
     /// The search that is on, if any.
     pub search: Option<Search>,
     /// Whether a person seated in the debate answers on this screen: not
@@ -50,6 +52,7 @@ impl Default for Panes {
             show_reasoning: true,
             show_stats: false,
             show_cited: false,
+            follow_by: Follow::default(),
             search: None,
             person_here: true,
         }
@@ -139,6 +142,7 @@ impl Panes {
             pane.height = usize::from(height);
             pane.show_cited = self.show_cited;
             pane.person_here = self.person_here;
+            pane.follow_by = self.follow_by;
             pane.update(debate, width, theme, self.show_reasoning);
         }
     }

@@ -1,10 +1,13 @@
 //! The studio's one loop: terminal input, engine events and signals in;
 //! every pending event folded before a frame; at most one frame per 16 ms
-//! and none at all while nothing changes.
+//! and none at all while nothing changes. Between a change and its frame
+//! the debate's events are left waiting, so a stream of tokens wakes the
+//! loop once a frame, not once a token.
 
 mod asks;
 mod branch;
 mod external_editor;
+mod frames;
 mod model_lists;
 mod running;
 mod session;
@@ -34,31 +37,17 @@ use super::summarize;
 use super::terminal::Guard;
 use super::view;
 use crate::debate::Command;
+use frames::Frames;
 use running::{Next, Running, Source, fold, next_event};
 use session::{farewell, go_on_ended, manage_session, open_other, resume, say_stopped, start, stop};
 use setup_steps::{begin_install, on_configured, on_install, wait_for_settings};
 use shown::{begin_summary, export_shown, export_stored, on_summary, record_shown, report_shown};
 use watch::on_followed;
 
-/// The shortest time between two frames: 60 a second, while one or two
-/// seats stream.
-const FRAME: Duration = Duration::from_millis(16);
-/// The same with three seats or more streaming at once: 30 a second, each
-/// frame carrying every pane's new words (six panes redrawn 60 times a
-/// second cost more than the eye can follow).
-const FRAME_BUSY: Duration = Duration::from_millis(33);
-/// How many seats streaming at once make the studio draw at [`FRAME_BUSY`].
-const BUSY_STREAMS: usize = 3;
 /// How often a retry countdown redraws.
 const TICK: Duration = Duration::from_millis(250);
 /// How often "thinking 3 s" moves on while a turn waits for its first word.
 const WAIT_TICK: Duration = Duration::from_secs(1);
-/// The shortest time between two frames now: [`FRAME`], or [`FRAME_BUSY`]
-/// while [`BUSY_STREAMS`] seats or more stream.
-fn frame_time(app: &App) -> Duration {
-    if app.streams() >= BUSY_STREAMS { FRAME_BUSY } else { FRAME }
-}
-
 pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
     let mut signals = Signals::watch()?;
     let mut guard = Guard::enter(studio.mouse).context("could not take over the terminal")?;
@@ -70,18 +59,16 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
     let opening = std::mem::replace(&mut studio.opening, Opening::StartScreen);
     open(&studio, &mut app, &mut debate, opening)?;
     let mut retained = view::Retained::default();
-    let mut dirty = true;
-    let mut last_frame = Instant::now() - FRAME;
+    let mut frames = Frames::new();
     let mut asks = asks::Asks::default();
     let mut lists = model_lists::ModelLists::new();
     loop {
-        dirty |= asks.follow(studio.setup.as_ref(), &mut app);
-        if dirty && last_frame.elapsed() >= frame_time(&app) {
+        frames.changed_if(asks.follow(studio.setup.as_ref(), &mut app));
+        if frames.ready() {
+            running::fold_waiting(&mut app, &mut debate);
             guard.draw(|frame| super::frame::render(frame, &mut app, &mut retained))?;
-            last_frame = Instant::now();
-            dirty = false;
+            frames.drawn();
         }
-        let frame_due = last_frame + frame_time(&app);
         // A retry's countdown redraws four times a second; a wait for the first word, once.
         let counting_down = app.seats().into_iter().any(|r| app.retry_in(r).is_some());
         let tick_due = Instant::now() + if counting_down { TICK } else { WAIT_TICK };
@@ -91,38 +78,41 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
             event = input.next() => match event {
                 Some(Ok(event)) => {
                     effects = on_terminal(&mut app, event);
-                    dirty = true;
+                    frames.person_acted();
                 }
                 Some(Err(e)) => return Err(e).context("could not read the terminal"),
                 None => effects.push(Effect::Quit),
             },
-            next = next_event(&mut debate) => {
+            // While a frame waits to be drawn, the debate's events wait with
+            // it and are folded together just before it: a streamed token
+            // does not wake the studio on its own.
+            next = next_event(&mut debate), if !frames.waiting() => {
                 match next {
                     Next::Event(event) => fold(&mut app, &mut debate, event),
                     Next::Followed(followed) => on_followed(&mut app, &mut debate, followed),
                 }
-                dirty = true;
+                frames.changed();
             }
             Some(ask) = asks.next() => {
                 app.person_asked(ask);
-                dirty = true;
+                frames.changed();
             }
-            Some(answer) = lists.next() => dirty |= model_lists::deliver(&mut app, answer),
+            Some(answer) = lists.next() => frames.changed_if(model_lists::deliver(&mut app, answer)),
             result = settings::next(&mut configuring) => {
                 configuring = None;
                 effects = on_configured(&mut studio, &mut app, result);
-                dirty = true;
+                frames.changed();
             }
             msg = summarize::next(&mut summarizing) => {
                 on_summary(&studio, &mut app, &mut debate, &mut summarizing, msg);
-                dirty = true;
+                frames.changed();
             }
             msg = install::next(&mut installing) => {
                 effects = on_install(&mut studio, &mut app, &mut installing, msg);
-                dirty = true;
+                frames.changed();
             }
-            () = tokio::time::sleep_until(frame_due), if dirty => {}
-            () = tokio::time::sleep_until(tick_due), if !dirty && app.animating() => dirty = true,
+            () = tokio::time::sleep_until(frames.due()), if frames.waiting() => {}
+            () = tokio::time::sleep_until(tick_due), if !frames.waiting() && app.animating() => frames.changed(),
             () = signals.next() => effects.push(Effect::Quit),
         }
         for effect in effects {
@@ -157,7 +147,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 Effect::HardQuit => hard_quit(guard),
                 Effect::EditTurn => external_editor::edit_turn(&mut app, &mut guard, &mut input, studio.mouse),
             }
-            dirty = true;
+            frames.person_acted();
         }
     }
 }

@@ -90,6 +90,16 @@ pub(super) fn ready_event(source: &mut Source) -> Ready {
     }
 }
 
+/// Records and folds every event already waiting, if any.
+pub(super) fn fold_waiting(app: &mut App, debate: &mut Option<Running>) {
+    let Some(source) = debate.as_mut().and_then(|d| d.source.as_mut()) else { return };
+    match ready_event(source) {
+        Ready::Event(event) => fold(app, debate, Some(event)),
+        Ready::Closed => fold(app, debate, None),
+        Ready::Nothing => {}
+    }
+}
+
 /// Records and folds an event and every one already waiting behind it.
 pub(super) fn fold(app: &mut App, debate: &mut Option<Running>, first: Option<Stamped>) {
     let Some(running) = debate.as_mut() else { return };

@@ -11,7 +11,6 @@ use unicode_width::UnicodeWidthStr;
 use std::borrow::Cow;
 
 use crate::tui::app::{App, Tone};
-use crate::tui::keymap::Action;
 use crate::tui::modal::Modal;
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
@@ -102,11 +101,7 @@ fn sentence(app: &App) -> Option<(String, Style)> {
 fn wrapped(app: &App, text: &str, width: usize, rows: usize) -> Vec<String> {
     const JOIN: char = '\u{a0}';
     let room = width.saturating_sub(2).max(1);
-    let keys: Vec<String> = Action::TABLE
-        .iter()
-        .flat_map(|row| app.keymap.all_keys(row.action).split(", ").map(str::to_string).collect::<Vec<_>>())
-        .collect();
-    let is_key = |word: &str| !word.is_empty() && (keys.iter().any(|k| k == word) || matches!(word, "Esc" | "Enter"));
+    let is_key = |word: &str| !word.is_empty() && (app.keymap.is_label(word) || matches!(word, "Esc" | "Enter"));
     let words: Vec<&str> = text.split(' ').collect();
     let mut joined = String::with_capacity(text.len());
     for (i, word) in words.iter().enumerate() {

@@ -77,6 +77,10 @@ pub struct Reply {
     pub pieces: Vec<Vec<u8>>,
     /// Pause before each piece.
     pub delay: Duration,
+    /// Send piece `i` at `i` times this after the first, on a schedule (a
+    /// late piece goes at once and the next ones catch up): a steady rate
+    /// finer than a timer's tick.
+    pub pace: Option<Duration>,
     /// Close the connection after this many body pieces (no terminating chunk).
     pub cut_after: Option<usize>,
     /// Close the connection after this many body bytes, inside a chunk if it
@@ -103,6 +107,7 @@ impl Reply {
             headers: vec![("content-type".into(), "text/event-stream".into())],
             pieces: body.chunks(piece.max(1)).map(<[u8]>::to_vec).collect(),
             delay: Duration::ZERO,
+            pace: None,
             cut_after: None,
             cut_after_bytes: None,
             stall: false,
@@ -124,6 +129,7 @@ impl Reply {
             headers: vec![("content-type".into(), "application/json".into())],
             pieces: vec![body.as_bytes().to_vec()],
             delay: Duration::ZERO,
+            pace: None,
             cut_after: None,
             cut_after_bytes: None,
             stall: false,
@@ -140,6 +146,12 @@ impl Reply {
 
     pub fn with_delay(mut self, delay: Duration) -> Self {
         self.delay = delay;
+        self
+    }
+
+    /// Sends a piece every `every`, on a schedule (see [`Reply::pace`]).
+    pub fn paced(mut self, every: Duration) -> Self {
+        self.pace = Some(every);
         self
     }
 
@@ -409,11 +421,18 @@ async fn answer(
         return Served::ClientLeft;
     }
     let mut budget = reply.cut_after_bytes.unwrap_or(usize::MAX);
+    let start = tokio::time::Instant::now();
     for (i, piece) in reply.pieces.iter().enumerate() {
         if reply.cut_after == Some(i) || budget == 0 {
             return Served::Done; // dropped mid-body: the client sees a truncated chunked body
         }
         if !reply.delay.is_zero() && !pause(socket, reply.delay).await {
+            return Served::ClientLeft;
+        }
+        let due = reply.pace.map(|every| start + every * i as u32);
+        if let Some(wait) = due.and_then(|due| due.checked_duration_since(tokio::time::Instant::now()))
+            && !pause(socket, wait).await
+        {
             return Served::ClientLeft;
         }
         if let Some(ending) = reply.interrupt.as_ref().filter(|_| arrivals.count.load(Ordering::SeqCst) != arrival) {
