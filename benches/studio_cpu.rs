@@ -221,7 +221,12 @@ async fn run_six() {
         "six debaters ({seats} streams, {rate:.0} tokens/s combined): {wall:.1} s wall, {cpu:.2} s CPU = {:.1}% of one core",
         100.0 * cpu / wall
     );
+    // The results open by themselves at the end: the first `q` closes them.
     press(&writer, b"q");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    if child.try_wait().unwrap().is_none() {
+        press(&writer, b"q");
+    }
     let deadline = Instant::now() + Duration::from_secs(10);
     while child.try_wait().unwrap().is_none() {
         assert!(Instant::now() < deadline, "the studio did not quit");
@@ -301,7 +306,12 @@ async fn run() {
     let idle_cpu = cpu_seconds(pid) - idle_cpu_start;
     println!("idle (debate over, nothing streaming) 10 s: {:.2} s CPU = {:.2}% of one core", idle_cpu, 10.0 * idle_cpu);
 
+    // The results open by themselves at the end: the first `q` closes them.
     press(&writer, b"q");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    if child.try_wait().unwrap().is_none() {
+        press(&writer, b"q");
+    }
     let deadline = Instant::now() + Duration::from_secs(10);
     while child.try_wait().unwrap().is_none() {
         assert!(Instant::now() < deadline, "the studio did not quit:\n{}", text());

@@ -60,7 +60,8 @@ fn reply(request: &Recorded, arrivals: &Arrivals) -> Reply {
     let system = request.system();
     if system.contains("You are the JUDGE") {
         let json = r#"{"resolved": true, "verdict": "Both made their case.", "topic": "t", "heat": 0.5}"#;
-        return Reply::sse(&openai_sse(&[json], None), 4096);
+        // Held a second, so the debaters' last words stand on screen before the results cover them.
+        return Reply::sse(&openai_sse(&[json], None), 4096).with_delay(Duration::from_secs(1));
     }
     let tag = if system.contains("You are the ADVOCATE") || request.last_message().contains("#A") { "A" } else { "S" };
     arrivals.lock().unwrap().push((tag, Instant::now()));
