@@ -115,7 +115,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
     app.judge_prices = config.panel_judge_prices();
     app.start.formats = format_choices(config);
     app.panes.show_stats = config.defaulted("ui.turn_stats");
-    app.panes.follow_by = tui::pane::Follow::from_name(config.defaulted("ui.follow")).unwrap_or_default();
+    app.panes.follow_by = tui::follow::Follow::from_name(config.defaulted("ui.follow")).unwrap_or_default();
     app.show_parity = config.defaulted("ui.length_parity");
     app.stage.present = config.defaulted("ui.present");
     app.stage.card_for = std::time::Duration::from_secs(config.defaulted("ui.card_seconds"));

@@ -6,6 +6,7 @@
 pub mod app;
 pub mod branch_form;
 pub mod browser;
+pub mod chord;
 pub mod clipboard;
 pub mod clocks;
 pub mod copy;
@@ -13,6 +14,7 @@ pub mod effect;
 mod event_loop;
 mod export;
 pub mod flash;
+pub mod follow;
 pub mod form;
 mod frame;
 pub mod help;

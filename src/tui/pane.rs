@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
+use super::follow::{Follow, Scroll};
 use super::judge_text;
 use super::markdown::Palette;
 use super::pane_notes::{
@@ -23,43 +24,6 @@ use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
 use crate::debate::swap::check::SwapCheck;
 use crate::debate::{DebateState, Role, TurnPurpose};
 use crate::sanitize::{Sanitizer, clean};
-
-/// Where a pane is scrolled: following the stream's end, or parked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Scroll {
-    pub offset: usize,
-    pub follow: bool,
-}
-
-impl Default for Scroll {
-    fn default() -> Self {
-        Scroll { offset: 0, follow: true }
-    }
-}
-
-/// How a pane that follows its stream moves as the text grows past its
-/// bottom (`ui.follow`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Follow {
-    /// By half a pane at a time: the text under a reader's eyes stays
-    /// still between jumps, and the terminal redraws the pane once a block
-    /// instead of once a line.
-    #[default]
-    Blocks,
-    /// A line at a time, the newest line always on the last row.
-    Lines,
-}
-
-impl Follow {
-    /// The setting's word (`ui.follow`: "blocks" or "lines").
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "blocks" => Some(Follow::Blocks),
-            "lines" => Some(Follow::Lines),
-            _ => None,
-        }
-    }
-}
 
 /// What a cached turn was laid out from; any change re-lays it.
 #[derive(Debug, Clone, PartialEq)]
@@ -230,19 +194,9 @@ impl Pane {
         self.total
     }
 
-    /// The first line shown in a viewport of `height` rows. Following by
-    /// blocks, it moves in steps of half the viewport, so the last line may
-    /// sit above the bottom row until the text reaches it.
+    /// The first line shown in a viewport of `height` rows (see [`Scroll::top`]).
     pub fn top(&self, height: usize) -> usize {
-        let max = self.total.saturating_sub(height);
-        match (self.scroll.follow, self.follow_by) {
-            (false, _) => self.scroll.offset.min(max),
-            (true, Follow::Lines) => max,
-            (true, Follow::Blocks) => {
-                let block = (height / 2).max(1);
-                max.div_ceil(block) * block
-            }
-        }
+        self.scroll.top(self.follow_by, self.total, height)
     }
 
     /// The lines in view, borrowed from the cache.

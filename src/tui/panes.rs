@@ -9,7 +9,8 @@ use std::ops::{Index, IndexMut};
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
-use super::pane::{Follow, Pane};
+use super::follow::Follow;
+use super::pane::Pane;
 use super::search::{Hit, Search, hits, reading_order};
 use super::theme::Theme;
 use crate::debate::{DebateState, Role};
