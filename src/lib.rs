@@ -16,4 +16,5 @@ pub mod sanitize;
 pub mod setup;
 pub mod store;
 pub mod tui;
+pub mod web;
 pub mod words;

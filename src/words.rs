@@ -77,9 +77,26 @@ pub fn span(span: Duration) -> String {
     words.join(" ")
 }
 
+/// A verdict's first sentence: up to its first `.`, `!` or `?` followed
+/// by a space, or all of it.
+pub fn first_sentence(text: &str) -> String {
+    let end = text
+        .char_indices()
+        .find(|&(i, c)| matches!(c, '.' | '!' | '?') && text[i + c.len_utf8()..].starts_with(' '))
+        .map_or(text.len(), |(i, c)| i + c.len_utf8());
+    text[..end].trim().to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_first_sentence_ends_at_its_stop_and_a_decimal_point_is_no_stop() {
+        assert_eq!(first_sentence("The skeptic holds. The advocate drifts."), "The skeptic holds.");
+        assert_eq!(first_sentence("Heat 0.70 suits it"), "Heat 0.70 suits it");
+        assert_eq!(first_sentence("Why? Because."), "Why?");
+    }
 
     #[test]
     fn dollars_keep_cents_and_small_sums_keep_two_digits() {

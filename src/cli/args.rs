@@ -161,6 +161,11 @@ pub enum Commands {
         /// Presenter mode, for a projector (see `heat --help`).
         #[arg(long)]
         present: bool,
+        /// Also serve the audience page, where the room follows the debate
+        /// and votes: on 127.0.0.1:7420, or the port or address given
+        /// (0.0.0.0 for every interface).
+        #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
+        web: Option<String>,
     },
     /// Write a stored debate as Markdown or JSON (the newest when no id is given).
     Export {

@@ -153,13 +153,22 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             replay::replay(id.as_deref(), demo, speed, json).await?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Commands::Watch { id, json, .. }) => {
+        Some(Commands::Watch { id, json, web, .. }) => {
             let target = watch::target(id.as_deref())?;
+            // Served for as long as this heat runs.
+            let stage = match web {
+                Some(addr) => Some(watch::serve(&target, &addr).await?),
+                None => None,
+            };
             if !json && studio::on_terminal() {
                 let config = load::config(config_file.as_ref(), &theme)?;
                 return studio::watch(&config, target).await;
             }
             watch::print(target, json).await?;
+            if stage.is_some() {
+                say!("heat: the debate has ended; the audience page stays up until Ctrl-C");
+                tokio::signal::ctrl_c().await?;
+            }
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Export { id, format, output, force, no_images }) => {

@@ -87,7 +87,31 @@ impl<W: Write> TextPrinter<W> {
         self.state.apply(event);
         self.say(event)?;
         self.say_decision(event)?;
-        self.say_vote(event)
+        self.say_vote(event)?;
+        self.say_room(event)
+    }
+
+    /// The room's vote on a round, once the round stops taking ballots
+    /// (when the round after next starts, or the debate ends); ballots
+    /// counted after the end, as they come.
+    fn say_room(&mut self, event: &DebateEvent) -> io::Result<()> {
+        let rounds = match event {
+            DebateEvent::RoundStarted { round, .. } => round.checked_sub(2).into_iter().collect(),
+            DebateEvent::Finished { .. } => crate::debate::audience::open_rounds(&self.state),
+            DebateEvent::AudienceVoted { round, .. } if self.state.finish.is_some() => vec![*round],
+            _ => Vec::new(),
+        };
+        for round in rounds {
+            if let Some(tally) = self.state.audience.get(&round) {
+                let line = format!(
+                    "▌ The room's vote, round {}: {}",
+                    round + 1,
+                    crate::debate::audience::tally_words(&self.state, tally)
+                );
+                writeln!(self.out, "{}", self.style.paint("1", &line))?;
+            }
+        }
+        Ok(())
     }
 
     /// The vote among a round's final answers, once, when its last debater has spoken.
@@ -442,7 +466,9 @@ impl<W: Write> TextPrinter<W> {
                 let line = format!("heat · resuming \"{topic}\" at round {round}");
                 writeln!(self.out, "{}", self.style.paint("1", &line))?;
             }
-            DebateEvent::Delta { .. }
+            // The room's votes are said by `say_room`, once a round's voting closes.
+            DebateEvent::AudienceVoted { .. }
+            | DebateEvent::Delta { .. }
             | DebateEvent::TurnQueued { .. }
             | DebateEvent::TurnSent { .. }
             | DebateEvent::TurnCompleted { .. }

@@ -177,7 +177,27 @@ pub(super) async fn drive(
     let mut reader_gone = false;
     // No one is at a keyboard to resume a budget's pause: the debate stops there, saved.
     let mut over_budget = None;
-    while let Some(engine::Stamped { event, at }) = handle.next_stamped().await {
+    // The room's ballots (the audience page's spool), recorded between the engine's events.
+    let mut ballots = crate::store::ballots::follow(recorder.path());
+    loop {
+        let engine::Stamped { event, at } = tokio::select! {
+            // Ballots first: a streaming debate always has an event ready.
+            biased;
+            Some(batch) = ballots.recv() => {
+                let (events, warning) = recorder.record_ballots(batch);
+                if let Some(warning) = warning {
+                    say!("heat: {warning}");
+                }
+                for event in &events {
+                    let _ = if json { json_line(&mut out, event) } else { printer.event(event) };
+                }
+                continue;
+            }
+            next = handle.next_stamped() => match next {
+                Some(stamped) => stamped,
+                None => break,
+            },
+        };
         let started = matches!(event, DebateEvent::Started { .. });
         let events = std::iter::once(event).chain(origin.take_if(|_| started));
         for event in events {
@@ -204,6 +224,9 @@ pub(super) async fn drive(
         }
     }
     handle.join().await;
+    // Ballots the page took while the debate ended.
+    let last = crate::store::ballots::Reader::new(crate::store::ballots::path_for(recorder.path())).read();
+    let _ = recorder.record_ballots(last.unwrap_or_default());
     if reader_gone {
         // Nobody reads on: no message. A new debate that said nothing yet is not kept.
         if history.is_none() && !recorder.holds_a_turn() {

@@ -19,7 +19,7 @@ pub struct Target {
     pub loaded: Loaded,
     /// Whether another heat runs the debate (holds its log) now.
     pub live: bool,
-    path: std::path::PathBuf,
+    pub path: std::path::PathBuf,
 }
 
 /// The session `id` names, or the newest live one (the newest of all,
@@ -57,6 +57,21 @@ fn newest_live(store: &Store) -> anyhow::Result<String> {
     let newest = store.resolve(None)?;
     say!("heat: no debate is running now; showing the newest, {newest}");
     Ok(newest)
+}
+
+/// Serves the audience page of the watched debate on `addr` (as
+/// `--web` gives it), and says where on stderr, with a QR code for phones.
+pub async fn serve(target: &Target, addr: &str) -> anyhow::Result<crate::web::Stage> {
+    let addr = crate::web::address::parse(Some(addr))?;
+    let stage = crate::web::Stage::open(addr, &target.path, &target.loaded).await?;
+    let url = stage.url();
+    say!("heat: the audience page of session {} is at {url}", target.id);
+    if stage.addr.ip().is_loopback() {
+        say!("heat: only this machine can open it; `--web 0.0.0.0` serves the room's network");
+    } else if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        say!("{}", crate::web::qr::code(&url));
+    }
+    Ok(stage)
 }
 
 /// Prints the watched debate (text, or one JSON event per line): what the

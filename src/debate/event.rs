@@ -332,6 +332,12 @@ pub enum DebateEvent {
         #[serde(default)]
         ends: bool,
     },
+    /// Ballots the room cast on the audience page for the debater who
+    /// argued better in `round` (from 0), each voter's first in the round.
+    AudienceVoted {
+        round: u32,
+        ballots: Vec<super::ballot::Ballot>,
+    },
     /// Where this debate came from, right after `Started`: another stored
     /// debate (`from`) run again, and how it was changed (`how`, in words).
     Derived {
@@ -388,7 +394,8 @@ macro_rules! round_of {
             | DebateEvent::PanelVoteStarted { round, .. }
             | DebateEvent::PanelVoted { round, .. }
             | DebateEvent::PanelVoteFailed { round, .. }
-            | DebateEvent::HumanVerdict { round, .. } => Some(round),
+            | DebateEvent::HumanVerdict { round, .. }
+            | DebateEvent::AudienceVoted { round, .. } => Some(round),
             DebateEvent::Started { .. }
             | DebateEvent::Grounded { .. }
             | DebateEvent::Formatted { .. }

@@ -3,6 +3,8 @@
 //! engine that drives them.
 
 pub mod answer;
+pub mod audience;
+pub mod ballot;
 pub mod budget;
 pub mod call;
 pub mod command;

@@ -250,6 +250,9 @@ pub struct DebateState {
     /// The person's verdicts, in the order given.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub human: Vec<HumanVerdict>,
+    /// The room's vote on the audience page, by round (from 0).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub audience: BTreeMap<u32, super::ballot::AudienceRound>,
     /// The arbiter's summary, when one was asked for after the end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<Summary>,

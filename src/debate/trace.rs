@@ -94,6 +94,9 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::HumanVerdict { round, ahead, confidence, ends, .. } => {
             tracing::info!(round = round + 1, ahead = ?ahead, confidence, ends, "human verdict");
         }
+        DebateEvent::AudienceVoted { round, ballots } => {
+            tracing::info!(round = round + 1, ballots = ballots.len(), "audience voted");
+        }
         DebateEvent::Derived { from, how } => tracing::info!(%from, %how, "derived from another debate"),
         DebateEvent::Branched { from, round, records, how, .. } => {
             tracing::info!(%from, round, records, %how, "branched from another debate");

@@ -6,7 +6,7 @@
 //! beside the target, verifies it, syncs and renames: a failed or partial
 //! download leaves no half-written model.
 
-mod digest;
+pub(crate) mod digest;
 mod download;
 pub mod index;
 mod progress;

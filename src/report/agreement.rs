@@ -1,6 +1,7 @@
 //! The person's verdicts beside the judge's: for each, who the judge said
 //! was ahead in the same round and whether the two agree (even counts as a
-//! side), and over the rounds where both said, how often they agree.
+//! side), and over the rounds where both said, how often they agree. And
+//! the room's vote on the audience page, round by round, beside both.
 
 use crate::debate::DebateState;
 use crate::sanitize::clean;
@@ -45,6 +46,50 @@ pub fn entries(state: &DebateState) -> Vec<HumanEntry> {
                 ends: h.ends,
                 judge: judged.map(|a| crate::debate::standing::ahead_words(a, state)).unwrap_or_default(),
                 agrees: judged.map(|a| a.side() == h.ahead),
+            }
+        })
+        .collect()
+}
+
+/// The room's vote in one round, as the report shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoomEntry {
+    /// 1-based.
+    pub round: u32,
+    /// "Advocate 12 · Skeptic 7 · even 2".
+    pub tally: String,
+    pub voters: usize,
+    /// The side most of the room chose, in words ("even" on a tie).
+    pub room: String,
+    /// Who the judge said was ahead that round; empty when it did not say.
+    pub judge: String,
+    /// The person's verdict that round; empty when none was given.
+    pub person: String,
+}
+
+/// The room's vote, round by round, beside the judge's and the person's.
+pub fn room(state: &DebateState) -> Vec<RoomEntry> {
+    state
+        .audience
+        .iter()
+        .filter(|(_, tally)| tally.total() > 0)
+        .map(|(&number, tally)| {
+            let round = state.rounds.iter().find(|r| r.number == number);
+            let judged = round.and_then(|r| r.verdict()?.ahead);
+            let room = tally.ahead(state.debaters()).flatten();
+            RoomEntry {
+                round: number + 1,
+                tally: crate::debate::audience::tally_words(state, tally),
+                voters: tally.total(),
+                room: room.map_or_else(|| "even".to_string(), |side| format!("{} ahead", state.seat_name(side))),
+                judge: judged.map(|a| crate::debate::standing::ahead_words(a, state)).unwrap_or_default(),
+                person: state
+                    .human
+                    .iter()
+                    .rev()
+                    .find(|h| h.round == number + 1)
+                    .map(|h| h.describe(state))
+                    .unwrap_or_default(),
             }
         })
         .collect()

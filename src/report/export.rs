@@ -215,6 +215,7 @@ fn markdown(
     }
     issues_section(&mut md, state);
     human_verdicts(&mut md, state);
+    room_votes(&mut md, state);
     tokens_section(&mut md, state);
     if !state.notices.is_empty() {
         md.push_str("## Notices\n\n");
@@ -361,6 +362,25 @@ fn human_verdicts(md: &mut String, state: &DebateState) {
         let note = if verdict.note.is_empty() { String::new() } else { format!(": {}", clean(&verdict.note)) };
         let ended = if verdict.ends { " (ended the debate)" } else { "" };
         let _ = writeln!(md, "- Round {}: {}{ended}{note}", verdict.round, verdict.describe(state));
+    }
+    md.push('\n');
+}
+
+/// The room's vote on the audience page, round by round, beside the judge's.
+fn room_votes(md: &mut String, state: &DebateState) {
+    let rounds = super::agreement::room(state);
+    if rounds.is_empty() {
+        return;
+    }
+    md.push_str(
+        "## The room's vote
+
+",
+    );
+    for entry in rounds {
+        let judge = if entry.judge.is_empty() { String::new() } else { format!("; the judge: {}", entry.judge) };
+        let voters = crate::words::count(entry.voters, "voter");
+        let _ = writeln!(md, "- Round {}: {} ({voters}, {}){judge}", entry.round, entry.tally, entry.room);
     }
     md.push('\n');
 }

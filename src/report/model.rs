@@ -4,7 +4,7 @@
 //! the transcript in the order things happened. Plain data, every text
 //! cleaned of control sequences; the page and the charts only lay it out.
 
-use super::agreement::{self, HumanEntry};
+use super::agreement::{self, HumanEntry, RoomEntry};
 use super::steer::Steer;
 use super::time::rfc3339;
 use super::transcript::{TranscriptRound, transcript};
@@ -219,6 +219,8 @@ pub struct Report {
     pub synthesis: Option<String>,
     /// The person's verdicts, each beside the judge's for its round.
     pub human: Vec<HumanEntry>,
+    /// The room's vote on the audience page, by round.
+    pub room: Vec<RoomEntry>,
     /// A review's issues as they stand at the end, and their count in words.
     pub issues: Vec<IssueEntry>,
     pub issues_summary: String,
@@ -297,6 +299,7 @@ impl Report {
             issues_summary: crate::debate::issues::summary(&crate::debate::issues::board(&state)),
             summary: state.summary.as_ref().map(|s| (clean(&s.model), clean(s.text.trim()))),
             human: agreement::entries(&state),
+            room: agreement::room(&state),
             agreement: agreement::summary(&agreement::entries(&state)),
             notices: state.notices.iter().map(|n| clean(n)).collect(),
             skipped: context.skipped.iter().map(|n| clean(n)).collect(),

@@ -257,9 +257,11 @@ impl SessionLog {
                     Ok(())
                 }
             }
-            DebateEvent::TurnStarted { .. } | DebateEvent::TurnRetrying { .. } | DebateEvent::Notice { .. } => {
-                self.flush()
-            }
+            // Ballots are kept in their spool too, read again on resume: no fsync to wait for.
+            DebateEvent::TurnStarted { .. }
+            | DebateEvent::TurnRetrying { .. }
+            | DebateEvent::Notice { .. }
+            | DebateEvent::AudienceVoted { .. } => self.flush(),
             _ => self.sync(),
         }
     }

@@ -1,6 +1,7 @@
 //! The session store: every debate is a session, recorded as it happens in
 //! the platform data dir as an append-only event log plus a small index.
 
+pub mod ballots;
 pub mod branch;
 pub mod follow;
 pub mod index;
@@ -337,6 +338,21 @@ impl Recorder {
 
     pub fn state(&self) -> &DebateState {
         &self.state
+    }
+
+    /// Records the room's ballots the debate takes (see
+    /// [`crate::debate::audience::recorded`]); the events recorded, and a
+    /// warning when the log could not be written.
+    pub fn record_ballots(&mut self, ballots: Vec<ballots::Spooled>) -> (Vec<DebateEvent>, Option<String>) {
+        let mut recorded = Vec::new();
+        let mut warning = None;
+        for (round, ballots) in ballots::by_round(ballots) {
+            if let Some(event) = crate::debate::audience::recorded(&self.state, round, &ballots) {
+                warning = warning.or(self.record(&event));
+                recorded.push(event);
+            }
+        }
+        (recorded, warning)
     }
 
     /// Appends an event that happens now. A write failure is returned once

@@ -11,8 +11,8 @@ use super::follow::{Follow, Scroll};
 use super::judge_text;
 use super::markdown::Palette;
 use super::pane_notes::{
-    board_lines, check_lines, conceded_by, ending, final_answer, holds_latest_verdict, human_lines, segment_is_first,
-    verdict_foot,
+    audience_lines, board_lines, check_lines, conceded_by, ending, final_answer, holds_latest_verdict, human_lines,
+    segment_is_first, verdict_foot,
 };
 use super::streaming_text::StreamingText;
 use super::theme::Theme;
@@ -173,7 +173,8 @@ impl Pane {
         }
         // The last seat's pane closes the transcript: the judge's, or a vote's last debater's.
         self.ending = if state.seats().last() == Some(&self.role) {
-            [human_lines(state, theme, width), ending(state, theme, width)].concat()
+            [human_lines(state, theme, width), audience_lines(state, theme, width), ending(state, theme, width)]
+                .concat()
         } else {
             Vec::new()
         };

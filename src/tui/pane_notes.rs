@@ -274,6 +274,18 @@ pub(super) fn human_lines(state: &DebateState, theme: &Theme, width: u16) -> Vec
     lines
 }
 
+/// The room's vote on the audience page, beside the judge's and the
+/// person's: "The room, round 2: Advocate 12 · Skeptic 7".
+pub(super) fn audience_lines(state: &DebateState, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for (round, tally) in &state.audience {
+        lines.push(Line::default());
+        let text = format!("The room, round {}: {}", round + 1, crate::debate::audience::tally_words(state, tally));
+        lines.extend(wrap_plain(&text, width, Style::new().fg(theme.title).add_modifier(Modifier::BOLD)));
+    }
+    lines
+}
+
 /// The closing lines of the last seat's pane (the judge's, where one sits)
 /// once the debate is over.
 pub(super) fn ending(state: &DebateState, theme: &Theme, width: u16) -> Vec<Line<'static>> {

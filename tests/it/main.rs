@@ -11,6 +11,7 @@ mod support;
 
 mod answer;
 mod architecture;
+mod audience;
 mod cli_branch;
 mod cli_budget;
 mod cli_endpoints;

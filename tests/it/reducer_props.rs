@@ -353,6 +353,15 @@ fn event() -> impl Strategy<Value = DebateEvent> {
         (round.clone(), proptest::option::of(role()), any::<u8>(), text(), any::<bool>()).prop_map(
             |(round, ahead, confidence, note, ends)| DebateEvent::HumanVerdict { round, ahead, confidence, note, ends }
         ),
+        (round.clone(), proptest::collection::vec((0u8..4, proptest::option::of(role())), 0..4)).prop_map(
+            |(round, picks)| DebateEvent::AudienceVoted {
+                round,
+                ballots: picks
+                    .into_iter()
+                    .map(|(voter, side)| heat::debate::audience::Ballot { voter: format!("{voter:012x}"), side })
+                    .collect(),
+            }
+        ),
         (text(), text()).prop_map(|(from, how)| DebateEvent::Derived { from, how }),
         (text(), round, 0u64..200, text(), participants(), branch_changes()).prop_map(
             |(from, round, records, how, participants, changes)| DebateEvent::Branched {
@@ -510,6 +519,7 @@ fn a_round_numbered_u32_max_folds_without_panicking() {
         DebateEvent::SwapCheckFailed { round, error: String::new(), usage: None },
         DebateEvent::PanelVoteFailed { round, judge: PanelJudge(2), error: String::new(), usage: None },
         DebateEvent::HumanVerdict { round, ahead: None, confidence: 50, note: String::new(), ends: false },
+        DebateEvent::AudienceVoted { round, ballots: Vec::new() },
     ];
     let panicked: Vec<&DebateEvent> = damaged
         .iter()

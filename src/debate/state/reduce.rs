@@ -278,6 +278,7 @@ impl DebateState {
                 note: note.clone(),
                 ends: *ends,
             }),
+            DebateEvent::AudienceVoted { round, ballots } => self.audience.entry(*round).or_default().count(ballots),
             // A newer summary replaces an older one.
             DebateEvent::Summarized { model, text, .. } => {
                 self.summary = Some(Summary { model: model.clone(), text: text.clone() });

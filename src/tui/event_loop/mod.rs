@@ -90,6 +90,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                 match next {
                     Next::Event(event) => fold(&mut app, &mut debate, event),
                     Next::Followed(followed) => on_followed(&mut app, &mut debate, followed),
+                    Next::Ballots(batch) => running::on_ballots(&mut app, &mut debate, batch),
                 }
                 frames.changed();
             }
@@ -226,7 +227,7 @@ fn open(studio: &Studio, app: &mut App, debate: &mut Option<Running>, opening: O
             let timeline = Timeline::new(&loaded.records);
             app.replay_clock = Some(ReplayClock { timeline, played: 0, speed });
             let source = Some(Source::Replay(Playback::start(loaded.records.clone(), speed)));
-            *debate = Some(Running { source, recorder: None, session: id, replayed: Some(Box::new(loaded)) });
+            *debate = Some(Running::shown(source, id, Some(Box::new(loaded))));
         }
         Opening::Watch { loaded, id, live } => *debate = Some(watch::open(studio, app, &loaded, id, live)?),
     }

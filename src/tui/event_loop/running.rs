@@ -8,6 +8,7 @@ use futures::FutureExt;
 use crate::debate::DebateEvent;
 use crate::debate::engine::{DebateHandle, Stamped};
 use crate::store::Recorder;
+use crate::store::ballots::Spooled;
 use crate::store::log::Loaded;
 use crate::tui::app::{App, Replay, Tone};
 use crate::tui::replay::Playback;
@@ -32,13 +33,46 @@ pub(super) struct Running {
     pub(super) session: Option<String>,
     /// A replay's debate as loaded: `e` exports it (the demo is not stored).
     pub(super) replayed: Option<Box<Loaded>>,
+    /// The room's ballots from the audience page's spool, for the debate
+    /// this studio records.
+    pub(super) ballots: Option<tokio::sync::mpsc::Receiver<Vec<Spooled>>>,
 }
 
 impl Running {
     /// A debate the engine runs, recorded as it goes.
     pub(super) fn live(handle: DebateHandle, recorder: Recorder) -> Self {
         let session = Some(recorder.id().to_string());
-        Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session, replayed: None }
+        let ballots = Some(crate::store::ballots::follow(recorder.path()));
+        Running { source: Some(Source::Engine(handle)), recorder: Some(recorder), session, replayed: None, ballots }
+    }
+
+    /// A debate shown without an engine or a recorder (a replay, a watch).
+    pub(super) fn shown(source: Option<Source>, session: Option<String>, replayed: Option<Box<Loaded>>) -> Self {
+        Running { source, recorder: None, session, replayed, ballots: None }
+    }
+}
+
+/// The next batch of ballots for the debate this studio records; never
+/// when it records none.
+async fn next_ballots(ballots: Option<&mut tokio::sync::mpsc::Receiver<Vec<Spooled>>>) -> Vec<Spooled> {
+    match ballots {
+        Some(ballots) => match ballots.recv().await {
+            Some(batch) => batch,
+            None => std::future::pending().await,
+        },
+        None => std::future::pending().await,
+    }
+}
+
+/// Records the ballots the debate takes and folds them into the studio.
+pub(super) fn on_ballots(app: &mut App, debate: &mut Option<Running>, batch: Vec<Spooled>) {
+    let Some(recorder) = debate.as_mut().and_then(|d| d.recorder.as_mut()) else { return };
+    let (events, warning) = recorder.record_ballots(batch);
+    if let Some(warning) = warning {
+        app.say(Tone::Error, warning);
+    }
+    for event in &events {
+        app.on_event(event);
     }
 }
 
@@ -48,15 +82,26 @@ pub(super) enum Next {
     Event(Option<Stamped>),
     /// What a watched log brings (in batches); `None` once it stopped.
     Followed(Option<crate::store::watch::Followed>),
+    /// The room's ballots, for the debate this studio records.
+    Ballots(Vec<Spooled>),
 }
 
 /// The next event of the shown debate, or never when none is coming.
 pub(super) async fn next_event(debate: &mut Option<Running>) -> Next {
-    match debate.as_mut().and_then(|d| d.source.as_mut()) {
-        Some(Source::Engine(handle)) => Next::Event(handle.next_stamped().await),
-        Some(Source::Replay(playback)) => Next::Event(playback.events.recv().await.map(now)),
-        Some(Source::Watch(watch)) => Next::Followed(watch.rx.recv().await),
-        None => std::future::pending().await,
+    let Some(running) = debate.as_mut() else { return std::future::pending().await };
+    let source = async {
+        match running.source.as_mut() {
+            Some(Source::Engine(handle)) => Next::Event(handle.next_stamped().await),
+            Some(Source::Replay(playback)) => Next::Event(playback.events.recv().await.map(now)),
+            Some(Source::Watch(watch)) => Next::Followed(watch.rx.recv().await),
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        // Ballots first: a streaming debate always has an event ready.
+        biased;
+        batch = next_ballots(running.ballots.as_mut()) => Next::Ballots(batch),
+        next = source => next,
     }
 }
 

@@ -83,7 +83,7 @@ pub(super) fn open_session(studio: &Studio, app: &mut App, id: &str) -> anyhow::
     }
     app.show_stored(id.to_string(), &loaded.records);
     app.say(Tone::Info, format!("Session {id}, as stored"));
-    Ok(Running { source: None, recorder: None, session: Some(id.to_string()), replayed: None })
+    Ok(Running::shown(None, Some(id.to_string()), None))
 }
 
 /// Goes on with the shown debate, which came to its end, for `rounds` more

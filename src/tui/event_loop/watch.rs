@@ -37,7 +37,7 @@ pub(super) fn open(studio: &Studio, app: &mut App, loaded: &Loaded, id: String, 
     } else {
         None
     };
-    Ok(Running { source, recorder: None, session: Some(id), replayed: None })
+    Ok(Running::shown(source, Some(id), None))
 }
 
 /// Folds appended events as live ones are; says what was skipped, and why

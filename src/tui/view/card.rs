@@ -132,7 +132,7 @@ fn round_parts(app: &App, number: u32, width: usize) -> Option<Parts> {
     let resolved = if verdict.resolved { "resolved" } else { "not resolved" };
     let standing = ahead.map_or_else(|| resolved.to_string(), |a| format!("{a} · {resolved}"));
     let mut lines = vec![Line::from(Span::styled(standing, Style::new().fg(app.theme.text))).centered(), Line::raw("")];
-    let said = first_sentence(&clean(&verdict.verdict));
+    let said = crate::words::first_sentence(&clean(&verdict.verdict));
     lines.extend(wrap_rows(&said, width, 3, width).into_iter().map(Line::raw));
     if !verdict.resolved {
         let next = format!("Next: {}", clean(&verdict.topic));
@@ -141,26 +141,4 @@ fn round_parts(app: &App, number: u32, width: usize) -> Option<Parts> {
     }
     let heat = (round.heat, verdict.heat);
     Some(Parts { headline, seat: leader, heat, lines, hint: "any key goes on".into() })
-}
-
-/// A verdict's first sentence: up to its first `.`, `!` or `?` followed
-/// by a space, or all of it.
-fn first_sentence(text: &str) -> String {
-    let end = text
-        .char_indices()
-        .find(|&(i, c)| matches!(c, '.' | '!' | '?') && text[i + c.len_utf8()..].starts_with(' '))
-        .map_or(text.len(), |(i, c)| i + c.len_utf8());
-    text[..end].trim().to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_first_sentence_ends_at_its_stop_and_a_decimal_point_is_no_stop() {
-        assert_eq!(first_sentence("The skeptic holds. The advocate drifts."), "The skeptic holds.");
-        assert_eq!(first_sentence("Heat 0.70 suits it"), "Heat 0.70 suits it");
-        assert_eq!(first_sentence("Why? Because."), "Why?");
-    }
 }

@@ -175,6 +175,12 @@ fn facts(app: &App) -> Vec<Line<'static>> {
             Style::new().fg(theme.title).add_modifier(Modifier::BOLD),
         )));
     }
+    if let Some(room) = crate::debate::audience::overall(debate) {
+        facts.push(Line::from(Span::styled(
+            format!("the room's votes: {room}"),
+            Style::new().fg(theme.title).add_modifier(Modifier::BOLD),
+        )));
+    }
     facts.extend(swap_line(debate, theme));
     facts.extend(panel_line(debate, theme));
     if let Some(totals) = crate::debate::scores::totals(debate) {

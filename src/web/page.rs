@@ -1,0 +1,199 @@
+//! What the audience page is told: a whitelist of the debate, item by
+//! item, made from the log's events. Only the proposition, the debaters'
+//! labels and words, each round's heat and verdict, the room's tally and
+//! the outcome: never a model, an endpoint, a path, a note, the judge's
+//! raw answer or the person's steering. Rounds are counted from 1, as the
+//! page shows them. Model text is cleaned of control and escape sequences
+//! here too, though the page only ever sets it as text.
+
+use serde::Serialize;
+
+use crate::debate::audience::AudienceRound;
+use crate::debate::verdict::Ahead;
+use crate::debate::{DebateEvent, DebateState, Heat, Role};
+use crate::sanitize::clean;
+
+/// One thing the page is told.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+pub enum Item {
+    /// The proposition and the debaters, in screen order.
+    Debate {
+        proposition: String,
+        seats: Vec<Seat>,
+        rounds: u32,
+    },
+    /// A round starts (`of`: the round limit).
+    Round {
+        round: u32,
+        of: u32,
+        heat: Heat,
+    },
+    /// Streamed words of a debater's turn.
+    Text {
+        round: u32,
+        role: Role,
+        text: String,
+    },
+    /// A debater's turn, complete: replaces what streamed.
+    Said {
+        round: u32,
+        role: Role,
+        text: String,
+    },
+    /// The judge's verdict on a round: the side ahead (`None`: even), its
+    /// first sentence, the heat moving, the next question.
+    Verdict {
+        round: u32,
+        ahead: Option<Role>,
+        resolved: bool,
+        reason: String,
+        from: Heat,
+        to: Heat,
+        next: Option<String>,
+    },
+    /// The room's tally of a round so far.
+    Audience {
+        round: u32,
+        counts: std::collections::BTreeMap<Role, usize>,
+        even: usize,
+    },
+    /// The rounds that take ballots now.
+    Voting {
+        rounds: Vec<u32>,
+    },
+    Paused,
+    Resumed,
+    /// The debate ended.
+    End {
+        outcome: String,
+        synthesis: Option<String>,
+    },
+}
+
+/// A debater as the page names it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Seat {
+    pub role: Role,
+    pub label: String,
+}
+
+/// The items `event` makes, told after it is folded into `state`.
+pub fn items(state: &DebateState, event: &DebateEvent) -> Vec<Item> {
+    let debater = |role: &Role| state.debaters().contains(role);
+    let item = match event {
+        DebateEvent::Started { .. } | DebateEvent::Formatted { .. } | DebateEvent::Branched { .. } => debate(state),
+        DebateEvent::RoundStarted { round, heat, .. } => {
+            Item::Round { round: round + 1, of: state.max_rounds, heat: *heat }
+        }
+        DebateEvent::RoundsAdded { .. } => match state.rounds.last() {
+            Some(last) => Item::Round { round: last.number + 1, of: state.max_rounds, heat: last.heat },
+            None => return Vec::new(),
+        },
+        DebateEvent::Delta { round, role, text } if debater(role) => {
+            Item::Text { round: round + 1, role: *role, text: clean(text) }
+        }
+        DebateEvent::TurnCompleted { round, role, text, .. } if debater(role) => {
+            Item::Said { round: round + 1, role: *role, text: clean(text) }
+        }
+        DebateEvent::VerdictReached { round, verdict } => {
+            let from = state.rounds.iter().find(|r| r.number == *round).map_or(verdict.heat, |r| r.heat);
+            Item::Verdict {
+                round: round + 1,
+                ahead: verdict.ahead.and_then(Ahead::side),
+                resolved: verdict.resolved,
+                reason: crate::words::first_sentence(&clean(&verdict.verdict)),
+                from,
+                to: verdict.heat,
+                next: (!verdict.resolved).then(|| clean(&verdict.topic)).filter(|t| !t.is_empty()),
+            }
+        }
+        DebateEvent::AudienceVoted { round, .. } => match state.audience.get(round) {
+            Some(tally) => audience(state, *round, tally),
+            None => return Vec::new(),
+        },
+        DebateEvent::Paused => Item::Paused,
+        DebateEvent::Resumed => Item::Resumed,
+        DebateEvent::Finished { outcome, synthesis } => Item::End {
+            outcome: clean(&outcome.headline(state.rounds.len())),
+            synthesis: synthesis.as_deref().map(clean),
+        },
+        _ => return Vec::new(),
+    };
+    vec![item]
+}
+
+/// The proposition and the seats, as `state` stands.
+pub fn debate(state: &DebateState) -> Item {
+    let seats = state.debaters().iter().map(|role| Seat { role: *role, label: clean(state.label(*role)) }).collect();
+    Item::Debate { proposition: clean(&state.topic), seats, rounds: state.max_rounds }
+}
+
+/// The tally of round `round` (from 0).
+pub fn audience(state: &DebateState, round: u32, tally: &AudienceRound) -> Item {
+    let counts = state.debaters().iter().map(|role| (*role, tally.votes(Some(*role)))).collect();
+    Item::Audience { round: round + 1, counts, even: tally.votes(None) }
+}
+
+/// The rounds (from 0) that take ballots, as the page counts them.
+pub fn voting(open: &[u32]) -> Item {
+    Item::Voting { rounds: open.iter().map(|r| r + 1).collect() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::debate::event::Participant;
+
+    fn started() -> DebateEvent {
+        let participant = |role| Participant {
+            role,
+            provider: "openai".into(),
+            model: "secret-model@http://10.0.0.9/v1".into(),
+            served: None,
+        };
+        DebateEvent::Started {
+            topic: "Tea\u{1b}[31m beats coffee".into(),
+            max_rounds: 3,
+            initial_heat: Heat::new(0.7),
+            participants: vec![participant(Role::Advocate), participant(Role::Skeptic), participant(Role::Judge)],
+        }
+    }
+
+    fn told(events: &[DebateEvent]) -> Vec<Item> {
+        let mut state = DebateState::default();
+        let mut told = Vec::new();
+        for event in events {
+            state.apply(event);
+            told.extend(items(&state, event));
+        }
+        told
+    }
+
+    #[test]
+    fn the_page_is_told_words_and_verdicts_and_never_models_endpoints_or_the_judges_raw_answer() {
+        let round = DebateEvent::RoundStarted {
+            round: 0,
+            topic: "Is tea better?".into(),
+            heat: Heat::new(0.7),
+            injected: vec!["a person's note".into()],
+        };
+        let events = [
+            started(),
+            round,
+            DebateEvent::Delta { round: 0, role: Role::Advocate, text: "Tea\u{7} calms.".into() },
+            DebateEvent::Delta { round: 0, role: Role::Judge, text: "{\"resolved\": false".into() },
+            DebateEvent::Paused,
+        ];
+        let told = told(&events);
+        let json = serde_json::to_string(&told).expect("items serialise");
+        assert!(!json.contains("secret-model") && !json.contains("10.0.0.9"), "{json}");
+        assert!(!json.contains("resolved\\\""), "the judge's stream is not told: {json}");
+        assert!(!json.contains("a person's note"), "{json}");
+        assert!(!json.contains('\u{1b}') && !json.contains('\u{7}') && !json.contains("\\u001b"), "{json}");
+        assert_eq!(told.len(), 4, "{told:?}");
+        assert!(matches!(&told[1], Item::Round { round: 1, of: 3, .. }));
+        assert_eq!(told[2], Item::Text { round: 1, role: Role::Advocate, text: "Tea calms.".into() });
+        assert_eq!(json.split("\"k\":").nth(4).map(|s| s.starts_with("\"paused\"")), Some(true), "{json}");
+    }
+}
