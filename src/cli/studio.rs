@@ -143,9 +143,10 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
     app.status.notice = (!found.notices.is_empty()).then(|| found.notices.join(" · "));
     let export_dir = std::env::current_dir().context("could not read the current directory")?;
     let mouse = config.defaulted("ui.mouse");
+    let audience = config.defaulted::<&str>("ui.audience").to_string();
     let (setup, installer) = (found.setup, found.installer);
     let list_models = configure.is_some().then(|| model_lister(config));
-    let studio = Studio { setup, store, spec, opening, export_dir, installer, mouse, configure, list_models };
+    let studio = Studio { setup, store, spec, opening, export_dir, installer, mouse, audience, configure, list_models };
     Box::pin(tui::run(studio, app)).await
 }
 

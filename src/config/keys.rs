@@ -150,6 +150,8 @@ pub fn all() -> Vec<KeySpec> {
     add("ui.present", Kind::Flag, Some("HEAT_PRESENT"), false);
     // How long a round's verdict card stands in presenter mode and a watch (0: no cards).
     add("ui.card_seconds", Kind::Int { min: 0, max: 60 }, None, false);
+    // Where `A` in the studio serves the audience page (as `heat watch --web` takes it).
+    add("ui.audience", Kind::Text, Some("HEAT_AUDIENCE"), false);
     // The studio's keys, one per action; the studio's keymap knows the
     // actions' names and refuses any other (`tui::keymap`).
     add(KEYS_TABLE, Kind::Text, None, false);

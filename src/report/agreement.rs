@@ -150,4 +150,23 @@ mod tests {
         assert_eq!(summary(&rows).as_deref(), Some("The person and the judge agree in 2 of 3 rounds."));
         assert_eq!(summary(&rows[3..]), None, "nothing to compare");
     }
+
+    #[test]
+    fn the_rooms_vote_stands_beside_the_judges_and_the_persons_round_by_round() {
+        let ballot = |n: u8, side| crate::debate::audience::Ballot { voter: format!("{n:012x}"), side };
+        let mut events: Vec<DebateEvent> = Vec::new();
+        events.extend(judged(0, Some(Ahead::Skeptic)));
+        events.push(person(0, Some(Role::Advocate)));
+        let ballots = vec![ballot(1, Some(Role::Advocate)), ballot(2, Some(Role::Advocate)), ballot(3, None)];
+        events.push(DebateEvent::AudienceVoted { round: 0, ballots });
+        events.extend(judged(1, None));
+        let state = DebateState::from_events(&events);
+        let rows = room(&state);
+        assert_eq!(rows.len(), 1, "a round nobody voted in has no row");
+        let row = &rows[0];
+        assert_eq!((row.round, row.voters), (1, 3));
+        assert_eq!(row.tally, "Advocate 2 · Skeptic 0 · even 1");
+        assert_eq!((row.room.as_str(), row.judge.as_str()), ("advocate ahead", "skeptic ahead"));
+        assert_eq!(row.person, "advocate ahead, 70% sure");
+    }
 }

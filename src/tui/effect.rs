@@ -12,6 +12,8 @@ pub enum Effect {
     Start(String),
     /// Write the debate as Markdown.
     Export,
+    /// Serve the shown debate's audience page, or stop it.
+    Audience,
     /// Write the debate as an HTML report (the results view shows where).
     Report,
     /// Ask the judge's model for the arbiter's summary of the ended debate.

@@ -180,6 +180,7 @@ impl App {
                 self.modal = Some(Modal::Editor(Box::new(Editor { purpose: EditorPurpose::NewTopic, area, to: None })));
             }
             Action::Export => return vec![Effect::Export],
+            Action::Audience => return vec![Effect::Audience],
             Action::Sessions => return vec![Effect::Sessions],
             Action::Quit => {
                 if self.streaming() {

@@ -55,6 +55,8 @@ pub enum Action {
     Zoom,
     /// Tokens and cost per seat and per round.
     Costs,
+    /// Serve the audience page of the shown debate, or stop it.
+    Audience,
 }
 
 impl Action {
@@ -80,7 +82,7 @@ impl Action {
     /// what the footer calls it, its help section and how soon the footer
     /// offers it. Help and the footer are made from this table alone, so
     /// an action added here is listed in both wherever it works.
-    pub const TABLE: [Binding; 38] = [
+    pub const TABLE: [Binding; 39] = [
         row(Action::TogglePause, "pause", "space", "pause or resume the debate", "pause", Group::Steering, 0),
         row(Action::Inject, "inject", "i", "inject a topic into the next round", "inject", Group::Steering, 1),
         row(Action::Temperature, "temperature", "t", "pin the heat (temperature)", "heat", Group::Steering, 2),
@@ -161,6 +163,15 @@ impl Action {
         ),
         row(Action::Export, "export", "e", "export the debate as Markdown", "export", Group::Debates, 14),
         row(Action::Costs, "costs", "$", "tokens and cost: per seat and per round", "costs", Group::Debates, 26),
+        row(
+            Action::Audience,
+            "audience",
+            "A",
+            "serve the audience page: the room follows and votes",
+            "audience",
+            Group::Debates,
+            35,
+        ),
         row(Action::Sessions, "sessions", "s", "browse stored debates", "sessions", Group::Debates, 19),
         row(Action::Quit, "quit", "q", "quit", "quit", Group::Debates, 7),
         row(Action::Faster, "faster", "+, =", "play the replay faster (up to 8×)", "faster", Group::Replay, 8),
@@ -487,6 +498,7 @@ mod tests {
             Present,
             Zoom,
             Costs,
+            Audience,
         ];
         for action in every {
             // Exhaustive: an action left out of `every` is left out here too, and does not compile.
@@ -495,7 +507,7 @@ mod tests {
                 | Export | Sessions | Quit | Help | ToggleReasoning | FocusNext | FocusPrev | ScrollUp | ScrollDown
                 | PageUp | PageDown | Top | Follow | Search | Copy | Faster | Slower | NextRound | TurnStats
                 | CitedLines | Results | HumanVerdict | Branch | CopyDebate | Ask | MoreRounds | CancelSeat
-                | Reroll | Present | Zoom | Costs => {}
+                | Reroll | Present | Zoom | Costs | Audience => {}
             }
             assert_eq!(Action::TABLE.iter().filter(|row| row.action == action).count(), 1, "{action:?}");
         }

@@ -58,6 +58,8 @@ pub fn offers_in(app: &App, action: Action, view: View) -> bool {
         Action::HumanVerdict => shown && matches!(view, View::Live | View::Ended),
         // A branch goes on live: only a studio that starts debates has the providers.
         Action::Branch => shown && app.starts_debates() && matches!(view, View::Live | View::Ended),
+        // The page of a stored debate: a live one, or one another heat runs or ran.
+        Action::Audience => shown && matches!(view, View::Live | View::Ended | View::Watch),
         Action::Results | Action::Export | Action::Copy | Action::CopyDebate | Action::Search | Action::Costs => shown,
         _ => true,
     }

@@ -24,6 +24,8 @@ pub struct Studio {
     /// Whether the studio takes the mouse (wheel scrolling); without it the
     /// terminal's own text selection works without Shift.
     pub mouse: bool,
+    /// Where `A` serves the audience page (`ui.audience`).
+    pub audience: String,
     /// Applies the start screen's settings, when it offers them.
     pub configure: Option<super::settings::Configurer>,
     /// Asks a provider's server which models it serves, for the settings'

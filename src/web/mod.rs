@@ -1,4 +1,4 @@
-//! The audience page (`heat watch --web`, and `W` in the studio): one
+//! The audience page (`heat watch --web`, and `A` in the studio): one
 //! read-only page of one live debate for the phones and laptops in the
 //! room, and a vote a round for each visitor. It follows the session's log
 //! as `heat watch` does (never the studio's own loop, so it cannot slow a

@@ -202,7 +202,7 @@ fn help_overlay() {
 fn scroll_through_help(app: &mut App, width: u16, height: u16, key: crossterm::event::KeyCode) -> String {
     use crossterm::event::{KeyEvent, KeyModifiers};
     let mut seen: Vec<String> = Vec::new();
-    for _ in 0..40 {
+    for _ in 0..60 {
         let text = screen(app, width, height);
         for line in text.lines().filter_map(|l| l.split('│').nth(1)) {
             let line = line.trim().to_string();

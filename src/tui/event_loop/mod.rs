@@ -5,6 +5,7 @@
 //! loop once a frame, not once a token.
 
 mod asks;
+mod audience;
 mod branch;
 mod external_editor;
 mod frames;
@@ -61,7 +62,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
     let mut retained = view::Retained::default();
     let mut frames = Frames::new();
     let mut asks = asks::Asks::default();
-    let mut lists = model_lists::ModelLists::new();
+    let (mut lists, mut served) = (model_lists::ModelLists::new(), None);
     loop {
         frames.changed_if(asks.follow(studio.setup.as_ref(), &mut app));
         if frames.ready() {
@@ -126,6 +127,7 @@ pub async fn run(mut studio: Studio, mut app: App) -> anyhow::Result<ExitCode> {
                     start_instead(&studio, &mut app, &mut debate, &mut input, &mut installing, topic).await?;
                 }
                 Effect::Export => export_shown(&studio, &mut app, debate.as_ref()),
+                Effect::Audience => audience::toggle(&studio, &mut app, debate.as_ref(), &mut served).await,
                 Effect::Report => report_shown(&studio, &mut app, debate.as_ref()),
                 Effect::Summarize => summarizing = begin_summary(&studio, &mut app),
                 Effect::Record(event) => record_shown(&studio, &mut app, &mut debate, &event),
