@@ -162,7 +162,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             if !json && studio::on_terminal() {
                 let config = load::config(config_file.as_ref(), &theme)?;
-                return studio::watch(&config, target).await;
+                return studio::watch(&config, target, stage.as_ref().map(crate::web::Stage::url)).await;
             }
             watch::print(target, json).await?;
             if stage.is_some() {

@@ -44,7 +44,7 @@ pub async fn open(config: &Config, topic: Option<String>) -> anyhow::Result<Exit
         (topic, _) => topic,
     };
     let opening = topic.map_or(Opening::StartScreen, Opening::Topic);
-    Box::pin(launch(config, opening, true)).await
+    Box::pin(launch(config, opening, true, None)).await
 }
 
 /// `heat resume` on a terminal: the stored debate as it stood, continued.
@@ -55,21 +55,26 @@ pub async fn resume(
 ) -> anyhow::Result<ExitCode> {
     let (recorder, loaded) = super::load::reopened(config, id, &reopening)?;
     let config = super::load::as_stored(config, recorder.id(), recorder.state())?;
-    Box::pin(launch(&config, Opening::Resume { recorder: Box::new(recorder), loaded, reopening }, true)).await
+    Box::pin(launch(&config, Opening::Resume { recorder: Box::new(recorder), loaded, reopening }, true, None)).await
 }
 
 /// `heat replay` on a terminal: a stored debate played back in the studio.
 pub async fn replay(config: &Config, loaded: Loaded, speed: f64, id: Option<String>) -> anyhow::Result<ExitCode> {
-    Box::pin(launch(config, Opening::Replay { loaded, speed, id }, false)).await
+    Box::pin(launch(config, Opening::Replay { loaded, speed, id }, false, None)).await
 }
 
-/// `heat watch` on a terminal: another heat's debate followed read-only.
-pub async fn watch(config: &Config, target: super::watch::Target) -> anyhow::Result<ExitCode> {
+/// `heat watch` on a terminal: another heat's debate followed read-only;
+/// `page`, the audience page served beside it (`--web`), is said in the
+/// status line.
+pub async fn watch(config: &Config, target: super::watch::Target, page: Option<String>) -> anyhow::Result<ExitCode> {
     let super::watch::Target { id, loaded, live, .. } = target;
-    Box::pin(launch(config, Opening::Watch { loaded, id, live }, false)).await
+    let notice = page.map(|url| format!("the audience page is at {url}"));
+    Box::pin(launch(config, Opening::Watch { loaded, id, live }, false, notice)).await
 }
 
-async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result<ExitCode> {
+/// Opens the studio on `opening`; `live` when it runs debates; `notice`
+/// opens its status line.
+async fn launch(config: &Config, opening: Opening, live: bool, notice: Option<String>) -> anyhow::Result<ExitCode> {
     let theme = super::studio_config::theme(config)?;
     let keymap = super::studio_config::keymap(config)?;
     let data_dir = store::data_dir()?;
@@ -140,7 +145,7 @@ async fn launch(config: &Config, opening: Opening, live: bool) -> anyhow::Result
         .collect();
     // Provider notices ("offline: SmolLM2-135M — small model, …") open the
     // status bar; a debate's own messages replace them.
-    app.status.notice = (!found.notices.is_empty()).then(|| found.notices.join(" · "));
+    app.status.notice = (!found.notices.is_empty()).then(|| found.notices.join(" · ")).or(notice);
     let export_dir = std::env::current_dir().context("could not read the current directory")?;
     let mouse = config.defaulted("ui.mouse");
     let audience = config.defaulted::<&str>("ui.audience").to_string();

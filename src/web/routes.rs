@@ -1,4 +1,4 @@
-//! The audience page's five routes: the page and its script and style
+//! The audience page's routes: the page and its script and style
 //! (built in), the debate's events as server-sent events, and the one
 //! write path, a vote. Every answer carries the page's strict headers; a
 //! request for any other host name is refused (a web page elsewhere cannot
@@ -61,6 +61,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/", get(page))
         .route("/audience.js", get(script))
         .route("/audience.css", get(style))
+        // Browsers ask for it on every visit: no icon, and no error in their console.
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/events", get(events))
         .route("/vote", post(vote))
         .layer(DefaultBodyLimit::max(VOTE_BODY_MAX))

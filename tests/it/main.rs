@@ -12,6 +12,7 @@ mod support;
 mod answer;
 mod architecture;
 mod audience;
+mod audience_browser;
 mod cli_branch;
 mod cli_budget;
 mod cli_endpoints;
