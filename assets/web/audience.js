@@ -184,9 +184,79 @@
     const text = el("div", "text");
     box.append(el("h3", "seat", labelFor(role)), text);
     view.turns.append(box);
-    turn = { box, text };
+    turn = { box, text, raw: "" };
     view.turnMap.set(role, turn);
     return turn;
+  }
+
+  // ---- A turn's words as light Markdown (paragraphs, lists, headings,
+  // bold, italics, code), built from elements and text nodes only: model
+  // text never becomes markup. Drawn at most once a frame per turn.
+  const dirty = new Set();
+  let drawing = false;
+
+  function redraw(turn) {
+    dirty.add(turn);
+    if (drawing) return;
+    drawing = true;
+    requestAnimationFrame(() => {
+      drawing = false;
+      for (const t of dirty) renderMarkdown(t.text, t.raw);
+      dirty.clear();
+    });
+  }
+
+  function renderMarkdown(target, raw) {
+    const blocks = [];
+    let list = null;
+    for (const line of String(raw).replace(/\r\n?/g, "\n").split("\n")) {
+      const item = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(.*)$/.exec(line);
+      const heading = /^\s*#{1,6}\s+(.*)$/.exec(line);
+      if (item) {
+        const ordered = /^\s*\d/.test(line);
+        if (!list || list.ordered !== ordered) {
+          list = { ordered, el: el(ordered ? "ol" : "ul") };
+          blocks.push(list.el);
+        }
+        const li = el("li");
+        inline(li, item[1]);
+        list.el.append(li);
+        continue;
+      }
+      list = null;
+      if (!line.trim()) {
+        blocks.push(null);
+      } else if (heading) {
+        const h = el("p", "heading");
+        inline(h, heading[1]);
+        blocks.push(h);
+      } else {
+        const last = blocks[blocks.length - 1];
+        if (last && last.tagName === "P" && !last.classList.contains("heading")) {
+          last.append(document.createElement("br"));
+          inline(last, line);
+        } else {
+          const p = el("p");
+          inline(p, line);
+          blocks.push(p);
+        }
+      }
+    }
+    target.replaceChildren(...blocks.filter(Boolean));
+  }
+
+  // **bold**, __bold__, *italic*, `code`; anything else as text (no
+  // _italic_: snake_case words would break).
+  const INLINE = /(\*\*[^*\n]+?\*\*|__[^_\n]+?__|\*[^*\s][^*\n]*?\*|`[^`\n]+`)/;
+
+  function inline(parent, text) {
+    for (const part of text.split(INLINE)) {
+      if (!part) continue;
+      if (/^(\*\*|__).+\1$/.test(part)) parent.append(el("strong", null, part.slice(2, -2)));
+      else if (/^`.+`$/.test(part)) parent.append(el("code", null, part.slice(1, -1)));
+      else if (/^\*.+\*$/.test(part) && part.length > 2) parent.append(el("em", null, part.slice(1, -1)));
+      else parent.append(document.createTextNode(part));
+    }
   }
 
   function sides() {
@@ -269,12 +339,14 @@
     },
     text(it) {
       const turn = turnView(roundView(Number(it.round)), String(it.role));
-      turn.text.append(String(it.text ?? ""));
+      turn.raw += String(it.text ?? "");
+      redraw(turn);
       turn.box.classList.add("streaming");
     },
     said(it) {
       const turn = turnView(roundView(Number(it.round)), String(it.role));
-      turn.text.textContent = String(it.text ?? "");
+      turn.raw = String(it.text ?? "");
+      redraw(turn);
       turn.box.classList.remove("streaming");
       turn.box.classList.add("done");
     },
