@@ -319,13 +319,17 @@ impl App {
     }
 
     /// Makes this studio a watch of the shown session: read-only, said in
-    /// the header and, while nothing newer is said, the status line.
+    /// the header and, while nothing newer is said, the status line (beside
+    /// a notice already there: where the audience page is).
     /// `live`: whether another heat runs the debate.
     pub fn watch(&mut self, live: bool) {
         self.mode = Mode::Watch;
         self.watched_live = live;
         // The header names the session; this fits 80 columns.
-        self.status.notice = Some(format!("A watch, read-only: {STEERED_ELSEWHERE}"));
+        self.status.notice = Some(match self.status.notice.take() {
+            Some(notice) => format!("A watch, read-only · {notice}"),
+            None => format!("A watch, read-only: {STEERED_ELSEWHERE}"),
+        });
     }
 
     /// Whether a person seated in the debate answers on this screen: the
