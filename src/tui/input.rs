@@ -180,7 +180,10 @@ impl App {
                 self.modal = Some(Modal::Editor(Box::new(Editor { purpose: EditorPurpose::NewTopic, area, to: None })));
             }
             Action::Export => return vec![Effect::Export],
-            Action::Audience => return vec![Effect::Audience],
+            Action::Audience if super::offers::offers(self, Action::Audience) => return vec![Effect::Audience],
+            Action::Audience => {
+                self.say(Tone::Info, "The audience page shows a stored debate, live or ended: none is shown")
+            }
             Action::Sessions => return vec![Effect::Sessions],
             Action::Quit => {
                 if self.streaming() {

@@ -61,6 +61,7 @@ mod servers_second_round;
 mod shell_completion;
 mod soak;
 mod store;
+mod studio_audience;
 mod studio_copy;
 mod studio_costs;
 mod studio_frames;
