@@ -182,7 +182,7 @@ impl App {
             Action::Export => return vec![Effect::Export],
             Action::Audience if super::offers::offers(self, Action::Audience) => return vec![Effect::Audience],
             Action::Audience => {
-                self.say(Tone::Info, "The audience page shows a stored debate, live or ended: none is shown")
+                self.say(Tone::Info, "The audience page shows a stored debate, live or ended: none is shown");
             }
             Action::Sessions => return vec![Effect::Sessions],
             Action::Quit => {
