@@ -224,9 +224,6 @@ pub(super) async fn drive(
         }
     }
     handle.join().await;
-    // Ballots the page took while the debate ended.
-    let last = crate::store::ballots::Reader::new(crate::store::ballots::path_for(recorder.path())).read();
-    let _ = recorder.record_ballots(last.unwrap_or_default());
     if reader_gone {
         // Nobody reads on: no message. A new debate that said nothing yet is not kept.
         if history.is_none() && !recorder.holds_a_turn() {

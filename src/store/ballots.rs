@@ -36,19 +36,74 @@ pub fn path_for(log: &Path) -> PathBuf {
     log.with_extension("ballots")
 }
 
-/// Appends `ballots` to the spool at `path` in one write (created owner-only).
-pub fn append(path: &Path, ballots: &[Spooled]) -> anyhow::Result<()> {
+/// Appends `ballots` to the spool beside the log at `log` in one write,
+/// when a heat still records that debate: false (and nothing written) when
+/// none does. Checked and written under the spool's lock, which the log's
+/// writer takes for its last read before it lets the log go ([`last_read`]),
+/// so a ballot written is always read.
+pub fn append_while_recorded(log: &Path, ballots: &[Spooled]) -> anyhow::Result<bool> {
+    let path = path_for(log);
+    let spool = open_spool(&path)?;
+    spool.lock().with_context(|| format!("could not lock the ballots {}", path.display()))?;
+    if !super::log::is_held(log) {
+        return Ok(false);
+    }
+    write(&spool, &path, ballots)?;
+    Ok(true)
+}
+
+/// The spool held by the log's writer for its last read: every ballot in
+/// it, under its lock, which is held until the log is let go.
+pub struct LastRead {
+    spool: std::fs::File,
+    path: PathBuf,
+    pub ballots: Vec<Spooled>,
+}
+
+/// Takes the spool's lock for the log's writer's last read (the spool made
+/// if there is none, so a page cannot make one unseen); `None` when it
+/// cannot be opened or locked.
+pub fn last_read(log: &Path) -> Option<LastRead> {
+    let path = path_for(log);
+    let spool = open_spool(&path).ok()?;
+    spool.lock().ok()?;
+    let ballots = Reader::new(path.clone()).read().unwrap_or_default();
+    Some(LastRead { spool, path, ballots })
+}
+
+impl LastRead {
+    /// Lets the spool go once the log has been let go: an empty one is
+    /// removed (a page waiting for its lock then finds the log let go, and
+    /// writes nothing).
+    pub fn close(self) {
+        if self.spool.metadata().is_ok_and(|m| m.len() == 0) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+        drop(self.spool);
+    }
+}
+
+fn open_spool(path: &Path) -> anyhow::Result<std::fs::File> {
+    let mut options = OpenOptions::new();
+    options.append(true).create(true).read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path).with_context(|| format!("could not open the ballots {}", path.display()))
+}
+
+fn write(mut spool: &std::fs::File, path: &Path, ballots: &[Spooled]) -> anyhow::Result<()> {
     let mut bytes = Vec::new();
     for ballot in ballots {
         serde_json::to_writer(&mut bytes, ballot)?;
         bytes.push(b'\n');
     }
-    let mut options = OpenOptions::new();
-    options.append(true).create(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(path).with_context(|| format!("could not open the ballots {}", path.display()))?;
-    file.write_all(&bytes).with_context(|| format!("could not write the ballots {}", path.display()))
+    spool.write_all(&bytes).with_context(|| format!("could not write the ballots {}", path.display()))
+}
+
+/// Appends `ballots` to the spool at `path` in one write (created
+/// owner-only), whoever records the debate.
+pub fn append(path: &Path, ballots: &[Spooled]) -> anyhow::Result<()> {
+    write(&open_spool(path)?, path, ballots)
 }
 
 /// Reads a spool as it grows, whole lines only.

@@ -272,6 +272,13 @@ impl SessionLog {
         self.out.flush().context("could not write the session log")
     }
 
+    /// Writes out what is buffered and lets the log's lock go (a heat may
+    /// open it again); nothing is appended after.
+    pub fn release(&mut self) {
+        let _ = self.sync();
+        let _ = self.out.get_ref().unlock();
+    }
+
     /// Flushes and fsyncs: everything appended so far survives a crash.
     pub fn sync(&mut self) -> anyhow::Result<()> {
         self.flush()?;

@@ -263,6 +263,8 @@ impl Store {
 
     pub fn delete(&self, id: &str) -> anyhow::Result<()> {
         std::fs::remove_file(self.log_path(id)).with_context(|| format!("could not delete session {id}"))?;
+        // The audience page's ballots, if it ever took any.
+        let _ = std::fs::remove_file(ballots::path_for(&self.log_path(id)));
         label::write(&self.dir, id, &Label::default())?;
         index::remove(&self.dir, id)
     }
@@ -400,6 +402,25 @@ impl Recorder {
         let entry = IndexEntry::describe(&self.id, self.created_ms, now_ms(), &self.state);
         let store = self.store.clone();
         index::upsert(&self.store.dir, entry, || store.rebuild_index())
+    }
+}
+
+impl Drop for Recorder {
+    /// Records the ballots the audience page took that no read has yet,
+    /// then lets the log go while the spool's lock is still held: the page
+    /// checks under that lock that a heat records the debate before it
+    /// takes a ballot, so no ballot it answered for is left unread.
+    fn drop(&mut self) {
+        let Some(last) = ballots::last_read(self.log.path()) else {
+            self.log.release();
+            return;
+        };
+        let (_, warning) = self.record_ballots(last.ballots.clone());
+        if let Some(warning) = warning {
+            tracing::warn!(%warning, "the last ballots could not be recorded");
+        }
+        self.log.release();
+        last.close();
     }
 }
 

@@ -42,6 +42,8 @@ pub enum Refusal {
     Full,
     #[error("the vote could not be kept; try again")]
     Unwritable,
+    #[error("voting has closed: the debate is no longer being recorded")]
+    Over,
 }
 
 #[derive(Debug)]
@@ -58,13 +60,14 @@ pub struct BallotBox {
     /// By token.
     visitors: HashMap<String, Visitor>,
     given: HashMap<IpAddr, usize>,
-    spool: PathBuf,
+    /// The session log whose spool takes the ballots.
+    log: PathBuf,
 }
 
 impl BallotBox {
-    /// A box writing to the spool at `spool`.
-    pub fn new(spool: PathBuf) -> Self {
-        BallotBox { visitors: HashMap::new(), given: HashMap::new(), spool }
+    /// A box writing to the spool beside the log at `log`.
+    pub fn new(log: PathBuf) -> Self {
+        BallotBox { visitors: HashMap::new(), given: HashMap::new(), log }
     }
 
     /// Whether `token` is a cookie this box gave.
@@ -113,7 +116,9 @@ impl BallotBox {
             return Err(Refusal::Voted(round));
         }
         let ballot = Spooled { round: at, ballot: Ballot { voter: visitor.voter.clone(), side } };
-        ballots::append(&self.spool, &[ballot]).map_err(|_| Refusal::Unwritable)?;
+        if !ballots::append_while_recorded(&self.log, &[ballot]).map_err(|_| Refusal::Unwritable)? {
+            return Err(Refusal::Over);
+        }
         visitor.voted.insert(at);
         Ok(())
     }
@@ -148,8 +153,12 @@ mod tests {
     #[test]
     fn a_visitor_votes_once_a_round_and_the_spool_holds_a_hash_not_the_token() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let spool = dir.path().join("s.ballots");
-        let mut ballot_box = BallotBox::new(spool.clone());
+        let log = dir.path().join("s.jsonl");
+        // A heat records the debate: it holds the log's lock.
+        let writer = std::fs::File::create(&log).expect("the log");
+        writer.lock().expect("the log's lock");
+        let spool = ballots::path_for(&log);
+        let mut ballot_box = BallotBox::new(log);
         let now = Instant::now();
         let token = ballot_box.welcome(HERE, now).expect("a cookie");
         let sides = Role::DEBATERS;
@@ -166,11 +175,16 @@ mod tests {
         assert_eq!(spooled.lines().count(), 2, "{spooled}");
         assert!(!spooled.contains(&token), "{spooled}");
         assert!(spooled.contains(&voter_of(&token)), "{spooled}");
+        // Once no heat records the debate, a vote is refused and nothing is written.
+        drop(writer);
+        let token = ballot_box.welcome(HERE, later).expect("a cookie");
+        assert_eq!(ballot_box.cast(&token, 2, "even", &[0, 1], &sides, later), Err(Refusal::Over));
+        assert_eq!(std::fs::read_to_string(&spool).expect("spool").lines().count(), 2);
     }
 
     #[test]
     fn one_address_is_given_so_many_cookies() {
-        let mut ballot_box = BallotBox::new(std::env::temp_dir().join("never-written.ballots"));
+        let mut ballot_box = BallotBox::new(std::env::temp_dir().join("never-written.jsonl"));
         let now = Instant::now();
         for _ in 0..MAX_VOTERS_PER_ADDRESS {
             ballot_box.welcome(HERE, now).expect("a cookie");

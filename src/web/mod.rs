@@ -72,7 +72,7 @@ impl Stage {
         let follower = Follower::at(log, loaded.valid_len())?;
         let shared = Arc::new(routes::Shared {
             feed: Arc::clone(&feed),
-            ballots: Mutex::new(ballot_box::BallotBox::new(crate::store::ballots::path_for(log))),
+            ballots: Mutex::new(ballot_box::BallotBox::new(log.to_path_buf())),
             watchers: Arc::new(Semaphore::new(limits.watchers)),
             port: addr.port(),
         });

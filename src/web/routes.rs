@@ -194,7 +194,7 @@ fn refusal(refusal: &Refusal) -> Response {
     let status = match refusal {
         Refusal::Stranger => StatusCode::UNAUTHORIZED,
         Refusal::TooFast => StatusCode::TOO_MANY_REQUESTS,
-        Refusal::NoSuchSide(_) | Refusal::Closed(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        Refusal::NoSuchSide(_) | Refusal::Closed(_) | Refusal::Over => StatusCode::UNPROCESSABLE_ENTITY,
         Refusal::Voted(_) => StatusCode::CONFLICT,
         Refusal::Full | Refusal::Unwritable => StatusCode::SERVICE_UNAVAILABLE,
     };

@@ -228,3 +228,30 @@ async fn status_of(connection: &mut tokio::net::TcpStream, addr: std::net::Socke
     let head = String::from_utf8_lossy(&answer[..read]).into_owned();
     head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("not an HTTP answer: {head:?}"))
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_writer_records_the_last_ballots_as_it_lets_the_log_go_and_voting_closes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (store, recorder, stage) = staged(dir.path(), Limits::default()).await;
+    let base = format!("http://{}", stage.addr);
+    let client = heat::provider::http::client_builder().build().expect("a client");
+    let (alice, bob) = (visit(&client, &base).await, visit(&client, &base).await);
+    assert_eq!(vote(&client, &base, Some(&alice), r#"{"round":2,"side":"skeptic"}"#).await.0, StatusCode::ACCEPTED);
+    let id = recorder.id().to_string();
+    // The heat recording the debate stops before it read the spool.
+    drop(recorder);
+    let stored = store.load(&id).expect("the log loads");
+    let voted: Vec<&DebateEvent> =
+        stored.records.iter().map(|r| &r.event).filter(|e| matches!(e, DebateEvent::AudienceVoted { .. })).collect();
+    assert_eq!(voted.len(), 1, "the ballot answered 202 is in the log: {voted:?}");
+    let (status, said) = vote(&client, &base, Some(&bob), r#"{"round":2,"side":"advocate"}"#).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{said}");
+    assert!(said.contains("voting has closed"), "{said}");
+    drop(stage);
+
+    // A debate nobody voted on leaves no spool behind.
+    let quiet = store.create().expect("a session");
+    let spool = ballots::path_for(quiet.path());
+    drop(quiet);
+    assert!(!spool.exists(), "an empty spool is removed");
+}
