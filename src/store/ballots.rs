@@ -100,12 +100,6 @@ fn write(mut spool: &std::fs::File, path: &Path, ballots: &[Spooled]) -> anyhow:
     spool.write_all(&bytes).with_context(|| format!("could not write the ballots {}", path.display()))
 }
 
-/// Appends `ballots` to the spool at `path` in one write (created
-/// owner-only), whoever records the debate.
-pub fn append(path: &Path, ballots: &[Spooled]) -> anyhow::Result<()> {
-    write(&open_spool(path)?, path, ballots)
-}
-
 /// Reads a spool as it grows, whole lines only.
 #[derive(Debug)]
 pub struct Reader {
@@ -197,7 +191,7 @@ mod tests {
         let path = path_for(&dir.path().join("s.jsonl"));
         let mut reader = Reader::new(path.clone());
         assert_eq!(reader.read().expect("no spool yet"), Vec::new());
-        append(&path, &[spooled(0, 1), spooled(1, 2)]).expect("append");
+        write(&open_spool(&path).expect("the spool"), &path, &[spooled(0, 1), spooled(1, 2)]).expect("written");
         assert_eq!(reader.read().expect("read"), vec![spooled(0, 1), spooled(1, 2)]);
         assert_eq!(reader.read().expect("read again"), Vec::new());
         // A line half written waits; a garbled line is skipped.

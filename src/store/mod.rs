@@ -411,11 +411,11 @@ impl Drop for Recorder {
     /// checks under that lock that a heat records the debate before it
     /// takes a ballot, so no ballot it answered for is left unread.
     fn drop(&mut self) {
-        let Some(last) = ballots::last_read(self.log.path()) else {
+        let Some(mut last) = ballots::last_read(self.log.path()) else {
             self.log.release();
             return;
         };
-        let (_, warning) = self.record_ballots(last.ballots.clone());
+        let (_, warning) = self.record_ballots(std::mem::take(&mut last.ballots));
         if let Some(warning) = warning {
             tracing::warn!(%warning, "the last ballots could not be recorded");
         }
