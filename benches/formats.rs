@@ -10,10 +10,7 @@ use heat::debate::{DebateEvent, DebateState, Heat, Participant, Role, TurnPurpos
 use heat::format::Catalog;
 
 fn scored_debate(rounds: u32) -> DebateState {
-    let participants = Role::ALL
-        .iter()
-        .map(|&role| Participant { role, provider: "p".into(), model: "m".into(), served: None })
-        .collect();
+    let participants = Role::ALL.iter().map(|&role| Participant::new(role, "p", "m")).collect();
     let oxford = Catalog::load(None).find("oxford").ok().and_then(heat::format::Format::log_record);
     let mut events = vec![
         DebateEvent::Started {

@@ -18,10 +18,7 @@ const WORDS: [&str; 12] =
 fn big_session(rounds: u32, words: usize) -> (Header, Vec<Record>, usize) {
     let mut rng = fastrand::Rng::with_seed(3);
     let per_turn = words / (rounds as usize * 2);
-    let participants = Role::ALL
-        .iter()
-        .map(|role| Participant { role: *role, provider: "openai".into(), model: "gpt-4.1-mini".into(), served: None })
-        .collect();
+    let participants = Role::ALL.iter().map(|role| Participant::new(*role, "openai", "gpt-4.1-mini")).collect();
     let topic = "Remote work beats the office for software teams".to_string();
     let mut events = vec![DebateEvent::Started {
         topic: topic.clone(),

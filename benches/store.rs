@@ -12,10 +12,7 @@ use heat::store::{Store, branch};
 
 /// A realistic mix: per round, two debaters' token deltas, completions and a verdict.
 fn events(count: usize) -> Vec<DebateEvent> {
-    let participants = Role::ALL
-        .iter()
-        .map(|&role| Participant { role, provider: "p".into(), model: "m".into(), served: None })
-        .collect();
+    let participants = Role::ALL.iter().map(|&role| Participant::new(role, "p", "m")).collect();
     let mut out = vec![DebateEvent::Started {
         topic: "Bench".into(),
         max_rounds: 1000,

@@ -17,10 +17,7 @@ use heat::store::watch::{Followed, Watch};
 const TOKEN_GAP: Duration = Duration::from_micros(333);
 
 fn opening() -> Vec<DebateEvent> {
-    let participants = Role::ALL
-        .iter()
-        .map(|&role| Participant { role, provider: "p".into(), model: "m".into(), served: None })
-        .collect();
+    let participants = Role::ALL.iter().map(|&role| Participant::new(role, "p", "m")).collect();
     vec![
         DebateEvent::Started { topic: "Bench".into(), max_rounds: 4, initial_heat: Heat::new(0.9), participants },
         DebateEvent::RoundStarted { round: 0, topic: "Bench".into(), heat: Heat::new(0.9), injected: vec![] },

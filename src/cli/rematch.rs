@@ -125,10 +125,7 @@ mod tests {
     use crate::debate::{DebateEvent, Heat, Participant};
 
     fn played_by(provider: &str, model: &str) -> DebateState {
-        let participants = Role::DUEL
-            .into_iter()
-            .map(|role| Participant { role, provider: provider.into(), model: model.into(), served: None })
-            .collect();
+        let participants = Role::DUEL.into_iter().map(|role| Participant::new(role, provider, model)).collect();
         DebateState::from_events(&[DebateEvent::Started {
             topic: "t".into(),
             max_rounds: 2,

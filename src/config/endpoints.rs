@@ -10,10 +10,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::bail;
 
-use super::keys::{self, ENDPOINT_TABLE};
+use super::keys::{self, AGENT_LEAVES, ENDPOINT_TABLE};
 use super::value::{Entry, Source, Value};
-use crate::provider::ProviderKind;
 use crate::provider::kind::{Definition, PROVIDERS, register};
+use crate::provider::{ProviderKind, Wire};
 
 /// The config's values as read so far, by key.
 type Entries = BTreeMap<String, Entry>;
@@ -50,23 +50,70 @@ pub(super) fn define(config: &mut Entries, env: &dyn Fn(&str) -> Option<String>)
         check_headers(config, &name)?;
         let built_in = PROVIDERS.iter().find(|row| row.name.eq_ignore_ascii_case(&name));
         match built_in {
+            Some(row) if row.wire == Wire::Agent => {
+                refuse_kind(config, row.name)?;
+                check_agent_keys(config, row.name)?;
+            }
             Some(row) if !row.wire.is_server() => refuse_server_keys(config, row.name)?,
             Some(row) => {
-                if config.get(&format!("providers.{}.kind", row.name)).is_some() {
-                    bail!(
-                        "{}: [providers.{}] is heat's own provider and has its kind; define an endpoint of \
-                         your own under another name ([providers.my-{}])",
-                        config.place(&format!("providers.{}.kind", row.name)),
-                        row.name,
-                        row.name
-                    );
-                }
+                refuse_agent_keys(config, row.name)?;
+                refuse_kind(config, row.name)?;
                 read_key(config, row.name, None, env);
             }
             None => define_one(config, &name, env)?,
         }
     }
     check_role_providers(config)
+}
+
+/// A block named after one of heat's own providers takes no `kind`: it has one.
+fn refuse_kind(config: &Entries, name: &str) -> anyhow::Result<()> {
+    if config.get(&format!("providers.{name}.kind")).is_some() {
+        bail!(
+            "{}: [providers.{}] is heat's own provider and has its kind; define an endpoint of \
+                         your own under another name ([providers.my-{}])",
+            config.place(&format!("providers.{name}.kind")),
+            name,
+            name
+        );
+    }
+    Ok(())
+}
+
+/// The leaf of `key` under `providers.NAME.` (`headers`, `command`…).
+fn leaf<'a>(key: &'a str, name: &str) -> Option<&'a str> {
+    let rest = key.strip_prefix("providers.")?.strip_prefix(name)?.strip_prefix('.')?;
+    Some(rest.split('.').next().unwrap_or(rest))
+}
+
+/// An agent CLI's block takes only what a command needs (and a model):
+/// a server's keys are said to be a server's.
+fn check_agent_keys(config: &Entries, name: &str) -> anyhow::Result<()> {
+    for key in config.keys() {
+        let Some(leaf) = leaf(key, name) else { continue };
+        if leaf != "model" && leaf != "kind" && !AGENT_LEAVES.contains(&leaf) {
+            bail!(
+                "{}: `{key}` is a server's key, and {name} is an agent CLI run as a command: its block takes \
+                 command, output, env, model_arg and model",
+                config.place(key)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A server's block takes none of an agent CLI's keys.
+fn refuse_agent_keys(config: &Entries, name: &str) -> anyhow::Result<()> {
+    for key in config.keys() {
+        if leaf(key, name).is_some_and(|leaf| AGENT_LEAVES.contains(&leaf)) {
+            bail!(
+                "{}: `{key}` is for an agent CLI, and {name} is a server; a command of your own is a block with \
+                 kind = \"command\"",
+                config.place(key)
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The names of the `[providers.NAME]` blocks the config holds.
@@ -115,7 +162,7 @@ fn refuse_server_keys(config: &Entries, name: &str) -> anyhow::Result<()> {
 fn define_one(config: &mut Entries, name: &str, env: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<()> {
     let kinds = || {
         let servers = PROVIDERS.iter().filter(|row| row.wire.is_server()).map(|row| format!("\"{}\"", row.name));
-        servers.collect::<Vec<_>>().join(", ")
+        servers.chain(std::iter::once("\"command\"".to_string())).collect::<Vec<_>>().join(", ")
     };
     let kind_key = format!("providers.{name}.kind");
     let Some(kind_name) = config.text(&kind_key) else {
@@ -133,6 +180,9 @@ fn define_one(config: &mut Entries, name: &str, env: &dyn Fn(&str) -> Option<Str
             config.place(&kind_key)
         );
     }
+    if kind_name.eq_ignore_ascii_case("command") {
+        return define_agent(config, name);
+    }
     let kind = PROVIDERS
         .iter()
         .find(|row| row.wire.is_server() && row.name.eq_ignore_ascii_case(kind_name))
@@ -140,6 +190,7 @@ fn define_one(config: &mut Entries, name: &str, env: &dyn Fn(&str) -> Option<Str
     let Some(kind) = kind else {
         bail!("{}: `{kind_key}` must be one of {}, got {kind_name:?}", config.place(&kind_key), kinds());
     };
+    refuse_agent_keys(config, name)?;
     let key_key = format!("providers.{name}.api_key");
     if let Some(Entry { source: Source::File(_) | Source::Studio(_), .. }) = config.get(&key_key) {
         bail!(
@@ -158,6 +209,30 @@ fn define_one(config: &mut Entries, name: &str, env: &dyn Fn(&str) -> Option<Str
     };
     let row = register(&definition);
     read_key(config, row.name(), row.row().key_env, env);
+    Ok(())
+}
+
+/// An agent CLI of the user's own (`kind = "command"`): its command, checked,
+/// and a row of the table.
+fn define_agent(config: &Entries, name: &str) -> anyhow::Result<()> {
+    check_agent_keys(config, name)?;
+    let command = format!("providers.{name}.command");
+    let given = matches!(config.get(&command), Some(Entry { value: Value::Words(words), .. }) if words.first().is_some_and(|p| !p.trim().is_empty()));
+    if !given {
+        bail!(
+            "{}: [providers.{name}] runs a command: give it one, e.g. command = [\"my-agent\", \"--print\"] \
+             (the prompt goes on its standard input)",
+            config.place(&format!("providers.{name}.kind"))
+        );
+    }
+    let definition = Definition {
+        name,
+        kind: ProviderKind::COMMAND,
+        base_url: None,
+        key_env: None,
+        model: config.text(&format!("providers.{name}.model")),
+    };
+    register(&definition);
     Ok(())
 }
 

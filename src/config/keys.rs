@@ -21,6 +21,8 @@ pub enum Kind {
     OneOf(&'static [&'static str]),
     /// true or false.
     Flag,
+    /// A list of strings: a command and its arguments.
+    Words,
 }
 
 /// One configuration key.
@@ -165,7 +167,7 @@ pub const ENDPOINT_TABLE: &str = "providers.*";
 /// Its key is only ever named (`api_key_env`): `api_key` comes from that
 /// variable, never from the file. Its headers are secret, as a header may
 /// carry a key.
-pub const ENDPOINT_KEYS: [(&str, Kind, bool); 12] = [
+pub const ENDPOINT_KEYS: [(&str, Kind, bool); 16] = [
     ("kind", Kind::Text, false),
     ("base_url", Kind::Text, false),
     ("model", Kind::Text, false),
@@ -178,7 +180,15 @@ pub const ENDPOINT_KEYS: [(&str, Kind, bool); 12] = [
     ("price_input", Kind::Float { min: 0.0, max: 10_000.0 }, false),
     ("price_output", Kind::Float { min: 0.0, max: 10_000.0 }, false),
     ("price_cached_input", Kind::Float { min: 0.0, max: 10_000.0 }, false),
+    // An agent CLI (`claude`, `codex`, `gemini`, or `kind = "command"`): what runs and how it is read.
+    ("command", Kind::Words, false),
+    ("output", Kind::OneOf(&crate::provider::agent::Dialect::NAMES), false),
+    ("env.*", Kind::Text, true),
+    ("model_arg", Kind::Text, false),
 ];
+
+/// The keys of an endpoint's block that only an agent CLI's block takes.
+pub const AGENT_LEAVES: [&str; 4] = ["command", "output", "env", "model_arg"];
 
 /// Whether `name` may name an endpoint: letters, digits, `-` and `_`, and
 /// not `auto`.
@@ -226,6 +236,7 @@ pub fn expectation(kind: Kind) -> String {
             format!("one of {}", providers().iter().map(|p| format!("\"{p}\"")).collect::<Vec<_>>().join(", "))
         }
         Kind::Flag => "true or false".into(),
+        Kind::Words => "a list of strings, e.g. [\"prog\", \"--flag\"]".into(),
         Kind::OneOf(names) => {
             format!("one of {}", names.iter().map(|p| format!("\"{p}\"")).collect::<Vec<_>>().join(", "))
         }

@@ -125,13 +125,21 @@ impl Config {
         match self.get(key)?.value {
             Value::Float(x) => Some(x),
             Value::Int(i) => Some(i as f64),
-            Value::Text(_) | Value::Flag(_) => None,
+            Value::Text(_) | Value::Flag(_) | Value::Words(_) => None,
         }
     }
 
     pub fn flag(&self, key: &str) -> Option<bool> {
         match self.get(key)?.value {
             Value::Flag(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// A list key (a command and its arguments); an empty list counts as unset.
+    pub fn words(&self, key: &str) -> Option<&[String]> {
+        match &self.get(key)?.value {
+            Value::Words(words) if !words.is_empty() => Some(words),
             _ => None,
         }
     }

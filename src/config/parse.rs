@@ -128,6 +128,9 @@ fn from_toml(spec: &KeySpec, value: &toml::Value) -> anyhow::Result<Value> {
         (Kind::Float { .. }, toml::Value::Integer(i)) => Some(Value::Float(*i as f64)),
         (Kind::Text | Kind::Provider | Kind::OneOf(_), toml::Value::String(s)) => Some(Value::Text(s.clone())),
         (Kind::Flag, toml::Value::Boolean(b)) => Some(Value::Flag(*b)),
+        (Kind::Words, toml::Value::Array(items)) => {
+            items.iter().map(|item| item.as_str().map(str::to_string)).collect::<Option<Vec<_>>>().map(Value::Words)
+        }
         _ => None,
     };
     let shown = value.to_string();
@@ -145,6 +148,7 @@ pub(super) fn parse_text(spec: &KeySpec, raw: &str) -> anyhow::Result<Value> {
             "false" | "0" | "no" | "off" => Some(Value::Flag(false)),
             _ => None,
         },
+        Kind::Words => Some(Value::Words(raw.split_whitespace().map(str::to_string).collect())),
     };
     let shown = if spec.secret { "<redacted>".to_string() } else { format!("{raw:?}") };
     let value = parsed.ok_or_else(|| mismatch(spec, &shown))?;

@@ -85,6 +85,7 @@ pub fn write(path: &Path, settings: &Settings) -> anyhow::Result<()> {
             Value::Float(x) => toml::Value::Float(*x),
             Value::Text(s) => toml::Value::String(s.clone()),
             Value::Flag(b) => toml::Value::Boolean(*b),
+            Value::Words(words) => toml::Value::Array(words.iter().cloned().map(toml::Value::String).collect()),
         };
         insert(&mut table, key, value);
     }

@@ -40,6 +40,8 @@ pub enum Value {
     Float(f64),
     Text(String),
     Flag(bool),
+    /// A list of words: a command and its arguments.
+    Words(Vec<String>),
 }
 
 impl fmt::Display for Value {
@@ -49,6 +51,7 @@ impl fmt::Display for Value {
             Value::Float(x) => write!(f, "{x}"),
             Value::Text(s) => write!(f, "{s:?}"),
             Value::Flag(b) => write!(f, "{b}"),
+            Value::Words(words) => write!(f, "{words:?}"),
         }
     }
 }
@@ -87,7 +90,7 @@ impl FromValue<'_> for f64 {
         match value {
             Value::Float(x) => Some(*x),
             Value::Int(i) => Some(*i as f64),
-            Value::Text(_) | Value::Flag(_) => None,
+            Value::Text(_) | Value::Flag(_) | Value::Words(_) => None,
         }
     }
 }

@@ -58,10 +58,7 @@ mod tests {
 
     /// A debate whose advocate used `input` and `output` tokens.
     fn spent(input: u64, output: u64) -> DebateState {
-        let participants = Role::DUEL
-            .iter()
-            .map(|&role| Participant { role, provider: "openai".into(), model: "m".into(), served: None })
-            .collect();
+        let participants = Role::DUEL.iter().map(|&role| Participant::new(role, "openai", "m")).collect();
         DebateState::from_events(&[
             DebateEvent::Started { topic: "T".into(), max_rounds: 3, initial_heat: Heat::new(0.7), participants },
             DebateEvent::RoundStarted { round: 0, topic: "T".into(), heat: Heat::new(0.7), injected: vec![] },

@@ -24,12 +24,21 @@ pub struct Participant {
     /// The model the server said answered, when it named another.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub served: Option<String>,
+    /// The agent CLI that answered here and its version (`Claude Code
+    /// 2.1.197`), where one sits in the seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
 }
 
 /// Who answers in a seat a person takes, as the export and the report say it.
 pub const AT_THE_KEYBOARD: &str = "a person at the keyboard";
 
 impl Participant {
+    /// `provider`'s `model` in `role`'s seat.
+    pub fn new(role: Role, provider: impl Into<String>, model: impl Into<String>) -> Self {
+        Self { role, provider: provider.into(), model: model.into(), served: None, agent: None }
+    }
+
     /// Whether it is the embedded model, as its provider's row of the
     /// provider table says (not as its name reads).
     pub fn is_embedded(&self) -> bool {

@@ -97,10 +97,8 @@ impl RoleSetup {
 
     pub(super) fn participant(&self, role: Role) -> Participant {
         Participant {
-            role,
-            provider: self.model.provider_name().to_string(),
-            model: self.model_name.clone(),
-            served: None,
+            agent: self.model.agent(),
+            ..Participant::new(role, self.model.provider_name(), self.model_name.clone())
         }
     }
 }

@@ -159,7 +159,7 @@ fn judges_briefs_and_providers_are_checked() {
         "{e}"
     );
     assert!(e.contains("give at most one each, from anthropic, openai, ollama, "), "every row of the table: {e}");
-    assert!(e.ends_with("lmstudio, vllm, llamacpp, local"), "every row of the table: {e}");
+    assert!(e.ends_with("lmstudio, vllm, llamacpp, claude, codex, gemini, local"), "every row of the table: {e}");
     let e = error(&GOOD.replace("[judges]", "[judges]\ncount = 2\nproviders = [\"auto\"]"));
     assert!(e.contains("judges.providers"), "auto is no judge's own provider: {e}");
     let e = error(&GOOD.replace("[judges]", "[judges]\ncount = 2\nmodels = [\"a\", \"b\"]"));

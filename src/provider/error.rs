@@ -46,6 +46,21 @@ pub enum ProviderError {
     BadRequest { status: u16, message: String },
     #[error("local model: {0}")]
     Local(String),
+    /// An agent CLI in the seat could not answer (`provider::agent`): the
+    /// message is the whole sentence.
+    #[error("{message}")]
+    Agent { failure: AgentFailure, message: String },
+}
+
+/// Why an agent CLI could not answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AgentFailure {
+    /// Its program is not there: how to install it, where heat knows.
+    NotInstalled { install: Option<String> },
+    /// It has no credentials: how to log in, where heat knows.
+    NotLoggedIn { login: Option<String> },
+    /// It exited with an error, or was ended.
+    Exited,
 }
 
 impl ProviderError {
@@ -63,6 +78,7 @@ impl ProviderError {
                 | Self::EmptyAnswer
                 | Self::EmptyStream
                 | Self::Malformed(_)
+                | Self::Agent { failure: AgentFailure::Exited, .. }
         )
     }
 
@@ -111,11 +127,18 @@ impl ProviderError {
                 "check the model name (roles.model, or --model)".into()
             }
             Self::Local(_) => "check the model file with `heat doctor`".into(),
+            Self::Agent { failure: AgentFailure::NotInstalled { install: Some(install) }, .. } => {
+                format!("install it: {install}")
+            }
+            Self::Agent { failure: AgentFailure::NotLoggedIn { login: Some(login) }, .. } => login.clone(),
+            Self::Agent { failure: AgentFailure::Exited, .. } => {
+                "its whole output is in heat's log; `heat doctor` runs it once".into()
+            }
             Self::ContextExceeded { .. } => format!(
                 "set providers.{provider}.max_context to the context the server gives one request \
                  (its total over its parallel slots), or lower roles.max_tokens"
             ),
-            Self::ParameterRejected { .. } | Self::BadRequest { .. } => return None,
+            Self::ParameterRejected { .. } | Self::BadRequest { .. } | Self::Agent { .. } => return None,
         })
     }
 

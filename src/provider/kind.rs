@@ -21,6 +21,10 @@ pub enum Wire {
     Embedded,
     /// A person at the keyboard types the seat's turns (`provider::person`).
     Person,
+    /// An agent CLI (Claude Code, Codex, Gemini CLI, any command) run as a
+    /// process for each turn, the prompt on its standard input
+    /// (`provider::agent`).
+    Agent,
 }
 
 impl Wire {
@@ -66,11 +70,11 @@ pub struct Provider {
 
 /// Every provider heat knows: heat's own servers, the presets (services
 /// and local servers that speak a wire heat knows, each at its usual
-/// address), then the embedded model and a person. `--seat`, the settings
+/// address), the agent CLIs, then the embedded model and a person. `--seat`, the settings
 /// form and error messages list them in this order, with the endpoints
 /// heat.toml defines (`[providers.NAME]` with a `kind`, [`register`]ed)
 /// after heat's own servers.
-pub const PROVIDERS: [Provider; 14] = [
+pub const PROVIDERS: [Provider; 17] = [
     Provider {
         name: "anthropic",
         wire: Wire::Anthropic,
@@ -116,7 +120,7 @@ pub const PROVIDERS: [Provider; 14] = [
         model: Some("openai/gpt-4.1-mini"),
     },
     Provider {
-        name: "gemini",
+        name: "gemini-api",
         wire: Wire::OpenAi,
         key_env: Some("GEMINI_API_KEY"),
         key_need: KeyNeed::Always,
@@ -204,6 +208,39 @@ pub const PROVIDERS: [Provider; 14] = [
         model: None,
     },
     Provider {
+        name: "claude",
+        wire: Wire::Agent,
+        key_env: None,
+        key_need: KeyNeed::Never,
+        url_env: None,
+        base_url: "",
+        host_only: false,
+        url_example: "",
+        model: None,
+    },
+    Provider {
+        name: "codex",
+        wire: Wire::Agent,
+        key_env: None,
+        key_need: KeyNeed::Never,
+        url_env: None,
+        base_url: "",
+        host_only: false,
+        url_example: "",
+        model: None,
+    },
+    Provider {
+        name: "gemini",
+        wire: Wire::Agent,
+        key_env: None,
+        key_need: KeyNeed::Never,
+        url_env: None,
+        base_url: "",
+        host_only: false,
+        url_example: "",
+        model: None,
+    },
+    Provider {
         name: "local",
         wire: Wire::Embedded,
         key_env: None,
@@ -231,6 +268,38 @@ pub const PROVIDERS: [Provider; 14] = [
 /// endpoints heat.toml defines follow.
 const OWN_SERVERS: usize = 3;
 
+/// The template of an agent CLI heat.toml defines (`kind = "command"`).
+const COMMAND_ROW: Provider = Provider {
+    name: "command",
+    wire: Wire::Agent,
+    key_env: None,
+    key_need: KeyNeed::Never,
+    url_env: None,
+    base_url: "",
+    host_only: false,
+    url_example: "",
+    model: None,
+};
+
+/// The row of [`PROVIDERS`] called `name`, found when heat is compiled.
+const fn row(name: &str) -> &'static Provider {
+    let mut at = 0;
+    while at < PROVIDERS.len() {
+        let (row, wanted) = (PROVIDERS[at].name.as_bytes(), name.as_bytes());
+        let mut same = row.len() == wanted.len();
+        let mut i = 0;
+        while same && i < row.len() {
+            same = row[i] == wanted[i];
+            i += 1;
+        }
+        if same {
+            return &PROVIDERS[at];
+        }
+        at += 1;
+    }
+    panic!("no such row in PROVIDERS")
+}
+
 /// A provider, by its row of [`PROVIDERS`].
 #[derive(Clone, Copy)]
 pub struct ProviderKind(&'static Provider);
@@ -239,8 +308,11 @@ impl ProviderKind {
     pub const ANTHROPIC: ProviderKind = ProviderKind(&PROVIDERS[0]);
     pub const OPENAI: ProviderKind = ProviderKind(&PROVIDERS[1]);
     pub const OLLAMA: ProviderKind = ProviderKind(&PROVIDERS[2]);
-    pub const LOCAL: ProviderKind = ProviderKind(&PROVIDERS[12]);
-    pub const HUMAN: ProviderKind = ProviderKind(&PROVIDERS[13]);
+    pub const LOCAL: ProviderKind = ProviderKind(row("local"));
+    /// What an agent CLI of the user's own (`kind = "command"`) starts
+    /// from: not a row of the table, and found by no name.
+    pub const COMMAND: ProviderKind = ProviderKind(&COMMAND_ROW);
+    pub const HUMAN: ProviderKind = ProviderKind(row("human"));
 
     /// Every provider, in the table's order, then the endpoints heat.toml
     /// defines.
@@ -287,6 +359,11 @@ impl ProviderKind {
     /// Whether its requests go to a server.
     pub fn is_server(self) -> bool {
         self.0.wire.is_server()
+    }
+
+    /// Whether an agent CLI takes the seat, run as a command each turn.
+    pub fn is_agent(self) -> bool {
+        self.0.wire == Wire::Agent
     }
 
     /// Whether the provider called `name` is a person at the keyboard.

@@ -2,6 +2,7 @@
 //! provider shares, and the provider error taxonomy that drives retries.
 //! Nothing here knows about debates.
 
+pub mod agent;
 pub mod anthropic;
 pub mod caps;
 pub mod chat;
@@ -28,6 +29,6 @@ pub use chat::{
     Adaptation, ChatMessage, ChatRequest, ChatRole, Chunk, ChunkStream, FinishReason, ReasoningAsk, ResponseSchema,
     StructuredOutput, Usage, wire_temperature,
 };
-pub use error::{ProviderError, is_structured_param};
+pub use error::{AgentFailure, ProviderError, is_structured_param};
 pub use kind::{PROVIDERS, ProviderKind, Wire};
 pub use model::ChatModel;

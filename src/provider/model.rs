@@ -14,6 +14,14 @@ pub trait ChatModel: Send + Sync {
     /// (see [`super::retry`]); the stream yields `Err` at most once, then ends.
     fn stream(&self, request: ChatRequest) -> ChunkStream;
 
+    /// [`stream`](Self::stream), for a model that pauses in place, told
+    /// whether the debate is paused (`held` reads true): an agent CLI is
+    /// frozen where it is. Others need not listen.
+    fn stream_held(&self, request: ChatRequest, held: Option<tokio::sync::watch::Receiver<bool>>) -> ChunkStream {
+        let _ = held;
+        self.stream(request)
+    }
+
     /// The HTTP endpoint this model's requests go to; `None` in-process.
     fn http_endpoint(&self) -> Option<&endpoint::Endpoint> {
         None
@@ -64,6 +72,18 @@ pub trait ChatModel: Send + Sync {
     /// background.
     fn pauses_in_place(&self) -> bool {
         false
+    }
+
+    /// Whether a request may carry a sampling temperature; an agent CLI
+    /// takes none, and the heat reaches it by its prompt alone.
+    fn takes_temperature(&self) -> bool {
+        true
+    }
+
+    /// The agent CLI that answers here and its version (`Claude Code
+    /// 2.1.197`), as the log records it; `None` for anything else.
+    fn agent(&self) -> Option<String> {
+        None
     }
 
     /// Where a person seated here is asked for their turns; `None` for a model.

@@ -152,7 +152,7 @@ async fn drive(model: &dyn ChatModel, mut request: ChatRequest, policy: RetryPol
     loop {
         // No attempt starts while paused: the embedded model would read its prompt.
         pause.running().await;
-        let stream = model.stream(request.clone());
+        let stream = model.stream_held(request.clone(), pause.0.clone());
         // A network answer is read in gulps; the embedded model stops when not read.
         let mut stream = if model.pauses_in_place() { stream } else { Box::pin(super::gather::Gathered::new(stream)) };
         let mut failure = None;

@@ -12,6 +12,7 @@ use crate::config::Config;
 use crate::debate::Role;
 use crate::debate::engine::{EngineSetup, RoleSetup};
 use crate::debate::prompt::Prompts;
+use crate::provider::agent::AgentModel;
 use crate::provider::person::{Desk, Person};
 use crate::provider::retry::RetryPolicy;
 use crate::provider::{ChatModel, Wire};
@@ -35,7 +36,9 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
             Arc::clone(m)
         } else {
             let slots = (choice.kind == ProviderKind::OPENAI).then_some(selection.openai_limits.slots).flatten();
-            let m: Arc<dyn ChatModel> = if let Some(model) = http_model_within(config, choice.kind, slots) {
+            let m: Arc<dyn ChatModel> = if let Some(spec) = super::agents::spec(config, choice.kind)? {
+                Arc::new(AgentModel::new(spec).map_err(|e| anyhow::anyhow!(e.sentence(choice.kind.name())))?)
+            } else if let Some(model) = http_model_within(config, choice.kind, slots) {
                 model
             } else {
                 let load = local.context("this build of heat has no embedded model (feature `local`)")?;

@@ -190,7 +190,8 @@ fn auto(config: &Config, env: &Environment) -> anyhow::Result<(ProviderKind, Str
 /// A provider a role names must be usable: its key set where it needs one,
 /// the embedded model's file there.
 fn check_available(config: &Config, env: &Environment, kind: ProviderKind) -> anyhow::Result<()> {
-    if kind.is_person() {
+    // An agent CLI is found (or said missing) when its seat is built.
+    if kind.is_person() || kind.is_agent() {
         return Ok(());
     }
     if kind.is_embedded() {
@@ -231,6 +232,9 @@ fn default_model(config: &Config, env: &Environment, kind: ProviderKind) -> anyh
         return env.local.clone().map_err(anyhow::Error::msg);
     }
     let configured = config.text(&format!("providers.{kind}.model"));
+    if kind.is_agent() {
+        return Ok(configured.unwrap_or(crate::provider::agent::CLI_DEFAULT).to_string());
+    }
     if kind == ProviderKind::OLLAMA {
         return Ok(match (configured, &env.ollama) {
             (Some(model), _) => model.to_string(),

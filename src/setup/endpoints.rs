@@ -90,7 +90,7 @@ pub fn http_model_within(config: &Config, kind: ProviderKind, slots: Option<u32>
     Some(match kind.wire() {
         Wire::Anthropic => Arc::new(AnthropicModel::new(http).named(kind.name())),
         Wire::OpenAi => Arc::new(OpenAiModel::new(http).named(kind.name())),
-        Wire::Embedded | Wire::Person => return None,
+        Wire::Embedded | Wire::Person | Wire::Agent => return None,
     })
 }
 

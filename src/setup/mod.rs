@@ -6,6 +6,7 @@
 //! `models` asks an endpoint which models it serves.
 //! Defaults are read from the config's default file (`Config::defaulted`).
 
+pub mod agents;
 pub mod build;
 pub mod choose;
 pub mod discover;

@@ -20,6 +20,11 @@ pub async fn list(config: &Config, provider: &str) -> Result<Vec<String>, String
     let listed = match kind.wire() {
         Wire::Embedded => return Err("the embedded model runs the file providers.local.model_path names".into()),
         Wire::Person => return Err("a person answers in this seat".into()),
+        Wire::Agent => {
+            return Err(format!(
+                "{kind} is an agent CLI: it lists no models; name one as {kind}:MODEL, or leave its own"
+            ));
+        }
         _ if kind == ProviderKind::OLLAMA => probe_ollama(&ollama_base(config)).await,
         Wire::Anthropic | Wire::OpenAi => listed_at(config, kind, LIST_TIME).await,
     };

@@ -314,8 +314,10 @@ fn head_lines(state: &DebateState, round: &Round, turn: &Turn, width: u16, theme
             } else {
                 ""
             };
+            // No temperature sent (an agent CLI, a thinking model): the heat reached it by its prompt.
+            let by_prompt = if turn.temperature.is_none() { " · by prompt" } else { "" };
             let asked = turn.temperature.unwrap_or(round.heat_for(turn.role).get());
-            format!("Round {} · heat {asked:.2}{pinned}", round.number + 1)
+            format!("Round {} · heat {asked:.2}{pinned}{by_prompt}", round.number + 1)
         }
         TurnPurpose::Judge => format!("Round {} · verdict", round.number + 1),
         TurnPurpose::RepairVerdict => format!("Round {} · verdict, asked again", round.number + 1),

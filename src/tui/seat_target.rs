@@ -79,10 +79,7 @@ mod tests {
     use crate::debate::event::Participant;
 
     fn duel() -> DebateState {
-        let participants = Role::DUEL
-            .iter()
-            .map(|&role| Participant { role, provider: "openai".into(), model: "m".into(), served: None })
-            .collect();
+        let participants = Role::DUEL.iter().map(|&role| Participant::new(role, "openai", "m")).collect();
         DebateState::from_events(&[DebateEvent::Started {
             topic: "T".into(),
             max_rounds: 3,

@@ -147,10 +147,8 @@ mod tests {
 
     fn started() -> DebateEvent {
         let participant = |role| Participant {
-            role,
-            provider: "openai".into(),
-            model: "secret-model@http://10.0.0.9/v1".into(),
-            served: None,
+            agent: Some("Claude Code 2.1.197 at /home/secret/bin".into()),
+            ..Participant::new(role, "openai", "secret-model@http://10.0.0.9/v1")
         };
         DebateEvent::Started {
             topic: "Tea\u{1b}[31m beats coffee".into(),
@@ -187,7 +185,10 @@ mod tests {
         ];
         let told = told(&events);
         let json = serde_json::to_string(&told).expect("items serialise");
-        assert!(!json.contains("secret-model") && !json.contains("10.0.0.9"), "{json}");
+        assert!(
+            !json.contains("secret-model") && !json.contains("10.0.0.9") && !json.contains("/home/secret"),
+            "{json}"
+        );
         assert!(!json.contains("resolved\\\""), "the judge's stream is not told: {json}");
         assert!(!json.contains("a person's note"), "{json}");
         assert!(!json.contains('\u{1b}') && !json.contains('\u{7}') && !json.contains("\\u001b"), "{json}");

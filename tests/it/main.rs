@@ -9,6 +9,7 @@ mod model_support;
 mod studio_support;
 mod support;
 
+mod agents;
 mod answer;
 mod architecture;
 mod audience;

@@ -133,7 +133,7 @@ fn participants() -> impl Strategy<Value = Vec<Participant>> {
     proptest::collection::vec((role(), provider, text(), proptest::option::of(text())), 0..7).prop_map(|seats| {
         seats
             .into_iter()
-            .map(|(role, provider, model, served)| Participant { role, provider: provider.into(), model, served })
+            .map(|(role, provider, model, served)| Participant { served, ..Participant::new(role, provider, model) })
             .collect()
     })
 }

@@ -30,7 +30,7 @@ fn typed(app: &mut App, text: &str) {
 fn seated(person: Role) -> App {
     let seats = DUEL.map(|role| {
         let (provider, model) = if role == person { ("human", "you") } else { ("openai", "gpt-4.1-mini") };
-        Participant { role, provider: provider.into(), model: model.into(), served: None }
+        Participant::new(role, provider, model)
     });
     let mut log = Log::new(TOPIC, 3, 0.9).seated(seats.to_vec()).round(0);
     for role in DUEL {

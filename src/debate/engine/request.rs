@@ -69,7 +69,7 @@ impl Requests<'_> {
         let wanted = Purpose::of(role, heat, self.setup.judge_temperature);
         let temperature = temperature::sent(
             wanted,
-            setup.thinking_budget.is_some(),
+            setup.thinking_budget.is_some() || !setup.model.takes_temperature(),
             self.refused.contains(&(role, Refusal::Temperature)),
         );
         let request = ChatRequest {
@@ -192,7 +192,7 @@ impl Requests<'_> {
         let setup = self.setup.role(Role::Judge);
         let temperature = temperature::sent(
             Purpose::Judge(self.setup.judge_temperature),
-            setup.thinking_budget.is_some(),
+            setup.thinking_budget.is_some() || !setup.model.takes_temperature(),
             self.refused.contains(&(Role::Judge, Refusal::Temperature)),
         );
         Some(ChatRequest {

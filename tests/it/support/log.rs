@@ -32,7 +32,7 @@ pub fn completed(round: u32, role: Role, text: &str) -> DebateEvent {
 }
 
 pub fn participant(role: Role, provider: &str, model: &str) -> Participant {
-    Participant { role, provider: provider.into(), model: model.into(), served: None }
+    Participant::new(role, provider, model)
 }
 
 /// The built-in format `name`'s record, as a `Formatted` event carries it.

@@ -3,6 +3,7 @@
 //! builder of a debate's event log, and the headless-Chromium harness.
 #![allow(dead_code)]
 
+pub mod agents;
 pub mod binary;
 pub mod bodies;
 pub mod browser;

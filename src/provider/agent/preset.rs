@@ -1,0 +1,104 @@
+//! The agent CLIs heat seats by name: Claude Code (`claude`), OpenAI's
+//! Codex CLI (`codex`) and Google's Gemini CLI (`gemini`): the program,
+//! the flags that make each a debater rather than an agent at work (no
+//! tools, no MCP servers of the user's, no saved session, no project
+//! instructions, the prompt on standard input), the flag that names a
+//! model, and how to install it and log in. docs/providers.md says why
+//! each flag is there.
+
+use super::dialect::Dialect;
+
+/// One agent CLI heat knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Preset {
+    /// Its provider's name (`--seat skeptic=claude`).
+    pub name: &'static str,
+    /// What a person calls it.
+    pub title: &'static str,
+    /// The program and the flags heat always passes.
+    pub command: &'static [&'static str],
+    pub dialect: Dialect,
+    /// The flag a model's name follows.
+    pub model_arg: &'static str,
+    /// Variables set for it: its own retries few (heat retries a turn
+    /// itself), no self-update in the middle of a debate.
+    pub env: &'static [(&'static str, &'static str)],
+    /// Where it is installed from.
+    pub install: &'static str,
+    /// How a person logs it in.
+    pub login: &'static str,
+}
+
+/// The system prompt heat gives Claude Code in place of its own (a coding
+/// agent's): the debate's own system prompt travels on standard input.
+pub const CLAUDE_SYSTEM: &str = "You take one seat of a debate that heat runs. The whole brief and the debate so far \
+     come as the user's message. Write only your turn, as plain text, in the form it asks for: no tools, no preamble.";
+
+/// Claude Code, OpenAI's Codex CLI and Google's Gemini CLI.
+pub const PRESETS: [Preset; 3] = [
+    Preset {
+        name: "claude",
+        title: "Claude Code",
+        command: &[
+            "claude",
+            "--print",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--include-partial-messages",
+            "--tools",
+            "",
+            "--strict-mcp-config",
+            "--setting-sources",
+            "",
+            "--no-session-persistence",
+            "--disable-slash-commands",
+            "--permission-mode",
+            "dontAsk",
+            "--system-prompt",
+            CLAUDE_SYSTEM,
+        ],
+        dialect: Dialect::Claude,
+        model_arg: "--model",
+        env: &[("CLAUDE_CODE_MAX_RETRIES", "2"), ("DISABLE_AUTOUPDATER", "1")],
+        install: "npm install -g @anthropic-ai/claude-code",
+        login: "run `claude` once in a terminal and log in (or set ANTHROPIC_API_KEY)",
+    },
+    Preset {
+        name: "codex",
+        title: "Codex CLI",
+        command: &[
+            "codex",
+            "exec",
+            "--json",
+            "--color",
+            "never",
+            "--skip-git-repo-check",
+            "--ephemeral",
+            "--ignore-user-config",
+            "--ignore-rules",
+            "--sandbox",
+            "read-only",
+        ],
+        dialect: Dialect::Codex,
+        model_arg: "--model",
+        env: &[],
+        install: "npm install -g @openai/codex",
+        login: "run `codex login` in a terminal (or set OPENAI_API_KEY)",
+    },
+    Preset {
+        name: "gemini",
+        title: "Gemini CLI",
+        command: &["gemini", "--output-format", "stream-json", "--approval-mode", "default"],
+        dialect: Dialect::Gemini,
+        model_arg: "--model",
+        env: &[],
+        install: "npm install -g @google/gemini-cli",
+        login: "run `gemini` once in a terminal and log in (or set GEMINI_API_KEY)",
+    },
+];
+
+/// The preset called `name`, if heat knows one.
+pub fn named(name: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.name.eq_ignore_ascii_case(name.trim()))
+}

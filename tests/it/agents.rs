@@ -1,0 +1,184 @@
+//! Agent CLIs in the seats, from the binary: fakes of Claude Code, Codex
+//! and Gemini CLI (`support::agents`) that play each CLI's own stream
+//! dialect. A whole duel with one in each seat; the prompt reaches each on
+//! standard input and never in its arguments, each runs with its tools off
+//! in a fresh working directory, reasoning stays out of the argument, the
+//! log records each CLI and its version; and each failure is one sentence.
+#![allow(clippy::unwrap_used)]
+
+use crate::support;
+
+use std::path::Path;
+
+use heat::debate::{DebateEvent, DebateState, Role};
+use heat::store::Store;
+use support::agents::{FakeClis, Reply, claude, claude_error, codex, gemini};
+
+const ADVOCATE: &str = "Tabs let every reader choose a width.";
+const SKEPTIC: &str = "Spaces render the same everywhere.";
+const OPEN: &str =
+    r#"{"resolved": false, "verdict": "Both sides opened well.", "topic": "What about onboarding?", "heat": 0.6}"#;
+const SETTLED: &str =
+    r#"{"resolved": true, "verdict": "Tabs win on accessibility.", "topic": "Tabs beat spaces", "heat": 0.3}"#;
+
+fn fakes(dir: &Path) -> FakeClis {
+    let clis = FakeClis::new(dir);
+    clis.install(
+        "claude",
+        "2.1.197 (Claude Code)",
+        &[Reply::new(
+            "You are the ADVOCATE",
+            "",
+            claude(ADVOCATE, Some("The skeptic will say alignment breaks."), "claude-sonnet-4-5"),
+        )],
+    );
+    clis.install(
+        "codex",
+        "codex-cli 0.171.0",
+        &[Reply::new("You are the SKEPTIC", "", codex(SKEPTIC, Some("**Weighing portability**")))],
+    );
+    clis.install(
+        "gemini",
+        "0.61.0",
+        &[
+            Reply::new("You are the JUDGE", "Round 1 of", gemini("(prompt)", OPEN, "gemini-2.5-pro")),
+            Reply::new("You are the JUDGE", "", gemini("(prompt)", SETTLED, "gemini-2.5-pro")),
+        ],
+    );
+    clis
+}
+
+fn heat(data: &Path, clis: &FakeClis) -> assert_cmd::Command {
+    let mut cmd = support::binary::heat(data, "[network]\nmax_retries = 0\n");
+    cmd.env("PATH", clis.path()).timeout(std::time::Duration::from_secs(120));
+    cmd
+}
+
+fn stored(data: &Path) -> Vec<DebateEvent> {
+    let store = Store::open(data).unwrap();
+    let id = store.resolve(None).unwrap();
+    store.load(&id).unwrap().records.into_iter().map(|r| r.event).collect()
+}
+
+#[test]
+fn a_duel_with_an_agent_cli_in_every_seat_runs_to_its_synthesis() {
+    let dir = tempfile::tempdir().unwrap();
+    let clis = fakes(dir.path());
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let out = heat(&data, &clis)
+        .args(["run", "Tabs beat spaces", "--max-rounds", "3"])
+        .args(["--seat", "advocate=claude:sonnet", "--seat", "skeptic=codex", "--seat", "judge=gemini"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (support::binary::stdout(&out), support::binary::stderr(&out));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains(&format!("▌ Advocate\n{ADVOCATE}\n")), "{stdout}");
+    assert!(stdout.contains(&format!("▌ Skeptic\n{SKEPTIC}\n")), "{stdout}");
+    assert!(stdout.contains("not resolved: Both sides opened well."), "{stdout}");
+    assert!(
+        !stdout.contains("alignment breaks") && !stdout.contains("Weighing portability"),
+        "reasoning is not argument"
+    );
+
+    // The log: who sat where, on which CLI and version; reasoning apart; no temperature sent.
+    let events = stored(&data);
+    let DebateEvent::Started { participants, .. } = &events[0] else { panic!("{:?}", events[0]) };
+    let seat = |role: Role| participants.iter().find(|p| p.role == role).unwrap();
+    assert_eq!((seat(Role::Advocate).provider.as_str(), seat(Role::Advocate).model.as_str()), ("claude", "sonnet"));
+    assert_eq!(seat(Role::Advocate).agent.as_deref(), Some("Claude Code 2.1.197 (Claude Code)"));
+    assert_eq!((seat(Role::Skeptic).provider.as_str(), seat(Role::Skeptic).model.as_str()), ("codex", "default"));
+    assert_eq!(seat(Role::Skeptic).agent.as_deref(), Some("Codex CLI codex-cli 0.171.0"));
+    assert_eq!(seat(Role::Judge).agent.as_deref(), Some("Gemini CLI 0.61.0"));
+    let state = DebateState::from_events(events.iter());
+    let finish = state.finish.as_ref().expect("the debate ended");
+    assert!(
+        finish.synthesis.as_deref().is_some_and(|s| s.contains("Tabs win on accessibility")),
+        "{:?}",
+        finish.synthesis
+    );
+    assert!(
+        events.iter().any(
+            |e| matches!(e, DebateEvent::Reasoning { role: Role::Advocate, text, .. } if text.contains("alignment"))
+        ),
+        "Claude Code's thinking reached the reasoning block"
+    );
+    assert!(
+        events.iter().any(
+            |e| matches!(e, DebateEvent::Reasoning { role: Role::Skeptic, text, .. } if text.contains("Weighing"))
+        ),
+        "Codex's reasoning item reached the reasoning block"
+    );
+    for event in &events {
+        if let DebateEvent::TurnStarted { temperature, role, .. } = event {
+            assert_eq!(*temperature, None, "no CLI takes a temperature ({role:?})");
+        }
+    }
+
+    // Each CLI read heat's prompt on standard input, never in its arguments, with its tools off.
+    let advocate = clis.calls("claude");
+    assert!(!advocate.is_empty());
+    for call in &advocate {
+        assert!(
+            call.prompt.contains("You are the ADVOCATE") && call.prompt.contains("Tabs beat spaces"),
+            "{}",
+            call.prompt
+        );
+        assert!(!call.argv.iter().any(|a| a.contains("Tabs beat spaces")), "the prompt went in argv: {:?}", call.argv);
+        let tools = call.argv.iter().position(|a| a == "--tools").unwrap();
+        assert_eq!(call.argv[tools + 1], "", "Claude Code's tools are off: {:?}", call.argv);
+        for flag in ["--strict-mcp-config", "--no-session-persistence", "--print"] {
+            assert!(call.argv.iter().any(|a| a == flag), "{flag} missing: {:?}", call.argv);
+        }
+        assert!(call.argv.windows(2).any(|w| w == ["--model", "sonnet"]), "{:?}", call.argv);
+        assert!(call.cwd.contains("heat-seat-"), "a fresh working directory: {}", call.cwd);
+        assert!(!Path::new(&call.cwd).exists(), "the working directory is removed after the turn");
+    }
+    let rounds_two =
+        advocate.iter().any(|c| c.prompt.contains("# The conversation so far") && c.prompt.contains(ADVOCATE));
+    assert!(rounds_two, "a later round's prompt carries the seat's earlier turn");
+    for call in clis.calls("codex") {
+        assert!(call.prompt.contains("You are the SKEPTIC"));
+        assert!(call.argv.iter().any(|a| a == "--ephemeral") && !call.argv.iter().any(|a| a == "--model"));
+        assert!(call.argv.windows(2).any(|w| w == ["--sandbox", "read-only"]), "{:?}", call.argv);
+    }
+    let judged = clis.calls("gemini");
+    assert!(judged.iter().all(|c| c.prompt.contains("JSON schema")), "the verdict's schema rides in the prompt");
+}
+
+#[test]
+fn a_cli_that_is_not_installed_is_said_in_one_sentence_before_the_debate() {
+    let dir = tempfile::tempdir().unwrap();
+    let clis = FakeClis::new(dir.path());
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let mut cmd = heat(&data, &clis);
+    cmd.env("PATH", format!("{}:/usr/bin:/bin", clis.bin.display()));
+    let out = cmd.args(["run", "Tabs beat spaces", "--seat", "skeptic=codex", "--provider", "local"]).output().unwrap();
+    let stderr = support::binary::stderr(&out);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains(
+            "Codex CLI (codex) is not installed or not on the PATH (install it: npm install -g @openai/codex)"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_cli_that_is_not_logged_in_stops_the_debate_with_its_own_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let clis = FakeClis::new(dir.path());
+    let mut logged_out = Reply::new("You are", "", claude_error("Not logged in · Please run /login"));
+    logged_out.exit = 1;
+    clis.install("claude", "2.1.197 (Claude Code)", &[logged_out]);
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let out = heat(&data, &clis).args(["run", "Tabs beat spaces", "--provider", "claude"]).output().unwrap();
+    let (stdout, stderr) = (support::binary::stdout(&out), support::binary::stderr(&out));
+    let all = format!("{stdout}{stderr}");
+    assert!(all.contains("Claude Code is not logged in: Not logged in · Please run /login"), "{all}");
+    assert!(all.contains("run `claude` once in a terminal and log in"), "{all}");
+    assert!(!stdout.contains("▌ Advocate\nNot logged in"), "the CLI's made-up message is not an argument: {stdout}");
+    assert!(clis.calls("claude").len() <= 3, "a logged-out CLI is not asked again and again");
+}
