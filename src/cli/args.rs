@@ -384,7 +384,7 @@ pub struct DebateArgs {
     /// Heat (temperature) of the first round, 0.3 to 1.0.
     #[arg(long, value_name = "H", alias = "temperature")]
     pub heat: Option<String>,
-    /// Provider for every role: auto, anthropic, openai, ollama, local, a preset (openrouter, gemini, groq, …) or an endpoint heat.toml defines.
+    /// Provider for every role: auto, anthropic, openai, ollama, local, a preset (openrouter, gemini-api, groq, …), an agent CLI (claude, codex, gemini) or an endpoint heat.toml defines.
     #[arg(long)]
     pub provider: Option<String>,
     /// Model for every role; a path ending in `.gguf` runs that file on the embedded model.

@@ -169,6 +169,9 @@ async fn providers_check(report: &mut Report, config: &Config, data_dir: Option<
             let how = "the studio opens an editor in the seat's pane; `heat run` reads standard input";
             report.add(Mark::Ok, "you", format!("a person takes the {} seat: {how}", seats.join(" and ")));
             Reach::No
+        } else if choice.kind.is_agent() {
+            agent_check(report, config, choice.kind, &choice.model).await;
+            Reach::No
         } else if choice.kind == ProviderKind::OLLAMA {
             match &env.ollama {
                 Ok(models) => {
@@ -336,6 +339,32 @@ async fn live_checks(report: &mut Report, config: &Config, selection: &setup::Se
         add_probe(report, "verdict", probe);
     }
     streams
+}
+
+/// An agent CLI a debate would seat: found, with its version (else how to
+/// install it), then a one-line probe that says whether it is logged in
+/// and answers, as a turn runs it.
+async fn agent_check(report: &mut Report, config: &Config, kind: ProviderKind, model: &str) {
+    let spec = match setup::agents::spec(config, kind) {
+        Ok(Some(spec)) => spec,
+        Ok(None) => return,
+        Err(e) => {
+            report.add(Mark::Fail, kind.name(), format!("{e:#}"));
+            return;
+        }
+    };
+    let program = spec.program().to_string();
+    let agent = match crate::provider::agent::AgentModel::new(spec) {
+        Ok(agent) => agent,
+        Err(e) => {
+            report.add(Mark::Fail, kind.name(), e.sentence(kind.name()));
+            return;
+        }
+    };
+    let found = crate::provider::ChatModel::agent(&agent).unwrap_or_default();
+    report.add(Mark::Ok, kind.name(), format!("{found} ({program}); its tools off, the prompt on standard input"));
+    let probe = super::probe::chat(Arc::new(agent), model, super::probe::PROBE_TIME).await;
+    add_probe(report, kind.name(), probe);
 }
 
 fn add_probe(report: &mut Report, what: &'static str, probe: Probe) {

@@ -37,8 +37,10 @@ pub fn spec(config: &Config, kind: ProviderKind) -> anyhow::Result<Option<AgentS
     // The block's variables come last: they win over the preset's.
     let env = own.chain(given).collect();
     let model_arg = config.text(&key("model_arg")).map(str::to_string).or(preset.map(|p| p.model_arg.to_string()));
+    let files = preset.into_iter().flat_map(|p| p.files.iter()).map(|(k, v)| ((*k).to_string(), (*v).to_string()));
     Ok(Some(AgentSpec {
         name,
+        files: files.collect(),
         title: preset.map_or_else(|| name.to_string(), |p| p.title.to_string()),
         command,
         dialect,

@@ -143,7 +143,15 @@ fn a_duel_with_an_agent_cli_in_every_seat_runs_to_its_synthesis() {
         assert!(call.argv.windows(2).any(|w| w == ["--sandbox", "read-only"]), "{:?}", call.argv);
     }
     let judged = clis.calls("gemini");
-    assert!(judged.iter().all(|c| c.prompt.contains("JSON schema")), "the verdict's schema rides in the prompt");
+    assert!(!judged.is_empty());
+    for call in &judged {
+        assert!(call.prompt.contains("JSON schema"), "the verdict's schema rides in the prompt");
+        // Its tools are denied by a policy and settings heat wrote into the turn's own directory.
+        let policy = call.argv.iter().position(|a| a == "--admin-policy").map(|at| call.argv[at + 1].clone());
+        assert_eq!(policy, Some(format!("{}/.heat/deny-all.toml", call.cwd)), "{:?}", call.argv);
+        assert!(call.files.contains("./.heat/deny-all.toml"), "{}", call.files);
+        assert!(call.env.contains("PATH="), "the CLI runs in heat's environment");
+    }
 }
 
 #[test]
@@ -181,4 +189,107 @@ fn a_cli_that_is_not_logged_in_stops_the_debate_with_its_own_words() {
     assert!(all.contains("run `claude` once in a terminal and log in"), "{all}");
     assert!(!stdout.contains("▌ Advocate\nNot logged in"), "the CLI's made-up message is not an argument: {stdout}");
     assert!(clis.calls("claude").len() <= 3, "a logged-out CLI is not asked again and again");
+}
+
+#[test]
+fn the_doctor_finds_each_cli_says_its_version_and_probes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let clis = FakeClis::new(dir.path());
+    clis.install(
+        "claude",
+        "2.1.197 (Claude Code)",
+        &[Reply::new("connection check", "", claude("ready", None, "claude-sonnet-4-5"))],
+    );
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let out =
+        heat(&data, &clis).args(["doctor", "--seat", "advocate=claude", "--seat", "skeptic=codex"]).output().unwrap();
+    let stdout = support::binary::stdout(&out);
+    assert!(
+        stdout.contains(
+            "ok    claude       Claude Code 2.1.197 (Claude Code) (claude); its tools off, the prompt on standard input"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("ok    claude       claude/default streams an answer on the chat path"), "{stdout}");
+    assert!(
+        stdout.contains("FAIL  codex        Codex CLI (codex) is not installed or not on the PATH (install it: npm install -g @openai/codex)"),
+        "{stdout}"
+    );
+    assert!(!out.status.success(), "a seat's CLI is missing: the doctor says the debate cannot run");
+}
+
+/// The state letter of process `pid` (`T` stopped, `Z` a zombie), or
+/// `None` once it is gone.
+fn process_state(pid: u32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(')')?.1.trim_start().chars().next()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_pause_freezes_the_clis_whole_process_group_and_a_dropped_turn_ends_it() {
+    use futures::StreamExt;
+    use heat::provider::agent::{AgentModel, AgentSpec, Dialect};
+    use heat::provider::{ChatMessage, ChatModel, ChatRequest, Chunk};
+    use std::time::Duration;
+
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    // A CLI with a child of its own, writing a dot every 50 ms.
+    let script = format!(
+        "sleep 60 & echo $! > {0}; echo $$ >> {0}; printf 'started'; while true; do sleep 0.05; printf .; done",
+        pids.display()
+    );
+    let spec = AgentSpec {
+        name: "slow",
+        title: "Slow".into(),
+        command: vec!["bash".into(), "-c".into(), script],
+        dialect: Dialect::Text,
+        env: Vec::new(),
+        files: Vec::new(),
+        model_arg: None,
+        install: None,
+        login: None,
+        first_byte: Duration::from_secs(20),
+        idle: Duration::from_secs(20),
+    };
+    let model = AgentModel::new(spec).unwrap();
+    let (pause, held) = tokio::sync::watch::channel(false);
+    let request = ChatRequest { messages: vec![ChatMessage::user("go")], ..ChatRequest::default() };
+    let mut stream = model.stream_held(request, Some(held));
+    let first = stream.next().await.unwrap().unwrap();
+    assert!(matches!(&first, Chunk::Text(t) if t.starts_with("started")), "{first:?}");
+    let written = std::fs::read_to_string(&pids).unwrap();
+    let group: Vec<u32> = written.lines().map(|l| l.trim().parse().unwrap()).collect();
+    assert_eq!(group.len(), 2, "the CLI and its child");
+
+    pause.send(true).unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    for pid in &group {
+        assert_eq!(process_state(*pid), Some('T'), "process {pid} is frozen while paused");
+    }
+    // Nothing is written while frozen: what arrives after the pause settles is at most a dot or two in flight.
+    while tokio::time::timeout(Duration::from_millis(50), stream.next()).await.is_ok() {}
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        tokio::time::timeout(Duration::from_millis(100), stream.next()).await.is_err(),
+        "a frozen CLI writes nothing"
+    );
+
+    pause.send(false).unwrap();
+    let after =
+        tokio::time::timeout(Duration::from_secs(5), stream.next()).await.expect("it goes on").unwrap().unwrap();
+    assert!(matches!(&after, Chunk::Text(t) if t.contains('.')), "{after:?}");
+
+    drop(stream);
+    let gone = |pid: u32| matches!(process_state(pid), None | Some('Z'));
+    for _ in 0..100 {
+        if group.iter().all(|pid| gone(*pid)) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    for pid in &group {
+        assert!(gone(*pid), "process {pid} outlived its dropped turn: {:?}", process_state(*pid));
+    }
 }

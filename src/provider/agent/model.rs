@@ -96,9 +96,16 @@ async fn run(spec: &AgentSpec, mut request: ChatRequest, held: Option<watch::Rec
             return;
         }
     };
-    let argv = spec.argv(&request.model);
+    if let Err(e) = lay_out(&spec.files, workdir.path()) {
+        let message = format!("{}: its settings could not be written: {e}", spec.title);
+        send(Err(ProviderError::Agent { failure: AgentFailure::Exited, message }));
+        return;
+    }
+    let place = |word: &str| word.replace("{workdir}", &workdir.path().to_string_lossy());
+    let argv: Vec<String> = spec.argv(&request.model).iter().map(|w| place(w)).collect();
+    let env: Vec<(String, String)> = spec.env.iter().map(|(k, v)| (k.clone(), place(v))).collect();
     tracing::info!(agent = spec.name, program = spec.program(), model = %request.model, "agent turn starts");
-    let mut running = match process::start(&argv, &spec.env, workdir.path(), render(&request)) {
+    let mut running = match process::start(&argv, &env, workdir.path(), render(&request)) {
         Ok(running) => running,
         Err(StartError::NotFound) => {
             send(Err(spec.not_installed()));
@@ -230,6 +237,18 @@ async fn conclude(
             send(Err(error));
         }
     }
+}
+
+/// Writes a turn's `files` (path, contents) into its working directory.
+fn lay_out(files: &[(String, String)], workdir: &std::path::Path) -> std::io::Result<()> {
+    for (path, contents) in files {
+        let path = workdir.join(path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(path, contents)?;
+    }
+    Ok(())
 }
 
 /// The pause's next value (`None`: no pause to follow any more); never

@@ -21,8 +21,12 @@ pub struct Preset {
     /// The flag a model's name follows.
     pub model_arg: &'static str,
     /// Variables set for it: its own retries few (heat retries a turn
-    /// itself), no self-update in the middle of a debate.
+    /// itself), no self-update in the middle of a debate, settings files.
     pub env: &'static [(&'static str, &'static str)],
+    /// Files written into the turn's working directory before it starts
+    /// (a settings file, a policy), by their path there. A command's word
+    /// or a variable's value may name the directory as `{workdir}`.
+    pub files: &'static [(&'static str, &'static str)],
     /// Where it is installed from.
     pub install: &'static str,
     /// How a person logs it in.
@@ -33,6 +37,23 @@ pub struct Preset {
 /// agent's): the debate's own system prompt travels on standard input.
 pub const CLAUDE_SYSTEM: &str = "You take one seat of a debate that heat runs. The whole brief and the debate so far \
      come as the user's message. Write only your turn, as plain text, in the form it asks for: no tools, no preamble.";
+
+/// Gemini CLI's policy at the admin tier: every tool, built-in or MCP, is
+/// refused, and the turn goes on.
+const GEMINI_POLICY: &str = r#"# heat: deny every tool (built-in and MCP) at admin tier.
+[[rule]]
+toolName = "*"
+decision = "deny"
+priority = 999
+denyMessage = "Tools are disabled in this debate."
+
+[[rule]]
+toolName = "*"
+mcpName = "*"
+decision = "deny"
+priority = 999
+denyMessage = "Tools are disabled in this debate."
+"#;
 
 /// Claude Code, OpenAI's Codex CLI and Google's Gemini CLI.
 pub const PRESETS: [Preset; 3] = [
@@ -61,6 +82,7 @@ pub const PRESETS: [Preset; 3] = [
         dialect: Dialect::Claude,
         model_arg: "--model",
         env: &[("CLAUDE_CODE_MAX_RETRIES", "2"), ("DISABLE_AUTOUPDATER", "1")],
+        files: &[],
         install: "npm install -g @anthropic-ai/claude-code",
         login: "run `claude` once in a terminal and log in (or set ANTHROPIC_API_KEY)",
     },
@@ -79,20 +101,73 @@ pub const PRESETS: [Preset; 3] = [
             "--ignore-rules",
             "--sandbox",
             "read-only",
+            "--config",
+            "web_search=\"disabled\"",
+            "--config",
+            "tools.experimental_request_user_input.enabled=false",
+            "--config",
+            "project_doc_max_bytes=0",
+            "--config",
+            "skills.include_instructions=false",
+            "--config",
+            "skills.bundled.enabled=false",
+            "--disable",
+            "shell_tool",
+            "--disable",
+            "unified_exec",
+            "--disable",
+            "view_image",
+            "--disable",
+            "goals",
+            "--disable",
+            "multi_agent",
+            "--disable",
+            "multi_agent_v2",
+            "--disable",
+            "image_generation",
+            "--disable",
+            "apps",
+            "--disable",
+            "plugins",
+            "--disable",
+            "tool_suggest",
+            "--disable",
+            "browser_use",
+            "--disable",
+            "computer_use",
+            "--disable",
+            "memories",
+            "--disable",
+            "hooks",
+            "--disable",
+            "code_mode",
         ],
         dialect: Dialect::Codex,
         model_arg: "--model",
         env: &[],
+        files: &[],
         install: "npm install -g @openai/codex",
         login: "run `codex login` in a terminal (or set OPENAI_API_KEY)",
     },
     Preset {
         name: "gemini",
         title: "Gemini CLI",
-        command: &["gemini", "--output-format", "stream-json", "--approval-mode", "default"],
+        command: &[
+            "gemini",
+            "--output-format",
+            "stream-json",
+            "--skip-trust",
+            "--extensions",
+            "none",
+            "--allowed-mcp-server-names",
+            "__heat_no_mcp__",
+            "--admin-policy",
+            "{workdir}/.heat/deny-all.toml",
+        ],
         dialect: Dialect::Gemini,
         model_arg: "--model",
         env: &[],
+        files: &[(".heat/deny-all.toml", GEMINI_POLICY)],
         install: "npm install -g @google/gemini-cli",
         login: "run `gemini` once in a terminal and log in (or set GEMINI_API_KEY)",
     },

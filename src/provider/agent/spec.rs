@@ -22,8 +22,12 @@ pub struct AgentSpec {
     /// included; never the prompt.
     pub command: Vec<String>,
     pub dialect: Dialect,
-    /// Variables set for it besides heat's environment.
+    /// Variables set for it besides heat's environment; `{workdir}` in a
+    /// value is the turn's working directory.
     pub env: Vec<(String, String)>,
+    /// Files written into the turn's working directory first, by their
+    /// path there: (path, contents).
+    pub files: Vec<(String, String)>,
     /// The flag a model's name follows (`--model`), where it takes one.
     pub model_arg: Option<String>,
     /// How to install it, for the sentence when it is not there.
@@ -117,6 +121,8 @@ fn looks_logged_out(words: &str) -> bool {
         "log in",
         "login required",
         "invalid api key",
+        "incorrect api key",
+        "401 unauthorized",
         "no api key",
         "api key not",
         "auth method",
@@ -136,6 +142,7 @@ mod tests {
             command: vec!["claude".into(), "-p".into()],
             dialect: Dialect::Claude,
             env: Vec::new(),
+            files: Vec::new(),
             model_arg: Some("--model".into()),
             install: Some("npm install -g @anthropic-ai/claude-code".into()),
             login: Some("run `claude` once in a terminal and log in".into()),

@@ -22,6 +22,10 @@ pub struct Call {
     pub prompt: String,
     pub argv: Vec<String>,
     pub cwd: String,
+    /// Its environment, a `NAME=value` a line.
+    pub env: String,
+    /// The files its working directory held, a path a line (`./.heat/…`).
+    pub files: String,
 }
 
 /// A reply a fake plays when the prompt holds `role` (`You are the JUDGE`)
@@ -72,6 +76,8 @@ impl FakeClis {
              base=$(mktemp -u '{seen}/{name}-XXXXXXXX')\n\
              printf '%s\\n' \"$@\" > \"$base.argv\"\n\
              pwd > \"$base.cwd\"\n\
+             env > \"$base.env\"\n\
+             find . -type f > \"$base.files\"\n\
              prompt=$(cat)\n\
              printf '%s' \"$prompt\" > \"$base.prompt\"\n\
              now=\"${{prompt##*# Now}}\"\n\
@@ -106,6 +112,8 @@ impl FakeClis {
                 prompt: read("prompt"),
                 argv: read("argv").lines().map(str::to_string).collect(),
                 cwd: read("cwd").trim().to_string(),
+                env: read("env"),
+                files: read("files"),
             });
         }
         calls
