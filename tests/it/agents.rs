@@ -158,11 +158,13 @@ fn a_duel_with_an_agent_cli_in_every_seat_runs_to_its_synthesis() {
 fn a_cli_that_is_not_installed_is_said_in_one_sentence_before_the_debate() {
     let dir = tempfile::tempdir().unwrap();
     let clis = FakeClis::new(dir.path());
+    clis.install("claude", "2.1.197 (Claude Code)", &[]);
     let data = dir.path().join("data");
     std::fs::create_dir_all(&data).unwrap();
     let mut cmd = heat(&data, &clis);
     cmd.env("PATH", format!("{}:/usr/bin:/bin", clis.bin.display()));
-    let out = cmd.args(["run", "Tabs beat spaces", "--seat", "skeptic=codex", "--provider", "local"]).output().unwrap();
+    let out =
+        cmd.args(["run", "Tabs beat spaces", "--seat", "skeptic=codex", "--provider", "claude"]).output().unwrap();
     let stderr = support::binary::stderr(&out);
     assert!(!out.status.success());
     assert!(
@@ -202,8 +204,10 @@ fn the_doctor_finds_each_cli_says_its_version_and_probes_it() {
     );
     let data = dir.path().join("data");
     std::fs::create_dir_all(&data).unwrap();
-    let out =
-        heat(&data, &clis).args(["doctor", "--seat", "advocate=claude", "--seat", "skeptic=codex"]).output().unwrap();
+    let out = heat(&data, &clis)
+        .args(["doctor", "--seat", "advocate=claude", "--seat", "skeptic=codex", "--seat", "judge=claude"])
+        .output()
+        .unwrap();
     let stdout = support::binary::stdout(&out);
     assert!(
         stdout.contains(
