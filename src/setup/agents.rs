@@ -46,6 +46,8 @@ pub fn spec(config: &Config, kind: ProviderKind) -> anyhow::Result<Option<AgentS
         dialect,
         env,
         model_arg,
+        // A command of the user's own is held to no schema: it rides in the prompt.
+        schema_arg: preset.and_then(|p| p.schema_arg).filter(|_| config.words(&key("command")).is_none()),
         install: preset.map(|p| p.install.to_string()),
         login: preset.map(|p| p.login.to_string()),
         first_byte: Duration::from_secs(config.defaulted("network.first_byte_timeout_secs")),

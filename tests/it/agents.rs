@@ -252,6 +252,7 @@ async fn a_pause_freezes_the_clis_whole_process_group_and_a_dropped_turn_ends_it
         env: Vec::new(),
         files: Vec::new(),
         model_arg: None,
+        schema_arg: None,
         install: None,
         login: None,
         first_byte: Duration::from_secs(20),
@@ -296,4 +297,41 @@ async fn a_pause_freezes_the_clis_whole_process_group_and_a_dropped_turn_ends_it
     for pid in &group {
         assert!(gone(*pid), "process {pid} outlived its dropped turn: {:?}", process_state(*pid));
     }
+}
+
+#[test]
+fn a_judge_on_claude_code_is_held_to_the_verdicts_schema_and_read_from_its_tool_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let clis = FakeClis::new(dir.path());
+    clis.install(
+        "claude",
+        "2.1.197 (Claude Code)",
+        &[
+            Reply::new("You are the ADVOCATE", "", claude(ADVOCATE, None, "claude-sonnet-4-5")),
+            Reply::new("You are the SKEPTIC", "", claude(SKEPTIC, None, "claude-sonnet-4-5")),
+            Reply::new("You are the JUDGE", "Round 1 of", support::agents::claude_structured(OPEN, "claude-opus-4-8")),
+            Reply::new("You are the JUDGE", "", support::agents::claude_structured(SETTLED, "claude-opus-4-8")),
+        ],
+    );
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let out = heat(&data, &clis)
+        .args(["run", "Tabs beat spaces", "--max-rounds", "3", "--provider", "claude"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (support::binary::stdout(&out), support::binary::stderr(&out));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("not resolved: Both sides opened well."), "{stdout}");
+    assert!(!stdout.contains("could not be read"), "{stdout}");
+    let calls = clis.calls("claude");
+    let judged: Vec<_> = calls.iter().filter(|c| c.prompt.contains("You are the JUDGE")).collect();
+    assert!(!judged.is_empty());
+    for call in &judged {
+        let at = call.argv.iter().position(|a| a == "--json-schema").expect("the judge is held to the schema");
+        let schema: serde_json::Value = serde_json::from_str(&call.argv[at + 1]).unwrap();
+        assert!(schema["properties"]["resolved"].is_object(), "the verdict's schema: {schema}");
+    }
+    let argued = calls.iter().filter(|c| !c.prompt.contains("You are the JUDGE"));
+    assert!(argued.clone().count() >= 2);
+    assert!(argued.into_iter().all(|c| !c.argv.iter().any(|a| a == "--json-schema")), "a debater is held to none");
 }

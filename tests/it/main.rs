@@ -9,6 +9,7 @@ mod model_support;
 mod studio_support;
 mod support;
 
+mod agent_dialects;
 mod agents;
 mod answer;
 mod architecture;

@@ -79,6 +79,11 @@ pub struct Decoder {
     partial: bool,
     /// Whether any event of the dialect was read.
     events: bool,
+    /// Whether answer text was given (so a structured result is not given twice).
+    answered: bool,
+    /// The content block that holds Claude Code's structured output (its
+    /// `StructuredOutput` tool call), streamed as the answer's text.
+    structured_block: Option<u64>,
     /// The first line that was not one, kept for the sentence.
     stray: Option<String>,
     ending: Option<Ending>,
@@ -86,7 +91,16 @@ pub struct Decoder {
 
 impl Decoder {
     pub fn new(dialect: Dialect) -> Self {
-        Self { dialect, pending: Vec::new(), partial: false, events: false, stray: None, ending: None }
+        Self {
+            dialect,
+            pending: Vec::new(),
+            partial: false,
+            events: false,
+            answered: false,
+            structured_block: None,
+            stray: None,
+            ending: None,
+        }
     }
 
     /// The chunks the next bytes of standard output complete.
@@ -168,6 +182,13 @@ impl Decoder {
             "system" if text(event, "subtype") == "init" => model(event, chunks),
             "stream_event" => {
                 let inner = &event["event"];
+                let block = &inner["content_block"];
+                if text(inner, "type") == "content_block_start"
+                    && text(block, "type") == "tool_use"
+                    && text(block, "name") == "StructuredOutput"
+                {
+                    self.structured_block = inner["index"].as_u64();
+                }
                 if text(inner, "type") != "content_block_delta" {
                     return;
                 }
@@ -175,7 +196,14 @@ impl Decoder {
                 match text(delta, "type") {
                     "text_delta" => {
                         self.partial = true;
+                        self.answered = true;
                         push_text(chunks, text(delta, "text"));
+                    }
+                    // The verdict held to its schema streams as the tool call's input.
+                    "input_json_delta" if inner["index"].as_u64() == self.structured_block => {
+                        self.partial = true;
+                        self.answered = true;
+                        push_text(chunks, text(delta, "partial_json"));
                     }
                     "thinking_delta" => {
                         self.partial = true;
@@ -190,8 +218,15 @@ impl Decoder {
             "assistant" if !self.partial && text(&event["message"], "model") != "<synthetic>" => {
                 for block in event["message"]["content"].as_array().into_iter().flatten() {
                     match text(block, "type") {
-                        "text" => push_text(chunks, text(block, "text")),
+                        "text" => {
+                            self.answered = true;
+                            push_text(chunks, text(block, "text"));
+                        }
                         "thinking" => push_reasoning(chunks, text(block, "thinking")),
+                        "tool_use" if text(block, "name") == "StructuredOutput" => {
+                            self.answered = true;
+                            push_text(chunks, &block["input"].to_string());
+                        }
                         _ => {}
                     }
                 }
@@ -203,6 +238,11 @@ impl Decoder {
                     let said = [text(event, "result"), text(event, "subtype")].into_iter().find(|t| !t.is_empty());
                     self.ending = Some(Ending::Failed(said.unwrap_or("it reported an error").to_string()));
                     return;
+                }
+                // The structured answer, where none of it streamed.
+                if !self.answered && event["structured_output"].is_object() {
+                    self.answered = true;
+                    push_text(chunks, &event["structured_output"].to_string());
                 }
                 let usage = &event["usage"];
                 let cached = number(usage, "cache_read_input_tokens");

@@ -10,8 +10,8 @@ mod process;
 mod prompt;
 mod spec;
 
-pub use dialect::{Decoder, Dialect};
+pub use dialect::{Decoder, Dialect, Ending};
 pub use model::AgentModel;
 pub use preset::{CLAUDE_SYSTEM, PRESETS, Preset, named as preset};
 pub use prompt::render;
-pub use spec::{AgentSpec, CLI_DEFAULT};
+pub use spec::{AgentSpec, CLI_DEFAULT, SchemaArg};

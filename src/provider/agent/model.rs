@@ -13,7 +13,7 @@ use tokio::sync::{mpsc, watch};
 use super::dialect::{Decoder, Dialect, Ending};
 use super::process::{self, StartError};
 use super::prompt::render;
-use super::spec::AgentSpec;
+use super::spec::{AgentSpec, SchemaArg};
 use crate::provider::chat::{ChatRequest, Chunk, ChunkStream, FinishReason, StructuredOutput};
 use crate::provider::error::{AgentFailure, ProviderError};
 use crate::provider::model::ChatModel;
@@ -84,10 +84,6 @@ type Sender = mpsc::UnboundedSender<Result<Chunk, ProviderError>>;
 /// One turn of the CLI, its chunks sent to `tx`; the error, if any, last.
 async fn run(spec: &AgentSpec, mut request: ChatRequest, held: Option<watch::Receiver<bool>>, tx: &Sender) {
     let send = |item| tx.send(item).is_ok();
-    // No CLI is held to a schema here: the schema rides in the prompt, and the answer is read as text.
-    if let Some(schema) = request.response_schema.as_mut() {
-        schema.form = StructuredOutput::Off;
-    }
     let workdir = match tempfile::Builder::new().prefix("heat-seat-").tempdir() {
         Ok(dir) => dir,
         Err(e) => {
@@ -102,7 +98,15 @@ async fn run(spec: &AgentSpec, mut request: ChatRequest, held: Option<watch::Rec
         return;
     }
     let place = |word: &str| word.replace("{workdir}", &workdir.path().to_string_lossy());
-    let argv: Vec<String> = spec.argv(&request.model).iter().map(|w| place(w)).collect();
+    let mut argv: Vec<String> = spec.argv(&request.model).iter().map(|w| place(w)).collect();
+    match held_to_schema(spec, &mut request, workdir.path()) {
+        Ok(words) => argv.extend(words),
+        Err(e) => {
+            let message = format!("{}: the verdict's schema could not be written: {e}", spec.title);
+            send(Err(ProviderError::Agent { failure: AgentFailure::Exited, message }));
+            return;
+        }
+    }
     let env: Vec<(String, String)> = spec.env.iter().map(|(k, v)| (k.clone(), place(v))).collect();
     tracing::info!(agent = spec.name, program = spec.program(), model = %request.model, "agent turn starts");
     let mut running = match process::start(&argv, &env, workdir.path(), render(&request)) {
@@ -237,6 +241,31 @@ async fn conclude(
             send(Err(error));
         }
     }
+}
+
+/// The arguments that hold the CLI to the request's schema, where it can
+/// be and the request asks the strongest form (a schema file written into
+/// `workdir`). Whatever the CLI does with it, the schema also rides in the
+/// prompt, and the answer is read and repaired as text.
+fn held_to_schema(
+    spec: &AgentSpec,
+    request: &mut ChatRequest,
+    workdir: &std::path::Path,
+) -> std::io::Result<Vec<String>> {
+    let Some(schema) = request.response_schema.as_mut() else { return Ok(Vec::new()) };
+    let asked = schema.form == StructuredOutput::Schema;
+    let json = serde_json::to_string(&schema.sent(request.max_tokens)).unwrap_or_default();
+    schema.form = StructuredOutput::Off;
+    Ok(match spec.schema_arg.filter(|_| asked) {
+        Some(SchemaArg::Inline(flag)) => vec![flag.to_string(), json],
+        Some(SchemaArg::File(flag)) => {
+            let path = workdir.join(".heat").join("verdict-schema.json");
+            std::fs::create_dir_all(workdir.join(".heat"))?;
+            std::fs::write(&path, json)?;
+            vec![flag.to_string(), path.to_string_lossy().into_owned()]
+        }
+        None => Vec::new(),
+    })
 }
 
 /// Writes a turn's `files` (path, contents) into its working directory.

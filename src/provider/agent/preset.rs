@@ -7,6 +7,7 @@
 //! each flag is there.
 
 use super::dialect::Dialect;
+use super::spec::SchemaArg;
 
 /// One agent CLI heat knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +21,8 @@ pub struct Preset {
     pub dialect: Dialect,
     /// The flag a model's name follows.
     pub model_arg: &'static str,
+    /// How it is held to the verdict's schema, where it can be.
+    pub schema_arg: Option<SchemaArg>,
     /// Variables set for it: its own retries few (heat retries a turn
     /// itself), no self-update in the middle of a debate, settings files.
     pub env: &'static [(&'static str, &'static str)],
@@ -81,6 +84,7 @@ pub const PRESETS: [Preset; 3] = [
         ],
         dialect: Dialect::Claude,
         model_arg: "--model",
+        schema_arg: Some(SchemaArg::Inline("--json-schema")),
         env: &[("CLAUDE_CODE_MAX_RETRIES", "2"), ("DISABLE_AUTOUPDATER", "1")],
         files: &[],
         install: "npm install -g @anthropic-ai/claude-code",
@@ -144,6 +148,7 @@ pub const PRESETS: [Preset; 3] = [
         ],
         dialect: Dialect::Codex,
         model_arg: "--model",
+        schema_arg: Some(SchemaArg::File("--output-schema")),
         env: &[],
         files: &[],
         install: "npm install -g @openai/codex",
@@ -166,6 +171,7 @@ pub const PRESETS: [Preset; 3] = [
         ],
         dialect: Dialect::Gemini,
         model_arg: "--model",
+        schema_arg: None,
         env: &[],
         files: &[(".heat/deny-all.toml", GEMINI_POLICY)],
         install: "npm install -g @google/gemini-cli",

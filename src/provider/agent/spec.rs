@@ -11,6 +11,15 @@ use crate::provider::error::{AgentFailure, ProviderError};
 /// default, passed to it as no model at all.
 pub const CLI_DEFAULT: &str = "default";
 
+/// How a CLI is held to a JSON schema (the judge's verdict), where it can be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemaArg {
+    /// The schema itself follows this flag (Claude Code's `--json-schema`).
+    Inline(&'static str),
+    /// A file holding it follows this flag (Codex's `--output-schema`).
+    File(&'static str),
+}
+
 /// One agent CLI as heat runs it for a turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AgentSpec {
@@ -30,6 +39,8 @@ pub struct AgentSpec {
     pub files: Vec<(String, String)>,
     /// The flag a model's name follows (`--model`), where it takes one.
     pub model_arg: Option<String>,
+    /// How it is held to a schema; `None`: the schema rides in the prompt alone.
+    pub schema_arg: Option<SchemaArg>,
     /// How to install it, for the sentence when it is not there.
     pub install: Option<String>,
     /// How to log in, for the sentence when it is not logged in.
@@ -144,6 +155,7 @@ mod tests {
             env: Vec::new(),
             files: Vec::new(),
             model_arg: Some("--model".into()),
+            schema_arg: None,
             install: Some("npm install -g @anthropic-ai/claude-code".into()),
             login: Some("run `claude` once in a terminal and log in".into()),
             first_byte: Duration::from_secs(60),

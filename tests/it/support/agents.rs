@@ -215,3 +215,27 @@ pub fn codex(text: &str, reasoning: Option<&str>) -> String {
     events.push(json!({"type": "turn.completed", "usage": {"input_tokens": 2114, "cached_input_tokens": 1024, "output_tokens": 48}}));
     lines(&events)
 }
+
+/// Claude Code's stream-json for an answer held to `--json-schema`: its
+/// `StructuredOutput` tool call streams the object, and the result carries it.
+pub fn claude_structured(object: &str, model: &str) -> String {
+    let stream = |event: Value| json!({"type": "stream_event", "event": event, "session_id": SESSION, "parent_tool_use_id": null, "uuid": "u"});
+    let value: Value = serde_json::from_str(object).expect("a JSON object");
+    let mut events = vec![
+        json!({"type": "system", "subtype": "init", "cwd": "/tmp/heat-seat-x", "session_id": SESSION, "tools": ["StructuredOutput"], "mcp_servers": [], "model": model, "permissionMode": "dontAsk", "claude_code_version": "2.1.197", "uuid": "u"}),
+        stream(
+            json!({"type": "message_start", "message": {"id": "msg_2", "type": "message", "role": "assistant", "model": model, "content": [], "usage": {"input_tokens": 80, "output_tokens": 1}}}),
+        ),
+        stream(
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "StructuredOutput", "input": {}}}),
+        ),
+    ];
+    for piece in pieces(object, 3) {
+        events.push(stream(json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": piece}})));
+    }
+    events.push(json!({"type": "assistant", "message": {"id": "msg_2", "type": "message", "role": "assistant", "model": model, "content": [{"type": "tool_use", "id": "toolu_1", "name": "StructuredOutput", "input": value}]}, "session_id": SESSION, "uuid": "u"}));
+    events.push(stream(json!({"type": "content_block_stop", "index": 0})));
+    events.push(json!({"type": "user", "message": {"role": "user", "content": [{"tool_use_id": "toolu_1", "type": "tool_result", "content": "Structured output provided successfully"}]}, "session_id": SESSION, "uuid": "u"}));
+    events.push(json!({"type": "result", "subtype": "success", "is_error": false, "num_turns": 2, "result": object, "session_id": SESSION, "total_cost_usd": 0.002, "usage": {"input_tokens": 80, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": 30}, "structured_output": value, "uuid": "u"}));
+    lines(&events)
+}
