@@ -2,6 +2,12 @@
 //! for the one setting that must be made before any thread starts.
 
 fn main() -> std::process::ExitCode {
+    // `heat __agent-guard PID -- CLI…`: this process guards an agent CLI heat started.
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(code) = heat::provider::agent::guard::from_args(&args) {
+        return code;
+    }
+    heat::provider::agent::guard::enable();
     set_model_threads();
     heat::cli::main()
 }

@@ -335,3 +335,51 @@ fn a_judge_on_claude_code_is_held_to_the_verdicts_schema_and_read_from_its_tool_
     assert!(argued.clone().count() >= 2);
     assert!(argued.into_iter().all(|c| !c.argv.iter().any(|a| a == "--json-schema")), "a debater is held to none");
 }
+
+#[test]
+fn a_heat_killed_with_sigkill_leaves_no_cli_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    // A CLI (under heat's guard, its parent) with a child of its own, that never finishes.
+    let config = format!(
+        "[providers.slow]\nkind = \"command\"\ncommand = [\"bash\", \"-c\", \
+         \"echo $PPID >> {0}; echo $$ >> {0}; sleep 60 & echo $! >> {0}; printf started; wait\"]\n",
+        pids.display()
+    );
+    std::fs::write(data.join("heat.toml"), config).unwrap();
+    let mut heat = std::process::Command::new(assert_cmd::cargo::cargo_bin!("heat"))
+        .arg("--config")
+        .arg(data.join("heat.toml"))
+        .args(["run", "Tabs beat spaces", "--provider", "slow"])
+        .env("HEAT_DATA_DIR", &data)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let group = loop {
+        let written: Vec<u32> =
+            std::fs::read_to_string(&pids).unwrap_or_default().lines().filter_map(|l| l.trim().parse().ok()).collect();
+        if written.len() >= 6 {
+            break written;
+        }
+        assert!(started.elapsed().as_secs() < 60, "the two debaters' CLIs never started: {written:?}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    heat.kill().unwrap();
+    heat.wait().unwrap();
+    let gone = |pid: u32| matches!(process_state(pid), None | Some('Z'));
+    let started = std::time::Instant::now();
+    while !group.iter().all(|pid| gone(*pid)) && started.elapsed().as_secs() < 10 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    for pid in &group {
+        assert!(
+            gone(*pid),
+            "process {pid} (guard, CLI or its child) outlived a killed heat: {:?}",
+            process_state(*pid)
+        );
+    }
+}

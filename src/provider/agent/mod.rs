@@ -4,6 +4,7 @@
 //! read from its standard output in the CLI's own stream dialect.
 
 mod dialect;
+pub mod guard;
 mod model;
 mod preset;
 mod process;

@@ -215,6 +215,8 @@ async fn conclude(
     }
     let text_done = spec.dialect == Dialect::Text && exit == Some(0);
     let outcome = match ending {
+        // The guard could not find the program (it was removed since the seat was set).
+        _ if exit == Some(super::guard::NOT_FOUND) && !answered => Err(spec.not_installed()),
         Ending::Done if spec.dialect != Dialect::Text || text_done => {
             if answered {
                 Ok(())

@@ -30,6 +30,9 @@ pub enum StartError {
 /// process group of its own, and writes `prompt` to its standard input in
 /// the background (closing it after, as a CLI reading its prompt waits for).
 pub fn start(argv: &[String], env: &[(String, String)], workdir: &Path, prompt: String) -> Result<Running, StartError> {
+    // Under heat's guard, where there is one, the group ends even if heat is killed.
+    let guarded = super::guard::wrap(argv);
+    let argv = guarded.as_deref().unwrap_or(argv);
     let (program, rest) = argv.split_first().ok_or(StartError::NotFound)?;
     let mut command = Command::new(program);
     command
