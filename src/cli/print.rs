@@ -406,7 +406,12 @@ impl<W: Write> TextPrinter<W> {
             }
             DebateEvent::ModelReported { role, model } => {
                 let model = crate::sanitize::clean(model);
-                self.note(&format!("note: the server says {model} answered for the {}", self.state.seat_name(*role)))?;
+                // An agent CLI, not a server, names the model it ran.
+                let who = match self.state.participant(*role).and_then(|p| p.agent.as_deref()) {
+                    Some(agent) => crate::sanitize::clean(agent.split(" (").next().unwrap_or(agent)),
+                    None => "the server".to_string(),
+                };
+                self.note(&format!("note: {who} says {model} answered for the {}", self.state.seat_name(*role)))?;
             }
             DebateEvent::Notice { message } | DebateEvent::EndpointAdapted { message, .. } => {
                 self.note(&format!("note: {}", crate::sanitize::clean(message)))?;

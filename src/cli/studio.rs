@@ -176,7 +176,8 @@ async fn providers(config: &Config, offer_install: bool) -> anyhow::Result<Found
             provider: c.kind.name().into(),
             model: c.model.clone(),
             price: c.price,
-            pauses_in_place: c.kind.is_embedded(),
+            // An agent CLI is frozen where it is, as the embedded model stops.
+            pauses_in_place: c.kind.is_embedded() || c.kind.is_agent(),
         })
         .collect();
     if offer_install && selection.uses(ProviderKind::LOCAL) && setup::local::needs_install(config) {

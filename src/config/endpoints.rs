@@ -94,7 +94,7 @@ fn check_agent_keys(config: &Entries, name: &str) -> anyhow::Result<()> {
         if leaf != "model" && leaf != "kind" && !AGENT_LEAVES.contains(&leaf) {
             bail!(
                 "{}: `{key}` is a server's key, and {name} is an agent CLI run as a command: its block takes \
-                 command, output, env, model_arg and model",
+                 command, args, output, env, model_arg, tools, read_dir and model",
                 config.place(key)
             );
         }

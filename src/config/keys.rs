@@ -167,7 +167,7 @@ pub const ENDPOINT_TABLE: &str = "providers.*";
 /// Its key is only ever named (`api_key_env`): `api_key` comes from that
 /// variable, never from the file. Its headers are secret, as a header may
 /// carry a key.
-pub const ENDPOINT_KEYS: [(&str, Kind, bool); 16] = [
+pub const ENDPOINT_KEYS: [(&str, Kind, bool); 19] = [
     ("kind", Kind::Text, false),
     ("base_url", Kind::Text, false),
     ("model", Kind::Text, false),
@@ -182,13 +182,20 @@ pub const ENDPOINT_KEYS: [(&str, Kind, bool); 16] = [
     ("price_cached_input", Kind::Float { min: 0.0, max: 10_000.0 }, false),
     // An agent CLI (`claude`, `codex`, `gemini`, or `kind = "command"`): what runs and how it is read.
     ("command", Kind::Words, false),
+    ("args", Kind::Words, false),
     ("output", Kind::OneOf(&crate::provider::agent::Dialect::NAMES), false),
     ("env.*", Kind::Text, true),
     ("model_arg", Kind::Text, false),
+    // What an agent CLI may do: nothing ("off"), or read the folder `read_dir` ("read").
+    ("tools", Kind::OneOf(&AGENT_TOOLS), false),
+    ("read_dir", Kind::Text, false),
 ];
 
+/// What an agent CLI may do (`providers.NAME.tools`).
+pub const AGENT_TOOLS: [&str; 2] = ["off", "read"];
+
 /// The keys of an endpoint's block that only an agent CLI's block takes.
-pub const AGENT_LEAVES: [&str; 4] = ["command", "output", "env", "model_arg"];
+pub const AGENT_LEAVES: [&str; 7] = ["command", "args", "output", "env", "model_arg", "tools", "read_dir"];
 
 /// Whether `name` may name an endpoint: letters, digits, `-` and `_`, and
 /// not `auto`.

@@ -67,7 +67,12 @@ mod tests {
                 round: 0,
                 role: Role::Advocate,
                 text: "For.".into(),
-                usage: Some(Usage { input_tokens: input, output_tokens: output, cached_input_tokens: 0 }),
+                usage: Some(Usage {
+                    input_tokens: input,
+                    output_tokens: output,
+                    cached_input_tokens: 0,
+                    ..Usage::default()
+                }),
                 truncated_at: None,
                 possibly_cut: false,
             },

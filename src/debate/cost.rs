@@ -1,5 +1,6 @@
 //! What a debate used and cost: tokens summed over its turns, and a price in
-//! US dollars from per-role prices (per million tokens), never guessed.
+//! US dollars from per-role prices (per million tokens), or the cost a call's
+//! runner reported (an agent CLI's), never guessed.
 
 use super::panel;
 use super::seat::PanelJudge;
@@ -113,7 +114,7 @@ impl Spent {
             input: usage.input_tokens,
             cached: usage.cached_input_tokens.min(usage.input_tokens),
             output: usage.output_tokens,
-            cost: price.map(|price| dollars(usage, price)),
+            cost: usage.reported_usd().or_else(|| price.map(|price| dollars(usage, price))),
         };
         *self = self.plus(&call);
     }
@@ -184,7 +185,11 @@ pub fn cost(state: &DebateState, prices: &Prices) -> Option<f64> {
     let mut total = 0.0;
     let mut seen = false;
     for (payer, usage) in usages(state) {
-        total += dollars(&usage, prices.of(state, payer)?);
+        // What a CLI reported it cost wins over a price heat would apply.
+        total += match usage.reported_usd() {
+            Some(reported) => reported,
+            None => dollars(&usage, prices.of(state, payer)?),
+        };
         seen = true;
     }
     seen.then_some(total)
@@ -199,9 +204,13 @@ mod tests {
     /// A one-round Oxford debate whose judge 2 voted with 1,000,000 output
     /// tokens; `models` names the panel's other judges' models.
     fn voted(models: &[&str]) -> DebateState {
+        voted_with(models, Usage { output_tokens: 1_000_000, ..Usage::default() })
+    }
+
+    /// [`voted`], judge 2's vote having used `usage`.
+    fn voted_with(models: &[&str], usage: Usage) -> DebateState {
         let mut format = crate::format::Catalog::load(None).find("oxford").unwrap().record.clone();
         format.panel_models = models.iter().map(|m| (*m).to_string()).collect();
-        let usage = Usage { output_tokens: 1_000_000, ..Usage::default() };
         DebateState::from_events(&[
             DebateEvent::Started {
                 topic: "t".into(),
@@ -245,5 +254,17 @@ mod tests {
         let with_own = Prices { judges: vec![(PanelJudge(2), own)], ..prices };
         assert_eq!(cost(&voted(&["claude-opus-4-1"]), &with_own), Some(5.0));
         assert_eq!(cost(&voted(&[]), &with_own), Some(5.0), "its own price wins over the chair's");
+    }
+
+    #[test]
+    fn a_cost_the_cli_reported_wins_over_a_price_and_is_known_without_one() {
+        let reported = Usage { output_tokens: 1_000_000, reported_micro_usd: Some(12_500), ..Usage::default() };
+        let state = voted_with(&["claude-opus-4-1"], reported);
+        let none = Prices::default();
+        assert_eq!(cost(&state, &none), Some(0.0125), "reported: known though no price is set");
+        let priced =
+            Prices { judges: vec![(PanelJudge(2), Price { input: 0.0, output: 5.0, cached_input: None })], ..none };
+        assert_eq!(cost(&state, &priced), Some(0.0125), "the reported cost wins over the price");
+        assert_eq!(by_payer(&state, &priced)[0].1.cost, Some(0.0125));
     }
 }

@@ -50,6 +50,12 @@ impl Participant {
         ProviderKind::names_person(&self.provider)
     }
 
+    /// Whether an agent CLI answers for this seat (as the log recorded it,
+    /// or as its provider's row says).
+    pub fn is_agent(&self) -> bool {
+        self.agent.is_some() || ProviderKind::from_name(&self.provider).is_some_and(ProviderKind::is_agent)
+    }
+
     /// Whether a server answers for this seat: time before its first word
     /// is spent waiting on the server (its queue included), not thinking
     /// in-process.

@@ -198,9 +198,19 @@ pub struct Usage {
     /// Of the input, how much was read from the provider's prompt cache.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cached_input_tokens: u64,
+    /// What the call cost as the one who ran it reported it (an agent CLI's
+    /// `total_cost_usd`), in millionths of a US dollar; it wins over a
+    /// price heat would apply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reported_micro_usd: Option<u64>,
 }
 
 impl Usage {
+    /// The cost the one who ran the call reported, in US dollars.
+    pub fn reported_usd(&self) -> Option<f64> {
+        self.reported_micro_usd.map(|micro| micro as f64 / 1e6)
+    }
+
     /// This usage if it is a measurement of a call that answered `text`;
     /// `None` (unknown) where it cannot be: no input tokens (every request
     /// has a prompt), or no output tokens for an answer that has text. A

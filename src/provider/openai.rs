@@ -281,6 +281,7 @@ impl Parser {
                 input_tokens: input,
                 output_tokens: usage.completion_tokens,
                 cached_input_tokens: cached,
+                ..Usage::default()
             }));
         }
         ready.reverse();

@@ -37,7 +37,12 @@ impl Reply {
     pub fn text(text: &str) -> Self {
         let mut steps: Vec<Step> = split_words(text).into_iter().map(|w| Step::Chunk(Chunk::Text(w))).collect();
         let words = steps.len() as u64;
-        steps.push(Step::Chunk(Chunk::Usage(Usage { input_tokens: 10, output_tokens: words, cached_input_tokens: 0 })));
+        steps.push(Step::Chunk(Chunk::Usage(Usage {
+            input_tokens: 10,
+            output_tokens: words,
+            cached_input_tokens: 0,
+            ..Usage::default()
+        })));
         steps.push(Step::Chunk(Chunk::Finish(FinishReason::Stop)));
         Self(steps)
     }

@@ -8,7 +8,7 @@ use anyhow::Context;
 
 use crate::config::Config;
 use crate::provider::ProviderKind;
-use crate::provider::agent::{AgentSpec, Dialect, preset};
+use crate::provider::agent::{AgentSpec, Dialect, preset, reading};
 
 /// How `kind`'s agent CLI runs, as the config says; `None` for a provider
 /// that is not one.
@@ -37,10 +37,24 @@ pub fn spec(config: &Config, kind: ProviderKind) -> anyhow::Result<Option<AgentS
     // The block's variables come last: they win over the preset's.
     let env = own.chain(given).collect();
     let model_arg = config.text(&key("model_arg")).map(str::to_string).or(preset.map(|p| p.model_arg.to_string()));
-    let files = preset.into_iter().flat_map(|p| p.files.iter()).map(|(k, v)| ((*k).to_string(), (*v).to_string()));
+    let mut files: Vec<(String, String)> =
+        preset.into_iter().flat_map(|p| p.files.iter()).map(|(k, v)| ((*k).to_string(), (*v).to_string())).collect();
+    let mut command = command;
+    // Arguments added to the command (a preset's kept, with what heat adds to it).
+    command.extend(config.words(&key("args")).unwrap_or_default().iter().cloned());
+    if let Some(dir) = read_dir(config, name)? {
+        if preset.is_none() || config.words(&key("command")).is_some() {
+            anyhow::bail!(
+                "`{}` = \"read\" is for the presets (claude, codex, gemini) as heat runs them; a command of your own \
+                 may read what its own arguments allow",
+                key("tools")
+            );
+        }
+        reading(name, &mut command, &mut files, &dir);
+    }
     Ok(Some(AgentSpec {
         name,
-        files: files.collect(),
+        files,
         title: preset.map_or_else(|| name.to_string(), |p| p.title.to_string()),
         command,
         dialect,
@@ -53,4 +67,36 @@ pub fn spec(config: &Config, kind: ProviderKind) -> anyhow::Result<Option<AgentS
         first_byte: Duration::from_secs(config.defaulted("network.first_byte_timeout_secs")),
         idle: Duration::from_secs(config.defaulted("network.idle_timeout_secs")),
     }))
+}
+
+/// The folder an agent CLI may read (`tools = "read"`, `read_dir`), as an
+/// absolute path; `None` when its tools are off.
+fn read_dir(config: &Config, name: &str) -> anyhow::Result<Option<String>> {
+    let tools = format!("providers.{name}.tools");
+    let dir_key = format!("providers.{name}.read_dir");
+    match (config.text(&tools).unwrap_or("off"), config.text(&dir_key)) {
+        ("read", Some(dir)) => {
+            let home = directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf());
+            let expanded = match (dir.strip_prefix("~/"), home) {
+                (Some(rest), Some(home)) => home.join(rest),
+                _ => std::path::PathBuf::from(dir),
+            };
+            let path = std::fs::canonicalize(&expanded).with_context(|| {
+                format!("{}: `{dir_key}` = {dir:?} is not a folder heat can open", config.place(&dir_key))
+            })?;
+            if !path.is_dir() {
+                anyhow::bail!("{}: `{dir_key}` = {dir:?} is a file; name the folder to read", config.place(&dir_key));
+            }
+            Ok(Some(path.to_string_lossy().into_owned()))
+        }
+        ("read", None) => anyhow::bail!(
+            "{}: `{tools}` = \"read\" names no folder: set {dir_key} to the folder the CLI may read",
+            config.place(&tools)
+        ),
+        (_, Some(_)) => anyhow::bail!(
+            "{}: `{dir_key}` is set but {tools} is not \"read\": the CLI's tools are off, so it reads nothing",
+            config.place(&dir_key)
+        ),
+        _ => Ok(None),
+    }
 }

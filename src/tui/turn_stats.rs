@@ -97,7 +97,7 @@ mod tests {
         times.record(&delta, 13_000);
         let skeptic = times.0[1].expect("timed");
         assert_eq!(skeptic.describe(13_100), "3.1 s", "so far, while it runs");
-        let usage = Some(Usage { input_tokens: 900, output_tokens: 220, cached_input_tokens: 0 });
+        let usage = Some(Usage { input_tokens: 900, output_tokens: 220, cached_input_tokens: 0, ..Usage::default() });
         let done = DebateEvent::TurnCompleted {
             round: 0,
             role: Role::Skeptic,
@@ -123,7 +123,7 @@ mod tests {
         times.record(&retry, 600);
         assert_eq!(times.0[2].expect("timed").first, None);
         times.record(&DebateEvent::Delta { round: 0, role, text: "{}".into() }, 4_000);
-        let usage = Some(Usage { input_tokens: 1, output_tokens: 40, cached_input_tokens: 0 });
+        let usage = Some(Usage { input_tokens: 1, output_tokens: 40, cached_input_tokens: 0, ..Usage::default() });
         times.record(
             &DebateEvent::TurnCompleted {
                 round: 0,

@@ -1,7 +1,7 @@
 //! What a turn that has not said its first word waits for, as its pane's
 //! title and body say it: a server's seat waits on the server (its queue
 //! included), or first in heat's own queue for one of its slots; the
-//! embedded model thinks; a person's seat waits on the person, told "your
+//! embedded model thinks; an agent CLI is at work; a person's seat waits on the person, told "your
 //! turn" only where that person is at the keyboard (not in a watch or a
 //! replay).
 
@@ -14,6 +14,8 @@ pub enum Wait {
     Queued,
     Server,
     Thinking,
+    /// An agent CLI runs the turn (it starts, reads its prompt, asks its model).
+    Agent,
     /// A person writes the seat's turn; `here`: at this keyboard.
     Person {
         here: bool,
@@ -26,6 +28,9 @@ impl Wait {
     pub fn of(state: &DebateState, turn: &Turn, person_here: bool) -> Self {
         if state.seated_person(turn.role) {
             return Self::Person { here: person_here };
+        }
+        if state.participant(turn.role).is_some_and(Participant::is_agent) {
+            return Self::Agent;
         }
         let served = state.participant(turn.role).is_some_and(Participant::is_served);
         match (turn.queued, served) {
@@ -41,6 +46,7 @@ impl Wait {
             Self::Queued => "queued",
             Self::Server => "waiting for the server",
             Self::Thinking => "thinking",
+            Self::Agent => "waiting for the CLI",
             Self::Person { here: true } => "your turn",
             Self::Person { here: false } => "waiting for the person",
         }
@@ -52,6 +58,7 @@ impl Wait {
             Self::Queued => "queued for one of the server's slots…",
             Self::Server => "waiting for the server…",
             Self::Thinking => "thinking…",
+            Self::Agent => "waiting for the agent CLI…",
             Self::Person { here: true } => "your turn: Enter writes it",
             Self::Person { here: false } => "waiting for the person at the keyboard…",
         }

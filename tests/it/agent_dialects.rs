@@ -65,7 +65,12 @@ fn claude_codes_partial_messages_stream_the_answer_once_with_its_thinking_apart(
     let text = read(Dialect::Claude, "claude-text.jsonl");
     assert_eq!(text.text, ANSWER, "the deltas, not the whole message after them as well");
     assert_eq!(text.models, ["claude-opus-4-8[1m]"]);
-    assert_eq!(text.usage, Some(Usage { input_tokens: 42, output_tokens: 37, cached_input_tokens: 0 }));
+    // Its cost as Claude Code reckoned it (total_cost_usd 0.001135), in millionths of a dollar.
+    let reported_micro_usd = Some(1135);
+    assert_eq!(
+        text.usage,
+        Some(Usage { input_tokens: 42, output_tokens: 37, cached_input_tokens: 0, reported_micro_usd })
+    );
     assert_eq!(text.ending, Ending::Done);
     let thinking = read(Dialect::Claude, "claude-thinking.jsonl");
     assert_eq!(thinking.text, ANSWER);
@@ -99,7 +104,10 @@ fn claude_codes_structured_output_is_the_answer_held_to_its_schema() {
 fn codex_gives_its_message_whole_with_reasoning_apart_and_its_failure_in_its_words() {
     let text = read(Dialect::Codex, "codex-text.jsonl");
     assert_eq!(text.text, ANSWER);
-    assert_eq!(text.usage, Some(Usage { input_tokens: 1234, output_tokens: 56, cached_input_tokens: 1000 }));
+    assert_eq!(
+        text.usage,
+        Some(Usage { input_tokens: 1234, output_tokens: 56, cached_input_tokens: 1000, ..Usage::default() })
+    );
     assert_eq!(text.ending, Ending::Done);
     let reasoning = read(Dialect::Codex, "codex-reasoning.jsonl");
     assert_eq!(reasoning.text, ANSWER);
@@ -118,7 +126,10 @@ fn gemini_clis_deltas_are_the_answer_and_its_error_result_is_said() {
     let text = read(Dialect::Gemini, "gemini-text.jsonl");
     assert_eq!(text.text, ANSWER, "the user's message it echoes is not the answer");
     assert_eq!(text.models, ["gemini-2.5-pro"]);
-    assert_eq!(text.usage, Some(Usage { input_tokens: 1234, output_tokens: 56, cached_input_tokens: 0 }));
+    assert_eq!(
+        text.usage,
+        Some(Usage { input_tokens: 1234, output_tokens: 56, cached_input_tokens: 0, ..Usage::default() })
+    );
     let bad_key = read(Dialect::Gemini, "gemini-bad-key.jsonl");
     assert!(
         matches!(&bad_key.ending, Ending::Failed(said) if said.contains("API key not valid")),
@@ -137,4 +148,11 @@ fn output_that_is_not_the_dialect_and_a_cut_stream_are_told_apart() {
     assert_eq!(half.ending, Ending::Cut, "no result event: the answer is incomplete");
     let text = read_in(Dialect::Text, "héllo wörld".as_bytes(), &[2, 3, 9]);
     assert_eq!((text.text.as_str(), text.ending), ("héllo wörld", Ending::Done), "a character cut between reads waits");
+}
+
+#[test]
+fn a_claude_code_result_alone_still_gives_its_answer() {
+    let result = br#"{"type":"result","subtype":"success","is_error":false,"result":"Tabs let every reader choose.","usage":{"input_tokens":10,"output_tokens":5}}"#;
+    let read = read_in(Dialect::Claude, result, &[]);
+    assert_eq!((read.text.as_str(), read.ending), ("Tabs let every reader choose.", Ending::Done));
 }

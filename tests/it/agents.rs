@@ -383,3 +383,77 @@ fn a_heat_killed_with_sigkill_leaves_no_cli_behind() {
         );
     }
 }
+
+#[test]
+fn a_seat_may_read_one_folder_and_a_read_without_a_folder_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let clis = FakeClis::new(dir.path());
+    clis.install(
+        "claude",
+        "2.1.197 (Claude Code)",
+        &[
+            Reply::new("You are the ADVOCATE", "", claude(ADVOCATE, None, "claude-sonnet-4-5")),
+            Reply::new("You are the SKEPTIC", "", claude(SKEPTIC, None, "claude-sonnet-4-5")),
+            Reply::new("You are the JUDGE", "", support::agents::claude_structured(SETTLED, "claude-opus-4-8")),
+        ],
+    );
+    let code = dir.path().join("code");
+    std::fs::create_dir_all(&code).unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let config = format!("[providers.claude]\ntools = \"read\"\nread_dir = \"{}\"\n", code.display());
+    std::fs::write(data.join("heat.toml"), &config).unwrap();
+    let out = heat(&data, &clis)
+        .args(["run", "Tabs beat spaces", "--max-rounds", "1", "--provider", "claude"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", support::binary::stderr(&out));
+    let folder = std::fs::canonicalize(&code).unwrap().display().to_string();
+    for call in clis.calls("claude") {
+        let tools = call.argv.iter().position(|a| a == "--tools").unwrap();
+        assert_eq!(call.argv[tools + 1], "Read,Grep,Glob", "{:?}", call.argv);
+        assert!(call.argv.windows(2).any(|w| w == ["--add-dir", folder.as_str()]), "{:?}", call.argv);
+        assert!(call.argv.windows(2).any(|w| w == ["--allowedTools", "Read,Grep,Glob"]), "{:?}", call.argv);
+        assert!(call.cwd.contains("heat-seat-"), "it still runs in a fresh directory: {}", call.cwd);
+    }
+
+    std::fs::write(data.join("heat.toml"), "[providers.claude]\ntools = \"read\"\n").unwrap();
+    let out = heat(&data, &clis).args(["run", "Tabs beat spaces", "--provider", "claude"]).output().unwrap();
+    let stderr = support::binary::stderr(&out);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("`providers.claude.tools` = \"read\" names no folder: set providers.claude.read_dir"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_claude_judge_that_cannot_hold_the_schema_is_asked_again_with_it_in_the_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    let clis = FakeClis::new(dir.path());
+    let mut given_up = Reply::new("You are the JUDGE", "", support::agents::claude_schema_given_up());
+    (given_up.exit, given_up.flag) = (1, "--json-schema");
+    clis.install(
+        "claude",
+        "2.1.197 (Claude Code)",
+        &[
+            Reply::new("You are the ADVOCATE", "", claude(ADVOCATE, None, "claude-sonnet-4-5")),
+            Reply::new("You are the SKEPTIC", "", claude(SKEPTIC, None, "claude-sonnet-4-5")),
+            given_up,
+            Reply::new("You are the JUDGE", "", claude(SETTLED, None, "claude-opus-4-8")),
+        ],
+    );
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let out = heat(&data, &clis)
+        .args(["run", "Tabs beat spaces", "--max-rounds", "1", "--provider", "claude"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (support::binary::stdout(&out), support::binary::stderr(&out));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("Tabs win on accessibility"), "the verdict read from the prompt-held answer: {stdout}");
+    let judged: Vec<_> = clis.calls("claude").into_iter().filter(|c| c.prompt.contains("You are the JUDGE")).collect();
+    let held = judged.iter().filter(|c| c.argv.iter().any(|a| a == "--json-schema")).count();
+    assert_eq!((held, judged.len() - held), (1, 1), "held to the schema once, then asked with it in the prompt alone");
+    assert!(judged.iter().all(|c| c.prompt.contains("JSON schema")));
+}

@@ -75,7 +75,7 @@ fn an_argument_that_stands_is_completed_then_its_citations_checked() {
         .streams(0, Role::Advocate, ADVOCATE)
         .state();
     let mut done = answered(Call::Turn { round: 0, role: Role::Advocate }, TurnPurpose::Argue, "");
-    done.usage = Some(Usage { input_tokens: 300, output_tokens: 40, cached_input_tokens: 0 });
+    done.usage = Some(Usage { input_tokens: 300, output_tokens: 40, cached_input_tokens: 0, ..Usage::default() });
     assert_eq!(
         answer::on_done(&state, &done),
         vec![
@@ -101,7 +101,7 @@ fn an_argument_cut_at_its_token_limit_says_where_it_stopped() {
         .state();
     let mut cut = answered(Call::Turn { round: 0, role: Role::Skeptic }, TurnPurpose::Argue, "");
     cut.finish = Some(FinishReason::Length);
-    cut.usage = Some(Usage { input_tokens: 200, output_tokens: 57, cached_input_tokens: 0 });
+    cut.usage = Some(Usage { input_tokens: 200, output_tokens: 57, cached_input_tokens: 0, ..Usage::default() });
     let truncated = |acts: Vec<Act>| match acts.first() {
         Some(Act::Emit(DebateEvent::TurnCompleted { truncated_at, .. })) => *truncated_at,
         other => panic!("expected the turn completed first, got {other:?}"),
@@ -111,9 +111,9 @@ fn an_argument_cut_at_its_token_limit_says_where_it_stopped() {
     assert_eq!(truncated(answer::on_done(&state, &cut)), Some(512), "no count: the model's limit");
     // A gateway that reports every stop as a clean one: the count fills the limit sent.
     cut.finish = Some(FinishReason::Stop);
-    cut.usage = Some(Usage { input_tokens: 200, output_tokens: 512, cached_input_tokens: 0 });
+    cut.usage = Some(Usage { input_tokens: 200, output_tokens: 512, cached_input_tokens: 0, ..Usage::default() });
     assert_eq!(truncated(answer::on_done(&state, &cut)), Some(512), "a clean stop at the limit is a cut");
-    cut.usage = Some(Usage { input_tokens: 200, output_tokens: 300, cached_input_tokens: 0 });
+    cut.usage = Some(Usage { input_tokens: 200, output_tokens: 300, cached_input_tokens: 0, ..Usage::default() });
     assert_eq!(truncated(answer::on_done(&state, &cut)), None, "below the limit it ended as it said");
 }
 
@@ -128,7 +128,7 @@ fn a_clean_stop_mid_sentence_well_short_of_the_limit_is_marked_possibly_cut() {
             .state();
         let mut done = answered(Call::Turn { round: 0, role: Role::Advocate }, TurnPurpose::Argue, "");
         done.finish = Some(FinishReason::Stop);
-        done.usage = Some(Usage { input_tokens: 300, output_tokens: out, cached_input_tokens: 0 });
+        done.usage = Some(Usage { input_tokens: 300, output_tokens: out, cached_input_tokens: 0, ..Usage::default() });
         match answer::on_done(&state, &done).first() {
             Some(Act::Emit(DebateEvent::TurnCompleted { possibly_cut, .. })) => *possibly_cut,
             other => panic!("{other:?}"),
@@ -160,10 +160,10 @@ fn usage_of_nothing_in_and_nothing_out_is_unknown_not_zero() {
     done.usage = Some(Usage::default());
     assert_eq!(completed(answer::on_done(&state, &done)), (None, None), "not a measurement");
     // Output counted but no prompt: no request has an empty prompt.
-    done.usage = Some(Usage { input_tokens: 0, output_tokens: 31, cached_input_tokens: 0 });
+    done.usage = Some(Usage { input_tokens: 0, output_tokens: 31, cached_input_tokens: 0, ..Usage::default() });
     assert_eq!(completed(answer::on_done(&state, &done)).0, None);
     // A prompt counted but nothing out, for an answer with text.
-    done.usage = Some(Usage { input_tokens: 200, output_tokens: 0, cached_input_tokens: 0 });
+    done.usage = Some(Usage { input_tokens: 200, output_tokens: 0, cached_input_tokens: 0, ..Usage::default() });
     done.finish = Some(FinishReason::Length);
     assert_eq!(
         completed(answer::on_done(&state, &done)),
@@ -384,10 +384,10 @@ fn a_verdict_held_to_its_schema_that_runs_to_its_limit_inside_a_string_caps_the_
     );
     // A stop a gateway called clean, where the answer's length filled its limit, is the same.
     done.finish = Some(FinishReason::Stop);
-    done.usage = Some(Usage { input_tokens: 900, output_tokens: 512, cached_input_tokens: 0 });
+    done.usage = Some(Usage { input_tokens: 900, output_tokens: 512, cached_input_tokens: 0, ..Usage::default() });
     assert_eq!(capped(&answer::on_done(&state, &done)), 1);
     // Left open well short of its limit is another fault (a cut stream, a clean stop mid-answer).
-    done.usage = Some(Usage { input_tokens: 900, output_tokens: 40, cached_input_tokens: 0 });
+    done.usage = Some(Usage { input_tokens: 900, output_tokens: 40, cached_input_tokens: 0, ..Usage::default() });
     assert_eq!(capped(&answer::on_done(&state, &done)), 0);
     done.usage = None;
     done.finish = Some(FinishReason::Length);
@@ -508,7 +508,7 @@ fn a_panel_judges_answer_is_its_vote_and_an_unreadable_one_is_none() {
         .then(DebateEvent::PanelVoteStarted { round: 0, judge: PanelJudge(2) })
         .state();
     let call = Call::Vote { round: 0, judge: PanelJudge(2) };
-    let usage = Some(Usage { input_tokens: 900, output_tokens: 80, cached_input_tokens: 0 });
+    let usage = Some(Usage { input_tokens: 900, output_tokens: 80, cached_input_tokens: 0, ..Usage::default() });
     let written = written_verdict(true, 0.4);
     let mut vote = answered(call, TurnPurpose::Judge, &written);
     vote.usage = usage;
@@ -561,7 +561,7 @@ fn a_swap_checks_answer_is_compared_with_the_rounds_verdict() {
 
 #[test]
 fn a_failed_or_cancelled_call_records_what_each_kind_of_call_leaves() {
-    let usage = Some(Usage { input_tokens: 10, output_tokens: 1, cached_input_tokens: 0 });
+    let usage = Some(Usage { input_tokens: 10, output_tokens: 1, cached_input_tokens: 0, ..Usage::default() });
     let turn = Call::Turn { round: 1, role: Role::Skeptic };
     let vote = Call::Vote { round: 1, judge: PanelJudge(3) };
     let swap = Call::SwapCheck { round: 1 };

@@ -46,7 +46,7 @@ fn a_turns_text_is_shown_as_it_comes_and_a_votes_is_collected_unseen() {
     );
     assert_eq!(heard(&state, TURN, answering(), text("")), vec![], "an empty piece shows nothing");
     assert_eq!(heard(&state, VOTE, answering(), text("{\"resolved\"")), vec![Heard::Text("{\"resolved\"".into())]);
-    let usage = Usage { input_tokens: 5, output_tokens: 2, cached_input_tokens: 0 };
+    let usage = Usage { input_tokens: 5, output_tokens: 2, cached_input_tokens: 0, ..Usage::default() };
     assert_eq!(heard(&state, VOTE, answering(), TurnItem::Chunk(Chunk::Usage(usage))), vec![Heard::Usage(usage)]);
     assert_eq!(
         heard(&state, TURN, answering(), TurnItem::Chunk(Chunk::Finish(FinishReason::Length))),

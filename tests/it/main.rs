@@ -11,6 +11,7 @@ mod support;
 
 mod agent_dialects;
 mod agents;
+mod agents_real;
 mod answer;
 mod architecture;
 mod audience;

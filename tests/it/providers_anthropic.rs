@@ -25,7 +25,8 @@ async fn anthropic_streams_thinking_text_usage_and_finish() {
     assert!(items.contains(&TurnItem::Chunk(Chunk::Usage(Usage {
         input_tokens: 25,
         output_tokens: 3,
-        cached_input_tokens: 0
+        cached_input_tokens: 0,
+        ..Usage::default()
     }))));
     assert!(finished(&items));
     let sent = &server.requests()[0];
@@ -267,7 +268,7 @@ event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
     let grounded = heat::provider::ChatRequest { grounding: Some(block.clone()), ..request() };
     let (items, error) = run(anthropic(&server), grounded).await;
     assert_eq!(error, None);
-    let usage = Usage { input_tokens: 2040, output_tokens: 2, cached_input_tokens: 2000 };
+    let usage = Usage { input_tokens: 2040, output_tokens: 2, cached_input_tokens: 2000, ..Usage::default() };
     assert!(items.contains(&TurnItem::Chunk(Chunk::Usage(usage))), "{items:?}");
     let sent = &server.requests()[0];
     assert_eq!(

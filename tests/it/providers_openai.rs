@@ -30,7 +30,8 @@ async fn openai_streams_reasoning_text_usage_and_done() {
     assert!(items.contains(&TurnItem::Chunk(Chunk::Usage(Usage {
         input_tokens: 30,
         output_tokens: 2,
-        cached_input_tokens: 0
+        cached_input_tokens: 0,
+        ..Usage::default()
     }))));
     assert!(finished(&items));
     let sent = &server.requests()[0];
@@ -285,11 +286,17 @@ async fn a_gateways_usage_with_the_cached_part_outside_prompt_tokens_counts_both
     let (items, error) = run(openai(&server, None), request()).await;
     assert_eq!(error, None);
     let usage = items.iter().find_map(|i| if let TurnItem::Chunk(Chunk::Usage(u)) = i { Some(*u) } else { None });
-    assert_eq!(usage, Some(Usage { input_tokens: 523, output_tokens: 1024, cached_input_tokens: 522 }));
+    assert_eq!(
+        usage,
+        Some(Usage { input_tokens: 523, output_tokens: 1024, cached_input_tokens: 522, ..Usage::default() })
+    );
     // OpenAI's own way, the cached part inside the prompt's count, is read as it is.
     let own = "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":900,\"completion_tokens\":2,\"prompt_tokens_details\":{\"cached_tokens\":768}}}\n\ndata: [DONE]\n\n";
     let server = MockLlm::scripted(vec![Reply::sse(own.as_bytes(), 64)]).await;
     let (items, _) = run(openai(&server, None), request()).await;
     let usage = items.iter().find_map(|i| if let TurnItem::Chunk(Chunk::Usage(u)) = i { Some(*u) } else { None });
-    assert_eq!(usage, Some(Usage { input_tokens: 900, output_tokens: 2, cached_input_tokens: 768 }));
+    assert_eq!(
+        usage,
+        Some(Usage { input_tokens: 900, output_tokens: 2, cached_input_tokens: 768, ..Usage::default() })
+    );
 }

@@ -94,11 +94,13 @@ fn outcome() -> impl Strategy<Value = Outcome> {
 }
 
 fn usage() -> impl Strategy<Value = Option<Usage>> {
-    proptest::option::of((0u64..9999, 0u64..9999, prop_oneof![Just(0u64), 0u64..9999])).prop_map(|usage| {
-        usage.map(|(input_tokens, output_tokens, cached_input_tokens)| Usage {
+    let reported = proptest::option::of(0u64..99_999);
+    proptest::option::of((0u64..9999, 0u64..9999, prop_oneof![Just(0u64), 0u64..9999], reported)).prop_map(|usage| {
+        usage.map(|(input_tokens, output_tokens, cached_input_tokens, reported_micro_usd)| Usage {
             input_tokens,
             output_tokens,
             cached_input_tokens,
+            reported_micro_usd,
         })
     })
 }

@@ -21,7 +21,7 @@ fn timed() -> App {
     app.session = Some("20261123-120000-ab12".into());
     let argue = |role| DebateEvent::TurnStarted { round: 0, role, purpose: TurnPurpose::Argue, temperature: None };
     let delta = |role, text: &str| DebateEvent::Delta { round: 0, role, text: text.into() };
-    let usage = Some(Usage { input_tokens: 900, output_tokens: 220, cached_input_tokens: 0 });
+    let usage = Some(Usage { input_tokens: 900, output_tokens: 220, cached_input_tokens: 0, ..Usage::default() });
     let opening = Log::new(TOPIC, 2, 0.9).seats(&Role::DUEL, "openai", "gpt-4.1-mini").round(0);
     let mut events: Vec<_> = opening.into_events().into_iter().map(|event| (0, event)).collect();
     events.extend([

@@ -427,7 +427,7 @@ fn the_status_bar_counts_tokens_and_prices_them_only_when_prices_are_set() {
         round: 0,
         role,
         text: text.into(),
-        usage: Some(Usage { input_tokens, output_tokens, cached_input_tokens: 0 }),
+        usage: Some(Usage { input_tokens, output_tokens, cached_input_tokens: 0, ..Usage::default() }),
         truncated_at: None,
         possibly_cut: false,
     };
@@ -645,7 +645,7 @@ fn l_shows_the_cited_source_lines_under_the_marks() {
 #[test]
 fn cached_input_is_counted_and_priced_at_its_own_price_when_set() {
     use heat::provider::Usage;
-    let usage = Some(Usage { input_tokens: 3000, output_tokens: 100, cached_input_tokens: 2000 });
+    let usage = Some(Usage { input_tokens: 3000, output_tokens: 100, cached_input_tokens: 2000, ..Usage::default() });
     let events = [DebateEvent::TurnCompleted {
         round: 0,
         role: Role::Advocate,

@@ -239,18 +239,24 @@ impl Decoder {
                     self.ending = Some(Ending::Failed(said.unwrap_or("it reported an error").to_string()));
                     return;
                 }
-                // The structured answer, where none of it streamed.
+                // The structured answer, or the result's text, where none of it streamed.
                 if !self.answered && event["structured_output"].is_object() {
                     self.answered = true;
                     push_text(chunks, &event["structured_output"].to_string());
+                } else if !self.answered {
+                    self.answered = true;
+                    push_text(chunks, text(event, "result"));
                 }
                 let usage = &event["usage"];
                 let cached = number(usage, "cache_read_input_tokens");
                 let input = number(usage, "input_tokens") + number(usage, "cache_creation_input_tokens") + cached;
+                // Its cost as Claude Code reckons it; a login with no price reports none.
+                let reported = event["total_cost_usd"].as_f64().filter(|usd| *usd > 0.0);
                 chunks.push(Chunk::Usage(Usage {
                     input_tokens: input,
                     output_tokens: number(usage, "output_tokens"),
                     cached_input_tokens: cached,
+                    reported_micro_usd: reported.map(|usd| (usd * 1e6).round() as u64),
                 }));
                 self.ending = Some(Ending::Done);
             }
@@ -274,6 +280,7 @@ impl Decoder {
                     input_tokens: number(usage, "input_tokens"),
                     output_tokens: number(usage, "output_tokens"),
                     cached_input_tokens: number(usage, "cached_input_tokens"),
+                    ..Usage::default()
                 }));
                 self.ending = Some(Ending::Done);
             }
@@ -314,6 +321,7 @@ impl Decoder {
                     input_tokens: number(stats, "input_tokens"),
                     output_tokens: number(stats, "output_tokens"),
                     cached_input_tokens: number(stats, "cached"),
+                    ..Usage::default()
                 }));
                 self.ending = Some(Ending::Done);
             }

@@ -13,6 +13,6 @@ mod spec;
 
 pub use dialect::{Decoder, Dialect, Ending};
 pub use model::AgentModel;
-pub use preset::{CLAUDE_SYSTEM, PRESETS, Preset, named as preset};
+pub use preset::{CLAUDE_SYSTEM, PRESETS, Preset, named as preset, reading};
 pub use prompt::render;
 pub use spec::{AgentSpec, CLI_DEFAULT, SchemaArg};

@@ -221,9 +221,17 @@ async fn conclude(
             if answered {
                 Ok(())
             } else {
-                Err(ProviderError::EmptyAnswer)
+                let message = format!("{} ended its turn without any text", spec.title);
+                Err(ProviderError::Agent { failure: AgentFailure::Exited, message })
             }
         }
+        // Held to the schema, the CLI gave up on it (Claude Code's
+        // `error_max_structured_output_retries`): asked again with the schema
+        // in the prompt alone, as a server that refuses a form is.
+        Ending::Failed(said) if said.contains("structured_output") => Err(ProviderError::ParameterRejected {
+            param: "json_schema".into(),
+            message: format!("{} could not hold its answer to the verdict's schema ({said})", spec.title),
+        }),
         Ending::Failed(said) => Err(spec.failed(Some(&said), stderr, exit)),
         Ending::Cut if exit == Some(0) => Err(ProviderError::StreamCut),
         Ending::NotItsDialect(start) if exit == Some(0) => Err(ProviderError::Malformed(format!(

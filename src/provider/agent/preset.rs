@@ -58,6 +58,31 @@ priority = 999
 denyMessage = "Tools are disabled in this debate."
 "#;
 
+/// Gemini CLI's policy for a seat that may read a folder: its read tools
+/// allowed, every other tool refused.
+const GEMINI_READ_POLICY: &str = r#"# heat: a debater may read, and do nothing else.
+[[rule]]
+toolName = ["read_file", "list_directory", "glob", "grep_search", "read_many_files"]
+decision = "allow"
+priority = 999
+
+[[rule]]
+toolName = "*"
+decision = "deny"
+priority = 998
+denyMessage = "Only reading is allowed in this debate."
+
+[[rule]]
+toolName = "*"
+mcpName = "*"
+decision = "deny"
+priority = 999
+denyMessage = "Only reading is allowed in this debate."
+"#;
+
+/// Claude Code's tools that read and do nothing else.
+const CLAUDE_READ_TOOLS: &str = "Read,Grep,Glob";
+
 /// Claude Code, OpenAI's Codex CLI and Google's Gemini CLI.
 pub const PRESETS: [Preset; 3] = [
     Preset {
@@ -111,6 +136,8 @@ pub const PRESETS: [Preset; 3] = [
             "tools.experimental_request_user_input.enabled=false",
             "--config",
             "project_doc_max_bytes=0",
+            "--config",
+            "analytics.enabled=false",
             "--config",
             "skills.include_instructions=false",
             "--config",
@@ -182,4 +209,81 @@ pub const PRESETS: [Preset; 3] = [
 /// The preset called `name`, if heat knows one.
 pub fn named(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name.eq_ignore_ascii_case(name.trim()))
+}
+
+/// Changes a preset's `command` and `files` so that its CLI may read the
+/// folder `dir` (and nothing else it may do changes): Claude Code gets its
+/// read tools, allowed without asking, and the folder; Codex its shell back,
+/// still in its read-only sandbox, rooted in the folder; Gemini CLI a policy
+/// that allows its read tools alone, and the folder.
+pub fn reading(name: &str, command: &mut Vec<String>, files: &mut [(String, String)], dir: &str) {
+    match name {
+        "claude" => {
+            if let Some(at) = command.iter().position(|w| w == "--tools")
+                && let Some(value) = command.get_mut(at + 1)
+            {
+                *value = CLAUDE_READ_TOOLS.to_string();
+            }
+            command.extend(["--allowedTools", CLAUDE_READ_TOOLS, "--add-dir", dir].map(String::from));
+        }
+        "codex" => {
+            let mut kept = Vec::with_capacity(command.len());
+            let mut words = std::mem::take(command).into_iter().peekable();
+            while let Some(word) = words.next() {
+                let shell =
+                    word == "--disable" && words.peek().is_some_and(|f| f == "shell_tool" || f == "unified_exec");
+                if shell {
+                    words.next();
+                } else {
+                    kept.push(word);
+                }
+            }
+            kept.extend(["--cd", dir].map(String::from));
+            *command = kept;
+        }
+        "gemini" => {
+            for (path, contents) in files.iter_mut() {
+                if path.ends_with("deny-all.toml") {
+                    *contents = GEMINI_READ_POLICY.to_string();
+                }
+            }
+            command.extend(["--include-directories", dir].map(String::from));
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(preset: &Preset) -> Vec<String> {
+        preset.command.iter().map(|w| (*w).to_string()).collect()
+    }
+
+    #[test]
+    fn a_seat_that_may_read_gets_read_tools_and_the_folder_and_nothing_that_writes() {
+        let claude = named("claude").expect("a preset");
+        let mut command = words(claude);
+        reading("claude", &mut command, &mut [], "/src/heat");
+        let tools = command.iter().position(|w| w == "--tools").expect("--tools");
+        assert_eq!(command[tools + 1], "Read,Grep,Glob");
+        assert!(command.ends_with(&["--allowedTools", "Read,Grep,Glob", "--add-dir", "/src/heat"].map(String::from)));
+        assert!(command.windows(2).any(|w| w == ["--permission-mode", "dontAsk"]), "anything else is refused");
+
+        let codex = named("codex").expect("a preset");
+        let mut command = words(codex);
+        reading("codex", &mut command, &mut [], "/src/heat");
+        assert!(!command.iter().any(|w| w == "shell_tool" || w == "unified_exec"), "{command:?}");
+        assert!(command.windows(2).any(|w| w == ["--sandbox", "read-only"]), "the shell stays read-only");
+        assert!(command.ends_with(&["--cd", "/src/heat"].map(String::from)));
+
+        let gemini = named("gemini").expect("a preset");
+        let mut command = words(gemini);
+        let mut files: Vec<(String, String)> =
+            gemini.files.iter().map(|(p, c)| ((*p).to_string(), (*c).to_string())).collect();
+        reading("gemini", &mut command, &mut files, "/src/heat");
+        assert!(files[0].1.contains("\"read_file\"") && files[0].1.contains("decision = \"allow\""));
+        assert!(command.ends_with(&["--include-directories", "/src/heat"].map(String::from)));
+    }
 }

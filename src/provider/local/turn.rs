@@ -110,8 +110,12 @@ pub fn answer(
     if !tail.is_empty() && reply.blocking_send(Ok(Chunk::Text(tail))).is_err() {
         return Ok(());
     }
-    let usage =
-        Usage { input_tokens: prompt.len() as u64, output_tokens: generated.len() as u64, cached_input_tokens: 0 };
+    let usage = Usage {
+        input_tokens: prompt.len() as u64,
+        output_tokens: generated.len() as u64,
+        cached_input_tokens: 0,
+        ..Usage::default()
+    };
     let _ = reply.blocking_send(Ok(Chunk::Usage(usage)));
     let _ = reply.blocking_send(Ok(Chunk::Finish(finish)));
     Ok(())

@@ -64,7 +64,12 @@ fn streamed(text: &str, (first_ms, rate): (u64, f64), seed: u64) -> Reply {
         steps.push(Step::Chunk(Chunk::Text(word)));
     }
     // The input side is counted from the request (see `Demo`).
-    steps.push(Step::Chunk(Chunk::Usage(Usage { input_tokens: 0, output_tokens: output, cached_input_tokens: 0 })));
+    steps.push(Step::Chunk(Chunk::Usage(Usage {
+        input_tokens: 0,
+        output_tokens: output,
+        cached_input_tokens: 0,
+        ..Usage::default()
+    })));
     steps.push(Step::Chunk(Chunk::Finish(FinishReason::Stop)));
     Reply(steps)
 }

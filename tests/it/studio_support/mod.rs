@@ -99,7 +99,7 @@ pub fn resolved() -> App {
         heat: Heat::new(0.4),
         ..Verdict::default()
     };
-    let usage = Some(heat::provider::Usage { input_tokens: 1200, output_tokens: 340, cached_input_tokens: 0 });
+    let usage = Some(heat::provider::Usage { input_tokens: 1200, output_tokens: 340, ..Default::default() });
     feed(
         &mut app,
         &[

@@ -36,11 +36,13 @@ pub struct Reply {
     pub stdout: String,
     pub stderr: String,
     pub exit: i32,
+    /// An argument the run must have been given for this reply (empty: any).
+    pub flag: &'static str,
 }
 
 impl Reply {
     pub fn new(role: &'static str, turn: &'static str, stdout: String) -> Self {
-        Self { role, turn, stdout, stderr: String::new(), exit: 0 }
+        Self { role, turn, stdout, stderr: String::new(), exit: 0, flag: "" }
     }
 }
 
@@ -62,9 +64,10 @@ impl FakeClis {
             std::fs::write(&out, &reply.stdout).expect("reply written");
             std::fs::write(&err, &reply.stderr).expect("reply written");
             cases.push_str(&format!(
-                "if [[ -z \"$out\" && \"$prompt\" == *'{}'* && \"$now\" == *'{}'* ]]; then out='{}'; err='{}'; code={}; fi\n",
+                "if [[ -z \"$out\" && \"$prompt\" == *'{}'* && \"$now\" == *'{}'* && \"$*\" == *'{}'* ]]; then out='{}'; err='{}'; code={}; fi\n",
                 reply.role,
                 reply.turn,
+                reply.flag,
                 out.display(),
                 err.display(),
                 reply.exit
@@ -238,4 +241,13 @@ pub fn claude_structured(object: &str, model: &str) -> String {
     events.push(json!({"type": "user", "message": {"role": "user", "content": [{"tool_use_id": "toolu_1", "type": "tool_result", "content": "Structured output provided successfully"}]}, "session_id": SESSION, "uuid": "u"}));
     events.push(json!({"type": "result", "subtype": "success", "is_error": false, "num_turns": 2, "result": object, "session_id": SESSION, "total_cost_usd": 0.002, "usage": {"input_tokens": 80, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": 30}, "structured_output": value, "uuid": "u"}));
     lines(&events)
+}
+
+/// Claude Code's stream-json when it gave up holding its answer to
+/// `--json-schema` (its model never matched it): exit 1.
+pub fn claude_schema_given_up() -> String {
+    lines(&[
+        json!({"type": "system", "subtype": "init", "cwd": "/tmp/heat-seat-x", "session_id": SESSION, "tools": ["StructuredOutput"], "mcp_servers": [], "model": "claude-opus-4-8", "uuid": "u"}),
+        json!({"type": "result", "subtype": "error_max_structured_output_retries", "is_error": true, "num_turns": 5, "session_id": SESSION, "total_cost_usd": 0.004, "usage": {"input_tokens": 400, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": 90}, "uuid": "u"}),
+    ])
 }

@@ -7,6 +7,7 @@ pub mod agents;
 pub mod binary;
 pub mod bodies;
 pub mod browser;
+pub mod cli_bodies;
 pub mod duel;
 pub mod log;
 pub mod mock_llm;
