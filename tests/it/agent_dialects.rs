@@ -156,3 +156,15 @@ fn a_claude_code_result_alone_still_gives_its_answer() {
     let read = read_in(Dialect::Claude, result, &[]);
     assert_eq!((read.text.as_str(), read.ending), ("Tabs let every reader choose.", Ending::Done));
 }
+
+#[test]
+fn a_claude_code_turn_on_a_subscription_has_no_reported_cost() {
+    let output = String::from_utf8(stream("claude-text.jsonl")).unwrap();
+    let on_key = read_in(Dialect::Claude, output.as_bytes(), &[]);
+    assert!(on_key.usage.is_some_and(|u| u.reported_micro_usd == Some(1135)), "on an API key: {:?}", on_key.usage);
+    let subscribed = output.replace(r#""apiKeySource":"ANTHROPIC_API_KEY""#, r#""apiKeySource":"none""#);
+    assert_ne!(subscribed, output, "the recording names its key's source");
+    let on_login = read_in(Dialect::Claude, subscribed.as_bytes(), &[]);
+    let usage = on_login.usage.expect("its tokens are still reported");
+    assert_eq!((usage.output_tokens, usage.reported_micro_usd), (37, None), "a subscription's turn is not priced");
+}

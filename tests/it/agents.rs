@@ -457,3 +457,42 @@ fn a_claude_judge_that_cannot_hold_the_schema_is_asked_again_with_it_in_the_prom
     assert_eq!((held, judged.len() - held), (1, 1), "held to the schema once, then asked with it in the prompt alone");
     assert!(judged.iter().all(|c| c.prompt.contains("JSON schema")));
 }
+
+#[test]
+fn a_debate_cut_by_a_failing_cli_resumes_on_the_same_clis_and_reruns_only_the_cut_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let clis = fakes(dir.path());
+    // It fails after the advocate's turn is done (a line every 10 ms): that turn is paid for and kept.
+    let waiting = "{\"type\":\"turn.started\"}\n".repeat(80);
+    let failed = "{\"type\":\"turn.failed\",\"error\":{\"message\":\"stream disconnected before completion\"}}\n";
+    let mut broken = Reply::new("You are the SKEPTIC", "", format!("{waiting}{failed}"));
+    broken.exit = 1;
+    clis.install("codex", "codex-cli 0.171.0", &[broken]);
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let out = heat(&data, &clis)
+        .args(["run", "Tabs beat spaces", "--max-rounds", "3"])
+        .args(["--seat", "advocate=claude:sonnet", "--seat", "skeptic=codex", "--seat", "judge=gemini"])
+        .output()
+        .unwrap();
+    let stderr = support::binary::stderr(&out);
+    assert!(!out.status.success());
+    assert!(stderr.contains("Codex CLI failed (exit status 1): stream disconnected before completion"), "{stderr}");
+    let advocate_before = clis.calls("claude").len();
+    assert_eq!(advocate_before, 1, "the advocate's round 1 was paid for once");
+
+    // The CLI works again: `heat resume` (no flags) seats each role on its CLI again.
+    clis.install("codex", "codex-cli 0.171.0", &[Reply::new("You are the SKEPTIC", "", codex(SKEPTIC, None))]);
+    let out = heat(&data, &clis).args(["resume"]).output().unwrap();
+    let (stdout, stderr) = (support::binary::stdout(&out), support::binary::stderr(&out));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let round_one = |calls: Vec<support::agents::Call>| {
+        calls.iter().filter(|c| c.prompt.rsplit("# Now").next().is_some_and(|now| now.contains("Round 1 of"))).count()
+    };
+    assert_eq!(round_one(clis.calls("claude")), 1, "the advocate's round 1 turn is not asked again");
+    assert!(round_one(clis.calls("codex")) >= 2, "the cut skeptic turn runs again on Codex");
+    let events = stored(&data);
+    let state = DebateState::from_events(events.iter());
+    assert!(state.finish.is_some(), "the resumed debate ended");
+    assert_eq!(state.participant(Role::Skeptic).map(|p| p.provider.as_str()), Some("codex"));
+}

@@ -527,3 +527,19 @@ fn stored(data: &Path) -> Vec<DebateEvent> {
     let id = store.resolve(None).unwrap();
     store.load(&id).unwrap().records.into_iter().map(|r| r.event).collect()
 }
+
+/// The line-up people ask for: Claude Code for, Codex against, Gemini CLI
+/// judging (its verdict's schema in the prompt alone: it has no option).
+#[tokio::test(flavor = "multi_thread")]
+async fn claude_argues_for_codex_against_and_gemini_judges() {
+    let Some(clis) = clis_or_skip("claude_argues_for_codex_against_and_gemini_judges") else { return };
+    duel(
+        &clis,
+        [
+            (Role::Advocate, "claude", "sonnet"),
+            (Role::Skeptic, "codex", "gpt-5.5"),
+            (Role::Judge, "gemini", "gemini-2.5-pro"),
+        ],
+    )
+    .await;
+}

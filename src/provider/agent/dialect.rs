@@ -81,6 +81,9 @@ pub struct Decoder {
     events: bool,
     /// Whether answer text was given (so a structured result is not given twice).
     answered: bool,
+    /// Claude Code runs on a subscription's login (its init says no API
+    /// key is the source): its turns are not paid for by the token.
+    subscription: bool,
     /// The content block that holds Claude Code's structured output (its
     /// `StructuredOutput` tool call), streamed as the answer's text.
     structured_block: Option<u64>,
@@ -97,6 +100,7 @@ impl Decoder {
             partial: false,
             events: false,
             answered: false,
+            subscription: false,
             structured_block: None,
             stray: None,
             ending: None,
@@ -179,7 +183,10 @@ impl Decoder {
 
     fn claude(&mut self, event: &Value, chunks: &mut Vec<Chunk>) {
         match text(event, "type") {
-            "system" if text(event, "subtype") == "init" => model(event, chunks),
+            "system" if text(event, "subtype") == "init" => {
+                self.subscription = text(event, "apiKeySource") == "none";
+                model(event, chunks);
+            }
             "stream_event" => {
                 let inner = &event["event"];
                 let block = &inner["content_block"];
@@ -250,8 +257,9 @@ impl Decoder {
                 let usage = &event["usage"];
                 let cached = number(usage, "cache_read_input_tokens");
                 let input = number(usage, "input_tokens") + number(usage, "cache_creation_input_tokens") + cached;
-                // Its cost as Claude Code reckons it; a login with no price reports none.
-                let reported = event["total_cost_usd"].as_f64().filter(|usd| *usd > 0.0);
+                // Its cost as Claude Code reckons it; a subscription's turn is not paid by the
+                // token (its reckoning is what the API would charge): unknown, not that.
+                let reported = event["total_cost_usd"].as_f64().filter(|usd| *usd > 0.0 && !self.subscription);
                 chunks.push(Chunk::Usage(Usage {
                     input_tokens: input,
                     output_tokens: number(usage, "output_tokens"),
