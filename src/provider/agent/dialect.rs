@@ -68,25 +68,32 @@ pub enum Ending {
     NotItsDialect(String),
 }
 
+/// What Claude Code's stream has said so far that changes how the rest reads.
+#[derive(Debug, Default)]
+struct ClaudeSoFar {
+    /// Text arrived as partial deltas (so the whole message that follows
+    /// them is not taken again).
+    partial: bool,
+    /// It runs on a subscription's login (its init says no API key is the
+    /// source): its turns are not paid for by the token.
+    subscription: bool,
+    /// The content block that holds its structured output (its
+    /// `StructuredOutput` tool call), streamed as the answer's text.
+    structured_block: Option<u64>,
+}
+
 /// Reads one CLI's standard output, a piece at a time.
 #[derive(Debug)]
 pub struct Decoder {
     dialect: Dialect,
     /// Bytes of a line (or, for text, of a character) not yet complete.
     pending: Vec<u8>,
-    /// Whether text arrived as partial deltas (so the whole message that
-    /// follows them is not taken again).
-    partial: bool,
+    /// What Claude Code's stream has said that changes how the rest reads.
+    claude: ClaudeSoFar,
     /// Whether any event of the dialect was read.
     events: bool,
     /// Whether answer text was given (so a structured result is not given twice).
     answered: bool,
-    /// Claude Code runs on a subscription's login (its init says no API
-    /// key is the source): its turns are not paid for by the token.
-    subscription: bool,
-    /// The content block that holds Claude Code's structured output (its
-    /// `StructuredOutput` tool call), streamed as the answer's text.
-    structured_block: Option<u64>,
     /// The first line that was not one, kept for the sentence.
     stray: Option<String>,
     ending: Option<Ending>,
@@ -97,11 +104,9 @@ impl Decoder {
         Self {
             dialect,
             pending: Vec::new(),
-            partial: false,
+            claude: ClaudeSoFar::default(),
             events: false,
             answered: false,
-            subscription: false,
-            structured_block: None,
             stray: None,
             ending: None,
         }
@@ -184,7 +189,7 @@ impl Decoder {
     fn claude(&mut self, event: &Value, chunks: &mut Vec<Chunk>) {
         match text(event, "type") {
             "system" if text(event, "subtype") == "init" => {
-                self.subscription = text(event, "apiKeySource") == "none";
+                self.claude.subscription = text(event, "apiKeySource") == "none";
                 model(event, chunks);
             }
             "stream_event" => {
@@ -194,7 +199,7 @@ impl Decoder {
                     && text(block, "type") == "tool_use"
                     && text(block, "name") == "StructuredOutput"
                 {
-                    self.structured_block = inner["index"].as_u64();
+                    self.claude.structured_block = inner["index"].as_u64();
                 }
                 if text(inner, "type") != "content_block_delta" {
                     return;
@@ -202,18 +207,18 @@ impl Decoder {
                 let delta = &inner["delta"];
                 match text(delta, "type") {
                     "text_delta" => {
-                        self.partial = true;
+                        self.claude.partial = true;
                         self.answered = true;
                         push_text(chunks, text(delta, "text"));
                     }
                     // The verdict held to its schema streams as the tool call's input.
-                    "input_json_delta" if inner["index"].as_u64() == self.structured_block => {
-                        self.partial = true;
+                    "input_json_delta" if inner["index"].as_u64() == self.claude.structured_block => {
+                        self.claude.partial = true;
                         self.answered = true;
                         push_text(chunks, text(delta, "partial_json"));
                     }
                     "thinking_delta" => {
-                        self.partial = true;
+                        self.claude.partial = true;
                         push_reasoning(chunks, text(delta, "thinking"));
                     }
                     _ => {}
@@ -222,7 +227,7 @@ impl Decoder {
             // The whole message, after its partial deltas (or in their place
             // when the CLI was not asked for them); never one the CLI made up
             // to say an error (`"model": "<synthetic>"`): its result says it.
-            "assistant" if !self.partial && text(&event["message"], "model") != "<synthetic>" => {
+            "assistant" if !self.claude.partial && text(&event["message"], "model") != "<synthetic>" => {
                 for block in event["message"]["content"].as_array().into_iter().flatten() {
                     match text(block, "type") {
                         "text" => {
@@ -259,7 +264,7 @@ impl Decoder {
                 let input = number(usage, "input_tokens") + number(usage, "cache_creation_input_tokens") + cached;
                 // Its cost as Claude Code reckons it; a subscription's turn is not paid by the
                 // token (its reckoning is what the API would charge): unknown, not that.
-                let reported = event["total_cost_usd"].as_f64().filter(|usd| *usd > 0.0 && !self.subscription);
+                let reported = event["total_cost_usd"].as_f64().filter(|usd| *usd > 0.0 && !self.claude.subscription);
                 chunks.push(Chunk::Usage(Usage {
                     input_tokens: input,
                     output_tokens: number(usage, "output_tokens"),

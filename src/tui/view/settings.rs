@@ -112,7 +112,9 @@ fn model_list(app: &App, form: &SettingsForm, width: u16) -> Line<'static> {
     let dim = |text: String| Line::from(Span::styled(text, theme.secondary()));
     match listing {
         // An agent CLI lists nothing: it takes the name it is given, or runs its own default.
-        None if crate::provider::ProviderKind::from_name(&provider).is_some_and(|k| k.is_agent()) => {
+        None if crate::provider::ProviderKind::from_name(&provider)
+            .is_some_and(crate::provider::ProviderKind::is_agent) =>
+        {
             dim(format!("   {provider} is an agent CLI: type a model it takes (empty: its own default)"))
         }
         None => Line::default(),
