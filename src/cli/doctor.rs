@@ -354,6 +354,8 @@ async fn agent_check(report: &mut Report, config: &Config, kind: ProviderKind, m
         }
     };
     let program = spec.program().to_string();
+    let login_check = crate::provider::agent::preset(kind.name()).and_then(|p| p.login_check);
+    let (title, login, env) = (spec.title.clone(), spec.login.clone(), spec.env.clone());
     let agent = match crate::provider::agent::AgentModel::new(spec) {
         Ok(agent) => agent,
         Err(e) => {
@@ -363,8 +365,37 @@ async fn agent_check(report: &mut Report, config: &Config, kind: ProviderKind, m
     };
     let found = crate::provider::ChatModel::agent(&agent).unwrap_or_default();
     report.add(Mark::Ok, kind.name(), format!("{found} ({program}); its tools off, the prompt on standard input"));
+    if let Some(check) = login_check {
+        // The CLI's own word on its login, where it has one (its first word: the program run).
+        let words: Vec<String> =
+            std::iter::once(program).chain(check.iter().skip(1).map(|w| (*w).to_string())).collect();
+        if let Err(said) = logged_in(&words, &env).await {
+            let how = login.map(|how| format!("; {how}")).unwrap_or_default();
+            report.add(Mark::Fail, kind.name(), format!("{title} is not logged in: {said}{how}"));
+            return;
+        }
+    }
     let probe = super::probe::chat(Arc::new(agent), model, super::probe::PROBE_TIME).await;
     add_probe(report, kind.name(), probe);
+}
+
+/// Runs an agent CLI's login check (`codex login status`): `Err` with its
+/// first line when it says it is not logged in; a check that cannot run,
+/// or runs past 15 s, says nothing either way.
+async fn logged_in(words: &[String], env: &[(String, String)]) -> Result<(), String> {
+    let Some((program, rest)) = words.split_first() else { return Ok(()) };
+    let mut command = tokio::process::Command::new(program);
+    command.args(rest).envs(env.iter().map(|(k, v)| (k, v))).stdin(std::process::Stdio::null()).kill_on_drop(true);
+    let Ok(Ok(out)) = tokio::time::timeout(Duration::from_secs(15), command.output()).await else { return Ok(()) };
+    if out.status.success() {
+        return Ok(());
+    }
+    let said = [&out.stdout, &out.stderr]
+        .iter()
+        .flat_map(|bytes| String::from_utf8_lossy(bytes).lines().map(str::trim).map(str::to_string).collect::<Vec<_>>())
+        .find(|line| !line.is_empty())
+        .unwrap_or_else(|| format!("{program} says so (exit status {})", out.status.code().unwrap_or(-1)));
+    Err(crate::sanitize::one_line(&said))
 }
 
 fn add_probe(report: &mut Report, what: &'static str, probe: Probe) {

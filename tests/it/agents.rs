@@ -221,6 +221,21 @@ fn the_doctor_finds_each_cli_says_its_version_and_probes_it() {
         "{stdout}"
     );
     assert!(!out.status.success(), "a seat's CLI is missing: the doctor says the debate cannot run");
+
+    // Codex says it is logged out when asked (`codex login status`): said before any probe.
+    let mut logged_out = Reply::new("", "", "Not logged in\n".to_string());
+    (logged_out.exit, logged_out.flag) = (1, "login status");
+    clis.install("codex", "codex-cli 0.171.0", &[logged_out]);
+    let out = heat(&data, &clis)
+        .args(["doctor", "--seat", "advocate=claude", "--seat", "skeptic=codex", "--seat", "judge=claude"])
+        .output()
+        .unwrap();
+    let stdout = support::binary::stdout(&out);
+    assert!(
+        stdout.contains("FAIL  codex        Codex CLI is not logged in: Not logged in; run `codex login` in a terminal (or set OPENAI_API_KEY)"),
+        "{stdout}"
+    );
+    assert!(clis.calls("codex").iter().all(|c| c.argv == ["login", "status"]), "no probe after a failed login check");
 }
 
 /// The state letter of process `pid` (`T` stopped, `Z` a zombie), or
@@ -495,4 +510,41 @@ fn a_debate_cut_by_a_failing_cli_resumes_on_the_same_clis_and_reruns_only_the_cu
     let state = DebateState::from_events(events.iter());
     assert!(state.finish.is_some(), "the resumed debate ended");
     assert_eq!(state.participant(Role::Skeptic).map(|p| p.provider.as_str()), Some("codex"));
+}
+
+#[test]
+fn the_turn_clock_ends_a_cli_that_talks_on_and_keeps_what_it_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let clis = FakeClis::new(dir.path());
+    clis.install(
+        "claude",
+        "2.1.197 (Claude Code)",
+        &[Reply::new("You are the JUDGE", "", claude(SETTLED, None, "claude-opus-4-8"))],
+    );
+    let pids = dir.path().join("pids");
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    // A debater's CLI that says half a sentence, then never finishes.
+    let config = format!(
+        "[providers.slow]\nkind = \"command\"\ncommand = [\"bash\", \"-c\", \
+         \"echo $$ >> {}; printf 'Tabs let every reader choose '; sleep 60\"]\n\n[network]\nmax_retries = 0\n",
+        pids.display()
+    );
+    std::fs::write(data.join("heat.toml"), config).unwrap();
+    let started = std::time::Instant::now();
+    let out = heat(&data, &clis)
+        .args(["run", "Tabs beat spaces", "--max-rounds", "1", "--turn-seconds", "2"])
+        .args(["--seat", "advocate=slow", "--seat", "skeptic=slow", "--seat", "judge=claude"])
+        .output()
+        .unwrap();
+    let stdout = support::binary::stdout(&out);
+    assert!(out.status.success(), "{stdout}\n{}", support::binary::stderr(&out));
+    assert!(started.elapsed().as_secs() < 40, "the clock, not the CLI, ended the turns");
+    assert!(stdout.contains("Tabs let every reader choose"), "what it said before the clock is kept: {stdout}");
+    let group: Vec<u32> =
+        std::fs::read_to_string(&pids).unwrap().lines().filter_map(|l| l.trim().parse().ok()).collect();
+    assert_eq!(group.len(), 2, "both debaters' CLIs ran");
+    for pid in group {
+        assert!(matches!(process_state(pid), None | Some('Z')), "process {pid} outlived its turn's clock");
+    }
 }

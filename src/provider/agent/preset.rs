@@ -34,6 +34,9 @@ pub struct Preset {
     pub install: &'static str,
     /// How a person logs it in.
     pub login: &'static str,
+    /// A command that says whether it is logged in (exit 0: it is), where
+    /// the CLI has one: `heat doctor` asks it before its probe.
+    pub login_check: Option<&'static [&'static str]>,
 }
 
 /// The system prompt heat gives Claude Code in place of its own (a coding
@@ -114,6 +117,7 @@ pub const PRESETS: [Preset; 3] = [
         files: &[],
         install: "npm install -g @anthropic-ai/claude-code",
         login: "run `claude` once in a terminal and log in (or set ANTHROPIC_API_KEY)",
+        login_check: None,
     },
     Preset {
         name: "codex",
@@ -180,6 +184,8 @@ pub const PRESETS: [Preset; 3] = [
         files: &[],
         install: "npm install -g @openai/codex",
         login: "run `codex login` in a terminal (or set OPENAI_API_KEY)",
+        // Offline and logged out, `codex exec` waits on the network rather than say so.
+        login_check: Some(&["codex", "login", "status"]),
     },
     Preset {
         name: "gemini",
@@ -203,6 +209,7 @@ pub const PRESETS: [Preset; 3] = [
         files: &[(".heat/deny-all.toml", GEMINI_POLICY)],
         install: "npm install -g @google/gemini-cli",
         login: "run `gemini` once in a terminal and log in (or set GEMINI_API_KEY)",
+        login_check: None,
     },
 ];
 
