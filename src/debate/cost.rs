@@ -161,6 +161,18 @@ fn dollars(usage: &Usage, price: Price) -> f64 {
     (fresh as f64 * price.input + cached_cost + usage.output_tokens as f64 * price.output) / 1e6
 }
 
+/// The payers any of whose calls cost what its runner reported (an agent
+/// CLI's own reckoning), in the order [`by_payer`] lists them.
+pub fn reported(state: &DebateState) -> Vec<Payer> {
+    let mut payers: Vec<Payer> = Vec::new();
+    for (payer, usage) in usages(state) {
+        if usage.reported_micro_usd.is_some() && !payers.contains(&payer) {
+            payers.push(payer);
+        }
+    }
+    payers
+}
+
 /// Input and output tokens over every call that reported usage, or `None`
 /// when none did.
 pub fn tokens(state: &DebateState) -> Option<(u64, u64)> {
@@ -266,5 +278,7 @@ mod tests {
             Prices { judges: vec![(PanelJudge(2), Price { input: 0.0, output: 5.0, cached_input: None })], ..none };
         assert_eq!(cost(&state, &priced), Some(0.0125), "the reported cost wins over the price");
         assert_eq!(by_payer(&state, &priced)[0].1.cost, Some(0.0125));
+        assert_eq!(reported(&state), [Payer::PanelJudge(PanelJudge(2))], "said as the CLI's reckoning");
+        assert!(reported(&voted(&[])).is_empty());
     }
 }

@@ -1,7 +1,8 @@
 //! The tokens-and-cost dialog (`$`): each seat's and each panel judge's
 //! calls, input (and cached), output and cost, a total, then each round's;
-//! a cost stands only where every call has a price, and where one has none
-//! the dialog says which key sets it (nothing is guessed).
+//! a cost stands only where every call has a price (or its agent CLI
+//! reported one, which it says), and where one has none the dialog says
+//! which key sets it (nothing is guessed).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -60,6 +61,14 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         for (round, spent) in &rounds {
             lines.push(Line::raw(columns.spent(&format!("Round {}", round + 1), "", spent)));
         }
+    }
+    let reported = cost::reported(debate);
+    if !reported.is_empty() {
+        lines.push(Line::raw(""));
+        let names: Vec<String> = reported.iter().map(|payer| clean(&payer.name(debate))).collect();
+        let said = format!("{}: the cost as the agent CLI reported it, not a price of heat's.", names.join(", "));
+        let wrap = u16::try_from(room.saturating_sub(1)).unwrap_or(u16::MAX);
+        lines.extend(crate::tui::wrap::wrap_plain(&said, wrap, muted));
     }
     if !unpriced.is_empty() {
         lines.push(Line::raw(""));
