@@ -270,8 +270,8 @@ mod tests {
 
     #[test]
     fn a_cost_the_cli_reported_wins_over_a_price_and_is_known_without_one() {
-        let reported = Usage { output_tokens: 1_000_000, reported_micro_usd: Some(12_500), ..Usage::default() };
-        let state = voted_with(&["claude-opus-4-1"], reported);
+        let reckoned = Usage { output_tokens: 1_000_000, reported_micro_usd: Some(12_500), ..Usage::default() };
+        let state = voted_with(&["claude-opus-4-1"], reckoned);
         let none = Prices::default();
         assert_eq!(cost(&state, &none), Some(0.0125), "reported: known though no price is set");
         let priced =
