@@ -94,8 +94,11 @@ pub fn report(config: Option<&Config>, request: &Request<'_>) -> anyhow::Result<
     } else {
         let store = Store::open(&data_dir)?;
         let id = store.resolve(request.id)?;
-        let live = store.is_live(&id);
-        (store.load(&id)?, id.clone(), live, store.label(&id))
+        let loaded = store.load(&id)?;
+        // A debate that has ended is not running, though a studio still holds it open.
+        let ended = crate::debate::DebateState::from_events(loaded.records.iter().map(|r| &r.event)).finish.is_some();
+        let live = store.is_live(&id) && !ended;
+        (loaded, id.clone(), live, store.label(&id))
     };
     for notice in &loaded.notices {
         say!("heat: session {id}: {notice}");

@@ -547,7 +547,7 @@ impl App {
     fn confirm_key(&mut self, what: Confirm, key: KeyEvent) -> Vec<Effect> {
         match key.code {
             KeyCode::Char('y' | 'Y') | KeyCode::Enter => match what {
-                Confirm::Force => self.apply_steer(steer::force()),
+                Confirm::Force => self.apply_steer(steer::force(&self.debate)),
                 Confirm::Quit => vec![Effect::Quit],
                 Confirm::Replace(next) => vec![*next],
             },

@@ -135,8 +135,12 @@ pub fn pin_heat(keymap: &KeyMap, to: &SeatTarget, heat: Heat) -> Steered {
     Steered::sends(Tone::Good, text, Until::NextRound, Effect::Send(Command::PinTemperature(heat)))
 }
 
-/// The person confirmed forcing a resolution.
-pub fn force() -> Steered {
+/// The person confirmed forcing a resolution: sent while the debate runs;
+/// one that ended while the question stood has nothing left to force.
+pub fn force(debate: &DebateState) -> Steered {
+    if debate.finish.is_some() {
+        return Steered::refused(Tone::Info, "The debate has already ended: there is no resolution to force");
+    }
     let text = "Resolution forced: the judge writes its final synthesis";
     Steered::sends(Tone::Info, text, Until::NextRound, Effect::Send(Command::ForceResolution))
 }
@@ -258,6 +262,16 @@ mod tests {
         state.apply(&DebateEvent::Finished { outcome, synthesis: None });
         let ended = more_rounds(&state);
         assert!(matches!(ended.effects[..], [Effect::MoreRounds(1)]), "{:?}", ended.effects);
+    }
+
+    #[test]
+    fn a_force_confirmed_after_the_debate_ended_sends_nothing_and_says_so() {
+        let mut state = first_round_of(2);
+        assert_eq!(sent(&force(&state)), [&Command::ForceResolution]);
+        state.apply(&DebateEvent::Finished { outcome: crate::debate::Outcome::MaxRounds, synthesis: None });
+        let late = force(&state);
+        assert!(sent(&late).is_empty(), "{:?}", late.effects);
+        assert_eq!(late.said.text, "The debate has already ended: there is no resolution to force");
     }
 
     #[test]

@@ -112,6 +112,25 @@ fn a_running_debate_gives_what_exists_so_far() {
 }
 
 #[test]
+fn an_ended_debate_a_studio_still_holds_is_not_said_to_be_running() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let demo = log::parse(include_bytes!("../../assets/demo-session.jsonl")).expect("the demo loads");
+    let store = Store::open(dir.path()).expect("store opens");
+    let mut recorder = store.create().expect("session created");
+    for record in &demo.records {
+        recorder.record(&record.event);
+    }
+    let id = recorder.id().to_string();
+    let file = dir.path().join("ended.html");
+    let out = heat(dir.path()).args(["report", &id, "-o"]).arg(&file).output().expect("runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("still running"), "the demo has ended: {}", stderr(&out));
+    let html = std::fs::read_to_string(&file).expect("written");
+    assert!(!html.contains("still running"), "the page does not say so either");
+    drop(recorder);
+}
+
+#[test]
 fn a_damaged_log_reports_what_loaded_and_what_was_skipped() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (id, _) = store_demo(dir.path(), false);
