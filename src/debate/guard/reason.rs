@@ -131,7 +131,6 @@ mod tests {
             proposition: "Tabs beat spaces",
             system: &system,
             user: &user,
-            own: &[],
             arguments: &arguments,
             allowed: &[],
         };
