@@ -1043,6 +1043,41 @@ fn a_pinned_heat_wins_over_the_verdicts_in_the_judge_pane_as_in_the_header() {
 /// prefers answers like its own), naming which; not one on a model of its
 /// own, nor the embedded model's.
 #[test]
+fn the_header_says_the_heat_reaches_an_agent_clis_seat_by_prompt_alone() {
+    use crate::support::log::participant;
+    use heat::debate::TurnPurpose;
+    let header = |seated: Vec<heat::debate::Participant>| {
+        let mut app = studio_support::new_app();
+        let events = Log::new(studio_support::TOPIC, 4, 0.9)
+            .seated(seated)
+            .round(0)
+            .starts(0, Role::Advocate, TurnPurpose::Argue)
+            .into_events();
+        studio_support::feed(&mut app, &events);
+        studio_support::screen(&mut app, 160, 40).lines().nth(1).unwrap_or_default().to_string()
+    };
+    let judge = participant(Role::Judge, "openai", "gpt-4.1");
+    let one = header(vec![
+        participant(Role::Advocate, "claude", "sonnet"),
+        participant(Role::Skeptic, "openai", "gpt-4.1-mini"),
+        judge.clone(),
+    ]);
+    assert!(one.contains("heat by prompt: advocate"), "{one}");
+    let both = header(vec![
+        participant(Role::Advocate, "claude", "sonnet"),
+        participant(Role::Skeptic, "codex", "default"),
+        judge.clone(),
+    ]);
+    assert!(both.contains("heat by prompt") && !both.contains("by prompt:"), "{both}");
+    let served = header(vec![
+        participant(Role::Advocate, "openai", "gpt-4.1-mini"),
+        participant(Role::Skeptic, "anthropic", "claude-haiku-4-5"),
+        judge,
+    ]);
+    assert!(!served.contains("by prompt"), "a server takes the heat as its temperature: {served}");
+}
+
+#[test]
 fn the_header_marks_a_judge_on_a_debaters_model_and_only_then() {
     use crate::support::log::participant;
     use heat::debate::TurnPurpose;

@@ -82,10 +82,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
             break;
         }
     }
-    // Last, where there is room: the judge shares a debater's model.
-    if let Some(same) = same_model(app).filter(|s| left_width + s.width() + gauge_width < width) {
-        left_width += same.width();
-        left.push(same);
+    // Last, where there is room: the judge shares a debater's model; the heat reaches a seat by prompt alone.
+    for span in [same_model(app), by_prompt(app)].into_iter().flatten() {
+        if left_width + span.width() + gauge_width < width {
+            left_width += span.width();
+            left.push(span);
+        }
     }
     let mut spans = left;
     spans.push(Span::raw(" ".repeat(width.saturating_sub(left_width + gauge_width))));
@@ -219,6 +221,24 @@ fn same_model(app: &App) -> Option<Span<'static>> {
         _ => format!("  {judge} = debaters' model"),
     };
     Some(Span::styled(text, Style::new().fg(app.theme.warn)))
+}
+
+/// The debaters an agent CLI answers for, which take no temperature: the
+/// heat reaches them by their prompt alone (`heat by prompt: advocate`).
+fn by_prompt(app: &App) -> Option<Span<'static>> {
+    let debate = &app.debate;
+    let seats: Vec<String> = debate
+        .debaters()
+        .iter()
+        .filter(|&&role| debate.participant(role).is_some_and(crate::debate::event::Participant::is_agent))
+        .map(|&role| debate.label(role).to_lowercase())
+        .collect();
+    let text = match seats.len() {
+        0 => return None,
+        n if n == debate.debaters().len() => "  heat by prompt".to_string(),
+        _ => format!("  heat by prompt: {}", seats.join(", ")),
+    };
+    Some(Span::styled(text, app.theme.secondary()))
 }
 
 /// How far the tug-of-war's marker moves from the middle, each way.
