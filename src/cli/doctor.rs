@@ -354,7 +354,15 @@ async fn agent_check(report: &mut Report, config: &Config, kind: ProviderKind, m
         }
     };
     let program = spec.program().to_string();
-    let login_check = crate::provider::agent::preset(kind.name()).and_then(|p| p.login_check);
+    // A preset's own login check, while the block changes nothing of how it reaches its model (a
+    // provider of the user's own, given by `args` or `command`, has no login to check).
+    let own_way = ["command", "args"].iter().any(|leaf| config.words(&format!("providers.{kind}.{leaf}")).is_some());
+    let login_check = crate::provider::agent::preset(kind.name()).and_then(|p| p.login_check).filter(|_| !own_way);
+    let reads = config
+        .text(&format!("providers.{kind}.read_dir"))
+        .filter(|_| config.text(&format!("providers.{kind}.tools")) == Some("read"));
+    let tools =
+        reads.map_or_else(|| "its tools off".to_string(), |dir| format!("it may read {dir} and change nothing"));
     let (title, login, env) = (spec.title.clone(), spec.login.clone(), spec.env.clone());
     let agent = match crate::provider::agent::AgentModel::new(spec) {
         Ok(agent) => agent,
@@ -364,7 +372,7 @@ async fn agent_check(report: &mut Report, config: &Config, kind: ProviderKind, m
         }
     };
     let found = crate::provider::ChatModel::agent(&agent).unwrap_or_default();
-    report.add(Mark::Ok, kind.name(), format!("{found} ({program}); its tools off, the prompt on standard input"));
+    report.add(Mark::Ok, kind.name(), format!("{found} ({program}); {tools}, the prompt on standard input"));
     if let Some(check) = login_check {
         // The CLI's own word on its login, where it has one (its first word: the program run).
         let words: Vec<String> =
@@ -390,10 +398,17 @@ async fn logged_in(words: &[String], env: &[(String, String)]) -> Result<(), Str
     if out.status.success() {
         return Ok(());
     }
-    let said = [&out.stdout, &out.stderr]
+    let lines: Vec<String> = [&out.stdout, &out.stderr]
         .iter()
         .flat_map(|bytes| String::from_utf8_lossy(bytes).lines().map(str::trim).map(str::to_string).collect::<Vec<_>>())
-        .find(|line| !line.is_empty())
+        .filter(|line| !line.is_empty())
+        .collect();
+    // Its word on the login, before any warning it prints first.
+    let said = lines
+        .iter()
+        .find(|line| line.to_lowercase().contains("logged"))
+        .or_else(|| lines.iter().find(|line| !line.to_lowercase().starts_with("warning")))
+        .cloned()
         .unwrap_or_else(|| format!("{program} says so (exit status {})", out.status.code().unwrap_or(-1)));
     Err(crate::sanitize::one_line(&said))
 }

@@ -236,6 +236,20 @@ fn the_doctor_finds_each_cli_says_its_version_and_probes_it() {
         "{stdout}"
     );
     assert!(clis.calls("codex").iter().all(|c| c.argv == ["login", "status"]), "no probe after a failed login check");
+
+    // Given a provider of its own (`args`), Codex has no login to check: the probe is its word.
+    let mut logged_out = Reply::new("", "", "Not logged in\n".to_string());
+    (logged_out.exit, logged_out.flag) = (1, "login status");
+    clis.install("codex", "codex-cli 0.171.0", &[logged_out, Reply::new("connection check", "", codex("ready", None))]);
+    std::fs::write(data.join("heat.toml"), "[providers.codex]\nargs = [\"-c\", \"model_provider=\\\"lab\\\"\"]\n")
+        .unwrap();
+    let out = heat(&data, &clis)
+        .args(["doctor", "--seat", "advocate=codex", "--seat", "skeptic=codex", "--seat", "judge=codex"])
+        .output()
+        .unwrap();
+    let stdout = support::binary::stdout(&out);
+    assert!(!stdout.contains("not logged in"), "{stdout}");
+    assert!(stdout.contains("ok    codex        codex/default streams an answer on the chat path"), "{stdout}");
 }
 
 /// The state letter of process `pid` (`T` stopped, `Z` a zombie), or
