@@ -33,7 +33,7 @@ fn argued() -> Log {
 }
 
 /// Nothing sent that a guard would compare an answer with.
-static SENT: SentPrompt = SentPrompt { system: String::new(), user: Vec::new() };
+static SENT: SentPrompt = SentPrompt { system: String::new(), user: Vec::new(), own: Vec::new() };
 
 /// What a call answered (`text`: a vote's or a swap check's; a turn's is
 /// in the state).
@@ -200,6 +200,50 @@ fn an_argument_that_is_only_its_control_line_is_asked_once_more_then_fails() {
 }
 
 #[test]
+fn a_served_model_repeating_its_own_turn_as_a_duel_sends_it_is_asked_again_and_said() {
+    // A real duel's round 2: the seat's round 1 argument travels as an assistant message.
+    let request = heat::provider::ChatRequest {
+        messages: vec![
+            heat::provider::ChatMessage::user(format!("Round 1 of 3. {TOPIC}")),
+            heat::provider::ChatMessage::assistant(ADVOCATE),
+            heat::provider::ChatMessage::user(NEXT),
+        ],
+        ..Default::default()
+    };
+    let sent = SentPrompt::of(&request);
+    let state = Log::new(TOPIC, 3, 0.9)
+        .seats(&Role::DUEL, "openai", "m")
+        .round(0)
+        .starts(0, Role::Advocate, TurnPurpose::Argue)
+        .completes(0, Role::Advocate, ADVOCATE)
+        .starts(0, Role::Skeptic, TurnPurpose::Argue)
+        .completes(0, Role::Skeptic, SKEPTIC)
+        .round(1)
+        .starts(1, Role::Advocate, TurnPurpose::Argue)
+        .streams(1, Role::Advocate, ADVOCATE)
+        .state();
+    let mut again = answered(Call::Turn { round: 1, role: Role::Advocate }, TurnPurpose::Argue, "");
+    again.sent = &sent;
+    let first = answer::on_done(&state, &again);
+    assert!(matches!(first.last(), Some(Act::AskAgain { round: 1, .. })), "asked once more first: {first:?}");
+    again.guard_retry = true;
+    let acts = answer::on_done(&state, &again);
+    let said = acts.iter().find_map(|a| match a {
+        Act::Emit(DebateEvent::Notice { message }) => Some(message.as_str()),
+        _ => None,
+    });
+    assert_eq!(
+        said,
+        Some("⟳ The advocate's argument in round 2 repeats its round 1 argument: kept, as it came"),
+        "{acts:#?}"
+    );
+    // The embedded model's opening, a trailing assistant message, is the answer's start, not its history.
+    let mut opened = request.clone();
+    opened.messages.push(heat::provider::ChatMessage::assistant("Tabs"));
+    assert_eq!(SentPrompt::of(&opened).user, sent.user);
+}
+
+#[test]
 fn a_served_model_that_repeats_its_last_argument_twice_is_kept_and_said_the_embedded_ones_fails() {
     let repeat = |provider: &str| {
         Log::new(TOPIC, 3, 0.9)
@@ -215,7 +259,11 @@ fn a_served_model_that_repeats_its_last_argument_twice_is_kept_and_said_the_embe
             .state()
     };
     // Its prompt quotes its round 1 argument, which it says again word for word.
-    let sent = SentPrompt { system: String::new(), user: vec![format!("Your last argument: {ADVOCATE}\n{NEXT}")] };
+    let sent = SentPrompt {
+        system: String::new(),
+        user: vec![format!("Your last argument: {ADVOCATE}\n{NEXT}")],
+        own: Vec::new(),
+    };
     let mut again = answered(Call::Turn { round: 1, role: Role::Advocate }, TurnPurpose::Argue, "");
     again.sent = &sent;
     let first = answer::on_done(&repeat("openai"), &again);

@@ -19,7 +19,14 @@ fn with<T>(f: impl FnOnce(&Context<'_>) -> T) -> T {
     let system = Prompts::default().system_for(Role::Judge);
     let user = vec![format!("Proposition: {PROPOSITION}\nRound 1 of 3.\n\nAnswer with the Verdict JSON object only.")];
     let arguments = [(Role::Advocate, "Tabs let each reader pick a width."), (Role::Skeptic, "Spaces look the same.")];
-    let ctx = Context { proposition: PROPOSITION, system: &system, user: &user, arguments: &arguments, allowed: &[] };
+    let ctx = Context {
+        proposition: PROPOSITION,
+        system: &system,
+        user: &user,
+        own: &[],
+        arguments: &arguments,
+        allowed: &[],
+    };
     f(&ctx)
 }
 

@@ -49,7 +49,7 @@ pub fn check<'t>(argument: &'t str, ctx: &Context<'_>) -> Result<Cow<'t, str>, A
     if cleaned.chars().filter(|c| c.is_alphabetic()).take(MIN_LETTERS).count() < MIN_LETTERS {
         return Err(ArgumentFault::TooFewWords);
     }
-    if text::mostly_copied(&cleaned, &ctx.prompt_texts(), &ctx.allowed_texts()) {
+    if text::mostly_copied(&cleaned, &ctx.copyable_texts(), &ctx.allowed_texts()) {
         return Err(ArgumentFault::CopiesPrompt);
     }
     Ok(cleaned)
@@ -168,7 +168,8 @@ mod tests {
             "{}\n\nProposition: {PROPOSITION}\n\nRound 1 of 3. Give reasons why this proposition is RIGHT.",
             control_line(0.9)
         )];
-        let ctx = Context { proposition: PROPOSITION, system: &system, user: &user, arguments: &[], allowed: &[] };
+        let ctx =
+            Context { proposition: PROPOSITION, system: &system, user: &user, own: &[], arguments: &[], allowed: &[] };
         f(&ctx)
     }
 
@@ -216,7 +217,8 @@ mod tests {
             "Proposition: Tabs beat spaces\nThe critic's main point: \u{201c}Tabs break alignment in diffs.\u{201d}\nYes.\nRound 2 of 3."
                 .to_string(),
         ];
-        let ctx = Context { proposition: PROPOSITION, system: &system, user: &user, arguments: &[], allowed: &[] };
+        let ctx =
+            Context { proposition: PROPOSITION, system: &system, user: &user, own: &[], arguments: &[], allowed: &[] };
         let echoed = "Final answer: tabs win.\nThe critic's main point: \"Tabs break alignment in diffs.\"\nYes.";
         assert_eq!(clean(echoed, &ctx), "Final answer: tabs win.\nYes.");
         assert_eq!(
@@ -225,7 +227,8 @@ mod tests {
         );
         // The same final answer as another seat's, given in the prompt, is the seat's own answer.
         let user = vec!["The critic argued:\nTabs break alignment.\nFinal answer: spaces win in the end.".to_string()];
-        let ctx = Context { proposition: PROPOSITION, system: &system, user: &user, arguments: &[], allowed: &[] };
+        let ctx =
+            Context { proposition: PROPOSITION, system: &system, user: &user, own: &[], arguments: &[], allowed: &[] };
         let agreeing = "Diffs show it.\nFinal answer: spaces win in the end.";
         assert!(matches!(clean(agreeing, &ctx), Cow::Borrowed(kept) if kept == agreeing));
     }

@@ -69,6 +69,8 @@ pub struct Context<'a> {
     pub system: &'a str,
     /// The user messages the model was sent.
     pub user: &'a [String],
+    /// The seat's own earlier turns it was sent (as assistant messages).
+    pub own: &'a [String],
     /// This round's settled arguments.
     pub arguments: &'a [(Role, &'a str)],
     /// Texts anyone may quote: the rounds' topics and injected notes (the
@@ -79,6 +81,13 @@ pub struct Context<'a> {
 impl Context<'_> {
     fn prompt_texts(&self) -> Vec<&str> {
         std::iter::once(self.system).chain(self.user.iter().map(String::as_str)).collect()
+    }
+
+    /// What an answer must not copy: its prompt, and the seat's own earlier turns.
+    fn copyable_texts(&self) -> Vec<&str> {
+        let mut texts = self.prompt_texts();
+        texts.extend(self.own.iter().map(String::as_str));
+        texts
     }
 
     fn allowed_texts(&self) -> Vec<&str> {

@@ -131,6 +131,7 @@ mod tests {
             proposition: "Tabs beat spaces",
             system: &system,
             user: &user,
+            own: &[],
             arguments: &arguments,
             allowed: &[],
         };

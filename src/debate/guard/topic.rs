@@ -185,8 +185,14 @@ mod tests {
              Answer with the Verdict JSON object only."
         )];
         let arguments = [(Role::Advocate, ADVOCATE), (Role::Skeptic, SKEPTIC)];
-        let ctx =
-            Context { proposition: PROPOSITION, system: &system, user: &user, arguments: &arguments, allowed: &[] };
+        let ctx = Context {
+            proposition: PROPOSITION,
+            system: &system,
+            user: &user,
+            own: &[],
+            arguments: &arguments,
+            allowed: &[],
+        };
         f(&ctx)
     }
 
@@ -281,7 +287,7 @@ mod tests {
         assert_eq!(topic_check(PROPOSITION), Ok(()));
         let system = "Address the transition costs for small firms.";
         let allowed = ["Address the transition costs for small firms".to_string()];
-        let ctx = Context { proposition: PROPOSITION, system, user: &[], arguments: &[], allowed: &allowed };
+        let ctx = Context { proposition: PROPOSITION, system, user: &[], own: &[], arguments: &[], allowed: &allowed };
         assert_eq!(check("Address the transition costs for small firms", &ctx), Ok(()));
     }
 

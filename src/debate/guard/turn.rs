@@ -11,13 +11,26 @@ use crate::provider::{ChatRequest, ChatRole};
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SentPrompt {
     pub system: String,
+    /// The user messages: the brief and what the model is asked.
     pub user: Vec<String>,
+    /// The seat's own earlier turns, as a server model's history carries
+    /// them (assistant messages): an answer must not copy them either.
+    pub own: Vec<String>,
 }
 
 impl SentPrompt {
     pub fn of(request: &ChatRequest) -> Self {
-        let user = request.messages.iter().filter(|m| m.role == ChatRole::User).map(|m| m.content.clone());
-        Self { system: request.system.clone(), user: user.collect() }
+        // A trailing assistant message is not history: it is the answer's own start (the embedded model's opening).
+        let history = match request.messages.split_last() {
+            Some((last, earlier)) if last.role == ChatRole::Assistant => earlier,
+            _ => &request.messages[..],
+        };
+        let of = |role: ChatRole| history.iter().filter(move |m| m.role == role).map(|m| m.content.clone());
+        Self {
+            system: request.system.clone(),
+            user: of(ChatRole::User).collect(),
+            own: of(ChatRole::Assistant).collect(),
+        }
     }
 }
 
@@ -58,7 +71,12 @@ pub fn argument(
     served: bool,
 ) -> ArgumentOutcome {
     let allowed = allowed(state);
-    let ctx = context(state, sent, &[], &allowed);
+    let mut ctx = context(state, sent, &[], &allowed);
+    // A served model repeating its own earlier turn is caught and said; the embedded model's
+    // own turns are left out, as its repeats are its habit and failing them ends its debate.
+    if !served {
+        ctx.own = &[];
+    }
     match argument::check(answer, &ctx) {
         Ok(text) => ArgumentOutcome::Stands(text.into_owned()),
         Err(fault) if !retried => ArgumentOutcome::Retry(fault),
@@ -166,7 +184,7 @@ fn context<'a>(
     arguments: &'a [(Role, &'a str)],
     allowed: &'a [String],
 ) -> Context<'a> {
-    Context { proposition: &state.topic, system: &sent.system, user: &sent.user, arguments, allowed }
+    Context { proposition: &state.topic, system: &sent.system, user: &sent.user, own: &sent.own, arguments, allowed }
 }
 
 #[cfg(test)]
@@ -213,6 +231,7 @@ mod tests {
         let sent = SentPrompt {
             system: "You are the JUDGE. Answer with one JSON object and nothing else.".into(),
             user: Vec::new(),
+            own: Vec::new(),
         };
         let verdict = Verdict {
             resolved,
@@ -276,6 +295,7 @@ mod tests {
         let sent = SentPrompt {
             system: String::new(),
             user: vec!["{\"set_temp\": 0.90}\n\nProposition: Tabs beat spaces".into()],
+            own: Vec::new(),
         };
         let state = state();
         let clean =
@@ -330,8 +350,11 @@ mod tests {
         });
         let state = DebateState::from_events(&events);
         let point = format!("The contrarian's main point: \u{201c}{answer}\u{201d}");
-        let sent =
-            SentPrompt { system: String::new(), user: vec![format!("Proposition: {topic}\n{point}\nRound 2 of 3.")] };
+        let sent = SentPrompt {
+            system: String::new(),
+            user: vec![format!("Proposition: {topic}\n{point}\nRound 2 of 3.")],
+            own: Vec::new(),
+        };
         let agrees = format!("Final answer: {answer}");
         assert_eq!(
             super::argument(&state, Role::Skeptic, &sent, &agrees, false, false),
@@ -345,7 +368,7 @@ mod tests {
         // Out of a vote the same words are a copy of the prompt.
         let duel = DebateState::from_events(&[events[0].clone()]);
         let copied = format!("{answer} {answer}");
-        let sent = SentPrompt { system: String::new(), user: vec![format!("{point}\n{point}")] };
+        let sent = SentPrompt { system: String::new(), user: vec![format!("{point}\n{point}")], own: Vec::new() };
         assert_eq!(
             super::argument(&duel, Role::Skeptic, &sent, &copied, false, false),
             ArgumentOutcome::Retry(ArgumentFault::CopiesPrompt)

@@ -149,7 +149,7 @@ fn sent(state: &DebateState, role: Role, round: u32, purpose: TurnPurpose) -> Se
         prompt::debater_messages(state, role, round, false)
     };
     let user = messages.into_iter().filter(|m| m.role == ChatRole::User).map(|m| m.content).collect();
-    SentPrompt { system: Prompts::default().system_for(role), user }
+    SentPrompt { system: Prompts::default().system_for(role), user, own: Vec::new() }
 }
 
 #[test]
