@@ -106,13 +106,18 @@ fn store(data: &Path, log: &Log) -> String {
 async fn server() -> MockLlm {
     MockLlm::with_handler(|request: &Recorded| {
         let text = if request.system().contains("You are the JUDGE") {
-            r#"{"resolved": false, "verdict": "Still open.", "topic": "What next?", "heat": 0.5}"#
-        } else if request.system().contains("You are the ADVOCATE") {
-            "Tabs let every reader choose a width."
+            r#"{"resolved": false, "verdict": "Still open.", "topic": "What next?", "heat": 0.5}"#.to_string()
         } else {
-            "Spaces render the same everywhere."
+            // A new argument each round: one said again word for word is asked for again.
+            let asked = crate::support::duel::round_asked(request);
+            let line = if request.system().contains("You are the ADVOCATE") {
+                "Tabs let every reader choose a width"
+            } else {
+                "Spaces render the same everywhere"
+            };
+            format!("{line} ({asked}).")
         };
-        Reply::sse(&anthropic_sse(&[text], None), 64)
+        Reply::sse(&anthropic_sse(&[&text], None), 64)
     })
     .await
 }

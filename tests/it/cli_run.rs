@@ -26,9 +26,16 @@ fn debate_reply(request: &Recorded) -> Reply {
             r#"{"resolved": true, "verdict": "Tabs win on accessibility.", "topic": "Tabs beat spaces", "heat": 0.3}"#
         }
     } else if system.contains("You are the ADVOCATE") {
-        "Tabs let every reader choose a width."
-    } else {
+        // A new argument each round: one said again word for word is asked for again.
+        if request.last_message().contains("Round 1 of") {
+            "Tabs let every reader choose a width."
+        } else {
+            "Tabs keep every file smaller on disk."
+        }
+    } else if request.last_message().contains("Round 1 of") {
         "Spaces render the same everywhere."
+    } else {
+        "Spaces keep alignment exact in review."
     };
     let words: Vec<&str> = text.split_inclusive(' ').collect();
     Reply::sse(&anthropic_sse(&words, None), 97)

@@ -33,10 +33,15 @@ async fn server() -> MockLlm {
                 r#"{{"resolved": false, "verdict": "Open after {round} looks: both sides hold.", "topic": "What about diffs?", "heat": 0.6}}"#
             );
             (verdict, 0)
-        } else if request.system().contains("You are the ADVOCATE") {
-            ("Tabs let every reader choose a width.".to_string(), 200)
         } else {
-            ("Spaces render the same everywhere.".to_string(), 200)
+            // A new argument each round: one said again word for word is asked for again.
+            let round = crate::support::duel::round_asked(request);
+            let line = if request.system().contains("You are the ADVOCATE") {
+                "Tabs let every reader choose a width"
+            } else {
+                "Spaces render the same everywhere"
+            };
+            (if round <= 1 { format!("{line}.") } else { format!("{line}, as round {round} shows.") }, 200)
         };
         Reply::sse(&anthropic_sse(&[&text], None), 64).with_delay(Duration::from_millis(wait))
     })
@@ -140,7 +145,9 @@ async fn uneven_server() -> MockLlm {
             let round = message.split("Round ").nth(1).and_then(|r| r.chars().next()).unwrap_or('?');
             (format!(r#"{{"resolved": false, "verdict": "Round {round} stays open on both counts.", "topic": "What about diffs?", "heat": 0.6}}"#), 0)
         } else if request.system().contains("You are the ADVOCATE") {
-            ("Tabs let every reader choose a width, and that matters.".to_string(), 250)
+            // A new argument each round: one said again word for word is asked for again.
+            let asked = message.matches("Round").count();
+            (format!("Tabs let every reader choose a width, and that matters ({asked})."), 250)
         } else {
             let asked = message.matches("Round").count();
             (format!("Spaces render the same everywhere ({asked})."), 20)

@@ -40,8 +40,15 @@ fn verdict_for(request: &Recorded) -> &'static str {
     if request.last_message().contains("Round 1 of") { VERDICT_OPEN } else { VERDICT_DONE }
 }
 
-fn argument(role: Role) -> &'static str {
-    if role == Role::Advocate { "Tabs let every reader choose a width." } else { "Spaces render the same everywhere." }
+/// A debater's argument: a new one each round (one said again word for word is asked for again).
+fn argument(role: Role, request: &Recorded) -> String {
+    let round = crate::support::duel::round_asked(request);
+    let line = if role == Role::Advocate {
+        "Tabs let every reader choose a width"
+    } else {
+        "Spaces render the same everywhere"
+    };
+    if round <= 1 { format!("{line}.") } else { format!("{line}, as round {round} shows.") }
 }
 
 fn words(text: &str) -> Vec<&str> {
@@ -60,7 +67,7 @@ fn schema_refusing_server(request: &Recorded) -> Reply {
         }
         return Reply::sse(&openai_stream("smollm2-135m", &words(verdict_for(request)), Some("stop")), 61);
     }
-    Reply::sse(&openai_stream("smollm2-135m", &words(argument(role)), Some("stop")), 61)
+    Reply::sse(&openai_stream("smollm2-135m", &words(&argument(role, request)), Some("stop")), 61)
 }
 
 fn openai_role(server: &MockLlm) -> RoleSetup {
@@ -155,8 +162,8 @@ async fn a_400_or_422_refusal_steps_down_to_plain_text_when_json_object_is_refus
                 let body = r#"{"detail":[{"type":"literal_error","loc":["body","response_format","type"],"msg":"Input should be 'text'"}]}"#;
                 return Reply::error(status, body);
             }
-            let text = if role == Role::Judge { verdict_for(request) } else { argument(role) };
-            Reply::sse(&openai_stream("m", &words(text), Some("stop")), 64)
+            let text = if role == Role::Judge { verdict_for(request).to_string() } else { argument(role, request) };
+            Reply::sse(&openai_stream("m", &words(&text), Some("stop")), 64)
         })
         .await;
         let (events, state) = debate(setup(|| openai_role(&server)), 2).await;
@@ -190,8 +197,8 @@ async fn an_anthropic_proxy_that_refuses_output_config_gets_a_forced_tool_then_p
                 return Reply::sse(&anthropic_tool_sse("verdict", &parts), 50);
             }
         }
-        let text = if role == Role::Judge { verdict_for(request) } else { argument(role) };
-        Reply::sse(&anthropic_stream(&words(text), "end_turn", 9), 50)
+        let text = if role == Role::Judge { verdict_for(request).to_string() } else { argument(role, request) };
+        Reply::sse(&anthropic_stream(&words(&text), "end_turn", 9), 50)
     })
     .await;
     let (events, state) = debate(setup(|| anthropic_role(&server)), 3).await;
@@ -213,8 +220,8 @@ async fn an_anthropic_proxy_that_refuses_output_config_gets_a_forced_tool_then_p
         if role == Role::Judge && request.body.get("output_config").is_some() {
             return Reply::error(500, REFUSED_SCHEMA_500);
         }
-        let text = if role == Role::Judge { verdict_for(request) } else { argument(role) };
-        Reply::sse(&anthropic_stream(&words(text), "end_turn", 9), 50)
+        let text = if role == Role::Judge { verdict_for(request).to_string() } else { argument(role, request) };
+        Reply::sse(&anthropic_stream(&words(&text), "end_turn", 9), 50)
     })
     .await;
     let (_, state) = debate(setup(|| anthropic_role(&no_tools)), 2).await;
@@ -292,7 +299,7 @@ async fn an_argument_empty_after_every_retry_is_a_failed_turn_and_is_never_judge
     let server = MockLlm::with_handler(|request| match role_of(request) {
         Role::Skeptic => Reply::sse(&openai_stream("m", &[], Some("stop")), 64),
         Role::Judge => Reply::sse(&openai_stream("m", &words(VERDICT_DONE), Some("stop")), 64),
-        role => Reply::sse(&openai_stream("m", &words(argument(role)), Some("stop")), 64),
+        role => Reply::sse(&openai_stream("m", &words(&argument(role, request)), Some("stop")), 64),
     })
     .await;
     let (events, state) = debate(setup(|| openai_role(&server)), 2).await;
@@ -307,11 +314,11 @@ async fn an_argument_empty_after_every_retry_is_a_failed_turn_and_is_never_judge
 fn one_at_a_time_server(ending: &'static [u8], anthropic: bool) -> impl Fn(&Recorded) -> Reply {
     move |request| {
         let role = role_of(request);
-        let text = if role == Role::Judge { verdict_for(request) } else { argument(role) };
+        let text = if role == Role::Judge { verdict_for(request).to_string() } else { argument(role, request) };
         let body = if anthropic {
-            anthropic_stream(&words(text), "end_turn", 8)
+            anthropic_stream(&words(&text), "end_turn", 8)
         } else {
-            openai_stream("m", &words(text), Some("stop"))
+            openai_stream("m", &words(&text), Some("stop"))
         };
         // The first piece is the opening (the role chunk, or message_start).
         let opening = body.windows(2).position(|w| w == b"\n\n").map_or(40, |p| p + 2);
@@ -384,7 +391,7 @@ async fn an_answer_cut_at_max_tokens_is_marked_and_the_judge_is_told() {
             Reply::sse(&body, 64)
         }
         Role::Judge => Reply::sse(&openai_stream("m", &words(VERDICT_DONE), Some("stop")), 64),
-        role => Reply::sse(&openai_stream("m", &words(argument(role)), Some("stop")), 64),
+        role => Reply::sse(&openai_stream("m", &words(&argument(role, request)), Some("stop")), 64),
     })
     .await;
     let (events, state) = debate(setup(|| openai_role(&server)), 1).await;
@@ -400,8 +407,8 @@ async fn an_answer_cut_at_max_tokens_is_marked_and_the_judge_is_told() {
 async fn the_model_a_server_reports_is_the_one_shown() {
     let server = MockLlm::with_handler(|request| {
         let role = role_of(request);
-        let text = if role == Role::Judge { VERDICT_DONE } else { argument(role) };
-        Reply::sse(&openai_stream("qwen2.5-0.5b-instruct", &words(text), Some("stop")), 64)
+        let text = if role == Role::Judge { VERDICT_DONE.to_string() } else { argument(role, request) };
+        Reply::sse(&openai_stream("qwen2.5-0.5b-instruct", &words(&text), Some("stop")), 64)
     })
     .await;
     let (events, state) = debate(setup(|| openai_role(&server)), 1).await;
@@ -514,8 +521,8 @@ async fn heat_run_with_max_concurrent_one_never_overlaps_and_off_sends_no_format
     let server = MockLlm::with_handler(|request| {
         assert!(request.body.get("response_format").is_none(), "structured_output = off");
         let role = role_of(request);
-        let text = if role == Role::Judge { VERDICT_DONE } else { argument(role) };
-        Reply::sse(&openai_stream("m", &words(text), Some("stop")), 16).with_delay(Duration::from_millis(5))
+        let text = if role == Role::Judge { VERDICT_DONE.to_string() } else { argument(role, request) };
+        Reply::sse(&openai_stream("m", &words(&text), Some("stop")), 16).with_delay(Duration::from_millis(5))
     })
     .await;
     let data = tempfile::tempdir().unwrap();
@@ -550,7 +557,7 @@ async fn heat_run_marks_a_cut_argument_and_the_export_lists_it() {
     let server = MockLlm::with_handler(|request| match role_of(request) {
         Role::Skeptic => Reply::sse(&openai_stream("m", &["Spaces render ", "the same"], Some("length")), 64),
         Role::Judge => Reply::sse(&openai_stream("m", &words(VERDICT_DONE), Some("stop")), 64),
-        role => Reply::sse(&openai_stream("m", &words(argument(role)), Some("stop")), 64),
+        role => Reply::sse(&openai_stream("m", &words(&argument(role, request)), Some("stop")), 64),
     })
     .await;
     let data = tempfile::tempdir().unwrap();
@@ -610,10 +617,10 @@ async fn heat_run_on_a_custom_server_debates_with_the_model_it_lists() {
             return Reply::error(200, r#"{"object":"list","data":[{"id":"/models/SmolLM2-135M-Instruct.Q4_1.gguf","object":"model","owned_by":"me","permissions":[]}]}"#);
         }
         let role = role_of(request);
-        let text = if role == Role::Judge { VERDICT_DONE } else { argument(role) };
+        let text = if role == Role::Judge { VERDICT_DONE.to_string() } else { argument(role, request) };
         // Like llama.cpp's Python server: the model field echoes the request's.
         let model = request.body["model"].as_str().unwrap_or_default().to_string();
-        Reply::sse(&openai_stream(&model, &words(text), Some("stop")), 64)
+        Reply::sse(&openai_stream(&model, &words(&text), Some("stop")), 64)
     })
     .await;
     let data = tempfile::tempdir().unwrap();

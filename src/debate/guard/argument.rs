@@ -49,7 +49,7 @@ pub fn check<'t>(argument: &'t str, ctx: &Context<'_>) -> Result<Cow<'t, str>, A
     if cleaned.chars().filter(|c| c.is_alphabetic()).take(MIN_LETTERS).count() < MIN_LETTERS {
         return Err(ArgumentFault::TooFewWords);
     }
-    if text::mostly_copied(&cleaned, &ctx.copyable_texts(), &ctx.allowed_texts()) {
+    if text::mostly_copied(&cleaned, &ctx.prompt_texts(), &ctx.allowed_texts()) || ctx.repeats_own_turn(&cleaned) {
         return Err(ArgumentFault::CopiesPrompt);
     }
     Ok(cleaned)

@@ -83,11 +83,11 @@ impl Context<'_> {
         std::iter::once(self.system).chain(self.user.iter().map(String::as_str)).collect()
     }
 
-    /// What an answer must not copy: its prompt, and the seat's own earlier turns.
-    fn copyable_texts(&self) -> Vec<&str> {
-        let mut texts = self.prompt_texts();
-        texts.extend(self.own.iter().map(String::as_str));
-        texts
+    /// Whether `answer` says one of the seat's own earlier turns again,
+    /// word for word (a position restated in new words is an argument).
+    fn repeats_own_turn(&self, answer: &str) -> bool {
+        let said = text::words(answer);
+        !said.is_empty() && self.own.iter().any(|turn| text::words(turn) == said)
     }
 
     fn allowed_texts(&self) -> Vec<&str> {
