@@ -354,16 +354,12 @@ async fn agent_check(report: &mut Report, config: &Config, kind: ProviderKind, m
         }
     };
     let program = spec.program().to_string();
-    // A preset's own login check, while the block changes nothing of how it reaches its model (a
-    // provider of the user's own, given by `args` or `command`, has no login to check).
-    let own_way = ["command", "args"].iter().any(|leaf| config.words(&format!("providers.{kind}.{leaf}")).is_some());
-    let login_check = crate::provider::agent::preset(kind.name()).and_then(|p| p.login_check).filter(|_| !own_way);
-    let reads = config
-        .text(&format!("providers.{kind}.read_dir"))
-        .filter(|_| config.text(&format!("providers.{kind}.tools")) == Some("read"));
-    let tools =
-        reads.map_or_else(|| "its tools off".to_string(), |dir| format!("it may read {dir} and change nothing"));
-    let (title, login, env) = (spec.title.clone(), spec.login.clone(), spec.env.clone());
+    let tools = spec
+        .reads
+        .as_ref()
+        .map_or_else(|| "its tools off".to_string(), |dir| format!("it may read {dir} and change nothing"));
+    let (title, login, env, login_check) =
+        (spec.title.clone(), spec.login.clone(), spec.env.clone(), spec.login_check.clone());
     let agent = match crate::provider::agent::AgentModel::new(spec) {
         Ok(agent) => agent,
         Err(e) => {
@@ -374,10 +370,8 @@ async fn agent_check(report: &mut Report, config: &Config, kind: ProviderKind, m
     let found = crate::provider::ChatModel::agent(&agent).unwrap_or_default();
     report.add(Mark::Ok, kind.name(), format!("{found} ({program}); {tools}, the prompt on standard input"));
     if let Some(check) = login_check {
-        // The CLI's own word on its login, where it has one (its first word: the program run).
-        let words: Vec<String> =
-            std::iter::once(program).chain(check.iter().skip(1).map(|w| (*w).to_string())).collect();
-        if let Err(said) = logged_in(&words, &env).await {
+        // The CLI's own word on its login, where it has one.
+        if let Err(said) = logged_in(&check, &env).await {
             let how = login.map(|how| format!("; {how}")).unwrap_or_default();
             report.add(Mark::Fail, kind.name(), format!("{title} is not logged in: {said}{how}"));
             return;

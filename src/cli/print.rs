@@ -406,11 +406,10 @@ impl<W: Write> TextPrinter<W> {
             }
             DebateEvent::ModelReported { role, model } => {
                 let model = crate::sanitize::clean(model);
-                // An agent CLI, not a server, names the model it ran.
-                let who = match self.state.participant(*role).and_then(|p| p.agent.as_deref()) {
-                    Some(agent) => crate::sanitize::clean(agent.split(" (").next().unwrap_or(agent)),
-                    None => "the server".to_string(),
-                };
+                let who = self
+                    .state
+                    .participant(*role)
+                    .map_or_else(|| "the server".into(), |p| crate::sanitize::clean(&p.reporter()));
                 self.note(&format!("note: {who} says {model} answered for the {}", self.state.seat_name(*role)))?;
             }
             DebateEvent::Notice { message } | DebateEvent::EndpointAdapted { message, .. } => {

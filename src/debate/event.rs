@@ -56,6 +56,15 @@ impl Participant {
         self.agent.is_some() || ProviderKind::from_name(&self.provider).is_some_and(ProviderKind::is_agent)
     }
 
+    /// Who names the model that answered here: its agent CLI (`Claude
+    /// Code`, or a command's provider name), else its server.
+    pub fn reporter(&self) -> String {
+        if !self.is_agent() {
+            return "the server".into();
+        }
+        crate::provider::agent::preset(&self.provider).map_or_else(|| self.provider.clone(), |p| p.title.to_string())
+    }
+
     /// Whether a server answers for this seat: time before its first word
     /// is spent waiting on the server (its queue included), not thinking
     /// in-process.

@@ -207,61 +207,11 @@ pub const PROVIDERS: [Provider; 17] = [
         url_example: "http://host:port/v1, with /v1 (heat adds /chat/completions)",
         model: None,
     },
-    Provider {
-        name: "claude",
-        wire: Wire::Agent,
-        key_env: None,
-        key_need: KeyNeed::Never,
-        url_env: None,
-        base_url: "",
-        host_only: false,
-        url_example: "",
-        model: None,
-    },
-    Provider {
-        name: "codex",
-        wire: Wire::Agent,
-        key_env: None,
-        key_need: KeyNeed::Never,
-        url_env: None,
-        base_url: "",
-        host_only: false,
-        url_example: "",
-        model: None,
-    },
-    Provider {
-        name: "gemini",
-        wire: Wire::Agent,
-        key_env: None,
-        key_need: KeyNeed::Never,
-        url_env: None,
-        base_url: "",
-        host_only: false,
-        url_example: "",
-        model: None,
-    },
-    Provider {
-        name: "local",
-        wire: Wire::Embedded,
-        key_env: None,
-        key_need: KeyNeed::Never,
-        url_env: None,
-        base_url: "",
-        host_only: false,
-        url_example: "",
-        model: None,
-    },
-    Provider {
-        name: "human",
-        wire: Wire::Person,
-        key_env: None,
-        key_need: KeyNeed::Never,
-        url_env: None,
-        base_url: "",
-        host_only: false,
-        url_example: "",
-        model: None,
-    },
+    unserved("claude", Wire::Agent),
+    unserved("codex", Wire::Agent),
+    unserved("gemini", Wire::Agent),
+    unserved("local", Wire::Embedded),
+    unserved("human", Wire::Person),
 ];
 
 /// How many of [`PROVIDERS`]' first rows are heat's own servers, which the
@@ -269,17 +219,23 @@ pub const PROVIDERS: [Provider; 17] = [
 const OWN_SERVERS: usize = 3;
 
 /// The template of an agent CLI heat.toml defines (`kind = "command"`).
-const COMMAND_ROW: Provider = Provider {
-    name: "command",
-    wire: Wire::Agent,
-    key_env: None,
-    key_need: KeyNeed::Never,
-    url_env: None,
-    base_url: "",
-    host_only: false,
-    url_example: "",
-    model: None,
-};
+const COMMAND_ROW: Provider = unserved("command", Wire::Agent);
+
+/// A row for what no server answers (an agent CLI, the embedded model, a
+/// person): no key, no address, no usual model.
+const fn unserved(name: &'static str, wire: Wire) -> Provider {
+    Provider {
+        name,
+        wire,
+        key_env: None,
+        key_need: KeyNeed::Never,
+        url_env: None,
+        base_url: "",
+        host_only: false,
+        url_example: "",
+        model: None,
+    }
+}
 
 /// The row of [`PROVIDERS`] called `name`, found when heat is compiled.
 const fn row(name: &str) -> &'static Provider {

@@ -19,7 +19,9 @@ pub fn spec(config: &Config, kind: ProviderKind) -> anyhow::Result<Option<AgentS
     let name = kind.name();
     let preset = preset(name);
     let key = |leaf: &str| format!("providers.{name}.{leaf}");
-    let command: Vec<String> = match config.words(&key("command")) {
+    // The block's own command replaces the preset's (its flags, its schema option, its login check).
+    let replaced = config.words(&key("command")).is_some();
+    let mut command: Vec<String> = match config.words(&key("command")) {
         Some(words) => words.to_vec(),
         None => preset.map(|p| p.command.iter().map(|w| (*w).to_string()).collect()).unwrap_or_default(),
     };
@@ -39,19 +41,26 @@ pub fn spec(config: &Config, kind: ProviderKind) -> anyhow::Result<Option<AgentS
     let model_arg = config.text(&key("model_arg")).map(str::to_string).or(preset.map(|p| p.model_arg.to_string()));
     let mut files: Vec<(String, String)> =
         preset.into_iter().flat_map(|p| p.files.iter()).map(|(k, v)| ((*k).to_string(), (*v).to_string())).collect();
-    let mut command = command;
     // Arguments added to the command (a preset's kept, with what heat adds to it).
-    command.extend(config.words(&key("args")).unwrap_or_default().iter().cloned());
-    if let Some(dir) = read_dir(config, name)? {
-        if preset.is_none() || config.words(&key("command")).is_some() {
+    let added = config.words(&key("args")).unwrap_or_default();
+    command.extend(added.iter().cloned());
+    let reads = read_dir(config, name)?;
+    if let Some(dir) = &reads {
+        if preset.is_none() || replaced {
             anyhow::bail!(
                 "`{}` = \"read\" is for the presets (claude, codex, gemini) as heat runs them; a command of your own \
                  may read what its own arguments allow",
                 key("tools")
             );
         }
-        reading(name, &mut command, &mut files, &dir);
+        reading(name, &mut command, &mut files, dir);
     }
+    // A preset's login check, while the block leaves how it reaches its model alone (`args` or
+    // `command` give a provider of the user's own, which that check knows nothing of); run as its program.
+    let login_check = preset.and_then(|p| p.login_check).filter(|_| !replaced && added.is_empty()).map(|check| {
+        let program = command.first().cloned().unwrap_or_default();
+        std::iter::once(program).chain(check.iter().skip(1).map(|w| (*w).to_string())).collect()
+    });
     Ok(Some(AgentSpec {
         name,
         files,
@@ -61,9 +70,11 @@ pub fn spec(config: &Config, kind: ProviderKind) -> anyhow::Result<Option<AgentS
         env,
         model_arg,
         // A command of the user's own is held to no schema: it rides in the prompt.
-        schema_arg: preset.and_then(|p| p.schema_arg).filter(|_| config.words(&key("command")).is_none()),
+        schema_arg: preset.and_then(|p| p.schema_arg).filter(|_| !replaced),
         install: preset.map(|p| p.install.to_string()),
         login: preset.map(|p| p.login.to_string()),
+        login_check,
+        reads,
         first_byte: Duration::from_secs(config.defaulted("network.first_byte_timeout_secs")),
         idle: Duration::from_secs(config.defaulted("network.idle_timeout_secs")),
     }))

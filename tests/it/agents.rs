@@ -77,6 +77,10 @@ fn a_duel_with_an_agent_cli_in_every_seat_runs_to_its_synthesis() {
     assert!(stdout.contains(&format!("▌ Skeptic\n{SKEPTIC}\n")), "{stdout}");
     assert!(stdout.contains("not resolved: Both sides opened well."), "{stdout}");
     assert!(
+        stdout.contains("note: Claude Code says claude-sonnet-4-5 answered for the advocate"),
+        "the CLI, not a server, names the model: {stdout}"
+    );
+    assert!(
         !stdout.contains("alignment breaks") && !stdout.contains("Weighing portability"),
         "reasoning is not argument"
     );
@@ -284,6 +288,8 @@ async fn a_pause_freezes_the_clis_whole_process_group_and_a_dropped_turn_ends_it
         schema_arg: None,
         install: None,
         login: None,
+        login_check: None,
+        reads: None,
         first_byte: Duration::from_secs(20),
         idle: Duration::from_secs(20),
     };

@@ -199,6 +199,21 @@ fn an_argument_that_is_only_its_control_line_is_asked_once_more_then_fails() {
     );
 }
 
+/// A duel on `provider` in round 2, the advocate saying its round 1 argument again.
+fn repeating_in_round_two(provider: &str) -> DebateState {
+    Log::new(TOPIC, 3, 0.9)
+        .seats(&Role::DUEL, provider, "m")
+        .round(0)
+        .starts(0, Role::Advocate, TurnPurpose::Argue)
+        .completes(0, Role::Advocate, ADVOCATE)
+        .starts(0, Role::Skeptic, TurnPurpose::Argue)
+        .completes(0, Role::Skeptic, SKEPTIC)
+        .round(1)
+        .starts(1, Role::Advocate, TurnPurpose::Argue)
+        .streams(1, Role::Advocate, ADVOCATE)
+        .state()
+}
+
 #[test]
 fn a_served_model_repeating_its_own_turn_as_a_duel_sends_it_is_asked_again_and_said() {
     // A real duel's round 2: the seat's round 1 argument travels as an assistant message.
@@ -211,17 +226,7 @@ fn a_served_model_repeating_its_own_turn_as_a_duel_sends_it_is_asked_again_and_s
         ..Default::default()
     };
     let sent = SentPrompt::of(&request);
-    let state = Log::new(TOPIC, 3, 0.9)
-        .seats(&Role::DUEL, "openai", "m")
-        .round(0)
-        .starts(0, Role::Advocate, TurnPurpose::Argue)
-        .completes(0, Role::Advocate, ADVOCATE)
-        .starts(0, Role::Skeptic, TurnPurpose::Argue)
-        .completes(0, Role::Skeptic, SKEPTIC)
-        .round(1)
-        .starts(1, Role::Advocate, TurnPurpose::Argue)
-        .streams(1, Role::Advocate, ADVOCATE)
-        .state();
+    let state = repeating_in_round_two("openai");
     let mut again = answered(Call::Turn { round: 1, role: Role::Advocate }, TurnPurpose::Argue, "");
     again.sent = &sent;
     let first = answer::on_done(&state, &again);
@@ -245,19 +250,7 @@ fn a_served_model_repeating_its_own_turn_as_a_duel_sends_it_is_asked_again_and_s
 
 #[test]
 fn a_served_model_that_repeats_its_last_argument_twice_is_kept_and_said_the_embedded_ones_fails() {
-    let repeat = |provider: &str| {
-        Log::new(TOPIC, 3, 0.9)
-            .seats(&Role::DUEL, provider, "m")
-            .round(0)
-            .starts(0, Role::Advocate, TurnPurpose::Argue)
-            .completes(0, Role::Advocate, ADVOCATE)
-            .starts(0, Role::Skeptic, TurnPurpose::Argue)
-            .completes(0, Role::Skeptic, SKEPTIC)
-            .round(1)
-            .starts(1, Role::Advocate, TurnPurpose::Argue)
-            .streams(1, Role::Advocate, ADVOCATE)
-            .state()
-    };
+    let repeat = repeating_in_round_two;
     // Its prompt quotes its round 1 argument, which it says again word for word.
     let sent = SentPrompt {
         system: String::new(),

@@ -1042,20 +1042,21 @@ fn a_pinned_heat_wins_over_the_verdicts_in_the_judge_pane_as_in_the_header() {
 /// The header marks a judge that sits on a debater's model (a judge
 /// prefers answers like its own), naming which; not one on a model of its
 /// own, nor the embedded model's.
+/// The header's second line at 160 columns, with `seated` in the seats and the advocate's first turn begun.
+fn header(seated: Vec<heat::debate::Participant>) -> String {
+    let mut app = studio_support::new_app();
+    let events = Log::new(studio_support::TOPIC, 4, 0.9)
+        .seated(seated)
+        .round(0)
+        .starts(0, Role::Advocate, heat::debate::TurnPurpose::Argue)
+        .into_events();
+    studio_support::feed(&mut app, &events);
+    studio_support::screen(&mut app, 160, 40).lines().nth(1).unwrap_or_default().to_string()
+}
+
 #[test]
 fn the_header_says_the_heat_reaches_an_agent_clis_seat_by_prompt_alone() {
     use crate::support::log::participant;
-    use heat::debate::TurnPurpose;
-    let header = |seated: Vec<heat::debate::Participant>| {
-        let mut app = studio_support::new_app();
-        let events = Log::new(studio_support::TOPIC, 4, 0.9)
-            .seated(seated)
-            .round(0)
-            .starts(0, Role::Advocate, TurnPurpose::Argue)
-            .into_events();
-        studio_support::feed(&mut app, &events);
-        studio_support::screen(&mut app, 160, 40).lines().nth(1).unwrap_or_default().to_string()
-    };
     let judge = participant(Role::Judge, "openai", "gpt-4.1");
     let one = header(vec![
         participant(Role::Advocate, "claude", "sonnet"),
@@ -1080,17 +1081,6 @@ fn the_header_says_the_heat_reaches_an_agent_clis_seat_by_prompt_alone() {
 #[test]
 fn the_header_marks_a_judge_on_a_debaters_model_and_only_then() {
     use crate::support::log::participant;
-    use heat::debate::TurnPurpose;
-    let header = |seated: Vec<heat::debate::Participant>| {
-        let mut app = studio_support::new_app();
-        let events = Log::new(studio_support::TOPIC, 4, 0.9)
-            .seated(seated)
-            .round(0)
-            .starts(0, Role::Advocate, TurnPurpose::Argue)
-            .into_events();
-        studio_support::feed(&mut app, &events);
-        studio_support::screen(&mut app, 160, 40).lines().nth(1).unwrap_or_default().to_string()
-    };
     let on = |provider: &str, model: &str, judge: (&str, &str)| {
         vec![
             participant(Role::Advocate, provider, model),

@@ -45,6 +45,11 @@ pub struct AgentSpec {
     pub install: Option<String>,
     /// How to log in, for the sentence when it is not logged in.
     pub login: Option<String>,
+    /// A command that says whether it is logged in (exit 0: it is), where
+    /// it has one and it reaches its model as the preset does.
+    pub login_check: Option<Vec<String>>,
+    /// The folder it may read (`tools = "read"`); `None`: its tools are off.
+    pub reads: Option<String>,
     /// How long it may take to write anything at all.
     pub first_byte: Duration,
     /// How long it may go quiet once it has begun.
@@ -158,6 +163,8 @@ mod tests {
             schema_arg: None,
             install: Some("npm install -g @anthropic-ai/claude-code".into()),
             login: Some("run `claude` once in a terminal and log in".into()),
+            login_check: None,
+            reads: None,
             first_byte: Duration::from_secs(60),
             idle: Duration::from_secs(60),
         }
