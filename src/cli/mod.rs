@@ -38,6 +38,7 @@ mod sessions;
 mod shell;
 mod studio;
 mod studio_config;
+mod style;
 mod watch;
 mod wrap;
 

@@ -4,28 +4,14 @@
 //! so their words never interleave.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::IsTerminal;
 use std::io::{self, Write};
 
 use crate::debate::state::DebateState;
 use crate::debate::{DebateEvent, Role};
 use crate::sanitize::Sanitizer;
 
+pub use super::style::{Style, stdout_style};
 use super::wrap::Wrapper;
-
-/// Text styling, off when the output is not a terminal or `NO_COLOR` is set;
-/// `width` wraps arguments at word boundaries (`None`: no wrapping, for pipes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Style {
-    pub color: bool,
-    pub width: Option<usize>,
-}
-
-impl Style {
-    fn paint(self, code: &str, text: &str) -> String {
-        if self.color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_string() }
-    }
-}
 
 /// A role's text that is not shown yet.
 #[derive(Default)]
@@ -595,15 +581,4 @@ impl<W: Write> TextPrinter<W> {
         }
         Ok(())
     }
-}
-
-/// How to print on stdout: colour unless `NO_COLOR` or not a terminal;
-/// arguments wrapped to the terminal's width (at most 100 columns: prose
-/// past that is hard to read), and not wrapped at all when piped.
-pub fn stdout_style() -> Style {
-    let terminal = std::io::stdout().is_terminal();
-    let color = terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let width =
-        terminal.then(|| crossterm::terminal::size().ok().map(|(cols, _)| usize::from(cols).min(100))).flatten();
-    Style { color, width }
 }
