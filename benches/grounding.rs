@@ -83,7 +83,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("grounding/start_100_pages", |b| {
         b.iter(|| {
             let source = Source::from_bytes("doc.md".into(), black_box(pages.as_bytes())).expect("source");
-            let preamble = grounding::preamble(Some("2026-11-23"), Some(&source));
+            let preamble = grounding::preamble(Some("2026-11-23"), Some(&source), None);
             black_box((source.topic(), preamble, SourceIndex::new(&source.text)))
         });
     });

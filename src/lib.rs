@@ -8,6 +8,7 @@ pub mod cli;
 pub mod config;
 pub mod debate;
 pub mod format;
+pub mod library;
 pub mod logging;
 pub mod model_store;
 pub mod provider;

@@ -417,9 +417,9 @@ pub struct DebateArgs {
     /// Sampling seed for providers that accept one.
     #[arg(long)]
     pub seed: Option<String>,
-    /// A Markdown or text file to debate (`-` reads standard input, with `heat run`); the topic defaults to its first heading.
-    #[arg(long, value_name = "FILE")]
-    pub source: Option<String>,
+    /// A Markdown or text file to debate (`-` reads standard input, with `heat run`); the topic defaults to its first heading. A folder, or the flag given again, makes a library the debaters search each round and cite by file and line.
+    #[arg(long, value_name = "PATH")]
+    pub source: Vec<String>,
     /// With --source: debate only the section under this Markdown heading.
     #[arg(long, value_name = "HEADING", requires = "source")]
     pub section: Option<String>,
@@ -446,6 +446,7 @@ pub struct DebateArgs {
 impl DebateArgs {
     /// The flags that were given, as config overrides.
     pub fn flag_values(&self) -> Vec<FlagValue> {
+        let sources = (!self.source.is_empty()).then(|| self.source.join("\n"));
         let pairs: [(&Option<String>, &str, &str); 20] = [
             (&self.max_rounds, "debate.max_rounds", "--max-rounds"),
             (&self.heat, "debate.initial_heat", "--heat"),
@@ -460,7 +461,7 @@ impl DebateArgs {
             (&self.reasoning_effort, "roles.reasoning_effort", "--reasoning-effort"),
             (&self.prompts, "debate.prompts_dir", "--prompts"),
             (&self.seed, "debate.seed", "--seed"),
-            (&self.source, "debate.source", "--source"),
+            (&sources, "debate.source", "--source"),
             (&self.section, "debate.section", "--section"),
             (&self.openai_base_url, "providers.openai.base_url", "--openai-base-url"),
             (&self.anthropic_base_url, "providers.anthropic.base_url", "--anthropic-base-url"),

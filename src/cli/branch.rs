@@ -144,7 +144,8 @@ pub async fn run(
         .concat();
     // A branch goes on in the stored debate's format: heat.toml's format lays nothing over it.
     let config = super::load::config(config_file, &flags)?.without_format().clone();
-    let setup = super::run::setup_fitting(&config, state.source.as_ref()).await?;
+    let mut setup = super::run::setup_fitting(&config, state.source.as_ref()).await?;
+    setup.library = super::run::reopened_library(&state);
     let changes = BranchChanges { panel: panel_seated(&config, &state), ..request.changes.clone() };
     let branched = DebateEvent::Branched {
         from: id,

@@ -185,13 +185,17 @@ impl<W: Write> TextPrinter<W> {
                     )?;
                 }
             }
-            DebateEvent::Grounded { date, source } => {
+            DebateEvent::Grounded { date, source, library } => {
                 if let Some(date) = date {
                     writeln!(self.out, "  {}", crate::debate::grounding::date::line(date))?;
                 }
                 if let Some(source) = source {
                     let name = crate::sanitize::clean(&source.name);
                     writeln!(self.out, "  source    {name} ({} lines)", source.line_count())?;
+                }
+                if let Some(library) = library {
+                    let roots = crate::sanitize::clean(&library.roots.join(", "));
+                    writeln!(self.out, "  library   {roots} ({} files)", library.files.len())?;
                 }
             }
             DebateEvent::Formatted { format } => {
@@ -201,6 +205,10 @@ impl<W: Write> TextPrinter<W> {
                 let unnamed = std::mem::take(&mut self.unnamed);
                 self.say_participants(&unnamed)?;
                 self.say_panel_judges()?;
+            }
+            DebateEvent::Retrieved { role, passages, .. } => {
+                let read: Vec<String> = passages.iter().map(|p| crate::sanitize::clean(&p.label())).collect();
+                self.note(&format!("{} reads {}", self.state.seat_name(*role), read.join(" · ")))?;
             }
             DebateEvent::QuotesChecked { role, checks, .. } => {
                 if !checks.is_empty() {

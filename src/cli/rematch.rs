@@ -112,6 +112,7 @@ pub async fn rematch(
     }
     // The recorded text, not the file: the rematch debates what the first debate did.
     spec.grounding.source = state.source.clone();
+    spec.grounding.library = super::run::reopened_library(&state).map(crate::library::Shared);
     let setup = super::run::setup_fitting(&config, spec.grounding.source.as_ref()).await?;
     let origin = DebateEvent::Derived { from: id, how: how(request) };
     let recorder = store.create()?;

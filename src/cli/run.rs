@@ -9,9 +9,11 @@ use crate::config::Config;
 use crate::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, GoOn, Grounding, Reopening};
 use crate::debate::grounding::{self, Source};
 use crate::debate::{Command, DebateEvent, Outcome};
+use crate::library::{Library, Shared};
 use crate::model_store::Progress;
 use crate::setup::{self, Selection};
 use crate::store::{self, Recorder, Store};
+use std::sync::Arc;
 
 use super::json_lines::json_line;
 use super::print::TextPrinter;
@@ -98,17 +100,46 @@ pub async fn run(config: &Config, topic: Option<&str>, json: bool) -> anyhow::Re
     drive(engine::start(setup, spec), recorder, json, None, None).await
 }
 
-/// The source (`debate.source`), or its section (`debate.section`), read
-/// and checked; `None` when there is none.
-pub(super) fn read_source(config: &Config) -> anyhow::Result<Option<Source>> {
-    let Some(path) = config.text("debate.source").map(str::trim).filter(|s| !s.is_empty()) else {
-        return Ok(None);
-    };
-    let whole = Source::read(path)?;
-    Ok(Some(match config.text("debate.section").map(str::trim).filter(|s| !s.is_empty()) {
-        Some(heading) => whole.section(heading)?,
-        None => whole,
-    }))
+/// The paths `debate.source` names, in order.
+pub(super) fn sources(config: &Config) -> Vec<String> {
+    let paths = config.words("debate.source").unwrap_or_default();
+    paths.iter().map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect()
+}
+
+/// Whether `debate.source` names one document read whole (a file, or `-`),
+/// not a library.
+pub(super) fn one_document(paths: &[String]) -> bool {
+    matches!(paths, [one] if one == "-" || !std::path::Path::new(one).is_dir())
+}
+
+/// What `debate.source` names, read and checked: one file (or `-`) is the
+/// source document, read whole (`debate.section`: one section of it); a
+/// folder, or more than one path, is a library the debaters search each
+/// round. `(None, None)` when it names nothing.
+pub(super) fn read_grounds(config: &Config) -> anyhow::Result<(Option<Source>, Option<Shared>)> {
+    let paths = sources(config);
+    let section = config.text("debate.section").map(str::trim).filter(|s| !s.is_empty());
+    if paths.is_empty() {
+        return Ok((None, None));
+    }
+    if one_document(&paths) {
+        let whole = Source::read(&paths[0])?;
+        return Ok((
+            Some(match section {
+                Some(heading) => whole.section(heading)?,
+                None => whole,
+            }),
+            None,
+        ));
+    }
+    if paths.iter().any(|p| p == "-") {
+        anyhow::bail!("standard input (-) can only be the one source; a library is read from files and folders");
+    }
+    if section.is_some() {
+        anyhow::bail!("--section takes one file; a library's passages are found by search each round, not by heading");
+    }
+    let library = Library::open(&paths)?;
+    Ok((None, Some(Shared(Arc::new(library)))))
 }
 
 /// Rounds, starting heat, the date and the source from the config; the
@@ -120,15 +151,25 @@ pub(super) fn spec(config: &Config) -> anyhow::Result<DebateSpec> {
 /// As [`spec`]; `with_source` false leaves the source out (a studio that
 /// resumes or replays a stored debate starts none, and must not need the file).
 pub(super) fn spec_for(config: &Config, with_source: bool) -> anyhow::Result<DebateSpec> {
-    let source = if with_source { read_source(config)? } else { None };
+    let (source, library) = if with_source { read_grounds(config)? } else { (None, None) };
     let date = config.defaulted::<bool>("debate.date").then(grounding::date::today);
     Ok(DebateSpec {
         topic: String::new(),
         max_rounds: config.defaulted("debate.max_rounds"),
         initial_heat: crate::debate::Heat::new(config.defaulted::<f64>("debate.initial_heat") as f32),
-        grounding: Grounding { date, source },
+        grounding: Grounding { date, source, library },
         format: crate::format::layer::chosen(config)?.log_record(),
     })
+}
+
+/// The library a stored debate read, opened again, what changed said on
+/// standard error; `None` when it read none or it cannot be opened (said).
+pub(super) fn reopened_library(state: &crate::debate::DebateState) -> Option<Arc<Library>> {
+    let (library, notice) = state.library.as_ref().map(crate::library::LibraryRecord::reopen)?;
+    if let Some(notice) = notice {
+        say!("heat: {notice}");
+    }
+    library
 }
 
 /// `heat resume` headless: the stored debate goes on, printed as `heat run` prints.
@@ -139,7 +180,8 @@ pub async fn resume(config: &Config, id: Option<&str>, reopening: Reopening, jso
         say!("heat: {notice}");
     }
     let config = super::load::as_stored(config, recorder.id(), &state)?;
-    let setup = engine_setup(&config).await?;
+    let mut setup = engine_setup(&config).await?;
+    setup.library = reopened_library(&state);
     let handle = engine::go_on(setup, state, GoOn::Resume(reopening));
     let history: Vec<DebateEvent> = loaded.records.iter().map(|r| r.event.clone()).collect();
     drive(handle, recorder, json, Some(&history), None).await

@@ -31,16 +31,16 @@ pub async fn open(config: &Config, topic: Option<String>) -> anyhow::Result<Exit
     if topic.as_deref() == Some("") {
         anyhow::bail!("the topic is empty; give a proposition, e.g. heat \"Remote work beats the office\"");
     }
-    let source = config.text("debate.source").map(str::trim).filter(|s| !s.is_empty());
-    if source == Some("-") {
+    let paths = super::run::sources(config);
+    if paths.iter().any(|p| p == "-") {
         anyhow::bail!(
             "the studio reads its keys from the terminal, so its source cannot come from standard input: give --source a file (heat run --source - reads standard input)"
         );
     }
     // With a source and no topic, the debate opens at once on the source's
     // own topic (the engine takes it from the source).
-    let topic = match (topic, source) {
-        (None, Some(_)) => Some(String::new()),
+    let topic = match (topic, super::run::one_document(&paths)) {
+        (None, true) => Some(String::new()),
         (topic, _) => topic,
     };
     let opening = topic.map_or(Opening::StartScreen, Opening::Topic);

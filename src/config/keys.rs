@@ -23,6 +23,9 @@ pub enum Kind {
     Flag,
     /// A list of strings: a command and its arguments.
     Words,
+    /// Paths: one as a string, or a list; on the command line each flag
+    /// given adds one (lines of one value).
+    Paths,
 }
 
 /// One configuration key.
@@ -74,7 +77,7 @@ pub fn all() -> Vec<KeySpec> {
     add("debate.judge_temperature", Kind::Float { min: 0.0, max: 1.0 }, None, false);
     add("debate.prompts_dir", Kind::Text, Some("HEAT_PROMPTS_DIR"), false);
     add("debate.seed", Kind::Int { min: 0, max: i64::MAX }, None, false);
-    add("debate.source", Kind::Text, Some("HEAT_SOURCE"), false);
+    add("debate.source", Kind::Paths, Some("HEAT_SOURCE"), false);
     add("debate.section", Kind::Text, None, false);
     add("debate.date", Kind::Flag, None, false);
     add("debate.swap_check", Kind::Flag, None, false);
@@ -244,6 +247,7 @@ pub fn expectation(kind: Kind) -> String {
         }
         Kind::Flag => "true or false".into(),
         Kind::Words => "a list of strings, e.g. [\"prog\", \"--flag\"]".into(),
+        Kind::Paths => "a path, or a list of paths, e.g. [\"docs\", \"notes.md\"]".into(),
         Kind::OneOf(names) => {
             format!("one of {}", names.iter().map(|p| format!("\"{p}\"")).collect::<Vec<_>>().join(", "))
         }

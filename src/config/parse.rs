@@ -128,7 +128,8 @@ fn from_toml(spec: &KeySpec, value: &toml::Value) -> anyhow::Result<Value> {
         (Kind::Float { .. }, toml::Value::Integer(i)) => Some(Value::Float(*i as f64)),
         (Kind::Text | Kind::Provider | Kind::OneOf(_), toml::Value::String(s)) => Some(Value::Text(s.clone())),
         (Kind::Flag, toml::Value::Boolean(b)) => Some(Value::Flag(*b)),
-        (Kind::Words, toml::Value::Array(items)) => {
+        (Kind::Paths, toml::Value::String(s)) => Some(Value::Words(vec![s.clone()])),
+        (Kind::Words | Kind::Paths, toml::Value::Array(items)) => {
             items.iter().map(|item| item.as_str().map(str::to_string)).collect::<Option<Vec<_>>>().map(Value::Words)
         }
         _ => None,
@@ -149,6 +150,9 @@ pub(super) fn parse_text(spec: &KeySpec, raw: &str) -> anyhow::Result<Value> {
             _ => None,
         },
         Kind::Words => Some(Value::Words(raw.split_whitespace().map(str::to_string).collect())),
+        Kind::Paths => {
+            Some(Value::Words(raw.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect()))
+        }
     };
     let shown = if spec.secret { "<redacted>".to_string() } else { format!("{raw:?}") };
     let value = parsed.ok_or_else(|| mismatch(spec, &shown))?;

@@ -60,6 +60,7 @@ mod tests {
             turns: vec![turn(Role::Advocate, advocate), turn(Role::Skeptic, skeptic)],
             swap: None,
             panel: std::collections::BTreeMap::new(),
+            readings: std::collections::BTreeMap::new(),
         }
     }
 

@@ -7,11 +7,12 @@ use super::seat::PanelJudge;
 use serde::{Deserialize, Serialize};
 
 use super::format::FormatRecord;
-use super::grounding::{QuoteCheck, Source};
+use super::grounding::{QuoteCheck, Reading, Source};
 use super::heat::Heat;
 use super::outcome::Outcome;
 use super::seat::Role;
 use super::verdict::Verdict;
+use crate::library::LibraryRecord;
 use crate::provider::{Adaptation, ProviderKind, Usage};
 
 /// Who speaks for a role: which provider and model.
@@ -124,6 +125,10 @@ pub enum DebateEvent {
         date: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         source: Option<Source>,
+        /// The library the debaters read from: the paths given and each
+        /// file's name, size and hash.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        library: Option<Box<LibraryRecord>>,
     },
     /// The format the debate runs, right after `Started` (and `Grounded`).
     /// Not written for the duel, so a log without one is a duel.
@@ -207,6 +212,13 @@ pub enum DebateEvent {
     TurnDiscarded {
         round: u32,
         role: Role,
+    },
+    /// The library's passages a debater reads this round, chosen before
+    /// its first turn of the round (`grounding::reading`).
+    Retrieved {
+        round: u32,
+        role: Role,
+        passages: Vec<Reading>,
     },
     /// What a completed argument cited from the source, checked.
     QuotesChecked {
@@ -409,6 +421,7 @@ macro_rules! round_of {
             | DebateEvent::TurnDiscarded { round, .. }
             | DebateEvent::TurnTimedOut { round, .. }
             | DebateEvent::QuotesChecked { round, .. }
+            | DebateEvent::Retrieved { round, .. }
             | DebateEvent::TurnFailed { round, .. }
             | DebateEvent::VerdictReached { round, .. }
             | DebateEvent::VerdictInvalid { round, .. }

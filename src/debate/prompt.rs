@@ -160,7 +160,9 @@ pub fn debater_messages_keeping(
 ) -> Vec<ChatMessage> {
     if brief {
         let current = state.rounds.iter().find(|r| r.number == round);
-        return current.map(|r| vec![ChatMessage::user(brief_debater_prompt(state, role, r))]).unwrap_or_default();
+        return current
+            .map(|r| vec![ChatMessage::user(with_readings(r, role, brief_debater_prompt(state, role, r)))])
+            .unwrap_or_default();
     }
     let mut messages = Vec::new();
     for r in history(state, round, kept) {
@@ -171,9 +173,18 @@ pub fn debater_messages_keeping(
         messages.push(ChatMessage::assistant(non_empty(argument)));
     }
     if let Some(r) = state.rounds.iter().find(|r| r.number == round) {
-        messages.push(ChatMessage::user(debater_prompt(state, role, r)));
+        messages.push(ChatMessage::user(with_readings(r, role, debater_prompt(state, role, r))));
     }
     messages
+}
+
+/// A round's prompt, opened by the library's passages `role` reads in it
+/// (earlier rounds' prompts go without theirs: what was argued from them stays).
+fn with_readings(round: &Round, role: Role, prompt: String) -> String {
+    match round.readings.get(&role) {
+        Some(readings) => format!("{}{prompt}", super::grounding::reading::block(readings)),
+        None => prompt,
+    }
 }
 
 /// A tiny model writes about whatever it is shown, so its prompt carries no

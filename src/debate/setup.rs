@@ -10,6 +10,7 @@ use super::grounding::Source;
 use super::heat::Heat;
 use super::prompt::Prompts;
 use super::seat::Role;
+use crate::library::{Library, Shared};
 use crate::provider::retry::RetryPolicy;
 use crate::provider::{ChatModel, StructuredOutput};
 
@@ -146,6 +147,9 @@ pub struct EngineSetup {
     pub clock: Clock,
     /// What the debate may spend before it pauses.
     pub budget: Budget,
+    /// The library the debaters read from, opened (`--source` naming a
+    /// folder or more than one file); the session records what it held.
+    pub library: Option<Arc<Library>>,
 }
 
 impl EngineSetup {
@@ -228,4 +232,7 @@ pub struct Grounding {
     /// Today's date (`debate.date`, on by default), as `2026-11-23`.
     pub date: Option<String>,
     pub source: Option<Source>,
+    /// The library the debaters read from, opened; the session records
+    /// what it held ([`LibraryRecord`]).
+    pub library: Option<Shared>,
 }

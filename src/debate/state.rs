@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::event::{BranchChanges, DebateEvent, Participant, TurnPurpose};
 use super::format::FormatRecord;
-use super::grounding::{QuoteCheck, Source, Tally};
+use super::grounding::{QuoteCheck, Reading, Source, Tally};
 use super::heat::Heat;
 use super::outcome::Outcome;
 use super::panel::vote::Vote;
@@ -16,6 +16,7 @@ use super::seat::Role;
 use super::stance::{Stance, StanceLine};
 use super::swap::check::SwapCheck;
 use super::verdict::Verdict;
+use crate::library::LibraryRecord;
 use crate::provider::{Adaptation, StructuredOutput, Usage};
 
 /// Where a turn stands.
@@ -142,6 +143,9 @@ pub struct Round {
     /// The votes of a panel's judges besides the chair, by judge number.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub panel: BTreeMap<PanelJudge, Vote>,
+    /// The library's passages each debater read this round.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub readings: BTreeMap<Role, Vec<Reading>>,
 }
 
 impl Round {
@@ -218,6 +222,9 @@ pub struct DebateState {
     /// The document under debate, as recorded when the debate began.
     #[serde(default)]
     pub source: Option<Source>,
+    /// The library the debaters read from, as recorded when it began.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub library: Option<LibraryRecord>,
     /// The format it runs; `None` is the duel.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<FormatRecord>,

@@ -13,10 +13,7 @@ pub fn event(event: &DebateEvent) {
                 participants.iter().map(|p| format!("{}={}/{}", p.role.key(), p.provider, p.model)).collect();
             tracing::info!(max_rounds, initial_heat = initial_heat.get(), participants = %who.join(" "), "debate started");
         }
-        DebateEvent::Grounded { date, source } => {
-            let source = source.as_ref().map(|s| format!("{} ({} lines, sha256 {})", s.name, s.line_count(), s.sha256));
-            tracing::info!(?date, ?source, "debate grounded");
-        }
+        DebateEvent::Grounded { .. } | DebateEvent::Retrieved { .. } => grounding(event),
         DebateEvent::Formatted { format } => {
             tracing::info!(format = %format.name, phases = format.phases.len(), "debate formatted");
         }
@@ -153,6 +150,22 @@ fn second_looks(event: &DebateEvent) {
         }
         DebateEvent::PanelVoteFailed { round, judge, error, .. } => {
             tracing::warn!(round = round + 1, judge = judge.number(), %error, "panel vote failed");
+        }
+        _ => {}
+    }
+}
+
+/// The grounding events: what the debate reads, and what each seat read.
+fn grounding(event: &DebateEvent) {
+    match event {
+        DebateEvent::Grounded { date, source, library } => {
+            let source = source.as_ref().map(|s| format!("{} ({} lines, sha256 {})", s.name, s.line_count(), s.sha256));
+            let library = library.as_ref().map(|l| format!("{} files from {}", l.files.len(), l.roots.join(", ")));
+            tracing::info!(?date, ?source, ?library, "debate grounded");
+        }
+        DebateEvent::Retrieved { round, role, passages } => {
+            let read: Vec<String> = passages.iter().map(super::grounding::Reading::label).collect();
+            tracing::info!(round = round + 1, role = role.key(), passages = %read.join(" "), "passages retrieved");
         }
         _ => {}
     }

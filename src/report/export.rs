@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::time::{clock, rfc3339};
 use crate::debate::event::AT_THE_KEYBOARD;
-use crate::debate::state::{TurnStatus, VerdictStatus};
+use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
 use crate::debate::{DebateEvent, DebateState, Outcome, Role};
 use crate::sanitize::clean;
 use crate::store::label::Label;
@@ -107,6 +107,20 @@ fn citations_total(tally: &crate::debate::grounding::Tally) -> String {
     format!("{} verified, {} near, {} not found", tally.verified, tally.near, tally.unverified)
 }
 
+/// Under a debater's turn: the library's passages it read, and what its
+/// citations came to.
+fn turn_grounding(md: &mut String, state: &DebateState, round: &Round, turn: &Turn) {
+    if let Some(readings) = round.readings.get(&turn.role) {
+        let read: Vec<String> = readings.iter().map(|r| format!("`{}`", clean(&r.label()))).collect();
+        let _ = writeln!(md, "*Read from the library:* {}\n", read.join(" · "));
+    }
+    if !turn.checks.is_empty() {
+        let said = clean(&crate::debate::grounding::describe_all(&turn.checks));
+        let against = if state.library.is_some() { "the library" } else { "the source" };
+        let _ = writeln!(md, "*Checked against {against}:* {said}\n");
+    }
+}
+
 /// The session, and where it came from: the one it branches, the one it runs again.
 fn origin_lines(md: &mut String, header: &Header, state: &DebateState) {
     let _ = writeln!(md, "- Session: `{}`, started {}", header.id, rfc3339(header.created_ms));
@@ -185,10 +199,7 @@ fn markdown(
                     if state.stance_unexplained(round.number, role) { " ⚑ changed with no reason given" } else { "" };
                 let _ = writeln!(md, "*Stance:* {}{flag}\n", line.stance.name());
             }
-            if !turn.checks.is_empty() {
-                let said = clean(&crate::debate::grounding::describe_all(&turn.checks));
-                let _ = writeln!(md, "*Checked against the source:* {said}\n");
-            }
+            turn_grounding(&mut md, state, round, turn);
             if let Some(mark) = cut_mark(turn) {
                 let _ = writeln!(md, "*(… {mark})*\n");
             }

@@ -522,18 +522,25 @@ fn evidence(state: &DebateState) -> Vec<Evidence> {
                 let cited = match &check.cited {
                     Cited::Lines { start, end } if start == end => format!("[L{start}]"),
                     Cited::Lines { start, end } => format!("[L{start}–L{end}]"),
+                    Cited::Passage { file, start, end } if start == end => format!("[{}:L{start}]", clean(file)),
+                    Cited::Passage { file, start, end } => format!("[{}:L{start}–L{end}]", clean(file)),
                     Cited::Quote { text } => format!("\u{201c}{}\u{201d}", clean(text)),
                 };
-                let at = check.lines.map(|(a, b)| if a == b { format!("L{a}") } else { format!("L{a}–L{b}") });
+                let at = check.lines.map(|(a, b)| {
+                    let lines = if a == b { format!("L{a}") } else { format!("L{a}–L{b}") };
+                    check.file.as_deref().map_or(lines.clone(), |file| format!("{}:{lines}", clean(file)))
+                });
+                let library = state.library.is_some();
+                let place = if library { "in the library" } else { "in the source" };
                 let (mark_class, found) = match check.mark {
-                    Mark::Verified => {
-                        ("verified", at.map_or("in the source".into(), |at| format!("in the source, {at}")))
-                    }
+                    Mark::Verified => ("verified", at.map_or(place.into(), |at| format!("{place}, {at}"))),
                     Mark::Near => (
                         "near",
                         at.map_or("near, not word for word".into(), |at| format!("near {at}, not word for word")),
                     ),
-                    Mark::Unverified => ("unverified", "not in the source".into()),
+                    Mark::Unverified => {
+                        ("unverified", if library { "not in the library" } else { "not in the source" }.into())
+                    }
                     Mark::PriorTurn => (
                         "prior",
                         format!("quotes {}, not the source", clean(check.from.as_deref().unwrap_or("an earlier turn"))),

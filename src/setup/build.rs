@@ -103,6 +103,7 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         // The swap check asks the judge again with the sides swapped: a person is asked once.
         swap_check: config.defaulted::<bool>("debate.swap_check") && !person_judges,
         judges,
+        library: None,
         clock: clock(config),
         budget: crate::debate::engine::Budget {
             tokens: config.int("debate.budget_tokens").and_then(|n| u64::try_from(n).ok()).filter(|&n| n > 0),

@@ -184,6 +184,10 @@ pub(super) fn check_lines(
     cited: bool,
 ) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
+    if let Some(readings) = round.readings.get(&turn.role).filter(|_| turn.role.is_debater()) {
+        let read: Vec<String> = readings.iter().map(crate::debate::grounding::Reading::label).collect();
+        lines.extend(wrap_plain(&clean(&format!("≡ read {}", read.join(" · "))), width, theme.secondary()));
+    }
     for check in &turn.checks {
         let color = match check.mark {
             Mark::Verified => theme.good,
@@ -193,7 +197,10 @@ pub(super) fn check_lines(
         };
         lines.extend(wrap_plain(&clean(&check.describe()), width, Style::new().fg(color)));
         if let (true, Some(source), Some((first, last))) = (cited, &state.source, check.lines) {
-            lines.extend(cited_lines(source, first, last, width, theme));
+            lines.extend(cited_lines(source.lines(), first, last, width, theme));
+        }
+        if let (true, Some(reading), Some((first, last))) = (cited, read_passage(state, check), check.lines) {
+            lines.extend(cited_lines(reading.lines(), first, last, width, theme));
         }
     }
     if conceded_by(round, turn) {
@@ -231,10 +238,26 @@ pub(super) fn conceded_by(round: &Round, turn: &Turn) -> bool {
     turn.role.is_debater() && round.verdict().and_then(|v| v.conceded).is_some_and(|c| c.by(turn.role))
 }
 
+/// The passage a debater read that holds the lines a library check points
+/// at (the library itself is not needed to show them).
+fn read_passage<'a>(
+    state: &'a DebateState,
+    check: &crate::debate::grounding::QuoteCheck,
+) -> Option<&'a crate::debate::grounding::Reading> {
+    use crate::debate::grounding::Cited;
+    let file = match &check.cited {
+        Cited::Passage { file, .. } => file,
+        _ => check.file.as_ref()?,
+    };
+    let (first, last) = check.lines?;
+    let mut read = state.rounds.iter().flat_map(|r| r.readings.values().flatten());
+    read.find(|r| r.file == *file && r.start <= first && last <= r.end)
+}
+
 /// The source lines a check points at, indented under its mark: at most
 /// [`CITED_LINES`], the rest counted.
-fn cited_lines(
-    source: &crate::debate::grounding::Source,
+fn cited_lines<'a>(
+    source: impl Iterator<Item = (usize, &'a str)>,
     first: usize,
     last: usize,
     width: u16,
@@ -242,7 +265,7 @@ fn cited_lines(
 ) -> Vec<Line<'static>> {
     let style = theme.secondary();
     let mut lines = Vec::new();
-    for (n, text) in source.lines().filter(|(n, _)| (first..=last).contains(n)).take(CITED_LINES) {
+    for (n, text) in source.filter(|(n, _)| (first..=last).contains(n)).take(CITED_LINES) {
         lines.extend(wrap_plain(&format!("  L{n}: {}", clean(text)), width, style));
     }
     let more = (last + 1).saturating_sub(first).saturating_sub(CITED_LINES);

@@ -18,6 +18,11 @@ const LAYER_RULES: &[(&str, &[&str])] = &[
     ("report", &["tui", "cli", "web"]),
     ("config", &["tui", "web"]),
     ("web", &["tui", "cli", "report", "config", "provider"]),
+    // A library of sources knows files and words, nothing of debates or models.
+    (
+        "library",
+        &["debate", "provider", "tui", "cli", "store", "report", "config", "setup", "format", "logging", "web"],
+    ),
 ];
 
 #[test]

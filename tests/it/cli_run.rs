@@ -688,11 +688,16 @@ async fn a_debate_about_a_document_checks_its_quotes_end_to_end() {
 async fn a_source_that_cannot_be_debated_is_refused_and_nothing_is_stored() {
     let server = MockLlm::with_handler(source_reply).await;
     let data = tempfile::tempdir().unwrap();
-    let binary = data.path().join("image.md");
+    let binary = data.path().join("images/image.md");
+    std::fs::create_dir_all(data.path().join("images")).unwrap();
     std::fs::write(&binary, b"PNG\0\0\x01").unwrap();
     let cases: [(Vec<String>, String); 4] = [
         (vec!["--source".into(), data.path().join("missing.md").display().to_string()], "does not exist".into()),
-        (vec!["--source".into(), data.path().display().to_string()], "is a directory".into()),
+        // A folder is a library: one with nothing readable is refused.
+        (
+            vec!["--source".into(), data.path().join("images").display().to_string()],
+            "holds nothing heat can read".into(),
+        ),
         (vec!["--source".into(), binary.display().to_string()], "looks binary".into()),
         (vec![], "give a proposition to debate".into()),
     ];

@@ -51,7 +51,7 @@ fn spec(max_rounds: u32) -> DebateSpec {
         topic: source().topic(),
         max_rounds,
         initial_heat: Heat::new(0.9),
-        grounding: Grounding { date: Some("2026-11-23".into()), source: Some(source()) },
+        grounding: Grounding { date: Some("2026-11-23".into()), source: Some(source()), library: None },
         format: None,
     }
 }
@@ -64,7 +64,7 @@ async fn every_request_starts_with_the_date_and_the_numbered_source() {
         matches!(events.first(), Some(DebateEvent::Started { topic, .. }) if topic == "Move the job queue to Postgres")
     );
     assert!(
-        matches!(&events[1], DebateEvent::Grounded { date: Some(d), source: Some(s) } if d == "2026-11-23" && s.text == DOC),
+        matches!(&events[1], DebateEvent::Grounded { date: Some(d), source: Some(s), library: None } if d == "2026-11-23" && s.text == DOC),
         "the grounding is recorded right after the start: {:?}",
         events[1]
     );

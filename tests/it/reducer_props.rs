@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 
 use heat::debate::event::{BranchChanges, PanelSeats};
 use heat::debate::format::{Convergence, FormatRecord, Phase};
-use heat::debate::grounding::{Cited, Mark, QuoteCheck, Source};
+use heat::debate::grounding::{Cited, Mark, QuoteCheck, Reading, Source};
 use heat::debate::verdict::{Ahead, Conceded, Scores, Verdict};
 use heat::debate::{DebateEvent, DebateState, Heat, Outcome, Participant, Role, Side, TurnPurpose};
 use heat::provider::{Adaptation, StructuredOutput, Usage};
@@ -158,11 +158,26 @@ fn source() -> impl Strategy<Value = Source> {
 fn quote_checks() -> impl Strategy<Value = Vec<QuoteCheck>> {
     let cited = prop_oneof![
         (0usize..60, 0usize..60).prop_map(|(start, end)| Cited::Lines { start, end }),
+        (text(), 0usize..60, 0usize..60).prop_map(|(file, start, end)| Cited::Passage { file, start, end }),
         text().prop_map(|text| Cited::Quote { text }),
     ];
     let mark = select(vec![Mark::Verified, Mark::Near, Mark::Unverified, Mark::PriorTurn]);
-    let check = (cited, mark, proptest::option::of((0usize..60, 0usize..60)), proptest::option::of(text()))
-        .prop_map(|(cited, mark, lines, from)| QuoteCheck { cited, mark, lines, from });
+    let check = (
+        cited,
+        mark,
+        proptest::option::of((0usize..60, 0usize..60)),
+        proptest::option::of(text()),
+        proptest::option::of(text()),
+        any::<bool>(),
+    )
+        .prop_map(|(cited, mark, lines, from, file, library)| QuoteCheck {
+            cited,
+            mark,
+            lines,
+            from,
+            file,
+            library,
+        });
     proptest::collection::vec(check, 0..4)
 }
 
@@ -267,7 +282,17 @@ fn event() -> impl Strategy<Value = DebateEvent> {
             DebateEvent::Started { topic, max_rounds, initial_heat: Heat::new(initial_heat), participants }
         }),
         (proptest::option::of(text()), proptest::option::of(source()))
-            .prop_map(|(date, source)| DebateEvent::Grounded { date, source }),
+            .prop_map(|(date, source)| DebateEvent::Grounded { date, source, library: None }),
+        (round.clone(), role(), proptest::collection::vec((text(), 1usize..60, 0usize..20, text()), 0..3)).prop_map(
+            |(round, role, read)| DebateEvent::Retrieved {
+                round,
+                role,
+                passages: read
+                    .into_iter()
+                    .map(|(file, start, more, text)| Reading { file, start, end: start + more, text })
+                    .collect(),
+            }
+        ),
         format().prop_map(|format| DebateEvent::Formatted { format: Box::new(format) }),
         (round.clone(), text(), heat(), proptest::collection::vec(text(), 0..2)).prop_map(
             |(round, topic, heat, injected)| DebateEvent::RoundStarted {
@@ -387,7 +412,7 @@ fn events() -> impl Strategy<Value = Vec<DebateEvent>> {
         DebateEvent::Started { topic, max_rounds, initial_heat: Heat::new(heat), participants }
     });
     let grounded = (proptest::option::of(text()), proptest::option::of(source()))
-        .prop_map(|(date, source)| DebateEvent::Grounded { date, source });
+        .prop_map(|(date, source)| DebateEvent::Grounded { date, source, library: None });
     let formatted = format().prop_map(|format| DebateEvent::Formatted { format: Box::new(format) });
     let rest = || proptest::collection::vec(event(), 0..60);
     prop_oneof![

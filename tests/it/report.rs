@@ -364,14 +364,24 @@ fn a_document_debate_lists_its_evidence() {
     let source =
         Source::from_bytes("design.md".into(), b"# Queue\nJobs are lost when a node restarts.\n").expect("a source");
     let (header, mut records) = hostile_session("An argument.");
-    records.insert(1, Record { ms: 0, event: DebateEvent::Grounded { date: None, source: Some(source) } });
+    records
+        .insert(1, Record { ms: 0, event: DebateEvent::Grounded { date: None, source: Some(source), library: None } });
     let checks = vec![
-        QuoteCheck { cited: Cited::Lines { start: 2, end: 2 }, mark: Mark::Verified, lines: Some((2, 2)), from: None },
+        QuoteCheck {
+            cited: Cited::Lines { start: 2, end: 2 },
+            mark: Mark::Verified,
+            lines: Some((2, 2)),
+            from: None,
+            file: None,
+            library: false,
+        },
         QuoteCheck {
             cited: Cited::Quote { text: "the queue never loses a job".into() },
             mark: Mark::Unverified,
             lines: None,
             from: None,
+            file: None,
+            library: false,
         },
     ];
     let at = records.iter().position(|r| matches!(r.event, DebateEvent::TopicInjected { .. })).expect("a steer");

@@ -36,6 +36,7 @@ fn round(answers: &[Option<&str>]) -> Round {
         turns,
         swap: None,
         panel: BTreeMap::new(),
+        readings: BTreeMap::new(),
     }
 }
 

@@ -4,18 +4,47 @@
 //! argument never checked) or what can no longer be trusted (a recorded
 //! source that does not match its hash). Each is a function of the state.
 
+use std::sync::Arc;
+
 use crate::debate::event::{DebateEvent, TurnPurpose};
-use crate::debate::grounding::SourceIndex;
+use crate::debate::grounding::library_checks::LibraryChecks;
+use crate::debate::grounding::{QuoteCheck, SourceIndex};
 use crate::debate::outcome::Outcome;
 use crate::debate::seat::Role;
 use crate::debate::state::{DebateState, TurnStatus};
+use crate::library::Library;
+
+/// What arguments are checked against: the debate's one source, or its library.
+pub enum Grounds {
+    Source(SourceIndex),
+    Library(LibraryChecks),
+}
+
+impl Grounds {
+    /// The grounds of a debate: its recorded source, else the library it
+    /// reads; `None` when it has neither.
+    pub fn of(state: &DebateState, library: Option<&Arc<Library>>) -> Option<Grounds> {
+        match (&state.source, library) {
+            (Some(source), _) => Some(Grounds::Source(SourceIndex::for_source(source))),
+            (None, Some(library)) => Some(Grounds::Library(LibraryChecks::new(Arc::clone(library)))),
+            (None, None) => None,
+        }
+    }
+
+    fn check(&mut self, text: &str, earlier: &[(String, &str)]) -> Vec<QuoteCheck> {
+        match self {
+            Grounds::Source(index) => index.check(text, earlier),
+            Grounds::Library(checks) => checks.check(text, earlier),
+        }
+    }
+}
 
 /// What an argument of `role` in `round` cites from the source (`index`),
 /// checked against the source and against the settled arguments before it;
 /// `None` when it cites nothing and `record_empty` is off.
 pub fn quotes(
     state: &DebateState,
-    index: &SourceIndex,
+    index: &mut Grounds,
     (round, role): (u32, Role),
     text: &str,
     record_empty: bool,

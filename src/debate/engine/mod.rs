@@ -41,13 +41,14 @@ use super::answer::{self, Act, Answered, AskedForm};
 use super::call::Call;
 use super::command::Command;
 use super::event::{DebateEvent, TurnPurpose};
-use super::grounding::{self, SourceIndex};
+use super::grounding::{self, reading};
 use super::guard::turn::SentPrompt;
 use super::heard::{self, Answering, Heard, Refusal};
 use super::notices;
 use super::plan::{self, Step, next_steps_with};
 use super::seat::{PanelJudge, Role};
 use super::state::DebateState;
+use crate::library::Shared;
 use crate::provider::endpoint::Endpoint;
 use crate::provider::retry::TurnItem;
 use crate::provider::{ChatModel, ChatRequest, ProviderError};
@@ -57,6 +58,12 @@ use flight::Flight;
 use judge_setups::JudgeSetups;
 use request::Requests;
 use task::{CallMsg, CallMsgKind, Task};
+
+/// How many tokens of the library's passages a seat reads a round: a
+/// fifth of its context where that is known, at most 1,600.
+fn reading_budget(seat: &super::setup::RoleSetup) -> usize {
+    seat.context_tokens().map_or(1_600, |window| (window as usize / 5).min(1_600))
+}
 
 /// Starts a new debate. With no topic, a source document gives its own
 /// (its first heading, else its name). The proposition is kept as one line.
@@ -72,8 +79,17 @@ pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
         initial_heat: spec.initial_heat,
         participants: setup.participants(&super::format::FormatRecord::seats_of(spec.format.as_ref())),
     };
-    let Grounding { date, source } = spec.grounding;
-    let grounded = (date.is_some() || source.is_some()).then_some(DebateEvent::Grounded { date, source });
+    let Grounding { date, source, library } = spec.grounding;
+    let mut setup = setup;
+    if let Some(Shared(library)) = library {
+        setup.library = Some(library);
+    }
+    let library = setup.library.as_deref().map(|l| Box::new(crate::library::LibraryRecord::of(l)));
+    let grounded = (date.is_some() || source.is_some() || library.is_some()).then_some(DebateEvent::Grounded {
+        date,
+        source,
+        library,
+    });
     let formatted = spec.format.map(|format| DebateEvent::Formatted { format: Box::new(format) });
     spawn(setup, DebateState::default(), [Some(started), grounded, formatted].into_iter().flatten().collect())
 }
@@ -128,7 +144,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Vec<DebateEvent>) -> Deb
         budget_warned: false,
         left_out_said: [0; Role::COUNT],
         refused: HashSet::new(),
-        source_index: None,
+        grounds: None,
         preamble: None,
         judge_setups: JudgeSetups::default(),
         sat_out: HashSet::new(),
@@ -147,7 +163,8 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Vec<DebateEvent>) -> Deb
             engine.emit(event);
         }
         // The same block starts every request: built once (a source is numbered in full).
-        engine.preamble = grounding::preamble(engine.state.date.as_deref(), engine.state.source.as_ref());
+        let state = &engine.state;
+        engine.preamble = grounding::preamble(state.date.as_deref(), state.source.as_ref(), state.library.as_ref());
         engine.go_on_from_where_it_stopped();
         engine.run().await;
         engine.state
@@ -177,7 +194,7 @@ struct Engine {
     /// What each seat's model refused this debate.
     refused: HashSet<(Role, Refusal)>,
     /// The source, indexed for quote checks on the first argument that needs it.
-    source_index: Option<SourceIndex>,
+    grounds: Option<checks::Grounds>,
     /// The date and the source every request starts with (`grounding::preamble`).
     preamble: Option<String>,
     /// The set-ups of panel judges on providers of their own, by judge number.
@@ -422,6 +439,12 @@ impl Engine {
     }
 
     fn start_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose) {
+        if let Some(library) = &self.setup.library {
+            let budget = reading_budget(self.setup.role(role));
+            if let Some(read) = reading::retrieve(&self.state, library, round, role, budget) {
+                self.emit(read);
+            }
+        }
         let (request, left_out) = self.requests().turn_fitted(round, role, purpose);
         self.emit(DebateEvent::TurnStarted { round, role, purpose, temperature: request.temperature });
         if purpose == TurnPurpose::Synthesis && !self.state.pending_injections.is_empty() {
@@ -617,11 +640,13 @@ impl Engine {
         }
     }
 
-    /// Checks what an argument cited from the source, when there is one.
+    /// Checks what an argument cited from the source or the library, when there is one.
     fn check_quotes(&mut self, round: u32, role: Role, text: &str, record_empty: bool) {
-        let Some(source) = &self.state.source else { return };
-        let index = self.source_index.get_or_insert_with(|| SourceIndex::for_source(source));
-        if let Some(checked) = checks::quotes(&self.state, index, (round, role), text, record_empty) {
+        if self.grounds.is_none() {
+            self.grounds = checks::Grounds::of(&self.state, self.setup.library.as_ref());
+        }
+        let Some(grounds) = self.grounds.as_mut() else { return };
+        if let Some(checked) = checks::quotes(&self.state, grounds, (round, role), text, record_empty) {
             self.emit(checked);
         }
     }

@@ -33,8 +33,19 @@ const NEAR_SHARE: f64 = 0.5;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Cited {
-    Lines { start: usize, end: usize },
-    Quote { text: String },
+    Lines {
+        start: usize,
+        end: usize,
+    },
+    /// Lines of a library's file: `[docs/studio.md:L12–L18]`.
+    Passage {
+        file: String,
+        start: usize,
+        end: usize,
+    },
+    Quote {
+        text: String,
+    },
 }
 
 /// How a citation held up against the source.
@@ -71,6 +82,12 @@ pub struct QuoteCheck {
     /// Whose earlier turn a quote came from ("the skeptic, round 1").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// The library's file a quote was found in (`lines` are its lines).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// Checked against a library, not one source.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub library: bool,
 }
 
 impl QuoteCheck {
@@ -78,16 +95,25 @@ impl QuoteCheck {
     pub fn describe(&self) -> String {
         let what = match &self.cited {
             Cited::Lines { start, end } => lines_label(*start, *end),
+            Cited::Passage { file, start, end } => {
+                format!("[{file}:{}]", lines_label(*start, *end).trim_matches(['[', ']']))
+            }
             Cited::Quote { text } => format!("\u{201c}{}\u{201d}", shorten(text, 60)),
         };
-        let at = self.lines.map(|(a, b)| lines_label(a, b).trim_matches(['[', ']']).to_string());
+        let at = self.lines.map(|(a, b)| {
+            let lines = lines_label(a, b).trim_matches(['[', ']']).to_string();
+            self.file.as_ref().map_or(lines.clone(), |file| format!("{file}:{lines}"))
+        });
+        let nowhere = if self.library { "the library" } else { "the source" };
         let note = match (&self.cited, self.mark, at) {
             (Cited::Quote { .. }, Mark::Verified, Some(at)) => format!(" ({at})"),
             (Cited::Quote { .. }, Mark::Near, Some(at)) => format!(" (near {at}, not word for word)"),
-            (Cited::Quote { .. }, Mark::Unverified, _) => " (not in the source)".into(),
+            (Cited::Quote { .. }, Mark::Unverified, _) => format!(" (not in {nowhere})"),
+            (Cited::Passage { .. }, Mark::Unverified, _) => " (no such file or lines in the library)".into(),
             (Cited::Quote { .. }, Mark::PriorTurn, _) => {
                 format!(" (quotes {}, not the source)", self.from.as_deref().unwrap_or("an earlier turn"))
             }
+            (Cited::Lines { .. }, Mark::Unverified, _) if self.library => " (names no file of the library)".into(),
             (Cited::Lines { .. }, Mark::Unverified, _) => " (no such lines)".into(),
             _ => String::new(),
         };
@@ -186,52 +212,33 @@ impl SourceIndex {
     /// first turn that has it: when that is the seat's own, its mark stands
     /// (quoting its own invention back does not make it the other side's).
     pub fn check(&self, argument: &str, earlier: &[(String, &str)]) -> Vec<QuoteCheck> {
-        let mut found: Vec<(usize, QuoteCheck)> = citations(argument)
-            .into_iter()
-            .map(|(at, start, end)| {
-                let exists = start >= self.first_line && start <= end && end < self.first_line + self.line_count;
-                let mark = if exists { Mark::Verified } else { Mark::Unverified };
-                let lines = exists.then_some((start, end));
-                (at, QuoteCheck { cited: Cited::Lines { start, end }, mark, lines, from: None })
-            })
-            .collect();
-        // The earlier turns normalised once, and only when a quote needs them.
-        let mut earlier_normal: Option<Vec<(&String, String)>> = None;
-        for (at, text) in quotes(argument) {
-            let mut check = self.check_quote(text);
-            if check.mark != Mark::Verified {
-                let needle = padded(&normal_words(text));
-                let turns = earlier_normal.get_or_insert_with(|| {
-                    earlier.iter().map(|(who, turn)| (who, padded(&normal_words(turn)))).collect()
-                });
-                let first = turns.iter().find(|(_, turn)| turn.contains(&needle));
-                if let Some((who, _)) = first.filter(|(who, _)| !who.is_empty()) {
-                    check = QuoteCheck { mark: Mark::PriorTurn, lines: None, from: Some((*who).clone()), ..check };
-                }
-            }
-            found.push((at, check));
-        }
-        found.sort_by_key(|(at, _)| *at);
-        found.into_iter().map(|(_, check)| check).collect()
+        check_argument(&mut &*self, argument, earlier)
     }
 
-    fn check_quote(&self, text: &str) -> QuoteCheck {
+    pub(super) fn check_quote(&self, text: &str) -> QuoteCheck {
         // A passage copied from the numbered view keeps its `L12:` marks: not the source's words.
         let words: Vec<String> = normal_words(text).into_iter().filter(|w| !is_line_mark(w)).collect();
         let cited = Cited::Quote { text: text.split_whitespace().collect::<Vec<_>>().join(" ") };
         let needle = padded(&words);
         if let Some(at) = memchr::memmem::find(self.normal.as_bytes(), needle.as_bytes()) {
             let lines = (self.line_at(at + 1), self.line_at(at + needle.len() - 1));
-            return QuoteCheck { cited, mark: Mark::Verified, lines: Some(lines), from: None };
+            return QuoteCheck {
+                cited,
+                mark: Mark::Verified,
+                lines: Some(lines),
+                from: None,
+                file: None,
+                library: false,
+            };
         }
         let runs: Vec<u64> = words.windows(3).map(|w| trigram(&w[0], &w[1], &w[2])).collect();
         let present = runs.iter().filter(|t| self.trigrams.contains(t)).count();
         let near = !runs.is_empty() && present as f64 / runs.len() as f64 >= NEAR_SHARE;
         if near {
             let lines = self.first_run_line(&words).map(|l| (l, l));
-            return QuoteCheck { cited, mark: Mark::Near, lines, from: None };
+            return QuoteCheck { cited, mark: Mark::Near, lines, from: None, file: None, library: false };
         }
-        QuoteCheck { cited, mark: Mark::Unverified, lines: None, from: None }
+        QuoteCheck { cited, mark: Mark::Unverified, lines: None, from: None, file: None, library: false }
     }
 
     /// The line of the first three-word run of `words` found in the source.
@@ -248,9 +255,67 @@ impl SourceIndex {
     }
 }
 
+/// What an argument's citations and quotes are checked against: one
+/// source ([`SourceIndex`]) or a library (`library_checks`).
+pub(super) trait Checker {
+    /// A line citation, `file` named or not; `None` when this kind of
+    /// citation is not checked here (a file named in a one-source debate).
+    fn lines(&mut self, file: Option<&str>, start: usize, end: usize) -> Option<QuoteCheck>;
+    /// A quoted passage.
+    fn quote(&mut self, text: &str) -> QuoteCheck;
+}
+
+impl Checker for &SourceIndex {
+    fn lines(&mut self, file: Option<&str>, start: usize, end: usize) -> Option<QuoteCheck> {
+        if file.is_some() {
+            return None;
+        }
+        let exists = start >= self.first_line && start <= end && end < self.first_line + self.line_count;
+        let mark = if exists { Mark::Verified } else { Mark::Unverified };
+        let lines = exists.then_some((start, end));
+        Some(QuoteCheck { cited: Cited::Lines { start, end }, mark, lines, from: None, file: None, library: false })
+    }
+
+    fn quote(&mut self, text: &str) -> QuoteCheck {
+        self.check_quote(text)
+    }
+}
+
+/// Every citation and quote in `argument`, checked by `checker`, in order
+/// of appearance; a quote not found that an earlier turn holds is credited
+/// to that turn (see [`SourceIndex::check`]).
+pub(super) fn check_argument(
+    checker: &mut impl Checker,
+    argument: &str,
+    earlier: &[(String, &str)],
+) -> Vec<QuoteCheck> {
+    let mut found: Vec<(usize, QuoteCheck)> = citations(argument)
+        .into_iter()
+        .filter_map(|(at, file, start, end)| checker.lines(file, start, end).map(|check| (at, check)))
+        .collect();
+    // The earlier turns normalised once, and only when a quote needs them.
+    let mut earlier_normal: Option<Vec<(&String, String)>> = None;
+    for (at, text) in quotes(argument) {
+        let mut check = checker.quote(text);
+        if check.mark != Mark::Verified {
+            let needle = padded(&normal_words(text));
+            let turns = earlier_normal
+                .get_or_insert_with(|| earlier.iter().map(|(who, turn)| (who, padded(&normal_words(turn)))).collect());
+            let first = turns.iter().find(|(_, turn)| turn.contains(&needle));
+            if let Some((who, _)) = first.filter(|(who, _)| !who.is_empty()) {
+                check =
+                    QuoteCheck { mark: Mark::PriorTurn, lines: None, from: Some((*who).clone()), file: None, ..check };
+            }
+        }
+        found.push((at, check));
+    }
+    found.sort_by_key(|(at, _)| *at);
+    found.into_iter().map(|(_, check)| check).collect()
+}
+
 /// Normalised words as `normal` holds them: one space between and one at
 /// each end, so a search matches whole words only.
-fn padded(words: &[String]) -> String {
+pub(super) fn padded(words: &[String]) -> String {
     format!(" {} ", words.join(" "))
 }
 
@@ -261,7 +326,7 @@ fn is_line_mark(word: &str) -> bool {
 
 /// Lowercased runs of letters and digits (apostrophes inside a word are
 /// dropped, so "don't" and "dont" match).
-fn normal_words(text: &str) -> Vec<String> {
+pub(super) fn normal_words(text: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut word = String::new();
     for c in text.chars() {
@@ -286,12 +351,22 @@ fn trigram(a: &str, b: &str, c: &str) -> u64 {
     hasher.finish()
 }
 
-/// `(byte offset, start, end)` of each `[L12]` / `[L12–L18]` in `text`.
-fn citations(text: &str) -> Vec<(usize, usize, usize)> {
+/// `(byte offset, file, start, end)` of each `[L12]` / `[L12–L18]` in
+/// `text`, and of each `[docs/a.md:L12–L18]` (a library's file, named).
+pub(super) fn citations(text: &str) -> Vec<(usize, Option<&str>, usize, usize)> {
     let mut out = Vec::new();
-    for (at, _) in text.match_indices("[L") {
-        let rest = &text[at + 2..];
-        let Some((start, rest)) = number(rest) else { continue };
+    for (at, _) in text.match_indices('[') {
+        let inside = &text[at + 1..];
+        let Some(close) = inside.find(']').filter(|&c| c <= 300) else { continue };
+        let inside = &inside[..close];
+        let (file, range) = match inside.rsplit_once(":L") {
+            Some((file, range)) if !file.is_empty() && !file.contains(char::is_whitespace) => (Some(file), range),
+            _ => match inside.strip_prefix('L') {
+                Some(range) => (None, range),
+                None => continue,
+            },
+        };
+        let Some((start, rest)) = number(range) else { continue };
         let (end, rest) = match rest.strip_prefix(['–', '-', '—']) {
             Some(after) => match number(after.strip_prefix('L').unwrap_or(after)) {
                 Some((end, rest)) => (end, rest),
@@ -299,14 +374,14 @@ fn citations(text: &str) -> Vec<(usize, usize, usize)> {
             },
             None => (start, rest),
         };
-        if rest.starts_with(']') {
-            out.push((at, start, end));
+        if rest.is_empty() {
+            out.push((at, file, start, end));
         }
     }
     out
 }
 
-fn number(text: &str) -> Option<(usize, &str)> {
+pub(super) fn number(text: &str) -> Option<(usize, &str)> {
     let digits = text.bytes().take_while(u8::is_ascii_digit).count();
     let n = text[..digits].parse().ok()?;
     Some((n, &text[digits..]))
@@ -314,7 +389,7 @@ fn number(text: &str) -> Option<(usize, &str)> {
 
 /// `(byte offset, passage)` of each double-quoted passage of at least
 /// [`MIN_QUOTE_WORDS`] words.
-fn quotes(text: &str) -> Vec<(usize, &str)> {
+pub(super) fn quotes(text: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let mut open: Option<(usize, char)> = None;
     for (at, c) in text.char_indices() {

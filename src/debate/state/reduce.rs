@@ -48,6 +48,7 @@ impl DebateState {
                     turns: Vec::new(),
                     swap: None,
                     panel: BTreeMap::new(),
+                    readings: BTreeMap::new(),
                 });
             }
             DebateEvent::TurnStarted { round, role, purpose, temperature } => {
@@ -117,9 +118,15 @@ impl DebateState {
                     }
                 }
             }
-            DebateEvent::Grounded { date, source } => {
+            DebateEvent::Grounded { date, source, library } => {
                 self.date.clone_from(date);
                 self.source.clone_from(source);
+                self.library = library.as_deref().cloned();
+            }
+            DebateEvent::Retrieved { round, role, passages } => {
+                if let Some(r) = self.round_mut(*round) {
+                    r.readings.insert(*role, passages.clone());
+                }
             }
             DebateEvent::Formatted { format } => {
                 let mut format = FormatRecord::clone(format);

@@ -22,6 +22,7 @@ fn round(texts: &[&str]) -> Round {
         turns: Role::DEBATER_SEATS.iter().zip(texts).map(|(&r, t)| turn(r, t)).collect(),
         swap: None,
         panel: std::collections::BTreeMap::new(),
+        readings: std::collections::BTreeMap::new(),
     }
 }
 

@@ -55,7 +55,10 @@ pub(super) fn resume(
     loaded: &crate::store::log::Loaded,
     reopening: engine::Reopening,
 ) -> anyhow::Result<Running> {
-    let setup = studio.setup.clone().context("resuming needs providers")?;
+    let mut setup = studio.setup.clone().context("resuming needs providers")?;
+    let (library, library_notice) =
+        recorder.state().library.as_ref().map(crate::library::LibraryRecord::reopen).unwrap_or_default();
+    setup.library = library;
     let last_ms = app.show_stored(recorder.id().to_string(), &loaded.records);
     app.continue_clock(last_ms);
     let more = match reopening.more {
@@ -64,7 +67,8 @@ pub(super) fn resume(
     };
     let handle = engine::go_on(setup, recorder.state().clone(), engine::GoOn::Resume(reopening));
     let resumed = format!("Resumed session {}{more}", recorder.id());
-    match recorder.state().source.as_ref().and_then(crate::debate::grounding::resume_notice) {
+    let source_notice = recorder.state().source.as_ref().and_then(crate::debate::grounding::resume_notice);
+    match source_notice.or(library_notice) {
         Some(notice) => app.say_until(Tone::Warn, format!("{resumed}: {notice}"), Until::NextRound),
         None => app.say_until(Tone::Info, resumed, Until::NextRound),
     }

@@ -36,6 +36,7 @@ impl SetupBuilder {
             judges: None,
             clock: heat::debate::engine::Clock::default(),
             budget: heat::debate::engine::Budget::default(),
+            library: None,
         })
     }
 

@@ -91,7 +91,7 @@ impl Log {
 
     /// The debate is grounded in `date` and `source`.
     pub fn grounded(self, date: Option<&str>, source: Option<Source>) -> Self {
-        self.then(DebateEvent::Grounded { date: date.map(String::from), source })
+        self.then(DebateEvent::Grounded { date: date.map(String::from), source, library: None })
     }
 
     /// Round `round` starts on the debate's topic at its initial heat.

@@ -1,0 +1,130 @@
+//! One file of a library, read as text: refused with a reason when it is
+//! not text heat can read (binary, not UTF-8, too large, empty), hashed, and
+//! kept whole so its lines can be shown and checked.
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+/// The largest file a library reads, in bytes.
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// A file of the library.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Document {
+    /// How citations name it: the path below the folder given, under that
+    /// folder's name (`docs/studio.md`), or a file's name as given.
+    pub name: String,
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub size: u64,
+    /// The sha256 of its bytes, in hex.
+    pub sha256: String,
+    /// Its text, line ends made `\n`.
+    pub text: String,
+}
+
+/// Why a file is not read. `Display` is the reason, after the file's name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Skip {
+    #[error("could not be read: {0}")]
+    Unreadable(String),
+    #[error("is {0} bytes, over the 4 MB a library file may be")]
+    TooLarge(u64),
+    #[error("looks binary (it holds NUL bytes)")]
+    Binary,
+    #[error("is a PDF, which heat does not read yet; give its text (pdftotext makes one)")]
+    Pdf,
+    #[error("is not UTF-8 text")]
+    NotUtf8,
+    #[error("is empty")]
+    Empty,
+}
+
+impl Skip {
+    /// A short name for counting skips of one kind: "binary", "not UTF-8"…
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Skip::Unreadable(_) => "unreadable",
+            Skip::TooLarge(_) => "over 4 MB",
+            Skip::Binary => "binary",
+            Skip::Pdf => "PDF",
+            Skip::NotUtf8 => "not UTF-8",
+            Skip::Empty => "empty",
+        }
+    }
+}
+
+impl Document {
+    /// Reads `path`, named `name` in citations.
+    pub fn read(name: String, path: &Path) -> Result<Document, Skip> {
+        let size = std::fs::metadata(path).map_err(|e| Skip::Unreadable(e.kind().to_string()))?.len();
+        if size > MAX_FILE_BYTES {
+            return Err(Skip::TooLarge(size));
+        }
+        let bytes = std::fs::read(path).map_err(|e| Skip::Unreadable(e.kind().to_string()))?;
+        Self::from_bytes(name, path.to_path_buf(), &bytes)
+    }
+
+    /// Checks bytes read from `path`.
+    pub fn from_bytes(name: String, path: PathBuf, bytes: &[u8]) -> Result<Document, Skip> {
+        if bytes.starts_with(b"%PDF-") {
+            return Err(Skip::Pdf);
+        }
+        if memchr::memchr(0, bytes).is_some() {
+            return Err(Skip::Binary);
+        }
+        let text = std::str::from_utf8(bytes).map_err(|_| Skip::NotUtf8)?;
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if text.trim().is_empty() {
+            return Err(Skip::Empty);
+        }
+        let sha256 = hex(&Sha256::digest(bytes));
+        Ok(Document { name, path, size: bytes.len() as u64, sha256, text: text.replace("\r\n", "\n") })
+    }
+
+    /// Its lines `start..=end` (numbered from 1), `None` when they do not all exist.
+    pub fn lines(&self, start: usize, end: usize) -> Option<Vec<&str>> {
+        if start == 0 || end < start {
+            return None;
+        }
+        let lines: Vec<&str> = self.text.lines().skip(start - 1).take(end - start + 1).collect();
+        (lines.len() == end - start + 1).then_some(lines)
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.text.lines().count()
+    }
+}
+
+/// Bytes as lowercase hex.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut hex, b| {
+        let _ = write!(hex, "{b:02x}");
+        hex
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(bytes: &[u8]) -> Result<Document, Skip> {
+        Document::from_bytes("a.md".into(), PathBuf::from("a.md"), bytes)
+    }
+
+    #[test]
+    fn text_is_read_and_what_is_not_text_is_refused_with_its_reason() {
+        let doc = read(b"\xef\xbb\xbf# A\r\nb\r\n").expect("text");
+        assert_eq!(doc.text, "# A\nb\n");
+        assert_eq!(doc.lines(2, 2), Some(vec!["b"]));
+        assert_eq!(doc.lines(2, 3), None);
+        assert_eq!(read(b"a\0b"), Err(Skip::Binary));
+        assert_eq!(read(b"%PDF-1.7\n"), Err(Skip::Pdf));
+        assert_eq!(read(b"caf\xe9"), Err(Skip::NotUtf8));
+        assert_eq!(read(b" \n\n"), Err(Skip::Empty));
+        assert_eq!(Skip::TooLarge(5_000_000).to_string(), "is 5000000 bytes, over the 4 MB a library file may be");
+    }
+}

@@ -1,0 +1,18 @@
+//! A library of sources a debate reads: files and folders walked as git
+//! would ([`walk`]), each read as text ([`document`]), cut into passages
+//! ([`passage`]) and indexed for full-text search ([`index`]); what was
+//! read is recorded ([`record`]) so a resume can say what changed. Knows
+//! nothing of debates: the debate asks it for passages and checks
+//! citations against it.
+
+pub mod catalog;
+pub mod document;
+pub mod index;
+pub mod passage;
+pub mod record;
+pub mod walk;
+
+pub use catalog::{Hit, Library, LibraryError, Shared};
+pub use document::Document;
+pub use passage::Passage;
+pub use record::{FileRecord, LibraryRecord};

@@ -1,0 +1,196 @@
+//! `heat run --source FOLDER`: a library the debaters read from, end to end
+//! through the binary against the mock Anthropic server: the passages each
+//! seat is given, citations by file and line checked, what the session and
+//! the export record, a resume that says what changed, and bad input.
+#![allow(clippy::unwrap_used)]
+
+use crate::support;
+
+use std::path::Path;
+
+use heat::debate::grounding::{Cited, Mark};
+use heat::debate::{DebateEvent, DebateState, Role};
+use heat::store::Store;
+use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
+
+const QUEUE: &str = "# The job queue\n\
+    The current queue runs on Redis and loses jobs\n\
+    when a node restarts during a deploy.\n\
+    \n\
+    ## Postgres\n\
+    Postgres gives us transactions, so a job is enqueued\n\
+    in the same commit as the row that caused it.\n";
+
+const BILLING: &str = "# Billing\nInvoices are sent on the first of the month.\n";
+
+/// The advocate cites the library by file and quotes it; the skeptic cites
+/// a file that is not there and a line with no file.
+fn library_reply(request: &Recorded) -> Reply {
+    let system = request.system();
+    let text = if system.contains("You are the JUDGE") {
+        r#"{"resolved": true, "verdict": "The advocate's citations hold.", "topic": "t", "heat": 0.3}"#
+    } else if system.contains("You are the ADVOCATE") {
+        "Postgres wins: [notes/queue.md:L6–L7] says \"a job is enqueued in the same commit\"."
+    } else {
+        "Redis is fine, see [notes/redis.md:L3] and [L2]."
+    };
+    let words: Vec<&str> = text.split_inclusive(' ').collect();
+    Reply::sse(&anthropic_sse(&words, None), 97)
+}
+
+fn heat(data: &Path, server: &MockLlm) -> assert_cmd::Command {
+    let mut cmd = support::binary::heat(data, "[network]\nmax_retries = 1\n");
+    cmd.env("ANTHROPIC_API_KEY", "sk-ant-test-5f3a9c1e").env("ANTHROPIC_BASE_URL", &server.base_url);
+    cmd
+}
+
+async fn output(mut cmd: assert_cmd::Command) -> std::process::Output {
+    tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap()
+}
+
+/// A folder `notes/` of two Markdown files, a hidden one and an ignored
+/// log, beside a loose file; the folder's path.
+fn library(dir: &Path) -> std::path::PathBuf {
+    let notes = dir.join("notes");
+    std::fs::create_dir_all(notes.join(".drafts")).unwrap();
+    std::fs::write(notes.join("queue.md"), QUEUE).unwrap();
+    std::fs::write(notes.join("billing.md"), BILLING).unwrap();
+    std::fs::write(notes.join(".drafts/secret.md"), "# Secret\nnot for the debate\n").unwrap();
+    std::fs::write(notes.join("run.log"), "a log\n").unwrap();
+    std::fs::write(notes.join(".gitignore"), "*.log\n").unwrap();
+    notes
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_debate_over_a_folder_reads_its_passages_and_checks_citations_by_file() {
+    let server = MockLlm::with_handler(library_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let notes = library(work.path());
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "--max-rounds", "1", "--source"]).arg(&notes).arg("Move the job queue to Postgres");
+    let out = output(cmd).await;
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains(&format!("library   {} (2 files)", notes.display())), "{stdout}");
+    assert!(stdout.contains("advocate reads notes/queue.md:L5–L7"), "{stdout}");
+    assert!(
+        stdout.contains("advocate's citations: ✓ [notes/queue.md:L6–L7] · ✓ “a job is enqueued in the same commit” (notes/queue.md:L6–L7)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("skeptic's citations: ✗ [notes/redis.md:L3] (no such file or lines in the library) · ✗ [L2] (names no file of the library)"),
+        "{stdout}"
+    );
+
+    // Every request names the library's files; a debater's turn opens with its passages, numbered.
+    for request in server.requests() {
+        let system = request.system();
+        assert!(system.contains("a library of 2 files: notes/billing.md, notes/queue.md."), "{system}");
+        assert!(!system.contains("secret") && !system.contains("run.log"), "hidden and ignored files stay out");
+    }
+    let advocate = server.requests().into_iter().find(|r| r.system().contains("You are the ADVOCATE")).unwrap();
+    let prompt = advocate.last_message();
+    assert!(prompt.starts_with("Passages from the library that bear on this round"), "{prompt}");
+    assert!(prompt.contains("[notes/queue.md:L5–L7]\nL5: ## Postgres\nL6: Postgres gives us transactions"), "{prompt}");
+
+    // The session records what was read (names, sizes, hashes) and each seat's passages.
+    let store = Store::open(data.path()).unwrap();
+    let id = store.list()[0].id.clone();
+    let events: Vec<DebateEvent> = store.load(&id).unwrap().records.into_iter().map(|r| r.event).collect();
+    let record = events
+        .iter()
+        .find_map(|e| match e {
+            DebateEvent::Grounded { library: Some(library), .. } => Some(library.clone()),
+            _ => None,
+        })
+        .expect("the library is recorded");
+    let names: Vec<(&str, u64)> = record.files.iter().map(|f| (f.name.as_str(), f.size)).collect();
+    assert_eq!(names, [("notes/billing.md", BILLING.len() as u64), ("notes/queue.md", QUEUE.len() as u64)]);
+    assert!(record.files.iter().all(|f| f.sha256.len() == 64));
+    let state = DebateState::from_events(&events);
+    let read = &state.rounds[0].readings[&Role::Advocate];
+    assert_eq!(read[0].label(), "notes/queue.md:L5–L7");
+    let checks = &state.rounds[0].turn(Role::Advocate).unwrap().checks;
+    assert_eq!(checks[0].cited, Cited::Passage { file: "notes/queue.md".into(), start: 6, end: 7 });
+    assert_eq!(checks[0].mark, Mark::Verified);
+
+    // The export says what each seat read and what its citations came to.
+    let mut export = heat(data.path(), &server);
+    export.args(["export", &id]);
+    let md = String::from_utf8_lossy(&output(export).await.stdout).into_owned();
+    assert!(md.contains("*Read from the library:* `notes/queue.md:L5–L7`"), "{md}");
+    assert!(md.contains("*Checked against the library:* ✓ [notes/queue.md:L6–L7]"), "{md}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_resumed_debate_over_a_library_says_what_changed() {
+    let server = MockLlm::with_handler(library_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let notes = library(work.path());
+    let extra = work.path().join("extra.md");
+    std::fs::write(&extra, "# Extra\nOne more note.\n").unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "--max-rounds", "1", "--source"]).arg(&notes).arg("--source").arg(&extra).arg("Queue on Postgres");
+    let out = output(cmd).await;
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(3 files)"));
+    std::fs::write(notes.join("billing.md"), "# Billing\nInvoices go out weekly now.\n").unwrap();
+    std::fs::remove_file(&extra).unwrap();
+    let id = Store::open(data.path()).unwrap().list()[0].id.clone();
+    let mut resume = heat(data.path(), &server);
+    resume.args(["resume", &id, "--more", "1"]);
+    let out = output(resume).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the library cannot be opened again (the source ")
+            && stderr.contains("extra.md does not exist)"),
+        "a path given that is gone is said: {stderr}"
+    );
+    std::fs::write(&extra, "# Extra\nOne more note.\n").unwrap();
+    let mut resume = heat(data.path(), &server);
+    resume.args(["resume", &id, "--more", "1"]);
+    let out = output(resume).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("the library has changed since this debate began: 1 changed (notes/billing.md)"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_library_that_cannot_be_read_is_refused_in_one_sentence_and_nothing_is_stored() {
+    let server = MockLlm::with_handler(library_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let empty = work.path().join("images");
+    std::fs::create_dir_all(&empty).unwrap();
+    std::fs::write(empty.join("a.png"), b"PNG\0\0\x01").unwrap();
+    std::fs::write(empty.join("b.pdf"), b"%PDF-1.7\n").unwrap();
+    let notes = library(work.path());
+    let pdf = empty.join("b.pdf").display().to_string();
+    let folder = empty.display().to_string();
+    let notes = notes.display().to_string();
+    let cases: [(Vec<&str>, String); 4] = [
+        (vec!["--source", &folder], format!("the folder {folder} holds nothing heat can read (1 binary, 1 PDF)")),
+        (
+            vec!["--source", &notes, "--source", &pdf],
+            format!("the source {pdf} is a PDF, which heat does not read yet"),
+        ),
+        (vec!["--source", &notes, "--source", "-"], "standard input (-) can only be the one source".into()),
+        (vec!["--source", &notes, "--section", "Postgres"], "--section takes one file".into()),
+    ];
+    for (args, said) in cases {
+        let mut cmd = heat(data.path(), &server);
+        cmd.arg("run").args(&args).arg("Queue on Postgres");
+        let out = output(cmd).await;
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr.contains(&said), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "one sentence: {stderr}");
+    }
+    assert!(Store::open(data.path()).unwrap().list().is_empty(), "nothing stored");
+    assert!(server.requests().is_empty(), "nothing asked");
+}
