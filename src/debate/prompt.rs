@@ -455,8 +455,8 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
     if state.scored() {
         out.push_str(&format!("{}\n", super::scores::instruction(&names[0], &names[1])));
     }
-    if state.source.is_some() {
-        out.push_str(&source_checks(state, round));
+    if let Some(grounds) = state.grounds() {
+        out.push_str(&source_checks(state, round, grounds));
     }
     if purpose.is_final() {
         // Injected during the last round: no round is left to carry it, so the synthesis does.
@@ -513,8 +513,8 @@ fn named_arguments(state: &DebateState, round: &Round) -> String {
 
 /// What each side cited from the source, as checked, and how the judge is
 /// to weigh it.
-fn source_checks(state: &DebateState, round: &Round) -> String {
-    let mut out = String::from("Citations and quotes, checked against the source:\n");
+fn source_checks(state: &DebateState, round: &Round, grounds: &str) -> String {
+    let mut out = format!("Citations and quotes, checked against {grounds}:\n");
     for &role in state.debaters() {
         let checks = round.turn(role).map(|t| t.checks.as_slice()).unwrap_or_default();
         let said = if checks.is_empty() {
@@ -524,10 +524,11 @@ fn source_checks(state: &DebateState, round: &Round) -> String {
         };
         out.push_str(&format!("- the {}: {said}\n", state.seat_name(role)));
     }
-    out.push_str(
-        "✓ was found in the source. ≈ is close to the source but not its words. ↩ quotes an earlier turn, not \
-         the source. ✗ was not found: an unverified quote or citation counts for nothing.\n\n",
-    );
+    out.push_str(&format!(
+        "✓ was found in {grounds}. ≈ is close to {grounds} but not its words. ↩ quotes an earlier turn, not \
+         {grounds}. ✗ was not found: an unverified quote or citation counts for nothing.\n\n",
+    ));
+    out.push_str(&super::grounding::reading::cited(state, round));
     out
 }
 

@@ -488,6 +488,17 @@ impl DebateState {
         at > 0 && stances[at - 1].1.stance != now.stance && now.reason.is_none()
     }
 
+    /// What the debaters' citations are checked against, as a sentence
+    /// names it: "the source" (one document) or "the library"; `None` when
+    /// the debate reads neither.
+    pub fn grounds(&self) -> Option<&'static str> {
+        match (&self.source, &self.library) {
+            (Some(_), _) => Some("the source"),
+            (None, Some(_)) => Some("the library"),
+            (None, None) => None,
+        }
+    }
+
     /// How a seat's citations and quotes have held up, over every round.
     pub fn tally(&self, role: Role) -> Tally {
         let mut tally = Tally::default();

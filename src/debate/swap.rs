@@ -47,15 +47,17 @@ pub fn messages(state: &DebateState, round: &Round) -> Vec<ChatMessage> {
         out.push_str(&format!("\nThe person running the debate injected this topic: {note}"));
     }
     out.push_str(&format!("\n\n[Debater A, Debater B]:\n{pair}\n\n"));
-    if state.source.is_some() {
-        out.push_str("Citations and quotes, checked against the source:\n");
+    if let Some(grounds) = state.grounds() {
+        out.push_str(&format!("Citations and quotes, checked against {grounds}:\n"));
         for (label, role) in [("Debater A", Role::Skeptic), ("Debater B", Role::Advocate)] {
             let checks = round.turn(role).map(|t| t.checks.as_slice()).unwrap_or_default();
             let said =
                 if checks.is_empty() { "nothing cited".to_string() } else { super::grounding::describe_all(checks) };
             out.push_str(&format!("- {label}: {said}\n"));
         }
-        out.push_str("✓ was found in the source; ✗ was not found: an unverified quote counts for nothing.\n\n");
+        out.push_str(&format!(
+            "✓ was found in {grounds}; ✗ was not found: an unverified quote counts for nothing.\n\n"
+        ));
     }
     out.push_str("Answer with the Verdict JSON object only.");
     vec![ChatMessage::user(anonymise(&out))]

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::document::{Document, Skip};
 use super::index::{self, Index};
 use super::passage::{self, Passage};
-use super::walk::{self, WalkError};
+use super::walk::{self, Found, WalkError};
 
 /// The most files a library holds.
 pub const MAX_FILES: usize = 10_000;
@@ -77,11 +77,21 @@ impl Library {
         if found.len() > MAX_FILES {
             return Err(LibraryError::TooManyFiles(found.len()));
         }
+        // Sized before anything is read: a library past its limit is never loaded.
+        let sizes: u64 = found
+            .iter()
+            .filter_map(|f| std::fs::metadata(&f.path).ok())
+            .map(|m| m.len())
+            .filter(|&len| len <= super::document::MAX_FILE_BYTES)
+            .sum();
+        if sizes > MAX_BYTES {
+            return Err(LibraryError::TooLarge(sizes / (1024 * 1024)));
+        }
         let mut docs = Vec::new();
         let mut skipped = Vec::new();
         let mut bytes = 0;
-        for file in found {
-            match Document::read(file.name.clone(), &file.path) {
+        for (file, read) in read_in_parallel(&found) {
+            match read {
                 Ok(doc) => {
                     bytes += doc.size;
                     if bytes > MAX_BYTES {
@@ -105,17 +115,7 @@ impl Library {
     /// A library of documents already read.
     pub fn from_docs(roots: Vec<PathBuf>, docs: Vec<Document>, skipped: Vec<(String, Skip)>) -> Library {
         let passages: Vec<Passage> = docs.iter().enumerate().flat_map(|(i, d)| passage::cut(i, &d.text)).collect();
-        let index = Index::build(passages.iter().map(|p| {
-            let doc = &docs[p.doc];
-            let mut words = index::terms(&doc.name);
-            for heading in &p.headings {
-                words.extend(index::terms(heading));
-            }
-            for line in doc.text.lines().skip(p.start - 1).take(p.end + 1 - p.start) {
-                words.extend(index::terms(line));
-            }
-            words
-        }));
+        let index = index_in_parallel(&docs, &passages);
         Library { roots, docs, passages, skipped, index }
     }
 
@@ -181,6 +181,53 @@ impl Library {
         }
         kinds.iter().map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(", ")
     }
+}
+
+/// How many threads read and index a library: one a core, up to four.
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get).clamp(1, 4)
+}
+
+/// Each file found, read (and hashed) on [`threads`] threads, in order.
+fn read_in_parallel(found: &[Found]) -> Vec<(Found, Result<Document, Skip>)> {
+    let run = found.len().div_ceil(threads()).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = found
+            .chunks(run)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter().map(|f| (f.clone(), Document::read(f.name.clone(), &f.path))).collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    })
+}
+
+/// The index over `passages`, built on as many threads as there are
+/// cores (up to four), each over a run of passages, then merged in order.
+fn index_in_parallel(docs: &[Document], passages: &[Passage]) -> Index {
+    let run = passages.len().div_ceil(threads()).max(1);
+    let build = |part: &[Passage]| {
+        let mut builder = index::Builder::default();
+        for p in part {
+            let doc = &docs[p.doc];
+            builder.add_text(&doc.name);
+            for heading in &p.headings {
+                builder.add_text(heading);
+            }
+            for line in doc.text.lines().skip(p.start - 1).take(p.end + 1 - p.start) {
+                builder.add_text(line);
+            }
+            builder.end_passage();
+        }
+        builder.finish()
+    };
+    let parts: Vec<Index> = std::thread::scope(|scope| {
+        let handles: Vec<_> = passages.chunks(run).map(|part| scope.spawn(move || build(part))).collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    });
+    parts.into_iter().reduce(Index::merge).unwrap_or_default()
 }
 
 /// `340 KB`, `12.5 MB`.

@@ -207,10 +207,11 @@ impl App {
             }
             Action::CitedLines => {
                 self.panes.show_cited = !self.panes.show_cited;
-                let text = match (self.debate.source.is_some(), self.panes.show_cited) {
-                    (false, _) => "This debate has no source document: nothing is cited",
-                    (true, true) => "The source lines each citation points at show under its mark",
-                    (true, false) => "Cited lines hidden",
+                let text = match (self.debate.grounds(), self.panes.show_cited) {
+                    (None, _) => "This debate has no source document or library: nothing is cited",
+                    (Some("the library"), true) => "The library's lines each citation points at show under its mark",
+                    (Some(_), true) => "The source lines each citation points at show under its mark",
+                    (Some(_), false) => "Cited lines hidden",
                 };
                 self.say_until(Tone::Info, text, Until::NextRound);
             }

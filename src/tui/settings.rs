@@ -23,7 +23,7 @@ use crate::debate::engine::{DebateSpec, EngineSetup};
 /// (a provider's field, then its model's) are the duel's names, which the
 /// form replaces with the chosen format's (`SettingsForm::label`).
 pub const LABELS: [&str; FIELDS] =
-    ["Rounds", "First heat", "Advocate", "  model", "Skeptic", "  model", "Judge", "  model", "Source file", "Format"];
+    ["Rounds", "First heat", "Advocate", "  model", "Skeptic", "  model", "Judge", "  model", "Source", "Format"];
 
 /// The field of the source document's path.
 pub const SOURCE_FIELD: usize = 8;

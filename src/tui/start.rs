@@ -173,8 +173,11 @@ impl StartScreen {
     /// A key while the proposition has the keys.
     fn topic_key(&mut self, key: KeyEvent) -> StartStep {
         let has_recent = !self.recent.is_empty();
-        // With a document set, an empty proposition debates its own topic.
-        let has_source = self.settings.as_ref().is_some_and(|f| !f[SOURCE_FIELD].trim().is_empty());
+        // With a document set, an empty proposition debates its own topic (a folder, a library, has none).
+        let has_source = self.settings.as_ref().is_some_and(|f| {
+            let source = f[SOURCE_FIELD].trim();
+            !source.is_empty() && !std::path::Path::new(source).is_dir()
+        });
         let Some(area) = &mut self.editor else { return StartStep::Effects(Vec::new()) };
         match editor_key(&key) {
             EditorKey::Submit => {

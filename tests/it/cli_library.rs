@@ -94,6 +94,15 @@ async fn a_debate_over_a_folder_reads_its_passages_and_checks_citations_by_file(
     assert!(prompt.starts_with("Passages from the library that bear on this round"), "{prompt}");
     assert!(prompt.contains("[notes/queue.md:L5–L7]\nL5: ## Postgres\nL6: Postgres gives us transactions"), "{prompt}");
 
+    // The judge weighs the cited lines themselves, as the library has them.
+    let judge = server.requests().into_iter().find(|r| r.system().contains("You are the JUDGE")).unwrap();
+    let asked = judge.last_message();
+    assert!(asked.contains("Citations and quotes, checked against the library:"), "{asked}");
+    assert!(
+        asked.contains("The library's lines they cited, as it has them:\n[notes/queue.md:L6–L7]\nL6: Postgres gives us transactions, so a job is enqueued\nL7: in the same commit"),
+        "{asked}"
+    );
+
     // The session records what was read (names, sizes, hashes) and each seat's passages.
     let store = Store::open(data.path()).unwrap();
     let id = store.list()[0].id.clone();

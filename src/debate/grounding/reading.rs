@@ -8,8 +8,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::debate::event::DebateEvent;
+use crate::debate::grounding::{Cited, Mark};
 use crate::debate::seat::Role;
-use crate::debate::state::DebateState;
+use crate::debate::state::{DebateState, Round};
 use crate::library::Library;
 
 /// The passages a seat reads, at most, in a round.
@@ -114,6 +115,48 @@ fn query(state: &DebateState, round: u32, role: Role) -> String {
         }
     }
     query
+}
+
+/// The most passages the judge is shown of those the debaters cited, and
+/// the most lines of each.
+const CITED_SHOWN: usize = 6;
+const CITED_LINES: usize = 12;
+
+/// For the judge: the library's lines the debaters cited in `round` and
+/// were found, as the library has them (from the passages the debate read),
+/// so it weighs what was cited, not only that it exists. Empty when none.
+pub fn cited(state: &DebateState, round: &Round) -> String {
+    let read: Vec<&Reading> = state.rounds.iter().flat_map(|r| r.readings.values().flatten()).collect();
+    let mut shown: Vec<(String, usize, usize)> = Vec::new();
+    for check in round.turns.iter().filter(|t| t.role.is_debater()).flat_map(|t| &t.checks) {
+        let file = match &check.cited {
+            Cited::Passage { file, .. } => file,
+            _ => match &check.file {
+                Some(file) => file,
+                None => continue,
+            },
+        };
+        let Some((first, last)) = check.lines.filter(|_| check.mark == Mark::Verified) else { continue };
+        let entry = (file.clone(), first, last);
+        if shown.len() < CITED_SHOWN && !shown.contains(&entry) {
+            shown.push(entry);
+        }
+    }
+    let mut out = String::new();
+    for (file, first, last) in shown {
+        let Some(passage) = read.iter().find(|r| r.file == file && r.start <= first && last <= r.end) else { continue };
+        if out.is_empty() {
+            out.push_str("The library's lines they cited, as it has them:\n");
+        }
+        out.push_str(&format!("[{file}:L{first}–L{last}]\n"));
+        for (n, line) in passage.lines().filter(|(n, _)| (first..=last).contains(n)).take(CITED_LINES) {
+            out.push_str(&format!("L{n}: {line}\n"));
+        }
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
 }
 
 /// The block a debater's prompt opens with in a round it read passages.

@@ -32,6 +32,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         let name = std::path::Path::new(&s.name).file_name().map_or(s.name.clone(), |n| n.to_string_lossy().into());
         format!(" · {}", clean(&name))
     });
+    let source = source.or_else(|| {
+        let library = app.debate.library.as_ref()?;
+        Some(format!(" · library of {}", crate::words::count(library.files.len(), "file")))
+    });
     let room = width.saturating_sub(6 + 2 + state_badge.width() + 1);
     let source = source.filter(|s| s.chars().count() * 2 < room).unwrap_or_default();
     let room = room.saturating_sub(source.chars().count());

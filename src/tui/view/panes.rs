@@ -31,7 +31,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, retained: &retained::Retained, ind
     let state = state_label(app, role);
     let model = model_label(app, role);
     // With a source: how this side's citations held up, then the turn's numbers.
-    let tally = (role.is_debater() && app.debate.source.is_some()).then(|| app.debate.tally(role).describe());
+    let tally = (role.is_debater() && app.debate.grounds().is_some()).then(|| app.debate.tally(role).describe());
     // Where the seat stands (flagged ⚑ when it changed without a reason).
     let stance = app
         .debate

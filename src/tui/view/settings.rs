@@ -53,7 +53,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &SettingsForm) {
                 Span::styled(format!("‹ {text} ›"), if chosen { chosen_style } else { Style::new() })
             }
             SOURCE_FIELD if text.is_empty() && !chosen => {
-                Span::styled("none: debate the proposition alone", theme.secondary())
+                Span::styled("none: a file, or a folder to read as a library", theme.secondary())
             }
             _ if text.is_empty() && !chosen => Span::styled(default_model(app, form, i), theme.secondary()),
             _ if chosen => Span::styled(format!("{text}▏"), chosen_style),

@@ -87,11 +87,16 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         ]));
         // The document the next debate is about, when one is set.
         let source = fields[crate::tui::settings::SOURCE_FIELD].trim();
+        let library = std::path::Path::new(source).is_dir();
         if !source.is_empty() {
-            let about = format!("  about the document {}", crate::sanitize::clean(source));
+            let (about, hint) = if library {
+                (format!("  reading the library {}", crate::sanitize::clean(source)), " · passages each round")
+            } else {
+                (format!("  about the document {}", crate::sanitize::clean(source)), " · Enter alone debates its topic")
+            };
             lines.push(Line::from(vec![
                 Span::styled(truncate(&about, width.saturating_sub(34)), Style::new().fg(theme.title)),
-                Span::styled(" · Enter alone debates its topic", theme.secondary()),
+                Span::styled(hint, theme.secondary()),
             ]));
         }
     }
