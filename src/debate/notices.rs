@@ -262,10 +262,31 @@ pub fn injected_to_synthesis(notes: &[String]) -> String {
     )
 }
 
-/// Earlier rounds left out of `seat`'s prompt to fit `window` tokens.
+/// Earlier rounds given in brief in `seat`'s prompt to fit `window` tokens.
 pub fn rounds_left_out(seat: &str, rounds: usize, window: u32) -> String {
     let what = if rounds == 1 { "the earliest round".to_string() } else { format!("the {rounds} earliest rounds") };
-    format!("The {seat}'s prompt leaves out {what} to fit its model's {}-token context", thousands(u64::from(window)))
+    format!(
+        "The {seat}'s prompt gives {what} in brief, not in full, to fit its model's {}-token context",
+        thousands(u64::from(window))
+    )
+}
+
+/// How [`in_brief`]'s notice begins (it is said once a debate).
+const IN_BRIEF: &str = "From round ";
+
+/// Said once, as the first round starts whose prompts give an earlier round
+/// in brief rather than in full (the prompts show the last
+/// `HISTORY_ROUNDS` in full); `None` otherwise, and once said.
+pub fn in_brief(state: &DebateState, round: u32) -> Option<String> {
+    let shown = super::prompt::HISTORY_ROUNDS;
+    let first = round as usize == shown + 1 && !state.notices.iter().any(|n| n.starts_with(IN_BRIEF));
+    first.then(|| {
+        format!(
+            "{IN_BRIEF}{} on, every prompt gives the rounds before its last {shown} in brief: each side's main point, \
+             its quotes found word for word and the verdict's first sentence",
+            round + 1
+        )
+    })
 }
 
 /// The verdict's form stepped down because `endpoint` refused the stronger one.

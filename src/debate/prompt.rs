@@ -16,6 +16,7 @@ use crate::provider::ChatMessage;
 
 pub mod argument;
 mod chosen;
+pub mod earlier;
 mod opening;
 
 use argument::{ANSWER_THAT_POINT, WEIGH_THOSE_POINTS, read_argument};
@@ -174,6 +175,16 @@ pub fn debater_messages_keeping(
     }
     if let Some(r) = state.rounds.iter().find(|r| r.number == round) {
         messages.push(ChatMessage::user(with_readings(r, role, debater_prompt(state, role, r))));
+    }
+    open_with_earlier(state, round, kept, messages)
+}
+
+/// `messages` with the rounds before those shown in full given in brief
+/// ([`earlier::brief`]) at the start of the first.
+fn open_with_earlier(state: &DebateState, round: u32, kept: usize, mut messages: Vec<ChatMessage>) -> Vec<ChatMessage> {
+    let before = left_out(state, round, kept);
+    if let (Some(brief), Some(first)) = (earlier::brief(state, &before), messages.first_mut()) {
+        first.content = format!("{brief}{}", first.content);
     }
     messages
 }
@@ -415,7 +426,7 @@ pub fn judge_messages_keeping(
             )));
         }
     }
-    messages
+    open_with_earlier(state, round, kept, messages)
 }
 
 /// The notes a person sent `role` alone for its request in `round`: those
@@ -551,4 +562,11 @@ fn history(state: &DebateState, round: u32, kept: usize) -> impl Iterator<Item =
     let before: Vec<&Round> = state.rounds.iter().filter(|r| r.number < round).collect();
     let skip = before.len().saturating_sub(kept.min(HISTORY_ROUNDS));
     before.into_iter().skip(skip)
+}
+
+/// The rounds before `round` that [`history`] leaves out, oldest first.
+fn left_out(state: &DebateState, round: u32, kept: usize) -> Vec<&Round> {
+    let before: Vec<&Round> = state.rounds.iter().filter(|r| r.number < round).collect();
+    let skip = before.len().saturating_sub(kept.min(HISTORY_ROUNDS));
+    before.into_iter().take(skip).collect()
 }

@@ -33,6 +33,7 @@ mod engine_chosen_judge;
 mod engine_clock;
 mod engine_grounding;
 mod engine_guards;
+mod engine_history;
 mod engine_panel;
 mod engine_pause;
 mod engine_person;

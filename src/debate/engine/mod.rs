@@ -439,6 +439,9 @@ impl Engine {
     }
 
     fn start_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose) {
+        if let Some(message) = notices::in_brief(&self.state, round) {
+            self.emit(DebateEvent::Notice { message });
+        }
         if let Some(library) = &self.setup.library {
             let budget = reading_budget(self.setup.role(role));
             if let Some(read) = reading::retrieve(&self.state, library, round, role, budget) {

@@ -28,7 +28,8 @@ impl SentPrompt {
         let of = |role: ChatRole| history.iter().filter(move |m| m.role == role).map(|m| m.content.clone());
         Self {
             system: request.system.clone(),
-            user: of(ChatRole::User).collect(),
+            // The earlier rounds given in brief are the seats' own points given back, not the round's prompt.
+            user: of(ChatRole::User).map(|m| crate::debate::prompt::earlier::without_brief(&m).to_string()).collect(),
             own: of(ChatRole::Assistant).collect(),
         }
     }
