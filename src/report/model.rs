@@ -137,6 +137,8 @@ pub struct Evidence {
     pub mark_class: &'static str,
     pub cited: String,
     pub found: String,
+    /// The lines it points at, numbered (`L6: …`), when recorded.
+    pub passage: Option<String>,
 }
 
 /// A seat and who spoke for it.
@@ -215,6 +217,8 @@ pub struct Report {
     pub judged: bool,
     pub verdicts: Vec<VerdictEntry>,
     pub evidence: Vec<Evidence>,
+    /// What the evidence was checked against: "the source" or "the library".
+    pub evidence_against: &'static str,
     pub transcript: Vec<TranscriptRound>,
     pub synthesis: Option<String>,
     /// The person's verdicts, each beside the judge's for its round.
@@ -293,6 +297,7 @@ impl Report {
             judged: state.judges() > 0,
             verdicts: verdicts(&state),
             evidence: evidence(&state),
+            evidence_against: state.grounds().unwrap_or("the source"),
             transcript: transcript(&state, &walk),
             synthesis: state.finish.as_ref().and_then(|f| f.synthesis.as_deref()).map(|s| clean(s.trim())),
             issues: issues(&state),
@@ -553,6 +558,9 @@ fn evidence(state: &DebateState) -> Vec<Evidence> {
                     mark_class,
                     cited,
                     found,
+                    passage: crate::debate::grounding::reading::lines_cited(state, check).map(|lines| {
+                        lines.iter().take(12).map(|(n, l)| format!("L{n}: {}", clean(l))).collect::<Vec<_>>().join("\n")
+                    }),
                 });
             }
         }

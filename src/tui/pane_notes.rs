@@ -196,11 +196,8 @@ pub(super) fn check_lines(
             Mark::PriorTurn => theme.muted,
         };
         lines.extend(wrap_plain(&clean(&check.describe()), width, Style::new().fg(color)));
-        if let (true, Some(source), Some((first, last))) = (cited, &state.source, check.lines) {
-            lines.extend(cited_lines(source.lines(), first, last, width, theme));
-        }
-        if let (true, Some(reading), Some((first, last))) = (cited, read_passage(state, check), check.lines) {
-            lines.extend(cited_lines(reading.lines(), first, last, width, theme));
+        if let Some(shown) = crate::debate::grounding::reading::lines_cited(state, check).filter(|_| cited) {
+            lines.extend(cited_lines(&shown, width, theme));
         }
     }
     if conceded_by(round, turn) {
@@ -238,37 +235,15 @@ pub(super) fn conceded_by(round: &Round, turn: &Turn) -> bool {
     turn.role.is_debater() && round.verdict().and_then(|v| v.conceded).is_some_and(|c| c.by(turn.role))
 }
 
-/// The passage a debater read that holds the lines a library check points
-/// at (the library itself is not needed to show them).
-fn read_passage<'a>(
-    state: &'a DebateState,
-    check: &crate::debate::grounding::QuoteCheck,
-) -> Option<&'a crate::debate::grounding::Reading> {
-    use crate::debate::grounding::Cited;
-    let file = match &check.cited {
-        Cited::Passage { file, .. } => file,
-        _ => check.file.as_ref()?,
-    };
-    let (first, last) = check.lines?;
-    let mut read = state.rounds.iter().flat_map(|r| r.readings.values().flatten());
-    read.find(|r| r.file == *file && r.start <= first && last <= r.end)
-}
-
 /// The source lines a check points at, indented under its mark: at most
 /// [`CITED_LINES`], the rest counted.
-fn cited_lines<'a>(
-    source: impl Iterator<Item = (usize, &'a str)>,
-    first: usize,
-    last: usize,
-    width: u16,
-    theme: &Theme,
-) -> Vec<Line<'static>> {
+fn cited_lines(shown: &[(usize, &str)], width: u16, theme: &Theme) -> Vec<Line<'static>> {
     let style = theme.secondary();
     let mut lines = Vec::new();
-    for (n, text) in source.filter(|(n, _)| (first..=last).contains(n)).take(CITED_LINES) {
+    for (n, text) in shown.iter().take(CITED_LINES) {
         lines.extend(wrap_plain(&format!("  L{n}: {}", clean(text)), width, style));
     }
-    let more = (last + 1).saturating_sub(first).saturating_sub(CITED_LINES);
+    let more = shown.len().saturating_sub(CITED_LINES);
     if more > 0 {
         lines.push(Line::from(Span::styled(format!("  … {}", crate::words::count(more, "more line")), style)));
     }

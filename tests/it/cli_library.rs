@@ -130,6 +130,19 @@ async fn a_debate_over_a_folder_reads_its_passages_and_checks_citations_by_file(
     let md = String::from_utf8_lossy(&output(export).await.stdout).into_owned();
     assert!(md.contains("*Read from the library:* `notes/queue.md:L5–L7`"), "{md}");
     assert!(md.contains("*Checked against the library:* ✓ [notes/queue.md:L6–L7]"), "{md}");
+
+    // The report's evidence opens each citation's lines.
+    let file = data.path().join("report.html");
+    let mut report = heat(data.path(), &server);
+    report.args(["report", &id, "-o"]).arg(&file);
+    let made = output(report).await;
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let html = std::fs::read_to_string(&file).unwrap();
+    assert!(html.contains("what the debaters cited, checked against the library</h2>"), "{html}");
+    assert!(
+        html.contains("<details><summary>the lines</summary><pre>L6: Postgres gives us transactions, so a job is enqueued\nL7: in the same commit as the row that caused it.</pre></details>"),
+        "{html}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

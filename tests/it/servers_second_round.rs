@@ -235,9 +235,9 @@ async fn a_context_the_server_names_is_learnt_once_and_every_later_prompt_fits_i
     let said: Vec<&String> = events
         .iter()
         .filter_map(|e| if let DebateEvent::Notice { message } = e { Some(message) } else { None })
-        .filter(|m| m.contains("leaves out"))
+        .filter(|m| m.contains("in brief, not in full"))
         .collect();
-    assert!(!said.is_empty(), "what was left out is said: {events:#?}");
+    assert!(!said.is_empty(), "what was given in brief is said: {events:#?}");
     // Refused once, by the call that taught it; every request after fits.
     let requests = server.requests();
     let refused: Vec<usize> =
@@ -309,7 +309,7 @@ async fn heat_run_fits_its_prompts_to_the_context_a_server_names_and_reports_no_
     let (ok, stdout, stderr, logs) = heat_run(&server, "[network]\nmax_retries = 2\n", "3").await;
     assert!(ok, "stdout:\n{stdout}\nstderr:\n{stderr}");
     assert!(stdout.contains("2,048 tokens of context"), "the window learnt is said:\n{stdout}");
-    assert!(stdout.contains("leaves out"), "what was left out is said:\n{stdout}");
+    assert!(stdout.contains("in brief, not in full, to fit"), "what was given in brief is said:\n{stdout}");
     assert!(!stdout.contains("failed"), "{stdout}");
     assert!(!stdout.contains("cut at"), "{stdout}");
     assert!(logs.contains("turn_completed"), "{logs}");

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::debate::event::DebateEvent;
-use crate::debate::grounding::{Cited, Mark};
+use crate::debate::grounding::{Cited, Mark, QuoteCheck};
 use crate::debate::seat::Role;
 use crate::debate::state::{DebateState, Round};
 use crate::library::Library;
@@ -157,6 +157,25 @@ pub fn cited(state: &DebateState, round: &Round) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The lines a check points at, numbered, as the debate recorded them: from
+/// its one source, or from the library's passages the debaters read (the
+/// library itself is not needed). `None` when the check points at no lines
+/// or they were not recorded.
+pub fn lines_cited<'a>(state: &'a DebateState, check: &QuoteCheck) -> Option<Vec<(usize, &'a str)>> {
+    let (first, last) = check.lines?;
+    let within = |(n, _): &(usize, &str)| (first..=last).contains(n);
+    if let Some(source) = &state.source {
+        return Some(source.lines().filter(within).collect());
+    }
+    let file = match &check.cited {
+        Cited::Passage { file, .. } => file,
+        _ => check.file.as_ref()?,
+    };
+    let mut read = state.rounds.iter().flat_map(|r| r.readings.values().flatten());
+    let passage = read.find(|r| r.file == *file && r.start <= first && last <= r.end)?;
+    Some(passage.lines().filter(within).collect())
 }
 
 /// The block a debater's prompt opens with in a round it read passages.
