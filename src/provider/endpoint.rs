@@ -6,7 +6,10 @@
 //!   never a finished empty argument.
 //! - Some servers serve one request at a time and cut the running stream
 //!   when another arrives. A cut (or an empty end) counts towards that
-//!   habit when another request started after it or runs beside it. A
+//!   habit when it closely follows another request's arrival (within
+//!   [`ARRIVAL_WINDOW`]), or comes soon after its own start while another
+//!   runs beside it: a flaky upstream that cuts a stream long after the
+//!   last request arrived shows no such habit. A
 //!   server that restarts cuts every running stream at once, with no
 //!   request arriving between the cuts, and refuses connections for a
 //!   while: that is a restart, and the count starts again. Two counted cuts,
@@ -33,6 +36,10 @@ const UNLIMITED: u32 = 1024;
 /// them, before heat concludes the server serves one at a time.
 const CUTS_TO_CONCLUDE: u32 = 2;
 
+/// A cut counts towards the habit only this soon after a request arrives
+/// (another's, or its own while another runs).
+pub const ARRIVAL_WINDOW: Duration = Duration::from_secs(3);
+
 /// Cuts this close together with no request started between them are
 /// one event: the server (or a gateway) went down and took every stream.
 const RESTART_WINDOW: Duration = Duration::from_secs(1);
@@ -46,6 +53,8 @@ struct Cuts {
     last: Option<(Instant, u64)>,
     /// Some answer arrived since the latest cut: the server was up.
     up_since: bool,
+    /// The latest request to start: its number, and when.
+    arrival: Option<(u64, Instant)>,
 }
 
 /// What a cut or part of an answer told about the server.
@@ -58,9 +67,17 @@ enum Verdict {
 }
 
 impl Cuts {
-    /// A request was cut; `another` when a request to the endpoint started
-    /// after it or still runs; `started`, the requests started so far.
-    fn cut(&mut self, another: bool, started: u64, now: Instant) -> Verdict {
+    /// Request `number` started at `now`.
+    fn arrived(&mut self, number: u64, now: Instant) {
+        self.arrival = Some((number, now));
+    }
+
+    /// Request `number` was cut at `now`; `beside` when it started within
+    /// [`ARRIVAL_WINDOW`] and another request runs beside it; `started`,
+    /// the requests started so far.
+    fn cut(&mut self, number: u64, beside: bool, started: u64, now: Instant) -> Verdict {
+        let followed = self.arrival.is_some_and(|(n, at)| n != number && now.duration_since(at) <= ARRIVAL_WINDOW);
+        let another = beside || followed;
         let up_since = std::mem::take(&mut self.up_since);
         let last = self.last.replace((now, started));
         let together = last.is_some_and(|(at, then)| then == started && now.duration_since(at) < RESTART_WINDOW);
@@ -218,6 +235,8 @@ struct Guarded {
     /// Held for the life of the stream.
     permit: Option<OwnedSemaphorePermit>,
     number: u64,
+    /// When it was sent.
+    opened: Instant,
     /// Counted in the endpoint's `running` until it ends.
     running: bool,
     saw_text: bool,
@@ -235,7 +254,19 @@ impl Guarded {
     ) -> Self {
         let number = endpoint.started.fetch_add(1, Ordering::SeqCst);
         endpoint.running.fetch_add(1, Ordering::SeqCst);
-        Guarded { endpoint, inner: start(), permit, number, running: true, saw_text: false, after: None, done: false }
+        let opened = Instant::now();
+        endpoint.lock_cuts().arrived(number, opened);
+        Guarded {
+            endpoint,
+            inner: start(),
+            permit,
+            number,
+            opened,
+            running: true,
+            saw_text: false,
+            after: None,
+            done: false,
+        }
     }
 
     fn into_stream(self) -> ChunkStream {
@@ -291,8 +322,9 @@ impl Guarded {
         self.stop_running();
         let endpoint = &self.endpoint;
         let started = endpoint.started.load(Ordering::SeqCst);
-        let another = endpoint.running.load(Ordering::SeqCst) > 0 || started > self.number + 1;
-        let verdict = endpoint.lock_cuts().cut(another, started, Instant::now());
+        let now = Instant::now();
+        let beside = endpoint.running.load(Ordering::SeqCst) > 0 && now.duration_since(self.opened) <= ARRIVAL_WINDOW;
+        let verdict = endpoint.lock_cuts().cut(self.number, beside, started, now);
         self.then(verdict, Err(error))
     }
 
@@ -481,6 +513,29 @@ mod tests {
             assert_eq!(second.await.unwrap().last(), Some(&STOP));
         }
         assert!(!endpoint.is_one_at_a_time());
+    }
+
+    #[test]
+    fn only_a_cut_that_closely_follows_an_arrival_counts() {
+        let t0 = Instant::now();
+        let at = |secs: u64| t0 + Duration::from_secs(secs);
+        let mut cuts = Cuts::default();
+        cuts.arrived(0, at(0));
+        cuts.arrived(1, at(1));
+        // A flaky upstream: request 0 cut 20 s after request 1 arrived (and long after it finished).
+        assert_eq!(cuts.cut(0, false, 2, at(21)), Verdict::Unknown);
+        assert_eq!(cuts.counted, 0, "not counted");
+        // The habit: each cut just as another request arrives, the server up between.
+        cuts.arrived(2, at(30));
+        assert_eq!(cuts.cut(1, false, 3, at(31)), Verdict::Unknown);
+        assert_eq!(cuts.counted, 1);
+        cuts.answered();
+        cuts.arrived(3, at(40));
+        assert_eq!(cuts.cut(2, false, 4, at(40)), Verdict::OneAtATime);
+        // Its own arrival is not another's: a lone request cut soon after it started is only a cut.
+        cuts.arrived(4, at(50));
+        assert_eq!(cuts.cut(4, false, 5, at(50)), Verdict::Unknown);
+        assert_eq!(cuts.counted, 0);
     }
 
     #[tokio::test]
