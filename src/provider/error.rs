@@ -123,6 +123,11 @@ impl ProviderError {
                  = \"auto\" (steps down by itself), \"json\" or \"off\""
             ),
             Self::BadRequest { status: 404, .. } => "check the model name (roles.model, or --model)".into(),
+            Self::BadRequest { message, .. } if super::error_response::says_unsupported(&message.to_lowercase()) => {
+                "the server, or a gateway in front of it, does not support this request as it is routed: check the \
+                 gateway's setting for this provider (its route, or the provider it sends this model to)"
+                    .into()
+            }
             Self::BadRequest { message, .. } if message.to_lowercase().contains("model") => {
                 "check the model name (roles.model, or --model)".into()
             }
@@ -172,6 +177,13 @@ pub fn is_structured_param(param: &str) -> bool {
 /// base URL with `/v1` missing or doubled.
 fn not_found_advice(provider: &str, url: &str, message: &str) -> String {
     let lower = message.to_lowercase();
+    // A gateway that routes `provider,model` names the part it lacks: the provider, not the URL.
+    if lower.contains("provider") && !lower.contains("not found: /") {
+        return format!(
+            "the gateway has no provider by the model name's provider part: check roles.model (or --model), \
+             written as the gateway names its providers, e.g. provider,model; the base URL reached it ({url})"
+        );
+    }
     if lower.contains("model") && !lower.contains("not found: /") {
         return "check the model name (roles.model, or --model)".into();
     }

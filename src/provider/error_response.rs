@@ -52,6 +52,9 @@ pub fn classify(status: u16, headers: &HeaderMap, body: &str) -> ProviderError {
         500..=599 if forced != Some(true) && names_structured(body).is_some() => {
             ProviderError::ParameterRejected { param: names_structured(body).unwrap_or_default().to_string(), message }
         }
+        // A gateway that cannot route this request ("messages is not supported by openai") refuses it
+        // the same way every time: a request it does not support, not a server that failed.
+        500..=599 if forced != Some(true) && says_unsupported(&lower) => ProviderError::BadRequest { status, message },
         408 | 409 | 500..=599 => ProviderError::Server { status, retry_after, message },
         401 | 403 => ProviderError::Auth { status, message },
         400 | 413 | 422 if is_context_error(&lower) => {
@@ -75,6 +78,12 @@ pub fn classify(status: u16, headers: &HeaderMap, body: &str) -> ProviderError {
         Some(false) if error.is_retryable() => ProviderError::BadRequest { status, message: error.to_string() },
         _ => error,
     }
+}
+
+/// Whether an error's words say the request is of a kind the server does
+/// not support (`not supported`, `unsupported`, `not implemented`).
+pub fn says_unsupported(lower: &str) -> bool {
+    ["not supported", "unsupported", "not implemented"].iter().any(|w| lower.contains(w))
 }
 
 /// Whether a refusal is of a parameter itself, not of its value.
@@ -140,7 +149,36 @@ fn error_details(body: &str) -> (String, String, Option<String>) {
         .unwrap_or_default();
     let kind = error["type"].as_str().or_else(|| error["code"].as_str()).unwrap_or_default().to_string();
     let param = error["param"].as_str().filter(|p| PARAMETERS.contains(p)).map(String::from);
+    // A gateway that wraps its upstream's error body as a string: the words are inside it.
+    let trimmed = message.trim();
+    if trimmed.starts_with('{') && trimmed.ends_with('}') && trimmed != body.trim() {
+        let (inner, inner_kind, inner_param) = error_details(trimmed);
+        if !inner.is_empty() {
+            return (inner, if kind.is_empty() { inner_kind } else { kind }, param.or(inner_param));
+        }
+    }
     (one_line(&message), kind, param)
+}
+
+/// A message run into an error's name (`fetch failedTypeError: fetch
+/// failed`, as a gateway joins an error and its cause) parted from it:
+/// `fetch failed; TypeError: fetch failed`.
+fn part_error_names(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 4);
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if i > 0 && chars[i - 1].is_lowercase() && c.is_uppercase() {
+            let word: String = chars[i..].iter().take_while(|c| c.is_alphanumeric()).collect();
+            if word.len() > "Error".len() && word.ends_with("Error") {
+                out.push_str("; ");
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
 }
 
 /// A body whose fields name no message the usual way (a gateway's
@@ -200,7 +238,7 @@ fn one_line(message: &str) -> String {
     const MAX: usize = 200;
     let kept: Vec<&str> =
         message.lines().map(str::trim).take_while(|l| !is_stack_frame(l)).filter(|l| !l.is_empty()).collect();
-    let mut line = kept.join(" ");
+    let mut line = part_error_names(&kept.join(" "));
     let mut cut = kept.len() < message.lines().filter(|l| !l.trim().is_empty()).count();
     if let Some(at) = inline_frame(&line) {
         line.truncate(at);
@@ -383,6 +421,50 @@ mod tests {
     }
 
     #[test]
+    fn a_wrapped_body_gives_its_words_and_a_message_run_into_an_error_name_is_parted() {
+        let wrapped = r#"{"error":{"message":"{\"html-message\":\"Message: fetch failed (upstream unreachable)\"}","type":"api_error"}}"#;
+        let (message, kind, _) = error_details(wrapped);
+        assert_eq!(message, "Message: fetch failed (upstream unreachable)");
+        assert_eq!(kind, "api_error");
+        let run_in = r#"{"error":{"message":"fetch failedTypeError: fetch failed\n    at node:internal/deps/undici/undici:13502:13"}}"#;
+        assert_eq!(error_details(run_in).0, "fetch failed; TypeError: fetch failed…");
+        assert_eq!(
+            part_error_names("a JSONError and myValue"),
+            "a JSONError and myValue",
+            "only a name run into a word"
+        );
+    }
+
+    #[test]
+    fn a_gateway_that_cannot_route_the_request_is_not_a_failing_server_and_is_not_retried() {
+        // Portkey's /v1/messages with a routing header for the OpenAI provider.
+        let body = r#"{"status":"failure","message":"messages is not supported by openai"}"#;
+        let error = classify(500, &HeaderMap::new(), body);
+        assert!(matches!(error, ProviderError::BadRequest { status: 500, .. }), "{error:?}");
+        assert!(!error.is_retryable());
+        let advice = error.advice("anthropic").unwrap();
+        assert!(advice.contains("does not support this request as it is routed"), "{advice}");
+        assert!(!advice.contains("unreachable") && !advice.contains("busy"), "{advice}");
+        let mut forced = HeaderMap::new();
+        forced.insert("x-should-retry", "true".parse().unwrap());
+        assert!(classify(500, &forced, body).is_retryable(), "a server that says to retry is believed");
+    }
+
+    #[test]
+    fn a_gateway_missing_the_models_provider_is_not_a_wrong_base_url() {
+        // @musistudio/llms (claude-code-router's engine) for `mock,qwen` when it knows no provider "mock".
+        let body =
+            r#"{"error":{"message":"Provider 'mock' not found","type":"api_error","code":"provider_not_found"}}"#;
+        let error = ProviderError::NotFound {
+            url: "http://127.0.0.1:3456/v1/chat/completions".into(),
+            message: error_details(body).0,
+        };
+        let advice = error.advice("openai").unwrap();
+        assert!(advice.starts_with("the gateway has no provider by the model name's provider part"), "{advice}");
+        assert!(!advice.contains("should look like"), "the base URL is not blamed: {advice}");
+    }
+
+    #[test]
     fn a_gateways_odd_body_still_gives_its_words_and_a_500_is_not_called_busy() {
         // Portkey's gateway 1.15.2 when the model server behind it is down, byte for byte.
         let body = r#"{"html-message":"Message: fetch failed Cause: Error: connect ECONNREFUSED 127.0.0.1:18999 Name: TypeError"}"#;
@@ -403,7 +485,7 @@ mod tests {
         // A gateway whose upstream died mid-request: a JavaScript stack run into one line.
         let gateway = r#"{"type":"error","error":{"type":"api_error","message":"fetch failedTypeError: fetch failed at node:internal/deps/undici/undici:13502:13 at process.processTicksAndRejections (node:internal/process/task_queues:105:5) at async Proxy.forward (/app/dist/proxy.js:211:19)"}}"#;
         let ProviderError::Server { message, .. } = classify(500, &none, gateway) else { panic!() };
-        assert_eq!(message, "fetch failedTypeError: fetch failed…");
+        assert_eq!(message, "fetch failed; TypeError: fetch failed…", "the message parted from the error's name");
         // The same stack, a frame a line.
         let lines = "Error: upstream closed\n    at Socket.onend (/app/proxy.js:88:11)\n    at Socket.emit (node:events:519:28)";
         let ProviderError::Server { message, .. } = classify(502, &none, lines) else { panic!() };
