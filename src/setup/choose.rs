@@ -57,6 +57,17 @@ pub fn select(config: &Config, env: &Environment) -> anyhow::Result<Selection> {
     if let Some(format) = &chosen {
         person_chairs_alone(&roles, &format.record)?;
     }
+    // A server that listed no models is asked for OpenAI's usual one: said, never silently.
+    let usual = ProviderKind::OPENAI.row().model;
+    if let (Some(base), Err(why)) = (super::discover::custom_openai_base(config), &env.openai_models)
+        && let Some(seat) = roles.iter().find(|r| r.kind == ProviderKind::OPENAI && Some(r.model.as_str()) == usual)
+    {
+        notices.push(format!(
+            "the server at {base} listed no models ({why}): heat asks it for {}, OpenAI's usual model; set \
+             providers.openai.model (or --model) to one it serves",
+            seat.model
+        ));
+    }
     if let Some(local) = roles.iter().find(|r| r.kind.is_embedded()) {
         let warning = if local.model == "SmolLM2-135M" { " — small model, expect weak arguments" } else { "" };
         notices.push(format!("offline: {}{warning}", local.model));
@@ -367,5 +378,21 @@ mod tests {
         assert_eq!(select(&named, &env).unwrap().roles[0].model, "smol");
         let openai = config(&[("OPENAI_API_KEY", "o")], &[]);
         assert_eq!(custom_openai_base(&openai), None, "OpenAI itself keeps its default");
+    }
+
+    #[test]
+    fn a_custom_server_that_listed_no_models_is_asked_for_the_usual_one_and_that_is_said() {
+        let mut env = machine(NO_OLLAMA, Err("none"));
+        env.openai_models = Err("no answer from http://127.0.0.1:8765/v1/models".into());
+        let local_server = config(&[("OPENAI_BASE_URL", "http://127.0.0.1:8765/v1")], &[("roles.provider", "openai")]);
+        let s = select(&local_server, &env).unwrap();
+        assert_eq!(s.roles[0].model, "gpt-4.1-mini");
+        let said = s.notices.join("\n");
+        assert!(
+            said.contains("the server at http://127.0.0.1:8765/v1 listed no models (no answer from http://127.0.0.1:8765/v1/models): heat asks it for gpt-4.1-mini"),
+            "{said}"
+        );
+        env.openai_models = Ok(vec!["smol".into()]);
+        assert!(!select(&local_server, &env).unwrap().notices.iter().any(|n| n.contains("listed no models")));
     }
 }

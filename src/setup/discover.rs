@@ -161,7 +161,19 @@ pub(super) fn openai_model_chosen(config: &Config) -> bool {
 /// Asks the OpenAI-compatible server of `kind` which models it serves
 /// (`GET /models`, with its key and headers; short timeout: it is a probe).
 pub async fn probe_openai_models(config: &Config, kind: ProviderKind) -> Result<Vec<String>, String> {
-    super::models::listed_at(config, kind, Duration::from_millis(1500)).await
+    // A server started beside heat may come up a moment later: one that does not answer at all is
+    // asked again, for about two seconds, before heat goes on without its list.
+    let mut tries = 0;
+    loop {
+        let listed = super::models::listed_at(config, kind, Duration::from_millis(1500)).await;
+        match listed {
+            Err(why) if why.starts_with("no answer") && tries < 4 => {
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+            other => return other,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -405,3 +405,35 @@ async fn a_request_waiting_in_heats_own_queue_is_recorded_as_queued_then_sent_be
     assert_eq!(kinds.iter().filter(|k| *k == "turn_queued").count(), 1, "{kinds:?}");
     assert!(!stdout.contains("queued"), "heat run's text says nothing of its own queue:\n{stdout}");
 }
+
+/// A server started beside heat that comes up a moment after it: heat asks
+/// for its model list again rather than naming a model it never served.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_that_comes_up_a_moment_late_is_asked_for_its_models_again() {
+    let server = Arc::new(
+        MockLlm::with_handler(|request| {
+            if request.path == "/v1/models" {
+                return Reply::error(200, r#"{"object":"list","data":[{"id":"qwen-late","object":"model"}]}"#);
+            }
+            let role = role_of(request);
+            let text = match role {
+                Role::Judge => VERDICT_DONE,
+                Role::Advocate => ADVOCATE,
+                _ => SKEPTIC,
+            };
+            Reply::sse(&openai_stream("qwen-late", &[text], Some("stop")), 4096)
+        })
+        .await,
+    );
+    // The port refuses connections for 0.8 s from now: heat starts while it is down.
+    let down = tokio::spawn({
+        let server = Arc::clone(&server);
+        async move { server.restart(Duration::from_millis(800)).await }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (ok, stdout, stderr, logs) = heat_run(&server, "", "1").await;
+    down.await.unwrap();
+    assert!(ok, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(stdout.contains("openai/qwen-late"), "the model the server lists: {stdout}");
+    assert!(!stdout.contains("gpt-4.1-mini") && !logs.contains("gpt-4.1-mini"), "{stdout}");
+}
