@@ -51,7 +51,11 @@ pub fn sessions(action: Option<SessionsAction>, filter: &Filter, json: bool) -> 
 
 pub fn list(filter: &Filter, json: bool) -> anyhow::Result<()> {
     let store = Store::open(&store::data_dir()?)?;
-    let all = store.list();
+    let (all, unreadable) = store.listing();
+    // A log that cannot be read is named, never dropped without a word.
+    for (file, why) in &unreadable {
+        eprintln!("heat: {file} is not listed: {}", crate::sanitize::clean(why));
+    }
     let entries: Vec<IndexEntry> = all.iter().filter(|e| filter.keeps(e)).cloned().collect();
     let mut out = std::io::stdout().lock();
     if json {

@@ -37,6 +37,21 @@ pub fn data_dir() -> anyhow::Result<PathBuf> {
         .context("could not find a data directory for this user; set HEAT_DATA_DIR")
 }
 
+/// A new session's id: the time to the second and a random suffix,
+/// `20261206-164429-e3c7`.
+fn new_id() -> String {
+    let stamp = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
+    let digits: String = stamp.chars().filter(char::is_ascii_digit).take(14).collect();
+    format!("{}-{}-{:04x}", &digits[..8.min(digits.len())], &digits[8.min(digits.len())..], fastrand::u16(..))
+}
+
+/// Whether `error` is a file that exists already.
+fn already_exists(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::AlreadyExists))
+}
+
 /// Checks that the data dir can hold heat's files: an error says first
 /// that the directory cannot be used and why, then what to do.
 pub fn check_data_dir(dir: &Path) -> anyhow::Result<()> {
@@ -117,14 +132,29 @@ impl Store {
     }
 
     fn create_from(&self, state: DebateState, base_ms: u64) -> anyhow::Result<Recorder> {
+        self.create_named(state, base_ms, &mut new_id)
+    }
+
+    /// [`Self::create_from`] with ids from `ids`: an id whose log exists
+    /// already (two debates started in the same second drew the same
+    /// suffix) is passed over for the next.
+    fn create_named(
+        &self,
+        state: DebateState,
+        base_ms: u64,
+        ids: &mut dyn FnMut() -> String,
+    ) -> anyhow::Result<Recorder> {
         let created_ms = now_ms();
-        let stamp = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
-        let digits: String = stamp.chars().filter(char::is_ascii_digit).take(14).collect();
-        let id =
-            format!("{}-{}-{:04x}", &digits[..8.min(digits.len())], &digits[8.min(digits.len())..], fastrand::u16(..));
-        let header = Header { heat_session: FORMAT_VERSION, id: id.clone(), created_ms };
-        let log = SessionLog::create_from(&self.log_path(&id), &header, base_ms)?;
-        Ok(Recorder { store: self.clone(), log, id, created_ms, state, warned: false })
+        let mut tries = 0;
+        loop {
+            let id = ids();
+            let header = Header { heat_session: FORMAT_VERSION, id: id.clone(), created_ms };
+            match SessionLog::create_from(&self.log_path(&id), &header, base_ms) {
+                Ok(log) => return Ok(Recorder { store: self.clone(), log, id, created_ms, state, warned: false }),
+                Err(e) if tries < 16 && already_exists(&e) => tries += 1,
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// Reopens a session to continue it.
@@ -172,9 +202,57 @@ impl Store {
 
     /// Every session, newest first, from the index (rebuilt if needed).
     pub fn list(&self) -> Vec<IndexEntry> {
+        self.listing().0
+    }
+
+    /// Every stored session, newest first, its index reconciled with the
+    /// folder (a log put back is listed; an entry whose log is gone is
+    /// not); and the logs there that could not be read, each as its file's
+    /// name and why.
+    pub fn listing(&self) -> (Vec<IndexEntry>, Vec<(String, String)>) {
         let mut entries = index::read(&self.dir).unwrap_or_else(|| self.rebuild_index());
+        let mut unreadable = Vec::new();
+        if let Ok(dir) = std::fs::read_dir(&self.dir) {
+            let logs: Vec<std::path::PathBuf> = dir
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("jsonl"))
+                .collect();
+            let stem =
+                |p: &std::path::Path| p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let before = entries.len();
+            entries.retain(|e| logs.iter().any(|p| stem(p) == e.id));
+            let mut changed = entries.len() != before;
+            let unlisted: Vec<&std::path::PathBuf> =
+                logs.iter().filter(|p| !entries.iter().any(|e| e.id == stem(p))).collect();
+            for path in unlisted {
+                match self.describe_log(path) {
+                    Ok(entry) => {
+                        entries.push(entry);
+                        changed = true;
+                    }
+                    Err(why) => unreadable.push((
+                        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+                        format!("{why:#}"),
+                    )),
+                }
+            }
+            if changed {
+                let _lock = index::lock(&self.dir).ok();
+                let _ = index::write(&self.dir, &entries);
+            }
+        }
         entries.sort_by(|a, b| b.updated_ms.cmp(&a.updated_ms).then_with(|| b.id.cmp(&a.id)));
-        entries
+        (entries, unreadable)
+    }
+
+    /// A log's index entry, read from the log.
+    fn describe_log(&self, path: &std::path::Path) -> anyhow::Result<IndexEntry> {
+        let loaded = log::load(path).and_then(|own| branch::splice(&self.dir, own))?;
+        let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+        let updated = loaded.header.created_ms + loaded.records.last().map_or(0, |r| r.ms);
+        let label = label::read(&self.dir, &loaded.header.id);
+        Ok(IndexEntry::describe(&loaded.header.id, loaded.header.created_ms, updated, &state).labelled(label))
     }
 
     /// Reads every log to rebuild the index (used when it is missing or corrupt).
@@ -185,13 +263,9 @@ impl Store {
             if path.extension().and_then(|e| e.to_str()) != Some("jsonl") {
                 continue;
             }
-            let Ok(loaded) = log::load(&path).and_then(|own| branch::splice(&self.dir, own)) else { continue };
-            let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
-            let updated = loaded.header.created_ms + loaded.records.last().map_or(0, |r| r.ms);
-            let label = label::read(&self.dir, &loaded.header.id);
-            entries.push(
-                IndexEntry::describe(&loaded.header.id, loaded.header.created_ms, updated, &state).labelled(label),
-            );
+            if let Ok(entry) = self.describe_log(&path) {
+                entries.push(entry);
+            }
         }
         let _ = index::write(&self.dir, &entries);
         entries
@@ -445,4 +519,25 @@ fn nearest(entries: &[IndexEntry], wanted: &str) -> String {
         return format!("; the newest: {} (`heat sessions` lists them all)", newest.join(", "));
     }
     format!("; the nearest: {} (`heat sessions` lists them all)", shown.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_id_whose_log_exists_already_is_passed_over_for_the_next() {
+        let dir = tempfile::tempdir().expect("dir");
+        let store = Store::open(dir.path()).expect("store");
+        let taken = "20261206-164429-e3c7";
+        let first = store.create_named(DebateState::default(), 0, &mut || taken.to_string()).expect("created");
+        drop(first);
+        let mut ids = [taken, "20261206-164429-0001"].into_iter().map(String::from);
+        let mut next = || ids.next().unwrap_or_default();
+        let second = store.create_named(DebateState::default(), 0, &mut next).expect("the next id");
+        assert_eq!(second.id(), "20261206-164429-0001", "two debates started in one second with one suffix");
+        let mut same = || taken.to_string();
+        let error = store.create_named(DebateState::default(), 0, &mut same).err().expect("no free id");
+        assert!(format!("{error:#}").contains("could not create the session log"), "{error:#}");
+    }
 }

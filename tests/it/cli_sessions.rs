@@ -91,6 +91,36 @@ fn a_named_and_tagged_debate_is_listed_searched_and_filtered_by_them() {
 }
 
 #[test]
+fn a_damaged_log_is_named_and_a_good_one_put_back_is_listed_at_once() {
+    let data = tempfile::tempdir().unwrap();
+    let tabs = stored(data.path(), "Tabs beat spaces");
+    let cats = stored(data.path(), "Cats beat dogs");
+    let dir = data.path().join("sessions");
+    let log = dir.join(format!("{tabs}.jsonl"));
+    let good = std::fs::read(&log).unwrap();
+    std::fs::write(&log, b"{\"not\": \"a header\"}\n").unwrap();
+    std::fs::remove_file(dir.join("index.json")).unwrap();
+    let out = sessions(data.path(), &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with(&format!("heat: {tabs}.jsonl is not listed: the session log ")),
+        "a damaged log is named: {}",
+        stderr(&out)
+    );
+    assert!(!stdout(&out).contains(&tabs) && stdout(&out).contains(&cats), "{}", stdout(&out));
+
+    // Put back whole, it is listed at once: nothing has to rebuild the index first.
+    std::fs::write(&log, &good).unwrap();
+    let out = sessions(data.path(), &[]);
+    assert!(stdout(&out).contains(&tabs) && stdout(&out).contains(&cats), "{}", stdout(&out));
+    assert_eq!(stderr(&out), "", "nothing is damaged now");
+    // And a log that is gone is no longer listed.
+    std::fs::remove_file(dir.join(format!("{cats}.jsonl"))).unwrap();
+    let ids: Vec<String> = listed(data.path(), &[]).iter().map(|e| e["id"].as_str().unwrap().to_string()).collect();
+    assert_eq!(ids, [tabs]);
+}
+
+#[test]
 fn a_label_outlives_a_rebuilt_index_and_goes_with_its_debate() {
     let data = tempfile::tempdir().unwrap();
     let tabs = stored(data.path(), "Tabs beat spaces");
