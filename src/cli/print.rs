@@ -317,6 +317,10 @@ impl<W: Write> TextPrinter<W> {
                 } else if !judge.is_some_and(crate::debate::state::Turn::closes_debate) {
                     self.line(&format!("not resolved: {}", crate::sanitize::clean(&verdict.verdict)))?;
                     self.line(&format!("next: {} · heat {:.2}", crate::sanitize::clean(&verdict.topic), verdict.heat))?;
+                } else {
+                    // The heading is not left bare: the synthesis itself closes the debate, below.
+                    let what = if judge.is_some_and(|t| t.purpose.is_final()) { "final synthesis" } else { "resolved" };
+                    self.line(&format!("{what}: the synthesis follows, with the outcome"))?;
                 }
                 if let Some(standing) = crate::debate::standing::describe(verdict, &self.state) {
                     self.line(&standing)?;

@@ -161,6 +161,12 @@ impl App {
             self.say_until(Tone::Info, text, Until::NextRound);
             return Vec::new();
         }
+        // Said before the dialog opens, not when its Enter is refused.
+        if action == Action::Branch && !self.starts_debates() {
+            let text = "This studio plays stored debates back; `heat` branches one (or `heat branch ID`)";
+            self.say_until(Tone::Info, text, Until::NextRound);
+            return Vec::new();
+        }
         if action.steers() {
             let concluded = self.debate.finish.as_ref().is_some_and(|f| f.outcome.concluded());
             if action == Action::MoreRounds && concluded && self.session.is_some() && self.starts_debates() {

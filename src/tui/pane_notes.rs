@@ -30,12 +30,18 @@ pub(super) fn verdict_foot(
     let mut lines = Vec::new();
     match &turn.verdict {
         Some(VerdictStatus::Parsed { verdict }) => {
-            lines.push(Line::default());
+            if !turn.purpose.is_final() {
+                lines.push(Line::default());
+            }
             // One outcome, said once: a verdict that closes the debate has no next heat or topic.
             let panel = state.judges() > 1;
-            if turn.purpose.is_final() || (!panel && turn.closes_debate()) {
-                let label = if turn.purpose.is_final() { "final synthesis" } else { "resolved" };
-                lines.push(Line::from(Span::styled(label, Style::new().fg(theme.good).add_modifier(Modifier::BOLD))));
+            if turn.purpose.is_final() {
+                // Its heading says "Final synthesis" already: the text ends it.
+            } else if !panel && turn.closes_debate() {
+                lines.push(Line::from(Span::styled(
+                    "resolved",
+                    Style::new().fg(theme.good).add_modifier(Modifier::BOLD),
+                )));
             } else {
                 // On a panel the chair's word is one vote of several: named as such.
                 let chair =

@@ -80,6 +80,37 @@ fn interleaved_streams_print_as_two_whole_arguments() {
 }
 
 #[test]
+fn a_verdict_that_closes_the_debate_says_so_under_the_judges_heading() {
+    let mut events = opening();
+    events.extend([
+        completed(Role::Skeptic, "Spaces are stable."),
+        completed(Role::Advocate, "Tabs are flexible."),
+        DebateEvent::TurnStarted { round: 0, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: None },
+        DebateEvent::VerdictReached {
+            round: 0,
+            verdict: Verdict {
+                resolved: true,
+                verdict: "Tabs, on accessibility.".into(),
+                topic: "Tabs beat spaces".into(),
+                heat: Heat::new(0.3),
+                ..Verdict::default()
+            },
+        },
+        DebateEvent::Finished { outcome: Outcome::Resolved, synthesis: Some("Tabs, on accessibility.".into()) },
+    ]);
+    let out = print(&events);
+    assert!(
+        out.contains(
+            "▌ Judge
+resolved: the synthesis follows, with the outcome
+"
+        ),
+        "{out}"
+    );
+    assert_eq!(out.matches("Tabs, on accessibility.").count(), 1, "the synthesis is said once: {out}");
+}
+
+#[test]
 fn a_retry_says_why_and_discards_the_partial_answer() {
     let mut events = opening();
     events.extend([

@@ -101,3 +101,14 @@ fn in_a_live_debate_the_replay_keys_say_what_they_are_for() {
     }
     assert!(screen(&mut app, 120, 40).contains("Faster, slower and the next round are for replays"));
 }
+
+#[test]
+fn a_replay_studio_says_at_once_that_it_does_not_branch() {
+    let mut app = demo_in_round_two();
+    // A stored debate, not the demo: only the studio's kind stands in the way.
+    app.session = Some("20261206-120000-abcd".into());
+    press(&mut app, KeyCode::Char('b'));
+    assert!(app.modal.is_none(), "no dialog opens to be refused at Enter");
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("This studio plays stored debates back; `heat` branches one"), "{text}");
+}
