@@ -219,7 +219,21 @@ impl<W: Write> TextPrinter<W> {
             DebateEvent::RoundStarted { round, topic, heat, injected } => {
                 self.live = None;
                 self.held.clear();
-                let header = format!("── Round {} of {} · heat {heat:.2} ", round + 1, self.state.max_rounds);
+                // A seat pinned to a heat of its own is asked at it: said beside the round's heat.
+                let seats: Vec<String> = self
+                    .state
+                    .rounds
+                    .iter()
+                    .find(|r| r.number == *round)
+                    .map(|r| {
+                        r.seat_heats
+                            .iter()
+                            .map(|(role, h)| format!(" · {} {h:.2}", self.state.seat_name(*role)))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let header =
+                    format!("── Round {} of {} · heat {heat:.2}{} ", round + 1, self.state.max_rounds, seats.concat());
                 writeln!(self.out, "\n{}", self.style.paint("1", &format!("{header:─<60}")))?;
                 if topic.trim() != self.state.topic.trim() {
                     self.line(&format!("Question: {}", crate::sanitize::clean(topic)))?;

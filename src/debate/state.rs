@@ -282,6 +282,9 @@ pub struct Kept {
     /// Notes injected in the parent that no round had argued yet: the
     /// branch's first round carries them.
     pub notes: Vec<String>,
+    /// Seats the parent had pinned to heats of their own: the branch asks
+    /// them at those, whatever heat it runs at.
+    pub seat_pins: BTreeMap<Role, Heat>,
 }
 
 impl Kept {
@@ -294,7 +297,9 @@ impl Kept {
             .notes
             .iter()
             .map(|note| format!("the parent's note \u{201c}{}\u{201d}", crate::sanitize::one_line(note)));
-        pin.into_iter().chain(notes).collect()
+        let seats =
+            self.seat_pins.iter().map(|(role, heat)| format!("the {}'s own heat pinned at {heat:.2}", role.key()));
+        pin.into_iter().chain(notes).chain(seats).collect()
     }
 }
 
@@ -375,8 +380,16 @@ impl DebateState {
     /// now, after the last round played) and the notes injected for it.
     pub fn kept_after(&self, round: u32) -> Kept {
         match self.rounds.iter().find(|r| r.number == round) {
-            Some(next) => Kept { pinned: next.pinned.then_some(next.heat), notes: next.injected.clone() },
-            None => Kept { pinned: self.pinned_heat, notes: self.pending_injections.clone() },
+            Some(next) => Kept {
+                pinned: next.pinned.then_some(next.heat),
+                notes: next.injected.clone(),
+                seat_pins: next.seat_heats.clone(),
+            },
+            None => Kept {
+                pinned: self.pinned_heat,
+                notes: self.pending_injections.clone(),
+                seat_pins: self.seat_pins.clone(),
+            },
         }
     }
 

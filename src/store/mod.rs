@@ -220,11 +220,13 @@ impl Store {
                 .collect();
             let stem =
                 |p: &std::path::Path| p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let present: std::collections::HashSet<String> = logs.iter().map(|p| stem(p)).collect();
             let before = entries.len();
-            entries.retain(|e| logs.iter().any(|p| stem(p) == e.id));
+            entries.retain(|e| present.contains(&e.id));
             let mut changed = entries.len() != before;
+            let listed: std::collections::HashSet<&str> = entries.iter().map(|e| e.id.as_str()).collect();
             let unlisted: Vec<&std::path::PathBuf> =
-                logs.iter().filter(|p| !entries.iter().any(|e| e.id == stem(p))).collect();
+                logs.iter().filter(|p| !listed.contains(stem(p).as_str())).collect();
             for path in unlisted {
                 match self.describe_log(path) {
                     Ok(entry) => {

@@ -162,7 +162,7 @@ impl App {
             return Vec::new();
         }
         // Said before the dialog opens, not when its Enter is refused.
-        if action == Action::Branch && !self.starts_debates() {
+        if action == Action::Branch && !self.starts_debates() && self.session.as_deref() != Some("demo") {
             let text = "This studio plays stored debates back; `heat` branches one (or `heat branch ID`)";
             self.say_until(Tone::Info, text, Until::NextRound);
             return Vec::new();

@@ -380,3 +380,16 @@ async fn a_branch_says_the_parents_pin_and_waiting_notes_it_keeps_and_runs_with_
         .expect("asked");
     assert!((first.body["temperature"].as_f64().unwrap_or_default() - 0.5).abs() < 1e-6, "{}", first.body);
 }
+
+#[test]
+fn a_branch_says_a_seat_pinned_to_its_own_heat_stays_at_it() {
+    let log = three_models()
+        .then_all(round(0, "Tabs beat spaces", 0.9, "Do tabs help screen readers?"))
+        .then(DebateEvent::SeatHeatPinned { role: Role::Skeptic, heat: Heat::new(0.35) })
+        .then_all(round(1, "Do tabs help screen readers?", 0.5, "Is alignment worth it?"));
+    let state = DebateState::from_events(log.events());
+    let kept = state.kept_after(1);
+    assert_eq!(kept.seat_pins.get(&Role::Skeptic).map(|h| h.get()), Some(0.35));
+    let said = kept.describe(&heat::debate::event::BranchChanges::default());
+    assert_eq!(said, ["the skeptic's own heat pinned at 0.35"], "never kept without a word");
+}

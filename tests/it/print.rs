@@ -111,6 +111,18 @@ resolved: the synthesis follows, with the outcome
 }
 
 #[test]
+fn a_seat_pinned_to_its_own_heat_is_named_in_the_rounds_heading() {
+    let mut events = opening();
+    events.extend([
+        DebateEvent::SeatHeatPinned { role: Role::Skeptic, heat: Heat::new(0.35) },
+        DebateEvent::RoundStarted { round: 1, topic: "Costs?".into(), heat: Heat::new(0.6), injected: Vec::new() },
+    ]);
+    let out = print(&events);
+    assert!(out.contains("── Round 2 of 2 · heat 0.60 · skeptic 0.35 ─"), "the skeptic is asked at its pin: {out}");
+    assert!(out.contains("── Round 1 of 2 · heat 0.90 ──"), "no pin, nothing more: {out}");
+}
+
+#[test]
 fn a_retry_says_why_and_discards_the_partial_answer() {
     let mut events = opening();
     events.extend([

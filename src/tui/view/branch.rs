@@ -59,7 +59,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, form: &BranchForm) {
             Span::styled(format!("{judged:.2}, as {} set it", form.heat_by), Style::new().fg(theme.heat(judged)))
         }
     };
-    let heat = Line::from(vec![Span::styled("Heat      ", theme.secondary()), heat]);
+    let mut heat = vec![Span::styled("Heat      ", theme.secondary()), heat];
+    // A seat pinned to a heat of its own in the parent stays at it: said, not kept quietly.
+    for (role, pin) in &kept.seat_pins {
+        heat.push(Span::styled(format!("; the {} at its own {pin:.2}", role.key()), Style::new().fg(theme.heat(*pin))));
+    }
+    let heat = Line::from(heat);
     let mut lines = vec![after, sides, heat];
     if !kept.notes.is_empty() {
         let quoted: Vec<String> =
