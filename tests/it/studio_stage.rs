@@ -60,6 +60,20 @@ fn presenting() -> App {
 }
 
 #[test]
+fn after_the_end_the_strip_offers_no_next_question_but_the_outcome() {
+    let mut app = presenting();
+    judged(&mut app);
+    feed(
+        &mut app,
+        &[DebateEvent::Finished { outcome: heat::debate::Outcome::MaxRounds, synthesis: Some("Even.".into()) }],
+    );
+    press(&mut app, KeyCode::Char('x'));
+    let text = screen(&mut app, 100, 30);
+    assert!(!text.contains("Next: Who teaches"), "no round follows:\n{text}");
+    assert!(text.contains("Over: "), "{text}");
+}
+
+#[test]
 fn presenter_mode_shows_the_judges_latest_verdict_under_the_debaters_without_a_key_bar() {
     let mut app = presenting();
     let before = screen(&mut app, 100, 30);

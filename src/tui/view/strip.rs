@@ -92,7 +92,11 @@ fn verdict_lines(app: &App, width: u16, rows: u16) -> Vec<Line<'static>> {
     let head = format!("Round {}: {resolved}{standing} · heat {from:.2} → {to:.2}", round.number + 1);
     let accent = Style::new().fg(theme.role(Role::Judge)).add_modifier(Modifier::BOLD);
     let mut lines = vec![Line::from(Span::styled(crate::tui::wrap::truncate(&head, width), accent))];
-    let next = format!("Next: {}", clean(&verdict.topic));
+    // Once the debate is over no round follows: its outcome stands where the next question stood.
+    let next = match &debate.finish {
+        Some(finish) => format!("Over: {}", clean(&finish.outcome.describe())),
+        None => format!("Next: {}", clean(&verdict.topic)),
+    };
     let next_rows = wrap_rows(&next, width, 2, width);
     let room = usize::from(rows).saturating_sub(1 + next_rows.len()).max(1);
     let said = wrap_rows(&clean(&verdict.verdict), width, room, width);
