@@ -60,6 +60,19 @@ fn presenting() -> App {
 }
 
 #[test]
+fn the_strip_shows_the_rooms_vote_on_the_round() {
+    let mut app = presenting();
+    judged(&mut app);
+    let ballot = |n: u8, side| heat::debate::ballot::Ballot { voter: format!("{n:012x}"), side };
+    let ballots = vec![ballot(1, Some(Role::Advocate)), ballot(2, Some(Role::Skeptic)), ballot(3, Some(Role::Skeptic))];
+    feed(&mut app, &[DebateEvent::AudienceVoted { round: 0, ballots }]);
+    press(&mut app, KeyCode::Char('x'));
+    let text = screen(&mut app, 100, 30);
+    assert!(text.contains("The room: Advocate 1 · Skeptic 2"), "{text}");
+    assert!(text.contains("Next: Who teaches"), "{text}");
+}
+
+#[test]
 fn after_the_end_the_strip_offers_no_next_question_but_the_outcome() {
     let mut app = presenting();
     judged(&mut app);

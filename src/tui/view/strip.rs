@@ -98,9 +98,15 @@ fn verdict_lines(app: &App, width: u16, rows: u16) -> Vec<Line<'static>> {
         None => format!("Next: {}", clean(&verdict.topic)),
     };
     let next_rows = wrap_rows(&next, width, 2, width);
-    let room = usize::from(rows).saturating_sub(1 + next_rows.len()).max(1);
+    // The room votes from its phones: its count for the round shown, where anyone voted.
+    let votes = debate.audience.get(&round.number).filter(|t| t.total() > 0);
+    let votes = votes.map(|t| format!("The room: {}", clean(&crate::debate::audience::tally_words(debate, t))));
+    let vote_rows = votes.map(|v| wrap_rows(&v, width, 1, width)).unwrap_or_default();
+    let room = usize::from(rows).saturating_sub(1 + next_rows.len() + vote_rows.len()).max(1);
     let said = wrap_rows(&clean(&verdict.verdict), width, room, width);
     lines.extend(said.into_iter().map(|l| Line::from(Span::styled(l, Style::new().fg(theme.text)))));
+    let accent = Style::new().fg(theme.title);
+    lines.extend(vote_rows.into_iter().map(|l| Line::from(Span::styled(l, accent))));
     let bold = Style::new().fg(theme.text).add_modifier(Modifier::BOLD);
     lines.extend(next_rows.into_iter().map(|l| Line::from(Span::styled(l, bold))));
     lines
