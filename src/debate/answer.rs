@@ -109,6 +109,26 @@ pub fn context_learnt(state: &DebateState, endpoint: &str, window: u32) -> Optio
     heard::learnt(state, endpoint, adaptation, message)
 }
 
+/// A call refused as longer than its server's context, where the server
+/// did not say its size: the window to fit the call to is guessed as three
+/// quarters of what was sent (the prompt at three characters a token, and
+/// the answer's room), and said as a guess. Each guess is smaller than the
+/// window the call was fitted to, down to 512 tokens; `None` then (the
+/// call fails).
+pub fn context_guessed(state: &DebateState, endpoint: &str, sent: &SentPrompt, max_tokens: u32) -> Option<DebateEvent> {
+    let chars: usize = sent.system.len() + sent.user.iter().chain(&sent.own).map(String::len).sum::<usize>();
+    let tokens = (chars / 3 + max_tokens as usize) * 3 / 4;
+    let window = u32::try_from(tokens).unwrap_or(u32::MAX).max(512);
+    let adaptation = Adaptation::ContextWindow { tokens: window };
+    let message = format!(
+        "{} refused a prompt as longer than its context without saying its size: heat fits its prompts to about {} \
+         tokens from now on (providers.<name>.max_context sets the size)",
+        notices::endpoint_label(endpoint),
+        crate::words::thousands(u64::from(window))
+    );
+    heard::learnt(state, endpoint, adaptation, message)
+}
+
 /// What a call the person cancelled means: a turn's text so far stands, a
 /// vote is none, a swap check failed; the debate goes on.
 pub fn on_cancelled(call: Call, usage: Option<Usage>) -> DebateEvent {

@@ -49,6 +49,10 @@ pub fn classify(status: u16, headers: &HeaderMap, body: &str) -> ProviderError {
         429 => ProviderError::RateLimited { retry_after, message },
         529 => ProviderError::Overloaded { retry_after, message },
         500..=599 if lower.contains("overloaded") => ProviderError::Overloaded { retry_after, message },
+        // A gateway that passes a model server's overflow on as its own failure (a 5xx): still an overflow.
+        400 | 413 | 422 | 500..=599 if is_context_error(&lower) => {
+            ProviderError::ContextExceeded { window: context_window(body), message }
+        }
         500..=599 if forced != Some(true) && names_structured(body).is_some() => {
             ProviderError::ParameterRejected { param: names_structured(body).unwrap_or_default().to_string(), message }
         }
@@ -57,9 +61,6 @@ pub fn classify(status: u16, headers: &HeaderMap, body: &str) -> ProviderError {
         500..=599 if forced != Some(true) && says_unsupported(&lower) => ProviderError::BadRequest { status, message },
         408 | 409 | 500..=599 => ProviderError::Server { status, retry_after, message },
         401 | 403 => ProviderError::Auth { status, message },
-        400 | 413 | 422 if is_context_error(&lower) => {
-            ProviderError::ContextExceeded { window: context_window(body), message }
-        }
         400 | 422 => match param.or_else(|| PARAMETERS.iter().find(|p| lower.contains(*p)).map(|p| (*p).to_string())) {
             // A `max_tokens` too big is a bad value; only a model that takes none (it wants
             // `max_completion_tokens`) refuses the parameter.
@@ -126,6 +127,7 @@ fn context_window(body: &str) -> Option<u32> {
         digits.parse::<u32>().ok()
     };
     number_after("context length is")
+        .or_else(|| number_after("context size ("))
         .or_else(|| number_after("context length of"))
         .or_else(|| number_after("n_ctx ="))
         .or_else(|| number_after("n_ctx:"))
@@ -504,7 +506,7 @@ mod tests {
     #[test]
     fn a_prompt_too_long_for_the_context_says_the_window_where_the_server_does() {
         let none = HeaderMap::new();
-        let cases: [(u16, &str, Option<u32>); 5] = [
+        let cases: [(u16, &str, Option<u32>); 6] = [
             // llama.cpp's server, as a 2-slot server with 8,192 in all answers (captured shape).
             (
                 400,
@@ -527,6 +529,12 @@ mod tests {
                 Some(200_000),
             ),
             (413, r#"{"error":{"message":"the prompt is too long for the context window"}}"#, None),
+            // llama.cpp's overflow through Portkey: its n_ctx dropped, the size left in the words, a 500.
+            (
+                500,
+                r#"{"error":{"message":"llama-cpp error: request (4556 tokens) exceeds the available context size (4096 tokens), try increasing it","type":"exceed_context_size_error","param":null,"code":null},"provider":"openai"}"#,
+                Some(4096),
+            ),
         ];
         for (status, body, window) in cases {
             let error = classify(status, &none, body);

@@ -437,3 +437,46 @@ async fn a_server_that_comes_up_a_moment_late_is_asked_for_its_models_again() {
     assert!(stdout.contains("openai/qwen-late"), "the model the server lists: {stdout}");
     assert!(!stdout.contains("gpt-4.1-mini") && !logs.contains("gpt-4.1-mini"), "{stdout}");
 }
+
+/// The same server behind a gateway that drops the size from its overflow
+/// error: heat fits its prompts to a guess, says it is one, and goes on.
+#[tokio::test]
+async fn an_overflow_that_names_no_size_is_fitted_to_a_guess_once_and_the_debate_goes_on() {
+    let server = MockLlm::with_handler(|request| {
+        if counted_tokens(request) > SLOT_CONTEXT {
+            return Reply::error(413, r#"{"error":{"message":"the prompt is too long for the context window"}}"#);
+        }
+        small_context_server(request)
+    })
+    .await;
+    let setup = engine_support::duel(served_role(&server), served_role(&server), served_role(&server))
+        .retry(support::turns::FAST)
+        .build();
+    let spec = engine_support::spec("Tabs beat spaces", support::log::built_in("duel"), 3);
+    let run = engine_support::drain(engine::start(setup, spec));
+    let (events, state) = tokio::time::timeout(Duration::from_secs(30), run).await.expect("the debate ended");
+    assert!(
+        matches!(state.finish.as_ref().map(|f| &f.outcome), Some(Outcome::Resolved | Outcome::MaxRounds)),
+        "the overflow did not end the debate: {:?}",
+        state.finish
+    );
+    let guessed: Vec<&String> = events
+        .iter()
+        .filter_map(|e| match e {
+            DebateEvent::EndpointAdapted { adaptation: Adaptation::ContextWindow { .. }, message, .. } => Some(message),
+            _ => None,
+        })
+        .collect();
+    assert!(!guessed.is_empty(), "the window was guessed");
+    for said in &guessed {
+        assert!(said.contains("without saying its size: heat fits its prompts to about"), "said as a guess: {said}");
+    }
+    let sizes: Vec<u32> = events
+        .iter()
+        .filter_map(|e| match e {
+            DebateEvent::EndpointAdapted { adaptation: Adaptation::ContextWindow { tokens }, .. } => Some(*tokens),
+            _ => None,
+        })
+        .collect();
+    assert!(sizes.windows(2).all(|w| w[1] < w[0]), "each guess smaller than the last: {sizes:?}");
+}

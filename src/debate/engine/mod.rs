@@ -588,12 +588,15 @@ impl Engine {
                     self.on_done(&flight);
                 }
             }
-            CallMsgKind::Failed(ProviderError::ContextExceeded { window: Some(window), .. })
-                if let Some(learnt) = self
-                    .calls
-                    .get(msg.task)
-                    .and_then(|f| f.endpoint.as_deref())
-                    .and_then(|endpoint| answer::context_learnt(&self.state, endpoint, window)) =>
+            // Too long for the server's context: fitted to the size it names, or to a guess once.
+            CallMsgKind::Failed(ProviderError::ContextExceeded { window, .. })
+                if let Some(learnt) = self.calls.get(msg.task).and_then(|f| {
+                    let endpoint = f.endpoint.as_deref()?;
+                    match window {
+                        Some(window) => answer::context_learnt(&self.state, endpoint, window),
+                        None => answer::context_guessed(&self.state, endpoint, &f.sent, f.max_tokens),
+                    }
+                }) =>
             {
                 if let Some(flight) = self.calls.ended(msg.task) {
                     self.ask_fitted(&flight, learnt);
