@@ -112,7 +112,11 @@ pub async fn chat(model: Arc<dyn ChatModel>, model_name: &str, budget: Duration)
 }
 
 /// Asks for a small verdict the way the judge will, and says which form of
-/// structured output the debate will use.
+/// structured output the debate will use. An answer is judged by its shape,
+/// as a debate judges it: asked in a form that holds a JSON object (a
+/// schema, JSON mode), prose around one means the form never reached the
+/// model (a gateway dropped it), however well the object reads; the probe
+/// then steps down and names the setting that works.
 pub async fn verdict(
     model: Arc<dyn ChatModel>,
     model_name: &str,
@@ -120,10 +124,38 @@ pub async fn verdict(
     budget: Duration,
 ) -> Probe {
     let provider = model.provider_name();
-    let (form, may_step_down) = match setting {
+    let (mut form, may_step_down) = match setting {
         StructuredSetting::Auto => (StructuredOutput::Schema, true),
         StructuredSetting::Fixed(form) => (form, false),
     };
+    let mut ignored: Vec<StructuredOutput> = Vec::new();
+    loop {
+        let outcome = match ask_verdict(Arc::clone(&model), model_name, form, may_step_down, budget).await {
+            Ok(outcome) => outcome,
+            Err(e) => {
+                return Probe::Fail(format!("{provider}/{model_name}: the verdict failed: {}", e.sentence(provider)));
+            }
+        };
+        let used = outcome.form.unwrap_or(form);
+        let shaped = used == StructuredOutput::Off || outcome.text.trim_start().starts_with('{');
+        match used.step_down().filter(|_| !shaped && may_step_down && !outcome.text.trim().is_empty()) {
+            Some(next) => {
+                ignored.push(used);
+                form = next;
+            }
+            None => return judged(provider, &outcome, used, &ignored, shaped),
+        }
+    }
+}
+
+/// One verdict probe in `form`.
+async fn ask_verdict(
+    model: Arc<dyn ChatModel>,
+    model_name: &str,
+    form: StructuredOutput,
+    may_step_down: bool,
+    budget: Duration,
+) -> Result<Outcome, ProviderError> {
     let mut asked = request(
         model_name,
         "This is a connection check. Answer with one JSON object and nothing else.",
@@ -132,28 +164,50 @@ pub async fn verdict(
     );
     asked.response_schema =
         Some(ResponseSchema { form, may_step_down, ..ResponseSchema::new("verdict", verdict::schema()) });
-    match turn(model, asked, budget).await {
-        Ok(outcome) => {
-            let used = outcome.form.unwrap_or(form).describe(provider);
-            let refused: Vec<&str> = outcome.refused.iter().map(|f| f.describe(provider)).collect();
-            let parsed = verdict::parse(&outcome.text, "ready", crate::debate::Heat::new(0.5)).is_ok();
-            let mut detail = format!("the judge's verdict comes as {used}");
-            if !refused.is_empty() {
-                detail.push_str(&format!(" (the server refused {})", refused.join(" and ")));
-            }
-            if parsed && refused.is_empty() {
-                Probe::Ok(detail)
-            } else if parsed {
-                Probe::Note(detail)
+    turn(model, asked, budget).await
+}
+
+/// The verdict probe's line: the form a debate will use, what the server
+/// refused or ignored on the way, and the setting that starts there.
+fn judged(
+    provider: &str,
+    outcome: &Outcome,
+    used: StructuredOutput,
+    ignored: &[StructuredOutput],
+    shaped: bool,
+) -> Probe {
+    let refused: Vec<&str> = outcome.refused.iter().map(|f| f.describe(provider)).collect();
+    let dropped: Vec<&str> = ignored.iter().map(|f| f.describe(provider)).collect();
+    let parsed = verdict::parse(&outcome.text, "ready", crate::debate::Heat::new(0.5)).is_ok();
+    let mut detail = format!("the judge's verdict comes as {}", used.describe(provider));
+    if !refused.is_empty() {
+        detail.push_str(&format!(" (the server refused {})", refused.join(" and ")));
+    }
+    if !dropped.is_empty() {
+        detail.push_str(&format!(
+            " (the server took {} but its answer was prose around the JSON: the form never reached the model); \
+             set providers.{provider}.structured_output = \"{}\" to start there",
+            dropped.join(" and "),
+            used.setting()
+        ));
+    }
+    if !shaped {
+        return Probe::Note(format!(
+            "{detail}; the answer was prose around the JSON although {} was asked: the form never reached the \
+             model; set providers.{provider}.structured_output = \"off\" (the schema in the prompt)",
+            used.describe(provider)
+        ));
+    }
+    match (parsed, refused.is_empty() && dropped.is_empty()) {
+        (true, true) => Probe::Ok(detail),
+        (true, false) => Probe::Note(detail),
+        (false, _) => {
+            let why = if outcome.text.trim().is_empty() && outcome.reasoning {
+                "the model spent the probe's tokens reasoning"
             } else {
-                let why = if outcome.text.trim().is_empty() && outcome.reasoning {
-                    "the model spent the probe's tokens reasoning"
-                } else {
-                    "the probe's answer was not a verdict; a debate asks the judge again when that happens"
-                };
-                Probe::Note(format!("{detail}; {why}"))
-            }
+                "the probe's answer was not a verdict; a debate asks the judge again when that happens"
+            };
+            Probe::Note(format!("{detail}; {why}"))
         }
-        Err(e) => Probe::Fail(format!("{provider}/{model_name}: the verdict failed: {}", e.sentence(provider))),
     }
 }

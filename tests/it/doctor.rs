@@ -484,3 +484,42 @@ async fn a_seat_on_an_endpoint_of_ones_own_is_checked_with_its_key_and_headers()
     assert!(at_lab.iter().all(|r| r.header("x-portkey-provider") == Some("anthropic")), "and its own headers");
     assert!(at_lab.iter().filter(|r| r.path == "/v1/messages").all(|r| r.body["model"] == "claude-lab"));
 }
+
+/// A gateway that drops the structured-output form on its way to the model
+/// (`@musistudio/llms`'s route: llama.cpp never saw the schema): the model
+/// writes prose around a fenced JSON object, which reads, but is not what a
+/// schema or JSON mode gives. Not "ok": the doctor steps down to the form
+/// that reaches the model and names its setting.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_form_a_gateway_drops_is_not_ok_and_the_setting_that_works_is_named() {
+    let server = MockLlm::with_handler(|request| match request.path.as_str() {
+        "/v1/models" => Reply::error(200, r#"{"object":"list","data":[{"id":"smollm","object":"model"}]}"#),
+        "/v1/chat/completions" if request.body.get("response_format").is_some() => {
+            let prose = format!("Sure! Here is the verdict:\n```json\n{VERDICT}\n```\nHope that helps.");
+            Reply::sse(&openai_stream("smollm", &[prose.as_str()], Some("stop")), 64)
+        }
+        "/v1/chat/completions" if request.last_message().contains("\"resolved\"") => {
+            Reply::sse(&openai_stream("smollm", &[VERDICT], Some("stop")), 64)
+        }
+        "/v1/chat/completions" => Reply::sse(&openai_stream("smollm", &["ready"], Some("stop")), 64),
+        _ => Reply::error(404, r#"{"error":{"message":"File Not Found"}}"#),
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = doctor(data.path(), &server);
+    cmd.env_remove("ANTHROPIC_API_KEY")
+        .env("HEAT_PROVIDER", "openai")
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.base_url));
+    let (_, text) = run(cmd).await;
+    let verdict = line(&text, "verdict");
+    assert!(!verdict.starts_with("ok"), "a dropped form is not ok: {text}");
+    assert!(verdict.contains("but its answer was prose around the JSON"), "{text}");
+    assert!(verdict.contains("structured_output = \"off\""), "the setting that works: {text}");
+    let asked: Vec<bool> = server
+        .requests()
+        .iter()
+        .filter(|r| r.last_message().contains("\"resolved\""))
+        .map(|r| r.body.get("response_format").is_some())
+        .collect();
+    assert_eq!(asked, [true, true, false], "schema, then JSON mode, then the schema in the prompt: {asked:?}");
+}
