@@ -200,6 +200,15 @@ fn turn_done(state: &DebateState, answered: &Answered<'_>, round: u32, role: Rol
     }
     let unread = read.iter().any(|e| matches!(e, DebateEvent::VerdictInvalid { .. }));
     let ignored = form_ignored(state, answered, &text).filter(|_| unread);
+    // A form learnt from this answer earns one more request in it, a repair's too (the final
+    // synthesis above all): the answer failed in a form the server never passed on.
+    if ignored.is_some() {
+        for event in &mut read {
+            if let DebateEvent::VerdictInvalid { will_retry, .. } = event {
+                *will_retry = true;
+            }
+        }
+    }
     let long = ran_long(state, answered, &text, truncated_at.is_some()).filter(|_| unread);
     let chooses = cannot_write(state, answered, &text, &read);
     std::iter::once(completed).chain(ignored).chain(long).chain(chooses).chain(read).map(Act::Emit).collect()

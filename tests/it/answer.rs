@@ -357,6 +357,51 @@ fn prose_where_a_json_form_was_asked_steps_the_form_down_once_and_the_verdict_is
 }
 
 #[test]
+fn a_form_learnt_on_the_synthesis_repair_earns_one_more_request_in_it() {
+    use heat::debate::answer::AskedForm;
+    use heat::provider::{Adaptation, StructuredOutput};
+    const ENDPOINT: &str = "anthropic http://127.0.0.1:4000";
+    // The synthesis was asked again (its first answer unreadable) and came back as prose: the gateway drops the form.
+    let prose = "On balance the advocate carried it; the skeptic never answered the width point.";
+    let state = argued()
+        .starts(0, Role::Judge, TurnPurpose::Synthesis)
+        .streams(0, Role::Judge, "not json")
+        .completes(0, Role::Judge, "not json")
+        .then(DebateEvent::VerdictInvalid { round: 0, error: "not JSON".into(), will_retry: true })
+        .starts(0, Role::Judge, TurnPurpose::RepairSynthesis)
+        .streams(0, Role::Judge, prose)
+        .state();
+    let mut done = answered(Call::Turn { round: 0, role: Role::Judge }, TurnPurpose::RepairSynthesis, "");
+    let asked = AskedForm {
+        endpoint: ENDPOINT,
+        provider: "anthropic",
+        form: StructuredOutput::Json,
+        may_step_down: true,
+        capped: false,
+    };
+    done.form = Some(asked);
+    let events = emitted(&answer::on_done(&state, &done)).into_iter().cloned().collect::<Vec<_>>();
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            DebateEvent::EndpointAdapted {
+                adaptation: Adaptation::StructuredOutput { form: StructuredOutput::Off },
+                ..
+            }
+        )),
+        "{events:#?}"
+    );
+    assert!(
+        events.iter().any(|e| matches!(e, DebateEvent::VerdictInvalid { will_retry: true, .. })),
+        "asked once more in the form learnt, not given up: {events:#?}"
+    );
+    // In the weakest form there is nothing left to learn: a repair that fails there is the last.
+    done.form = Some(AskedForm { form: StructuredOutput::Off, ..asked });
+    let last = emitted(&answer::on_done(&state, &done)).into_iter().cloned().collect::<Vec<_>>();
+    assert!(last.iter().any(|e| matches!(e, DebateEvent::VerdictInvalid { will_retry: false, .. })), "{last:#?}");
+}
+
+#[test]
 fn a_verdict_cut_at_its_limit_asks_again_for_a_shorter_one() {
     let cut =
         r#"{"resolved": false, "verdict": "The advocate argued that the streets, the air and the trade of the centre"#;
