@@ -417,12 +417,30 @@ impl<W: Write> TextPrinter<W> {
                 ))?;
             }
             DebateEvent::ModelReported { role, model } => {
-                let model = crate::sanitize::clean(model);
-                let who = self
+                // Seats on one model served by another are said once, for the model, not once a seat.
+                let me = self.state.participant(*role).cloned();
+                let same = |p: &crate::debate::Participant| {
+                    me.as_ref().is_some_and(|m| p.provider == m.provider && p.model == m.model)
+                };
+                let sharing = self.state.participants.iter().filter(|p| same(p)).count();
+                let said = self
                     .state
-                    .participant(*role)
-                    .map_or_else(|| "the server".into(), |p| crate::sanitize::clean(&p.reporter()));
-                self.note(&format!("note: {who} says {model} answered for the {}", self.state.seat_name(*role)))?;
+                    .participants
+                    .iter()
+                    .any(|p| p.role != *role && same(p) && p.served.as_ref() == Some(model));
+                if !said {
+                    let who =
+                        me.as_ref().map_or_else(|| "the server".into(), |p| crate::sanitize::clean(&p.reporter()));
+                    let whom = match me.as_ref().filter(|_| sharing > 1) {
+                        Some(p) => format!(
+                            "{}/{} (every seat on it)",
+                            crate::sanitize::clean(&p.provider),
+                            crate::sanitize::clean(&p.model)
+                        ),
+                        None => format!("the {}", self.state.seat_name(*role)),
+                    };
+                    self.note(&format!("note: {who} says {} answered for {whom}", crate::sanitize::clean(model)))?;
+                }
             }
             DebateEvent::Notice { message } | DebateEvent::EndpointAdapted { message, .. } => {
                 self.note(&format!("note: {}", crate::sanitize::clean(message)))?;

@@ -139,9 +139,12 @@ fn chunk_heard(state: &DebateState, call: Call, answering: Answering<'_>, chunk:
         }
         (Call::Turn { role, .. }, Chunk::Model(model)) => {
             let model = served_name(&model);
-            let known = state
-                .participant(role)
-                .is_some_and(|p| served_name(&p.model) == model || p.served.as_ref() == Some(&model));
+            // A gateway that routes `provider,model` may name either part back: still the model asked for.
+            let routed =
+                |asked: &str| asked.split_once(',').is_some_and(|(provider, name)| model == name || model == provider);
+            let known = state.participant(role).is_some_and(|p| {
+                served_name(&p.model) == model || p.served.as_ref() == Some(&model) || routed(&p.model)
+            });
             if known {
                 return None;
             }

@@ -119,6 +119,15 @@ fn a_served_model_is_reported_only_when_it_is_another() {
 }
 
 #[test]
+fn a_gateway_that_routes_provider_comma_model_may_name_either_part_back() {
+    let state = Log::new("Cities should ban cars.", 3, 0.9).seats(&Role::DUEL, "openai", "mock,qwen").round(0).state();
+    let served = |name: &str| TurnItem::Chunk(Chunk::Model(name.into()));
+    assert_eq!(heard(&state, TURN, answering(), served("qwen")), vec![], "the model part");
+    assert_eq!(heard(&state, TURN, answering(), served("mock")), vec![], "the provider part");
+    assert_eq!(heard(&state, TURN, answering(), served("llama")).len(), 1, "another model is said");
+}
+
+#[test]
 fn what_an_endpoint_teaches_is_recorded_once_whichever_call_taught_it() {
     let state = arguing();
     let stepped = || TurnItem::StructuredSteppedDown {

@@ -123,6 +123,19 @@ fn a_seat_pinned_to_its_own_heat_is_named_in_the_rounds_heading() {
 }
 
 #[test]
+fn a_model_served_by_another_name_is_said_once_for_every_seat_on_it() {
+    let mut events = opening();
+    events.extend([
+        DebateEvent::ModelReported { role: Role::Advocate, model: "qwen".into() },
+        DebateEvent::ModelReported { role: Role::Skeptic, model: "qwen".into() },
+        DebateEvent::ModelReported { role: Role::Judge, model: "qwen".into() },
+    ]);
+    let out = print(&events);
+    assert_eq!(out.matches("says qwen answered").count(), 1, "once, not once a seat: {out}");
+    assert!(out.contains("says qwen answered for p/m (every seat on it)"), "{out}");
+}
+
+#[test]
 fn a_retry_says_why_and_discards_the_partial_answer() {
     let mut events = opening();
     events.extend([
