@@ -27,8 +27,22 @@ pub fn final_answer(text: &str) -> Option<String> {
         // ("Final answer: four days. Because…") has still answered "four days."
         let first = rest.split_inclusive(". ").next().unwrap_or(rest);
         let answer = first.trim().trim_matches(['*', '_', '"', ' ']).trim();
-        (!answer.is_empty()).then(|| answer.chars().take(ANSWER_CHARS).collect())
+        (!answer.is_empty()).then(|| clipped(answer))
     })
+}
+
+/// An answer as a line shows it: Markdown emphasis and code marks dropped,
+/// and at most [`ANSWER_CHARS`] characters, cut at a word's end and marked
+/// `…` (never mid-word).
+fn clipped(answer: &str) -> String {
+    let plain = answer.replace("**", "").replace("__", "").replace('`', "");
+    let plain = plain.trim();
+    if plain.chars().count() <= ANSWER_CHARS {
+        return plain.to_string();
+    }
+    let head: String = plain.chars().take(ANSWER_CHARS).collect();
+    let cut = head.rfind(char::is_whitespace).filter(|at| *at >= ANSWER_CHARS / 2).unwrap_or(head.len());
+    format!("{}…", head[..cut].trim_end_matches([',', ';', ':', ' ']))
 }
 
 /// An answer as it is compared: its words, lower case, plurals stemmed,
@@ -106,7 +120,7 @@ impl Tally {
             && tally.silent.len() == debaters.len()
             && debaters.iter().all(|&seat| whole(seat).as_ref() == Some(&text))
         {
-            let answer = text.chars().take(ANSWER_CHARS).collect();
+            let answer = clipped(&text);
             tally.groups.push(Group { answer, seats: std::mem::take(&mut tally.silent) });
         }
         Some(tally)

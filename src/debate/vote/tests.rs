@@ -42,7 +42,15 @@ fn the_final_answer_is_the_last_such_line_in_any_case_and_markup() {
         "its first sentence"
     );
     assert_eq!(final_answer("No line at all."), None);
-    assert_eq!(final_answer(&format!("Final answer: {}", "x".repeat(500))).map(|a| a.len()), Some(ANSWER_CHARS));
+    let long = final_answer(&format!("Final answer: {}", "x".repeat(500))).expect("an answer");
+    assert_eq!(long.chars().count(), ANSWER_CHARS + 1, "cut, and marked so: {long}");
+    assert!(long.ends_with('…'));
+    // A long answer is cut at a word's end, its Markdown gone.
+    let words =
+        final_answer(&format!("Final answer: **four days** with {}", "flexible hours ".repeat(20))).expect("one");
+    assert!(words.starts_with("four days with flexible hours"), "{words}");
+    assert!(words.ends_with("hours…") || words.ends_with("flexible…"), "never mid-word: {words}");
+    assert!(!words.contains("**"), "{words}");
 }
 
 #[test]
