@@ -60,6 +60,18 @@ fn presenting() -> App {
 }
 
 #[test]
+fn advice_for_the_operator_stays_off_the_rooms_screen() {
+    let mut app = presenting();
+    let advice = "The judge sits on the same model as the advocate and the skeptic: --seat judge=PROVIDER:MODEL seats it on another";
+    app.status.notice = Some(advice.into());
+    let shown = screen(&mut app, 100, 30);
+    assert!(!shown.contains("The judge sits on the same model"), "not on the projector:\n{shown}");
+    app.stage.present = false;
+    let plain = screen(&mut app, 100, 30);
+    assert!(plain.contains("The judge sits on the same model"), "the operator's studio still says it:\n{plain}");
+}
+
+#[test]
 fn the_strip_shows_the_rooms_vote_on_the_round() {
     let mut app = presenting();
     judged(&mut app);

@@ -91,6 +91,10 @@ fn sentence(app: &App) -> Option<(String, Style)> {
         let style = if flash.tone == Tone::Error { style.add_modifier(Modifier::BOLD) } else { style };
         return Some((flash.text.clone(), style));
     }
+    // The standing notice is advice for the operator (a setting, a flag): not for the room's screen.
+    if app.stage.present {
+        return None;
+    }
     app.status.notice.as_ref().map(|notice| (notice.clone(), theme.secondary()))
 }
 
