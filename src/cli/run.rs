@@ -187,6 +187,18 @@ pub async fn resume(config: &Config, id: Option<&str>, reopening: Reopening, jso
     drive(handle, recorder, json, Some(&history), None).await
 }
 
+/// What `heat run` says of a debate that failed: `heat resume` tries again
+/// after a failure a retry may change; after a `lasting` one (a key
+/// refused, a model unknown) it goes on once the cause is fixed.
+fn failed_sentence(why: &str, id: &str, lasting: bool) -> String {
+    let why = crate::sanitize::clause(why);
+    if lasting {
+        format!("the debate failed: {why}. Once that is fixed, `heat resume {id}` goes on from there.")
+    } else {
+        format!("the debate failed: {why}. `heat resume {id}` tries again.")
+    }
+}
+
 /// The exit status of a headless debate stopped at its budget.
 const BUDGET_REACHED: u8 = 3;
 
@@ -216,6 +228,10 @@ pub(super) async fn drive(
         printer.absorb(events);
     }
     let mut outcome = None;
+    // Which turns were tried again, and the one that failed: a failure no retry preceded (a key
+    // refused, a model unknown) is not offered `heat resume` as a retry.
+    let mut retried: std::collections::BTreeSet<(u32, crate::debate::Role)> = std::collections::BTreeSet::new();
+    let mut failed_turn = None;
     let mut reader_gone = false;
     // No one is at a keyboard to resume a budget's pause: the debate stops there, saved.
     let mut over_budget = None;
@@ -249,6 +265,13 @@ pub(super) async fn drive(
             if let DebateEvent::Finished { outcome: o, .. } = &event {
                 outcome = Some(o.clone());
             }
+            match &event {
+                DebateEvent::TurnRetrying { round, role, .. } => {
+                    retried.insert((*round, *role));
+                }
+                DebateEvent::TurnFailed { round, role, .. } => failed_turn = Some((*round, *role)),
+                _ => {}
+            }
             if let DebateEvent::BudgetReached { spent } = &event {
                 over_budget = Some(spent.clone());
                 handle.send(Command::Stop);
@@ -281,8 +304,8 @@ pub(super) async fn drive(
     }
     Ok(match outcome {
         Some(Outcome::Failed(why)) => {
-            let why = crate::sanitize::clause(&why);
-            say!("heat: the debate failed: {why}. `heat resume {}` tries again.", recorder.id());
+            let lasting = failed_turn.is_some_and(|turn| !retried.contains(&turn));
+            say!("heat: {}", failed_sentence(&why, recorder.id(), lasting));
             ExitCode::FAILURE
         }
         Some(Outcome::Cancelled) => ExitCode::from(130),

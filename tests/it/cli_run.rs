@@ -347,7 +347,12 @@ async fn resume_with_no_id_takes_the_newest_debate_that_can_go_on_and_says_which
     let data = tempfile::tempdir().unwrap();
     let mut cmd = heat(data.path(), &server);
     cmd.args(["run", "Tabs beat spaces", "--max-rounds", "2"]);
-    assert_eq!(output(cmd).await.status.code(), Some(1));
+    let refused = output(cmd).await;
+    assert_eq!(refused.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    // A revoked key is not something a retry changes: `heat resume` is offered for after the fix.
+    assert!(said.contains("Once that is fixed, `heat resume "), "{said}");
+    assert!(!said.contains("tries again"), "{said}");
     let failed = Store::open(data.path()).unwrap().resolve(None).unwrap();
     judge_down.store(0, Ordering::SeqCst);
     std::thread::sleep(std::time::Duration::from_millis(5));
@@ -370,6 +375,25 @@ async fn resume_with_no_id_takes_the_newest_debate_that_can_go_on_and_says_which
     let stderr = String::from_utf8_lossy(&none.stderr);
     assert!(!none.status.success());
     assert!(stderr.contains("no stored debate can be continued: of 2 stored debates, none can go on"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failure_a_retry_may_change_offers_resume_as_trying_again() {
+    // The advocate's server fails every time: retried, then the debate fails; trying later may work.
+    let server = MockLlm::with_handler(|request| {
+        if request.system().contains("You are the ADVOCATE") {
+            return Reply::error(503, r#"{"error":{"message":"upstream unavailable"}}"#);
+        }
+        debate_reply(request)
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["run", "Tabs beat spaces", "--max-rounds", "1"]);
+    let out = output(cmd).await;
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("tries again."), "{said}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
