@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::event::{BranchChanges, DebateEvent, Participant, TurnPurpose};
+use super::event::{DebateEvent, Participant, TurnPurpose};
 use super::format::FormatRecord;
 use super::grounding::{QuoteCheck, Reading, Source, Tally};
 use super::heat::Heat;
@@ -270,37 +270,6 @@ pub struct DebateState {
 pub struct SeatNote {
     pub text: String,
     pub seats: Vec<Role>,
-}
-
-/// What a branch keeps of its parent besides the rounds it shares
-/// ([`DebateState::kept_after`]).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Kept {
-    /// The heat the parent had pinned: the branch runs at it unless it sets
-    /// a heat of its own (which releases it) or pins another.
-    pub pinned: Option<Heat>,
-    /// Notes injected in the parent that no round had argued yet: the
-    /// branch's first round carries them.
-    pub notes: Vec<String>,
-    /// Seats the parent had pinned to heats of their own: the branch asks
-    /// them at those, whatever heat it runs at.
-    pub seat_pins: BTreeMap<Role, Heat>,
-}
-
-impl Kept {
-    /// What it keeps, in words, beside `changes` (a heat or pin given
-    /// replaces the parent's pin): empty when nothing.
-    pub fn describe(&self, changes: &BranchChanges) -> Vec<String> {
-        let pinned = self.pinned.filter(|_| changes.heat.is_none() && changes.pinned.is_none());
-        let pin = pinned.map(|heat| format!("the parent's heat pinned at {heat:.2}"));
-        let notes = self
-            .notes
-            .iter()
-            .map(|note| format!("the parent's note \u{201c}{}\u{201d}", crate::sanitize::one_line(note)));
-        let seats =
-            self.seat_pins.iter().map(|(role, heat)| format!("the {}'s own heat pinned at {heat:.2}", role.key()));
-        pin.into_iter().chain(notes).chain(seats).collect()
-    }
 }
 
 /// Where a branch leaves the debate it continues.
@@ -604,4 +573,7 @@ impl DebateState {
     }
 }
 
+mod kept;
 mod reduce;
+
+pub use kept::Kept;

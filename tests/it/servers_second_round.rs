@@ -205,15 +205,20 @@ fn small_context_server(request: &Recorded) -> Reply {
     Reply::sse(&openai_stream("qwen", &[long.as_str()], Some("stop")), 4096)
 }
 
-#[tokio::test]
-async fn a_context_the_server_names_is_learnt_once_and_every_later_prompt_fits_it() {
-    let server = MockLlm::with_handler(small_context_server).await;
-    let setup = engine_support::duel(served_role(&server), served_role(&server), served_role(&server))
+/// A 3-round duel with every seat on `server`, to its end: its events and state.
+async fn three_rounds_on(server: &MockLlm) -> (Vec<DebateEvent>, heat::debate::DebateState) {
+    let setup = engine_support::duel(served_role(server), served_role(server), served_role(server))
         .retry(support::turns::FAST)
         .build();
     let spec = engine_support::spec("Tabs beat spaces", support::log::built_in("duel"), 3);
     let run = engine_support::drain(engine::start(setup, spec));
-    let (events, state) = tokio::time::timeout(Duration::from_secs(30), run).await.expect("the debate ended");
+    tokio::time::timeout(Duration::from_secs(30), run).await.expect("the debate ended")
+}
+
+#[tokio::test]
+async fn a_context_the_server_names_is_learnt_once_and_every_later_prompt_fits_it() {
+    let server = MockLlm::with_handler(small_context_server).await;
+    let (events, state) = three_rounds_on(&server).await;
     assert!(
         matches!(state.finish.as_ref().map(|f| &f.outcome), Some(Outcome::Resolved | Outcome::MaxRounds)),
         "{:?}",
@@ -449,12 +454,7 @@ async fn an_overflow_that_names_no_size_is_fitted_to_a_guess_once_and_the_debate
         small_context_server(request)
     })
     .await;
-    let setup = engine_support::duel(served_role(&server), served_role(&server), served_role(&server))
-        .retry(support::turns::FAST)
-        .build();
-    let spec = engine_support::spec("Tabs beat spaces", support::log::built_in("duel"), 3);
-    let run = engine_support::drain(engine::start(setup, spec));
-    let (events, state) = tokio::time::timeout(Duration::from_secs(30), run).await.expect("the debate ended");
+    let (events, state) = three_rounds_on(&server).await;
     assert!(
         matches!(state.finish.as_ref().map(|f| &f.outcome), Some(Outcome::Resolved | Outcome::MaxRounds)),
         "the overflow did not end the debate: {:?}",
