@@ -41,6 +41,7 @@ fn request(prompt: &str, max_tokens: u32) -> ChatRequest {
         grammar: None,
         seed: Some(1),
         reasoning: heat::provider::ReasoningAsk::default(),
+        tools: None,
     }
 }
 

@@ -210,6 +210,17 @@ impl<W: Write> TextPrinter<W> {
                 let read: Vec<String> = passages.iter().map(|p| crate::sanitize::clean(&p.label())).collect();
                 self.note(&format!("{} reads {}", self.state.seat_name(*role), read.join(" · ")))?;
             }
+            DebateEvent::ToolAnswered { round, role, id, text, failed, millis } => {
+                let turn = self.state.rounds.iter().find(|r| r.number == *round).and_then(|r| r.turn(*role));
+                let call = turn.and_then(|t| t.tools.iter().flat_map(|s| &s.calls).find(|u| u.call.id == *id));
+                if let Some(call) = call {
+                    let said = crate::debate::grounding::lookup::said(&call.call);
+                    let gist = crate::debate::grounding::lookup::gist(text, *failed);
+                    let seat = self.state.seat_name(*role);
+                    let took = crate::debate::grounding::lookup::took(*millis);
+                    self.note(&format!("{seat} looks up: {said} → {gist} · {took}"))?;
+                }
+            }
             DebateEvent::QuotesChecked { role, checks, .. } => {
                 if !checks.is_empty() {
                     let said = crate::sanitize::clean(&crate::debate::grounding::describe_all(checks));
@@ -502,6 +513,7 @@ impl<W: Write> TextPrinter<W> {
             }
             // The room's votes are said by `say_room`, once a round's voting closes.
             DebateEvent::AudienceVoted { .. }
+            | DebateEvent::ToolsCalled { .. }
             | DebateEvent::Delta { .. }
             | DebateEvent::TurnQueued { .. }
             | DebateEvent::TurnSent { .. }

@@ -53,6 +53,7 @@ fn request(model: &str, system: &str, user: &str, max_tokens: u32) -> ChatReques
         grammar: None,
         seed: None,
         reasoning: crate::provider::ReasoningAsk::default(),
+        tools: None,
     }
 }
 

@@ -13,7 +13,7 @@ use super::outcome::Outcome;
 use super::seat::Role;
 use super::verdict::Verdict;
 use crate::library::LibraryRecord;
-use crate::provider::{Adaptation, ProviderKind, Usage};
+use crate::provider::{Adaptation, ProviderKind, ToolCall, Usage};
 
 /// Who speaks for a role: which provider and model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -220,6 +220,26 @@ pub enum DebateEvent {
         role: Role,
         passages: Vec<Reading>,
     },
+    /// A debater's answer stopped to call tools (`grounding::lookup`):
+    /// the calls, and what the step spent. What it said before them moves
+    /// to the step; its argument is what it says after its last call.
+    ToolsCalled {
+        round: u32,
+        role: Role,
+        calls: Vec<ToolCall>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
+    },
+    /// What heat answered one tool call of a debater's turn, and how long it took.
+    ToolAnswered {
+        round: u32,
+        role: Role,
+        id: String,
+        text: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        failed: bool,
+        millis: u64,
+    },
     /// What a completed argument cited from the source, checked.
     QuotesChecked {
         round: u32,
@@ -422,6 +442,8 @@ macro_rules! round_of {
             | DebateEvent::TurnTimedOut { round, .. }
             | DebateEvent::QuotesChecked { round, .. }
             | DebateEvent::Retrieved { round, .. }
+            | DebateEvent::ToolsCalled { round, .. }
+            | DebateEvent::ToolAnswered { round, .. }
             | DebateEvent::TurnFailed { round, .. }
             | DebateEvent::VerdictReached { round, .. }
             | DebateEvent::VerdictInvalid { round, .. }

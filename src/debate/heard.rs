@@ -34,6 +34,8 @@ pub enum Heard {
     Text(String),
     Usage(Usage),
     Finish(FinishReason),
+    /// A tool call a debater's answer made, whole.
+    ToolCall(crate::provider::ToolCall),
     /// A retried attempt: what the call answered so far is discarded.
     Restart,
     /// The seat's model refused a parameter: it is not sent again, or is
@@ -51,6 +53,8 @@ pub enum Refusal {
     MaxTokens,
     /// No `reasoning_effort` is sent.
     ReasoningEffort,
+    /// No tools are offered: the seat argues from the passages it is given.
+    Tools,
 }
 
 impl Refusal {
@@ -60,6 +64,7 @@ impl Refusal {
             "temperature" => Some(Self::Temperature),
             "max_tokens" => Some(Self::MaxTokens),
             "reasoning_effort" => Some(Self::ReasoningEffort),
+            "tools" => Some(Self::Tools),
             _ => None,
         }
     }
@@ -155,6 +160,7 @@ fn chunk_heard(state: &DebateState, call: Call, answering: Answering<'_>, chunk:
             let message = notices::adapted(&endpoint, &adaptation);
             Heard::Emit(DebateEvent::EndpointAdapted { endpoint, adaptation, message })
         }
+        (Call::Turn { .. }, Chunk::ToolCall(call)) => Heard::ToolCall(call),
         (Call::Turn { round, role }, Chunk::Queued) => Heard::Emit(DebateEvent::TurnQueued { round, role }),
         (Call::Turn { round, role }, Chunk::Sent) => Heard::Emit(DebateEvent::TurnSent { round, role }),
         (Call::Vote { .. } | Call::SwapCheck { .. }, Chunk::Text(text)) => Heard::Text(text),

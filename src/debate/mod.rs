@@ -19,6 +19,7 @@ pub mod guard;
 pub mod heard;
 pub mod heat;
 pub mod issues;
+pub mod looking_up;
 mod notices;
 pub mod outcome;
 pub mod panel;

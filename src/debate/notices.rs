@@ -316,6 +316,7 @@ pub fn parameter_dropped(model: &str, param: &str, message: &str) -> String {
         "temperature" => format!("{model}: temperature not accepted; heat reaches it by prompt only"),
         "max_tokens" => format!("{model}: `max_tokens` not accepted; the answer's room goes as max_completion_tokens"),
         "reasoning_effort" => format!("{model}: `reasoning_effort` not accepted ({message}); it thinks as it will"),
+        "tools" => format!("{model} takes no tools ({message}); it argues from the passages it is given"),
         other => format!("{model}: `{other}` not accepted ({message}); sent without it"),
     }
 }

@@ -150,6 +150,9 @@ pub struct EngineSetup {
     /// The library the debaters read from, opened (`--source` naming a
     /// folder or more than one file); the session records what it held.
     pub library: Option<Arc<Library>>,
+    /// `debate.tool_calls`: how many tool calls a debater's turn may make
+    /// on the library (0: none are offered).
+    pub tool_calls: u32,
 }
 
 impl EngineSetup {

@@ -71,6 +71,9 @@ pub struct Turn {
     /// The notes a person sent this seat alone that its request carried.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// What it looked up before it answered: each stop to call tools.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<ToolStep>,
 }
 
 impl Turn {
@@ -92,6 +95,7 @@ impl Turn {
             stance: None,
             out_of_time: None,
             notes: Vec::new(),
+            tools: Vec::new(),
         }
     }
 
@@ -574,6 +578,8 @@ impl DebateState {
 }
 
 mod kept;
+mod looked_up;
 mod reduce;
 
 pub use kept::Kept;
+pub use looked_up::{ToolAnswer, ToolStep, ToolUse, calls_made, spent};

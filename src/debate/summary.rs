@@ -50,6 +50,7 @@ pub fn request(state: &DebateState, prompts: &Prompts, judge: &RoleSetup) -> Cha
         grammar: None,
         seed: None,
         reasoning: crate::provider::ReasoningAsk::default(),
+        tools: None,
     }
 }
 

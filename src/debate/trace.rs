@@ -13,7 +13,10 @@ pub fn event(event: &DebateEvent) {
                 participants.iter().map(|p| format!("{}={}/{}", p.role.key(), p.provider, p.model)).collect();
             tracing::info!(max_rounds, initial_heat = initial_heat.get(), participants = %who.join(" "), "debate started");
         }
-        DebateEvent::Grounded { .. } | DebateEvent::Retrieved { .. } => grounding(event),
+        DebateEvent::Grounded { .. }
+        | DebateEvent::Retrieved { .. }
+        | DebateEvent::ToolsCalled { .. }
+        | DebateEvent::ToolAnswered { .. } => grounding(event),
         DebateEvent::Formatted { format } => {
             tracing::info!(format = %format.name, phases = format.phases.len(), "debate formatted");
         }
@@ -166,6 +169,14 @@ fn grounding(event: &DebateEvent) {
         DebateEvent::Retrieved { round, role, passages } => {
             let read: Vec<String> = passages.iter().map(super::grounding::Reading::label).collect();
             tracing::info!(round = round + 1, role = role.key(), passages = %read.join(" "), "passages retrieved");
+        }
+        DebateEvent::ToolsCalled { round, role, calls, .. } => {
+            let said: Vec<String> = calls.iter().map(super::grounding::lookup::said).collect();
+            tracing::info!(round = round + 1, role = role.key(), calls = %said.join(" · "), "tools called");
+        }
+        DebateEvent::ToolAnswered { round, role, id, text, failed, millis } => {
+            let bytes = text.len();
+            tracing::info!(round = round + 1, role = role.key(), %id, bytes, failed, millis, "tool answered");
         }
         _ => {}
     }

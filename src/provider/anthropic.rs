@@ -12,6 +12,7 @@ use std::sync::Arc;
 use super::endpoint::Endpoint;
 use super::http::{self, HttpConfig, JsonStr};
 use super::sse::{self, SseEvent};
+use super::tool::Assembly;
 use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, StructuredOutput, Usage};
 
 /// The API version heat speaks.
@@ -50,8 +51,7 @@ const CACHEABLE_CHARS: usize = 4096;
 
 /// The request body for a streamed call.
 pub fn body(request: &ChatRequest) -> Value {
-    let messages: Vec<Value> =
-        request.messages.iter().map(|m| json!({ "role": m.role, "content": m.content })).collect();
+    let messages: Vec<Value> = request.messages.iter().map(wire_message).collect();
     let mut body = json!({
         "model": request.model,
         "max_tokens": request.max_tokens,
@@ -104,7 +104,46 @@ pub fn body(request: &ChatRequest) -> Value {
         }
         _ => {}
     }
+    if let Some(tools) = &request.tools {
+        let mut specs: Vec<Value> = tools
+            .specs
+            .iter()
+            .map(|t| json!({ "name": t.name, "description": t.description, "input_schema": t.parameters }))
+            .collect();
+        if let Some(Value::Array(forced)) = body.get_mut("tools").map(Value::take) {
+            specs.extend(forced);
+        }
+        body["tools"] = json!(specs);
+        if !tools.may_call && body.get("tool_choice").is_none() {
+            body["tool_choice"] = json!({ "type": "none" });
+        }
+    }
     body
+}
+
+/// One message of the history as the wire has it: an assistant's text and
+/// tool calls as content blocks; what heat answered them as `tool_result`
+/// blocks of a user's message.
+fn wire_message(message: &super::ChatMessage) -> Value {
+    if !message.tool_results.is_empty() {
+        let results: Vec<Value> = message
+            .tool_results
+            .iter()
+            .map(|r| json!({ "type": "tool_result", "tool_use_id": r.call_id, "content": r.content, "is_error": r.is_error }))
+            .collect();
+        return json!({ "role": message.role, "content": results });
+    }
+    if message.tool_calls.is_empty() {
+        return json!({ "role": message.role, "content": message.content });
+    }
+    let mut blocks = Vec::new();
+    if !message.content.trim().is_empty() {
+        blocks.push(json!({ "type": "text", "text": message.content }));
+    }
+    for call in &message.tool_calls {
+        blocks.push(json!({ "type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments_object() }));
+    }
+    json!({ "role": message.role, "content": blocks })
 }
 
 impl ChatModel for AnthropicModel {
@@ -127,7 +166,8 @@ impl ChatModel for AnthropicModel {
             builder = builder.header("x-api-key", key);
         }
         let waits = self.config.waits();
-        self.endpoint.guard(move || parse(sse::event_stream(builder, waits)).boxed())
+        let tools = offered(&request);
+        self.endpoint.guard(move || parse_calling(sse::event_stream(builder, waits), tools.clone()).boxed())
     }
 
     fn http_endpoint(&self) -> Option<&Endpoint> {
@@ -135,11 +175,27 @@ impl ChatModel for AnthropicModel {
     }
 }
 
-/// Turns SSE events into chunks; ends after `message_stop` or the first error.
+/// The names of the tools `request` offers the model to call (not the
+/// forced tool that carries a structured answer).
+fn offered(request: &ChatRequest) -> Vec<String> {
+    request.tools.as_ref().map(|t| t.specs.iter().map(|s| s.name.clone()).collect()).unwrap_or_default()
+}
+
+/// Turns SSE events into chunks; ends after `message_stop` or the first
+/// error. Every `tool_use` block is read as a structured answer's text.
 pub fn parse(
     events: impl futures::Stream<Item = Result<SseEvent, ProviderError>> + Send + 'static,
 ) -> impl futures::Stream<Item = Result<Chunk, ProviderError>> + Send {
-    let state = Parser::default();
+    parse_calling(events, Vec::new())
+}
+
+/// [`parse`], for a request that offered the tools named `tools`: a
+/// `tool_use` block calling one of them is a tool call.
+pub fn parse_calling(
+    events: impl futures::Stream<Item = Result<SseEvent, ProviderError>> + Send + 'static,
+    tools: Vec<String>,
+) -> impl futures::Stream<Item = Result<Chunk, ProviderError>> + Send {
+    let state = Parser { tools, ..Parser::default() };
     futures::stream::unfold((Box::pin(events), state), |(mut events, mut state)| async move {
         if state.done {
             return None;
@@ -176,6 +232,8 @@ struct Event<'a> {
     #[serde(borrow, default)]
     content_block: Option<Block<'a>>,
     #[serde(default)]
+    index: Option<u64>,
+    #[serde(default)]
     usage: Option<UsageJson>,
     #[serde(default)]
     error: Option<Value>,
@@ -205,8 +263,14 @@ struct Message {
 
 #[derive(Deserialize)]
 struct Block<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<JsonStr<'a>>,
     #[serde(borrow, default)]
     text: Option<JsonStr<'a>>,
+    #[serde(borrow, default)]
+    id: Option<JsonStr<'a>>,
+    #[serde(borrow, default)]
+    name: Option<JsonStr<'a>>,
 }
 
 // Anthropic's own field names.
@@ -234,9 +298,27 @@ struct Parser {
     done: bool,
     /// Events received; none at all is an empty stream.
     events: usize,
+    /// The tools the request offered to call.
+    tools: Vec<String>,
+    /// The tool calls under way, by their block's index.
+    calls: Assembly,
+    /// Blocks that are a tool call, by index (the rest stream as text).
+    calling: Vec<u64>,
 }
 
 impl Parser {
+    /// A `tool_use` block began: a call, where the request offered its tool.
+    fn tool_block(&mut self, index: Option<u64>, block: &Block<'_>) -> bool {
+        let name = block.name.as_deref().unwrap_or_default();
+        if block.kind.as_deref() != Some("tool_use") || !self.tools.iter().any(|t| t == name) {
+            return false;
+        }
+        let index = index.unwrap_or(self.calling.len() as u64);
+        self.calling.push(index);
+        self.calls.piece(Some(index), block.id.as_deref(), Some(name), "");
+        true
+    }
+
     fn event(&mut self, event: &SseEvent) -> Result<Option<Chunk>, ProviderError> {
         let data: Event<'_> = serde_json::from_str(&event.data)
             .map_err(|e| ProviderError::Malformed(format!("an event that is not JSON ({e})")))?;
@@ -255,11 +337,19 @@ impl Parser {
                 message.model.filter(|m| !m.trim().is_empty()).map(Chunk::Model)
             }
             "content_block_start" => {
-                let text = data.content_block.and_then(|b| b.text).filter(|t| !t.is_empty());
-                text.map(|t| Chunk::Text(t.into_owned()))
+                let Some(block) = data.content_block else { return Ok(None) };
+                if self.tool_block(data.index, &block) {
+                    return Ok(None);
+                }
+                block.text.filter(|t| !t.is_empty()).map(|t| Chunk::Text(t.into_owned()))
             }
             "content_block_delta" => {
                 let Some(delta) = data.delta else { return Ok(None) };
+                if let Some(index) = data.index.filter(|i| self.calling.contains(i)) {
+                    let json = delta.partial_json.as_deref().unwrap_or_default();
+                    self.calls.piece(Some(index), None, None, json);
+                    return Ok(None);
+                }
                 match delta.kind.as_deref() {
                     Some("text_delta") => delta.text.map(|t| Chunk::Text(t.into_owned())),
                     Some("thinking_delta") => delta.thinking.map(|t| Chunk::Reasoning(t.into_owned())),
@@ -287,9 +377,20 @@ impl Parser {
                     Chunk::Usage(self.usage)
                 })
             }
+            "content_block_stop" => {
+                // A call is whole when its block ends.
+                let Some(index) = data.index.filter(|i| self.calling.contains(i)) else { return Ok(None) };
+                self.calling.retain(|i| *i != index);
+                let Some(mut call) = self.calls.take_one(index) else { return Ok(None) };
+                if call.arguments.trim().is_empty() {
+                    call.arguments = "{}".into();
+                }
+                Some(Chunk::ToolCall(call))
+            }
             "message_stop" => {
                 self.done = true;
                 let reason = match self.stop_reason.as_deref() {
+                    Some("tool_use") if !self.tools.is_empty() => FinishReason::ToolCalls,
                     None | Some("end_turn" | "stop_sequence" | "tool_use") => FinishReason::Stop,
                     Some("max_tokens") => FinishReason::Length,
                     Some(other) => FinishReason::Other(other.to_string()),
@@ -297,7 +398,7 @@ impl Parser {
                 Some(Chunk::Finish(reason))
             }
             "error" => return Err(stream_error(&data.error.unwrap_or_default())),
-            _ => None, // ping, content_block_stop, events added later
+            _ => None, // ping, events added later
         })
     }
 }
@@ -338,6 +439,7 @@ mod tests {
             grammar: None,
             seed: Some(1),
             reasoning: crate::provider::ReasoningAsk::default(),
+            tools: None,
         }
     }
 

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ProviderError;
 use super::kind::{ProviderKind, Wire};
+use super::tool::{ToolCall, ToolResult, Tools};
 
 /// Who wrote a message in a chat history.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,20 +19,36 @@ pub enum ChatRole {
     Assistant,
 }
 
-/// One message of a chat history.
+/// One message of a chat history. An assistant's may carry the tool calls
+/// it made after its text; a user's may instead carry what those calls
+/// returned (each wire writes them its own way).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChatMessage {
     pub role: ChatRole,
     pub content: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCall>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_results: Vec<ToolResult>,
 }
 
 impl ChatMessage {
     pub fn user(content: impl Into<String>) -> Self {
-        Self { role: ChatRole::User, content: content.into() }
+        Self { role: ChatRole::User, content: content.into(), tool_calls: Vec::new(), tool_results: Vec::new() }
     }
 
     pub fn assistant(content: impl Into<String>) -> Self {
-        Self { role: ChatRole::Assistant, content: content.into() }
+        Self { role: ChatRole::Assistant, content: content.into(), tool_calls: Vec::new(), tool_results: Vec::new() }
+    }
+
+    /// An assistant's message that said `content`, then made `calls`.
+    pub fn calling(content: impl Into<String>, calls: Vec<ToolCall>) -> Self {
+        Self { tool_calls: calls, ..Self::assistant(content) }
+    }
+
+    /// What heat answered the calls of the message before.
+    pub fn results(results: Vec<ToolResult>) -> Self {
+        Self { tool_results: results, ..Self::user("") }
     }
 }
 
@@ -141,6 +158,8 @@ pub struct ChatRequest {
     pub seed: Option<u64>,
     /// How a reasoning model is asked.
     pub reasoning: ReasoningAsk,
+    /// The tools the model may call, where it is offered any.
+    pub tools: Option<Tools>,
 }
 
 /// How a request asks a reasoning model: the field its answer's room goes
@@ -234,6 +253,8 @@ pub enum FinishReason {
     Stop,
     /// The token cap was reached.
     Length,
+    /// The model stopped to have its tool calls answered.
+    ToolCalls,
     /// Anything else the server named.
     Other(String),
 }
@@ -245,6 +266,8 @@ pub enum Chunk {
     Text(String),
     /// Reasoning / thinking text, never part of the answer.
     Reasoning(String),
+    /// A tool call, whole: its arguments arrived in full.
+    ToolCall(ToolCall),
     /// Usage so far (providers may send several; the last one wins).
     Usage(Usage),
     /// The closing event. A stream that ends without it is a `StreamCut`.

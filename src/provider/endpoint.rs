@@ -284,6 +284,12 @@ impl Guarded {
                     let verdict = g.endpoint.lock_cuts().answered();
                     return Some(g.then(verdict, Ok(Chunk::Text(text))));
                 }
+                // A tool call is an answer too: the model stopped to have it answered.
+                Some(Ok(Chunk::ToolCall(call))) => {
+                    g.saw_text = true;
+                    let verdict = g.endpoint.lock_cuts().answered();
+                    return Some(g.then(verdict, Ok(Chunk::ToolCall(call))));
+                }
                 Some(Ok(Chunk::Finish(_))) if !g.saw_text => return Some(g.cut(ProviderError::EmptyAnswer)),
                 Some(Err(
                     error @ (ProviderError::StreamCut | ProviderError::EmptyAnswer | ProviderError::EmptyStream),

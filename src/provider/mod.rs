@@ -24,6 +24,7 @@ pub mod retry;
 pub mod scripted;
 pub mod sse;
 pub mod think;
+pub mod tool;
 
 pub use chat::{
     Adaptation, ChatMessage, ChatRequest, ChatRole, Chunk, ChunkStream, FinishReason, ReasoningAsk, ResponseSchema,
@@ -32,3 +33,4 @@ pub use chat::{
 pub use error::{AgentFailure, ProviderError, is_structured_param};
 pub use kind::{PROVIDERS, ProviderKind, Wire};
 pub use model::ChatModel;
+pub use tool::{ToolCall, ToolResult, ToolSpec, Tools};

@@ -80,6 +80,13 @@ pub trait ChatModel: Send + Sync {
         true
     }
 
+    /// Whether a request may offer it tools to call: a server's model, on
+    /// either wire. The embedded model and agent CLIs take none (an agent
+    /// has its own).
+    fn takes_tools(&self) -> bool {
+        self.http_endpoint().is_some()
+    }
+
     /// The agent CLI that answers here and its version (`Claude Code
     /// 2.1.197`), as the log records it; `None` for anything else.
     fn agent(&self) -> Option<String> {

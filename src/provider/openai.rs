@@ -14,6 +14,7 @@ use super::endpoint::Endpoint;
 use super::http::{self, HttpConfig, JsonStr};
 use super::sse::{self, SseEvent};
 use super::think::{Piece, ThinkSplit};
+use super::tool::Assembly;
 use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, StructuredOutput, Usage};
 
 pub struct OpenAiModel {
@@ -48,7 +49,9 @@ pub fn body(request: &ChatRequest) -> Value {
     if !system.is_empty() {
         messages.push(json!({ "role": "system", "content": system }));
     }
-    messages.extend(request.messages.iter().map(|m| json!({ "role": m.role, "content": m.content })));
+    for message in &request.messages {
+        messages.extend(wire_messages(message));
+    }
     let mut body = json!({
         "model": request.model,
         "messages": messages,
@@ -80,7 +83,40 @@ pub fn body(request: &ChatRequest) -> Value {
         }
         _ => {}
     }
+    if let Some(tools) = &request.tools {
+        let specs: Vec<Value> = tools
+            .specs
+            .iter()
+            .map(|t| json!({ "type": "function", "function": { "name": t.name, "description": t.description, "parameters": t.parameters } }))
+            .collect();
+        body["tools"] = json!(specs);
+        if !tools.may_call {
+            body["tool_choice"] = json!("none");
+        }
+    }
     body
+}
+
+/// One message of the history as the wire has it: an assistant's tool
+/// calls beside its text, and each call's result as a `tool` message.
+fn wire_messages(message: &super::ChatMessage) -> Vec<Value> {
+    if !message.tool_results.is_empty() {
+        return message
+            .tool_results
+            .iter()
+            .map(|r| json!({ "role": "tool", "tool_call_id": r.call_id, "content": r.content }))
+            .collect();
+    }
+    if message.tool_calls.is_empty() {
+        return vec![json!({ "role": message.role, "content": message.content })];
+    }
+    let calls: Vec<Value> = message
+        .tool_calls
+        .iter()
+        .map(|c| json!({ "id": c.id, "type": "function", "function": { "name": c.name, "arguments": c.arguments } }))
+        .collect();
+    let content = if message.content.is_empty() { Value::Null } else { json!(message.content) };
+    vec![json!({ "role": message.role, "content": content, "tool_calls": calls })]
 }
 
 impl ChatModel for OpenAiModel {
@@ -188,6 +224,28 @@ struct Delta<'a> {
     reasoning_content: Option<JsonStr<'a>>,
     #[serde(borrow, default)]
     reasoning: Option<JsonStr<'a>>,
+    #[serde(borrow, default)]
+    tool_calls: Option<Vec<ToolCallDelta<'a>>>,
+}
+
+/// A piece of a tool call: the first names it, the rest add to its arguments.
+#[derive(Deserialize)]
+struct ToolCallDelta<'a> {
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(borrow, default)]
+    id: Option<JsonStr<'a>>,
+    #[serde(borrow, default)]
+    function: Option<FunctionDelta<'a>>,
+}
+
+#[derive(Deserialize)]
+struct FunctionDelta<'a> {
+    #[serde(borrow, default)]
+    name: Option<JsonStr<'a>>,
+    /// Usually text; a server that sends the arguments as an object is read too.
+    #[serde(default)]
+    arguments: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -219,12 +277,18 @@ struct Parser {
     events: usize,
     /// The content's inline reasoning, split from its text.
     think: ThinkSplit,
+    /// Tool calls as their pieces arrive; handed on whole before the finish.
+    calls: Assembly,
 }
 
 impl Parser {
     /// The answer's end: what the split still holds, then the finish.
     fn finish_with(&mut self, reason: FinishReason) {
+        // A server that calls tools may still say `stop`.
+        let calls = self.calls.take();
+        let reason = if calls.is_empty() || reason == FinishReason::Length { reason } else { FinishReason::ToolCalls };
         self.pending.push(Chunk::Finish(reason));
+        self.pending.extend(calls.into_iter().rev().map(Chunk::ToolCall));
         let held: Vec<Chunk> = self.think.finish().into_iter().map(chunk).collect();
         self.pending.extend(held.into_iter().rev());
     }
@@ -263,12 +327,23 @@ impl Parser {
                 if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
                     ready.extend(self.think.feed(&text).into_iter().map(chunk));
                 }
+                for piece in delta.tool_calls.unwrap_or_default() {
+                    let function = piece.function;
+                    let name = function.as_ref().and_then(|f| f.name.as_deref());
+                    let arguments = match function.as_ref().and_then(|f| f.arguments.as_ref()) {
+                        Some(Value::String(text)) => text.clone(),
+                        Some(Value::Null) | None => String::new(),
+                        Some(object) => object.to_string(),
+                    };
+                    self.calls.piece(piece.index, piece.id.as_deref(), name, &arguments);
+                }
             }
             match choice.finish_reason.as_deref() {
                 None => {}
                 Some("error") => return Err(stream_error(&choice.error.unwrap_or_default())),
                 Some("stop") => self.finish = Some(FinishReason::Stop),
                 Some("length") => self.finish = Some(FinishReason::Length),
+                Some("tool_calls" | "function_call") => self.finish = Some(FinishReason::ToolCalls),
                 Some(other) => self.finish = Some(FinishReason::Other(other.to_string())),
             }
         }

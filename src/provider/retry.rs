@@ -171,8 +171,11 @@ async fn drive(model: &dyn ChatModel, mut request: ChatRequest, policy: RetryPol
         }
         drop(stream);
         let Some(error) = failure else { return };
+        // A request that offers tools and asks for no structured answer: it is the tools that were refused.
+        let offered_tools = request.tools.is_some() && request.response_schema.is_none();
         if let ProviderError::ParameterRejected { param, message } = &error
             && is_structured_param(param)
+            && !offered_tools
         {
             let Some(step) = step_down(&mut request) else {
                 let _ = tx.send(Err(error)).await;
@@ -224,6 +227,7 @@ fn canonical(param: &str) -> &'static str {
         "thinking" => "thinking",
         "max_tokens" => "max_tokens",
         "reasoning_effort" | "reasoning" => "reasoning_effort",
+        "tools" | "tool_choice" | "response_format" | "output_config" | "json_schema" | "response_schema" => "tools",
         _ => "unknown",
     }
 }
@@ -238,6 +242,8 @@ fn drop_parameter(request: &mut ChatRequest, param: &str) -> bool {
         "thinking" => request.thinking_budget.take().is_some(),
         "max_tokens" => !std::mem::replace(&mut request.reasoning.completion_tokens, true),
         "reasoning_effort" => request.reasoning.effort.take().is_some(),
+        // Only a request whose tools could be dropped: its history has no call yet.
+        "tools" if request.messages.iter().all(|m| m.tool_calls.is_empty()) => request.tools.take().is_some(),
         _ => false,
     }
 }

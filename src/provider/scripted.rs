@@ -10,7 +10,7 @@ use std::time::Duration;
 use futures::StreamExt;
 use tokio::sync::Semaphore;
 
-use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, Usage};
+use super::{ChatModel, ChatRequest, Chunk, ChunkStream, FinishReason, ProviderError, ToolCall, Usage};
 
 /// The provider name a scripted model gives: a debate whose every role has
 /// it was written in advance (the bundled demo), not answered by a model.
@@ -69,6 +69,19 @@ impl Reply {
         Self(vec![Step::Fail(error)])
     }
 
+    /// Says `text` (may be empty), then calls each `(name, arguments)`,
+    /// and stops for the calls to be answered.
+    pub fn calling(text: &str, calls: &[(&str, &str)]) -> Self {
+        let mut steps: Vec<Step> = split_words(text).into_iter().map(|w| Step::Chunk(Chunk::Text(w))).collect();
+        for (n, (name, arguments)) in calls.iter().enumerate() {
+            let call = ToolCall { id: format!("call_{}", n + 1), name: (*name).into(), arguments: (*arguments).into() };
+            steps.push(Step::Chunk(Chunk::ToolCall(call)));
+        }
+        steps.push(Step::Chunk(Chunk::Usage(Usage { input_tokens: 10, output_tokens: 5, ..Usage::default() })));
+        steps.push(Step::Chunk(Chunk::Finish(FinishReason::ToolCalls)));
+        Self(steps)
+    }
+
     /// Streams `before`, then waits at `gate`, then streams `after`.
     pub fn gated(before: &str, gate: &Arc<Semaphore>, after: &str) -> Self {
         let mut steps: Vec<Step> = split_words(before).into_iter().map(|w| Step::Chunk(Chunk::Text(w))).collect();
@@ -107,6 +120,7 @@ pub struct ScriptedModel {
     context: Option<u32>,
     pauses_in_place: bool,
     embedded: bool,
+    tools: bool,
 }
 
 impl ScriptedModel {
@@ -122,6 +136,7 @@ impl ScriptedModel {
             context: None,
             pauses_in_place: false,
             embedded: false,
+            tools: false,
         }
     }
 
@@ -139,6 +154,13 @@ impl ScriptedModel {
     pub fn playing_embedded(mut self) -> Self {
         self.embedded = true;
         self.pauses_in_place = true;
+        self
+    }
+
+    /// Plays a server's model, which may be offered tools.
+    #[must_use]
+    pub fn taking_tools(mut self) -> Self {
+        self.tools = true;
         self
     }
 
@@ -189,6 +211,10 @@ impl ChatModel for ScriptedModel {
 
     fn is_embedded(&self) -> bool {
         self.embedded
+    }
+
+    fn takes_tools(&self) -> bool {
+        self.tools
     }
 
     fn stream(&self, request: ChatRequest) -> ChunkStream {

@@ -107,12 +107,28 @@ fn citations_total(tally: &crate::debate::grounding::Tally) -> String {
     format!("{} verified, {} near, {} not found", tally.verified, tally.near, tally.unverified)
 }
 
-/// Under a debater's turn: the library's passages it read, and what its
-/// citations came to.
+/// Under a debater's turn: the library's passages it read, what it
+/// looked up, and what its citations came to.
 fn turn_grounding(md: &mut String, state: &DebateState, round: &Round, turn: &Turn) {
     if let Some(readings) = round.readings.get(&turn.role) {
         let read: Vec<String> = readings.iter().map(|r| format!("`{}`", clean(&r.label()))).collect();
         let _ = writeln!(md, "*Read from the library:* {}\n", read.join(" · "));
+    }
+    let looked_up: Vec<String> = turn
+        .tools
+        .iter()
+        .flat_map(|s| &s.calls)
+        .map(|u| {
+            let said = crate::debate::grounding::lookup::said(&u.call);
+            let gist = u.answer.as_ref().map_or_else(
+                || "not answered".to_string(),
+                |a| crate::debate::grounding::lookup::gist(&a.text, a.failed),
+            );
+            format!("`{}` → {}", clean(&said), clean(&gist))
+        })
+        .collect();
+    if !looked_up.is_empty() {
+        let _ = writeln!(md, "*Looked up:* {}\n", looked_up.join(" · "));
     }
     if !turn.checks.is_empty() {
         let said = clean(&crate::debate::grounding::describe_all(&turn.checks));

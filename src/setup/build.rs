@@ -104,6 +104,7 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         swap_check: config.defaulted::<bool>("debate.swap_check") && !person_judges,
         judges,
         library: None,
+        tool_calls: config.defaulted::<u32>("debate.tool_calls"),
         clock: clock(config),
         budget: crate::debate::engine::Budget {
             tokens: config.int("debate.budget_tokens").and_then(|n| u64::try_from(n).ok()).filter(|&n| n > 0),

@@ -12,7 +12,7 @@ use super::judge_text;
 use super::markdown::Palette;
 use super::pane_notes::{
     audience_lines, board_lines, check_lines, conceded_by, ending, final_answer, holds_latest_verdict, human_lines,
-    segment_is_first, verdict_foot,
+    looked_up_count, looked_up_lines, segment_is_first, verdict_foot,
 };
 use super::streaming_text::StreamingText;
 use super::theme::Theme;
@@ -49,6 +49,8 @@ struct Key {
     conceded: bool,
     /// Quote checks arrive after the turn is done.
     checks: usize,
+    /// The tool calls it made, and how many were answered.
+    looked_up: (usize, usize),
     show_cited: bool,
     width: u16,
 }
@@ -157,6 +159,7 @@ impl Pane {
                     .then(|| crate::debate::issues::board_through(state, round.number)),
                 conceded: conceded_by(round, turn),
                 checks: turn.checks.len(),
+                looked_up: looked_up_count(turn),
                 show_cited: self.show_cited,
                 width,
             };
@@ -363,6 +366,8 @@ fn lay_out(
     let accent = Style::new().fg(theme.role(turn.role)).add_modifier(Modifier::BOLD);
     let muted = theme.secondary();
     segment.head = head_lines(state, round, turn, width, theme);
+    // What it looked up came before what it argues.
+    segment.head.extend(looked_up_lines(turn, width, theme));
 
     if turn.reasoning.is_empty() {
         segment.reasoning = StreamingText::default();

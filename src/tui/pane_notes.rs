@@ -216,6 +216,33 @@ pub(super) fn check_lines(
     lines
 }
 
+/// The tool calls a turn made, made and answered.
+pub(super) fn looked_up_count(turn: &Turn) -> (usize, usize) {
+    let calls = turn.tools.iter().flat_map(|s| &s.calls);
+    (calls.clone().count(), calls.filter(|u| u.answer.is_some()).count())
+}
+
+/// What a turn looked up, a line a call, folded to what it asked and what
+/// it got: "⌕ search "night trains" → 5 passages · 2 ms"; a call still
+/// being answered ends in "…", a failed one is in the warning colour.
+pub(super) fn looked_up_lines(turn: &Turn, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    use crate::debate::grounding::lookup;
+    let mut lines = Vec::new();
+    for used in turn.tools.iter().flat_map(|s| &s.calls) {
+        let said = lookup::said(&used.call);
+        let (line, style) = match &used.answer {
+            Some(answer) => {
+                let gist = lookup::gist(&answer.text, answer.failed);
+                let style = if answer.failed { Style::new().fg(theme.warn) } else { theme.secondary() };
+                (format!("⌕ {said} → {gist} · {}", lookup::took(answer.millis)), style)
+            }
+            None => (format!("⌕ {said} …"), theme.secondary()),
+        };
+        lines.extend(wrap_plain(&clean(&line), width, style));
+    }
+    lines
+}
+
 /// A debater's final answer under its finished turn, in a format that
 /// asks for one: "▸ final answer: four days", or a warning that the turn
 /// gave none (it counts for nothing in the vote).

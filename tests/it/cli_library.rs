@@ -216,3 +216,97 @@ async fn a_library_that_cannot_be_read_is_refused_in_one_sentence_and_nothing_is
     assert!(Store::open(data.path()).unwrap().list().is_empty(), "nothing stored");
     assert!(server.requests().is_empty(), "nothing asked");
 }
+
+/// Whether a request carries the answers to earlier tool calls, in either wire's shape.
+fn has_answers(request: &Recorded) -> bool {
+    request.body["messages"].as_array().is_some_and(|messages| {
+        messages.iter().any(|m| m["role"] == "tool" || m["content"][0]["type"] == "tool_result")
+    })
+}
+
+/// The advocate looks things up first (a search and a read in one answer,
+/// their arguments in pieces), then argues; everyone else argues at once.
+fn looking_up_reply(request: &Recorded) -> Reply {
+    use support::bodies::{CallParts, anthropic_tools_sse, openai_tools_sse};
+    if request.path.ends_with("/models") {
+        return Reply::error(200, r#"{"object":"list","data":[{"id":"gpt-4.1-mini","object":"model"}]}"#);
+    }
+    let openai = request.path.ends_with("/chat/completions");
+    let advocate = request.system().contains("You are the ADVOCATE");
+    if advocate && request.body.get("tools").is_some() && !has_answers(request) {
+        let calls = [
+            CallParts { id: "call_1", name: "search", parts: &["{\"query\": ", "\"transactions commit\"}"] },
+            CallParts {
+                id: "call_2",
+                name: "read",
+                parts: &["{\"path\": \"queue.md\",", " \"start\": 5, \"end\": 7}"],
+            },
+        ];
+        let body = if openai { openai_tools_sse("", &calls) } else { anthropic_tools_sse("Let me check.", &calls) };
+        return Reply::sse(&body, 41);
+    }
+    if openai {
+        let text = if request.system().contains("You are the JUDGE") {
+            r#"{"resolved": true, "verdict": "The advocate's citations hold.", "topic": "t", "heat": 0.3}"#
+        } else if advocate {
+            "Postgres wins: [notes/queue.md:L6–L7] says \"a job is enqueued in the same commit\"."
+        } else {
+            "Redis is fine."
+        };
+        return Reply::sse(&support::bodies::openai_stream("gpt-4o", &[text], Some("stop")), 64);
+    }
+    library_reply(request)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_debater_looks_things_up_through_heat_run_on_both_wires() {
+    for wire in ["anthropic", "openai"] {
+        let server = MockLlm::with_handler(looking_up_reply).await;
+        let data = tempfile::tempdir().unwrap();
+        let work = tempfile::tempdir().unwrap();
+        let notes = library(work.path());
+        let mut cmd = support::binary::heat(data.path(), "[network]\nmax_retries = 1\n");
+        if wire == "openai" {
+            cmd.env("OPENAI_API_KEY", "sk-test-openai").env("OPENAI_BASE_URL", format!("{}/v1", server.base_url));
+        } else {
+            cmd.env("ANTHROPIC_API_KEY", "sk-ant-test-5f3a9c1e").env("ANTHROPIC_BASE_URL", &server.base_url);
+        }
+        cmd.args(["run", "--max-rounds", "1", "--source"]).arg(&notes).arg("Move the job queue to Postgres");
+        let out = output(cmd).await;
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{wire}: {stderr}");
+        assert!(
+            stdout.contains("advocate looks up: search \"transactions commit\" → "),
+            "{wire}: every call is shown: {stdout}"
+        );
+        assert!(stdout.contains("advocate looks up: read queue.md L5–L7 → 3 lines"), "{wire}: {stdout}");
+        assert!(stdout.contains("advocate's citations: ✓ [notes/queue.md:L6–L7]"), "{wire}: {stdout}");
+
+        // The answers reach the advocate's next request, as the wire writes them.
+        let chats: Vec<Recorded> = server.requests().into_iter().filter(|r| r.body["messages"].is_array()).collect();
+        let next = chats.iter().find(|r| has_answers(r)).expect("the turn is asked on with the answers");
+        let answers = next.body["messages"].to_string();
+        assert!(
+            answers.contains("[notes/queue.md:L5–L7] of 7 lines\\nL5: ## Postgres\\nL6: Postgres gives us"),
+            "{wire}: {answers}"
+        );
+
+        // The session records each call and its answer; the argument is what came after them.
+        let store = Store::open(data.path()).unwrap();
+        let id = store.list()[0].id.clone();
+        let events: Vec<DebateEvent> = store.load(&id).unwrap().records.into_iter().map(|r| r.event).collect();
+        let answered = events.iter().filter(|e| matches!(e, DebateEvent::ToolAnswered { failed: false, .. })).count();
+        assert_eq!(answered, 2, "{wire}");
+        let state = DebateState::from_events(&events);
+        let turn = state.rounds[0].turn(Role::Advocate).unwrap();
+        assert!(turn.text.starts_with("Postgres wins"), "{wire}: {}", turn.text);
+        assert_eq!(turn.tools[0].calls.len(), 2);
+
+        // The export lists what each turn looked up.
+        let mut export = support::binary::heat(data.path(), "");
+        export.args(["export", &id]);
+        let md = String::from_utf8_lossy(&output(export).await.stdout).into_owned();
+        assert!(md.contains("*Looked up:* `search \"transactions commit\"` → "), "{wire}: {md}");
+        assert!(md.contains(" · `read queue.md L5–L7` → 3 lines"), "{wire}: {md}");
+    }
+}

@@ -45,6 +45,7 @@ fn request(user: &str, max_tokens: u32) -> ChatRequest {
         grammar: None,
         seed: Some(42),
         reasoning: heat::provider::ReasoningAsk::default(),
+        tools: None,
     }
 }
 

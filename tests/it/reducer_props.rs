@@ -18,7 +18,7 @@ use heat::debate::format::{Convergence, FormatRecord, Phase};
 use heat::debate::grounding::{Cited, Mark, QuoteCheck, Reading, Source};
 use heat::debate::verdict::{Ahead, Conceded, Scores, Verdict};
 use heat::debate::{DebateEvent, DebateState, Heat, Outcome, Participant, Role, Side, TurnPurpose};
-use heat::provider::{Adaptation, StructuredOutput, Usage};
+use heat::provider::{Adaptation, StructuredOutput, ToolCall, Usage};
 use heat::store::log::{self, Header, SessionLog};
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -291,6 +291,31 @@ fn event() -> impl Strategy<Value = DebateEvent> {
                     .into_iter()
                     .map(|(file, start, more, text)| Reading { file, start, end: start + more, text })
                     .collect(),
+            }
+        ),
+        (
+            round.clone(),
+            role(),
+            proptest::collection::vec((1u32..4, select(vec!["search", "read"]), text()), 1..3),
+            usage()
+        )
+            .prop_map(|(round, role, calls, usage)| DebateEvent::ToolsCalled {
+                round,
+                role,
+                calls: calls
+                    .into_iter()
+                    .map(|(n, name, arguments)| ToolCall { id: format!("call_{n}"), name: name.into(), arguments })
+                    .collect(),
+                usage,
+            }),
+        (round.clone(), role(), 1u32..4, text(), any::<bool>(), 0u64..5000).prop_map(
+            |(round, role, n, text, failed, millis)| DebateEvent::ToolAnswered {
+                round,
+                role,
+                id: format!("call_{n}"),
+                text,
+                failed,
+                millis,
             }
         ),
         format().prop_map(|format| DebateEvent::Formatted { format: Box::new(format) }),

@@ -28,6 +28,7 @@ fn request() -> ChatRequest {
         grammar: None,
         seed: None,
         reasoning: heat::provider::ReasoningAsk::default(),
+        tools: None,
     }
 }
 

@@ -7,7 +7,7 @@ use tokio::task::JoinHandle;
 use crate::debate::call::Call;
 use crate::debate::event::TurnPurpose;
 use crate::debate::guard::turn::SentPrompt;
-use crate::provider::{FinishReason, StructuredOutput, Usage};
+use crate::provider::{FinishReason, StructuredOutput, ToolCall, Usage};
 
 /// A call under way: what it asks, and what it has answered so far.
 pub(super) struct Flight {
@@ -35,4 +35,9 @@ pub(super) struct Flight {
     pub(super) max_tokens: u32,
     /// When a debater's turn runs out of time (`debate.turn_seconds`).
     pub(super) deadline: Option<std::time::Instant>,
+    /// The tool calls its answer made so far, whole.
+    pub(super) tool_calls: Vec<ToolCall>,
+    /// It was offered tools it may still call: its calls are answered and
+    /// the turn asked on (calls made past that are ignored).
+    pub(super) tools_open: bool,
 }

@@ -44,6 +44,7 @@ use super::event::{DebateEvent, TurnPurpose};
 use super::grounding::{self, reading};
 use super::guard::turn::SentPrompt;
 use super::heard::{self, Answering, Heard, Refusal};
+use super::looking_up;
 use super::notices;
 use super::plan::{self, Step, next_steps_with};
 use super::seat::{PanelJudge, Role};
@@ -148,6 +149,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Vec<DebateEvent>) -> Deb
         preamble: None,
         judge_setups: JudgeSetups::default(),
         sat_out: HashSet::new(),
+        continuing: Vec::new(),
     };
     // What endpoints taught an earlier run of this debate still holds.
     for (endpoint, adaptation) in &engine.state.adaptations {
@@ -201,6 +203,18 @@ struct Engine {
     judge_setups: JudgeSetups,
     /// The debaters already said to sit a round out, by round.
     sat_out: HashSet<(u32, Role)>,
+    /// Turns that looked things up while paused: asked on at the resume.
+    continuing: Vec<Continuing>,
+}
+
+/// A turn to ask on once its tool calls are answered.
+#[derive(Debug, Clone, Copy)]
+struct Continuing {
+    round: u32,
+    role: Role,
+    purpose: TurnPurpose,
+    /// When the turn runs out of time, as it did before it stopped.
+    deadline: Option<Instant>,
 }
 
 /// The runtime's clock (a test that pauses time sees its own).
@@ -395,7 +409,11 @@ impl Engine {
         match command {
             Command::Resume if self.state.paused => {
                 // The time spent paused is no one's: every deadline moves on by it.
-                self.calls.shift_deadlines(self.deadlines.resume(now()));
+                let shift = self.deadlines.resume(now());
+                self.calls.shift_deadlines(shift);
+                for next in &mut self.continuing {
+                    next.deadline = next.deadline.map(|d| d + shift);
+                }
                 let held = self.calls.take_held();
                 self.tell_held(held);
             }
@@ -411,6 +429,27 @@ impl Engine {
         }
         for event in super::command::events(&self.state, command) {
             self.emit(event);
+        }
+        self.after_command(command);
+    }
+
+    /// What a command means for the turns that looked things up while
+    /// paused: a cancel ends them with what they said; a resume asks them on.
+    fn after_command(&mut self, command: &Command) {
+        let cancelled = |next: &Continuing| match command {
+            Command::CancelTurn => true,
+            Command::CancelSeat(role) => *role == next.role,
+            _ => false,
+        };
+        let (ended, kept): (Vec<Continuing>, Vec<Continuing>) = self.continuing.drain(..).partition(cancelled);
+        self.continuing = kept;
+        for next in ended {
+            self.emit(answer::on_cancelled(Call::Turn { round: next.round, role: next.role }, None));
+        }
+        if !self.state.paused {
+            for next in std::mem::take(&mut self.continuing) {
+                self.go_on_with(next, false);
+            }
         }
     }
 
@@ -448,6 +487,8 @@ impl Engine {
                 self.emit(read);
             }
         }
+        // A turn left mid-look-up by a stopped process: its calls are answered first.
+        self.look_up(round, role);
         let (request, left_out) = self.requests().turn_fitted(round, role, purpose);
         self.emit(DebateEvent::TurnStarted { round, role, purpose, temperature: request.temperature });
         if purpose == TurnPurpose::Synthesis && !self.state.pending_injections.is_empty() {
@@ -548,12 +589,13 @@ impl Engine {
         model: Arc<dyn ChatModel>,
         request: ChatRequest,
         guard_retry: bool,
-    ) {
+    ) -> u64 {
         let sent = SentPrompt::of(&request);
         let endpoint = model.http_endpoint().map(|e| e.key().to_string());
         let provider = model.provider_name();
         let form = request.response_schema.as_ref().map(|s| (s.form, s.may_step_down, s.capped));
         let max_tokens = request.max_tokens;
+        let tools_open = request.tools.as_ref().is_some_and(|t| t.may_call);
         let number = self.calls.next_number();
         let task = Task { number, model, policy: self.setup.retry, paused: self.paused.subscribe() };
         let handle = task::spawn(task, request, self.msg_tx.clone());
@@ -574,8 +616,11 @@ impl Engine {
             form,
             max_tokens,
             deadline,
+            tool_calls: Vec::new(),
+            tools_open,
         };
         self.calls.enter(number, flight);
+        number
     }
 
     fn on_call_msg(&mut self, msg: CallMsg) {
@@ -610,8 +655,25 @@ impl Engine {
         }
     }
 
-    /// A call answered in full: the answer step says what it means.
+    /// A call answered in full: a turn that stopped to call tools has
+    /// them answered and is asked on; anything else, the answer step says
+    /// what it means.
     fn on_done(&mut self, flight: &Flight) {
+        if let Call::Turn { round, role } = flight.call
+            && flight.tools_open
+            && !flight.tool_calls.is_empty()
+        {
+            let calls = flight.tool_calls.clone();
+            self.emit(DebateEvent::ToolsCalled { round, role, calls, usage: flight.usage });
+            self.look_up(round, role);
+            let next = Continuing { round, role, purpose: flight.purpose, deadline: flight.deadline };
+            if self.state.paused {
+                self.continuing.push(next);
+            } else {
+                self.go_on_with(next, flight.guard_retry);
+            }
+            return;
+        }
         let provider = flight.provider;
         let form = flight.endpoint.as_deref().zip(flight.form).map(|(endpoint, (form, may_step_down, capped))| {
             // A refusal during the call stepped the form down as it went.
@@ -646,6 +708,36 @@ impl Engine {
         }
     }
 
+    /// Answers the calls `role`'s open turn in `round` has not had answered.
+    fn look_up(&mut self, round: u32, role: Role) {
+        for answered in looking_up::answers(&self.setup, &self.state, round, role) {
+            self.emit(answered);
+        }
+    }
+
+    /// Asks a turn that looked things up on, with what it found, within
+    /// the time its turn had.
+    fn go_on_with(&mut self, next: Continuing, guard_retry: bool) {
+        let Continuing { round, role, purpose, deadline } = next;
+        let open = self
+            .state
+            .rounds
+            .iter()
+            .find(|r| r.number == round)
+            .and_then(|r| r.turn(role))
+            .is_some_and(super::state::Turn::is_open);
+        if !open || self.calls.under_way().contains(&Call::Turn { round, role }) {
+            return;
+        }
+        let (request, left_out) = self.requests().turn_fitted(round, role, purpose);
+        self.say_left_out(role, left_out);
+        let model = Arc::clone(&self.setup.role(role).model);
+        let number = self.launch(Call::Turn { round, role }, purpose, model, request, guard_retry);
+        if let Some(flight) = self.calls.get_mut(number) {
+            flight.deadline = deadline;
+        }
+    }
+
     /// Checks what an argument cited from the source or the library, when there is one.
     fn check_quotes(&mut self, round: u32, role: Role, text: &str, record_empty: bool) {
         if self.grounds.is_none() {
@@ -677,7 +769,9 @@ impl Engine {
                 (Heard::Text(text), Some(flight)) => flight.text.push_str(&text),
                 (Heard::Usage(usage), Some(flight)) => flight.usage = Some(usage),
                 (Heard::Finish(reason), Some(flight)) => flight.finish = Some(reason),
+                (Heard::ToolCall(call), Some(flight)) => flight.tool_calls.push(call),
                 (Heard::Restart, Some(flight)) => {
+                    flight.tool_calls.clear();
                     flight.text.clear();
                     flight.usage = None;
                     flight.finish = None;

@@ -12,7 +12,7 @@ use crate::debate::seat::{Role, Side};
 use crate::debate::setup::{EngineSetup, RoleSetup, StructuredSetting};
 use crate::debate::state::DebateState;
 use crate::debate::temperature::{self, Purpose};
-use crate::debate::{extractive, issues, panel, prompt, scores, swap, verdict};
+use crate::debate::{extractive, issues, looking_up, panel, prompt, scores, swap, verdict};
 use crate::provider::{Adaptation, ChatMessage, ChatRequest, ReasoningAsk, ResponseSchema, StructuredOutput};
 
 /// What requests are built from.
@@ -42,11 +42,25 @@ impl Requests<'_> {
         // A debater's messages carry the control line unless it is a tiny
         // model given brief prompts (see `prompt::debater_messages`).
         let brief = setup.model.is_embedded();
-        let system = if role.is_judge() || brief {
+        let mut system = if role.is_judge() || brief {
             self.setup.prompts.system_with(role, format_brief)
         } else {
             self.setup.prompts.system_with_control(role, format_brief)
         };
+        let refused = self.refused.contains(&(role, Refusal::Tools));
+        let tools = looking_up::offered(self.setup, state, round, role, refused);
+        if tools.is_some() {
+            system = format!("{}\n\n{}", system.trim_end(), looking_up::HOW_TO_LOOK_UP);
+        }
+        // What the turn looked up so far goes with it: each stop to call tools, and the answers.
+        let looked_up: Vec<ChatMessage> = state
+            .rounds
+            .iter()
+            .find(|r| r.number == round)
+            .and_then(|r| r.turn(role))
+            .filter(|t| t.is_open())
+            .map(|t| t.tools.iter().flat_map(crate::debate::state::ToolStep::messages).collect())
+            .unwrap_or_default();
         // An embedded critic is held to open with its issue line; its lead follows it.
         let raising = self.raising(role);
         let chosen = role.is_judge().then(|| self.chosen_schema(round, purpose)).flatten();
@@ -60,6 +74,7 @@ impl Requests<'_> {
                 return prompt::judge_messages_keeping(state, round, purpose, asked, room, kept);
             }
             let mut messages = prompt::debater_messages_keeping(state, role, round, brief, kept);
+            messages.extend(looked_up.iter().cloned());
             messages.extend(opening.clone().map(ChatMessage::assistant));
             messages
         };
@@ -84,6 +99,7 @@ impl Requests<'_> {
             grammar,
             seed: self.setup.seed,
             reasoning: self.reasoning(role, setup),
+            tools,
         };
         self.fit(request, setup, round, messages)
     }
@@ -207,6 +223,7 @@ impl Requests<'_> {
             grammar: None,
             seed: self.setup.seed,
             reasoning: self.reasoning(Role::Judge, setup),
+            tools: None,
         })
     }
 

@@ -4,6 +4,7 @@
 
 pub mod date;
 pub mod library_checks;
+pub mod lookup;
 pub mod quotes;
 pub mod reading;
 pub mod source;

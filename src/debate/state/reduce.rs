@@ -6,7 +6,8 @@ use crate::debate::seat::PanelJudge;
 use std::collections::BTreeMap;
 
 use super::{
-    BranchPoint, DebateState, Finish, HumanVerdict, Round, SeatNote, Summary, Turn, TurnStatus, VerdictStatus,
+    BranchPoint, DebateState, Finish, HumanVerdict, Round, SeatNote, Summary, ToolAnswer, ToolStep, ToolUse, Turn,
+    TurnStatus, VerdictStatus,
 };
 use crate::debate::event::DebateEvent;
 use crate::debate::format::FormatRecord;
@@ -60,6 +61,8 @@ impl DebateState {
                 match r.turn_mut(*role) {
                     Some(open) if open.is_open() => {
                         turn.notes = std::mem::take(&mut open.notes);
+                        // What it looked up was paid for: its next request goes on from there.
+                        turn.tools = std::mem::take(&mut open.tools);
                         *open = turn;
                     }
                     _ => r.turns.push(turn),
@@ -109,7 +112,7 @@ impl DebateState {
                 let grounded = self.source.is_some();
                 if let Some(t) = self.open_turn_mut(*round, *role) {
                     t.text.clone_from(text);
-                    t.usage = *usage;
+                    t.usage = super::spent(&t.tools, *usage);
                     t.truncated_at = *truncated_at;
                     t.possibly_cut = *possibly_cut;
                     t.status = TurnStatus::Done;
@@ -126,6 +129,20 @@ impl DebateState {
             DebateEvent::Retrieved { round, role, passages } => {
                 if let Some(r) = self.round_mut(*round) {
                     r.readings.insert(*role, passages.clone());
+                }
+            }
+            DebateEvent::ToolsCalled { round, role, calls, usage } => {
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    let said = std::mem::take(&mut t.text);
+                    let calls = calls.iter().map(|call| ToolUse { call: call.clone(), answer: None }).collect();
+                    t.tools.push(ToolStep { said, usage: *usage, calls });
+                }
+            }
+            DebateEvent::ToolAnswered { round, role, id, text, failed, millis } => {
+                let turn = self.open_turn_mut(*round, *role);
+                let call = turn.and_then(|t| t.tools.iter_mut().flat_map(|s| &mut s.calls).rfind(|u| u.call.id == *id));
+                if let Some(call) = call {
+                    call.answer = Some(ToolAnswer { text: text.clone(), failed: *failed, millis: *millis });
                 }
             }
             DebateEvent::Formatted { format } => {

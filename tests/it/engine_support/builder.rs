@@ -37,6 +37,7 @@ impl SetupBuilder {
             clock: heat::debate::engine::Clock::default(),
             budget: heat::debate::engine::Budget::default(),
             library: None,
+            tool_calls: 4,
         })
     }
 
@@ -66,6 +67,13 @@ impl SetupBuilder {
     /// The swap check (`debate.swap_check`) on or off.
     pub fn swap_check(mut self, on: bool) -> Self {
         self.0.swap_check = on;
+        self
+    }
+
+    /// The debaters read from `library`, calling at most `tool_calls` tools a turn.
+    pub fn library(mut self, library: std::sync::Arc<heat::library::Library>, tool_calls: u32) -> Self {
+        self.0.library = Some(library);
+        self.0.tool_calls = tool_calls;
         self
     }
 

@@ -161,3 +161,88 @@ pub fn anthropic_tool_sse(name: &str, json_parts: &[&str]) -> Vec<u8> {
     event("message_stop", serde_json::json!({"type":"message_stop"}));
     out.into_bytes()
 }
+
+/// A call in a tool-calling stream: its id, its tool, and its arguments'
+/// text in the pieces the server sends it in.
+pub struct CallParts<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    pub parts: &'a [&'a str],
+}
+
+/// An OpenAI stream as OpenAI sends tool calls: `text` first (if any), then
+/// each call opened with its id and name and its arguments in `parts`, the
+/// calls numbered by `index`; `finish_reason: "tool_calls"`, usage, `[DONE]`.
+pub fn openai_tools_sse(text: &str, calls: &[CallParts<'_>]) -> Vec<u8> {
+    let mut out = String::new();
+    let mut chunk = |delta: serde_json::Value, finish: Option<&str>| {
+        let data = serde_json::json!({"id":"chatcmpl-t","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":delta,"logprobs":null,"finish_reason":finish}]});
+        out.push_str(&format!("data: {data}\n\n"));
+    };
+    chunk(serde_json::json!({"role":"assistant","content":null,"refusal":null}), None);
+    if !text.is_empty() {
+        chunk(serde_json::json!({"content": text}), None);
+    }
+    for (index, call) in calls.iter().enumerate() {
+        chunk(
+            serde_json::json!({"tool_calls":[{"index":index,"id":call.id,"type":"function","function":{"name":call.name,"arguments":""}}]}),
+            None,
+        );
+        for part in call.parts {
+            chunk(serde_json::json!({"tool_calls":[{"index":index,"function":{"arguments":part}}]}), None);
+        }
+    }
+    chunk(serde_json::json!({}), Some("tool_calls"));
+    let usage = serde_json::json!({"id":"chatcmpl-t","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[],"usage":{"prompt_tokens":60,"completion_tokens":12,"total_tokens":72}});
+    out.push_str(&format!("data: {usage}\n\ndata: [DONE]\n\n"));
+    out.into_bytes()
+}
+
+/// An Anthropic stream as the Messages API sends tool use: a text block
+/// (if `text`), then a `tool_use` block per call with its input in
+/// `input_json_delta` parts; `stop_reason: "tool_use"`.
+pub fn anthropic_tools_sse(text: &str, calls: &[CallParts<'_>]) -> Vec<u8> {
+    let mut out = String::new();
+    let mut event = |kind: &str, data: serde_json::Value| out.push_str(&format!("event: {kind}\ndata: {data}\n\n"));
+    event(
+        "message_start",
+        serde_json::json!({"type":"message_start","message":{"id":"msg_u","type":"message","role":"assistant","content":[],"model":"claude-sonnet-4-5","stop_reason":null,"usage":{"input_tokens":70,"output_tokens":2}}}),
+    );
+    let mut index = 0;
+    if !text.is_empty() {
+        event(
+            "content_block_start",
+            serde_json::json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}),
+        );
+        event(
+            "content_block_delta",
+            serde_json::json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":text}}),
+        );
+        event("content_block_stop", serde_json::json!({"type":"content_block_stop","index":0}));
+        index = 1;
+    }
+    for call in calls {
+        event(
+            "content_block_start",
+            serde_json::json!({"type":"content_block_start","index":index,"content_block":{"type":"tool_use","id":call.id,"name":call.name,"input":{}}}),
+        );
+        event(
+            "content_block_delta",
+            serde_json::json!({"type":"content_block_delta","index":index,"delta":{"type":"input_json_delta","partial_json":""}}),
+        );
+        for part in call.parts {
+            event(
+                "content_block_delta",
+                serde_json::json!({"type":"content_block_delta","index":index,"delta":{"type":"input_json_delta","partial_json":part}}),
+            );
+        }
+        event("content_block_stop", serde_json::json!({"type":"content_block_stop","index":index}));
+        index += 1;
+    }
+    event(
+        "message_delta",
+        serde_json::json!({"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":40}}),
+    );
+    event("message_stop", serde_json::json!({"type":"message_stop"}));
+    out.into_bytes()
+}

@@ -53,6 +53,7 @@ pub fn request() -> ChatRequest {
         response_schema: None,
         grammar: None,
         seed: None,
+        tools: None,
         reasoning: heat::provider::ReasoningAsk::default(),
     }
 }

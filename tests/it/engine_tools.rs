@@ -1,0 +1,179 @@
+//! A debater that looks things up: its answer stops to call the library's
+//! tools, heat answers them and asks the turn on with what they found;
+//! bounded per turn, recorded in the log and the state, held by a pause and
+//! ended by a cancel.
+#![allow(clippy::unwrap_used)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Semaphore;
+
+use crate::engine_support::{self, drain, finish, seat, wait_for};
+use heat::debate::command::Command;
+use heat::debate::engine::{self, EngineSetup};
+use heat::debate::{DebateEvent, Role};
+use heat::library::{Document, Library};
+use heat::provider::scripted::{Reply, ScriptedModel, Step};
+use heat::provider::{ChatModel, ChatRole, Chunk, FinishReason, ToolCall, Usage};
+
+const VERDICT: &str = r#"{"resolved": true, "verdict": "The advocate looked it up.", "topic": "t", "heat": 0.3}"#;
+const ARGUMENT: &str = "Night trains save a hotel night [docs/trains.md:L2].";
+
+fn library() -> Arc<Library> {
+    let doc = |name: &str, text: &str| Document::from_bytes(name.into(), PathBuf::from(name), text.as_bytes()).unwrap();
+    Arc::new(Library::from_docs(
+        vec![PathBuf::from("docs")],
+        vec![
+            doc("docs/trains.md", "# Night trains\nNight trains save a hotel night.\nThey run at 120 km/h.\n"),
+            doc("docs/planes.md", "# Planes\nA short-haul flight takes an hour in the air.\n"),
+        ],
+        Vec::new(),
+    ))
+}
+
+struct Seats {
+    advocate: Arc<ScriptedModel>,
+    skeptic: Arc<ScriptedModel>,
+    judge: Arc<ScriptedModel>,
+}
+
+fn seats(advocate: Vec<Reply>) -> Seats {
+    Seats {
+        advocate: Arc::new(ScriptedModel::new(advocate, Reply::text(ARGUMENT)).taking_tools()),
+        skeptic: Arc::new(ScriptedModel::new([], Reply::text("Planes are faster door to door."))),
+        judge: Arc::new(ScriptedModel::new([], Reply::text(VERDICT)).taking_tools()),
+    }
+}
+
+fn setup(seats: &Seats, tool_calls: u32) -> EngineSetup {
+    let on = |m: &Arc<ScriptedModel>| seat(Arc::clone(m) as Arc<dyn ChatModel>);
+    engine_support::duel(on(&seats.advocate), on(&seats.skeptic), on(&seats.judge))
+        .retries(0)
+        .library(library(), tool_calls)
+        .build()
+}
+
+fn answered(events: &[DebateEvent]) -> Vec<(String, String, bool)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            DebateEvent::ToolAnswered { id, text, failed, .. } => Some((id.clone(), text.clone(), *failed)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn calls_are_answered_from_the_library_and_the_turn_goes_on_with_what_they_found() {
+    let calls = [("search", r#"{"query": "hotel night"}"#), ("read", r#"{"path": "docs/planes.md", "start": 2}"#)];
+    let seats = seats(vec![Reply::calling("Let me look. ", &calls)]);
+    let (events, state) = drain(engine::start(setup(&seats, 4), engine_support::duel_spec(1))).await;
+
+    let called = events.iter().find_map(|e| match e {
+        DebateEvent::ToolsCalled { role: Role::Advocate, calls, usage, .. } => Some((calls.clone(), *usage)),
+        _ => None,
+    });
+    let (called, usage) = called.expect("the calls are recorded");
+    assert_eq!(called.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["search", "read"]);
+    assert_eq!(usage.map(|u| u.input_tokens), Some(10), "the step's usage is recorded with it");
+    let answers = answered(&events);
+    assert_eq!(answers.len(), 2);
+    assert!(answers[0].1.starts_with("[docs/trains.md:L1–L3]\nL1: # Night trains"), "{}", answers[0].1);
+    assert_eq!(answers[1].1, "[docs/planes.md:L2–L2] of 2 lines\nL2: A short-haul flight takes an hour in the air.\n");
+    assert!(!answers[0].2 && !answers[1].2);
+
+    // The turn was asked on with the calls and their answers; it may still call tools.
+    let asked = seats.advocate.requests();
+    assert_eq!(asked.len(), 2, "one request per step");
+    let first = asked[0].tools.as_ref().expect("a debater with a library is offered its tools");
+    assert_eq!(first.specs.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["search", "read"]);
+    assert!(asked[0].system.contains("look things up in the library"), "{}", asked[0].system);
+    let next = &asked[1];
+    assert!(next.tools.as_ref().is_some_and(|t| t.may_call), "2 calls of 4: it may call more");
+    let [.., calling, results] = next.messages.as_slice() else { panic!("{:?}", next.messages) };
+    assert_eq!((calling.role, calling.content.as_str()), (ChatRole::Assistant, "Let me look. "));
+    assert_eq!(calling.tool_calls, called);
+    assert_eq!(results.tool_results.iter().map(|r| r.call_id.as_str()).collect::<Vec<_>>(), ["call_1", "call_2"]);
+    assert_eq!(results.tool_results[1].content, answers[1].1);
+    // Only debaters look things up: the skeptic's model takes no tools, the judge's seat is no debater's.
+    assert!(seats.skeptic.requests().iter().all(|r| r.tools.is_none()));
+    assert!(seats.judge.requests().iter().all(|r| r.tools.is_none()));
+
+    let turn = state.rounds[0].turn(Role::Advocate).unwrap();
+    assert_eq!(turn.text.trim(), ARGUMENT, "the argument is what it said after its calls");
+    assert_eq!(turn.tools.len(), 1);
+    assert_eq!(turn.tools[0].said, "Let me look. ", "what it said before them stays with the step");
+    assert!(turn.tools[0].calls.iter().all(|u| u.answer.as_ref().is_some_and(|a| !a.failed)));
+    assert_eq!(turn.usage.map(|u| u.input_tokens), Some(20), "both steps are counted");
+}
+
+#[tokio::test]
+async fn calls_past_the_turns_bound_are_refused_and_the_tools_closed() {
+    let calls = [("search", r#"{"query": "trains"}"#), ("search", r#"{"query": "planes"}"#)];
+    let again = Reply::calling("Trains win, I say.", &[("search", r#"{"query": "more"}"#)]);
+    let seats = seats(vec![Reply::calling("", &calls), again]);
+    let (events, state) = drain(engine::start(setup(&seats, 1), engine_support::duel_spec(1))).await;
+
+    let answers = answered(&events);
+    assert_eq!(answers.len(), 2, "a call made once the tools are closed is not answered");
+    assert!(!answers[0].2);
+    assert!(answers[1].2 && answers[1].1.contains("past this turn's bound of 1 tool calls"), "{:?}", answers[1]);
+    let asked = seats.advocate.requests();
+    assert_eq!(asked.len(), 2);
+    assert!(asked[1].tools.as_ref().is_some_and(|t| !t.may_call), "the tools go closed");
+    assert_eq!(state.rounds[0].turn(Role::Advocate).unwrap().text, "Trains win, I say.");
+}
+
+/// A step that waits at `gate`, then calls a search.
+fn gated_call(gate: &Arc<Semaphore>) -> Reply {
+    let call = ToolCall { id: "call_1".into(), name: "search".into(), arguments: r#"{"query": "trains"}"#.into() };
+    Reply(vec![
+        Step::Gate(Arc::clone(gate)),
+        Step::Chunk(Chunk::ToolCall(call)),
+        Step::Chunk(Chunk::Usage(Usage { input_tokens: 7, output_tokens: 3, ..Usage::default() })),
+        Step::Chunk(Chunk::Finish(FinishReason::ToolCalls)),
+    ])
+}
+
+#[tokio::test]
+async fn a_pause_holds_the_next_step_and_a_resume_asks_it() {
+    let gate = Arc::new(Semaphore::new(0));
+    let seats = seats(vec![gated_call(&gate)]);
+    let mut handle = engine::start(setup(&seats, 4), engine_support::duel_spec(1));
+    let mut events = Vec::new();
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TurnStarted { role: Role::Advocate, .. })).await;
+    handle.send(Command::Pause);
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Paused)).await;
+    gate.add_permits(1);
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::ToolAnswered { .. })).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(seats.advocate.requests().len(), 1, "nothing new is asked while paused");
+    handle.send(Command::Resume);
+    let (events, state) = finish(handle, events).await;
+    assert_eq!(seats.advocate.requests().len(), 2, "the resume asks the turn on");
+    assert_eq!(state.rounds[0].turn(Role::Advocate).unwrap().text.trim(), ARGUMENT);
+    assert!(events.iter().any(|e| matches!(e, DebateEvent::Finished { .. })));
+}
+
+#[tokio::test]
+async fn a_cancel_between_steps_ends_the_turn_and_nothing_more_is_asked() {
+    let gate = Arc::new(Semaphore::new(0));
+    let seats = seats(vec![gated_call(&gate)]);
+    let mut handle = engine::start(setup(&seats, 4), engine_support::duel_spec(1));
+    let mut events = Vec::new();
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TurnStarted { role: Role::Advocate, .. })).await;
+    handle.send(Command::Pause);
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Paused)).await;
+    gate.add_permits(1);
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::ToolAnswered { .. })).await;
+    handle.send(Command::CancelSeat(Role::Advocate));
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TurnCancelled { role: Role::Advocate, .. })).await;
+    handle.send(Command::Resume);
+    let (_, state) = finish(handle, events).await;
+    assert_eq!(seats.advocate.requests().len(), 1, "a cancelled turn is not asked on");
+    let turn = state.rounds[0].turn(Role::Advocate).unwrap();
+    assert_eq!(turn.tools.len(), 1, "what it looked up stays recorded");
+    assert!(state.finish.is_some());
+}
