@@ -10,6 +10,7 @@ pub mod debate;
 pub mod format;
 pub mod library;
 pub mod logging;
+pub mod mcp;
 pub mod model_store;
 pub mod provider;
 pub mod report;

@@ -48,7 +48,7 @@ pub async fn show_config(config: &Config) -> anyhow::Result<()> {
 /// input.
 async fn engine_setup(config: &Config) -> anyhow::Result<EngineSetup> {
     let selection = setup::selection(config).await?;
-    let (setup, notices) = setup_for(config, &selection, None).await?;
+    let (setup, notices) = debate_setup_for(config, &selection, None).await?;
     for notice in &notices {
         say!("heat: {notice}");
     }
@@ -65,6 +65,25 @@ pub(super) async fn setup_fitting(config: &Config, source: Option<&Source>) -> a
         setup.check_fits(source)?;
     }
     Ok(setup)
+}
+
+/// [`setup_for`] for a debate: with the MCP servers heat.toml names
+/// started, their tools offered to the seats they are for.
+pub(super) async fn debate_setup_for(
+    config: &Config,
+    selection: &Selection,
+    progress: Option<&mut dyn FnMut(Progress)>,
+) -> anyhow::Result<(EngineSetup, Vec<String>)> {
+    let (mut setup, mut notices) = setup_for(config, selection, progress).await?;
+    setup.servers = setup::mcp::start(config).await?;
+    for served in &setup.servers {
+        let tools: Vec<&str> = served.server.tools.iter().map(|t| t.name.as_str()).collect();
+        let named = if tools.len() > 4 { format!("{}, …", tools[..4].join(", ")) } else { tools.join(", ") };
+        let seat = served.seat.map_or_else(|| "every debater".to_string(), |role| format!("the {}", role.key()));
+        let count = crate::words::count(tools.len(), "tool");
+        notices.push(format!("MCP server `{}` gives {seat} {count} ({named})", served.server.name));
+    }
+    Ok((setup, notices))
 }
 
 /// Builds the engine set-up for a selection, installing the offline model

@@ -184,7 +184,7 @@ async fn providers(config: &Config, offer_install: bool) -> anyhow::Result<Found
         let installer = Some(offline_installer(config, &selection));
         return Ok(Found { setup: None, installer, roster, notices: selection.notices.clone() });
     }
-    let (setup, notices) = super::run::setup_for(config, &selection, None).await?;
+    let (setup, notices) = super::run::debate_setup_for(config, &selection, None).await?;
     Ok(Found { setup: Some(setup), installer: None, roster, notices })
 }
 
@@ -307,7 +307,7 @@ fn offline_installer(config: &Config, selection: &Selection) -> Installer {
             let mut report = |p| {
                 let _ = tx.send(InstallMsg::Progress(p));
             };
-            let result = super::run::setup_for(&config, &selection, Some(&mut report)).await;
+            let result = super::run::debate_setup_for(&config, &selection, Some(&mut report)).await;
             let _ = tx.send(InstallMsg::Done(Box::new(result)));
         })
     })

@@ -130,6 +130,13 @@ pub fn all() -> Vec<KeySpec> {
     for (leaf, kind, secret) in ENDPOINT_KEYS {
         add(&format!("{ENDPOINT_TABLE}.{leaf}"), kind, None, secret);
     }
+    // An MCP server whose tools debaters may call (`[mcp.NAME]`): its command and
+    // arguments, its variables, the one seat that may call it (unset: every debater),
+    // and how long one call may take.
+    add("mcp.*.command", Kind::Words, None, false);
+    add("mcp.*.env.*", Kind::Text, None, true);
+    add("mcp.*.seat", Kind::Text, None, false);
+    add("mcp.*.call_seconds", Kind::Int { min: 1, max: 600 }, None, false);
     add("providers.local.model_path", Kind::Text, Some("HEAT_MODEL_PATH"), false);
     add("providers.local.threads", Kind::Int { min: 1, max: 256 }, None, false);
     add("providers.local.wide_prompts", Kind::Flag, None, false);

@@ -66,7 +66,7 @@ pub(super) fn parse_file(text: &str, source: &Source, specs: &[KeySpec]) -> anyh
         let Some(spec) = keys::find(specs, &key) else {
             bail!("{at}: unknown key `{key}` (see `heat config init` for every key)");
         };
-        let value = from_toml(spec, &value).with_context(|| at.clone())?;
+        let value = from_toml(spec, &key, &value).with_context(|| at.clone())?;
         entries.insert(key, Entry { value, source: source.clone() });
     }
     Ok(entries)
@@ -121,7 +121,8 @@ pub(super) fn line_of(text: &str, key: &str) -> Option<usize> {
     None
 }
 
-fn from_toml(spec: &KeySpec, value: &toml::Value) -> anyhow::Result<Value> {
+/// `value` as `key` (a key `spec` names: `mcp.files.command` for `mcp.*.command`) takes it.
+fn from_toml(spec: &KeySpec, key: &str, value: &toml::Value) -> anyhow::Result<Value> {
     let parsed = match (spec.kind, value) {
         (Kind::Int { .. }, toml::Value::Integer(i)) => Some(Value::Int(*i)),
         (Kind::Float { .. }, toml::Value::Float(x)) => Some(Value::Float(*x)),
@@ -135,8 +136,8 @@ fn from_toml(spec: &KeySpec, value: &toml::Value) -> anyhow::Result<Value> {
         _ => None,
     };
     let shown = value.to_string();
-    let value = parsed.ok_or_else(|| mismatch(spec, &shown))?;
-    check_range(spec, value, &shown)
+    let value = parsed.ok_or_else(|| mismatch(spec, key, &shown))?;
+    check_range(spec, key, value, &shown)
 }
 
 pub(super) fn parse_text(spec: &KeySpec, raw: &str) -> anyhow::Result<Value> {
@@ -155,11 +156,11 @@ pub(super) fn parse_text(spec: &KeySpec, raw: &str) -> anyhow::Result<Value> {
         }
     };
     let shown = if spec.secret { "<redacted>".to_string() } else { format!("{raw:?}") };
-    let value = parsed.ok_or_else(|| mismatch(spec, &shown))?;
-    check_range(spec, value, &shown)
+    let value = parsed.ok_or_else(|| mismatch(spec, &spec.key, &shown))?;
+    check_range(spec, &spec.key, value, &shown)
 }
 
-fn check_range(spec: &KeySpec, value: Value, shown: &str) -> anyhow::Result<Value> {
+fn check_range(spec: &KeySpec, key: &str, value: Value, shown: &str) -> anyhow::Result<Value> {
     let ok = match (&spec.kind, &value) {
         (Kind::Int { min, max }, Value::Int(i)) => (min..=max).contains(&i),
         (Kind::Float { min, max }, Value::Float(x)) => x.is_finite() && (min..=max).contains(&x),
@@ -169,9 +170,10 @@ fn check_range(spec: &KeySpec, value: Value, shown: &str) -> anyhow::Result<Valu
         (Kind::OneOf(names), Value::Text(s)) => names.contains(&s.trim()),
         _ => true,
     };
-    if ok { Ok(value) } else { Err(mismatch(spec, shown)) }
+    if ok { Ok(value) } else { Err(mismatch(spec, key, shown)) }
 }
 
-fn mismatch(spec: &KeySpec, shown: &str) -> anyhow::Error {
-    anyhow::anyhow!("`{}` must be {}, got {shown}", spec.key, keys::expectation(spec.kind))
+/// The sentence for a value `key` cannot take, naming the key as it was written.
+fn mismatch(spec: &KeySpec, key: &str, shown: &str) -> anyhow::Error {
+    anyhow::anyhow!("`{key}` must be {}, got {shown}", keys::expectation(spec.kind))
 }

@@ -151,8 +151,26 @@ pub struct EngineSetup {
     /// folder or more than one file); the session records what it held.
     pub library: Option<Arc<Library>>,
     /// `debate.tool_calls`: how many tool calls a debater's turn may make
-    /// on the library (0: none are offered).
+    /// (0: none are offered).
     pub tool_calls: u32,
+    /// The MCP servers heat.toml names, started: their tools are offered
+    /// to the seats they are for.
+    pub servers: Vec<ToolServer>,
+}
+
+/// An MCP server whose tools a debater may call, and the seat it is for
+/// (`None`: every debater).
+#[derive(Debug, Clone)]
+pub struct ToolServer {
+    pub server: Arc<crate::mcp::McpServer>,
+    pub seat: Option<Role>,
+}
+
+impl ToolServer {
+    /// Whether `role` may call it.
+    pub fn serves(&self, role: Role) -> bool {
+        role.is_debater() && self.seat.is_none_or(|seat| seat == role)
+    }
 }
 
 impl EngineSetup {

@@ -105,6 +105,7 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         judges,
         library: None,
         tool_calls: config.defaulted::<u32>("debate.tool_calls"),
+        servers: Vec::new(),
         clock: clock(config),
         budget: crate::debate::engine::Budget {
             tokens: config.int("debate.budget_tokens").and_then(|n| u64::try_from(n).ok()).filter(|&n| n > 0),

@@ -12,6 +12,7 @@ pub mod choose;
 pub mod discover;
 pub mod endpoints;
 pub mod local;
+pub mod mcp;
 pub mod models;
 pub mod panel;
 mod selection;

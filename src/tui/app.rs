@@ -217,7 +217,13 @@ impl App {
     /// and shown when it completes (the offline model stops where it is).
     pub fn finishing(&self, role: Role) -> bool {
         let in_place = self.roster.iter().any(|e| e.role == role && e.pauses_in_place);
-        self.turn_open(role) && !in_place && self.paused() && self.replay.is_none() && self.debate.finish.is_none()
+        let held = crate::tui::wait::Wait::held(&self.debate, role);
+        self.turn_open(role)
+            && !in_place
+            && !held
+            && self.paused()
+            && self.replay.is_none()
+            && self.debate.finish.is_none()
     }
 
     /// Folds one engine event into the view, as happening now.

@@ -23,6 +23,14 @@ const LAYER_RULES: &[(&str, &[&str])] = &[
         "library",
         &["debate", "provider", "tui", "cli", "store", "report", "config", "setup", "format", "logging", "web"],
     ),
+    // MCP servers are spoken to knowing nothing of debates or models.
+    (
+        "mcp",
+        &[
+            "debate", "provider", "library", "tui", "cli", "store", "report", "config", "setup", "format", "logging",
+            "web",
+        ],
+    ),
 ];
 
 #[test]

@@ -48,6 +48,7 @@ mod heard;
 mod kill;
 mod library;
 mod local_model;
+mod mcp_real;
 mod model_fetch;
 mod offline_debate;
 mod plan;

@@ -29,10 +29,11 @@ mod judge_setups;
 mod reopening;
 mod request;
 mod task;
+mod tool_tasks;
 
 pub use super::setup::{
-    Budget, Clock, DebateSpec, EngineSetup, Grounding, JudgeFactory, RoleSetup, StructuredSetting, duel_roles,
-    seat_roles,
+    Budget, Clock, DebateSpec, EngineSetup, Grounding, JudgeFactory, RoleSetup, StructuredSetting, ToolServer,
+    duel_roles, seat_roles,
 };
 pub use handle::{DebateHandle, Stamped};
 pub use reopening::{GoOn, Reopening};
@@ -59,6 +60,7 @@ use flight::Flight;
 use judge_setups::JudgeSetups;
 use request::Requests;
 use task::{CallMsg, CallMsgKind, Task};
+use tool_tasks::{ToolDone, ToolTasks};
 
 /// How many tokens of the library's passages a seat reads a round: a
 /// fifth of its context where that is known, at most 1,600.
@@ -150,6 +152,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Vec<DebateEvent>) -> Deb
         judge_setups: JudgeSetups::default(),
         sat_out: HashSet::new(),
         continuing: Vec::new(),
+        tool_tasks: ToolTasks::default(),
     };
     // What endpoints taught an earlier run of this debate still holds.
     for (endpoint, adaptation) in &engine.state.adaptations {
@@ -203,8 +206,11 @@ struct Engine {
     judge_setups: JudgeSetups,
     /// The debaters already said to sit a round out, by round.
     sat_out: HashSet<(u32, Role)>,
-    /// Turns that looked things up while paused: asked on at the resume.
+    /// Turns that stopped to look things up: asked on once every call has
+    /// its answer, and not while paused.
     continuing: Vec<Continuing>,
+    /// The calls to MCP servers under way.
+    tool_tasks: ToolTasks,
 }
 
 /// A turn to ask on once its tool calls are answered.
@@ -215,6 +221,8 @@ struct Continuing {
     purpose: TurnPurpose,
     /// When the turn runs out of time, as it did before it stopped.
     deadline: Option<Instant>,
+    /// Its answer so far is the one more try a guard asked for.
+    guard_retry: bool,
 }
 
 /// The runtime's clock (a test that pauses time sees its own).
@@ -249,6 +257,7 @@ impl Engine {
                         self.on_call_msg(msg);
                     }
                 }
+                Some(done) = self.tool_tasks.rx.recv() => self.on_tool_done(done),
                 () = tokio::time::sleep_until(alarm), if wake.is_some() => self.on_clock(),
             }
         }
@@ -337,7 +346,9 @@ impl Engine {
     fn advance(&mut self) {
         loop {
             self.announce_sitting_out();
-            let calls = self.calls.under_way();
+            // A turn that waits for its calls' answers is under way too.
+            let mut calls = self.calls.under_way();
+            calls.extend(self.continuing.iter().map(|c| Call::Turn { round: c.round, role: c.role }));
             let options = plan::Options {
                 swap_check: self.setup.swap_check,
                 votes_in_turn: self.setup.role(Role::Judge).model.is_embedded(),
@@ -441,16 +452,17 @@ impl Engine {
             Command::CancelSeat(role) => *role == next.role,
             _ => false,
         };
+        match command {
+            Command::CancelTurn => self.tool_tasks.abort(None),
+            Command::CancelSeat(role) => self.tool_tasks.abort(Some(*role)),
+            _ => {}
+        }
         let (ended, kept): (Vec<Continuing>, Vec<Continuing>) = self.continuing.drain(..).partition(cancelled);
         self.continuing = kept;
         for next in ended {
             self.emit(answer::on_cancelled(Call::Turn { round: next.round, role: next.role }, None));
         }
-        if !self.state.paused {
-            for next in std::mem::take(&mut self.continuing) {
-                self.go_on_with(next, false);
-            }
-        }
+        self.ask_on_ready();
     }
 
     /// Tells what was held while paused, each piece stamped when it
@@ -475,6 +487,7 @@ impl Engine {
 
     fn abort_all(&mut self) {
         self.calls.abort_all();
+        self.tool_tasks.abort(None);
     }
 
     fn start_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose) {
@@ -496,6 +509,14 @@ impl Engine {
             self.emit(DebateEvent::Notice { message });
         }
         self.say_left_out(role, left_out);
+        // A turn a stopped process left after a look-up goes on from its answers.
+        let looked_up = self.state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role));
+        if looked_up.is_some_and(|t| !t.tools.is_empty()) {
+            let deadline = self.deadlines.turn_from(now()).filter(|_| !self.state.seated_person(role));
+            self.continuing.push(Continuing { round, role, purpose, deadline, guard_retry: false });
+            self.ask_on_ready();
+            return;
+        }
         let model = Arc::clone(&self.setup.role(role).model);
         self.launch(Call::Turn { round, role }, purpose, model, request, false);
     }
@@ -666,12 +687,9 @@ impl Engine {
             let calls = flight.tool_calls.clone();
             self.emit(DebateEvent::ToolsCalled { round, role, calls, usage: flight.usage });
             self.look_up(round, role);
-            let next = Continuing { round, role, purpose: flight.purpose, deadline: flight.deadline };
-            if self.state.paused {
-                self.continuing.push(next);
-            } else {
-                self.go_on_with(next, flight.guard_retry);
-            }
+            let (purpose, deadline, guard_retry) = (flight.purpose, flight.deadline, flight.guard_retry);
+            self.continuing.push(Continuing { round, role, purpose, deadline, guard_retry });
+            self.ask_on_ready();
             return;
         }
         let provider = flight.provider;
@@ -708,17 +726,52 @@ impl Engine {
         }
     }
 
-    /// Answers the calls `role`'s open turn in `round` has not had answered.
+    /// Answers the calls `role`'s open turn in `round` has not had
+    /// answered: from the library at once, or by starting its MCP server's call.
     fn look_up(&mut self, round: u32, role: Role) {
-        for answered in looking_up::answers(&self.setup, &self.state, round, role) {
-            self.emit(answered);
+        for answering in looking_up::answering(&self.setup, &self.state, round, role) {
+            match answering {
+                looking_up::Answering::Now(event) => self.emit(event),
+                looking_up::Answering::Server { id, server, tool, arguments } => {
+                    self.tool_tasks.start((round, role, id), server, tool, arguments);
+                }
+            }
         }
+    }
+
+    /// An MCP server answered a call: recorded (at once, paused or not),
+    /// and the turn asked on once every call of its step has its answer.
+    fn on_tool_done(&mut self, done: ToolDone) {
+        if !self.tool_tasks.ended(&done) {
+            return;
+        }
+        let ToolDone { round, role, id, answer, millis } = done;
+        let text = super::grounding::lookup::clip(answer.text);
+        self.emit(DebateEvent::ToolAnswered { round, role, id, text, failed: answer.failed, millis });
+        self.ask_on_ready();
+    }
+
+    /// Asks on each turn that looked things up and has every answer, unless paused.
+    fn ask_on_ready(&mut self) {
+        if self.state.paused {
+            return;
+        }
+        let mut waiting = Vec::new();
+        for next in std::mem::take(&mut self.continuing) {
+            let (round, role) = (next.round, next.role);
+            if looking_up::all_answered(&self.state, round, role) && !self.tool_tasks.running_for(round, role) {
+                self.go_on_with(next);
+            } else {
+                waiting.push(next);
+            }
+        }
+        self.continuing = waiting;
     }
 
     /// Asks a turn that looked things up on, with what it found, within
     /// the time its turn had.
-    fn go_on_with(&mut self, next: Continuing, guard_retry: bool) {
-        let Continuing { round, role, purpose, deadline } = next;
+    fn go_on_with(&mut self, next: Continuing) {
+        let Continuing { round, role, purpose, deadline, guard_retry } = next;
         let open = self
             .state
             .rounds

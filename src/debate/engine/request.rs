@@ -49,8 +49,8 @@ impl Requests<'_> {
         };
         let refused = self.refused.contains(&(role, Refusal::Tools));
         let tools = looking_up::offered(self.setup, state, round, role, refused);
-        if tools.is_some() {
-            system = format!("{}\n\n{}", system.trim_end(), looking_up::HOW_TO_LOOK_UP);
+        if let Some(tools) = &tools {
+            system = format!("{}\n\n{}", system.trim_end(), looking_up::how_to_look_up(tools));
         }
         // What the turn looked up so far goes with it: each stop to call tools, and the answers.
         let looked_up: Vec<ChatMessage> = state

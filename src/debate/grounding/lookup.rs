@@ -137,37 +137,68 @@ fn read(library: &Library, path: &str, start: Option<usize>, end: Option<usize>)
     Answer::ok(out)
 }
 
-/// A call as a person reads it: `search "night trains"`, `read docs/a.md L1–L40`.
+/// A call as a person reads it: `search "night trains"`, `read docs/a.md
+/// L1–L40`; an MCP server's tool as `files: read_text_file path="a.md"`.
 pub fn said(call: &ToolCall) -> String {
     let args = call.arguments_object();
     let text = |key: &str| args[key].as_str().map(crate::sanitize::one_line).unwrap_or_default();
-    let mut said = match call.name.as_str() {
+    let said = match call.name.as_str() {
         "search" => format!("search \"{}\"", text("query")),
         "read" => match (number(&args["start"]), number(&args["end"])) {
             (Some(start), Some(end)) => format!("read {} L{start}–L{end}", text("path")),
             (Some(start), None) => format!("read {} from L{start}", text("path")),
             _ => format!("read {}", text("path")),
         },
-        other => crate::sanitize::one_line(other),
+        other => {
+            let (server, tool) = other.split_once("__").map_or(("", other), |(s, t)| (s, t));
+            let pairs: Vec<String> = args
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(key, value)| match value.as_str() {
+                    Some(text) => format!("{key}=\"{text}\""),
+                    None => format!("{key}={value}"),
+                })
+                .collect();
+            let server = if server.is_empty() { String::new() } else { format!("{server}: ") };
+            crate::sanitize::one_line(&format!("{server}{tool} {}", pairs.join(" ")))
+        }
     };
-    if said.chars().count() > 72 {
-        said = said.chars().take(71).chain(['…']).collect();
-    }
-    said
+    clip_words(&said, 72)
 }
 
-/// What an answer gave, in a few words: `5 passages`, `40 lines`, or why it failed.
+/// What an answer gave, in a few words: `5 passages`, `40 lines`, its
+/// first words, or why it failed.
 pub fn gist(text: &str, failed: bool) -> String {
     if failed {
-        return format!("failed: {}", crate::sanitize::one_line(text));
+        return format!("failed: {}", clip_words(&crate::sanitize::one_line(text), 96));
     }
     let passages = text.lines().filter(|l| l.starts_with('[') && l.ends_with(']')).count();
     let lines = text.lines().filter(|l| l.starts_with('L') && l.contains(": ")).count();
     match (passages, lines) {
-        (0, 0) => crate::sanitize::one_line(text),
+        (0, 0) if text.trim().is_empty() => "nothing".into(),
+        (0, 0) => {
+            let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+            let first = clip_words(&crate::sanitize::one_line(text), 48);
+            if lines > 1 {
+                format!("{} · “{first}”", crate::words::count(lines, "line"))
+            } else {
+                format!("“{first}”")
+            }
+        }
         (0, n) => crate::words::count(n, "line"),
         (n, _) => crate::words::count(n, "passage"),
     }
+}
+
+/// `text` cut to at most `most` characters, with `…` where it was cut.
+fn clip_words(text: &str, most: usize) -> String {
+    if text.chars().count() <= most {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(most - 1).collect();
+    cut.push('…');
+    cut
 }
 
 /// How long a call took, as said beside it: `<1 ms`, `12 ms`, `2.4 s`.
@@ -180,7 +211,7 @@ pub fn took(millis: u64) -> String {
 }
 
 /// `text` within [`RESULT_BYTES`], cut at a line's end where it must be cut.
-fn clip(mut text: String) -> String {
+pub fn clip(mut text: String) -> String {
     if text.len() <= RESULT_BYTES {
         return text;
     }

@@ -38,6 +38,7 @@ impl SetupBuilder {
             budget: heat::debate::engine::Budget::default(),
             library: None,
             tool_calls: 4,
+            servers: Vec::new(),
         })
     }
 

@@ -139,6 +139,13 @@ impl Reply {
         }
     }
 
+    /// A 200 HTML page.
+    pub fn page(html: &str) -> Self {
+        let mut page = Self::error(200, html);
+        page.headers = vec![("content-type".into(), "text/html; charset=utf-8".into())];
+        page
+    }
+
     pub fn with_header(mut self, name: &str, value: &str) -> Self {
         self.headers.push((name.into(), value.into()));
         self
