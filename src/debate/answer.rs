@@ -380,12 +380,37 @@ pub fn verdict_of(
         });
     let chosen = extractive::is_chosen(text);
     let current = state.rounds.iter().find(|r| r.number == round);
+    let mut kept = None;
     let parsed = match current.filter(|_| chosen) {
         Some(current) => {
             let seats = extractive::seats(state, current);
             let arguments: Vec<&str> = seats.iter().map(|s| s.argument).collect();
             let apart = extractive::spread(&state.topic, &arguments);
-            let chosen = extractive::parse(text, &topic, extractive::heat_for(apart), purpose.is_final(), &seats);
+            let before = state.rounds.iter().rfind(|r| r.number < round).map(|previous| {
+                let seats = extractive::seats(state, previous);
+                extractive::spread(&state.topic, &seats.iter().map(|s| s.argument).collect::<Vec<_>>())
+            });
+            let heat = extractive::next_heat(current.heat, apart, before);
+            let chosen = extractive::parse(text, &topic, heat, purpose.is_final(), &seats);
+            // A next question cut off, or the round's own again: the round's question is kept, and said.
+            let chosen = chosen.map(|mut verdict| {
+                if let Some(why) = extractive::question_refused(&verdict.topic, &state.topic, &topic, &arguments)
+                    .filter(|_| !purpose.is_final())
+                {
+                    let (asked, next) = (crate::sanitize::one_line(&verdict.topic), round + 2);
+                    let kept_topic = crate::sanitize::one_line(&topic);
+                    kept = Some(match why {
+                        extractive::Refused::Repeated => {
+                            format!("the offline judge asked the round's question again: round {next} stays on “{kept_topic}”")
+                        }
+                        extractive::Refused::CutOff => format!(
+                            "the offline judge's next question was cut off (“{asked}”): round {next} keeps the question “{kept_topic}”"
+                        ),
+                    });
+                    verdict.topic.clone_from(&topic);
+                }
+                verdict
+            });
             // Free seats' synthesis ends with where their final answers stand.
             chosen.map(|mut verdict| {
                 let tally = vote::of_round(state, round).filter(|_| state.final_answers());
@@ -409,6 +434,7 @@ pub fn verdict_of(
     };
     match checked {
         VerdictOutcome::Stands { mut verdict, notice } => {
+            let notice = notice.or(kept);
             // A format that argues every round reads an early "resolved" as "not yet".
             verdict.resolved &= purpose.is_final() || state.may_resolve_early();
             // Scores a format did not ask for are not kept: a duel's log stays as it was.

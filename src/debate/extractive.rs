@@ -7,11 +7,16 @@
 //! argument (the schema lists them as an enum) and writes the next round's
 //! question, which the grammar holds to one line that ends in `?` and names
 //! something from the proposition. heat builds the verdict text from those
-//! choices and names no winner; it measures how far apart the two arguments
-//! are (the words they share, [`distance`]) and sets the heat from that:
-//! sides far apart explore at up to 1.0, sides that converge focus down to
-//! 0.3. It is not asked whether the debate is resolved: the debate runs to
-//! its round limit, or until the person resolves it.
+//! choices and names no winner. Only sentences that carry a claim are
+//! offered (not "I'm happy you bring this point into the discussion"). A
+//! next question that was cut off (it ends on a word the debate never
+//! used, or on "of") or repeats the round's own is not taken: the round's
+//! question is kept, and that is said ([`question_refused`]). The heat
+//! moves by a rule a watcher can follow ([`next_heat`]): it never rises;
+//! it cools a step a round, three when the sides came closer (they share
+//! more of their words, [`distance`]), down to 0.3. It is not asked whether
+//! the debate is resolved: the debate runs to its round limit, or until the
+//! person resolves it.
 
 use std::collections::HashSet;
 
@@ -29,14 +34,49 @@ const MAX_CANDIDATES: usize = 8;
 /// A candidate sentence's length in words.
 const MIN_WORDS: usize = 4;
 const MAX_WORDS: usize = 30;
-/// The next question's longest form, in characters.
-const MAX_TOPIC_CHARS: u64 = 100;
-/// The distances that map to the lowest and the highest heat: two arguments
-/// on one proposition share some words even when they disagree (0.85–0.95
-/// measured between the embedded model's debaters), and share most of them
-/// when one repeats the other.
-const DISTANCE_FOCUSED: f32 = 0.75;
-const DISTANCE_APART: f32 = 0.97;
+/// How far the heat cools a round, and how far when the sides came closer.
+const COOL: f32 = 0.05;
+const COOL_CONVERGING: f32 = 0.15;
+/// How much closer (in [`distance`]) the sides must come to count as converging.
+const CLOSER_BY: f32 = 0.01;
+/// Words that say how a sentence talks about the debate, not what it
+/// claims: a sentence made only of these carries no claim.
+const TALK: [&str; 34] = [
+    "happy",
+    "glad",
+    "thank",
+    "thanks",
+    "bring",
+    "bringing",
+    "point",
+    "discussion",
+    "discuss",
+    "question",
+    "agree",
+    "disagree",
+    "argument",
+    "debate",
+    "interesting",
+    "great",
+    "good",
+    "raise",
+    "raised",
+    "mention",
+    "mentioned",
+    "opponent",
+    "say",
+    "said",
+    "think",
+    "believe",
+    "like",
+    "sure",
+    "really",
+    "indeed",
+    "important",
+    "topic",
+    "i'm",
+    "let",
+];
 
 /// The openings heat gives the debaters (see `prompt::opening`): not part
 /// of what a side argued.
@@ -100,10 +140,10 @@ pub fn schema(proposition: &str, seats: &[Seat<'_>], is_final: bool, issues: &[S
         properties.insert(seat.field.clone(), json!({ "type": "string", "enum": offered }));
     }
     if !is_final {
-        properties.insert(
-            "next_question".into(),
-            json!({ "type": "string", "pattern": question_pattern(proposition), "maxLength": MAX_TOPIC_CHARS }),
-        );
+        // No length cap: a cap the grammar meets mid-word forces a `?` onto a cut word.
+        // The pattern's word counts bound it.
+        properties
+            .insert("next_question".into(), json!({ "type": "string", "pattern": question_pattern(proposition) }));
     }
     if !issues.is_empty() {
         let each: Map<String, Value> =
@@ -169,7 +209,7 @@ fn question_pattern(proposition: &str) -> String {
             .collect::<String>()
     };
     let named = words.iter().map(any_case).collect::<Vec<_>>().join("|");
-    format!("^{opener}( {word}){{0,8}} ({named})[a-z]{{0,3}}( {word}){{0,8}}[?]$")
+    format!("^{opener}( {word}){{0,6}} ({named})[a-z]{{0,3}}( {word}){{0,6}}[?]$")
 }
 
 /// Whether a judge's answer is in this form (and not a written verdict).
@@ -250,13 +290,46 @@ pub fn distance(proposition: &str, advocate: &str, skeptic: &str) -> f32 {
     1.0 - a.intersection(&b).count() as f32 / union as f32
 }
 
-/// The heat for a distance between the sides: a straight line from 0.3 at
-/// [`DISTANCE_FOCUSED`] or less to 1.0 at [`DISTANCE_APART`] or more, in
-/// steps of 0.05.
-pub fn heat_for(distance: f32) -> Heat {
-    let span = Heat::MAX.get() - Heat::MIN.get();
-    let share = ((distance - DISTANCE_FOCUSED) / (DISTANCE_APART - DISTANCE_FOCUSED)).clamp(0.0, 1.0);
-    Heat::on_grid(Heat::MIN.get() + span * share)
+/// The next round's heat, by a rule a watcher can follow: it never rises.
+/// From the heat the round was argued at, it cools a step (0.05), or three
+/// (0.15) when the sides came closer than the round before (`apart`, their
+/// [`spread`], below `apart_before` by a hundredth or more); never below 0.3.
+pub fn next_heat(argued_at: Heat, apart: f32, apart_before: Option<f32>) -> Heat {
+    let closer = apart_before.is_some_and(|before| apart <= before - CLOSER_BY);
+    let step = if closer { COOL_CONVERGING } else { COOL };
+    Heat::on_grid((argued_at.get() - step).max(Heat::MIN.get()))
+}
+
+/// Why the judge's next `question` is not taken, if it is not: it was cut
+/// off (its last word is none the proposition or this round's `arguments`
+/// used, or one a question does not end on, like "of"), or it repeats the
+/// round's own question (`asked`) or the proposition.
+pub fn question_refused(question: &str, proposition: &str, asked: &str, arguments: &[&str]) -> Option<Refused> {
+    let plain = |text: &str| text.trim().trim_end_matches(['?', '.', '!']).trim().to_lowercase();
+    if plain(question) == plain(asked) || plain(question) == plain(proposition) {
+        return Some(Refused::Repeated);
+    }
+    let body = question.trim().trim_end_matches('?');
+    let last = body.split_whitespace().last().unwrap_or_default();
+    let said = content_words(&format!("{proposition} {}", arguments.join(" ")));
+    let ends_on_said = content_words(last).iter().any(|w| said.contains(w));
+    (!ends_on_said).then_some(Refused::CutOff)
+}
+
+/// Why a next question was not taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// It ends on a word the debate never used, or one a question does not end on.
+    CutOff,
+    /// It is the round's own question, or the proposition, again.
+    Repeated,
+}
+
+/// Whether a sentence claims something: two of its words or more say more
+/// than how it talks about the debate.
+fn carries_claim(sentence: &str) -> bool {
+    let talk = content_words(&TALK.join(" "));
+    content_words(sentence).iter().filter(|w| !talk.contains(*w)).count() >= 2
 }
 
 /// What a side argued: its text after the opening heat gave it (its
@@ -295,7 +368,7 @@ fn candidates(argument: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     // A critic's issue lines are on the board: its points are its prose.
     let prose: Vec<&str> = argument.lines().filter(|line| !super::issues::is_issue_line(line)).collect();
-    for sentence in sentences(&prose.join("\n")) {
+    for sentence in sentences(&prose.join("\n")).into_iter().filter(|s| carries_claim(s)) {
         let words = sentence.split_whitespace().count();
         let is_claim = sentence.starts_with("I agree that") || sentence.starts_with("I disagree that");
         // A sentence of the seat's own prompt, said again, is not a point it made.
@@ -399,11 +472,12 @@ mod tests {
 
     #[test]
     fn a_run_on_sentence_is_quoted_up_to_the_word_limit() {
-        let long = format!("I agree that cities should ban cars. {}, and so on.", ["word"; 40].join(" "));
+        let words: Vec<&str> = ["buses", "trams", "bikes", "walking", "parks"].into_iter().cycle().take(40).collect();
+        let long = format!("I agree that cities should ban cars. {}, and so on.", words.join(" "));
         let quoted = candidates(&long);
         assert_eq!(quoted.len(), 1);
         assert_eq!(quoted[0].split_whitespace().count(), MAX_WORDS);
-        assert!(quoted[0].ends_with("word\u{2026}"), "{}", quoted[0]);
+        assert!(quoted[0].ends_with("parks\u{2026}"), "{}", quoted[0]);
     }
 
     #[test]
@@ -517,12 +591,40 @@ mod tests {
     }
 
     #[test]
-    fn the_heat_rises_with_the_distance_within_its_range_in_steps() {
-        assert!((heat_for(0.0).get() - Heat::MIN.get()).abs() < f32::EPSILON);
-        assert!((heat_for(1.0).get() - Heat::MAX.get()).abs() < f32::EPSILON);
-        let heats: Vec<f32> = (0..=20).map(|i| heat_for(i as f32 / 20.0).get()).collect();
-        assert!(heats.windows(2).all(|w| w[0] <= w[1]));
-        assert!(heats.iter().all(|h| ((h * 20.0).round() - h * 20.0).abs() < 1e-4), "{heats:?}");
-        assert!(heats.iter().collect::<Vec<_>>().windows(2).filter(|w| w[0] < w[1]).count() >= 5, "it moves");
+    fn the_heat_never_rises_and_cools_faster_as_the_sides_converge() {
+        let close = |a: f32, b: f32| (a - b).abs() < 1e-4;
+        assert!(close(next_heat(Heat::new(0.9), 0.92, None).get(), 0.85), "a step from the first round");
+        assert!(close(next_heat(Heat::new(0.85), 0.95, Some(0.92)).get(), 0.8), "apart again: still a step down");
+        assert!(close(next_heat(Heat::new(0.8), 0.88, Some(0.95)).get(), 0.65), "closer: three steps");
+        assert!(close(next_heat(Heat::new(0.35), 0.5, Some(0.9)).get(), 0.3), "never below 0.3");
+        assert!(close(next_heat(Heat::MIN, 0.9, None).get(), 0.3));
+        let mut heat = Heat::new(0.9);
+        for (apart, before) in [(0.9, None), (0.95, Some(0.9)), (0.97, Some(0.95)), (0.99, Some(0.97))] {
+            let next = next_heat(heat, apart, before);
+            assert!(next.get() < heat.get(), "sides moving apart do not warm it: {heat:?} → {next:?}");
+            heat = next;
+        }
+    }
+
+    #[test]
+    fn a_question_cut_off_or_repeated_is_refused() {
+        let args = [ADVOCATE, SKEPTIC];
+        let whole = "Would deliveries really cost more without cars?";
+        assert_eq!(question_refused(whole, PROPOSITION, "Should cities ban cars?", &args), None);
+        let dangling = "How can we make cities more effective in terms of taking care of?";
+        assert_eq!(question_refused(dangling, PROPOSITION, "t", &args), Some(Refused::CutOff));
+        let cut = "How do cities handle the traffic with other concerns about relocatin?";
+        assert_eq!(question_refused(cut, PROPOSITION, "t", &args), Some(Refused::CutOff));
+        assert_eq!(
+            question_refused("Should cities ban cars?", PROPOSITION, "should cities ban cars", &args),
+            Some(Refused::Repeated)
+        );
+    }
+
+    #[test]
+    fn a_sentence_that_only_talks_about_the_debate_is_not_offered() {
+        let polite =
+            "I'm happy that you bring this point into the discussion. Air quality improves when traffic falls.";
+        assert_eq!(candidates(polite), ["Air quality improves when traffic falls."]);
     }
 }

@@ -86,6 +86,15 @@ pub fn answering(setup: &EngineSetup, state: &DebateState, round: u32, role: Rol
             out.push(at_once(&call.id, lookup::Answer { text, failed: true }, began));
             continue;
         }
+        // A gateway that merged calls sends their arguments run together: said as such, not as a missing argument.
+        if let Some(count) = call.run_together() {
+            let text = format!(
+                "this call's arguments arrived as {count} JSON objects run together (a gateway between heat \
+                 and the model merged {count} calls into one); call each tool on its own"
+            );
+            out.push(at_once(&call.id, lookup::Answer { text, failed: true }, began));
+            continue;
+        }
         let on_server = setup.servers.iter().filter(|s| s.serves(role)).find_map(|s| {
             let tool = s.server.tools.iter().find(|t| tool_name(&s.server.name, &t.name) == call.name)?;
             Some((Arc::clone(&s.server), tool.name.clone()))

@@ -42,6 +42,23 @@ impl ToolCall {
     }
 }
 
+impl ToolCall {
+    /// How many JSON objects its arguments hold when they are more than
+    /// one run together (`{"query": "a"}{"path": "b"}`: a gateway merged two
+    /// calls into one); `None` when they are one object, or not JSON.
+    pub fn run_together(&self) -> Option<usize> {
+        let values = serde_json::Deserializer::from_str(&self.arguments).into_iter::<serde_json::Value>();
+        let mut count = 0;
+        for value in values {
+            match value {
+                Ok(serde_json::Value::Object(_)) => count += 1,
+                _ => return None,
+            }
+        }
+        (count > 1).then_some(count)
+    }
+}
+
 /// What heat answered one call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolResult {
@@ -55,36 +72,54 @@ pub struct ToolResult {
 /// Calls assembled from a stream's pieces, in the order they began.
 #[derive(Debug, Default)]
 pub struct Assembly {
-    calls: Vec<(Option<u64>, ToolCall)>,
+    calls: Vec<Partial>,
+}
+
+/// A call whose pieces are arriving.
+#[derive(Debug)]
+struct Partial {
+    /// The number the wire gave it, if any.
+    index: Option<u64>,
+    call: ToolCall,
+    /// Whether its id is the wire's (not one heat gave it).
+    wire_id: bool,
 }
 
 impl Assembly {
     /// A piece of a call: `index` where the wire numbers them; an `id` or
     /// a `name` where this piece starts one; more of the arguments' text.
-    /// A piece without an index joins the call its id names, or the last.
+    /// A piece joins the call its id names; a piece whose id is new starts
+    /// a call of its own, whatever its index (a gateway that numbers every
+    /// call 0, as `LiteLLM` does when the server it fronts numbers none,
+    /// still sends each call's id). A piece without an id joins the latest
+    /// call at its index, or without an index the last call.
     pub fn piece(&mut self, index: Option<u64>, id: Option<&str>, name: Option<&str>, arguments: &str) {
         let id = id.filter(|id| !id.is_empty());
-        let found = match index {
-            Some(index) => self.calls.iter().position(|(i, _)| *i == Some(index)),
-            None => match id {
-                Some(id) => self.calls.iter().position(|(_, call)| call.id == id),
+        let found = match id {
+            Some(id) => self.calls.iter().position(|p| p.wire_id && p.call.id == id).or_else(|| {
+                // A call begun at this index with no id of the wire's yet: this id is its own.
+                self.calls.iter().rposition(|p| !p.wire_id && index.is_some() && p.index == index)
+            }),
+            None => match index {
+                Some(_) => self.calls.iter().rposition(|p| p.index == index),
                 None => self.calls.len().checked_sub(1),
             },
         };
         let at = found.unwrap_or_else(|| {
             let number = self.calls.len() + 1;
             let call = ToolCall { id: format!("call_{number}"), name: String::new(), arguments: String::new() };
-            self.calls.push((index, call));
+            self.calls.push(Partial { index, call, wire_id: false });
             self.calls.len() - 1
         });
-        let call = &mut self.calls[at].1;
+        let partial = &mut self.calls[at];
         if let Some(id) = id {
-            call.id = id.to_string();
+            partial.call.id = id.to_string();
+            partial.wire_id = true;
         }
         if let Some(name) = name.filter(|n| !n.is_empty()) {
-            call.name.push_str(name);
+            partial.call.name.push_str(name);
         }
-        call.arguments.push_str(arguments);
+        partial.call.arguments.push_str(arguments);
     }
 
     /// Whether any call began.
@@ -92,15 +127,15 @@ impl Assembly {
         self.calls.is_empty()
     }
 
-    /// The call numbered `index`, whole, if one began.
+    /// The latest call numbered `index`, whole, if one began.
     pub fn take_one(&mut self, index: u64) -> Option<ToolCall> {
-        let at = self.calls.iter().position(|(i, _)| *i == Some(index))?;
-        Some(self.calls.remove(at).1)
+        let at = self.calls.iter().rposition(|p| p.index == Some(index))?;
+        Some(self.calls.remove(at).call)
     }
 
     /// The calls, whole, in the order they began.
     pub fn take(&mut self) -> Vec<ToolCall> {
-        std::mem::take(&mut self.calls).into_iter().map(|(_, call)| call).collect()
+        std::mem::take(&mut self.calls).into_iter().map(|p| p.call).collect()
     }
 }
 
@@ -128,10 +163,31 @@ mod tests {
     }
 
     #[test]
+    fn a_new_id_at_an_index_another_call_holds_starts_a_call_of_its_own() {
+        // LiteLLM numbers every call 0 when the server it fronts numbers none.
+        let mut calls = Assembly::default();
+        calls.piece(Some(0), Some("call_0_0"), Some("search"), "");
+        calls.piece(Some(0), None, None, "{\"query\": \"x\"}");
+        calls.piece(Some(0), Some("call_0_1"), Some("read"), "");
+        calls.piece(Some(0), None, None, "{\"path\": \"a.md\"}");
+        let whole = calls.take();
+        assert_eq!(whole.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["search", "read"]);
+        assert_eq!(whole[1].arguments, "{\"path\": \"a.md\"}");
+        // An id the wire sends after the call's first piece is that call's.
+        calls.piece(Some(3), None, Some("search"), "{");
+        calls.piece(Some(3), Some("late"), None, "}");
+        let late = calls.take();
+        assert_eq!((late.len(), late[0].id.as_str(), late[0].arguments.as_str()), (1, "late", "{}"));
+    }
+
+    #[test]
     fn arguments_that_are_not_an_object_read_as_none() {
         let call = |arguments: &str| ToolCall { id: "c".into(), name: "search".into(), arguments: arguments.into() };
         assert_eq!(call("[1]").arguments_object(), serde_json::json!({}));
         assert_eq!(call("{\"query\": \"cut").arguments_object(), serde_json::json!({}));
         assert_eq!(call("").arguments_object(), serde_json::json!({}));
+        assert_eq!(call("{\"query\": \"a\"}{\"path\": \"b\"}").run_together(), Some(2));
+        assert_eq!(call("{\"query\": \"a\"}").run_together(), None);
+        assert_eq!(call("{\"query\": \"a\"} junk").run_together(), None);
     }
 }

@@ -217,13 +217,6 @@ async fn a_library_that_cannot_be_read_is_refused_in_one_sentence_and_nothing_is
     assert!(server.requests().is_empty(), "nothing asked");
 }
 
-/// Whether a request carries the answers to earlier tool calls, in either wire's shape.
-fn has_answers(request: &Recorded) -> bool {
-    request.body["messages"].as_array().is_some_and(|messages| {
-        messages.iter().any(|m| m["role"] == "tool" || m["content"][0]["type"] == "tool_result")
-    })
-}
-
 /// The advocate looks things up first (a search and a read in one answer,
 /// their arguments in pieces), then argues; everyone else argues at once.
 fn looking_up_reply(request: &Recorded) -> Reply {
@@ -233,7 +226,7 @@ fn looking_up_reply(request: &Recorded) -> Reply {
     }
     let openai = request.path.ends_with("/chat/completions");
     let advocate = request.system().contains("You are the ADVOCATE");
-    if advocate && request.body.get("tools").is_some() && !has_answers(request) {
+    if advocate && request.body.get("tools").is_some() && !request.has_tool_answers() {
         let calls = [
             CallParts { id: "call_1", name: "search", parts: &["{\"query\": ", "\"transactions commit\"}"] },
             CallParts {
@@ -284,7 +277,7 @@ async fn a_debater_looks_things_up_through_heat_run_on_both_wires() {
 
         // The answers reach the advocate's next request, as the wire writes them.
         let chats: Vec<Recorded> = server.requests().into_iter().filter(|r| r.body["messages"].is_array()).collect();
-        let next = chats.iter().find(|r| has_answers(r)).expect("the turn is asked on with the answers");
+        let next = chats.iter().find(|r| r.has_tool_answers()).expect("the turn is asked on with the answers");
         let answers = next.body["messages"].to_string();
         assert!(
             answers.contains("[notes/queue.md:L5–L7] of 7 lines\\nL5: ## Postgres\\nL6: Postgres gives us"),

@@ -137,17 +137,24 @@ fn gated_call(gate: &Arc<Semaphore>) -> Reply {
     ])
 }
 
-#[tokio::test]
-async fn a_pause_holds_the_next_step_and_a_resume_asks_it() {
-    let gate = Arc::new(Semaphore::new(0));
-    let seats = seats(vec![gated_call(&gate)]);
-    let mut handle = engine::start(setup(&seats, 4), engine_support::duel_spec(1));
+/// A debate whose advocate's step, held at a gate, ends while the debate
+/// is paused: its handle and events once that step's call is answered.
+async fn answered_while_paused(seats: &Seats, gate: &Arc<Semaphore>) -> (engine::DebateHandle, Vec<DebateEvent>) {
+    let mut handle = engine::start(setup(seats, 4), engine_support::duel_spec(1));
     let mut events = Vec::new();
     wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TurnStarted { role: Role::Advocate, .. })).await;
     handle.send(Command::Pause);
     wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Paused)).await;
     gate.add_permits(1);
     wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::ToolAnswered { .. })).await;
+    (handle, events)
+}
+
+#[tokio::test]
+async fn a_pause_holds_the_next_step_and_a_resume_asks_it() {
+    let gate = Arc::new(Semaphore::new(0));
+    let seats = seats(vec![gated_call(&gate)]);
+    let (handle, events) = answered_while_paused(&seats, &gate).await;
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert_eq!(seats.advocate.requests().len(), 1, "nothing new is asked while paused");
     handle.send(Command::Resume);
@@ -161,13 +168,7 @@ async fn a_pause_holds_the_next_step_and_a_resume_asks_it() {
 async fn a_cancel_between_steps_ends_the_turn_and_nothing_more_is_asked() {
     let gate = Arc::new(Semaphore::new(0));
     let seats = seats(vec![gated_call(&gate)]);
-    let mut handle = engine::start(setup(&seats, 4), engine_support::duel_spec(1));
-    let mut events = Vec::new();
-    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TurnStarted { role: Role::Advocate, .. })).await;
-    handle.send(Command::Pause);
-    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Paused)).await;
-    gate.add_permits(1);
-    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::ToolAnswered { .. })).await;
+    let (mut handle, mut events) = answered_while_paused(&seats, &gate).await;
     handle.send(Command::CancelSeat(Role::Advocate));
     wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TurnCancelled { role: Role::Advocate, .. })).await;
     handle.send(Command::Resume);
@@ -176,4 +177,19 @@ async fn a_cancel_between_steps_ends_the_turn_and_nothing_more_is_asked() {
     let turn = state.rounds[0].turn(Role::Advocate).unwrap();
     assert_eq!(turn.tools.len(), 1, "what it looked up stays recorded");
     assert!(state.finish.is_some());
+}
+
+#[tokio::test]
+async fn arguments_run_together_by_a_gateway_are_said_as_such() {
+    let merged = Reply::calling("", &[("search", r#"{"query": "trains"}{"path": "docs/trains.md"}"#)]);
+    let seats = seats(vec![merged]);
+    let (events, _) = drain(engine::start(setup(&seats, 4), engine_support::duel_spec(1))).await;
+    let answers = answered(&events);
+    assert_eq!(answers.len(), 1);
+    assert!(answers[0].2, "failed");
+    assert!(
+        answers[0].1.starts_with("this call's arguments arrived as 2 JSON objects run together (a gateway between heat and the model merged 2 calls into one)"),
+        "not a missing query: {}",
+        answers[0].1
+    );
 }

@@ -59,13 +59,6 @@ fn toml_list(words: &[String]) -> String {
     format!("[{}]", quoted.join(", "))
 }
 
-/// Whether a request carries the answers to earlier tool calls, in either wire's shape.
-fn has_answers(request: &Recorded) -> bool {
-    request.body["messages"].as_array().is_some_and(|messages| {
-        messages.iter().any(|m| m["role"] == "tool" || m["content"][0]["type"] == "tool_result")
-    })
-}
-
 /// The advocate reads `a.md` and a file outside the folder through the
 /// server, then argues; everyone else argues at once.
 fn reading_reply(request: &Recorded) -> HttpReply {
@@ -75,7 +68,10 @@ fn reading_reply(request: &Recorded) -> HttpReply {
     let openai = request.path.ends_with("/chat/completions");
     let system = request.system();
     let offered = request.body["tools"].to_string();
-    if system.contains("You are the ADVOCATE") && offered.contains("files__read_text_file") && !has_answers(request) {
+    if system.contains("You are the ADVOCATE")
+        && offered.contains("files__read_text_file")
+        && !request.has_tool_answers()
+    {
         let calls = [
             CallParts { id: "call_1", name: "files__read_text_file", parts: &["{\"path\": ", "\"a.md\"}"] },
             CallParts { id: "call_2", name: "files__read_text_file", parts: &["{\"path\": \"/etc/hostname\"}"] },
@@ -125,7 +121,7 @@ async fn a_debater_reads_a_file_through_the_filesystem_server_on_both_wires() {
         assert!(stdout.contains("→ failed: Access denied - path outside allowed directories"), "{wire}: {stdout}");
 
         // The file's text reaches the advocate's next request, as its wire writes an answer.
-        let next = server.requests().into_iter().find(has_answers).expect("the turn is asked on");
+        let next = server.requests().into_iter().find(Recorded::has_tool_answers).expect("the turn is asked on");
         let history = next.body["messages"].to_string();
         assert!(history.contains("The sleeper leaves at 21:40 and arrives at 07:15."), "{wire}: {history}");
         // Only the advocate's request offered them; every debater's was offered the server's tools.

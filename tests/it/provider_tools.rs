@@ -179,3 +179,53 @@ async fn a_server_that_refuses_tools_is_asked_again_without_them() {
     assert!(requests[0].body.get("tools").is_some());
     assert!(requests[1].body.get("tools").is_none(), "asked again without tools");
 }
+
+/// What two gateways in front of an OpenAI-compatible server sent heat for
+/// an answer that calls `search` and `read` (captured from `LiteLLM` 1.108.7
+/// and `@musistudio/llms` 1.0.53): each read whole at any split.
+#[tokio::test]
+async fn tool_calls_through_real_gateways_are_read_as_the_server_made_them() {
+    let expected = [
+        ("search", json!({"query": "what the engine does on pause"})),
+        ("read", json!({"path": "docs/architecture.md", "start": 1, "end": 30})),
+    ];
+    let captures: [(&str, &[u8]); 4] = [
+        ("openai", include_bytes!("gateways/litellm-1.108.7-chat-tools.sse")),
+        // The server numbered no call: LiteLLM numbers each 0, with its own id.
+        ("openai", include_bytes!("gateways/litellm-1.108.7-chat-tools-unnumbered.sse")),
+        ("anthropic", include_bytes!("gateways/litellm-1.108.7-messages-tools.sse")),
+        ("anthropic", include_bytes!("gateways/musistudio-llms-1.0.53-messages-tools.sse")),
+    ];
+    for (n, (wire, body)) in captures.into_iter().enumerate() {
+        for piece in [13, body.len()] {
+            let server = MockLlm::scripted(vec![Reply::sse(body, piece)]).await;
+            let mut asked = request();
+            asked.tools = Some(tools(true));
+            let model = if wire == "openai" { openai(&server, Some("sk-test")) } else { anthropic(&server) };
+            let (items, error) = run(model, asked).await;
+            assert_eq!(error, None, "capture {n}");
+            let calls = calls_of(&items);
+            let got: Vec<(&str, serde_json::Value)> =
+                calls.iter().map(|c| (c.name.as_str(), c.arguments_object())).collect();
+            assert_eq!(got, expected.to_vec(), "capture {n}, split every {piece} bytes");
+            assert_eq!(finish_of(&items), Some(FinishReason::ToolCalls), "capture {n}");
+        }
+    }
+}
+
+/// `@musistudio/llms` merges two unnumbered calls into one `tool_use`
+/// block: one call whose arguments are two objects run together, which
+/// heat says as such.
+#[tokio::test]
+async fn two_calls_a_gateway_merged_arrive_as_one_with_their_arguments_run_together() {
+    let body = include_bytes!("gateways/musistudio-llms-1.0.53-messages-tools-unnumbered.sse");
+    let server = MockLlm::scripted(vec![Reply::sse(body, 17)]).await;
+    let mut asked = request();
+    asked.tools = Some(tools(true));
+    let (items, error) = run(anthropic(&server), asked).await;
+    assert_eq!(error, None);
+    let calls = calls_of(&items);
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].name, "search");
+    assert_eq!(calls[0].run_together(), Some(2), "{}", calls[0].arguments);
+}

@@ -26,6 +26,7 @@ mod flight;
 mod handle;
 mod held;
 mod judge_setups;
+mod lookups;
 mod reopening;
 mod request;
 mod task;
@@ -45,7 +46,6 @@ use super::event::{DebateEvent, TurnPurpose};
 use super::grounding::{self, reading};
 use super::guard::turn::SentPrompt;
 use super::heard::{self, Answering, Heard, Refusal};
-use super::looking_up;
 use super::notices;
 use super::plan::{self, Step, next_steps_with};
 use super::seat::{PanelJudge, Role};
@@ -58,9 +58,9 @@ use calls::Calls;
 use clock::Deadlines;
 use flight::Flight;
 use judge_setups::JudgeSetups;
+use lookups::{Continuing, Lookups};
 use request::Requests;
 use task::{CallMsg, CallMsgKind, Task};
-use tool_tasks::{ToolDone, ToolTasks};
 
 /// How many tokens of the library's passages a seat reads a round: a
 /// fifth of its context where that is known, at most 1,600.
@@ -151,8 +151,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Vec<DebateEvent>) -> Deb
         preamble: None,
         judge_setups: JudgeSetups::default(),
         sat_out: HashSet::new(),
-        continuing: Vec::new(),
-        tool_tasks: ToolTasks::default(),
+        lookups: Lookups::default(),
     };
     // What endpoints taught an earlier run of this debate still holds.
     for (endpoint, adaptation) in &engine.state.adaptations {
@@ -206,23 +205,8 @@ struct Engine {
     judge_setups: JudgeSetups,
     /// The debaters already said to sit a round out, by round.
     sat_out: HashSet<(u32, Role)>,
-    /// Turns that stopped to look things up: asked on once every call has
-    /// its answer, and not while paused.
-    continuing: Vec<Continuing>,
-    /// The calls to MCP servers under way.
-    tool_tasks: ToolTasks,
-}
-
-/// A turn to ask on once its tool calls are answered.
-#[derive(Debug, Clone, Copy)]
-struct Continuing {
-    round: u32,
-    role: Role,
-    purpose: TurnPurpose,
-    /// When the turn runs out of time, as it did before it stopped.
-    deadline: Option<Instant>,
-    /// Its answer so far is the one more try a guard asked for.
-    guard_retry: bool,
+    /// Turns that stopped to look things up, and their calls to MCP servers.
+    lookups: Lookups,
 }
 
 /// The runtime's clock (a test that pauses time sees its own).
@@ -257,7 +241,12 @@ impl Engine {
                         self.on_call_msg(msg);
                     }
                 }
-                Some(done) = self.tool_tasks.rx.recv() => self.on_tool_done(done),
+                Some(done) = self.lookups.tasks.rx.recv() => {
+                    if let Some(answered) = self.lookups.answered(done) {
+                        self.emit(answered);
+                        self.ask_on_ready();
+                    }
+                }
                 () = tokio::time::sleep_until(alarm), if wake.is_some() => self.on_clock(),
             }
         }
@@ -348,7 +337,7 @@ impl Engine {
             self.announce_sitting_out();
             // A turn that waits for its calls' answers is under way too.
             let mut calls = self.calls.under_way();
-            calls.extend(self.continuing.iter().map(|c| Call::Turn { round: c.round, role: c.role }));
+            calls.extend(self.lookups.under_way());
             let options = plan::Options {
                 swap_check: self.setup.swap_check,
                 votes_in_turn: self.setup.role(Role::Judge).model.is_embedded(),
@@ -422,9 +411,7 @@ impl Engine {
                 // The time spent paused is no one's: every deadline moves on by it.
                 let shift = self.deadlines.resume(now());
                 self.calls.shift_deadlines(shift);
-                for next in &mut self.continuing {
-                    next.deadline = next.deadline.map(|d| d + shift);
-                }
+                self.lookups.shift_deadlines(shift);
                 let held = self.calls.take_held();
                 self.tell_held(held);
             }
@@ -441,26 +428,9 @@ impl Engine {
         for event in super::command::events(&self.state, command) {
             self.emit(event);
         }
-        self.after_command(command);
-    }
-
-    /// What a command means for the turns that looked things up while
-    /// paused: a cancel ends them with what they said; a resume asks them on.
-    fn after_command(&mut self, command: &Command) {
-        let cancelled = |next: &Continuing| match command {
-            Command::CancelTurn => true,
-            Command::CancelSeat(role) => *role == next.role,
-            _ => false,
-        };
-        match command {
-            Command::CancelTurn => self.tool_tasks.abort(None),
-            Command::CancelSeat(role) => self.tool_tasks.abort(Some(*role)),
-            _ => {}
-        }
-        let (ended, kept): (Vec<Continuing>, Vec<Continuing>) = self.continuing.drain(..).partition(cancelled);
-        self.continuing = kept;
-        for next in ended {
-            self.emit(answer::on_cancelled(Call::Turn { round: next.round, role: next.role }, None));
+        // A turn waiting on its look-ups: a cancel ends it there; a resume asks it on.
+        for call in self.lookups.cancelled(command) {
+            self.emit(answer::on_cancelled(call, None));
         }
         self.ask_on_ready();
     }
@@ -487,7 +457,7 @@ impl Engine {
 
     fn abort_all(&mut self) {
         self.calls.abort_all();
-        self.tool_tasks.abort(None);
+        self.lookups.abort_all();
     }
 
     fn start_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose) {
@@ -513,7 +483,7 @@ impl Engine {
         let looked_up = self.state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role));
         if looked_up.is_some_and(|t| !t.tools.is_empty()) {
             let deadline = self.deadlines.turn_from(now()).filter(|_| !self.state.seated_person(role));
-            self.continuing.push(Continuing { round, role, purpose, deadline, guard_retry: false });
+            self.lookups.wait(Continuing { round, role, purpose, deadline, guard_retry: false });
             self.ask_on_ready();
             return;
         }
@@ -688,7 +658,7 @@ impl Engine {
             self.emit(DebateEvent::ToolsCalled { round, role, calls, usage: flight.usage });
             self.look_up(round, role);
             let (purpose, deadline, guard_retry) = (flight.purpose, flight.deadline, flight.guard_retry);
-            self.continuing.push(Continuing { round, role, purpose, deadline, guard_retry });
+            self.lookups.wait(Continuing { round, role, purpose, deadline, guard_retry });
             self.ask_on_ready();
             return;
         }
@@ -729,43 +699,16 @@ impl Engine {
     /// Answers the calls `role`'s open turn in `round` has not had
     /// answered: from the library at once, or by starting its MCP server's call.
     fn look_up(&mut self, round: u32, role: Role) {
-        for answering in looking_up::answering(&self.setup, &self.state, round, role) {
-            match answering {
-                looking_up::Answering::Now(event) => self.emit(event),
-                looking_up::Answering::Server { id, server, tool, arguments } => {
-                    self.tool_tasks.start((round, role, id), server, tool, arguments);
-                }
-            }
+        for answered in self.lookups.answer(&self.setup, &self.state, round, role) {
+            self.emit(answered);
         }
-    }
-
-    /// An MCP server answered a call: recorded (at once, paused or not),
-    /// and the turn asked on once every call of its step has its answer.
-    fn on_tool_done(&mut self, done: ToolDone) {
-        if !self.tool_tasks.ended(&done) {
-            return;
-        }
-        let ToolDone { round, role, id, answer, millis } = done;
-        let text = super::grounding::lookup::clip(answer.text);
-        self.emit(DebateEvent::ToolAnswered { round, role, id, text, failed: answer.failed, millis });
-        self.ask_on_ready();
     }
 
     /// Asks on each turn that looked things up and has every answer, unless paused.
     fn ask_on_ready(&mut self) {
-        if self.state.paused {
-            return;
+        for next in self.lookups.ready(&self.state) {
+            self.go_on_with(next);
         }
-        let mut waiting = Vec::new();
-        for next in std::mem::take(&mut self.continuing) {
-            let (round, role) = (next.round, next.role);
-            if looking_up::all_answered(&self.state, round, role) && !self.tool_tasks.running_for(round, role) {
-                self.go_on_with(next);
-            } else {
-                waiting.push(next);
-            }
-        }
-        self.continuing = waiting;
     }
 
     /// Asks a turn that looked things up on, with what it found, within

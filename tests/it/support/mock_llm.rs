@@ -61,6 +61,13 @@ impl Recorded {
         self.body["messages"][0]["content"].as_str().unwrap_or_default().to_string()
     }
 
+    /// Whether it carries the answers to earlier tool calls, in either wire's shape.
+    pub fn has_tool_answers(&self) -> bool {
+        self.body["messages"].as_array().is_some_and(|messages| {
+            messages.iter().any(|m| m["role"] == "tool" || m["content"][0]["type"] == "tool_result")
+        })
+    }
+
     /// The last message's text.
     pub fn last_message(&self) -> String {
         let messages = self.body["messages"].as_array().cloned().unwrap_or_default();
