@@ -163,6 +163,34 @@ pub fn panel_on_embedded(setup: &EngineSetup, state: &DebateState) -> Option<Str
     })
 }
 
+/// How the notice that some debaters take no tools begins.
+const NO_TOOLS_NOTICE: &str = "Tools:";
+
+/// Once a debate, where the library or an MCP server offers tools: the
+/// debaters whose model takes none (the embedded model, an agent CLI, a
+/// person), who argue from what they are given.
+pub fn seats_without_tools(setup: &EngineSetup, state: &DebateState) -> Option<String> {
+    let offered = setup.tool_calls > 0 && (setup.library.is_some() || !setup.servers.is_empty());
+    if !offered || state.notices.iter().any(|n| n.starts_with(NO_TOOLS_NOTICE)) {
+        return None;
+    }
+    let without: Vec<String> = state
+        .debaters()
+        .iter()
+        .filter(|&&role| !setup.role(role).model.takes_tools() || state.seated_person(role))
+        .map(|&role| format!("the {}", state.seat_name(role)))
+        .collect();
+    let (named, one) = match without.split_last() {
+        None => return None,
+        Some((last, rest)) if !rest.is_empty() => (format!("{} and {last}", rest.join(", ")), false),
+        Some(_) => (without.join(""), true),
+    };
+    let (take, argue, is) = if one { ("takes", "argues", "it is") } else { ("take", "argue", "they are") };
+    let given =
+        if setup.library.is_some() { format!("the library's passages {is} given") } else { "what they know".into() };
+    Some(format!("{NO_TOOLS_NOTICE} {named} {take} none and {argue} from {given}"))
+}
+
 /// Past this many characters a proposition reads as a document, not a
 /// sentence: about a paragraph.
 const LONG_PROPOSITION_CHARS: usize = 600;

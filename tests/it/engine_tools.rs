@@ -97,8 +97,16 @@ async fn calls_are_answered_from_the_library_and_the_turn_goes_on_with_what_they
     assert_eq!(calling.tool_calls, called);
     assert_eq!(results.tool_results.iter().map(|r| r.call_id.as_str()).collect::<Vec<_>>(), ["call_1", "call_2"]);
     assert_eq!(results.tool_results[1].content, answers[1].1);
-    // Only debaters look things up: the skeptic's model takes no tools, the judge's seat is no debater's.
+    // Only debaters look things up: the skeptic's model takes no tools (said once), the judge's seat is no debater's.
     assert!(seats.skeptic.requests().iter().all(|r| r.tools.is_none()));
+    let said: Vec<&String> = events
+        .iter()
+        .filter_map(|e| match e {
+            DebateEvent::Notice { message } if message.starts_with("Tools:") => Some(message),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(said, ["Tools: the skeptic takes none and argues from the library's passages it is given"]);
     assert!(seats.judge.requests().iter().all(|r| r.tools.is_none()));
 
     let turn = state.rounds[0].turn(Role::Advocate).unwrap();
@@ -192,4 +200,42 @@ async fn arguments_run_together_by_a_gateway_are_said_as_such() {
         "not a missing query: {}",
         answers[0].1
     );
+}
+
+#[tokio::test]
+async fn a_turn_a_stopped_process_left_after_its_look_up_goes_on_from_the_answers() {
+    // The first process: the advocate's step is answered, then the process stops before it is asked on.
+    let gate = Arc::new(Semaphore::new(0));
+    let calling = Reply::calling("Let me look. ", &[("search", r#"{"query": "hotel"}"#)]);
+    let first = seats(vec![calling, Reply::gated("", &gate, "never")]);
+    let mut handle = engine::start(setup(&first, 4), engine_support::duel_spec(1));
+    let mut events = Vec::new();
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::ToolAnswered { .. })).await;
+    drop(handle);
+    // Stopped after the answer was recorded, or between the call and its answer.
+    let called = events.iter().position(|e| matches!(e, DebateEvent::ToolsCalled { .. })).unwrap();
+    for kept in [events.len(), called + 1] {
+        let state = heat::debate::DebateState::from_events(&events[..kept]);
+        assert_eq!(state.rounds[0].turn(Role::Advocate).unwrap().tools.len(), 1);
+
+        // The second goes on from the answer: nothing is paid for again.
+        let second = seats(Vec::new());
+        let mut handle = engine::resume(setup(&second, 4), state);
+        let mut resumed = Vec::new();
+        while let Some(event) = handle.next_event().await {
+            resumed.push(event);
+        }
+        let state = handle.join().await;
+        let answered_again = resumed.iter().filter(|e| matches!(e, DebateEvent::ToolAnswered { .. })).count();
+        assert_eq!(answered_again, usize::from(kept == called + 1), "only an unanswered call is answered");
+        let asked = second.advocate.requests();
+        assert_eq!(asked.len(), 1, "asked on once, not from the start");
+        let [.., calling, results] = asked[0].messages.as_slice() else { panic!("{:?}", asked[0].messages) };
+        assert_eq!(calling.tool_calls[0].name, "search");
+        let answer = &results.tool_results[0].content;
+        assert!(answer.starts_with("[docs/trains.md:L1–L3]"), "{answer}");
+        let turn = state.rounds[0].turn(Role::Advocate).unwrap();
+        assert_eq!(turn.text.trim(), ARGUMENT);
+        assert_eq!((turn.tools.len(), turn.tools[0].said.as_str()), (1, "Let me look. "), "the step is kept");
+    }
 }

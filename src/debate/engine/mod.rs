@@ -356,6 +356,7 @@ impl Engine {
                             notices::judge_shares_a_model(&self.setup, &self.state),
                             notices::scores_unasked(&self.setup, &self.state),
                             notices::panel_on_embedded(&self.setup, &self.state),
+                            notices::seats_without_tools(&self.setup, &self.state),
                             notices::question_keeps_open(&self.state),
                             notices::budget_unpriced(&self.setup, &self.state),
                         ];
