@@ -94,7 +94,7 @@ pub enum Commands {
         /// Print the list as JSON.
         #[arg(long)]
         json: bool,
-        /// Only debates whose topic or id contains this text (any case).
+        /// Only debates whose topic, id, name or tags contain this text, or where every word of it stands in one argument, verdict, question or synthesis (any case); the list says where.
         #[arg(long, value_name = "TEXT")]
         search: Option<String>,
         /// Only debates `heat resume` can go on with.

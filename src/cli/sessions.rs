@@ -14,6 +14,7 @@ use unicode_width::UnicodeWidthStr;
 use super::args::SessionsAction;
 use crate::report::export::{self, Format};
 use crate::store::index::IndexEntry;
+use crate::store::search::Found;
 use crate::store::{self, Store};
 use crate::tui::wrap::cut_words;
 use crate::words::count;
@@ -32,9 +33,34 @@ pub struct Filter {
 impl Filter {
     fn keeps(&self, entry: &IndexEntry) -> bool {
         let found = self.search.as_deref().is_none_or(|text| entry.mentions(&text.to_lowercase()));
-        let tagged = self.tag.as_deref().is_none_or(|tag| entry.has_tag(tag));
-        found && tagged && (!self.continuable || entry.continuable())
+        found && self.keeps_but_search(entry)
     }
+
+    /// Whether the tag and the continuable filter keep it.
+    fn keeps_but_search(&self, entry: &IndexEntry) -> bool {
+        let tagged = self.tag.as_deref().is_none_or(|tag| entry.has_tag(tag));
+        tagged && (!self.continuable || entry.continuable())
+    }
+
+    /// The search's words, lowercase.
+    fn words(&self) -> Vec<String> {
+        self.search.as_deref().map(|t| t.split_whitespace().map(str::to_lowercase).collect()).unwrap_or_default()
+    }
+}
+
+/// Each stored debate the filter keeps: by its topic, id, name or tags, or
+/// by its words, and then where they are.
+fn kept(store: &Store, all: &[IndexEntry], filter: &Filter) -> Vec<(IndexEntry, Option<Found>)> {
+    let words = filter.words();
+    all.iter()
+        .filter_map(|entry| {
+            if filter.keeps(entry) {
+                return Some((entry.clone(), None));
+            }
+            let by_words = filter.keeps_but_search(entry).then(|| store.find_words(&entry.id, &words)).flatten()?;
+            Some((entry.clone(), Some(by_words)))
+        })
+        .collect()
 }
 
 /// `heat sessions` and its actions.
@@ -56,13 +82,25 @@ pub fn list(filter: &Filter, json: bool) -> anyhow::Result<()> {
     for (file, why) in &unreadable {
         eprintln!("heat: {file} is not listed: {}", crate::sanitize::clean(why));
     }
-    let entries: Vec<IndexEntry> = all.iter().filter(|e| filter.keeps(e)).cloned().collect();
+    let kept = kept(&store, &all, filter);
     let mut out = std::io::stdout().lock();
     if json {
-        serde_json::to_writer_pretty(&mut out, &entries)?;
+        // Each entry as the index has it, and where its words were found when they were.
+        let listed: Vec<serde_json::Value> = kept
+            .iter()
+            .map(|(entry, found)| {
+                let mut value = serde_json::to_value(entry).unwrap_or_default();
+                if let (Some(found), Some(map)) = (found, value.as_object_mut()) {
+                    map.insert("found".into(), serde_json::to_value(found).unwrap_or_default());
+                }
+                value
+            })
+            .collect();
+        serde_json::to_writer_pretty(&mut out, &listed)?;
         writeln!(out)?;
         return Ok(());
     }
+    let entries: Vec<IndexEntry> = kept.iter().map(|(e, _)| e.clone()).collect();
     if all.is_empty() {
         writeln!(out, "No sessions yet. Start one with: heat run \"Remote work beats the office\"")?;
         return Ok(());
@@ -76,6 +114,12 @@ pub fn list(filter: &Filter, json: bool) -> anyhow::Result<()> {
     let width = std::io::stdout().is_terminal().then(crossterm::terminal::size).and_then(Result::ok);
     for line in table(&entries, store::now_ms(), width.map(|(columns, _)| usize::from(columns))) {
         writeln!(out, "{line}")?;
+        // Under a debate found by its words: where they are.
+        let found = kept.iter().find(|(e, _)| line.starts_with(&format!("{} ", e.id))).and_then(|(_, f)| f.as_ref());
+        if let Some(found) = found {
+            let place = found.round.map_or_else(String::new, |r| format!("round {r}, "));
+            writeln!(out, "{:22} {place}{}: “{}”", "", found.who, crate::sanitize::clean(&found.excerpt))?;
+        }
     }
     Ok(())
 }

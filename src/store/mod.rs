@@ -8,6 +8,7 @@ pub mod index;
 pub mod label;
 pub mod learnt;
 pub mod log;
+pub mod search;
 pub mod watch;
 
 use std::path::{Path, PathBuf};
@@ -209,6 +210,24 @@ impl Store {
     /// folder (a log put back is listed; an entry whose log is gone is
     /// not); and the logs there that could not be read, each as its file's
     /// name and why.
+    /// Where stored debate `id` holds every one of `words` (lowercase) in
+    /// one piece of what was said (`search::find`); `None` if nowhere, or
+    /// if its log cannot be read.
+    pub fn find_words(&self, id: &str, words: &[String]) -> Option<search::Found> {
+        search::find(&self.folded(id)?, words)
+    }
+
+    /// Everything stored debate `id` said, lowercase (`search::said`); `None` if its log cannot be read.
+    pub fn said(&self, id: &str) -> Option<String> {
+        Some(search::said(&self.folded(id)?))
+    }
+
+    /// Stored debate `id`, folded; `None` if its log cannot be read.
+    fn folded(&self, id: &str) -> Option<crate::debate::DebateState> {
+        let loaded = self.load(id).ok()?;
+        Some(crate::debate::DebateState::from_events(loaded.records.iter().map(|r| &r.event)))
+    }
+
     pub fn listing(&self) -> (Vec<IndexEntry>, Vec<(String, String)>) {
         let mut entries = index::read(&self.dir).unwrap_or_else(|| self.rebuild_index());
         let mut unreadable = Vec::new();

@@ -1,5 +1,6 @@
 //! The session browser (`s`): stored debates, newest first, filtered by what
-//! is typed (in the topic, id, name or tags); Enter opens one (continuing it
+//! is typed (each word in the topic, id, name or tags, or anywhere in what
+//! the debate said); Enter opens one (continuing it
 //! if it can go on), Ctrl-E exports it, Ctrl-R names it and Ctrl-T tags it
 //! (`label_edit.rs`), Ctrl-D deletes it after a yes (the debate on screen is
 //! refused at once, with the reason, without asking).
@@ -33,6 +34,8 @@ pub struct Browser {
     pub note: Option<&'static str>,
     /// The selection's name or tags, being typed.
     pub labelling: Option<LabelEdit>,
+    /// What each debate said, lowercase, by id (`store::search::said`).
+    said: std::collections::HashMap<String, String>,
 }
 
 impl Browser {
@@ -50,7 +53,15 @@ impl Browser {
             shown: None,
             note: None,
             labelling: None,
+            said: std::collections::HashMap::new(),
         }
+    }
+
+    /// The browser, searching what each debate said too (`said`: by id, lowercase).
+    #[must_use]
+    pub fn with_said(mut self, said: std::collections::HashMap<String, String>) -> Self {
+        self.said = said;
+        self
     }
 
     /// How an entry is set in under the debate it branches: only while
@@ -67,10 +78,12 @@ impl Browser {
         self
     }
 
-    /// The entries whose topic, id, name or tags hold every word typed (any case).
+    /// The entries that hold every word typed (any case), each in the
+    /// topic, id, name or tags, or in what the debate said.
     pub fn matches(&self) -> Vec<&IndexEntry> {
         let words: Vec<String> = self.query.split_whitespace().map(str::to_lowercase).collect();
-        self.entries.iter().filter(|e| words.iter().all(|w| e.mentions(w))).collect()
+        let said = |e: &IndexEntry, w: &str| self.said.get(&e.id).is_some_and(|text| text.contains(w));
+        self.entries.iter().filter(|e| words.iter().all(|w| e.mentions(w) || said(e, w))).collect()
     }
 
     /// The chosen entry.
@@ -202,6 +215,18 @@ mod tests {
         press(&mut b, KeyCode::Down, KeyModifiers::NONE);
         assert_eq!(press(&mut b, KeyCode::Enter, KeyModifiers::NONE), Some(vec![Effect::Open("c3".into())]));
         assert_eq!(press(&mut b, KeyCode::Esc, KeyModifiers::NONE), None);
+    }
+
+    #[test]
+    fn typing_finds_a_debate_by_what_it_said_too() {
+        let said = [("b2".to_string(), "the sleeper arrives at 07:15\nbudget airlines".to_string())];
+        let mut b = Browser::new(vec![entry("a1", "Tabs beat spaces"), entry("b2", "Night trains")])
+            .with_said(said.into_iter().collect());
+        for c in "SLEEPER night".chars() {
+            press(&mut b, KeyCode::Char(c), KeyModifiers::NONE);
+        }
+        let found: Vec<&str> = b.matches().iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(found, ["b2"], "one word from what it said, one from its topic");
     }
 
     #[test]

@@ -282,3 +282,49 @@ fn an_export_and_a_report_carry_the_name_and_tags() {
         "{html}"
     );
 }
+
+/// A stored debate whose skeptic said `said` in round 1.
+fn stored_saying(data: &Path, topic: &str, said: &str) -> String {
+    let store = Store::open(data).expect("store opens");
+    let mut recorder = store.create().expect("session created");
+    let log = Log::new(topic, 3, 0.7)
+        .seats(&[Role::Advocate, Role::Skeptic, Role::Judge], "anthropic", "m")
+        .round(0)
+        .argues(0, Role::Advocate)
+        .starts(0, Role::Skeptic, heat::debate::TurnPurpose::Argue)
+        .completes(0, Role::Skeptic, said);
+    for event in log.events() {
+        assert!(recorder.record(event).is_none());
+    }
+    recorder.record(&DebateEvent::Finished { outcome: Outcome::Cancelled, synthesis: None });
+    recorder.id().to_string()
+}
+
+#[test]
+fn a_debate_is_found_by_its_words_and_the_list_says_where() {
+    let data = tempfile::tempdir().unwrap();
+    let trains = stored_saying(
+        data.path(),
+        "Night trains beat flights",
+        "A budget airline undercuts the sleeper by a wide margin on every route from Vienna to Paris.",
+    );
+    let _cats = stored(data.path(), "Cats beat dogs");
+
+    let hits = listed(data.path(), &["--search", "SLEEPER vienna"]);
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!(hits[0]["id"], trains.as_str());
+    assert_eq!(hits[0]["found"]["round"], 1);
+    assert_eq!(hits[0]["found"]["who"], "the skeptic");
+    assert!(hits[0]["found"]["excerpt"].as_str().unwrap().contains("undercuts the sleeper by a wide margin"));
+
+    let text = stdout(&sessions(data.path(), &["--search", "sleeper vienna"]));
+    let row = text.lines().position(|l| l.starts_with(&trains)).expect("listed");
+    let under = text.lines().nth(row + 1).unwrap_or_default();
+    assert!(under.trim_start().starts_with("round 1, the skeptic: “A budget airline undercuts the sleeper"), "{text}");
+
+    // Words in two different turns are not one match; a topic's words still find it, with no line under it.
+    assert!(listed(data.path(), &["--search", "sleeper argues"]).is_empty());
+    let by_topic = listed(data.path(), &["--search", "cats"]);
+    assert_eq!(by_topic.len(), 1);
+    assert!(by_topic[0].get("found").is_none());
+}

@@ -177,7 +177,10 @@ async fn start_instead(
 /// The session browser, over the stored debates, the shown one marked.
 fn show_sessions(studio: &Studio, app: &mut App, debate: Option<&Running>) {
     let shown = debate.and_then(|d| d.session.clone());
-    app.modal = Some(Modal::Sessions(Browser::new(studio.store.list()).showing(shown)));
+    let entries = studio.store.list();
+    // What each debate said, so typing finds a debate by its words too.
+    let said = entries.iter().filter_map(|e| Some((e.id.clone(), studio.store.said(&e.id)?))).collect();
+    app.modal = Some(Modal::Sessions(Browser::new(entries).showing(shown).with_said(said)));
 }
 
 /// The exit status of a studio interrupted (Ctrl-C, SIGINT): 128 + 2.
