@@ -389,6 +389,8 @@ fn a_heat_killed_with_sigkill_leaves_no_cli_behind() {
         .arg(data.join("heat.toml"))
         .args(["run", "Tabs beat spaces", "--provider", "slow"])
         .env("HEAT_DATA_DIR", &data)
+        // The seats' working folders, which a killed heat cannot remove, go with the test's.
+        .env("TMPDIR", dir.path())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
