@@ -48,10 +48,11 @@ pub fn target(id: Option<&str>) -> anyhow::Result<Target> {
     Ok(Target { id, loaded, live, path })
 }
 
-/// The newest session a running debate holds, else the newest of all
-/// (saying on stderr that none is running).
+/// The newest debate still running, else the newest of all (saying on
+/// stderr that none is running). A debate that has ended is not running,
+/// though a studio may still hold it open.
 fn newest_live(store: &Store) -> anyhow::Result<String> {
-    if let Some(entry) = store.list().into_iter().find(|e| store.is_live(&e.id)) {
+    if let Some(entry) = store.list().into_iter().find(|e| e.outcome.is_none() && store.is_live(&e.id)) {
         return Ok(entry.id);
     }
     let newest = store.resolve(None)?;

@@ -233,13 +233,13 @@ fn watch(chromium: &std::path::Path, url: &str, mut debate: Debate) {
     // Scrolled to the newest round of a long page, the proposition and the heat are still in view.
     let in_view = string_of(
         &tab,
-        r#"(() => { const tall = document.createElement('div'); tall.style.height = '4000px';
+        r"(() => { const tall = document.createElement('div'); tall.style.height = '4000px';
             document.getElementById('rounds').append(tall);
             window.scrollTo(0, document.documentElement.scrollHeight);
             const seen = (id) => { const r = document.getElementById(id).getBoundingClientRect();
                 return r.top >= 0 && r.bottom <= window.innerHeight; };
             const out = `${window.scrollY > 1000} ${seen('proposition')} ${seen('heat-value')}`;
-            tall.remove(); window.scrollTo(0, 0); return out; })()"#,
+            tall.remove(); window.scrollTo(0, 0); return out; })()",
     );
     assert_eq!(in_view.as_deref(), Some("true true true"), "scrolled, the proposition and the heat stay in view");
     steps.done("header stays in view");

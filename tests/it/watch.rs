@@ -176,3 +176,28 @@ fn a_bad_id_and_a_log_that_is_not_heats_each_get_one_sentence() {
     assert!(said.contains("line 1 is not a heat session header"), "{said}");
     assert_eq!(said.trim().lines().count(), 1, "one sentence: {said}");
 }
+
+#[test]
+fn with_no_id_the_newest_running_debate_is_watched_not_an_ended_one_a_studio_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let records = demo();
+    let first_round_ends =
+        records.iter().position(|r| matches!(r.event, DebateEvent::VerdictReached { .. })).unwrap() + 1;
+    // An older debate still running, and a newer one that has ended while a studio holds it open.
+    let mut running = store.create().unwrap();
+    for record in &records[..first_round_ends] {
+        running.record(&record.event);
+    }
+    std::thread::sleep(Duration::from_millis(20));
+    let mut ended = store.create().unwrap();
+    for record in &records {
+        ended.record(&record.event);
+    }
+    assert!(store.is_live(ended.id()) && ended.state().finish.is_some());
+    let out = heat(dir.path()).args(["watch", "--json"]).timeout(Duration::from_secs(3)).output().unwrap();
+    let watched: Vec<serde_json::Value> =
+        text(&out.stdout).lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    assert_eq!(watched.len(), first_round_ends, "the running debate's events, not the ended one's");
+    drop((running, ended));
+}
