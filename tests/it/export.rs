@@ -188,3 +188,25 @@ fn a_verdict_given_while_round_four_streams_is_round_four_everywhere() {
     let md = render(Format::Md, &header(), &records);
     assert!(md.contains("## Your verdicts\n\n- Round 4: skeptic ahead, 70% sure: sharper"), "{md}");
 }
+
+#[test]
+fn notices_are_listed_in_their_own_section_before_the_synthesis_cleaned_of_escapes() {
+    let events = Log::new("T", 1, 0.9)
+        .round(0)
+        .then(DebateEvent::Notice { message: "the advocate's model takes no tools".into() })
+        .then(DebateEvent::Notice { message: "a server said \u{1b}[31mred\u{1b}[0m".into() })
+        .then(DebateEvent::Finished { outcome: Outcome::MaxRounds, synthesis: Some("Trains win.".into()) })
+        .into_events();
+    let records: Vec<Record> =
+        events.into_iter().enumerate().map(|(i, event)| Record { ms: i as u64, event }).collect();
+    let md = render(Format::Md, &header(), &records);
+    let section = md.find("## Notices\n\n- the advocate's model takes no tools\n- a server said red\n").expect(&md);
+    let synthesis = md.find("## Final synthesis").expect("the synthesis");
+    assert!(section < synthesis, "{md}");
+    assert!(!md.contains('\u{1b}'), "no escape reaches the export");
+
+    // A debate with no notices has no such section.
+    let quiet = Log::new("T", 1, 0.9).round(0).into_events();
+    let records: Vec<Record> = quiet.into_iter().enumerate().map(|(i, event)| Record { ms: i as u64, event }).collect();
+    assert!(!render(Format::Md, &header(), &records).contains("## Notices"));
+}
