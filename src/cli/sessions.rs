@@ -112,11 +112,12 @@ pub fn list(filter: &Filter, json: bool) -> anyhow::Result<()> {
     }
     // On a terminal a row is one line; piped, the topic is whole (scripts read it).
     let width = std::io::stdout().is_terminal().then(crossterm::terminal::size).and_then(Result::ok);
+    // Under a debate found by its words: where they are (a row starts with its id).
+    let found: std::collections::HashMap<&str, &Found> =
+        kept.iter().filter_map(|(e, f)| Some((e.id.as_str(), f.as_ref()?))).collect();
     for line in table(&entries, store::now_ms(), width.map(|(columns, _)| usize::from(columns))) {
         writeln!(out, "{line}")?;
-        // Under a debate found by its words: where they are.
-        let found = kept.iter().find(|(e, _)| line.starts_with(&format!("{} ", e.id))).and_then(|(_, f)| f.as_ref());
-        if let Some(found) = found {
+        if let Some(found) = line.split_whitespace().next().and_then(|id| found.get(id)) {
             let place = found.round.map_or_else(String::new, |r| format!("round {r}, "));
             writeln!(out, "{:22} {place}{}: “{}”", "", found.who, crate::sanitize::clean(&found.excerpt))?;
         }

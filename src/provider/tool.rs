@@ -40,9 +40,7 @@ impl ToolCall {
             _ => serde_json::json!({}),
         }
     }
-}
 
-impl ToolCall {
     /// How many JSON objects its arguments hold when they are more than
     /// one run together (`{"query": "a"}{"path": "b"}`: a gateway merged two
     /// calls into one); `None` when they are one object, or not JSON.
