@@ -29,16 +29,15 @@ use super::seat::Side;
 use super::state::{DebateState, Round, TurnStatus};
 use super::verdict::{self, Verdict, VerdictError};
 
+mod apart;
+
+pub use apart::{distance, next_heat, spread};
+
 /// Most candidate sentences offered per side: the grammar stays small.
 const MAX_CANDIDATES: usize = 8;
 /// A candidate sentence's length in words.
 const MIN_WORDS: usize = 4;
 const MAX_WORDS: usize = 30;
-/// How far the heat cools a round, and how far when the sides came closer.
-const COOL: f32 = 0.05;
-const COOL_CONVERGING: f32 = 0.15;
-/// How much closer (in [`distance`]) the sides must come to count as converging.
-const CLOSER_BY: f32 = 0.01;
 /// Words that say how a sentence talks about the debate, not what it
 /// claims: a sentence made only of these carries no claim.
 const TALK: [&str; 34] = [
@@ -76,15 +75,6 @@ const TALK: [&str; 34] = [
     "topic",
     "i'm",
     "let",
-];
-
-/// The openings heat gives the debaters (see `prompt::opening`): not part
-/// of what a side argued.
-const GIVEN_LEADS: [&str; 4] = [
-    "My first reason is that",
-    "My first objection is that",
-    "The skeptic's point fails because",
-    "The advocate's point fails because",
 ];
 
 /// A seat the embedded judge chooses a sentence from: the field its
@@ -259,47 +249,6 @@ pub fn listed(items: &[String]) -> String {
     }
 }
 
-/// How far apart the seats' arguments are: the mean of [`distance`] over
-/// every pair (for two, their distance).
-pub fn spread(proposition: &str, arguments: &[&str]) -> f32 {
-    let mut total = 0.0;
-    let mut pairs = 0_u16;
-    for (i, a) in arguments.iter().enumerate() {
-        for b in &arguments[i + 1..] {
-            total += distance(proposition, a, b);
-            pairs += 1;
-        }
-    }
-    if pairs == 0 { 0.0 } else { total / f32::from(pairs) }
-}
-
-/// How far apart two arguments are, from 0 (they say the same) to 1
-/// (they share no word): one minus the share of their content words they
-/// have in common, leaving out the proposition's own words and the
-/// openings heat gave them.
-pub fn distance(proposition: &str, advocate: &str, skeptic: &str) -> f32 {
-    let given = content_words(proposition);
-    let words = |argument: &str| -> HashSet<String> {
-        content_words(argued(argument)).into_iter().filter(|w| !given.contains(w)).collect()
-    };
-    let (a, b) = (words(advocate), words(skeptic));
-    let union = a.union(&b).count();
-    if union == 0 {
-        return 0.0;
-    }
-    1.0 - a.intersection(&b).count() as f32 / union as f32
-}
-
-/// The next round's heat, by a rule a watcher can follow: it never rises.
-/// From the heat the round was argued at, it cools a step (0.05), or three
-/// (0.15) when the sides came closer than the round before (`apart`, their
-/// [`spread`], below `apart_before` by a hundredth or more); never below 0.3.
-pub fn next_heat(argued_at: Heat, apart: f32, apart_before: Option<f32>) -> Heat {
-    let closer = apart_before.is_some_and(|before| apart <= before - CLOSER_BY);
-    let step = if closer { COOL_CONVERGING } else { COOL };
-    Heat::on_grid((argued_at.get() - step).max(Heat::MIN.get()))
-}
-
 /// Why the judge's next `question` is not taken, if it is not: it was cut
 /// off (its last word is none the proposition or this round's `arguments`
 /// used, or one a question does not end on, like "of"), or it repeats the
@@ -328,18 +277,9 @@ pub enum Refused {
 /// Whether a sentence claims something: two of its words or more say more
 /// than how it talks about the debate.
 fn carries_claim(sentence: &str) -> bool {
-    let talk = content_words(&TALK.join(" "));
-    content_words(sentence).iter().filter(|w| !talk.contains(*w)).count() >= 2
-}
-
-/// What a side argued: its text after the opening heat gave it (its
-/// claim about the proposition and the words that lead into its reason).
-fn argued(argument: &str) -> &str {
-    let mut rest = argument.trim_start();
-    if ["I agree that", "I disagree that", "Yes.", "No."].iter().any(|claim| rest.starts_with(claim)) {
-        rest = rest.split_once(['.', '?']).map_or("", |(_, after)| after).trim_start();
-    }
-    GIVEN_LEADS.iter().find_map(|lead| rest.strip_prefix(lead)).unwrap_or(rest)
+    static TALK_WORDS: std::sync::LazyLock<HashSet<String>> =
+        std::sync::LazyLock::new(|| content_words(&TALK.join(" ")));
+    content_words(sentence).iter().filter(|w| !TALK_WORDS.contains(*w)).count() >= 2
 }
 
 /// An argument's main point in one sentence, for the other side's brief
