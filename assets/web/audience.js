@@ -4,7 +4,8 @@
  * Owns everything the room sees after audience.html loads: it listens to the
  * server's Server-Sent Events at /events, builds the debate view from the
  * items (header status + heat gauge, one <section class="round"> per round
- * with a column per seat, the judge's verdict card, the room's tally and vote
+ * with a column per seat and each turn's citations as checked (a line
+ * opens on the cited lines), the judge's verdict card, the room's tally and vote
  * buttons, the final card), and posts votes to /vote.
  *
  * Rules it keeps (the server's CSP has Trusted Types 'none'): the DOM is built
@@ -184,7 +185,7 @@
     const text = el("div", "text");
     box.append(el("h3", "seat", labelFor(role)), text);
     view.turns.append(box);
-    turn = { box, text, raw: "" };
+    turn = { box, text, raw: "", cited: null };
     view.turnMap.set(role, turn);
     return turn;
   }
@@ -349,6 +350,26 @@
       redraw(turn);
       turn.box.classList.remove("streaming");
       turn.box.classList.add("done");
+    },
+    checked(it) {
+      const turn = turnView(roundView(Number(it.round)), String(it.role));
+      const list = el("ul", "cited");
+      list.setAttribute("aria-label", `${labelFor(it.role)}'s citations, checked`);
+      for (const check of Array.isArray(it.checks) ? it.checks : []) {
+        const item = el("li", `check ${String(check.mark || "")}`);
+        const lines = Array.isArray(check.lines) ? check.lines : [];
+        if (lines.length) {
+          const details = el("details");
+          details.append(el("summary", null, check.said), el("pre", null, lines.join("\n")));
+          item.append(details);
+        } else {
+          item.textContent = String(check.said ?? "");
+        }
+        list.append(item);
+      }
+      if (turn.cited) turn.cited.replaceWith(list);
+      else turn.box.append(list);
+      turn.cited = list;
     },
     verdict(it) {
       const view = roundView(Number(it.round));

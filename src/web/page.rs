@@ -1,7 +1,9 @@
 //! What the audience page is told: a whitelist of the debate, item by
 //! item, made from the log's events. Only the proposition, the debaters'
-//! labels and words, each round's heat and verdict, the room's tally and
-//! the outcome: never a model, an endpoint, a path, a note, the judge's
+//! labels and words, the citations in them as checked (a library's file is
+//! named as the debaters cite it), each round's heat and verdict, the
+//! room's tally and the outcome: never a model, an endpoint, a path on the
+//! operator's disk, a note, a look-up, the judge's
 //! raw answer or the person's steering. Rounds are counted from 1, as the
 //! page shows them. Model text is cleaned of control and escape sequences
 //! here too, though the page only ever sets it as text.
@@ -9,6 +11,8 @@
 use serde::Serialize;
 
 use crate::debate::audience::AudienceRound;
+use crate::debate::grounding::Mark;
+use crate::debate::grounding::reading::lines_cited;
 use crate::debate::verdict::Ahead;
 use crate::debate::{DebateEvent, DebateState, Heat, Role};
 use crate::sanitize::clean;
@@ -41,6 +45,13 @@ pub enum Item {
         role: Role,
         text: String,
     },
+    /// A debater's citations and quotes, checked against the source or
+    /// the library: each as the pane says it, with the lines it points at.
+    Checked {
+        round: u32,
+        role: Role,
+        checks: Vec<Check>,
+    },
     /// The judge's verdict on a round: the side ahead (`None`: even), its
     /// first sentence, the heat moving, the next question.
     Verdict {
@@ -71,6 +82,17 @@ pub enum Item {
     },
 }
 
+/// One citation or quote, checked.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Check {
+    /// `verified`, `near`, `unverified` or `prior_turn`.
+    pub mark: Mark,
+    /// `✓ [docs/queue.md:L6–L7]`, `✗ “…” (not in the library)`.
+    pub said: String,
+    /// The lines it points at, numbered (`L6: …`), as the debate recorded them.
+    pub lines: Vec<String>,
+}
+
 /// A debater as the page names it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Seat {
@@ -95,6 +117,21 @@ pub fn items(state: &DebateState, event: &DebateEvent) -> Vec<Item> {
         }
         DebateEvent::TurnCompleted { round, role, text, .. } if debater(role) => {
             Item::Said { round: round + 1, role: *role, text: clean(text) }
+        }
+        DebateEvent::QuotesChecked { round, role, checks } if debater(role) && !checks.is_empty() => {
+            let checks = checks
+                .iter()
+                .map(|check| Check {
+                    mark: check.mark,
+                    said: clean(&check.describe()),
+                    lines: lines_cited(state, check)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|(n, line)| clean(&format!("L{n}: {line}")))
+                        .collect(),
+                })
+                .collect();
+            Item::Checked { round: round + 1, role: *role, checks }
         }
         DebateEvent::VerdictReached { round, verdict } => {
             let from = state.rounds.iter().find(|r| r.number == *round).map_or(verdict.heat, |r| r.heat);
@@ -196,5 +233,40 @@ mod tests {
         assert!(matches!(&told[1], Item::Round { round: 1, of: 3, .. }));
         assert_eq!(told[2], Item::Text { round: 1, role: Role::Advocate, text: "Tea calms.".into() });
         assert_eq!(json.split("\"k\":").nth(4).map(|s| s.starts_with("\"paused\"")), Some(true), "{json}");
+    }
+
+    #[test]
+    fn a_debaters_citations_are_told_as_checked_with_the_lines_they_point_at() {
+        use crate::debate::grounding::{Cited, QuoteCheck, Source};
+        let source =
+            Source::from_bytes("notes.md".into(), b"# Queue\nJobs wait in Postgres.\x1b[2J\n").expect("source");
+        let check = |start, end, mark| QuoteCheck {
+            cited: Cited::Lines { start, end },
+            mark,
+            lines: (mark == Mark::Verified).then_some((start, end)),
+            from: None,
+            file: None,
+            library: false,
+        };
+        let events = [
+            started(),
+            DebateEvent::Grounded { date: None, source: Some(source), library: None },
+            DebateEvent::QuotesChecked {
+                round: 0,
+                role: Role::Skeptic,
+                checks: vec![check(2, 2, Mark::Verified), check(9, 9, Mark::Unverified)],
+            },
+            DebateEvent::QuotesChecked { round: 0, role: Role::Advocate, checks: Vec::new() },
+        ];
+        let told = told(&events);
+        let checked: Vec<&Item> = told.iter().filter(|i| matches!(i, Item::Checked { .. })).collect();
+        assert_eq!(checked.len(), 1, "a turn without citations tells nothing: {told:?}");
+        let Item::Checked { round: 1, role: Role::Skeptic, checks } = checked[0] else { panic!("{checked:?}") };
+        assert_eq!(checks[0].said, "✓ [L2]");
+        assert_eq!(checks[0].lines, ["L2: Jobs wait in Postgres."], "the lines, cleaned of escapes");
+        assert_eq!(checks[1].said, "✗ [L9] (no such lines)");
+        assert!(checks[1].lines.is_empty());
+        let json = serde_json::to_string(checked[0]).expect("json");
+        assert!(json.contains("\"k\":\"checked\"") && json.contains("\"mark\":\"unverified\""), "{json}");
     }
 }

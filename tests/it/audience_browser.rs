@@ -230,6 +230,10 @@ fn watch(chromium: &std::path::Path, url: &str, mut debate: Debate) {
     assert_eq!(said.as_deref(), Some(COUNTED), "the visitor's vote is still shown as counted");
     steps.done("verdict");
 
+    // A turn's citations, as checked: each opens on the lines it points at.
+    cited(&tab, &mut debate);
+    steps.done("citations");
+
     // Scrolled to the newest round of a long page, the proposition and the heat are still in view.
     let in_view = string_of(
         &tab,
@@ -263,6 +267,46 @@ fn watch(chromium: &std::path::Path, url: &str, mut debate: Debate) {
     for (step, took) in &steps.1 {
         eprintln!("audience_browser: {step}: {} ms", took.as_millis());
     }
+}
+
+/// The advocate's round 1 citations, recorded checked against a source
+/// the debate is given: shown under its turn, a verified one opening on its
+/// lines and a missing one said as missing.
+fn cited(tab: &Tab, debate: &mut Debate) {
+    use heat::debate::grounding::{Cited, Mark, QuoteCheck, Source};
+    let source = Source::from_bytes("tea.md".into(), b"# Tea\nTea calms the mind.\n").expect("the source");
+    let check = |start, end, mark| QuoteCheck {
+        cited: Cited::Lines { start, end },
+        mark,
+        lines: (mark == Mark::Verified).then_some((start, end)),
+        from: None,
+        file: None,
+        library: false,
+    };
+    for event in [
+        DebateEvent::Grounded { date: None, source: Some(source), library: None },
+        DebateEvent::QuotesChecked {
+            round: 0,
+            role: Role::Advocate,
+            checks: vec![check(2, 2, Mark::Verified), check(7, 7, Mark::Unverified)],
+        },
+    ] {
+        assert_eq!(debate.recorder.record(&event), None, "recording {event:?}");
+    }
+    let cited = format!(r#"{ROUND} .turn[data-role="advocate"] .cited"#);
+    let verified =
+        wait_for(tab, "the advocate's checked citations", &format!("{cited} li.verified summary"), |t| !t.is_empty());
+    assert_eq!(verified, "✓ [L2]");
+    let missing = text_of(tab, &format!("{cited} li.unverified")).unwrap_or_default();
+    assert_eq!(missing, "✗ [L7] (no such lines)");
+    let opened = string_of(
+        tab,
+        &format!(
+            r"(() => {{ const d = document.querySelector('{cited} li.verified details'); d.open = true;
+                const pre = d.querySelector('pre'); return `${{pre.getBoundingClientRect().height > 0}} ${{pre.textContent}}`; }})()"
+        ),
+    );
+    assert_eq!(opened.as_deref(), Some("true L2: Tea calms the mind."), "the verified citation opens on its line");
 }
 
 /// A click votes once, the count shows once the log records the spool, and
