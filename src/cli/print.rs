@@ -195,7 +195,7 @@ impl<W: Write> TextPrinter<W> {
                 }
                 if let Some(library) = library {
                     let roots = crate::sanitize::clean(&library.roots.join(", "));
-                    writeln!(self.out, "  library   {roots} ({} files)", library.files.len())?;
+                    writeln!(self.out, "  library   {roots} ({})", library.counted())?;
                 }
             }
             DebateEvent::Formatted { format } => {
@@ -379,6 +379,24 @@ impl<W: Write> TextPrinter<W> {
                     "⇄ {}: read with the {} first, the judge said {ahead}, {resolved}",
                     crate::debate::swap::FLIPS,
                     self.state.seat_name(Role::Skeptic)
+                );
+                self.note(&line)?;
+            }
+            DebateEvent::Briefed { round, role, text, .. } => {
+                let line = format!(
+                    "the {}'s round {} argument, in brief from now on: {}",
+                    self.state.seat_name(*role),
+                    round + 1,
+                    crate::sanitize::clean(text)
+                );
+                self.note(&line)?;
+            }
+            DebateEvent::BriefFailed { round, role, error, .. } => {
+                let line = format!(
+                    "the {}'s round {} argument could not be put in brief ({}); its first sentence stands for it",
+                    self.state.seat_name(*role),
+                    round + 1,
+                    crate::sanitize::clean(error)
                 );
                 self.note(&line)?;
             }

@@ -157,7 +157,7 @@ pub(super) fn read_grounds(config: &Config) -> anyhow::Result<(Option<Source>, O
     if section.is_some() {
         anyhow::bail!("--section takes one file; a library's passages are found by search each round, not by heading");
     }
-    let library = Library::open(&paths)?;
+    let library = Library::open_kept(&paths, crate::store::kept_libraries().as_deref())?;
     Ok((None, Some(Shared(Arc::new(library)))))
 }
 
@@ -184,7 +184,7 @@ pub(super) fn spec_for(config: &Config, with_source: bool) -> anyhow::Result<Deb
 /// The library a stored debate read, opened again, what changed said on
 /// standard error; `None` when it read none or it cannot be opened (said).
 pub(super) fn reopened_library(state: &crate::debate::DebateState) -> Option<Arc<Library>> {
-    let (library, notice) = state.library.as_ref().map(crate::library::LibraryRecord::reopen)?;
+    let (library, notice) = state.library.as_ref().map(|l| l.reopen(crate::store::kept_libraries().as_deref()))?;
     if let Some(notice) = notice {
         say!("heat: {notice}");
     }

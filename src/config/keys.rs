@@ -80,6 +80,7 @@ pub fn all() -> Vec<KeySpec> {
     add("debate.source", Kind::Paths, Some("HEAT_SOURCE"), false);
     add("debate.section", Kind::Text, None, false);
     add("debate.tool_calls", Kind::Int { min: 0, max: 16 }, Some("HEAT_TOOL_CALLS"), false);
+    add("debate.summaries", Kind::OneOf(&["extractive", "model"]), Some("HEAT_SUMMARIES"), false);
     add("debate.date", Kind::Flag, None, false);
     add("debate.swap_check", Kind::Flag, None, false);
     add("debate.turn_seconds", Kind::Int { min: 0, max: 3600 }, Some("HEAT_TURN_SECONDS"), false);

@@ -84,6 +84,13 @@ pub fn on_done(state: &DebateState, answered: &Answered<'_>) -> Vec<Act> {
             let usage = answered.usage.and_then(|u| u.measured(answered.text));
             vec![Act::Emit(swap_checked(state, round, answered.text, usage))]
         }
+        Call::Brief { round, role } => {
+            let usage = answered.usage.and_then(|u| u.measured(answered.text));
+            vec![Act::Emit(match super::briefing::read(answered.text) {
+                Ok(text) => DebateEvent::Briefed { round, role, text, usage },
+                Err(error) => DebateEvent::BriefFailed { round, role, error, usage },
+            })]
+        }
     }
 }
 
@@ -94,6 +101,7 @@ pub fn on_failed(call: Call, error: String, usage: Option<Usage>) -> DebateEvent
         Call::Turn { round, role } => DebateEvent::TurnFailed { round, role, error },
         Call::Vote { round, judge } => DebateEvent::PanelVoteFailed { round, judge, error, usage },
         Call::SwapCheck { round } => DebateEvent::SwapCheckFailed { round, error, usage },
+        Call::Brief { round, role } => DebateEvent::BriefFailed { round, role, error, usage },
     }
 }
 
@@ -139,6 +147,9 @@ pub fn on_cancelled(call: Call, usage: Option<Usage>) -> DebateEvent {
         }
         Call::SwapCheck { round } => {
             DebateEvent::SwapCheckFailed { round, error: "it was cancelled".to_string(), usage }
+        }
+        Call::Brief { round, role } => {
+            DebateEvent::BriefFailed { round, role, error: "it was cancelled".to_string(), usage }
         }
     }
 }

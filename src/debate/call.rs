@@ -15,14 +15,17 @@ pub enum Call {
     Vote { round: u32, judge: PanelJudge },
     /// The judge asked again about a round's verdict, the debaters swapped.
     SwapCheck { round: u32 },
+    /// A debater's model asked to put its argument in `round` in brief
+    /// (`debate.summaries = "model"`).
+    Brief { round: u32, role: Role },
 }
 
 impl Call {
     /// The seat whose model answers it: a vote and a swap check are the
-    /// judge's.
+    /// judge's, a brief its debater's.
     pub fn role(self) -> Role {
         match self {
-            Call::Turn { role, .. } => role,
+            Call::Turn { role, .. } | Call::Brief { role, .. } => role,
             Call::Vote { .. } | Call::SwapCheck { .. } => Role::Judge,
         }
     }

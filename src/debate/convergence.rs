@@ -61,6 +61,7 @@ mod tests {
             swap: None,
             panel: std::collections::BTreeMap::new(),
             readings: std::collections::BTreeMap::new(),
+            briefs: std::collections::BTreeMap::new(),
         }
     }
 

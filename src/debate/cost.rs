@@ -61,8 +61,8 @@ impl Prices {
 }
 
 /// Every model call's usage with who it is priced as: each turn's (its
-/// seat), each swap check's (the chair's model answers it) and each panel
-/// vote's (its judge).
+/// seat), each swap check's (the chair's model answers it), each panel
+/// vote's (its judge) and each brief's (its debater).
 pub fn usages(state: &DebateState) -> impl Iterator<Item = (Payer, Usage)> + '_ {
     calls(state).map(|(_, payer, usage)| (payer, usage))
 }
@@ -73,7 +73,8 @@ pub fn calls(state: &DebateState) -> impl Iterator<Item = (u32, Payer, Usage)> +
         let turns = r.turns.iter().filter_map(|t| Some((Payer::Seat(t.role), t.usage?)));
         let swap = r.swap.as_ref().and_then(SwapCheck::usage).map(|u| (Payer::Seat(Role::Judge), u));
         let votes = r.panel.iter().filter_map(|(&judge, vote)| Some((Payer::PanelJudge(judge), vote.usage()?)));
-        turns.chain(swap).chain(votes).map(|(payer, usage)| (r.number, payer, usage))
+        let briefs = r.briefs.iter().filter_map(|(&role, brief)| Some((Payer::Seat(role), brief.usage()?)));
+        turns.chain(swap).chain(votes).chain(briefs).map(|(payer, usage)| (r.number, payer, usage))
     })
 }
 

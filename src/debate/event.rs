@@ -283,6 +283,25 @@ pub enum DebateEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         usage: Option<Usage>,
     },
+    /// A debater's argument in `round`, put in brief by its own model
+    /// (`debate.summaries = "model"`) for the prompts that give that round
+    /// in brief from now on.
+    Briefed {
+        round: u32,
+        role: Role,
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
+    },
+    /// The model could not put that argument in brief: its first sentence
+    /// stands for it, as when no model is asked.
+    BriefFailed {
+        round: u32,
+        role: Role,
+        error: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
+    },
     /// A panel's judge `judge` (2, 3, …; the chair is 1 and judges in its
     /// turn) was asked for its vote on `round`.
     PanelVoteStarted {
@@ -450,6 +469,8 @@ macro_rules! round_of {
             | DebateEvent::SwapCheckStarted { round }
             | DebateEvent::SwapChecked { round, .. }
             | DebateEvent::SwapCheckFailed { round, .. }
+            | DebateEvent::Briefed { round, .. }
+            | DebateEvent::BriefFailed { round, .. }
             | DebateEvent::PanelVoteStarted { round, .. }
             | DebateEvent::PanelVoted { round, .. }
             | DebateEvent::PanelVoteFailed { round, .. }

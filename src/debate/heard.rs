@@ -91,7 +91,7 @@ pub fn heard(
                     delay_ms: u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
                     reason: error.to_string(),
                 })),
-                Call::Vote { .. } | Call::SwapCheck { .. } => None,
+                Call::Vote { .. } | Call::SwapCheck { .. } | Call::Brief { .. } => None,
             };
             (Some(Heard::Restart), shown)
         }
@@ -163,7 +163,7 @@ fn chunk_heard(state: &DebateState, call: Call, answering: Answering<'_>, chunk:
         (Call::Turn { .. }, Chunk::ToolCall(call)) => Heard::ToolCall(call),
         (Call::Turn { round, role }, Chunk::Queued) => Heard::Emit(DebateEvent::TurnQueued { round, role }),
         (Call::Turn { round, role }, Chunk::Sent) => Heard::Emit(DebateEvent::TurnSent { round, role }),
-        (Call::Vote { .. } | Call::SwapCheck { .. }, Chunk::Text(text)) => Heard::Text(text),
+        (Call::Vote { .. } | Call::SwapCheck { .. } | Call::Brief { .. }, Chunk::Text(text)) => Heard::Text(text),
         _ => return None,
     })
 }

@@ -24,13 +24,17 @@ use crate::provider::{ToolSpec, Tools};
 /// the turn has made its calls (the history then has calls, and a wire
 /// wants their tools defined).
 pub fn offered(setup: &EngineSetup, state: &DebateState, round: u32, role: Role, refused: bool) -> Option<Tools> {
-    let seat_may = role.is_debater()
-        && setup.tool_calls > 0
-        && setup.role(role).model.takes_tools()
-        && !state.seated_person(role)
-        && !refused;
+    let model = &setup.role(role).model;
+    let seat_may =
+        role.is_debater() && setup.tool_calls > 0 && model.takes_tools() && !state.seated_person(role) && !refused;
     if !seat_may {
         return None;
+    }
+    let made = open_turn(state, round, role).map_or(0, |t| calls_made(&t.tools));
+    // The embedded model searches the library once a turn, held by its grammar; no server's tools.
+    if model.is_embedded() {
+        let search = lookup::specs().into_iter().filter(|s| s.name == "search").collect();
+        return setup.library.is_some().then_some(Tools { specs: search, may_call: made < 1 });
     }
     let mut specs = if setup.library.is_some() { lookup::specs() } else { Vec::new() };
     for served in setup.servers.iter().filter(|s| s.serves(role)) {
@@ -43,7 +47,6 @@ pub fn offered(setup: &EngineSetup, state: &DebateState, round: u32, role: Role,
     if specs.is_empty() {
         return None;
     }
-    let made = open_turn(state, round, role).map_or(0, |t| calls_made(&t.tools));
     Some(Tools { specs, may_call: made < setup.tool_calls as usize })
 }
 
@@ -105,6 +108,10 @@ pub fn answering(setup: &EngineSetup, state: &DebateState, round: u32, role: Rol
                 out.push(Answering::Server { id: call.id.clone(), server, tool, arguments });
                 continue;
             }
+            (Some(library), None) if setup.role(role).model.is_embedded() => {
+                let answer = lookup::answer(library, call);
+                lookup::Answer { text: lookup::clip_to(answer.text, lookup::SMALL_RESULT_BYTES), ..answer }
+            }
             (Some(library), None) => lookup::answer(library, call),
             (None, None) => lookup::Answer { text: format!("there is no tool `{}`", call.name), failed: true },
         };
@@ -125,6 +132,11 @@ fn open_turn(state: &DebateState, round: u32, role: Role) -> Option<&Turn> {
 /// The sentence a system prompt carries for a seat that may look things
 /// up: the library's tools, where it has them, and any other.
 pub fn how_to_look_up(tools: &Tools) -> String {
+    if tools.specs.len() == 1 && tools.specs[0].name == "search" {
+        return "Your answer opens with one search of the library, a few words on what your argument needs; \
+                the passages it finds are given to you, and you argue from them, citing each as [file:Lstart–Lend]."
+            .into();
+    }
     let library = tools.specs.iter().any(|s| s.name == "search");
     let others = tools.specs.iter().any(|s| s.name.contains("__"));
     let mut said = String::from("Before you answer you may look things up");

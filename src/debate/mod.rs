@@ -5,6 +5,7 @@
 pub mod answer;
 pub mod audience;
 pub mod ballot;
+pub mod briefing;
 pub mod budget;
 pub mod call;
 pub mod command;

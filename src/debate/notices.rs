@@ -167,8 +167,8 @@ pub fn panel_on_embedded(setup: &EngineSetup, state: &DebateState) -> Option<Str
 const NO_TOOLS_NOTICE: &str = "Tools:";
 
 /// Once a debate, where the library or an MCP server offers tools: the
-/// debaters whose model takes none (the embedded model, an agent CLI, a
-/// person), who argue from what they are given.
+/// debaters whose model takes none (an agent CLI, a person; the embedded
+/// model where only servers offer them), who argue from what they are given.
 pub fn seats_without_tools(setup: &EngineSetup, state: &DebateState) -> Option<String> {
     let offered = setup.tool_calls > 0 && (setup.library.is_some() || !setup.servers.is_empty());
     if !offered || state.notices.iter().any(|n| n.starts_with(NO_TOOLS_NOTICE)) {
@@ -177,7 +177,11 @@ pub fn seats_without_tools(setup: &EngineSetup, state: &DebateState) -> Option<S
     let without: Vec<String> = state
         .debaters()
         .iter()
-        .filter(|&&role| !setup.role(role).model.takes_tools() || state.seated_person(role))
+        .filter(|&&role| {
+            let model = &setup.role(role).model;
+            // The embedded model searches a library only: a server's tools are not for it.
+            !model.takes_tools() || state.seated_person(role) || (model.is_embedded() && setup.library.is_none())
+        })
         .map(|&role| format!("the {}", state.seat_name(role)))
         .collect();
     let (named, one) = match without.split_last() {
@@ -305,12 +309,15 @@ const IN_BRIEF: &str = "From round ";
 /// Said once, as the first round starts whose prompts give an earlier round
 /// in brief rather than in full (the prompts show the last
 /// `HISTORY_ROUNDS` in full); `None` otherwise, and once said.
-pub fn in_brief(state: &DebateState, round: u32) -> Option<String> {
+/// `by_model`: each side's point is its own model's brief (`debate.summaries = "model"`).
+pub fn in_brief(state: &DebateState, round: u32, by_model: bool) -> Option<String> {
     let shown = super::prompt::HISTORY_ROUNDS;
     let first = round as usize == shown + 1 && !state.notices.iter().any(|n| n.starts_with(IN_BRIEF));
+    let point =
+        if by_model { "each side's argument as its own model put it in brief" } else { "each side's main point" };
     first.then(|| {
         format!(
-            "{IN_BRIEF}{} on, every prompt gives the rounds before its last {shown} in brief: each side's main point, \
+            "{IN_BRIEF}{} on, every prompt gives the rounds before its last {shown} in brief: {point}, \
              its quotes found word for word and the verdict's first sentence",
             round + 1
         )

@@ -38,6 +38,12 @@ pub enum Step {
     SwapCheck {
         round: u32,
     },
+    /// Ask `role`'s model to put its argument in `round` in brief
+    /// (`debate.summaries = "model"`).
+    Brief {
+        round: u32,
+        role: Role,
+    },
     Finish {
         outcome: Outcome,
         synthesis: Option<String>,
@@ -53,6 +59,9 @@ pub struct Options {
     /// A panel's judges vote one at a time, after the chair (the embedded
     /// model: each vote holds a grammar of its own in memory).
     pub votes_in_turn: bool,
+    /// `debate.summaries = "model"`: the arguments a round's prompts give in
+    /// brief are put so by their debaters' models before the round starts.
+    pub model_briefs: bool,
 }
 
 /// What to do now, with these seats' turns of the current round under way
@@ -77,6 +86,11 @@ pub fn next_steps_with(state: &DebateState, calls: &[Call], options: Options) ->
     let judge_done = round.turn(Role::Judge).is_none_or(|t| !t.is_open());
     if state.reopened_after == Some(round.number) && judge_done {
         return vec![start_round(state, round.number + 1, state.question_ahead())];
+    }
+    if options.model_briefs
+        && let Some(due) = super::briefing::due(state, round, calls)
+    {
+        return due.into_iter().map(|(round, role)| Step::Brief { round, role }).collect();
     }
     let turning = |role: Role| calls.contains(&Call::Turn { round: round.number, role });
     let mut steps = Vec::new();

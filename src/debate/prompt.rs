@@ -397,6 +397,11 @@ pub fn judge_messages_keeping(
     let Some(current) = state.rounds.iter().find(|r| r.number == round) else {
         return messages;
     };
+    // The earlier rounds' brief opens the prompt: a chosen judge's brief
+    // takes at most half its room, and the round's arguments what it leaves.
+    let most_brief = room.filter(|_| chosen).map(|r| r / 2);
+    let brief = earlier::brief_within(state, &left_out(state, round, kept), most_brief);
+    let room = room.map(|r| r.saturating_sub(brief.as_ref().map_or(0, |b| b.chars().count())));
     let asked =
         if chosen { chosen_judge_prompt(state, current, purpose, room) } else { judge_prompt(state, current, purpose) };
     messages.push(ChatMessage::user(asked));
@@ -426,7 +431,10 @@ pub fn judge_messages_keeping(
             )));
         }
     }
-    open_with_earlier(state, round, kept, messages)
+    if let (Some(brief), Some(first)) = (brief, messages.first_mut()) {
+        first.content = format!("{brief}{}", first.content);
+    }
+    messages
 }
 
 /// The notes a person sent `role` alone for its request in `round`: those

@@ -156,6 +156,10 @@ pub struct EngineSetup {
     /// The MCP servers heat.toml names, started: their tools are offered
     /// to the seats they are for.
     pub servers: Vec<ToolServer>,
+    /// `debate.summaries = "model"`: rounds past the prompts' window are
+    /// put in brief by each debater's own model, not by their first
+    /// sentences.
+    pub model_briefs: bool,
 }
 
 /// An MCP server whose tools a debater may call, and the seat it is for

@@ -150,6 +150,9 @@ pub struct Round {
     /// The library's passages each debater read this round.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub readings: BTreeMap<Role, Vec<Reading>>,
+    /// Each debater's argument in brief, as its model wrote it (or why not).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub briefs: BTreeMap<Role, Brief>,
 }
 
 impl Round {
@@ -577,9 +580,11 @@ impl DebateState {
     }
 }
 
+mod briefed;
 mod kept;
 mod looked_up;
 mod reduce;
 
+pub use briefed::Brief;
 pub use kept::Kept;
 pub use looked_up::{ToolAnswer, ToolStep, ToolUse, calls_made, spent};

@@ -70,7 +70,9 @@ pub fn event(event: &DebateEvent) {
         | DebateEvent::SwapCheckFailed { .. }
         | DebateEvent::PanelVoteStarted { .. }
         | DebateEvent::PanelVoted { .. }
-        | DebateEvent::PanelVoteFailed { .. } => second_looks(event),
+        | DebateEvent::PanelVoteFailed { .. }
+        | DebateEvent::Briefed { .. }
+        | DebateEvent::BriefFailed { .. } => second_looks(event),
         DebateEvent::Paused
         | DebateEvent::Resumed
         | DebateEvent::TopicInjected { .. }
@@ -133,7 +135,7 @@ fn steering(event: &DebateEvent) {
     }
 }
 
-/// The judges' second looks at a round: the swap check and a panel's votes.
+/// The calls beside the turns: the swap check, a panel's votes, the arguments put in brief.
 fn second_looks(event: &DebateEvent) {
     match event {
         DebateEvent::SwapCheckStarted { round } => tracing::debug!(round = round + 1, "swap check started"),
@@ -153,6 +155,12 @@ fn second_looks(event: &DebateEvent) {
         }
         DebateEvent::PanelVoteFailed { round, judge, error, .. } => {
             tracing::warn!(round = round + 1, judge = judge.number(), %error, "panel vote failed");
+        }
+        DebateEvent::Briefed { round, role, text, .. } => {
+            tracing::info!(round = round + 1, role = role.key(), chars = text.chars().count(), "argument put in brief");
+        }
+        DebateEvent::BriefFailed { round, role, error, .. } => {
+            tracing::warn!(round = round + 1, role = role.key(), %error, "argument not put in brief");
         }
         _ => {}
     }

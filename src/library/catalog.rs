@@ -2,10 +2,12 @@
 //! and the index over them, opened once per debate; with the limits it
 //! keeps and one sentence for each way it cannot be opened.
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use super::document::{Document, Skip};
 use super::index::{self, Index};
+use super::kept::{Kept, Stamp};
 use super::passage::{self, Passage};
 use super::walk::{self, Found, WalkError};
 
@@ -73,30 +75,60 @@ impl Library {
     /// with nothing readable, and a library past its limits are refused;
     /// a folder's unreadable files are left out and listed in `skipped`.
     pub fn open(roots: &[String]) -> Result<Library, LibraryError> {
+        Self::open_kept(roots, None)
+    }
+
+    /// As [`Library::open`], its index kept under `kept` (see
+    /// [`kept`](super::kept)): the files unchanged since it was kept are
+    /// taken from it, and it is kept again when anything changed. A kept
+    /// index that cannot be written is passed over: the library is open.
+    pub fn open_kept(roots: &[String], kept: Option<&Path>) -> Result<Library, LibraryError> {
         let found = walk::files(roots)?;
         if found.len() > MAX_FILES {
             return Err(LibraryError::TooManyFiles(found.len()));
         }
+        let stamps: Vec<Option<Stamp>> = found.iter().map(|f| Stamp::of(&f.path)).collect();
         // Sized before anything is read: a library past its limit is never loaded.
         let sizes: u64 = found
             .iter()
-            .filter_map(|f| std::fs::metadata(&f.path).ok())
-            .map(|m| m.len())
-            .filter(|&len| len <= super::document::MAX_FILE_BYTES)
+            .zip(&stamps)
+            .filter_map(|(f, stamp)| stamp.map(|s| (s.size, super::document::max_bytes(&f.path))))
+            .filter(|&(len, most)| len <= most)
+            .map(|(len, _)| len)
             .sum();
         if sizes > MAX_BYTES {
             return Err(LibraryError::TooLarge(sizes / (1024 * 1024)));
         }
+        let absolute: Vec<PathBuf> =
+            roots.iter().map(|r| std::fs::canonicalize(r).unwrap_or_else(|_| PathBuf::from(r))).collect();
+        let kept_at = kept.map(|dir| Kept::path(dir, &absolute));
+        let mut kept = kept_at.as_deref().and_then(Kept::load).unwrap_or_default();
+        let reusable: Vec<Option<usize>> = {
+            let by_path: HashMap<&Path, usize> =
+                kept.files.iter().enumerate().map(|(i, f)| (f.path.as_path(), i)).collect();
+            found
+                .iter()
+                .zip(&stamps)
+                .map(|(f, stamp)| {
+                    let i = *by_path.get(f.path.as_path())?;
+                    (kept.files[i].name == f.name && Some(kept.files[i].stamp) == *stamp).then_some(i)
+                })
+                .collect()
+        };
         let mut docs = Vec::new();
+        let mut from_kept = Vec::new();
+        let mut doc_stamps = Vec::new();
         let mut skipped = Vec::new();
         let mut bytes = 0;
-        for (file, read) in read_in_parallel(&found) {
+        for ((file, read, reused), stamp) in read_in_parallel(&found, &reusable, &kept).into_iter().zip(stamps) {
             match read {
                 Ok(doc) => {
                     bytes += doc.size;
                     if bytes > MAX_BYTES {
                         return Err(LibraryError::TooLarge(bytes / (1024 * 1024)));
                     }
+                    doc_stamps.push(stamp.unwrap_or(Stamp { size: doc.size, modified: 0 }));
+                    from_kept.push(reused);
                     docs.push(doc);
                 }
                 Err(skip) if file.named => return Err(LibraryError::Unreadable(file.name, skip)),
@@ -108,14 +140,60 @@ impl Library {
             let why = if skipped.is_empty() { String::new() } else { format!(" ({})", Self::skipped_counts(&skipped)) };
             return Err(LibraryError::NothingReadable(root, why));
         }
-        let roots = roots.iter().map(|r| std::fs::canonicalize(r).unwrap_or_else(|_| PathBuf::from(r))).collect();
-        Ok(Self::from_docs(roots, docs, skipped))
+        let all_kept = from_kept.iter().all(Option::is_some) && kept.files.len() == docs.len();
+        let library = Self::assemble(absolute, docs, skipped, &from_kept, &mut kept);
+        if let Some(path) = kept_at.filter(|_| !all_kept) {
+            let kept = Kept::of(&library.docs, &library.passages, &library.index, &doc_stamps);
+            if let Err(e) = kept.save(&path) {
+                tracing::warn!("the library's index could not be kept at {}: {e}", path.display());
+            }
+        }
+        Ok(library)
     }
 
     /// A library of documents already read.
     pub fn from_docs(roots: Vec<PathBuf>, docs: Vec<Document>, skipped: Vec<(String, Skip)>) -> Library {
         let passages: Vec<Passage> = docs.iter().enumerate().flat_map(|(i, d)| passage::cut(i, &d.text)).collect();
         let index = index_in_parallel(&docs, &passages);
+        Library { roots, docs, passages, skipped, index }
+    }
+
+    /// A library of documents read, those `from_kept` names taking their
+    /// passages and their part of the index from `kept`; the others cut
+    /// and indexed afresh, each run of them on [`threads`] threads.
+    fn assemble(
+        roots: Vec<PathBuf>,
+        docs: Vec<Document>,
+        skipped: Vec<(String, Skip)>,
+        from_kept: &[Option<usize>],
+        kept: &mut Kept,
+    ) -> Library {
+        if from_kept.iter().all(Option::is_none) {
+            return Self::from_docs(roots, docs, skipped);
+        }
+        let mut index = Index::with_terms(std::mem::take(&mut kept.terms));
+        let mut passages = Vec::new();
+        let mut fresh: Vec<Passage> = Vec::new();
+        let flush = |index: Index, fresh: &mut Vec<Passage>, passages: &mut Vec<Passage>| -> Index {
+            if fresh.is_empty() {
+                return index;
+            }
+            let built = index_in_parallel(&docs, fresh);
+            passages.append(fresh);
+            index.merge(built)
+        };
+        for (i, reused) in from_kept.iter().enumerate() {
+            match reused {
+                Some(k) => {
+                    index = flush(index, &mut fresh, &mut passages);
+                    let file = &mut kept.files[*k];
+                    index.append(&file.part);
+                    passages.extend(std::mem::take(&mut file.passages).into_iter().map(|p| Passage { doc: i, ..p }));
+                }
+                None => fresh.extend(passage::cut(i, &docs[i].text)),
+            }
+        }
+        index = flush(index, &mut fresh, &mut passages);
         Library { roots, docs, passages, skipped, index }
     }
 
@@ -188,16 +266,30 @@ fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get).clamp(1, 4)
 }
 
-/// Each file found, read (and hashed) on [`threads`] threads, in order.
-fn read_in_parallel(found: &[Found]) -> Vec<(Found, Result<Document, Skip>)> {
+/// A file found, read, and the kept file it was taken from.
+type Read = (Found, Result<Document, Skip>, Option<usize>);
+
+/// Each file found, read (and hashed) on [`threads`] threads, in order;
+/// one `reusable` names is taken from `kept` (its text read again when it
+/// was not converted, not hashed), or read afresh when it no longer reads.
+fn read_in_parallel(found: &[Found], reusable: &[Option<usize>], kept: &Kept) -> Vec<Read> {
     let run = found.len().div_ceil(threads()).max(1);
+    let read = |f: &Found, reuse: Option<usize>| -> Read {
+        let again = reuse.and_then(|k| {
+            let file = &kept.files[k];
+            Document::reread(f.name.clone(), &f.path, file.stamp.size, file.sha256.clone(), file.converted.clone())
+        });
+        match again {
+            Some(doc) => (f.clone(), Ok(doc), reuse),
+            None => (f.clone(), Document::read(f.name.clone(), &f.path), None),
+        }
+    };
     std::thread::scope(|scope| {
         let handles: Vec<_> = found
             .chunks(run)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter().map(|f| (f.clone(), Document::read(f.name.clone(), &f.path))).collect::<Vec<_>>()
-                })
+            .zip(reusable.chunks(run))
+            .map(|(part, reuse)| {
+                scope.spawn(move || part.iter().zip(reuse).map(|(f, r)| read(f, *r)).collect::<Vec<_>>())
             })
             .collect();
         handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
@@ -271,13 +363,59 @@ mod tests {
     }
 
     #[test]
+    fn a_kept_index_is_used_for_files_unchanged_and_kept_again_when_one_changes() {
+        let dir = tempfile::tempdir().expect("dir");
+        let notes = dir.path().join("notes");
+        std::fs::create_dir_all(&notes).expect("mkdir");
+        std::fs::write(notes.join("queue.md"), "# Queue\nJobs wait in Postgres.\n").expect("write");
+        std::fs::write(notes.join("page.html"), "<h1>Retries</h1><p>A failed job is tried three times.</p>")
+            .expect("write");
+        let kept_dir = dir.path().join("kept");
+        let roots = [notes.display().to_string()];
+        let fresh = Library::open(&roots).expect("fresh");
+        let first = Library::open_kept(&roots, Some(&kept_dir)).expect("first");
+        let at = Kept::path(&kept_dir, &first.roots);
+        let written = std::fs::read(&at).expect("kept after the first open");
+        let query = "how often is a failed job retried";
+        assert_eq!(first.search(query, 3), fresh.search(query, 3));
+
+        let again = Library::open_kept(&roots, Some(&kept_dir)).expect("again");
+        assert_eq!(again.passages, fresh.passages);
+        assert_eq!(again.search(query, 3), fresh.search(query, 3));
+        assert_eq!(std::fs::read(&at).expect("kept"), written, "nothing changed, nothing kept again");
+
+        // What was kept is what is used: a converted page's text comes from it.
+        let mut kept = Kept::load(&at).expect("load");
+        let page = kept.files.iter_mut().find(|f| f.name.ends_with("page.html")).expect("page kept");
+        page.converted = Some("# Retries\nA failed job is tried five times.\n".into());
+        kept.save(&at).expect("save");
+        let taken = Library::open_kept(&roots, Some(&kept_dir)).expect("taken");
+        assert!(taken.doc("page.html").expect("page").text.contains("five times"));
+
+        std::fs::write(notes.join("queue.md"), "# Queue\nJobs wait in Redis, in memory.\n").expect("edit");
+        let changed = Library::open_kept(&roots, Some(&kept_dir)).expect("changed");
+        assert!(!changed.search("redis memory", 1).is_empty(), "the changed file is read again");
+        assert!(changed.search("postgres", 1).is_empty(), "and its old words are gone");
+        let kept_again = Kept::load(&at).expect("kept again");
+        let queue = kept_again.files.iter().find(|f| f.name.ends_with("queue.md")).expect("queue kept");
+        assert_eq!(queue.stamp.size, 39, "kept again as it is now");
+
+        std::fs::write(&at, b"not an index").expect("spoil");
+        let spoiled = Library::open_kept(&roots, Some(&kept_dir)).expect("a spoiled kept index is passed over");
+        assert_eq!(spoiled.search("redis memory", 3), changed.search("redis memory", 3));
+    }
+
+    #[test]
     fn a_folder_with_nothing_readable_is_refused_with_what_was_there() {
         let dir = tempfile::tempdir().expect("dir");
         std::fs::write(dir.path().join("a.bin"), b"\0\0").expect("write");
         std::fs::write(dir.path().join("b.pdf"), b"%PDF-1.4").expect("write");
         let root = dir.path().display().to_string();
         let err = Library::open(std::slice::from_ref(&root)).expect_err("nothing readable");
-        assert_eq!(err.to_string(), format!("the folder {root} holds nothing heat can read (1 binary, 1 PDF)"));
+        assert_eq!(
+            err.to_string(),
+            format!("the folder {root} holds nothing heat can read (1 binary, 1 unreadable PDF)")
+        );
         let named = Library::open(&[format!("{root}/a.bin")]).expect_err("named binary");
         assert_eq!(named.to_string(), format!("the source {root}/a.bin looks binary (it holds NUL bytes)"));
     }

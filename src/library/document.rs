@@ -1,13 +1,18 @@
-//! One file of a library, read as text: refused with a reason when it is
-//! not text heat can read (binary, not UTF-8, too large, empty), hashed, and
-//! kept whole so its lines can be shown and checked.
+//! One file of a library, read as text (a PDF's text layer and an HTML
+//! page's words through [`convert`](super::convert)): refused with a reason
+//! when it holds no text heat can read (binary, not UTF-8, too large,
+//! empty), hashed, and kept whole so its lines can be shown and checked.
 
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
+use super::convert::{self, Kind, PdfError};
+
 /// The largest file a library reads, in bytes.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+/// The largest PDF it reads: pictures make them larger than their text.
+pub const MAX_PDF_BYTES: u64 = 32 * 1024 * 1024;
 
 /// A file of the library.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,8 +26,11 @@ pub struct Document {
     pub size: u64,
     /// The sha256 of its bytes, in hex.
     pub sha256: String,
-    /// Its text, line ends made `\n`.
+    /// Its text, line ends made `\n` (a PDF's or an HTML page's, as
+    /// [`convert`] reads it).
     pub text: String,
+    /// Whether `text` was read from a PDF or an HTML page, not as it is.
+    pub converted: bool,
 }
 
 /// Why a file is not read. `Display` is the reason, after the file's name.
@@ -30,12 +38,12 @@ pub struct Document {
 pub enum Skip {
     #[error("could not be read: {0}")]
     Unreadable(String),
-    #[error("is {0} bytes, over the 4 MB a library file may be")]
+    #[error("is {0} bytes, over the 4 MB a library file may be (32 MB for a PDF)")]
     TooLarge(u64),
     #[error("looks binary (it holds NUL bytes)")]
     Binary,
-    #[error("is a PDF, which heat does not read yet; give its text (pdftotext makes one)")]
-    Pdf,
+    #[error(transparent)]
+    Pdf(#[from] PdfError),
     #[error("is not UTF-8 text")]
     NotUtf8,
     #[error("is empty")]
@@ -47,9 +55,11 @@ impl Skip {
     pub fn kind(&self) -> &'static str {
         match self {
             Skip::Unreadable(_) => "unreadable",
-            Skip::TooLarge(_) => "over 4 MB",
+            Skip::TooLarge(_) => "too large",
             Skip::Binary => "binary",
-            Skip::Pdf => "PDF",
+            Skip::Pdf(PdfError::NoText) => "PDF without text",
+            Skip::Pdf(PdfError::Encrypted) => "PDF with a password",
+            Skip::Pdf(PdfError::Unopenable(_)) => "unreadable PDF",
             Skip::NotUtf8 => "not UTF-8",
             Skip::Empty => "empty",
         }
@@ -60,28 +70,52 @@ impl Document {
     /// Reads `path`, named `name` in citations.
     pub fn read(name: String, path: &Path) -> Result<Document, Skip> {
         let size = std::fs::metadata(path).map_err(|e| Skip::Unreadable(e.kind().to_string()))?.len();
-        if size > MAX_FILE_BYTES {
+        if size > max_bytes(path) {
             return Err(Skip::TooLarge(size));
         }
         let bytes = std::fs::read(path).map_err(|e| Skip::Unreadable(e.kind().to_string()))?;
         Self::from_bytes(name, path.to_path_buf(), &bytes)
     }
 
-    /// Checks bytes read from `path`.
+    /// Checks bytes read from `path`, and reads a PDF's or an HTML page's text.
     pub fn from_bytes(name: String, path: PathBuf, bytes: &[u8]) -> Result<Document, Skip> {
-        if bytes.starts_with(b"%PDF-") {
-            return Err(Skip::Pdf);
-        }
-        if memchr::memchr(0, bytes).is_some() {
-            return Err(Skip::Binary);
-        }
-        let text = std::str::from_utf8(bytes).map_err(|_| Skip::NotUtf8)?;
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        if text.trim().is_empty() {
-            return Err(Skip::Empty);
-        }
+        let kind = Kind::of(&name, bytes);
+        let text = if kind == Kind::Pdf {
+            convert::pdf(bytes)?
+        } else {
+            if memchr::memchr(0, bytes).is_some() {
+                return Err(Skip::Binary);
+            }
+            let text = std::str::from_utf8(bytes).map_err(|_| Skip::NotUtf8)?;
+            let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+            if text.trim().is_empty() {
+                return Err(Skip::Empty);
+            }
+            match kind {
+                Kind::Html => convert::html(text).ok_or(Skip::Empty)?,
+                _ => text.replace("\r\n", "\n"),
+            }
+        };
         let sha256 = hex(&Sha256::digest(bytes));
-        Ok(Document { name, path, size: bytes.len() as u64, sha256, text: text.replace("\r\n", "\n") })
+        Ok(Document { name, path, size: bytes.len() as u64, sha256, text, converted: kind != Kind::Text })
+    }
+
+    /// A file whose hash and converted text were kept (see
+    /// [`kept`](super::kept)): a PDF's or an HTML page's text as kept, any
+    /// other file read again, unhashed. `None` when it no longer reads as
+    /// text.
+    pub fn reread(name: String, path: &Path, size: u64, sha256: String, converted: Option<String>) -> Option<Document> {
+        let (text, was_converted) = if let Some(text) = converted {
+            (text, true)
+        } else {
+            let bytes = std::fs::read(path).ok()?;
+            if memchr::memchr(0, &bytes).is_some() {
+                return None;
+            }
+            let text = String::from_utf8(bytes).ok()?;
+            (text.strip_prefix('\u{feff}').unwrap_or(&text).replace("\r\n", "\n"), false)
+        };
+        Some(Document { name, path: path.to_path_buf(), size, sha256, text, converted: was_converted })
     }
 
     /// Its lines `start..=end` (numbered from 1), `None` when they do not all exist.
@@ -96,6 +130,12 @@ impl Document {
     pub fn line_count(&self) -> usize {
         self.text.lines().count()
     }
+}
+
+/// The largest `path` may be: more for a PDF.
+pub fn max_bytes(path: &Path) -> u64 {
+    let pdf = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdf"));
+    if pdf { MAX_PDF_BYTES } else { MAX_FILE_BYTES }
 }
 
 /// Bytes as lowercase hex.
@@ -122,9 +162,12 @@ mod tests {
         assert_eq!(doc.lines(2, 2), Some(vec!["b"]));
         assert_eq!(doc.lines(2, 3), None);
         assert_eq!(read(b"a\0b"), Err(Skip::Binary));
-        assert_eq!(read(b"%PDF-1.7\n"), Err(Skip::Pdf));
+        assert!(matches!(read(b"%PDF-1.7\n"), Err(Skip::Pdf(PdfError::Unopenable(_)))));
         assert_eq!(read(b"caf\xe9"), Err(Skip::NotUtf8));
         assert_eq!(read(b" \n\n"), Err(Skip::Empty));
-        assert_eq!(Skip::TooLarge(5_000_000).to_string(), "is 5000000 bytes, over the 4 MB a library file may be");
+        assert_eq!(
+            Skip::TooLarge(5_000_000).to_string(),
+            "is 5000000 bytes, over the 4 MB a library file may be (32 MB for a PDF)"
+        );
     }
 }

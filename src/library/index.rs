@@ -62,11 +62,26 @@ impl Builder {
     }
 
     pub fn finish(mut self) -> Index {
-        let total: u64 = self.index.lengths.iter().map(|&l| u64::from(l)).sum();
-        let n = self.index.lengths.len();
-        self.index.average = if n == 0 { 0.0 } else { total as f32 / n as f32 };
+        self.index.average = average(&self.index.lengths);
         self.index
     }
+}
+
+/// A run of passages' share of an index, with its terms numbered by the
+/// whole index: what a kept library holds for each file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Part {
+    /// Each passage's length in terms.
+    pub lengths: Vec<u32>,
+    /// For each term it holds (by number): its passages (numbered from 0
+    /// within the part) and how often.
+    pub postings: Vec<(u32, Vec<(u32, u32)>)>,
+}
+
+/// The mean passage length.
+fn average(lengths: &[u32]) -> f32 {
+    let total: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
+    if lengths.is_empty() { 0.0 } else { total as f32 / lengths.len() as f32 }
 }
 
 impl Index {
@@ -106,14 +121,84 @@ impl Index {
             let id = self.term_id(&term);
             self.postings[id as usize].extend(list.into_iter().map(|(p, times)| (p + offset, times)));
         }
-        self.lengths.extend(later.lengths);
-        let total: u64 = self.lengths.iter().map(|&l| u64::from(l)).sum();
-        self.average = if self.lengths.is_empty() { 0.0 } else { total as f32 / self.lengths.len() as f32 };
+        self.grow(&later.lengths);
         self
     }
 
     pub fn is_empty(&self) -> bool {
         self.lengths.is_empty()
+    }
+
+    /// An empty index that already numbers `terms`, in order: a kept
+    /// file's parts ([`Index::append`]) name their terms by these numbers.
+    pub fn with_terms(terms: impl IntoIterator<Item = String>) -> Index {
+        let mut index = Index::default();
+        for term in terms {
+            index.term_id(&term);
+        }
+        index
+    }
+
+    /// Every term, by its number.
+    pub fn terms(&self) -> Vec<&str> {
+        let mut terms = vec![""; self.postings.len()];
+        for (term, &id) in &self.ids {
+            terms[id as usize] = term;
+        }
+        terms
+    }
+
+    /// Appends one part's passages, numbered after this index's: their
+    /// lengths, and for each term (by this index's number) the passages
+    /// (numbered within the part) holding it and how often.
+    pub fn append(&mut self, part: &Part) {
+        let offset = self.lengths.len() as u32;
+        for (term, list) in &part.postings {
+            if let Some(postings) = self.postings.get_mut(*term as usize) {
+                postings.extend(list.iter().map(|&(p, times)| (p + offset, times)));
+            }
+        }
+        self.grow(&part.lengths);
+    }
+
+    /// Adds passages' lengths, the mean kept without summing them all again.
+    fn grow(&mut self, lengths: &[u32]) {
+        let before = self.lengths.len() as f64;
+        let added: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
+        self.lengths.extend(lengths);
+        let after = self.lengths.len() as f64;
+        self.average =
+            if after == 0.0 { 0.0 } else { ((f64::from(self.average) * before + added as f64) / after) as f32 };
+    }
+
+    /// This index cut into parts at `ends` (each part's passages end where
+    /// the next begins; the last at [`Index::len`]), in order: what
+    /// [`Index::append`] puts back together.
+    pub fn split(&self, ends: &[usize]) -> Vec<Part> {
+        let mut owner = Vec::with_capacity(self.lengths.len());
+        let mut start = 0;
+        for (i, &end) in ends.iter().enumerate() {
+            owner.extend(std::iter::repeat_n(i as u32, end.saturating_sub(start)));
+            start = start.max(end);
+        }
+        let starts: Vec<usize> = std::iter::once(0).chain(ends.iter().copied()).collect();
+        let mut parts: Vec<Part> = ends
+            .iter()
+            .enumerate()
+            .map(|(i, &end)| Part { lengths: self.lengths[starts[i]..end].to_vec(), postings: Vec::new() })
+            .collect();
+        for (term, list) in self.postings.iter().enumerate() {
+            for &(p, times) in list {
+                let Some(&part) = owner.get(p as usize) else { continue };
+                let part_postings = &mut parts[part as usize].postings;
+                let local = p - starts[part as usize] as u32;
+                match part_postings.last_mut() {
+                    Some((t, held)) if *t == term as u32 => held.push((local, times)),
+                    _ => part_postings.push((term as u32, vec![(local, times)])),
+                }
+            }
+        }
+        parts
     }
 
     /// Passages scored against `query`'s terms, best first (ties: the
@@ -252,6 +337,23 @@ mod tests {
         let halves = Index::build(["the queue runs on redis"])
             .merge(Index::build(["postgres gives transactions", "redis redis cache"]));
         assert_eq!(halves.search(&terms("which queue uses redis")), ranked, "built in halves, ranked the same");
+    }
+
+    #[test]
+    fn an_index_split_into_parts_and_appended_again_ranks_the_same() {
+        let texts = ["the queue runs on redis", "postgres gives transactions", "redis redis cache", "queue cache"];
+        let whole = Index::build(texts);
+        let parts = whole.split(&[1, 3, 4]);
+        assert_eq!(parts.iter().map(|p| p.lengths.len()).collect::<Vec<_>>(), [1, 2, 1]);
+        let mut again = Index::with_terms(whole.terms().into_iter().map(String::from));
+        for part in &parts {
+            again.append(part);
+        }
+        for query in ["which queue uses redis", "cache transactions"] {
+            assert_eq!(again.search(&terms(query)), whole.search(&terms(query)), "{query}");
+        }
+        let fresh = again.merge(Index::build(["postgres queue"]));
+        assert_eq!(fresh.search(&terms("postgres"))[0].0, 4, "a part built afresh is numbered after them");
     }
 
     #[test]

@@ -11,7 +11,7 @@ pub const MOST_LINES: usize = 32;
 const MOST_CHARS: usize = 2_400;
 
 /// Lines `start..=end` (numbered from 1) of document `doc`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Passage {
     pub doc: usize,
     pub start: usize,

@@ -43,12 +43,18 @@ impl LibraryRecord {
         }
     }
 
+    /// `2 files`, or `2 files, 1 left out`.
+    pub fn counted(&self) -> String {
+        let files = crate::words::count(self.files.len(), "file");
+        if self.skipped == 0 { files } else { format!("{files}, {} left out", self.skipped) }
+    }
+
     /// The library opened again from the paths recorded (on resume, branch
     /// or rematch), with what changed since said in one sentence; when it
     /// cannot be opened, `None` and the sentence saying the debate goes on
-    /// without it.
-    pub fn reopen(&self) -> (Option<std::sync::Arc<Library>>, Option<String>) {
-        match Library::open(&self.roots) {
+    /// without it. Its index is taken from `kept` where it was kept.
+    pub fn reopen(&self, kept: Option<&std::path::Path>) -> (Option<std::sync::Arc<Library>>, Option<String>) {
+        match Library::open_kept(&self.roots, kept) {
             Ok(library) => {
                 let notice = self.changes(&library);
                 (Some(std::sync::Arc::new(library)), notice)

@@ -81,8 +81,8 @@ pub trait ChatModel: Send + Sync {
     }
 
     /// Whether a request may offer it tools to call: a server's model, on
-    /// either wire. The embedded model and agent CLIs take none (an agent
-    /// has its own).
+    /// either wire; the embedded model, the library's `search` once a turn
+    /// (held by its grammar). Agent CLIs take none (an agent has its own).
     fn takes_tools(&self) -> bool {
         self.http_endpoint().is_some()
     }

@@ -105,6 +105,7 @@ pub fn build(config: &Config, selection: &Selection, local: Option<LocalLoader<'
         judges,
         library: None,
         tool_calls: config.defaulted::<u32>("debate.tool_calls"),
+        model_briefs: config.defaulted::<&str>("debate.summaries") == "model",
         servers: Vec::new(),
         clock: clock(config),
         budget: crate::debate::engine::Budget {

@@ -38,6 +38,12 @@ pub fn data_dir() -> anyhow::Result<PathBuf> {
         .context("could not find a data directory for this user; set HEAT_DATA_DIR")
 }
 
+/// Where libraries' indexes are kept between debates (see
+/// [`crate::library::kept`]); `None` when there is no data dir.
+pub fn kept_libraries() -> Option<PathBuf> {
+    data_dir().ok().map(|dir| dir.join("library"))
+}
+
 /// A new session's id: the time to the second and a random suffix,
 /// `20261206-164429-e3c7`.
 fn new_id() -> String {

@@ -196,11 +196,11 @@ async fn a_library_that_cannot_be_read_is_refused_in_one_sentence_and_nothing_is
     let folder = empty.display().to_string();
     let notes = notes.display().to_string();
     let cases: [(Vec<&str>, String); 4] = [
-        (vec!["--source", &folder], format!("the folder {folder} holds nothing heat can read (1 binary, 1 PDF)")),
         (
-            vec!["--source", &notes, "--source", &pdf],
-            format!("the source {pdf} is a PDF, which heat does not read yet"),
+            vec!["--source", &folder],
+            format!("the folder {folder} holds nothing heat can read (1 binary, 1 unreadable PDF)"),
         ),
+        (vec!["--source", &notes, "--source", &pdf], format!("the source {pdf} is a PDF heat cannot open (")),
         (vec!["--source", &notes, "--source", "-"], "standard input (-) can only be the one source".into()),
         (vec!["--source", &notes, "--section", "Postgres"], "--section takes one file".into()),
     ];
@@ -302,4 +302,69 @@ async fn a_debater_looks_things_up_through_heat_run_on_both_wires() {
         assert!(md.contains("*Looked up:* `search \"transactions commit\"` → "), "{wire}: {md}");
         assert!(md.contains(" · `read queue.md L5–L7` → 3 lines"), "{wire}: {md}");
     }
+}
+
+/// The advocate cites the PDF's second page by line and quotes the HTML
+/// page's words; the skeptic quotes what neither says.
+fn papers_reply(request: &Recorded) -> Reply {
+    let system = request.system();
+    let text = if system.contains("You are the JUDGE") {
+        r#"{"resolved": true, "verdict": "The advocate's sources hold.", "topic": "t", "heat": 0.3}"#
+    } else if system.contains("You are the ADVOCATE") {
+        "Fares carry the track: [papers/night-trains.pdf:L12–L13] says \"Track access charges make up about a third of the fare\", and \"a TGV to Bordeaux leaves forty minutes after the night train arrives\"."
+    } else {
+        "Night trains are \"always late by three hours\"."
+    };
+    let words: Vec<&str> = text.split_inclusive(' ').collect();
+    Reply::sse(&anthropic_sse(&words, None), 97)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_debate_over_pdfs_and_html_checks_their_citations_and_keeps_their_index() {
+    let server = MockLlm::with_handler(papers_reply).await;
+    let data = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/library");
+    let papers = work.path().join("papers");
+    std::fs::create_dir_all(&papers).unwrap();
+    for name in ["night-trains.pdf", "timetable.html", "scan.pdf"] {
+        std::fs::copy(fixtures.join(name), papers.join(name)).unwrap();
+    }
+    let run = || {
+        let mut cmd = heat(data.path(), &server);
+        cmd.args(["run", "--max-rounds", "1", "--source"])
+            .arg(&papers)
+            .arg("Night trains should replace short flights");
+        cmd
+    };
+    let out = output(run()).await;
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("papers (2 files, 1 left out)"), "{stdout}");
+    assert!(
+        stdout.contains("advocate's citations: ✓ [papers/night-trains.pdf:L12–L13] · ✓ “Track access charges make up about a third of the fare” (papers/night-trains.pdf:L12–L13) · ✓ “a TGV to Bordeaux leaves forty minutes after the night trai…” (papers/timetable.html:L9)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("skeptic's citations: ✗ “always late by three hours” (not in the library)"), "{stdout}");
+    let advocate = server.requests().into_iter().find(|r| r.system().contains("You are the ADVOCATE")).unwrap();
+    assert!(
+        advocate.last_message().contains("[papers/night-trains.pdf:L9–L13]\nL9: ## Page 2"),
+        "{}",
+        advocate.last_message()
+    );
+
+    // The index is kept in the data dir, and a second debate over the same folder reads it unchanged.
+    let kept: Vec<_> = std::fs::read_dir(data.path().join("library")).unwrap().flatten().collect();
+    assert_eq!(kept.len(), 1, "one kept index: {kept:?}");
+    let written = std::fs::metadata(kept[0].path()).unwrap().modified().unwrap();
+    let again = output(run()).await;
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    assert!(
+        String::from_utf8_lossy(&again.stdout).contains("advocate's citations: ✓ [papers/night-trains.pdf:L12–L13]")
+    );
+    assert_eq!(
+        std::fs::metadata(kept[0].path()).unwrap().modified().unwrap(),
+        written,
+        "nothing changed, nothing kept again"
+    );
 }

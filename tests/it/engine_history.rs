@@ -90,3 +90,107 @@ async fn a_fourteen_round_debate_gives_its_early_rounds_in_brief_to_every_seat()
     assert!(all.contains("the advocate: “Sleeper carriages on line 1 let travellers arrive rested.”"), "{all}");
     assert_eq!(judged.messages[0].role, heat::provider::ChatRole::User, "the brief opens a user message");
 }
+
+/// A debater's long argument in round `round`: six sentences of words
+/// drawn for that side and round (no copy of another turn), about as long
+/// as the embedded model's 120-token turns; the first names its round.
+fn long_argument(side: &str, round: u32) -> String {
+    const WORDS: [&str; 24] = [
+        "rail",
+        "fares",
+        "berths",
+        "airports",
+        "carbon",
+        "tickets",
+        "stations",
+        "delays",
+        "crews",
+        "routes",
+        "nights",
+        "borders",
+        "tracks",
+        "prices",
+        "cabins",
+        "sleep",
+        "comfort",
+        "speed",
+        "schedules",
+        "buffets",
+        "luggage",
+        "transfers",
+        "subsidies",
+        "demand",
+    ];
+    let mut rng = fastrand::Rng::with_seed(u64::from(round) * 2 + u64::from(side == "skeptic"));
+    let mut sentences = vec![format!("The {side} holds in round {round} that the journey decides it.")];
+    for _ in 0..5 {
+        let words: Vec<&str> = (0..14).map(|_| WORDS[rng.usize(..WORDS.len())]).collect();
+        sentences.push(format!("{}.", words.join(" ")));
+    }
+    sentences.join(" ")
+}
+
+#[tokio::test]
+async fn an_embedded_judges_prompt_in_a_long_debate_fits_its_context_to_the_last_synthesis() {
+    const CONTEXT: u32 = 2048;
+    let speaker = |side: &'static str| {
+        Arc::new(ScriptedModel::new(
+            (1..=ROUNDS).map(|n| Reply::text(&long_argument(side, n))),
+            Reply::text(&long_argument(side, 99)),
+        ))
+    };
+    let (advocate, skeptic) = (speaker("advocate"), speaker("skeptic"));
+    let choice = |n: u32, last: bool| {
+        let first = |side| format!("The {side} holds in round {n} that the journey decides it.");
+        let question = if last { String::new() } else { format!(r#", "next_question": "What of reason {}?""#, n + 1) };
+        Reply::text(&format!(
+            r#"{{"advocate_best": "{}", "skeptic_best": "{}"{question}}}"#,
+            first("advocate"),
+            first("skeptic")
+        ))
+    };
+    let judge = Arc::new(
+        ScriptedModel::new((1..ROUNDS).map(|n| choice(n, false)).chain([choice(ROUNDS, true)]), choice(99, true))
+            .playing_embedded()
+            .with_context(CONTEXT),
+    );
+    let seat = |m: &Arc<ScriptedModel>, tokens| RoleSetup::new(Arc::clone(m) as Arc<dyn ChatModel>, "m", tokens);
+    // The full prompts, as an embedded judge gets them beside debaters on servers.
+    let setup = engine_support::duel(seat(&advocate, 120), seat(&skeptic, 120), seat(&judge, 200)).build();
+    // Every round argued: a format whose judge may not end the debate early.
+    let format = serde_json::from_value(serde_json::json!({
+        "name": "duel", "labels": ["Advocate", "Skeptic", "Judge"], "resolve_early": false, "judges": 1,
+    }))
+    .unwrap();
+    let spec = heat::debate::engine::DebateSpec { format: Some(format), ..engine_support::duel_spec(ROUNDS) };
+    let events = drain_events(engine::start(setup, spec)).await;
+    let ends: Vec<String> = events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                DebateEvent::Finished { .. } | DebateEvent::TurnFailed { .. } | DebateEvent::VerdictInvalid { .. }
+            )
+        })
+        .map(|e| format!("{e:?}"))
+        .collect();
+    assert_eq!(ends.len(), 1, "{ends:#?}");
+
+    // Every prompt the judge is sent, and its answer's room, fit its context at three characters a token, as heat counts them.
+    let asked = judge.requests();
+    assert!(asked.len() >= ROUNDS as usize, "{} judge requests", asked.len());
+    for (i, request) in asked.iter().enumerate() {
+        let chars: usize = request.system.chars().count()
+            + request.grounding.as_deref().map_or(0, |g| g.chars().count())
+            + request.messages.iter().map(|m| m.content.chars().count()).sum::<usize>();
+        let needs = chars / 3 + request.max_tokens as usize;
+        assert!(needs <= CONTEXT as usize, "judge request {}: about {needs} tokens of {CONTEXT}", i + 1);
+    }
+    // The last still carries round 1's main point, in brief.
+    let last = asked.last().unwrap();
+    let all: String = last.messages.iter().map(|m| m.content.as_str()).collect();
+    assert!(
+        all.contains("- Round 1 (question: Tabs beat spaces): the advocate: “The advocate holds in round 1"),
+        "{all}"
+    );
+}

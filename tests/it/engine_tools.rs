@@ -239,3 +239,38 @@ async fn a_turn_a_stopped_process_left_after_its_look_up_goes_on_from_the_answer
         assert_eq!((turn.tools.len(), turn.tools[0].said.as_str()), (1, "Let me look. "), "the step is kept");
     }
 }
+
+/// The embedded model searches the library once a turn: it is offered
+/// `search` alone, told how in one sentence, given no opening while it may
+/// call, its answer cut to a passage or two, and asked on with the tools
+/// closed.
+#[tokio::test]
+async fn the_embedded_model_is_offered_one_search_a_turn_and_its_answer_is_kept_small() {
+    let advocate = Arc::new(
+        ScriptedModel::new([Reply::calling("", &[("search", r#"{"query": "hotel night"}"#)])], Reply::text(ARGUMENT))
+            .playing_embedded()
+            .taking_tools(),
+    );
+    let seats = Seats {
+        advocate,
+        skeptic: Arc::new(ScriptedModel::new([], Reply::text("Planes are faster door to door."))),
+        judge: Arc::new(ScriptedModel::new([], Reply::text(VERDICT))),
+    };
+    let (events, state) = drain(engine::start(setup(&seats, 4), engine_support::duel_spec(1))).await;
+
+    let asked = seats.advocate.requests();
+    assert_eq!(asked.len(), 2, "a search, then the argument");
+    let tools = asked[0].tools.as_ref().expect("tools offered");
+    assert_eq!(tools.specs.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["search"]);
+    assert!(tools.may_call);
+    assert!(asked[0].system.contains("Your answer opens with one search of the library"), "{}", asked[0].system);
+    assert!(asked[0].messages.iter().all(|m| m.role != ChatRole::Assistant), "no opening while it may call");
+    assert_eq!(asked[1].tools.as_ref().map(|t| t.may_call), Some(false), "one search a turn");
+    let found = answered(&events);
+    assert_eq!(found.len(), 1);
+    assert!(found[0].1.len() <= 1_300, "a passage or two: {} bytes", found[0].1.len());
+    assert!(found[0].1.contains("docs/trains.md"), "{}", found[0].1);
+    let turn = state.rounds[0].turn(Role::Advocate).unwrap();
+    assert_eq!(turn.text, ARGUMENT);
+    assert_eq!(turn.tools.len(), 1);
+}

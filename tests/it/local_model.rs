@@ -14,7 +14,7 @@ use futures::{FutureExt, StreamExt};
 use heat::debate::Heat;
 use heat::debate::extractive::Seat;
 use heat::provider::local::{LocalModel, LocalOptions};
-use heat::provider::{ChatMessage, ChatModel, ChatRequest, Chunk, FinishReason, ResponseSchema};
+use heat::provider::{ChatMessage, ChatModel, ChatRequest, Chunk, FinishReason, ResponseSchema, ToolCall};
 
 use crate::model_support;
 
@@ -74,6 +74,45 @@ async fn answers_with_text_usage_and_a_finish() {
     assert!(usage.input_tokens > 10 && usage.output_tokens > 0, "{usage:?}");
     assert!(matches!(chunks.last(), Some(Chunk::Finish(FinishReason::Stop | FinishReason::Length))));
     eprintln!("{} prompt + {} generated tokens in {elapsed:?}", usage.input_tokens, usage.output_tokens);
+}
+
+#[tokio::test]
+async fn offered_a_search_it_writes_one_under_its_grammar_and_then_argues_from_what_it_found() {
+    use heat::provider::{ToolResult, ToolSpec, Tools};
+    let Some(model) = model() else { return };
+    let search = ToolSpec {
+        name: "search".into(),
+        description: "Search the library.".into(),
+        parameters: serde_json::json!({}),
+    };
+    let mut asked = request("Should night trains replace short flights? Look up what you need first.", 64);
+    asked.tools = Some(Tools { specs: vec![search], may_call: true });
+    let (text, chunks) = collect(&model, asked.clone()).await;
+    assert_eq!(text, "", "a look-up is a call, not text");
+    let calls: Vec<&ToolCall> =
+        chunks.iter().filter_map(|c| if let Chunk::ToolCall(call) = c { Some(call) } else { None }).collect();
+    assert_eq!(calls.len(), 1, "{chunks:?}");
+    assert_eq!(calls[0].name, "search");
+    let query = calls[0].arguments_object()["query"].as_str().unwrap_or_default().to_string();
+    assert!(query.split_whitespace().count() >= 2, "a query of words: {query:?}");
+    let prompt = asked.messages[0].content.to_lowercase();
+    assert!(query.split_whitespace().all(|w| prompt.contains(w)), "the prompt's own words: {query:?}");
+    assert!(matches!(chunks.last(), Some(Chunk::Finish(FinishReason::ToolCalls))), "{chunks:?}");
+
+    // Asked on with what it found, the tools closed: it argues.
+    let found =
+        "[notes/trains.md:L2–L3]\nL2: A night train emits a tenth of a flight's carbon.\nL3: It saves a hotel night.";
+    asked.messages.push(ChatMessage::calling("", vec![calls[0].clone()]));
+    asked.messages.push(ChatMessage::results(vec![ToolResult {
+        call_id: calls[0].id.clone(),
+        content: found.into(),
+        is_error: false,
+    }]));
+    asked.tools = asked.tools.map(|t| Tools { may_call: false, ..t });
+    let (argued, chunks) = collect(&model, asked).await;
+    assert!(argued.split_whitespace().count() >= 5, "{argued:?}");
+    assert!(!chunks.iter().any(|c| matches!(c, Chunk::ToolCall(_))));
+    eprintln!("searched {query:?}, then argued: {argued}");
 }
 
 #[tokio::test]

@@ -268,3 +268,43 @@ fn an_offline_review_puts_each_critics_issue_on_the_board() {
     assert_eq!(raised, [("L1", Role::Skeptic), ("O1", Role::Third)], "{board:?}");
     assert!(board.iter().all(|row| row.issue.claim.ends_with('.') && row.issue.evidence.is_some()), "{board:?}");
 }
+
+/// Offline over a library (the fixtures' papers: a PDF and an HTML page):
+/// each debater's turn opens with its one search, written by the model
+/// under its grammar, answered from the library and shown; then it argues.
+#[test]
+fn an_offline_debate_over_a_library_searches_it_once_a_turn() {
+    let Some(model) = model_support::model_path() else { return };
+    let data = tempfile::tempdir().unwrap();
+    let config = data.path().join("heat.toml");
+    std::fs::write(&config, "[providers.local]\nthreads = 1\nseed = 7\nmax_tokens = 80\n").unwrap();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/library");
+    let papers = data.path().join("papers");
+    std::fs::create_dir_all(&papers).unwrap();
+    for name in ["night-trains.pdf", "timetable.html"] {
+        std::fs::copy(fixtures.join(name), papers.join(name)).unwrap();
+    }
+    let output = offline_heat(data.path(), &config, &model)
+        .args(["Night trains should replace short flights", "--max-rounds", "1", "--source"])
+        .arg(&papers)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "heat run failed: {stderr}");
+    for seat in ["advocate", "skeptic"] {
+        assert!(stdout.contains(&format!("{seat} looks up: search \"")), "{seat}:\n{stdout}");
+    }
+    assert!(!stdout.contains("Tools:"), "no seat is said to take no tools: {stdout}");
+
+    let store = Store::open(data.path()).unwrap();
+    let id = store.list()[0].id.clone();
+    let events: Vec<DebateEvent> = store.load(&id).unwrap().records.into_iter().map(|r| r.event).collect();
+    let state = DebateState::from_events(&events);
+    for role in Role::DEBATERS {
+        let turn = state.rounds[0].turn(role).unwrap();
+        assert_eq!(turn.tools.len(), 1, "one search: {:?}", turn.tools);
+        assert!(turn.tools[0].calls[0].answer.is_some());
+        assert!(!turn.text.trim().is_empty());
+        assert!(!turn.text.contains("search:"), "the call is not part of the argument: {}", turn.text);
+    }
+}

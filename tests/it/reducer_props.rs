@@ -373,6 +373,18 @@ fn event() -> impl Strategy<Value = DebateEvent> {
             .prop_map(|(round, judge, verdict, usage)| DebateEvent::PanelVoted { round, judge, verdict, usage }),
         (round.clone(), judge(), text(), usage())
             .prop_map(|(round, judge, error, usage)| DebateEvent::PanelVoteFailed { round, judge, error, usage }),
+        (round.clone(), role(), text(), usage()).prop_map(|(round, role, text, usage)| DebateEvent::Briefed {
+            round,
+            role,
+            text,
+            usage
+        }),
+        (round.clone(), role(), text(), usage()).prop_map(|(round, role, error, usage)| DebateEvent::BriefFailed {
+            round,
+            role,
+            error,
+            usage
+        }),
         Just(DebateEvent::Paused),
         Just(DebateEvent::Resumed),
         text().prop_map(|text| DebateEvent::TopicInjected { text }),

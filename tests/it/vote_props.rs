@@ -37,6 +37,7 @@ fn round(answers: &[Option<&str>]) -> Round {
         swap: None,
         panel: BTreeMap::new(),
         readings: BTreeMap::new(),
+        briefs: BTreeMap::new(),
     }
 }
 

@@ -91,6 +91,7 @@ impl Calls {
             Call::SwapCheck { .. } => (0, 0, Role::Judge),
             Call::Vote { judge, .. } => (1, judge.number(), Role::Judge),
             Call::Turn { role, .. } => (2, 0, role),
+            Call::Brief { role, round } => (3, round, role),
         });
         cancelled
     }

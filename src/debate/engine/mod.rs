@@ -341,6 +341,7 @@ impl Engine {
             let options = plan::Options {
                 swap_check: self.setup.swap_check,
                 votes_in_turn: self.setup.role(Role::Judge).model.is_embedded(),
+                model_briefs: self.setup.model_briefs,
             };
             let steps = next_steps_with(&self.state, &calls, options);
             if steps.is_empty() {
@@ -368,6 +369,7 @@ impl Engine {
                     }
                     Step::StartTurn { round, role, purpose } => self.start_turn(round, role, purpose),
                     Step::SwapCheck { round } => self.start_swap_check(round),
+                    Step::Brief { round, role } => self.start_brief(round, role),
                     Step::PanelVote { round, judge } => self.start_vote(round, judge),
                     Step::Finish { outcome, synthesis } => {
                         self.abort_all();
@@ -462,7 +464,7 @@ impl Engine {
     }
 
     fn start_turn(&mut self, round: u32, role: Role, purpose: TurnPurpose) {
-        if let Some(message) = notices::in_brief(&self.state, round) {
+        if let Some(message) = notices::in_brief(&self.state, round, self.setup.model_briefs) {
             self.emit(DebateEvent::Notice { message });
         }
         if let Some(library) = &self.setup.library {
@@ -533,7 +535,24 @@ impl Engine {
                     self.launch(call, flight.purpose, model, request, false);
                 }
             }
+            // A brief's prompt is one argument: it is not fitted again.
+            Call::Brief { round, role } => {
+                let error = "its prompt was longer than the model's context".to_string();
+                self.emit(DebateEvent::BriefFailed { round, role, error, usage: None });
+            }
         }
+    }
+
+    /// Asks `role`'s model to put its argument in `round` in brief.
+    fn start_brief(&mut self, round: u32, role: Role) {
+        let Some(request) = self.requests().brief(round, role) else {
+            // Settled either way: the planner must not ask for it again.
+            let error = "it made no argument to put in brief".to_string();
+            self.emit(DebateEvent::BriefFailed { round, role, error, usage: None });
+            return;
+        };
+        let model = Arc::clone(&self.setup.role(role).model);
+        self.launch(Call::Brief { round, role }, TurnPurpose::Argue, model, request, false);
     }
 
     /// Asks the judge's model about `round` with the debaters swapped.

@@ -65,7 +65,9 @@ impl Requests<'_> {
         let raising = self.raising(role);
         let chosen = role.is_judge().then(|| self.chosen_schema(round, purpose)).flatten();
         let room = chosen.as_ref().and_then(|_| chosen_room(setup, &system, self.preamble));
-        let opening = (setup.model.continues_answer() && raising.is_none())
+        // A turn that may still look something up is not given its opening: it opens with its call.
+        let calling = tools.as_ref().is_some_and(|t| t.may_call);
+        let opening = (setup.model.continues_answer() && raising.is_none() && !calling)
             .then(|| prompt::opening(state, role, round))
             .flatten();
         let messages = |kept: usize| {
@@ -114,13 +116,13 @@ impl Requests<'_> {
         }
     }
 
-    /// The context a request to `setup`'s server may take: the configured
-    /// one (`providers.<name>.max_context`) or the one the server was found
-    /// to give, whichever is smaller. `None` for the embedded model, whose
-    /// prompts are built to its context, and where nothing is known.
+    /// The context a request to `setup`'s model may take: the embedded
+    /// model's own; else the configured one (`providers.<name>.max_context`)
+    /// or the one the server was found to give, whichever is smaller.
+    /// `None` where nothing is known.
     pub fn window(&self, setup: &RoleSetup) -> Option<u32> {
         if setup.model.is_embedded() {
-            return None;
+            return setup.model.context_tokens();
         }
         let learnt = setup.model.endpoint().and_then(|e| self.state.context_window_for(&e));
         match (setup.max_context, learnt) {
@@ -227,6 +229,29 @@ impl Requests<'_> {
         })
     }
 
+    /// `role`'s model asked to put its argument in `round` in brief: its
+    /// own model and limits, at the judge's temperature. `None` when it
+    /// made no argument there.
+    pub fn brief(&self, round: u32, role: Role) -> Option<ChatRequest> {
+        let setup = self.setup.role(role);
+        let temperature = temperature::sent(
+            Purpose::Judge(self.setup.judge_temperature),
+            setup.thinking_budget.is_some() || !setup.model.takes_temperature(),
+            self.refused.contains(&(role, Refusal::Temperature)),
+        );
+        Some(ChatRequest {
+            model: setup.model_name.clone(),
+            system: crate::debate::briefing::system().to_string(),
+            messages: crate::debate::briefing::messages(self.state, round, role)?,
+            temperature,
+            max_tokens: setup.max_tokens.min(BRIEF_TOKENS),
+            thinking_budget: setup.thinking_budget,
+            seed: self.setup.seed,
+            reasoning: self.reasoning(role, setup),
+            ..ChatRequest::default()
+        })
+    }
+
     /// The verdict's schema with what the format asks besides (scores,
     /// rulings on issues).
     fn asked_schema(&self) -> serde_json::Value {
@@ -275,6 +300,9 @@ impl Requests<'_> {
         (asked.form != StructuredOutput::Off).then_some(asked)
     }
 }
+
+/// The most a brief's answer may take (its words are capped besides).
+const BRIEF_TOKENS: u32 = 160;
 
 /// The fewest tokens a fitted request leaves for its answer.
 pub const MIN_ANSWER_TOKENS: u32 = 256;

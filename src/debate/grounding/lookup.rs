@@ -15,6 +15,9 @@ use crate::provider::{ToolCall, ToolSpec};
 
 /// The most bytes of text one call answers with: about 1,500 tokens.
 pub const RESULT_BYTES: usize = 6_000;
+/// The most the embedded model is given, its context being small: about
+/// 300 tokens, a passage or two.
+pub const SMALL_RESULT_BYTES: usize = 1_200;
 /// The passages one search answers with, at most.
 const SEARCH_PASSAGES: usize = 5;
 /// The lines one read gives when it names no end.
@@ -211,17 +214,23 @@ pub fn took(millis: u64) -> String {
 }
 
 /// `text` within [`RESULT_BYTES`], cut at a line's end where it must be cut.
-pub fn clip(mut text: String) -> String {
-    if text.len() <= RESULT_BYTES {
+pub fn clip(text: String) -> String {
+    clip_to(text, RESULT_BYTES)
+}
+
+/// `text` within `most` bytes, cut at a line's end where it must be cut,
+/// and said to be.
+pub fn clip_to(mut text: String, most: usize) -> String {
+    if text.len() <= most {
         return text;
     }
-    let mut cut = RESULT_BYTES;
+    let mut cut = most;
     while !text.is_char_boundary(cut) {
         cut -= 1;
     }
     let cut = text[..cut].rfind('\n').map_or(cut, |n| n + 1);
     text.truncate(cut);
-    text.push_str("[… cut at 6,000 bytes]\n");
+    text.push_str(&format!("[… cut at {} bytes]\n", crate::words::thousands(most as u64)));
     text
 }
 

@@ -1,7 +1,8 @@
 //! Rounds past the history window, kept in brief rather than dropped: for
 //! each, the question, each debater's main point (its first whole sentence,
-//! no extra call) with the quotes of it that were found word for word, and
-//! the verdict's first sentence. It opens the first message of a seat's
+//! no extra call; or its own model's brief of it, `debate.summaries =
+//! "model"`, see `debate::briefing`) with the quotes of it that were found
+//! word for word, and the verdict's first sentence. It opens the first message of a seat's
 //! prompt once a debate has more earlier rounds than its prompt shows.
 
 use crate::debate::extractive;
@@ -10,6 +11,9 @@ use crate::debate::state::{DebateState, Round};
 
 /// The most words of a point or a verdict kept in brief.
 const POINT_WORDS: usize = 30;
+/// The most words of a debater's point: its model's brief may take two
+/// sentences.
+const BRIEF_WORDS: usize = 60;
 /// The most earlier rounds given in brief: the first two and the latest
 /// the rest; those between are counted.
 const MOST_ROUNDS: usize = 8;
@@ -34,25 +38,39 @@ pub fn without_brief(text: &str) -> &str {
 /// The brief of `rounds` (those before the shown ones, oldest first), or
 /// `None` when there are none.
 pub fn brief(state: &DebateState, rounds: &[&Round]) -> Option<String> {
+    brief_within(state, rounds, None)
+}
+
+/// [`brief`], at most `most` characters where given (a tiny model's
+/// context): the first round's line stays, and the rounds after it are
+/// left out, oldest first, until the rest fits.
+pub fn brief_within(state: &DebateState, rounds: &[&Round], most: Option<usize>) -> Option<String> {
     let (first, last) = (rounds.first()?, rounds.last()?);
-    let mut out = if first.number == last.number {
+    let heading = if first.number == last.number {
         format!("Round {}{HEADING_END}", first.number + 1)
     } else {
         format!("Rounds {}–{}{HEADING_END}", first.number + 1, last.number + 1)
     };
-    let shown: Vec<&&Round> = if rounds.len() > MOST_ROUNDS {
+    let mut shown: Vec<&&Round> = if rounds.len() > MOST_ROUNDS {
         rounds.iter().take(2).chain(rounds.iter().skip(rounds.len() - (MOST_ROUNDS - 2))).collect()
     } else {
         rounds.iter().collect()
     };
-    for (i, round) in shown.iter().enumerate() {
-        if i == 2 && rounds.len() > MOST_ROUNDS {
-            let left = rounds.len() - MOST_ROUNDS;
-            out.push_str(&format!("- ({} between are left out)\n", crate::words::count(left, "round")));
+    loop {
+        let mut out = heading.clone();
+        for (i, round) in shown.iter().enumerate() {
+            let between = shown.get(i + 1).map_or(0, |next| (next.number - round.number) as usize - 1);
+            out.push_str(&line(state, round));
+            if between > 0 {
+                out.push_str(&format!("- ({} between are left out)\n", crate::words::count(between, "round")));
+            }
         }
-        out.push_str(&line(state, round));
+        out.push('\n');
+        if shown.len() <= 1 || most.is_none_or(|most| out.chars().count() <= most) {
+            return Some(out);
+        }
+        shown.remove(1);
     }
-    Some(out + "\n")
 }
 
 /// `- Round 2 (question: …): the advocate: “…”; the skeptic: “…”; the judge: …`
@@ -60,8 +78,13 @@ fn line(state: &DebateState, round: &Round) -> String {
     let mut parts = Vec::new();
     for &role in state.debaters() {
         let Some(turn) = round.turn(role).filter(|t| t.is_settled()) else { continue };
-        let Some(point) = extractive::main_point(&turn.text) else { continue };
-        let mut part = format!("the {}: \u{201c}{}\u{201d}", state.seat_name(role), clip(&point));
+        // The debater's own model's brief where it wrote one, else the argument's first whole sentence.
+        let written = round.briefs.get(&role).and_then(|b| b.text()).map(|b| (b.to_string(), BRIEF_WORDS));
+        let Some((point, most)) = written.or_else(|| extractive::main_point(&turn.text).map(|p| (p, POINT_WORDS)))
+        else {
+            continue;
+        };
+        let mut part = format!("the {}: \u{201c}{}\u{201d}", state.seat_name(role), clip_to(&point, most));
         let quoted: Vec<String> = turn
             .checks
             .iter()
@@ -86,9 +109,14 @@ fn line(state: &DebateState, round: &Round) -> String {
 
 /// At most [`POINT_WORDS`] words, marked `…` when cut.
 fn clip(text: &str) -> String {
+    clip_to(text, POINT_WORDS)
+}
+
+/// At most `most` words, marked `…` when cut.
+fn clip_to(text: &str, most: usize) -> String {
     let words: Vec<&str> = text.split_whitespace().collect();
-    if words.len() <= POINT_WORDS {
+    if words.len() <= most {
         return words.join(" ");
     }
-    format!("{}…", words[..POINT_WORDS].join(" "))
+    format!("{}…", words[..most].join(" "))
 }

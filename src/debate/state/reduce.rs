@@ -6,8 +6,8 @@ use crate::debate::seat::PanelJudge;
 use std::collections::BTreeMap;
 
 use super::{
-    BranchPoint, DebateState, Finish, HumanVerdict, Round, SeatNote, Summary, ToolAnswer, ToolStep, ToolUse, Turn,
-    TurnStatus, VerdictStatus,
+    BranchPoint, Brief, DebateState, Finish, HumanVerdict, Round, SeatNote, Summary, ToolAnswer, ToolStep, ToolUse,
+    Turn, TurnStatus, VerdictStatus,
 };
 use crate::debate::event::DebateEvent;
 use crate::debate::format::FormatRecord;
@@ -50,6 +50,7 @@ impl DebateState {
                     swap: None,
                     panel: BTreeMap::new(),
                     readings: BTreeMap::new(),
+                    briefs: BTreeMap::new(),
                 });
             }
             DebateEvent::TurnStarted { round, role, purpose, temperature } => {
@@ -136,6 +137,16 @@ impl DebateState {
                     let said = std::mem::take(&mut t.text);
                     let calls = calls.iter().map(|call| ToolUse { call: call.clone(), answer: None }).collect();
                     t.tools.push(ToolStep { said, usage: *usage, calls });
+                }
+            }
+            DebateEvent::Briefed { round, role, text, usage } => {
+                if let Some(r) = self.round_mut(*round) {
+                    r.briefs.insert(*role, Brief::Written { text: text.clone(), usage: *usage });
+                }
+            }
+            DebateEvent::BriefFailed { round, role, error, usage } => {
+                if let Some(r) = self.round_mut(*round) {
+                    r.briefs.insert(*role, Brief::Failed { error: error.clone(), usage: *usage });
                 }
             }
             DebateEvent::ToolAnswered { round, role, id, text, failed, millis } => {

@@ -23,6 +23,7 @@ fn round(texts: &[&str]) -> Round {
         swap: None,
         panel: std::collections::BTreeMap::new(),
         readings: std::collections::BTreeMap::new(),
+        briefs: std::collections::BTreeMap::new(),
     }
 }
 

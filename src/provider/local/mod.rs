@@ -11,6 +11,7 @@
 
 mod grammar;
 mod llama;
+mod look_up;
 mod q8_0;
 mod sampler;
 mod shared;
@@ -188,6 +189,11 @@ impl ChatModel for LocalModel {
     }
 
     fn continues_answer(&self) -> bool {
+        true
+    }
+
+    /// The library's `search`, once a turn, held by its grammar (`look_up`).
+    fn takes_tools(&self) -> bool {
         true
     }
 

@@ -48,7 +48,7 @@ impl ChatTemplate {
                 ChatRole::User => "user",
                 ChatRole::Assistant => "assistant",
             };
-            all.push(context! { role => role, content => &message.content });
+            all.push(context! { role => role, content => super::look_up::as_text(message) });
         }
         let template = self.env.get_template("chat").map_err(|e| anyhow::anyhow!("{e}"))?;
         let text = template

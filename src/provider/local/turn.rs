@@ -2,13 +2,16 @@
 //! the context, the lane's cache cut back to the prefix the prompt shares
 //! with what it last read (the role's system prompt, or a whole earlier
 //! prompt) and the rest read, then tokens sampled and streamed until the
-//! end of the turn, the token cap, or the consumer going away. The
+//! end of the turn, the token cap, or the consumer going away (a turn that
+//! may still look something up writes its one search, sent as a call:
+//! `look_up`). The
 //! consumer's channel holds one piece, so a consumer that stops reading (a
 //! paused debate) stops generation between two tokens, and reading again
 //! continues exactly where it stopped.
 
 use super::grammar::Grammar;
 use super::llama::KvCache;
+use super::look_up;
 use super::sampler::{Sampler, Sampling};
 use super::shared::{Reply, Shared};
 use crate::provider::{ChatRequest, ChatRole, Chunk, FinishReason, ProviderError, Usage};
@@ -37,9 +40,12 @@ pub fn answer(
 ) -> Result<(), ProviderError> {
     let max_tokens = request.max_tokens.max(1) as usize;
     let prompt = prompt_tokens(shared, request, max_tokens)?;
+    // A turn that may still look something up opens with its one search (`look_up`), sent as a call.
+    let looking_up = look_up::calls(request);
     let mut grammar = match (&request.response_schema, &request.grammar) {
         (Some(schema), _) => Some(shared.grammars.for_schema(&schema.schema).map_err(local)?),
         (None, Some(lark)) => Some(shared.grammars.for_lark(lark).map_err(local)?),
+        (None, None) if looking_up => Some(shared.grammars.for_lark(&look_up::grammar(request)).map_err(local)?),
         (None, None) => None,
     };
     let prefilling = shared.prefill.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -92,7 +98,7 @@ pub fn answer(
         let text = take_valid_utf8(&mut pending);
         if !text.is_empty() {
             answer.push_str(&text);
-            if reply.blocking_send(Ok(Chunk::Text(text))).is_err() {
+            if !looking_up && reply.blocking_send(Ok(Chunk::Text(text))).is_err() {
                 return Ok(());
             }
         }
@@ -107,7 +113,14 @@ pub fn answer(
         logits = forward(shared, lane, &[token])?;
     };
     let tail = String::from_utf8_lossy(&pending).into_owned();
-    if !tail.is_empty() && reply.blocking_send(Ok(Chunk::Text(tail))).is_err() {
+    answer.push_str(&tail);
+    let call = looking_up.then(|| look_up::call_of(&answer, look_up::made(request) + 1)).flatten();
+    let finish = if call.is_some() { FinishReason::ToolCalls } else { finish };
+    if let Some(call) = call {
+        if reply.blocking_send(Ok(Chunk::ToolCall(call))).is_err() {
+            return Ok(());
+        }
+    } else if !tail.is_empty() && reply.blocking_send(Ok(Chunk::Text(tail))).is_err() {
         return Ok(());
     }
     let usage = Usage {

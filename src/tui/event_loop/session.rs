@@ -56,8 +56,12 @@ pub(super) fn resume(
     reopening: engine::Reopening,
 ) -> anyhow::Result<Running> {
     let mut setup = studio.setup.clone().context("resuming needs providers")?;
-    let (library, library_notice) =
-        recorder.state().library.as_ref().map(crate::library::LibraryRecord::reopen).unwrap_or_default();
+    let (library, library_notice) = recorder
+        .state()
+        .library
+        .as_ref()
+        .map(|l| l.reopen(crate::store::kept_libraries().as_deref()))
+        .unwrap_or_default();
     setup.library = library;
     let last_ms = app.show_stored(recorder.id().to_string(), &loaded.records);
     app.continue_clock(last_ms);

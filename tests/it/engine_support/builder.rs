@@ -39,6 +39,7 @@ impl SetupBuilder {
             library: None,
             tool_calls: 4,
             servers: Vec::new(),
+            model_briefs: false,
         })
     }
 
@@ -75,6 +76,18 @@ impl SetupBuilder {
     pub fn library(mut self, library: std::sync::Arc<heat::library::Library>, tool_calls: u32) -> Self {
         self.0.library = Some(library);
         self.0.tool_calls = tool_calls;
+        self
+    }
+
+    /// Old rounds put in brief by the debaters' models (`debate.summaries = "model"`).
+    pub fn model_briefs(mut self, on: bool) -> Self {
+        self.0.model_briefs = on;
+        self
+    }
+
+    /// The seats' prompts (`Prompts::compact()`, as every embedded debate has).
+    pub fn prompts(mut self, prompts: Prompts) -> Self {
+        self.0.prompts = prompts;
         self
     }
 
