@@ -383,7 +383,9 @@
       const head = el("h3", "verdict-title", `Judge · ${title}`);
       if (it.ahead) card.dataset.ahead = String(it.ahead);
       card.append(head);
-      if (it.from !== undefined || it.to !== undefined) {
+      // A verdict that closes the debate moves no heat: nothing follows it.
+      const moves = Number(it.to) !== Number(it.from) || !it.resolved;
+      if (moves && (it.from !== undefined || it.to !== undefined)) {
         const up = Number(it.to) > Number(it.from), down = Number(it.to) < Number(it.from);
         const heat = el("p", "verdict-heat",
           `Heat ${fmtHeat(it.from)} → ${fmtHeat(it.to)}${up ? " (hotter)" : down ? " (cooler)" : ""}`);

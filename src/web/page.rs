@@ -134,14 +134,24 @@ pub fn items(state: &DebateState, event: &DebateEvent) -> Vec<Item> {
             Item::Checked { round: round + 1, role: *role, checks }
         }
         DebateEvent::VerdictReached { round, verdict } => {
-            let from = state.rounds.iter().find(|r| r.number == *round).map_or(verdict.heat, |r| r.heat);
+            let judged = state.rounds.iter().find(|r| r.number == *round);
+            let from = judged.map_or(verdict.heat, |r| r.heat);
+            // As the studio's gauge has it: a verdict that closes the debate sets no heat, a panel's decision does.
+            let closes = judged.and_then(|r| r.turn(Role::Judge)).is_some_and(crate::debate::state::Turn::closes_debate);
+            let to = if closes {
+                from
+            } else if state.judges() > 1 {
+                state.heat
+            } else {
+                verdict.heat
+            };
             Item::Verdict {
                 round: round + 1,
                 ahead: verdict.ahead.and_then(Ahead::side),
                 resolved: verdict.resolved,
                 reason: crate::words::first_sentence(&clean(&verdict.verdict)),
                 from,
-                to: verdict.heat,
+                to,
                 next: (!verdict.resolved).then(|| clean(&verdict.topic)).filter(|t| !t.is_empty()),
             }
         }
@@ -233,6 +243,34 @@ mod tests {
         assert!(matches!(&told[1], Item::Round { round: 1, of: 3, .. }));
         assert_eq!(told[2], Item::Text { round: 1, role: Role::Advocate, text: "Tea calms.".into() });
         assert_eq!(json.split("\"k\":").nth(4).map(|s| s.starts_with("\"paused\"")), Some(true), "{json}");
+    }
+
+    #[test]
+    fn a_verdict_that_closes_the_debate_moves_no_heat_as_the_studios_gauge_has_it() {
+        use crate::debate::event::TurnPurpose;
+        use crate::debate::verdict::Verdict;
+        let verdict = |resolved, heat| Verdict { resolved, heat: Heat::new(heat), ..Verdict::default() };
+        let judged = |round, v| {
+            [
+                DebateEvent::TurnStarted { round, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: None },
+                DebateEvent::VerdictReached { round, verdict: v },
+            ]
+        };
+        let round =
+            |round| DebateEvent::RoundStarted { round, topic: "t".into(), heat: Heat::new(0.7), injected: vec![] };
+        let mut events = vec![started(), round(0)];
+        events.extend(judged(0, verdict(false, 0.6)));
+        events.push(round(1));
+        events.extend(judged(1, verdict(true, 0.5)));
+        let told = told(&events);
+        let heats: Vec<(u32, Heat, Heat)> = told
+            .iter()
+            .filter_map(|i| match i {
+                Item::Verdict { round, from, to, .. } => Some((*round, *from, *to)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(heats, [(1, Heat::new(0.7), Heat::new(0.6)), (2, Heat::new(0.7), Heat::new(0.7))]);
     }
 
     #[test]

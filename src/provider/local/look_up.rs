@@ -27,11 +27,14 @@ const COMMON: &[&str] = &[
 ];
 
 /// The grammar of `request`'s look-up: `search: `, two to six words of its
-/// last message (the round's prompt), a line end.
+/// last message (the round's prompt: the proposition, the question, what
+/// was argued; not the passages it was given, whose file names would crowd
+/// the words out), a line end.
 pub fn grammar(request: &ChatRequest) -> String {
     let asked = request.messages.iter().rev().find(|m| m.tool_results.is_empty()).map_or("", |m| m.content.as_str());
+    let own = asked.lines().filter(|line| !is_passage(line)).collect::<Vec<_>>().join("\n");
     let mut words: Vec<String> = Vec::new();
-    for word in asked.split(|c: char| !c.is_ascii_alphabetic()).map(str::to_ascii_lowercase) {
+    for word in own.split(|c: char| !c.is_ascii_alphabetic()).map(str::to_ascii_lowercase) {
         let useful = (3..=20).contains(&word.len()) && !COMMON.contains(&word.as_str());
         if useful && !words.contains(&word) && words.len() < MOST_WORDS {
             words.push(word);
@@ -49,6 +52,15 @@ pub fn grammar(request: &ChatRequest) -> String {
 pub fn calls(request: &ChatRequest) -> bool {
     let offers = request.tools.as_ref().is_some_and(|t| t.may_call && t.specs.iter().any(|s| s.name == "search"));
     offers && request.response_schema.is_none() && request.grammar.is_none()
+}
+
+/// Whether `line` is part of a passage block: its heading, a citation, a numbered line.
+fn is_passage(line: &str) -> bool {
+    let numbered = line
+        .strip_prefix('L')
+        .and_then(|rest| rest.split_once(':'))
+        .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    numbered || line.starts_with('[') || line.starts_with("Passages from the library")
 }
 
 /// The call the answer `written` makes, the `n`th of its turn; `None` when
@@ -101,7 +113,10 @@ mod tests {
     #[test]
     fn a_look_ups_words_are_the_prompts_own_less_the_common_ones() {
         let mut request = offering(true);
-        request.messages.push(ChatMessage::user("Proposition: Night trains beat the flights, and the night is long."));
+        request.messages.push(ChatMessage::user(
+            "Passages from the library that bear on this round:\n\n[docs/config.toml:L1–L2]\nL1: toml settings\n\n\
+             Proposition: Night trains beat the flights, and the night is long.",
+        ));
         let lark = grammar(&request);
         assert!(lark.starts_with("start: \"search: \" word (\" \" word){1,5} \"\\n\"\n"), "{lark}");
         assert!(
