@@ -137,7 +137,8 @@ pub fn items(state: &DebateState, event: &DebateEvent) -> Vec<Item> {
             let judged = state.rounds.iter().find(|r| r.number == *round);
             let from = judged.map_or(verdict.heat, |r| r.heat);
             // As the studio's gauge has it: a verdict that closes the debate sets no heat, a panel's decision does.
-            let closes = judged.and_then(|r| r.turn(Role::Judge)).is_some_and(crate::debate::state::Turn::closes_debate);
+            let closes =
+                judged.and_then(|r| r.turn(Role::Judge)).is_some_and(crate::debate::state::Turn::closes_debate);
             let to = if closes {
                 from
             } else if state.judges() > 1 {

@@ -368,3 +368,80 @@ async fn a_debate_over_pdfs_and_html_checks_their_citations_and_keeps_their_inde
         "nothing changed, nothing kept again"
     );
 }
+
+/// Over heat's own `docs/` and `src/`: the advocate searches, reads the
+/// first lines of `src/library/kept.rs` and cites them; the skeptic cites a
+/// file heat does not have.
+fn own_tree_reply(request: &Recorded) -> Reply {
+    use support::bodies::{CallParts, anthropic_tools_sse, openai_tools_sse};
+    if request.path.ends_with("/models") {
+        return Reply::error(200, r#"{"object":"list","data":[{"id":"gpt-4.1-mini","object":"model"}]}"#);
+    }
+    let openai = request.path.ends_with("/chat/completions");
+    let system = request.system();
+    let advocate = system.contains("You are the ADVOCATE");
+    if advocate && request.body.get("tools").is_some() && !request.has_tool_answers() {
+        let calls = [
+            CallParts { id: "call_1", name: "search", parts: &["{\"query\": \"index kept ", "between debates\"}"] },
+            CallParts {
+                id: "call_2",
+                name: "read",
+                parts: &["{\"path\": \"src/library/kept.rs\",", " \"start\": 1, \"end\": 2}"],
+            },
+        ];
+        let body = if openai { openai_tools_sse("", &calls) } else { anthropic_tools_sse("Looking.", &calls) };
+        return Reply::sse(&body, 41);
+    }
+    let text = if system.contains("You are the JUDGE") {
+        r#"{"resolved": true, "verdict": "The advocate cites the code.", "topic": "t", "heat": 0.3}"#
+    } else if advocate {
+        "Keep it: [src/library/kept.rs:L1] says \"A library's index kept between debates\"."
+    } else {
+        "Rebuild it: [src/library/cache.rs:L1] says so."
+    };
+    if openai {
+        return Reply::sse(&support::bodies::openai_stream("gpt-4o", &[text], Some("stop")), 64);
+    }
+    let words: Vec<&str> = text.split_inclusive(' ').collect();
+    Reply::sse(&anthropic_sse(&words, None), 97)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_debate_over_heats_own_docs_and_src_looks_things_up_and_checks_citations_on_both_wires() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for wire in ["anthropic", "openai"] {
+        let server = MockLlm::with_handler(own_tree_reply).await;
+        let data = tempfile::tempdir().unwrap();
+        let mut cmd = support::binary::heat(data.path(), "[network]\nmax_retries = 1\n");
+        if wire == "openai" {
+            cmd.env("OPENAI_API_KEY", "sk-test-openai").env("OPENAI_BASE_URL", format!("{}/v1", server.base_url));
+        } else {
+            cmd.env("ANTHROPIC_API_KEY", "sk-ant-test-5f3a9c1e").env("ANTHROPIC_BASE_URL", &server.base_url);
+        }
+        cmd.args(["run", "--max-rounds", "1", "--source"])
+            .arg(root.join("docs"))
+            .arg("--source")
+            .arg(root.join("src"))
+            .arg("Keep the library's index between debates");
+        let out = output(cmd).await;
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{wire}: {stderr}");
+        assert!(stdout.contains("advocate looks up: search \"index kept between debates\" → "), "{wire}: {stdout}");
+        assert!(stdout.contains("advocate looks up: read src/library/kept.rs L1–L2 → 2 lines"), "{wire}: {stdout}");
+        assert!(
+            stdout.contains(
+                "advocate's citations: ✓ [src/library/kept.rs:L1] · ✓ “A library's index kept between debates”"
+            ),
+            "{wire}: {stdout}"
+        );
+        assert!(
+            stdout.contains("skeptic's citations: ✗ [src/library/cache.rs:L1] (no such file or lines in the library)"),
+            "{wire}: {stdout}"
+        );
+        let store = Store::open(data.path()).unwrap();
+        let id = store.list()[0].id.clone();
+        let events: Vec<DebateEvent> = store.load(&id).unwrap().records.into_iter().map(|r| r.event).collect();
+        let answered = events.iter().filter(|e| matches!(e, DebateEvent::ToolAnswered { failed: false, .. })).count();
+        assert_eq!(answered, 2, "{wire}: each call logged with its answer");
+    }
+}
