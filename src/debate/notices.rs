@@ -195,6 +195,57 @@ pub fn seats_without_tools(setup: &EngineSetup, state: &DebateState) -> Option<S
     Some(format!("{NO_TOOLS_NOTICE} {named} {take} none and {argue} from {given}"))
 }
 
+/// How the notice that some debaters never use their tools begins.
+const TOOLS_UNUSED_NOTICE: &str = "Tools unused:";
+
+/// The rounds a seat offered tools argues without calling one before it is said.
+const UNUSED_ROUNDS: u32 = 2;
+
+/// Once a debate, as round `round` starts: the debaters offered tools in
+/// every round so far (at least [`UNUSED_ROUNDS`]) that never called one
+/// (a model that does not follow them), who argue from what they are
+/// given. `refused` tells a seat whose server refused tools: that was said.
+pub fn tools_unused(
+    setup: &EngineSetup,
+    state: &DebateState,
+    round: u32,
+    refused: impl Fn(Role) -> bool,
+) -> Option<String> {
+    if round < UNUSED_ROUNDS || state.notices.iter().any(|n| n.starts_with(TOOLS_UNUSED_NOTICE)) {
+        return None;
+    }
+    let unused = |role: Role| {
+        let argued: Vec<_> =
+            state.rounds.iter().filter(|r| r.number < round).filter_map(|r| Some((r.number, r.turn(role)?))).collect();
+        argued.len() >= UNUSED_ROUNDS as usize
+            && argued.iter().all(|(number, turn)| {
+                turn.tools.is_empty() && super::looking_up::offered(setup, state, *number, role, false).is_some()
+            })
+    };
+    let seats: Vec<String> = state
+        .debaters()
+        .iter()
+        .filter(|&&role| !refused(role) && unused(role))
+        .map(|&role| format!("the {}'s", state.seat_name(role)))
+        .collect();
+    let (last, rest) = seats.split_last()?;
+    let named = if rest.is_empty() { last.clone() } else { format!("{} and {last}", rest.join(", ")) };
+    let (model, has, it, argues, is) = if rest.is_empty() {
+        ("model", "has", "it", "argues", "is")
+    } else {
+        ("models", "have", "they", "argue", "are")
+    };
+    let knows = if rest.is_empty() { "knows" } else { "know" };
+    let given = if setup.library.is_some() {
+        format!("the library's passages {it} {is} given")
+    } else {
+        format!("what {it} {knows}")
+    };
+    Some(format!(
+        "{TOOLS_UNUSED_NOTICE} {named} {model} {has} called none of the tools offered in {round} rounds; {it} {argues} from {given}"
+    ))
+}
+
 /// Past this many characters a proposition reads as a document, not a
 /// sentence: about a paragraph.
 const LONG_PROPOSITION_CHARS: usize = 600;

@@ -191,8 +191,10 @@ impl App {
                 self.say(Tone::Info, "The audience page shows a stored debate, live or ended: none is shown");
             }
             Action::Sessions => return vec![Effect::Sessions],
+            // A debate running here is asked about, whatever its turns are doing (paused, a
+            // server's answer may still be finishing unseen); a stored or ended one quits at once.
             Action::Quit => {
-                if self.streaming() {
+                if self.live() || self.streaming() {
                     self.modal = Some(Modal::Confirm(Confirm::Quit));
                 } else {
                     return vec![Effect::Quit];

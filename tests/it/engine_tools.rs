@@ -274,3 +274,41 @@ async fn the_embedded_model_is_offered_one_search_a_turn_and_its_answer_is_kept_
     assert_eq!(turn.text, ARGUMENT);
     assert_eq!(turn.tools.len(), 1);
 }
+
+/// A model offered tools that never calls one is said once, after two
+/// rounds; one that called a tool is not named.
+#[tokio::test]
+async fn a_seat_that_never_calls_the_tools_it_is_offered_is_said_once() {
+    let skeptic = Arc::new(ScriptedModel::new([], Reply::text("Planes are faster door to door.")).taking_tools());
+    let seats = Seats {
+        advocate: Arc::new(
+            ScriptedModel::new([Reply::calling("", &[("search", r#"{"query": "hotel"}"#)])], Reply::text(ARGUMENT))
+                .taking_tools(),
+        ),
+        skeptic,
+        judge: Arc::new(ScriptedModel::new(
+            [],
+            Reply::text(r#"{"resolved": false, "verdict": "Close.", "topic": "And the cost?", "heat": 0.6}"#),
+        )),
+    };
+    let (events, _) = drain(engine::start(setup(&seats, 4), engine_support::duel_spec(4))).await;
+    let said: Vec<&String> = events
+        .iter()
+        .filter_map(|e| match e {
+            DebateEvent::Notice { message } if message.starts_with("Tools unused:") => Some(message),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "Tools unused: the skeptic's model has called none of the tools offered in 2 rounds; it argues from the library's passages it is given"
+        ]
+    );
+    let third = events.iter().position(|e| matches!(e, DebateEvent::RoundStarted { round: 2, .. })).unwrap();
+    let notice = events
+        .iter()
+        .position(|e| matches!(e, DebateEvent::Notice { message } if message.starts_with("Tools unused:")))
+        .unwrap();
+    assert!(notice < third, "said as round 3 starts");
+}

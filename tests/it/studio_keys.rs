@@ -6,7 +6,7 @@ use crate::support::log::completed;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use heat::debate::Heat;
-use heat::debate::{Command, DebateEvent};
+use heat::debate::{Command, DebateEvent, Role};
 use heat::tui::App;
 use heat::tui::effect::Effect;
 use studio_support::*;
@@ -173,6 +173,30 @@ fn q_confirms_while_streaming_and_not_after() {
     assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Quit]);
     let mut ended = resolved();
     assert_eq!(press(&mut ended, KeyCode::Char('q')), vec![Effect::Quit]);
+}
+
+/// Paused, a running debate is asked about whether or not its turns have
+/// finished in the background: the person cannot see which.
+#[test]
+fn q_asks_about_a_running_debate_whether_or_not_its_turns_have_finished() {
+    let mut app = mid_stream();
+    feed(&mut app, &[DebateEvent::Paused]);
+    assert!(press(&mut app, KeyCode::Char('q')).is_empty(), "turns open: asked");
+    assert!(screen(&mut app, 120, 40).contains("Quit while the debate is paused?"));
+    press(&mut app, KeyCode::Esc);
+    let done = |role, text: &str| DebateEvent::TurnCompleted {
+        round: 0,
+        role,
+        text: text.into(),
+        usage: None,
+        truncated_at: None,
+        possibly_cut: false,
+    };
+    feed(&mut app, &[done(Role::Advocate, "Focus wins."), done(Role::Skeptic, "Hallways win.")]);
+    assert!(!app.streaming(), "the turns finished while paused");
+    assert!(press(&mut app, KeyCode::Char('q')).is_empty(), "turns done: asked all the same");
+    assert!(screen(&mut app, 120, 40).contains("Quit while the debate is paused?"));
+    assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Quit]);
 }
 
 #[test]

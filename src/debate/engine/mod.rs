@@ -358,6 +358,9 @@ impl Engine {
                             notices::scores_unasked(&self.setup, &self.state),
                             notices::panel_on_embedded(&self.setup, &self.state),
                             notices::seats_without_tools(&self.setup, &self.state),
+                            notices::tools_unused(&self.setup, &self.state, round, |role| {
+                                self.refused.contains(&(role, Refusal::Tools))
+                            }),
                             notices::question_keeps_open(&self.state),
                             notices::budget_unpriced(&self.setup, &self.state),
                         ];
