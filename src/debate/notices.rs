@@ -316,6 +316,28 @@ pub fn question_keeps_open(state: &DebateState) -> Option<String> {
     })
 }
 
+/// As the debate ends on a lone judge's final word that says it is not
+/// settled (`"resolved": false`, "Not settled yet."): that word stands as
+/// the synthesis, and is said to be the judge's last word, not a
+/// resolution. `None` otherwise.
+pub fn unsettled_synthesis(state: &DebateState) -> Option<String> {
+    if state.judges() != 1 {
+        return None;
+    }
+    let judge = state.rounds.last()?.turns.iter().rev().find(|t| t.role == Role::Judge)?;
+    let unsettled = match &judge.verdict {
+        Some(super::state::VerdictStatus::Parsed { verdict }) => !verdict.resolved,
+        _ => false,
+    };
+    let chair = crate::debate::format::clean_label(state.label(Role::Judge)).to_lowercase();
+    (judge.purpose.is_final() && unsettled).then(|| {
+        format!(
+            "The {chair}'s final word does not settle the debate (it answered \"resolved\": false): it stands as \
+             the synthesis as the {chair}'s last word, not as a resolution"
+        )
+    })
+}
+
 /// The notes a person sent to some seats that no request of theirs carried
 /// before the debate ended: said, not dropped silently. `None` when none.
 pub fn undelivered_notes(state: &DebateState) -> Option<String> {

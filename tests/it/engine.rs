@@ -568,3 +568,39 @@ async fn only_a_seat_shown_the_control_line_is_told_what_it_means() {
     let judge_said = said(&j.requests()[0]);
     assert!(!judge_said.contains("is a control message"), "the judge is shown no control line: {judge_said}");
 }
+
+/// A last word that says the debate is not settled stands as the synthesis
+/// and is said to be the judge's last word, not a resolution; one that
+/// settles it is not remarked on.
+#[tokio::test(start_paused = true)]
+async fn a_final_word_that_does_not_settle_the_debate_is_said_as_such() {
+    let unsettled = |resolved: bool| async move {
+        let judge = judge([verdict(false, 0.6, "Round two?"), verdict(resolved, 0.5, "done")]);
+        let handle = engine::start(setup(&debater("Tabs."), &debater("Spaces."), &judge), spec(2));
+        finish(handle, Vec::new()).await
+    };
+    let (events, state) = unsettled(false).await;
+    let said: Vec<&String> = events
+        .iter()
+        .filter_map(|e| match e {
+            DebateEvent::Notice { message } if message.contains("final word does not settle") => Some(message),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "The judge's final word does not settle the debate (it answered \"resolved\": false): it stands as the synthesis as the judge's last word, not as a resolution"
+        ]
+    );
+    let finish = state.finish.unwrap();
+    assert_eq!(finish.synthesis.as_deref(), Some("Both sides argued; done is open."), "the word stands");
+    let notice = events
+        .iter()
+        .position(|e| matches!(e, DebateEvent::Notice { message } if message.contains("final word")))
+        .unwrap();
+    assert!(matches!(events[notice + 1], DebateEvent::Finished { .. }), "said as it ends");
+
+    let (events, _) = unsettled(true).await;
+    assert!(!events.iter().any(|e| matches!(e, DebateEvent::Notice { message } if message.contains("final word"))));
+}

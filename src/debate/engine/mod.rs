@@ -376,7 +376,8 @@ impl Engine {
                     Step::PanelVote { round, judge } => self.start_vote(round, judge),
                     Step::Finish { outcome, synthesis } => {
                         self.abort_all();
-                        if let Some(message) = notices::undelivered_notes(&self.state) {
+                        let said = [notices::undelivered_notes(&self.state), notices::unsettled_synthesis(&self.state)];
+                        for message in said.into_iter().flatten() {
                             self.emit(DebateEvent::Notice { message });
                         }
                         self.emit(DebateEvent::Finished { outcome, synthesis });
