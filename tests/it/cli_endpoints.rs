@@ -200,3 +200,60 @@ async fn openrouters_listed_prices_price_its_seats_and_a_model_it_does_not_price
     assert!(said.contains("openrouter lists no price for acme/unpriced: the advocate's cost stays unknown"), "{said}");
     assert!(said.contains("debate.budget_usd counts nothing"), "{said}");
 }
+
+/// The Gemini API preset (`--provider gemini-api`): its key from
+/// `GEMINI_API_KEY` as a bearer token, its default model, requests at its
+/// OpenAI-compatible base URL's `/chat/completions`; without the key, one
+/// sentence naming the variable and nothing asked.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_gemini_api_preset_sends_its_key_and_default_model_to_its_openai_route() {
+    let server = MockLlm::with_handler(|request: &Recorded| {
+        if request.path.ends_with("/models") {
+            return Reply::error(200, r#"{"object":"list","data":[{"id":"gemini-2.5-flash","object":"model"}]}"#);
+        }
+        let text = if request.system().contains("You are the JUDGE") {
+            r#"{"resolved": true, "verdict": "Both held.", "topic": "t", "heat": 0.4}"#
+        } else {
+            "Tabs let every reader choose a width."
+        };
+        let words: Vec<&str> = text.split_inclusive(' ').collect();
+        Reply::sse(&support::mock_llm::openai_sse(&words, None), 64)
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let text = format!(
+        "[providers.gemini-api]\nbase_url = \"{}/v1beta/openai\"\n\n[network]\nmax_retries = 0\n",
+        server.base_url
+    );
+    let mut run = heat(data.path(), &text);
+    run.env("GEMINI_API_KEY", "gem-test-key").args([
+        "run",
+        "--provider",
+        "gemini-api",
+        "Tabs beat spaces",
+        "--max-rounds",
+        "1",
+    ]);
+    let out = tokio::task::spawn_blocking(move || run.output().unwrap()).await.unwrap();
+    let (stdout, stderr) = (support::binary::stdout(&out), support::binary::stderr(&out));
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("advocate  gemini-api/gemini-2.5-flash"), "{stdout}");
+    let chats: Vec<Recorded> = server.requests().into_iter().filter(|r| r.method == "POST").collect();
+    assert!(!chats.is_empty());
+    for chat in &chats {
+        assert_eq!(chat.path, "/v1beta/openai/chat/completions");
+        assert_eq!(chat.header("authorization"), Some("Bearer gem-test-key"));
+        assert_eq!(chat.body["model"], "gemini-2.5-flash");
+    }
+
+    let data = tempfile::tempdir().unwrap();
+    let mut run = heat(data.path(), &text);
+    run.env_remove("GEMINI_API_KEY").args(["run", "--provider", "gemini-api", "Tabs beat spaces", "--max-rounds", "1"]);
+    let asked = server.requests().len();
+    let out = tokio::task::spawn_blocking(move || run.output().unwrap()).await.unwrap();
+    let stderr = support::binary::stderr(&out);
+    assert!(!out.status.success());
+    assert!(stderr.contains("GEMINI_API_KEY"), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "one sentence: {stderr}");
+    assert_eq!(server.requests().len(), asked, "nothing asked without the key");
+}
