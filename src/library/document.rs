@@ -80,21 +80,10 @@ impl Document {
     /// Checks bytes read from `path`, and reads a PDF's or an HTML page's text.
     pub fn from_bytes(name: String, path: PathBuf, bytes: &[u8]) -> Result<Document, Skip> {
         let kind = Kind::of(&name, bytes);
-        let text = if kind == Kind::Pdf {
-            convert::pdf(bytes)?
-        } else {
-            if memchr::memchr(0, bytes).is_some() {
-                return Err(Skip::Binary);
-            }
-            let text = std::str::from_utf8(bytes).map_err(|_| Skip::NotUtf8)?;
-            let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-            if text.trim().is_empty() {
-                return Err(Skip::Empty);
-            }
-            match kind {
-                Kind::Html => convert::html(text).ok_or(Skip::Empty)?,
-                _ => text.replace("\r\n", "\n"),
-            }
+        let text = match kind {
+            Kind::Pdf => convert::pdf(bytes)?,
+            Kind::Html => convert::html(text_of(bytes)?).ok_or(Skip::Empty)?,
+            Kind::Text => text_of(bytes)?.replace("\r\n", "\n"),
         };
         let sha256 = hex(&Sha256::digest(bytes));
         Ok(Document { name, path, size: bytes.len() as u64, sha256, text, converted: kind != Kind::Text })
@@ -109,11 +98,7 @@ impl Document {
             (text, true)
         } else {
             let bytes = std::fs::read(path).ok()?;
-            if memchr::memchr(0, &bytes).is_some() {
-                return None;
-            }
-            let text = String::from_utf8(bytes).ok()?;
-            (text.strip_prefix('\u{feff}').unwrap_or(&text).replace("\r\n", "\n"), false)
+            (text_of(&bytes).ok()?.replace("\r\n", "\n"), false)
         };
         Some(Document { name, path: path.to_path_buf(), size, sha256, text, converted: was_converted })
     }
@@ -130,6 +115,19 @@ impl Document {
     pub fn line_count(&self) -> usize {
         self.text.lines().count()
     }
+}
+
+/// `bytes` as text: no NUL byte, UTF-8, its byte-order mark dropped, not blank.
+fn text_of(bytes: &[u8]) -> Result<&str, Skip> {
+    if memchr::memchr(0, bytes).is_some() {
+        return Err(Skip::Binary);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| Skip::NotUtf8)?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim().is_empty() {
+        return Err(Skip::Empty);
+    }
+    Ok(text)
 }
 
 /// The largest `path` may be: more for a PDF.
