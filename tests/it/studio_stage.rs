@@ -199,3 +199,33 @@ fn under_the_strip_the_focus_stays_on_a_pane_the_room_sees() {
     assert_eq!(app.panes.focus, Role::Advocate.position(), "the judge's pane is hidden under the strip");
     assert!(text.contains("┏ Advocate"), "the focused pane is drawn as focused:\n{text}");
 }
+
+#[test]
+fn the_plain_studio_keeps_the_latest_verdict_in_view_under_the_one_pane_a_narrow_screen_shows() {
+    let mut app = mid_stream();
+    let before = screen(&mut app, 100, 30);
+    assert!(!before.contains("▌ Judge"), "no band before the first verdict:\n{before}");
+    judged(&mut app);
+    // Round 2 begins: the focus follows the advocate, and the judge's pane is hidden.
+    feed(
+        &mut app,
+        &[DebateEvent::RoundStarted { round: 1, topic: NEXT.into(), heat: Heat::new(0.6), injected: vec![] }],
+    );
+    for (w, h) in [(100, 30), (80, 24)] {
+        let text = screen(&mut app, w, h);
+        assert!(text.contains("┏ Advocate"), "the advocate's pane shows at {w}x{h}:\n{text}");
+        assert!(
+            text.contains("▌ Judge · Round 1: not resolved · skeptic ahead · heat 0.90 → 0.60"),
+            "the verdict's head at {w}x{h}:\n{text}"
+        );
+        assert!(text.contains("▌ The skeptic's point on mentoring held."), "the verdict at {w}x{h}:\n{text}");
+    }
+    insta::assert_snapshot!("plain_band_100x30", screen(&mut app, 100, 30));
+    // A short screen keeps the head alone; the judge's own pane, or panes side by side, need no band.
+    let short = screen(&mut app, 100, 16);
+    assert!(short.contains("▌ Judge · Round 1") && !short.contains("▌ The skeptic's point"), "{short}");
+    assert!(!screen(&mut app, 120, 40).contains("▌ Judge"), "{}", screen(&mut app, 120, 40));
+    app.panes.cycle_focus(&app.seats(), false);
+    let on_judge = screen(&mut app, 100, 30);
+    assert!(on_judge.contains("┏ Judge") && !on_judge.contains("▌ Judge"), "{on_judge}");
+}

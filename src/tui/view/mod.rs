@@ -57,6 +57,10 @@ pub struct Plan {
     /// Presenter mode's strip under the debaters: the judge's latest
     /// verdict, the heat and the next question (the judge's pane is hidden).
     pub strip: Option<Rect>,
+    /// Where one pane shows at a time and it is not the judge's: a band
+    /// under it with the judge's latest verdict, so a round's result stays
+    /// in view once the next round starts.
+    pub band: Option<Rect>,
     pub status: Rect,
     pub too_small: bool,
 }
@@ -71,10 +75,12 @@ impl Plan {
     /// The layout for the seats that sit (`seats`, in screen order), one
     /// pane showing on a narrow screen: the focused one (a row in per-seat
     /// tables), or the first seat's when the focused one does not sit.
-    /// `status_rows` is what the status area needs (see `status::rows`).
-    /// `stage`: a zoomed pane takes the whole body; presenter mode sets the
-    /// debaters side by side over the judge's strip.
-    pub fn new(area: Rect, focus: usize, seats: &[Role], status_rows: u16, stage: &Stage) -> Plan {
+    /// `status_rows` is what the status area needs (see `status::rows`);
+    /// `band_rows` what the verdict band takes where it shows (none before
+    /// the first verdict). `stage`: a zoomed pane takes the whole body;
+    /// presenter mode sets the debaters side by side over the judge's strip.
+    pub fn new(area: Rect, focus: usize, seats: &[Role], rows: Rows, stage: &Stage) -> Plan {
+        let Rows { status: status_rows, band: band_rows } = rows;
         if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
             return Plan { too_small: true, ..Plan::default() };
         }
@@ -85,7 +91,7 @@ impl Plan {
         if stage.zoomed && sits {
             let mut panes = [Rect::default(); Role::COUNT];
             panes[focus] = body;
-            return Plan { header, tabs: None, panes, strip: None, status, too_small: false };
+            return Plan { header, tabs: None, panes, strip: None, band: None, status, too_small: false };
         }
         let judged = seats.contains(&Role::Judge);
         if stage.present && judged && area.width >= PRESENT_SIDE_BY_SIDE {
@@ -93,23 +99,38 @@ impl Plan {
             let [top, strip] = Layout::vertical([Constraint::Min(3), Constraint::Length(strip_rows)]).areas(body);
             let debaters: Vec<Role> = seats.iter().copied().filter(|r| !r.is_judge()).collect();
             let panes = grid::areas(top, &debaters);
-            return Plan { header, tabs: None, panes, strip: Some(strip), status, too_small: false };
+            return Plan { header, tabs: None, panes, strip: Some(strip), band: None, status, too_small: false };
         }
         if area.width >= SIDE_BY_SIDE || (stage.present && area.width >= PRESENT_SIDE_BY_SIDE) {
             let panes = grid::areas(body, seats);
-            return Plan { header, tabs: None, panes, strip: None, status, too_small: false };
+            return Plan { header, tabs: None, panes, strip: None, band: None, status, too_small: false };
         }
-        let [tabs, pane] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(body);
-        let mut panes = [Rect::default(); Role::COUNT];
         let shown = if sits { focus } else { seats.first().map_or(focus, |r| r.position()) };
+        // The band shows the judge's verdict under another seat's pane, where the pane keeps 5 rows.
+        let band_rows =
+            if judged && shown != Role::Judge.position() && body.height >= band_rows + 6 { band_rows } else { 0 };
+        let [tabs, pane, band] =
+            Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(band_rows)]).areas(body);
+        let mut panes = [Rect::default(); Role::COUNT];
         panes[shown] = pane;
-        Plan { header, tabs: Some(tabs), panes, strip: None, status, too_small: false }
+        let band = (band_rows > 0).then_some(band);
+        Plan { header, tabs: Some(tabs), panes, strip: None, band, status, too_small: false }
     }
+}
+
+/// The rows the parts under the panes take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Rows {
+    /// The status area's (see `status::rows`).
+    pub status: u16,
+    /// The verdict band's, where it shows (see `strip::band_rows`).
+    pub band: u16,
 }
 
 /// Where everything goes on a screen of `area` for what `app` shows.
 pub fn plan(app: &App, area: Rect) -> Plan {
-    Plan::new(area, app.panes.focus, &app.seats(), status::rows(app, area.width, area.height), &app.stage)
+    let rows = Rows { status: status::rows(app, area.width, area.height), band: strip::band_rows(app, area.height) };
+    Plan::new(area, app.panes.focus, &app.seats(), rows, &app.stage)
 }
 
 /// Where each seat's tab is, on a screen laid out by `plan` (none when the
@@ -159,6 +180,9 @@ fn draw_parts(frame: &mut Frame<'_>, app: &App, retained: &Retained, plan: &Plan
         }
         if let Some(strip) = plan.strip {
             strip::draw(frame, app, strip);
+        }
+        if let Some(band) = plan.band {
+            strip::band(frame, app, band);
         }
         status::draw(frame, app, plan.status);
         if let (None, Some(card)) = (&app.modal, app.stage.card) {

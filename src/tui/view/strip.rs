@@ -1,7 +1,10 @@
-//! Presenter mode's strip under the debaters: the judge's latest verdict
-//! (who is ahead, resolved or not, the heat from → to, the verdict and the
-//! next question) beside the heat in large glyphs and its gauge, so the
-//! room sees each round's result whichever pane has the focus.
+//! The judge's latest verdict where the judge's pane is hidden: presenter
+//! mode's strip under the debaters (who is ahead, resolved or not, the heat
+//! from → to, the verdict and the next question) beside the heat in large
+//! glyphs and its gauge, so the room sees each round's result whichever
+//! pane has the focus; and the plain studio's band under the one pane a
+//! narrow screen shows, so a round's verdict stays in view once the next
+//! round starts.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -55,6 +58,50 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(lines), text_area);
 }
 
+/// The rows the verdict band takes on a screen `height` rows tall: none
+/// before the first verdict, its head alone on a short screen, else the
+/// head and the verdict.
+pub fn band_rows(app: &App, height: u16) -> u16 {
+    match latest(&app.debate) {
+        None => 0,
+        Some(_) if height < 20 => 1,
+        Some(_) => 2,
+    }
+}
+
+/// Draws the verdict band in `area`: the head as the strip says it, then
+/// the verdict on one row (or the outcome, once the debate is over), each
+/// behind the judge's bar.
+pub fn band(frame: &mut Frame<'_>, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let debate = &app.debate;
+    let Some((round, verdict)) = latest(debate) else { return };
+    let width = usize::from(area.width.saturating_sub(3)).max(1);
+    let bar = Span::styled(" ▌ ", Style::new().fg(theme.role(Role::Judge)));
+    let accent = Style::new().fg(theme.role(Role::Judge)).add_modifier(Modifier::BOLD);
+    let head = format!("{} · {}", debate.label(Role::Judge), head(debate, round, verdict));
+    let said = match &debate.finish {
+        Some(finish) => format!("Over: {}", clean(&finish.outcome.describe())),
+        None => clean(&verdict.verdict),
+    };
+    let said = wrap_rows(&said, width, 1, width).into_iter().next().unwrap_or_default();
+    let rows = [
+        Line::from(vec![bar.clone(), Span::styled(crate::tui::wrap::truncate(&head, width), accent)]),
+        Line::from(vec![bar, Span::styled(said, Style::new().fg(theme.text))]),
+    ];
+    for (y, line) in (area.y..area.bottom()).zip(rows.iter()) {
+        super::line::one_line(frame, Rect { y, height: 1, ..area }, line);
+    }
+}
+
+/// "Round 2: not resolved · Skeptic ahead · heat 0.90 → 0.70".
+fn head(debate: &DebateState, round: &Round, verdict: &Verdict) -> String {
+    let resolved = if verdict.resolved { "resolved" } else { "not resolved" };
+    let standing = crate::debate::standing::describe(verdict, debate).map(|s| format!(" · {s}")).unwrap_or_default();
+    let (from, to) = (round.heat.get(), verdict.heat.get());
+    format!("Round {}: {resolved}{standing} · heat {from:.2} → {to:.2}", round.number + 1)
+}
+
 /// What the judge is doing now, for the strip's title.
 fn state(debate: &DebateState) -> String {
     let round = debate.current_round();
@@ -86,10 +133,7 @@ fn verdict_lines(app: &App, width: u16, rows: u16) -> Vec<Line<'static>> {
             .map(|l| Line::from(Span::styled(l, theme.secondary())))
             .collect();
     };
-    let resolved = if verdict.resolved { "resolved" } else { "not resolved" };
-    let standing = crate::debate::standing::describe(verdict, debate).map(|s| format!(" · {s}")).unwrap_or_default();
-    let (from, to) = (round.heat.get(), verdict.heat.get());
-    let head = format!("Round {}: {resolved}{standing} · heat {from:.2} → {to:.2}", round.number + 1);
+    let head = head(debate, round, verdict);
     let accent = Style::new().fg(theme.role(Role::Judge)).add_modifier(Modifier::BOLD);
     let mut lines = vec![Line::from(Span::styled(crate::tui::wrap::truncate(&head, width), accent))];
     // Once the debate is over no round follows: its outcome stands where the next question stood.
