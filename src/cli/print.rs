@@ -438,6 +438,15 @@ impl<W: Write> TextPrinter<W> {
             DebateEvent::QuestionSet { question } => {
                 self.note(&format!("[next question set: {}]", crate::sanitize::clean(question)))?;
             }
+            DebateEvent::SteeringTakenBack { what } => {
+                let what = what.describe(|r| self.state.seat_name(r));
+                self.note(&format!("[taken back before any request carried it: {}]", crate::sanitize::clean(&what)))?;
+            }
+            DebateEvent::SeatModelChanged { role, participant } => {
+                let (seat, to) =
+                    (self.state.seat_name(*role), format!("{}/{}", participant.provider, participant.model));
+                self.note(&format!("[the {seat} is asked on {} from its next turn]", crate::sanitize::clean(&to)))?;
+            }
             DebateEvent::RoundsAdded { rounds } => {
                 let more = crate::words::count(*rounds as usize, "more round");
                 self.note(&format!(

@@ -26,7 +26,7 @@ pub fn flags(
         };
         let name = name.trim();
         let Some(key) = named(name) else { bail!("--seat names a seat: {accepted}; got {name:?}") };
-        let (provider, model) = provider_and_model(value.trim());
+        let (provider, model) = ProviderKind::split_model(value.trim());
         if provider.is_none() && model.is_empty() {
             bail!("--seat {name} names no model; give one after the =, e.g. --seat {name}=claude-sonnet-4-5");
         }
@@ -41,19 +41,6 @@ pub fn flags(
         flags.push(flag("model", model));
     }
     Ok(flags)
-}
-
-/// `openai:gpt-4.1-mini` → (openai, gpt-4.1-mini); `local` → (local, "");
-/// anything else is a model name, colons and all (`llama3.2:1b`).
-fn provider_and_model(value: &str) -> (Option<&'static str>, &str) {
-    let provider = |word: &str| ProviderKind::from_name(word).map(ProviderKind::name);
-    if let Some(alone) = provider(value) {
-        return (Some(alone), "");
-    }
-    match value.split_once(':') {
-        Some((head, model)) if provider(head).is_some() => (provider(head), model.trim()),
-        _ => (None, value),
-    }
 }
 
 /// The judge of a panel of `judges` a name means: `judge2`, `judge 2`,

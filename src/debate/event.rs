@@ -79,6 +79,34 @@ impl Participant {
     }
 }
 
+/// What a person's steering queued that no request has carried yet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Waiting {
+    /// A topic injected for the next round's prompts.
+    Topic { text: String },
+    /// A note for some seats' next requests: the seats still to carry it.
+    Note { text: String, seats: Vec<Role> },
+    /// The question the person set for the next round.
+    Question { question: String },
+}
+
+impl Waiting {
+    /// "the topic “…”", "the note to the skeptic “…”", "the question “…”",
+    /// with each seat as `seat_name` calls it.
+    pub fn describe(&self, seat_name: impl Fn(Role) -> String) -> String {
+        let quoted = |text: &str| format!("“{}”", crate::sanitize::one_line(text));
+        match self {
+            Waiting::Topic { text } => format!("the topic {}", quoted(text)),
+            Waiting::Note { text, seats } => {
+                let to: Vec<String> = seats.iter().map(|&r| seat_name(r)).collect();
+                format!("the note to the {} {}", to.join(" and the "), quoted(text))
+            }
+            Waiting::Question { question } => format!("the question {}", quoted(question)),
+        }
+    }
+}
+
 /// What a turn is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -362,6 +390,19 @@ pub enum DebateEvent {
     QuestionSet {
         question: String,
     },
+    /// A person took back what their steering queued, before any request
+    /// carried it: `what` as it still waited (a note, for the seats still
+    /// to be asked). No prompt carries it.
+    SteeringTakenBack {
+        what: Waiting,
+    },
+    /// A person changed a seat's model mid-debate: from its next request
+    /// the seat is asked on `participant`'s; a turn under way ends on the
+    /// model it began on.
+    SeatModelChanged {
+        role: Role,
+        participant: Participant,
+    },
     /// A person asked for `rounds` more rounds. On a debate that ended (the
     /// judges resolved it, the sides converged, the rounds ran out) the
     /// ending is set aside and the rounds follow the last one played; on a
@@ -486,6 +527,8 @@ macro_rules! round_of {
             | DebateEvent::TemperatureReleased
             | DebateEvent::ResolutionForced
             | DebateEvent::QuestionSet { .. }
+            | DebateEvent::SteeringTakenBack { .. }
+            | DebateEvent::SeatModelChanged { .. }
             | DebateEvent::RoundsAdded { .. }
             | DebateEvent::BudgetReached { .. }
             | DebateEvent::NoteToSeats { .. }

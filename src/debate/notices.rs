@@ -357,6 +357,13 @@ pub fn undelivered_notes(state: &DebateState) -> Option<String> {
 
 /// Topics the person injected that no round will carry (the debate ends
 /// here), given to the final synthesis instead.
+/// A seat's model a person asked to change, which could not be set up:
+/// the seat stays on its model, said with why.
+pub fn model_unchanged(state: &DebateState, role: Role, why: &str) -> String {
+    let now = state.participant(role).map(|p| format!(" ({}/{})", p.provider, p.model)).unwrap_or_default();
+    format!("the {}'s model stays as it was{now}: {}", state.seat_name(role), crate::sanitize::clause(why))
+}
+
 pub fn injected_to_synthesis(notes: &[String]) -> String {
     let quoted: Vec<String> = notes.iter().map(|n| format!("“{}”", crate::sanitize::one_line(n))).collect();
     let (what, it) =

@@ -338,6 +338,18 @@ impl DebateState {
         self.pinned_heat.unwrap_or(self.heat)
     }
 
+    /// What the person's steering queued that no request has carried yet,
+    /// oldest first: injected topics, notes (for the seats still to be
+    /// asked), then the question set for the next round. Each can be taken
+    /// back (`Command::TakeBack`) while it waits.
+    pub fn waiting(&self) -> Vec<super::event::Waiting> {
+        use super::event::Waiting;
+        let topics = self.pending_injections.iter().map(|text| Waiting::Topic { text: text.clone() });
+        let notes = self.seat_notes.iter().map(|n| Waiting::Note { text: n.text.clone(), seats: n.seats.clone() });
+        let question = self.next_question.iter().map(|q| Waiting::Question { question: q.clone() });
+        topics.chain(notes).chain(question).collect()
+    }
+
     /// The question the next round asks as things stand: the one a person
     /// set, else the current round's verdict's next question once the judge
     /// gave one, else the current round's (the proposition before any).

@@ -83,6 +83,8 @@ pub fn event(event: &DebateEvent) {
         | DebateEvent::SeatHeatPinned { .. }
         | DebateEvent::SeatHeatReleased { .. }
         | DebateEvent::QuestionSet { .. }
+        | DebateEvent::SteeringTakenBack { .. }
+        | DebateEvent::SeatModelChanged { .. }
         | DebateEvent::RoundsAdded { .. }
         | DebateEvent::TurnDiscarded { .. } => steering(event),
         DebateEvent::BudgetReached { spent } => tracing::warn!(%spent, "budget reached"),
@@ -99,6 +101,13 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::AudienceVoted { round, ballots } => {
             tracing::info!(round = round + 1, ballots = ballots.len(), "audience voted");
         }
+        DebateEvent::Derived { .. } | DebateEvent::Branched { .. } | DebateEvent::Summarized { .. } => lineage(event),
+    }
+}
+
+/// Where a debate came from, and the summary written of it.
+fn lineage(event: &DebateEvent) {
+    match event {
         DebateEvent::Derived { from, how } => tracing::info!(%from, %how, "derived from another debate"),
         DebateEvent::Branched { from, round, records, how, .. } => {
             tracing::info!(%from, round, records, %how, "branched from another debate");
@@ -106,6 +115,7 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::Summarized { model, text, .. } => {
             tracing::info!(%model, chars = text.chars().count(), "summary written");
         }
+        _ => {}
     }
 }
 
@@ -128,6 +138,17 @@ fn steering(event: &DebateEvent) {
         DebateEvent::SeatHeatReleased { role } => tracing::info!(seat = role.key(), "seat heat released"),
         DebateEvent::QuestionSet { question } => tracing::info!(chars = question.chars().count(), "question set"),
         DebateEvent::RoundsAdded { rounds } => tracing::info!(rounds, "rounds added"),
+        DebateEvent::SteeringTakenBack { what } => {
+            let kind = match what {
+                crate::debate::event::Waiting::Topic { .. } => "topic",
+                crate::debate::event::Waiting::Note { .. } => "note",
+                crate::debate::event::Waiting::Question { .. } => "question",
+            };
+            tracing::info!(kind, "steering taken back");
+        }
+        DebateEvent::SeatModelChanged { role, participant } => {
+            tracing::info!(seat = role.key(), provider = %participant.provider, model = %participant.model, "seat model changed");
+        }
         DebateEvent::TurnDiscarded { round, role } => {
             tracing::info!(round = round + 1, seat = role.key(), "turn discarded, asked again");
         }

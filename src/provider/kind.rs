@@ -347,6 +347,20 @@ impl ProviderKind {
             KeyNeed::Never => false,
         }
     }
+
+    /// `openai:gpt-4.1-mini` → (openai, gpt-4.1-mini); `local` → (local,
+    /// ""); anything else is a model name, colons and all (`llama3.2:1b`),
+    /// as `--seat` and the studio's model dialog take it.
+    pub fn split_model(value: &str) -> (Option<&'static str>, &str) {
+        let provider = |word: &str| ProviderKind::from_name(word).map(ProviderKind::name);
+        if let Some(alone) = provider(value) {
+            return (Some(alone), "");
+        }
+        match value.split_once(':') {
+            Some((head, model)) if provider(head).is_some() => (provider(head), model.trim()),
+            _ => (None, value),
+        }
+    }
 }
 
 impl PartialEq for ProviderKind {

@@ -18,6 +18,8 @@ pub enum SteerKind {
     Question,
     More,
     Again,
+    TakeBack,
+    Model,
 }
 
 impl SteerKind {
@@ -35,6 +37,8 @@ impl SteerKind {
             SteerKind::Question => "question",
             SteerKind::More => "more",
             SteerKind::Again => "again",
+            SteerKind::TakeBack => "take back",
+            SteerKind::Model => "model",
         }
     }
 }
@@ -79,6 +83,13 @@ pub fn steer_of(event: &DebateEvent) -> Option<(SteerKind, String)> {
         DebateEvent::QuestionSet { question } => {
             (SteerKind::Question, format!("set the next question: {}", clean(question)))
         }
+        DebateEvent::SteeringTakenBack { what } => {
+            (SteerKind::TakeBack, format!("took back {}", clean(&what.describe(|r| r.key().to_string()))))
+        }
+        DebateEvent::SeatModelChanged { role, participant } => (
+            SteerKind::Model,
+            format!("put the {} on {}/{}", role.key(), clean(&participant.provider), clean(&participant.model)),
+        ),
         DebateEvent::RoundsAdded { rounds } => {
             (SteerKind::More, format!("asked for {}", crate::words::count(*rounds as usize, "more round")))
         }

@@ -11,7 +11,7 @@ use super::clocks::Clocks;
 use super::effect::Effect;
 pub use super::flash::{Flash, StatusLine, Tone, Until};
 use super::keymap::{Action, KeyMap};
-use super::modal::{Confirm, EditorPurpose, FormStep, Modal};
+use super::modal::{Confirm, Editor, EditorPurpose, FormStep, Modal};
 use super::panes::Panes;
 use super::person_turn::{self, PersonTurn};
 pub use super::replay::{Replay, ReplayClock, speed_label};
@@ -466,20 +466,7 @@ impl App {
                 Vec::new()
             }
             Modal::Editor(mut editor) => match editor.key(key) {
-                FormStep::Done(text) => match editor.purpose {
-                    EditorPurpose::Inject => {
-                        let seats = editor.to.as_ref().map(|to| to.seats().to_vec()).unwrap_or_default();
-                        let steered = if seats.is_empty() {
-                            steer::inject(&self.debate, text)
-                        } else {
-                            steer::note_to(&self.debate, text, seats)
-                        };
-                        self.apply_steer(steered)
-                    }
-                    EditorPurpose::NewTopic => self.ask_before_replacing(Effect::Start(text)),
-                    EditorPurpose::Question => self.apply_steer(steer::set_question(&self.debate, &self.keymap, &text)),
-                    EditorPurpose::Turn => self.send_argument(text),
-                },
+                FormStep::Done(text) => self.edited(&editor, text),
                 FormStep::Stay if editor.purpose == EditorPurpose::Turn && external_editor_key(&key) => {
                     if let Some(turn) = &mut self.person {
                         turn.draft = Some(editor.area);
@@ -491,6 +478,10 @@ impl App {
                     Vec::new()
                 }
                 step => self.keep(&step, Modal::Editor(editor)),
+            },
+            Modal::Waiting(mut list) => match list.key(key) {
+                FormStep::Done(what) => self.apply_steer(steer::take_back(&self.debate, &what)),
+                step => self.keep(&step, Modal::Waiting(list)),
             },
             Modal::Temperature(mut temp) => match temp.key(key) {
                 FormStep::Done(heat) => self.apply_steer(steer::pin_heat(&self.keymap, &temp.to, heat)),
@@ -538,6 +529,25 @@ impl App {
 
     /// Applies a step that leaves the dialog open (saying why, when it
     /// refused), or closes it.
+    /// What an editor's text does, once given.
+    fn edited(&mut self, editor: &Editor, text: String) -> Vec<Effect> {
+        match editor.purpose {
+            EditorPurpose::Inject => {
+                let seats = editor.to.as_ref().map(|to| to.seats().to_vec()).unwrap_or_default();
+                let steered = if seats.is_empty() {
+                    steer::inject(&self.debate, text)
+                } else {
+                    steer::note_to(&self.debate, text, seats)
+                };
+                self.apply_steer(steered)
+            }
+            EditorPurpose::NewTopic => self.ask_before_replacing(Effect::Start(text)),
+            EditorPurpose::Question => self.apply_steer(steer::set_question(&self.debate, &self.keymap, &text)),
+            EditorPurpose::Turn => self.send_argument(text),
+            EditorPurpose::Model(role) => self.apply_steer(steer::change_model(&self.debate, role, &text)),
+        }
+    }
+
     fn keep<T>(&mut self, step: &FormStep<T>, modal: Modal) -> Vec<Effect> {
         match step {
             FormStep::Stay => self.modal = Some(modal),

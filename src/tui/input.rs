@@ -20,6 +20,7 @@ use super::seat_target::SeatTarget;
 use super::start::StartStep;
 use super::steer;
 use super::verdict_form::VerdictForm;
+use super::waiting::WaitingList;
 use crate::debate::{Command, Role};
 
 impl App {
@@ -322,6 +323,17 @@ impl App {
                 // Typing replaces it; an arrow keeps it to edit.
                 area.select_all();
                 self.modal = Some(Modal::Editor(Box::new(Editor { purpose: EditorPurpose::Question, area, to: None })));
+            }
+            Action::TakeBack => self.open_form(WaitingList::open(&self.debate).map(Modal::Waiting)),
+            Action::ChangeModel => {
+                let role = self.focused_role();
+                let mut area = topic_area("PROVIDER:MODEL");
+                if let Some(p) = self.debate.participant(role) {
+                    area.insert_str(crate::sanitize::one_line(&format!("{}:{}", p.provider, p.model)));
+                }
+                area.select_all();
+                let purpose = EditorPurpose::Model(role);
+                self.modal = Some(Modal::Editor(Box::new(Editor { purpose, area, to: None })));
             }
             Action::MoreRounds => return self.apply_steer(steer::more_rounds(&self.debate)),
             Action::CancelSeat => return self.apply_steer(steer::cancel_seat(&self.debate, self.focused_role())),

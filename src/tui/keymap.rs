@@ -24,6 +24,8 @@ pub enum Action {
     CancelSeat,
     /// Ask the focused seat again, its answer kept as discarded.
     Reroll,
+    TakeBack,
+    ChangeModel,
     NewDebate,
     Export,
     Sessions,
@@ -75,6 +77,8 @@ impl Action {
                 | Action::MoreRounds
                 | Action::CancelSeat
                 | Action::Reroll
+                | Action::TakeBack
+                | Action::ChangeModel
         )
     }
 
@@ -82,7 +86,7 @@ impl Action {
     /// what the footer calls it, its help section and how soon the footer
     /// offers it. Help and the footer are made from this table alone, so
     /// an action added here is listed in both wherever it works.
-    pub const TABLE: [Binding; 39] = [
+    pub const TABLE: [Binding; 41] = [
         row(Action::TogglePause, "pause", "space", "pause or resume the debate", "pause", Group::Steering, 0),
         row(Action::Inject, "inject", "i", "inject a topic into the next round", "inject", Group::Steering, 1),
         row(Action::Temperature, "temperature", "t", "pin the heat (temperature)", "heat", Group::Steering, 2),
@@ -123,6 +127,24 @@ impl Action {
             "ask again",
             Group::Steering,
             17,
+        ),
+        row(
+            Action::TakeBack,
+            "take_back",
+            "u",
+            "take back a topic, note or question before a request carries it",
+            "take back",
+            Group::Steering,
+            3,
+        ),
+        row(
+            Action::ChangeModel,
+            "model",
+            "M",
+            "put the focused seat on another model from its next turn",
+            "model",
+            Group::Steering,
+            27,
         ),
         row(
             Action::MoreRounds,
@@ -499,6 +521,8 @@ mod tests {
             Zoom,
             Costs,
             Audience,
+            TakeBack,
+            ChangeModel,
         ];
         for action in every {
             // Exhaustive: an action left out of `every` is left out here too, and does not compile.
@@ -507,7 +531,7 @@ mod tests {
                 | Export | Sessions | Quit | Help | ToggleReasoning | FocusNext | FocusPrev | ScrollUp | ScrollDown
                 | PageUp | PageDown | Top | Follow | Search | Copy | Faster | Slower | NextRound | TurnStats
                 | CitedLines | Results | HumanVerdict | Branch | CopyDebate | Ask | MoreRounds | CancelSeat
-                | Reroll | Present | Zoom | Costs | Audience => {}
+                | Reroll | TakeBack | ChangeModel | Present | Zoom | Costs | Audience => {}
             }
             assert_eq!(Action::TABLE.iter().filter(|row| row.action == action).count(), 1, "{action:?}");
         }

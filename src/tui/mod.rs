@@ -51,6 +51,7 @@ pub mod verdict_form;
 mod verdict_marks;
 pub mod view;
 pub mod wait;
+pub mod waiting;
 mod word_counts;
 pub mod wrap;
 

@@ -30,6 +30,9 @@ pub enum Modal {
     Branch(Box<super::branch_form::BranchForm>),
     /// Tokens and cost, per seat and per round.
     Costs,
+    /// What the person's steering queued and no request carried yet, to
+    /// take one back.
+    Waiting(super::waiting::WaitingList),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -48,6 +51,9 @@ pub enum EditorPurpose {
     Question,
     /// A person's argument in their seat (`--seat skeptic=human`).
     Turn,
+    /// The model a seat is asked on from its next turn, as
+    /// `PROVIDER:MODEL`, prefilled with its own.
+    Model(crate::debate::Role),
 }
 
 pub struct Editor {
@@ -85,6 +91,7 @@ impl Editor {
                     EditorPurpose::NewTopic => "Type the proposition to debate first, or Esc to cancel",
                     EditorPurpose::Question => "Type the next round's question first, or Esc to cancel",
                     EditorPurpose::Turn => "Type your argument first; Esc steps out and keeps your turn waiting",
+                    EditorPurpose::Model(_) => "Type the model (PROVIDER:MODEL) first, or Esc to cancel",
                 })
             }
         }

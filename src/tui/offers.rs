@@ -68,7 +68,8 @@ pub fn offers_in(app: &App, action: Action, view: View) -> bool {
 /// The keys the footer offers where the person is, most important first:
 /// the table's rows offered there, by rank, each with its first key and its
 /// name as it reads now ("resume" while paused). The heat's two keys show
-/// one at a time: pin while it is free, release once pinned.
+/// one at a time: pin while it is free, release once pinned; taking back
+/// shows while something waits.
 pub fn footer(app: &App) -> Vec<(String, Cow<'static, str>)> {
     let pinned = app.debate.pinned_heat.is_some();
     let mut rows: Vec<&Binding> = Action::TABLE
@@ -77,6 +78,8 @@ pub fn footer(app: &App) -> Vec<(String, Cow<'static, str>)> {
         .filter(|row| match row.action {
             Action::Temperature => !pinned,
             Action::ReleaseTemperature => pinned,
+            // Offered while something waits to be taken back.
+            Action::TakeBack => !app.debate.waiting().is_empty(),
             _ => true,
         })
         .collect();

@@ -13,6 +13,7 @@ use super::flash::{Flash, Tone, Until};
 use super::keymap::{Action, KeyMap};
 use super::seat_target::SeatTarget;
 use super::verdict_form::Given;
+use crate::debate::event::Waiting;
 use crate::debate::state::{HumanVerdict, Turn};
 use crate::debate::{Command, DebateEvent, DebateState, Heat, Role};
 use crate::sanitize::clean;
@@ -62,6 +63,41 @@ pub fn note_to(debate: &DebateState, text: String, seats: Vec<Role>) -> Steered 
     let names: Vec<String> = seats.iter().map(|&r| format!("the {}", debate.seat_name(r))).collect();
     let said = format!("Note sent to {} only: their next request carries it", names.join(" and "));
     Steered::sends(Tone::Good, said, Until::NextRound, Effect::Send(Command::NoteToSeats { text, seats }))
+}
+
+/// Taking back what waits: said as what no request will carry now; once
+/// a request carried it, too late, and said so.
+pub fn take_back(debate: &DebateState, what: &Waiting) -> Steered {
+    let said = clean(&what.describe(|r| debate.seat_name(r)));
+    match crate::debate::command::still_waiting(debate, what) {
+        Some(waits) => {
+            let text = format!("Taken back: {said}; no request carries it");
+            Steered::sends(Tone::Good, text, Until::NextRound, Effect::Send(Command::TakeBack(waits)))
+        }
+        None => Steered::refused(Tone::Warn, format!("Too late to take back {said}: a request already carried it")),
+    }
+}
+
+/// A seat put on another model from its next turn: `typed` is
+/// `PROVIDER:MODEL`, or a model on the seat's own provider. The engine sets
+/// it up, and says so if it cannot.
+pub fn change_model(debate: &DebateState, role: Role, typed: &str) -> Steered {
+    let seat = debate.seat_name(role);
+    let Some(now) = debate.participant(role) else {
+        return Steered::refused(Tone::Warn, format!("The {seat} does not sit in this debate"));
+    };
+    let typed = crate::sanitize::one_line(typed);
+    let (provider, model) = crate::provider::ProviderKind::split_model(typed.trim());
+    let provider = provider.unwrap_or(now.provider.as_str()).to_string();
+    if model.is_empty() {
+        return Steered::refused(Tone::Warn, format!("Name the model too: {provider}:MODEL"));
+    }
+    if provider == now.provider && model == now.model {
+        return Steered::refused(Tone::Info, format!("The {seat} is already on {provider}/{model}"));
+    }
+    let said = format!("The {seat} is asked on {provider}/{model} from its next turn");
+    let command = Command::ChangeModel { role, provider, model: model.to_string() };
+    Steered::sends(Tone::Good, said, Until::NextRound, Effect::Send(command))
 }
 
 /// The next round's question, saying which round asks it; in the last
@@ -191,6 +227,15 @@ pub fn narrate(debate: &DebateState, event: &DebateEvent) -> Option<String> {
         DebateEvent::TurnDiscarded { role, .. } => {
             format!("The {} asked again; its answer is kept in the log as discarded", debate.seat_name(*role))
         }
+        DebateEvent::SteeringTakenBack { what } => {
+            format!("Taken back before any request carried it: {}", clean(&what.describe(|r| debate.seat_name(r))))
+        }
+        DebateEvent::SeatModelChanged { role, participant } => format!(
+            "The {} put on {}/{} from its next turn",
+            debate.seat_name(*role),
+            clean(&participant.provider),
+            clean(&participant.model)
+        ),
         DebateEvent::RoundsAdded { rounds } => {
             format!("{} added by the person at the keyboard", crate::words::count(*rounds as usize, "more round"))
         }

@@ -149,7 +149,8 @@ async fn more_is_refused_out_of_range_and_an_invalid_id_is_named() {
 
 /// A stored debate that holds every kind of steering this issue added: a
 /// note to one seat, a seat's pin, a question set, a seat asked again, a
-/// turn cut by time, a budget reached, rounds added after the end.
+/// turn cut by time, a budget reached, rounds added after the end; a topic
+/// taken back, a seat put on another model.
 fn store_steered(data: &Path) -> String {
     use crate::support::log::Log;
     use heat::debate::{Heat, Role, TurnPurpose};
@@ -168,6 +169,14 @@ fn store_steered(data: &Path) -> String {
         .then(DebateEvent::NoteToSeats { text: "Name a team".into(), seats: vec![Role::Skeptic] })
         .then(DebateEvent::SeatHeatPinned { role: Role::Skeptic, heat: Heat::new(0.35) })
         .then(DebateEvent::QuestionSet { question: PERSONS_QUESTION.into() })
+        .then(DebateEvent::TopicInjected { text: "Mind the diffs".into() })
+        .then(DebateEvent::SteeringTakenBack {
+            what: heat::debate::event::Waiting::Topic { text: "Mind the diffs".into() },
+        })
+        .then(DebateEvent::SeatModelChanged {
+            role: Role::Skeptic,
+            participant: heat::debate::Participant::new(Role::Skeptic, "openai", "gpt-4.1"),
+        })
         .argues(0, Role::Advocate)
         .starts(0, Role::Skeptic, TurnPurpose::Argue)
         .streams(0, Role::Skeptic, "Spaces are ")
@@ -203,6 +212,8 @@ async fn a_replay_and_the_export_show_each_kind_of_steering() {
         "✂ time: cut at its 60 s limit",
         "! budget reached: 1,200 tokens of the 1,000 budgeted",
         "[1 more round added: up to 2 rounds]",
+        "[taken back before any request carried it: the topic “Mind the diffs”]",
+        "[the skeptic is asked on openai/gpt-4.1 from its next turn]",
     ] {
         assert!(text.contains(said), "{said:?} missing from the replay:\n{text}");
     }
@@ -214,6 +225,8 @@ async fn a_replay_and_the_export_show_each_kind_of_steering() {
         "asked the skeptic again in round 1 (its answer kept as discarded)",
         "asked for 1 more round",
         "✂ time: cut at its 60 s limit",
+        "took back the topic “Mind the diffs”",
+        "put the skeptic on openai/gpt-4.1",
     ] {
         assert!(md.contains(said), "{said:?} missing from the export:\n{md}");
     }

@@ -219,3 +219,63 @@ async fn a_note_no_turn_of_its_seat_followed_is_said_at_the_end() {
     assert!(said.contains(&format!("to the skeptic: \u{201c}{TO_SKEPTIC}\u{201d}")), "{said}");
     assert!(state.finish.is_some());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_note_taken_back_reaches_no_seat_it_was_taken_from_and_a_changed_model_answers_from_the_next_turn() {
+    use heat::debate::event::Waiting;
+    use std::sync::Arc;
+    let server = server().await;
+    let mut setup = engine_support::duel(role(&server), role(&server), role(&server)).build();
+    let model = turns::anthropic(&server);
+    setup.judges = Some(Arc::new(move |provider: &str, name: Option<&str>| {
+        anyhow::ensure!(provider == "anthropic", "the provider {provider:?} is not one of anthropic");
+        Ok(RoleSetup::new(Arc::clone(&model), name.unwrap_or_default(), 2048))
+    }));
+    let mut handle = engine::start(setup, spec(3));
+    let mut events = Vec::new();
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TurnStarted { round: 0, role: Role::Skeptic, .. }))
+        .await;
+    handle.send(Command::NoteToSeats { text: TO_SKEPTIC.into(), seats: vec![Role::Skeptic, Role::Judge] });
+    // Taken back from the skeptic alone: the judge's part still waits.
+    handle.send(Command::TakeBack(Waiting::Note { text: TO_SKEPTIC.into(), seats: vec![Role::Skeptic] }));
+    // Nothing of the kind waits: nothing is recorded.
+    handle.send(Command::TakeBack(Waiting::Topic { text: "Never injected".into() }));
+    handle.send(Command::ChangeModel {
+        role: Role::Skeptic,
+        provider: "anthropic".into(),
+        model: "claude-opus-4-1".into(),
+    });
+    handle.send(Command::ChangeModel { role: Role::Advocate, provider: "nowhere".into(), model: "x".into() });
+    let (log, state) = engine_support::finish(handle, events).await;
+
+    let (skeptic, judge) = (sent_by(&server, "SKEPTIC"), sent_by(&server, "JUDGE"));
+    assert!(
+        skeptic.iter().all(|r| !r.body.to_string().contains("switched and regretted")),
+        "taken back from the skeptic"
+    );
+    assert!(judge[0].last_message().contains(TO_SKEPTIC), "the judge's part still went: {}", judge[0].last_message());
+    let models: Vec<&str> = skeptic.iter().map(|r| r.body["model"].as_str().unwrap_or_default()).collect();
+    assert_eq!(models, ["claude-haiku-4-5", "claude-opus-4-1", "claude-opus-4-1"], "from the next turn on");
+    assert!(skeptic.iter().all(|r| r.body["max_tokens"] == 512), "the seat's answer limit is kept");
+    let advocate = sent_by(&server, "ADVOCATE");
+    assert!(
+        advocate.iter().all(|r| r.body["model"] == "claude-haiku-4-5"),
+        "a model that cannot be set up changes nothing"
+    );
+    assert_eq!(state.participant(Role::Skeptic).map(|p| p.model.as_str()), Some("claude-opus-4-1"));
+    let taken: Vec<&Waiting> = log
+        .iter()
+        .filter_map(|e| match e {
+            DebateEvent::SteeringTakenBack { what } => Some(what),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(taken, [&Waiting::Note { text: TO_SKEPTIC.into(), seats: vec![Role::Skeptic] }]);
+    assert!(
+        state.notices.iter().any(|n| n.starts_with(
+            "the advocate's model stays as it was (anthropic/claude-haiku-4-5): the provider \"nowhere\""
+        )),
+        "{:?}",
+        state.notices
+    );
+}

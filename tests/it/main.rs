@@ -90,6 +90,7 @@ mod studio_pty_panel;
 mod studio_pty_person;
 mod studio_pty_replay;
 mod studio_pty_settings;
+mod studio_pty_steer;
 mod studio_pty_watch;
 mod studio_redirect;
 mod studio_replay;

@@ -212,7 +212,7 @@ fn dialog_hints(text: &str, title: &str) -> String {
 fn a_dialogs_hints_are_left_out_whole_at_50_columns() {
     // What is opened, from where, by which key; the dialog's title, and all its hints.
     type Case = (&'static str, fn() -> App, KeyCode, &'static str, &'static str);
-    let cases: [Case; 4] = [
+    let cases: [Case; 5] = [
         (
             "the verdict",
             resolved,
@@ -235,6 +235,13 @@ fn a_dialogs_hints_are_left_out_whole_at_50_columns() {
             "↑/↓ ±0.05 · type a value · Tab: for whom · Enter pins · Esc",
         ),
         ("help", mid_stream, KeyCode::Char('?'), "Keys", "more ↓ · ↑/↓ PgUp/PgDn scroll · any other key closes"),
+        (
+            "a seat's model",
+            mid_stream,
+            KeyCode::Char('M'),
+            "The advocate's model, from its next turn",
+            "PROVIDER:MODEL, or a model alone · Enter sets it · Esc cancels",
+        ),
     ];
     for (dialog, build, key, title, full) in cases {
         let mut app = build();
@@ -253,7 +260,7 @@ fn a_dialogs_hints_are_left_out_whole_at_50_columns() {
     let mut app = mid_stream();
     assert!(help_text(&mut app).contains("a note or question"));
     app.act(Action::Help);
-    let text = screen(&mut app, 50, 40);
+    let text = screen(&mut app, 50, 48);
     let joined = words(&boxed(&text, "Keys"));
     assert!(
         joined.contains("b branch after a finished round: sides swapped, another heat, a note or question"),

@@ -401,7 +401,7 @@ fn help_in_a_replay_leaves_out_what_only_a_live_debate_does() {
     for live_only in ["inject a topic", "pin the heat", "force a resolution", "cancel the streaming", "start a new"] {
         assert!(!text.contains(live_only), "{live_only:?} listed in a replay:\n{text}");
     }
-    assert!(text.contains("Steering (i, t, T, r, c, a, C, R, x) works in a live debate"), "{text}");
+    assert!(text.contains("Steering (i, t, T, r, c, a, C, R, u, M, x) works in a live debate"), "{text}");
 }
 
 #[test]

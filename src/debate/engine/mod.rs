@@ -430,6 +430,7 @@ impl Engine {
                 self.calls.abort_turn(*role);
             }
             Command::Stop => self.abort_all(),
+            Command::ChangeModel { role, provider, model } => self.change_model(*role, provider, model),
             _ => {}
         }
         for event in super::command::events(&self.state, command) {
@@ -440,6 +441,33 @@ impl Engine {
             self.emit(answer::on_cancelled(call, None));
         }
         self.ask_on_ready();
+    }
+
+    /// Sets `role`'s seat on `provider`'s `model` from its next request, as
+    /// a panel's judges are set up (sharing a seat's connection to the same
+    /// provider), keeping the seat's answer limit; what cannot be set up is
+    /// said in one sentence and the seat stays as it was.
+    fn change_model(&mut self, role: Role, provider: &str, model: &str) {
+        let built = match &self.setup.judges {
+            Some(factory) => factory(provider, Some(model)),
+            None => Err(anyhow::anyhow!("this debate was set up without a way to build models")),
+        };
+        match built {
+            Ok(mut seat) => {
+                seat.max_tokens = self.setup.role(role).max_tokens;
+                let events = super::command::model_changed(&self.state, role, seat.participant(role));
+                if !events.is_empty() {
+                    *self.setup.role_mut(role) = seat;
+                }
+                for event in events {
+                    self.emit(event);
+                }
+            }
+            Err(e) => {
+                let message = notices::model_unchanged(&self.state, role, &format!("{e:#}"));
+                self.emit(DebateEvent::Notice { message });
+            }
+        }
     }
 
     /// Tells what was held while paused, each piece stamped when it

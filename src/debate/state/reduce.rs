@@ -9,7 +9,7 @@ use super::{
     BranchPoint, Brief, DebateState, Finish, HumanVerdict, Round, SeatNote, Summary, ToolAnswer, ToolStep, ToolUse,
     Turn, TurnStatus, VerdictStatus,
 };
-use crate::debate::event::DebateEvent;
+use crate::debate::event::{DebateEvent, Waiting};
 use crate::debate::format::FormatRecord;
 use crate::debate::outcome::Outcome;
 use crate::debate::panel::vote::Vote;
@@ -249,6 +249,12 @@ impl DebateState {
                 self.seat_pins.remove(role);
             }
             DebateEvent::QuestionSet { question } => self.next_question = Some(question.clone()),
+            DebateEvent::SteeringTakenBack { what } => self.take_back(what),
+            DebateEvent::SeatModelChanged { role, participant } => {
+                if let Some(p) = self.participants.iter_mut().find(|p| p.role == *role) {
+                    *p = participant.clone();
+                }
+            }
             DebateEvent::RoundsAdded { rounds } => self.add_rounds(*rounds),
             DebateEvent::Notice { message } => self.notices.push(message.clone()),
             DebateEvent::EndpointAdapted { endpoint, adaptation, message } => {
@@ -339,6 +345,30 @@ impl DebateState {
             let synthesis = self.rounds.last().and_then(|r| r.turn(Role::Judge)).is_some_and(|t| t.purpose.is_final());
             if synthesis && !self.force_requested {
                 self.reopened_after = played.checked_sub(1);
+            }
+        }
+    }
+
+    /// Drops what a person took back from what waits: the first injected
+    /// topic or note of its words (a note, for the seats named), the
+    /// question if it is still the one set.
+    fn take_back(&mut self, what: &Waiting) {
+        match what {
+            Waiting::Topic { text } => {
+                if let Some(at) = self.pending_injections.iter().position(|t| t == text) {
+                    self.pending_injections.remove(at);
+                }
+            }
+            Waiting::Note { text, seats } => {
+                if let Some(note) = self.seat_notes.iter_mut().find(|n| n.text == *text) {
+                    note.seats.retain(|r| !seats.contains(r));
+                }
+                self.seat_notes.retain(|n| !n.seats.is_empty());
+            }
+            Waiting::Question { question } => {
+                if self.next_question.as_ref() == Some(question) {
+                    self.next_question = None;
+                }
             }
         }
     }

@@ -22,6 +22,7 @@ mod settings;
 mod start;
 mod status;
 mod strip;
+mod waiting;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};

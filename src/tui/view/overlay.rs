@@ -26,6 +26,9 @@ const TURN_KEYS: &str = "Enter sends · Alt-Enter ↵ · Ctrl-G $EDITOR · Esc s
 /// The question's editor opens on the question the round would ask, selected.
 const QUESTION_KEYS: &str = "Type to replace · ← → to edit it · Enter sends · Esc cancels";
 
+/// The model's editor opens on the seat's own, as `PROVIDER:MODEL`.
+const MODEL_KEYS: &str = "PROVIDER:MODEL, or a model alone · Enter sets it · Esc cancels";
+
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     match &app.modal {
         // Drawn in the status line.
@@ -35,6 +38,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         Some(Modal::Sessions(browser)) => super::sessions::draw(frame, app, area, browser),
         Some(Modal::Results(results)) => super::results::draw(frame, app, area, results),
         Some(Modal::Costs) => super::costs::draw(frame, app, area),
+        Some(Modal::Waiting(list)) => super::waiting::draw(frame, app, area, list),
         Some(Modal::Verdict(form)) => verdict(frame, app, area, form),
         Some(Modal::Branch(form)) => super::branch::draw(frame, app, area, form),
         Some(Modal::Confirm(what)) => confirm(frame, app, area, what),
@@ -51,6 +55,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
                     (format!(" Round {next}'s question, instead of the judge's "), QUESTION_KEYS)
                 }
                 EditorPurpose::Turn => (" Your argument ".to_string(), TURN_KEYS),
+                EditorPurpose::Model(role) => {
+                    (format!(" The {}'s model, from its next turn ", app.debate.seat_name(role)), MODEL_KEYS)
+                }
             };
             let rect = centered(area, 72, 10);
             let inner = frame_box(frame, app, rect, &title);
