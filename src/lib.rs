@@ -15,6 +15,7 @@ pub mod model_store;
 pub mod provider;
 pub mod report;
 pub mod sanitize;
+pub mod secrets;
 pub mod setup;
 pub mod store;
 pub mod tui;

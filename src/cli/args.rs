@@ -182,6 +182,9 @@ pub enum Commands {
         /// Markdown to a file: draw the charts as text instead of SVG files beside it.
         #[arg(long)]
         no_images: bool,
+        /// Markdown: add what each turn was sent (its system prompt, messages with your notes in place, temperature; secrets redacted).
+        #[arg(long)]
+        requests: bool,
     },
     /// Write a debate as one HTML page that works offline: heat and words charts, verdicts, evidence, transcript (the newest when no id is given).
     Report {

@@ -172,8 +172,8 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Commands::Export { id, format, output, force, no_images }) => {
-            sessions::export(id.as_deref(), format.into(), output.as_deref(), force, no_images)?;
+        Some(Commands::Export { id, format, output, force, no_images, requests }) => {
+            sessions::export(id.as_deref(), format.into(), output.as_deref(), force, (no_images, requests).into())?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Report { id, demo, output, force, open, summary, debate }) => {

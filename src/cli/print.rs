@@ -544,6 +544,7 @@ impl<W: Write> TextPrinter<W> {
             | DebateEvent::Delta { .. }
             | DebateEvent::TurnQueued { .. }
             | DebateEvent::TurnSent { .. }
+            | DebateEvent::RequestSent { .. }
             | DebateEvent::TurnCompleted { .. }
             | DebateEvent::Reasoning { .. }
             | DebateEvent::SwapCheckStarted { .. }

@@ -274,22 +274,38 @@ fn agreed(question: &str) -> anyhow::Result<bool> {
 /// `heat export`: one session as Markdown or JSON, to stdout or a file; an
 /// existing file is replaced only with `force`. Markdown to a file has its
 /// charts written beside it as SVG (`<stem>-heat.svg`, `<stem>-words.svg`)
-/// unless `no_images`.
+/// unless `no_images`; with `requests`, what each turn was sent follows the
+/// transcript.
 pub fn export(
     id: Option<&str>,
     format: Format,
     output: Option<&Path>,
     force: bool,
-    no_images: bool,
+    wanted: Wanted,
 ) -> anyhow::Result<()> {
+    let Wanted { no_images, requests } = wanted;
+    if requests && format == Format::Json {
+        anyhow::bail!(
+            "--requests adds to the Markdown export; the JSON export holds every request already (each turn's `sent`)"
+        );
+    }
     let store = Store::open(&store::data_dir()?)?;
     let id = store.resolve(id)?;
     let loaded = store.load(&id)?;
     for notice in &loaded.notices {
         say!("heat: session {id}: {notice}");
     }
+    let render = |images: Option<&export::Images>| {
+        let mut text = export::render_with(format, &loaded.header, &loaded.records, images, &store.label(&id));
+        if requests {
+            let state = crate::debate::DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+            text.push('\n');
+            text.push_str(&crate::report::requests::section(&state));
+        }
+        text
+    };
     let Some(path) = output else {
-        let text = export::render_with(format, &loaded.header, &loaded.records, None, &store.label(&id));
+        let text = render(None);
         std::io::stdout().lock().write_all(text.as_bytes())?;
         return Ok(());
     };
@@ -313,10 +329,26 @@ pub fn export(
     for ((file, (chart, _)), svg) in files.iter_mut().skip(1).zip(&wanted[1..]).zip(&charts) {
         write_to(file, chart, svg)?;
     }
-    let text = export::render_with(format, &loaded.header, &loaded.records, images.as_ref(), &store.label(&id));
+    let text = render(images.as_ref());
     write_to(&mut files[0], path, &text)?;
     say!("heat: wrote {}", path.display());
     Ok(())
+}
+
+/// What `heat export` adds or leaves out besides its format.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Wanted {
+    /// Markdown to a file: the charts drawn as text, no SVG files beside it.
+    pub no_images: bool,
+    /// What each turn was sent, after the transcript.
+    pub requests: bool,
+}
+
+impl From<(bool, bool)> for Wanted {
+    /// `(no_images, requests)`, as the flags give them.
+    fn from((no_images, requests): (bool, bool)) -> Self {
+        Self { no_images, requests }
+    }
 }
 
 /// The chart files a Markdown export to `path` writes beside it.

@@ -185,7 +185,7 @@ fn turn_done(state: &DebateState, answered: &Answered<'_>, round: u32, role: Rol
     }
     let usage = answered.usage.and_then(|u| u.measured(&text));
     let truncated_at = cut_at(answered, usage);
-    let possibly_cut = served && truncated_at.is_none() && ends_short_mid_sentence(&text, usage, answered.max_tokens);
+    let possibly_cut = served && truncated_at.is_none() && ends_mid_sentence(&text);
     let completed = DebateEvent::TurnCompleted { round, role, text: text.clone(), usage, truncated_at, possibly_cut };
     if role.is_debater() {
         let completed = std::iter::once(completed).chain(repeats).map(Act::Emit);
@@ -257,24 +257,41 @@ fn cut_at(answered: &Answered<'_>, usage: Option<Usage>) -> Option<u32> {
     out.filter(|n| limit > 0 && *n >= limit)
 }
 
-/// Whether an answer the server said ended ends mid-sentence, well short
-/// of its limit (under three quarters of it, by the measured count, else
-/// at four characters a token): what a gateway sends when its upstream
-/// died mid-answer. A list item, a heading, a table row or a code block
-/// may end without a full stop; those are left alone.
-fn ends_short_mid_sentence(text: &str, usage: Option<Usage>, limit: u32) -> bool {
+/// Whether an answer the server said ended stops where no sentence or
+/// list item ends: what a gateway sends when its upstream died mid-answer,
+/// or a server that ran out of room and said it stopped. However much of
+/// its limit it used, by one rule: prose that ends without a full stop (or
+/// on a comma, a dash, an open bracket); a list item, a heading, a table
+/// row or a quote may end without one, and is marked only where it ends
+/// on a word that joins (`the`, `because`) or such a mark. A code block's
+/// fence ends it cleanly.
+fn ends_mid_sentence(text: &str) -> bool {
     let text = text.trim_end();
     let Some(last) = text.chars().last() else { return false };
-    let mid_sentence = last.is_alphanumeric() || matches!(last, ',' | ';' | '(' | '-' | '—' | '–');
+    if text.ends_with("```") {
+        return false;
+    }
+    let joining_mark = matches!(last, ',' | ';' | ':' | '(' | '-' | '—' | '–');
     let last_line = text.lines().last().unwrap_or_default().trim_start();
     let structured = last_line.starts_with(['-', '*', '+', '#', '|', '>'])
         || last_line
             .split_once(['.', ')'])
-            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
-        || text.ends_with("```");
-    let used = usage.map_or(text.chars().count() / 4, |u| usize::try_from(u.output_tokens).unwrap_or(usize::MAX));
-    mid_sentence && !structured && used * 4 < limit as usize * 3
+            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    let last_word = text.rsplit(|c: char| !c.is_alphanumeric() && c != '\'').next().unwrap_or_default();
+    let joining_word = JOINING_WORDS.contains(&last_word.to_lowercase().as_str());
+    if structured {
+        joining_mark || (last.is_alphanumeric() && joining_word)
+    } else {
+        joining_mark || last.is_alphanumeric()
+    }
 }
+
+/// Words no sentence or list item ends on: they join what follows.
+const JOINING_WORDS: [&str; 34] = [
+    "a", "an", "the", "and", "or", "but", "nor", "because", "so", "if", "when", "while", "than", "that", "which",
+    "who", "whose", "to", "of", "in", "on", "at", "by", "for", "from", "with", "as", "into", "is", "are", "was",
+    "were", "be", "not",
+];
 
 /// A judge's answer that could not be read, asked in a form of structured
 /// output that cannot produce what came (prose where a JSON object or a
@@ -455,5 +472,29 @@ pub fn verdict_of(
             Ok((verdict, notice))
         }
         VerdictOutcome::Invalid(fault) => Err(fault.describe(state)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ends_mid_sentence;
+
+    #[test]
+    fn one_rule_marks_where_no_sentence_or_list_item_ends() {
+        // Prose: a full stop, a question or a closing quote ends it; a word or a comma does not.
+        assert!(ends_mid_sentence("Tabs let every reader choose a width. The evidence you've provided"));
+        assert!(ends_mid_sentence("Remote work saves the commute,"));
+        assert!(!ends_mid_sentence("Remote work saves the commute."));
+        assert!(!ends_mid_sentence("Who pays for the desks?"));
+        assert!(!ends_mid_sentence("He said “stay.”"));
+        // A list item may end without a stop, unless it ends on a word that joins or a comma.
+        assert!(!ends_mid_sentence("Three reasons:\n\n- Fewer interruptions\n- Two hours a day back"));
+        assert!(!ends_mid_sentence("1. Focus\n2. Time"));
+        assert!(ends_mid_sentence("- Fewer interruptions\n- Juniors learn less because the"));
+        assert!(ends_mid_sentence("1. Focus\n2. Time,"));
+        assert!(ends_mid_sentence("## Why offices win\n\nThe hallway builds trust and"));
+        assert!(!ends_mid_sentence("| side | words |\n| advocate | 120 |"));
+        assert!(!ends_mid_sentence("```rust\nfn main() {}\n```"));
+        assert!(!ends_mid_sentence(""));
     }
 }

@@ -184,6 +184,14 @@ pub enum DebateEvent {
         round: u32,
         role: Role,
     },
+    /// What a seat's turn was sent, as heat built the request (secrets
+    /// redacted); written as each request of the turn goes (one that looks
+    /// something up sends more than one: the last stands).
+    RequestSent {
+        round: u32,
+        role: Role,
+        request: Box<super::sent::SentRequest>,
+    },
     /// The queued request was sent: from here the server is waited for.
     TurnSent {
         round: u32,
@@ -493,6 +501,7 @@ macro_rules! round_of {
             | DebateEvent::TurnStarted { round, .. }
             | DebateEvent::TurnQueued { round, .. }
             | DebateEvent::TurnSent { round, .. }
+            | DebateEvent::RequestSent { round, .. }
             | DebateEvent::Delta { round, .. }
             | DebateEvent::Reasoning { round, .. }
             | DebateEvent::TurnRetrying { round, .. }

@@ -28,6 +28,7 @@ pub mod plan;
 pub mod prompt;
 pub mod scores;
 pub mod seat;
+pub mod sent;
 mod setup;
 pub mod stance;
 pub mod standing;

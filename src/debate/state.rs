@@ -74,6 +74,10 @@ pub struct Turn {
     /// What it looked up before it answered: each stop to call tools.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<ToolStep>,
+    /// What its (last) request sent, secrets redacted; `None` in a log
+    /// written before heat kept it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sent: Option<Box<super::sent::SentRequest>>,
 }
 
 impl Turn {
@@ -96,6 +100,7 @@ impl Turn {
             out_of_time: None,
             notes: Vec::new(),
             tools: Vec::new(),
+            sent: None,
         }
     }
 
@@ -336,6 +341,17 @@ impl DebateState {
     /// The heat the next round will use.
     pub fn effective_heat(&self) -> Heat {
         self.pinned_heat.unwrap_or(self.heat)
+    }
+
+    /// The latest request `role`'s turns sent, as the state holds it
+    /// (whole): what the seat's next request is logged against.
+    pub fn last_sent(&self, role: Role) -> Option<&super::sent::SentRequest> {
+        self.rounds
+            .iter()
+            .rev()
+            .flat_map(|r| r.turns.iter().rev())
+            .filter(|t| t.role == role)
+            .find_map(|t| t.sent.as_deref())
     }
 
     /// What the person's steering queued that no request has carried yet,

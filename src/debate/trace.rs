@@ -34,7 +34,8 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::Delta { .. }
         | DebateEvent::Reasoning { .. }
         | DebateEvent::TurnQueued { .. }
-        | DebateEvent::TurnSent { .. } => {}
+        | DebateEvent::TurnSent { .. }
+        | DebateEvent::RequestSent { .. } => {}
         DebateEvent::TurnRetrying { round, role, attempt, max_retries, delay_ms, reason } => {
             tracing::warn!(round = round + 1, role = role.key(), attempt, max_retries, delay_ms, %reason, "turn retrying");
         }

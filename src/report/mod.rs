@@ -9,6 +9,7 @@ pub mod export;
 mod markdown;
 pub mod model;
 mod page;
+pub mod requests;
 pub mod steer;
 mod time;
 pub mod transcript;

@@ -162,6 +162,9 @@ pub struct SessionLog {
     last_ms: u64,
     /// When the buffer was last flushed to the file.
     flushed: Instant,
+    /// The API keys set in heat's environment: never written, whatever
+    /// text carries one (a note a key was pasted into).
+    secrets: Vec<String>,
 }
 
 impl SessionLog {
@@ -187,6 +190,7 @@ impl SessionLog {
             base_ms,
             last_ms: base_ms,
             flushed: Instant::now(),
+            secrets: crate::secrets::known_keys(),
         };
         serde_json::to_writer(&mut log.out, header)?;
         log.out.write_all(b"\n")?;
@@ -226,6 +230,7 @@ impl SessionLog {
             base_ms,
             last_ms: base_ms,
             flushed: opened,
+            secrets: crate::secrets::known_keys(),
         };
         Ok((log, loaded))
     }
@@ -247,7 +252,9 @@ impl SessionLog {
         let ms = self.base_ms.saturating_add(u64::try_from(since).unwrap_or(u64::MAX)).max(self.last_ms);
         self.last_ms = ms;
         let record = RecordRef { ms, event };
-        serde_json::to_writer(&mut self.out, &record)?;
+        let line = serde_json::to_string(&record)?;
+        let line = crate::secrets::without_known(&line, &self.secrets);
+        self.out.write_all(line.as_bytes())?;
         self.out.write_all(b"\n")?;
         match event {
             DebateEvent::Delta { .. } | DebateEvent::Reasoning { .. } => {

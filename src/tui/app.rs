@@ -381,8 +381,9 @@ impl App {
 
     /// Before a frame is drawn: lays out the pane of every seat that sits
     /// for where it goes (`areas`, and the text area inside each), and
-    /// fits help to the rows it has (`help`: its rows in all, and shown).
-    pub fn lay_out(&mut self, areas: [ratatui::layout::Rect; Role::COUNT], help: Option<(usize, usize)>) {
+    /// fits a dialog read by scrolling to the rows it has (`paged`: its
+    /// rows in all, and shown).
+    pub fn lay_out(&mut self, areas: [ratatui::layout::Rect; Role::COUNT], paged: Option<(usize, usize)>) {
         self.clocks.now = std::time::Instant::now();
         self.stage.expire(self.clocks.now);
         self.likeness.refresh(&self.debate);
@@ -396,8 +397,10 @@ impl App {
         }
         self.panes.person_here = self.person_here();
         self.panes.lay_out(areas, &seats, &self.debate, &self.theme);
-        if let (Some(Modal::Help(view)), Some((total, rows))) = (&mut self.modal, help) {
-            view.fit(total, rows);
+        match (&mut self.modal, paged) {
+            (Some(Modal::Help(view)), Some((total, rows))) => view.fit(total, rows),
+            (Some(Modal::Sent(view)), Some((total, rows))) => view.paged.fit(total, rows),
+            _ => {}
         }
     }
 
@@ -443,6 +446,12 @@ impl App {
             Modal::Help(mut help) => {
                 if help.key(&key, &self.keymap) {
                     self.modal = Some(Modal::Help(help));
+                }
+                Vec::new()
+            }
+            Modal::Sent(mut view) => {
+                if view.paged.key(&key, &self.keymap) {
+                    self.modal = Some(Modal::Sent(view));
                 }
                 Vec::new()
             }

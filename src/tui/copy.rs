@@ -39,7 +39,7 @@ pub fn debate(header: &Header, records: &[Record], label: &crate::store::label::
 /// The turn the focused pane is about: the current search match's, the
 /// one in view when scrolled (the first whose heading shows), or the latest
 /// while the pane follows the stream.
-fn focused_turn<'a>(debate: &'a DebateState, panes: &Panes) -> Option<(&'a Round, &'a Turn)> {
+pub(super) fn focused_turn<'a>(debate: &'a DebateState, panes: &Panes) -> Option<(&'a Round, &'a Turn)> {
     let pane = panes.focused();
     let turns: Vec<(&Round, &Turn)> = debate
         .rounds

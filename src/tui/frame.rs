@@ -1,5 +1,6 @@
 //! One frame of the studio: the state laid out for the terminal's size
-//! (each pane fitted to where it goes, help to the rows it has), then drawn
+//! (each pane fitted to where it goes, a dialog read by scrolling to the
+//! rows it has), then drawn
 //! from the state, which the drawing only reads.
 
 use ratatui::Frame;
@@ -12,7 +13,7 @@ use super::view::{self, Retained};
 pub fn render(frame: &mut Frame<'_>, app: &mut App, retained: &mut Retained) {
     let area = frame.area();
     let plan = view::plan(app, area);
-    app.lay_out(plan.panes, view::help_fit(app, area));
+    app.lay_out(plan.panes, view::paged_fit(app, area));
     app.panes.tabs = view::tab_areas(app, &plan);
     view::draw(frame, app, &plan, retained);
 }

@@ -11,12 +11,13 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent
 use super::app::{App, Replay, Tone, Until, WATCH_REFUSAL, speed_label};
 use super::branch_form::BranchForm;
 use super::effect::Effect;
-use super::help::HelpView;
 use super::keymap::Action;
 use super::modal::{Confirm, Editor, EditorPurpose, Modal, TempEditor, topic_area};
+use super::paged::Paged;
 use super::person_turn::PersonTurn;
 use super::results::Results;
 use super::seat_target::SeatTarget;
+use super::sent::SentView;
 use super::start::StartStep;
 use super::steer;
 use super::verdict_form::VerdictForm;
@@ -130,7 +131,7 @@ impl App {
     fn start_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         match self.start.key(key, &self.keymap) {
             StartStep::Effects(effects) => return effects,
-            StartStep::Help => self.modal = Some(Modal::Help(HelpView::default())),
+            StartStep::Help => self.modal = Some(Modal::Help(Paged::default())),
             StartStep::Settings => match self.start.settings_form() {
                 Ok(form) => self.modal = Some(Modal::Settings(form)),
                 Err(why) => self.say(Tone::Info, why),
@@ -201,10 +202,16 @@ impl App {
                     return vec![Effect::Quit];
                 }
             }
-            Action::Help => self.modal = Some(Modal::Help(HelpView::default())),
-            Action::ToggleReasoning | Action::Present | Action::Zoom | Action::TurnStats => self.toggle_view(action),
+            Action::Help => self.modal = Some(Modal::Help(Paged::default())),
+            Action::ToggleReasoning | Action::Present | Action::Zoom | Action::TurnStats | Action::CitedLines => {
+                self.toggle_view(action);
+            }
             Action::Results => self.modal = Some(Modal::Results(Results::default())),
             Action::Costs => self.modal = Some(Modal::Costs),
+            Action::Sent => match SentView::open(&self.debate, &self.panes) {
+                Ok(view) => self.modal = Some(Modal::Sent(view)),
+                Err(why) => self.say_until(Tone::Info, why, Until::NextRound),
+            },
             Action::HumanVerdict if self.person.as_ref().is_some_and(PersonTurn::judges) => self.open_person_turn(),
             Action::HumanVerdict => {
                 let form = VerdictForm::open(&self.debate, self.session.is_some(), self.replay.is_some());
@@ -213,16 +220,6 @@ impl App {
             Action::Branch => {
                 let form = BranchForm::open(&self.debate, self.session.as_deref(), self.replay.is_some(), self.live());
                 self.open_form(form.map(|form| Modal::Branch(Box::new(form))));
-            }
-            Action::CitedLines => {
-                self.panes.show_cited = !self.panes.show_cited;
-                let text = match (self.debate.grounds(), self.panes.show_cited) {
-                    (None, _) => "This debate has no source document or library: nothing is cited",
-                    (Some("the library"), true) => "The library's lines each citation points at show under its mark",
-                    (Some(_), true) => "The source lines each citation points at show under its mark",
-                    (Some(_), false) => "Cited lines hidden",
-                };
-                self.say_until(Tone::Info, text, Until::NextRound);
             }
             Action::FocusNext => self.panes.cycle_focus(&self.debate.seats(), true),
             Action::FocusPrev => self.panes.cycle_focus(&self.debate.seats(), false),
@@ -248,9 +245,19 @@ impl App {
     }
 
     /// A key that changes what the studio shows: reasoning, presenter
-    /// mode, a zoomed pane, turn times.
+    /// mode, a zoomed pane, turn times, the cited lines.
     fn toggle_view(&mut self, action: Action) {
         match action {
+            Action::CitedLines => {
+                self.panes.show_cited = !self.panes.show_cited;
+                let text = match (self.debate.grounds(), self.panes.show_cited) {
+                    (None, _) => "This debate has no source document or library: nothing is cited",
+                    (Some("the library"), true) => "The library's lines each citation points at show under its mark",
+                    (Some(_), true) => "The source lines each citation points at show under its mark",
+                    (Some(_), false) => "Cited lines hidden",
+                };
+                self.say_until(Tone::Info, text, Until::NextRound);
+            }
             Action::ToggleReasoning => self.panes.show_reasoning = !self.panes.show_reasoning,
             Action::Present => {
                 let said = self.stage.toggle_present();

@@ -26,6 +26,7 @@ pub enum Action {
     Reroll,
     TakeBack,
     ChangeModel,
+    Sent,
     NewDebate,
     Export,
     Sessions,
@@ -86,7 +87,7 @@ impl Action {
     /// what the footer calls it, its help section and how soon the footer
     /// offers it. Help and the footer are made from this table alone, so
     /// an action added here is listed in both wherever it works.
-    pub const TABLE: [Binding; 41] = [
+    pub const TABLE: [Binding; 42] = [
         row(Action::TogglePause, "pause", "space", "pause or resume the debate", "pause", Group::Steering, 0),
         row(Action::Inject, "inject", "i", "inject a topic into the next round", "inject", Group::Steering, 1),
         row(Action::Temperature, "temperature", "t", "pin the heat (temperature)", "heat", Group::Steering, 2),
@@ -262,6 +263,15 @@ impl Action {
             "copy",
             Group::Finding,
             17,
+        ),
+        row(
+            Action::Sent,
+            "sent",
+            "w",
+            "show what the focused turn was sent: its prompt, messages with your notes, temperature",
+            "what was sent",
+            Group::Finding,
+            28,
         ),
         row(
             Action::CopyDebate,
@@ -523,6 +533,7 @@ mod tests {
             Audience,
             TakeBack,
             ChangeModel,
+            Sent,
         ];
         for action in every {
             // Exhaustive: an action left out of `every` is left out here too, and does not compile.
@@ -531,7 +542,7 @@ mod tests {
                 | Export | Sessions | Quit | Help | ToggleReasoning | FocusNext | FocusPrev | ScrollUp | ScrollDown
                 | PageUp | PageDown | Top | Follow | Search | Copy | Faster | Slower | NextRound | TurnStats
                 | CitedLines | Results | HumanVerdict | Branch | CopyDebate | Ask | MoreRounds | CancelSeat
-                | Reroll | TakeBack | ChangeModel | Present | Zoom | Costs | Audience => {}
+                | Reroll | TakeBack | ChangeModel | Sent | Present | Zoom | Costs | Audience => {}
             }
             assert_eq!(Action::TABLE.iter().filter(|row| row.action == action).count(), 1, "{action:?}");
         }

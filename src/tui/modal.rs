@@ -13,7 +13,7 @@ use crate::debate::Heat;
 
 /// A dialog over the panes.
 pub enum Modal {
-    Help(super::help::HelpView),
+    Help(super::paged::Paged),
     Sessions(super::browser::Browser),
     Confirm(Confirm),
     Editor(Box<Editor>),
@@ -33,6 +33,8 @@ pub enum Modal {
     /// What the person's steering queued and no request carried yet, to
     /// take one back.
     Waiting(super::waiting::WaitingList),
+    /// What a turn was sent, read by scrolling.
+    Sent(super::sent::SentView),
 }
 
 #[derive(Debug, Clone, PartialEq)]

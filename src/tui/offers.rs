@@ -60,7 +60,13 @@ pub fn offers_in(app: &App, action: Action, view: View) -> bool {
         Action::Branch => shown && app.starts_debates() && matches!(view, View::Live | View::Ended),
         // The page of a stored debate: a live one, or one another heat runs or ran.
         Action::Audience => shown && matches!(view, View::Live | View::Ended | View::Watch),
-        Action::Results | Action::Export | Action::Copy | Action::CopyDebate | Action::Search | Action::Costs => shown,
+        Action::Results
+        | Action::Export
+        | Action::Copy
+        | Action::CopyDebate
+        | Action::Search
+        | Action::Costs
+        | Action::Sent => shown,
         _ => true,
     }
 }

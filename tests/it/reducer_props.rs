@@ -11,6 +11,7 @@
 #![allow(clippy::unwrap_used)]
 
 use heat::debate::PanelJudge;
+use heat::debate::event::Waiting;
 use std::collections::BTreeSet;
 
 use heat::debate::event::{BranchChanges, PanelSeats};
@@ -396,6 +397,33 @@ fn event() -> impl Strategy<Value = DebateEvent> {
         (text(), proptest::collection::vec(role(), 0..3))
             .prop_map(|(text, seats)| DebateEvent::NoteToSeats { text, seats }),
         (role(), heat()).prop_map(|(role, heat)| DebateEvent::SeatHeatPinned { role, heat: Heat::new(heat) }),
+        prop_oneof![
+            text().prop_map(|text| Waiting::Topic { text }),
+            (text(), proptest::collection::vec(role(), 0..3)).prop_map(|(text, seats)| Waiting::Note { text, seats }),
+            text().prop_map(|question| Waiting::Question { question }),
+        ]
+        .prop_map(|what| DebateEvent::SteeringTakenBack { what }),
+        (role(), text()).prop_map(|(role, model)| DebateEvent::SeatModelChanged {
+            role,
+            participant: heat::debate::Participant::new(role, "openai", model)
+        }),
+        (round.clone(), role(), text(), text(), 0usize..3, any::<bool>()).prop_map(
+            |(round, role, system, said, kept, same)| DebateEvent::RequestSent {
+                round,
+                role,
+                request: Box::new(heat::debate::sent::SentRequest {
+                    model: "m".into(),
+                    temperature: Some(0.7),
+                    max_tokens: 512,
+                    system: if same { String::new() } else { system },
+                    kept,
+                    grounding: None,
+                    messages: vec![heat::provider::ChatMessage::user(said)],
+                    tools: Vec::new(),
+                    form: None,
+                })
+            }
+        ),
         role().prop_map(|role| DebateEvent::SeatHeatReleased { role }),
         (round.clone(), role()).prop_map(|(round, role)| DebateEvent::TurnDiscarded { round, role }),
         (round.clone(), role(), 1u32..600).prop_map(|(round, role, seconds)| DebateEvent::TurnTimedOut {

@@ -152,6 +152,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Vec<DebateEvent>) -> Deb
         judge_setups: JudgeSetups::default(),
         sat_out: HashSet::new(),
         lookups: Lookups::default(),
+        secrets: crate::secrets::known_keys(),
     };
     // What endpoints taught an earlier run of this debate still holds.
     for (endpoint, adaptation) in &engine.state.adaptations {
@@ -178,6 +179,8 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Vec<DebateEvent>) -> Deb
 
 struct Engine {
     setup: EngineSetup,
+    /// The API keys set in heat's environment, redacted from what is recorded.
+    secrets: Vec<String>,
     state: DebateState,
     /// `state.paused`, for the calls of models that pause in place.
     paused: watch::Sender<bool>,
@@ -634,6 +637,12 @@ impl Engine {
         guard_retry: bool,
     ) -> u64 {
         let sent = SentPrompt::of(&request);
+        // What a seat's turn is sent is kept for the person to see, secrets redacted.
+        if let Call::Turn { round, role } = call {
+            let whole = super::sent::SentRequest::of(&request, &self.secrets);
+            let request = Box::new(whole.compact(self.state.last_sent(role)));
+            self.emit(DebateEvent::RequestSent { round, role, request });
+        }
         let endpoint = model.http_endpoint().map(|e| e.key().to_string());
         let provider = model.provider_name();
         let form = request.response_schema.as_ref().map(|s| (s.form, s.may_step_down, s.capped));

@@ -83,6 +83,12 @@ impl DebateState {
                     t.queued = false;
                 }
             }
+            DebateEvent::RequestSent { round, role, request } => {
+                let whole = Box::new(request.expand(self.last_sent(*role)));
+                if let Some(t) = self.open_turn_mut(*round, *role) {
+                    t.sent = Some(whole);
+                }
+            }
             DebateEvent::Delta { round, role, text } => {
                 if let Some(t) = self.open_turn_mut(*round, *role) {
                     t.status = TurnStatus::Streaming;

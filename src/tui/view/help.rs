@@ -12,9 +12,9 @@ use ratatui::widgets::Paragraph;
 use super::dialog::centered;
 use super::dialog::{frame_box, hint_line, split_last};
 use crate::tui::app::App;
-use crate::tui::help::HelpView;
 use crate::tui::keymap::{Action, Binding, Group};
 use crate::tui::offers::{View, offers_in};
+use crate::tui::paged::Paged;
 use crate::tui::wrap::whole_words;
 use unicode_width::UnicodeWidthStr;
 
@@ -40,7 +40,7 @@ pub fn fit(app: &App, area: Rect) -> (usize, usize) {
     (total, rows)
 }
 
-pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, view: &HelpView) {
+pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, view: &Paged) {
     let lines = laid_out(app, area);
     let width = lines.iter().map(Line::width).max().unwrap_or(0);
     let rect = outer(area, lines.len(), width);

@@ -17,6 +17,7 @@ mod overlay;
 mod panes;
 mod results;
 mod retained;
+mod sent;
 mod sessions;
 mod settings;
 mod start;
@@ -140,9 +141,14 @@ pub fn tab_areas(app: &App, plan: &Plan) -> [Rect; Role::COUNT] {
     plan.tabs.map_or([Rect::default(); Role::COUNT], |tabs| panes::tab_areas(app, tabs))
 }
 
-/// While help is open: its rows in all, and how many `area` shows.
-pub fn help_fit(app: &App, area: Rect) -> Option<(usize, usize)> {
-    matches!(app.modal, Some(Modal::Help(_))).then(|| help::fit(app, area))
+/// While a dialog read by scrolling is open (help, what a turn was sent):
+/// its rows in all, and how many `area` shows.
+pub fn paged_fit(app: &App, area: Rect) -> Option<(usize, usize)> {
+    match &app.modal {
+        Some(Modal::Help(_)) => Some(help::fit(app, area)),
+        Some(Modal::Sent(view)) => Some(sent::fit(app, view, area)),
+        _ => None,
+    }
 }
 
 /// Draws one frame of `app`, laid out beforehand for `plan` (see

@@ -1,21 +1,21 @@
-//! The help overlay's state and keys: it scrolls when the screen is too
-//! short for every line (↑/↓, PgUp/PgDn, Home/End and the keys bound to
-//! scrolling); any other key closes it.
+//! A dialog read by scrolling (help, what a turn was sent): it scrolls
+//! when the screen is too short for every line (↑/↓, PgUp/PgDn, Home/End
+//! and the keys bound to scrolling); any other key closes it.
 
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::keymap::{Action, KeyMap};
 
-/// Where the help overlay is scrolled. `max` and `page` come from the last
+/// Where a dialog read by scrolling is scrolled. `max` and `page` come from the last
 /// frame (how many lines did not fit, how many show at once).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct HelpView {
+pub struct Paged {
     pub top: usize,
     pub max: usize,
     pub page: usize,
 }
 
-impl HelpView {
+impl Paged {
     /// Handles a key: `true` when it scrolled, `false` when it closes the
     /// overlay (every key closes help that fits on the screen).
     pub fn key(&mut self, key: &KeyEvent, keymap: &KeyMap) -> bool {
