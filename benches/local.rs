@@ -32,16 +32,11 @@ fn request(prompt: &str, max_tokens: u32) -> ChatRequest {
     ChatRequest {
         model: "local".into(),
         system: "You are a debater.".into(),
-        grounding: None,
         messages: vec![ChatMessage::user(prompt)],
         temperature: Some(0.7),
         max_tokens,
-        thinking_budget: None,
-        response_schema: None,
-        grammar: None,
         seed: Some(1),
-        reasoning: heat::provider::ReasoningAsk::default(),
-        tools: None,
+        ..ChatRequest::default()
     }
 }
 

@@ -2,7 +2,8 @@
 //! person is asked for is said on standard error, and answered on standard
 //! input: an argument as lines up to an empty one, a verdict as a few short
 //! answers (resolved, who is ahead, the verdict, the next question, the
-//! heat). Standard output stays the debate's (text or JSON lines).
+//! heat), the final synthesis as who is ahead and what it says. Standard
+//! output stays the debate's (text or JSON lines).
 
 use tokio::io::{AsyncBufReadExt, BufReader, Lines, Stdin};
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -28,7 +29,11 @@ async fn answer(mut asks: UnboundedReceiver<Ask>) {
         if ask.is_closed() {
             continue;
         }
-        let answered = if ask.wants_verdict() { verdict(&mut input).await } else { argument(&mut input, &ask).await };
+        let answered = match (ask.wants_verdict(), ask.request.closing) {
+            (true, true) => synthesis(&mut input).await,
+            (true, false) => verdict(&mut input).await,
+            (false, _) => argument(&mut input, &ask).await,
+        };
         let Some(text) = answered else {
             say!("heat: standard input ended; the {} has no answer", ask.seat);
             continue;
@@ -60,23 +65,44 @@ async fn argument(input: &mut Input, ask: &Ask) -> Option<String> {
     Some(lines.join("\n"))
 }
 
+/// The judge's final synthesis: who is ahead and what it says. It ends the
+/// debate whatever it says, so neither whether it is resolved, nor a next
+/// question, nor a heat is asked.
+async fn synthesis(input: &mut Input) -> Option<String> {
+    say!("\nheat: your final synthesis, as the judge: the debate ends with it.");
+    let ahead = who_is_ahead(input).await?;
+    let said = sentences(input, "  Your synthesis, in a few sentences:").await?;
+    Some(persons_answer(true, ahead, &said, None, None))
+}
+
+/// Who is ahead: a, s or e (even, the default).
+async fn who_is_ahead(input: &mut Input) -> Option<Ahead> {
+    say!("  Who is ahead? a (advocate), s (skeptic), e (even) [e]");
+    Some(match line(input).await?.to_ascii_lowercase().chars().next() {
+        Some('a') => Ahead::Advocate,
+        Some('s') => Ahead::Skeptic,
+        _ => Ahead::Even,
+    })
+}
+
+/// A line that says something, asked with `prompt` until one does.
+async fn sentences(input: &mut Input, prompt: &str) -> Option<String> {
+    say!("{prompt}");
+    let mut said = line(input).await?;
+    while said.is_empty() {
+        say!("  It needs a sentence:");
+        said = line(input).await?;
+    }
+    Some(said)
+}
+
 /// A verdict, asked field by field; an empty answer keeps the default.
 async fn verdict(input: &mut Input) -> Option<String> {
     say!("\nheat: your verdict on the round, as the judge.");
     say!("  Resolved? y/N");
     let resolved = line(input).await?.to_ascii_lowercase().starts_with('y');
-    say!("  Who is ahead? a (advocate), s (skeptic), e (even) [e]");
-    let ahead = match line(input).await?.to_ascii_lowercase().chars().next() {
-        Some('a') => Ahead::Advocate,
-        Some('s') => Ahead::Skeptic,
-        _ => Ahead::Even,
-    };
-    say!("  Your verdict, in a sentence or two:");
-    let mut said = line(input).await?;
-    while said.is_empty() {
-        say!("  A verdict needs a sentence:");
-        said = line(input).await?;
-    }
+    let ahead = who_is_ahead(input).await?;
+    let said = sentences(input, "  Your verdict, in a sentence or two:").await?;
     let question = if resolved {
         None
     } else {

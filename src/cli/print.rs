@@ -36,8 +36,8 @@ pub struct TextPrinter<W: Write> {
     decided: BTreeSet<(u32, bool)>,
     /// Rounds whose vote among the final answers was printed.
     voted: BTreeSet<u32>,
-    /// Participants held until the format names their seats (a format
-    /// that seats more than the duel's debaters).
+    /// Participants held from `Started` until the next event says whether
+    /// a format names their seats (`Formatted` follows at once) or not.
     unnamed: Vec<crate::debate::Participant>,
 }
 
@@ -71,6 +71,10 @@ impl<W: Write> TextPrinter<W> {
 
     pub fn event(&mut self, event: &DebateEvent) -> io::Result<()> {
         self.state.apply(event);
+        // The seats, named as a format names them, once the event after the start says whether one does.
+        if !matches!(event, DebateEvent::Formatted { .. }) && !self.unnamed.is_empty() {
+            self.say_held_seats()?;
+        }
         self.say(event)?;
         self.say_decision(event)?;
         self.say_vote(event)?;
@@ -127,20 +131,44 @@ impl<W: Write> TextPrinter<W> {
         Ok(())
     }
 
-    /// The lines naming who plays each seat.
+    /// The lines naming who plays each seat, the names in one column.
     fn say_participants(&mut self, participants: &[crate::debate::Participant]) -> io::Result<()> {
+        let width = self.seat_column(participants);
         for p in participants {
-            writeln!(self.out, "  {:<9} {}/{}", self.state.seat_name(p.role), p.provider, p.shown_model())?;
+            writeln!(self.out, "  {:<width$} {}/{}", self.state.seat_name(p.role), p.provider, p.shown_model())?;
         }
         Ok(())
     }
 
-    /// Each panel judge asked on a model of its own, and on which.
+    /// How wide the seats' names are, a panel's other judges' too (at least 9).
+    fn seat_column(&self, participants: &[crate::debate::Participant]) -> usize {
+        let judges = self.state.format.as_ref().map_or(0, |f| f.judges);
+        let seats = participants.iter().map(|p| self.state.seat_name(p.role).chars().count());
+        let panel = crate::debate::PanelJudge::members(judges).map(|j| format!("judge {j}").chars().count());
+        seats.chain(panel).max().unwrap_or(0).max(9)
+    }
+
+    /// The seats held from the start, as the format (if any) names them;
+    /// a scripted demo says so under them.
+    fn say_held_seats(&mut self) -> io::Result<()> {
+        let unnamed = std::mem::take(&mut self.unnamed);
+        self.say_participants(&unnamed)?;
+        if self.state.is_scripted() {
+            writeln!(self.out, "  a scripted demo: written in advance to show heat at work; no model answered")?;
+        }
+        Ok(())
+    }
+
+    /// A panel's other judges, each on its own model or the chair's.
     fn say_panel_judges(&mut self) -> io::Result<()> {
         let judges = self.state.format.as_ref().map_or(0, |f| f.judges);
+        let width = self.seat_column(&self.state.participants.clone());
+        let chair = self.state.seat_name(Role::Judge);
         for judge in crate::debate::PanelJudge::members(judges) {
-            if let Some(model) = crate::debate::panel::model_of(&self.state, judge) {
-                writeln!(self.out, "  judge {judge}   {}", crate::sanitize::clean(model))?;
+            let name = format!("judge {judge}");
+            match crate::debate::panel::model_of(&self.state, judge) {
+                Some(model) => writeln!(self.out, "  {name:<width$} {}", crate::sanitize::clean(model))?,
+                None => writeln!(self.out, "  {name:<width$} the {chair}'s model")?,
             }
         }
         Ok(())
@@ -172,18 +200,8 @@ impl<W: Write> TextPrinter<W> {
                 let title = self.style.paint("1", &format!("heat · {}", crate::sanitize::clean(topic)));
                 writeln!(self.out, "{title}")?;
                 writeln!(self.out, "  up to {}", crate::words::count(*max_rounds as usize, "round"))?;
-                // The seats past the duel's are named by the format, which the next event brings.
-                if participants.iter().any(|p| !Role::DUEL.contains(&p.role)) {
-                    self.unnamed.clone_from(participants);
-                } else {
-                    self.say_participants(participants)?;
-                }
-                if self.state.is_scripted() {
-                    writeln!(
-                        self.out,
-                        "  a scripted demo: written in advance to show heat at work; no model answered"
-                    )?;
-                }
+                // Named by the format, which comes next where there is one.
+                self.unnamed.clone_from(participants);
             }
             DebateEvent::Grounded { date, source, library } => {
                 if let Some(date) = date {
@@ -202,8 +220,7 @@ impl<W: Write> TextPrinter<W> {
                 let name = crate::sanitize::clean(&format.name);
                 let lineup = format.lineup().replace(" vs ", " against ");
                 writeln!(self.out, "  format    {name}: {lineup}, {}", format.judging())?;
-                let unnamed = std::mem::take(&mut self.unnamed);
-                self.say_participants(&unnamed)?;
+                self.say_held_seats()?;
                 self.say_panel_judges()?;
             }
             DebateEvent::Retrieved { role, passages, .. } => {

@@ -44,16 +44,10 @@ fn request(model: &str, system: &str, user: &str, max_tokens: u32) -> ChatReques
     ChatRequest {
         model: model.to_string(),
         system: system.to_string(),
-        grounding: None,
         messages: vec![ChatMessage::user(user)],
         temperature: None,
         max_tokens,
-        thinking_budget: None,
-        response_schema: None,
-        grammar: None,
-        seed: None,
-        reasoning: crate::provider::ReasoningAsk::default(),
-        tools: None,
+        ..ChatRequest::default()
     }
 }
 

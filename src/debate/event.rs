@@ -158,7 +158,8 @@ pub enum DebateEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         library: Option<Box<LibraryRecord>>,
     },
-    /// The format the debate runs, right after `Started` (and `Grounded`).
+    /// The format the debate runs, right after `Started` (before
+    /// `Grounded`; a log written before heat 57's change has it after).
     /// Not written for the duel, so a log without one is a duel.
     Formatted {
         format: Box<FormatRecord>,

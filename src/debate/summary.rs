@@ -41,16 +41,10 @@ pub fn request(state: &DebateState, prompts: &Prompts, judge: &RoleSetup) -> Cha
     ChatRequest {
         model: judge.model_name.clone(),
         system: prompts.summary.clone(),
-        grounding: None,
         messages: vec![ChatMessage::user(brief)],
         temperature: temperature::sent(Purpose::Summary, false, false),
         max_tokens,
-        thinking_budget: None,
-        response_schema: None,
-        grammar: None,
-        seed: None,
-        reasoning: crate::provider::ReasoningAsk::default(),
-        tools: None,
+        ..ChatRequest::default()
     }
 }
 

@@ -430,16 +430,11 @@ mod tests {
         ChatRequest {
             model: "claude".into(),
             system: String::new(),
-            grounding: None,
             messages: vec![ChatMessage::user("hi")],
             temperature: Some(0.3),
             max_tokens: 300,
-            thinking_budget: None,
-            response_schema: None,
-            grammar: None,
             seed: Some(1),
-            reasoning: crate::provider::ReasoningAsk::default(),
-            tools: None,
+            ..ChatRequest::default()
         }
     }
 

@@ -160,6 +160,9 @@ pub struct ChatRequest {
     pub reasoning: ReasoningAsk,
     /// The tools the model may call, where it is offered any.
     pub tools: Option<Tools>,
+    /// The judge's final word: it ends the debate whatever it says, so a
+    /// person in the seat is not asked whether it settles it.
+    pub closing: bool,
 }
 
 /// How a request asks a reasoning model: the field its answer's room goes

@@ -81,7 +81,9 @@ impl App {
         let Some(turn) = self.person.as_mut() else { return };
         let seat = self.debate.seat_name(turn.role);
         self.modal = Some(if turn.judges() {
-            Modal::Verdict(turn.form.take().unwrap_or_else(|| Box::new(VerdictForm::judging(&self.debate))))
+            Modal::Verdict(
+                turn.form.take().unwrap_or_else(|| Box::new(VerdictForm::judging(&self.debate, turn.closing))),
+            )
         } else {
             let area = turn.editor();
             Modal::Editor(Box::new(Editor { purpose: EditorPurpose::Turn, area, to: None }))

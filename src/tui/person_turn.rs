@@ -21,13 +21,15 @@ pub struct PersonTurn {
     pub draft: Option<TextArea<'static>>,
     /// A judging person's verdict form as they left it, while it is closed.
     pub form: Option<Box<VerdictForm>>,
+    /// The judge's final word is asked: it ends the debate whatever it says.
+    pub closing: bool,
 }
 
 impl PersonTurn {
     /// The turn an ask is for; `None` for a seat no role has.
     pub fn of(ask: Ask) -> Option<Self> {
         let role = Role::ALL.into_iter().find(|r| r.key() == ask.seat)?;
-        Some(Self { role, reply: ask.reply, draft: None, form: None })
+        Some(Self { role, closing: ask.request.closing, reply: ask.reply, draft: None, form: None })
     }
 
     /// Whether the turn was given up (cancelled, the debate stopped).

@@ -6,7 +6,8 @@
 //! same, beside the judge's last word. A person in the judge's seat gives
 //! the round's verdict in the same form: who is ahead, the verdict (typed),
 //! the next question (Tab moves to it), the heat (↑/↓) and whether it is
-//! resolved (Ctrl-E).
+//! resolved (Ctrl-E); asked for the final synthesis, the verdict alone (it
+//! ends the debate whatever it says).
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
@@ -61,6 +62,9 @@ pub struct JudgeSeat {
     pub heat: Heat,
     /// Typing goes to the question (else to the verdict).
     pub on_question: bool,
+    /// The final synthesis is asked: it ends the debate whatever it says,
+    /// so no question is asked and nothing is to be resolved.
+    pub closing: bool,
 }
 
 /// A round's verdict a person judging gave.
@@ -81,14 +85,19 @@ impl VerdictForm {
 
     /// The form for a person judging `debate`'s current round: the next
     /// question opens on the round's own, the heat on the debate's.
-    pub fn judging(debate: &DebateState) -> Self {
+    pub fn judging(debate: &DebateState, closing: bool) -> Self {
         let mut form = Self::new(true, ahead_choices(debate));
-        form.note = topic_area("Your verdict: what decided the round");
+        form.note = if closing {
+            topic_area("Your final synthesis: how the debate came out, and why")
+        } else {
+            topic_area("Your verdict: what decided the round")
+        };
+        form.ends = closing;
         let mut question = topic_area("The next round's question");
         question.insert_str(debate.current_round().map_or(debate.topic.as_str(), |r| r.topic.as_str()));
         // Selected: typing replaces it, an arrow keeps it to edit.
         question.select_all();
-        form.seat = Some(JudgeSeat { question, heat: debate.heat, on_question: false });
+        form.seat = Some(JudgeSeat { question, heat: debate.heat, on_question: false, closing });
         form
     }
 }
@@ -155,11 +164,13 @@ impl VerdictForm {
         let Some(seat) = self.seat.as_mut() else { return FormStep::Stay };
         match key.code {
             KeyCode::Esc => return FormStep::Close,
-            KeyCode::Tab | KeyCode::BackTab => seat.on_question = !seat.on_question,
+            KeyCode::Tab | KeyCode::BackTab if !seat.closing => seat.on_question = !seat.on_question,
             KeyCode::Left => self.ahead = self.ahead.saturating_sub(1),
             KeyCode::Right => self.ahead = (self.ahead + 1).min(self.choices.len().saturating_sub(1)),
-            KeyCode::Up | KeyCode::Down => seat.heat = seat.heat.step(key.code == KeyCode::Up),
-            KeyCode::Char('e') if key.modifiers.contains(KeyModifiers::CONTROL) => self.ends = !self.ends,
+            KeyCode::Up | KeyCode::Down if !seat.closing => seat.heat = seat.heat.step(key.code == KeyCode::Up),
+            KeyCode::Char('e') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                self.ends = seat.closing || !self.ends;
+            }
             KeyCode::Enter => {
                 let verdict = self.note.lines().join(" ").trim().to_string();
                 let question = seat.question.lines().join(" ").trim().to_string();

@@ -149,6 +149,18 @@ async fn an_oxford_debate_argues_every_phase_under_its_own_names() {
         stdout.contains("format    oxford: Proposition against Opposition, Chair and 2 more judges judging"),
         "{stdout}"
     );
+    // The seats as the format names them, and the other judges.
+    let head: Vec<&str> = stdout.lines().take(8).collect();
+    for seat in [
+        "  proposition anthropic/claude-haiku-4-5",
+        "  opposition  anthropic/claude-haiku-4-5",
+        "  chair       anthropic/claude-haiku-4-5",
+        "  judge 2     the chair's model",
+        "  judge 3     the chair's model",
+    ] {
+        assert!(head.contains(&seat), "{seat:?} in the header: {head:#?}");
+    }
+    assert!(!stdout.contains("  advocate ") && !stdout.contains("  skeptic "), "{stdout}");
     // A panel of three: each judge's vote, then the majority, each round.
     assert!(stdout.contains("Judge 2: not resolved · proposition ahead · heat"), "{stdout}");
     assert_eq!(stdout.matches("⚖ the panel: not resolved 3–0 · proposition ahead 3–0").count(), 2, "{stdout}");
@@ -338,7 +350,7 @@ async fn a_panel_judge_with_a_model_of_its_own_is_asked_on_it_and_named() {
     let out = output(cmd).await;
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(stdout.contains("  judge 2   claude-opus-4-1\n"), "{stdout}");
+    assert!(stdout.contains("  judge 2     claude-opus-4-1\n  judge 3     the chair's model\n"), "{stdout}");
     assert!(stdout.contains("Judge 2 (claude-opus-4-1): "), "{stdout}");
     let model = |judge: &str| {
         let asked = server.requests().into_iter().find(|r| r.last_message().contains(judge)).unwrap();
@@ -563,7 +575,7 @@ async fn a_branch_moves_a_panels_judges_to_the_models_its_seat_flags_name() {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(stdout.contains("seat judge2=openai:gpt-judge-test, seat Judge 3=claude-opus-4-1"), "{stdout}");
-    assert!(stdout.contains("  judge 2   gpt-judge-test\n  judge 3   claude-opus-4-1\n"), "{stdout}");
+    assert!(stdout.contains("  judge 2     gpt-judge-test\n  judge 3     claude-opus-4-1\n"), "{stdout}");
 
     // Round 2 of the branch: judge 2 on OpenAI, judge 3 on its own Anthropic model.
     let chats: Vec<Recorded> = openai.requests().into_iter().filter(|r| r.body["messages"].is_array()).collect();

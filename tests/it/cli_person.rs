@@ -86,6 +86,32 @@ async fn a_person_judges_from_standard_input_with_a_question_and_a_heat() {
     assert!(!server.requests().iter().any(|r| r.system().contains("You are the JUDGE")), "no model judged");
 }
 
+/// In the last round the judge's answer is the final synthesis: it ends
+/// the debate whatever it says, so the person is asked who is ahead and
+/// what it says, not whether it is resolved, nor a question or a heat.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_person_judging_the_last_round_is_asked_for_the_synthesis_alone() {
+    let server = MockLlm::with_handler(reply).await;
+    let data = tempfile::tempdir().unwrap();
+    // Round 1: not resolved, the skeptic ahead, a question, the heat kept. Round 2: the synthesis.
+    let typed = "n\ns\nThe diff point stands.\nWho pays for reformatting?\n\na\nTabs win on access, narrowly.\n";
+    let args = ["run", "Tabs beat spaces", "--max-rounds", "2", "--seat", "judge=human"];
+    let out = run(data.path(), &server, &args, typed).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(stderr.matches("Resolved? y/N").count(), 1, "asked in round 1 only: {stderr}");
+    assert!(stderr.contains("your final synthesis, as the judge: the debate ends with it"), "{stderr}");
+    assert_eq!(stderr.matches("The heat, ").count(), 1, "no heat is asked of the last word: {stderr}");
+    let state = stored(data.path());
+    assert_eq!(state.rounds.len(), 2);
+    let finish = state.finish.unwrap();
+    assert!(finish.synthesis.unwrap().contains("Tabs win on access, narrowly."));
+    assert_eq!(
+        state.rounds[1].verdict().unwrap().ahead.and_then(heat::debate::standing::Ahead::side),
+        Some(Role::Advocate)
+    );
+}
+
 /// A person chairing a panel whose other judges sit on the chair's seat
 /// would be asked for their votes too: refused before anything starts,
 /// naming the judges and how to seat them.

@@ -36,16 +36,12 @@ fn request(user: &str, max_tokens: u32) -> ChatRequest {
     ChatRequest {
         model: "local".into(),
         system: "You are a debater. Answer in plain prose.".into(),
-        grounding: None,
         messages: vec![ChatMessage::user(user)],
         temperature: Some(0.7),
         max_tokens,
-        thinking_budget: None,
-        response_schema: None,
-        grammar: None,
         seed: Some(42),
-        reasoning: heat::provider::ReasoningAsk::default(),
-        tools: None,
+
+        ..ChatRequest::default()
     }
 }
 

@@ -276,7 +276,7 @@ fn steering_while_a_debater_streams_waits_for_the_end_of_its_text() {
 
 #[test]
 fn a_scripted_debate_says_so_under_its_participants() {
-    let started = Log::new("Tabs beat spaces", 2, 0.9).seats(&Role::DUEL, "scripted", "demo");
+    let started = Log::new("Tabs beat spaces", 2, 0.9).seats(&Role::DUEL, "scripted", "demo").round(0);
     let out = print(started.events());
     assert!(out.contains("judge     scripted/demo\n  a scripted demo: written in advance"), "{out}");
     assert!(!print(&opening()).contains("scripted"), "a debate of models is not labelled");

@@ -18,17 +18,11 @@ use tokio::time::Instant;
 fn request() -> ChatRequest {
     ChatRequest {
         model: "m".into(),
-        system: String::new(),
-        grounding: None,
         messages: vec![ChatMessage::user("go")],
         temperature: Some(0.5),
         max_tokens: 100,
-        thinking_budget: None,
-        response_schema: None,
-        grammar: None,
-        seed: None,
-        reasoning: heat::provider::ReasoningAsk::default(),
-        tools: None,
+
+        ..ChatRequest::default()
     }
 }
 

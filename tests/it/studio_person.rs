@@ -48,9 +48,13 @@ fn request() -> ChatRequest {
 
 /// The person's seat asked, as the engine asks it; the ask handed to the studio.
 fn ask(app: &mut App, seat: Role) -> ChunkStream {
+    ask_with(app, seat, request())
+}
+
+fn ask_with(app: &mut App, seat: Role, request: ChatRequest) -> ChunkStream {
     let desk = Desk::new();
     let mut asks = desk.take_asks().expect("the desk's asks");
-    let stream = Person::new(seat.key(), desk).stream(request());
+    let stream = Person::new(seat.key(), desk).stream(request);
     app.person_asked(asks.try_recv().expect("the seat was asked"));
     stream
 }
@@ -103,6 +107,27 @@ async fn a_person_judging_gives_the_verdict_the_next_question_and_the_heat() {
     assert_eq!(verdict.topic, "Who mentors a remote junior?", "typing replaced the round's question");
     assert_eq!(verdict.ahead.and_then(heat::debate::standing::Ahead::side), Some(Role::Skeptic));
     assert!((verdict.heat.get() - 0.85).abs() < 1e-6, "one step down from 0.90: {}", verdict.heat.get());
+}
+
+#[tokio::test]
+async fn asked_for_the_final_synthesis_a_person_judging_gives_it_alone_and_it_ends_the_debate() {
+    let mut app = seated(Role::Judge);
+    let stream = ask_with(&mut app, Role::Judge, ChatRequest { closing: true, ..request() });
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("Your final synthesis, as the judge"), "{text}");
+    assert!(text.contains("This is the debate's last word") && !text.contains("Next question"), "{text}");
+    typed(&mut app, "Remote work wins on focus; offices keep the edge for juniors.");
+    // Nothing to resolve or to ask next: Ctrl-E and Tab change nothing.
+    app.on_key(crossterm::event::KeyEvent::new(KeyCode::Char('e'), crossterm::event::KeyModifiers::CONTROL));
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Left);
+    press(&mut app, KeyCode::Enter);
+    assert!(app.person.is_none() && app.modal.is_none(), "given with no question");
+    let given = answer(stream).await;
+    let verdict = heat::debate::verdict::parse(&given, TOPIC, heat::debate::Heat::new(0.9)).expect("a verdict");
+    assert!(verdict.resolved, "the last word settles it");
+    assert_eq!(verdict.verdict, "Remote work wins on focus; offices keep the edge for juniors.");
+    assert_eq!(verdict.ahead.and_then(heat::debate::standing::Ahead::side), Some(Role::Advocate));
 }
 
 #[tokio::test]

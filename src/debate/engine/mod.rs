@@ -94,7 +94,8 @@ pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
         library,
     });
     let formatted = spec.format.map(|format| DebateEvent::Formatted { format: Box::new(format) });
-    spawn(setup, DebateState::default(), [Some(started), grounded, formatted].into_iter().flatten().collect())
+    // The format follows the start at once, so whoever prints the seats can name them as the format does.
+    spawn(setup, DebateState::default(), [Some(started), formatted, grounded].into_iter().flatten().collect())
 }
 
 /// Goes on with a stored debate folded into `state`. Every way heat

@@ -102,6 +102,7 @@ impl Requests<'_> {
             seed: self.setup.seed,
             reasoning: self.reasoning(role, setup),
             tools,
+            closing: purpose.is_final(),
         };
         self.fit(request, setup, round, messages)
     }
@@ -222,10 +223,9 @@ impl Requests<'_> {
             max_tokens: setup.max_tokens,
             thinking_budget: setup.thinking_budget,
             response_schema: Some(self.verdict_schema(setup, swap::schema())),
-            grammar: None,
             seed: self.setup.seed,
             reasoning: self.reasoning(Role::Judge, setup),
-            tools: None,
+            ..ChatRequest::default()
         })
     }
 

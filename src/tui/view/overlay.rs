@@ -196,7 +196,12 @@ fn judging(
     let theme = &app.theme;
     let round = app.debate.current_round().map_or(1, |r| r.number + 1);
     let rect = centered(area, 76, 15);
-    let inner = frame_box(frame, app, rect, &format!(" Your verdict on round {round}, as the judge "));
+    let title = if seat.closing {
+        " Your final synthesis, as the judge ".to_string()
+    } else {
+        format!(" Your verdict on round {round}, as the judge ")
+    };
+    let inner = frame_box(frame, app, rect, &title);
     let [body, hint] = split_last(inner);
     let [who, verdict_label, verdict, question_label, question, heat, end] =
         Layout::vertical([1, 1, 2, 1, 2, 2, 1].map(Constraint::Length)).areas(body);
@@ -205,8 +210,16 @@ fn judging(
         let style = if on { Style::new().fg(theme.key).add_modifier(Modifier::BOLD) } else { theme.secondary() };
         Paragraph::new(Span::styled(format!("{}{text}", if on { "▸ " } else { "  " }), style))
     };
-    frame.render_widget(label("Verdict", !seat.on_question), verdict_label);
+    frame.render_widget(label(if seat.closing { "Synthesis" } else { "Verdict" }, !seat.on_question), verdict_label);
     frame.render_widget(&form.note, verdict);
+    if seat.closing {
+        // The last word: no round follows to ask a question of, or to take a heat.
+        let text = "This is the debate's last word: it ends with it, whatever it says.";
+        frame.render_widget(Paragraph::new(Span::styled(text, Style::new().fg(theme.warn))), end);
+        let keys = "←/→ who is ahead · Enter gives it · Esc steps out";
+        frame.render_widget(Paragraph::new(hint_line(app, keys, hint.width)), hint);
+        return;
+    }
     let asked = if form.ends { "Next question (none: the debate ends)" } else { "Next question" };
     frame.render_widget(label(asked, seat.on_question), question_label);
     frame.render_widget(&seat.question, question);

@@ -45,16 +45,11 @@ pub fn request() -> ChatRequest {
     ChatRequest {
         model: "test-model".into(),
         system: "You are the ADVOCATE.".into(),
-        grounding: None,
         messages: vec![ChatMessage::user("Argue for tabs.")],
         temperature: Some(0.7),
         max_tokens: 300,
-        thinking_budget: None,
-        response_schema: None,
-        grammar: None,
-        seed: None,
-        tools: None,
-        reasoning: heat::provider::ReasoningAsk::default(),
+
+        ..ChatRequest::default()
     }
 }
 
