@@ -3,14 +3,19 @@
 # bench.cpp against it, and runs it on the default model: llama.cpp's own
 # figures for the file heat's engine runs. Then heat's engine on the same
 # file and threads (`cargo bench --bench local`, engine figures only), and
-# the ratios, so both come from one run. Needs cmake and a C++ compiler
-# (heat itself needs neither). The source is $LLAMA_CPP_SRC (a llama.cpp
-# checkout), else the copy vendored in the llama-cpp-python sdist on PyPI.
+# the ratios, so both come from one run. Needs a C++ compiler and cmake
+# (heat itself needs neither; cmake is installed from PyPI when missing).
+# The source is $LLAMA_CPP_SRC (a llama.cpp checkout), else the copy
+# vendored in the llama-cpp-python sdist on PyPI, downloaded with its build
+# backend (scikit-build-core) installed first: `--no-build-isolation` reads
+# the sdist's metadata with the backend already there, and fails without it.
 # Usage: benches/llama_reference/run.sh [MODEL.gguf]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 src="${LLAMA_CPP_SRC:-}"
+command -v cmake >/dev/null || python3 -m pip install --quiet cmake
 if [ -z "$src" ]; then
+  python3 -m pip install --quiet scikit-build-core
   fetch=/tmp/heat-llama-src
   mkdir -p "$fetch"
   pip download --no-binary :all: --no-deps --no-build-isolation -d "$fetch" "llama-cpp-python==${LLAMA_CPP_PYTHON:-0.3.16}" >/dev/null

@@ -118,7 +118,7 @@ fn an_argument_cut_at_its_token_limit_says_where_it_stopped() {
 }
 
 #[test]
-fn a_clean_stop_mid_sentence_well_short_of_the_limit_is_marked_possibly_cut() {
+fn a_clean_stop_mid_sentence_is_marked_possibly_cut_however_much_of_the_limit_it_used() {
     let possibly_cut = |provider: &str, text: &str, out: u64| {
         let state = Log::new(TOPIC, 3, 0.9)
             .seats(&Role::DUEL, provider, "m")
@@ -140,7 +140,11 @@ fn a_clean_stop_mid_sentence_well_short_of_the_limit_is_marked_possibly_cut() {
     assert!(possibly_cut("openai", "Cars crowd out people, and", 9));
     assert!(!possibly_cut("anthropic", "Cars crowd out people.", 6), "a whole sentence");
     assert!(!possibly_cut("anthropic", "Three reasons:\n- air\n- trade", 9), "a list item may end bare");
-    assert!(!possibly_cut("anthropic", half, 500), "near its limit: a length stop says so itself");
+    assert!(possibly_cut("anthropic", half, 500), "near its limit too: one rule, whatever it used");
+    assert!(
+        possibly_cut("anthropic", "Three reasons:\n- air\n- trade, because the", 9),
+        "a list item cut on a joining word"
+    );
     assert!(!possibly_cut("local", half, 12), "the embedded model is not a gateway");
 }
 

@@ -25,6 +25,7 @@ use candle_core::{DType, Device, Module, Tensor};
 /// Bytes of one `Q8_0` block: an `f16` scale and 32 signed bytes.
 const Q8_0_BLOCK: usize = 34;
 
+use super::kv::LayerCache;
 use super::q8_0::Q8Matrix;
 
 /// A loaded dense Llama model, shared by every lane.
@@ -97,7 +98,7 @@ impl Linear {
 /// the tokens they came from.
 #[derive(Default)]
 pub struct KvCache {
-    layers: Vec<Option<(Tensor, Tensor)>>,
+    layers: Vec<LayerCache>,
     tokens: Vec<u32>,
 }
 
@@ -108,18 +109,14 @@ impl KvCache {
     }
 
     /// Forgets everything after the first `len` tokens.
-    pub fn truncate(&mut self, len: usize) -> candle_core::Result<()> {
+    pub fn truncate(&mut self, len: usize) {
         if len >= self.tokens.len() {
-            return Ok(());
+            return;
         }
         self.tokens.truncate(len);
         for layer in &mut self.layers {
-            *layer = match layer.take() {
-                Some((k, v)) if len > 0 => Some((k.narrow(2, 0, len)?, v.narrow(2, 0, len)?)),
-                _ => None,
-            };
+            layer.truncate(len);
         }
-        Ok(())
     }
 }
 
@@ -202,7 +199,8 @@ impl Llama {
         if position + tokens.len() > room {
             candle_core::bail!("the context passed its {room} tokens");
         }
-        cache.layers.resize_with(self.layers.len(), || None);
+        let (width, half) = (self.kv_heads * self.head_dim, self.kv_dtype == DType::F16);
+        cache.layers.resize_with(self.layers.len(), || LayerCache::new(width, half));
         let groups = self.heads / self.kv_heads;
         let mask = (tokens.len() > 1).then(|| causal_mask(tokens.len(), position, groups)).transpose()?;
         let mut x = self.embed(tokens)?;
@@ -258,7 +256,7 @@ impl Llama {
     fn attention(
         &self,
         layer: &Layer,
-        cached: &mut Option<(Tensor, Tensor)>,
+        cached: &mut LayerCache,
         input: &Tensor,
         mask: Option<&Tensor>,
         position: usize,
@@ -269,21 +267,20 @@ impl Llama {
         let sin = self.sin.narrow(0, position, len)?;
         let queries = candle_nn::rotary_emb::rope_i(&heads(layer.wq.forward(input)?, self.heads)?, &cos, &sin)?;
         let keys = candle_nn::rotary_emb::rope_i(&heads(layer.wk.forward(input)?, self.kv_heads)?, &cos, &sin)?;
-        let values = heads(layer.wv.forward(input)?, self.kv_heads)?;
-        let (keys, values) = (keys.to_dtype(self.kv_dtype)?, values.to_dtype(self.kv_dtype)?);
-        let (keys, values) = match cached.take() {
-            Some((old_keys, old_values)) => {
-                (Tensor::cat(&[&old_keys, &keys], 2)?, Tensor::cat(&[&old_values, &values], 2)?)
-            }
-            None => (keys, values),
-        };
-        *cached = Some((keys.clone(), values.clone()));
+        // The new positions go on the cache's end, `[position][head][dim]` as the values come.
+        let keys = keys.transpose(1, 2)?.flatten_all()?.to_vec1::<f32>()?;
+        let values = layer.wv.forward(input)?.flatten_all()?.to_vec1::<f32>()?;
+        cached.push(&keys, &values);
+        let (keys, values) = cached.per_head(self.kv_heads);
+        let positions = cached.positions();
+        let shape = (batch, self.kv_heads, positions, self.head_dim);
+        let (keys, values) =
+            (Tensor::from_vec(keys, shape, &Device::Cpu)?, Tensor::from_vec(values, shape, &Device::Cpu)?);
         // Grouped-query attention without copying each key/value head for
         // its query heads: query head `h` reads key/value head `h / groups`,
         // so each key/value head's queries are laid out as one block of
         // `groups × len` rows.
         let groups = self.heads / self.kv_heads;
-        let (keys, values) = (widen(&keys)?, widen(&values)?);
         let grouped = queries.reshape((batch, self.kv_heads, groups * len, self.head_dim))?;
         let scores = (grouped.matmul(&keys.t()?)? / (self.head_dim as f64).sqrt())?;
         let scores = match mask {
@@ -301,20 +298,6 @@ impl Llama {
             .reshape((batch, len, width))?;
         layer.wo.forward(&mixed)
     }
-}
-
-/// Keys or values as `f32`. `f16` ones are converted in bulk, eight at a
-/// time where the CPU can: candle's `to_dtype` makes one call per value,
-/// which cost a tenth of each generated token.
-fn widen(kept: &Tensor) -> candle_core::Result<Tensor> {
-    use half::slice::HalfFloatSliceExt;
-    if kept.dtype() != DType::F16 {
-        return kept.to_dtype(DType::F32);
-    }
-    let narrow = kept.flatten_all()?.to_vec1::<half::f16>()?;
-    let mut wide = vec![0.0_f32; narrow.len()];
-    narrow.convert_to_f32_slice(&mut wide);
-    Tensor::from_vec(wide, kept.shape(), kept.device())
 }
 
 /// `(groups × len, position + len)`: 1 where a query may not see a key (a
@@ -345,30 +328,6 @@ mod tests {
         assert_eq!(mask, vec![vec![0, 0, 0, 0, 1], vec![0, 0, 0, 0, 0]]);
         let grouped = causal_mask(2, 0, 2).and_then(|m| m.to_vec2::<u8>()).unwrap_or_default();
         assert_eq!(grouped, vec![vec![0, 1], vec![0, 0], vec![0, 1], vec![0, 0]]);
-    }
-
-    #[test]
-    fn widened_keys_hold_the_same_values() {
-        let values: Vec<f32> = (0..37).map(|i| i as f32 * 0.37 - 5.0).collect();
-        let narrow =
-            Tensor::from_vec(values.clone(), (1, 37), &Device::Cpu).and_then(|t| t.to_dtype(DType::F16)).unwrap();
-        let wide = widen(&narrow).unwrap();
-        assert_eq!((wide.dtype(), wide.dims()), (DType::F32, &[1, 37][..]));
-        let expected = narrow.to_dtype(DType::F32).and_then(|t| t.to_vec2::<f32>()).unwrap();
-        assert_eq!(wide.to_vec2::<f32>().unwrap(), expected);
-        assert_ne!(expected[0], values, "f16 rounds some of them");
-    }
-
-    #[test]
-    fn a_cut_cache_keeps_its_first_tokens_and_forgets_the_rest() {
-        let k = Tensor::zeros((1, 2, 5, 4), DType::F32, &Device::Cpu).ok();
-        let mut cache = KvCache { layers: vec![k.clone().zip(k)], tokens: vec![1, 2, 3, 4, 5] };
-        assert!(cache.truncate(3).is_ok());
-        assert_eq!(cache.tokens(), [1, 2, 3]);
-        let kept = cache.layers[0].as_ref().map(|(k, _)| k.dims().to_vec());
-        assert_eq!(kept, Some(vec![1, 2, 3, 4]));
-        assert!(cache.truncate(0).is_ok());
-        assert!(cache.tokens().is_empty() && cache.layers[0].is_none());
     }
 
     /// The installed model, when there is one (CI requires it).
@@ -422,7 +381,7 @@ mod tests {
             assert!(max_difference(&next, &run_theirs(&[token], prompt.len() + step)) < 1e-3, "step {step}");
         }
         // Cut back to 25 tokens, then read the prompt's rest again.
-        cache.truncate(25).unwrap();
+        cache.truncate(25);
         let again = ours.forward(&mut cache, &prompt[25..]).unwrap();
         assert!(max_difference(&again, &first) < 1e-3);
         assert_eq!(cache.tokens(), prompt.as_slice());

@@ -10,6 +10,7 @@
 //! one token; one that is not read stops between two tokens until it is.
 
 mod grammar;
+mod kv;
 mod llama;
 mod look_up;
 mod q8_0;

@@ -139,7 +139,7 @@ pub fn answer(
 /// logits for the first answer token.
 fn read_prompt(shared: &Shared, lane: &mut LaneState, prompt: &[u32]) -> Result<Vec<f32>, ProviderError> {
     let shared_prefix = lane.cache.tokens().iter().zip(prompt).take_while(|(a, b)| a == b).count();
-    lane.cache.truncate(shared_prefix.min(prompt.len() - 1)).map_err(|e| ran(&e))?;
+    lane.cache.truncate(shared_prefix.min(prompt.len() - 1));
     let mut logits = Vec::new();
     let mut position = lane.cache.tokens().len();
     while position < prompt.len() {
