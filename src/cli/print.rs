@@ -162,7 +162,7 @@ impl<W: Write> TextPrinter<W> {
     /// A panel's other judges, each on its own model or the chair's.
     fn say_panel_judges(&mut self) -> io::Result<()> {
         let judges = self.state.format.as_ref().map_or(0, |f| f.judges);
-        let width = self.seat_column(&self.state.participants.clone());
+        let width = self.seat_column(&self.state.participants);
         let chair = self.state.seat_name(Role::Judge);
         for judge in crate::debate::PanelJudge::members(judges) {
             let name = format!("judge {judge}");

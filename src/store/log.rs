@@ -252,9 +252,13 @@ impl SessionLog {
         let ms = self.base_ms.saturating_add(u64::try_from(since).unwrap_or(u64::MAX)).max(self.last_ms);
         self.last_ms = ms;
         let record = RecordRef { ms, event };
-        let line = serde_json::to_string(&record)?;
-        let line = crate::secrets::without_known(&line, &self.secrets);
-        self.out.write_all(line.as_bytes())?;
+        if self.secrets.is_empty() {
+            serde_json::to_writer(&mut self.out, &record)?;
+        } else {
+            // Written through a string only where a key could be in it, to be cleaned out.
+            let line = serde_json::to_string(&record)?;
+            self.out.write_all(crate::secrets::without_known(&line, &self.secrets).as_bytes())?;
+        }
         self.out.write_all(b"\n")?;
         match event {
             DebateEvent::Delta { .. } | DebateEvent::Reasoning { .. } => {
