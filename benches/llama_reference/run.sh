@@ -27,7 +27,8 @@ model="${1:-${HEAT_DATA_DIR:-$HOME/.local/share/heat}/models/SmolLM2-135M-Instru
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DLLAMA_CURL=OFF \
   -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_SERVER=OFF \
   -DLLAMA_BUILD_COMMON=OFF -DLLAMA_BUILD_APP=OFF >/dev/null
-cmake --build "$build" --target llama -j "$(nproc)" >/dev/null
+# The compiler's warnings about llama.cpp's code go to a log, shown only when the build fails.
+cmake --build "$build" --target llama -j "$(nproc)" >"$build/build.log" 2>&1 || { tail -40 "$build/build.log"; exit 1; }
 libs=$(find "$build" -name '*.a' | sort -r | tr '\n' ' ')
 g++ -O2 -std=c++17 -I"$src/include" -I"$src/ggml/include" "$here/bench.cpp" \
   -Wl,--start-group $libs -Wl,--end-group -fopenmp -lpthread -o "$build/llama-reference"

@@ -27,6 +27,7 @@ const Q8_0_BLOCK: usize = 34;
 
 use super::kv::LayerCache;
 use super::q8_0::Q8Matrix;
+use super::team::Team;
 
 /// A loaded dense Llama model, shared by every lane.
 pub struct Llama {
@@ -86,9 +87,10 @@ impl Linear {
         })
     }
 
-    fn forward(&self, input: &Tensor) -> candle_core::Result<Tensor> {
+    /// `input · weightᵀ`; one token's product shared with `team` on heat's kernel.
+    fn forward(&self, input: &Tensor, team: Option<&Team>) -> candle_core::Result<Tensor> {
         match self {
-            Self::Q8_0(matrix) => matrix.forward(input),
+            Self::Q8_0(matrix) => matrix.forward(input, team),
             Self::Candle(matmul) => matmul.forward(input),
         }
     }
@@ -192,8 +194,9 @@ impl Llama {
     }
 
     /// Reads `tokens` after what `cache` holds and returns the logits for
-    /// the token after the last one.
-    pub fn forward(&self, cache: &mut KvCache, tokens: &[u32]) -> candle_core::Result<Vec<f32>> {
+    /// the token after the last one; one token's products shared with
+    /// `team` when there is one.
+    pub fn forward(&self, cache: &mut KvCache, tokens: &[u32], team: Option<&Team>) -> candle_core::Result<Vec<f32>> {
         let position = cache.tokens.len();
         let room = self.cos.dim(0)?;
         if position + tokens.len() > room {
@@ -206,15 +209,16 @@ impl Llama {
         let mut x = self.embed(tokens)?;
         for (layer, kv) in self.layers.iter().zip(&mut cache.layers) {
             let normed = candle_nn::ops::rms_norm(&x, &layer.attention_norm, self.eps)?;
-            x = (self.attention(layer, kv, &normed, mask.as_ref(), position)? + x)?;
+            x = (self.attention(layer, kv, &normed, mask.as_ref(), position, team)? + x)?;
             let normed = candle_nn::ops::rms_norm(&x, &layer.ffn_norm, self.eps)?;
-            let gated = (candle_nn::ops::silu(&layer.gate.forward(&normed)?)? * layer.up.forward(&normed)?)?;
-            x = (layer.down.forward(&gated)? + x)?;
+            let gated =
+                (candle_nn::ops::silu(&layer.gate.forward(&normed, team)?)? * layer.up.forward(&normed, team)?)?;
+            x = (layer.down.forward(&gated, team)? + x)?;
         }
         cache.tokens.extend_from_slice(tokens);
         let last = x.narrow(1, tokens.len() - 1, 1)?;
         let last = candle_nn::ops::rms_norm(&last, &self.norm, self.eps)?;
-        self.output.forward(&last)?.flatten_all()?.to_vec1::<f32>()
+        self.output.forward(&last, team)?.flatten_all()?.to_vec1::<f32>()
     }
 
     /// The token table's rows for `tokens`, as a `(1, tokens, width)` tensor.
@@ -260,16 +264,17 @@ impl Llama {
         input: &Tensor,
         mask: Option<&Tensor>,
         position: usize,
+        team: Option<&Team>,
     ) -> candle_core::Result<Tensor> {
         let (batch, len, width) = input.dims3()?;
         let heads = |t: Tensor, n: usize| t.reshape((batch, len, n, self.head_dim))?.transpose(1, 2)?.contiguous();
         let cos = self.cos.narrow(0, position, len)?;
         let sin = self.sin.narrow(0, position, len)?;
-        let queries = candle_nn::rotary_emb::rope_i(&heads(layer.wq.forward(input)?, self.heads)?, &cos, &sin)?;
-        let keys = candle_nn::rotary_emb::rope_i(&heads(layer.wk.forward(input)?, self.kv_heads)?, &cos, &sin)?;
+        let queries = candle_nn::rotary_emb::rope_i(&heads(layer.wq.forward(input, team)?, self.heads)?, &cos, &sin)?;
+        let keys = candle_nn::rotary_emb::rope_i(&heads(layer.wk.forward(input, team)?, self.kv_heads)?, &cos, &sin)?;
         // The new positions go on the cache's end, `[position][head][dim]` as the values come.
         let keys = keys.transpose(1, 2)?.flatten_all()?.to_vec1::<f32>()?;
-        let values = layer.wv.forward(input)?.flatten_all()?.to_vec1::<f32>()?;
+        let values = layer.wv.forward(input, team)?.flatten_all()?.to_vec1::<f32>()?;
         cached.push(&keys, &values);
         let (keys, values) = cached.per_head(self.kv_heads);
         let positions = cached.positions();
@@ -296,7 +301,7 @@ impl Llama {
             .reshape((batch, self.heads, len, self.head_dim))?
             .transpose(1, 2)?
             .reshape((batch, len, width))?;
-        layer.wo.forward(&mixed)
+        layer.wo.forward(&mixed, team)
     }
 }
 
@@ -373,22 +378,22 @@ mod tests {
             theirs.forward(&input, position).and_then(|t| t.flatten_all()).and_then(|t| t.to_vec1::<f32>()).unwrap()
         };
         let mut cache = KvCache::default();
-        let first = ours.forward(&mut cache, &prompt).unwrap();
+        let first = ours.forward(&mut cache, &prompt, None).unwrap();
         assert_eq!(first.len(), 49_152);
         assert!(max_difference(&first, &run_theirs(&prompt, 0)) < 1e-3);
         for (step, token) in [5_u32, 900, 33].into_iter().enumerate() {
-            let next = ours.forward(&mut cache, &[token]).unwrap();
+            let next = ours.forward(&mut cache, &[token], None).unwrap();
             assert!(max_difference(&next, &run_theirs(&[token], prompt.len() + step)) < 1e-3, "step {step}");
         }
         // Cut back to 25 tokens, then read the prompt's rest again.
         cache.truncate(25);
-        let again = ours.forward(&mut cache, &prompt[25..]).unwrap();
+        let again = ours.forward(&mut cache, &prompt[25..], None).unwrap();
         assert!(max_difference(&again, &first) < 1e-3);
         assert_eq!(cache.tokens(), prompt.as_slice());
         // Keys and values kept as f16, as the engine keeps them: the same
         // most likely next token, and logits within a rounding of f32's.
         ours.kv_dtype = DType::F16;
-        let half = ours.forward(&mut KvCache::default(), &prompt).unwrap();
+        let half = ours.forward(&mut KvCache::default(), &prompt, None).unwrap();
         let top = |l: &[f32]| (0..l.len()).max_by(|&a, &b| l[a].total_cmp(&l[b]));
         assert_eq!(top(&half), top(&first));
         let difference = max_difference(&probabilities(&half), &probabilities(&first));
@@ -424,7 +429,7 @@ mod tests {
         let mut cache = KvCache::default();
         let mut position = 0;
         for tokens in [&prompt[..], &[5], &[900], &[33]] {
-            let mine = ours.forward(&mut cache, tokens).unwrap();
+            let mine = ours.forward(&mut cache, tokens, None).unwrap();
             let input = Tensor::new(tokens, &Device::Cpu).and_then(|t| t.unsqueeze(0)).unwrap();
             let candle = theirs.forward(&input, position).and_then(|t| t.flatten_all()?.to_vec1::<f32>()).unwrap();
             position += tokens.len();

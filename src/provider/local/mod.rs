@@ -16,6 +16,7 @@ mod look_up;
 mod q8_0;
 mod sampler;
 mod shared;
+mod team;
 mod template;
 mod turn;
 mod vocab;
@@ -128,6 +129,7 @@ impl LocalModel {
             prefill: Mutex::default(),
             generating: AtomicUsize::new(0),
             wide,
+            team: shared::team(),
         });
         let mut lanes = Vec::with_capacity(count);
         for index in 0..count {

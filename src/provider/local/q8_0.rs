@@ -15,11 +15,13 @@
 //! at run time; without them the model keeps candle's kernels.
 
 // The SIMD loads read through raw pointers and the AVX2 functions may only
-// be called once the CPU is known to have AVX2: the one place heat needs
-// `unsafe` beyond setting the environment at start-up.
+// be called once the CPU is known to have AVX2. With `team.rs` (a borrowed
+// share handed to a helper thread), the only places heat needs `unsafe`
+// beyond setting the environment at start-up.
 #![allow(unsafe_code)]
 
 use std::io::{Read, Seek, SeekFrom};
+use std::sync::{Mutex, PoisonError};
 
 use anyhow::Context;
 use candle_core::quantized::GgmlDType;
@@ -29,6 +31,8 @@ use half::f16;
 use rayon::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 use rayon::slice::ParallelSliceMut;
 
+use super::team::Team;
+
 /// Values in one block.
 const BLOCK: usize = 32;
 /// Bytes of one block in a GGUF file: an `f16` scale, then the values.
@@ -37,16 +41,20 @@ const BLOCK_BYTES: usize = 34;
 const ROWS: usize = 4;
 /// Tokens per tile.
 const TOKENS: usize = 3;
-/// Block products below which a product stays on one thread. Waking
-/// rayon's other threads costs tens of microseconds a product, about what
-/// each layer's products of one generated token (10,368 to 27,648 block
-/// products for SmolLM2) gain from a second thread: on two threads a token
-/// made as fast as on one when they split. So a token's layers stay on one
-/// thread, and its output layer (884,736) and a prompt's products split.
-/// On this 2-core machine, whose figures move ±15 % from run to run, the
-/// split left at 8,192 gave 65–87 tok/s and at this 80–94 (the note of
-/// issue 57 has the runs).
+/// Block products below which a product stays on one thread, over
+/// rayon's pool (a prompt's products; a generated token's when no team
+/// helps). Waking rayon's other threads costs tens of microseconds a
+/// product, about what each layer's products of one generated token (10,368
+/// to 27,648 block products for SmolLM2) gain from a second thread.
 const PARALLEL_WORK: usize = 65_536;
+/// Block products below which one token's product stays on one thread
+/// when a [`Team`] helps: handing a share to an awake helper costs about a
+/// microsecond, so only the smallest products are not worth it.
+const TEAM_WORK: usize = 2_048;
+/// Shares one token's product is cut into for a [`Team`]: claimed one at
+/// a time, so a helper that starts late takes fewer and none is waited for.
+/// On this 2-core machine 2, 4 and 8 gave the same speed within its ±15 %.
+const TEAM_CHUNKS: usize = 4;
 
 /// A weight matrix of `rows` × `blocks × 32`, kept as `Q8_0` with its
 /// scales widened to `f32` once, at load. Each four rows' blocks are kept
@@ -127,8 +135,9 @@ impl Q8Matrix {
         true
     }
 
-    /// `input · selfᵀ` for an input of shape `(…, columns)`: shape `(…, rows)`.
-    pub fn forward(&self, input: &Tensor) -> candle_core::Result<Tensor> {
+    /// `input · selfᵀ` for an input of shape `(…, columns)`: shape `(…, rows)`;
+    /// one token's product shared with `team` when there is one and it is free.
+    pub fn forward(&self, input: &Tensor, team: Option<&Team>) -> candle_core::Result<Tensor> {
         let mut shape = input.dims().to_vec();
         let columns = shape.pop().unwrap_or_default();
         if columns != self.blocks * BLOCK {
@@ -137,18 +146,35 @@ impl Q8Matrix {
         let values = input.flatten_all()?.to_vec1::<f32>()?;
         let quantized = Quantized::new(&values, self.blocks);
         let mut out = vec![0.0; quantized.count * self.rows];
-        self.product(&quantized, &mut out);
+        self.product(&quantized, &mut out, team);
         shape.push(self.rows);
         Tensor::from_vec(out, shape, &Device::Cpu)
     }
 
     /// Writes `out[token × rows + row]` for every token and row: on the
-    /// calling thread, or split by rows over rayon's pool when it has more
-    /// than one thread and the product is large enough to pay for it.
-    fn product(&self, input: &Quantized, out: &mut [f32]) {
+    /// calling thread, or split by rows, for one token with `team` (when
+    /// free), else over rayon's pool when it has more than one thread, each
+    /// when the product is large enough to pay for it.
+    fn product(&self, input: &Quantized, out: &mut [f32], team: Option<&Team>) {
         debug_assert_eq!(input.blocks, self.blocks);
         debug_assert_eq!(out.len(), input.count * self.rows);
         let threads = rayon::current_num_threads();
+        if input.count == 1
+            && self.rows * self.blocks >= TEAM_WORK
+            && let Some(team) = team
+        {
+            let share = self.rows.div_ceil(TEAM_CHUNKS).next_multiple_of(ROWS);
+            let parts: Vec<Mutex<(usize, &mut [f32])>> =
+                out.chunks_mut(share).enumerate().map(|(i, sums)| Mutex::new((i * share, sums))).collect();
+            let split = team.try_run(parts.len(), &|chunk| {
+                let mut part = parts[chunk].lock().unwrap_or_else(PoisonError::into_inner);
+                let (start, ref mut sums) = *part;
+                self.product_rows(input, start..start + sums.len(), sums);
+            });
+            if split {
+                return;
+            }
+        }
         if threads <= 1 || self.rows * self.blocks * input.count < PARALLEL_WORK {
             self.product_rows(input, 0..self.rows, out);
             return;
@@ -428,7 +454,7 @@ mod tests {
         let matrix = Q8Matrix::from_bytes(&bytes, rows, columns).unwrap();
         let input = Quantized::new(&values(tokens * columns, 3), columns / BLOCK);
         let mut out = vec![0.0; tokens * rows];
-        matrix.product(&input, &mut out);
+        matrix.product(&input, &mut out, None);
         for token in 0..tokens {
             for row in 0..rows {
                 let expected = portable_tile::<1>(&matrix, &input, row / ROWS * ROWS, token)[row % ROWS][0];
@@ -454,7 +480,7 @@ mod tests {
             let ours = Q8Matrix::from_gguf_bytes(&bytes, rows, columns).unwrap();
             let theirs = QMatMul::from_qtensor(weights).unwrap();
             let input = Tensor::from_vec(values(tokens * columns, 11), (1, tokens, columns), &Device::Cpu).unwrap();
-            let a = ours.forward(&input).unwrap();
+            let a = ours.forward(&input, None).unwrap();
             let b = theirs.forward(&input).unwrap();
             assert_eq!(a.dims(), b.dims());
             let largest = b.abs().unwrap().max_all().unwrap().to_scalar::<f32>().unwrap();
@@ -483,7 +509,7 @@ mod tests {
             let exact = input.matmul(&exact_weights.t().unwrap()).unwrap();
             let error =
                 |t: Tensor| (t - &exact).unwrap().sqr().unwrap().mean_all().unwrap().to_scalar::<f32>().unwrap();
-            let (mine, candles) = (error(ours.forward(&input).unwrap()), error(theirs.forward(&input).unwrap()));
+            let (mine, candles) = (error(ours.forward(&input, None).unwrap()), error(theirs.forward(&input).unwrap()));
             assert!(mine <= candles * 1.001, "{rows}×{columns}, {tokens} tokens: {mine} against candle's {candles}");
             assert!(mine > 0.0, "quantized activations round");
         }
@@ -501,10 +527,31 @@ mod tests {
             let input = Tensor::from_vec(values(tokens * columns, 5), (tokens, columns), &Device::Cpu).unwrap();
             let on = |threads: usize| {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-                pool.install(|| matrix.forward(&input)).unwrap().to_vec2::<f32>().unwrap()
+                pool.install(|| matrix.forward(&input, None)).unwrap().to_vec2::<f32>().unwrap()
             };
             assert!(rows * columns / BLOCK * tokens >= PARALLEL_WORK, "the split is taken");
             assert_eq!(on(1), on(3));
+        }
+    }
+
+    #[test]
+    fn one_token_shared_with_a_team_gives_the_same_products() {
+        if !simd_available() {
+            return;
+        }
+        // SmolLM2's narrowest layer (a key's), its feed-forward and a row count the shares do not divide.
+        for (rows, columns) in [(192, 576), (1_536, 576), (1_004, 576)] {
+            let (_, bytes) = quantized_weights(rows, columns);
+            let matrix = Q8Matrix::from_gguf_bytes(&bytes, rows, columns).unwrap();
+            let input = Tensor::from_vec(values(columns, 7), (1, columns), &Device::Cpu).unwrap();
+            assert!(rows * columns / BLOCK >= TEAM_WORK, "the team is asked");
+            let alone = matrix.forward(&input, None).unwrap().to_vec2::<f32>().unwrap();
+            for helpers in [1, 3] {
+                let team = Team::start(helpers).unwrap();
+                for _ in 0..50 {
+                    assert_eq!(matrix.forward(&input, Some(&team)).unwrap().to_vec2::<f32>().unwrap(), alone);
+                }
+            }
         }
     }
 
@@ -516,7 +563,7 @@ mod tests {
         assert!(Q8Matrix::from_bytes(&bytes[..3 * 2 * BLOCK_BYTES], 3, 64).is_none(), "not a multiple of 4 rows");
         assert!(Q8Matrix::from_bytes(&bytes[1..], 4, 64).is_none(), "short data");
         let wrong = Tensor::zeros((1, 2, 32), DType::F32, &Device::Cpu).unwrap();
-        assert!(Q8Matrix::from_bytes(&bytes, 4, 64).unwrap().forward(&wrong).is_err());
+        assert!(Q8Matrix::from_bytes(&bytes, 4, 64).unwrap().forward(&wrong, None).is_err());
     }
 
     #[test]

@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 
 use super::grammar::Grammars;
 use super::llama::Llama;
+use super::team::Team;
 use super::template::ChatTemplate;
 use super::vocab::Vocab;
 use crate::provider::{Chunk, ProviderError};
@@ -55,6 +56,9 @@ pub struct Shared {
     /// wait for the first prompt). `None` when it would be no wider than
     /// the threads a computation has anyway.
     pub wide: Option<rayon::ThreadPool>,
+    /// Helpers for a generated token's products (`team`): the threads a
+    /// computation has beyond the calling one, where heat's kernel runs.
+    pub team: Option<Team>,
 }
 
 impl Shared {
@@ -65,6 +69,13 @@ impl Shared {
             Some(pool) if self.generating.load(Ordering::Acquire) == 0 => pool.install(read),
             _ => read(),
         }
+    }
+
+    /// The team while at most one lane writes an answer: with two, each
+    /// lane's thread already has a core, and a helper spinning beside them
+    /// would take time from both.
+    pub fn team(&self) -> Option<&Team> {
+        self.team.as_ref().filter(|_| self.generating.load(Ordering::Acquire) <= 1)
     }
 
     /// Counts a lane as writing until the returned guard is dropped.
@@ -92,4 +103,12 @@ pub fn wide_pool() -> Option<rayon::ThreadPool> {
             rayon::ThreadPoolBuilder::new().num_threads(cores).thread_name(|i| format!("heat-prompt-{i}")).build().ok()
         })
         .flatten()
+}
+
+/// The team [`Shared::team`] holds: a helper for each of a computation's
+/// threads beyond the calling one, where heat's kernel runs (the products
+/// it splits are that kernel's).
+pub fn team() -> Option<Team> {
+    let helpers = rayon::current_num_threads().saturating_sub(1);
+    (helpers > 0 && super::q8_0::runs_here()).then(|| Team::start(helpers).ok()).flatten()
 }

@@ -153,7 +153,7 @@ fn read_prompt(shared: &Shared, lane: &mut LaneState, prompt: &[u32]) -> Result<
 /// Reads `tokens` after what the lane holds; the logits after the last one.
 /// A pass that fails leaves the lane empty, never half read.
 fn forward(shared: &Shared, lane: &mut LaneState, tokens: &[u32]) -> Result<Vec<f32>, ProviderError> {
-    shared.model.forward(&mut lane.cache, tokens).map_err(|e| {
+    shared.model.forward(&mut lane.cache, tokens, shared.team()).map_err(|e| {
         lane.cache = KvCache::default();
         ran(&e)
     })
