@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
 
+use crate::debate::facts::{self, RoundFacts};
 use crate::debate::state::DebateState;
 use crate::debate::{DebateEvent, Role};
 use crate::sanitize::Sanitizer;
@@ -76,9 +77,47 @@ impl<W: Write> TextPrinter<W> {
             self.say_held_seats()?;
         }
         self.say(event)?;
-        self.say_decision(event)?;
-        self.say_vote(event)?;
+        self.say_facts(event)?;
         self.say_room(event)
+    }
+
+    /// What the event's round established, each fact said once it settles:
+    /// under a verdict its scores (a panel's with its decision) and a
+    /// review's board, then a panel's decision once its last judge has
+    /// spoken, and the vote among final answers once the last debater has.
+    /// The swap check is said as it flips or fails (`say`), the room's
+    /// votes once the round stops taking ballots (`say_room`).
+    fn say_facts(&mut self, event: &DebateEvent) -> io::Result<()> {
+        let Some(number) = event.round() else { return Ok(()) };
+        let Some(round) = self.state.rounds.iter().find(|r| r.number == number) else { return Ok(()) };
+        let closing = round.turn(Role::Judge).is_some_and(|t| t.purpose.is_final());
+        let RoundFacts { scores, issues, panel, swap: _, vote, room: _ } = facts::of_round(&self.state, round);
+        if matches!(event, DebateEvent::VerdictReached { .. }) {
+            if let Some(scores) = scores.as_ref().filter(|_| panel.is_none()) {
+                self.line(&crate::debate::scores::line(&self.state, number, scores))?;
+            }
+            if let Some(rows) = issues {
+                self.say_issues(&rows)?;
+            }
+        }
+        if let Some(said) = panel.and_then(|p| p.said)
+            && self.decided.insert((number, closing))
+        {
+            let line = format!("⚖ {}", crate::sanitize::clean(&said.unwrap_or_else(|undecided| undecided)));
+            writeln!(self.out, "{}", self.style.paint("1", &line))?;
+            if let Some(scores) = &scores {
+                let line = crate::debate::scores::line(&self.state, number, scores);
+                self.line(&format!("{line} · panel median"))?;
+            }
+        }
+        if let Some(tally) = vote
+            && self.voted.insert(number)
+        {
+            self.settle_debaters()?;
+            let line = format!("☐ vote: {}", crate::debate::vote::describe(&self.state, &tally));
+            writeln!(self.out, "{}", self.style.paint("1", &line))?;
+        }
+        Ok(())
     }
 
     /// The room's vote on a round, once the round stops taking ballots
@@ -104,28 +143,15 @@ impl<W: Write> TextPrinter<W> {
         Ok(())
     }
 
-    /// The vote among a round's final answers, once, when its last debater has spoken.
-    fn say_vote(&mut self, event: &DebateEvent) -> io::Result<()> {
-        let Some(round) = event.round().filter(|r| self.state.final_answers() && !self.voted.contains(r)) else {
-            return Ok(());
-        };
-        let Some(tally) = crate::debate::vote::of_round(&self.state, round) else { return Ok(()) };
-        self.voted.insert(round);
-        self.settle_debaters()?;
-        let line = format!("☐ vote: {}", crate::debate::vote::describe(&self.state, &tally));
-        writeln!(self.out, "{}", self.style.paint("1", &line))
-    }
-
     /// A review's board of issues, after each verdict: a count, then each issue.
-    fn say_issues(&mut self) -> io::Result<()> {
-        let rows = crate::debate::issues::board(&self.state);
+    fn say_issues(&mut self, rows: &[crate::debate::issues::Row]) -> io::Result<()> {
         if rows.is_empty() {
             return self.line("▣ no issue raised yet");
         }
-        let summary = format!("▣ {}", crate::debate::issues::summary(&rows));
+        let summary = format!("▣ {}", crate::debate::issues::summary(rows));
         writeln!(self.out, "{}", self.style.paint("1", &summary))?;
         for row in rows {
-            let line = crate::debate::issues::row_line(&self.state, &row);
+            let line = crate::debate::issues::row_line(&self.state, row);
             writeln!(self.out, "  {line}")?;
         }
         Ok(())
@@ -170,25 +196,6 @@ impl<W: Write> TextPrinter<W> {
                 Some(model) => writeln!(self.out, "  {name:<width$} {}", crate::sanitize::clean(model))?,
                 None => writeln!(self.out, "  {name:<width$} the {chair}'s model")?,
             }
-        }
-        Ok(())
-    }
-
-    /// A panel's decision on a round, once, when its last judge has spoken.
-    fn say_decision(&mut self, event: &DebateEvent) -> io::Result<()> {
-        let Some(number) = event.round() else { return Ok(()) };
-        let Some(round) = self.state.rounds.iter().find(|r| r.number == number) else { return Ok(()) };
-        let closing = round.turn(Role::Judge).is_some_and(|t| t.purpose.is_final());
-        if self.decided.contains(&(number, closing)) {
-            return Ok(());
-        }
-        let Some(said) = crate::debate::panel::said(&self.state, round) else { return Ok(()) };
-        self.decided.insert((number, closing));
-        let line = format!("⚖ {}", crate::sanitize::clean(&said.unwrap_or_else(|undecided| undecided)));
-        writeln!(self.out, "{}", self.style.paint("1", &line))?;
-        if let Some(scores) = crate::debate::scores::of_round(round).filter(|_| self.state.scored()) {
-            let line = crate::debate::scores::line(&self.state, number, &scores);
-            self.line(&format!("{line} · panel median"))?;
         }
         Ok(())
     }
@@ -367,15 +374,7 @@ impl<W: Write> TextPrinter<W> {
                 if let Some(standing) = crate::debate::standing::describe(verdict, &self.state) {
                     self.line(&standing)?;
                 }
-                // A panel's scores are its judges' medians, said with its decision.
-                if let Some(scores) =
-                    verdict.scores.as_ref().filter(|_| self.state.scored() && self.state.judges() == 1)
-                {
-                    self.line(&crate::debate::scores::line(&self.state, *round, scores))?;
-                }
-                if self.state.tracks_issues() {
-                    self.say_issues()?;
-                }
+                // The round's scores and a review's board follow (`say_facts`).
             }
             DebateEvent::PanelVoted { judge, verdict, .. } => {
                 let name = crate::debate::panel::judge_name(&self.state, *judge);

@@ -14,6 +14,7 @@ pub mod cost;
 pub mod engine;
 pub mod event;
 pub mod extractive;
+pub mod facts;
 pub mod format;
 pub mod grounding;
 pub mod guard;

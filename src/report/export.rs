@@ -2,14 +2,15 @@
 //! round's arguments, verdicts and heat, steering actions with timestamps,
 //! the synthesis); JSON, the full structured record (state and every event).
 
-use crate::debate::PanelJudge;
 use std::fmt::Write as _;
 
 use serde_json::json;
 
 use super::time::{clock, rfc3339};
 use crate::debate::event::AT_THE_KEYBOARD;
+use crate::debate::facts::{self, PanelFacts, RoundFacts};
 use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
+use crate::debate::verdict::Scores;
 use crate::debate::{DebateEvent, DebateState, Outcome, Role};
 use crate::sanitize::clean;
 use crate::store::label::Label;
@@ -227,8 +228,12 @@ fn markdown(
                 _ => {}
             }
         }
-        judge_section(&mut md, state, round);
-        if let Some(tally) = crate::debate::vote::of_round(state, round.number).filter(|_| state.final_answers()) {
+        // The review's board is one section at the end (`## Issues`), the
+        // swap check is among the verdict's marks, the room's votes are a
+        // section of their own.
+        let RoundFacts { scores, issues: _, panel, swap: _, vote, room: _ } = facts::of_round(state, round);
+        judge_section(&mut md, state, round, scores.as_ref(), panel.as_ref());
+        if let Some(tally) = vote {
             let _ = writeln!(md, "**The vote:** {}\n", clean(&crate::debate::vote::describe(state, &tally)));
         }
     }
@@ -312,9 +317,15 @@ fn issues_section(md: &mut String, state: &DebateState) {
     md.push('\n');
 }
 
-/// A round's judge: its verdict (or why there is none), who is ahead, and
-/// the round's scores in a format that scores.
-fn judge_section(md: &mut String, state: &DebateState, round: &crate::debate::state::Round) {
+/// A round's judge: its verdict (or why there is none), who is ahead, the
+/// round's scores and its panel's votes.
+fn judge_section(
+    md: &mut String,
+    state: &DebateState,
+    round: &crate::debate::state::Round,
+    scores: Option<&Scores>,
+    panel: Option<&PanelFacts>,
+) {
     let Some(judge) = round.turn(Role::Judge) else { return };
     let _ = writeln!(md, "### {}\n", clean(state.label(Role::Judge)));
     match &judge.verdict {
@@ -337,31 +348,27 @@ fn judge_section(md: &mut String, state: &DebateState, round: &crate::debate::st
     if let Some(marks) = crate::debate::standing::round_marks(state, round) {
         let _ = writeln!(md, "*{marks}*\n");
     }
-    if let Some(scores) = crate::debate::scores::of_round(round).filter(|_| state.scored()) {
-        let _ = writeln!(md, "*{}*\n", crate::debate::scores::line(state, round.number, &scores));
+    if let Some(scores) = scores {
+        let _ = writeln!(md, "*{}*\n", crate::debate::scores::line(state, round.number, scores));
     }
-    panel_section(md, state, round);
+    if let Some(panel) = panel {
+        panel_section(md, state, panel);
+    }
 }
 
 /// A panel's other judges: each vote with its verdict in full, then the
 /// majority's decision and its dissent.
-fn panel_section(md: &mut String, state: &DebateState, round: &crate::debate::state::Round) {
-    use crate::debate::panel;
+fn panel_section(md: &mut String, state: &DebateState, panel: &PanelFacts) {
     use crate::debate::panel::vote::Vote;
-    let seats = state.judges();
-    if seats < 2 {
-        return;
-    }
-    for judge in PanelJudge::members(seats) {
-        let Some(vote) = round.panel.get(&judge) else { continue };
-        let _ = write!(md, "- {}", clean(&panel::vote_line(state, judge, vote)));
+    for (&judge, vote) in &panel.votes {
+        let _ = write!(md, "- {}", clean(&crate::debate::panel::vote_line(state, judge, vote)));
         if let Vote::Voted { verdict, .. } = vote {
             let _ = write!(md, ": {}", super::markdown::nest_headings(&clean(&verdict.verdict), 3));
         }
         md.push('\n');
     }
-    if let Some(said) = panel::said(state, round) {
-        let _ = writeln!(md, "\n**{}**\n", clean(&said.unwrap_or_else(|undecided| undecided)));
+    if let Some(said) = &panel.said {
+        let _ = writeln!(md, "\n**{}**\n", clean(said.as_ref().unwrap_or_else(|undecided| undecided)));
     } else {
         md.push('\n');
     }

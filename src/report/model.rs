@@ -11,10 +11,12 @@ use super::transcript::{TranscriptRound, transcript};
 use super::walk::Walk;
 use super::words::words;
 use crate::debate::cost::{self, Prices};
+use crate::debate::facts::{self, RoundFacts};
 use crate::debate::grounding::{Cited, Mark};
 use crate::debate::panel;
 use crate::debate::state::VerdictStatus;
 use crate::debate::swap::check::SwapCheck;
+use crate::debate::verdict::Scores;
 use crate::debate::{DebateEvent, DebateState, Heat, Outcome, Role};
 use crate::sanitize::clean;
 use crate::store::log::{Header, Record};
@@ -114,6 +116,8 @@ pub struct VerdictEntry {
     pub votes: Vec<String>,
     /// The panel's decision and its dissent, once every judge spoke.
     pub decision: Option<String>,
+    /// The vote among the debaters' final answers, in a format that ends on them.
+    pub vote: Option<String>,
 }
 
 impl VerdictEntry {
@@ -335,12 +339,10 @@ fn format_line(state: &DebateState) -> String {
 
 /// Who the judge said is ahead and who conceded, then the round's scores
 /// in a format that scores; empty when neither was said.
-fn standing(state: &DebateState, round: &crate::debate::state::Round) -> String {
+fn standing(state: &DebateState, round: &crate::debate::state::Round, scores: Option<&Scores>) -> String {
     let verdict = round.verdict();
     let said = verdict.and_then(|v| crate::debate::standing::describe(v, state));
-    let scores = crate::debate::scores::of_round(round)
-        .filter(|_| state.scored())
-        .map(|s| crate::debate::scores::line(state, round.number, &s));
+    let scores = scores.map(|s| crate::debate::scores::line(state, round.number, s));
     said.into_iter().chain(scores).map(|s| clean(&s)).collect::<Vec<_>>().join(" · ")
 }
 
@@ -446,6 +448,13 @@ fn verdicts(state: &DebateState) -> Vec<VerdictEntry> {
         .rounds
         .iter()
         .map(|round| {
+            // The review's board is the page's own section (`issues`), the
+            // room's votes the agreement table's.
+            let RoundFacts { scores, issues: _, panel, swap, vote, room: _ } = facts::of_round(state, round);
+            let (votes, decision) = panel.map_or((Vec::new(), None), |judges| {
+                let votes = judges.votes.iter().map(|(&judge, vote)| clean(&panel::vote_line(state, judge, vote)));
+                (votes.collect(), judges.said.map(|said| clean(&said.unwrap_or_else(|undecided| undecided))))
+            });
             let mut entry = VerdictEntry {
                 round: round.number + 1,
                 heat: round.heat,
@@ -454,12 +463,13 @@ fn verdicts(state: &DebateState) -> Vec<VerdictEntry> {
                 reason: String::new(),
                 next: Vec::new(),
                 next_heat: None,
-                standing: standing(state, round),
-                swap: round.swap.as_ref().and_then(SwapCheck::mark).map(|mark| {
-                    (mark, if matches!(round.swap, Some(SwapCheck::Failed { .. })) { "failed" } else { "flips" })
+                standing: standing(state, round, scores.as_ref()),
+                swap: swap.as_ref().and_then(SwapCheck::mark).map(|mark| {
+                    (mark, if matches!(swap, Some(SwapCheck::Failed { .. })) { "failed" } else { "flips" })
                 }),
-                votes: round.panel.iter().map(|(&judge, vote)| clean(&panel::vote_line(state, judge, vote))).collect(),
-                decision: panel::said(state, round).map(|said| clean(&said.unwrap_or_else(|undecided| undecided))),
+                votes,
+                decision,
+                vote: vote.map(|tally| clean(&crate::debate::vote::describe(state, &tally))),
             };
             let judge = round.turn(Role::Judge);
             match judge.and_then(|t| t.verdict.as_ref().map(|v| (t, v))) {

@@ -1,9 +1,6 @@
 //! One role's pane: its turns laid out as styled lines (cached per turn, so
 //! a token re-lays only the paragraph it lands in) and its scroll position.
 
-use crate::debate::PanelJudge;
-use std::collections::BTreeMap;
-
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
@@ -12,16 +9,14 @@ use super::judge_text;
 use super::markdown::Palette;
 use super::pane_notes::{
     audience_lines, board_lines, check_lines, conceded_by, ending, final_answer, holds_latest_verdict, human_lines,
-    looked_up_count, looked_up_lines, segment_is_first, verdict_foot,
+    looked_up_count, looked_up_lines, panel_lines, score_lines, segment_is_first, verdict_foot,
 };
 use super::streaming_text::StreamingText;
 use super::theme::Theme;
 use super::wait::Wait;
 use super::wrap::wrap_plain;
-use crate::debate::issues::Row;
-use crate::debate::panel::vote::Vote;
+use crate::debate::facts::{self, RoundFacts};
 use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
-use crate::debate::swap::check::SwapCheck;
 use crate::debate::{DebateState, Role, TurnPurpose};
 use crate::sanitize::{Sanitizer, clean};
 
@@ -37,14 +32,8 @@ struct Key {
     reasoning_len: usize,
     show_reasoning: bool,
     verdict: Option<VerdictStatus>,
-    /// The round's swap check, for a judge turn: it settles after the verdict.
-    swap: Option<SwapCheck>,
-    /// A panel's other judges' votes, for the round's latest judge turn
-    /// (the one they are drawn under), and whether the debate ended.
-    panel: Option<(BTreeMap<PanelJudge, Vote>, bool)>,
-    /// A review's board as of the round's verdict, for the judge turn that
-    /// gave it (the round's latest verdict).
-    issues: Option<Vec<Row>>,
+    /// What a judge turn draws of its round's facts.
+    judge: Option<JudgeKey>,
     /// The judge said this debater conceded a point (known after its turn).
     conceded: bool,
     /// Quote checks arrive after the turn is done.
@@ -53,6 +42,20 @@ struct Key {
     looked_up: (usize, usize),
     show_cited: bool,
     width: u16,
+}
+
+/// A judge turn's round facts, which settle after its verdict, and where
+/// the turn stands among the round's judge turns.
+#[derive(Debug, Clone, PartialEq)]
+struct JudgeKey {
+    facts: RoundFacts,
+    /// The round's latest judge turn (a panel's votes are drawn under it).
+    latest: bool,
+    /// The judge turn that gave the round's latest verdict (a review's
+    /// board is drawn under it).
+    holds_verdict: bool,
+    /// The debate ended: a panel judge still asked then has "no vote".
+    ended: bool,
 }
 
 /// A turn's text made safe, chunk by chunk as it grows.
@@ -140,8 +143,6 @@ impl Pane {
             .iter()
             .flat_map(|r| r.turns.iter().filter(|t| t.role == self.role).map(move |t| (r, t)))
             .collect();
-        // A review's whole board, once, for the verdicts that show it as it stood.
-        let reviews = self.role.is_judge() && state.tracks_issues();
         self.segments.truncate(turns.len());
         for (i, (round, turn)) in turns.into_iter().enumerate() {
             let key = Key {
@@ -152,11 +153,12 @@ impl Pane {
                 reasoning_len: turn.reasoning.len(),
                 show_reasoning,
                 verdict: turn.verdict.clone(),
-                swap: if turn.role.is_judge() { round.swap.clone() } else { None },
-                panel: (turn.role.is_judge() && round.turn(turn.role).is_some_and(|t| std::ptr::eq(t, turn)))
-                    .then(|| (round.panel.clone(), state.finish.is_some())),
-                issues: (reviews && holds_latest_verdict(round, turn))
-                    .then(|| crate::debate::issues::board_through(state, round.number)),
+                judge: turn.role.is_judge().then(|| JudgeKey {
+                    facts: facts::of_round(state, round),
+                    latest: round.turn(turn.role).is_some_and(|t| std::ptr::eq(t, turn)),
+                    holds_verdict: holds_latest_verdict(round, turn),
+                    ended: state.finish.is_some(),
+                }),
                 conceded: conceded_by(round, turn),
                 checks: turn.checks.len(),
                 looked_up: looked_up_count(turn),
@@ -438,10 +440,37 @@ fn lay_out(
         TurnStatus::Streaming => {}
     }
     foot.extend(verdict_foot(state, round, turn, width, theme, accent));
-    if let Some(rows) = segment.key.as_ref().and_then(|k| k.issues.as_deref()) {
-        foot.extend(board_lines(state, rows, width, theme));
+    if let Some(judge) = segment.key.as_ref().and_then(|k| k.judge.as_ref()) {
+        foot.extend(fact_lines(state, round, turn, judge, width, theme));
     }
     segment.foot = foot;
+}
+
+/// A judge turn's part of its round's facts, under its verdict: the
+/// round's scores, a panel's votes (under the round's latest judge turn)
+/// and a review's board (under the turn that gave the latest verdict). The
+/// swap check is among the verdict's marks, the vote among final answers
+/// under each debater's answer, the room's votes at the pane's end.
+fn fact_lines(
+    state: &DebateState,
+    round: &Round,
+    turn: &Turn,
+    key: &JudgeKey,
+    width: u16,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let RoundFacts { scores, issues, panel, swap: _, vote: _, room: _ } = &key.facts;
+    let mut lines = Vec::new();
+    if let Some(scores) = scores.as_ref().filter(|_| matches!(turn.verdict, Some(VerdictStatus::Parsed { .. }))) {
+        lines.extend(score_lines(state, round, scores, width, theme));
+    }
+    if let Some(panel) = panel.as_ref().filter(|_| key.latest) {
+        lines.extend(panel_lines(state, panel, width, theme));
+    }
+    if let Some(rows) = issues.as_deref().filter(|_| key.holds_verdict) {
+        lines.extend(board_lines(state, rows, width, theme));
+    }
+    lines
 }
 
 #[cfg(test)]

@@ -7,11 +7,13 @@ use super::theme::Theme;
 use super::wrap::wrap_plain;
 use crate::debate::DebateState;
 use crate::debate::PanelJudge;
+use crate::debate::facts::PanelFacts;
 use crate::debate::grounding::Mark;
 use crate::debate::issues::{self, Row, Status};
 use crate::debate::panel;
 use crate::debate::panel::vote::Vote;
 use crate::debate::state::{Round, Turn, VerdictStatus};
+use crate::debate::verdict::Scores;
 use crate::sanitize::clean;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -65,13 +67,6 @@ pub(super) fn verdict_foot(
                 lines.extend(wrap_plain(&next_question(state, round, &verdict.topic), width, accent));
             }
             lines.extend(super::verdict_marks::lines(state, round, verdict, width, theme));
-            if let Some(scores) = crate::debate::scores::of_round(round).filter(|_| state.scored()) {
-                let mut said = crate::debate::scores::line(state, round.number, &scores);
-                if state.judges() > 1 {
-                    said.push_str(" · panel median");
-                }
-                lines.extend(wrap_plain(&said, width, theme.secondary()));
-            }
         }
         Some(VerdictStatus::Invalid { error, will_retry }) => {
             let then = if *will_retry { "asking again" } else { "keeping the heat" };
@@ -80,11 +75,22 @@ pub(super) fn verdict_foot(
         }
         None => {}
     }
-    let latest = round.turn(turn.role).is_some_and(|t| std::ptr::eq(t, turn));
-    if turn.role.is_judge() && state.judges() > 1 && latest {
-        lines.extend(panel_lines(state, round, width, theme));
-    }
     lines
+}
+
+/// The round's scores (a panel's median), under the verdict.
+pub(super) fn score_lines(
+    state: &DebateState,
+    round: &Round,
+    scores: &Scores,
+    width: u16,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let mut said = crate::debate::scores::line(state, round.number, scores);
+    if state.judges() > 1 {
+        said.push_str(" · panel median");
+    }
+    wrap_plain(&said, width, theme.secondary())
 }
 
 /// The heat a person pinned for the round after `round`, where one holds:
@@ -98,11 +104,11 @@ pub(super) fn pinned_after(state: &DebateState, round: &Round) -> Option<crate::
 
 /// A panel's other judges' votes on `round`, a line each, then the
 /// majority's decision once every judge has spoken.
-fn panel_lines(state: &DebateState, round: &Round, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+pub(super) fn panel_lines(state: &DebateState, panel: &PanelFacts, width: u16, theme: &Theme) -> Vec<Line<'static>> {
     let seats = state.judges();
     let mut lines = vec![Line::default()];
     for judge in PanelJudge::members(seats) {
-        let (text, style) = match round.panel.get(&judge) {
+        let (text, style) = match panel.votes.get(&judge) {
             None => (format!("{}: waiting to weigh the round", panel::judge_name(state, judge)), theme.secondary()),
             Some(vote @ Vote::Asking) => (panel::vote_line(state, judge, vote), theme.secondary()),
             Some(vote @ Vote::Voted { .. }) => (panel::vote_line(state, judge, vote), Style::new().fg(theme.muted)),
@@ -110,7 +116,7 @@ fn panel_lines(state: &DebateState, round: &Round, width: u16, theme: &Theme) ->
         };
         lines.extend(wrap_plain(&format!("▪ {}", clean(&text)), width, style));
     }
-    if let Some(said) = panel::said(state, round) {
+    if let Some(said) = panel.said.clone() {
         let (text, color) = match said {
             Ok(decided) => (decided, theme.good),
             Err(undecided) => (undecided, theme.warn),

@@ -75,6 +75,56 @@ fn the_view_only_reads_the_studio_and_app_has_two_homes() {
     assert!(homes.len() <= 2, "impl App in {} files: {homes:?}", homes.len());
 }
 
+/// Every presenter that takes a round's facts apart names each one
+/// (`debate/facts.rs`): a pattern of `RoundFacts` never ends in `..`, so a
+/// new fact is a compile error in each presenter until it decides how to
+/// draw it.
+#[test]
+fn every_presenter_names_each_of_a_rounds_facts() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    let mut skipped = Vec::new();
+    for file in rust_files(&src) {
+        let rel = file.strip_prefix(&src).expect("under src").to_string_lossy().replace('\\', "/");
+        let (patterns, rests) = facts_patterns(&std::fs::read_to_string(&file).expect("read"));
+        found.extend(std::iter::repeat_n(rel.clone(), patterns));
+        skipped.extend(std::iter::repeat_n(rel, rests));
+    }
+    assert!(skipped.is_empty(), "RoundFacts patterns that skip facts with `..`: {skipped:?}");
+    // The presenters that take a round's facts apart; a presenter that stops is noticed.
+    let presenters: BTreeSet<&str> = found.iter().map(String::as_str).collect();
+    for presenter in ["cli/print.rs", "report/export.rs", "report/model.rs", "tui/pane.rs"] {
+        assert!(presenters.contains(presenter), "{presenter} no longer takes a round's facts apart: {presenters:?}");
+    }
+}
+
+/// The `RoundFacts { … }` patterns in a file's code, and how many of them end in `..`.
+fn facts_patterns(text: &str) -> (usize, usize) {
+    #[derive(Default)]
+    struct Patterns(usize, usize);
+    impl<'ast> Visit<'ast> for Patterns {
+        fn visit_pat_struct(&mut self, pattern: &'ast syn::PatStruct) {
+            if pattern.path.segments.last().is_some_and(|s| s.ident == "RoundFacts") {
+                self.0 += 1;
+                self.1 += usize::from(pattern.rest.is_some());
+            }
+            syn::visit::visit_pat_struct(self, pattern);
+        }
+    }
+    let mut patterns = Patterns::default();
+    patterns.visit_file(&syn::parse_file(text).expect("parse"));
+    (patterns.0, patterns.1)
+}
+
+#[test]
+fn the_facts_rule_sees_a_pattern_that_skips_a_fact() {
+    let named = "fn f(x: RoundFacts) { let RoundFacts { scores, issues: _ } = x; }";
+    let skipping = "fn f(x: RoundFacts) { if let Some(facts::RoundFacts { scores, .. }) = Some(x) {} }";
+    assert_eq!(facts_patterns(named), (1, 0));
+    assert_eq!(facts_patterns(skipping), (1, 1));
+    assert_eq!(facts_patterns("fn f(x: Facts) { let Facts { a, .. } = x; }"), (0, 0));
+}
+
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).expect("read dir").flatten() {

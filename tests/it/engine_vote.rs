@@ -238,6 +238,7 @@ async fn the_export_and_the_report_keep_every_seat_and_each_rounds_vote() {
     let html = report::html(&header, &records, &Context::default()).unwrap();
     assert!(html.contains("Contrarian"), "the report names the third seat");
     assert!(html.contains("2–1 (Analyst, Contrarian)"), "the report gives the vote");
+    assert!(html.contains("The vote: ") && html.contains("1–1–1 (Analyst)"), "and each round's, under its verdict");
 }
 
 /// The built-in `panel` format: three free panelists and one judge.
