@@ -15,7 +15,6 @@ use super::probe::Probe;
 use crate::config::{Config, Source};
 use crate::logging::{self, LogLevel};
 use crate::model_store;
-use crate::provider::Wire;
 use crate::setup::{self, ProviderKind};
 use crate::store::{self, Store};
 use crate::tui::view::{MIN_HEIGHT, MIN_WIDTH, SIDE_BY_SIDE};
@@ -433,18 +432,8 @@ async fn http_check(config: &Config, kind: ProviderKind) -> (Mark, String) {
         Ok(client) => client,
         Err(e) => return (Mark::Fail, format!("could not build an HTTP client: {e}")),
     };
-    let request = if kind.wire() == Wire::Anthropic {
-        client
-            .get(format!("{base}/v1/models"))
-            .header("anthropic-version", "2023-06-01")
-            .header("x-api-key", key.unwrap_or_default())
-    } else {
-        let request = client.get(format!("{base}/models"));
-        match key {
-            Some(key) => request.bearer_auth(key),
-            None => request,
-        }
-    };
+    let (url, auth) = setup::models::list_request(config, kind);
+    let request = auth.into_iter().fold(client.get(url), |request, (name, value)| request.header(name, value));
     match request.send().await {
         Ok(response) if response.status().is_success() => {
             let accepted = if key.is_some() { format!("accepted the {key_from}") } else { "needs no key".into() };

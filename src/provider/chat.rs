@@ -69,10 +69,26 @@ pub struct ResponseSchema {
     pub capped: bool,
 }
 
+/// How a schema was asked for: what a finished call's answer is read
+/// against (`debate::answer::AskedForm`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SchemaAsk {
+    pub form: StructuredOutput,
+    /// A refusal may step the form down.
+    pub may_step_down: bool,
+    /// It went with length caps.
+    pub capped: bool,
+}
+
 impl ResponseSchema {
     /// A schema asked for in the strongest form, stepping down when refused.
     pub fn new(name: impl Into<String>, schema: serde_json::Value) -> Self {
         Self { name: name.into(), schema, form: StructuredOutput::Schema, may_step_down: true, capped: false }
+    }
+
+    /// How it is asked for.
+    pub fn ask(&self) -> SchemaAsk {
+        SchemaAsk { form: self.form, may_step_down: self.may_step_down, capped: self.capped }
     }
 
     /// The schema as sent for an answer of at most `max_tokens` tokens:

@@ -261,9 +261,9 @@ const fn row(name: &str) -> &'static Provider {
 pub struct ProviderKind(&'static Provider);
 
 impl ProviderKind {
-    pub const ANTHROPIC: ProviderKind = ProviderKind(&PROVIDERS[0]);
-    pub const OPENAI: ProviderKind = ProviderKind(&PROVIDERS[1]);
-    pub const OLLAMA: ProviderKind = ProviderKind(&PROVIDERS[2]);
+    pub const ANTHROPIC: ProviderKind = ProviderKind(row("anthropic"));
+    pub const OPENAI: ProviderKind = ProviderKind(row("openai"));
+    pub const OLLAMA: ProviderKind = ProviderKind(row("ollama"));
     pub const LOCAL: ProviderKind = ProviderKind(row("local"));
     /// What an agent CLI of the user's own (`kind = "command"`) starts
     /// from: not a row of the table, and found by no name.

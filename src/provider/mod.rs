@@ -28,7 +28,7 @@ pub mod tool;
 
 pub use chat::{
     Adaptation, ChatMessage, ChatRequest, ChatRole, Chunk, ChunkStream, FinishReason, ReasoningAsk, ResponseSchema,
-    StructuredOutput, Usage, wire_temperature,
+    SchemaAsk, StructuredOutput, Usage, wire_temperature,
 };
 pub use error::{AgentFailure, ProviderError, is_structured_param};
 pub use kind::{PROVIDERS, ProviderKind, Wire};

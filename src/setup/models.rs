@@ -36,8 +36,9 @@ pub async fn list(config: &Config, provider: &str) -> Result<Vec<String>, String
 
 /// Where `kind`'s model list is and the headers that carry its key, as its
 /// wire asks: `GET /models` with a bearer key, or Anthropic's `GET
-/// /v1/models` with `x-api-key`.
-fn list_request(config: &Config, kind: ProviderKind) -> (String, Vec<(&'static str, String)>) {
+/// /v1/models` with `x-api-key` (the picker's list and `heat doctor`'s
+/// check of the key alike).
+pub fn list_request(config: &Config, kind: ProviderKind) -> (String, Vec<(&'static str, String)>) {
     let base = base_url(config, kind).unwrap_or_default();
     let base = base.trim_end_matches('/');
     let key = config.text(&format!("providers.{kind}.api_key")).map(str::trim);

@@ -47,10 +47,11 @@ fn line<'a>(text: &'a str, what: &str) -> &'a str {
 
 const VERDICT: &str = r#"{"resolved": true, "verdict": "ready", "topic": "ready", "heat": 0.5}"#;
 
-/// An Anthropic server that lists its models and answers on the chat path
-/// (the verdict when a schema is asked for, else a word).
+/// An Anthropic server that lists its models (whatever the query asks:
+/// heat asks for up to 1,000) and answers on the chat path (the verdict
+/// when a schema is asked for, else a word).
 fn anthropic_server(request: &Recorded) -> Reply {
-    match request.path.as_str() {
+    match request.path.split('?').next().unwrap_or_default() {
         "/v1/models" => Reply::error(200, r#"{"data":[{"id":"claude-haiku-4-5"}]}"#),
         "/v1/messages" if request.body.get("output_config").is_some() => {
             Reply::sse(&anthropic_sse(&[VERDICT], None), 64)
@@ -85,7 +86,7 @@ async fn a_working_setup_passes_and_the_key_chat_and_verdict_are_checked_live() 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_gateway_with_no_model_list_passes_on_its_chat_and_verdict() {
     // A gateway that serves /v1/messages and no /v1/models (404 with a key).
-    let server = MockLlm::with_handler(|request| match request.path.as_str() {
+    let server = MockLlm::with_handler(|request| match request.path.split('?').next().unwrap_or_default() {
         "/v1/models" => Reply::error(404, r#"{"error":{"message":"Not Found"}}"#),
         _ => anthropic_server(request),
     })

@@ -6,10 +6,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::engine_support::{self, drain};
+use crate::engine_support::{self, drain, finish, wait_for};
 
 use heat::debate::Heat;
-use heat::debate::engine::{self, DebateHandle, DebateSpec, EngineSetup, RoleSetup};
+use heat::debate::engine::{self, DebateSpec, EngineSetup, RoleSetup};
 use heat::debate::state::VerdictStatus;
 use heat::debate::{Command, DebateEvent, DebateState, Outcome, Role, TurnPurpose};
 use heat::provider::scripted::{Reply, ScriptedModel};
@@ -41,26 +41,6 @@ fn judge(replies: impl IntoIterator<Item = Reply>) -> Arc<ScriptedModel> {
 /// A duel of `max_rounds` rounds on "Tabs beat spaces" from heat 0.9.
 fn spec(max_rounds: u32) -> DebateSpec {
     crate::engine_support::duel_spec(max_rounds)
-}
-
-async fn wait_for(handle: &mut DebateHandle, events: &mut Vec<DebateEvent>, pred: impl Fn(&DebateEvent) -> bool) {
-    loop {
-        let e = handle.next_event().await.expect("debate ended before the awaited event");
-        let hit = pred(&e);
-        events.push(e);
-        if hit {
-            return;
-        }
-    }
-}
-
-async fn finish(mut handle: DebateHandle, mut events: Vec<DebateEvent>) -> (Vec<DebateEvent>, DebateState) {
-    while let Some(e) = handle.next_event().await {
-        events.push(e);
-    }
-    let state = handle.join().await;
-    assert_eq!(DebateState::from_events(&events), state);
-    (events, state)
 }
 
 fn outcome(state: &DebateState) -> Outcome {

@@ -7,7 +7,7 @@ use tokio::task::JoinHandle;
 use crate::debate::call::Call;
 use crate::debate::event::TurnPurpose;
 use crate::debate::guard::turn::SentPrompt;
-use crate::provider::{FinishReason, StructuredOutput, ToolCall, Usage};
+use crate::provider::{FinishReason, SchemaAsk, ToolCall, Usage};
 
 /// A call under way: what it asks, and what it has answered so far.
 pub(super) struct Flight {
@@ -27,10 +27,8 @@ pub(super) struct Flight {
     /// The endpoint its model sends to, if a server, and the provider's name.
     pub(super) endpoint: Option<String>,
     pub(super) provider: &'static str,
-    /// The form of structured output it was asked in, whether it may step
-    /// down, and whether its schema went with length caps (a server that
-    /// holds an answer to a schema).
-    pub(super) form: Option<(StructuredOutput, bool, bool)>,
+    /// How its schema was asked for, where it sent one.
+    pub(super) form: Option<SchemaAsk>,
     /// The answer's token limit it was sent (fitting a server's context may lower it).
     pub(super) max_tokens: u32,
     /// When a debater's turn runs out of time (`debate.turn_seconds`).

@@ -53,7 +53,7 @@ use super::state::DebateState;
 use crate::library::Shared;
 use crate::provider::endpoint::Endpoint;
 use crate::provider::retry::TurnItem;
-use crate::provider::{ChatModel, ChatRequest, ProviderError};
+use crate::provider::{ChatModel, ChatRequest, ProviderError, ResponseSchema, SchemaAsk};
 use calls::Calls;
 use clock::Deadlines;
 use flight::Flight;
@@ -646,7 +646,7 @@ impl Engine {
         }
         let endpoint = model.http_endpoint().map(|e| e.key().to_string());
         let provider = model.provider_name();
-        let form = request.response_schema.as_ref().map(|s| (s.form, s.may_step_down, s.capped));
+        let form = request.response_schema.as_ref().map(ResponseSchema::ask);
         let max_tokens = request.max_tokens;
         let tools_open = request.tools.as_ref().is_some_and(|t| t.may_call);
         let number = self.calls.next_number();
@@ -725,11 +725,12 @@ impl Engine {
             return;
         }
         let provider = flight.provider;
-        let form = flight.endpoint.as_deref().zip(flight.form).map(|(endpoint, (form, may_step_down, capped))| {
-            // A refusal during the call stepped the form down as it went.
-            let learnt = self.state.structured_output_for(endpoint);
-            AskedForm { endpoint, provider, form: learnt.map_or(form, |l| l.max(form)), may_step_down, capped }
-        });
+        let form =
+            flight.endpoint.as_deref().zip(flight.form).map(|(endpoint, SchemaAsk { form, may_step_down, capped })| {
+                // A refusal during the call stepped the form down as it went.
+                let learnt = self.state.structured_output_for(endpoint);
+                AskedForm { endpoint, provider, form: learnt.map_or(form, |l| l.max(form)), may_step_down, capped }
+            });
         let answered = Answered {
             call: flight.call,
             purpose: flight.purpose,
