@@ -20,6 +20,14 @@ pub enum Standing {
 /// The share of a limit past which the person is told.
 const WARN_AT: f64 = 0.8;
 
+/// What the warning says after its share: "85 % of the budget spent: …".
+const WARNING: &str = " % of the budget spent: ";
+
+/// Whether the notice `message` is the budget's warning.
+pub fn is_warning(message: &str) -> bool {
+    message.split_once(WARNING).is_some_and(|(share, _)| share.parse::<u32>().is_ok())
+}
+
 /// Where `state` stands against `budget`. A debate that already reached
 /// it and went on stands under it from then on.
 pub fn standing(state: &DebateState, budget: &Budget) -> Standing {
@@ -42,7 +50,7 @@ pub fn standing(state: &DebateState, budget: &Budget) -> Standing {
     if share >= 1.0 {
         Standing::Reached(said)
     } else if share >= WARN_AT {
-        Standing::Near(format!("{:.0} % of the budget spent: {said}", share * 100.0))
+        Standing::Near(format!("{:.0}{WARNING}{said}", share * 100.0))
     } else {
         Standing::Under
     }

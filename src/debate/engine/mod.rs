@@ -13,7 +13,6 @@
 //! if the person quits (or the process dies) before resuming. Nothing new
 //! starts until the resume.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -27,6 +26,7 @@ mod handle;
 mod held;
 mod judge_setups;
 mod lookups;
+mod memory;
 mod reopening;
 mod request;
 mod task;
@@ -59,6 +59,7 @@ use clock::Deadlines;
 use flight::Flight;
 use judge_setups::JudgeSetups;
 use lookups::{Continuing, Lookups};
+use memory::Memory;
 use request::Requests;
 use task::{CallMsg, CallMsgKind, Task};
 
@@ -134,6 +135,7 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Vec<DebateEvent>) -> Deb
     let (msg_tx, msg_rx) = mpsc::unbounded_channel();
     let (paused, _) = watch::channel(state.paused);
     let setup_clock = setup.clock;
+    let memory = Memory::of(&state);
     let mut engine = Engine {
         setup,
         state,
@@ -145,13 +147,10 @@ fn spawn(setup: EngineSetup, state: DebateState, first: Vec<DebateEvent>) -> Deb
         msg_rx,
         calls: Calls::default(),
         deadlines: Deadlines::new(setup_clock),
-        budget_warned: false,
-        left_out_said: [0; Role::COUNT],
-        refused: HashSet::new(),
+        memory,
         grounds: None,
         preamble: None,
         judge_setups: JudgeSetups::default(),
-        sat_out: HashSet::new(),
         lookups: Lookups::default(),
         secrets: crate::secrets::known_keys(),
     };
@@ -195,20 +194,14 @@ struct Engine {
     calls: Calls,
     /// When the round and each debater's turn run out of time.
     deadlines: Deadlines,
-    /// The debate was told it has spent most of its budget.
-    budget_warned: bool,
-    /// Earlier rounds each seat's prompt was said to leave out, to fit its server.
-    left_out_said: [usize; Role::COUNT],
-    /// What each seat's model refused this debate.
-    refused: HashSet<(Role, Refusal)>,
+    /// What was said or learnt once this debate (`memory.rs`).
+    memory: Memory,
     /// The source, indexed for quote checks on the first argument that needs it.
     grounds: Option<checks::Grounds>,
     /// The date and the source every request starts with (`grounding::preamble`).
     preamble: Option<String>,
     /// The set-ups of panel judges on providers of their own, by judge number.
     judge_setups: JudgeSetups,
-    /// The debaters already said to sit a round out, by round.
-    sat_out: HashSet<(u32, Role)>,
     /// Turns that stopped to look things up, and their calls to MCP servers.
     lookups: Lookups,
 }
@@ -264,9 +257,8 @@ impl Engine {
         match super::budget::standing(&self.state, &self.setup.budget) {
             super::budget::Standing::Under => {}
             super::budget::Standing::Near(message) => {
-                if !self.budget_warned {
-                    self.budget_warned = true;
-                    self.emit(DebateEvent::Notice { message });
+                if let Some(warning) = self.memory.budget_near(message) {
+                    self.emit(warning);
                 }
             }
             super::budget::Standing::Reached(spent) => {
@@ -332,7 +324,8 @@ impl Engine {
 
     /// What requests are built from, now.
     fn requests(&self) -> Requests<'_> {
-        Requests { setup: &self.setup, state: &self.state, preamble: self.preamble.as_deref(), refused: &self.refused }
+        let refused = self.memory.refused();
+        Requests { setup: &self.setup, state: &self.state, preamble: self.preamble.as_deref(), refused }
     }
 
     /// Performs every step the planner asks for until it asks for none.
@@ -363,7 +356,7 @@ impl Engine {
                             notices::panel_on_embedded(&self.setup, &self.state),
                             notices::seats_without_tools(&self.setup, &self.state),
                             notices::tools_unused(&self.setup, &self.state, round, |role| {
-                                self.refused.contains(&(role, Refusal::Tools))
+                                self.memory.refused().contains(&(role, Refusal::Tools))
                             }),
                             notices::question_keeps_open(&self.state),
                             notices::budget_unpriced(&self.setup, &self.state),
@@ -395,17 +388,8 @@ impl Engine {
     /// Says once which debaters of the current round sit it out: their
     /// turn failed for good, and the others go on without them.
     fn announce_sitting_out(&mut self) {
-        let Some(round) = self.state.current_round() else { return };
-        let number = round.number;
-        let out: Vec<Role> = plan::sitting_out(&self.state, round)
-            .into_iter()
-            .filter(|&role| !self.sat_out.contains(&(number, role)))
-            .collect();
-        for role in out {
-            self.sat_out.insert((number, role));
-            let name = self.state.seat_name(role);
-            let message = format!("the {name} sits round {} out; the other debaters go on", number + 1);
-            self.emit(DebateEvent::Notice { message });
+        for notice in self.memory.sitting_out(&self.state) {
+            self.emit(notice);
         }
     }
 
@@ -533,11 +517,9 @@ impl Engine {
     /// Says once, as it grows, how many earlier rounds `role`'s prompt
     /// leaves out to fit its server's context.
     fn say_left_out(&mut self, role: Role, left_out: usize) {
-        let said = &mut self.left_out_said[role.position()];
-        if left_out <= *said {
+        if !self.memory.leaves_out(role, left_out) {
             return;
         }
-        *said = left_out;
         let window = self.requests().window(self.setup.role(role)).unwrap_or_default();
         let message = notices::rounds_left_out(&self.state.seat_name(role), left_out, window);
         self.emit(DebateEvent::Notice { message });
@@ -822,9 +804,7 @@ impl Engine {
             let flight = self.calls.get_mut(task);
             match (heard, flight) {
                 (Heard::Emit(event), _) => self.emit(event),
-                (Heard::Refused(what), _) => {
-                    self.refused.insert((call.role(), what));
-                }
+                (Heard::Refused(what), _) => self.memory.refuse(call.role(), what),
                 (Heard::Text(text), Some(flight)) => flight.text.push_str(&text),
                 (Heard::Usage(usage), Some(flight)) => flight.usage = Some(usage),
                 (Heard::Finish(reason), Some(flight)) => flight.finish = Some(reason),

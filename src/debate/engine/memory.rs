@@ -1,0 +1,139 @@
+//! What the engine says or learns once a debate, so it is not said or
+//! asked again: the warning that most of the budget is spent, the
+//! debaters said to sit a round out, how many earlier rounds each seat's
+//! prompt was said to leave out, and the parameters a seat's model
+//! refused. Each decision is a pure step over this and the state.
+//!
+//! A resumed debate starts from what its log says: the budget warning and
+//! the sit-outs are notices it recorded, so they are not said again. How
+//! many rounds were left out and what was refused are learnt again by the
+//! first request that meets them (one notice, one refused parameter).
+
+use std::collections::HashSet;
+
+use crate::debate::event::DebateEvent;
+use crate::debate::heard::Refusal;
+use crate::debate::seat::Role;
+use crate::debate::state::DebateState;
+
+#[derive(Debug, Default)]
+pub(super) struct Memory {
+    budget_warned: bool,
+    /// Earlier rounds each seat's prompt was said to leave out.
+    left_out: [usize; Role::COUNT],
+    refused: HashSet<(Role, Refusal)>,
+    /// The debaters said to sit a round out, by round.
+    sat_out: HashSet<(u32, Role)>,
+}
+
+impl Memory {
+    /// What `state`'s log shows was said already.
+    pub(super) fn of(state: &DebateState) -> Self {
+        let mut memory = Self {
+            budget_warned: state.notices.iter().any(|n| crate::debate::budget::is_warning(n)),
+            ..Self::default()
+        };
+        for round in &state.rounds {
+            for &role in state.debaters() {
+                if state.notices.contains(&sits_out(state, round.number, role)) {
+                    memory.sat_out.insert((round.number, role));
+                }
+            }
+        }
+        memory
+    }
+
+    /// The budget warning `message`, the first time one is due.
+    pub(super) fn budget_near(&mut self, message: String) -> Option<DebateEvent> {
+        (!std::mem::replace(&mut self.budget_warned, true)).then_some(DebateEvent::Notice { message })
+    }
+
+    /// The notices for the debaters of the current round who sit it out
+    /// (their turn failed for good) and were not said to yet.
+    pub(super) fn sitting_out(&mut self, state: &DebateState) -> Vec<DebateEvent> {
+        let Some(round) = state.current_round() else { return Vec::new() };
+        let number = round.number;
+        crate::debate::plan::sitting_out(state, round)
+            .into_iter()
+            .filter(|&role| self.sat_out.insert((number, role)))
+            .map(|role| DebateEvent::Notice { message: sits_out(state, number, role) })
+            .collect()
+    }
+
+    /// Whether `role`'s prompt leaving out `rounds` earlier rounds is news
+    /// (more than it was said to leave out); it is then remembered.
+    pub(super) fn leaves_out(&mut self, role: Role, rounds: usize) -> bool {
+        let said = &mut self.left_out[role.position()];
+        let news = rounds > *said;
+        *said = (*said).max(rounds);
+        news
+    }
+
+    /// `role`'s model refused `what`: it is not sent again.
+    pub(super) fn refuse(&mut self, role: Role, what: Refusal) {
+        self.refused.insert((role, what));
+    }
+
+    /// What each seat's model refused.
+    pub(super) fn refused(&self) -> &HashSet<(Role, Refusal)> {
+        &self.refused
+    }
+}
+
+/// The notice that `role` sits round `round` (from 0) out.
+fn sits_out(state: &DebateState, round: u32, role: Role) -> String {
+    format!("the {} sits round {} out; the other debaters go on", state.seat_name(role), round + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::debate::event::Participant;
+    use crate::debate::heat::Heat;
+
+    fn started(notices: &[&str]) -> DebateState {
+        let mut state = DebateState::default();
+        state.apply(&DebateEvent::Started {
+            topic: "Tabs beat spaces".into(),
+            max_rounds: 3,
+            initial_heat: Heat::new(0.9),
+            participants: Role::DUEL.iter().map(|&r| Participant::new(r, "openai", "mock-a")).collect(),
+        });
+        for round in 0..2 {
+            let topic = "Tabs beat spaces".to_string();
+            state.apply(&DebateEvent::RoundStarted { round, topic, heat: Heat::new(0.9), injected: Vec::new() });
+        }
+        for message in notices {
+            state.apply(&DebateEvent::Notice { message: (*message).to_string() });
+        }
+        state
+    }
+
+    #[test]
+    fn the_budget_warning_is_said_once_and_not_again_after_a_resume() {
+        let near = "85 % of the budget spent: 850 tokens of the 1,000 budgeted (debate.budget_tokens)";
+        let mut fresh = Memory::of(&started(&[]));
+        assert_eq!(fresh.budget_near(near.into()), Some(DebateEvent::Notice { message: near.into() }));
+        assert_eq!(fresh.budget_near("90 % of the budget spent: …".into()), None);
+        let mut resumed = Memory::of(&started(&[near]));
+        assert_eq!(resumed.budget_near("90 % of the budget spent: …".into()), None, "its log said it");
+    }
+
+    #[test]
+    fn a_sit_out_the_log_said_is_remembered_on_resume() {
+        let state = started(&["the skeptic sits round 2 out; the other debaters go on"]);
+        let memory = Memory::of(&state);
+        assert_eq!(memory.sat_out, HashSet::from([(1, Role::Skeptic)]));
+        assert_eq!(sits_out(&state, 1, Role::Skeptic), "the skeptic sits round 2 out; the other debaters go on");
+    }
+
+    #[test]
+    fn a_seats_left_out_rounds_are_news_only_as_they_grow() {
+        let mut memory = Memory::default();
+        assert!(memory.leaves_out(Role::Advocate, 1));
+        assert!(!memory.leaves_out(Role::Advocate, 1));
+        assert!(!memory.leaves_out(Role::Advocate, 0));
+        assert!(memory.leaves_out(Role::Advocate, 2));
+        assert!(memory.leaves_out(Role::Skeptic, 1), "each seat its own");
+    }
+}
