@@ -1,7 +1,8 @@
 //! The debate's vocabulary: `DebateEvent`s the engine emits (and the store,
-//! the studio and exporters fold), who sits in each seat, and what a turn
-//! is for. How a debate ends is `outcome`'s; what a person sends in,
-//! `command`'s.
+//! the studio and exporters fold) and what a turn is for. Who sits in each
+//! seat is `participant`'s, what a branch changes `branch_changes`'s (both
+//! named from here too); how a debate ends is `outcome`'s; what a person
+//! sends in, `command`'s.
 
 use super::seat::PanelJudge;
 use serde::{Deserialize, Serialize};
@@ -13,71 +14,10 @@ use super::outcome::Outcome;
 use super::seat::Role;
 use super::verdict::Verdict;
 use crate::library::LibraryRecord;
-use crate::provider::{Adaptation, ProviderKind, ToolCall, Usage};
+use crate::provider::{Adaptation, ToolCall, Usage};
 
-/// Who speaks for a role: which provider and model.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Participant {
-    pub role: Role,
-    pub provider: String,
-    /// The model heat asked for.
-    pub model: String,
-    /// The model the server said answered, when it named another.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub served: Option<String>,
-    /// The agent CLI that answered here and its version (`Claude Code
-    /// 2.1.197`), where one sits in the seat.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent: Option<String>,
-}
-
-/// Who answers in a seat a person takes, as the export and the report say it.
-pub const AT_THE_KEYBOARD: &str = "a person at the keyboard";
-
-impl Participant {
-    /// `provider`'s `model` in `role`'s seat.
-    pub fn new(role: Role, provider: impl Into<String>, model: impl Into<String>) -> Self {
-        Self { role, provider: provider.into(), model: model.into(), served: None, agent: None }
-    }
-
-    /// Whether it is the embedded model, as its provider's row of the
-    /// provider table says (not as its name reads).
-    pub fn is_embedded(&self) -> bool {
-        ProviderKind::names_embedded(&self.provider)
-    }
-
-    /// Whether a person at the keyboard takes this seat.
-    pub fn is_person(&self) -> bool {
-        ProviderKind::names_person(&self.provider)
-    }
-
-    /// Whether an agent CLI answers for this seat (as the log recorded it,
-    /// or as its provider's row says).
-    pub fn is_agent(&self) -> bool {
-        self.agent.is_some() || ProviderKind::from_name(&self.provider).is_some_and(ProviderKind::is_agent)
-    }
-
-    /// Who names the model that answered here: its agent CLI (`Claude
-    /// Code`, or a command's provider name), else its server.
-    pub fn reporter(&self) -> String {
-        if !self.is_agent() {
-            return "the server".into();
-        }
-        crate::provider::agent::preset(&self.provider).map_or_else(|| self.provider.clone(), |p| p.title.to_string())
-    }
-
-    /// Whether a server answers for this seat: time before its first word
-    /// is spent waiting on the server (its queue included), not thinking
-    /// in-process.
-    pub fn is_served(&self) -> bool {
-        ProviderKind::names_server(&self.provider)
-    }
-
-    /// The model to show: the one that answered, where the server said.
-    pub fn shown_model(&self) -> &str {
-        self.served.as_deref().unwrap_or(&self.model)
-    }
-}
+pub use super::branch_changes::{BranchChanges, PanelSeats};
+pub use super::participant::{AT_THE_KEYBOARD, Participant};
 
 /// What a person's steering queued that no request has carried yet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -566,85 +506,5 @@ impl DebateEvent {
     /// The round the event belongs to, to renumber it (see [`DebateEvent::round`]).
     pub fn round_mut(&mut self) -> Option<&mut u32> {
         round_of!(self)
-    }
-}
-
-/// What a branch changes for the rounds it goes on with, beyond its seats.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct BranchChanges {
-    /// The next round's question, instead of the last verdict's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub question: Option<String>,
-    /// The next round's heat, instead of the last verdict's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub heat: Option<Heat>,
-    /// A heat pinned from here on.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pinned: Option<Heat>,
-    /// Notes for the next round's prompts, as an injection.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub injected: Vec<String>,
-    /// Another round limit.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_rounds: Option<u32>,
-    /// A panel's judges 2… on other providers or models (`--seat judge2=…`):
-    /// they replace the format record's from here on.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub panel: Option<Box<PanelSeats>>,
-}
-
-/// Where a panel's judges 2… sit, as the format record keeps it: judge
-/// `n`'s provider and model at index `n - 2`, empty for the chair's.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PanelSeats {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub providers: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub models: Vec<String>,
-}
-
-impl PanelSeats {
-    /// The panel a format record seats.
-    pub fn of(record: &FormatRecord) -> Self {
-        Self { providers: record.panel_providers.clone(), models: record.panel_models.clone() }
-    }
-
-    /// Seats this panel in `record`.
-    pub fn seat(&self, record: &mut FormatRecord) {
-        record.panel_providers.clone_from(&self.providers);
-        record.panel_models.clone_from(&self.models);
-    }
-}
-
-impl BranchChanges {
-    pub fn is_empty(&self) -> bool {
-        *self == Self::default()
-    }
-
-    /// What a branch changed, in words, for its record: the seats' changes
-    /// (`sides swapped`, `seat judge=MODEL`), then these.
-    pub fn describe(&self, mut changes: Vec<String>) -> String {
-        if let Some(question) = &self.question {
-            changes.push(format!("question \"{}\"", question.trim()));
-        }
-        if let Some(heat) = self.heat {
-            changes.push(format!("heat {heat:.2}"));
-        }
-        if let Some(heat) = self.pinned {
-            changes.push(format!("heat pinned at {heat:.2}"));
-        }
-        changes.extend(self.injected.iter().map(|note| format!("note \"{}\"", note.trim())));
-        if let Some(max) = self.max_rounds {
-            changes.push(format!("up to {max} rounds"));
-        }
-        if changes.is_empty() { "goes on as it was".into() } else { changes.join(", ") }
-    }
-
-    /// [`BranchChanges::describe`], then what the branch keeps of its
-    /// parent (`kept`, in words), so its record says the heat and notes it
-    /// actually runs with.
-    pub fn describe_keeping(&self, changes: Vec<String>, kept: &[String]) -> String {
-        let how = self.describe(changes);
-        if kept.is_empty() { how } else { format!("{how}; keeps {}", kept.join(", ")) }
     }
 }

@@ -5,6 +5,7 @@
 pub mod answer;
 pub mod audience;
 pub mod ballot;
+pub mod branch_changes;
 pub mod briefing;
 pub mod budget;
 pub mod call;
@@ -25,6 +26,7 @@ pub mod looking_up;
 mod notices;
 pub mod outcome;
 pub mod panel;
+pub mod participant;
 pub mod plan;
 pub mod prompt;
 pub mod scores;
