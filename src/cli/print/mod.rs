@@ -1,7 +1,8 @@
 //! Prints a debate's events for `heat run` as readable text as it streams
-//! (one JSON event per line is `json_lines`). Advocate and skeptic stream at the same time; one
-//! is shown live while the other is held back and shown when its turn comes,
-//! so their words never interleave.
+//! (one JSON event per line is `json_lines`): what each event says, and a
+//! round's facts as they settle. Advocate and skeptic stream at the same
+//! time; the column they share (`stage.rs`) shows one live and holds the
+//! other back until its turn comes, so their words never interleave.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
@@ -12,27 +13,15 @@ use crate::debate::{DebateEvent, Role};
 use crate::sanitize::Sanitizer;
 
 pub use super::style::{Style, stdout_style};
-use super::wrap::Wrapper;
+use stage::Stage;
 
-/// A role's text that is not shown yet.
-#[derive(Default)]
-struct Held {
-    text: String,
-    done: bool,
-}
+mod stage;
 
 /// Streams events to a writer as text.
 pub struct TextPrinter<W: Write> {
-    out: W,
-    style: Style,
+    stage: Stage<W>,
     state: DebateState,
-    live: Option<Role>,
-    held: BTreeMap<Role, Held>,
     sanitizers: BTreeMap<Role, Sanitizer>,
-    wrapper: Option<Wrapper>,
-    /// Notes that came while a debater's text was mid-line, shown when it
-    /// ends, each with its colour.
-    pending_notes: Vec<(&'static str, String)>,
     /// Rounds whose panel decision was printed, and whether it was the closing one.
     decided: BTreeSet<(u32, bool)>,
     /// Rounds whose vote among the final answers was printed.
@@ -45,17 +34,12 @@ pub struct TextPrinter<W: Write> {
 impl<W: Write> TextPrinter<W> {
     pub fn new(out: W, style: Style) -> Self {
         Self {
-            out,
-            style,
+            stage: Stage::new(out, style),
             state: DebateState::default(),
-            live: None,
-            held: BTreeMap::new(),
             sanitizers: BTreeMap::new(),
-            pending_notes: Vec::new(),
             decided: BTreeSet::new(),
             voted: BTreeSet::new(),
             unnamed: Vec::new(),
-            wrapper: style.width.map(Wrapper::new),
         }
     }
 
@@ -67,7 +51,7 @@ impl<W: Write> TextPrinter<W> {
     }
 
     pub fn into_inner(self) -> W {
-        self.out
+        self.stage.out
     }
 
     pub fn event(&mut self, event: &DebateEvent) -> io::Result<()> {
@@ -94,7 +78,7 @@ impl<W: Write> TextPrinter<W> {
         let RoundFacts { scores, issues, panel, swap: _, vote, room: _ } = facts::of_round(&self.state, round);
         if matches!(event, DebateEvent::VerdictReached { .. }) {
             if let Some(scores) = scores.as_ref().filter(|_| panel.is_none()) {
-                self.line(&crate::debate::scores::line(&self.state, number, scores))?;
+                self.stage.line(&crate::debate::scores::line(&self.state, number, scores))?;
             }
             if let Some(rows) = issues {
                 self.say_issues(&rows)?;
@@ -104,18 +88,18 @@ impl<W: Write> TextPrinter<W> {
             && self.decided.insert((number, closing))
         {
             let line = format!("⚖ {}", crate::sanitize::clean(&said.unwrap_or_else(|undecided| undecided)));
-            writeln!(self.out, "{}", self.style.paint("1", &line))?;
+            self.stage.painted("", "1", &line)?;
             if let Some(scores) = &scores {
                 let line = crate::debate::scores::line(&self.state, number, scores);
-                self.line(&format!("{line} · panel median"))?;
+                self.stage.line(&format!("{line} · panel median"))?;
             }
         }
         if let Some(tally) = vote
             && self.voted.insert(number)
         {
-            self.settle_debaters()?;
+            self.stage.settle_debaters(&self.state)?;
             let line = format!("☐ vote: {}", crate::debate::vote::describe(&self.state, &tally));
-            writeln!(self.out, "{}", self.style.paint("1", &line))?;
+            self.stage.painted("", "1", &line)?;
         }
         Ok(())
     }
@@ -137,7 +121,7 @@ impl<W: Write> TextPrinter<W> {
                     round + 1,
                     crate::debate::audience::tally_words(&self.state, tally)
                 );
-                writeln!(self.out, "{}", self.style.paint("1", &line))?;
+                self.stage.painted("", "1", &line)?;
             }
         }
         Ok(())
@@ -146,13 +130,13 @@ impl<W: Write> TextPrinter<W> {
     /// A review's board of issues, after each verdict: a count, then each issue.
     fn say_issues(&mut self, rows: &[crate::debate::issues::Row]) -> io::Result<()> {
         if rows.is_empty() {
-            return self.line("▣ no issue raised yet");
+            return self.stage.line("▣ no issue raised yet");
         }
         let summary = format!("▣ {}", crate::debate::issues::summary(rows));
-        writeln!(self.out, "{}", self.style.paint("1", &summary))?;
+        self.stage.painted("", "1", &summary)?;
         for row in rows {
             let line = crate::debate::issues::row_line(&self.state, row);
-            writeln!(self.out, "  {line}")?;
+            writeln!(self.stage.out, "  {line}")?;
         }
         Ok(())
     }
@@ -161,7 +145,7 @@ impl<W: Write> TextPrinter<W> {
     fn say_participants(&mut self, participants: &[crate::debate::Participant]) -> io::Result<()> {
         let width = self.seat_column(participants);
         for p in participants {
-            writeln!(self.out, "  {:<width$} {}/{}", self.state.seat_name(p.role), p.provider, p.shown_model())?;
+            writeln!(self.stage.out, "  {:<width$} {}/{}", self.state.seat_name(p.role), p.provider, p.shown_model())?;
         }
         Ok(())
     }
@@ -180,7 +164,7 @@ impl<W: Write> TextPrinter<W> {
         let unnamed = std::mem::take(&mut self.unnamed);
         self.say_participants(&unnamed)?;
         if self.state.is_scripted() {
-            writeln!(self.out, "  a scripted demo: written in advance to show heat at work; no model answered")?;
+            writeln!(self.stage.out, "  a scripted demo: written in advance to show heat at work; no model answered")?;
         }
         Ok(())
     }
@@ -193,8 +177,8 @@ impl<W: Write> TextPrinter<W> {
         for judge in crate::debate::PanelJudge::members(judges) {
             let name = format!("judge {judge}");
             match crate::debate::panel::model_of(&self.state, judge) {
-                Some(model) => writeln!(self.out, "  {name:<width$} {}", crate::sanitize::clean(model))?,
-                None => writeln!(self.out, "  {name:<width$} the {chair}'s model")?,
+                Some(model) => writeln!(self.stage.out, "  {name:<width$} {}", crate::sanitize::clean(model))?,
+                None => writeln!(self.stage.out, "  {name:<width$} the {chair}'s model")?,
             }
         }
         Ok(())
@@ -204,35 +188,35 @@ impl<W: Write> TextPrinter<W> {
     fn say(&mut self, event: &DebateEvent) -> io::Result<()> {
         match event {
             DebateEvent::Started { topic, max_rounds, participants, .. } => {
-                let title = self.style.paint("1", &format!("heat · {}", crate::sanitize::clean(topic)));
-                writeln!(self.out, "{title}")?;
-                writeln!(self.out, "  up to {}", crate::words::count(*max_rounds as usize, "round"))?;
+                let title = self.stage.style.paint("1", &format!("heat · {}", crate::sanitize::clean(topic)));
+                writeln!(self.stage.out, "{title}")?;
+                writeln!(self.stage.out, "  up to {}", crate::words::count(*max_rounds as usize, "round"))?;
                 // Named by the format, which comes next where there is one.
                 self.unnamed.clone_from(participants);
             }
             DebateEvent::Grounded { date, source, library } => {
                 if let Some(date) = date {
-                    writeln!(self.out, "  {}", crate::debate::grounding::date::line(date))?;
+                    writeln!(self.stage.out, "  {}", crate::debate::grounding::date::line(date))?;
                 }
                 if let Some(source) = source {
                     let name = crate::sanitize::clean(&source.name);
-                    writeln!(self.out, "  source    {name} ({} lines)", source.line_count())?;
+                    writeln!(self.stage.out, "  source    {name} ({} lines)", source.line_count())?;
                 }
                 if let Some(library) = library {
                     let roots = crate::sanitize::clean(&library.roots.join(", "));
-                    writeln!(self.out, "  library   {roots} ({})", library.counted())?;
+                    writeln!(self.stage.out, "  library   {roots} ({})", library.counted())?;
                 }
             }
             DebateEvent::Formatted { format } => {
                 let name = crate::sanitize::clean(&format.name);
                 let lineup = format.lineup().replace(" vs ", " against ");
-                writeln!(self.out, "  format    {name}: {lineup}, {}", format.judging())?;
+                writeln!(self.stage.out, "  format    {name}: {lineup}, {}", format.judging())?;
                 self.say_held_seats()?;
                 self.say_panel_judges()?;
             }
             DebateEvent::Retrieved { role, passages, .. } => {
                 let read: Vec<String> = passages.iter().map(|p| crate::sanitize::clean(&p.label())).collect();
-                self.note(&format!("{} reads {}", self.state.seat_name(*role), read.join(" · ")))?;
+                self.stage.note(&format!("{} reads {}", self.state.seat_name(*role), read.join(" · ")))?;
             }
             DebateEvent::ToolAnswered { round, role, id, text, failed, millis } => {
                 let turn = self.state.rounds.iter().find(|r| r.number == *round).and_then(|r| r.turn(*role));
@@ -242,18 +226,18 @@ impl<W: Write> TextPrinter<W> {
                     let gist = crate::debate::grounding::lookup::gist(text, *failed);
                     let seat = self.state.seat_name(*role);
                     let took = crate::debate::grounding::lookup::took(*millis);
-                    self.note(&format!("{seat} looks up: {said} → {gist} · {took}"))?;
+                    self.stage.note(&format!("{seat} looks up: {said} → {gist} · {took}"))?;
                 }
             }
             DebateEvent::QuotesChecked { role, checks, .. } => {
                 if !checks.is_empty() {
                     let said = crate::sanitize::clean(&crate::debate::grounding::describe_all(checks));
-                    self.note(&format!("{}'s citations: {said}", self.state.seat_name(*role)))?;
+                    self.stage.note(&format!("{}'s citations: {said}", self.state.seat_name(*role)))?;
                 }
             }
             DebateEvent::RoundStarted { round, topic, heat, injected } => {
-                self.live = None;
-                self.held.clear();
+                self.stage.live = None;
+                self.stage.held.clear();
                 // A seat pinned to a heat of its own is asked at it: said beside the round's heat.
                 let seats: Vec<String> = self
                     .state
@@ -269,24 +253,24 @@ impl<W: Write> TextPrinter<W> {
                     .unwrap_or_default();
                 let header =
                     format!("── Round {} of {} · heat {heat:.2}{} ", round + 1, self.state.max_rounds, seats.concat());
-                writeln!(self.out, "\n{}", self.style.paint("1", &format!("{header:─<60}")))?;
+                self.stage.painted("\n", "1", &format!("{header:─<60}"))?;
                 if topic.trim() != self.state.topic.trim() {
-                    self.line(&format!("Question: {}", crate::sanitize::clean(topic)))?;
+                    self.stage.line(&format!("Question: {}", crate::sanitize::clean(topic)))?;
                 }
                 for note in injected {
-                    self.line(&format!("Moderator's note: {}", crate::sanitize::clean(note)))?;
+                    self.stage.line(&format!("Moderator's note: {}", crate::sanitize::clean(note)))?;
                 }
             }
             DebateEvent::TurnStarted { role, .. } => {
                 self.sanitizers.insert(*role, Sanitizer::new());
                 if role.is_judge() {
-                    self.settle_debaters()?;
-                    writeln!(self.out, "\n{}", self.heading(Role::Judge))?;
+                    self.stage.settle_debaters(&self.state)?;
+                    writeln!(self.stage.out, "\n{}", self.stage.heading(&self.state, Role::Judge))?;
                 }
             }
             DebateEvent::Delta { role, text, .. } if role.is_debater() => {
                 let clean = self.sanitizers.entry(*role).or_default().push(text);
-                self.debater_text(*role, &clean)?;
+                self.stage.debater_text(&self.state, *role, &clean)?;
             }
             DebateEvent::TurnRetrying { role, attempt, max_retries, delay_ms, reason, .. } => {
                 let line = format!(
@@ -294,23 +278,24 @@ impl<W: Write> TextPrinter<W> {
                     self.state.seat_name(*role),
                     *delay_ms as f64 / 1000.0
                 );
-                if self.live == Some(*role) {
-                    self.end_text()?;
-                    let notice = self.style.paint("33", &format!("{line} — the partial answer above is discarded"));
-                    writeln!(self.out, "{notice}")?;
-                    self.start_text(*role, "")?;
+                if self.stage.live == Some(*role) {
+                    self.stage.end_text()?;
+                    let notice =
+                        self.stage.style.paint("33", &format!("{line} — the partial answer above is discarded"));
+                    writeln!(self.stage.out, "{notice}")?;
+                    self.stage.start_text(&self.state, *role, "")?;
                 } else {
-                    self.held.entry(*role).or_default().text.clear();
-                    self.note(&line)?;
+                    self.stage.held.entry(*role).or_default().text.clear();
+                    self.stage.note(&line)?;
                 }
             }
             DebateEvent::TurnCompleted { round, role, truncated_at, possibly_cut, .. } if role.is_debater() => {
                 if let Some(tokens) = truncated_at {
-                    self.debater_text(*role, &format!(" … {}", crate::debate::cut_note(*tokens)))?;
+                    self.stage.debater_text(&self.state, *role, &format!(" … {}", crate::debate::cut_note(*tokens)))?;
                 } else if *possibly_cut {
-                    self.debater_text(*role, &format!(" … {}", crate::debate::POSSIBLY_CUT))?;
+                    self.stage.debater_text(&self.state, *role, &format!(" … {}", crate::debate::POSSIBLY_CUT))?;
                 }
-                self.debater_done(*role)?;
+                self.stage.debater_done(&self.state, *role)?;
                 let changed = self.state.rounds.iter().find(|r| r.number == *round).and_then(|r| r.turn(*role));
                 if let Some(line) =
                     changed.and_then(|t| t.stance.as_ref()).filter(|_| self.state.stance_unexplained(*round, *role))
@@ -320,37 +305,41 @@ impl<W: Write> TextPrinter<W> {
                         self.state.seat_name(*role),
                         line.stance.name()
                     );
-                    self.note(&flag)?;
+                    self.stage.note(&flag)?;
                 }
             }
             DebateEvent::TurnCancelled { role, .. } => {
                 if role.is_debater() {
-                    self.debater_done(*role)?;
+                    self.stage.debater_done(&self.state, *role)?;
                 }
                 writeln!(
-                    self.out,
+                    self.stage.out,
                     "{}",
-                    self.style.paint("33", &format!("[{} cancelled]", self.state.seat_name(*role)))
+                    self.stage.style.paint("33", &format!("[{} cancelled]", self.state.seat_name(*role)))
                 )?;
             }
             DebateEvent::TurnTimedOut { role, seconds, .. } => {
                 if role.is_debater() {
-                    self.debater_text(*role, &format!(" … {}", crate::debate::time_note(*seconds)))?;
+                    self.stage.debater_text(
+                        &self.state,
+                        *role,
+                        &format!(" … {}", crate::debate::time_note(*seconds)),
+                    )?;
                 }
             }
             DebateEvent::TurnDiscarded { role, .. } => {
                 if role.is_debater() {
-                    self.debater_done(*role)?;
+                    self.stage.debater_done(&self.state, *role)?;
                 }
                 let line = format!("[{}'s answer above discarded: asked again]", self.state.seat_name(*role));
-                writeln!(self.out, "{}", self.style.paint("33", &line))?;
+                self.stage.painted("", "33", &line)?;
             }
             DebateEvent::TurnFailed { role, error, .. } => {
                 let line = format!("✗ {} failed: {error}", self.state.seat_name(*role));
-                if self.live.is_some() {
-                    self.note_in("31", &line)?;
+                if self.stage.live.is_some() {
+                    self.stage.note_in("31", &line)?;
                 } else {
-                    writeln!(self.out, "\n{}", self.style.paint("31", &line))?;
+                    self.stage.painted("\n", "31", &line)?;
                 }
             }
             DebateEvent::VerdictReached { round, verdict } => {
@@ -361,29 +350,37 @@ impl<W: Write> TextPrinter<W> {
                 if panel && !judge.is_some_and(|t| t.purpose.is_final()) {
                     let said = if verdict.resolved { "resolved" } else { "not resolved" };
                     let chair = crate::debate::panel::judge_name(&self.state, crate::debate::PanelJudge::CHAIR);
-                    self.line(&format!("{chair}: {said}: {}", crate::sanitize::clean(&verdict.verdict)))?;
-                    self.line(&format!("next: {} · heat {:.2}", crate::sanitize::clean(&verdict.topic), verdict.heat))?;
+                    self.stage.line(&format!("{chair}: {said}: {}", crate::sanitize::clean(&verdict.verdict)))?;
+                    self.stage.line(&format!(
+                        "next: {} · heat {:.2}",
+                        crate::sanitize::clean(&verdict.topic),
+                        verdict.heat
+                    ))?;
                 } else if !judge.is_some_and(crate::debate::state::Turn::closes_debate) {
-                    self.line(&format!("not resolved: {}", crate::sanitize::clean(&verdict.verdict)))?;
-                    self.line(&format!("next: {} · heat {:.2}", crate::sanitize::clean(&verdict.topic), verdict.heat))?;
+                    self.stage.line(&format!("not resolved: {}", crate::sanitize::clean(&verdict.verdict)))?;
+                    self.stage.line(&format!(
+                        "next: {} · heat {:.2}",
+                        crate::sanitize::clean(&verdict.topic),
+                        verdict.heat
+                    ))?;
                 } else {
                     // The heading is not left bare: the synthesis itself closes the debate, below.
                     let what = if judge.is_some_and(|t| t.purpose.is_final()) { "final synthesis" } else { "resolved" };
-                    self.line(&format!("{what}: the synthesis follows, with the outcome"))?;
+                    self.stage.line(&format!("{what}: the synthesis follows, with the outcome"))?;
                 }
                 if let Some(standing) = crate::debate::standing::describe(verdict, &self.state) {
-                    self.line(&standing)?;
+                    self.stage.line(&standing)?;
                 }
                 // The round's scores and a review's board follow (`say_facts`).
             }
             DebateEvent::PanelVoted { judge, verdict, .. } => {
                 let name = crate::debate::panel::judge_name(&self.state, *judge);
                 let line = format!("{name}: {}", crate::debate::panel::verdict_brief(&self.state, verdict));
-                self.line(&crate::sanitize::clean(&line))?;
+                self.stage.line(&crate::sanitize::clean(&line))?;
             }
             DebateEvent::PanelVoteFailed { judge, error, .. } => {
                 let line = format!("✗ judge {judge} gave no vote and is outvoted: {}", crate::sanitize::clean(error));
-                self.note(&line)?;
+                self.stage.note(&line)?;
             }
             DebateEvent::SwapChecked { flips: true, verdict, .. } => {
                 let ahead = verdict.ahead.map_or_else(
@@ -396,7 +393,7 @@ impl<W: Write> TextPrinter<W> {
                     crate::debate::swap::FLIPS,
                     self.state.seat_name(Role::Skeptic)
                 );
-                self.note(&line)?;
+                self.stage.note(&line)?;
             }
             DebateEvent::Briefed { round, role, text, .. } => {
                 let line = format!(
@@ -405,7 +402,7 @@ impl<W: Write> TextPrinter<W> {
                     round + 1,
                     crate::sanitize::clean(text)
                 );
-                self.note(&line)?;
+                self.stage.note(&line)?;
             }
             DebateEvent::BriefFailed { round, role, error, .. } => {
                 let line = format!(
@@ -414,11 +411,11 @@ impl<W: Write> TextPrinter<W> {
                     round + 1,
                     crate::sanitize::clean(error)
                 );
-                self.note(&line)?;
+                self.stage.note(&line)?;
             }
             DebateEvent::SwapCheckFailed { error, .. } => {
                 let line = format!("⇄ {}: {}", crate::debate::swap::FAILED, crate::sanitize::clean(error));
-                self.note(&line)?;
+                self.stage.note(&line)?;
             }
             DebateEvent::VerdictInvalid { error, will_retry, .. } => {
                 let then = if *will_retry {
@@ -426,46 +423,52 @@ impl<W: Write> TextPrinter<W> {
                 } else {
                     format!("keeping heat {:.2} and the current topic", self.state.heat)
                 };
-                self.note(&format!("! the judge's answer could not be read ({error}); {then}"))?;
+                self.stage.note(&format!("! the judge's answer could not be read ({error}); {then}"))?;
             }
             // Said where a line ends, never inside a debater's sentence.
-            DebateEvent::Paused => self.note("[paused]")?,
-            DebateEvent::Resumed => self.note("[resumed]")?,
+            DebateEvent::Paused => self.stage.note("[paused]")?,
+            DebateEvent::Resumed => self.stage.note("[resumed]")?,
             // Steering holds from the next round on: said once the live text reaches a line's end.
             DebateEvent::TopicInjected { text } => {
-                self.note(&format!("[topic injected: {}]", crate::sanitize::clean(text)))?;
+                self.stage.note(&format!("[topic injected: {}]", crate::sanitize::clean(text)))?;
             }
-            DebateEvent::TemperaturePinned { heat } => self.note(&format!("[heat pinned at {heat:.2}]"))?,
-            DebateEvent::TemperatureReleased => self.note("[heat released to the judge]")?,
-            DebateEvent::ResolutionForced => self.note("[resolution forced]")?,
+            DebateEvent::TemperaturePinned { heat } => self.stage.note(&format!("[heat pinned at {heat:.2}]"))?,
+            DebateEvent::TemperatureReleased => self.stage.note("[heat released to the judge]")?,
+            DebateEvent::ResolutionForced => self.stage.note("[resolution forced]")?,
             DebateEvent::NoteToSeats { text, seats } => {
                 let to: Vec<String> = seats.iter().map(|&r| self.state.seat_name(r)).collect();
-                self.note(&format!("[note to the {} only: {}]", to.join(" and the "), crate::sanitize::clean(text)))?;
+                self.stage.note(&format!(
+                    "[note to the {} only: {}]",
+                    to.join(" and the "),
+                    crate::sanitize::clean(text)
+                ))?;
             }
             DebateEvent::SeatHeatPinned { role, heat } => {
-                self.note(&format!("[the {}'s heat pinned at {heat:.2}]", self.state.seat_name(*role)))?;
+                self.stage.note(&format!("[the {}'s heat pinned at {heat:.2}]", self.state.seat_name(*role)))?;
             }
             DebateEvent::SeatHeatReleased { role } => {
-                self.note(&format!("[the {}'s heat released]", self.state.seat_name(*role)))?;
+                self.stage.note(&format!("[the {}'s heat released]", self.state.seat_name(*role)))?;
             }
             DebateEvent::BudgetReached { spent } => {
-                self.note(&format!("! budget reached: {}", crate::sanitize::clean(spent)))?;
+                self.stage.note(&format!("! budget reached: {}", crate::sanitize::clean(spent)))?;
             }
             DebateEvent::QuestionSet { question } => {
-                self.note(&format!("[next question set: {}]", crate::sanitize::clean(question)))?;
+                self.stage.note(&format!("[next question set: {}]", crate::sanitize::clean(question)))?;
             }
             DebateEvent::SteeringTakenBack { what } => {
                 let what = what.describe(|r| self.state.seat_name(r));
-                self.note(&format!("[taken back before any request carried it: {}]", crate::sanitize::clean(&what)))?;
+                self.stage
+                    .note(&format!("[taken back before any request carried it: {}]", crate::sanitize::clean(&what)))?;
             }
             DebateEvent::SeatModelChanged { role, participant } => {
                 let (seat, to) =
                     (self.state.seat_name(*role), format!("{}/{}", participant.provider, participant.model));
-                self.note(&format!("[the {seat} is asked on {} from its next turn]", crate::sanitize::clean(&to)))?;
+                self.stage
+                    .note(&format!("[the {seat} is asked on {} from its next turn]", crate::sanitize::clean(&to)))?;
             }
             DebateEvent::RoundsAdded { rounds } => {
                 let more = crate::words::count(*rounds as usize, "more round");
-                self.note(&format!(
+                self.stage.note(&format!(
                     "[{more} added: up to {}]",
                     crate::words::count(self.state.max_rounds as usize, "round")
                 ))?;
@@ -493,20 +496,21 @@ impl<W: Write> TextPrinter<W> {
                         ),
                         None => format!("the {}", self.state.seat_name(*role)),
                     };
-                    self.note(&format!("note: {who} says {} answered for {whom}", crate::sanitize::clean(model)))?;
+                    self.stage
+                        .note(&format!("note: {who} says {} answered for {whom}", crate::sanitize::clean(model)))?;
                 }
             }
             DebateEvent::Notice { message } | DebateEvent::EndpointAdapted { message, .. } => {
-                self.note(&format!("note: {}", crate::sanitize::clean(message)))?;
+                self.stage.note(&format!("note: {}", crate::sanitize::clean(message)))?;
             }
             DebateEvent::Finished { outcome, synthesis } => {
-                self.settle_debaters()?;
+                self.stage.settle_debaters(&self.state)?;
                 let headline = outcome.headline(self.state.rounds.len());
-                writeln!(self.out, "\n{}", self.style.paint("1", &format!("══ {headline} ══")))?;
+                self.stage.painted("\n", "1", &format!("══ {headline} ══"))?;
                 if let Some(text) = synthesis {
-                    self.line(&crate::sanitize::clean(text))?;
+                    self.stage.line(&crate::sanitize::clean(text))?;
                 } else if let Some(missing) = crate::debate::plan::missing_synthesis(&self.state) {
-                    writeln!(self.out, "{}", self.style.paint("2", &missing))?;
+                    self.stage.painted("", "2", &missing)?;
                 }
             }
             DebateEvent::HumanVerdict { .. } => {
@@ -518,41 +522,42 @@ impl<W: Write> TextPrinter<W> {
                     };
                     let line =
                         format!("▌ Your verdict, round {}: {}{note}", verdict.round, verdict.describe(&self.state));
-                    writeln!(self.out, "\n{}", self.style.paint("1", &line))?;
+                    self.stage.painted("\n", "1", &line)?;
                 }
             }
             DebateEvent::Derived { from, how } => {
                 // Under the debate's header, not a second one.
                 let line = format!("  a rematch of {}: {}", crate::sanitize::clean(from), crate::sanitize::clean(how));
-                writeln!(self.out, "{}", self.style.paint("2", &line))?;
+                self.stage.painted("", "2", &line)?;
             }
             DebateEvent::Branched { from, round, how, participants, changes, .. } => {
-                let title = self.style.paint("1", &format!("heat · {}", crate::sanitize::clean(&self.state.topic)));
-                writeln!(self.out, "{title}")?;
+                let title =
+                    self.stage.style.paint("1", &format!("heat · {}", crate::sanitize::clean(&self.state.topic)));
+                writeln!(self.stage.out, "{title}")?;
                 let line = format!(
                     "  a branch of {} after round {round}: {}",
                     crate::sanitize::clean(from),
                     crate::sanitize::clean(how)
                 );
-                writeln!(self.out, "{}", self.style.paint("2", &line))?;
+                self.stage.painted("", "2", &line)?;
                 // A branch that changed its rounds has said how many in its changes.
                 if changes.max_rounds.is_none() {
                     let n = self.state.max_rounds;
-                    writeln!(self.out, "  up to {}", crate::words::count(n as usize, "round"))?;
+                    writeln!(self.stage.out, "  up to {}", crate::words::count(n as usize, "round"))?;
                 }
                 self.say_participants(participants)?;
                 self.say_panel_judges()?;
             }
             DebateEvent::Summarized { model, text, .. } => {
                 let title = format!("══ the arbiter's summary ({}) ══", crate::sanitize::clean(model));
-                writeln!(self.out, "\n{}", self.style.paint("1", &title))?;
-                self.line(&crate::sanitize::clean(text))?;
+                self.stage.painted("\n", "1", &title)?;
+                self.stage.line(&crate::sanitize::clean(text))?;
             }
             DebateEvent::Reopened => {
                 let round = self.state.rounds.len().max(1);
                 let topic = crate::sanitize::clean(&self.state.topic);
                 let line = format!("heat · resuming \"{topic}\" at round {round}");
-                writeln!(self.out, "{}", self.style.paint("1", &line))?;
+                self.stage.painted("", "1", &line)?;
             }
             // The room's votes are said by `say_room`, once a round's voting closes.
             DebateEvent::AudienceVoted { .. }
@@ -567,118 +572,6 @@ impl<W: Write> TextPrinter<W> {
             | DebateEvent::PanelVoteStarted { .. }
             | DebateEvent::SwapChecked { .. } => {}
         }
-        self.out.flush()
-    }
-
-    fn heading(&self, role: Role) -> String {
-        self.style.paint(role.seat().ansi, &format!("▌ {}", self.state.label(role)))
-    }
-
-    /// Writes a whole line of prose, wrapped like the arguments.
-    fn line(&mut self, text: &str) -> io::Result<()> {
-        if let Some(w) = &mut self.wrapper {
-            w.reset();
-        }
-        self.write_text(text)?;
-        self.end_text()
-    }
-
-    /// Writes a role's heading and starts wrapping on a fresh line.
-    fn start_text(&mut self, role: Role, gap: &str) -> io::Result<()> {
-        if let Some(w) = &mut self.wrapper {
-            w.reset();
-        }
-        writeln!(self.out, "{gap}{}", self.heading(role))
-    }
-
-    /// Writes argument text, wrapped when a width is set.
-    fn write_text(&mut self, text: &str) -> io::Result<()> {
-        match &mut self.wrapper {
-            Some(w) => {
-                let wrapped = w.push(text);
-                write!(self.out, "{wrapped}")
-            }
-            None => write!(self.out, "{text}"),
-        }
-    }
-
-    /// Ends the text being written with a newline.
-    fn end_text(&mut self) -> io::Result<()> {
-        let rest = self.wrapper.as_mut().map(Wrapper::finish).unwrap_or_default();
-        writeln!(self.out, "{rest}")
-    }
-
-    /// A note line (a retry, a failure, a notice: every line said beside the
-    /// arguments); while a debater's text is mid-line it waits for the text
-    /// to end, so no notice ever breaks a streaming line.
-    fn note(&mut self, line: &str) -> io::Result<()> {
-        self.note_in("33", line)
-    }
-
-    /// A note line in the colour `code` (31: a failure), waiting as [`Self::note`] does.
-    fn note_in(&mut self, code: &'static str, line: &str) -> io::Result<()> {
-        if self.live.is_some() {
-            self.pending_notes.push((code, line.to_string()));
-            return Ok(());
-        }
-        writeln!(self.out, "{}", self.style.paint(code, line))
-    }
-
-    /// Shows the notes that waited for a debater's text to end.
-    fn flush_notes(&mut self) -> io::Result<()> {
-        for (code, line) in std::mem::take(&mut self.pending_notes) {
-            writeln!(self.out, "{}", self.style.paint(code, &line))?;
-        }
-        Ok(())
-    }
-
-    fn debater_text(&mut self, role: Role, text: &str) -> io::Result<()> {
-        if self.live.is_none() {
-            self.live = Some(role);
-            self.start_text(role, "\n")?;
-        }
-        if self.live == Some(role) {
-            self.write_text(text)
-        } else {
-            self.held.entry(role).or_default().text.push_str(text);
-            Ok(())
-        }
-    }
-
-    fn debater_done(&mut self, role: Role) -> io::Result<()> {
-        if self.live != Some(role) {
-            self.held.entry(role).or_default().done = true;
-            return Ok(());
-        }
-        self.end_text()?;
-        self.live = None;
-        self.flush_notes()?;
-        // Hand the stage to a debater that was held back.
-        let Some((&next, _)) = self.held.iter().find(|(_, h)| !h.text.is_empty() || h.done) else {
-            return Ok(());
-        };
-        let held = self.held.remove(&next).unwrap_or_default();
-        self.live = Some(next);
-        self.start_text(next, "\n")?;
-        self.write_text(&held.text)?;
-        if held.done { self.debater_done(next) } else { Ok(()) }
-    }
-
-    /// Shows anything still held (before the judge speaks or at the end).
-    fn settle_debaters(&mut self) -> io::Result<()> {
-        if let Some(live) = self.live.take() {
-            self.end_text()?;
-            self.held.remove(&live);
-        }
-        self.flush_notes()?;
-        let held = std::mem::take(&mut self.held);
-        for (role, h) in held {
-            if !h.text.is_empty() {
-                self.start_text(role, "\n")?;
-                self.write_text(&h.text)?;
-                self.end_text()?;
-            }
-        }
-        Ok(())
+        self.stage.out.flush()
     }
 }
