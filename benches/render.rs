@@ -11,6 +11,7 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use heat::debate::Heat;
 use heat::debate::{DebateEvent, Role, TurnPurpose};
 use heat::format::{Format, Origin};
+use heat::tui::app::StudioOptions;
 use heat::tui::keymap::KeyMap;
 use heat::tui::theme::Theme;
 use heat::tui::{App, view};
@@ -89,7 +90,7 @@ fn loaded_app() -> App {
 
 fn loaded(six: bool) -> App {
     let theme = Theme::load("default", None, false).expect("theme");
-    let mut app = App::new(theme, KeyMap::default(), vec![]);
+    let mut app = App::new(StudioOptions::new(theme, KeyMap::default()));
     app.session = Some("bench".into());
     for event in events(six) {
         app.on_event(&event);

@@ -82,9 +82,9 @@ async fn launch(config: &Config, opening: Opening, live: bool, notice: Option<St
     let start_screen = matches!(opening, Opening::StartScreen);
     // Only a studio that starts debates reads the source.
     let starts = matches!(opening, Opening::StartScreen | Opening::Topic(_));
-    let mut app = App::new(theme, keymap, Vec::new());
+    let mut options = tui::app::StudioOptions::new(theme, keymap);
     // The panes count a debater's turn down under heat.toml's (or the flag's) turn limit.
-    app.clocks.turn_limit = crate::setup::build::clock(config).turn;
+    options.turn_limit = crate::setup::build::clock(config).turn;
     let (mut spec, mut configure) = (super::run::spec_for(config, starts)?, None);
     let mut found = Found { setup: None, installer: None, roster: Vec::new(), notices: Vec::new() };
     if live {
@@ -106,33 +106,31 @@ async fn launch(config: &Config, opening: Opening, live: bool, notice: Option<St
         found.notices.extend(note);
         spec = super::run::spec_for(&in_force, starts)?;
         if start_screen {
-            app.start.settings = Some(form_fields(&in_force));
+            options.settings = Some(form_fields(&in_force));
             configure = Some(configurer(config, &data_dir));
         }
     } else if matches!(opening, Opening::Watch { .. }) {
-        app.mode = tui::app::Mode::Watch;
         // A watch is the projector's screen: each round's verdict shows as a card.
-        app.stage.cards = true;
+        options.mode = tui::app::Mode::Watch;
     } else {
-        app.mode = tui::app::Mode::Replays;
+        options.mode = tui::app::Mode::Replays;
     }
-    app.roster = found.roster;
-    app.judge_prices = config.panel_judge_prices();
-    app.start.formats = format_choices(config);
-    app.panes.show_stats = config.defaulted("ui.turn_stats");
-    app.panes.follow_by = tui::follow::Follow::from_name(config.defaulted("ui.follow")).unwrap_or_default();
-    app.show_parity = config.defaulted("ui.length_parity");
-    app.stage.present = config.defaulted("ui.present");
-    app.stage.card_for = std::time::Duration::from_secs(config.defaulted("ui.card_seconds"));
-    if app.stage.present {
+    options.roster = found.roster;
+    options.judge_prices = config.panel_judge_prices();
+    options.formats = format_choices(config);
+    options.show_stats = config.defaulted("ui.turn_stats");
+    options.follow_by = tui::follow::Follow::from_name(config.defaulted("ui.follow")).unwrap_or_default();
+    options.show_parity = config.defaulted("ui.length_parity");
+    options.present = config.defaulted("ui.present");
+    options.card_for = std::time::Duration::from_secs(config.defaulted("ui.card_seconds"));
+    if options.present {
         // No key bar in presenter mode: the way out is said where the bar would be.
-        let (leave, help) = (app.keymap.hint(tui::keymap::Action::Present), app.keymap.hint(tui::keymap::Action::Help));
+        let keys = &options.keymap;
+        let (leave, help) = (keys.hint(tui::keymap::Action::Present), keys.hint(tui::keymap::Action::Help));
         found.notices.push(format!("presenter mode: {leave} leaves it, {help} lists the keys"));
     }
-    if found.installer.is_some() {
-        app.start.install = Some(InstallState::Offered);
-    }
-    app.start.recent = store
+    options.install = found.installer.is_some().then_some(InstallState::Offered);
+    options.recent = store
         .list()
         .into_iter()
         .take(5)
@@ -145,14 +143,14 @@ async fn launch(config: &Config, opening: Opening, live: bool, notice: Option<St
         .collect();
     // Provider notices ("offline: SmolLM2-135M — small model, …") open the
     // status bar; a debate's own messages replace them.
-    app.status.notice = (!found.notices.is_empty()).then(|| found.notices.join(" · ")).or(notice);
+    options.notice = (!found.notices.is_empty()).then(|| found.notices.join(" · ")).or(notice);
     let export_dir = std::env::current_dir().context("could not read the current directory")?;
     let mouse = config.defaulted("ui.mouse");
     let audience = config.defaulted::<&str>("ui.audience").to_string();
     let (setup, installer) = (found.setup, found.installer);
     let list_models = configure.is_some().then(|| model_lister(config));
     let studio = Studio { setup, store, spec, opening, export_dir, installer, mouse, audience, configure, list_models };
-    Box::pin(tui::run(studio, app)).await
+    Box::pin(tui::run(studio, App::new(options))).await
 }
 
 /// Who debates and how the studio reaches them.

@@ -12,6 +12,7 @@ use super::effect::Effect;
 pub use super::flash::{Flash, StatusLine, Tone, Until};
 use super::keymap::{Action, KeyMap};
 use super::modal::{Confirm, Editor, EditorPurpose, FormStep, Modal};
+pub use super::options::{Mode, StudioOptions};
 use super::panes::Panes;
 use super::person_turn::{self, PersonTurn};
 pub use super::replay::{Replay, ReplayClock, speed_label};
@@ -29,18 +30,6 @@ use crate::debate::state::Turn;
 use crate::debate::{DebateEvent, DebateState, Outcome, Role};
 use crate::sanitize::clean;
 use crate::store::log::Record;
-
-/// What a studio is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// Debates are started, continued and shown (`heat`, `heat resume`).
-    Debates,
-    /// Stored debates are played back or opened; none is started (`heat replay`).
-    Replays,
-    /// Another heat's debate followed read-only as its log grows (`heat
-    /// watch`): nothing is started, steered or written.
-    Watch,
-}
 
 pub struct App {
     pub debate: DebateState,
@@ -94,30 +83,56 @@ pub const STEERED_ELSEWHERE: &str = "steering happens on the operator's screen";
 pub const WATCH_REFUSAL: &str = "This is a watch (read-only): steering happens on the operator's screen";
 
 impl App {
-    pub fn new(theme: Theme, keymap: KeyMap, roster: Vec<RosterEntry>) -> Self {
+    /// The studio `options` open.
+    pub fn new(options: StudioOptions) -> Self {
+        let StudioOptions {
+            theme,
+            keymap,
+            mode,
+            roster,
+            judge_prices,
+            turn_limit,
+            settings,
+            formats,
+            install,
+            recent,
+            notice,
+            show_stats,
+            follow_by,
+            show_parity,
+            present,
+            card_for,
+        } = options;
+        let start = StartScreen { recent, settings, formats, install, ..StartScreen::default() };
+        let mut panes = Panes::default();
+        (panes.show_stats, panes.follow_by) = (show_stats, follow_by);
+        let mut status = StatusLine::default();
+        status.notice = notice;
+        let mut clocks = Clocks::default();
+        clocks.turn_limit = turn_limit;
         App {
             debate: DebateState::default(),
             session: None,
-            panes: Panes::default(),
+            panes,
             modal: None,
-            start: StartScreen::default(),
-            status: StatusLine::default(),
-            clocks: Clocks::default(),
+            start,
+            status,
+            clocks,
             keymap,
             theme,
             roster,
-            judge_prices: Vec::new(),
-            mode: Mode::Debates,
+            judge_prices,
+            mode,
             replay: None,
             replay_clock: None,
             pause_requested: None,
             interrupts: 0,
-            show_parity: true,
+            show_parity,
             word_counts: WordCounts::default(),
             likeness: Likeness::default(),
             watched_live: false,
             person: None,
-            stage: Stage::default(),
+            stage: Stage { present, cards: mode == Mode::Watch, card_for, ..Stage::default() },
         }
     }
 

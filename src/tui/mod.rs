@@ -27,6 +27,7 @@ pub mod markdown;
 pub mod modal;
 pub mod model_pick;
 pub mod offers;
+pub mod options;
 pub mod paged;
 pub mod pane;
 mod pane_notes;

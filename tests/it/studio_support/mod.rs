@@ -10,6 +10,7 @@ use crate::support::mock_llm::{Recorded, Reply, anthropic_sse};
 use heat::debate::Heat;
 use heat::debate::verdict::Verdict;
 use heat::debate::{DebateEvent, Outcome, Role, TurnPurpose};
+use heat::tui::app::StudioOptions;
 use heat::tui::keymap::KeyMap;
 use heat::tui::theme::Theme;
 use heat::tui::{App, RosterEntry, view};
@@ -36,7 +37,7 @@ pub fn roster() -> Vec<RosterEntry> {
 
 pub fn new_app() -> App {
     let theme = Theme::load("default", None, false).expect("theme");
-    App::new(theme, KeyMap::default(), roster())
+    App::new(StudioOptions { roster: roster(), ..StudioOptions::new(theme, KeyMap::default()) })
 }
 
 pub fn feed(app: &mut App, events: &[DebateEvent]) {
