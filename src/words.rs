@@ -1,7 +1,7 @@
 //! How heat writes numbers, counts and spans inside its sentences, the same
 //! in every command and view: `4,096`, `1 stored debate`, `2 stored
-//! debates`, `1 day 12 hours`. It imports nothing from heat, so any floor
-//! may use it.
+//! debates`, `1 day 12 hours`; and text cut to a width with an ellipsis.
+//! It imports nothing from heat, so any floor may use it.
 
 use std::time::Duration;
 
@@ -85,6 +85,52 @@ pub fn first_sentence(text: &str) -> String {
         .find(|&(i, c)| matches!(c, '.' | '!' | '?') && text[i + c.len_utf8()..].starts_with(' '))
         .map_or(text.len(), |(i, c)| i + c.len_utf8());
     text[..end].trim().to_string()
+}
+
+/// Cuts text to `width` columns after a whole word, ending in `…` when
+/// cut (a status line or a hint never ends in half a word); a first word
+/// wider than `width` alone is cut where it must be.
+pub fn cut_words(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for word in text.split(' ') {
+        let next = if out.is_empty() { word.to_string() } else { format!("{out} {word}") };
+        if next.trim_end().width() + 1 > width {
+            break;
+        }
+        out = next;
+    }
+    let out = out.trim_end().trim_end_matches(['·', ',', ';', ':']).trim_end();
+    if out.is_empty() {
+        return truncate(text, width);
+    }
+    format!("{out}…")
+}
+
+/// Cuts text to `width` columns, ending in `…` when cut.
+pub fn truncate(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let mut used = 0;
+    let mut out = String::new();
+    let total: usize = text.chars().map(|c| c.width().unwrap_or(0)).sum();
+    if total <= width {
+        return text.to_string();
+    }
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    out
 }
 
 #[cfg(test)]

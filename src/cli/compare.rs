@@ -9,7 +9,7 @@ use crate::report::Context;
 use crate::report::model::{Report, Said};
 use crate::report::transcript::Entry;
 use crate::store::{self, Store};
-use crate::tui::wrap::truncate;
+use crate::words::truncate;
 
 /// Loads both debates and prints the comparison.
 pub fn compare(a: &str, b: &str) -> anyhow::Result<()> {

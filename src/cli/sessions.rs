@@ -16,8 +16,8 @@ use crate::report::export::{self, Format};
 use crate::store::index::IndexEntry;
 use crate::store::search::Found;
 use crate::store::{self, Store};
-use crate::tui::wrap::cut_words;
 use crate::words::count;
+use crate::words::cut_words;
 
 /// Which stored debates `heat sessions` lists.
 #[derive(Debug, Default)]

@@ -4,6 +4,8 @@
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
+pub use crate::words::{cut_words, truncate};
+
 /// Plain text wrapped to `width`, one style.
 pub fn wrap_plain(text: &str, width: u16, style: Style) -> Vec<Line<'static>> {
     textwrap::wrap(text, usize::from(width.max(1)))
@@ -38,52 +40,6 @@ pub fn wrap_rows(text: &str, width: usize, rows: usize, fit: usize) -> Vec<Strin
 /// its hyphen (a word is broken only when it is wider than a row).
 pub fn whole_words(width: usize) -> textwrap::Options<'static> {
     textwrap::Options::new(width.max(1)).word_splitter(textwrap::WordSplitter::NoHyphenation)
-}
-
-/// Cuts text to `width` columns after a whole word, ending in `…` when
-/// cut (a status line or a hint never ends in half a word); a first word
-/// wider than `width` alone is cut where it must be.
-pub fn cut_words(text: &str, width: usize) -> String {
-    use unicode_width::UnicodeWidthStr;
-    if text.width() <= width {
-        return text.to_string();
-    }
-    let mut out = String::new();
-    for word in text.split(' ') {
-        let next = if out.is_empty() { word.to_string() } else { format!("{out} {word}") };
-        if next.trim_end().width() + 1 > width {
-            break;
-        }
-        out = next;
-    }
-    let out = out.trim_end().trim_end_matches(['·', ',', ';', ':']).trim_end();
-    if out.is_empty() {
-        return truncate(text, width);
-    }
-    format!("{out}…")
-}
-
-/// Cuts text to `width` columns, ending in `…` when cut.
-pub fn truncate(text: &str, width: usize) -> String {
-    use unicode_width::UnicodeWidthChar;
-    let mut used = 0;
-    let mut out = String::new();
-    let total: usize = text.chars().map(|c| c.width().unwrap_or(0)).sum();
-    if total <= width {
-        return text.to_string();
-    }
-    for c in text.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w + 1 > width {
-            break;
-        }
-        used += w;
-        out.push(c);
-    }
-    if width > 0 {
-        out.push('…');
-    }
-    out
 }
 
 #[cfg(test)]
