@@ -178,12 +178,7 @@ mod tests {
 
     fn state_with(events: &[DebateEvent]) -> DebateState {
         let mut state = DebateState::default();
-        state.apply(&DebateEvent::Started {
-            topic: "Tabs beat spaces".into(),
-            max_rounds: 3,
-            initial_heat: Heat::new(0.9),
-            participants: Role::DUEL.iter().map(|&r| Participant::new(r, "openai", "mock-a")).collect(),
-        });
+        state.apply(&DebateEvent::duel_started());
         for event in events {
             state.apply(event);
         }

@@ -497,6 +497,18 @@ macro_rules! round_of {
 }
 
 impl DebateEvent {
+    /// For unit tests: a three-round duel on "Tabs beat spaces" from heat
+    /// 0.9, every seat on `openai:mock-a`.
+    #[cfg(test)]
+    pub fn duel_started() -> Self {
+        DebateEvent::Started {
+            topic: "Tabs beat spaces".into(),
+            max_rounds: 3,
+            initial_heat: Heat::new(0.9),
+            participants: Role::DUEL.iter().map(|&r| Participant::new(r, "openai", "mock-a")).collect(),
+        }
+    }
+
     /// The round the event belongs to, as the engine and the log count
     /// rounds (from 0); `None` for an event of the whole debate.
     pub fn round(&self) -> Option<u32> {

@@ -88,17 +88,11 @@ fn sits_out(state: &DebateState, round: u32, role: Role) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::debate::event::Participant;
     use crate::debate::heat::Heat;
 
     fn started(notices: &[&str]) -> DebateState {
         let mut state = DebateState::default();
-        state.apply(&DebateEvent::Started {
-            topic: "Tabs beat spaces".into(),
-            max_rounds: 3,
-            initial_heat: Heat::new(0.9),
-            participants: Role::DUEL.iter().map(|&r| Participant::new(r, "openai", "mock-a")).collect(),
-        });
+        state.apply(&DebateEvent::duel_started());
         for round in 0..2 {
             let topic = "Tabs beat spaces".to_string();
             state.apply(&DebateEvent::RoundStarted { round, topic, heat: Heat::new(0.9), injected: Vec::new() });
