@@ -398,12 +398,9 @@ async fn resume_reruns_only_the_interrupted_turn() {
 
     let a2 = debater("For, resumed.");
     let (s2, j2) = (debater("unused"), judge([verdict(true, 0.3, "t")]));
-    let mut handle = engine::resume(setup(&a2, &s2, &j2), folded);
-    let mut resumed_events = Vec::new();
-    while let Some(e) = handle.next_event().await {
-        resumed_events.push(e);
-    }
-    let state = handle.join().await;
+    let handle = engine::resume(setup(&a2, &s2, &j2), folded);
+    let (log, state) = finish(handle, events.clone()).await;
+    let resumed_events = &log[events.len()..];
     assert!(!resumed_events.iter().any(|e| matches!(e, DebateEvent::Started { .. })), "resume does not start over");
     assert_eq!(a2.requests().len(), 1);
     assert!(s2.requests().is_empty(), "the settled skeptic turn is not re-run");
@@ -412,7 +409,7 @@ async fn resume_reruns_only_the_interrupted_turn() {
     assert_eq!(state.rounds[1].argument(Role::Skeptic), Some("Against."));
     assert_eq!(outcome(&state), Outcome::Resolved);
     // The whole log (first run + resumed run) folds to the same state.
-    events.extend(resumed_events);
+    events.extend_from_slice(resumed_events);
     assert_eq!(DebateState::from_events(&events), state);
 }
 
@@ -507,12 +504,9 @@ async fn a_judge_answer_logged_but_never_read_is_read_on_resume() {
     assert!(folded.rounds[0].verdict().is_none());
 
     let (a2, s2, j2) = (debater("For again."), debater("Against again."), judge([verdict(true, 0.3, "t")]));
-    let mut handle = engine::resume(setup(&a2, &s2, &j2), folded);
-    let mut resumed = Vec::new();
-    while let Some(e) = handle.next_event().await {
-        resumed.push(e);
-    }
-    let state = handle.join().await;
+    let handle = engine::resume(setup(&a2, &s2, &j2), folded);
+    let (log, state) = finish(handle, events[..=answered].to_vec()).await;
+    let resumed = &log[answered + 1..];
     assert!(
         matches!(resumed.get(1), Some(DebateEvent::VerdictReached { round: 0, verdict }) if verdict.topic == "Does onboarding suffer remotely?"),
         "the answer is read before anything else: {:?}",

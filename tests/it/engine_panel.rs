@@ -13,7 +13,7 @@ use std::time::Duration;
 use crate::engine_support;
 use crate::support::log::Log;
 
-use engine_support::drain;
+use engine_support::{drain, finish};
 use heat::debate::call::Call;
 use heat::debate::engine::{self, DebateSpec, EngineSetup, Grounding, RoleSetup};
 use heat::debate::format::FormatRecord;
@@ -252,12 +252,8 @@ async fn a_resumed_panel_that_could_not_decide_asks_its_failed_judges_again() {
     // The key works again: every judge is asked once more and the debate ends.
     let bench =
         Bench::new([Some((false, 0.6, "advocate")), Some((false, 0.5, "skeptic")), Some((false, 0.7, "skeptic"))]);
-    let mut handle = engine::resume(setup(&bench), state);
-    let mut after = Vec::new();
-    while let Some(e) = handle.next_event().await {
-        after.push(e);
-    }
-    let state = handle.join().await;
+    let handle = engine::resume(setup(&bench), state);
+    let (_, state) = finish(handle, log).await;
     let mut asked = bench.asked.lock().unwrap().clone();
     asked.sort_unstable();
     assert_eq!(asked, [1, 2, 3], "the chair and both failed judges were asked again");
@@ -308,13 +304,10 @@ async fn a_resumed_panel_asks_again_only_the_votes_left_open() {
     assert_eq!(state.rounds[0].panel.get(&PanelJudge(3)), Some(&Vote::Asking));
     let before: Vec<u32> = bench.asked.lock().unwrap().drain(..).collect();
     assert!(before.contains(&3));
-    let mut handle = engine::resume(setup(&bench), state);
-    let mut after = Vec::new();
-    while let Some(e) = handle.next_event().await {
-        after.push(e);
-    }
-    let state = handle.join().await;
-    assert_eq!(DebateState::from_events(kept.iter().chain(&after)), state, "the log and the resumed run fold alike");
+    let handle = engine::resume(setup(&bench), state);
+    let (log, state) = finish(handle, kept.clone()).await;
+    let after = &log[kept.len()..];
+    assert_eq!(DebateState::from_events(kept.iter().chain(after)), state, "the log and the resumed run fold alike");
     let first_round_asks = after
         .iter()
         .take_while(|e| !matches!(e, DebateEvent::RoundStarted { .. }))
@@ -409,10 +402,7 @@ async fn a_pause_while_the_panel_weighs_records_each_vote_as_it_ends_and_decides
     assert!(!moved_on, "nothing new while paused: {told:?}");
     events.extend(told);
     handle.send(Command::Resume);
-    while let Some(e) = handle.next_event().await {
-        events.push(e);
-    }
-    let state = handle.join().await;
+    let (_, state) = finish(handle, events).await;
     assert_eq!(state.rounds[0].panel.values().filter(|v| matches!(v, Vote::Voted { .. })).count(), 2);
     assert!(state.finish.is_some_and(|f| f.outcome == Outcome::MaxRounds), "decided once resumed");
 }

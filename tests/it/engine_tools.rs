@@ -220,12 +220,9 @@ async fn a_turn_a_stopped_process_left_after_its_look_up_goes_on_from_the_answer
 
         // The second goes on from the answer: nothing is paid for again.
         let second = seats(Vec::new());
-        let mut handle = engine::resume(setup(&second, 4), state);
-        let mut resumed = Vec::new();
-        while let Some(event) = handle.next_event().await {
-            resumed.push(event);
-        }
-        let state = handle.join().await;
+        let handle = engine::resume(setup(&second, 4), state);
+        let (log, state) = finish(handle, events[..kept].to_vec()).await;
+        let resumed = &log[kept..];
         let answered_again = resumed.iter().filter(|e| matches!(e, DebateEvent::ToolAnswered { .. })).count();
         assert_eq!(answered_again, usize::from(kept == called + 1), "only an unanswered call is answered");
         let asked = second.advocate.requests();

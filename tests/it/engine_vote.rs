@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use crate::engine_support;
 
-use engine_support::drain;
+use engine_support::{drain, finish};
 use heat::debate::engine::{self, DebateSpec, EngineSetup, RoleSetup};
 use heat::debate::format::FormatRecord;
 use heat::debate::{Command, DebateEvent, DebateState, Heat, Outcome, Role, vote};
@@ -295,12 +295,9 @@ async fn a_vote_cut_mid_round_resumes_asking_only_the_open_seats() {
         .collect();
     let state = DebateState::from_events(&kept);
     let again = three([&["x"], &["four days"], &["four days"]]);
-    let mut handle = engine::resume(setup(&again), state);
-    let mut after = Vec::new();
-    while let Some(e) = handle.next_event().await {
-        after.push(e);
-    }
-    let state = handle.join().await;
+    let handle = engine::resume(setup(&again), state);
+    let (log, state) = finish(handle, kept.clone()).await;
+    let after = &log[kept.len()..];
     assert!(again[0].requests().is_empty(), "the analyst's settled answer is not asked again");
     assert_eq!((again[1].requests().len(), again[2].requests().len()), (1, 1), "the open seats are asked once each");
     assert!(after.iter().any(|e| matches!(e, DebateEvent::Reopened)));
@@ -341,11 +338,11 @@ async fn pause_records_each_seat_of_a_four_seat_vote_as_it_ends_and_ends_the_deb
     let done = while_paused.iter().filter(|e| matches!(e, DebateEvent::TurnCompleted { round: 1, .. })).count();
     assert_eq!(done, 4, "all four seats' round 2 answers are recorded while paused: {while_paused:?}");
     handle.send(Command::Resume);
-    let mut rest = Vec::new();
-    while let Some(e) = handle.next_event().await {
-        rest.push(e);
-    }
-    let state = handle.join().await;
+    let mut read = seen;
+    read.extend(while_paused);
+    let before = read.len();
+    let (events, state) = finish(handle, read).await;
+    let rest = &events[before..];
     assert!(rest.iter().any(|e| matches!(e, DebateEvent::Finished { .. })), "it ends after the resume: {rest:?}");
     assert_eq!(state.finish.map(|f| f.outcome), Some(Outcome::MaxRounds));
 }
