@@ -415,6 +415,7 @@ impl App {
         match (&mut self.modal, paged) {
             (Some(Modal::Help(view)), Some((total, rows))) => view.fit(total, rows),
             (Some(Modal::Sent(view)), Some((total, rows))) => view.paged.fit(total, rows),
+            (Some(Modal::Results(view)), Some((total, rows))) => view.fit(total, rows),
             _ => {}
         }
     }

@@ -18,8 +18,8 @@ pub struct Results {
     pub summary_draft: Option<String>,
     /// How far the synthesis (or summary) is scrolled, in lines.
     pub scroll: u16,
-    /// How far it can scroll, as the last frame laid it out.
-    pub scroll_max: std::cell::Cell<u16>,
+    /// How far it can scroll, as the frame's layout found it (`fit`).
+    pub scroll_max: u16,
 }
 
 /// What a key in the results view asks of the studio.
@@ -39,6 +39,11 @@ pub enum ResultsStep {
 }
 
 impl Results {
+    /// Fits the scroll to a synthesis of `total` lines shown in `rows` rows.
+    pub fn fit(&mut self, total: usize, rows: usize) {
+        self.scroll_max = u16::try_from(total.saturating_sub(rows)).unwrap_or(u16::MAX);
+    }
+
     /// What `key` does here.
     pub fn key(&mut self, key: &KeyEvent, keymap: &KeyMap) -> ResultsStep {
         if self.scroll_key(key) {
@@ -59,7 +64,7 @@ impl Results {
     /// ↑/↓ (k/j) a line, PgUp/PgDn a page, Home/End the ends; false for any
     /// other key.
     fn scroll_key(&mut self, key: &KeyEvent) -> bool {
-        let max = self.scroll_max.get();
+        let max = self.scroll_max;
         let page = 8;
         self.scroll = match key.code {
             KeyCode::Up | KeyCode::Char('k') => self.scroll.saturating_sub(1),

@@ -13,8 +13,13 @@ use syn::visit::Visit;
 /// Folders that one floor must not import from: `(from, forbidden)`.
 const LAYER_RULES: &[(&str, &[&str])] = &[
     ("debate", &["tui", "cli", "store", "report", "config", "setup", "format", "logging", "web"]),
-    ("provider", &["debate", "store", "web"]),
-    ("store", &["tui", "cli", "web"]),
+    // A model is reached knowing nothing of debates, screens, settings or files of heat's own.
+    ("provider", &["debate", "store", "web", "tui", "cli", "config", "setup", "report", "format", "model_store"]),
+    ("store", &["tui", "cli", "web", "report"]),
+    // The studio is handed what it runs; it sets nothing up and knows no command.
+    ("tui", &["cli", "setup"]),
+    ("setup", &["tui", "cli"]),
+    ("format", &["tui", "cli"]),
     ("report", &["tui", "cli", "web"]),
     ("config", &["tui", "web"]),
     ("web", &["tui", "cli", "report", "config", "provider"]),
@@ -67,12 +72,93 @@ fn the_view_only_reads_the_studio_and_app_has_two_homes() {
         if rel.starts_with("tui/view/") && text.contains("&mut App") {
             writers.push(rel.clone());
         }
-        if text.lines().any(|l| l.starts_with("impl App ") || l.starts_with("impl<'a> App ")) {
+        if implements_app(&text) {
             homes.insert(rel);
         }
     }
     assert!(writers.is_empty(), "view functions that take &mut App: {writers:?}");
     assert!(homes.len() <= 2, "impl App in {} files: {homes:?}", homes.len());
+}
+
+/// The studio's state holds no interior mutability: the view draws from
+/// `&App`, so a `Cell` in it would be a write the view makes (the results'
+/// scroll limit once was). Code under `#[cfg(test)]` is left out.
+#[test]
+fn the_studio_state_has_no_interior_mutability() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    for file in rust_files(&src.join("tui")) {
+        let rel = file.strip_prefix(&src).expect("under src").to_string_lossy().replace('\\', "/");
+        found.extend(
+            interior_mutability(&std::fs::read_to_string(&file).expect("read"))
+                .into_iter()
+                .map(|t| format!("{rel}: {t}")),
+        );
+    }
+    assert!(found.is_empty(), "interior mutability in the studio: {found:?}");
+}
+
+/// The cell types a file's code (outside `#[cfg(test)]`) names.
+fn interior_mutability(text: &str) -> Vec<String> {
+    #[derive(Default)]
+    struct Cells(Vec<String>);
+    impl<'ast> Visit<'ast> for Cells {
+        fn visit_item(&mut self, item: &'ast syn::Item) {
+            let attrs = match item {
+                syn::Item::Mod(m) => &m.attrs,
+                syn::Item::Fn(f) => &f.attrs,
+                syn::Item::Impl(i) => &i.attrs,
+                _ => return syn::visit::visit_item(self, item),
+            };
+            if !is_test_only(attrs) {
+                syn::visit::visit_item(self, item);
+            }
+        }
+        fn visit_path(&mut self, path: &'ast syn::Path) {
+            let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+            let cell =
+                names.last().is_some_and(|n| ["Cell", "RefCell", "OnceCell", "UnsafeCell"].contains(&n.as_str()));
+            // ratatui's buffer cell is a cell of the screen, not of state.
+            if cell && !names.iter().any(|n| n == "buffer") {
+                self.0.push(names.join("::"));
+            }
+            syn::visit::visit_path(self, path);
+        }
+    }
+    let mut cells = Cells::default();
+    cells.visit_file(&syn::parse_file(text).expect("parse"));
+    cells.0
+}
+
+#[test]
+fn the_cell_rule_sees_a_cell_in_state_and_not_in_a_test() {
+    let state = "pub struct Results { pub scroll_max: std::cell::Cell<u16> }";
+    assert_eq!(interior_mutability(state), ["std::cell::Cell"]);
+    let tested = "#[cfg(test)]\nmod tests { fn f() { let _ = std::cell::RefCell::new(1); } }";
+    assert!(interior_mutability(tested).is_empty());
+    assert!(interior_mutability("fn f() { let _ = ratatui::buffer::Cell::new(\"x\"); }").is_empty());
+}
+
+/// Whether a file's code has an `impl` block of `App` itself (any
+/// generics, any path to it), read from the syntax.
+fn implements_app(text: &str) -> bool {
+    syn::parse_file(text).expect("parse").items.iter().any(|item| match item {
+        syn::Item::Impl(block) if block.trait_.is_none() => {
+            matches!(&*block.self_ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "App"))
+        }
+        _ => false,
+    })
+}
+
+#[test]
+fn the_homes_rule_sees_an_impl_of_app_however_it_is_written() {
+    assert!(implements_app("impl App { fn f(&self) {} }"));
+    assert!(implements_app("impl<'a> crate::tui::App { fn f(&self) {} }"));
+    assert!(
+        !implements_app("impl Default for App { fn default() -> Self { todo!() } }"),
+        "a trait's impl is not a home"
+    );
+    assert!(!implements_app("impl Apps {}\n// impl App {"));
 }
 
 /// Every presenter that takes a round's facts apart names each one

@@ -24,9 +24,15 @@ pub fn frame_box(frame: &mut Frame<'_>, app: &App, rect: Rect, title: &str) -> R
         .border_style(Style::new().fg(theme.border_focus))
         .title(Span::styled(title.to_string(), Style::new().fg(theme.title).add_modifier(Modifier::BOLD)))
         .style(Style::new().bg(theme.overlay_bg).fg(theme.text));
-    let inner = block.inner(rect);
     frame.render_widget(Clear, rect);
     frame.render_widget(block, rect);
+    box_inner(rect)
+}
+
+/// Where a dialog framed in `rect` by [`frame_box`] writes: inside its
+/// border, a column in from each side.
+pub fn box_inner(rect: Rect) -> Rect {
+    let inner = Block::bordered().inner(rect);
     Rect { x: inner.x + 1, width: inner.width.saturating_sub(2), ..inner }
 }
 

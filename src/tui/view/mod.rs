@@ -147,6 +147,7 @@ pub fn paged_fit(app: &App, area: Rect) -> Option<(usize, usize)> {
     match &app.modal {
         Some(Modal::Help(_)) => Some(help::fit(app, area)),
         Some(Modal::Sent(view)) => Some(sent::fit(app, view, area)),
+        Some(Modal::Results(view)) => Some(results::fit(app, view, area)),
         _ => None,
     }
 }

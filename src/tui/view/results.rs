@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Chart, Dataset, GraphType, Paragraph};
 
 use super::dialog::centered;
-use super::dialog::{frame_box, hint_line, split_last};
+use super::dialog::{box_inner, frame_box, hint_line, split_last};
 use crate::debate::Heat;
 use crate::debate::{DebateState, Outcome, Role};
 use crate::report::model::{HeatPoint, HeatSetBy, heat_points};
@@ -29,11 +29,37 @@ const SYNTHESIS_LINES: usize = 4;
 /// The most rows the charts take: past it, the synthesis has the room.
 const CHART_ROWS: u16 = 12;
 
-pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
+/// The results laid out for the screen: what each part shows and where.
+struct Laid {
+    rect: Rect,
+    facts: Vec<Line<'static>>,
+    heats: Vec<HeatPoint>,
+    words: Vec<(u32, Vec<usize>)>,
+    /// The synthesis (or summary) as lines, whole: it scrolls.
+    synthesis: Vec<Line<'static>>,
+    report: Line<'static>,
+    /// Facts, charts (none on a short screen), synthesis, report.
+    areas: [Rect; 4],
+    show_charts: bool,
+    hint: Rect,
+}
+
+/// How many lines the synthesis has and how many rows show it, for the
+/// scroll (laid out before a frame is drawn: the view only reads).
+pub fn fit(app: &App, results: &Results, area: Rect) -> (usize, usize) {
+    let laid = lay_out(app, results, area);
+    (laid.synthesis.len(), usize::from(synthesis_rows(laid.areas[2]).height))
+}
+
+/// The rows of the synthesis' area its lines show in (below its gap).
+fn synthesis_rows(area: Rect) -> Rect {
+    Rect { y: area.y + 1, height: area.height.saturating_sub(1), ..area }
+}
+
+fn lay_out(app: &App, results: &Results, area: Rect) -> Laid {
     let theme = &app.theme;
     let rect = centered(area, 110, 30);
-    let inner = frame_box(frame, app, rect, " Results ");
-    let [body, hint] = split_last(inner);
+    let [body, hint] = split_last(box_inner(rect));
     let debate = &app.debate;
 
     let facts = wrapped(facts(app), usize::from(body.width));
@@ -82,13 +108,23 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
     let chart_rows = if show_charts { after_whole.max(chart_room.min(CHART_ROWS)).min(chart_room) } else { 0 };
     let synthesis_rows =
         if total == 0 { 0 } else { (total + 1).min(body.height.saturating_sub(facts_rows + chart_rows + 1)) };
-    let [facts_area, charts_area, synthesis_area, report_area] = Layout::vertical([
+    let areas = Layout::vertical([
         Constraint::Length(facts.len() as u16 + 1),
         Constraint::Length(chart_rows),
         Constraint::Length(synthesis_rows),
         Constraint::Min(1),
     ])
     .areas(body);
+    Laid { rect, facts, heats, words, synthesis: lines, report, areas, show_charts, hint }
+}
+
+pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
+    let theme = &app.theme;
+    let debate = &app.debate;
+    let Laid { rect, facts, heats, words, synthesis: lines, report, areas, show_charts, hint } =
+        lay_out(app, results, area);
+    let [facts_area, charts_area, synthesis_area, report_area] = areas;
+    frame_box(frame, app, rect, " Results ");
     frame.render_widget(Paragraph::new(facts), facts_area);
     if show_charts {
         let [heat_area, words_area] =
@@ -97,9 +133,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
         words_chart(frame, app, words_area, &words);
     }
     if !lines.is_empty() {
-        let shown = Rect { y: synthesis_area.y + 1, height: synthesis_area.height.saturating_sub(1), ..synthesis_area };
-        let max = total.saturating_sub(shown.height);
-        results.scroll_max.set(max);
+        let shown = synthesis_rows(synthesis_area);
+        let max = results.scroll_max;
         let top = results.scroll.min(max);
         let mut rows: Vec<Line<'static>> =
             lines.into_iter().skip(usize::from(top)).take(usize::from(shown.height)).collect();
@@ -127,7 +162,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, results: &Results) {
     if debate.human.is_empty() && app.replay.is_none() && !app.watching() {
         hints.push(format!("{} verdict", app.keymap.hint(Action::HumanVerdict)));
     }
-    if results.scroll_max.get() > 0 {
+    if results.scroll_max > 0 {
         hints.push("↑/↓ scroll".to_string());
     }
     let quit = app.keymap.hint(Action::Quit);
