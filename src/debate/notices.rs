@@ -13,6 +13,38 @@ use crate::words::thousands;
 /// How the notice about a judge's small context window begins.
 const JUDGE_CONTEXT_NOTICE: &str = "the judge's context window";
 
+/// What is said before round `round` starts (each warning decides for
+/// itself whether it is due, most once a debate); `refused_tools` tells a
+/// seat whose server refused tools.
+pub fn at_round_start(
+    setup: &EngineSetup,
+    state: &DebateState,
+    round: u32,
+    refused_tools: impl Fn(Role) -> bool,
+) -> Vec<String> {
+    [
+        judge_context_warning(setup, state),
+        long_topic_warning(setup, state, round),
+        swap_check_unasked(setup, state),
+        judge_shares_a_model(setup, state),
+        scores_unasked(setup, state),
+        panel_on_embedded(setup, state),
+        seats_without_tools(setup, state),
+        tools_unused(setup, state, round, refused_tools),
+        question_keeps_open(state),
+        budget_unpriced(setup, state),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// What is said as the debate finishes: notes no request carried, and a
+/// synthesis the judge left unsettled.
+pub fn at_finish(state: &DebateState) -> Vec<String> {
+    [undelivered_notes(state), unsettled_synthesis(state)].into_iter().flatten().collect()
+}
+
 /// A served model's name as a label: a server that names its model by the
 /// file it loaded (`/models/SmolLM2-135M-Instruct.Q4_1.gguf`) gets the
 /// file's name; anything else is kept as it is.

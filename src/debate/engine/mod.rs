@@ -347,22 +347,9 @@ impl Engine {
             for step in steps {
                 match step {
                     Step::StartRound { round, topic, heat, injected } => {
-                        let warnings = [
-                            notices::judge_context_warning(&self.setup, &self.state),
-                            notices::long_topic_warning(&self.setup, &self.state, round),
-                            notices::swap_check_unasked(&self.setup, &self.state),
-                            notices::judge_shares_a_model(&self.setup, &self.state),
-                            notices::scores_unasked(&self.setup, &self.state),
-                            notices::panel_on_embedded(&self.setup, &self.state),
-                            notices::seats_without_tools(&self.setup, &self.state),
-                            notices::tools_unused(&self.setup, &self.state, round, |role| {
-                                self.memory.refused().contains(&(role, Refusal::Tools))
-                            }),
-                            notices::question_keeps_open(&self.state),
-                            notices::budget_unpriced(&self.setup, &self.state),
-                        ];
-                        for warning in warnings.into_iter().flatten() {
-                            self.emit(DebateEvent::Notice { message: warning });
+                        let refused = |role| self.memory.refused().contains(&(role, Refusal::Tools));
+                        for message in notices::at_round_start(&self.setup, &self.state, round, refused) {
+                            self.emit(DebateEvent::Notice { message });
                         }
                         self.emit(DebateEvent::RoundStarted { round, topic, heat, injected });
                         self.deadlines.round_started(now());
@@ -373,8 +360,7 @@ impl Engine {
                     Step::PanelVote { round, judge } => self.start_vote(round, judge),
                     Step::Finish { outcome, synthesis } => {
                         self.abort_all();
-                        let said = [notices::undelivered_notes(&self.state), notices::unsettled_synthesis(&self.state)];
-                        for message in said.into_iter().flatten() {
+                        for message in notices::at_finish(&self.state) {
                             self.emit(DebateEvent::Notice { message });
                         }
                         self.emit(DebateEvent::Finished { outcome, synthesis });
