@@ -691,6 +691,11 @@ impl App {
         self.show(person_turn::turn_waits(&seat));
     }
 
+    /// Who can sit in the seats now, and the prices of a panel's judges.
+    pub fn seat(&mut self, roster: Vec<RosterEntry>, judge_prices: Vec<(PanelJudge, Price)>) {
+        (self.roster, self.judge_prices) = (roster, judge_prices);
+    }
+
     /// The loop applied the start screen's settings (or could not): the
     /// start screen shows the new ones, or the form comes back saying why.
     pub fn configured(&mut self, result: &Result<[String; FIELDS], String>) {

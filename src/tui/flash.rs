@@ -80,6 +80,11 @@ pub struct StatusLine {
 }
 
 impl StatusLine {
+    /// The notices the status line opens with (a set-up's), or none.
+    pub fn open_with(&mut self, notices: &[String]) {
+        self.notice = (!notices.is_empty()).then(|| notices.join(" · "));
+    }
+
     /// Says something until something newer is said.
     pub fn say(&mut self, tone: Tone, text: impl Into<String>) {
         self.say_until(tone, text, Until::Replaced);

@@ -53,6 +53,37 @@ pub enum StartStep {
 }
 
 impl StartScreen {
+    /// `topic` starts once what is being set up (the offline model's
+    /// install, settings being applied) is ready.
+    pub fn wait_with(&mut self, topic: String) {
+        self.queued_topic = Some(topic);
+    }
+
+    /// How far the offline model's install has got.
+    pub fn install_progress(&mut self, progress: crate::model_store::Progress) {
+        self.install = Some(InstallState::Running(progress));
+    }
+
+    /// The install failed (`why`, shown on the screen): a proposition
+    /// waiting for it is let go.
+    pub fn install_failed(&mut self, why: String) {
+        self.install = Some(InstallState::Failed(why));
+        self.queued_topic = None;
+    }
+
+    /// The offline model is in, or the settings are applied (`offer_install`:
+    /// the new set-up still needs the model): the proposition that waited,
+    /// to start now.
+    pub fn ready(&mut self, offer_install: bool) -> Option<String> {
+        self.install = offer_install.then_some(InstallState::Offered);
+        self.queued_topic.take()
+    }
+
+    /// What was being set up failed: a proposition waiting for it is let go.
+    pub fn let_go(&mut self) {
+        self.queued_topic = None;
+    }
+
     /// The loop applied the settings (or could not): the settings in force
     /// and what the screen says of them, or the form back with why.
     pub fn configured(&mut self, result: &Result<[String; FIELDS], String>) -> Result<Flash, Box<SettingsForm>> {

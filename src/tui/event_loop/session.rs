@@ -25,7 +25,7 @@ pub(super) fn start(studio: &Studio, app: &mut App, debate: &mut Option<Running>
     let Some(setup) = &studio.setup else {
         if studio.installer.is_some() {
             // The debate starts once the model is in.
-            app.start.queued_topic = Some(topic);
+            app.start.wait_with(topic);
             app.say(Tone::Info, "The debate starts once the offline model is installed");
         } else {
             app.say(Tone::Info, "This studio only replays; run `heat` to start a debate");

@@ -17,7 +17,7 @@ pub(super) fn begin_install(
 ) {
     if let (Some(installer), None) = (&studio.installer, &installing) {
         *installing = Some(install::spawn(installer));
-        app.start.install = Some(InstallState::Running(Progress::new("fetching", 0, None)));
+        app.start.install_progress(Progress::new("fetching", 0, None));
     }
 }
 
@@ -40,27 +40,24 @@ pub(super) fn on_install(
 fn install_report(studio: &mut Studio, app: &mut App, msg: Option<InstallMsg>) -> Vec<Effect> {
     match msg {
         Some(InstallMsg::Progress(progress)) => {
-            app.start.install = Some(InstallState::Running(progress));
+            app.start.install_progress(progress);
             Vec::new()
         }
         Some(InstallMsg::Done(done)) => match *done {
             Ok((setup, notices)) => {
                 studio.setup = Some(setup);
                 studio.installer = None;
-                app.start.install = None;
-                app.status.notice = (!notices.is_empty()).then(|| notices.join(" · "));
+                app.status.open_with(&notices);
                 app.say_until(Tone::Info, "The offline model is installed", Until::NextRound);
-                app.start.queued_topic.take().map(Effect::Start).into_iter().collect()
+                app.start.ready(false).map(Effect::Start).into_iter().collect()
             }
             Err(e) => {
-                app.start.install = Some(InstallState::Failed(format!("{e:#}")));
-                app.start.queued_topic = None;
+                app.start.install_failed(format!("{e:#}"));
                 Vec::new()
             }
         },
         None => {
-            app.start.install = Some(InstallState::Failed("the install stopped without a word".into()));
-            app.start.queued_topic = None;
+            app.start.install_failed("the install stopped without a word".into());
             Vec::new()
         }
     }
@@ -68,7 +65,7 @@ fn install_report(studio: &mut Studio, app: &mut App, msg: Option<InstallMsg>) -
 
 /// A proposition typed while settings are applied waits for them.
 pub(super) fn wait_for_settings(app: &mut App, topic: String) {
-    app.start.queued_topic = Some(topic);
+    app.start.wait_with(topic);
     app.say(Tone::Info, "The debate starts once the settings are applied");
 }
 
@@ -79,12 +76,12 @@ pub(super) fn on_configured(studio: &mut Studio, app: &mut App, result: Option<C
     let configured = match result {
         Some(Ok(configured)) => configured,
         Some(Err(e)) => {
-            app.start.queued_topic = None;
+            app.start.let_go();
             app.configured(&Err(format!("{e:#}")));
             return Vec::new();
         }
         None => {
-            app.start.queued_topic = None;
+            app.start.let_go();
             app.configured(&Err("the settings were not applied: it stopped without a word".into()));
             return Vec::new();
         }
@@ -92,11 +89,10 @@ pub(super) fn on_configured(studio: &mut Studio, app: &mut App, result: Option<C
     studio.setup = configured.setup;
     studio.installer = configured.installer;
     studio.spec = configured.spec;
-    app.roster = configured.roster;
-    app.judge_prices = configured.judge_prices;
-    app.start.install = studio.installer.is_some().then_some(InstallState::Offered);
-    app.status.notice = (!configured.notices.is_empty()).then(|| configured.notices.join(" · "));
-    app.configured(&Ok(configured.fields));
+    app.seat(configured.roster, configured.judge_prices);
+    app.status.open_with(&configured.notices);
     // A proposition typed meanwhile starts now (or once the model is in).
-    app.start.queued_topic.take().map(Effect::Start).into_iter().collect()
+    let waiting = app.start.ready(studio.installer.is_some());
+    app.configured(&Ok(configured.fields));
+    waiting.map(Effect::Start).into_iter().collect()
 }
