@@ -136,6 +136,26 @@ impl App {
         }
     }
 
+    /// A stored debate, `session`, starts playing back along `timeline`
+    /// at `speed`.
+    pub fn play(&mut self, session: String, timeline: super::replay::Timeline, speed: f64) {
+        self.begin(session);
+        self.replay = Some(Replay::Playing);
+        self.replay_clock = Some(ReplayClock { timeline, played: 0, speed });
+    }
+
+    /// The debate played back has sent everything.
+    pub fn played_out(&mut self) {
+        if self.replay.is_some() {
+            self.replay = Some(Replay::Ended);
+        }
+    }
+
+    /// Opens `dialog` over the screen.
+    pub fn open(&mut self, dialog: Modal) {
+        self.modal = Some(dialog);
+    }
+
     /// Opens the start screen's topic editor.
     pub fn show_start(&mut self) {
         self.start.open();
@@ -344,6 +364,8 @@ impl App {
     /// a notice already there: where the audience page is).
     /// `live`: whether another heat runs the debate.
     pub fn watch(&mut self, live: bool) {
+        // What the history said in passing is over; the watch says what it is.
+        self.status.flash = None;
         self.mode = Mode::Watch;
         self.watched_live = live;
         // The header names the session; this fits 80 columns.

@@ -26,7 +26,7 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::app::{App, Replay, ReplayClock, Tone, Until};
+use super::app::{App, Tone, Until};
 use super::browser::Browser;
 use super::effect::Effect;
 use super::install::{self, InstallMsg};
@@ -180,7 +180,7 @@ fn show_sessions(studio: &Studio, app: &mut App, debate: Option<&Running>) {
     let entries = studio.store.list();
     // What each debate said, so typing finds a debate by its words too.
     let said = entries.iter().filter_map(|e| Some((e.id.clone(), studio.store.said(&e.id)?))).collect();
-    app.modal = Some(Modal::Sessions(Browser::new(entries).showing(shown).with_said(said)));
+    app.open(Modal::Sessions(Browser::new(entries).showing(shown).with_said(said)));
 }
 
 /// The exit status of a studio interrupted (Ctrl-C, SIGINT): 128 + 2.
@@ -227,10 +227,7 @@ fn open(studio: &Studio, app: &mut App, debate: &mut Option<Running>, opening: O
             *debate = Some(resume(studio, app, *recorder, &loaded, reopening)?);
         }
         Opening::Replay { loaded, speed, id } => {
-            app.begin(id.clone().unwrap_or_else(|| "demo".into()));
-            app.replay = Some(Replay::Playing);
-            let timeline = Timeline::new(&loaded.records);
-            app.replay_clock = Some(ReplayClock { timeline, played: 0, speed });
+            app.play(id.clone().unwrap_or_else(|| "demo".into()), Timeline::new(&loaded.records), speed);
             let source = Some(Source::Replay(Playback::start(loaded.records.clone(), speed)));
             *debate = Some(Running::shown(source, id, Some(Box::new(loaded))));
         }

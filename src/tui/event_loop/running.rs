@@ -10,7 +10,7 @@ use crate::debate::engine::{DebateHandle, Stamped};
 use crate::store::Recorder;
 use crate::store::ballots::Spooled;
 use crate::store::log::Loaded;
-use crate::tui::app::{App, Replay, Tone};
+use crate::tui::app::{App, Tone};
 use crate::tui::replay::Playback;
 
 /// Most engine events folded before input is looked at again.
@@ -153,9 +153,7 @@ pub(super) fn fold(app: &mut App, debate: &mut Option<Running>, first: Option<St
         let Some(Stamped { event, at }) = next else {
             // The source has sent everything and closed its channel.
             running.source = None;
-            if app.replay.is_some() {
-                app.replay = Some(Replay::Ended);
-            }
+            app.played_out();
             return;
         };
         if let Some(warning) = running.recorder.as_mut().and_then(|r| r.record_at(&event, at)) {

@@ -14,8 +14,6 @@ use crate::tui::studio::Studio;
 pub(super) fn open(studio: &Studio, app: &mut App, loaded: &Loaded, id: String, live: bool) -> anyhow::Result<Running> {
     let last_ms = app.show_stored(id.clone(), &loaded.records);
     app.continue_clock(last_ms);
-    // What the history said in passing is over; the watch says what it is.
-    app.status.flash = None;
     app.watch(live);
     match (&app.debate.finish, live) {
         (Some(finish), _) => {
