@@ -290,37 +290,13 @@ impl App {
             DebateEvent::Paused | DebateEvent::Resumed => self.pause_requested = None,
             DebateEvent::RoundStarted { .. } => self.panes.follow_speaker(Role::Advocate),
             DebateEvent::TurnStarted { role, .. } if role.is_judge() => self.panes.follow_speaker(Role::Judge),
-            DebateEvent::TurnRetrying { role, attempt, max_retries, delay_ms, reason, .. } => {
-                self.panes[role.position()].reset_last();
-                let secs = delay_ms.div_ceil(1000);
-                let reason = clean(reason);
-                let text =
-                    format!("{}: {reason}; retry {attempt} of {max_retries} in {secs} s", self.debate.label(*role));
-                self.say_until(Tone::Warn, text, Until::Answer(*role));
-            }
-            DebateEvent::EndpointAdapted { message, .. } => {
-                // It holds for the rest of the debate: it stands when nothing newer is shown.
-                self.status.notice = Some(clean(message));
-                self.say(Tone::Info, clean(message));
-            }
-            DebateEvent::TurnFailed { role, error, .. } => {
-                self.say(Tone::Error, format!("{} failed: {}", self.debate.label(*role), clean(error)));
-            }
-            DebateEvent::VerdictInvalid { error, will_retry, .. } => {
-                let then = if *will_retry { "asking the judge again" } else { "keeping the current heat" };
-                self.say(Tone::Warn, format!("The verdict could not be used ({}); {then}", clean(error)));
-            }
-            DebateEvent::Notice { message } => self.status.engine_notice(clean(message)),
-            DebateEvent::BudgetReached { spent } => {
-                let resume = self.keymap.hint(Action::TogglePause);
-                let said = format!("Budget reached: {}. Paused: {resume} goes on past it", clean(spent));
-                self.say_until(Tone::Warn, said, Until::Resumed);
-            }
+            DebateEvent::TurnRetrying { role, .. } => self.panes[role.position()].reset_last(),
             DebateEvent::Finished { outcome, .. } => self.finished(outcome),
             // An ending set aside for more rounds: its results give way to the rounds (in a replay too).
             DebateEvent::RoundsAdded { .. } if matches!(self.modal, Some(Modal::Results(_))) => self.modal = None,
             _ => {}
         }
+        self.status.on_event(event, &self.debate, &self.keymap);
         self.stage.on_event(event, std::time::Instant::now);
         self.status.after(event);
     }

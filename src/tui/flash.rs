@@ -144,6 +144,41 @@ impl StatusLine {
         }
     }
 
+    /// What the status line says of `event` (folded into `state`): a
+    /// retry, a failure, a verdict that could not be used, an engine's
+    /// notice, what an endpoint taught heat, the budget reached (and the
+    /// key in `keys` that goes on past it).
+    pub fn on_event(&mut self, event: &DebateEvent, state: &DebateState, keys: &super::keymap::KeyMap) {
+        use crate::sanitize::clean;
+        match event {
+            DebateEvent::TurnRetrying { role, attempt, max_retries, delay_ms, reason, .. } => {
+                let secs = delay_ms.div_ceil(1000);
+                let (who, reason) = (state.label(*role), clean(reason));
+                let text = format!("{who}: {reason}; retry {attempt} of {max_retries} in {secs} s");
+                self.say_until(Tone::Warn, text, Until::Answer(*role));
+            }
+            DebateEvent::EndpointAdapted { message, .. } => {
+                // It holds for the rest of the debate: it stands when nothing newer is shown.
+                self.notice = Some(clean(message));
+                self.say(Tone::Info, clean(message));
+            }
+            DebateEvent::TurnFailed { role, error, .. } => {
+                self.say(Tone::Error, format!("{} failed: {}", state.label(*role), clean(error)));
+            }
+            DebateEvent::VerdictInvalid { error, will_retry, .. } => {
+                let then = if *will_retry { "asking the judge again" } else { "keeping the current heat" };
+                self.say(Tone::Warn, format!("The verdict could not be used ({}); {then}", clean(error)));
+            }
+            DebateEvent::Notice { message } => self.engine_notice(clean(message)),
+            DebateEvent::BudgetReached { spent } => {
+                let pause = keys.hint(super::keymap::Action::TogglePause);
+                let said = format!("Budget reached: {}. Paused: {pause} goes on past it", clean(spent));
+                self.say_until(Tone::Warn, said, Until::Resumed);
+            }
+            _ => {}
+        }
+    }
+
     /// After `event` is shown: whether the next notice joins this one.
     pub fn after(&mut self, event: &DebateEvent) {
         self.notice_run = matches!(event, DebateEvent::Notice { .. });
