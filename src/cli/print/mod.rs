@@ -72,6 +72,10 @@ impl<W: Write> TextPrinter<W> {
     /// The swap check is said as it flips or fails (`say`), the room's
     /// votes once the round stops taking ballots (`say_room`).
     fn say_facts(&mut self, event: &DebateEvent) -> io::Result<()> {
+        // A streamed piece settles no fact: the projection is not made a token at a time.
+        if matches!(event, DebateEvent::Delta { .. } | DebateEvent::Reasoning { .. }) {
+            return Ok(());
+        }
         let Some(number) = event.round() else { return Ok(()) };
         let Some(round) = self.state.rounds.iter().find(|r| r.number == number) else { return Ok(()) };
         let closing = round.turn(Role::Judge).is_some_and(|t| t.purpose.is_final());
