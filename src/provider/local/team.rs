@@ -145,7 +145,7 @@ impl Team {
                 helper.thread().unpark();
             }
         }
-        let finished = Finished { slot, chunks };
+        let finished = Finished { slot, work };
         while let Some(chunk) = slot.claim(&work) {
             (work.job)(chunk as usize);
             slot.done.fetch_add(1, Ordering::AcqRel);
@@ -159,16 +159,22 @@ impl Team {
 /// current work has run, then clears it.
 struct Finished<'a> {
     slot: &'a Slot,
-    chunks: u32,
+    work: Work,
 }
 
 impl Drop for Finished<'_> {
     fn drop(&mut self) {
-        // A chunk this thread panicked in is counted as run: none is left half way on it.
+        // Unwinding from a chunk that panicked on this thread: it and every
+        // chunk no one has claimed yet count as run, so only the chunks a
+        // helper has under way are waited for.
         if std::thread::panicking() {
-            self.slot.done.fetch_add(1, Ordering::AcqRel);
+            let mut given_up = 1;
+            while self.slot.claim(&self.work).is_some() {
+                given_up += 1;
+            }
+            self.slot.done.fetch_add(given_up, Ordering::AcqRel);
         }
-        while self.slot.done.load(Ordering::Acquire) < self.chunks {
+        while self.slot.done.load(Ordering::Acquire) < self.work.chunks {
             std::hint::spin_loop();
         }
         self.slot.set_work(None);
@@ -303,6 +309,24 @@ mod tests {
         }));
         assert_eq!(turned_away.into_inner(), 2);
         assert!(team.try_run(1, &|_| {}), "free again afterwards");
+    }
+
+    #[test]
+    fn a_chunk_that_panics_on_the_caller_gives_up_the_rest_and_the_team_goes_on() {
+        let team = Team::start(1).unwrap();
+        let caller = std::thread::current().id();
+        let ran = AtomicUsize::new(0);
+        // The caller's first chunk panics before any other is claimed by it;
+        // whatever the helper took runs, the rest are given up, and it returns.
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            team.try_run(64, &|_| {
+                assert!(std::thread::current().id() != caller, "the caller's chunk fails");
+                ran.fetch_add(1, Ordering::Relaxed);
+            })
+        }));
+        assert!(outcome.is_err(), "the caller's panic goes on up");
+        assert!(ran.into_inner() < 64, "not every chunk ran: the caller's failed");
+        assert_eq!(run_on(&team, 3, &|_| {}).len(), 3, "and the team takes work again");
     }
 
     #[test]
