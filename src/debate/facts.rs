@@ -63,6 +63,48 @@ pub fn of_round(state: &DebateState, round: &Round) -> RoundFacts {
     }
 }
 
+/// What the whole debate established beside its words, as its results
+/// sum it up: each of a round's facts over the rounds so far. Taken apart
+/// without `..` as [`RoundFacts`] is.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DebateFacts {
+    /// Each side's scores summed, in words, in a format that scores.
+    pub scores: Option<String>,
+    /// The review's board as it stands, in a format that tracks issues.
+    pub issues: Option<Vec<Row>>,
+    /// The latest decision a panel reached, in words, or why there was none.
+    pub panel: Option<Result<String, String>>,
+    /// The swap checks answered: how many found the verdict flipped, of how many.
+    pub swap: Option<(usize, usize)>,
+    /// The latest round's vote among final answers, in a format that ends on them.
+    pub vote: Option<Tally>,
+    /// The room's votes over the debate, in words.
+    pub room: Option<String>,
+}
+
+/// The facts of the whole of `state` so far.
+pub fn of_debate(state: &DebateState) -> DebateFacts {
+    let checked: Vec<bool> = state
+        .rounds
+        .iter()
+        .filter_map(|r| match &r.swap {
+            Some(SwapCheck::Answered { flips, .. }) => Some(*flips),
+            _ => None,
+        })
+        .collect();
+    DebateFacts {
+        scores: super::scores::totals(state),
+        issues: state.tracks_issues().then(|| super::issues::board(state)),
+        panel: state.rounds.iter().rev().find_map(|r| super::panel::said(state, r)),
+        swap: (!checked.is_empty()).then(|| (checked.iter().filter(|&&f| f).count(), checked.len())),
+        vote: state
+            .final_answers()
+            .then(|| state.rounds.iter().rev().find_map(|r| super::vote::of_round(state, r.number)))
+            .flatten(),
+        room: super::audience::overall(state),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,6 +163,8 @@ mod tests {
         assert_eq!(judges.votes.keys().copied().collect::<Vec<_>>(), [PanelJudge(2)]);
         assert_eq!(judges.said, None, "a judge is still to speak");
 
+        assert!(of_debate(&oxford).scores.is_some(), "oxford's totals");
+        assert_eq!(of_debate(&review).issues, Some(Vec::new()));
         for answering in ["vote", "panel"] {
             let state = first_round(answering);
             let facts = of_round(&state, &state.rounds[0]);

@@ -161,10 +161,10 @@ fn the_homes_rule_sees_an_impl_of_app_however_it_is_written() {
     assert!(!implements_app("impl Apps {}\n// impl App {"));
 }
 
-/// Every presenter that takes a round's facts apart names each one
-/// (`debate/facts.rs`): a pattern of `RoundFacts` never ends in `..`, so a
-/// new fact is a compile error in each presenter until it decides how to
-/// draw it.
+/// Every presenter that takes a round's (or the debate's) facts apart
+/// names each one (`debate/facts.rs`): a pattern of `RoundFacts` or
+/// `DebateFacts` never ends in `..`, so a new fact is a compile error in
+/// each presenter until it decides how to draw it.
 #[test]
 fn every_presenter_names_each_of_a_rounds_facts() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -176,21 +176,22 @@ fn every_presenter_names_each_of_a_rounds_facts() {
         found.extend(std::iter::repeat_n(rel.clone(), patterns));
         skipped.extend(std::iter::repeat_n(rel, rests));
     }
-    assert!(skipped.is_empty(), "RoundFacts patterns that skip facts with `..`: {skipped:?}");
+    assert!(skipped.is_empty(), "RoundFacts or DebateFacts patterns that skip facts with `..`: {skipped:?}");
     // The presenters that take a round's facts apart; a presenter that stops is noticed.
     let presenters: BTreeSet<&str> = found.iter().map(String::as_str).collect();
-    for presenter in ["cli/print/mod.rs", "report/export.rs", "report/model.rs", "tui/pane.rs"] {
+    for presenter in ["cli/print/mod.rs", "report/export.rs", "report/model.rs", "tui/pane.rs", "tui/view/results.rs"] {
         assert!(presenters.contains(presenter), "{presenter} no longer takes a round's facts apart: {presenters:?}");
     }
 }
 
-/// The `RoundFacts { … }` patterns in a file's code, and how many of them end in `..`.
+/// The `RoundFacts { … }` and `DebateFacts { … }` patterns in a file's
+/// code, and how many of them end in `..`.
 fn facts_patterns(text: &str) -> (usize, usize) {
     #[derive(Default)]
     struct Patterns(usize, usize);
     impl<'ast> Visit<'ast> for Patterns {
         fn visit_pat_struct(&mut self, pattern: &'ast syn::PatStruct) {
-            if pattern.path.segments.last().is_some_and(|s| s.ident == "RoundFacts") {
+            if pattern.path.segments.last().is_some_and(|s| s.ident == "RoundFacts" || s.ident == "DebateFacts") {
                 self.0 += 1;
                 self.1 += usize::from(pattern.rest.is_some());
             }

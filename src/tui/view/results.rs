@@ -13,6 +13,9 @@ use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Chart, Dataset, GraphType,
 use super::dialog::centered;
 use super::dialog::{box_inner, frame_box, hint_line, split_last};
 use crate::debate::Heat;
+use crate::debate::facts::DebateFacts;
+use crate::debate::issues::Row;
+use crate::debate::vote::Tally;
 use crate::debate::{DebateState, Outcome, Role};
 use crate::report::model::{HeatPoint, HeatSetBy, heat_points};
 use crate::sanitize::clean;
@@ -202,23 +205,32 @@ fn facts(app: &App) -> Vec<Line<'static>> {
             words_said(debate)
         )),
     ];
-    facts.extend(vote_line(debate, theme));
-    facts.extend(issues_line(debate, theme));
+    let DebateFacts { scores, issues, panel, swap, vote, room } = crate::debate::facts::of_debate(debate);
+    facts.extend(vote.map(|tally| vote_line(debate, &tally, theme)));
+    facts.extend(issues.map(|rows| issues_line(&rows, theme)));
     if let Some(human) = debate.human.last() {
         facts.push(Line::from(Span::styled(
             format!("your verdict: {}", human.describe(debate)),
             Style::new().fg(theme.title).add_modifier(Modifier::BOLD),
         )));
     }
-    if let Some(room) = crate::debate::audience::overall(debate) {
+    if let Some(room) = room {
         facts.push(Line::from(Span::styled(
             format!("the room's votes: {room}"),
             Style::new().fg(theme.title).add_modifier(Modifier::BOLD),
         )));
     }
-    facts.extend(swap_line(debate, theme));
-    facts.extend(panel_line(debate, theme));
-    if let Some(totals) = crate::debate::scores::totals(debate) {
+    if let Some((flipped, checked)) = swap {
+        let text = format!("⇄ the verdict flipped on swap in {flipped} of {} checked", counted(checked, "round"));
+        let style =
+            if flipped > 0 { Style::new().fg(theme.warn).add_modifier(Modifier::BOLD) } else { theme.secondary() };
+        facts.push(Line::from(Span::styled(text, style)));
+    }
+    if let Some(said) = panel {
+        let text = format!("⚖ {}", clean(&said.unwrap_or_else(|undecided| undecided)));
+        facts.push(Line::from(Span::styled(text, Style::new().fg(theme.title).add_modifier(Modifier::BOLD))));
+    }
+    if let Some(totals) = scores {
         facts.push(Line::from(Span::styled(format!("scores: {totals}"), Style::new().add_modifier(Modifier::BOLD))));
     }
     let counters = super::status::counters(app);
@@ -243,26 +255,21 @@ fn words_said(debate: &DebateState) -> String {
 
 /// The vote of the latest round counted, where debaters give final
 /// answers: "☑ the vote: "four days" 2–1 (Analyst, Contrarian); minority: …".
-fn vote_line(debate: &DebateState, theme: &crate::tui::theme::Theme) -> Option<Line<'static>> {
-    let tally = super::agreement::latest(debate)?;
+fn vote_line(debate: &DebateState, tally: &Tally, theme: &crate::tui::theme::Theme) -> Line<'static> {
     let color = if tally.converged() { theme.good } else { theme.title };
-    let text = format!("☑ the vote: {}", crate::debate::vote::describe(debate, &tally));
-    Some(Line::from(Span::styled(text, Style::new().fg(color).add_modifier(Modifier::BOLD))))
+    let text = format!("☑ the vote: {}", crate::debate::vote::describe(debate, tally));
+    Line::from(Span::styled(text, Style::new().fg(color).add_modifier(Modifier::BOLD)))
 }
 
 /// A review's board in a line: "▣ 2 issues: 1 open, 1 addressed", in the
 /// good colour once none is open.
-fn issues_line(debate: &DebateState, theme: &crate::tui::theme::Theme) -> Option<Line<'static>> {
+fn issues_line(rows: &[Row], theme: &crate::tui::theme::Theme) -> Line<'static> {
     use crate::debate::issues;
-    if !debate.tracks_issues() {
-        return None;
-    }
-    let rows = issues::board(debate);
     let text =
-        if rows.is_empty() { "▣ no issue raised".to_string() } else { format!("▣ {}", issues::summary(&rows)) };
+        if rows.is_empty() { "▣ no issue raised".to_string() } else { format!("▣ {}", issues::summary(rows)) };
     let open = rows.iter().any(|r| r.status == issues::Status::Open);
     let color = if open { theme.warn } else { theme.good };
-    Some(Line::from(Span::styled(text, Style::new().fg(color).add_modifier(Modifier::BOLD))))
+    Line::from(Span::styled(text, Style::new().fg(color).add_modifier(Modifier::BOLD)))
 }
 
 /// Each round's words by debater, in seat order: (round from 1, counts).
@@ -394,33 +401,4 @@ fn words_chart(frame: &mut Frame<'_>, app: &App, area: Rect, words: &[(u32, Vec<
         chart = chart.data(BarGroup::new(bars).label(Line::from(round.to_string())));
     }
     frame.render_widget(chart, area);
-}
-
-/// A panel's decision on the last round it settled: "⚖ the panel's
-/// decision: opposition wins 2–1 · dissent: Judge 3".
-fn panel_line(debate: &crate::debate::DebateState, theme: &crate::tui::theme::Theme) -> Option<Line<'static>> {
-    let said = debate.rounds.iter().rev().find_map(|r| crate::debate::panel::said(debate, r))?;
-    let text = format!("⚖ {}", crate::sanitize::clean(&said.unwrap_or_else(|undecided| undecided)));
-    Some(Line::from(Span::styled(text, Style::new().fg(theme.title).add_modifier(Modifier::BOLD))))
-}
-
-/// How often the swap check found the verdict flipped, when it was asked:
-/// "⇄ the verdict flipped on swap in 2 of 3 rounds checked".
-fn swap_line(debate: &crate::debate::DebateState, theme: &crate::tui::theme::Theme) -> Option<Line<'static>> {
-    use crate::debate::swap::check::SwapCheck;
-    let answered: Vec<bool> = debate
-        .rounds
-        .iter()
-        .filter_map(|r| match &r.swap {
-            Some(SwapCheck::Answered { flips, .. }) => Some(*flips),
-            _ => None,
-        })
-        .collect();
-    if answered.is_empty() {
-        return None;
-    }
-    let flipped = answered.iter().filter(|&&f| f).count();
-    let text = format!("⇄ the verdict flipped on swap in {flipped} of {} checked", counted(answered.len(), "round"));
-    let style = if flipped > 0 { Style::new().fg(theme.warn).add_modifier(Modifier::BOLD) } else { theme.secondary() };
-    Some(Line::from(Span::styled(text, style)))
 }
