@@ -97,10 +97,7 @@ pub fn of_debate(state: &DebateState) -> DebateFacts {
         issues: state.tracks_issues().then(|| super::issues::board(state)),
         panel: state.rounds.iter().rev().find_map(|r| super::panel::said(state, r)),
         swap: (!checked.is_empty()).then(|| (checked.iter().filter(|&&f| f).count(), checked.len())),
-        vote: state
-            .final_answers()
-            .then(|| state.rounds.iter().rev().find_map(|r| super::vote::of_round(state, r.number)))
-            .flatten(),
+        vote: super::vote::latest(state),
         room: super::audience::overall(state),
     }
 }

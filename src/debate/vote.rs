@@ -190,6 +190,15 @@ pub fn of_round(state: &DebateState, round: u32) -> Option<Tally> {
     Tally::of_round(r, state.debaters(), threshold(state))
 }
 
+/// The tally of the latest round every debater has settled, in a debate
+/// whose debaters give final answers.
+pub fn latest(state: &DebateState) -> Option<Tally> {
+    if !state.final_answers() {
+        return None;
+    }
+    state.rounds.iter().rev().find_map(|r| of_round(state, r.number))
+}
+
 /// The vote in words: `"four days" 2–1 (Ada, Brook; against: Cato "five days")`.
 pub fn describe(state: &DebateState, tally: &Tally) -> String {
     let names = |seats: &[Role]| seats.iter().map(|&r| state.label(r).to_string()).collect::<Vec<_>>().join(", ");

@@ -8,8 +8,8 @@ use super::follow::{Follow, Scroll};
 use super::judge_text;
 use super::markdown::Palette;
 use super::pane_notes::{
-    audience_lines, board_lines, check_lines, conceded_by, ending, final_answer, holds_latest_verdict, human_lines,
-    looked_up_count, looked_up_lines, panel_lines, score_lines, segment_is_first, verdict_foot,
+    FactsAt, audience_lines, check_lines, conceded_by, ending, fact_lines, final_answer, holds_latest_verdict,
+    human_lines, looked_up_count, looked_up_lines, segment_is_first, verdict_foot,
 };
 use super::streaming_text::StreamingText;
 use super::theme::Theme;
@@ -144,7 +144,13 @@ impl Pane {
             .flat_map(|r| r.turns.iter().filter(|t| t.role == self.role).map(move |t| (r, t)))
             .collect();
         self.segments.truncate(turns.len());
+        // A round's facts, once a round however many judge turns it has.
+        let mut round_facts: Option<(u32, RoundFacts)> = None;
         for (i, (round, turn)) in turns.into_iter().enumerate() {
+            let facts = turn.role.is_judge().then(|| match &round_facts {
+                Some((number, facts)) if *number == round.number => facts.clone(),
+                _ => round_facts.insert((round.number, drawn_facts(state, round))).1.clone(),
+            });
             let key = Key {
                 status: turn.status.clone(),
                 waiting: Wait::silent_line(state, turn, self.person_here),
@@ -153,8 +159,8 @@ impl Pane {
                 reasoning_len: turn.reasoning.len(),
                 show_reasoning,
                 verdict: turn.verdict.clone(),
-                judge: turn.role.is_judge().then(|| JudgeKey {
-                    facts: facts::of_round(state, round),
+                judge: facts.map(|facts| JudgeKey {
+                    facts,
                     latest: round.turn(turn.role).is_some_and(|t| std::ptr::eq(t, turn)),
                     holds_verdict: holds_latest_verdict(round, turn),
                     ended: state.finish.is_some(),
@@ -441,36 +447,17 @@ fn lay_out(
     }
     foot.extend(verdict_foot(state, round, turn, width, theme, accent));
     if let Some(judge) = segment.key.as_ref().and_then(|k| k.judge.as_ref()) {
-        foot.extend(fact_lines(state, round, turn, judge, width, theme));
+        let at = FactsAt { latest: judge.latest, holds_verdict: judge.holds_verdict };
+        foot.extend(fact_lines(state, round, turn, &judge.facts, at, width, theme));
     }
     segment.foot = foot;
 }
 
-/// A judge turn's part of its round's facts, under its verdict: the
-/// round's scores, a panel's votes (under the round's latest judge turn)
-/// and a review's board (under the turn that gave the latest verdict). The
-/// swap check is among the verdict's marks, the vote among final answers
-/// under each debater's answer, the room's votes at the pane's end.
-fn fact_lines(
-    state: &DebateState,
-    round: &Round,
-    turn: &Turn,
-    key: &JudgeKey,
-    width: u16,
-    theme: &Theme,
-) -> Vec<Line<'static>> {
-    let RoundFacts { scores, issues, panel, swap: _, vote: _, room: _ } = &key.facts;
-    let mut lines = Vec::new();
-    if let Some(scores) = scores.as_ref().filter(|_| matches!(turn.verdict, Some(VerdictStatus::Parsed { .. }))) {
-        lines.extend(score_lines(state, round, scores, width, theme));
-    }
-    if let Some(panel) = panel.as_ref().filter(|_| key.latest) {
-        lines.extend(panel_lines(state, panel, width, theme));
-    }
-    if let Some(rows) = issues.as_deref().filter(|_| key.holds_verdict) {
-        lines.extend(board_lines(state, rows, width, theme));
-    }
-    lines
+/// The facts of `round` a judge's turns draw. The vote among final answers
+/// (drawn under each debater's answer) and the room's votes (at the pane's
+/// end) are left out, so a ballot does not re-lay every judge turn.
+fn drawn_facts(state: &DebateState, round: &Round) -> RoundFacts {
+    RoundFacts { vote: None, room: None, ..facts::of_round(state, round) }
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use super::theme::Theme;
 use super::wrap::wrap_plain;
 use crate::debate::DebateState;
 use crate::debate::PanelJudge;
-use crate::debate::facts::PanelFacts;
+use crate::debate::facts::{PanelFacts, RoundFacts};
 use crate::debate::grounding::Mark;
 use crate::debate::issues::{self, Row, Status};
 use crate::debate::panel;
@@ -79,18 +79,50 @@ pub(super) fn verdict_foot(
 }
 
 /// The round's scores (a panel's median), under the verdict.
-pub(super) fn score_lines(
-    state: &DebateState,
-    round: &Round,
-    scores: &Scores,
-    width: u16,
-    theme: &Theme,
-) -> Vec<Line<'static>> {
+fn score_lines(state: &DebateState, round: &Round, scores: &Scores, width: u16, theme: &Theme) -> Vec<Line<'static>> {
     let mut said = crate::debate::scores::line(state, round.number, scores);
     if state.judges() > 1 {
         said.push_str(" · panel median");
     }
     wrap_plain(&said, width, theme.secondary())
+}
+
+/// Where a judge turn stands among its round's judge turns, for what of
+/// the round's facts it draws.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FactsAt {
+    /// The round's latest judge turn (a panel's votes are drawn under it).
+    pub latest: bool,
+    /// The turn that gave the round's latest verdict (a review's board is drawn under it).
+    pub holds_verdict: bool,
+}
+
+/// A judge turn's part of its round's facts, under its verdict: the
+/// round's scores, a panel's votes (under the round's latest judge turn)
+/// and a review's board (under the turn that gave the latest verdict). The
+/// swap check is among the verdict's marks, the vote among final answers
+/// under each debater's answer, the room's votes at the pane's end.
+pub(super) fn fact_lines(
+    state: &DebateState,
+    round: &Round,
+    turn: &Turn,
+    facts: &RoundFacts,
+    at: FactsAt,
+    width: u16,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let RoundFacts { scores, issues, panel, swap: _, vote: _, room: _ } = facts;
+    let mut lines = Vec::new();
+    if let Some(scores) = scores.as_ref().filter(|_| matches!(turn.verdict, Some(VerdictStatus::Parsed { .. }))) {
+        lines.extend(score_lines(state, round, scores, width, theme));
+    }
+    if let Some(panel) = panel.as_ref().filter(|_| at.latest) {
+        lines.extend(panel_lines(state, panel, width, theme));
+    }
+    if let Some(rows) = issues.as_deref().filter(|_| at.holds_verdict) {
+        lines.extend(board_lines(state, rows, width, theme));
+    }
+    lines
 }
 
 /// The heat a person pinned for the round after `round`, where one holds:
@@ -104,7 +136,7 @@ pub(super) fn pinned_after(state: &DebateState, round: &Round) -> Option<crate::
 
 /// A panel's other judges' votes on `round`, a line each, then the
 /// majority's decision once every judge has spoken.
-pub(super) fn panel_lines(state: &DebateState, panel: &PanelFacts, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+fn panel_lines(state: &DebateState, panel: &PanelFacts, width: u16, theme: &Theme) -> Vec<Line<'static>> {
     let seats = state.judges();
     let mut lines = vec![Line::default()];
     for judge in PanelJudge::members(seats) {
@@ -140,7 +172,7 @@ pub(super) fn holds_latest_verdict(round: &Round, turn: &Turn) -> bool {
 
 /// A review's board under a verdict: "▣ 2 issues: 1 open, 1 addressed" in
 /// bold, then an issue a line, its status in its own colour.
-pub(super) fn board_lines(state: &DebateState, rows: &[Row], width: u16, theme: &Theme) -> Vec<Line<'static>> {
+fn board_lines(state: &DebateState, rows: &[Row], width: u16, theme: &Theme) -> Vec<Line<'static>> {
     let bold = Style::new().fg(theme.title).add_modifier(Modifier::BOLD);
     let mut lines = vec![Line::default()];
     if rows.is_empty() {

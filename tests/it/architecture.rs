@@ -179,7 +179,9 @@ fn every_presenter_names_each_of_a_rounds_facts() {
     assert!(skipped.is_empty(), "RoundFacts or DebateFacts patterns that skip facts with `..`: {skipped:?}");
     // The presenters that take a round's facts apart; a presenter that stops is noticed.
     let presenters: BTreeSet<&str> = found.iter().map(String::as_str).collect();
-    for presenter in ["cli/print/mod.rs", "report/export.rs", "report/model.rs", "tui/pane.rs", "tui/view/results.rs"] {
+    for presenter in
+        ["cli/print/mod.rs", "report/export.rs", "report/model.rs", "tui/pane_notes.rs", "tui/view/results.rs"]
+    {
         assert!(presenters.contains(presenter), "{presenter} no longer takes a round's facts apart: {presenters:?}");
     }
 }

@@ -6,24 +6,15 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Span;
 
-use crate::debate::{DebateState, vote};
+use crate::debate::vote;
 use crate::tui::app::App;
 
 const METER_CELLS: usize = 10;
 
-/// The tally of the latest round every debater has settled, in a debate
-/// whose debaters give final answers.
-pub fn latest(debate: &DebateState) -> Option<vote::Tally> {
-    if !debate.final_answers() {
-        return None;
-    }
-    debate.rounds.iter().rev().find_map(|r| vote::of_round(debate, r.number))
-}
-
 /// `agree 2–1 ▰▰▰▰▰▱▱▱▱▱` (with `bar`) or `agree 2–1`; nothing before a
 /// round is counted or in a format without final answers.
 pub fn meter(app: &App, bar: bool) -> Vec<Span<'static>> {
-    let Some(tally) = latest(&app.debate) else { return Vec::new() };
+    let Some(tally) = vote::latest(&app.debate) else { return Vec::new() };
     let theme = &app.theme;
     let color = if tally.converged() { theme.good } else { theme.warn };
     let count = if tally.groups.is_empty() { "–".to_string() } else { tally.count() };
