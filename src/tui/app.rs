@@ -1,22 +1,23 @@
 //! The studio's state: the folded debate and the parts of the screen it is
 //! shown on (the panes, the start screen, the status line, the clocks, the
 //! open dialog), how engine events change them, and how what a dialog or
-//! the start screen asks for is applied. Keys are read in `input`; a
-//! dialog changes itself and returns a `FormStep`, applied here.
+//! the start screen asks for is applied. Keys are read in `input`; every
+//! dialog answers a key in one shape (`Modal::key`: a `FormStep` of a
+//! `DialogAsk`), applied here by one function (`answer`).
 
 use crate::debate::PanelJudge;
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 
 use super::clocks::Clocks;
 use super::effect::Effect;
 pub use super::flash::{Flash, StatusLine, Tone, Until};
 use super::keymap::{Action, KeyMap};
-use super::modal::{Confirm, Editor, EditorPurpose, FormStep, Modal};
+use super::modal::{Confirm, DialogAsk, EditorPurpose, FormStep, Modal};
 pub use super::options::{Mode, StudioOptions};
 use super::panes::Panes;
 use super::person_turn::{self, PersonTurn};
 pub use super::replay::{Replay, ReplayClock, speed_label};
-use super::results::{Results, ResultsStep};
+use super::results::{Results, ResultsAsk};
 use super::roster::RosterEntry;
 use super::stage::Stage;
 use super::start::StartScreen;
@@ -66,11 +67,6 @@ pub struct App {
     pub person: Option<PersonTurn>,
     /// Presenter mode, a zoomed pane, the verdict card.
     pub stage: Stage,
-}
-
-/// Ctrl-G in a person's editor: their `$EDITOR`, for long text.
-fn external_editor_key(key: &KeyEvent) -> bool {
-    key.code == KeyCode::Char('g') && key.modifiers.contains(crossterm::event::KeyModifiers::CONTROL)
 }
 
 /// The standing note over a scripted debate (the bundled demo).
@@ -418,28 +414,12 @@ impl App {
         }
     }
 
-    /// Total tokens the providers reported: (input, output).
-    pub fn usage(&self) -> Option<(u64, u64)> {
-        cost::tokens(&self.debate)
-    }
-
-    /// Of the input tokens, how many the providers read from their prompt cache.
-    pub fn cached_input(&self) -> u64 {
-        cost::cached_input(&self.debate)
-    }
-
     /// Every price configured: the roster's seats' and the panel judges'.
     pub fn prices(&self) -> cost::Prices {
         cost::Prices {
             seats: self.roster.iter().filter_map(|e| Some((e.role, e.price?))).collect(),
             judges: self.judge_prices.clone(),
         }
-    }
-
-    /// What the debate has cost so far, in US dollars: only when every role
-    /// that reported usage has a configured price (no guessing).
-    pub fn cost(&self) -> Option<f64> {
-        cost::cost(&self.debate, &self.prices())
     }
 
     /// A key while a dialog is open: the dialog changes itself and says
@@ -453,114 +433,78 @@ impl App {
         effects
     }
 
-    /// The key applied to the open dialog.
+    /// The key applied to the open dialog: it answers in one shape
+    /// (`Modal::key`), applied here.
     fn dialog_key(&mut self, key: KeyEvent) -> Vec<Effect> {
-        let Some(modal) = self.modal.take() else { return Vec::new() };
-        match modal {
-            Modal::Help(mut help) => {
-                if help.key(&key, &self.keymap) {
-                    self.modal = Some(Modal::Help(help));
-                }
-                Vec::new()
+        let Some(mut dialog) = self.modal.take() else { return Vec::new() };
+        match dialog.key(&key, &self.keymap) {
+            FormStep::Stay => self.modal = Some(dialog),
+            FormStep::Refuse(why) => {
+                self.say_until(Tone::Warn, why, Until::Dialog);
+                self.modal = Some(dialog);
             }
-            Modal::Sent(mut view) => {
-                if view.paged.key(&key, &self.keymap) {
-                    self.modal = Some(Modal::Sent(view));
-                }
-                Vec::new()
+            FormStep::Close => {}
+            FormStep::Ask(asked) => {
+                self.modal = Some(dialog);
+                return self.answer(asked);
             }
-            Modal::Sessions(mut browser) => match browser.key(key) {
-                None => Vec::new(),
-                Some(mut effects) => {
-                    if let Some(open) = effects.iter().position(|e| matches!(e, Effect::Open(_))) {
-                        return self.ask_before_replacing(effects.swap_remove(open));
-                    }
-                    self.modal = Some(Modal::Sessions(browser));
-                    effects
-                }
-            },
-            Modal::Confirm(what) => self.confirm_key(what, key),
-            Modal::Costs => {
-                let closes = matches!(key.code, KeyCode::Esc | KeyCode::Enter)
-                    || matches!(self.keymap.action(&key), Some(Action::Costs | Action::Quit));
-                if !closes {
-                    self.modal = Some(Modal::Costs);
-                }
-                Vec::new()
-            }
-            Modal::Editor(mut editor) => match editor.key(key) {
-                FormStep::Done(text) => self.edited(&editor, text),
-                FormStep::Stay if editor.purpose == EditorPurpose::Turn && external_editor_key(&key) => {
-                    if let Some(turn) = &mut self.person {
-                        turn.draft = Some(editor.area);
-                    }
-                    vec![Effect::EditTurn]
-                }
-                FormStep::Close if editor.purpose == EditorPurpose::Turn => {
-                    self.step_out_of_turn(editor.area);
-                    Vec::new()
-                }
-                step => self.keep(&step, Modal::Editor(editor)),
-            },
-            Modal::Waiting(mut list) => match list.key(key) {
-                FormStep::Done(what) => self.apply_steer(steer::take_back(&self.debate, &what)),
-                step => self.keep(&step, Modal::Waiting(list)),
-            },
-            Modal::Temperature(mut temp) => match temp.key(key) {
-                FormStep::Done(heat) => self.apply_steer(steer::pin_heat(&self.keymap, &temp.to, heat)),
-                step => self.keep(&step, Modal::Temperature(temp)),
-            },
-            Modal::Search(mut query) => match super::search::prompt_key(&mut query, key) {
-                FormStep::Done(query) => {
-                    self.find(&query);
-                    Vec::new()
-                }
-                step => self.keep(&step, Modal::Search(query)),
-            },
-            Modal::Settings(mut form) => match form.key(key) {
-                FormStep::Done(fields) => {
-                    self.start.configuring = Some(form);
-                    self.say_until(Tone::Info, "Applying the settings…", Until::NextRound);
-                    vec![Effect::Configure(fields)]
-                }
-                step => {
-                    let wanted = form.list_wanted();
-                    let mut effects = self.keep(&step, Modal::Settings(form));
-                    effects.extend(wanted.map(Effect::ListModels));
-                    effects
-                }
-            },
-            Modal::Results(results) => self.results_key(results, key),
-            Modal::Verdict(mut form) => match form.key(key) {
-                FormStep::Done(given) => self.record_verdict(given),
-                FormStep::Close if form.seat.is_some() => {
-                    self.step_out_of_verdict(form);
-                    Vec::new()
-                }
-                step => self.keep(&step, Modal::Verdict(form)),
-            },
-            Modal::Branch(mut form) => match form.key(key) {
-                FormStep::Done(request) => {
-                    let said = format!("Branching session {} after round {}", request.from, request.round);
-                    self.say_until(Tone::Info, said, Until::NextRound);
-                    vec![Effect::Branch(request)]
-                }
-                step => self.keep(&step, Modal::Branch(form)),
-            },
+            FormStep::Done(asked) => return self.answer(asked),
         }
+        Vec::new()
     }
 
-    /// Applies a step that leaves the dialog open (saying why, when it
-    /// refused), or closes it.
+    /// Does what a dialog asked for.
+    fn answer(&mut self, asked: DialogAsk) -> Vec<Effect> {
+        match asked {
+            DialogAsk::Text { purpose, to, text } => return self.edited(purpose, to, text),
+            DialogAsk::TurnWaits(area) => self.step_out_of_turn(area),
+            DialogAsk::TurnInEditor(area) => {
+                if let Some(turn) = &mut self.person {
+                    turn.draft = Some(area);
+                }
+                return vec![Effect::EditTurn];
+            }
+            DialogAsk::Verdict(given) => return self.record_verdict(given),
+            DialogAsk::VerdictWaits(form) => self.step_out_of_verdict(form),
+            DialogAsk::TakeBack(what) => return self.apply_steer(steer::take_back(&self.debate, &what)),
+            DialogAsk::PinHeat(to, heat) => return self.apply_steer(steer::pin_heat(&self.keymap, &to, heat)),
+            DialogAsk::Find(query) => self.find(&query),
+            DialogAsk::Configure(form, fields) => {
+                self.start.configuring = Some(*form);
+                self.say_until(Tone::Info, "Applying the settings…", Until::NextRound);
+                return vec![Effect::Configure(fields)];
+            }
+            DialogAsk::ListModels(provider) => return vec![Effect::ListModels(provider)],
+            DialogAsk::Branch(request) => {
+                let said = format!("Branching session {} after round {}", request.from, request.round);
+                self.say_until(Tone::Info, said, Until::NextRound);
+                return vec![Effect::Branch(request)];
+            }
+            DialogAsk::Confirmed(Confirm::Force) => return self.apply_steer(steer::force(&self.debate)),
+            DialogAsk::Confirmed(Confirm::Quit) => return vec![Effect::Quit],
+            DialogAsk::Confirmed(Confirm::Replace(next)) => return vec![*next],
+            DialogAsk::Replace(next) => return self.ask_before_replacing(next),
+            DialogAsk::Do(effect) => return vec![effect],
+            DialogAsk::Results(ResultsAsk::Report) => return vec![Effect::Report],
+            DialogAsk::Results(ResultsAsk::Summarize(_)) if self.watching() => {
+                self.say_until(Tone::Info, WATCH_REFUSAL, Until::NextRound);
+            }
+            DialogAsk::Results(ResultsAsk::Summarize(fresh)) => {
+                return if fresh { vec![Effect::Summarize] } else { Vec::new() };
+            }
+            DialogAsk::Results(ResultsAsk::Act(action)) => return self.act(action),
+        }
+        Vec::new()
+    }
+
     /// What an editor's text does, once given.
-    fn edited(&mut self, editor: &Editor, text: String) -> Vec<Effect> {
-        match editor.purpose {
+    fn edited(&mut self, purpose: EditorPurpose, to: Vec<Role>, text: String) -> Vec<Effect> {
+        match purpose {
             EditorPurpose::Inject => {
-                let seats = editor.to.as_ref().map(|to| to.seats().to_vec()).unwrap_or_default();
-                let steered = if seats.is_empty() {
+                let steered = if to.is_empty() {
                     steer::inject(&self.debate, text)
                 } else {
-                    steer::note_to(&self.debate, text, seats)
+                    steer::note_to(&self.debate, text, to)
                 };
                 self.apply_steer(steered)
             }
@@ -568,59 +512,6 @@ impl App {
             EditorPurpose::Question => self.apply_steer(steer::set_question(&self.debate, &self.keymap, &text)),
             EditorPurpose::Turn => self.send_argument(text),
             EditorPurpose::Model(role) => self.apply_steer(steer::change_model(&self.debate, role, &text)),
-        }
-    }
-
-    fn keep<T>(&mut self, step: &FormStep<T>, modal: Modal) -> Vec<Effect> {
-        match step {
-            FormStep::Stay => self.modal = Some(modal),
-            FormStep::Refuse(why) => {
-                self.say_until(Tone::Warn, *why, Until::Dialog);
-                self.modal = Some(modal);
-            }
-            FormStep::Close | FormStep::Done(_) => {}
-        }
-        Vec::new()
-    }
-
-    fn confirm_key(&mut self, what: Confirm, key: KeyEvent) -> Vec<Effect> {
-        match key.code {
-            KeyCode::Char('y' | 'Y') | KeyCode::Enter => match what {
-                Confirm::Force => self.apply_steer(steer::force(&self.debate)),
-                Confirm::Quit => vec![Effect::Quit],
-                Confirm::Replace(next) => vec![*next],
-            },
-            KeyCode::Char('n' | 'N') | KeyCode::Esc => Vec::new(),
-            _ => {
-                self.modal = Some(Modal::Confirm(what));
-                Vec::new()
-            }
-        }
-    }
-
-    /// The results view: it says what a key asks (`Results::key`); a
-    /// watch cannot ask for a summary.
-    fn results_key(&mut self, mut results: Results, key: KeyEvent) -> Vec<Effect> {
-        let step = results.key(&key, &self.keymap);
-        let stays = matches!(step, ResultsStep::Stay | ResultsStep::Report | ResultsStep::Summarize(_));
-        if stays {
-            self.modal = Some(Modal::Results(results));
-        }
-        match step {
-            ResultsStep::Stay | ResultsStep::Close => Vec::new(),
-            ResultsStep::Report => vec![Effect::Report],
-            ResultsStep::Summarize(_) if self.watching() => {
-                self.say_until(Tone::Info, WATCH_REFUSAL, Until::NextRound);
-                Vec::new()
-            }
-            ResultsStep::Summarize(asked) => {
-                if asked {
-                    vec![Effect::Summarize]
-                } else {
-                    Vec::new()
-                }
-            }
-            ResultsStep::Act(action) => self.act(action),
         }
     }
 

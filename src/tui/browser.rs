@@ -95,32 +95,33 @@ impl Browser {
         self.selection().map(|e| e.id.clone())
     }
 
-    /// Handles a key; `None` closes the browser.
-    pub fn key(&mut self, key: KeyEvent) -> Option<Vec<Effect>> {
+    /// Handles a key: Enter opens the selection (`Done`); exporting,
+    /// deleting and labelling are asked for while the browser stays open.
+    pub fn key(&mut self, key: KeyEvent) -> FormStep<Effect> {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         self.note = None;
         if let Some(mut edit) = self.labelling.take() {
-            return Some(match edit.key(key) {
-                FormStep::Done(label) => vec![Effect::Label(edit.id, label)],
-                FormStep::Close => Vec::new(),
-                FormStep::Stay | FormStep::Refuse(_) => {
+            return match edit.key(key) {
+                FormStep::Done(label) => FormStep::Ask(Effect::Label(edit.id, label)),
+                FormStep::Close => FormStep::Stay,
+                FormStep::Stay | FormStep::Refuse(_) | FormStep::Ask(_) => {
                     self.labelling = Some(edit);
-                    Vec::new()
+                    FormStep::Stay
                 }
-            });
+            };
         }
         if let Some(id) = self.deleting.take() {
-            return Some(match key.code {
-                KeyCode::Char('y' | 'Y') | KeyCode::Enter => vec![Effect::Delete(id)],
-                _ => Vec::new(),
-            });
+            return match key.code {
+                KeyCode::Char('y' | 'Y') | KeyCode::Enter => FormStep::Ask(Effect::Delete(id)),
+                _ => FormStep::Stay,
+            };
         }
         let count = self.matches().len();
         match key.code {
-            KeyCode::Esc => return None,
-            KeyCode::Enter => return self.selected_id().map(|id| vec![Effect::Open(id)]).or(Some(Vec::new())),
+            KeyCode::Esc => return FormStep::Close,
+            KeyCode::Enter => return self.selected_id().map_or(FormStep::Stay, |id| FormStep::Done(Effect::Open(id))),
             KeyCode::Char('e') if ctrl => {
-                return Some(self.selected_id().map(|id| vec![Effect::ExportSession(id)]).unwrap_or_default());
+                return self.selected_id().map_or(FormStep::Stay, |id| FormStep::Ask(Effect::ExportSession(id)));
             }
             KeyCode::Char('d') if ctrl => self.ask_to_delete(),
             KeyCode::Char('r') if ctrl => self.begin_labelling(Labelling::Name),
@@ -138,7 +139,7 @@ impl Browser {
             }
             _ => {}
         }
-        Some(Vec::new())
+        FormStep::Stay
     }
 
     /// Asks before deleting the selection; the debate on screen is refused
@@ -196,7 +197,7 @@ mod tests {
         }
     }
 
-    fn press(b: &mut Browser, code: KeyCode, modifiers: KeyModifiers) -> Option<Vec<Effect>> {
+    fn press(b: &mut Browser, code: KeyCode, modifiers: KeyModifiers) -> FormStep<Effect> {
         b.key(KeyEvent::new(code, modifiers))
     }
 
@@ -213,8 +214,8 @@ mod tests {
         assert_eq!(b.matches().len(), 2);
         press(&mut b, KeyCode::Down, KeyModifiers::NONE);
         press(&mut b, KeyCode::Down, KeyModifiers::NONE);
-        assert_eq!(press(&mut b, KeyCode::Enter, KeyModifiers::NONE), Some(vec![Effect::Open("c3".into())]));
-        assert_eq!(press(&mut b, KeyCode::Esc, KeyModifiers::NONE), None);
+        assert_eq!(press(&mut b, KeyCode::Enter, KeyModifiers::NONE), FormStep::Done(Effect::Open("c3".into())));
+        assert_eq!(press(&mut b, KeyCode::Esc, KeyModifiers::NONE), FormStep::Close);
     }
 
     #[test]
@@ -235,14 +236,14 @@ mod tests {
         press(&mut b, KeyCode::Down, KeyModifiers::NONE);
         assert_eq!(
             press(&mut b, KeyCode::Char('e'), KeyModifiers::CONTROL),
-            Some(vec![Effect::ExportSession("b2".into())])
+            FormStep::Ask(Effect::ExportSession("b2".into()))
         );
-        assert_eq!(press(&mut b, KeyCode::Char('d'), KeyModifiers::CONTROL), Some(vec![]));
+        assert_eq!(press(&mut b, KeyCode::Char('d'), KeyModifiers::CONTROL), FormStep::Stay);
         assert_eq!(b.deleting.as_deref(), Some("b2"));
-        assert_eq!(press(&mut b, KeyCode::Char('n'), KeyModifiers::NONE), Some(vec![]));
+        assert_eq!(press(&mut b, KeyCode::Char('n'), KeyModifiers::NONE), FormStep::Stay);
         assert_eq!(b.deleting, None);
         press(&mut b, KeyCode::Delete, KeyModifiers::NONE);
-        assert_eq!(press(&mut b, KeyCode::Char('y'), KeyModifiers::NONE), Some(vec![Effect::Delete("b2".into())]));
+        assert_eq!(press(&mut b, KeyCode::Char('y'), KeyModifiers::NONE), FormStep::Ask(Effect::Delete("b2".into())));
         b.remove("b2");
         assert_eq!(b.selected, 0);
         assert_eq!(b.matches().len(), 1);
@@ -251,7 +252,7 @@ mod tests {
     #[test]
     fn the_debate_on_screen_is_refused_before_any_question() {
         let mut b = Browser::new(vec![entry("a1", "Tabs"), entry("b2", "Cats")]).showing(Some("a1".into()));
-        assert_eq!(press(&mut b, KeyCode::Char('d'), KeyModifiers::CONTROL), Some(vec![]));
+        assert_eq!(press(&mut b, KeyCode::Char('d'), KeyModifiers::CONTROL), FormStep::Stay);
         assert_eq!(b.deleting, None, "no question is asked");
         assert_eq!(b.note, Some(ON_SCREEN));
         press(&mut b, KeyCode::Down, KeyModifiers::NONE);
@@ -272,7 +273,7 @@ mod tests {
         let named = Label { name: Some("Pets".into()), tags: vec![] };
         assert_eq!(
             press(&mut b, KeyCode::Enter, KeyModifiers::NONE),
-            Some(vec![Effect::Label("b2".into(), Change::Name(Some("Pets".into())))])
+            FormStep::Ask(Effect::Label("b2".into(), Change::Name(Some("Pets".into()))))
         );
         assert_eq!(b.labelling, None);
         b.relabel("b2", named);
@@ -283,7 +284,7 @@ mod tests {
         let tagged = Label { name: Some("Pets".into()), tags: vec!["home".into()] };
         assert_eq!(
             press(&mut b, KeyCode::Enter, KeyModifiers::NONE),
-            Some(vec![Effect::Label("b2".into(), Change::Tags(vec!["home".into()]))])
+            FormStep::Ask(Effect::Label("b2".into(), Change::Tags(vec!["home".into()])))
         );
         b.relabel("b2", tagged);
         for c in "pets home".chars() {

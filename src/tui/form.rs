@@ -1,5 +1,6 @@
 //! What every dialog shares: `FormStep`, what a key did to it (each dialog
-//! handles its own keys and says so; `App` applies it), and the text editor
+//! handles its own keys and answers in this one shape; `App` applies it),
+//! and the text editor
 //! its typed fields use, with the keys that send or break a line.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -18,6 +19,21 @@ pub enum FormStep<T> {
     Close,
     /// It closes with what the person asked for.
     Done(T),
+    /// It stays open, and asks for `T` (a report written, a list fetched).
+    Ask(T),
+}
+
+impl<T> FormStep<T> {
+    /// The same step, asking for what `f` makes of what it asked.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> FormStep<U> {
+        match self {
+            FormStep::Stay => FormStep::Stay,
+            FormStep::Refuse(why) => FormStep::Refuse(why),
+            FormStep::Close => FormStep::Close,
+            FormStep::Done(asked) => FormStep::Done(f(asked)),
+            FormStep::Ask(asked) => FormStep::Ask(f(asked)),
+        }
+    }
 }
 
 /// What a key does in a text editor.

@@ -1,15 +1,21 @@
 //! The dialogs that open over the studio (help, the session browser, a
 //! question, an editor, the heat dialog, search, settings, the results, the
-//! person's verdict, a branch) and the small ones' keys. A dialog changes
-//! only itself; what it asks of the studio (a `FormStep`), `App` applies.
+//! person's verdict, a branch) and the small ones' keys. Every dialog
+//! answers a key in one shape, `FormStep<DialogAsk>` (`Modal::key`): it
+//! changes only itself, and says what it asks of the studio, which `App`
+//! applies.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 
-use super::effect::Effect;
+use super::effect::{BranchRequest, Effect};
 pub use super::form::{EditorKey, FormStep, editor_key, topic_area};
+use super::keymap::{Action, KeyMap};
+use super::results::ResultsAsk;
 use super::seat_target::SeatTarget;
-use crate::debate::Heat;
+use super::verdict_form::{Given, VerdictForm};
+use crate::debate::event::Waiting;
+use crate::debate::{Heat, Role};
 
 /// A dialog over the panes.
 pub enum Modal {
@@ -35,6 +41,98 @@ pub enum Modal {
     Waiting(super::waiting::WaitingList),
     /// What a turn was sent, read by scrolling.
     Sent(super::sent::SentView),
+}
+
+/// What a dialog asks of the studio, answering a key: as it closes
+/// (`FormStep::Done`) or while it stays open (`FormStep::Ask`).
+pub enum DialogAsk {
+    /// An editor's text, for what it was opened for; `to`: the seats a note
+    /// goes to (none: every seat).
+    Text {
+        purpose: EditorPurpose,
+        to: Vec<Role>,
+        text: String,
+    },
+    /// The person's own turn set aside with its draft (Esc): it waits.
+    TurnWaits(TextArea<'static>),
+    /// The person's own turn, written on in their `$EDITOR` (Ctrl-G).
+    TurnInEditor(TextArea<'static>),
+    /// The person's verdict, given.
+    Verdict(Given),
+    /// A judging person's verdict form set aside (Esc): the turn waits with it.
+    VerdictWaits(Box<VerdictForm>),
+    /// Something the person's steering queued, taken back.
+    TakeBack(Waiting),
+    /// The heat pinned, for whom.
+    PinHeat(SeatTarget, Heat),
+    /// The panes searched for this.
+    Find(String),
+    /// The start screen's settings, with the form they came from (shown
+    /// again if they cannot be applied).
+    Configure(Box<super::settings::SettingsForm>, Vec<(String, String)>),
+    /// A provider's model list, for the settings' model field.
+    ListModels(String),
+    Branch(BranchRequest),
+    /// The person said yes.
+    Confirmed(Confirm),
+    /// What replaces the debate on screen (a session opened), asked about
+    /// first while one runs.
+    Replace(Effect),
+    /// An effect of the session browser's (export, delete, a label).
+    Do(Effect),
+    Results(ResultsAsk),
+}
+
+impl Modal {
+    /// A key in the dialog: it changes itself and says what it asks for.
+    pub fn key(&mut self, key: &KeyEvent, keymap: &KeyMap) -> FormStep<DialogAsk> {
+        match self {
+            Modal::Help(paged) => stays_if(paged.key(key, keymap)),
+            Modal::Sent(view) => stays_if(view.paged.key(key, keymap)),
+            Modal::Costs => stays_if(
+                !matches!(key.code, KeyCode::Esc | KeyCode::Enter)
+                    && !matches!(keymap.action(key), Some(Action::Costs | Action::Quit)),
+            ),
+            Modal::Confirm(what) => match key.code {
+                KeyCode::Char('y' | 'Y') | KeyCode::Enter => FormStep::Done(DialogAsk::Confirmed(what.clone())),
+                KeyCode::Char('n' | 'N') | KeyCode::Esc => FormStep::Close,
+                _ => FormStep::Stay,
+            },
+            Modal::Sessions(browser) => match browser.key(*key) {
+                FormStep::Done(open) => FormStep::Done(DialogAsk::Replace(open)),
+                step => step.map(DialogAsk::Do),
+            },
+            Modal::Editor(editor) => editor.key(*key),
+            Modal::Waiting(list) => list.key(*key).map(DialogAsk::TakeBack),
+            Modal::Temperature(heat) => {
+                let to = heat.to.clone();
+                heat.key(*key).map(|heat| DialogAsk::PinHeat(to, heat))
+            }
+            Modal::Search(query) => super::search::prompt_key(query, *key).map(DialogAsk::Find),
+            Modal::Settings(form) => match form.key(*key) {
+                FormStep::Done(fields) => FormStep::Done(DialogAsk::Configure(Box::new(form.clone()), fields)),
+                FormStep::Close => FormStep::Close,
+                FormStep::Refuse(why) => FormStep::Refuse(why),
+                // Moving to a model field fetches its provider's list.
+                FormStep::Stay | FormStep::Ask(_) => {
+                    form.list_wanted().map_or(FormStep::Stay, |p| FormStep::Ask(DialogAsk::ListModels(p)))
+                }
+            },
+            Modal::Results(results) => results.key(key, keymap).map(DialogAsk::Results),
+            Modal::Verdict(form) => match form.key(*key) {
+                FormStep::Close if form.seat.is_some() => {
+                    FormStep::Done(DialogAsk::VerdictWaits(Box::new(form.as_ref().clone())))
+                }
+                step => step.map(DialogAsk::Verdict),
+            },
+            Modal::Branch(form) => form.key(*key).map(DialogAsk::Branch),
+        }
+    }
+}
+
+/// A dialog read by scrolling: open while the key scrolled it.
+fn stays_if<T>(open: bool) -> FormStep<T> {
+    if open { FormStep::Stay } else { FormStep::Close }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -67,13 +165,19 @@ pub struct Editor {
 
 impl Editor {
     /// A key in the editor: Enter (or Ctrl-S) gives the text, which must
-    /// not be empty.
-    pub fn key(&mut self, key: KeyEvent) -> FormStep<String> {
+    /// not be empty. In the person's own turn, Esc sets the draft aside and
+    /// Ctrl-G writes on in their `$EDITOR`.
+    pub fn key(&mut self, key: KeyEvent) -> FormStep<DialogAsk> {
         if let (Some(to), KeyCode::Tab | KeyCode::BackTab) = (&mut self.to, key.code) {
             to.cycle(key.code == KeyCode::Tab);
             return FormStep::Stay;
         }
+        let own_turn = self.purpose == EditorPurpose::Turn;
+        if own_turn && key.code == KeyCode::Char('g') && key.modifiers.contains(KeyModifiers::CONTROL) {
+            return FormStep::Done(DialogAsk::TurnInEditor(std::mem::take(&mut self.area)));
+        }
         match editor_key(&key) {
+            EditorKey::Cancel if own_turn => FormStep::Done(DialogAsk::TurnWaits(std::mem::take(&mut self.area))),
             EditorKey::Cancel => FormStep::Close,
             EditorKey::Newline => {
                 self.area.insert_newline();
@@ -86,7 +190,8 @@ impl Editor {
             EditorKey::Submit => {
                 let text = self.area.lines().join("\n").trim().to_string();
                 if !text.is_empty() {
-                    return FormStep::Done(text);
+                    let to = self.to.as_ref().map(|to| to.seats().to_vec()).unwrap_or_default();
+                    return FormStep::Done(DialogAsk::Text { purpose: self.purpose, to, text });
                 }
                 FormStep::Refuse(match self.purpose {
                     EditorPurpose::Inject => "Type the topic to inject first, or Esc to cancel",

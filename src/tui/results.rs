@@ -7,6 +7,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 
+use super::form::FormStep;
 use super::keymap::{Action, KeyMap};
 
 /// The results view, the report written from it and the summary asked.
@@ -24,17 +25,13 @@ pub struct Results {
 
 /// What a key in the results view asks of the studio.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResultsStep {
-    /// It stays open (it scrolled, or the key does nothing here).
-    Stay,
-    /// It closes.
-    Close,
-    /// It stays open and the report is written.
+pub enum ResultsAsk {
+    /// The report written (the view stays open).
     Report,
-    /// It stays open and the arbiter is asked for its summary (`true`: one
-    /// is not being written already).
+    /// The arbiter asked for its summary (`true`: one is not being written
+    /// already; the view stays open).
     Summarize(bool),
-    /// It closes and the studio does the key's action.
+    /// The key's action of the studio's (the view closes).
     Act(Action),
 }
 
@@ -45,18 +42,18 @@ impl Results {
     }
 
     /// What `key` does here.
-    pub fn key(&mut self, key: &KeyEvent, keymap: &KeyMap) -> ResultsStep {
+    pub fn key(&mut self, key: &KeyEvent, keymap: &KeyMap) -> FormStep<ResultsAsk> {
         if self.scroll_key(key) {
-            return ResultsStep::Stay;
+            return FormStep::Stay;
         }
         match key.code {
-            KeyCode::Char('w') => ResultsStep::Report,
-            KeyCode::Char('a') => ResultsStep::Summarize(self.summary_draft.is_none()),
-            KeyCode::Esc | KeyCode::Enter => ResultsStep::Close,
+            KeyCode::Char('w') => FormStep::Ask(ResultsAsk::Report),
+            KeyCode::Char('a') => FormStep::Ask(ResultsAsk::Summarize(self.summary_draft.is_none())),
+            KeyCode::Esc | KeyCode::Enter => FormStep::Close,
             _ => match keymap.action(key) {
-                Some(Action::Results | Action::Quit) => ResultsStep::Close,
-                Some(action) => ResultsStep::Act(action),
-                None => ResultsStep::Stay,
+                Some(Action::Results | Action::Quit) => FormStep::Close,
+                Some(action) => FormStep::Done(ResultsAsk::Act(action)),
+                None => FormStep::Stay,
             },
         }
     }

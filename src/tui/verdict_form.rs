@@ -40,6 +40,7 @@ pub fn ahead_label(debate: &DebateState, ahead: Option<Role>) -> String {
 }
 
 /// The form as it is filled in.
+#[derive(Clone)]
 pub struct VerdictForm {
     /// The choices for who is ahead ([`ahead_choices`]).
     pub choices: Vec<Option<Role>>,
@@ -57,6 +58,7 @@ pub struct VerdictForm {
 
 /// What a person in the judge's seat gives besides who is ahead: the next
 /// question and the heat; the note is the verdict, `ends` resolves it.
+#[derive(Clone)]
 pub struct JudgeSeat {
     pub question: TextArea<'static>,
     pub heat: Heat,

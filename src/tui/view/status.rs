@@ -150,11 +150,13 @@ fn hints(app: &App) -> Vec<(String, Cow<'static, str>)> {
 }
 
 pub(super) fn counters(app: &App) -> String {
+    use crate::debate::cost;
     use crate::words::compact;
-    let Some((input, output)) = app.usage() else { return String::new() };
-    let cached = app.cached_input();
+    let Some((input, output)) = cost::tokens(&app.debate) else { return String::new() };
+    let cached = cost::cached_input(&app.debate);
     let cached = if cached > 0 { format!(" ({} cached)", compact(cached)) } else { String::new() };
-    match app.cost() {
+    // Only when every role that reported usage has a configured price (no guessing).
+    match cost::cost(&app.debate, &app.prices()) {
         Some(cost) => format!("tokens {} in{cached} · {} out · ${cost:.4} ", compact(input), compact(output)),
         None => format!("tokens {} in{cached} · {} out ", compact(input), compact(output)),
     }
