@@ -9,7 +9,7 @@ use crate::tui::modal::Modal;
 use crate::tui::studio::Studio;
 
 /// A provider's name and what its server answered.
-type Answer = (String, Result<Vec<String>, String>);
+pub(super) type Answer = (String, Result<Vec<String>, String>);
 
 pub(super) struct ModelLists {
     answers: UnboundedSender<Answer>,
