@@ -515,7 +515,7 @@ pub enum ExportFormat {
     Json,
 }
 
-impl From<ExportFormat> for crate::report::export::Format {
+impl From<ExportFormat> for crate::report::export::ExportKind {
     fn from(format: ExportFormat) -> Self {
         match format {
             ExportFormat::Md => Self::Md,

@@ -12,7 +12,7 @@ use anyhow::{Context, bail};
 use unicode_width::UnicodeWidthStr;
 
 use super::args::SessionsAction;
-use crate::report::export::{self, Format};
+use crate::report::export::{self, ExportKind};
 use crate::store::index::IndexEntry;
 use crate::store::search::Found;
 use crate::store::{self, Store};
@@ -278,13 +278,13 @@ fn agreed(question: &str) -> anyhow::Result<bool> {
 /// transcript.
 pub fn export(
     id: Option<&str>,
-    format: Format,
+    format: ExportKind,
     output: Option<&Path>,
     force: bool,
     wanted: Wanted,
 ) -> anyhow::Result<()> {
     let Wanted { no_images, requests } = wanted;
-    if requests && format == Format::Json {
+    if requests && format == ExportKind::Json {
         anyhow::bail!(
             "--requests adds to the Markdown export; the JSON export holds every request already (each turn's `sent`)"
         );
@@ -309,7 +309,7 @@ pub fn export(
         std::io::stdout().lock().write_all(text.as_bytes())?;
         return Ok(());
     };
-    let images = (format == Format::Md && !no_images).then(|| chart_names(path));
+    let images = (format == ExportKind::Md && !no_images).then(|| chart_names(path));
     let dir = path.parent().unwrap_or_else(|| Path::new(""));
     let mut wanted = vec![(path.to_path_buf(), None)];
     if let Some(images) = &images {

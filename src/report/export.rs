@@ -16,9 +16,9 @@ use crate::sanitize::clean;
 use crate::store::label::Label;
 use crate::store::log::{Header, Record};
 
-/// The export formats.
+/// What an export is written as: Markdown or JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub enum ExportKind {
     Md,
     Json,
 }
@@ -32,14 +32,14 @@ pub struct Images {
 }
 
 /// Renders a session in the given format; Markdown draws its charts as text.
-pub fn render(format: Format, header: &Header, records: &[Record]) -> String {
+pub fn render(format: ExportKind, header: &Header, records: &[Record]) -> String {
     render_with(format, header, records, None, &Label::default())
 }
 
 /// Renders a session with the name and tags a person gave it; Markdown
 /// links `images` for its charts when given.
 pub fn render_with(
-    format: Format,
+    format: ExportKind,
     header: &Header,
     records: &[Record],
     images: Option<&Images>,
@@ -47,8 +47,8 @@ pub fn render_with(
 ) -> String {
     let state = DebateState::from_events(records.iter().map(|r| &r.event));
     match format {
-        Format::Md => markdown(header, &state, records, images, label),
-        Format::Json => {
+        ExportKind::Md => markdown(header, &state, records, images, label),
+        ExportKind::Json => {
             // Serialised straight from the types, not through `serde_json::Value`,
             // which would widen every f32 (an initial heat of 0.9 read 0.8999999761581421).
             let export = JsonExport {
@@ -450,5 +450,5 @@ fn charts(md: &mut String, state: &DebateState, images: Option<&Images>) {
 }
 
 fn steering_line(ms: u64, event: &DebateEvent) -> Option<String> {
-    super::steer::steer_of(event).map(|(_, what)| format!("{} {what}", clock(ms)))
+    super::intervention::intervention_of(event).map(|(_, what)| format!("{} {what}", clock(ms)))
 }

@@ -6,11 +6,11 @@
 pub mod agreement;
 pub mod charts;
 pub mod export;
+pub mod intervention;
 mod markdown;
 pub mod model;
 mod page;
 pub mod requests;
-pub mod steer;
 mod time;
 pub mod transcript;
 pub mod walk;

@@ -5,7 +5,7 @@
 //! cleaned of control sequences; the page and the charts only lay it out.
 
 use super::agreement::{self, HumanEntry, RoomEntry};
-use super::steer::Steer;
+use super::intervention::Intervention;
 use super::time::rfc3339;
 use super::transcript::{TranscriptRound, transcript};
 use super::walk::Walk;
@@ -213,7 +213,7 @@ pub struct Report {
     /// Each seat's and panel judge's calls, tokens and cost, then each round's.
     pub spending: Vec<SpendingRow>,
     pub heat: Vec<HeatPoint>,
-    pub steering: Vec<Steer>,
+    pub steering: Vec<Intervention>,
     pub effort: Vec<RoundEffort>,
     /// The debaters' seats and their names, in order.
     pub debaters: Vec<(Role, String)>,

@@ -3,7 +3,7 @@
 //! steering in place where it happened, and a judge's answer as a person
 //! reads it.
 
-use super::steer::Steer;
+use super::intervention::Intervention;
 use super::walk::{Slot, Walk};
 use super::words::words;
 use crate::debate::state::{Round, Turn, TurnStatus, VerdictStatus};
@@ -53,7 +53,7 @@ impl TranscriptTurn {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Entry {
     Turn(TranscriptTurn),
-    Steer(Steer),
+    Intervention(Intervention),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -83,7 +83,7 @@ pub(super) fn transcript(state: &DebateState, walk: &Walk) -> Vec<TranscriptRoun
         .collect();
     // Steering before the first round opens it.
     if let Some(first) = out.first_mut() {
-        let before = walk.before.iter().cloned().map(Entry::Steer);
+        let before = walk.before.iter().cloned().map(Entry::Intervention);
         first.entries.splice(0..0, before);
     }
     out
@@ -96,7 +96,7 @@ fn round_entries(state: &DebateState, round: &Round, index: usize, walk: &Walk) 
     let slots = walk.rounds.get(index).map_or(&[][..], Vec::as_slice);
     for slot in slots {
         match slot {
-            Slot::Steer(steer) => entries.push(Entry::Steer(steer.clone())),
+            Slot::Intervention(steer) => entries.push(Entry::Intervention(steer.clone())),
             Slot::Turn { .. } => {
                 let Some(turn) = round.turns.get(n) else { continue };
                 let (seconds, retries) = walk.turn(index, n).unwrap_or((None, 0));

@@ -3,7 +3,7 @@
 //! the person's steering with when and in which round it happened, in the
 //! order things happened.
 
-use super::steer::{Steer, steer_of};
+use super::intervention::{Intervention, intervention_of};
 use super::time::clock;
 use crate::debate::{DebateEvent, Role};
 use crate::store::log::Record;
@@ -15,14 +15,14 @@ pub(super) struct Walk {
     /// round's turns): the turn's timing, and the steering between turns.
     pub(super) rounds: Vec<Vec<Slot>>,
     /// Steering before the first round.
-    pub(super) before: Vec<Steer>,
-    pub(super) steering: Vec<Steer>,
+    pub(super) before: Vec<Intervention>,
+    pub(super) steering: Vec<Intervention>,
 }
 
 #[derive(Debug, Clone)]
 pub(super) enum Slot {
     Turn { role: Role, started_ms: u64, ended_ms: Option<u64>, retries: u32, failed: bool },
-    Steer(Steer),
+    Intervention(Intervention),
 }
 
 impl Walk {
@@ -71,11 +71,11 @@ impl Walk {
                 }
                 _ => {}
             }
-            if let Some((kind, text)) = steer_of(&record.event) {
-                let steer = Steer { kind, clock: clock(record.ms), round: numbers.len() as u32, text };
+            if let Some((kind, text)) = intervention_of(&record.event) {
+                let steer = Intervention { kind, clock: clock(record.ms), round: numbers.len() as u32, text };
                 walk.steering.push(steer.clone());
                 match walk.rounds.last_mut() {
-                    Some(slots) => slots.push(Slot::Steer(steer)),
+                    Some(slots) => slots.push(Slot::Intervention(steer)),
                     None => walk.before.push(steer),
                 }
             }

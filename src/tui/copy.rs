@@ -30,7 +30,7 @@ pub fn focused(debate: &DebateState, panes: &Panes) -> Result<Clip, String> {
 /// (`e`, `heat export`), named with its rounds ("the debate as Markdown,
 /// 4 rounds").
 pub fn debate(header: &Header, records: &[Record], label: &crate::store::label::Label) -> Clip {
-    let text = crate::report::export::render_with(crate::report::export::Format::Md, header, records, None, label);
+    let text = crate::report::export::render_with(crate::report::export::ExportKind::Md, header, records, None, label);
     let state = DebateState::from_events(records.iter().map(|r| &r.event));
     let what = format!("the debate as Markdown, {}", counted(state.rounds.len(), "round"));
     Clip { text, what }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::report::export::{self, Format};
+use crate::report::export::{self, ExportKind};
 use crate::store::label::Label;
 use crate::store::log::{Header, Record};
 
@@ -26,7 +26,7 @@ pub fn markdown(
     label: &Label,
     stored: Option<&str>,
 ) -> Result<PathBuf, String> {
-    let text = export::render_with(Format::Md, header, records, None, label);
+    let text = export::render_with(ExportKind::Md, header, records, None, label);
     write_new(dir, &format!("heat-{}", header.id), "md", &text).map_err(|e| {
         let elsewhere = match stored {
             Some(id) => format!("`heat export {id} -o FILE` writes it elsewhere"),

@@ -2,7 +2,7 @@
 //! which has the focus (and whether the person chose it), where each was
 //! last drawn, what the panes show (reasoning, turn times, cited lines), and
 //! the search that is on. A pane itself is `pane::Pane`; drawing is
-//! `view::panes`.
+//! `view::pane_frame`.
 
 use std::ops::{Index, IndexMut};
 

@@ -274,7 +274,7 @@ async fn a_chair_outvoted_on_resolved_closes_nothing() {
     let records: Vec<heat::store::log::Record> =
         events.into_iter().enumerate().map(|(i, event)| heat::store::log::Record { ms: i as u64, event }).collect();
     let header = heat::store::log::Header { heat_session: 1, id: "x".into(), created_ms: 0 };
-    let md = heat::report::export::render(heat::report::export::Format::Md, &header, &records);
+    let md = heat::report::export::render(heat::report::export::ExportKind::Md, &header, &records);
     assert_eq!(md.matches("the judge closed the debate").count(), 1, "only the last round closed it: {md}");
     let html = heat::report::html(&header, &records, &heat::report::Context::default()).unwrap();
     let next =

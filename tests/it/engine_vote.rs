@@ -18,7 +18,7 @@ use heat::debate::format::FormatRecord;
 use heat::debate::{Command, DebateEvent, DebateState, Heat, Outcome, Role, vote};
 use heat::format::{Format, Origin};
 use heat::provider::scripted::{Reply, ScriptedModel};
-use heat::report::export::{Format as ExportFormat, render};
+use heat::report::export::{ExportKind, render};
 use heat::report::{self, Context};
 use heat::store::log::{Header, Record};
 
@@ -219,7 +219,7 @@ async fn the_export_and_the_report_keep_every_seat_and_each_rounds_vote() {
     let records: Vec<Record> =
         events.into_iter().enumerate().map(|(i, event)| Record { ms: i as u64 * 1000, event }).collect();
     let header = Header { heat_session: 1, id: "20261125-020000-vote".into(), created_ms: 1_795_342_500_000 };
-    let md = render(ExportFormat::Md, &header, &records);
+    let md = render(ExportKind::Md, &header, &records);
     for seat in ["### Analyst", "### Pragmatist", "### Contrarian"] {
         assert_eq!(md.matches(seat).count(), 2, "{seat} argues both rounds: {md}");
     }

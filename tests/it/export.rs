@@ -7,7 +7,7 @@ use crate::support::log::{Log, participant};
 use heat::debate::Heat;
 use heat::debate::verdict::{Ahead, Conceded};
 use heat::debate::{DebateEvent, Outcome, Role, TurnPurpose, Verdict};
-use heat::report::export::{Format, render};
+use heat::report::export::{ExportKind, render};
 use heat::store::log::{Header, Record};
 
 fn records() -> Vec<Record> {
@@ -101,7 +101,7 @@ fn header() -> Header {
 
 #[test]
 fn markdown_matches_the_golden_record() {
-    let md = render(Format::Md, &header(), &records());
+    let md = render(ExportKind::Md, &header(), &records());
     let golden_path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/export.md");
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(golden_path, &md).unwrap();
@@ -113,7 +113,7 @@ fn markdown_matches_the_golden_record() {
 
 #[test]
 fn json_export_is_the_full_structured_record() {
-    let text = render(Format::Json, &header(), &records());
+    let text = render(ExportKind::Json, &header(), &records());
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(value["format"], "heat-session-export");
     assert_eq!(value["version"], 1);
@@ -137,7 +137,7 @@ fn a_round_run_at_a_pinned_heat_is_marked_in_the_export() {
     let events = Log::new("T", 3, 0.9).round(0).pins(0.4).round_on(1, "T", 0.4).into_events();
     let records: Vec<Record> =
         events.into_iter().enumerate().map(|(i, event)| Record { ms: i as u64, event }).collect();
-    let md = render(Format::Md, &header(), &records);
+    let md = render(ExportKind::Md, &header(), &records);
     assert!(md.contains("- Heat by round: 0.90 → 0.40 (pinned)"), "{md}");
     assert!(md.contains("## Round 2 · heat 0.40 (pinned)") && md.contains("## Round 1 · heat 0.90\n"), "{md}");
 }
@@ -154,7 +154,7 @@ fn a_models_own_headings_sit_under_its_seats_heading_in_the_markdown_outline() {
             record
         })
         .collect();
-    let md = render(Format::Md, &header(), &records);
+    let md = render(ExportKind::Md, &header(), &records);
     assert!(md.contains("### Skeptic\n\n#### My case\n\nOsmosis cannot.\n\n##### Evidence\n\n"), "{md}");
     assert!(md.contains("```\n# a comment in code\n```"), "code is left as it is:\n{md}");
 }
@@ -185,7 +185,7 @@ fn a_verdict_given_while_round_four_streams_is_round_four_everywhere() {
     let log = log.then_all(events);
     assert_eq!(DebateState::from_events(log.events()).human[0].round, 4);
     let records: Vec<Record> = log.into_events().into_iter().map(|event| Record { ms: 0, event }).collect();
-    let md = render(Format::Md, &header(), &records);
+    let md = render(ExportKind::Md, &header(), &records);
     assert!(md.contains("## Your verdicts\n\n- Round 4: skeptic ahead, 70% sure: sharper"), "{md}");
 }
 
@@ -199,7 +199,7 @@ fn notices_are_listed_in_their_own_section_before_the_synthesis_cleaned_of_escap
         .into_events();
     let records: Vec<Record> =
         events.into_iter().enumerate().map(|(i, event)| Record { ms: i as u64, event }).collect();
-    let md = render(Format::Md, &header(), &records);
+    let md = render(ExportKind::Md, &header(), &records);
     let section = md.find("## Notices\n\n- the advocate's model takes no tools\n- a server said red\n").expect(&md);
     let synthesis = md.find("## Final synthesis").expect("the synthesis");
     assert!(section < synthesis, "{md}");
@@ -208,5 +208,5 @@ fn notices_are_listed_in_their_own_section_before_the_synthesis_cleaned_of_escap
     // A debate with no notices has no such section.
     let quiet = Log::new("T", 1, 0.9).round(0).into_events();
     let records: Vec<Record> = quiet.into_iter().enumerate().map(|(i, event)| Record { ms: i as u64, event }).collect();
-    assert!(!render(Format::Md, &header(), &records).contains("## Notices"));
+    assert!(!render(ExportKind::Md, &header(), &records).contains("## Notices"));
 }

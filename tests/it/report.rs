@@ -412,7 +412,7 @@ async fn the_persons_verdict_ends_the_debate_and_stands_beside_the_judges() {
     let human = between(&page, "id=\"human\"", "</section>");
     assert!(human.contains("advocate ahead, 80% sure (ended the debate)"), "{human}");
     assert!(human.contains("&#60;b&#62;clear&#60;/b&#62;"), "the note is text: {human}");
-    let md = heat::report::export::render(heat::report::export::Format::Md, &header, &records);
+    let md = heat::report::export::render(heat::report::export::ExportKind::Md, &header, &records);
     assert!(
         md.contains("## Your verdicts\n\n- Round 1: advocate ahead, 80% sure (ended the debate): <b>clear</b>"),
         "{md}"

@@ -12,7 +12,7 @@ use heat::debate::PanelJudge;
 use heat::debate::format::FormatRecord;
 use heat::debate::verdict::Ahead;
 use heat::debate::{DebateEvent, Heat, Outcome, Role, TurnPurpose, Verdict};
-use heat::report::export::{Format, render};
+use heat::report::export::{ExportKind, render};
 use heat::report::{self, Context};
 use heat::store::log::{Header, Record};
 use studio_support::{ADVOCATE, SKEPTIC, feed, new_app, screen, started_events};
@@ -124,7 +124,7 @@ fn the_export_and_the_report_keep_every_vote_and_the_dissent() {
     let records: Vec<Record> =
         events.into_iter().enumerate().map(|(i, event)| Record { ms: i as u64 * 1000, event }).collect();
     let header = Header { heat_session: 1, id: "20261124-120000-pane".into(), created_ms: 1_795_342_500_000 };
-    let md = render(Format::Md, &header, &records);
+    let md = render(ExportKind::Md, &header, &records);
     assert!(
         md.contains("- Judge 2: not resolved · opposition ahead · heat 0.50: Hallway trust outweighs quiet hours.\n"),
         "{md}"

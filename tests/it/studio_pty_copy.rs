@@ -44,7 +44,7 @@ async fn shift_y_puts_the_whole_debate_on_the_clipboard_as_its_markdown_export()
     let text = String::from_utf8(STANDARD.decode(&clipboard[0]).unwrap()).unwrap();
     // What `e` and `heat export` write, not a renderer of its own.
     let demo = heat::store::log::parse(include_bytes!("../../assets/demo-session.jsonl")).unwrap();
-    let export = heat::report::export::render(heat::report::export::Format::Md, &demo.header, &demo.records);
+    let export = heat::report::export::render(heat::report::export::ExportKind::Md, &demo.header, &demo.records);
     assert_eq!(text, export);
     let said = heat::words::count(text.chars().count(), "character");
     assert!(studio.text().contains(&said), "the sentence counts the characters ({said}):\n{}", studio.text());

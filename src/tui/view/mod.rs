@@ -14,7 +14,7 @@ mod header;
 mod help;
 mod line;
 mod overlay;
-mod panes;
+mod pane_frame;
 mod results;
 mod retained;
 mod sent;
@@ -138,7 +138,7 @@ pub fn plan(app: &App, area: Rect) -> Plan {
 /// Where each seat's tab is, on a screen laid out by `plan` (none when the
 /// panes sit side by side).
 pub fn tab_areas(app: &App, plan: &Plan) -> [Rect; Role::COUNT] {
-    plan.tabs.map_or([Rect::default(); Role::COUNT], |tabs| panes::tab_areas(app, tabs))
+    plan.tabs.map_or([Rect::default(); Role::COUNT], |tabs| pane_frame::tab_areas(app, tabs))
 }
 
 /// While a dialog read by scrolling is open (help, what a turn was sent):
@@ -179,11 +179,11 @@ fn draw_parts(frame: &mut Frame<'_>, app: &App, retained: &Retained, plan: &Plan
     } else {
         header::draw(frame, app, plan.header);
         if let Some(tabs) = plan.tabs {
-            panes::tabs(frame, app, tabs);
+            pane_frame::tabs(frame, app, tabs);
         }
         for (i, pane_area) in plan.panes.iter().enumerate() {
             if !pane_area.is_empty() {
-                shown[i] = panes::draw(frame, app, retained, i, *pane_area);
+                shown[i] = pane_frame::draw(frame, app, retained, i, *pane_area);
             }
         }
         if let Some(strip) = plan.strip {
