@@ -51,6 +51,7 @@ fn panel_setup(debater: &Reply, judge: Duration) -> (EngineSetup, FormatRecord) 
         panel_models: Vec::new(),
         panel_providers: Vec::new(),
         issues: false,
+        map: None,
     };
     (setup, format)
 }

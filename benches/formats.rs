@@ -38,7 +38,12 @@ fn scored_debate(rounds: u32) -> DebateState {
             possibly_cut: false,
         });
         let scores = Some(Scores { advocate: vec![2, 1, -1], skeptic: vec![1, 0, 3] });
-        let verdict = Verdict { verdict: format!("round {round}"), topic: "t".into(), scores, ..Verdict::default() };
+        let verdict = Verdict {
+            verdict: format!("round {round}"),
+            topic: "t".into(),
+            scores: scores.map(Box::new),
+            ..Verdict::default()
+        };
         events.push(DebateEvent::VerdictReached { round, verdict });
     }
     DebateState::from_events(&events)

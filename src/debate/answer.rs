@@ -453,7 +453,11 @@ pub fn verdict_of(
         None if state.free() => verdict::parse(text, &topic, heat),
         None => verdict::parse_as(text, &topic, heat, &state.side_names()),
     };
-    let verdict = parsed.map_err(|e| e.to_string())?;
+    let mut verdict = parsed.map_err(|e| e.to_string())?;
+    // The embedded judge names no claim: the sentences it chose for each side are the map's.
+    if chosen && state.map().is_some() {
+        verdict.claims = super::argument_map::chosen_claims(state, round, text);
+    }
     // A person in the judge's seat means what they gave: no guard second-guesses it.
     let checked = if state.seated_person(Role::Judge) {
         VerdictOutcome::Stands { verdict, notice: None }
@@ -468,6 +472,11 @@ pub fn verdict_of(
             // Scores a format did not ask for are not kept: a duel's log stays as it was.
             if !state.scored() {
                 verdict.scores = None;
+            }
+            // Nor an argument map it did not ask for.
+            if state.map().is_none() {
+                verdict.claims.clear();
+                verdict.scorecard = None;
             }
             Ok((verdict, notice))
         }

@@ -1,8 +1,8 @@
 //! One projection of what a round established beside its turns' words:
 //! the facts a format's features add (scores, a review's issues, a panel's
 //! votes and decision, the swap check, the vote among final answers, the
-//! room's votes), each present only where the debate's format and setup
-//! give it one.
+//! room's votes, the argument map), each present only where the debate's
+//! format and setup give it one.
 //!
 //! Every presenter takes a round's facts from here and destructures
 //! [`RoundFacts`] without `..` (the architecture test holds it), so a
@@ -12,6 +12,7 @@
 
 use std::collections::BTreeMap;
 
+use super::argument_map::{self, DebateMap, RoundMap};
 use super::ballot::AudienceRound;
 use super::issues::Row;
 use super::panel::vote::Vote;
@@ -38,6 +39,8 @@ pub struct RoundFacts {
     pub vote: Option<Tally>,
     /// The room's votes on the round, where the room voted.
     pub room: Option<AudienceRound>,
+    /// The round's part of the argument map, in a format that keeps one.
+    pub map: Option<RoundMap>,
 }
 
 /// A panel's part of a round.
@@ -60,6 +63,7 @@ pub fn of_round(state: &DebateState, round: &Round) -> RoundFacts {
         swap: round.swap.clone(),
         vote: state.final_answers().then(|| super::vote::of_round(state, round.number)).flatten(),
         room: state.audience.get(&round.number).cloned(),
+        map: state.map().map(|_| argument_map::of_round(state, round)),
     }
 }
 
@@ -80,6 +84,8 @@ pub struct DebateFacts {
     pub vote: Option<Tally>,
     /// The room's votes over the debate, in words.
     pub room: Option<String>,
+    /// The argument map, in a format that keeps one.
+    pub map: Option<DebateMap>,
 }
 
 /// The facts of the whole of `state` so far.
@@ -99,6 +105,7 @@ pub fn of_debate(state: &DebateState) -> DebateFacts {
         swap: (!checked.is_empty()).then(|| (checked.iter().filter(|&&f| f).count(), checked.len())),
         vote: super::vote::latest(state),
         room: super::audience::overall(state),
+        map: state.map().map(|_| argument_map::of_debate(state)),
     }
 }
 
@@ -130,7 +137,8 @@ mod tests {
             heat: Heat::new(0.9),
             injected: Vec::new(),
         });
-        let scored = Verdict { scores: Some(Scores { advocate: vec![2], skeptic: vec![-1] }), ..Verdict::default() };
+        let scored =
+            Verdict { scores: Some(Box::new(Scores { advocate: vec![2], skeptic: vec![-1] })), ..Verdict::default() };
         state.rounds[0].panel.insert(PanelJudge(2), Vote::Voted { verdict: scored, usage: None });
         state
     }

@@ -51,6 +51,11 @@ pub struct FormatRecord {
     /// (`debate::issues`): the `review` format.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub issues: bool,
+    /// The judge keeps an argument map (`debate::argument_map`): each
+    /// round's claims with their standing, and each side scored on the
+    /// criteria.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<MapSpec>,
     /// Each seat's brief, by position, in full: the log needs no file to
     /// resume. `None` keeps the prompts heat is run with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -68,6 +73,31 @@ pub struct FormatRecord {
     /// a judge with none, or an empty name, is asked on the judges' provider.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub panel_providers: Vec<String>,
+}
+
+/// What an argument map scores each side on (`map = true` in a format
+/// file, with `[[criteria]]` of its own or the four every debate knows).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MapSpec {
+    pub criteria: Vec<Criterion>,
+}
+
+/// One criterion of a scorecard, and how much it counts toward a side's total.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Criterion {
+    pub name: String,
+    pub weight: u32,
+}
+
+impl MapSpec {
+    /// The criteria a scorecard has unless its format names its own.
+    pub const CRITERIA: [&'static str; 4] = ["logic", "evidence", "rebuttal", "clarity"];
+
+    /// The four criteria, each counting once.
+    pub fn standard() -> Self {
+        let criteria = Self::CRITERIA.iter().map(|name| Criterion { name: (*name).to_string(), weight: 1 }).collect();
+        MapSpec { criteria }
+    }
 }
 
 /// When the debaters' final answers count as one (`[convergence]` in a
@@ -246,6 +276,7 @@ mod tests {
             panel_models: Vec::new(),
             panel_providers: Vec::new(),
             issues: false,
+            map: None,
         }
     }
 

@@ -3,6 +3,7 @@
 //! engine that drives them.
 
 pub mod answer;
+pub mod argument_map;
 pub mod audience;
 pub mod ballot;
 pub mod branch_changes;

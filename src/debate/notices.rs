@@ -162,17 +162,26 @@ pub fn budget_unpriced(setup: &EngineSetup, state: &DebateState) -> Option<Strin
 /// How the notice that a format's scores are not asked begins.
 const SCORES_UNASKED_NOTICE: &str = "The embedded judge gives no scores";
 
-/// In a format that scores, with the embedded judge, said once a debate:
-/// it chooses each side's strongest sentence, so no argument is scored and
-/// the tug-of-war stays at its start.
+/// In a format that scores or keeps an argument map, with the embedded
+/// judge, said once a debate: it chooses each side's strongest sentence, so
+/// no argument is scored, the tug-of-war stays at its start, and the map
+/// holds the sentences chosen with no scorecard.
 pub fn scores_unasked(setup: &EngineSetup, state: &DebateState) -> Option<String> {
     let embedded = setup.role(Role::Judge).model.is_embedded();
     let said = state.notices.iter().any(|n| n.starts_with(SCORES_UNASKED_NOTICE));
-    (state.scored() && embedded && !said).then(|| {
-        format!(
-            "{SCORES_UNASKED_NOTICE} (it picks each side's strongest sentence): this {} debate is not scored",
-            state.format.as_ref().map_or("", |f| f.name.as_str())
-        )
+    let mapped = state.map().is_some();
+    ((state.scored() || mapped) && embedded && !said).then(|| {
+        let name = state.format.as_ref().map_or("", |f| f.name.as_str());
+        let map = "its argument map keeps the sentences picked, with no scorecard";
+        match (state.scored(), mapped) {
+            (true, true) => format!(
+                "{SCORES_UNASKED_NOTICE} (it picks each side's strongest sentence): this {name} debate is not scored; {map}"
+            ),
+            (true, false) => format!(
+                "{SCORES_UNASKED_NOTICE} (it picks each side's strongest sentence): this {name} debate is not scored"
+            ),
+            _ => format!("{SCORES_UNASKED_NOTICE} (it picks each side's strongest sentence): this {name} debate's {map}"),
+        }
     })
 }
 

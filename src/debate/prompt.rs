@@ -421,8 +421,12 @@ pub fn judge_messages_keeping(
             let fields = chosen.then(|| chosen_fields(state, current, purpose.is_final()));
             let form = if let Some(fields) = fields.as_deref() {
                 fields
+            } else if state.scored() && state.map().is_some() {
+                "{\"resolved\": …, \"verdict\": \"…\", \"ahead\": \"…\", \"conceded\": \"…\", \"topic\": \"…\", \"heat\": …, \"scores\": {\"advocate\": […], \"skeptic\": […]}, \"claims\": […], \"scorecard\": {\"advocate\": {…}, \"skeptic\": {…}}}"
             } else if state.scored() {
                 "{\"resolved\": …, \"verdict\": \"…\", \"ahead\": \"…\", \"conceded\": \"…\", \"topic\": \"…\", \"heat\": …, \"scores\": {\"advocate\": […], \"skeptic\": […]}}"
+            } else if state.map().is_some() {
+                "{\"resolved\": …, \"verdict\": \"…\", \"ahead\": \"…\", \"conceded\": \"…\", \"topic\": \"…\", \"heat\": …, \"claims\": […], \"scorecard\": {\"advocate\": {…}, \"skeptic\": {…}}}"
             } else {
                 "{\"resolved\": …, \"verdict\": \"…\", \"ahead\": \"…\", \"conceded\": \"…\", \"topic\": \"…\", \"heat\": …}"
             };
@@ -473,6 +477,9 @@ fn judge_prompt(state: &DebateState, round: &Round, purpose: TurnPurpose) -> Str
     }
     if state.scored() {
         out.push_str(&format!("{}\n", super::scores::instruction(&names[0], &names[1])));
+    }
+    if let Some(spec) = state.map() {
+        out.push_str(&super::argument_map::instruction(state, round.number, spec));
     }
     if let Some(grounds) = state.grounds() {
         out.push_str(&source_checks(state, round, grounds));

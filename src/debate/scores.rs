@@ -15,7 +15,8 @@ pub use super::verdict::scores::{Scores, signed};
 /// every judge that scored it (the two middle ones' mean, toward zero, for
 /// an even count). `None` when no judge scored the round.
 pub fn of_round(round: &Round) -> Option<Scores> {
-    let given: Vec<&Scores> = super::panel::ballots(round).into_iter().filter_map(|(_, v)| v.scores.as_ref()).collect();
+    let given: Vec<&Scores> =
+        super::panel::ballots(round).into_iter().filter_map(|(_, v)| v.scores.as_deref()).collect();
     match given.as_slice() {
         [] => None,
         [one] => Some((*one).clone()),
@@ -168,7 +169,7 @@ mod tests {
         use super::super::state::Round;
         use super::super::verdict::Verdict;
         let scored = |advocate: Vec<i8>, skeptic: Vec<i8>| Verdict {
-            scores: Some(Scores { advocate, skeptic }),
+            scores: Some(Box::new(Scores { advocate, skeptic })),
             ..Verdict::default()
         };
         let vote = |verdict| super::super::panel::vote::Vote::Voted { verdict, usage: None };

@@ -483,6 +483,11 @@ impl DebateState {
     }
 
     /// The format asks the judge to score each argument.
+    /// The argument map the format keeps, if it keeps one.
+    pub fn map(&self) -> Option<&super::format::MapSpec> {
+        self.format.as_ref().and_then(|f| f.map.as_ref())
+    }
+
     pub fn scored(&self) -> bool {
         self.format.as_ref().is_some_and(|f| f.scores)
     }

@@ -2,6 +2,8 @@
 //! output (code fences, prose around the object, trailing commas, `heat` as a
 //! string or out of range, missing optional fields).
 
+pub mod claims;
+pub mod scorecard;
 pub mod scores;
 pub mod sides;
 
@@ -10,6 +12,8 @@ use serde_json::{Map, Value};
 
 use super::heat::Heat;
 
+pub use claims::{ClaimStatus, NamedClaim};
+pub use scorecard::Scorecard;
 pub use scores::Scores;
 pub use sides::{Ahead, Conceded, SideNames};
 
@@ -28,8 +32,17 @@ pub struct Verdict {
     pub topic: String,
     pub heat: Heat,
     /// Each argument's score, in a format that asks for them.
+    /// Boxed, as the scorecard is: a verdict rides in every event's enum.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scores: Option<Scores>,
+    pub scores: Option<Box<Scores>>,
+    /// The claims made this round, or whose standing it changed, in a
+    /// format that keeps an argument map.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<NamedClaim>,
+    /// Each side scored on the format's criteria, in a format that keeps
+    /// an argument map.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scorecard: Option<Box<Scorecard>>,
 }
 
 /// A heat as one of eight block heights, `▁` for the lowest and `█` for
@@ -138,7 +151,8 @@ pub fn parse_as(
             map.insert(field.into(), Value::String(side.into()));
         }
     }
-    if let Some(Value::Object(scores)) = map.get_mut("scores") {
+    for field in ["scores", "scorecard"] {
+        let Some(Value::Object(scores)) = map.get_mut(field) else { continue };
         let renamed: Vec<(String, &'static str)> = scores
             .keys()
             .filter_map(|key| Some((key.clone(), plain(key)?)))
@@ -149,6 +163,13 @@ pub fn parse_as(
                 && let Some(value) = scores.remove(&key)
             {
                 scores.insert(side.into(), value);
+            }
+        }
+    }
+    if let Some(Value::Array(claims)) = map.get_mut("claims") {
+        for claim in claims.iter_mut().filter_map(Value::as_object_mut) {
+            if let Some(side) = claim.get("by").and_then(Value::as_str).and_then(plain) {
+                claim.insert("by".into(), Value::String(side.into()));
             }
         }
     }
@@ -188,8 +209,10 @@ fn from_map(
         Some(other) => return Err(wrong_type("heat", "a number between 0.3 and 1.0", other)),
     };
     let (ahead, conceded) = (names.ahead(map.get("ahead")), names.conceded(map.get("conceded")));
-    let scores = Scores::read(map.get("scores"));
-    Ok(Verdict { resolved, verdict, ahead, conceded, topic, heat: Heat::new(heat), scores })
+    let scores = Scores::read(map.get("scores")).map(Box::new);
+    let claims = claims::read(map.get("claims"), names);
+    let scorecard = scorecard::read(map.get("scorecard"), names)?.map(Box::new);
+    Ok(Verdict { resolved, verdict, ahead, conceded, topic, heat: Heat::new(heat), scores, claims, scorecard })
 }
 
 /// The JSON object in a judge's answer, read as tolerantly as `parse` reads it.

@@ -10,7 +10,7 @@ use toml::Spanned;
 use super::briefs::{self, Origin};
 use crate::config::keys;
 use crate::debate::Role;
-use crate::debate::format::{Convergence, FormatRecord, Phase};
+use crate::debate::format::{Convergence, Criterion, FormatRecord, MapSpec, Phase};
 use crate::debate::seat::Side;
 use crate::provider::kind;
 
@@ -90,8 +90,10 @@ impl Format {
 pub const MAX_DEBATERS: usize = 6;
 pub const MAX_JUDGES: u32 = crate::debate::PanelJudge::MOST;
 
+/// A format file as written: each flag is a key of its own in the file.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[allow(clippy::struct_excessive_bools)]
 struct FormatFile {
     summary: String,
     max_rounds: Option<Spanned<u32>>,
@@ -103,6 +105,12 @@ struct FormatFile {
     scores: bool,
     #[serde(default)]
     issues: bool,
+    /// The judge keeps an argument map: claims, and a scorecard per side.
+    #[serde(default)]
+    map: bool,
+    /// The scorecard's criteria (`map = true`); the four standard ones when none.
+    #[serde(default)]
+    criteria: Vec<Spanned<CriterionFile>>,
     #[serde(default)]
     seats: Vec<Spanned<SeatFile>>,
     judges: Spanned<JudgesFile>,
@@ -110,6 +118,18 @@ struct FormatFile {
     phases: Vec<Spanned<PhaseFile>>,
     convergence: Option<Spanned<ConvergenceFile>>,
 }
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CriterionFile {
+    name: Spanned<String>,
+    #[serde(default)]
+    weight: Option<Spanned<u32>>,
+}
+
+/// The most criteria a scorecard has, and the heaviest weight one takes.
+const MOST_CRITERIA: usize = 8;
+const HEAVIEST: u32 = 10;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -234,6 +254,7 @@ pub fn parse(name: &str, text: &str, origin: &Origin) -> anyhow::Result<Format> 
         resolve_early: file.resolve_early,
         scores: file.scores,
         issues: file.issues,
+        map: file.map.then(|| map_spec(&file.criteria)),
         phases: file
             .phases
             .iter()
@@ -359,6 +380,7 @@ fn check_judges(place: &Place<'_>, file: &FormatFile, free: bool) -> anyhow::Res
             "scores = true: the tug-of-war is between one \"pro\" and one \"con\" seat; leave scores out",
         ));
     }
+    check_map(place, file, free)?;
     if file.issues && (free || count("con") == 0) {
         return Err(place
             .error(None, "issues = true needs \"con\" seats to raise the issues and a \"pro\" seat to answer them"));
@@ -403,6 +425,61 @@ fn check_judges(place: &Place<'_>, file: &FormatFile, free: bool) -> anyhow::Res
                 judging().collect::<Vec<_>>().join(", ")
             );
             return Err(place.error(Some(providers.span()), &said));
+        }
+    }
+    Ok(())
+}
+
+/// The argument map's spec: the file's criteria, or the standard four.
+fn map_spec(criteria: &[Spanned<CriterionFile>]) -> MapSpec {
+    if criteria.is_empty() {
+        return MapSpec::standard();
+    }
+    let criteria = criteria
+        .iter()
+        .map(|c| Criterion {
+            name: c.get_ref().name.get_ref().trim().to_ascii_lowercase(),
+            weight: c.get_ref().weight.as_ref().map_or(1, |w| *w.get_ref()),
+        })
+        .collect();
+    MapSpec { criteria }
+}
+
+/// `map = true` is for two sides; its criteria are named once each, in a
+/// word, and weigh 1 to 10.
+fn check_map(place: &Place<'_>, file: &FormatFile, free: bool) -> anyhow::Result<()> {
+    if !file.map {
+        if let Some(first) = file.criteria.first() {
+            return Err(place
+                .error(Some(first.span()), "[[criteria]] score an argument map: add map = true, or leave them out"));
+        }
+        return Ok(());
+    }
+    if free || file.seats.len() != 2 {
+        return Err(place
+            .error(None, "map = true: the argument map is between one \"pro\" and one \"con\" seat; leave map out"));
+    }
+    if file.criteria.len() > MOST_CRITERIA {
+        let said = format!("{} [[criteria]] are too many; a scorecard has 1 to {MOST_CRITERIA}", file.criteria.len());
+        return Err(place.error(Some(file.criteria[MOST_CRITERIA].span()), &said));
+    }
+    let mut seen: Vec<String> = Vec::new();
+    for criterion in &file.criteria {
+        let name = criterion.get_ref().name.get_ref().trim().to_ascii_lowercase();
+        let word = !name.is_empty() && name.len() <= 20 && name.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+        if !word || seen.contains(&name) {
+            let said = format!(
+                "criteria name {name:?} {}; name each criterion once, in one word of letters (\"logic\", \"evidence\")",
+                if word { "is named twice" } else { "is not a word" }
+            );
+            return Err(place.error(Some(criterion.get_ref().name.span()), &said));
+        }
+        seen.push(name);
+        if let Some(weight) = &criterion.get_ref().weight
+            && !(1..=HEAVIEST).contains(weight.get_ref())
+        {
+            let said = format!("weight = {} is out of range; a criterion weighs 1 to {HEAVIEST}", weight.get_ref());
+            return Err(place.error(Some(weight.span()), &said));
         }
     }
     Ok(())

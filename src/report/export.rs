@@ -51,9 +51,13 @@ pub fn render_with(
         ExportKind::Json => {
             // Serialised straight from the types, not through `serde_json::Value`,
             // which would widen every f32 (an initial heat of 0.9 read 0.8999999761581421).
+            // The argument map folded from the verdicts, for a reader that does not fold it.
+            let facts::DebateFacts { scores: _, issues: _, panel: _, swap: _, vote: _, room: _, map } =
+                facts::of_debate(&state);
             let export = JsonExport {
                 format: "heat-session-export",
                 version: 1,
+                map,
                 session: json!({
                     "id": header.id,
                     "created": rfc3339(header.created_ms),
@@ -75,6 +79,8 @@ pub fn render_with(
 struct JsonExport<'a> {
     format: &'static str,
     version: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    map: Option<crate::debate::argument_map::DebateMap>,
     session: serde_json::Value,
     state: &'a DebateState,
     events: &'a [Record],
@@ -231,10 +237,13 @@ fn markdown(
         // The review's board is one section at the end (`## Issues`), the
         // swap check is among the verdict's marks, the room's votes are a
         // section of their own.
-        let RoundFacts { scores, issues: _, panel, swap: _, vote, room: _ } = facts::of_round(state, round);
+        let RoundFacts { scores, issues: _, panel, swap: _, vote, room: _, map } = facts::of_round(state, round);
         judge_section(&mut md, state, round, scores.as_ref(), panel.as_ref());
         if let Some(tally) = vote {
             let _ = writeln!(md, "**The vote:** {}\n", clean(&crate::debate::vote::describe(state, &tally)));
+        }
+        if let Some(map) = map {
+            map_section(&mut md, state, &map);
         }
     }
     let steering: Vec<String> = records.iter().filter_map(|r| steering_line(r.ms, &r.event)).collect();
@@ -319,6 +328,19 @@ fn issues_section(md: &mut String, state: &DebateState) {
 
 /// A round's judge: its verdict (or why there is none), who is ahead, the
 /// round's scores and its panel's votes.
+/// A round's part of the argument map, a bullet each; nothing when it has none.
+fn map_section(md: &mut String, state: &DebateState, map: &crate::debate::argument_map::RoundMap) {
+    let lines = crate::debate::argument_map::round_lines(state, map);
+    if lines.is_empty() {
+        return;
+    }
+    md.push_str("**The argument map:**\n\n");
+    for line in lines {
+        let _ = writeln!(md, "- {}", clean(&line));
+    }
+    md.push('\n');
+}
+
 fn judge_section(
     md: &mut String,
     state: &DebateState,

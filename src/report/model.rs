@@ -118,6 +118,9 @@ pub struct VerdictEntry {
     pub decision: Option<String>,
     /// The vote among the debaters' final answers, in a format that ends on them.
     pub vote: Option<String>,
+    /// The round's part of the argument map, a line each (claims, the
+    /// scorecard, a link left out, a turning point).
+    pub map: Vec<String>,
 }
 
 impl VerdictEntry {
@@ -450,7 +453,7 @@ fn verdicts(state: &DebateState) -> Vec<VerdictEntry> {
         .map(|round| {
             // The review's board is the page's own section (`issues`), the
             // room's votes the agreement table's.
-            let RoundFacts { scores, issues: _, panel, swap, vote, room: _ } = facts::of_round(state, round);
+            let RoundFacts { scores, issues: _, panel, swap, vote, room: _, map } = facts::of_round(state, round);
             let (votes, decision) = panel.map_or((Vec::new(), None), |judges| {
                 let votes = judges.votes.iter().map(|(&judge, vote)| clean(&panel::vote_line(state, judge, vote)));
                 (votes.collect(), judges.said.map(|said| clean(&said.unwrap_or_else(|undecided| undecided))))
@@ -470,6 +473,12 @@ fn verdicts(state: &DebateState) -> Vec<VerdictEntry> {
                 votes,
                 decision,
                 vote: vote.map(|tally| clean(&crate::debate::vote::describe(state, &tally))),
+                map: map
+                    .map(|m| crate::debate::argument_map::round_lines(state, &m))
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|l| clean(l))
+                    .collect(),
             };
             let judge = round.turn(Role::Judge);
             match judge.and_then(|t| t.verdict.as_ref().map(|v| (t, v))) {

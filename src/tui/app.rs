@@ -407,7 +407,7 @@ impl App {
         self.panes.person_here = self.person_here();
         self.panes.lay_out(areas, &seats, &self.debate, &self.theme);
         match (&mut self.modal, paged) {
-            (Some(Modal::Help(view)), Some((total, rows))) => view.fit(total, rows),
+            (Some(Modal::Help(view) | Modal::Map(view)), Some((total, rows))) => view.fit(total, rows),
             (Some(Modal::Sent(view)), Some((total, rows))) => view.paged.fit(total, rows),
             (Some(Modal::Results(view)), Some((total, rows))) => view.fit(total, rows),
             _ => {}

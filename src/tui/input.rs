@@ -210,6 +210,11 @@ impl App {
             }
             Action::Results => self.modal = Some(Modal::Results(Results::default())),
             Action::Costs => self.modal = Some(Modal::Costs),
+            Action::Map if self.debate.map().is_none() => {
+                let why = "This format keeps no argument map: oxford keeps one (heat run --format oxford)";
+                self.say_until(Tone::Info, why, Until::NextRound);
+            }
+            Action::Map => self.modal = Some(Modal::Map(Paged::default())),
             Action::Sent => match SentView::open(&self.debate, &self.panes) {
                 Ok(view) => self.modal = Some(Modal::Sent(view)),
                 Err(why) => self.say_until(Tone::Info, why, Until::NextRound),

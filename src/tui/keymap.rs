@@ -47,6 +47,8 @@ pub enum Action {
     Slower,
     NextRound,
     TurnStats,
+    /// The argument map, in a format that keeps one.
+    Map,
     CitedLines,
     Results,
     HumanVerdict,
@@ -87,7 +89,7 @@ impl Action {
     /// what the footer calls it, its help section and how soon the footer
     /// offers it. Help and the footer are made from this table alone, so
     /// an action added here is listed in both wherever it works.
-    pub const TABLE: [Binding; 42] = [
+    pub const TABLE: [Binding; 43] = [
         row(Action::TogglePause, "pause", "space", "pause or resume the debate", "pause", Group::Steering, 0),
         row(Action::Inject, "inject", "i", "inject a topic into the next round", "inject", Group::Steering, 1),
         row(Action::Temperature, "temperature", "t", "pin the heat (temperature)", "heat", Group::Steering, 2),
@@ -187,6 +189,15 @@ impl Action {
         row(Action::Export, "export", "e", "export the debate as Markdown", "export", Group::Debates, 14),
         row(Action::Costs, "costs", "$", "tokens and cost: per seat and per round", "costs", Group::Debates, 26),
         row(
+            Action::Map,
+            "map",
+            "m",
+            "the argument map: each side's claims and where they stand, scorecards, turning points",
+            "map",
+            Group::Debates,
+            15,
+        ),
+        row(
             Action::Audience,
             "audience",
             "A",
@@ -238,7 +249,7 @@ impl Action {
         row(
             Action::TurnStats,
             "stats",
-            "m",
+            "d",
             "show or hide each pane's turn time and tokens/s",
             "turn times",
             Group::Moving,
@@ -534,6 +545,7 @@ mod tests {
             TakeBack,
             ChangeModel,
             Sent,
+            Map,
         ];
         for action in every {
             // Exhaustive: an action left out of `every` is left out here too, and does not compile.
@@ -542,7 +554,7 @@ mod tests {
                 | Export | Sessions | Quit | Help | ToggleReasoning | FocusNext | FocusPrev | ScrollUp | ScrollDown
                 | PageUp | PageDown | Top | Follow | Search | Copy | Faster | Slower | NextRound | TurnStats
                 | CitedLines | Results | HumanVerdict | Branch | CopyDebate | Ask | MoreRounds | CancelSeat
-                | Reroll | TakeBack | ChangeModel | Sent | Present | Zoom | Costs | Audience => {}
+                | Reroll | TakeBack | ChangeModel | Sent | Present | Zoom | Costs | Audience | Map => {}
             }
             assert_eq!(Action::TABLE.iter().filter(|row| row.action == action).count(), 1, "{action:?}");
         }

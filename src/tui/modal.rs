@@ -41,6 +41,8 @@ pub enum Modal {
     Waiting(super::waiting::WaitingList),
     /// What a turn was sent, read by scrolling.
     Sent(super::sent::SentView),
+    /// The argument map, read by scrolling.
+    Map(super::paged::Paged),
 }
 
 /// What a dialog asks of the studio, answering a key: as it closes
@@ -87,7 +89,7 @@ impl Modal {
     /// A key in the dialog: it changes itself and says what it asks for.
     pub fn key(&mut self, key: &KeyEvent, keymap: &KeyMap) -> FormStep<DialogAsk> {
         match self {
-            Modal::Help(paged) => stays_if(paged.key(key, keymap)),
+            Modal::Help(paged) | Modal::Map(paged) => stays_if(paged.key(key, keymap)),
             Modal::Sent(view) => stays_if(view.paged.key(key, keymap)),
             Modal::Costs => stays_if(
                 !matches!(key.code, KeyCode::Esc | KeyCode::Enter)

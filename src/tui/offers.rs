@@ -60,6 +60,8 @@ pub fn offers_in(app: &App, action: Action, view: View) -> bool {
         Action::Branch => shown && app.starts_debates() && matches!(view, View::Live | View::Ended),
         // The page of a stored debate: a live one, or one another heat runs or ran.
         Action::Audience => shown && matches!(view, View::Live | View::Ended | View::Watch),
+        // Only a format that keeps an argument map has one to show.
+        Action::Map => shown && app.debate.map().is_some(),
         Action::Results
         | Action::Export
         | Action::Copy

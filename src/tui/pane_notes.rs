@@ -98,8 +98,9 @@ pub(super) struct FactsAt {
 }
 
 /// A judge turn's part of its round's facts, under its verdict: the
-/// round's scores, a panel's votes (under the round's latest judge turn)
-/// and a review's board (under the turn that gave the latest verdict). The
+/// round's scores, a panel's votes (under the round's latest judge turn),
+/// and a review's board and the argument map's round (under the turn that
+/// gave the latest verdict). The
 /// swap check is among the verdict's marks, the vote among final answers
 /// under each debater's answer, the room's votes at the pane's end.
 pub(super) fn fact_lines(
@@ -111,10 +112,15 @@ pub(super) fn fact_lines(
     width: u16,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
-    let RoundFacts { scores, issues, panel, swap: _, vote: _, room: _ } = facts;
+    let RoundFacts { scores, issues, panel, swap: _, vote: _, room: _, map } = facts;
     let mut lines = Vec::new();
     if let Some(scores) = scores.as_ref().filter(|_| matches!(turn.verdict, Some(VerdictStatus::Parsed { .. }))) {
         lines.extend(score_lines(state, round, scores, width, theme));
+    }
+    if let Some(map) = map.as_ref().filter(|_| at.holds_verdict) {
+        for line in crate::debate::argument_map::round_lines(state, map) {
+            lines.extend(wrap_plain(&line, width, theme.secondary()));
+        }
     }
     if let Some(panel) = panel.as_ref().filter(|_| at.latest) {
         lines.extend(panel_lines(state, panel, width, theme));

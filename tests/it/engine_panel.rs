@@ -103,6 +103,7 @@ fn panel_format() -> FormatRecord {
         panel_models: Vec::new(),
         panel_providers: Vec::new(),
         issues: false,
+        map: None,
     }
 }
 

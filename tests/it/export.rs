@@ -59,6 +59,7 @@ fn records() -> Vec<Record> {
             topic: "Weigh mentoring costs".into(),
             heat: Heat::new(0.7),
             scores: None,
+            ..Verdict::default()
         },
     ));
     events.push(DebateEvent::SwapCheckStarted { round: 0 });

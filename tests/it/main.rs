@@ -14,6 +14,7 @@ mod agents;
 mod agents_real;
 mod answer;
 mod architecture;
+mod argument_map;
 mod audience;
 mod audience_browser;
 mod cli_branch;

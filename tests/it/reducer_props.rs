@@ -124,7 +124,8 @@ fn verdict() -> impl Strategy<Value = Verdict> {
             conceded,
             topic,
             heat: Heat::new(heat),
-            scores,
+            scores: scores.map(Box::new),
+            ..Verdict::default()
         },
     )
 }
@@ -222,6 +223,8 @@ fn format() -> impl Strategy<Value = FormatRecord> {
             phases,
             scores,
             issues,
+            // A map rides with scores here: each way round is a record the log must keep.
+            map: (scores && !issues).then(heat::debate::format::MapSpec::standard),
             briefs,
             judges,
             panel_models,

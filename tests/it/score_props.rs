@@ -29,6 +29,7 @@ fn format(scores: bool) -> FormatRecord {
         panel_models: Vec::new(),
         panel_providers: Vec::new(),
         issues: false,
+        map: None,
     }
 }
 
@@ -46,7 +47,12 @@ fn events(rounds: &[Option<(Vec<i8>, Vec<i8>)>], scored: bool) -> Vec<DebateEven
             log = log.starts_at(round, role, purpose, None).completes(round, role, &format!("{role:?} {n}"));
         }
         let given = scores.clone().map(|(advocate, skeptic)| Scores { advocate, skeptic });
-        let verdict = Verdict { verdict: format!("round {n}"), topic: "t".into(), scores: given, ..Verdict::default() };
+        let verdict = Verdict {
+            verdict: format!("round {n}"),
+            topic: "t".into(),
+            scores: given.map(Box::new),
+            ..Verdict::default()
+        };
         log = log.then(DebateEvent::VerdictReached { round, verdict });
     }
     log.into_events()
@@ -111,7 +117,7 @@ fn a_judges_out_of_range_scores_are_held_to_the_range_when_read() {
         Heat::new(0.5),
     )
     .unwrap();
-    assert_eq!(verdict.scores, Some(Scores { advocate: vec![3, -3], skeptic: vec![0] }));
+    assert_eq!(verdict.scores, Some(Box::new(Scores { advocate: vec![3, -3], skeptic: vec![0] })));
     let none = heat::debate::verdict::parse(r#"{"verdict": "v"}"#, "t", Heat::new(0.5)).unwrap();
     assert_eq!(none.scores, None, "an answer without scores still reads");
 }

@@ -544,6 +544,7 @@ fn b_branches_after_a_finished_round_with_the_changes_chosen() {
         ahead: None,
         conceded: None,
         scores: None,
+        ..Verdict::default()
     };
     let done = |role, text: &str| completed(0, role, text);
     feed(

@@ -814,7 +814,7 @@ fn oxford_scored() -> App {
         verdict: "The opposition's first point landed.".into(),
         topic: "Answer the opposition's point 1.".into(),
         heat: heat::debate::Heat::new(0.7),
-        scores: Some(heat::debate::scores::Scores { advocate: vec![1, 0, -1], skeptic: vec![3, 1] }),
+        scores: Some(Box::new(heat::debate::scores::Scores { advocate: vec![1, 0, -1], skeptic: vec![3, 1] })),
         ..heat::debate::verdict::Verdict::default()
     };
     let mut events = Vec::new();
@@ -871,7 +871,7 @@ fn oxford_finished() -> App {
         topic: "Who carries the juniors' case?".into(),
         heat: Heat::new(heat),
         ahead: Some(ahead),
-        scores,
+        scores: scores.map(Box::new),
         ..Verdict::default()
     };
     let mut events = Vec::new();

@@ -79,13 +79,16 @@ impl<W: Write> TextPrinter<W> {
         let Some(number) = event.round() else { return Ok(()) };
         let Some(round) = self.state.rounds.iter().find(|r| r.number == number) else { return Ok(()) };
         let closing = round.turn(Role::Judge).is_some_and(|t| t.purpose.is_final());
-        let RoundFacts { scores, issues, panel, swap: _, vote, room: _ } = facts::of_round(&self.state, round);
+        let RoundFacts { scores, issues, panel, swap: _, vote, room: _, map } = facts::of_round(&self.state, round);
         if matches!(event, DebateEvent::VerdictReached { .. }) {
             if let Some(scores) = scores.as_ref().filter(|_| panel.is_none()) {
                 self.stage.line(&crate::debate::scores::line(&self.state, number, scores))?;
             }
             if let Some(rows) = issues {
                 self.say_issues(&rows)?;
+            }
+            for line in map.iter().flat_map(|m| crate::debate::argument_map::round_lines(&self.state, m)) {
+                writeln!(self.stage.out, "  {}", crate::sanitize::clean(&line))?;
             }
         }
         if let Some(said) = panel.and_then(|p| p.said)

@@ -252,11 +252,15 @@ impl Requests<'_> {
         })
     }
 
-    /// The verdict's schema with what the format asks besides (scores,
-    /// rulings on issues).
+    /// The verdict's schema with what the format asks besides (scores, the
+    /// argument map, rulings on issues).
     fn asked_schema(&self) -> serde_json::Value {
         let state = self.state;
         let asked = if state.scored() { scores::with_scores(verdict::schema()) } else { verdict::schema() };
+        let asked = match state.map() {
+            Some(spec) => crate::debate::argument_map::with_map(asked, spec),
+            None => asked,
+        };
         if state.tracks_issues() { issues::with_issues(asked) } else { asked }
     }
 

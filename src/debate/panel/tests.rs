@@ -12,7 +12,7 @@ fn verdict(resolved: bool, heat: f32, ahead: Ahead) -> Verdict {
         conceded: None,
         topic: "t".into(),
         heat: Heat::new(heat),
-        scores: None,
+        ..Verdict::default()
     }
 }
 

@@ -104,7 +104,7 @@ impl SideNames {
 
     /// The side a name stands for: the name itself, "the advocate", or
     /// "Debater A" for `A`, in any case.
-    fn side(self, name: &str) -> Option<Role> {
+    pub fn side(self, name: &str) -> Option<Role> {
         let name = name.trim().to_ascii_lowercase();
         let name = name.strip_prefix("the ").unwrap_or(&name);
         let name = name.strip_prefix("debater ").unwrap_or(name).trim();

@@ -3,6 +3,7 @@
 //! (`tui::render`, `App::lay_out`).
 
 mod agreement;
+mod argument_map;
 mod big;
 mod border;
 mod branch;
@@ -147,6 +148,7 @@ pub fn paged_fit(app: &App, area: Rect) -> Option<(usize, usize)> {
     match &app.modal {
         Some(Modal::Help(_)) => Some(help::fit(app, area)),
         Some(Modal::Sent(view)) => Some(sent::fit(app, view, area)),
+        Some(Modal::Map(_)) => Some(argument_map::fit(app, area)),
         Some(Modal::Results(view)) => Some(results::fit(app, view, area)),
         _ => None,
     }

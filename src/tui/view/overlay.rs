@@ -40,6 +40,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
         Some(Modal::Costs) => super::costs::draw(frame, app, area),
         Some(Modal::Waiting(list)) => super::waiting::draw(frame, app, area, list),
         Some(Modal::Sent(view)) => super::sent::draw(frame, app, area, view),
+        Some(Modal::Map(view)) => super::argument_map::draw(frame, app, area, view),
         Some(Modal::Verdict(form)) => verdict(frame, app, area, form),
         Some(Modal::Branch(form)) => super::branch::draw(frame, app, area, form),
         Some(Modal::Confirm(what)) => confirm(frame, app, area, what),

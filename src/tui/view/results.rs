@@ -205,9 +205,10 @@ fn facts(app: &App) -> Vec<Line<'static>> {
             words_said(debate)
         )),
     ];
-    let DebateFacts { scores, issues, panel, swap, vote, room } = crate::debate::facts::of_debate(debate);
+    let DebateFacts { scores, issues, panel, swap, vote, room, map } = crate::debate::facts::of_debate(debate);
     facts.extend(vote.map(|tally| vote_line(debate, &tally, theme)));
     facts.extend(issues.map(|rows| issues_line(&rows, theme)));
+    facts.extend(map.map(|map| map_line(debate, &map, theme)));
     if let Some(human) = debate.human.last() {
         facts.push(Line::from(Span::styled(
             format!("your verdict: {}", human.describe(debate)),
@@ -270,6 +271,40 @@ fn issues_line(rows: &[Row], theme: &crate::tui::theme::Theme) -> Line<'static> 
     let open = rows.iter().any(|r| r.status == issues::Status::Open);
     let color = if open { theme.warn } else { theme.good };
     Line::from(Span::styled(text, Style::new().fg(color).add_modifier(Modifier::BOLD)))
+}
+
+/// The argument map in a line: its claims by standing, each side's
+/// scorecard average and the turning points.
+fn map_line(
+    debate: &DebateState,
+    map: &crate::debate::argument_map::DebateMap,
+    theme: &crate::tui::theme::Theme,
+) -> Line<'static> {
+    use crate::debate::argument_map::ClaimStatus;
+    let claims = &map.ledger.claims;
+    let by_status: Vec<String> = ClaimStatus::ALL
+        .iter()
+        .filter_map(|&status| {
+            let n = claims.iter().filter(|c| c.status == status).count();
+            (n > 0).then(|| format!("{n} {}", status.name()))
+        })
+        .collect();
+    let mut text = format!("◆ {}", crate::words::count(claims.len(), "claim"));
+    if !by_status.is_empty() {
+        text.push_str(&format!(": {}", by_status.join(", ")));
+    }
+    let [pro, con] = map.averages;
+    if pro.is_some() || con.is_some() {
+        let side = |role: Role, avg: Option<f32>| {
+            format!("{} {}", debate.label(role), avg.map_or_else(|| "–".to_string(), |a| format!("{a:.1}")))
+        };
+        text.push_str(&format!(" · scorecards {} · {}", side(Role::Advocate, pro), side(Role::Skeptic, con)));
+    }
+    if !map.turning_points.is_empty() {
+        let rounds: Vec<String> = map.turning_points.iter().map(|t| (t.round + 1).to_string()).collect();
+        text.push_str(&format!(" · turned in round {}", rounds.join(", ")));
+    }
+    Line::from(Span::styled(crate::sanitize::clean(&text), Style::new().fg(theme.title).add_modifier(Modifier::BOLD)))
 }
 
 /// Each round's words by debater, in seat order: (round from 1, counts).

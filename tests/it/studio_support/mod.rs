@@ -222,7 +222,7 @@ pub fn swap_flipped() -> App {
         conceded: Some(Conceded::Advocate),
         topic: "Can mentoring be done remotely?".into(),
         heat: Heat::new(0.6),
-        scores: None,
+        ..Verdict::default()
     };
     let swapped = Verdict { ahead: Some(Ahead::Advocate), ..verdict.clone() };
     let text = serde_json::to_string(&verdict).unwrap_or_default();

@@ -1,0 +1,394 @@
+//! The argument map of a format that keeps one (`map = true`): the ledger
+//! of claims folded from the verdicts (each claim from the round it was
+//! made, its standing as the judge's latest word leaves it, and the other
+//! side's claim it answers), each round's scorecard and the sides' weighted
+//! totals, the turning points (the rounds where who is ahead changed, with
+//! the claim that turned it), and the schema and instruction that ask the
+//! judge for them. The map needs no event of its own: the verdicts carry
+//! it, so a resumed or replayed debate folds the same map.
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::format::MapSpec;
+use super::seat::Role;
+use super::state::{DebateState, Round};
+use super::verdict::claims::CLAIM_CHARS;
+use super::verdict::scorecard::{HIGH, LOW};
+pub use super::verdict::{ClaimStatus, NamedClaim, Scorecard};
+
+/// One claim of the ledger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Claim {
+    pub id: String,
+    pub by: Role,
+    /// The claim as first named, in its debater's words.
+    pub claim: String,
+    /// The round it was made in (from 0).
+    pub round: u32,
+    /// Where it stands now.
+    pub status: ClaimStatus,
+    /// The other side's claim it answers, by id.
+    pub answers: Option<String>,
+    /// Each round (from 0) its standing changed, and to what.
+    pub history: Vec<(u32, ClaimStatus)>,
+}
+
+impl Claim {
+    /// Whether round `round` (from 0) made it or changed its standing.
+    pub fn touched_in(&self, round: u32) -> bool {
+        self.history.iter().any(|(r, _)| *r == round)
+    }
+}
+
+/// A link a verdict made that the ledger could not keep: to a claim never
+/// named, or to a claim of the same side.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DroppedLink {
+    pub round: u32,
+    pub from: String,
+    pub to: String,
+}
+
+/// Every claim so far, in the order made, and the links left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Ledger {
+    pub claims: Vec<Claim>,
+    pub dropped: Vec<DroppedLink>,
+}
+
+impl Ledger {
+    pub fn get(&self, id: &str) -> Option<&Claim> {
+        self.claims.iter().find(|c| c.id == id)
+    }
+
+    /// A side's claims, in the order made.
+    pub fn by(&self, role: Role) -> impl Iterator<Item = &Claim> {
+        self.claims.iter().filter(move |c| c.by == role)
+    }
+
+    /// The claims that answer `id`.
+    pub fn answers_to<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a Claim> {
+        self.claims.iter().filter(move |c| c.answers.as_deref() == Some(id))
+    }
+}
+
+/// The ledger as it stood once round `round` (from 0) was judged.
+pub fn ledger_through(state: &DebateState, round: u32) -> Ledger {
+    let mut ledger = Ledger::default();
+    for r in state.rounds.iter().filter(|r| r.number <= round) {
+        if let Some(verdict) = r.verdict() {
+            fold(&mut ledger, r.number, &verdict.claims);
+        }
+    }
+    ledger
+}
+
+/// The ledger now.
+pub fn ledger(state: &DebateState) -> Ledger {
+    ledger_through(state, u32::MAX)
+}
+
+/// One verdict's claims into the ledger: a new id is a new claim; a known
+/// one takes the judge's latest status; a claim answered this round and
+/// not itself named is attacked.
+fn fold(ledger: &mut Ledger, round: u32, named: &[NamedClaim]) {
+    for claim in named {
+        match ledger.claims.iter_mut().find(|c| c.id == claim.id) {
+            Some(known) => {
+                if known.status != claim.status {
+                    known.status = claim.status;
+                    known.history.push((round, claim.status));
+                }
+                if known.answers.is_none() {
+                    known.answers.clone_from(&claim.answers);
+                }
+            }
+            None => ledger.claims.push(Claim {
+                id: claim.id.clone(),
+                by: claim.by,
+                claim: claim.claim.clone(),
+                round,
+                status: claim.status,
+                answers: claim.answers.clone(),
+                history: vec![(round, claim.status)],
+            }),
+        }
+    }
+    for claim in named {
+        let Some(target) = &claim.answers else { continue };
+        let by = claim.by;
+        let kept = ledger.claims.iter().any(|c| c.id == *target && c.by != by);
+        if !kept {
+            ledger.dropped.push(DroppedLink { round, from: claim.id.clone(), to: target.clone() });
+            if let Some(from) =
+                ledger.claims.iter_mut().find(|c| c.id == claim.id && c.answers.as_ref() == Some(target))
+            {
+                from.answers = None;
+            }
+            continue;
+        }
+        let named_now = named.iter().any(|c| c.id == *target);
+        if let Some(answered) = ledger.claims.iter_mut().find(|c| c.id == *target)
+            && !named_now
+            && answered.status.holds()
+        {
+            answered.status = ClaimStatus::Attacked;
+            answered.history.push((round, ClaimStatus::Attacked));
+        }
+    }
+}
+
+/// A round where who is ahead changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TurningPoint {
+    /// The round (from 0).
+    pub round: u32,
+    /// Who was ahead before, and who after (`None`: even).
+    pub was: Option<Role>,
+    pub now: Option<Role>,
+    /// The claim that turned it: the first the side now ahead made or held
+    /// that round, else the first the side behind gave up.
+    pub claim: Option<String>,
+}
+
+/// Every round where who is ahead changed, from the first verdict that
+/// said who was.
+pub fn turning_points(state: &DebateState) -> Vec<TurningPoint> {
+    let mut points = Vec::new();
+    let mut ahead: Option<Option<Role>> = None;
+    for round in &state.rounds {
+        let Some(verdict) = round.verdict() else { continue };
+        let Some(now) = verdict.ahead.map(super::verdict::Ahead::side) else { continue };
+        if let Some(was) = ahead
+            && was != now
+        {
+            let held = verdict.claims.iter().find(|c| Some(c.by) == now && c.status.holds());
+            let given_up = || verdict.claims.iter().find(|c| Some(c.by) == was && c.status == ClaimStatus::Conceded);
+            let claim = held.or_else(given_up).map(|c| c.id.clone());
+            points.push(TurningPoint { round: round.number, was, now, claim });
+        }
+        ahead = Some(now);
+    }
+    points
+}
+
+/// A side's weighted score on a scorecard, out of 10: each criterion the
+/// format names, by its weight. `None` when the card scores none of them.
+pub fn weighted(card: &Scorecard, role: Role, spec: &MapSpec) -> Option<f32> {
+    let scores = card.of(role)?;
+    let (sum, weights) = spec
+        .criteria
+        .iter()
+        .filter_map(|c| Some((f32::from(*scores.get(&c.name)?) * c.weight as f32, c.weight as f32)))
+        .fold((0.0, 0.0), |(s, w), (score, weight)| (s + score, w + weight));
+    (weights > 0.0).then(|| sum / weights)
+}
+
+/// Each round's scorecard so far, by round (from 0).
+pub fn scorecards(state: &DebateState) -> Vec<(u32, Scorecard)> {
+    if state.map().is_none() {
+        return Vec::new();
+    }
+    state.rounds.iter().filter_map(|r| Some((r.number, r.verdict()?.scorecard.as_deref()?.clone()))).collect()
+}
+
+/// A side's weighted scores averaged over the rounds scored, out of 10.
+pub fn average(state: &DebateState, role: Role) -> Option<f32> {
+    let spec = state.map()?;
+    let each: Vec<f32> = scorecards(state).iter().filter_map(|(_, card)| weighted(card, role, spec)).collect();
+    (!each.is_empty()).then(|| each.iter().sum::<f32>() / each.len() as f32)
+}
+
+/// The claims of a verdict the embedded judge chose (`extractive`): each
+/// side's strongest sentence of round `round` is its claim, standing; a
+/// sentence the side already claimed keeps its claim and says nothing new.
+pub fn chosen_claims(state: &DebateState, round: u32, answer: &str) -> Vec<NamedClaim> {
+    let Ok(map) = super::verdict::parse_map(answer) else { return Vec::new() };
+    let ledger = ledger_through(state, round.saturating_sub(1));
+    let mut claims = Vec::new();
+    for (role, letter) in [(Role::Advocate, 'A'), (Role::Skeptic, 'S')] {
+        let Some(sentence) = map.get(&format!("{}_best", role.key())).and_then(Value::as_str) else { continue };
+        let sentence = crate::words::truncate(&crate::sanitize::clean(sentence.trim()), CLAIM_CHARS);
+        let known = |c: &&Claim| c.by == role && c.claim == sentence;
+        if sentence.is_empty() || (round > 0 && ledger.claims.iter().any(|c| known(&c))) {
+            continue;
+        }
+        let made = if round > 0 { ledger.by(role).count() } else { 0 };
+        claims.push(NamedClaim {
+            id: format!("{letter}{}", made + 1),
+            by: role,
+            claim: sentence,
+            status: ClaimStatus::Standing,
+            answers: None,
+        });
+    }
+    claims
+}
+
+/// A round's part of the argument map, as the round's facts carry it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoundMap {
+    /// The claims the round made or changed, each as it stood after it.
+    pub claims: Vec<Claim>,
+    /// Each side scored on the format's criteria.
+    pub scorecard: Option<Scorecard>,
+    /// The links the round's verdict made that the ledger could not keep.
+    pub dropped: Vec<DroppedLink>,
+    /// Who went ahead this round, where that changed.
+    pub turned: Option<TurningPoint>,
+}
+
+/// The argument map of the whole debate so far.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DebateMap {
+    pub ledger: Ledger,
+    /// Each side's weighted scorecard score averaged over the rounds, out of 10.
+    pub averages: [Option<f32>; 2],
+    pub turning_points: Vec<TurningPoint>,
+}
+
+/// `round`'s part of the map.
+pub fn of_round(state: &DebateState, round: &Round) -> RoundMap {
+    let Ledger { claims, dropped } = ledger_through(state, round.number);
+    RoundMap {
+        claims: claims.into_iter().filter(|c| c.touched_in(round.number)).collect(),
+        scorecard: round.verdict().and_then(|v| v.scorecard.as_deref().cloned()),
+        dropped: dropped.into_iter().filter(|d| d.round == round.number).collect(),
+        turned: turning_points(state).into_iter().find(|p| p.round == round.number),
+    }
+}
+
+/// The map so far.
+pub fn of_debate(state: &DebateState) -> DebateMap {
+    DebateMap {
+        ledger: ledger(state),
+        averages: [Role::Advocate, Role::Skeptic].map(|role| average(state, role)),
+        turning_points: turning_points(state),
+    }
+}
+
+/// A round's part of the map as lines of text, for the printer and the
+/// Markdown export: each claim, the scorecard, a link left out, a turn.
+pub fn round_lines(state: &DebateState, map: &RoundMap) -> Vec<String> {
+    let mut lines: Vec<String> = map.claims.iter().map(|c| format!("◆ {}", claim_line(state, c))).collect();
+    if let (Some(card), Some(spec)) = (&map.scorecard, state.map()) {
+        lines.push(scorecard_line(state, card, spec));
+    }
+    lines.extend(
+        map.dropped.iter().map(|d| format!("link {} → {} left out: no such claim of the other side", d.from, d.to)),
+    );
+    lines.extend(map.turned.iter().map(|t| turning_line(state, t)));
+    lines
+}
+
+/// A claim as the presenters say it: `A1 Proposition: Night trains save a
+/// hotel night — attacked`, with the claim it answers (`answers S1`).
+pub fn claim_line(state: &DebateState, claim: &Claim) -> String {
+    let answers = claim.answers.as_deref().map(|a| format!(" · answers {a}")).unwrap_or_default();
+    format!("{} {}: {} — {}{answers}", claim.id, state.label(claim.by), claim.claim, claim.status.name())
+}
+
+/// A round's scorecard as the presenters say it: `scorecard: Proposition
+/// 7.3 (logic 8, evidence 6) · Opposition 6.0 (logic 6, evidence 6)`.
+pub fn scorecard_line(state: &DebateState, card: &Scorecard, spec: &MapSpec) -> String {
+    let side = |role: Role| {
+        let scores = card.of(role).cloned().unwrap_or_default();
+        let each: Vec<String> =
+            spec.criteria.iter().filter_map(|c| Some(format!("{} {}", c.name, scores.get(&c.name)?))).collect();
+        let total = weighted(card, role, spec).map_or_else(|| "unscored".to_string(), |t| format!("{t:.1}"));
+        format!("{} {total} ({})", state.label(role), each.join(", "))
+    };
+    format!("scorecard: {} · {}", side(Role::Advocate), side(Role::Skeptic))
+}
+
+/// A turning point as the presenters say it: `turning point: the
+/// Opposition went ahead (S2)`.
+pub fn turning_line(state: &DebateState, point: &TurningPoint) -> String {
+    let now =
+        point.now.map_or_else(|| "the sides drew even".to_string(), |r| format!("the {} went ahead", state.label(r)));
+    let claim = point.claim.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
+    format!("turning point: {now}{claim}")
+}
+
+/// `schema` (the verdict's) asking for the round's claims and scorecard too.
+pub fn with_map(mut schema: Value, spec: &MapSpec) -> Value {
+    let statuses: Vec<&str> = ClaimStatus::ALL.iter().map(|s| s.name()).collect();
+    let claims = json!({
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {
+                "id": { "type": "string" },
+                "by": { "type": "string", "enum": ["advocate", "skeptic"] },
+                "claim": { "type": "string" },
+                "status": { "type": "string", "enum": statuses },
+                "answers": { "type": "string" }
+            },
+            "required": ["id", "by", "claim", "status", "answers"],
+            "additionalProperties": false
+        }
+    });
+    let scale: Vec<u8> = (LOW..=HIGH).collect();
+    let names: Vec<&str> = spec.criteria.iter().map(|c| c.name.as_str()).collect();
+    let side = json!({
+        "type": "object",
+        "properties": names.iter().map(|n| ((*n).to_string(), json!({ "type": "integer", "enum": scale }))).collect::<serde_json::Map<_, _>>(),
+        "required": names,
+        "additionalProperties": false
+    });
+    let scorecard = json!({
+        "type": "object",
+        "properties": { "advocate": side, "skeptic": side },
+        "required": ["advocate", "skeptic"],
+        "additionalProperties": false
+    });
+    if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+        properties.insert("claims".into(), claims);
+        properties.insert("scorecard".into(), scorecard);
+    }
+    if let Some(required) = schema.get_mut("required").and_then(Value::as_array_mut) {
+        required.extend(["claims".into(), "scorecard".into()]);
+    }
+    schema
+}
+
+/// What the judge is told of the map before round `round` (from 0) and
+/// asked for it: the ledger so far, then the fields.
+pub fn instruction(state: &DebateState, round: u32, spec: &MapSpec) -> String {
+    let ledger = ledger_through(state, round.saturating_sub(1));
+    let names = state.side_names();
+    let mut out = String::new();
+    if round > 0 && !ledger.claims.is_empty() {
+        out.push_str("The argument map so far:\n");
+        for claim in &ledger.claims {
+            let side = if claim.by == Role::Advocate { "advocate" } else { "skeptic" };
+            let answers = claim.answers.as_deref().map(|a| format!(", answers {a}")).unwrap_or_default();
+            out.push_str(&format!(
+                "- {} ({side}, round {}): {} [{}{answers}]\n",
+                claim.id,
+                claim.round + 1,
+                claim.claim,
+                claim.status.name()
+            ));
+        }
+    }
+    let criteria: Vec<&str> = spec.criteria.iter().map(|c| c.name.as_str()).collect();
+    out.push_str(&format!(
+        "In \"claims\", list each claim made this round and each earlier claim whose standing changed: \
+         {{\"id\": \"A3\", \"by\": \"advocate\", \"claim\": \"one line in the debater's words, under {CLAIM_CHARS} characters\", \
+         \"status\": \"standing\", \"answers\": \"S1\"}}. Number new claims after the side's last: the {} (\"advocate\") A1, A2…, \
+         the {} (\"skeptic\") S1, S2…; keep an earlier claim's id. status: standing (made, not yet answered), attacked (the other \
+         side answered it), defended (its side answered the attack), conceded, or withdrawn. answers: the id of the other side's \
+         claim it answers, or \"\". In \"scorecard\", score each side this round from {LOW} to {HIGH} on {}: \
+         {{\"advocate\": {{\"{}\": 7, …}}, \"skeptic\": {{…}}}}.\n",
+        names[0],
+        names[1],
+        criteria.join(", "),
+        criteria.first().copied().unwrap_or("logic"),
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,156 @@
+//! The argument map dialog (`m`, in a format that keeps one): each side's
+//! claims in the order made, with where each stands, the claim it answers
+//! and the claims that answer it; then each round's scorecard and the
+//! turning points. It follows the live debate (laid out from the debate
+//! each frame) and scrolls when it does not fit.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::dialog::{centered, frame_box, hint_line, split_last};
+use crate::debate::argument_map::{self, Claim, ClaimStatus, DebateMap};
+use crate::debate::{DebateState, Role};
+use crate::sanitize::clean;
+use crate::tui::app::App;
+use crate::tui::paged::Paged;
+use crate::tui::theme::Theme;
+use crate::tui::wrap::wrap_plain;
+
+/// The dialog's box on a screen of `area`: all of it but a margin.
+fn outer(area: Rect) -> Rect {
+    centered(area, area.width.saturating_sub(4).min(120), area.height.saturating_sub(2))
+}
+
+/// How many lines the map has at this size, and how many show at once.
+pub fn fit(app: &App, area: Rect) -> (usize, usize) {
+    let body = outer(area);
+    let width = body.width.saturating_sub(4);
+    (laid_out(&app.debate, &app.theme, width).len(), usize::from(body.height.saturating_sub(3)))
+}
+
+pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, view: &Paged) {
+    let rect = outer(area);
+    let claims = argument_map::ledger(&app.debate).claims.len();
+    let title = format!(" Argument map · {} ", crate::words::count(claims, "claim"));
+    let inner = frame_box(frame, app, rect, &title);
+    let [body, hint] = split_last(inner);
+    let lines = laid_out(&app.debate, &app.theme, body.width);
+    let (rows, total) = (usize::from(body.height), lines.len());
+    let top = view.top.min(total.saturating_sub(rows));
+    let below = top + rows < total;
+    frame.render_widget(Paragraph::new(lines.into_iter().skip(top).take(rows).collect::<Vec<_>>()), body);
+    let keys = if top > 0 || below { "↑/↓ PgUp/PgDn scroll · any other key closes" } else { "any key closes" };
+    let keys = if below { format!("more ↓ · {keys}") } else { keys.to_string() };
+    frame.render_widget(Paragraph::new(hint_line(app, &keys, hint.width)), hint);
+}
+
+/// The map's lines at `width` columns.
+fn laid_out(debate: &DebateState, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    let crate::debate::facts::DebateFacts { scores: _, issues: _, panel: _, swap: _, vote: _, room: _, map } =
+        crate::debate::facts::of_debate(debate);
+    let Some(map) = map else {
+        return wrap_plain("This format keeps no argument map.", width, theme.secondary());
+    };
+    let mut lines = Vec::new();
+    if map.ledger.claims.is_empty() {
+        lines.extend(wrap_plain(
+            "No claim yet: the judge names them with its first verdict.",
+            width,
+            theme.secondary(),
+        ));
+    }
+    for role in [Role::Advocate, Role::Skeptic] {
+        let claims: Vec<&Claim> = map.ledger.by(role).collect();
+        if claims.is_empty() {
+            continue;
+        }
+        let heading = format!("{} · {}", debate.label(role), crate::words::count(claims.len(), "claim"));
+        lines.push(Line::from(Span::styled(heading, Style::new().fg(theme.role(role)).add_modifier(Modifier::BOLD))));
+        for claim in claims {
+            lines.extend(claim_lines(&map, claim, theme, width));
+        }
+        lines.push(Line::default());
+    }
+    lines.extend(score_lines(debate, &map, theme, width));
+    lines
+}
+
+/// A claim: its id and standing, then its words, wrapped under a hanging
+/// indent; what it answers and what answers it.
+fn claim_lines(map: &DebateMap, claim: &Claim, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    const INDENT: usize = 14;
+    let status = Style::new().fg(status_color(claim.status, theme));
+    let text_width = width.saturating_sub(INDENT as u16).max(10);
+    let mut words = wrap_plain(&clean(&claim.claim), text_width, Style::new().fg(theme.text)).into_iter();
+    let first = words.next().unwrap_or_default();
+    let mut head = vec![
+        Span::styled(format!(" {:<4}", claim.id), Style::new().fg(theme.role(claim.by)).add_modifier(Modifier::BOLD)),
+        Span::styled(format!("{:<9}", claim.status.name()), status),
+        Span::raw(" "),
+    ];
+    head.extend(first.spans);
+    let mut lines = vec![Line::from(head)];
+    let pad = " ".repeat(INDENT);
+    lines.extend(words.map(|line| {
+        let mut spans = vec![Span::raw(pad.clone())];
+        spans.extend(line.spans);
+        Line::from(spans)
+    }));
+    let mut notes = Vec::new();
+    if let Some(target) = &claim.answers {
+        notes.push(format!("answers {target}"));
+    }
+    let answered: Vec<&str> = map.ledger.answers_to(&claim.id).map(|c| c.id.as_str()).collect();
+    if !answered.is_empty() {
+        notes.push(format!("answered by {}", answered.join(", ")));
+    }
+    notes.push(format!("round {}", claim.round + 1));
+    lines.extend(wrap_plain(&format!("{pad}{}", notes.join(" · ")), width, theme.secondary()));
+    lines
+}
+
+/// Each round's scorecard, then the turning points.
+fn score_lines(debate: &DebateState, map: &DebateMap, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let heading = Style::new().fg(theme.title).add_modifier(Modifier::BOLD);
+    let cards = argument_map::scorecards(debate);
+    if let (false, Some(spec)) = (cards.is_empty(), debate.map()) {
+        lines.push(Line::from(Span::styled("Scorecards", heading)));
+        for (round, card) in &cards {
+            let line = argument_map::scorecard_line(debate, card, spec);
+            let line = line.strip_prefix("scorecard: ").unwrap_or(&line);
+            lines.extend(wrap_plain(
+                &clean(&format!(" Round {}  {line}", round + 1)),
+                width,
+                Style::new().fg(theme.text),
+            ));
+        }
+        lines.push(Line::default());
+    }
+    if !map.turning_points.is_empty() {
+        lines.push(Line::from(Span::styled("Turning points", heading)));
+        for point in &map.turning_points {
+            let said = argument_map::turning_line(debate, point);
+            let said = said.strip_prefix("turning point: ").unwrap_or(&said);
+            lines.extend(wrap_plain(
+                &clean(&format!(" Round {}  {said}", point.round + 1)),
+                width,
+                Style::new().fg(theme.text),
+            ));
+        }
+    }
+    lines
+}
+
+fn status_color(status: ClaimStatus, theme: &Theme) -> ratatui::style::Color {
+    match status {
+        ClaimStatus::Standing => theme.text,
+        ClaimStatus::Defended => theme.good,
+        ClaimStatus::Attacked => theme.warn,
+        ClaimStatus::Conceded => theme.error,
+        ClaimStatus::Withdrawn => theme.title,
+    }
+}

@@ -1,0 +1,145 @@
+//! The argument map from the binary: an Oxford debate on the mock
+//! Anthropic server whose chair names each round's claims and scores each
+//! side. The chair is asked for them (schema and instruction), is told the
+//! ledger so far, and is asked once more when a score is off the scale; the
+//! printer, the Markdown and JSON exports and the HTML report all show the
+//! same ledger: a claim attacked in round 2, defended in round 3.
+#![allow(clippy::unwrap_used)]
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::support;
+use heat::debate::argument_map::{self, ClaimStatus};
+use heat::debate::{DebateState, Role};
+use heat::store::Store;
+use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
+
+const KEY: &str = "sk-ant-test-5f3a9c1e";
+
+fn heat(data: &Path, server: Option<&MockLlm>) -> assert_cmd::Command {
+    let mut cmd = support::binary::heat(data, "[network]\nmax_retries = 1\n");
+    if let Some(server) = server {
+        cmd.env("ANTHROPIC_API_KEY", KEY).env("ANTHROPIC_BASE_URL", &server.base_url);
+    }
+    cmd
+}
+
+async fn output(mut cmd: assert_cmd::Command) -> std::process::Output {
+    tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The chair's claims and scorecard for round `round` (from 1); its first
+/// answer scores logic 11, off the scale.
+fn chair(round: usize, first_answer: bool) -> String {
+    let claims = match round {
+        1 => {
+            r#"[{"id": "A1", "by": "proposition", "claim": "Tabs let every reader choose a width", "status": "standing", "answers": ""}]"#
+        }
+        2 => {
+            r#"[{"id": "S1", "by": "opposition", "claim": "Widths differ between editors", "status": "standing", "answers": "A1"}]"#
+        }
+        _ => {
+            r#"[{"id": "A1", "by": "advocate", "claim": "Tabs let every reader choose a width", "status": "defended", "answers": ""}]"#
+        }
+    };
+    let logic = if round == 1 && first_answer { 11 } else { 7 };
+    format!(
+        r#"{{"resolved": false, "verdict": "After round {round} the proposition's point on reading widths stands and the opposition has only begun to answer it.", "ahead": "advocate", "conceded": "none", "topic": "Answer round {round}.", "heat": 0.6, "scores": {{"advocate": [1], "skeptic": [0]}}, "claims": {claims}, "scorecard": {{"advocate": {{"logic": {logic}, "evidence": 6, "rebuttal": 5, "clarity": 8}}, "skeptic": {{"logic": 5, "evidence": 5, "rebuttal": 6, "clarity": 6}}}}}}"#
+    )
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_oxford_debate_keeps_a_ledger_and_scorecards_that_every_presenter_shows_alike() {
+    let asked = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&asked);
+    let server = MockLlm::with_handler(move |request: &Recorded| {
+        let system = request.system();
+        let round = (1..=3).rev().find(|n| request.last_message().contains(&format!("Round {n} of"))).unwrap_or(1);
+        let answer = if system.contains("You are the CHAIR") {
+            // The chair's first answer scores off the scale; the panel's other judges' never do.
+            let prompt = request.body["messages"].to_string();
+            let repair = prompt.contains("could not be used");
+            let panel = request.last_message().contains("of a panel of");
+            let first = round == 1 && !repair && !panel && count.fetch_add(1, Ordering::SeqCst) == 0;
+            chair(round, first)
+        } else if system.contains("PROPOSITION") {
+            format!("{round}. Tabs let every reader choose a width, and round {round} shows it again with fresh cases.")
+        } else {
+            format!("{round}. Widths differ between editors, and round {round} brings style guides that say spaces.")
+        };
+        let words: Vec<&str> = answer.split_inclusive(' ').collect();
+        Reply::sse(&anthropic_sse(&words, None), 97)
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.args(["run", "This house prefers tabs", "--format", "oxford"]);
+    let out = output(cmd).await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    // The chair is asked for the map, and told the ledger so far.
+    let chair_requests: Vec<Recorded> = server
+        .requests()
+        .into_iter()
+        .filter(|r| r.system().contains("You are the CHAIR") && !r.last_message().contains("of a panel of"))
+        .collect();
+    let body = chair_requests[0].body.to_string();
+    assert!(body.contains("\"scorecard\"") && body.contains("\"claims\""), "{body}");
+    assert!(
+        chair_requests.iter().any(|r| r.body["messages"].to_string().contains("scorecard")
+            && r.body["messages"].to_string().contains("could not be used")),
+        "the off-scale score is sent back once"
+    );
+    let told = chair_requests.iter().map(Recorded::last_message).find(|m| m.contains("Round 3 of")).unwrap();
+    assert!(
+        told.contains("- A1 (advocate, round 1): Tabs let every reader choose a width [attacked]"),
+        "{told}\n{stdout}"
+    );
+
+    // The log folds to the ledger: A1 standing, attacked in round 2, defended in round 3.
+    let store = Store::open(data.path()).unwrap();
+    let id = store.resolve(None).unwrap();
+    let loaded = store.load(&id).unwrap();
+    let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+    let ledger = argument_map::ledger(&state);
+    let a1 = ledger.get("A1").unwrap();
+    assert_eq!(a1.history, [(0, ClaimStatus::Standing), (1, ClaimStatus::Attacked), (2, ClaimStatus::Defended)]);
+    assert_eq!(ledger.get("S1").map(|c| (c.by, c.answers.clone())), Some((Role::Skeptic, Some("A1".into()))));
+    assert_eq!(argument_map::scorecards(&state).len(), 3);
+    let round_one = &argument_map::scorecards(&state)[0].1;
+    assert_eq!(round_one.advocate.get("logic"), Some(&7), "the repaired answer's score is kept, not a clamp of 11");
+
+    // Each presenter says the same line.
+    let attacked = "S1 Opposition: Widths differ between editors — standing · answers A1";
+    assert!(stdout.contains(&format!("◆ {attacked}")), "{stdout}");
+    assert!(
+        stdout.contains("scorecard: Proposition 6.5 (logic 7, evidence 6, rebuttal 5, clarity 8) · Opposition 5.5"),
+        "{stdout}"
+    );
+    let mut cmd = heat(data.path(), None);
+    cmd.args(["export", "--format", "md"]);
+    let markdown = text(&output(cmd).await.stdout);
+    assert!(markdown.contains("**The argument map:**") && markdown.contains(&format!("- ◆ {attacked}")), "{markdown}");
+    let mut cmd = heat(data.path(), None);
+    cmd.args(["export", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&output(cmd).await.stdout).unwrap();
+    let claims = json["map"]["ledger"]["claims"].as_array().unwrap();
+    assert_eq!(claims.len(), 2);
+    assert_eq!(claims[0]["status"], "defended");
+    assert_eq!(json["map"]["averages"][0], 6.5);
+    let mut cmd = heat(data.path(), None);
+    cmd.args(["report", "-o"]).arg(data.path().join("report.html"));
+    assert!(output(cmd).await.status.success());
+    let html = std::fs::read_to_string(data.path().join("report.html")).unwrap();
+    assert!(
+        html.contains("<ul class=\"map\">") && html.contains("◆ S1 Opposition: Widths differ between editors"),
+        "no map in the report"
+    );
+}
