@@ -417,11 +417,15 @@ pub fn injected_to_synthesis(notes: &[String]) -> String {
 
 /// Earlier rounds given in brief in `seat`'s prompt to fit `window` tokens.
 pub fn rounds_left_out(seat: &str, rounds: usize, window: u32) -> String {
+    format!("{}{}-token context", left_out_opening(seat, rounds), thousands(u64::from(window)))
+}
+
+/// How [`rounds_left_out`]'s notice for `seat` leaving out `rounds`
+/// rounds begins: all of it but the window, which can change. A resumed
+/// debate reads back from it what it said (`engine::memory`).
+pub fn left_out_opening(seat: &str, rounds: usize) -> String {
     let what = if rounds == 1 { "the earliest round".to_string() } else { format!("the {rounds} earliest rounds") };
-    format!(
-        "The {seat}'s prompt gives {what} in brief, not in full, to fit its model's {}-token context",
-        thousands(u64::from(window))
-    )
+    format!("The {seat}'s prompt gives {what} in brief, not in full, to fit its model's ")
 }
 
 /// How [`in_brief`]'s notice begins (it is said once a debate).

@@ -1,8 +1,10 @@
 //! Retrying a turn: capped, jittered exponential backoff (or the server's
 //! `retry-after`) on errors that may heal, re-requesting the whole turn so two
 //! partial answers are never spliced; a refused sampling parameter is dropped
-//! and the request sent again at once. Dropping the stream stops everything.
-//! A model that pauses in place is not polled while its turn is paused.
+//! and the request sent again at once. A turn is driven on the caller's
+//! task into a [`Sink`] ([`drive`]), or on a task of its own as a stream
+//! ([`pausable`]); dropping either stops everything. A model that pauses
+//! in place is not polled while its turn is paused.
 
 use std::collections::HashSet;
 use std::pin::Pin;
@@ -88,6 +90,11 @@ pub fn with_retry(model: Arc<dyn ChatModel>, request: ChatRequest, policy: Retry
 /// starts; it is polled again where it stopped once `paused` reads false.
 /// For a model that pauses in place (`ChatModel::pauses_in_place`): one
 /// that is not polled stops generating. A dropped sender pauses nothing.
+///
+/// The turn is [`drive`]n on a task of its own into a channel of 64 items;
+/// dropping the stream stops it at once, dropping the request. A caller
+/// already on a task of its own calls [`drive`] there instead, with no
+/// second task or channel.
 pub fn pausable(
     model: Arc<dyn ChatModel>,
     request: ChatRequest,
@@ -96,9 +103,9 @@ pub fn pausable(
 ) -> TurnStream {
     let (tx, mut rx) = mpsc::channel(64);
     tokio::spawn(async move {
-        let mut pause = Pause(paused);
+        let mut sink = tx.clone();
         tokio::select! {
-            () = drive(model.as_ref(), request, policy, &tx, &mut pause) => {}
+            _ = drive(model.as_ref(), request, policy, paused, &mut sink) => {}
             // The consumer went away: stop at once, dropping the request.
             () = tx.closed() => {}
         }
@@ -106,7 +113,18 @@ pub fn pausable(
     Box::pin(futures::stream::poll_fn(move |cx| rx.poll_recv(cx)))
 }
 
-type Sender = mpsc::Sender<Result<TurnItem, ProviderError>>;
+/// Where a driven turn's items go, in the order they come.
+pub trait Sink: Send {
+    /// Takes `item`; false when no one listens any more, which ends the turn.
+    fn take(&mut self, item: Result<TurnItem, ProviderError>) -> impl Future<Output = bool> + Send;
+}
+
+/// A bounded channel: the turn waits while its reader is behind.
+impl Sink for mpsc::Sender<Result<TurnItem, ProviderError>> {
+    async fn take(&mut self, item: Result<TurnItem, ProviderError>) -> bool {
+        self.send(item).await.is_ok()
+    }
+}
 
 /// Whether the consumer has paused the turn; never for a model whose
 /// stream runs on whether or not it is read.
@@ -146,7 +164,20 @@ impl Pause {
     }
 }
 
-async fn drive(model: &dyn ChatModel, mut request: ChatRequest, policy: RetryPolicy, tx: &Sender, pause: &mut Pause) {
+/// Runs a turn with retries on the caller's task (paused as [`pausable`]
+/// says), handing each item to `sink` in order, the final error, if any,
+/// as `Err`. True when the turn was answered in full: its last attempt
+/// ended without an error and `sink` took every item. It stops, dropping
+/// the request, when `sink` refuses an item; dropping the future drops
+/// the request at once.
+pub async fn drive(
+    model: &dyn ChatModel,
+    mut request: ChatRequest,
+    policy: RetryPolicy,
+    paused: Option<watch::Receiver<bool>>,
+    sink: &mut impl Sink,
+) -> bool {
+    let mut pause = Pause(paused);
     let mut attempt = 0;
     let mut dropped = HashSet::new();
     loop {
@@ -159,8 +190,8 @@ async fn drive(model: &dyn ChatModel, mut request: ChatRequest, policy: RetryPol
         while let Some(item) = pause.next(&mut stream).await {
             match item {
                 Ok(chunk) => {
-                    if tx.send(Ok(TurnItem::Chunk(chunk))).await.is_err() {
-                        return;
+                    if !sink.take(Ok(TurnItem::Chunk(chunk))).await {
+                        return false;
                     }
                 }
                 Err(e) => {
@@ -170,7 +201,7 @@ async fn drive(model: &dyn ChatModel, mut request: ChatRequest, policy: RetryPol
             }
         }
         drop(stream);
-        let Some(error) = failure else { return };
+        let Some(error) = failure else { return true };
         // A request that offers tools and asks for no structured answer: it is the tools that were refused.
         let offered_tools = request.tools.is_some() && request.response_schema.is_none();
         if let ProviderError::ParameterRejected { param, message } = &error
@@ -178,12 +209,12 @@ async fn drive(model: &dyn ChatModel, mut request: ChatRequest, policy: RetryPol
             && !offered_tools
         {
             let Some(step) = step_down(&mut request) else {
-                let _ = tx.send(Err(error)).await;
-                return;
+                sink.take(Err(error)).await;
+                return false;
             };
             let item = TurnItem::StructuredSteppedDown { from: step.0, to: step.1, message: message.clone() };
-            if tx.send(Ok(item)).await.is_err() {
-                return;
+            if !sink.take(Ok(item)).await {
+                return false;
             }
             continue;
         }
@@ -192,19 +223,19 @@ async fn drive(model: &dyn ChatModel, mut request: ChatRequest, policy: RetryPol
             && drop_parameter(&mut request, param)
         {
             let item = TurnItem::ParameterDropped { param: canonical(param).into(), message: message.clone() };
-            if tx.send(Ok(item)).await.is_err() {
-                return;
+            if !sink.take(Ok(item)).await {
+                return false;
             }
             continue;
         }
         attempt += 1;
         let Some(delay) = policy.delay_for(attempt, &error) else {
-            let _ = tx.send(Err(error)).await;
-            return;
+            sink.take(Err(error)).await;
+            return false;
         };
         let item = TurnItem::Retrying { attempt, max_retries: policy.max_retries, delay, error };
-        if tx.send(Ok(item)).await.is_err() {
-            return;
+        if !sink.take(Ok(item)).await {
+            return false;
         }
         tokio::time::sleep(delay).await;
     }

@@ -181,6 +181,12 @@ impl ScriptedModel {
         self.pulled.load(Ordering::SeqCst)
     }
 
+    /// How many of its streams are open now: a request that was dropped
+    /// (cancelled, or answered in full and read to its end) is not.
+    pub fn open_streams(&self) -> usize {
+        self.active.load(Ordering::SeqCst)
+    }
+
     /// The most streams that were open at the same moment.
     pub fn peak_concurrency(&self) -> usize {
         self.peak.load(Ordering::SeqCst)

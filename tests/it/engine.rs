@@ -350,6 +350,29 @@ async fn cancel_keeps_what_streamed_and_moves_on() {
     assert_eq!(outcome(&state), Outcome::Resolved);
 }
 
+/// A cancelled call's request is dropped with its task: the model's
+/// stream, stopped at a gate that never opens, is closed by the time the
+/// cancel is recorded and the runtime has run what is ready, not kept
+/// open by a task or a channel left behind.
+#[tokio::test(start_paused = true)]
+async fn a_cancelled_call_drops_its_request() {
+    let gate = Arc::new(Semaphore::new(0));
+    let a = Arc::new(ScriptedModel::new([Reply::gated("Partial ", &gate, "never seen")], Reply::text("For.")));
+    let s = debater("Against.");
+    let j = judge([verdict(true, 0.3, "t")]);
+    let mut handle = engine::start(setup(&a, &s, &j), spec(2));
+    let mut events = Vec::new();
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Delta { role: Role::Advocate, .. })).await;
+    assert_eq!(a.open_streams(), 1, "the advocate's request is open at its gate");
+    handle.send(Command::CancelSeat(Role::Advocate));
+    wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::TurnCancelled { role: Role::Advocate, .. })).await;
+    tokio::task::yield_now().await;
+    assert_eq!(a.open_streams(), 0, "the cancelled call's request was dropped");
+    let (_, state) = finish(handle, events).await;
+    assert_eq!(state.rounds[0].argument(Role::Advocate), Some("Partial "));
+    assert_eq!(a.open_streams(), 0);
+}
+
 #[tokio::test(start_paused = true)]
 async fn stop_cancels_the_debate() {
     let gate = Arc::new(Semaphore::new(0));
@@ -577,4 +600,29 @@ async fn a_final_word_that_does_not_settle_the_debate_is_said_as_such() {
 
     let (events, _) = unsettled(true).await;
     assert!(!events.iter().any(|e| matches!(e, DebateEvent::Notice { message } if message.contains("final word"))));
+}
+
+/// Each model call runs on one task of its own, between its model's stream
+/// and the engine: two debaters waiting at their gates make three tasks
+/// with the engine's (a call once took two, its retried stream driven on a
+/// second task behind a channel of its own).
+#[tokio::test(start_paused = true)]
+async fn a_model_call_is_one_task() {
+    let gate = Arc::new(Semaphore::new(0));
+    let a = Arc::new(ScriptedModel::new([Reply::gated("For ", &gate, "never")], Reply::text("For.")));
+    let s = Arc::new(ScriptedModel::new([Reply::gated("Against ", &gate, "never")], Reply::text("Against.")));
+    let j = judge([verdict(true, 0.3, "t")]);
+    let metrics = tokio::runtime::Handle::current().metrics();
+    assert_eq!(metrics.num_alive_tasks(), 0);
+    let mut handle = engine::start(setup(&a, &s, &j), spec(2));
+    let mut events = Vec::new();
+    for role in [Role::Advocate, Role::Skeptic] {
+        if !events.iter().any(|e| matches!(e, DebateEvent::Delta { role: r, .. } if *r == role)) {
+            wait_for(&mut handle, &mut events, |e| matches!(e, DebateEvent::Delta { role: r, .. } if *r == role)).await;
+        }
+    }
+    tokio::task::yield_now().await;
+    assert_eq!(metrics.num_alive_tasks(), 3, "the engine and one task for each call");
+    handle.send(Command::Stop);
+    finish(handle, events).await;
 }

@@ -1,9 +1,10 @@
-//! The engine's one table of model calls under way (turns, panel votes, the
-//! swap check), by their task's number, with what they sent while the debate
-//! was paused. It owns taking a call out of the table: a call that ends, one
-//! the person cancels or rerolls, one whose time ran out, and all of them at
-//! the end. A call taken out before it ended is aborted and what it held is
-//! dropped with it, so nothing it sent afterwards can reach the debate.
+//! The one table of model calls under way (turns, panel votes, the swap
+//! check, briefs), kept by the launcher by their task's number, with what
+//! they sent while the debate was paused. It owns taking a call out of the
+//! table: a call that ends, one the person cancels or rerolls, one whose
+//! time ran out, and all of them at the end. A call taken out before it
+//! ended is aborted and what it held is dropped with it, so nothing it sent
+//! afterwards can reach the debate.
 
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};

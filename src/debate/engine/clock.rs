@@ -1,11 +1,18 @@
 //! The debate's clock (`debate.turn_seconds`, `debate.round_seconds`): when
 //! a debater's turn and the current round run out of time, with the time
-//! spent paused left out. The engine asks it for the next moment to wake
-//! and what has run out then.
+//! spent paused left out, read on the runtime's clock (`now`). The engine
+//! asks it for the next moment to wake and what has run out then.
 
 use std::time::{Duration, Instant};
 
+use crate::debate::call::Call;
 use crate::debate::setup::Clock;
+use crate::debate::state::DebateState;
+
+/// The runtime's clock (a test that pauses time sees its own).
+pub(super) fn now() -> Instant {
+    tokio::time::Instant::now().into_std()
+}
 
 /// The running debate's deadlines.
 #[derive(Debug, Default)]
@@ -25,6 +32,13 @@ impl Deadlines {
     /// A debater's turn asked `now`: when it must end, if turns are timed.
     pub(super) fn turn_from(&self, now: Instant) -> Option<Instant> {
         self.limits.turn.map(|limit| now + limit)
+    }
+
+    /// When `call`, asked `now`, must end: a debater's turn, if turns are
+    /// timed; a person's turn takes as long as it takes.
+    pub(super) fn of_call(&self, state: &DebateState, call: Call, now: Instant) -> Option<Instant> {
+        let timed = matches!(call, Call::Turn { role, .. } if role.is_debater() && !state.seated_person(role));
+        timed.then(|| self.turn_from(now)).flatten()
     }
 
     /// The turn limit in whole seconds, as a turn cut by it is marked.

@@ -4,15 +4,19 @@
 //! prompt was said to leave out, and the parameters a seat's model
 //! refused. Each decision is a pure step over this and the state.
 //!
-//! A resumed debate starts from what its log says: the budget warning and
-//! the sit-outs are notices it recorded, so they are not said again. How
-//! many rounds were left out and what was refused are learnt again by the
-//! first request that meets them (one notice, one refused parameter).
+//! A resumed debate starts from what its log says: the budget warning, the
+//! sit-outs and the rounds left out are notices it recorded in heat's own
+//! words, read back by the functions that write them, so they are not said
+//! again. What was refused is learnt again by the first request that meets
+//! it (one notice, one refused parameter): its notice names the model, not
+//! the seat (seats often share a model, and a seat's model can change), and
+//! some carry the server's own message, so it cannot be read back.
 
 use std::collections::HashSet;
 
 use crate::debate::event::DebateEvent;
 use crate::debate::heard::Refusal;
+use crate::debate::notices;
 use crate::debate::seat::Role;
 use crate::debate::state::DebateState;
 
@@ -39,6 +43,9 @@ impl Memory {
                     memory.sat_out.insert((round.number, role));
                 }
             }
+        }
+        for role in Role::ALL {
+            memory.left_out[role.position()] = left_out_said(state, role);
         }
         memory
     }
@@ -80,6 +87,19 @@ impl Memory {
     }
 }
 
+/// The most earlier rounds `state`'s log said `role`'s prompt leaves out
+/// (none are left out but rounds it holds).
+fn left_out_said(state: &DebateState, role: Role) -> usize {
+    let seat = state.seat_name(role);
+    (1..=state.rounds.len())
+        .rev()
+        .find(|&rounds| {
+            let opening = notices::left_out_opening(&seat, rounds);
+            state.notices.iter().any(|n| n.starts_with(&opening))
+        })
+        .unwrap_or(0)
+}
+
 /// The notice that `role` sits round `round` (from 0) out.
 fn sits_out(state: &DebateState, round: u32, role: Role) -> String {
     format!("the {} sits round {} out; the other debaters go on", state.seat_name(role), round + 1)
@@ -119,6 +139,19 @@ mod tests {
         let memory = Memory::of(&state);
         assert_eq!(memory.sat_out, HashSet::from([(1, Role::Skeptic)]));
         assert_eq!(sits_out(&state, 1, Role::Skeptic), "the skeptic sits round 2 out; the other debaters go on");
+    }
+
+    #[test]
+    fn the_rounds_left_out_the_log_said_are_not_said_again_after_a_resume() {
+        let said = [notices::rounds_left_out("skeptic", 2, 8_192), notices::rounds_left_out("judge", 1, 4_096)];
+        let mut resumed = Memory::of(&started(&said.each_ref().map(String::as_str)));
+        assert!(!resumed.leaves_out(Role::Skeptic, 2), "its log said it");
+        assert!(!resumed.leaves_out(Role::Skeptic, 1), "fewer than it said");
+        assert!(!resumed.leaves_out(Role::Judge, 1), "the judge's prompt too");
+        assert!(resumed.leaves_out(Role::Advocate, 1), "each seat its own");
+        assert!(resumed.leaves_out(Role::Skeptic, 3), "more is news");
+        let fresh = Memory::of(&started(&["The skeptic's prompt gives the earliest round in brief"]));
+        assert_eq!(fresh.left_out, [0; Role::COUNT], "only the sentence heat writes is read back");
     }
 
     #[test]
