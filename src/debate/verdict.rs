@@ -211,7 +211,9 @@ fn from_map(
     let (ahead, conceded) = (names.ahead(map.get("ahead")), names.conceded(map.get("conceded")));
     let scores = Scores::read(map.get("scores")).map(Box::new);
     let claims = claims::read(map.get("claims"), names);
-    let scorecard = scorecard::read(map.get("scorecard"), names)?.map(Box::new);
+    let scorecard = scorecard::read(map.get("scorecard"), names)
+        .map_err(|detail| VerdictError::WrongType { field: "scorecard", detail })?
+        .map(Box::new);
     Ok(Verdict { resolved, verdict, ahead, conceded, topic, heat: Heat::new(heat), scores, claims, scorecard })
 }
 

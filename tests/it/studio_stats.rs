@@ -1,4 +1,4 @@
-//! Per-turn timing in the pane titles: `m` (or `ui.turn_stats`) shows each
+//! Per-turn timing in the pane titles: `d` (or `ui.turn_stats`) shows each
 //! role's latest turn time and tokens/s, from the events' times and usage.
 
 use crate::studio_support;
@@ -49,18 +49,18 @@ fn timed() -> App {
 }
 
 #[test]
-fn m_shows_each_turns_time_and_rate_in_the_pane_titles() {
+fn d_shows_each_turns_time_and_rate_in_the_pane_titles() {
     let mut app = timed();
     // A replay's clock stands at its latest event: the advocate's 3.1 s so far.
     app.replay = Some(heat::tui::app::Replay::Playing);
     let text = screen(&mut app, 200, 50);
     assert!(!text.contains("tok/s") && !text.contains("14.2 s"), "hidden until asked:\n{text}");
-    press(&mut app, KeyCode::Char('m'));
+    press(&mut app, KeyCode::Char('d'));
     let text = screen(&mut app, 200, 50);
     assert!(text.contains("· done · 14.2 s · 18 tok/s"), "the skeptic's finished turn:\n{text}");
     assert!(text.contains("· streaming · 3.1 s"), "the advocate's turn so far:\n{text}");
     assert!(text.contains("Pane titles show each latest turn's time and tokens/s"), "{text}");
-    press(&mut app, KeyCode::Char('m'));
+    press(&mut app, KeyCode::Char('d'));
     assert!(!screen(&mut app, 200, 50).contains("tok/s"), "m hides them again");
 }
 

@@ -142,3 +142,20 @@ fn the_judge_is_told_the_ledger_so_far_by_id() {
     assert!(told.contains("from 1 to 10 on logic, evidence, rebuttal, clarity"), "{told}");
     assert!(!instruction(&state, 0, state.map().unwrap()).contains("so far"));
 }
+
+#[test]
+fn the_embedded_judges_chosen_sentences_are_its_claims_each_new_one_numbered() {
+    let state = judged(&[verdict(Ahead::Even, vec![claim("A1", Role::Advocate, ClaimStatus::Standing, None)])]);
+    let mut state = state;
+    state.apply(&DebateEvent::RoundStarted { round: 1, topic: "t".into(), heat: Heat::new(0.8), injected: Vec::new() });
+    let answer = r#"{"advocate_best": "claim A1", "skeptic_best": "Sleepers cost more.", "next_question": "Why?"}"#;
+    let claims = chosen_claims(&state, 1, answer);
+    let named: Vec<(&str, Role, &str)> = claims.iter().map(|c| (c.id.as_str(), c.by, c.claim.as_str())).collect();
+    assert_eq!(
+        named,
+        [("S1", Role::Skeptic, "Sleepers cost more.")],
+        "the advocate's sentence is its claim A1 already"
+    );
+    assert!(claims.iter().all(|c| c.status == ClaimStatus::Standing && c.answers.is_none()));
+    assert!(chosen_claims(&state, 1, "no object").is_empty());
+}

@@ -9,7 +9,6 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::VerdictError;
 use super::sides::SideNames;
 use crate::debate::seat::Role;
 
@@ -42,8 +41,9 @@ impl Scorecard {
 
 /// Reads a verdict's `scorecard`: `{"advocate": {"logic": 7, …}, "skeptic":
 /// {…}}`, the sides called by `names`. `None` when there is none to read;
-/// an error when a score is not a whole number from 1 to 10.
-pub fn read(value: Option<&Value>, names: SideNames) -> Result<Option<Scorecard>, VerdictError> {
+/// an error (what was wrong, as the judge is told it) when a score is not a
+/// whole number from 1 to 10.
+pub fn read(value: Option<&Value>, names: SideNames) -> Result<Option<Scorecard>, String> {
     let Some(Value::Object(sides)) = value else { return Ok(None) };
     let mut card = Scorecard::default();
     for (side, scores) in sides {
@@ -54,10 +54,7 @@ pub fn read(value: Option<&Value>, names: SideNames) -> Result<Option<Scorecard>
             let criterion = criterion.trim().to_ascii_lowercase();
             let whole = score.as_f64().filter(|n| n.fract() == 0.0 && (f64::from(LOW)..=f64::from(HIGH)).contains(n));
             let Some(whole) = whole else {
-                return Err(VerdictError::WrongType {
-                    field: "scorecard",
-                    detail: format!("expected whole numbers from {LOW} to {HIGH}, got {criterion} {score}"),
-                });
+                return Err(format!("expected whole numbers from {LOW} to {HIGH}, got {criterion} {score}"));
             };
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // checked to lie in 1..=10
             read.insert(criterion, whole as u8);
@@ -89,7 +86,7 @@ mod tests {
         for bad in [json!(11), json!(0), json!(7.5), json!("7")] {
             let value = json!({"advocate": {"logic": bad}});
             let error = read(Some(&value), SideNames::PLAIN).unwrap_err().to_string();
-            assert!(error.contains("scorecard") && error.contains("from 1 to 10"), "{error}");
+            assert!(error.contains("from 1 to 10") && error.contains("logic"), "{error}");
         }
     }
 }

@@ -289,7 +289,11 @@ fn map_line(
             (n > 0).then(|| format!("{n} {}", status.name()))
         })
         .collect();
-    let mut text = format!("◆ {}", crate::words::count(claims.len(), "claim"));
+    let mut text = if claims.is_empty() {
+        "◆ the argument map: no claim named".to_string()
+    } else {
+        format!("◆ {}", crate::words::count(claims.len(), "claim"))
+    };
     if !by_status.is_empty() {
         text.push_str(&format!(": {}", by_status.join(", ")));
     }
