@@ -85,7 +85,7 @@ mod tests {
     fn a_score_outside_the_scale_is_refused_not_clamped() {
         for bad in [json!(11), json!(0), json!(7.5), json!("7")] {
             let value = json!({"advocate": {"logic": bad}});
-            let error = read(Some(&value), SideNames::PLAIN).unwrap_err().to_string();
+            let error = read(Some(&value), SideNames::PLAIN).unwrap_err();
             assert!(error.contains("from 1 to 10") && error.contains("logic"), "{error}");
         }
     }
