@@ -81,6 +81,7 @@ mod studio_frames;
 mod studio_freepanel;
 mod studio_hints;
 mod studio_keys;
+mod studio_map;
 mod studio_panel;
 mod studio_pause;
 mod studio_person;

@@ -62,26 +62,59 @@ fn laid_out(debate: &DebateState, theme: &Theme, width: u16) -> Vec<Line<'static
             theme.secondary(),
         ));
     }
-    for role in [Role::Advocate, Role::Skeptic] {
-        let claims: Vec<&Claim> = map.ledger.by(role).collect();
-        if claims.is_empty() {
-            continue;
+    if width >= SIDE_BY_SIDE {
+        // Wide (a projector): the sides face each other, as the panes do.
+        let column = (width - GUTTER.len() as u16) / 2;
+        let [pro, con] = [Role::Advocate, Role::Skeptic].map(|role| side_lines(debate, &map, role, theme, column));
+        let rows = pro.len().max(con.len());
+        let mut pro = pro.into_iter();
+        let mut con = con.into_iter();
+        for _ in 0..rows {
+            let left = pro.next().unwrap_or_default();
+            let pad = usize::from(column).saturating_sub(left.width());
+            let mut spans = left.spans;
+            spans.push(Span::raw(" ".repeat(pad)));
+            spans.push(Span::styled(GUTTER, theme.secondary()));
+            spans.extend(con.next().unwrap_or_default().spans);
+            lines.push(Line::from(spans));
         }
-        let heading = format!("{} · {}", debate.label(role), crate::words::count(claims.len(), "claim"));
-        lines.push(Line::from(Span::styled(heading, Style::new().fg(theme.role(role)).add_modifier(Modifier::BOLD))));
-        for claim in claims {
-            lines.extend(claim_lines(&map, claim, theme, width));
+    } else {
+        for role in [Role::Advocate, Role::Skeptic] {
+            let side = side_lines(debate, &map, role, theme, width);
+            if !side.is_empty() && !lines.is_empty() {
+                lines.push(Line::default());
+            }
+            lines.extend(side);
         }
-        lines.push(Line::default());
     }
+    lines.push(Line::default());
     lines.extend(score_lines(debate, &map, theme, width));
+    lines
+}
+
+/// How wide the map must be to show the sides in two columns.
+const SIDE_BY_SIDE: u16 = 100;
+/// What parts the two columns.
+const GUTTER: &str = " │ ";
+
+/// A side's heading and its claims; nothing for a side that made none.
+fn side_lines(debate: &DebateState, map: &DebateMap, role: Role, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    let claims: Vec<&Claim> = map.ledger.by(role).collect();
+    if claims.is_empty() {
+        return Vec::new();
+    }
+    let heading = format!("{} · {}", debate.label(role), crate::words::count(claims.len(), "claim"));
+    let mut lines = vec![Line::from(Span::styled(heading, Style::new().fg(theme.role(role)).add_modifier(Modifier::BOLD)))];
+    for claim in claims {
+        lines.extend(claim_lines(map, claim, theme, width));
+    }
     lines
 }
 
 /// A claim: its id and standing, then its words, wrapped under a hanging
 /// indent; what it answers and what answers it.
 fn claim_lines(map: &DebateMap, claim: &Claim, theme: &Theme, width: u16) -> Vec<Line<'static>> {
-    const INDENT: usize = 14;
+    const INDENT: usize = 15;
     let status = Style::new().fg(status_color(claim.status, theme));
     let text_width = width.saturating_sub(INDENT as u16).max(10);
     let mut words = wrap_plain(&clean(&claim.claim), text_width, Style::new().fg(theme.text)).into_iter();
