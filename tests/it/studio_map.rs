@@ -22,11 +22,11 @@ fn claim(id: &str, by: Role, claim: &str, status: ClaimStatus, answers: Option<&
     NamedClaim { id: id.into(), by, claim: claim.into(), status, answers: answers.map(String::from) }
 }
 
-fn card(pro: [u8; 4], con: [u8; 4]) -> Box<Scorecard> {
+fn card(pro: [u8; 4], con: [u8; 4]) -> Scorecard {
     let side = |s: [u8; 4]| {
         ["logic", "evidence", "rebuttal", "clarity"].iter().zip(s).map(|(k, v)| ((*k).to_string(), v)).collect()
     };
-    Box::new(Scorecard { advocate: side(pro), skeptic: side(con) })
+    Scorecard { advocate: side(pro), skeptic: side(con) }
 }
 
 /// One judged round: both speeches, then the chair's verdict.
@@ -80,7 +80,7 @@ fn mapped() -> App {
             claim("A1", Advocate, "A sleeper saves a hotel night, so the trip costs less", Standing, None),
             claim("S1", Skeptic, "Most short-haul routes have no night train at all", Standing, None),
         ],
-        scorecard: Some(card([8, 6, 5, 7], [6, 7, 4, 6])),
+        scorecard: Some(Box::new(card([8, 6, 5, 7], [6, 7, 4, 6]))),
         ..Verdict::default()
     };
     let second = Verdict {
@@ -93,7 +93,7 @@ fn mapped() -> App {
             claim("A1", Advocate, "A sleeper saves a hotel night, so the trip costs less", Defended, None),
             claim("A2", Advocate, "New routes open every year", Attacked, None),
         ],
-        scorecard: Some(card([6, 6, 7, 7], [8, 8, 6, 7])),
+        scorecard: Some(Box::new(card([6, 6, 7, 7], [8, 8, 6, 7]))),
         ..Verdict::default()
     };
     feed(&mut app, &round(0, first));
