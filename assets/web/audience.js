@@ -397,6 +397,22 @@
         next.append(el("span", "label", "Next question: "), String(it.next));
         card.append(next);
       }
+      // An argument map: each side's scorecard, then the claims still standing.
+      if (Array.isArray(it.scores) && it.scores.length) {
+        const scored = it.scores.map(([role, score]) => `${labelFor(role)} ${Number(score).toFixed(1)}`);
+        card.append(el("p", "verdict-scores", `Scorecard: ${scored.join(" · ")} (out of 10)`));
+      }
+      if (Array.isArray(it.standing) && it.standing.length) {
+        const list = el("ul", "verdict-claims");
+        list.setAttribute("aria-label", "Claims still standing");
+        for (const c of it.standing) {
+          const item = el("li", "claim");
+          item.dataset.side = String(c.role);
+          item.append(el("span", "claim-id", `${c.id} `), String(c.claim));
+          list.append(item);
+        }
+        card.append(el("p", "label", "Still standing:"), list);
+      }
       if (view.verdict) view.verdict.replaceWith(card);
       else view.section.insertBefore(card, view.audience);
       view.verdict = card;

@@ -231,6 +231,9 @@ pub fn chosen_claims(state: &DebateState, round: u32, answer: &str) -> Vec<Named
 pub struct RoundMap {
     /// The claims the round made or changed, each as it stood after it.
     pub claims: Vec<Claim>,
+    /// Every claim still holding for its side after the round (standing or
+    /// defended), in the order made.
+    pub standing: Vec<Claim>,
     /// Each side scored on the format's criteria.
     pub scorecard: Option<Scorecard>,
     /// The links the round's verdict made that the ledger could not keep.
@@ -252,6 +255,7 @@ pub struct DebateMap {
 pub fn of_round(state: &DebateState, round: &Round) -> RoundMap {
     let Ledger { claims, dropped } = ledger_through(state, round.number);
     RoundMap {
+        standing: claims.iter().filter(|c| c.status.holds()).cloned().collect(),
         claims: claims.into_iter().filter(|c| c.touched_in(round.number)).collect(),
         scorecard: round.verdict().and_then(|v| v.scorecard.as_deref().cloned()),
         dropped: dropped.into_iter().filter(|d| d.round == round.number).collect(),

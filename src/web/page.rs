@@ -1,8 +1,9 @@
 //! What the audience page is told: a whitelist of the debate, item by
 //! item, made from the log's events. Only the proposition, the debaters'
 //! labels and words, the citations in them as checked (a library's file is
-//! named as the debaters cite it), each round's heat and verdict, the
-//! room's tally and the outcome: never a model, an endpoint, a path on the
+//! named as the debaters cite it), each round's heat and verdict (with, in
+//! a format that keeps an argument map, the claims still standing and each
+//! side's scorecard), the room's tally and the outcome: never a model, an endpoint, a path on the
 //! operator's disk, a note, a look-up, the judge's
 //! raw answer or the person's steering. Rounds are counted from 1, as the
 //! page shows them. Model text is cleaned of control and escape sequences
@@ -10,7 +11,9 @@
 
 use serde::Serialize;
 
+use crate::debate::argument_map;
 use crate::debate::audience::AudienceRound;
+use crate::debate::facts::{self, RoundFacts};
 use crate::debate::grounding::Mark;
 use crate::debate::grounding::reading::lines_cited;
 use crate::debate::verdict::Ahead;
@@ -62,6 +65,14 @@ pub enum Item {
         from: Heat,
         to: Heat,
         next: Option<String>,
+        /// In a format that keeps an argument map: each claim still holding
+        /// for its side after the round.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        standing: Vec<PageClaim>,
+        /// In a format that keeps an argument map: each side's scorecard
+        /// for the round, weighted, out of 10.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        scores: Vec<(Role, f32)>,
     },
     /// The room's tally of a round so far.
     Audience {
@@ -80,6 +91,14 @@ pub enum Item {
         outcome: String,
         synthesis: Option<String>,
     },
+}
+
+/// A claim as the page tells it: its id, side and words.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PageClaim {
+    pub id: String,
+    pub role: Role,
+    pub claim: String,
 }
 
 /// One citation or quote, checked.
@@ -146,6 +165,7 @@ pub fn items(state: &DebateState, event: &DebateEvent) -> Vec<Item> {
             } else {
                 verdict.heat
             };
+            let (standing, scores) = judged.map(|r| map_of(state, r)).unwrap_or_default();
             Item::Verdict {
                 round: round + 1,
                 ahead: verdict.ahead.and_then(Ahead::side),
@@ -154,6 +174,8 @@ pub fn items(state: &DebateState, event: &DebateEvent) -> Vec<Item> {
                 from,
                 to,
                 next: (!verdict.resolved).then(|| clean(&verdict.topic)).filter(|t| !t.is_empty()),
+                standing,
+                scores,
             }
         }
         DebateEvent::AudienceVoted { round, .. } => match state.audience.get(round) {
@@ -169,6 +191,24 @@ pub fn items(state: &DebateState, event: &DebateEvent) -> Vec<Item> {
         _ => return Vec::new(),
     };
     vec![item]
+}
+
+/// A round's part of the argument map as the page tells it: the claims
+/// still holding, and each side's weighted scorecard. The rest of a
+/// round's facts are the studio's and the report's: the page is told no
+/// board, panel, swap check or vote, and the room's votes come as ballots.
+fn map_of(state: &DebateState, round: &crate::debate::state::Round) -> (Vec<PageClaim>, Vec<(Role, f32)>) {
+    let RoundFacts { scores: _, issues: _, panel: _, swap: _, vote: _, room: _, map } = facts::of_round(state, round);
+    let (Some(map), Some(spec)) = (map, state.map()) else { return (Vec::new(), Vec::new()) };
+    let standing =
+        map.standing.iter().map(|c| PageClaim { id: c.id.clone(), role: c.by, claim: clean(&c.claim) }).collect();
+    let scores = map.scorecard.map_or_else(Vec::new, |card| {
+        [Role::Advocate, Role::Skeptic]
+            .into_iter()
+            .filter_map(|role| Some((role, (argument_map::weighted(&card, role, spec)? * 10.0).round() / 10.0)))
+            .collect()
+    });
+    (standing, scores)
 }
 
 /// The proposition and the seats, as `state` stands.
@@ -244,6 +284,71 @@ mod tests {
         assert!(matches!(&told[1], Item::Round { round: 1, of: 3, .. }));
         assert_eq!(told[2], Item::Text { round: 1, role: Role::Advocate, text: "Tea calms.".into() });
         assert_eq!(json.split("\"k\":").nth(4).map(|s| s.starts_with("\"paused\"")), Some(true), "{json}");
+    }
+
+    #[test]
+    fn in_a_format_with_a_map_the_page_is_told_the_claims_still_standing_and_each_sides_scorecard() {
+        use crate::debate::verdict::{ClaimStatus, NamedClaim, Scorecard, Verdict};
+        let catalog = crate::format::Catalog::load(None);
+        let oxford = catalog.find("oxford").ok().and_then(crate::format::Format::log_record).expect("built in");
+        let claim = |id: &str, by, status| NamedClaim {
+            id: id.into(),
+            by,
+            claim: format!("claim {id}\u{1b}[31m"),
+            status,
+            answers: None,
+        };
+        let side = |logic| [("logic".to_string(), logic), ("evidence".to_string(), 6)].into_iter().collect();
+        let verdict = Verdict {
+            verdict: "Weighed.".into(),
+            claims: vec![
+                claim("A1", Role::Advocate, ClaimStatus::Standing),
+                claim("S1", Role::Skeptic, ClaimStatus::Conceded),
+            ],
+            scorecard: Some(Box::new(Scorecard { advocate: side(8), skeptic: side(5) })),
+            ..Verdict::default()
+        };
+        let events = [
+            started(),
+            DebateEvent::Formatted { format: Box::new(oxford) },
+            DebateEvent::RoundStarted { round: 0, topic: "t".into(), heat: Heat::new(0.7), injected: vec![] },
+            DebateEvent::TurnStarted {
+                round: 0,
+                role: Role::Judge,
+                purpose: crate::debate::TurnPurpose::Judge,
+                temperature: None,
+            },
+            DebateEvent::VerdictReached { round: 0, verdict },
+        ];
+        let told = told(&events);
+        let Some(Item::Verdict { standing, scores, .. }) = told.last() else { panic!("{told:?}") };
+        assert_eq!(
+            standing,
+            &[PageClaim { id: "A1".into(), role: Role::Advocate, claim: "claim A1".into() }],
+            "S1 was conceded"
+        );
+        assert_eq!(scores, &[(Role::Advocate, 7.0), (Role::Skeptic, 5.5)]);
+        let duel = told_without_map();
+        assert!(!duel.contains("standing") && !duel.contains("scores"), "a duel's verdict item is as it was: {duel}");
+    }
+
+    /// A duel's verdict item, serialised.
+    fn told_without_map() -> String {
+        let events = [
+            started(),
+            DebateEvent::RoundStarted { round: 0, topic: "t".into(), heat: Heat::new(0.7), injected: vec![] },
+            DebateEvent::TurnStarted {
+                round: 0,
+                role: Role::Judge,
+                purpose: crate::debate::TurnPurpose::Judge,
+                temperature: None,
+            },
+            DebateEvent::VerdictReached {
+                round: 0,
+                verdict: crate::debate::verdict::Verdict { verdict: "v".into(), ..Default::default() },
+            },
+        ];
+        serde_json::to_string(&told(&events)).expect("items serialise")
     }
 
     #[test]

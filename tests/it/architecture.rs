@@ -179,9 +179,15 @@ fn every_presenter_names_each_of_a_rounds_facts() {
     assert!(skipped.is_empty(), "RoundFacts or DebateFacts patterns that skip facts with `..`: {skipped:?}");
     // The presenters that take a round's facts apart; a presenter that stops is noticed.
     let presenters: BTreeSet<&str> = found.iter().map(String::as_str).collect();
-    for presenter in
-        ["cli/print/mod.rs", "report/export.rs", "report/model.rs", "tui/pane_notes.rs", "tui/view/results.rs"]
-    {
+    for presenter in [
+        "cli/print/mod.rs",
+        "report/export.rs",
+        "report/model.rs",
+        "tui/pane_notes.rs",
+        "tui/view/results.rs",
+        "tui/view/argument_map.rs",
+        "web/page.rs",
+    ] {
         assert!(presenters.contains(presenter), "{presenter} no longer takes a round's facts apart: {presenters:?}");
     }
 }

@@ -385,3 +385,79 @@ fn screenshots(tab: &Tab) {
 fn letters(text: &str) -> String {
     text.chars().filter(|c| c.is_alphanumeric()).collect()
 }
+
+/// In a format that keeps an argument map, the round's verdict card says
+/// each side's scorecard and lists the claims still standing, each marked
+/// with its side; a conceded claim is not among them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_audience_page_shows_the_claims_still_standing_and_the_scorecard_in_chromium() {
+    use heat::debate::Heat;
+    use heat::debate::event::{Participant, TurnPurpose};
+    use heat::debate::verdict::{ClaimStatus, NamedClaim, Scorecard, Verdict};
+    let Some(chromium) =
+        chromium_or_skip("the_audience_page_shows_the_claims_still_standing_and_the_scorecard_in_chromium")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = Store::open(dir.path()).expect("store");
+    let mut recorder = store.create().expect("a session");
+    let catalog = heat::format::Catalog::load(None);
+    let oxford = catalog.find("oxford").expect("built in");
+    let claim =
+        |id: &str, by, text: &str, status| NamedClaim { id: id.into(), by, claim: text.into(), status, answers: None };
+    let side = |logic: u8| [("logic".to_string(), logic), ("evidence".to_string(), 6)].into_iter().collect();
+    let verdict = Verdict {
+        verdict: "The proposition's cost point stood.".into(),
+        topic: "Who carries the night?".into(),
+        heat: Heat::new(0.7),
+        claims: vec![
+            claim("A1", Role::Advocate, "A sleeper saves a hotel night", ClaimStatus::Standing),
+            claim("S1", Role::Skeptic, "Fares are higher", ClaimStatus::Conceded),
+        ],
+        scorecard: Some(Box::new(Scorecard { advocate: side(8), skeptic: side(5) })),
+        ..Verdict::default()
+    };
+    let events = [
+        DebateEvent::Started {
+            topic: "Night trains beat short-haul flights".into(),
+            max_rounds: 3,
+            initial_heat: Heat::new(0.9),
+            participants: oxford.seats().iter().map(|&r| Participant::new(r, "openai", "mock-a")).collect(),
+        },
+        DebateEvent::Formatted { format: Box::new(oxford.log_record().expect("oxford has a record")) },
+        DebateEvent::RoundStarted { round: 0, topic: "t".into(), heat: Heat::new(0.9), injected: vec![] },
+        DebateEvent::TurnStarted { round: 0, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: None },
+        DebateEvent::VerdictReached { round: 0, verdict },
+    ];
+    for event in &events {
+        assert_eq!(recorder.record(event), None, "recording {event:?}");
+    }
+    let loaded = store.load(recorder.id()).expect("the log loads");
+    let addr = "127.0.0.1:0".parse().expect("an address");
+    let stage =
+        Stage::open_within(addr, recorder.path(), &loaded, Limits::default()).await.expect("the page is served");
+    let url = format!("http://{}/", stage.addr);
+    let shown = tokio::task::spawn_blocking(move || {
+        let browser = browser::launch(&chromium, 1280, 900);
+        let tab = browser.new_tab().expect("a tab");
+        tab.set_default_timeout(Duration::from_secs(30));
+        let recorder = browser::observe(&tab, &url);
+        tab.navigate_to(&url).expect("navigation").wait_until_navigated().expect("the page loads");
+        let scores = wait_for(&tab, "the scorecard", &format!("{ROUND} .verdict .verdict-scores"), |t| !t.is_empty());
+        assert_eq!(scores, "Scorecard: Proposition 7.0 · Opposition 5.5 (out of 10)");
+        let claims = wait_for(&tab, "the claims still standing", &format!("{ROUND} .verdict .verdict-claims"), |t| {
+            !t.is_empty()
+        });
+        assert!(claims.contains("A1 A sleeper saves a hotel night") && !claims.contains("Fares"), "{claims}");
+        let side = string_of(&tab, &format!("document.querySelector('{ROUND} .verdict-claims .claim').dataset.side"));
+        assert_eq!(side.as_deref(), Some("advocate"));
+        let seen = std::mem::take(&mut recorder.lock().expect("the recorder").seen);
+        assert_eq!(seen.console_errors(), Vec::<String>::new(), "console: {:#?}", seen.console);
+    })
+    .await;
+    drop(stage);
+    if let Err(e) = shown {
+        std::panic::resume_unwind(e.try_into_panic().expect("the browser's thread panicked or was cancelled"));
+    }
+}

@@ -34,7 +34,12 @@ fn round(round: u32, verdict: Verdict) -> Vec<DebateEvent> {
     let mut events = Vec::new();
     if round > 0 {
         let heat = Heat::new(0.7);
-        events.push(DebateEvent::RoundStarted { round, topic: "Who carries the night?".into(), heat, injected: vec![] });
+        events.push(DebateEvent::RoundStarted {
+            round,
+            topic: "Who carries the night?".into(),
+            heat,
+            injected: vec![],
+        });
     }
     for role in [Role::Advocate, Role::Skeptic] {
         events.push(DebateEvent::TurnStarted { round, role, purpose: TurnPurpose::Argue, temperature: None });
@@ -106,7 +111,8 @@ fn mapped() -> App {
 fn the_map_lists_each_sides_claims_with_their_standing_scorecards_and_turning_points() {
     for (w, h) in [(80, 24), (120, 40)] {
         let text = screen(&mut mapped(), w, h);
-        for needle in ["Argument map · 4 claims", "Proposition · 2 claims", "Opposition · 2 claims", "A1", "defended"] {
+        for needle in ["Argument map · 4 claims", "Proposition · 2 claims", "Opposition · 2 claims", "A1", "defended"]
+        {
             assert!(text.contains(needle), "{w}x{h} lacks {needle:?}:\n{text}");
         }
         insta::assert_snapshot!(format!("map_{w}x{h}"), text);
@@ -114,7 +120,10 @@ fn the_map_lists_each_sides_claims_with_their_standing_scorecards_and_turning_po
     let wide = screen(&mut mapped(), 120, 40);
     assert!(wide.contains("answered by S2"), "{wide}");
     assert!(wide.contains("Round 2  the Opposition went ahead (S2)"), "{wide}");
-    assert!(wide.contains("Round 1  Proposition 6.5 (logic 8, evidence 6, rebuttal 5, clarity 7) · Opposition 5.8"), "{wide}");
+    assert!(
+        wide.contains("Round 1  Proposition 6.5 (logic 8, evidence 6, rebuttal 5, clarity 7) · Opposition 5.8"),
+        "{wide}"
+    );
     let row = wide.lines().find(|l| l.contains("Proposition · 2 claims")).unwrap();
     assert!(row.contains("Opposition · 2 claims"), "the sides face each other on a wide screen: {row}");
 }

@@ -104,7 +104,8 @@ fn side_lines(debate: &DebateState, map: &DebateMap, role: Role, theme: &Theme, 
         return Vec::new();
     }
     let heading = format!("{} · {}", debate.label(role), crate::words::count(claims.len(), "claim"));
-    let mut lines = vec![Line::from(Span::styled(heading, Style::new().fg(theme.role(role)).add_modifier(Modifier::BOLD)))];
+    let mut lines =
+        vec![Line::from(Span::styled(heading, Style::new().fg(theme.role(role)).add_modifier(Modifier::BOLD)))];
     for claim in claims {
         lines.extend(claim_lines(map, claim, theme, width));
     }
