@@ -73,6 +73,12 @@ impl Ledger {
     }
 }
 
+/// The ledger's claims in the order the map shows them: the side for's,
+/// then the side against's, each in the order made.
+pub fn in_map_order(ledger: &Ledger) -> Vec<&Claim> {
+    ledger.by(Role::Advocate).chain(ledger.by(Role::Skeptic)).collect()
+}
+
 /// The ledger as it stood once round `round` (from 0) was judged.
 pub fn ledger_through(state: &DebateState, round: u32) -> Ledger {
     let mut ledger = Ledger::default();

@@ -14,8 +14,9 @@ pub use super::flash::{Flash, StatusLine, Tone, Until};
 use super::keymap::{Action, KeyMap};
 use super::modal::{Confirm, DialogAsk, EditorPurpose, FormStep, Modal};
 pub use super::options::{Mode, StudioOptions};
+use super::paged::Fit;
 use super::panes::Panes;
-use super::person_turn::{self, PersonTurn};
+use super::person_turn::PersonTurn;
 pub use super::replay::{Replay, ReplayClock, speed_label};
 use super::results::{Results, ResultsAsk};
 use super::roster::RosterEntry;
@@ -23,7 +24,6 @@ use super::stage::Stage;
 use super::start::StartScreen;
 use super::steer;
 use super::theme::Theme;
-use super::verdict_form::{Given, Judged};
 use super::{likeness::Likeness, word_counts::WordCounts};
 use crate::config::studio::FIELDS;
 use crate::debate::cost::{self, Price};
@@ -392,7 +392,7 @@ impl App {
     /// for where it goes (`areas`, and the text area inside each), and
     /// fits a dialog read by scrolling to the rows it has (`paged`: its
     /// rows in all, and shown).
-    pub fn lay_out(&mut self, areas: [ratatui::layout::Rect; Role::COUNT], paged: Option<(usize, usize)>) {
+    pub fn lay_out(&mut self, areas: [ratatui::layout::Rect; Role::COUNT], paged: Option<Fit>) {
         self.clocks.now = std::time::Instant::now();
         self.stage.expire(self.clocks.now);
         self.likeness.refresh(&self.debate);
@@ -406,10 +406,12 @@ impl App {
         }
         self.panes.person_here = self.person_here();
         self.panes.lay_out(areas, &seats, &self.debate, &self.theme);
-        match (&mut self.modal, paged) {
-            (Some(Modal::Help(view) | Modal::Map(view)), Some((total, rows))) => view.fit(total, rows),
-            (Some(Modal::Sent(view)), Some((total, rows))) => view.paged.fit(total, rows),
-            (Some(Modal::Results(view)), Some((total, rows))) => view.fit(total, rows),
+        let Some(Fit { total, rows, items, chosen_at }) = paged else { return };
+        match &mut self.modal {
+            Some(Modal::Help(view)) => view.fit(total, rows),
+            Some(Modal::Sent(view)) => view.paged.fit(total, rows),
+            Some(Modal::Results(view)) => view.fit(total, rows),
+            Some(Modal::Map(view)) => view.fit(total, rows, items, chosen_at),
             _ => {}
         }
     }
@@ -493,6 +495,7 @@ impl App {
                 return if fresh { vec![Effect::Summarize] } else { Vec::new() };
             }
             DialogAsk::Results(ResultsAsk::Act(action)) => return self.act(action),
+            DialogAsk::Map(asked) => return self.steer_on_map(asked),
         }
         Vec::new()
     }
@@ -532,52 +535,9 @@ impl App {
     }
 
     /// Says a sentence decided elsewhere, for as long as it says.
-    fn show(&mut self, flash: Flash) {
+    pub(super) fn show(&mut self, flash: Flash) {
         let Flash { text, tone, until } = flash;
         self.say_until(tone, text, until);
-    }
-
-    /// The person's verdict: in the judge's seat, the round's; beside the
-    /// judge, the person's own (`steer::human_verdict`).
-    fn record_verdict(&mut self, given: Given) -> Vec<Effect> {
-        if let Some(judged) = &given.judged {
-            self.send_verdict(given.ahead, judged);
-            return Vec::new();
-        }
-        self.apply_steer(steer::human_verdict(&self.debate, given))
-    }
-
-    /// A person's verdict, given in the judge's seat: the engine reads it
-    /// as the round's.
-    fn send_verdict(&mut self, ahead: Option<Role>, judged: &Judged) {
-        let sent = self.person.take().is_some_and(|turn| turn.send_verdict(ahead, judged));
-        let round = self.debate.current_round().map_or(1, |r| r.number + 1);
-        self.show(person_turn::verdict_said(sent, round, judged));
-    }
-
-    /// A person's argument, written in their seat: the debate goes on with it.
-    fn send_argument(&mut self, text: String) -> Vec<Effect> {
-        if !self.person.take().is_some_and(|turn| turn.send(text)) {
-            self.show(person_turn::argument_late());
-        }
-        Vec::new()
-    }
-
-    /// Esc in a judging person's verdict form: what they gave so far is
-    /// kept and the turn waits.
-    fn step_out_of_verdict(&mut self, form: Box<super::verdict_form::VerdictForm>) {
-        if let Some(turn) = self.person.as_mut().filter(|t| t.judges()) {
-            turn.form = Some(form);
-            self.show(person_turn::verdict_waits());
-        }
-    }
-
-    /// Esc in a person's editor: the draft is kept and the turn waits.
-    fn step_out_of_turn(&mut self, area: ratatui_textarea::TextArea<'static>) {
-        let Some(turn) = &mut self.person else { return };
-        turn.draft = Some(area);
-        let seat = self.debate.seat_name(turn.role);
-        self.show(person_turn::turn_waits(&seat));
     }
 
     /// Who can sit in the seats now, and the prices of a panel's judges.

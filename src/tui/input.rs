@@ -14,13 +14,13 @@ use super::effect::Effect;
 use super::keymap::Action;
 use super::modal::{Confirm, Editor, EditorPurpose, Modal, TempEditor, topic_area};
 use super::paged::Paged;
-use super::person_turn::PersonTurn;
+use super::person_turn::{self, PersonTurn};
 use super::results::Results;
 use super::seat_target::SeatTarget;
 use super::sent::SentView;
 use super::start::StartStep;
 use super::steer;
-use super::verdict_form::VerdictForm;
+use super::verdict_form::{Given, Judged, VerdictForm};
 use super::waiting::WaitingList;
 use crate::debate::{Command, Role};
 
@@ -109,6 +109,78 @@ impl App {
         }
         self.say_until(Tone::Warn, "Your turn was given up: cancelled, or the debate stopped", Until::NextRound);
         true
+    }
+
+    /// The person's verdict: in the judge's seat, the round's; beside the
+    /// judge, the person's own (`steer::human_verdict`).
+    pub(super) fn record_verdict(&mut self, given: Given) -> Vec<Effect> {
+        if let Some(judged) = &given.judged {
+            self.send_verdict(given.ahead, judged);
+            return Vec::new();
+        }
+        self.apply_steer(steer::human_verdict(&self.debate, given))
+    }
+
+    /// A person's verdict, given in the judge's seat: the engine reads it
+    /// as the round's.
+    fn send_verdict(&mut self, ahead: Option<Role>, judged: &Judged) {
+        let sent = self.person.take().is_some_and(|turn| turn.send_verdict(ahead, judged));
+        let round = self.debate.current_round().map_or(1, |r| r.number + 1);
+        self.show(person_turn::verdict_said(sent, round, judged));
+    }
+
+    /// A person's argument, written in their seat: the debate goes on with it.
+    pub(super) fn send_argument(&mut self, text: String) -> Vec<Effect> {
+        if !self.person.take().is_some_and(|turn| turn.send(text)) {
+            self.show(person_turn::argument_late());
+        }
+        Vec::new()
+    }
+
+    /// Esc in a judging person's verdict form: what they gave so far is
+    /// kept and the turn waits.
+    pub(super) fn step_out_of_verdict(&mut self, form: Box<super::verdict_form::VerdictForm>) {
+        if let Some(turn) = self.person.as_mut().filter(|t| t.judges()) {
+            turn.form = Some(form);
+            self.show(person_turn::verdict_waits());
+        }
+    }
+
+    /// Esc in a person's editor: the draft is kept and the turn waits.
+    pub(super) fn step_out_of_turn(&mut self, area: ratatui_textarea::TextArea<'static>) {
+        let Some(turn) = &mut self.person else { return };
+        turn.draft = Some(area);
+        let seat = self.debate.seat_name(turn.role);
+        self.show(person_turn::turn_waits(&seat));
+    }
+
+    /// Enter or `n` on a claim in the argument map: put to the other side
+    /// as the next round's question, or sent to it alone as a note. Only a
+    /// debate running here is steered.
+    pub(super) fn steer_on_map(&mut self, asked: super::map_view::MapAsk) -> Vec<Effect> {
+        use super::map_view::MapAsk;
+        let refusal = if self.watching() {
+            Some(WATCH_REFUSAL.to_string())
+        } else if self.replay.is_some() {
+            Some("This is a replay: steering works in a live debate".to_string())
+        } else if !self.live() {
+            Some(format!("The debate has ended; {} starts a new one", self.keymap.hint(Action::NewDebate)))
+        } else {
+            None
+        };
+        if let Some(why) = refusal {
+            self.say_until(Tone::Info, why, Until::NextRound);
+            return Vec::new();
+        }
+        let ledger = crate::debate::argument_map::ledger(&self.debate);
+        let order = crate::debate::argument_map::in_map_order(&ledger);
+        let (MapAsk::Question(at) | MapAsk::Note(at)) = asked;
+        let Some(claim) = order.get(at) else { return Vec::new() };
+        let steered = match asked {
+            MapAsk::Question(_) => steer::claim_as_question(&self.debate, &self.keymap, claim),
+            MapAsk::Note(_) => steer::claim_to_answer(&self.debate, claim),
+        };
+        self.apply_steer(steered)
     }
 
     pub fn on_paste(&mut self, text: &str) {
@@ -214,7 +286,7 @@ impl App {
                 let why = "This format keeps no argument map: oxford keeps one (heat run --format oxford)";
                 self.say_until(Tone::Info, why, Until::NextRound);
             }
-            Action::Map => self.modal = Some(Modal::Map(Paged::default())),
+            Action::Map => self.modal = Some(Modal::Map(super::map_view::MapView::default())),
             Action::Sent => match SentView::open(&self.debate, &self.panes) {
                 Ok(view) => self.modal = Some(Modal::Sent(view)),
                 Err(why) => self.say_until(Tone::Info, why, Until::NextRound),

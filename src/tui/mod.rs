@@ -23,6 +23,7 @@ pub mod judge_text;
 pub mod keymap;
 pub mod label_edit;
 mod likeness;
+pub mod map_view;
 pub mod markdown;
 pub mod modal;
 pub mod model_pick;

@@ -41,8 +41,8 @@ pub enum Modal {
     Waiting(super::waiting::WaitingList),
     /// What a turn was sent, read by scrolling.
     Sent(super::sent::SentView),
-    /// The argument map, read by scrolling.
-    Map(super::paged::Paged),
+    /// The argument map, a claim chosen.
+    Map(super::map_view::MapView),
 }
 
 /// What a dialog asks of the studio, answering a key: as it closes
@@ -83,13 +83,16 @@ pub enum DialogAsk {
     /// An effect of the session browser's (export, delete, a label).
     Do(Effect),
     Results(ResultsAsk),
+    /// Steering from the argument map, on the chosen claim.
+    Map(super::map_view::MapAsk),
 }
 
 impl Modal {
     /// A key in the dialog: it changes itself and says what it asks for.
     pub fn key(&mut self, key: &KeyEvent, keymap: &KeyMap) -> FormStep<DialogAsk> {
         match self {
-            Modal::Help(paged) | Modal::Map(paged) => stays_if(paged.key(key, keymap)),
+            Modal::Help(paged) => stays_if(paged.key(key, keymap)),
+            Modal::Map(view) => view.key(key, keymap).map(DialogAsk::Map),
             Modal::Sent(view) => stays_if(view.paged.key(key, keymap)),
             Modal::Costs => stays_if(
                 !matches!(key.code, KeyCode::Esc | KeyCode::Enter)

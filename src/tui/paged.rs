@@ -6,6 +6,25 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::keymap::{Action, KeyMap};
 
+/// How a dialog read by scrolling lays out at the frame's size, as the
+/// view measured it: its lines in all and how many show at once; for a
+/// dialog whose items are chosen (the argument map), how many there are
+/// and the chosen one's first and last line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Fit {
+    pub total: usize,
+    pub rows: usize,
+    pub items: usize,
+    pub chosen_at: Option<(usize, usize)>,
+}
+
+impl Fit {
+    /// A dialog whose lines are only scrolled.
+    pub fn lines(total: usize, rows: usize) -> Self {
+        Fit { total, rows, items: 0, chosen_at: None }
+    }
+}
+
 /// Where a dialog read by scrolling is scrolled. `max` and `page` come from the last
 /// frame (how many lines did not fit, how many show at once).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

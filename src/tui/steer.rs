@@ -13,6 +13,7 @@ use super::flash::{Flash, Tone, Until};
 use super::keymap::{Action, KeyMap};
 use super::seat_target::SeatTarget;
 use super::verdict_form::Given;
+use crate::debate::argument_map::Claim;
 use crate::debate::event::Waiting;
 use crate::debate::state::{HumanVerdict, Turn};
 use crate::debate::{Command, DebateEvent, DebateState, Heat, Role};
@@ -113,6 +114,38 @@ pub fn set_question(debate: &DebateState, keymap: &KeyMap, text: &str) -> Steere
         (Tone::Good, format!("Round {next} asks your question instead of the judge's"))
     };
     Steered::sends(tone, said, Until::NextRound, Effect::Send(Command::SetQuestion(text)))
+}
+
+/// A claim from the argument map put to the other side as the next round's
+/// question, in the words the map shows it.
+pub fn claim_as_question(debate: &DebateState, keymap: &KeyMap, claim: &Claim) -> Steered {
+    let other = other_side(claim.by);
+    let text = format!(
+        "The {} claims ({}): “{}”. Can the {} answer it?",
+        debate.seat_name(claim.by),
+        claim.id,
+        claim.claim,
+        debate.seat_name(other)
+    );
+    set_question(debate, keymap, &text)
+}
+
+/// A claim from the argument map sent to the other side alone, asking it
+/// to answer what it has left unanswered.
+pub fn claim_to_answer(debate: &DebateState, claim: &Claim) -> Steered {
+    let other = other_side(claim.by);
+    let text = format!(
+        "Answer the {}'s claim {}, which you have not answered: “{}”",
+        debate.seat_name(claim.by),
+        claim.id,
+        claim.claim
+    );
+    note_to(debate, text, vec![other])
+}
+
+/// The side a claim is put to.
+fn other_side(by: Role) -> Role {
+    if by == Role::Advocate { Role::Skeptic } else { Role::Advocate }
 }
 
 /// One more round: a running debate's limit grows; one that came to its

@@ -160,3 +160,36 @@ fn a_duel_keeps_no_map_and_says_so() {
     assert!(text.contains("This format keeps no argument map"), "{text}");
     assert!(!text.contains("m map"), "not offered where it does nothing: {text}");
 }
+
+#[test]
+fn from_the_map_a_claim_goes_to_the_other_side_as_the_next_question_or_a_note() {
+    use heat::debate::Command;
+    use heat::tui::effect::Effect;
+    let key = |code| KeyEvent::new(code, KeyModifiers::NONE);
+    let mut app = mapped();
+    // The side for's A1 and A2, then the side against's S1 and S2.
+    let _ = app.on_key(key(KeyCode::Down));
+    let sent = app.on_key(key(KeyCode::Enter));
+    let question = "The proposition claims (A2): “New routes open every year”. Can the opposition answer it?";
+    assert_eq!(sent, vec![Effect::Send(Command::SetQuestion(question.into()))]);
+    assert!(app.modal.is_none(), "the map closes once it steered");
+    assert!(screen(&mut app, 120, 40).contains("Round 3 asks your question"));
+
+    press(&mut app, KeyCode::Char('m'));
+    for _ in 0..5 {
+        press(&mut app, KeyCode::Down);
+    }
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("▶S2"), "held to the last claim, marked: {text}");
+    let sent = app.on_key(key(KeyCode::Char('n')));
+    let note = "Answer the opposition's claim S2, which you have not answered: “Sleeper fares cost more than a flight and a hotel”";
+    assert_eq!(sent, vec![Effect::Send(Command::NoteToSeats { text: note.into(), seats: vec![Role::Advocate] })]);
+    assert!(screen(&mut app, 120, 40).contains("Note sent to the proposition only"));
+
+    // An ended debate is read, not steered.
+    feed(&mut app, &[DebateEvent::Finished { outcome: heat::debate::Outcome::Cancelled, synthesis: None }]);
+    app.modal = None;
+    press(&mut app, KeyCode::Char('m'));
+    assert_eq!(app.on_key(key(KeyCode::Enter)), Vec::<Effect>::new());
+    assert!(screen(&mut app, 120, 40).contains("The debate has ended"));
+}

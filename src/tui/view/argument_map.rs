@@ -15,7 +15,8 @@ use crate::debate::argument_map::{self, Claim, ClaimStatus, DebateMap};
 use crate::debate::{DebateState, Role};
 use crate::sanitize::clean;
 use crate::tui::app::App;
-use crate::tui::paged::Paged;
+use crate::tui::map_view::MapView;
+use crate::tui::paged::Fit;
 use crate::tui::theme::Theme;
 use crate::tui::wrap::wrap_plain;
 
@@ -24,37 +25,56 @@ fn outer(area: Rect) -> Rect {
     centered(area, area.width.saturating_sub(4).min(120), area.height.saturating_sub(2))
 }
 
-/// How many lines the map has at this size, and how many show at once.
-pub fn fit(app: &App, area: Rect) -> (usize, usize) {
+/// How many lines the map has at this size, how many show at once, how
+/// many claims it has and where the chosen one is.
+pub fn fit(app: &App, view: &MapView, area: Rect) -> Fit {
     let body = outer(area);
     let width = body.width.saturating_sub(4);
-    (laid_out(&app.debate, &app.theme, width).len(), usize::from(body.height.saturating_sub(3)))
+    let laid = laid_out(&app.debate, &app.theme, width, view.chosen);
+    let rows = usize::from(body.height.saturating_sub(3));
+    Fit { total: laid.lines.len(), rows, items: laid.at.len(), chosen_at: laid.at.get(view.chosen).copied() }
 }
 
-pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, view: &Paged) {
+pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, view: &MapView) {
     let rect = outer(area);
     let claims = argument_map::ledger(&app.debate).claims.len();
     let title = format!(" Argument map · {} ", crate::words::count(claims, "claim"));
     let inner = frame_box(frame, app, rect, &title);
     let [body, hint] = split_last(inner);
-    let lines = laid_out(&app.debate, &app.theme, body.width);
-    let (rows, total) = (usize::from(body.height), lines.len());
+    let laid = laid_out(&app.debate, &app.theme, body.width, view.chosen);
+    let (rows, total) = (usize::from(body.height), laid.lines.len());
     let top = view.top.min(total.saturating_sub(rows));
     let below = top + rows < total;
-    frame.render_widget(Paragraph::new(lines.into_iter().skip(top).take(rows).collect::<Vec<_>>()), body);
-    let keys = if top > 0 || below { "↑/↓ PgUp/PgDn scroll · any other key closes" } else { "any key closes" };
-    let keys = if below { format!("more ↓ · {keys}") } else { keys.to_string() };
+    frame.render_widget(Paragraph::new(laid.lines.into_iter().skip(top).take(rows).collect::<Vec<_>>()), body);
+    let steer = if claims > 0 && app.live() && app.replay.is_none() && !app.watching() {
+        "Enter: put it to the other side · n: a note to answer it · "
+    } else {
+        ""
+    };
+    let keys = format!("{steer}↑/↓ choose{} · Esc closes", if top > 0 || below { " · PgUp/PgDn scroll" } else { "" });
+    let keys = if below { format!("more ↓ · {keys}") } else { keys };
     frame.render_widget(Paragraph::new(hint_line(app, &keys, hint.width)), hint);
 }
 
-/// The map's lines at `width` columns.
-fn laid_out(debate: &DebateState, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+/// The map laid out: its lines, and where each claim is (its first and
+/// last line), in the map's order.
+struct Laid {
+    lines: Vec<Line<'static>>,
+    at: Vec<(usize, usize)>,
+}
+
+/// The map's lines at `width` columns, claim `chosen` marked.
+fn laid_out(debate: &DebateState, theme: &Theme, width: u16, chosen: usize) -> Laid {
     let crate::debate::facts::DebateFacts { scores: _, issues: _, panel: _, swap: _, vote: _, room: _, map } =
         crate::debate::facts::of_debate(debate);
     let Some(map) = map else {
-        return wrap_plain("This format keeps no argument map.", width, theme.secondary());
+        return Laid {
+            lines: wrap_plain("This format keeps no argument map.", width, theme.secondary()),
+            at: Vec::new(),
+        };
     };
     let mut lines = Vec::new();
+    let mut at = Vec::new();
     if map.ledger.claims.is_empty() {
         lines.extend(wrap_plain(
             "No claim yet: the judge names them with its first verdict.",
@@ -62,10 +82,14 @@ fn laid_out(debate: &DebateState, theme: &Theme, width: u16) -> Vec<Line<'static
             theme.secondary(),
         ));
     }
+    let made = map.ledger.by(Role::Advocate).count();
+    let chosen_of = |role: Role| if role == Role::Advocate { Some(chosen) } else { chosen.checked_sub(made) };
     if width >= SIDE_BY_SIDE {
         // Wide (a projector): the sides face each other, as the panes do.
-        let column = (width - GUTTER.len() as u16) / 2;
-        let [pro, con] = [Role::Advocate, Role::Skeptic].map(|role| side_lines(debate, &map, role, theme, column));
+        let column = (width - GUTTER_WIDTH) / 2;
+        let [(pro, pro_at), (con, con_at)] =
+            [Role::Advocate, Role::Skeptic].map(|role| side_lines(debate, &map, role, theme, column, chosen_of(role)));
+        at.extend(pro_at.into_iter().chain(con_at));
         let rows = pro.len().max(con.len());
         let mut pro = pro.into_iter();
         let mut con = con.into_iter();
@@ -80,48 +104,65 @@ fn laid_out(debate: &DebateState, theme: &Theme, width: u16) -> Vec<Line<'static
         }
     } else {
         for role in [Role::Advocate, Role::Skeptic] {
-            let side = side_lines(debate, &map, role, theme, width);
+            let (side, side_at) = side_lines(debate, &map, role, theme, width, chosen_of(role));
             if !side.is_empty() && !lines.is_empty() {
                 lines.push(Line::default());
             }
+            let offset = lines.len();
+            at.extend(side_at.into_iter().map(|(first, last)| (first + offset, last + offset)));
             lines.extend(side);
         }
     }
     lines.push(Line::default());
     lines.extend(score_lines(debate, &map, theme, width));
-    lines
+    Laid { lines, at }
 }
 
 /// How wide the map must be to show the sides in two columns.
 const SIDE_BY_SIDE: u16 = 100;
-/// What parts the two columns.
+/// What parts the two columns, and its width.
 const GUTTER: &str = " │ ";
+const GUTTER_WIDTH: u16 = 3;
 
-/// A side's heading and its claims; nothing for a side that made none.
-fn side_lines(debate: &DebateState, map: &DebateMap, role: Role, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+/// A side's heading and its claims (claim `chosen` of them marked), and
+/// where each claim's lines are; nothing for a side that made none.
+fn side_lines(
+    debate: &DebateState,
+    map: &DebateMap,
+    role: Role,
+    theme: &Theme,
+    width: u16,
+    chosen: Option<usize>,
+) -> (Vec<Line<'static>>, Vec<(usize, usize)>) {
     let claims: Vec<&Claim> = map.ledger.by(role).collect();
     if claims.is_empty() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let heading = format!("{} · {}", debate.label(role), crate::words::count(claims.len(), "claim"));
     let mut lines =
         vec![Line::from(Span::styled(heading, Style::new().fg(theme.role(role)).add_modifier(Modifier::BOLD)))];
-    for claim in claims {
-        lines.extend(claim_lines(map, claim, theme, width));
+    let mut at = Vec::new();
+    for (i, claim) in claims.into_iter().enumerate() {
+        let first = lines.len();
+        lines.extend(claim_lines(map, claim, theme, width, chosen == Some(i)));
+        at.push((first, lines.len() - 1));
     }
-    lines
+    (lines, at)
 }
 
 /// A claim: its id and standing, then its words, wrapped under a hanging
 /// indent; what it answers and what answers it.
-fn claim_lines(map: &DebateMap, claim: &Claim, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+fn claim_lines(map: &DebateMap, claim: &Claim, theme: &Theme, width: u16, chosen: bool) -> Vec<Line<'static>> {
     const INDENT: usize = 15;
     let status = Style::new().fg(status_color(claim.status, theme));
     let text_width = width.saturating_sub(INDENT as u16).max(10);
     let mut words = wrap_plain(&clean(&claim.claim), text_width, Style::new().fg(theme.text)).into_iter();
     let first = words.next().unwrap_or_default();
+    let id = Style::new().fg(theme.role(claim.by)).add_modifier(Modifier::BOLD);
+    let id = if chosen { id.add_modifier(Modifier::REVERSED) } else { id };
     let mut head = vec![
-        Span::styled(format!(" {:<4}", claim.id), Style::new().fg(theme.role(claim.by)).add_modifier(Modifier::BOLD)),
+        Span::raw(if chosen { "▶" } else { " " }),
+        Span::styled(format!("{:<4}", claim.id), id),
         Span::styled(format!("{:<9}", claim.status.name()), status),
         Span::raw(" "),
     ];

@@ -142,16 +142,18 @@ pub fn tab_areas(app: &App, plan: &Plan) -> [Rect; Role::COUNT] {
     plan.tabs.map_or([Rect::default(); Role::COUNT], |tabs| pane_frame::tab_areas(app, tabs))
 }
 
-/// While a dialog read by scrolling is open (help, what a turn was sent):
-/// its rows in all, and how many `area` shows.
-pub fn paged_fit(app: &App, area: Rect) -> Option<(usize, usize)> {
-    match &app.modal {
-        Some(Modal::Help(_)) => Some(help::fit(app, area)),
-        Some(Modal::Sent(view)) => Some(sent::fit(app, view, area)),
-        Some(Modal::Map(_)) => Some(argument_map::fit(app, area)),
-        Some(Modal::Results(view)) => Some(results::fit(app, view, area)),
-        _ => None,
-    }
+/// While a dialog read by scrolling is open (help, what a turn was sent,
+/// the map): its rows in all, and how many `area` shows.
+pub fn paged_fit(app: &App, area: Rect) -> Option<crate::tui::paged::Fit> {
+    use crate::tui::paged::Fit;
+    let (total, rows) = match &app.modal {
+        Some(Modal::Help(_)) => help::fit(app, area),
+        Some(Modal::Sent(view)) => sent::fit(app, view, area),
+        Some(Modal::Map(view)) => return Some(argument_map::fit(app, view, area)),
+        Some(Modal::Results(view)) => results::fit(app, view, area),
+        _ => return None,
+    };
+    Some(Fit::lines(total, rows))
 }
 
 /// Draws one frame of `app`, laid out beforehand for `plan` (see
