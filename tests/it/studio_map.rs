@@ -193,3 +193,27 @@ fn from_the_map_a_claim_goes_to_the_other_side_as_the_next_question_or_a_note() 
     assert_eq!(app.on_key(key(KeyCode::Enter)), Vec::<Effect>::new());
     assert!(screen(&mut app, 120, 40).contains("The debate has ended"));
 }
+
+#[test]
+fn the_round_that_turned_who_is_ahead_is_marked_on_the_heat_sparks() {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::style::Modifier;
+    let mut app = mapped();
+    press(&mut app, KeyCode::Esc);
+    let mut terminal = Terminal::new(TestBackend::new(200, 50)).unwrap();
+    terminal.draw(|frame| heat::tui::render(frame, &mut app, &mut heat::tui::view::Retained::default())).unwrap();
+    let buffer = terminal.backend().buffer().clone();
+    // The header's second row ends with the two rounds' sparks: round 2 turned (the opposition went ahead).
+    let row: Vec<_> = (0..200).map(|x| buffer[(x, 1)].clone()).collect();
+    let text: String = row.iter().map(|c| c.symbol()).collect();
+    let sparks =
+        text.trim_end().char_indices().filter(|(_, c)| ('▁'..='█').contains(c)).map(|(i, _)| i).collect::<Vec<_>>();
+    assert!(sparks.len() >= 2, "{text}");
+    let cells: Vec<&ratatui::buffer::Cell> =
+        row.iter().filter(|c| c.symbol().chars().next().is_some_and(|ch| ('▁'..='█').contains(&ch))).collect();
+    let [first, second] = [cells[cells.len() - 2], cells[cells.len() - 1]];
+    assert!(!first.modifier.contains(Modifier::UNDERLINED), "round 1 turned nothing");
+    assert!(second.modifier.contains(Modifier::UNDERLINED), "round 2 turned who is ahead: {text}");
+    assert_eq!(second.fg, app.theme.role(Role::Skeptic), "in the colour of the side that went ahead");
+}

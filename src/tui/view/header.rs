@@ -346,7 +346,9 @@ fn parity(app: &App, form: Parity) -> Vec<Span<'static>> {
     spans
 }
 
-/// "heat 0.72 ▰▰▰▰▰▱▱▱▱▱ ▂▅▇ pinned"; without `history`, no sparks.
+/// "heat 0.72 ▰▰▰▰▰▱▱▱▱▱ ▂▅▇ pinned"; without `history`, no sparks. In a
+/// format that keeps an argument map, a round that turned who is ahead is
+/// marked on the sparks.
 fn gauge(app: &App, history: bool) -> Vec<Span<'static>> {
     let theme = &app.theme;
     let heat = shown_heat(&app.debate);
@@ -360,8 +362,24 @@ fn gauge(app: &App, history: bool) -> Vec<Span<'static>> {
     ];
     let history = if history { app.debate.heat_history() } else { Vec::new() };
     if history.len() > 1 {
-        let sparks: String = history.iter().rev().take(12).rev().map(|&h| spark(h)).collect();
-        spans.push(Span::styled(format!(" {sparks}"), Style::new().fg(color)));
+        // A round where who is ahead changed (the argument map's turning point) is marked in
+        // the colour of the side that went ahead, underlined.
+        let turned: Vec<(u32, Option<crate::debate::Role>)> = if app.debate.map().is_some() {
+            crate::debate::argument_map::turning_points(&app.debate).into_iter().map(|t| (t.round, t.now)).collect()
+        } else {
+            Vec::new()
+        };
+        spans.push(Span::raw(" "));
+        let shown = history.len().saturating_sub(12);
+        for (round, &h) in (0u32..).zip(&history).skip(shown) {
+            let style = match turned.iter().find(|(r, _)| *r == round) {
+                Some((_, now)) => Style::new()
+                    .fg(now.map_or(theme.title, |side| theme.role(side)))
+                    .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+                None => Style::new().fg(color),
+            };
+            spans.push(Span::styled(spark(h).to_string(), style));
+        }
     }
     if app.debate.pinned_heat.is_some() {
         spans.push(Span::styled(" PINNED", Style::new().fg(theme.warn).add_modifier(Modifier::BOLD)));
