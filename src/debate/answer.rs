@@ -355,7 +355,14 @@ pub fn read_verdict(
     sent: &SentPrompt,
     text: &str,
 ) -> Vec<DebateEvent> {
-    match verdict_of(state, round, purpose, sent, text) {
+    let read = verdict_of(state, round, purpose, sent, text).and_then(|(verdict, notice)| {
+        // A link to a claim the map does not have is asked about once; the repair's is left out, and said.
+        match super::argument_map::unknown_link(state, round, &verdict.claims) {
+            Some(fault) if !purpose.is_repair() => Err(fault),
+            _ => Ok((verdict, notice)),
+        }
+    });
+    match read {
         Ok((verdict, notice)) => std::iter::once(DebateEvent::VerdictReached { round, verdict })
             .chain(notice.map(|message| DebateEvent::Notice { message }))
             .collect(),

@@ -73,6 +73,29 @@ impl Ledger {
     }
 }
 
+/// Why a verdict on round `round` naming `named` cannot be kept as it is:
+/// a claim answers one that neither the map so far nor the verdict has, or
+/// one of its own side. `None` when every link holds.
+pub fn unknown_link(state: &DebateState, round: u32, named: &[NamedClaim]) -> Option<String> {
+    state.map()?;
+    let before = if round == 0 { Ledger::default() } else { ledger_through(state, round - 1) };
+    let side_of = |id: &str| named.iter().find(|c| c.id == id).map(|c| c.by).or_else(|| before.get(id).map(|c| c.by));
+    named.iter().find_map(|claim| {
+        let target = claim.answers.as_deref()?;
+        match side_of(target) {
+            Some(by) if by != claim.by => None,
+            Some(_) => Some(format!(
+                "the claim {} answers {target}, a claim of its own side: \"answers\" names the other side's claim, or \"\"",
+                claim.id
+            )),
+            None => Some(format!(
+                "the claim {} answers {target}, which the argument map does not have: name a claim the map has, or \"\"",
+                claim.id
+            )),
+        }
+    })
+}
+
 /// The ledger's claims in the order the map shows them: the side for's,
 /// then the side against's, each in the order made.
 pub fn in_map_order(ledger: &Ledger) -> Vec<&Claim> {

@@ -35,11 +35,15 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// The chair's claims and scorecard for round `round` (from 1); its first
-/// answer scores logic 11, off the scale.
+/// answer scores logic 11, off the scale, and its first in round 2 links to
+/// a claim the map does not have.
 fn chair(round: usize, first_answer: bool) -> String {
     let claims = match round {
         1 => {
             r#"[{"id": "A1", "by": "proposition", "claim": "Tabs let every reader choose a width", "status": "standing", "answers": ""}]"#
+        }
+        2 if first_answer => {
+            r#"[{"id": "S1", "by": "opposition", "claim": "Widths differ between editors", "status": "standing", "answers": "A7"}]"#
         }
         2 => {
             r#"[{"id": "S1", "by": "opposition", "claim": "Widths differ between editors", "status": "standing", "answers": "A1"}]"#
@@ -60,13 +64,18 @@ async fn an_oxford_debate_keeps_a_ledger_and_scorecards_that_every_presenter_sho
     let count = Arc::clone(&asked);
     let server = MockLlm::with_handler(move |request: &Recorded| {
         let system = request.system();
-        let round = (1..=3).rev().find(|n| request.last_message().contains(&format!("Round {n} of"))).unwrap_or(1);
+        // The round asked about: the latest the messages name (a repair's last message names none).
+        let messages = request.body["messages"].to_string();
+        let round = (1..=3).rev().find(|n| messages.contains(&format!("Round {n} of"))).unwrap_or(1);
         let answer = if system.contains("You are the CHAIR") {
             // The chair's first answer scores off the scale; the panel's other judges' never do.
-            let prompt = request.body["messages"].to_string();
-            let repair = prompt.contains("could not be used");
+            let repair = request.last_message().contains("could not be used");
             let panel = request.last_message().contains("of a panel of");
-            let first = round == 1 && !repair && !panel && count.fetch_add(1, Ordering::SeqCst) == 0;
+            let first = match round {
+                1 => !repair && !panel && count.fetch_add(1, Ordering::SeqCst) == 0,
+                2 => !repair && !panel,
+                _ => false,
+            };
             chair(round, first)
         } else if system.contains("PROPOSITION") {
             format!("{round}. Tabs let every reader choose a width, and round {round} shows it again with fresh cases.")
@@ -96,6 +105,13 @@ async fn an_oxford_debate_keeps_a_ledger_and_scorecards_that_every_presenter_sho
         chair_requests.iter().any(|r| r.body["messages"].to_string().contains("scorecard")
             && r.body["messages"].to_string().contains("could not be used")),
         "the off-scale score is sent back once"
+    );
+    let repair = |fault: &str| chair_requests.iter().any(|r| r.last_message().contains(fault));
+    let repairs: Vec<String> =
+        chair_requests.iter().map(Recorded::last_message).filter(|m| m.contains("could not be used")).collect();
+    assert!(
+        repair("the claim S1 answers A7, which the argument map does not have"),
+        "the unknown link is asked about once: {repairs:?}\n{stdout}"
     );
     let told = chair_requests.iter().map(Recorded::last_message).find(|m| m.contains("Round 3 of")).unwrap();
     assert!(

@@ -159,3 +159,19 @@ fn the_embedded_judges_chosen_sentences_are_its_claims_each_new_one_numbered() {
     assert!(claims.iter().all(|c| c.status == ClaimStatus::Standing && c.answers.is_none()));
     assert!(chosen_claims(&state, 1, "no object").is_empty());
 }
+
+#[test]
+fn a_link_to_no_claim_or_to_its_own_side_is_asked_about() {
+    let state = five_rounds();
+    let named = |answers: &str| vec![claim("S9", Role::Skeptic, ClaimStatus::Standing, Some(answers))];
+    assert_eq!(unknown_link(&state, 2, &named("A1")), None, "A1 is the proposition's");
+    let missing = unknown_link(&state, 2, &named("A9")).unwrap();
+    assert!(missing.contains("S9 answers A9, which the argument map does not have"), "{missing}");
+    let own = unknown_link(&state, 2, &named("S1")).unwrap();
+    assert!(own.contains("a claim of its own side"), "{own}");
+    let both = vec![
+        claim("A7", Role::Advocate, ClaimStatus::Standing, None),
+        claim("S9", Role::Skeptic, ClaimStatus::Standing, Some("A7")),
+    ];
+    assert_eq!(unknown_link(&state, 2, &both), None, "a claim the same verdict names");
+}
