@@ -52,6 +52,7 @@ fn panel_setup(debater: &Reply, judge: Duration) -> (EngineSetup, FormatRecord) 
         panel_providers: Vec::new(),
         issues: false,
         map: None,
+        sections: Vec::new(),
     };
     (setup, format)
 }

@@ -174,6 +174,11 @@ fn turn_done(state: &DebateState, answered: &Answered<'_>, round: u32, role: Rol
                     format!("⟳ The {seat}'s argument in round {} repeats {what}: kept, as it came", round + 1);
                 repeats = Some(DebateEvent::Notice { message });
             }
+            ArgumentOutcome::Flagged { text: kept, missing } => {
+                text = kept;
+                let message = super::sections::flag(&state.seat_name(role), round, &missing);
+                repeats = Some(DebateEvent::Notice { message });
+            }
             ArgumentOutcome::Retry(fault) => {
                 let reason = fault.to_string();
                 let retrying =
@@ -485,6 +490,17 @@ pub fn verdict_of(
                 verdict.claims.clear();
                 verdict.scorecard = None;
             }
+            // A debate that resolves on consensus goes on until the judge names what both sides accept.
+            let notice = if verdict.resolved
+                && !purpose.is_final()
+                && !super::argument_map::consensus_reached(state, &verdict.claims)
+            {
+                verdict.resolved = false;
+                let why = "the judge resolved without naming a claim both sides accept, with its evidence: the debate goes on";
+                Some(notice.map_or_else(|| why.to_string(), |n| format!("{n}; {why}")))
+            } else {
+                notice
+            };
             Ok((verdict, notice))
         }
         VerdictOutcome::Invalid(fault) => Err(fault.describe(state)),

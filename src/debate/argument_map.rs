@@ -250,6 +250,7 @@ pub fn chosen_claims(state: &DebateState, round: u32, answer: &str) -> Vec<Named
             claim: sentence,
             status: ClaimStatus::Standing,
             answers: None,
+            evidence: None,
         });
     }
     claims
@@ -356,9 +357,10 @@ pub fn with_map(mut schema: Value, spec: &MapSpec) -> Value {
                 "by": { "type": "string", "enum": ["advocate", "skeptic"] },
                 "claim": { "type": "string" },
                 "status": { "type": "string", "enum": statuses },
-                "answers": { "type": "string" }
+                "answers": { "type": "string" },
+                "evidence": { "type": "string" }
             },
-            "required": ["id", "by", "claim", "status", "answers"],
+            "required": ["id", "by", "claim", "status", "answers", "evidence"],
             "additionalProperties": false
         }
     });
@@ -413,14 +415,31 @@ pub fn instruction(state: &DebateState, round: u32, spec: &MapSpec) -> String {
          \"status\": \"standing\", \"answers\": \"S1\"}}. Number new claims after the side's last: the {} (\"advocate\") A1, A2…, \
          the {} (\"skeptic\") S1, S2…; keep an earlier claim's id. status: standing (made, not yet answered), attacked (the other \
          side answered it), defended (its side answered the attack), conceded, or withdrawn. answers: the id of the other side's \
-         claim it answers, or \"\". In \"scorecard\", score each side this round from {LOW} to {HIGH} on {}: \
-         {{\"advocate\": {{\"{}\": 7, …}}, \"skeptic\": {{…}}}}.\n",
+         claim it answers, or \"\". evidence: what it rests on, in a few words, or \"\". In \"scorecard\", score each \
+         side this round from {LOW} to {HIGH} on {}: {{\"advocate\": {{\"{}\": 7, …}}, \"skeptic\": {{…}}}}.\n",
         names[0],
         names[1],
         criteria.join(", "),
         criteria.first().copied().unwrap_or("logic"),
     ));
+    if state.format.as_ref().is_some_and(|f| f.sections.iter().any(|s| s.eq_ignore_ascii_case("claim"))) {
+        out.push_str("Each side's Claim section states its claim this round: name it in the debater's words.\n");
+    }
+    if spec.consensus {
+        out.push_str(
+            "This debate resolves on consensus: set \"resolved\" to true only when both sides accept the same claims, \
+             each marked \"agreed\" with the evidence both accept; until then, say in \"verdict\" which claim is still open.\n",
+        );
+    }
     out
+}
+
+/// Whether a verdict that resolves a consensus debate may: it names a
+/// claim both sides accept, with its evidence. Always true where the
+/// format does not resolve on consensus.
+pub fn consensus_reached(state: &DebateState, named: &[NamedClaim]) -> bool {
+    !state.map().is_some_and(|spec| spec.consensus)
+        || named.iter().any(|c| c.status == ClaimStatus::Agreed && c.evidence.is_some())
 }
 
 #[cfg(test)]

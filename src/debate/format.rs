@@ -56,6 +56,10 @@ pub struct FormatRecord {
     /// criteria.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map: Option<MapSpec>,
+    /// The sections each debater's turn is written in (`debate::sections`);
+    /// empty: a turn is free prose.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sections: Vec<String>,
     /// Each seat's brief, by position, in full: the log needs no file to
     /// resume. `None` keeps the prompts heat is run with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -80,6 +84,10 @@ pub struct FormatRecord {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MapSpec {
     pub criteria: Vec<Criterion>,
+    /// The judge may resolve only on claims both sides accept, each with
+    /// its evidence (`consensus = true`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub consensus: bool,
 }
 
 /// One criterion of a scorecard, and how much it counts toward a side's total.
@@ -96,7 +104,7 @@ impl MapSpec {
     /// The four criteria, each counting once.
     pub fn standard() -> Self {
         let criteria = Self::CRITERIA.iter().map(|name| Criterion { name: (*name).to_string(), weight: 1 }).collect();
-        MapSpec { criteria }
+        MapSpec { criteria, consensus: false }
     }
 }
 
@@ -277,6 +285,7 @@ mod tests {
             panel_providers: Vec::new(),
             issues: false,
             map: None,
+            sections: Vec::new(),
         }
     }
 

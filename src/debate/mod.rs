@@ -32,6 +32,7 @@ pub mod plan;
 pub mod prompt;
 pub mod scores;
 pub mod seat;
+pub mod sections;
 pub mod sent;
 mod setup;
 pub mod stance;

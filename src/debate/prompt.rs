@@ -283,6 +283,9 @@ fn format_instructions(state: &DebateState, round: u32) -> String {
     if format.final_answers() {
         out.push_str(&format!("\n{FINAL_ANSWER_ASK}"));
     }
+    if !format.sections.is_empty() {
+        out.push_str(&super::sections::instruction(&format.sections));
+    }
     out
 }
 

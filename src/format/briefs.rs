@@ -11,13 +11,14 @@ pub enum Origin {
 }
 
 /// The brief files a format may name without shipping its own.
-pub const BUILT_IN_BRIEFS: [(&str, &str); 18] = [
+pub const BUILT_IN_BRIEFS: [(&str, &str); 19] = [
     ("advocate.md", include_str!("../../prompts/advocate.md")),
     ("skeptic.md", include_str!("../../prompts/skeptic.md")),
     ("judge.md", include_str!("../../prompts/judge.md")),
     ("oxford_proposition.md", include_str!("../../prompts/oxford_proposition.md")),
     ("oxford_opposition.md", include_str!("../../prompts/oxford_opposition.md")),
     ("oxford_judge.md", include_str!("../../prompts/oxford_judge.md")),
+    ("socratic_judge.md", include_str!("../../prompts/socratic_judge.md")),
     ("debater.md", include_str!("../../prompts/debater.md")),
     ("vote_analyst.md", include_str!("../../prompts/vote_analyst.md")),
     ("vote_pragmatist.md", include_str!("../../prompts/vote_pragmatist.md")),

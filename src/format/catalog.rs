@@ -11,12 +11,13 @@ use super::file::Format;
 use crate::debate::format::DUEL;
 
 /// The built-in formats, by name, in the order `heat formats` lists them.
-pub const BUILT_IN: [(&str, &str); 5] = [
+pub const BUILT_IN: [(&str, &str); 6] = [
     (DUEL, include_str!("../../assets/formats/duel.toml")),
     ("oxford", include_str!("../../assets/formats/oxford.toml")),
     ("vote", include_str!("../../assets/formats/vote.toml")),
     ("panel", include_str!("../../assets/formats/panel.toml")),
     ("review", include_str!("../../assets/formats/review.toml")),
+    ("socratic", include_str!("../../assets/formats/socratic.toml")),
 ];
 
 /// The formats that exist, and the user files that could not be read.

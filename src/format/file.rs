@@ -2,15 +2,15 @@
 //! file's shape (TOML) and its checks. Every error is one sentence naming
 //! the file, the line, what is wrong and what is accepted.
 
-use std::ops::Range;
-
 use serde::Deserialize;
 use toml::Spanned;
 
 use super::briefs::{self, Origin};
+use super::map_keys::{CriterionFile, MapKeys, check_map, check_sections, map_spec};
+use super::place::Place;
 use crate::config::keys;
 use crate::debate::Role;
-use crate::debate::format::{Convergence, Criterion, FormatRecord, MapSpec, Phase};
+use crate::debate::format::{Convergence, FormatRecord, MapSpec, Phase};
 use crate::debate::seat::Side;
 use crate::provider::kind;
 
@@ -111,6 +111,12 @@ struct FormatFile {
     /// The scorecard's criteria (`map = true`); the four standard ones when none.
     #[serde(default)]
     criteria: Vec<Spanned<CriterionFile>>,
+    /// The sections each debater's turn is written in.
+    #[serde(default)]
+    sections: Vec<Spanned<String>>,
+    /// The judge resolves only on claims both sides accept (`map = true`).
+    #[serde(default)]
+    consensus: bool,
     #[serde(default)]
     seats: Vec<Spanned<SeatFile>>,
     judges: Spanned<JudgesFile>,
@@ -118,18 +124,6 @@ struct FormatFile {
     phases: Vec<Spanned<PhaseFile>>,
     convergence: Option<Spanned<ConvergenceFile>>,
 }
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CriterionFile {
-    name: Spanned<String>,
-    #[serde(default)]
-    weight: Option<Spanned<u32>>,
-}
-
-/// The most criteria a scorecard has, and the heaviest weight one takes.
-const MOST_CRITERIA: usize = 8;
-const HEAVIEST: u32 = 10;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -254,7 +248,8 @@ pub fn parse(name: &str, text: &str, origin: &Origin) -> anyhow::Result<Format> 
         resolve_early: file.resolve_early,
         scores: file.scores,
         issues: file.issues,
-        map: file.map.then(|| map_spec(&file.criteria)),
+        map: file.map.then(|| MapSpec { consensus: file.consensus, ..map_spec(&file.criteria) }),
+        sections: file.sections.iter().map(|s| s.get_ref().trim().to_string()).collect(),
         phases: file
             .phases
             .iter()
@@ -380,7 +375,14 @@ fn check_judges(place: &Place<'_>, file: &FormatFile, free: bool) -> anyhow::Res
             "scores = true: the tug-of-war is between one \"pro\" and one \"con\" seat; leave scores out",
         ));
     }
-    check_map(place, file, free)?;
+    let keys = MapKeys {
+        map: file.map,
+        consensus: file.consensus,
+        criteria: &file.criteria,
+        two_sided: !free && file.seats.len() == 2,
+    };
+    check_map(place, &keys)?;
+    check_sections(place, &file.sections)?;
     if file.issues && (free || count("con") == 0) {
         return Err(place
             .error(None, "issues = true needs \"con\" seats to raise the issues and a \"pro\" seat to answer them"));
@@ -425,61 +427,6 @@ fn check_judges(place: &Place<'_>, file: &FormatFile, free: bool) -> anyhow::Res
                 judging().collect::<Vec<_>>().join(", ")
             );
             return Err(place.error(Some(providers.span()), &said));
-        }
-    }
-    Ok(())
-}
-
-/// The argument map's spec: the file's criteria, or the standard four.
-fn map_spec(criteria: &[Spanned<CriterionFile>]) -> MapSpec {
-    if criteria.is_empty() {
-        return MapSpec::standard();
-    }
-    let criteria = criteria
-        .iter()
-        .map(|c| Criterion {
-            name: c.get_ref().name.get_ref().trim().to_ascii_lowercase(),
-            weight: c.get_ref().weight.as_ref().map_or(1, |w| *w.get_ref()),
-        })
-        .collect();
-    MapSpec { criteria }
-}
-
-/// `map = true` is for two sides; its criteria are named once each, in a
-/// word, and weigh 1 to 10.
-fn check_map(place: &Place<'_>, file: &FormatFile, free: bool) -> anyhow::Result<()> {
-    if !file.map {
-        if let Some(first) = file.criteria.first() {
-            return Err(place
-                .error(Some(first.span()), "[[criteria]] score an argument map: add map = true, or leave them out"));
-        }
-        return Ok(());
-    }
-    if free || file.seats.len() != 2 {
-        return Err(place
-            .error(None, "map = true: the argument map is between one \"pro\" and one \"con\" seat; leave map out"));
-    }
-    if file.criteria.len() > MOST_CRITERIA {
-        let said = format!("{} [[criteria]] are too many; a scorecard has 1 to {MOST_CRITERIA}", file.criteria.len());
-        return Err(place.error(Some(file.criteria[MOST_CRITERIA].span()), &said));
-    }
-    let mut seen: Vec<String> = Vec::new();
-    for criterion in &file.criteria {
-        let name = criterion.get_ref().name.get_ref().trim().to_ascii_lowercase();
-        let word = !name.is_empty() && name.len() <= 20 && name.chars().all(|c| c.is_ascii_lowercase() || c == '_');
-        if !word || seen.contains(&name) {
-            let said = format!(
-                "criteria name {name:?} {}; name each criterion once, in one word of letters (\"logic\", \"evidence\")",
-                if word { "is named twice" } else { "is not a word" }
-            );
-            return Err(place.error(Some(criterion.get_ref().name.span()), &said));
-        }
-        seen.push(name);
-        if let Some(weight) = &criterion.get_ref().weight
-            && !(1..=HEAVIEST).contains(weight.get_ref())
-        {
-            let said = format!("weight = {} is out of range; a criterion weighs 1 to {HEAVIEST}", weight.get_ref());
-            return Err(place.error(Some(weight.span()), &said));
         }
     }
     Ok(())
@@ -599,25 +546,4 @@ fn missing_brief(brief: &str, origin: &Origin) -> String {
 fn capitalised(id: &str) -> String {
     let mut chars = id.chars();
     chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
-}
-
-/// Which file an error is in, to name it and find its lines.
-struct Place<'a> {
-    name: &'a str,
-    text: &'a str,
-    origin: &'a Origin,
-}
-
-impl Place<'_> {
-    fn error(&self, span: Option<Range<usize>>, what: &str) -> anyhow::Error {
-        let file = match self.origin {
-            Origin::File(path) => path.display().to_string(),
-            Origin::BuiltIn => format!("the built-in format {}", self.name),
-        };
-        let line = span
-            .filter(|s| s.end > 0)
-            .map(|s| format!(" line {}", self.text[..s.start.min(self.text.len())].matches('\n').count() + 1))
-            .unwrap_or_default();
-        anyhow::anyhow!("{file}{line}: {what}")
-    }
 }

@@ -8,6 +8,8 @@ mod briefs;
 pub mod catalog;
 mod file;
 pub mod layer;
+mod map_keys;
+mod place;
 
 pub use briefs::Origin;
 pub use catalog::Catalog;

@@ -41,7 +41,7 @@ fn the_built_in_formats_parse_and_the_duel_keeps_its_log_unchanged() {
     let catalog = Catalog::load(None);
     assert!(catalog.problems.is_empty(), "{:?}", catalog.problems);
     let names: Vec<&str> = catalog.formats.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["duel", "oxford", "vote", "panel", "review"]);
+    assert_eq!(names, ["duel", "oxford", "vote", "panel", "review", "socratic"]);
     let duel = catalog.find("DUEL").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(duel.log_record(), None, "a duel writes no Formatted event");
     assert_eq!(duel.record.labels, ["Advocate", "Skeptic", "Judge"]);
@@ -192,7 +192,7 @@ fn user_formats_add_replace_and_a_broken_one_is_named_without_hiding_the_rest() 
     write("notes.txt", "not a format");
     let catalog = Catalog::load(Some(dir.path()));
     let names: Vec<&str> = catalog.formats.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["duel", "oxford", "vote", "panel", "review", "mine"]);
+    assert_eq!(names, ["duel", "oxford", "vote", "panel", "review", "socratic", "mine"]);
     let oxford = catalog.find("oxford").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(oxford.summary, "my own oxford", "a user file replaces the built-in of its name");
     assert_eq!(catalog.problems.len(), 1, "{:?}", catalog.problems);
@@ -202,7 +202,7 @@ fn user_formats_add_replace_and_a_broken_one_is_named_without_hiding_the_rest() 
     let e = catalog.find("town-hall").map(|f| f.name.clone()).expect_err("no such format").to_string();
     assert_eq!(
         e,
-        "no format named \"town-hall\"; the formats are duel, oxford, vote, panel, review, mine (`heat formats` describes them)"
+        "no format named \"town-hall\"; the formats are duel, oxford, vote, panel, review, socratic, mine (`heat formats` describes them)"
     );
 }
 
@@ -323,4 +323,34 @@ fn a_formats_seat_model_never_pairs_with_a_provider_a_person_chose_and_relaying_
     assert_eq!(again.int("debate.max_rounds"), Some(6), "heat.toml's rounds are back");
     assert_ne!(again.text("roles.advocate.model"), Some("claude-sonnet-4-5"));
     assert_eq!(load(&[duel]).int("debate.max_rounds"), Some(6));
+}
+
+#[test]
+fn an_argument_map_its_criteria_sections_and_consensus_are_checked_with_the_line() {
+    let with = |keys: &str| GOOD.replace("max_rounds = 2", &format!("max_rounds = 2\n{keys}"));
+    let mapped = parse(&with("map = true")).unwrap_or_else(|e| panic!("{e}"));
+    let spec = mapped.record.map.unwrap_or_else(|| panic!("a map"));
+    let names: Vec<&str> = spec.criteria.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["logic", "evidence", "rebuttal", "clarity"], "the standard four");
+    let own = parse(&format!(
+        "{}\n[[criteria]]\nname = \"Rigour\"\nweight = 3\n\n[[criteria]]\nname = \"wit\"\n",
+        with("map = true")
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let criteria = own.record.map.map(|m| m.criteria).unwrap_or_default();
+    assert_eq!((criteria[0].name.as_str(), criteria[0].weight, criteria[1].weight), ("rigour", 3, 1));
+    let e = error(&format!("{}\n[[criteria]]\nname = \"logic\"\nweight = 11\n", with("map = true")));
+    assert!(e.contains("weight = 11 is out of range; a criterion weighs 1 to 10"), "{e}");
+    let e = error(&format!("{GOOD}\n[[criteria]]\nname = \"logic\"\n"));
+    assert!(e.contains("[[criteria]] score an argument map: add map = true"), "{e}");
+    let e = error(&with("consensus = true"));
+    assert!(e.contains("consensus = true resolves on claims the argument map keeps: add map = true"), "{e}");
+    let e = error(&with("sections = [\"Claim\"]"));
+    assert!(e.contains("a structured turn has 2 to 6 sections"), "{e}");
+    let e = error(&with("sections = [\"Claim\", \"claim\"]"));
+    assert!(e.contains("section \"claim\": name each section once"), "{e}");
+    let catalog = crate::format::Catalog::load(None);
+    let socratic = &catalog.find("socratic").unwrap_or_else(|e| panic!("{e}")).record;
+    assert_eq!(socratic.sections, ["Claim", "Evidence", "Rebuttal", "Question"]);
+    assert!(socratic.map.as_ref().is_some_and(|m| m.consensus));
 }

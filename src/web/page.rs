@@ -297,6 +297,7 @@ mod tests {
             claim: format!("claim {id}\u{1b}[31m"),
             status,
             answers: None,
+            evidence: None,
         };
         let side = |logic| [("logic".to_string(), logic), ("evidence".to_string(), 6)].into_iter().collect();
         let verdict = Verdict {

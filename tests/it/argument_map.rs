@@ -159,3 +159,91 @@ async fn an_oxford_debate_keeps_a_ledger_and_scorecards_that_every_presenter_sho
         "no map in the report"
     );
 }
+
+/// A socratic turn: its four sections, or without `missing`.
+fn socratic_turn(side: &str, round: usize, missing: &str) -> String {
+    let sections = [
+        ("Claim", format!("{side} holds that night trains change the trip, round {round}.")),
+        ("Evidence", format!("The {side} cites the Vienna sleeper's fares from round {round}.")),
+        ("Rebuttal", format!("The other side's numbers leave out the hotel night, says the {side}.")),
+        ("Question", format!("What does the other side make of the booking data, round {round}?")),
+    ];
+    sections
+        .iter()
+        .filter(|(name, _)| *name != missing)
+        .map(|(name, text)| format!("{name}: {text}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_socratic_debate_asks_for_missing_sections_once_and_resolves_only_on_agreed_evidence() {
+    let advocate_asked = Arc::new(AtomicUsize::new(0));
+    let asked = Arc::clone(&advocate_asked);
+    let server = MockLlm::with_handler(move |request: &Recorded| {
+        let system = request.system();
+        let messages = request.body["messages"].to_string();
+        let round = (1..=4).rev().find(|n| messages.contains(&format!("Round {n} of"))).unwrap_or(1);
+        let answer = if system.contains("JUDGE of a structured debate") {
+            let claims = if round == 1 {
+                r#"[{"id": "A1", "by": "advocate", "claim": "Night trains change the trip", "status": "standing", "answers": "", "evidence": ""}]"#
+            } else {
+                r#"[{"id": "A1", "by": "advocate", "claim": "Night trains change the trip", "status": "agreed", "answers": "", "evidence": "the Vienna sleeper's fares"}]"#
+            };
+            format!(
+                r#"{{"resolved": true, "verdict": "Round {round}: both sides now weigh the Vienna sleeper's fares, and the hotel night is the point that is still argued.", "ahead": "even", "conceded": "none", "topic": "Does the hotel night settle round {round}?", "heat": 0.5, "claims": {claims}, "scorecard": {{"advocate": {{"logic": 7, "evidence": 7, "rebuttal": 6, "clarity": 7}}, "skeptic": {{"logic": 6, "evidence": 6, "rebuttal": 7, "clarity": 7}}}}}}"#
+            )
+        } else if system.contains("ADVOCATE") {
+            // Round 1's first answer lacks its evidence; the one more try has it.
+            let first = round == 1 && asked.fetch_add(1, Ordering::SeqCst) == 0;
+            socratic_turn("advocate", round, if first { "Evidence" } else { "" })
+        } else {
+            socratic_turn("skeptic", round, "Question")
+        };
+        let words: Vec<&str> = answer.split_inclusive(' ').collect();
+        Reply::sse(&anthropic_sse(&words, None), 97)
+    })
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = heat(data.path(), Some(&server));
+    cmd.args(["run", "Night trains beat short-haul flights", "--format", "socratic"]);
+    let out = output(cmd).await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}\n{stdout}", text(&out.stderr));
+
+    // Each debater is told the sections, and the judge the rule it ends on.
+    let requests = server.requests();
+    let debater = requests.iter().find(|r| r.system().contains("ADVOCATE")).unwrap();
+    assert!(
+        debater
+            .last_message()
+            .contains("each starting on a line of its own with its name: Claim: Evidence: Rebuttal: Question:")
+    );
+    let judge = requests.iter().find(|r| r.system().contains("JUDGE of a structured debate")).unwrap();
+    assert!(judge.last_message().contains("This debate resolves on consensus"), "{}", judge.last_message());
+    assert!(judge.last_message().contains("Each side's Claim section states its claim"));
+
+    // A missing section is asked for once, then the turn is kept and flagged.
+    assert!(stdout.contains("↻ advocate: the answer lacks sections its format asks for"), "{stdout}");
+    assert_eq!(advocate_asked.load(Ordering::SeqCst), 2, "round 1 asked twice: once more for its missing section");
+    assert!(
+        stdout.contains("▦ The skeptic's argument in round 1 lacks its Question section: kept, as it came"),
+        "{stdout}"
+    );
+
+    // Round 1's "resolved" names no agreed claim: the debate goes on; round 2's does, and ends it.
+    assert!(
+        stdout.contains(
+            "the judge resolved without naming a claim both sides accept, with its evidence: the debate goes on"
+        ),
+        "{stdout}"
+    );
+    let store = Store::open(data.path()).unwrap();
+    let loaded = store.load(&store.resolve(None).unwrap()).unwrap();
+    let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+    assert_eq!(state.rounds.len(), 2, "{stdout}");
+    assert!(state.finish.as_ref().is_some_and(|f| f.outcome.concluded()), "{:?}", state.finish);
+    let a1 = argument_map::ledger(&state).get("A1").cloned().unwrap();
+    assert_eq!(a1.status, ClaimStatus::Agreed);
+    assert!(stdout.contains("◆ A1 Advocate: Night trains change the trip — agreed"), "{stdout}");
+}

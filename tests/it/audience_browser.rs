@@ -404,8 +404,14 @@ async fn the_audience_page_shows_the_claims_still_standing_and_the_scorecard_in_
     let mut recorder = store.create().expect("a session");
     let catalog = heat::format::Catalog::load(None);
     let oxford = catalog.find("oxford").expect("built in");
-    let claim =
-        |id: &str, by, text: &str, status| NamedClaim { id: id.into(), by, claim: text.into(), status, answers: None };
+    let claim = |id: &str, by, text: &str, status| NamedClaim {
+        id: id.into(),
+        by,
+        claim: text.into(),
+        status,
+        answers: None,
+        evidence: None,
+    };
     let side = |logic: u8| [("logic".to_string(), logic), ("evidence".to_string(), 6)].into_iter().collect();
     let verdict = Verdict {
         verdict: "The proposition's cost point stood.".into(),

@@ -67,14 +67,14 @@ async fn heat_formats_lists_built_in_and_user_formats_and_names_a_broken_file() 
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
         stdout.contains("* duel ")
-            && stdout.contains("  oxford  Proposition vs Opposition, Chair and 2 more judges judging, 3 rounds")
+            && stdout.contains("  oxford    Proposition vs Opposition, Chair and 2 more judges judging, 3 rounds")
     );
     assert!(stdout.contains("not used:") && stdout.contains("broken.toml line 2: unknown field `rounds`"), "{stdout}");
     let mut cmd = heat(data.path(), None);
     cmd.args(["formats", "--json"]);
     let json: serde_json::Value = serde_json::from_slice(&output(cmd).await.stdout).unwrap();
     let names: Vec<&str> = json["formats"].as_array().unwrap().iter().filter_map(|f| f["name"].as_str()).collect();
-    assert_eq!(names, ["duel", "oxford", "vote", "panel", "review"]);
+    assert_eq!(names, ["duel", "oxford", "vote", "panel", "review", "socratic"]);
     assert_eq!(json["formats"][1]["phases"], serde_json::json!(["Opening", "Rebuttal", "Closing"]));
     assert_eq!(
         json["formats"][2]["seats"],
@@ -105,13 +105,13 @@ async fn heat_formats_lists_built_in_and_user_formats_and_names_a_broken_file() 
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr)
-            .contains("no format named \"nope\"; the formats are duel, oxford, vote, panel, review, house")
+            .contains("no format named \"nope\"; the formats are duel, oxford, vote, panel, review, socratic, house")
     );
     let mut cmd = heat(data.path(), None);
     cmd.arg("formats");
     let listed = text(&output(cmd).await.stdout);
     assert!(
-        listed.contains("house   Proposition vs Opposition, Chair and 2 more judges judging, 5 rounds"),
+        listed.contains("house     Proposition vs Opposition, Chair and 2 more judges judging, 5 rounds"),
         "{listed}"
     );
     // The format in force is marked, from heat.toml.

@@ -104,6 +104,7 @@ fn panel_format() -> FormatRecord {
         panel_providers: Vec::new(),
         issues: false,
         map: None,
+        sections: Vec::new(),
     }
 }
 

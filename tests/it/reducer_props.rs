@@ -193,7 +193,7 @@ fn side() -> impl Strategy<Value = Side> {
 /// rule, briefs, the panel's own providers and models, and labels that
 /// carry control characters.
 fn format() -> impl Strategy<Value = FormatRecord> {
-    let built_in = select(vec!["duel", "oxford", "vote", "panel", "review"])
+    let built_in = select(vec!["duel", "oxford", "vote", "panel", "review", "socratic"])
         .prop_map(|name| heat::format::Catalog::load(None).find(name).unwrap().record.clone());
     let phase = (text(), proptest::option::of(0u32..4), text()).prop_map(|(name, rounds, instruction)| Phase {
         name,
@@ -225,6 +225,7 @@ fn format() -> impl Strategy<Value = FormatRecord> {
             issues,
             // A map rides with scores here: each way round is a record the log must keep.
             map: (scores && !issues).then(heat::debate::format::MapSpec::standard),
+            sections: if issues { Vec::new() } else { vec!["Claim".into(), "Evidence".into()] },
             briefs,
             judges,
             panel_models,

@@ -30,6 +30,7 @@ fn format(scores: bool) -> FormatRecord {
         panel_providers: Vec::new(),
         issues: false,
         map: None,
+        sections: Vec::new(),
     }
 }
 

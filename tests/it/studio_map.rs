@@ -19,7 +19,7 @@ fn press(app: &mut App, code: KeyCode) {
 }
 
 fn claim(id: &str, by: Role, claim: &str, status: ClaimStatus, answers: Option<&str>) -> NamedClaim {
-    NamedClaim { id: id.into(), by, claim: claim.into(), status, answers: answers.map(String::from) }
+    NamedClaim { id: id.into(), by, claim: claim.into(), status, answers: answers.map(String::from), evidence: None }
 }
 
 fn card(pro: [u8; 4], con: [u8; 4]) -> Scorecard {

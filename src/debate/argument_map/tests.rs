@@ -30,7 +30,14 @@ fn judged(verdicts: &[Verdict]) -> DebateState {
 }
 
 fn claim(id: &str, by: Role, status: ClaimStatus, answers: Option<&str>) -> NamedClaim {
-    NamedClaim { id: id.into(), by, claim: format!("claim {id}"), status, answers: answers.map(String::from) }
+    NamedClaim {
+        id: id.into(),
+        by,
+        claim: format!("claim {id}"),
+        status,
+        answers: answers.map(String::from),
+        evidence: None,
+    }
 }
 
 fn verdict(ahead: Ahead, claims: Vec<NamedClaim>) -> Verdict {
@@ -112,6 +119,7 @@ fn weighted_totals_count_each_criterion_by_its_weight() {
             crate::debate::format::Criterion { name: "logic".into(), weight: 3 },
             crate::debate::format::Criterion { name: "clarity".into(), weight: 1 },
         ],
+        consensus: false,
     };
     let card = Scorecard {
         advocate: BTreeMap::from([("logic".into(), 8), ("clarity".into(), 4), ("flair".into(), 1)]),

@@ -35,6 +35,8 @@ pub enum ArgumentFault {
     CopiesPrompt,
     #[error("the answer had too few words to be an argument")]
     TooFewWords,
+    #[error("the answer lacks sections its format asks for")]
+    LacksSections,
 }
 
 /// The argument as it is stored and judged, or why the turn failed.

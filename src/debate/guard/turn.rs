@@ -48,6 +48,10 @@ pub enum ArgumentOutcome {
     /// remote model repeating itself argues weakly, it is not broken, so
     /// the answer stands, said as what it repeats ("its round 1 argument").
     Repeats { text: String, what: String },
+    /// An answer without every section its format asks for, after its one
+    /// more try (the embedded model's at once: asked again, a tiny model
+    /// writes no better): it stands, flagged with the sections it lacks.
+    Flagged { text: String, missing: Vec<String> },
 }
 
 /// What becomes of a judge's verdict that parsed.
@@ -79,7 +83,15 @@ pub fn argument(
         ctx.own = &[];
     }
     match argument::check(answer, &ctx) {
-        Ok(text) => ArgumentOutcome::Stands(text.into_owned()),
+        Ok(text) => {
+            let sections = state.format.as_ref().map_or(&[][..], |f| f.sections.as_slice());
+            let missing = crate::debate::sections::missing(&text, sections);
+            match (missing.is_empty(), retried || !served) {
+                (true, _) => ArgumentOutcome::Stands(text.into_owned()),
+                (false, false) => ArgumentOutcome::Retry(ArgumentFault::LacksSections),
+                (false, true) => ArgumentOutcome::Flagged { text: text.into_owned(), missing },
+            }
+        }
         Err(fault) if !retried => ArgumentOutcome::Retry(fault),
         Err(ArgumentFault::CopiesPrompt) if served => {
             let text = argument::clean(answer, &ctx).into_owned();

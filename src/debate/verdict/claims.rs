@@ -25,15 +25,19 @@ pub enum ClaimStatus {
     Conceded,
     /// Its side dropped it without conceding it.
     Withdrawn,
+    /// Both sides accept it, on its evidence (a format that resolves on
+    /// consensus ends only on such claims).
+    Agreed,
 }
 
 impl ClaimStatus {
-    pub const ALL: [ClaimStatus; 5] = [
+    pub const ALL: [ClaimStatus; 6] = [
         ClaimStatus::Standing,
         ClaimStatus::Attacked,
         ClaimStatus::Defended,
         ClaimStatus::Conceded,
         ClaimStatus::Withdrawn,
+        ClaimStatus::Agreed,
     ];
 
     pub fn name(self) -> &'static str {
@@ -43,12 +47,13 @@ impl ClaimStatus {
             ClaimStatus::Defended => "defended",
             ClaimStatus::Conceded => "conceded",
             ClaimStatus::Withdrawn => "withdrawn",
+            ClaimStatus::Agreed => "agreed",
         }
     }
 
-    /// Whether the claim still counts for its side.
+    /// Whether the claim still counts (for its side, or for both).
     pub fn holds(self) -> bool {
-        matches!(self, ClaimStatus::Standing | ClaimStatus::Defended)
+        matches!(self, ClaimStatus::Standing | ClaimStatus::Defended | ClaimStatus::Agreed)
     }
 
     fn parse(word: &str) -> Option<ClaimStatus> {
@@ -58,6 +63,7 @@ impl ClaimStatus {
             "defended" | "upheld" | "reinforced" => Some(ClaimStatus::Defended),
             "conceded" | "given up" | "granted" => Some(ClaimStatus::Conceded),
             "withdrawn" | "dropped" | "abandoned" => Some(ClaimStatus::Withdrawn),
+            "agreed" | "accepted" | "shared" | "common ground" => Some(ClaimStatus::Agreed),
             _ => None,
         }
     }
@@ -82,6 +88,9 @@ pub struct NamedClaim {
     /// The other side's claim this one answers, by id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answers: Option<String>,
+    /// What it rests on, where the judge says (an agreed claim's evidence).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<String>,
 }
 
 /// Reads a verdict's `claims`: a list of `{"id", "by", "claim", "status",
@@ -109,7 +118,12 @@ fn one(item: &Value, names: SideNames) -> Option<NamedClaim> {
     let status =
         item.get("status").and_then(Value::as_str).and_then(ClaimStatus::parse).unwrap_or(ClaimStatus::Standing);
     let answers = item.get("answers").and_then(Value::as_str).and_then(id).filter(|target| *target != own);
-    Some(NamedClaim { id: own, by, claim, status, answers })
+    let evidence = item
+        .get("evidence")
+        .and_then(Value::as_str)
+        .map(|e| crate::words::truncate(&crate::sanitize::clean(e.trim()), CLAIM_CHARS))
+        .filter(|e| !e.is_empty());
+    Some(NamedClaim { id: own, by, claim, status, answers, evidence })
 }
 
 /// A claim id as the ledger keeps it (`a1` → `A1`): letters then digits.

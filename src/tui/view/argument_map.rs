@@ -223,7 +223,7 @@ fn score_lines(debate: &DebateState, map: &DebateMap, theme: &Theme, width: u16)
 fn status_color(status: ClaimStatus, theme: &Theme) -> ratatui::style::Color {
     match status {
         ClaimStatus::Standing => theme.text,
-        ClaimStatus::Defended => theme.good,
+        ClaimStatus::Defended | ClaimStatus::Agreed => theme.good,
         ClaimStatus::Attacked => theme.warn,
         ClaimStatus::Conceded => theme.error,
         ClaimStatus::Withdrawn => theme.title,
