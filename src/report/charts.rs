@@ -108,6 +108,29 @@ pub fn words(report: &Report) -> anyhow::Result<String> {
     })
 }
 
+/// Each side's scorecard per round, weighted, out of 10: a line each, in
+/// its seat's colour. `None` where no round was scored.
+pub fn scorecards(report: &Report) -> anyhow::Result<Option<String>> {
+    let Some(map) = report.map.as_ref().filter(|m| !m.totals.is_empty()) else { return Ok(None) };
+    let rounds = map.totals.iter().map(|(r, _, _)| *r).max().unwrap_or(1) as f32;
+    draw(|root| {
+        let mut chart = ChartBuilder::on(root)
+            .margin(12)
+            .x_label_area_size(34)
+            .y_label_area_size(44)
+            .build_cartesian_2d(0.5f32..rounds + 0.5, 0f32..10.5)?;
+        axes(&mut chart, rounds as usize, "scorecard", &|y| format!("{y:.0}"))?;
+        for role in [Role::Advocate, Role::Skeptic] {
+            let points: Vec<(f32, f32)> =
+                map.totals.iter().filter(|(_, r, _)| *r == role).map(|(round, _, t)| (*round as f32, *t)).collect();
+            chart.draw_series(LineSeries::new(points.iter().copied(), seat_colour(role).stroke_width(2)))?;
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, seat_colour(role).filled())))?;
+        }
+        Ok(())
+    })
+    .map(Some)
+}
+
 type Plot<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf32, RangedCoordf32>>;
 
 /// Both charts' axes: a round per label along the bottom, `y` up the side,

@@ -7,6 +7,7 @@ pub mod agreement;
 pub mod charts;
 pub mod export;
 pub mod intervention;
+pub mod map;
 mod markdown;
 pub mod model;
 mod page;

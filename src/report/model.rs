@@ -235,6 +235,8 @@ pub struct Report {
     /// A review's issues as they stand at the end, and their count in words.
     pub issues: Vec<IssueEntry>,
     pub issues_summary: String,
+    /// The argument map, in a format that keeps one.
+    pub map: Option<super::map::ReportMap>,
     /// "The person and the judge agree in 2 of 3 rounds.", where the judge named sides.
     pub agreement: Option<String>,
     /// The arbiter's summary (Markdown) and the model that wrote it.
@@ -309,6 +311,7 @@ impl Report {
             synthesis: state.finish.as_ref().and_then(|f| f.synthesis.as_deref()).map(|s| clean(s.trim())),
             issues: issues(&state),
             issues_summary: crate::debate::issues::summary(&crate::debate::issues::board(&state)),
+            map: super::map::of(&state),
             summary: state.summary.as_ref().map(|s| (clean(&s.model), clean(s.text.trim()))),
             human: agreement::entries(&state),
             room: agreement::room(&state),
@@ -324,7 +327,6 @@ impl Report {
     }
 }
 
-/// A seat's CSS class: its id.
 /// The format by name, with its phases and whether it scores:
 /// "oxford (Opening, Rebuttal, Closing; each argument scored −3 to +3)".
 fn format_line(state: &DebateState) -> String {

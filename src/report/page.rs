@@ -19,6 +19,8 @@ struct Page<'a> {
     r: &'a Report,
     heat_svg: String,
     words_svg: String,
+    /// The scorecards' chart, in a format that keeps an argument map.
+    scores_svg: Option<String>,
     csp: &'static str,
     version: &'static str,
 }
@@ -29,6 +31,7 @@ pub fn render(report: &Report) -> anyhow::Result<String> {
         r: report,
         heat_svg: super::charts::heat(report)?,
         words_svg: super::charts::words(report)?,
+        scores_svg: super::charts::scorecards(report)?,
         csp: CSP,
         version: env!("CARGO_PKG_VERSION"),
     };

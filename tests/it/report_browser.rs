@@ -243,3 +243,97 @@ fn a_chart_with_no_size_is_caught() {
         "{problems:#?}"
     );
 }
+
+/// In a format that keeps an argument map, the report draws the map as a
+/// graph (a box per claim, an arrow from an answer to what it answers) and
+/// the scorecards as a table and a chart, all laid out in Chromium with the
+/// report's CSP and no console error.
+#[test]
+fn the_argument_map_is_drawn_as_a_graph_and_the_scorecards_as_a_chart_in_chromium() {
+    use heat::debate::event::{Participant, TurnPurpose};
+    use heat::debate::verdict::{Ahead, ClaimStatus, NamedClaim, Scorecard, Verdict};
+    use heat::debate::{DebateEvent, Heat, Role};
+    let Some(chromium) =
+        chromium_or_skip("the_argument_map_is_drawn_as_a_graph_and_the_scorecards_as_a_chart_in_chromium")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let store = heat::store::Store::open(dir.path()).expect("store");
+    let mut recorder = store.create().expect("a session");
+    let catalog = heat::format::Catalog::load(None);
+    let oxford = catalog.find("oxford").expect("built in");
+    let claim = |id: &str, by, text: &str, status, answers: Option<&str>| NamedClaim {
+        id: id.into(),
+        by,
+        claim: text.into(),
+        status,
+        answers: answers.map(String::from),
+        evidence: None,
+    };
+    let card = |pro: u8, con: u8| {
+        let side = |n: u8| ["logic", "evidence", "rebuttal", "clarity"].iter().map(|k| ((*k).to_string(), n)).collect();
+        Some(Box::new(Scorecard { advocate: side(pro), skeptic: side(con) }))
+    };
+    let verdicts = [
+        Verdict {
+            verdict: "The cost point <landed> & stands.".into(),
+            ahead: Some(Ahead::Advocate),
+            claims: vec![claim(
+                "A1",
+                Role::Advocate,
+                "A sleeper saves a hotel night <and> a day of travel",
+                ClaimStatus::Standing,
+                None,
+            )],
+            scorecard: card(8, 6),
+            ..Verdict::default()
+        },
+        Verdict {
+            verdict: "The fares point turned it.".into(),
+            ahead: Some(Ahead::Skeptic),
+            claims: vec![claim(
+                "S1",
+                Role::Skeptic,
+                "Sleeper fares cost more than a flight and a hotel together",
+                ClaimStatus::Standing,
+                Some("A1"),
+            )],
+            scorecard: card(6, 8),
+            ..Verdict::default()
+        },
+    ];
+    let mut events = vec![
+        DebateEvent::Started {
+            topic: "Night trains beat short-haul flights".into(),
+            max_rounds: 3,
+            initial_heat: Heat::new(0.9),
+            participants: oxford.seats().iter().map(|&r| Participant::new(r, "openai", "mock-a")).collect(),
+        },
+        DebateEvent::Formatted { format: Box::new(oxford.log_record().expect("oxford has a record")) },
+    ];
+    for (round, verdict) in (0u32..).zip(verdicts) {
+        events.push(DebateEvent::RoundStarted { round, topic: "t".into(), heat: Heat::new(0.9), injected: vec![] });
+        events.push(DebateEvent::TurnStarted {
+            round,
+            role: Role::Judge,
+            purpose: TurnPurpose::Judge,
+            temperature: None,
+        });
+        events.push(DebateEvent::VerdictReached { round, verdict });
+    }
+    for event in &events {
+        assert_eq!(recorder.record(event), None);
+    }
+    let loaded = store.load(recorder.id()).expect("the log loads");
+    let html = heat::report::html(&loaded.header, &loaded.records, &heat::report::model::Context::default())
+        .expect("the report renders");
+    assert!(html.contains("&lt;and&gt;") && !html.contains("<and>"), "claims are escaped in the graph");
+    let page = dir.path().join("report.html");
+    std::fs::write(&page, &html).expect("writing the report");
+    let loaded = load(&chromium, &page);
+    let ids: Vec<&str> = loaded.charts.iter().map(|(id, _, _)| id.as_str()).collect();
+    assert!(ids.contains(&"map-graph") && ids.contains(&"scores-chart"), "{ids:?}");
+    assert_eq!(loaded.problems(), Vec::<String>::new(), "charts: {:?}", loaded.charts);
+    std::fs::write(artifacts_dir().join("report-map.png"), &loaded.png).expect("writing the screenshot");
+}
