@@ -7,38 +7,17 @@ use plotters::coord::types::RangedCoordf32;
 use plotters::prelude::*;
 
 use super::model::{HeatSetBy, Report};
+use super::palette::{JUDGE, PERSON, seat_colour};
 use crate::debate::Heat;
 use crate::debate::Role;
 
 const HEAT_MIN: f32 = Heat::MIN.get();
 const HEAT_MAX: f32 = Heat::MAX.get();
 
-/// The palette: each seat's colour, the person's, and the axes'.
-pub const ADVOCATE: RGBColor = RGBColor(0x2f, 0x7b, 0xd8);
-pub const SKEPTIC: RGBColor = RGBColor(0xe0, 0x67, 0x2a);
-pub const JUDGE: RGBColor = RGBColor(0x8a, 0x63, 0xd2);
-const THIRD: RGBColor = RGBColor(0x1f, 0x9e, 0x89);
-const FOURTH: RGBColor = RGBColor(0xc9, 0x9a, 0x06);
-const FIFTH: RGBColor = RGBColor(0x3d, 0x5a, 0xa8);
-const SIXTH: RGBColor = RGBColor(0x6b, 0x6e, 0x75);
-pub const PERSON: RGBColor = RGBColor(0xd6, 0x33, 0x6c);
 const AXIS: RGBColor = RGBColor(0x8a, 0x8f, 0x98);
 
 const WIDTH: u32 = 760;
 const HEIGHT: u32 = 280;
-
-/// The colour of a seat's marks.
-pub fn seat_colour(role: Role) -> RGBColor {
-    match role {
-        Role::Advocate => ADVOCATE,
-        Role::Skeptic => SKEPTIC,
-        Role::Judge => JUDGE,
-        Role::Third => THIRD,
-        Role::Fourth => FOURTH,
-        Role::Fifth => FIFTH,
-        Role::Sixth => SIXTH,
-    }
-}
 
 /// Heat per round: one circle per round (filled purple where the judge set
 /// it, pink where the person pinned it, hollow for the initial heat), with

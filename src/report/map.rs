@@ -206,8 +206,7 @@ fn escape(text: &str) -> String {
 }
 
 fn seat_hex(role: Role) -> String {
-    let c = super::charts::seat_colour(role);
-    format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+    super::palette::hex(super::palette::seat_colour(role))
 }
 
 /// A claim's colour by where it stands.

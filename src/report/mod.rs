@@ -11,6 +11,7 @@ pub mod map;
 mod markdown;
 pub mod model;
 mod page;
+mod palette;
 pub mod requests;
 mod time;
 pub mod transcript;

@@ -66,10 +66,7 @@ impl Page<'_> {
         self.r
             .debaters
             .iter()
-            .map(|(role, label)| {
-                let c = super::charts::seat_colour(*role);
-                (format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2), label.to_lowercase())
-            })
+            .map(|(role, label)| (super::palette::hex(super::palette::seat_colour(*role)), label.to_lowercase()))
             .collect()
     }
 

@@ -306,7 +306,7 @@ async fn the_format_in_force_is_named_and_a_broken_format_file_is_a_note_not_a_f
     std::fs::write(formats.join("house.toml"), "summary = \"mine\"\nseats = 2\n").unwrap();
     let (ok, text) = run(doctor(data.path(), &server)).await;
     assert!(ok, "a broken format file that is not in force does not stop a debate:\n{text}");
-    assert!(line(&text, "format").starts_with("ok") && line(&text, "format").contains("duel (5 formats"), "{text}");
+    assert!(line(&text, "format").starts_with("ok") && line(&text, "format").contains("duel (6 formats"), "{text}");
     let note = text.lines().find(|l| l.starts_with("note") && l.contains("house.toml")).unwrap_or_default();
     assert!(note.contains("not used:") && note.contains("house.toml line 2"), "{text}");
 }

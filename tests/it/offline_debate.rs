@@ -257,6 +257,15 @@ fn an_oxford_debate_runs_offline_under_its_names_and_says_it_is_not_scored_and_i
     // Oxford's panel: the two other judges answer on the same embedded model, for the last word.
     let votes = events.iter().filter(|e| matches!(e, DebateEvent::PanelVoted { .. })).count();
     assert_eq!(votes, 2, "{events:?}");
+    // Its argument map holds each side's chosen sentence as its claim, and no scorecard (said).
+    let ledger = heat::debate::argument_map::ledger(&state);
+    let claimed: Vec<(&str, Role)> = ledger.claims.iter().map(|c| (c.id.as_str(), c.by)).collect();
+    assert_eq!(claimed, [("A1", Role::Advocate), ("S1", Role::Skeptic)], "{ledger:?}");
+    assert!(heat::debate::argument_map::scorecards(&state).is_empty());
+    assert!(
+        notices.iter().any(|n| n.contains("its argument map keeps the sentences picked, with no scorecard")),
+        "{notices:?}"
+    );
 }
 
 #[test]
