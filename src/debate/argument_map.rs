@@ -316,6 +316,20 @@ pub fn round_lines(state: &DebateState, map: &RoundMap) -> Vec<String> {
     lines
 }
 
+/// What a claim answers and what answers it, as the presenters say them:
+/// `["answers A1", "answered by S2, S3"]`.
+pub fn links(ledger: &Ledger, claim: &Claim) -> Vec<String> {
+    let mut links = Vec::new();
+    if let Some(target) = &claim.answers {
+        links.push(format!("answers {target}"));
+    }
+    let answered: Vec<&str> = ledger.answers_to(&claim.id).map(|c| c.id.as_str()).collect();
+    if !answered.is_empty() {
+        links.push(format!("answered by {}", answered.join(", ")));
+    }
+    links
+}
+
 /// A claim as the presenters say it: `A1 Proposition: Night trains save a
 /// hotel night — attacked`, with the claim it answers (`answers S1`).
 pub fn claim_line(state: &DebateState, claim: &Claim) -> String {
@@ -346,7 +360,7 @@ pub fn turning_line(state: &DebateState, point: &TurningPoint) -> String {
 }
 
 /// `schema` (the verdict's) asking for the round's claims and scorecard too.
-pub fn with_map(mut schema: Value, spec: &MapSpec) -> Value {
+pub fn with_map(schema: Value, spec: &MapSpec) -> Value {
     let statuses: Vec<&str> = ClaimStatus::ALL.iter().map(|s| s.name()).collect();
     let claims = json!({
         "type": "array",
@@ -378,14 +392,8 @@ pub fn with_map(mut schema: Value, spec: &MapSpec) -> Value {
         "required": ["advocate", "skeptic"],
         "additionalProperties": false
     });
-    if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
-        properties.insert("claims".into(), claims);
-        properties.insert("scorecard".into(), scorecard);
-    }
-    if let Some(required) = schema.get_mut("required").and_then(Value::as_array_mut) {
-        required.extend(["claims".into(), "scorecard".into()]);
-    }
-    schema
+    let schema = super::verdict::with_field(schema, "claims", claims);
+    super::verdict::with_field(schema, "scorecard", scorecard)
 }
 
 /// What the judge is told of the map before round `round` (from 0) and

@@ -267,7 +267,7 @@ pub fn summary(rows: &[Row]) -> String {
 }
 
 /// The verdict schema with the judge's ruling on every issue.
-pub fn with_issues(mut schema: Value) -> Value {
+pub fn with_issues(schema: Value) -> Value {
     let item = serde_json::json!({
         "type": "object",
         "properties": {
@@ -277,13 +277,7 @@ pub fn with_issues(mut schema: Value) -> Value {
         "required": ["id", "status"],
         "additionalProperties": false
     });
-    if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
-        properties.insert("issues".into(), serde_json::json!({ "type": "array", "items": item }));
-    }
-    if let Some(required) = schema.get_mut("required").and_then(Value::as_array_mut) {
-        required.push("issues".into());
-    }
-    schema
+    super::verdict::with_field(schema, "issues", serde_json::json!({ "type": "array", "items": item }))
 }
 
 #[cfg(test)]

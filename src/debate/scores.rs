@@ -112,7 +112,7 @@ pub fn totals(state: &DebateState) -> Option<String> {
 }
 
 /// `schema` (the verdict's) asking for scores too: an integer list per side.
-pub fn with_scores(mut schema: Value) -> Value {
+pub fn with_scores(schema: Value) -> Value {
     let list = serde_json::json!({ "type": "array", "items": { "type": "integer", "minimum": MIN, "maximum": MAX } });
     let scores = serde_json::json!({
         "type": "object",
@@ -120,13 +120,7 @@ pub fn with_scores(mut schema: Value) -> Value {
         "required": ["advocate", "skeptic"],
         "additionalProperties": false
     });
-    if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
-        properties.insert("scores".into(), scores);
-    }
-    if let Some(required) = schema.get_mut("required").and_then(Value::as_array_mut) {
-        required.push("scores".into());
-    }
-    schema
+    super::verdict::with_field(schema, "scores", scores)
 }
 
 /// What the judge is told about scoring, naming the sides as the format does.

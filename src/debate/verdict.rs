@@ -94,6 +94,18 @@ pub fn schema_naming(names: SideNames) -> Value {
     })
 }
 
+/// `schema` (the verdict's) with one more required property, `name`, of
+/// shape `field`: what a format feature asks the judge for besides.
+pub fn with_field(mut schema: Value, name: &str, field: Value) -> Value {
+    if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+        properties.insert(name.into(), field);
+    }
+    if let Some(required) = schema.get_mut("required").and_then(Value::as_array_mut) {
+        required.push(name.into());
+    }
+    schema
+}
+
 /// Why a judge's answer could not be read as a Verdict. The message is sent
 /// back to the judge in the repair request, so it says what to fix.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -95,14 +95,7 @@ fn turned(state: &DebateState, point: &argument_map::TurningPoint) -> String {
 }
 
 fn row(state: &DebateState, map: &DebateMap, claim: &Claim) -> ClaimRow {
-    let mut links = Vec::new();
-    if let Some(target) = &claim.answers {
-        links.push(format!("answers {target}"));
-    }
-    let answered: Vec<&str> = map.ledger.answers_to(&claim.id).map(|c| c.id.as_str()).collect();
-    if !answered.is_empty() {
-        links.push(format!("answered by {}", answered.join(", ")));
-    }
+    let links = argument_map::links(&map.ledger, claim);
     ClaimRow {
         id: claim.id.clone(),
         side: clean(state.label(claim.by)),

@@ -6,33 +6,15 @@
 //! same ledger: a claim attacked in round 2, defended in round 3.
 #![allow(clippy::unwrap_used)]
 
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::cli_formats::{heat, output, text};
 use crate::support;
 use heat::debate::argument_map::{self, ClaimStatus};
 use heat::debate::{DebateState, Role};
 use heat::store::Store;
 use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
-
-const KEY: &str = "sk-ant-test-5f3a9c1e";
-
-fn heat(data: &Path, server: Option<&MockLlm>) -> assert_cmd::Command {
-    let mut cmd = support::binary::heat(data, "[network]\nmax_retries = 1\n");
-    if let Some(server) = server {
-        cmd.env("ANTHROPIC_API_KEY", KEY).env("ANTHROPIC_BASE_URL", &server.base_url);
-    }
-    cmd
-}
-
-async fn output(mut cmd: assert_cmd::Command) -> std::process::Output {
-    tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// The chair's claims and scorecard for round `round` (from 1); its first
 /// answer scores logic 11, off the scale, and its first in round 2 links to

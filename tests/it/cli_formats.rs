@@ -18,7 +18,9 @@ use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
 
 const KEY: &str = "sk-ant-test-5f3a9c1e";
 
-fn heat(data: &Path, server: Option<&MockLlm>) -> assert_cmd::Command {
+/// `heat` on `data`, asking the mock Anthropic `server` when given (the
+/// argument map's tests run their debates the same way).
+pub(crate) fn heat(data: &Path, server: Option<&MockLlm>) -> assert_cmd::Command {
     let mut cmd = support::binary::heat(data, "[network]\nmax_retries = 1\n");
     if let Some(server) = server {
         cmd.env("ANTHROPIC_API_KEY", KEY).env("ANTHROPIC_BASE_URL", &server.base_url);
@@ -26,11 +28,11 @@ fn heat(data: &Path, server: Option<&MockLlm>) -> assert_cmd::Command {
     cmd
 }
 
-async fn output(mut cmd: assert_cmd::Command) -> std::process::Output {
+pub(crate) async fn output(mut cmd: assert_cmd::Command) -> std::process::Output {
     tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap()
 }
 
-fn text(bytes: &[u8]) -> String {
+pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 

@@ -174,14 +174,7 @@ fn claim_lines(map: &DebateMap, claim: &Claim, theme: &Theme, width: u16, chosen
         spans.extend(line.spans);
         Line::from(spans)
     }));
-    let mut notes = Vec::new();
-    if let Some(target) = &claim.answers {
-        notes.push(format!("answers {target}"));
-    }
-    let answered: Vec<&str> = map.ledger.answers_to(&claim.id).map(|c| c.id.as_str()).collect();
-    if !answered.is_empty() {
-        notes.push(format!("answered by {}", answered.join(", ")));
-    }
+    let mut notes = argument_map::links(&map.ledger, claim);
     notes.push(format!("round {}", claim.round + 1));
     lines.extend(wrap_plain(&format!("{pad}{}", notes.join(" · ")), width, theme.secondary()));
     lines
