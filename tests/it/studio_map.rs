@@ -119,6 +119,8 @@ fn the_map_lists_each_sides_claims_with_their_standing_scorecards_and_turning_po
     }
     let wide = screen(&mut mapped(), 120, 40);
     assert!(wide.contains("answered by S2"), "{wide}");
+    // Each side's scorecard per round as bars out of 10, then its latest: 6.5 and 6.5; 5.8 then 7.2.
+    assert!(wide.contains("  Proposition   ▅▅ 6.5") && wide.contains("  Opposition    ▅▆ 7.2"), "{wide}");
     assert!(wide.contains("Round 2  the Opposition went ahead (S2)"), "{wide}");
     assert!(
         wide.contains("Round 1  Proposition 6.5 (logic 8, evidence 6, rebuttal 5, clarity 7) · Opposition 5.8"),

@@ -187,6 +187,17 @@ fn score_lines(debate: &DebateState, map: &DebateMap, theme: &Theme, width: u16)
     let cards = argument_map::scorecards(debate);
     if let (false, Some(spec)) = (cards.is_empty(), debate.map()) {
         lines.push(Line::from(Span::styled("Scorecards", heading)));
+        // Each side's weighted score round by round, as a chart of bars out of 10.
+        for role in [Role::Advocate, Role::Skeptic] {
+            let totals: Vec<f32> = cards.iter().filter_map(|(_, card)| argument_map::weighted(card, role, spec)).collect();
+            let Some(last) = totals.last() else { continue };
+            let bars: String = totals.iter().map(|&t| bar(t)).collect();
+            lines.push(Line::from(vec![
+                Span::styled(format!(" {:<14}", clean(debate.label(role))), Style::new().fg(theme.role(role))),
+                Span::styled(bars, Style::new().fg(theme.role(role))),
+                Span::styled(format!(" {last:.1}"), Style::new().fg(theme.text).add_modifier(Modifier::BOLD)),
+            ]));
+        }
         for (round, card) in &cards {
             let line = argument_map::scorecard_line(debate, card, spec);
             let line = line.strip_prefix("scorecard: ").unwrap_or(&line);
@@ -211,6 +222,12 @@ fn score_lines(debate: &DebateState, map: &DebateMap, theme: &Theme, width: u16)
         }
     }
     lines
+}
+
+/// A score out of 10 as one of eight block heights.
+fn bar(score: f32) -> char {
+    const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    BLOCKS[((score.clamp(1.0, 10.0) - 1.0) / 9.0 * 7.0).round() as usize]
 }
 
 fn status_color(status: ClaimStatus, theme: &Theme) -> ratatui::style::Color {
