@@ -470,6 +470,8 @@ pub fn verdict_of(
     if chosen && state.map().is_some() {
         verdict.claims = super::argument_map::chosen_claims(state, round, text);
     }
+    // A side whose turn states its claim in a Claim section, and whose claim the judge did not name, has it kept.
+    super::argument_map::add_section_claims(state, round, &mut verdict.claims);
     // A person in the judge's seat means what they gave: no guard second-guesses it.
     let checked = if state.seated_person(Role::Judge) {
         VerdictOutcome::Stands { verdict, notice: None }

@@ -256,6 +256,35 @@ pub fn chosen_claims(state: &DebateState, round: u32, answer: &str) -> Vec<Named
     claims
 }
 
+/// In a format whose turns have a Claim section and that keeps a map: each
+/// side the judge named no new claim for in round `round` gets its Claim
+/// section as a standing claim, numbered after its last, unless it already
+/// claimed the same words. A claim in the debater's own words is not lost
+/// to a judge that left it out.
+pub fn add_section_claims(state: &DebateState, round: u32, named: &mut Vec<NamedClaim>) {
+    let Some(format) = state.format.as_ref().filter(|_| state.map().is_some()) else { return };
+    let Some(name) = format.sections.iter().find(|s| s.eq_ignore_ascii_case("claim")) else { return };
+    let Some(current) = state.rounds.iter().find(|r| r.number == round) else { return };
+    let before = if round == 0 { Ledger::default() } else { ledger_through(state, round - 1) };
+    for (role, letter) in [(Role::Advocate, 'A'), (Role::Skeptic, 'S')] {
+        let new_here = named.iter().any(|c| c.by == role && before.get(&c.id).is_none());
+        let Some(text) = current.argument(role).and_then(|t| super::sections::section(t, name, &format.sections))
+        else {
+            continue;
+        };
+        let claim =
+            crate::words::truncate(&crate::sanitize::clean(text.lines().next().unwrap_or_default()), CLAIM_CHARS);
+        let known = before.by(role).any(|c| c.claim == claim) || named.iter().any(|c| c.by == role && c.claim == claim);
+        if new_here || known || claim.trim().is_empty() {
+            continue;
+        }
+        let taken = |id: &str| before.get(id).is_some() || named.iter().any(|c| c.id == id);
+        let first = before.by(role).count() + 1;
+        let Some(id) = (first..first + 99).map(|n| format!("{letter}{n}")).find(|id| !taken(id)) else { continue };
+        named.push(NamedClaim { id, by: role, claim, status: ClaimStatus::Standing, answers: None, evidence: None });
+    }
+}
+
 /// A round's part of the argument map, as the round's facts carry it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RoundMap {

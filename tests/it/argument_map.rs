@@ -227,5 +227,11 @@ async fn a_socratic_debate_asks_for_missing_sections_once_and_resolves_only_on_a
     assert!(state.finish.as_ref().is_some_and(|f| f.outcome.concluded()), "{:?}", state.finish);
     let a1 = argument_map::ledger(&state).get("A1").cloned().unwrap();
     assert_eq!(a1.status, ClaimStatus::Agreed);
+    // The judge named no claim of the skeptic's: its own Claim section is its claim.
+    let s1 = argument_map::ledger(&state).get("S1").cloned().unwrap();
+    assert_eq!(
+        (s1.by, s1.claim.as_str()),
+        (Role::Skeptic, "skeptic holds that night trains change the trip, round 1.")
+    );
     assert!(stdout.contains("◆ A1 Advocate: Night trains change the trip — agreed"), "{stdout}");
 }

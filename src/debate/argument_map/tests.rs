@@ -183,3 +183,45 @@ fn a_link_to_no_claim_or_to_its_own_side_is_asked_about() {
     ];
     assert_eq!(unknown_link(&state, 2, &both), None, "a claim the same verdict names");
 }
+
+#[test]
+fn a_claim_section_the_judge_left_out_is_kept_as_its_sides_claim() {
+    let catalog = crate::format::Catalog::load(None);
+    let socratic = catalog.find("socratic").unwrap_or_else(|e| panic!("{e}"));
+    let mut state = DebateState::default();
+    state.apply(&DebateEvent::Started {
+        topic: "Night trains beat short-haul flights".into(),
+        max_rounds: 4,
+        initial_heat: Heat::new(0.9),
+        participants: socratic.seats().iter().map(|&r| Participant::new(r, "openai", "mock-a")).collect(),
+    });
+    state.apply(&DebateEvent::Formatted { format: Box::new(socratic.log_record().unwrap()) });
+    state.apply(&DebateEvent::RoundStarted { round: 0, topic: "t".into(), heat: Heat::new(0.9), injected: Vec::new() });
+    for (role, text) in [
+        (Role::Advocate, "Claim: A sleeper saves a hotel night.\nEvidence: fares.\nRebuttal: none.\nQuestion: why?"),
+        (Role::Skeptic, "Claim: Fares are higher.\nEvidence: prices.\nRebuttal: no.\nQuestion: how?"),
+    ] {
+        state.apply(&DebateEvent::TurnStarted { round: 0, role, purpose: TurnPurpose::Argue, temperature: None });
+        state.apply(&DebateEvent::TurnCompleted {
+            round: 0,
+            role,
+            text: text.into(),
+            usage: None,
+            truncated_at: None,
+            possibly_cut: false,
+        });
+    }
+    // The judge named the skeptic's claim only: the advocate's Claim section is kept as A1.
+    let mut named = vec![claim("S1", Role::Skeptic, ClaimStatus::Standing, None)];
+    add_section_claims(&state, 0, &mut named);
+    let said: Vec<(&str, &str)> = named.iter().map(|c| (c.id.as_str(), c.claim.as_str())).collect();
+    assert_eq!(said, [("S1", "claim S1"), ("A1", "A sleeper saves a hotel night.")]);
+    // A side the judge named a new claim for keeps the judge's; the same words are not claimed twice.
+    let mut again = vec![claim("A1", Role::Advocate, ClaimStatus::Standing, None)];
+    add_section_claims(&state, 0, &mut again);
+    assert_eq!(again.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["A1", "S1"]);
+    // In a format without a Claim section (oxford), nothing is added.
+    let mut none = Vec::new();
+    add_section_claims(&five_rounds(), 0, &mut none);
+    assert!(none.is_empty(), "oxford's turns have no Claim section");
+}

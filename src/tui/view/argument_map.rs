@@ -189,7 +189,8 @@ fn score_lines(debate: &DebateState, map: &DebateMap, theme: &Theme, width: u16)
         lines.push(Line::from(Span::styled("Scorecards", heading)));
         // Each side's weighted score round by round, as a chart of bars out of 10.
         for role in [Role::Advocate, Role::Skeptic] {
-            let totals: Vec<f32> = cards.iter().filter_map(|(_, card)| argument_map::weighted(card, role, spec)).collect();
+            let totals: Vec<f32> =
+                cards.iter().filter_map(|(_, card)| argument_map::weighted(card, role, spec)).collect();
             let Some(last) = totals.last() else { continue };
             let bars: String = totals.iter().map(|&t| bar(t)).collect();
             lines.push(Line::from(vec![
