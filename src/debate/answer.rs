@@ -160,7 +160,8 @@ fn turn_done(state: &DebateState, answered: &Answered<'_>, round: u32, role: Rol
     let turn = state.rounds.iter().find(|r| r.number == round).and_then(|r| r.turn(role));
     let mut text = turn.map(|t| t.text.clone()).unwrap_or_default();
     let served = state.participant(role).is_some_and(super::event::Participant::is_served);
-    let mut repeats = None;
+    // What is said of an argument kept as it came (a repeat, a missing section).
+    let mut kept_as_it_came = None;
     // A person's argument is theirs: it stands as typed, repeats and all.
     if role.is_debater() && state.seated_person(role) {
         text = text.trim().to_string();
@@ -172,12 +173,12 @@ fn turn_done(state: &DebateState, answered: &Answered<'_>, round: u32, role: Rol
                 let seat = state.seat_name(role);
                 let message =
                     format!("⟳ The {seat}'s argument in round {} repeats {what}: kept, as it came", round + 1);
-                repeats = Some(DebateEvent::Notice { message });
+                kept_as_it_came = Some(DebateEvent::Notice { message });
             }
             ArgumentOutcome::Flagged { text: kept, missing } => {
                 text = kept;
                 let message = super::sections::flag(&state.seat_name(role), round, &missing);
-                repeats = Some(DebateEvent::Notice { message });
+                kept_as_it_came = Some(DebateEvent::Notice { message });
             }
             ArgumentOutcome::Retry(fault) => {
                 let reason = fault.to_string();
@@ -193,7 +194,7 @@ fn turn_done(state: &DebateState, answered: &Answered<'_>, round: u32, role: Rol
     let possibly_cut = served && truncated_at.is_none() && ends_mid_sentence(&text);
     let completed = DebateEvent::TurnCompleted { round, role, text: text.clone(), usage, truncated_at, possibly_cut };
     if role.is_debater() {
-        let completed = std::iter::once(completed).chain(repeats).map(Act::Emit);
+        let completed = std::iter::once(completed).chain(kept_as_it_came).map(Act::Emit);
         return completed.chain([Act::CheckQuotes { round, role, text }]).collect();
     }
     // The verdict is read from the state the completed turn leaves.

@@ -78,7 +78,7 @@ impl Ledger {
 /// one of its own side. `None` when every link holds.
 pub fn unknown_link(state: &DebateState, round: u32, named: &[NamedClaim]) -> Option<String> {
     state.map()?;
-    let before = if round == 0 { Ledger::default() } else { ledger_through(state, round - 1) };
+    let before = before(state, round);
     let side_of = |id: &str| named.iter().find(|c| c.id == id).map(|c| c.by).or_else(|| before.get(id).map(|c| c.by));
     named.iter().find_map(|claim| {
         let target = claim.answers.as_deref()?;
@@ -234,24 +234,11 @@ pub fn average(state: &DebateState, role: Role) -> Option<f32> {
 /// sentence the side already claimed keeps its claim and says nothing new.
 pub fn chosen_claims(state: &DebateState, round: u32, answer: &str) -> Vec<NamedClaim> {
     let Ok(map) = super::verdict::parse_map(answer) else { return Vec::new() };
-    let ledger = ledger_through(state, round.saturating_sub(1));
+    let before = before(state, round);
     let mut claims = Vec::new();
-    for (role, letter) in [(Role::Advocate, 'A'), (Role::Skeptic, 'S')] {
+    for role in [Role::Advocate, Role::Skeptic] {
         let Some(sentence) = map.get(&format!("{}_best", role.key())).and_then(Value::as_str) else { continue };
-        let sentence = crate::words::truncate(&crate::sanitize::clean(sentence.trim()), CLAIM_CHARS);
-        let known = |c: &&Claim| c.by == role && c.claim == sentence;
-        if sentence.is_empty() || (round > 0 && ledger.claims.iter().any(|c| known(&c))) {
-            continue;
-        }
-        let made = if round > 0 { ledger.by(role).count() } else { 0 };
-        claims.push(NamedClaim {
-            id: format!("{letter}{}", made + 1),
-            by: role,
-            claim: sentence,
-            status: ClaimStatus::Standing,
-            answers: None,
-            evidence: None,
-        });
+        claims.extend(new_claim(&before, &claims, role, sentence));
     }
     claims
 }
@@ -265,24 +252,37 @@ pub fn add_section_claims(state: &DebateState, round: u32, named: &mut Vec<Named
     let Some(format) = state.format.as_ref().filter(|_| state.map().is_some()) else { return };
     let Some(name) = format.sections.iter().find(|s| s.eq_ignore_ascii_case("claim")) else { return };
     let Some(current) = state.rounds.iter().find(|r| r.number == round) else { return };
-    let before = if round == 0 { Ledger::default() } else { ledger_through(state, round - 1) };
-    for (role, letter) in [(Role::Advocate, 'A'), (Role::Skeptic, 'S')] {
+    let before = before(state, round);
+    for role in [Role::Advocate, Role::Skeptic] {
         let new_here = named.iter().any(|c| c.by == role && before.get(&c.id).is_none());
-        let Some(text) = current.argument(role).and_then(|t| super::sections::section(t, name, &format.sections))
-        else {
-            continue;
-        };
-        let claim =
-            crate::words::truncate(&crate::sanitize::clean(text.lines().next().unwrap_or_default()), CLAIM_CHARS);
-        let known = before.by(role).any(|c| c.claim == claim) || named.iter().any(|c| c.by == role && c.claim == claim);
-        if new_here || known || claim.trim().is_empty() {
-            continue;
+        let section = current.argument(role).and_then(|t| super::sections::section(t, name, &format.sections));
+        let Some(text) = section.filter(|_| !new_here) else { continue };
+        if let Some(claim) = new_claim(&before, named, role, text.lines().next().unwrap_or_default()) {
+            named.push(claim);
         }
-        let taken = |id: &str| before.get(id).is_some() || named.iter().any(|c| c.id == id);
-        let first = before.by(role).count() + 1;
-        let Some(id) = (first..first + 99).map(|n| format!("{letter}{n}")).find(|id| !taken(id)) else { continue };
-        named.push(NamedClaim { id, by: role, claim, status: ClaimStatus::Standing, answers: None, evidence: None });
     }
+}
+
+/// The ledger a verdict on round `round` (from 0) adds to: every round before it.
+fn before(state: &DebateState, round: u32) -> Ledger {
+    if round == 0 { Ledger::default() } else { ledger_through(state, round - 1) }
+}
+
+/// `text` (cleaned, one claim's length) as a new standing claim of
+/// `role`'s, numbered after the side's last (`A3`, `S2`) and past any id
+/// `named` takes; `None` when it is empty or the side already claimed the
+/// same words.
+fn new_claim(before: &Ledger, named: &[NamedClaim], role: Role, text: &str) -> Option<NamedClaim> {
+    let claim = crate::words::truncate(&crate::sanitize::clean(text.trim()), CLAIM_CHARS);
+    let known = before.by(role).any(|c| c.claim == claim) || named.iter().any(|c| c.by == role && c.claim == claim);
+    if claim.trim().is_empty() || known {
+        return None;
+    }
+    let letter = if role == Role::Advocate { 'A' } else { 'S' };
+    let taken = |id: &str| before.get(id).is_some() || named.iter().any(|c| c.id == id);
+    let first = before.by(role).count() + 1;
+    let id = (first..first + 99).map(|n| format!("{letter}{n}")).find(|id| !taken(id))?;
+    Some(NamedClaim { id, by: role, claim, status: ClaimStatus::Standing, answers: None, evidence: None })
 }
 
 /// A round's part of the argument map, as the round's facts carry it.
