@@ -259,6 +259,42 @@ pub enum Commands {
         /// Another session id, or the start of one.
         b: String,
     },
+    /// Run many debates from a tournament file: each pair of its models on each proposition, both ways round, as sessions tagged with the tournament; `resume` runs what a stopped one is missing.
+    #[command(
+        args_conflicts_with_subcommands = true,
+        after_help = "The smallest file plans 4 debates (2 propositions, one pair, both sides):\n\n  \
+        propositions = [\"Night trains beat short-haul flights\", \"Cities should ban cars from their centres\"]\n  \
+        models = [\"openai:gpt-4.1-mini\", \"anthropic:claude-sonnet-4-5\"]\n  \
+        judge = \"openai:gpt-4.1\"\n  \
+        rounds = 2\n\n\
+        Also: format = \"oxford\", repeats = N, swap_sides = false, seed = N, concurrency = N (2 unless set),\n\
+        propositions = \"FILE\" (one a line). Models are named as --seat names them (PROVIDER:MODEL)."
+    )]
+    Tournament {
+        #[command(subcommand)]
+        action: Option<TournamentAction>,
+        /// The tournament file (TOML).
+        file: Option<PathBuf>,
+        /// Print the plan and its price (debates, model calls, tokens, dollars) and ask no model.
+        #[arg(long)]
+        dry_run: bool,
+        /// Print one JSON object per line as debates begin and end, instead of text.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        debate: Box<DebateArgs>,
+    },
+    /// Count a tournament's debates (the newest when no id is given) or a tag's: win rates with intervals, ratings, side and length bias, swap-check flips, agreement.
+    Stats {
+        /// A tournament id, or the start of one.
+        id: Option<String>,
+        /// Count the debates tagged TAG instead of a tournament's.
+        #[arg(long, value_name = "TAG", conflicts_with = "id")]
+        tag: Option<String>,
+        /// Print the counts as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Install, list or locate the offline model.
     Model {
         #[command(subcommand)]
@@ -285,6 +321,20 @@ pub enum Commands {
         /// Write every page (heat.1, heat-run.1, …) into this directory instead, e.g. ~/.local/share/man/man1.
         #[arg(long, value_name = "DIR", conflicts_with = "command")]
         dir: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TournamentAction {
+    /// Run what a stopped tournament is missing, and only that (the newest unfinished when no id is given).
+    Resume {
+        /// A tournament id, or the start of one.
+        id: Option<String>,
+        /// Print one JSON object per line as debates begin and end, instead of text.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        debate: Box<DebateArgs>,
     },
 }
 

@@ -36,9 +36,11 @@ mod run;
 mod seats;
 mod sessions;
 mod shell;
+mod stats;
 mod studio;
 mod studio_config;
 mod style;
+mod tournament;
 mod watch;
 mod wrap;
 
@@ -47,7 +49,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use crate::config::FlagValue;
-use args::{Cli, Commands, ConfigAction, FormatsAction};
+use args::{Cli, Commands, ConfigAction, FormatsAction, TournamentAction};
 
 /// Runs the command line; errors come back as one sentence for stderr.
 pub fn main() -> ExitCode {
@@ -199,6 +201,23 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Commands::Compare { a, b }) => {
             compare::compare(&a, &b)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Commands::Tournament { action: Some(TournamentAction::Resume { id, json, debate }), .. }) => {
+            let flags = debate.flag_values();
+            let asked = tournament::Asked { config_file: config_file.as_ref(), flags: &flags, json };
+            tournament::resume(&asked, id.as_deref()).await
+        }
+        Some(Commands::Tournament { action: None, file, dry_run, json, debate }) => {
+            let Some(file) = file else {
+                anyhow::bail!("give a tournament file (heat tournament FILE), or `heat tournament resume`; `heat tournament --help` shows the smallest file")
+            };
+            let flags = debate.flag_values();
+            let asked = tournament::Asked { config_file: config_file.as_ref(), flags: &flags, json };
+            tournament::start(&asked, &file, dry_run).await
+        }
+        Some(Commands::Stats { id, tag, json }) => {
+            stats::stats(&stats::Counted { id: id.as_deref(), tag: tag.as_deref(), json })?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Model { action }) => {

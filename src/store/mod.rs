@@ -9,6 +9,7 @@ pub mod label;
 pub mod learnt;
 pub mod log;
 pub mod search;
+pub mod tournaments;
 pub mod watch;
 
 use std::path::{Path, PathBuf};
@@ -46,7 +47,7 @@ pub fn kept_libraries() -> Option<PathBuf> {
 
 /// A new session's id: the time to the second and a random suffix,
 /// `20261206-164429-e3c7`.
-fn new_id() -> String {
+pub(crate) fn new_id() -> String {
     let stamp = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
     let digits: String = stamp.chars().filter(char::is_ascii_digit).take(14).collect();
     format!("{}-{}-{:04x}", &digits[..8.min(digits.len())], &digits[8.min(digits.len())..], fastrand::u16(..))

@@ -82,6 +82,7 @@ mod studio_freepanel;
 mod studio_hints;
 mod studio_keys;
 mod studio_map;
+mod tournament;
 mod studio_panel;
 mod studio_pause;
 mod studio_person;

@@ -1,0 +1,206 @@
+//! One debate of a tournament, run headless and recorded as an ordinary
+//! session tagged with the tournament: its seats set from the plan (as
+//! `--seat` sets them), or a session of it that stopped taken up again
+//! where it stopped, so nothing paid for is asked for twice.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::watch;
+
+use crate::config::FlagValue;
+use crate::debate::engine::{self, DebateHandle, GoOn, Reopening};
+use crate::debate::{Command, DebateEvent, Outcome};
+use crate::provider::ProviderKind;
+use crate::store::tournaments::{Entry, Journal};
+use crate::store::{Recorder, Store, label};
+use crate::tournament::file::TournamentFile;
+use crate::tournament::plan::Planned;
+
+/// What every debate of one tournament shares.
+pub struct Shared {
+    pub config_file: Option<PathBuf>,
+    /// The person's own flags (`--provider`, `--openai-base-url`, …): the plan's seats win over them.
+    pub flags: Vec<FlagValue>,
+    pub file: TournamentFile,
+    pub tournament: String,
+    pub seed: u64,
+    pub store: Store,
+    /// True once the tournament is to stop: each debate stops where it is.
+    pub stop: watch::Receiver<bool>,
+    pub journal: Mutex<Journal>,
+}
+
+impl Shared {
+    /// Writes one entry to the tournament's journal.
+    pub fn write(&self, entry: &Entry) -> anyhow::Result<()> {
+        self.journal.lock().map_err(|_| anyhow::anyhow!("the tournament's journal was left half written"))?.write(entry)
+    }
+
+    /// The tag every session of the tournament carries.
+    pub fn tag(&self) -> String {
+        tag_of(&self.tournament)
+    }
+}
+
+/// The tag a tournament's sessions carry: `tournament-<id>`.
+pub fn tag_of(tournament: &str) -> String {
+    format!("tournament-{tournament}")
+}
+
+/// How a debate of the tournament came out.
+#[derive(Debug)]
+pub struct Ran {
+    pub key: String,
+    /// Its session, once it had one.
+    pub session: Option<String>,
+    pub outcome: Result<Outcome, String>,
+    /// The model the judge last named ahead (`neither side` for even).
+    pub winner: Option<String>,
+    /// What the session's recording warned of.
+    pub warnings: Vec<String>,
+}
+
+/// The flags that seat `planned` as the tournament file says: each seat's
+/// provider and model, the rounds, the format and the seed.
+pub fn seat_flags(file: &TournamentFile, planned: &Planned, seed: u64) -> Vec<FlagValue> {
+    let flag = |key: String, raw: String| FlagValue { key, raw, flag: file.label.clone() };
+    let mut flags = Vec::new();
+    for (role, model) in [("advocate", &planned.advocate), ("skeptic", &planned.skeptic), ("judge", &file.judge.text)] {
+        let (provider, model) = ProviderKind::split_model(model);
+        if let Some(provider) = provider {
+            flags.push(flag(format!("roles.{role}.provider"), provider.to_string()));
+        }
+        if !model.is_empty() {
+            flags.push(flag(format!("roles.{role}.model"), model.to_string()));
+        }
+    }
+    if let Some(rounds) = file.rounds {
+        flags.push(flag("debate.max_rounds".into(), rounds.to_string()));
+    }
+    if let Some(format) = &file.format {
+        flags.push(flag("debate.format".into(), format.text.clone()));
+    }
+    flags.push(flag("debate.seed".into(), seed.to_string()));
+    flags
+}
+
+/// Runs `planned`: a new session (written to the journal as soon as it
+/// exists, before any model is asked), or `session` taken up where it
+/// stopped.
+pub async fn run(shared: Arc<Shared>, planned: Planned, session: Option<String>) -> Ran {
+    let key = planned.key.clone();
+    match started(&shared, &planned, session).await {
+        Ok((handle, recorder)) => {
+            let id = recorder.id().to_string();
+            let (outcome, winner, warnings) = record(&shared, handle, recorder).await;
+            Ran { key, session: Some(id), outcome: outcome.map_err(|e| format!("{e:#}")), winner, warnings }
+        }
+        Err((session, e)) => Ran { key, session, outcome: Err(format!("{e:#}")), winner: None, warnings: Vec::new() },
+    }
+}
+
+type Failed = (Option<String>, anyhow::Error);
+
+/// The debate begun, or taken up again, with the recorder it writes to.
+async fn started(
+    shared: &Shared,
+    planned: &Planned,
+    session: Option<String>,
+) -> Result<(DebateHandle, Recorder), Failed> {
+    let flags = [shared.flags.clone(), seat_flags(&shared.file, planned, shared.seed)].concat();
+    let config = crate::cli::load::config(shared.config_file.as_ref(), &flags).map_err(|e| (session.clone(), e))?;
+    if let Some(id) = session {
+        let taken_up = take_up(shared, &config, &id).await.map_err(|e| (Some(id.clone()), e))?;
+        return Ok(taken_up);
+    }
+    let mut spec = crate::cli::run::spec(&config).map_err(|e| (None, e))?;
+    spec.topic.clone_from(&planned.proposition);
+    let setup = engine_setup(&config).await.map_err(|e| (None, e))?;
+    if let Some(source) = spec.grounding.source.as_ref() {
+        setup.check_fits(source).map_err(|e| (None, e))?;
+    }
+    let recorder = shared.store.create().map_err(|e| (None, e))?;
+    let id = recorder.id().to_string();
+    shared.write(&Entry::Started { key: planned.key.clone(), session: id.clone() }).map_err(|e| (Some(id.clone()), e))?;
+    tag(shared, &id).map_err(|e| (Some(id.clone()), e))?;
+    Ok((engine::start(setup, spec), recorder))
+}
+
+/// A session of the tournament that stopped, taken up where it stopped.
+async fn take_up(shared: &Shared, config: &crate::config::Config, id: &str) -> anyhow::Result<(DebateHandle, Recorder)> {
+    let (recorder, _loaded) = shared.store.reopen(id)?;
+    let state = recorder.state().clone();
+    crate::store::check_continuable(id, &state, 0)?;
+    let config = crate::cli::load::as_stored(&config.without_format().clone(), id, &state)?;
+    let mut setup = engine_setup(&config).await?;
+    setup.library = crate::cli::run::reopened_library(&state);
+    Ok((engine::go_on(setup, state, GoOn::Resume(Reopening::default())), recorder))
+}
+
+/// The engine set-up `config` seats, with the MCP servers heat.toml names
+/// started (the offline model was installed before the tournament began).
+async fn engine_setup(config: &crate::config::Config) -> anyhow::Result<crate::debate::engine::EngineSetup> {
+    let selection = crate::setup::selection(config).await?;
+    let (mut setup, _notices) = crate::setup::engine(config, &selection)?;
+    setup.servers = crate::setup::mcp::start(config).await?;
+    Ok(setup)
+}
+
+/// Tags session `id` with the tournament.
+fn tag(shared: &Shared, id: &str) -> anyhow::Result<()> {
+    let mut kept = label::read(shared.store.dir(), id);
+    kept.add_tags(&[shared.tag()]);
+    label::write(shared.store.dir(), id, &kept)
+}
+
+/// Records every event until the debate ends; how it ended. A debate that
+/// reaches its budget stops there, saved (no one is at a keyboard to go on).
+async fn record(
+    shared: &Shared,
+    mut handle: DebateHandle,
+    mut recorder: Recorder,
+) -> (anyhow::Result<Outcome>, Option<String>, Vec<String>) {
+    let mut stop = shared.stop.clone();
+    let mut warnings = Vec::new();
+    let mut outcome = None;
+    let mut stopping = *stop.borrow();
+    if stopping {
+        handle.send(Command::Stop);
+    }
+    loop {
+        let stamped = tokio::select! {
+            changed = stop.changed(), if !stopping => {
+                if changed.is_err() || *stop.borrow() {
+                    stopping = true;
+                    handle.send(Command::Stop);
+                }
+                continue;
+            }
+            next = handle.next_stamped() => match next {
+                Some(stamped) => stamped,
+                None => break,
+            },
+        };
+        if let Some(warning) = recorder.record_at(&stamped.event, stamped.at) {
+            warnings.push(warning);
+        }
+        match &stamped.event {
+            DebateEvent::Finished { outcome: o, .. } => outcome = Some(o.clone()),
+            DebateEvent::BudgetReached { .. } => {
+                handle.send(Command::Stop);
+            }
+            _ => {}
+        }
+    }
+    handle.join().await;
+    let outcome = outcome.ok_or_else(|| anyhow::anyhow!("the debate stopped without an ending"));
+    (outcome, winner(recorder.state()), warnings)
+}
+
+/// The model the judge last named ahead, `neither side` when even.
+fn winner(state: &crate::debate::DebateState) -> Option<String> {
+    let ahead = state.rounds.iter().rev().find_map(|r| r.verdict()?.ahead)?;
+    let Some(role) = ahead.side() else { return Some("neither side".to_string()) };
+    state.participant(role).map(|p| format!("{}:{}", p.provider, p.model))
+}

@@ -1,0 +1,126 @@
+//! `heat tournament FILE --dry-run`: the plan, priced, and no model asked:
+//! how many debates and model calls, the most tokens they can take (each
+//! call's output at its seat's `max_tokens`, its input the prompt and every
+//! turn before it), and dollars from the prices heat knows (heat.toml's, or
+//! an endpoint's), unknown where a price is unknown.
+
+use std::io::Write;
+
+use crate::config::Config;
+use crate::debate::Role;
+use crate::debate::cost::Price;
+use crate::tournament::file::TournamentFile;
+use crate::tournament::plan::{Planned, calls_per_debate};
+
+/// Tokens a prompt takes before any turn: the system prompt, the
+/// proposition and the round's question, about.
+const PROMPT_TOKENS: u64 = 800;
+
+/// The most tokens one debate can take, input and output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tokens {
+    pub input: u64,
+    pub output: u64,
+}
+
+/// The most tokens a debate of `rounds` rounds takes, by seat (advocate,
+/// skeptic, judge): each debater's turn at most `debater` tokens, each
+/// verdict and the synthesis `judge`; each call reads the prompt and every
+/// turn before it.
+pub fn most_tokens(rounds: u32, debater: u64, judge: u64) -> [Tokens; 3] {
+    let mut seats = [Tokens { input: 0, output: 0 }; 3];
+    for round in 1..=u64::from(rounds) {
+        let before = PROMPT_TOKENS + 2 * (round - 1) * debater + (round - 1) * judge;
+        // The second debater reads the first's turn; the judge reads both.
+        for (seat, read, wrote) in [(0, before, debater), (1, before + debater, debater), (2, before + 2 * debater, judge)] {
+            seats[seat].input += read;
+            seats[seat].output += wrote;
+        }
+    }
+    seats[2].input += PROMPT_TOKENS + u64::from(rounds) * (2 * debater + judge);
+    seats[2].output += judge;
+    seats
+}
+
+/// What one seat's share of a debate costs, when its price is known.
+fn dollars(price: Option<Price>, input: u64, output: u64) -> Option<f64> {
+    #[allow(clippy::cast_precision_loss)] // token counts far below 2^52
+    price.map(|p| (input as f64 * p.input + output as f64 * p.output) / 1_000_000.0)
+}
+
+/// Prints the plan and its price.
+pub fn print(file: &TournamentFile, planned: &[Planned], seed: u64, configs: &[(String, Config)], rounds: u32) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    let pairs = file.models.len() * (file.models.len() - 1) / 2;
+    let sides = if file.swap_sides { "both sides" } else { "one side" };
+    writeln!(
+        out,
+        "{}: {} ({} × {} × {sides} × {}), {} at once, seed {seed}",
+        file.label,
+        crate::words::count(planned.len(), "debate"),
+        crate::words::count(file.propositions.len(), "proposition"),
+        crate::words::count(pairs, "pair"),
+        crate::words::count(file.repeats as usize, "repeat"),
+        file.concurrency,
+    )?;
+    let format = configs.first().and_then(|(_, c)| crate::format::layer::chosen(c).ok()).map(|f| f.name);
+    let format = format.map_or_else(|| "the configured format".to_string(), |name| format!("format {name}"));
+    writeln!(out, "  {format}, {} a debate, judged by {}", crate::words::count(rounds as usize, "round"), file.judge.text)?;
+    let calls = u64::from(calls_per_debate(rounds)) * planned.len() as u64;
+    writeln!(out, "  model calls: at most {} ({} a debate)", crate::words::thousands(calls), calls_per_debate(rounds))?;
+    let (mut input, mut output, mut cost, mut unpriced) = (0u64, 0u64, 0.0f64, Vec::<String>::new());
+    for p in planned {
+        let Some((_, config)) = configs.iter().find(|(key, _)| key == &p.key) else { continue };
+        let debater = |role: Role| u64::from(config.role_defaulted::<u32>(role, "max_tokens"));
+        let judge = u64::from(config.role_defaulted::<u32>(Role::Judge, "max_tokens"));
+        let debater = debater(Role::Advocate).max(debater(Role::Skeptic));
+        let seats = most_tokens(rounds, debater, judge);
+        for ((role, model), tokens) in [(Role::Advocate, &p.advocate), (Role::Skeptic, &p.skeptic), (Role::Judge, &file.judge.text)].into_iter().zip(seats) {
+            input += tokens.input;
+            output += tokens.output;
+            match dollars(config.price(role), tokens.input, tokens.output) {
+                Some(d) => cost += d,
+                None if !unpriced.contains(model) => unpriced.push(model.clone()),
+                None => {}
+            }
+        }
+    }
+    writeln!(
+        out,
+        "  tokens: at most about {} in, {} out",
+        crate::words::thousands(input),
+        crate::words::thousands(output)
+    )?;
+    // In the file's order, the judge last.
+    let order = |model: &String| file.models.iter().position(|m| &m.text == model).unwrap_or(usize::MAX);
+    unpriced.sort_by_key(order);
+    if unpriced.is_empty() {
+        writeln!(out, "  cost: at most about ${cost:.2}")?;
+    } else {
+        let known = if cost > 0.0 { format!("at most about ${cost:.2} for the priced models; ") } else { String::new() };
+        writeln!(out, "  cost: {known}unknown for {} (no price known: set roles.<seat>.price_input and price_output)", unpriced.join(", "))?;
+    }
+    writeln!(out, "  no model was asked")?;
+    for (n, p) in planned.iter().enumerate() {
+        writeln!(out, "  {:>3}. {} for, {} against: {}", n + 1, p.advocate, p.skeptic, p.proposition)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_debate_takes_at_most_its_calls_outputs_and_their_readings() {
+        // One round, debaters 100, judge 50.
+        let [advocate, skeptic, judge] = most_tokens(1, 100, 50);
+        assert_eq!(advocate, Tokens { input: 800, output: 100 });
+        assert_eq!(skeptic, Tokens { input: 900, output: 100 }, "the second reads the first");
+        // The verdict reads both turns (800 + 200); the synthesis the whole round (800 + 250).
+        assert_eq!(judge, Tokens { input: 1000 + 1050, output: 100 });
+        let [advocate, _, _] = most_tokens(2, 100, 50);
+        // Round 2's advocate reads round 1's two turns and verdict: 800 + 250.
+        assert_eq!(advocate, Tokens { input: 800 + 1050, output: 200 });
+    }
+}

@@ -1,0 +1,170 @@
+//! `heat tournament FILE` and `heat tournament resume [ID]`: many debates
+//! planned from a tournament file, checked before anything starts (one
+//! sentence with the file and line), priced with `--dry-run`, run as
+//! ordinary sessions tagged with the tournament, and taken up again after a
+//! stop or a kill with only what is missing run.
+
+mod debate;
+mod dry_run;
+mod progress;
+mod runner;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::config::{Config, FlagValue};
+use crate::store::tournaments::{Entry, Stored, Tournaments};
+use crate::store::{self, Store};
+use crate::tournament::file::{Placed, TournamentFile};
+use crate::tournament::plan::{self, Planned};
+
+
+/// What `heat tournament` was asked for.
+pub struct Asked<'a> {
+    pub config_file: Option<&'a PathBuf>,
+    /// The person's flags, under every debate's seats.
+    pub flags: &'a [FlagValue],
+    pub json: bool,
+}
+
+/// `heat tournament FILE [--dry-run]`.
+pub async fn start(asked: &Asked<'_>, path: &Path, dry_run: bool) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read the tournament file {}: {e}", path.display()))?;
+    let label = path.display().to_string();
+    let file = TournamentFile::parse(&label, &text, path.parent().unwrap_or(Path::new(".")))?;
+    let seed = file.seed.unwrap_or_else(|| fastrand::u64(..u64::from(u32::MAX)));
+    let planned = plan::plan(&file, seed);
+    let configs = checked(asked, &file, &planned, seed)?;
+    let rounds = configs.first().map_or(0, |(_, c)| rounds_of(c));
+    if dry_run {
+        dry_run::print(&file, &planned, seed, &configs, rounds)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let data = store::data_dir()?;
+    let tournaments = Tournaments::open(&data)?;
+    // The seed is written into the stored file, so a resume plans the same order.
+    let kept = if file.seed.is_some() { text } else { format!("{text}\n# drawn when the tournament began\nseed = {seed}\n") };
+    let (id, mut journal) = tournaments.create(&kept)?;
+    journal.write(&Entry::Began { seed, debates: planned.len(), at_ms: store::now_ms() })?;
+    let stored = tournaments.load(&id)?;
+    install_model(&planned, &configs).await?;
+    go(asked, file, &planned, &stored, journal, seed).await
+}
+
+/// The offline model installed first when a debate of the tournament needs
+/// it and it is missing (progress on standard error).
+async fn install_model(planned: &[Planned], configs: &[(String, Config)]) -> anyhow::Result<()> {
+    let mut seen = std::collections::BTreeSet::new();
+    for (p, (_, config)) in planned.iter().zip(configs) {
+        // Each line-up is looked at once: the propositions do not change who sits.
+        if !seen.insert((&p.advocate, &p.skeptic)) {
+            continue;
+        }
+        if crate::setup::selection(config).await?.needs_configured_model() {
+            return crate::cli::model::ensure_installed(config, None).await;
+        }
+    }
+    Ok(())
+}
+
+/// `heat tournament resume [ID]`: what is missing of a stopped tournament
+/// (no ID: the newest unfinished), and only that.
+pub async fn resume(asked: &Asked<'_>, id: Option<&str>) -> anyhow::Result<ExitCode> {
+    let tournaments = Tournaments::open(&store::data_dir()?)?;
+    let id = tournaments.resolve(id, true)?;
+    let stored = tournaments.load(&id)?;
+    let label = stored.dir.join("tournament.toml").display().to_string();
+    let file = TournamentFile::parse(&label, &stored.text, &stored.dir)?;
+    let seed = stored.seed().or(file.seed).unwrap_or(0);
+    let planned = plan::plan(&file, seed);
+    let configs = checked(asked, &file, &planned, seed)?;
+    install_model(&planned, &configs).await?;
+    let journal = tournaments.journal(&id)?;
+    go(asked, file, &planned, &stored, journal, seed).await
+}
+
+async fn go(
+    asked: &Asked<'_>,
+    file: TournamentFile,
+    planned: &[Planned],
+    stored: &Stored,
+    journal: crate::store::tournaments::Journal,
+    seed: u64,
+) -> anyhow::Result<ExitCode> {
+    let store = Store::open(&store::data_dir()?)?;
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let shared = debate::Shared {
+        config_file: asked.config_file.cloned(),
+        flags: asked.flags.to_vec(),
+        file,
+        tournament: stored.id.clone(),
+        seed,
+        store,
+        stop: stopped,
+        journal: std::sync::Mutex::new(journal),
+    };
+    let mut report = progress::Report { json: asked.json, tournament: stored.id.clone() };
+    let ending = runner::run(shared, stop, planned, stored, &mut report).await?;
+    let id = &stored.id;
+    Ok(match ending {
+        runner::Ending::Done { failed: 0 } => {
+            say!("heat: tournament {id} has ended; `heat stats {id}` counts it");
+            ExitCode::SUCCESS
+        }
+        runner::Ending::Done { failed } => {
+            say!(
+                "heat: tournament {id} has ended with {} failed (each tried twice); `heat stats {id}` counts the rest",
+                crate::words::count(failed, "debate")
+            );
+            ExitCode::FAILURE
+        }
+        runner::Ending::Stopped => {
+            say!("heat: tournament {id} stopped; `heat tournament resume {id}` runs what is missing");
+            ExitCode::from(130)
+        }
+    })
+}
+
+/// The rounds a debate runs under `config`.
+fn rounds_of(config: &Config) -> u32 {
+    crate::cli::run::spec_for(config, false).map_or(0, |spec| spec.max_rounds)
+}
+
+/// Every planned debate's config, loaded as it will run: a model or judge
+/// heat cannot seat is refused here, with its line, before anything starts.
+fn checked(
+    asked: &Asked<'_>,
+    file: &TournamentFile,
+    planned: &[Planned],
+    seed: u64,
+) -> anyhow::Result<Vec<(String, Config)>> {
+    let seat_of = |model: &str| -> Option<&Placed> {
+        file.models.iter().chain(std::iter::once(&file.judge)).find(|m| m.text == model)
+    };
+    for placed in file.models.iter().chain(std::iter::once(&file.judge)) {
+        let (provider, _) = crate::provider::ProviderKind::split_model(&placed.text);
+        if provider.and_then(crate::provider::ProviderKind::from_name).is_some_and(crate::provider::ProviderKind::is_person) {
+            return Err(file.error_at(placed.line, "a person cannot sit in a tournament's seats: name a model"));
+        }
+    }
+    let mut configs = Vec::new();
+    for p in planned {
+        let flags = [asked.flags.to_vec(), debate::seat_flags(file, p, seed)].concat();
+        let config = crate::cli::load::config(asked.config_file, &flags).map_err(|e| {
+            // Name the line of the model the error is about, when it names one.
+            let text = format!("{e:#}");
+            let blamed = [&p.advocate, &p.skeptic, &file.judge.text].into_iter().find(|m| text.contains(m.as_str()));
+            match blamed.and_then(|m| seat_of(m)) {
+                Some(placed) => file.error_at(placed.line, &text),
+                None => anyhow::anyhow!("{}: {text}", file.label),
+            }
+        })?;
+        crate::format::layer::chosen(&config).map_err(|e| match &file.format {
+            Some(format) => file.error_at(format.line, &format!("{e:#}")),
+            None => e,
+        })?;
+        configs.push((p.key.clone(), config));
+    }
+    Ok(configs)
+}

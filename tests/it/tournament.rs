@@ -1,0 +1,179 @@
+//! `heat tournament` from the binary, on a mock OpenAI server that plays
+//! three models and a judge: the plan, a dry run that asks no model, a
+//! tournament run to its end with every planned debate an ordinary tagged
+//! session, a SIGKILL mid-way and a resume that runs only what is missing
+//! (no debate begun twice), and bad files refused with their line.
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::support;
+use heat::store::tournaments::{Entry, Tournaments};
+use support::mock_llm::{MockLlm, Recorded, Reply, openai_sse_text};
+
+/// Each model argues in its own words; the judge puts the later letter
+/// ahead (mock-c beats mock-b beats mock-a), on whichever side it sits.
+fn play(request: &Recorded, pace: Duration) -> Reply {
+    let model = request.body["model"].as_str().unwrap_or("").to_string();
+    let last = request.last_message();
+    let round = (1..=3).rev().find(|n| last.contains(&format!("Round {n} of"))).unwrap_or(1);
+    let text = if model == "mock-j" {
+        let arguments = last.split("[advocate, skeptic]:").nth(1).unwrap_or("");
+        let letter = |side: usize| {
+            let said = arguments.split("\",\"").nth(side).unwrap_or("");
+            ["C", "B", "A"].into_iter().find(|l| said.contains(&format!("Model {l} says")))
+        };
+        let ahead = if letter(0) < letter(1) { "advocate" } else { "skeptic" };
+        format!(
+            r#"{{"resolved": false, "verdict": "Round {round} was argued.", "ahead": "{ahead}", "conceded": "none", "topic": "Go on.", "heat": 0.6}}"#
+        )
+    } else {
+        let letter = model.trim_start_matches("mock-").to_uppercase();
+        format!("Model {letter} says its case for round {round} plainly and at length.")
+    };
+    Reply::sse(&openai_sse_text(&text, 4), 64).with_delay(pace)
+}
+
+async fn server(pace: Duration) -> MockLlm {
+    MockLlm::with_handler(move |request| play(request, pace)).await
+}
+
+fn heat(data: &Path, server: &MockLlm) -> assert_cmd::Command {
+    let mut cmd = support::binary::heat(data, "[network]\nmax_retries = 1\n");
+    cmd.env("OPENAI_API_KEY", "sk-test-openai").env("OPENAI_BASE_URL", format!("{}/v1", server.base_url));
+    cmd.timeout(Duration::from_secs(120));
+    cmd
+}
+
+const FILE: &str = r#"
+propositions = ["Night trains beat short-haul flights", "Cities should ban cars from their centres"]
+models = ["openai:mock-a", "openai:mock-b", "openai:mock-c"]
+judge = "openai:mock-j"
+rounds = 1
+seed = 11
+concurrency = 3
+"#;
+
+/// The stored tournament's journal: the sessions each key began as, and
+/// the keys that finished.
+fn journal(data: &Path) -> (String, BTreeMap<String, Vec<String>>, Vec<String>) {
+    let tournaments = Tournaments::open(data).unwrap();
+    let id = tournaments.resolve(None, false).unwrap();
+    let stored = tournaments.load(&id).unwrap();
+    let mut began: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut finished = Vec::new();
+    for entry in &stored.entries {
+        match entry {
+            Entry::Started { key, session } => began.entry(key.clone()).or_default().push(session.clone()),
+            Entry::Finished { key, .. } => finished.push(key.clone()),
+            _ => {}
+        }
+    }
+    (id, began, finished)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_dry_run_prices_the_plan_and_asks_no_model() {
+    let server = server(Duration::ZERO).await;
+    let data = tempfile::tempdir().unwrap();
+    std::fs::write(data.path().join("t.toml"), FILE).unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.arg("tournament").arg(data.path().join("t.toml")).arg("--dry-run");
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    let stdout = support::binary::stdout(&out);
+    assert!(out.status.success(), "{}", support::binary::stderr(&out));
+    assert!(stdout.contains("12 debates (2 propositions × 3 pairs × both sides × 1 repeat), 3 at once, seed 11"), "{stdout}");
+    assert!(stdout.contains("model calls: at most 48 (4 a debate)"), "{stdout}");
+    assert!(stdout.contains("format duel, 1 round a debate, judged by openai:mock-j"), "{stdout}");
+    assert!(stdout.contains("cost: unknown for openai:mock-a, openai:mock-b, openai:mock-c, openai:mock-j"), "{stdout}");
+    assert_eq!(stdout.lines().filter(|l| l.contains(" for, ") && l.contains(" against: ")).count(), 12, "{stdout}");
+    assert!(!server.requests().iter().any(|r| r.body["messages"].is_array()), "no model was asked");
+    assert!(!data.path().join("tournaments").exists(), "nothing is stored by a dry run");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tournament_runs_every_debate_once_as_tagged_sessions_and_survives_a_kill() {
+    let server = server(Duration::from_millis(60)).await;
+    let data = tempfile::tempdir().unwrap();
+    std::fs::write(data.path().join("t.toml"), FILE).unwrap();
+    // First run: killed once a few debates have finished.
+    // The config `heat` wrote for the dry run's kind of call; this one is started by hand, to be killed.
+    std::fs::write(data.path().join("heat.toml"), "[network]\nmax_retries = 1\n").unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("heat"))
+        .arg("--config")
+        .arg(data.path().join("heat.toml"))
+        .env("HEAT_DATA_DIR", data.path())
+        .env("NO_COLOR", "1")
+        .env("OPENAI_API_KEY", "sk-test-openai")
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.base_url))
+        .env_remove("ANTHROPIC_API_KEY")
+        .arg("tournament")
+        .arg(data.path().join("t.toml"))
+        .arg("--json")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut waited = 0;
+    while waited < 600 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        waited += 1;
+        if data.path().join("tournaments").exists() && journal(data.path()).2.len() >= 3 {
+            break;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let (_, began_before, finished_before) = journal(data.path());
+    assert!(finished_before.len() >= 3 && finished_before.len() < 12, "killed mid-way: {finished_before:?}");
+
+    // Resumed: what is missing runs, and only that.
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["tournament", "resume", "--json"]);
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    let stdout = support::binary::stdout(&out);
+    assert!(out.status.success(), "{}\n{stdout}", support::binary::stderr(&out));
+    let (id, began, finished) = journal(data.path());
+    assert_eq!(finished.len(), 12, "every planned debate finished: {finished:?}");
+    let unique: std::collections::BTreeSet<&String> = finished.iter().collect();
+    assert_eq!(unique.len(), 12, "none finished twice");
+    for (key, sessions) in &began {
+        let distinct: std::collections::BTreeSet<&String> = sessions.iter().collect();
+        assert_eq!(distinct.len(), 1, "{key} began as one session, taken up after the kill: {sessions:?}");
+    }
+    for key in &finished_before {
+        assert!(!stdout.contains(&format!("\"key\":\"{key}\"")), "{key} had finished and was not run again");
+    }
+    assert!(began_before.len() <= began.len());
+    // Every debate is an ordinary session, tagged with the tournament.
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["sessions", "--json", "--tag", &format!("tournament-{id}")]);
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(listed.as_array().map(Vec::len), Some(12), "{listed}");
+    // A round's debater calls were asked once each: nothing paid for twice (a call the kill cut
+    // short is the one exception, asked again when its debate was taken up).
+    let calls = server.requests().into_iter().filter(|r| r.body["messages"].is_array()).count();
+    assert!(calls <= 12 * 4 + 3, "{calls} calls for 12 debates of 4 calls each, and at most 3 cut by the kill");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bad_file_is_refused_with_its_line_and_nothing_starts() {
+    let server = server(Duration::ZERO).await;
+    let data = tempfile::tempdir().unwrap();
+    let bad = FILE.replace("rounds = 1", "rounds = 0");
+    std::fs::write(data.path().join("t.toml"), bad).unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.arg("tournament").arg(data.path().join("t.toml"));
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    let stderr = support::binary::stderr(&out);
+    assert!(!out.status.success());
+    assert!(stderr.contains("t.toml line 5: rounds is a whole number from 1 to 50"), "{stderr}");
+    assert!(!data.path().join("tournaments").exists(), "nothing started");
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["tournament", "resume"]);
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    assert!(support::binary::stderr(&out).contains("there are no tournaments yet"), "{}", support::binary::stderr(&out));
+}
