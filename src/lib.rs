@@ -18,6 +18,7 @@ pub mod sanitize;
 pub mod secrets;
 pub mod setup;
 pub mod store;
+pub mod tournament;
 pub mod tui;
 pub mod web;
 pub mod words;

@@ -1,0 +1,3 @@
+//! Tournaments: many debates planned, run, resumed and counted.
+
+pub mod stats;
