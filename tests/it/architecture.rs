@@ -36,6 +36,11 @@ const LAYER_RULES: &[(&str, &[&str])] = &[
             "web",
         ],
     ),
+    // Tournaments are planned, run and counted knowing nothing of screens, commands, files or models' wires.
+    (
+        "tournament",
+        &["tui", "cli", "web", "store", "report", "config", "setup", "format", "provider", "logging", "library", "mcp"],
+    ),
 ];
 
 #[test]
