@@ -49,7 +49,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use crate::config::FlagValue;
-use args::{Cli, Commands, ConfigAction, FormatsAction, TournamentAction};
+use args::{Cli, Commands, ConfigAction, FormatsAction};
 
 /// Runs the command line; errors come back as one sentence for stderr.
 pub fn main() -> ExitCode {
@@ -157,22 +157,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Watch { id, json, web, .. }) => {
-            let target = watch::target(id.as_deref())?;
-            // Served for as long as this heat runs.
-            let stage = match web {
-                Some(addr) => Some(watch::serve(&target, &addr).await?),
-                None => None,
-            };
-            if !json && studio::on_terminal() {
-                let config = load::config(config_file.as_ref(), &theme)?;
-                return studio::watch(&config, target, stage.as_ref().map(crate::web::Stage::url)).await;
-            }
-            watch::print(target, json).await?;
-            if stage.is_some() {
-                say!("heat: the debate has ended; the audience page stays up until Ctrl-C");
-                tokio::signal::ctrl_c().await?;
-            }
-            Ok(ExitCode::SUCCESS)
+            watch(config_file.as_ref(), &theme, id.as_deref(), json, web.as_deref()).await
         }
         Some(Commands::Export { id, format, output, force, no_images, requests }) => {
             sessions::export(id.as_deref(), format.into(), output.as_deref(), force, (no_images, requests).into())?;
@@ -203,18 +188,8 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             compare::compare(&a, &b)?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Commands::Tournament { action: Some(TournamentAction::Resume { id, json, debate }), .. }) => {
-            let flags = debate.flag_values();
-            let asked = tournament::Asked { config_file: config_file.as_ref(), flags: &flags, json };
-            tournament::resume(&asked, id.as_deref()).await
-        }
-        Some(Commands::Tournament { action: None, file, dry_run, json, debate }) => {
-            let Some(file) = file else {
-                anyhow::bail!("give a tournament file (heat tournament FILE), or `heat tournament resume`; `heat tournament --help` shows the smallest file")
-            };
-            let flags = debate.flag_values();
-            let asked = tournament::Asked { config_file: config_file.as_ref(), flags: &flags, json };
-            tournament::start(&asked, &file, dry_run).await
+        Some(Commands::Tournament { action, file, dry_run, json, debate }) => {
+            tournament::from_args(config_file.as_ref(), action, file.as_deref(), (dry_run, json), &debate).await
         }
         Some(Commands::Stats { id, tag, json }) => {
             stats::stats(&stats::Counted { id: id.as_deref(), tag: tag.as_deref(), json })?;
@@ -239,6 +214,34 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             studio::open(&config, cli.topic).await
         }
     }
+}
+
+/// `heat watch [ID] [--json] [--web [ADDR]]`: the studio on a terminal,
+/// else printed; with `--web`, the audience page served meanwhile (and
+/// until Ctrl-C once the debate has ended).
+async fn watch(
+    config_file: Option<&std::path::PathBuf>,
+    theme: &[crate::config::FlagValue],
+    id: Option<&str>,
+    json: bool,
+    web: Option<&str>,
+) -> anyhow::Result<std::process::ExitCode> {
+    let target = watch::target(id)?;
+    // Served for as long as this heat runs.
+    let stage = match web {
+        Some(addr) => Some(watch::serve(&target, addr).await?),
+        None => None,
+    };
+    if !json && studio::on_terminal() {
+        let config = load::config(config_file, theme)?;
+        return studio::watch(&config, target, stage.as_ref().map(crate::web::Stage::url)).await;
+    }
+    watch::print(target, json).await?;
+    if stage.is_some() {
+        say!("heat: the debate has ended; the audience page stays up until Ctrl-C");
+        tokio::signal::ctrl_c().await?;
+    }
+    Ok(std::process::ExitCode::SUCCESS)
 }
 
 /// `--theme` and `--present` as config flags: they are the studio's, so

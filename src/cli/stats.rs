@@ -18,8 +18,8 @@ pub struct Counted<'a> {
 pub fn stats(counted: &Counted<'_>) -> anyhow::Result<()> {
     let data = store::data_dir()?;
     let store = Store::open(&data)?;
-    let (what, sessions, seed) = match counted.tag {
-        Some(tag) => {
+    let (what, sessions, seed) = if let Some(tag) = counted.tag {
+        {
             let tagged: Vec<String> = store
                 .list()
                 .into_iter()
@@ -28,12 +28,14 @@ pub fn stats(counted: &Counted<'_>) -> anyhow::Result<()> {
                 .collect();
             (format!("the debates tagged #{}", crate::sanitize::clean(tag)), tagged, 0)
         }
-        None => {
+    } else {
+        {
             let tournaments = Tournaments::open(&data)?;
             let id = tournaments.resolve(counted.id, false)?;
             let stored = tournaments.load(&id)?;
             let finished = stored.finished();
-            let sessions = stored.sessions().into_iter().filter(|(k, _)| finished.contains(k)).map(|(_, s)| s).collect();
+            let sessions =
+                stored.sessions().into_iter().filter(|(k, _)| finished.contains(k)).map(|(_, s)| s).collect();
             (format!("tournament {id}"), sessions, stored.seed().unwrap_or(0))
         }
     };

@@ -59,10 +59,9 @@ impl Stored {
         let mut sessions = std::collections::BTreeMap::new();
         for entry in &self.entries {
             match entry {
-                Entry::Started { key, session } | Entry::Finished { key, session, .. } => {
-                    sessions.insert(key.clone(), session.clone());
-                }
-                Entry::Failed { key, session: Some(session), .. } => {
+                Entry::Started { key, session }
+                | Entry::Finished { key, session, .. }
+                | Entry::Failed { key, session: Some(session), .. } => {
                     sessions.insert(key.clone(), session.clone());
                 }
                 _ => {}

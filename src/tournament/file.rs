@@ -102,7 +102,9 @@ impl TournamentFile {
         let propositions = propositions(&place, written.propositions, dir)?;
         let models = models(&place, written.models)?;
         let Some(judge) = written.judge else {
-            return Err(place.error(None, "names no judge; add judge = \"PROVIDER:MODEL\", e.g. judge = \"openai:gpt-4.1\""));
+            return Err(
+                place.error(None, "names no judge; add judge = \"PROVIDER:MODEL\", e.g. judge = \"openai:gpt-4.1\"")
+            );
         };
         let judge = placed(&place, &judge, "judge")?;
         let format = written.format.map(|f| placed(&place, &f, "format")).transpose()?;
@@ -156,11 +158,7 @@ fn whole(place: &Place<'_>, value: &Spanned<i64>, key: &str, low: u32, high: u32
         .ok_or_else(|| place.error(Some(value.span()), &format!("{key} is a whole number from {low} to {high}")))
 }
 
-fn propositions(
-    place: &Place<'_>,
-    written: Option<Spanned<Propositions>>,
-    dir: &Path,
-) -> anyhow::Result<Vec<String>> {
+fn propositions(place: &Place<'_>, written: Option<Spanned<Propositions>>, dir: &Path) -> anyhow::Result<Vec<String>> {
     let Some(written) = written else {
         return Err(place.error(
             None,

@@ -33,7 +33,8 @@ pub fn game(session: &str, state: &DebateState) -> Option<Game> {
         Ahead::Even => Pick::Even,
     });
     let words = |role: Role| -> u64 {
-        let count = state.rounds.iter().filter_map(|r| r.argument(role)).map(|t| t.split_whitespace().count()).sum::<usize>();
+        let count =
+            state.rounds.iter().filter_map(|r| r.argument(role)).map(|t| t.split_whitespace().count()).sum::<usize>();
         u64::try_from(count).unwrap_or(u64::MAX)
     };
     let answered = state.rounds.iter().filter_map(|r| match &r.swap {

@@ -107,7 +107,8 @@ rounds = 2
         let (a, b, c) = (plan(&file(&text), 1), plan(&file(&text), 1), plan(&file(&text), 2));
         assert_eq!(a, b);
         assert_ne!(a, c, "another seed, another order");
-        let (mut ka, mut kc): (Vec<_>, Vec<_>) = (a.iter().map(|p| &p.key).collect(), c.iter().map(|p| &p.key).collect());
+        let (mut ka, mut kc): (Vec<_>, Vec<_>) =
+            (a.iter().map(|p| &p.key).collect(), c.iter().map(|p| &p.key).collect());
         ka.sort();
         kc.sort();
         assert_eq!(ka, kc, "the same debates");

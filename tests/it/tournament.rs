@@ -25,7 +25,7 @@ fn play(request: &Recorded, pace: Duration) -> Reply {
             let said = arguments.split("\",\"").nth(side).unwrap_or("");
             ["C", "B", "A"].into_iter().find(|l| said.contains(&format!("Model {l} says")))
         };
-        let ahead = if letter(0) < letter(1) { "advocate" } else { "skeptic" };
+        let ahead = if letter(0) > letter(1) { "advocate" } else { "skeptic" };
         format!(
             r#"{{"resolved": false, "verdict": "Round {round} was argued.", "ahead": "{ahead}", "conceded": "none", "topic": "Go on.", "heat": 0.6}}"#
         )
@@ -84,10 +84,16 @@ async fn a_dry_run_prices_the_plan_and_asks_no_model() {
     let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
     let stdout = support::binary::stdout(&out);
     assert!(out.status.success(), "{}", support::binary::stderr(&out));
-    assert!(stdout.contains("12 debates (2 propositions × 3 pairs × both sides × 1 repeat), 3 at once, seed 11"), "{stdout}");
+    assert!(
+        stdout.contains("12 debates (2 propositions × 3 pairs × both sides × 1 repeat), 3 at once, seed 11"),
+        "{stdout}"
+    );
     assert!(stdout.contains("model calls: at most 48 (4 a debate)"), "{stdout}");
     assert!(stdout.contains("format duel, 1 round a debate, judged by openai:mock-j"), "{stdout}");
-    assert!(stdout.contains("cost: unknown for openai:mock-a, openai:mock-b, openai:mock-c, openai:mock-j"), "{stdout}");
+    assert!(
+        stdout.contains("cost: unknown for openai:mock-a, openai:mock-b, openai:mock-c, openai:mock-j"),
+        "{stdout}"
+    );
     assert_eq!(stdout.lines().filter(|l| l.contains(" for, ") && l.contains(" against: ")).count(), 12, "{stdout}");
     assert!(!server.requests().iter().any(|r| r.body["messages"].is_array()), "no model was asked");
     assert!(!data.path().join("tournaments").exists(), "nothing is stored by a dry run");
@@ -153,6 +159,35 @@ async fn a_tournament_runs_every_debate_once_as_tagged_sessions_and_survives_a_k
     let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
     let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(listed.as_array().map(Vec::len), Some(12), "{listed}");
+    // Counted: mock-c won every debate, mock-a none, on either side.
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["stats", "--json"]);
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    assert!(out.status.success(), "{}", support::binary::stderr(&out));
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(stats["debates"], 12, "{stats}");
+    let record = |model: &str| {
+        let models = stats["summary"]["models"].as_array().unwrap();
+        models.iter().find(|m| m["model"] == format!("openai:{model}")).unwrap()["overall"].clone()
+    };
+    assert_eq!((record("mock-c")["wins"].as_f64(), record("mock-c")["losses"].as_f64()), (Some(8.0), Some(0.0)));
+    assert_eq!((record("mock-b")["wins"].as_f64(), record("mock-b")["losses"].as_f64()), (Some(4.0), Some(4.0)));
+    assert_eq!(record("mock-a")["wins"].as_f64(), Some(0.0));
+    let rated: Vec<&str> = stats["summary"]["ratings"]["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["model"].as_str().unwrap())
+        .collect();
+    assert_eq!(rated, ["openai:mock-c", "openai:mock-b", "openai:mock-a"]);
+    // Each side won half: the judge favours neither.
+    assert_eq!(stats["summary"]["side_bias"]["overall"]["share"].as_f64(), Some(0.5), "{stats}");
+    let mut cmd = heat(data.path(), &server);
+    cmd.arg("stats");
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    let text = support::binary::stdout(&out);
+    assert!(text.starts_with(&format!("tournament {id}: 12 debates counted\n")), "{text}");
+
     // A round's debater calls were asked once each: nothing paid for twice (a call the kill cut
     // short is the one exception, asked again when its debate was taken up).
     let calls = server.requests().into_iter().filter(|r| r.body["messages"].is_array()).count();
@@ -175,5 +210,9 @@ async fn a_bad_file_is_refused_with_its_line_and_nothing_starts() {
     let mut cmd = heat(data.path(), &server);
     cmd.args(["tournament", "resume"]);
     let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
-    assert!(support::binary::stderr(&out).contains("there are no tournaments yet"), "{}", support::binary::stderr(&out));
+    assert!(
+        support::binary::stderr(&out).contains("there are no tournaments yet"),
+        "{}",
+        support::binary::stderr(&out)
+    );
 }

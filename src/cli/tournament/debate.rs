@@ -122,13 +122,19 @@ async fn started(
     }
     let recorder = shared.store.create().map_err(|e| (None, e))?;
     let id = recorder.id().to_string();
-    shared.write(&Entry::Started { key: planned.key.clone(), session: id.clone() }).map_err(|e| (Some(id.clone()), e))?;
+    shared
+        .write(&Entry::Started { key: planned.key.clone(), session: id.clone() })
+        .map_err(|e| (Some(id.clone()), e))?;
     tag(shared, &id).map_err(|e| (Some(id.clone()), e))?;
     Ok((engine::start(setup, spec), recorder))
 }
 
 /// A session of the tournament that stopped, taken up where it stopped.
-async fn take_up(shared: &Shared, config: &crate::config::Config, id: &str) -> anyhow::Result<(DebateHandle, Recorder)> {
+async fn take_up(
+    shared: &Shared,
+    config: &crate::config::Config,
+    id: &str,
+) -> anyhow::Result<(DebateHandle, Recorder)> {
     let (recorder, _loaded) = shared.store.reopen(id)?;
     let state = recorder.state().clone();
     crate::store::check_continuable(id, &state, 0)?;

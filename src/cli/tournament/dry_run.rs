@@ -32,7 +32,9 @@ pub fn most_tokens(rounds: u32, debater: u64, judge: u64) -> [Tokens; 3] {
     for round in 1..=u64::from(rounds) {
         let before = PROMPT_TOKENS + 2 * (round - 1) * debater + (round - 1) * judge;
         // The second debater reads the first's turn; the judge reads both.
-        for (seat, read, wrote) in [(0, before, debater), (1, before + debater, debater), (2, before + 2 * debater, judge)] {
+        for (seat, read, wrote) in
+            [(0, before, debater), (1, before + debater, debater), (2, before + 2 * debater, judge)]
+        {
             seats[seat].input += read;
             seats[seat].output += wrote;
         }
@@ -49,7 +51,13 @@ fn dollars(price: Option<Price>, input: u64, output: u64) -> Option<f64> {
 }
 
 /// Prints the plan and its price.
-pub fn print(file: &TournamentFile, planned: &[Planned], seed: u64, configs: &[(String, Config)], rounds: u32) -> anyhow::Result<()> {
+pub fn print(
+    file: &TournamentFile,
+    planned: &[Planned],
+    seed: u64,
+    configs: &[(String, Config)],
+    rounds: u32,
+) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     let pairs = file.models.len() * (file.models.len() - 1) / 2;
     let sides = if file.swap_sides { "both sides" } else { "one side" };
@@ -65,7 +73,12 @@ pub fn print(file: &TournamentFile, planned: &[Planned], seed: u64, configs: &[(
     )?;
     let format = configs.first().and_then(|(_, c)| crate::format::layer::chosen(c).ok()).map(|f| f.name);
     let format = format.map_or_else(|| "the configured format".to_string(), |name| format!("format {name}"));
-    writeln!(out, "  {format}, {} a debate, judged by {}", crate::words::count(rounds as usize, "round"), file.judge.text)?;
+    writeln!(
+        out,
+        "  {format}, {} a debate, judged by {}",
+        crate::words::count(rounds as usize, "round"),
+        file.judge.text
+    )?;
     let calls = u64::from(calls_per_debate(rounds)) * planned.len() as u64;
     writeln!(out, "  model calls: at most {} ({} a debate)", crate::words::thousands(calls), calls_per_debate(rounds))?;
     let (mut input, mut output, mut cost, mut unpriced) = (0u64, 0u64, 0.0f64, Vec::<String>::new());
@@ -75,7 +88,11 @@ pub fn print(file: &TournamentFile, planned: &[Planned], seed: u64, configs: &[(
         let judge = u64::from(config.role_defaulted::<u32>(Role::Judge, "max_tokens"));
         let debater = debater(Role::Advocate).max(debater(Role::Skeptic));
         let seats = most_tokens(rounds, debater, judge);
-        for ((role, model), tokens) in [(Role::Advocate, &p.advocate), (Role::Skeptic, &p.skeptic), (Role::Judge, &file.judge.text)].into_iter().zip(seats) {
+        for ((role, model), tokens) in
+            [(Role::Advocate, &p.advocate), (Role::Skeptic, &p.skeptic), (Role::Judge, &file.judge.text)]
+                .into_iter()
+                .zip(seats)
+        {
             input += tokens.input;
             output += tokens.output;
             match dollars(config.price(role), tokens.input, tokens.output) {
@@ -97,8 +114,13 @@ pub fn print(file: &TournamentFile, planned: &[Planned], seed: u64, configs: &[(
     if unpriced.is_empty() {
         writeln!(out, "  cost: at most about ${cost:.2}")?;
     } else {
-        let known = if cost > 0.0 { format!("at most about ${cost:.2} for the priced models; ") } else { String::new() };
-        writeln!(out, "  cost: {known}unknown for {} (no price known: set roles.<seat>.price_input and price_output)", unpriced.join(", "))?;
+        let known =
+            if cost > 0.0 { format!("at most about ${cost:.2} for the priced models; ") } else { String::new() };
+        writeln!(
+            out,
+            "  cost: {known}unknown for {} (no price known: set roles.<seat>.price_input and price_output)",
+            unpriced.join(", ")
+        )?;
     }
     writeln!(out, "  no model was asked")?;
     for (n, p) in planned.iter().enumerate() {

@@ -18,13 +18,38 @@ use crate::store::{self, Store};
 use crate::tournament::file::{Placed, TournamentFile};
 use crate::tournament::plan::{self, Planned};
 
-
 /// What `heat tournament` was asked for.
 pub struct Asked<'a> {
     pub config_file: Option<&'a PathBuf>,
     /// The person's flags, under every debate's seats.
     pub flags: &'a [FlagValue],
     pub json: bool,
+}
+
+/// `heat tournament FILE [--dry-run] [--json]` and `heat tournament resume [ID] [--json]`.
+pub async fn from_args(
+    config_file: Option<&PathBuf>,
+    action: Option<super::args::TournamentAction>,
+    file: Option<&Path>,
+    (dry_run, json): (bool, bool),
+    debate: &super::args::DebateArgs,
+) -> anyhow::Result<ExitCode> {
+    match action {
+        Some(super::args::TournamentAction::Resume { id, json, debate }) => {
+            let flags = debate.flag_values();
+            resume(&Asked { config_file, flags: &flags, json }, id.as_deref()).await
+        }
+        None => {
+            let Some(file) = file else {
+                anyhow::bail!(
+                    "give a tournament file (heat tournament FILE), or `heat tournament resume`; \
+                     `heat tournament --help` shows the smallest file"
+                )
+            };
+            let flags = debate.flag_values();
+            start(&Asked { config_file, flags: &flags, json }, file, dry_run).await
+        }
+    }
 }
 
 /// `heat tournament FILE [--dry-run]`.
@@ -44,7 +69,8 @@ pub async fn start(asked: &Asked<'_>, path: &Path, dry_run: bool) -> anyhow::Res
     let data = store::data_dir()?;
     let tournaments = Tournaments::open(&data)?;
     // The seed is written into the stored file, so a resume plans the same order.
-    let kept = if file.seed.is_some() { text } else { format!("{text}\n# drawn when the tournament began\nseed = {seed}\n") };
+    let kept =
+        if file.seed.is_some() { text } else { format!("{text}\n# drawn when the tournament began\nseed = {seed}\n") };
     let (id, mut journal) = tournaments.create(&kept)?;
     journal.write(&Entry::Began { seed, debates: planned.len(), at_ms: store::now_ms() })?;
     let stored = tournaments.load(&id)?;
@@ -144,7 +170,10 @@ fn checked(
     };
     for placed in file.models.iter().chain(std::iter::once(&file.judge)) {
         let (provider, _) = crate::provider::ProviderKind::split_model(&placed.text);
-        if provider.and_then(crate::provider::ProviderKind::from_name).is_some_and(crate::provider::ProviderKind::is_person) {
+        if provider
+            .and_then(crate::provider::ProviderKind::from_name)
+            .is_some_and(crate::provider::ProviderKind::is_person)
+        {
             return Err(file.error_at(placed.line, "a person cannot sit in a tournament's seats: name a model"));
         }
     }

@@ -13,13 +13,40 @@ use crate::tournament::plan::Planned;
 #[derive(Debug, Clone)]
 pub enum Progress {
     /// The tournament begins or goes on: its size, what is done, what is left.
-    Plan { total: usize, done: usize, left: usize },
-    Begins { planned: Planned, session: Option<String>, attempt: u32 },
-    Finished { key: String, session: String, outcome: Outcome, winner: Option<String>, done: usize, total: usize },
-    Failed { key: String, session: Option<String>, why: String, attempt: u32, done: usize, total: usize },
+    Plan {
+        total: usize,
+        done: usize,
+        left: usize,
+    },
+    Begins {
+        planned: Planned,
+        session: Option<String>,
+        attempt: u32,
+    },
+    Finished {
+        key: String,
+        session: String,
+        outcome: Outcome,
+        winner: Option<String>,
+        done: usize,
+        total: usize,
+    },
+    Failed {
+        key: String,
+        session: Option<String>,
+        why: String,
+        attempt: u32,
+        done: usize,
+        total: usize,
+    },
     /// A debate stopped by the person, to be taken up on resume.
-    Stopped { key: String, session: Option<String> },
-    Stopping { running: usize },
+    Stopped {
+        key: String,
+        session: Option<String>,
+    },
+    Stopping {
+        running: usize,
+    },
     Warning(String),
 }
 
@@ -30,13 +57,13 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn say(&mut self, progress: Progress) {
+    pub fn say(&mut self, progress: &Progress) {
         if self.json {
             let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "{}", self.json_of(&progress));
+            let _ = writeln!(out, "{}", self.json_of(progress));
             let _ = out.flush();
         } else {
-            say!("heat: {}", self.text_of(&progress));
+            say!("heat: {}", self.text_of(progress));
         }
     }
 
@@ -89,7 +116,9 @@ impl Report {
                 )
             }
             Progress::Finished { session, outcome, winner, done, total, .. } => {
-                let ahead = winner.as_deref().map_or_else(|| "no one named ahead".to_string(), |w| format!("{} ahead", clean(w)));
+                let ahead = winner
+                    .as_deref()
+                    .map_or_else(|| "no one named ahead".to_string(), |w| format!("{} ahead", clean(w)));
                 format!("[{done}/{total}] {ahead}, {} (session {session})", outcome.describe())
             }
             Progress::Failed { session, why, attempt, done, total, .. } => {

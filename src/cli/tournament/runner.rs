@@ -63,19 +63,24 @@ pub async fn run(
     let total = planned.len();
     let mut done = stored.finished().len() + stored.failures().values().filter(|(a, _)| *a >= 2).count();
     // Failures are tried again after everything else; a debate that failed once before this run is tried now.
-    let (mut first, mut again): (VecDeque<Job>, VecDeque<Job>) = left(planned, stored).into_iter().partition(|j| j.attempt == 1);
+    let (mut first, mut again): (VecDeque<Job>, VecDeque<Job>) =
+        left(planned, stored).into_iter().partition(|j| j.attempt == 1);
     first.extend(again.drain(..));
     let mut running: JoinSet<Ran> = JoinSet::new();
     let mut attempts: BTreeMap<String, u32> = BTreeMap::new();
     let mut failed = stored.failures().values().filter(|(a, _)| *a >= 2).count();
-    report.say(Progress::Plan { total, done, left: first.len() });
+    report.say(&Progress::Plan { total, done, left: first.len() });
     let stopped = || *stop.borrow();
     let mut ctrl_c = std::pin::pin!(tokio::signal::ctrl_c());
     loop {
         while running.len() < concurrency && !stopped() {
             let Some(job) = first.pop_front().or_else(|| again.pop_front()) else { break };
             attempts.insert(job.planned.key.clone(), job.attempt);
-            report.say(Progress::Begins { planned: job.planned.clone(), session: job.session.clone(), attempt: job.attempt });
+            report.say(&Progress::Begins {
+                planned: job.planned.clone(),
+                session: job.session.clone(),
+                attempt: job.attempt,
+            });
             running.spawn(debate::run(shared.clone(), job.planned, job.session));
         }
         if running.is_empty() {
@@ -85,7 +90,7 @@ pub async fn run(
             joined = running.join_next() => joined,
             _ = &mut ctrl_c, if !stopped() => {
                 let _ = stop.send(true);
-                report.say(Progress::Stopping { running: running.len() });
+                report.say(&Progress::Stopping { running: running.len() });
                 continue;
             }
         };
@@ -93,11 +98,11 @@ pub async fn run(
         let ran = joined.map_err(|e| anyhow::anyhow!("a tournament debate's task ended: {e}"))?;
         let attempt = attempts.get(&ran.key).copied().unwrap_or(1);
         for warning in &ran.warnings {
-            report.say(Progress::Warning(warning.clone()));
+            report.say(&Progress::Warning(warning.clone()));
         }
         match ran.outcome {
             // Stopped by the person (or cut off at its budget): taken up again on resume.
-            Ok(Outcome::Cancelled) => report.say(Progress::Stopped { key: ran.key, session: ran.session }),
+            Ok(Outcome::Cancelled) => report.say(&Progress::Stopped { key: ran.key, session: ran.session }),
             Ok(Outcome::Failed(why)) | Err(why) => {
                 shared.write(&Entry::Failed {
                     key: ran.key.clone(),
@@ -112,13 +117,17 @@ pub async fn run(
                     done += 1;
                     failed += 1;
                 }
-                report.say(Progress::Failed { key: ran.key, session: ran.session, why, attempt, done, total });
+                report.say(&Progress::Failed { key: ran.key, session: ran.session, why, attempt, done, total });
             }
             Ok(outcome) => {
                 let session = ran.session.clone().unwrap_or_default();
-                shared.write(&Entry::Finished { key: ran.key.clone(), session: session.clone(), outcome: outcome.clone() })?;
+                shared.write(&Entry::Finished {
+                    key: ran.key.clone(),
+                    session: session.clone(),
+                    outcome: outcome.clone(),
+                })?;
                 done += 1;
-                report.say(Progress::Finished { key: ran.key, session, outcome, winner: ran.winner, done, total });
+                report.say(&Progress::Finished { key: ran.key, session, outcome, winner: ran.winner, done, total });
             }
         }
     }
