@@ -22,11 +22,31 @@ pub enum Entry {
     Began { seed: u64, debates: usize, at_ms: u64 },
     /// A planned debate began as a session.
     Started { key: String, session: String },
-    /// It ended as the session records.
-    Finished { key: String, session: String, outcome: Outcome },
+    /// It ended as the session records, having spent `tokens` (in and out)
+    /// and `usd` (when every call's price is known).
+    Finished {
+        key: String,
+        session: String,
+        outcome: Outcome,
+        #[serde(default)]
+        tokens: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usd: Option<f64>,
+    },
     /// It could not run, or failed: `attempt` 1 is tried again at the end,
     /// 2 is where it stays.
-    Failed { key: String, session: Option<String>, why: String, attempt: u32 },
+    Failed {
+        key: String,
+        session: Option<String>,
+        why: String,
+        attempt: u32,
+        #[serde(default)]
+        tokens: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usd: Option<f64>,
+    },
+    /// It reached its budget and paused; resumed, it goes on past it.
+    BudgetReached { spent: String },
     /// Every planned debate has ended (finished or failed for good).
     Ended { at_ms: u64 },
 }
@@ -47,6 +67,21 @@ impl Stored {
             Entry::Began { seed, .. } => Some(*seed),
             _ => None,
         })
+    }
+
+    /// What its debates have spent so far: tokens, and dollars where known.
+    pub fn spent(&self) -> (u64, f64) {
+        self.entries.iter().fold((0, 0.0), |(tokens, usd), e| match e {
+            Entry::Finished { tokens: t, usd: u, .. } | Entry::Failed { tokens: t, usd: u, .. } => {
+                (tokens + t, usd + u.unwrap_or(0.0))
+            }
+            _ => (tokens, usd),
+        })
+    }
+
+    /// Whether it paused at its budget once (and so goes on past it).
+    pub fn budget_reached(&self) -> bool {
+        self.entries.iter().any(|e| matches!(e, Entry::BudgetReached { .. }))
     }
 
     /// Whether every planned debate has ended.
@@ -217,7 +252,10 @@ mod tests {
         let (id, mut journal) = tournaments.create("models = []\n").unwrap();
         journal.write(&Entry::Began { seed: 9, debates: 2, at_ms: 1 }).unwrap();
         journal.write(&Entry::Started { key: "a".into(), session: "s1".into() }).unwrap();
-        journal.write(&Entry::Finished { key: "a".into(), session: "s1".into(), outcome: Outcome::MaxRounds }).unwrap();
+        let outcome = Outcome::MaxRounds;
+        journal
+            .write(&Entry::Finished { key: "a".into(), session: "s1".into(), outcome, tokens: 90, usd: Some(0.5) })
+            .unwrap();
         journal.write(&Entry::Started { key: "b".into(), session: "s2".into() }).unwrap();
         let path = data.join("tournaments").join(&id).join("journal.jsonl");
         let mut file = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
@@ -227,6 +265,7 @@ mod tests {
         assert_eq!(stored.finished(), ["a".to_string()].into());
         assert_eq!(stored.sessions().get("b").map(String::as_str), Some("s2"));
         assert!(!stored.ended());
+        assert_eq!(stored.spent(), (90, 0.5));
         assert_eq!(tournaments.resolve(None, true).unwrap(), id);
         assert_eq!(tournaments.resolve(Some(&id[..10]), false).unwrap(), id);
         assert!(tournaments.resolve(Some("zz"), false).unwrap_err().to_string().starts_with("no tournament"));

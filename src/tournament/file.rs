@@ -45,6 +45,24 @@ pub struct TournamentFile {
     pub seed: Option<u64>,
     /// How many debates run at once.
     pub concurrency: usize,
+    /// Tokens (in and out) the tournament may spend before it pauses.
+    pub budget_tokens: Option<Placed64>,
+    /// Dollars it may spend before it pauses.
+    pub budget_usd: Option<PlacedUsd>,
+}
+
+/// A token budget with the line it is written on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placed64 {
+    pub value: u64,
+    pub line: usize,
+}
+
+/// A dollar budget with the line it is written on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlacedUsd {
+    pub value: f64,
+    pub line: usize,
 }
 
 /// The file's keys as written.
@@ -60,6 +78,8 @@ struct Written {
     swap_sides: Option<bool>,
     seed: Option<Spanned<i64>>,
     concurrency: Option<Spanned<i64>>,
+    budget_tokens: Option<Spanned<i64>>,
+    budget_usd: Option<Spanned<f64>>,
 }
 
 /// `propositions = ["…", "…"]`, or `propositions = "file.txt"`: a file of
@@ -123,6 +143,23 @@ impl TournamentFile {
             ),
             None => None,
         };
+        let budget_tokens = match written.budget_tokens {
+            Some(b) => Some(Placed64 {
+                value: u64::try_from(*b.get_ref())
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| place.error(Some(b.span()), "budget_tokens is a whole number of tokens above 0"))?,
+                line: place.line(&b.span()),
+            }),
+            None => None,
+        };
+        let budget_usd = match written.budget_usd {
+            Some(b) if b.get_ref().is_finite() && *b.get_ref() > 0.0 => {
+                Some(PlacedUsd { value: *b.get_ref(), line: place.line(&b.span()) })
+            }
+            Some(b) => return Err(place.error(Some(b.span()), "budget_usd is a number of dollars above 0, e.g. 2.50")),
+            None => None,
+        };
         Ok(TournamentFile {
             label: label.to_string(),
             propositions,
@@ -134,6 +171,8 @@ impl TournamentFile {
             swap_sides: written.swap_sides.unwrap_or(true),
             seed,
             concurrency,
+            budget_tokens,
+            budget_usd,
         })
     }
 

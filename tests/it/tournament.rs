@@ -16,10 +16,15 @@ use support::mock_llm::{MockLlm, Recorded, Reply, openai_sse_text};
 /// Each model argues in its own words; the judge puts the later letter
 /// ahead (mock-c beats mock-b beats mock-a), on whichever side it sits.
 fn play(request: &Recorded, pace: Duration) -> Reply {
+    Reply::sse(&openai_sse_text(&said(request), 4), 64).with_delay(pace)
+}
+
+/// What each model says: its argument, or the judge's verdict.
+fn said(request: &Recorded) -> String {
     let model = request.body["model"].as_str().unwrap_or("").to_string();
     let last = request.last_message();
     let round = (1..=3).rev().find(|n| last.contains(&format!("Round {n} of"))).unwrap_or(1);
-    let text = if model == "mock-j" {
+    if model == "mock-j" {
         let arguments = last.split("[advocate, skeptic]:").nth(1).unwrap_or("");
         let letter = |side: usize| {
             let said = arguments.split("\",\"").nth(side).unwrap_or("");
@@ -32,8 +37,7 @@ fn play(request: &Recorded, pace: Duration) -> Reply {
     } else {
         let letter = model.trim_start_matches("mock-").to_uppercase();
         format!("Model {letter} says its case for round {round} plainly and at length.")
-    };
-    Reply::sse(&openai_sse_text(&text, 4), 64).with_delay(pace)
+    }
 }
 
 async fn server(pace: Duration) -> MockLlm {
@@ -215,4 +219,51 @@ async fn a_bad_file_is_refused_with_its_line_and_nothing_starts() {
         "{}",
         support::binary::stderr(&out)
     );
+}
+
+/// An OpenAI stream of `text` whose usage says `prompt` tokens were read.
+fn costly(text: &str, prompt: u64) -> Vec<u8> {
+    let chunk = |delta: serde_json::Value, finish: Option<&str>| {
+        let data = serde_json::json!({"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]});
+        format!("data: {data}\n\n")
+    };
+    let usage = serde_json::json!({"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m", "choices": [],
+        "usage": {"prompt_tokens": prompt, "completion_tokens": 100, "total_tokens": prompt + 100}});
+    let body = [chunk(serde_json::json!({"content": text}), None), chunk(serde_json::json!({}), Some("stop"))].concat();
+    format!("{body}data: {usage}\n\ndata: [DONE]\n\n").into_bytes()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tournament_pauses_at_its_budget_and_goes_on_past_it_when_resumed() {
+    // Every call reads 4,000 tokens and writes 100: a one-round debate (three calls) spends 12,300.
+    let server = MockLlm::with_handler(|request: &Recorded| Reply::sse(&costly(&said(request), 4_000), 256)).await;
+    let data = tempfile::tempdir().unwrap();
+    std::fs::write(data.path().join("heat.toml"), "[network]\nmax_retries = 1\n[roles]\nmax_tokens = 16\n").unwrap();
+    let file = FILE.replace("\"openai:mock-c\"", "").replace(", ]", "]").replace("concurrency = 3", "concurrency = 1");
+    let too_small = format!("{file}budget_tokens = 2000\n");
+    std::fs::write(data.path().join("small.toml"), too_small).unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.arg("tournament").arg(data.path().join("small.toml"));
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    let stderr = support::binary::stderr(&out);
+    assert!(stderr.contains("small.toml line 8: budget_tokens 2,000 is below what one debate may take"), "{stderr}");
+
+    std::fs::write(data.path().join("t.toml"), format!("{file}budget_tokens = 20000\n")).unwrap();
+    let mut cmd = heat(data.path(), &server);
+    cmd.arg("tournament").arg(data.path().join("t.toml"));
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    let stderr = support::binary::stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("the tournament's budget is reached (24,600 of 20,000 tokens): no more debates begin"),
+        "{stderr}"
+    );
+    assert_eq!(journal(data.path()).2.len(), 2, "two debates ran, then it paused: {stderr}");
+
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["tournament", "resume"]);
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    assert!(out.status.success(), "{}", support::binary::stderr(&out));
+    assert_eq!(journal(data.path()).2.len(), 4, "resumed, it goes on past its budget");
 }

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::watch;
 
 use crate::config::FlagValue;
+use crate::debate::cost::Prices;
 use crate::debate::engine::{self, DebateHandle, GoOn, Reopening};
 use crate::debate::{Command, DebateEvent, Outcome};
 use crate::provider::ProviderKind;
@@ -57,6 +58,9 @@ pub struct Ran {
     pub outcome: Result<Outcome, String>,
     /// The model the judge last named ahead (`neither side` for even).
     pub winner: Option<String>,
+    /// Tokens it spent (in and out), and dollars when every call's price is known.
+    pub tokens: u64,
+    pub usd: Option<f64>,
     /// What the session's recording warned of.
     pub warnings: Vec<String>,
 }
@@ -91,12 +95,29 @@ pub fn seat_flags(file: &TournamentFile, planned: &Planned, seed: u64) -> Vec<Fl
 pub async fn run(shared: Arc<Shared>, planned: Planned, session: Option<String>) -> Ran {
     let key = planned.key.clone();
     match started(&shared, &planned, session).await {
-        Ok((handle, recorder)) => {
+        Ok((handle, recorder, prices)) => {
             let id = recorder.id().to_string();
-            let (outcome, winner, warnings) = record(&shared, handle, recorder).await;
-            Ran { key, session: Some(id), outcome: outcome.map_err(|e| format!("{e:#}")), winner, warnings }
+            let (outcome, state, warnings) = record(&shared, handle, recorder).await;
+            let tokens = crate::debate::cost::tokens(&state).map_or(0, |(input, output)| input + output);
+            Ran {
+                key,
+                session: Some(id),
+                outcome: outcome.map_err(|e| format!("{e:#}")),
+                winner: winner(&state),
+                tokens,
+                usd: crate::debate::cost::cost(&state, &prices),
+                warnings,
+            }
         }
-        Err((session, e)) => Ran { key, session, outcome: Err(format!("{e:#}")), winner: None, warnings: Vec::new() },
+        Err((session, e)) => Ran {
+            key,
+            session,
+            outcome: Err(format!("{e:#}")),
+            winner: None,
+            tokens: 0,
+            usd: None,
+            warnings: Vec::new(),
+        },
     }
 }
 
@@ -107,12 +128,13 @@ async fn started(
     shared: &Shared,
     planned: &Planned,
     session: Option<String>,
-) -> Result<(DebateHandle, Recorder), Failed> {
+) -> Result<(DebateHandle, Recorder, Prices), Failed> {
     let flags = [shared.flags.clone(), seat_flags(&shared.file, planned, shared.seed)].concat();
     let config = crate::cli::load::config(shared.config_file.as_ref(), &flags).map_err(|e| (session.clone(), e))?;
+    let prices = config.prices();
     if let Some(id) = session {
-        let taken_up = take_up(shared, &config, &id).await.map_err(|e| (Some(id.clone()), e))?;
-        return Ok(taken_up);
+        let (handle, recorder) = take_up(shared, &config, &id).await.map_err(|e| (Some(id.clone()), e))?;
+        return Ok((handle, recorder, prices));
     }
     let mut spec = crate::cli::run::spec(&config).map_err(|e| (None, e))?;
     spec.topic.clone_from(&planned.proposition);
@@ -126,7 +148,7 @@ async fn started(
         .write(&Entry::Started { key: planned.key.clone(), session: id.clone() })
         .map_err(|e| (Some(id.clone()), e))?;
     tag(shared, &id).map_err(|e| (Some(id.clone()), e))?;
-    Ok((engine::start(setup, spec), recorder))
+    Ok((engine::start(setup, spec), recorder, prices))
 }
 
 /// A session of the tournament that stopped, taken up where it stopped.
@@ -166,7 +188,7 @@ async fn record(
     shared: &Shared,
     mut handle: DebateHandle,
     mut recorder: Recorder,
-) -> (anyhow::Result<Outcome>, Option<String>, Vec<String>) {
+) -> (anyhow::Result<Outcome>, crate::debate::DebateState, Vec<String>) {
     let mut stop = shared.stop.clone();
     let mut warnings = Vec::new();
     let mut outcome = None;
@@ -201,7 +223,7 @@ async fn record(
     }
     handle.join().await;
     let outcome = outcome.ok_or_else(|| anyhow::anyhow!("the debate stopped without an ending"));
-    (outcome, winner(recorder.state()), warnings)
+    (outcome, recorder.state().clone(), warnings)
 }
 
 /// The model the judge last named ahead, `neither side` when even.

@@ -50,6 +50,24 @@ fn dollars(price: Option<Price>, input: u64, output: u64) -> Option<f64> {
     price.map(|p| (input as f64 * p.input + output as f64 * p.output) / 1_000_000.0)
 }
 
+/// The most one debate under `config` can take: tokens in and out, and
+/// dollars when every seat's price is known (else the first seat without one).
+pub fn one_debate(config: &Config, rounds: u32) -> (u64, Result<f64, Role>) {
+    let debater = |role: Role| u64::from(config.role_defaulted::<u32>(role, "max_tokens"));
+    let judge = u64::from(config.role_defaulted::<u32>(Role::Judge, "max_tokens"));
+    let seats = most_tokens(rounds, debater(Role::Advocate).max(debater(Role::Skeptic)), judge);
+    let tokens = seats.iter().map(|t| t.input + t.output).sum();
+    let mut usd = Ok(0.0);
+    for (role, t) in [Role::Advocate, Role::Skeptic, Role::Judge].into_iter().zip(seats) {
+        usd = match (usd, dollars(config.price(role), t.input, t.output)) {
+            (Ok(sum), Some(d)) => Ok(sum + d),
+            (Ok(_), None) => Err(role),
+            (err, _) => err,
+        };
+    }
+    (tokens, usd)
+}
+
 /// Prints the plan and its price.
 pub fn print(
     file: &TournamentFile,

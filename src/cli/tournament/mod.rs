@@ -62,6 +62,7 @@ pub async fn start(asked: &Asked<'_>, path: &Path, dry_run: bool) -> anyhow::Res
     let planned = plan::plan(&file, seed);
     let configs = checked(asked, &file, &planned, seed)?;
     let rounds = configs.first().map_or(0, |(_, c)| rounds_of(c));
+    check_budget(&file, &configs, rounds)?;
     if dry_run {
         dry_run::print(&file, &planned, seed, &configs, rounds)?;
         return Ok(ExitCode::SUCCESS);
@@ -131,7 +132,16 @@ async fn go(
         journal: std::sync::Mutex::new(journal),
     };
     let mut report = progress::Report { json: asked.json, tournament: stored.id.clone() };
-    let ending = runner::run(shared, stop, planned, stored, &mut report).await?;
+    // A tournament resumed after its budget paused it goes on past it.
+    let lifted = stored.budget_reached();
+    let (spent_tokens, spent_usd) = stored.spent();
+    let budget = runner::Budget {
+        tokens: shared.file.budget_tokens.filter(|_| !lifted).map(|b| b.value),
+        usd: shared.file.budget_usd.filter(|_| !lifted).map(|b| b.value),
+        spent_tokens,
+        spent_usd,
+    };
+    let ending = runner::run(shared, stop, planned, stored, budget, &mut report).await?;
     let id = &stored.id;
     Ok(match ending {
         runner::Ending::Done { failed: 0 } => {
@@ -145,11 +155,58 @@ async fn go(
             );
             ExitCode::FAILURE
         }
+        runner::Ending::Budget(spent) => {
+            say!("heat: tournament {id} paused at its budget ({spent}); `heat tournament resume {id}` goes on past it");
+            ExitCode::from(3)
+        }
         runner::Ending::Stopped => {
             say!("heat: tournament {id} stopped; `heat tournament resume {id}` runs what is missing");
             ExitCode::from(130)
         }
     })
+}
+
+/// A budget one debate could spend all of is refused, with its line: the
+/// tournament would pause in its first debates. A dollar budget needs every
+/// seat's price.
+fn check_budget(file: &TournamentFile, configs: &[(String, Config)], rounds: u32) -> anyhow::Result<()> {
+    for (_, config) in configs {
+        let (tokens, usd) = dry_run::one_debate(config, rounds);
+        if let Some(budget) = file.budget_tokens
+            && budget.value < tokens
+        {
+            return Err(file.error_at(
+                budget.line,
+                &format!(
+                    "budget_tokens {} is below what one debate may take ({} tokens at most, its calls at \
+                     their max_tokens): raise it, or lower rounds",
+                    crate::words::thousands(budget.value),
+                    crate::words::thousands(tokens)
+                ),
+            ));
+        }
+        let Some(budget) = file.budget_usd else { continue };
+        match usd {
+            Ok(usd) if budget.value < usd => {
+                return Err(file.error_at(
+                    budget.line,
+                    &format!("budget_usd ${:.2} is below what one debate may cost (${usd:.2} at most): raise it, or lower rounds", budget.value),
+                ));
+            }
+            Ok(_) => {}
+            Err(role) => {
+                return Err(file.error_at(
+                    budget.line,
+                    &format!(
+                        "budget_usd needs every seat's price, and the {} has none: set roles.{}.price_input and price_output (dollars per million tokens)",
+                        role.key(),
+                        role.key()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The rounds a debate runs under `config`.

@@ -47,6 +47,11 @@ pub enum Progress {
     Stopping {
         running: usize,
     },
+    /// The budget is reached: no debate begins; those running finish.
+    Budget {
+        spent: String,
+        running: usize,
+    },
     Warning(String),
 }
 
@@ -89,6 +94,9 @@ impl Report {
                 json!({"event": "stopped", "tournament": id, "key": key, "session": session})
             }
             Progress::Stopping { running } => json!({"event": "stopping", "tournament": id, "running": running}),
+            Progress::Budget { spent, running } => {
+                json!({"event": "budget_reached", "tournament": id, "spent": spent, "running": running})
+            }
             Progress::Warning(warning) => json!({"event": "warning", "tournament": id, "warning": warning}),
         }
     }
@@ -134,6 +142,13 @@ impl Report {
                 "stopping: {} stop where they are, saved; `heat tournament resume {}` goes on",
                 crate::words::count(*running, "running debate"),
                 self.tournament
+            ),
+            Progress::Budget { spent, running: 0 } => {
+                format!("the tournament's budget is reached ({spent}): no more debates begin")
+            }
+            Progress::Budget { spent, running } => format!(
+                "the tournament's budget is reached ({spent}): no more debates begin; {} finish",
+                crate::words::count(*running, "running debate")
             ),
             Progress::Warning(warning) => clean(warning),
         }

@@ -26,12 +26,37 @@ struct Job {
 }
 
 /// How the run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ending {
     /// Every planned debate has ended (some may have failed).
     Done { failed: usize },
     /// Stopped by the person; it can be resumed.
     Stopped,
+    /// Paused at its budget, having spent this (in words); resumed, it goes on past it.
+    Budget(String),
+}
+
+/// What the tournament may spend before it pauses, and has spent.
+pub struct Budget {
+    pub tokens: Option<u64>,
+    pub usd: Option<f64>,
+    pub spent_tokens: u64,
+    pub spent_usd: f64,
+}
+
+impl Budget {
+    /// What was spent against which limit, once a limit is reached.
+    fn reached(&self) -> Option<String> {
+        let tokens = self.tokens.filter(|limit| self.spent_tokens >= *limit).map(|limit| {
+            format!("{} of {} tokens", crate::words::thousands(self.spent_tokens), crate::words::thousands(limit))
+        });
+        let usd = self
+            .usd
+            .filter(|limit| self.spent_usd >= *limit)
+            .map(|limit| format!("${:.2} of ${limit:.2}", self.spent_usd));
+        let reached: Vec<String> = tokens.into_iter().chain(usd).collect();
+        (!reached.is_empty()).then(|| reached.join(" and "))
+    }
 }
 
 /// The work left in a stored tournament: every planned debate not yet
@@ -56,6 +81,7 @@ pub async fn run(
     stop: watch::Sender<bool>,
     planned: &[Planned],
     stored: &Stored,
+    mut budget: Budget,
     report: &mut Report,
 ) -> anyhow::Result<Ending> {
     let concurrency = shared.file.concurrency;
@@ -71,9 +97,11 @@ pub async fn run(
     let mut failed = stored.failures().values().filter(|(a, _)| *a >= 2).count();
     report.say(&Progress::Plan { total, done, left: first.len() });
     let stopped = || *stop.borrow();
+    // Once reached, no debate begins; those running finish.
+    let mut paused: Option<String> = None;
     let mut ctrl_c = std::pin::pin!(tokio::signal::ctrl_c());
     loop {
-        while running.len() < concurrency && !stopped() {
+        while running.len() < concurrency && !stopped() && paused.is_none() {
             let Some(job) = first.pop_front().or_else(|| again.pop_front()) else { break };
             attempts.insert(job.planned.key.clone(), job.attempt);
             report.say(&Progress::Begins {
@@ -97,6 +125,8 @@ pub async fn run(
         let Some(joined) = joined else { break };
         let ran = joined.map_err(|e| anyhow::anyhow!("a tournament debate's task ended: {e}"))?;
         let attempt = attempts.get(&ran.key).copied().unwrap_or(1);
+        budget.spent_tokens += ran.tokens;
+        budget.spent_usd += ran.usd.unwrap_or(0.0);
         for warning in &ran.warnings {
             report.say(&Progress::Warning(warning.clone()));
         }
@@ -109,6 +139,8 @@ pub async fn run(
                     session: ran.session.clone(),
                     why: why.clone(),
                     attempt,
+                    tokens: ran.tokens,
+                    usd: ran.usd,
                 })?;
                 if attempt < 2 && !stopped() {
                     let planned = planned.iter().find(|p| p.key == ran.key).cloned();
@@ -125,14 +157,28 @@ pub async fn run(
                     key: ran.key.clone(),
                     session: session.clone(),
                     outcome: outcome.clone(),
+                    tokens: ran.tokens,
+                    usd: ran.usd,
                 })?;
                 done += 1;
                 report.say(&Progress::Finished { key: ran.key, session, outcome, winner: ran.winner, done, total });
             }
         }
+        if paused.is_none()
+            && let Some(spent) = budget.reached()
+        {
+            shared.write(&Entry::BudgetReached { spent: spent.clone() })?;
+            report.say(&Progress::Budget { spent: spent.clone(), running: running.len() });
+            paused = Some(spent);
+        }
     }
     if stopped() {
         return Ok(Ending::Stopped);
+    }
+    if let Some(spent) = paused
+        && (!first.is_empty() || !again.is_empty())
+    {
+        return Ok(Ending::Budget(spent));
     }
     shared.write(&Entry::Ended { at_ms: crate::store::now_ms() })?;
     Ok(Ending::Done { failed })
