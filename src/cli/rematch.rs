@@ -30,6 +30,10 @@ pub fn flags(state: &DebateState, command: &str, swap_sides: bool, seats: &[Stri
         flag("debate.max_rounds".into(), state.max_rounds.to_string()),
         flag("debate.initial_heat".into(), format!("{:.2}", state.initial_heat)),
     ];
+    // The same sampling seed, so a model that honours one draws alike.
+    if let Some(seed) = state.recipe.as_ref().and_then(|r| r.seed) {
+        flags.push(flag("debate.seed".into(), seed.to_string()));
+    }
     for role in state.seats() {
         // With the sides swapped, each debater's seat goes to the model that argued the other side.
         let from = match role.opponent() {

@@ -403,6 +403,9 @@ pub enum DebateEvent {
         round: u32,
         ballots: Vec<super::ballot::Ballot>,
     },
+    /// What it takes to run the debate again the same way (the seed, the
+    /// prompts' hash, heat's version), recorded as a new debate begins.
+    Recipe(Box<super::recipe::Recipe>),
     /// Where this debate came from, right after `Started`: another stored
     /// debate (`from`) run again, and how it was changed (`how`, in words).
     Derived {
@@ -491,6 +494,7 @@ macro_rules! round_of {
             | DebateEvent::Finished { .. }
             | DebateEvent::Summarized { .. }
             | DebateEvent::Derived { .. }
+            | DebateEvent::Recipe(_)
             | DebateEvent::Branched { .. } => None,
         }
     };

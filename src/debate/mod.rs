@@ -30,6 +30,7 @@ pub mod panel;
 pub mod participant;
 pub mod plan;
 pub mod prompt;
+pub mod recipe;
 pub mod scores;
 pub mod seat;
 pub mod sections;

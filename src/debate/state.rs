@@ -139,6 +139,9 @@ pub struct DebateState {
     /// The stored debate this one runs again, and how it was changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<(String, String)>,
+    /// What it takes to run it again the same way, as recorded when it began.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recipe: Option<super::recipe::Recipe>,
     /// The stored debate this one branches, and after which round.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch: Option<BranchPoint>,

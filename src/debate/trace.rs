@@ -103,6 +103,7 @@ pub fn event(event: &DebateEvent) {
             tracing::info!(round = round + 1, ballots = ballots.len(), "audience voted");
         }
         DebateEvent::Derived { .. } | DebateEvent::Branched { .. } | DebateEvent::Summarized { .. } => lineage(event),
+        DebateEvent::Recipe(recipe) => tracing::info!(recipe = %recipe.describe(), "recipe"),
     }
 }
 

@@ -158,6 +158,9 @@ fn origin_lines(md: &mut String, header: &Header, state: &DebateState) {
         let phases = if phases.is_empty() { String::new() } else { format!("; phases {}", phases.join(", ")) };
         let _ = writeln!(md, "- Format: {}{phases}", clean(&format.name));
     }
+    if let Some(recipe) = &state.recipe {
+        let _ = writeln!(md, "- To run it again: {}", clean(&recipe.describe()));
+    }
 }
 
 fn markdown(

@@ -163,6 +163,14 @@ async fn a_tournament_runs_every_debate_once_as_tagged_sessions_and_survives_a_k
     let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
     let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(listed.as_array().map(Vec::len), Some(12), "{listed}");
+    // Each session records its recipe: the tournament's seed, sent to every model.
+    let store = heat::store::Store::open(data.path()).unwrap();
+    let session = &began.values().next().unwrap()[0];
+    let loaded = store.load(session).unwrap();
+    let recorded = heat::debate::DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+    assert_eq!(recorded.recipe.as_ref().and_then(|r| r.seed), Some(11), "{:?}", recorded.recipe);
+    assert!(server.requests().iter().filter(|r| r.body["messages"].is_array()).all(|r| r.body["seed"] == 11));
+
     // Counted: mock-c won every debate, mock-a none, on either side.
     let mut cmd = heat(data.path(), &server);
     cmd.args(["stats", "--json"]);

@@ -577,7 +577,9 @@ impl<W: Write> TextPrinter<W> {
             | DebateEvent::Reasoning { .. }
             | DebateEvent::SwapCheckStarted { .. }
             | DebateEvent::PanelVoteStarted { .. }
-            | DebateEvent::SwapChecked { .. } => {}
+            | DebateEvent::SwapChecked { .. }
+            // Kept for the record and its exports; a reader of the stream needs none of it.
+            | DebateEvent::Recipe(_) => {}
         }
         self.stage.out.flush()
     }

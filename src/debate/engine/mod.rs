@@ -94,8 +94,10 @@ pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
         library,
     });
     let formatted = spec.format.map(|format| DebateEvent::Formatted { format: Box::new(format) });
+    let recipe = DebateEvent::Recipe(Box::new(super::recipe::Recipe::of(&setup.prompts, setup.seed)));
     // The format follows the start at once, so whoever prints the seats can name them as the format does.
-    spawn(setup, DebateState::default(), [Some(started), formatted, grounded].into_iter().flatten().collect())
+    let first = [Some(started), formatted, grounded, Some(recipe)].into_iter().flatten().collect();
+    spawn(setup, DebateState::default(), first)
 }
 
 /// Goes on with a stored debate folded into `state`. Every way heat

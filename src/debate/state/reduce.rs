@@ -296,6 +296,7 @@ impl DebateState {
                 self.finish = Some(Finish { outcome: outcome.clone(), synthesis: synthesis.clone() });
             }
             DebateEvent::Derived { from, how } => self.origin = Some((from.clone(), how.clone())),
+            DebateEvent::Recipe(recipe) => self.recipe = Some((**recipe).clone()),
             DebateEvent::Branched { from, round, how, participants, changes, .. } => {
                 self.branch = Some(BranchPoint { from: from.clone(), round: *round, how: how.clone() });
                 // A pause in force when the round ended was the parent's.
