@@ -42,6 +42,16 @@ pub struct Prompts {
     pub summary: String,
 }
 
+impl Prompts {
+    /// Every prompt's text, in a fixed order: the system prompt, each seat's
+    /// brief, the arbiter's summary.
+    pub fn texts(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.system.as_str())
+            .chain(self.briefs.iter().map(String::as_str))
+            .chain(std::iter::once(self.summary.as_str()))
+    }
+}
+
 impl Default for Prompts {
     fn default() -> Self {
         Self {

@@ -7,8 +7,6 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::prompt::Prompts;
-
 /// A debate's recipe.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Recipe {
@@ -21,7 +19,9 @@ pub struct Recipe {
 }
 
 impl Recipe {
-    pub fn of(prompts: &Prompts, seed: Option<u64>) -> Recipe {
+    /// The recipe of a debate asked with `prompts` (every prompt in force, in
+    /// a fixed order) and `seed`.
+    pub fn of<'a>(prompts: impl IntoIterator<Item = &'a str>, seed: Option<u64>) -> Recipe {
         Recipe { seed, prompts: hash(prompts), version: env!("CARGO_PKG_VERSION").to_string() }
     }
 
@@ -34,9 +34,9 @@ impl Recipe {
 
 /// Each prompt's length and text in turn, so no two sets hash alike by
 /// shifting text from one prompt to the next.
-fn hash(prompts: &Prompts) -> String {
+fn hash<'a>(prompts: impl IntoIterator<Item = &'a str>) -> String {
     let mut sha = Sha256::new();
-    for text in std::iter::once(&prompts.system).chain(&prompts.briefs).chain(std::iter::once(&prompts.summary)) {
+    for text in prompts {
         sha.update((text.len() as u64).to_le_bytes());
         sha.update(text.as_bytes());
     }
@@ -49,16 +49,12 @@ mod tests {
 
     #[test]
     fn the_prompts_hash_changes_with_any_prompt_and_not_otherwise() {
-        let built_in = Recipe::of(&Prompts::default(), Some(7));
+        let built_in = Recipe::of(["You argue.", "For.", "Against."], Some(7));
         assert_eq!(built_in.prompts.len(), 16);
-        assert_eq!(built_in, Recipe::of(&Prompts::default(), Some(7)));
-        let mut changed = Prompts::default();
-        changed.briefs[1].push('.');
-        assert_ne!(Recipe::of(&changed, Some(7)).prompts, built_in.prompts);
-        let mut moved = Prompts::default();
-        let last = moved.system.pop().unwrap_or_default();
-        moved.briefs[0].insert(0, last);
-        assert_ne!(Recipe::of(&moved, Some(7)).prompts, built_in.prompts, "text moved between prompts");
+        assert_eq!(built_in, Recipe::of(["You argue.", "For.", "Against."], Some(7)));
+        assert_ne!(Recipe::of(["You argue.", "For!", "Against."], Some(7)).prompts, built_in.prompts);
+        let moved = Recipe::of(["You argue", ".For.", "Against."], Some(7));
+        assert_ne!(moved.prompts, built_in.prompts, "text moved between prompts");
         assert!(built_in.describe().starts_with("seed 7 · prompts "));
     }
 }

@@ -94,7 +94,7 @@ pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
         library,
     });
     let formatted = spec.format.map(|format| DebateEvent::Formatted { format: Box::new(format) });
-    let recipe = DebateEvent::Recipe(Box::new(super::recipe::Recipe::of(&setup.prompts, setup.seed)));
+    let recipe = DebateEvent::Recipe(Box::new(super::recipe::Recipe::of(setup.prompts.texts(), setup.seed)));
     // The format follows the start at once, so whoever prints the seats can name them as the format does.
     let first = [Some(started), formatted, grounded, Some(recipe)].into_iter().flatten().collect();
     spawn(setup, DebateState::default(), first)
