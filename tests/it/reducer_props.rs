@@ -459,6 +459,9 @@ fn event() -> impl Strategy<Value = DebateEvent> {
             }
         ),
         (text(), text()).prop_map(|(from, how)| DebateEvent::Derived { from, how }),
+        (proptest::option::of(0u64..1_000), text()).prop_map(|(seed, prompts)| DebateEvent::Recipe(Box::new(
+            heat::debate::recipe::Recipe { seed, prompts, version: "0.1.0".into() }
+        ))),
         (text(), round, 0u64..200, text(), participants(), branch_changes()).prop_map(
             |(from, round, records, how, participants, changes)| DebateEvent::Branched {
                 from,
