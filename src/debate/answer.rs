@@ -468,8 +468,13 @@ pub fn verdict_of(
     };
     let mut verdict = parsed.map_err(|e| e.to_string())?;
     // The embedded judge names no claim: the sentences it chose for each side are the map's.
-    if chosen && state.map().is_some() {
+    if chosen && let Some(spec) = state.map() {
         verdict.claims = super::argument_map::chosen_claims(state, round, text);
+        // Nor can it score: each side is scored by rule, and the verdict says so.
+        if let Some(card) = extractive::scorecard::card(state, round) {
+            verdict.verdict.push_str(&format!(". {}", extractive::scorecard::said(&card, spec)));
+            verdict.scorecard = Some(Box::new(card));
+        }
     }
     // A side whose turn states its claim in a Claim section, and whose claim the judge did not name, has it kept.
     super::argument_map::add_section_claims(state, round, &mut verdict.claims);

@@ -10,6 +10,7 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use super::extractive::claim;
 use super::format::MapSpec;
 use super::seat::Role;
 use super::state::{DebateState, Round};
@@ -230,14 +231,22 @@ pub fn average(state: &DebateState, role: Role) -> Option<f32> {
 }
 
 /// The claims of a verdict the embedded judge chose (`extractive`): each
-/// side's strongest sentence of round `round` is its claim, standing; a
-/// sentence the side already claimed keeps its claim and says nothing new.
+/// side's strongest sentence of round `round` is its claim, standing,
+/// where it reads as one (`extractive::claim`: no fragment, no question,
+/// not the proposition again, not talk about the debate) and is not
+/// nearly a claim the side already made (that one keeps its claim and
+/// says nothing new). A side whose sentence is refused has no claim this
+/// round: better none than noise.
 pub fn chosen_claims(state: &DebateState, round: u32, answer: &str) -> Vec<NamedClaim> {
     let Ok(map) = super::verdict::parse_map(answer) else { return Vec::new() };
     let before = before(state, round);
     let mut claims = Vec::new();
     for role in [Role::Advocate, Role::Skeptic] {
         let Some(sentence) = map.get(&format!("{}_best", role.key())).and_then(Value::as_str) else { continue };
+        let made_before = before.by(role).any(|c| claim::near_duplicate(&c.claim, sentence));
+        if made_before || claim::refused(sentence, &state.topic).is_some() {
+            continue;
+        }
         claims.extend(new_claim(&before, &claims, role, sentence));
     }
     claims

@@ -8,8 +8,12 @@
 //! question, which the grammar holds to one line that ends in `?` and names
 //! something from the proposition. heat builds the verdict text from those
 //! choices and names no winner. Only sentences that carry a claim are
-//! offered (not "I'm happy you bring this point into the discussion"). A
-//! next question that was cut off (it ends on a word the debate never
+//! offered (not "I'm happy you bring this point into the discussion"), and
+//! of those the ones that read as claims first ([`claim`]: no fragment, no
+//! question, not the proposition again, not talk about the debate, not a
+//! claim the map holds for the side already). In a format that keeps a
+//! map it scores each side by rule ([`scorecard`]), and the verdict says
+//! so. A next question that was cut off (it ends on a word the debate never
 //! used, or on "of") or repeats the round's own is not taken: the round's
 //! question is kept, and that is said ([`question_refused`]). The heat
 //! moves by a rule a watcher can follow ([`next_heat`]): it never rises;
@@ -17,8 +21,6 @@
 //! more of their words, [`distance`]), down to 0.3. It is not asked whether
 //! the debate is resolved: the debate runs to its round limit, or until the
 //! person resolves it.
-
-use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
@@ -30,61 +32,29 @@ use super::state::{DebateState, Round, TurnStatus};
 use super::verdict::{self, Verdict, VerdictError};
 
 mod apart;
+pub mod claim;
+mod prose;
+pub mod scorecard;
 
 pub use apart::{distance, next_heat, spread};
+use prose::sentences;
 
 /// Most candidate sentences offered per side: the grammar stays small.
 const MAX_CANDIDATES: usize = 8;
 /// A candidate sentence's length in words.
 const MIN_WORDS: usize = 4;
 const MAX_WORDS: usize = 30;
-/// Words that say how a sentence talks about the debate, not what it
-/// claims: a sentence made only of these carries no claim.
-const TALK: [&str; 34] = [
-    "happy",
-    "glad",
-    "thank",
-    "thanks",
-    "bring",
-    "bringing",
-    "point",
-    "discussion",
-    "discuss",
-    "question",
-    "agree",
-    "disagree",
-    "argument",
-    "debate",
-    "interesting",
-    "great",
-    "good",
-    "raise",
-    "raised",
-    "mention",
-    "mentioned",
-    "opponent",
-    "say",
-    "said",
-    "think",
-    "believe",
-    "like",
-    "sure",
-    "really",
-    "indeed",
-    "important",
-    "topic",
-    "i'm",
-    "let",
-];
-
 /// A seat the embedded judge chooses a sentence from: the field its
 /// choice goes in (`advocate_best`), its name as prompts say it ("the
-/// advocate") and what it argued this round.
+/// advocate"), what it argued this round and the claims the argument map
+/// holds for it from earlier rounds (a sentence close to one is not
+/// offered again).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Seat<'a> {
     pub field: String,
     pub name: String,
     pub argument: &'a str,
+    pub said: Vec<&'a str>,
 }
 
 /// The seats of `state` the embedded judge chooses from in `round`, in
@@ -101,7 +71,9 @@ pub fn seats<'s>(state: &'s DebateState, round: &'s Round) -> Vec<Seat<'s>> {
         let name = state.seat_name(role);
         let own = field_of(&name).filter(|f| !state.two_sides() && !out.iter().any(|s| &s.field == f));
         let field = own.unwrap_or_else(|| format!("{}_best", role.key()));
-        out.push(Seat { field, name, argument: round.argument(role).unwrap_or_default() });
+        let earlier = state.rounds.iter().filter(|r| r.number < round.number).filter_map(Round::verdict);
+        let said = earlier.flat_map(|v| &v.claims).filter(|c| c.by == role).map(|c| c.claim.as_str()).collect();
+        out.push(Seat { field, name, argument: round.argument(role).unwrap_or_default(), said });
     }
     out
 }
@@ -123,7 +95,7 @@ fn field_of(name: &str) -> Option<String> {
 pub fn schema(proposition: &str, seats: &[Seat<'_>], is_final: bool, issues: &[String]) -> Option<Value> {
     let mut properties = Map::new();
     for seat in seats {
-        let offered = candidates(seat.argument);
+        let offered = offered(proposition, seat);
         if offered.is_empty() {
             return None;
         }
@@ -277,9 +249,7 @@ pub enum Refused {
 /// Whether a sentence claims something: two of its words or more say more
 /// than how it talks about the debate.
 fn carries_claim(sentence: &str) -> bool {
-    static TALK_WORDS: std::sync::LazyLock<HashSet<String>> =
-        std::sync::LazyLock::new(|| content_words(&TALK.join(" ")));
-    content_words(sentence).iter().filter(|w| !TALK_WORDS.contains(*w)).count() >= 2
+    content_words(sentence).iter().filter(|w| !claim::is_talk(w)).count() >= 2
 }
 
 /// An argument's main point in one sentence, for the other side's brief
@@ -301,10 +271,29 @@ fn given_sentences() -> impl Iterator<Item = &'static str> {
     sides.chain([super::prompt::argument::ANSWER_THAT_POINT, super::prompt::argument::WEIGH_THOSE_POINTS])
 }
 
+/// The sentences a seat's judge is offered: of its [`candidates`], those
+/// that read as claims ([`claim::refused`]) and are not close to a claim
+/// the map holds for it already; where none does, its candidates as they
+/// are, so the judge still has a sentence to choose (and the map keeps
+/// none of them: it refuses them by the same rules).
+fn offered(proposition: &str, seat: &Seat<'_>) -> Vec<String> {
+    let every = every_candidate(seat.argument);
+    let new_claim = |s: &&String| {
+        claim::refused(s, proposition).is_none() && !seat.said.iter().any(|said| claim::near_duplicate(s, said))
+    };
+    let claims: Vec<String> = every.iter().filter(new_claim).take(MAX_CANDIDATES).cloned().collect();
+    if claims.is_empty() { every.into_iter().take(MAX_CANDIDATES).collect() } else { claims }
+}
+
 /// The sentences of an argument a judge may pick: whole sentences of a
 /// sensible length, without the side's given opening claim or its issue
-/// lines, first ones first, each once.
+/// lines, first ones first, each once, at most [`MAX_CANDIDATES`].
 fn candidates(argument: &str) -> Vec<String> {
+    every_candidate(argument).into_iter().take(MAX_CANDIDATES).collect()
+}
+
+/// [`candidates`], however many.
+fn every_candidate(argument: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     // A critic's issue lines are on the board: its points are its prose.
     let prose: Vec<&str> = argument.lines().filter(|line| !super::issues::is_issue_line(line)).collect();
@@ -323,36 +312,6 @@ fn candidates(argument: &str) -> Vec<String> {
         if words >= MIN_WORDS && !is_claim && !is_given && !out.contains(&sentence) {
             out.push(sentence);
         }
-        if out.len() == MAX_CANDIDATES {
-            break;
-        }
-    }
-    out
-}
-
-/// Splits prose into sentences at `.`, `!` or `?` followed by a space or a
-/// line end, and at blank lines; whitespace inside a sentence becomes one
-/// space. A sentence cut off at the end (no closing mark) is left out.
-fn sentences(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c.is_whitespace() {
-            if !current.is_empty() && !current.ends_with(' ') {
-                current.push(' ');
-            }
-        } else if !c.is_control() {
-            current.push(c);
-        }
-        let ends = matches!(c, '.' | '!' | '?') && chars.peek().is_none_or(|n| n.is_whitespace());
-        if ends {
-            let sentence = current.trim().to_string();
-            if !sentence.is_empty() {
-                out.push(sentence);
-            }
-            current.clear();
-        }
     }
     out
 }
@@ -363,7 +322,7 @@ mod tests {
     use super::*;
 
     fn seat<'a>(field: &str, name: &str, argument: &'a str) -> Seat<'a> {
-        Seat { field: field.into(), name: name.into(), argument }
+        Seat { field: field.into(), name: name.into(), argument, said: Vec::new() }
     }
 
     fn duel_of<'a>(advocate: &'a str, skeptic: &'a str) -> Vec<Seat<'a>> {
@@ -395,6 +354,21 @@ mod tests {
             "a short sentence and the cut-off tail are left out"
         );
         assert_eq!(main_point(ADVOCATE).unwrap(), "Streets become safer for children.");
+    }
+
+    #[test]
+    fn sentences_that_read_as_claims_are_offered_and_the_rest_only_where_none_does() {
+        let argument = "I agree that cities should ban cars. Cities should ban cars from their centres. Who pays for \
+            the new buses then? The safety of children on quiet streets near schools. Buses fill the gap once the car \
+            lanes are free. Air quality improves when traffic falls.";
+        let mut advocate = seat("advocate_best", "advocate", argument);
+        let both = ["Buses fill the gap once the car lanes are free.", "Air quality improves when traffic falls."];
+        assert_eq!(offered(PROPOSITION, &advocate), both, "not the proposition again, a question or a fragment");
+        advocate.said = vec!["Air quality improves a lot when traffic falls."];
+        assert_eq!(offered(PROPOSITION, &advocate), both[..1], "nearly a claim the map holds for the side");
+        let noise = seat("skeptic_best", "skeptic", "Who pays for the buses? The safety of children on quiet streets.");
+        assert_eq!(offered(PROPOSITION, &noise).len(), 2, "none reads as a claim: the judge still has a choice");
+        assert_eq!(offered(PROPOSITION, &noise), candidates(noise.argument));
     }
 
     #[test]

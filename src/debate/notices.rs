@@ -165,17 +165,18 @@ const SCORES_UNASKED_NOTICE: &str = "The embedded judge gives no scores";
 /// In a format that scores or keeps an argument map, with the embedded
 /// judge, said once a debate: it chooses each side's strongest sentence, so
 /// no argument is scored, the tug-of-war stays at its start, and the map
-/// holds the sentences chosen with no scorecard.
+/// holds the sentences chosen that read as claims, with a scorecard heat
+/// counts by rule.
 pub fn scores_unasked(setup: &EngineSetup, state: &DebateState) -> Option<String> {
     let embedded = setup.role(Role::Judge).model.is_embedded();
     let said = state.notices.iter().any(|n| n.starts_with(SCORES_UNASKED_NOTICE));
     let mapped = state.map().is_some();
     ((state.scored() || mapped) && embedded && !said).then(|| {
         let name = state.format.as_ref().map_or("", |f| f.name.as_str());
-        let map = "its argument map keeps the sentences picked, with no scorecard";
+        let map = "its argument map keeps the sentences picked that read as claims, with a scorecard counted by rule";
         match (state.scored(), mapped) {
             (true, true) => format!(
-                "{SCORES_UNASKED_NOTICE} (it picks each side's strongest sentence): this {name} debate is not scored; {map}"
+                "{SCORES_UNASKED_NOTICE} (it picks each side's strongest sentence): this {name} debate's arguments are not scored; {map}"
             ),
             (true, false) => format!(
                 "{SCORES_UNASKED_NOTICE} (it picks each side's strongest sentence): this {name} debate is not scored"

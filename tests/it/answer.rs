@@ -687,3 +687,111 @@ fn a_panel_judge_is_asked_for_the_last_word_when_the_chair_gives_it() {
     assert_eq!(asked(TurnPurpose::Judge), TurnPurpose::Judge);
     assert_eq!(asked(TurnPurpose::Synthesis), TurnPurpose::Synthesis);
 }
+
+/// Two rounds of an Oxford debate (which keeps a map) on the embedded
+/// judge: the first judged with the advocate's claim A1, the second argued
+/// and its judge's chosen answer streamed.
+fn oxford_on_the_embedded_judge(chosen: &str) -> DebateState {
+    use heat::debate::verdict::{ClaimStatus, NamedClaim};
+    let a1 = NamedClaim {
+        id: "A1".into(),
+        by: Role::Advocate,
+        claim: "Streets become safer for young children because traffic falls.".into(),
+        status: ClaimStatus::Standing,
+        answers: None,
+        evidence: None,
+    };
+    let first = Verdict {
+        verdict: "v".into(),
+        topic: TOPIC.into(),
+        heat: Heat::new(0.85),
+        claims: vec![a1],
+        ..Verdict::default()
+    };
+    Log::new(TOPIC, 3, 0.9)
+        .formatted(built_in("oxford"))
+        .round(0)
+        .starts(0, Role::Advocate, TurnPurpose::Argue)
+        .completes(
+            0,
+            Role::Advocate,
+            "I agree that cities should ban cars. Streets become safer for young children because traffic falls. \
+             In 2019 Oslo removed 700 parking spaces.",
+        )
+        .starts(0, Role::Skeptic, TurnPurpose::Argue)
+        .completes(
+            0,
+            Role::Skeptic,
+            "I disagree that cities should ban cars. Deliveries would cost more for small shops in the old town.",
+        )
+        .judge_rules(0, TurnPurpose::Judge, first)
+        .round(1)
+        .starts(1, Role::Advocate, TurnPurpose::Argue)
+        .completes(
+            1,
+            Role::Advocate,
+            "Streets become much safer for young children because traffic falls. Vans may still come in before \
+             ten, so shops are not cut off from deliveries.",
+        )
+        .starts(1, Role::Skeptic, TurnPurpose::Argue)
+        .completes(
+            1,
+            Role::Skeptic,
+            "Streets are not safer for young children if buses speed through them instead. Cities should ban cars \
+             from their centres.",
+        )
+        .starts(1, Role::Judge, TurnPurpose::Judge)
+        .streams(1, Role::Judge, chosen)
+        .state()
+}
+
+#[test]
+fn an_embedded_verdict_in_a_format_with_a_map_carries_a_scorecard_counted_by_rule_and_says_so() {
+    let chosen = format!(
+        r#"{{"advocate_best": "Streets become much safer for young children because traffic falls.", "skeptic_best": "Streets are not safer for young children if buses speed through them instead.", "next_question": "{NEXT}"}}"#
+    );
+    let state = oxford_on_the_embedded_judge(&chosen);
+    let acts = answer::on_done(&state, &answered(Call::Turn { round: 1, role: Role::Judge }, TurnPurpose::Judge, ""));
+    let verdict = emitted(&acts)
+        .into_iter()
+        .find_map(|e| match e {
+            DebateEvent::VerdictReached { round: 1, verdict } => Some(verdict.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no verdict: {acts:#?}"));
+    let card = verdict.scorecard.as_deref().expect("a scorecard counted by rule");
+    for side in [&card.advocate, &card.skeptic] {
+        let names: Vec<&str> = side.keys().map(String::as_str).collect();
+        assert_eq!(names, ["clarity", "evidence", "logic", "rebuttal"], "{card:?}");
+        assert!(side.values().all(|score| (1..=10).contains(score)), "{card:?}");
+    }
+    // The skeptic takes up street, safer, young, children of the advocate's twelve words of round 1: past 0.3.
+    assert_eq!(card.skeptic["rebuttal"], 10, "{card:?}");
+    // No sentence of the advocate's round carries a number, a quotation, a source or a name.
+    assert_eq!(card.advocate["evidence"], 1, "{card:?}");
+    assert!(
+        verdict.verdict.ends_with(". Scores are counted by rule (logic, evidence, rebuttal, clarity), not judged."),
+        "{}",
+        verdict.verdict
+    );
+    // The advocate's chosen sentence is nearly its claim A1 again: only the skeptic's is a new claim.
+    let claims: Vec<(&str, &str)> = verdict.claims.iter().map(|c| (c.id.as_str(), c.claim.as_str())).collect();
+    assert_eq!(claims, [("S1", "Streets are not safer for young children if buses speed through them instead.")]);
+}
+
+#[test]
+fn an_embedded_verdict_keeps_no_restatement_of_the_proposition_as_a_claim() {
+    let chosen = r#"{"advocate_best": "Vans may still come in before ten, so shops are not cut off from deliveries.", "skeptic_best": "Cities should ban cars from their centres."}"#;
+    let state = oxford_on_the_embedded_judge(chosen);
+    let acts = answer::on_done(&state, &answered(Call::Turn { round: 1, role: Role::Judge }, TurnPurpose::Judge, ""));
+    let claims: Vec<(String, Role)> = emitted(&acts)
+        .into_iter()
+        .find_map(|e| match e {
+            DebateEvent::VerdictReached { verdict, .. } => {
+                Some(verdict.claims.iter().map(|c| (c.id.clone(), c.by)).collect())
+            }
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no verdict: {acts:#?}"));
+    assert_eq!(claims, [("A2".to_string(), Role::Advocate)], "the skeptic only said the proposition again");
+}

@@ -313,7 +313,8 @@ async fn the_chosen_verdict_grammar_always_yields_a_verdict_from_the_arguments()
         become safer for children. Air quality improves when traffic falls. Shops see more people on foot.";
     let skeptic = "I disagree that cities should ban cars from their centres. Deliveries would cost more for \
         small shops. People with disabilities rely on cars to reach the centre. Buses cannot reach every street.";
-    let seat = |field: &str, name: &str, argument| Seat { field: field.into(), name: name.into(), argument };
+    let seat =
+        |field: &str, name: &str, argument| Seat { field: field.into(), name: name.into(), argument, said: Vec::new() };
     let seats = [seat("advocate_best", "advocate", advocate), seat("skeptic_best", "skeptic", skeptic)];
     let schema = heat::debate::extractive::schema(proposition, &seats, false, &[]).unwrap();
     for seed in 0..5 {
@@ -358,7 +359,8 @@ async fn the_chosen_form_for_three_seats_and_their_issues_always_reads() {
         "The plan never says who checks the permits at the gates. No agency is named for it.",
         "The morning window will jam the ring road with vans. Every delivery must come at once.",
     ];
-    let seat = |field: &str, name: &str, argument| Seat { field: field.into(), name: name.into(), argument };
+    let seat =
+        |field: &str, name: &str, argument| Seat { field: field.into(), name: name.into(), argument, said: Vec::new() };
     let seats = [
         seat("defender_best", "defender", arguments[0]),
         seat("logic_critic_best", "logic critic", arguments[1]),

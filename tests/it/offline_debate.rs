@@ -235,7 +235,7 @@ fn one_round_in(format: &str, topic: &str, max_tokens: u32) -> Option<Vec<Debate
 }
 
 #[test]
-fn an_oxford_debate_runs_offline_under_its_names_and_says_it_is_not_scored_and_its_panel_votes_as_one() {
+fn an_oxford_debate_runs_offline_under_its_names_scored_by_rule_and_its_panel_votes_as_one() {
     let Some(events) = one_round_in("oxford", "This house prefers tabs", 80) else { return };
     let state = DebateState::from_events(&events);
     assert_eq!(state.label(Role::Advocate), "Proposition");
@@ -257,15 +257,29 @@ fn an_oxford_debate_runs_offline_under_its_names_and_says_it_is_not_scored_and_i
     // Oxford's panel: the two other judges answer on the same embedded model, for the last word.
     let votes = events.iter().filter(|e| matches!(e, DebateEvent::PanelVoted { .. })).count();
     assert_eq!(votes, 2, "{events:?}");
-    // Its argument map holds each side's chosen sentence as its claim, and no scorecard (said).
+    // Its argument map holds each side's chosen sentence as its claim where it reads as one, at most one a side.
     let ledger = heat::debate::argument_map::ledger(&state);
-    let claimed: Vec<(&str, Role)> = ledger.claims.iter().map(|c| (c.id.as_str(), c.by)).collect();
-    assert_eq!(claimed, [("A1", Role::Advocate), ("S1", Role::Skeptic)], "{ledger:?}");
-    assert!(heat::debate::argument_map::scorecards(&state).is_empty());
-    assert!(
-        notices.iter().any(|n| n.contains("its argument map keeps the sentences picked, with no scorecard")),
-        "{notices:?}"
-    );
+    for role in Role::DEBATERS {
+        let claims: Vec<&str> = ledger.by(role).map(|c| c.claim.as_str()).collect();
+        assert!(claims.len() <= 1, "{ledger:?}");
+        for claim in claims {
+            // A claim longer than a line is kept cut, with `…`.
+            let shown = claim.trim_end_matches('\u{2026}').trim_end();
+            assert!(verdict.contains(shown), "the claim is the sentence the judge chose: {claim} / {verdict}");
+            if shown == claim {
+                assert_eq!(heat::debate::extractive::claim::refused(claim, &state.topic), None, "{claim}");
+            }
+        }
+    }
+    // And a scorecard counted by rule, said in the verdict and in the notice: the opening round has no rebuttal.
+    let cards = heat::debate::argument_map::scorecards(&state);
+    assert_eq!(cards.len(), 1, "{cards:?}");
+    for side in [&cards[0].1.advocate, &cards[0].1.skeptic] {
+        assert_eq!(side.keys().map(String::as_str).collect::<Vec<_>>(), ["clarity", "evidence", "logic"], "{cards:?}");
+        assert!(side.values().all(|score| (1..=10).contains(score)), "{cards:?}");
+    }
+    assert!(verdict.ends_with("Scores are counted by rule (logic, evidence, clarity), not judged."), "{verdict}");
+    assert!(notices.iter().any(|n| n.contains("with a scorecard counted by rule")), "{notices:?}");
 }
 
 #[test]

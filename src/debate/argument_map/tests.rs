@@ -156,16 +156,41 @@ fn the_embedded_judges_chosen_sentences_are_its_claims_each_new_one_numbered() {
     let state = judged(&[verdict(Ahead::Even, vec![claim("A1", Role::Advocate, ClaimStatus::Standing, None)])]);
     let mut state = state;
     state.apply(&DebateEvent::RoundStarted { round: 1, topic: "t".into(), heat: Heat::new(0.8), injected: Vec::new() });
-    let answer = r#"{"advocate_best": "claim A1", "skeptic_best": "Sleepers cost more.", "next_question": "Why?"}"#;
-    let claims = chosen_claims(&state, 1, answer);
+    let sleepers = "Sleepers cost more than a flight and a hotel together.";
+    let answer = format!(r#"{{"advocate_best": "claim A1", "skeptic_best": "{sleepers}", "next_question": "Why?"}}"#);
+    let claims = chosen_claims(&state, 1, &answer);
     let named: Vec<(&str, Role, &str)> = claims.iter().map(|c| (c.id.as_str(), c.by, c.claim.as_str())).collect();
-    assert_eq!(
-        named,
-        [("S1", Role::Skeptic, "Sleepers cost more.")],
-        "the advocate's sentence is its claim A1 already"
-    );
+    assert_eq!(named, [("S1", Role::Skeptic, sleepers)], "the advocate's sentence is its claim A1 already");
     assert!(claims.iter().all(|c| c.status == ClaimStatus::Standing && c.answers.is_none()));
     assert!(chosen_claims(&state, 1, "no object").is_empty());
+}
+
+#[test]
+fn the_embedded_judge_keeps_no_fragment_restatement_question_or_near_duplicate_as_a_claim() {
+    let state = judged(&[verdict(Ahead::Even, Vec::new())]);
+    let said = "A night train saves the hotel bill for every traveller.";
+    let first = format!(r#"{{"advocate_best": "{said}", "skeptic_best": "Sleepers cost more."}}"#);
+    let claims = chosen_claims(&state, 0, &first);
+    assert_eq!(claims.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["A1"], "three words are a fragment");
+    let state = judged(&[verdict(Ahead::Even, claims)]);
+    let chosen = |advocate: &str, skeptic: &str| {
+        let answer = serde_json::json!({ "advocate_best": advocate, "skeptic_best": skeptic }).to_string();
+        chosen_claims(&state, 1, &answer).into_iter().map(|c| (c.id, c.claim)).collect::<Vec<_>>()
+    };
+    let fresh = "Sleeper fares rise every winter while flights get cheaper.";
+    // A1 again in other order (all seven of its content words): the advocate has no new claim.
+    let again = "A night train saves every traveller the hotel bill.";
+    assert_eq!(chosen(again, fresh), [("S1".to_string(), fresh.to_string())]);
+    // Most of its words are the proposition's; a question; ends on "of"; no verb: none of them is kept.
+    assert!(
+        chosen("Night trains beat short-haul flights, I think.", "Who pays for the sleeper cars at night?").is_empty()
+    );
+    assert!(
+        chosen("The fares on the night trains are a matter of", "The comfort of a bed on a long journey.").is_empty()
+    );
+    // A claim that reads as one is kept.
+    let new = "Trains run from city centre to city centre without a transfer.";
+    assert_eq!(chosen(new, fresh).len(), 2);
 }
 
 #[test]

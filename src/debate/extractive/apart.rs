@@ -8,20 +8,13 @@ use std::collections::HashSet;
 use crate::debate::guard::text::content_words;
 use crate::debate::heat::Heat;
 
+use super::prose::argued;
+
 /// How far the heat cools a round, and how far when the sides came closer.
 const COOL: f32 = 0.05;
 const COOL_CONVERGING: f32 = 0.15;
 /// How much closer (in [`distance`]) the sides must come to count as converging.
 const CLOSER_BY: f32 = 0.01;
-
-/// The openings heat gives the debaters (see `prompt::opening`): not part
-/// of what a side argued.
-const GIVEN_LEADS: [&str; 4] = [
-    "My first reason is that",
-    "My first objection is that",
-    "The skeptic's point fails because",
-    "The advocate's point fails because",
-];
 
 /// How far apart the seats' arguments are: the mean of [`distance`] over
 /// every pair (for two, their distance).
@@ -62,14 +55,4 @@ pub fn next_heat(argued_at: Heat, apart: f32, apart_before: Option<f32>) -> Heat
     let closer = apart_before.is_some_and(|before| apart <= before - CLOSER_BY);
     let step = if closer { COOL_CONVERGING } else { COOL };
     Heat::on_grid((argued_at.get() - step).max(Heat::MIN.get()))
-}
-
-/// What a side argued: its text after the opening heat gave it (its
-/// claim about the proposition and the words that lead into its reason).
-fn argued(argument: &str) -> &str {
-    let mut rest = argument.trim_start();
-    if ["I agree that", "I disagree that", "Yes.", "No."].iter().any(|claim| rest.starts_with(claim)) {
-        rest = rest.split_once(['.', '?']).map_or("", |(_, after)| after).trim_start();
-    }
-    GIVEN_LEADS.iter().find_map(|lead| rest.strip_prefix(lead)).unwrap_or(rest)
 }
