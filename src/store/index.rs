@@ -195,7 +195,9 @@ pub fn read(dir: &Path) -> Option<Vec<IndexEntry>> {
 /// Writes the whole index atomically.
 pub fn write(dir: &Path, entries: &[IndexEntry]) -> anyhow::Result<()> {
     let mut tmp = tempfile::NamedTempFile::new_in(dir).context("could not write the sessions index")?;
-    serde_json::to_writer(&mut tmp, entries)?;
+    // One write, not one a JSON fragment (37,000 for a thousand sessions).
+    let json = serde_json::to_vec(entries)?;
+    std::io::Write::write_all(&mut tmp, &json).context("could not write the sessions index")?;
     tmp.as_file().sync_data()?;
     tmp.persist(dir.join(FILE)).context("could not replace the sessions index")?;
     Ok(())
