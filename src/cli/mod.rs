@@ -21,6 +21,7 @@ macro_rules! show {
 pub mod args;
 mod branch;
 mod compare;
+mod debate_args;
 mod doctor;
 mod formats;
 pub mod json_lines;
