@@ -259,6 +259,16 @@ pub enum Commands {
         /// Another session id, or the start of one.
         b: String,
     },
+    /// Serve heat to agents over the Model Context Protocol (standard input and output): tools to start, wait on, steer and read debates, and each session's record as a resource.
+    #[command(after_help = "Start it the way an MCP client starts a server, e.g. for Claude Code:\n\n  \
+        claude mcp add heat -- heat mcp\n\n\
+        Its debates are ordinary sessions tagged `mcp`: `heat watch` follows one while the agent waits on it.\n\
+        heat.toml's [mcp_server] sets what it allows: sources (folders its debaters may read; none unless set),\n\
+        max_debates (2 at once unless set), budget_tokens and budget_usd (what one run may spend).")]
+    Mcp {
+        #[command(flatten)]
+        debate: Box<DebateArgs>,
+    },
     /// Run many debates from a tournament file: each pair of its models on each proposition, both ways round, as sessions tagged with the tournament; `resume` runs what a stopped one is missing.
     #[command(
         args_conflicts_with_subcommands = true,

@@ -26,6 +26,7 @@ mod doctor;
 mod formats;
 pub mod json_lines;
 mod load;
+mod mcp_server;
 mod model;
 mod person;
 pub mod print;
@@ -192,6 +193,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Commands::Tournament { action, file, dry_run, json, debate }) => {
             tournament::from_args(config_file.as_ref(), action, file.as_deref(), (dry_run, json), &debate).await
         }
+        Some(Commands::Mcp { debate }) => mcp_server::serve(config_file.as_ref(), debate.flag_values()).await,
         Some(Commands::Stats { id, tag, json }) => {
             stats::stats(&stats::Counted { id: id.as_deref(), tag: tag.as_deref(), json })?;
             Ok(ExitCode::SUCCESS)

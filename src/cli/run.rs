@@ -86,6 +86,17 @@ pub(super) async fn debate_setup_for(
     Ok((setup, notices))
 }
 
+/// The engine set-up `config` seats, with the MCP servers heat.toml names
+/// started, for a debate no one watches being set up (a tournament's,
+/// `heat mcp`'s): the offline model was installed before, its notices are
+/// the caller's to say.
+pub(super) async fn unattended_setup(config: &Config) -> anyhow::Result<(EngineSetup, Vec<String>)> {
+    let selection = setup::selection(config).await?;
+    let (mut setup, notices) = setup::engine(config, &selection)?;
+    setup.servers = setup::mcp::start(config).await?;
+    Ok((setup, notices))
+}
+
 /// Builds the engine set-up for a selection, installing the offline model
 /// first when it is needed and missing (progress to `progress`, or stderr).
 pub(super) async fn setup_for(

@@ -50,7 +50,7 @@ impl Filter {
 
 /// Each stored debate the filter keeps: by its topic, id, name or tags, or
 /// by its words, and then where they are.
-fn kept(store: &Store, all: &[IndexEntry], filter: &Filter) -> Vec<(IndexEntry, Option<Found>)> {
+pub(super) fn kept(store: &Store, all: &[IndexEntry], filter: &Filter) -> Vec<(IndexEntry, Option<Found>)> {
     let words = filter.words();
     all.iter()
         .filter_map(|entry| {

@@ -16,9 +16,25 @@ pub struct Counted<'a> {
 }
 
 pub fn stats(counted: &Counted<'_>) -> anyhow::Result<()> {
+    let (what, counted_games, seed) = gathered(counted.id, counted.tag)?;
+    let summary = stats::summarise(&counted_games, seed);
+    if counted.json {
+        let value = serde_json::json!({ "counted": what, "debates": counted_games.len(), "summary": summary });
+        println!("{}", serde_json::to_string_pretty(&value)?);
+    } else {
+        println!("{what}: {} counted", crate::words::count(counted_games.len(), "debate"));
+        print!("{}", stats::text(&summary));
+    }
+    Ok(())
+}
+
+/// The finished debates of the tournament `id` names (no id: the newest),
+/// or of `tag`, as games: what was counted in words, the games, and the
+/// seed their bootstrap draws from. None is an error.
+pub(super) fn gathered(id: Option<&str>, tag: Option<&str>) -> anyhow::Result<(String, Vec<Game>, u64)> {
     let data = store::data_dir()?;
     let store = Store::open(&data)?;
-    let (what, sessions, seed) = if let Some(tag) = counted.tag {
+    let (what, sessions, seed) = if let Some(tag) = tag {
         {
             let tagged: Vec<String> = store
                 .list()
@@ -31,7 +47,7 @@ pub fn stats(counted: &Counted<'_>) -> anyhow::Result<()> {
     } else {
         {
             let tournaments = Tournaments::open(&data)?;
-            let id = tournaments.resolve(counted.id, false)?;
+            let id = tournaments.resolve(id, false)?;
             let stored = tournaments.load(&id)?;
             let finished = stored.finished();
             let sessions =
@@ -52,13 +68,5 @@ pub fn stats(counted: &Counted<'_>) -> anyhow::Result<()> {
     if counted_games.is_empty() {
         anyhow::bail!("{what} has no finished debate to count yet");
     }
-    let summary = stats::summarise(&counted_games, seed);
-    if counted.json {
-        let value = serde_json::json!({ "counted": what, "debates": counted_games.len(), "summary": summary });
-        println!("{}", serde_json::to_string_pretty(&value)?);
-    } else {
-        println!("{what}: {} counted", crate::words::count(counted_games.len(), "debate"));
-        print!("{}", stats::text(&summary));
-    }
-    Ok(())
+    Ok((what, counted_games, seed))
 }

@@ -138,6 +138,12 @@ pub fn all() -> Vec<KeySpec> {
     add("mcp.*.env.*", Kind::Text, None, true);
     add("mcp.*.seat", Kind::Text, None, false);
     add("mcp.*.call_seconds", Kind::Int { min: 1, max: 600 }, None, false);
+    // What `heat mcp` allows an agent: the folders its debaters may read (none unless set),
+    // how many debates run at once, and what one run may spend.
+    add("mcp_server.sources", Kind::Paths, None, false);
+    add("mcp_server.max_debates", Kind::Int { min: 1, max: 32 }, None, false);
+    add("mcp_server.budget_tokens", Kind::Int { min: 0, max: i64::MAX }, None, false);
+    add("mcp_server.budget_usd", Kind::Float { min: 0.0, max: 1_000_000.0 }, None, false);
     add("providers.local.model_path", Kind::Text, Some("HEAT_MODEL_PATH"), false);
     add("providers.local.threads", Kind::Int { min: 1, max: 256 }, None, false);
     add("providers.local.wide_prompts", Kind::Flag, None, false);

@@ -52,6 +52,7 @@ mod kill;
 mod library;
 mod local_model;
 mod mcp_real;
+mod mcp_server;
 mod model_fetch;
 mod offline_debate;
 mod offline_long;

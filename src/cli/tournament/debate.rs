@@ -166,13 +166,10 @@ async fn take_up(
     Ok((engine::go_on(setup, state, GoOn::Resume(Reopening::default())), recorder))
 }
 
-/// The engine set-up `config` seats, with the MCP servers heat.toml names
-/// started (the offline model was installed before the tournament began).
+/// The engine set-up `config` seats (the offline model was installed
+/// before the tournament began).
 async fn engine_setup(config: &crate::config::Config) -> anyhow::Result<crate::debate::engine::EngineSetup> {
-    let selection = crate::setup::selection(config).await?;
-    let (mut setup, _notices) = crate::setup::engine(config, &selection)?;
-    setup.servers = crate::setup::mcp::start(config).await?;
-    Ok(setup)
+    crate::cli::run::unattended_setup(config).await.map(|(setup, _notices)| setup)
 }
 
 /// Tags session `id` with the tournament.

@@ -13,12 +13,19 @@ use heat::provider::kind::PROVIDERS;
 /// variable a setting or a provider reads is removed: a test sets the ones
 /// it means.
 pub fn heat(data: &Path, config: &str) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::from_std(process(data, config));
+    cmd.timeout(Duration::from_secs(60));
+    cmd
+}
+
+/// [`heat`] as a process to talk to (no time limit: the test keeps its own).
+pub fn process(data: &Path, config: &str) -> std::process::Command {
     let path = data.join("heat.toml");
     if !path.exists() {
         std::fs::write(&path, config).expect("config written");
     }
-    let mut cmd = assert_cmd::Command::cargo_bin("heat").expect("the binary is built");
-    cmd.arg("--config").arg(&path).env("HEAT_DATA_DIR", data).env("NO_COLOR", "1").timeout(Duration::from_secs(60));
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("heat"));
+    cmd.arg("--config").arg(&path).env("HEAT_DATA_DIR", data).env("NO_COLOR", "1");
     let settings = keys::all().into_iter().filter_map(|spec| spec.env);
     let providers = PROVIDERS.iter().flat_map(|row| [row.key_env, row.url_env]).flatten();
     for name in settings.chain(providers) {
