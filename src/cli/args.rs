@@ -141,14 +141,16 @@ pub enum Commands {
         #[arg(long)]
         present: bool,
     },
-    /// Follow a running debate read-only from another terminal (the newest live one when no id is given).
-    #[command(long_about = "Follow a running debate read-only from another terminal: a projector's \
+    /// Follow a running debate from another terminal (the newest live one when no id is given); steer one no studio runs.
+    #[command(long_about = "Follow a running debate from another terminal: a projector's \
         screen while the operator steers from a laptop.\n\n\
         The watch opens the session's log, shows the debate as it stands and follows what is appended, \
         in the same studio without its steering keys (scrolling, focus, help, results, export and quit \
         work). It never locks or writes the session, so any number can watch at once. With no id it \
         follows the newest live debate; a debate that has ended is shown as it ended. Without a \
-        terminal it prints the debate as `heat run` does, until the debate ends.")]
+        terminal it prints the debate as `heat run` does, until the debate ends.\n\n\
+        A debate that `heat run`, a tournament or `heat mcp` runs (no one at its keyboard) takes \
+        steering from a watch: the studio's steering keys work, and the heat running it acts on them.")]
     Watch {
         /// A session id, or the start of one.
         id: Option<String>,

@@ -234,15 +234,9 @@ const BUDGET_REACHED: u8 = 3;
 
 /// Records and prints every event until the debate ends; `origin` is
 /// recorded (and printed) right after the debate's `Started`.
-pub(super) async fn drive(
-    mut handle: DebateHandle,
-    mut recorder: Recorder,
-    json: bool,
-    history: Option<&[DebateEvent]>,
-    mut origin: Option<DebateEvent>,
-) -> anyhow::Result<ExitCode> {
+/// Ctrl-C stops the debate cleanly; a second one quits at once.
+fn stop_on_ctrl_c(handle: &DebateHandle) {
     let commands = handle.commander();
-    // Ctrl-C stops the debate cleanly; a second one quits at once.
     tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_ok() {
             let _ = commands.send(Command::Stop);
@@ -251,6 +245,16 @@ pub(super) async fn drive(
             }
         }
     });
+}
+
+pub(super) async fn drive(
+    mut handle: DebateHandle,
+    mut recorder: Recorder,
+    json: bool,
+    history: Option<&[DebateEvent]>,
+    mut origin: Option<DebateEvent>,
+) -> anyhow::Result<ExitCode> {
+    stop_on_ctrl_c(&handle);
     let mut printer = TextPrinter::new(std::io::stdout(), super::print::stdout_style());
     let mut out = std::io::stdout();
     // A resumed debate's printer learns the story so far without printing it.
@@ -267,10 +271,18 @@ pub(super) async fn drive(
     let mut over_budget = None;
     // The room's ballots (the audience page's spool), recorded between the engine's events.
     let mut ballots = crate::store::ballots::follow(recorder.path());
+    // A person watching it (`heat watch`) steers it from there.
+    let mut steering = crate::store::steering::Steering::take(recorder.path()).ok();
     loop {
         let engine::Stamped { event, at } = tokio::select! {
-            // Ballots first: a streaming debate always has an event ready.
+            // Ballots and steering first: a streaming debate always has an event ready.
             biased;
+            Some(commands) = crate::store::steering::next(steering.as_mut()) => {
+                for command in commands {
+                    handle.send(command);
+                }
+                continue;
+            }
             Some(batch) = ballots.recv() => {
                 let (events, warning) = recorder.record_ballots(batch);
                 if let Some(warning) = warning {

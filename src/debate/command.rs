@@ -9,8 +9,10 @@ use super::outcome::Outcome;
 use super::seat::Role;
 use super::state::DebateState;
 
-/// What a person can ask of a running debate.
-#[derive(Debug, Clone, PartialEq)]
+/// What a person can ask of a running debate. Serialised for a watch's
+/// steering spool (`store/steering.rs`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Command {
     Pause,
     Resume,

@@ -4,24 +4,16 @@
 //! events. A server never writes the log itself (another process may hold
 //! it), and the log's writer never answers the network. A line cut short
 //! or unreadable is skipped; a ballot read twice is counted once (the
-//! fold counts a voter once per round).
+//! fold counts a voter once per round). The spool itself is `spool.rs`.
 
-use std::fs::OpenOptions;
-use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
+use super::spool::{self, Reader};
 use crate::debate::audience::Ballot;
-
-/// How often the log's writer looks for new ballots.
-pub const POLL: Duration = Duration::from_millis(200);
-
-/// The most bytes read from the spool at once.
-const READ_MAX: u64 = 1 << 20;
 
 /// A ballot as spooled: the round (from 0) it was cast for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,7 +25,7 @@ pub struct Spooled {
 
 /// The spool beside the session log at `log`.
 pub fn path_for(log: &Path) -> PathBuf {
-    log.with_extension("ballots")
+    spool::path_for(log, "ballots")
 }
 
 /// Appends `ballots` to the spool beside the log at `log` in one write,
@@ -44,12 +36,7 @@ pub fn path_for(log: &Path) -> PathBuf {
 pub fn append_while_recorded(log: &Path, ballots: &[Spooled]) -> anyhow::Result<bool> {
     let path = path_for(log);
     let spool = open_spool(&path)?;
-    spool.lock().with_context(|| format!("could not lock the ballots {}", path.display()))?;
-    if !super::log::is_held(log) {
-        return Ok(false);
-    }
-    write(&spool, &path, ballots)?;
-    Ok(true)
+    spool::append_while_recorded(log, &path, &spool, ballots)
 }
 
 /// The spool held by the log's writer for its last read: every ballot in
@@ -67,7 +54,7 @@ pub fn last_read(log: &Path) -> Option<LastRead> {
     let path = path_for(log);
     let spool = open_spool(&path).ok()?;
     spool.lock().ok()?;
-    let ballots = Reader::new(path.clone()).read().unwrap_or_default();
+    let ballots = Reader::<Spooled>::new(path.clone()).read().unwrap_or_default();
     Some(LastRead { spool, path, ballots })
 }
 
@@ -84,83 +71,14 @@ impl LastRead {
 }
 
 fn open_spool(path: &Path) -> anyhow::Result<std::fs::File> {
-    let mut options = OpenOptions::new();
-    options.append(true).create(true).read(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path).with_context(|| format!("could not open the ballots {}", path.display()))
-}
-
-fn write(mut spool: &std::fs::File, path: &Path, ballots: &[Spooled]) -> anyhow::Result<()> {
-    let mut bytes = Vec::new();
-    for ballot in ballots {
-        serde_json::to_writer(&mut bytes, ballot)?;
-        bytes.push(b'\n');
-    }
-    spool.write_all(&bytes).with_context(|| format!("could not write the ballots {}", path.display()))
-}
-
-/// Reads a spool as it grows, whole lines only.
-#[derive(Debug)]
-pub struct Reader {
-    path: PathBuf,
-    /// Bytes read and taken so far (always at a line's end).
-    offset: u64,
-}
-
-impl Reader {
-    /// Reads the spool at `path` from its start.
-    pub fn new(path: PathBuf) -> Self {
-        Reader { path, offset: 0 }
-    }
-
-    /// The ballots appended since the last read (none while there is no
-    /// spool). A line not yet ended is left for the next read; a line that
-    /// cannot be read is skipped.
-    pub fn read(&mut self) -> std::io::Result<Vec<Spooled>> {
-        let mut file = match std::fs::File::open(&self.path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(e),
-        };
-        let len = file.metadata()?.len();
-        if len < self.offset {
-            // Replaced by a shorter file: read it from its start.
-            self.offset = 0;
-        }
-        if len == self.offset {
-            return Ok(Vec::new());
-        }
-        file.seek(SeekFrom::Start(self.offset))?;
-        let mut bytes = Vec::new();
-        file.take(READ_MAX).read_to_end(&mut bytes)?;
-        let Some(end) = bytes.iter().rposition(|b| *b == b'\n') else { return Ok(Vec::new()) };
-        self.offset += end as u64 + 1;
-        Ok(bytes[..end].split(|b| *b == b'\n').filter_map(|line| serde_json::from_slice(line).ok()).collect())
-    }
+    spool::open(path, true).with_context(|| format!("could not open the ballots {}", path.display()))
 }
 
 /// Follows the spool beside the log at `log` from its start: each batch of
 /// ballots found, until the receiver is dropped. Must be called within a
 /// tokio runtime.
 pub fn follow(log: &Path) -> mpsc::Receiver<Vec<Spooled>> {
-    let (tx, rx) = mpsc::channel(16);
-    let mut reader = Reader::new(path_for(log));
-    tokio::spawn(async move {
-        loop {
-            // An unreadable spool is tried again: ballots are never worth stopping a debate for.
-            // (A read of a small file that grows a line at a time: not worth a blocking thread.)
-            let ballots = reader.read().unwrap_or_default();
-            if !ballots.is_empty() && tx.send(ballots).await.is_err() {
-                return;
-            }
-            tokio::select! {
-                () = tokio::time::sleep(POLL) => {}
-                () = tx.closed() => return,
-            }
-        }
-    });
-    rx
+    spool::follow(path_for(log))
 }
 
 /// The rounds' ballots as the events they make: ballots grouped by round,
@@ -180,6 +98,7 @@ pub fn by_round(ballots: Vec<Spooled>) -> Vec<(u32, Vec<Ballot>)> {
 mod tests {
     use super::*;
     use crate::debate::Role;
+    use std::io::Write;
 
     fn spooled(round: u32, n: u8) -> Spooled {
         Spooled { round, ballot: Ballot { voter: format!("{n:012x}"), side: Some(Role::Advocate) } }
@@ -189,13 +108,13 @@ mod tests {
     fn whole_lines_are_read_once_and_a_bad_line_is_skipped() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = path_for(&dir.path().join("s.jsonl"));
-        let mut reader = Reader::new(path.clone());
+        let mut reader = Reader::<Spooled>::new(path.clone());
         assert_eq!(reader.read().expect("no spool yet"), Vec::new());
-        write(&open_spool(&path).expect("the spool"), &path, &[spooled(0, 1), spooled(1, 2)]).expect("written");
+        spool::write(&open_spool(&path).expect("the spool"), &path, &[spooled(0, 1), spooled(1, 2)]).expect("written");
         assert_eq!(reader.read().expect("read"), vec![spooled(0, 1), spooled(1, 2)]);
         assert_eq!(reader.read().expect("read again"), Vec::new());
         // A line half written waits; a garbled line is skipped.
-        let mut file = OpenOptions::new().append(true).open(&path).expect("open");
+        let mut file = std::fs::OpenOptions::new().append(true).open(&path).expect("open");
         file.write_all(b"{not json}\n{\"round\":0,").expect("write");
         assert_eq!(reader.read().expect("read"), Vec::new());
         file.write_all(b"\"voter\":\"000000000003\",\"side\":null}\n").expect("write");

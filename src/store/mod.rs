@@ -9,6 +9,8 @@ pub mod label;
 pub mod learnt;
 pub mod log;
 pub mod search;
+pub mod spool;
+pub mod steering;
 pub mod tournaments;
 pub mod watch;
 

@@ -63,6 +63,10 @@ pub struct App {
     /// In a watch: whether another heat was running the debate when it
     /// opened (a debate stopped unfinished is shown as not running).
     pub watched_live: bool,
+    /// In a watch: whether the heat running the debate takes steering from
+    /// a watch (`heat run`, a tournament, `heat mcp`; not a studio, whose
+    /// operator steers at its own keyboard).
+    pub watched_steers: bool,
     /// The turn the debate waits on the person for, in a seat they take.
     pub person: Option<PersonTurn>,
     /// Presenter mode, a zoomed pane, the verdict card.
@@ -127,6 +131,7 @@ impl App {
             word_counts: WordCounts::default(),
             likeness: Likeness::default(),
             watched_live: false,
+            watched_steers: false,
             person: None,
             stage: Stage { present, cards: mode == Mode::Watch, card_for, ..Stage::default() },
         }
@@ -334,17 +339,27 @@ impl App {
     /// Makes this studio a watch of the shown session: read-only, said in
     /// the header and, while nothing newer is said, the status line (beside
     /// a notice already there: where the audience page is).
-    /// `live`: whether another heat runs the debate.
-    pub fn watch(&mut self, live: bool) {
+    /// `live`: whether another heat runs the debate; `steers`: whether
+    /// that heat takes steering from here.
+    pub fn watch(&mut self, live: bool, steers: bool) {
         // What the history said in passing is over; the watch says what it is.
         self.status.flash = None;
         self.mode = Mode::Watch;
         self.watched_live = live;
+        self.watched_steers = live && steers;
         // The header names the session; this fits 80 columns.
+        let what = if self.watched_steers { "A watch: your steering reaches the debate" } else { "A watch, read-only" };
         self.status.notice = Some(match self.status.notice.take() {
-            Some(notice) => format!("A watch, read-only · {notice}"),
-            None => format!("A watch, read-only: {STEERED_ELSEWHERE}"),
+            Some(notice) => format!("{what} · {notice}"),
+            None if self.watched_steers => what.to_string(),
+            None => format!("{what}: {STEERED_ELSEWHERE}"),
         });
+    }
+
+    /// Whether this studio's keys steer the debate it shows: one running
+    /// here, or one another heat runs that takes steering from a watch.
+    pub fn steers_here(&self) -> bool {
+        !self.watching() || (self.watched_steers && self.live())
     }
 
     /// Whether a person seated in the debate answers on this screen: the

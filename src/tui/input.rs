@@ -159,7 +159,7 @@ impl App {
     /// debate running here is steered.
     pub(super) fn steer_on_map(&mut self, asked: super::map_view::MapAsk) -> Vec<Effect> {
         use super::map_view::MapAsk;
-        let refusal = if self.watching() {
+        let refusal = if !self.steers_here() {
             Some(WATCH_REFUSAL.to_string())
         } else if self.replay.is_some() {
             Some("This is a replay: steering works in a live debate".to_string())
@@ -493,6 +493,8 @@ impl App {
     fn watch_act(&mut self, action: Action) -> Option<Vec<Effect>> {
         match action {
             Action::Quit => Some(vec![Effect::Quit]),
+            // The heat running it takes steering from a watch: the keys work as at its own keyboard.
+            _ if (action.steers() || action == Action::HumanVerdict) && self.steers_here() => None,
             _ if action.steers() || watch_refuses(action) => {
                 self.say_until(Tone::Info, WATCH_REFUSAL, Until::NextRound);
                 Some(Vec::new())

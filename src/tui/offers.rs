@@ -20,11 +20,14 @@ pub enum View {
     ReplayEnded,
     /// Another heat's debate, followed read-only.
     Watch,
+    /// Another heat's debate, followed, that heat taking steering from here.
+    SteeredWatch,
 }
 
 /// Where the person is.
 pub fn view(app: &App) -> View {
     match app.replay {
+        _ if app.watching() && app.steers_here() => View::SteeredWatch,
         _ if app.watching() => View::Watch,
         Some(Replay::Ended) => View::ReplayEnded,
         Some(_) => View::Replay,
@@ -50,16 +53,16 @@ pub fn offers_in(app: &App, action: Action, view: View) -> bool {
     let shown = app.session.is_some() || app.start.is_open();
     match action {
         // In a replay, space pauses the playback; the rest of steering is a live debate's.
-        Action::TogglePause => matches!(view, View::Live | View::Replay),
-        _ if action.steers() => view == View::Live,
+        Action::TogglePause => matches!(view, View::Live | View::Replay | View::SteeredWatch),
+        _ if action.steers() => matches!(view, View::Live | View::SteeredWatch),
         Action::Faster | Action::Slower | Action::NextRound => view == View::Replay,
         Action::NewDebate => app.starts_debates(),
-        Action::Sessions => view != View::Watch,
-        Action::HumanVerdict => shown && matches!(view, View::Live | View::Ended),
+        Action::Sessions => !matches!(view, View::Watch | View::SteeredWatch),
+        Action::HumanVerdict => shown && matches!(view, View::Live | View::Ended | View::SteeredWatch),
         // A branch goes on live: only a studio that starts debates has the providers.
         Action::Branch => shown && app.starts_debates() && matches!(view, View::Live | View::Ended),
         // The page of a stored debate: a live one, or one another heat runs or ran.
-        Action::Audience => shown && matches!(view, View::Live | View::Ended | View::Watch),
+        Action::Audience => shown && matches!(view, View::Live | View::Ended | View::Watch | View::SteeredWatch),
         // Only a format that keeps an argument map has one to show.
         Action::Map => shown && app.debate.map().is_some(),
         Action::Results

@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use heat::debate::{DebateEvent, Role};
-use heat::store::ballots::{self, Reader};
+use heat::store::ballots::{self, Spooled};
 use heat::store::log::{self, Record};
+use heat::store::spool::Reader;
 use heat::store::{Recorder, Store};
 use heat::web::{Limits, Stage};
 use reqwest::StatusCode;
@@ -59,7 +60,7 @@ async fn vote(client: &reqwest::Client, base: &str, cookie: Option<&str>, body: 
 }
 
 fn spooled(recorder: &Recorder) -> Vec<ballots::Spooled> {
-    Reader::new(ballots::path_for(recorder.path())).read().expect("the spool reads")
+    Reader::<Spooled>::new(ballots::path_for(recorder.path())).read().expect("the spool reads")
 }
 
 /// Reads the page's events until one of them holds `wanted`.

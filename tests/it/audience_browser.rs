@@ -23,8 +23,9 @@ use std::time::{Duration, Instant};
 use headless_chrome::Tab;
 use headless_chrome::protocol::cdp::Emulation;
 use heat::debate::{DebateEvent, Role};
-use heat::store::ballots::{self, Reader, Spooled};
+use heat::store::ballots::{self, Spooled};
 use heat::store::log::{self, DELTA_FLUSH};
+use heat::store::spool::Reader;
 use heat::store::{Recorder, Store};
 use heat::web::{Limits, Stage};
 
@@ -102,7 +103,7 @@ impl Debate {
 
     /// What the page has spooled, read from its start.
     fn spooled(&self) -> Vec<Spooled> {
-        Reader::new(ballots::path_for(self.recorder.path())).read().expect("the spool reads")
+        Reader::<Spooled>::new(ballots::path_for(self.recorder.path())).read().expect("the spool reads")
     }
 }
 

@@ -257,6 +257,28 @@ async fn an_agent_starts_waits_steers_and_reads_while_a_person_watches() {
     assert_eq!(heat::store::Store::open(data.path()).unwrap().label(&session).tags, vec!["mcp".to_string()]);
 }
 
+#[tokio::test]
+async fn a_debate_that_fails_is_an_error_the_client_sees_and_the_server_goes_on() {
+    let server =
+        MockLlm::with_handler(|_| Reply::error(400, r#"{"error": {"message": "model mock-a does not exist"}}"#)).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut client = Client::start(data.path(), Some(&server));
+    client.initialize().await;
+    let (started, _) = client.call(2, "start_debate", json!({"proposition": "Tabs beat spaces", "rounds": 1})).await;
+    let session = started["result"]["structuredContent"]["session"].as_str().unwrap().to_string();
+    let (failed, _) = client.call(3, "wait_for_debate", json!({"session": session, "until": "end"})).await;
+    assert_eq!(failed["result"]["isError"], json!(true), "{failed}");
+    let why = failed["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(why.starts_with(&format!("session {session} failed: ")), "{why}");
+    assert!(
+        why.contains("does not exist") && why.ends_with(&format!("`heat resume {session}` tries it again")),
+        "{why}"
+    );
+    assert!(!why.contains("sk-test-openai"), "no key in a result: {why}");
+    client.send(r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#).await;
+    assert_eq!(client.answer(4).await.0, r#"{"jsonrpc":"2.0","id":4,"result":{}}"#);
+}
+
 /// The MCP Inspector's command line (npm `@modelcontextprotocol/inspector`),
 /// given as `HEAT_MCP_INSPECTOR`; skipped without it unless
 /// `HEAT_REQUIRE_MCP_INSPECTOR` is set.

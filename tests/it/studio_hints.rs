@@ -52,7 +52,7 @@ fn places() -> Vec<(&'static str, App)> {
     let mut ended_replay = replaying();
     ended_replay.replay = Some(Replay::Ended);
     let mut watch = mid_stream();
-    watch.watch(true);
+    watch.watch(true, false);
     let mut stored = resolved();
     stored.mode = Mode::Replays;
     vec![

@@ -162,7 +162,7 @@ fn a_watch_of_a_persons_seat_waits_for_the_person_rather_than_saying_your_turn()
     let mut app = seated(Role::Skeptic);
     let here = screen(&mut app, 160, 40);
     assert!(here.contains("your turn"), "{here}");
-    app.watch(true);
+    app.watch(true, false);
     let watched = screen(&mut app, 160, 40);
     assert!(watched.contains("waiting for the person"), "{watched}");
     assert!(!watched.contains("your turn"), "a watcher is not the one at the keyboard: {watched}");

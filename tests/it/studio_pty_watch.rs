@@ -87,3 +87,47 @@ async fn two_watchers_follow_a_live_debate_and_one_can_go_without_harm() {
     assert_eq!(events.iter().filter(|e| matches!(e, DebateEvent::RoundStarted { .. })).count(), 2);
     assert!(matches!(events.last(), Some(DebateEvent::Finished { .. })), "{:?}", events.last());
 }
+
+/// `heat run` takes steering from a watch: a person watching it in the
+/// studio injects a topic with the studio's own keys, and it reaches the
+/// debaters' next round.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_watcher_steers_a_debate_heat_run_runs() {
+    let server = MockLlm::with_handler(|r| studio_support::remote_work_duel(r, Duration::from_millis(150))).await;
+    let data = tempfile::tempdir().unwrap();
+    let mut run = support::binary::process(data.path(), "[network]\nmax_retries = 1\n");
+    run.env("ANTHROPIC_API_KEY", API_KEY).env("ANTHROPIC_BASE_URL", &server.base_url);
+    run.args(["run", "--max-rounds", "3", "Remote work beats the office"]);
+    run.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    let mut run = run.spawn().unwrap();
+    let store = Store::open(data.path()).unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !store.list().first().is_some_and(|e| heat::store::steering::taken(&store.log_path(&e.id))) {
+        assert!(std::time::Instant::now() < deadline, "heat run never took steering");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    let mut watcher = spawn_heat(data.path(), data.path(), None, &["watch"], &[]);
+    watcher.wait_for("the watch that steers", |s| s.contains("A watch: your steering reaches the debate")).await;
+    watcher.keys("i");
+    watcher.wait_for("the inject editor", |s| s.contains("Inject")).await;
+    watcher.keys("Commute costs");
+    watcher.keys("\r");
+    watcher.wait_for("the injection said", |s| s.contains("Topic injected")).await;
+
+    let status = tokio::task::spawn_blocking(move || run.wait().unwrap()).await.unwrap();
+    assert!(status.success(), "heat run: {status}");
+    watcher.wait_for("the end on the watcher", |s| s.contains("✓ ENDED · watching")).await;
+    watcher.keys("q");
+    watcher.keys("q");
+    let id = store.resolve(None).unwrap();
+    let events: Vec<DebateEvent> = store.load(&id).unwrap().records.into_iter().map(|r| r.event).collect();
+    assert!(
+        events.iter().any(|e| matches!(e, DebateEvent::TopicInjected { text } if text == "Commute costs")),
+        "the run recorded the watcher's topic"
+    );
+    let carried =
+        server.requests().iter().any(|r| !r.system().contains("JUDGE") && r.last_message().contains("Commute costs"));
+    assert!(carried, "a debater's next round carried it");
+    assert!(!heat::store::steering::path_for(&store.log_path(&id)).exists(), "the spool went with the run");
+}

@@ -139,7 +139,7 @@ fn no_card_goes_up_in_the_plain_studio_and_a_watch_shows_one_unasked() {
     judged(&mut plain);
     assert!(plain.stage.card.is_none() && !screen(&mut plain, 120, 40).contains("any key goes on"));
     let mut watch = mid_stream();
-    watch.watch(true);
+    watch.watch(true, false);
     watch.stage.cards = true;
     watch.stage.card_for = Duration::from_secs(4);
     judged(&mut watch);

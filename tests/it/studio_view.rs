@@ -748,7 +748,7 @@ fn sides_saying_much_the_same_are_flagged() {
 #[test]
 fn a_watch_says_so_in_its_header_and_status_line() {
     let mut live = studio_support::mid_stream();
-    live.watch(true);
+    live.watch(true, false);
     let text = screen(&mut live, 80, 24);
     for needed in [
         "● LIVE · watching 20261123-120000-ab12",
@@ -766,7 +766,7 @@ fn a_watch_says_so_in_its_header_and_status_line() {
     assert!(text.contains("This is a watch (read-only): steering happens on the operator's screen"), "{text}");
 
     let mut ended = studio_support::resolved();
-    ended.watch(true);
+    ended.watch(true, false);
     // Built as an operator's studio: its sentence on the end offered a new debate.
     ended.status.flash = None;
     let text = screen(&mut ended, 80, 24);

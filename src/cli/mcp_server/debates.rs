@@ -216,8 +216,17 @@ impl Debates {
         if crate::debate::command::events(&state, &command).is_empty() && !matches!(command, Command::Stop) {
             return Err(format!("{said}: nothing to change (the debate is {})", super::reading::standing(&state)));
         }
+        let for_next_round = matches!(command, Command::InjectTopic(_) | Command::SetQuestion(_));
         if commands.send(command).is_err() {
             return Err(format!("session {session} has ended; nothing to steer"));
+        }
+        // The round it waits for may be past the limit: said, with the way to reach it.
+        let next = state.rounds.last().map_or(0, |r| r.number + 1);
+        if for_next_round && next >= state.max_rounds {
+            return Ok(format!(
+                "{said}, but round {} is the last (more_rounds adds one that takes it up)",
+                state.max_rounds
+            ));
         }
         Ok(said)
     }
@@ -291,7 +300,21 @@ async fn record(
 ) {
     let session = recorder.id().to_string();
     let mut ended = None;
-    while let Some(stamped) = handle.next_stamped().await {
+    // A person watching it (`heat watch`) steers it from there too.
+    let mut steering = crate::store::steering::Steering::take(recorder.path()).ok();
+    loop {
+        let stamped = tokio::select! {
+            Some(commands) = crate::store::steering::next(steering.as_mut()) => {
+                for command in commands {
+                    handle.send(command);
+                }
+                continue;
+            }
+            next = handle.next_stamped() => match next {
+                Some(stamped) => stamped,
+                None => break,
+            },
+        };
         if let Some(warning) = recorder.record_at(&stamped.event, stamped.at) {
             tracing::warn!("heat mcp: session {session}: {warning}");
         }

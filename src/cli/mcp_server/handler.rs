@@ -141,6 +141,12 @@ impl Server {
             }
         };
         let state = reading::state(store, &session)?;
+        if let Some(crate::debate::state::Finish { outcome: crate::debate::Outcome::Failed(why), .. }) = &state.finish {
+            return Err(format!(
+                "session {session} failed: {}; `heat resume {session}` tries it again",
+                crate::sanitize::one_line(why)
+            ));
+        }
         let now = progress.borrow().clone();
         let mut answer = reading::status(&session, &state, Some(now.running()));
         answer.value["timed_out"] = json!(timed_out);

@@ -193,8 +193,16 @@ async fn record(
     if stopping {
         handle.send(Command::Stop);
     }
+    // A person watching it (`heat watch`) steers it from there.
+    let mut steering = crate::store::steering::Steering::take(recorder.path()).ok();
     loop {
         let stamped = tokio::select! {
+            Some(commands) = crate::store::steering::next(steering.as_mut()) => {
+                for command in commands {
+                    handle.send(command);
+                }
+                continue;
+            }
             changed = stop.changed(), if !stopping => {
                 if changed.is_err() || *stop.borrow() {
                     stopping = true;

@@ -220,7 +220,7 @@ impl Loop {
     async fn perform(&mut self, app: &mut App, effect: Effect) -> anyhow::Result<Flow> {
         let (studio, debate) = (&self.studio, &mut self.debate);
         match effect {
-            Effect::Send(command) => send(debate.as_ref(), command),
+            Effect::Send(command) => send(studio, app, debate.as_ref(), command),
             Effect::ReplaySpeed(_) | Effect::ReplaySkip => steer_playback(debate.as_ref(), &effect),
             // The settings being applied are the next debate's: it waits for them.
             Effect::Start(topic) if self.configuring.is_some() => wait_for_settings(app, topic),
@@ -303,14 +303,23 @@ fn open(studio: &Studio, app: &mut App, debate: &mut Option<Running>, opening: O
 }
 
 /// A person's command, to what shows the debate.
-fn send(debate: Option<&Running>, command: Command) {
+fn send(studio: &Studio, app: &mut App, debate: Option<&Running>, command: Command) {
     match debate.and_then(|d| d.source.as_ref()) {
         Some(Source::Engine(handle)) => {
             handle.send(command);
         }
         Some(Source::Replay(playback)) => playback.set_paused(command == Command::Pause),
-        // A watch steers nothing (its keys say so before this).
-        Some(Source::Watch(_)) | None => {}
+        // The heat running a watched debate takes it from the steering spool (its keys let
+        // nothing through when it takes none).
+        Some(Source::Watch(_)) => {
+            let Some(id) = app.session.clone() else { return };
+            match crate::store::steering::offer(&studio.store.log_path(&id), &[command]) {
+                Ok(true) => {}
+                Ok(false) => app.say(Tone::Warn, "The debate is no longer running: nothing was sent"),
+                Err(e) => app.say(Tone::Error, format!("Could not steer the debate: {e:#}")),
+            }
+        }
+        None => {}
     }
 }
 

@@ -14,7 +14,8 @@ use crate::tui::studio::Studio;
 pub(super) fn open(studio: &Studio, app: &mut App, loaded: &Loaded, id: String, live: bool) -> anyhow::Result<Running> {
     let last_ms = app.show_stored(id.clone(), &loaded.records);
     app.continue_clock(last_ms);
-    app.watch(live);
+    let path = studio.store.log_path(&id);
+    app.watch(live, crate::store::steering::taken(&path));
     match (&app.debate.finish, live) {
         (Some(finish), _) => {
             let outcome = crate::sanitize::clean(&finish.outcome.describe());
@@ -29,7 +30,6 @@ pub(super) fn open(studio: &Studio, app: &mut App, loaded: &Loaded, id: String, 
         (None, true) => {}
     }
     let source = if live {
-        let path = studio.store.log_path(&id);
         let follower = Follower::at(&path, loaded.valid_len())?;
         Some(Source::Watch(Box::new(Watch::start(&path, follower))))
     } else {

@@ -208,6 +208,9 @@ fn rows(app: &App) -> Vec<Row> {
             Group::Steering if view == View::Watch => {
                 rows.push(Row::Note("Steering happens on the operator's screen: this is a watch.".into()));
             }
+            Group::Steering if view == View::SteeredWatch => {
+                rows.push(Row::Note("This is a watch: steering reaches the heat that runs the debate.".into()));
+            }
             Group::Replay if replaying => {
                 let keys: Vec<String> = Action::TABLE
                     .iter()
