@@ -1,6 +1,8 @@
 //! Word-wraps streamed text to a width as it arrives, so `heat run` never
 //! splits a word at the terminal's edge. A word is held until it ends; then
-//! it goes on the current line if it fits, or starts the next one.
+//! it goes on the current line if it fits, or starts the next one. A
+//! whole line of a report (`fit`) is wrapped the same way, its next lines
+//! hanging under its text.
 
 use unicode_width::UnicodeWidthStr;
 
@@ -96,9 +98,44 @@ impl Wrapper {
     }
 }
 
+/// `line` wrapped to `width` columns (unchanged when `None`: not a
+/// terminal), never inside a word; its next lines hang under its text:
+/// under the words after its indent, or after a list's number (`  12. `).
+pub fn fit(line: &str, width: Option<usize>) -> String {
+    let Some(width) = width else { return line.to_string() };
+    let indent = line.len() - line.trim_start().len();
+    let rest = &line[indent..];
+    let number = rest.find(". ").filter(|&at| at > 0 && rest[..at].chars().all(|c| c.is_ascii_digit()));
+    let hang = indent + number.map_or(2, |at| at + 2);
+    let hanging = " ".repeat(hang.min(width / 2));
+    let options = textwrap::Options::new(width.max(20))
+        .break_words(false)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation)
+        .subsequent_indent(&hanging);
+    textwrap::wrap(line, options).join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_report_line_wraps_between_words_hanging_under_its_text() {
+        let line =
+            "    1. anthropic:claude-sonnet-4-5 for, openai:gpt-4.1 against: Cities should ban cars from their centres";
+        let fitted = fit(line, Some(60));
+        assert!(fitted.lines().all(|l| l.width() <= 60), "{fitted}");
+        assert_eq!(
+            fitted.lines().nth(1).map(|l| &l[..7]),
+            Some("       "),
+            "under the text after the number: {fitted}"
+        );
+        assert!(fitted.contains("Cities") && !fitted.contains("ba\n"), "{fitted}");
+        let hyphened = fit("    7. a for, b against: Night trains beat short-haul flights", Some(50));
+        assert!(hyphened.contains("short-haul"), "a hyphen is not a place to break: {hyphened}");
+        assert_eq!(fit(line, None), line);
+        assert_eq!(fit("heat: 3 of 12 debates done", Some(80)), "heat: 3 of 12 debates done");
+    }
 
     fn wrap(width: usize, pieces: &[&str]) -> String {
         let mut w = Wrapper::new(width);

@@ -4,7 +4,8 @@
 //! turn before it), and dollars from the prices heat knows (heat.toml's, or
 //! an endpoint's), unknown where a price is unknown.
 
-use std::io::Write;
+use std::fmt::Write as _;
+use std::io::{IsTerminal as _, Write as _};
 
 use crate::config::Config;
 use crate::debate::Role;
@@ -76,7 +77,7 @@ pub fn print(
     configs: &[(String, Config)],
     rounds: u32,
 ) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = String::new();
     let pairs = file.models.len() * (file.models.len() - 1) / 2;
     let sides = if file.swap_sides { "both sides" } else { "one side" };
     writeln!(
@@ -143,6 +144,12 @@ pub fn print(
     writeln!(out, "  no model was asked")?;
     for (n, p) in planned.iter().enumerate() {
         writeln!(out, "  {:>3}. {} for, {} against: {}", n + 1, p.advocate, p.skeptic, p.proposition)?;
+    }
+    // On a terminal, no line breaks inside a word.
+    let width = std::io::stdout().is_terminal().then(crossterm::terminal::size).and_then(Result::ok);
+    let mut stdout = std::io::stdout().lock();
+    for line in out.lines() {
+        writeln!(stdout, "{}", crate::cli::wrap::fit(line, width.map(|(columns, _)| usize::from(columns))))?;
     }
     Ok(())
 }

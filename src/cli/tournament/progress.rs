@@ -2,7 +2,7 @@
 //! each debate begins and ends, or, with `--json`, one JSON object a line on
 //! standard output for scripts.
 
-use std::io::Write;
+use std::io::{IsTerminal as _, Write};
 
 use serde_json::json;
 
@@ -68,7 +68,10 @@ impl Report {
             let _ = writeln!(out, "{}", self.json_of(progress));
             let _ = out.flush();
         } else {
-            say!("heat: {}", self.text_of(progress));
+            // On a terminal, no line breaks inside a word.
+            let width = std::io::stderr().is_terminal().then(crossterm::terminal::size).and_then(Result::ok);
+            let line = format!("heat: {}", self.text_of(progress));
+            say!("{}", crate::cli::wrap::fit(&line, width.map(|(columns, _)| usize::from(columns))));
         }
     }
 
