@@ -72,13 +72,9 @@ impl HttpConfig {
         Waits { first_byte: self.first_byte_timeout, idle: self.idle_timeout }
     }
 
-    /// The client for this server, carrying its own headers.
+    /// The client for this server, carrying its own headers (shared: see [`shared_client`]).
     pub fn client(&self) -> reqwest::Client {
-        client_builder()
-            .connect_timeout(self.connect_timeout)
-            .default_headers(self.header_map())
-            .user_agent(concat!("heat/", env!("CARGO_PKG_VERSION")))
-            .build()
+        shared_client(&Made { connect: Some(self.connect_timeout), whole: None, headers: self.headers.clone() })
             .unwrap_or_default()
     }
 }
@@ -96,6 +92,41 @@ pub fn header_map(headers: &[(String, String)]) -> reqwest::header::HeaderMap {
         }
     }
     map
+}
+
+/// What an HTTP client is made with: its timeouts and the headers every
+/// request carries.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Made {
+    /// How long a connection may take to open.
+    pub connect: Option<Duration>,
+    /// How long a whole request may take (a probe's).
+    pub whole: Option<Duration>,
+    pub headers: Vec<(String, String)>,
+}
+
+/// The client made with `made`, made once a process and shared: making one
+/// reads the system's root certificates, and a tournament's debates (or a
+/// server's probes) ask the same servers again and again over its pooled
+/// connections.
+pub fn shared_client(made: &Made) -> reqwest::Result<reqwest::Client> {
+    static MADE: std::sync::LazyLock<std::sync::Mutex<std::collections::HashMap<Made, reqwest::Client>>> =
+        std::sync::LazyLock::new(Default::default);
+    let mut clients = MADE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(client) = clients.get(made) {
+        return Ok(client.clone());
+    }
+    let mut builder = client_builder().default_headers(header_map(&made.headers));
+    builder = builder.user_agent(concat!("heat/", env!("CARGO_PKG_VERSION")));
+    if let Some(connect) = made.connect {
+        builder = builder.connect_timeout(connect);
+    }
+    if let Some(whole) = made.whole {
+        builder = builder.timeout(whole);
+    }
+    let client = builder.build()?;
+    clients.insert(made.clone(), client.clone());
+    Ok(client)
 }
 
 /// The start of every HTTP client heat makes. TLS is rustls on ring, which

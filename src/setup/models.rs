@@ -92,12 +92,8 @@ pub async fn listed_at(config: &Config, kind: ProviderKind, time: Duration) -> R
 /// its own headers.
 async fn list_body(config: &Config, kind: ProviderKind, time: Duration) -> Result<(String, serde_json::Value), String> {
     let (url, auth) = list_request(config, kind);
-    let own = crate::provider::http::header_map(&headers(config, kind));
-    let client = crate::provider::http::client_builder()
-        .timeout(time)
-        .default_headers(own)
-        .build()
-        .map_err(|e| e.to_string())?;
+    let made = crate::provider::http::Made { connect: None, whole: Some(time), headers: headers(config, kind) };
+    let client = crate::provider::http::shared_client(&made).map_err(|e| e.to_string())?;
     let mut request = client.get(&url);
     for (name, value) in auth {
         request = request.header(name, value);
@@ -113,10 +109,8 @@ async fn list_body(config: &Config, kind: ProviderKind, time: Duration) -> Resul
 
 /// Asks an Ollama server which models it has (short timeout: it is a probe).
 pub async fn probe_ollama(base: &str) -> Result<Vec<String>, String> {
-    let client = crate::provider::http::client_builder()
-        .timeout(Duration::from_millis(1500))
-        .build()
-        .map_err(|e| e.to_string())?;
+    let probe = crate::provider::http::Made { connect: None, whole: Some(Duration::from_millis(1500)), headers: vec![] };
+    let client = crate::provider::http::shared_client(&probe).map_err(|e| e.to_string())?;
     let response =
         client.get(format!("{base}/api/tags")).send().await.map_err(|_| format!("no Ollama server at {base}"))?;
     let bytes = response.bytes().await.map_err(|_| format!("{base} did not answer like Ollama"))?;
