@@ -271,18 +271,12 @@ pub(super) async fn drive(
     let mut over_budget = None;
     // The room's ballots (the audience page's spool), recorded between the engine's events.
     let mut ballots = crate::store::ballots::follow(recorder.path());
-    // A person watching it (`heat watch`) steers it from there.
+    // A person watching it (`heat watch`) steers it from there (sent on as the events come).
     let mut steering = crate::store::steering::Steering::take(recorder.path()).ok();
     loop {
         let engine::Stamped { event, at } = tokio::select! {
-            // Ballots and steering first: a streaming debate always has an event ready.
+            // Ballots first: a streaming debate always has an event ready.
             biased;
-            Some(commands) = crate::store::steering::next(steering.as_mut()) => {
-                for command in commands {
-                    handle.send(command);
-                }
-                continue;
-            }
             Some(batch) = ballots.recv() => {
                 let (events, warning) = recorder.record_ballots(batch);
                 if let Some(warning) = warning {
@@ -293,7 +287,7 @@ pub(super) async fn drive(
                 }
                 continue;
             }
-            next = handle.next_stamped() => match next {
+            next = crate::store::steering::next_event(&mut handle, &mut steering) => match next {
                 Some(stamped) => stamped,
                 None => break,
             },

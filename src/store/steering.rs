@@ -13,6 +13,7 @@ use tokio::sync::mpsc;
 
 use super::spool;
 use crate::debate::Command;
+use crate::debate::engine::{DebateHandle, Stamped};
 
 const KIND: &str = "steer";
 
@@ -72,6 +73,21 @@ pub async fn next(steering: Option<&mut Steering>) -> Option<Vec<Command>> {
     match steering {
         Some(steering) => Some(steering.next().await),
         None => std::future::pending().await,
+    }
+}
+
+/// The engine's next event (`None`: it has sent its last); meanwhile,
+/// what a watch sends goes to the engine as it comes.
+pub async fn next_event(handle: &mut DebateHandle, steering: &mut Option<Steering>) -> Option<Stamped> {
+    loop {
+        tokio::select! {
+            Some(commands) = next(steering.as_mut()) => {
+                for command in commands {
+                    handle.send(command);
+                }
+            }
+            stamped = handle.next_stamped() => return stamped,
+        }
     }
 }
 

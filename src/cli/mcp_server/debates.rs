@@ -302,19 +302,7 @@ async fn record(
     let mut ended = None;
     // A person watching it (`heat watch`) steers it from there too.
     let mut steering = crate::store::steering::Steering::take(recorder.path()).ok();
-    loop {
-        let stamped = tokio::select! {
-            Some(commands) = crate::store::steering::next(steering.as_mut()) => {
-                for command in commands {
-                    handle.send(command);
-                }
-                continue;
-            }
-            next = handle.next_stamped() => match next {
-                Some(stamped) => stamped,
-                None => break,
-            },
-        };
+    while let Some(stamped) = crate::store::steering::next_event(&mut handle, &mut steering).await {
         if let Some(warning) = recorder.record_at(&stamped.event, stamped.at) {
             tracing::warn!("heat mcp: session {session}: {warning}");
         }

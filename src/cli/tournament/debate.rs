@@ -195,22 +195,17 @@ async fn record(
     }
     // A person watching it (`heat watch`) steers it from there.
     let mut steering = crate::store::steering::Steering::take(recorder.path()).ok();
+    let commander = handle.commander();
     loop {
         let stamped = tokio::select! {
-            Some(commands) = crate::store::steering::next(steering.as_mut()) => {
-                for command in commands {
-                    handle.send(command);
-                }
-                continue;
-            }
             changed = stop.changed(), if !stopping => {
                 if changed.is_err() || *stop.borrow() {
                     stopping = true;
-                    handle.send(Command::Stop);
+                    let _ = commander.send(Command::Stop);
                 }
                 continue;
             }
-            next = handle.next_stamped() => match next {
+            next = crate::store::steering::next_event(&mut handle, &mut steering) => match next {
                 Some(stamped) => stamped,
                 None => break,
             },
