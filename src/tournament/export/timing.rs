@@ -48,7 +48,7 @@ pub struct Timing {
     pub finished: Option<u64>,
     rounds: BTreeMap<u32, RoundSpan>,
     turns: BTreeMap<u32, Vec<TurnSpan>>,
-    /// How many judges sit (a panel reopened drops unread verdicts).
+    /// A panel sits: reopened, it drops the verdicts that could not be read.
     panel: bool,
 }
 
