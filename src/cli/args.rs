@@ -296,7 +296,12 @@ pub enum Commands {
         #[command(flatten)]
         debate: Box<DebateArgs>,
     },
-    /// Count a tournament's debates (the newest when no id is given) or a tag's: win rates with intervals, ratings, side and length bias, swap-check flips, agreement.
+    /// Count a tournament's debates (the newest when no id is given) or a tag's: win rates with intervals, ratings, side and length bias, swap-check flips, agreement; or export them for analysis (--export).
+    #[command(after_help = "Export for analysis (one row per debate unless --rows says rounds or turns):\n  \
+        heat stats --export debates.csv                        a row per debate, for a spreadsheet\n  \
+        heat stats --export rounds.parquet --rows rounds       a row per round, for pandas, polars or DuckDB\n  \
+        heat stats --tag work --export turns.csv --rows turns  a row per turn of the debates tagged work\n\
+        The columns: docs/tournaments.md")]
     Stats {
         /// A tournament id, or the start of one.
         id: Option<String>,
@@ -304,8 +309,17 @@ pub enum Commands {
         #[arg(long, value_name = "TAG", conflicts_with = "id")]
         tag: Option<String>,
         /// Print the counts as JSON.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "export")]
         json: bool,
+        /// Write the counted debates to FILE for analysis instead of counting them: .csv or .parquet, as its name ends (never over an existing file unless --force).
+        #[arg(long, value_name = "FILE")]
+        export: Option<PathBuf>,
+        /// What one row of the export is: a debate, a round or a turn.
+        #[arg(long, value_enum, default_value = "debates", requires = "export")]
+        rows: ExportRows,
+        /// Replace the file --export names if it exists.
+        #[arg(long, requires = "export")]
+        force: bool,
     },
     /// Install, list or locate the offline model.
     Model {
@@ -466,6 +480,24 @@ impl From<ExportFormat> for crate::report::export::ExportKind {
         match format {
             ExportFormat::Md => Self::Md,
             ExportFormat::Json => Self::Json,
+        }
+    }
+}
+
+/// `heat stats --rows`: what one row of the export is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportRows {
+    Debates,
+    Rounds,
+    Turns,
+}
+
+impl From<ExportRows> for crate::tournament::export::Rows {
+    fn from(rows: ExportRows) -> Self {
+        match rows {
+            ExportRows::Debates => Self::Debates,
+            ExportRows::Rounds => Self::Rounds,
+            ExportRows::Turns => Self::Turns,
         }
     }
 }

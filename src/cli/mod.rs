@@ -194,8 +194,12 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             tournament::from_args(config_file.as_ref(), action, file.as_deref(), (dry_run, json), &debate).await
         }
         Some(Commands::Mcp { debate }) => mcp_server::serve(config_file.as_ref(), debate.flag_values()).await,
-        Some(Commands::Stats { id, tag, json }) => {
-            stats::stats(&stats::Counted { id: id.as_deref(), tag: tag.as_deref(), json })?;
+        Some(Commands::Stats { id, tag, json, export, rows, force }) => {
+            let counted = stats::Counted { id: id.as_deref(), tag: tag.as_deref(), json };
+            match export {
+                Some(file) => stats::export(config_file.as_ref(), &counted, &file, rows.into(), force)?,
+                None => stats::stats(&counted)?,
+            }
             Ok(ExitCode::SUCCESS)
         }
         Some(Commands::Model { action }) => {

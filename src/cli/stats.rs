@@ -1,10 +1,15 @@
 //! `heat stats [ID]`: a tournament's debates counted (no id: the newest
 //! tournament), or those of a tag (`--tag`): win rates with their
 //! intervals, ratings, side and length bias, swap-check flips and
-//! agreement, as text or `--json`.
+//! agreement, as text or `--json`; or, with `--export FILE`, the same
+//! debates written for analysis as CSV or Parquet (`tournament::export`).
 
+use std::path::{Path, PathBuf};
+
+use crate::debate::DebateState;
 use crate::store::tournaments::Tournaments;
 use crate::store::{self, Store};
+use crate::tournament::export::{self, Context, Debate, FileKind, Sheet, Timing};
 use crate::tournament::games;
 use crate::tournament::stats::{self, Game};
 
@@ -13,6 +18,42 @@ pub struct Counted<'a> {
     pub id: Option<&'a str>,
     pub tag: Option<&'a str>,
     pub json: bool,
+}
+
+/// The debates asked for.
+struct Chosen {
+    /// What they are, in words: "tournament ID", "the debates tagged #work".
+    what: String,
+    /// Each one's session, with its key in the tournament's plan.
+    sessions: Vec<(String, Option<String>)>,
+    /// The tournament's seed (0 for a tag's).
+    seed: u64,
+    tournament: Option<String>,
+}
+
+/// A tag's debates, or a tournament's finished ones.
+fn chosen(data: &Path, store: &Store, counted: &Counted<'_>) -> anyhow::Result<Chosen> {
+    if let Some(tag) = counted.tag {
+        let tagged = store
+            .list()
+            .into_iter()
+            .filter(|e| e.tags.iter().any(|t| store::label::same_tag(t, tag)))
+            .map(|e| (e.id, None))
+            .collect();
+        let what = format!("the debates tagged #{}", crate::sanitize::clean(tag));
+        return Ok(Chosen { what, sessions: tagged, seed: 0, tournament: None });
+    }
+    let tournaments = Tournaments::open(data)?;
+    let id = tournaments.resolve(counted.id, false)?;
+    let stored = tournaments.load(&id)?;
+    let finished = stored.finished();
+    let sessions = stored
+        .sessions()
+        .into_iter()
+        .filter(|(k, _)| finished.contains(k))
+        .map(|(key, session)| (session, Some(key)))
+        .collect();
+    Ok(Chosen { what: format!("tournament {id}"), sessions, seed: stored.seed().unwrap_or(0), tournament: Some(id) })
 }
 
 pub fn stats(counted: &Counted<'_>) -> anyhow::Result<()> {
@@ -34,32 +75,12 @@ pub fn stats(counted: &Counted<'_>) -> anyhow::Result<()> {
 pub(super) fn gathered(id: Option<&str>, tag: Option<&str>) -> anyhow::Result<(String, Vec<Game>, u64)> {
     let data = store::data_dir()?;
     let store = Store::open(&data)?;
-    let (what, sessions, seed) = if let Some(tag) = tag {
-        {
-            let tagged: Vec<String> = store
-                .list()
-                .into_iter()
-                .filter(|e| e.tags.iter().any(|t| store::label::same_tag(t, tag)))
-                .map(|e| e.id)
-                .collect();
-            (format!("the debates tagged #{}", crate::sanitize::clean(tag)), tagged, 0)
-        }
-    } else {
-        {
-            let tournaments = Tournaments::open(&data)?;
-            let id = tournaments.resolve(id, false)?;
-            let stored = tournaments.load(&id)?;
-            let finished = stored.finished();
-            let sessions =
-                stored.sessions().into_iter().filter(|(k, _)| finished.contains(k)).map(|(_, s)| s).collect();
-            (format!("tournament {id}"), sessions, stored.seed().unwrap_or(0))
-        }
-    };
+    let Chosen { what, sessions, seed, .. } = chosen(&data, &store, &Counted { id, tag, json: false })?;
     let mut counted_games: Vec<Game> = Vec::new();
-    for session in &sessions {
+    for (session, _) in &sessions {
         match store.load(session) {
             Ok(loaded) => {
-                let state = crate::debate::DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+                let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
                 counted_games.extend(games::game(session, &state));
             }
             Err(e) => say!("heat: session {session} is left out: {e:#}"),
@@ -69,4 +90,57 @@ pub(super) fn gathered(id: Option<&str>, tag: Option<&str>) -> anyhow::Result<(S
         anyhow::bail!("{what} has no finished debate to count yet");
     }
     Ok((what, counted_games, seed))
+}
+
+/// `heat stats --export FILE`: the debates `stats` would count, a row per
+/// debate, round or turn, written to `file` as its extension says.
+pub fn export(
+    config_file: Option<&PathBuf>,
+    counted: &Counted<'_>,
+    file: &Path,
+    rows: export::Rows,
+    force: bool,
+) -> anyhow::Result<()> {
+    let kind = FileKind::of(file)?;
+    if !force && file.exists() {
+        anyhow::bail!("{} already exists; pass --force to replace it, or name another file", file.display());
+    }
+    // Prices come from the config; one that does not load costs the export its cost columns only.
+    let prices = match super::load::config(config_file, &[]) {
+        Ok(config) => config.prices(),
+        Err(e) => {
+            say!("heat: the export's costs are left empty: {e:#}");
+            crate::debate::cost::Prices::default()
+        }
+    };
+    let secrets = crate::secrets::known_keys();
+    let context = Context { prices: &prices, secrets: &secrets };
+    let data = store::data_dir()?;
+    let store = Store::open(&data)?;
+    let chosen = chosen(&data, &store, counted)?;
+    let mut sheet = Sheet::new(rows);
+    for (session, key) in &chosen.sessions {
+        match store.load(session) {
+            Ok(loaded) => {
+                let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+                let timing = Timing::of(loaded.records.iter().map(|r| (r.ms, &r.event)));
+                let debate = Debate {
+                    session,
+                    tournament: chosen.tournament.as_deref(),
+                    key: key.as_deref(),
+                    created_ms: Some(loaded.header.created_ms),
+                    state: &state,
+                    timing: &timing,
+                };
+                sheet.add(&debate, &context);
+            }
+            Err(e) => say!("heat: session {session} is left out: {e:#}"),
+        }
+    }
+    if sheet.debates() == 0 {
+        anyhow::bail!("{} has no finished debate to export yet", chosen.what);
+    }
+    export::file::write(file, kind, sheet.table(), force)?;
+    say!("heat: wrote {} to {}", sheet.describe(), file.display());
+    Ok(())
 }

@@ -109,7 +109,7 @@ impl Spent {
     }
 
     /// Adds one call, priced at `price` if it has one.
-    fn add(&mut self, usage: &Usage, price: Option<Price>) {
+    pub fn add(&mut self, usage: &Usage, price: Option<Price>) {
         let call = Spent {
             calls: 1,
             input: usage.input_tokens,

@@ -122,7 +122,8 @@ fn unnamed_models(config: &Config) -> Vec<ProviderKind> {
 /// timeout: it is a probe).
 pub async fn probe_server_limits(base: &str) -> ServerLimits {
     let root = base.trim_end_matches('/').trim_end_matches("/v1");
-    let probe = crate::provider::http::Made { connect: None, whole: Some(Duration::from_millis(1500)), headers: vec![] };
+    let probe =
+        crate::provider::http::Made { connect: None, whole: Some(Duration::from_millis(1500)), headers: vec![] };
     let Ok(client) = crate::provider::http::shared_client(&probe) else {
         return ServerLimits::default();
     };

@@ -109,7 +109,8 @@ async fn list_body(config: &Config, kind: ProviderKind, time: Duration) -> Resul
 
 /// Asks an Ollama server which models it has (short timeout: it is a probe).
 pub async fn probe_ollama(base: &str) -> Result<Vec<String>, String> {
-    let probe = crate::provider::http::Made { connect: None, whole: Some(Duration::from_millis(1500)), headers: vec![] };
+    let probe =
+        crate::provider::http::Made { connect: None, whole: Some(Duration::from_millis(1500)), headers: vec![] };
     let client = crate::provider::http::shared_client(&probe).map_err(|e| e.to_string())?;
     let response =
         client.get(format!("{base}/api/tags")).send().await.map_err(|_| format!("no Ollama server at {base}"))?;

@@ -74,6 +74,7 @@ mod servers_in_the_wild;
 mod servers_second_round;
 mod shell_completion;
 mod soak;
+mod stats_export;
 mod store;
 mod studio_audience;
 mod studio_copy;

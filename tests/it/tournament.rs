@@ -40,11 +40,11 @@ fn said(request: &Recorded) -> String {
     }
 }
 
-async fn server(pace: Duration) -> MockLlm {
+pub(crate) async fn server(pace: Duration) -> MockLlm {
     MockLlm::with_handler(move |request| play(request, pace)).await
 }
 
-fn heat(data: &Path, server: &MockLlm) -> assert_cmd::Command {
+pub(crate) fn heat(data: &Path, server: &MockLlm) -> assert_cmd::Command {
     let mut cmd = support::binary::heat(data, "[network]\nmax_retries = 1\n");
     cmd.env("OPENAI_API_KEY", "sk-test-openai").env("OPENAI_BASE_URL", format!("{}/v1", server.base_url));
     cmd.timeout(Duration::from_secs(120));
