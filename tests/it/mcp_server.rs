@@ -21,8 +21,8 @@ use support::mock_llm::{MockLlm, Recorded, Reply, openai_sse_text};
 const CONFIG: &str = "[network]\nmax_retries = 1\n\n[roles.advocate]\nprovider = \"openai\"\nmodel = \"mock-a\"\n\n\
 [roles.skeptic]\nprovider = \"openai\"\nmodel = \"mock-b\"\n\n[roles.judge]\nprovider = \"openai\"\nmodel = \"mock-j\"\n";
 
-/// The advocate answers in 0.2 s, the skeptic in 0.6 s (so the skeptic
-/// always speaks second), the judge in 0.1 s: it puts the advocate ahead
+/// The advocate answers in 0.3 s, the skeptic in 1 s (so the skeptic
+/// always speaks second, with room for a busy machine), the judge in 0.4 s: it puts the advocate ahead
 /// each round, and its final synthesis finds for night trains.
 fn play(request: &Recorded) -> Reply {
     let model = request.body["model"].as_str().unwrap_or("").to_string();
@@ -31,16 +31,16 @@ fn play(request: &Recorded) -> Reply {
     let (said, delay) = match model.as_str() {
         "mock-j" if last.contains("final synthesis") => (
             r#"{"resolved": true, "verdict": "Night trains win on comfort, the judge finds.", "ahead": "advocate", "conceded": "none", "topic": "Done.", "heat": 0.5}"#.to_string(),
-            100,
+            400,
         ),
         "mock-j" => (
             format!(
                 r#"{{"resolved": false, "verdict": "Round {round}: the advocate leads.", "ahead": "advocate", "conceded": "none", "topic": "What of the cost?", "heat": 0.6}}"#
             ),
-            100,
+            400,
         ),
-        "mock-a" => (format!("The advocate argues round {round}: sleepers save a day."), 200),
-        _ => (format!("The skeptic argues round {round}: flights are faster."), 600),
+        "mock-a" => (format!("The advocate argues round {round}: sleepers save a day."), 300),
+        _ => (format!("The skeptic argues round {round}: flights are faster."), 1000),
     };
     Reply::sse(&openai_sse_text(&said, 4), 64).with_delay(Duration::from_millis(delay))
 }
