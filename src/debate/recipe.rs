@@ -32,6 +32,32 @@ impl Recipe {
     }
 }
 
+/// What a debate asked with `seed` says of the seats it cannot reach: each
+/// seat on a provider whose requests carry no seed (Anthropic's API, an
+/// agent CLI), so no one reads the seed as making those turns repeatable.
+/// `None` without a seed, or when every seat takes it (a person's seat is
+/// not sampled, and an unknown provider, a test double, is passed over).
+pub fn unseeded(seed: Option<u64>, participants: &[super::Participant]) -> Option<String> {
+    use crate::provider::ProviderKind;
+    let seed = seed?;
+    let missed: Vec<String> = participants
+        .iter()
+        .filter_map(|p| {
+            let kind = ProviderKind::from_name(&p.provider)?;
+            let wire = kind.wire();
+            (!wire.takes_seed() && !kind.is_person()).then(|| format!("the {} ({})", p.role.key(), kind.name()))
+        })
+        .collect();
+    let (named, verb) = match missed.split_last() {
+        Some((last, [])) => (last.clone(), "takes"),
+        Some((last, rest)) => (format!("{} and {last}", rest.join(", ")), "take"),
+        None => return None,
+    };
+    Some(format!(
+        "The seed {seed} goes to the seats that take one; {named} {verb} none, so those turns will not repeat with it"
+    ))
+}
+
 /// Each prompt's length and text in turn, so no two sets hash alike by
 /// shifting text from one prompt to the next.
 fn hash<'a>(prompts: impl IntoIterator<Item = &'a str>) -> String {
@@ -56,5 +82,27 @@ mod tests {
         let moved = Recipe::of(["You argue", ".For.", "Against."], Some(7));
         assert_ne!(moved.prompts, built_in.prompts, "text moved between prompts");
         assert!(built_in.describe().starts_with("seed 7 · prompts "));
+    }
+
+    #[test]
+    fn the_seats_a_seed_cannot_reach_are_named() {
+        use crate::debate::{Participant, Role};
+        let seats = [
+            Participant::new(Role::Advocate, "openai", "gpt-4.1"),
+            Participant::new(Role::Skeptic, "claude", "sonnet"),
+            Participant::new(Role::Judge, "anthropic", "claude-sonnet-4-5"),
+        ];
+        assert_eq!(
+            unseeded(Some(11), &seats).as_deref(),
+            Some(
+                "The seed 11 goes to the seats that take one; the skeptic (claude) and the judge (anthropic) take none, \
+                 so those turns will not repeat with it"
+            )
+        );
+        assert_eq!(unseeded(None, &seats), None, "no seed, nothing to say");
+        let reached = [Participant::new(Role::Advocate, "openai", "a"), Participant::new(Role::Skeptic, "local", "b")];
+        assert_eq!(unseeded(Some(11), &reached), None);
+        let person = [Participant::new(Role::Skeptic, "human", "you")];
+        assert_eq!(unseeded(Some(11), &person), None, "a person is not sampled");
     }
 }

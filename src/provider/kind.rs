@@ -28,6 +28,13 @@ pub enum Wire {
 }
 
 impl Wire {
+    /// Whether a request over this wire carries a sampling seed: OpenAI's
+    /// chat completions and the embedded model do; Anthropic's API has no
+    /// seed, and an agent CLI takes none on its command line.
+    pub fn takes_seed(self) -> bool {
+        matches!(self, Wire::OpenAi | Wire::Embedded)
+    }
+
     /// Whether requests go to a server over this wire.
     pub fn is_server(self) -> bool {
         matches!(self, Wire::Anthropic | Wire::OpenAi)

@@ -95,8 +95,10 @@ pub fn start(setup: EngineSetup, spec: DebateSpec) -> DebateHandle {
     });
     let formatted = spec.format.map(|format| DebateEvent::Formatted { format: Box::new(format) });
     let recipe = DebateEvent::Recipe(Box::new(super::recipe::Recipe::of(setup.prompts.texts(), setup.seed)));
+    let DebateEvent::Started { participants, .. } = &started else { unreachable!("built as a start above") };
+    let unseeded = super::recipe::unseeded(setup.seed, participants).map(|message| DebateEvent::Notice { message });
     // The format follows the start at once, so whoever prints the seats can name them as the format does.
-    let first = [Some(started), formatted, grounded, Some(recipe)].into_iter().flatten().collect();
+    let first = [Some(started), formatted, grounded, Some(recipe), unseeded].into_iter().flatten().collect();
     spawn(setup, DebateState::default(), first)
 }
 
