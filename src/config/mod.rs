@@ -16,6 +16,14 @@ use anyhow::{Context, bail};
 use crate::debate::{PanelJudge, Role};
 pub use parse::{DEFAULT_FILE, built_in, built_in_value};
 use parse::{defaults, fallback, parse_file, parse_text};
+
+/// A path from heat.toml, a leading `~/` read as the home folder.
+pub fn home_path(raw: &str) -> PathBuf {
+    match (raw.strip_prefix("~/"), directories::BaseDirs::new()) {
+        (Some(rest), Some(dirs)) => dirs.home_dir().join(rest),
+        _ => PathBuf::from(raw),
+    }
+}
 pub use value::{Entry, FlagValue, FromValue, Source, Value};
 
 /// The resolved configuration.

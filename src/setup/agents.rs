@@ -87,11 +87,7 @@ fn read_dir(config: &Config, name: &str) -> anyhow::Result<Option<String>> {
     let dir_key = format!("providers.{name}.read_dir");
     match (config.text(&tools).unwrap_or("off"), config.text(&dir_key)) {
         ("read", Some(dir)) => {
-            let home = directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf());
-            let expanded = match (dir.strip_prefix("~/"), home) {
-                (Some(rest), Some(home)) => home.join(rest),
-                _ => std::path::PathBuf::from(dir),
-            };
+            let expanded = crate::config::home_path(dir);
             let path = std::fs::canonicalize(&expanded).with_context(|| {
                 format!("{}: `{dir_key}` = {dir:?} is not a folder heat can open", config.place(&dir_key))
             })?;

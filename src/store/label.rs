@@ -146,6 +146,15 @@ pub fn read(dir: &Path, id: &str) -> Label {
     std::fs::read(path(dir, id)).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok()).unwrap_or_default()
 }
 
+/// Tags a session just created, before the index holds it: its label file
+/// alone, which the index reads when it first lists the session
+/// ([`super::Store::relabel`] would rewrite the whole index for nothing).
+pub fn tag_new(dir: &Path, id: &str, tags: &[String]) -> anyhow::Result<()> {
+    let mut label = read(dir, id);
+    label.add_tags(tags);
+    write(dir, id, &label)
+}
+
 /// Replaces a session's label atomically; an empty label removes the file.
 pub fn write(dir: &Path, id: &str, label: &Label) -> anyhow::Result<()> {
     let target = path(dir, id);

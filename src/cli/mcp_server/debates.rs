@@ -185,9 +185,7 @@ impl Debates {
         }
         let recorder = self.store.create()?;
         let session = recorder.id().to_string();
-        let mut kept = label::read(self.store.dir(), &session);
-        kept.add_tags(&[TAG.to_string()]);
-        label::write(self.store.dir(), &session, &kept)?;
+        label::tag_new(self.store.dir(), &session, &[TAG.to_string()])?;
         let started = Started {
             session,
             proposition: spec.topic.clone(),

@@ -59,18 +59,14 @@ impl Server {
             Call::Read(read) => {
                 let session = self.debates.resolve(&read.session)?;
                 let store = &self.debates.store;
+                let state = || reading::state(store, &session);
                 match read.part {
                     tools::Part::Transcript => reading::transcript(store, &session),
-                    part => {
-                        let state = reading::state(store, &session)?;
-                        match part {
-                            tools::Part::Verdict => reading::verdict(&session, &state, read.round),
-                            tools::Part::Synthesis => reading::synthesis(&session, &state),
-                            _ => {
-                                let live = self.debates.follow(&session).map(|p| p.borrow().running());
-                                Ok(reading::status(&session, &state, live))
-                            }
-                        }
+                    tools::Part::Verdict => reading::verdict(&session, &state()?, read.round),
+                    tools::Part::Synthesis => reading::synthesis(&session, &state()?),
+                    tools::Part::Status => {
+                        let live = self.debates.follow(&session).map(|p| p.borrow().running());
+                        Ok(reading::status(&session, &state()?, live))
                     }
                 }
             }

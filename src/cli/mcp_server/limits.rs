@@ -30,7 +30,7 @@ impl Limits {
     pub fn of(config: &Config) -> anyhow::Result<Limits> {
         let mut sources = Vec::new();
         for raw in config.words("mcp_server.sources").unwrap_or_default() {
-            let path = expanded(raw.trim());
+            let path = crate::config::home_path(raw.trim());
             let resolved = std::fs::canonicalize(&path).map_err(|e| {
                 anyhow::anyhow!("mcp_server.sources names {}, which cannot be read: {e}", path.display())
             })?;
@@ -58,7 +58,7 @@ impl Limits {
             .iter()
             .map(|raw| {
                 let shown = crate::sanitize::one_line(raw);
-                let path = std::fs::canonicalize(expanded(raw.trim()))
+                let path = std::fs::canonicalize(crate::config::home_path(raw.trim()))
                     .map_err(|e| format!("the source {shown} cannot be read: {e}"))?;
                 if self.sources.iter().any(|allowed| path.starts_with(allowed)) {
                     Ok(path.to_string_lossy().into_owned())
@@ -105,14 +105,6 @@ impl Limits {
             self.budget_tokens.map(|limit| limit.saturating_sub(spent.tokens)),
             self.budget_usd.map(|limit| (limit - spent.usd).max(0.0)),
         )
-    }
-}
-
-/// `raw` with a leading `~/` read as the home folder.
-fn expanded(raw: &str) -> PathBuf {
-    match (raw.strip_prefix("~/"), directories::BaseDirs::new()) {
-        (Some(rest), Some(dirs)) => dirs.home_dir().join(rest),
-        _ => PathBuf::from(raw),
     }
 }
 

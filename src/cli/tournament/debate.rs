@@ -174,9 +174,7 @@ async fn engine_setup(config: &crate::config::Config) -> anyhow::Result<crate::d
 
 /// Tags session `id` with the tournament.
 fn tag(shared: &Shared, id: &str) -> anyhow::Result<()> {
-    let mut kept = label::read(shared.store.dir(), id);
-    kept.add_tags(&[shared.tag()]);
-    label::write(shared.store.dir(), id, &kept)
+    label::tag_new(shared.store.dir(), id, &[shared.tag()])
 }
 
 /// Records every event until the debate ends; how it ended. A debate that
