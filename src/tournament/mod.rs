@@ -10,4 +10,5 @@ pub mod export;
 pub mod file;
 pub mod games;
 pub mod plan;
+pub mod progress;
 pub mod stats;

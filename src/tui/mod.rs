@@ -4,6 +4,7 @@
 //! only through `DebateHandle`.
 
 pub mod app;
+pub mod board;
 pub mod branch_form;
 pub mod browser;
 pub mod chord;

@@ -108,6 +108,7 @@ mod studio_stats;
 mod studio_view;
 mod studio_vote;
 mod tournament;
+mod tournament_board;
 mod v1_logs;
 mod verdict_caps;
 mod vote_props;

@@ -62,7 +62,7 @@ concurrency = 3
 
 /// The stored tournament's journal: the sessions each key began as, and
 /// the keys that finished.
-fn journal(data: &Path) -> (String, BTreeMap<String, Vec<String>>, Vec<String>) {
+pub(crate) fn journal(data: &Path) -> (String, BTreeMap<String, Vec<String>>, Vec<String>) {
     let tournaments = Tournaments::open(data).unwrap();
     let id = tournaments.resolve(None, false).unwrap();
     let stored = tournaments.load(&id).unwrap();

@@ -17,6 +17,8 @@ use crate::store::tournaments::{Entry, Journal};
 use crate::store::{Recorder, Store, label};
 use crate::tournament::file::TournamentFile;
 use crate::tournament::plan::Planned;
+use crate::tournament::progress::Progress;
+use crate::tournament::stats::Game;
 
 /// What every debate of one tournament shares.
 pub struct Shared {
@@ -29,7 +31,11 @@ pub struct Shared {
     pub store: Store,
     /// True once the tournament is to stop: each debate stops where it is.
     pub stop: watch::Receiver<bool>,
+    /// True while the person holds the tournament: each debate pauses where it is.
+    pub hold: watch::Receiver<bool>,
     pub journal: Mutex<Journal>,
+    /// Where the tournament's progress is told.
+    pub tell: tokio::sync::mpsc::UnboundedSender<Progress>,
 }
 
 impl Shared {
@@ -41,6 +47,11 @@ impl Shared {
     /// The tag every session of the tournament carries.
     pub fn tag(&self) -> String {
         tag_of(&self.tournament)
+    }
+
+    /// Tells the tournament's progress (no one listening is no harm).
+    pub fn say(&self, progress: Progress) {
+        let _ = self.tell.send(progress);
     }
 }
 
@@ -63,6 +74,8 @@ pub struct Ran {
     pub usd: Option<f64>,
     /// What the session's recording warned of.
     pub warnings: Vec<String>,
+    /// The debate as the statistics count it, once it ended.
+    pub game: Option<Game>,
 }
 
 /// The flags that seat `planned` as the tournament file says: each seat's
@@ -99,7 +112,9 @@ pub async fn run(shared: Arc<Shared>, planned: Planned, session: Option<String>)
             let id = recorder.id().to_string();
             let (outcome, state, warnings) = record(&shared, handle, recorder).await;
             let tokens = crate::debate::cost::tokens(&state).map_or(0, |(input, output)| input + output);
+            let game = crate::tournament::games::game(&id, &state);
             Ran {
+                game,
                 key,
                 session: Some(id),
                 outcome: outcome.map_err(|e| format!("{e:#}")),
@@ -117,6 +132,7 @@ pub async fn run(shared: Arc<Shared>, planned: Planned, session: Option<String>)
             tokens: 0,
             usd: None,
             warnings: Vec::new(),
+            game: None,
         },
     }
 }
@@ -147,6 +163,7 @@ async fn started(
     shared
         .write(&Entry::Started { key: planned.key.clone(), session: id.clone() })
         .map_err(|e| (Some(id.clone()), e))?;
+    shared.say(Progress::Started { key: planned.key.clone(), session: id.clone() });
     tag(shared, &id).map_err(|e| (Some(id.clone()), e))?;
     Ok((engine::start(setup, spec), recorder, prices))
 }
@@ -185,11 +202,15 @@ async fn record(
     mut recorder: Recorder,
 ) -> (anyhow::Result<Outcome>, crate::debate::DebateState, Vec<String>) {
     let mut stop = shared.stop.clone();
+    let mut hold = shared.hold.clone();
+    let mut holdable = true;
     let mut warnings = Vec::new();
     let mut outcome = None;
     let mut stopping = *stop.borrow();
     if stopping {
         handle.send(Command::Stop);
+    } else if *hold.borrow_and_update() {
+        handle.send(Command::Pause);
     }
     // A person watching it (`heat watch`) steers it from there.
     let mut steering = crate::store::steering::Steering::take(recorder.path()).ok();
@@ -200,6 +221,16 @@ async fn record(
                 if changed.is_err() || *stop.borrow() {
                     stopping = true;
                     let _ = commander.send(Command::Stop);
+                }
+                continue;
+            }
+            changed = hold.changed(), if !stopping && holdable => {
+                match changed {
+                    Ok(()) => {
+                        let _ = commander.send(if *hold.borrow_and_update() { Command::Pause } else { Command::Resume });
+                    }
+                    // No one can hold the tournament any more.
+                    Err(_) => holdable = false,
                 }
                 continue;
             }

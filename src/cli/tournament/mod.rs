@@ -4,6 +4,7 @@
 //! ordinary sessions tagged with the tournament, and taken up again after a
 //! stop or a kill with only what is missing run.
 
+mod board;
 mod debate;
 mod dry_run;
 mod progress;
@@ -17,6 +18,7 @@ use crate::store::tournaments::{Entry, Stored, Tournaments};
 use crate::store::{self, Store};
 use crate::tournament::file::{Placed, TournamentFile};
 use crate::tournament::plan::{self, Planned};
+use crate::tournament::progress::Budget;
 
 /// What `heat tournament` was asked for.
 pub struct Asked<'a> {
@@ -121,27 +123,41 @@ async fn go(
 ) -> anyhow::Result<ExitCode> {
     let store = Store::open(&store::data_dir()?)?;
     let (stop, stopped) = tokio::sync::watch::channel(false);
+    let (hold, holding) = tokio::sync::watch::channel(false);
+    let (tell, mut told) = tokio::sync::mpsc::unbounded_channel();
     let shared = debate::Shared {
         config_file: asked.config_file.cloned(),
         flags: asked.flags.to_vec(),
         file,
         tournament: stored.id.clone(),
         seed,
-        store,
+        store: store.clone(),
         stop: stopped,
+        hold: holding,
         journal: std::sync::Mutex::new(journal),
+        tell,
     };
-    let mut report = progress::Report { json: asked.json, tournament: stored.id.clone() };
     // A tournament resumed after its budget paused it goes on past it.
     let lifted = stored.budget_reached();
     let (spent_tokens, spent_usd) = stored.spent();
-    let budget = runner::Budget {
+    let budget = Budget {
         tokens: shared.file.budget_tokens.filter(|_| !lifted).map(|b| b.value),
         usd: shared.file.budget_usd.filter(|_| !lifted).map(|b| b.value),
         spent_tokens,
         spent_usd,
     };
-    let ending = runner::run(shared, stop, planned, stored, budget, &mut report).await?;
+    let running = runner::run(shared, &stop, planned, stored, budget);
+    let ending = if board::wanted(asked.json) {
+        board::run(asked, (stored, &store, seed), told, (&hold, &stop), running).await?
+    } else {
+        let mut report = progress::Report { json: asked.json, tournament: stored.id.clone() };
+        let lines = async {
+            while let Some(progress) = told.recv().await {
+                report.say(&progress);
+            }
+        };
+        tokio::join!(running, lines).0?
+    };
     let id = &stored.id;
     Ok(match ending {
         runner::Ending::Done { failed: 0 } => {

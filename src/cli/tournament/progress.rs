@@ -1,59 +1,12 @@
-//! What a running tournament tells the person: a line on standard error as
-//! each debate begins and ends, or, with `--json`, one JSON object a line on
-//! standard output for scripts.
+//! What a running tournament tells the person on a plain terminal: a line
+//! on standard error as each debate begins and ends, or, with `--json`, one
+//! JSON object a line on standard output for scripts.
 
 use std::io::{IsTerminal as _, Write};
 
 use serde_json::json;
 
-use crate::debate::Outcome;
-use crate::tournament::plan::Planned;
-
-/// Something that happened in a running tournament.
-#[derive(Debug, Clone)]
-pub enum Progress {
-    /// The tournament begins or goes on: its size, what is done, what is left.
-    Plan {
-        total: usize,
-        done: usize,
-        left: usize,
-    },
-    Begins {
-        planned: Planned,
-        session: Option<String>,
-        attempt: u32,
-    },
-    Finished {
-        key: String,
-        session: String,
-        outcome: Outcome,
-        winner: Option<String>,
-        done: usize,
-        total: usize,
-    },
-    Failed {
-        key: String,
-        session: Option<String>,
-        why: String,
-        attempt: u32,
-        done: usize,
-        total: usize,
-    },
-    /// A debate stopped by the person, to be taken up on resume.
-    Stopped {
-        key: String,
-        session: Option<String>,
-    },
-    Stopping {
-        running: usize,
-    },
-    /// The budget is reached: no debate begins; those running finish.
-    Budget {
-        spent: String,
-        running: usize,
-    },
-    Warning(String),
-}
+use crate::tournament::progress::Progress;
 
 /// Where progress goes: text on standard error, or JSON lines on standard output.
 pub struct Report {
@@ -70,7 +23,8 @@ impl Report {
         } else {
             // On a terminal, no line breaks inside a word.
             let width = std::io::stderr().is_terminal().then(crossterm::terminal::size).and_then(Result::ok);
-            let line = format!("heat: {}", self.text_of(progress));
+            let Some(text) = self.text_of(progress) else { return };
+            let line = format!("heat: {text}");
             say!("{}", crate::cli::wrap::fit(&line, width.map(|(columns, _)| usize::from(columns))));
         }
     }
@@ -78,18 +32,22 @@ impl Report {
     fn json_of(&self, progress: &Progress) -> serde_json::Value {
         let id = &self.tournament;
         match progress {
-            Progress::Plan { total, done, left } => {
+            Progress::Plan { total, done, left, .. } => {
                 json!({"event": "plan", "tournament": id, "total": total, "done": done, "left": left})
             }
+            Progress::Started { key, session } => {
+                json!({"event": "started", "tournament": id, "key": key, "session": session})
+            }
+            Progress::Held(held) => json!({"event": "held", "tournament": id, "held": held}),
             Progress::Begins { planned, session, attempt } => json!({
                 "event": "begins", "tournament": id, "key": planned.key, "proposition": planned.proposition,
                 "advocate": planned.advocate, "skeptic": planned.skeptic, "session": session, "attempt": attempt,
             }),
-            Progress::Finished { key, session, outcome, winner, done, total } => json!({
+            Progress::Finished { key, session, outcome, winner, done, total, .. } => json!({
                 "event": "finished", "tournament": id, "key": key, "session": session, "outcome": outcome,
                 "winner": winner, "done": done, "total": total,
             }),
-            Progress::Failed { key, session, why, attempt, done, total } => json!({
+            Progress::Failed { key, session, why, attempt, done, total, .. } => json!({
                 "event": "failed", "tournament": id, "key": key, "session": session, "why": why,
                 "attempt": attempt, "done": done, "total": total,
             }),
@@ -104,10 +62,14 @@ impl Report {
         }
     }
 
-    fn text_of(&self, progress: &Progress) -> String {
+    /// The line for `progress`; `None` for what a person need not read.
+    fn text_of(&self, progress: &Progress) -> Option<String> {
         let clean = crate::sanitize::clean;
-        match progress {
-            Progress::Plan { total, done, left } => format!(
+        Some(match progress {
+            Progress::Started { .. } => return None,
+            Progress::Held(true) => "held: no debate begins, and those running pause".to_string(),
+            Progress::Held(false) => "goes on".to_string(),
+            Progress::Plan { total, done, left, .. } => format!(
                 "tournament {}: {} planned, {done} done, {left} to run",
                 self.tournament,
                 crate::words::count(*total, "debate")
@@ -154,6 +116,6 @@ impl Report {
                 crate::words::count(*running, "running debate")
             ),
             Progress::Warning(warning) => clean(warning),
-        }
+        })
     }
 }

@@ -3,7 +3,8 @@
 //! written to the journal before the next debate is told of; a debate that
 //! failed is tried once more at the end (taken up where it failed), then
 //! kept as failed with its reason. Ctrl-C stops every debate where it is,
-//! saved: `heat tournament resume` goes on.
+//! saved: `heat tournament resume` goes on. Held (the board's space), no
+//! debate begins and those running pause where they are.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -12,10 +13,10 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 use super::debate::{self, Ran, Shared};
-use super::progress::{Progress, Report};
 use crate::debate::Outcome;
 use crate::store::tournaments::{Entry, Stored};
 use crate::tournament::plan::Planned;
+use crate::tournament::progress::{Budget, Progress};
 
 /// One debate to run: what the plan says, the session to take up if one
 /// began, and which attempt this is.
@@ -34,29 +35,6 @@ pub enum Ending {
     Stopped,
     /// Paused at its budget, having spent this (in words); resumed, it goes on past it.
     Budget(String),
-}
-
-/// What the tournament may spend before it pauses, and has spent.
-pub struct Budget {
-    pub tokens: Option<u64>,
-    pub usd: Option<f64>,
-    pub spent_tokens: u64,
-    pub spent_usd: f64,
-}
-
-impl Budget {
-    /// What was spent against which limit, once a limit is reached.
-    fn reached(&self) -> Option<String> {
-        let tokens = self.tokens.filter(|limit| self.spent_tokens >= *limit).map(|limit| {
-            format!("{} of {} tokens", crate::words::thousands(self.spent_tokens), crate::words::thousands(limit))
-        });
-        let usd = self
-            .usd
-            .filter(|limit| self.spent_usd >= *limit)
-            .map(|limit| format!("${:.2} of ${limit:.2}", self.spent_usd));
-        let reached: Vec<String> = tokens.into_iter().chain(usd).collect();
-        (!reached.is_empty()).then(|| reached.join(" and "))
-    }
 }
 
 /// The work left in a stored tournament: every planned debate not yet
@@ -78,49 +56,59 @@ fn left(planned: &[Planned], stored: &Stored) -> Vec<Job> {
 /// Runs what is left of the tournament.
 pub async fn run(
     shared: Shared,
-    stop: watch::Sender<bool>,
+    stop: &watch::Sender<bool>,
     planned: &[Planned],
     stored: &Stored,
     mut budget: Budget,
-    report: &mut Report,
 ) -> anyhow::Result<Ending> {
     let concurrency = shared.file.concurrency;
     let shared = Arc::new(shared);
-    let total = planned.len();
-    let mut done = stored.finished().len() + stored.failures().values().filter(|(a, _)| *a >= 2).count();
+    let failed = stored.failures().values().filter(|(a, _)| *a >= 2).count();
+    let mut tally = Tally { total: planned.len(), done: stored.finished().len() + failed, failed };
     // Failures are tried again after everything else; a debate that failed once before this run is tried now.
     let (mut first, mut again): (VecDeque<Job>, VecDeque<Job>) =
         left(planned, stored).into_iter().partition(|j| j.attempt == 1);
     first.extend(again.drain(..));
     let mut running: JoinSet<Ran> = JoinSet::new();
     let mut attempts: BTreeMap<String, u32> = BTreeMap::new();
-    let mut failed = stored.failures().values().filter(|(a, _)| *a >= 2).count();
-    report.say(&Progress::Plan { total, done, left: first.len() });
+    let (total, done) = (tally.total, tally.done);
+    shared.say(Progress::Plan { total, done, left: first.len(), budget: budget.clone() });
     let stopped = || *stop.borrow();
+    let mut hold = shared.hold.clone();
+    let mut holdable = true;
     // Once reached, no debate begins; those running finish.
     let mut paused: Option<String> = None;
     let mut ctrl_c = std::pin::pin!(tokio::signal::ctrl_c());
     loop {
-        while running.len() < concurrency && !stopped() && paused.is_none() {
+        let holding = *hold.borrow_and_update();
+        while running.len() < concurrency && !stopped() && paused.is_none() && !holding {
             let Some(job) = first.pop_front().or_else(|| again.pop_front()) else { break };
             attempts.insert(job.planned.key.clone(), job.attempt);
-            report.say(&Progress::Begins {
+            shared.say(Progress::Begins {
                 planned: job.planned.clone(),
                 session: job.session.clone(),
                 attempt: job.attempt,
             });
             running.spawn(debate::run(shared.clone(), job.planned, job.session));
         }
-        if running.is_empty() {
+        if running.is_empty() && !(holding && holdable && !stopped() && paused.is_none()) {
             break;
         }
         let joined = tokio::select! {
-            joined = running.join_next() => joined,
+            joined = running.join_next(), if !running.is_empty() => joined,
             _ = &mut ctrl_c, if !stopped() => {
                 let _ = stop.send(true);
-                report.say(&Progress::Stopping { running: running.len() });
+                shared.say(Progress::Stopping { running: running.len() });
                 continue;
             }
+            changed = hold.changed(), if holdable => {
+                match changed {
+                    Ok(()) => shared.say(Progress::Held(*hold.borrow())),
+                    Err(_) => holdable = false,
+                }
+                continue;
+            }
+            () = stopped_while_held(stop), if running.is_empty() => continue,
         };
         let Some(joined) = joined else { break };
         let ran = joined.map_err(|e| anyhow::anyhow!("a tournament debate's task ended: {e}"))?;
@@ -128,47 +116,19 @@ pub async fn run(
         budget.spent_tokens += ran.tokens;
         budget.spent_usd += ran.usd.unwrap_or(0.0);
         for warning in &ran.warnings {
-            report.say(&Progress::Warning(warning.clone()));
+            shared.say(Progress::Warning(warning.clone()));
         }
-        match ran.outcome {
-            // Stopped by the person (or cut off at its budget): taken up again on resume.
-            Ok(Outcome::Cancelled) => report.say(&Progress::Stopped { key: ran.key, session: ran.session }),
-            Ok(Outcome::Failed(why)) | Err(why) => {
-                shared.write(&Entry::Failed {
-                    key: ran.key.clone(),
-                    session: ran.session.clone(),
-                    why: why.clone(),
-                    attempt,
-                    tokens: ran.tokens,
-                    usd: ran.usd,
-                })?;
-                if attempt < 2 && !stopped() {
-                    let planned = planned.iter().find(|p| p.key == ran.key).cloned();
-                    again.extend(planned.map(|planned| Job { planned, session: ran.session.clone(), attempt: 2 }));
-                } else if attempt >= 2 {
-                    done += 1;
-                    failed += 1;
-                }
-                report.say(&Progress::Failed { key: ran.key, session: ran.session, why, attempt, done, total });
-            }
-            Ok(outcome) => {
-                let session = ran.session.clone().unwrap_or_default();
-                shared.write(&Entry::Finished {
-                    key: ran.key.clone(),
-                    session: session.clone(),
-                    outcome: outcome.clone(),
-                    tokens: ran.tokens,
-                    usd: ran.usd,
-                })?;
-                done += 1;
-                report.say(&Progress::Finished { key: ran.key, session, outcome, winner: ran.winner, done, total });
-            }
-        }
+        let retry = !stopped();
+        let job = counted(&shared, ran, (attempt, retry), &budget, &mut tally)?;
+        again.extend(job.and_then(|(key, session)| {
+            let planned = planned.iter().find(|p| p.key == key).cloned()?;
+            Some(Job { planned, session, attempt: 2 })
+        }));
         if paused.is_none()
             && let Some(spent) = budget.reached()
         {
             shared.write(&Entry::BudgetReached { spent: spent.clone() })?;
-            report.say(&Progress::Budget { spent: spent.clone(), running: running.len() });
+            shared.say(Progress::Budget { spent: spent.clone(), running: running.len() });
             paused = Some(spent);
         }
     }
@@ -181,5 +141,77 @@ pub async fn run(
         return Ok(Ending::Budget(spent));
     }
     shared.write(&Entry::Ended { at_ms: crate::store::now_ms() })?;
-    Ok(Ending::Done { failed })
+    Ok(Ending::Done { failed: tally.failed })
+}
+
+/// How many debates the tournament plans, has ended, and kept as failed.
+struct Tally {
+    total: usize,
+    done: usize,
+    failed: usize,
+}
+
+/// A debate's end written to the journal and told; the key and session
+/// of a failed debate to try again (its first failure, `retry` allowing).
+fn counted(
+    shared: &Shared,
+    ran: Ran,
+    (attempt, retry): (u32, bool),
+    budget: &Budget,
+    tally: &mut Tally,
+) -> anyhow::Result<Option<(String, Option<String>)>> {
+    let spent = (budget.spent_tokens, budget.spent_usd);
+    let Tally { total, .. } = *tally;
+    match ran.outcome {
+        // Stopped by the person (or cut off at its budget): taken up again on resume.
+        Ok(Outcome::Cancelled) => shared.say(Progress::Stopped { key: ran.key, session: ran.session }),
+        Ok(Outcome::Failed(why)) | Err(why) => {
+            shared.write(&Entry::Failed {
+                key: ran.key.clone(),
+                session: ran.session.clone(),
+                why: why.clone(),
+                attempt,
+                tokens: ran.tokens,
+                usd: ran.usd,
+            })?;
+            let again = (attempt < 2 && retry).then(|| (ran.key.clone(), ran.session.clone()));
+            if attempt >= 2 {
+                tally.done += 1;
+                tally.failed += 1;
+            }
+            let done = tally.done;
+            shared.say(Progress::Failed { key: ran.key, session: ran.session, why, attempt, done, total, spent });
+            return Ok(again);
+        }
+        Ok(outcome) => {
+            let session = ran.session.clone().unwrap_or_default();
+            shared.write(&Entry::Finished {
+                key: ran.key.clone(),
+                session: session.clone(),
+                outcome: outcome.clone(),
+                tokens: ran.tokens,
+                usd: ran.usd,
+            })?;
+            tally.done += 1;
+            shared.say(Progress::Finished {
+                key: ran.key,
+                session,
+                outcome,
+                winner: ran.winner,
+                game: ran.game,
+                done: tally.done,
+                total,
+                spent,
+            });
+        }
+    }
+    Ok(None)
+}
+
+/// Resolves once the tournament is told to stop (never, if no one can tell it).
+async fn stopped_while_held(stop: &watch::Sender<bool>) {
+    let mut told = stop.subscribe();
+    if told.wait_for(|stop| *stop).await.is_err() {
+        std::future::pending::<()>().await;
+    }
 }
