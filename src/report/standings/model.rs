@@ -39,6 +39,10 @@ pub struct Standings {
     pub debates: Vec<DebateRow>,
     /// `12 debates`.
     pub counted: String,
+    /// Whether the debates had more than one judge (each row names its own).
+    pub several_judges: bool,
+    /// The one judge of them all, cleaned, when there is one.
+    pub judge: String,
 }
 
 /// A rated model: its rating, the interval's ends and its record.
@@ -100,6 +104,8 @@ impl Standings {
                 .map(|(i, game)| debate_row(game, input.propositions.get(i).map_or("", String::as_str)))
                 .collect(),
             counted: crate::words::count(input.games.len(), "debate"),
+            several_judges: summary.swap_flips.len() > 1,
+            judge: summary.swap_flips.first().map_or_else(String::new, |j| name(&j.judge)),
         }
     }
 }

@@ -36,7 +36,6 @@ fn a_page_of_rated_models_has_its_charts_tables_and_debates() {
     let propositions: Vec<String> = (1..=4).map(|i| format!("Proposition {i}")).collect();
     let summary = summarise_with_resamples(&games, 3, 20);
     let page = page(&games, &propositions, &summary);
-    std::fs::write("/tmp/standings-unit.html", &page).unwrap();
     assert!(page.contains(&format!("content=\"{}\"", crate::report::CSP)));
     assert!(!page.contains("<script"));
     assert_eq!(page.matches("<svg").count(), 2, "the ratings and the side bias");
