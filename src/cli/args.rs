@@ -191,9 +191,9 @@ pub enum Commands {
     /// Write a debate as one HTML page that works offline: heat and words charts, verdicts, evidence, transcript (the newest when no id is given); or a tournament's statistics as one (--tournament, --tag).
     #[command(after_help = "A tournament's statistics, the numbers `heat stats` prints, as a page with charts:\n  \
         heat report --tournament [ID]   ratings with their intervals, win rates, the pairwise matrix, side bias,\n                                  \
-        swap-check flips, length bias, agreement and the debates counted (no ID: the newest tournament)\n  \
-        heat report --tag TAG           the same for the debates tagged TAG\n\
-        Written to reports/tournament-ID.html (reports/tag-TAG.html) in the data dir unless -o names a file.")]
+        the judges' checks and the debates counted (no ID: the newest tournament)\n  \
+        heat report --tag TAG           the same, of the debates tagged TAG\n\
+        Without -o, written to the data dir's reports/ as tournament-ID.html or tag-TAG.html.")]
     Report {
         /// A session id, or the start of one.
         id: Option<String>,
