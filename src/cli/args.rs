@@ -188,10 +188,21 @@ pub enum Commands {
         #[arg(long)]
         requests: bool,
     },
-    /// Write a debate as one HTML page that works offline: heat and words charts, verdicts, evidence, transcript (the newest when no id is given).
+    /// Write a debate as one HTML page that works offline: heat and words charts, verdicts, evidence, transcript (the newest when no id is given); or a tournament's statistics as one (--tournament, --tag).
+    #[command(after_help = "A tournament's statistics, the numbers `heat stats` prints, as a page with charts:\n  \
+        heat report --tournament [ID]   ratings with their intervals, win rates, the pairwise matrix, side bias,\n                                  \
+        the judges' checks and the debates counted (no ID: the newest tournament)\n  \
+        heat report --tag TAG           the same, of the debates tagged TAG\n\
+        Without -o, written to the data dir's reports/ as tournament-ID.html or tag-TAG.html.")]
     Report {
         /// A session id, or the start of one.
         id: Option<String>,
+        /// A tournament's statistics as the page instead (no ID: the newest tournament).
+        #[arg(long, value_name = "ID", num_args = 0..=1, default_missing_value = "", conflicts_with_all = ["id", "demo", "summary"])]
+        tournament: Option<String>,
+        /// The statistics of the debates tagged TAG as the page instead.
+        #[arg(long, value_name = "TAG", conflicts_with_all = ["id", "demo", "summary", "tournament"])]
+        tag: Option<String>,
         /// Report the bundled demo debate.
         #[arg(long, conflicts_with = "id")]
         demo: bool,

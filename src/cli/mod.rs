@@ -34,6 +34,7 @@ pub mod probe;
 mod rematch;
 mod replay;
 mod report;
+mod report_stats;
 mod run;
 mod seats;
 mod sessions;
@@ -165,11 +166,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             sessions::export(id.as_deref(), format.into(), output.as_deref(), force, (no_images, requests).into())?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Commands::Report { id, demo, output, force, open, summary, debate }) => {
-            let request = report::Request { id: id.as_deref(), demo, output: output.as_deref(), force, open };
-            report::run(config_file.as_ref(), &debate.flag_values(), request, summary).await?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Some(command @ Commands::Report { .. }) => report_stats::from_args(config_file.as_ref(), command).await,
         Some(Commands::Rematch { id, swap_sides, seat, json, debate }) => {
             let request = rematch::Request { id: id.as_deref(), swap_sides, seats: &seat, json };
             rematch::rematch(config_file.as_ref(), &debate.flag_values(), &request).await

@@ -109,17 +109,28 @@ pub fn report(config: Option<&Config>, request: &Request<'_>) -> anyhow::Result<
     let prices = config.map(Config::prices).unwrap_or_default();
     let context = Context { live, skipped: loaded.notices.clone(), prices, label };
     let html = report::html(&loaded.header, &loaded.records, &context)?;
-    let path = match request.output {
+    place(&html, &id, request.output, request.force, request.open)
+}
+
+/// Writes a page to `output` (never over a file there unless `force`), or
+/// to the data dir's `reports/` as `<name>.html`; prints where, and opens
+/// it in the browser when asked.
+pub(super) fn place(
+    html: &str,
+    name: &str,
+    output: Option<&Path>,
+    force: bool,
+    browse: bool,
+) -> anyhow::Result<PathBuf> {
+    let path = match output {
         Some(path) => {
-            super::sessions::write_file(path, &html, request.force)?;
+            super::sessions::write_file(path, html, force)?;
             path.to_path_buf()
         }
-        None => report::save(&Store::open(&data_dir)?.reports_dir(), &id, &html)?,
+        None => report::save(&Store::open(&store::data_dir()?)?.reports_dir(), name, html)?,
     };
     show!("{}", path.display());
-    if request.open
-        && let Err(e) = open::that_detached(&path)
-    {
+    if browse && let Err(e) = open::that_detached(&path) {
         // The launcher's own words (an exit status) help nobody at the terminal: they go to the log.
         tracing::warn!(error = %e, "could not open a browser");
         bail!("wrote {}, but no browser could be opened here; open the file yourself", path.display());

@@ -73,23 +73,45 @@ pub fn stats(counted: &Counted<'_>) -> anyhow::Result<()> {
 /// or of `tag`, as games: what was counted in words, the games, and the
 /// seed their bootstrap draws from. None is an error.
 pub(super) fn gathered(id: Option<&str>, tag: Option<&str>) -> anyhow::Result<(String, Vec<Game>, u64)> {
+    let Gathered { what, games, seed, .. } = gather(id, tag)?;
+    Ok((what, games, seed))
+}
+
+/// The debates [`gathered`] counts, with what a page of them also shows.
+pub(super) struct Gathered {
+    /// What was counted, in words: "tournament ID", "the debates tagged #work".
+    pub what: String,
+    pub games: Vec<Game>,
+    /// Each game's proposition, as its session recorded it (not cleaned).
+    pub propositions: Vec<String>,
+    pub seed: u64,
+    /// The tournament's id, when a tournament's debates were counted.
+    pub tournament: Option<String>,
+}
+
+/// [`gathered`], each game with its proposition, and the tournament's id.
+pub(super) fn gather(id: Option<&str>, tag: Option<&str>) -> anyhow::Result<Gathered> {
     let data = store::data_dir()?;
     let store = Store::open(&data)?;
-    let Chosen { what, sessions, seed, .. } = chosen(&data, &store, &Counted { id, tag, json: false })?;
-    let mut counted_games: Vec<Game> = Vec::new();
+    let Chosen { what, sessions, seed, tournament } = chosen(&data, &store, &Counted { id, tag, json: false })?;
+    let mut games: Vec<Game> = Vec::new();
+    let mut propositions = Vec::new();
     for (session, _) in &sessions {
         match store.load(session) {
             Ok(loaded) => {
                 let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
-                counted_games.extend(games::game(session, &state));
+                if let Some(game) = games::game(session, &state) {
+                    games.push(game);
+                    propositions.push(state.topic);
+                }
             }
             Err(e) => say!("heat: session {session} is left out: {e:#}"),
         }
     }
-    if counted_games.is_empty() {
+    if games.is_empty() {
         anyhow::bail!("{what} has no finished debate to count yet");
     }
-    Ok((what, counted_games, seed))
+    Ok(Gathered { what, games, propositions, seed, tournament })
 }
 
 /// `heat stats --export FILE`: the debates `stats` would count, a row per

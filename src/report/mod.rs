@@ -1,7 +1,8 @@
 //! `heat report`: a finished (or running) debate as one self-contained HTML
 //! page that works offline — its facts, heat and words charts, verdicts,
 //! evidence and transcript. `model` reads the session, `charts` draws, `page`
-//! lays it out.
+//! lays it out. `standings` is the other page: a tournament's or a tag's
+//! statistics, as `heat stats` counts them.
 
 pub mod agreement;
 pub mod charts;
@@ -13,6 +14,7 @@ pub mod model;
 mod page;
 mod palette;
 pub mod requests;
+pub mod standings;
 mod time;
 pub mod transcript;
 pub mod walk;

@@ -68,6 +68,7 @@ mod reasoning_models;
 mod reducer_props;
 mod report;
 mod report_browser;
+mod report_stats;
 mod retry_timing;
 mod score_props;
 mod servers_in_the_wild;
