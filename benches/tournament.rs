@@ -20,14 +20,19 @@
 //!    20 ms (5 s a turn: 200 streams, 10,000 tokens/s combined); the
 //!    judge's verdict comes at once. Prints the heat process's CPU as a
 //!    share of one core while all 200 streams run, over the whole streaming
-//!    period, and over the whole run. The "board" is the plain progress
+//!    period, and over the whole run. Its progress is the plain
 //!    printer (a line on standard error as each debate begins and ends): it
 //!    prints nothing while the streams run, so the share while they do is
 //!    the streaming and recording.
 //!
-//! Run: `cargo bench --bench tournament` (about two and a half minutes; not
-//! criterion: the quantities are one run's totals). `HEAT_BENCH_PARTS=instant`
-//! or `=stream` runs one part; `HEAT_BENCH_PERF=DIR` records each heat run
+//! 3. **The same under the board**: part 2 with heat on a 120×40
+//!    pseudo-terminal, so it runs under its full-screen board (redrawn
+//!    each second and as debates begin and end); the same shares of a core,
+//!    and the bytes it drew. The board's cost is the difference from part 2.
+//!
+//! Run: `cargo bench --bench tournament` (about three minutes; not
+//! criterion: the quantities are one run's totals). `HEAT_BENCH_PARTS=instant`,
+//! `=stream` or `=board` runs one part; `HEAT_BENCH_PERF=DIR` records each heat run
 //! with `perf record --call-graph dwarf` into `DIR/tournament-<part>.data`
 //! (for `perf report`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -36,7 +41,7 @@
 mod support;
 
 use std::collections::BTreeMap;
-use std::io::BufRead;
+use std::io::{BufRead, Write as _};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -171,9 +176,11 @@ fn tournament_file(propositions: usize, rounds: u32) -> String {
     )
 }
 
-/// `heat tournament FILE` on `data`, its progress on a pipe, every setting
-/// and provider variable removed but the mock server's.
-fn start(data: &Path, file: &Path, server: &MockLlm) -> Child {
+/// `heat tournament FILE` on `data`, every setting and provider variable
+/// removed but the mock server's; with `terminal`, on a pseudo-terminal of
+/// 120×40 (so it shows its board; what it draws is read and counted), else
+/// its progress on a pipe.
+fn start(data: &Path, file: &Path, server: &MockLlm, terminal: Option<&Terminal>) -> Child {
     let config = data.join("heat.toml");
     std::fs::write(&config, "[network]\nmax_retries = 1\n").unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_heat"));
@@ -190,10 +197,59 @@ fn start(data: &Path, file: &Path, server: &MockLlm) -> Child {
         .env("NO_COLOR", "1")
         .env("OPENAI_API_KEY", "sk-bench-openai")
         .env("OPENAI_BASE_URL", format!("{}/v1", server.base_url))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
         .stderr(Stdio::piped());
+    match terminal {
+        Some(terminal) => {
+            let open = || {
+                std::fs::OpenOptions::new().read(true).write(true).open(&terminal.path).expect("the pty's other end")
+            };
+            cmd.stdin(open()).stdout(open()).env("TERM", "xterm-256color");
+        }
+        None => {
+            cmd.stdin(Stdio::null()).stdout(Stdio::null());
+        }
+    }
     cmd.spawn().expect("heat starts")
+}
+
+/// A pseudo-terminal of 120×40 that heat draws on: what it draws is read
+/// (as a terminal would) and its bytes counted; q is pressed on it to leave
+/// the board once the tournament has ended.
+struct Terminal {
+    path: std::path::PathBuf,
+    bytes: Arc<std::sync::atomic::AtomicU64>,
+    writer: Mutex<Box<dyn std::io::Write + Send>>,
+    _pair: portable_pty::PtyPair,
+}
+
+impl Terminal {
+    fn open() -> Terminal {
+        let pair = portable_pty::native_pty_system()
+            .openpty(portable_pty::PtySize { rows: 40, cols: 120, pixel_width: 0, pixel_height: 0 })
+            .expect("a pty");
+        let path = pair.master.tty_name().expect("the pty's name");
+        let bytes = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let mut reader = pair.master.try_clone_reader().expect("the pty's reader");
+        let writer = Mutex::new(pair.master.take_writer().expect("the pty's writer"));
+        let counted = Arc::clone(&bytes);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n @ 1..) = std::io::Read::read(&mut reader, &mut buf) {
+                counted.fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+            }
+        });
+        Terminal { path, bytes, writer, _pair: pair }
+    }
+
+    /// Presses q once the tournament in `data` has ended (its journal says so).
+    async fn leave_when_ended(&self, data: &Path) {
+        while !journal(data).contains_key("ended") {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let mut writer = self.writer.lock().unwrap();
+        let _ = writer.write_all(b"q");
+        let _ = writer.flush();
+    }
 }
 
 /// CPU seconds a process has used: (user, system).
@@ -427,14 +483,28 @@ fn table(title: &str, rows: &[(String, String)]) {
 
 /// Runs `heat tournament` on a file of `text` against `server` to its end,
 /// watched, and checks that all `planned` debates finished; with its data dir.
-async fn tournament(server: &MockLlm, text: &str, planned: usize, part: &str) -> (Watched, tempfile::TempDir) {
+async fn tournament(
+    server: &MockLlm,
+    text: &str,
+    planned: usize,
+    (part, terminal): (&str, Option<&Terminal>),
+) -> (Watched, tempfile::TempDir) {
     let data = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
     let file = work.path().join("t.toml");
     std::fs::write(&file, text).unwrap();
-    let child = start(data.path(), &file, server);
+    let child = start(data.path(), &file, server, terminal);
     let perf = perf(child.id(), part);
-    let run = watch(child).await;
+    let run = match terminal {
+        Some(terminal) => {
+            let mut watched = std::pin::pin!(watch(child));
+            tokio::select! {
+                run = &mut watched => run,
+                () = terminal.leave_when_ended(data.path()) => watched.await,
+            }
+        }
+        None => watch(child).await,
+    };
     if let Some(mut perf) = perf {
         let _ = perf.wait();
     }
@@ -457,7 +527,7 @@ async fn run_instant() {
         MODELS.len() * (MODELS.len() - 1) / 2
     );
     let text = tournament_file(INSTANT_PROPOSITIONS, INSTANT_ROUNDS);
-    let (run, data) = tournament(&server, &text, planned, "instant").await;
+    let (run, data) = tournament(&server, &text, planned, ("instant", None)).await;
     let journal = journal(data.path());
     let finished = planned;
 
@@ -541,20 +611,26 @@ async fn run_instant() {
     table(&format!("heat tournament: {planned} debates, instant models, {CONCURRENCY} at once"), &rows);
 }
 
-/// Part 2: 100 debates streaming at once, each debater at 50 tokens/s.
-async fn run_stream() {
+/// Part 2: 100 debates streaming at once, each debater at 50 tokens/s;
+/// with `board`, part 3: the same at a terminal, under the board.
+async fn run_stream(board: bool) {
     let seen = Arc::new(Tally::default());
     let asked = Arc::new(Asked::default());
     let (tallied, stamped) = (Arc::clone(&seen), Arc::clone(&asked));
     let server = MockLlm::with_handler(move |r| paced(r, &tallied, &stamped)).await;
     let planned = MODELS.len() * (MODELS.len() - 1) * STREAM_PROPOSITIONS;
     let turn = turn_time();
+    let (part, under) =
+        if board { ("3", "under the board on a 120×40 terminal") } else { ("2", "progress lines on a pipe") };
     println!(
-        "\npart 2: {planned} debates, 1 round, {CONCURRENCY} at once; each turn {TURN_TOKENS} tokens at {:.0} tokens/s ({:.1} s)",
+        "\npart {part}: {planned} debates, 1 round, {CONCURRENCY} at once; each turn {TURN_TOKENS} tokens at {:.0} tokens/s ({:.1} s); {under}",
         1.0 / TOKEN_EVERY.as_secs_f64(),
         turn.as_secs_f64()
     );
-    let (run, _data) = tournament(&server, &tournament_file(STREAM_PROPOSITIONS, 1), planned, "stream").await;
+    let terminal = board.then(Terminal::open);
+    let name = if board { "board" } else { "stream" };
+    let (run, _data) =
+        tournament(&server, &tournament_file(STREAM_PROPOSITIONS, 1), planned, (name, terminal.as_ref())).await;
 
     let mut asked = asked.lock().unwrap().clone();
     asked.sort();
@@ -625,7 +701,7 @@ async fn run_stream() {
             format!("{} ({} by wchar)", thousands(run.io.syscw), mb(run.io.wchar)),
         ),
         (
-            "progress lines printed (the board)".to_string(),
+            "progress lines printed".to_string(),
             format!(
                 "{} in all, {} while all streamed",
                 run.lines.len(),
@@ -637,10 +713,24 @@ async fn run_stream() {
             format!("{:.1} s = {:.0} % of one core over the run", run.bench_cpu, 100.0 * run.bench_cpu / wall),
         ),
     ]);
+    rows.extend(drawn_and_asked(terminal.as_ref(), &seen, wall));
+    table(&format!("heat tournament: {planned} debates streaming at once, 50 tokens/s a debater, {under}"), &rows);
+}
+
+/// The bytes heat drew on the terminal, if it had one, and what the server was asked.
+fn drawn_and_asked(terminal: Option<&Terminal>, seen: &Tally, wall: f64) -> Vec<(String, String)> {
+    let mut rows = Vec::new();
+    if let Some(terminal) = terminal {
+        let drawn = terminal.bytes.load(std::sync::atomic::Ordering::Relaxed);
+        rows.push((
+            "bytes drawn on the terminal (the board)".to_string(),
+            format!("{} in all, {:.0} a second of the run", thousands(drawn), drawn as f64 / wall),
+        ));
+    }
     for (what, n) in seen.lock().unwrap().iter() {
         rows.push((format!("server asked: {what}"), thousands(*n as u64)));
     }
-    table(&format!("heat tournament: {planned} debates streaming at once, 50 tokens/s a debater"), &rows);
+    rows
 }
 
 /// The last lines heat printed, for a failure's message.
@@ -650,12 +740,15 @@ fn last_lines(run: &Watched) -> String {
 }
 
 fn main() {
-    let parts = std::env::var("HEAT_BENCH_PARTS").unwrap_or_else(|_| "instant,stream".into());
+    let parts = std::env::var("HEAT_BENCH_PARTS").unwrap_or_else(|_| "instant,stream,board".into());
     let runtime = tokio::runtime::Runtime::new().unwrap();
     if parts.contains("instant") {
         runtime.block_on(run_instant());
     }
     if parts.contains("stream") {
-        runtime.block_on(run_stream());
+        runtime.block_on(run_stream(false));
+    }
+    if parts.contains("board") {
+        runtime.block_on(run_stream(true));
     }
 }

@@ -121,6 +121,12 @@ fn unnamed_models(config: &Config) -> Vec<ProviderKind> {
 /// slot's `n_ctx`; a server that does not is assumed to say nothing (short
 /// timeout: it is a probe).
 pub async fn probe_server_limits(base: &str) -> ServerLimits {
+    let key = ("props", base);
+    super::probed::remembered(&key, super::probed::KEPT_FOR, ask_server_limits(base), |l| *l != ServerLimits::default())
+        .await
+}
+
+async fn ask_server_limits(base: &str) -> ServerLimits {
     let root = base.trim_end_matches('/').trim_end_matches("/v1");
     let probe =
         crate::provider::http::Made { connect: None, whole: Some(Duration::from_millis(1500)), headers: vec![] };
@@ -163,6 +169,12 @@ pub(super) fn openai_model_chosen(config: &Config) -> bool {
 /// Asks the OpenAI-compatible server of `kind` which models it serves
 /// (`GET /models`, with its key and headers; short timeout: it is a probe).
 pub async fn probe_openai_models(config: &Config, kind: ProviderKind) -> Result<Vec<String>, String> {
+    // Everything the request is made of: where, and the headers with the key.
+    let key = ("models", super::models::list_request(config, kind), super::endpoints::headers(config, kind));
+    super::probed::remembered(&key, super::probed::KEPT_FOR, ask_openai_models(config, kind), Result::is_ok).await
+}
+
+async fn ask_openai_models(config: &Config, kind: ProviderKind) -> Result<Vec<String>, String> {
     // A server started beside heat may come up a moment later: one that does not answer at all is
     // asked again, for about two seconds, before heat goes on without its list.
     let mut tries = 0;

@@ -15,6 +15,7 @@ pub mod local;
 pub mod mcp;
 pub mod models;
 pub mod panel;
+pub mod probed;
 mod selection;
 #[cfg(test)]
 mod testing;

@@ -1,8 +1,11 @@
 //! The sessions index: one small JSON file listing every session (id, topic,
 //! times, rounds, outcome, models, and the name and tags of its label) so
-//! listing never reads the logs. Replaced atomically (temp file + rename)
-//! under a lock file; rebuilt from the logs (and their labels) when missing
-//! or unreadable.
+//! listing never reads the logs. Changed under a lock file: a change is a
+//! line appended to `index.log` beside `index.json`, and the two are folded
+//! into a new `index.json` (temp file + rename) once the changes outgrow it,
+//! so a session's update costs one short append however many sessions
+//! there are. Rebuilt from the logs (and their labels) when missing or
+//! unreadable.
 
 use std::fs::File;
 use std::path::Path;
@@ -185,14 +188,43 @@ fn place(entries: &[IndexEntry], at: usize, depth: usize, placed: &mut [bool], o
 }
 
 const FILE: &str = "index.json";
+/// The changes since `index.json` was written, a JSON line each.
+const CHANGES: &str = "index.log";
+/// The changes are folded in once they are this large and larger than the index.
+const FOLD_FROM: u64 = 64 * 1024;
 
-/// Reads the index; `None` if it is missing or unreadable (then rebuild).
-pub fn read(dir: &Path) -> Option<Vec<IndexEntry>> {
-    let bytes = std::fs::read(dir.join(FILE)).ok()?;
-    serde_json::from_slice(&bytes).ok()
+/// One change to the index, as a line of `index.log`.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Change {
+    Upsert(Box<IndexEntry>),
+    Remove(String),
 }
 
-/// Writes the whole index atomically.
+/// Reads the index with its changes; `None` if it is missing or unreadable
+/// (then rebuild). A change cut short by a crash (the last line, half
+/// written) is left out: the session's next update says it again.
+pub fn read(dir: &Path) -> Option<Vec<IndexEntry>> {
+    let bytes = std::fs::read(dir.join(FILE)).ok()?;
+    let mut entries: Vec<IndexEntry> = serde_json::from_slice(&bytes).ok()?;
+    let Ok(changes) = std::fs::read(dir.join(CHANGES)) else { return Some(entries) };
+    let lines: Vec<&[u8]> = changes.split(|b| *b == b'\n').filter(|l| !l.is_empty()).collect();
+    for (at, line) in lines.iter().enumerate() {
+        match serde_json::from_slice::<Change>(line) {
+            Ok(Change::Upsert(entry)) => match entries.iter_mut().find(|e| e.id == entry.id) {
+                Some(listed) => *listed = *entry,
+                None => entries.push(*entry),
+            },
+            Ok(Change::Remove(id)) => entries.retain(|e| e.id != id),
+            Err(_) if at + 1 == lines.len() && !changes.ends_with(b"\n") => {}
+            // A change in the middle unreadable: the index cannot be trusted.
+            Err(_) => return None,
+        }
+    }
+    Some(entries)
+}
+
+/// Writes the whole index atomically, its changes folded in.
 pub fn write(dir: &Path, entries: &[IndexEntry]) -> anyhow::Result<()> {
     let mut tmp = tempfile::NamedTempFile::new_in(dir).context("could not write the sessions index")?;
     // One write, not one a JSON fragment (37,000 for a thousand sessions).
@@ -200,7 +232,49 @@ pub fn write(dir: &Path, entries: &[IndexEntry]) -> anyhow::Result<()> {
     std::io::Write::write_all(&mut tmp, &json).context("could not write the sessions index")?;
     tmp.as_file().sync_data()?;
     tmp.persist(dir.join(FILE)).context("could not replace the sessions index")?;
+    // Were heat stopped before this, the changes would be read again over
+    // the index that holds them, to the same result.
+    match std::fs::remove_file(dir.join(CHANGES)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(e).context("could not clear the sessions index's changes")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Appends one change, under the caller's lock; folds the changes into the
+/// index once they outgrow it. With no index, it is rebuilt first.
+fn change(dir: &Path, change: &Change, rebuild: impl FnOnce() -> Vec<IndexEntry>) -> anyhow::Result<()> {
+    let Ok(index) = std::fs::metadata(dir.join(FILE)) else {
+        let mut entries = rebuild();
+        apply(&mut entries, change);
+        return write(dir, &entries);
+    };
+    let mut line = serde_json::to_vec(change)?;
+    line.push(b'\n');
+    let mut log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join(CHANGES))
+        .context("could not write the sessions index")?;
+    // One write: a line is whole, or (cut by a crash) the last and left out.
+    std::io::Write::write_all(&mut log, &line).context("could not write the sessions index")?;
+    let grown = log.metadata().map_or(0, |m| m.len());
+    if grown >= FOLD_FROM && grown > index.len() {
+        let entries = read(dir).unwrap_or_else(rebuild);
+        write(dir, &entries)?;
+    }
     Ok(())
+}
+
+fn apply(entries: &mut Vec<IndexEntry>, change: &Change) {
+    match change {
+        Change::Upsert(entry) => {
+            entries.retain(|e| e.id != entry.id);
+            entries.push(IndexEntry::clone(entry));
+        }
+        Change::Remove(id) => entries.retain(|e| e.id != *id),
+    }
 }
 
 /// Takes the index lock, held until the file returned is dropped. A label
@@ -217,34 +291,92 @@ pub fn lock(dir: &Path) -> anyhow::Result<File> {
 pub fn upsert(dir: &Path, entry: IndexEntry, rebuild: impl FnOnce() -> Vec<IndexEntry>) -> anyhow::Result<()> {
     let _lock = lock(dir)?;
     let label = label::read(dir, &entry.id);
-    let entry = entry.labelled(label);
-    let mut entries = read(dir).unwrap_or_else(rebuild);
-    entries.retain(|e| e.id != entry.id);
-    entries.push(entry);
-    write(dir, &entries)
+    change(dir, &Change::Upsert(Box::new(entry.labelled(label))), rebuild)
 }
 
 /// Changes one entry's label where it is listed, while the caller holds the
 /// index lock (see [`lock`]); a missing index is left to be rebuilt.
 pub fn relabel(dir: &Path, id: &str, label: &Label) -> anyhow::Result<()> {
-    let Some(mut entries) = read(dir) else { return Ok(()) };
-    for entry in entries.iter_mut().filter(|e| e.id == id) {
-        *entry = std::mem::take(entry).labelled(label.clone());
-    }
-    write(dir, &entries)
+    let Some(entries) = read(dir) else { return Ok(()) };
+    let Some(entry) = entries.into_iter().find(|e| e.id == id) else { return Ok(()) };
+    change(dir, &Change::Upsert(Box::new(entry.labelled(label.clone()))), Vec::new)
 }
 
-/// Removes one entry, holding the index lock.
+/// Removes one entry, holding the index lock (a missing index stays missing).
 pub fn remove(dir: &Path, id: &str) -> anyhow::Result<()> {
     let _lock = lock(dir)?;
-    let mut entries = read(dir).unwrap_or_default();
-    entries.retain(|e| e.id != id);
-    write(dir, &entries)
+    if !dir.join(FILE).exists() {
+        return Ok(());
+    }
+    change(dir, &Change::Remove(id.to_string()), Vec::new)
 }
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
+
+    fn entry(id: &str, topic: &str) -> IndexEntry {
+        IndexEntry { id: id.into(), topic: topic.into(), ..IndexEntry::default() }
+    }
+
+    fn topics(dir: &Path) -> Vec<(String, String)> {
+        read(dir).unwrap().into_iter().map(|e| (e.id, e.topic)).collect()
+    }
+
+    #[test]
+    fn an_update_is_one_line_appended_and_read_over_the_index() {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), &[entry("a", "first"), entry("b", "second")]).unwrap();
+        let written = std::fs::read(dir.path().join(FILE)).unwrap();
+        upsert(dir.path(), entry("a", "first, again"), Vec::new).unwrap();
+        upsert(dir.path(), entry("c", "third"), Vec::new).unwrap();
+        remove(dir.path(), "b").unwrap();
+        assert_eq!(std::fs::read(dir.path().join(FILE)).unwrap(), written, "the index itself is not rewritten");
+        let changes = std::fs::read_to_string(dir.path().join(CHANGES)).unwrap();
+        assert_eq!(changes.lines().count(), 3, "{changes}");
+        assert_eq!(
+            topics(dir.path()),
+            [("a".to_string(), "first, again".to_string()), ("c".to_string(), "third".to_string())]
+        );
+    }
+
+    #[test]
+    fn a_change_cut_short_is_left_out_and_one_unreadable_in_the_middle_asks_for_a_rebuild() {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), &[entry("a", "first")]).unwrap();
+        upsert(dir.path(), entry("b", "second"), Vec::new).unwrap();
+        let path = dir.path().join(CHANGES);
+        let whole = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, format!("{whole}{{\"upsert\":{{\"id\":\"c\",\"to")).unwrap();
+        assert_eq!(topics(dir.path()).len(), 2, "the torn last line is left out");
+        std::fs::write(&path, format!("not json\n{whole}")).unwrap();
+        assert_eq!(read(dir.path()), None);
+    }
+
+    #[test]
+    fn the_changes_are_folded_into_the_index_once_they_outgrow_it() {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), &[entry("a", "first")]).unwrap();
+        let long = "a proposition argued at some length ".repeat(20);
+        let mut folded = false;
+        for n in 0..400 {
+            upsert(dir.path(), entry(&format!("s{n}"), &long), Vec::new).unwrap();
+            folded |= !dir.path().join(CHANGES).exists();
+        }
+        assert!(folded, "the changes were folded in at least once");
+        let index: Vec<IndexEntry> = serde_json::from_slice(&std::fs::read(dir.path().join(FILE)).unwrap()).unwrap();
+        assert!(index.len() > 100, "the index holds what was folded: {}", index.len());
+        assert_eq!(read(dir.path()).unwrap().len(), 401);
+    }
+
+    #[test]
+    fn with_no_index_an_update_rebuilds_it_first() {
+        let dir = tempfile::tempdir().unwrap();
+        upsert(dir.path(), entry("b", "second"), || vec![entry("a", "first")]).unwrap();
+        assert!(!dir.path().join(CHANGES).exists());
+        assert_eq!(topics(dir.path()).len(), 2);
+    }
 
     #[test]
     fn a_topic_stored_with_line_breaks_is_listed_on_one_line() {

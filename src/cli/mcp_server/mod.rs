@@ -26,6 +26,8 @@ use crate::store::{self, Store};
 /// Serves until the client closes standard input; the debates still
 /// running then are stopped and saved (`heat resume` goes on with them).
 pub async fn serve(config_file: Option<&PathBuf>, flags: Vec<FlagValue>) -> anyhow::Result<ExitCode> {
+    // Its debates' set-ups ask the same servers: each is asked once a minute.
+    crate::setup::probed::keep();
     // The settings are checked before the client is answered: a bad heat.toml is one line on stderr.
     let config = crate::cli::load::config(config_file, &flags)?;
     let limits = limits::Limits::of(&config)?;

@@ -36,6 +36,8 @@ pub async fn from_args(
     (dry_run, json): (bool, bool),
     debate: &super::args::DebateArgs,
 ) -> anyhow::Result<ExitCode> {
+    // Its debates' set-ups ask the same servers: each is asked once a minute.
+    crate::setup::probed::keep();
     match action {
         Some(super::args::TournamentAction::Resume { id, json, debate }) => {
             let flags = debate.flag_values();
