@@ -611,6 +611,22 @@ async fn run_instant() {
     table(&format!("heat tournament: {planned} debates, instant models, {CONCURRENCY} at once"), &rows);
 }
 
+/// Prints what part 2 (or, with `board`, part 3) runs; its name and how
+/// heat shows its progress there.
+fn announce(board: bool, planned: usize, turn: Duration) -> (&'static str, &'static str) {
+    let (part, name, under) = if board {
+        ("3", "board", "under the board on a 120×40 terminal")
+    } else {
+        ("2", "stream", "progress lines on a pipe")
+    };
+    println!(
+        "\npart {part}: {planned} debates, 1 round, {CONCURRENCY} at once; each turn {TURN_TOKENS} tokens at {:.0} tokens/s ({:.1} s); {under}",
+        1.0 / TOKEN_EVERY.as_secs_f64(),
+        turn.as_secs_f64()
+    );
+    (name, under)
+}
+
 /// Part 2: 100 debates streaming at once, each debater at 50 tokens/s;
 /// with `board`, part 3: the same at a terminal, under the board.
 async fn run_stream(board: bool) {
@@ -620,15 +636,8 @@ async fn run_stream(board: bool) {
     let server = MockLlm::with_handler(move |r| paced(r, &tallied, &stamped)).await;
     let planned = MODELS.len() * (MODELS.len() - 1) * STREAM_PROPOSITIONS;
     let turn = turn_time();
-    let (part, under) =
-        if board { ("3", "under the board on a 120×40 terminal") } else { ("2", "progress lines on a pipe") };
-    println!(
-        "\npart {part}: {planned} debates, 1 round, {CONCURRENCY} at once; each turn {TURN_TOKENS} tokens at {:.0} tokens/s ({:.1} s); {under}",
-        1.0 / TOKEN_EVERY.as_secs_f64(),
-        turn.as_secs_f64()
-    );
+    let (name, under) = announce(board, planned, turn);
     let terminal = board.then(Terminal::open);
-    let name = if board { "board" } else { "stream" };
     let (run, _data) =
         tournament(&server, &tournament_file(STREAM_PROPOSITIONS, 1), planned, (name, terminal.as_ref())).await;
 

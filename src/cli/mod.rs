@@ -24,6 +24,7 @@ mod compare;
 mod debate_args;
 mod doctor;
 mod formats;
+mod headless;
 pub mod json_lines;
 mod load;
 mod mcp_server;

@@ -122,23 +122,24 @@ fn unnamed_models(config: &Config) -> Vec<ProviderKind> {
 /// timeout: it is a probe).
 pub async fn probe_server_limits(base: &str) -> ServerLimits {
     let key = ("props", base);
-    super::probed::remembered(&key, super::probed::KEPT_FOR, ask_server_limits(base), |l| *l != ServerLimits::default())
+    // A server that answered (with limits, or a 404) is not asked again for a minute.
+    super::probed::remembered(&key, super::probed::KEPT_FOR, ask_server_limits(base), Option::is_some)
         .await
+        .unwrap_or_default()
 }
 
-async fn ask_server_limits(base: &str) -> ServerLimits {
+/// The limits the server states; `None` when it did not answer at all.
+async fn ask_server_limits(base: &str) -> Option<ServerLimits> {
     let root = base.trim_end_matches('/').trim_end_matches("/v1");
     let probe =
         crate::provider::http::Made { connect: None, whole: Some(Duration::from_millis(1500)), headers: vec![] };
-    let Ok(client) = crate::provider::http::shared_client(&probe) else {
-        return ServerLimits::default();
-    };
-    let Ok(response) = client.get(format!("{root}/props")).send().await else { return ServerLimits::default() };
+    let client = crate::provider::http::shared_client(&probe).ok()?;
+    let response = client.get(format!("{root}/props")).send().await.ok()?;
     if !response.status().is_success() {
-        return ServerLimits::default();
+        return Some(ServerLimits::default());
     }
-    let Ok(body) = response.json::<serde_json::Value>().await else { return ServerLimits::default() };
-    limits_of(&body)
+    let Ok(body) = response.json::<serde_json::Value>().await else { return Some(ServerLimits::default()) };
+    Some(limits_of(&body))
 }
 
 /// The limits a `/props` body states; none where it states none.
@@ -171,7 +172,11 @@ pub(super) fn openai_model_chosen(config: &Config) -> bool {
 pub async fn probe_openai_models(config: &Config, kind: ProviderKind) -> Result<Vec<String>, String> {
     // Everything the request is made of: where, and the headers with the key.
     let key = ("models", super::models::list_request(config, kind), super::endpoints::headers(config, kind));
-    super::probed::remembered(&key, super::probed::KEPT_FOR, ask_openai_models(config, kind), Result::is_ok).await
+    // A list, or a refusal (a 404, a wrong key), is kept; no answer at all is not.
+    let answered = |listed: &Result<Vec<String>, String>| {
+        listed.as_ref().map_or_else(|why| !why.starts_with("no answer"), |_| true)
+    };
+    super::probed::remembered(&key, super::probed::KEPT_FOR, ask_openai_models(config, kind), answered).await
 }
 
 async fn ask_openai_models(config: &Config, kind: ProviderKind) -> Result<Vec<String>, String> {

@@ -291,27 +291,18 @@ fn action_name(action: Action) -> String {
 /// for those waiting on it; its end, a verdict and a spent budget are said.
 async fn record(
     debates: Arc<Debates>,
-    mut handle: DebateHandle,
-    mut recorder: Recorder,
+    handle: DebateHandle,
+    recorder: Recorder,
     progress: watch::Sender<Progress>,
     prices: crate::debate::cost::Prices,
 ) {
     let session = recorder.id().to_string();
     let mut ended = None;
-    // A person watching it (`heat watch`) steers it from there too.
-    let mut steering = crate::store::steering::Steering::take(recorder.path()).ok();
-    while let Some(stamped) = crate::store::steering::next_event(&mut handle, &mut steering).await {
-        if let Some(warning) = recorder.record_at(&stamped.event, stamped.at) {
-            tracing::warn!("heat mcp: session {session}: {warning}");
-        }
-        let state = recorder.state();
-        let changed = progress.send_if_modified(|p| step(p, &stamped.event, state, &prices));
-        match &stamped.event {
+    let each = |event: &DebateEvent, state: &crate::debate::DebateState, _: &DebateHandle| {
+        let changed = progress.send_if_modified(|p| step(p, event, state, &prices));
+        match event {
             DebateEvent::VerdictReached { .. } => {
                 let _ = debates.changed.send(session.clone());
-            }
-            DebateEvent::BudgetReached { .. } => {
-                handle.send(Command::Stop);
             }
             DebateEvent::Finished { outcome, .. } => ended = Some(outcome.describe()),
             _ => {}
@@ -319,8 +310,11 @@ async fn record(
         if changed && let Some(why) = debates.limits.over_budget(debates.spent()) {
             debates.stop_for_budget(&why);
         }
+    };
+    let done = crate::cli::headless::record(handle, recorder, crate::cli::headless::Controls::default(), each).await;
+    for warning in &done.warnings {
+        tracing::warn!("heat mcp: session {session}: {warning}");
     }
-    handle.join().await;
     let ended = ended.unwrap_or_else(|| "stopped without an ending".into());
     progress.send_modify(|p| {
         p.steps += 1;

@@ -8,7 +8,6 @@ use std::io::IsTerminal as _;
 
 use tokio::sync::{mpsc, watch};
 
-use super::Asked;
 use super::runner::Ending;
 use crate::debate::DebateState;
 use crate::store::Store;
@@ -19,6 +18,13 @@ use crate::tui::board::{self, Board, Controls, Exit};
 /// Whether the board is shown: a person at a terminal, and no `--json`.
 pub fn wanted(json: bool) -> bool {
     !json && std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+}
+
+/// Where a watch's config comes from: heat.toml (or `--config`) and the
+/// person's flags.
+pub struct Asked<'a> {
+    pub config_file: Option<&'a std::path::PathBuf>,
+    pub flags: &'a [crate::config::FlagValue],
 }
 
 /// Runs the tournament (`runner`) with the board shown over it, until the

@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::watch;
 
 use crate::config::FlagValue;
+use crate::debate::Outcome;
 use crate::debate::cost::Prices;
 use crate::debate::engine::{self, DebateHandle, GoOn, Reopening};
-use crate::debate::{Command, DebateEvent, Outcome};
 use crate::provider::ProviderKind;
 use crate::store::tournaments::{Entry, Journal};
 use crate::store::{Recorder, Store, label};
@@ -194,65 +194,17 @@ fn tag(shared: &Shared, id: &str) -> anyhow::Result<()> {
     label::tag_new(shared.store.dir(), id, &[shared.tag()])
 }
 
-/// Records every event until the debate ends; how it ended. A debate that
-/// reaches its budget stops there, saved (no one is at a keyboard to go on).
+/// Records every event until the debate ends (stopped when the tournament
+/// stops, paused while it is held); how it ended.
 async fn record(
     shared: &Shared,
-    mut handle: DebateHandle,
-    mut recorder: Recorder,
+    handle: DebateHandle,
+    recorder: Recorder,
 ) -> (anyhow::Result<Outcome>, crate::debate::DebateState, Vec<String>) {
-    let mut stop = shared.stop.clone();
-    let mut hold = shared.hold.clone();
-    let mut holdable = true;
-    let mut warnings = Vec::new();
-    let mut outcome = None;
-    let mut stopping = *stop.borrow();
-    if stopping {
-        handle.send(Command::Stop);
-    } else if *hold.borrow_and_update() {
-        handle.send(Command::Pause);
-    }
-    // A person watching it (`heat watch`) steers it from there.
-    let mut steering = crate::store::steering::Steering::take(recorder.path()).ok();
-    let commander = handle.commander();
-    loop {
-        let stamped = tokio::select! {
-            changed = stop.changed(), if !stopping => {
-                if changed.is_err() || *stop.borrow() {
-                    stopping = true;
-                    let _ = commander.send(Command::Stop);
-                }
-                continue;
-            }
-            changed = hold.changed(), if !stopping && holdable => {
-                match changed {
-                    Ok(()) => {
-                        let _ = commander.send(if *hold.borrow_and_update() { Command::Pause } else { Command::Resume });
-                    }
-                    // No one can hold the tournament any more.
-                    Err(_) => holdable = false,
-                }
-                continue;
-            }
-            next = crate::store::steering::next_event(&mut handle, &mut steering) => match next {
-                Some(stamped) => stamped,
-                None => break,
-            },
-        };
-        if let Some(warning) = recorder.record_at(&stamped.event, stamped.at) {
-            warnings.push(warning);
-        }
-        match &stamped.event {
-            DebateEvent::Finished { outcome: o, .. } => outcome = Some(o.clone()),
-            DebateEvent::BudgetReached { .. } => {
-                handle.send(Command::Stop);
-            }
-            _ => {}
-        }
-    }
-    handle.join().await;
-    let outcome = outcome.ok_or_else(|| anyhow::anyhow!("the debate stopped without an ending"));
-    (outcome, recorder.state().clone(), warnings)
+    let controls = crate::cli::headless::Controls { stop: Some(shared.stop.clone()), hold: Some(shared.hold.clone()) };
+    let done = crate::cli::headless::record(handle, recorder, controls, |_, _, _| {}).await;
+    let outcome = done.outcome.ok_or_else(|| anyhow::anyhow!("the debate stopped without an ending"));
+    (outcome, done.recorder.state().clone(), done.warnings)
 }
 
 /// The model the judge last named ahead, `neither side` when even.

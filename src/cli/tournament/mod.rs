@@ -150,7 +150,8 @@ async fn go(
     };
     let running = runner::run(shared, &stop, planned, stored, budget);
     let ending = if board::wanted(asked.json) {
-        board::run(asked, (stored, &store, seed), told, (&hold, &stop), running).await?
+        let watching = board::Asked { config_file: asked.config_file, flags: asked.flags };
+        board::run(&watching, (stored, &store, seed), told, (&hold, &stop), running).await?
     } else {
         let mut report = progress::Report { json: asked.json, tournament: stored.id.clone() };
         let lines = async {
