@@ -1,12 +1,14 @@
 //! A stored debate read as the statistics read it ([`Game`]): who argued
-//! each side on which model, who judged, whom the judge last named ahead,
-//! how many words each side wrote, the swap checks and their flips, and
-//! the room's last majority.
+//! each side on which model, who judged (a panel named by all its judges),
+//! whom the judge last named ahead (a panel: its ruling), how many words
+//! each side wrote, the swap checks and their flips, the person's own last
+//! verdict and the room's last majority.
 
 use super::stats::{Game, Pick};
+use crate::debate::panel;
 use crate::debate::swap::check::SwapCheck;
 use crate::debate::verdict::sides::Ahead;
-use crate::debate::{DebateState, Role};
+use crate::debate::{DebateState, PanelJudge, Role};
 
 /// A seat's model as `--seat` names it: `openai:gpt-4.1`.
 fn model_of(state: &DebateState, role: Role) -> Option<String> {
@@ -26,12 +28,8 @@ fn pick(side: Option<Role>) -> Pick {
 pub fn game(session: &str, state: &DebateState) -> Option<Game> {
     let advocate = model_of(state, Role::Advocate)?;
     let skeptic = model_of(state, Role::Skeptic)?;
-    let judge = model_of(state, Role::Judge).unwrap_or_default();
-    let winner = state.rounds.iter().rev().find_map(|r| r.verdict()?.ahead).map(|a| match a {
-        Ahead::Advocate => Pick::Advocate,
-        Ahead::Skeptic => Pick::Skeptic,
-        Ahead::Even => Pick::Even,
-    });
+    let judge = judge_of(state);
+    let winner = ruling(state);
     let words = |role: Role| -> u64 {
         let count =
             state.rounds.iter().filter_map(|r| r.argument(role)).map(|t| t.split_whitespace().count()).sum::<usize>();
@@ -56,7 +54,40 @@ pub fn game(session: &str, state: &DebateState) -> Option<Game> {
         words: [words(Role::Advocate), words(Role::Skeptic)],
         swap_checks,
         swap_flips,
-        person: None,
+        person: state.human.last().map(|verdict| pick(verdict.ahead)),
         room,
+    })
+}
+
+/// Who judged: the judge's model, or a panel's, the chair's first, each
+/// judge on the chair's provider or model where the format names none
+/// (`openai:j1 + anthropic:j2 + openai:j3`).
+fn judge_of(state: &DebateState) -> String {
+    let chair = state.participant(Role::Judge);
+    let mut judges = vec![model_of(state, Role::Judge).unwrap_or_default()];
+    for judge in PanelJudge::members(state.judges()) {
+        let provider = panel::provider_of(state, judge).or(chair.map(|p| p.provider.as_str())).unwrap_or("");
+        let model = panel::model_of(state, judge).or(chair.map(|p| p.model.as_str())).unwrap_or("");
+        judges.push(format!("{provider}:{model}"));
+    }
+    judges.join(" + ")
+}
+
+/// The side the debate's judging last put ahead: a lone judge's last
+/// verdict that said, or a panel's ruling, by majority, on the last round
+/// it decided where a judge said who is ahead (a tie is even). `None`: no
+/// judge ever said.
+pub fn ruling(state: &DebateState) -> Option<Pick> {
+    if state.judges() < 2 {
+        return state.rounds.iter().rev().find_map(|r| r.verdict()?.ahead).map(|a| match a {
+            Ahead::Advocate => Pick::Advocate,
+            Ahead::Skeptic => Pick::Skeptic,
+            Ahead::Even => Pick::Even,
+        });
+    }
+    state.rounds.iter().rev().find_map(|round| {
+        let said = panel::ballots(round).iter().any(|(_, verdict)| verdict.ahead.is_some());
+        let decision = panel::decision(state, round.number).filter(|_| said)?;
+        Some(pick(decision.ahead))
     })
 }
