@@ -274,3 +274,35 @@ fn winner(state: &crate::debate::DebateState) -> Option<String> {
     };
     state.participant(role).map(|p| format!("{}:{}", p.provider, p.model))
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_lineup_and_a_panel_are_seated_as_seat_seats_them() {
+        let text = "propositions = [\"p\"]\nlineups = [{ proposition = \"openai:a\", opposition = \"anthropic:b\" }]\n\
+                    judge = [\"openai:j1\", \"anthropic:j2\", \"local\"]\nrounds = 2\nformat = \"oxford\"\n";
+        let mut file = TournamentFile::parse("t.toml", text, std::path::Path::new(".")).unwrap();
+        file.lineups[0].seats[0].role = Some(crate::debate::Role::Advocate);
+        file.lineups[0].seats[1].role = Some(crate::debate::Role::Skeptic);
+        let planned = crate::tournament::plan::plan(&file, 1).into_iter().find(|p| p.key == "p0-l0s-r0").unwrap();
+        let flags: Vec<(String, String)> = seat_flags(&file, &planned, 9).into_iter().map(|f| (f.key, f.raw)).collect();
+        let want = [
+            ("roles.advocate.provider", "anthropic"),
+            ("roles.advocate.model", "b"),
+            ("roles.skeptic.provider", "openai"),
+            ("roles.skeptic.model", "a"),
+            ("roles.judge.provider", "openai"),
+            ("roles.judge.model", "j1"),
+            ("roles.judge2.provider", "anthropic"),
+            ("roles.judge2.model", "j2"),
+            ("roles.judge3.provider", "local"),
+            ("debate.max_rounds", "2"),
+            ("debate.format", "oxford"),
+            ("debate.seed", "9"),
+        ];
+        assert_eq!(flags, want.map(|(k, v)| (k.to_string(), v.to_string())));
+    }
+}
