@@ -13,6 +13,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::lineup::{self, Lineup};
+pub use super::placed::Placed;
 
 /// The most debates a tournament may run at once.
 pub const MOST_AT_ONCE: usize = 100;
@@ -20,13 +21,6 @@ pub const MOST_AT_ONCE: usize = 100;
 pub const MOST_REPEATS: u32 = 50;
 /// The most rounds a debate of a tournament may have.
 pub const MOST_ROUNDS: u32 = 50;
-
-/// A value of the file with the line it is written on, to name in errors.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Placed {
-    pub text: String,
-    pub line: usize,
-}
 
 /// A checked tournament file.
 #[derive(Debug, Clone, PartialEq)]

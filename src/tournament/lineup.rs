@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use toml::Spanned;
 
-use super::file::Placed;
+use super::placed::Placed;
 use crate::debate::Role;
 
 /// One seat of a line-up: the name it was given, its model, and the role

@@ -11,6 +11,7 @@ pub mod export;
 pub mod file;
 pub mod games;
 pub mod lineup;
+pub mod placed;
 pub mod plan;
 pub mod progress;
 pub mod stats;

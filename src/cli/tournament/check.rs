@@ -9,12 +9,20 @@ use crate::tournament::file::{Placed, TournamentFile};
 use crate::tournament::lineup::{self, Seating};
 use crate::tournament::plan::Planned;
 
-use super::{Asked, debate, dry_run};
+use super::{debate, dry_run};
+use crate::config::FlagValue;
+
+/// What the person asked for that bears on the checks: heat.toml (or the
+/// file named) and their own flags, under every debate's seats.
+pub struct Loading<'a> {
+    pub config_file: Option<&'a std::path::PathBuf>,
+    pub flags: &'a [FlagValue],
+}
 
 /// `file` seated by the format it runs in: each line-up's seat names read as
 /// `--seat` reads them, and a panel no larger than the format's. A person
 /// named in any seat is refused here too.
-pub fn seat(asked: &Asked<'_>, file: &mut TournamentFile) -> anyhow::Result<()> {
+pub fn seat(asked: &Loading<'_>, file: &mut TournamentFile) -> anyhow::Result<()> {
     for placed in file.named() {
         let (provider, _) = crate::provider::ProviderKind::split_model(&placed.text);
         if provider
@@ -26,11 +34,7 @@ pub fn seat(asked: &Asked<'_>, file: &mut TournamentFile) -> anyhow::Result<()> 
     }
     let mut flags = asked.flags.to_vec();
     if let Some(format) = &file.format {
-        flags.push(crate::config::FlagValue {
-            key: "debate.format".into(),
-            raw: format.text.clone(),
-            flag: file.label.clone(),
-        });
+        flags.push(FlagValue { key: "debate.format".into(), raw: format.text.clone(), flag: file.label.clone() });
     }
     let at_format = |e: anyhow::Error| match &file.format {
         Some(format) => file.error_at(format.line, &format!("{e:#}")),
@@ -108,7 +112,7 @@ pub fn check_budget(file: &TournamentFile, configs: &[(String, Config)], rounds:
 /// Every planned debate's config, loaded as it will run: a model or judge
 /// heat cannot seat is refused here, with its line, before anything starts.
 pub fn checked(
-    asked: &Asked<'_>,
+    asked: &Loading<'_>,
     file: &TournamentFile,
     planned: &[Planned],
     seed: u64,

@@ -61,10 +61,11 @@ pub async fn start(asked: &Asked<'_>, path: &Path, dry_run: bool) -> anyhow::Res
         .map_err(|e| anyhow::anyhow!("cannot read the tournament file {}: {e}", path.display()))?;
     let label = path.display().to_string();
     let mut file = TournamentFile::parse(&label, &text, path.parent().unwrap_or(Path::new(".")))?;
-    check::seat(asked, &mut file)?;
+    check::seat(&check::Loading { config_file: asked.config_file, flags: asked.flags }, &mut file)?;
     let seed = file.seed.unwrap_or_else(|| fastrand::u64(..u64::from(u32::MAX)));
     let planned = plan::plan(&file, seed);
-    let configs = check::checked(asked, &file, &planned, seed)?;
+    let configs =
+        check::checked(&check::Loading { config_file: asked.config_file, flags: asked.flags }, &file, &planned, seed)?;
     let rounds = configs.first().map_or(0, |(_, c)| rounds_of(c));
     check::check_budget(&file, &configs, rounds)?;
     if dry_run {
@@ -107,10 +108,11 @@ pub async fn resume(asked: &Asked<'_>, id: Option<&str>) -> anyhow::Result<ExitC
     let stored = tournaments.load(&id)?;
     let label = stored.dir.join("tournament.toml").display().to_string();
     let mut file = TournamentFile::parse(&label, &stored.text, &stored.dir)?;
-    check::seat(asked, &mut file)?;
+    check::seat(&check::Loading { config_file: asked.config_file, flags: asked.flags }, &mut file)?;
     let seed = stored.seed().or(file.seed).unwrap_or(0);
     let planned = plan::plan(&file, seed);
-    let configs = check::checked(asked, &file, &planned, seed)?;
+    let configs =
+        check::checked(&check::Loading { config_file: asked.config_file, flags: asked.flags }, &file, &planned, seed)?;
     install_model(&planned, &configs).await?;
     let journal = tournaments.journal(&id)?;
     go(asked, file, &planned, &stored, journal, seed).await
