@@ -40,7 +40,8 @@ pub fn seat(asked: &Loading<'_>, file: &mut TournamentFile) -> anyhow::Result<()
         Some(format) => file.error_at(format.line, &format!("{e:#}")),
         None => anyhow::anyhow!("{}: {e:#}", file.label),
     };
-    let config = crate::cli::load::config(asked.config_file, &flags).map_err(at_format)?;
+    let config =
+        crate::cli::load::config(asked.config_file, &flags).map_err(|e| anyhow::anyhow!("{}: {e:#}", file.label))?;
     let format = crate::format::layer::chosen(&config).map_err(at_format)?;
     let seats = format.record.judges as usize;
     if file.judges.len() > 1 && file.judges.len() > seats {
