@@ -282,7 +282,7 @@ pub enum Commands {
         #[command(flatten)]
         debate: Box<DebateArgs>,
     },
-    /// Run many debates from a tournament file: each pair of its models on each proposition, both ways round, as sessions tagged with the tournament; `resume` runs what a stopped one is missing.
+    /// Run many debates from a tournament file: each pair of its models (or each of its line-ups) on each proposition, both ways round, as sessions tagged with the tournament; `resume` runs what a stopped one is missing.
     #[command(
         args_conflicts_with_subcommands = true,
         after_help = "The smallest file plans 4 debates (2 propositions, one pair, both sides):\n\n  \
@@ -291,7 +291,10 @@ pub enum Commands {
         judge = \"openai:gpt-4.1\"\n  \
         rounds = 2\n\n\
         Also: format = \"oxford\", repeats = N, swap_sides = false, seed = N, concurrency = N (2 unless set),\n\
-        propositions = \"FILE\" (one a line). Models are named as --seat names them (PROVIDER:MODEL)."
+        propositions = \"FILE\" (one a line). Models are named as --seat names them (PROVIDER:MODEL).\n\
+        Instead of models, lineups = [{ proposition = \"…\", opposition = \"…\" }, …] argues each line-up as given\n\
+        (seats named as --seat names them); judge = [\"…\", \"…\", \"…\"] seats a panel (judge, judge2, …) in a format\n\
+        that has one (oxford). docs/tournaments.md has the rest."
     )]
     Tournament {
         #[command(subcommand)]

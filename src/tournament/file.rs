@@ -1,14 +1,19 @@
 //! A tournament file as written (TOML) and checked: the propositions
-//! (inline, or a file of one a line), the models that debate, the judge,
-//! the format, rounds, repeats, whether sides are swapped, the seed and how
-//! many debates run at once. Every error is one sentence naming the file,
-//! the line, what is wrong and what is accepted; nothing is started on one.
+//! (inline, or a file of one a line), the models that debate (each pair of
+//! `models`, or the `lineups` as given: see `lineup`), the judge or a panel
+//! of judges, the format, rounds, repeats, whether sides are swapped, the
+//! seed and how many debates run at once. Every error is one sentence naming
+//! the file, the line, what is wrong and what is accepted; nothing is
+//! started on one.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use toml::Spanned;
+
+use super::lineup::{self, Lineup};
+pub use super::placed::Placed;
 
 /// The most debates a tournament may run at once.
 pub const MOST_AT_ONCE: usize = 100;
@@ -17,22 +22,20 @@ pub const MOST_REPEATS: u32 = 50;
 /// The most rounds a debate of a tournament may have.
 pub const MOST_ROUNDS: u32 = 50;
 
-/// A value of the file with the line it is written on, to name in errors.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Placed {
-    pub text: String,
-    pub line: usize,
-}
-
 /// A checked tournament file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TournamentFile {
     /// Where it was read from, for errors (`tournament.toml`).
     pub label: String,
     pub propositions: Vec<String>,
-    /// The debaters' models, as `--seat` names a model (`openai:gpt-4.1`).
+    /// The debaters' models, as `--seat` names a model (`openai:gpt-4.1`),
+    /// each pair of them argued; empty when the file gives `lineups`.
     pub models: Vec<Placed>,
-    pub judge: Placed,
+    /// The line-ups argued as given; empty when the file gives `models`.
+    pub lineups: Vec<Lineup>,
+    /// The judge, or a panel's judges: the chair (`judge`) first, then
+    /// `judge2`, `judge3`, … as `--seat` names them.
+    pub judges: Vec<Placed>,
     /// The debate format (`oxford`); the configured one when not given.
     pub format: Option<Placed>,
     /// Rounds per debate; the format's or the configured number when not given.
@@ -71,7 +74,8 @@ pub struct PlacedUsd {
 struct Written {
     propositions: Option<Spanned<Propositions>>,
     models: Option<Spanned<Vec<Spanned<String>>>>,
-    judge: Option<Spanned<String>>,
+    lineups: Option<lineup::Written>,
+    judge: Option<Spanned<Judges>>,
     format: Option<Spanned<String>>,
     rounds: Option<Spanned<i64>>,
     repeats: Option<Spanned<i64>>,
@@ -89,6 +93,37 @@ struct Written {
 enum Propositions {
     Inline(Vec<String>),
     File(String),
+}
+
+/// `judge = "PROVIDER:MODEL"`, or a panel: `judge = ["…", "…", "…"]`.
+#[derive(Debug)]
+enum Judges {
+    One(String),
+    Panel(Vec<Spanned<String>>),
+}
+
+impl<'de> Deserialize<'de> for Judges {
+    // By hand, not untagged: each judge of a panel keeps its line.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Judges;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a model (\"PROVIDER:MODEL\"), or a list of models for a panel")
+            }
+            fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Judges, E> {
+                Ok(Judges::One(value.to_string()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Judges, A::Error> {
+                let mut judges = Vec::new();
+                while let Some(judge) = seq.next_element::<Spanned<String>>()? {
+                    judges.push(judge);
+                }
+                Ok(Judges::Panel(judges))
+            }
+        }
+        deserializer.deserialize_any(Visit)
+    }
 }
 
 /// Where an error is: the file and the line a span starts on.
@@ -120,13 +155,20 @@ impl TournamentFile {
             place.error(e.span(), &message)
         })?;
         let propositions = propositions(&place, written.propositions, dir)?;
-        let models = models(&place, written.models)?;
-        let Some(judge) = written.judge else {
-            return Err(
-                place.error(None, "names no judge; add judge = \"PROVIDER:MODEL\", e.g. judge = \"openai:gpt-4.1\"")
-            );
+        let (models, lineups) = match (written.models, written.lineups) {
+            (Some(_), Some(lineups)) => {
+                return Err(place.error(
+                    Some(lineups.span()),
+                    "gives both models and lineups: give models (each pair argues) or lineups (each as given), not both",
+                ));
+            }
+            (None, Some(lineups)) => (
+                Vec::new(),
+                lineup::read(lineups, &|span| place.line(span), &|span, what| place.error(Some(span), what))?,
+            ),
+            (models, None) => (models_of(&place, models)?, Vec::new()),
         };
-        let judge = placed(&place, &judge, "judge")?;
+        let judges = judges(&place, written.judge)?;
         let format = written.format.map(|f| placed(&place, &f, "format")).transpose()?;
         let rounds = written.rounds.map(|r| whole(&place, &r, "rounds", 1, MOST_ROUNDS)).transpose()?;
         let repeats = written.repeats.map(|r| whole(&place, &r, "repeats", 1, MOST_REPEATS)).transpose()?.unwrap_or(1);
@@ -164,7 +206,8 @@ impl TournamentFile {
             label: label.to_string(),
             propositions,
             models,
-            judge,
+            lineups,
+            judges,
             format,
             rounds,
             repeats,
@@ -176,6 +219,18 @@ impl TournamentFile {
         })
     }
 
+    /// The chair: the judge, or a panel's first.
+    pub fn judge(&self) -> &Placed {
+        &self.judges[0]
+    }
+
+    /// Every model the file names, debaters' and judges', each with its
+    /// line, in the file's order (a model named twice, twice).
+    pub fn named(&self) -> Vec<&Placed> {
+        let lineups = self.lineups.iter().flat_map(|l| l.seats.iter().map(|s| &s.model));
+        self.models.iter().chain(lineups).chain(&self.judges).collect()
+    }
+
     /// The line a model is written on, for an error about it.
     pub fn error_at(&self, line: usize, what: &str) -> anyhow::Error {
         anyhow::anyhow!("{} line {line}: {what}", self.label)
@@ -183,11 +238,15 @@ impl TournamentFile {
 }
 
 fn placed(place: &Place<'_>, value: &Spanned<String>, key: &str) -> anyhow::Result<Placed> {
-    let text = value.get_ref().trim();
+    placed_at(place, value.span(), value.get_ref(), key)
+}
+
+fn placed_at(place: &Place<'_>, span: Range<usize>, text: &str, key: &str) -> anyhow::Result<Placed> {
+    let text = text.trim();
     if text.is_empty() {
-        return Err(place.error(Some(value.span()), &format!("{key} is empty")));
+        return Err(place.error(Some(span), &format!("{key} is empty")));
     }
-    Ok(Placed { text: text.to_string(), line: place.line(&value.span()) })
+    Ok(Placed { text: text.to_string(), line: place.line(&span) })
 }
 
 fn whole(place: &Place<'_>, value: &Spanned<i64>, key: &str, low: u32, high: u32) -> anyhow::Result<u32> {
@@ -228,11 +287,37 @@ fn propositions(place: &Place<'_>, written: Option<Spanned<Propositions>>, dir: 
     Ok(kept)
 }
 
-fn models(place: &Place<'_>, written: Option<Spanned<Vec<Spanned<String>>>>) -> anyhow::Result<Vec<Placed>> {
+fn judges(place: &Place<'_>, written: Option<Spanned<Judges>>) -> anyhow::Result<Vec<Placed>> {
+    let Some(written) = written else {
+        return Err(
+            place.error(None, "names no judge; add judge = \"PROVIDER:MODEL\", e.g. judge = \"openai:gpt-4.1\"")
+        );
+    };
+    let span = written.span();
+    match written.into_inner() {
+        Judges::One(judge) => Ok(vec![placed_at(place, span, &judge, "judge")?]),
+        Judges::Panel(list) => {
+            let most = crate::debate::PanelJudge::MOST as usize;
+            if list.is_empty() || list.len() > most {
+                return Err(place.error(
+                    Some(span),
+                    &format!(
+                        "judge names a panel of {}; a panel seats 1 to {most} judges, the chair first",
+                        crate::words::count(list.len(), "judge")
+                    ),
+                ));
+            }
+            list.iter().map(|judge| placed(place, judge, "a judge")).collect()
+        }
+    }
+}
+
+fn models_of(place: &Place<'_>, written: Option<Spanned<Vec<Spanned<String>>>>) -> anyhow::Result<Vec<Placed>> {
     let Some(written) = written else {
         return Err(place.error(
             None,
-            "names no models; add models = [\"PROVIDER:MODEL\", \"PROVIDER:MODEL\"]: each pair debates each proposition",
+            "names no models; add models = [\"PROVIDER:MODEL\", \"PROVIDER:MODEL\"]: each pair debates each proposition \
+             (or lineups = [{ advocate = \"…\", skeptic = \"…\" }]: each line-up as given)",
         ));
     };
     let span = written.span();

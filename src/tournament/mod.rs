@@ -1,5 +1,6 @@
 //! Tournaments: many debates planned, run, resumed, counted and exported.
-//! The file and its checks (`file`), the debates it plans (`plan`), a stored
+//! The file and its checks (`file`), its line-ups (`lineup`), the debates
+//! it plans (`plan`), a stored
 //! debate read as a game (`games`), the statistics over games (`stats`,
 //! which knows nothing of debates) and the analysis export of its debates,
 //! rounds and turns as CSV or Parquet (`export`). Running one is the CLI's
@@ -9,6 +10,8 @@
 pub mod export;
 pub mod file;
 pub mod games;
+pub mod lineup;
+pub mod placed;
 pub mod plan;
 pub mod progress;
 pub mod stats;

@@ -1,18 +1,22 @@
-//! The debates a tournament file plans: every pair of its models on every
-//! proposition, each pairing argued both ways round (unless the file says
-//! otherwise), as many times as it repeats; each with a key that names it
-//! from the file alone, so a resumed tournament knows which it has run. The
-//! order they run in is drawn from the seed.
+//! The debates a tournament file plans: every pair of its models (or each of
+//! its line-ups) on every proposition, each argued both ways round (unless
+//! the file says otherwise), as many times as it repeats; each with a key
+//! that names it from the file alone, so a resumed tournament knows which it
+//! has run, and the seats it sits. The order they run in is drawn from the
+//! seed.
 
 use serde::{Deserialize, Serialize};
 
 use super::file::TournamentFile;
+use crate::debate::Role;
 
 /// One planned debate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Planned {
     /// Names the debate from the file alone: `p2-m0vm1-r0` (the third
-    /// proposition, model 0 for and model 1 against, the first time).
+    /// proposition, model 0 for and model 1 against, the first time), or
+    /// for a file of line-ups `p2-l1-r0` (line-up 1 as written) and
+    /// `p2-l1s-r0` (line-up 1, its sides swapped).
     pub key: String,
     pub proposition: String,
     /// The model arguing for, and against.
@@ -22,8 +26,40 @@ pub struct Planned {
     pub repeat: u32,
 }
 
-/// Every debate `file` plans, in the order `seed` draws.
+/// Every debate `file` plans, in the order `seed` draws. A file's line-ups
+/// are seated first (`lineup::seat`), so each names its advocate and skeptic.
 pub fn plan(file: &TournamentFile, seed: u64) -> Vec<Planned> {
+    let mut planned = if file.lineups.is_empty() { pairs(file) } else { lineups(file) };
+    fastrand::Rng::with_seed(seed).shuffle(&mut planned);
+    planned
+}
+
+/// Each line-up on each proposition, as written and swapped.
+fn lineups(file: &TournamentFile) -> Vec<Planned> {
+    let mut planned = Vec::new();
+    for repeat in 0..file.repeats {
+        for (p, proposition) in file.propositions.iter().enumerate() {
+            for (l, lineup) in file.lineups.iter().enumerate() {
+                let ways: &[bool] = if file.swap_sides { &[false, true] } else { &[false] };
+                for &swapped in ways {
+                    let seats = lineup.seated(swapped);
+                    let model = |role: Role| seats.iter().find(|(r, _)| *r == role).map(|(_, m)| m.clone());
+                    planned.push(Planned {
+                        key: format!("p{p}-l{l}{}-r{repeat}", if swapped { "s" } else { "" }),
+                        proposition: proposition.clone(),
+                        advocate: model(Role::Advocate).unwrap_or_default(),
+                        skeptic: model(Role::Skeptic).unwrap_or_default(),
+                        repeat,
+                    });
+                }
+            }
+        }
+    }
+    planned
+}
+
+/// Every pair of the file's models on each proposition, both ways round.
+fn pairs(file: &TournamentFile) -> Vec<Planned> {
     let mut planned = Vec::new();
     let count = file.models.len();
     for repeat in 0..file.repeats {
@@ -44,14 +80,29 @@ pub fn plan(file: &TournamentFile, seed: u64) -> Vec<Planned> {
             }
         }
     }
-    fastrand::Rng::with_seed(seed).shuffle(&mut planned);
     planned
 }
 
-/// The model calls a debate of `rounds` rounds makes at most: each round a
-/// turn from each debater and a verdict, then the synthesis.
-pub fn calls_per_debate(rounds: u32) -> u32 {
-    rounds * 3 + 1
+/// The debater seats `planned` sits, each with its model: the advocate and
+/// the skeptic, and for a line-up any other seat it names (its key says
+/// which line-up, and whether swapped).
+pub fn seats(file: &TournamentFile, planned: &Planned) -> Vec<(Role, String)> {
+    let lineup = planned.key.split('-').nth(1).and_then(|part| {
+        let number = part.strip_prefix('l')?;
+        let (number, swapped) = number.strip_suffix('s').map_or((number, false), |n| (n, true));
+        Some((file.lineups.get(number.parse::<usize>().ok()?)?, swapped))
+    });
+    match lineup {
+        Some((lineup, swapped)) => lineup.seated(swapped),
+        None => vec![(Role::Advocate, planned.advocate.clone()), (Role::Skeptic, planned.skeptic.clone())],
+    }
+}
+
+/// The model calls a debate of `rounds` rounds judged by `judges` makes at
+/// most: each round a turn from each debater and a verdict from each judge,
+/// then the chair's synthesis.
+pub fn calls_per_debate(rounds: u32, judges: u32) -> u32 {
+    rounds * (2 + judges.max(1)) + 1
 }
 
 #[cfg(test)]

@@ -13,8 +13,9 @@ use crate::support;
 use heat::store::tournaments::{Entry, Tournaments};
 use support::mock_llm::{MockLlm, Recorded, Reply, openai_sse_text};
 
-/// Each model argues in its own words; the judge puts the later letter
-/// ahead (mock-c beats mock-b beats mock-a), on whichever side it sits.
+/// Each model argues in its own words; the judge (`mock-j`, or a panel's
+/// `mock-j2`, `mock-j3`, …) puts the later letter ahead (mock-c beats
+/// mock-b beats mock-a), on whichever side it sits.
 fn play(request: &Recorded, pace: Duration) -> Reply {
     Reply::sse(&openai_sse_text(&said(request), 4), 64).with_delay(pace)
 }
@@ -24,8 +25,9 @@ fn said(request: &Recorded) -> String {
     let model = request.body["model"].as_str().unwrap_or("").to_string();
     let last = request.last_message();
     let round = (1..=3).rev().find(|n| last.contains(&format!("Round {n} of"))).unwrap_or(1);
-    if model == "mock-j" {
-        let arguments = last.split("[advocate, skeptic]:").nth(1).unwrap_or("");
+    if model.starts_with("mock-j") {
+        // The sides' arguments follow their names: `[advocate, skeptic]:`, or a format's own.
+        let arguments = last.split_once("]:\n").map_or("", |(_, after)| after);
         let letter = |side: usize| {
             let said = arguments.split("\",\"").nth(side).unwrap_or("");
             ["C", "B", "A"].into_iter().find(|l| said.contains(&format!("Model {l} says")))

@@ -12,6 +12,7 @@ use crate::config::FlagValue;
 use crate::debate::Outcome;
 use crate::debate::cost::Prices;
 use crate::debate::engine::{self, DebateHandle, GoOn, Reopening};
+use crate::debate::PanelJudge;
 use crate::provider::ProviderKind;
 use crate::store::tournaments::{Entry, Journal};
 use crate::store::{Recorder, Store, label};
@@ -79,12 +80,20 @@ pub struct Ran {
 }
 
 /// The flags that seat `planned` as the tournament file says: each seat's
-/// provider and model, the rounds, the format and the seed.
+/// provider and model (a panel's judges as `judge`, `judge2`, … as `--seat`
+/// names them), the rounds, the format and the seed.
 pub fn seat_flags(file: &TournamentFile, planned: &Planned, seed: u64) -> Vec<FlagValue> {
     let flag = |key: String, raw: String| FlagValue { key, raw, flag: file.label.clone() };
     let mut flags = Vec::new();
-    for (role, model) in [("advocate", &planned.advocate), ("skeptic", &planned.skeptic), ("judge", &file.judge.text)] {
-        let (provider, model) = ProviderKind::split_model(model);
+    let debaters =
+        crate::tournament::plan::seats(file, planned).into_iter().map(|(role, m)| (role.key().to_string(), m));
+    let judges = file.judges.iter().enumerate().map(|(n, judge)| {
+        let seat =
+            if n == 0 { "judge".to_string() } else { PanelJudge(u32::try_from(n + 1).unwrap_or(u32::MAX)).key() };
+        (seat, judge.text.clone())
+    });
+    for (role, model) in debaters.chain(judges) {
+        let (provider, model) = ProviderKind::split_model(&model);
         if let Some(provider) = provider {
             flags.push(flag(format!("roles.{role}.provider"), provider.to_string()));
         }
@@ -207,9 +216,46 @@ async fn record(
     (outcome, done.recorder.state().clone(), done.warnings)
 }
 
-/// The model the judge last named ahead, `neither side` when even.
+/// The model the judge (a panel: its ruling) last named ahead, `neither side` when even.
 fn winner(state: &crate::debate::DebateState) -> Option<String> {
-    let ahead = state.rounds.iter().rev().find_map(|r| r.verdict()?.ahead)?;
-    let Some(role) = ahead.side() else { return Some("neither side".to_string()) };
+    use crate::debate::Role;
+    use crate::tournament::stats::Pick;
+    let role = match crate::tournament::games::ruling(state)? {
+        Pick::Advocate => Role::Advocate,
+        Pick::Skeptic => Role::Skeptic,
+        Pick::Even => return Some("neither side".to_string()),
+    };
     state.participant(role).map(|p| format!("{}:{}", p.provider, p.model))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_lineup_and_a_panel_are_seated_as_seat_seats_them() {
+        let text = "propositions = [\"p\"]\nlineups = [{ proposition = \"openai:a\", opposition = \"anthropic:b\" }]\n\
+                    judge = [\"openai:j1\", \"anthropic:j2\", \"local\"]\nrounds = 2\nformat = \"oxford\"\n";
+        let mut file = TournamentFile::parse("t.toml", text, std::path::Path::new(".")).unwrap();
+        file.lineups[0].seats[0].role = Some(crate::debate::Role::Advocate);
+        file.lineups[0].seats[1].role = Some(crate::debate::Role::Skeptic);
+        let planned = crate::tournament::plan::plan(&file, 1).into_iter().find(|p| p.key == "p0-l0s-r0").unwrap();
+        let flags: Vec<(String, String)> = seat_flags(&file, &planned, 9).into_iter().map(|f| (f.key, f.raw)).collect();
+        let want = [
+            ("roles.advocate.provider", "anthropic"),
+            ("roles.advocate.model", "b"),
+            ("roles.skeptic.provider", "openai"),
+            ("roles.skeptic.model", "a"),
+            ("roles.judge.provider", "openai"),
+            ("roles.judge.model", "j1"),
+            ("roles.judge2.provider", "anthropic"),
+            ("roles.judge2.model", "j2"),
+            ("roles.judge3.provider", "local"),
+            ("debate.max_rounds", "2"),
+            ("debate.format", "oxford"),
+            ("debate.seed", "9"),
+        ];
+        assert_eq!(flags, want.map(|(k, v)| (k.to_string(), v.to_string())));
+    }
 }

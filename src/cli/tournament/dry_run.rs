@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use std::io::{IsTerminal as _, Write as _};
 
 use crate::config::Config;
-use crate::debate::Role;
 use crate::debate::cost::Price;
+use crate::debate::{PanelJudge, Role};
 use crate::tournament::file::TournamentFile;
 use crate::tournament::plan::{Planned, calls_per_debate};
 
@@ -51,18 +51,69 @@ fn dollars(price: Option<Price>, input: u64, output: u64) -> Option<f64> {
     price.map(|p| (input as f64 * p.input + output as f64 * p.output) / 1_000_000.0)
 }
 
-/// The most one debate under `config` can take: tokens in and out, and
-/// dollars when every seat's price is known (else the first seat without one).
-pub fn one_debate(config: &Config, rounds: u32) -> (u64, Result<f64, Role>) {
+/// The most tokens one of a panel's other judges takes in a debate of
+/// `rounds` rounds: a vote each round, reading what the chair's verdict
+/// reads (the synthesis is the chair's alone).
+pub fn vote_tokens(rounds: u32, debater: u64, judge: u64) -> Tokens {
+    let mut tokens = Tokens { input: 0, output: 0 };
+    for round in 1..=u64::from(rounds) {
+        tokens.input += PROMPT_TOKENS + 2 * (round - 1) * debater + (round - 1) * judge + 2 * debater;
+        tokens.output += judge;
+    }
+    tokens
+}
+
+/// One seat of a debate as the dry run prices it.
+pub struct Seat {
+    /// Its config key (`advocate`, `judge`, `judge2`).
+    pub key: String,
+    /// The most tokens it takes in the debate.
+    pub tokens: Tokens,
+    /// Its price, when known (a panel judge on the chair's model: the chair's).
+    pub price: Option<Price>,
+}
+
+/// The judges a debate under `config` seats: the format's panel, or one.
+pub fn judges_of(config: &Config) -> u32 {
+    crate::format::layer::chosen(config).map_or(1, |f| f.record.judges.max(1))
+}
+
+/// Every seat of a debate of `rounds` rounds under `config`, with the most
+/// tokens it takes and its price: the advocate, the skeptic, the chair and
+/// a panel's other judges (priced as the debate prices them: a judge's own
+/// price, or the chair's for a judge on the chair's provider and model).
+pub fn seats(config: &Config, rounds: u32) -> Vec<Seat> {
     let debater = |role: Role| u64::from(config.role_defaulted::<u32>(role, "max_tokens"));
     let judge = u64::from(config.role_defaulted::<u32>(Role::Judge, "max_tokens"));
-    let seats = most_tokens(rounds, debater(Role::Advocate).max(debater(Role::Skeptic)), judge);
-    let tokens = seats.iter().map(|t| t.input + t.output).sum();
+    let debater = debater(Role::Advocate).max(debater(Role::Skeptic));
+    let [advocate, skeptic, chair] = most_tokens(rounds, debater, judge);
+    let mut seats: Vec<Seat> = [(Role::Advocate, advocate), (Role::Skeptic, skeptic), (Role::Judge, chair)]
+        .into_iter()
+        .map(|(role, tokens)| Seat { key: role.key().to_string(), tokens, price: config.price(role) })
+        .collect();
+    let record = crate::format::layer::chosen(config).ok().map(|f| f.record);
+    let own = config.panel_judge_prices();
+    for member in PanelJudge::members(judges_of(config)) {
+        let named = |list: &[String]| member.index().and_then(|i| list.get(i)).is_some_and(|v| !v.trim().is_empty());
+        let as_chair = record.as_ref().is_none_or(|r| !named(&r.panel_models) && !named(&r.panel_providers));
+        let price = own.iter().find(|(j, _)| *j == member).map(|(_, p)| *p);
+        let price = price.or_else(|| as_chair.then(|| config.price(Role::Judge)).flatten());
+        seats.push(Seat { key: member.key(), tokens: vote_tokens(rounds, debater, judge), price });
+    }
+    seats
+}
+
+/// The most one debate under `config` can take: tokens in and out, and
+/// dollars when every seat's price is known (else the first seat without
+/// one, by its config key).
+pub fn one_debate(config: &Config, rounds: u32) -> (u64, Result<f64, String>) {
+    let seats = seats(config, rounds);
+    let tokens = seats.iter().map(|s| s.tokens.input + s.tokens.output).sum();
     let mut usd = Ok(0.0);
-    for (role, t) in [Role::Advocate, Role::Skeptic, Role::Judge].into_iter().zip(seats) {
-        usd = match (usd, dollars(config.price(role), t.input, t.output)) {
+    for seat in seats {
+        usd = match (usd, dollars(seat.price, seat.tokens.input, seat.tokens.output)) {
             (Ok(sum), Some(d)) => Ok(sum + d),
-            (Ok(_), None) => Err(role),
+            (Ok(_), None) => Err(seat.key),
             (err, _) => err,
         };
     }
@@ -78,15 +129,18 @@ pub fn print(
     rounds: u32,
 ) -> anyhow::Result<()> {
     let mut out = String::new();
-    let pairs = file.models.len() * (file.models.len() - 1) / 2;
+    let pairs = if file.lineups.is_empty() {
+        crate::words::count(file.models.len() * (file.models.len() - 1) / 2, "pair")
+    } else {
+        crate::words::count(file.lineups.len(), "line-up")
+    };
     let sides = if file.swap_sides { "both sides" } else { "one side" };
     writeln!(
         out,
-        "{}: {} ({} × {} × {sides} × {}), {} at once, seed {seed}",
+        "{}: {} ({} × {pairs} × {sides} × {}), {} at once, seed {seed}",
         file.label,
         crate::words::count(planned.len(), "debate"),
         crate::words::count(file.propositions.len(), "proposition"),
-        crate::words::count(pairs, "pair"),
         crate::words::count(file.repeats as usize, "repeat"),
         file.concurrency,
     )?;
@@ -96,27 +150,28 @@ pub fn print(
         out,
         "  {format}, {} a debate, judged by {}",
         crate::words::count(rounds as usize, "round"),
-        file.judge.text
+        file.judges.iter().map(|j| j.text.as_str()).collect::<Vec<_>>().join(", ")
     )?;
-    let calls = u64::from(calls_per_debate(rounds)) * planned.len() as u64;
-    writeln!(out, "  model calls: at most {} ({} a debate)", crate::words::thousands(calls), calls_per_debate(rounds))?;
+    let judges = configs.first().map_or(1, |(_, c)| judges_of(c));
+    let each = calls_per_debate(rounds, judges);
+    let calls = u64::from(each) * planned.len() as u64;
+    let panel = if judges > 1 { format!(", a panel of {judges} judges voting each round") } else { String::new() };
+    writeln!(out, "  model calls: at most {} ({each} a debate{panel})", crate::words::thousands(calls))?;
     let (mut input, mut output, mut cost, mut unpriced) = (0u64, 0u64, 0.0f64, Vec::<String>::new());
     for p in planned {
         let Some((_, config)) = configs.iter().find(|(key, _)| key == &p.key) else { continue };
-        let debater = |role: Role| u64::from(config.role_defaulted::<u32>(role, "max_tokens"));
-        let judge = u64::from(config.role_defaulted::<u32>(Role::Judge, "max_tokens"));
-        let debater = debater(Role::Advocate).max(debater(Role::Skeptic));
-        let seats = most_tokens(rounds, debater, judge);
-        for ((role, model), tokens) in
-            [(Role::Advocate, &p.advocate), (Role::Skeptic, &p.skeptic), (Role::Judge, &file.judge.text)]
-                .into_iter()
-                .zip(seats)
-        {
-            input += tokens.input;
-            output += tokens.output;
-            match dollars(config.price(role), tokens.input, tokens.output) {
+        for (n, seat) in seats(config, rounds).into_iter().enumerate() {
+            let model = match n {
+                0 => p.advocate.clone(),
+                1 => p.skeptic.clone(),
+                // A panel judge the file names none for sits on the chair's model.
+                _ => file.judges.get(n - 2).unwrap_or(file.judge()).text.clone(),
+            };
+            input += seat.tokens.input;
+            output += seat.tokens.output;
+            match dollars(seat.price, seat.tokens.input, seat.tokens.output) {
                 Some(d) => cost += d,
-                None if !unpriced.contains(model) => unpriced.push(model.clone()),
+                None if !unpriced.contains(&model) => unpriced.push(model),
                 None => {}
             }
         }
@@ -127,8 +182,8 @@ pub fn print(
         crate::words::thousands(input),
         crate::words::thousands(output)
     )?;
-    // In the file's order, the judge last.
-    let order = |model: &String| file.models.iter().position(|m| &m.text == model).unwrap_or(usize::MAX);
+    // In the file's order, the judges last.
+    let order = |model: &String| file.named().iter().position(|m| &m.text == model).unwrap_or(usize::MAX);
     unpriced.sort_by_key(order);
     if unpriced.is_empty() {
         writeln!(out, "  cost: at most about ${cost:.2}")?;

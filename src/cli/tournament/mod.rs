@@ -5,6 +5,7 @@
 //! stop or a kill with only what is missing run.
 
 mod board;
+mod check;
 mod debate;
 mod dry_run;
 mod progress;
@@ -16,7 +17,7 @@ use std::process::ExitCode;
 use crate::config::{Config, FlagValue};
 use crate::store::tournaments::{Entry, Stored, Tournaments};
 use crate::store::{self, Store};
-use crate::tournament::file::{Placed, TournamentFile};
+use crate::tournament::file::TournamentFile;
 use crate::tournament::plan::{self, Planned};
 use crate::tournament::progress::Budget;
 
@@ -61,12 +62,14 @@ pub async fn start(asked: &Asked<'_>, path: &Path, dry_run: bool) -> anyhow::Res
     let text = std::fs::read_to_string(path)
         .map_err(|e| anyhow::anyhow!("cannot read the tournament file {}: {e}", path.display()))?;
     let label = path.display().to_string();
-    let file = TournamentFile::parse(&label, &text, path.parent().unwrap_or(Path::new(".")))?;
+    let mut file = TournamentFile::parse(&label, &text, path.parent().unwrap_or(Path::new(".")))?;
+    check::seat(&check::Loading { config_file: asked.config_file, flags: asked.flags }, &mut file)?;
     let seed = file.seed.unwrap_or_else(|| fastrand::u64(..u64::from(u32::MAX)));
     let planned = plan::plan(&file, seed);
-    let configs = checked(asked, &file, &planned, seed)?;
+    let configs =
+        check::checked(&check::Loading { config_file: asked.config_file, flags: asked.flags }, &file, &planned, seed)?;
     let rounds = configs.first().map_or(0, |(_, c)| rounds_of(c));
-    check_budget(&file, &configs, rounds)?;
+    check::check_budget(&file, &configs, rounds)?;
     if dry_run {
         dry_run::print(&file, &planned, seed, &configs, rounds)?;
         return Ok(ExitCode::SUCCESS);
@@ -106,10 +109,12 @@ pub async fn resume(asked: &Asked<'_>, id: Option<&str>) -> anyhow::Result<ExitC
     let id = tournaments.resolve(id, true)?;
     let stored = tournaments.load(&id)?;
     let label = stored.dir.join("tournament.toml").display().to_string();
-    let file = TournamentFile::parse(&label, &stored.text, &stored.dir)?;
+    let mut file = TournamentFile::parse(&label, &stored.text, &stored.dir)?;
+    check::seat(&check::Loading { config_file: asked.config_file, flags: asked.flags }, &mut file)?;
     let seed = stored.seed().or(file.seed).unwrap_or(0);
     let planned = plan::plan(&file, seed);
-    let configs = checked(asked, &file, &planned, seed)?;
+    let configs =
+        check::checked(&check::Loading { config_file: asked.config_file, flags: asked.flags }, &file, &planned, seed)?;
     install_model(&planned, &configs).await?;
     let journal = tournaments.journal(&id)?;
     go(asked, file, &planned, &stored, journal, seed).await
@@ -185,91 +190,7 @@ async fn go(
     })
 }
 
-/// A budget one debate could spend all of is refused, with its line: the
-/// tournament would pause in its first debates. A dollar budget needs every
-/// seat's price.
-fn check_budget(file: &TournamentFile, configs: &[(String, Config)], rounds: u32) -> anyhow::Result<()> {
-    for (_, config) in configs {
-        let (tokens, usd) = dry_run::one_debate(config, rounds);
-        if let Some(budget) = file.budget_tokens
-            && budget.value < tokens
-        {
-            return Err(file.error_at(
-                budget.line,
-                &format!(
-                    "budget_tokens {} is below what one debate may take ({} tokens at most, its calls at \
-                     their max_tokens): raise it, or lower rounds",
-                    crate::words::thousands(budget.value),
-                    crate::words::thousands(tokens)
-                ),
-            ));
-        }
-        let Some(budget) = file.budget_usd else { continue };
-        match usd {
-            Ok(usd) if budget.value < usd => {
-                return Err(file.error_at(
-                    budget.line,
-                    &format!("budget_usd ${:.2} is below what one debate may cost (${usd:.2} at most): raise it, or lower rounds", budget.value),
-                ));
-            }
-            Ok(_) => {}
-            Err(role) => {
-                return Err(file.error_at(
-                    budget.line,
-                    &format!(
-                        "budget_usd needs every seat's price, and the {} has none: set roles.{}.price_input and price_output (dollars per million tokens)",
-                        role.key(),
-                        role.key()
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
 /// The rounds a debate runs under `config`.
 fn rounds_of(config: &Config) -> u32 {
     crate::cli::run::spec_for(config, false).map_or(0, |spec| spec.max_rounds)
-}
-
-/// Every planned debate's config, loaded as it will run: a model or judge
-/// heat cannot seat is refused here, with its line, before anything starts.
-fn checked(
-    asked: &Asked<'_>,
-    file: &TournamentFile,
-    planned: &[Planned],
-    seed: u64,
-) -> anyhow::Result<Vec<(String, Config)>> {
-    let seat_of = |model: &str| -> Option<&Placed> {
-        file.models.iter().chain(std::iter::once(&file.judge)).find(|m| m.text == model)
-    };
-    for placed in file.models.iter().chain(std::iter::once(&file.judge)) {
-        let (provider, _) = crate::provider::ProviderKind::split_model(&placed.text);
-        if provider
-            .and_then(crate::provider::ProviderKind::from_name)
-            .is_some_and(crate::provider::ProviderKind::is_person)
-        {
-            return Err(file.error_at(placed.line, "a person cannot sit in a tournament's seats: name a model"));
-        }
-    }
-    let mut configs = Vec::new();
-    for p in planned {
-        let flags = [asked.flags.to_vec(), debate::seat_flags(file, p, seed)].concat();
-        let config = crate::cli::load::config(asked.config_file, &flags).map_err(|e| {
-            // Name the line of the model the error is about, when it names one.
-            let text = format!("{e:#}");
-            let blamed = [&p.advocate, &p.skeptic, &file.judge.text].into_iter().find(|m| text.contains(m.as_str()));
-            match blamed.and_then(|m| seat_of(m)) {
-                Some(placed) => file.error_at(placed.line, &text),
-                None => anyhow::anyhow!("{}: {text}", file.label),
-            }
-        })?;
-        crate::format::layer::chosen(&config).map_err(|e| match &file.format {
-            Some(format) => file.error_at(format.line, &format!("{e:#}")),
-            None => e,
-        })?;
-        configs.push((p.key.clone(), config));
-    }
-    Ok(configs)
 }
