@@ -10,9 +10,9 @@ use tokio::sync::watch;
 
 use crate::config::FlagValue;
 use crate::debate::Outcome;
+use crate::debate::PanelJudge;
 use crate::debate::cost::Prices;
 use crate::debate::engine::{self, DebateHandle, GoOn, Reopening};
-use crate::debate::PanelJudge;
 use crate::provider::ProviderKind;
 use crate::store::tournaments::{Entry, Journal};
 use crate::store::{Recorder, Store, label};

@@ -89,7 +89,7 @@ pub fn seats(config: &Config, rounds: u32) -> Vec<Seat> {
     let [advocate, skeptic, chair] = most_tokens(rounds, debater, judge);
     let mut seats: Vec<Seat> = [(Role::Advocate, advocate), (Role::Skeptic, skeptic), (Role::Judge, chair)]
         .into_iter()
-        .map(|(role, tokens)| Seat { key: role.key().to_string(), tokens, price: config.price(role) })
+        .map(|(role, tokens)| Seat { key: role.key().to_string(), tokens, price: price_of(config, role) })
         .collect();
     let record = crate::format::layer::chosen(config).ok().map(|f| f.record);
     let own = config.panel_judge_prices();
@@ -97,10 +97,16 @@ pub fn seats(config: &Config, rounds: u32) -> Vec<Seat> {
         let named = |list: &[String]| member.index().and_then(|i| list.get(i)).is_some_and(|v| !v.trim().is_empty());
         let as_chair = record.as_ref().is_none_or(|r| !named(&r.panel_models) && !named(&r.panel_providers));
         let price = own.iter().find(|(j, _)| *j == member).map(|(_, p)| *p);
-        let price = price.or_else(|| as_chair.then(|| config.price(Role::Judge)).flatten());
+        let price = price.or_else(|| as_chair.then(|| price_of(config, Role::Judge)).flatten());
         seats.push(Seat { key: member.key(), tokens: vote_tokens(rounds, debater, judge), price });
     }
     seats
+}
+
+/// A seat's price as heat.toml sets it; the embedded model costs nothing.
+fn price_of(config: &Config, role: Role) -> Option<Price> {
+    let embedded = config.role_text(role, "provider").is_some_and(crate::provider::ProviderKind::names_embedded);
+    config.price(role).or_else(|| embedded.then_some(Price { input: 0.0, output: 0.0, cached_input: None }))
 }
 
 /// The most one debate under `config` can take: tokens in and out, and
@@ -211,7 +217,30 @@ pub fn print(
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
+
+    fn config(flags: &[(&str, &str)]) -> Config {
+        let flags: Vec<crate::config::FlagValue> = flags
+            .iter()
+            .map(|(k, v)| crate::config::FlagValue { key: (*k).into(), raw: (*v).into(), flag: format!("--{k}") })
+            .collect();
+        Config::load(None, &|_: &str| None, &flags).unwrap()
+    }
+
+    #[test]
+    fn the_embedded_model_costs_nothing_and_a_server_without_a_price_is_unknown() {
+        let offline = config(&[
+            ("roles.advocate.provider", "local"),
+            ("roles.skeptic.provider", "local"),
+            ("roles.judge.provider", "local"),
+        ]);
+        assert_eq!(price_of(&offline, Role::Advocate).map(|p| (p.input, p.output)), Some((0.0, 0.0)));
+        assert_eq!(one_debate(&offline, 1).1, Ok(0.0));
+        let mixed = config(&[("roles.advocate.provider", "local"), ("roles.skeptic.provider", "openai")]);
+        assert_eq!(price_of(&mixed, Role::Skeptic), None, "no price is known for it");
+        assert!(one_debate(&mixed, 1).1.is_err());
+    }
 
     #[test]
     fn a_debate_takes_at_most_its_calls_outputs_and_their_readings() {
