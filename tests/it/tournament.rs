@@ -206,6 +206,12 @@ async fn a_tournament_runs_every_debate_once_as_tagged_sessions_and_survives_a_k
     // short is the one exception, asked again when its debate was taken up).
     let calls = server.requests().into_iter().filter(|r| r.body["messages"].is_array()).count();
     assert!(calls <= 12 * 4 + 3, "{calls} calls for 12 debates of 4 calls each, and at most 3 cut by the kill");
+    // The server's model list and limits were asked once a run (the killed one and the resume),
+    // not once a debate.
+    for path in ["/v1/models", "/props"] {
+        let asked = server.requests().iter().filter(|r| r.method == "GET" && r.path == path).count();
+        assert!((1..=2).contains(&asked), "GET {path} asked {asked} times in two runs of 12 debates");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]
