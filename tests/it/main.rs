@@ -110,6 +110,7 @@ mod studio_view;
 mod studio_vote;
 mod tournament;
 mod tournament_board;
+mod tournament_kill_props;
 mod tournament_lineups;
 mod v1_logs;
 mod verdict_caps;

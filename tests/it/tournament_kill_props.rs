@@ -1,0 +1,116 @@
+//! A tournament killed at random points and resumed until it ends runs
+//! each planned debate exactly once: the real binary, killed (SIGKILL) after
+//! generated delays (one to three kills a case) against the mock that
+//! plays three models and a judge, then resumed to the end. Each planned
+//! debate finishes once, is begun as one session however often it was cut
+//! off, and the models are asked each turn once (a turn a kill cut short is
+//! the one asked again).
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::Duration;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+use crate::support;
+use crate::tournament::{heat, journal, server};
+
+/// 12 debates (2 propositions × 3 pairs × both sides), 1 round, 3 at once.
+const FILE: &str = r#"
+propositions = ["Night trains beat short-haul flights", "Cities should ban cars from their centres"]
+models = ["openai:mock-a", "openai:mock-b", "openai:mock-c"]
+judge = "openai:mock-j"
+rounds = 1
+seed = 23
+concurrency = 3
+"#;
+
+const PLANNED: usize = 12;
+/// Model calls a debate makes: two turns, a verdict and the synthesis.
+const CALLS: usize = 4;
+
+/// `heat tournament` (or `resume`) started, to be killed.
+fn start(data: &Path, base: &str, resume: bool) -> std::process::Child {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("heat"));
+    cmd.arg("--config")
+        .arg(data.join("heat.toml"))
+        .env("HEAT_DATA_DIR", data)
+        .env("NO_COLOR", "1")
+        .env("OPENAI_API_KEY", "sk-test-openai")
+        .env("OPENAI_BASE_URL", base)
+        .env_remove("ANTHROPIC_API_KEY")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    if resume {
+        cmd.args(["tournament", "resume"]);
+    } else {
+        cmd.arg("tournament").arg(data.join("t.toml"));
+    }
+    cmd.spawn().unwrap()
+}
+
+/// Whether the stored tournament has ended.
+fn ended(data: &Path) -> bool {
+    let tournaments = heat::store::tournaments::Tournaments::open(data).unwrap();
+    let Ok(id) = tournaments.resolve(None, false) else { return false };
+    // (Killed between its folder and its file, it cannot be read: not ended.)
+    tournaments.load(&id).is_ok_and(|t| t.ended())
+}
+
+/// One case: killed after each of `kills` (ms), then resumed to the end.
+async fn case(kills: Vec<u64>) -> Result<(), TestCaseError> {
+    let server = server(Duration::from_millis(15)).await;
+    let data = tempfile::tempdir().unwrap();
+    std::fs::write(data.path().join("t.toml"), FILE).unwrap();
+    std::fs::write(data.path().join("heat.toml"), "[network]\nmax_retries = 1\n").unwrap();
+    let base = format!("{}/v1", server.base_url);
+    let mut killed = 0;
+    for (i, after) in kills.iter().enumerate() {
+        // The first start waits for the tournament to be stored before a resume can find it.
+        let resume = i > 0 && data.path().join("tournaments").exists();
+        if resume && ended(data.path()) {
+            break;
+        }
+        let mut child = start(data.path(), &base, resume);
+        tokio::time::sleep(Duration::from_millis(*after)).await;
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap();
+            killed += 1;
+        }
+        child.wait().unwrap();
+    }
+    if !data.path().join("tournaments").exists() {
+        // Killed before it stored anything: it begins again from its file.
+        let mut child = start(data.path(), &base, false);
+        prop_assert!(child.wait().unwrap().success());
+    } else if !ended(data.path()) {
+        let mut cmd = heat(data.path(), &server);
+        cmd.args(["tournament", "resume"]);
+        let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+        prop_assert!(out.status.success(), "{}", support::binary::stderr(&out));
+    }
+    let (_, began, finished) = journal(data.path());
+    prop_assert_eq!(finished.len(), PLANNED, "each planned debate finished once: {:?}", finished);
+    prop_assert_eq!(finished.iter().collect::<BTreeSet<_>>().len(), PLANNED, "none finished twice");
+    for (key, sessions) in &began {
+        let distinct: BTreeSet<&String> = sessions.iter().collect();
+        prop_assert_eq!(distinct.len(), 1, "{} began as one session after {} kills: {:?}", key, killed, sessions);
+    }
+    let calls = server.requests().into_iter().filter(|r| r.body["messages"].is_array()).count();
+    // Each kill cuts at most the calls of the debates running then (3 at once).
+    prop_assert!(calls <= PLANNED * CALLS + 3 * killed, "{} calls after {} kills", calls, killed);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tournament_killed_at_random_points_runs_each_planned_debate_exactly_once() {
+    let mut runner = TestRunner::new(Config { cases: 4, failure_persistence: None, ..Config::default() });
+    let kills = proptest::collection::vec(50u64..2_500, 1..=3);
+    let handle = tokio::runtime::Handle::current();
+    let result = tokio::task::block_in_place(|| runner.run(&kills, |kills| handle.block_on(case(kills))));
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
