@@ -42,6 +42,7 @@ pub mod search;
 pub mod seat_target;
 pub mod sent;
 pub mod settings;
+mod signals;
 pub mod stage;
 pub mod start;
 pub mod steer;

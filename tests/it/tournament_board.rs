@@ -91,3 +91,25 @@ async fn the_board_holds_watches_and_stops_a_tournament_that_resumes_where_it_st
         assert_eq!(resumed[key], *sessions, "a debate begun before the stop went on in its own session");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_kill_or_a_closed_terminal_stops_the_board_saved_and_restores_the_terminal() {
+    let server = server(Duration::from_millis(120)).await;
+    let base = format!("{}/v1", server.base_url);
+    let env = [("OPENAI_API_KEY", "sk-test-openai"), ("OPENAI_BASE_URL", base.as_str())];
+    for signal in ["-TERM", "-HUP"] {
+        let data = tempfile::tempdir().unwrap();
+        std::fs::write(data.path().join("t.toml"), FILE).unwrap();
+        let mut board = spawn_heat(data.path(), data.path(), None, &["tournament", "t.toml"], &env);
+        board.wait_for("debates running", |s| s.contains("● RUNNING") && s.contains("Running (2)")).await;
+        let pid = board.child.process_id().unwrap();
+        let killed = std::process::Command::new("kill").args([signal, &pid.to_string()]).status().unwrap();
+        assert!(killed.success());
+        let status = board.wait_exit().await;
+        board.wait_restored().await;
+        assert_eq!(status.exit_code(), 130, "{signal}: stopped, saved: {}", board.text());
+        let tournaments = heat::store::tournaments::Tournaments::open(data.path()).unwrap();
+        let id = tournaments.resolve(None, true).unwrap();
+        assert!(!tournaments.load(&id).unwrap().ended(), "{signal}: it stopped before its end and can resume");
+    }
+}

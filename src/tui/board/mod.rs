@@ -1,7 +1,8 @@
 //! The tournament's board: a full-screen view of a running tournament
 //! (progress, the debates running, the standings so far, spend and time
 //! left) with its keys: Enter watches the chosen debate, space holds the
-//! tournament, q stops it. `state` folds the progress and keys, `view`
+//! tournament, q stops it (as SIGTERM, SIGINT and SIGHUP do). `state`
+//! folds the progress and keys, `view`
 //! draws; [`show`] is the loop, which hands a watch back to its caller
 //! (the studio's watch is opened by the command, not here).
 
@@ -21,6 +22,7 @@ pub use state::{Act, Board, Phase, RECOUNT};
 
 use crate::tournament::progress::Progress;
 
+use super::signals::Signals;
 use super::terminal::Guard;
 
 /// A frame at most this often while debates stream in.
@@ -49,6 +51,7 @@ pub async fn show(
     progress: &mut mpsc::UnboundedReceiver<Progress>,
     controls: &Controls<'_>,
 ) -> anyhow::Result<Exit> {
+    let mut signals = Signals::watch()?;
     let mut guard = Guard::enter(false).context("could not take over the terminal")?;
     let mut input = EventStream::new();
     let mut tick = tokio::time::interval(Duration::from_secs(1));
@@ -105,6 +108,15 @@ pub async fn show(
                     Event::Resize(..) => changed = true,
                     _ => {}
                 }
+            }
+            // A terminal closed or a `kill`: the tournament stops where it is, saved; a second leaves.
+            () = signals.next() => {
+                if !open || board.phase == Phase::Stopping {
+                    return Ok(Exit::Leave);
+                }
+                let _ = controls.stop.send(true);
+                board.phase = Phase::Stopping;
+                changed = true;
             }
             _ = tick.tick() => changed = true,
             () = tokio::time::sleep_until(due.into()), if changed => {}

@@ -16,7 +16,6 @@ mod running;
 mod session;
 mod setup_steps;
 mod shown;
-mod signals;
 mod watch;
 
 use std::process::ExitCode;
@@ -35,6 +34,7 @@ use super::install::{self, InstallMsg};
 use super::modal::Modal;
 use super::replay::{Playback, Timeline};
 use super::settings::{self, ConfigureResult};
+use super::signals::{INTERRUPTED, Signals};
 use super::studio::{Opening, Studio};
 use super::summarize::{self, SummaryMsg};
 use super::terminal::Guard;
@@ -46,7 +46,6 @@ use running::{Next, Running, Source, fold, next_event};
 use session::{farewell, go_on_ended, manage_session, open_other, resume, say_stopped, start, stop};
 use setup_steps::{begin_install, on_configured, on_install, wait_for_settings};
 use shown::{begin_summary, export_shown, export_stored, on_summary, record_shown, report_shown};
-use signals::{INTERRUPTED, Signals};
 use watch::on_followed;
 
 /// How often a retry countdown redraws.

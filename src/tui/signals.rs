@@ -1,6 +1,6 @@
-//! The signals that stop the studio (saving and restoring the terminal):
-//! SIGTERM, SIGINT, and SIGHUP for a closed terminal window, and the status
-//! a studio stopped by one exits with.
+//! The signals that stop the studio or the tournament's board (saving and
+//! restoring the terminal): SIGTERM, SIGINT, and SIGHUP for a closed
+//! terminal window, and the status a studio stopped by one exits with.
 
 use anyhow::Context;
 use tokio::signal::unix::{SignalKind, signal};
