@@ -7,18 +7,7 @@ use super::{Input, html};
 use crate::tournament::stats::{Game, Pick, Summary, summarise_with_resamples};
 
 fn game(session: &str, advocate: &str, skeptic: &str, winner: Option<Pick>) -> Game {
-    Game {
-        session: session.into(),
-        advocate: advocate.into(),
-        skeptic: skeptic.into(),
-        judge: "openai:judge".into(),
-        winner,
-        words: [100, 100],
-        swap_checks: 0,
-        swap_flips: 0,
-        person: None,
-        room: None,
-    }
+    Game::between(session, (advocate, skeptic), "openai:judge", winner)
 }
 
 fn page(games: &[Game], propositions: &[String], summary: &Summary) -> String {

@@ -39,6 +39,24 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game of session `session`: `advocate` against `skeptic`, judged by
+    /// `judge` with `winner`, each side 100 words, nothing else recorded.
+    #[cfg(test)]
+    pub fn between(session: &str, (advocate, skeptic): (&str, &str), judge: &str, winner: Option<Pick>) -> Game {
+        Game {
+            session: session.into(),
+            advocate: advocate.into(),
+            skeptic: skeptic.into(),
+            judge: judge.into(),
+            winner,
+            words: [100, 100],
+            swap_checks: 0,
+            swap_flips: 0,
+            person: None,
+            room: None,
+        }
+    }
+
     /// Whether one model argued both sides: such a game says nothing of
     /// how models compare, so the records, the ratings and the head to
     /// head leave it out (the side and length counts keep it).

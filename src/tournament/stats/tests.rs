@@ -8,18 +8,7 @@ use super::*;
 /// A game of `advocate` against `skeptic` judged by `judge`, with nothing
 /// else recorded: equal words, no swap checks, no person, no room.
 pub(super) fn game(advocate: &str, skeptic: &str, judge: &str, winner: Option<Pick>) -> Game {
-    Game {
-        session: format!("{advocate}-{skeptic}"),
-        advocate: advocate.to_string(),
-        skeptic: skeptic.to_string(),
-        judge: judge.to_string(),
-        winner,
-        words: [100, 100],
-        swap_checks: 0,
-        swap_flips: 0,
-        person: None,
-        room: None,
-    }
+    Game::between(&format!("{advocate}-{skeptic}"), (advocate, skeptic), judge, winner)
 }
 
 const A: Option<Pick> = Some(Pick::Advocate);

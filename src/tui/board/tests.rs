@@ -24,18 +24,7 @@ fn planned(key: &str, advocate: &str, skeptic: &str) -> Planned {
 }
 
 fn game(session: &str, advocate: &str, skeptic: &str, winner: Pick) -> Game {
-    Game {
-        session: session.into(),
-        advocate: advocate.into(),
-        skeptic: skeptic.into(),
-        judge: "openai:j".into(),
-        winner: Some(winner),
-        words: [100, 100],
-        swap_checks: 0,
-        swap_flips: 0,
-        person: None,
-        room: None,
-    }
+    Game::between(session, (advocate, skeptic), "openai:j", Some(winner))
 }
 
 fn key(code: KeyCode) -> KeyEvent {
