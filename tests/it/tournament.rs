@@ -62,6 +62,12 @@ seed = 11
 concurrency = 3
 "#;
 
+/// The file above (12 debates of one round) with another seed and as many at once.
+pub(crate) fn file(seed: u64, concurrency: usize) -> String {
+    FILE.replace("seed = 11", &format!("seed = {seed}"))
+        .replace("concurrency = 3", &format!("concurrency = {concurrency}"))
+}
+
 /// The stored tournament's journal: the sessions each key began as, and
 /// the keys that finished.
 pub(crate) fn journal(data: &Path) -> (String, BTreeMap<String, Vec<String>>, Vec<String>) {

@@ -9,16 +9,7 @@
 use std::time::Duration;
 
 use crate::studio_support::pty::{Studio, spawn_heat};
-use crate::tournament::{heat, journal, server};
-
-const FILE: &str = r#"
-propositions = ["Night trains beat short-haul flights", "Cities should ban cars from their centres"]
-models = ["openai:mock-a", "openai:mock-b", "openai:mock-c"]
-judge = "openai:mock-j"
-rounds = 1
-seed = 5
-concurrency = 2
-"#;
+use crate::tournament::{file, heat, journal, server};
 
 /// The models' turns asked for so far (not the servers' model lists).
 fn asked(server: &crate::support::mock_llm::MockLlm) -> usize {
@@ -41,7 +32,7 @@ async fn leave_the_watch(studio: &mut Studio) {
 async fn the_board_holds_watches_and_stops_a_tournament_that_resumes_where_it_stopped() {
     let server = server(Duration::from_millis(120)).await;
     let data = tempfile::tempdir().unwrap();
-    std::fs::write(data.path().join("t.toml"), FILE).unwrap();
+    std::fs::write(data.path().join("t.toml"), file(5, 2)).unwrap();
     let base = format!("{}/v1", server.base_url);
     let env = [("OPENAI_API_KEY", "sk-test-openai"), ("OPENAI_BASE_URL", base.as_str())];
     let mut board = spawn_heat(data.path(), data.path(), None, &["tournament", "t.toml"], &env);
@@ -99,7 +90,7 @@ async fn a_kill_or_a_closed_terminal_stops_the_board_saved_and_restores_the_term
     let env = [("OPENAI_API_KEY", "sk-test-openai"), ("OPENAI_BASE_URL", base.as_str())];
     for signal in ["-TERM", "-HUP"] {
         let data = tempfile::tempdir().unwrap();
-        std::fs::write(data.path().join("t.toml"), FILE).unwrap();
+        std::fs::write(data.path().join("t.toml"), file(5, 2)).unwrap();
         let mut board = spawn_heat(data.path(), data.path(), None, &["tournament", "t.toml"], &env);
         board.wait_for("debates running", |s| s.contains("● RUNNING") && s.contains("Running (2)")).await;
         let pid = board.child.process_id().unwrap();

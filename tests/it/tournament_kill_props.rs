@@ -15,18 +15,9 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
 use crate::support;
-use crate::tournament::{heat, journal, server};
+use crate::tournament::{file, heat, journal, server};
 
-/// 12 debates (2 propositions × 3 pairs × both sides), 1 round, 3 at once.
-const FILE: &str = r#"
-propositions = ["Night trains beat short-haul flights", "Cities should ban cars from their centres"]
-models = ["openai:mock-a", "openai:mock-b", "openai:mock-c"]
-judge = "openai:mock-j"
-rounds = 1
-seed = 23
-concurrency = 3
-"#;
-
+/// The file's debates: 2 propositions × 3 pairs × both sides, 1 round each.
 const PLANNED: usize = 12;
 /// Model calls a debate makes: two turns, a verdict and the synthesis.
 const CALLS: usize = 4;
@@ -63,7 +54,7 @@ fn ended(data: &Path) -> bool {
 async fn case(kills: Vec<u64>) -> Result<(), TestCaseError> {
     let server = server(Duration::from_millis(15)).await;
     let data = tempfile::tempdir().unwrap();
-    std::fs::write(data.path().join("t.toml"), FILE).unwrap();
+    std::fs::write(data.path().join("t.toml"), file(23, 3)).unwrap();
     std::fs::write(data.path().join("heat.toml"), "[network]\nmax_retries = 1\n").unwrap();
     let base = format!("{}/v1", server.base_url);
     let mut killed = 0;
