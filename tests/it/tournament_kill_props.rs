@@ -2,9 +2,10 @@
 //! each planned debate exactly once: the real binary, killed (SIGKILL) after
 //! generated delays (one to three kills a case) against the mock that
 //! plays three models and a judge, then resumed to the end. Each planned
-//! debate finishes once, is begun as one session however often it was cut
-//! off, and the models are asked each turn once (a turn a kill cut short is
-//! the one asked again).
+//! debate finishes once and keeps one session however often it was cut off
+//! (one cut off before it began, its log holding no start, begins anew), and
+//! the models are asked each turn once (a turn a kill cut short is the one
+//! asked again).
 #![allow(clippy::unwrap_used)]
 
 use std::collections::BTreeSet;
@@ -16,6 +17,7 @@ use proptest::test_runner::{Config, TestRunner};
 
 use crate::support;
 use crate::tournament::{file, heat, journal, server};
+use heat::store::tournaments::Entry;
 
 /// The file's debates: 2 propositions × 3 pairs × both sides, 1 round each.
 const PLANNED: usize = 12;
@@ -85,9 +87,13 @@ async fn case(kills: Vec<u64>) -> Result<(), TestCaseError> {
     let (_, began, finished) = journal(data.path());
     prop_assert_eq!(finished.len(), PLANNED, "each planned debate finished once: {:?}", finished);
     prop_assert_eq!(finished.iter().collect::<BTreeSet<_>>().len(), PLANNED, "none finished twice");
+    // A debate cut off before it began (its log holds no start, no model asked) begins anew; one
+    // begun is taken up in its own session: either way one session is kept for each.
+    let store = heat::store::Store::open(data.path()).unwrap();
     for (key, sessions) in &began {
-        let distinct: BTreeSet<&String> = sessions.iter().collect();
-        prop_assert_eq!(distinct.len(), 1, "{} began as one session after {} kills: {:?}", key, killed, sessions);
+        let kept: BTreeSet<&String> = sessions.iter().filter(|s| store.log_path(s).exists()).collect();
+        prop_assert_eq!(kept.len(), 1, "{} kept one session after {} kills: {:?}", key, killed, sessions);
+        prop_assert_eq!(kept.into_iter().next(), sessions.last(), "{}: the last one begun", key);
     }
     let calls = server.requests().into_iter().filter(|r| r.body["messages"].is_array()).count();
     // Each kill cuts at most the calls of the debates running then (3 at once).
@@ -104,4 +110,31 @@ async fn a_tournament_killed_at_random_points_runs_each_planned_debate_exactly_o
     if let Err(e) = result {
         panic!("{e}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_debate_cut_off_before_it_began_begins_anew_on_resume() {
+    let server = server(Duration::ZERO).await;
+    let data = tempfile::tempdir().unwrap();
+    let text = file(23, 3);
+    // As a kill leaves it: the journal says a debate began as a session whose log holds no start.
+    let parsed = heat::tournament::file::TournamentFile::parse("t.toml", &text, data.path()).unwrap();
+    let first = heat::tournament::plan::plan(&parsed, 23).remove(0);
+    let tournaments = heat::store::tournaments::Tournaments::open(data.path()).unwrap();
+    let (_, mut journal_file) = tournaments.create(&text).unwrap();
+    journal_file.write(&Entry::Began { seed: 23, debates: PLANNED, at_ms: 0 }).unwrap();
+    let store = heat::store::Store::open(data.path()).unwrap();
+    let cut = store.create().unwrap().id().to_string();
+    journal_file.write(&Entry::Started { key: first.key.clone(), session: cut.clone() }).unwrap();
+    drop(journal_file);
+
+    let mut cmd = heat(data.path(), &server);
+    cmd.args(["tournament", "resume"]);
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    assert!(out.status.success(), "{}", support::binary::stderr(&out));
+    let (_, began, finished) = journal(data.path());
+    assert_eq!(finished.len(), PLANNED, "{finished:?}");
+    assert_eq!(began[&first.key].len(), 2, "begun anew: {:?}", began[&first.key]);
+    assert_eq!(began[&first.key][0], cut);
+    assert!(!store.log_path(&cut).exists(), "the session that never began is gone");
 }

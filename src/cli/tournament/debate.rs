@@ -158,8 +158,11 @@ async fn started(
     let config = crate::cli::load::config(shared.config_file.as_ref(), &flags).map_err(|e| (session.clone(), e))?;
     let prices = config.prices();
     if let Some(id) = session {
-        let (handle, recorder) = take_up(shared, &config, &id).await.map_err(|e| (Some(id.clone()), e))?;
-        return Ok((handle, recorder, prices));
+        match take_up(shared, &config, &id).await.map_err(|e| (Some(id.clone()), e))? {
+            Some((handle, recorder)) => return Ok((handle, recorder, prices)),
+            // Cut off before its debate began (no model was asked): it begins again, anew.
+            None => shared.store.delete(&id).map_err(|e| (Some(id.clone()), e))?,
+        }
     }
     let mut spec = crate::cli::run::spec(&config).map_err(|e| (None, e))?;
     spec.topic.clone_from(&planned.proposition);
@@ -177,19 +180,23 @@ async fn started(
     Ok((engine::start(setup, spec), recorder, prices))
 }
 
-/// A session of the tournament that stopped, taken up where it stopped.
+/// A session of the tournament that stopped, taken up where it stopped;
+/// `None` when it stopped before its debate began (its log holds no start).
 async fn take_up(
     shared: &Shared,
     config: &crate::config::Config,
     id: &str,
-) -> anyhow::Result<(DebateHandle, Recorder)> {
+) -> anyhow::Result<Option<(DebateHandle, Recorder)>> {
     let (recorder, _loaded) = shared.store.reopen(id)?;
     let state = recorder.state().clone();
+    if state.max_rounds == 0 && state.rounds.is_empty() {
+        return Ok(None);
+    }
     crate::store::check_continuable(id, &state, 0)?;
     let config = crate::cli::load::as_stored(&config.without_format().clone(), id, &state)?;
     let mut setup = engine_setup(&config).await?;
     setup.library = crate::cli::run::reopened_library(&state);
-    Ok((engine::go_on(setup, state, GoOn::Resume(Reopening::default())), recorder))
+    Ok(Some((engine::go_on(setup, state, GoOn::Resume(Reopening::default())), recorder)))
 }
 
 /// The engine set-up `config` seats (the offline model was installed
