@@ -44,6 +44,11 @@ fn start(data: &Path, base: &str, resume: bool) -> std::process::Child {
     cmd.spawn().unwrap()
 }
 
+/// Whether a tournament is stored (its folder and its file).
+fn stored(data: &Path) -> bool {
+    heat::store::tournaments::Tournaments::open(data).unwrap().resolve(None, false).is_ok()
+}
+
 /// Whether the stored tournament has ended.
 fn ended(data: &Path) -> bool {
     let tournaments = heat::store::tournaments::Tournaments::open(data).unwrap();
@@ -62,7 +67,7 @@ async fn case(kills: Vec<u64>) -> Result<(), TestCaseError> {
     let mut killed = 0;
     for (i, after) in kills.iter().enumerate() {
         // The first start waits for the tournament to be stored before a resume can find it.
-        let resume = i > 0 && data.path().join("tournaments").exists();
+        let resume = i > 0 && stored(data.path());
         if resume && ended(data.path()) {
             break;
         }
@@ -74,7 +79,7 @@ async fn case(kills: Vec<u64>) -> Result<(), TestCaseError> {
         }
         child.wait().unwrap();
     }
-    if !data.path().join("tournaments").exists() {
+    if !stored(data.path()) {
         // Killed before it stored anything: it begins again from its file.
         let mut child = start(data.path(), &base, false);
         prop_assert!(child.wait().unwrap().success());
