@@ -8,6 +8,7 @@ use std::io::IsTerminal as _;
 
 use tokio::sync::{mpsc, watch};
 
+use super::check::Loading;
 use super::runner::Ending;
 use crate::debate::DebateState;
 use crate::store::Store;
@@ -20,17 +21,10 @@ pub fn wanted(json: bool) -> bool {
     !json && std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
 }
 
-/// Where a watch's config comes from: heat.toml (or `--config`) and the
-/// person's flags.
-pub struct Asked<'a> {
-    pub config_file: Option<&'a std::path::PathBuf>,
-    pub flags: &'a [crate::config::FlagValue],
-}
-
 /// Runs the tournament (`runner`) with the board shown over it, until the
 /// tournament is over and the person leaves the board.
 pub async fn run(
-    asked: &Asked<'_>,
+    asked: &Loading<'_>,
     (stored, store, seed): (&Stored, &Store, u64),
     mut told: mpsc::UnboundedReceiver<Progress>,
     (hold, stop): (&watch::Sender<bool>, &watch::Sender<bool>),
@@ -61,7 +55,7 @@ pub async fn run(
 
 /// The studio's watch of a running debate of the tournament, until the
 /// person leaves it.
-async fn watch(asked: &Asked<'_>, session: &str) -> anyhow::Result<()> {
+async fn watch(asked: &Loading<'_>, session: &str) -> anyhow::Result<()> {
     let config = crate::cli::load::config(asked.config_file, asked.flags)?;
     let target = crate::cli::watch::target(Some(session))?;
     Box::pin(crate::cli::studio::watch(&config, target, None)).await?;

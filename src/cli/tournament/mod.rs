@@ -29,6 +29,13 @@ pub struct Asked<'a> {
     pub json: bool,
 }
 
+impl Asked<'_> {
+    /// What the checks and a watch load the config from.
+    fn loading(&self) -> check::Loading<'_> {
+        check::Loading { config_file: self.config_file, flags: self.flags }
+    }
+}
+
 /// `heat tournament FILE [--dry-run] [--json]` and `heat tournament resume [ID] [--json]`.
 pub async fn from_args(
     config_file: Option<&PathBuf>,
@@ -63,11 +70,10 @@ pub async fn start(asked: &Asked<'_>, path: &Path, dry_run: bool) -> anyhow::Res
         .map_err(|e| anyhow::anyhow!("cannot read the tournament file {}: {e}", path.display()))?;
     let label = path.display().to_string();
     let mut file = TournamentFile::parse(&label, &text, path.parent().unwrap_or(Path::new(".")))?;
-    check::seat(&check::Loading { config_file: asked.config_file, flags: asked.flags }, &mut file)?;
+    check::seat(&asked.loading(), &mut file)?;
     let seed = file.seed.unwrap_or_else(|| fastrand::u64(..u64::from(u32::MAX)));
     let planned = plan::plan(&file, seed);
-    let configs =
-        check::checked(&check::Loading { config_file: asked.config_file, flags: asked.flags }, &file, &planned, seed)?;
+    let configs = check::checked(&asked.loading(), &file, &planned, seed)?;
     let rounds = configs.first().map_or(0, |(_, c)| rounds_of(c));
     check::check_budget(&file, &configs, rounds)?;
     if dry_run {
@@ -110,11 +116,10 @@ pub async fn resume(asked: &Asked<'_>, id: Option<&str>) -> anyhow::Result<ExitC
     let stored = tournaments.load(&id)?;
     let label = stored.dir.join("tournament.toml").display().to_string();
     let mut file = TournamentFile::parse(&label, &stored.text, &stored.dir)?;
-    check::seat(&check::Loading { config_file: asked.config_file, flags: asked.flags }, &mut file)?;
+    check::seat(&asked.loading(), &mut file)?;
     let seed = stored.seed().or(file.seed).unwrap_or(0);
     let planned = plan::plan(&file, seed);
-    let configs =
-        check::checked(&check::Loading { config_file: asked.config_file, flags: asked.flags }, &file, &planned, seed)?;
+    let configs = check::checked(&asked.loading(), &file, &planned, seed)?;
     install_model(&planned, &configs).await?;
     let journal = tournaments.journal(&id)?;
     go(asked, file, &planned, &stored, journal, seed).await
@@ -155,8 +160,7 @@ async fn go(
     };
     let running = runner::run(shared, &stop, planned, stored, budget);
     let ending = if board::wanted(asked.json) {
-        let watching = board::Asked { config_file: asked.config_file, flags: asked.flags };
-        board::run(&watching, (stored, &store, seed), told, (&hold, &stop), running).await?
+        board::run(&asked.loading(), (stored, &store, seed), told, (&hold, &stop), running).await?
     } else {
         let mut report = progress::Report { json: asked.json, tournament: stored.id.clone() };
         let lines = async {
