@@ -403,7 +403,18 @@ async fn the_persons_verdict_ends_a_live_debate() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn b_branches_a_live_debate_after_its_first_round() {
-    let server = MockLlm::with_handler(reply).await;
+    // Once the judge has been asked, every later turn streams a word a
+    // second, so the parent is still in its second round (live, round 1 the
+    // last finished) however slowly the keys below reach it.
+    let judged = std::sync::atomic::AtomicBool::new(false);
+    let server = MockLlm::with_handler(move |request| {
+        if request.system().contains("You are the JUDGE") {
+            judged.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+        let slow = judged.load(std::sync::atomic::Ordering::SeqCst);
+        studio_support::remote_work_duel(request, Duration::from_millis(if slow { 1000 } else { 120 }))
+    })
+    .await;
     let data = tempfile::tempdir().unwrap();
     let mut studio = open_studio(data.path(), &server);
     studio.wait_for("round 1's verdict", |s| s.contains("● LIVE") && s.contains("Both sides hold ground.")).await;
