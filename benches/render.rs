@@ -91,7 +91,7 @@ fn loaded_app() -> App {
 fn loaded(six: bool) -> App {
     let theme = Theme::load("default", None, false).expect("theme");
     let mut app = App::new(StudioOptions::new(theme, KeyMap::default()));
-    app.session = Some("bench".into());
+    app.begin("bench".into());
     for event in events(six) {
         app.on_event(&event);
     }

@@ -14,6 +14,7 @@ pub fn render(frame: &mut Frame<'_>, app: &mut App, retained: &mut Retained) {
     let area = frame.area();
     let plan = view::plan(app, area);
     app.lay_out(plan.panes, view::paged_fit(app, area));
-    app.panes.tabs = view::tab_areas(app, &plan);
+    let tabs = view::tab_areas(app, &plan);
+    app.tabs_drawn(tabs);
     view::draw(frame, app, &plan, retained);
 }

@@ -63,26 +63,72 @@ fn src_keeps_its_layer_rules() {
     assert!(broken.is_empty(), "imports against the layer rules:\n  {}", broken.join("\n  "));
 }
 
-/// The studio's view draws from `&App` and never changes it, and `App`'s
-/// methods live in two files (its state and fold, and the keys), not
-/// scattered across the dialogs.
+/// The studio's view draws from `&App` and never changes it; `App`'s state
+/// is changed only by `App`'s own methods: its fields are private, it lends
+/// its state out read-only (no `DerefMut`), its methods live in its own
+/// module (`tui/app/`: its state and fold, its keys, what its tasks
+/// report), and the test door `staged` is called nowhere in heat.
 #[test]
 fn the_view_only_reads_the_studio_and_app_has_two_homes() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut writers = Vec::new();
-    let mut homes = BTreeSet::new();
+    let mut broken = Vec::new();
     for file in rust_files(&src) {
         let text = std::fs::read_to_string(&file).expect("read");
         let rel = file.strip_prefix(&src).expect("under src").to_string_lossy().replace('\\', "/");
-        if rel.starts_with("tui/view/") && text.contains("&mut App") {
-            writers.push(rel.clone());
-        }
-        if implements_app(&text) {
-            homes.insert(rel);
+        broken.extend(app_rules(&rel, &text));
+    }
+    assert!(broken.is_empty(), "the studio's state changed outside App's methods:\n  {}", broken.join("\n  "));
+}
+
+/// What `text` (the file `rel` under `src/`) does against the rules above.
+fn app_rules(rel: &str, text: &str) -> Vec<String> {
+    let file = syn::parse_file(text).expect("parse");
+    let mut broken = Vec::new();
+    if rel.starts_with("tui/view/") && text.contains("&mut App") {
+        broken.push(format!("{rel}: a view function takes &mut App"));
+    }
+    let is_app =
+        |ty: &syn::Type| matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "App"));
+    for item in &file.items {
+        match item {
+            syn::Item::Impl(block) if is_app(&block.self_ty) => match &block.trait_ {
+                None if !rel.starts_with("tui/app/") => broken.push(format!("{rel}: impl App outside tui/app/")),
+                Some((_, path, _)) if path.segments.last().is_some_and(|s| s.ident == "DerefMut") => {
+                    broken.push(format!("{rel}: impl DerefMut for App"));
+                }
+                _ => {}
+            },
+            syn::Item::Struct(app)
+                if app.ident == "App" && app.fields.iter().any(|f| !matches!(f.vis, syn::Visibility::Inherited)) =>
+            {
+                broken.push(format!("{rel}: App has a field others can reach"));
+            }
+            _ => {}
         }
     }
-    assert!(writers.is_empty(), "view functions that take &mut App: {writers:?}");
-    assert!(homes.len() <= 2, "impl App in {} files: {homes:?}", homes.len());
+    // A method call `x.staged()` (not a range `..staged()`).
+    let door = text
+        .match_indices(".staged()")
+        .any(|(at, _)| text[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ')'));
+    if !rel.starts_with("tui/app/") && door {
+        broken.push(format!("{rel}: calls the test door staged()"));
+    }
+    broken
+}
+
+#[test]
+fn the_homes_rule_sees_each_way_round_it() {
+    let home = "tui/app/mod.rs";
+    assert!(app_rules(home, "pub struct App { state: S }\nimpl App { fn f(&self) {} }").is_empty());
+    assert!(!app_rules(home, "pub struct App { pub state: S }").is_empty(), "a public field");
+    assert!(!app_rules(home, "pub struct App { pub(crate) state: S }").is_empty(), "a crate-wide field");
+    assert!(!app_rules(home, "impl std::ops::DerefMut for App {}").is_empty(), "a writable deref");
+    assert!(!app_rules("tui/frame.rs", "impl<'a> crate::tui::App { fn f(&self) {} }").is_empty(), "a third home");
+    assert!(app_rules("tui/frame.rs", "impl Default for App {}").is_empty(), "a trait's impl is not a home");
+    assert!(!app_rules("tui/frame.rs", "fn f(app: &mut App) { app.staged().session = None; }").is_empty());
+    assert!(!app_rules("tui/view/x.rs", "fn f(app: &mut App) {}").is_empty(), "a view that writes");
+    assert!(app_rules("tui/frame.rs", "impl Apps {}\n// impl App {").is_empty());
+    assert!(app_rules("tui/stage.rs", "fn f() -> S { S { a: 1, ..staged() } }").is_empty(), "a range is no call");
 }
 
 /// The studio's state holds no interior mutability: the view draws from
@@ -142,28 +188,6 @@ fn the_cell_rule_sees_a_cell_in_state_and_not_in_a_test() {
     let tested = "#[cfg(test)]\nmod tests { fn f() { let _ = std::cell::RefCell::new(1); } }";
     assert!(interior_mutability(tested).is_empty());
     assert!(interior_mutability("fn f() { let _ = ratatui::buffer::Cell::new(\"x\"); }").is_empty());
-}
-
-/// Whether a file's code has an `impl` block of `App` itself (any
-/// generics, any path to it), read from the syntax.
-fn implements_app(text: &str) -> bool {
-    syn::parse_file(text).expect("parse").items.iter().any(|item| match item {
-        syn::Item::Impl(block) if block.trait_.is_none() => {
-            matches!(&*block.self_ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "App"))
-        }
-        _ => false,
-    })
-}
-
-#[test]
-fn the_homes_rule_sees_an_impl_of_app_however_it_is_written() {
-    assert!(implements_app("impl App { fn f(&self) {} }"));
-    assert!(implements_app("impl<'a> crate::tui::App { fn f(&self) {} }"));
-    assert!(
-        !implements_app("impl Default for App { fn default() -> Self { todo!() } }"),
-        "a trait's impl is not a home"
-    );
-    assert!(!implements_app("impl Apps {}\n// impl App {"));
 }
 
 /// Every presenter that takes a round's (or the debate's) facts apart

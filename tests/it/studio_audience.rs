@@ -20,7 +20,7 @@ fn the_judges_pane_and_the_results_show_the_rooms_count() {
     let mut app = resolved();
     let (advocate, skeptic) = (Some(Role::Advocate), Some(Role::Skeptic));
     feed(&mut app, &[DebateEvent::AudienceVoted { round: 0, ballots: ballots(&[advocate, advocate, skeptic, None]) }]);
-    app.modal = None;
+    app.close();
     let screen_ = screen(&mut app, 160, 45);
     assert!(screen_.contains("The room, round 1: Advocate 2 · Skeptic 1 · even 1"), "{screen_}");
     feed(&mut app, &[DebateEvent::Finished { outcome: Outcome::Resolved, synthesis: None }]);
@@ -36,7 +36,7 @@ fn a_asks_for_the_audience_page_of_a_stored_debate_only() {
     let mut app = mid_stream();
     let effects = app.on_key(KeyEvent::new(KeyCode::Char('A'), KeyModifiers::SHIFT));
     assert!(effects.iter().any(|e| matches!(e, Effect::Audience)), "{effects:?}");
-    app.session = None;
+    app.staged().session = None;
     let effects = app.on_key(KeyEvent::new(KeyCode::Char('A'), KeyModifiers::SHIFT));
     assert!(!effects.iter().any(|e| matches!(e, Effect::Audience)), "no stored debate to serve: {effects:?}");
 }

@@ -31,7 +31,7 @@ fn copied(app: &mut App) -> Clip {
 fn y_copies_the_focused_argument_and_the_loop_writes_osc_52() {
     let mut app = resolved();
     screen(&mut app, 200, 50);
-    app.panes.focus = 1;
+    app.focus(heat::debate::Role::Skeptic);
     let clip = copied(&mut app);
     let argument = format!("{SKEPTIC} builds trust.");
     assert_eq!(clip, Clip { text: argument.clone(), what: "the skeptic's round 1 argument".into() });
@@ -50,14 +50,14 @@ fn y_copies_the_focused_argument_and_the_loop_writes_osc_52() {
 fn the_judge_pane_copies_the_verdict_as_prose_and_an_open_turn_says_so_far() {
     let mut app = resolved();
     screen(&mut app, 200, 50);
-    app.panes.focus = 2;
+    app.focus(heat::debate::Role::Judge);
     let clip = copied(&mut app);
     assert_eq!(clip.text, "The advocate carried it: focus and time outweigh hallway chance.");
     assert_eq!(clip.what, "the judge's round 1 verdict");
 
     let mut app = mid_stream();
     screen(&mut app, 200, 50);
-    app.panes.focus = 0;
+    app.focus(heat::debate::Role::Advocate);
     assert_eq!(copied(&mut app).what, "the advocate's round 1 argument so far");
     // Model text is copied without its control characters.
     app.on_event(&DebateEvent::Delta { round: 0, role: Role::Advocate, text: " \u{1b}]0;title\u{7}end".into() });
@@ -68,14 +68,14 @@ fn the_judge_pane_copies_the_verdict_as_prose_and_an_open_turn_says_so_far() {
 fn a_scrolled_pane_copies_the_turn_in_view_and_an_empty_pane_says_why_not() {
     let mut app = resolved();
     // Round 2: the advocate argues again; the pane shows round 1 when scrolled to the top.
-    app.debate.finish = None;
+    app.staged().debate.finish = None;
     let round_two = [
         DebateEvent::RoundStarted { round: 1, topic: TOPIC.into(), heat: Heat::new(0.4), injected: vec![] },
         DebateEvent::TurnStarted { round: 1, role: Role::Advocate, purpose: TurnPurpose::Argue, temperature: None },
         DebateEvent::Delta { round: 1, role: Role::Advocate, text: "Round two. ".repeat(200) },
     ];
     feed(&mut app, &round_two);
-    app.panes.focus = 0;
+    app.focus(heat::debate::Role::Advocate);
     screen(&mut app, 200, 50);
     assert_eq!(copied(&mut app).what, "the advocate's round 2 argument so far", "following: the latest");
     press(&mut app, KeyCode::Char('g'));
@@ -91,7 +91,7 @@ fn a_scrolled_pane_copies_the_turn_in_view_and_an_empty_pane_says_why_not() {
     assert_eq!(copied(&mut app).what, "the advocate's round 1 argument", "the match's turn");
 
     let mut app = mid_stream();
-    app.panes.focus = 2;
+    app.focus(heat::debate::Role::Judge);
     assert!(press(&mut app, KeyCode::Char('y')).is_empty());
     assert!(screen(&mut app, 200, 50).contains("Nothing to copy: the judge has not spoken yet"));
 }

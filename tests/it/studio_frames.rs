@@ -56,7 +56,7 @@ fn every_frame_matches_a_fresh_draw_with_a_text_colour() {
 
 fn frames_match_fresh_draws(theme: &str) {
     let mut app = mid_stream();
-    app.theme = Theme::load(theme, None, false).expect("theme");
+    app.staged().theme = Theme::load(theme, None, false).expect("theme");
     let (width, height) = (200, 50);
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
     let mut retained = Retained::default();
@@ -86,7 +86,7 @@ fn frames_match_fresh_draws(theme: &str) {
     for i in 0..120 {
         token(&mut app, Role::Advocate, if i % 25 == 24 { ".\n\nNext" } else { " argument" });
         if i == 60 {
-            app.panes.focus = 0;
+            app.focus(heat::debate::Role::Advocate);
             for _ in 0..5 {
                 press(&mut app, KeyCode::Up);
             }

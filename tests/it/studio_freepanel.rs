@@ -85,7 +85,7 @@ fn mid_stream() -> App {
         DebateEvent::Delta { round: 1, role: Role::Skeptic, text: "With night deliveries kept, fewer".into() },
     ]);
     let mut app = new_app();
-    app.session = Some("20261125-030000-panel".into());
+    app.begin("20261125-030000-panel".into());
     feed(&mut app, &events);
     app
 }

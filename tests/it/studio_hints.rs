@@ -9,7 +9,7 @@ use crate::studio_support;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use heat::debate::{DebateEvent, Role};
 use heat::tui::App;
-use heat::tui::app::{Mode, Replay};
+use heat::tui::app::Mode;
 use heat::tui::effect::Effect;
 use heat::tui::keymap::Action;
 use heat::tui::offers;
@@ -23,10 +23,10 @@ fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
 /// screen, its borders and the key column's padding taken out, so what a
 /// description wraps onto the next line reads on.
 fn help_text(app: &mut App) -> String {
-    app.modal = None;
+    app.close();
     app.act(Action::Help);
     let text = screen(app, 80, 200);
-    app.modal = None;
+    app.close();
     words(&boxed(&text, "Keys"))
 }
 
@@ -50,11 +50,11 @@ fn places() -> Vec<(&'static str, App)> {
     let mut paused = mid_stream();
     feed(&mut paused, &[DebateEvent::Paused]);
     let mut ended_replay = replaying();
-    ended_replay.replay = Some(Replay::Ended);
+    ended_replay.played_out();
     let mut watch = mid_stream();
     watch.watch(true, false);
     let mut stored = resolved();
-    stored.mode = Mode::Replays;
+    stored.staged().mode = Mode::Replays;
     vec![
         ("live", mid_stream()),
         ("paused", paused),
@@ -194,7 +194,7 @@ fn at_100_and_50_columns_hints_are_whole_and_no_word_is_cut() {
         // The start screen's one row for what is said, and its keys: help and quitting first.
         let mut start = start_screen();
         let notice = "offline: SmolLM2-135M — small model, expect weak arguments";
-        start.status.notice = Some(notice.into());
+        start.staged().status.notice = Some(notice.into());
         let text = screen(&mut start, width, height);
         let row = text.lines().find(|l| l.trim_start().starts_with("offline:")).unwrap_or_default();
         check_whole(notice, &[row.trim().to_string()], &format!("the start screen at {at}"));

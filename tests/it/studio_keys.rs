@@ -51,7 +51,7 @@ fn i_injects_the_typed_topic() {
 #[test]
 fn an_injection_in_the_last_round_says_the_synthesis_considers_it() {
     let mut app = mid_stream();
-    app.debate.max_rounds = 1;
+    app.staged().debate.max_rounds = 1;
     press(&mut app, KeyCode::Char('i'));
     typed(&mut app, "Juniors?");
     assert_eq!(press(&mut app, KeyCode::Enter), send(Command::InjectTopic("Juniors?".into())));
@@ -234,7 +234,7 @@ fn n_during_a_live_debate_asks_before_stopping_it() {
 #[test]
 fn opening_another_debate_from_the_browser_asks_first_too() {
     let mut app = mid_stream();
-    app.modal = Some(heat::tui::modal::Modal::Sessions(heat::tui::browser::Browser::new(vec![
+    app.open(heat::tui::modal::Modal::Sessions(heat::tui::browser::Browser::new(vec![
         heat::store::index::IndexEntry {
             id: "20261120-090000-aaaa".into(),
             topic: "Older".into(),
@@ -283,7 +283,7 @@ fn focus_and_scroll_keys_move_the_view() {
     press(&mut app, KeyCode::BackTab);
     press(&mut app, KeyCode::BackTab);
     assert_eq!(app.panes.focus, 2);
-    app.panes.focus = 0;
+    app.focus(heat::debate::Role::Advocate);
     screen(&mut app, 80, 12);
     press(&mut app, KeyCode::Up);
     assert!(!app.panes[0].scroll.follow, "scrolling up stops following");
@@ -294,7 +294,8 @@ fn focus_and_scroll_keys_move_the_view() {
 #[test]
 fn configured_keys_replace_defaults() {
     let mut app = mid_stream();
-    app.keymap = heat::tui::keymap::KeyMap::with_overrides(|name| (name == "pause").then(|| "p".into())).expect("keys");
+    app.staged().keymap =
+        heat::tui::keymap::KeyMap::with_overrides(|name| (name == "pause").then(|| "p".into())).expect("keys");
     assert!(press(&mut app, KeyCode::Char(' ')).is_empty());
     assert_eq!(press(&mut app, KeyCode::Char('p')), send(Command::Pause));
 }
@@ -306,11 +307,11 @@ fn ctrl_o_installs_the_offline_model_only_while_it_is_offered() {
     let ctrl_o = KeyEvent::new(KeyCode::Char('o'), KeyModifiers::CONTROL);
     let mut app = start_screen();
     assert!(app.on_key(ctrl_o).is_empty(), "nothing to install: Ctrl-O does nothing");
-    app.start.install = Some(InstallState::Offered);
+    app.staged().start.install = Some(InstallState::Offered);
     assert_eq!(app.on_key(ctrl_o), vec![Effect::InstallModel]);
-    app.start.install = Some(InstallState::Running(Progress::new("downloading", 1, Some(2))));
+    app.staged().start.install = Some(InstallState::Running(Progress::new("downloading", 1, Some(2))));
     assert!(app.on_key(ctrl_o).is_empty(), "one install at a time");
-    app.start.install = Some(InstallState::Failed("the package index is unreachable".into()));
+    app.staged().start.install = Some(InstallState::Failed("the package index is unreachable".into()));
     assert_eq!(app.on_key(ctrl_o), vec![Effect::InstallModel], "a failed install can be tried again");
     // Enter with a proposition still asks to start; the loop installs first.
     typed(&mut app, "Trains beat planes");
@@ -384,7 +385,7 @@ fn a_replay_refuses_steering_and_new_debates_but_exports_and_opens_others() {
 #[test]
 fn a_replay_that_has_shown_everything_says_it_ended() {
     let mut app = replaying();
-    app.replay = Some(heat::tui::app::Replay::Ended);
+    app.played_out();
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("REPLAY · ended"), "{text}");
     assert!(!text.contains("pause replay") && text.contains("e export"), "{text}");
@@ -469,7 +470,7 @@ fn the_browser_refuses_to_delete_the_debate_on_screen_before_asking() {
     };
     let shown = app.session.clone();
     let entries = vec![entry(shown.as_deref().unwrap_or_default()), entry("20261120-090000-aaaa")];
-    app.modal = Some(heat::tui::modal::Modal::Sessions(heat::tui::browser::Browser::new(entries).showing(shown)));
+    app.open(heat::tui::modal::Modal::Sessions(heat::tui::browser::Browser::new(entries).showing(shown)));
     assert!(app.on_key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)).is_empty());
     let text = screen(&mut app, 120, 40);
     assert!(!text.contains("Delete "), "no question for a debate that cannot be deleted:\n{text}");
@@ -523,7 +524,7 @@ fn v_gives_the_persons_verdict_and_can_end_the_debate() {
     };
     assert_eq!(effects, vec![Effect::Record(event.clone())]);
     app.on_event(&event);
-    app.panes.focus = 2;
+    app.focus(heat::debate::Role::Judge);
     assert!(screen(&mut app, 120, 40).contains("You, round 1: skeptic ahead, 50% sure"));
 }
 
@@ -585,7 +586,7 @@ fn b_branches_after_a_finished_round_with_the_changes_chosen() {
 
     // The demo is not stored: nothing to branch from.
     let mut demo = replaying();
-    demo.session = Some("demo".into());
+    demo.staged().session = Some("demo".into());
     assert!(press(&mut demo, KeyCode::Char('b')).is_empty());
     assert!(screen(&mut demo, 120, 40).contains("The demo is not stored"));
 }

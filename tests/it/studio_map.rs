@@ -70,7 +70,7 @@ fn mapped() -> App {
     use ClaimStatus::{Attacked, Defended, Standing};
     use Role::{Advocate, Skeptic};
     let mut app = studio_support::new_app();
-    app.session = Some("20261207-080000-0a0b".into());
+    app.begin("20261207-080000-0a0b".into());
     let catalog = heat::format::Catalog::load(None);
     let record = catalog.find("oxford").ok().and_then(heat::format::Format::log_record).unwrap();
     let mut events = studio_support::started_events(3);
@@ -190,7 +190,7 @@ fn from_the_map_a_claim_goes_to_the_other_side_as_the_next_question_or_a_note() 
 
     // An ended debate is read, not steered.
     feed(&mut app, &[DebateEvent::Finished { outcome: heat::debate::Outcome::Cancelled, synthesis: None }]);
-    app.modal = None;
+    app.close();
     press(&mut app, KeyCode::Char('m'));
     assert_eq!(app.on_key(key(KeyCode::Enter)), Vec::<Effect>::new());
     assert!(screen(&mut app, 120, 40).contains("The debate has ended"));

@@ -45,7 +45,7 @@ fn a_pause_says_that_a_servers_turns_finish_in_the_background_and_shows_them_fin
 #[test]
 fn a_pause_says_that_the_offline_model_stops_where_it_is() {
     let mut app = mid_stream();
-    for entry in &mut app.roster {
+    for entry in &mut app.staged().roster {
         entry.provider = "local".into();
         entry.pauses_in_place = true;
     }

@@ -37,7 +37,7 @@ fn seated(person: Role) -> App {
         log = log.starts(0, role, if role.is_judge() { TurnPurpose::Judge } else { TurnPurpose::Argue });
     }
     let mut app = new_app();
-    app.session = Some("20261128-060000-ab12".into());
+    app.begin("20261128-060000-ab12".into());
     feed(&mut app, &log.into_events());
     app
 }
@@ -148,11 +148,10 @@ async fn ctrl_g_hands_the_draft_to_the_persons_editor_and_takes_back_what_it_lef
     typed(&mut app, "First line.");
     let asked = app.on_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::CONTROL));
     assert_eq!(asked, vec![heat::tui::effect::Effect::EditTurn]);
-    let turn = app.person.as_mut().expect("the turn waits while the editor runs");
+    let turn = app.person.as_ref().expect("the turn waits while the editor runs");
     assert_eq!(turn.draft_text(), "First line.");
     // What the loop does once the editor returns: the file's text is the draft, the pane's editor again.
-    turn.edited("First line.\n\nA second paragraph.\n\u{1b}[31m");
-    app.open_person_turn();
+    app.turn_edited("First line.\n\nA second paragraph.\n\u{1b}[31m");
     press(&mut app, KeyCode::Enter);
     assert_eq!(answer(stream).await, "First line.\n\nA second paragraph.", "escapes cleaned, trailing lines trimmed");
 }

@@ -36,7 +36,7 @@ fn editor_text(app: &App) -> Option<String> {
 /// Round 1 argued and judged open, its verdict asking `next`; round 2 not started.
 fn judged_open(max_rounds: u32, next: &str) -> App {
     let mut app = new_app();
-    app.session = Some("20261128-120000-ab12".into());
+    app.begin("20261128-120000-ab12".into());
     let verdict = Verdict {
         resolved: false,
         verdict: "Open.".into(),
@@ -85,7 +85,7 @@ fn a_then_an_arrow_keeps_the_question_to_edit_it() {
 #[test]
 fn a_question_set_in_the_last_round_says_it_waits_for_more_rounds() {
     let mut app = mid_stream();
-    app.debate.max_rounds = 1;
+    app.staged().debate.max_rounds = 1;
     press(&mut app, KeyCode::Char('a'));
     typed(&mut app, QUESTION);
     assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Send(Command::SetQuestion(QUESTION.into()))]);

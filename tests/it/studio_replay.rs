@@ -6,7 +6,7 @@ use crate::studio_support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use heat::tui::App;
-use heat::tui::app::{Mode, Replay, ReplayClock};
+use heat::tui::app::Mode;
 use heat::tui::effect::Effect;
 use heat::tui::replay::Timeline;
 use studio_support::*;
@@ -20,11 +20,8 @@ fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
 fn demo_in_round_two() -> App {
     let demo = heat::store::log::parse(include_bytes!("../../assets/demo-session.jsonl")).expect("demo");
     let mut app = new_app();
-    app.mode = Mode::Replays;
-    app.begin("demo".into());
-    app.replay = Some(Replay::Playing);
-    let timeline = Timeline::new(&demo.records);
-    app.replay_clock = Some(ReplayClock { timeline, played: 0, speed: 1.0 });
+    app.staged().mode = Mode::Replays;
+    app.play("demo".into(), Timeline::new(&demo.records), 1.0);
     let mut rounds = 0;
     for record in &demo.records {
         if matches!(record.event, heat::debate::DebateEvent::RoundStarted { .. }) {
@@ -33,10 +30,7 @@ fn demo_in_round_two() -> App {
                 break;
             }
         }
-        app.on_event(&record.event);
-        if let Some(clock) = &mut app.replay_clock {
-            clock.played += 1;
-        }
+        app.on_source_event(&record.event);
     }
     app
 }
@@ -84,7 +78,7 @@ fn plus_and_minus_step_the_speed_and_say_where_it_stops() {
 fn bracket_skips_to_the_next_round_until_the_replay_has_ended() {
     let mut app = demo_in_round_two();
     assert_eq!(press(&mut app, KeyCode::Char(']')), vec![Effect::ReplaySkip]);
-    app.replay = Some(Replay::Ended);
+    app.played_out();
     assert!(press(&mut app, KeyCode::Char(']')).is_empty());
     let text = screen(&mut app, 120, 40);
     assert!(
@@ -106,7 +100,7 @@ fn in_a_live_debate_the_replay_keys_say_what_they_are_for() {
 fn a_replay_studio_says_at_once_that_it_does_not_branch() {
     let mut app = demo_in_round_two();
     // A stored debate, not the demo: only the studio's kind stands in the way.
-    app.session = Some("20261206-120000-abcd".into());
+    app.staged().session = Some("20261206-120000-abcd".into());
     press(&mut app, KeyCode::Char('b'));
     assert!(app.modal.is_none(), "no dialog opens to be refused at Enter");
     let text = screen(&mut app, 120, 40);

@@ -82,7 +82,7 @@ fn critics_streaming() -> App {
         DebateEvent::Delta { round: 1, role: Role::Third, text: "Redaction is promised but".into() },
     ]);
     let mut app = new_app();
-    app.session = Some("20261125-030000-review".into());
+    app.begin("20261125-030000-review".into());
     feed(&mut app, &events);
     app
 }

@@ -55,7 +55,7 @@ fn slash_finds_in_every_pane_and_n_steps_through_the_matches() {
     draw(&mut app, 200, 50);
     // "hallway" is in the skeptic's argument and the judge's verdict; the
     // search goes from the focused pane on.
-    app.panes.focus = 0;
+    app.focus(heat::debate::Role::Advocate);
     search(&mut app, "HALLWAY");
     let search_on = app.panes.search.clone().expect("a search is on");
     assert_eq!(search_on.current.map(|h| h.pane), Some(1), "the first match is the skeptic's");
@@ -92,7 +92,7 @@ fn a_match_out_of_view_is_scrolled_to_and_one_pane_layouts_switch_to_it() {
     let long = format!("needle at the top. {}", "filler words to push it up. ".repeat(300));
     app.on_event(&DebateEvent::Delta { round: 0, role: Role::Skeptic, text: long });
     // One pane at a time, the advocate's shown: the skeptic's pane is hidden.
-    app.panes.focus = 0;
+    app.focus(heat::debate::Role::Advocate);
     let before = screen(&mut app, 80, 24);
     assert!(!before.contains("needle"), "{before}");
     search(&mut app, "needle");

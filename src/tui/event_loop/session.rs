@@ -15,7 +15,6 @@ use crate::debate::engine::{self, DebateSpec, Stamped};
 use crate::store::Recorder;
 use crate::tui::app::{App, Tone, Until};
 use crate::tui::effect::Effect;
-use crate::tui::modal::Modal;
 use crate::tui::studio::Studio;
 
 /// How long a stopping debate may take to wind down on quit.
@@ -25,8 +24,7 @@ pub(super) fn start(studio: &Studio, app: &mut App, debate: &mut Option<Running>
     let Some(setup) = &studio.setup else {
         if studio.installer.is_some() {
             // The debate starts once the model is in.
-            app.start.wait_with(topic);
-            app.say(Tone::Info, "The debate starts once the offline model is installed");
+            app.wait_to_start(topic, "The debate starts once the offline model is installed");
         } else {
             app.say(Tone::Info, "This studio only replays; run `heat` to start a debate");
         }
@@ -143,10 +141,7 @@ fn delete_session(studio: &Studio, app: &mut App, debate: Option<&Running>, id: 
     }
     match studio.store.remove(id) {
         Ok(()) => {
-            if let Some(Modal::Sessions(browser)) = &mut app.modal {
-                browser.remove(id);
-            }
-            app.say_until(Tone::Info, format!("Deleted session {id}"), Until::NextRound);
+            app.session_deleted(id);
         }
         Err(e) => app.say(Tone::Error, format!("{e:#}")),
     }
@@ -167,10 +162,7 @@ fn label_session(studio: &Studio, app: &mut App, id: &str, change: crate::store:
                 (None, false) => format!("Session {id} is tagged {tags}"),
                 (None, true) => format!("Session {id} has no name or tags now"),
             };
-            if let Some(Modal::Sessions(browser)) = &mut app.modal {
-                browser.relabel(id, label);
-            }
-            app.say_until(Tone::Info, said, Until::NextRound);
+            app.session_labelled(id, label, said);
         }
         Err(e) => app.say(Tone::Error, format!("{e:#}")),
     }

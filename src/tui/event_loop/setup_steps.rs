@@ -2,8 +2,7 @@
 //! model's install (begun, its progress, its end) and settings being
 //! applied; a proposition typed meanwhile waits and then starts.
 
-use crate::model_store::Progress;
-use crate::tui::app::{App, Tone, Until};
+use crate::tui::app::App;
 use crate::tui::effect::Effect;
 use crate::tui::install::{self, InstallMsg, InstallState};
 use crate::tui::settings::ConfigureResult;
@@ -17,7 +16,7 @@ pub(super) fn begin_install(
 ) {
     if let (Some(installer), None) = (&studio.installer, &installing) {
         *installing = Some(install::spawn(installer));
-        app.start.install_progress(Progress::new("fetching", 0, None));
+        app.install_begun();
     }
 }
 
@@ -40,24 +39,22 @@ pub(super) fn on_install(
 fn install_report(studio: &mut Studio, app: &mut App, msg: Option<InstallMsg>) -> Vec<Effect> {
     match msg {
         Some(InstallMsg::Progress(progress)) => {
-            app.start.install_progress(progress);
+            app.install_progress(progress);
             Vec::new()
         }
         Some(InstallMsg::Done(done)) => match *done {
             Ok((setup, notices)) => {
                 studio.setup = Some(setup);
                 studio.installer = None;
-                app.status.open_with(&notices);
-                app.say_until(Tone::Info, "The offline model is installed", Until::NextRound);
-                app.start.ready(false).map(Effect::Start).into_iter().collect()
+                app.installed(&notices).map(Effect::Start).into_iter().collect()
             }
             Err(e) => {
-                app.start.install_failed(format!("{e:#}"));
+                app.install_failed(format!("{e:#}"));
                 Vec::new()
             }
         },
         None => {
-            app.start.install_failed("the install stopped without a word".into());
+            app.install_failed("the install stopped without a word".into());
             Vec::new()
         }
     }
@@ -65,8 +62,7 @@ fn install_report(studio: &mut Studio, app: &mut App, msg: Option<InstallMsg>) -
 
 /// A proposition typed while settings are applied waits for them.
 pub(super) fn wait_for_settings(app: &mut App, topic: String) {
-    app.start.wait_with(topic);
-    app.say(Tone::Info, "The debate starts once the settings are applied");
+    app.wait_to_start(topic, "The debate starts once the settings are applied");
 }
 
 /// Settings applied: the next debate's set-up, roster and rounds change (a
@@ -76,23 +72,19 @@ pub(super) fn on_configured(studio: &mut Studio, app: &mut App, result: Option<C
     let configured = match result {
         Some(Ok(configured)) => configured,
         Some(Err(e)) => {
-            app.start.let_go();
-            app.configured(&Err(format!("{e:#}")));
+            app.settings_refused(format!("{e:#}"));
             return Vec::new();
         }
         None => {
-            app.start.let_go();
-            app.configured(&Err("the settings were not applied: it stopped without a word".into()));
+            app.settings_refused("the settings were not applied: it stopped without a word".into());
             return Vec::new();
         }
     };
     studio.setup = configured.setup;
     studio.installer = configured.installer;
     studio.spec = configured.spec;
-    app.seat(configured.roster, configured.judge_prices);
-    app.status.open_with(&configured.notices);
     // A proposition typed meanwhile starts now (or once the model is in).
-    let waiting = app.start.ready(studio.installer.is_some());
-    app.configured(&Ok(configured.fields));
+    let seats = (configured.roster, configured.judge_prices);
+    let waiting = app.settings_applied(seats, &configured.notices, configured.fields, studio.installer.is_some());
     waiting.map(Effect::Start).into_iter().collect()
 }

@@ -11,7 +11,6 @@ use crate::debate::DebateEvent;
 use crate::tui::app::{App, Tone, Until};
 use crate::tui::effect::Clip;
 use crate::tui::export;
-use crate::tui::modal::Modal;
 use crate::tui::studio::Studio;
 use crate::tui::summarize::{self, SummaryMsg};
 
@@ -65,11 +64,7 @@ pub(super) fn report_shown(studio: &Studio, app: &mut App, debate: Option<&Runni
     });
     match written {
         Ok(path) => {
-            let shown = display(&path);
-            if let Some(Modal::Results(results)) = &mut app.modal {
-                results.report = Some(shown.clone());
-            }
-            app.say_until(Tone::Good, format!("Report written to {shown}"), Until::NextRound);
+            app.report_written(&display(&path));
         }
         Err(e) => app.say(Tone::Error, format!("Report failed: `heat report` writes it elsewhere ({e:#})")),
     }
@@ -102,10 +97,7 @@ fn keep(studio: &Studio, debate: &mut Option<Running>, event: &DebateEvent) -> a
 pub(super) fn begin_summary(studio: &Studio, app: &mut App) -> Option<mpsc::UnboundedReceiver<SummaryMsg>> {
     match summarize::start(studio, &app.debate) {
         Ok(rx) => {
-            if let Some(Modal::Results(results)) = &mut app.modal {
-                results.summary_draft = Some(String::new());
-            }
-            app.say_until(Tone::Info, "Asking the judge's model for a summary…", Until::NextRound);
+            app.summary_asked();
             Some(rx)
         }
         Err(why) => {
@@ -125,20 +117,13 @@ pub(super) fn on_summary(
     summarizing: &mut Option<mpsc::UnboundedReceiver<SummaryMsg>>,
     msg: Option<SummaryMsg>,
 ) {
-    let draft = match &mut app.modal {
-        Some(Modal::Results(results)) => results.summary_draft.as_mut(),
-        _ => None,
-    };
     match msg {
-        Some(SummaryMsg::Text(Some(piece))) => draft.into_iter().for_each(|d| d.push_str(&piece)),
-        Some(SummaryMsg::Text(None)) => draft.into_iter().for_each(String::clear),
+        Some(SummaryMsg::Text(piece)) => app.summary_piece(piece.as_deref()),
         Some(SummaryMsg::Done(Ok(event))) => {
             *summarizing = None;
             let recorded = keep(studio, debate, &event);
             app.on_event(&event);
-            if let Some(Modal::Results(results)) = &mut app.modal {
-                results.summary_draft = None;
-            }
+            app.summary_over();
             match recorded {
                 Ok(()) => app.say_until(Tone::Good, "Summary written and kept with the session", Until::NextRound),
                 Err(e) => app.say(Tone::Warn, format!("Summary written but not kept: {e:#}")),
@@ -146,9 +131,7 @@ pub(super) fn on_summary(
         }
         Some(SummaryMsg::Done(Err(e))) => {
             *summarizing = None;
-            if let Some(Modal::Results(results)) = &mut app.modal {
-                results.summary_draft = None;
-            }
+            app.summary_over();
             app.say(Tone::Error, format!("{e:#}"));
         }
         None => *summarizing = None,

@@ -158,9 +158,9 @@ fn the_studio_says_it_plays_a_scripted_demo() {
     let first_round_over = events.iter().position(|e| matches!(e, DebateEvent::VerdictReached { .. })).unwrap();
     for (width, height) in [(80, 24), (160, 45)] {
         let mut app = studio_support::new_app();
-        app.mode = Mode::Replays;
+        app.staged().mode = Mode::Replays;
         app.begin("demo".into());
-        app.replay = Some(Replay::Playing);
+        app.staged().replay = Some(Replay::Playing);
         studio_support::feed(&mut app, &events[..first_round_over]);
         let text = studio_support::screen(&mut app, width, height);
         assert!(text.contains("▶ SCRIPTED DEMO") && text.contains("scripted/demo"), "{text}");
@@ -171,7 +171,7 @@ fn the_studio_says_it_plays_a_scripted_demo() {
         let text = studio_support::screen(&mut app, width, height);
         assert!(text.contains(&format!("Topic injected: {}", script::INJECTED)), "{text}");
         studio_support::feed(&mut app, &events[injected + 1..]);
-        app.replay = Some(Replay::Ended);
+        app.played_out();
         // The results open at the end: the outcome, then Esc shows the panes.
         let text = studio_support::screen(&mut app, width, height);
         assert!(text.contains("Resolution forced after 4 rounds") && text.contains("Heat per round"), "{text}");

@@ -48,7 +48,7 @@ pub fn feed(app: &mut App, events: &[DebateEvent]) {
 
 pub fn start_screen() -> App {
     let mut app = new_app();
-    app.start.recent = vec![
+    app.staged().start.recent = vec![
         ("20261120-101500-ab12".into(), "Tabs beat spaces (resolved by the judge)".into()),
         ("20261119-090000-cd34".into(), "Cities should ban cars (unfinished)".into()),
     ];
@@ -76,7 +76,7 @@ pub const SKEPTIC: &str = "Offices exist for a reason: the hallway conversation 
 /// Both debaters streaming in round 1.
 pub fn mid_stream() -> App {
     let mut app = new_app();
-    app.session = Some("20261123-120000-ab12".into());
+    app.begin("20261123-120000-ab12".into());
     feed(&mut app, &started());
     feed(
         &mut app,
@@ -204,8 +204,8 @@ pub fn screen(app: &mut App, width: u16, height: u16) -> String {
 /// replay`), both debaters mid-stream.
 pub fn replaying() -> App {
     let mut app = mid_stream();
-    app.mode = heat::tui::app::Mode::Replays;
-    app.replay = Some(heat::tui::app::Replay::Playing);
+    app.staged().mode = heat::tui::app::Mode::Replays;
+    app.staged().replay = Some(heat::tui::app::Replay::Playing);
     app
 }
 
@@ -252,7 +252,7 @@ pub fn swap_flipped() -> App {
         ],
     );
     // The judge's pane in front: at 80×24 one pane shows at a time.
-    app.panes.focus = 2;
+    app.focus(heat::debate::Role::Judge);
     app
 }
 

@@ -1,76 +1,50 @@
-//! The studio's state: the folded debate and the parts of the screen it is
-//! shown on (the panes, the start screen, the status line, the clocks, the
-//! open dialog), how engine events change them, and how what a dialog or
-//! the start screen asks for is applied. Keys are read in `input`; every
-//! dialog answers a key in one shape (`Modal::key`: a `FormStep` of a
-//! `DialogAsk`), applied here by one function (`answer`).
+//! The studio: `App` owns its state (`StudioState`: the folded debate and
+//! the parts of the screen it is shown on), lends it out read-only, and is
+//! the only one to change it: here, how engine events change it and how
+//! what a dialog or the start screen asks for is applied; keys in `input`;
+//! what the loop's tasks report in `tasks`. Every dialog answers a key in
+//! one shape (`Modal::key`: a `FormStep` of a `DialogAsk`), applied here by
+//! one function (`answer`).
 
-use crate::debate::PanelJudge;
 use crossterm::event::KeyEvent;
 
-use super::clocks::Clocks;
-use super::effect::Effect;
-pub use super::flash::{Flash, StatusLine, Tone, Until};
-use super::keymap::{Action, KeyMap};
-use super::modal::{Confirm, DialogAsk, EditorPurpose, FormStep, Modal};
-pub use super::options::{Mode, StudioOptions};
-use super::paged::Fit;
-use super::panes::Panes;
-use super::person_turn::PersonTurn;
-pub use super::replay::{Replay, ReplayClock, speed_label};
-use super::results::{Results, ResultsAsk};
-use super::roster::RosterEntry;
-use super::stage::Stage;
-use super::start::StartScreen;
-use super::steer;
-use super::theme::Theme;
-use super::{likeness::Likeness, word_counts::WordCounts};
+mod input;
+mod tasks;
+
 use crate::config::studio::FIELDS;
-use crate::debate::cost::{self, Price};
+use crate::debate::cost::{self};
 use crate::debate::state::Turn;
 use crate::debate::{DebateEvent, DebateState, Outcome, Role};
 use crate::sanitize::clean;
 use crate::store::log::Record;
+use crate::tui::clocks::Clocks;
+use crate::tui::effect::Effect;
+pub use crate::tui::flash::{Flash, StatusLine, Tone, Until};
+use crate::tui::keymap::Action;
+use crate::tui::modal::{Confirm, DialogAsk, EditorPurpose, FormStep, Modal};
+pub use crate::tui::options::{Mode, StudioOptions};
+use crate::tui::paged::Fit;
+use crate::tui::panes::Panes;
+pub use crate::tui::replay::{Replay, ReplayClock, speed_label};
+use crate::tui::results::{Results, ResultsAsk};
+use crate::tui::stage::Stage;
+use crate::tui::start::StartScreen;
+use crate::tui::steer;
+pub use crate::tui::studio_state::StudioState;
+use crate::tui::{likeness::Likeness, word_counts::WordCounts};
 
+/// The studio: its state ([`StudioState`], read by anyone through `Deref`)
+/// changed only by its own methods, here and in `input` and `tasks`.
 pub struct App {
-    pub debate: DebateState,
-    pub session: Option<String>,
-    pub panes: Panes,
-    pub modal: Option<Modal>,
-    pub start: StartScreen,
-    pub status: StatusLine,
-    pub clocks: Clocks,
-    pub keymap: KeyMap,
-    pub theme: Theme,
-    pub roster: Vec<RosterEntry>,
-    /// The prices of a panel's judges 2 to 5 that have their own.
-    pub judge_prices: Vec<(PanelJudge, Price)>,
-    /// What this studio is for: `heat replay` opens one that starts no debate.
-    pub mode: Mode,
-    /// Where a stored debate being played back stands.
-    pub replay: Option<Replay>,
-    /// How far a replay has got, and at what speed.
-    pub replay_clock: Option<ReplayClock>,
-    /// A pause or resume sent but not yet confirmed by the engine.
-    pub pause_requested: Option<bool>,
-    pub interrupts: u8,
-    /// Whether the header shows each side's words this round (`ui.length_parity`).
-    pub show_parity: bool,
-    /// Each turn's words, counted as it streams (the header reads them every frame).
-    pub word_counts: WordCounts,
-    /// How alike the current round's two arguments are, measured when they change.
-    pub likeness: Likeness,
-    /// In a watch: whether another heat was running the debate when it
-    /// opened (a debate stopped unfinished is shown as not running).
-    pub watched_live: bool,
-    /// In a watch: whether the heat running the debate takes steering from
-    /// a watch (`heat run`, a tournament, `heat mcp`; not a studio, whose
-    /// operator steers at its own keyboard).
-    pub watched_steers: bool,
-    /// The turn the debate waits on the person for, in a seat they take.
-    pub person: Option<PersonTurn>,
-    /// Presenter mode, a zoomed pane, the verdict card.
-    pub stage: Stage,
+    state: StudioState,
+}
+
+impl std::ops::Deref for App {
+    type Target = StudioState;
+
+    fn deref(&self) -> &StudioState {
+        &self.state
+    }
 }
 
 /// The standing note over a scripted debate (the bundled demo).
@@ -110,7 +84,7 @@ impl App {
         status.notice = notice;
         let mut clocks = Clocks::default();
         clocks.turn_limit = turn_limit;
-        App {
+        let state = StudioState {
             debate: DebateState::default(),
             session: None,
             panes,
@@ -134,49 +108,71 @@ impl App {
             watched_steers: false,
             person: None,
             stage: Stage { present, cards: mode == Mode::Watch, card_for, ..Stage::default() },
-        }
+        };
+        App { state }
     }
 
     /// A stored debate, `session`, starts playing back along `timeline`
     /// at `speed`.
-    pub fn play(&mut self, session: String, timeline: super::replay::Timeline, speed: f64) {
+    pub fn play(&mut self, session: String, timeline: crate::tui::replay::Timeline, speed: f64) {
         self.begin(session);
-        self.replay = Some(Replay::Playing);
-        self.replay_clock = Some(ReplayClock { timeline, played: 0, speed });
+        self.state.replay = Some(Replay::Playing);
+        self.state.replay_clock = Some(ReplayClock { timeline, played: 0, speed });
     }
 
     /// The debate played back has sent everything.
     pub fn played_out(&mut self) {
-        if self.replay.is_some() {
-            self.replay = Some(Replay::Ended);
+        if self.state.replay.is_some() {
+            self.state.replay = Some(Replay::Ended);
         }
     }
 
     /// Opens `dialog` over the screen.
     pub fn open(&mut self, dialog: Modal) {
-        self.modal = Some(dialog);
+        self.state.modal = Some(dialog);
+    }
+
+    /// Closes the open dialog.
+    pub fn close(&mut self) {
+        self.state.modal = None;
+    }
+
+    /// Focuses `role`'s pane as the person's choice: the focus no longer
+    /// follows the speaker.
+    pub fn focus(&mut self, role: Role) {
+        self.state.panes.focus = role.position();
+        self.state.panes.focus_chosen = true;
+    }
+
+    /// The state itself, for a test that stages a screen no sequence of
+    /// events reaches quickly. heat's own code never calls it (the
+    /// architecture test holds that): it changes the studio through the
+    /// methods here and in `input` and `tasks`.
+    #[doc(hidden)]
+    pub fn staged(&mut self) -> &mut StudioState {
+        &mut self.state
     }
 
     /// Opens the start screen's topic editor.
     pub fn show_start(&mut self) {
-        self.start.open();
+        self.state.start.open();
     }
 
     /// A fresh debate begins: clear the old one from view.
     pub fn begin(&mut self, session: String) {
-        self.debate = DebateState::default();
-        self.session = Some(session);
-        self.panes.clear();
-        self.start.close();
-        self.pause_requested = None;
-        self.replay = None;
-        self.replay_clock = None;
-        self.status.flash = None;
-        self.clocks.restart();
-        self.word_counts = WordCounts::default();
-        self.stage.card = None;
-        if self.status.notice.as_deref() == Some(SCRIPTED_NOTE) {
-            self.status.notice = None;
+        self.state.debate = DebateState::default();
+        self.state.session = Some(session);
+        self.state.panes.clear();
+        self.state.start.close();
+        self.state.pause_requested = None;
+        self.state.replay = None;
+        self.state.replay_clock = None;
+        self.state.status.flash = None;
+        self.state.clocks.restart();
+        self.state.word_counts = WordCounts::default();
+        self.state.stage.card = None;
+        if self.state.status.notice.as_deref() == Some(SCRIPTED_NOTE) {
+            self.state.status.notice = None;
         }
     }
 
@@ -189,117 +185,137 @@ impl App {
             self.on_event_at(&record.event, record.ms);
         }
         // What was already decided is in the panes: no card goes up for it.
-        self.stage.card = None;
+        self.state.stage.card = None;
         records.last().map_or(0, |r| r.ms)
     }
 
     /// Sets the debate's clock to `ms` now (a resumed debate's goes on
     /// from its log's last event).
     pub fn continue_clock(&mut self, ms: u64) {
-        self.clocks.continue_from(ms);
+        self.state.clocks.continue_from(ms);
     }
 
     /// "14.2 s · 18 tok/s" for a role's turn in the current round, while
     /// pane titles show turn times (`m`).
     pub fn turn_stats(&self, role: Role) -> Option<String> {
-        self.panes.show_stats.then(|| self.clocks.turn_stats(&self.debate, role, self.replay.is_some())).flatten()
+        self.state
+            .panes
+            .show_stats
+            .then(|| self.state.clocks.turn_stats(&self.state.debate, role, self.state.replay.is_some()))
+            .flatten()
     }
 
     pub fn focused_role(&self) -> Role {
-        self.panes.focused_role()
+        self.state.panes.focused_role()
     }
 
     /// The seats that sit, in screen order (the duel's three before a
     /// debate starts): the panes drawn, the tabs, the header's chips.
     pub fn seats(&self) -> Vec<Role> {
-        self.debate.seats()
+        self.state.debate.seats()
     }
 
     /// Says something in the status line until something newer is said.
     pub fn say(&mut self, tone: Tone, text: impl Into<String>) {
-        self.status.say(tone, text);
+        self.state.status.say(tone, text);
     }
 
     /// Says something in the status line for as long as `until` allows.
     pub fn say_until(&mut self, tone: Tone, text: impl Into<String>, until: Until) {
-        self.status.say_until(tone, text, until);
+        self.state.status.say_until(tone, text, until);
     }
 
     /// Whether this studio can start a debate.
     pub fn starts_debates(&self) -> bool {
-        self.mode == Mode::Debates
+        self.state.mode == Mode::Debates
     }
 
     /// Whether any model call is under way.
     pub fn streaming(&self) -> bool {
-        self.debate.finish.is_none() && self.debate.current_round().is_some_and(|r| r.turns.iter().any(Turn::is_open))
+        self.state.debate.finish.is_none()
+            && self.state.debate.current_round().is_some_and(|r| r.turns.iter().any(Turn::is_open))
     }
 
     pub fn live(&self) -> bool {
-        self.session.is_some() && self.debate.finish.is_none()
+        self.state.session.is_some() && self.state.debate.finish.is_none()
     }
 
     pub fn paused(&self) -> bool {
-        self.replay == Some(Replay::Paused) || self.pause_requested.unwrap_or(self.debate.paused)
+        self.state.replay == Some(Replay::Paused) || self.state.pause_requested.unwrap_or(self.state.debate.paused)
     }
 
     /// Whether a role's turn in the current round is under way.
     pub fn turn_open(&self, role: Role) -> bool {
-        self.debate.current_round().and_then(|r| r.turn(role)).is_some_and(Turn::is_open)
+        self.state.debate.current_round().and_then(|r| r.turn(role)).is_some_and(Turn::is_open)
     }
 
     /// Whether a role's turn runs on while the debate is paused: a server
     /// does not wait, so its answer finishes in the background and is kept
     /// and shown when it completes (the offline model stops where it is).
     pub fn finishing(&self, role: Role) -> bool {
-        let in_place = self.roster.iter().any(|e| e.role == role && e.pauses_in_place);
-        let held = crate::tui::wait::Wait::held(&self.debate, role);
+        let in_place = self.state.roster.iter().any(|e| e.role == role && e.pauses_in_place);
+        let held = crate::tui::wait::Wait::held(&self.state.debate, role);
         self.turn_open(role)
             && !in_place
             && !held
             && self.paused()
-            && self.replay.is_none()
-            && self.debate.finish.is_none()
+            && self.state.replay.is_none()
+            && self.state.debate.finish.is_none()
     }
 
     /// Folds one engine event into the view, as happening now.
     pub fn on_event(&mut self, event: &DebateEvent) {
-        self.on_event_at(event, self.clocks.at(std::time::Instant::now()));
+        self.on_event_at(event, self.state.clocks.at(std::time::Instant::now()));
+    }
+
+    /// The next event from the debate's source: a played-back one at the
+    /// time its timeline recorded, when it has one.
+    pub fn on_source_event(&mut self, event: &DebateEvent) {
+        let recorded = self.state.replay_clock.as_mut().and_then(|clock| {
+            clock.played += 1;
+            clock.timeline.recorded(clock.played - 1)
+        });
+        match recorded {
+            Some(ms) => self.on_event_at(event, ms),
+            None => self.on_event(event),
+        }
     }
 
     /// Folds one event that happened at `ms` on the debate's clock (a
     /// stored event's recorded time).
     pub fn on_event_at(&mut self, event: &DebateEvent, ms: u64) {
-        self.clocks.record(event, ms);
-        self.debate.apply(event);
-        self.word_counts.record(event, &self.debate);
+        self.state.clocks.record(event, ms);
+        self.state.debate.apply(event);
+        self.state.word_counts.record(event, &self.state.debate);
         // Only the format says which seats sit: a token need not ask.
         if matches!(event, DebateEvent::Formatted { .. }) {
-            self.panes.focus_a_sitting_seat(&self.debate.seats());
+            self.state.panes.focus_a_sitting_seat(&self.state.debate.seats());
         }
         // What the status line said is over: it goes before anything newer is said.
-        self.status.expire(event, &self.debate);
-        if (self.replay.is_some() || self.watching())
-            && let Some(text) = steer::narrate(&self.debate, event)
+        self.state.status.expire(event, &self.state.debate);
+        if (self.state.replay.is_some() || self.watching())
+            && let Some(text) = steer::narrate(&self.state.debate, event)
         {
             self.say_until(Tone::Info, text, Until::NextRound);
         }
         match event {
-            DebateEvent::Started { .. } if self.debate.is_scripted() => {
-                self.status.notice = Some(SCRIPTED_NOTE.into());
+            DebateEvent::Started { .. } if self.state.debate.is_scripted() => {
+                self.state.status.notice = Some(SCRIPTED_NOTE.into());
             }
-            DebateEvent::Paused | DebateEvent::Resumed => self.pause_requested = None,
-            DebateEvent::RoundStarted { .. } => self.panes.follow_speaker(Role::Advocate),
-            DebateEvent::TurnStarted { role, .. } if role.is_judge() => self.panes.follow_speaker(Role::Judge),
-            DebateEvent::TurnRetrying { role, .. } => self.panes[role.position()].reset_last(),
+            DebateEvent::Paused | DebateEvent::Resumed => self.state.pause_requested = None,
+            DebateEvent::RoundStarted { .. } => self.state.panes.follow_speaker(Role::Advocate),
+            DebateEvent::TurnStarted { role, .. } if role.is_judge() => self.state.panes.follow_speaker(Role::Judge),
+            DebateEvent::TurnRetrying { role, .. } => self.state.panes[role.position()].reset_last(),
             DebateEvent::Finished { outcome, .. } => self.finished(outcome),
             // An ending set aside for more rounds: its results give way to the rounds (in a replay too).
-            DebateEvent::RoundsAdded { .. } if matches!(self.modal, Some(Modal::Results(_))) => self.modal = None,
+            DebateEvent::RoundsAdded { .. } if matches!(self.state.modal, Some(Modal::Results(_))) => {
+                self.state.modal = None;
+            }
             _ => {}
         }
-        self.status.on_event(event, &self.debate, &self.keymap);
-        self.stage.on_event(event, std::time::Instant::now);
-        self.status.after(event);
+        self.state.status.on_event(event, &self.state.debate, &self.state.keymap);
+        self.state.stage.on_event(event, std::time::Instant::now);
+        self.state.status.after(event);
     }
 
     /// The debate ended: say how, and open the results over the panes when
@@ -313,8 +329,8 @@ impl App {
         };
         let hint = self.finished_hint();
         let concluded = outcome.concluded();
-        if self.modal.is_none() && concluded {
-            self.modal = Some(Modal::Results(Results::default()));
+        if self.state.modal.is_none() && concluded {
+            self.state.modal = Some(Modal::Results(Results::default()));
         }
         let outcome = clean(&outcome.describe());
         self.say(tone, format!("Debate over: {}. {hint}", crate::sanitize::clause(&outcome)));
@@ -323,16 +339,16 @@ impl App {
     /// What can follow an ended debate: a replay studio starts no debate,
     /// but opens others; a watch only shows this one.
     pub fn finished_hint(&self) -> String {
-        let next = match self.mode {
-            Mode::Debates => format!("{} new debate · ", self.keymap.hint(Action::NewDebate)),
-            Mode::Replays => format!("{} sessions · ", self.keymap.hint(Action::Sessions)),
+        let next = match self.state.mode {
+            Mode::Debates => format!("{} new debate · ", self.state.keymap.hint(Action::NewDebate)),
+            Mode::Replays => format!("{} sessions · ", self.state.keymap.hint(Action::Sessions)),
             Mode::Watch => String::new(),
         };
         format!(
             "{} results · {next}{} export · {} quit",
-            self.keymap.hint(Action::Results),
-            self.keymap.hint(Action::Export),
-            self.keymap.hint(Action::Quit)
+            self.state.keymap.hint(Action::Results),
+            self.state.keymap.hint(Action::Export),
+            self.state.keymap.hint(Action::Quit)
         )
     }
 
@@ -343,15 +359,16 @@ impl App {
     /// that heat takes steering from here.
     pub fn watch(&mut self, live: bool, steers: bool) {
         // What the history said in passing is over; the watch says what it is.
-        self.status.flash = None;
-        self.mode = Mode::Watch;
-        self.watched_live = live;
-        self.watched_steers = live && steers;
+        self.state.status.flash = None;
+        self.state.mode = Mode::Watch;
+        self.state.watched_live = live;
+        self.state.watched_steers = live && steers;
         // The header names the session; this fits 80 columns.
-        let what = if self.watched_steers { "A watch: your steering reaches the debate" } else { "A watch, read-only" };
-        self.status.notice = Some(match self.status.notice.take() {
+        let what =
+            if self.state.watched_steers { "A watch: your steering reaches the debate" } else { "A watch, read-only" };
+        self.state.status.notice = Some(match self.state.status.notice.take() {
             Some(notice) => format!("{what} · {notice}"),
-            None if self.watched_steers => what.to_string(),
+            None if self.state.watched_steers => what.to_string(),
             None => format!("{what}: {STEERED_ELSEWHERE}"),
         });
     }
@@ -359,38 +376,38 @@ impl App {
     /// Whether this studio's keys steer the debate it shows: one running
     /// here, or one another heat runs that takes steering from a watch.
     pub fn steers_here(&self) -> bool {
-        !self.watching() || (self.watched_steers && self.live())
+        !self.watching() || (self.state.watched_steers && self.live())
     }
 
     /// Whether a person seated in the debate answers on this screen: the
     /// studio that runs it, not a watch or a replay.
     pub fn person_here(&self) -> bool {
-        self.mode == Mode::Debates && self.replay.is_none()
+        self.state.mode == Mode::Debates && self.state.replay.is_none()
     }
 
     /// Whether this studio follows another heat's debate (`heat watch`).
     pub fn watching(&self) -> bool {
-        self.mode == Mode::Watch
+        self.state.mode == Mode::Watch
     }
 
     /// Seconds until a role's retry, while it waits.
     pub fn retry_in(&self, role: Role) -> Option<u64> {
-        self.clocks.retry_in(&self.debate, role)
+        self.state.clocks.retry_in(&self.state.debate, role)
     }
 
     /// Whole seconds a role's turn has waited for its first word, while it
     /// still waits (not paused, not retrying).
     pub fn thinking_for(&self, role: Role) -> Option<u64> {
-        self.clocks.thinking_for(&self.debate, role, self.paused())
+        self.state.clocks.thinking_for(&self.state.debate, role, self.paused())
     }
 
     /// Whole seconds left of a debater's turn under `debate.turn_seconds`,
     /// while it streams live (a replay's recorded turns have no countdown).
     pub fn time_left(&self, role: Role) -> Option<u64> {
-        if self.replay.is_some() || self.watching() {
+        if self.state.replay.is_some() || self.watching() {
             return None;
         }
-        self.clocks.time_left(&self.debate, role)
+        self.state.clocks.time_left(&self.state.debate, role)
     }
 
     /// Whether the screen changes with time alone: a retry countdown, or
@@ -400,7 +417,7 @@ impl App {
         self.seats()
             .into_iter()
             .any(|r| self.retry_in(r).is_some() || self.thinking_for(r).is_some() || self.time_left(r).is_some())
-            || self.stage.timed_card()
+            || self.state.stage.timed_card()
     }
 
     /// Before a frame is drawn: lays out the pane of every seat that sits
@@ -408,21 +425,21 @@ impl App {
     /// fits a dialog read by scrolling to the rows it has (`paged`: its
     /// rows in all, and shown).
     pub fn lay_out(&mut self, areas: [ratatui::layout::Rect; Role::COUNT], paged: Option<Fit>) {
-        self.clocks.now = std::time::Instant::now();
-        self.stage.expire(self.clocks.now);
-        self.likeness.refresh(&self.debate);
+        self.state.clocks.now = std::time::Instant::now();
+        self.state.stage.expire(self.state.clocks.now);
+        self.state.likeness.refresh(&self.state.debate);
         let seats = self.seats();
         // A focused pane the layout hides (the judge's, under presenter mode's strip) gives
         // the focus to the first pane shown, so the keys move what the room sees.
-        if areas[self.panes.focus].is_empty()
+        if areas[self.state.panes.focus].is_empty()
             && let Some(shown) = areas.iter().position(|a| !a.is_empty())
         {
-            self.panes.focus = shown;
+            self.state.panes.focus = shown;
         }
-        self.panes.person_here = self.person_here();
-        self.panes.lay_out(areas, &seats, &self.debate, &self.theme);
+        self.state.panes.person_here = self.person_here();
+        self.state.panes.lay_out(areas, &seats, &self.state.debate, &self.state.theme);
         let Some(Fit { total, rows, items, chosen_at }) = paged else { return };
-        match &mut self.modal {
+        match &mut self.state.modal {
             Some(Modal::Help(view)) => view.fit(total, rows),
             Some(Modal::Sent(view)) => view.paged.fit(total, rows),
             Some(Modal::Results(view)) => view.fit(total, rows),
@@ -431,11 +448,16 @@ impl App {
         }
     }
 
+    /// Where the narrow screen's seat tabs were drawn, for the mouse.
+    pub fn tabs_drawn(&mut self, tabs: [ratatui::layout::Rect; Role::COUNT]) {
+        self.state.panes.tabs = tabs;
+    }
+
     /// Every price configured: the roster's seats' and the panel judges'.
     pub fn prices(&self) -> cost::Prices {
         cost::Prices {
-            seats: self.roster.iter().filter_map(|e| Some((e.role, e.price?))).collect(),
-            judges: self.judge_prices.clone(),
+            seats: self.state.roster.iter().filter_map(|e| Some((e.role, e.price?))).collect(),
+            judges: self.state.judge_prices.clone(),
         }
     }
 
@@ -444,8 +466,8 @@ impl App {
     pub(super) fn on_modal_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let effects = self.dialog_key(key);
         // Why the dialog could not do what was asked goes when it closes.
-        if self.modal.is_none() {
-            self.status.dialog_closed();
+        if self.state.modal.is_none() {
+            self.state.status.dialog_closed();
         }
         effects
     }
@@ -453,16 +475,16 @@ impl App {
     /// The key applied to the open dialog: it answers in one shape
     /// (`Modal::key`), applied here.
     fn dialog_key(&mut self, key: KeyEvent) -> Vec<Effect> {
-        let Some(mut dialog) = self.modal.take() else { return Vec::new() };
-        match dialog.key(&key, &self.keymap) {
-            FormStep::Stay => self.modal = Some(dialog),
+        let Some(mut dialog) = self.state.modal.take() else { return Vec::new() };
+        match dialog.key(&key, &self.state.keymap) {
+            FormStep::Stay => self.state.modal = Some(dialog),
             FormStep::Refuse(why) => {
                 self.say_until(Tone::Warn, why, Until::Dialog);
-                self.modal = Some(dialog);
+                self.state.modal = Some(dialog);
             }
             FormStep::Close => {}
             FormStep::Ask(asked) => {
-                self.modal = Some(dialog);
+                self.state.modal = Some(dialog);
                 return self.answer(asked);
             }
             FormStep::Done(asked) => return self.answer(asked),
@@ -476,18 +498,18 @@ impl App {
             DialogAsk::Text { purpose, to, text } => return self.edited(purpose, to, text),
             DialogAsk::TurnWaits(area) => self.step_out_of_turn(area),
             DialogAsk::TurnInEditor(area) => {
-                if let Some(turn) = &mut self.person {
+                if let Some(turn) = &mut self.state.person {
                     turn.draft = Some(area);
                 }
                 return vec![Effect::EditTurn];
             }
             DialogAsk::Verdict(given) => return self.record_verdict(given),
             DialogAsk::VerdictWaits(form) => self.step_out_of_verdict(form),
-            DialogAsk::TakeBack(what) => return self.apply_steer(steer::take_back(&self.debate, &what)),
-            DialogAsk::PinHeat(to, heat) => return self.apply_steer(steer::pin_heat(&self.keymap, &to, heat)),
+            DialogAsk::TakeBack(what) => return self.apply_steer(steer::take_back(&self.state.debate, &what)),
+            DialogAsk::PinHeat(to, heat) => return self.apply_steer(steer::pin_heat(&self.state.keymap, &to, heat)),
             DialogAsk::Find(query) => self.find(&query),
             DialogAsk::Configure(form, fields) => {
-                self.start.configuring = Some(*form);
+                self.state.start.configuring = Some(*form);
                 self.say_until(Tone::Info, "Applying the settings…", Until::NextRound);
                 return vec![Effect::Configure(fields)];
             }
@@ -497,7 +519,7 @@ impl App {
                 self.say_until(Tone::Info, said, Until::NextRound);
                 return vec![Effect::Branch(request)];
             }
-            DialogAsk::Confirmed(Confirm::Force) => return self.apply_steer(steer::force(&self.debate)),
+            DialogAsk::Confirmed(Confirm::Force) => return self.apply_steer(steer::force(&self.state.debate)),
             DialogAsk::Confirmed(Confirm::Quit) => return vec![Effect::Quit],
             DialogAsk::Confirmed(Confirm::Replace(next)) => return vec![*next],
             DialogAsk::Replace(next) => return self.ask_before_replacing(next),
@@ -520,24 +542,26 @@ impl App {
         match purpose {
             EditorPurpose::Inject => {
                 let steered = if to.is_empty() {
-                    steer::inject(&self.debate, text)
+                    steer::inject(&self.state.debate, text)
                 } else {
-                    steer::note_to(&self.debate, text, to)
+                    steer::note_to(&self.state.debate, text, to)
                 };
                 self.apply_steer(steered)
             }
             EditorPurpose::NewTopic => self.ask_before_replacing(Effect::Start(text)),
-            EditorPurpose::Question => self.apply_steer(steer::set_question(&self.debate, &self.keymap, &text)),
+            EditorPurpose::Question => {
+                self.apply_steer(steer::set_question(&self.state.debate, &self.state.keymap, &text))
+            }
             EditorPurpose::Turn => self.send_argument(text),
-            EditorPurpose::Model(role) => self.apply_steer(steer::change_model(&self.debate, role, &text)),
+            EditorPurpose::Model(role) => self.apply_steer(steer::change_model(&self.state.debate, role, &text)),
         }
     }
 
     /// Starting or opening another debate (`next`) stops the running one:
     /// ask first, as quitting does.
     pub(super) fn ask_before_replacing(&mut self, next: Effect) -> Vec<Effect> {
-        if self.live() && self.replay.is_none() {
-            self.modal = Some(Modal::Confirm(Confirm::Replace(Box::new(next))));
+        if self.live() && self.state.replay.is_none() {
+            self.state.modal = Some(Modal::Confirm(Confirm::Replace(Box::new(next))));
             return Vec::new();
         }
         vec![next]
@@ -553,22 +577,5 @@ impl App {
     pub(super) fn show(&mut self, flash: Flash) {
         let Flash { text, tone, until } = flash;
         self.say_until(tone, text, until);
-    }
-
-    /// Who can sit in the seats now, and the prices of a panel's judges.
-    pub fn seat(&mut self, roster: Vec<RosterEntry>, judge_prices: Vec<(PanelJudge, Price)>) {
-        (self.roster, self.judge_prices) = (roster, judge_prices);
-    }
-
-    /// The loop applied the start screen's settings (or could not): the
-    /// start screen shows the new ones, or the form comes back saying why.
-    pub fn configured(&mut self, result: &Result<[String; FIELDS], String>) {
-        match self.start.configured(result) {
-            Ok(said) => self.show(said),
-            Err(form) => {
-                self.modal = Some(Modal::Settings(*form));
-                self.status.flash = None;
-            }
-        }
     }
 }
