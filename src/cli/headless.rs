@@ -1,10 +1,11 @@
-//! A debate recorded where no one sits at its keyboard: a tournament's
-//! debates and `heat mcp`'s. Every event the engine emits is written to the
-//! session, with the room's ballots from the audience page's spool between
-//! them and a watcher's steering (`heat watch`) sent on; the caller sees
-//! each event as recorded. The debate stops where it is when told to, pauses
-//! while held, and stops at its budget, saved (no one is there to go on).
-//! (`heat run`'s loop prints as it records and is its own, in `run.rs`.)
+//! A debate recorded where no one sits at its keyboard: `heat run`'s (which
+//! prints what it sees), a tournament's debates and `heat mcp`'s. Every
+//! event the engine emits is written to the session, with the room's ballots
+//! from the audience page's spool between them and a watcher's steering
+//! (`heat watch`) sent on; the caller sees each event as recorded, and each
+//! warning the recording gives as it comes. The debate stops where it is
+//! when told to, pauses while held, and stops at its budget, saved (no one
+//! is there to go on).
 
 use tokio::sync::watch;
 
@@ -20,6 +21,14 @@ pub struct Controls {
     pub hold: Option<watch::Receiver<bool>>,
 }
 
+/// What the caller sees as the debate is recorded.
+pub enum Seen<'a> {
+    /// An event, recorded, with the state it leaves (the room's vote included).
+    Event(&'a DebateEvent, &'a DebateState),
+    /// What the session's recording warned of (kept in `Recorded::warnings` too).
+    Warning(&'a str),
+}
+
 /// How the recording ended.
 pub struct Recorded {
     /// How the debate ended; `None` if it stopped without an ending.
@@ -29,13 +38,15 @@ pub struct Recorded {
     pub warnings: Vec<String>,
 }
 
-/// Records the debate until it ends, handing `each` every event with the
-/// state it leaves (the room's vote included) and the debate's handle.
+/// Records the debate until it ends, handing `each` what it sees with the
+/// debate's handle; `origin` (where the debate came from: a rematch's) is
+/// recorded right after the debate's `Started`.
 pub async fn record(
     mut handle: DebateHandle,
     mut recorder: Recorder,
     controls: Controls,
-    mut each: impl FnMut(&DebateEvent, &DebateState, &DebateHandle),
+    mut origin: Option<DebateEvent>,
+    mut each: impl FnMut(Seen<'_>, &DebateHandle),
 ) -> Recorded {
     let Controls { mut stop, mut hold } = controls;
     let (mut warnings, mut outcome) = (Vec::new(), None);
@@ -54,9 +65,12 @@ pub async fn record(
             biased;
             Some(batch) = ballots.recv() => {
                 let (events, warning) = recorder.record_ballots(batch);
-                warnings.extend(warning);
+                if let Some(warning) = warning {
+                    each(Seen::Warning(&warning), &handle);
+                    warnings.push(warning);
+                }
                 for event in &events {
-                    each(event, recorder.state(), &handle);
+                    each(Seen::Event(event, recorder.state()), &handle);
                 }
                 continue;
             }
@@ -82,15 +96,21 @@ pub async fn record(
                 None => break,
             },
         };
-        warnings.extend(recorder.record_at(&event, at));
-        match &event {
-            DebateEvent::Finished { outcome: o, .. } => outcome = Some(o.clone()),
-            DebateEvent::BudgetReached { .. } => {
-                handle.send(Command::Stop);
+        let started = matches!(event, DebateEvent::Started { .. });
+        for event in std::iter::once(event).chain(origin.take_if(|_| started)) {
+            if let Some(warning) = recorder.record_at(&event, at) {
+                each(Seen::Warning(&warning), &handle);
+                warnings.push(warning);
             }
-            _ => {}
+            match &event {
+                DebateEvent::Finished { outcome: o, .. } => outcome = Some(o.clone()),
+                DebateEvent::BudgetReached { .. } => {
+                    handle.send(Command::Stop);
+                }
+                _ => {}
+            }
+            each(Seen::Event(&event, recorder.state()), &handle);
         }
-        each(&event, recorder.state(), &handle);
     }
     handle.join().await;
     Recorded { outcome, recorder, warnings }

@@ -15,6 +15,7 @@ use crate::setup::{self, Selection};
 use crate::store::{self, Recorder, Store};
 use std::sync::Arc;
 
+use super::headless::{Controls, Seen};
 use super::json_lines::json_line;
 use super::print::TextPrinter;
 
@@ -248,11 +249,11 @@ fn stop_on_ctrl_c(handle: &DebateHandle) {
 }
 
 pub(super) async fn drive(
-    mut handle: DebateHandle,
-    mut recorder: Recorder,
+    handle: DebateHandle,
+    recorder: Recorder,
     json: bool,
     history: Option<&[DebateEvent]>,
-    mut origin: Option<DebateEvent>,
+    origin: Option<DebateEvent>,
 ) -> anyhow::Result<ExitCode> {
     stop_on_ctrl_c(&handle);
     let mut printer = TextPrinter::new(std::io::stdout(), super::print::stdout_style());
@@ -261,76 +262,47 @@ pub(super) async fn drive(
     if let Some(events) = history {
         printer.absorb(events);
     }
-    let mut outcome = None;
     // Which turns were tried again, and the one that failed: a failure no retry preceded (a key
     // refused, a model unknown) is not offered `heat resume` as a retry.
-    let mut retried: std::collections::BTreeSet<(u32, crate::debate::Role)> = std::collections::BTreeSet::new();
+    let mut retried = std::collections::BTreeSet::new();
     let mut failed_turn = None;
-    let mut reader_gone = false;
     // No one is at a keyboard to resume a budget's pause: the debate stops there, saved.
     let mut over_budget = None;
-    // The room's ballots (the audience page's spool), recorded between the engine's events.
-    let mut ballots = crate::store::ballots::follow(recorder.path());
-    // A person watching it (`heat watch`) steers it from there (sent on as the events come).
-    let mut steering = crate::store::steering::Steering::take(recorder.path()).ok();
-    loop {
-        let engine::Stamped { event, at } = tokio::select! {
-            // Ballots first: a streaming debate always has an event ready.
-            biased;
-            Some(batch) = ballots.recv() => {
-                let (events, warning) = recorder.record_ballots(batch);
-                if let Some(warning) = warning {
-                    say!("heat: {warning}");
-                }
-                for event in &events {
-                    let _ = if json { json_line(&mut out, event) } else { printer.event(event) };
-                }
-                continue;
-            }
-            next = crate::store::steering::next_event(&mut handle, &mut steering) => match next {
-                Some(stamped) => stamped,
-                None => break,
-            },
+    // The output gone: a closed pipe (`heat run … | head`) ends the debate quietly; another error is said.
+    let mut unwritten: Option<std::io::Error> = None;
+    let done = super::headless::record(handle, recorder, Controls::default(), origin, |seen, handle| {
+        let event = match seen {
+            Seen::Warning(warning) => return say!("heat: {warning}"),
+            Seen::Event(event, _) => event,
         };
-        let started = matches!(event, DebateEvent::Started { .. });
-        let events = std::iter::once(event).chain(origin.take_if(|_| started));
-        for event in events {
-            if let Some(warning) = recorder.record_at(&event, at) {
-                say!("heat: {warning}");
+        match event {
+            DebateEvent::TurnRetrying { round, role, .. } => {
+                retried.insert((*round, *role));
             }
-            if let DebateEvent::Finished { outcome: o, .. } = &event {
-                outcome = Some(o.clone());
-            }
-            match &event {
-                DebateEvent::TurnRetrying { round, role, .. } => {
-                    retried.insert((*round, *role));
-                }
-                DebateEvent::TurnFailed { round, role, .. } => failed_turn = Some((*round, *role)),
-                _ => {}
-            }
-            if let DebateEvent::BudgetReached { spent } = &event {
-                over_budget = Some(spent.clone());
-                handle.send(Command::Stop);
-            }
-            let written = if json { json_line(&mut out, &event) } else { printer.event(&event) };
-            if let Err(e) = written {
-                // A closed pipe (`heat run … | head`) ends the debate quietly.
-                if e.kind() == std::io::ErrorKind::BrokenPipe {
-                    reader_gone = true;
-                    handle.send(Command::Stop);
-                    continue;
-                }
-                return Err(e.into());
-            }
+            DebateEvent::TurnFailed { round, role, .. } => failed_turn = Some((*round, *role)),
+            DebateEvent::BudgetReached { spent } => over_budget = Some(spent.clone()),
+            _ => {}
         }
-    }
-    handle.join().await;
-    if reader_gone {
-        // Nobody reads on: no message. A new debate that said nothing yet is not kept.
-        if history.is_none() && !recorder.holds_a_turn() {
-            recorder.discard()?;
+        if unwritten.is_some() {
+            return;
         }
-        return Ok(ExitCode::from(141));
+        if let Err(e) = if json { json_line(&mut out, event) } else { printer.event(event) } {
+            unwritten = Some(e);
+            handle.send(Command::Stop);
+        }
+    })
+    .await;
+    let recorder = done.recorder;
+    match unwritten {
+        Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            // Nobody reads on: no message. A new debate that said nothing yet is not kept.
+            if history.is_none() && !recorder.holds_a_turn() {
+                recorder.discard()?;
+            }
+            return Ok(ExitCode::from(141));
+        }
+        Some(e) => return Err(anyhow::Error::new(e).context(format!("session {} is saved", recorder.id()))),
+        None => {}
     }
     say!("heat: saved as session {} ({})", recorder.id(), recorder.path().display());
     if let Some(spent) = over_budget {
@@ -338,7 +310,7 @@ pub(super) async fn drive(
         say!("heat: stopped at its budget: {spent}. `heat resume {}` goes on past it.", recorder.id());
         return Ok(ExitCode::from(BUDGET_REACHED));
     }
-    Ok(match outcome {
+    Ok(match done.outcome {
         Some(Outcome::Failed(why)) => {
             let lasting = failed_turn.is_some_and(|turn| !retried.contains(&turn));
             say!("heat: {}", failed_sentence(&why, recorder.id(), lasting));

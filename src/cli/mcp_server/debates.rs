@@ -4,6 +4,7 @@
 //! command, and followed by the tools that wait on it. The run's bounds
 //! (debates at once, spend) are held as each starts and as it spends.
 
+use crate::cli::headless::{Controls, Seen};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -298,7 +299,8 @@ async fn record(
 ) {
     let session = recorder.id().to_string();
     let mut ended = None;
-    let each = |event: &DebateEvent, state: &crate::debate::DebateState, _: &DebateHandle| {
+    let each = |seen: Seen<'_>, _: &DebateHandle| {
+        let Seen::Event(event, state) = seen else { return };
         let changed = progress.send_if_modified(|p| step(p, event, state, &prices));
         match event {
             DebateEvent::VerdictReached { .. } => {
@@ -311,7 +313,7 @@ async fn record(
             debates.stop_for_budget(&why);
         }
     };
-    let done = crate::cli::headless::record(handle, recorder, crate::cli::headless::Controls::default(), each).await;
+    let done = crate::cli::headless::record(handle, recorder, Controls::default(), None, each).await;
     for warning in &done.warnings {
         tracing::warn!("heat mcp: session {session}: {warning}");
     }

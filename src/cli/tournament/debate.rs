@@ -218,7 +218,7 @@ async fn record(
     recorder: Recorder,
 ) -> (anyhow::Result<Outcome>, crate::debate::DebateState, Vec<String>) {
     let controls = crate::cli::headless::Controls { stop: Some(shared.stop.clone()), hold: Some(shared.hold.clone()) };
-    let done = crate::cli::headless::record(handle, recorder, controls, |_, _, _| {}).await;
+    let done = crate::cli::headless::record(handle, recorder, controls, None, |_, _| {}).await;
     let outcome = done.outcome.ok_or_else(|| anyhow::anyhow!("the debate stopped without an ending"));
     (outcome, done.recorder.state().clone(), done.warnings)
 }
