@@ -18,12 +18,13 @@ fn press(app: &mut App, code: KeyCode) {
 #[test]
 fn dollar_shows_each_seats_tokens_and_cost_and_names_what_has_no_price() {
     // Round 1 judged: each of the three turns reported 1,200 tokens in and 340 out.
-    let mut app = resolved();
-    for entry in &mut app.staged().roster {
-        if entry.role != Role::Judge {
-            entry.price = Some(Price { input: 1.0, output: 2.0, cached_input: None });
+    let mut app = resolved_with(|options| {
+        for entry in &mut options.roster {
+            if entry.role != Role::Judge {
+                entry.price = Some(Price { input: 1.0, output: 2.0, cached_input: None });
+            }
         }
-    }
+    });
     press(&mut app, KeyCode::Char('$'));
     assert!(matches!(app.modal, Some(Modal::Costs)));
     let text = screen(&mut app, 120, 40);

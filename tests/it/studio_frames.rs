@@ -55,8 +55,7 @@ fn every_frame_matches_a_fresh_draw_with_a_text_colour() {
 }
 
 fn frames_match_fresh_draws(theme: &str) {
-    let mut app = mid_stream();
-    app.staged().theme = Theme::load(theme, None, false).expect("theme");
+    let mut app = mid_stream_with(|options| options.theme = Theme::load(theme, None, false).expect("theme"));
     let (width, height) = (200, 50);
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
     let mut retained = Retained::default();

@@ -53,8 +53,7 @@ fn places() -> Vec<(&'static str, App)> {
     ended_replay.played_out();
     let mut watch = mid_stream();
     watch.watch(true, false);
-    let mut stored = resolved();
-    stored.staged().mode = Mode::Replays;
+    let stored = resolved_with(|options| options.mode = Mode::Replays);
     vec![
         ("live", mid_stream()),
         ("paused", paused),
@@ -192,9 +191,8 @@ fn at_100_and_50_columns_hints_are_whole_and_no_word_is_cut() {
         assert!(rows.iter().any(|r| r.starts_with("No round has finished")), "{at}: {rows:?}");
         check_whole(long_why, &rows, &format!("the refusal at {at}"));
         // The start screen's one row for what is said, and its keys: help and quitting first.
-        let mut start = start_screen();
         let notice = "offline: SmolLM2-135M — small model, expect weak arguments";
-        start.staged().status.notice = Some(notice.into());
+        let mut start = start_screen_with(|options| options.notice = Some(notice.into()));
         let text = screen(&mut start, width, height);
         let row = text.lines().find(|l| l.trim_start().starts_with("offline:")).unwrap_or_default();
         check_whole(notice, &[row.trim().to_string()], &format!("the start screen at {at}"));

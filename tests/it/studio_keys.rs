@@ -293,9 +293,8 @@ fn focus_and_scroll_keys_move_the_view() {
 
 #[test]
 fn configured_keys_replace_defaults() {
-    let mut app = mid_stream();
-    app.staged().keymap =
-        heat::tui::keymap::KeyMap::with_overrides(|name| (name == "pause").then(|| "p".into())).expect("keys");
+    let keys = heat::tui::keymap::KeyMap::with_overrides(|name| (name == "pause").then(|| "p".into())).expect("keys");
+    let mut app = mid_stream_with(|options| options.keymap = keys);
     assert!(press(&mut app, KeyCode::Char(' ')).is_empty());
     assert_eq!(press(&mut app, KeyCode::Char('p')), send(Command::Pause));
 }

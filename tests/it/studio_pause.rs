@@ -44,11 +44,12 @@ fn a_pause_says_that_a_servers_turns_finish_in_the_background_and_shows_them_fin
 
 #[test]
 fn a_pause_says_that_the_offline_model_stops_where_it_is() {
-    let mut app = mid_stream();
-    for entry in &mut app.staged().roster {
-        entry.provider = "local".into();
-        entry.pauses_in_place = true;
-    }
+    let mut app = mid_stream_with(|options| {
+        for entry in &mut options.roster {
+            entry.provider = "local".into();
+            entry.pauses_in_place = true;
+        }
+    });
     pause(&mut app);
     app.on_event(&DebateEvent::Paused);
     let text = screen(&mut app, 200, 50);

@@ -19,8 +19,7 @@ fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
 /// events up to round 2's middle shown.
 fn demo_in_round_two() -> App {
     let demo = heat::store::log::parse(include_bytes!("../../assets/demo-session.jsonl")).expect("demo");
-    let mut app = new_app();
-    app.staged().mode = Mode::Replays;
+    let mut app = new_app_with(|options| options.mode = Mode::Replays);
     app.play("demo".into(), Timeline::new(&demo.records), 1.0);
     let mut rounds = 0;
     for record in &demo.records {

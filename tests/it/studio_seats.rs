@@ -123,8 +123,7 @@ fn shift_r_asks_the_focused_seat_again_until_the_judge_takes_the_round_up() {
 
 #[test]
 fn a_timed_turn_counts_down_in_its_title_and_a_cut_one_says_time() {
-    let mut app = mid_stream();
-    app.staged().clocks.turn_limit = Some(std::time::Duration::from_secs(30));
+    let mut app = mid_stream_with(|options| options.turn_limit = Some(std::time::Duration::from_secs(30)));
     app.on_event(&DebateEvent::RoundStarted { round: 1, topic: TOPIC.into(), heat: Heat::new(0.6), injected: vec![] });
     app.on_event(&DebateEvent::TurnStarted {
         round: 1,

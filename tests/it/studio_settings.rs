@@ -21,13 +21,13 @@ fn typed(app: &mut App, text: &str) {
 }
 
 fn settings_screen() -> App {
-    let mut app = start_screen();
-    app.staged().start.settings = Some(["4", "0.90", "auto", "", "auto", "", "auto", "", "", "duel"].map(String::from));
-    app.staged().start.formats = heat::tui::settings::FormatChoices {
-        formats: vec![choice("duel", None, ["Advocate", "Skeptic", "Judge"]), choice("oxford", Some(3), OXFORD)],
-        plain_rounds: "4".into(),
-    };
-    app
+    start_screen_with(|options| {
+        options.settings = Some(["4", "0.90", "auto", "", "auto", "", "auto", "", "", "duel"].map(String::from));
+        options.formats = heat::tui::settings::FormatChoices {
+            formats: vec![choice("duel", None, ["Advocate", "Skeptic", "Judge"]), choice("oxford", Some(3), OXFORD)],
+            plain_rounds: "4".into(),
+        };
+    })
 }
 
 const OXFORD: [&str; 3] = ["Proposition", "Opposition", "Chair"];
@@ -195,10 +195,8 @@ fn the_format_is_chosen_from_the_list_and_brings_its_rounds() {
 /// The start screen as `heat` opens it, its formats the built-in ones, the
 /// next debate in `format`.
 fn settings_in(format: &str) -> App {
-    let mut app = start_screen();
-    app.staged().start.settings = Some(["4", "0.90", "auto", "", "auto", "", "auto", "", "", format].map(String::from));
     let catalog = heat::format::Catalog::load(None);
-    app.staged().start.formats = heat::tui::settings::FormatChoices {
+    let formats = heat::tui::settings::FormatChoices {
         formats: catalog
             .formats
             .iter()
@@ -212,7 +210,10 @@ fn settings_in(format: &str) -> App {
             .collect(),
         plain_rounds: "4".into(),
     };
-    app
+    start_screen_with(|options| {
+        options.settings = Some(["4", "0.90", "auto", "", "auto", "", "auto", "", "", format].map(String::from));
+        options.formats = formats;
+    })
 }
 
 /// The settings dialog's rows, as drawn.

@@ -53,10 +53,10 @@ fn judged(app: &mut App) {
 }
 
 fn presenting() -> App {
-    let mut app = mid_stream();
-    app.staged().stage.present = true;
-    app.staged().stage.card_for = Duration::from_secs(4);
-    app
+    mid_stream_with(|options| {
+        options.present = true;
+        options.card_for = Duration::from_secs(4);
+    })
 }
 
 #[test]
@@ -134,14 +134,15 @@ fn a_rounds_verdict_card_stands_in_presenter_mode_and_a_key_takes_it_down_doing_
 
 #[test]
 fn no_card_goes_up_in_the_plain_studio_and_a_watch_shows_one_unasked() {
-    let mut plain = mid_stream();
-    plain.staged().stage.card_for = Duration::from_secs(4);
+    let mut plain = mid_stream_with(|options| options.card_for = Duration::from_secs(4));
     judged(&mut plain);
     assert!(plain.stage.card.is_none() && !screen(&mut plain, 120, 40).contains("any key goes on"));
-    let mut watch = mid_stream();
+    // A watch opens showing cards (as `heat watch` opens one).
+    let mut watch = mid_stream_with(|options| {
+        options.mode = heat::tui::app::Mode::Watch;
+        options.card_for = Duration::from_secs(4);
+    });
     watch.watch(true, false);
-    watch.staged().stage.cards = true;
-    watch.staged().stage.card_for = Duration::from_secs(4);
     judged(&mut watch);
     assert!(screen(&mut watch, 120, 40).contains("Round 1 · the verdict"));
     // The end takes the card down; the results show the outcome and synthesis, in a watch too.

@@ -383,11 +383,9 @@ fn session_browser() {
 #[test]
 fn the_offline_notice_stands_in_the_status_bar_until_news_arrives() {
     let notice = "offline: SmolLM2-135M — small model, expect weak arguments";
-    let mut app = studio_support::mid_stream();
-    app.staged().status.notice = Some(notice.into());
+    let mut app = studio_support::mid_stream_with(|options| options.notice = Some(notice.into()));
     assert!(screen(&mut app, 120, 40).contains(notice));
-    let mut start = studio_support::start_screen();
-    start.staged().status.notice = Some(notice.into());
+    let mut start = studio_support::start_screen_with(|options| options.notice = Some(notice.into()));
     assert!(screen(&mut start, 80, 24).contains(notice));
     feed(&mut app, &[DebateEvent::Notice { message: "the model refused temperature".into() }]);
     let text = screen(&mut app, 120, 40);
@@ -400,11 +398,7 @@ fn the_start_screen_offers_the_offline_model_and_shows_its_install() {
     use heat::tui::install::InstallState;
     check(
         "start_install_offer",
-        || {
-            let mut app = studio_support::start_screen();
-            app.staged().start.install = Some(InstallState::Offered);
-            app
-        },
+        || studio_support::start_screen_with(|options| options.install = Some(InstallState::Offered)),
         &["Ctrl-O installs it now", "then debates", "Who debates"],
     );
     let mut app = studio_support::start_screen();
@@ -436,12 +430,16 @@ fn the_status_bar_counts_tokens_and_prices_them_only_when_prices_are_set() {
     feed(&mut app, &events);
     let text = screen(&mut app, 120, 40);
     assert!(text.contains("tokens 3.0k in · 1.5k out") && !text.contains('$'), "no price, no cost:\n{text}");
-    for entry in &mut app.staged().roster {
+    // Prices set in the settings form reach the roster.
+    let mut roster = app.roster.clone();
+    for entry in &mut roster {
         entry.price = Some(heat::debate::cost::Price { input: 3.0, output: 15.0, cached_input: None });
     }
+    app.seat(roster.clone(), Vec::new());
     // (1000 × 3 + 500 × 15 + 2000 × 3 + 1000 × 15) / 1e6 dollars.
     assert!(screen(&mut app, 120, 40).contains("· $0.0315"));
-    app.staged().roster[1].price = None;
+    roster[1].price = None;
+    app.seat(roster, Vec::new());
     assert!(!screen(&mut app, 120, 40).contains('$'), "one unpriced role: no partial cost");
 }
 
@@ -658,16 +656,19 @@ fn cached_input_is_counted_and_priced_at_its_own_price_when_set() {
     feed(&mut app, &events);
     let text = screen(&mut app, 120, 40);
     assert!(text.contains("tokens 3.0k in (2.0k cached) · 100 out"), "{text}");
-    for entry in &mut app.staged().roster {
+    let mut roster = app.roster.clone();
+    for entry in &mut roster {
         entry.price = Some(heat::debate::cost::Price { input: 3.0, output: 15.0, cached_input: None });
     }
+    app.seat(roster.clone(), Vec::new());
     // Unset, cached input is priced as input: (3000 × 3 + 100 × 15) / 1e6.
     assert!(screen(&mut app, 120, 40).contains("· $0.0105"), "{}", screen(&mut app, 120, 40));
-    for entry in &mut app.staged().roster {
+    for entry in &mut roster {
         if let Some(price) = &mut entry.price {
             price.cached_input = Some(0.3);
         }
     }
+    app.seat(roster, Vec::new());
     // (1000 × 3 + 2000 × 0.3 + 100 × 15) / 1e6.
     assert!(screen(&mut app, 120, 40).contains("· $0.0051"), "{}", screen(&mut app, 120, 40));
 }

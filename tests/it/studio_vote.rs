@@ -15,7 +15,7 @@ use heat::debate::{Command, DebateEvent, Heat, Outcome, Role, TurnPurpose, vote}
 use heat::format::{Format, Origin};
 use heat::tui::App;
 use heat::tui::effect::Effect;
-use studio_support::{DUEL, feed, mid_stream, new_app, roster, screen, start_screen};
+use studio_support::{DUEL, feed, mid_stream, new_app, roster, screen, start_screen_with};
 
 const QUESTION: &str = "How many days should a working week have?";
 
@@ -271,13 +271,10 @@ fn the_persons_verdict_in_a_vote_names_its_debaters() {
 
 #[test]
 fn the_start_screen_lists_a_votes_debaters_and_no_judge() {
-    let mut app = start_screen();
     let mut seats = roster();
     let mut third = seats[0].clone();
     third.role = Role::Third;
     seats.push(third);
-    app.staged().roster = seats;
-    app.staged().start.settings = Some(["3", "0.90", "auto", "", "auto", "", "auto", "", "", "vote"].map(String::from));
     let labels = vote_format().labels;
     let vote = heat::tui::settings::FormatChoice {
         name: "vote".into(),
@@ -286,7 +283,11 @@ fn the_start_screen_lists_a_votes_debaters_and_no_judge() {
         judges: 0,
         tagline: String::new(),
     };
-    app.staged().start.formats = heat::tui::settings::FormatChoices { formats: vec![vote], plain_rounds: "4".into() };
+    let mut app = start_screen_with(|options| {
+        options.roster = seats;
+        options.settings = Some(["3", "0.90", "auto", "", "auto", "", "auto", "", "", "vote"].map(String::from));
+        options.formats = heat::tui::settings::FormatChoices { formats: vec![vote], plain_rounds: "4".into() };
+    });
     let text = screen(&mut app, 80, 24);
     for label in ["Analyst", "Pragmatist", "Contrarian"] {
         assert!(text.contains(&format!("  {label}")), "{label} is listed:\n{text}");

@@ -157,8 +157,7 @@ fn the_studio_says_it_plays_a_scripted_demo() {
     let events = events(&demo());
     let first_round_over = events.iter().position(|e| matches!(e, DebateEvent::VerdictReached { .. })).unwrap();
     for (width, height) in [(80, 24), (160, 45)] {
-        let mut app = studio_support::new_app();
-        app.staged().mode = Mode::Replays;
+        let mut app = studio_support::new_app_with(|options| options.mode = Mode::Replays);
         app.begin("demo".into());
         app.staged().replay = Some(Replay::Playing);
         studio_support::feed(&mut app, &events[..first_round_over]);

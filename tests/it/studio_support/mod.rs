@@ -36,8 +36,16 @@ pub fn roster() -> Vec<RosterEntry> {
 }
 
 pub fn new_app() -> App {
+    new_app_with(|_| {})
+}
+
+/// A studio opened with the default theme, keys and roster as `change`
+/// leaves them (as heat.toml and the command line would).
+pub fn new_app_with(change: impl FnOnce(&mut StudioOptions)) -> App {
     let theme = Theme::load("default", None, false).expect("theme");
-    App::new(StudioOptions { roster: roster(), ..StudioOptions::new(theme, KeyMap::default()) })
+    let mut options = StudioOptions { roster: roster(), ..StudioOptions::new(theme, KeyMap::default()) };
+    change(&mut options);
+    App::new(options)
 }
 
 pub fn feed(app: &mut App, events: &[DebateEvent]) {
@@ -47,11 +55,18 @@ pub fn feed(app: &mut App, events: &[DebateEvent]) {
 }
 
 pub fn start_screen() -> App {
-    let mut app = new_app();
-    app.staged().start.recent = vec![
-        ("20261120-101500-ab12".into(), "Tabs beat spaces (resolved by the judge)".into()),
-        ("20261119-090000-cd34".into(), "Cities should ban cars (unfinished)".into()),
-    ];
+    start_screen_with(|_| {})
+}
+
+/// The start screen with two recent debates, opened with `change`'s options.
+pub fn start_screen_with(change: impl FnOnce(&mut StudioOptions)) -> App {
+    let mut app = new_app_with(|options| {
+        options.recent = vec![
+            ("20261120-101500-ab12".into(), "Tabs beat spaces (resolved by the judge)".into()),
+            ("20261119-090000-cd34".into(), "Cities should ban cars (unfinished)".into()),
+        ];
+        change(options);
+    });
     app.show_start();
     app
 }
@@ -75,7 +90,12 @@ pub const SKEPTIC: &str = "Offices exist for a reason: the hallway conversation 
 
 /// Both debaters streaming in round 1.
 pub fn mid_stream() -> App {
-    let mut app = new_app();
+    mid_stream_with(|_| {})
+}
+
+/// Both debaters streaming in round 1, in a studio opened with `change`'s options.
+pub fn mid_stream_with(change: impl FnOnce(&mut StudioOptions)) -> App {
+    let mut app = new_app_with(change);
     app.begin("20261123-120000-ab12".into());
     feed(&mut app, &started());
     feed(
@@ -92,7 +112,13 @@ const JUDGE_JSON: &str = r#"{"resolved": true, "verdict": "The advocate carried 
 
 /// Round 1 argued and judged; the debate resolved.
 pub fn resolved() -> App {
-    let mut app = mid_stream();
+    resolved_with(|_| {})
+}
+
+/// Round 1 argued and judged, the debate resolved, in a studio opened with
+/// `change`'s options.
+pub fn resolved_with(change: impl FnOnce(&mut StudioOptions)) -> App {
+    let mut app = mid_stream_with(change);
     let verdict = Verdict {
         resolved: true,
         verdict: "The advocate carried it: focus and time outweigh hallway chance.".into(),
@@ -203,8 +229,7 @@ pub fn screen(app: &mut App, width: u16, height: u16) -> String {
 /// A stored debate playing back in a studio that only replays (`heat
 /// replay`), both debaters mid-stream.
 pub fn replaying() -> App {
-    let mut app = mid_stream();
-    app.staged().mode = heat::tui::app::Mode::Replays;
+    let mut app = mid_stream_with(|options| options.mode = heat::tui::app::Mode::Replays);
     app.staged().replay = Some(heat::tui::app::Replay::Playing);
     app
 }
