@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use heat::debate::DebateEvent;
 use heat::store::Store;
 use studio_support::pty::{Studio, spawn_heat};
-use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
+use support::mock_llm::{Gate, MockLlm, Recorded, Reply, anthropic_sse};
 
 const INJECTED: &str = "What about junior staff?";
 const API_KEY: &str = "sk-ant-test-pty-7d2e";
@@ -403,21 +403,20 @@ async fn the_persons_verdict_ends_a_live_debate() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn b_branches_a_live_debate_after_its_first_round() {
-    // Once the judge has been asked, every later turn streams a word a
-    // second, so the parent is still in its second round (live, round 1 the
-    // last finished) however slowly the keys below reach it.
-    let judged = std::sync::atomic::AtomicBool::new(false);
-    let server = MockLlm::with_handler(move |request| {
-        if request.system().contains("You are the JUDGE") {
-            judged.store(true, std::sync::atomic::Ordering::SeqCst);
-        }
-        let slow = judged.load(std::sync::atomic::Ordering::SeqCst);
-        studio_support::remote_work_duel(request, Duration::from_millis(if slow { 1000 } else { 120 }))
-    })
-    .await;
+    // Round 1's verdict goes, round 2's never: the parent stays in its
+    // second round (live, round 1 the last finished) however slowly the keys
+    // below reach it.
+    let verdicts = Gate::default();
+    verdicts.let_go(1);
+    let server = MockLlm::with_handler(studio_support::held_duel(Duration::from_millis(120), &verdicts)).await;
     let data = tempfile::tempdir().unwrap();
     let mut studio = open_studio(data.path(), &server);
-    studio.wait_for("round 1's verdict", |s| s.contains("● LIVE") && s.contains("Both sides hold ground.")).await;
+    // The verdict read, not only streamed (its text shows as it streams; no round is finished before it is read).
+    studio
+        .wait_for("round 1's verdict", |s| {
+            s.contains("● LIVE") && s.contains("Both sides hold ground.") && s.contains("not resolved · heat → 0.60")
+        })
+        .await;
     studio.keys("b");
     studio.wait_for("the branch form", |s| s.contains("round 1") && s.contains("as the judge set it")).await;
     // Ctrl-S swaps the sides; the typed text is a note for the next round.
