@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::debate::DebateState;
-use crate::store::tournaments::Tournaments;
+use crate::store::tournaments::{Stored, Tournaments};
 use crate::store::{self, Store};
 use crate::tournament::export::{self, Context, Debate, FileKind, Sheet, Timing};
 use crate::tournament::games;
@@ -46,14 +46,49 @@ fn chosen(data: &Path, store: &Store, counted: &Counted<'_>) -> anyhow::Result<C
     let tournaments = Tournaments::open(data)?;
     let id = tournaments.resolve(counted.id, false)?;
     let stored = tournaments.load(&id)?;
+    let sessions = finished(&stored);
+    Ok(Chosen { what: format!("tournament {id}"), sessions, seed: stored.seed().unwrap_or(0), tournament: Some(id) })
+}
+
+/// A tournament's finished debates: each one's session, with its key in
+/// the tournament's plan.
+pub(super) fn finished(stored: &Stored) -> Vec<(String, Option<String>)> {
     let finished = stored.finished();
-    let sessions = stored
+    stored
         .sessions()
         .into_iter()
         .filter(|(k, _)| finished.contains(k))
         .map(|(key, session)| (session, Some(key)))
-        .collect();
-    Ok(Chosen { what: format!("tournament {id}"), sessions, seed: stored.seed().unwrap_or(0), tournament: Some(id) })
+        .collect()
+}
+
+/// What [`read`] made of sessions.
+pub(super) struct Read {
+    /// The finished debates, as games.
+    pub games: Vec<Game>,
+    /// Each game's proposition, as its session recorded it (not cleaned).
+    pub propositions: Vec<String>,
+    /// The sessions that could not be loaded, each with why.
+    pub left_out: Vec<(String, anyhow::Error)>,
+}
+
+/// `sessions` (each with its key) read as games, quietly: a session not
+/// finished is no game, one that cannot be loaded is left out.
+pub(super) fn read(store: &Store, sessions: &[(String, Option<String>)]) -> Read {
+    let mut read = Read { games: Vec::new(), propositions: Vec::new(), left_out: Vec::new() };
+    for (session, _) in sessions {
+        match store.load(session) {
+            Ok(loaded) => {
+                let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
+                if let Some(game) = games::game(session, &state) {
+                    read.games.push(game);
+                    read.propositions.push(state.topic);
+                }
+            }
+            Err(e) => read.left_out.push((session.clone(), e)),
+        }
+    }
+    read
 }
 
 pub fn stats(counted: &Counted<'_>) -> anyhow::Result<()> {
@@ -94,19 +129,9 @@ pub(super) fn gather(id: Option<&str>, tag: Option<&str>) -> anyhow::Result<Gath
     let data = store::data_dir()?;
     let store = Store::open(&data)?;
     let Chosen { what, sessions, seed, tournament } = chosen(&data, &store, &Counted { id, tag, json: false })?;
-    let mut games: Vec<Game> = Vec::new();
-    let mut propositions = Vec::new();
-    for (session, _) in &sessions {
-        match store.load(session) {
-            Ok(loaded) => {
-                let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
-                if let Some(game) = games::game(session, &state) {
-                    games.push(game);
-                    propositions.push(state.topic);
-                }
-            }
-            Err(e) => say!("heat: session {session} is left out: {e:#}"),
-        }
+    let Read { games, propositions, left_out } = read(&store, &sessions);
+    for (session, e) in left_out {
+        say!("heat: session {session} is left out: {e:#}");
     }
     if games.is_empty() {
         anyhow::bail!("{what} has no finished debate to count yet");

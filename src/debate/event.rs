@@ -513,6 +513,23 @@ impl DebateEvent {
         }
     }
 
+    /// For unit tests: `role`'s turn in `round` started for `purpose` (no
+    /// temperature sent) and completed with `text` (no usage, not cut).
+    #[cfg(test)]
+    pub fn turn(round: u32, role: Role, purpose: TurnPurpose, text: &str) -> [Self; 2] {
+        [
+            DebateEvent::TurnStarted { round, role, purpose, temperature: None },
+            DebateEvent::TurnCompleted {
+                round,
+                role,
+                text: text.into(),
+                usage: None,
+                truncated_at: None,
+                possibly_cut: false,
+            },
+        ]
+    }
+
     /// The round the event belongs to, as the engine and the log count
     /// rounds (from 0); `None` for an event of the whole debate.
     pub fn round(&self) -> Option<u32> {

@@ -1,5 +1,6 @@
 //! The report as one HTML page: the askama template in `assets/report/`
-//! (checked when heat compiles; every value is HTML-escaped), the charts
+//! (`report.html` in the page `page.html` frames, as the standings page is;
+//! checked when heat compiles; every value is HTML-escaped), the charts
 //! inline, and a Content-Security-Policy that forbids scripts and any
 //! request to a network.
 

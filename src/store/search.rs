@@ -99,16 +99,9 @@ mod tests {
             (Role::Advocate, "A sleeper saves a hotel night and arrives at 07:15 in the centre of Vienna."),
             (Role::Skeptic, "Budget airlines undercut the fare by a wide margin."),
         ] {
-            state.apply(&DebateEvent::TurnStarted { round, role, purpose: TurnPurpose::Argue, temperature: None });
-            let text = text.to_string();
-            state.apply(&DebateEvent::TurnCompleted {
-                round,
-                role,
-                text,
-                usage: None,
-                truncated_at: None,
-                possibly_cut: false,
-            });
+            for event in DebateEvent::turn(round, role, TurnPurpose::Argue, text) {
+                state.apply(&event);
+            }
         }
         state
     }

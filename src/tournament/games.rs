@@ -138,15 +138,7 @@ mod tests {
         });
         for (role, text) in [(Role::Advocate, "one two three"), (Role::Skeptic, "one two"), (Role::Judge, "")] {
             let purpose = if role == Role::Judge { TurnPurpose::Judge } else { TurnPurpose::Argue };
-            events.push(DebateEvent::TurnStarted { round: 0, role, purpose, temperature: None });
-            events.push(DebateEvent::TurnCompleted {
-                round: 0,
-                role,
-                text: text.into(),
-                usage: None,
-                truncated_at: None,
-                possibly_cut: false,
-            });
+            events.extend(DebateEvent::turn(0, role, purpose, text));
         }
         events.push(DebateEvent::VerdictReached { round: 0, verdict: verdict(judges[0]) });
         for (n, ahead) in judges.iter().enumerate().skip(1) {

@@ -56,19 +56,7 @@ mod tests {
         for event in &events {
             state.apply(event);
         }
-        let argue = |role, text: &str| {
-            [
-                DebateEvent::TurnStarted { round: 0, role, purpose: TurnPurpose::Argue, temperature: None },
-                DebateEvent::TurnCompleted {
-                    round: 0,
-                    role,
-                    text: text.into(),
-                    usage: None,
-                    truncated_at: None,
-                    possibly_cut: false,
-                },
-            ]
-        };
+        let argue = |role, text: &str| DebateEvent::turn(0, role, TurnPurpose::Argue, text);
         for event in argue(Role::Advocate, "Tabs keep files small and let readers choose widths.") {
             state.apply(&event);
         }

@@ -2,7 +2,7 @@
 //! carries the folded state and every event.
 #![allow(clippy::unwrap_used)]
 
-use crate::support::log::{Log, participant};
+use crate::support::log::{Log, completed, participant};
 
 use heat::debate::Heat;
 use heat::debate::verdict::{Ahead, Conceded};
@@ -20,28 +20,14 @@ fn records() -> Vec<Record> {
         vec![
             DebateEvent::TurnStarted { round, role, purpose: TurnPurpose::Argue, temperature: Some(0.9) },
             DebateEvent::Delta { round, role, text: text.into() },
-            DebateEvent::TurnCompleted {
-                round,
-                role,
-                text: text.into(),
-                usage: None,
-                truncated_at: None,
-                possibly_cut: false,
-            },
+            completed(round, role, text),
         ]
     };
     let judge = |round, verdict: Verdict| {
         let text = serde_json::to_string(&verdict).unwrap();
         vec![
             DebateEvent::TurnStarted { round, role: Role::Judge, purpose: TurnPurpose::Judge, temperature: Some(0.2) },
-            DebateEvent::TurnCompleted {
-                round,
-                role: Role::Judge,
-                text,
-                usage: None,
-                truncated_at: None,
-                possibly_cut: false,
-            },
+            completed(round, Role::Judge, &text),
             DebateEvent::VerdictReached { round, verdict },
         ]
     };

@@ -7,7 +7,7 @@ use heat::cli::print::{Style, TextPrinter};
 use heat::debate::Heat;
 use heat::debate::{DebateEvent, Outcome, Role, TurnPurpose, Verdict};
 
-use crate::support::log::Log;
+use crate::support::log::{self, Log};
 
 fn delta(role: Role, text: &str) -> DebateEvent {
     DebateEvent::Delta { round: 0, role, text: text.into() }
@@ -18,14 +18,7 @@ fn started(role: Role) -> DebateEvent {
 }
 
 fn completed(role: Role, text: &str) -> DebateEvent {
-    DebateEvent::TurnCompleted {
-        round: 0,
-        role,
-        text: text.into(),
-        usage: None,
-        truncated_at: None,
-        possibly_cut: false,
-    }
+    log::completed(0, role, text)
 }
 
 fn opening() -> Vec<DebateEvent> {

@@ -267,41 +267,20 @@ fn an_unfinished_or_running_debate_is_labelled() {
 
 /// A debate whose every model-written field is `text`.
 fn hostile_session(text: &str) -> (Header, Vec<Record>) {
-    let mut events = Log::new(text, 2, 0.9)
-        .seats(&Role::DUEL, "openai", text)
-        .then(DebateEvent::RoundStarted {
-            round: 0,
-            topic: text.into(),
-            heat: Heat::new(0.9),
-            injected: vec![text.into()],
-        })
-        .into_events();
+    let mut written = Log::new(text, 2, 0.9).seats(&Role::DUEL, "openai", text).then(DebateEvent::RoundStarted {
+        round: 0,
+        topic: text.into(),
+        heat: Heat::new(0.9),
+        injected: vec![text.into()],
+    });
     for role in Role::DEBATERS {
-        events.push(DebateEvent::TurnStarted { round: 0, role, purpose: TurnPurpose::Argue, temperature: Some(0.9) });
-        events.push(DebateEvent::TurnCompleted {
-            round: 0,
-            role,
-            text: text.into(),
-            usage: None,
-            truncated_at: None,
-            possibly_cut: false,
-        });
+        written = written.starts(0, role, TurnPurpose::Argue).completes(0, role, text);
     }
-    events.push(DebateEvent::TopicInjected { text: text.into() });
-    events.push(DebateEvent::TurnStarted {
-        round: 0,
-        role: Role::Judge,
-        purpose: TurnPurpose::Judge,
-        temperature: None,
-    });
-    events.push(DebateEvent::TurnCompleted {
-        round: 0,
-        role: Role::Judge,
-        text: text.into(),
-        usage: None,
-        truncated_at: None,
-        possibly_cut: false,
-    });
+    let mut events = written
+        .injects(text)
+        .starts_at(0, Role::Judge, TurnPurpose::Judge, None)
+        .completes(0, Role::Judge, text)
+        .into_events();
     let verdict = Verdict {
         resolved: false,
         verdict: text.into(),

@@ -184,15 +184,7 @@ fn q_asks_about_a_running_debate_whether_or_not_its_turns_have_finished() {
     assert!(press(&mut app, KeyCode::Char('q')).is_empty(), "turns open: asked");
     assert!(screen(&mut app, 120, 40).contains("Quit while the debate is paused?"));
     press(&mut app, KeyCode::Esc);
-    let done = |role, text: &str| DebateEvent::TurnCompleted {
-        round: 0,
-        role,
-        text: text.into(),
-        usage: None,
-        truncated_at: None,
-        possibly_cut: false,
-    };
-    feed(&mut app, &[done(Role::Advocate, "Focus wins."), done(Role::Skeptic, "Hallways win.")]);
+    feed(&mut app, &[completed(0, Role::Advocate, "Focus wins."), completed(0, Role::Skeptic, "Hallways win.")]);
     assert!(!app.streaming(), "the turns finished while paused");
     assert!(press(&mut app, KeyCode::Char('q')).is_empty(), "turns done: asked all the same");
     assert!(screen(&mut app, 120, 40).contains("Quit while the debate is paused?"));

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use heat::debate::DebateEvent;
 use heat::store::Store;
-use studio_support::pty::{Studio, spawn_heat};
-use support::mock_llm::{MockLlm, Recorded, Reply, anthropic_sse};
+use studio_support::pty::{Studio, spawn_heat, wait_logged};
+use support::mock_llm::{Gate, MockLlm, Recorded, Reply, anthropic_sse};
 
 const INJECTED: &str = "What about junior staff?";
 const API_KEY: &str = "sk-ant-test-pty-7d2e";
@@ -40,7 +40,9 @@ fn debater_requests(server: &MockLlm) -> Vec<Recorded> {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn keys_steer_a_live_debate_in_a_terminal() {
-    let server = MockLlm::with_handler(reply).await;
+    // Each round's verdict waits to be let go: the pause lands in round 1, the force in round 2.
+    let verdicts = Gate::default();
+    let server = MockLlm::with_handler(studio_support::held_duel(Duration::from_millis(120), &verdicts)).await;
     let data = tempfile::tempdir().unwrap();
     let mut studio = open_studio(data.path(), &server);
 
@@ -60,6 +62,7 @@ async fn keys_steer_a_live_debate_in_a_terminal() {
     studio.keys("0.45\r");
     studio.wait_for("the pin to show", |s| s.contains("PINNED") && s.contains("heat 0.45")).await;
 
+    verdicts.let_go(1);
     studio.keys(" ");
     studio.wait_for("round 2", |s| s.contains("Round 2 of 4")).await;
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -82,6 +85,8 @@ async fn keys_steer_a_live_debate_in_a_terminal() {
     studio.keys("r");
     studio.wait_for("the force dialog", |s| s.contains("Force a resolution?")).await;
     studio.keys("y");
+    wait_logged(data.path(), "resolution_forced").await;
+    verdicts.open();
     studio.wait_for("the forced ending", |s| s.contains("Debate over: resolution forced")).await;
     studio.keys("e");
     studio.wait_for("the export", |s| s.contains("Exported to")).await;
@@ -128,7 +133,9 @@ fn session_events(data: &std::path::Path) -> Vec<DebateEvent> {
 async fn sigterm_or_a_closed_terminal_mid_stream_restores_the_terminal_and_saves_the_debate() {
     // SIGHUP is what a closed terminal window sends: it ends the same way.
     for signal in ["-TERM", "-HUP"] {
-        let server = MockLlm::with_handler(reply).await;
+        // Round 1's verdict is never let go: the debate is live when the signal comes.
+        let server =
+            MockLlm::with_handler(studio_support::held_duel(Duration::from_millis(120), &Gate::default())).await;
         let data = tempfile::tempdir().unwrap();
         let mut studio = open_studio(data.path(), &server);
         studio.wait_for("both debaters to stream", |s| s.contains("Remote work gives") && s.contains("Offices")).await;
@@ -148,7 +155,9 @@ async fn sigterm_or_a_closed_terminal_mid_stream_restores_the_terminal_and_saves
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_quit_debate_resumes_in_the_studio_where_it_stopped() {
-    let server = MockLlm::with_handler(reply).await;
+    // Round 1's verdict waits until the first studio has quit, round 2's for good: both quit a live debate.
+    let verdicts = Gate::default();
+    let server = MockLlm::with_handler(studio_support::held_duel(Duration::from_millis(120), &verdicts)).await;
     let data = tempfile::tempdir().unwrap();
     let mut studio = open_studio(data.path(), &server);
     studio.wait_for("both debaters to stream", |s| s.contains("Remote work gives") && s.contains("Offices")).await;
@@ -159,6 +168,7 @@ async fn a_quit_debate_resumes_in_the_studio_where_it_stopped() {
     let first = session_events(data.path());
     assert!(matches!(first.last(), Some(DebateEvent::Finished { outcome: heat::debate::Outcome::Cancelled, .. })));
 
+    verdicts.let_go(1);
     let mut studio = open_heat(data.path(), &server, &["resume"]);
     studio.wait_for("the resumed session", |s| s.contains("Resumed session") && s.contains("Round 1 of 4")).await;
     studio.wait_for("round 2", |s| s.contains("Round 2 of 4")).await;
@@ -376,7 +386,9 @@ async fn the_results_ask_for_a_summary_and_write_the_report() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_persons_verdict_ends_a_live_debate() {
-    let server = MockLlm::with_handler(reply).await;
+    // Round 1's verdict waits until the person's is recorded: it ends round 1.
+    let verdicts = Gate::default();
+    let server = MockLlm::with_handler(studio_support::held_duel(Duration::from_millis(120), &verdicts)).await;
     let data = tempfile::tempdir().unwrap();
     let mut studio = open_studio(data.path(), &server);
     studio.wait_for("the debaters to stream", |s| s.contains("● LIVE") && s.contains("Remote work")).await;
@@ -389,6 +401,8 @@ async fn the_persons_verdict_ends_a_live_debate() {
     studio.keys("\u{5}");
     studio.wait_for("the choice", |s| s.contains("‹ advocate ›") && s.contains("[x] end the debate")).await;
     studio.keys("\r");
+    wait_logged(data.path(), "human_verdict").await;
+    verdicts.open();
     studio.wait_for("the person's resolution", |s| s.contains("Resolution forced after 1 round")).await;
     studio.keys("\u{1b}");
     studio.wait_for("the verdict beside the judge's", |s| s.contains("You, round 1: advocate ahead, 55% sure")).await;
@@ -403,21 +417,20 @@ async fn the_persons_verdict_ends_a_live_debate() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn b_branches_a_live_debate_after_its_first_round() {
-    // Once the judge has been asked, every later turn streams a word a
-    // second, so the parent is still in its second round (live, round 1 the
-    // last finished) however slowly the keys below reach it.
-    let judged = std::sync::atomic::AtomicBool::new(false);
-    let server = MockLlm::with_handler(move |request| {
-        if request.system().contains("You are the JUDGE") {
-            judged.store(true, std::sync::atomic::Ordering::SeqCst);
-        }
-        let slow = judged.load(std::sync::atomic::Ordering::SeqCst);
-        studio_support::remote_work_duel(request, Duration::from_millis(if slow { 1000 } else { 120 }))
-    })
-    .await;
+    // Round 1's verdict goes, round 2's never: the parent stays in its
+    // second round (live, round 1 the last finished) however slowly the keys
+    // below reach it.
+    let verdicts = Gate::default();
+    verdicts.let_go(1);
+    let server = MockLlm::with_handler(studio_support::held_duel(Duration::from_millis(120), &verdicts)).await;
     let data = tempfile::tempdir().unwrap();
     let mut studio = open_studio(data.path(), &server);
-    studio.wait_for("round 1's verdict", |s| s.contains("● LIVE") && s.contains("Both sides hold ground.")).await;
+    // The verdict read, not only streamed (its text shows as it streams; no round is finished before it is read).
+    studio
+        .wait_for("round 1's verdict", |s| {
+            s.contains("● LIVE") && s.contains("Both sides hold ground.") && s.contains("not resolved · heat → 0.60")
+        })
+        .await;
     studio.keys("b");
     studio.wait_for("the branch form", |s| s.contains("round 1") && s.contains("as the judge set it")).await;
     // Ctrl-S swaps the sides; the typed text is a note for the next round.

@@ -10,11 +10,7 @@ use std::time::Duration;
 use heat::debate::{DebateEvent, Outcome};
 use heat::store::Store;
 use studio_support::pty::spawn_heat;
-use support::mock_llm::{MockLlm, Recorded, Reply};
-
-fn reply(request: &Recorded) -> Reply {
-    studio_support::remote_work_duel(request, Duration::from_millis(120))
-}
+use support::mock_llm::{Gate, MockLlm};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn ctrl_c_in_a_replay_exits_130_with_the_terminal_restored() {
@@ -29,7 +25,8 @@ async fn ctrl_c_in_a_replay_exits_130_with_the_terminal_restored() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn ctrl_c_in_a_live_debate_saves_it_and_exits_130() {
-    let server = MockLlm::with_handler(reply).await;
+    // Round 1's verdict is never let go: the debate is live when Ctrl-C comes.
+    let server = MockLlm::with_handler(studio_support::held_duel(Duration::from_millis(120), &Gate::default())).await;
     let data = tempfile::tempdir().unwrap();
     let mut studio = spawn_heat(
         data.path(),

@@ -15,7 +15,7 @@ use heat::debate::DebateEvent;
 use heat::debate::event::Waiting;
 use heat::store::Store;
 use studio_support::pty::spawn_heat;
-use support::mock_llm::{MockLlm, Recorded};
+use support::mock_llm::{Gate, MockLlm, Recorded};
 
 const TAKEN_BACK: &str = "What about junior staff?";
 /// The API key heat runs with, pasted into a topic by mistake.
@@ -28,7 +28,9 @@ fn debater_requests(server: &MockLlm) -> Vec<Recorded> {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn u_takes_back_a_topic_and_m_moves_the_skeptic_to_another_model_from_its_next_turn() {
-    let server = MockLlm::with_handler(|r| studio_support::remote_work_duel(r, Duration::from_millis(120))).await;
+    // Each round's verdict waits to be let go: the first pause lands in round 1, the second in round 2.
+    let verdicts = Gate::default();
+    let server = MockLlm::with_handler(studio_support::held_duel(Duration::from_millis(120), &verdicts)).await;
     let data = tempfile::tempdir().unwrap();
     let args = ["--max-rounds", "8", "Remote work beats the office"];
     let mut studio = spawn_heat(data.path(), data.path(), Some((&server.base_url, PASTED_KEY)), &args, &[]);
@@ -74,6 +76,7 @@ async fn u_takes_back_a_topic_and_m_moves_the_skeptic_to_another_model_from_its_
     studio.wait_for("the change said", |s| s.contains("The skeptic is asked on anthropic/claude-opus-4-1")).await;
     studio.wait_for("the pane titled with it", |s| s.contains("anthropic/claude-opus-4-1")).await;
 
+    verdicts.let_go(1);
     studio.keys(" ");
     let deadline = Instant::now() + Duration::from_secs(30);
     while debater_requests(&server).len() < 4 {

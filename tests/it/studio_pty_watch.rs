@@ -12,14 +12,9 @@ use std::time::Duration;
 use heat::debate::DebateEvent;
 use heat::store::Store;
 use studio_support::pty::{Studio, spawn_heat};
-use support::mock_llm::{MockLlm, Recorded, Reply};
+use support::mock_llm::{Gate, MockLlm};
 
 const API_KEY: &str = "sk-ant-test-watch-41c9";
-
-/// Slow enough that the watchers join mid-stream.
-fn reply(request: &Recorded) -> Reply {
-    studio_support::remote_work_duel(request, Duration::from_millis(60))
-}
 
 /// The screen without its first row (the badge: LIVE, or watching) and
 /// its last two (the status line and the keys, which differ by design).
@@ -31,7 +26,9 @@ fn transcript(studio: &Studio) -> String {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn two_watchers_follow_a_live_debate_and_one_can_go_without_harm() {
-    let server = MockLlm::with_handler(reply).await;
+    // Round 1's verdict waits until the watchers have joined: they join a live debate.
+    let verdicts = Gate::default();
+    let server = MockLlm::with_handler(studio_support::held_duel(Duration::from_millis(60), &verdicts)).await;
     let data = tempfile::tempdir().unwrap();
     let key = Some((server.base_url.as_str(), API_KEY));
     let args = ["--max-rounds", "2", "Remote work beats the office"];
@@ -48,6 +45,7 @@ async fn two_watchers_follow_a_live_debate_and_one_can_go_without_harm() {
 
     watchers[1].child.kill().unwrap();
     watchers[1].wait_exit().await;
+    verdicts.open();
 
     operator.wait_for("the end", |s| s.contains("Debate over")).await;
     let [watcher, _] = &mut watchers;
@@ -93,7 +91,9 @@ async fn two_watchers_follow_a_live_debate_and_one_can_go_without_harm() {
 /// debaters' next round.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_watcher_steers_a_debate_heat_run_runs() {
-    let server = MockLlm::with_handler(|r| studio_support::remote_work_duel(r, Duration::from_millis(150))).await;
+    // Round 1's verdict waits until the run has taken the watcher's topic: round 2's debaters carry it.
+    let verdicts = Gate::default();
+    let server = MockLlm::with_handler(studio_support::held_duel(Duration::from_millis(150), &verdicts)).await;
     let data = tempfile::tempdir().unwrap();
     let mut run = support::binary::process(data.path(), "[network]\nmax_retries = 1\n");
     run.env("ANTHROPIC_API_KEY", API_KEY).env("ANTHROPIC_BASE_URL", &server.base_url);
@@ -114,6 +114,8 @@ async fn a_watcher_steers_a_debate_heat_run_runs() {
     watcher.keys("Commute costs");
     watcher.keys("\r");
     watcher.wait_for("the injection said", |s| s.contains("Topic injected")).await;
+    studio_support::pty::wait_logged(data.path(), "topic_injected").await;
+    verdicts.open();
 
     let status = tokio::task::spawn_blocking(move || run.wait().unwrap()).await.unwrap();
     assert!(status.success(), "heat run: {status}");

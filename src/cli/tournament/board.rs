@@ -10,7 +10,7 @@ use tokio::sync::{mpsc, watch};
 
 use super::check::Loading;
 use super::runner::Ending;
-use crate::debate::DebateState;
+use crate::cli::stats;
 use crate::store::Store;
 use crate::store::tournaments::Stored;
 use crate::tournament::progress::Progress;
@@ -62,17 +62,9 @@ async fn watch(asked: &Loading<'_>, session: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The games the tournament finished before this run, for the standings.
+/// The games the tournament finished before this run, for the standings
+/// (a session that cannot be loaded is left out, unsaid: the board is on
+/// the screen).
 fn earlier_games(stored: &Stored, store: &Store) -> Vec<crate::tournament::stats::Game> {
-    let finished = stored.finished();
-    stored
-        .sessions()
-        .into_iter()
-        .filter(|(key, _)| finished.contains(key))
-        .filter_map(|(_, session)| {
-            let loaded = store.load(&session).ok()?;
-            let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
-            crate::tournament::games::game(&session, &state)
-        })
-        .collect()
+    stats::read(store, &stats::finished(stored)).games
 }

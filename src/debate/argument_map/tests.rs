@@ -226,15 +226,9 @@ fn a_claim_section_the_judge_left_out_is_kept_as_its_sides_claim() {
         (Role::Advocate, "Claim: A sleeper saves a hotel night.\nEvidence: fares.\nRebuttal: none.\nQuestion: why?"),
         (Role::Skeptic, "Claim: Fares are higher.\nEvidence: prices.\nRebuttal: no.\nQuestion: how?"),
     ] {
-        state.apply(&DebateEvent::TurnStarted { round: 0, role, purpose: TurnPurpose::Argue, temperature: None });
-        state.apply(&DebateEvent::TurnCompleted {
-            round: 0,
-            role,
-            text: text.into(),
-            usage: None,
-            truncated_at: None,
-            possibly_cut: false,
-        });
+        for event in DebateEvent::turn(0, role, TurnPurpose::Argue, text) {
+            state.apply(&event);
+        }
     }
     // The judge named the skeptic's claim only: the advocate's Claim section is kept as A1.
     let mut named = vec![claim("S1", Role::Skeptic, ClaimStatus::Standing, None)];

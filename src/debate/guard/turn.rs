@@ -226,16 +226,7 @@ mod tests {
             },
         ];
         for (role, text) in [(Role::Advocate, "Tabs let each reader pick a width."), (Role::Skeptic, "Diffs differ.")] {
-            let purpose = TurnPurpose::Argue;
-            events.push(DebateEvent::TurnStarted { round: 0, role, purpose, temperature: None });
-            events.push(DebateEvent::TurnCompleted {
-                round: 0,
-                role,
-                text: text.into(),
-                usage: None,
-                truncated_at: None,
-                possibly_cut: false,
-            });
+            events.extend(DebateEvent::turn(0, role, TurnPurpose::Argue, text));
         }
         DebateState::from_events(&events)
     }
@@ -345,15 +336,7 @@ mod tests {
         ];
         for role in [Role::Advocate, Role::Skeptic, Role::Third] {
             let text = if role == Role::Third { format!("Final answer: {answer}") } else { "Final answer: No.".into() };
-            events.push(DebateEvent::TurnStarted { round: 0, role, purpose: TurnPurpose::Argue, temperature: None });
-            events.push(DebateEvent::TurnCompleted {
-                round: 0,
-                role,
-                text,
-                usage: None,
-                truncated_at: None,
-                possibly_cut: false,
-            });
+            events.extend(DebateEvent::turn(0, role, TurnPurpose::Argue, &text));
         }
         events.push(DebateEvent::RoundStarted {
             round: 1,

@@ -23,16 +23,9 @@ fn round(chair: Option<Verdict>, votes: Vec<(PanelJudge, Vote)>) -> Round {
     let heat = Heat::new(0.9);
     state.apply(&DebateEvent::RoundStarted { round: 0, topic: "t".into(), heat, injected: Vec::new() });
     let purpose = TurnPurpose::Judge;
-    state.apply(&DebateEvent::TurnStarted { round: 0, role: Role::Judge, purpose, temperature: None });
-    let text = String::new();
-    state.apply(&DebateEvent::TurnCompleted {
-        round: 0,
-        role: Role::Judge,
-        text,
-        usage: None,
-        truncated_at: None,
-        possibly_cut: false,
-    });
+    for event in DebateEvent::turn(0, Role::Judge, purpose, "") {
+        state.apply(&event);
+    }
     if let Some(verdict) = chair {
         state.apply(&DebateEvent::VerdictReached { round: 0, verdict });
     }

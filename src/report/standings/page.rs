@@ -1,7 +1,8 @@
 //! The standings page as HTML: the askama template
 //! `assets/report/standings.html` (checked when heat compiles; every value
-//! HTML-escaped), its charts inline, under the session report's
-//! Content-Security-Policy (no script, no request to a network).
+//! HTML-escaped), its charts inline, in the session report's page
+//! (`page.html`: its head, styles and Content-Security-Policy: no script,
+//! no request to a network).
 
 use askama::Template;
 

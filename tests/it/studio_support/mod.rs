@@ -5,7 +5,7 @@
 pub mod pty;
 
 use crate::support::log::{Log, completed};
-use crate::support::mock_llm::{Recorded, Reply, anthropic_sse};
+use crate::support::mock_llm::{Gate, Recorded, Reply, anthropic_sse};
 
 use heat::debate::Heat;
 use heat::debate::verdict::Verdict;
@@ -297,4 +297,22 @@ pub fn remote_work_duel(request: &Recorded, delay: Duration) -> Reply {
     };
     let words: Vec<&str> = text.split_inclusive(' ').collect();
     Reply::sse(&anthropic_sse(&words, None), 40).with_delay(delay)
+}
+
+/// [`remote_work_duel`] with the judge's verdicts held at `verdicts`: the
+/// verdict on round N (the round its request names) is sent once the test
+/// lets N go, so the debate stays in round N, live, until the keys the test
+/// sends it have landed, however busy the machine. A test that never lets a
+/// round go ends the debate itself (a key, a signal).
+pub fn held_duel(delay: Duration, verdicts: &Gate) -> impl Fn(&Recorded) -> Reply + Send + Sync + 'static {
+    let verdicts = verdicts.clone();
+    move |request| {
+        let reply = remote_work_duel(request, delay);
+        if !request.system().contains("You are the JUDGE") {
+            return reply;
+        }
+        let asked = request.last_message();
+        let round = (1..100).find(|n| asked.contains(&format!("Round {n} of"))).unwrap_or(u32::MAX);
+        reply.held_at(&verdicts, round)
+    }
 }

@@ -145,3 +145,21 @@ pub fn spawn_heat(
     std::mem::forget(pty.master);
     Studio { screen, writer, child }
 }
+
+/// Waits until a session's log under `data` records an event of `kind`
+/// (its `type`, as `human_verdict`): the engine has taken what a key asked.
+pub async fn wait_logged(data: &std::path::Path, kind: &str) {
+    let wanted = format!("\"type\":\"{kind}\"");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let logs = std::fs::read_dir(data.join("sessions")).into_iter().flatten().flatten();
+        if logs
+            .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+            .any(|e| std::fs::read_to_string(e.path()).is_ok_and(|log| log.contains(&wanted)))
+        {
+            return;
+        }
+        assert!(Instant::now() < deadline, "no session's log records {kind}");
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}

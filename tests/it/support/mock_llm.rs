@@ -2,7 +2,8 @@
 //! faults are byte-exact. Each [`Reply`] has a status, headers and a chunked
 //! body sent piece by piece with an optional pause before each piece; it may
 //! be cut mid-body (after N pieces or N bytes, even inside a UTF-8 character),
-//! stall after its pieces, or hang before sending any response at all. Every
+//! stall after its pieces, hang before sending any response at all, or wait
+//! until the test lets it go ([`Gate`]). Every
 //! request is recorded ([`Recorded`]: method, path, lower-cased headers, JSON
 //! body). Replies come from a queue ([`MockLlm::scripted`]) or from a handler
 //! that sees each request ([`MockLlm::with_handler`]), which can route on the
@@ -100,6 +101,9 @@ pub struct Reply {
     /// Send nothing for this long before the status line: the request waits
     /// in the server's queue for a free slot.
     pub queued: Duration,
+    /// Send nothing, not even the status line, until a test lets it go
+    /// through its [`Gate`] (or the client leaves).
+    pub held: Option<Held>,
     /// When another request arrives while this body is being sent, send
     /// this instead of the rest and end the response cleanly: a server that
     /// serves one request at a time and interrupts the running one.
@@ -120,6 +124,7 @@ impl Reply {
             stall: false,
             hang: false,
             queued: Duration::ZERO,
+            held: None,
             interrupt: None,
         }
     }
@@ -142,6 +147,7 @@ impl Reply {
             stall: false,
             hang: false,
             queued: Duration::ZERO,
+            held: None,
             interrupt: None,
         }
     }
@@ -191,6 +197,12 @@ impl Reply {
         self
     }
 
+    /// Held at `mark` of `gate`: sent once the test lets `mark` go.
+    pub fn held_at(mut self, gate: &Gate, mark: u32) -> Self {
+        self.held = Some(Held { let_go: gate.0.subscribe(), mark });
+        self
+    }
+
     pub fn stalled(mut self) -> Self {
         self.stall = true;
         self
@@ -200,6 +212,38 @@ impl Reply {
     pub fn hang() -> Self {
         Self { hang: true, ..Self::sse(b"", 1) }
     }
+}
+
+/// Where a test holds replies until it lets them go: a reply held at a
+/// mark (a round, say) is sent once the gate has let that mark go, so a
+/// test can keep a debate where it is until its keys have landed, however
+/// busy the machine.
+#[derive(Debug, Clone)]
+pub struct Gate(Arc<tokio::sync::watch::Sender<u32>>);
+
+impl Default for Gate {
+    fn default() -> Self {
+        Gate(Arc::new(tokio::sync::watch::Sender::new(0)))
+    }
+}
+
+impl Gate {
+    /// Lets the replies held at `mark` and below go, now and from now on.
+    pub fn let_go(&self, mark: u32) {
+        self.0.send_modify(|through| *through = (*through).max(mark));
+    }
+
+    /// Lets every reply go, held now or later.
+    pub fn open(&self) {
+        self.let_go(u32::MAX);
+    }
+}
+
+/// A reply's place at a [`Gate`].
+#[derive(Debug, Clone)]
+pub struct Held {
+    let_go: tokio::sync::watch::Receiver<u32>,
+    mark: u32,
 }
 
 type Handler = dyn Fn(&Recorded) -> Reply + Send + Sync;
@@ -390,6 +434,16 @@ async fn pause(socket: &mut TcpStream, delay: Duration) -> bool {
     }
 }
 
+/// Waits until `held` is let go (or its gate is dropped), or until the
+/// client closes the connection (false).
+async fn until_let_go(socket: &mut TcpStream, mut held: Held) -> bool {
+    let mut byte = [0u8; 1];
+    tokio::select! {
+        _ = held.let_go.wait_for(|through| *through >= held.mark) => true,
+        _ = socket.read(&mut byte) => false,
+    }
+}
+
 async fn serve(
     mut socket: TcpStream,
     handler: &Handler,
@@ -417,6 +471,11 @@ async fn answer(
     requests.lock().unwrap().push(request);
     if reply.hang {
         let _ = socket.read(&mut [0u8; 1]).await;
+        return Served::ClientLeft;
+    }
+    if let Some(held) = reply.held.clone()
+        && !until_let_go(socket, held).await
+    {
         return Served::ClientLeft;
     }
     if !reply.queued.is_zero() && !pause(socket, reply.queued).await {

@@ -132,11 +132,9 @@ fn oxford(turns: &[(&str, &str)]) -> DebateState {
     for (round, (advocate, skeptic)) in (0u32..).zip(turns) {
         state.apply(&DebateEvent::RoundStarted { round, topic: "t".into(), heat: Heat::new(0.9), injected: vec![] });
         for (role, text) in [(Role::Advocate, advocate), (Role::Skeptic, skeptic)] {
-            state.apply(&DebateEvent::TurnStarted { round, role, purpose: TurnPurpose::Argue, temperature: None });
-            let text = (*text).to_string();
-            let completed =
-                DebateEvent::TurnCompleted { round, role, text, usage: None, truncated_at: None, possibly_cut: false };
-            state.apply(&completed);
+            for event in DebateEvent::turn(round, role, TurnPurpose::Argue, text) {
+                state.apply(&event);
+            }
         }
     }
     state
