@@ -1,8 +1,8 @@
 //! The debate's vocabulary: `DebateEvent`s the engine emits (and the store,
 //! the studio and exporters fold) and what a turn is for. Who sits in each
-//! seat is `participant`'s, what a branch changes `branch_changes`'s (both
-//! named from here too); how a debate ends is `outcome`'s; what a person
-//! sends in, `command`'s.
+//! seat is `participant`'s, what a branch changes `branch_changes`'s, what
+//! a seat's model refused `refusal`'s (all named from here too); how a
+//! debate ends is `outcome`'s; what a person sends in, `command`'s.
 
 use super::seat::PanelJudge;
 use serde::{Deserialize, Serialize};
@@ -18,6 +18,7 @@ use crate::provider::{Adaptation, ToolCall, Usage};
 
 pub use super::branch_changes::{BranchChanges, PanelSeats};
 pub use super::participant::{AT_THE_KEYBOARD, Participant};
+pub use super::refusal::Refusal;
 
 /// What a person's steering queued that no request has carried yet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -372,6 +373,14 @@ pub enum DebateEvent {
         /// The notice a person reads.
         message: String,
     },
+    /// `role`'s model refused a request parameter (`what`): no later
+    /// request of the seat carries it, or it goes in the form the model
+    /// takes; a resumed debate reads it back. Recorded once, the first
+    /// time; its `Notice` follows. A seat put on another model forgets it.
+    ParameterRefused {
+        role: Role,
+        what: Refusal,
+    },
     /// The server named the model that answered for a role, and it is not
     /// the one heat asked for.
     ModelReported {
@@ -489,6 +498,7 @@ macro_rules! round_of {
             | DebateEvent::SeatHeatReleased { .. }
             | DebateEvent::Notice { .. }
             | DebateEvent::EndpointAdapted { .. }
+            | DebateEvent::ParameterRefused { .. }
             | DebateEvent::ModelReported { .. }
             | DebateEvent::Reopened
             | DebateEvent::Finished { .. }

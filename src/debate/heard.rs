@@ -4,11 +4,12 @@
 //! slots; a vote's or a swap check's answer collected unseen; the usage and
 //! the finish kept for the answer step; a retried attempt's answer
 //! discarded; and what the endpoint taught (one request at a time, a weaker
-//! form of structured output, a parameter it refuses) recorded whichever
-//! call taught it. The engine applies what this returns.
+//! form of structured output) or the seat's model refused (a parameter)
+//! recorded once, whichever call taught it. The engine applies what this
+//! returns.
 
 use super::call::Call;
-use super::event::DebateEvent;
+use super::event::{DebateEvent, Refusal};
 use super::notices::{self, served_name};
 use super::state::DebateState;
 use crate::provider::retry::TurnItem;
@@ -38,36 +39,6 @@ pub enum Heard {
     ToolCall(crate::provider::ToolCall),
     /// A retried attempt: what the call answered so far is discarded.
     Restart,
-    /// The seat's model refused a parameter: it is not sent again, or is
-    /// sent in the form the model takes.
-    Refused(Refusal),
-}
-
-/// A parameter a seat's model refused, learnt once a debate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Refusal {
-    /// No temperature is sent (a reasoning model; extended thinking).
-    Temperature,
-    /// The answer's room goes as `max_completion_tokens`, not `max_tokens`
-    /// (OpenAI's reasoning models).
-    MaxTokens,
-    /// No `reasoning_effort` is sent.
-    ReasoningEffort,
-    /// No tools are offered: the seat argues from the passages it is given.
-    Tools,
-}
-
-impl Refusal {
-    /// The refusal a dropped parameter (as `retry` names it) teaches.
-    pub fn of(param: &str) -> Option<Self> {
-        match param {
-            "temperature" => Some(Self::Temperature),
-            "max_tokens" => Some(Self::MaxTokens),
-            "reasoning_effort" => Some(Self::ReasoningEffort),
-            "tools" => Some(Self::Tools),
-            _ => None,
-        }
-    }
 }
 
 /// What `item`, streamed by `call`'s model (`answering`), means: at most
@@ -97,7 +68,11 @@ pub fn heard(
         }
         TurnItem::ParameterDropped { param, message } => {
             let note = notices::parameter_dropped(answering.model, &param, &message);
-            let refused = Refusal::of(&param).map(Heard::Refused);
+            // Recorded the first time, whichever of the seat's calls met it: no later request carries it.
+            let role = call.role();
+            let refused = Refusal::of(&param)
+                .filter(|&what| !state.refuses(role, what))
+                .map(|what| Heard::Emit(DebateEvent::ParameterRefused { role, what }));
             (refused, Some(Heard::Emit(DebateEvent::Notice { message: note })))
         }
         TurnItem::StructuredSteppedDown { from, to, message } => {

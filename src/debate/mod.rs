@@ -31,6 +31,7 @@ pub mod participant;
 pub mod plan;
 pub mod prompt;
 pub mod recipe;
+pub mod refusal;
 pub mod scores;
 pub mod seat;
 pub mod sections;

@@ -2,11 +2,11 @@
 //! and the exporters all fold the same `DebateEvent`s through it.
 
 use super::seat::PanelJudge;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::event::{DebateEvent, Participant};
+use super::event::{DebateEvent, Participant, Refusal};
 use super::format::FormatRecord;
 use super::grounding::{Reading, Source, Tally};
 use super::heat::Heat;
@@ -123,6 +123,11 @@ pub struct DebateState {
     /// What endpoints taught heat, in order: (endpoint, adaptation).
     #[serde(default)]
     pub adaptations: Vec<(String, Adaptation)>,
+    /// The parameters each seat's model refused (`ParameterRefused`): left
+    /// out of the seat's requests, or sent in the form the model takes,
+    /// until the seat is put on another model.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub refused: BTreeSet<(Role, Refusal)>,
     pub finish: Option<Finish>,
     /// The date every prompt starts with, as recorded when the debate began.
     #[serde(default)]
@@ -355,6 +360,11 @@ impl DebateState {
                 self.adaptations.iter().any(|(e, a)| e == endpoint && a == adaptation)
             }
         }
+    }
+
+    /// Whether `role`'s model refused `what` (see [`DebateState::refused`]).
+    pub fn refuses(&self, role: Role, what: Refusal) -> bool {
+        self.refused.contains(&(role, what))
     }
 
     /// Whether `endpoint` was found to need length caps on a schema's strings.

@@ -93,6 +93,8 @@ pub fn event(event: &DebateEvent) {
         DebateEvent::EndpointAdapted { endpoint, adaptation, message } => {
             tracing::warn!(%endpoint, ?adaptation, %message, "endpoint adapted");
         }
+        // Its notice, logged as a warning, follows.
+        DebateEvent::ParameterRefused { role, what } => tracing::info!(role = role.key(), ?what, "parameter refused"),
         DebateEvent::ModelReported { role, model } => tracing::info!(role = role.key(), %model, "served model"),
         DebateEvent::Reopened => tracing::info!("debate reopened"),
         DebateEvent::Finished { outcome, .. } => tracing::info!(outcome = %outcome.describe(), "debate finished"),

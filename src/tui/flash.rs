@@ -181,6 +181,9 @@ impl StatusLine {
 
     /// After `event` is shown: whether the next notice joins this one.
     pub fn after(&mut self, event: &DebateEvent) {
-        self.notice_run = matches!(event, DebateEvent::Notice { .. });
+        // A refused parameter's record comes just before its notice: it does not end a run of notices.
+        if !matches!(event, DebateEvent::ParameterRefused { .. }) {
+            self.notice_run = matches!(event, DebateEvent::Notice { .. });
+        }
     }
 }

@@ -6,7 +6,8 @@ use heat::debate::PanelJudge;
 use std::time::Duration;
 
 use heat::debate::call::Call;
-use heat::debate::heard::{self, Answering, Heard, Refusal};
+use heat::debate::event::Refusal;
+use heat::debate::heard::{self, Answering, Heard};
 use heat::debate::{DebateEvent, DebateState, Role, TurnPurpose};
 use heat::provider::retry::TurnItem;
 use heat::provider::{Adaptation, Chunk, FinishReason, ProviderError, StructuredOutput, Usage};
@@ -86,17 +87,18 @@ fn a_retry_discards_the_attempt_and_only_a_turns_is_shown() {
 }
 
 #[test]
-fn a_refused_temperature_is_never_sent_again_and_said_once() {
+fn a_refused_temperature_is_recorded_for_the_seat_once_and_said_each_time() {
     let state = arguing();
     let dropped = |param: &str| TurnItem::ParameterDropped { param: param.into(), message: "unsupported".into() };
+    let refused = |what| Heard::Emit(DebateEvent::ParameterRefused { role: Role::Advocate, what });
     match heard(&state, TURN, answering(), dropped("temperature")).as_slice() {
-        [Heard::Refused(Refusal::Temperature), Heard::Emit(DebateEvent::Notice { message })] => {
+        [first, Heard::Emit(DebateEvent::Notice { message })] if *first == refused(Refusal::Temperature) => {
             assert_eq!(message, "gpt-test: temperature not accepted; heat reaches it by prompt only");
         }
         other => panic!("{other:?}"),
     }
     match heard(&state, TURN, answering(), dropped("max_tokens")).as_slice() {
-        [Heard::Refused(Refusal::MaxTokens), Heard::Emit(DebateEvent::Notice { message })] => {
+        [first, Heard::Emit(DebateEvent::Notice { message })] if *first == refused(Refusal::MaxTokens) => {
             assert!(message.contains("goes as max_completion_tokens"), "{message}");
         }
         other => panic!("{other:?}"),
@@ -105,6 +107,21 @@ fn a_refused_temperature_is_never_sent_again_and_said_once() {
         [Heard::Emit(DebateEvent::Notice { message })] => assert!(message.contains("`seed` not accepted"), "{message}"),
         other => panic!("another parameter is only said: {other:?}"),
     }
+    // Another call of the seat met it too (a vote under way): the state knows it, so it is only said.
+    let known = Log::new("Cities should ban cars.", 3, 0.9)
+        .seats(&Role::DUEL, "openai", "gpt-test")
+        .then(DebateEvent::ParameterRefused { role: Role::Judge, what: Refusal::Temperature })
+        .round(0)
+        .state();
+    match heard(&known, VOTE, answering(), dropped("temperature")).as_slice() {
+        [Heard::Emit(DebateEvent::Notice { .. })] => {}
+        other => panic!("recorded once: {other:?}"),
+    }
+    assert_eq!(
+        heard(&known, TURN, answering(), dropped("temperature"))[0],
+        refused(Refusal::Temperature),
+        "each seat its own"
+    );
 }
 
 #[test]

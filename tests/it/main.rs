@@ -25,6 +25,7 @@ mod cli_formats;
 mod cli_library;
 mod cli_person;
 mod cli_redirect;
+mod cli_refused;
 mod cli_report;
 mod cli_run;
 mod cli_sessions;

@@ -14,7 +14,7 @@ use heat::debate::PanelJudge;
 use heat::debate::event::Waiting;
 use std::collections::BTreeSet;
 
-use heat::debate::event::{BranchChanges, PanelSeats};
+use heat::debate::event::{BranchChanges, PanelSeats, Refusal};
 use heat::debate::format::{Convergence, FormatRecord, Phase};
 use heat::debate::grounding::{Cited, Mark, QuoteCheck, Reading, Source};
 use heat::debate::verdict::{Ahead, Conceded, Scores, Verdict};
@@ -442,6 +442,8 @@ fn event() -> impl Strategy<Value = DebateEvent> {
             adaptation,
             message
         }),
+        (role(), select(vec![Refusal::Temperature, Refusal::MaxTokens, Refusal::ReasoningEffort, Refusal::Tools]))
+            .prop_map(|(role, what)| DebateEvent::ParameterRefused { role, what }),
         (role(), text()).prop_map(|(role, model)| DebateEvent::ModelReported { role, model }),
         Just(DebateEvent::Reopened),
         (outcome(), proptest::option::of(text()))

@@ -578,6 +578,8 @@ impl<W: Write> TextPrinter<W> {
             | DebateEvent::SwapCheckStarted { .. }
             | DebateEvent::PanelVoteStarted { .. }
             | DebateEvent::SwapChecked { .. }
+            // Its notice, which follows, says it in words.
+            | DebateEvent::ParameterRefused { .. }
             // Kept for the record and its exports; a reader of the stream needs none of it.
             | DebateEvent::Recipe(_) => {}
         }

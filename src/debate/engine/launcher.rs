@@ -205,7 +205,6 @@ impl Launcher {
             let flight = self.calls.get_mut(task);
             match (heard, flight) {
                 (Heard::Emit(event), _) => record.emit(event),
-                (Heard::Refused(what), _) => record.memory.refuse(call.role(), what),
                 (Heard::Text(text), Some(flight)) => flight.text.push_str(&text),
                 (Heard::Usage(usage), Some(flight)) => flight.usage = Some(usage),
                 (Heard::Finish(reason), Some(flight)) => flight.finish = Some(reason),

@@ -1,21 +1,23 @@
-//! What the engine says or learns once a debate, so it is not said or
-//! asked again: the warning that most of the budget is spent, the
-//! debaters said to sit a round out, how many earlier rounds each seat's
-//! prompt was said to leave out, and the parameters a seat's model
-//! refused. Each decision is a pure step over this and the state.
+//! What the engine says once a debate, so it is not said again: the
+//! warning that most of the budget is spent, the debaters said to sit a
+//! round out, and how many earlier rounds each seat's prompt was said to
+//! leave out. Each decision is a pure step over this and the state.
 //!
 //! A resumed debate starts from what its log says: the budget warning, the
 //! sit-outs and the rounds left out are notices it recorded in heat's own
 //! words, read back by the functions that write them, so they are not said
-//! again. What was refused is learnt again by the first request that meets
-//! it (one notice, one refused parameter): its notice names the model, not
-//! the seat (seats often share a model, and a seat's model can change), and
-//! some carry the server's own message, so it cannot be read back.
+//! again. The parameters a seat's model refused are not kept here: each is
+//! recorded as an event of its own (`ParameterRefused`, by `heard`, the
+//! first time a call meets it) beside its notice, which names the model,
+//! and folded into the state (`DebateState::refused`), so a resumed
+//! debate's requests leave it out as the interrupted one's did, and no
+//! request meets the refusal, or says its notice, again. A log written
+//! before that event holds no refusal: the first request learns it, as it
+//! always did.
 
 use std::collections::HashSet;
 
 use crate::debate::event::DebateEvent;
-use crate::debate::heard::Refusal;
 use crate::debate::notices;
 use crate::debate::seat::Role;
 use crate::debate::state::DebateState;
@@ -25,7 +27,6 @@ pub(super) struct Memory {
     budget_warned: bool,
     /// Earlier rounds each seat's prompt was said to leave out.
     left_out: [usize; Role::COUNT],
-    refused: HashSet<(Role, Refusal)>,
     /// The debaters said to sit a round out, by round.
     sat_out: HashSet<(u32, Role)>,
 }
@@ -74,16 +75,6 @@ impl Memory {
         let news = rounds > *said;
         *said = (*said).max(rounds);
         news
-    }
-
-    /// `role`'s model refused `what`: it is not sent again.
-    pub(super) fn refuse(&mut self, role: Role, what: Refusal) {
-        self.refused.insert((role, what));
-    }
-
-    /// What each seat's model refused.
-    pub(super) fn refused(&self) -> &HashSet<(Role, Refusal)> {
-        &self.refused
     }
 }
 

@@ -45,10 +45,9 @@ pub use reopening::{GoOn, Reopening};
 use super::answer::{self, Act, Answered, AskedForm};
 use super::call::Call;
 use super::command::Command;
-use super::event::{DebateEvent, TurnPurpose};
+use super::event::{DebateEvent, Refusal, TurnPurpose};
 use super::grounding::{self, reading};
 use super::guard::turn::SentPrompt;
-use super::heard::Refusal;
 use super::notices;
 use super::plan::{self, Step, next_steps_with};
 use super::seat::Role;
@@ -308,7 +307,7 @@ impl Engine {
             for step in steps {
                 match step {
                     Step::StartRound { round, topic, heat, injected } => {
-                        let refused = |role| self.record.memory.refused().contains(&(role, Refusal::Tools));
+                        let refused = |role| self.record.state.refuses(role, Refusal::Tools);
                         for message in notices::at_round_start(&self.setup, &self.record.state, round, refused) {
                             self.emit(DebateEvent::Notice { message });
                         }

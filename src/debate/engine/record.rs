@@ -1,8 +1,7 @@
 //! The debate as the engine records it: the state it folds every event it
-//! emits into, what it said or learnt once (`memory`), the block every
-//! request starts with, and the channel its events go out on, each stamped
-//! with when it happened. The pause the calls' models watch follows the
-//! recorded state.
+//! emits into, what it said once (`memory`), the block every request starts
+//! with, and the channel its events go out on, each stamped with when it
+//! happened. The pause the calls' models watch follows the recorded state.
 
 use std::time::Instant;
 
@@ -21,7 +20,7 @@ use crate::debate::state::DebateState;
 /// What the engine has recorded of the debate, and where it sends it.
 pub(super) struct Record {
     pub(super) state: DebateState,
-    /// What was said or learnt once this debate.
+    /// What was said once this debate.
     pub(super) memory: Memory,
     /// The date and the source every request starts with (`grounding::preamble`).
     pub(super) preamble: Option<String>,
@@ -63,8 +62,7 @@ impl Record {
 
     /// What requests are built from, now.
     pub(super) fn requests<'a>(&'a self, setup: &'a EngineSetup) -> Requests<'a> {
-        let refused = self.memory.refused();
-        Requests { setup, state: &self.state, preamble: self.preamble.as_deref(), refused }
+        Requests { setup, state: &self.state, preamble: self.preamble.as_deref() }
     }
 
     /// Says once, as it grows, how many earlier rounds `role`'s prompt

@@ -4,10 +4,8 @@
 //! and the folded state; nothing here sends anything.
 
 use crate::debate::seat::PanelJudge;
-use std::collections::HashSet;
 
-use crate::debate::event::TurnPurpose;
-use crate::debate::heard::Refusal;
+use crate::debate::event::{Refusal, TurnPurpose};
 use crate::debate::seat::{Role, Side};
 use crate::debate::setup::{EngineSetup, RoleSetup, StructuredSetting};
 use crate::debate::state::DebateState;
@@ -21,8 +19,6 @@ pub struct Requests<'a> {
     pub state: &'a DebateState,
     /// The block every request starts with (`grounding::preamble`).
     pub preamble: Option<&'a str>,
-    /// What each seat's model refused this debate.
-    pub refused: &'a HashSet<(Role, Refusal)>,
 }
 
 impl Requests<'_> {
@@ -47,7 +43,7 @@ impl Requests<'_> {
         } else {
             self.setup.prompts.system_with_control(role, format_brief)
         };
-        let refused = self.refused.contains(&(role, Refusal::Tools));
+        let refused = state.refuses(role, Refusal::Tools);
         let tools = looking_up::offered(self.setup, state, round, role, refused);
         if let Some(tools) = &tools {
             system = format!("{}\n\n{}", system.trim_end(), looking_up::how_to_look_up(tools));
@@ -87,7 +83,7 @@ impl Requests<'_> {
         let temperature = temperature::sent(
             wanted,
             setup.thinking_budget.is_some() || !setup.model.takes_temperature(),
-            self.refused.contains(&(role, Refusal::Temperature)),
+            self.state.refuses(role, Refusal::Temperature),
         );
         let request = ChatRequest {
             model: setup.model_name.clone(),
@@ -110,7 +106,7 @@ impl Requests<'_> {
     /// How `role`'s model is asked for its reasoning: the configured effort
     /// unless refused, and the answer's room in the field it takes.
     fn reasoning(&self, role: Role, setup: &RoleSetup) -> ReasoningAsk {
-        let refused = |what| self.refused.contains(&(role, what));
+        let refused = |what| self.state.refuses(role, what);
         ReasoningAsk {
             completion_tokens: refused(Refusal::MaxTokens),
             effort: setup.reasoning_effort.clone().filter(|_| !refused(Refusal::ReasoningEffort)),
@@ -212,7 +208,7 @@ impl Requests<'_> {
         let temperature = temperature::sent(
             Purpose::Judge(self.setup.judge_temperature),
             setup.thinking_budget.is_some() || !setup.model.takes_temperature(),
-            self.refused.contains(&(Role::Judge, Refusal::Temperature)),
+            self.state.refuses(Role::Judge, Refusal::Temperature),
         );
         Some(ChatRequest {
             model: setup.model_name.clone(),
@@ -237,7 +233,7 @@ impl Requests<'_> {
         let temperature = temperature::sent(
             Purpose::Judge(self.setup.judge_temperature),
             setup.thinking_budget.is_some() || !setup.model.takes_temperature(),
-            self.refused.contains(&(role, Refusal::Temperature)),
+            self.state.refuses(role, Refusal::Temperature),
         );
         Some(ChatRequest {
             model: setup.model_name.clone(),
@@ -338,4 +334,121 @@ fn chosen_room(setup: &RoleSetup, system: &str, grounding: Option<&str>) -> Opti
     let said = system.chars().count() + grounding.map_or(0, |g| g.chars().count());
     let left = context.saturating_sub(setup.max_tokens as usize + said / 3 + TEMPLATE_TOKENS);
     Some(left * 3)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::debate::event::{DebateEvent, Participant};
+    use crate::debate::heat::Heat;
+    use crate::debate::setup::{Budget, Clock, duel_roles};
+    use crate::provider::scripted::{Reply, ScriptedModel};
+
+    /// Every seat on a scripted model, asked with a temperature and a reasoning effort.
+    fn setup() -> EngineSetup {
+        let model = Arc::new(ScriptedModel::new([], Reply::text("Tabs."))) as Arc<dyn crate::provider::ChatModel>;
+        let mut seat = RoleSetup::new(model, "mock-a", 512);
+        seat.reasoning_effort = Some("low".into());
+        EngineSetup {
+            roles: duel_roles([seat.clone(), seat.clone(), seat]),
+            prompts: prompt::Prompts::default(),
+            retry: crate::provider::retry::RetryPolicy::default(),
+            judge_temperature: 0.2,
+            seed: None,
+            swap_check: false,
+            judges: None,
+            clock: Clock::default(),
+            budget: Budget::default(),
+            library: None,
+            tool_calls: 0,
+            servers: Vec::new(),
+            model_briefs: false,
+        }
+    }
+
+    /// A duel's first round folded from `events` after its start.
+    fn folded(events: &[DebateEvent]) -> DebateState {
+        let mut state = DebateState::default();
+        state.apply(&DebateEvent::duel_started());
+        for event in events {
+            state.apply(event);
+        }
+        let topic = "Tabs beat spaces".to_string();
+        state.apply(&DebateEvent::RoundStarted { round: 0, topic, heat: Heat::new(0.9), injected: Vec::new() });
+        state
+    }
+
+    fn asked(state: &DebateState, role: Role) -> ChatRequest {
+        let setup = setup();
+        Requests { setup: &setup, state, preamble: None }.turn(0, role, TurnPurpose::Argue)
+    }
+
+    #[test]
+    fn a_refusal_the_log_holds_keeps_the_parameter_out_of_the_seats_requests() {
+        let refused = |role, what| DebateEvent::ParameterRefused { role, what };
+        let state = folded(&[
+            refused(Role::Advocate, Refusal::Temperature),
+            refused(Role::Advocate, Refusal::ReasoningEffort),
+            refused(Role::Judge, Refusal::Temperature),
+            refused(Role::Judge, Refusal::MaxTokens),
+        ]);
+        let advocate = asked(&state, Role::Advocate);
+        assert_eq!(advocate.temperature, None, "the log said the advocate's model refused it");
+        assert_eq!(advocate.reasoning.effort, None);
+        assert!(!advocate.reasoning.completion_tokens, "only what it refused");
+        let skeptic = asked(&state, Role::Skeptic);
+        assert_eq!(skeptic.temperature, Some(0.9), "each seat its own");
+        assert_eq!(skeptic.reasoning.effort.as_deref(), Some("low"));
+        let setup = setup();
+        let requests = Requests { setup: &setup, state: &state, preamble: None };
+        let check = requests.swap_check(0).unwrap();
+        assert_eq!(check.temperature, None, "the judge's swap check too");
+        assert!(check.reasoning.completion_tokens, "its answer's room goes in the field its model takes");
+    }
+
+    #[test]
+    fn a_log_without_the_refusal_or_a_seat_put_on_another_model_sends_the_parameter() {
+        let old = folded(&[]);
+        assert_eq!(asked(&old, Role::Advocate).temperature, Some(0.9), "a log from before the event");
+        let moved = folded(&[
+            DebateEvent::ParameterRefused { role: Role::Advocate, what: Refusal::Temperature },
+            DebateEvent::SeatModelChanged {
+                role: Role::Advocate,
+                participant: Participant::new(Role::Advocate, "openai", "mock-b"),
+            },
+        ]);
+        assert_eq!(asked(&moved, Role::Advocate).temperature, Some(0.9), "the refusal was the old model's");
+        let same = folded(&[
+            DebateEvent::ParameterRefused { role: Role::Advocate, what: Refusal::Temperature },
+            DebateEvent::SeatModelChanged {
+                role: Role::Advocate,
+                participant: Participant::new(Role::Advocate, "openai", "mock-a"),
+            },
+        ]);
+        assert_eq!(asked(&same, Role::Advocate).temperature, None, "the same model refuses it still");
+        // A branch reads its parent's log: what a seat it keeps on its model refused holds there too.
+        let on = |role, model: &str| Participant::new(role, "openai", model);
+        let branched = folded(&[
+            DebateEvent::ParameterRefused { role: Role::Advocate, what: Refusal::Temperature },
+            DebateEvent::ParameterRefused { role: Role::Skeptic, what: Refusal::Temperature },
+            DebateEvent::Branched {
+                from: "20260101-000000-aaaa".into(),
+                round: 1,
+                records: 4,
+                how: "the advocate on mock-b".into(),
+                participants: vec![
+                    on(Role::Advocate, "mock-b"),
+                    on(Role::Skeptic, "mock-a"),
+                    on(Role::Judge, "mock-a"),
+                ],
+                changes: crate::debate::event::BranchChanges::default(),
+            },
+        ]);
+        assert_eq!(asked(&branched, Role::Advocate).temperature, Some(0.9), "the branch seats another model");
+        assert_eq!(asked(&branched, Role::Skeptic).temperature, None, "the branch keeps the skeptic's");
+    }
 }

@@ -9,7 +9,7 @@ use super::{
     BranchPoint, Brief, DebateState, Finish, HumanVerdict, Round, SeatNote, Summary, ToolAnswer, ToolStep, ToolUse,
     Turn, TurnStatus, VerdictStatus,
 };
-use crate::debate::event::{DebateEvent, Waiting};
+use crate::debate::event::{DebateEvent, Participant, Waiting};
 use crate::debate::format::FormatRecord;
 use crate::debate::outcome::Outcome;
 use crate::debate::panel::vote::Vote;
@@ -257,15 +257,20 @@ impl DebateState {
             DebateEvent::QuestionSet { question } => self.next_question = Some(question.clone()),
             DebateEvent::SteeringTakenBack { what } => self.take_back(what),
             DebateEvent::SeatModelChanged { role, participant } => {
+                let before = self.participants.clone();
                 if let Some(p) = self.participants.iter_mut().find(|p| p.role == *role) {
                     *p = participant.clone();
                 }
+                self.reseated(&before);
             }
             DebateEvent::RoundsAdded { rounds } => self.add_rounds(*rounds),
             DebateEvent::Notice { message } => self.notices.push(message.clone()),
             DebateEvent::EndpointAdapted { endpoint, adaptation, message } => {
                 self.adaptations.push((endpoint.clone(), adaptation.clone()));
                 self.notices.push(message.clone());
+            }
+            DebateEvent::ParameterRefused { role, what } => {
+                self.refused.insert((*role, *what));
             }
             DebateEvent::ModelReported { role, model } => {
                 if let Some(p) = self.participants.iter_mut().find(|p| p.role == *role) {
@@ -301,7 +306,8 @@ impl DebateState {
                 self.branch = Some(BranchPoint { from: from.clone(), round: *round, how: how.clone() });
                 // A pause in force when the round ended was the parent's.
                 self.paused = false;
-                self.participants.clone_from(participants);
+                let before = std::mem::replace(&mut self.participants, participants.clone());
+                self.reseated(&before);
                 self.next_question.clone_from(&changes.question);
                 if let Some(heat) = changes.heat {
                     // A heat given for the branch is the one it starts with: a pin it shared is released.
@@ -395,6 +401,17 @@ impl DebateState {
         r.discarded.extend(gone);
         let notes = notes.into_iter().map(|text| SeatNote { text, seats: vec![role] });
         self.seat_notes.extend(notes);
+    }
+
+    /// What a seat's model refused is that model's: a seat now on another
+    /// provider or model than in `before` forgets it, and its new model is
+    /// asked as any model is.
+    fn reseated(&mut self, before: &[Participant]) {
+        let on = |seats: &[Participant], role: Role| {
+            seats.iter().find(|p| p.role == role).map(|p| (p.provider.clone(), p.model.clone()))
+        };
+        let now = &self.participants;
+        self.refused.retain(|&(role, _)| on(before, role).is_some_and(|was| Some(was) == on(now, role)));
     }
 
     fn set_vote(&mut self, round: u32, judge: PanelJudge, vote: Vote) {
