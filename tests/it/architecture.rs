@@ -69,7 +69,7 @@ fn src_keeps_its_layer_rules() {
 /// module (`tui/app/`: its state and fold, its keys, what its tasks
 /// report), and the test door `staged` is called nowhere in heat.
 #[test]
-fn the_view_only_reads_the_studio_and_app_has_two_homes() {
+fn the_view_only_reads_the_studio_and_only_app_changes_it() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut broken = Vec::new();
     for file in rust_files(&src) {
