@@ -95,7 +95,7 @@ pub async fn rematch(
     let id = store.resolve(request.id)?;
     let loaded = store.load(&id)?;
     let state = DebateState::from_events(loaded.records.iter().map(|r| &r.event));
-    if state.max_rounds == 0 {
+    if !state.began() {
         bail!("session {id} never started a debate: there is nothing to run again");
     }
     // The person's own flags come last: they win over what the session recorded.

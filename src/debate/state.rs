@@ -362,6 +362,12 @@ impl DebateState {
         }
     }
 
+    /// Whether the log holds the debate's `Started` (a session cut off
+    /// between its creation and its start holds none, and no model was asked).
+    pub fn began(&self) -> bool {
+        self.max_rounds > 0
+    }
+
     /// Whether `role`'s model refused `what` (see [`DebateState::refused`]).
     pub fn refuses(&self, role: Role, what: Refusal) -> bool {
         self.refused.contains(&(role, what))

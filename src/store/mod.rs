@@ -400,7 +400,7 @@ impl Store {
 /// ended (a failed or cancelled ending may be lifted and tried again),
 /// unless `more` rounds are added to it (an invalidated one, never).
 pub fn check_continuable(id: &str, state: &DebateState, more: u32) -> anyhow::Result<()> {
-    if state.max_rounds == 0 {
+    if !state.began() {
         bail!(
             "session {id} cannot be continued: its log holds no `started` event (it was cut short or is not heat's); \
              `heat export {id}` shows what it holds"

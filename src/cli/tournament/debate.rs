@@ -189,7 +189,7 @@ async fn take_up(
 ) -> anyhow::Result<Option<(DebateHandle, Recorder)>> {
     let (recorder, _loaded) = shared.store.reopen(id)?;
     let state = recorder.state().clone();
-    if state.max_rounds == 0 && state.rounds.is_empty() {
+    if !state.began() && state.rounds.is_empty() {
         return Ok(None);
     }
     crate::store::check_continuable(id, &state, 0)?;
