@@ -117,9 +117,19 @@ pub fn seat_flags(file: &TournamentFile, planned: &Planned, seed: u64) -> Vec<Fl
 pub async fn run(shared: Arc<Shared>, planned: Planned, session: Option<String>) -> Ran {
     let key = planned.key.clone();
     match started(&shared, &planned, session).await {
-        Ok((handle, recorder, prices)) => {
-            let id = recorder.id().to_string();
-            let (outcome, state, warnings) = record(&shared, handle, recorder).await;
+        Ok((begun, prices)) => {
+            let (id, (outcome, state, warnings)) = match begun {
+                Begun::Running(handle, recorder) => {
+                    (recorder.id().to_string(), record(&shared, handle, recorder).await)
+                }
+                // It ended before the journal heard: what its log recorded is its result.
+                Begun::Ended(recorder) => {
+                    let state = recorder.state().clone();
+                    let outcome = state.finish.as_ref().map(|f| f.outcome.clone());
+                    let outcome = outcome.ok_or_else(|| anyhow::anyhow!("the debate stopped without an ending"));
+                    (recorder.id().to_string(), (outcome, state, Vec::new()))
+                }
+            };
             let tokens = crate::debate::cost::tokens(&state).map_or(0, |(input, output)| input + output);
             let game = crate::tournament::games::game(&id, &state);
             Ran {
@@ -148,18 +158,20 @@ pub async fn run(shared: Arc<Shared>, planned: Planned, session: Option<String>)
 
 type Failed = (Option<String>, anyhow::Error);
 
+/// A debate begun or taken up, or one whose log shows it ended.
+enum Begun {
+    Running(DebateHandle, Recorder),
+    Ended(Recorder),
+}
+
 /// The debate begun, or taken up again, with the recorder it writes to.
-async fn started(
-    shared: &Shared,
-    planned: &Planned,
-    session: Option<String>,
-) -> Result<(DebateHandle, Recorder, Prices), Failed> {
+async fn started(shared: &Shared, planned: &Planned, session: Option<String>) -> Result<(Begun, Prices), Failed> {
     let flags = [shared.flags.clone(), seat_flags(&shared.file, planned, shared.seed)].concat();
     let config = crate::cli::load::config(shared.config_file.as_ref(), &flags).map_err(|e| (session.clone(), e))?;
     let prices = config.prices();
     if let Some(id) = session {
         match take_up(shared, &config, &id).await.map_err(|e| (Some(id.clone()), e))? {
-            Some((handle, recorder)) => return Ok((handle, recorder, prices)),
+            Some(begun) => return Ok((begun, prices)),
             // Cut off before its debate began (no model was asked): it begins again, anew.
             None => shared.store.delete(&id).map_err(|e| (Some(id.clone()), e))?,
         }
@@ -177,26 +189,27 @@ async fn started(
         .map_err(|e| (Some(id.clone()), e))?;
     shared.say(Progress::Started { key: planned.key.clone(), session: id.clone() });
     tag(shared, &id).map_err(|e| (Some(id.clone()), e))?;
-    Ok((engine::start(setup, spec), recorder, prices))
+    Ok((Begun::Running(engine::start(setup, spec), recorder), prices))
 }
 
-/// A session of the tournament that stopped, taken up where it stopped;
-/// `None` when it stopped before its debate began (its log holds no start).
-async fn take_up(
-    shared: &Shared,
-    config: &crate::config::Config,
-    id: &str,
-) -> anyhow::Result<Option<(DebateHandle, Recorder)>> {
+/// A session of the tournament that stopped, taken up where it stopped, or
+/// as it ended when it was cut off after its end (before the journal heard
+/// of it); `None` when it stopped before its debate began (its log holds
+/// no start).
+async fn take_up(shared: &Shared, config: &crate::config::Config, id: &str) -> anyhow::Result<Option<Begun>> {
     let (recorder, _loaded) = shared.store.reopen(id)?;
     let state = recorder.state().clone();
     if !state.began() && state.rounds.is_empty() {
         return Ok(None);
     }
+    if state.finish.as_ref().is_some_and(|f| !matches!(f.outcome, Outcome::Failed(_) | Outcome::Cancelled)) {
+        return Ok(Some(Begun::Ended(recorder)));
+    }
     crate::store::check_continuable(id, &state, 0)?;
     let config = crate::cli::load::as_stored(&config.without_format().clone(), id, &state)?;
     let mut setup = engine_setup(&config).await?;
     setup.library = crate::cli::run::reopened_library(&state);
-    Ok(Some((engine::go_on(setup, state, GoOn::Resume(Reopening::default())), recorder)))
+    Ok(Some(Begun::Running(engine::go_on(setup, state, GoOn::Resume(Reopening::default())), recorder)))
 }
 
 /// The engine set-up `config` seats (the offline model was installed
