@@ -9,7 +9,9 @@
 //! streaming about 540 tokens/s (over 3,000 tokens/s combined) in a 3×2 grid.
 //!
 //! Run: `cargo bench --bench studio_cpu` (not criterion: the quantity is a
-//! CPU share over a fixed run, not a per-iteration time).
+//! CPU share over a fixed run, not a per-iteration time). With
+//! `HEAT_BENCH_DUMP=DIR`, every process's terminal output is also kept in
+//! `DIR/PID.out`, to see what the bytes are.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../tests/it/support/mod.rs"]
@@ -125,6 +127,8 @@ fn spawn(mut cmd: CommandBuilder, cols: u16) -> Opened {
     let counted = Arc::clone(&bytes_out);
     let writer = Arc::new(Mutex::new(pty.master.take_writer().unwrap()));
     let answers = Arc::clone(&writer);
+    let mut dump = std::env::var_os("HEAT_BENCH_DUMP")
+        .map(|dir| std::fs::File::create(std::path::Path::new(&dir).join(format!("{pid}.out"))).unwrap());
     std::thread::spawn(move || {
         let mut buf = [0u8; 16384];
         while let Ok(n) = reader.read(&mut buf) {
@@ -132,6 +136,9 @@ fn spawn(mut cmd: CommandBuilder, cols: u16) -> Opened {
                 break;
             }
             *counted.lock().unwrap() += n;
+            if let Some(file) = dump.as_mut() {
+                file.write_all(&buf[..n]).unwrap();
+            }
             // A terminal answers a cursor-position query (aichat asks for one).
             let mut rest = &buf[..n];
             while let Some(at) = rest.windows(4).position(|w| w == b"\x1b[6n") {

@@ -50,6 +50,7 @@ mod studio;
 mod studio_state;
 mod summarize;
 mod terminal;
+mod terse_backend;
 pub mod theme;
 pub mod turn_stats;
 pub mod verdict_form;

@@ -8,13 +8,15 @@ use crossterm::event::{DisableBracketedPaste, DisableMouseCapture, EnableBracket
 use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen};
 use crossterm::{execute, queue};
 use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
 
-/// The studio's screen: a frame's escape sequences gather in one buffer and
-/// reach the terminal in one write when it is flushed (through `Stdout`
-/// alone, every cursor move was a call of its own, and every newline a
-/// write: with six panes streaming, more CPU than drawing the frame).
-pub type Screen = Terminal<CrosstermBackend<BufWriter<Stdout>>>;
+use super::terse_backend::TerseBackend;
+
+/// The studio's screen: a frame goes out in few bytes (`TerseBackend`), and
+/// its escape sequences gather in one buffer and reach the terminal in one
+/// write when it is flushed (through `Stdout` alone, every cursor move was
+/// a call of its own, and every newline a write: with six panes streaming,
+/// more CPU than drawing the frame).
+pub type Screen = Terminal<TerseBackend<BufWriter<Stdout>>>;
 
 /// A frame's output fits here in one write at 200×50.
 const FRAME_BUFFER: usize = 1 << 16;
@@ -37,7 +39,7 @@ impl Guard {
         }));
         crossterm::terminal::enable_raw_mode()?;
         let screen = execute!(stdout(), EnterAlternateScreen)
-            .and_then(|()| Terminal::new(CrosstermBackend::new(BufWriter::with_capacity(FRAME_BUFFER, stdout()))));
+            .and_then(|()| Terminal::new(TerseBackend::new(BufWriter::with_capacity(FRAME_BUFFER, stdout()))));
         let guard = match screen {
             Ok(terminal) => Guard { terminal },
             Err(e) => {
@@ -76,7 +78,7 @@ impl Guard {
             execute!(stdout(), EnableMouseCapture)?;
         }
         // A screen of its own, as blank as the one just cleared: the next frame is drawn whole.
-        self.terminal = Terminal::new(CrosstermBackend::new(BufWriter::with_capacity(FRAME_BUFFER, stdout())))?;
+        self.terminal = Terminal::new(TerseBackend::new(BufWriter::with_capacity(FRAME_BUFFER, stdout())))?;
         Ok(out)
     }
 }

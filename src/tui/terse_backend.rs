@@ -1,0 +1,440 @@
+//! The studio's ratatui backend: ratatui's crossterm backend for everything
+//! but writing a frame's changed cells, which it does in fewer bytes. It
+//! keeps what the terminal shows, so a short run of unchanged cells between
+//! two changed ones is written again instead of jumped over (the space
+//! between two streamed words costs one byte, not a cursor move of eight);
+//! it erases a long run of blanks with one `ECH`; it moves along a row with
+//! `CHA`; and it sets a cell's attributes and colours in one SGR sequence.
+//! What the terminal shows is the same as through ratatui's own backend
+//! (the tests below compare the two screens cell by cell).
+
+use std::io::{self, Write};
+
+use ratatui::backend::{Backend, ClearType, CrosstermBackend, WindowSize};
+use ratatui::buffer::Cell;
+use ratatui::layout::{Position, Size};
+use ratatui::style::{Color, Modifier};
+use unicode_width::UnicodeWidthStr;
+
+/// Writes frames in few bytes; hands the rest to ratatui's crossterm backend.
+pub struct TerseBackend<W: Write> {
+    inner: CrosstermBackend<W>,
+    shown: Shown,
+    /// A frame's bytes, gathered before the one write.
+    out: Vec<u8>,
+}
+
+impl<W: Write> TerseBackend<W> {
+    /// A backend for the terminal `writer` draws on, blank as ratatui
+    /// assumes a new screen to be.
+    pub fn new(writer: W) -> Self {
+        let inner = CrosstermBackend::new(writer);
+        let size = inner.size().unwrap_or_default();
+        TerseBackend { inner, shown: Shown::blank(size), out: Vec::new() }
+    }
+
+    #[cfg(test)]
+    fn sized(writer: W, size: Size) -> Self {
+        TerseBackend { inner: CrosstermBackend::new(writer), shown: Shown::blank(size), out: Vec::new() }
+    }
+}
+
+impl<W: Write> Write for TerseBackend<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Write::flush(&mut self.inner)
+    }
+}
+
+/// What the terminal shows, cell by cell, as far as this backend knows: a
+/// cell it cannot vouch for (the right half of a wide character, anything
+/// after a clear it did not see) holds an empty symbol and is never
+/// written again from here.
+struct Shown {
+    size: Size,
+    cells: Vec<Cell>,
+}
+
+/// A cell this backend cannot vouch for.
+const UNKNOWN: Cell = Cell::new("");
+
+impl Shown {
+    fn blank(size: Size) -> Shown {
+        Shown { size, cells: vec![Cell::EMPTY; usize::from(size.width) * usize::from(size.height)] }
+    }
+
+    fn forget(&mut self) {
+        self.cells.fill(UNKNOWN);
+    }
+
+    fn index(&self, x: u16, y: u16) -> Option<usize> {
+        (x < self.size.width && y < self.size.height)
+            .then(|| usize::from(y) * usize::from(self.size.width) + usize::from(x))
+    }
+
+    /// `cell` now shows at (`x`, `y`), `width` columns wide.
+    fn set(&mut self, x: u16, y: u16, cell: &Cell, width: u16) {
+        let Some(at) = self.index(x, y) else { return };
+        self.cells[at].clone_from(cell);
+        let covered = usize::from(width.min(self.size.width - x));
+        for right in &mut self.cells[at + 1..at + covered.max(1)] {
+            *right = UNKNOWN;
+        }
+    }
+
+    /// The cells from `from` to `to` on row `y`, when each shows one
+    /// printable ASCII character drawn with `pen`: written again, they put
+    /// the cursor at `to` in one byte a cell.
+    fn run(&self, from: u16, to: u16, y: u16, pen: Pen) -> Option<&[Cell]> {
+        self.run_matching(from, to, y, |c| matches!(c.symbol().as_bytes(), [b' '..=b'~']) && Pen::of(c) == pen)
+    }
+
+    /// The cells from `from` to `to` on row `y`, when each is `like`.
+    fn run_matching(&self, from: u16, to: u16, y: u16, like: impl Fn(&Cell) -> bool) -> Option<&[Cell]> {
+        let (start, end) = (self.index(from, y)?, self.index(to - 1, y)? + 1);
+        let cells = &self.cells[start..end];
+        cells.iter().all(like).then_some(cells)
+    }
+}
+
+/// The attributes and colours text is written with.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Pen {
+    fg: Color,
+    bg: Color,
+    underline: Color,
+    modifier: Modifier,
+}
+
+/// Each attribute's SGR code to set it and to clear it (bold and dim share
+/// one, as do the two blinks).
+const ATTRIBUTES: [(Modifier, u8, u8); 9] = [
+    (Modifier::BOLD, 1, 22),
+    (Modifier::DIM, 2, 22),
+    (Modifier::ITALIC, 3, 23),
+    (Modifier::UNDERLINED, 4, 24),
+    (Modifier::SLOW_BLINK, 5, 25),
+    (Modifier::RAPID_BLINK, 6, 25),
+    (Modifier::REVERSED, 7, 27),
+    (Modifier::HIDDEN, 8, 28),
+    (Modifier::CROSSED_OUT, 9, 29),
+];
+
+impl Pen {
+    /// What a terminal writes with after a reset.
+    const PLAIN: Pen = Pen { fg: Color::Reset, bg: Color::Reset, underline: Color::Reset, modifier: Modifier::empty() };
+
+    fn of(cell: &Cell) -> Pen {
+        Pen { fg: cell.fg, bg: cell.bg, underline: cell.underline_color, modifier: cell.modifier }
+    }
+
+    /// Whether a blank in this pen looks like an erased cell: no background
+    /// of its own and nothing drawn across a blank.
+    fn erases(self) -> bool {
+        self.bg == Color::Reset
+            && !self.modifier.intersects(Modifier::REVERSED | Modifier::UNDERLINED | Modifier::CROSSED_OUT)
+    }
+
+    /// The one SGR sequence that changes the pen from `self` to `to`.
+    fn change_to(self, to: Pen, out: &mut Vec<u8>) {
+        if self == to {
+            return;
+        }
+        let mut params = Params::default();
+        let removed = self.modifier - to.modifier;
+        let mut cleared = Modifier::empty();
+        for (flag, _, off) in ATTRIBUTES {
+            if removed.contains(flag) && !cleared.contains(flag) {
+                params.num(off);
+                // The same code clears the attribute it shares.
+                for (other, _, other_off) in ATTRIBUTES {
+                    if other_off == off {
+                        cleared |= other;
+                    }
+                }
+            }
+        }
+        let kept = self.modifier - cleared;
+        for (flag, on, _) in ATTRIBUTES {
+            if to.modifier.contains(flag) && !kept.contains(flag) {
+                params.num(on);
+            }
+        }
+        for (from, into, base) in [(self.fg, to.fg, 30), (self.bg, to.bg, 40), (self.underline, to.underline, 50)] {
+            if from != into {
+                params.color(into, base);
+            }
+        }
+        out.extend_from_slice(b"\x1b[");
+        out.extend_from_slice(&params.0);
+        out.push(b'm');
+    }
+}
+
+/// An SGR sequence's parameters, `;` between them.
+#[derive(Default)]
+struct Params(Vec<u8>);
+
+impl Params {
+    fn num(&mut self, n: impl Into<u32>) {
+        if !self.0.is_empty() {
+            self.0.push(b';');
+        }
+        push_decimal(&mut self.0, n.into());
+    }
+
+    /// `color` as the foreground (`base` 30), background (40) or underline
+    /// (50) colour: named colours by their 256-colour index, as crossterm
+    /// writes them.
+    fn color(&mut self, color: Color, base: u8) {
+        let index = match color {
+            Color::Reset => return self.num(base + 9),
+            Color::Rgb(r, g, b) => {
+                for n in [base + 8, 2, r, g, b] {
+                    self.num(n);
+                }
+                return;
+            }
+            Color::Indexed(i) => i,
+            Color::Black => 0,
+            Color::Red => 1,
+            Color::Green => 2,
+            Color::Yellow => 3,
+            Color::Blue => 4,
+            Color::Magenta => 5,
+            Color::Cyan => 6,
+            Color::Gray => 7,
+            Color::DarkGray => 8,
+            Color::LightRed => 9,
+            Color::LightGreen => 10,
+            Color::LightYellow => 11,
+            Color::LightBlue => 12,
+            Color::LightMagenta => 13,
+            Color::LightCyan => 14,
+            Color::White => 15,
+        };
+        for n in [base + 8, 5, index] {
+            self.num(n);
+        }
+    }
+}
+
+fn push_decimal(out: &mut Vec<u8>, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
+fn decimal_len(n: u16) -> usize {
+    match n {
+        0..=9 => 1,
+        10..=99 => 2,
+        100..=999 => 3,
+        1000..=9999 => 4,
+        _ => 5,
+    }
+}
+
+/// The bytes of `CHA` to column `x`.
+fn cha_len(x: u16) -> usize {
+    3 + decimal_len(x.saturating_add(1))
+}
+
+/// One frame being written: the bytes, the pen and where the cursor is
+/// (unknown at first, and after a character that is not one column wide).
+struct Writing<'a> {
+    out: &'a mut Vec<u8>,
+    pen: Pen,
+    cursor: Option<Position>,
+}
+
+impl Writing<'_> {
+    /// Puts the cursor at (`x`, `y`) in as few bytes as it can: where it
+    /// is, by writing again the cells between, along the row, or anywhere.
+    fn move_to(&mut self, x: u16, y: u16, shown: &Shown) {
+        let at = Position { x, y };
+        match self.cursor {
+            Some(c) if c == at => return,
+            Some(c) if c.y == y && c.x < x => {
+                let short = usize::from(x - c.x) <= cha_len(x);
+                match short.then(|| shown.run(c.x, x, y, self.pen)).flatten() {
+                    Some(cells) => {
+                        for cell in cells {
+                            self.out.extend_from_slice(cell.symbol().as_bytes());
+                        }
+                    }
+                    None => self.cha(x),
+                }
+            }
+            Some(c) if c.y == y => self.cha(x),
+            _ => {
+                self.out.extend_from_slice(b"\x1b[");
+                push_decimal(self.out, u32::from(y) + 1);
+                self.out.push(b';');
+                push_decimal(self.out, u32::from(x) + 1);
+                self.out.push(b'H');
+            }
+        }
+        self.cursor = Some(at);
+    }
+
+    fn cha(&mut self, x: u16) {
+        self.out.extend_from_slice(b"\x1b[");
+        push_decimal(self.out, u32::from(x) + 1);
+        self.out.push(b'G');
+    }
+
+    fn pen(&mut self, to: Pen) {
+        self.pen.change_to(to, self.out);
+        self.pen = to;
+    }
+}
+
+/// A run of blanks to erase at once: how many of the frame's updates it
+/// takes, and the columns it spans (an unchanged cell between two of them
+/// counts when it shows a blank that erasing draws alike).
+struct Blanks {
+    updates: usize,
+    end: u16,
+}
+
+/// The run of blanks at the start of `updates`, in the first one's pen,
+/// where erasing draws them alike; `None` when the first is not one.
+fn blanks(updates: &[(u16, u16, &Cell)], shown: &Shown) -> Option<Blanks> {
+    let &(x, y, first) = updates.first()?;
+    let pen = Pen::of(first);
+    if first.symbol() != " " || !pen.erases() {
+        return None;
+    }
+    let mut run = Blanks { updates: 0, end: x };
+    for &(ux, uy, cell) in updates {
+        let between_blank =
+            ux > run.end && shown.run_matching(run.end, ux, uy, |c| c.symbol() == " " && Pen::of(c).erases()).is_some();
+        let joins = uy == y && (ux == run.end || between_blank);
+        if !joins || cell.symbol() != " " || Pen::of(cell) != pen {
+            break;
+        }
+        run = Blanks { updates: run.updates + 1, end: ux + 1 };
+    }
+    Some(run)
+}
+
+/// Whether erasing the run from `x` to `end` on row `y` costs fewer bytes
+/// than writing it, counting the cursor move to `next` that erasing needs.
+fn erasing_pays(x: u16, end: u16, y: u16, next: Option<&(u16, u16, &Cell)>) -> bool {
+    let back = match next {
+        Some(&(nx, ny, _)) if ny == y => cha_len(nx),
+        _ => 0,
+    };
+    3 + decimal_len(end - x) + back < usize::from(end - x)
+}
+
+impl<W: Write> Backend for TerseBackend<W> {
+    type Error = io::Error;
+
+    fn draw<'a, I>(&mut self, content: I) -> io::Result<()>
+    where
+        I: Iterator<Item = (u16, u16, &'a Cell)>,
+    {
+        let updates: Vec<(u16, u16, &Cell)> = content.collect();
+        let mut out = std::mem::take(&mut self.out);
+        out.clear();
+        let mut writing = Writing { out: &mut out, pen: Pen::PLAIN, cursor: None };
+        let mut i = 0;
+        while let Some(&(x, y, cell)) = updates.get(i) {
+            if let Some(run) = blanks(&updates[i..], &self.shown)
+                && erasing_pays(x, run.end, y, updates.get(i + run.updates))
+            {
+                writing.move_to(x, y, &self.shown);
+                writing.pen(Pen::of(cell));
+                writing.out.extend_from_slice(b"\x1b[");
+                push_decimal(writing.out, u32::from(run.end - x));
+                writing.out.push(b'X');
+                for bx in x..run.end {
+                    self.shown.set(bx, y, cell, 1);
+                }
+                i += run.updates;
+                continue;
+            }
+            writing.move_to(x, y, &self.shown);
+            writing.pen(Pen::of(cell));
+            writing.out.extend_from_slice(cell.symbol().as_bytes());
+            let width = u16::try_from(cell.symbol().width()).unwrap_or(u16::MAX);
+            self.shown.set(x, y, cell, width);
+            // Past the last column the terminal waits to wrap; wider
+            // characters are where terminals disagree: move explicitly.
+            writing.cursor = (width == 1 && x + 1 < self.shown.size.width).then_some(Position { x: x + 1, y });
+            i += 1;
+        }
+        if writing.pen != Pen::PLAIN {
+            out.extend_from_slice(b"\x1b[0m");
+        }
+        let written = self.inner.write_all(&out);
+        self.out = out;
+        written
+    }
+
+    fn append_lines(&mut self, n: u16) -> io::Result<()> {
+        self.shown.forget();
+        self.inner.append_lines(n)
+    }
+
+    fn hide_cursor(&mut self) -> io::Result<()> {
+        self.inner.hide_cursor()
+    }
+
+    fn show_cursor(&mut self) -> io::Result<()> {
+        self.inner.show_cursor()
+    }
+
+    fn get_cursor_position(&mut self) -> io::Result<Position> {
+        self.inner.get_cursor_position()
+    }
+
+    fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> io::Result<()> {
+        self.inner.set_cursor_position(position)
+    }
+
+    fn clear(&mut self) -> io::Result<()> {
+        self.clear_region(ClearType::All)
+    }
+
+    fn clear_region(&mut self, clear_type: ClearType) -> io::Result<()> {
+        self.inner.clear_region(clear_type)?;
+        match clear_type {
+            ClearType::All => {
+                let size = self.inner.size().unwrap_or(self.shown.size);
+                self.shown = Shown::blank(size);
+            }
+            _ => self.shown.forget(),
+        }
+        Ok(())
+    }
+
+    fn size(&self) -> io::Result<Size> {
+        self.inner.size()
+    }
+
+    fn window_size(&mut self) -> io::Result<WindowSize> {
+        self.inner.window_size()
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Backend::flush(&mut self.inner)
+    }
+}
+
+#[cfg(test)]
+mod tests;
