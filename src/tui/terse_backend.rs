@@ -11,7 +11,7 @@
 use std::io::{self, Write};
 
 use ratatui::backend::{Backend, ClearType, CrosstermBackend, WindowSize};
-use ratatui::buffer::Cell;
+use ratatui::buffer;
 use ratatui::layout::{Position, Size};
 use ratatui::style::{Color, Modifier};
 use unicode_width::UnicodeWidthStr;
@@ -55,15 +55,15 @@ impl<W: Write> Write for TerseBackend<W> {
 /// written again from here.
 struct Shown {
     size: Size,
-    cells: Vec<Cell>,
+    cells: Vec<buffer::Cell>,
 }
 
 /// A cell this backend cannot vouch for.
-const UNKNOWN: Cell = Cell::new("");
+const UNKNOWN: buffer::Cell = buffer::Cell::new("");
 
 impl Shown {
     fn blank(size: Size) -> Shown {
-        Shown { size, cells: vec![Cell::EMPTY; usize::from(size.width) * usize::from(size.height)] }
+        Shown { size, cells: vec![buffer::Cell::EMPTY; usize::from(size.width) * usize::from(size.height)] }
     }
 
     fn forget(&mut self) {
@@ -76,7 +76,7 @@ impl Shown {
     }
 
     /// `cell` now shows at (`x`, `y`), `width` columns wide.
-    fn set(&mut self, x: u16, y: u16, cell: &Cell, width: u16) {
+    fn set(&mut self, x: u16, y: u16, cell: &buffer::Cell, width: u16) {
         let Some(at) = self.index(x, y) else { return };
         self.cells[at].clone_from(cell);
         let covered = usize::from(width.min(self.size.width - x));
@@ -88,12 +88,18 @@ impl Shown {
     /// The cells from `from` to `to` on row `y`, when each shows one
     /// printable ASCII character drawn with `pen`: written again, they put
     /// the cursor at `to` in one byte a cell.
-    fn run(&self, from: u16, to: u16, y: u16, pen: Pen) -> Option<&[Cell]> {
+    fn run(&self, from: u16, to: u16, y: u16, pen: Pen) -> Option<&[buffer::Cell]> {
         self.run_matching(from, to, y, |c| matches!(c.symbol().as_bytes(), [b' '..=b'~']) && Pen::of(c) == pen)
     }
 
     /// The cells from `from` to `to` on row `y`, when each is `like`.
-    fn run_matching(&self, from: u16, to: u16, y: u16, like: impl Fn(&Cell) -> bool) -> Option<&[Cell]> {
+    fn run_matching(
+        &self,
+        from: u16,
+        to: u16,
+        y: u16,
+        like: impl Fn(&buffer::Cell) -> bool,
+    ) -> Option<&[buffer::Cell]> {
         let (start, end) = (self.index(from, y)?, self.index(to - 1, y)? + 1);
         let cells = &self.cells[start..end];
         cells.iter().all(like).then_some(cells)
@@ -127,7 +133,7 @@ impl Pen {
     /// What a terminal writes with after a reset.
     const PLAIN: Pen = Pen { fg: Color::Reset, bg: Color::Reset, underline: Color::Reset, modifier: Modifier::empty() };
 
-    fn of(cell: &Cell) -> Pen {
+    fn of(cell: &buffer::Cell) -> Pen {
         Pen { fg: cell.fg, bg: cell.bg, underline: cell.underline_color, modifier: cell.modifier }
     }
 
@@ -312,7 +318,7 @@ struct Blanks {
 
 /// The run of blanks at the start of `updates`, in the first one's pen,
 /// where erasing draws them alike; `None` when the first is not one.
-fn blanks(updates: &[(u16, u16, &Cell)], shown: &Shown) -> Option<Blanks> {
+fn blanks(updates: &[(u16, u16, &buffer::Cell)], shown: &Shown) -> Option<Blanks> {
     let &(x, y, first) = updates.first()?;
     let pen = Pen::of(first);
     if first.symbol() != " " || !pen.erases() {
@@ -333,7 +339,7 @@ fn blanks(updates: &[(u16, u16, &Cell)], shown: &Shown) -> Option<Blanks> {
 
 /// Whether erasing the run from `x` to `end` on row `y` costs fewer bytes
 /// than writing it, counting the cursor move to `next` that erasing needs.
-fn erasing_pays(x: u16, end: u16, y: u16, next: Option<&(u16, u16, &Cell)>) -> bool {
+fn erasing_pays(x: u16, end: u16, y: u16, next: Option<&(u16, u16, &buffer::Cell)>) -> bool {
     let back = match next {
         Some(&(nx, ny, _)) if ny == y => cha_len(nx),
         _ => 0,
@@ -346,9 +352,9 @@ impl<W: Write> Backend for TerseBackend<W> {
 
     fn draw<'a, I>(&mut self, content: I) -> io::Result<()>
     where
-        I: Iterator<Item = (u16, u16, &'a Cell)>,
+        I: Iterator<Item = (u16, u16, &'a buffer::Cell)>,
     {
-        let updates: Vec<(u16, u16, &Cell)> = content.collect();
+        let updates: Vec<(u16, u16, &buffer::Cell)> = content.collect();
         let mut out = std::mem::take(&mut self.out);
         out.clear();
         let mut writing = Writing { out: &mut out, pen: Pen::PLAIN, cursor: None };

@@ -1,8 +1,7 @@
 #![allow(clippy::unwrap_used)]
 
-use std::cell::RefCell;
 use std::num::NonZero;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::buffer::Buffer;
@@ -14,11 +13,11 @@ use super::{Pen, TerseBackend};
 
 /// A terminal's input, kept to be read back.
 #[derive(Clone, Default)]
-struct Tape(Rc<RefCell<Vec<u8>>>);
+struct Tape(Arc<Mutex<Vec<u8>>>);
 
 impl std::io::Write for Tape {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
+        self.0.lock().unwrap().extend_from_slice(buf);
         Ok(buf.len())
     }
 
@@ -37,9 +36,9 @@ fn play<B: Backend>(backend: B, tape: &Tape, frames: &[Buffer]) -> Vec<(vt100::S
     frames
         .iter()
         .map(|frame| {
-            tape.0.borrow_mut().clear();
+            tape.0.lock().unwrap().clear();
             terminal.draw(|f| f.buffer_mut().content.clone_from_slice(&frame.content)).ok().unwrap();
-            let bytes = tape.0.borrow().clone();
+            let bytes = tape.0.lock().unwrap().clone();
             parser.process(&bytes);
             (parser.screen().clone(), bytes.len())
         })
@@ -236,7 +235,7 @@ fn second_frame(before: &str, after: &str) -> String {
     };
     let tape = Tape::default();
     play(TerseBackend::sized(tape.clone(), Size::new(40, 1)), &tape, &[frame(before), frame(after)]);
-    String::from_utf8(tape.0.borrow().clone()).unwrap().replace("\x1b[?25l", "").replace("\x1b[?25h", "")
+    String::from_utf8(tape.0.lock().unwrap().clone()).unwrap().replace("\x1b[?25l", "").replace("\x1b[?25h", "")
 }
 
 #[test]
