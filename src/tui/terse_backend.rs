@@ -16,6 +16,8 @@ use ratatui::layout::{Position, Size};
 use ratatui::style::{Color, Modifier};
 use unicode_width::UnicodeWidthStr;
 
+use shown::{Shift, Shown};
+
 /// Writes frames in few bytes; hands the rest to ratatui's crossterm backend.
 pub struct TerseBackend<W: Write> {
     inner: CrosstermBackend<W>,
@@ -46,63 +48,6 @@ impl<W: Write> Write for TerseBackend<W> {
 
     fn flush(&mut self) -> io::Result<()> {
         Write::flush(&mut self.inner)
-    }
-}
-
-/// What the terminal shows, cell by cell, as far as this backend knows: a
-/// cell it cannot vouch for (the right half of a wide character, anything
-/// after a clear it did not see) holds an empty symbol and is never
-/// written again from here.
-struct Shown {
-    size: Size,
-    cells: Vec<buffer::Cell>,
-}
-
-/// A cell this backend cannot vouch for.
-const UNKNOWN: buffer::Cell = buffer::Cell::new("");
-
-impl Shown {
-    fn blank(size: Size) -> Shown {
-        Shown { size, cells: vec![buffer::Cell::EMPTY; usize::from(size.width) * usize::from(size.height)] }
-    }
-
-    fn forget(&mut self) {
-        self.cells.fill(UNKNOWN);
-    }
-
-    fn index(&self, x: u16, y: u16) -> Option<usize> {
-        (x < self.size.width && y < self.size.height)
-            .then(|| usize::from(y) * usize::from(self.size.width) + usize::from(x))
-    }
-
-    /// `cell` now shows at (`x`, `y`), `width` columns wide.
-    fn set(&mut self, x: u16, y: u16, cell: &buffer::Cell, width: u16) {
-        let Some(at) = self.index(x, y) else { return };
-        self.cells[at].clone_from(cell);
-        let covered = usize::from(width.min(self.size.width - x));
-        for right in &mut self.cells[at + 1..at + covered.max(1)] {
-            *right = UNKNOWN;
-        }
-    }
-
-    /// The cells from `from` to `to` on row `y`, when each shows one
-    /// printable ASCII character drawn with `pen`: written again, they put
-    /// the cursor at `to` in one byte a cell.
-    fn run(&self, from: u16, to: u16, y: u16, pen: Pen) -> Option<&[buffer::Cell]> {
-        self.run_matching(from, to, y, |c| matches!(c.symbol().as_bytes(), [b' '..=b'~']) && Pen::of(c) == pen)
-    }
-
-    /// The cells from `from` to `to` on row `y`, when each is `like`.
-    fn run_matching(
-        &self,
-        from: u16,
-        to: u16,
-        y: u16,
-        like: impl Fn(&buffer::Cell) -> bool,
-    ) -> Option<&[buffer::Cell]> {
-        let (start, end) = (self.index(from, y)?, self.index(to - 1, y)? + 1);
-        let cells = &self.cells[start..end];
-        cells.iter().all(like).then_some(cells)
     }
 }
 
@@ -275,7 +220,7 @@ impl Writing<'_> {
             Some(c) if c == at => return,
             Some(c) if c.y == y && c.x < x => {
                 let short = usize::from(x - c.x) <= cha_len(x);
-                match short.then(|| shown.run(c.x, x, y, self.pen)).flatten() {
+                match short.then(|| shown.run_matching(c.x, x, y, |s| writes_again(s, self.pen))).flatten() {
                     Some(cells) => {
                         for cell in cells {
                             self.out.extend_from_slice(cell.symbol().as_bytes());
@@ -306,6 +251,12 @@ impl Writing<'_> {
         self.pen.change_to(to, self.out);
         self.pen = to;
     }
+}
+
+/// Whether writing `cell` again, in `pen`, shows it as it is: one printable
+/// ASCII character in that pen.
+fn writes_again(cell: &buffer::Cell, pen: Pen) -> bool {
+    matches!(cell.symbol().as_bytes(), [b' '..=b'~']) && Pen::of(cell) == pen
 }
 
 /// A run of blanks to erase at once: how many of the frame's updates it
@@ -347,6 +298,46 @@ fn erasing_pays(x: u16, end: u16, y: u16, next: Option<&(u16, u16, &buffer::Cell
     3 + decimal_len(end - x) + back < usize::from(end - x)
 }
 
+/// Scrolls rows `shift.top..shift.bottom` up `shift.lines` with a scroll
+/// region, blank rows coming in below in the plain pen.
+fn scroll(out: &mut Vec<u8>, shift: Shift) {
+    out.extend_from_slice(b"\x1b[");
+    push_decimal(out, u32::from(shift.top) + 1);
+    out.push(b';');
+    push_decimal(out, u32::from(shift.bottom));
+    out.extend_from_slice(b"r\x1b[");
+    push_decimal(out, u32::from(shift.lines));
+    out.extend_from_slice(b"S\x1b[r");
+}
+
+/// What is left to write once the terminal has scrolled `shift`: the
+/// frame's cells outside it, and inside it each cell the scroll did not
+/// put in place (`region`: the rows it spans, as the frame has them).
+fn after_scroll<'a>(
+    updates: &[(u16, u16, &'a buffer::Cell)],
+    shift: Shift,
+    region: &'a [Vec<buffer::Cell>],
+    shown: &Shown,
+) -> Vec<(u16, u16, &'a buffer::Cell)> {
+    let mut left = Vec::with_capacity(updates.len());
+    left.extend(updates.iter().filter(|u| u.1 < shift.top).copied());
+    for (row, y) in region.iter().zip(shift.top..) {
+        let mut covered = 0;
+        for (cell, x) in row.iter().zip(0u16..) {
+            if covered > 0 {
+                covered -= 1;
+                continue;
+            }
+            covered = cell.symbol().width().saturating_sub(1);
+            if shown.get(x, y) != Some(cell) {
+                left.push((x, y, cell));
+            }
+        }
+    }
+    left.extend(updates.iter().filter(|u| u.1 >= shift.bottom).copied());
+    left
+}
+
 impl<W: Write> Backend for TerseBackend<W> {
     type Error = io::Error;
 
@@ -357,6 +348,17 @@ impl<W: Write> Backend for TerseBackend<W> {
         let updates: Vec<(u16, u16, &buffer::Cell)> = content.collect();
         let mut out = std::mem::take(&mut self.out);
         out.clear();
+        // A large change may be rows moved up: the terminal moves them.
+        let shifted =
+            (updates.len() >= 2 * usize::from(self.shown.size.width)).then(|| self.shown.shifted(&updates)).flatten();
+        let updates = match &shifted {
+            Some((shift, region)) => {
+                scroll(&mut out, *shift);
+                self.shown.scroll(*shift);
+                after_scroll(&updates, *shift, region, &self.shown)
+            }
+            None => updates,
+        };
         let mut writing = Writing { out: &mut out, pen: Pen::PLAIN, cursor: None };
         let mut i = 0;
         while let Some(&(x, y, cell)) = updates.get(i) {
@@ -442,5 +444,6 @@ impl<W: Write> Backend for TerseBackend<W> {
     }
 }
 
+mod shown;
 #[cfg(test)]
 mod tests;

@@ -254,3 +254,48 @@ fn a_short_unchanged_run_is_written_again_a_long_one_jumped_and_blanks_erased() 
         "a line's words erased at once, the blanks between them with them"
     );
 }
+
+/// One pane the width of the screen, framed, a few words longer every
+/// frame, following its text by `lines` (1: line by line; 8: by half a
+/// pane): as the studio streams at 80×24.
+fn one_framed_pane(step: usize) -> Vec<Buffer> {
+    let area = Rect::new(0, 0, 80, 24);
+    let mut text: Vec<String> = vec![String::new()];
+    let mut frames = Vec::new();
+    for n in 0..400 {
+        for word in 0..3 {
+            let word = format!("word{} ", n * 3 + word);
+            if text.last().unwrap().len() + word.len() > 76 {
+                text.push(String::new());
+            }
+            text.last_mut().unwrap().push_str(&word);
+        }
+        let mut frame = Buffer::empty(area);
+        frame.set_string(
+            0,
+            0,
+            format!("┏ Advocate · streaming {}┓", "━".repeat(55)),
+            Style::default().fg(Color::Yellow),
+        );
+        let top = text.len().saturating_sub(16).div_ceil(step) * step;
+        for row in 0..16u16 {
+            frame.set_string(0, row + 1, "┃", Style::default().fg(Color::Yellow));
+            frame.set_string(79, row + 1, "┃", Style::default().fg(Color::Yellow));
+            if let Some(line) = text.get(top + usize::from(row)) {
+                frame.set_string(2, row + 1, line, Style::default().fg(Color::Rgb(255, 135, 95)));
+            }
+        }
+        frame.set_string(0, 17, format!("┗{}┛", "━".repeat(78)), Style::default().fg(Color::Yellow));
+        frame.set_string(0, 23, format!("tokens {}", n * 3), Style::default());
+        frames.push(frame);
+    }
+    frames
+}
+
+#[test]
+fn a_full_width_pane_that_follows_its_text_is_scrolled_by_the_terminal() {
+    let (theirs, ours) = compare(&one_framed_pane(8));
+    assert!(ours * 10 < theirs * 6, "by half a pane: {ours} bytes against ratatui's {theirs}: not 40 % fewer");
+    let (theirs, ours) = compare(&one_framed_pane(1));
+    assert!(ours * 4 < theirs, "line by line: {ours} bytes against ratatui's {theirs}: not a quarter");
+}
