@@ -348,9 +348,10 @@ impl<W: Write> Backend for TerseBackend<W> {
         let updates: Vec<(u16, u16, &buffer::Cell)> = content.collect();
         let mut out = std::mem::take(&mut self.out);
         out.clear();
-        // A large change may be rows moved up: the terminal moves them.
+        // A change of several rows' worth may be rows moved up: the
+        // terminal moves them (looked for only then: it hashes the screen).
         let shifted =
-            (updates.len() >= 2 * usize::from(self.shown.size.width)).then(|| self.shown.shifted(&updates)).flatten();
+            (updates.len() >= 4 * usize::from(self.shown.size.width)).then(|| self.shown.shifted(&updates)).flatten();
         let updates = match &shifted {
             Some((shift, region)) => {
                 scroll(&mut out, *shift);

@@ -3,8 +3,6 @@
 //! follows its text): then the terminal scrolls those rows itself and only
 //! what differs after the scroll is written.
 
-use std::hash::{Hash, Hasher};
-
 use ratatui::buffer;
 use ratatui::layout::Size;
 use unicode_width::UnicodeWidthStr;
@@ -87,64 +85,76 @@ impl Shown {
         self.cells[(bottom - lines) * width..bottom * width].fill(buffer::Cell::EMPTY);
     }
 
-    /// The rows `updates` change, each whole: what is shown with the
-    /// frame's cells put in (`None` for a row the frame leaves as it is),
-    /// and how many cells each changes.
-    fn rows_after(&self, updates: &[(u16, u16, &buffer::Cell)]) -> (Vec<Option<Vec<buffer::Cell>>>, Vec<usize>) {
-        let height = usize::from(self.size.height);
-        let (mut rows, mut changed) = (vec![None; height], vec![0; height]);
-        for &(x, y, cell) in updates {
-            let Some(row) = rows.get_mut(usize::from(y)) else { continue };
-            let row = row.get_or_insert_with(|| self.row(y).to_vec());
-            if let Some(at) = row.get_mut(usize::from(x)) {
-                at.clone_from(cell);
-                changed[usize::from(y)] += 1;
+    /// Row `y` as the frame has it: what is shown there with the frame's
+    /// cells for the row (`row_updates`, in column order) put in.
+    fn merged<'b>(
+        &'b self,
+        y: u16,
+        row_updates: &'b [(u16, u16, &'b buffer::Cell)],
+    ) -> impl Iterator<Item = &'b buffer::Cell> {
+        let mut next = row_updates.iter().peekable();
+        self.row(y).iter().zip(0u16..).map(move |(shown, x)| match next.peek() {
+            Some(&&(ux, _, cell)) if ux == x => {
+                next.next();
+                cell
             }
-        }
-        (rows, changed)
+            _ => shown,
+        })
     }
 
-    /// Whether the frame `updates` make is mostly what is shown moved up
-    /// some rows: the shift, with the rows it spans as the frame has them,
-    /// when the rows it puts in place hold at least two rows' worth of the
-    /// frame's changes and every cell it would move is known.
+    /// Whether the frame `updates` make (in row order, as ratatui's diff
+    /// gives them) is mostly what is shown moved up some rows: the shift,
+    /// with the rows it spans as the frame has them, when the rows it puts
+    /// in place hold at least two rows' worth of the frame's changes and
+    /// every cell it would move is known.
     pub fn shifted(&self, updates: &[(u16, u16, &buffer::Cell)]) -> Option<(Shift, Vec<Vec<buffer::Cell>>)> {
-        let (rows, changed) = self.rows_after(updates);
-        let shift = self.shift_to(&rows, &changed)?;
-        let region = (shift.top..shift.bottom)
+        let height = usize::from(self.size.height);
+        let mut rows: Vec<&[(u16, u16, &buffer::Cell)]> = vec![&[]; height];
+        for run in updates.chunk_by(|a, b| a.1 == b.1) {
+            if let Some(row) = rows.get_mut(usize::from(run[0].1)) {
+                *row = run;
+            }
+        }
+        let frame_row = |y: usize| self.merged(y as u16, rows[y]);
+        let shown: Vec<u64> = (0..self.size.height).map(|y| fingerprint(self.row(y).iter())).collect();
+        let wanted: Vec<Option<u64>> =
+            (0..height).map(|y| (!rows[y].is_empty()).then(|| fingerprint(frame_row(y)))).collect();
+        let (shown, wanted) = (&shown, &wanted);
+        // For each distance, the changed rows a shift by it puts in place.
+        let placed =
+            |lines: usize| (0..height - lines).filter(move |&y| wanted[y].is_some_and(|h| h == shown[y + lines]));
+        let worth = |lines: usize| placed(lines).map(|y| rows[y].len()).sum::<usize>();
+        let lines = (1..height).max_by_key(|&lines| worth(lines))?;
+        if worth(lines) < WORTH_SHIFTING * usize::from(self.size.width) {
+            return None;
+        }
+        let (first, last) = (placed(lines).next()?, placed(lines).next_back()?);
+        // Fingerprints can collide: the rows are compared before anything moves.
+        if !placed(lines).all(|y| frame_row(y).eq(self.row((y + lines) as u16))) {
+            return None;
+        }
+        let shift = Shift { top: first as u16, bottom: (last + lines + 1) as u16, lines: lines as u16 };
+        let region = (usize::from(shift.top)..usize::from(shift.bottom))
             .map(|y| {
-                let row = rows[usize::from(y)].clone().unwrap_or_else(|| self.row(y).to_vec());
+                let row: Vec<buffer::Cell> = frame_row(y).cloned().collect();
                 known(&row).then_some(row)
             })
             .collect::<Option<Vec<_>>>()?;
         Some((shift, region))
     }
+}
 
-    /// The shift that puts the most of the frame's changed cells in place.
-    fn shift_to(&self, rows: &[Option<Vec<buffer::Cell>>], changed: &[usize]) -> Option<Shift> {
-        let hash = |cells: &[buffer::Cell]| {
-            let mut hasher = Fnv(0xcbf2_9ce4_8422_2325);
-            cells.hash(&mut hasher);
-            hasher.finish()
-        };
-        let height = rows.len();
-        let shown: Vec<u64> = (0..self.size.height).map(|y| hash(self.row(y))).collect();
-        let wanted: Vec<Option<u64>> = rows.iter().map(|r| r.as_deref().map(hash)).collect();
-        let (shown, wanted) = (&shown, &wanted);
-        // For each distance, the changed rows a shift by it puts in place.
-        let placed =
-            |lines: usize| (0..height - lines).filter(move |&y| wanted[y].is_some_and(|h| h == shown[y + lines]));
-        let worth = |lines: usize| placed(lines).map(|y| changed[y]).sum::<usize>();
-        let lines = (1..height).max_by_key(|&lines| worth(lines))?;
-        if worth(lines) < WORTH_SHIFTING * usize::from(self.size.width) {
-            return None;
-        }
-        let first = placed(lines).next()?;
-        let last = placed(lines).next_back()?;
-        // Hashes can collide: the rows are compared before anything moves.
-        let exact = placed(lines).all(|y| rows[y].as_deref() == Some(self.row((y + lines) as u16)));
-        exact.then_some(Shift { top: first as u16, bottom: (last + lines + 1) as u16, lines: lines as u16 })
-    }
+/// A row's fingerprint, to find rows that may be equal (they are compared
+/// before anything moves): each cell's first byte, length and attributes,
+/// one multiply a cell.
+fn fingerprint<'c>(cells: impl Iterator<Item = &'c buffer::Cell>) -> u64 {
+    cells.fold(0xcbf2_9ce4_8422_2325, |hash, cell| {
+        let symbol = cell.symbol().as_bytes();
+        let key = u64::from(symbol.first().copied().unwrap_or(0))
+            | (symbol.len() as u64) << 8
+            | u64::from(cell.modifier.bits()) << 16;
+        (hash ^ key).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Whether a row holds no cell the backend cannot vouch for, but for the
@@ -156,21 +166,4 @@ fn known(row: &[buffer::Cell]) -> bool {
         covered = if right_half { covered - 1 } else { cell.symbol().width().saturating_sub(1) };
         right_half || *cell != UNKNOWN
     })
-}
-
-/// FNV-1a: a row's hash only finds candidates (the rows are compared
-/// before anything moves), so a quick one does; the standard library's is
-/// several times slower over a screen's cells.
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
 }
