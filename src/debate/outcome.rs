@@ -41,6 +41,12 @@ impl Outcome {
         !matches!(self, Outcome::Failed(_) | Outcome::Cancelled | Outcome::Invalidated(_))
     }
 
+    /// Whether a resume lifts this ending and goes on: a failure or a stop
+    /// by the person (any other ending stands).
+    pub fn lifted_on_resume(&self) -> bool {
+        matches!(self, Outcome::Failed(_) | Outcome::Cancelled)
+    }
+
     /// The ending in a few words with where it came, for a headline: a
     /// failure says in which round, not why (the turn that failed says that).
     pub fn headline(&self, rounds: usize) -> String {

@@ -407,7 +407,7 @@ pub fn check_continuable(id: &str, state: &DebateState, more: u32) -> anyhow::Re
         );
     }
     if let Some(finish) = &state.finish
-        && !matches!(finish.outcome, Outcome::Failed(_) | Outcome::Cancelled)
+        && !finish.outcome.lifted_on_resume()
     {
         if let Outcome::Invalidated(_) = finish.outcome {
             bail!("session {id} cannot go on: it was {}", finish.outcome.describe());

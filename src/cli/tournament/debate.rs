@@ -202,7 +202,7 @@ async fn take_up(shared: &Shared, config: &crate::config::Config, id: &str) -> a
     if !state.began() && state.rounds.is_empty() {
         return Ok(None);
     }
-    if state.finish.as_ref().is_some_and(|f| !matches!(f.outcome, Outcome::Failed(_) | Outcome::Cancelled)) {
+    if state.finish.as_ref().is_some_and(|f| !f.outcome.lifted_on_resume()) {
         return Ok(Some(Begun::Ended(recorder)));
     }
     crate::store::check_continuable(id, &state, 0)?;

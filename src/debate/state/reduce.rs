@@ -11,7 +11,6 @@ use super::{
 };
 use crate::debate::event::{DebateEvent, Participant, Waiting};
 use crate::debate::format::FormatRecord;
-use crate::debate::outcome::Outcome;
 use crate::debate::panel::vote::Vote;
 use crate::debate::seat::Role;
 use crate::debate::stance;
@@ -278,7 +277,7 @@ impl DebateState {
                 }
             }
             DebateEvent::Reopened => {
-                if matches!(self.finish, Some(Finish { outcome: Outcome::Failed(_) | Outcome::Cancelled, .. })) {
+                if self.finish.as_ref().is_some_and(|f| f.outcome.lifted_on_resume()) {
                     self.finish = None;
                 }
                 let panel = self.judges() > 1;
