@@ -4,9 +4,10 @@
 //! two changed ones is written again instead of jumped over (the space
 //! between two streamed words costs one byte, not a cursor move of eight);
 //! it erases a long run of blanks with one `ECH`; it moves along a row with
-//! `CHA`; and it sets a cell's attributes and colours in one SGR sequence.
+//! `CHA`; it sets a cell's attributes and colours in one SGR sequence; and
+//! a frame that is mostly the screen moved up is scrolled by the terminal.
 //! What the terminal shows is the same as through ratatui's own backend
-//! (the tests below compare the two screens cell by cell).
+//! (its tests compare the two screens cell by cell).
 
 use std::io::{self, Write};
 
@@ -16,7 +17,7 @@ use ratatui::layout::{Position, Size};
 use ratatui::style::{Color, Modifier};
 use unicode_width::UnicodeWidthStr;
 
-use shown::{Shift, Shown};
+use shown::{Shift, Shown, lead_cells};
 
 /// Writes frames in few bytes; hands the rest to ratatui's crossterm backend.
 pub struct TerseBackend<W: Write> {
@@ -30,12 +31,11 @@ impl<W: Write> TerseBackend<W> {
     /// A backend for the terminal `writer` draws on, blank as ratatui
     /// assumes a new screen to be.
     pub fn new(writer: W) -> Self {
-        let inner = CrosstermBackend::new(writer);
-        let size = inner.size().unwrap_or_default();
-        TerseBackend { inner, shown: Shown::blank(size), out: Vec::new() }
+        let size = crossterm::terminal::size().map(Size::from).unwrap_or_default();
+        Self::sized(writer, size)
     }
 
-    #[cfg(test)]
+    /// A backend for a screen of `size`, blank.
     fn sized(writer: W, size: Size) -> Self {
         TerseBackend { inner: CrosstermBackend::new(writer), shown: Shown::blank(size), out: Vec::new() }
     }
@@ -173,6 +173,19 @@ impl Params {
     }
 }
 
+/// A control sequence: `ESC [`, the `params` with `;` between them, then
+/// `last`.
+fn csi(out: &mut Vec<u8>, params: &[u32], last: u8) {
+    out.extend_from_slice(b"\x1b[");
+    for (i, &n) in params.iter().enumerate() {
+        if i > 0 {
+            out.push(b';');
+        }
+        push_decimal(out, n);
+    }
+    out.push(last);
+}
+
 fn push_decimal(out: &mut Vec<u8>, n: u32) {
     let mut digits = [0u8; 10];
     let mut at = digits.len();
@@ -230,21 +243,13 @@ impl Writing<'_> {
                 }
             }
             Some(c) if c.y == y => self.cha(x),
-            _ => {
-                self.out.extend_from_slice(b"\x1b[");
-                push_decimal(self.out, u32::from(y) + 1);
-                self.out.push(b';');
-                push_decimal(self.out, u32::from(x) + 1);
-                self.out.push(b'H');
-            }
+            _ => csi(self.out, &[u32::from(y) + 1, u32::from(x) + 1], b'H'),
         }
         self.cursor = Some(at);
     }
 
     fn cha(&mut self, x: u16) {
-        self.out.extend_from_slice(b"\x1b[");
-        push_decimal(self.out, u32::from(x) + 1);
-        self.out.push(b'G');
+        csi(self.out, &[u32::from(x) + 1], b'G');
     }
 
     fn pen(&mut self, to: Pen) {
@@ -301,13 +306,9 @@ fn erasing_pays(x: u16, end: u16, y: u16, next: Option<&(u16, u16, &buffer::Cell
 /// Scrolls rows `shift.top..shift.bottom` up `shift.lines` with a scroll
 /// region, blank rows coming in below in the plain pen.
 fn scroll(out: &mut Vec<u8>, shift: Shift) {
-    out.extend_from_slice(b"\x1b[");
-    push_decimal(out, u32::from(shift.top) + 1);
-    out.push(b';');
-    push_decimal(out, u32::from(shift.bottom));
-    out.extend_from_slice(b"r\x1b[");
-    push_decimal(out, u32::from(shift.lines));
-    out.extend_from_slice(b"S\x1b[r");
+    csi(out, &[u32::from(shift.top) + 1, u32::from(shift.bottom)], b'r');
+    csi(out, &[u32::from(shift.lines)], b'S');
+    csi(out, &[], b'r');
 }
 
 /// What is left to write once the terminal has scrolled `shift`: the
@@ -322,17 +323,7 @@ fn after_scroll<'a>(
     let mut left = Vec::with_capacity(updates.len());
     left.extend(updates.iter().filter(|u| u.1 < shift.top).copied());
     for (row, y) in region.iter().zip(shift.top..) {
-        let mut covered = 0;
-        for (cell, x) in row.iter().zip(0u16..) {
-            if covered > 0 {
-                covered -= 1;
-                continue;
-            }
-            covered = cell.symbol().width().saturating_sub(1);
-            if shown.get(x, y) != Some(cell) {
-                left.push((x, y, cell));
-            }
-        }
+        left.extend(lead_cells(row).filter(|&(x, cell)| shown.get(x, y) != Some(cell)).map(|(x, cell)| (x, y, cell)));
     }
     left.extend(updates.iter().filter(|u| u.1 >= shift.bottom).copied());
     left
@@ -368,9 +359,7 @@ impl<W: Write> Backend for TerseBackend<W> {
             {
                 writing.move_to(x, y, &self.shown);
                 writing.pen(Pen::of(cell));
-                writing.out.extend_from_slice(b"\x1b[");
-                push_decimal(writing.out, u32::from(run.end - x));
-                writing.out.push(b'X');
+                csi(writing.out, &[u32::from(run.end - x)], b'X');
                 for bx in x..run.end {
                     self.shown.set(bx, y, cell, 1);
                 }
@@ -388,7 +377,7 @@ impl<W: Write> Backend for TerseBackend<W> {
             i += 1;
         }
         if writing.pen != Pen::PLAIN {
-            out.extend_from_slice(b"\x1b[0m");
+            csi(&mut out, &[0], b'm');
         }
         let written = self.inner.write_all(&out);
         self.out = out;

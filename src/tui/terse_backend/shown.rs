@@ -160,10 +160,19 @@ fn fingerprint<'c>(cells: impl Iterator<Item = &'c buffer::Cell>) -> u64 {
 /// Whether a row holds no cell the backend cannot vouch for, but for the
 /// right halves of its wide characters.
 fn known(row: &[buffer::Cell]) -> bool {
+    lead_cells(row).all(|(_, cell)| *cell != UNKNOWN)
+}
+
+/// A row's cells with their columns, but for the right halves of its wide
+/// characters (which the character before them covers).
+pub(super) fn lead_cells(row: &[buffer::Cell]) -> impl Iterator<Item = (u16, &buffer::Cell)> {
     let mut covered = 0;
-    row.iter().all(|cell| {
-        let right_half = covered > 0;
-        covered = if right_half { covered - 1 } else { cell.symbol().width().saturating_sub(1) };
-        right_half || *cell != UNKNOWN
-    })
+    row.iter()
+        .zip(0u16..)
+        .filter(move |(cell, _)| {
+            let right_half = covered > 0;
+            covered = if right_half { covered - 1 } else { cell.symbol().width().saturating_sub(1) };
+            !right_half
+        })
+        .map(|(cell, x)| (x, cell))
 }
